@@ -1,0 +1,2 @@
+export * from "./meta";
+export * from "./providers";

@@ -1,0 +1,30 @@
+import { Elysia, ValidationError } from "elysia";
+import { GatewayError } from "./errors";
+import { fieldFromPath } from "./field-path";
+
+function fromValidation(error: Readonly<ValidationError>): GatewayError {
+  const first = error.all[0];
+  const field = first && "path" in first ? fieldFromPath(first.path) : "";
+  const where = error.type === "body" ? "body" : error.type;
+  const reason = first?.summary ?? first?.message ?? "is invalid";
+  const param = field || where;
+  const message = field ? `${where} field '${field}': ${reason}` : `${where}: ${reason}`;
+  return new GatewayError({ status: 400, errorType: "caller_invalid_request", message, param });
+}
+
+/** Maps every error the app can raise onto the gateway error body (spec section 7). */
+export const errorHandler = new Elysia({ name: "error-handler" }).onError({ as: "global" }, ({ code, error }) => {
+  if (error instanceof GatewayError) return error.toResponse();
+  switch (code) {
+    case "VALIDATION":
+      return fromValidation(error).toResponse();
+    case "PARSE":
+      return new GatewayError({ status: 400, errorType: "caller_invalid_json", message: "request body is not valid JSON", param: "body" }).toResponse();
+    case "NOT_FOUND":
+      return new GatewayError({ status: 404, errorType: "caller_route_not_found", message: "no route matches this method and path" }).toResponse();
+    default: {
+      console.error("unhandled error", error);
+      return new GatewayError({ status: 500, errorType: "gateway_internal_error", message: "internal server error" }).toResponse();
+    }
+  }
+});

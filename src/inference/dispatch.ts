@@ -1,0 +1,117 @@
+import { resolveEnvReference } from "../config/env-reference";
+import { badRequest, GatewayError, type RoutingInfo } from "../http/errors";
+import { keyAllowsModel, pickKey } from "../provider-registry/key-selection";
+import { NETWORK_DEFAULTS, type RuntimeKey, type RuntimeProvider } from "../provider-registry/runtime";
+import type { ProviderStore } from "../provider-registry/store";
+import { retryDelayMs, sleep } from "./backoff";
+import type { ModelRef } from "./model-ref";
+import { type Operation, REQUEST_TYPE } from "./operations";
+import type { UpstreamTarget } from "./providers/types";
+import { isRetryable, rotatesKey } from "./upstream-errors";
+import { sendUpstream, type UpstreamReply } from "./upstream-fetch";
+
+export interface DispatchInput {
+  operation: Operation;
+  /** The client's body, gateway-only fields removed; the model is rewritten per target. */
+  body: Record<string, unknown>;
+  stream: boolean;
+  /** The primary target first, then the fallbacks in order. */
+  targets: ModelRef[];
+  /** `x-gw-api-key-id`: used on whichever target's provider owns that key. */
+  pinnedKeyId?: string;
+  signal: AbortSignal;
+}
+
+export interface Attempt {
+  provider: string;
+  model: string;
+  key?: string;
+  status?: number;
+  error_type?: string;
+  is_fallback: boolean;
+}
+
+export type Dispatched = Extract<UpstreamReply, { ok: true }> & { target: ModelRef; keyId?: string; isFallback: boolean; attempts: Attempt[] };
+
+function upstreamTarget(provider: RuntimeProvider, key: RuntimeKey | undefined, model: string): UpstreamTarget {
+  const config = key?.config;
+  return {
+    baseUrl: provider.baseUrl,
+    network: provider.network,
+    key: key && config ? { id: key.id, secret: resolveEnvReference(config.value ?? ""), config } : undefined,
+    model: config?.aliases?.[model] ?? config?.vllm_key_config?.model_name ?? model,
+  };
+}
+
+const noEligibleKey = (provider: RuntimeProvider, model: string) =>
+  badRequest(`no enabled key of provider '${provider.name}' allows model '${model}'`, "model", "caller_model_not_allowed");
+
+/** One target: key selection, retries with backoff on 5xx, key rotation on 429/401/403. */
+async function attemptTarget(store: ProviderStore, input: DispatchInput, target: ModelRef, isFallback: boolean, attempts: Attempt[]): Promise<Dispatched | GatewayError> {
+  const provider = store.require(target.provider);
+  if (!provider.adapter.operations.has(input.operation)) {
+    return badRequest(`provider '${provider.name}' does not offer ${REQUEST_TYPE[input.operation]}`, "model", "caller_unsupported_operation");
+  }
+  const network = { ...NETWORK_DEFAULTS, ...provider.network };
+  const excluded = new Set<string>();
+  let retries = 0;
+  let lastError: GatewayError | undefined;
+  const pin = provider.keys.some((key) => key.id === input.pinnedKeyId) ? input.pinnedKeyId : undefined;
+  for (;;) {
+    const key = pin ? provider.keys.find((candidate) => candidate.id === pin) : pickKey(provider.keys, target.model, excluded);
+    if (key && pin && !keyAllowsModel(key, target.model)) {
+      return badRequest(`key '${pin}' is disabled or does not allow model '${target.model}'`, "x-gw-api-key-id", "caller_model_not_allowed");
+    }
+    if (!key && (provider.keys.length > 0 || !provider.adapter.keyOptional)) return lastError ?? noEligibleKey(provider, target.model);
+    const call = provider.adapter.buildCall(input.operation, upstreamTarget(provider, key, target.model), input.body, input.stream);
+    const reply = await sendUpstream(call, input.stream, network.default_request_timeout_in_seconds, input.signal);
+    const attempt: Attempt = { provider: provider.name, model: target.model, key: key?.id, is_fallback: isFallback };
+    attempts.push(attempt);
+    if (reply.ok) return { ...reply, target, keyId: key?.id, isFallback, attempts };
+    const error = reply.error;
+    attempt.status = error.status;
+    attempt.error_type = error.errorType;
+    lastError = error;
+    if (input.signal.aborted) return error;
+    if (rotatesKey(error) && key && !pin) {
+      excluded.add(key.id);
+      continue;
+    }
+    if (!isRetryable(error) || retries >= network.max_retries) return error;
+    await sleep(retryDelayMs(retries++, network.retry_backoff_initial, network.retry_backoff_max), input.signal);
+  }
+}
+
+function withRouting(error: GatewayError, input: DispatchInput, attempts: Attempt[]): GatewayError {
+  const primary = input.targets[0]!;
+  const last = attempts[attempts.length - 1];
+  const routing: RoutingInfo = {
+    provider: last?.provider ?? primary.provider,
+    model: last?.model ?? primary.model,
+    key: last?.key,
+    primary_provider: primary.provider,
+    primary_model: primary.model,
+    requested_provider: primary.provider,
+    requested_model: primary.model,
+    is_fallback: last?.is_fallback ?? false,
+    attempts,
+  };
+  error.extra = { ...error.extra, provider: primary.provider, model_requested: primary.model, request_type: REQUEST_TYPE[input.operation], routing_info: routing };
+  return error;
+}
+
+/**
+ * Tries the primary target, then each fallback in order. When all fail, the primary's error is
+ * returned, with `routing_info` listing every attempt.
+ */
+export async function dispatch(store: ProviderStore, input: DispatchInput): Promise<Dispatched> {
+  const attempts: Attempt[] = [];
+  let primaryError: GatewayError | undefined;
+  for (const [index, target] of input.targets.entries()) {
+    const outcome = await attemptTarget(store, input, target, index > 0, attempts);
+    if (!(outcome instanceof GatewayError)) return outcome;
+    primaryError ??= outcome;
+    if (input.signal.aborted) break;
+  }
+  throw withRouting(primaryError!, input, attempts);
+}

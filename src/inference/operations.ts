@@ -1,0 +1,13 @@
+/** What a request asks for, independent of the wire format it was written in. */
+export type Operation = "chat" | "text_completion" | "embedding" | "responses";
+
+/** The wire formats clients and upstreams speak. */
+export type WireFormat = "openai";
+
+/** The `object` a log row and an error's `request_type` name for each operation. */
+export const REQUEST_TYPE: Record<Operation, string> = {
+  chat: "chat.completion",
+  text_completion: "text_completion",
+  embedding: "embedding",
+  responses: "response",
+};

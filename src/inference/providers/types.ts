@@ -1,0 +1,32 @@
+import type { NetworkConfig, ProviderKeyInput } from "../../provider-registry/schemas";
+import type { Operation, WireFormat } from "../operations";
+
+/** A provider key as the pipeline sees it: decrypted, with its secret resolved from env if referenced. */
+export interface UpstreamKey {
+  id: string;
+  secret: string;
+  config: ProviderKeyInput;
+}
+
+export interface UpstreamTarget {
+  baseUrl: string | undefined;
+  network: NetworkConfig;
+  key: UpstreamKey | undefined;
+  /** The provider's own model identifier, after aliases. */
+  model: string;
+}
+
+export interface UpstreamCall {
+  url: string;
+  headers: Record<string, string>;
+  body: string;
+}
+
+/** One upstream family. Adding a provider family is one folder exporting one of these. */
+export interface ProviderAdapter {
+  readonly format: WireFormat;
+  readonly operations: ReadonlySet<Operation>;
+  /** Providers such as Ollama or vLLM are reachable without a key. */
+  readonly keyOptional: boolean;
+  buildCall(operation: Operation, target: UpstreamTarget, body: Record<string, unknown>, stream: boolean): UpstreamCall;
+}

@@ -1,0 +1,56 @@
+import { GatewayError } from "../http/errors";
+
+function retryAfterMs(headers: Headers): number | undefined {
+  const ms = Number(headers.get("retry-after-ms"));
+  if (ms > 0) return ms;
+  const value = headers.get("retry-after");
+  if (!value) return undefined;
+  const seconds = Number(value);
+  if (!Number.isNaN(seconds)) return Math.max(0, seconds * 1000);
+  const date = Date.parse(value);
+  return Number.isNaN(date) ? undefined : Math.max(0, date - Date.now());
+}
+
+/** Pulls the human message out of the error bodies providers send (OpenAI, Anthropic, Gemini, plain text). */
+function upstreamMessage(text: string, status: number): string {
+  try {
+    const body = JSON.parse(text) as { error?: { message?: string } | string; message?: string };
+    if (typeof body.error === "string") return body.error;
+    return body.error?.message ?? body.message ?? `upstream answered ${status}`;
+  } catch {
+    return text.trim().slice(0, 500) || `upstream answered ${status}`;
+  }
+}
+
+function classify(status: number): `provider_${string}` {
+  if (status === 429) return "provider_rate_limited";
+  if (status === 401 || status === 403) return "provider_auth_failed";
+  if (status === 404) return "provider_not_found";
+  if (status === 408 || status === 504) return "provider_timeout";
+  if (status >= 500) return "provider_server_error";
+  return "provider_rejected_request";
+}
+
+/** An upstream's non-2xx reply, with its status preserved. */
+export function upstreamFailure(status: number, text: string, headers: Headers): GatewayError {
+  return new GatewayError({
+    status,
+    errorType: classify(status),
+    message: upstreamMessage(text, status),
+    isGatewayError: false,
+    extra: { retry_after_ms: status === 429 ? retryAfterMs(headers) : undefined },
+  });
+}
+
+export const upstreamUnreachable = (reason: string) =>
+  new GatewayError({ status: 502, errorType: "provider_unreachable", message: `upstream could not be reached: ${reason}` });
+
+export const upstreamTimedOut = (seconds: number) =>
+  new GatewayError({ status: 504, errorType: "provider_timeout", message: `upstream did not answer within ${seconds}s` });
+
+export const clientClosed = () => new GatewayError({ status: 499, errorType: "caller_closed_request", message: "client closed the request" });
+
+/** 5xx and transport failures are worth retrying on the same key. */
+export const isRetryable = (error: GatewayError) => error.status >= 500 || error.errorType === "provider_timeout";
+/** 429 and auth failures take the key out of rotation for this request. */
+export const rotatesKey = (error: GatewayError) => error.status === 429 || error.status === 401 || error.status === 403;

@@ -1,0 +1,99 @@
+import { createHash, randomUUID } from "node:crypto";
+import { badRequest } from "../http/errors";
+import { BUILT_IN_PROVIDERS, isBuiltInProvider } from "../inference/providers/catalog";
+import type { ProviderAdapter } from "../inference/providers/types";
+import type { SelectableKey } from "./key-selection";
+import { redactKeySecrets } from "./key-secrets";
+import { compileModelFilter } from "./model-filter";
+import type { NetworkConfig, ProviderKeyInput } from "./schemas";
+
+export interface RuntimeKey extends SelectableKey {
+  name: string;
+  config: ProviderKeyInput;
+  configHash: string;
+  status: string;
+  description: string;
+}
+
+export interface RuntimeProvider {
+  name: string;
+  adapter: ProviderAdapter;
+  baseUrl: string | undefined;
+  network: NetworkConfig;
+  customProviderConfig: { base_provider_type: string } | null;
+  keys: RuntimeKey[];
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+export const NETWORK_DEFAULTS = {
+  default_request_timeout_in_seconds: 30,
+  max_retries: 0,
+  retry_backoff_initial: 500,
+  retry_backoff_max: 5000,
+} as const satisfies NetworkConfig;
+
+/** Resolves which built-in family a provider belongs to and validates that it can be reached. */
+export function resolveFamily(name: string, custom: { base_provider_type: string } | null | undefined, network: NetworkConfig) {
+  if (custom && isBuiltInProvider(name)) throw badRequest(`'${name}' is a built-in provider and cannot carry custom_provider_config`, "custom_provider_config");
+  const familyName = custom ? custom.base_provider_type : name;
+  const family = BUILT_IN_PROVIDERS[familyName];
+  if (!family) {
+    throw custom
+      ? badRequest(`custom_provider_config.base_provider_type '${familyName}' is not a known provider type`, "custom_provider_config.base_provider_type")
+      : badRequest(`'${name}' is not a built-in provider; add custom_provider_config to register a custom one`, "provider");
+  }
+  const baseUrl = network.base_url ?? (custom ? undefined : family.defaultBaseUrl);
+  if (custom && !baseUrl && !family.adapter.keyOptional) throw badRequest("a custom provider needs network_config.base_url", "network_config.base_url");
+  return { adapter: family.adapter, baseUrl: baseUrl ?? family.defaultBaseUrl };
+}
+
+/** Stable hash of what a key is configured to do, so dashboards can detect changes. */
+export function hashKeyConfig(config: ProviderKeyInput): string {
+  const canonical = JSON.stringify(config, (_, value) =>
+    value && typeof value === "object" && !Array.isArray(value) ? Object.fromEntries(Object.entries(value).sort(([a], [b]) => a.localeCompare(b))) : value,
+  );
+  return createHash("sha256").update(canonical).digest("hex");
+}
+
+/** Fills a key's defaults and validates its model lists; `param` prefixes the field names in errors. */
+export function normalizeKey(input: ProviderKeyInput, provider: string, param: string): Required<Pick<ProviderKeyInput, "id" | "name" | "enabled" | "weight">> & ProviderKeyInput {
+  const id = input.id ?? randomUUID();
+  compileModelFilter(input.models, `${param}models`);
+  compileModelFilter(input.blacklisted_models, `${param}blacklisted_models`);
+  return { ...input, id, name: input.name ?? `${provider}-${id.slice(0, 8)}`, enabled: input.enabled ?? true, weight: input.weight ?? 1 };
+}
+
+export function toRuntimeKey(config: ProviderKeyInput & { id: string }, meta: { configHash: string; status: string; description: string }): RuntimeKey {
+  return {
+    id: config.id,
+    name: config.name ?? config.id,
+    enabled: config.enabled ?? true,
+    weight: config.weight ?? 1,
+    models: compileModelFilter(config.models, "models"),
+    blacklist: compileModelFilter(config.blacklisted_models, "blacklisted_models"),
+    config,
+    ...meta,
+  };
+}
+
+/** A key as every response shows it: secrets redacted. */
+export const keyView = (key: RuntimeKey) => ({
+  ...redactKeySecrets(key.config),
+  id: key.id,
+  name: key.name,
+  enabled: key.enabled,
+  weight: key.weight,
+  config_hash: key.configHash,
+  status: key.status,
+  description: key.description,
+});
+
+export const providerView = (provider: RuntimeProvider) => ({
+  provider: provider.name,
+  keys: provider.keys.map(keyView),
+  network_config: provider.network,
+  custom_provider_config: provider.customProviderConfig ?? undefined,
+  created_at: provider.createdAt.toISOString(),
+  updated_at: provider.updatedAt.toISOString(),
+});

@@ -1,0 +1,117 @@
+import { type Static, Type as t } from "@sinclair/typebox";
+
+const Str = t.String();
+const OptStr = t.Optional(Str);
+const StrList = t.Array(Str);
+
+export const AzureKeyConfig = t.Object({
+  endpoint: OptStr,
+  api_version: OptStr,
+  client_id: OptStr,
+  client_secret: OptStr,
+  tenant_id: OptStr,
+  scopes: t.Optional(StrList),
+});
+
+export const VertexKeyConfig = t.Object({
+  project_id: OptStr,
+  project_number: OptStr,
+  region: OptStr,
+  auth_credentials: OptStr,
+  force_single_region: t.Optional(t.Boolean()),
+  aws_workload_identity: t.Optional(
+    t.Object({
+      audience: OptStr,
+      service_account_email: OptStr,
+      aws_region: OptStr,
+      aws_role_arn: OptStr,
+      token_lifetime_seconds: t.Optional(t.Integer({ minimum: 0 })),
+    }),
+  ),
+});
+
+export const BedrockKeyConfig = t.Object({
+  access_key: OptStr,
+  secret_key: OptStr,
+  session_token: OptStr,
+  region: OptStr,
+  arn: OptStr,
+  batch_s3_config: t.Optional(
+    t.Object({
+      buckets: t.Array(t.Object({ bucket_name: Str, prefix: OptStr, is_default: t.Optional(t.Boolean()) })),
+    }),
+  ),
+});
+
+export const OAuthKeyConfig = t.Object({
+  grant_type: OptStr,
+  token_url: OptStr,
+  client_id: OptStr,
+  client_secret: OptStr,
+  private_key: OptStr,
+  audience: OptStr,
+  issuer: OptStr,
+  subject: OptStr,
+  key_id: OptStr,
+  signing_algorithm: OptStr,
+  auth_style: OptStr,
+  scopes: t.Optional(StrList),
+  extra_params: t.Optional(t.Record(Str, t.Unknown())),
+  assertion_lifetime_seconds: t.Optional(t.Integer({ minimum: 0 })),
+});
+
+/** Every writable field of a provider key (spec 2.7). */
+export const ProviderKeyInput = t.Object({
+  id: t.Optional(t.String({ minLength: 1, maxLength: 128 })),
+  name: OptStr,
+  value: OptStr,
+  models: t.Optional(StrList),
+  blacklisted_models: t.Optional(StrList),
+  weight: t.Optional(t.Number({ minimum: 0 })),
+  aliases: t.Optional(t.Record(Str, Str)),
+  azure_key_config: t.Optional(AzureKeyConfig),
+  vertex_key_config: t.Optional(VertexKeyConfig),
+  bedrock_key_config: t.Optional(BedrockKeyConfig),
+  vllm_key_config: t.Optional(t.Object({ url: OptStr, model_name: OptStr })),
+  ollama_key_config: t.Optional(t.Object({ url: OptStr })),
+  sgl_key_config: t.Optional(t.Object({ url: OptStr })),
+  cloudflare_key_config: t.Optional(t.Object({ account_id: OptStr })),
+  replicate_key_config: t.Optional(t.Object({ use_deployments_endpoint: t.Optional(t.Boolean()) })),
+  oauth_key_config: t.Optional(OAuthKeyConfig),
+  enabled: t.Optional(t.Boolean()),
+  use_for_batch_api: t.Optional(t.Boolean()),
+});
+export type ProviderKeyInput = Static<typeof ProviderKeyInput>;
+
+export const NetworkConfig = t.Object({
+  base_url: t.Optional(t.String({ format: "uri" })),
+  extra_headers: t.Optional(t.Record(Str, Str)),
+  default_request_timeout_in_seconds: t.Optional(t.Integer({ minimum: 0 })),
+  max_retries: t.Optional(t.Integer({ minimum: 0, maximum: 10 })),
+  /** Milliseconds before the first retry; each further retry doubles it. */
+  retry_backoff_initial: t.Optional(t.Integer({ minimum: 0 })),
+  /** Cap in milliseconds on one retry delay. */
+  retry_backoff_max: t.Optional(t.Integer({ minimum: 0 })),
+});
+export type NetworkConfig = Static<typeof NetworkConfig>;
+
+export const CustomProviderConfig = t.Object({
+  base_provider_type: t.String({ minLength: 1 }),
+});
+
+const providerFields = {
+  keys: t.Optional(t.Array(ProviderKeyInput)),
+  network_config: t.Optional(NetworkConfig),
+  custom_provider_config: t.Optional(CustomProviderConfig),
+};
+
+export const ProviderName = t.String({ minLength: 1, maxLength: 64, pattern: "^[a-z0-9][a-z0-9_.-]*$" });
+
+/** Body of POST /api/providers. */
+export const ProviderCreateInput = t.Object({ provider: ProviderName, ...providerFields });
+/** Body of PUT /api/providers/{provider}; the name comes from the path. */
+export const ProviderUpdateInput = t.Object(providerFields);
+/** A provider as written in config.json, keyed by its name. */
+export const ProviderSeed = t.Object(providerFields);
+
+export type ProviderUpdateInput = Static<typeof ProviderUpdateInput>;

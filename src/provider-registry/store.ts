@@ -1,0 +1,173 @@
+import { and, asc, eq } from "drizzle-orm";
+import type { SecretBox } from "../crypto/secret-box";
+import type { Database } from "../db/client";
+import { providerKeys, providers } from "../db/schema";
+import { conflict, notFound } from "../http/errors";
+import { keepRedactedSecrets } from "./key-secrets";
+import { hashKeyConfig, normalizeKey, resolveFamily, type RuntimeKey, type RuntimeProvider, toRuntimeKey } from "./runtime";
+import type { NetworkConfig, ProviderKeyInput, ProviderUpdateInput } from "./schemas";
+
+type StoredKey = ReturnType<typeof normalizeKey>;
+const UNCHECKED_STATUS = "unknown";
+
+/**
+ * Providers and their keys: persisted in libSQL, served to the hot path from memory.
+ * Every write goes to the database first, then refreshes the in-memory copy.
+ */
+export class ProviderStore {
+  private readonly byName = new Map<string, RuntimeProvider>();
+
+  constructor(
+    private readonly db: Database,
+    private readonly secrets: SecretBox,
+  ) {}
+
+  async load(): Promise<void> {
+    const rows = await this.db.select().from(providers);
+    this.byName.clear();
+    for (const row of rows) await this.refresh(row.name);
+  }
+
+  list(): RuntimeProvider[] {
+    return [...this.byName.values()].sort((a, b) => a.name.localeCompare(b.name));
+  }
+
+  get(name: string): RuntimeProvider | undefined {
+    return this.byName.get(name);
+  }
+
+  require(name: string): RuntimeProvider {
+    const provider = this.byName.get(name);
+    if (!provider) throw notFound(`provider '${name}' is not configured`, "caller_provider_not_found");
+    return provider;
+  }
+
+  requireKey(providerName: string, keyId: string): RuntimeKey {
+    const key = this.require(providerName).keys.find((candidate) => candidate.id === keyId);
+    if (!key) throw notFound(`provider '${providerName}' has no key '${keyId}'`, "caller_key_not_found");
+    return key;
+  }
+
+  async create(name: string, input: ProviderUpdateInput): Promise<RuntimeProvider> {
+    if (this.byName.has(name)) throw conflict(`provider '${name}' already exists`, "provider");
+    const network = input.network_config ?? {};
+    resolveFamily(name, input.custom_provider_config, network);
+    const keys = this.normalizeKeys(name, input.keys ?? [], []);
+    const now = new Date();
+    await this.db.transaction(async (tx) => {
+      await tx.insert(providers).values({ name, networkConfig: network, customProviderConfig: input.custom_provider_config ?? null, createdAt: now, updatedAt: now });
+      for (const [position, key] of keys.entries()) await tx.insert(providerKeys).values(this.keyRow(name, position, key, now));
+    });
+    return this.refresh(name);
+  }
+
+  /** Replaces the provider's settings; `keys`, when given, replaces the key list whole. */
+  async update(name: string, input: ProviderUpdateInput): Promise<RuntimeProvider> {
+    const current = this.require(name);
+    const network = input.network_config ?? current.network;
+    const custom = input.custom_provider_config ?? current.customProviderConfig;
+    resolveFamily(name, custom, network);
+    const keys = input.keys ? this.normalizeKeys(name, input.keys, current.keys) : undefined;
+    const now = new Date();
+    await this.db.transaction(async (tx) => {
+      await tx.update(providers).set({ networkConfig: network, customProviderConfig: custom, updatedAt: now }).where(eq(providers.name, name));
+      if (!keys) return;
+      await tx.delete(providerKeys).where(eq(providerKeys.provider, name));
+      for (const [position, key] of keys.entries()) await tx.insert(providerKeys).values(this.keyRow(name, position, key, now, current.keys));
+    });
+    return this.refresh(name);
+  }
+
+  async remove(name: string): Promise<void> {
+    this.require(name);
+    await this.db.delete(providers).where(eq(providers.name, name));
+    this.byName.delete(name);
+  }
+
+  async addKey(providerName: string, input: ProviderKeyInput): Promise<RuntimeKey> {
+    const provider = this.require(providerName);
+    if (input.id && provider.keys.some((key) => key.id === input.id)) throw conflict(`provider '${providerName}' already has a key '${input.id}'`, "id");
+    const [key] = this.normalizeKeys(providerName, [input], [], "");
+    const now = new Date();
+    await this.db.insert(providerKeys).values(this.keyRow(providerName, provider.keys.length, key!, now));
+    await this.touch(providerName, now);
+    return this.requireKey(providerName, key!.id);
+  }
+
+  /** Replaces one key's configuration whole; its id stays, redacted secrets keep their stored value. */
+  async updateKey(providerName: string, keyId: string, input: ProviderKeyInput): Promise<RuntimeKey> {
+    const existing = this.requireKey(providerName, keyId);
+    const [key] = this.normalizeKeys(providerName, [{ ...input, id: keyId }], [existing], "");
+    const now = new Date();
+    const row = this.keyRow(providerName, 0, key!, now, [existing]);
+    const { position: _position, createdAt: _createdAt, ...changes } = row;
+    await this.db.update(providerKeys).set(changes).where(and(eq(providerKeys.provider, providerName), eq(providerKeys.id, keyId)));
+    await this.touch(providerName, now);
+    return this.requireKey(providerName, keyId);
+  }
+
+  async removeKey(providerName: string, keyId: string): Promise<void> {
+    this.requireKey(providerName, keyId);
+    await this.db.delete(providerKeys).where(and(eq(providerKeys.provider, providerName), eq(providerKeys.id, keyId)));
+    await this.touch(providerName, new Date());
+  }
+
+  private normalizeKeys(provider: string, inputs: ProviderKeyInput[], existing: RuntimeKey[], paramPrefix = "keys"): StoredKey[] {
+    const seen = new Set<string>();
+    return inputs.map((input, index) => {
+      const param = paramPrefix ? `${paramPrefix}[${index}].` : "";
+      const previous = existing.find((key) => key.id === input.id)?.config;
+      const key = normalizeKey(keepRedactedSecrets(input, previous), provider, param);
+      if (seen.has(key.id)) throw conflict(`key id '${key.id}' appears twice`, `${param}id`);
+      seen.add(key.id);
+      return key;
+    });
+  }
+
+  private keyRow(provider: string, position: number, key: StoredKey, now: Date, existing: RuntimeKey[] = []) {
+    const configHash = hashKeyConfig(key);
+    const previous = existing.find((candidate) => candidate.id === key.id);
+    const unchanged = previous?.configHash === configHash;
+    return {
+      id: key.id,
+      provider,
+      position,
+      name: key.name,
+      enabled: key.enabled,
+      weight: key.weight,
+      configHash,
+      status: unchanged ? previous.status : UNCHECKED_STATUS,
+      description: unchanged ? previous.description : "",
+      sealedConfig: this.secrets.seal(JSON.stringify(key)),
+      createdAt: now,
+      updatedAt: now,
+    };
+  }
+
+  private async touch(name: string, now: Date) {
+    await this.db.update(providers).set({ updatedAt: now }).where(eq(providers.name, name));
+    await this.refresh(name);
+  }
+
+  private async refresh(name: string): Promise<RuntimeProvider> {
+    const row = await this.db.select().from(providers).where(eq(providers.name, name)).get();
+    if (!row) throw notFound(`provider '${name}' is not configured`, "caller_provider_not_found");
+    const keyRows = await this.db.select().from(providerKeys).where(eq(providerKeys.provider, name)).orderBy(asc(providerKeys.position));
+    const network = row.networkConfig as NetworkConfig;
+    const { adapter, baseUrl } = resolveFamily(name, row.customProviderConfig, network);
+    const runtime: RuntimeProvider = {
+      name,
+      adapter,
+      baseUrl,
+      network,
+      customProviderConfig: row.customProviderConfig,
+      keys: keyRows.map((keyRow) =>
+        toRuntimeKey(JSON.parse(this.secrets.open(keyRow.sealedConfig)), { configHash: keyRow.configHash, status: keyRow.status, description: keyRow.description }),
+      ),
+      createdAt: row.createdAt,
+      updatedAt: row.updatedAt,
+    };
+    this.byName.set(name, runtime);
+    return runtime;
+  }
+}

@@ -1,0 +1,55 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { createGateway, type Gateway } from "../../src/app";
+import type { GatewayConfig } from "../../src/config/schema";
+
+export const SETUP_TOKEN = "test-setup-token";
+
+export interface TestGateway {
+  gateway: Gateway;
+  url: string;
+  databaseUrl: string;
+  /** fetch against the gateway as the operator (management calls carry the operator's credentials). */
+  admin(path: string, init?: RequestInit & { json?: unknown }): Promise<Response>;
+  /** Stops the server but keeps the database, as a crash would. */
+  stop(): Promise<void>;
+  /** Starts a new gateway on the same database, as after a restart. */
+  restart(): Promise<TestGateway>;
+  /** Stops the server and deletes the database. */
+  close(): Promise<void>;
+}
+
+/** Starts the gateway in-process on a random port with a fresh embedded database. */
+export async function startGateway(config: GatewayConfig = {}, existing?: { databaseUrl: string; dir: string }): Promise<TestGateway> {
+  const dir = existing?.dir ?? mkdtempSync(join(tmpdir(), "gateway-test-"));
+  const databaseUrl = existing?.databaseUrl ?? `file:${join(dir, "gateway.db")}`;
+  const fullConfig: GatewayConfig = { setup_token: SETUP_TOKEN, ...config };
+  const gateway = await createGateway({ config: fullConfig, databaseUrl, env: { ...process.env, GATEWAY_ENCRYPTION_KEY: "test-encryption-key" } });
+  const server = gateway.listen(0, "127.0.0.1");
+  const url = `http://127.0.0.1:${server.port}`;
+  const handle: TestGateway = {
+    gateway,
+    url,
+    databaseUrl,
+    admin(path, init = {}) {
+      const headers = new Headers(init.headers);
+      headers.set("x-gateway-setup-token", SETUP_TOKEN);
+      let body = init.body;
+      if (init.json !== undefined) {
+        headers.set("content-type", "application/json");
+        body = JSON.stringify(init.json);
+      }
+      return fetch(`${url}${path}`, { ...init, headers, body });
+    },
+    stop: () => gateway.stop(),
+    async restart() {
+      return startGateway(config, { databaseUrl, dir });
+    },
+    async close() {
+      await gateway.stop();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+  return handle;
+}

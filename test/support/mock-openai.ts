@@ -1,0 +1,219 @@
+/**
+ * A mock upstream speaking OpenAI's wire format: chat completions (JSON and SSE, tool calls,
+ * usage chunk), completions, embeddings, responses (JSON and SSE), models; and the failure
+ * modes a gateway must survive: error statuses, 429 with retry-after, slow and dropped replies.
+ */
+
+export interface RecordedRequest {
+  path: string;
+  headers: Headers;
+  body: Record<string, unknown>;
+}
+
+export type Fault =
+  | { kind: "status"; status: number; message?: string; headers?: Record<string, string> }
+  | { kind: "drop" }
+  | { kind: "delay"; ms: number }
+  /** Sends part of a stream, then cuts the connection. */
+  | { kind: "drop-mid-stream" };
+
+type Message = { role: string; content?: unknown };
+
+const encoder = new TextEncoder();
+
+function lastUserText(messages: Message[] | undefined): string {
+  const last = [...(messages ?? [])].reverse().find((message) => message.role === "user");
+  if (!last) return "";
+  if (typeof last.content === "string") return last.content;
+  if (Array.isArray(last.content)) return last.content.map((part: { text?: string }) => part.text ?? "").join("");
+  return "";
+}
+
+/** Deterministic reply: the mock answers `echo: <last user text>`, or calls the first tool when tools are offered and the text asks for one. */
+export function plannedReply(body: Record<string, unknown>) {
+  const text = lastUserText(body.messages as Message[]);
+  const tools = body.tools as Array<{ function: { name: string } }> | undefined;
+  const toolName = tools?.[0]?.function.name;
+  const wantsTool = Boolean(toolName) && /\btool\b|weather/i.test(text);
+  return { text: `echo: ${text}`, toolCall: wantsTool ? { id: "call_mock_1", name: toolName!, arguments: JSON.stringify({ city: "Paris" }) } : undefined };
+}
+
+const countTokens = (text: string) => Math.max(1, text.split(/\s+/).filter(Boolean).length);
+
+function chatCompletion(body: Record<string, unknown>) {
+  const reply = plannedReply(body);
+  const promptTokens = countTokens(lastUserText(body.messages as Message[]));
+  const completionTokens = reply.toolCall ? 10 : countTokens(reply.text);
+  return {
+    id: `chatcmpl-${crypto.randomUUID()}`,
+    object: "chat.completion",
+    created: Math.floor(Date.now() / 1000),
+    model: body.model,
+    choices: [
+      {
+        index: 0,
+        message: reply.toolCall
+          ? { role: "assistant", content: null, tool_calls: [{ id: reply.toolCall.id, type: "function", function: { name: reply.toolCall.name, arguments: reply.toolCall.arguments } }] }
+          : { role: "assistant", content: body.response_format ? JSON.stringify({ answer: reply.text }) : reply.text },
+        finish_reason: reply.toolCall ? "tool_calls" : "stop",
+      },
+    ],
+    usage: { prompt_tokens: promptTokens, completion_tokens: completionTokens, total_tokens: promptTokens + completionTokens },
+  };
+}
+
+function chatChunks(body: Record<string, unknown>): unknown[] {
+  const full = chatCompletion(body);
+  const choice = full.choices[0]!;
+  const base = { id: full.id, object: "chat.completion.chunk", created: full.created, model: full.model };
+  const chunks: unknown[] = [{ ...base, choices: [{ index: 0, delta: { role: "assistant", content: "" }, finish_reason: null }] }];
+  if ("tool_calls" in choice.message && choice.message.tool_calls) {
+    const call = choice.message.tool_calls[0]!;
+    chunks.push({ ...base, choices: [{ index: 0, delta: { tool_calls: [{ index: 0, id: call.id, type: "function", function: { name: call.function.name, arguments: "" } }] }, finish_reason: null }] });
+    chunks.push({ ...base, choices: [{ index: 0, delta: { tool_calls: [{ index: 0, function: { arguments: call.function.arguments } }] }, finish_reason: null }] });
+  } else {
+    for (const word of String(choice.message.content).split(/(?<= )/)) chunks.push({ ...base, choices: [{ index: 0, delta: { content: word }, finish_reason: null }] });
+  }
+  chunks.push({ ...base, choices: [{ index: 0, delta: {}, finish_reason: choice.finish_reason }] });
+  const options = body.stream_options as { include_usage?: boolean } | undefined;
+  if (options?.include_usage) chunks.push({ ...base, choices: [], usage: full.usage });
+  return chunks;
+}
+
+function responsesObject(body: Record<string, unknown>) {
+  const input = typeof body.input === "string" ? body.input : lastUserText(body.input as Message[]);
+  const text = `echo: ${input}`;
+  return {
+    id: `resp_${crypto.randomUUID().replaceAll("-", "")}`,
+    object: "response",
+    created_at: Math.floor(Date.now() / 1000),
+    status: "completed",
+    model: body.model,
+    output: [{ type: "message", id: "msg_1", status: "completed", role: "assistant", content: [{ type: "output_text", text, annotations: [] }] }],
+    usage: { input_tokens: countTokens(input), output_tokens: countTokens(text), total_tokens: countTokens(input) + countTokens(text) },
+  };
+}
+
+function responsesEvents(body: Record<string, unknown>): Array<{ event: string; data: unknown }> {
+  const done = responsesObject(body);
+  const text = done.output[0]!.content[0]!.text;
+  const inProgress = { ...done, status: "in_progress", output: [] };
+  const events: Array<{ event: string; data: unknown }> = [
+    { event: "response.created", data: { type: "response.created", sequence_number: 0, response: inProgress } },
+    { event: "response.output_item.added", data: { type: "response.output_item.added", sequence_number: 1, output_index: 0, item: { type: "message", id: "msg_1", status: "in_progress", role: "assistant", content: [] } } },
+  ];
+  for (const word of text.split(/(?<= )/)) {
+    events.push({ event: "response.output_text.delta", data: { type: "response.output_text.delta", sequence_number: events.length, item_id: "msg_1", output_index: 0, content_index: 0, delta: word } });
+  }
+  events.push({ event: "response.completed", data: { type: "response.completed", sequence_number: events.length, response: done } });
+  return events;
+}
+
+/** A deterministic embedding: the same text always gives the same unit vector. */
+export function mockEmbedding(text: string, dimensions = 8): number[] {
+  const vector = Array.from({ length: dimensions }, (_, index) => {
+    let hash = 2166136261 ^ index;
+    for (const char of text) hash = Math.imul(hash ^ char.charCodeAt(0), 16777619);
+    return ((hash >>> 0) % 1000) / 1000 - 0.5;
+  });
+  const norm = Math.hypot(...vector) || 1;
+  return vector.map((value) => value / norm);
+}
+
+function embeddings(body: Record<string, unknown>) {
+  const inputs = Array.isArray(body.input) ? (body.input as string[]) : [String(body.input)];
+  return {
+    object: "list",
+    model: body.model,
+    data: inputs.map((input, index) => {
+      const vector = mockEmbedding(String(input), Number(body.dimensions ?? 8));
+      // The SDK asks for base64 (little-endian float32) by default, as the real API allows.
+      const embedding = body.encoding_format === "base64" ? Buffer.from(new Float32Array(vector).buffer).toString("base64") : vector;
+      return { object: "embedding", index, embedding };
+    }),
+    usage: { prompt_tokens: inputs.length, total_tokens: inputs.length },
+  };
+}
+
+function sse(events: Array<{ event?: string; data: unknown }>, done: boolean, cut = false): ReadableStream<Uint8Array> {
+  return new ReadableStream({
+    async pull(controller) {
+      const limit = cut ? Math.max(1, Math.floor(events.length / 2)) : events.length;
+      for (const [index, event] of events.entries()) {
+        if (index >= limit) {
+          controller.error(new Error("connection dropped by mock"));
+          return;
+        }
+        controller.enqueue(encoder.encode(`${event.event ? `event: ${event.event}\n` : ""}data: ${JSON.stringify(event.data)}\n\n`));
+        await Bun.sleep(1);
+      }
+      if (done) controller.enqueue(encoder.encode("data: [DONE]\n\n"));
+      controller.close();
+    },
+  });
+}
+
+const errorBody = (status: number, message: string) => ({ error: { message, type: status === 429 ? "rate_limit_exceeded" : "server_error", code: String(status) } });
+
+export interface MockOpenAI {
+  url: string;
+  /** The API root to configure as a provider's base_url. */
+  baseUrl: string;
+  requests: RecordedRequest[];
+  /** Faults applied to the next requests, one each, in order. */
+  faults: Fault[];
+  /** Called with every request; lets a test hold one until it decides. */
+  onRequest?: (request: RecordedRequest) => Promise<void> | void;
+  stop(): void;
+}
+
+export function startMockOpenAI(): MockOpenAI {
+  const mock: MockOpenAI = {
+    url: "",
+    baseUrl: "",
+    requests: [],
+    faults: [],
+    stop: () => server.stop(true),
+  };
+  const server = Bun.serve({
+    port: 0,
+    hostname: "127.0.0.1",
+    idleTimeout: 0,
+    async fetch(request) {
+      const url = new URL(request.url);
+      if (request.method === "GET" && url.pathname.endsWith("/models")) {
+        return Response.json({ object: "list", data: [{ id: "gpt-4o-mini", object: "model", created: 0, owned_by: "mock" }] });
+      }
+      const body = (await request.json().catch(() => ({}))) as Record<string, unknown>;
+      const recorded = { path: url.pathname + url.search, headers: request.headers, body };
+      mock.requests.push(recorded);
+      await mock.onRequest?.(recorded);
+      const fault = mock.faults.shift();
+      if (fault?.kind === "delay") await Bun.sleep(fault.ms);
+      if (fault?.kind === "status") return Response.json(errorBody(fault.status, fault.message ?? `mock failure ${fault.status}`), { status: fault.status, headers: fault.headers });
+      if (fault?.kind === "drop") {
+        return new Response(new ReadableStream({ start: (controller) => controller.error(new Error("dropped")) }));
+      }
+      const cut = fault?.kind === "drop-mid-stream";
+      const path = url.pathname.replace(/^.*\/v1/, "").replace(/^\/openai\/deployments\/[^/]+/, "");
+      const streamHeaders = { "content-type": "text/event-stream", "cache-control": "no-cache" };
+      switch (path) {
+        case "/chat/completions":
+          return body.stream ? new Response(sse(chatChunks(body).map((data) => ({ data })), true, cut), { headers: streamHeaders }) : Response.json(chatCompletion(body));
+        case "/completions": {
+          const text = `echo: ${String(body.prompt)}`;
+          return Response.json({ id: "cmpl-1", object: "text_completion", created: 0, model: body.model, choices: [{ index: 0, text, finish_reason: "stop" }], usage: { prompt_tokens: 1, completion_tokens: countTokens(text), total_tokens: 1 + countTokens(text) } });
+        }
+        case "/embeddings":
+          return Response.json(embeddings(body));
+        case "/responses":
+          return body.stream ? new Response(sse(responsesEvents(body), false, cut), { headers: streamHeaders }) : Response.json(responsesObject(body));
+        default:
+          return Response.json(errorBody(404, `mock has no route ${url.pathname}`), { status: 404 });
+      }
+    },
+  });
+  mock.url = `http://127.0.0.1:${server.port}`;
+  mock.baseUrl = `${mock.url}/v1`;
+  return mock;
+}
