@@ -5,7 +5,7 @@ import { secretBoxFor } from "./crypto/secret-box";
 import { openDatabase } from "./db/client";
 import { errorHandler } from "./http/error-handler";
 import { systemRoutes } from "./http/system-routes";
-import { openAIMount } from "./inference/mounts/openai";
+import { inferenceMounts } from "./inference/mounts";
 import { providerRoutes } from "./provider-registry/routes";
 import { ProviderStore } from "./provider-registry/store";
 
@@ -28,7 +28,7 @@ export async function createGateway({ config, databaseUrl, env = process.env }: 
     .use(errorHandler)
     .use(systemRoutes(database.ping))
     .use(providerRoutes(providers))
-    .use(openAIMount("/v1", providers));
+    .use(inferenceMounts(providers));
 
   return {
     app,

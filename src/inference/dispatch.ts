@@ -5,15 +5,20 @@ import { NETWORK_DEFAULTS, type RuntimeKey, type RuntimeProvider } from "../prov
 import type { ProviderStore } from "../provider-registry/store";
 import { retryDelayMs, sleep } from "./backoff";
 import type { ModelRef } from "./model-ref";
-import { type Operation, REQUEST_TYPE } from "./operations";
+import { type Operation, REQUEST_TYPE, type WireFormat } from "./operations";
 import type { UpstreamTarget } from "./providers/types";
+import { translateRequest } from "./translate";
 import { isRetryable, rotatesKey } from "./upstream-errors";
 import { sendUpstream, type UpstreamReply } from "./upstream-fetch";
 
 export interface DispatchInput {
   operation: Operation;
+  /** The format the client wrote `body` in; each target gets it in its own format. */
+  format: WireFormat;
   /** The client's body, gateway-only fields removed; the model is rewritten per target. */
   body: Record<string, unknown>;
+  /** Client headers a same-format upstream may need (`anthropic-beta`, for instance). */
+  clientHeaders: Headers;
   stream: boolean;
   /** The primary target first, then the fallbacks in order. */
   targets: ModelRef[];
@@ -31,16 +36,34 @@ export interface Attempt {
   is_fallback: boolean;
 }
 
-export type Dispatched = Extract<UpstreamReply, { ok: true }> & { target: ModelRef; keyId?: string; isFallback: boolean; attempts: Attempt[] };
+export type Dispatched = Extract<UpstreamReply, { ok: true }> & {
+  target: ModelRef;
+  /** The format the reply is written in: the answering provider's. */
+  format: WireFormat;
+  keyId?: string;
+  isFallback: boolean;
+  attempts: Attempt[];
+};
 
-function upstreamTarget(provider: RuntimeProvider, key: RuntimeKey | undefined, model: string): UpstreamTarget {
+function upstreamTarget(provider: RuntimeProvider, key: RuntimeKey | undefined, model: string, clientHeaders: Headers): UpstreamTarget {
   const config = key?.config;
   return {
     baseUrl: provider.baseUrl,
     network: provider.network,
+    clientHeaders,
     key: key && config ? { id: key.id, secret: resolveEnvReference(config.value ?? ""), config } : undefined,
     model: config?.aliases?.[model] ?? config?.vllm_key_config?.model_name ?? model,
   };
+}
+
+/** Translation and call building fail on bad input (a 400) or on a provider configured wrongly. */
+function guarded<T>(build: () => T): T | GatewayError {
+  try {
+    return build();
+  } catch (error) {
+    if (error instanceof GatewayError) return error;
+    return new GatewayError({ status: 500, errorType: "gateway_provider_misconfigured", message: (error as Error).message });
+  }
 }
 
 const noEligibleKey = (provider: RuntimeProvider, model: string) =>
@@ -53,6 +76,8 @@ async function attemptTarget(store: ProviderStore, input: DispatchInput, target:
     return badRequest(`provider '${provider.name}' does not offer ${REQUEST_TYPE[input.operation]}`, "model", "caller_unsupported_operation");
   }
   const network = { ...NETWORK_DEFAULTS, ...provider.network };
+  const body = guarded(() => translateRequest(input.operation, input.format, provider.adapter.format, input.body, input.stream));
+  if (body instanceof GatewayError) return body;
   const excluded = new Set<string>();
   let retries = 0;
   let lastError: GatewayError | undefined;
@@ -63,11 +88,12 @@ async function attemptTarget(store: ProviderStore, input: DispatchInput, target:
       return badRequest(`key '${pin}' is disabled or does not allow model '${target.model}'`, "x-gw-api-key-id", "caller_model_not_allowed");
     }
     if (!key && (provider.keys.length > 0 || !provider.adapter.keyOptional)) return lastError ?? noEligibleKey(provider, target.model);
-    const call = provider.adapter.buildCall(input.operation, upstreamTarget(provider, key, target.model), input.body, input.stream);
+    const call = guarded(() => provider.adapter.buildCall(input.operation, upstreamTarget(provider, key, target.model, input.clientHeaders), body, input.stream));
+    if (call instanceof GatewayError) return call;
     const reply = await sendUpstream(call, input.stream, network.default_request_timeout_in_seconds, input.signal);
     const attempt: Attempt = { provider: provider.name, model: target.model, key: key?.id, is_fallback: isFallback };
     attempts.push(attempt);
-    if (reply.ok) return { ...reply, target, keyId: key?.id, isFallback, attempts };
+    if (reply.ok) return { ...reply, target, format: provider.adapter.format, keyId: key?.id, isFallback, attempts };
     const error = reply.error;
     attempt.status = error.status;
     attempt.error_type = error.errorType;

@@ -15,9 +15,10 @@ function providerListing(store: ProviderStore, model: string): string | undefine
 
 /**
  * `provider/model` names its provider; anything else (including `org/model` where `org` is no
- * provider) resolves through the configured providers' keys or is a 400 naming `param`.
+ * provider) goes to the mount's own provider, or resolves through the configured providers'
+ * keys, or is a 400 naming `param`.
  */
-export function resolveModelRef(raw: string, store: ProviderStore, param: string): ModelRef {
+export function resolveModelRef(raw: string, store: ProviderStore, param: string, mountProvider?: string): ModelRef {
   const slash = raw.indexOf("/");
   if (slash > 0) {
     const provider = raw.slice(0, slash);
@@ -28,6 +29,7 @@ export function resolveModelRef(raw: string, store: ProviderStore, param: string
     }
     if (isBuiltInProvider(provider)) throw badRequest(`provider '${provider}' in ${param} is not configured`, param, "caller_provider_not_configured");
   }
+  if (mountProvider && store.get(mountProvider)) return { provider: mountProvider, model: raw };
   const provider = providerListing(store, raw);
   if (provider) return { provider, model: raw };
   throw badRequest(`${param} '${raw}' names no configured provider; write it as provider/model`, param, "caller_invalid_model");

@@ -100,3 +100,20 @@ describe("OpenAI SDK against /v1", () => {
     expect(models.data.map((model) => model.id).sort()).toEqual(["openai/fast", "openai/gpt-4o-mini"]);
   });
 });
+
+describe("OpenAI-format mounts", () => {
+  test("/openai/v1 answers a bare model name with the openai provider", async () => {
+    const mounted = new OpenAI({ baseURL: `${gw.url}/openai/v1`, apiKey: "unused", maxRetries: 0 });
+    const completion = await mounted.chat.completions.create({ model: "gpt-4o-mini", messages: [{ role: "user", content: "via mount" }] });
+    expect(completion.choices[0]!.message.content).toBe("echo: via mount");
+    expect(upstream.requests.at(-1)!.body.model).toBe("gpt-4o-mini");
+  });
+
+  for (const framework of ["litellm", "langchain", "pydanticai"]) {
+    test(`/${framework}/v1 speaks OpenAI format`, async () => {
+      const mounted = new OpenAI({ baseURL: `${gw.url}/${framework}/v1`, apiKey: "unused", maxRetries: 0 });
+      const completion = await mounted.chat.completions.create({ model: "openai/gpt-4o-mini", messages: [{ role: "user", content: framework }] });
+      expect(completion.choices[0]!.message.content).toBe(`echo: ${framework}`);
+    });
+  }
+});

@@ -11,6 +11,8 @@ export interface UpstreamKey {
 export interface UpstreamTarget {
   baseUrl: string | undefined;
   network: NetworkConfig;
+  /** The client's request headers, for adapters that forward protocol headers of their own format. */
+  clientHeaders: Headers;
   key: UpstreamKey | undefined;
   /** The provider's own model identifier, after aliases. */
   model: string;

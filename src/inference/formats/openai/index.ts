@@ -1,0 +1,42 @@
+import { encodeSSE, parseSSE } from "../../../http/sse";
+import type { ChatChunk, ChatRequest, ChatResponse, EmbeddingRequest, EmbeddingResponse } from "../../canonical";
+import type { FormatCodec } from "../types";
+
+/** OpenAI's SSE: `data: <chunk>` events closed by `data: [DONE]`. */
+function decodeChatStream(): ReadableWritablePair<ChatChunk, Uint8Array> {
+  const parser = parseSSE();
+  const toChunks = new TransformStream<{ data: string }, ChatChunk>({
+    transform(message, controller) {
+      if (message.data !== "[DONE]") controller.enqueue(JSON.parse(message.data) as ChatChunk);
+    },
+  });
+  return { writable: parser.writable, readable: parser.readable.pipeThrough(toChunks) };
+}
+
+function encodeChatStream(): ReadableWritablePair<Uint8Array, ChatChunk> {
+  return new TransformStream<ChatChunk, Uint8Array>({
+    transform: (chunk, controller) => controller.enqueue(encodeSSE(chunk)),
+    flush: (controller) => controller.enqueue(encodeSSE("[DONE]")),
+  });
+}
+
+/** The canonical shapes are OpenAI's, so this codec is the identity plus streaming usage. */
+export const openAIFormat: FormatCodec = {
+  format: "openai",
+  streamContentType: "text/event-stream",
+  chat: {
+    decodeRequest: (body) => body as unknown as ChatRequest,
+    // Usage is asked for on every translated stream so the client's own format can report it.
+    encodeRequest: (request) => (request.stream ? { ...request, stream_options: { ...request.stream_options, include_usage: true } } : { ...request }),
+    decodeResponse: (body) => body as ChatResponse,
+    encodeResponse: (response) => response,
+    decodeStream: decodeChatStream,
+    encodeStream: encodeChatStream,
+  },
+  embedding: {
+    decodeRequest: (body) => body as unknown as EmbeddingRequest,
+    encodeRequest: (request) => ({ ...request }),
+    decodeResponse: (body) => body as EmbeddingResponse,
+    encodeResponse: (response) => response,
+  },
+};

@@ -1,0 +1,33 @@
+import type { ChatChunk, ChatRequest, ChatResponse, EmbeddingRequest, EmbeddingResponse } from "../canonical";
+import type { WireFormat } from "../operations";
+
+/** Chat in one wire format, both ways: a client speaking it, or an upstream speaking it. */
+export interface ChatCodec {
+  decodeRequest(body: Record<string, unknown>): ChatRequest;
+  encodeRequest(request: ChatRequest): Record<string, unknown>;
+  decodeResponse(body: unknown): ChatResponse;
+  encodeResponse(response: ChatResponse): unknown;
+  /** Upstream stream bytes in this format, as canonical chunks. */
+  decodeStream(): ReadableWritablePair<ChatChunk, Uint8Array>;
+  /** Canonical chunks, as stream bytes in this format for the client. */
+  encodeStream(): ReadableWritablePair<Uint8Array, ChatChunk>;
+}
+
+export interface EmbeddingCodec {
+  decodeRequest(body: Record<string, unknown>): EmbeddingRequest;
+  encodeRequest(request: EmbeddingRequest): Record<string, unknown>;
+  decodeResponse(body: unknown): EmbeddingResponse;
+  encodeResponse(response: EmbeddingResponse): unknown;
+}
+
+/**
+ * A wire format. Where client and upstream speak the same one, bodies pass through untouched;
+ * otherwise they are translated through the canonical shapes with these codecs.
+ */
+export interface FormatCodec {
+  readonly format: WireFormat;
+  /** Content type of this format's streams (`text/event-stream`, or Bedrock's binary event stream). */
+  readonly streamContentType: string;
+  readonly chat?: ChatCodec;
+  readonly embedding?: EmbeddingCodec;
+}
