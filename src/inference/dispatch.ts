@@ -76,7 +76,8 @@ async function attemptTarget(store: ProviderStore, input: DispatchInput, target:
     return badRequest(`provider '${provider.name}' does not offer ${REQUEST_TYPE[input.operation]}`, "model", "caller_unsupported_operation");
   }
   const network = { ...NETWORK_DEFAULTS, ...provider.network };
-  const body = guarded(() => translateRequest(input.operation, input.format, provider.adapter.format, input.body, input.stream));
+  const format = provider.adapter.formatFor?.(target.model) ?? provider.adapter.format;
+  const body = guarded(() => translateRequest(input.operation, input.format, format, input.body, input.stream));
   if (body instanceof GatewayError) return body;
   const excluded = new Set<string>();
   let retries = 0;
@@ -93,7 +94,7 @@ async function attemptTarget(store: ProviderStore, input: DispatchInput, target:
     const reply = await sendUpstream(call, input.stream, network.default_request_timeout_in_seconds, input.signal);
     const attempt: Attempt = { provider: provider.name, model: target.model, key: key?.id, is_fallback: isFallback };
     attempts.push(attempt);
-    if (reply.ok) return { ...reply, target, format: provider.adapter.format, keyId: key?.id, isFallback, attempts };
+    if (reply.ok) return { ...reply, target, format, keyId: key?.id, isFallback, attempts };
     const error = reply.error;
     attempt.status = error.status;
     attempt.error_type = error.errorType;

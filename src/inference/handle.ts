@@ -31,7 +31,7 @@ function clientResponse(result: Dispatched, clientFormat: WireFormat, operation:
   const headers: Record<string, string> = { "x-gw-provider": result.target.provider, "x-gw-model": result.target.model };
   const passthrough = result.format === clientFormat;
   if ("stream" in result) {
-    const streamType = FORMATS[clientFormat].streamContentType;
+    const streamType = FORMATS[clientFormat]?.streamContentType ?? "text/event-stream";
     headers["content-type"] = passthrough ? (result.headers.get("content-type") ?? streamType) : streamType;
     headers["cache-control"] = "no-cache";
     return new Response(translateStream(result.format, clientFormat, result.stream), { status: result.status, headers });

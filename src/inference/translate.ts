@@ -4,8 +4,8 @@ import { FORMATS } from "./formats/registry";
 import type { Operation, WireFormat } from "./operations";
 
 function codecsFor<O extends TranslatableOperation>(operation: O, from: WireFormat, to: WireFormat) {
-  const source = FORMATS[from][operation];
-  const target = FORMATS[to][operation];
+  const source = FORMATS[from]?.[operation];
+  const target = FORMATS[to]?.[operation];
   if (!source || !target) throw untranslatable(operation, from, to);
   return { source, target };
 }

@@ -2,6 +2,7 @@ import type { WireFormat } from "../operations";
 import { openAIFormat } from "./openai";
 import type { FormatCodec } from "./types";
 
-export const FORMATS: Record<WireFormat, FormatCodec> = {
+/** Every wire format the gateway can translate; a format missing here passes through only. */
+export const FORMATS: { readonly [F in WireFormat]?: FormatCodec } = {
   openai: openAIFormat,
 };

@@ -27,6 +27,8 @@ export interface UpstreamCall {
 /** One upstream family. Adding a provider family is one folder exporting one of these. */
 export interface ProviderAdapter {
   readonly format: WireFormat;
+  /** For upstreams whose format depends on the model (Vertex serves Gemini and Anthropic models). */
+  formatFor?(model: string): WireFormat;
   readonly operations: ReadonlySet<Operation>;
   /** Providers such as Ollama or vLLM are reachable without a key. */
   readonly keyOptional: boolean;

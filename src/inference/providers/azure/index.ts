@@ -15,7 +15,7 @@ export const azure: ProviderAdapter = {
     if (!endpoint) throw new Error("azure key has no azure_key_config.endpoint");
     const apiVersion = encodeURIComponent(config?.api_version ?? DEFAULT_API_VERSION);
     const deployment = encodeURIComponent(target.model);
-    const url = `${endpoint}/openai/deployments/${deployment}${OPENAI_PATHS[operation]}?api-version=${apiVersion}`;
+    const url = `${endpoint}/openai/deployments/${deployment}${OPENAI_PATHS[operation]!}?api-version=${apiVersion}`;
     const headers: Record<string, string> = { "content-type": "application/json", ...target.network.extra_headers };
     if (target.key?.secret) headers["api-key"] = target.key.secret;
     return { url, headers, body: withModel(body, target.model) };

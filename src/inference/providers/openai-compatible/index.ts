@@ -1,7 +1,7 @@
 import type { Operation } from "../../operations";
 import type { ProviderAdapter, UpstreamTarget } from "../types";
 
-export const OPENAI_PATHS: Record<Operation, string> = {
+export const OPENAI_PATHS: Partial<Record<Operation, string>> = {
   chat: "/chat/completions",
   text_completion: "/completions",
   embedding: "/embeddings",
@@ -32,7 +32,7 @@ export function openAICompatible(options: { keyOptional?: boolean; baseUrlFromKe
     keyOptional: options.keyOptional ?? false,
     buildCall(operation, target, body) {
       const root = options.baseUrlFromKey?.(target) ?? requireBaseUrl(target);
-      return { url: `${root.replace(/\/+$/, "")}${OPENAI_PATHS[operation]}`, headers: bearerHeaders(target), body: withModel(body, target.model) };
+      return { url: `${root.replace(/\/+$/, "")}${OPENAI_PATHS[operation]!}`, headers: bearerHeaders(target), body: withModel(body, target.model) };
     },
   };
 }
