@@ -28,7 +28,7 @@ export async function createGateway({ config, databaseUrl, env = process.env }: 
     .use(errorHandler)
     .use(systemRoutes(database.ping))
     .use(providerRoutes(providers))
-    .use(inferenceMounts(providers));
+    .use(inferenceMounts({ providers, hooks: [] }));
 
   return {
     app,

@@ -1,7 +1,7 @@
 import { resolveEnvReference } from "../config/env-reference";
 import { badRequest, GatewayError, type RoutingInfo } from "../http/errors";
 import { keyAllowsModel, pickKey } from "../provider-registry/key-selection";
-import { NETWORK_DEFAULTS, type RuntimeKey, type RuntimeProvider } from "../provider-registry/runtime";
+import { effectiveNetwork, type RuntimeKey, type RuntimeProvider } from "../provider-registry/runtime";
 import type { ProviderStore } from "../provider-registry/store";
 import { retryDelayMs, sleep } from "./backoff";
 import type { ModelRef } from "./model-ref";
@@ -24,6 +24,8 @@ export interface DispatchInput {
   targets: ModelRef[];
   /** `x-gw-api-key-id`: used on whichever target's provider owns that key. */
   pinnedKeyId?: string;
+  /** The sub-path of an extended endpoint, for passthrough calls. */
+  endpoint?: string;
   signal: AbortSignal;
 }
 
@@ -45,12 +47,13 @@ export type Dispatched = Extract<UpstreamReply, { ok: true }> & {
   attempts: Attempt[];
 };
 
-function upstreamTarget(provider: RuntimeProvider, key: RuntimeKey | undefined, model: string, clientHeaders: Headers): UpstreamTarget {
+function upstreamTarget(provider: RuntimeProvider, key: RuntimeKey | undefined, model: string, input: DispatchInput): UpstreamTarget {
   const config = key?.config;
   return {
     baseUrl: provider.baseUrl,
     network: provider.network,
-    clientHeaders,
+    clientHeaders: input.clientHeaders,
+    endpoint: input.endpoint,
     key: key && config ? { id: key.id, secret: resolveEnvReference(config.value ?? ""), config } : undefined,
     model: config?.aliases?.[model] ?? config?.vllm_key_config?.model_name ?? model,
   };
@@ -75,7 +78,7 @@ async function attemptTarget(store: ProviderStore, input: DispatchInput, target:
   if (!provider.adapter.operations.has(input.operation)) {
     return badRequest(`provider '${provider.name}' does not offer ${REQUEST_TYPE[input.operation]}`, "model", "caller_unsupported_operation");
   }
-  const network = { ...NETWORK_DEFAULTS, ...provider.network };
+  const network = effectiveNetwork(provider.network);
   const format = provider.adapter.formatFor?.(target.model) ?? provider.adapter.format;
   const body = guarded(() => translateRequest(input.operation, input.format, format, input.body, input.stream));
   if (body instanceof GatewayError) return body;
@@ -83,13 +86,18 @@ async function attemptTarget(store: ProviderStore, input: DispatchInput, target:
   let retries = 0;
   let lastError: GatewayError | undefined;
   const pin = provider.keys.some((key) => key.id === input.pinnedKeyId) ? input.pinnedKeyId : undefined;
+  // 5xx and transport failures retry the key that failed; 429/401/403 move to another one.
+  let retryKey: RuntimeKey | undefined;
   for (;;) {
-    const key = pin ? provider.keys.find((candidate) => candidate.id === pin) : pickKey(provider.keys, target.model, excluded);
+    const key = pin ? provider.keys.find((candidate) => candidate.id === pin) : (retryKey ?? pickKey(provider.keys, target.model, excluded));
     if (key && pin && !keyAllowsModel(key, target.model)) {
       return badRequest(`key '${pin}' is disabled or does not allow model '${target.model}'`, "x-gw-api-key-id", "caller_model_not_allowed");
     }
     if (!key && (provider.keys.length > 0 || !provider.adapter.keyOptional)) return lastError ?? noEligibleKey(provider, target.model);
-    const call = guarded(() => provider.adapter.buildCall(input.operation, upstreamTarget(provider, key, target.model, input.clientHeaders), body, input.stream));
+    const upstream = upstreamTarget(provider, key, target.model, input);
+    const built = guarded(() => provider.adapter.buildCall(input.operation, upstream, body, input.stream));
+    if (built instanceof GatewayError) return built;
+    const call = provider.adapter.authorizeCall ? await provider.adapter.authorizeCall(built, upstream) : built;
     if (call instanceof GatewayError) return call;
     const reply = await sendUpstream(call, input.stream, network.default_request_timeout_in_seconds, input.signal);
     const attempt: Attempt = { provider: provider.name, model: target.model, key: key?.id, is_fallback: isFallback };
@@ -105,6 +113,7 @@ async function attemptTarget(store: ProviderStore, input: DispatchInput, target:
       continue;
     }
     if (!isRetryable(error) || retries >= network.max_retries) return error;
+    retryKey = key;
     await sleep(retryDelayMs(retries++, network.retry_backoff_initial, network.retry_backoff_max), input.signal);
   }
 }

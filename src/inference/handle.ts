@@ -1,10 +1,18 @@
-import { badRequest } from "../http/errors";
+import { badRequest, GatewayError } from "../http/errors";
 import type { ProviderStore } from "../provider-registry/store";
-import { type Dispatched, dispatch } from "./dispatch";
+import { type Attempt, type Dispatched, dispatch } from "./dispatch";
 import { FORMATS } from "./formats/registry";
-import { resolveModelRef } from "./model-ref";
+import type { InferenceHooks, InferenceOutcome, RequestContext } from "./hooks";
+import { type ModelRef, resolveModelRef } from "./model-ref";
 import type { Operation, WireFormat } from "./operations";
+import { observeStream, type ReplySummary, summarizeReply } from "./reply-summary";
 import { translateResponse, translateStream } from "./translate";
+
+/** What every mount needs: the providers, and the hooks (governance, logs, ...) around each request. */
+export interface Inference {
+  providers: ProviderStore;
+  hooks: readonly InferenceHooks[];
+}
 
 export interface InferenceCall {
   operation: Operation;
@@ -19,6 +27,8 @@ export interface InferenceCall {
   request: Request;
   /** Provider mounts answer bare model names with their own provider. */
   mountProvider?: string;
+  /** The sub-path of an extended endpoint (`batches`, ...) a passthrough call goes to. */
+  endpoint?: string;
 }
 
 /** Reads `fallbacks` from the body or the `x-gw-fallbacks` header (comma-separated) for formats whose body cannot carry it. */
@@ -27,37 +37,130 @@ export function fallbacksOf(body: Record<string, unknown>, headers: Headers): st
   return (headers.get("x-gw-fallbacks") ?? "").split(",").map((entry) => entry.trim()).filter(Boolean);
 }
 
-function clientResponse(result: Dispatched, clientFormat: WireFormat, operation: Operation): Response {
-  const headers: Record<string, string> = { "x-gw-provider": result.target.provider, "x-gw-model": result.target.model };
-  const passthrough = result.format === clientFormat;
-  if ("stream" in result) {
-    const streamType = FORMATS[clientFormat]?.streamContentType ?? "text/event-stream";
-    headers["content-type"] = passthrough ? (result.headers.get("content-type") ?? streamType) : streamType;
-    headers["cache-control"] = "no-cache";
-    return new Response(translateStream(result.format, clientFormat, result.stream), { status: result.status, headers });
+const METADATA_HEADER = "x-gw-metadata-";
+
+function metadataOf(headers: Headers, body: Record<string, unknown>): Record<string, string> {
+  const metadata: Record<string, string> = {};
+  if (body.metadata && typeof body.metadata === "object") {
+    for (const [key, value] of Object.entries(body.metadata)) if (typeof value === "string") metadata[key] = value;
   }
-  headers["content-type"] = passthrough ? (result.headers.get("content-type") ?? "application/json") : "application/json";
-  return new Response(translateResponse(operation, result.format, clientFormat, result.body), { status: result.status, headers });
+  headers.forEach((value, name) => {
+    if (name.startsWith(METADATA_HEADER)) metadata[name.slice(METADATA_HEADER.length)] = value;
+  });
+  return metadata;
 }
 
-/** Every mount ends here: resolve targets, dispatch with fallbacks, answer in the client's format. */
-export async function handleInference(store: ProviderStore, call: InferenceCall): Promise<Response> {
-  const resolve = (raw: string, param: string) => resolveModelRef(raw, store, param, call.mountProvider);
-  const targets = [resolve(call.model, "model"), ...call.fallbacks.map((fallback, index) => resolve(fallback, `fallbacks[${index}]`))];
+function createContext(call: InferenceCall): RequestContext {
   const headers = call.request.headers;
-  const pinnedKeyId = headers.get("x-gw-api-key-id") ?? undefined;
-  if (pinnedKeyId && !targets.some((target) => store.get(target.provider)?.keys.some((key) => key.id === pinnedKeyId))) {
+  return {
+    id: crypto.randomUUID(),
+    receivedAt: new Date(),
+    startedAt: performance.now(),
+    operation: call.operation,
+    format: call.format,
+    body: call.body,
+    stream: call.stream,
+    headers,
+    targets: [],
+    requestedModel: call.model,
+    metadata: metadataOf(headers, call.body),
+    sessionId: headers.get("x-gw-session-id") ?? undefined,
+  };
+}
+
+function settle(hooks: readonly InferenceHooks[], context: RequestContext, outcome: Omit<InferenceOutcome, "latencyMs">) {
+  const settled = { ...outcome, latencyMs: performance.now() - context.startedAt };
+  for (const hook of hooks) {
+    try {
+      hook.settle?.(context, settled);
+    } catch (error) {
+      console.error(`inference hook '${hook.name}' failed to settle`, error);
+    }
+  }
+}
+
+function failureOutcome(error: GatewayError): Omit<InferenceOutcome, "latencyMs"> {
+  const attempts = (error.extra.routing_info?.attempts ?? []) as Attempt[];
+  return { status: error.status, error, attempts, summary: { toolCallNames: [] } };
+}
+
+/** Called once the reply (or the stream) is complete. */
+type OnReplied = (summary: ReplySummary, result?: Dispatched) => void;
+
+/** The client's response, in its own format. */
+function clientResponse(result: Dispatched, call: InferenceCall, onReplied: OnReplied | undefined, startedAt: number): Response {
+  const headers: Record<string, string> = { "x-gw-provider": result.target.provider, "x-gw-model": result.target.model };
+  const passthrough = result.format === call.format;
+  if ("stream" in result) {
+    const streamType = FORMATS[call.format]?.streamContentType ?? "text/event-stream";
+    headers["content-type"] = passthrough ? (result.headers.get("content-type") ?? streamType) : streamType;
+    headers["cache-control"] = "no-cache";
+    const upstream = onReplied ? observeStream(call.operation, result.format, result.stream, startedAt, (summary) => onReplied(summary, result)) : result.stream;
+    return new Response(translateStream(result.format, call.format, upstream, result.target.model), { status: result.status, headers });
+  }
+  onReplied?.(summarizeReply(call.operation, result.format, result.body), result);
+  headers["content-type"] = passthrough ? (result.headers.get("content-type") ?? "application/json") : "application/json";
+  const body = translateResponse(call.operation, result.format, call.format, result.body, { model: result.target.model, clientBody: call.body });
+  return new Response(body, { status: result.status, headers });
+}
+
+/** A token count the target cannot answer in the client's format is estimated by the gateway. */
+function countsLocally(inference: Inference, call: InferenceCall, target: ModelRef): boolean {
+  if (call.operation !== "count_tokens" || !FORMATS[call.format]?.countTokensLocally) return false;
+  const { adapter } = inference.providers.require(target.provider);
+  return !adapter.operations.has("count_tokens") || (adapter.formatFor?.(target.model) ?? adapter.format) !== call.format;
+}
+
+async function answer(inference: Inference, call: InferenceCall, context: RequestContext, onReplied: OnReplied | undefined): Promise<Response> {
+  const store = inference.providers;
+  const primary = context.targets[0]!;
+  if (countsLocally(inference, call, primary)) {
+    const counted = await FORMATS[call.format]!.countTokensLocally!(call.body);
+    onReplied?.({ toolCallNames: [] });
+    return Response.json(counted, { headers: { "x-gw-provider": "gateway", "x-gw-model": primary.model } });
+  }
+  const pinnedKeyId = context.headers.get("x-gw-api-key-id") ?? undefined;
+  if (pinnedKeyId && !context.targets.some((target) => store.get(target.provider)?.keys.some((key) => key.id === pinnedKeyId))) {
     throw badRequest(`x-gw-api-key-id '${pinnedKeyId}' is not a key of the requested providers`, "x-gw-api-key-id", "caller_key_not_found");
   }
   const result = await dispatch(store, {
     operation: call.operation,
     format: call.format,
     body: call.body,
-    clientHeaders: headers,
+    clientHeaders: context.headers,
     stream: call.stream,
-    targets,
+    targets: context.targets,
     pinnedKeyId,
+    endpoint: call.endpoint,
     signal: call.request.signal,
   });
-  return clientResponse(result, call.format, call.operation);
+  return clientResponse(result, call, onReplied, context.startedAt);
+}
+
+/**
+ * Every mount ends here: resolve targets, let the hooks admit the request, dispatch with
+ * fallbacks, answer in the client's format, and settle the hooks once the reply has ended.
+ */
+export async function handleInference(inference: Inference, call: InferenceCall): Promise<Response> {
+  const { hooks, providers } = inference;
+  const context = createContext(call);
+  const observed = hooks.some((hook) => hook.settle);
+  try {
+    const resolve = (raw: string, param: string) => resolveModelRef(raw, providers, param, call.mountProvider);
+    context.targets = [resolve(call.model, "model"), ...call.fallbacks.map((fallback, index) => resolve(fallback, `fallbacks[${index}]`))];
+    for (const hook of hooks) await hook.admit?.(context);
+    const onReplied: OnReplied | undefined = observed
+      ? (summary, result) =>
+          settle(hooks, context, {
+            status: result?.status ?? 200,
+            answered: result && { target: result.target, keyId: result.keyId, isFallback: result.isFallback },
+            attempts: result?.attempts ?? [],
+            summary,
+          })
+      : undefined;
+    return await answer(inference, call, context, onReplied);
+  } catch (error) {
+    if (observed && error instanceof GatewayError) settle(hooks, context, failureOutcome(error));
+    throw error;
+  }
 }

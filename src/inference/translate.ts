@@ -1,5 +1,5 @@
 import { badRequest } from "../http/errors";
-import type { TranslatableOperation } from "./canonical";
+import type { ChatChunk, TranslatableOperation } from "./canonical";
 import { FORMATS } from "./formats/registry";
 import type { Operation, WireFormat } from "./operations";
 
@@ -27,23 +27,38 @@ export function translateRequest(operation: Operation, from: WireFormat, to: Wir
   throw untranslatable(operation, from, to);
 }
 
+/** What a translated reply needs from the request that caused it. */
+export interface ReplyOrigin {
+  /** The answering target's model, for replies whose format does not carry one (Bedrock's). */
+  model: string;
+  /** The client's body, in the client's format. */
+  clientBody: Record<string, unknown>;
+}
+
 /** An upstream's JSON reply written in the client's format. */
-export function translateResponse(operation: Operation, from: WireFormat, to: WireFormat, text: string): string {
+export function translateResponse(operation: Operation, from: WireFormat, to: WireFormat, text: string, origin: ReplyOrigin): string {
   if (from === to) return text;
   if (operation === "chat") {
     const { source, target } = codecsFor("chat", from, to);
-    return JSON.stringify(target.encodeResponse(source.decodeResponse(JSON.parse(text))));
+    const response = source.decodeResponse(JSON.parse(text));
+    return JSON.stringify(target.encodeResponse({ ...response, model: response.model || origin.model }));
   }
   if (operation === "embedding") {
     const { source, target } = codecsFor("embedding", from, to);
-    return JSON.stringify(target.encodeResponse(source.decodeResponse(JSON.parse(text))));
+    const response = source.decodeResponse(JSON.parse(text));
+    return JSON.stringify(target.encodeResponse({ ...response, model: response.model || origin.model }, target.decodeRequest(origin.clientBody)));
   }
   throw untranslatable(operation, from, to);
 }
 
+const withModel = (model: string) =>
+  new TransformStream<ChatChunk, ChatChunk>({
+    transform: (chunk, controller) => controller.enqueue(chunk.model ? chunk : { ...chunk, model }),
+  });
+
 /** An upstream's stream re-encoded event by event in the client's format. */
-export function translateStream(from: WireFormat, to: WireFormat, stream: ReadableStream<Uint8Array>): ReadableStream<Uint8Array> {
+export function translateStream(from: WireFormat, to: WireFormat, stream: ReadableStream<Uint8Array>, model: string): ReadableStream<Uint8Array> {
   if (from === to) return stream;
   const { source, target } = codecsFor("chat", from, to);
-  return stream.pipeThrough(source.decodeStream()).pipeThrough(target.encodeStream());
+  return stream.pipeThrough(source.decodeStream()).pipeThrough(withModel(model)).pipeThrough(target.encodeStream());
 }

@@ -6,11 +6,21 @@ export interface SelectableKey {
   weight: number;
   models: ModelFilter;
   blacklist: ModelFilter;
+  /** User-facing model name to the provider's identifier. */
+  aliases: Readonly<Record<string, string>>;
 }
 
-/** An omitted or empty `models` list allows every model; the blacklist always wins. */
-export const keyAllowsModel = (key: SelectableKey, model: string) =>
-  key.enabled && (key.models.empty || key.models.matches(model)) && !key.blacklist.matches(model);
+/**
+ * An omitted or empty `models` list allows every model, and a key serves every name its aliases
+ * declare; the blacklist always wins, whether it names the user-facing model or its alias target.
+ */
+export function keyAllowsModel(key: SelectableKey, model: string): boolean {
+  if (!key.enabled) return false;
+  const aliased = Object.hasOwn(key.aliases, model);
+  const upstreamModel = aliased ? key.aliases[model]! : model;
+  if (key.blacklist.matches(model) || key.blacklist.matches(upstreamModel)) return false;
+  return aliased || key.models.empty || key.models.matches(model);
+}
 
 /**
  * Weighted random choice among enabled keys allowed for the model. Keys with weight 0 are

@@ -1,11 +1,12 @@
 import { createHash, randomUUID } from "node:crypto";
+import { Value } from "@sinclair/typebox/value";
 import { badRequest } from "../http/errors";
 import { BUILT_IN_PROVIDERS, isBuiltInProvider } from "../inference/providers/catalog";
 import type { ProviderAdapter } from "../inference/providers/types";
 import type { SelectableKey } from "./key-selection";
 import { redactKeySecrets } from "./key-secrets";
 import { compileModelFilter } from "./model-filter";
-import type { NetworkConfig, ProviderKeyInput } from "./schemas";
+import { NetworkConfig, ProviderKeyInput } from "./schemas";
 
 export interface RuntimeKey extends SelectableKey {
   name: string;
@@ -33,6 +34,12 @@ export const NETWORK_DEFAULTS = {
   retry_backoff_max: 5000,
 } as const satisfies NetworkConfig;
 
+/** A provider's network settings over the defaults; a timeout of 0 selects the default. */
+export function effectiveNetwork(network: NetworkConfig) {
+  const timeout = network.default_request_timeout_in_seconds || NETWORK_DEFAULTS.default_request_timeout_in_seconds;
+  return { ...NETWORK_DEFAULTS, ...network, default_request_timeout_in_seconds: timeout };
+}
+
 /** Resolves which built-in family a provider belongs to and validates that it can be reached. */
 export function resolveFamily(name: string, custom: { base_provider_type: string } | null | undefined, network: NetworkConfig) {
   if (custom && isBuiltInProvider(name)) throw badRequest(`'${name}' is a built-in provider and cannot carry custom_provider_config`, "custom_provider_config");
@@ -56,12 +63,20 @@ export function hashKeyConfig(config: ProviderKeyInput): string {
   return createHash("sha256").update(canonical).digest("hex");
 }
 
+/**
+ * Only the schema's fields are stored: config.json seeds reach the store without the HTTP layer's
+ * cleaning, and a field such as `config_hash` must never be taken from the input.
+ */
+const onlyKnownKeyFields = (input: ProviderKeyInput) => Value.Clean(ProviderKeyInput, structuredClone(input)) as ProviderKeyInput;
+export const onlyKnownNetworkFields = (input: NetworkConfig) => Value.Clean(NetworkConfig, structuredClone(input)) as NetworkConfig;
+
 /** Fills a key's defaults and validates its model lists; `param` prefixes the field names in errors. */
 export function normalizeKey(input: ProviderKeyInput, provider: string, param: string): Required<Pick<ProviderKeyInput, "id" | "name" | "enabled" | "weight">> & ProviderKeyInput {
-  const id = input.id ?? randomUUID();
-  compileModelFilter(input.models, `${param}models`);
-  compileModelFilter(input.blacklisted_models, `${param}blacklisted_models`);
-  return { ...input, id, name: input.name ?? `${provider}-${id.slice(0, 8)}`, enabled: input.enabled ?? true, weight: input.weight ?? 1 };
+  const key = onlyKnownKeyFields(input);
+  const id = key.id ?? randomUUID();
+  compileModelFilter(key.models, `${param}models`);
+  compileModelFilter(key.blacklisted_models, `${param}blacklisted_models`);
+  return { ...key, id, name: key.name ?? `${provider}-${id.slice(0, 8)}`, enabled: key.enabled ?? true, weight: key.weight ?? 1 };
 }
 
 export function toRuntimeKey(config: ProviderKeyInput & { id: string }, meta: { configHash: string; status: string; description: string }): RuntimeKey {
@@ -72,6 +87,7 @@ export function toRuntimeKey(config: ProviderKeyInput & { id: string }, meta: { 
     weight: config.weight ?? 1,
     models: compileModelFilter(config.models, "models"),
     blacklist: compileModelFilter(config.blacklisted_models, "blacklisted_models"),
+    aliases: config.aliases ?? {},
     config,
     ...meta,
   };

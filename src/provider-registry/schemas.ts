@@ -60,6 +60,12 @@ export const OAuthKeyConfig = t.Object({
   assertion_lifetime_seconds: t.Optional(t.Integer({ minimum: 0 })),
 });
 
+/**
+ * Response-only fields (`config_hash`, `status`, ...) may come back when a client writes what it
+ * read, so bodies accept unknown fields; the store keeps only the ones declared here.
+ */
+const ACCEPTS_READ_FIELDS = { additionalProperties: true } as const;
+
 /** Every writable field of a provider key (spec 2.7). */
 export const ProviderKeyInput = t.Object({
   id: t.Optional(t.String({ minLength: 1, maxLength: 128 })),
@@ -80,7 +86,7 @@ export const ProviderKeyInput = t.Object({
   oauth_key_config: t.Optional(OAuthKeyConfig),
   enabled: t.Optional(t.Boolean()),
   use_for_batch_api: t.Optional(t.Boolean()),
-});
+}, ACCEPTS_READ_FIELDS);
 export type ProviderKeyInput = Static<typeof ProviderKeyInput>;
 
 export const NetworkConfig = t.Object({
@@ -108,9 +114,9 @@ const providerFields = {
 export const ProviderName = t.String({ minLength: 1, maxLength: 64, pattern: "^[a-z0-9][a-z0-9_.-]*$" });
 
 /** Body of POST /api/providers. */
-export const ProviderCreateInput = t.Object({ provider: ProviderName, ...providerFields });
+export const ProviderCreateInput = t.Object({ provider: ProviderName, ...providerFields }, ACCEPTS_READ_FIELDS);
 /** Body of PUT /api/providers/{provider}; the name comes from the path. */
-export const ProviderUpdateInput = t.Object(providerFields);
+export const ProviderUpdateInput = t.Object(providerFields, ACCEPTS_READ_FIELDS);
 /** A provider as written in config.json, keyed by its name. */
 export const ProviderSeed = t.Object(providerFields);
 

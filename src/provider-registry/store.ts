@@ -4,7 +4,7 @@ import type { Database } from "../db/client";
 import { providerKeys, providers } from "../db/schema";
 import { conflict, notFound } from "../http/errors";
 import { keepRedactedSecrets } from "./key-secrets";
-import { hashKeyConfig, normalizeKey, resolveFamily, type RuntimeKey, type RuntimeProvider, toRuntimeKey } from "./runtime";
+import { hashKeyConfig, normalizeKey, onlyKnownNetworkFields, resolveFamily, type RuntimeKey, type RuntimeProvider, toRuntimeKey } from "./runtime";
 import type { NetworkConfig, ProviderKeyInput, ProviderUpdateInput } from "./schemas";
 
 type StoredKey = ReturnType<typeof normalizeKey>;
@@ -50,7 +50,7 @@ export class ProviderStore {
 
   async create(name: string, input: ProviderUpdateInput): Promise<RuntimeProvider> {
     if (this.byName.has(name)) throw conflict(`provider '${name}' already exists`, "provider");
-    const network = input.network_config ?? {};
+    const network = onlyKnownNetworkFields(input.network_config ?? {});
     resolveFamily(name, input.custom_provider_config, network);
     const keys = this.normalizeKeys(name, input.keys ?? [], []);
     const now = new Date();
@@ -64,7 +64,7 @@ export class ProviderStore {
   /** Replaces the provider's settings; `keys`, when given, replaces the key list whole. */
   async update(name: string, input: ProviderUpdateInput): Promise<RuntimeProvider> {
     const current = this.require(name);
-    const network = input.network_config ?? current.network;
+    const network = input.network_config ? onlyKnownNetworkFields(input.network_config) : current.network;
     const custom = input.custom_provider_config ?? current.customProviderConfig;
     resolveFamily(name, custom, network);
     const keys = input.keys ? this.normalizeKeys(name, input.keys, current.keys) : undefined;
@@ -119,9 +119,16 @@ export class ProviderStore {
       const previous = existing.find((key) => key.id === input.id)?.config;
       const key = normalizeKey(keepRedactedSecrets(input, previous), provider, param);
       if (seen.has(key.id)) throw conflict(`key id '${key.id}' appears twice`, `${param}id`);
+      const owner = this.keyOwner(key.id);
+      // Key ids are unique across providers: `x-gw-api-key-id` names a key without its provider.
+      if (owner && owner !== provider) throw conflict(`key id '${key.id}' is already used by provider '${owner}'`, `${param}id`);
       seen.add(key.id);
       return key;
     });
+  }
+
+  private keyOwner(keyId: string): string | undefined {
+    return this.list().find((provider) => provider.keys.some((key) => key.id === keyId))?.name;
   }
 
   private keyRow(provider: string, position: number, key: StoredKey, now: Date, existing: RuntimeKey[] = []) {

@@ -8,6 +8,58 @@ export interface RecordedRequest {
   path: string;
   headers: Headers;
   body: Record<string, unknown>;
+  /** performance.now() when the request reached the mock (optional for mocks that share this type). */
+  receivedAt?: number;
+  /** Aborts when the caller (the gateway) gives up on the request (optional, as above). */
+  signal?: AbortSignal;
+}
+
+/** A streamed reply the test lets out event by event, and that reports its own cancellation. */
+export interface HeldStream {
+  /** Resolves with the request once the streamed call reaches the mock. */
+  readonly arrived: Promise<RecordedRequest>;
+  /** Lets `count` more SSE events through (a final `[DONE]` counts as one). */
+  release(count?: number): void;
+  /** Resolves when the gateway cancels the stream or aborts the request; stays pending while it reads. */
+  readonly cancelled: Promise<void>;
+}
+
+interface StreamGate {
+  /** Waits for the next permit; false once the stream was cancelled. */
+  next(): Promise<boolean>;
+  cancel(): void;
+  arrive(request: RecordedRequest): void;
+}
+
+function createHeldStream(): { held: HeldStream; gate: StreamGate } {
+  let permits = 0;
+  let isCancelled = false;
+  let wake: (() => void) | undefined;
+  const arrival = Promise.withResolvers<RecordedRequest>();
+  const cancellation = Promise.withResolvers<void>();
+  const held: HeldStream = {
+    arrived: arrival.promise,
+    cancelled: cancellation.promise,
+    release(count = 1) {
+      permits += count;
+      wake?.();
+    },
+  };
+  const gate: StreamGate = {
+    async next() {
+      while (permits === 0 && !isCancelled) await new Promise<void>((resolve) => (wake = resolve));
+      if (isCancelled) return false;
+      permits--;
+      return true;
+    },
+    cancel() {
+      isCancelled = true;
+      cancellation.resolve();
+      wake?.();
+    },
+    arrive: arrival.resolve,
+  };
+  return { held, gate };
 }
 
 export type Fault =
@@ -135,7 +187,21 @@ function embeddings(body: Record<string, unknown>) {
   };
 }
 
-function sse(events: Array<{ event?: string; data: unknown }>, done: boolean, cut = false): ReadableStream<Uint8Array> {
+function heldSse(events: Array<{ event?: string; data: unknown }>, done: boolean, gate: StreamGate): ReadableStream<Uint8Array> {
+  const frames = events.map((event) => `${event.event ? `event: ${event.event}\n` : ""}data: ${JSON.stringify(event.data)}\n\n`);
+  if (done) frames.push("data: [DONE]\n\n");
+  return new ReadableStream({
+    async pull(controller) {
+      const frame = frames.shift();
+      if (frame === undefined) return controller.close();
+      if (await gate.next()) controller.enqueue(encoder.encode(frame));
+    },
+    cancel: () => gate.cancel(),
+  });
+}
+
+function sse(events: Array<{ event?: string; data: unknown }>, done: boolean, cut = false, gate?: StreamGate): ReadableStream<Uint8Array> {
+  if (gate) return heldSse(events, done, gate);
   return new ReadableStream({
     async pull(controller) {
       const limit = cut ? Math.max(1, Math.floor(events.length / 2)) : events.length;
@@ -164,6 +230,8 @@ export interface MockOpenAI {
   faults: Fault[];
   /** Called with every request; lets a test hold one until it decides. */
   onRequest?: (request: RecordedRequest) => Promise<void> | void;
+  /** The next streamed reply waits for the test to release each event. */
+  holdNextStream(): HeldStream;
   stop(): void;
 }
 
@@ -173,8 +241,14 @@ export function startMockOpenAI(): MockOpenAI {
     baseUrl: "",
     requests: [],
     faults: [],
+    holdNextStream() {
+      const { held, gate } = createHeldStream();
+      gates.push(gate);
+      return held;
+    },
     stop: () => server.stop(true),
   };
+  const gates: StreamGate[] = [];
   const server = Bun.serve({
     port: 0,
     hostname: "127.0.0.1",
@@ -185,7 +259,7 @@ export function startMockOpenAI(): MockOpenAI {
         return Response.json({ object: "list", data: [{ id: "gpt-4o-mini", object: "model", created: 0, owned_by: "mock" }] });
       }
       const body = (await request.json().catch(() => ({}))) as Record<string, unknown>;
-      const recorded = { path: url.pathname + url.search, headers: request.headers, body };
+      const recorded = { path: url.pathname + url.search, headers: request.headers, body, receivedAt: performance.now(), signal: request.signal };
       mock.requests.push(recorded);
       await mock.onRequest?.(recorded);
       const fault = mock.faults.shift();
@@ -195,11 +269,16 @@ export function startMockOpenAI(): MockOpenAI {
         return new Response(new ReadableStream({ start: (controller) => controller.error(new Error("dropped")) }));
       }
       const cut = fault?.kind === "drop-mid-stream";
+      const gate = body.stream ? gates.shift() : undefined;
+      if (gate) {
+        request.signal.addEventListener("abort", () => gate.cancel(), { once: true });
+        gate.arrive(recorded);
+      }
       const path = url.pathname.replace(/^.*\/v1/, "").replace(/^\/openai\/deployments\/[^/]+/, "");
       const streamHeaders = { "content-type": "text/event-stream", "cache-control": "no-cache" };
       switch (path) {
         case "/chat/completions":
-          return body.stream ? new Response(sse(chatChunks(body).map((data) => ({ data })), true, cut), { headers: streamHeaders }) : Response.json(chatCompletion(body));
+          return body.stream ? new Response(sse(chatChunks(body).map((data) => ({ data })), true, cut, gate), { headers: streamHeaders }) : Response.json(chatCompletion(body));
         case "/completions": {
           const text = `echo: ${String(body.prompt)}`;
           return Response.json({ id: "cmpl-1", object: "text_completion", created: 0, model: body.model, choices: [{ index: 0, text, finish_reason: "stop" }], usage: { prompt_tokens: 1, completion_tokens: countTokens(text), total_tokens: 1 + countTokens(text) } });
@@ -207,7 +286,7 @@ export function startMockOpenAI(): MockOpenAI {
         case "/embeddings":
           return Response.json(embeddings(body));
         case "/responses":
-          return body.stream ? new Response(sse(responsesEvents(body), false, cut), { headers: streamHeaders }) : Response.json(responsesObject(body));
+          return body.stream ? new Response(sse(responsesEvents(body), false, cut, gate), { headers: streamHeaders }) : Response.json(responsesObject(body));
         default:
           return Response.json(errorBody(404, `mock has no route ${url.pathname}`), { status: 404 });
       }

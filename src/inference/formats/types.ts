@@ -17,7 +17,8 @@ export interface EmbeddingCodec {
   decodeRequest(body: Record<string, unknown>): EmbeddingRequest;
   encodeRequest(request: EmbeddingRequest): Record<string, unknown>;
   decodeResponse(body: unknown): EmbeddingResponse;
-  encodeResponse(response: EmbeddingResponse): unknown;
+  /** `request` is the client's own request, for choices it made about the reply (encoding). */
+  encodeResponse(response: EmbeddingResponse, request: EmbeddingRequest): unknown;
 }
 
 /**
@@ -30,4 +31,6 @@ export interface FormatCodec {
   readonly streamContentType: string;
   readonly chat?: ChatCodec;
   readonly embedding?: EmbeddingCodec;
+  /** Answers this format's token-count request by estimation, when the target cannot count it. */
+  countTokensLocally?(body: Record<string, unknown>): Promise<unknown>;
 }

@@ -1,7 +1,6 @@
 import { Elysia, t } from "elysia";
-import { explicitModels } from "../../provider-registry/model-filter";
-import type { ProviderStore } from "../../provider-registry/store";
-import { handleInference } from "../handle";
+import { configuredModels } from "../../provider-registry/model-listing";
+import { handleInference, type Inference } from "../handle";
 import type { Operation } from "../operations";
 
 const open = { additionalProperties: true } as const;
@@ -22,9 +21,9 @@ type OpenAIBody = { model: string; fallbacks?: string[]; stream?: boolean } & Re
  * The OpenAI-format surface: `/v1`, and the same routes under `/openai/v1` and the framework
  * mounts. `mountProvider` answers bare model names on a provider mount.
  */
-export function openAIMount(prefix: string, store: ProviderStore, mountProvider?: string) {
+export function openAIMount(prefix: string, inference: Inference, mountProvider?: string) {
   const handle = (operation: Operation, { fallbacks = [], ...body }: OpenAIBody, request: Request) =>
-    handleInference(store, {
+    handleInference(inference, {
       operation,
       format: "openai",
       body,
@@ -37,10 +36,7 @@ export function openAIMount(prefix: string, store: ProviderStore, mountProvider?
 
   const listModels = () => ({
     object: "list",
-    data: store.list().flatMap((provider) => {
-      const names = new Set(provider.keys.flatMap((key) => [...explicitModels(key.config.models), ...Object.keys(key.config.aliases ?? {})]));
-      return [...names].map((model) => ({ id: `${provider.name}/${model}`, object: "model", created: 0, owned_by: provider.name }));
-    }),
+    data: configuredModels(inference.providers).map(({ id, provider }) => ({ id, object: "model", created: 0, owned_by: provider.name })),
   });
 
   return new Elysia({ name: `openai-mount:${prefix}`, prefix })

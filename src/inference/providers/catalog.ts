@@ -1,6 +1,11 @@
+import { anthropic } from "./anthropic";
 import { azure } from "./azure";
+import { bedrock } from "./bedrock";
+import { cohere } from "./cohere";
+import { gemini } from "./gemini";
 import { openAICompatible, serverUrlFromKey } from "./openai-compatible";
 import type { ProviderAdapter } from "./types";
+import { vertex } from "./vertex";
 
 export interface BuiltInProvider {
   adapter: ProviderAdapter;
@@ -19,6 +24,13 @@ const selfHosted = (defaultServer: string, urlOf: (config: import("../../provide
 export const BUILT_IN_PROVIDERS: Record<string, BuiltInProvider> = {
   openai: hosted("https://api.openai.com/v1"),
   azure: { adapter: azure },
+  anthropic: { adapter: anthropic, defaultBaseUrl: "https://api.anthropic.com/v1" },
+  // No default base URL: the regional host comes from each key's bedrock_key_config.region.
+  bedrock: { adapter: bedrock },
+  cohere: { adapter: cohere, defaultBaseUrl: "https://api.cohere.com/v2" },
+  gemini: { adapter: gemini, defaultBaseUrl: "https://generativelanguage.googleapis.com/v1beta" },
+  // No default base URL: the host follows each key's vertex_key_config.region.
+  vertex: { adapter: vertex },
   groq: hosted("https://api.groq.com/openai/v1"),
   mistral: hosted("https://api.mistral.ai/v1"),
   openrouter: hosted("https://openrouter.ai/api/v1"),

@@ -13,6 +13,8 @@ export interface UpstreamTarget {
   network: NetworkConfig;
   /** The client's request headers, for adapters that forward protocol headers of their own format. */
   clientHeaders: Headers;
+  /** The sub-path of an extended endpoint (Anthropic's `/messages/{path}`), for passthrough calls. */
+  endpoint?: string;
   key: UpstreamKey | undefined;
   /** The provider's own model identifier, after aliases. */
   model: string;
@@ -33,4 +35,9 @@ export interface ProviderAdapter {
   /** Providers such as Ollama or vLLM are reachable without a key. */
   readonly keyOptional: boolean;
   buildCall(operation: Operation, target: UpstreamTarget, body: Record<string, unknown>, stream: boolean): UpstreamCall;
+  /**
+   * Optional async step after `buildCall`, for what needs I/O or async crypto (SigV4 signing,
+   * minting an access token). Failures it can name come back as a GatewayError value.
+   */
+  authorizeCall?(call: UpstreamCall, target: UpstreamTarget): Promise<UpstreamCall | import("../../http/errors").GatewayError>;
 }

@@ -20,6 +20,12 @@ function encodeChatStream(): ReadableWritablePair<Uint8Array, ChatChunk> {
   });
 }
 
+/** OpenAI's base64 encoding of an embedding: its float32 values, little-endian. */
+const withBase64Embeddings = (response: EmbeddingResponse) => ({
+  ...response,
+  data: response.data.map((row) => ({ ...row, embedding: Buffer.from(new Float32Array(row.embedding).buffer).toString("base64") })),
+});
+
 /** The canonical shapes are OpenAI's, so this codec is the identity plus streaming usage. */
 export const openAIFormat: FormatCodec = {
   format: "openai",
@@ -37,6 +43,6 @@ export const openAIFormat: FormatCodec = {
     decodeRequest: (body) => body as unknown as EmbeddingRequest,
     encodeRequest: (request) => ({ ...request }),
     decodeResponse: (body) => body as EmbeddingResponse,
-    encodeResponse: (response) => response,
+    encodeResponse: (response, request) => (request.encoding_format === "base64" ? withBase64Embeddings(response) : response),
   },
 };

@@ -1,0 +1,102 @@
+import type { ChatMessage, ChatRequest, ToolChoice, ToolDefinition } from "../../canonical";
+import { thinkingBlocksOf, toolUseBlocksOf } from "./assistant-blocks";
+import { partToBlock } from "./content";
+import type { ContentBlock, MessageParam, MessagesRequest, TextBlock, ToolChoiceParam, ToolParam } from "./wire";
+
+/** Anthropic requires `max_tokens`; OpenAI-format clients may leave it out. */
+const DEFAULT_MAX_TOKENS = 4096;
+const MIN_THINKING_BUDGET = 1024;
+const EFFORT_BUDGET = { minimal: 1024, low: 1024, medium: 2048, high: 4096 } as const;
+
+const blocksOf = (content: ChatMessage["content"]): ContentBlock[] =>
+  typeof content === "string" ? (content ? [{ type: "text", text: content }] : []) : (content ?? []).map(partToBlock);
+
+function systemOf(messages: ChatMessage[]): MessagesRequest["system"] {
+  const system = messages.filter((message) => message.role === "system" || message.role === "developer");
+  if (system.length === 0) return undefined;
+  if (system.every((message) => typeof message.content === "string")) return system.map((message) => message.content).join("\n\n");
+  return system.flatMap((message) => blocksOf(message.content)).filter((block): block is TextBlock => block.type === "text");
+}
+
+function assistantBlocks(message: ChatMessage): ContentBlock[] {
+  return [...thinkingBlocksOf(message, false), ...blocksOf(message.content), ...toolUseBlocksOf(message)];
+}
+
+function toolResultBlock(message: ChatMessage): ContentBlock {
+  const content = typeof message.content === "string" || message.content === null ? (message.content ?? "") : message.content.map(partToBlock);
+  return { type: "tool_result", tool_use_id: message.tool_call_id ?? "", content };
+}
+
+function turnOf(message: ChatMessage): MessageParam | undefined {
+  if (message.role === "assistant") return { role: "assistant", content: assistantBlocks(message) };
+  if (message.role === "tool") return { role: "user", content: [toolResultBlock(message)] };
+  if (message.role === "user") return { role: "user", content: typeof message.content === "string" ? message.content : blocksOf(message.content) };
+  return undefined;
+}
+
+const turnBlocks = (content: MessageParam["content"]): ContentBlock[] => (typeof content === "string" ? [{ type: "text", text: content }] : content);
+
+/** Consecutive turns of one role (tool results, then the user's next words) merge into one, as Anthropic expects. */
+function conversationOf(messages: ChatMessage[]): MessageParam[] {
+  const turns: MessageParam[] = [];
+  for (const message of messages) {
+    const turn = turnOf(message);
+    if (!turn || turn.content.length === 0) continue;
+    const previous = turns.at(-1);
+    if (previous?.role === turn.role) previous.content = [...turnBlocks(previous.content), ...turnBlocks(turn.content)];
+    else turns.push(turn);
+  }
+  return turns;
+}
+
+function toolParam(tool: ToolDefinition): ToolParam {
+  const { name, description, parameters } = tool.function;
+  return {
+    name,
+    ...(description ? { description } : {}),
+    input_schema: parameters ?? { type: "object", properties: {} },
+    ...(tool.cache_control ? { cache_control: tool.cache_control } : {}),
+  };
+}
+
+function toolChoiceParam(choice: ToolChoice | undefined, parallel: boolean | undefined): ToolChoiceParam | undefined {
+  const disable = parallel === false ? { disable_parallel_tool_use: true } : {};
+  if (choice === undefined) return parallel === false ? { type: "auto", ...disable } : undefined;
+  if (choice === "required") return { type: "any", ...disable };
+  if (typeof choice === "string") return { type: choice, ...disable };
+  return { type: "tool", name: choice.function.name, ...disable };
+}
+
+/** `reasoning_effort` becomes a thinking budget that fits under `max_tokens`, or no thinking when none fits. */
+function thinkingOf(request: ChatRequest, maxTokens: number): MessagesRequest["thinking"] {
+  if (request.thinking) return request.thinking;
+  if (!request.reasoning_effort) return undefined;
+  const budget = Math.min(EFFORT_BUDGET[request.reasoning_effort], maxTokens - 1);
+  return budget >= MIN_THINKING_BUDGET ? { type: "enabled", budget_tokens: budget } : undefined;
+}
+
+const asArray = (stop: string | string[] | undefined) => (stop === undefined ? undefined : Array.isArray(stop) ? stop : [stop]);
+
+/** The canonical chat request as an Anthropic Messages request. */
+export function canonicalToMessagesRequest(request: ChatRequest): MessagesRequest {
+  const maxTokens = request.max_completion_tokens ?? request.max_tokens ?? DEFAULT_MAX_TOKENS;
+  const hasTools = Boolean(request.tools?.length);
+  const format = request.response_format?.type === "json_schema" ? request.response_format.json_schema.schema : undefined;
+  return {
+    model: request.model,
+    max_tokens: maxTokens,
+    messages: conversationOf(request.messages),
+    system: systemOf(request.messages),
+    // Anthropic's temperature range is 0..1; OpenAI's reaches 2.
+    temperature: request.temperature === undefined ? undefined : Math.min(1, request.temperature),
+    top_p: request.top_p,
+    top_k: request.top_k,
+    stop_sequences: asArray(request.stop),
+    stream: request.stream,
+    tools: hasTools ? request.tools!.map(toolParam) : undefined,
+    tool_choice: hasTools ? toolChoiceParam(request.tool_choice, request.parallel_tool_calls) : undefined,
+    thinking: thinkingOf(request, maxTokens),
+    metadata: request.user ? { user_id: request.user } : undefined,
+    output_config: format ? { format: { type: "json_schema", schema: format } } : undefined,
+  };
+}

@@ -1,0 +1,22 @@
+import type { FormatCodec } from "../types";
+import { countGenaiTokensLocally } from "./count-tokens";
+import { genaiEmbedding } from "./embedding";
+import { canonicalToGenerateContent, generateContentToCanonical } from "./request";
+import { canonicalToGenerateContentResponse, generateContentResponseToCanonical } from "./response";
+import { decodeGenaiStream, encodeGenaiStream } from "./stream";
+
+/** Gemini's generateContent / streamGenerateContent (SSE) / embedContent wire format, also spoken by Vertex. */
+export const genaiFormat: FormatCodec = {
+  format: "genai",
+  streamContentType: "text/event-stream",
+  chat: {
+    decodeRequest: generateContentToCanonical,
+    encodeRequest: canonicalToGenerateContent,
+    decodeResponse: generateContentResponseToCanonical,
+    encodeResponse: canonicalToGenerateContentResponse,
+    decodeStream: decodeGenaiStream,
+    encodeStream: encodeGenaiStream,
+  },
+  embedding: genaiEmbedding,
+  countTokensLocally: countGenaiTokensLocally,
+};

@@ -1,0 +1,87 @@
+import { Elysia, t } from "elysia";
+import { configuredModels } from "../../provider-registry/model-listing";
+import { fallbacksOf, handleInference, type Inference } from "../handle";
+import type { Operation } from "../operations";
+
+const open = { additionalProperties: true } as const;
+const Block = t.Object({ type: t.String() }, open);
+const Content = t.Union([t.String(), t.Array(Block)]);
+const Message = t.Object({ role: t.Union([t.Literal("user"), t.Literal("assistant")]), content: Content }, open);
+const gatewayFields = {
+  model: t.String({ minLength: 1 }),
+  fallbacks: t.Optional(t.Array(t.String({ minLength: 1 }))),
+};
+const promptFields = {
+  ...gatewayFields,
+  messages: t.Array(Message),
+  system: t.Optional(t.Union([t.String(), t.Array(Block)])),
+};
+
+const MessagesBody = t.Object(
+  {
+    ...promptFields,
+    max_tokens: t.Integer({ minimum: 1 }),
+    stream: t.Optional(t.Boolean()),
+    temperature: t.Optional(t.Number({ minimum: 0, maximum: 1 })),
+    top_p: t.Optional(t.Number({ minimum: 0, maximum: 1 })),
+  },
+  open,
+);
+const CountTokensBody = t.Object(promptFields, open);
+const CompleteBody = t.Object({ ...gatewayFields, prompt: t.String(), max_tokens_to_sample: t.Integer({ minimum: 1 }), stream: t.Optional(t.Boolean()) }, open);
+/** Extended endpoints (batches...) may name no top-level model: batch requests carry their own. */
+const ExtendedBody = t.Object({ model: t.Optional(t.String({ minLength: 1 })), fallbacks: gatewayFields.fallbacks }, open);
+
+type ClientBody = { model?: string; fallbacks?: string[]; stream?: boolean } & Record<string, unknown>;
+
+/** The model an extended request routes by: its own, or the first batch request's. */
+function routingModelOf(body: ClientBody): string {
+  const requests = body.requests as Array<{ params?: { model?: unknown } }> | undefined;
+  const batchModel = Array.isArray(requests) ? requests[0]?.params?.model : undefined;
+  return body.model ?? (typeof batchModel === "string" ? batchModel : "");
+}
+
+/** One inference call in Anthropic format; `fallbacks` come from the body or the `x-gw-fallbacks` header. */
+function anthropicHandler(inference: Inference, mountProvider: string | undefined) {
+  return (operation: Operation, { fallbacks, ...body }: ClientBody, request: Request, extended?: { model: string; endpoint: string }) =>
+    handleInference(inference, {
+      operation,
+      format: "anthropic",
+      body,
+      model: extended?.model ?? body.model ?? "",
+      fallbacks: fallbacksOf({ fallbacks }, request.headers),
+      stream: (operation === "chat" || operation === "text_completion") && body.stream === true,
+      request,
+      mountProvider,
+      endpoint: extended?.endpoint,
+    });
+}
+
+/**
+ * POST {prefix}/v1/messages (JSON and SSE), /v1/messages/count_tokens and the wildcard
+ * /v1/messages/{path} (spec 4.16). `mountProvider` answers bare model names. Credentials the
+ * Anthropic SDK sends (`x-api-key`, `Authorization: Bearer`) are accepted and never forwarded.
+ */
+export function anthropicMessagesMount(prefix: string, inference: Inference, mountProvider?: string) {
+  const handle = anthropicHandler(inference, mountProvider);
+  return new Elysia({ name: `anthropic-messages-mount:${prefix}`, prefix: `${prefix}/v1` })
+    .post("/messages", ({ body, request }) => handle("chat", body, request), { body: MessagesBody })
+    .post("/messages/count_tokens", ({ body, request }) => handle("count_tokens", body, request), { body: CountTokensBody })
+    .post("/messages/*", ({ body, params, request }) => handle("invoke", body, request, { model: routingModelOf(body), endpoint: params["*"] }), { body: ExtendedBody });
+}
+
+/** Every model the configured keys name, as `provider/model`, in Anthropic's list shape. */
+function listModels(inference: Inference) {
+  const ids = configuredModels(inference.providers).map((entry) => entry.id);
+  const data = ids.map((id) => ({ type: "model", id, display_name: id, created_at: new Date(0).toISOString() }));
+  return { data, has_more: false, first_id: ids[0] ?? null, last_id: ids.at(-1) ?? null };
+}
+
+/** The Anthropic-format surface: messages and its extended endpoints, legacy /v1/complete, /v1/models. */
+export function anthropicMount(prefix: string, inference: Inference, mountProvider?: string) {
+  const handle = anthropicHandler(inference, mountProvider);
+  const legacy = new Elysia({ prefix: `${prefix}/v1` })
+    .post("/complete", ({ body, request }) => handle("text_completion", body, request), { body: CompleteBody })
+    .get("/models", () => listModels(inference));
+  return new Elysia({ name: `anthropic-mount:${prefix}` }).use(anthropicMessagesMount(prefix, inference, mountProvider)).use(legacy);
+}

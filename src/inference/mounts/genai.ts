@@ -1,0 +1,93 @@
+import type { TSchema } from "@sinclair/typebox";
+import { TypeCompiler } from "@sinclair/typebox/compiler";
+import { Elysia } from "elysia";
+import { badRequest, notFound } from "../../http/errors";
+import { fieldFromPath } from "../../http/field-path";
+import { configuredModels } from "../../provider-registry/model-listing";
+import type { RuntimeProvider } from "../../provider-registry/runtime";
+import { BatchEmbedContentsRequest, CountTokensRequest, EmbedContentRequest, GenerateContentRequest } from "../formats/genai/schemas";
+import { fallbacksOf, handleInference, type Inference } from "../handle";
+import type { Operation } from "../operations";
+
+interface Method {
+  operation: Operation;
+  stream: boolean;
+  check: ReturnType<typeof TypeCompiler.Compile<TSchema>>;
+}
+
+const method = (operation: Operation, schema: TSchema, stream = false): Method => ({ operation, stream, check: TypeCompiler.Compile(schema) });
+
+/** The `:method` a path may end with; the SDK embeds through batchEmbedContents, so it is served too. */
+const METHODS: Record<string, Method> = {
+  generateContent: method("chat", GenerateContentRequest),
+  streamGenerateContent: method("chat", GenerateContentRequest, true),
+  embedContent: method("embedding", EmbedContentRequest),
+  batchEmbedContents: method("embedding", BatchEmbedContentsRequest),
+  countTokens: method("count_tokens", CountTokensRequest),
+};
+
+/** `{model}:{method}`, where the model may be `provider/model`, its slash written as is or as %2F. */
+function parseModelPath(rest: string): { model: string; name: string; method: Method } {
+  const match = /^(.+):([A-Za-z]+)$/.exec(decodeURIComponent(rest));
+  const spec = match && Object.hasOwn(METHODS, match[2]!) ? METHODS[match[2]!] : undefined;
+  if (!match || !spec) throw notFound(`no Gemini method at models/${rest}; expected {model}:${Object.keys(METHODS).join("|")}`, "caller_route_not_found");
+  return { model: match[1]!, name: match[2]!, method: spec };
+}
+
+function validate(check: Method["check"], body: unknown, name: string): Record<string, unknown> {
+  const error = check.Errors(body).First();
+  if (error) {
+    const field = fieldFromPath(error.path);
+    throw badRequest(field ? `body field '${field}': ${error.message}` : `body: ${error.message}`, field || "body");
+  }
+  const fields = body as Record<string, unknown>;
+  if (name === "countTokens" && !fields.contents && !fields.generateContentRequest) throw badRequest("countTokens needs contents or generateContentRequest", "contents");
+  return fields;
+}
+
+/** A translated embedding answers in the batch shape; a client that called embedContent expects `embedding`. */
+async function asSingleEmbedding(response: Response): Promise<Response> {
+  if (!response.ok) return response;
+  const body = (await response.json()) as { embeddings?: unknown[] };
+  const headers = new Headers(response.headers);
+  headers.delete("content-length");
+  return Response.json(Array.isArray(body.embeddings) ? { embedding: body.embeddings[0] } : body, { status: response.status, headers });
+}
+
+function methodsOf(provider: RuntimeProvider): string[] {
+  const { operations } = provider.adapter;
+  return [...(operations.has("chat") ? ["generateContent", "streamGenerateContent"] : []), ...(operations.has("embedding") ? ["embedContent", "batchEmbedContents"] : []), "countTokens"];
+}
+
+function listModels(inference: Inference) {
+  return {
+    models: configuredModels(inference.providers).map(({ id, model, provider }) => ({ name: `models/${id}`, displayName: model, supportedGenerationMethods: methodsOf(provider) })),
+  };
+}
+
+/**
+ * Gemini's REST surface (`/v1beta/models/{model}:method`, as `@google/genai` calls it). The model
+ * in the path may name any provider (`openai/gpt-4o`), translated where it speaks another format;
+ * a bare name goes to `mountProvider`. Fallbacks ride in `fallbacks` or `x-gw-fallbacks`.
+ */
+export function genaiMount(prefix: string, inference: Inference, mountProvider?: string) {
+  const generate = async ({ params, body, request }: { params: Record<"*", string>; body: unknown; request: Request }) => {
+    const { model, name, method: spec } = parseModelPath(params["*"]);
+    const { fallbacks, ...rest } = validate(spec.check, body ?? {}, name);
+    const response = await handleInference(inference, {
+      operation: spec.operation,
+      format: "genai",
+      body: rest,
+      model,
+      fallbacks: fallbacksOf({ fallbacks }, request.headers),
+      stream: spec.stream,
+      request,
+      mountProvider,
+    });
+    return name === "embedContent" ? asSingleEmbedding(response) : response;
+  };
+
+  const app = new Elysia({ name: `genai-mount:${prefix}`, prefix });
+  for (const version of ["v1beta", "v1"]) app.get(`/${version}/models`, () => listModels(inference)).post(`/${version}/models/*`, generate);
+  return app;
+}

@@ -1,0 +1,84 @@
+/**
+ * Vertex AI: Gemini models under `publishers/google` in the genai format, Anthropic's Claude
+ * models under `publishers/anthropic` in the Anthropic format (rawPredict), all scoped to the
+ * key's project and region, authenticated with a service account's access token.
+ */
+import { GatewayError } from "../../../http/errors";
+import type { Operation } from "../../operations";
+import { genaiMethod } from "../gemini";
+import type { ProviderAdapter, UpstreamCall, UpstreamTarget } from "../types";
+import { accessTokenFor, parseServiceAccount } from "./access-token";
+
+const DEFAULT_REGION = "us-central1";
+const ANTHROPIC_VERSION = "vertex-2023-10-16";
+
+const isAnthropicModel = (model: string) => model.startsWith("claude");
+
+const misconfigured = (message: string) => new GatewayError({ status: 500, errorType: "gateway_provider_misconfigured", message });
+
+function projectOf(target: UpstreamTarget): string {
+  const config = target.key?.config.vertex_key_config;
+  const fromCredentials = () => {
+    const account = config?.auth_credentials ? parseServiceAccount(config.auth_credentials) : undefined;
+    return account && !(account instanceof GatewayError) ? account.project_id : undefined;
+  };
+  const project = config?.project_id || fromCredentials();
+  if (!project) throw misconfigured("vertex key has no vertex_key_config.project_id");
+  return project;
+}
+
+/** `{root}/projects/{project}/locations/{region}`; the provider's base_url, when set, replaces Google's regional host. */
+function locationPath(target: UpstreamTarget): string {
+  const region = target.key?.config.vertex_key_config?.region || DEFAULT_REGION;
+  const host = region === "global" ? "aiplatform.googleapis.com" : `${region}-aiplatform.googleapis.com`;
+  const root = (target.baseUrl ?? `https://${host}/v1`).replace(/\/+$/, "");
+  return `${root}/projects/${encodeURIComponent(projectOf(target))}/locations/${encodeURIComponent(region)}`;
+}
+
+/** Vertex's countTokens takes the generateContent fields at the top level and no model. */
+function geminiBody(operation: Operation, body: Record<string, unknown>): Record<string, unknown> {
+  const { model: _model, generateContentRequest, ...rest } = body;
+  if (operation !== "count_tokens" || !generateContentRequest || typeof generateContentRequest !== "object") return rest;
+  const { model: _nested, ...request } = generateContentRequest as Record<string, unknown>;
+  return { ...rest, ...request };
+}
+
+/** Claude on Vertex: the model lives in the URL, the API version in the body. */
+function anthropicCall(operation: Operation, target: UpstreamTarget, body: Record<string, unknown>, stream: boolean) {
+  const models = `${locationPath(target)}/publishers/anthropic/models`;
+  const { model: _model, ...rest } = body;
+  if (operation === "count_tokens") return { url: `${models}/count-tokens:rawPredict`, body: { ...rest, model: target.model } };
+  return { url: `${models}/${target.model}:${stream ? "streamRawPredict" : "rawPredict"}`, body: { ...rest, anthropic_version: ANTHROPIC_VERSION } };
+}
+
+async function bearerFor(target: UpstreamTarget): Promise<string | GatewayError> {
+  if (target.key?.secret) return target.key.secret;
+  const credentials = target.key?.config.vertex_key_config?.auth_credentials;
+  if (!credentials) return misconfigured("vertex key has neither a value nor vertex_key_config.auth_credentials");
+  const account = parseServiceAccount(credentials);
+  return account instanceof GatewayError ? account : accessTokenFor(account);
+}
+
+export const vertex: ProviderAdapter = {
+  format: "genai",
+  formatFor: (model) => (isAnthropicModel(model) ? "anthropic" : "genai"),
+  operations: new Set<Operation>(["chat", "count_tokens"]),
+  keyOptional: false,
+  buildCall(operation, target, body, stream) {
+    const headers: Record<string, string> = { "content-type": "application/json", ...target.network.extra_headers };
+    if (isAnthropicModel(target.model)) {
+      const beta = target.clientHeaders.get("anthropic-beta");
+      if (beta) headers["anthropic-beta"] = beta;
+      const call = anthropicCall(operation, target, body, stream);
+      return { url: call.url, headers, body: JSON.stringify(call.body) };
+    }
+    const url = `${locationPath(target)}/publishers/google/models/${target.model}:${genaiMethod(operation, body, stream)}`;
+    return { url, headers, body: JSON.stringify(geminiBody(operation, body)) };
+  },
+  /** A key's non-empty value is a bearer token as is; otherwise its service account mints one. */
+  async authorizeCall(call, target): Promise<UpstreamCall | GatewayError> {
+    const bearer = await bearerFor(target);
+    if (bearer instanceof GatewayError) return bearer;
+    return { ...call, headers: { ...call.headers, authorization: `Bearer ${bearer}` } };
+  },
+};

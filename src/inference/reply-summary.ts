@@ -1,0 +1,129 @@
+import type { ChatChunk, ChatResponse, FinishReason, Usage } from "./canonical";
+import { FORMATS } from "./formats/registry";
+import type { Operation, WireFormat } from "./operations";
+
+/** What logs, budgets and metrics need to know about a reply, whatever format it came in. */
+export interface ReplySummary {
+  usage?: Usage;
+  finishReason?: FinishReason;
+  /** Names of the tools the model called: kept even when content logging is off. */
+  toolCallNames: string[];
+  /** The assistant's text, assembled from the stream when streamed. */
+  content?: string;
+  /** Set for streams: from the request's start to the first content chunk. */
+  timeToFirstTokenMs?: number;
+  /** A stream that ended before its natural end (client gone, upstream cut). */
+  truncated?: boolean;
+}
+
+function summarizeChat(response: ChatResponse): ReplySummary {
+  const choice = response.choices[0];
+  const content = choice?.message.content;
+  return {
+    usage: response.usage,
+    finishReason: choice?.finish_reason ?? undefined,
+    toolCallNames: choice?.message.tool_calls?.map((call) => call.function.name) ?? [],
+    content: typeof content === "string" ? content : undefined,
+  };
+}
+
+/** OpenAI-style bodies (embeddings, completions, responses) carry usage at the top level. */
+function summarizeGeneric(body: { usage?: Record<string, number> }): ReplySummary {
+  const usage = body.usage;
+  if (!usage) return { toolCallNames: [] };
+  const prompt = usage.prompt_tokens ?? usage.input_tokens ?? 0;
+  const completion = usage.completion_tokens ?? usage.output_tokens ?? 0;
+  return { toolCallNames: [], usage: { prompt_tokens: prompt, completion_tokens: completion, total_tokens: usage.total_tokens ?? prompt + completion } };
+}
+
+/** Summarizes a buffered reply written in `format`; an unreadable body yields an empty summary. */
+export function summarizeReply(operation: Operation, format: WireFormat, text: string): ReplySummary {
+  try {
+    const body = JSON.parse(text);
+    const chat = FORMATS[format]?.chat;
+    if (operation === "chat" && chat) return summarizeChat(chat.decodeResponse(body));
+    return summarizeGeneric(body);
+  } catch {
+    return { toolCallNames: [] };
+  }
+}
+
+/** Folds canonical chunks into a summary as they pass. */
+export class ChunkAccumulator {
+  private text = "";
+  private readonly tools = new Map<number, string>();
+  readonly summary: ReplySummary = { toolCallNames: [] };
+
+  constructor(private readonly startedAt: number) {}
+
+  add(chunk: ChatChunk) {
+    if (chunk.usage) this.summary.usage = chunk.usage;
+    for (const choice of chunk.choices) {
+      const delta = choice.delta;
+      if (delta.content) {
+        this.summary.timeToFirstTokenMs ??= performance.now() - this.startedAt;
+        this.text += delta.content;
+      }
+      for (const call of delta.tool_calls ?? []) {
+        this.summary.timeToFirstTokenMs ??= performance.now() - this.startedAt;
+        if (call.function?.name) this.tools.set(call.index, call.function.name);
+      }
+      if (choice.finish_reason) this.summary.finishReason = choice.finish_reason;
+    }
+  }
+
+  finish(truncated: boolean): ReplySummary {
+    this.summary.content = this.text;
+    this.summary.toolCallNames = [...this.tools.values()];
+    this.summary.truncated = truncated;
+    return this.summary;
+  }
+}
+
+/**
+ * Passes a stream through untouched while a decoder of its format reads along, and calls
+ * `onDone` once when it ends, is cut, or the client goes away. Chats are decoded with the
+ * format's codec; other streams are only timed.
+ */
+export function observeStream(operation: Operation, format: WireFormat, stream: ReadableStream<Uint8Array>, startedAt: number, onDone: (summary: ReplySummary) => void): ReadableStream<Uint8Array> {
+  const accumulator = new ChunkAccumulator(startedAt);
+  const codec = operation === "chat" ? FORMATS[format]?.chat : undefined;
+  const decoder = codec?.decodeStream();
+  const writer = decoder?.writable.getWriter();
+  const reading = decoder
+    ? decoder.readable
+        .pipeTo(new WritableStream({ write: (chunk) => accumulator.add(chunk) }))
+        .catch(() => undefined)
+    : Promise.resolve();
+  let settled = false;
+  const settle = (truncated: boolean) => {
+    if (settled) return;
+    settled = true;
+    if (truncated) writer?.abort().catch(() => undefined);
+    else writer?.close().catch(() => undefined);
+    reading.then(() => onDone(accumulator.finish(truncated)));
+  };
+  const reader = stream.getReader();
+  return new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      try {
+        const { done, value } = await reader.read();
+        if (done) {
+          controller.close();
+          settle(false);
+          return;
+        }
+        accumulator.summary.timeToFirstTokenMs ??= decoder ? undefined : performance.now() - startedAt;
+        writer?.write(value).catch(() => undefined);
+        controller.enqueue(value);
+      } catch (error) {
+        settle(true);
+        controller.error(error);
+      }
+    },
+    cancel(reason) {
+      settle(true);
+      return reader.cancel(reason);
+    },
+  });
+}

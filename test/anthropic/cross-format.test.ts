@@ -1,0 +1,251 @@
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import Anthropic from "@anthropic-ai/sdk";
+import OpenAI from "openai";
+import { ANTHROPIC_UPSTREAM_KEY, type AnthropicFixture, OPENAI_UPSTREAM_KEY, startAnthropicFixture } from "./fixture";
+
+let fixture: AnthropicFixture;
+let anthropicClient: Anthropic;
+let openaiClient: OpenAI;
+
+const weatherTool = { name: "get_weather", description: "Current weather", input_schema: { type: "object" as const, properties: { city: { type: "string" } } } };
+const openaiWeatherTool = { type: "function" as const, function: { name: "get_weather", description: "Current weather", parameters: weatherTool.input_schema } };
+
+beforeAll(async () => {
+  fixture = await startAnthropicFixture();
+  anthropicClient = new Anthropic({ baseURL: `${fixture.gw.url}/anthropic`, apiKey: "unused", maxRetries: 0 });
+  openaiClient = new OpenAI({ baseURL: `${fixture.gw.url}/v1`, apiKey: "unused", maxRetries: 0 });
+});
+afterAll(() => fixture.close());
+
+const lastOpenAIUpstream = () => fixture.openaiUpstream.requests.at(-1)!;
+const lastAnthropicUpstream = () => fixture.anthropicUpstream.requests.at(-1)!;
+
+describe("the Anthropic SDK to an OpenAI-family model", () => {
+  test("a message is sent as a chat completion and answered as an Anthropic message", async () => {
+    const message = await anthropicClient.messages.create({ model: "openai/gpt-4o-mini", max_tokens: 100, system: "Be brief.", messages: [{ role: "user", content: "hello there" }] });
+    expect(message.id).toStartWith("msg_");
+    expect(message.content).toMatchObject([{ type: "text", text: "echo: hello there" }]);
+    expect(message.stop_reason).toBe("end_turn");
+    expect(message.usage).toMatchObject({ input_tokens: 2, output_tokens: 3 });
+    const sent = lastOpenAIUpstream();
+    expect(sent.path).toBe("/v1/chat/completions");
+    expect(sent.headers.get("authorization")).toBe(`Bearer ${OPENAI_UPSTREAM_KEY}`);
+    expect(sent.body).toMatchObject({ model: "gpt-4o-mini", max_tokens: 100, messages: [{ role: "system", content: "Be brief." }, { role: "user", content: "hello there" }] });
+  });
+
+  test("streamed: Anthropic's event sequence, text deltas, then stop reason and usage", async () => {
+    const stream = anthropicClient.messages.stream({ model: "openai/gpt-4o-mini", max_tokens: 100, messages: [{ role: "user", content: "one two three" }] });
+    const types: string[] = [];
+    for await (const event of stream) types.push(event.type);
+    const message = await stream.finalMessage();
+    expect(types[0]).toBe("message_start");
+    expect(types.slice(-2)).toEqual(["message_delta", "message_stop"]);
+    expect(types.filter((type) => type === "content_block_delta").length).toBeGreaterThan(2);
+    expect(message.content).toMatchObject([{ type: "text", text: "echo: one two three" }]);
+    expect(message.stop_reason).toBe("end_turn");
+    expect(message.usage).toMatchObject({ input_tokens: 3, output_tokens: 4 });
+    expect(lastOpenAIUpstream().body.stream).toBe(true);
+  });
+
+  test("streamed tools: the OpenAI tool call becomes a tool_use block built from input_json_delta", async () => {
+    const stream = anthropicClient.messages.stream({ model: "openai/gpt-4o-mini", max_tokens: 100, tools: [weatherTool], messages: [{ role: "user", content: "what is the weather?" }] });
+    const message = await stream.finalMessage();
+    expect(message.stop_reason).toBe("tool_use");
+    expect(message.content).toMatchObject([{ type: "tool_use", id: "call_mock_1", name: "get_weather", input: { city: "Paris" } }]);
+    expect(lastOpenAIUpstream().body.tools).toEqual([openaiWeatherTool]);
+  });
+
+  test("tool results and images go upstream in OpenAI's shape", async () => {
+    const pixel = Buffer.from("tiny image").toString("base64");
+    await anthropicClient.messages.create({
+      model: "openai/gpt-4o-mini",
+      max_tokens: 100,
+      messages: [
+        { role: "user", content: "what is the weather?" },
+        { role: "assistant", content: [{ type: "tool_use", id: "call_1", name: "get_weather", input: { city: "Paris" } }] },
+        {
+          role: "user",
+          content: [
+            { type: "tool_result", tool_use_id: "call_1", content: "sunny" },
+            { type: "image", source: { type: "base64", media_type: "image/png", data: pixel } },
+            { type: "text", text: "and this picture?" },
+          ],
+        },
+      ],
+    });
+    expect(lastOpenAIUpstream().body.messages).toEqual([
+      { role: "user", content: "what is the weather?" },
+      { role: "assistant", content: null, tool_calls: [{ id: "call_1", type: "function", function: { name: "get_weather", arguments: '{"city":"Paris"}' } }] },
+      { role: "tool", tool_call_id: "call_1", content: "sunny" },
+      { role: "user", content: [{ type: "image_url", image_url: { url: `data:image/png;base64,${pixel}` } }, { type: "text", text: "and this picture?" }] },
+    ]);
+  });
+
+  test("structured output: output_config.format reaches the OpenAI model as a json_schema response_format", async () => {
+    const schema = { type: "object", properties: { answer: { type: "string" } }, required: ["answer"] };
+    const message = await anthropicClient.messages.create({
+      model: "openai/gpt-4o-mini",
+      max_tokens: 100,
+      output_config: { format: { type: "json_schema", schema } },
+      messages: [{ role: "user", content: "json please" }],
+    });
+    expect(lastOpenAIUpstream().body.response_format).toEqual({ type: "json_schema", json_schema: { name: "output", schema, strict: true } });
+    const text = message.content[0]!.type === "text" ? message.content[0].text : "";
+    expect(JSON.parse(text)).toEqual({ answer: "echo: json please" });
+  });
+
+  test("count_tokens for a model whose provider cannot count is counted by the gateway", async () => {
+    const before = fixture.openaiUpstream.requests.length;
+    const count = (content: string) => anthropicClient.messages.countTokens({ model: "openai/gpt-4o-mini", messages: [{ role: "user", content }] });
+    const short = await count("hello");
+    const long = await count("hello there, this sentence has quite a few more tokens than the first one");
+    expect(short.input_tokens).toBeGreaterThan(0);
+    expect(long.input_tokens).toBeGreaterThan(short.input_tokens + 10);
+    expect(fixture.openaiUpstream.requests.length).toBe(before);
+  });
+});
+
+describe("the OpenAI SDK to an Anthropic model", () => {
+  test("a chat completion is sent as a Messages request with Anthropic's headers and a default max_tokens", async () => {
+    const completion = await openaiClient.chat.completions.create({
+      model: "anthropic/claude-sonnet-5-5",
+      messages: [
+        { role: "system", content: "Be brief." },
+        { role: "user", content: "hi" },
+      ],
+      stop: "never-said",
+    });
+    expect(completion.choices[0]!.message.content).toBe("echo: hi");
+    expect(completion.choices[0]!.finish_reason).toBe("stop");
+    expect(completion.usage).toMatchObject({ prompt_tokens: 1, completion_tokens: 2, total_tokens: 3 });
+    const sent = lastAnthropicUpstream();
+    expect(sent.path).toBe("/v1/messages");
+    expect(sent.headers.get("x-api-key")).toBe(ANTHROPIC_UPSTREAM_KEY);
+    expect(sent.headers.get("anthropic-version")).toBe("2023-06-01");
+    expect(sent.body).toEqual({ model: "claude-sonnet-5-5", max_tokens: 4096, system: "Be brief.", messages: [{ role: "user", content: "hi" }], stop_sequences: ["never-said"], stream: false });
+  });
+
+  test("cache_control on content parts reaches Anthropic, and cache reads and writes come back in prompt_tokens_details", async () => {
+    const request = {
+      model: "anthropic/claude-sonnet-5-5",
+      messages: [
+        { role: "system" as const, content: [{ type: "text" as const, text: "a long cached system prompt", cache_control: { type: "ephemeral" } }] },
+        { role: "user" as const, content: "question" },
+      ],
+    };
+    const first = await openaiClient.chat.completions.create(request);
+    expect(lastAnthropicUpstream().body.system).toEqual([{ type: "text", text: "a long cached system prompt", cache_control: { type: "ephemeral" } }]);
+    const second = await openaiClient.chat.completions.create(request);
+    const written = (first.usage!.prompt_tokens_details as { cache_write_tokens?: number }).cache_write_tokens;
+    expect(written).toBe(5);
+    expect(second.usage!.prompt_tokens_details!.cached_tokens).toBe(5);
+    expect(second.usage!.prompt_tokens).toBe(1 + 5);
+  });
+
+  test("streamed with reasoning: thinking arrives as reasoning_content, its signature whole in thinking_blocks, then text and usage", async () => {
+    const stream = await openaiClient.chat.completions.create({
+      model: "anthropic/claude-sonnet-5-5",
+      messages: [{ role: "user", content: "ponder this" }],
+      reasoning_effort: "low",
+      stream: true,
+      stream_options: { include_usage: true },
+    });
+    let reasoning = "";
+    let text = "";
+    let finish: string | null = null;
+    let usage: OpenAI.CompletionUsage | undefined;
+    const thinkingBlocks: unknown[] = [];
+    for await (const chunk of stream) {
+      const delta = chunk.choices[0]?.delta as (OpenAI.Chat.ChatCompletionChunk.Choice.Delta & { reasoning_content?: string; thinking_blocks?: unknown[] }) | undefined;
+      reasoning += delta?.reasoning_content ?? "";
+      text += delta?.content ?? "";
+      thinkingBlocks.push(...(delta?.thinking_blocks ?? []));
+      finish = chunk.choices[0]?.finish_reason ?? finish;
+      usage = chunk.usage ?? usage;
+    }
+    expect(lastAnthropicUpstream().body.thinking).toEqual({ type: "enabled", budget_tokens: 1024 });
+    expect(reasoning).toBe("Considering: ponder this");
+    expect(thinkingBlocks).toEqual([{ type: "thinking", thinking: "Considering: ponder this", signature: `sig-${Buffer.from("ponder this").toString("base64")}` }]);
+    expect(text).toBe("echo: ponder this");
+    expect(finish).toBe("stop");
+    expect(usage).toMatchObject({ prompt_tokens: 2, completion_tokens: 3 });
+  });
+
+  test("streamed tools: tool_use becomes OpenAI tool-call deltas; the result goes back as a tool_result Anthropic accepts", async () => {
+    const stream = await openaiClient.chat.completions.create({ model: "anthropic/claude-sonnet-5-5", messages: [{ role: "user", content: "what is the weather?" }], tools: [openaiWeatherTool], stream: true });
+    let id = "";
+    let name = "";
+    let args = "";
+    let finish: string | null = null;
+    for await (const chunk of stream) {
+      const call = chunk.choices[0]?.delta.tool_calls?.[0];
+      id ||= call?.id ?? "";
+      name ||= call?.function?.name ?? "";
+      args += call?.function?.arguments ?? "";
+      finish = chunk.choices[0]?.finish_reason ?? finish;
+    }
+    expect({ id, name, input: JSON.parse(args), finish }).toEqual({ id: "toolu_mock_1", name: "get_weather", input: { city: "Paris" }, finish: "tool_calls" });
+    expect(lastAnthropicUpstream().body.tools).toEqual([weatherTool]);
+
+    const answer = await openaiClient.chat.completions.create({
+      model: "anthropic/claude-sonnet-5-5",
+      tools: [openaiWeatherTool],
+      messages: [
+        { role: "user", content: "what is the weather?" },
+        { role: "assistant", content: null, tool_calls: [{ id, type: "function", function: { name, arguments: args } }] },
+        { role: "tool", tool_call_id: id, content: "sunny, 21C" },
+      ],
+    });
+    expect(answer.choices[0]!.message.content).toBe("tool said: sunny, 21C");
+  });
+
+  test("images, as data URLs or links, reach Anthropic as base64 and url image sources", async () => {
+    const pixel = Buffer.from("tiny image").toString("base64");
+    await openaiClient.chat.completions.create({
+      model: "anthropic/claude-sonnet-5-5",
+      messages: [
+        {
+          role: "user",
+          content: [
+            { type: "text", text: "compare these" },
+            { type: "image_url", image_url: { url: `data:image/png;base64,${pixel}` } },
+            { type: "image_url", image_url: { url: "https://example.com/cat.jpg" } },
+          ],
+        },
+      ],
+    });
+    expect(lastAnthropicUpstream().body.messages).toEqual([
+      {
+        role: "user",
+        content: [
+          { type: "text", text: "compare these" },
+          { type: "image", source: { type: "base64", media_type: "image/png", data: pixel } },
+          { type: "image", source: { type: "url", url: "https://example.com/cat.jpg" } },
+        ],
+      },
+    ]);
+  });
+
+  test("a json_schema response_format reaches Anthropic as output_config.format", async () => {
+    const schema = { type: "object", properties: { answer: { type: "string" } } };
+    await openaiClient.chat.completions.create({
+      model: "anthropic/claude-sonnet-5-5",
+      messages: [{ role: "user", content: "structured" }],
+      response_format: { type: "json_schema", json_schema: { name: "reply", schema } },
+    });
+    expect(lastAnthropicUpstream().body.output_config).toEqual({ format: { type: "json_schema", schema } });
+  });
+
+  test("citations come back as annotations over the text", async () => {
+    const completion = await openaiClient.chat.completions.create({ model: "anthropic/claude-sonnet-5-5", messages: [{ role: "user", content: "cite your source" }] });
+    const message = completion.choices[0]!.message;
+    expect(message.content).toBe("echo: cite your source");
+    expect(message.annotations).toEqual([
+      {
+        type: "url_citation",
+        url_citation: { url: "https://example.com/source", title: "Source", start_index: 0, end_index: message.content!.length },
+        citation: { type: "web_search_result_location", url: "https://example.com/source", title: "Source", cited_text: "the source text", encrypted_index: "enc-1" },
+      } as unknown as OpenAI.Chat.ChatCompletionMessage.Annotation,
+    ]);
+  });
+});

@@ -1,0 +1,35 @@
+import { startGateway, type TestGateway } from "../support/gateway";
+import { type MockAnthropic, startMockAnthropic } from "../support/mock-anthropic";
+import { type MockOpenAI, startMockOpenAI } from "../support/mock-openai";
+
+export const ANTHROPIC_UPSTREAM_KEY = "sk-ant-upstream-secret-0001";
+export const OPENAI_UPSTREAM_KEY = "sk-openai-upstream-secret-0001";
+
+export interface AnthropicFixture {
+  gw: TestGateway;
+  anthropicUpstream: MockAnthropic;
+  openaiUpstream: MockOpenAI;
+  close(): Promise<void>;
+}
+
+/** The gateway with an `anthropic` provider on a mock Anthropic API and an `openai` provider on a mock OpenAI API. */
+export async function startAnthropicFixture(): Promise<AnthropicFixture> {
+  const anthropicUpstream = startMockAnthropic(ANTHROPIC_UPSTREAM_KEY);
+  const openaiUpstream = startMockOpenAI();
+  const gw = await startGateway({
+    providers: {
+      anthropic: { keys: [{ id: "ant-1", value: ANTHROPIC_UPSTREAM_KEY }], network_config: { base_url: anthropicUpstream.baseUrl } },
+      openai: { keys: [{ id: "oai-1", value: OPENAI_UPSTREAM_KEY }], network_config: { base_url: openaiUpstream.baseUrl } },
+    },
+  });
+  return {
+    gw,
+    anthropicUpstream,
+    openaiUpstream,
+    async close() {
+      await gw.close();
+      anthropicUpstream.stop();
+      openaiUpstream.stop();
+    },
+  };
+}

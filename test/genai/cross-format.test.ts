@@ -1,0 +1,182 @@
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { GoogleGenAI, Type } from "@google/genai";
+import { encodeChat } from "gpt-tokenizer";
+import OpenAI from "openai";
+import { startGateway, type TestGateway } from "../support/gateway";
+import { type MockGemini, startMockGemini } from "../support/mock-gemini";
+import { type MockOpenAI, mockEmbedding, startMockOpenAI } from "../support/mock-openai";
+
+let gemini: MockGemini;
+let openaiUpstream: MockOpenAI;
+let gw: TestGateway;
+let ai: GoogleGenAI;
+let openai: OpenAI;
+
+beforeAll(async () => {
+  gemini = startMockGemini();
+  openaiUpstream = startMockOpenAI();
+  gw = await startGateway({
+    providers: {
+      gemini: { keys: [{ id: "g1", value: gemini.apiKey }], network_config: { base_url: gemini.geminiBaseUrl } },
+      openai: { keys: [{ id: "o1", value: "sk-openai-upstream-0001" }], network_config: { base_url: openaiUpstream.baseUrl } },
+    },
+  });
+  ai = new GoogleGenAI({ apiKey: "unused", httpOptions: { baseUrl: `${gw.url}/genai` } });
+  openai = new OpenAI({ baseURL: `${gw.url}/v1`, apiKey: "unused", maxRetries: 0 });
+});
+afterAll(async () => {
+  await gw.close();
+  gemini.stop();
+  openaiUpstream.stop();
+});
+
+const weatherTool = { functionDeclarations: [{ name: "get_weather", description: "Weather in a city", parameters: { type: Type.OBJECT, properties: { city: { type: Type.STRING } }, required: ["city"] } }] };
+
+describe("the genai SDK to an OpenAI-family model", () => {
+  test("generateContent is sent as chat completions and answered as a GenerateContentResponse", async () => {
+    const response = await ai.models.generateContent({
+      model: "openai/gpt-4o-mini",
+      contents: "hello openai",
+      config: { systemInstruction: "be brief", temperature: 0.2, topP: 0.9, maxOutputTokens: 50, stopSequences: ["END"] },
+    });
+    expect(response.text).toBe("echo: hello openai");
+    expect(response.candidates![0]!.finishReason).toBe("STOP" as never);
+    expect(response.usageMetadata).toEqual({ promptTokenCount: 2, candidatesTokenCount: 3, totalTokenCount: 5 });
+    const sent = openaiUpstream.requests.at(-1)!;
+    expect(sent.path).toBe("/v1/chat/completions");
+    expect(sent.body).toMatchObject({ model: "gpt-4o-mini", temperature: 0.2, top_p: 0.9, max_tokens: 50, stop: ["END"] });
+    expect(sent.body.messages).toEqual([
+      { role: "system", content: "be brief" },
+      { role: "user", content: "hello openai" },
+    ]);
+  });
+
+  test("generateContentStream is translated event by event, finishing with finishReason and usage together", async () => {
+    const stream = await ai.models.generateContentStream({ model: "openai/gpt-4o-mini", contents: "stream me please" });
+    const chunks = [];
+    for await (const chunk of stream) chunks.push(chunk);
+    expect(chunks.map((chunk) => chunk.text ?? "").join("")).toBe("echo: stream me please");
+    expect(chunks.length).toBeGreaterThan(3);
+    const last = chunks.at(-1)!;
+    expect(last.candidates![0]!.finishReason).toBe("STOP" as never);
+    expect(last.usageMetadata?.totalTokenCount).toBe(last.usageMetadata!.promptTokenCount! + last.usageMetadata!.candidatesTokenCount!);
+    expect(openaiUpstream.requests.at(-1)!.body).toMatchObject({ stream: true, stream_options: { include_usage: true } });
+  });
+
+  test("function declarations become OpenAI tools and the tool call comes back as a functionCall", async () => {
+    const response = await ai.models.generateContent({ model: "openai/gpt-4o-mini", contents: "what is the weather?", config: { tools: [weatherTool] } });
+    expect(response.functionCalls).toEqual([{ id: "call_mock_1", name: "get_weather", args: { city: "Paris" } }]);
+    expect(openaiUpstream.requests.at(-1)!.body.tools).toEqual([
+      { type: "function", function: { name: "get_weather", description: "Weather in a city", parameters: { type: "object", properties: { city: { type: "string" } }, required: ["city"] } } },
+    ]);
+  });
+
+  test("a functionResponse turn becomes a tool message answering the model's call", async () => {
+    await ai.models.generateContent({
+      model: "openai/gpt-4o-mini",
+      contents: [
+        { role: "user", parts: [{ text: "weather tool please" }] },
+        { role: "model", parts: [{ functionCall: { name: "get_weather", args: { city: "Paris" } } }] },
+        { role: "user", parts: [{ functionResponse: { name: "get_weather", response: { forecast: "sunny" } } }] },
+      ],
+      config: { tools: [weatherTool] },
+    });
+    const [, assistant, tool] = openaiUpstream.requests.at(-1)!.body.messages as Array<{ role: string; tool_calls?: Array<{ id: string; function: { arguments: string } }>; tool_call_id?: string; content: unknown }>;
+    expect(assistant!.role).toBe("assistant");
+    expect(JSON.parse(assistant!.tool_calls![0]!.function.arguments)).toEqual({ city: "Paris" });
+    expect(tool).toMatchObject({ role: "tool", tool_call_id: assistant!.tool_calls![0]!.id, content: JSON.stringify({ forecast: "sunny" }) });
+  });
+
+  test("responseMimeType with a schema becomes a json_schema response_format", async () => {
+    const response = await ai.models.generateContent({
+      model: "openai/gpt-4o-mini",
+      contents: "json please",
+      config: { responseMimeType: "application/json", responseSchema: { type: Type.OBJECT, properties: { answer: { type: Type.STRING } } } },
+    });
+    expect(JSON.parse(response.text!)).toEqual({ answer: "echo: json please" });
+    expect(openaiUpstream.requests.at(-1)!.body.response_format).toEqual({ type: "json_schema", json_schema: { name: "response", schema: { type: "object", properties: { answer: { type: "string" } } } } });
+  });
+
+  test("embedContent is answered from OpenAI embeddings", async () => {
+    const response = await ai.models.embedContent({ model: "openai/text-embedding-3-small", contents: ["alpha", "beta"] });
+    expect(response.embeddings!.map((embedding) => embedding.values)).toEqual([mockEmbedding("alpha"), mockEmbedding("beta")]);
+    expect(openaiUpstream.requests.at(-1)!.body.input).toEqual(["alpha", "beta"]);
+  });
+
+  test("countTokens to a provider that cannot count Gemini content is counted by the gateway", async () => {
+    const before = openaiUpstream.requests.length;
+    const text = "How many tokens does this sentence take?";
+    const response = await ai.models.countTokens({ model: "openai/gpt-4o-mini", contents: text });
+    // The gateway's estimate: OpenAI's o200k tokenizer over the conversation as one user turn.
+    expect(response.totalTokens).toBe(encodeChat([{ role: "user", content: text }], "gpt-4o").length);
+    expect(openaiUpstream.requests.length).toBe(before);
+  });
+});
+
+describe("the OpenAI SDK to a Gemini model", () => {
+  test("a streamed chat completion is translated from Gemini's SSE chunk by chunk, usage last", async () => {
+    const stream = await openai.chat.completions.create({ model: "gemini/gemini-2.0-flash", messages: [{ role: "user", content: "one two three" }], stream: true, stream_options: { include_usage: true } });
+    let text = "";
+    let chunks = 0;
+    let finish: string | null | undefined;
+    let usage: OpenAI.CompletionUsage | null | undefined;
+    for await (const chunk of stream) {
+      chunks++;
+      text += chunk.choices[0]?.delta.content ?? "";
+      finish = chunk.choices[0]?.finish_reason ?? finish;
+      usage = chunk.usage ?? usage;
+    }
+    expect(text).toBe("echo: one two three");
+    expect(chunks).toBeGreaterThan(3);
+    expect(finish).toBe("stop");
+    expect(usage).toMatchObject({ prompt_tokens: 3, completion_tokens: 4, total_tokens: 7 });
+    const sent = gemini.requests.at(-1)!;
+    expect(sent.path).toBe("/v1beta/models/gemini-2.0-flash:streamGenerateContent?alt=sse");
+    expect(sent.body.contents).toEqual([{ role: "user", parts: [{ text: "one two three" }] }]);
+  });
+
+  test("tools, tool choice and the system prompt reach Gemini in its own shape; the functionCall returns as tool_calls", async () => {
+    const completion = await openai.chat.completions.create({
+      model: "gemini/gemini-2.0-flash",
+      messages: [
+        { role: "system", content: "you are a weather bot" },
+        { role: "user", content: "weather in Paris?" },
+      ],
+      tools: [{ type: "function", function: { name: "get_weather", parameters: { type: "object", properties: { city: { type: "string" } } } } }],
+      tool_choice: "required",
+    });
+    const choice = completion.choices[0]!;
+    expect(choice.finish_reason).toBe("tool_calls");
+    const call = choice.message.tool_calls![0]!;
+    expect(call.type === "function" && [call.function.name, JSON.parse(call.function.arguments)]).toEqual(["get_weather", { city: "Paris" }]);
+    const sent = gemini.requests.at(-1)!.body;
+    expect(sent.systemInstruction).toEqual({ parts: [{ text: "you are a weather bot" }] });
+    expect(sent.tools).toEqual([{ functionDeclarations: [{ name: "get_weather", parametersJsonSchema: { type: "object", properties: { city: { type: "string" } } } }] }]);
+    expect(sent.toolConfig).toEqual({ functionCallingConfig: { mode: "ANY" } });
+  });
+
+  test("reasoning: Gemini's thought parts come back as reasoning_content and thoughtsTokenCount as reasoning tokens", async () => {
+    const completion = await openai.chat.completions.create({ model: "gemini/gemini-2.0-flash", messages: [{ role: "user", content: "think hard" }], reasoning_effort: "low" });
+    const message = completion.choices[0]!.message as OpenAI.ChatCompletionMessage & { reasoning_content?: string };
+    expect(message.content).toBe("echo: think hard");
+    expect(message.reasoning_content).toBe("thinking about think hard");
+    expect(completion.usage?.completion_tokens_details?.reasoning_tokens).toBe(4);
+    expect(completion.usage?.completion_tokens).toBe(3 + 4);
+    expect(gemini.requests.at(-1)!.body.generationConfig).toEqual({ thinkingConfig: { thinkingBudget: 1024, includeThoughts: true } });
+  });
+
+  test("Gemini's MAX_TOKENS finish is reported as length", async () => {
+    const completion = await openai.chat.completions.create({ model: "gemini/gemini-2.0-flash", messages: [{ role: "user", content: "a long answer please" }], max_tokens: 2 });
+    expect(completion.choices[0]!.finish_reason).toBe("length");
+    expect(completion.choices[0]!.message.content).toBe("echo: a");
+    expect(gemini.requests.at(-1)!.body.generationConfig).toEqual({ maxOutputTokens: 2 });
+  });
+
+  test("an image given as a data URL reaches Gemini as inlineData", async () => {
+    await openai.chat.completions.create({
+      model: "gemini/gemini-2.0-flash",
+      messages: [{ role: "user", content: [{ type: "text", text: "what is this?" }, { type: "image_url", image_url: { url: "data:image/png;base64,iVBORw0KGgo=" } }] }],
+    });
+    expect(gemini.requests.at(-1)!.body.contents).toEqual([{ role: "user", parts: [{ text: "what is this?" }, { inlineData: { mimeType: "image/png", data: "iVBORw0KGgo=" } }] }]);
+  });
+});

@@ -1,0 +1,237 @@
+/**
+ * A mock of Google's model APIs speaking their real wire formats: the Gemini API
+ * (`/v1beta/models/{model}:method`, key in `x-goog-api-key`), Vertex AI
+ * (`/v1/projects/{p}/locations/{r}/publishers/google/models/{m}:method` and Claude models under
+ * `publishers/anthropic` via rawPredict), and Google's OAuth token endpoint (`/token`) that
+ * exchanges a service account's signed JWT for the bearer token Vertex then requires.
+ * generateContent answers JSON; streamGenerateContent answers SSE, one GenerateContentResponse per event.
+ */
+import { jwtVerify } from "jose";
+import { mockEmbedding } from "./mock-openai";
+
+export interface RecordedGoogleRequest {
+  path: string;
+  headers: Headers;
+  body: Record<string, unknown>;
+}
+
+type Part = { text?: string; thought?: boolean; thoughtSignature?: string; functionCall?: unknown; functionResponse?: { name: string; response: unknown } };
+type Content = { role?: string; parts: Part[] };
+
+const words = (text: string) => text.split(/\s+/).filter(Boolean);
+const countWords = (text: string) => Math.max(1, words(text).length);
+const encoder = new TextEncoder();
+
+function googleError(code: number, status: string, message: string): Response {
+  return Response.json({ error: { code, message, status } }, { status: code });
+}
+
+const textOf = (content: Content | undefined) => (content?.parts ?? []).map((part) => part.text ?? "").join("");
+
+/** The mock's deterministic answer: `echo: <last user text>`, a function call when tools are offered and asked for, or what a tool said. */
+function plan(body: Record<string, unknown>) {
+  const contents = (body.contents as Content[] | undefined) ?? [];
+  const last = contents.at(-1);
+  const toolAnswer = last?.parts.find((part) => part.functionResponse)?.functionResponse;
+  const text = textOf(last);
+  const declarations = (body.tools as Array<{ functionDeclarations?: Array<{ name: string }> }> | undefined)?.flatMap((tool) => tool.functionDeclarations ?? []) ?? [];
+  const config = (body.generationConfig ?? {}) as { responseMimeType?: string; maxOutputTokens?: number; thinkingConfig?: { includeThoughts?: boolean } };
+  const callTool = !toolAnswer && declarations.length > 0 && /\btool\b|weather/i.test(text) ? declarations[0]!.name : undefined;
+  let reply = toolAnswer ? `the tool said ${JSON.stringify(toolAnswer.response)}` : `echo: ${text}`;
+  if (config.responseMimeType === "application/json") reply = JSON.stringify({ answer: reply });
+  const truncated = config.maxOutputTokens !== undefined && words(reply).length > config.maxOutputTokens;
+  if (truncated) reply = words(reply).slice(0, config.maxOutputTokens).join(" ");
+  const thought = config.thinkingConfig?.includeThoughts ? `thinking about ${text}` : undefined;
+  const promptTokens = contents.reduce((sum, content) => sum + countWords(textOf(content)), 0);
+  return { reply, callTool, thought, truncated, promptTokens };
+}
+
+function generateContentResponse(body: Record<string, unknown>, model: string) {
+  const planned = plan(body);
+  const parts: Part[] = [];
+  if (planned.thought) parts.push({ text: planned.thought, thought: true, thoughtSignature: Buffer.from(`signature of ${planned.thought}`).toString("base64") });
+  if (planned.callTool) parts.push({ functionCall: { name: planned.callTool, args: { city: "Paris" } } });
+  else parts.push({ text: planned.reply });
+  const candidates = planned.callTool ? 6 : countWords(planned.reply);
+  const thoughts = planned.thought ? countWords(planned.thought) : 0;
+  return {
+    candidates: [{ content: { role: "model", parts }, finishReason: planned.truncated ? "MAX_TOKENS" : "STOP", index: 0 }],
+    usageMetadata: { promptTokenCount: planned.promptTokens, candidatesTokenCount: candidates, ...(thoughts ? { thoughtsTokenCount: thoughts } : {}), totalTokenCount: planned.promptTokens + candidates + thoughts },
+    modelVersion: model,
+    responseId: `resp-${crypto.randomUUID()}`,
+  };
+}
+
+/** The same answer cut into events as Gemini streams it: thoughts, then the text word by word, the last event with finishReason and full usage. */
+function streamEvents(body: Record<string, unknown>, model: string): unknown[] {
+  const whole = generateContentResponse(body, model);
+  const [candidate] = whole.candidates;
+  const head = { modelVersion: whole.modelVersion, responseId: whole.responseId };
+  const pieces: Part[] = candidate!.content.parts.flatMap((part) => (part.text !== undefined && !part.thought ? part.text.split(/(?<= )/).map((text) => ({ text })) : [part]));
+  return pieces.map((part, index) => {
+    const last = index === pieces.length - 1;
+    return {
+      candidates: [{ content: { role: "model", parts: [part] }, index: 0, ...(last ? { finishReason: candidate!.finishReason } : {}) }],
+      usageMetadata: last ? whole.usageMetadata : { promptTokenCount: whole.usageMetadata.promptTokenCount },
+      ...head,
+    };
+  });
+}
+
+function sse(events: unknown[]): Response {
+  const stream = new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      for (const event of events) {
+        // Gemini separates its events with CRLF pairs.
+        controller.enqueue(encoder.encode(`data: ${JSON.stringify(event)}\r\n\r\n`));
+        await Bun.sleep(1);
+      }
+      controller.close();
+    },
+  });
+  return new Response(stream, { headers: { "content-type": "text/event-stream" } });
+}
+
+function anthropicMessage(body: Record<string, unknown>, model: string) {
+  const messages = (body.messages as Array<{ role: string; content: string | Array<{ type: string; text?: string }> }>) ?? [];
+  const last = messages.at(-1)?.content;
+  const text = typeof last === "string" ? last : (last ?? []).map((block) => block.text ?? "").join("");
+  const reply = `echo: ${text}`;
+  return { id: `msg_${crypto.randomUUID().replaceAll("-", "")}`, type: "message", role: "assistant", model, content: [{ type: "text", text: reply }], stop_reason: "end_turn", stop_sequence: null, usage: { input_tokens: countWords(text), output_tokens: countWords(reply) } };
+}
+
+function anthropicStream(message: ReturnType<typeof anthropicMessage>): Response {
+  const { content, usage, ...rest } = message;
+  const events: Array<[string, unknown]> = [
+    ["message_start", { type: "message_start", message: { ...rest, content: [], stop_reason: null, usage: { input_tokens: usage.input_tokens, output_tokens: 1 } } }],
+    ["content_block_start", { type: "content_block_start", index: 0, content_block: { type: "text", text: "" } }],
+    ...content[0]!.text.split(/(?<= )/).map((text): [string, unknown] => ["content_block_delta", { type: "content_block_delta", index: 0, delta: { type: "text_delta", text } }]),
+    ["content_block_stop", { type: "content_block_stop", index: 0 }],
+    ["message_delta", { type: "message_delta", delta: { stop_reason: "end_turn", stop_sequence: null }, usage: { output_tokens: usage.output_tokens } }],
+    ["message_stop", { type: "message_stop" }],
+  ];
+  const body = events.map(([event, data]) => `event: ${event}\ndata: ${JSON.stringify(data)}\n\n`).join("");
+  return new Response(body, { headers: { "content-type": "text/event-stream" } });
+}
+
+export interface MockGemini {
+  url: string;
+  /** The Gemini API root, as a gemini provider's base_url. */
+  geminiBaseUrl: string;
+  /** The Vertex API root, as a vertex provider's base_url. */
+  vertexBaseUrl: string;
+  tokenUri: string;
+  /** The Gemini API key the mock accepts. */
+  apiKey: string;
+  requests: RecordedGoogleRequest[];
+  /** Every assertion the token endpoint accepted. */
+  assertions: string[];
+  /** Lifetime of the access tokens the token endpoint issues. */
+  tokenLifetimeSeconds: number;
+  /** Bearer tokens Vertex accepts: the ones issued, plus any a test adds. */
+  validBearers: Set<string>;
+  /** When set, the token endpoint rejects assertions this public key does not verify. */
+  serviceAccountKey?: CryptoKey;
+  stop(): void;
+}
+
+async function issueToken(mock: MockGemini, request: Request): Promise<Response> {
+  const form = new URLSearchParams(await request.text());
+  if (form.get("grant_type") !== "urn:ietf:params:oauth:grant-type:jwt-bearer") return Response.json({ error: "unsupported_grant_type" }, { status: 400 });
+  const assertion = form.get("assertion") ?? "";
+  if (mock.serviceAccountKey) {
+    const verified = await jwtVerify(assertion, mock.serviceAccountKey, { audience: mock.tokenUri }).catch(() => undefined);
+    if (!verified) return Response.json({ error: "invalid_grant", error_description: "Invalid JWT Signature." }, { status: 400 });
+  }
+  mock.assertions.push(assertion);
+  const token = `ya29.mock-${mock.assertions.length}`;
+  mock.validBearers.add(token);
+  return Response.json({ access_token: token, expires_in: mock.tokenLifetimeSeconds, token_type: "Bearer" });
+}
+
+function geminiMethod(method: string, model: string, body: Record<string, unknown>, vertex: boolean): Response {
+  switch (method) {
+    case "generateContent":
+      return Response.json(generateContentResponse(body, model));
+    case "streamGenerateContent":
+      return sse(streamEvents(body, model));
+    case "embedContent": {
+      const content = body.content as Content;
+      return Response.json({ embedding: { values: mockEmbedding(textOf(content), Number(body.outputDimensionality ?? 8)) } });
+    }
+    case "batchEmbedContents": {
+      const requests = body.requests as Array<{ model?: string; content: Content; outputDimensionality?: number }>;
+      const stray = requests.find((request) => request.model !== `models/${model}`);
+      if (stray) return googleError(400, "INVALID_ARGUMENT", `Model name in the request (${stray.model}) does not match models/${model}.`);
+      return Response.json({ embeddings: requests.map((request) => ({ values: mockEmbedding(textOf(request.content), request.outputDimensionality ?? 8) })) });
+    }
+    case "countTokens": {
+      if (vertex && body.generateContentRequest) return googleError(400, "INVALID_ARGUMENT", 'Invalid JSON payload received. Unknown name "generateContentRequest".');
+      const request = (body.generateContentRequest ?? body) as { contents: Content[] };
+      return Response.json({ totalTokens: request.contents.reduce((sum, content) => sum + countWords(textOf(content)), 0) });
+    }
+    default:
+      return googleError(404, "NOT_FOUND", `method ${method} not found`);
+  }
+}
+
+function anthropicOnVertex(method: string, model: string, body: Record<string, unknown>): Response {
+  if (model === "count-tokens") {
+    if (typeof body.model !== "string") return Response.json({ type: "error", error: { type: "invalid_request_error", message: "model: Field required" } }, { status: 400 });
+    const messages = (body.messages as Array<{ content: unknown }>) ?? [];
+    return Response.json({ input_tokens: messages.reduce((sum, message) => sum + countWords(typeof message.content === "string" ? message.content : JSON.stringify(message.content)), 0) });
+  }
+  if (body.anthropic_version !== "vertex-2023-10-16") return googleError(400, "INVALID_ARGUMENT", "anthropic_version: vertex-2023-10-16 is required");
+  if ("model" in body) return Response.json({ type: "error", error: { type: "invalid_request_error", message: "model: Extra inputs are not permitted" } }, { status: 400 });
+  const message = anthropicMessage(body, model);
+  if (method === "streamRawPredict") return anthropicStream(message);
+  if (method === "rawPredict") return Response.json(message);
+  return googleError(404, "NOT_FOUND", `method ${method} not found`);
+}
+
+const GEMINI_PATH = /^\/v1beta\/models\/([^:]+):(\w+)$/;
+const VERTEX_PATH = /^\/v1\/projects\/([^/]+)\/locations\/([^/]+)\/publishers\/(google|anthropic)\/models\/([^:]+):(\w+)$/;
+
+export function startMockGemini(): MockGemini {
+  const mock: MockGemini = {
+    url: "",
+    geminiBaseUrl: "",
+    vertexBaseUrl: "",
+    tokenUri: "",
+    apiKey: "gemini-upstream-key-0001",
+    requests: [],
+    assertions: [],
+    tokenLifetimeSeconds: 3600,
+    validBearers: new Set(),
+    stop: () => server.stop(true),
+  };
+  const server = Bun.serve({
+    port: 0,
+    hostname: "127.0.0.1",
+    async fetch(request) {
+      const url = new URL(request.url);
+      if (url.pathname === "/token" && request.method === "POST") return issueToken(mock, request);
+      const body = (await request.json().catch(() => ({}))) as Record<string, unknown>;
+      mock.requests.push({ path: url.pathname + url.search, headers: request.headers, body });
+      const gemini = GEMINI_PATH.exec(url.pathname);
+      if (gemini) {
+        if (request.headers.get("x-goog-api-key") !== mock.apiKey) return googleError(400, "INVALID_ARGUMENT", "API key not valid. Please pass a valid API key.");
+        if (gemini[2] === "streamGenerateContent" && url.searchParams.get("alt") !== "sse") return googleError(400, "INVALID_ARGUMENT", "the mock streams only with alt=sse");
+        return geminiMethod(gemini[2]!, gemini[1]!, body, false);
+      }
+      const vertex = VERTEX_PATH.exec(url.pathname);
+      if (vertex) {
+        const bearer = request.headers.get("authorization")?.replace(/^Bearer /, "") ?? "";
+        if (!mock.validBearers.has(bearer)) return googleError(401, "UNAUTHENTICATED", "Request had invalid authentication credentials.");
+        const [, , , publisher, model, method] = vertex;
+        return publisher === "anthropic" ? anthropicOnVertex(method!, model!, body) : geminiMethod(method!, model!, body, true);
+      }
+      return googleError(404, "NOT_FOUND", `mock has no route ${url.pathname}`);
+    },
+  });
+  mock.url = `http://127.0.0.1:${server.port}`;
+  mock.geminiBaseUrl = `${mock.url}/v1beta`;
+  mock.vertexBaseUrl = `${mock.url}/v1`;
+  mock.tokenUri = `${mock.url}/token`;
+  return mock;
+}
