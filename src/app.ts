@@ -1,4 +1,5 @@
 import { Elysia } from "elysia";
+import { createAccessControl } from "./access";
 import type { GatewayConfig } from "./config/schema";
 import { seedFromConfig } from "./config/seed";
 import { secretBoxFor } from "./crypto/secret-box";
@@ -23,10 +24,13 @@ export async function createGateway({ config, databaseUrl, env = process.env }: 
   const providers = new ProviderStore(database.db, secrets);
   await providers.load();
   await seedFromConfig(database.db, config, providers);
+  const access = await createAccessControl({ db: database.db, config, env, secrets });
 
   const app = new Elysia()
     .use(errorHandler)
+    .use(access.guard)
     .use(systemRoutes(database.ping))
+    .use(access.routes)
     .use(providerRoutes(providers))
     .use(inferenceMounts({ providers, hooks: [] }));
 

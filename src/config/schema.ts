@@ -13,7 +13,21 @@ export const GatewayConfig = t.Object(
     ),
     database: t.Optional(t.Object({ url: t.Optional(t.String()), auth_token: t.Optional(t.String()) })),
     edition: t.Optional(t.Union([t.Literal("oss"), t.Literal("enterprise")])),
+    /** OSS setup lock token (spec 5.6); `env.NAME` allowed; GATEWAY_SETUP_TOKEN wins; generated when absent. */
     setup_token: t.Optional(t.String()),
+    /** The dashboard admin account; applied at start whenever this section changes. */
+    auth: t.Optional(
+      t.Object(
+        {
+          admin_username: t.Optional(t.String({ minLength: 1 })),
+          /** `env.NAME` allowed; stored only as an argon2id hash. */
+          admin_password: t.Optional(t.String({ minLength: 1 })),
+          /** Default true when credentials are given. */
+          enabled: t.Optional(t.Boolean()),
+        },
+        { additionalProperties: false },
+      ),
+    ),
     enforce_auth_on_inference: t.Optional(t.Boolean()),
     providers: t.Optional(t.Record(t.String(), ProviderSeed)),
   },

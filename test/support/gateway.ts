@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createGateway, type Gateway } from "../../src/app";
+import { resolveEnvReference } from "../../src/config/env-reference";
 import type { GatewayConfig } from "../../src/config/schema";
 
 export const SETUP_TOKEN = "test-setup-token";
@@ -20,6 +21,17 @@ export interface TestGateway {
   close(): Promise<void>;
 }
 
+/**
+ * When the config turns dashboard auth on, the operator is the admin account: base64 of
+ * `username:password`, the legacy bearer form. Otherwise the setup token alone suffices.
+ */
+function adminCredentials(config: GatewayConfig): string | undefined {
+  const auth = config.auth;
+  if (!auth?.admin_username || !auth.admin_password || auth.enabled === false) return undefined;
+  const password = resolveEnvReference(auth.admin_password);
+  return Buffer.from(`${auth.admin_username}:${password}`).toString("base64");
+}
+
 /** Starts the gateway in-process on a random port with a fresh embedded database. */
 export async function startGateway(config: GatewayConfig = {}, existing?: { databaseUrl: string; dir: string }): Promise<TestGateway> {
   const dir = existing?.dir ?? mkdtempSync(join(tmpdir(), "gateway-test-"));
@@ -28,6 +40,7 @@ export async function startGateway(config: GatewayConfig = {}, existing?: { data
   const gateway = await createGateway({ config: fullConfig, databaseUrl, env: { ...process.env, GATEWAY_ENCRYPTION_KEY: "test-encryption-key" } });
   const server = gateway.listen(0, "127.0.0.1");
   const url = `http://127.0.0.1:${server.port}`;
+  const operatorBasic = adminCredentials(fullConfig);
   const handle: TestGateway = {
     gateway,
     url,
@@ -35,6 +48,7 @@ export async function startGateway(config: GatewayConfig = {}, existing?: { data
     admin(path, init = {}) {
       const headers = new Headers(init.headers);
       headers.set("x-gateway-setup-token", SETUP_TOKEN);
+      if (operatorBasic && !headers.has("authorization")) headers.set("authorization", `Bearer ${operatorBasic}`);
       let body = init.body;
       if (init.json !== undefined) {
         headers.set("content-type", "application/json");

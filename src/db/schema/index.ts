@@ -1,2 +1,3 @@
 export * from "./meta";
 export * from "./providers";
+export * from "./access";

@@ -1,0 +1,61 @@
+import { Elysia } from "elysia";
+import { GatewayError } from "../http/errors";
+import { type Edition, enterpriseOnly } from "./access-errors";
+import type { AuditRecorder } from "./audit/recorder";
+import type { Authenticator } from "./authenticate";
+import { authorize } from "./authorize";
+import { ANONYMOUS } from "./principal";
+import { accessOf, type RequestAccess, rememberAccess } from "./request-context";
+import { routeAccessFor } from "./route-access";
+
+export interface GuardDeps {
+  edition: Edition;
+  authenticator: Authenticator;
+  /** Enterprise only: OSS keeps no audit log. */
+  recorder?: AuditRecorder;
+}
+
+const WRITE_METHODS = new Set(["POST", "PUT", "PATCH", "DELETE"]);
+
+/** The management API; inference (/v1, provider and framework mounts) is governed elsewhere. */
+const isManagementPath = (path: string) => path === "/api" || path.startsWith("/api/");
+
+/** Sets the caller on `access` as soon as it is known, so a refusal is audited with its author. */
+async function admit(request: Request, access: RequestAccess, { edition, authenticator }: GuardDeps): Promise<void> {
+  const rule = access.route?.rule;
+  if (rule?.enterprise && edition === "oss") throw enterpriseOnly(rule.enterprise);
+  if (rule?.access.kind === "public" || rule?.access.kind === "own-credential") return;
+  access.principal = await authenticator.authenticate(request);
+  authorize(access.principal, rule, edition);
+}
+
+function statusOf(responseValue: unknown, status: unknown): number {
+  if (responseValue instanceof Response) return responseValue.status;
+  return typeof status === "number" ? status : 200;
+}
+
+/**
+ * Runs before routing on every /api request: authenticates, checks the route table, and
+ * records management writes (allowed or refused) in the audit log.
+ */
+export const accessGuard = (deps: GuardDeps) =>
+  new Elysia({ name: "access-guard" })
+    .onRequest(async ({ request, server }) => {
+      const path = new URL(request.url).pathname;
+      if (!isManagementPath(path)) return;
+      const access: RequestAccess = { principal: ANONYMOUS, route: routeAccessFor(request.method, path), ip: server?.requestIP(request)?.address ?? "", audit: {} };
+      rememberAccess(request, access);
+      try {
+        await admit(request, access, deps);
+      } catch (error) {
+        if (deps.recorder && WRITE_METHODS.has(request.method) && error instanceof GatewayError) {
+          await deps.recorder.record(request, access, { status: error.status, denied: true });
+        }
+        throw error;
+      }
+    })
+    .mapResponse({ as: "global" }, async ({ request, set, responseValue, body }) => {
+      if (!deps.recorder || !WRITE_METHODS.has(request.method)) return;
+      const access = accessOf(request);
+      if (access) await deps.recorder.record(request, access, { status: statusOf(responseValue, set.status), denied: false, body, responseValue });
+    });

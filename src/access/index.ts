@@ -1,0 +1,60 @@
+import { Elysia } from "elysia";
+import type { GatewayConfig } from "../config/schema";
+import type { SecretBox } from "../crypto/secret-box";
+import type { Database } from "../db/client";
+import { AdminAccount } from "./admin-account";
+import { apiKeyRoutes } from "./api-keys/routes";
+import { ApiKeyStore } from "./api-keys/store";
+import { AuditRecorder } from "./audit/recorder";
+import { auditRoutes } from "./audit/routes";
+import { AuditLog } from "./audit/store";
+import { authConfigRoutes } from "./auth-config-routes";
+import { Authenticator } from "./authenticate";
+import { accessGuard } from "./guard";
+import { RoleStore } from "./rbac/roles";
+import { rbacRoutes } from "./rbac/routes";
+import { UserStore } from "./rbac/users";
+import { sessionRoutes } from "./session-routes";
+import { SessionStore } from "./sessions";
+import { SetupLock } from "./setup-lock";
+import { persistedSecret } from "./tokens";
+
+export { principalOf, noteAudit } from "./request-context";
+export type { Principal } from "./principal";
+
+export interface AccessControlOptions {
+  db: Database;
+  config: GatewayConfig;
+  env: Record<string, string | undefined>;
+  secrets: SecretBox;
+}
+
+const AUDIT_KEY_META = "audit_signing_key";
+
+/**
+ * Sessions, the setup lock, RBAC, management API keys and the audit log. `guard` goes in
+ * front of every route; `routes` serves /api/session, /api/config/auth and, in enterprise,
+ * /api/api-keys, /api/governance/rbac and /api/governance/audit-logs.
+ */
+export async function createAccessControl({ db, config, env, secrets }: AccessControlOptions) {
+  const edition = config.edition ?? "oss";
+  const sessions = new SessionStore(db);
+  const admin = new AdminAccount(db, sessions);
+  await admin.applyConfig(config.auth, env);
+  const setupLock = await SetupLock.open({ configured: config.setup_token, env, db, box: secrets }, sessions);
+  if (!(await admin.isAuthActive())) setupLock.announce();
+  const roles = new RoleStore(db);
+  await roles.seedBuiltins();
+  const users = new UserStore(db, roles, sessions, admin);
+  const apiKeys = new ApiKeyStore(db);
+  const authenticator = new Authenticator({ edition, admin, sessions, users, apiKeys, setupLock });
+
+  const routes = new Elysia({ name: "access-routes" })
+    .use(sessionRoutes({ edition, admin, users, sessions, setupLock, authenticator }))
+    .use(authConfigRoutes(admin));
+  if (edition === "oss") return { guard: accessGuard({ edition, authenticator }), routes };
+
+  const audit = new AuditLog(db, env.GATEWAY_AUDIT_SIGNING_KEY || (await persistedSecret(db, secrets, AUDIT_KEY_META)));
+  routes.use(apiKeyRoutes(apiKeys)).use(rbacRoutes(roles, users)).use(auditRoutes(audit));
+  return { guard: accessGuard({ edition, authenticator, recorder: new AuditRecorder(audit) }), routes };
+}

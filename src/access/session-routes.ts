@@ -1,0 +1,63 @@
+import { Elysia, t } from "elysia";
+import { badRequest } from "../http/errors";
+import { type Edition, unauthenticated } from "./access-errors";
+import type { AdminAccount } from "./admin-account";
+import type { Authenticator } from "./authenticate";
+import { expiredCookie, SESSION_COOKIE, SETUP_COOKIE, sessionCookie } from "./cookies";
+import type { UserStore } from "./rbac/users";
+import { noteAudit, principalOf } from "./request-context";
+import type { SessionStore } from "./sessions";
+import type { SetupLock } from "./setup-lock";
+
+export interface SessionRouteDeps {
+  edition: Edition;
+  admin: AdminAccount;
+  users: UserStore;
+  sessions: SessionStore;
+  setupLock: SetupLock;
+  authenticator: Authenticator;
+}
+
+const LoginInput = t.Object({ username: t.String({ minLength: 1 }), password: t.String({ minLength: 1 }) });
+
+/** Whose credentials these are: the admin's, or (enterprise) an RBAC user's. */
+async function loginSubject({ admin, users, edition }: SessionRouteDeps, username: string, password: string) {
+  if (await admin.verify(username, password)) return { kind: "admin" as const, subject: username };
+  if (edition !== "enterprise") return undefined;
+  const user = await users.verify(username, password);
+  return user && { kind: "user" as const, subject: user.id };
+}
+
+/** /api/session: dashboard login and logout, the setup-token exchange, and the auth probe. */
+export const sessionRoutes = (deps: SessionRouteDeps) =>
+  new Elysia({ name: "session-routes", prefix: "/api/session" })
+    .get("/is-auth-enabled", async ({ request }) => ({
+      is_auth_enabled: await deps.admin.isAuthActive(),
+      has_valid_token: (await deps.authenticator.tryAuthenticate(request)) !== undefined,
+    }))
+    .post(
+      "/login",
+      async ({ request, body, cookie }) => {
+        if (!(await deps.admin.isAuthActive())) throw badRequest("dashboard authentication is not enabled", undefined, "caller_auth_not_enabled");
+        const who = await loginSubject(deps, body.username, body.password);
+        noteAudit(request, { initiator: { type: who?.kind ?? "anonymous", id: who?.subject ?? body.username }, targetId: body.username });
+        if (!who) throw unauthenticated("invalid username or password", "caller_invalid_credentials");
+        const session = await deps.sessions.create(who.kind, who.subject);
+        cookie[SESSION_COOKIE]!.set(sessionCookie(request, session.token, session.expiresAt));
+        return { message: "Login successful", token: session.token, expires_at: session.expiresAt.toISOString() };
+      },
+      { body: LoginInput },
+    )
+    .post("/logout", async ({ request, cookie }) => {
+      const { sessionTokenHash } = principalOf(request);
+      if (sessionTokenHash) await deps.sessions.revoke(sessionTokenHash);
+      cookie[SESSION_COOKIE]!.set(expiredCookie());
+      cookie[SETUP_COOKIE]!.set(expiredCookie());
+      return { message: "Logout successful" };
+    })
+    .post("/setup", async ({ request, cookie }) => {
+      if (await deps.admin.isAuthActive()) throw badRequest("dashboard authentication is enabled: log in instead", undefined, "caller_auth_enabled");
+      const session = await deps.setupLock.exchange(request);
+      cookie[SETUP_COOKIE]!.set(sessionCookie(request, session.token, session.expiresAt));
+      return { message: "Setup session started", expires_at: session.expiresAt.toISOString() };
+    });
