@@ -1,0 +1,74 @@
+/**
+ * A lean OpenAI-format upstream for the bench, run as its own process. Unlike
+ * test/support/mock-openai.ts it records nothing (memory stays flat over 100k+ requests) and
+ * streams without the test mock's 1 ms pause between events, which would cap a 64-connection
+ * stream run at a few thousand requests/s and make the mock, not the proxy, the bottleneck.
+ * It still parses every body and speaks the real wire format: JSON replies and SSE chunks.
+ */
+import { exitWhenParentLeaves } from "./child-lifetime";
+
+type ChatBody = { model?: string; stream?: boolean; messages?: Array<{ role: string; content?: unknown }> };
+
+const encoder = new TextEncoder();
+
+function replyText(body: ChatBody): string {
+  const last = body.messages?.findLast((message) => message.role === "user");
+  return `echo: ${typeof last?.content === "string" ? last.content : ""}`;
+}
+
+function chatCompletion(body: ChatBody, id: string) {
+  const text = replyText(body);
+  const words = text.split(" ").length;
+  return {
+    id,
+    object: "chat.completion",
+    created: Math.floor(Date.now() / 1000),
+    model: body.model,
+    choices: [{ index: 0, message: { role: "assistant", content: text }, finish_reason: "stop" }],
+    usage: { prompt_tokens: words - 1, completion_tokens: words, total_tokens: 2 * words - 1 },
+  };
+}
+
+/**
+ * One SSE event per word. The first event leaves on its own, the rest one event-loop turn later,
+ * so a proxy reads the stream in more than one piece and the time to first byte differs from
+ * the full time. (A turn between every event would make this mock the bottleneck at ~9k
+ * streams/s; flushed back to back, Bun coalesces all events into one write.)
+ */
+function chatStream(body: ChatBody, id: string): ReadableStream<Uint8Array> {
+  const base = { id, object: "chat.completion.chunk", created: Math.floor(Date.now() / 1000), model: body.model };
+  const chunk = (delta: object, finish_reason: string | null) => `data: ${JSON.stringify({ ...base, choices: [{ index: 0, delta, finish_reason }] })}\n\n`;
+  const words = replyText(body).split(/(?<= )/);
+  const [first, ...rest] = [chunk({ role: "assistant", content: "" }, null), ...words.map((content) => chunk({ content }, null)), chunk({}, "stop"), "data: [DONE]\n\n"];
+  return new ReadableStream({
+    type: "direct",
+    async pull(controller) {
+      controller.write(encoder.encode(first!));
+      await controller.flush();
+      await new Promise((resolve) => setImmediate(resolve));
+      for (const line of rest) controller.write(encoder.encode(line));
+      await controller.flush();
+      controller.close();
+    },
+  });
+}
+
+let served = 0;
+const server = Bun.serve({
+  port: 0,
+  hostname: "127.0.0.1",
+  idleTimeout: 0,
+  async fetch(request) {
+    const { pathname } = new URL(request.url);
+    if (request.method !== "POST" || !pathname.endsWith("/chat/completions")) {
+      return Response.json({ error: { message: `bench mock has no route ${request.method} ${pathname}`, type: "invalid_request_error" } }, { status: 404 });
+    }
+    const body = (await request.json()) as ChatBody;
+    const id = `chatcmpl-bench${++served}`;
+    if (!body.stream) return Response.json(chatCompletion(body, id));
+    return new Response(chatStream(body, id), { headers: { "content-type": "text/event-stream", "cache-control": "no-cache" } });
+  },
+});
+
+exitWhenParentLeaves();
+console.log(`bench mock upstream listening on http://127.0.0.1:${server.port}`);

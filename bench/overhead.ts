@@ -1,0 +1,130 @@
+/**
+ * Gateway overhead bench (`bun run bench`): the mock upstream directly, a bare Bun proxy (the
+ * floor any proxy on this runtime pays) and the gateway, each its own process, measured by the
+ * same load generator (its own process too) at a fixed rate and at saturation, for every
+ * scenario in scenarios.ts. Prints one table and a PASS/FAIL line per target; exits 1 on a FAIL.
+ * Traffic goes to 127.0.0.1 only; everything started is stopped on exit, error or Ctrl-C.
+ */
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { cpus, loadavg, tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { benchGatewayConfig } from "./gateway-config";
+import type { LoadPlan } from "./load-generator";
+import { type BenchServer, memoryOf, settled, startServer, stopAll } from "./processes";
+import { type ByTarget, renderTable, type ScenarioResult, TARGETS, type TargetName, verdicts } from "./report";
+import { runLoad } from "./run-load";
+import { SCENARIOS, type Scenario } from "./scenarios";
+
+const SETTINGS = { rate: 2_000, rateSeconds: 5, rateConnections: 16, connections: 64, saturationSeconds: 4, warmupSeconds: 1 };
+const repoRoot = resolve(import.meta.dir, "..");
+const bun = process.execPath;
+
+async function startTargets(workDir: string): Promise<Record<TargetName, BenchServer>> {
+  const direct = await startServer("mock upstream", [bun, `${import.meta.dir}/mock-upstream.ts`]);
+  const configPath = join(workDir, "config.json");
+  writeFileSync(configPath, JSON.stringify(benchGatewayConfig(direct.url)));
+  const [proxy, gateway] = await Promise.all([
+    startServer("bare proxy", [bun, `${import.meta.dir}/bare-proxy.ts`, direct.url]),
+    // The bun binary itself rather than `npx bun`, so the pid is the gateway's and its RSS can be read.
+    startServer("gateway", [bun, "src/main.ts", "--port", "0", "--config", configPath], {
+      cwd: repoRoot,
+      env: { ...process.env, GATEWAY_DB_URL: `file:${join(workDir, "gateway.db")}`, GATEWAY_ENCRYPTION_KEY: "bench-encryption-key" },
+    }),
+  ]);
+  return { direct, proxy, gateway };
+}
+
+/** One request per target before measuring: a target that answers wrongly would make the numbers meaningless. */
+async function checkAnswers(scenario: Scenario, servers: Record<TargetName, BenchServer>): Promise<void> {
+  for (const target of TARGETS) {
+    const response = await fetch(servers[target].url + scenario.path, {
+      method: "POST",
+      headers: { "content-type": "application/json", ...scenario.headers },
+      body: JSON.stringify(scenario.body),
+    });
+    const text = await response.text();
+    if (response.status !== 200 || !text.includes(scenario.expect)) {
+      throw new Error(`${servers[target].name} answered ${scenario.name} with ${response.status}, expected 200 containing "${scenario.expect}":\n${text.slice(0, 500)}`);
+    }
+  }
+}
+
+function plan(scenario: Scenario, server: BenchServer, mode: LoadPlan["mode"], seconds: number): LoadPlan {
+  const connections = mode === "rate" ? SETTINGS.rateConnections : SETTINGS.connections;
+  return { mode, port: server.port, path: scenario.path, body: scenario.body, headers: scenario.headers, connections, durationMs: seconds * 1000, rate: SETTINGS.rate };
+}
+
+async function measureScenario(scenario: Scenario, servers: Record<TargetName, BenchServer>): Promise<ScenarioResult> {
+  await checkAnswers(scenario, servers);
+  const atRate = {} as ByTarget;
+  const saturated = {} as ByTarget;
+  for (const target of TARGETS) {
+    const server = servers[target];
+    await runLoad(plan(scenario, server, "saturate", SETTINGS.warmupSeconds), server.pid);
+    await settled(server.pid);
+    atRate[target] = await runLoad(plan(scenario, server, "rate", SETTINGS.rateSeconds), server.pid);
+  }
+  for (const target of TARGETS) {
+    await settled(servers[target].pid);
+    saturated[target] = await runLoad(plan(scenario, servers[target], "saturate", SETTINGS.saturationSeconds), servers[target].pid);
+  }
+  return { scenario, atRate, saturated };
+}
+
+function describeSetup(): string {
+  return [
+    `Bun ${Bun.version}, ${cpus().length} cores (${cpus()[0]?.model ?? "unknown CPU"}), load average ${loadavg()[0]!.toFixed(2)} before the run; all processes unpinned, sharing the cores.`,
+    "Targets: bench/mock-upstream.ts (direct; lean: no recording, a stream leaves in 2 writes), bench/bare-proxy.ts, and the",
+    "gateway as `bun src/main.ts --port 0 --config <tmp>/config.json` with GATEWAY_DB_URL=file:<tmp>/gateway.db (the tree as it is).",
+    "Load generator: bench/load-generator.ts, one Bun process per run, apart from every server; raw keep-alive HTTP/1.1",
+    "sockets, times from Bun.nanoseconds() (shown in µs). Fixed rate: open loop, paced by bench/pacer.ts (its own process),",
+    `${SETTINGS.rateConnections} connections, a request finding none idle counts from its tick. Saturation: ${SETTINGS.connections} connections back to back.`,
+    `Each target gets ${SETTINGS.warmupSeconds} s of saturation first (not counted); each run starts once the target is idle (≤3 s wait).`,
+    '"server CPU per request": user+system time of the measured process alone (mock, proxy or gateway) over its requests.',
+  ].join("\n");
+}
+
+const workDir = mkdtempSync(join(tmpdir(), "gateway-bench-"));
+
+async function cleanUp(): Promise<void> {
+  await stopAll();
+  rmSync(workDir, { recursive: true, force: true });
+}
+
+async function main(): Promise<number> {
+  try {
+    console.log(describeSetup());
+    const servers = await startTargets(workDir);
+    const results: ScenarioResult[] = [];
+    for (const scenario of SCENARIOS) {
+      console.error(`measuring ${scenario.name}…`);
+      results.push(await measureScenario(scenario, servers));
+    }
+    const memory = memoryOf(servers.gateway.pid);
+    console.log(`\n${renderTable(results, SETTINGS)}`);
+    console.log(`gateway RSS after the run: ${memory.rssMB.toFixed(1)} MB (peak ${memory.peakMB.toFixed(1)} MB)\n`);
+    const checks = verdicts(results, memory.rssMB);
+    for (const check of checks) console.log(`${check.pass ? "PASS" : "FAIL"}  ${check.text}`);
+    return checks.every((check) => check.pass) ? 0 : 1;
+  } finally {
+    await cleanUp();
+  }
+}
+
+let interrupted = false;
+for (const signal of ["SIGINT", "SIGTERM"] as const) {
+  process.on(signal, () => {
+    interrupted = true;
+    console.error(`${signal}: stopping everything the bench started`);
+    void cleanUp().finally(() => process.exit(130));
+  });
+}
+
+main().then(
+  (code) => process.exit(code),
+  (error) => {
+    if (interrupted) return;
+    console.error(error instanceof Error ? error.message : error);
+    process.exit(2);
+  },
+);
