@@ -1,38 +1,105 @@
 import { Elysia } from "elysia";
+import { type Clock, systemClock } from "../actors/runtime/clock";
+import { ActorSnapshotStore } from "../actors/runtime/snapshot-store";
+import { createAgentGateway, governanceAgentAccess } from "./a2a";
 import { createAccessControl } from "./access";
+import { createAsyncInference } from "./async";
+import { createResponseCache } from "./cache";
 import type { GatewayConfig } from "./config/schema";
 import { seedFromConfig } from "./config/seed";
 import { secretBoxFor } from "./crypto/secret-box";
 import { openDatabase } from "./db/client";
+import { createGovernance } from "./governance";
 import { errorHandler } from "./http/error-handler";
 import { systemRoutes } from "./http/system-routes";
-import { inferenceMounts } from "./inference/mounts";
+import type { Inference } from "./inference/handle";
+import { inferenceMounts, MOUNT_ROOTS } from "./inference/mounts";
+import { createRequestLogs } from "./logs";
+import { createMcpGateway, resolveMcpSettings } from "./mcp";
+import { builtinFromHooks, createPlugins, type HostResolver } from "./plugins";
 import { providerRoutes } from "./provider-registry/routes";
 import { ProviderStore } from "./provider-registry/store";
+import { createTelemetry } from "./telemetry";
+import { createWebhooks } from "./webhooks";
+import { systemResolver } from "./webhooks/host-resolver";
 
 export interface GatewayOptions {
   config: GatewayConfig;
   /** libSQL URL: `file:...` for the embedded database, `libsql://` or `http://` for a server. */
   databaseUrl: string;
   env?: Record<string, string | undefined>;
+  /** Milliseconds since the epoch, for budget and rate-limit windows; tests move it. */
+  clock?: () => number;
+  /** Name resolution for plugin downloads (the address policy checks what it answers); tests point names anywhere. */
+  resolveHost?: HostResolver;
+  /** Time and timers of the durable actors (job result ttls, delivery retries); tests pass a simulated clock. */
+  actorClock?: Clock;
 }
 
 /** The composition root: stores, registries and route plugins, read top to bottom. */
-export async function createGateway({ config, databaseUrl, env = process.env }: GatewayOptions) {
+export async function createGateway({ config, databaseUrl, env = process.env, clock, resolveHost, actorClock = systemClock }: GatewayOptions) {
   const database = await openDatabase(databaseUrl, config.database?.auth_token);
   const secrets = await secretBoxFor(database.db, env.GATEWAY_ENCRYPTION_KEY);
   const providers = new ProviderStore(database.db, secrets);
   await providers.load();
   await seedFromConfig(database.db, config, providers);
+  const requestLogs = createRequestLogs(database.db);
+  const governance = await createGovernance({ db: database.db, providers, requireVirtualKey: () => config.enforce_auth_on_inference === true, clock });
+  const mcp = await createMcpGateway({ db: database.db, secrets, settings: resolveMcpSettings(config), enforceAuth: config.enforce_auth_on_inference === true, inference: () => inference });
   const access = await createAccessControl({ db: database.db, config, env, secrets });
+  const telemetry = createTelemetry({ db: database.db, config: config.telemetry, env, logQueue: requestLogs.queueStatus });
+  const responseCache = createResponseCache(database.db, () => inference);
+  const plugins = await createPlugins({
+    db: database.db,
+    builtins: [
+      builtinFromHooks("governance", governance.hook, "before-custom", true),
+      builtinFromHooks("mcp", mcp.hook, "before-custom", false),
+      responseCache.builtin,
+      builtinFromHooks("logging", requestLogs.recorder, "after-custom", false),
+      telemetry.builtin,
+    ],
+    seeds: config.plugins,
+    privateAllowlist: config.server?.plugin_download_private_allowlist,
+    resolveHost,
+    env,
+  });
+  // The hooks are read per request, so plugin changes through the API apply at once.
+  const inference: Inference = { providers, get hooks() { return plugins.registry.inferenceHooks; }, price: governance.price };
+  const agents = await createAgentGateway({ db: database.db, secrets, env, access: governanceAgentAccess(governance) });
+  const snapshots = new ActorSnapshotStore(database.db);
+  const webhooks = await createWebhooks({ db: database.db, secrets, snapshots, clock: actorClock, resolveHost: resolveHost ?? systemResolver, env });
+  // A job replays its request through the app itself: the same pipeline as its synchronous twin.
+  const asyncInference = createAsyncInference({
+    snapshots,
+    secrets,
+    clock: actorClock,
+    run: (request) => app.handle(request),
+    jobFinished: webhooks.jobFinished,
+    hasWebhook: webhooks.hasEndpoint,
+    mountRoots: MOUNT_ROOTS,
+    maxConcurrentJobs: config.async_inference?.max_concurrent_jobs,
+  });
 
   const app = new Elysia()
     .use(errorHandler)
     .use(access.guard)
+    .use(plugins.transport)
     .use(systemRoutes(database.ping))
+    .use(telemetry.routes)
     .use(access.routes)
     .use(providerRoutes(providers))
-    .use(inferenceMounts({ providers, hooks: [] }));
+    .use(governance.routes)
+    .use(requestLogs.routes)
+    .use(plugins.routes)
+    .use(responseCache.routes)
+    .use(agents.routes)
+    .use(mcp.routes)
+    .use(webhooks.routes)
+    .use(asyncInference.routes)
+    .use(inferenceMounts(inference));
+  // Deliveries first: a job resumed mid-notification finds the deliveries it already made.
+  await webhooks.resume();
+  await asyncInference.resume();
 
   return {
     app,
@@ -43,6 +110,13 @@ export async function createGateway({ config, databaseUrl, env = process.env }: 
     },
     async stop() {
       await app.stop(true);
+      await asyncInference.stop();
+      await webhooks.stop();
+      await plugins.close();
+      await requestLogs.close();
+      await telemetry.close();
+      await governance.close();
+      await mcp.close();
       database.close();
     },
   };

@@ -61,8 +61,8 @@ export const ROUTE_ACCESS: readonly RouteRule[] = [
 
   // Exemptions: these take a non-management credential and verify it in their own handler.
   rule("GET", "/api/governance/virtual-keys/quota", ownCredential("virtual key")),
-  rule("GET", "/api/mcp/per-user-headers/flows/:id", ownCredential("per-user header flow token")),
-  rule("PUT", "/api/mcp/per-user-headers/flows/:id", ownCredential("per-user header flow token")),
+  // Spec 5.3: only `Authorization: Bearer <management API key>` (checked, with MCP:Update, by the handler).
+  rule("PUT", "/api/mcp/per-user-headers/flows/:id", ownCredential("management API key only")),
 
   rule("GET", "/api/config", need("Config:View")),
   rule("PUT", "/api/config", need("Config:Update")),
@@ -71,10 +71,12 @@ export const ROUTE_ACCESS: readonly RouteRule[] = [
 
   ...crud("/api/providers", "/:provider", "ModelProvider"),
   ...crud("/api/providers/:provider/keys", "/:key_id", "ModelProvider"),
+  // Setting a plugin `path` also needs the admin account itself (src/plugins/routes.ts).
   ...crud("/api/plugins", "/:name", "Plugins"),
   ...enterprise("Management API keys", crud("/api/api-keys", "/:id", "APIKeys")),
 
   ...crud("/api/governance/virtual-keys", "/:id", "VirtualKeys"),
+  rule("POST", "/api/governance/virtual-keys/:id/rotate", need("VirtualKeys:Update")),
   ...crud("/api/governance/teams", "/:team_id", "Teams"),
   rule("DELETE", "/api/teams/:team_id", need("Teams:Delete")),
   ...crud("/api/governance/customers", "/:id", "Customers"),
@@ -107,11 +109,13 @@ export const ROUTE_ACCESS: readonly RouteRule[] = [
   rule("GET", "/api/mcp-logs/histogram/cost", need("MCPLogs:View")),
 
   rule("GET", "/api/mcp/clients", need("MCP:View")),
+  rule("GET", "/api/mcp/per-user-headers/flows/:id", need("MCP:View")),
   rule("POST", "/api/mcp/client", need("MCP:Create")),
   rule("PUT", "/api/mcp/client/:id", need("MCP:Update")),
   rule("DELETE", "/api/mcp/client/:id", need("MCP:Delete")),
   rule("POST", "/api/mcp/client/:id/reconnect", need("MCP:Update")),
 
+  // GET /metrics is outside /api and this table: a metrics token or an allow-listed address opens it (src/telemetry/README.md).
   rule("DELETE", "/api/cache/clear/:cacheId", need("Cache:Delete")),
   rule("DELETE", "/api/cache/clear-by-key/:cacheKey", need("Cache:Delete")),
 
@@ -123,6 +127,7 @@ export const ROUTE_ACCESS: readonly RouteRule[] = [
   rule("POST", "/api/webhooks/deliveries/:id/redeliver", need("Webhooks:Create")),
 
   ...crud("/api/agents", "/:name", "Agents"),
+  rule("GET", "/api/agents/history", need("Agents:View")),
 
   rule("GET", "/api/warp/config", need("Warp:View")),
   rule("PUT", "/api/warp/config", localAdminOnOss("Warp:Update")),

@@ -1,5 +1,8 @@
 import { type Static, Type as t } from "@sinclair/typebox";
+import { McpSettings } from "../mcp/settings";
+import { PluginCreateInput } from "../plugins/schemas";
 import { ProviderSeed } from "../provider-registry/schemas";
+import { TelemetryConfig } from "../telemetry/config";
 
 /** config.json: everything optional; the database is the source of truth once seeded. */
 export const GatewayConfig = t.Object(
@@ -30,6 +33,17 @@ export const GatewayConfig = t.Object(
     ),
     enforce_auth_on_inference: t.Optional(t.Boolean()),
     providers: t.Optional(t.Record(t.String(), ProviderSeed)),
+    /**
+     * Plugins as POST /api/plugins takes them, each applied once (while the database knows no
+     * plugin of that name): custom modules by `path`, built-ins (`response_cache`, ...) by `config`.
+     */
+    plugins: t.Optional(t.Array(PluginCreateInput)),
+    /** /metrics access and OTLP trace export (src/telemetry/README.md). */
+    telemetry: t.Optional(TelemetryConfig),
+    /** MCP clients, agent mode and per-user header flows (src/mcp/settings.ts). */
+    mcp: t.Optional(McpSettings),
+    /** /v1/async jobs: how many run at once on this node (default 64); the rest wait as `pending`. */
+    async_inference: t.Optional(t.Object({ max_concurrent_jobs: t.Optional(t.Integer({ minimum: 1 })) }, { additionalProperties: false })),
   },
   { additionalProperties: false },
 );

@@ -24,6 +24,8 @@ export interface DispatchInput {
   targets: ModelRef[];
   /** `x-gw-api-key-id`: used on whichever target's provider owns that key. */
   pinnedKeyId?: string;
+  /** Per provider, the only keys that may be used (a virtual key's `key_ids`); a provider not listed may use all of its keys. */
+  allowedKeyIds?: Readonly<Record<string, readonly string[]>>;
   /** The sub-path of an extended endpoint, for passthrough calls. */
   endpoint?: string;
   signal: AbortSignal;
@@ -82,10 +84,11 @@ async function attemptTarget(store: ProviderStore, input: DispatchInput, target:
   const format = provider.adapter.formatFor?.(target.model) ?? provider.adapter.format;
   const body = guarded(() => translateRequest(input.operation, input.format, format, input.body, input.stream));
   if (body instanceof GatewayError) return body;
-  const excluded = new Set<string>();
+  const allowed = input.allowedKeyIds?.[provider.name];
+  const excluded = new Set(allowed ? provider.keys.filter((key) => !allowed.includes(key.id)).map((key) => key.id) : []);
   let retries = 0;
   let lastError: GatewayError | undefined;
-  const pin = provider.keys.some((key) => key.id === input.pinnedKeyId) ? input.pinnedKeyId : undefined;
+  const pin = provider.keys.some((key) => key.id === input.pinnedKeyId && !excluded.has(key.id)) ? input.pinnedKeyId : undefined;
   // 5xx and transport failures retry the key that failed; 429/401/403 move to another one.
   let retryKey: RuntimeKey | undefined;
   for (;;) {

@@ -2,16 +2,27 @@ import { badRequest, GatewayError } from "../http/errors";
 import type { ProviderStore } from "../provider-registry/store";
 import { type Attempt, type Dispatched, dispatch } from "./dispatch";
 import { FORMATS } from "./formats/registry";
-import type { InferenceHooks, InferenceOutcome, RequestContext } from "./hooks";
+import { admitThrough, type HookReply, type InferenceHooks, type InferenceOutcome, type RequestContext, transformThrough } from "./hooks";
 import { type ModelRef, resolveModelRef } from "./model-ref";
+import type { Usage } from "./canonical";
 import type { Operation, WireFormat } from "./operations";
 import { observeStream, type ReplySummary, summarizeReply } from "./reply-summary";
 import { translateResponse, translateStream } from "./translate";
+
+/** A reply whose usage is to be priced. */
+export interface PricedReply {
+  target: ModelRef;
+  keyId?: string;
+  usage: Usage;
+  context: RequestContext;
+}
 
 /** What every mount needs: the providers, and the hooks (governance, logs, ...) around each request. */
 export interface Inference {
   providers: ProviderStore;
   hooks: readonly InferenceHooks[];
+  /** USD for a reply's usage, computed before the hooks settle so budgets and logs see one figure; undefined when unpriced. */
+  price?(reply: PricedReply): number | undefined;
 }
 
 export interface InferenceCall {
@@ -29,6 +40,8 @@ export interface InferenceCall {
   mountProvider?: string;
   /** The sub-path of an extended endpoint (`batches`, ...) a passthrough call goes to. */
   endpoint?: string;
+  /** Set for a request the gateway makes on behalf of another (an MCP agent-mode follow-up). */
+  parentRequestId?: string;
 }
 
 /** Reads `fallbacks` from the body or the `x-gw-fallbacks` header (comma-separated) for formats whose body cannot carry it. */
@@ -63,8 +76,11 @@ function createContext(call: InferenceCall): RequestContext {
     headers,
     targets: [],
     requestedModel: call.model,
+    requestedFallbacks: call.fallbacks,
+    mountProvider: call.mountProvider,
     metadata: metadataOf(headers, call.body),
     sessionId: headers.get("x-gw-session-id") ?? undefined,
+    parentRequestId: call.parentRequestId,
   };
 }
 
@@ -126,15 +142,36 @@ async function answer(inference: Inference, call: InferenceCall, context: Reques
   const result = await dispatch(store, {
     operation: call.operation,
     format: call.format,
-    body: call.body,
+    body: context.body,
     clientHeaders: context.headers,
     stream: call.stream,
     targets: context.targets,
     pinnedKeyId,
+    allowedKeyIds: context.allowedKeyIds,
     endpoint: call.endpoint,
     signal: call.request.signal,
   });
   return clientResponse(result, call, onReplied, context.startedAt);
+}
+
+/** A hook answered in place of the upstream: the hooks settle once its reply has been read through. */
+async function answeredByHook(hooks: readonly InferenceHooks[], call: InferenceCall, context: RequestContext, { response, cacheHit }: HookReply): Promise<Response> {
+  // Nothing went upstream, so nothing was spent.
+  const done = (summary: ReplySummary) => settle(hooks, context, { status: response.status, attempts: [], summary, cacheHit, cost: 0 });
+  if (call.stream && response.body) return new Response(observeStream(call.operation, call.format, response.body, context.startedAt, done), response);
+  const text = await response.text();
+  done(summarizeReply(call.operation, call.format, text));
+  return new Response(text, response);
+}
+
+/** A model no key lists may still be routed by an `admit` hook (a virtual key's providers, a routing rule). */
+function resolvedOrNone(resolveAll: () => ModelRef[]): ModelRef[] {
+  try {
+    return resolveAll();
+  } catch (error) {
+    if (error instanceof GatewayError) return [];
+    throw error;
+  }
 }
 
 /**
@@ -147,8 +184,11 @@ export async function handleInference(inference: Inference, call: InferenceCall)
   const observed = hooks.some((hook) => hook.settle);
   try {
     const resolve = (raw: string, param: string) => resolveModelRef(raw, providers, param, call.mountProvider);
-    context.targets = [resolve(call.model, "model"), ...call.fallbacks.map((fallback, index) => resolve(fallback, `fallbacks[${index}]`))];
-    for (const hook of hooks) await hook.admit?.(context);
+    const resolveAll = () => [resolve(call.model, "model"), ...call.fallbacks.map((fallback, index) => resolve(fallback, `fallbacks[${index}]`))];
+    context.targets = resolvedOrNone(resolveAll);
+    const admission = await admitThrough(hooks, context);
+    if (context.targets.length === 0) context.targets = resolveAll();
+    if (admission.reply) return await transformThrough(admission, context, await answeredByHook(hooks, call, context, admission.reply));
     const onReplied: OnReplied | undefined = observed
       ? (summary, result) =>
           settle(hooks, context, {
@@ -156,9 +196,10 @@ export async function handleInference(inference: Inference, call: InferenceCall)
             answered: result && { target: result.target, keyId: result.keyId, isFallback: result.isFallback },
             attempts: result?.attempts ?? [],
             summary,
+            cost: result && summary.usage ? inference.price?.({ target: result.target, keyId: result.keyId, usage: summary.usage, context }) : undefined,
           })
       : undefined;
-    return await answer(inference, call, context, onReplied);
+    return await transformThrough(admission, context, await answer(inference, call, context, onReplied));
   } catch (error) {
     if (observed && error instanceof GatewayError) settle(hooks, context, failureOutcome(error));
     throw error;

@@ -23,13 +23,23 @@ export interface RequestContext {
   readonly startedAt: number;
   readonly operation: Operation;
   readonly format: WireFormat;
-  readonly body: Record<string, unknown>;
+  /** `admit` hooks may rewrite it (plugins); what is sent upstream is read after they ran. */
+  body: Record<string, unknown>;
   readonly stream: boolean;
   readonly headers: Headers;
-  /** The primary first, then the fallbacks; `admit` hooks may rewrite them (routing rules). */
+  /**
+   * The primary first, then the fallbacks; `admit` hooks may rewrite them (routing rules). Empty
+   * during `admit` when the model names nothing resolvable, which a hook may still route.
+   */
   targets: ModelRef[];
   /** The model as the client wrote it. */
   readonly requestedModel: string;
+  /** The fallbacks as the client wrote them. */
+  readonly requestedFallbacks?: readonly string[];
+  /** The provider a provider mount answers bare model names with. */
+  readonly mountProvider?: string;
+  /** Per provider, the only keys this request may use (a virtual key's `key_ids`); a provider not listed may use any of its keys. */
+  allowedKeyIds?: Readonly<Record<string, readonly string[]>>;
   caller?: CallerIdentity;
   routingRule?: { id: string; name: string };
   routingEngine?: string;
@@ -54,13 +64,50 @@ export interface InferenceOutcome {
   latencyMs: number;
 }
 
+/** An answer a hook gives in place of the upstream's (a cache hit, a plugin's short-circuit). */
+export interface HookReply {
+  response: Response;
+  /** Set by the response cache, so logs and metrics record the hit. */
+  cacheHit?: "direct" | "semantic";
+}
+
 /**
- * The pipeline's extension points. `admit` runs before any upstream call and may reject the
- * request by throwing a GatewayError; `settle` runs once when the reply (or stream) has ended,
- * whatever the result, and must not throw or block.
+ * The pipeline's extension points. `admit` runs before any upstream call in hook order; it may
+ * rewrite `context.body` or `targets`, reject the request by throwing a GatewayError, or answer
+ * it with a HookReply, which skips the upstream and the later hooks' `admit`.
+ * `transformResponse` runs on the client's response in reverse order, for the hooks whose
+ * `admit` ran, and may replace it. `settle` runs once for every hook when the reply (or stream)
+ * has ended, whatever the result, and must not throw or block.
  */
 export interface InferenceHooks {
   readonly name: string;
-  admit?(context: RequestContext): Promise<void> | void;
+  admit?(context: RequestContext): Promise<HookReply | void> | HookReply | void;
+  transformResponse?(context: RequestContext, response: Response): Promise<Response> | Response;
   settle?(context: RequestContext, outcome: InferenceOutcome): void;
+}
+
+export interface Admission {
+  /** The hooks whose `admit` ran, in order. */
+  admitted: readonly InferenceHooks[];
+  reply?: HookReply;
+}
+
+/** Runs `admit` in hook order until one answers. */
+export async function admitThrough(hooks: readonly InferenceHooks[], context: RequestContext): Promise<Admission> {
+  const admitted: InferenceHooks[] = [];
+  for (const hook of hooks) {
+    admitted.push(hook);
+    const reply = await hook.admit?.(context);
+    if (reply) return { admitted, reply };
+  }
+  return { admitted };
+}
+
+/** Passes the client's response back through the admitted hooks, last admitted first. */
+export async function transformThrough(admission: Admission, context: RequestContext, response: Response): Promise<Response> {
+  let current = response;
+  for (const hook of admission.admitted.toReversed()) {
+    if (hook.transformResponse) current = await hook.transformResponse(context, current);
+  }
+  return current;
 }

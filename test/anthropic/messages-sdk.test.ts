@@ -137,8 +137,10 @@ describe("Anthropic SDK against /anthropic/v1/messages", () => {
     expect(sent.body.mcp_servers).toEqual([{ type: "url", url: "https://mcp.example.com/sse", name: "example" }]);
   });
 
-  test("an x-api-key header (as older SDKs and editors send it) is accepted and never forwarded", async () => {
-    const keyed = new Anthropic({ baseURL: `${fixture.gw.url}/anthropic`, apiKey: null, authToken: null, defaultHeaders: { "x-api-key": "sk-gw-virtual-key" }, maxRetries: 0 });
+  test("a virtual key in x-api-key (as older SDKs and editors send it) is accepted and never forwarded", async () => {
+    const created = await fixture.gw.admin("/api/governance/virtual-keys", { method: "POST", json: { name: "editor" } });
+    const { virtual_key } = (await created.json()) as { virtual_key: { value: string } };
+    const keyed = new Anthropic({ baseURL: `${fixture.gw.url}/anthropic`, apiKey: null, authToken: null, defaultHeaders: { "x-api-key": virtual_key.value }, maxRetries: 0 });
     const message = await keyed.messages.create({ model: "claude-sonnet-5-5", max_tokens: 64, messages: [{ role: "user", content: "keyed" }] });
     expect(message.content).toMatchObject([{ type: "text", text: "echo: keyed" }]);
     expect(lastUpstream().headers.get("x-api-key")).toBe(ANTHROPIC_UPSTREAM_KEY);

@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { createGateway, type Gateway } from "../../src/app";
+import { createGateway, type Gateway, type GatewayOptions } from "../../src/app";
 import { resolveEnvReference } from "../../src/config/env-reference";
 import type { GatewayConfig } from "../../src/config/schema";
 
@@ -32,12 +32,16 @@ function adminCredentials(config: GatewayConfig): string | undefined {
   return Buffer.from(`${auth.admin_username}:${password}`).toString("base64");
 }
 
+/** What a test may put in place of the real thing: clocks and name resolution; kept across `restart()`. */
+export type TestRuntime = Pick<GatewayOptions, "clock" | "resolveHost" | "actorClock">;
+
 /** Starts the gateway in-process on a random port with a fresh embedded database. */
-export async function startGateway(config: GatewayConfig = {}, existing?: { databaseUrl: string; dir: string }): Promise<TestGateway> {
+export async function startGateway(config: GatewayConfig = {}, existing?: { databaseUrl?: string; dir?: string; runtime?: TestRuntime }): Promise<TestGateway> {
   const dir = existing?.dir ?? mkdtempSync(join(tmpdir(), "gateway-test-"));
   const databaseUrl = existing?.databaseUrl ?? `file:${join(dir, "gateway.db")}`;
+  const runtime = existing?.runtime ?? {};
   const fullConfig: GatewayConfig = { setup_token: SETUP_TOKEN, ...config };
-  const gateway = await createGateway({ config: fullConfig, databaseUrl, env: { ...process.env, GATEWAY_ENCRYPTION_KEY: "test-encryption-key" } });
+  const gateway = await createGateway({ config: fullConfig, databaseUrl, env: { ...process.env, GATEWAY_ENCRYPTION_KEY: "test-encryption-key" }, ...runtime });
   const server = gateway.listen(0, "127.0.0.1");
   const url = `http://127.0.0.1:${server.port}`;
   const operatorBasic = adminCredentials(fullConfig);
@@ -58,7 +62,7 @@ export async function startGateway(config: GatewayConfig = {}, existing?: { data
     },
     stop: () => gateway.stop(),
     async restart() {
-      return startGateway(config, { databaseUrl, dir });
+      return startGateway(config, { databaseUrl, dir, runtime });
     },
     async close() {
       await gateway.stop();

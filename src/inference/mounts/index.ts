@@ -9,6 +9,9 @@ import { openAIMount } from "./openai";
 /** Framework mounts proxy every format: OpenAI's at their root, each provider's beneath. */
 const FRAMEWORK_ROOTS = ["/litellm", "/langchain", "/pydanticai"] as const;
 
+/** Every path under these is a provider or framework mount, where `x-gw-async` headers apply. */
+export const MOUNT_ROOTS = ["/openai", "/anthropic", "/bedrock", "/cohere", "/genai", "/claude-code", ...FRAMEWORK_ROOTS] as const;
+
 /** The provider formats served under a root ("" for the provider mounts themselves). */
 function providerFormatMounts(root: string, inference: Inference) {
   return new Elysia({ name: `provider-format-mounts:${root}` })

@@ -1,0 +1,132 @@
+import { assign, fromPromise, setup } from "xstate";
+import type { Rehydrated } from "./runtime/durable-actors";
+
+/** A response as the job keeps it: JSON parsed, anything else (audio) base64. */
+export type StoredBody = { json: unknown } | { base64: string };
+
+export interface StoredResponse {
+  status: number;
+  contentType: string;
+  body: StoredBody;
+}
+
+export interface AsyncJobInput {
+  id: string;
+  /** The async path it was submitted on (`chat/completions`), or the mount path for `x-gw-async`. */
+  route: string;
+  requestType: string;
+  createdAt: number;
+  resultTtlSeconds: number;
+  /** Hash of the virtual key the submitter presented; polling with another is a 404. */
+  owner?: string;
+  /** The endpoint named by `x-gw-async-webhook`. */
+  webhook?: string;
+  resultUrl: string;
+  /** The request to replay (headers carry credentials): sealed, dropped once the job ends. */
+  sealedRequest?: string;
+}
+
+export interface AsyncJobContext extends AsyncJobInput {
+  /** Until the job ends, ttl after creation; then ttl after it ended. */
+  expiresAt: number;
+  startedAt?: number;
+  completedAt?: number;
+  response?: StoredResponse;
+  /** The last time the machine was told (by an output or an event); timers count from it. */
+  observedAt: number;
+}
+
+export interface JobRun {
+  response: StoredResponse;
+  finishedAt: number;
+}
+
+const unprovided = (name: string) =>
+  fromPromise<never, unknown>(async () => {
+    throw new Error(`async-job actor '${name}' was not provided`);
+  });
+
+/**
+ * pending -> processing -> completed | failed -> expired. No I/O here: waiting for a worker,
+ * running the request and notifying webhooks are actors given with `.provide()`. A restored
+ * job in `processing` runs its request again; one in `notifying` notifies again (deliveries
+ * are keyed by job and endpoint, so none is sent twice).
+ */
+export const asyncJobMachine = setup({
+  types: {
+    input: {} as AsyncJobInput,
+    context: {} as AsyncJobContext,
+    events: {} as Rehydrated,
+  },
+  actors: {
+    acquireWorker: unprovided("acquireWorker") as unknown as ReturnType<typeof fromPromise<{ at: number }, { jobId: string }>>,
+    runJob: unprovided("runJob") as unknown as ReturnType<typeof fromPromise<JobRun, { jobId: string; sealedRequest: string }>>,
+    notifyWebhooks: unprovided("notifyWebhooks") as unknown as ReturnType<typeof fromPromise<void, { jobId: string }>>,
+  },
+  guards: {
+    answeredSuccessfully: (_, params: { status: number }) => params.status < 400,
+  },
+  delays: {
+    resultTtl: ({ context }) => Math.max(0, context.expiresAt - context.observedAt),
+  },
+  actions: {
+    observe: assign({ observedAt: (_, params: { at: number }) => params.at }),
+    markStarted: assign({ startedAt: (_, params: { at: number }) => params.at, observedAt: (_, params: { at: number }) => params.at }),
+    keepResponse: assign((_, params: JobRun & { ttlSeconds: number }) => ({
+      response: params.response,
+      completedAt: params.finishedAt,
+      expiresAt: params.finishedAt + params.ttlSeconds * 1000,
+      observedAt: params.finishedAt,
+      sealedRequest: undefined,
+    })),
+  },
+}).createMachine({
+  id: "async-job",
+  context: ({ input }) => ({ ...input, expiresAt: input.createdAt + input.resultTtlSeconds * 1000, observedAt: input.createdAt }),
+  initial: "pending",
+  on: {
+    rehydrated: { actions: { type: "observe", params: ({ event }) => ({ at: event.at }) } },
+  },
+  states: {
+    pending: {
+      invoke: {
+        src: "acquireWorker",
+        input: ({ context }) => ({ jobId: context.id }),
+        onDone: { target: "processing", actions: { type: "markStarted", params: ({ event }) => ({ at: event.output.at }) } },
+      },
+    },
+    processing: {
+      invoke: {
+        src: "runJob",
+        input: ({ context }) => ({ jobId: context.id, sealedRequest: context.sealedRequest ?? "" }),
+        onDone: [
+          {
+            guard: { type: "answeredSuccessfully", params: ({ event }) => ({ status: event.output.response.status }) },
+            target: "completed",
+            actions: { type: "keepResponse", params: ({ context, event }) => ({ ...event.output, ttlSeconds: context.resultTtlSeconds }) },
+          },
+          { target: "failed", actions: { type: "keepResponse", params: ({ context, event }) => ({ ...event.output, ttlSeconds: context.resultTtlSeconds }) } },
+        ],
+      },
+    },
+    completed: finishedState(),
+    failed: finishedState(),
+    expired: { type: "final" },
+  },
+});
+
+/** completed and failed alike: notify the webhooks once, then keep the result for its ttl. */
+function finishedState() {
+  return {
+    initial: "notifying" as const,
+    states: {
+      notifying: {
+        invoke: { src: "notifyWebhooks" as const, input: ({ context }: { context: AsyncJobContext }) => ({ jobId: context.id }), onDone: "retained", onError: "retained" },
+      },
+      retained: {
+        after: { resultTtl: "#async-job.expired" },
+        on: { rehydrated: { target: "retained", reenter: true, actions: { type: "observe" as const, params: ({ event }: { event: Rehydrated }) => ({ at: event.at }) } } },
+      },
+    },
+  };
+}

@@ -1,0 +1,131 @@
+import { type Actor, type AnyStateMachine, createActor, type InputFrom, type Snapshot, type SnapshotFrom } from "xstate";
+import type { Clock } from "./clock";
+import type { ActorSnapshotStore, Write } from "./snapshot-store";
+
+/**
+ * Sent to every actor restored from the database: it tells the machine the time, so a state
+ * with a timer re-arms it for what is left (xstate does not persist scheduled events).
+ */
+export interface Rehydrated {
+  type: "rehydrated";
+  at: number;
+}
+
+export interface DurableActorsOptions<TMachine extends AnyStateMachine> {
+  kind: string;
+  machine: TMachine;
+  store: ActorSnapshotStore;
+  clock: Clock;
+  /** Rows written in the same batch as each snapshot, e.g. a history row mirroring the state. */
+  mirror?: (id: string, snapshot: SnapshotFrom<TMachine>, at: Date) => Write[];
+}
+
+type AnyActor = Actor<AnyStateMachine>;
+type ActorStart = { id: string; clock: Clock } & ({ input: unknown } | { snapshot: Snapshot<unknown> });
+
+/**
+ * The live actors of one kind. Every transition's persisted snapshot is written to libSQL, in
+ * order, through the store's group commit; a finished actor's row is removed; `resume`
+ * restarts every actor left in the database, whose invoked promises (a request, an attempt)
+ * start again.
+ */
+export class DurableActors<TMachine extends AnyStateMachine> {
+  private readonly live = new Map<string, AnyActor>();
+  /** What was last written per actor: a transition that changes nothing persisted is not written again. */
+  private readonly lastWritten = new Map<string, string>();
+
+  constructor(private readonly options: DurableActorsOptions<TMachine>) {}
+
+  get size(): number {
+    return this.live.size;
+  }
+
+  /** The live actors, for a caller that needs to find some by their context. */
+  entries(): IterableIterator<[string, Actor<TMachine>]> {
+    return this.live.entries() as IterableIterator<[string, Actor<TMachine>]>;
+  }
+
+  get(id: string): Actor<TMachine> | undefined {
+    return this.live.get(id) as Actor<TMachine> | undefined;
+  }
+
+  /** Creates the actor, persists its first snapshot (with `alongside`, in the same transaction), then starts it. */
+  async spawn(id: string, input: InputFrom<TMachine>, alongside: Write[] = []): Promise<Actor<TMachine>> {
+    const actor = this.create({ id, input, clock: this.options.clock });
+    try {
+      await this.persist(id, actor.getSnapshot(), actor.getPersistedSnapshot(), alongside);
+    } catch (error) {
+      this.lastWritten.delete(id);
+      throw error;
+    }
+    this.run(id, actor);
+    return actor as Actor<TMachine>;
+  }
+
+  /** Restarts every actor of this kind found in the database; returns how many. */
+  async resume(): Promise<number> {
+    let resumed = 0;
+    for (const row of await this.options.store.list(this.options.kind)) {
+      if (this.live.has(row.id)) continue;
+      try {
+        const actor = this.create({ id: row.id, snapshot: row.snapshot as Snapshot<unknown>, clock: this.options.clock });
+        this.lastWritten.set(row.id, JSON.stringify(row.snapshot));
+        this.run(row.id, actor);
+        actor.send({ type: "rehydrated", at: this.options.clock.now() } satisfies Rehydrated);
+        resumed++;
+      } catch (error) {
+        console.error(`${this.options.kind} ${row.id} could not be restored; its snapshot is kept`, error);
+      }
+    }
+    return resumed;
+  }
+
+  /** Stops one actor and deletes its snapshot: it will not resume. */
+  async discard(id: string): Promise<void> {
+    this.live.get(id)?.stop();
+    this.live.delete(id);
+    this.lastWritten.delete(id);
+    await this.options.store.commit([this.options.store.remove(this.options.kind, id)]);
+  }
+
+  /** Stops every actor; their last snapshots stay, so the next start resumes them. */
+  async stop(): Promise<void> {
+    for (const actor of this.live.values()) actor.stop();
+    this.live.clear();
+    this.lastWritten.clear();
+    await this.options.store.idle();
+  }
+
+  private create(start: ActorStart): AnyActor {
+    return createActor(this.options.machine as AnyStateMachine, start);
+  }
+
+  private run(id: string, actor: AnyActor): void {
+    this.live.set(id, actor);
+    actor.subscribe({
+      next: (snapshot) => {
+        this.persist(id, snapshot, actor.getPersistedSnapshot()).catch((error) => console.error(`${this.options.kind} ${id}: snapshot write failed`, error));
+      },
+      error: (error) => {
+        console.error(`${this.options.kind} ${id} failed; its last snapshot is kept`, error);
+        this.live.delete(id);
+      },
+    });
+    actor.start();
+  }
+
+  private async persist(id: string, snapshot: SnapshotFrom<AnyStateMachine>, persisted: unknown, alongside: Write[] = []): Promise<void> {
+    const { kind, store, mirror, clock } = this.options;
+    const finished = snapshot.status === "done";
+    const serialized = JSON.stringify(persisted);
+    if (!finished && this.lastWritten.get(id) === serialized) return;
+    if (finished) {
+      this.live.delete(id);
+      this.lastWritten.delete(id);
+    } else this.lastWritten.set(id, serialized);
+    const at = new Date(clock.now());
+    const mirrored = mirror?.(id, snapshot as SnapshotFrom<TMachine>, at) ?? [];
+    const own = finished ? store.remove(kind, id) : store.save(kind, id, snapshot.value, persisted, at);
+    await store.commit([...alongside, own, ...mirrored]);
+  }
+}

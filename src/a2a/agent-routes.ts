@@ -1,0 +1,57 @@
+import { Elysia } from "elysia";
+import type { Database } from "../db/client";
+import { redactSecret } from "../provider-registry/key-secrets";
+import type { AgentRegistry, RegisteredAgent } from "./agent-registry";
+import { AgentCreateInput, AgentParams, AgentUpdateInput, TaskHistoryQuery } from "./schemas";
+import { taskHistory, taskView } from "./tasks/task-history";
+
+export function agentView(agent: RegisteredAgent) {
+  return {
+    name: agent.name,
+    url: agent.url,
+    description: agent.description,
+    enabled: agent.enabled,
+    headers: Object.fromEntries(Object.entries(agent.headers).map(([name, value]) => [name, redactSecret(value)])),
+    /** Where callers reach the agent through the gateway. */
+    gateway_path: `/agents/a2a/${agent.name}`,
+    agent_card: agent.card,
+    card_fetched_at: agent.cardFetchedAt?.toISOString() ?? null,
+    card_error: agent.cardError,
+    created_at: agent.createdAt.toISOString(),
+    updated_at: agent.updatedAt.toISOString(),
+  };
+}
+
+/** /api/agents: the registered A2A agents, and the history of the tasks seen through them. */
+export const agentRoutes = (registry: AgentRegistry, db: Database) =>
+  new Elysia({ name: "a2a-agents", prefix: "/api/agents" })
+    .get("/", () => {
+      const agents = registry.list().map(agentView);
+      return { agents, count: agents.length };
+    })
+    .post(
+      "/",
+      async ({ body, set }) => {
+        set.status = 201;
+        return agentView(await registry.create(body));
+      },
+      { body: AgentCreateInput },
+    )
+    .get(
+      "/history",
+      async ({ query }) => {
+        const { tasks, total, limit, offset } = await taskHistory(db, query);
+        return { tasks: tasks.map(taskView), count: tasks.length, total_count: total, limit, offset };
+      },
+      { query: TaskHistoryQuery },
+    )
+    .get("/:name", ({ params }) => agentView(registry.require(params.name)), { params: AgentParams })
+    .put("/:name", async ({ params, body }) => agentView(await registry.update(params.name, body)), { params: AgentParams, body: AgentUpdateInput })
+    .delete(
+      "/:name",
+      async ({ params }) => {
+        await registry.remove(params.name);
+        return { message: "Agent deleted successfully" };
+      },
+      { params: AgentParams },
+    );

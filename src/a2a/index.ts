@@ -1,0 +1,30 @@
+import { Elysia } from "elysia";
+import type { SecretBox } from "../crypto/secret-box";
+import type { Database } from "../db/client";
+import { AgentRegistry } from "./agent-registry";
+import { agentRoutes } from "./agent-routes";
+import type { AgentCallerAccess } from "./caller-access";
+import { agentProtocolRoutes } from "./protocol-routes";
+import { TaskTracker } from "./tasks/task-tracker";
+
+export { type AgentCallerAccess, governanceAgentAccess } from "./caller-access";
+
+export interface AgentGatewayOptions {
+  db: Database;
+  secrets: SecretBox;
+  env: Record<string, string | undefined>;
+  /** Who may reach which agent (virtual keys, grants, rate limits). */
+  access: AgentCallerAccess;
+}
+
+/**
+ * The A2A agent gateway: /api/agents (registry and task history) and /agents/a2a/{name}/...
+ * (the agent card, the JSON-RPC binding and the HTTP+JSON binding, proxied upstream).
+ */
+export async function createAgentGateway({ db, secrets, env, access }: AgentGatewayOptions) {
+  const registry = new AgentRegistry(db, secrets, env);
+  await registry.load();
+  const tracker = new TaskTracker(db);
+  const routes = new Elysia({ name: "a2a" }).use(agentRoutes(registry, db)).use(agentProtocolRoutes({ registry, tracker, access }));
+  return { routes, registry };
+}

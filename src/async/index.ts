@@ -1,0 +1,27 @@
+import { Elysia } from "elysia";
+import { AsyncJobs, type AsyncJobsDeps } from "./jobs";
+import { asyncMountHook } from "./mount-hook";
+import { asyncRoutes } from "./routes";
+
+export interface AsyncInferenceOptions extends Omit<AsyncJobsDeps, "maxConcurrentJobs"> {
+  /** Says whether a webhook endpoint of that name exists (`x-gw-async-webhook`). */
+  hasWebhook: (name: string) => boolean;
+  /** Provider and framework mount roots where the `x-gw-async` headers apply. */
+  mountRoots: readonly string[];
+  /** Jobs running at once on this node; more wait in `pending`. */
+  maxConcurrentJobs?: number;
+}
+
+/**
+ * Async inference (spec section 1): /v1/async routes, the `x-gw-async` headers on the mounts,
+ * and the job actors (`resume` on start, `stop` on shutdown).
+ */
+export function createAsyncInference(options: AsyncInferenceOptions) {
+  const jobs = new AsyncJobs({ ...options, maxConcurrentJobs: options.maxConcurrentJobs ?? 64 });
+  const routes = new Elysia({ name: "async" }).use(asyncMountHook(jobs, options.hasWebhook, options.mountRoots)).use(asyncRoutes(jobs, options.hasWebhook));
+  return {
+    routes,
+    resume: () => jobs.resume(),
+    stop: () => jobs.stop(),
+  };
+}

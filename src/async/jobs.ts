@@ -1,0 +1,143 @@
+import { fromPromise } from "xstate";
+import { type AsyncJobContext, type AsyncJobInput, asyncJobMachine, type JobRun, type StoredResponse } from "../../actors/async-job";
+import type { Clock } from "../../actors/runtime/clock";
+import { DurableActors } from "../../actors/runtime/durable-actors";
+import { KeyedSlots } from "../../actors/runtime/slots";
+import type { ActorSnapshotStore } from "../../actors/runtime/snapshot-store";
+import type { SecretBox } from "../crypto/secret-box";
+import { GatewayError } from "../http/errors";
+import type { FinishedJob } from "../webhooks";
+import { isFinished, type JobStatus, statusOf } from "./job-view";
+import { replayRequest, resultOf, type StoredRequest, storeResponse } from "./stored-request";
+import type { Submission } from "./submission";
+
+const KIND = "async-job";
+const WORKERS = "workers";
+
+export interface AsyncJobsDeps {
+  snapshots: ActorSnapshotStore;
+  secrets: SecretBox;
+  clock: Clock;
+  /** Runs a request through the gateway itself: the job's synchronous twin. */
+  run: (request: Request) => Promise<Response>;
+  /** Told once per finished job. */
+  jobFinished: (job: FinishedJob) => Promise<void>;
+  maxConcurrentJobs: number;
+}
+
+export interface FoundJob {
+  context: AsyncJobContext;
+  status: JobStatus;
+}
+
+export interface NewJob extends Submission {
+  route: string;
+  requestType: string;
+  resultUrl: (id: string) => string;
+}
+
+/** A response that never came (the stored request could not be opened, the replay broke) is kept as a gateway error. */
+async function internalFailure(error: unknown) {
+  const failure = new GatewayError({ status: 500, errorType: "gateway_async_job_failed", message: `the job could not run: ${error instanceof Error ? error.message : String(error)}` });
+  return storeResponse(failure.toResponse());
+}
+
+/**
+ * Async jobs as durable actors: each runs its request through the gateway's own pipeline,
+ * keeps the response until its ttl ends, and tells the webhooks once.
+ */
+export class AsyncJobs {
+  private readonly workers: KeyedSlots;
+  private readonly actors: DurableActors<typeof asyncJobMachine>;
+
+  constructor(private readonly deps: AsyncJobsDeps) {
+    this.workers = new KeyedSlots(() => deps.maxConcurrentJobs);
+    const machine = asyncJobMachine.provide({
+      actors: {
+        acquireWorker: fromPromise(async ({ input, signal }) => {
+          await this.workers.acquire(WORKERS, input.jobId, signal);
+          return { at: deps.clock.now() };
+        }),
+        runJob: fromPromise(({ input, signal }) => this.runJob(input.jobId, input.sealedRequest, signal)),
+        notifyWebhooks: fromPromise(({ input }) => this.notify(input.jobId)),
+      },
+    });
+    this.actors = new DurableActors({ kind: KIND, machine, store: deps.snapshots, clock: deps.clock });
+  }
+
+  async submit(job: NewJob): Promise<FoundJob> {
+    const id = crypto.randomUUID();
+    const input: AsyncJobInput = {
+      id,
+      route: job.route,
+      requestType: job.requestType,
+      createdAt: this.deps.clock.now(),
+      resultTtlSeconds: job.resultTtlSeconds,
+      owner: job.owner,
+      webhook: job.webhook,
+      resultUrl: job.resultUrl(id),
+      sealedRequest: this.deps.secrets.seal(JSON.stringify(job.request)),
+    };
+    const snapshot = (await this.actors.spawn(id, input)).getSnapshot();
+    return { context: snapshot.context, status: statusOf(snapshot.value) };
+  }
+
+  /**
+   * The job as its owner sees it: undefined when unknown, expired, or submitted with another
+   * virtual key. Jobs of this node are live; others are read from the shared database.
+   */
+  async find(id: string, owner: string | undefined): Promise<FoundJob | undefined> {
+    const live = this.actors.get(id)?.getSnapshot();
+    const persisted = live ?? ((await this.deps.snapshots.load(KIND, id)) as { value: unknown; context: AsyncJobContext } | undefined);
+    if (!persisted) return undefined;
+    const { context } = persisted;
+    const status = statusOf(persisted.value);
+    if (context.owner !== owner || status === "expired") return undefined;
+    if (isFinished(status) && context.expiresAt <= this.deps.clock.now()) return undefined;
+    return { context, status };
+  }
+
+  resume(): Promise<number> {
+    return this.actors.resume();
+  }
+
+  stop(): Promise<void> {
+    return this.actors.stop();
+  }
+
+  private async runJob(jobId: string, sealedRequest: string, signal: AbortSignal): Promise<JobRun> {
+    // A job restored mid-run takes a worker again before it runs.
+    await this.workers.acquire(WORKERS, jobId, signal);
+    try {
+      const response = await this.replay(jobId, sealedRequest, signal).catch(internalFailure);
+      if (signal.aborted) throw signal.reason;
+      return { response, finishedAt: this.deps.clock.now() };
+    } finally {
+      this.workers.release(WORKERS, jobId);
+    }
+  }
+
+  private async replay(jobId: string, sealedRequest: string, signal: AbortSignal): Promise<StoredResponse> {
+    const stored = JSON.parse(this.deps.secrets.open(sealedRequest)) as StoredRequest;
+    return storeResponse(await this.deps.run(replayRequest(stored, jobId, signal)));
+  }
+
+  private async notify(jobId: string): Promise<void> {
+    const snapshot = this.actors.get(jobId)?.getSnapshot();
+    const response = snapshot?.context.response;
+    if (!snapshot || !response) return;
+    const { context } = snapshot;
+    const status = statusOf(snapshot.value) === "completed" ? "completed" : "failed";
+    await this.deps.jobFinished({
+      id: context.id,
+      requestType: context.requestType,
+      status,
+      statusCode: response.status,
+      resultUrl: context.resultUrl,
+      resultExpiresAt: new Date(context.expiresAt),
+      completedAt: new Date(context.completedAt ?? context.expiresAt),
+      ...(status === "completed" ? { response: resultOf(response) } : { error: resultOf(response) }),
+      webhook: context.webhook,
+    });
+  }
+}

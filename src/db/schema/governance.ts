@@ -1,0 +1,93 @@
+import { index, integer, real, sqliteTable, text } from "drizzle-orm/sqlite-core";
+import type { BudgetSpec, McpConfig, PricePatch, ProviderConfig, RateLimitSpec, RoutingTarget } from "../../governance/schemas";
+
+const timestamps = {
+  createdAt: integer("created_at", { mode: "timestamp_ms" }).notNull(),
+  updatedAt: integer("updated_at", { mode: "timestamp_ms" }).notNull(),
+};
+
+/** What customers, teams and virtual keys share: spending caps and throughput limits. */
+const limits = {
+  budgets: text("budgets", { mode: "json" }).$type<BudgetSpec[]>().notNull().default([]),
+  rateLimit: text("rate_limit", { mode: "json" }).$type<RateLimitSpec | null>(),
+};
+
+export const governanceCustomers = sqliteTable("governance_customers", {
+  id: text("id").primaryKey(),
+  name: text("name").notNull(),
+  ...limits,
+  ...timestamps,
+});
+
+export const governanceTeams = sqliteTable("governance_teams", {
+  id: text("id").primaryKey(),
+  name: text("name").notNull(),
+  customerId: text("customer_id").references(() => governanceCustomers.id, { onDelete: "set null" }),
+  ...limits,
+  ...timestamps,
+});
+
+/** The key value itself is never stored: `key_hash` is its SHA-256, `key_prefix` enough to recognise it. */
+export const governanceVirtualKeys = sqliteTable("governance_virtual_keys", {
+  id: text("id").primaryKey(),
+  name: text("name").notNull().unique(),
+  description: text("description").notNull().default(""),
+  isActive: integer("is_active", { mode: "boolean" }).notNull(),
+  keyHash: text("key_hash").notNull().unique(),
+  keyPrefix: text("key_prefix").notNull(),
+  teamId: text("team_id").references(() => governanceTeams.id, { onDelete: "set null" }),
+  customerId: text("customer_id").references(() => governanceCustomers.id, { onDelete: "set null" }),
+  providerConfigs: text("provider_configs", { mode: "json" }).$type<ProviderConfig[]>().notNull().default([]),
+  mcpConfigs: text("mcp_configs", { mode: "json" }).$type<McpConfig[]>().notNull().default([]),
+  agentGrants: text("agent_grants", { mode: "json" }).$type<string[]>().notNull().default([]),
+  ...limits,
+  ...timestamps,
+});
+
+export const governanceRoutingRules = sqliteTable(
+  "governance_routing_rules",
+  {
+    id: text("id").primaryKey(),
+    name: text("name").notNull(),
+    description: text("description").notNull().default(""),
+    enabled: integer("enabled", { mode: "boolean" }).notNull(),
+    celExpression: text("cel_expression").notNull(),
+    targets: text("targets", { mode: "json" }).$type<RoutingTarget[]>().notNull(),
+    fallbacks: text("fallbacks", { mode: "json" }).$type<string[]>().notNull().default([]),
+    scope: text("scope", { enum: ["global", "customer", "team", "virtual_key"] }).notNull(),
+    scopeId: text("scope_id"),
+    priority: integer("priority").notNull(),
+    ...timestamps,
+  },
+  (table) => [index("governance_routing_rules_scope_idx").on(table.scope, table.scopeId, table.priority)],
+);
+
+export const governancePricingOverrides = sqliteTable("governance_pricing_overrides", {
+  id: text("id").primaryKey(),
+  name: text("name").notNull(),
+  scopeKind: text("scope_kind", { enum: ["global", "provider", "provider_key", "virtual_key"] }).notNull(),
+  /** The provider, provider key or virtual key the override is narrowed to; null when global. */
+  scopeId: text("scope_id"),
+  matchType: text("match_type", { enum: ["exact", "prefix"] }).notNull(),
+  pattern: text("pattern").notNull(),
+  requestTypes: text("request_types", { mode: "json" }).$type<string[]>().notNull().default([]),
+  patch: text("patch", { mode: "json" }).$type<PricePatch>().notNull(),
+  ...timestamps,
+});
+
+/**
+ * Budget and rate-limit counters, written behind the in-memory copy the hot path uses so they
+ * survive a restart. `counter_id` names the owner and the window (`vk:<id>:budget:1d:calendar`).
+ */
+export const governanceUsage = sqliteTable("governance_usage", {
+  counterId: text("counter_id").primaryKey(),
+  used: real("used").notNull(),
+  windowStart: integer("window_start", { mode: "timestamp_ms" }).notNull(),
+  updatedAt: integer("updated_at", { mode: "timestamp_ms" }).notNull(),
+});
+
+export type CustomerRow = typeof governanceCustomers.$inferSelect;
+export type TeamRow = typeof governanceTeams.$inferSelect;
+export type VirtualKeyRow = typeof governanceVirtualKeys.$inferSelect;
+export type RoutingRuleRow = typeof governanceRoutingRules.$inferSelect;
+export type PricingOverrideRow = typeof governancePricingOverrides.$inferSelect;

@@ -1,0 +1,83 @@
+import { sql } from "drizzle-orm";
+import { type AnySQLiteColumn, index, integer, real, sqliteTable, text } from "drizzle-orm/sqlite-core";
+
+/** One step of a request's key/target trail: no secrets, only the key's id. */
+export interface LoggedAttempt {
+  provider: string;
+  model: string;
+  key?: string;
+  status?: number;
+  error_type?: string;
+  is_fallback: boolean;
+}
+
+const USAGE = ["inputTokens", "outputTokens", "cachedTokens", "reasoningTokens", "totalTokens", "cost", "latencyMs"] as const;
+const usageColumns = (table: Record<(typeof USAGE)[number], AnySQLiteColumn>) => USAGE.map((name) => table[name]);
+
+/**
+ * One inference request. `seq` is the rowid the full-text index `request_logs_fts` (an FTS5
+ * table from a hand-written migration, see src/logs/full-text.ts) is keyed by; `id` is the
+ * request id clients see.
+ */
+export const requestLogs = sqliteTable(
+  "request_logs",
+  {
+    seq: integer("seq").primaryKey(),
+    id: text("id").notNull().unique(),
+    parentRequestId: text("parent_request_id"),
+    timestamp: integer("timestamp", { mode: "timestamp_ms" }).notNull(),
+    object: text("object").notNull(),
+    provider: text("provider").notNull(),
+    model: text("model").notNull(),
+    alias: text("alias"),
+    selectedKeyId: text("selected_key_id"),
+    virtualKeyId: text("virtual_key_id"),
+    virtualKeyName: text("virtual_key_name"),
+    teamId: text("team_id"),
+    customerId: text("customer_id"),
+    userId: text("user_id"),
+    businessUnitId: text("business_unit_id"),
+    projectId: text("project_id"),
+    routingRuleId: text("routing_rule_id"),
+    routingRuleName: text("routing_rule_name"),
+    routingEngine: text("routing_engine_used"),
+    status: text("status", { enum: ["processing", "success", "error"] }).notNull(),
+    statusCode: integer("status_code"),
+    errorType: text("error_type"),
+    errorMessage: text("error_message"),
+    stopReason: text("stop_reason"),
+    toolCallNames: text("tool_call_names", { mode: "json" }).$type<string[]>().notNull(),
+    cacheHitType: text("cache_hit_type"),
+    inputTokens: integer("input_tokens").notNull(),
+    outputTokens: integer("output_tokens").notNull(),
+    cachedTokens: integer("cached_tokens").notNull(),
+    reasoningTokens: integer("reasoning_tokens").notNull(),
+    totalTokens: integer("total_tokens").notNull(),
+    /** USD; null when pricing did not know the model. */
+    cost: real("cost"),
+    latencyMs: real("latency_ms").notNull(),
+    timeToFirstTokenMs: real("time_to_first_token_ms"),
+    stream: integer("stream", { mode: "boolean" }).notNull(),
+    sessionId: text("session_id"),
+    metadata: text("metadata", { mode: "json" }).$type<Record<string, string>>().notNull(),
+    attempts: text("attempts", { mode: "json" }).$type<LoggedAttempt[]>().notNull(),
+    /** JSON of the request body with secrets removed; null when content logging is off. */
+    requestContent: text("request_content"),
+    /** The assembled response text; null when content logging is off or there was none. */
+    responseContent: text("response_content"),
+  },
+  // Every index slows ingestion, so the two big ones cover the dashboard's aggregates: over a
+  // time range (stats, histogram) and per model (the model filter, each ranking row), SQLite
+  // reads only the index and never the wide rows with their content.
+  (table) => [
+    index("request_logs_time_usage_idx").on(table.timestamp, table.status, table.provider, table.model, ...usageColumns(table)),
+    index("request_logs_model_usage_idx").on(table.model, table.timestamp, table.provider, table.status, ...usageColumns(table)),
+    index("request_logs_virtual_key_idx").on(table.virtualKeyId, table.timestamp),
+    // Most requests have no parent or session: partial indexes skip them.
+    index("request_logs_parent_idx").on(table.parentRequestId).where(sql`${table.parentRequestId} IS NOT NULL`),
+    index("request_logs_session_idx").on(table.sessionId).where(sql`${table.sessionId} IS NOT NULL`),
+  ],
+);
+
+export type RequestLogRow = typeof requestLogs.$inferSelect;
+export type NewRequestLogRow = typeof requestLogs.$inferInsert;

@@ -1,0 +1,102 @@
+import { index, integer, real, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+
+export interface StdioLaunch {
+  command: string;
+  args: string[];
+}
+
+/**
+ * An upstream MCP server. Header values and stdio environment variables are secrets: they live
+ * sealed in `sealed_secrets` (JSON of `{headers, envs}`).
+ */
+export const mcpClients = sqliteTable("mcp_clients", {
+  id: text("id").primaryKey(),
+  name: text("name").notNull().unique(),
+  connectionType: text("connection_type", { enum: ["http", "sse", "stdio"] }).notNull(),
+  connectionString: text("connection_string"),
+  stdioLaunch: text("stdio_launch", { mode: "json" }).$type<StdioLaunch>(),
+  authType: text("auth_type", { enum: ["none", "headers", "per_user_headers"] }).notNull(),
+  sealedSecrets: text("sealed_secrets").notNull(),
+  perUserHeaderKeys: text("per_user_header_keys", { mode: "json" }).$type<string[]>().notNull(),
+  toolsToExecute: text("tools_to_execute", { mode: "json" }).$type<string[]>().notNull(),
+  toolsToAutoExecute: text("tools_to_auto_execute", { mode: "json" }).$type<string[]>().notNull(),
+  /** USD per call, by tool name. */
+  toolPricing: text("tool_pricing", { mode: "json" }).$type<Record<string, number>>().notNull(),
+  createdAt: integer("created_at", { mode: "timestamp_ms" }).notNull(),
+  updatedAt: integer("updated_at", { mode: "timestamp_ms" }).notNull(),
+});
+
+/** One MCP tool call, written as `processing` when it starts and completed when it ends. */
+export const mcpToolLogs = sqliteTable(
+  "mcp_tool_logs",
+  {
+    id: text("id").primaryKey(),
+    timestamp: integer("timestamp", { mode: "timestamp_ms" }).notNull(),
+    /** The chat request whose reply asked for the call; null for direct calls. */
+    llmRequestId: text("llm_request_id"),
+    toolName: text("tool_name").notNull(),
+    serverLabel: text("server_label").notNull(),
+    mcpClientId: text("mcp_client_id"),
+    /** `tool_execute`, `agent` or `mcp_server`: which door the call came through. */
+    source: text("source").notNull(),
+    status: text("status", { enum: ["processing", "success", "error"] }).notNull(),
+    /** JSON arguments; null when content logging is off. */
+    arguments: text("arguments"),
+    /** The result text; null when content logging is off or there was none. */
+    result: text("result"),
+    errorMessage: text("error_message"),
+    latencyMs: real("latency_ms"),
+    cost: real("cost"),
+    virtualKeyId: text("virtual_key_id"),
+    virtualKeyName: text("virtual_key_name"),
+  },
+  (table) => [index("mcp_tool_logs_timestamp_idx").on(table.timestamp), index("mcp_tool_logs_llm_request_idx").on(table.llmRequestId)],
+);
+
+/** Who a per-user credential or flow belongs to: a virtual key, or an opaque MCP session id. */
+export type IdentityMode = "virtual_key" | "session";
+
+/** Each identity's own header values for a per_user_headers client, sealed. */
+export const mcpPerUserCredentials = sqliteTable(
+  "mcp_per_user_credentials",
+  {
+    id: text("id").primaryKey(),
+    mode: text("mode", { enum: ["virtual_key", "session"] }).notNull(),
+    identity: text("identity").notNull(),
+    mcpClientId: text("mcp_client_id")
+      .notNull()
+      .references(() => mcpClients.id, { onDelete: "cascade" }),
+    sealedValues: text("sealed_values").notNull(),
+    createdAt: integer("created_at", { mode: "timestamp_ms" }).notNull(),
+    updatedAt: integer("updated_at", { mode: "timestamp_ms" }).notNull(),
+  },
+  (table) => [uniqueIndex("mcp_per_user_credentials_owner_idx").on(table.mode, table.identity, table.mcpClientId)],
+);
+
+/**
+ * A per-user header submission flow (spec 4.13), bound to (mode, identity, client) and to a temp
+ * token kept as a hash. Its per-user-header-flow actor's snapshot lives in actor_snapshots;
+ * `state` mirrors the actor. Deleted when consumed; kept as `expired` so a late submission gets 410.
+ */
+export const mcpPerUserHeaderFlows = sqliteTable(
+  "mcp_per_user_header_flows",
+  {
+    id: text("id").primaryKey(),
+    mode: text("mode", { enum: ["virtual_key", "session"] }).notNull(),
+    identity: text("identity").notNull(),
+    mcpClientId: text("mcp_client_id")
+      .notNull()
+      .references(() => mcpClients.id, { onDelete: "cascade" }),
+    tempTokenHash: text("temp_token_hash").notNull(),
+    state: text("state").notNull(),
+    expiresAt: integer("expires_at", { mode: "timestamp_ms" }).notNull(),
+    createdAt: integer("created_at", { mode: "timestamp_ms" }).notNull(),
+  },
+  (table) => [index("mcp_per_user_header_flows_owner_idx").on(table.mode, table.identity, table.mcpClientId)],
+);
+
+export type McpClientRow = typeof mcpClients.$inferSelect;
+export type McpToolLogRow = typeof mcpToolLogs.$inferSelect;
+export type NewMcpToolLogRow = typeof mcpToolLogs.$inferInsert;
+export type McpPerUserCredentialRow = typeof mcpPerUserCredentials.$inferSelect;
+export type McpPerUserHeaderFlowRow = typeof mcpPerUserHeaderFlows.$inferSelect;

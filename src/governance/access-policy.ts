@@ -1,0 +1,40 @@
+import { GatewayError } from "../http/errors";
+import type { ModelRef } from "../inference/model-ref";
+import type { ProviderStore } from "../provider-registry/store";
+import type { Caller } from "./caller";
+import type { ProviderConfig } from "./schemas";
+
+const forbidden = (errorType: `policy_${string}`, message: string, param: string) => new GatewayError({ status: 403, errorType, message, param });
+
+export const configAllowsModel = (config: ProviderConfig, model: string) => !config.allowed_models?.length || config.allowed_models.includes("*") || config.allowed_models.includes(model);
+
+const paramOf = (index: number) => (index === 0 ? "model" : `fallbacks[${index - 1}]`);
+
+/**
+ * A key with `provider_configs` may use only those providers, each only for its allowed
+ * models; a key without any may use every provider.
+ */
+export function assertTargetsAllowed({ key }: Caller, targets: readonly ModelRef[]): void {
+  if (key.providerConfigs.length === 0) return;
+  targets.forEach((target, index) => {
+    const config = key.providerConfigs.find((candidate) => candidate.provider === target.provider);
+    if (!config) throw forbidden("policy_provider_not_allowed", `virtual key '${key.name}' may not use provider '${target.provider}'`, paramOf(index));
+    if (!configAllowsModel(config, target.model)) throw forbidden("policy_model_not_allowed", `virtual key '${key.name}' may not use model '${target.model}' on provider '${target.provider}'`, paramOf(index));
+  });
+}
+
+/** Per provider, the only keys the virtual key may use; providers it does not restrict are absent. */
+export function allowedKeyIdsOf({ key }: Caller): Record<string, string[]> | undefined {
+  const restricted = key.providerConfigs.filter((config) => config.key_ids?.length);
+  return restricted.length ? Object.fromEntries(restricted.map((config) => [config.provider, config.key_ids!])) : undefined;
+}
+
+/** `x-gw-api-key-id` may pin only a key the virtual key is allowed to use. */
+export function assertPinnedKeyAllowed(caller: Caller, pinnedKeyId: string | null, providers: ProviderStore): void {
+  if (!pinnedKeyId) return;
+  const owner = providers.list().find((provider) => provider.keys.some((candidate) => candidate.id === pinnedKeyId));
+  const allowed = owner && allowedKeyIdsOf(caller)?.[owner.name];
+  if (allowed && !allowed.includes(pinnedKeyId)) throw forbiddenKey(caller, pinnedKeyId, "x-gw-api-key-id");
+}
+
+export const forbiddenKey = ({ key }: Caller, keyId: string, param: string) => forbidden("policy_key_not_allowed", `virtual key '${key.name}' may not use provider key '${keyId}'`, param);

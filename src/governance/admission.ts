@@ -1,0 +1,113 @@
+import type { Usage } from "../inference/canonical";
+import type { InferenceHooks, InferenceOutcome, RequestContext } from "../inference/hooks";
+import { REQUEST_TYPE } from "../inference/operations";
+import type { ProviderStore } from "../provider-registry/store";
+import { allowedKeyIdsOf, assertPinnedKeyAllowed, assertTargetsAllowed, forbiddenKey } from "./access-policy";
+import { authenticateCaller, type Caller, callerIdentity } from "./caller";
+import type { AppliedLimit } from "./limits/applied-limits";
+import { organizationLimits, providerConfigLimits } from "./limits/caller-limits";
+import { admitWithinLimits, chargeLimits, highestUsePercent } from "./limits/enforce-limits";
+import { estimateUsage } from "./limits/estimate-usage";
+import type { UsageCounters } from "./limits/usage-counters";
+import type { PriceBook } from "./pricing/price-book";
+import type { RoutingFacts } from "./routing/cel-conditions";
+import { type Selection, selectTargets } from "./routing/select-targets";
+import type { Organization } from "./stores/organization";
+import type { RoutingRuleStore } from "./stores/routing-rules";
+import type { VirtualKeyStore } from "./stores/virtual-keys";
+
+export interface AdmissionDeps {
+  providers: ProviderStore;
+  virtualKeys: VirtualKeyStore;
+  organization: Organization;
+  rules: RoutingRuleStore;
+  counters: UsageCounters;
+  prices: PriceBook;
+  clock: () => number;
+  /** `enforce_auth_on_inference`. */
+  requireVirtualKey: () => boolean;
+}
+
+/** What settle needs to charge an admitted request. */
+interface Admitted {
+  caller: Caller;
+  organizationLimits: AppliedLimit[];
+}
+
+function routingFacts(context: RequestContext, caller: Caller | undefined, limits: readonly AppliedLimit[], counters: UsageCounters): Omit<RoutingFacts, "model" | "provider"> {
+  return {
+    request_type: REQUEST_TYPE[context.operation],
+    headers: Object.fromEntries(context.headers),
+    metadata: context.metadata,
+    virtual_key_id: caller?.key.id ?? "",
+    virtual_key_name: caller?.key.name ?? "",
+    team_id: caller?.team?.id ?? "",
+    team_name: caller?.team?.name ?? "",
+    customer_id: caller?.customer?.id ?? "",
+    customer_name: caller?.customer?.name ?? "",
+    budget_used: highestUsePercent(counters, limits, "budget"),
+    tokens_used: highestUsePercent(counters, limits, "tokens"),
+    requests_used: highestUsePercent(counters, limits, "requests"),
+  };
+}
+
+/** The key's own restrictions, narrowed further where a routing rule pins a key. */
+function allowedKeys(caller: Caller | undefined, selection: Selection): Record<string, readonly string[]> | undefined {
+  const restricted = caller && allowedKeyIdsOf(caller);
+  for (const [provider, [pinned]] of Object.entries(selection.pinnedKeys ?? {})) {
+    if (caller && pinned && restricted?.[provider] && !restricted[provider].includes(pinned)) throw forbiddenKey(caller, pinned, "model");
+  }
+  return restricted || selection.pinnedKeys ? { ...restricted, ...selection.pinnedKeys } : undefined;
+}
+
+/**
+ * The governance hook, first of the pipeline's hooks: authenticates the virtual key, routes
+ * (rules, then the key's provider weights), enforces the key's allowed providers, models and
+ * keys, checks and reserves budgets and rate limits; after the reply, charges real usage and cost.
+ */
+export function governanceHook(deps: AdmissionDeps): InferenceHooks {
+  const { providers, counters } = deps;
+  const admitted = new WeakMap<RequestContext, Admitted>();
+
+  const charge = (entry: Admitted, context: RequestContext, outcome: InferenceOutcome, usage: Usage | undefined, cost: number | undefined) => {
+    const provider = outcome.answered?.target.provider ?? context.targets[0]?.provider;
+    const limits = [...entry.organizationLimits, ...(provider ? providerConfigLimits(entry.caller, provider) : [])];
+    chargeLimits(counters, limits, { cost: cost ?? 0, tokens: usage?.total_tokens ?? 0 });
+  };
+
+  return {
+    name: "governance",
+    admit(context) {
+      const caller = authenticateCaller(context.headers, deps.virtualKeys, deps.organization, deps.requireVirtualKey());
+      const limits = caller ? organizationLimits(caller) : [];
+      const facts = () => routingFacts(context, caller, limits, counters);
+      const selection = selectTargets({ model: context.requestedModel, fallbacks: context.requestedFallbacks ?? [], mountProvider: context.mountProvider, caller, facts }, providers, deps.rules);
+      // Recorded before any refusal below, so a refused request is logged with its caller and route.
+      context.targets = selection.targets;
+      if (selection.rule) context.routingRule = { id: selection.rule.id, name: selection.rule.name };
+      context.routingEngine = selection.engine;
+      if (caller) context.caller = callerIdentity(caller);
+      context.allowedKeyIds = allowedKeys(caller, selection);
+      if (!caller) return;
+      assertTargetsAllowed(caller, selection.targets);
+      assertPinnedKeyAllowed(caller, context.headers.get("x-gw-api-key-id"), providers);
+      admitWithinLimits(counters, [...limits, ...providerConfigLimits(caller, selection.targets[0]!.provider)], deps.clock());
+      admitted.set(context, { caller, organizationLimits: limits });
+    },
+    settle(context, outcome) {
+      const entry = admitted.get(context);
+      if (!entry) return;
+      admitted.delete(context);
+      const usage = outcome.summary.usage;
+      const answered = outcome.answered;
+      if (usage || !answered || context.operation === "count_tokens") return charge(entry, context, outcome, usage, outcome.cost);
+      // No usage reported (a stream the client left early, or one sent without a usage chunk): charge an estimate.
+      estimateUsage(context.body, outcome.summary.content ?? "")
+        .then((estimate) => {
+          const priced = { provider: answered.target.provider, model: answered.target.model, requestType: REQUEST_TYPE[context.operation], keyId: answered.keyId, virtualKeyId: entry.caller.key.id };
+          charge(entry, context, outcome, estimate, deps.prices.costOf(priced, estimate));
+        })
+        .catch((error) => console.error(`governance: request ${context.id} could not be charged`, error));
+    },
+  };
+}

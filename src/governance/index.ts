@@ -1,0 +1,76 @@
+import { Elysia } from "elysia";
+import type { Database } from "../db/client";
+import type { PricedReply } from "../inference/handle";
+import { REQUEST_TYPE } from "../inference/operations";
+import type { ProviderStore } from "../provider-registry/store";
+import { governanceHook } from "./admission";
+import { UsageCounters } from "./limits/usage-counters";
+import { PriceBook } from "./pricing/price-book";
+import { deprecatedTeamRoutes, organizationRoutes } from "./routes/organization";
+import { pricingOverrideRoutes } from "./routes/pricing-overrides";
+import { routingRuleRoutes } from "./routes/routing-rules";
+import { usageRoutes } from "./routes/usage";
+import { virtualKeyRoutes } from "./routes/virtual-keys";
+import { Organization } from "./stores/organization";
+import { PricingOverrideStore } from "./stores/pricing-overrides";
+import { RoutingRuleStore } from "./stores/routing-rules";
+import { VirtualKeyStore } from "./stores/virtual-keys";
+
+export interface GovernanceOptions {
+  db: Database;
+  providers: ProviderStore;
+  /** `enforce_auth_on_inference`: every inference request needs a virtual key. */
+  requireVirtualKey: () => boolean;
+  /** Milliseconds since the epoch; budget and rate-limit windows are measured by it. */
+  clock?: () => number;
+  /** How often changed usage counters are written to the database. */
+  flushIntervalMs?: number;
+}
+
+/**
+ * Virtual keys, teams, customers, budgets, rate limits, routing rules and pricing. `hook` goes
+ * first among the inference hooks, `price` prices every reply, `routes` serves
+ * /api/governance/*, and `close()` writes the usage counters still in memory. The stores it
+ * returns let other areas (A2A agent grants) authenticate virtual keys the same way.
+ */
+export async function createGovernance({ db, providers, requireVirtualKey, clock = Date.now, flushIntervalMs = 1_000 }: GovernanceOptions) {
+  const organization = new Organization(db);
+  const virtualKeys = new VirtualKeyStore(db, organization, providers);
+  const rules = new RoutingRuleStore(db, { providers, organization, virtualKeys });
+  const overrides = new PricingOverrideStore(db, { providers, virtualKeys });
+  const counters = new UsageCounters(db, clock);
+  await organization.load();
+  await virtualKeys.load();
+  await rules.load();
+  await overrides.load();
+  await counters.load();
+  counters.startFlushing(flushIntervalMs);
+  const prices = new PriceBook(overrides, providers);
+
+  const routes = new Elysia({ name: "governance-routes" })
+    .use(deprecatedTeamRoutes(organization, virtualKeys))
+    .group("/api/governance", (app) =>
+      app
+        .use(virtualKeyRoutes(virtualKeys, organization, counters))
+        .use(organizationRoutes(organization, virtualKeys))
+        .use(usageRoutes(organization, virtualKeys, counters))
+        .use(routingRuleRoutes(rules))
+        .use(pricingOverrideRoutes(overrides)),
+    );
+
+  return {
+    hook: governanceHook({ providers, virtualKeys, organization, rules, counters, prices, clock, requireVirtualKey }),
+    price: ({ target, keyId, usage, context }: PricedReply) =>
+      prices.costOf({ provider: target.provider, model: target.model, requestType: REQUEST_TYPE[context.operation], keyId, virtualKeyId: context.caller?.virtualKeyId }, usage),
+    routes,
+    close: () => counters.close(),
+    // What other areas check virtual keys with (agent grants, MCP configs): they read, governance writes.
+    virtualKeys,
+    organization,
+    counters,
+    clock,
+    requireVirtualKey,
+  };
+}
+
+export type Governance = Awaited<ReturnType<typeof createGovernance>>;

@@ -1,0 +1,58 @@
+import { GatewayError } from "../../http/errors";
+import type { AppliedLimit } from "./applied-limits";
+import type { CounterReading, UsageCounters } from "./usage-counters";
+
+const LEVEL_NAMES = { virtual_key: "virtual key", provider_config: "provider config", team: "team", customer: "customer" } as const;
+
+/**
+ * Budgets answer 402 (`policy_budget_exceeded`): money ran out, and waiting a moment will not
+ * help the way it does with a rate limit's 429 (`policy_rate_limited`). Both carry
+ * `retry_after_ms`, the time until the window resets.
+ */
+function exceeded(limit: AppliedLimit, reading: CounterReading, now: number): GatewayError {
+  const owner = `${LEVEL_NAMES[limit.owner.level]} '${limit.owner.name}'`;
+  const retryAfterMs = Math.max(0, reading.resetsAt - now);
+  const extra = { retry_after_ms: retryAfterMs };
+  if (limit.kind === "budget") {
+    const message = `budget of ${owner} is exhausted: $${reading.used.toFixed(6)} of $${limit.max} used in the ${limit.duration} window`;
+    return new GatewayError({ status: 402, errorType: "policy_budget_exceeded", message, extra });
+  }
+  const unit = limit.kind === "tokens" ? "tokens" : "requests";
+  return new GatewayError({ status: 429, errorType: "policy_rate_limited", message: `${unit} limit of ${owner} reached: ${reading.used} of ${limit.max} per ${limit.duration}`, extra });
+}
+
+/** Whether one more request fits: budgets and token limits while anything is left, request limits while a slot is. */
+function hasRoom(limit: AppliedLimit, used: number): boolean {
+  return limit.kind === "requests" ? used + 1 <= limit.max : used < limit.max;
+}
+
+/**
+ * Checks every limit before the upstream call and reserves a request slot on each request
+ * limit. Synchronous on purpose: no other request can run between the check and the reservation.
+ */
+export function admitWithinLimits(counters: UsageCounters, limits: readonly AppliedLimit[], now: number): void {
+  for (const limit of limits) {
+    const reading = counters.read(limit);
+    if (!hasRoom(limit, reading.used)) throw exceeded(limit, reading, now);
+  }
+  for (const limit of limits) if (limit.kind === "requests") counters.add(limit, 1);
+}
+
+/** After the reply: the real cost on budgets, the real tokens on token limits. */
+export function chargeLimits(counters: UsageCounters, limits: readonly AppliedLimit[], usage: { cost: number; tokens: number }): void {
+  for (const limit of limits) {
+    if (limit.kind === "budget") counters.add(limit, usage.cost);
+    else if (limit.kind === "tokens") counters.add(limit, usage.tokens);
+  }
+}
+
+/** Usage in percent of the fullest limit of a kind, for routing rules (`budget_used`, ...). */
+export function highestUsePercent(counters: UsageCounters, limits: readonly AppliedLimit[], kind: AppliedLimit["kind"]): number {
+  let highest = 0;
+  for (const limit of limits) {
+    if (limit.kind !== kind) continue;
+    const percent = limit.max > 0 ? (counters.read(limit).used / limit.max) * 100 : 100;
+    highest = Math.max(highest, percent);
+  }
+  return highest;
+}

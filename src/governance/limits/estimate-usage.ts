@@ -1,0 +1,24 @@
+import type { Usage } from "../../inference/canonical";
+
+/** Fields whose strings are names, not text the model reads. */
+const NOT_TEXT = new Set(["model", "role", "type"]);
+
+function textsOf(value: unknown, into: string[]): string[] {
+  if (typeof value === "string") into.push(value);
+  else if (Array.isArray(value)) for (const item of value) textsOf(item, into);
+  else if (value && typeof value === "object") for (const [field, inner] of Object.entries(value)) if (!NOT_TEXT.has(field)) textsOf(inner, into);
+  return into;
+}
+
+/**
+ * Usage for a reply the provider reported none for (a stream the client left early, a stream
+ * without a usage chunk): the request's text and the reply seen, counted with OpenAI's o200k
+ * tokenizer. Without it, leaving a stream just before its end would cost nothing.
+ */
+export async function estimateUsage(body: Record<string, unknown>, replyText: string): Promise<Usage> {
+  // Loaded on first use: the tokenizer's tables are large and most requests never need them.
+  const { countTokens } = await import("gpt-tokenizer");
+  const prompt = countTokens(textsOf(body, []).join("\n"));
+  const completion = countTokens(replyText);
+  return { prompt_tokens: prompt, completion_tokens: completion, total_tokens: prompt + completion };
+}

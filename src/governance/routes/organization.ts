@@ -1,0 +1,79 @@
+import { Elysia, t } from "elysia";
+import { markDeprecated } from "../../access/deprecation";
+import { CustomerInput, CustomerUpdateInput, ListQuery, TeamInput, TeamUpdateInput } from "../schemas";
+import { customerView, type Organization } from "../stores/organization";
+import type { VirtualKeyStore } from "../stores/virtual-keys";
+
+const TeamParams = t.Object({ team_id: t.String() });
+const CustomerParams = t.Object({ id: t.String() });
+
+/** Keys of a removed team or customer stay, detached (the foreign key sets it null). */
+async function removeTeam(organization: Organization, keys: VirtualKeyStore, teamId: string) {
+  await organization.removeTeam(teamId);
+  await keys.load();
+  return { message: "Team deleted successfully" };
+}
+
+/** /api/governance/teams and /api/governance/customers. */
+export function organizationRoutes(organization: Organization, keys: VirtualKeyStore) {
+  const { teams, customers } = organization;
+  return new Elysia({ name: "governance-organization" })
+    .get(
+      "/teams",
+      ({ query }) => {
+        const { rows, ...page } = teams.page(query);
+        return { teams: rows.map(organization.teamView), ...page };
+      },
+      { query: ListQuery },
+    )
+    .post(
+      "/teams",
+      async ({ body, set }) => {
+        set.status = 201;
+        return { message: "Team created successfully", team: organization.teamView(await organization.createTeam(body)) };
+      },
+      { body: TeamInput },
+    )
+    .get("/teams/:team_id", ({ params }) => ({ team: organization.teamView(teams.require(params.team_id)) }), { params: TeamParams })
+    .put("/teams/:team_id", async ({ params, body }) => ({ message: "Team updated successfully", team: organization.teamView(await organization.updateTeam(params.team_id, body)) }), { params: TeamParams, body: TeamUpdateInput })
+    .delete("/teams/:team_id", ({ params }) => removeTeam(organization, keys, params.team_id), { params: TeamParams })
+    .get(
+      "/customers",
+      ({ query }) => {
+        const { rows, ...page } = customers.page(query);
+        return { customers: rows.map(customerView), ...page };
+      },
+      { query: ListQuery },
+    )
+    .post(
+      "/customers",
+      async ({ body, set }) => {
+        set.status = 201;
+        return { message: "Customer created successfully", customer: customerView(await organization.createCustomer(body)) };
+      },
+      { body: CustomerInput },
+    )
+    .get("/customers/:id", ({ params }) => ({ customer: customerView(customers.require(params.id)) }), { params: CustomerParams })
+    .put("/customers/:id", async ({ params, body }) => ({ message: "Customer updated successfully", customer: customerView(await organization.updateCustomer(params.id, body)) }), { params: CustomerParams, body: CustomerUpdateInput })
+    .delete(
+      "/customers/:id",
+      async ({ params }) => {
+        await organization.removeCustomer(params.id);
+        await keys.load();
+        return { message: "Customer deleted successfully" };
+      },
+      { params: CustomerParams },
+    );
+}
+
+/** Spec 4.5: the deprecated DELETE /api/teams/{team_id}, same handler, pointing at its successor. */
+export function deprecatedTeamRoutes(organization: Organization, keys: VirtualKeyStore) {
+  return new Elysia({ name: "governance-deprecated-teams" }).delete(
+    "/api/teams/:team_id",
+    ({ params, set }) => {
+      markDeprecated(set, `/api/governance/teams/${encodeURIComponent(params.team_id)}`);
+      return removeTeam(organization, keys, params.team_id);
+    },
+    { params: TeamParams },
+  );
+}

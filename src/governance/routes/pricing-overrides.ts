@@ -1,0 +1,40 @@
+import { Elysia, t } from "elysia";
+import { ListQuery, PricingOverrideInput, PricingOverrideUpdateInput } from "../schemas";
+import { type PricingOverrideStore, pricingOverrideView } from "../stores/pricing-overrides";
+
+const IdParams = t.Object({ id: t.String() });
+
+/** /api/governance/pricing-overrides: operator prices that win over the shipped catalogue. */
+export function pricingOverrideRoutes(overrides: PricingOverrideStore) {
+  return new Elysia({ name: "governance-pricing-overrides", prefix: "/pricing-overrides" })
+    .get(
+      "/",
+      ({ query }) => {
+        const { rows, ...page } = overrides.overrides.page(query);
+        return { pricing_overrides: rows.map(pricingOverrideView), ...page };
+      },
+      { query: ListQuery },
+    )
+    .post(
+      "/",
+      async ({ body, set }) => {
+        set.status = 201;
+        return { message: "Pricing override created successfully", pricing_override: pricingOverrideView(await overrides.create(body)) };
+      },
+      { body: PricingOverrideInput },
+    )
+    .get("/:id", ({ params }) => ({ pricing_override: pricingOverrideView(overrides.overrides.require(params.id)) }), { params: IdParams })
+    .put(
+      "/:id",
+      async ({ params, body }) => ({ message: "Pricing override updated successfully", pricing_override: pricingOverrideView(await overrides.update(params.id, body)) }),
+      { params: IdParams, body: PricingOverrideUpdateInput },
+    )
+    .delete(
+      "/:id",
+      async ({ params }) => {
+        await overrides.remove(params.id);
+        return { message: "Pricing override deleted successfully" };
+      },
+      { params: IdParams },
+    );
+}

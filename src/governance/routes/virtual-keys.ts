@@ -1,0 +1,83 @@
+import { Elysia, t } from "elysia";
+import type { VirtualKeyRow } from "../../db/schema";
+import { authenticateCaller } from "../caller";
+import { budgetUsage, limitsOfCaller, rateLimitUsage } from "../limits/usage-report";
+import type { UsageCounters } from "../limits/usage-counters";
+import { ListQuery, VirtualKeyCreateInput, VirtualKeyUpdateInput } from "../schemas";
+import type { Organization } from "../stores/organization";
+import type { VirtualKeyStore } from "../stores/virtual-keys";
+
+const IdParams = t.Object({ id: t.String() });
+
+/** A key as the API shows it: never its value, except once, on create and rotate. */
+function virtualKeyView(row: VirtualKeyRow, organization: Organization) {
+  const team = row.teamId ? organization.teams.get(row.teamId) : undefined;
+  const customer = row.customerId ? organization.customers.get(row.customerId) : undefined;
+  return {
+    id: row.id,
+    name: row.name,
+    description: row.description,
+    is_active: row.isActive,
+    key_prefix: row.keyPrefix,
+    team_id: row.teamId,
+    customer_id: row.customerId,
+    team: team ? { id: team.id, name: team.name } : null,
+    customer: customer ? { id: customer.id, name: customer.name } : null,
+    provider_configs: row.providerConfigs,
+    budgets: row.budgets,
+    rate_limit: row.rateLimit,
+    mcp_configs: row.mcpConfigs,
+    agent_grants: row.agentGrants,
+    created_at: row.createdAt.toISOString(),
+    updated_at: row.updatedAt.toISOString(),
+  };
+}
+
+/** /api/governance/virtual-keys, and the quota a key can read about itself. */
+export function virtualKeyRoutes(keys: VirtualKeyStore, organization: Organization, counters: UsageCounters) {
+  const view = (row: VirtualKeyRow) => virtualKeyView(row, organization);
+  return (
+    new Elysia({ name: "governance-virtual-keys", prefix: "/virtual-keys" })
+      .get(
+        "/",
+        ({ query }) => {
+          const { rows, ...page } = keys.keys.page(query);
+          return { virtual_keys: rows.map(view), ...page };
+        },
+        { query: ListQuery },
+      )
+      .post(
+        "/",
+        async ({ body, set }) => {
+          const { row, value } = await keys.create(body);
+          set.status = 201;
+          return { message: "Virtual key created successfully", virtual_key: { ...view(row), value } };
+        },
+        { body: VirtualKeyCreateInput },
+      )
+      // Authenticated by the virtual key alone (spec 5): what is left of every budget and limit it answers to.
+      .get("/quota", ({ request }) => {
+        const caller = authenticateCaller(request.headers, keys, organization, true)!;
+        const limits = limitsOfCaller(caller);
+        return { virtual_key: { id: caller.key.id, name: caller.key.name }, budgets: budgetUsage(limits, counters), rate_limits: rateLimitUsage(limits, counters) };
+      })
+      .get("/:id", ({ params }) => ({ virtual_key: view(keys.keys.require(params.id)) }), { params: IdParams })
+      .put("/:id", async ({ params, body }) => ({ message: "Virtual key updated successfully", virtual_key: view(await keys.update(params.id, body)) }), { params: IdParams, body: VirtualKeyUpdateInput })
+      .post(
+        "/:id/rotate",
+        async ({ params }) => {
+          const { row, value } = await keys.rotate(params.id);
+          return { message: "Virtual key rotated successfully", virtual_key: { ...view(row), value } };
+        },
+        { params: IdParams },
+      )
+      .delete(
+        "/:id",
+        async ({ params }) => {
+          await keys.remove(params.id);
+          return { message: "Virtual key deleted successfully" };
+        },
+        { params: IdParams },
+      )
+  );
+}

@@ -1,0 +1,54 @@
+import { notFound } from "../../http/errors";
+import type { ListQuery } from "../schemas";
+
+interface CachedRow {
+  id: string;
+  name: string;
+  createdAt: Date;
+}
+
+/** Rows of one table held in memory for the hot path; stores write libSQL first, then here. */
+export class RowCache<Row extends CachedRow> {
+  private readonly rows = new Map<string, Row>();
+
+  /** `what` names the entity in not-found messages ("team", "virtual key"). */
+  constructor(private readonly what: string) {}
+
+  replaceAll(rows: readonly Row[]): void {
+    this.rows.clear();
+    for (const row of rows) this.rows.set(row.id, row);
+  }
+
+  get(id: string): Row | undefined {
+    return this.rows.get(id);
+  }
+
+  require(id: string): Row {
+    const row = this.rows.get(id);
+    if (!row) throw notFound(`${this.what} '${id}' not found`);
+    return row;
+  }
+
+  set(row: Row): Row {
+    this.rows.set(row.id, row);
+    return row;
+  }
+
+  delete(id: string): void {
+    this.rows.delete(id);
+  }
+
+  /** Oldest first. */
+  all(): Row[] {
+    return [...this.rows.values()].sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime() || a.name.localeCompare(b.name));
+  }
+
+  /** `search` matches the name case-insensitively; no `limit` means every row after `offset`. */
+  page(query: ListQuery) {
+    const needle = query.search?.toLowerCase();
+    const matching = needle ? this.all().filter((row) => row.name.toLowerCase().includes(needle)) : this.all();
+    const offset = query.offset ?? 0;
+    const rows = query.limit === undefined ? matching.slice(offset) : matching.slice(offset, offset + query.limit);
+    return { rows, count: rows.length, total_count: matching.length, limit: query.limit ?? 0, offset };
+  }
+}

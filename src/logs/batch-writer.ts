@@ -1,0 +1,79 @@
+import { backgroundTimeout } from "./background-timer";
+
+export interface BatchWriterOptions {
+  /** Rows held in memory at most; a row arriving at a full queue is dropped and counted. */
+  capacity: number;
+  /** A flush starts as soon as this many rows wait. */
+  batchSize: number;
+  /** A flush starts this long after the first row arrives in an empty queue. */
+  flushIntervalMs: number;
+}
+
+export interface QueueStatus {
+  depth: number;
+  capacity: number;
+  dropped: number;
+  /** Rows lost because their batch insert failed. */
+  failed: number;
+}
+
+/**
+ * A bounded queue drained in batches by one writer at a time. `enqueue` never waits and never
+ * throws, so the request that produced a row is never slowed by the database.
+ */
+export class BatchWriter<Row> {
+  private queue: Row[] = [];
+  private dropped = 0;
+  private failed = 0;
+  private timer: ReturnType<typeof setTimeout> | undefined;
+  private draining: Promise<void> | undefined;
+
+  constructor(
+    private readonly insert: (rows: Row[]) => Promise<void>,
+    private readonly options: BatchWriterOptions,
+  ) {}
+
+  enqueue(row: Row): boolean {
+    if (this.queue.length >= this.options.capacity) {
+      this.dropped++;
+      return false;
+    }
+    this.queue.push(row);
+    if (this.queue.length >= this.options.batchSize) this.startDraining();
+    else this.timer ??= backgroundTimeout(() => this.startDraining(), this.options.flushIntervalMs);
+    return true;
+  }
+
+  status(): QueueStatus {
+    return { depth: this.queue.length, capacity: this.options.capacity, dropped: this.dropped, failed: this.failed };
+  }
+
+  /** Resolves once every row queued before the call is written (or counted as failed). */
+  async flush(): Promise<void> {
+    while (this.queue.length > 0 || this.draining) {
+      this.startDraining();
+      await this.draining;
+    }
+  }
+
+  private startDraining() {
+    clearTimeout(this.timer);
+    this.timer = undefined;
+    this.draining ??= this.drain().finally(() => {
+      this.draining = undefined;
+      if (this.queue.length > 0) this.timer ??= backgroundTimeout(() => this.startDraining(), this.options.flushIntervalMs);
+    });
+  }
+
+  private async drain() {
+    while (this.queue.length > 0) {
+      const batch = this.queue.splice(0, this.options.batchSize);
+      try {
+        await this.insert(batch);
+      } catch (error) {
+        this.failed += batch.length;
+        console.error(`request log: a batch of ${batch.length} rows could not be written`, error);
+      }
+    }
+  }
+}

@@ -1,0 +1,65 @@
+import { and, eq, gte, inArray, isNull, lte, type SQL, sql } from "drizzle-orm";
+import type { AnySQLiteColumn } from "drizzle-orm/sqlite-core";
+import { requestLogs } from "../db/schema/logs";
+import type { Bounds, ListFilter, LogFilters } from "./filters";
+import { contentMatches } from "./full-text";
+import type { TimeWindow } from "./time-window";
+
+const LIST_COLUMNS: Record<Exclude<ListFilter, "tool_call_names">, AnySQLiteColumn> = {
+  providers: requestLogs.provider,
+  models: requestLogs.model,
+  aliases: requestLogs.alias,
+  status: requestLogs.status,
+  objects: requestLogs.object,
+  selected_key_ids: requestLogs.selectedKeyId,
+  virtual_key_ids: requestLogs.virtualKeyId,
+  team_ids: requestLogs.teamId,
+  customer_ids: requestLogs.customerId,
+  user_ids: requestLogs.userId,
+  business_unit_ids: requestLogs.businessUnitId,
+  project_ids: requestLogs.projectId,
+  routing_rule_ids: requestLogs.routingRuleId,
+  routing_engine_used: requestLogs.routingEngine,
+  stop_reasons: requestLogs.stopReason,
+  cache_hit_types: requestLogs.cacheHitType,
+};
+
+// tool_call_names and metadata are JSON columns; json_each reads them without path quoting.
+const calledAnyTool = (names: string[]) => sql`EXISTS (SELECT 1 FROM json_each(${requestLogs.toolCallNames}) WHERE value IN ${names})`;
+const hasMetadata = (key: string, value: string) => sql`EXISTS (SELECT 1 FROM json_each(${requestLogs.metadata}) WHERE key = ${key} AND value = ${value})`;
+
+function withinBounds(column: AnySQLiteColumn, bounds: Bounds): SQL[] {
+  return [bounds.min === undefined ? undefined : gte(column, bounds.min), bounds.max === undefined ? undefined : lte(column, bounds.max)].filter((condition) => condition !== undefined);
+}
+
+function withinWindow(window: TimeWindow): SQL[] {
+  return [window.start ? gte(requestLogs.timestamp, window.start) : undefined, window.end ? lte(requestLogs.timestamp, window.end) : undefined].filter((condition) => condition !== undefined);
+}
+
+function listConditions(lists: LogFilters["lists"]): SQL[] {
+  return Object.entries(lists).map(([name, values]) => (name === "tool_call_names" ? calledAnyTool(values) : inArray(LIST_COLUMNS[name as keyof typeof LIST_COLUMNS], values)));
+}
+
+function identityConditions(filters: LogFilters): SQL[] {
+  const conditions: SQL[] = [];
+  if (filters.requestId) conditions.push(eq(requestLogs.id, filters.requestId));
+  if (filters.parentRequestId) conditions.push(eq(requestLogs.parentRequestId, filters.parentRequestId));
+  if (filters.sessionId) conditions.push(eq(requestLogs.sessionId, filters.sessionId));
+  if (filters.rootsOnly) conditions.push(isNull(requestLogs.parentRequestId));
+  return conditions;
+}
+
+/** The WHERE clause of a filtered read; `window` replaces the filters' own (for the previous period). */
+export function logConditions(filters: LogFilters, window: TimeWindow = filters.window): SQL | undefined {
+  return and(
+    ...withinWindow(window),
+    ...listConditions(filters.lists),
+    ...identityConditions(filters),
+    ...withinBounds(requestLogs.latencyMs, filters.latency),
+    ...withinBounds(requestLogs.cost, filters.cost),
+    ...withinBounds(requestLogs.totalTokens, filters.tokens),
+    ...(filters.missingCostOnly ? [isNull(requestLogs.cost)] : []),
+    ...Object.entries(filters.metadata).map(([key, value]) => hasMetadata(key, value)),
+    ...(filters.contentSearch ? [contentMatches(filters.contentSearch)] : []),
+  );
+}

@@ -1,0 +1,51 @@
+import { max, min, sql } from "drizzle-orm";
+import type { Database } from "../db/client";
+import { requestLogs } from "../db/schema/logs";
+import { type Usage, usageColumns } from "./aggregates";
+import { logConditions } from "./conditions";
+import type { LogFilters } from "./filters";
+import { bucketSeconds } from "./time-window";
+
+/** The range to cover: the filters' window, with open ends closed by the data (or now). */
+async function coveredRange(db: Database, filters: LogFilters, now: Date): Promise<{ start: number; end: number } | undefined> {
+  const { start, end } = filters.window;
+  if (start) return { start: start.getTime(), end: (end ?? now).getTime() };
+  const [seen] = await db
+    .select({ first: min(requestLogs.timestamp), last: max(requestLogs.timestamp) })
+    .from(requestLogs)
+    .where(logConditions(filters));
+  if (!seen?.first || !seen.last) return undefined;
+  return { start: seen.first.getTime(), end: (end ?? seen.last).getTime() };
+}
+
+function bucketView(timestamp: number, usage: Usage | undefined) {
+  return {
+    timestamp: new Date(timestamp).toISOString(),
+    count: usage?.requests ?? 0,
+    success: usage?.successes ?? 0,
+    error: usage?.errors ?? 0,
+    total_tokens: usage?.totalTokens ?? 0,
+    total_cost: usage?.cost ?? 0,
+    average_latency: usage?.averageLatency ?? 0,
+  };
+}
+
+/** Requests over time in equal buckets aligned to the epoch, empty buckets included. */
+export async function logHistogram(db: Database, filters: LogFilters, now: Date) {
+  const range = await coveredRange(db, filters, now);
+  if (!range) return { buckets: [], bucket_size_seconds: bucketSeconds(0) };
+  const size = bucketSeconds(range.end - range.start);
+  const sizeMs = size * 1000;
+  // Inlined, not bound: a bound JS number may arrive as REAL and turn the division fractional.
+  const width = sql.raw(String(sizeMs));
+  const bucketStart = sql<number>`(${requestLogs.timestamp} / ${width}) * ${width}`.mapWith(Number);
+  const rows = await db
+    .select({ bucket: bucketStart, ...usageColumns })
+    .from(requestLogs)
+    .where(logConditions(filters))
+    .groupBy(bucketStart);
+  const byBucket = new Map(rows.map(({ bucket, ...usage }) => [bucket, usage as Usage]));
+  const buckets = [];
+  for (let timestamp = Math.floor(range.start / sizeMs) * sizeMs; timestamp <= range.end; timestamp += sizeMs) buckets.push(bucketView(timestamp, byBucket.get(timestamp)));
+  return { buckets, bucket_size_seconds: size };
+}

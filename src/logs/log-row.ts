@@ -1,0 +1,87 @@
+import type { NewRequestLogRow } from "../db/schema/logs";
+import type { InferenceOutcome, RequestContext } from "../inference/hooks";
+import type { ModelRef } from "../inference/model-ref";
+import { REQUEST_TYPE } from "../inference/operations";
+import { redactedJson } from "./redact-secrets";
+
+/** The target a row is attributed to: the one that answered, else the primary the client asked for. */
+function attributedTarget(context: RequestContext, outcome: InferenceOutcome): ModelRef {
+  if (outcome.answered) return outcome.answered.target;
+  const primary = context.targets[0];
+  if (primary) return primary;
+  const slash = context.requestedModel.indexOf("/");
+  return slash > 0 ? { provider: context.requestedModel.slice(0, slash), model: context.requestedModel.slice(slash + 1) } : { provider: "", model: context.requestedModel };
+}
+
+/** The name the client used, when it is not simply the target's own name. */
+function aliasOf(requested: string, target: ModelRef): string | null {
+  return requested === target.model || requested === `${target.provider}/${target.model}` ? null : requested;
+}
+
+function contentColumns(context: RequestContext, outcome: InferenceOutcome, contentLogging: boolean) {
+  if (!contentLogging) return { requestContent: null, responseContent: null };
+  return {
+    requestContent: redactedJson(context.body),
+    responseContent: outcome.summary.content || null,
+  };
+}
+
+function callerColumns(context: RequestContext) {
+  const caller = context.caller;
+  return {
+    virtualKeyId: caller?.virtualKeyId ?? null,
+    virtualKeyName: caller?.virtualKeyName ?? null,
+    teamId: caller?.teamId ?? null,
+    customerId: caller?.customerId ?? null,
+    userId: caller?.userId ?? null,
+    businessUnitId: caller?.businessUnitId ?? null,
+    projectId: caller?.projectId ?? null,
+  };
+}
+
+function tokenColumns(outcome: InferenceOutcome) {
+  const usage = outcome.summary.usage;
+  return {
+    inputTokens: usage?.prompt_tokens ?? 0,
+    outputTokens: usage?.completion_tokens ?? 0,
+    cachedTokens: usage?.prompt_tokens_details?.cached_tokens ?? 0,
+    reasoningTokens: usage?.completion_tokens_details?.reasoning_tokens ?? 0,
+    totalTokens: usage?.total_tokens ?? (usage ? usage.prompt_tokens + usage.completion_tokens : 0),
+  };
+}
+
+/** The log row of a settled request; tool call names are kept whether or not content is logged. */
+export function logRowFromSettled(context: RequestContext, outcome: InferenceOutcome, contentLogging: boolean): NewRequestLogRow {
+  const target = attributedTarget(context, outcome);
+  const failed = outcome.error !== undefined || outcome.status >= 400;
+  return {
+    id: context.id,
+    parentRequestId: context.parentRequestId ?? null,
+    timestamp: context.receivedAt,
+    object: REQUEST_TYPE[context.operation],
+    provider: target.provider,
+    model: target.model,
+    alias: aliasOf(context.requestedModel, target),
+    selectedKeyId: outcome.answered?.keyId ?? outcome.attempts.at(-1)?.key ?? null,
+    ...callerColumns(context),
+    routingRuleId: context.routingRule?.id ?? null,
+    routingRuleName: context.routingRule?.name ?? null,
+    routingEngine: context.routingEngine ?? null,
+    status: failed ? "error" : "success",
+    statusCode: outcome.status,
+    errorType: outcome.error?.errorType ?? null,
+    errorMessage: outcome.error?.message ?? null,
+    stopReason: outcome.summary.finishReason ?? null,
+    toolCallNames: outcome.summary.toolCallNames,
+    cacheHitType: outcome.cacheHit ?? null,
+    ...tokenColumns(outcome),
+    cost: outcome.cost ?? null,
+    latencyMs: outcome.latencyMs,
+    timeToFirstTokenMs: outcome.summary.timeToFirstTokenMs ?? null,
+    stream: context.stream,
+    sessionId: context.sessionId ?? null,
+    metadata: context.metadata,
+    attempts: outcome.attempts,
+    ...contentColumns(context, outcome, contentLogging),
+  };
+}

@@ -1,0 +1,87 @@
+import { and, eq } from "drizzle-orm";
+import { type Static, Type as t } from "@sinclair/typebox";
+import type { Database } from "../db/client";
+import { requestLogs } from "../db/schema/logs";
+import { rateOf, type Usage, usageColumns } from "./aggregates";
+import { logConditions } from "./conditions";
+import { LogFilterFields, type LogFilters, POSITIVE_INTEGER } from "./filters";
+import { previousWindow, type TimeWindow } from "./time-window";
+import { percentChange } from "./trend";
+
+const DEFAULT_RANKING_LIMIT = 100;
+
+/** GET /api/logs/rankings (spec 4.10): the filters plus `limit` and `all`. */
+export const RankingsQuery = t.Object(
+  {
+    ...LogFilterFields,
+    limit: t.Optional(t.String({ pattern: POSITIVE_INTEGER.pattern, description: `an integer >= 1, default ${DEFAULT_RANKING_LIMIT}; ignored when all=true` })),
+    all: t.Optional(t.Boolean()),
+  },
+  { additionalProperties: true },
+);
+export type RankingsQuery = Static<typeof RankingsQuery>;
+
+type ModelUsage = Usage & { provider: string; model: string };
+type ModelPair = { provider: string; model: string };
+
+/**
+ * One covering-index range scan per model instead of a GROUP BY: SQLite sorts every row of the
+ * window to group them, which costs several times more than reading each model's slice of
+ * request_logs_model_usage_idx.
+ */
+async function usageOfModel(db: Database, filters: LogFilters, window: TimeWindow, { provider, model }: ModelPair): Promise<ModelUsage> {
+  const where = and(eq(requestLogs.model, model), eq(requestLogs.provider, provider), logConditions(filters, window));
+  const [usage] = (await db.select(usageColumns).from(requestLogs).where(where)) as Usage[];
+  return { provider, model, ...usage! };
+}
+
+async function usageByModel(db: Database, filters: LogFilters, window: TimeWindow): Promise<ModelUsage[]> {
+  const pairs = await db.selectDistinct({ provider: requestLogs.provider, model: requestLogs.model }).from(requestLogs).where(logConditions(filters, window));
+  const usages = await Promise.all(pairs.map((pair) => usageOfModel(db, filters, window, pair)));
+  return usages.sort((a, b) => b.requests - a.requests || b.totalTokens - a.totalTokens || a.provider.localeCompare(b.provider) || a.model.localeCompare(b.model));
+}
+
+function trendOf(current: ModelUsage, previous: ModelUsage | undefined) {
+  return {
+    has_previous_period: previous !== undefined,
+    requests_trend: percentChange(current.requests, previous?.requests),
+    tokens_trend: percentChange(current.totalTokens, previous?.totalTokens),
+    cost_trend: percentChange(current.cost, previous?.cost),
+    latency_trend: percentChange(current.averageLatency, previous?.averageLatency),
+    error_rate_trend: percentChange(rateOf(current.errors, current.requests), previous && rateOf(previous.errors, previous.requests)),
+  };
+}
+
+function rankingView(current: ModelUsage, previous: ModelUsage | undefined) {
+  return {
+    provider: current.provider,
+    model: current.model,
+    total_requests: current.requests,
+    success_count: current.successes,
+    error_count: current.errors,
+    success_rate: rateOf(current.successes, current.requests),
+    error_rate: rateOf(current.errors, current.requests),
+    input_tokens: current.inputTokens,
+    output_tokens: current.outputTokens,
+    total_tokens: current.totalTokens,
+    total_cost: current.cost,
+    avg_latency: current.averageLatency,
+    trend: trendOf(current, previous),
+  };
+}
+
+/**
+ * Models ranked by requests (then tokens), each with its change against the window of the same
+ * length just before; `limit` is ignored when `all` is set.
+ */
+export async function modelRankings(db: Database, filters: LogFilters, options: { limit: number; all: boolean }, now: Date) {
+  const ranked = await usageByModel(db, filters, filters.window);
+  const shown = options.all ? ranked : ranked.slice(0, options.limit);
+  const previousRange = previousWindow(filters.window, now);
+  const previous = previousRange ? await Promise.all(shown.map((row) => usageOfModel(db, filters, previousRange, row))) : [];
+  return { rankings: shown.map((row, index) => rankingView(row, previous[index]?.requests ? previous[index] : undefined)) };
+}
+
+export function readRankingOptions(query: RankingsQuery) {
+  return { limit: query.limit ? Number(query.limit) : DEFAULT_RANKING_LIMIT, all: query.all ?? false };
+}

@@ -1,0 +1,56 @@
+import { Elysia, t } from "elysia";
+import type { Database } from "../db/client";
+import type { QueueStatus } from "./batch-writer";
+import { deleteLogs } from "./deletion";
+import { LogFilterQuery, readLogFilters } from "./filters";
+import { logHistogram } from "./histogram";
+import { modelRankings, RankingsQuery, readRankingOptions } from "./rankings";
+import { getLog, LogListQuery, readPage, searchLogs } from "./search";
+import { logStats } from "./stats";
+
+/** What the routes read from: the database, the writer's queue and the clock. */
+export interface LogReader {
+  db: Database;
+  queueStatus(): QueueStatus;
+  clock(): Date;
+}
+
+const DeleteLogsBody = t.Object({ ids: t.Array(t.String({ minLength: 1 }), { minItems: 1 }) });
+
+/** /api/logs: search, detail, stats, histogram, rankings (spec 4.10) and deletion (spec 4.11). */
+export const logRoutes = ({ db, queueStatus, clock }: LogReader) =>
+  new Elysia({ name: "logs", prefix: "/api/logs" })
+    .get("/", ({ query }) => searchLogs(db, readLogFilters(query, clock()), readPage(query)), { query: LogListQuery })
+    .delete(
+      "/",
+      async ({ body }) => {
+        await deleteLogs(db, body.ids);
+        return { message: "Logs deleted successfully" };
+      },
+      { body: DeleteLogsBody },
+    )
+    .get(
+      "/stats",
+      async ({ query }) => {
+        const now = clock();
+        return { ...(await logStats(db, readLogFilters(query, now), now)), log_queue: queueStatus() };
+      },
+      { query: LogFilterQuery },
+    )
+    .get(
+      "/histogram",
+      ({ query }) => {
+        const now = clock();
+        return logHistogram(db, readLogFilters(query, now), now);
+      },
+      { query: LogFilterQuery },
+    )
+    .get(
+      "/rankings",
+      ({ query }) => {
+        const now = clock();
+        return modelRankings(db, readLogFilters(query, now), readRankingOptions(query), now);
+      },
+      { query: RankingsQuery },
+    )
+    .get("/:id", ({ params }) => getLog(db, params.id), { params: t.Object({ id: t.String() }) });

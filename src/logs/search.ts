@@ -1,0 +1,126 @@
+import { count, eq, getTableColumns, sql } from "drizzle-orm";
+import { type Static, Type as t } from "@sinclair/typebox";
+import type { AnySQLiteColumn } from "drizzle-orm/sqlite-core";
+import type { Database } from "../db/client";
+import { type RequestLogRow, requestLogs } from "../db/schema/logs";
+import { notFound } from "../http/errors";
+import { logConditions } from "./conditions";
+import { LogFilterFields, type LogFilters, NON_NEGATIVE_INTEGER } from "./filters";
+
+const SORT_COLUMNS = {
+  timestamp: requestLogs.timestamp,
+  latency: requestLogs.latencyMs,
+  tokens: requestLogs.totalTokens,
+  cost: requestLogs.cost,
+};
+
+const DEFAULT_PAGE_SIZE = 50;
+const MAX_PAGE_SIZE = 1000;
+
+/** GET /api/logs: the filters plus paging and sorting. */
+export const LogListQuery = t.Object(
+  {
+    ...LogFilterFields,
+    limit: t.Optional(t.String({ pattern: "^0*([1-9]\\d{0,2}|1000)$", description: `1..${MAX_PAGE_SIZE}, default ${DEFAULT_PAGE_SIZE}` })),
+    offset: t.Optional(NON_NEGATIVE_INTEGER),
+    sort_by: t.Optional(t.Union(Object.keys(SORT_COLUMNS).map((name) => t.Literal(name as keyof typeof SORT_COLUMNS)))),
+    order: t.Optional(t.Union([t.Literal("asc"), t.Literal("desc")])),
+  },
+  { additionalProperties: true },
+);
+export type LogListQuery = Static<typeof LogListQuery>;
+
+export interface Page {
+  limit: number;
+  offset: number;
+  sortBy: keyof typeof SORT_COLUMNS;
+  order: "asc" | "desc";
+}
+
+export function readPage(query: LogListQuery): Page {
+  return {
+    limit: query.limit ? Number(query.limit) : DEFAULT_PAGE_SIZE,
+    offset: query.offset ? Number(query.offset) : 0,
+    sortBy: query.sort_by ?? "timestamp",
+    order: query.order ?? "desc",
+  };
+}
+
+const { requestContent: _request, responseContent: _response, ...summaryColumns } = getTableColumns(requestLogs);
+type LogSummaryRow = Omit<RequestLogRow, "requestContent" | "responseContent">;
+
+/** A log row as the API shows it; content only where the row was read with it. */
+export function logView(row: LogSummaryRow & Partial<Pick<RequestLogRow, "requestContent" | "responseContent">>) {
+  const view = {
+    id: row.id,
+    parent_request_id: row.parentRequestId,
+    timestamp: row.timestamp.toISOString(),
+    object: row.object,
+    provider: row.provider,
+    model: row.model,
+    alias: row.alias,
+    selected_key_id: row.selectedKeyId,
+    virtual_key_id: row.virtualKeyId,
+    virtual_key_name: row.virtualKeyName,
+    team_id: row.teamId,
+    customer_id: row.customerId,
+    user_id: row.userId,
+    business_unit_id: row.businessUnitId,
+    project_id: row.projectId,
+    routing_rule_id: row.routingRuleId,
+    routing_rule_name: row.routingRuleName,
+    routing_engine_used: row.routingEngine,
+    status: row.status,
+    status_code: row.statusCode,
+    error_type: row.errorType,
+    error_message: row.errorMessage,
+    stop_reason: row.stopReason,
+    tool_call_names: row.toolCallNames,
+    cache_hit_type: row.cacheHitType,
+    input_tokens: row.inputTokens,
+    output_tokens: row.outputTokens,
+    cached_tokens: row.cachedTokens,
+    reasoning_tokens: row.reasoningTokens,
+    total_tokens: row.totalTokens,
+    cost: row.cost,
+    latency: row.latencyMs,
+    time_to_first_token: row.timeToFirstTokenMs,
+    stream: row.stream,
+    session_id: row.sessionId,
+    metadata: row.metadata,
+    attempts: row.attempts,
+  };
+  if (!("requestContent" in row)) return view;
+  return { ...view, request_content: row.requestContent ? JSON.parse(row.requestContent) : null, response_content: row.responseContent ?? null };
+}
+
+export async function searchLogs(db: Database, filters: LogFilters, page: Page) {
+  const where = logConditions(filters);
+  // Missing costs sort last either way; every other sort column is NOT NULL.
+  const order = (column: AnySQLiteColumn) => sql`${column} ${sql.raw(page.order)}${sql.raw(column === requestLogs.cost ? " nulls last" : "")}`;
+  const [rows, [totals]] = await Promise.all([
+    db
+      .select(summaryColumns)
+      .from(requestLogs)
+      .where(where)
+      .orderBy(order(SORT_COLUMNS[page.sortBy]), order(requestLogs.seq))
+      .limit(page.limit)
+      .offset(page.offset),
+    db.select({ total: count() }).from(requestLogs).where(where),
+  ]);
+  return {
+    logs: rows.map(logView),
+    count: rows.length,
+    total: totals?.total ?? 0,
+    limit: page.limit,
+    offset: page.offset,
+    sort_by: page.sortBy,
+    order: page.order,
+  };
+}
+
+export async function getLog(db: Database, id: string) {
+  const [row] = await db.select().from(requestLogs).where(eq(requestLogs.id, id)).limit(1);
+  if (!row) throw notFound(`log '${id}' not found`, "caller_log_not_found");
+  return logView(row);
+}

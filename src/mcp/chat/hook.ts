@@ -1,0 +1,97 @@
+import { GatewayError } from "../../http/errors";
+import { handleInference, type Inference } from "../../inference/handle";
+import type { InferenceHooks, RequestContext } from "../../inference/hooks";
+import { MCP_SESSION_HEADER, type VirtualKeyDirectory } from "../caller";
+import type { McpClientRegistry } from "../clients/registry";
+import { type OfferedTool, offeredTools } from "../tools/catalogue";
+import type { CallContext, ToolExecutor } from "../tools/executor";
+import { toolFilterOf } from "../tools/filter";
+import { autoExecutableCalls, parseCompletion, runToolRound } from "./agent-mode";
+import { injectsInto, withInjectedTools } from "./tool-injection";
+
+export interface ChatHookDeps {
+  registry: McpClientRegistry;
+  executor: ToolExecutor;
+  virtualKeys?: VirtualKeyDirectory;
+  agentMaxDepth: number;
+  publicBaseUrl?: string;
+  /** The pipeline, for agent mode's follow-up requests; read late, as the pipeline holds this hook. */
+  inference: () => Inference;
+}
+
+interface Prepared {
+  offered: OfferedTool[];
+  callContext: CallContext;
+}
+
+function originOf(headers: Headers, publicBaseUrl: string | undefined): string {
+  return publicBaseUrl ?? `${headers.get("x-forwarded-proto") ?? "http"}://${headers.get("host") ?? "localhost"}`;
+}
+
+/** The caller as governance resolved it (a key it knows but the directory does not still counts as that key). */
+async function chatCallContext(context: RequestContext, deps: ChatHookDeps): Promise<CallContext> {
+  const caller = context.caller;
+  const known = caller && ((await deps.virtualKeys?.byId(caller.virtualKeyId)) ?? { id: caller.virtualKeyId, name: caller.virtualKeyName, active: true });
+  return {
+    caller: { virtualKey: known, sessionId: context.headers.get(MCP_SESSION_HEADER) ?? undefined },
+    filter: toolFilterOf(context.headers, known?.mcpConfigs),
+    source: "agent",
+    origin: originOf(context.headers, deps.publicBaseUrl),
+    llmRequestId: context.id,
+  };
+}
+
+/**
+ * MCP in chat requests: `admit` adds the tools this caller may use to the request; on a
+ * non-streamed OpenAI-format reply whose tool calls are all auto-executable, agent mode runs
+ * them, feeds the results back as a follow-up request (a child of this one), and repeats up to
+ * the configured depth. The reply the client gets is the last one.
+ */
+export function mcpChatHook(deps: ChatHookDeps): InferenceHooks {
+  const prepared = new WeakMap<RequestContext, Prepared>();
+  const followUps = new WeakSet<Headers>();
+
+  const followUp = (context: RequestContext, body: Record<string, unknown>): Promise<Response> => {
+    const headers = new Headers(context.headers);
+    headers.delete("content-length");
+    const request = new Request(`${originOf(context.headers, undefined)}/v1/chat/completions`, { method: "POST", headers });
+    followUps.add(request.headers);
+    const call = { operation: context.operation, format: context.format, body, model: context.requestedModel, fallbacks: context.requestedFallbacks ?? [], stream: false, request, mountProvider: context.mountProvider, parentRequestId: context.id };
+    return handleInference(deps.inference(), call).catch((error) => (error instanceof GatewayError ? error.toResponse() : Promise.reject(error)));
+  };
+
+  async function runAgent(context: RequestContext, response: Response, { offered, callContext }: Prepared): Promise<Response> {
+    let current = response;
+    let body = context.body;
+    for (let round = 0; round < deps.agentMaxDepth && current.status === 200; round++) {
+      const text = await current.text();
+      const pending = autoExecutableCalls(parseCompletion(text) ?? {}, offered);
+      if (!pending) return new Response(text, current);
+      const results = await runToolRound(deps.executor, pending.calls, callContext).catch((error) => {
+        if (error instanceof GatewayError) return error;
+        throw error;
+      });
+      if (results instanceof GatewayError) return results.toResponse();
+      body = { ...body, messages: [...(body.messages as unknown[]), pending.message, ...results] };
+      current = await followUp(context, body);
+    }
+    return current;
+  }
+
+  return {
+    name: "mcp",
+    async admit(context) {
+      if (context.operation !== "chat" || !injectsInto(context.format) || followUps.has(context.headers)) return;
+      const callContext = await chatCallContext(context, deps);
+      const offered = offeredTools(deps.registry, callContext.filter);
+      if (offered.length === 0) return;
+      context.body = withInjectedTools(context.body, context.format, offered);
+      prepared.set(context, { offered, callContext });
+    },
+    transformResponse(context, response) {
+      const state = prepared.get(context);
+      if (!state || context.format !== "openai" || context.stream) return response;
+      return runAgent(context, response, state);
+    },
+  };
+}

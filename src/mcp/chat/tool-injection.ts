@@ -1,0 +1,31 @@
+import type { WireFormat } from "../../inference/operations";
+import type { OfferedTool } from "../tools/catalogue";
+
+type ToolDefinition = Record<string, unknown>;
+
+/** How each chat format declares a function tool, and reads a declared tool's name. */
+const TOOL_SHAPES: Partial<Record<WireFormat, { define(tool: OfferedTool): ToolDefinition; nameOf(tool: unknown): unknown }>> = {
+  openai: {
+    define: (tool) => ({
+      type: "function",
+      function: { name: tool.exposedName, description: tool.definition?.description ?? "", parameters: { type: "object", ...tool.definition?.inputSchema } },
+    }),
+    nameOf: (tool) => (tool as { function?: { name?: unknown } } | null)?.function?.name,
+  },
+  anthropic: {
+    define: (tool) => ({ name: tool.exposedName, description: tool.definition?.description ?? "", input_schema: { type: "object", ...tool.definition?.inputSchema } }),
+    nameOf: (tool) => (tool as { name?: unknown } | null)?.name,
+  },
+};
+
+export const injectsInto = (format: WireFormat) => format in TOOL_SHAPES;
+
+/** The body with the offered tools appended to its own; a tool the client already declared by that name is left as it is. */
+export function withInjectedTools(body: Record<string, unknown>, format: WireFormat, offered: readonly OfferedTool[]): Record<string, unknown> {
+  const shape = TOOL_SHAPES[format];
+  if (!shape || offered.length === 0) return body;
+  const own = Array.isArray(body.tools) ? (body.tools as unknown[]) : [];
+  const declared = new Set(own.map(shape.nameOf));
+  const added = offered.filter((tool) => !declared.has(tool.exposedName)).map(shape.define);
+  return added.length === 0 ? body : { ...body, tools: [...own, ...added] };
+}

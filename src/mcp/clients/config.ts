@@ -1,0 +1,85 @@
+import { badRequest } from "../../http/errors";
+import type { McpClientCreate } from "./schemas";
+
+export type ConnectionType = "http" | "sse" | "stdio";
+export type AuthType = "none" | "headers" | "per_user_headers";
+
+/** An MCP client's whole configuration, secrets included: lives in memory only. */
+export interface McpClientConfig {
+  id: string;
+  name: string;
+  connectionType: ConnectionType;
+  connectionString?: string;
+  stdio?: { command: string; args: string[]; envs: Record<string, string> };
+  authType: AuthType;
+  headers: Record<string, string>;
+  /** Lower-cased header names. */
+  perUserHeaderKeys: string[];
+  toolsToExecute: string[];
+  toolsToAutoExecute: string[];
+  toolPricing: Record<string, number>;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+export const allowsTool = (list: readonly string[], tool: string) => list.includes("*") || list.includes(tool);
+
+function checkConnection(input: McpClientCreate): void {
+  if (input.connection_type === "stdio" && !input.stdio_config) throw badRequest("stdio clients need stdio_config.command", "stdio_config");
+  if (input.connection_type !== "stdio" && !input.connection_string) throw badRequest(`${input.connection_type} clients need connection_string (the server URL)`, "connection_string");
+}
+
+function checkAuth(input: McpClientCreate, perUserKeys: string[]): void {
+  if (input.auth_type === "per_user_headers" && perUserKeys.length === 0) {
+    throw badRequest("auth_type per_user_headers needs at least one per_user_header_keys entry", "per_user_header_keys");
+  }
+  const clash = Object.keys(input.headers ?? {}).find((name) => perUserKeys.includes(name.toLowerCase()));
+  if (clash) throw badRequest(`header '${clash}' cannot be both a static header and a per-user header key`, `headers.${clash}`);
+}
+
+function checkAutoExecute(toolsToExecute: string[], toolsToAutoExecute: string[]): void {
+  const stray = toolsToAutoExecute.findIndex((tool) => tool !== "*" && !allowsTool(toolsToExecute, tool));
+  if (stray >= 0) throw badRequest(`tool '${toolsToAutoExecute[stray]}' is auto-executed but not in tools_to_execute`, `tools_to_auto_execute[${stray}]`);
+  if (toolsToAutoExecute.includes("*") && !toolsToExecute.includes("*")) throw badRequest("'*' in tools_to_auto_execute needs '*' in tools_to_execute", "tools_to_auto_execute");
+}
+
+/** Checks a complete client description and turns it into a configuration (400 naming the field otherwise). */
+export function configFromInput(id: string, input: McpClientCreate, times: { createdAt: Date; updatedAt: Date }): McpClientConfig {
+  checkConnection(input);
+  const perUserHeaderKeys = [...new Set((input.per_user_header_keys ?? []).map((key) => key.toLowerCase()))];
+  checkAuth(input, perUserHeaderKeys);
+  const toolsToExecute = input.tools_to_execute ?? [];
+  const toolsToAutoExecute = input.tools_to_auto_execute ?? [];
+  checkAutoExecute(toolsToExecute, toolsToAutoExecute);
+  const headers = input.headers ?? {};
+  return {
+    id,
+    name: input.name,
+    connectionType: input.connection_type,
+    connectionString: input.connection_type === "stdio" ? undefined : input.connection_string,
+    stdio: input.connection_type === "stdio" && input.stdio_config ? { command: input.stdio_config.command, args: input.stdio_config.args ?? [], envs: input.stdio_config.envs ?? {} } : undefined,
+    authType: input.auth_type ?? (Object.keys(headers).length > 0 ? "headers" : "none"),
+    headers,
+    perUserHeaderKeys,
+    toolsToExecute,
+    toolsToAutoExecute,
+    toolPricing: input.tool_pricing ?? {},
+    ...times,
+  };
+}
+
+/** The configuration as a write body: what an update is merged over. */
+export function inputFromConfig(config: McpClientConfig): McpClientCreate {
+  return {
+    name: config.name,
+    connection_type: config.connectionType,
+    connection_string: config.connectionString,
+    stdio_config: config.stdio && { command: config.stdio.command, args: config.stdio.args, envs: config.stdio.envs },
+    auth_type: config.authType,
+    headers: config.headers,
+    per_user_header_keys: config.perUserHeaderKeys,
+    tools_to_execute: config.toolsToExecute,
+    tools_to_auto_execute: config.toolsToAutoExecute,
+    tool_pricing: config.toolPricing,
+  };
+}

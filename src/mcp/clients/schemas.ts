@@ -1,0 +1,41 @@
+import { type Static, Type as t } from "@sinclair/typebox";
+
+/** No hyphen: tools are exposed as `<client>-<tool>`, so the first hyphen splits the two. */
+const ClientName = t.String({ pattern: "^[A-Za-z0-9_]{1,64}$", description: "letters, digits and underscores" });
+/** `["*"]` allows every tool of the client; empty allows none. */
+const ToolNames = t.Array(t.String({ minLength: 1 }));
+const StringMap = t.Record(t.String({ minLength: 1 }), t.String());
+
+const fields = {
+  name: ClientName,
+  connection_type: t.Union([t.Literal("http"), t.Literal("sse"), t.Literal("stdio")]),
+  /** The server URL for http and sse. */
+  connection_string: t.Optional(t.String({ pattern: "^https?://" })),
+  stdio_config: t.Optional(
+    t.Object({
+      command: t.String({ minLength: 1 }),
+      args: t.Optional(t.Array(t.String())),
+      /** Values are secrets like header values; `env.NAME` reads the gateway's environment. */
+      envs: t.Optional(StringMap),
+    }),
+  ),
+  auth_type: t.Optional(t.Union([t.Literal("none"), t.Literal("headers"), t.Literal("per_user_headers")])),
+  /** Sent with every request to the upstream; encrypted at rest and redacted in responses. */
+  headers: t.Optional(StringMap),
+  /** auth_type per_user_headers: the headers each identity supplies for itself. */
+  per_user_header_keys: t.Optional(t.Array(t.String({ pattern: "^[A-Za-z0-9!#$%&'*+.^_`|~-]+$" }))),
+  tools_to_execute: t.Optional(ToolNames),
+  /** Tools agent mode runs by itself; each must also be allowed by tools_to_execute. */
+  tools_to_auto_execute: t.Optional(ToolNames),
+  /** USD charged per call, by tool name. */
+  tool_pricing: t.Optional(t.Record(t.String({ minLength: 1 }), t.Number({ minimum: 0 }))),
+};
+
+export const McpClientCreate = t.Object(fields);
+export type McpClientCreate = Static<typeof McpClientCreate>;
+
+/** Omitted fields keep their value; a redacted header value written back means "unchanged". */
+export const McpClientUpdate = t.Partial(t.Object(fields));
+export type McpClientUpdate = Static<typeof McpClientUpdate>;
+
+export const ClientParams = t.Object({ id: t.String() });

@@ -1,0 +1,27 @@
+import { redactSecret } from "../../provider-registry/key-secrets";
+import { type RegisteredClient, stateOf, toolsOf } from "./registry";
+
+const redacted = (values: Record<string, string>) => Object.fromEntries(Object.entries(values).map(([name, value]) => [name, redactSecret(value)]));
+
+/** An MCP client as every response shows it: secrets redacted, with its connection state and tools. */
+export function clientView(entry: RegisteredClient) {
+  const { config } = entry;
+  return {
+    id: config.id,
+    name: config.name,
+    connection_type: config.connectionType,
+    connection_string: config.connectionString ?? null,
+    stdio_config: config.stdio ? { command: config.stdio.command, args: config.stdio.args, envs: redacted(config.stdio.envs) } : null,
+    auth_type: config.authType,
+    headers: redacted(config.headers),
+    per_user_header_keys: config.perUserHeaderKeys,
+    tools_to_execute: config.toolsToExecute,
+    tools_to_auto_execute: config.toolsToAutoExecute,
+    tool_pricing: config.toolPricing,
+    state: stateOf(entry),
+    last_error: entry.connection?.lastError ?? null,
+    tools: toolsOf(entry).map((tool) => ({ name: tool.name, description: tool.description ?? "", input_schema: tool.inputSchema })),
+    created_at: config.createdAt.toISOString(),
+    updated_at: config.updatedAt.toISOString(),
+  };
+}

@@ -1,0 +1,124 @@
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { ErrorCode, McpError } from "@modelcontextprotocol/sdk/types.js";
+import { retryDelayMs } from "../../inference/backoff";
+import type { McpClientConfig } from "../clients/config";
+import { type DiscoveredTool, describeError, openUpstream } from "./upstream";
+
+export type ConnectionState = "connecting" | "connected" | "disconnected" | "error";
+
+export interface SupervisionTimings {
+  requestTimeoutMs: number;
+  reconnectInitialMs: number;
+  reconnectMaxMs: number;
+  /** 0 disables health pings. */
+  healthCheckMs: number;
+}
+
+/** A failure the server answered (an MCP error, a slow reply) leaves the session up; anything else means it dropped. */
+const isProtocolAnswer = (error: unknown) => error instanceof McpError && error.code !== ErrorCode.ConnectionClosed;
+
+/**
+ * One long-lived session with an upstream MCP server. When it drops (the stdio process exits,
+ * a ping or a call fails at the transport), it reconnects on its own with exponential backoff.
+ */
+export class SupervisedConnection {
+  state: ConnectionState = "connecting";
+  tools: DiscoveredTool[] = [];
+  lastError?: string;
+  private client?: Client;
+  private attempt = 0;
+  private retryTimer?: ReturnType<typeof setTimeout>;
+  private healthTimer?: ReturnType<typeof setInterval>;
+  private connecting?: Promise<void>;
+  private closed = false;
+
+  constructor(
+    private readonly config: McpClientConfig,
+    private readonly timings: SupervisionTimings,
+  ) {}
+
+  /** Connects now (joining an attempt already under way); failures schedule the next attempt. */
+  connect(): Promise<void> {
+    this.connecting ??= this.attemptConnection().finally(() => (this.connecting = undefined));
+    return this.connecting;
+  }
+
+  /** The operator asked for it: forget the backoff and start over at once. */
+  async reconnect(): Promise<void> {
+    clearTimeout(this.retryTimer);
+    this.attempt = 0;
+    await this.connecting;
+    await this.dropSession();
+    await this.connect();
+  }
+
+  /** The live session, or undefined while there is none. */
+  session(): Client | undefined {
+    return this.state === "connected" ? this.client : undefined;
+  }
+
+  /** Reports a failed request: one the transport failed (not the server) means the session is gone. */
+  noteFailure(client: Client, error: unknown): void {
+    if (client === this.client && !isProtocolAnswer(error)) this.dropped(describeError(error));
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    clearTimeout(this.retryTimer);
+    await this.connecting?.catch(() => undefined);
+    await this.dropSession();
+  }
+
+  private async attemptConnection(): Promise<void> {
+    if (this.closed) return;
+    this.state = "connecting";
+    try {
+      const { client, tools } = await openUpstream(this.config, {}, this.timings.requestTimeoutMs);
+      if (this.closed) return void (await client.close());
+      client.onclose = () => client === this.client && this.dropped("the connection closed");
+      this.client = client;
+      this.tools = tools;
+      this.state = "connected";
+      this.attempt = 0;
+      this.lastError = undefined;
+      this.watchHealth(client);
+    } catch (error) {
+      this.state = "error";
+      this.lastError = describeError(error);
+      this.scheduleRetry();
+    }
+  }
+
+  private dropped(reason: string): void {
+    if (this.closed || this.state !== "connected") return;
+    this.state = "disconnected";
+    this.lastError = reason;
+    void this.dropSession();
+    this.scheduleRetry();
+  }
+
+  private scheduleRetry(): void {
+    if (this.closed) return;
+    clearTimeout(this.retryTimer);
+    const delay = retryDelayMs(this.attempt++, this.timings.reconnectInitialMs, this.timings.reconnectMaxMs);
+    this.retryTimer = setTimeout(() => void this.connect(), delay);
+    this.retryTimer.unref?.();
+  }
+
+  private watchHealth(client: Client): void {
+    if (this.timings.healthCheckMs <= 0) return;
+    this.healthTimer = setInterval(() => {
+      client.ping({ timeout: this.timings.requestTimeoutMs }).catch((error) => client === this.client && this.dropped(`health check failed: ${describeError(error)}`));
+    }, this.timings.healthCheckMs);
+    this.healthTimer.unref?.();
+  }
+
+  private async dropSession(): Promise<void> {
+    clearInterval(this.healthTimer);
+    const client = this.client;
+    this.client = undefined;
+    if (!client) return;
+    client.onclose = undefined;
+    await client.close().catch(() => undefined);
+  }
+}

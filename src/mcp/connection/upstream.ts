@@ -1,0 +1,79 @@
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { SSEClientTransport, SseError } from "@modelcontextprotocol/sdk/client/sse.js";
+import { getDefaultEnvironment, StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { StreamableHTTPClientTransport, StreamableHTTPError } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { UnauthorizedError } from "@modelcontextprotocol/sdk/client/auth.js";
+import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
+import { resolveEnvReference } from "../../config/env-reference";
+import type { McpClientConfig } from "../clients/config";
+
+/** A tool as the upstream server describes it. */
+export interface DiscoveredTool {
+  name: string;
+  description?: string;
+  inputSchema: Record<string, unknown>;
+}
+
+/** An initialized MCP session with one upstream server, and the tools it listed. */
+export interface UpstreamSession {
+  client: Client;
+  tools: DiscoveredTool[];
+}
+
+const CLIENT_INFO = { name: "ai-gateway", version: "1.0.0" };
+
+const resolveValues = (values: Record<string, string>) => Object.fromEntries(Object.entries(values).map(([name, value]) => [name, resolveEnvReference(value)]));
+
+function transportFor(config: McpClientConfig, extraHeaders: Record<string, string>): Transport {
+  const headers = { ...resolveValues(config.headers), ...extraHeaders };
+  switch (config.connectionType) {
+    case "http":
+      return new StreamableHTTPClientTransport(new URL(config.connectionString!), { requestInit: { headers } });
+    case "sse":
+      return new SSEClientTransport(new URL(config.connectionString!), { requestInit: { headers } });
+    case "stdio": {
+      const stdio = config.stdio!;
+      return new StdioClientTransport({ command: stdio.command, args: stdio.args, env: { ...getDefaultEnvironment(), ...resolveValues(stdio.envs) }, stderr: "ignore" });
+    }
+  }
+}
+
+async function listAllTools(client: Client, timeoutMs: number): Promise<DiscoveredTool[]> {
+  const tools: DiscoveredTool[] = [];
+  let cursor: string | undefined;
+  do {
+    const page = await client.listTools(cursor ? { cursor } : undefined, { timeout: timeoutMs });
+    tools.push(...page.tools.map(({ name, description, inputSchema }) => ({ name, description, inputSchema })));
+    cursor = page.nextCursor;
+  } while (cursor);
+  return tools;
+}
+
+/**
+ * Connects (initialize) and lists the tools. `extraHeaders` carries per-user values; static
+ * headers and stdio envs may be `env.NAME` references, resolved here and never stored resolved.
+ */
+export async function openUpstream(config: McpClientConfig, extraHeaders: Record<string, string>, timeoutMs: number): Promise<UpstreamSession> {
+  const client = new Client(CLIENT_INFO, { capabilities: {} });
+  try {
+    await client.connect(transportFor(config, extraHeaders), { timeout: timeoutMs });
+    return { client, tools: await listAllTools(client, timeoutMs) };
+  } catch (error) {
+    await client.close().catch(() => undefined);
+    throw error;
+  }
+}
+
+/** Whether the upstream turned the credentials down (HTTP 401 or 403), as opposed to being unreachable. */
+export function isAuthRefusal(error: unknown): boolean {
+  if (error instanceof UnauthorizedError) return true;
+  const code = error instanceof StreamableHTTPError || error instanceof SseError ? error.code : undefined;
+  return code === 401 || code === 403;
+}
+
+/** A failure in words; an HTTP status the upstream answered with leads, as it says the most. */
+export function describeError(error: unknown): string {
+  const message = error instanceof Error ? error.message : String(error);
+  const status = error instanceof StreamableHTTPError || error instanceof SseError ? error.code : undefined;
+  return status !== undefined && status > 0 ? `HTTP ${status}: ${message}` : message;
+}

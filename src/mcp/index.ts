@@ -1,0 +1,83 @@
+import { Elysia } from "elysia";
+import type { Clock } from "../../actors/runtime/clock";
+import { systemClock } from "../../actors/runtime/clock";
+import { ApiKeyStore } from "../access/api-keys/store";
+import type { SecretBox } from "../crypto/secret-box";
+import type { Database } from "../db/client";
+import type { Inference } from "../inference/handle";
+import type { VirtualKeyDirectory } from "./caller";
+import { mcpChatHook } from "./chat/hook";
+import { McpClientRegistry } from "./clients/registry";
+import { mcpClientRoutes } from "./clients/routes";
+import { McpClientStore } from "./clients/store";
+import { McpLogWriter } from "./logs/writer";
+import { mcpLogRoutes } from "./logs/routes";
+import { PerUserHeaderResolver } from "./per-user/auth-required";
+import { PerUserCredentialStore } from "./per-user/credentials";
+import { PerUserHeaderFlowStore } from "./per-user/flows";
+import { perUserHeaderRoutes } from "./per-user/routes";
+import { verifyAgainstUpstream } from "./per-user/submission";
+import { mcpServerRoutes } from "./server";
+import type { ResolvedMcpSettings } from "./settings";
+import { toolExecuteRoute } from "./tool-execute-route";
+import { ToolExecutor } from "./tools/executor";
+import { virtualKeysFromDatabase } from "./virtual-keys";
+
+export { resolveMcpSettings } from "./settings";
+export type { VirtualKeyDirectory } from "./caller";
+
+export interface McpGatewayOptions {
+  db: Database;
+  secrets: SecretBox;
+  settings: ResolvedMcpSettings;
+  /** Governance's virtual keys; default: read from governance's table. */
+  virtualKeys?: VirtualKeyDirectory;
+  /** `enforce_auth_on_inference`. */
+  enforceAuth: boolean;
+  /** Whether tool arguments and results are logged (default true). */
+  contentLogging?: () => boolean;
+  /** The inference pipeline, for agent mode's follow-up requests. */
+  inference: () => Inference;
+  clock?: Clock;
+}
+
+/**
+ * The MCP gateway: upstream clients and their connections, tool execution, MCP in chat requests
+ * (`hook`), the gateway's own /mcp server, per-user header flows and MCP logs. `close()` ends
+ * every upstream connection.
+ */
+export async function createMcpGateway(options: McpGatewayOptions) {
+  const { db, secrets, settings } = options;
+  const timings = { requestTimeoutMs: settings.toolTimeoutMs, reconnectInitialMs: settings.reconnectInitialMs, reconnectMaxMs: settings.reconnectMaxMs, healthCheckMs: settings.healthCheckMs };
+  const registry = new McpClientRegistry(new McpClientStore(db, secrets), timings);
+  const credentials = new PerUserCredentialStore(db, secrets);
+  const flows = new PerUserHeaderFlowStore(db, settings.flowTtlMs, options.clock ?? systemClock, verifyAgainstUpstream(registry, settings.toolTimeoutMs));
+  const perUser = new PerUserHeaderResolver(credentials, flows, settings.publicBaseUrl);
+  const executor = new ToolExecutor(registry, perUser, new McpLogWriter(db, options.contentLogging ?? (() => true)), settings.toolTimeoutMs);
+  await registry.load();
+  await flows.resume();
+
+  const virtualKeys = options.virtualKeys ?? virtualKeysFromDatabase(db);
+  const auth = { virtualKeys, enforceAuth: options.enforceAuth };
+  const apiKeys = new ApiKeyStore(db);
+  const removeClient = async (id: string) => {
+    registry.require(id);
+    await flows.removeForClient(id);
+    await registry.remove(id);
+  };
+  const routes = new Elysia({ name: "mcp" })
+    .use(mcpClientRoutes(registry, removeClient))
+    .use(perUserHeaderRoutes({ flows, credentials, registry }, (presented) => apiKeys.lookup(presented)))
+    .use(mcpLogRoutes(db, () => new Date()))
+    .use(toolExecuteRoute(executor, auth))
+    .use(mcpServerRoutes(registry, executor, auth));
+
+  return {
+    hook: mcpChatHook({ registry, executor, virtualKeys, agentMaxDepth: settings.agentMaxDepth, publicBaseUrl: settings.publicBaseUrl, inference: options.inference }),
+    routes,
+    async close() {
+      await flows.stop();
+      await registry.close();
+    },
+  };
+}

@@ -1,0 +1,18 @@
+import { Elysia } from "elysia";
+import type { Database } from "../../db/client";
+import { mcpCostHistogram } from "./cost-histogram";
+import { McpLogFilterQuery, readMcpLogFilters } from "./filters";
+import { McpLogListQuery, searchMcpLogs } from "./search";
+
+/** /api/mcp-logs: every MCP tool call, filtered and paged, and its cost over time (spec 4.7). */
+export const mcpLogRoutes = (db: Database, clock: () => Date) =>
+  new Elysia({ name: "mcp-logs", prefix: "/api/mcp-logs" })
+    .get("/", ({ query }) => searchMcpLogs(db, readMcpLogFilters(query, clock()), query), { query: McpLogListQuery })
+    .get(
+      "/histogram/cost",
+      ({ query }) => {
+        const now = clock();
+        return mcpCostHistogram(db, readMcpLogFilters(query, now), now);
+      },
+      { query: McpLogFilterQuery },
+    );

@@ -1,0 +1,69 @@
+import { eq } from "drizzle-orm";
+import type { Database } from "../../db/client";
+import { mcpToolLogs, type NewMcpToolLogRow } from "../../db/schema";
+
+export type ToolCallSource = "tool_execute" | "agent" | "mcp_server";
+
+export interface ToolCallStart {
+  toolName: string;
+  serverLabel: string;
+  mcpClientId: string;
+  source: ToolCallSource;
+  llmRequestId?: string;
+  arguments: unknown;
+  virtualKey?: { id: string; name: string };
+}
+
+export interface ToolCallEnd {
+  status: "success" | "error";
+  result?: string;
+  errorMessage?: string;
+  latencyMs: number;
+  cost?: number;
+}
+
+/**
+ * Writes one row per MCP tool call: `processing` when it starts, completed when it ends.
+ * Arguments and results are kept only while content logging is on. A failed write is reported
+ * and swallowed: logging never fails a tool call.
+ */
+export class McpLogWriter {
+  constructor(
+    private readonly db: Database,
+    private readonly contentLogging: () => boolean,
+  ) {}
+
+  async start(call: ToolCallStart): Promise<string> {
+    const id = crypto.randomUUID();
+    const row: NewMcpToolLogRow = {
+      id,
+      timestamp: new Date(),
+      llmRequestId: call.llmRequestId ?? null,
+      toolName: call.toolName,
+      serverLabel: call.serverLabel,
+      mcpClientId: call.mcpClientId,
+      source: call.source,
+      status: "processing",
+      arguments: this.contentLogging() ? JSON.stringify(call.arguments) : null,
+      virtualKeyId: call.virtualKey?.id ?? null,
+      virtualKeyName: call.virtualKey?.name ?? null,
+    };
+    await this.db.insert(mcpToolLogs).values(row).catch((error) => console.error("MCP log: a tool call could not be recorded", error));
+    return id;
+  }
+
+  async finish(id: string, end: ToolCallEnd): Promise<void> {
+    const changes = {
+      status: end.status,
+      result: this.contentLogging() ? (end.result ?? null) : null,
+      errorMessage: end.errorMessage ?? null,
+      latencyMs: end.latencyMs,
+      cost: end.cost ?? null,
+    };
+    await this.db
+      .update(mcpToolLogs)
+      .set(changes)
+      .where(eq(mcpToolLogs.id, id))
+      .catch((error) => console.error(`MCP log: tool call ${id} could not be completed`, error));
+  }
+}

@@ -1,0 +1,19 @@
+import { Elysia, t } from "elysia";
+import { FLOWS_PATH } from "./auth-required";
+import { type LookupApiKey, requireManagementApiKey } from "./management-api-key";
+import { describeFlow, type FlowDeps, submitFlow } from "./submission";
+
+const FlowParams = t.Object({ id: t.String() });
+/** `{headers: {name: value}}`, or the map of names to values itself. */
+const SubmissionBody = t.Record(t.String(), t.Unknown());
+
+/** GET/PUT /api/mcp/per-user-headers/flows/{id} (spec 4.13). */
+export const perUserHeaderRoutes = (deps: FlowDeps, lookupApiKey: LookupApiKey) =>
+  new Elysia({ name: "mcp-per-user-headers", prefix: FLOWS_PATH })
+    .get("/:id", ({ params }) => describeFlow(deps, params.id), { params: FlowParams })
+    .put(
+      "/:id",
+      ({ params, body }) => submitFlow(deps, params.id, body),
+      // In transform, before validation: who is asking is settled before what they sent.
+      { params: FlowParams, body: SubmissionBody, transform: ({ request }) => requireManagementApiKey(request.headers, lookupApiKey) },
+    );

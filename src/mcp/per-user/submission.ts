@@ -1,0 +1,89 @@
+import { badRequest, GatewayError, notFound } from "../../http/errors";
+import type { McpPerUserHeaderFlowRow } from "../../db/schema";
+import type { McpClientRegistry, RegisteredClient } from "../clients/registry";
+import { describeError, isAuthRefusal, openUpstream } from "../connection/upstream";
+import type { PerUserCredentialStore } from "./credentials";
+import type { PerUserHeaderFlowStore } from "./flows";
+
+export interface FlowDeps {
+  flows: PerUserHeaderFlowStore;
+  credentials: PerUserCredentialStore;
+  registry: McpClientRegistry;
+}
+
+/** Verification: initialize and list tools with the values; the tools become the client's known tools. */
+export const verifyAgainstUpstream =
+  (registry: McpClientRegistry, timeoutMs: number) =>
+  async (mcpClientId: string, values: Record<string, string>): Promise<void> => {
+    const client = registry.require(mcpClientId);
+    const session = await openUpstream(client.config, values, timeoutMs);
+    await session.client.close();
+    registry.noteDiscovered(mcpClientId, session.tools);
+  };
+
+const gone = () => new GatewayError({ status: 410, errorType: "caller_mcp_flow_expired", message: "this per-user header flow has expired: call the tool again for a new one" });
+
+/** The flow and its (live) client: 404 when either is unknown, 410 once the flow has expired. */
+async function liveFlow(deps: FlowDeps, id: string): Promise<{ row: McpPerUserHeaderFlowRow; client: RegisteredClient; state: string }> {
+  const row = await deps.flows.find(id);
+  const client = row && deps.registry.get(row.mcpClientId);
+  if (!row || client?.config.authType !== "per_user_headers") throw notFound(`per-user header flow '${id}' does not exist`, "caller_mcp_flow_not_found");
+  const state = deps.flows.stateOf(row);
+  if (state === "expired") throw gone();
+  return { row, client, state };
+}
+
+/** GET flows/{id}: which header keys to fill in, never any value. */
+export async function describeFlow(deps: FlowDeps, id: string) {
+  const { row, client, state } = await liveFlow(deps, id);
+  const { config } = client;
+  const stored = await deps.credentials.find(row, config.id);
+  return {
+    id: row.id,
+    flow_mode: row.mode,
+    status: state,
+    mcp_client: { id: config.id, name: config.name },
+    ...(row.mode === "virtual_key" ? { virtual_key_id: row.identity } : {}),
+    required_header_keys: config.perUserHeaderKeys,
+    admin_header_keys: Object.keys(config.headers),
+    submitted_keys: stored ? Object.keys(stored.values).sort() : [],
+    has_active_credential: stored !== undefined,
+    expires_at: row.expiresAt.toISOString(),
+    created_at: row.createdAt.toISOString(),
+  };
+}
+
+const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value);
+
+/** The submitted values for the client's live keys (matched case-insensitively); any other key is dropped. */
+export function liveValues(keys: readonly string[], body: Record<string, unknown>): Record<string, string> {
+  const source = isRecord(body.headers) ? body.headers : body;
+  const param = source === body ? "" : "headers.";
+  const submitted = new Map(Object.entries(source).map(([name, value]) => [name.toLowerCase(), { name, value }]));
+  const values: Record<string, string> = {};
+  for (const key of keys) {
+    const entry = submitted.get(key);
+    if (typeof entry?.value !== "string" || entry.value.trim() === "") throw badRequest(`a non-empty value for header '${key}' is required`, `${param}${entry?.name ?? key}`);
+    values[key] = entry.value;
+  }
+  return values;
+}
+
+/**
+ * PUT flows/{id} (spec 4.13): verifies the values against the upstream (initialize and list
+ * tools with them), upserts the credential of the flow's (mode, identity), then deletes the flow
+ * row and its temp token.
+ */
+export async function submitFlow(deps: FlowDeps, id: string, body: Record<string, unknown>) {
+  const { row, client } = await liveFlow(deps, id);
+  const values = liveValues(client.config.perUserHeaderKeys, body);
+  const { state, refusal } = await deps.flows.submit(row, values);
+  if (state === "expired") throw gone();
+  if (state !== "consumed") {
+    if (isAuthRefusal(refusal)) throw new GatewayError({ status: 422, errorType: "caller_mcp_headers_rejected", message: `MCP client '${client.config.name}' refused these header values`, param: "headers" });
+    throw new GatewayError({ status: 502, errorType: "provider_mcp_unreachable", message: `the values could not be verified: MCP client '${client.config.name}' failed: ${describeError(refusal)}` });
+  }
+  const credential = await deps.credentials.upsert(row, client.config.id, values);
+  await deps.flows.remove(row.id);
+  return { status: "success", credential_id: credential.id, updated_at: credential.updatedAt.toISOString() };
+}

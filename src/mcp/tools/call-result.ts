@@ -1,0 +1,31 @@
+import { ErrorCode, McpError } from "@modelcontextprotocol/sdk/types.js";
+import { GatewayError } from "../../http/errors";
+import { describeError } from "../connection/upstream";
+
+/** What `tools/call` answers: content parts, optional structured content, and whether the tool failed. */
+export interface CallResult {
+  content?: Array<{ type: string; text?: string }>;
+  structuredContent?: Record<string, unknown>;
+  isError?: boolean;
+  toolResult?: unknown;
+}
+
+/** The result as the text of an OpenAI tool message: text parts joined, other parts as JSON. */
+export function resultText(result: CallResult): string {
+  if (result.toolResult !== undefined) return JSON.stringify(result.toolResult);
+  const parts = (result.content ?? []).map((part) => (part.type === "text" && typeof part.text === "string" ? part.text : JSON.stringify(part)));
+  if (parts.length === 0 && result.structuredContent) return JSON.stringify(result.structuredContent);
+  return parts.join("\n");
+}
+
+/** An upstream failure as a gateway error: a timeout, an MCP error the server answered, or no answer at all. */
+export function upstreamFailure(clientName: string, error: unknown): GatewayError {
+  if (error instanceof GatewayError) return error;
+  if (error instanceof McpError && error.code === ErrorCode.RequestTimeout) {
+    return new GatewayError({ status: 504, errorType: "provider_mcp_timeout", message: `MCP client '${clientName}' did not answer in time` });
+  }
+  if (error instanceof McpError && error.code !== ErrorCode.ConnectionClosed) {
+    return new GatewayError({ status: 502, errorType: "provider_mcp_error", message: `MCP client '${clientName}' answered with an error: ${error.message}`, isGatewayError: false });
+  }
+  return new GatewayError({ status: 502, errorType: "provider_mcp_unreachable", message: `MCP client '${clientName}' could not be reached: ${describeError(error)}` });
+}

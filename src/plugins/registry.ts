@@ -1,0 +1,234 @@
+import { resolveEnvReference } from "../config/env-reference";
+import { badRequest, conflict, notFound } from "../http/errors";
+import type { InferenceHooks } from "../inference/hooks";
+import { type GuardedHooks, guardHooks } from "./guarded-hooks";
+import { importPluginModule, isRemotePath, type ModuleSources } from "./module-loader";
+import { PluginLog } from "./plugin-log";
+import type { PluginCreateInput, PluginUpdateInput, PluginView } from "./schemas";
+import type { PluginSettings, PluginStore } from "./store";
+import type { BuiltinPlugin, HttpHooks, PluginHooks, PluginHost, PluginState, PluginType } from "./types";
+
+interface ActiveInstance {
+  hooks: PluginHooks;
+  guarded: GuardedHooks;
+}
+
+interface PluginEntry {
+  readonly name: string;
+  readonly builtin?: BuiltinPlugin;
+  readonly log: PluginLog;
+  /** "" for a built-in. */
+  path: string;
+  enabled: boolean;
+  config: Record<string, unknown>;
+  /** Whether the plugins table has a row for it (a built-in gets one when first changed). */
+  persisted: boolean;
+  actualName: string;
+  state: PluginState;
+  active?: ActiveInstance;
+}
+
+export interface PluginRegistryOptions {
+  store: PluginStore;
+  /** In hook order within their placement. */
+  builtins: readonly BuiltinPlugin[];
+  sources: ModuleSources;
+  env?: Record<string, string | undefined>;
+}
+
+function newEntry(name: string, settings: PluginSettings, persisted: boolean, builtin?: BuiltinPlugin): PluginEntry {
+  const { path, enabled, config } = settings;
+  return { name, builtin, log: new PluginLog(name), path: path ?? "", enabled, config, persisted, actualName: name, state: "disabled" };
+}
+
+function resolveReferences(value: unknown, env: Record<string, string | undefined>): unknown {
+  if (typeof value === "string") return resolveEnvReference(value, env);
+  if (Array.isArray(value)) return value.map((item) => resolveReferences(item, env));
+  if (value && typeof value === "object") return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, resolveReferences(item, env)]));
+  return value;
+}
+
+function typesOf(hooks: PluginHooks): PluginType[] {
+  const types: PluginType[] = [];
+  if (hooks.admit || hooks.transformResponse || hooks.settle) types.push("llm");
+  if (hooks.onHttpRequest || hooks.onHttpResponse) types.push("http");
+  return types;
+}
+
+function checkedCustomPath(path: string | undefined): string {
+  if (path === undefined) throw badRequest("path is required: a custom plugin is a module loaded from a local path or an http(s) URL", "path");
+  if (isRemotePath(path) && !/^https?:\/\//i.test(path)) throw badRequest("path: remote plugins are fetched only over http or https", "path");
+  return path;
+}
+
+async function closeInstance(entry: PluginEntry, instance: ActiveInstance | undefined): Promise<void> {
+  try {
+    await instance?.hooks.close?.();
+  } catch (error) {
+    entry.log.error("close failed", error);
+  }
+}
+
+/**
+ * Every plugin, built-in or custom, with its settings, status and recent logs, and the hooks
+ * of the active ones in pipeline order: built-ins placed before the custom plugins, the custom
+ * plugins in creation order, then the other built-ins. Changes are applied one at a time.
+ */
+export class PluginRegistry {
+  private readonly entries = new Map<string, PluginEntry>();
+  private inference: readonly InferenceHooks[] = [];
+  private http: readonly HttpHooks[] = [];
+  private queue: Promise<unknown> = Promise.resolve();
+
+  constructor(private readonly options: PluginRegistryOptions) {}
+
+  /** The pipeline's hooks; read on every request, so a change applies to the next one. */
+  get inferenceHooks(): readonly InferenceHooks[] {
+    return this.inference;
+  }
+
+  get httpHooks(): readonly HttpHooks[] {
+    return this.http;
+  }
+
+  /** Built-ins with their saved settings, then the custom plugins; one that fails to load keeps status `error`. */
+  async load(): Promise<void> {
+    const rows = await this.options.store.all();
+    const saved = new Map(rows.map((row) => [row.name, row]));
+    for (const builtin of this.options.builtins) {
+      const row = saved.get(builtin.name);
+      this.entries.set(builtin.name, newEntry(builtin.name, { path: null, enabled: row?.enabled ?? true, config: row?.config ?? {} }, Boolean(row), builtin));
+    }
+    for (const row of rows) if (!this.entries.has(row.name) && row.path !== null) this.entries.set(row.name, newEntry(row.name, row, true));
+    for (const entry of this.entries.values()) await this.activate(entry);
+    this.compose();
+  }
+
+  /** A config.json `plugins` entry: applied once, while the database knows nothing of that name. */
+  async seed(seed: PluginCreateInput): Promise<void> {
+    const entry = this.entries.get(seed.name);
+    if (!entry) await this.create(seed);
+    else if (entry.builtin && !entry.persisted) await this.update(seed.name, { enabled: seed.enabled, config: seed.config });
+  }
+
+  list(): PluginView[] {
+    return [...this.entries.values()].map((entry) => this.viewOf(entry));
+  }
+
+  view(name: string): PluginView {
+    return this.viewOf(this.require(name));
+  }
+
+  isBuiltin(name: string): boolean {
+    return Boolean(this.entries.get(name)?.builtin);
+  }
+
+  create(input: PluginCreateInput): Promise<PluginView> {
+    return this.exclusive(async () => {
+      if (this.entries.has(input.name)) throw conflict(`plugin '${input.name}' already exists`, "name");
+      const settings = { path: checkedCustomPath(input.path), enabled: input.enabled ?? true, config: input.config ?? {} };
+      await this.options.store.insert(input.name, settings);
+      const entry = newEntry(input.name, settings, true);
+      this.entries.set(entry.name, entry);
+      await this.activate(entry);
+      this.compose();
+      return this.viewOf(entry);
+    });
+  }
+
+  /** Replaces the given settings and reloads the plugin; the previous instance is closed once the new hooks are in place. */
+  update(name: string, input: PluginUpdateInput): Promise<PluginView> {
+    return this.exclusive(async () => {
+      const entry = this.require(name);
+      if (entry.builtin && input.path !== undefined) throw badRequest(`'${name}' is a built-in plugin: it has no path`, "path");
+      const config = input.config ?? entry.config;
+      entry.builtin?.validateConfig?.(config);
+      const path = entry.builtin ? "" : checkedCustomPath(input.path ?? entry.path);
+      const enabled = input.enabled ?? entry.enabled;
+      await this.options.store.save(name, { path: entry.builtin ? null : path, enabled, config });
+      Object.assign(entry, { path, enabled, config, persisted: true });
+      const previous = entry.active;
+      await this.activate(entry);
+      this.compose();
+      await closeInstance(entry, previous);
+      return this.viewOf(entry);
+    });
+  }
+
+  remove(name: string): Promise<void> {
+    return this.exclusive(async () => {
+      const entry = this.require(name);
+      if (entry.builtin) throw badRequest(`'${name}' is a built-in plugin: it cannot be deleted, disable it with PUT {"enabled": false}`, "name", "caller_builtin_plugin");
+      await this.options.store.remove(name);
+      this.entries.delete(name);
+      this.compose();
+      await closeInstance(entry, entry.active);
+    });
+  }
+
+  async close(): Promise<void> {
+    await this.queue;
+    for (const entry of this.entries.values()) await closeInstance(entry, entry.active);
+  }
+
+  private require(name: string): PluginEntry {
+    const entry = this.entries.get(name);
+    if (!entry) throw notFound(`plugin '${name}' not found`, "caller_plugin_not_found");
+    return entry;
+  }
+
+  private async activate(entry: PluginEntry): Promise<void> {
+    entry.active = undefined;
+    entry.state = "disabled";
+    if (!entry.enabled) return;
+    try {
+      const host: PluginHost = { log: (message) => entry.log.add(message) };
+      const config = resolveReferences(entry.config, this.options.env ?? process.env) as Record<string, unknown>;
+      const hooks = entry.builtin ? entry.builtin.create(config, host) : await this.instantiate(entry, config, host);
+      const failClosed = entry.builtin?.failClosed ?? entry.config.fail_closed === true;
+      entry.active = { hooks, guarded: guardHooks(entry.name, hooks, failClosed, entry.log) };
+      entry.state = "active";
+    } catch (error) {
+      entry.state = "error";
+      entry.log.error(entry.builtin ? "failed to start" : `failed to load from ${entry.path}`, error);
+    }
+  }
+
+  private async instantiate(entry: PluginEntry, config: Record<string, unknown>, host: PluginHost): Promise<PluginHooks> {
+    const module = await importPluginModule(entry.path, this.options.sources);
+    entry.actualName = module.name;
+    const hooks = await module.create(config, host);
+    if (!hooks || typeof hooks !== "object") throw new Error("create(config, host) must return an object of hooks");
+    entry.log.add(`loaded '${module.name}' from ${entry.path}`);
+    return hooks;
+  }
+
+  private compose(): void {
+    const entries = [...this.entries.values()];
+    const ordered = [
+      ...entries.filter((entry) => entry.builtin?.placement === "before-custom"),
+      ...entries.filter((entry) => !entry.builtin),
+      ...entries.filter((entry) => entry.builtin?.placement === "after-custom"),
+    ].flatMap((entry) => (entry.active ? [entry.active.guarded] : []));
+    this.inference = ordered.map((guarded) => guarded.inference);
+    this.http = ordered.map((guarded) => guarded.http).filter((http) => http.onHttpRequest || http.onHttpResponse);
+  }
+
+  private viewOf(entry: PluginEntry): PluginView {
+    return {
+      name: entry.name,
+      actualName: entry.actualName,
+      enabled: entry.enabled,
+      config: entry.config,
+      isCustom: !entry.builtin,
+      path: entry.path,
+      status: { name: entry.name, status: entry.state, logs: entry.log.snapshot(), types: entry.active ? typesOf(entry.active.hooks) : [] },
+    };
+  }
+
+  private exclusive<T>(work: () => Promise<T>): Promise<T> {
+    const run = this.queue.then(work, work);
+    this.queue = run.catch(() => undefined);
+    return run;
+  }
+}

@@ -1,0 +1,51 @@
+import { resolveEnvReference } from "../config/env-reference";
+import { AddressAllowlist, type BuiltinPlugin } from "../plugins";
+import type { Database } from "../db/client";
+import type { TelemetryConfig } from "./config";
+import { registerDurableStateMetrics } from "./durable-state-metrics";
+import { inferenceMetrics, type LogQueueStatus, registerLogQueueMetrics } from "./gateway-metrics";
+import { metricsRoutes } from "./metrics-route";
+import { MetricsRegistry } from "./metrics-registry";
+import { OtlpTraceExporter } from "./otlp-exporter";
+import { telemetryHooks } from "./telemetry-hooks";
+
+export { TelemetryConfig } from "./config";
+export type { Counter, Gauge, Histogram, MetricsRegistry, Sample } from "./metrics-registry";
+
+export interface TelemetryOptions {
+  db: Database;
+  config?: TelemetryConfig;
+  env: Record<string, string | undefined>;
+  /** The request-log writer's queue status. */
+  logQueue: () => LogQueueStatus;
+}
+
+function exporterFor(config: TelemetryConfig["otlp"], env: Record<string, string | undefined>): OtlpTraceExporter | undefined {
+  if (!config) return undefined;
+  const headers = Object.fromEntries(Object.entries(config.headers ?? {}).map(([name, value]) => [name, resolveEnvReference(value, env)]));
+  return new OtlpTraceExporter({ endpoint: config.endpoint, headers, serviceName: config.service_name ?? "gateway" });
+}
+
+/**
+ * Metrics and traces. `metrics` is the registry other areas add theirs to; `builtin` is the telemetry plugin that records every inference request;
+ * `routes` serves GET /metrics.
+ */
+export function createTelemetry({ db, config, env, logQueue }: TelemetryOptions) {
+  const metrics = new MetricsRegistry();
+  const inference = inferenceMetrics(metrics);
+  registerLogQueueMetrics(metrics, logQueue);
+  registerDurableStateMetrics(metrics, db);
+  const exporter = exporterFor(config?.otlp, env);
+  const builtin: BuiltinPlugin = { name: "telemetry", placement: "after-custom", failClosed: false, create: () => telemetryHooks(inference, exporter) };
+  const token = env.GATEWAY_METRICS_TOKEN || resolveEnvReference(config?.metrics_token ?? "", env) || undefined;
+  const allowlist = new AddressAllowlist(config?.metrics_allowlist, "telemetry.metrics_allowlist");
+  return {
+    metrics,
+    builtin,
+    routes: metricsRoutes(metrics, { token, allowlist }),
+    flush: () => exporter?.flush(),
+    close: async () => exporter?.flush(),
+  };
+}
+
+export type Telemetry = ReturnType<typeof createTelemetry>;

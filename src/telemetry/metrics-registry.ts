@@ -1,0 +1,191 @@
+/**
+ * Counters, gauges and histograms with labels, rendered in the Prometheus text exposition
+ * format (version 0.0.4). Small on purpose: it is all /metrics needs.
+ */
+
+export type Labels<L extends string> = Readonly<Record<L, string>>;
+
+export interface Sample<L extends string> {
+  labels: Labels<L>;
+  value: number;
+}
+
+interface MetricOptions<L extends string> {
+  name: string;
+  help: string;
+  labelNames?: readonly L[];
+}
+
+/** For values owned elsewhere (a queue's depth, actors by state): read at every scrape. */
+interface CollectedOptions<L extends string> extends MetricOptions<L> {
+  collect?: () => Array<Sample<L>> | Promise<Array<Sample<L>>>;
+}
+
+interface HistogramOptions<L extends string> extends MetricOptions<L> {
+  /** Upper bounds, ascending; +Inf is added. */
+  buckets: readonly number[];
+}
+
+interface Metric {
+  readonly name: string;
+  render(): string[] | Promise<string[]>;
+}
+
+const escapeLabel = (value: string) => value.replaceAll("\\", "\\\\").replaceAll('"', '\\"').replaceAll("\n", "\\n");
+const escapeHelp = (value: string) => value.replaceAll("\\", "\\\\").replaceAll("\n", "\\n");
+
+function formatValue(value: number): string {
+  if (Number.isNaN(value)) return "NaN";
+  if (!Number.isFinite(value)) return value > 0 ? "+Inf" : "-Inf";
+  return String(value);
+}
+
+function formatLabels(pairs: ReadonlyArray<readonly [string, string]>): string {
+  return pairs.length === 0 ? "" : `{${pairs.map(([name, value]) => `${name}="${escapeLabel(value)}"`).join(",")}}`;
+}
+
+const header = (name: string, help: string, type: string) => [`# HELP ${name} ${escapeHelp(help)}`, `# TYPE ${name} ${type}`];
+
+/** Samples keyed by their label values in declaration order. */
+class SampleSet<L extends string, V> {
+  private readonly entries = new Map<string, { pairs: Array<[L, string]>; value: V }>();
+
+  constructor(private readonly labelNames: readonly L[]) {}
+
+  upsert(labels: Labels<L>, create: () => V): V {
+    const pairs = this.labelNames.map((name): [L, string] => [name, labels[name] ?? ""]);
+    const key = JSON.stringify(pairs.map(([, value]) => value));
+    let entry = this.entries.get(key);
+    if (!entry) this.entries.set(key, (entry = { pairs, value: create() }));
+    return entry.value;
+  }
+
+  pairsOf(labels: Labels<L>): Array<[L, string]> {
+    return this.labelNames.map((name) => [name, labels[name] ?? ""]);
+  }
+
+  all() {
+    return [...this.entries.values()];
+  }
+}
+
+class ValueMetric<L extends string> implements Metric {
+  protected readonly samples: SampleSet<L, { value: number }>;
+
+  constructor(
+    private readonly type: "counter" | "gauge",
+    protected readonly options: CollectedOptions<L>,
+  ) {
+    this.samples = new SampleSet(options.labelNames ?? []);
+  }
+
+  get name() {
+    return this.options.name;
+  }
+
+  async render(): Promise<string[]> {
+    const stored = this.samples.all().map(({ pairs, value }) => ({ pairs, value: value.value }));
+    const collected = (await this.collect()).map(({ labels, value }) => ({ pairs: this.samples.pairsOf(labels), value }));
+    const lines = [...stored, ...collected].map(({ pairs, value }) => `${this.options.name}${formatLabels(pairs)} ${formatValue(value)}`);
+    return [...header(this.options.name, this.options.help, this.type), ...lines];
+  }
+
+  /** A collector that fails loses its samples for this scrape, not the whole page. */
+  private async collect(): Promise<Array<Sample<L>>> {
+    try {
+      return (await this.options.collect?.()) ?? [];
+    } catch (error) {
+      console.error(`metrics: collecting ${this.name} failed:`, (error as Error).message);
+      return [];
+    }
+  }
+}
+
+export class Counter<L extends string = never> extends ValueMetric<L> {
+  constructor(options: CollectedOptions<L>) {
+    super("counter", options);
+  }
+
+  inc(labels: Labels<L>, by = 1): void {
+    if (by < 0) throw new Error(`counter ${this.name} cannot decrease`);
+    this.samples.upsert(labels, () => ({ value: 0 })).value += by;
+  }
+}
+
+export class Gauge<L extends string = never> extends ValueMetric<L> {
+  constructor(options: CollectedOptions<L>) {
+    super("gauge", options);
+  }
+
+  set(labels: Labels<L>, value: number): void {
+    this.samples.upsert(labels, () => ({ value: 0 })).value = value;
+  }
+}
+
+interface HistogramState {
+  counts: number[];
+  sum: number;
+  count: number;
+}
+
+export class Histogram<L extends string = never> implements Metric {
+  private readonly samples: SampleSet<L, HistogramState>;
+
+  constructor(private readonly options: HistogramOptions<L>) {
+    this.samples = new SampleSet(options.labelNames ?? []);
+  }
+
+  get name() {
+    return this.options.name;
+  }
+
+  observe(labels: Labels<L>, value: number): void {
+    const state = this.samples.upsert(labels, () => ({ counts: this.options.buckets.map(() => 0), sum: 0, count: 0 }));
+    for (const [index, bound] of this.options.buckets.entries()) if (value <= bound) state.counts[index]!++;
+    state.sum += value;
+    state.count++;
+  }
+
+  render(): string[] {
+    const { name, help, buckets } = this.options;
+    const lines = header(name, help, "histogram");
+    for (const { pairs, value } of this.samples.all()) {
+      for (const [index, bound] of buckets.entries()) lines.push(`${name}_bucket${formatLabels([...pairs, ["le", formatValue(bound)]])} ${value.counts[index]}`);
+      lines.push(`${name}_bucket${formatLabels([...pairs, ["le", "+Inf"]])} ${value.count}`);
+      lines.push(`${name}_sum${formatLabels(pairs)} ${formatValue(value.sum)}`, `${name}_count${formatLabels(pairs)} ${value.count}`);
+    }
+    return lines;
+  }
+}
+
+/**
+ * The gateway's metrics. Areas register theirs once at start (`registry.counter({...})`) and
+ * keep the handle; a name can be registered only once.
+ */
+export class MetricsRegistry {
+  private readonly metrics = new Map<string, Metric>();
+
+  counter<L extends string = never>(options: CollectedOptions<L>): Counter<L> {
+    return this.register(new Counter(options));
+  }
+
+  gauge<L extends string = never>(options: CollectedOptions<L>): Gauge<L> {
+    return this.register(new Gauge(options));
+  }
+
+  histogram<L extends string = never>(options: HistogramOptions<L>): Histogram<L> {
+    return this.register(new Histogram(options));
+  }
+
+  async render(): Promise<string> {
+    const rendered = await Promise.all([...this.metrics.values()].map((metric) => metric.render()));
+    return `${rendered.flat().join("\n")}\n`;
+  }
+
+  private register<M extends Metric>(metric: M): M {
+    if (!/^[a-zA-Z_:][a-zA-Z0-9_:]*$/.test(metric.name)) throw new Error(`invalid metric name '${metric.name}'`);
+    if (this.metrics.has(metric.name)) throw new Error(`metric '${metric.name}' is already registered`);
+    this.metrics.set(metric.name, metric);
+    return metric;
+  }
+}

@@ -1,0 +1,49 @@
+import type { InferenceOutcome, RequestContext } from "../inference/hooks";
+import type { ModelRef } from "../inference/model-ref";
+import { REQUEST_TYPE } from "../inference/operations";
+import type { PluginHooks } from "../plugins";
+import type { InferenceMetrics } from "./gateway-metrics";
+import type { OtlpTraceExporter } from "./otlp-exporter";
+import { requestSpan } from "./request-span";
+
+/** The target a request is counted under: the one that answered, else the primary asked for. */
+function targetOf(context: RequestContext, outcome: InferenceOutcome): ModelRef {
+  return outcome.answered?.target ?? context.targets[0] ?? { provider: "", model: context.requestedModel };
+}
+
+function record(metrics: InferenceMetrics, context: RequestContext, outcome: InferenceOutcome, upstreamSeconds: number | undefined): void {
+  const { provider, model } = targetOf(context, outcome);
+  const failed = outcome.error !== undefined || outcome.status >= 400;
+  const requestType = REQUEST_TYPE[context.operation];
+  metrics.requests.inc({ provider, model, request_type: requestType, status: failed ? "error" : "success" });
+  if (failed) metrics.errors.inc({ provider, model, error_type: outcome.error?.errorType ?? "unclassified" });
+  metrics.latency.observe({ provider, model, request_type: requestType }, outcome.latencyMs / 1000);
+  if (upstreamSeconds !== undefined) metrics.upstreamLatency.observe({ provider, model }, upstreamSeconds);
+  const usage = outcome.summary.usage;
+  // A cached reply repeats the usage it was stored with, but no provider processed it again.
+  if (usage && !outcome.cacheHit) {
+    metrics.tokens.inc({ provider, model, direction: "input" }, usage.prompt_tokens);
+    metrics.tokens.inc({ provider, model, direction: "output" }, usage.completion_tokens);
+  }
+  if (outcome.cost) metrics.cost.inc({ provider, model }, outcome.cost);
+  if (outcome.cacheHit) metrics.cacheHits.inc({ type: outcome.cacheHit });
+}
+
+/**
+ * The telemetry plugin: metrics for every settled request and, when OTLP is configured, a span.
+ * It admits last, so the time from its `admit` to the reply's end is the upstream's share.
+ */
+export function telemetryHooks(metrics: InferenceMetrics, exporter: OtlpTraceExporter | undefined): PluginHooks {
+  const admittedAt = new WeakMap<RequestContext, number>();
+  return {
+    admit(context) {
+      admittedAt.set(context, performance.now());
+    },
+    settle(context, outcome) {
+      const admitted = admittedAt.get(context);
+      const wentUpstream = admitted !== undefined && outcome.attempts.length > 0;
+      record(metrics, context, outcome, wentUpstream ? (performance.now() - admitted) / 1000 : undefined);
+      exporter?.export(requestSpan(context, outcome, targetOf(context, outcome)));
+    },
+  };
+}

@@ -1,0 +1,218 @@
+import { createHash } from "node:crypto";
+import { eq } from "drizzle-orm";
+import type { Write } from "../../actors/runtime/snapshot-store";
+import type { SecretBox } from "../crypto/secret-box";
+import type { Database } from "../db/client";
+import { type WebhookEndpointRow, type WebhookEvent, WEBHOOK_EVENTS, webhookEndpoints } from "../db/schema";
+import { badRequest, conflict, notFound } from "../http/errors";
+import { redactSecret } from "../provider-registry/key-secrets";
+import { resolveTunables, type Tunables, validateHeaders, validateUrl } from "./endpoint-rules";
+import type { HostResolver } from "./host-resolver";
+import type { WebhookEndpointCreate, WebhookEndpointUpdate } from "./schemas";
+import { generateSigningSecret } from "./signing";
+
+export type WebhookEndpoint = WebhookEndpointRow;
+
+const tunablesOf = (row: WebhookEndpoint): Tunables => ({
+  max_retries: row.maxRetries,
+  retry_backoff_initial_seconds: row.retryBackoffInitialSeconds,
+  retry_backoff_max_seconds: row.retryBackoffMaxSeconds,
+  attempt_timeout_seconds: row.attemptTimeoutSeconds,
+  max_response_payload_kbs: row.maxResponsePayloadKbs,
+  max_concurrent_deliveries: row.maxConcurrentDeliveries,
+});
+
+const tunableColumns = (tunables: Tunables) => ({
+  maxRetries: tunables.max_retries,
+  retryBackoffInitialSeconds: tunables.retry_backoff_initial_seconds,
+  retryBackoffMaxSeconds: tunables.retry_backoff_max_seconds,
+  attemptTimeoutSeconds: tunables.attempt_timeout_seconds,
+  maxResponsePayloadKbs: tunables.max_response_payload_kbs,
+  maxConcurrentDeliveries: tunables.max_concurrent_deliveries,
+});
+
+interface Settings {
+  name: string;
+  url: string;
+  events: WebhookEvent[];
+  headers: Record<string, string>;
+  include_response: boolean;
+  allow_private_network: boolean;
+  disabled: boolean;
+  tunables: Tunables;
+}
+
+function hashSettings(settings: Settings): string {
+  const canonical = JSON.stringify(settings, (_, value) =>
+    value && typeof value === "object" && !Array.isArray(value) ? Object.fromEntries(Object.entries(value).sort(([a], [b]) => a.localeCompare(b))) : value,
+  );
+  return createHash("sha256").update(canonical).digest("hex");
+}
+
+/**
+ * Webhook endpoints (spec 2.6): persisted in libSQL, read from memory by the delivery path.
+ * Header values and the signing secret are sealed at rest; the secret leaves this store only
+ * at creation and rotation.
+ */
+export class WebhookEndpointStore {
+  private readonly byId = new Map<string, WebhookEndpoint>();
+
+  constructor(
+    private readonly db: Database,
+    private readonly secrets: SecretBox,
+    private readonly resolveHost: HostResolver,
+  ) {}
+
+  async load(): Promise<void> {
+    this.byId.clear();
+    for (const row of await this.db.select().from(webhookEndpoints)) this.byId.set(row.id, row);
+  }
+
+  list(): WebhookEndpoint[] {
+    return [...this.byId.values()].sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime() || a.name.localeCompare(b.name));
+  }
+
+  get(id: string): WebhookEndpoint | undefined {
+    return this.byId.get(id);
+  }
+
+  require(id: string): WebhookEndpoint {
+    const endpoint = this.byId.get(id);
+    if (!endpoint) throw notFound(`webhook endpoint '${id}' does not exist`, "caller_webhook_not_found");
+    return endpoint;
+  }
+
+  findByName(name: string): WebhookEndpoint | undefined {
+    return this.list().find((endpoint) => endpoint.name === name);
+  }
+
+  /** Enabled endpoints that subscribed to the event. */
+  subscribers(event: WebhookEvent): WebhookEndpoint[] {
+    return this.list().filter((endpoint) => !endpoint.disabled && endpoint.events.includes(event));
+  }
+
+  headersOf(endpoint: WebhookEndpoint): Record<string, string> {
+    return JSON.parse(this.secrets.open(endpoint.sealedHeaders)) as Record<string, string>;
+  }
+
+  secretOf(endpoint: WebhookEndpoint): string {
+    return this.secrets.open(endpoint.sealedSecret);
+  }
+
+  /** Header values as responses show them: env references visible, anything else redacted. */
+  redactedHeadersOf(endpoint: WebhookEndpoint): Record<string, string> {
+    return Object.fromEntries(Object.entries(this.headersOf(endpoint)).map(([name, value]) => [name, redactSecret(value)]));
+  }
+
+  async create(input: WebhookEndpointCreate): Promise<{ endpoint: WebhookEndpoint; secret: string }> {
+    const settings = await this.settingsFrom(input);
+    this.assertNameFree(settings.name);
+    const secret = generateSigningSecret();
+    const now = new Date();
+    const row: WebhookEndpoint = {
+      id: crypto.randomUUID(),
+      ...this.columnsOf(settings),
+      sealedSecret: this.secrets.seal(secret),
+      consecutiveFailures: 0,
+      lastSuccessAt: null,
+      lastFailureAt: null,
+      createdAt: now,
+      updatedAt: now,
+    };
+    await this.db.insert(webhookEndpoints).values(row);
+    this.byId.set(row.id, row);
+    return { endpoint: row, secret };
+  }
+
+  async update(id: string, input: WebhookEndpointUpdate): Promise<WebhookEndpoint> {
+    const current = this.require(id);
+    if (input.secret !== undefined) {
+      throw badRequest("the signing secret cannot be changed here; use POST /api/webhooks/{id}/rotate-secret", "secret");
+    }
+    const settings = await this.settingsFrom(input, current);
+    if (settings.name !== current.name) this.assertNameFree(settings.name);
+    return this.write(id, { ...this.columnsOf(settings), updatedAt: new Date() });
+  }
+
+  async rotateSecret(id: string): Promise<{ endpoint: WebhookEndpoint; secret: string }> {
+    this.require(id);
+    const secret = generateSigningSecret();
+    const endpoint = await this.write(id, { sealedSecret: this.secrets.seal(secret), updatedAt: new Date() });
+    return { endpoint, secret };
+  }
+
+  async remove(id: string): Promise<void> {
+    this.require(id);
+    await this.db.delete(webhookEndpoints).where(eq(webhookEndpoints.id, id));
+    this.byId.delete(id);
+  }
+
+  /** consecutive_failures, last_success_at and last_failure_at follow each attempt; the caller commits the write. */
+  recordAttempt(id: string, delivered: boolean, at: Date): Write | undefined {
+    const endpoint = this.byId.get(id);
+    if (!endpoint) return undefined;
+    const change = delivered ? { consecutiveFailures: 0, lastSuccessAt: at } : { consecutiveFailures: endpoint.consecutiveFailures + 1, lastFailureAt: at };
+    this.byId.set(id, { ...endpoint, ...change });
+    return this.db.update(webhookEndpoints).set(change).where(eq(webhookEndpoints.id, id));
+  }
+
+  /** Writes configuration; the outcome counters stay as this node last recorded them (their own writes may still be queued). */
+  private async write(id: string, change: Partial<WebhookEndpoint>): Promise<WebhookEndpoint> {
+    const [row] = await this.db.update(webhookEndpoints).set(change).where(eq(webhookEndpoints.id, id)).returning();
+    const current = this.byId.get(id);
+    if (!row || !current) throw notFound(`webhook endpoint '${id}' does not exist`, "caller_webhook_not_found");
+    const updated = { ...row, consecutiveFailures: current.consecutiveFailures, lastSuccessAt: current.lastSuccessAt, lastFailureAt: current.lastFailureAt };
+    this.byId.set(id, updated);
+    return updated;
+  }
+
+  private assertNameFree(name: string): void {
+    if (this.findByName(name)) throw conflict(`a webhook endpoint named '${name}' already exists`, "name");
+  }
+
+  private columnsOf(settings: Settings) {
+    return {
+      name: settings.name,
+      url: settings.url,
+      events: settings.events,
+      sealedHeaders: this.secrets.seal(JSON.stringify(settings.headers)),
+      includeResponse: settings.include_response,
+      allowPrivateNetwork: settings.allow_private_network,
+      disabled: settings.disabled,
+      ...tunableColumns(settings.tunables),
+      configHash: hashSettings(settings),
+    };
+  }
+
+  /** The whole configuration after a write: given fields, else the current ones, else defaults. */
+  private async settingsFrom(input: WebhookEndpointUpdate, current?: WebhookEndpoint): Promise<Settings> {
+    const allowPrivate = input.allow_private_network ?? current?.allowPrivateNetwork ?? false;
+    const headers = input.headers ? this.keepRedactedHeaders(input.headers, current) : current ? this.headersOf(current) : {};
+    validateHeaders(headers);
+    // The URL is checked when it or its network permission changes, so disabling a now-refused endpoint still works.
+    const recheck = !current || input.url !== undefined || allowPrivate !== current.allowPrivateNetwork;
+    return {
+      name: (input.name ?? current?.name)!,
+      url: recheck ? await validateUrl((input.url ?? current?.url)!, allowPrivate, this.resolveHost) : current.url,
+      events: input.events ?? current?.events ?? [...WEBHOOK_EVENTS],
+      headers,
+      include_response: input.include_response ?? current?.includeResponse ?? false,
+      allow_private_network: allowPrivate,
+      disabled: input.disabled ?? current?.disabled ?? false,
+      tunables: resolveTunables(input, current && tunablesOf(current)),
+    };
+  }
+
+  /** A client that read the endpoint and writes it back sends redacted values: those mean "unchanged". */
+  private keepRedactedHeaders(incoming: Record<string, string>, current?: WebhookEndpoint): Record<string, string> {
+    if (!current) return incoming;
+    const stored = this.headersOf(current);
+    return Object.fromEntries(
+      Object.entries(incoming).map(([name, value]) => {
+        const previous = stored[name];
+        return [name, previous !== undefined && value === redactSecret(previous) ? previous : value];
+      }),
+    );
+  }
+}
+

@@ -1,0 +1,51 @@
+import type { Clock } from "../../actors/runtime/clock";
+import type { ActorSnapshotStore } from "../../actors/runtime/snapshot-store";
+import type { SecretBox } from "../crypto/secret-box";
+import type { Database } from "../db/client";
+import { DeliveryHistory } from "./delivery-history";
+import { DeliveryRunner } from "./delivery-runner";
+import { WebhookEndpointStore } from "./endpoint-store";
+import type { HostResolver } from "./host-resolver";
+import { notifyJobFinished, type OperationDeps, redeliver, removeEndpoint, sendTestDelivery } from "./operations";
+import type { FinishedJob } from "./payload";
+import { webhookRoutes } from "./routes";
+
+export type { FinishedJob } from "./payload";
+export type { HostResolver } from "./host-resolver";
+
+export interface WebhooksOptions {
+  db: Database;
+  secrets: SecretBox;
+  snapshots: ActorSnapshotStore;
+  clock: Clock;
+  resolveHost: HostResolver;
+  env: Record<string, string | undefined>;
+}
+
+/**
+ * Webhook endpoints and deliveries: the /api/webhooks routes, `jobFinished` for the async
+ * jobs, and the delivery actors (`resume` on start, `stop` on shutdown).
+ */
+export async function createWebhooks(options: WebhooksOptions) {
+  const endpoints = new WebhookEndpointStore(options.db, options.secrets, options.resolveHost);
+  await endpoints.load();
+  const history = new DeliveryHistory(options.db);
+  const runner = new DeliveryRunner({ ...options, endpoints, history });
+  const deps: OperationDeps = { endpoints, history, runner, clock: options.clock };
+  const operations = {
+    sendTest: (endpointId: string) => sendTestDelivery(deps, endpointId),
+    redeliver: (deliveryId: string) => redeliver(deps, deliveryId),
+    removeEndpoint: (id: string) => removeEndpoint(deps, id),
+  };
+  return {
+    endpoints,
+    runner,
+    routes: webhookRoutes({ endpoints, history, webhooks: operations }),
+    hasEndpoint: (name: string) => endpoints.findByName(name) !== undefined,
+    jobFinished: (job: FinishedJob) => notifyJobFinished(deps, job),
+    resume: () => runner.resume(),
+    stop: () => runner.stop(),
+  };
+}
+
+export type Webhooks = Awaited<ReturnType<typeof createWebhooks>>;

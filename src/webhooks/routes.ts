@@ -1,0 +1,73 @@
+import { Elysia } from "elysia";
+import type { DeliveryHistory, DeliveryView } from "./delivery-history";
+import type { WebhookEndpointStore } from "./endpoint-store";
+import { endpointView } from "./endpoint-view";
+import { DeliveryHistoryQuery, IdParams, WebhookEndpointCreate, WebhookEndpointUpdate } from "./schemas";
+
+/** What the routes ask of the webhook service beyond the stores. */
+export interface WebhookOperations {
+  sendTest(endpointId: string): Promise<DeliveryView>;
+  redeliver(deliveryId: string): Promise<{ webhookId: string; deliveryId: string }>;
+  removeEndpoint(id: string): Promise<void>;
+}
+
+interface RouteDeps {
+  endpoints: WebhookEndpointStore;
+  history: DeliveryHistory;
+  webhooks: WebhookOperations;
+}
+
+/** /api/webhooks: endpoints (spec 2.6, 4.14), secret rotation, test deliveries, history and redelivery (4.15). */
+export const webhookRoutes = ({ endpoints, history, webhooks }: RouteDeps) =>
+  new Elysia({ name: "webhooks", prefix: "/api/webhooks" })
+    .get("/", () => {
+      const views = endpoints.list().map((endpoint) => endpointView(endpoints, endpoint));
+      return { webhooks: views, count: views.length };
+    })
+    .post(
+      "/",
+      async ({ body, set }) => {
+        const { endpoint, secret } = await endpoints.create(body);
+        set.status = 201;
+        return { endpoint: endpointView(endpoints, endpoint), secret };
+      },
+      { body: WebhookEndpointCreate },
+    )
+    .get("/deliveries", ({ query }) => history.list(query), { query: DeliveryHistoryQuery })
+    .post(
+      "/deliveries/:id/redeliver",
+      async ({ params, set }) => {
+        const queued = await webhooks.redeliver(params.id);
+        set.status = 202;
+        return { status: "queued", webhook_id: queued.webhookId, delivery_id: queued.deliveryId };
+      },
+      { params: IdParams },
+    )
+    .get("/:id", ({ params }) => endpointView(endpoints, endpoints.require(params.id)), { params: IdParams })
+    .put("/:id", async ({ params, body }) => endpointView(endpoints, await endpoints.update(params.id, body)), { params: IdParams, body: WebhookEndpointUpdate })
+    .delete(
+      "/:id",
+      async ({ params }) => {
+        await webhooks.removeEndpoint(params.id);
+        return { message: "Webhook endpoint deleted successfully" };
+      },
+      { params: IdParams },
+    )
+    .post(
+      "/:id/rotate-secret",
+      async ({ params }) => {
+        const { endpoint, secret } = await endpoints.rotateSecret(params.id);
+        return { endpoint: endpointView(endpoints, endpoint), secret };
+      },
+      { params: IdParams },
+    )
+    .post("/:id/test", ({ params }) => webhooks.sendTest(params.id), { params: IdParams })
+    .get(
+      "/:id/deliveries",
+      ({ params, query }) => {
+        endpoints.require(params.id);
+        return history.list({ ...query, endpoint_id: params.id });
+      },
+      { params: IdParams, query: DeliveryHistoryQuery },
+    );
+

@@ -1,0 +1,140 @@
+import type { Clock } from "../../actors/runtime/clock";
+import type { ActorSnapshotStore } from "../../actors/runtime/snapshot-store";
+import type { AttemptInput, AttemptOutcome, AttemptResult } from "../../actors/webhook-delivery";
+import { resolveEnvReference } from "../config/env-reference";
+import type { WebhookDeliveryRow } from "../db/schema";
+import { DeadlineExceeded, withDeadline } from "./deadline";
+import type { DeliveryHistory } from "./delivery-history";
+import type { WebhookEndpoint, WebhookEndpointStore } from "./endpoint-store";
+import { bareHost, checkReceiver, type HostResolver, type ResolvedAddress } from "./host-resolver";
+import { TEST_EVENT } from "./payload";
+import { signDelivery } from "./signing";
+
+export interface SenderDeps {
+  endpoints: WebhookEndpointStore;
+  history: DeliveryHistory;
+  snapshots: ActorSnapshotStore;
+  resolveHost: HostResolver;
+  clock: Clock;
+  env: Record<string, string | undefined>;
+}
+
+type Sent = Omit<AttemptResult, "finishedAt"> & { responseExcerpt?: string };
+
+/** One HTTP exchange and when it happened; `endpointId` is absent when no request was made. */
+export interface Exchange {
+  input: AttemptInput;
+  sent: Sent;
+  endpointId?: string;
+  startedAt: number;
+  latencyMs: number;
+}
+
+const EXCERPT_BYTES = 1024;
+const USER_AGENT = "gateway-webhooks/1";
+
+/** 408 and 429 say "later"; any other 4xx says the receiver will never take this message. */
+function outcomeOf(status: number): AttemptOutcome {
+  if (status >= 200 && status < 300) return "delivered";
+  if (status >= 400 && status < 500 && status !== 408 && status !== 429) return "permanent";
+  return "retryable";
+}
+
+async function excerptOf(response: Response): Promise<string | undefined> {
+  const reader = response.body?.getReader();
+  if (!reader) return undefined;
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  while (size < EXCERPT_BYTES) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    chunks.push(value);
+    size += value.byteLength;
+  }
+  await reader.cancel().catch(() => undefined);
+  const text = new TextDecoder().decode(Buffer.concat(chunks).subarray(0, EXCERPT_BYTES));
+  return text || undefined;
+}
+
+/** The URL aimed at the address that was checked, so a second DNS answer cannot redirect the call. */
+function pinned(url: URL, address: ResolvedAddress): URL {
+  const target = new URL(url);
+  target.hostname = address.family === 6 ? `[${address.address}]` : address.address;
+  return target;
+}
+
+function headersFor(deps: SenderDeps, endpoint: WebhookEndpoint, delivery: WebhookDeliveryRow, url: URL): Headers {
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(deps.endpoints.headersOf(endpoint))) {
+    const resolved = resolveEnvReference(value, deps.env);
+    if (resolved) headers.set(name, resolved);
+  }
+  const timestamp = Math.floor(deps.clock.now() / 1000);
+  headers.set("host", url.host);
+  headers.set("user-agent", USER_AGENT);
+  headers.set("content-type", "application/json");
+  headers.set("webhook-id", delivery.webhookId);
+  headers.set("webhook-timestamp", String(timestamp));
+  headers.set("webhook-signature", signDelivery(deps.endpoints.secretOf(endpoint), delivery.webhookId, timestamp, delivery.payload));
+  return headers;
+}
+
+async function send(deps: SenderDeps, endpoint: WebhookEndpoint, delivery: WebhookDeliveryRow, signal: AbortSignal): Promise<Sent> {
+  const url = new URL(endpoint.url);
+  const receiver = await checkReceiver(url, endpoint.allowPrivateNetwork, deps.resolveHost);
+  if (!receiver.ok) return { outcome: receiver.refused ? "permanent" : "retryable", error: receiver.reason };
+  const response = await fetch(pinned(url, receiver.address), {
+    method: "POST",
+    headers: headersFor(deps, endpoint, delivery, url),
+    body: delivery.payload,
+    redirect: "manual",
+    signal,
+    tls: { serverName: bareHost(url) },
+  });
+  const responseExcerpt = await excerptOf(response);
+  const redirect = response.status >= 300 && response.status < 400 ? `redirect to ${response.headers.get("location") ?? "(no location)"} not followed` : undefined;
+  return { outcome: outcomeOf(response.status), statusCode: response.status, responseExcerpt, error: redirect };
+}
+
+function failureOf(error: unknown): Sent {
+  if (error instanceof DeadlineExceeded) return { outcome: "retryable", error: `attempt timed out: ${error.message}` };
+  return { outcome: "retryable", error: error instanceof Error ? error.message : String(error) };
+}
+
+/**
+ * The HTTP part of one attempt: guard the resolved address, sign, POST within the endpoint's
+ * attempt timeout. A delivery whose endpoint was deleted throws (the machine fails it); a
+ * disabled endpoint fails it without a request.
+ */
+export async function exchange(deps: SenderDeps, input: AttemptInput, signal: AbortSignal): Promise<Exchange> {
+  const endpoint = deps.endpoints.get(input.endpointId);
+  const delivery = await deps.history.get(input.deliveryId);
+  if (!endpoint || !delivery) throw new Error(`webhook endpoint '${input.endpointId}' no longer exists`);
+  const startedAt = deps.clock.now();
+  if (endpoint.disabled && delivery.event !== TEST_EVENT) return { input, sent: { outcome: "permanent", error: "the endpoint is disabled" }, startedAt, latencyMs: 0 };
+  const started = performance.now();
+  const sent = await withDeadline(deps.clock, endpoint.attemptTimeoutSeconds * 1000, signal, (bounded) => send(deps, endpoint, delivery, bounded)).catch(failureOf);
+  if (signal.aborted) throw signal.reason;
+  return { input, sent, endpointId: endpoint.id, startedAt, latencyMs: Math.round(performance.now() - started) };
+}
+
+/** Records the attempt and the endpoint's outcome counters, and tells the machine how it went. */
+export async function recordExchange(deps: SenderDeps, { input, sent, endpointId, startedAt, latencyMs }: Exchange): Promise<AttemptResult> {
+  const finishedAt = deps.clock.now();
+  if (endpointId !== undefined) {
+    const attempt = deps.history.recordAttempt({
+      id: crypto.randomUUID(),
+      deliveryId: input.deliveryId,
+      attempt: input.attempt,
+      startedAt: new Date(startedAt),
+      latencyMs,
+      statusCode: sent.statusCode ?? null,
+      outcome: sent.outcome,
+      error: sent.error ?? null,
+      responseExcerpt: sent.responseExcerpt ?? null,
+    });
+    const stats = deps.endpoints.recordAttempt(endpointId, sent.outcome === "delivered", new Date(finishedAt));
+    await deps.snapshots.commit(stats ? [attempt, stats] : [attempt]);
+  }
+  return { outcome: sent.outcome, statusCode: sent.statusCode, error: sent.error, finishedAt };
+}

@@ -1,0 +1,141 @@
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { describeEvent, gatewayAgentUrl, gatewayClient, registerAgent, taskIdOfEvent, userMessage } from "../support/a2a-client";
+import { type SdkAgent, startSdkAgent } from "../support/a2a-sdk-agent";
+import { sseEvents, stateOf } from "../support/a2a-sse";
+import { startGateway, type TestGateway } from "../support/gateway";
+import { expectGatewayError } from "../support/gateway-error";
+
+interface TaskView {
+  agent: string;
+  task_id: string;
+  context_id: string | null;
+  state: string;
+  live: boolean;
+  virtual_key_id: string | null;
+  status: { state: string; message?: unknown };
+  transitions: Array<{ state: string; at: string }>;
+  created_at: string;
+  updated_at: string;
+}
+
+let gw: TestGateway;
+let agent: SdkAgent;
+
+beforeAll(async () => {
+  agent = await startSdkAgent();
+  gw = await startGateway();
+  await registerAgent(gw, "echo", agent.baseUrl);
+});
+afterAll(async () => {
+  await gw.close();
+  await agent.stop();
+});
+
+async function history(query = "", on: TestGateway = gw): Promise<{ tasks: TaskView[]; count: number; total_count: number }> {
+  const response = await on.admin(`/api/agents/history${query}`);
+  expect(response.status).toBe(200);
+  return (await response.json()) as { tasks: TaskView[]; count: number; total_count: number };
+}
+
+async function streamToEnd(text: string, taskId = "", contextId = "") {
+  const client = await gatewayClient(gw, "echo", { transport: "JSONRPC" });
+  const events = [];
+  for await (const event of client.sendMessageStream(userMessage(text, taskId, contextId))) events.push(event);
+  return events;
+}
+
+const statesOf = (task: TaskView) => task.transitions.map((transition) => transition.state);
+
+describe("each task seen through the gateway mirrors the A2A lifecycle", () => {
+  test("a streamed task is recorded with every state it went through, ending finished", async () => {
+    const events = await streamToEnd("echo recorded");
+    const taskId = taskIdOfEvent(events[0]!)!;
+    const [task] = (await history(`?task_id=${taskId}`)).tasks;
+    expect(task).toMatchObject({ agent: "echo", task_id: taskId, state: "completed", live: false, virtual_key_id: null, status: { state: "TASK_STATE_COMPLETED" } });
+    expect(statesOf(task!)).toEqual(["submitted", "working", "completed"]);
+    const times = task!.transitions.map((transition) => Date.parse(transition.at));
+    expect(times).toEqual([...times].sort());
+  });
+
+  test("a task first met midway (a blocking send that returns it completed) starts where it stands", async () => {
+    const response = await fetch(`${gatewayAgentUrl(gw, "echo")}/rest/message:send`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ message: { messageId: crypto.randomUUID(), role: "ROLE_USER", parts: [{ text: "echo blocking" }] }, configuration: { returnImmediately: false } }),
+    });
+    const taskId = ((await response.json()) as { task: { id: string } }).task.id;
+    const [task] = (await history(`?task_id=${taskId}`)).tasks;
+    expect(statesOf(task!)).toEqual(["completed"]);
+  });
+
+  test("input-required is live; the follow-up message carries the task on to completed", async () => {
+    const asked = await streamToEnd("ask");
+    const taskId = taskIdOfEvent(asked[0]!)!;
+    const contextId = asked[0]!.payload?.$case === "task" ? asked[0]!.payload.value.contextId : "";
+    expect((await history(`?task_id=${taskId}`)).tasks[0]).toMatchObject({ state: "input-required", live: true });
+    const answered = await streamToEnd("echo Paris", taskId, contextId);
+    expect(answered.map(describeEvent).at(-1)).toBe("status:completed");
+    const [task] = (await history(`?task_id=${taskId}`)).tasks;
+    expect(statesOf(task!)).toEqual(["submitted", "input-required", "working", "completed"]);
+  });
+
+  test("auth-required is live, rejected is finished", async () => {
+    const login = taskIdOfEvent((await streamToEnd("login"))[0]!)!;
+    const refuse = taskIdOfEvent((await streamToEnd("refuse"))[0]!)!;
+    expect((await history(`?task_id=${login}`)).tasks[0]).toMatchObject({ state: "auth-required", live: true });
+    expect((await history(`?task_id=${refuse}`)).tasks[0]).toMatchObject({ state: "rejected", live: false });
+    expect(statesOf((await history(`?task_id=${refuse}`)).tasks[0]!)).toEqual(["submitted", "rejected"]);
+  });
+
+  test("the gateway answers which tasks are live", async () => {
+    const client = await gatewayClient(gw, "echo", { transport: "HTTP+JSON" });
+    const held = agent.nextHeldTask();
+    const stream = client.sendMessageStream(userMessage("hold"));
+    await stream.next();
+    const taskId = await held;
+    await stream.next();
+    const live = await history("?live=true&state=working");
+    expect(live.tasks.map((task) => task.task_id)).toEqual([taskId]);
+    agent.release(taskId);
+    for await (const _ of stream);
+    expect((await history("?live=true&state=working")).tasks).toEqual([]);
+    expect((await history(`?live=false&task_id=${taskId}`)).tasks[0]?.state).toBe("completed");
+  });
+
+  test("filters narrow the history and pages report the total", async () => {
+    const all = await history("?agent=echo");
+    expect(all.total_count).toBe(all.tasks.length);
+    const page = await history("?agent=echo&limit=1&offset=1");
+    expect(page).toMatchObject({ count: 1, total_count: all.total_count });
+    expect(page.tasks[0]!.task_id).toBe(all.tasks[1]!.task_id);
+    expect((await history("?agent=someone-else")).tasks).toEqual([]);
+    const contextId = all.tasks[0]!.context_id!;
+    expect((await history(`?context_id=${contextId}`)).tasks.every((task) => task.context_id === contextId)).toBe(true);
+    await expectGatewayError(await gw.admin("/api/agents/history?state=sleeping"), 400, { param: "state" });
+  });
+});
+
+describe("persistence", () => {
+  test("after a restart the task's actor resumes from its snapshot, and a subscriber gets the current state first", async () => {
+    const client = await gatewayClient(gw, "echo", { transport: "HTTP+JSON" });
+    const held = agent.nextHeldTask();
+    const stream = client.sendMessageStream(userMessage("hold across a restart"));
+    await stream.next();
+    const taskId = await held;
+    await stream.next();
+    await stream.return(undefined);
+
+    await gw.stop();
+    gw = await gw.restart();
+    expect((await history(`?task_id=${taskId}`)).tasks[0]).toMatchObject({ state: "working", live: true });
+
+    const response = await fetch(`${gatewayAgentUrl(gw, "echo")}/rest/tasks/${taskId}:subscribe`);
+    const events = sseEvents(response);
+    expect(stateOf((await events.next()).value!)).toBe("task:working");
+    agent.release(taskId);
+    for await (const _ of events);
+    const [task] = (await history(`?task_id=${taskId}`)).tasks;
+    expect(statesOf(task!)).toEqual(["submitted", "working", "completed"]);
+    expect(task!.live).toBe(false);
+  });
+});

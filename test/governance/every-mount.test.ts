@@ -1,0 +1,121 @@
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { startGateway, type TestGateway } from "../support/gateway";
+import { type MockAnthropic, startMockAnthropic } from "../support/mock-anthropic";
+import { type MockBedrock, startMockBedrock } from "../support/mock-bedrock";
+import { type MockCohere, startMockCohere } from "../support/mock-cohere";
+import { type MockOpenAI, startMockOpenAI } from "../support/mock-openai";
+import { createVirtualKey, openAIProvider } from "./support";
+
+const BEDROCK_AUTH = { accessKeyId: "AKIAMOCKEVERYMOUNT", secretAccessKey: "every-mount-secret", sessionToken: "every-mount-session", region: "us-east-1", apiKey: "ABSKeverymountkey" };
+const question = "is this governed";
+
+let openaiUpstream: MockOpenAI;
+let anthropicUpstream: MockAnthropic;
+let bedrockUpstream: MockBedrock;
+let cohereUpstream: MockCohere;
+let gw: TestGateway;
+
+beforeAll(async () => {
+  openaiUpstream = startMockOpenAI();
+  anthropicUpstream = startMockAnthropic("sk-ant-every-mount");
+  bedrockUpstream = startMockBedrock(BEDROCK_AUTH);
+  cohereUpstream = startMockCohere("cohere-every-mount");
+  gw = await startGateway({
+    enforce_auth_on_inference: true,
+    providers: {
+      openai: openAIProvider(openaiUpstream),
+      anthropic: { keys: [{ id: "a1", value: "sk-ant-every-mount" }], network_config: { base_url: anthropicUpstream.baseUrl } },
+      bedrock: { keys: [{ id: "b1", value: BEDROCK_AUTH.apiKey, models: ["*"], bedrock_key_config: { region: BEDROCK_AUTH.region } }], network_config: { base_url: bedrockUpstream.url } },
+      cohere: { keys: [{ id: "c1", value: "cohere-every-mount" }], network_config: { base_url: cohereUpstream.baseUrl } },
+    },
+  });
+});
+afterAll(async () => {
+  await gw.close();
+  openaiUpstream.stop();
+  anthropicUpstream.stop();
+  bedrockUpstream.stop();
+  cohereUpstream.stop();
+});
+
+interface Call {
+  path: string;
+  body: Record<string, unknown>;
+}
+
+const CHAT_MODEL = "openai/gpt-4o-mini";
+const anthropicMessage = { max_tokens: 32, messages: [{ role: "user", content: question }] };
+const bedrockModel = (model: string) => encodeURIComponent(model);
+
+/**
+ * A real request for each kind of route, by the end of its path: wherever a mount sits, the
+ * formats beneath it are the same. A route this table does not know fails the test.
+ */
+const CALLS: Array<[suffix: string, build: (prefix: string) => Call]> = [
+  ["/v1/chat/completions", (prefix) => ({ path: `${prefix}/v1/chat/completions`, body: { model: CHAT_MODEL, messages: [{ role: "user", content: question }] } })],
+  ["/v1/completions", (prefix) => ({ path: `${prefix}/v1/completions`, body: { model: CHAT_MODEL, prompt: question } })],
+  ["/v1/embeddings", (prefix) => ({ path: `${prefix}/v1/embeddings`, body: { model: "openai/text-embedding-3-small", input: question } })],
+  ["/v1/responses", (prefix) => ({ path: `${prefix}/v1/responses`, body: { model: CHAT_MODEL, input: question } })],
+  ["/v1/messages", (prefix) => ({ path: `${prefix}/v1/messages`, body: { model: CHAT_MODEL, ...anthropicMessage } })],
+  ["/v1/messages/count_tokens", (prefix) => ({ path: `${prefix}/v1/messages/count_tokens`, body: { model: "anthropic/claude-3-5-haiku-20241022", messages: anthropicMessage.messages } })],
+  ["/v1/messages/*", (prefix) => ({ path: `${prefix}/v1/messages/batches`, body: { requests: [{ custom_id: "one", params: { model: "anthropic/claude-3-5-haiku-20241022", ...anthropicMessage } }] } })],
+  ["/v1/complete", (prefix) => ({ path: `${prefix}/v1/complete`, body: { model: "anthropic/claude-2.1", prompt: `\n\nHuman: ${question}\n\nAssistant:`, max_tokens_to_sample: 32 } })],
+  ["/model/:modelId/converse", (prefix) => ({ path: `${prefix}/model/${bedrockModel(CHAT_MODEL)}/converse`, body: { messages: [{ role: "user", content: [{ text: question }] }] } })],
+  ["/model/:modelId/converse-stream", (prefix) => ({ path: `${prefix}/model/${bedrockModel(CHAT_MODEL)}/converse-stream`, body: { messages: [{ role: "user", content: [{ text: question }] }] } })],
+  ["/model/:modelId/invoke", (prefix) => ({ path: `${prefix}/model/${bedrockModel("bedrock/anthropic.claude-3-haiku-20240307-v1:0")}/invoke`, body: { anthropic_version: "bedrock-2023-05-31", ...anthropicMessage } })],
+  ["/model/:modelId/invoke-with-response-stream", (prefix) => ({ path: `${prefix}/model/${bedrockModel("bedrock/anthropic.claude-3-haiku-20240307-v1:0")}/invoke-with-response-stream`, body: { anthropic_version: "bedrock-2023-05-31", ...anthropicMessage } })],
+  ["/v2/chat", (prefix) => ({ path: `${prefix}/v2/chat`, body: { model: CHAT_MODEL, messages: [{ role: "user", content: question }] } })],
+  ["/v2/embed", (prefix) => ({ path: `${prefix}/v2/embed`, body: { model: "openai/text-embedding-3-small", texts: [question], input_type: "search_document", embedding_types: ["float"] } })],
+  ["/v2/rerank", (prefix) => ({ path: `${prefix}/v2/rerank`, body: { model: "cohere/rerank-v3.5", query: question, documents: ["yes", "no"] } })],
+  ["/v1beta/models/*", (prefix) => ({ path: `${prefix}/v1beta/models/${CHAT_MODEL}:generateContent`, body: { contents: [{ role: "user", parts: [{ text: question }] }] } })],
+  ["/v1/models/*", (prefix) => ({ path: `${prefix}/v1/models/${CHAT_MODEL}:generateContent`, body: { contents: [{ role: "user", parts: [{ text: question }] }] } })],
+];
+
+/**
+ * Not model inference through the pipeline: management, the A2A proxy and MCP (tool calls are
+ * governed by the key's mcp_configs where they run), and async job submission, whose jobs
+ * run through the same pipeline when they execute.
+ */
+const NOT_INFERENCE = /^\/(api|agents|mcp)(\/|$)|^\/v1\/(mcp|async)\//;
+
+function callFor(route: string): Call {
+  const match = CALLS.find(([suffix]) => route.endsWith(suffix) && route.length > suffix.length - 1);
+  if (!match) throw new Error(`no request is known for the inference route ${route}: add one to CALLS`);
+  return match[1](route.slice(0, route.length - match[0].length));
+}
+
+const send = (call: Call, virtualKey?: string) =>
+  fetch(`${gw.url}${call.path}`, { method: "POST", headers: { "content-type": "application/json", ...(virtualKey ? { "x-gw-vk": virtualKey } : {}) }, body: JSON.stringify(call.body) });
+
+/** Every POST route the gateway serves for inference, read from the running app. */
+function inferenceRoutes(): string[] {
+  return [...new Set(gw.gateway.app.routes.filter((route) => route.method === "POST" && !NOT_INFERENCE.test(route.path)).map((route) => route.path))];
+}
+
+describe("no route bypasses governance", () => {
+  test("the route table has every mount: /v1, the five provider mounts, the three framework mounts, /claude-code", () => {
+    const routes = inferenceRoutes();
+    for (const mount of ["/v1/", "/openai/", "/anthropic/", "/genai/", "/bedrock/", "/cohere/", "/litellm/", "/langchain/", "/pydanticai/", "/claude-code/"]) {
+      expect(routes.some((route) => route.startsWith(mount))).toBe(true);
+    }
+    expect(routes).toContain("/anthropic/v1/messages/*");
+    expect(routes).toContain("/claude-code/v1/messages/*");
+  });
+
+  test("every inference route refuses a request without a virtual key, serves one with a key, and counts it against the key's limit", async () => {
+    const outcomes: Record<string, number[]> = {};
+    for (const route of inferenceRoutes()) {
+      const call = callFor(route);
+      const key = await createVirtualKey(gw, { name: `limit-one ${route}`, rate_limit: { request_max_limit: 1, request_reset_duration: "1h" } });
+      const anonymous = await send(call);
+      const first = await send(call, key.value);
+      const second = await send(call, key.value);
+      const [anonymousText, , secondText] = [await anonymous.text(), await first.arrayBuffer(), await second.text()];
+      outcomes[route] = [anonymous.status, first.status, second.status];
+      expect({ route, text: anonymousText }).toMatchObject({ text: expect.stringContaining("caller_virtual_key_required") });
+      expect({ route, text: secondText }).toMatchObject({ text: expect.stringContaining("policy_rate_limited") });
+    }
+    const expected = Object.fromEntries(Object.keys(outcomes).map((route) => [route, [401, 200, 429]]));
+    expect(outcomes).toEqual(expected);
+  }, 60_000);
+});

@@ -1,0 +1,138 @@
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { startGateway, type TestGateway } from "../support/gateway";
+import { expectGatewayError } from "../support/gateway-error";
+import { type MockOpenAI, startMockOpenAI } from "../support/mock-openai";
+import { chat, created, createVirtualKey, openAIProvider } from "./support";
+
+let upstream: MockOpenAI;
+let gw: TestGateway;
+
+beforeAll(async () => {
+  upstream = startMockOpenAI();
+  gw = await startGateway({ providers: { openai: openAIProvider(upstream, [{ id: "k1" }, { id: "k2" }]), groq: openAIProvider(upstream, [{ id: "g1" }]) } });
+});
+afterAll(async () => {
+  await gw.close();
+  upstream.stop();
+});
+
+const createRule = (rule: Record<string, unknown>) => created(gw, "/api/governance/routing-rules", rule);
+/** Each test matches its own metadata value, so the rules of one test never route another's requests. */
+const forCase = (name: string) => `metadata["case"] == "${name}"`;
+const inCase = (name: string) => ({ "x-gw-metadata-case": name });
+
+/** Where the request went: the answering provider and the model it was sent upstream as. */
+async function routedTo(response: Response) {
+  expect(response.status).toBe(200);
+  await response.arrayBuffer();
+  return `${response.headers.get("x-gw-provider")}/${upstream.requests.at(-1)!.body.model}`;
+}
+
+describe("expressions are checked when written", () => {
+  test.each([
+    ["a syntax error", 'model == "gpt-4o" &&'],
+    ["an unknown variable", 'tier == "premium"'],
+    ["a type error", "model + 1 == 2"],
+    ["an expression that is not a boolean", "model"],
+  ])("%s is a 400 naming cel_expression", async (_, expression) => {
+    const response = await gw.admin("/api/governance/routing-rules", { method: "POST", json: { name: "bad", cel_expression: expression, targets: [{ provider: "openai", model: "gpt-4o" }] } });
+    await expectGatewayError(response, 400, { param: "cel_expression", errorType: "caller_invalid_cel_expression" });
+  });
+
+  test("an update with an invalid expression is refused and the rule keeps routing", async () => {
+    const { rule } = await createRule({ name: "kept", cel_expression: forCase("kept"), targets: [{ provider: "groq", model: "kept-model" }] });
+    await expectGatewayError(await gw.admin(`/api/governance/routing-rules/${rule.id}`, { method: "PUT", json: { cel_expression: "((" } }), 400, { param: "cel_expression" });
+    expect(await routedTo(await chat(gw, undefined, {}, inCase("kept")))).toBe("groq/kept-model");
+  });
+
+  test("a scope other than global needs an existing scope_id", async () => {
+    await expectGatewayError(await gw.admin("/api/governance/routing-rules", { method: "POST", json: { name: "no-id", cel_expression: "true", scope: "team", targets: [{ provider: "openai" }] } }), 400, { param: "scope_id" });
+    await expectGatewayError(await gw.admin("/api/governance/routing-rules", { method: "POST", json: { name: "bad-id", cel_expression: "true", scope: "virtual_key", scope_id: "nope", targets: [{ provider: "openai" }] } }), 400, { param: "scope_id" });
+  });
+});
+
+describe("rule selection", () => {
+  test("a header condition reroutes; a request without the header is left alone", async () => {
+    await createRule({ name: "premium", cel_expression: `${forCase("headers")} && headers["x-tier"] == "premium"`, targets: [{ provider: "groq", model: "llama-3.3-70b-versatile" }] });
+    expect(await routedTo(await chat(gw, undefined, {}, { ...inCase("headers"), "x-tier": "premium" }))).toBe("groq/llama-3.3-70b-versatile");
+    expect(await routedTo(await chat(gw, undefined, {}, inCase("headers")))).toBe("openai/gpt-4o-mini");
+  });
+
+  test("within a scope, the lowest priority number that matches wins", async () => {
+    await createRule({ name: "second", priority: 5, cel_expression: forCase("priority"), targets: [{ model: "priority-5" }] });
+    await createRule({ name: "first", priority: 1, cel_expression: forCase("priority"), targets: [{ model: "priority-1" }] });
+    await createRule({ name: "zeroth-but-off", priority: 0, enabled: false, cel_expression: forCase("priority"), targets: [{ model: "disabled" }] });
+    expect(await routedTo(await chat(gw, undefined, {}, inCase("priority")))).toBe("openai/priority-1");
+  });
+
+  test("scope order: virtual key, then team, then customer, then global", async () => {
+    const { customer } = await created(gw, "/api/governance/customers", { name: "scoped-customer" });
+    const { team } = await created(gw, "/api/governance/teams", { name: "scoped-team", customer_id: customer.id });
+    const key = await createVirtualKey(gw, { name: "scoped-key", team_id: team.id });
+    const loner = await createVirtualKey(gw, { name: "loner" });
+    const rules: Record<string, string> = {};
+    for (const [scope, scope_id] of [["global", null], ["customer", customer.id], ["team", team.id], ["virtual_key", key.id]] as const) {
+      // Broader scopes get the better priority numbers: scope order must still win.
+      const { rule } = await createRule({ name: `${scope}-rule`, scope, scope_id, priority: scope === "virtual_key" ? 100 : 0, cel_expression: forCase("scopes"), targets: [{ model: `${scope}-model` }] });
+      rules[scope] = rule.id;
+    }
+    const routed = () => chat(gw, key.value, {}, inCase("scopes")).then(routedTo);
+    expect(await routed()).toBe("openai/virtual_key-model");
+    await gw.admin(`/api/governance/routing-rules/${rules.virtual_key}`, { method: "DELETE" });
+    expect(await routed()).toBe("openai/team-model");
+    await gw.admin(`/api/governance/routing-rules/${rules.team}`, { method: "PUT", json: { enabled: false } });
+    expect(await routed()).toBe("openai/customer-model");
+    await gw.admin(`/api/governance/routing-rules/${rules.customer}`, { method: "DELETE" });
+    expect(await routed()).toBe("openai/global-model");
+    expect(await routedTo(await chat(gw, loner.value, {}, inCase("scopes")))).toBe("openai/global-model");
+  });
+
+  test("the virtual key, its team and customer are variables", async () => {
+    const { team } = await created(gw, "/api/governance/teams", { name: "research" });
+    const key = await createVirtualKey(gw, { name: "researcher", team_id: team.id });
+    await createRule({ name: "by-team", cel_expression: `${forCase("identity")} && team_name == "research" && virtual_key_name == "researcher"`, targets: [{ provider: "groq", model: "research-model" }] });
+    expect(await routedTo(await chat(gw, key.value, {}, inCase("identity")))).toBe("groq/research-model");
+    expect(await routedTo(await chat(gw, undefined, {}, inCase("identity")))).toBe("openai/gpt-4o-mini");
+  });
+
+  test("budget_used lets a key move to a cheaper model as its budget runs down", async () => {
+    await created(gw, "/api/governance/pricing-overrides", { name: "budget-case prices", pattern: "budget-case-model", patch: { input_cost_per_token: 0.1, output_cost_per_token: 0.1 } });
+    const key = await createVirtualKey(gw, { name: "thrifty", budgets: [{ max_limit: 1, reset_duration: "1d" }] });
+    await createRule({ name: "cheap-when-spent", scope: "virtual_key", scope_id: key.id, cel_expression: "budget_used >= 50.0", targets: [{ provider: "groq", model: "cheap-model" }] });
+    // 3 prompt and 4 completion tokens at $0.10 each: $0.70, 70% of the budget.
+    expect(await routedTo(await chat(gw, key.value, { model: "openai/budget-case-model" }))).toBe("openai/budget-case-model");
+    expect(await routedTo(await chat(gw, key.value, { model: "openai/budget-case-model" }))).toBe("groq/cheap-model");
+  });
+
+  test("a rule can route a model name no key lists", async () => {
+    await createRule({ name: "alias", cel_expression: 'model == "smart-alias"', targets: [{ provider: "openai", model: "gpt-4o" }] });
+    expect(await routedTo(await chat(gw, undefined, { model: "smart-alias" }))).toBe("openai/gpt-4o");
+  });
+});
+
+describe("targets, weights, keys and fallbacks", () => {
+  test("a target's key_id pins that key", async () => {
+    await createRule({ name: "pin-k2", cel_expression: forCase("pin"), targets: [{ provider: "openai", key_id: "k2" }] });
+    for (let call = 0; call < 5; call++) {
+      await routedTo(await chat(gw, undefined, {}, inCase("pin")));
+      expect(upstream.requests.at(-1)!.headers.get("authorization")).toBe("Bearer sk-upstream-k2");
+    }
+  });
+
+  test("a target with weight 0 is not chosen while another has weight", async () => {
+    await createRule({ name: "weighted", cel_expression: forCase("weights"), targets: [{ provider: "openai", model: "never", weight: 0 }, { provider: "groq", model: "always", weight: 1 }] });
+    for (let call = 0; call < 5; call++) expect(await routedTo(await chat(gw, undefined, {}, inCase("weights")))).toBe("groq/always");
+  });
+
+  test("the rule's fallbacks are tried when its target fails", async () => {
+    await createRule({ name: "with-fallback", cel_expression: forCase("fallback"), targets: [{ provider: "openai", model: "flaky" }], fallbacks: ["groq/steady"] });
+    upstream.faults.push({ kind: "status", status: 400, message: "flaky refuses" });
+    expect(await routedTo(await chat(gw, undefined, {}, inCase("fallback")))).toBe("groq/steady");
+  });
+
+  test("a rule cannot take a key beyond its allowed providers", async () => {
+    const key = await createVirtualKey(gw, { name: "openai-bound", provider_configs: [{ provider: "openai" }] });
+    await createRule({ name: "to-groq", cel_expression: forCase("bound"), targets: [{ provider: "groq", model: "elsewhere" }] });
+    await expectGatewayError(await chat(gw, key.value, {}, inCase("bound")), 403, { errorType: "policy_provider_not_allowed" });
+  });
+});

@@ -1,0 +1,234 @@
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { expectGatewayError } from "../support/gateway-error";
+import { startGateway, type TestGateway } from "../support/gateway";
+import { generateFacts, type LogFact, recordFacts, totalTokens } from "./seed-logs";
+
+const HOUR = 3_600_000;
+let gw: TestGateway;
+let facts: LogFact[];
+let anchor: Date;
+
+beforeAll(async () => {
+  gw = await startGateway();
+  anchor = new Date();
+  facts = generateFacts(120, anchor, 11);
+  await recordFacts(gw.databaseUrl, facts);
+});
+afterAll(() => gw.close());
+
+async function getJson<T>(path: string): Promise<T> {
+  const response = await gw.admin(path);
+  expect(response.status).toBe(200);
+  return (await response.json()) as T;
+}
+
+/** Floats summed in a different order differ in the last bits: compare to 9 places. */
+function rounded<T>(value: T): T {
+  return JSON.parse(JSON.stringify(value, (_, inner) => (typeof inner === "number" ? Math.round(inner * 1e9) / 1e9 : inner)));
+}
+
+const sum = (values: number[]) => values.reduce((total, value) => total + value, 0);
+const rate = (part: number, whole: number) => (whole === 0 ? 0 : (part / whole) * 100);
+const change = (current: number, previous: number) => (previous === 0 ? null : ((current - previous) / previous) * 100);
+const inRange = (start: number, end: number) => (fact: LogFact) => fact.timestamp.getTime() >= start && fact.timestamp.getTime() <= end;
+/** The 24 h before the request and the 24 h before that (rows sit minutes away from both edges). */
+const lastDay = () => inRange(Date.now() - 24 * HOUR, Date.now());
+const dayBefore = () => inRange(Date.now() - 48 * HOUR, Date.now() - 24 * HOUR - 1);
+
+function nearestRank(latencies: number[], percentile: number): number | null {
+  if (latencies.length === 0) return null;
+  const sorted = [...latencies].sort((a, b) => a - b);
+  return sorted[Math.ceil((percentile / 100) * sorted.length) - 1]!;
+}
+
+function expectedStats(rows: LogFact[]) {
+  const successes = rows.filter((fact) => fact.status === "success").length;
+  const latencies = rows.map((fact) => fact.latencyMs);
+  return {
+    total_requests: rows.length,
+    success_count: successes,
+    error_count: rows.length - successes,
+    success_rate: rate(successes, rows.length),
+    input_tokens: sum(rows.map((fact) => fact.inputTokens)),
+    output_tokens: sum(rows.map((fact) => fact.outputTokens)),
+    cached_tokens: sum(rows.map((fact) => fact.cachedTokens)),
+    reasoning_tokens: sum(rows.map((fact) => fact.reasoningTokens)),
+    total_tokens: sum(rows.map(totalTokens)),
+    total_cost: sum(rows.map((fact) => fact.cost ?? 0)),
+    average_latency: rows.length ? sum(latencies) / rows.length : 0,
+    latency_percentiles: { p50: nearestRank(latencies, 50), p90: nearestRank(latencies, 90), p95: nearestRank(latencies, 95), p99: nearestRank(latencies, 99) },
+  };
+}
+
+describe("GET /api/logs/stats", () => {
+  test("totals, success rate, tokens, cost and latency percentiles, compared with the previous period", async () => {
+    const body = await getJson<Record<string, unknown>>("/api/logs/stats?period=24h");
+    const current = expectedStats(facts.filter(lastDay()));
+    // The previous period carries the compared totals, not percentiles.
+    const { latency_percentiles: _, ...previous } = expectedStats(facts.filter(dayBefore()));
+    expect(current.total_requests).toBeGreaterThan(40);
+    expect(previous.total_requests).toBeGreaterThan(40);
+    const compared = ["total_requests", "success_rate", "total_tokens", "total_cost", "average_latency"] as const;
+    expect(rounded({ ...body, log_queue: undefined })).toEqual(
+      rounded({
+        ...current,
+        has_previous_period: true,
+        previous,
+        change: Object.fromEntries(compared.map((field) => [field, change(current[field], previous[field])])),
+        log_queue: undefined,
+      }),
+    );
+    expect(body.log_queue).toEqual({ depth: 0, capacity: expect.any(Number), dropped: 0, failed: 0 });
+  });
+
+  test("filters narrow both periods alike", async () => {
+    const openai = (fact: LogFact) => fact.provider === "openai";
+    const body = await getJson<{ total_requests: number; previous: { total_requests: number } }>("/api/logs/stats?period=24h&providers=openai");
+    expect(body.total_requests).toBe(facts.filter((fact) => openai(fact) && lastDay()(fact)).length);
+    expect(body.previous.total_requests).toBe(facts.filter((fact) => openai(fact) && dayBefore()(fact)).length);
+  });
+
+  test("without a time range there is no previous period to compare with", async () => {
+    const body = await getJson<Record<string, unknown>>("/api/logs/stats");
+    expect(rounded(body)).toMatchObject(rounded({ ...expectedStats(facts), has_previous_period: false, previous: null, change: null }));
+  });
+
+  test("an empty selection has zero totals and no percentiles", async () => {
+    const body = await getJson<Record<string, unknown>>("/api/logs/stats?models=no-such-model");
+    expect(body).toMatchObject({ total_requests: 0, success_rate: 0, total_cost: 0, latency_percentiles: { p50: null, p90: null, p95: null, p99: null } });
+  });
+});
+
+describe("GET /api/logs/histogram", () => {
+  type Histogram = { buckets: Array<{ timestamp: string; count: number; success: number; error: number; total_tokens: number; total_cost: number }>; bucket_size_seconds: number };
+
+  function expectedBuckets(start: number, end: number, sizeSeconds: number) {
+    const size = sizeSeconds * 1000;
+    const buckets = [];
+    for (let bucket = Math.floor(start / size) * size; bucket <= end; bucket += size) {
+      const rows = facts.filter(inRange(start, end)).filter((fact) => Math.floor(fact.timestamp.getTime() / size) * size === bucket);
+      buckets.push({
+        timestamp: new Date(bucket).toISOString(),
+        count: rows.length,
+        success: rows.filter((fact) => fact.status === "success").length,
+        error: rows.filter((fact) => fact.status === "error").length,
+        total_tokens: sum(rows.map(totalTokens)),
+        total_cost: sum(rows.map((fact) => fact.cost ?? 0)),
+      });
+    }
+    return buckets;
+  }
+
+  test.each([
+    [30, 3600],
+    [3, 600],
+    [1.5, 60],
+  ])("a %s h range is cut into buckets of %s s, empty ones included", async (hours, sizeSeconds) => {
+    const end = anchor.getTime() - 5 * 60_000;
+    const start = end - hours * HOUR;
+    const body = await getJson<Histogram>(`/api/logs/histogram?start_time=${new Date(start).toISOString()}&end_time=${new Date(end).toISOString()}`);
+    expect(body.bucket_size_seconds).toBe(sizeSeconds);
+    const withoutLatency = body.buckets.map(({ timestamp, count, success, error, total_tokens, total_cost }) => ({ timestamp, count, success, error, total_tokens, total_cost }));
+    expect(rounded(withoutLatency)).toEqual(rounded(expectedBuckets(start, end, sizeSeconds)));
+    expect(sum(body.buckets.map((bucket) => bucket.count))).toBe(facts.filter(inRange(start, end)).length);
+  });
+
+  test("without a range the buckets span the matching logs", async () => {
+    const body = await getJson<Histogram>("/api/logs/histogram?status=error");
+    expect(body.bucket_size_seconds).toBe(3600);
+    expect(sum(body.buckets.map((bucket) => bucket.count))).toBe(facts.filter((fact) => fact.status === "error").length);
+  });
+});
+
+describe("GET /api/logs/rankings (spec 4.10)", () => {
+  type Ranking = { provider: string; model: string; total_requests: number; trend: Record<string, unknown> } & Record<string, unknown>;
+
+  function usage(rows: LogFact[]) {
+    const errors = rows.filter((fact) => fact.status === "error").length;
+    return {
+      requests: rows.length,
+      errors,
+      tokens: sum(rows.map(totalTokens)),
+      cost: sum(rows.map((fact) => fact.cost ?? 0)),
+      latency: sum(rows.map((fact) => fact.latencyMs)) / rows.length,
+      errorRate: rate(errors, rows.length),
+    };
+  }
+
+  function expectedRankings(current: LogFact[], previous: LogFact[]) {
+    const models = [...new Set(current.map((fact) => `${fact.provider}/${fact.model}`))];
+    const of = (rows: LogFact[], key: string) => rows.filter((fact) => `${fact.provider}/${fact.model}` === key);
+    return models
+      .map((key) => {
+        const rows = of(current, key);
+        const now = usage(rows);
+        const before = of(previous, key).length ? usage(of(previous, key)) : undefined;
+        return {
+          provider: rows[0]!.provider,
+          model: rows[0]!.model,
+          total_requests: now.requests,
+          success_count: now.requests - now.errors,
+          error_count: now.errors,
+          success_rate: rate(now.requests - now.errors, now.requests),
+          error_rate: now.errorRate,
+          input_tokens: sum(rows.map((fact) => fact.inputTokens)),
+          output_tokens: sum(rows.map((fact) => fact.outputTokens)),
+          total_tokens: now.tokens,
+          total_cost: now.cost,
+          avg_latency: now.latency,
+          trend: {
+            has_previous_period: before !== undefined,
+            requests_trend: before ? change(now.requests, before.requests) : null,
+            tokens_trend: before ? change(now.tokens, before.tokens) : null,
+            cost_trend: before ? change(now.cost, before.cost) : null,
+            latency_trend: before ? change(now.latency, before.latency) : null,
+            error_rate_trend: before ? change(now.errorRate, before.errorRate) : null,
+          },
+        };
+      })
+      .sort((a, b) => b.total_requests - a.total_requests || b.total_tokens - a.total_tokens || a.provider.localeCompare(b.provider) || a.model.localeCompare(b.model));
+  }
+
+  test("models ranked by usage, each with its trend against the previous period of the same length", async () => {
+    const body = await getJson<{ rankings: Ranking[] }>("/api/logs/rankings?period=24h");
+    const expected = expectedRankings(facts.filter(lastDay()), facts.filter(dayBefore()));
+    expect(expected.length).toBeGreaterThan(2);
+    expect(expected.some((row) => row.trend.requests_trend !== null && row.trend.requests_trend !== 0)).toBe(true);
+    expect(rounded(body.rankings)).toEqual(rounded(expected));
+  });
+
+  test("the filters apply to both periods", async () => {
+    const success = (fact: LogFact) => fact.status === "success" && fact.operation === "chat";
+    const body = await getJson<{ rankings: Ranking[] }>("/api/logs/rankings?period=24h&status=success&objects=chat.completion");
+    expect(rounded(body.rankings)).toEqual(rounded(expectedRankings(facts.filter(lastDay()).filter(success), facts.filter(dayBefore()).filter(success))));
+  });
+
+  test("an explicit range is compared with the range of equal length just before it", async () => {
+    const end = anchor.getTime() - 10 * HOUR;
+    const start = end - 6 * HOUR;
+    const body = await getJson<{ rankings: Ranking[] }>(`/api/logs/rankings?start_time=${new Date(start).toISOString()}&end_time=${new Date(end).toISOString()}`);
+    expect(rounded(body.rankings)).toEqual(rounded(expectedRankings(facts.filter(inRange(start, end)), facts.filter(inRange(start - 6 * HOUR, start - 1)))));
+  });
+
+  test("limit caps the ranked rows (default 100); all=true ignores it", async () => {
+    const everyModel = expectedRankings(facts, []).map((row) => row.model);
+    expect((await getJson<{ rankings: Ranking[] }>("/api/logs/rankings?limit=2")).rankings.map((row) => row.model)).toEqual(everyModel.slice(0, 2));
+    expect((await getJson<{ rankings: Ranking[] }>("/api/logs/rankings?limit=1&all=true")).rankings.map((row) => row.model)).toEqual(everyModel);
+    expect((await getJson<{ rankings: Ranking[] }>("/api/logs/rankings")).rankings.map((row) => row.model)).toEqual(everyModel);
+  });
+
+  test("without a time range trends are absent", async () => {
+    const body = await getJson<{ rankings: Ranking[] }>("/api/logs/rankings");
+    expect(body.rankings.every((row) => row.trend.has_previous_period === false && row.trend.requests_trend === null)).toBe(true);
+  });
+
+  test.each([
+    ["limit=0", "limit"],
+    ["limit=-1", "limit"],
+    ["limit=100000000000", "limit"],
+    ["all=yes", "all"],
+    ["period=yesterday", "period"],
+  ])("%s is a 400 naming the parameter", async (query, param) => {
+    await expectGatewayError(await gw.admin(`/api/logs/rankings?${query}`), 400, { param });
+  });
+});

@@ -1,0 +1,75 @@
+import { describe, expect, test } from "bun:test";
+import { BatchWriter } from "../../src/logs/batch-writer";
+
+/** An insert that records every batch and tells the test when one arrives. */
+function recordingInsert() {
+  const batches: number[][] = [];
+  let waiting: (() => void) | undefined;
+  return {
+    batches,
+    nextBatch: () => new Promise<void>((resolve) => (waiting = resolve)),
+    insert: async (rows: number[]) => {
+      batches.push(rows);
+      waiting?.();
+    },
+  };
+}
+
+describe("the batched writer", () => {
+  test("a full batch is written at once, without waiting for the interval", async () => {
+    const sink = recordingInsert();
+    const writer = new BatchWriter(sink.insert, { capacity: 100, batchSize: 4, flushIntervalMs: 3_600_000 });
+    const written = sink.nextBatch();
+    for (const row of [1, 2, 3, 4]) writer.enqueue(row);
+    await written;
+    expect(sink.batches).toEqual([[1, 2, 3, 4]]);
+  });
+
+  test("a partial batch is written when the interval since its first row ends", async () => {
+    const sink = recordingInsert();
+    const writer = new BatchWriter(sink.insert, { capacity: 100, batchSize: 50, flushIntervalMs: 5 });
+    const written = sink.nextBatch();
+    writer.enqueue(1);
+    writer.enqueue(2);
+    expect(sink.batches).toEqual([]);
+    await written;
+    expect(sink.batches).toEqual([[1, 2]]);
+    expect(writer.status().depth).toBe(0);
+  });
+
+  test("rows beyond capacity are dropped and counted; flush writes the rest in batches", async () => {
+    const sink = recordingInsert();
+    let release!: () => void;
+    const blocked = new Promise<void>((resolve) => (release = resolve));
+    const slowWriter = new BatchWriter(
+      async (rows: number[]) => {
+        await blocked;
+        await sink.insert(rows);
+      },
+      { capacity: 5, batchSize: 2, flushIntervalMs: 3_600_000 },
+    );
+    const accepted = Array.from({ length: 9 }, (_, row) => slowWriter.enqueue(row));
+    // The first two rows are being written; five more fill the queue; two are dropped.
+    expect(accepted).toEqual([true, true, true, true, true, true, true, false, false]);
+    expect(slowWriter.status()).toEqual({ depth: 5, capacity: 5, dropped: 2, failed: 0 });
+    release();
+    await slowWriter.flush();
+    expect(sink.batches).toEqual([[0, 1], [2, 3], [4, 5], [6]]);
+    expect(slowWriter.status()).toEqual({ depth: 0, capacity: 5, dropped: 2, failed: 0 });
+  });
+
+  test("a batch the database refuses is counted as failed and the writer carries on", async () => {
+    const written: number[][] = [];
+    const writer = new BatchWriter(
+      async (rows: number[]) => {
+        if (rows.includes(1)) throw new Error("database is locked");
+        written.push(rows);
+      },
+      { capacity: 10, batchSize: 2, flushIntervalMs: 3_600_000 },
+    );
+    for (const row of [1, 2, 3]) writer.enqueue(row);
+    await writer.flush();
+    expect(written).toEqual([[3]]);
+    expect(writer.status()).toMatchObject({ failed: 2, dropped: 0, depth: 0 });
+  });
+});

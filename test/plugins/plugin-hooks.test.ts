@@ -1,0 +1,122 @@
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import OpenAI from "openai";
+import { expectGatewayError, postJson } from "../support/gateway-error";
+import { startGateway, type TestGateway } from "../support/gateway";
+import { type MockOpenAI, startMockOpenAI } from "../support/mock-openai";
+import { ADMIN_AUTH, fixturePath, jsonOf, type PluginResponse } from "./plugin-fixtures";
+
+let upstream: MockOpenAI;
+beforeAll(() => {
+  upstream = startMockOpenAI();
+});
+afterAll(() => upstream.stop());
+
+/** A gateway with the given plugins created through the API, in order. */
+async function gatewayWith(plugins: Array<{ name: string; fixture: string; config?: Record<string, unknown> }>): Promise<TestGateway> {
+  const gw = await startGateway({ auth: ADMIN_AUTH, providers: { openai: { keys: [{ id: "k1", value: "sk-test" }], network_config: { base_url: upstream.baseUrl } } } });
+  for (const { name, fixture, config = {} } of plugins) {
+    const created = await jsonOf<PluginResponse>(await gw.admin("/api/plugins", { method: "POST", json: { name, path: fixturePath(fixture), config } }), 201);
+    expect(created.plugin.status.status).toBe("active");
+  }
+  return gw;
+}
+
+const chat = (gw: TestGateway, content: string, headers: Record<string, string> = {}) =>
+  new OpenAI({ baseURL: `${gw.url}/v1`, apiKey: "unused", maxRetries: 0, defaultHeaders: headers }).chat.completions
+    .create({ model: "openai/gpt-4o-mini", messages: [{ role: "user", content }] })
+    .withResponse();
+
+describe("hook order", () => {
+  let gw: TestGateway;
+  beforeAll(async () => {
+    gw = await gatewayWith([
+      { name: "first", fixture: "tagging-plugin.ts", config: { tag: "A" } },
+      { name: "second", fixture: "tagging-plugin.ts", config: { tag: "B" } },
+    ]);
+  });
+  afterAll(() => gw.close());
+
+  test("before the upstream, plugins run in creation order and may rewrite the request", async () => {
+    const { data } = await chat(gw, "hello");
+    expect(upstream.requests.at(-1)!.body.messages).toEqual([{ role: "user", content: "hello [A] [B]" }]);
+    expect(data.choices[0]!.message.content).toBe("echo: hello [A] [B]");
+  });
+
+  test("after the response, they run in reverse order, on the pipeline and on the HTTP transport", async () => {
+    const { response } = await chat(gw, "order please");
+    expect(response.headers.get("x-plugin-trail")).toBe("B,A");
+    expect(response.headers.get("x-transport-trail")).toBe("B,A");
+  });
+
+  test("error answers pass back through the transport hooks too", async () => {
+    const response = await postJson(`${gw.url}/v1/chat/completions`, { model: "nowhere/none", messages: [{ role: "user", content: "hi" }] });
+    expect(response.headers.get("x-transport-trail")).toBe("B,A");
+    await expectGatewayError(response, 400, { param: "model" });
+  });
+
+  test("a transport hook may answer the request itself, before routing", async () => {
+    const sent = upstream.requests.length;
+    const response = await postJson(`${gw.url}/v1/chat/completions`, { model: "openai/gpt-4o-mini", messages: [{ role: "user", content: "hi" }] }, { "x-stop-at": "A" });
+    expect(response.status).toBe(418);
+    expect(await response.json()).toEqual({ stopped_by: "A" });
+    expect(upstream.requests.length).toBe(sent);
+  });
+
+  test("a disabled plugin drops out of the order at once", async () => {
+    await jsonOf(await gw.admin("/api/plugins/first", { method: "PUT", json: { enabled: false } }), 200);
+    const { data, response } = await chat(gw, "fewer");
+    expect(data.choices[0]!.message.content).toBe("echo: fewer [B]");
+    expect(response.headers.get("x-plugin-trail")).toBe("B");
+    await jsonOf(await gw.admin("/api/plugins/first", { method: "PUT", json: { enabled: true } }), 200);
+  });
+});
+
+describe("a plugin may answer a request short-circuit", () => {
+  let gw: TestGateway;
+  beforeAll(async () => {
+    gw = await gatewayWith([
+      { name: "answering", fixture: "answering-plugin.ts", config: { question: "ping", answer: "pong" } },
+      { name: "tagging", fixture: "tagging-plugin.ts", config: { tag: "T" } },
+    ]);
+  });
+  afterAll(() => gw.close());
+
+  test("the upstream is not called and later plugins' request hooks do not run", async () => {
+    const sent = upstream.requests.length;
+    const { data, response } = await chat(gw, "ping");
+    expect(data.choices[0]!.message.content).toBe("pong");
+    expect(upstream.requests.length).toBe(sent);
+    expect(response.headers.get("x-plugin-trail")).toBeNull();
+    expect(response.headers.get("x-transport-trail")).toBe("T");
+  });
+
+  test("other requests pass through to the upstream", async () => {
+    const { data } = await chat(gw, "not ping");
+    expect(data.choices[0]!.message.content).toBe("echo: not ping [T]");
+  });
+});
+
+describe("a plugin's error is logged and fails open or closed by its configuration", () => {
+  let gw: TestGateway;
+  beforeAll(async () => {
+    gw = await gatewayWith([{ name: "flaky", fixture: "failing-plugin.ts", config: { fail_in: "admit" } }]);
+  });
+  afterAll(() => gw.close());
+
+  test("fail open (the default): the request goes on and the error lands in the plugin's logs", async () => {
+    const { data } = await chat(gw, "despite the plugin");
+    expect(data.choices[0]!.message.content).toBe("echo: despite the plugin");
+    const plugin = await jsonOf<PluginResponse["plugin"]>(await gw.admin("/api/plugins/flaky"), 200);
+    expect(plugin.status.status).toBe("active");
+    expect(plugin.status.logs.at(-1)).toContain("admit failed: boom in admit");
+  });
+
+  test("fail closed: the request is refused with a gateway error and never reaches the upstream", async () => {
+    await jsonOf(await gw.admin("/api/plugins/flaky", { method: "PUT", json: { config: { fail_in: "admit", fail_closed: true } } }), 200);
+    const sent = upstream.requests.length;
+    const response = await postJson(`${gw.url}/v1/chat/completions`, { model: "openai/gpt-4o-mini", messages: [{ role: "user", content: "blocked" }] });
+    const body = await expectGatewayError(response, 500, { errorType: "gateway_plugin_failed" });
+    expect(body.error.message).not.toContain("boom");
+    expect(upstream.requests.length).toBe(sent);
+  });
+});

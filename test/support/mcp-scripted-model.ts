@@ -1,0 +1,67 @@
+/**
+ * A mock OpenAI chat-completions upstream that calls tools when told to, for MCP tests. The
+ * user's first message is the script:
+ * - `call <tool> <json args>[; call <tool> <json args>]`: the first reply calls those tools;
+ *   once tool results come back it answers `results: <tool contents joined by " | ">`;
+ * - `always call <tool> <json args>`: every reply calls the tool again (to hit the depth limit);
+ * - anything else: `echo: <text>`.
+ * A tool is only called when the request offers it, as a real model would.
+ */
+
+export interface ScriptedModel {
+  baseUrl: string;
+  requests: Array<Record<string, unknown>>;
+  stop(): void;
+}
+
+type Message = { role: string; content?: unknown };
+
+const firstUserText = (messages: Message[]) => String(messages.find((message) => message.role === "user")?.content ?? "");
+
+function plannedCalls(script: string, offered: Set<string>): Array<{ name: string; arguments: string }> {
+  return script
+    .replace(/^always /, "")
+    .split(";")
+    .map((part) => /^\s*call (\S+)\s*(\{.*\})?\s*$/.exec(part))
+    .filter((match): match is RegExpExecArray => match !== null && offered.has(match[1]!))
+    .map((match) => ({ name: match[1]!, arguments: match[2] ?? "{}" }));
+}
+
+function reply(body: Record<string, unknown>) {
+  const messages = (body.messages ?? []) as Message[];
+  const script = firstUserText(messages);
+  const offered = new Set(((body.tools ?? []) as Array<{ function: { name: string } }>).map((tool) => tool.function.name));
+  const trailingResults: string[] = [];
+  for (const message of messages.toReversed()) {
+    if (message.role !== "tool") break;
+    trailingResults.unshift(String(message.content));
+  }
+  const calls = trailingResults.length > 0 && !script.startsWith("always ") ? [] : plannedCalls(script, offered);
+  const round = messages.filter((message) => message.role === "tool").length;
+  const message =
+    calls.length > 0
+      ? { role: "assistant", content: null, tool_calls: calls.map((call, index) => ({ id: `call_${round}_${index}`, type: "function", function: call })) }
+      : { role: "assistant", content: trailingResults.length > 0 ? `results: ${trailingResults.join(" | ")}` : `echo: ${script}` };
+  return {
+    id: `chatcmpl-${crypto.randomUUID()}`,
+    object: "chat.completion",
+    created: Math.floor(Date.now() / 1000),
+    model: body.model,
+    choices: [{ index: 0, message, finish_reason: calls.length > 0 ? "tool_calls" : "stop" }],
+    usage: { prompt_tokens: 10, completion_tokens: 5, total_tokens: 15 },
+  };
+}
+
+export function startScriptedModel(): ScriptedModel {
+  const requests: Array<Record<string, unknown>> = [];
+  const server = Bun.serve({
+    port: 0,
+    hostname: "127.0.0.1",
+    async fetch(request) {
+      const body = (await request.json()) as Record<string, unknown>;
+      requests.push(body);
+      return Response.json(reply(body));
+    },
+  });
+  return { baseUrl: `http://127.0.0.1:${server.port}/v1`, requests, stop: () => server.stop(true) };
+}

@@ -1,0 +1,2 @@
+/** A module that loads but exports no plugin. */
+export const greeting = "hello";

@@ -1,0 +1,197 @@
+import { createClient } from "@libsql/client";
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { expectGatewayError } from "../support/gateway-error";
+import { startGateway, type TestGateway } from "../support/gateway";
+import { createEndpoint, type EndpointBody, fakeDns } from "../support/webhook-endpoints";
+import { startWebhookReceiver, type WebhookReceiver } from "../support/webhook-receiver";
+
+let gw: TestGateway;
+let receiver: WebhookReceiver;
+const dns = fakeDns({ "hooks.example.com": ["93.184.216.34"], "sneaky.example.com": ["169.254.169.254"], "mixed.example.com": ["93.184.216.34", "10.1.2.3"] });
+
+beforeAll(async () => {
+  receiver = startWebhookReceiver();
+  gw = await startGateway({}, { runtime: { resolveHost: dns.resolve } });
+});
+afterAll(async () => {
+  await gw.close();
+  receiver.stop();
+});
+
+let names = 0;
+const create = (fields: Record<string, unknown>) => gw.admin("/api/webhooks", { method: "POST", json: { name: `hook-${++names}`, url: "https://hooks.example.com/in", ...fields } });
+const read = async (id: string) => (await (await gw.admin(`/api/webhooks/${id}`)).json()) as EndpointBody;
+const update = (id: string, fields: Record<string, unknown>) => gw.admin(`/api/webhooks/${id}`, { method: "PUT", json: fields });
+
+describe("creating, reading, updating and deleting endpoints (spec 2.6, 4.14)", () => {
+  test("creation answers 201 with the endpoint and its whsec_ secret, which no later response shows", async () => {
+    const response = await create({ name: "orders", events: ["async_job.completed"], include_response: true });
+    expect(response.status).toBe(201);
+    const { endpoint, secret } = (await response.json()) as { endpoint: EndpointBody; secret: string };
+    expect(secret).toMatch(/^whsec_[A-Za-z0-9+/]+=*$/);
+    expect(endpoint).toMatchObject({ name: "orders", url: "https://hooks.example.com/in", events: ["async_job.completed"], include_response: true, disabled: false, consecutive_failures: 0 });
+    for (const field of ["id", "config_hash", "created_at", "updated_at"]) expect(endpoint).toHaveProperty(field);
+
+    const listed = await (await gw.admin("/api/webhooks")).text();
+    const single = await (await gw.admin(`/api/webhooks/${endpoint.id}`)).text();
+    const updated = await (await update(endpoint.id, { include_response: false })).text();
+    for (const text of [listed, single, updated]) expect(text).not.toContain(secret.slice(6));
+    expect(JSON.parse(listed).webhooks.map((entry: EndpointBody) => entry.name)).toContain("orders");
+  });
+
+  test("names are unique", async () => {
+    expect((await create({ name: "unique-one" })).status).toBe(201);
+    await expectGatewayError(await create({ name: "unique-one" }), 409, { param: "name" });
+  });
+
+  test("events come from the enum; both are subscribed when none are given", async () => {
+    await expectGatewayError(await create({ events: ["async_job.started"] }), 400);
+    const { endpoint } = (await (await create({})).json()) as { endpoint: EndpointBody };
+    expect(endpoint.events).toEqual(["async_job.completed", "async_job.failed"]);
+  });
+
+  test("zero in any tunable selects its default, and responses carry the resolved value", async () => {
+    const zeros = { max_retries: 0, retry_backoff_initial_seconds: 0, retry_backoff_max_seconds: 0, attempt_timeout_seconds: 0, max_response_payload_kbs: 0, max_concurrent_deliveries: 0 };
+    const { endpoint } = (await (await create(zeros)).json()) as { endpoint: EndpointBody };
+    expect(endpoint).toMatchObject({
+      max_retries: 4,
+      retry_backoff_initial_seconds: 30,
+      retry_backoff_max_seconds: 1800,
+      attempt_timeout_seconds: 10,
+      max_response_payload_kbs: 256,
+      max_concurrent_deliveries: 10,
+    });
+    const changed = (await (await update(endpoint.id, { max_retries: 7, attempt_timeout_seconds: 3 })).json()) as EndpointBody;
+    expect(changed).toMatchObject({ max_retries: 7, attempt_timeout_seconds: 3, retry_backoff_initial_seconds: 30 });
+    expect(((await (await update(endpoint.id, { max_retries: 0 })).json()) as EndpointBody).max_retries).toBe(4);
+    await expectGatewayError(await update(endpoint.id, { max_retries: -1 }), 400, { param: "max_retries" });
+  });
+
+  test("PUT changes what it is given, keeps the rest, and cannot change the secret", async () => {
+    const { endpoint } = (await (await create({ name: "before", disabled: true })).json()) as { endpoint: EndpointBody };
+    const renamed = (await (await update(endpoint.id, { name: "after" })).json()) as EndpointBody;
+    expect(renamed).toMatchObject({ name: "after", disabled: true, url: endpoint.url });
+    expect(renamed.config_hash).not.toBe(endpoint.config_hash);
+    await expectGatewayError(await update(endpoint.id, { secret: "whsec_bXlvd24=" }), 400, { param: "secret" });
+    await expectGatewayError(await update("no-such-endpoint", { name: "x" }), 404);
+  });
+
+  test("delete removes it", async () => {
+    const { endpoint } = (await (await create({})).json()) as { endpoint: EndpointBody };
+    expect((await gw.admin(`/api/webhooks/${endpoint.id}`, { method: "DELETE" })).status).toBe(200);
+    await expectGatewayError(await gw.admin(`/api/webhooks/${endpoint.id}`), 404);
+  });
+});
+
+describe("headers: env.VAR values, encrypted at rest, redacted, reserved names refused", () => {
+  test("values are redacted in responses (env references stay visible) and never stored in the clear", async () => {
+    const plain = "Bearer receiver-token-0123456789";
+    const { endpoint } = (await (await create({ headers: { Authorization: plain, "X-Tenant": "env.RECEIVER_TENANT" } })).json()) as { endpoint: EndpointBody };
+    expect(endpoint.headers).toEqual({ Authorization: "****6789", "X-Tenant": "env.RECEIVER_TENANT" });
+    const database = createClient({ url: gw.databaseUrl });
+    const rows = await database.execute({ sql: "SELECT * FROM webhook_endpoints WHERE id = ?", args: [endpoint.id] });
+    database.close();
+    expect(JSON.stringify(rows.rows)).not.toContain("receiver-token");
+    expect(JSON.stringify(rows.rows)).not.toContain("RECEIVER_TENANT");
+  });
+
+  test("delivery headers the gateway sets cannot be overridden", async () => {
+    for (const name of ["webhook-id", "Webhook-Signature", "webhook-timestamp", "Content-Type", "content-length", "Host", "User-Agent"]) {
+      await expectGatewayError(await create({ headers: { [name]: "x" } }), 400, { param: `headers.${name}`, errorType: "caller_reserved_header" });
+    }
+  });
+
+  test("header names must be tokens and env references must name a variable", async () => {
+    await expectGatewayError(await create({ headers: { "bad header": "x" } }), 400, { param: "headers.bad header" });
+    await expectGatewayError(await create({ headers: { "X-Key": "env.1BAD" } }), 400, { param: "headers.X-Key" });
+  });
+});
+
+describe("the delivery URL: HTTPS unless allow_private_network; private only with it; link-local and metadata never", () => {
+  test("plain http needs allow_private_network", async () => {
+    await expectGatewayError(await create({ url: "http://hooks.example.com/in" }), 400, { param: "url", errorType: "caller_insecure_url" });
+    expect((await create({ url: "http://hooks.example.com/in", allow_private_network: true })).status).toBe(201);
+  });
+
+  test("private, loopback and CGNAT receivers only with allow_private_network", async () => {
+    const urls = ["https://10.0.0.8/in", "https://172.20.1.1/in", "https://192.168.1.10/in", "https://127.0.0.1:8443/in", "https://localhost/in"];
+    urls.push("https://[::1]/in", "https://[fd12::1]/in", "https://100.64.0.9/in", "https://mixed.example.com/in");
+    for (const url of urls) {
+      await expectGatewayError(await create({ url }), 400, { param: "url", errorType: "caller_receiver_refused" });
+      expect({ url, status: (await create({ url, allow_private_network: true })).status }).toEqual({ url, status: 201 });
+    }
+  });
+
+  test("link-local and metadata addresses are refused in every spelling, even with allow_private_network", async () => {
+    const urls = [
+      "http://169.254.169.254/latest/meta-data",
+      "http://169.254.10.1/",
+      "http://2852039166/",
+      "http://0xa9fea9fe/",
+      "http://0251.0376.0251.0376/",
+      "http://[fe80::1]/",
+      "http://[::ffff:169.254.169.254]/",
+      "http://[::ffff:a9fe:a9fe]/",
+      "http://[64:ff9b::a9fe:a9fe]/",
+      "http://[2002:a9fe:a9fe::1]/",
+      "http://[fd00:ec2::254]/",
+      "http://100.100.100.200/",
+      "http://metadata.google.internal/computeMetadata/v1",
+      "http://0.0.0.0/",
+      "https://sneaky.example.com/in",
+    ];
+    for (const url of urls) await expectGatewayError(await create({ url, allow_private_network: true }), 400, { param: "url", errorType: "caller_receiver_refused" });
+  });
+
+  test("credentials in the URL and schemes other than http(s) are refused", async () => {
+    await expectGatewayError(await create({ url: "https://user:pass@hooks.example.com/in" }), 400, { param: "url" });
+    await expectGatewayError(await create({ url: "ftp://hooks.example.com/in" }), 400, { param: "url" });
+    await expectGatewayError(await create({ url: "not a url" }), 400, { param: "url" });
+  });
+
+  test("a host that does not resolve yet is accepted: the address is checked again at delivery", async () => {
+    expect((await create({ url: "https://not-yet.example.com/in" })).status).toBe(201);
+  });
+});
+
+describe("secret rotation and test deliveries", () => {
+  test("rotate-secret returns a new secret; deliveries are signed with it, no longer with the old one", async () => {
+    const endpoint = await createEndpoint(gw, receiver, "/rotating");
+    const oldSecret = receiver.secrets.get("/rotating")!;
+    const rotated = await gw.admin(`/api/webhooks/${endpoint.id}/rotate-secret`, { method: "POST" });
+    const { secret } = (await rotated.json()) as { secret: string };
+    expect(secret).toMatch(/^whsec_/);
+    expect(secret).not.toBe(oldSecret);
+
+    const refused = (await (await gw.admin(`/api/webhooks/${endpoint.id}/test`, { method: "POST" })).json()) as { status: string; last_status_code: number };
+    expect(refused).toMatchObject({ status: "failed", last_status_code: 401 });
+    expect(receiver.rejected.at(-1)!.path).toBe("/rotating");
+
+    receiver.secrets.set("/rotating", secret);
+    const accepted = await gw.admin(`/api/webhooks/${endpoint.id}/test`, { method: "POST" });
+    expect(await accepted.json()).toMatchObject({ status: "delivered", last_status_code: 200, event: "webhook.test" });
+    expect(receiver.received.at(-1)!.payload).toMatchObject({ event: "webhook.test", data: { endpoint_id: endpoint.id } });
+  });
+
+  test("a test delivery makes one attempt and reports it", async () => {
+    const endpoint = await createEndpoint(gw, receiver, "/test-once", { max_retries: 5 });
+    receiver.replies.push(503);
+    const result = (await (await gw.admin(`/api/webhooks/${endpoint.id}/test`, { method: "POST" })).json()) as { status: string; attempts: unknown[] };
+    expect(result.status).toBe("exhausted");
+    expect(result.attempts).toEqual([expect.objectContaining({ attempt: 1, status_code: 503, outcome: "retryable" })]);
+  });
+
+  test("endpoint stats follow the outcomes", async () => {
+    const endpoint = await createEndpoint(gw, receiver, "/stats");
+    receiver.replies.push(500, 500);
+    for (let index = 0; index < 2; index++) await gw.admin(`/api/webhooks/${endpoint.id}/test`, { method: "POST" });
+    const failing = await read(endpoint.id);
+    expect(failing.consecutive_failures).toBe(2);
+    expect(failing.last_failure_at).toEqual(expect.any(String));
+    expect(failing.last_success_at).toBeUndefined();
+    await gw.admin(`/api/webhooks/${endpoint.id}/test`, { method: "POST" });
+    const healthy = await read(endpoint.id);
+    expect(healthy.consecutive_failures).toBe(0);
+    expect(healthy.last_success_at).toEqual(expect.any(String));
+  });
+});
