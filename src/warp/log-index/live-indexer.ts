@@ -1,0 +1,109 @@
+import type { NewRequestLogRow } from "../../db/schema/logs";
+import { isConfigured } from "../config/resolve";
+import type { StoredWarpConfig } from "../config/schema";
+import type { Embedder } from "./embedder";
+import { embeddingSpaceOf } from "./embedding-space";
+import { embeddableText } from "./log-text";
+import { isIndexable, type LogVectorStore } from "./vector-store";
+
+/** Logs waiting to be embedded at most; beyond, new logs are left to a backfill. */
+const QUEUE_CAPACITY = 2_000;
+/** Logs embedded per upstream call. */
+const BATCH_SIZE = 32;
+/** How long a read saying "not configured" is trusted before rows are queued again. */
+const CONFIG_RECHECK_MS = 2_000;
+
+export interface LiveIndexerDeps {
+  vectors: LogVectorStore;
+  embed: Embedder;
+  readConfig(): Promise<StoredWarpConfig>;
+  now(): Date;
+}
+
+export interface LiveIndexStatus {
+  queued: number;
+  indexed: number;
+  failed: number;
+  dropped: number;
+}
+
+interface PendingLog {
+  id: string;
+  text: string;
+}
+
+/**
+ * Indexes logs as the log writer stores them. `accept` never waits: it only queues; one drain
+ * at a time embeds the queue in batches with the configuration of the moment (nothing is
+ * indexed while the agent is not configured). Failures are counted and logged, never raised.
+ */
+export class LiveLogIndexer {
+  private queue: PendingLog[] = [];
+  private draining: Promise<void> | undefined;
+  private readonly stopping = new AbortController();
+  private readonly counts = { indexed: 0, failed: 0, dropped: 0 };
+  private lastRead: { configured: boolean; at: number } | undefined;
+
+  constructor(private readonly deps: LiveIndexerDeps) {}
+
+  readonly accept = (rows: readonly NewRequestLogRow[]): void => {
+    if (this.stopping.signal.aborted || this.knownUnconfigured()) return;
+    for (const row of rows) {
+      if (!isIndexable(row)) continue;
+      const text = embeddableText(row.requestContent, row.responseContent);
+      if (!text) continue;
+      if (this.queue.length >= QUEUE_CAPACITY) this.counts.dropped++;
+      else this.queue.push({ id: row.id, text });
+    }
+    if (this.queue.length > 0) this.draining ??= this.drain().finally(() => (this.draining = undefined));
+  };
+
+  /** The configuration was written on this node: the next rows are queued whatever the last read said. */
+  configChanged(): void {
+    this.lastRead = undefined;
+  }
+
+  status(): LiveIndexStatus {
+    return { queued: this.queue.length, ...this.counts };
+  }
+
+  async stop(): Promise<void> {
+    this.stopping.abort();
+    this.queue = [];
+    await this.draining;
+  }
+
+  private async drain(): Promise<void> {
+    while (this.queue.length > 0 && !this.stopping.signal.aborted) {
+      const batch = this.queue.splice(0, BATCH_SIZE);
+      try {
+        await this.index(batch);
+      } catch (error) {
+        this.counts.failed += batch.length;
+        if (!this.stopping.signal.aborted) console.error(`warp: ${batch.length} new logs could not be indexed`, error);
+      }
+    }
+  }
+
+  /**
+   * Whether the last configuration read, a moment ago, said the agent is off: then rows are not
+   * even queued, so an unconfigured agent costs the log writer nothing.
+   */
+  private knownUnconfigured(): boolean {
+    return this.lastRead !== undefined && !this.lastRead.configured && this.deps.now().getTime() - this.lastRead.at < CONFIG_RECHECK_MS;
+  }
+
+  private async index(batch: PendingLog[]): Promise<void> {
+    const config = await this.deps.readConfig();
+    this.lastRead = { configured: isConfigured(config), at: this.deps.now().getTime() };
+    if (!isConfigured(config)) return;
+    const space = embeddingSpaceOf(config);
+    const vectors = await this.deps.embed(
+      batch.map((log) => log.text),
+      space,
+      { timeoutSeconds: config.request_timeout_seconds, signal: this.stopping.signal },
+    );
+    await this.deps.vectors.upsert(space, batch.map((log, index) => ({ logId: log.id, vector: vectors[index]! })), this.deps.now());
+    this.counts.indexed += batch.length;
+  }
+}

@@ -1,0 +1,35 @@
+import { Elysia } from "elysia";
+import { isConfigured } from "../config/resolve";
+import type { WarpConfigStore } from "../config/store";
+import { notConfigured } from "../errors";
+import type { LiveLogIndexer } from "./live-indexer";
+import type { LogBackfill } from "./backfill";
+import { embeddingSpaceOf } from "./embedding-space";
+import type { LogVectorStore } from "./vector-store";
+
+export interface LogIndexDeps {
+  config: WarpConfigStore;
+  vectors: LogVectorStore;
+  backfill: LogBackfill;
+  live: LiveLogIndexer;
+}
+
+/**
+ * /api/warp/log-index/backfill: start a run over the logs not yet indexed (202), read how it
+ * goes, cancel it. The status also counts the vectors of the configured space and the live
+ * indexer's queue, so an operator sees how much of the history is searchable.
+ */
+export const logIndexRoutes = ({ config, vectors, backfill, live }: LogIndexDeps) =>
+  new Elysia({ name: "warp-log-index", prefix: "/api/warp/log-index/backfill" })
+    .post("/", async ({ set }) => {
+      const current = await config.read();
+      if (!isConfigured(current)) throw notConfigured();
+      set.status = 202;
+      return backfill.start(current);
+    })
+    .get("/status", async () => {
+      const current = await config.read();
+      const indexed = isConfigured(current) ? await vectors.countIndexed(embeddingSpaceOf(current)) : 0;
+      return { ...backfill.status(), vectors_in_space: indexed, live_index: live.status() };
+    })
+    .post("/cancel", () => backfill.cancel());
