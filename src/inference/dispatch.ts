@@ -1,15 +1,16 @@
 import { resolveEnvReference } from "../config/env-reference";
 import { badRequest, GatewayError, type RoutingInfo } from "../http/errors";
-import { keyAllowsModel, pickKey } from "../provider-registry/key-selection";
+import { type KeyNeed, keyMeets, pickKey } from "../provider-registry/key-selection";
 import { effectiveNetwork, type RuntimeKey, type RuntimeProvider } from "../provider-registry/runtime";
 import type { ProviderStore } from "../provider-registry/store";
 import { retryDelayMs, sleep } from "./backoff";
 import type { ModelRef } from "./model-ref";
-import { type Operation, REQUEST_TYPE, type WireFormat } from "./operations";
+import { hasOneShape, type Operation, REQUEST_TYPE, usesBatchKeys, type WireFormat } from "./operations";
 import type { UpstreamTarget } from "./providers/types";
 import { translateRequest } from "./translate";
 import { isRetryable, rotatesKey } from "./upstream-errors";
-import { sendUpstream, type UpstreamReply } from "./upstream-fetch";
+import { exchange, guarded } from "./upstream-exchange";
+import type { UpstreamReply } from "./upstream-fetch";
 
 export interface DispatchInput {
   operation: Operation;
@@ -61,18 +62,10 @@ function upstreamTarget(provider: RuntimeProvider, key: RuntimeKey | undefined, 
   };
 }
 
-/** Translation and call building fail on bad input (a 400) or on a provider configured wrongly. */
-function guarded<T>(build: () => T): T | GatewayError {
-  try {
-    return build();
-  } catch (error) {
-    if (error instanceof GatewayError) return error;
-    return new GatewayError({ status: 500, errorType: "gateway_provider_misconfigured", message: (error as Error).message });
-  }
-}
-
-const noEligibleKey = (provider: RuntimeProvider, model: string) =>
-  badRequest(`no enabled key of provider '${provider.name}' allows model '${model}'`, "model", "caller_model_not_allowed");
+const noEligibleKey = (provider: RuntimeProvider, need: KeyNeed) =>
+  need.batchApi
+    ? badRequest(`no enabled key of provider '${provider.name}' is marked use_for_batch_api`, "provider", "caller_no_batch_key")
+    : badRequest(`no enabled key of provider '${provider.name}' allows model '${need.model}'`, "model", "caller_model_not_allowed");
 
 /** One target: key selection, retries with backoff on 5xx, key rotation on 429/401/403. */
 async function attemptTarget(store: ProviderStore, input: DispatchInput, target: ModelRef, isFallback: boolean, attempts: Attempt[]): Promise<Dispatched | GatewayError> {
@@ -81,7 +74,7 @@ async function attemptTarget(store: ProviderStore, input: DispatchInput, target:
     return badRequest(`provider '${provider.name}' does not offer ${REQUEST_TYPE[input.operation]}`, "model", "caller_unsupported_operation");
   }
   const network = effectiveNetwork(provider.network);
-  const format = provider.adapter.formatFor?.(target.model) ?? provider.adapter.format;
+  const format = hasOneShape(input.operation) ? input.format : (provider.adapter.formatFor?.(target.model) ?? provider.adapter.format);
   const body = guarded(() => translateRequest(input.operation, input.format, format, input.body, input.stream));
   if (body instanceof GatewayError) return body;
   const allowed = input.allowedKeyIds?.[provider.name];
@@ -91,18 +84,17 @@ async function attemptTarget(store: ProviderStore, input: DispatchInput, target:
   const pin = provider.keys.some((key) => key.id === input.pinnedKeyId && !excluded.has(key.id)) ? input.pinnedKeyId : undefined;
   // 5xx and transport failures retry the key that failed; 429/401/403 move to another one.
   let retryKey: RuntimeKey | undefined;
+  const need: KeyNeed = { model: target.model, batchApi: usesBatchKeys(input.operation) };
   for (;;) {
-    const key = pin ? provider.keys.find((candidate) => candidate.id === pin) : (retryKey ?? pickKey(provider.keys, target.model, excluded));
-    if (key && pin && !keyAllowsModel(key, target.model)) {
+    const key = pin ? provider.keys.find((candidate) => candidate.id === pin) : (retryKey ?? pickKey(provider.keys, need, excluded));
+    if (key && pin && !keyMeets(key, need)) {
       return badRequest(`key '${pin}' is disabled or does not allow model '${target.model}'`, "x-gw-api-key-id", "caller_model_not_allowed");
     }
-    if (!key && (provider.keys.length > 0 || !provider.adapter.keyOptional)) return lastError ?? noEligibleKey(provider, target.model);
+    if (!key && (provider.keys.length > 0 || !provider.adapter.keyOptional)) return lastError ?? noEligibleKey(provider, need);
     const upstream = upstreamTarget(provider, key, target.model, input);
-    const built = guarded(() => provider.adapter.buildCall(input.operation, upstream, body, input.stream));
-    if (built instanceof GatewayError) return built;
-    const call = provider.adapter.authorizeCall ? await provider.adapter.authorizeCall(built, upstream) : built;
-    if (call instanceof GatewayError) return call;
-    const reply = await sendUpstream(call, input.stream, network.default_request_timeout_in_seconds, input.signal);
+    const options = { provider: provider.name, stream: input.stream, timeoutSeconds: network.default_request_timeout_in_seconds, signal: input.signal };
+    const reply = await exchange(provider.adapter, input.operation, upstream, body, options);
+    if (reply instanceof GatewayError) return reply;
     const attempt: Attempt = { provider: provider.name, model: target.model, key: key?.id, is_fallback: isFallback };
     attempts.push(attempt);
     if (reply.ok) return { ...reply, target, format, keyId: key?.id, isFallback, attempts };

@@ -1,5 +1,21 @@
 /** What a request asks for, independent of the wire format it was written in. */
-export type Operation = "chat" | "text_completion" | "embedding" | "responses" | "count_tokens" | "rerank" | "invoke";
+export type Operation =
+  | "chat"
+  | "text_completion"
+  | "embedding"
+  | "responses"
+  | "count_tokens"
+  | "rerank"
+  | "invoke"
+  | "speech"
+  | "transcription"
+  | "image_generation"
+  | "input_tokens"
+  | FileOperation
+  | BatchOperation;
+
+export type FileOperation = "file_upload" | "file_list" | "file_retrieve" | "file_content" | "file_delete";
+export type BatchOperation = "batch_create" | "batch_list" | "batch_retrieve" | "batch_cancel" | "batch_results";
 
 /** The wire formats clients and upstreams speak. */
 export type WireFormat = "openai" | "anthropic" | "genai" | "bedrock" | "cohere";
@@ -13,4 +29,33 @@ export const REQUEST_TYPE: Record<Operation, string> = {
   count_tokens: "count_tokens",
   rerank: "rerank",
   invoke: "invoke",
+  speech: "audio.speech",
+  transcription: "audio.transcription",
+  image_generation: "image.generation",
+  input_tokens: "response.input_tokens",
+  file_upload: "file.upload",
+  file_list: "file.list",
+  file_retrieve: "file.retrieve",
+  file_content: "file.content",
+  file_delete: "file.delete",
+  batch_create: "batch.create",
+  batch_list: "batch.list",
+  batch_retrieve: "batch.retrieve",
+  batch_cancel: "batch.cancel",
+  batch_results: "batch.results",
 };
+
+const FILE_OPERATIONS: ReadonlySet<Operation> = new Set<FileOperation>(["file_upload", "file_list", "file_retrieve", "file_content", "file_delete"]);
+const BATCH_OPERATIONS: ReadonlySet<Operation> = new Set<BatchOperation>(["batch_create", "batch_list", "batch_retrieve", "batch_cancel", "batch_results"]);
+
+/** Batch and file calls go to the keys marked `use_for_batch_api`, whatever their model lists say. */
+export const usesBatchKeys = (operation: Operation): operation is FileOperation | BatchOperation => FILE_OPERATIONS.has(operation) || BATCH_OPERATIONS.has(operation);
+
+/**
+ * Operations with one wire shape on every route (OpenAI's, which Cohere's and Jina's rerank
+ * share): the body reaches each adapter as the client wrote it, and each adapter maps it to its
+ * upstream and the reply back, instead of translating through a format codec.
+ */
+const ONE_SHAPE: ReadonlySet<Operation> = new Set<Operation>(["rerank", "speech", "transcription", "image_generation", "input_tokens", ...FILE_OPERATIONS, ...BATCH_OPERATIONS]);
+
+export const hasOneShape = (operation: Operation) => ONE_SHAPE.has(operation);

@@ -8,6 +8,14 @@ export interface SelectableKey {
   blacklist: ModelFilter;
   /** User-facing model name to the provider's identifier. */
   aliases: Readonly<Record<string, string>>;
+  /** Marked for batch and file calls (`use_for_batch_api`). */
+  useForBatchApi?: boolean;
+}
+
+/** What a call needs from a key: to allow its model, or for batch and file calls, to be marked for the batch API. */
+export interface KeyNeed {
+  model: string;
+  batchApi?: boolean;
 }
 
 /**
@@ -22,17 +30,21 @@ export function keyAllowsModel(key: SelectableKey, model: string): boolean {
   return aliased || key.models.empty || key.models.matches(model);
 }
 
+/** Batch and file calls take the enabled keys marked `use_for_batch_api`, whatever models they list. */
+export const keyMeets = (key: SelectableKey, need: KeyNeed) => (need.batchApi ? key.enabled && key.useForBatchApi === true : keyAllowsModel(key, need.model));
+
 /**
- * Weighted random choice among enabled keys allowed for the model. Keys with weight 0 are
- * chosen only when no eligible key has a positive weight, and then uniformly.
+ * Weighted random choice among the keys that meet the need (a bare model name: allow that model).
+ * Keys with weight 0 are chosen only when no eligible key has a positive weight, and then uniformly.
  */
 export function pickKey<K extends SelectableKey>(
   keys: readonly K[],
-  model: string,
+  need: string | KeyNeed,
   excluded: ReadonlySet<string> = new Set(),
   random: () => number = Math.random,
 ): K | undefined {
-  const eligible = keys.filter((key) => !excluded.has(key.id) && keyAllowsModel(key, model));
+  const wanted = typeof need === "string" ? { model: need } : need;
+  const eligible = keys.filter((key) => !excluded.has(key.id) && keyMeets(key, wanted));
   const weighted = eligible.filter((key) => key.weight > 0);
   if (weighted.length === 0) return eligible[Math.floor(random() * eligible.length)];
   const total = weighted.reduce((sum, key) => sum + key.weight, 0);

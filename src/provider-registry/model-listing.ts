@@ -1,11 +1,33 @@
 import { explicitModels } from "./model-filter";
-import type { RuntimeProvider } from "./runtime";
+import type { RuntimeKey, RuntimeProvider } from "./runtime";
 import type { ProviderStore } from "./store";
 
-/** Every model the configured keys name (by name or alias), once per provider, for model listings. */
-export function configuredModels(store: ProviderStore): Array<{ provider: RuntimeProvider; model: string; id: string }> {
+export interface ListedModel {
+  provider: RuntimeProvider;
+  model: string;
+  /** `provider/model`. */
+  id: string;
+  /** The enabled keys that name or reach it. */
+  keyIds: string[];
+}
+
+/** What one key serves: the names its lists spell out, its aliases, and what its last health check reached. */
+function modelsOfKey(store: ProviderStore, key: RuntimeKey): string[] {
+  const named = [...explicitModels(key.config.models), ...Object.keys(key.config.aliases ?? {})];
+  const reached = store.reachableModels(key).filter((model) => key.models.empty || key.models.matches(model));
+  return [...named, ...reached.filter((model) => !key.blacklist.matches(model))];
+}
+
+/**
+ * Every model the enabled keys name (by name or alias) or reached at their last health check,
+ * once per provider, for the model listings of every mount and GET /api/models.
+ */
+export function configuredModels(store: ProviderStore): ListedModel[] {
   return store.list().flatMap((provider) => {
-    const names = new Set(provider.keys.flatMap((key) => [...explicitModels(key.config.models), ...Object.keys(key.config.aliases ?? {})]));
-    return [...names].map((model) => ({ provider, model, id: `${provider.name}/${model}` }));
+    const byModel = new Map<string, string[]>();
+    for (const key of provider.keys.filter((candidate) => candidate.enabled)) {
+      for (const model of modelsOfKey(store, key)) byModel.set(model, [...new Set([...(byModel.get(model) ?? []), key.id])]);
+    }
+    return [...byModel].map(([model, keyIds]) => ({ provider, model, id: `${provider.name}/${model}`, keyIds }));
   });
 }

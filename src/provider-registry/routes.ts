@@ -1,49 +1,111 @@
 import { Elysia, t } from "elysia";
-import { keyView, providerView } from "./runtime";
+import { checkKeyHealth } from "./key-health";
+import { configuredModels } from "./model-listing";
+import { keyView, providerView, type RuntimeKey } from "./runtime";
 import { ProviderCreateInput, ProviderKeyInput, ProviderUpdateInput } from "./schemas";
 import type { ProviderStore } from "./store";
 
 const ProviderParams = t.Object({ provider: t.String() });
 const KeyParams = t.Object({ provider: t.String(), key_id: t.String() });
+const ModelsQuery = t.Object({ provider: t.Optional(t.String()) });
 
-/** /api/providers: providers and their keys (spec 2.7, 4.8). */
+/** Lists the provider's models with each key (all of them when none are named) and records what each reached. */
+async function checkKeys(store: ProviderStore, providerName: string, keyIds?: readonly string[]): Promise<Array<{ key: RuntimeKey; models: string[] }>> {
+  const provider = store.require(providerName);
+  const keys = provider.keys.filter((key) => !keyIds || keyIds.includes(key.id));
+  return Promise.all(
+    keys.map(async (key) => {
+      const health = await checkKeyHealth(provider, key);
+      return { key: await store.recordHealth(providerName, key.id, health), models: health.models };
+    }),
+  );
+}
+
+/** GET /api/models: what every provider's enabled keys name or reach, with the keys that do. */
+const modelRoutes = (store: ProviderStore) =>
+  new Elysia({ name: "models" }).get(
+    "/api/models",
+    ({ query }) => {
+      const models = configuredModels(store)
+        .filter((entry) => !query.provider || entry.provider.name === query.provider)
+        .map(({ id, provider, model, keyIds }) => ({ id, provider: provider.name, model, key_ids: keyIds }));
+      return { models, count: models.length };
+    },
+    { query: ModelsQuery },
+  );
+
+/**
+ * /api/providers: providers and their keys (spec 2.7, 4.8). Every key written through the API
+ * is checked by listing the provider's models with it (spec 2.7 `status`, `description`).
+ */
 export const providerRoutes = (store: ProviderStore) =>
-  new Elysia({ name: "providers", prefix: "/api/providers" })
-    .get("/", () => ({ providers: store.list().map(providerView) }))
-    .post(
-      "/",
-      async ({ body, set }) => {
-        set.status = 201;
-        return providerView(await store.create(body.provider, body));
-      },
-      { body: ProviderCreateInput },
-    )
-    .get("/:provider", ({ params }) => providerView(store.require(params.provider)), { params: ProviderParams })
-    .put("/:provider", async ({ params, body }) => providerView(await store.update(params.provider, body)), { params: ProviderParams, body: ProviderUpdateInput })
-    .delete(
-      "/:provider",
-      async ({ params }) => {
-        await store.remove(params.provider);
-        return { message: "Provider deleted successfully" };
-      },
-      { params: ProviderParams },
-    )
-    .get("/:provider/keys", ({ params }) => ({ keys: store.require(params.provider).keys.map(keyView) }), { params: ProviderParams })
-    .post(
-      "/:provider/keys",
-      async ({ params, body, set }) => {
-        set.status = 201;
-        return keyView(await store.addKey(params.provider, body));
-      },
-      { params: ProviderParams, body: ProviderKeyInput },
-    )
-    .get("/:provider/keys/:key_id", ({ params }) => keyView(store.requireKey(params.provider, params.key_id)), { params: KeyParams })
-    .put("/:provider/keys/:key_id", async ({ params, body }) => keyView(await store.updateKey(params.provider, params.key_id, body)), { params: KeyParams, body: ProviderKeyInput })
-    .delete(
-      "/:provider/keys/:key_id",
-      async ({ params }) => {
-        await store.removeKey(params.provider, params.key_id);
-        return { message: "Key deleted successfully" };
-      },
-      { params: KeyParams },
-    );
+  new Elysia({ name: "providers" }).use(modelRoutes(store)).group("/api/providers", (app) =>
+    app
+      .get("/", () => ({ providers: store.list().map(providerView) }))
+      .post(
+        "/",
+        async ({ body, set }) => {
+          await store.create(body.provider, body);
+          await checkKeys(store, body.provider);
+          set.status = 201;
+          return providerView(store.require(body.provider));
+        },
+        { body: ProviderCreateInput },
+      )
+      .get("/:provider", ({ params }) => providerView(store.require(params.provider)), { params: ProviderParams })
+      .put(
+        "/:provider",
+        async ({ params, body }) => {
+          await store.update(params.provider, body);
+          await checkKeys(store, params.provider);
+          return providerView(store.require(params.provider));
+        },
+        { params: ProviderParams, body: ProviderUpdateInput },
+      )
+      .delete(
+        "/:provider",
+        async ({ params }) => {
+          await store.remove(params.provider);
+          return { message: "Provider deleted successfully" };
+        },
+        { params: ProviderParams },
+      )
+      .get("/:provider/keys", ({ params }) => ({ keys: store.require(params.provider).keys.map(keyView) }), { params: ProviderParams })
+      .post(
+        "/:provider/keys",
+        async ({ params, body, set }) => {
+          const key = await store.addKey(params.provider, body);
+          const [checked] = await checkKeys(store, params.provider, [key.id]);
+          set.status = 201;
+          return keyView(checked!.key);
+        },
+        { params: ProviderParams, body: ProviderKeyInput },
+      )
+      .get("/:provider/keys/:key_id", ({ params }) => keyView(store.requireKey(params.provider, params.key_id)), { params: KeyParams })
+      .put(
+        "/:provider/keys/:key_id",
+        async ({ params, body }) => {
+          await store.updateKey(params.provider, params.key_id, body);
+          const [checked] = await checkKeys(store, params.provider, [params.key_id]);
+          return keyView(checked!.key);
+        },
+        { params: KeyParams, body: ProviderKeyInput },
+      )
+      .delete(
+        "/:provider/keys/:key_id",
+        async ({ params }) => {
+          await store.removeKey(params.provider, params.key_id);
+          return { message: "Key deleted successfully" };
+        },
+        { params: KeyParams },
+      )
+      .post(
+        "/:provider/keys/:key_id/refresh-models",
+        async ({ params }) => {
+          store.requireKey(params.provider, params.key_id);
+          const [checked] = await checkKeys(store, params.provider, [params.key_id]);
+          return { ...keyView(checked!.key), reachable_models: checked!.models };
+        },
+        { params: KeyParams },
+      ),
+  );

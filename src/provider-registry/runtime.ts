@@ -2,6 +2,7 @@ import { createHash, randomUUID } from "node:crypto";
 import { Value } from "@sinclair/typebox/value";
 import { badRequest } from "../http/errors";
 import { BUILT_IN_PROVIDERS, isBuiltInProvider } from "../inference/providers/catalog";
+import { validateOAuthKeyConfig } from "../inference/providers/oauth/config";
 import type { ProviderAdapter } from "../inference/providers/types";
 import type { SelectableKey } from "./key-selection";
 import { redactKeySecrets } from "./key-secrets";
@@ -76,6 +77,7 @@ export function normalizeKey(input: ProviderKeyInput, provider: string, param: s
   const id = key.id ?? randomUUID();
   compileModelFilter(key.models, `${param}models`);
   compileModelFilter(key.blacklisted_models, `${param}blacklisted_models`);
+  if (key.oauth_key_config) validateOAuthKeyConfig(key.oauth_key_config, Boolean(key.value), param);
   return { ...key, id, name: key.name ?? `${provider}-${id.slice(0, 8)}`, enabled: key.enabled ?? true, weight: key.weight ?? 1 };
 }
 
@@ -88,6 +90,7 @@ export function toRuntimeKey(config: ProviderKeyInput & { id: string }, meta: { 
     models: compileModelFilter(config.models, "models"),
     blacklist: compileModelFilter(config.blacklisted_models, "blacklisted_models"),
     aliases: config.aliases ?? {},
+    useForBatchApi: config.use_for_batch_api === true,
     config,
     ...meta,
   };

@@ -11,6 +11,8 @@ export const AzureKeyConfig = t.Object({
   client_secret: OptStr,
   tenant_id: OptStr,
   scopes: t.Optional(StrList),
+  /** Model name to the Azure deployment that serves it; a model not listed is its own deployment name. */
+  deployments: t.Optional(t.Record(Str, Str)),
 });
 
 export const VertexKeyConfig = t.Object({
@@ -59,6 +61,7 @@ export const OAuthKeyConfig = t.Object({
   extra_params: t.Optional(t.Record(Str, t.Unknown())),
   assertion_lifetime_seconds: t.Optional(t.Integer({ minimum: 0 })),
 });
+export type OAuthKeyConfig = Static<typeof OAuthKeyConfig>;
 
 /**
  * Response-only fields (`config_hash`, `status`, ...) may come back when a client writes what it

@@ -3,12 +3,12 @@ import type { SecretBox } from "../crypto/secret-box";
 import type { Database } from "../db/client";
 import { providerKeys, providers } from "../db/schema";
 import { conflict, notFound } from "../http/errors";
+import { type KeyHealth, UNCHECKED } from "./key-health";
 import { keepRedactedSecrets } from "./key-secrets";
 import { hashKeyConfig, normalizeKey, onlyKnownNetworkFields, resolveFamily, type RuntimeKey, type RuntimeProvider, toRuntimeKey } from "./runtime";
 import type { NetworkConfig, ProviderKeyInput, ProviderUpdateInput } from "./schemas";
 
 type StoredKey = ReturnType<typeof normalizeKey>;
-const UNCHECKED_STATUS = "unknown";
 
 /**
  * Providers and their keys: persisted in libSQL, served to the hot path from memory.
@@ -16,6 +16,8 @@ const UNCHECKED_STATUS = "unknown";
  */
 export class ProviderStore {
   private readonly byName = new Map<string, RuntimeProvider>();
+  /** What each key reached when last checked, for the configuration it was checked with; kept in memory. */
+  private readonly reached = new Map<string, { configHash: string; models: readonly string[] }>();
 
   constructor(
     private readonly db: Database,
@@ -109,6 +111,7 @@ export class ProviderStore {
   async removeKey(providerName: string, keyId: string): Promise<void> {
     this.requireKey(providerName, keyId);
     await this.db.delete(providerKeys).where(and(eq(providerKeys.provider, providerName), eq(providerKeys.id, keyId)));
+    this.reached.delete(keyId);
     await this.touch(providerName, new Date());
   }
 
@@ -143,12 +146,28 @@ export class ProviderStore {
       enabled: key.enabled,
       weight: key.weight,
       configHash,
-      status: unchanged ? previous.status : UNCHECKED_STATUS,
+      status: unchanged ? previous.status : UNCHECKED,
       description: unchanged ? previous.description : "",
       sealedConfig: this.secrets.seal(JSON.stringify(key)),
       createdAt: now,
       updatedAt: now,
     };
+  }
+
+  /** Records a key's health check: status and description in the database, the models it reached in memory. */
+  async recordHealth(providerName: string, keyId: string, health: KeyHealth): Promise<RuntimeKey> {
+    const key = this.requireKey(providerName, keyId);
+    await this.db.update(providerKeys).set({ status: health.status, description: health.description }).where(and(eq(providerKeys.provider, providerName), eq(providerKeys.id, keyId)));
+    this.reached.set(keyId, { configHash: key.configHash, models: health.models });
+    key.status = health.status;
+    key.description = health.description;
+    return key;
+  }
+
+  /** The models the key reached at its last check, if that check saw its current configuration. */
+  reachableModels(key: RuntimeKey): readonly string[] {
+    const reached = this.reached.get(key.id);
+    return reached?.configHash === key.configHash ? reached.models : [];
   }
 
   private async touch(name: string, now: Date) {

@@ -4,6 +4,7 @@ import { type MockAnthropic, startMockAnthropic } from "../support/mock-anthropi
 import { type MockBedrock, startMockBedrock } from "../support/mock-bedrock";
 import { type MockCohere, startMockCohere } from "../support/mock-cohere";
 import { type MockOpenAI, startMockOpenAI } from "../support/mock-openai";
+import { type MockOpenAIPlatform, startMockOpenAIPlatform } from "../support/mock-openai-platform";
 import { createVirtualKey, openAIProvider } from "./support";
 
 const BEDROCK_AUTH = { accessKeyId: "AKIAMOCKEVERYMOUNT", secretAccessKey: "every-mount-secret", sessionToken: "every-mount-session", region: "us-east-1", apiKey: "ABSKeverymountkey" };
@@ -13,13 +14,32 @@ let openaiUpstream: MockOpenAI;
 let anthropicUpstream: MockAnthropic;
 let bedrockUpstream: MockBedrock;
 let cohereUpstream: MockCohere;
+let platformUpstream: MockOpenAIPlatform;
 let gw: TestGateway;
+/** A file and a batch the platform already holds, for the routes that act on one. */
+let heldFile: string;
+let heldBatch: string;
+
+const PLATFORM_KEY = "sk-platform-every-mount";
+
+async function platformObjects() {
+  const form = new FormData();
+  form.append("purpose", "batch");
+  form.append("file", new File(['{"custom_id":"a","body":{"model":"gpt-4o-mini","messages":[]}}\n'], "held.jsonl"));
+  const auth = { authorization: `Bearer ${PLATFORM_KEY}` };
+  heldFile = ((await (await fetch(`${platformUpstream.baseUrl}/files`, { method: "POST", headers: auth, body: form })).json()) as { id: string }).id;
+  const batch = await fetch(`${platformUpstream.baseUrl}/batches`, { method: "POST", headers: { ...auth, "content-type": "application/json" }, body: JSON.stringify({ input_file_id: heldFile, endpoint: "/v1/chat/completions", completion_window: "24h" }) });
+  heldBatch = ((await batch.json()) as { id: string }).id;
+}
 
 beforeAll(async () => {
   openaiUpstream = startMockOpenAI();
   anthropicUpstream = startMockAnthropic("sk-ant-every-mount");
   bedrockUpstream = startMockBedrock(BEDROCK_AUTH);
   cohereUpstream = startMockCohere("cohere-every-mount");
+  platformUpstream = startMockOpenAIPlatform();
+  platformUpstream.keys.set(PLATFORM_KEY, []);
+  await platformObjects();
   gw = await startGateway({
     enforce_auth_on_inference: true,
     providers: {
@@ -27,6 +47,8 @@ beforeAll(async () => {
       anthropic: { keys: [{ id: "a1", value: "sk-ant-every-mount" }], network_config: { base_url: anthropicUpstream.baseUrl } },
       bedrock: { keys: [{ id: "b1", value: BEDROCK_AUTH.apiKey, models: ["*"], bedrock_key_config: { region: BEDROCK_AUTH.region } }], network_config: { base_url: bedrockUpstream.url } },
       cohere: { keys: [{ id: "c1", value: "cohere-every-mount" }], network_config: { base_url: cohereUpstream.baseUrl } },
+      // OpenAI's audio, images, files and batches, on a mock of its own.
+      platform: { keys: [{ id: "p1", value: PLATFORM_KEY, use_for_batch_api: true }], network_config: { base_url: platformUpstream.baseUrl }, custom_provider_config: { base_provider_type: "openai" } },
     },
   });
 });
@@ -36,11 +58,21 @@ afterAll(async () => {
   anthropicUpstream.stop();
   bedrockUpstream.stop();
   cohereUpstream.stop();
+  platformUpstream.stop();
 });
 
 interface Call {
   path: string;
-  body: Record<string, unknown>;
+  body: Record<string, unknown> | FormData;
+  headers?: Record<string, string>;
+}
+
+/** A multipart form with a file, as the SDKs send uploads. */
+function form(fields: Record<string, string>, file: { name: string; content: string }): FormData {
+  const body = new FormData();
+  for (const [name, value] of Object.entries(fields)) body.append(name, value);
+  body.append("file", new File([file.content], file.name));
+  return body;
 }
 
 const CHAT_MODEL = "openai/gpt-4o-mini";
@@ -56,6 +88,14 @@ const CALLS: Array<[suffix: string, build: (prefix: string) => Call]> = [
   ["/v1/completions", (prefix) => ({ path: `${prefix}/v1/completions`, body: { model: CHAT_MODEL, prompt: question } })],
   ["/v1/embeddings", (prefix) => ({ path: `${prefix}/v1/embeddings`, body: { model: "openai/text-embedding-3-small", input: question } })],
   ["/v1/responses", (prefix) => ({ path: `${prefix}/v1/responses`, body: { model: CHAT_MODEL, input: question } })],
+  ["/v1/responses/input_tokens", (prefix) => ({ path: `${prefix}/v1/responses/input_tokens`, body: { model: "platform/gpt-4o-mini", input: question } })],
+  ["/v1/rerank", (prefix) => ({ path: `${prefix}/v1/rerank`, body: { model: "cohere/rerank-v3.5", query: question, documents: ["yes", "no"] } })],
+  ["/v1/audio/speech", (prefix) => ({ path: `${prefix}/v1/audio/speech`, body: { model: "platform/gpt-4o-mini-tts", voice: "alloy", input: question } })],
+  ["/v1/audio/transcriptions", (prefix) => ({ path: `${prefix}/v1/audio/transcriptions`, body: form({ model: "platform/whisper-1" }, { name: "q.wav", content: "RIFF" }) })],
+  ["/v1/images/generations", (prefix) => ({ path: `${prefix}/v1/images/generations`, body: { model: "platform/gpt-image-1", prompt: question } })],
+  ["/v1/files", (prefix) => ({ path: `${prefix}/v1/files`, body: form({ purpose: "batch", provider: "platform" }, { name: "in.jsonl", content: "{}\n" }) })],
+  ["/v1/batches", (prefix) => ({ path: `${prefix}/v1/batches`, body: { provider: "platform", input_file_id: heldFile, endpoint: "/v1/chat/completions", completion_window: "24h" } })],
+  ["/v1/batches/:batch_id/cancel", (prefix) => ({ path: `${prefix}/v1/batches/${heldBatch}/cancel`, body: {}, headers: { "x-gw-provider": "platform" } })],
   ["/v1/messages", (prefix) => ({ path: `${prefix}/v1/messages`, body: { model: CHAT_MODEL, ...anthropicMessage } })],
   ["/v1/messages/count_tokens", (prefix) => ({ path: `${prefix}/v1/messages/count_tokens`, body: { model: "anthropic/claude-3-5-haiku-20241022", messages: anthropicMessage.messages } })],
   ["/v1/messages/*", (prefix) => ({ path: `${prefix}/v1/messages/batches`, body: { requests: [{ custom_id: "one", params: { model: "anthropic/claude-3-5-haiku-20241022", ...anthropicMessage } }] } })],
@@ -84,8 +124,11 @@ function callFor(route: string): Call {
   return match[1](route.slice(0, route.length - match[0].length));
 }
 
-const send = (call: Call, virtualKey?: string) =>
-  fetch(`${gw.url}${call.path}`, { method: "POST", headers: { "content-type": "application/json", ...(virtualKey ? { "x-gw-vk": virtualKey } : {}) }, body: JSON.stringify(call.body) });
+function send(call: Call, virtualKey?: string) {
+  const headers: Record<string, string> = { ...call.headers, ...(virtualKey ? { "x-gw-vk": virtualKey } : {}) };
+  if (call.body instanceof FormData) return fetch(`${gw.url}${call.path}`, { method: "POST", headers, body: call.body });
+  return fetch(`${gw.url}${call.path}`, { method: "POST", headers: { ...headers, "content-type": "application/json" }, body: JSON.stringify(call.body) });
+}
 
 /** Every POST route the gateway serves for inference, read from the running app. */
 function inferenceRoutes(): string[] {

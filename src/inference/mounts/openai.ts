@@ -1,7 +1,10 @@
 import { Elysia, t } from "elysia";
 import { configuredModels } from "../../provider-registry/model-listing";
-import { handleInference, type Inference } from "../handle";
+import { batchRoutes } from "../batches/routes";
+import type { Usage } from "../canonical";
+import { fallbacksOf, handleInference, type Inference } from "../handle";
 import type { Operation } from "../operations";
+import { speechUsage } from "../request-usage";
 
 const open = { additionalProperties: true } as const;
 const gatewayFields = {
@@ -14,24 +17,35 @@ const ChatCompletionBody = t.Object({ ...gatewayFields, messages: t.Array(t.Obje
 const CompletionBody = t.Object({ ...gatewayFields, prompt: t.Union([t.String(), t.Array(t.Unknown())]) }, open);
 const EmbeddingBody = t.Object({ ...gatewayFields, input: t.Union([t.String(), t.Array(t.Unknown(), { minItems: 1 })]) }, open);
 const ResponsesBody = t.Object({ ...gatewayFields, input: t.Optional(t.Unknown()) }, open);
+const SpeechBody = t.Object({ ...gatewayFields, input: t.String({ minLength: 1 }), voice: t.Union([t.String({ minLength: 1 }), t.Object({ id: t.String() }, open)]) }, open);
+const ImageBody = t.Object({ ...gatewayFields, prompt: t.String({ minLength: 1 }) }, open);
+const RerankBody = t.Object({ ...gatewayFields, query: t.String(), documents: t.Array(t.Unknown(), { minItems: 1 }), top_n: t.Optional(t.Integer({ minimum: 1 })) }, open);
+/** Multipart: form fields are strings, the audio a file. */
+const TranscriptionForm = t.Object({ model: t.String({ minLength: 1 }), file: t.File(), fallbacks: t.Optional(t.Union([t.String(), t.Array(t.String())])), stream: t.Optional(t.String()) }, open);
 
-type OpenAIBody = { model: string; fallbacks?: string[]; stream?: boolean } & Record<string, unknown>;
+type OpenAIBody = { model: string; fallbacks?: string[] | string; stream?: boolean | string } & Record<string, unknown>;
+
+interface CallOptions {
+  stream?: boolean;
+  usage?: Usage;
+}
 
 /**
  * The OpenAI-format surface: `/v1`, and the same routes under `/openai/v1` and the framework
  * mounts. `mountProvider` answers bare model names on a provider mount.
  */
 export function openAIMount(prefix: string, inference: Inference, mountProvider?: string) {
-  const handle = (operation: Operation, { fallbacks = [], ...body }: OpenAIBody, request: Request) =>
+  const handle = (operation: Operation, { fallbacks, ...body }: OpenAIBody, request: Request, options: CallOptions = {}) =>
     handleInference(inference, {
       operation,
       format: "openai",
       body,
       model: body.model,
-      fallbacks,
-      stream: operation !== "embedding" && body.stream === true,
+      fallbacks: fallbacksOf({ fallbacks: typeof fallbacks === "string" ? [fallbacks] : fallbacks }, request.headers),
+      stream: options.stream ?? (operation !== "embedding" && body.stream === true),
       request,
       mountProvider,
+      usage: options.usage,
     });
 
   const listModels = () => ({
@@ -44,5 +58,12 @@ export function openAIMount(prefix: string, inference: Inference, mountProvider?
     .post("/chat/completions", ({ body, request }) => handle("chat", body, request), { body: ChatCompletionBody })
     .post("/completions", ({ body, request }) => handle("text_completion", body, request), { body: CompletionBody })
     .post("/embeddings", ({ body, request }) => handle("embedding", body, request), { body: EmbeddingBody })
-    .post("/responses", ({ body, request }) => handle("responses", body, request), { body: ResponsesBody });
+    .post("/responses", ({ body, request }) => handle("responses", body, request), { body: ResponsesBody })
+    .post("/responses/input_tokens", ({ body, request }) => handle("input_tokens", body, request, { stream: false }), { body: ResponsesBody })
+    .post("/rerank", ({ body, request }) => handle("rerank", body, request, { stream: false }), { body: RerankBody })
+    // Audio is relayed as it arrives, whether plain bytes or `stream_format: "sse"` events.
+    .post("/audio/speech", async ({ body, request }) => handle("speech", body, request, { stream: true, usage: await speechUsage(body.input) }), { body: SpeechBody })
+    .post("/audio/transcriptions", ({ body, request }) => handle("transcription", body, request, { stream: body.stream === "true" }), { body: TranscriptionForm })
+    .post("/images/generations", ({ body, request }) => handle("image_generation", body, request), { body: ImageBody })
+    .use(batchRoutes(inference, mountProvider));
 }

@@ -1,9 +1,16 @@
+import type { ProviderKeyInput } from "../../provider-registry/schemas";
+import { openAIBatches, underBaseUrl } from "../batches/openai";
+import type { Operation } from "../operations";
 import { anthropic } from "./anthropic";
 import { azure } from "./azure";
 import { bedrock } from "./bedrock";
+import { cloudflare } from "./cloudflare";
 import { cohere } from "./cohere";
+import { elevenlabs } from "./elevenlabs";
 import { gemini } from "./gemini";
-import { openAICompatible, serverUrlFromKey } from "./openai-compatible";
+import { huggingface } from "./huggingface";
+import { bearerHeaders, OPENAI_MEDIA_OPERATIONS, type OpenAICompatibleOptions, openAICompatible, serverUrlFromKey } from "./openai-compatible";
+import { replicate } from "./replicate";
 import type { ProviderAdapter } from "./types";
 import { vertex } from "./vertex";
 
@@ -13,16 +20,22 @@ export interface BuiltInProvider {
   defaultBaseUrl?: string;
 }
 
-const hosted = (defaultBaseUrl: string): BuiltInProvider => ({ adapter: openAICompatible(), defaultBaseUrl });
+const hosted = (defaultBaseUrl: string, options: OpenAICompatibleOptions = {}): BuiltInProvider => ({ adapter: openAICompatible(options), defaultBaseUrl });
 
-const selfHosted = (defaultServer: string, urlOf: (config: import("../../provider-registry/schemas").ProviderKeyInput) => string | undefined): BuiltInProvider => ({
-  adapter: openAICompatible({ keyOptional: true, baseUrlFromKey: (target) => (target.key ? serverUrlFromKey(urlOf(target.key.config)) : undefined) }),
+/** Ollama, vLLM and SGLang: reachable without a key, at the server a key's `url` names. */
+const selfHosted = (defaultServer: string, urlOf: (config: ProviderKeyInput) => string | undefined, extraOperations: readonly Operation[] = []): BuiltInProvider => ({
+  adapter: openAICompatible({ keyOptional: true, baseUrlFromKey: (target) => (target.key ? serverUrlFromKey(urlOf(target.key.config)) : undefined), extraOperations }),
   defaultBaseUrl: `${defaultServer}/v1`,
+});
+
+const openAIApi = openAICompatible({
+  extraOperations: OPENAI_MEDIA_OPERATIONS,
+  batches: openAIBatches(underBaseUrl, bearerHeaders),
 });
 
 /** Every provider the gateway knows by name. Custom providers reuse one of these as their base type. */
 export const BUILT_IN_PROVIDERS: Record<string, BuiltInProvider> = {
-  openai: hosted("https://api.openai.com/v1"),
+  openai: { adapter: openAIApi, defaultBaseUrl: "https://api.openai.com/v1" },
   azure: { adapter: azure },
   anthropic: { adapter: anthropic, defaultBaseUrl: "https://api.anthropic.com/v1" },
   // No default base URL: the regional host comes from each key's bedrock_key_config.region.
@@ -31,15 +44,24 @@ export const BUILT_IN_PROVIDERS: Record<string, BuiltInProvider> = {
   gemini: { adapter: gemini, defaultBaseUrl: "https://generativelanguage.googleapis.com/v1beta" },
   // No default base URL: the host follows each key's vertex_key_config.region.
   vertex: { adapter: vertex },
-  groq: hosted("https://api.groq.com/openai/v1"),
-  mistral: hosted("https://api.mistral.ai/v1"),
+  groq: hosted("https://api.groq.com/openai/v1", { extraOperations: ["transcription", "speech"] }),
+  mistral: hosted("https://api.mistral.ai/v1", { extraOperations: ["transcription"] }),
   openrouter: hosted("https://openrouter.ai/api/v1"),
-  xai: hosted("https://api.x.ai/v1"),
+  xai: hosted("https://api.x.ai/v1", { extraOperations: ["image_generation"] }),
   cerebras: hosted("https://api.cerebras.ai/v1"),
   perplexity: hosted("https://api.perplexity.ai"),
+  fireworks: hosted("https://api.fireworks.ai/inference/v1"),
+  deepseek: hosted("https://api.deepseek.com/v1"),
+  nebius: hosted("https://api.studio.nebius.com/v1", { extraOperations: ["image_generation"] }),
+  parasail: hosted("https://api.parasail.io/v1"),
+  // Each folder below speaks a wire format of its own.
+  cloudflare: { adapter: cloudflare, defaultBaseUrl: "https://api.cloudflare.com/client/v4" },
+  replicate: { adapter: replicate, defaultBaseUrl: "https://api.replicate.com/v1" },
+  huggingface: { adapter: huggingface, defaultBaseUrl: "https://router.huggingface.co" },
+  elevenlabs: { adapter: elevenlabs, defaultBaseUrl: "https://api.elevenlabs.io/v1" },
   ollama: selfHosted("http://localhost:11434", (config) => config.ollama_key_config?.url),
-  vllm: selfHosted("http://localhost:8000", (config) => config.vllm_key_config?.url),
-  sgl: selfHosted("http://localhost:30000", (config) => config.sgl_key_config?.url),
+  vllm: selfHosted("http://localhost:8000", (config) => config.vllm_key_config?.url, ["rerank", "transcription"]),
+  sgl: selfHosted("http://localhost:30000", (config) => config.sgl_key_config?.url, ["rerank"]),
 };
 
 export const isBuiltInProvider = (name: string) => Object.hasOwn(BUILT_IN_PROVIDERS, name);

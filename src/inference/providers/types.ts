@@ -1,5 +1,8 @@
+import type { GatewayError } from "../../http/errors";
 import type { NetworkConfig, ProviderKeyInput } from "../../provider-registry/schemas";
+import type { BatchApi } from "../batches/types";
 import type { Operation, WireFormat } from "../operations";
+import type { UpstreamReply } from "../upstream-fetch";
 
 /** A provider key as the pipeline sees it: decrypted, with its secret resolved from env if referenced. */
 export interface UpstreamKey {
@@ -20,10 +23,26 @@ export interface UpstreamTarget {
   model: string;
 }
 
+export type HttpMethod = "GET" | "HEAD" | "POST" | "PUT" | "DELETE";
+
 export interface UpstreamCall {
   url: string;
+  /** POST when omitted. */
+  method?: HttpMethod;
   headers: Record<string, string>;
-  body: string;
+  /** JSON text, raw bytes (audio, stored objects, an uploaded file) or a multipart form; none for GET and DELETE. */
+  body?: string | Uint8Array | Blob | FormData;
+  /** The AWS service a call is signed for when it is not the provider's own (the S3 objects of Bedrock batch jobs). */
+  signAs?: "s3";
+}
+
+export type UpstreamSuccess = Extract<UpstreamReply, { ok: true }>;
+
+/** How an adapter names the models one key reaches: a call to make, and how to read its answer. */
+export interface ModelListing {
+  call(target: UpstreamTarget): UpstreamCall;
+  /** The model ids in the provider's answer, as clients name them after `provider/`. */
+  ids(body: unknown): string[];
 }
 
 /** One upstream family. Adding a provider family is one folder exporting one of these. */
@@ -39,5 +58,11 @@ export interface ProviderAdapter {
    * Optional async step after `buildCall`, for what needs I/O or async crypto (SigV4 signing,
    * minting an access token). Failures it can name come back as a GatewayError value.
    */
-  authorizeCall?(call: UpstreamCall, target: UpstreamTarget): Promise<UpstreamCall | import("../../http/errors").GatewayError>;
+  authorizeCall?(call: UpstreamCall, target: UpstreamTarget): Promise<UpstreamCall | GatewayError>;
+  /** Reads a successful reply into the shape the operation answers with, for upstreams whose own shape differs. */
+  readReply?(operation: Operation, reply: UpstreamSuccess, target: UpstreamTarget): Promise<UpstreamSuccess | GatewayError>;
+  /** Key health: how to list the models a key reaches. */
+  readonly listModels?: ModelListing;
+  /** Batch and file calls, for providers that run batches. */
+  readonly batches?: BatchApi;
 }

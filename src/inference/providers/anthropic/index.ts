@@ -1,5 +1,7 @@
 import { badRequest } from "../../../http/errors";
 import type { Operation } from "../../operations";
+import { anthropicBatchApi } from "../../batches/anthropic";
+import { withoutContentType } from "../multipart";
 import type { ProviderAdapter, UpstreamTarget } from "../types";
 
 const DEFAULT_VERSION = "2023-06-01";
@@ -38,14 +40,25 @@ function headersFor(target: UpstreamTarget): Record<string, string> {
   return headers;
 }
 
+const baseOf = (target: UpstreamTarget) => {
+  if (!target.baseUrl) throw new Error("provider has no base_url");
+  return target.baseUrl.replace(/\/+$/, "");
+};
+
+const anthropicBatches = anthropicBatchApi({ baseOf, headersOf: headersFor });
+
 /** Anthropic's API: `x-api-key`, `anthropic-version` and `anthropic-beta` headers, paths under `{base}/messages`. */
 export const anthropic: ProviderAdapter = {
   format: "anthropic",
-  operations: new Set(Object.keys(PATHS) as Operation[]),
+  operations: new Set<Operation>([...(Object.keys(PATHS) as Operation[]), ...anthropicBatches.operations]),
   keyOptional: false,
+  listModels: {
+    call: (target) => ({ url: `${baseOf(target)}/models?limit=1000`, method: "GET", headers: withoutContentType(headersFor(target)) }),
+    ids: (body) => ((body as { data?: Array<{ id?: unknown }> }).data ?? []).map((model) => model.id).filter((id): id is string => typeof id === "string"),
+  },
+  batches: anthropicBatches,
   buildCall(operation, target, body) {
-    if (!target.baseUrl) throw new Error("provider has no base_url");
-    const url = `${target.baseUrl.replace(/\/+$/, "")}${pathOf(operation, target.endpoint)}`;
+    const url = `${baseOf(target)}${pathOf(operation, target.endpoint)}`;
     // Batch bodies name their models per request; only a top-level model is rewritten.
     const sent = "model" in body || operation !== "invoke" ? { ...body, model: target.model } : body;
     return { url, headers: headersFor(target), body: JSON.stringify(sent) };

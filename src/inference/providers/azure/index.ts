@@ -1,23 +1,69 @@
+import type { OAuthKeyConfig } from "../../../provider-registry/schemas";
+import { openAIBatches } from "../../batches/openai";
 import type { Operation } from "../../operations";
-import { OPENAI_PATHS, withModel } from "../openai-compatible";
-import type { ProviderAdapter } from "../types";
+import { OPENAI_PATHS, openAIModelListing, openAIPayload, TEXT_OPERATIONS } from "../openai-compatible";
+import { mintsBearer, withMintedBearer } from "../oauth";
+import type { ProviderAdapter, UpstreamTarget } from "../types";
 
 const DEFAULT_API_VERSION = "2024-10-21";
+const COGNITIVE_SERVICES_SCOPE = "https://cognitiveservices.azure.com/.default";
 
-/** Azure OpenAI: the model names a deployment, the key travels as `api-key`, the version as a query parameter. */
+const configOf = (target: UpstreamTarget) => target.key?.config.azure_key_config;
+
+function endpointOf(target: UpstreamTarget): string {
+  const endpoint = (configOf(target)?.endpoint ?? target.baseUrl ?? "").replace(/\/+$/, "");
+  if (!endpoint) throw new Error("azure key has no azure_key_config.endpoint");
+  return endpoint;
+}
+
+/** `{endpoint}/openai{path}?api-version=...`, the version the key names or the default. */
+function azureUrl(target: UpstreamTarget, path: string, query: Record<string, string> = {}): string {
+  const params = new URLSearchParams({ ...query, "api-version": configOf(target)?.api_version ?? DEFAULT_API_VERSION });
+  return `${endpointOf(target)}/openai${path}?${params}`;
+}
+
+function keyHeaders(target: UpstreamTarget): Record<string, string> {
+  const headers: Record<string, string> = { "content-type": "application/json", ...target.network.extra_headers };
+  if (target.key?.secret) headers["api-key"] = target.key.secret;
+  return headers;
+}
+
+/**
+ * Microsoft Entra ID client credentials from azure_key_config, for a key with no value and no
+ * oauth_key_config. `AZURE_AUTHORITY_HOST` replaces the public cloud's authority, as in Azure's SDKs.
+ */
+function entraConfig(target: UpstreamTarget): OAuthKeyConfig | undefined {
+  const config = configOf(target);
+  if (target.key?.secret || !config?.tenant_id || !config.client_id || !config.client_secret) return undefined;
+  const authority = (process.env.AZURE_AUTHORITY_HOST ?? "https://login.microsoftonline.com").replace(/\/+$/, "");
+  return {
+    grant_type: "client_credentials",
+    token_url: `${authority}/${encodeURIComponent(config.tenant_id)}/oauth2/v2.0/token`,
+    client_id: config.client_id,
+    client_secret: config.client_secret,
+    auth_style: "body",
+    scopes: config.scopes?.length ? config.scopes : [COGNITIVE_SERVICES_SCOPE],
+  };
+}
+
+const MEDIA_OPERATIONS: readonly Operation[] = ["speech", "transcription", "image_generation"];
+const batches = openAIBatches((target, path, query) => azureUrl(target, path, query), keyHeaders);
+
+/**
+ * Azure OpenAI: the model names a deployment (through the key's `deployments` map, else itself),
+ * the version is a query parameter, the key travels as `api-key`; a key without a value sends a
+ * bearer minted from its oauth_key_config or its Entra ID client credentials.
+ */
 export const azure: ProviderAdapter = {
   format: "openai",
-  operations: new Set(Object.keys(OPENAI_PATHS) as Operation[]),
+  operations: new Set<Operation>([...TEXT_OPERATIONS, ...MEDIA_OPERATIONS, ...batches.operations]),
   keyOptional: false,
   buildCall(operation, target, body) {
-    const config = target.key?.config.azure_key_config;
-    const endpoint = (config?.endpoint ?? target.baseUrl ?? "").replace(/\/+$/, "");
-    if (!endpoint) throw new Error("azure key has no azure_key_config.endpoint");
-    const apiVersion = encodeURIComponent(config?.api_version ?? DEFAULT_API_VERSION);
-    const deployment = encodeURIComponent(target.model);
-    const url = `${endpoint}/openai/deployments/${deployment}${OPENAI_PATHS[operation]!}?api-version=${apiVersion}`;
-    const headers: Record<string, string> = { "content-type": "application/json", ...target.network.extra_headers };
-    if (target.key?.secret) headers["api-key"] = target.key.secret;
-    return { url, headers, body: withModel(body, target.model) };
+    const deployment = configOf(target)?.deployments?.[target.model] ?? target.model;
+    const url = azureUrl(target, `/deployments/${encodeURIComponent(deployment)}${OPENAI_PATHS[operation]!}`);
+    return { url, ...openAIPayload(operation, body, target.model, keyHeaders(target)) };
   },
+  authorizeCall: (call, target) => withMintedBearer(call, target, mintsBearer(target) ?? entraConfig(target)),
+  listModels: openAIModelListing((target) => azureUrl(target, "/models"), keyHeaders),
+  batches,
 };

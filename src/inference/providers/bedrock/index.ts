@@ -1,26 +1,10 @@
-import { resolveEnvReference } from "../../../config/env-reference";
 import { EVENT_STREAM_CONTENT_TYPE } from "../../formats/bedrock/event-stream";
 import type { Operation } from "../../operations";
 import type { ProviderAdapter, UpstreamCall, UpstreamTarget } from "../types";
-import { ACTIONS, bedrockUrl, DEFAULT_REGION, modelIdOf, runtimeHost } from "./endpoint";
-import { type AwsCredentials, signCall } from "./sign";
-
-function keyConfigOf(target: UpstreamTarget) {
-  const config = target.key?.config.bedrock_key_config ?? {};
-  const read = (value: string | undefined) => (value ? resolveEnvReference(value) || undefined : undefined);
-  return { accessKey: read(config.access_key), secretKey: read(config.secret_key), sessionToken: read(config.session_token), region: read(config.region) ?? DEFAULT_REGION, arn: read(config.arn) };
-}
-
-/** IAM credentials sign with SigV4; a key with only a `value` is a Bedrock API key, sent as a bearer token. */
-function credentialsOf(target: UpstreamTarget): AwsCredentials | undefined {
-  const { accessKey, secretKey, sessionToken } = keyConfigOf(target);
-  if (!accessKey && !secretKey) {
-    if (!target.key?.secret) throw new Error("bedrock key needs bedrock_key_config.access_key and secret_key, or a Bedrock API key as value");
-    return undefined;
-  }
-  if (!accessKey || !secretKey) throw new Error("bedrock key needs both bedrock_key_config.access_key and secret_key");
-  return { accessKeyId: accessKey, secretAccessKey: secretKey, ...(sessionToken ? { sessionToken } : {}) };
-}
+import { bedrockBatches } from "../../batches/bedrock";
+import { bearerOrNone, controlPlaneOf, credentialsOf, keyConfigOf } from "./credentials";
+import { ACTIONS, bedrockUrl, modelIdOf, runtimeHost } from "./endpoint";
+import { signCall } from "./sign";
 
 /**
  * AWS Bedrock runtime: Converse and ConverseStream for chat (translated through the Bedrock
@@ -29,7 +13,7 @@ function credentialsOf(target: UpstreamTarget): AwsCredentials | undefined {
  */
 export const bedrock: ProviderAdapter = {
   format: "bedrock",
-  operations: new Set(Object.keys(ACTIONS) as Operation[]),
+  operations: new Set<Operation>([...(Object.keys(ACTIONS) as Operation[]), ...bedrockBatches.operations]),
   keyOptional: false,
   buildCall(operation, target, body, stream) {
     const { region, arn } = keyConfigOf(target);
@@ -44,6 +28,11 @@ export const bedrock: ProviderAdapter = {
   },
   async authorizeCall(call: UpstreamCall, target: UpstreamTarget) {
     const credentials = credentialsOf(target);
-    return credentials ? signCall(call, credentials, keyConfigOf(target).region) : call;
+    return credentials ? signCall(call, credentials, keyConfigOf(target).region, call.signAs ?? "bedrock") : call;
   },
+  listModels: {
+    call: (target) => ({ url: `${controlPlaneOf(target)}/foundation-models`, method: "GET", headers: bearerOrNone(target) }),
+    ids: (body) => ((body as { modelSummaries?: Array<{ modelId?: unknown }> }).modelSummaries ?? []).map((model) => model.modelId).filter((id): id is string => typeof id === "string"),
+  },
+  batches: bedrockBatches,
 };

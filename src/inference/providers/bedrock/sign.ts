@@ -8,18 +8,17 @@ export interface AwsCredentials {
   sessionToken?: string;
 }
 
-/** Bedrock's runtime API signs as service `bedrock`, whatever its host name says. */
-const SIGNING_SERVICE = "bedrock";
-
 /**
- * Signs a call with AWS Signature Version 4. The path is signed as sent (already URL-encoded),
- * and encoded once more for the canonical request, as the AWS SDKs do for every service but S3.
+ * Signs a call with AWS Signature Version 4. Bedrock's APIs sign as service `bedrock`, whatever
+ * their host name says. The path is signed as sent (already URL-encoded) and encoded once more
+ * for the canonical request, as the AWS SDKs do for every service but S3, whose paths are not.
  */
-export async function signCall(call: UpstreamCall, credentials: AwsCredentials, region: string): Promise<UpstreamCall> {
+export async function signCall(call: UpstreamCall, credentials: AwsCredentials, region: string, service: "bedrock" | "s3" = "bedrock"): Promise<UpstreamCall> {
   const url = new URL(call.url);
-  const signer = new SignatureV4({ service: SIGNING_SERVICE, region, credentials, sha256: Sha256 });
+  const signer = new SignatureV4({ service, region, credentials, sha256: Sha256, uriEscapePath: service !== "s3" });
+  if (call.body instanceof FormData || call.body instanceof Blob) throw new Error("only text and byte bodies can be signed");
   const signed = await signer.sign({
-    method: "POST",
+    method: call.method ?? "POST",
     protocol: url.protocol,
     hostname: url.hostname,
     port: url.port ? Number(url.port) : undefined,

@@ -1,5 +1,7 @@
 import type { Operation } from "../../operations";
-import type { ProviderAdapter, UpstreamTarget } from "../types";
+import { geminiBatches } from "../../batches/gemini";
+import type { ProviderAdapter } from "../types";
+import { baseUrlOf, keyHeaders } from "./keys";
 
 const GENAI_OPERATIONS: ReadonlySet<Operation> = new Set(["chat", "embedding", "count_tokens"]);
 
@@ -28,20 +30,19 @@ function withModelInside(body: Record<string, unknown>, resource: string): Recor
   return rest;
 }
 
-function baseUrlOf(target: UpstreamTarget): string {
-  if (!target.baseUrl) throw new Error("provider has no base_url");
-  return target.baseUrl.replace(/\/+$/, "");
-}
 
 /** Google AI (generativelanguage): `{base}/models/{model}:method`, the key in `x-goog-api-key`. */
 export const gemini: ProviderAdapter = {
   format: "genai",
-  operations: GENAI_OPERATIONS,
+  operations: new Set<Operation>([...GENAI_OPERATIONS, ...geminiBatches.operations]),
   keyOptional: false,
+  listModels: {
+    call: (target) => ({ url: `${baseUrlOf(target)}/models?pageSize=1000`, method: "GET", headers: keyHeaders(target, false) }),
+    ids: (body) => ((body as { models?: Array<{ name?: unknown }> }).models ?? []).map((model) => model.name).filter((name): name is string => typeof name === "string").map((name) => name.replace(/^models\//, "")),
+  },
+  batches: geminiBatches,
   buildCall(operation, target, body, stream) {
     const resource = modelResource(target.model);
-    const headers: Record<string, string> = { "content-type": "application/json", ...target.network.extra_headers };
-    if (target.key?.secret) headers["x-goog-api-key"] = target.key.secret;
-    return { url: `${baseUrlOf(target)}/${resource}:${genaiMethod(operation, body, stream)}`, headers, body: JSON.stringify(withModelInside(body, resource)) };
+    return { url: `${baseUrlOf(target)}/${resource}:${genaiMethod(operation, body, stream)}`, headers: keyHeaders(target), body: JSON.stringify(withModelInside(body, resource)) };
   },
 };

@@ -1,21 +1,33 @@
+import type { BatchApi } from "../../batches/types";
 import type { Operation } from "../../operations";
-import type { ProviderAdapter, UpstreamTarget } from "../types";
+import { multipartBody, withoutContentType } from "../multipart";
+import { withMintedBearer } from "../oauth";
+import type { ModelListing, ProviderAdapter, UpstreamCall, UpstreamTarget } from "../types";
 
 export const OPENAI_PATHS: Partial<Record<Operation, string>> = {
   chat: "/chat/completions",
   text_completion: "/completions",
   embedding: "/embeddings",
   responses: "/responses",
+  input_tokens: "/responses/input_tokens",
+  speech: "/audio/speech",
+  transcription: "/audio/transcriptions",
+  image_generation: "/images/generations",
+  rerank: "/rerank",
 };
 
-const operations = new Set(Object.keys(OPENAI_PATHS) as Operation[]);
+/** What every OpenAI-compatible server answers; the others are listed per provider. */
+export const TEXT_OPERATIONS: readonly Operation[] = ["chat", "text_completion", "embedding", "responses"];
+/** OpenAI's own API beyond text. */
+export const OPENAI_MEDIA_OPERATIONS: readonly Operation[] = ["input_tokens", "speech", "transcription", "image_generation"];
 
 function requireBaseUrl(target: UpstreamTarget): string {
   if (!target.baseUrl) throw new Error("provider has no base_url");
   return target.baseUrl.replace(/\/+$/, "");
 }
 
-function bearerHeaders(target: UpstreamTarget): Record<string, string> {
+/** Headers of a call with the key as bearer; a key without a value may mint one in `authorizeCall`. */
+export function bearerHeaders(target: UpstreamTarget): Record<string, string> {
   const headers: Record<string, string> = { "content-type": "application/json", ...target.network.extra_headers };
   if (target.key?.secret) headers.authorization = `Bearer ${target.key.secret}`;
   return headers;
@@ -24,16 +36,46 @@ function bearerHeaders(target: UpstreamTarget): Record<string, string> {
 /** Serializes the client's body with the upstream model id in place of `provider/model`. */
 export const withModel = (body: Record<string, unknown>, model: string) => JSON.stringify({ ...body, model });
 
-/** OpenAI and every provider that speaks its wire format at `{base_url}/chat/completions` etc. */
-export function openAICompatible(options: { keyOptional?: boolean; baseUrlFromKey?: (target: UpstreamTarget) => string | undefined } = {}): ProviderAdapter {
+/** The body and headers of an OpenAI-shaped call: multipart for transcriptions, JSON for the rest. */
+export function openAIPayload(operation: Operation, body: Record<string, unknown>, model: string, headers: Record<string, string>): Pick<UpstreamCall, "body" | "headers"> {
+  if (operation === "transcription") return { body: multipartBody(body, { model }), headers: withoutContentType(headers) };
+  return { body: withModel(body, model), headers };
+}
+
+/** `GET .../models`, answered in OpenAI's list shape. */
+export function openAIModelListing(urlOf: (target: UpstreamTarget) => string, headersOf: (target: UpstreamTarget) => Record<string, string> = bearerHeaders): ModelListing {
+  return {
+    call: (target) => ({ url: urlOf(target), method: "GET", headers: withoutContentType(headersOf(target)) }),
+    ids: (body) => ((body as { data?: Array<{ id?: unknown }> }).data ?? []).map((model) => model.id).filter((id): id is string => typeof id === "string"),
+  };
+}
+
+export interface OpenAICompatibleOptions {
+  keyOptional?: boolean;
+  /** The API root a key names (self-hosted servers), in place of the provider's base URL. */
+  baseUrlFromKey?: (target: UpstreamTarget) => string | undefined;
+  /** Operations beyond the text ones. */
+  extraOperations?: readonly Operation[];
+  batches?: BatchApi;
+}
+
+/**
+ * OpenAI and every provider that speaks its wire format at `{base_url}/chat/completions` etc. A
+ * key's value is sent as bearer; a key without one mints it from its `oauth_key_config`.
+ */
+export function openAICompatible(options: OpenAICompatibleOptions = {}): ProviderAdapter {
+  const rootOf = (target: UpstreamTarget) => (options.baseUrlFromKey?.(target) ?? requireBaseUrl(target)).replace(/\/+$/, "");
+  const operations = new Set<Operation>([...TEXT_OPERATIONS, ...(options.extraOperations ?? []), ...(options.batches?.operations ?? [])]);
   return {
     format: "openai",
     operations,
     keyOptional: options.keyOptional ?? false,
     buildCall(operation, target, body) {
-      const root = options.baseUrlFromKey?.(target) ?? requireBaseUrl(target);
-      return { url: `${root.replace(/\/+$/, "")}${OPENAI_PATHS[operation]!}`, headers: bearerHeaders(target), body: withModel(body, target.model) };
+      return { url: `${rootOf(target)}${OPENAI_PATHS[operation]!}`, ...openAIPayload(operation, body, target.model, bearerHeaders(target)) };
     },
+    authorizeCall: (call, target) => withMintedBearer(call, target),
+    listModels: openAIModelListing((target) => `${rootOf(target)}/models`),
+    batches: options.batches,
   };
 }
 

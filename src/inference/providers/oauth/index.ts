@@ -1,0 +1,21 @@
+import { GatewayError } from "../../../http/errors";
+import type { OAuthKeyConfig } from "../../../provider-registry/schemas";
+import type { UpstreamCall, UpstreamTarget } from "../types";
+import { cachedAccessToken } from "./token-cache";
+
+/** A key mints its bearer when it has no value of its own and names a token endpoint. */
+export const mintsBearer = (target: UpstreamTarget): OAuthKeyConfig | undefined => {
+  const config = target.key?.config.oauth_key_config;
+  return !target.key?.secret && config?.token_url ? config : undefined;
+};
+
+/**
+ * `authorizeCall` for bearer-token providers: a key's non-empty value always wins (already in
+ * the call); otherwise its `oauth_key_config` mints the bearer, cached until shortly before expiry.
+ */
+export async function withMintedBearer(call: UpstreamCall, target: UpstreamTarget, config: OAuthKeyConfig | undefined = mintsBearer(target)): Promise<UpstreamCall | GatewayError> {
+  if (!config) return call;
+  const token = await cachedAccessToken(config);
+  if (token instanceof GatewayError) return token;
+  return { ...call, headers: { ...call.headers, authorization: `Bearer ${token}` } };
+}

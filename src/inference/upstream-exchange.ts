@@ -1,0 +1,52 @@
+import { GatewayError } from "../http/errors";
+import { runBatchCall } from "./batches/run";
+import { type Operation, usesBatchKeys } from "./operations";
+import type { ProviderAdapter, UpstreamCall, UpstreamTarget } from "./providers/types";
+import { sendUpstream, type UpstreamReply } from "./upstream-fetch";
+
+/** What a build step throws: a GatewayError (bad input), or an Error saying how the provider is configured wrongly. */
+function asGatewayError(error: unknown): GatewayError {
+  if (error instanceof GatewayError) return error;
+  return new GatewayError({ status: 500, errorType: "gateway_provider_misconfigured", message: (error as Error).message });
+}
+
+/** Translation and call building fail on bad input (a 400) or on a provider configured wrongly. */
+export function guarded<T>(build: () => T): T | GatewayError {
+  try {
+    return build();
+  } catch (error) {
+    return asGatewayError(error);
+  }
+}
+
+export interface ExchangeOptions {
+  provider: string;
+  stream: boolean;
+  timeoutSeconds: number;
+  signal: AbortSignal;
+}
+
+/** One call with the key's authorization (a signature, a minted token) applied. */
+async function sendAuthorized(adapter: ProviderAdapter, target: UpstreamTarget, call: UpstreamCall, stream: boolean, options: ExchangeOptions): Promise<UpstreamReply | GatewayError> {
+  const authorized = adapter.authorizeCall ? await adapter.authorizeCall(call, target) : call;
+  if (authorized instanceof GatewayError) return authorized;
+  return sendUpstream(authorized, stream, options.timeoutSeconds, options.signal);
+}
+
+/**
+ * One attempt of an operation on one key: build, authorize, send, and read the reply into the
+ * operation's shape. A GatewayError value means the attempt cannot be made (bad input, a provider
+ * configured wrongly) and is not retried; `{ ok: false }` is the upstream's own failure.
+ */
+export async function exchange(adapter: ProviderAdapter, operation: Operation, target: UpstreamTarget, body: Record<string, unknown>, options: ExchangeOptions): Promise<UpstreamReply | GatewayError> {
+  if (usesBatchKeys(operation)) {
+    if (!adapter.batches) return new GatewayError({ status: 400, errorType: "caller_unsupported_operation", message: `provider '${options.provider}' runs no batches or files` });
+    const send = (call: UpstreamCall, sent: { stream?: boolean } = {}) => sendAuthorized(adapter, target, call, sent.stream ?? false, options);
+    return runBatchCall(adapter.batches, { operation, provider: options.provider, target, body }, send).catch(asGatewayError);
+  }
+  const built = guarded(() => adapter.buildCall(operation, target, body, options.stream));
+  if (built instanceof GatewayError) return built;
+  const reply = await sendAuthorized(adapter, target, built, options.stream, options);
+  if (reply instanceof GatewayError || !reply.ok || !adapter.readReply) return reply;
+  return adapter.readReply(operation, reply, target);
+}

@@ -1,0 +1,123 @@
+/**
+ * A mock of OpenAI's API beyond text, in its real wire formats: the model list (per key, so a
+ * key's health can be told), speech (audio bytes sent in several chunks, or SSE with
+ * `stream_format: "sse"`), transcriptions (multipart in), image generation, input token counts,
+ * Jina/vLLM-style rerank, and files and batches (mock-openai-files.ts). Like OpenAI it refuses a
+ * bearer it does not know with a 401; Azure's `api-key` header and deployment paths work too.
+ */
+import { MockFileStore } from "./mock-openai-files";
+
+export interface PlatformRequest {
+  method: string;
+  /** Path and query as received. */
+  path: string;
+  headers: Headers;
+  json?: Record<string, unknown>;
+  form?: Awaited<ReturnType<Request["formData"]>>;
+}
+
+export interface MockOpenAIPlatform {
+  url: string;
+  /** The API root to configure as a provider's base_url. */
+  baseUrl: string;
+  /** Each accepted key and the models it reaches. */
+  keys: Map<string, string[]>;
+  requests: PlatformRequest[];
+  store: MockFileStore;
+  stop(): void;
+}
+
+const encoder = new TextEncoder();
+const unauthorized = () => Response.json({ error: { message: "Incorrect API key provided", type: "invalid_request_error", code: "invalid_api_key" } }, { status: 401 });
+const countTokens = (text: string) => Math.max(1, text.split(/\s+/).filter(Boolean).length);
+
+/** The audio a speech request gets: a fake MP3 frame header, then the input text, so tests can check what was spoken. */
+export const spokenAudio = (input: string) => new Uint8Array([0xff, 0xf3, 0x44, 0xc4, ...encoder.encode(input)]);
+
+function speech(body: Record<string, unknown>): Response {
+  const audio = spokenAudio(String(body.input));
+  if (body.stream_format === "sse") {
+    const events = [
+      { type: "speech.audio.delta", audio: Buffer.from(audio).toString("base64") },
+      { type: "speech.audio.done", usage: { input_tokens: countTokens(String(body.input)), output_tokens: audio.length, total_tokens: countTokens(String(body.input)) + audio.length } },
+    ];
+    return new Response(events.map((event) => `data: ${JSON.stringify(event)}\n\n`).join(""), { headers: { "content-type": "text/event-stream" } });
+  }
+  const chunks = [audio.slice(0, 4), audio.slice(4)];
+  const stream = new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      const chunk = chunks.shift();
+      if (!chunk) return controller.close();
+      controller.enqueue(chunk);
+      await Bun.sleep(1);
+    },
+  });
+  return new Response(stream, { headers: { "content-type": body.response_format === "wav" ? "audio/wav" : "audio/mpeg" } });
+}
+
+async function transcription(form: NonNullable<PlatformRequest["form"]>): Promise<Response> {
+  const file = form.get("file");
+  if (!(file instanceof File)) return Response.json({ error: { message: "file is required" } }, { status: 400 });
+  const text = `transcribed ${file.size} bytes of ${file.name} with ${form.get("model")}`;
+  if (form.get("response_format") === "text") return new Response(text, { headers: { "content-type": "text/plain" } });
+  return Response.json({ text, usage: { type: "tokens", input_tokens: 10, output_tokens: countTokens(text), total_tokens: 10 + countTokens(text) } });
+}
+
+function images(body: Record<string, unknown>): Response {
+  const count = Number(body.n ?? 1);
+  const data = Array.from({ length: count }, (_, index) =>
+    body.response_format === "url" ? { url: `https://images.example/${index}.png` } : { b64_json: Buffer.from(`png:${body.prompt}:${index}`).toString("base64"), revised_prompt: `${body.prompt}, revised` },
+  );
+  return Response.json({ created: Math.floor(Date.now() / 1000), data, usage: { input_tokens: countTokens(String(body.prompt)), output_tokens: 1000 * count, total_tokens: countTokens(String(body.prompt)) + 1000 * count } });
+}
+
+function rerank(body: Record<string, unknown>): Response {
+  const query = String(body.query).toLowerCase();
+  const documents = body.documents as string[];
+  const scored = documents.map((text, index) => ({ index, document: { text }, relevance_score: text.toLowerCase().includes(query) ? 0.9 : 0.1 / (index + 1) }));
+  const results = scored.sort((a, b) => b.relevance_score - a.relevance_score).slice(0, Number(body.top_n ?? documents.length));
+  return Response.json({ id: "rerank-1", model: body.model, results, usage: { total_tokens: documents.length * 5 } });
+}
+
+async function route(mock: MockOpenAIPlatform, method: string, path: string, request: Request, recorded: PlatformRequest): Promise<Response> {
+  const key = request.headers.get("authorization")?.replace(/^Bearer /, "") ?? request.headers.get("api-key") ?? "";
+  if (!mock.keys.has(key)) return unauthorized();
+  if (method === "GET" && path === "/models") return Response.json({ object: "list", data: mock.keys.get(key)!.map((id) => ({ id, object: "model", created: 0, owned_by: "mock" })) });
+  const type = request.headers.get("content-type") ?? "";
+  if (type.startsWith("multipart/form-data")) recorded.form = await request.formData();
+  else if (type.includes("json")) recorded.json = (await request.json()) as Record<string, unknown>;
+  const stored = await mock.store.handle(method, path, recorded, new URL(request.url).searchParams);
+  if (stored) return stored;
+  if (path === "/audio/transcriptions") return transcription(recorded.form!);
+  const body = recorded.json ?? {};
+  switch (path) {
+    case "/audio/speech":
+      return speech(body);
+    case "/images/generations":
+      return images(body);
+    case "/responses/input_tokens":
+      return Response.json({ object: "response.input_tokens", input_tokens: countTokens(JSON.stringify(body.input)) });
+    case "/rerank":
+      return rerank(body);
+    default:
+      return Response.json({ error: { message: `mock has no route ${path}` } }, { status: 404 });
+  }
+}
+
+export function startMockOpenAIPlatform(): MockOpenAIPlatform {
+  const mock: MockOpenAIPlatform = { url: "", baseUrl: "", keys: new Map(), requests: [], store: new MockFileStore(), stop: () => server.stop(true) };
+  const server = Bun.serve({
+    port: 0,
+    hostname: "127.0.0.1",
+    async fetch(request) {
+      const url = new URL(request.url);
+      const path = url.pathname.replace(/^.*?\/(v1|openai)(?=\/)/, "").replace(/^\/deployments\/[^/]+/, "");
+      const recorded: PlatformRequest = { method: request.method, path: url.pathname + url.search, headers: request.headers };
+      mock.requests.push(recorded);
+      return route(mock, request.method, path, request, recorded);
+    },
+  });
+  mock.url = `http://127.0.0.1:${server.port}`;
+  mock.baseUrl = `${mock.url}/v1`;
+  return mock;
+}
