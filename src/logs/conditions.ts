@@ -27,6 +27,7 @@ const LIST_COLUMNS: Record<Exclude<ListFilter, "tool_call_names">, AnySQLiteColu
 // tool_call_names and metadata are JSON columns; json_each reads them without path quoting.
 const calledAnyTool = (names: string[]) => sql`EXISTS (SELECT 1 FROM json_each(${requestLogs.toolCallNames}) WHERE value IN ${names})`;
 const hasMetadata = (key: string, value: string) => sql`EXISTS (SELECT 1 FROM json_each(${requestLogs.metadata}) WHERE key = ${key} AND value = ${value})`;
+const lacksMetadataKeys = (keys: readonly string[]) => sql`NOT EXISTS (SELECT 1 FROM json_each(${requestLogs.metadata}) WHERE key IN ${keys})`;
 
 function withinBounds(column: AnySQLiteColumn, bounds: Bounds): SQL[] {
   return [bounds.min === undefined ? undefined : gte(column, bounds.min), bounds.max === undefined ? undefined : lte(column, bounds.max)].filter((condition) => condition !== undefined);
@@ -60,6 +61,7 @@ export function logConditions(filters: LogFilters, window: TimeWindow = filters.
     ...withinBounds(requestLogs.totalTokens, filters.tokens),
     ...(filters.missingCostOnly ? [isNull(requestLogs.cost)] : []),
     ...Object.entries(filters.metadata).map(([key, value]) => hasMetadata(key, value)),
+    ...(filters.withoutMetadataKeys?.length ? [lacksMetadataKeys(filters.withoutMetadataKeys)] : []),
     ...(filters.contentSearch ? [contentMatches(filters.contentSearch)] : []),
   );
 }

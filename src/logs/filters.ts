@@ -79,6 +79,8 @@ export interface LogFilters {
   /** Never set together with `requestId`, so a fallback child can be looked up by its id. */
   rootsOnly: boolean;
   metadata: Record<string, string>;
+  /** Not from the query: callers in the gateway (the dashboard agent) leave out logs carrying any of these metadata keys. */
+  withoutMetadataKeys?: readonly string[];
 }
 
 const METADATA_PREFIX = "metadata_";

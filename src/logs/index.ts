@@ -5,6 +5,7 @@ import { rowInserter } from "./insert-rows";
 import { requestLogRecorder } from "./recorder";
 import { scheduleRetention } from "./retention";
 import { logRoutes } from "./routes";
+import { type WriterDatabase, workerInserter } from "./worker-inserter";
 
 export interface RequestLogsOptions {
   /** Whether request and response content is logged (config `logs_store.content_logging`, default true). */
@@ -17,6 +18,13 @@ export interface RequestLogsOptions {
   retentionIntervalMs?: number;
   clock?: () => Date;
   onRetentionSweep?: (deleted: number) => void;
+  /**
+   * The database (a file or server URL; not `:memory:`, which a thread cannot share) to write
+   * batches to from a writer thread with its own connection. The embedded libSQL driver is
+   * synchronous: written from the main thread, every batch would pause the requests being
+   * served. Without it batches are written on `db`.
+   */
+  writerThread?: WriterDatabase;
 }
 
 /**
@@ -26,9 +34,23 @@ export interface RequestLogsOptions {
  */
 export function createRequestLogs(db: Database, options: RequestLogsOptions = {}) {
   const clock = options.clock ?? (() => new Date());
-  const writer = new BatchWriter<NewRequestLogRow>(rowInserter(db), {
+  // Told about every batch once it is stored (the agent indexes logs as they arrive); a listener must not block.
+  const writtenListeners = new Set<(rows: readonly NewRequestLogRow[]) => void>();
+  const thread = options.writerThread && workerInserter(options.writerThread);
+  const insertRows = thread ? thread.insert : rowInserter(db);
+  const insertAndTell = async (rows: NewRequestLogRow[]) => {
+    await insertRows(rows);
+    for (const listener of writtenListeners) {
+      try {
+        listener(rows);
+      } catch (error) {
+        console.error("request log: a written-rows listener failed", error);
+      }
+    }
+  };
+  const writer = new BatchWriter<NewRequestLogRow>(insertAndTell, {
     capacity: options.queueCapacity ?? 10_000,
-    batchSize: options.batchSize ?? 500,
+    batchSize: options.batchSize ?? 800,
     flushIntervalMs: options.flushIntervalMs ?? 200,
   });
   const retention = scheduleRetention(db, {
@@ -43,9 +65,14 @@ export function createRequestLogs(db: Database, options: RequestLogsOptions = {}
     routes: logRoutes({ db, queueStatus, clock }),
     queueStatus,
     flush: () => writer.flush(),
+    /** Calls `listener` with every batch of rows after it is stored. */
+    onRowsWritten(listener: (rows: readonly NewRequestLogRow[]) => void): void {
+      writtenListeners.add(listener);
+    },
     async close() {
       retention.stop();
       await writer.flush();
+      thread?.close();
     },
   };
 }

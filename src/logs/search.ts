@@ -1,4 +1,4 @@
-import { count, eq, getTableColumns, sql } from "drizzle-orm";
+import { count, eq, getTableColumns, inArray, sql } from "drizzle-orm";
 import { type Static, Type as t } from "@sinclair/typebox";
 import type { AnySQLiteColumn } from "drizzle-orm/sqlite-core";
 import type { Database } from "../db/client";
@@ -98,14 +98,21 @@ export async function searchLogs(db: Database, filters: LogFilters, page: Page) 
   const where = logConditions(filters);
   // Missing costs sort last either way; every other sort column is NOT NULL.
   const order = (column: AnySQLiteColumn) => sql`${column} ${sql.raw(page.order)}${sql.raw(column === requestLogs.cost ? " nulls last" : "")}`;
+  const ordering = [order(SORT_COLUMNS[page.sortBy]), order(requestLogs.seq)];
+  // The page is picked on rowids alone, so a sort over many matches never carries whole rows.
+  const pageSeqs = db
+    .select({ seq: requestLogs.seq })
+    .from(requestLogs)
+    .where(where)
+    .orderBy(...ordering)
+    .limit(page.limit)
+    .offset(page.offset);
   const [rows, [totals]] = await Promise.all([
     db
       .select(summaryColumns)
       .from(requestLogs)
-      .where(where)
-      .orderBy(order(SORT_COLUMNS[page.sortBy]), order(requestLogs.seq))
-      .limit(page.limit)
-      .offset(page.offset),
+      .where(inArray(requestLogs.seq, pageSeqs))
+      .orderBy(...ordering),
     db.select({ total: count() }).from(requestLogs).where(where),
   ]);
   return {

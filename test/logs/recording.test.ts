@@ -5,7 +5,7 @@ import { GatewayError } from "../../src/http/errors";
 import type { InferenceOutcome, RequestContext } from "../../src/inference/hooks";
 import { expectGatewayError } from "../support/gateway-error";
 import { startGateway, type TestGateway } from "../support/gateway";
-import { generateFacts, openRequestLogs, settledFor } from "./seed-logs";
+import { contentMatches, generateFacts, openRequestLogs, recordFacts, settledFor } from "./seed-logs";
 
 let gw: TestGateway;
 beforeAll(async () => {
@@ -166,6 +166,19 @@ describe("recording: one row per settled request", () => {
 
   test("an unknown log id is a 404 gateway error", async () => {
     await expectGatewayError(await gw.admin("/api/logs/rec-missing"), 404, { errorType: /^caller_/ });
+  });
+});
+
+describe("the batched writer", () => {
+  test("a batch bigger than one statement can bind is split, and every row is stored and indexed", async () => {
+    const facts = generateFacts(2000, new Date("2026-02-01T00:00:00Z"), 3).map((fact) => ({ ...fact, id: `big-${fact.id}` }));
+    await recordFacts(gw.databaseUrl, facts, { batchSize: 2000 });
+    const window = "start_time=2025-12-01T00:00:00Z&end_time=2026-02-01T00:00:00Z";
+    const stored = (await (await gw.admin(`/api/logs?${window}&limit=1`)).json()) as { total: number };
+    expect(stored.total).toBe(2000);
+    const found = (await (await gw.admin(`/api/logs?${window}&content_search=quasar&limit=1`)).json()) as { total: number };
+    expect(found.total).toBe(facts.filter((fact) => contentMatches(fact, "quasar")).length);
+    expect(found.total).toBeGreaterThan(100);
   });
 });
 

@@ -106,10 +106,10 @@ export function settledFor(fact: LogFact): [RequestContext, InferenceOutcome] {
   return [context, outcome];
 }
 
-/** A second request-log service on the gateway's database, as a recorder the test can call. */
+/** A second request-log service on the gateway's database, writing from its own thread as the gateway does. */
 export async function openRequestLogs(databaseUrl: string, options: RequestLogsOptions = {}) {
   const database = await openDatabase(databaseUrl);
-  const logs = createRequestLogs(database.db, options);
+  const logs = createRequestLogs(database.db, { writerThread: { url: databaseUrl }, ...options });
   return {
     logs,
     async close() {
