@@ -9,3 +9,4 @@ export * from "./plugins";
 export * from "./cache";
 export * from "./governance";
 export * from "./a2a";
+export * from "./warp";
