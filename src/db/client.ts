@@ -12,17 +12,16 @@ export interface OpenedDatabase {
   close(): void;
 }
 
+const BUSY_TIMEOUT_MS = 5000;
 const migrationsFolder = fileURLToPath(new URL("./migrations", import.meta.url));
 
 /** Opens the embedded file (or a libSQL server) and brings its schema up to date. */
 export async function openDatabase(url: string, authToken?: string): Promise<OpenedDatabase> {
-  const client = createClient({ url, authToken });
-  if (url.startsWith("file:")) {
-    // WAL lets log writes and dashboard reads proceed together; foreign keys give cascades.
-    await client.execute("PRAGMA journal_mode = WAL");
-    await client.execute("PRAGMA busy_timeout = 5000");
-  }
-  await client.execute("PRAGMA foreign_keys = ON");
+  // The client pools connections to a file: `timeout` (busy wait) applies to each of them,
+  // where a PRAGMA would reach only one; libSQL turns foreign keys on for every connection.
+  const client = createClient({ url, authToken, timeout: BUSY_TIMEOUT_MS });
+  // WAL is a property of the file: log writes and dashboard reads proceed together.
+  if (url.startsWith("file:")) await client.execute("PRAGMA journal_mode = WAL");
   const db = drizzle(client, { schema });
   await migrate(db, { migrationsFolder });
   return {
