@@ -2,10 +2,20 @@ import { Elysia, ValidationError } from "elysia";
 import { GatewayError } from "./errors";
 import { fieldFromPath } from "./field-path";
 
-function fromValidation(error: Readonly<ValidationError>): GatewayError {
+/**
+ * Elysia checks a coerced query value (a number, a boolean) on its own, as a "property" with no
+ * path; the field is the query parameter that carried that value.
+ */
+function coercedQueryField(value: unknown, url: string): string {
+  const names = [...new URL(url).searchParams].filter(([, raw]) => raw === String(value)).map(([name]) => name);
+  return new Set(names).size === 1 ? names[0]! : "";
+}
+
+function fromValidation(error: Readonly<ValidationError>, url: string): GatewayError {
   const first = error.all[0];
-  const field = first && "path" in first ? fieldFromPath(first.path) : "";
-  const where = error.type === "body" ? "body" : error.type;
+  const coerced = error.type === "property";
+  const field = !first || !("path" in first) ? "" : coerced ? coercedQueryField(first.value, url) : fieldFromPath(first.path);
+  const where = error.type === "body" ? "body" : coerced ? "query" : error.type;
   const reason = first?.summary ?? first?.message ?? "is invalid";
   const param = field || where;
   const message = field ? `${where} field '${field}': ${reason}` : `${where}: ${reason}`;
@@ -13,11 +23,11 @@ function fromValidation(error: Readonly<ValidationError>): GatewayError {
 }
 
 /** Maps every error the app can raise onto the gateway error body (spec section 7). */
-export const errorHandler = new Elysia({ name: "error-handler" }).onError({ as: "global" }, ({ code, error }) => {
+export const errorHandler = new Elysia({ name: "error-handler" }).onError({ as: "global" }, ({ code, error, request }) => {
   if (error instanceof GatewayError) return error.toResponse();
   switch (code) {
     case "VALIDATION":
-      return fromValidation(error).toResponse();
+      return fromValidation(error, request.url).toResponse();
     case "PARSE":
       return new GatewayError({ status: 400, errorType: "caller_invalid_json", message: "request body is not valid JSON", param: "body" }).toResponse();
     case "NOT_FOUND":
