@@ -71,6 +71,8 @@ export const ROUTE_ACCESS: readonly RouteRule[] = [
 
   ...crud("/api/providers", "/:provider", "ModelProvider"),
   ...crud("/api/providers/:provider/keys", "/:key_id", "ModelProvider"),
+  rule("POST", "/api/providers/:provider/keys/:key_id/refresh-models", need("ModelProvider:Update")),
+  rule("GET", "/api/models", need("ModelProvider:View")),
   // Setting a plugin `path` also needs the admin account itself (src/plugins/routes.ts).
   ...crud("/api/plugins", "/:name", "Plugins"),
   ...enterprise("Management API keys", crud("/api/api-keys", "/:id", "APIKeys")),
@@ -136,6 +138,7 @@ export const ROUTE_ACCESS: readonly RouteRule[] = [
   rule("GET", "/api/warp/log-index/backfill/status", need("Warp:View")),
   rule("POST", "/api/warp/log-index/backfill/cancel", need("Warp:Update")),
   rule("GET", "/api/warp/conversations", need("Warp:View")),
+  rule("DELETE", "/api/warp/conversations", need("Warp:Delete")),
   rule("GET", "/api/warp/conversations/:id", need("Warp:View")),
   rule("DELETE", "/api/warp/conversations/:id", need("Warp:Delete")),
 ];
