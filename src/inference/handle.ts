@@ -6,7 +6,8 @@ import { admitThrough, type HookReply, type InferenceHooks, type InferenceOutcom
 import { type ModelRef, resolveModelRef } from "./model-ref";
 import type { Usage } from "./canonical";
 import type { Operation, WireFormat } from "./operations";
-import { observeStream, type ReplySummary, summarizeReply } from "./reply-summary";
+import { type ReplySummary, summarizeReply } from "./reply-summary";
+import { observeStream } from "./stream-observer";
 import { translateResponse, translateStream } from "./translate";
 
 /** A reply whose usage is to be priced. */
@@ -42,6 +43,10 @@ export interface InferenceCall {
   endpoint?: string;
   /** Set for a request the gateway makes on behalf of another (an MCP agent-mode follow-up). */
   parentRequestId?: string;
+  /** A key the request itself names (a file or batch id records the key that created it); else `x-gw-api-key-id`. */
+  pinnedKeyId?: string;
+  /** Usage the request alone determines (the text to speak), for replies that report none. */
+  usage?: Usage;
 }
 
 /** Reads `fallbacks` from the body or the `x-gw-fallbacks` header (comma-separated) for formats whose body cannot carry it. */
@@ -66,7 +71,8 @@ function metadataOf(headers: Headers, body: Record<string, unknown>): Record<str
 function createContext(call: InferenceCall): RequestContext {
   const headers = call.request.headers;
   return {
-    id: crypto.randomUUID(),
+    // Time-ordered ids keep the log table's primary-key index append-only.
+    id: Bun.randomUUIDv7(),
     receivedAt: new Date(),
     startedAt: performance.now(),
     operation: call.operation,
@@ -135,7 +141,7 @@ async function answer(inference: Inference, call: InferenceCall, context: Reques
     onReplied?.({ toolCallNames: [] });
     return Response.json(counted, { headers: { "x-gw-provider": "gateway", "x-gw-model": primary.model } });
   }
-  const pinnedKeyId = context.headers.get("x-gw-api-key-id") ?? undefined;
+  const pinnedKeyId = call.pinnedKeyId ?? context.headers.get("x-gw-api-key-id") ?? undefined;
   if (pinnedKeyId && !context.targets.some((target) => store.get(target.provider)?.keys.some((key) => key.id === pinnedKeyId))) {
     throw badRequest(`x-gw-api-key-id '${pinnedKeyId}' is not a key of the requested providers`, "x-gw-api-key-id", "caller_key_not_found");
   }
@@ -190,14 +196,16 @@ export async function handleInference(inference: Inference, call: InferenceCall)
     if (context.targets.length === 0) context.targets = resolveAll();
     if (admission.reply) return await transformThrough(admission, context, await answeredByHook(hooks, call, context, admission.reply));
     const onReplied: OnReplied | undefined = observed
-      ? (summary, result) =>
+      ? (reported, result) => {
+          const summary = reported.usage || !call.usage ? reported : { ...reported, usage: call.usage };
           settle(hooks, context, {
             status: result?.status ?? 200,
             answered: result && { target: result.target, keyId: result.keyId, isFallback: result.isFallback },
             attempts: result?.attempts ?? [],
             summary,
             cost: result && summary.usage ? inference.price?.({ target: result.target, keyId: result.keyId, usage: summary.usage, context }) : undefined,
-          })
+          });
+        }
       : undefined;
     return await transformThrough(admission, context, await answer(inference, call, context, onReplied));
   } catch (error) {

@@ -56,6 +56,11 @@ export class ChunkAccumulator {
 
   constructor(private readonly startedAt: number) {}
 
+  /** The time of the first byte, for streams whose chunks are decoded only after they ended. */
+  markFirstByte(at: number) {
+    this.summary.timeToFirstTokenMs ??= at - this.startedAt;
+  }
+
   add(chunk: ChatChunk) {
     if (chunk.usage) this.summary.usage = chunk.usage;
     for (const choice of chunk.choices) {
@@ -78,52 +83,4 @@ export class ChunkAccumulator {
     this.summary.truncated = truncated;
     return this.summary;
   }
-}
-
-/**
- * Passes a stream through untouched while a decoder of its format reads along, and calls
- * `onDone` once when it ends, is cut, or the client goes away. Chats are decoded with the
- * format's codec; other streams are only timed.
- */
-export function observeStream(operation: Operation, format: WireFormat, stream: ReadableStream<Uint8Array>, startedAt: number, onDone: (summary: ReplySummary) => void): ReadableStream<Uint8Array> {
-  const accumulator = new ChunkAccumulator(startedAt);
-  const codec = operation === "chat" ? FORMATS[format]?.chat : undefined;
-  const decoder = codec?.decodeStream();
-  const writer = decoder?.writable.getWriter();
-  const reading = decoder
-    ? decoder.readable
-        .pipeTo(new WritableStream({ write: (chunk) => accumulator.add(chunk) }))
-        .catch(() => undefined)
-    : Promise.resolve();
-  let settled = false;
-  const settle = (truncated: boolean) => {
-    if (settled) return;
-    settled = true;
-    if (truncated) writer?.abort().catch(() => undefined);
-    else writer?.close().catch(() => undefined);
-    reading.then(() => onDone(accumulator.finish(truncated)));
-  };
-  const reader = stream.getReader();
-  return new ReadableStream<Uint8Array>({
-    async pull(controller) {
-      try {
-        const { done, value } = await reader.read();
-        if (done) {
-          controller.close();
-          settle(false);
-          return;
-        }
-        accumulator.summary.timeToFirstTokenMs ??= decoder ? undefined : performance.now() - startedAt;
-        writer?.write(value).catch(() => undefined);
-        controller.enqueue(value);
-      } catch (error) {
-        settle(true);
-        controller.error(error);
-      }
-    },
-    cancel(reason) {
-      settle(true);
-      return reader.cancel(reason);
-    },
-  });
 }

@@ -1,0 +1,118 @@
+import { createParser } from "eventsource-parser";
+import type { ChatChunk } from "./canonical";
+import { FORMATS } from "./formats/registry";
+import type { Operation, WireFormat } from "./operations";
+import { ChunkAccumulator, type ReplySummary } from "./reply-summary";
+
+/** Reads a stream's bytes as they pass; `end` is called once, after the last byte or when the stream was cut. */
+export interface ByteTap {
+  feed(bytes: Uint8Array): void;
+  end(truncated: boolean): void;
+}
+
+/**
+ * The stream, passed to the client unchanged, with `tap` reading along. Bun's direct stream
+ * writes each chunk straight to the socket, so the tap costs one JS loop rather than a
+ * TransformStream per request; a write that answers 0 means the client left, which cancels
+ * the upstream read.
+ */
+export function tapStream(stream: ReadableStream<Uint8Array>, tap: ByteTap): ReadableStream<Uint8Array> {
+  const reader = stream.getReader();
+  let ended = false;
+  const end = (truncated: boolean) => {
+    if (ended) return;
+    ended = true;
+    tap.end(truncated);
+  };
+  return new ReadableStream({
+    type: "direct",
+    async pull(controller) {
+      try {
+        for (;;) {
+          const { done, value } = await reader.read();
+          if (done) break;
+          tap.feed(value);
+          const written = controller.write(value);
+          if ((typeof written === "number" ? written : await written) === 0) {
+            await reader.cancel();
+            return end(true);
+          }
+          await controller.flush();
+        }
+      } catch (error) {
+        end(true);
+        controller.close(error as Error);
+        return;
+      }
+      end(false);
+      controller.close();
+    },
+    cancel(reason) {
+      end(true);
+      return reader.cancel(reason);
+    },
+  });
+}
+
+/** OpenAI's SSE, decoded synchronously as bytes arrive: the hot path's common case. */
+function openAIChatTap(accumulator: ChunkAccumulator, onDone: (summary: ReplySummary) => void): ByteTap {
+  const text = new TextDecoder();
+  const parser = createParser({
+    onEvent(event) {
+      if (event.data === "[DONE]") return;
+      try {
+        accumulator.add(JSON.parse(event.data) as ChatChunk);
+      } catch {
+        // A malformed event is the client's to see; the summary just lacks it.
+      }
+    },
+  });
+  return {
+    feed: (bytes) => parser.feed(text.decode(bytes, { stream: true })),
+    end: (truncated) => onDone(accumulator.finish(truncated)),
+  };
+}
+
+/** Other formats keep their bytes and decode them with the format's codec once the stream has ended. */
+function deferredChatTap(format: WireFormat, accumulator: ChunkAccumulator, onDone: (summary: ReplySummary) => void): ByteTap {
+  const codec = FORMATS[format]?.chat;
+  const chunks: Uint8Array[] = [];
+  return {
+    feed(bytes) {
+      if (chunks.length === 0) accumulator.markFirstByte(performance.now());
+      chunks.push(bytes);
+    },
+    end(truncated) {
+      if (!codec) return onDone(accumulator.finish(truncated));
+      const recorded = new ReadableStream<Uint8Array>({
+        start(controller) {
+          for (const chunk of chunks) controller.enqueue(chunk);
+          controller.close();
+        },
+      });
+      recorded
+        .pipeThrough(codec.decodeStream())
+        .pipeTo(new WritableStream({ write: (chunk) => accumulator.add(chunk) }))
+        .catch(() => undefined)
+        .then(() => onDone(accumulator.finish(truncated)));
+    },
+  };
+}
+
+/** A tap that only times the stream, for operations without a canonical chunk (responses, ...). */
+function timingTap(accumulator: ChunkAccumulator, onDone: (summary: ReplySummary) => void): ByteTap {
+  return {
+    feed: () => accumulator.markFirstByte(performance.now()),
+    end: (truncated) => onDone(accumulator.finish(truncated)),
+  };
+}
+
+/**
+ * Passes a stream written in `format` through untouched and calls `onDone` once with its summary
+ * (usage, finish reason, tool names, content) when it ends, is cut, or the client goes away.
+ */
+export function observeStream(operation: Operation, format: WireFormat, stream: ReadableStream<Uint8Array>, startedAt: number, onDone: (summary: ReplySummary) => void): ReadableStream<Uint8Array> {
+  const accumulator = new ChunkAccumulator(startedAt);
+  const tap = operation !== "chat" ? timingTap(accumulator, onDone) : format === "openai" ? openAIChatTap(accumulator, onDone) : deferredChatTap(format, accumulator, onDone);
+  return tapStream(stream, tap);
+}
