@@ -52,11 +52,12 @@ class SampleSet<L extends string, V> {
 
   constructor(private readonly labelNames: readonly L[]) {}
 
+  /** On the hot path (every request): the key is built without allocating label pairs. */
   upsert(labels: Labels<L>, create: () => V): V {
-    const pairs = this.labelNames.map((name): [L, string] => [name, labels[name] ?? ""]);
-    const key = JSON.stringify(pairs.map(([, value]) => value));
+    let key = "";
+    for (const name of this.labelNames) key += `${labels[name] ?? ""}\u0000`;
     let entry = this.entries.get(key);
-    if (!entry) this.entries.set(key, (entry = { pairs, value: create() }));
+    if (!entry) this.entries.set(key, (entry = { pairs: this.pairsOf(labels), value: create() }));
     return entry.value;
   }
 
@@ -141,7 +142,8 @@ export class Histogram<L extends string = never> implements Metric {
 
   observe(labels: Labels<L>, value: number): void {
     const state = this.samples.upsert(labels, () => ({ counts: this.options.buckets.map(() => 0), sum: 0, count: 0 }));
-    for (const [index, bound] of this.options.buckets.entries()) if (value <= bound) state.counts[index]!++;
+    const { buckets } = this.options;
+    for (let index = 0; index < buckets.length; index++) if (value <= buckets[index]!) state.counts[index]!++;
     state.sum += value;
     state.count++;
   }
