@@ -20,6 +20,7 @@ import { builtinFromHooks, createPlugins, type HostResolver } from "./plugins";
 import { providerRoutes } from "./provider-registry/routes";
 import { ProviderStore } from "./provider-registry/store";
 import { createTelemetry } from "./telemetry";
+import { createWarp } from "./warp";
 import { createWebhooks } from "./webhooks";
 import { systemResolver } from "./webhooks/host-resolver";
 
@@ -43,7 +44,11 @@ export async function createGateway({ config, databaseUrl, env = process.env, cl
   const providers = new ProviderStore(database.db, secrets);
   await providers.load();
   await seedFromConfig(database.db, config, providers);
-  const requestLogs = createRequestLogs(database.db);
+  const requestLogs = createRequestLogs(database.db, {
+    writerThread: { url: databaseUrl, authToken: config.database?.auth_token },
+    contentLogging: () => config.logs_store?.content_logging ?? true,
+    retentionDays: () => config.logs_store?.retention_days,
+  });
   const governance = await createGovernance({ db: database.db, providers, requireVirtualKey: () => config.enforce_auth_on_inference === true, clock });
   const mcp = await createMcpGateway({ db: database.db, secrets, settings: resolveMcpSettings(config), enforceAuth: config.enforce_auth_on_inference === true, inference: () => inference });
   const access = await createAccessControl({ db: database.db, config, env, secrets });
@@ -66,6 +71,8 @@ export async function createGateway({ config, databaseUrl, env = process.env, cl
   // The hooks are read per request, so plugin changes through the API apply at once.
   const inference: Inference = { providers, get hooks() { return plugins.registry.inferenceHooks; }, price: governance.price };
   const agents = await createAgentGateway({ db: database.db, secrets, env, access: governanceAgentAccess(governance) });
+  const warp = createWarp({ db: database.db, providers, inference: () => inference, governance, clock: clock ?? Date.now });
+  requestLogs.onRowsWritten(warp.indexWrittenLogs);
   const snapshots = new ActorSnapshotStore(database.db);
   const webhooks = await createWebhooks({ db: database.db, secrets, snapshots, clock: actorClock, resolveHost: resolveHost ?? systemResolver, env });
   // A job replays its request through the app itself: the same pipeline as its synchronous twin.
@@ -80,7 +87,9 @@ export async function createGateway({ config, databaseUrl, env = process.env, cl
     maxConcurrentJobs: config.async_inference?.max_concurrent_jobs,
   });
 
-  const app = new Elysia()
+  // Bodies are validated as sent: Elysia's normalize would reshape a wrong value (a string into
+  // an array of characters) into a valid one before the check, and store it.
+  const app = new Elysia({ normalize: false })
     .use(errorHandler)
     .use(access.guard)
     .use(plugins.transport)
@@ -94,6 +103,7 @@ export async function createGateway({ config, databaseUrl, env = process.env, cl
     .use(responseCache.routes)
     .use(agents.routes)
     .use(mcp.routes)
+    .use(warp.routes)
     .use(webhooks.routes)
     .use(asyncInference.routes)
     .use(inferenceMounts(inference));
@@ -110,6 +120,8 @@ export async function createGateway({ config, databaseUrl, env = process.env, cl
     },
     async stop() {
       await app.stop(true);
+      // Before the logs close: the agent stops indexing, its backfill and its retention sweep.
+      await warp.stop();
       await asyncInference.stop();
       await webhooks.stop();
       await plugins.close();

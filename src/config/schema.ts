@@ -40,6 +40,10 @@ export const GatewayConfig = t.Object(
     plugins: t.Optional(t.Array(PluginCreateInput)),
     /** /metrics access and OTLP trace export (src/telemetry/README.md). */
     telemetry: t.Optional(TelemetryConfig),
+    /** Request logs: content logging (default on) and how many days rows are kept (unset keeps them). */
+    logs_store: t.Optional(
+      t.Object({ content_logging: t.Optional(t.Boolean()), retention_days: t.Optional(t.Integer({ minimum: 1 })) }, { additionalProperties: false }),
+    ),
     /** MCP clients, agent mode and per-user header flows (src/mcp/settings.ts). */
     mcp: t.Optional(McpSettings),
     /** /v1/async jobs: how many run at once on this node (default 64); the rest wait as `pending`. */

@@ -87,10 +87,8 @@ describe("providers: GET/POST /api/providers, GET/PUT/DELETE /api/providers/{pro
 });
 
 describe("fields of the wrong type", () => {
-  // Known bug, outside this folder: Elysia's default `normalize` (exact-mirror) reshapes a value
-  // before validating it, so `keys: "abc"` becomes three generated keys and `aliases: "x"` becomes
-  // {"0":"x"}. Flip to `test` once the app validates the body as sent (normalize: false in app.ts).
-  test.failing("are 400s naming the field, never reshaped and stored", async () => {
+  // The app validates bodies as sent (Elysia's normalize is off): a value is never reshaped first.
+  test("are 400s naming the field, never reshaped and stored", async () => {
     await gw.admin("/api/providers", { method: "POST", json: { provider: "xai", keys: [{ id: "x1", value: "v" }] } });
     await expectGatewayError(await gw.admin("/api/providers/xai", { method: "PUT", json: { keys: "abc" } }), 400, { param: "keys" });
     await expectGatewayError(await gw.admin("/api/providers/xai/keys/x1", { method: "PUT", json: { aliases: "x" } }), 400, { param: "aliases" });
