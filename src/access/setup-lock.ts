@@ -45,7 +45,7 @@ export class SetupLock {
     if (!this.generated) return;
     console.warn(
       `setup token: ${this.token}\n  The management API is locked until dashboard authentication is configured: send this token in the ` +
-        `X-Gateway-Setup-Token header (or open the dashboard, which asks for it). Set GATEWAY_SETUP_TOKEN or config.json setup_token to choose your own.`,
+        `X-Gateway-Setup-Token header (POST /api/session/setup exchanges it for a session cookie). Set GATEWAY_SETUP_TOKEN or config.json setup_token to choose your own.`,
     );
   }
 

@@ -149,6 +149,8 @@ export function startWarpModel(vocabulary: readonly string[]): WarpModel {
     idleTimeout: 0,
     async fetch(request) {
       const path = new URL(request.url).pathname;
+      // The gateway lists a key's models when the key is written (key health).
+      if (request.method === "GET" && path.endsWith("/models")) return Response.json({ object: "list", data: [] });
       const body = (await request.json()) as Record<string, unknown>;
       if (path.endsWith("/embeddings")) return embeddings(body);
       if (path.endsWith("/chat/completions")) return chat(body, request);
