@@ -9,6 +9,7 @@ import { Value } from "@sinclair/typebox/value";
 import { importPKCS8, SignJWT } from "jose";
 import { GatewayError } from "../../../http/errors";
 import { upstreamUnreachable } from "../../upstream-errors";
+import { type MintedToken, singleFlightTokens } from "../single-flight-tokens";
 
 const ServiceAccount = t.Object(
   { client_email: t.String({ minLength: 1 }), private_key: t.String({ minLength: 1 }), private_key_id: t.Optional(t.String()), token_uri: t.Optional(t.String()), project_id: t.Optional(t.String()) },
@@ -37,11 +38,6 @@ export function parseServiceAccount(credentials: string): ServiceAccount | Gatew
   return parsed;
 }
 
-interface AccessToken {
-  value: string;
-  expiresAt: number;
-}
-
 async function signedAssertion(account: ServiceAccount, tokenUri: string): Promise<string> {
   const key = await importPKCS8(account.private_key, "RS256");
   return new SignJWT({ scope: CLOUD_PLATFORM_SCOPE })
@@ -63,7 +59,7 @@ async function refused(response: Response): Promise<GatewayError> {
   return new GatewayError({ status: 401, errorType: "provider_auth_failed", isGatewayError: false, message: `the service account's token request was refused (${response.status}): ${reason}` });
 }
 
-async function mintToken(account: ServiceAccount): Promise<AccessToken | GatewayError> {
+async function mintToken(account: ServiceAccount): Promise<MintedToken | GatewayError> {
   const tokenUri = account.token_uri ?? DEFAULT_TOKEN_URI;
   const assertion = await signedAssertion(account, tokenUri).catch((error: Error) => misconfigured(`the service account's private_key cannot sign: ${error.message}`));
   if (assertion instanceof GatewayError) return assertion;
@@ -84,29 +80,10 @@ async function mintToken(account: ServiceAccount): Promise<AccessToken | Gateway
   return { value: body.access_token, expiresAt: Date.now() + (body.expires_in ?? 3600) * 1000 };
 }
 
-interface CacheEntry {
-  token: Promise<AccessToken | GatewayError>;
-  /** Unset while the exchange is under way. */
-  expiresAt?: number;
-}
+const tokens = singleFlightTokens<MintedToken>((token, now) => token.expiresAt - REFRESH_MARGIN_MS > now);
 
-const cache = new Map<string, CacheEntry>();
-
-/** An access token for the account: the cached one while it is fresh, else a newly minted one. */
-export async function accessTokenFor(account: ServiceAccount): Promise<string | GatewayError> {
+/** An access token for the account: the cached one while it is fresh, else one newly minted exchange shared by concurrent callers. */
+export function accessTokenFor(account: ServiceAccount): Promise<string | GatewayError> {
   const cacheKey = createHash("sha256").update(`${account.client_email}\n${account.token_uri}\n${account.private_key}`).digest("hex");
-  const cached = cache.get(cacheKey);
-  if (cached && (cached.expiresAt === undefined || cached.expiresAt - REFRESH_MARGIN_MS > Date.now())) {
-    const token = await cached.token;
-    return token instanceof GatewayError ? token : token.value;
-  }
-  const entry: CacheEntry = { token: mintToken(account) };
-  cache.set(cacheKey, entry);
-  const token = await entry.token;
-  if (token instanceof GatewayError) {
-    if (cache.get(cacheKey) === entry) cache.delete(cacheKey);
-    return token;
-  }
-  entry.expiresAt = token.expiresAt;
-  return token.value;
+  return tokens(cacheKey, () => mintToken(account));
 }
