@@ -1,9 +1,5 @@
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { createGateway } from "../../src/app";
 import type { GatewayConfig } from "../../src/config/schema";
-import { SETUP_TOKEN, type TestGateway } from "../support/gateway";
+import { startGateway, type TestGateway } from "../support/gateway";
 import type { MockOpenAI } from "../support/mock-openai";
 
 /** A clock the test moves by hand; budget and rate-limit windows are measured by it. */
@@ -16,28 +12,8 @@ export class ManualClock {
 }
 
 /** startGateway, with the governance clock injected (its restart keeps the clock). */
-export async function startClockedGateway(config: GatewayConfig, clock: ManualClock, existing?: { databaseUrl: string; dir: string }): Promise<TestGateway> {
-  const dir = existing?.dir ?? mkdtempSync(join(tmpdir(), "gateway-governance-"));
-  const databaseUrl = existing?.databaseUrl ?? `file:${join(dir, "gateway.db")}`;
-  const gateway = await createGateway({ config: { setup_token: SETUP_TOKEN, ...config }, databaseUrl, env: { ...process.env, GATEWAY_ENCRYPTION_KEY: "test-encryption-key" }, clock: clock.read });
-  const url = `http://127.0.0.1:${gateway.listen(0, "127.0.0.1").port}`;
-  return {
-    gateway,
-    url,
-    databaseUrl,
-    admin(path, init = {}) {
-      const headers = new Headers(init.headers);
-      headers.set("x-gateway-setup-token", SETUP_TOKEN);
-      if (init.json !== undefined) headers.set("content-type", "application/json");
-      return fetch(`${url}${path}`, { ...init, headers, body: init.json !== undefined ? JSON.stringify(init.json) : init.body });
-    },
-    stop: () => gateway.stop(),
-    restart: () => startClockedGateway(config, clock, { databaseUrl, dir }),
-    async close() {
-      await gateway.stop();
-      rmSync(dir, { recursive: true, force: true });
-    },
-  };
+export function startClockedGateway(config: GatewayConfig, clock: ManualClock): Promise<TestGateway> {
+  return startGateway(config, { runtime: { clock: clock.read } });
 }
 
 /** An OpenAI provider on the mock with the given keys (`k1` when none are given). */
