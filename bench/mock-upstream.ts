@@ -53,6 +53,31 @@ function chatStream(body: ChatBody, id: string): ReadableStream<Uint8Array> {
   });
 }
 
+/** Anthropic's Messages stream, event by event, split like chatStream: the first event, then the rest. */
+function messagesStream(body: ChatBody, id: string): ReadableStream<Uint8Array> {
+  const event = (name: string, data: object) => `event: ${name}\ndata: ${JSON.stringify({ type: name, ...data })}\n\n`;
+  const words = replyText(body).split(/(?<= )/);
+  const [first, ...rest] = [
+    event("message_start", { message: { id, type: "message", role: "assistant", model: body.model, content: [], stop_reason: null, stop_sequence: null, usage: { input_tokens: words.length, output_tokens: 1 } } }),
+    event("content_block_start", { index: 0, content_block: { type: "text", text: "" } }),
+    ...words.map((text) => event("content_block_delta", { index: 0, delta: { type: "text_delta", text } })),
+    event("content_block_stop", { index: 0 }),
+    event("message_delta", { delta: { stop_reason: "end_turn", stop_sequence: null }, usage: { output_tokens: words.length } }),
+    event("message_stop", {}),
+  ];
+  return new ReadableStream({
+    type: "direct",
+    async pull(controller) {
+      controller.write(encoder.encode(first!));
+      await controller.flush();
+      await new Promise((resolve) => setImmediate(resolve));
+      for (const line of rest) controller.write(encoder.encode(line));
+      await controller.flush();
+      controller.close();
+    },
+  });
+}
+
 let served = 0;
 const server = Bun.serve({
   port: 0,
@@ -60,6 +85,10 @@ const server = Bun.serve({
   idleTimeout: 0,
   async fetch(request) {
     const { pathname } = new URL(request.url);
+    if (request.method === "POST" && pathname.endsWith("/messages")) {
+      const body = (await request.json()) as ChatBody;
+      return new Response(messagesStream(body, `msg_bench${++served}`), { headers: { "content-type": "text/event-stream", "cache-control": "no-cache" } });
+    }
     if (request.method !== "POST" || !pathname.endsWith("/chat/completions")) {
       return Response.json({ error: { message: `bench mock has no route ${request.method} ${pathname}`, type: "invalid_request_error" } }, { status: 404 });
     }

@@ -33,4 +33,12 @@ export const SCENARIOS: Scenario[] = [
     stream: true,
     expect: "data: [DONE]",
   },
+  {
+    name: "anthropic stream",
+    path: "/anthropic/v1/messages",
+    body: { model: "anthropic/claude-sonnet-4-5", messages, max_tokens: 16, stream: true },
+    headers: { "anthropic-version": "2023-06-01" },
+    stream: true,
+    expect: "event: message_stop",
+  },
 ];
