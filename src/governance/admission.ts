@@ -78,7 +78,8 @@ export function governanceHook(deps: AdmissionDeps): InferenceHooks {
   return {
     name: "governance",
     admit(context) {
-      const caller = authenticateCaller(context.headers, deps.virtualKeys, deps.organization, deps.requireVirtualKey());
+      // The deployment's own components (the dashboard agent) need no virtual key; one they present still counts.
+      const caller = authenticateCaller(context.headers, deps.virtualKeys, deps.organization, deps.requireVirtualKey() && !context.internalCaller);
       const limits = caller ? organizationLimits(caller) : [];
       const facts = () => routingFacts(context, caller, limits, counters);
       const selection = selectTargets({ model: context.requestedModel, fallbacks: context.requestedFallbacks ?? [], mountProvider: context.mountProvider, caller, facts }, providers, deps.rules);

@@ -43,6 +43,8 @@ export interface InferenceCall {
   endpoint?: string;
   /** Set for a request the gateway makes on behalf of another (an MCP agent-mode follow-up). */
   parentRequestId?: string;
+  /** Set only by in-process callers: the gateway component making the request on the deployment's behalf. */
+  internalCaller?: string;
   /** A key the request itself names (a file or batch id records the key that created it); else `x-gw-api-key-id`. */
   pinnedKeyId?: string;
   /** Usage the request alone determines (the text to speak), for replies that report none. */
@@ -87,6 +89,7 @@ function createContext(call: InferenceCall): RequestContext {
     metadata: metadataOf(headers, call.body),
     sessionId: headers.get("x-gw-session-id") ?? undefined,
     parentRequestId: call.parentRequestId,
+    internalCaller: call.internalCaller,
   };
 }
 

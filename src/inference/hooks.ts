@@ -48,6 +48,8 @@ export interface RequestContext {
   readonly sessionId?: string;
   /** Set when this request is a child of another (a fallback attempt, an MCP tool call). */
   readonly parentRequestId?: string;
+  /** A gateway component calling on the deployment's own behalf (the dashboard agent); never set from HTTP. */
+  readonly internalCaller?: string;
 }
 
 export interface InferenceOutcome {

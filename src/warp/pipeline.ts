@@ -66,5 +66,6 @@ export function callPipeline(inference: Inference, call: AgentCall): Promise<Res
     fallbacks: [],
     stream: call.stream,
     request,
+    internalCaller: "warp",
   });
 }
