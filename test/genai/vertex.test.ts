@@ -6,6 +6,7 @@ import OpenAI from "openai";
 import { startGateway, type TestGateway } from "../support/gateway";
 import { expectGatewayError } from "../support/gateway-error";
 import { type MockGemini, startMockGemini } from "../support/mock-gemini";
+import { mockEmbedding } from "../support/mock-openai";
 
 let upstream: MockGemini;
 let gw: TestGateway;
@@ -134,6 +135,45 @@ describe("Vertex with a service account", () => {
     const body = await expectGatewayError(response, 401, { errorType: "provider_auth_failed" });
     expect(body.error.message).toContain("Invalid JWT Signature");
     expect(JSON.stringify(body)).not.toContain("PRIVATE KEY");
+  });
+});
+
+describe("Embeddings on Vertex", () => {
+  const predictPath = "/v1/projects/proj-1/locations/europe-west4/publishers/google/models/text-embedding-005:predict";
+
+  test("the genai SDK's embedContent becomes one :predict call with an instance per text", async () => {
+    const response = await ai.models.embedContent({ model: "vertex/text-embedding-005", contents: ["alpha", "beta gamma"], config: { outputDimensionality: 4, taskType: "RETRIEVAL_DOCUMENT" } });
+    expect(response.embeddings!.map((embedding) => embedding.values)).toEqual([mockEmbedding("alpha", 4), mockEmbedding("beta gamma", 4)]);
+    expect(lastRequest().path).toBe(predictPath);
+    expect(lastRequest().headers.get("authorization")).toStartWith("Bearer ya29.mock-");
+    expect(lastRequest().body).toEqual({
+      instances: [
+        { content: "alpha", task_type: "RETRIEVAL_DOCUMENT" },
+        { content: "beta gamma", task_type: "RETRIEVAL_DOCUMENT" },
+      ],
+      parameters: { outputDimensionality: 4 },
+    });
+  });
+
+  test("embedContent called directly answers one `embedding` from Vertex's prediction", async () => {
+    const response = await fetch(`${gw.url}/genai/v1beta/models/vertex%2Ftext-embedding-005:embedContent`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ content: { parts: [{ text: "single " }, { text: "text" }] } }),
+    });
+    expect(await response.json()).toEqual({ embedding: { values: mockEmbedding("single text") } });
+    expect(lastRequest().path).toBe(predictPath);
+    expect(lastRequest().body).toEqual({ instances: [{ content: "single text" }] });
+  });
+
+  test("the OpenAI SDK's embeddings reach Vertex's :predict, base64-encoded for the SDK to decode", async () => {
+    const openai = new OpenAI({ baseURL: `${gw.url}/v1`, apiKey: "unused", maxRetries: 0 });
+    const result = await openai.embeddings.create({ model: "vertex/text-embedding-005", input: ["alpha", "beta"], dimensions: 6 });
+    const asFloat32 = (vector: number[]) => Array.from(new Float32Array(vector));
+    expect(result.data.map((row) => row.embedding)).toEqual([asFloat32(mockEmbedding("alpha", 6)), asFloat32(mockEmbedding("beta", 6))]);
+    expect(result.data.map((row) => row.index)).toEqual([0, 1]);
+    expect(lastRequest().path).toBe(predictPath);
+    expect(lastRequest().body).toEqual({ instances: [{ content: "alpha" }, { content: "beta" }], parameters: { outputDimensionality: 6 } });
   });
 });
 

@@ -2,7 +2,7 @@
  * A mock of Google's model APIs speaking their real wire formats: the Gemini API
  * (`/v1beta/models/{model}:method`, key in `x-goog-api-key`), Vertex AI
  * (`/v1/projects/{p}/locations/{r}/publishers/google/models/{m}:method` and Claude models under
- * `publishers/anthropic` via rawPredict), and Google's OAuth token endpoint (`/token`) that
+ * `publishers/anthropic` via rawPredict, embeddings via `:predict`), and Google's OAuth token endpoint (`/token`) that
  * exchanges a service account's signed JWT for the bearer token Vertex then requires.
  * generateContent answers JSON; streamGenerateContent answers SSE, one GenerateContentResponse per event.
  */
@@ -175,6 +175,20 @@ function geminiMethod(method: string, model: string, body: Record<string, unknow
   }
 }
 
+/** Vertex's text-embedding `:predict`: one instance per text, dimensions as a parameter, a token count per prediction. */
+function vertexPredict(body: Record<string, unknown>): Response {
+  const instances = body.instances as Array<{ content?: unknown }> | undefined;
+  if (!Array.isArray(instances) || instances.some((instance) => typeof instance.content !== "string")) {
+    return googleError(400, "INVALID_ARGUMENT", "instances must be a list of {content: string}");
+  }
+  const dimensions = Number((body.parameters as { outputDimensionality?: number } | undefined)?.outputDimensionality ?? 8);
+  const predictions = instances.map((instance) => {
+    const text = instance.content as string;
+    return { embeddings: { values: mockEmbedding(text, dimensions), statistics: { token_count: countWords(text), truncated: false } } };
+  });
+  return Response.json({ predictions, metadata: { billableCharacterCount: instances.reduce((sum, instance) => sum + (instance.content as string).length, 0) } });
+}
+
 function anthropicOnVertex(method: string, model: string, body: Record<string, unknown>): Response {
   if (model === "count-tokens") {
     if (typeof body.model !== "string") return Response.json({ type: "error", error: { type: "invalid_request_error", message: "model: Field required" } }, { status: 400 });
@@ -224,7 +238,8 @@ export function startMockGemini(): MockGemini {
         const bearer = request.headers.get("authorization")?.replace(/^Bearer /, "") ?? "";
         if (!mock.validBearers.has(bearer)) return googleError(401, "UNAUTHENTICATED", "Request had invalid authentication credentials.");
         const [, , , publisher, model, method] = vertex;
-        return publisher === "anthropic" ? anthropicOnVertex(method!, model!, body) : geminiMethod(method!, model!, body, true);
+        if (publisher === "anthropic") return anthropicOnVertex(method!, model!, body);
+        return method === "predict" ? vertexPredict(body) : geminiMethod(method!, model!, body, true);
       }
       return googleError(404, "NOT_FOUND", `mock has no route ${url.pathname}`);
     },

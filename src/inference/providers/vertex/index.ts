@@ -1,13 +1,16 @@
 /**
- * Vertex AI: Gemini models under `publishers/google` in the genai format, Anthropic's Claude
- * models under `publishers/anthropic` in the Anthropic format (rawPredict), all scoped to the
- * key's project and region, authenticated with a service account's access token.
+ * Vertex AI: Gemini models under `publishers/google` in the genai format (embeddings through
+ * `:predict`, read back as Gemini's), Anthropic's Claude models under `publishers/anthropic` in
+ * the Anthropic format (rawPredict), all scoped to the key's project and region, authenticated
+ * with a service account's access token.
  */
 import { GatewayError } from "../../../http/errors";
 import type { Operation } from "../../operations";
 import { genaiMethod } from "../gemini";
+import { jsonReply, replyJson } from "../media-replies";
 import type { ProviderAdapter, UpstreamCall, UpstreamTarget } from "../types";
 import { accessTokenFor, parseServiceAccount } from "./access-token";
+import { batchEmbedReply, predictBody } from "./embedding";
 
 const DEFAULT_REGION = "us-central1";
 const ANTHROPIC_VERSION = "vertex-2023-10-16";
@@ -43,6 +46,13 @@ function geminiBody(operation: Operation, body: Record<string, unknown>): Record
   return { ...rest, ...request };
 }
 
+/** Gemini models on Vertex: embeddings through `:predict`, the rest through the genai method of the same name. */
+function geminiCall(operation: Operation, target: UpstreamTarget, body: Record<string, unknown>, stream: boolean) {
+  const model = `${locationPath(target)}/publishers/google/models/${target.model}`;
+  if (operation === "embedding") return { url: `${model}:predict`, body: predictBody(body) };
+  return { url: `${model}:${genaiMethod(operation, body, stream)}`, body: geminiBody(operation, body) };
+}
+
 /** Claude on Vertex: the model lives in the URL, the API version in the body. */
 function anthropicCall(operation: Operation, target: UpstreamTarget, body: Record<string, unknown>, stream: boolean) {
   const models = `${locationPath(target)}/publishers/anthropic/models`;
@@ -62,7 +72,7 @@ async function bearerFor(target: UpstreamTarget): Promise<string | GatewayError>
 export const vertex: ProviderAdapter = {
   format: "genai",
   formatFor: (model) => (isAnthropicModel(model) ? "anthropic" : "genai"),
-  operations: new Set<Operation>(["chat", "count_tokens"]),
+  operations: new Set<Operation>(["chat", "embedding", "count_tokens"]),
   keyOptional: false,
   buildCall(operation, target, body, stream) {
     const headers: Record<string, string> = { "content-type": "application/json", ...target.network.extra_headers };
@@ -72,13 +82,18 @@ export const vertex: ProviderAdapter = {
       const call = anthropicCall(operation, target, body, stream);
       return { url: call.url, headers, body: JSON.stringify(call.body) };
     }
-    const url = `${locationPath(target)}/publishers/google/models/${target.model}:${genaiMethod(operation, body, stream)}`;
-    return { url, headers, body: JSON.stringify(geminiBody(operation, body)) };
+    const call = geminiCall(operation, target, body, stream);
+    return { url: call.url, headers, body: JSON.stringify(call.body) };
   },
   /** A key's non-empty value is a bearer token as is; otherwise its service account mints one. */
   async authorizeCall(call, target): Promise<UpstreamCall | GatewayError> {
     const bearer = await bearerFor(target);
     if (bearer instanceof GatewayError) return bearer;
     return { ...call, headers: { ...call.headers, authorization: `Bearer ${bearer}` } };
+  },
+  async readReply(operation, reply) {
+    if (operation !== "embedding") return reply;
+    const embeddings = batchEmbedReply(await replyJson(reply));
+    return embeddings instanceof GatewayError ? embeddings : jsonReply(reply, embeddings);
   },
 };
