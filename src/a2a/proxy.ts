@@ -8,6 +8,7 @@ import { type A2AFailure, failureFromA2AError, failureFromGateway, failureFromJs
 import type { RpcId } from "./protocol/responses";
 import { callUpstream } from "./protocol/upstream";
 import { versionForUpstream } from "./protocol/version";
+import { ownTasksOnly } from "./tasks/task-listing";
 import { sightingInStreamEvent, sightingInTask, type TaskSighting } from "./tasks/task-sighting";
 import type { TaskRecord, TaskTracker } from "./tasks/task-tracker";
 
@@ -68,6 +69,7 @@ export async function proxyCall(deps: ProxyDeps, inbound: InboundCall): Promise<
   const options = { version: versionForUpstream(inbound.version, iface.version), extensions: inbound.extensions, rpcId: inbound.rpcId, signal: inbound.signal };
   const outcome = await callUpstream(target, call, options);
   const observe = (sighting: TaskSighting | undefined) => (sighting ? observeSafely(deps.tracker, agent.name, sighting, caller) : Promise.resolve());
+  if (outcome.kind === "result" && call.method === A2A_METHODS.listTasks) return { ...outcome, value: await ownTasksOnly(deps.tracker, agent.name, caller?.virtualKeyId, outcome.value) };
   if (outcome.kind === "result") await observe(sightingInResult(call.method, outcome.value));
   if (outcome.kind !== "stream") return outcome;
   const opening = call.method === A2A_METHODS.subscribeToTask ? known : undefined;

@@ -1,4 +1,4 @@
-import { and, eq } from "drizzle-orm";
+import { and, eq, inArray, isNull } from "drizzle-orm";
 import { createActor, type Snapshot } from "xstate";
 import { type A2ATaskStatusSeen, a2aTaskMachine } from "../../../actors/a2a-task";
 import { ActorSnapshotStore } from "../../../actors/runtime/snapshot-store";
@@ -72,6 +72,18 @@ export class TaskTracker {
   async find(agent: string, taskId: string): Promise<TaskRecord | undefined> {
     const row = await this.db.select().from(a2aTasks).where(and(eq(a2aTasks.agentName, agent), eq(a2aTasks.taskId, taskId))).get();
     return row && taskRecordOf(row);
+  }
+
+  /** Of these tasks of an agent, those the gateway saw started by this virtual key (by no key when it is undefined). */
+  async ownedBy(agent: string, taskIds: readonly string[], virtualKeyId: string | undefined): Promise<Set<string>> {
+    if (taskIds.length === 0) return new Set();
+    const owner = virtualKeyId === undefined ? isNull(a2aTasks.virtualKeyId) : eq(a2aTasks.virtualKeyId, virtualKeyId);
+    const rows = await this.db
+      .select({ taskId: a2aTasks.taskId })
+      .from(a2aTasks)
+      .where(and(eq(a2aTasks.agentName, agent), inArray(a2aTasks.taskId, [...taskIds]), owner))
+      .all();
+    return new Set(rows.map((row) => row.taskId));
   }
 
   private async apply(agent: string, sighting: TaskSighting, virtualKeyId: string | undefined): Promise<void> {
