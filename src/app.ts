@@ -50,7 +50,7 @@ export async function createGateway({ config, databaseUrl, env = process.env, cl
     retentionDays: () => config.logs_store?.retention_days,
   });
   const governance = await createGovernance({ db: database.db, providers, requireVirtualKey: () => config.enforce_auth_on_inference === true, clock });
-  const mcp = await createMcpGateway({ db: database.db, secrets, settings: resolveMcpSettings(config), enforceAuth: config.enforce_auth_on_inference === true, inference: () => inference });
+  const mcp = await createMcpGateway({ db: database.db, secrets, virtualKeys: governance.virtualKeys, settings: resolveMcpSettings(config), enforceAuth: config.enforce_auth_on_inference === true, inference: () => inference });
   const access = await createAccessControl({ db: database.db, config, env, secrets });
   const telemetry = createTelemetry({ db: database.db, config: config.telemetry, env, logQueue: requestLogs.queueStatus });
   const responseCache = createResponseCache(database.db, () => inference);

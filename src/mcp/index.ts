@@ -5,7 +5,6 @@ import { ApiKeyStore } from "../access/api-keys/store";
 import type { SecretBox } from "../crypto/secret-box";
 import type { Database } from "../db/client";
 import type { Inference } from "../inference/handle";
-import type { VirtualKeyDirectory } from "./caller";
 import { mcpChatHook } from "./chat/hook";
 import { McpClientRegistry } from "./clients/registry";
 import { mcpClientRoutes } from "./clients/routes";
@@ -21,17 +20,16 @@ import { mcpServerRoutes } from "./server";
 import type { ResolvedMcpSettings } from "./settings";
 import { toolExecuteRoute } from "./tool-execute-route";
 import { ToolExecutor } from "./tools/executor";
-import { virtualKeysFromDatabase } from "./virtual-keys";
+import { type VirtualKeySource, virtualKeysFromGovernance } from "./virtual-keys";
 
 export { resolveMcpSettings } from "./settings";
-export type { VirtualKeyDirectory } from "./caller";
 
 export interface McpGatewayOptions {
   db: Database;
   secrets: SecretBox;
   settings: ResolvedMcpSettings;
-  /** Governance's virtual keys; default: read from governance's table. */
-  virtualKeys?: VirtualKeyDirectory;
+  /** Governance's virtual keys (its in-memory store). */
+  virtualKeys: VirtualKeySource;
   /** `enforce_auth_on_inference`. */
   enforceAuth: boolean;
   /** Whether tool arguments and results are logged (default true). */
@@ -57,7 +55,7 @@ export async function createMcpGateway(options: McpGatewayOptions) {
   await registry.load();
   await flows.resume();
 
-  const virtualKeys = options.virtualKeys ?? virtualKeysFromDatabase(db);
+  const virtualKeys = virtualKeysFromGovernance(options.virtualKeys);
   const auth = { virtualKeys, enforceAuth: options.enforceAuth };
   const apiKeys = new ApiKeyStore(db);
   const removeClient = async (id: string) => {
