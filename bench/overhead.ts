@@ -8,12 +8,13 @@
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { cpus, loadavg, tmpdir } from "node:os";
 import { join, resolve } from "node:path";
-import { benchGatewayConfig } from "./gateway-config";
+import { SETUP_TOKEN_HEADER } from "../src/access/setup-lock";
+import { BENCH_SETUP_TOKEN, benchGatewayConfig } from "./gateway-config";
 import type { LoadPlan } from "./load-generator";
 import { type BenchServer, memoryOf, settled, startServer, stopAll } from "./processes";
-import { type ByTarget, renderTable, type ScenarioResult, TARGETS, type TargetName, verdicts } from "./report";
+import { type ByTarget, governanceCost, renderTable, type ScenarioResult, TARGETS, type TargetName, verdicts } from "./report";
 import { runLoad } from "./run-load";
-import { SCENARIOS, type Scenario } from "./scenarios";
+import { type AdminFetch, SCENARIOS, type Scenario } from "./scenarios";
 
 const SETTINGS = { rate: 2_000, rateSeconds: 5, rateConnections: 16, connections: 64, saturationSeconds: 4, warmupSeconds: 1 };
 const repoRoot = resolve(import.meta.dir, "..");
@@ -34,12 +35,34 @@ async function startTargets(workDir: string): Promise<Record<TargetName, BenchSe
   return { direct, proxy, gateway };
 }
 
+type HeadersByTarget = Record<TargetName, Record<string, string> | undefined>;
+
+/** POSTs to the gateway's management API with the setup token; a refusal stops the bench. */
+function adminOf(gateway: BenchServer): AdminFetch {
+  return async (path, json) => {
+    const response = await fetch(gateway.url + path, {
+      method: "POST",
+      headers: { "content-type": "application/json", [SETUP_TOKEN_HEADER]: BENCH_SETUP_TOKEN },
+      body: JSON.stringify(json),
+    });
+    const text = await response.text();
+    if (!response.ok) throw new Error(`gateway answered POST ${path} with ${response.status}:\n${text.slice(0, 500)}`);
+    return JSON.parse(text) as unknown;
+  };
+}
+
+/** The scenario's headers for every target, plus whatever its setup step made for the gateway alone. */
+async function headersFor(scenario: Scenario, gateway: BenchServer): Promise<HeadersByTarget> {
+  const extra = scenario.setup ? await scenario.setup(adminOf(gateway)) : {};
+  return { direct: scenario.headers, proxy: scenario.headers, gateway: { ...scenario.headers, ...extra } };
+}
+
 /** One request per target before measuring: a target that answers wrongly would make the numbers meaningless. */
-async function checkAnswers(scenario: Scenario, servers: Record<TargetName, BenchServer>): Promise<void> {
+async function checkAnswers(scenario: Scenario, servers: Record<TargetName, BenchServer>, headers: HeadersByTarget): Promise<void> {
   for (const target of TARGETS) {
     const response = await fetch(servers[target].url + scenario.path, {
       method: "POST",
-      headers: { "content-type": "application/json", ...scenario.headers },
+      headers: { "content-type": "application/json", ...headers[target] },
       body: JSON.stringify(scenario.body),
     });
     const text = await response.text();
@@ -49,24 +72,25 @@ async function checkAnswers(scenario: Scenario, servers: Record<TargetName, Benc
   }
 }
 
-function plan(scenario: Scenario, server: BenchServer, mode: LoadPlan["mode"], seconds: number): LoadPlan {
+function plan(scenario: Scenario, server: BenchServer, headers: Record<string, string> | undefined, mode: LoadPlan["mode"], seconds: number): LoadPlan {
   const connections = mode === "rate" ? SETTINGS.rateConnections : SETTINGS.connections;
-  return { mode, port: server.port, path: scenario.path, body: scenario.body, headers: scenario.headers, connections, durationMs: seconds * 1000, rate: SETTINGS.rate };
+  return { mode, port: server.port, path: scenario.path, body: scenario.body, headers, connections, durationMs: seconds * 1000, rate: SETTINGS.rate };
 }
 
 async function measureScenario(scenario: Scenario, servers: Record<TargetName, BenchServer>): Promise<ScenarioResult> {
-  await checkAnswers(scenario, servers);
+  const headers = await headersFor(scenario, servers.gateway);
+  await checkAnswers(scenario, servers, headers);
   const atRate = {} as ByTarget;
   const saturated = {} as ByTarget;
   for (const target of TARGETS) {
     const server = servers[target];
-    await runLoad(plan(scenario, server, "saturate", SETTINGS.warmupSeconds), server.pid);
+    await runLoad(plan(scenario, server, headers[target], "saturate", SETTINGS.warmupSeconds), server.pid);
     await settled(server.pid);
-    atRate[target] = await runLoad(plan(scenario, server, "rate", SETTINGS.rateSeconds), server.pid);
+    atRate[target] = await runLoad(plan(scenario, server, headers[target], "rate", SETTINGS.rateSeconds), server.pid);
   }
   for (const target of TARGETS) {
     await settled(servers[target].pid);
-    saturated[target] = await runLoad(plan(scenario, servers[target], "saturate", SETTINGS.saturationSeconds), servers[target].pid);
+    saturated[target] = await runLoad(plan(scenario, servers[target], headers[target], "saturate", SETTINGS.saturationSeconds), servers[target].pid);
   }
   return { scenario, atRate, saturated };
 }
@@ -102,6 +126,8 @@ async function main(): Promise<number> {
     }
     const memory = memoryOf(servers.gateway.pid);
     console.log(`\n${renderTable(results, SETTINGS)}`);
+    const governance = governanceCost(results);
+    if (governance) console.log(governance);
     console.log(`gateway RSS after the run: ${memory.rssMB.toFixed(1)} MB (peak ${memory.peakMB.toFixed(1)} MB)\n`);
     const checks = verdicts(results, memory.rssMB);
     for (const check of checks) console.log(`${check.pass ? "PASS" : "FAIL"}  ${check.text}`);

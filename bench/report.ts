@@ -82,6 +82,16 @@ export function renderTable(results: ScenarioResult[], settings: TableSettings):
   return lines.join("\n");
 }
 
+/** What governance (a virtual key's budget, rate limits and routing rule) adds to a plain chat request, at the fixed rate. */
+export function governanceCost(results: ScenarioResult[]): string | undefined {
+  const byName = (name: string) => results.find((result) => result.scenario.name === name)?.atRate.gateway;
+  const [plain, governed] = [byName("chat"), byName("chat governed")];
+  if (!plain || !governed) return undefined;
+  const p50 = governed.latency.p50 - plain.latency.p50;
+  const cpu = governed.serverCpuMicrosPerRequest - plain.serverCpuMicrosPerRequest;
+  return `governance cost ("chat governed" − "chat", gateway at the fixed rate): p50 ${signed(p50)} µs, server CPU per request ${signed(cpu)} µs`;
+}
+
 export interface Verdict {
   pass: boolean;
   text: string;

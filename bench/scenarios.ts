@@ -1,9 +1,14 @@
 /**
- * What the overhead bench sends. Each scenario is one request, sent unchanged to all three
- * targets: the mock upstream directly, the bare proxy (which forwards the same path to the
- * mock) and the gateway. A later scenario (an Anthropic-format stream, a governed virtual key)
- * is one more entry here, plus whatever it needs in the mock upstream or the gateway's config.
+ * What the overhead bench sends. Each scenario is one request, sent to all three targets: the
+ * mock upstream directly, the bare proxy (which forwards the same path to the mock) and the
+ * gateway, which alone also gets the headers of the scenario's setup step (a virtual key).
+ * A new scenario is one more entry here, plus whatever it needs in the mock upstream or the
+ * gateway's config.
  */
+
+/** A fetch on the gateway's management API, carrying the bench's setup token. */
+export type AdminFetch = (path: string, json: unknown) => Promise<unknown>;
+
 export interface Scenario {
   name: string;
   /** The path on the gateway; the mock upstream answers it too (it routes by path suffix). */
@@ -14,9 +19,34 @@ export interface Scenario {
   stream: boolean;
   /** Text every target's reply must contain, checked once before measuring. */
   expect: string;
+  /**
+   * Run once against the gateway before measuring; returns headers only the gateway is sent
+   * (what it creates, such as a virtual key's value, exists only after the call).
+   */
+  setup?: (admin: AdminFetch) => Promise<Record<string, string>>;
 }
 
 const messages = [{ role: "user", content: "say hello in five words" }];
+
+/** Limits far above what the bench sends, so every check runs and none ever refuses. */
+const NEVER_REACHED = { token_max_limit: 1_000_000_000, token_reset_duration: "1m", request_max_limit: 1_000_000_000, request_reset_duration: "1m" };
+
+/** A virtual key with a budget and rate limits, and a rule of its own routing its requests. */
+async function governedKey(admin: AdminFetch): Promise<Record<string, string>> {
+  const created = (await admin("/api/governance/virtual-keys", {
+    name: "bench-governed",
+    budgets: [{ max_limit: 1_000_000, reset_duration: "1d" }],
+    rate_limit: NEVER_REACHED,
+  })) as { virtual_key: { id: string; value: string } };
+  await admin("/api/governance/routing-rules", {
+    name: "bench-governed",
+    cel_expression: 'headers["x-bench"] == "governed"',
+    targets: [{ provider: "openai", model: "gpt-4o-mini" }],
+    scope: "virtual_key",
+    scope_id: created.virtual_key.id,
+  });
+  return { "x-gw-vk": created.virtual_key.value, "x-bench": "governed" };
+}
 
 export const SCENARIOS: Scenario[] = [
   {
@@ -25,6 +55,14 @@ export const SCENARIOS: Scenario[] = [
     body: { model: "openai/gpt-4o-mini", messages, max_tokens: 16 },
     stream: false,
     expect: "echo: say hello in five words",
+  },
+  {
+    name: "chat governed",
+    path: "/v1/chat/completions",
+    body: { model: "openai/gpt-4o-mini", messages, max_tokens: 16 },
+    stream: false,
+    expect: "echo: say hello in five words",
+    setup: governedKey,
   },
   {
     name: "chat stream",
