@@ -1,6 +1,7 @@
 import { createParser } from "eventsource-parser";
 import type { ChatChunk } from "./canonical";
 import { FORMATS } from "./formats/registry";
+import type { SseChunkDecoder } from "./formats/sse-chunks";
 import type { Operation, WireFormat } from "./operations";
 import { ChunkAccumulator, type ReplySummary } from "./reply-summary";
 
@@ -54,14 +55,16 @@ export function tapStream(stream: ReadableStream<Uint8Array>, tap: ByteTap): Rea
   });
 }
 
-/** OpenAI's SSE, decoded synchronously as bytes arrive: the hot path's common case. */
-function openAIChatTap(accumulator: ChunkAccumulator, onDone: (summary: ReplySummary) => void): ByteTap {
+/** SSE formats are decoded synchronously as bytes arrive, with the codec's per-event decoder. */
+function sseChatTap(decoder: SseChunkDecoder, accumulator: ChunkAccumulator, onDone: (summary: ReplySummary) => void): ByteTap {
   const text = new TextDecoder();
+  const add = (chunks: ChatChunk[]) => {
+    for (const chunk of chunks) accumulator.add(chunk);
+  };
   const parser = createParser({
     onEvent(event) {
-      if (event.data === "[DONE]") return;
       try {
-        accumulator.add(JSON.parse(event.data) as ChatChunk);
+        add(decoder.event(event));
       } catch {
         // A malformed event is the client's to see; the summary just lacks it.
       }
@@ -69,11 +72,16 @@ function openAIChatTap(accumulator: ChunkAccumulator, onDone: (summary: ReplySum
   });
   return {
     feed: (bytes) => parser.feed(text.decode(bytes, { stream: true })),
-    end: (truncated) => onDone(accumulator.finish(truncated)),
+    end(truncated) {
+      try {
+        add(decoder.end());
+      } catch {}
+      onDone(accumulator.finish(truncated));
+    },
   };
 }
 
-/** Other formats keep their bytes and decode them with the format's codec once the stream has ended. */
+/** Binary streams (Bedrock's event stream) keep their bytes and are decoded once the stream has ended. */
 function deferredChatTap(format: WireFormat, accumulator: ChunkAccumulator, onDone: (summary: ReplySummary) => void): ByteTap {
   const codec = FORMATS[format]?.chat;
   const chunks: Uint8Array[] = [];
@@ -113,6 +121,7 @@ function timingTap(accumulator: ChunkAccumulator, onDone: (summary: ReplySummary
  */
 export function observeStream(operation: Operation, format: WireFormat, stream: ReadableStream<Uint8Array>, startedAt: number, onDone: (summary: ReplySummary) => void): ReadableStream<Uint8Array> {
   const accumulator = new ChunkAccumulator(startedAt);
-  const tap = operation !== "chat" ? timingTap(accumulator, onDone) : format === "openai" ? openAIChatTap(accumulator, onDone) : deferredChatTap(format, accumulator, onDone);
+  const sseDecoder = operation === "chat" ? FORMATS[format]?.chat?.sseDecoder?.() : undefined;
+  const tap = operation !== "chat" ? timingTap(accumulator, onDone) : sseDecoder ? sseChatTap(sseDecoder, accumulator, onDone) : deferredChatTap(format, accumulator, onDone);
   return tapStream(stream, tap);
 }

@@ -1,5 +1,6 @@
 import type { ChatChunk, ChatRequest, ChatResponse, EmbeddingRequest, EmbeddingResponse } from "../canonical";
 import type { WireFormat } from "../operations";
+import type { SseChunkDecoder } from "./sse-chunks";
 
 /** Chat in one wire format, both ways: a client speaking it, or an upstream speaking it. */
 export interface ChatCodec {
@@ -9,6 +10,8 @@ export interface ChatCodec {
   encodeResponse(response: ChatResponse): unknown;
   /** Upstream stream bytes in this format, as canonical chunks. */
   decodeStream(): ReadableWritablePair<ChatChunk, Uint8Array>;
+  /** For SSE formats: the same decoding one event at a time, synchronously (see sse-chunks.ts). */
+  sseDecoder?(): SseChunkDecoder;
   /** Canonical chunks, as stream bytes in this format for the client. */
   encodeStream(): ReadableWritablePair<Uint8Array, ChatChunk>;
 }

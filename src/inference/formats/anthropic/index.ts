@@ -4,7 +4,7 @@ import { countMessagesTokensLocally } from "./count-tokens";
 import { messagesRequestToCanonical } from "./request-decode";
 import { canonicalToMessagesRequest } from "./request-encode";
 import { canonicalToMessagesResponse, messagesResponseToCanonical } from "./response";
-import { decodeMessagesStream } from "./stream-decode";
+import { decodeMessagesStream, messagesSseDecoder } from "./stream-decode";
 import { encodeMessagesStream } from "./stream-encode";
 import type { MessagesRequest, MessagesResponse } from "./wire";
 
@@ -18,6 +18,7 @@ export const anthropicFormat: FormatCodec = {
     decodeResponse: (body) => messagesResponseToCanonical(body as MessagesResponse),
     encodeResponse: canonicalToMessagesResponse,
     decodeStream: decodeMessagesStream,
+    sseDecoder: messagesSseDecoder,
     encodeStream: encodeMessagesStream,
   },
   countTokensLocally: countMessagesTokensLocally,

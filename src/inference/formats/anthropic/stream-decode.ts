@@ -1,4 +1,4 @@
-import { type EventSourceMessage, parseSSE } from "../../../http/sse";
+import { type SseChunkDecoder, sseChunkStream } from "../sse-chunks";
 import type { ChatChunk, FinishReason } from "../../canonical";
 import { thinkingToCanonical } from "./response";
 import { finishReasonOf } from "./stop-reason";
@@ -93,13 +93,9 @@ function chunksOf(state: DecodeState, event: StreamEvent): ChatChunk[] {
 }
 
 /** Anthropic's SSE (`message_start` .. `message_stop`), event by event, as canonical chunks. */
-export function decodeMessagesStream(): ReadableWritablePair<ChatChunk, Uint8Array> {
-  const parser = parseSSE();
+export function messagesSseDecoder(): SseChunkDecoder {
   const state = new DecodeState();
-  const toChunks = new TransformStream<EventSourceMessage, ChatChunk>({
-    transform(message, controller) {
-      for (const chunk of chunksOf(state, JSON.parse(message.data) as StreamEvent)) controller.enqueue(chunk);
-    },
-  });
-  return { writable: parser.writable, readable: parser.readable.pipeThrough(toChunks) };
+  return { event: (message) => chunksOf(state, JSON.parse(message.data) as StreamEvent), end: () => [] };
 }
+
+export const decodeMessagesStream = () => sseChunkStream(messagesSseDecoder());

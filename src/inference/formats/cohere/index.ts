@@ -3,7 +3,7 @@ import { chatRequestFromCohere, chatRequestToCohere } from "./chat-request";
 import { chatResponseFromCohere, chatResponseToCohere } from "./chat-response";
 import { cohereEmbedding } from "./embed";
 import type { CohereChatRequest } from "./request-schema";
-import { decodeCohereStream } from "./stream-decode";
+import { cohereSseDecoder, decodeCohereStream } from "./stream-decode";
 import { encodeCohereStream } from "./stream-encode";
 import type { CohereChatResponse } from "./wire";
 
@@ -18,6 +18,7 @@ export const cohereFormat: FormatCodec = {
     decodeResponse: (body) => chatResponseFromCohere(body as CohereChatResponse),
     encodeResponse: chatResponseToCohere,
     decodeStream: decodeCohereStream,
+    sseDecoder: cohereSseDecoder,
     encodeStream: encodeCohereStream,
   },
   embedding: cohereEmbedding,

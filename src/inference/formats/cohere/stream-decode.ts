@@ -1,4 +1,4 @@
-import { type EventSourceMessage, parseSSE } from "../../../http/sse";
+import { type SseChunkDecoder, sseChunkStream } from "../sse-chunks";
 import type { ChatChunk } from "../../canonical";
 import { type CitedDelta, finishFromCohere, usageFromCohere } from "./mappings";
 import type { CohereStreamEvent } from "./wire";
@@ -34,20 +34,21 @@ function deltaOf(event: CohereStreamEvent): ChunkFields | undefined {
 }
 
 /** Cohere v2 SSE (`event: <type>` + JSON data) in, canonical chunks out; usage rides on the finishing chunk. */
-export function decodeCohereStream(): ReadableWritablePair<ChatChunk, Uint8Array> {
-  const parser = parseSSE();
+export function cohereSseDecoder(): SseChunkDecoder {
   let id = "";
   const created = Math.floor(Date.now() / 1000);
-  const toChunks = new TransformStream<EventSourceMessage, ChatChunk>({
-    transform(message, controller) {
-      if (message.data === "[DONE]" || !message.data) return;
+  return {
+    event(message): ChatChunk[] {
+      if (message.data === "[DONE]" || !message.data) return [];
       const event = JSON.parse(message.data) as CohereStreamEvent;
       if (event.type === "message-start" && event.id) id = event.id;
       const fields = deltaOf(event);
-      if (!fields) return;
+      if (!fields) return [];
       const { usage, ...choice } = fields;
-      controller.enqueue({ id, object: "chat.completion.chunk", created, model: "", choices: [{ index: 0, ...choice }], ...(usage ? { usage } : {}) });
+      return [{ id, object: "chat.completion.chunk", created, model: "", choices: [{ index: 0, ...choice }], ...(usage ? { usage } : {}) }];
     },
-  });
-  return { writable: parser.writable, readable: parser.readable.pipeThrough(toChunks) };
+    end: () => [],
+  };
 }
+
+export const decodeCohereStream = () => sseChunkStream(cohereSseDecoder());

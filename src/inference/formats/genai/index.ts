@@ -3,7 +3,7 @@ import { countGenaiTokensLocally } from "./count-tokens";
 import { genaiEmbedding } from "./embedding";
 import { canonicalToGenerateContent, generateContentToCanonical } from "./request";
 import { canonicalToGenerateContentResponse, generateContentResponseToCanonical } from "./response";
-import { decodeGenaiStream, encodeGenaiStream } from "./stream";
+import { decodeGenaiStream, encodeGenaiStream, genaiSseDecoder } from "./stream";
 
 /** Gemini's generateContent / streamGenerateContent (SSE) / embedContent wire format, also spoken by Vertex. */
 export const genaiFormat: FormatCodec = {
@@ -15,6 +15,7 @@ export const genaiFormat: FormatCodec = {
     decodeResponse: generateContentResponseToCanonical,
     encodeResponse: canonicalToGenerateContentResponse,
     decodeStream: decodeGenaiStream,
+    sseDecoder: genaiSseDecoder,
     encodeStream: encodeGenaiStream,
   },
   embedding: genaiEmbedding,

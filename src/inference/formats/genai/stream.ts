@@ -2,7 +2,8 @@
  * streamGenerateContent with `alt=sse`: every event is one whole GenerateContentResponse
  * carrying the next parts; the last carries the finish reason and the usage.
  */
-import { type EventSourceMessage, encodeSSE, parseSSE } from "../../../http/sse";
+import { encodeSSE } from "../../../http/sse";
+import { type SseChunkDecoder, sseChunkStream } from "../sse-chunks";
 import type { ChatChunk, Usage } from "../../canonical";
 import { finishReasonOf, genaiFinishReason, newCallId, usageMetadataOf, usageOf } from "./response";
 import type { Candidate, GenerateContentResponse, Part } from "./schemas";
@@ -32,13 +33,12 @@ function deltaOf(parts: Part[], progress: ChoiceProgress): Delta {
 }
 
 /** Upstream Gemini events as canonical chunks; the usage of the last event follows as a chunk of its own. */
-export function decodeGenaiStream(): ReadableWritablePair<ChatChunk, Uint8Array> {
-  const parser = parseSSE();
+export function genaiSseDecoder(): SseChunkDecoder {
   const progress = new Map<number, ChoiceProgress>();
   const head = { id: "", object: "chat.completion.chunk" as const, created: Math.floor(Date.now() / 1000), model: "" };
   let usage: Usage | undefined;
-  const toChunks = new TransformStream<EventSourceMessage, ChatChunk>({
-    transform(message, controller) {
+  return {
+    event(message) {
       const response = JSON.parse(message.data) as GenerateContentResponse;
       head.id ||= response.responseId ?? `genai-${crypto.randomUUID()}`;
       head.model = response.modelVersion ?? head.model;
@@ -50,15 +50,14 @@ export function decodeGenaiStream(): ReadableWritablePair<ChatChunk, Uint8Array>
         const delta = { ...(seen ? {} : { role: "assistant" as const }), ...deltaOf(candidate.content?.parts ?? [], choice) };
         return { index, delta, finish_reason: finishReasonOf(candidate.finishReason, choice.toolCalls > 0) };
       });
-      if (choices.length > 0) controller.enqueue({ ...head, choices });
       if (response.usageMetadata) usage = usageOf(response.usageMetadata);
+      return choices.length > 0 ? [{ ...head, choices }] : [];
     },
-    flush(controller) {
-      if (usage) controller.enqueue({ ...head, choices: [], usage });
-    },
-  });
-  return { writable: parser.writable, readable: parser.readable.pipeThrough(toChunks) };
+    end: () => (usage ? [{ ...head, choices: [], usage }] : []),
+  };
 }
+
+export const decodeGenaiStream = () => sseChunkStream(genaiSseDecoder());
 
 type PendingCall = { id?: string; name: string; arguments: string };
 

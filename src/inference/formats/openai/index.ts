@@ -1,17 +1,13 @@
-import { encodeSSE, parseSSE } from "../../../http/sse";
+import { encodeSSE } from "../../../http/sse";
 import type { ChatChunk, ChatRequest, ChatResponse, EmbeddingRequest, EmbeddingResponse } from "../../canonical";
+import { type SseChunkDecoder, sseChunkStream } from "../sse-chunks";
 import type { FormatCodec } from "../types";
 
 /** OpenAI's SSE: `data: <chunk>` events closed by `data: [DONE]`. */
-function decodeChatStream(): ReadableWritablePair<ChatChunk, Uint8Array> {
-  const parser = parseSSE();
-  const toChunks = new TransformStream<{ data: string }, ChatChunk>({
-    transform(message, controller) {
-      if (message.data !== "[DONE]") controller.enqueue(JSON.parse(message.data) as ChatChunk);
-    },
-  });
-  return { writable: parser.writable, readable: parser.readable.pipeThrough(toChunks) };
-}
+const chatSseDecoder = (): SseChunkDecoder => ({
+  event: (message) => (message.data === "[DONE]" ? [] : [JSON.parse(message.data) as ChatChunk]),
+  end: () => [],
+});
 
 function encodeChatStream(): ReadableWritablePair<Uint8Array, ChatChunk> {
   return new TransformStream<ChatChunk, Uint8Array>({
@@ -36,7 +32,8 @@ export const openAIFormat: FormatCodec = {
     encodeRequest: (request) => (request.stream ? { ...request, stream_options: { ...request.stream_options, include_usage: true } } : { ...request }),
     decodeResponse: (body) => body as ChatResponse,
     encodeResponse: (response) => response,
-    decodeStream: decodeChatStream,
+    decodeStream: () => sseChunkStream(chatSseDecoder()),
+    sseDecoder: chatSseDecoder,
     encodeStream: encodeChatStream,
   },
   embedding: {
