@@ -30,16 +30,12 @@ function chatCompletion(body: ChatBody, id: string) {
 }
 
 /**
- * One SSE event per word. The first event leaves on its own, the rest one event-loop turn later,
- * so a proxy reads the stream in more than one piece and the time to first byte differs from
- * the full time. (A turn between every event would make this mock the bottleneck at ~9k
+ * A stream's events in two writes: the first event on its own, the rest one event-loop turn
+ * later, so a proxy reads the stream in more than one piece and the time to first byte differs
+ * from the full time. (A turn between every event would make this mock the bottleneck at ~9k
  * streams/s; flushed back to back, Bun coalesces all events into one write.)
  */
-function chatStream(body: ChatBody, id: string): ReadableStream<Uint8Array> {
-  const base = { id, object: "chat.completion.chunk", created: Math.floor(Date.now() / 1000), model: body.model };
-  const chunk = (delta: object, finish_reason: string | null) => `data: ${JSON.stringify({ ...base, choices: [{ index: 0, delta, finish_reason }] })}\n\n`;
-  const words = replyText(body).split(/(?<= )/);
-  const [first, ...rest] = [chunk({ role: "assistant", content: "" }, null), ...words.map((content) => chunk({ content }, null)), chunk({}, "stop"), "data: [DONE]\n\n"];
+function inTwoWrites([first, ...rest]: string[]): ReadableStream<Uint8Array> {
   return new ReadableStream({
     type: "direct",
     async pull(controller) {
@@ -53,29 +49,26 @@ function chatStream(body: ChatBody, id: string): ReadableStream<Uint8Array> {
   });
 }
 
-/** Anthropic's Messages stream, event by event, split like chatStream: the first event, then the rest. */
+/** OpenAI's chat stream: one SSE event per word. */
+function chatStream(body: ChatBody, id: string): ReadableStream<Uint8Array> {
+  const base = { id, object: "chat.completion.chunk", created: Math.floor(Date.now() / 1000), model: body.model };
+  const chunk = (delta: object, finish_reason: string | null) => `data: ${JSON.stringify({ ...base, choices: [{ index: 0, delta, finish_reason }] })}\n\n`;
+  const words = replyText(body).split(/(?<= )/);
+  return inTwoWrites([chunk({ role: "assistant", content: "" }, null), ...words.map((content) => chunk({ content }, null)), chunk({}, "stop"), "data: [DONE]\n\n"]);
+}
+
+/** Anthropic's Messages stream, event by event. */
 function messagesStream(body: ChatBody, id: string): ReadableStream<Uint8Array> {
   const event = (name: string, data: object) => `event: ${name}\ndata: ${JSON.stringify({ type: name, ...data })}\n\n`;
   const words = replyText(body).split(/(?<= )/);
-  const [first, ...rest] = [
+  return inTwoWrites([
     event("message_start", { message: { id, type: "message", role: "assistant", model: body.model, content: [], stop_reason: null, stop_sequence: null, usage: { input_tokens: words.length, output_tokens: 1 } } }),
     event("content_block_start", { index: 0, content_block: { type: "text", text: "" } }),
     ...words.map((text) => event("content_block_delta", { index: 0, delta: { type: "text_delta", text } })),
     event("content_block_stop", { index: 0 }),
     event("message_delta", { delta: { stop_reason: "end_turn", stop_sequence: null }, usage: { output_tokens: words.length } }),
     event("message_stop", {}),
-  ];
-  return new ReadableStream({
-    type: "direct",
-    async pull(controller) {
-      controller.write(encoder.encode(first!));
-      await controller.flush();
-      await new Promise((resolve) => setImmediate(resolve));
-      for (const line of rest) controller.write(encoder.encode(line));
-      await controller.flush();
-      controller.close();
-    },
-  });
+  ]);
 }
 
 let served = 0;
