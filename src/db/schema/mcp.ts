@@ -56,16 +56,21 @@ export const mcpToolLogs = sqliteTable(
 /** Who a per-user credential or flow belongs to: a virtual key, or an opaque MCP session id. */
 export type IdentityMode = "virtual_key" | "session";
 
+/** The (mode, identity, client) triple a credential or a flow belongs to; a fresh set per table. */
+const perUserOwner = () => ({
+  mode: text("mode", { enum: ["virtual_key", "session"] }).notNull(),
+  identity: text("identity").notNull(),
+  mcpClientId: text("mcp_client_id")
+    .notNull()
+    .references(() => mcpClients.id, { onDelete: "cascade" }),
+});
+
 /** Each identity's own header values for a per_user_headers client, sealed. */
 export const mcpPerUserCredentials = sqliteTable(
   "mcp_per_user_credentials",
   {
     id: text("id").primaryKey(),
-    mode: text("mode", { enum: ["virtual_key", "session"] }).notNull(),
-    identity: text("identity").notNull(),
-    mcpClientId: text("mcp_client_id")
-      .notNull()
-      .references(() => mcpClients.id, { onDelete: "cascade" }),
+    ...perUserOwner(),
     sealedValues: text("sealed_values").notNull(),
     createdAt: integer("created_at", { mode: "timestamp_ms" }).notNull(),
     updatedAt: integer("updated_at", { mode: "timestamp_ms" }).notNull(),
@@ -82,11 +87,7 @@ export const mcpPerUserHeaderFlows = sqliteTable(
   "mcp_per_user_header_flows",
   {
     id: text("id").primaryKey(),
-    mode: text("mode", { enum: ["virtual_key", "session"] }).notNull(),
-    identity: text("identity").notNull(),
-    mcpClientId: text("mcp_client_id")
-      .notNull()
-      .references(() => mcpClients.id, { onDelete: "cascade" }),
+    ...perUserOwner(),
     tempTokenHash: text("temp_token_hash").notNull(),
     state: text("state").notNull(),
     expiresAt: integer("expires_at", { mode: "timestamp_ms" }).notNull(),
