@@ -1,5 +1,6 @@
 import { type Static, Type as t } from "@sinclair/typebox";
 import { PERIOD_PATTERN, resolveWindow, type TimeWindow } from "./time-window";
+import { commaList } from "../http/comma-list";
 
 /** Query parameters that take a comma-separated list, each matching rows whose field is any of the values. */
 export const LIST_FILTERS = [
@@ -85,14 +86,6 @@ export interface LogFilters {
 
 const METADATA_PREFIX = "metadata_";
 
-function splitList(raw: string | undefined): string[] | undefined {
-  const values = raw
-    ?.split(",")
-    .map((value) => value.trim())
-    .filter(Boolean);
-  return values?.length ? values : undefined;
-}
-
 const numberOrUndefined = (raw: string | undefined) => (raw === undefined ? undefined : Number(raw));
 const nonBlank = (raw: string | undefined) => (raw?.trim() ? raw.trim() : undefined);
 
@@ -105,7 +98,7 @@ function metadataFilters(query: Record<string, unknown>): Record<string, string>
 export function readLogFilters(query: LogFilterQuery, now: Date): LogFilters {
   const lists: LogFilters["lists"] = {};
   for (const name of LIST_FILTERS) {
-    const values = splitList(query[name]);
+    const values = commaList(query[name]);
     if (values) lists[name] = values;
   }
   const requestId = nonBlank(query.request_id);

@@ -2,7 +2,7 @@ import { asc, count, eq } from "drizzle-orm";
 import type { Database } from "../../db/client";
 import { type ManagementApiKeyRow, managementApiKeys } from "../../db/schema";
 import { conflict, notFound } from "../../http/errors";
-import { containsText } from "../contains-text";
+import { containsText } from "../../db/contains-text";
 import { knownPermissionIds } from "../permissions";
 import { newToken, sha256Hex } from "../tokens";
 import type { ApiKeyCreateInput, ApiKeyListQuery, ApiKeyUpdateInput } from "./schemas";

@@ -2,7 +2,7 @@ import { and, count, desc, eq, gte, lte, or, type SQL, sql } from "drizzle-orm";
 import type { Database } from "../../db/client";
 import { type AuditEventRow, auditEvents } from "../../db/schema";
 import { notFound } from "../../http/errors";
-import { containsText } from "../contains-text";
+import { containsText } from "../../db/contains-text";
 import { constantTimeEqual } from "../tokens";
 import type { AuditListQuery } from "./schemas";
 import { signAuditEvent } from "./signing";

@@ -1,9 +1,11 @@
 import { type Static, Type as t } from "@sinclair/typebox";
-import { and, gte, inArray, lte, or, type SQL, sql } from "drizzle-orm";
+import { and, gte, inArray, lte, or, type SQL } from "drizzle-orm";
 import type { AnySQLiteColumn } from "drizzle-orm/sqlite-core";
 import { mcpToolLogs } from "../../db/schema";
 import { LogFilterFields } from "../../logs/filters";
 import { resolveWindow } from "../../logs/time-window";
+import { commaList } from "../../http/comma-list";
+import { containsText } from "../../db/contains-text";
 
 const LIST_COLUMNS = {
   tool_names: mcpToolLogs.toolName,
@@ -35,20 +37,9 @@ export interface McpLogFilters {
   window: { start?: Date; end?: Date };
 }
 
-function splitList(raw: string | undefined): string[] | undefined {
-  const values = raw
-    ?.split(",")
-    .map((value) => value.trim())
-    .filter(Boolean);
-  return values?.length ? values : undefined;
-}
-
-/** Case-insensitive substring; instr() so `%` and `_` are matched literally. */
-const contains = (column: AnySQLiteColumn, text: string) => sql`instr(lower(${column}), lower(${text})) > 0`;
-
 function conditions(query: McpLogFilterQuery, window: McpLogFilters["window"]): SQL[] {
   const found: Array<SQL | undefined> = Object.entries(LIST_COLUMNS).map(([name, column]) => {
-    const values = splitList(query[name as keyof typeof LIST_COLUMNS]);
+    const values = commaList(query[name as keyof typeof LIST_COLUMNS]);
     return values && inArray(column, values);
   });
   if (window.start) found.push(gte(mcpToolLogs.timestamp, window.start));
@@ -56,7 +47,7 @@ function conditions(query: McpLogFilterQuery, window: McpLogFilters["window"]): 
   if (query.min_latency !== undefined) found.push(gte(mcpToolLogs.latencyMs, Number(query.min_latency)));
   if (query.max_latency !== undefined) found.push(lte(mcpToolLogs.latencyMs, Number(query.max_latency)));
   const search = query.content_search?.trim();
-  if (search) found.push(or(contains(mcpToolLogs.arguments, search), contains(mcpToolLogs.result, search)));
+  if (search) found.push(or(containsText(mcpToolLogs.arguments, search), containsText(mcpToolLogs.result, search)));
   return found.filter((condition) => condition !== undefined);
 }
 

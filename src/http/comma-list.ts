@@ -1,0 +1,8 @@
+/** A comma-separated query value as its non-blank, trimmed entries; undefined when there are none. */
+export function commaList(raw: string | undefined): string[] | undefined {
+  const values = raw
+    ?.split(",")
+    .map((value) => value.trim())
+    .filter(Boolean);
+  return values?.length ? values : undefined;
+}
