@@ -6,6 +6,7 @@
  * Traffic goes to 127.0.0.1 only; everything started is stopped on exit, error or Ctrl-C.
  */
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { parseArgs } from "node:util";
 import { cpus, loadavg, tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { SETUP_TOKEN_HEADER } from "../src/access/setup-lock";
@@ -16,6 +17,9 @@ import { type ByTarget, governanceCost, renderTable, type ScenarioResult, TARGET
 import { runLoad } from "./run-load";
 import { type AdminFetch, SCENARIOS, type Scenario } from "./scenarios";
 
+// `--scenario <name>` (repeatable) measures only those scenarios, for quick iterations.
+const { values: args } = parseArgs({ args: Bun.argv.slice(2), options: { scenario: { type: "string", multiple: true } } });
+const chosen = args.scenario ? SCENARIOS.filter((scenario) => args.scenario!.includes(scenario.name)) : SCENARIOS;
 const SETTINGS = { rate: 2_000, rateSeconds: 5, rateConnections: 16, connections: 64, saturationSeconds: 4, warmupSeconds: 1 };
 const repoRoot = resolve(import.meta.dir, "..");
 const bun = process.execPath;
@@ -120,7 +124,8 @@ async function main(): Promise<number> {
     console.log(describeSetup());
     const servers = await startTargets(workDir);
     const results: ScenarioResult[] = [];
-    for (const scenario of SCENARIOS) {
+    if (chosen.length === 0) throw new Error(`no scenario named ${args.scenario!.join(", ")}; there are: ${SCENARIOS.map((scenario) => scenario.name).join(", ")}`);
+    for (const scenario of chosen) {
       console.error(`measuring ${scenario.name}…`);
       results.push(await measureScenario(scenario, servers));
     }

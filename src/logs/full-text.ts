@@ -1,30 +1,24 @@
-import type { InStatement } from "@libsql/client";
 import { type SQL, sql } from "drizzle-orm";
 import { requestLogs } from "../db/schema/logs";
 
-// Raw SQL, because drizzle has no FTS5 builder. `request_logs_fts` (migrations logs_fts and
-// logs_fts_by_writer) is a contentless FTS5 index keyed by request_logs.seq: the writer fills
+// Raw SQL, because drizzle has no FTS5 builder. `request_logs_fts` (migration
+// 0001_logs_full_text.sql) is a contentless FTS5 index keyed by request_logs.seq: the writer fills
 // it with the statement below, a trigger removes deleted rows from it.
 
 /**
- * Indexes the rows the statement just before it inserted (the last `count` rowids), inside the
- * same transaction. Indexed: the string values of the logged request body, except enumerations
- * and binary payloads, and the response text.
+ * Indexes the `?` rows inserted just before it (the last rowids), inside the same transaction.
+ * Indexed: the string values of the logged request body, except enumerations and binary
+ * payloads, and the response text.
  */
-export function indexInsertedContent(count: number): InStatement {
-  return {
-    sql: `WITH inserted AS MATERIALIZED (SELECT last_insert_rowid() AS last)
-      INSERT INTO request_logs_fts (rowid, content)
-      SELECT seq, concat_ws(' ',
-        (SELECT group_concat(value, ' ') FROM json_tree(request_content)
-          WHERE type = 'text' AND key NOT IN ('role', 'model', 'type', 'url', 'data', 'signature')),
-        response_content)
-      FROM request_logs, inserted
-      WHERE seq > inserted.last - ? AND seq <= inserted.last
-        AND (request_content IS NOT NULL OR response_content IS NOT NULL)`,
-    args: [count],
-  };
-}
+export const INDEX_INSERTED_CONTENT = `WITH inserted AS MATERIALIZED (SELECT last_insert_rowid() AS last)
+  INSERT INTO request_logs_fts (rowid, content)
+  SELECT seq, concat_ws(' ',
+    (SELECT group_concat(value, ' ') FROM json_tree(request_content)
+      WHERE type = 'text' AND key NOT IN ('role', 'model', 'type', 'url', 'data', 'signature')),
+    response_content)
+  FROM request_logs, inserted
+  WHERE seq > inserted.last - ? AND seq <= inserted.last
+    AND (request_content IS NOT NULL OR response_content IS NOT NULL)`;
 
 /**
  * An FTS5 query in which every word of the search must start a word of the content. Words are

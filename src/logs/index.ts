@@ -1,7 +1,8 @@
 import type { Database } from "../db/client";
 import type { NewRequestLogRow } from "../db/schema/logs";
 import { BatchWriter } from "./batch-writer";
-import { rowInserter } from "./insert-rows";
+import { clientInserter } from "./insert-rows";
+import { driverRowOf } from "./log-columns";
 import { requestLogRecorder } from "./recorder";
 import { scheduleRetention } from "./retention";
 import { logRoutes } from "./routes";
@@ -27,6 +28,11 @@ export interface RequestLogsOptions {
   writerThread?: WriterDatabase;
 }
 
+function inlineInserter(db: Database): (rows: NewRequestLogRow[]) => Promise<void> {
+  const insert = clientInserter(db.$client);
+  return (rows) => insert(rows.map(driverRowOf));
+}
+
 /**
  * Request logs: the inference hook that records every request through a batched writer, the
  * /api/logs routes, and the retention schedule. `close()` stops the schedule and writes what
@@ -37,7 +43,7 @@ export function createRequestLogs(db: Database, options: RequestLogsOptions = {}
   // Told about every batch once it is stored (the agent indexes logs as they arrive); a listener must not block.
   const writtenListeners = new Set<(rows: readonly NewRequestLogRow[]) => void>();
   const thread = options.writerThread && workerInserter(options.writerThread);
-  const insertRows = thread ? thread.insert : rowInserter(db);
+  const insertRows = thread ? thread.insert : inlineInserter(db);
   const insertAndTell = async (rows: NewRequestLogRow[]) => {
     await insertRows(rows);
     for (const listener of writtenListeners) {

@@ -1,4 +1,5 @@
 import type { NewRequestLogRow } from "../db/schema/logs";
+import { driverRowOf } from "./log-columns";
 import type { WorkerReply, WorkerRequest } from "./write-worker";
 
 export interface WriterDatabase {
@@ -46,7 +47,7 @@ export function workerInserter(database: WriterDatabase) {
       // alive, and Bun delivers replies from an unreferenced worker far more slowly.
       if (pending.size === 0) thread.ref();
       const done = new Promise<void>((resolve, reject) => pending.set(id, { resolve, reject }));
-      thread.postMessage({ type: "write", id, rows } satisfies WorkerRequest);
+      thread.postMessage({ type: "write", id, rows: JSON.stringify(rows.map(driverRowOf)) } satisfies WorkerRequest);
       return done;
     },
     /** Stops the thread; call after the writer's last flush. */
