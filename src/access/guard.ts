@@ -1,5 +1,7 @@
 import { Elysia } from "elysia";
+import type { Server } from "bun";
 import { GatewayError } from "../http/errors";
+import { requestPath } from "../http/request-path";
 import { type Edition, enterpriseOnly } from "./access-errors";
 import type { AuditRecorder } from "./audit/recorder";
 import type { Authenticator } from "./authenticate";
@@ -34,26 +36,32 @@ function statusOf(responseValue: unknown, status: unknown): number {
   return typeof status === "number" ? status : 200;
 }
 
+/** Authenticates and authorizes a management request; a refused write is audited before the refusal is thrown. */
+async function guardManagement(request: Request, path: string, server: Server<unknown> | null, deps: GuardDeps): Promise<void> {
+  const access: RequestAccess = { principal: ANONYMOUS, route: routeAccessFor(request.method, path), ip: server?.requestIP(request)?.address ?? "", audit: {} };
+  rememberAccess(request, access);
+  try {
+    await admit(request, access, deps);
+  } catch (error) {
+    if (deps.recorder && WRITE_METHODS.has(request.method) && error instanceof GatewayError) {
+      await deps.recorder.record(request, access, { status: error.status, denied: true });
+    }
+    throw error;
+  }
+}
+
 /**
  * Runs before routing on every /api request: authenticates, checks the route table, and
  * records management writes (allowed or refused) in the audit log.
  */
 export const accessGuard = (deps: GuardDeps) =>
   new Elysia({ name: "access-guard" })
-    .onRequest(async ({ request, server }) => {
-      const path = new URL(request.url).pathname;
+    .onRequest(({ request, server }) => {
+      const path = requestPath(request);
       if (!isManagementPath(path)) return;
-      const access: RequestAccess = { principal: ANONYMOUS, route: routeAccessFor(request.method, path), ip: server?.requestIP(request)?.address ?? "", audit: {} };
-      rememberAccess(request, access);
-      try {
-        await admit(request, access, deps);
-      } catch (error) {
-        if (deps.recorder && WRITE_METHODS.has(request.method) && error instanceof GatewayError) {
-          await deps.recorder.record(request, access, { status: error.status, denied: true });
-        }
-        throw error;
-      }
+      return guardManagement(request, path, server, deps);
     })
+    // Elysia awaits a mapResponse hook only when it is declared async.
     .mapResponse({ as: "global" }, async ({ request, set, responseValue, body }) => {
       if (!deps.recorder || !WRITE_METHODS.has(request.method)) return;
       const access = accessOf(request);

@@ -22,10 +22,7 @@ const isUnder = (roots: readonly string[], path: string) => roots.some((root) =>
  * synchronous call would have given.
  */
 export function asyncMountHook(jobs: AsyncJobs, hasWebhook: (name: string) => boolean, mountRoots: readonly string[]) {
-  return new Elysia({ name: "async-mount-hook" }).onRequest(async ({ request }) => {
-    const pollId = request.headers.get("x-gw-async-id")?.trim();
-    const submit = request.headers.get("x-gw-async")?.trim().toLowerCase() === "true";
-    if (!pollId && !submit) return;
+  async function answer(request: Request, pollId: string | undefined): Promise<Response | undefined> {
     const url = new URL(request.url);
     if (!isUnder(mountRoots, url.pathname)) return;
     if (pollId) {
@@ -40,5 +37,11 @@ export function asyncMountHook(jobs: AsyncJobs, hasWebhook: (name: string) => bo
     const submission = await readSubmission(request, url.pathname + url.search, hasWebhook);
     const job = await jobs.submit({ ...submission, route: url.pathname, requestType: requestTypeOfMountPath(url.pathname), resultUrl: () => `${url.origin}${url.pathname}` });
     return pollResponse(job);
+  }
+
+  return new Elysia({ name: "async-mount-hook" }).onRequest(({ request }) => {
+    const pollId = request.headers.get("x-gw-async-id")?.trim();
+    const submit = request.headers.get("x-gw-async")?.trim().toLowerCase() === "true";
+    if (pollId || submit) return answer(request, pollId);
   });
 }

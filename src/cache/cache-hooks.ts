@@ -2,7 +2,7 @@ import type { HookReply, RequestContext } from "../inference/hooks";
 import type { Operation } from "../inference/operations";
 import type { PluginHooks, PluginHost } from "../plugins";
 import { captureResponse, replayableHeaders } from "./capture";
-import { cacheDirectivesOf } from "./cache-directives";
+import { type CacheDirectives, cacheDirectivesOf } from "./cache-directives";
 import type { ResolvedCacheConfig } from "./config";
 import type { Embedder } from "./embedder";
 import { replay } from "./replay";
@@ -41,23 +41,32 @@ export class ResponseCacheHooks implements PluginHooks {
     private readonly host: PluginHost,
   ) {}
 
-  async admit(context: RequestContext): Promise<HookReply | undefined> {
+  /** Synchronous for a request that asks for no caching: most of them. */
+  admit(context: RequestContext): Promise<HookReply | undefined> | undefined {
     if (!CACHEABLE.has(context.operation)) return;
     const directives = cacheDirectivesOf(context.headers, this.config.defaultKey);
     if (!directives.key) return;
-    const keys = requestKeys(context, directives.key, this.config);
-    const exact = await this.deps.store.findExact(directives.key, keys.requestHash, Date.now());
-    if (exact) return { response: replay({ entry: exact, type: "direct" }), cacheHit: "direct" };
-    const semantic = await this.probeSemantic(context, directives.key, keys);
-    if (semantic.reply) return semantic.reply;
-    if (directives.noStore) return;
-    this.pending.set(context, { cacheKey: directives.key, keys, ttlSeconds: directives.ttlSeconds ?? this.config.ttlSeconds, embedding: semantic.embedding });
+    return this.lookUp(context, directives.key, directives);
   }
 
-  async transformResponse(context: RequestContext, response: Response): Promise<Response> {
+  transformResponse(context: RequestContext, response: Response): Promise<Response> | Response {
     const plan = this.pending.get(context);
+    if (!plan) return response;
     this.pending.delete(context);
-    if (!plan || !response.ok) return response;
+    return response.ok ? this.captured(context, plan, response) : response;
+  }
+
+  private async lookUp(context: RequestContext, cacheKey: string, directives: CacheDirectives): Promise<HookReply | undefined> {
+    const keys = requestKeys(context, cacheKey, this.config);
+    const exact = await this.deps.store.findExact(cacheKey, keys.requestHash, Date.now());
+    if (exact) return { response: replay({ entry: exact, type: "direct" }), cacheHit: "direct" };
+    const semantic = await this.probeSemantic(context, cacheKey, keys);
+    if (semantic.reply) return semantic.reply;
+    if (directives.noStore) return;
+    this.pending.set(context, { cacheKey, keys, ttlSeconds: directives.ttlSeconds ?? this.config.ttlSeconds, embedding: semantic.embedding });
+  }
+
+  private async captured(context: RequestContext, plan: PendingStore, response: Response): Promise<Response> {
     const captured = await captureResponse(response, context.stream, this.config.maxEntryBytes, (body) => this.store(context, plan, response, body));
     captured.headers.set("x-gw-cache-id", context.id);
     return captured;

@@ -44,28 +44,24 @@ class FailurePolicy {
   }
 }
 
+/** Runs `call`, handing a failure (thrown or rejected) to `onError`; a synchronous result stays synchronous. */
+function guardedCall<T>(call: () => T | Promise<T>, onError: (error: unknown) => T): T | Promise<T> {
+  try {
+    const result = call();
+    return result instanceof Promise ? result.catch(onError) : result;
+  } catch (error) {
+    return onError(error);
+  }
+}
+
 function guardInference(name: string, hooks: PluginHooks, policy: FailurePolicy): InferenceHooks {
   const admit = hooks.admit?.bind(hooks);
   const transformResponse = hooks.transformResponse?.bind(hooks);
   const settle = hooks.settle?.bind(hooks);
   const inference: InferenceHooks = { name };
-  if (admit) {
-    inference.admit = async (context) => {
-      try {
-        return await admit(context);
-      } catch (error) {
-        policy.rethrow("admit", error);
-      }
-    };
-  }
+  if (admit) inference.admit = (context) => guardedCall(() => admit(context), (error) => policy.rethrow("admit", error));
   if (transformResponse) {
-    inference.transformResponse = async (context, response) => {
-      try {
-        return await transformResponse(context, response);
-      } catch (error) {
-        return policy.replace("transformResponse", error, response)!;
-      }
-    };
+    inference.transformResponse = (context, response) => guardedCall(() => transformResponse(context, response), (error) => policy.replace("transformResponse", error, response)!);
   }
   if (settle) {
     inference.settle = (context, outcome) => {
@@ -83,24 +79,8 @@ function guardHttp(hooks: PluginHooks, policy: FailurePolicy): HttpHooks {
   const onHttpRequest = hooks.onHttpRequest?.bind(hooks);
   const onHttpResponse = hooks.onHttpResponse?.bind(hooks);
   const http: HttpHooks = {};
-  if (onHttpRequest) {
-    http.onHttpRequest = async (request) => {
-      try {
-        return await onHttpRequest(request);
-      } catch (error) {
-        return policy.replace("onHttpRequest", error);
-      }
-    };
-  }
-  if (onHttpResponse) {
-    http.onHttpResponse = async (request, response) => {
-      try {
-        return await onHttpResponse(request, response);
-      } catch (error) {
-        return policy.replace("onHttpResponse", error, response);
-      }
-    };
-  }
+  if (onHttpRequest) http.onHttpRequest = (request) => guardedCall(() => onHttpRequest(request), (error) => policy.replace("onHttpRequest", error));
+  if (onHttpResponse) http.onHttpResponse = (request, response) => guardedCall(() => onHttpResponse(request, response), (error) => policy.replace("onHttpResponse", error, response));
   return http;
 }
 

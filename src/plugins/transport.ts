@@ -1,30 +1,42 @@
 import { Elysia } from "elysia";
+import { requestPath } from "../http/request-path";
 import type { HttpHooks } from "./types";
 
 /** The transport hooks see the inference surface only: not the management API, /health or /metrics. */
 function isInferencePath(request: Request): boolean {
-  const path = new URL(request.url).pathname;
+  const path = requestPath(request);
   return !(path === "/api" || path.startsWith("/api/") || path === "/health" || path === "/metrics");
+}
+
+async function requestThrough(hooks: readonly HttpHooks[], request: Request): Promise<Response | undefined> {
+  for (const hook of hooks) {
+    const answer = await hook.onHttpRequest?.(request);
+    if (answer) return answer;
+  }
+}
+
+async function responseThrough(hooks: readonly HttpHooks[], request: Request, original: Response): Promise<Response | undefined> {
+  let response = original;
+  for (let index = hooks.length - 1; index >= 0; index--) response = (await hooks[index]!.onHttpResponse?.(request, response)) ?? response;
+  return response === original ? undefined : response;
 }
 
 /**
  * Runs the plugins' HTTP transport hooks: `onHttpRequest` in plugin order before routing (the
  * first response given answers the request), `onHttpResponse` in reverse order on the route's
- * response, error answers included.
+ * response, error answers included. Without such hooks (the usual case) a request pays nothing.
  */
 export const pluginTransport = (hooks: () => readonly HttpHooks[]) =>
   new Elysia({ name: "plugin-transport" })
-    .onRequest(async ({ request }) => {
-      if (!isInferencePath(request)) return;
-      for (const hook of hooks()) {
-        const answer = await hook.onHttpRequest?.(request);
-        if (answer) return answer;
-      }
+    .onRequest(({ request }) => {
+      const active = hooks();
+      if (active.length === 0 || !isInferencePath(request)) return;
+      return requestThrough(active, request);
     })
-    // mapResponse (not afterHandle) so error answers pass through the hooks too.
+    // mapResponse (not afterHandle) so error answers pass through the hooks too; Elysia awaits
+    // a mapResponse hook only when it is declared async.
     .mapResponse({ as: "global" }, async ({ request, responseValue }) => {
-      if (!(responseValue instanceof Response) || !isInferencePath(request)) return;
-      let response = responseValue;
-      for (const hook of hooks().toReversed()) response = (await hook.onHttpResponse?.(request, response)) ?? response;
-      return response === responseValue ? undefined : response;
+      const active = hooks();
+      if (active.length === 0 || !(responseValue instanceof Response) || !isInferencePath(request)) return;
+      return responseThrough(active, request, responseValue);
     });

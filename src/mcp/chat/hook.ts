@@ -60,6 +60,14 @@ export function mcpChatHook(deps: ChatHookDeps): InferenceHooks {
     return handleInference(deps.inference(), call).catch((error) => (error instanceof GatewayError ? error.toResponse() : Promise.reject(error)));
   };
 
+  async function injectTools(context: RequestContext): Promise<void> {
+    const callContext = await chatCallContext(context, deps);
+    const offered = offeredTools(deps.registry, callContext.filter);
+    if (offered.length === 0) return;
+    context.body = withInjectedTools(context.body, context.format, offered);
+    prepared.set(context, { offered, callContext });
+  }
+
   async function runAgent(context: RequestContext, response: Response, { offered, callContext }: Prepared): Promise<Response> {
     let current = response;
     let body = context.body;
@@ -80,13 +88,9 @@ export function mcpChatHook(deps: ChatHookDeps): InferenceHooks {
 
   return {
     name: "mcp",
-    async admit(context) {
-      if (context.operation !== "chat" || !injectsInto(context.format) || followUps.has(context.headers)) return;
-      const callContext = await chatCallContext(context, deps);
-      const offered = offeredTools(deps.registry, callContext.filter);
-      if (offered.length === 0) return;
-      context.body = withInjectedTools(context.body, context.format, offered);
-      prepared.set(context, { offered, callContext });
+    admit(context) {
+      if (deps.registry.size === 0 || context.operation !== "chat" || !injectsInto(context.format) || followUps.has(context.headers)) return;
+      return injectTools(context);
     },
     transformResponse(context, response) {
       const state = prepared.get(context);

@@ -33,6 +33,10 @@ export class McpClientRegistry {
     for (const config of await this.store.list()) void this.register(config, []);
   }
 
+  get size(): number {
+    return this.entries.size;
+  }
+
   list(): RegisteredClient[] {
     return [...this.entries.values()];
   }
