@@ -46,18 +46,38 @@ function formatLabels(pairs: ReadonlyArray<readonly [string, string]>): string {
 
 const header = (name: string, help: string, type: string) => [`# HELP ${name} ${escapeHelp(help)}`, `# TYPE ${name} ${type}`];
 
-/** Samples keyed by their label values in declaration order. */
+interface SampleEntry<L extends string, V> {
+  pairs: Array<[L, string]>;
+  value: V;
+}
+
+/** A level of the lookup tree: one label's values, leading to the next label's level or, at the last label, to a sample. */
+type LabelLevel<L extends string, V> = Map<string, LabelLevel<L, V> | SampleEntry<L, V>>;
+
+/**
+ * Samples keyed by their label values in declaration order, in a tree of maps with one level
+ * per label: looking a sample up on the hot path (every request) allocates nothing.
+ */
 class SampleSet<L extends string, V> {
-  private readonly entries = new Map<string, { pairs: Array<[L, string]>; value: V }>();
+  private readonly root: LabelLevel<L, V> = new Map();
+  private readonly entries: Array<SampleEntry<L, V>> = [];
+  private unlabelled: SampleEntry<L, V> | undefined;
 
   constructor(private readonly labelNames: readonly L[]) {}
 
-  /** On the hot path (every request): the key is built without allocating label pairs. */
   upsert(labels: Labels<L>, create: () => V): V {
-    let key = "";
-    for (const name of this.labelNames) key += `${labels[name] ?? ""}\u0000`;
-    let entry = this.entries.get(key);
-    if (!entry) this.entries.set(key, (entry = { pairs: this.pairsOf(labels), value: create() }));
+    const names = this.labelNames;
+    if (names.length === 0) return (this.unlabelled ??= this.added(labels, create)).value;
+    let level = this.root;
+    for (let index = 0; index < names.length - 1; index++) {
+      const value = labels[names[index]!] ?? "";
+      let next = level.get(value) as LabelLevel<L, V> | undefined;
+      if (!next) level.set(value, (next = new Map()));
+      level = next;
+    }
+    const last = labels[names[names.length - 1]!] ?? "";
+    let entry = level.get(last) as SampleEntry<L, V> | undefined;
+    if (!entry) level.set(last, (entry = this.added(labels, create)));
     return entry.value;
   }
 
@@ -65,8 +85,14 @@ class SampleSet<L extends string, V> {
     return this.labelNames.map((name) => [name, labels[name] ?? ""]);
   }
 
-  all() {
-    return [...this.entries.values()];
+  all(): ReadonlyArray<SampleEntry<L, V>> {
+    return this.entries;
+  }
+
+  private added(labels: Labels<L>, create: () => V): SampleEntry<L, V> {
+    const entry = { pairs: this.pairsOf(labels), value: create() };
+    this.entries.push(entry);
+    return entry;
   }
 }
 

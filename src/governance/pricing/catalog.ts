@@ -31,12 +31,26 @@ function lookup(family: string, model: string): ModelPrice | undefined {
   return name ? section[name] : undefined;
 }
 
-/** The shipped list price of a model served by a provider of `family`; undefined when unknown. */
-export function catalogPrice(family: string, model: string): ModelPrice | undefined {
+function search(family: string, model: string): ModelPrice | null {
   const name = model.replace(REGION_PROFILE, "");
   for (const section of [family, ...(SHARED_PRICES[family] ?? [])]) {
     const price = lookup(section, name);
     if (price) return price;
   }
-  return undefined;
+  return null;
+}
+
+/** Every priced reply looks its model up: answers are remembered, for a bounded number of names (clients choose them). */
+const REMEMBERED = 2_048;
+const remembered = new Map<string, ModelPrice | null>();
+
+/** The shipped list price of a model served by a provider of `family`; undefined when unknown. */
+export function catalogPrice(family: string, model: string): ModelPrice | undefined {
+  const key = `${family}/${model}`;
+  let price = remembered.get(key);
+  if (price === undefined) {
+    if (remembered.size >= REMEMBERED) remembered.clear();
+    remembered.set(key, (price = search(family, model)));
+  }
+  return price ?? undefined;
 }

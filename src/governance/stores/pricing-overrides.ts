@@ -67,6 +67,7 @@ export class PricingOverrideStore {
   }
 
   bestMatch(request: PricedRequest): PricingOverrideRow | undefined {
+    if (this.overrides.size === 0) return undefined;
     const applicable = this.overrides.all().filter((row) => scopeApplies(row, request) && patternMatches(row, request.model) && (row.requestTypes.length === 0 || row.requestTypes.includes(request.requestType)));
     return applicable.sort(moreSpecific)[0];
   }

@@ -38,6 +38,10 @@ export class RowCache<Row extends CachedRow> {
     this.rows.delete(id);
   }
 
+  get size(): number {
+    return this.rows.size;
+  }
+
   /** Oldest first. */
   all(): Row[] {
     return [...this.rows.values()].sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime() || a.name.localeCompare(b.name));
