@@ -93,8 +93,7 @@ function createContext(call: InferenceCall): RequestContext {
   };
 }
 
-function settle(hooks: readonly InferenceHooks[], context: RequestContext, outcome: Omit<InferenceOutcome, "latencyMs">) {
-  const settled = { ...outcome, latencyMs: performance.now() - context.startedAt };
+function settleNow(hooks: readonly InferenceHooks[], context: RequestContext, settled: InferenceOutcome) {
   for (const hook of hooks) {
     try {
       hook.settle?.(context, settled);
@@ -102,6 +101,12 @@ function settle(hooks: readonly InferenceHooks[], context: RequestContext, outco
       console.error(`inference hook '${hook.name}' failed to settle`, error);
     }
   }
+}
+
+/** Settles once the response is on its way: logging, metrics and charging never delay a reply. */
+function settle(hooks: readonly InferenceHooks[], context: RequestContext, outcome: Omit<InferenceOutcome, "latencyMs">) {
+  const settled = { ...outcome, latencyMs: performance.now() - context.startedAt };
+  setImmediate(settleNow, hooks, context, settled);
 }
 
 function failureOutcome(error: GatewayError): Omit<InferenceOutcome, "latencyMs"> {

@@ -42,7 +42,8 @@ export function telemetryHooks(metrics: InferenceMetrics, exporter: OtlpTraceExp
     settle(context, outcome) {
       const admitted = admittedAt.get(context);
       const wentUpstream = admitted !== undefined && outcome.attempts.length > 0;
-      record(metrics, context, outcome, wentUpstream ? (performance.now() - admitted) / 1000 : undefined);
+      // Settling may run a moment after the reply ended, so the time is taken from the outcome.
+      record(metrics, context, outcome, wentUpstream ? (context.startedAt + outcome.latencyMs - admitted) / 1000 : undefined);
       exporter?.export(requestSpan(context, outcome, targetOf(context, outcome)));
     },
   };
