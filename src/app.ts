@@ -62,7 +62,7 @@ export async function createGateway({ config, databaseUrl, env = process.env, cl
       responseCache.builtin,
       builtinFromHooks("logging", requestLogs.recorder, "after-custom", false),
       telemetry.builtin,
-    ].filter((b) => !(process.env.GW_EXP_OFF ?? "").split(",").includes(b.name)),
+    ],
     seeds: config.plugins,
     privateAllowlist: config.server?.plugin_download_private_allowlist,
     resolveHost,
