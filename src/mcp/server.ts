@@ -1,39 +1,39 @@
-import { Server } from "@modelcontextprotocol/sdk/server/index.js";
-import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
-import { type CallToolResult, CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError } from "@modelcontextprotocol/sdk/types.js";
+import type { Server } from "@modelcontextprotocol/sdk/server/index.js";
+import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { Elysia } from "elysia";
 import { GatewayError } from "../http/errors";
 import { type CallerAuth, callContextOf } from "./call-context";
 import type { McpClientRegistry } from "./clients/registry";
+import { loadMcpServerSdk, type McpServerSdk } from "./sdk";
 import { offeredTools } from "./tools/catalogue";
 import type { CallContext, ToolExecutor } from "./tools/executor";
 
 const SERVER_INFO = { name: "ai-gateway", version: "1.0.0" };
 
 /** A refused or failed call, as a tool result the model can read; unknown and forbidden tools are protocol errors. */
-function failedCall(error: unknown): CallToolResult {
+function failedCall(sdk: McpServerSdk, error: unknown): CallToolResult {
   if (!(error instanceof GatewayError)) throw error;
-  if (error.status === 404 || error.status === 403) throw new McpError(ErrorCode.InvalidParams, error.message);
+  if (error.status === 404 || error.status === 403) throw new sdk.McpError(sdk.ErrorCode.InvalidParams, error.message);
   const authRequired = error.extra.mcp_auth_required;
   return { isError: true, content: [{ type: "text", text: error.message }], ...(authRequired ? { _meta: { mcp_auth_required: authRequired } } : {}) };
 }
 
 /** The gateway as an MCP server for one request: the tools this caller may use, run through the executor. */
-function gatewayServer(registry: McpClientRegistry, executor: ToolExecutor, context: CallContext): Server {
-  const server = new Server(SERVER_INFO, { capabilities: { tools: {} } });
-  server.setRequestHandler(ListToolsRequestSchema, () => ({
+function gatewayServer(sdk: McpServerSdk, registry: McpClientRegistry, executor: ToolExecutor, context: CallContext): Server {
+  const server = new sdk.Server(SERVER_INFO, { capabilities: { tools: {} } });
+  server.setRequestHandler(sdk.ListToolsRequestSchema, () => ({
     tools: offeredTools(registry, context.filter).map((tool) => ({
       name: tool.exposedName,
       description: tool.definition?.description ?? "",
       inputSchema: { type: "object" as const, ...tool.definition?.inputSchema },
     })),
   }));
-  server.setRequestHandler(CallToolRequestSchema, async (request): Promise<CallToolResult> => {
+  server.setRequestHandler(sdk.CallToolRequestSchema, async (request): Promise<CallToolResult> => {
     const call = { id: crypto.randomUUID(), function: { name: request.params.name, arguments: JSON.stringify(request.params.arguments ?? {}) } };
     try {
       return (await executor.execute(call, context)).result as CallToolResult;
     } catch (error) {
-      return failedCall(error);
+      return failedCall(sdk, error);
     }
   });
   return server;
@@ -51,8 +51,9 @@ export const mcpServerRoutes = (registry: McpClientRegistry, executor: ToolExecu
       "/mcp",
       async ({ request }) => {
         const context = await callContextOf(request, auth, "mcp_server");
-        const server = gatewayServer(registry, executor, context);
-        const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+        const sdk = await loadMcpServerSdk();
+        const server = gatewayServer(sdk, registry, executor, context);
+        const transport = new sdk.WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
         await server.connect(transport);
         try {
           return await transport.handleRequest(request);

@@ -1,7 +1,7 @@
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { ErrorCode, McpError } from "@modelcontextprotocol/sdk/types.js";
 import { retryDelayMs } from "../../inference/backoff";
 import type { McpClientConfig } from "../clients/config";
+import { loadedMcpClientSdk } from "../sdk";
 import { type DiscoveredTool, describeError, openUpstream } from "./upstream";
 
 export type ConnectionState = "connecting" | "connected" | "disconnected" | "error";
@@ -15,7 +15,10 @@ export interface SupervisionTimings {
 }
 
 /** A failure the server answered (an MCP error, a slow reply) leaves the session up; anything else means it dropped. */
-const isProtocolAnswer = (error: unknown) => error instanceof McpError && error.code !== ErrorCode.ConnectionClosed;
+function isProtocolAnswer(error: unknown): boolean {
+  const sdk = loadedMcpClientSdk();
+  return sdk !== undefined && error instanceof sdk.McpError && error.code !== sdk.ErrorCode.ConnectionClosed;
+}
 
 /**
  * One long-lived session with an upstream MCP server. When it drops (the stdio process exits,

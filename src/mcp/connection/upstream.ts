@@ -1,11 +1,8 @@
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { SSEClientTransport, SseError } from "@modelcontextprotocol/sdk/client/sse.js";
-import { getDefaultEnvironment, StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
-import { StreamableHTTPClientTransport, StreamableHTTPError } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import { UnauthorizedError } from "@modelcontextprotocol/sdk/client/auth.js";
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import { resolveEnvReference } from "../../config/env-reference";
 import type { McpClientConfig } from "../clients/config";
+import { loadedMcpClientSdk, loadMcpClientSdk, type McpClientSdk } from "../sdk";
 
 /** A tool as the upstream server describes it. */
 export interface DiscoveredTool {
@@ -24,7 +21,8 @@ const CLIENT_INFO = { name: "ai-gateway", version: "1.0.0" };
 
 const resolveValues = (values: Record<string, string>) => Object.fromEntries(Object.entries(values).map(([name, value]) => [name, resolveEnvReference(value)]));
 
-function transportFor(config: McpClientConfig, extraHeaders: Record<string, string>): Transport {
+function transportFor(sdk: McpClientSdk, config: McpClientConfig, extraHeaders: Record<string, string>): Transport {
+  const { SSEClientTransport, StdioClientTransport, StreamableHTTPClientTransport, getDefaultEnvironment } = sdk;
   const headers = { ...resolveValues(config.headers), ...extraHeaders };
   switch (config.connectionType) {
     case "http":
@@ -54,9 +52,10 @@ async function listAllTools(client: Client, timeoutMs: number): Promise<Discover
  * headers and stdio envs may be `env.NAME` references, resolved here and never stored resolved.
  */
 export async function openUpstream(config: McpClientConfig, extraHeaders: Record<string, string>, timeoutMs: number): Promise<UpstreamSession> {
-  const client = new Client(CLIENT_INFO, { capabilities: {} });
+  const sdk = await loadMcpClientSdk();
+  const client = new sdk.Client(CLIENT_INFO, { capabilities: {} });
   try {
-    await client.connect(transportFor(config, extraHeaders), { timeout: timeoutMs });
+    await client.connect(transportFor(sdk, config, extraHeaders), { timeout: timeoutMs });
     return { client, tools: await listAllTools(client, timeoutMs) };
   } catch (error) {
     await client.close().catch(() => undefined);
@@ -64,16 +63,23 @@ export async function openUpstream(config: McpClientConfig, extraHeaders: Record
   }
 }
 
+/** The HTTP status an upstream answered with, when the SDK's HTTP or SSE transport failed on one. */
+function upstreamStatus(error: unknown): number | undefined {
+  const sdk = loadedMcpClientSdk();
+  return sdk && (error instanceof sdk.StreamableHTTPError || error instanceof sdk.SseError) ? error.code : undefined;
+}
+
 /** Whether the upstream turned the credentials down (HTTP 401 or 403), as opposed to being unreachable. */
 export function isAuthRefusal(error: unknown): boolean {
-  if (error instanceof UnauthorizedError) return true;
-  const code = error instanceof StreamableHTTPError || error instanceof SseError ? error.code : undefined;
+  const sdk = loadedMcpClientSdk();
+  if (sdk && error instanceof sdk.UnauthorizedError) return true;
+  const code = upstreamStatus(error);
   return code === 401 || code === 403;
 }
 
 /** A failure in words; an HTTP status the upstream answered with leads, as it says the most. */
 export function describeError(error: unknown): string {
   const message = error instanceof Error ? error.message : String(error);
-  const status = error instanceof StreamableHTTPError || error instanceof SseError ? error.code : undefined;
+  const status = upstreamStatus(error);
   return status !== undefined && status > 0 ? `HTTP ${status}: ${message}` : message;
 }

@@ -1,6 +1,6 @@
-import { ErrorCode, McpError } from "@modelcontextprotocol/sdk/types.js";
 import { GatewayError } from "../../http/errors";
 import { describeError } from "../connection/upstream";
+import { loadedMcpClientSdk } from "../sdk";
 
 /** What `tools/call` answers: content parts, optional structured content, and whether the tool failed. */
 export interface CallResult {
@@ -21,10 +21,12 @@ export function resultText(result: CallResult): string {
 /** An upstream failure as a gateway error: a timeout, an MCP error the server answered, or no answer at all. */
 export function upstreamFailure(clientName: string, error: unknown): GatewayError {
   if (error instanceof GatewayError) return error;
-  if (error instanceof McpError && error.code === ErrorCode.RequestTimeout) {
+  // Only the SDK raises MCP errors, so while it is not loaded there are none.
+  const sdk = loadedMcpClientSdk();
+  if (sdk && error instanceof sdk.McpError && error.code === sdk.ErrorCode.RequestTimeout) {
     return new GatewayError({ status: 504, errorType: "provider_mcp_timeout", message: `MCP client '${clientName}' did not answer in time` });
   }
-  if (error instanceof McpError && error.code !== ErrorCode.ConnectionClosed) {
+  if (sdk && error instanceof sdk.McpError && error.code !== sdk.ErrorCode.ConnectionClosed) {
     return new GatewayError({ status: 502, errorType: "provider_mcp_error", message: `MCP client '${clientName}' answered with an error: ${error.message}`, isGatewayError: false });
   }
   return new GatewayError({ status: 502, errorType: "provider_mcp_unreachable", message: `MCP client '${clientName}' could not be reached: ${describeError(error)}` });
