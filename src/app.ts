@@ -12,6 +12,7 @@ import { openDatabase } from "./db/client";
 import { createGovernance } from "./governance";
 import { errorHandler } from "./http/error-handler";
 import { systemRoutes } from "./http/system-routes";
+import { DeferredSettlements } from "./inference/deferred-settlements";
 import type { Inference } from "./inference/handle";
 import { inferenceMounts, MOUNT_ROOTS } from "./inference/mounts";
 import { createRequestLogs } from "./logs";
@@ -69,7 +70,8 @@ export async function createGateway({ config, databaseUrl, env = process.env, cl
     env,
   });
   // The hooks are read per request, so plugin changes through the API apply at once.
-  const inference: Inference = { providers, get hooks() { return plugins.registry.inferenceHooks; }, price: governance.price };
+  const settlements = new DeferredSettlements();
+  const inference: Inference = { providers, get hooks() { return plugins.registry.inferenceHooks; }, price: governance.price, settlements };
   const agents = await createAgentGateway({ db: database.db, secrets, env, access: governanceAgentAccess(governance) });
   const warp = createWarp({ db: database.db, providers, inference: () => inference, governance, clock: clock ?? Date.now });
   requestLogs.onRowsWritten(warp.indexWrittenLogs);
@@ -124,6 +126,8 @@ export async function createGateway({ config, databaseUrl, env = process.env, cl
       await warp.stop();
       await asyncInference.stop();
       await webhooks.stop();
+      // What finished before the stop is logged and charged before the hooks close.
+      settlements.drain();
       await plugins.close();
       await requestLogs.close();
       await telemetry.close();

@@ -1,5 +1,6 @@
 import { badRequest, GatewayError } from "../http/errors";
 import type { ProviderStore } from "../provider-registry/store";
+import type { DeferredSettlements } from "./deferred-settlements";
 import { type Attempt, type Dispatched, dispatch } from "./dispatch";
 import { FORMATS } from "./formats/registry";
 import { admitThrough, type HookReply, type InferenceHooks, type InferenceOutcome, type RequestContext, transformThrough } from "./hooks";
@@ -22,6 +23,8 @@ export interface PricedReply {
 export interface Inference {
   providers: ProviderStore;
   hooks: readonly InferenceHooks[];
+  /** Where settling waits for the response to leave. */
+  settlements: DeferredSettlements;
   /** USD for a reply's usage, computed before the hooks settle so budgets and logs see one figure; undefined when unpriced. */
   price?(reply: PricedReply): number | undefined;
 }
@@ -104,9 +107,9 @@ function settleNow(hooks: readonly InferenceHooks[], context: RequestContext, se
 }
 
 /** Settles once the response is on its way: logging, metrics and charging never delay a reply. */
-function settle(hooks: readonly InferenceHooks[], context: RequestContext, outcome: Omit<InferenceOutcome, "latencyMs">) {
+function settle({ settlements, hooks }: Pick<Inference, "settlements" | "hooks">, context: RequestContext, outcome: Omit<InferenceOutcome, "latencyMs">) {
   const settled = { ...outcome, latencyMs: performance.now() - context.startedAt };
-  setImmediate(settleNow, hooks, context, settled);
+  settlements.defer(() => settleNow(hooks, context, settled));
 }
 
 function failureOutcome(error: GatewayError): Omit<InferenceOutcome, "latencyMs"> {
@@ -169,9 +172,9 @@ async function answer(inference: Inference, call: InferenceCall, context: Reques
 }
 
 /** A hook answered in place of the upstream: the hooks settle once its reply has been read through. */
-async function answeredByHook(hooks: readonly InferenceHooks[], call: InferenceCall, context: RequestContext, { response, cacheHit }: HookReply): Promise<Response> {
+async function answeredByHook(settling: Pick<Inference, "settlements" | "hooks">, call: InferenceCall, context: RequestContext, { response, cacheHit }: HookReply): Promise<Response> {
   // Nothing went upstream, so nothing was spent.
-  const done = (summary: ReplySummary) => settle(hooks, context, { status: response.status, attempts: [], summary, cacheHit, cost: 0 });
+  const done = (summary: ReplySummary) => settle(settling, context, { status: response.status, attempts: [], summary, cacheHit, cost: 0 });
   if (call.stream && response.body) return new Response(observeStream(call.operation, call.format, response.body, context.startedAt, done), response);
   const text = await response.text();
   done(summarizeReply(call.operation, call.format, text));
@@ -193,7 +196,9 @@ function resolvedOrNone(resolveAll: () => ModelRef[]): ModelRef[] {
  * fallbacks, answer in the client's format, and settle the hooks once the reply has ended.
  */
 export async function handleInference(inference: Inference, call: InferenceCall): Promise<Response> {
-  const { hooks, providers } = inference;
+  const { hooks, providers, settlements } = inference;
+  // The hooks of this moment settle this request, whatever the plugins become meanwhile.
+  const settling = { hooks, settlements };
   const context = createContext(call);
   const observed = hooks.some((hook) => hook.settle);
   try {
@@ -202,11 +207,11 @@ export async function handleInference(inference: Inference, call: InferenceCall)
     context.targets = resolvedOrNone(resolveAll);
     const admission = await admitThrough(hooks, context);
     if (context.targets.length === 0) context.targets = resolveAll();
-    if (admission.reply) return await transformThrough(admission, context, await answeredByHook(hooks, call, context, admission.reply));
+    if (admission.reply) return await transformThrough(admission, context, await answeredByHook(settling, call, context, admission.reply));
     const onReplied: OnReplied | undefined = observed
       ? (reported, result) => {
           const summary = reported.usage || !call.usage ? reported : { ...reported, usage: call.usage };
-          settle(hooks, context, {
+          settle(settling, context, {
             status: result?.status ?? 200,
             answered: result && { target: result.target, keyId: result.keyId, isFallback: result.isFallback },
             attempts: result?.attempts ?? [],
@@ -217,7 +222,7 @@ export async function handleInference(inference: Inference, call: InferenceCall)
       : undefined;
     return await transformThrough(admission, context, await answer(inference, call, context, onReplied));
   } catch (error) {
-    if (observed && error instanceof GatewayError) settle(hooks, context, failureOutcome(error));
+    if (observed && error instanceof GatewayError) settle(settling, context, failureOutcome(error));
     throw error;
   }
 }
