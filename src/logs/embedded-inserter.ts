@@ -1,21 +1,28 @@
 import Database from "libsql";
-import { INDEX_INSERTED_CONTENT } from "./full-text";
-import { type DriverRow, insertStatementFor } from "./log-columns";
+import type { DriverRow } from "./log-columns";
 
 const BUSY_TIMEOUT_MS = 5000;
+
+/** The SQL a writer needs, rendered on the main thread so the writer thread loads no schema code. */
+export interface WriterStatements {
+  /** A one-row INSERT of every column in `LOG_COLUMN_NAMES` order. */
+  insertRow: string;
+  /** Full-text indexing of the last `?` rows inserted. */
+  indexContent: string;
+}
 
 /**
  * Inserts into the embedded file straight through the libSQL driver, with statements prepared
  * once: the client API prepares every statement of every batch again, which cost more than
  * SQLite's own work. A batch is one transaction: its rows, then their full-text indexing.
  */
-export function embeddedInserter(path: string): { insert: (rows: DriverRow[]) => void; close: () => void } {
+export function embeddedInserter(path: string, statements: WriterStatements): (rows: DriverRow[]) => void {
   const database = new Database(path, { timeout: BUSY_TIMEOUT_MS });
-  const insertRow = database.prepare(insertStatementFor(1));
-  const indexContent = database.prepare(INDEX_INSERTED_CONTENT);
+  const insertRow = database.prepare(statements.insertRow);
+  const indexContent = database.prepare(statements.indexContent);
   const insertBatch = database.transaction((rows: DriverRow[]) => {
     for (const row of rows) insertRow.run(row);
     indexContent.run([rows.length]);
   });
-  return { insert: (rows) => insertBatch.immediate(rows), close: () => database.close() };
+  return (rows) => insertBatch.immediate(rows);
 }

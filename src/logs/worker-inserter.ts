@@ -1,5 +1,6 @@
 import type { NewRequestLogRow } from "../db/schema/logs";
-import { driverRowOf } from "./log-columns";
+import { INDEX_INSERTED_CONTENT } from "./full-text";
+import { driverRowOf, insertStatementFor } from "./log-columns";
 import type { WorkerReply, WorkerRequest } from "./write-worker";
 
 export interface WriterDatabase {
@@ -34,7 +35,8 @@ export function workerInserter(database: WriterDatabase) {
     };
     thread.onerror = (event) => failPending(`the log writer thread failed: ${event.message}`);
     thread.addEventListener("close", () => failPending("the log writer thread stopped"));
-    thread.postMessage({ type: "open", url: database.url, authToken: database.authToken } satisfies WorkerRequest);
+    const statements = { insertRow: insertStatementFor(1), indexContent: INDEX_INSERTED_CONTENT };
+    thread.postMessage({ type: "open", url: database.url, authToken: database.authToken, statements } satisfies WorkerRequest);
     worker = thread;
     return thread;
   }
