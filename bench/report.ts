@@ -64,6 +64,7 @@ export interface TableSettings {
   rateSeconds: number;
   connections: number;
   saturationSeconds: number;
+  saturationRounds: number;
 }
 
 /** The one table: every scenario's fixed-rate and saturation figures, side by side. */
@@ -77,7 +78,7 @@ export function renderTable(results: ScenarioResult[], settings: TableSettings):
   };
   for (const result of results) {
     section(`${result.scenario.name}: ${number(settings.rate)} req/s for ${settings.rateSeconds} s`, [...rateRows(result), ...errorRow("errors", result.atRate)]);
-    section(`${result.scenario.name}: saturation, ${settings.connections} connections, ${settings.saturationSeconds} s`, [...saturationRows(result), ...errorRow("errors", result.saturated)]);
+    section(`${result.scenario.name}: saturation, ${settings.connections} connections, median of ${settings.saturationRounds} × ${settings.saturationSeconds} s`, [...saturationRows(result), ...errorRow("errors", result.saturated)]);
   }
   return lines.join("\n");
 }
