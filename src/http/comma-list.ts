@@ -1,4 +1,4 @@
-/** A comma-separated query value as its non-blank, trimmed entries; undefined when there are none. */
+/** A comma-separated value (a query parameter, a header) as its non-blank, trimmed entries; undefined when there are none. */
 export function commaList(raw: string | undefined): string[] | undefined {
   const values = raw
     ?.split(",")

@@ -1,3 +1,4 @@
+import { commaList } from "../http/comma-list";
 import { badRequest, GatewayError } from "../http/errors";
 import type { ProviderStore } from "../provider-registry/store";
 import type { DeferredSettlements } from "./deferred-settlements";
@@ -57,7 +58,7 @@ export interface InferenceCall {
 /** Reads `fallbacks` from the body or the `x-gw-fallbacks` header (comma-separated) for formats whose body cannot carry it. */
 export function fallbacksOf(body: Record<string, unknown>, headers: Headers): string[] {
   if (Array.isArray(body.fallbacks)) return body.fallbacks as string[];
-  return (headers.get("x-gw-fallbacks") ?? "").split(",").map((entry) => entry.trim()).filter(Boolean);
+  return commaList(headers.get("x-gw-fallbacks") ?? undefined) ?? [];
 }
 
 const METADATA_HEADER = "x-gw-metadata-";

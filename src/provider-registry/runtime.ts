@@ -35,10 +35,19 @@ export const NETWORK_DEFAULTS = {
   retry_backoff_max: 5000,
 } as const satisfies NetworkConfig;
 
+type EffectiveNetwork = NetworkConfig & Required<Pick<NetworkConfig, keyof typeof NETWORK_DEFAULTS>>;
+
+// Read on every request; a provider's network settings are replaced, never changed in place.
+const effective = new WeakMap<NetworkConfig, EffectiveNetwork>();
+
 /** A provider's network settings over the defaults; a timeout of 0 selects the default. */
-export function effectiveNetwork(network: NetworkConfig) {
-  const timeout = network.default_request_timeout_in_seconds || NETWORK_DEFAULTS.default_request_timeout_in_seconds;
-  return { ...NETWORK_DEFAULTS, ...network, default_request_timeout_in_seconds: timeout };
+export function effectiveNetwork(network: NetworkConfig): EffectiveNetwork {
+  let settings = effective.get(network);
+  if (!settings) {
+    const timeout = network.default_request_timeout_in_seconds || NETWORK_DEFAULTS.default_request_timeout_in_seconds;
+    effective.set(network, (settings = { ...NETWORK_DEFAULTS, ...network, default_request_timeout_in_seconds: timeout }));
+  }
+  return settings;
 }
 
 /** Resolves which built-in family a provider belongs to and validates that it can be reached. */
