@@ -11,6 +11,7 @@ import { secretBoxFor } from "./crypto/secret-box";
 import { openDatabase } from "./db/client";
 import { createGovernance } from "./governance";
 import { errorHandler } from "./http/error-handler";
+import { servedRequestsNeverIdle } from "./http/served-requests";
 import { systemRoutes } from "./http/system-routes";
 import { DeferredSettlements } from "./inference/deferred-settlements";
 import type { Inference } from "./inference/handle";
@@ -37,6 +38,8 @@ export interface GatewayOptions {
   /** Time and timers of the durable actors (job result ttls, delivery retries); tests pass a simulated clock. */
   actorClock?: Clock;
 }
+
+const DEFAULT_IDLE_TIMEOUT_SECONDS = 30;
 
 /** The composition root: stores, registries and route plugins, read top to bottom. */
 export async function createGateway({ config, databaseUrl, env = process.env, clock, resolveHost, actorClock = systemClock }: GatewayOptions) {
@@ -93,6 +96,7 @@ export async function createGateway({ config, databaseUrl, env = process.env, cl
   // an array of characters) into a valid one before the check, and store it.
   const app = new Elysia({ normalize: false })
     .use(errorHandler)
+    .use(servedRequestsNeverIdle)
     .use(access.guard)
     .use(plugins.transport)
     .use(systemRoutes(database.ping))
@@ -117,11 +121,13 @@ export async function createGateway({ config, databaseUrl, env = process.env, cl
     app,
     providers,
     listen(port: number, hostname: string) {
-      app.listen({ port, hostname });
+      // Without reusePort (Elysia's default turns it on), a second gateway on a taken port fails
+      // to start instead of silently sharing the traffic.
+      app.listen({ port, hostname, reusePort: false, idleTimeout: config.server?.idle_timeout_seconds ?? DEFAULT_IDLE_TIMEOUT_SECONDS });
       return app.server!;
     },
     async stop() {
-      await app.stop(true);
+      if (app.server) await app.stop(true);
       // Before the logs close: the agent stops indexing, its backfill and its retention sweep.
       await warp.stop();
       await asyncInference.stop();

@@ -11,6 +11,8 @@ export const GatewayConfig = t.Object(
       t.Object({
         host: t.Optional(t.String()),
         port: t.Optional(t.Integer({ minimum: 0, maximum: 65535 })),
+        /** Seconds a connection may stay silent before its request has fully arrived (default 30; Bun allows 255). */
+        idle_timeout_seconds: t.Optional(t.Integer({ minimum: 1, maximum: 255 })),
         plugin_download_private_allowlist: t.Optional(t.Array(t.String())),
       }),
     ),

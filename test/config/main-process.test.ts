@@ -36,6 +36,7 @@ async function runToExit(args: string[]) {
 const BAD_CONFIGS: Array<[string, unknown, RegExp]> = [
   ["a negative key weight", { providers: { openai: { keys: [{ weight: -1 }] } } }, /providers\.openai\.keys\[0\]\.weight/],
   ["a field of the wrong type", { server: { port: "eighty" } }, /server\.port/],
+  ["an idle timeout beyond what Bun allows", { server: { idle_timeout_seconds: 600 } }, /server\.idle_timeout_seconds/],
   ["an unknown top-level field", { sever: { port: 1 } }, /sever/],
   ["regex:* in a key's models", { providers: { openai: { keys: [{ models: ["gpt-4o", "regex:*"] }] } } }, /providers\.openai\.keys\[0\]\.models\[1\]/],
   ["a pattern RE2 cannot compile", { providers: { openai: { keys: [{ blacklisted_models: ["regex:(?=x)"] }] } } }, /providers\.openai\.keys\[0\]\.blacklisted_models\[0\]/],
