@@ -1,13 +1,13 @@
 import { max, min, sql } from "drizzle-orm";
-import type { Database } from "../db/client";
 import { requestLogs } from "../db/schema/logs";
 import { type Usage, usageColumns } from "./aggregates";
 import { logConditions } from "./conditions";
 import type { LogFilters } from "./filters";
 import { bucketSeconds } from "./time-window";
+import type { ReadDatabase } from "./worker-reader";
 
 /** The range to cover: the filters' window, with open ends closed by the data (or now). */
-async function coveredRange(db: Database, filters: LogFilters, now: Date): Promise<{ start: number; end: number } | undefined> {
+async function coveredRange(db: ReadDatabase, filters: LogFilters, now: Date): Promise<{ start: number; end: number } | undefined> {
   const { start, end } = filters.window;
   if (start) return { start: start.getTime(), end: (end ?? now).getTime() };
   const [seen] = await db
@@ -31,7 +31,7 @@ function bucketView(timestamp: number, usage: Usage | undefined) {
 }
 
 /** Requests over time in equal buckets aligned to the epoch, empty buckets included. */
-export async function logHistogram(db: Database, filters: LogFilters, now: Date) {
+export async function logHistogram(db: ReadDatabase, filters: LogFilters, now: Date) {
   const range = await coveredRange(db, filters, now);
   if (!range) return { buckets: [], bucket_size_seconds: bucketSeconds(0) };
   const size = bucketSeconds(range.end - range.start);

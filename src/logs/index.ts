@@ -7,6 +7,7 @@ import { requestLogRecorder } from "./recorder";
 import { scheduleRetention } from "./retention";
 import { logRoutes } from "./routes";
 import { type WriterDatabase, workerInserter } from "./worker-inserter";
+import { workerReader } from "./worker-reader";
 
 export interface RequestLogsOptions {
   /** Whether request and response content is logged (config `logs_store.content_logging`, default true). */
@@ -26,6 +27,12 @@ export interface RequestLogsOptions {
    * served. Without it batches are written on `db`.
    */
   writerThread?: WriterDatabase;
+  /**
+   * The embedded file (a `file:` URL) the dashboard's queries read from a reader thread, so a
+   * query over a large table never pauses the requests being served. Without it they run on
+   * `db` (a libSQL server's client does not block).
+   */
+  readerThread?: string;
 }
 
 function inlineInserter(db: Database): (rows: NewRequestLogRow[]) => Promise<void> {
@@ -43,6 +50,7 @@ export function createRequestLogs(db: Database, options: RequestLogsOptions = {}
   // Told about every batch once it is stored (the agent indexes logs as they arrive); a listener must not block.
   const writtenListeners = new Set<(rows: readonly NewRequestLogRow[]) => void>();
   const thread = options.writerThread && workerInserter(options.writerThread);
+  const reader = options.readerThread ? workerReader(options.readerThread) : undefined;
   const insertRows = thread ? thread.insert : inlineInserter(db);
   const insertAndTell = async (rows: NewRequestLogRow[]) => {
     await insertRows(rows);
@@ -68,7 +76,7 @@ export function createRequestLogs(db: Database, options: RequestLogsOptions = {}
   const queueStatus = () => writer.status();
   return {
     recorder: requestLogRecorder(writer, options.contentLogging ?? (() => true)),
-    routes: logRoutes({ db, queueStatus, clock }),
+    routes: logRoutes({ db, read: reader?.db ?? db, queueStatus, clock }),
     queueStatus,
     flush: () => writer.flush(),
     /** Calls `listener` with every batch of rows after it is stored. */
@@ -79,6 +87,7 @@ export function createRequestLogs(db: Database, options: RequestLogsOptions = {}
       retention.stop();
       await writer.flush();
       thread?.close();
+      reader?.close();
     },
   };
 }

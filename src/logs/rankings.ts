@@ -1,12 +1,12 @@
 import { and, eq } from "drizzle-orm";
 import { type Static, Type as t } from "@sinclair/typebox";
-import type { Database } from "../db/client";
 import { requestLogs } from "../db/schema/logs";
 import { rateOf, type Usage, usageColumns } from "./aggregates";
 import { logConditions } from "./conditions";
 import { LogFilterFields, type LogFilters, POSITIVE_INTEGER } from "./filters";
 import { previousWindow, type TimeWindow } from "./time-window";
 import { percentChange } from "./trend";
+import type { ReadDatabase } from "./worker-reader";
 
 const DEFAULT_RANKING_LIMIT = 100;
 
@@ -29,13 +29,13 @@ type ModelPair = { provider: string; model: string };
  * window to group them, which costs several times more than reading each model's slice of
  * request_logs_model_usage_idx.
  */
-async function usageOfModel(db: Database, filters: LogFilters, window: TimeWindow, { provider, model }: ModelPair): Promise<ModelUsage> {
+async function usageOfModel(db: ReadDatabase, filters: LogFilters, window: TimeWindow, { provider, model }: ModelPair): Promise<ModelUsage> {
   const where = and(eq(requestLogs.model, model), eq(requestLogs.provider, provider), logConditions(filters, window));
   const [usage] = (await db.select(usageColumns).from(requestLogs).where(where)) as Usage[];
   return { provider, model, ...usage! };
 }
 
-async function usageByModel(db: Database, filters: LogFilters, window: TimeWindow): Promise<ModelUsage[]> {
+async function usageByModel(db: ReadDatabase, filters: LogFilters, window: TimeWindow): Promise<ModelUsage[]> {
   const pairs = await db.selectDistinct({ provider: requestLogs.provider, model: requestLogs.model }).from(requestLogs).where(logConditions(filters, window));
   const usages = await Promise.all(pairs.map((pair) => usageOfModel(db, filters, window, pair)));
   return usages.sort((a, b) => b.requests - a.requests || b.totalTokens - a.totalTokens || a.provider.localeCompare(b.provider) || a.model.localeCompare(b.model));
@@ -74,7 +74,7 @@ function rankingView(current: ModelUsage, previous: ModelUsage | undefined) {
  * Models ranked by requests (then tokens), each with its change against the window of the same
  * length just before; `limit` is ignored when `all` is set.
  */
-export async function modelRankings(db: Database, filters: LogFilters, options: { limit: number; all: boolean }, now: Date) {
+export async function modelRankings(db: ReadDatabase, filters: LogFilters, options: { limit: number; all: boolean }, now: Date) {
   const ranked = await usageByModel(db, filters, filters.window);
   const shown = options.all ? ranked : ranked.slice(0, options.limit);
   const previousRange = previousWindow(filters.window, now);

@@ -7,10 +7,12 @@ import { logHistogram } from "./histogram";
 import { modelRankings, RankingsQuery, readRankingOptions } from "./rankings";
 import { getLog, LogListQuery, readPage, searchLogs } from "./search";
 import { logStats } from "./stats";
+import type { ReadDatabase } from "./worker-reader";
 
-/** What the routes read from: the database, the writer's queue and the clock. */
+/** What the routes use: the database (deletions), where queries run, the writer's queue and the clock. */
 export interface LogReader {
   db: Database;
+  read: ReadDatabase;
   queueStatus(): QueueStatus;
   clock(): Date;
 }
@@ -18,9 +20,9 @@ export interface LogReader {
 const DeleteLogsBody = t.Object({ ids: t.Array(t.String({ minLength: 1 }), { minItems: 1 }) });
 
 /** /api/logs: search, detail, stats, histogram, rankings (spec 4.10) and deletion (spec 4.11). */
-export const logRoutes = ({ db, queueStatus, clock }: LogReader) =>
+export const logRoutes = ({ db, read, queueStatus, clock }: LogReader) =>
   new Elysia({ name: "logs", prefix: "/api/logs" })
-    .get("/", ({ query }) => searchLogs(db, readLogFilters(query, clock()), readPage(query)), { query: LogListQuery })
+    .get("/", ({ query }) => searchLogs(read, readLogFilters(query, clock()), readPage(query)), { query: LogListQuery })
     .delete(
       "/",
       async ({ body }) => {
@@ -33,7 +35,7 @@ export const logRoutes = ({ db, queueStatus, clock }: LogReader) =>
       "/stats",
       async ({ query }) => {
         const now = clock();
-        return { ...(await logStats(db, readLogFilters(query, now), now)), log_queue: queueStatus() };
+        return { ...(await logStats(read, readLogFilters(query, now), now)), log_queue: queueStatus() };
       },
       { query: LogFilterQuery },
     )
@@ -41,7 +43,7 @@ export const logRoutes = ({ db, queueStatus, clock }: LogReader) =>
       "/histogram",
       ({ query }) => {
         const now = clock();
-        return logHistogram(db, readLogFilters(query, now), now);
+        return logHistogram(read, readLogFilters(query, now), now);
       },
       { query: LogFilterQuery },
     )
@@ -49,8 +51,8 @@ export const logRoutes = ({ db, queueStatus, clock }: LogReader) =>
       "/rankings",
       ({ query }) => {
         const now = clock();
-        return modelRankings(db, readLogFilters(query, now), readRankingOptions(query), now);
+        return modelRankings(read, readLogFilters(query, now), readRankingOptions(query), now);
       },
       { query: RankingsQuery },
     )
-    .get("/:id", ({ params }) => getLog(db, params.id), { params: t.Object({ id: t.String() }) });
+    .get("/:id", ({ params }) => getLog(read, params.id), { params: t.Object({ id: t.String() }) });

@@ -1,11 +1,11 @@
 import { count, eq, getTableColumns, inArray, sql } from "drizzle-orm";
 import { type Static, Type as t } from "@sinclair/typebox";
 import type { AnySQLiteColumn } from "drizzle-orm/sqlite-core";
-import type { Database } from "../db/client";
 import { type RequestLogRow, requestLogs } from "../db/schema/logs";
 import { notFound } from "../http/errors";
 import { logConditions } from "./conditions";
 import { LogFilterFields, type LogFilters, NON_NEGATIVE_INTEGER } from "./filters";
+import type { ReadDatabase } from "./worker-reader";
 
 const SORT_COLUMNS = {
   timestamp: requestLogs.timestamp,
@@ -94,7 +94,7 @@ export function logView(row: LogSummaryRow & Partial<Pick<RequestLogRow, "reques
   return { ...view, request_content: row.requestContent ? JSON.parse(row.requestContent) : null, response_content: row.responseContent ?? null };
 }
 
-export async function searchLogs(db: Database, filters: LogFilters, page: Page) {
+export async function searchLogs(db: ReadDatabase, filters: LogFilters, page: Page) {
   const where = logConditions(filters);
   // Missing costs sort last either way; every other sort column is NOT NULL.
   const order = (column: AnySQLiteColumn) => sql`${column} ${sql.raw(page.order)}${sql.raw(column === requestLogs.cost ? " nulls last" : "")}`;
@@ -126,7 +126,7 @@ export async function searchLogs(db: Database, filters: LogFilters, page: Page) 
   };
 }
 
-export async function getLog(db: Database, id: string) {
+export async function getLog(db: ReadDatabase, id: string) {
   const [row] = await db.select().from(requestLogs).where(eq(requestLogs.id, id)).limit(1);
   if (!row) throw notFound(`log '${id}' not found`, "caller_log_not_found");
   return logView(row);

@@ -1,11 +1,11 @@
 import { type SQL, sql } from "drizzle-orm";
-import type { Database } from "../db/client";
 import { requestLogs } from "../db/schema/logs";
 import { rateOf, type Usage, usageColumns } from "./aggregates";
 import { logConditions } from "./conditions";
 import type { LogFilters } from "./filters";
 import { previousWindow } from "./time-window";
 import { percentChange } from "./trend";
+import type { ReadDatabase } from "./worker-reader";
 
 const PERCENTILES = [50, 90, 95, 99] as const;
 
@@ -14,7 +14,7 @@ const PERCENTILES = [50, 90, 95, 99] as const;
  * SQLite hands over the window's latencies as one JSON array, several times cheaper than a
  * sorting window function or a row per latency, and they are sorted here.
  */
-async function latencyPercentiles(db: Database, where: SQL | undefined) {
+async function latencyPercentiles(db: ReadDatabase, where: SQL | undefined) {
   const [row] = await db
     .select({ latencies: sql<string>`json_group_array(${requestLogs.latencyMs})` })
     .from(requestLogs)
@@ -24,7 +24,7 @@ async function latencyPercentiles(db: Database, where: SQL | undefined) {
   return Object.fromEntries(PERCENTILES.map((percentile) => [`p${percentile}`, at(percentile)])) as Record<`p${(typeof PERCENTILES)[number]}`, number | null>;
 }
 
-async function periodTotals(db: Database, where: SQL | undefined) {
+async function periodTotals(db: ReadDatabase, where: SQL | undefined) {
   const [usage] = (await db.select(usageColumns).from(requestLogs).where(where)) as Usage[];
   const totals = usage!;
   return {
@@ -48,7 +48,7 @@ const COMPARED = ["total_requests", "success_rate", "total_tokens", "total_cost"
  * Totals and latency percentiles for the filtered window, and the totals of the window of equal
  * length before it with the change of each compared figure in percent.
  */
-export async function logStats(db: Database, filters: LogFilters, now: Date) {
+export async function logStats(db: ReadDatabase, filters: LogFilters, now: Date) {
   const where = logConditions(filters);
   const previousRange = previousWindow(filters.window, now);
   const [current, percentiles, previous] = await Promise.all([periodTotals(db, where), latencyPercentiles(db, where), previousRange ? periodTotals(db, logConditions(filters, previousRange)) : null]);
