@@ -77,7 +77,7 @@ export async function createGateway({ config, databaseUrl, env = process.env, cl
   const settlements = new DeferredSettlements();
   const inference: Inference = { providers, get hooks() { return plugins.registry.inferenceHooks; }, price: governance.price, settlements };
   const agents = await createAgentGateway({ db: database.db, secrets, env, access: governanceAgentAccess(governance) });
-  const warp = createWarp({ db: database.db, providers, inference: () => inference, governance, clock: clock ?? Date.now });
+  const warp = createWarp({ db: database.db, reads: requestLogs.read, providers, inference: () => inference, governance, clock: clock ?? Date.now });
   requestLogs.onRowsWritten(warp.indexWrittenLogs);
   const snapshots = new ActorSnapshotStore(database.db);
   const webhooks = await createWebhooks({ db: database.db, secrets, snapshots, clock: actorClock, resolveHost: resolveHost ?? systemResolver, env });

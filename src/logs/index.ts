@@ -74,9 +74,12 @@ export function createRequestLogs(db: Database, options: RequestLogsOptions = {}
     onSweep: options.onRetentionSweep,
   });
   const queueStatus = () => writer.status();
+  const read = reader?.db ?? db;
   return {
+    /** Where queries over the logs run without stalling the main thread (the reader thread on a file). */
+    read,
     recorder: requestLogRecorder(writer, options.contentLogging ?? (() => true)),
-    routes: logRoutes({ db, read: reader?.db ?? db, queueStatus, clock }),
+    routes: logRoutes({ db, read, queueStatus, clock }),
     queueStatus,
     flush: () => writer.flush(),
     /** Calls `listener` with every batch of rows after it is stored. */

@@ -2,6 +2,7 @@ import { Elysia } from "elysia";
 import type { Database } from "../db/client";
 import type { Governance } from "../governance";
 import type { Inference } from "../inference/handle";
+import type { ReadDatabase } from "../logs/worker-reader";
 import type { ProviderStore } from "../provider-registry/store";
 import { chatRoutes } from "./agent/routes";
 import { warpConfigRoutes } from "./config/routes";
@@ -20,6 +21,8 @@ import { usageTools } from "./tools/usage-tools";
 
 export interface WarpOptions {
   db: Database;
+  /** Where the agent's queries over logs and usage run (the request logs' reader thread). */
+  reads: ReadDatabase;
   providers: ProviderStore;
   /** The pipeline the agent's chat and embedding calls go through (resolved late: it is built after). */
   inference: () => Inference;
@@ -34,7 +37,7 @@ export interface WarpOptions {
  * telemetry, the log embedding index with its backfill, and saved conversations.
  * `indexWrittenLogs` is to be called with every batch the request-log writer stores.
  */
-export function createWarp({ db, providers, inference, governance, clock, maintenanceIntervalMs = 3_600_000 }: WarpOptions) {
+export function createWarp({ db, reads, providers, inference, governance, clock, maintenanceIntervalMs = 3_600_000 }: WarpOptions) {
   const now = () => new Date(clock());
   const config = new WarpConfigStore(db, () => live.configChanged());
   const conversations = new ConversationStore(db);
@@ -42,7 +45,7 @@ export function createWarp({ db, providers, inference, governance, clock, mainte
   const embed = pipelineEmbedder(inference);
   const backfill = new LogBackfill({ vectors, embed, now });
   const live = new LiveLogIndexer({ vectors, embed, readConfig: () => config.read(), now });
-  const tools = [...logTools(db), ...usageTools(db, governance), semanticSearchTool(embed, vectors)];
+  const tools = [...logTools(reads), ...usageTools(reads, governance), semanticSearchTool(embed, vectors)];
   const maintenance = scheduleMaintenance({ config, conversations, vectors, clock: now, intervalMs: maintenanceIntervalMs });
 
   const routes = new Elysia({ name: "warp" })

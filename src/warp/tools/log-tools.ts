@@ -1,9 +1,9 @@
 import { Type as t } from "@sinclair/typebox";
-import type { Database } from "../../db/client";
 import type { LogFilters } from "../../logs/filters";
 import { modelRankings } from "../../logs/rankings";
 import { getLog, searchLogs } from "../../logs/search";
 import { logStats } from "../../logs/stats";
+import type { ReadDatabase } from "../../logs/worker-reader";
 import { LIMITS } from "../config/schema";
 import { compactLog, logWithContent } from "./log-views";
 import { LogFilterArgs, logFiltersOf } from "./log-filter-args";
@@ -14,7 +14,7 @@ const rowLimit = (description: string) => t.Optional(t.Integer({ minimum: 1, max
 
 const windowOf = (filters: LogFilters) => ({ start: filters.window.start?.toISOString() ?? null, end: filters.window.end?.toISOString() ?? null });
 
-const queryLogs = (db: Database) =>
+const queryLogs = (db: ReadDatabase) =>
   defineTool({
     name: "query_logs",
     description: "Lists request logs matching filters, newest first unless sorted otherwise, without their content. Covers the last 24 hours unless a range is given.",
@@ -32,7 +32,7 @@ const queryLogs = (db: Database) =>
     },
   });
 
-const getLogDetail = (db: Database) =>
+const getLogDetail = (db: ReadDatabase) =>
   defineTool({
     name: "get_log",
     description: "Reads one request log by id, with its request and response content (shortened when long) and its attempt trail.",
@@ -41,7 +41,7 @@ const getLogDetail = (db: Database) =>
     run: async (args) => logWithContent(await getLog(db, args.id)),
   });
 
-const countLogs = (db: Database) =>
+const countLogs = (db: ReadDatabase) =>
   defineTool({
     name: "count_logs",
     description: "Counts request logs matching filters. Covers the last 24 hours unless a range is given.",
@@ -78,7 +78,7 @@ function byProvider(rows: Ranking[]) {
 
 const byModel = (rows: Ranking[]) => rows.map(({ trend: _trend, ...row }) => row);
 
-const metrics = (db: Database) =>
+const metrics = (db: ReadDatabase) =>
   defineTool({
     name: "get_metrics",
     description:
@@ -93,7 +93,7 @@ const metrics = (db: Database) =>
     },
   });
 
-const rankings = (db: Database) =>
+const rankings = (db: ReadDatabase) =>
   defineTool({
     name: "get_model_rankings",
     description: "Models ranked by requests (then tokens) with their errors, tokens, cost and latency, and each figure's trend against the previous period of equal length. Covers the last 24 hours unless a range is given.",
@@ -106,4 +106,4 @@ const rankings = (db: Database) =>
   });
 
 /** The tools over request logs (spec 4.10's filters): list, detail, count, metrics, rankings. */
-export const logTools = (db: Database): WarpTool[] => [queryLogs(db), getLogDetail(db), countLogs(db), metrics(db), rankings(db)];
+export const logTools = (db: ReadDatabase): WarpTool[] => [queryLogs(db), getLogDetail(db), countLogs(db), metrics(db), rankings(db)];

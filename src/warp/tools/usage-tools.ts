@@ -1,12 +1,12 @@
 import { Type as t } from "@sinclair/typebox";
 import { Value } from "@sinclair/typebox/value";
 import { avg, count, desc, sql, sum } from "drizzle-orm";
-import type { Database } from "../../db/client";
 import { mcpToolLogs } from "../../db/schema";
 import { budgetUsage, limitsOfCaller, rateLimitUsage } from "../../governance/limits/usage-report";
 import type { Governance } from "../../governance";
 import { badRequest } from "../../http/errors";
 import { logStats } from "../../logs/stats";
+import type { ReadDatabase } from "../../logs/worker-reader";
 import { McpLogFilterQuery, readMcpLogFilters } from "../../mcp/logs/filters";
 import { LIMITS } from "../config/schema";
 import { DEFAULT_LOOK_BACK, LogFilterArgs, logFiltersOf } from "./log-filter-args";
@@ -18,7 +18,7 @@ type RangeArgs = { start_time?: string; end_time?: string; period?: string };
 
 const rangeOf = (args: RangeArgs) => (args.start_time || args.end_time || args.period ? { start_time: args.start_time, end_time: args.end_time, period: args.period } : { period: DEFAULT_LOOK_BACK });
 
-const virtualKeyUsage = (db: Database, governance: Governance) =>
+const virtualKeyUsage = (db: ReadDatabase, governance: Governance) =>
   defineTool({
     name: "get_virtual_key_usage",
     description: `Per virtual key: requests, errors, tokens, cost (USD) and latency over a period (last 24 hours unless a range is given), and every budget and rate limit with the current window's usage. At most ${MAX_ROWS} keys.`,
@@ -63,7 +63,7 @@ function mcpQueryOf(args: typeof McpUsageArgs.static): McpLogFilterQuery {
   return query as McpLogFilterQuery;
 }
 
-const mcpToolUsage = (db: Database) =>
+const mcpToolUsage = (db: ReadDatabase) =>
   defineTool({
     name: "get_mcp_tool_usage",
     description: `MCP tool calls per tool and server over a period (last 24 hours unless a range is given): calls, successes, errors, cost (USD) and average latency (ms), busiest first, at most ${MAX_ROWS} rows.`,
@@ -92,4 +92,4 @@ const mcpToolUsage = (db: Database) =>
   });
 
 /** Usage beyond request logs: virtual keys with their limits, and MCP tool calls. */
-export const usageTools = (db: Database, governance: Governance): WarpTool[] => [virtualKeyUsage(db, governance), mcpToolUsage(db)];
+export const usageTools = (db: ReadDatabase, governance: Governance): WarpTool[] => [virtualKeyUsage(db, governance), mcpToolUsage(db)];
