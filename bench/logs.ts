@@ -134,9 +134,9 @@ async function openSeeded() {
   const reuse = existsSync(file);
   const url = `file:${file}`;
   const database = await openDatabase(url);
-  // As the gateway runs it, batches are written from the writer thread (`--writer inline` writes
-  // on this thread) and queries run on the reader thread.
-  const logs = createRequestLogs(database.db, { queueCapacity: 2 * CHUNK, writerThread: args.writer === "inline" ? undefined : { url }, readerThread: url });
+  // As the gateway runs it, batches are written from the writer thread and queries run on the
+  // reader thread; `--writer inline` does both on this thread.
+  const logs = createRequestLogs(database.db, { queueCapacity: 2 * CHUNK, threads: args.writer === "inline" ? undefined : { url } });
   if (reuse) console.log(`reusing the seeded database ${file}`);
   else {
     console.log(`seeding ${ROWS.toLocaleString()} rows over ${DAYS} days (${args.ids} ids) through the recorder and batched writer`);

@@ -49,8 +49,7 @@ export async function createGateway({ config, databaseUrl, env = process.env, cl
   await providers.load();
   await seedFromConfig(database.db, config, providers);
   const requestLogs = createRequestLogs(database.db, {
-    writerThread: { url: databaseUrl, authToken: config.database?.auth_token },
-    readerThread: databaseUrl.startsWith("file:") ? databaseUrl : undefined,
+    threads: { url: databaseUrl, authToken: config.database?.auth_token },
     contentLogging: () => config.logs_store?.content_logging ?? true,
     retentionDays: () => config.logs_store?.retention_days,
   });

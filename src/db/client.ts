@@ -2,6 +2,7 @@ import { createClient } from "@libsql/client";
 import { drizzle } from "drizzle-orm/libsql";
 import { migrate } from "drizzle-orm/libsql/migrator";
 import { fileURLToPath } from "node:url";
+import { BUSY_TIMEOUT_MS } from "./embedded-file";
 import * as schema from "./schema";
 
 export type Database = ReturnType<typeof drizzle<typeof schema>>;
@@ -12,7 +13,6 @@ export interface OpenedDatabase {
   close(): void;
 }
 
-const BUSY_TIMEOUT_MS = 5000;
 const migrationsFolder = fileURLToPath(new URL("./migrations", import.meta.url));
 
 /** Opens the embedded file (or a libSQL server) and brings its schema up to date. */

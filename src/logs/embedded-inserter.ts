@@ -1,7 +1,5 @@
-import Database from "libsql";
+import { openEmbeddedFile } from "../db/embedded-file";
 import type { DriverRow } from "./log-columns";
-
-const BUSY_TIMEOUT_MS = 5000;
 
 /** The SQL a writer needs, rendered on the main thread so the writer thread loads no schema code. */
 export interface WriterStatements {
@@ -17,7 +15,7 @@ export interface WriterStatements {
  * SQLite's own work. A batch is one transaction: its rows, then their full-text indexing.
  */
 export function embeddedInserter(path: string, statements: WriterStatements): (rows: DriverRow[]) => void {
-  const database = new Database(path, { timeout: BUSY_TIMEOUT_MS });
+  const database = openEmbeddedFile(path);
   const insertRow = database.prepare(statements.insertRow);
   const indexContent = database.prepare(statements.indexContent);
   const insertBatch = database.transaction((rows: DriverRow[]) => {

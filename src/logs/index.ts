@@ -1,4 +1,5 @@
 import type { Database } from "../db/client";
+import { embeddedFilePath } from "../db/embedded-file";
 import type { NewRequestLogRow } from "../db/schema/logs";
 import { BatchWriter } from "./batch-writer";
 import { clientInserter } from "./insert-rows";
@@ -21,18 +22,13 @@ export interface RequestLogsOptions {
   clock?: () => Date;
   onRetentionSweep?: (deleted: number) => void;
   /**
-   * The database (a file or server URL; not `:memory:`, which a thread cannot share) to write
-   * batches to from a writer thread with its own connection. The embedded libSQL driver is
-   * synchronous: written from the main thread, every batch would pause the requests being
-   * served. Without it batches are written on `db`.
+   * The database (a file or server URL; not `:memory:`, which a thread cannot share) that
+   * threads with their own connections write batches to and, for an embedded file, run the
+   * dashboard's queries on. The embedded libSQL driver is synchronous: on the main thread every
+   * batch and every query over a large table would pause the requests being served (a libSQL
+   * server's client does not block, so its queries run on `db`). Without it all goes to `db`.
    */
-  writerThread?: WriterDatabase;
-  /**
-   * The embedded file (a `file:` URL) the dashboard's queries read from a reader thread, so a
-   * query over a large table never pauses the requests being served. Without it they run on
-   * `db` (a libSQL server's client does not block).
-   */
-  readerThread?: string;
+  threads?: WriterDatabase;
 }
 
 function inlineInserter(db: Database): (rows: NewRequestLogRow[]) => Promise<void> {
@@ -49,8 +45,9 @@ export function createRequestLogs(db: Database, options: RequestLogsOptions = {}
   const clock = options.clock ?? (() => new Date());
   // Told about every batch once it is stored (the agent indexes logs as they arrive); a listener must not block.
   const writtenListeners = new Set<(rows: readonly NewRequestLogRow[]) => void>();
-  const thread = options.writerThread && workerInserter(options.writerThread);
-  const reader = options.readerThread ? workerReader(options.readerThread) : undefined;
+  const thread = options.threads && workerInserter(options.threads);
+  const embeddedFile = options.threads && embeddedFilePath(options.threads.url);
+  const reader = embeddedFile ? workerReader(embeddedFile) : undefined;
   const insertRows = thread ? thread.insert : inlineInserter(db);
   const insertAndTell = async (rows: NewRequestLogRow[]) => {
     await insertRows(rows);

@@ -4,53 +4,35 @@
  * milliseconds) would stall every request the main thread serves meanwhile. Queries run here
  * instead, on their own connection, and answer in drizzle's sqlite-proxy shape: rows as arrays.
  */
-import { expandConfig } from "@libsql/core/config";
-import Database from "libsql";
+import { type EmbeddedConnection, openEmbeddedFile } from "../db/embedded-file";
+import { serveChannel } from "./worker-channel";
 
-export type ReadMethod = "run" | "all" | "values" | "get";
-export type ReaderRequest = { type: "open"; url: string } | { type: "query"; id: number; sql: string; params: unknown[]; method: ReadMethod };
-export type ReaderReply = { id: number; rows?: unknown; error?: string };
+export type ReaderOpen = { path: string };
+export type ReadRequest = { sql: string; params: unknown[]; method: "run" | "all" | "values" | "get" };
 
-declare const self: Worker;
-
-const BUSY_TIMEOUT_MS = 5000;
 /** Dashboard queries come in a few shapes; their statements are kept prepared. */
 const PREPARED_LIMIT = 64;
 
-type Connection = InstanceType<typeof Database>;
-type Statement = ReturnType<Connection["prepare"]>;
+type Statement = ReturnType<EmbeddedConnection["prepare"]>;
 
-let database: Connection | undefined;
-const prepared = new Map<string, Statement>();
+function reader({ path }: ReaderOpen) {
+  const database = openEmbeddedFile(path);
+  const prepared = new Map<string, Statement>();
 
-function statementFor(sql: string): Statement {
-  let statement = prepared.get(sql);
-  if (!statement) {
-    if (prepared.size >= PREPARED_LIMIT) prepared.delete(prepared.keys().next().value!);
-    prepared.set(sql, (statement = database!.prepare(sql)));
+  function statementFor(sql: string): Statement {
+    let statement = prepared.get(sql);
+    if (!statement) {
+      if (prepared.size >= PREPARED_LIMIT) prepared.delete(prepared.keys().next().value!);
+      prepared.set(sql, (statement = database.prepare(sql)));
+    }
+    return statement;
   }
-  return statement;
+
+  return ({ sql, params, method }: ReadRequest) => {
+    if (method === "run") throw new Error("the log reader thread only reads");
+    const statement = statementFor(sql).raw(true);
+    return method === "get" ? statement.get(params) : statement.all(params);
+  };
 }
 
-function run(sql: string, params: unknown[], method: ReadMethod): unknown {
-  const statement = statementFor(sql);
-  if (method === "run") {
-    statement.run(params);
-    return [];
-  }
-  const raw = statement.raw(true);
-  return method === "get" ? raw.get(params) : raw.all(params);
-}
-
-self.onmessage = ({ data }: MessageEvent<ReaderRequest>) => {
-  if (data.type === "open") {
-    database = new Database(expandConfig({ url: data.url }, true).path, { timeout: BUSY_TIMEOUT_MS });
-    return;
-  }
-  try {
-    if (!database) throw new Error("the log reader thread was not opened");
-    self.postMessage({ id: data.id, rows: run(data.sql, data.params, data.method) } satisfies ReaderReply);
-  } catch (error) {
-    self.postMessage({ id: data.id, error: String(error) } satisfies ReaderReply);
-  }
-};
+serveChannel(reader);

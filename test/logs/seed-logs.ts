@@ -109,7 +109,7 @@ export function settledFor(fact: LogFact): [RequestContext, InferenceOutcome] {
 /** A second request-log service on the gateway's database, writing from its own thread as the gateway does. */
 export async function openRequestLogs(databaseUrl: string, options: RequestLogsOptions = {}) {
   const database = await openDatabase(databaseUrl);
-  const logs = createRequestLogs(database.db, { writerThread: { url: databaseUrl }, ...options });
+  const logs = createRequestLogs(database.db, { threads: { url: databaseUrl }, ...options });
   return {
     logs,
     async close() {
