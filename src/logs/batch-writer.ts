@@ -5,6 +5,12 @@ export interface BatchWriterOptions {
   capacity: number;
   /** A flush starts as soon as this many rows wait. */
   batchSize: number;
+  /**
+   * The most rows one insert takes (default `batchSize`). While an insert runs, rows pile up;
+   * taking them in one larger batch costs far less per row (one commit, one full-text segment),
+   * so a writer that falls behind catches up instead of falling further behind.
+   */
+  maxBatchSize?: number;
   /** A flush starts this long after the first row arrives in an empty queue. */
   flushIntervalMs: number;
 }
@@ -67,7 +73,7 @@ export class BatchWriter<Row> {
 
   private async drain() {
     while (this.queue.length > 0) {
-      const batch = this.queue.splice(0, this.options.batchSize);
+      const batch = this.queue.splice(0, this.options.maxBatchSize ?? this.options.batchSize);
       try {
         await this.insert(batch);
       } catch (error) {

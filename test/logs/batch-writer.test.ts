@@ -58,6 +58,23 @@ describe("the batched writer", () => {
     expect(slowWriter.status()).toEqual({ depth: 0, capacity: 5, dropped: 2, failed: 0 });
   });
 
+  test("rows that pile up while an insert runs go out together, up to the largest batch", async () => {
+    const batches: number[][] = [];
+    let release!: () => void;
+    const blocked = new Promise<void>((resolve) => (release = resolve));
+    const writer = new BatchWriter(
+      async (rows: number[]) => {
+        batches.push(rows);
+        await blocked;
+      },
+      { capacity: 100, batchSize: 2, maxBatchSize: 5, flushIntervalMs: 3_600_000 },
+    );
+    for (let row = 0; row < 10; row++) writer.enqueue(row);
+    release();
+    await writer.flush();
+    expect(batches).toEqual([[0, 1], [2, 3, 4, 5, 6], [7, 8, 9]]);
+  });
+
   test("a batch the database refuses is counted as failed and the writer carries on", async () => {
     const written: number[][] = [];
     const writer = new BatchWriter(
