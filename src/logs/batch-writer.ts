@@ -71,8 +71,11 @@ export class BatchWriter<Row> {
     });
   }
 
+  // Writes one batch, then more while a full one waits. A remainder smaller than a batch waits
+  // for the interval: draining it at once would commit a few rows at a time under steady
+  // traffic, each commit costing as much as hundreds of rows.
   private async drain() {
-    while (this.queue.length > 0) {
+    do {
       const batch = this.queue.splice(0, this.options.maxBatchSize ?? this.options.batchSize);
       try {
         await this.insert(batch);
@@ -80,6 +83,6 @@ export class BatchWriter<Row> {
         this.failed += batch.length;
         console.error(`request log: a batch of ${batch.length} rows could not be written`, error);
       }
-    }
+    } while (this.queue.length >= this.options.batchSize);
   }
 }

@@ -75,6 +75,20 @@ describe("the batched writer", () => {
     expect(batches).toEqual([[0, 1], [2, 3, 4, 5, 6], [7, 8, 9]]);
   });
 
+  test("a remainder smaller than a batch waits for the interval instead of a commit of its own", async () => {
+    const sink = recordingInsert();
+    let lastInsert: Promise<void> | undefined;
+    const insert = (rows: number[]) => (lastInsert = sink.insert(rows));
+    const writer = new BatchWriter(insert, { capacity: 100, batchSize: 2, flushIntervalMs: 3_600_000 });
+    for (const row of [1, 2, 3]) writer.enqueue(row);
+    // Reactions to one promise run in order: the writer has decided what comes next when this resumes.
+    await lastInsert;
+    expect(sink.batches).toEqual([[1, 2]]);
+    expect(writer.status().depth).toBe(1);
+    await writer.flush();
+    expect(sink.batches).toEqual([[1, 2], [3]]);
+  });
+
   test("a batch the database refuses is counted as failed and the writer carries on", async () => {
     const written: number[][] = [];
     const writer = new BatchWriter(
