@@ -1,25 +1,11 @@
-import { inArray, lt } from "drizzle-orm";
-import type { Database } from "../db/client";
+import { getTableName } from "drizzle-orm";
 import { requestLogs } from "../db/schema/logs";
 
-/** Rows per statement: keeps bound parameters and lock time small. */
-const CHUNK = 500;
-const RETENTION_CHUNK = 5000;
+const table = `"${getTableName(requestLogs)}"`;
 
-/** Deletes the logs with these ids; ids that match no log are ignored. */
-export async function deleteLogs(db: Database, ids: string[]): Promise<void> {
-  for (let index = 0; index < ids.length; index += CHUNK) {
-    await db.delete(requestLogs).where(inArray(requestLogs.id, ids.slice(index, index + CHUNK)));
-  }
-}
+/** Deletes the logs whose ids are in the JSON array bound to it: any number of ids in one statement. */
+export const DELETE_BY_IDS = `DELETE FROM ${table} WHERE "${requestLogs.id.name}" IN (SELECT value FROM json_each(?))`;
 
-/** Deletes every log older than `cutoff` in small steps, so writers are never locked out for long. */
-export async function deleteLogsBefore(db: Database, cutoff: Date): Promise<number> {
-  let deleted = 0;
-  for (;;) {
-    const oldest = db.select({ seq: requestLogs.seq }).from(requestLogs).where(lt(requestLogs.timestamp, cutoff)).limit(RETENTION_CHUNK);
-    const result = await db.delete(requestLogs).where(inArray(requestLogs.seq, oldest));
-    deleted += result.rowsAffected;
-    if (result.rowsAffected < RETENTION_CHUNK) return deleted;
-  }
-}
+/** Deletes at most `?2` of the oldest logs before `?1` (epoch ms), found through the time index. */
+export const DELETE_OLDER_THAN = `DELETE FROM ${table} WHERE "${requestLogs.seq.name}" IN (
+  SELECT "${requestLogs.seq.name}" FROM ${table} WHERE "${requestLogs.timestamp.name}" < ? ORDER BY "${requestLogs.timestamp.name}" LIMIT ?)`;

@@ -2,12 +2,12 @@ import type { Database } from "../db/client";
 import { embeddedFilePath } from "../db/embedded-file";
 import type { NewRequestLogRow } from "../db/schema/logs";
 import { BatchWriter } from "./batch-writer";
-import { clientInserter } from "./insert-rows";
-import { driverRowOf } from "./log-columns";
+import { clientWriter } from "./client-writer";
 import { requestLogRecorder } from "./recorder";
 import { scheduleRetention } from "./retention";
 import { logRoutes } from "./routes";
-import { type WriterDatabase, workerInserter } from "./worker-inserter";
+import { logWriterOver } from "./table-writes";
+import { type WriterDatabase, workerWriter } from "./worker-writer";
 import { workerReader } from "./worker-reader";
 
 export interface RequestLogsOptions {
@@ -32,11 +32,6 @@ export interface RequestLogsOptions {
   threads?: WriterDatabase;
 }
 
-function inlineInserter(db: Database): (rows: NewRequestLogRow[]) => Promise<void> {
-  const insert = clientInserter(db.$client);
-  return (rows) => insert(rows.map(driverRowOf));
-}
-
 /**
  * Request logs: the inference hook that records every request through a batched writer, the
  * /api/logs routes, and the retention schedule. `close()` stops the schedule and writes what
@@ -46,12 +41,11 @@ export function createRequestLogs(db: Database, options: RequestLogsOptions = {}
   const clock = options.clock ?? (() => new Date());
   // Told about every batch once it is stored (the agent indexes logs as they arrive); a listener must not block.
   const writtenListeners = new Set<(rows: readonly NewRequestLogRow[]) => void>();
-  const thread = options.threads && workerInserter(options.threads);
+  const tableWriter = options.threads ? workerWriter(options.threads) : logWriterOver(clientWriter(db.$client));
   const embeddedFile = options.threads && embeddedFilePath(options.threads.url);
   const reader = embeddedFile ? workerReader(embeddedFile) : undefined;
-  const insertRows = thread ? thread.insert : inlineInserter(db);
   const insertAndTell = async (rows: NewRequestLogRow[]) => {
-    await insertRows(rows);
+    await tableWriter.insert(rows);
     for (const listener of writtenListeners) {
       try {
         listener(rows);
@@ -68,7 +62,7 @@ export function createRequestLogs(db: Database, options: RequestLogsOptions = {}
     maxBatchSize: options.maxBatchSize ?? 3_200,
     flushIntervalMs: options.flushIntervalMs ?? 200,
   });
-  const retention = scheduleRetention(db, {
+  const retention = scheduleRetention(tableWriter, {
     retentionDays: options.retentionDays ?? (() => undefined),
     intervalMs: options.retentionIntervalMs ?? 3_600_000,
     clock,
@@ -80,7 +74,7 @@ export function createRequestLogs(db: Database, options: RequestLogsOptions = {}
     /** Where queries over the logs run without stalling the main thread (the reader thread on a file). */
     read,
     recorder: requestLogRecorder(writer, options.contentLogging ?? (() => true)),
-    routes: logRoutes({ db, read, queueStatus, clock }),
+    routes: logRoutes({ writer: tableWriter, read, queueStatus, clock }),
     queueStatus,
     flush: () => writer.flush(),
     /** Calls `listener` with every batch of rows after it is stored. */
@@ -88,9 +82,9 @@ export function createRequestLogs(db: Database, options: RequestLogsOptions = {}
       writtenListeners.add(listener);
     },
     async close() {
-      retention.stop();
+      await retention.stop();
       await writer.flush();
-      thread?.close();
+      tableWriter.close();
       reader?.close();
     },
   };

@@ -1,17 +1,16 @@
 import { Elysia, t } from "elysia";
-import type { Database } from "../db/client";
 import type { QueueStatus } from "./batch-writer";
-import { deleteLogs } from "./deletion";
 import { LogFilterQuery, readLogFilters } from "./filters";
 import { logHistogram } from "./histogram";
 import { modelRankings, RankingsQuery, readRankingOptions } from "./rankings";
 import { getLog, LogListQuery, readPage, searchLogs } from "./search";
 import { logStats } from "./stats";
+import type { LogWriter } from "./table-writes";
 import type { ReadDatabase } from "./worker-reader";
 
-/** What the routes use: the database (deletions), where queries run, the writer's queue and the clock. */
-export interface LogReader {
-  db: Database;
+/** What the routes use: the writer (deletions), where queries run, the writer's queue and the clock. */
+export interface LogRoutesOptions {
+  writer: Pick<LogWriter, "deleteIds">;
   read: ReadDatabase;
   queueStatus(): QueueStatus;
   clock(): Date;
@@ -20,13 +19,13 @@ export interface LogReader {
 const DeleteLogsBody = t.Object({ ids: t.Array(t.String({ minLength: 1 }), { minItems: 1 }) });
 
 /** /api/logs: search, detail, stats, histogram, rankings (spec 4.10) and deletion (spec 4.11). */
-export const logRoutes = ({ db, read, queueStatus, clock }: LogReader) =>
+export const logRoutes = ({ writer, read, queueStatus, clock }: LogRoutesOptions) =>
   new Elysia({ name: "logs", prefix: "/api/logs" })
     .get("/", ({ query }) => searchLogs(read, readLogFilters(query, clock()), readPage(query)), { query: LogListQuery })
     .delete(
       "/",
       async ({ body }) => {
-        await deleteLogs(db, body.ids);
+        await writer.deleteIds(body.ids);
         return { message: "Logs deleted successfully" };
       },
       { body: DeleteLogsBody },

@@ -1,27 +1,41 @@
 /**
  * The request-log writer thread. libSQL's embedded driver runs every statement synchronously, so
- * batch inserts run here, on their own connection, instead of stalling the event loop that
- * serves requests. Batches arrive as driver rows in one JSON text, which crosses threads far
- * cheaper than structured objects. The thread loads only the driver: its SQL comes with the
- * open message, and the client for a libSQL server is loaded only when the database is one.
+ * the log table's writes (batches, deletions, retention sweeps) run here, on their own
+ * connection and one at a time, instead of stalling the event loop that serves requests. Batches
+ * arrive as driver rows in one JSON text, which crosses threads far cheaper than structured
+ * objects. The thread loads only the driver: its SQL comes with the open message, and the client
+ * for a libSQL server is loaded only when the database is one.
  */
 import { embeddedFilePath } from "../db/embedded-file";
-import { embeddedInserter, type WriterStatements } from "./embedded-inserter";
+import { embeddedWriter } from "./embedded-writer";
 import type { DriverRow } from "./log-columns";
+import type { TableWrites, WriterStatements } from "./table-writes";
 import { serveChannel } from "./worker-channel";
 
 export type WriterOpen = { url: string; authToken?: string; statements: WriterStatements };
-export type WriteRequest = { rows: string };
+export type WriteRequest =
+  | { write: "insert"; rows: string }
+  | { write: "deleteIds"; ids: string[] }
+  | { write: "deleteOlderThan"; cutoffMs: number; limit: number };
 
-async function inserterFor({ url, authToken, statements }: WriterOpen) {
+async function writerFor({ url, authToken, statements }: WriterOpen) {
   const path = embeddedFilePath(url);
-  const insert = path ? embeddedInserter(path, statements) : await clientInserterFor(url, authToken);
-  return ({ rows }: WriteRequest) => insert(JSON.parse(rows) as DriverRow[]);
+  const writes = path ? embeddedWriter(path, statements) : await clientWriterFor(url, authToken);
+  return (request: WriteRequest) => {
+    switch (request.write) {
+      case "insert":
+        return writes.insert(JSON.parse(request.rows) as DriverRow[]);
+      case "deleteIds":
+        return writes.deleteIds(request.ids);
+      case "deleteOlderThan":
+        return writes.deleteOlderThan(request.cutoffMs, request.limit);
+    }
+  };
 }
 
-async function clientInserterFor(url: string, authToken: string | undefined) {
-  const [{ createClient }, { clientInserter }] = await Promise.all([import("@libsql/client"), import("./insert-rows")]);
-  return clientInserter(createClient({ url, authToken }));
+async function clientWriterFor(url: string, authToken: string | undefined): Promise<TableWrites> {
+  const [{ createClient }, { clientWriter }] = await Promise.all([import("@libsql/client"), import("./client-writer")]);
+  return clientWriter(createClient({ url, authToken }));
 }
 
-serveChannel(inserterFor);
+serveChannel(writerFor);

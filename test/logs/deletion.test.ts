@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { expectGatewayError } from "../support/gateway-error";
 import { startGateway, type TestGateway } from "../support/gateway";
-import { generateFacts, type LogFact, openRequestLogs, recordFacts } from "./seed-logs";
+import { generateFacts, type LogFact, openRequestLogs, recordFacts, settledFor } from "./seed-logs";
 
 const DAY = 86_400_000;
 let gw: TestGateway;
@@ -88,6 +88,31 @@ describe("retention: logs_store.retention_days", () => {
       now = new Date(start.getTime() + 2 * DAY);
       expect(await second).toBe(2);
       expect(await remaining()).toEqual(facts.slice(0, 5).map((fact) => fact.id).sort());
+    } finally {
+      await opened.close();
+    }
+  });
+
+  test("a sweep removes more old logs than one deletion takes, in turns with new ones", async () => {
+    const start = new Date("2026-07-30T12:00:00.000Z");
+    const old = withPrefix("bulk", generateFacts(4_500, start)).map((fact) => ({ ...fact, timestamp: new Date(start.getTime() - 30 * DAY) }));
+    await recordFacts(gw.databaseUrl, old);
+    const cutoff = new Date(start.getTime() - 7 * DAY).toISOString();
+    const olderThanCutoff = async () => ((await (await gw.admin(`/api/logs?end_time=${cutoff}&limit=1`)).json()) as { total: number }).total;
+    const doomed = await olderThanCutoff();
+    expect(doomed).toBeGreaterThanOrEqual(4_500);
+    let swept!: (deleted: number) => void;
+    const sweep = new Promise<number>((resolve) => (swept = resolve));
+    const opened = await openRequestLogs(gw.databaseUrl, { retentionDays: () => 7, clock: () => start, onRetentionSweep: (deleted) => swept(deleted) });
+    const fresh = withPrefix("fresh", generateFacts(3, start));
+    for (const fact of fresh) opened.logs.recorder.settle!(...settledFor(fact));
+    try {
+      expect(await sweep).toBe(doomed);
+      expect(await olderThanCutoff()).toBe(0);
+      await opened.logs.flush();
+      const remaining = await remainingIds();
+      expect(remaining.filter((id) => id.startsWith("bulk-"))).toEqual([]);
+      expect(remaining.filter((id) => id.startsWith("fresh-"))).toEqual(fresh.map((fact) => fact.id).sort());
     } finally {
       await opened.close();
     }

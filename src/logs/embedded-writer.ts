@@ -1,26 +1,25 @@
 import { openEmbeddedFile } from "../db/embedded-file";
 import type { DriverRow } from "./log-columns";
-
-/** The SQL a writer needs, rendered on the main thread so the writer thread loads no schema code. */
-export interface WriterStatements {
-  /** A one-row INSERT of every column in `LOG_COLUMN_NAMES` order. */
-  insertRow: string;
-  /** Full-text indexing of the last `?` rows inserted. */
-  indexContent: string;
-}
+import type { TableWrites, WriterStatements } from "./table-writes";
 
 /**
- * Inserts into the embedded file straight through the libSQL driver, with statements prepared
+ * Writes to the embedded file straight through the libSQL driver, with statements prepared
  * once: the client API prepares every statement of every batch again, which cost more than
  * SQLite's own work. A batch is one transaction: its rows, then their full-text indexing.
  */
-export function embeddedInserter(path: string, statements: WriterStatements): (rows: DriverRow[]) => void {
+export function embeddedWriter(path: string, statements: WriterStatements): TableWrites {
   const database = openEmbeddedFile(path);
   const insertRow = database.prepare(statements.insertRow);
   const indexContent = database.prepare(statements.indexContent);
+  const deleteIds = database.prepare(statements.deleteIds);
+  const deleteOlderThan = database.prepare(statements.deleteOlderThan);
   const insertBatch = database.transaction((rows: DriverRow[]) => {
     for (const row of rows) insertRow.run(row);
     indexContent.run([rows.length]);
   });
-  return (rows) => insertBatch.immediate(rows);
+  return {
+    insert: (rows) => insertBatch.immediate(rows),
+    deleteIds: (ids) => void deleteIds.run([JSON.stringify(ids)]),
+    deleteOlderThan: (cutoffMs, limit) => deleteOlderThan.run([cutoffMs, limit]).changes,
+  };
 }

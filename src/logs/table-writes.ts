@@ -1,0 +1,46 @@
+import type { NewRequestLogRow } from "../db/schema/logs";
+import { type DriverRow, driverRowOf } from "./log-columns";
+
+/**
+ * Every write to the log table, in one place: the writer thread runs them in order on its own
+ * connection, so a retention sweep takes its turn between batches instead of stalling the
+ * event loop or fighting the writer for the lock.
+ */
+export interface TableWrites {
+  insert(rows: DriverRow[]): void | Promise<void>;
+  /** Ids that match no log are ignored. */
+  deleteIds(ids: string[]): void | Promise<void>;
+  /** Deletes at most `limit` of the oldest logs before `cutoffMs`; returns how many it deleted. */
+  deleteOlderThan(cutoffMs: number, limit: number): number | Promise<number>;
+}
+
+/** The SQL a writer runs, rendered on the main thread so the writer thread loads no schema code. */
+export interface WriterStatements {
+  /** A one-row INSERT of every column in `LOG_COLUMN_NAMES` order. */
+  insertRow: string;
+  /** Full-text indexing of the last `?` rows inserted. */
+  indexContent: string;
+  /** Deletes the logs whose ids are in the JSON array bound to it. */
+  deleteIds: string;
+  /** Deletes at most `?2` of the oldest logs before `?1` (epoch ms). */
+  deleteOlderThan: string;
+}
+
+/** The main thread's side of the log table's writes: rows as the recorder builds them. */
+export interface LogWriter {
+  insert(rows: NewRequestLogRow[]): Promise<void>;
+  deleteIds(ids: string[]): Promise<void>;
+  deleteOlderThan(cutoff: Date, limit: number): Promise<number>;
+  /** Stops the writer's thread, if it has one; call after the last flush. */
+  close(): void;
+}
+
+/** A LogWriter over `writes` running on this thread. */
+export function logWriterOver(writes: TableWrites): LogWriter {
+  return {
+    insert: async (rows) => writes.insert(rows.map(driverRowOf)),
+    deleteIds: async (ids) => writes.deleteIds(ids),
+    deleteOlderThan: async (cutoff, limit) => writes.deleteOlderThan(cutoff.getTime(), limit),
+    close() {},
+  };
+}

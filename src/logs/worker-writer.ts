@@ -1,0 +1,32 @@
+import { DELETE_BY_IDS, DELETE_OLDER_THAN } from "./deletion";
+import { INDEX_INSERTED_CONTENT } from "./full-text";
+import { driverRowOf, insertStatementFor } from "./log-columns";
+import type { LogWriter } from "./table-writes";
+import { workerChannel } from "./worker-channel";
+import type { WriteRequest, WriterOpen } from "./write-worker";
+
+export interface WriterDatabase {
+  url: string;
+  authToken?: string;
+}
+
+/** Writes to the log table through the writer thread (write-worker.ts), in the order they are asked for. */
+export function workerWriter(database: WriterDatabase): LogWriter {
+  const open = (): WriterOpen => ({
+    ...database,
+    statements: { insertRow: insertStatementFor(1), indexContent: INDEX_INSERTED_CONTENT, deleteIds: DELETE_BY_IDS, deleteOlderThan: DELETE_OLDER_THAN },
+  });
+  const channel = workerChannel<WriteRequest>(new URL("./write-worker.ts", import.meta.url), "log writer", open);
+  return {
+    async insert(rows) {
+      await channel.request({ write: "insert", rows: JSON.stringify(rows.map(driverRowOf)) });
+    },
+    async deleteIds(ids) {
+      await channel.request({ write: "deleteIds", ids });
+    },
+    async deleteOlderThan(cutoff, limit) {
+      return (await channel.request({ write: "deleteOlderThan", cutoffMs: cutoff.getTime(), limit })) as number;
+    },
+    close: channel.close,
+  };
+}
