@@ -9,24 +9,20 @@ import type { ReadDatabase } from "./worker-reader";
 
 const PERCENTILES = [50, 90, 95, 99] as const;
 
+const LATENCIES = sql<string>`json_group_array(${requestLogs.latencyMs})`;
+
 /**
  * Nearest-rank percentiles: the smallest latency with at least p% of requests at or below it.
  * SQLite hands over the window's latencies as one JSON array, several times cheaper than a
  * sorting window function or a row per latency, and they are sorted here.
  */
-async function latencyPercentiles(db: ReadDatabase, where: SQL | undefined) {
-  const [row] = await db
-    .select({ latencies: sql<string>`json_group_array(${requestLogs.latencyMs})` })
-    .from(requestLogs)
-    .where(where);
-  const sorted = new Float64Array(JSON.parse(row?.latencies ?? "[]") as number[]).sort();
+function latencyPercentiles(latencies: string) {
+  const sorted = new Float64Array(JSON.parse(latencies) as number[]).sort();
   const at = (percentile: number) => (sorted.length === 0 ? null : sorted[Math.ceil((percentile / 100) * sorted.length) - 1]!);
   return Object.fromEntries(PERCENTILES.map((percentile) => [`p${percentile}`, at(percentile)])) as Record<`p${(typeof PERCENTILES)[number]}`, number | null>;
 }
 
-async function periodTotals(db: ReadDatabase, where: SQL | undefined) {
-  const [usage] = (await db.select(usageColumns).from(requestLogs).where(where)) as Usage[];
-  const totals = usage!;
+function totalsView(totals: Usage) {
   return {
     total_requests: totals.requests,
     success_count: totals.successes,
@@ -42,6 +38,21 @@ async function periodTotals(db: ReadDatabase, where: SQL | undefined) {
   };
 }
 
+/** The window's totals and latency percentiles, from one pass over its rows. */
+async function periodTotalsAndPercentiles(db: ReadDatabase, where: SQL | undefined) {
+  const [row] = await db
+    .select({ ...usageColumns, latencies: LATENCIES })
+    .from(requestLogs)
+    .where(where);
+  const { latencies, ...totals } = row!;
+  return { totals: totalsView(totals), percentiles: latencyPercentiles(latencies) };
+}
+
+async function periodTotals(db: ReadDatabase, where: SQL | undefined) {
+  const [usage] = (await db.select(usageColumns).from(requestLogs).where(where)) as Usage[];
+  return totalsView(usage!);
+}
+
 const COMPARED = ["total_requests", "success_rate", "total_tokens", "total_cost", "average_latency"] as const;
 
 /**
@@ -51,7 +62,10 @@ const COMPARED = ["total_requests", "success_rate", "total_tokens", "total_cost"
 export async function logStats(db: ReadDatabase, filters: LogFilters, now: Date) {
   const where = logConditions(filters);
   const previousRange = previousWindow(filters.window, now);
-  const [current, percentiles, previous] = await Promise.all([periodTotals(db, where), latencyPercentiles(db, where), previousRange ? periodTotals(db, logConditions(filters, previousRange)) : null]);
+  const [{ totals: current, percentiles }, previous] = await Promise.all([
+    periodTotalsAndPercentiles(db, where),
+    previousRange ? periodTotals(db, logConditions(filters, previousRange)) : null,
+  ]);
   return {
     ...current,
     latency_percentiles: percentiles,
