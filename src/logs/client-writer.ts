@@ -1,4 +1,5 @@
 import type { Client, InStatement } from "@libsql/client";
+import { boundedCache } from "./bounded-cache";
 import { DELETE_BY_IDS, DELETE_OLDER_THAN } from "./deletion";
 import { INDEX_INSERTED_CONTENT } from "./full-text";
 import { insertStatementFor, LOG_COLUMN_NAMES } from "./log-columns";
@@ -14,18 +15,8 @@ const ROWS_PER_STATEMENT = Math.floor(32_766 / LOG_COLUMN_NAMES.length);
  * in one transaction, so it is one round trip to a server.
  */
 export function clientWriter(client: Client): TableWrites {
-  const statements = new Map<number, string>();
-
-  function statementFor(count: number): string {
-    let statement = statements.get(count);
-    if (statement === undefined) {
-      statement = insertStatementFor(count);
-      // Under load every batch is full, so a few row counts cover it; partial batches are rare and small.
-      if (statements.size >= CACHED_LENGTHS) statements.delete(statements.keys().next().value!);
-      statements.set(count, statement);
-    }
-    return statement;
-  }
+  // Under load every batch is full, so a few row counts cover it; partial batches are rare and small.
+  const statementFor = boundedCache(CACHED_LENGTHS, insertStatementFor);
 
   return {
     async insert(rows) {

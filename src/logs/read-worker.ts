@@ -5,6 +5,7 @@
  * instead, on their own connection, and answer in drizzle's sqlite-proxy shape: rows as arrays.
  */
 import { type EmbeddedConnection, openEmbeddedFile } from "../db/embedded-file";
+import { boundedCache } from "./bounded-cache";
 import { serveChannel } from "./worker-channel";
 
 export type ReaderOpen = { path: string };
@@ -17,16 +18,7 @@ type Statement = ReturnType<EmbeddedConnection["prepare"]>;
 
 function reader({ path }: ReaderOpen) {
   const database = openEmbeddedFile(path);
-  const prepared = new Map<string, Statement>();
-
-  function statementFor(sql: string): Statement {
-    let statement = prepared.get(sql);
-    if (!statement) {
-      if (prepared.size >= PREPARED_LIMIT) prepared.delete(prepared.keys().next().value!);
-      prepared.set(sql, (statement = database.prepare(sql)));
-    }
-    return statement;
-  }
+  const statementFor = boundedCache(PREPARED_LIMIT, (sql: string): Statement => database.prepare(sql));
 
   return ({ sql, params, method }: ReadRequest) => {
     if (method === "run") throw new Error("the log reader thread only reads");
