@@ -9,7 +9,9 @@ import { boundedCache } from "./bounded-cache";
 import { serveChannel } from "./worker-channel";
 
 export type ReaderOpen = { path: string };
-export type ReadRequest = { sql: string; params: unknown[]; method: "run" | "all" | "values" | "get" };
+export type ReadStatement = { sql: string; params: unknown[]; method: "run" | "all" | "values" | "get" };
+/** One statement, or several read from one snapshot (a page and its total must agree). */
+export type ReadRequest = ReadStatement | { batch: ReadStatement[] };
 
 /** Dashboard queries come in a few shapes; their statements are kept prepared. */
 const PREPARED_LIMIT = 64;
@@ -20,11 +22,15 @@ function reader({ path }: ReaderOpen) {
   const database = openEmbeddedFile(path);
   const statementFor = boundedCache(PREPARED_LIMIT, (sql: string): Statement => database.prepare(sql));
 
-  return ({ sql, params, method }: ReadRequest) => {
+  const run = ({ sql, params, method }: ReadStatement) => {
     if (method === "run") throw new Error("the log reader thread only reads");
     const statement = statementFor(sql).raw(true);
     return method === "get" ? statement.get(params) : statement.all(params);
   };
+  // drizzle reads every batch result as a list of rows, a `get` included.
+  const snapshot = database.transaction((statements: ReadStatement[]) => statements.map((statement) => run({ ...statement, method: statement.method === "run" ? "run" : "all" })));
+
+  return (request: ReadRequest) => ("batch" in request ? snapshot(request.batch) : run(request));
 }
 
 serveChannel(reader);

@@ -107,7 +107,8 @@ export async function searchLogs(db: ReadDatabase, filters: LogFilters, page: Pa
     .orderBy(...ordering)
     .limit(page.limit)
     .offset(page.offset);
-  const [rows, [totals]] = await Promise.all([
+  // One snapshot: a page read before a batch lands and a total read after it would disagree.
+  const [rows, [totals]] = await db.batch([
     db
       .select(summaryColumns)
       .from(requestLogs)
