@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { TestGateway } from "../support/gateway";
 import { expectGatewayError } from "../support/gateway-error";
 import { type MockOpenAI, startMockOpenAI } from "../support/mock-openai";
-import { chat, created, createVirtualKey, ManualClock, openAIProvider, startClockedGateway } from "./support";
+import { chat, created, createVirtualKey, eventually, ManualClock, openAIProvider, startClockedGateway } from "./support";
 
 const HOUR = 3_600_000;
 /** The mock answers "one two three" with 3 prompt and 4 completion tokens; at these prices that is $0.03 + $0.08. */
@@ -55,16 +55,25 @@ describe("budgets: checked before the call, charged with the real cost after it 
         { max_limit: 0.3, reset_duration: "1M", calendar_aligned: true },
       ],
     });
+    // A reply is charged just after it leaves; the clock may only move once the charge has landed.
+    const charged = (calls: number) =>
+      eventually(
+        () => budgetsOf(key.id),
+        (budgets) => budgets.find((budget) => budget.reset_duration === "1M")!.current_usage >= calls * COST_PER_CALL - 1e-9,
+      );
     const now = new Date(clock.now);
     const midnight = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() + 1);
     const firstOfNextMonth = Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, 1);
     expect((await chat(gw, key.value)).status).toBe(200);
     const daily = await expectGatewayError(await chat(gw, key.value), 402, { errorType: "policy_budget_exceeded" });
     expect(daily.extra_fields.retry_after_ms).toBe(midnight - clock.now);
+    await charged(1);
     clock.advance(midnight - clock.now);
     expect((await chat(gw, key.value)).status).toBe(200);
+    await charged(2);
     clock.advance(24 * HOUR);
     expect((await chat(gw, key.value)).status).toBe(200);
+    await charged(3);
     clock.advance(24 * HOUR);
     const monthly = await expectGatewayError(await chat(gw, key.value), 402, { errorType: "policy_budget_exceeded" });
     expect(monthly.error.message).toContain("1M");
