@@ -2,6 +2,7 @@ import type { Database } from "../db/client";
 import { embeddedFilePath } from "../db/embedded-file";
 import type { NewRequestLogRow } from "../db/schema/logs";
 import { BatchWriter } from "./batch-writer";
+import { clientReader } from "./client-reader";
 import { clientWriter } from "./client-writer";
 import { requestLogRecorder } from "./recorder";
 import { scheduleRetention } from "./retention";
@@ -69,7 +70,7 @@ export function createRequestLogs(db: Database, options: RequestLogsOptions = {}
     onSweep: options.onRetentionSweep,
   });
   const queueStatus = () => writer.status();
-  const read = reader?.db ?? db;
+  const read = reader?.db ?? clientReader(db);
   return {
     /** Where queries over the logs run without stalling the main thread (the reader thread on a file). */
     read,

@@ -6,12 +6,15 @@
  */
 import { type EmbeddedConnection, openEmbeddedFile } from "../db/embedded-file";
 import { boundedCache } from "./bounded-cache";
+import { nearestRankPercentiles } from "./percentiles";
 import { serveChannel } from "./worker-channel";
 
 export type ReaderOpen = { path: string };
 export type ReadStatement = { sql: string; params: unknown[]; method: "run" | "all" | "values" | "get" };
-/** One statement, or several read from one snapshot (a page and its total must agree). */
-export type ReadRequest = ReadStatement | { batch: ReadStatement[] };
+/** A query answering one JSON array of numbers in one cell, reduced here to those percentiles. */
+export type PercentilesRequest = { sql: string; params: unknown[]; percentiles: readonly number[] };
+/** One statement, several read from one snapshot (a page and its total must agree), or percentiles. */
+export type ReadRequest = ReadStatement | { batch: ReadStatement[] } | PercentilesRequest;
 
 /** Dashboard queries come in a few shapes; their statements are kept prepared. */
 const PREPARED_LIMIT = 64;
@@ -30,7 +33,12 @@ function reader({ path }: ReaderOpen) {
   // drizzle reads every batch result as a list of rows, a `get` included.
   const snapshot = database.transaction((statements: ReadStatement[]) => statements.map((statement) => run({ ...statement, method: statement.method === "run" ? "run" : "all" })));
 
-  return (request: ReadRequest) => ("batch" in request ? snapshot(request.batch) : run(request));
+  const percentilesOf = ({ sql, params, percentiles }: PercentilesRequest) => {
+    const [values] = statementFor(sql).raw(true).get(params) as [string];
+    return nearestRankPercentiles(values, percentiles);
+  };
+
+  return (request: ReadRequest) => ("batch" in request ? snapshot(request.batch) : "percentiles" in request ? percentilesOf(request) : run(request));
 }
 
 serveChannel(reader);

@@ -12,14 +12,12 @@ const PERCENTILES = [50, 90, 95, 99] as const;
 const LATENCIES = sql<string>`json_group_array(${requestLogs.latencyMs})`;
 
 /**
- * Nearest-rank percentiles: the smallest latency with at least p% of requests at or below it.
- * SQLite hands over the window's latencies as one JSON array, several times cheaper than a
- * sorting window function or a row per latency, and they are sorted here.
+ * Nearest-rank percentiles of the window's latencies. SQLite hands them over as one JSON array,
+ * several times cheaper than a sorting window function; they are sorted off the main thread.
  */
-function latencyPercentiles(latencies: string) {
-  const sorted = new Float64Array(JSON.parse(latencies) as number[]).sort();
-  const at = (percentile: number) => (sorted.length === 0 ? null : sorted[Math.ceil((percentile / 100) * sorted.length) - 1]!);
-  return Object.fromEntries(PERCENTILES.map((percentile) => [`p${percentile}`, at(percentile)])) as Record<`p${(typeof PERCENTILES)[number]}`, number | null>;
+async function latencyPercentiles(db: ReadDatabase, where: SQL | undefined) {
+  const values = await db.percentilesOf(db.select({ latencies: LATENCIES }).from(requestLogs).where(where), PERCENTILES);
+  return Object.fromEntries(PERCENTILES.map((percentile, index) => [`p${percentile}`, values[index]])) as Record<`p${(typeof PERCENTILES)[number]}`, number | null>;
 }
 
 function totalsView(totals: Usage) {
@@ -38,16 +36,6 @@ function totalsView(totals: Usage) {
   };
 }
 
-/** The window's totals and latency percentiles, from one pass over its rows. */
-async function periodTotalsAndPercentiles(db: ReadDatabase, where: SQL | undefined) {
-  const [row] = await db
-    .select({ ...usageColumns, latencies: LATENCIES })
-    .from(requestLogs)
-    .where(where);
-  const { latencies, ...totals } = row!;
-  return { totals: totalsView(totals), percentiles: latencyPercentiles(latencies) };
-}
-
 async function periodTotals(db: ReadDatabase, where: SQL | undefined) {
   const [usage] = (await db.select(usageColumns).from(requestLogs).where(where)) as Usage[];
   return totalsView(usage!);
@@ -62,8 +50,10 @@ const COMPARED = ["total_requests", "success_rate", "total_tokens", "total_cost"
 export async function logStats(db: ReadDatabase, filters: LogFilters, now: Date) {
   const where = logConditions(filters);
   const previousRange = previousWindow(filters.window, now);
-  const [{ totals: current, percentiles }, previous] = await Promise.all([
-    periodTotalsAndPercentiles(db, where),
+  // Three scans, side by side on the reader threads.
+  const [current, percentiles, previous] = await Promise.all([
+    periodTotals(db, where),
+    latencyPercentiles(db, where),
     previousRange ? periodTotals(db, logConditions(filters, previousRange)) : null,
   ]);
   return {

@@ -4,8 +4,15 @@ import * as schema from "../db/schema";
 import type { ReaderOpen, ReadRequest, ReadStatement } from "./read-worker";
 import { workerChannel } from "./worker-channel";
 
-/** What the log queries run on: the main connection, or the reader threads' proxy; `batch` reads from one snapshot. */
-export type ReadDatabase = BaseSQLiteDatabase<"async", unknown, typeof schema> & Pick<SqliteRemoteDatabase<typeof schema>, "batch">;
+/** A query whose one row holds one JSON array of numbers (json_group_array). */
+export type NumbersQuery = { toSQL(): { sql: string; params: unknown[] } };
+
+/**
+ * What the log queries run on: the main connection, or the reader threads' proxy. `batch` reads
+ * from one snapshot; `percentilesOf` answers the nearest-rank percentiles of a NumbersQuery.
+ */
+export type ReadDatabase = BaseSQLiteDatabase<"async", unknown, typeof schema> &
+  Pick<SqliteRemoteDatabase<typeof schema>, "batch"> & { percentilesOf(query: NumbersQuery, percentiles: readonly number[]): Promise<Array<number | null>> };
 
 /** A dashboard answer is several independent scans (a window and the one before it, a model each): two threads run them side by side. */
 const READER_THREADS = 2;
@@ -31,8 +38,12 @@ export function workerReader(path: string, threads = READER_THREADS): { db: Read
   }
   const query = async (sql: string, params: unknown[], method: ReadStatement["method"]) => ({ rows: (await request({ sql, params, method })) as unknown[] });
   const batch = async (statements: ReadStatement[]) => ((await request({ batch: statements })) as unknown[][]).map((rows) => ({ rows }));
+  const percentilesOf = async (numbers: NumbersQuery, percentiles: readonly number[]) => {
+    const { sql, params } = numbers.toSQL();
+    return (await request({ sql, params, percentiles })) as Array<number | null>;
+  };
   return {
-    db: drizzle(query, batch, { schema }),
+    db: Object.assign(drizzle(query, batch, { schema }), { percentilesOf }),
     close() {
       for (const reader of readers) reader.channel.close();
     },

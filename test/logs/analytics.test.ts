@@ -1,4 +1,8 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { Elysia } from "elysia";
+import { openDatabase } from "../../src/db/client";
+import { errorHandler } from "../../src/http/error-handler";
+import { createRequestLogs } from "../../src/logs";
 import { expectGatewayError } from "../support/gateway-error";
 import { startGateway, type TestGateway } from "../support/gateway";
 import { generateFacts, type LogFact, recordFacts, totalTokens } from "./seed-logs";
@@ -86,6 +90,23 @@ describe("GET /api/logs/stats", () => {
     const body = await getJson<{ total_requests: number; previous: { total_requests: number } }>("/api/logs/stats?period=24h&providers=openai");
     expect(body.total_requests).toBe(facts.filter((fact) => openai(fact) && lastDay()(fact)).length);
     expect(body.previous.total_requests).toBe(facts.filter((fact) => openai(fact) && dayBefore()(fact)).length);
+  });
+
+  test("the same answer when the queries run on the main connection's client, as against a libSQL server", async () => {
+    const database = await openDatabase(gw.databaseUrl);
+    const logs = createRequestLogs(database.db);
+    const server = new Elysia().use(errorHandler).use(logs.routes).listen({ port: 0, hostname: "127.0.0.1" });
+    try {
+      const path = "/api/logs/stats?period=24h";
+      const onClient = (await (await fetch(`http://127.0.0.1:${server.server!.port}${path}`)).json()) as Record<string, unknown>;
+      const onThreads = await getJson<Record<string, unknown>>(path);
+      expect(onClient.latency_percentiles).toEqual(expectedStats(facts.filter(lastDay())).latency_percentiles);
+      expect(rounded({ ...onClient, log_queue: undefined })).toEqual(rounded({ ...onThreads, log_queue: undefined }));
+    } finally {
+      await server.stop(true);
+      await logs.close();
+      database.close();
+    }
   });
 
   test("without a time range there is no previous period to compare with", async () => {
