@@ -139,6 +139,9 @@ const QUERIES: Array<[name: string, path: string]> = [
   ["last 24 h, histogram", "/api/logs/histogram?period=24h"],
   ["last 7 d, rankings with trend", "/api/logs/rankings?period=7d"],
   ["last 7 d, stats with comparison", "/api/logs/stats?period=7d"],
+  ["last 30 d, histogram", "/api/logs/histogram?period=30d"],
+  ["all time, rankings", "/api/logs/rankings"],
+  ["all time, stats", "/api/logs/stats"],
 ];
 
 async function openSeeded() {

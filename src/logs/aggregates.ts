@@ -19,5 +19,7 @@ export const usageColumns = {
 
 export type Usage = { [Name in keyof typeof usageColumns]: number };
 
+export const NO_USAGE: Usage = { requests: 0, successes: 0, errors: 0, inputTokens: 0, outputTokens: 0, cachedTokens: 0, reasoningTokens: 0, totalTokens: 0, cost: 0, averageLatency: 0 };
+
 /** Percentage of requests in `part`, 0 when there were none. */
 export const rateOf = (part: number, requests: number) => (requests === 0 ? 0 : (part / requests) * 100);

@@ -1,7 +1,8 @@
-import { max, min, sql } from "drizzle-orm";
+import { max, min } from "drizzle-orm";
 import { requestLogs } from "../db/schema/logs";
 import { type Usage, usageColumns } from "./aggregates";
 import { logConditions } from "./conditions";
+import { answeredByHours, byBucket, HOUR_MS, hourlyUsage } from "./hourly";
 import type { LogFilters } from "./filters";
 import { bucketSeconds } from "./time-window";
 import type { ReadDatabase } from "./worker-reader";
@@ -30,22 +31,24 @@ function bucketView(timestamp: number, usage: Usage | undefined) {
   };
 }
 
+async function bucketsOfLogs(db: ReadDatabase, filters: LogFilters, sizeMs: number) {
+  const { bucket } = byBucket(sizeMs).raw;
+  return db
+    .select({ bucket, ...usageColumns })
+    .from(requestLogs)
+    .where(logConditions(filters))
+    .groupBy(bucket);
+}
+
 /** Requests over time in equal buckets aligned to the epoch, empty buckets included. */
 export async function logHistogram(db: ReadDatabase, filters: LogFilters, now: Date) {
   const range = await coveredRange(db, filters, now);
   if (!range) return { buckets: [], bucket_size_seconds: bucketSeconds(0) };
   const size = bucketSeconds(range.end - range.start);
   const sizeMs = size * 1000;
-  // Inlined, not bound: a bound JS number may arrive as REAL and turn the division fractional.
-  const width = sql.raw(String(sizeMs));
-  const bucketStart = sql<number>`(${requestLogs.timestamp} / ${width}) * ${width}`.mapWith(Number);
-  const rows = await db
-    .select({ bucket: bucketStart, ...usageColumns })
-    .from(requestLogs)
-    .where(logConditions(filters))
-    .groupBy(bucketStart);
-  const byBucket = new Map(rows.map(({ bucket, ...usage }) => [bucket, usage as Usage]));
+  const rows = answeredByHours(filters) && sizeMs % HOUR_MS === 0 ? await hourlyUsage(db, filters, filters.window, byBucket(sizeMs)) : await bucketsOfLogs(db, filters, sizeMs);
+  const usageAt = new Map(rows.map(({ bucket, ...usage }) => [bucket, usage as Usage]));
   const buckets = [];
-  for (let timestamp = Math.floor(range.start / sizeMs) * sizeMs; timestamp <= range.end; timestamp += sizeMs) buckets.push(bucketView(timestamp, byBucket.get(timestamp)));
+  for (let timestamp = Math.floor(range.start / sizeMs) * sizeMs; timestamp <= range.end; timestamp += sizeMs) buckets.push(bucketView(timestamp, usageAt.get(timestamp)));
   return { buckets, bucket_size_seconds: size };
 }

@@ -3,6 +3,7 @@ import { type Static, Type as t } from "@sinclair/typebox";
 import { requestLogs } from "../db/schema/logs";
 import { rateOf, type Usage, usageColumns } from "./aggregates";
 import { logConditions } from "./conditions";
+import { answeredByHours, BY_MODEL, hourlyUsage } from "./hourly";
 import { LogFilterFields, type LogFilters, POSITIVE_INTEGER } from "./filters";
 import { previousWindow, type TimeWindow } from "./time-window";
 import { percentChange } from "./trend";
@@ -25,9 +26,9 @@ type ModelUsage = Usage & { provider: string; model: string };
 type ModelPair = { provider: string; model: string };
 
 /**
- * One covering-index range scan per model instead of a GROUP BY: SQLite sorts every row of the
- * window to group them, which costs several times more than reading each model's slice of
- * request_logs_model_usage_idx.
+ * With filters the hourly table cannot answer: one covering-index range scan per model instead
+ * of a GROUP BY (SQLite sorts every row of the window to group them, which costs several times
+ * more than reading each model's slice of request_logs_model_usage_idx).
  */
 async function usageOfModel(db: ReadDatabase, filters: LogFilters, window: TimeWindow, { provider, model }: ModelPair): Promise<ModelUsage> {
   const where = and(eq(requestLogs.model, model), eq(requestLogs.provider, provider), logConditions(filters, window));
@@ -37,7 +38,20 @@ async function usageOfModel(db: ReadDatabase, filters: LogFilters, window: TimeW
 
 async function usageByModel(db: ReadDatabase, filters: LogFilters, window: TimeWindow): Promise<ModelUsage[]> {
   const pairs = await db.selectDistinct({ provider: requestLogs.provider, model: requestLogs.model }).from(requestLogs).where(logConditions(filters, window));
-  const usages = await Promise.all(pairs.map((pair) => usageOfModel(db, filters, window, pair)));
+  return Promise.all(pairs.map((pair) => usageOfModel(db, filters, window, pair)));
+}
+
+const pairKey = ({ provider, model }: ModelPair) => `${provider}\n${model}`;
+
+/** Each shown model's usage in the window before, from whole hours where the filters allow. */
+async function previousUsage(db: ReadDatabase, filters: LogFilters, window: TimeWindow, shown: readonly ModelUsage[]): Promise<Array<ModelUsage | undefined>> {
+  if (!answeredByHours(filters)) return Promise.all(shown.map((row) => usageOfModel(db, filters, window, row)));
+  const byPair = new Map((await hourlyUsage(db, filters, window, BY_MODEL)).map((row) => [pairKey(row), row]));
+  return shown.map((row) => byPair.get(pairKey(row)));
+}
+
+async function rankedUsage(db: ReadDatabase, filters: LogFilters, window: TimeWindow): Promise<ModelUsage[]> {
+  const usages = answeredByHours(filters) ? await hourlyUsage(db, filters, window, BY_MODEL) : await usageByModel(db, filters, window);
   return usages.sort((a, b) => b.requests - a.requests || b.totalTokens - a.totalTokens || a.provider.localeCompare(b.provider) || a.model.localeCompare(b.model));
 }
 
@@ -75,10 +89,10 @@ function rankingView(current: ModelUsage, previous: ModelUsage | undefined) {
  * length just before; `limit` is ignored when `all` is set.
  */
 export async function modelRankings(db: ReadDatabase, filters: LogFilters, options: { limit: number; all: boolean }, now: Date) {
-  const ranked = await usageByModel(db, filters, filters.window);
+  const ranked = await rankedUsage(db, filters, filters.window);
   const shown = options.all ? ranked : ranked.slice(0, options.limit);
   const previousRange = previousWindow(filters.window, now);
-  const previous = previousRange ? await Promise.all(shown.map((row) => usageOfModel(db, filters, previousRange, row))) : [];
+  const previous = previousRange ? await previousUsage(db, filters, previousRange, shown) : [];
   return { rankings: shown.map((row, index) => rankingView(row, previous[index]?.requests ? previous[index] : undefined)) };
 }
 

@@ -1,9 +1,10 @@
 import { type SQL, sql } from "drizzle-orm";
 import { requestLogs } from "../db/schema/logs";
-import { rateOf, type Usage, usageColumns } from "./aggregates";
+import { NO_USAGE, rateOf, type Usage, usageColumns } from "./aggregates";
 import { logConditions } from "./conditions";
 import type { LogFilters } from "./filters";
-import { previousWindow } from "./time-window";
+import { answeredByHours, hourlyUsage, TOTAL } from "./hourly";
+import { previousWindow, type TimeWindow } from "./time-window";
 import { percentChange } from "./trend";
 import type { ReadDatabase } from "./worker-reader";
 
@@ -36,8 +37,9 @@ function totalsView(totals: Usage) {
   };
 }
 
-async function periodTotals(db: ReadDatabase, where: SQL | undefined) {
-  const [usage] = (await db.select(usageColumns).from(requestLogs).where(where)) as Usage[];
+async function periodTotals(db: ReadDatabase, filters: LogFilters, window: TimeWindow) {
+  if (answeredByHours(filters)) return totalsView((await hourlyUsage(db, filters, window, TOTAL))[0] ?? NO_USAGE);
+  const [usage] = (await db.select(usageColumns).from(requestLogs).where(logConditions(filters, window))) as Usage[];
   return totalsView(usage!);
 }
 
@@ -48,13 +50,12 @@ const COMPARED = ["total_requests", "success_rate", "total_tokens", "total_cost"
  * length before it with the change of each compared figure in percent.
  */
 export async function logStats(db: ReadDatabase, filters: LogFilters, now: Date) {
-  const where = logConditions(filters);
   const previousRange = previousWindow(filters.window, now);
-  // Three scans, side by side on the reader threads.
+  // Side by side on the reader threads; totals come from whole hours where the filters allow.
   const [current, percentiles, previous] = await Promise.all([
-    periodTotals(db, where),
-    latencyPercentiles(db, where),
-    previousRange ? periodTotals(db, logConditions(filters, previousRange)) : null,
+    periodTotals(db, filters, filters.window),
+    latencyPercentiles(db, logConditions(filters)),
+    previousRange ? periodTotals(db, filters, previousRange) : null,
   ]);
   return {
     ...current,

@@ -18,6 +18,8 @@ export interface TableWrites {
 export interface WriterStatements {
   /** A one-row INSERT of every column in `LOG_COLUMN_NAMES` order. */
   insertRow: string;
+  /** Hourly usage of the last `?` rows inserted; runs before `indexContent`. */
+  rollUpHours: string;
   /** Full-text indexing of the last `?` rows inserted. */
   indexContent: string;
   /** Deletes the logs whose ids are in the JSON array bound to it. */

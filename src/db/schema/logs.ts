@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { type AnySQLiteColumn, index, integer, real, sqliteTable, text } from "drizzle-orm/sqlite-core";
+import { type AnySQLiteColumn, index, integer, primaryKey, real, sqliteTable, text } from "drizzle-orm/sqlite-core";
 
 /** One step of a request's key/target trail: no secrets, only the key's id. */
 export interface LoggedAttempt {
@@ -81,3 +81,28 @@ export const requestLogs = sqliteTable(
 
 export type RequestLogRow = typeof requestLogs.$inferSelect;
 export type NewRequestLogRow = typeof requestLogs.$inferInsert;
+
+/**
+ * Usage per hour, provider, model and status, kept by the log writer in each batch's transaction
+ * (src/logs/hourly.ts) and by a trigger on deletion (migration 0002). Dashboard aggregates over a
+ * long window read whole hours here and only the partial hours at its edges from request_logs.
+ * Sums, not averages, so that hours add up: `latency_ms` is the hour's total latency.
+ */
+export const requestLogHours = sqliteTable(
+  "request_log_hours",
+  {
+    hour: integer("hour").notNull(),
+    provider: text("provider").notNull(),
+    model: text("model").notNull(),
+    status: text("status", { enum: ["processing", "success", "error"] }).notNull(),
+    requests: integer("requests").notNull(),
+    inputTokens: integer("input_tokens").notNull(),
+    outputTokens: integer("output_tokens").notNull(),
+    cachedTokens: integer("cached_tokens").notNull(),
+    reasoningTokens: integer("reasoning_tokens").notNull(),
+    totalTokens: integer("total_tokens").notNull(),
+    cost: real("cost").notNull(),
+    latencyMs: real("latency_ms").notNull(),
+  },
+  (table) => [primaryKey({ columns: [table.hour, table.provider, table.model, table.status] })],
+);

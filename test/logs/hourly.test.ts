@@ -1,0 +1,100 @@
+import { createClient } from "@libsql/client";
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { startGateway, type TestGateway } from "../support/gateway";
+import { generateFacts, type LogFact, openRequestLogs, recordFacts } from "./seed-logs";
+
+const HOUR = 3_600_000;
+const DAY = 24 * HOUR;
+
+// Stats, rankings and histograms read whole hours from request_log_hours when only the window,
+// providers, models and statuses filter them. `min_latency=0` matches every log but no hour, so
+// the same question with it is answered from the logs alone: the two answers must agree.
+const FROM_LOGS_ONLY = "min_latency=0";
+
+/** Floats summed in a different order differ in the last bits: compare to 9 places. */
+function rounded<T>(value: T): T {
+  return JSON.parse(JSON.stringify(value, (_, inner) => (typeof inner === "number" ? Math.round(inner * 1e9) / 1e9 : inner)));
+}
+
+async function answer(gw: TestGateway, path: string): Promise<unknown> {
+  const response = await gw.admin(path);
+  expect(response.status).toBe(200);
+  const { log_queue: _, ...body } = (await response.json()) as Record<string, unknown>;
+  return rounded(body);
+}
+
+/** Odd minutes and seconds, so every window has partial hours at both edges. */
+function questions(anchor: Date): string[] {
+  const at = (offsetMs: number) => new Date(anchor.getTime() + offsetMs).toISOString();
+  const range = `start_time=${at(-6 * DAY - 17 * 60_000 - 13_000)}&end_time=${at(-29 * 60_000 - 7_000)}`;
+  return [
+    `/api/logs/stats?${range}`,
+    `/api/logs/stats?${range}&providers=openai&status=error`,
+    "/api/logs/stats",
+    `/api/logs/rankings?${range}`,
+    `/api/logs/rankings?${range}&models=gpt-4o,claude-sonnet-4`,
+    `/api/logs/histogram?${range}`,
+    `/api/logs/histogram?start_time=${at(-40 * HOUR - 11 * 60_000)}&end_time=${at(-3 * 60_000)}`,
+  ];
+}
+
+async function expectHoursAgreeWithLogs(gw: TestGateway, anchor: Date) {
+  for (const path of questions(anchor)) {
+    const fromHours = await answer(gw, path);
+    const fromLogs = await answer(gw, `${path}${path.includes("?") ? "&" : "?"}${FROM_LOGS_ONLY}`);
+    expect({ path, answer: fromHours }).toEqual({ path, answer: fromLogs });
+  }
+}
+
+describe("aggregates over whole hours", () => {
+  let gw: TestGateway;
+  let facts: LogFact[];
+  const anchor = new Date("2026-05-20T10:37:00.000Z");
+  beforeAll(async () => {
+    gw = await startGateway();
+    facts = generateFacts(900, anchor, 5);
+    await recordFacts(gw.databaseUrl, facts);
+  });
+  afterAll(() => gw.close());
+
+  test("agree with the logs they summarise", async () => {
+    const stats = (await answer(gw, `/api/logs/stats?start_time=${new Date(anchor.getTime() - 6 * DAY).toISOString()}`)) as { total_requests: number };
+    expect(stats.total_requests).toBeGreaterThan(300);
+    await expectHoursAgreeWithLogs(gw, anchor);
+  });
+
+  test("still agree after logs are deleted by id", async () => {
+    const doomed = facts.filter((_, index) => index % 3 === 0).map((fact) => fact.id);
+    expect((await gw.admin("/api/logs", { method: "DELETE", json: { ids: doomed } })).status).toBe(200);
+    await expectHoursAgreeWithLogs(gw, anchor);
+  });
+
+  test("still agree after a retention sweep", async () => {
+    let swept!: (deleted: number) => void;
+    const sweep = new Promise<number>((resolve) => (swept = resolve));
+    const opened = await openRequestLogs(gw.databaseUrl, { retentionDays: () => 4, clock: () => anchor, onRetentionSweep: (deleted) => swept(deleted) });
+    try {
+      expect(await sweep).toBeGreaterThan(0);
+    } finally {
+      await opened.close();
+    }
+    await expectHoursAgreeWithLogs(gw, anchor);
+  });
+});
+
+test("logs recorded before the hourly table existed are counted once the gateway upgrades", async () => {
+  const anchor = new Date("2026-04-02T08:21:00.000Z");
+  const gw = await startGateway();
+  await recordFacts(gw.databaseUrl, generateFacts(300, anchor, 9));
+  await gw.stop();
+  // Back to the schema before migration 0002: no hourly table, and the migration not recorded.
+  const client = createClient({ url: gw.databaseUrl });
+  await client.batch(["DROP TRIGGER request_log_hours_delete", "DROP TABLE request_log_hours", "DELETE FROM __drizzle_migrations WHERE created_at = (SELECT max(created_at) FROM __drizzle_migrations)"], "write");
+  client.close();
+  const upgraded = await gw.restart();
+  try {
+    await expectHoursAgreeWithLogs(upgraded, anchor);
+  } finally {
+    await upgraded.close();
+  }
+});
