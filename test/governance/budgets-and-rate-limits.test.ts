@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import type { TestGateway } from "../support/gateway";
+import { startGateway, type TestGateway } from "../support/gateway";
 import { expectGatewayError } from "../support/gateway-error";
 import { type MockOpenAI, startMockOpenAI } from "../support/mock-openai";
 import { chat, created, createVirtualKey, eventually, ManualClock, openAIProvider, startClockedGateway } from "./support";
@@ -179,6 +179,36 @@ describe("counters survive a restart", () => {
       expect((await chat(restarted, key.value)).status).toBe(200);
     } finally {
       await restarted.close();
+    }
+  });
+});
+
+describe("several nodes on one database count together", () => {
+  test("a budget spent on two nodes is enforced by both", async () => {
+    const config = { providers: { openai: openAIProvider(upstream) } };
+    const first = await startClockedGateway(config, clock);
+    await created(first, "/api/governance/pricing-overrides", { name: "round prices", pattern: "gpt-4o-mini", patch: PRICE });
+    const key = await createVirtualKey(first, { name: "shared-budget", budgets: [{ max_limit: 0.3, reset_duration: "1d" }] });
+    const second = await startGateway(config, { databaseUrl: first.databaseUrl, runtime: { clock: clock.read } });
+    // Nodes save and read each other's usage every second: wait for a node to have caught up.
+    const usageSeenBy = (node: TestGateway, calls: number) =>
+      eventually(
+        async () => {
+          const { budgets } = (await (await node.admin("/api/governance/budgets")).json()) as { budgets: Array<{ owner_id: string; current_usage: number }> };
+          return budgets.find((budget) => budget.owner_id === key.id)!.current_usage;
+        },
+        (used) => Math.abs(used - calls * COST_PER_CALL) < 1e-9,
+      );
+    try {
+      expect((await chat(first, key.value)).status).toBe(200);
+      expect((await chat(second, key.value)).status).toBe(200);
+      expect(await usageSeenBy(first, 2)).toBeCloseTo(2 * COST_PER_CALL, 9);
+      expect((await chat(first, key.value)).status).toBe(200);
+      expect(await usageSeenBy(second, 3)).toBeCloseTo(3 * COST_PER_CALL, 9);
+      await expectGatewayError(await chat(second, key.value), 402, { errorType: "policy_budget_exceeded" });
+    } finally {
+      await second.close();
+      await first.close();
     }
   });
 });

@@ -1,4 +1,4 @@
-import { sql } from "drizzle-orm";
+import { gte, sql } from "drizzle-orm";
 import type { Database } from "../../db/client";
 import { governanceUsage } from "../../db/schema";
 import type { AppliedLimit } from "./applied-limits";
@@ -9,6 +9,11 @@ interface Window {
   start: number;
 }
 
+/** Usage added on this node and not yet saved, with the window it was counted in. */
+interface Unsaved extends Window {
+  lengthMs: number;
+}
+
 export interface CounterReading {
   used: number;
   /** When the current window began; for a counter not used yet in this window, now (or the calendar boundary). */
@@ -16,14 +21,28 @@ export interface CounterReading {
   resetsAt: number;
 }
 
+/** Rows another node saved up to this long before the last sync are read again (clocks drift). */
+const SYNC_OVERLAP_MS = 5_000;
+
+/**
+ * Adds a node's usage to a saved counter. Two windows whose starts lie less than a window apart
+ * are one (nodes start an unaligned window at slightly different moments): the saved start stays
+ * and the usage adds up. Otherwise the later window wins, and usage counted in an earlier one
+ * is dropped, since that window is over.
+ */
+const sameWindow = (length: number) => sql`abs(excluded.window_start - ${governanceUsage.windowStart}) < ${length}`;
+
 /**
  * Budget and rate-limit counters. The hot path reads and adds in memory, synchronously, so a
- * check and its reservation cannot interleave with another request's; a timer writes changed
- * counters to libSQL so they survive a restart (`flush()` on shutdown writes the rest).
+ * check and its reservation cannot interleave with another request's. A timer saves what this
+ * node added since the last save as an increment, and reads back what every node saved, so
+ * several nodes on one database count together (one save interval behind each other) and the
+ * counters survive a restart (`close()` saves the rest).
  */
 export class UsageCounters {
   private readonly windows = new Map<string, Window>();
-  private readonly changed = new Set<string>();
+  private unsaved = new Map<string, Unsaved>();
+  private lastSync = Number.NEGATIVE_INFINITY;
   private timer?: ReturnType<typeof setInterval>;
 
   constructor(
@@ -32,10 +51,10 @@ export class UsageCounters {
   ) {}
 
   async load(): Promise<void> {
-    for (const row of await this.db.select().from(governanceUsage)) this.windows.set(row.counterId, { used: row.used, start: row.windowStart.getTime() });
+    await this.pull();
   }
 
-  /** Writes changed counters every `intervalMs`; the timer never keeps the process alive. */
+  /** Saves and syncs every `intervalMs`; the timer never keeps the process alive. */
   startFlushing(intervalMs: number): void {
     this.timer = setInterval(() => void this.flush().catch((error) => console.error("governance: usage counters could not be saved", error)), intervalMs);
     this.timer.unref?.();
@@ -51,24 +70,74 @@ export class UsageCounters {
     if (!(amount > 0)) return;
     const window = this.current(limit);
     this.windows.set(limit.counterId, { used: window.used + amount, start: window.start });
-    this.changed.add(limit.counterId);
+    const unsaved = this.unsaved.get(limit.counterId);
+    if (unsaved?.start === window.start) unsaved.used += amount;
+    else this.unsaved.set(limit.counterId, { used: amount, start: window.start, lengthMs: addPeriod(window.start, limit.period) - window.start });
   }
 
+  /** Saves this node's increments, then takes in what every node saved. */
   async flush(): Promise<void> {
-    const ids = [...this.changed];
-    this.changed.clear();
-    if (ids.length === 0) return;
-    const now = new Date(this.clock());
-    const rows = ids.map((counterId) => ({ counterId, used: this.windows.get(counterId)!.used, windowStart: new Date(this.windows.get(counterId)!.start), updatedAt: now }));
-    await this.db
-      .insert(governanceUsage)
-      .values(rows)
-      .onConflictDoUpdate({ target: governanceUsage.counterId, set: { used: sql`excluded.used`, windowStart: sql`excluded.window_start`, updatedAt: sql`excluded.updated_at` } });
+    const saving = this.unsaved;
+    this.unsaved = new Map();
+    const updatedAt = new Date(this.clock());
+    const upserts = [...saving].map(([counterId, { used, start, lengthMs }]) =>
+      this.db
+        .insert(governanceUsage)
+        .values({ counterId, used, windowStart: new Date(start), updatedAt })
+        .onConflictDoUpdate({
+          target: governanceUsage.counterId,
+          set: {
+            used: sql`CASE WHEN ${sameWindow(lengthMs)} THEN ${governanceUsage.used} + excluded.used
+              WHEN excluded.window_start > ${governanceUsage.windowStart} THEN excluded.used ELSE ${governanceUsage.used} END`,
+            windowStart: sql`CASE WHEN ${sameWindow(lengthMs)} THEN ${governanceUsage.windowStart}
+              ELSE max(excluded.window_start, ${governanceUsage.windowStart}) END`,
+            updatedAt,
+          },
+        }),
+    );
+    const [first, ...rest] = upserts;
+    try {
+      if (first) await this.db.batch([first, ...rest]);
+    } catch (error) {
+      // Kept for the next save: an increment must not be lost to a database that was briefly away.
+      for (const [counterId, increment] of saving) this.unsaved.set(counterId, this.merged(increment, this.unsaved.get(counterId)));
+      throw error;
+    }
+    await this.pull();
   }
 
   async close(): Promise<void> {
     clearInterval(this.timer);
     await this.flush();
+  }
+
+  /** Takes in the saved counters changed since the last sync, plus what this node has not saved yet. */
+  private async pull(): Promise<void> {
+    const since = this.lastSync - SYNC_OVERLAP_MS;
+    const rows = await this.db
+      .select()
+      .from(governanceUsage)
+      .where(Number.isFinite(since) ? gte(governanceUsage.updatedAt, new Date(since)) : undefined);
+    for (const row of rows) {
+      this.lastSync = Math.max(this.lastSync, row.updatedAt.getTime());
+      const start = row.windowStart.getTime();
+      const unsaved = this.unsaved.get(row.counterId);
+      if (!unsaved) {
+        this.windows.set(row.counterId, { used: row.used, start });
+        continue;
+      }
+      // Usage counted here and not saved yet belongs to the saved window when the two are one;
+      // a later window of this node's own stays as it is until its first save.
+      if (Math.abs(unsaved.start - start) < unsaved.lengthMs) {
+        unsaved.start = start;
+        this.windows.set(row.counterId, { used: row.used + unsaved.used, start });
+      } else if (start > unsaved.start) this.windows.set(row.counterId, { used: row.used, start });
+    }
+  }
+
+  private merged(older: Unsaved, newer: Unsaved | undefined): Unsaved {
+    if (!newer) return older;
+    return newer.start === older.start ? { ...newer, used: newer.used + older.used } : newer;
   }
 
   /** The counter's window at this moment: an ended window gives way to a new one at zero. */
