@@ -1,5 +1,7 @@
 import { Elysia } from "elysia";
 import type { Database } from "../db/client";
+import { governanceCustomers, governancePricingOverrides, governanceRoutingRules, governanceTeams, governanceVirtualKeys } from "../db/schema";
+import { reloadOnChange } from "../db/table-changes";
 import type { PricedReply } from "../inference/handle";
 import { REQUEST_TYPE } from "../inference/operations";
 import type { ProviderStore } from "../provider-registry/store";
@@ -25,6 +27,8 @@ export interface GovernanceOptions {
   clock?: () => number;
   /** How often changed usage counters are written to the database. */
   flushIntervalMs?: number;
+  /** How often the entities are checked for changes another node made. */
+  reloadIntervalMs?: number;
 }
 
 /**
@@ -33,7 +37,7 @@ export interface GovernanceOptions {
  * /api/governance/*, and `close()` writes the usage counters still in memory. The stores it
  * returns let other areas (A2A agent grants) authenticate virtual keys the same way.
  */
-export async function createGovernance({ db, providers, requireVirtualKey, clock = Date.now, flushIntervalMs = 1_000 }: GovernanceOptions) {
+export async function createGovernance({ db, providers, requireVirtualKey, clock = Date.now, flushIntervalMs = 1_000, reloadIntervalMs = 1_000 }: GovernanceOptions) {
   const organization = new Organization(db);
   const virtualKeys = new VirtualKeyStore(db, organization, providers);
   const rules = new RoutingRuleStore(db, { providers, organization, virtualKeys });
@@ -45,6 +49,18 @@ export async function createGovernance({ db, providers, requireVirtualKey, clock
   await overrides.load();
   await counters.load();
   counters.startFlushing(flushIntervalMs);
+  // Another node on the same database may change any of these; this node then reads them again.
+  const watched = reloadOnChange(
+    db,
+    [governanceCustomers, governanceTeams, governanceVirtualKeys, governanceRoutingRules, governancePricingOverrides].map((table) => ({ table, updatedAt: table.updatedAt })),
+    async () => {
+      await organization.load();
+      await virtualKeys.load();
+      await rules.load();
+      await overrides.load();
+    },
+    reloadIntervalMs,
+  );
   const prices = new PriceBook(overrides, providers);
 
   const routes = new Elysia({ name: "governance-routes" })
@@ -63,7 +79,10 @@ export async function createGovernance({ db, providers, requireVirtualKey, clock
     price: ({ target, keyId, usage, context }: PricedReply) =>
       prices.costOf({ provider: target.provider, model: target.model, requestType: REQUEST_TYPE[context.operation], keyId, virtualKeyId: context.caller?.virtualKeyId }, usage),
     routes,
-    close: () => counters.close(),
+    async close() {
+      await watched.stop();
+      await counters.close();
+    },
     // What other areas check virtual keys with (agent grants, MCP configs): they read, governance writes.
     virtualKeys,
     organization,

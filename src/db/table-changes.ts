@@ -1,0 +1,40 @@
+import { count, sql } from "drizzle-orm";
+import type { SQLiteColumn, SQLiteTable } from "drizzle-orm/sqlite-core";
+import type { Database } from "./client";
+
+/** A table whose every write sets `updatedAt`. */
+export interface WatchedTable {
+  table: SQLiteTable;
+  updatedAt: SQLiteColumn;
+}
+
+/**
+ * Calls `reload` whenever another connection (another node on the same libSQL server) may have
+ * written one of `tables`: checked every `intervalMs` by each table's row count and the sum of
+ * its updated_at, which an insert, an update or a delete changes. This node's own writes are
+ * noticed too and reload once, harmlessly. The timer never keeps the process alive.
+ */
+export function reloadOnChange(db: Database, tables: readonly WatchedTable[], reload: () => Promise<void>, intervalMs: number) {
+  const fingerprint = async () =>
+    JSON.stringify(await Promise.all(tables.map(({ table, updatedAt }) => db.select({ rows: count(), stamps: sql<number>`coalesce(sum(${updatedAt}), 0)` }).from(table))));
+  let seen: Promise<string> = fingerprint();
+  let running: Promise<void> | undefined;
+  async function check() {
+    const [before, now] = [await seen, await fingerprint()];
+    if (now === before) return;
+    await reload();
+    seen = Promise.resolve(now);
+  }
+  const timer = setInterval(() => {
+    running ??= check()
+      .catch((error) => console.error("reloading changed tables failed", error))
+      .finally(() => (running = undefined));
+  }, intervalMs);
+  timer.unref?.();
+  return {
+    async stop() {
+      clearInterval(timer);
+      await running;
+    },
+  };
+}
