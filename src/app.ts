@@ -19,6 +19,7 @@ import { inferenceMounts, MOUNT_ROOTS } from "./inference/mounts";
 import { createRequestLogs } from "./logs";
 import { createMcpGateway, resolveMcpSettings } from "./mcp";
 import { builtinFromHooks, createPlugins, type HostResolver } from "./plugins";
+import { reloadProvidersOnChange } from "./provider-registry/changes";
 import { providerRoutes } from "./provider-registry/routes";
 import { ProviderStore } from "./provider-registry/store";
 import { createTelemetry } from "./telemetry";
@@ -47,6 +48,7 @@ export async function createGateway({ config, databaseUrl, env = process.env, cl
   const secrets = await secretBoxFor(database.db, env.GATEWAY_ENCRYPTION_KEY);
   const providers = new ProviderStore(database.db, secrets);
   await providers.load();
+  const providerChanges = reloadProvidersOnChange(database.db, providers);
   await seedFromConfig(database.db, config, providers);
   const requestLogs = createRequestLogs(database.db, {
     threads: { url: databaseUrl, authToken: config.database?.auth_token },
@@ -138,6 +140,7 @@ export async function createGateway({ config, databaseUrl, env = process.env, cl
       await requestLogs.close();
       await telemetry.close();
       await governance.close();
+      await providerChanges.stop();
       await mcp.close();
       database.close();
     },

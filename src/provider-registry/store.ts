@@ -24,10 +24,13 @@ export class ProviderStore {
     private readonly secrets: SecretBox,
   ) {}
 
+  /** Reads every provider again; requests in flight meanwhile see the old set or the new one, never a part. */
   async load(): Promise<void> {
     const rows = await this.db.select().from(providers);
+    const keyRows = await this.db.select().from(providerKeys).orderBy(asc(providerKeys.position));
+    const loaded = rows.map((row) => this.runtimeOf(row, keyRows.filter((keyRow) => keyRow.provider === row.name)));
     this.byName.clear();
-    for (const row of rows) await this.refresh(row.name);
+    for (const provider of loaded) this.byName.set(provider.name, provider);
   }
 
   list(): RuntimeProvider[] {
@@ -179,9 +182,16 @@ export class ProviderStore {
     const row = await this.db.select().from(providers).where(eq(providers.name, name)).get();
     if (!row) throw notFound(`provider '${name}' is not configured`, "caller_provider_not_found");
     const keyRows = await this.db.select().from(providerKeys).where(eq(providerKeys.provider, name)).orderBy(asc(providerKeys.position));
+    const runtime = this.runtimeOf(row, keyRows);
+    this.byName.set(name, runtime);
+    return runtime;
+  }
+
+  private runtimeOf(row: typeof providers.$inferSelect, keyRows: Array<typeof providerKeys.$inferSelect>): RuntimeProvider {
+    const name = row.name;
     const network = row.networkConfig as NetworkConfig;
     const { adapter, baseUrl } = resolveFamily(name, row.customProviderConfig, network);
-    const runtime: RuntimeProvider = {
+    return {
       name,
       adapter,
       baseUrl,
@@ -193,7 +203,5 @@ export class ProviderStore {
       createdAt: row.createdAt,
       updatedAt: row.updatedAt,
     };
-    this.byName.set(name, runtime);
-    return runtime;
   }
 }

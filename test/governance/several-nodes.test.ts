@@ -51,3 +51,22 @@ test("a team's budget lowered on one node is enforced by the other", async () =>
   // The call the other node already answered spent past the new budget, once the budget reaches it.
   expect(await statusOn(second, key.value, 402)).toBe(402);
 });
+
+test("a provider and its key added on one node carry the other node's traffic", async () => {
+  const key = await createVirtualKey(first, { name: "uses-groq" });
+  const added = await first.admin("/api/providers", {
+    method: "POST",
+    json: { provider: "groq", network_config: { base_url: upstream.baseUrl }, keys: [{ id: "groq-1", value: "sk-groq-added-on-first", models: ["*"] }] },
+  });
+  expect(added.status).toBe(201);
+  const status = await eventually(
+    async () => {
+      const response = await chat(second, key.value, { model: "groq/llama-3.1-8b-instant" });
+      await response.arrayBuffer();
+      return response.status;
+    },
+    (answered) => answered === 200,
+  );
+  expect(status).toBe(200);
+  expect(upstream.requests.at(-1)!.headers.get("authorization")).toBe("Bearer sk-groq-added-on-first");
+});
