@@ -1,6 +1,6 @@
 import { Elysia } from "elysia";
 import { type Clock, systemClock } from "../actors/runtime/clock";
-import { ActorSnapshotStore } from "../actors/runtime/snapshot-store";
+import { type ActorLease, ActorSnapshotStore, defaultLease } from "../actors/runtime/snapshot-store";
 import { createAgentGateway, governanceAgentAccess } from "./a2a";
 import { createAccessControl } from "./access";
 import { createAsyncInference } from "./async";
@@ -38,12 +38,14 @@ export interface GatewayOptions {
   resolveHost?: HostResolver;
   /** Time and timers of the durable actors (job result ttls, delivery retries); tests pass a simulated clock. */
   actorClock?: Clock;
+  /** This node's claim on the durable actors it runs; by default GATEWAY_NODE_ID or the host name, for 30 s at a time. */
+  actorLease?: ActorLease;
 }
 
 const DEFAULT_IDLE_TIMEOUT_SECONDS = 30;
 
 /** The composition root: stores, registries and route plugins, read top to bottom. */
-export async function createGateway({ config, databaseUrl, env = process.env, clock, resolveHost, actorClock = systemClock }: GatewayOptions) {
+export async function createGateway({ config, databaseUrl, env = process.env, clock, resolveHost, actorClock = systemClock, actorLease }: GatewayOptions) {
   const database = await openDatabase(databaseUrl, config.database?.auth_token);
   const secrets = await secretBoxFor(database.db, env.GATEWAY_ENCRYPTION_KEY);
   const providers = new ProviderStore(database.db, secrets);
@@ -80,7 +82,7 @@ export async function createGateway({ config, databaseUrl, env = process.env, cl
   const agents = await createAgentGateway({ db: database.db, secrets, env, access: governanceAgentAccess(governance) });
   const warp = createWarp({ db: database.db, reads: requestLogs.read, providers, inference: () => inference, governance, clock: clock ?? Date.now });
   requestLogs.onRowsWritten(warp.indexWrittenLogs);
-  const snapshots = new ActorSnapshotStore(database.db);
+  const snapshots = new ActorSnapshotStore(database.db, actorLease ?? defaultLease(env));
   const webhooks = await createWebhooks({ db: database.db, secrets, snapshots, clock: actorClock, resolveHost: resolveHost ?? systemResolver, env });
   // A job replays its request through the app itself: the same pipeline as its synchronous twin.
   const asyncInference = createAsyncInference({

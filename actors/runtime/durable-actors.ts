@@ -33,6 +33,9 @@ export class DurableActors<TMachine extends AnyStateMachine> {
   private readonly live = new Map<string, AnyActor>();
   /** What was last written per actor: a transition that changes nothing persisted is not written again. */
   private readonly lastWritten = new Map<string, string>();
+  private leases?: ReturnType<typeof setInterval>;
+  /** Actors that failed in this process: their snapshots wait for the next start, not the next claim. */
+  private readonly failed = new Set<string>();
 
   constructor(private readonly options: DurableActorsOptions<TMachine>) {}
 
@@ -52,9 +55,12 @@ export class DurableActors<TMachine extends AnyStateMachine> {
   /** Creates the actor, persists its first snapshot (with `alongside`, in the same transaction), then starts it. */
   async spawn(id: string, input: InputFrom<TMachine>, alongside: Write[] = []): Promise<Actor<TMachine>> {
     const actor = this.create({ id, input, clock: this.options.clock });
+    // Live from here on, so a claim running meanwhile does not restore it a second time.
+    this.live.set(id, actor);
     try {
       await this.persist(id, actor.getSnapshot(), actor.getPersistedSnapshot(), alongside);
     } catch (error) {
+      this.live.delete(id);
       this.lastWritten.delete(id);
       throw error;
     }
@@ -62,11 +68,16 @@ export class DurableActors<TMachine extends AnyStateMachine> {
     return actor as Actor<TMachine>;
   }
 
-  /** Restarts every actor of this kind found in the database; returns how many. */
+  /**
+   * Restarts every actor of this kind this node holds or can claim in the database; returns how
+   * many. From the first call on, the node renews its leases and takes over actors whose node
+   * stopped renewing, every third of a lease.
+   */
   async resume(): Promise<number> {
+    this.leases ??= this.keepLeases();
     let resumed = 0;
-    for (const row of await this.options.store.list(this.options.kind)) {
-      if (this.live.has(row.id)) continue;
+    for (const row of await this.options.store.claim(this.options.kind)) {
+      if (this.live.has(row.id) || this.failed.has(row.id)) continue;
       try {
         const actor = this.create({ id: row.id, snapshot: row.snapshot as Snapshot<unknown>, clock: this.options.clock });
         this.lastWritten.set(row.id, JSON.stringify(row.snapshot));
@@ -74,6 +85,7 @@ export class DurableActors<TMachine extends AnyStateMachine> {
         actor.send({ type: "rehydrated", at: this.options.clock.now() } satisfies Rehydrated);
         resumed++;
       } catch (error) {
+        this.failed.add(row.id);
         console.error(`${this.options.kind} ${row.id} could not be restored; its snapshot is kept`, error);
       }
     }
@@ -88,12 +100,27 @@ export class DurableActors<TMachine extends AnyStateMachine> {
     await this.options.store.commit([this.options.store.remove(this.options.kind, id)]);
   }
 
-  /** Stops every actor; their last snapshots stay, so the next start resumes them. */
+  /** Stops every actor; their last snapshots stay, handed back, so the next node to start (this one again, or another) resumes them. */
   async stop(): Promise<void> {
+    clearInterval(this.leases);
+    this.leases = undefined;
     for (const actor of this.live.values()) actor.stop();
     this.live.clear();
     this.lastWritten.clear();
     await this.options.store.idle();
+    await this.options.store.release(this.options.kind);
+  }
+
+  private keepLeases(): ReturnType<typeof setInterval> {
+    const { store, kind } = this.options;
+    const timer = setInterval(() => {
+      store
+        .renew(kind)
+        .then(() => this.resume())
+        .catch((error) => console.error(`${kind}: leases could not be renewed or claimed`, error));
+    }, store.lease.durationMs / 3);
+    timer.unref?.();
+    return timer;
   }
 
   private create(start: ActorStart): AnyActor {
@@ -109,6 +136,7 @@ export class DurableActors<TMachine extends AnyStateMachine> {
       error: (error) => {
         console.error(`${this.options.kind} ${id} failed; its last snapshot is kept`, error);
         this.live.delete(id);
+        this.failed.add(id);
       },
     });
     actor.start();

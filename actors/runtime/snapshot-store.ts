@@ -1,30 +1,54 @@
-import { and, eq, sql } from "drizzle-orm";
+import { and, eq, isNull, lt, or, sql } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
+import { hostname } from "node:os";
 import type { Database } from "../../src/db/client";
-import { GroupCommit } from "./group-commit";
 import { actorSnapshots } from "../../src/db/schema";
+import { GroupCommit } from "./group-commit";
 
 export type Write = BatchItem<"sqlite">;
 
+/** Which node runs which actors when several share one database. */
+export interface ActorLease {
+  /** This node: GATEWAY_NODE_ID, or the host's name (a restarted node takes its actors straight back). */
+  owner: string;
+  /** How long a claim holds without renewal; a node that died leaves its actors for this long. */
+  durationMs: number;
+  now: () => number;
+}
+
+export const DEFAULT_LEASE_MS = 30_000;
+
+export const defaultLease = (env: Record<string, string | undefined> = process.env): ActorLease => ({
+  owner: env.GATEWAY_NODE_ID || hostname(),
+  durationMs: DEFAULT_LEASE_MS,
+  now: Date.now,
+});
+
 /**
  * Persisted xstate snapshots in libSQL, keyed by actor kind and id, and the group commit every
- * actor write goes through (the rows that mirror an actor's state included).
+ * actor write goes through (the rows that mirror an actor's state included). Each row carries
+ * the lease of the node running it: a node claims the rows nobody holds (a lease that ran out,
+ * or its own), renews its leases while it runs, and hands them back when it stops.
  */
 export class ActorSnapshotStore {
   private readonly writer: GroupCommit<Write>;
 
-  constructor(private readonly db: Database) {
+  constructor(
+    private readonly db: Database,
+    readonly lease: ActorLease = defaultLease(),
+  ) {
     this.writer = new GroupCommit(async ([first, ...rest]) => {
       if (first) await this.db.batch([first, ...rest]);
     });
   }
 
+  /** Written only while this node holds the row (or nobody does): a node that lost its lease to another does not overwrite it. */
   save(kind: string, id: string, state: unknown, snapshot: unknown, at: Date): Write {
-    const row = { state: JSON.stringify(state), snapshot, updatedAt: at };
+    const row = { state: JSON.stringify(state), snapshot, updatedAt: at, ...this.held() };
     return this.db
       .insert(actorSnapshots)
       .values({ kind, id, ...row })
-      .onConflictDoUpdate({ target: [actorSnapshots.kind, actorSnapshots.id], set: row });
+      .onConflictDoUpdate({ target: [actorSnapshots.kind, actorSnapshots.id], set: row, setWhere: this.claimable() });
   }
 
   remove(kind: string, id: string): Write {
@@ -41,13 +65,30 @@ export class ActorSnapshotStore {
     return this.writer.idle();
   }
 
-  /** In creation order (the rowid survives upserts), so restored actors queue as they did before. */
-  async list(kind: string): Promise<Array<{ id: string; snapshot: unknown }>> {
-    return this.db
-      .select({ id: actorSnapshots.id, snapshot: actorSnapshots.snapshot })
-      .from(actorSnapshots)
-      .where(eq(actorSnapshots.kind, kind))
-      .orderBy(sql`rowid`);
+  /**
+   * Claims this kind's rows that nobody holds and answers every row this node now holds, in
+   * creation order (the rowid survives upserts), so restored actors queue as they did before.
+   */
+  async claim(kind: string): Promise<Array<{ id: string; snapshot: unknown }>> {
+    const [, held] = await this.db.batch([
+      this.db.update(actorSnapshots).set(this.held()).where(and(eq(actorSnapshots.kind, kind), this.claimable())),
+      this.db
+        .select({ id: actorSnapshots.id, snapshot: actorSnapshots.snapshot })
+        .from(actorSnapshots)
+        .where(and(eq(actorSnapshots.kind, kind), eq(actorSnapshots.owner, this.lease.owner)))
+        .orderBy(sql`rowid`),
+    ]);
+    return held;
+  }
+
+  /** Extends this node's leases on the rows of `kind` it holds. */
+  async renew(kind: string): Promise<void> {
+    await this.db.update(actorSnapshots).set(this.held()).where(and(eq(actorSnapshots.kind, kind), eq(actorSnapshots.owner, this.lease.owner)));
+  }
+
+  /** Hands this node's rows of `kind` back, for whichever node claims them next. */
+  async release(kind: string): Promise<void> {
+    await this.db.update(actorSnapshots).set({ owner: null, leaseUntil: null }).where(and(eq(actorSnapshots.kind, kind), eq(actorSnapshots.owner, this.lease.owner)));
   }
 
   async load(kind: string, id: string): Promise<unknown | undefined> {
@@ -57,5 +98,13 @@ export class ActorSnapshotStore {
       .where(and(eq(actorSnapshots.kind, kind), eq(actorSnapshots.id, id)))
       .get();
     return row?.snapshot;
+  }
+
+  private held() {
+    return { owner: this.lease.owner, leaseUntil: this.lease.now() + this.lease.durationMs };
+  }
+
+  private claimable() {
+    return or(isNull(actorSnapshots.owner), eq(actorSnapshots.owner, this.lease.owner), lt(actorSnapshots.leaseUntil, this.lease.now()))!;
   }
 }

@@ -1,5 +1,6 @@
 import { createClient } from "@libsql/client";
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import journal from "../../src/db/migrations/meta/_journal.json";
 import { startGateway, type TestGateway } from "../support/gateway";
 import { generateFacts, type LogFact, openRequestLogs, recordFacts } from "./seed-logs";
 
@@ -87,9 +88,20 @@ test("logs recorded before the hourly table existed are counted once the gateway
   const gw = await startGateway();
   await recordFacts(gw.databaseUrl, generateFacts(300, anchor, 9));
   await gw.stop();
-  // Back to the schema before migration 0002: no hourly table, and the migration not recorded.
+  // Back to the schema before migration 0002: no hourly table, no actor leases (0003), and
+  // neither migration recorded.
+  const hourlyMigration = journal.entries.find((entry) => entry.tag === "0002_logs_hourly")!;
   const client = createClient({ url: gw.databaseUrl });
-  await client.batch(["DROP TRIGGER request_log_hours_delete", "DROP TABLE request_log_hours", "DELETE FROM __drizzle_migrations WHERE created_at = (SELECT max(created_at) FROM __drizzle_migrations)"], "write");
+  await client.batch(
+    [
+      "DROP TRIGGER request_log_hours_delete",
+      "DROP TABLE request_log_hours",
+      "ALTER TABLE actor_snapshots DROP COLUMN owner",
+      "ALTER TABLE actor_snapshots DROP COLUMN lease_until",
+      { sql: "DELETE FROM __drizzle_migrations WHERE created_at >= ?", args: [hourlyMigration.when] },
+    ],
+    "write",
+  );
   client.close();
   const upgraded = await gw.restart();
   try {

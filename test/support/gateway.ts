@@ -33,7 +33,7 @@ function adminCredentials(config: GatewayConfig): string | undefined {
 }
 
 /** What a test may put in place of the real thing: clocks and name resolution; kept across `restart()`. */
-export type TestRuntime = Pick<GatewayOptions, "clock" | "resolveHost" | "actorClock">;
+export type TestRuntime = Pick<GatewayOptions, "clock" | "resolveHost" | "actorClock" | "actorLease">;
 
 /** Starts the gateway in-process on a random port with a fresh embedded database. */
 export async function startGateway(config: GatewayConfig = {}, existing?: { databaseUrl?: string; dir?: string; runtime?: TestRuntime }): Promise<TestGateway> {
