@@ -1,4 +1,4 @@
-import { and, eq, isNull, lt, or, sql } from "drizzle-orm";
+import { and, eq, isNull, lt, or, type SQL, sql } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import { hostname } from "node:os";
 import type { Database } from "../../src/db/client";
@@ -44,11 +44,12 @@ export class ActorSnapshotStore {
 
   /** Written only while this node holds the row (or nobody does): a node that lost its lease to another does not overwrite it. */
   save(kind: string, id: string, state: unknown, snapshot: unknown, at: Date): Write {
-    const row = { state: JSON.stringify(state), snapshot, updatedAt: at, ...this.held() };
-    return this.db
-      .insert(actorSnapshots)
-      .values({ kind, id, ...row })
-      .onConflictDoUpdate({ target: [actorSnapshots.kind, actorSnapshots.id], set: row, setWhere: this.claimable() });
+    return this.upsert(kind, id, { state: JSON.stringify(state), snapshot, updatedAt: at, ...this.held() }, this.claimable());
+  }
+
+  /** For snapshots no node keeps running (read, advanced by one event and written back by whichever node saw it): no lease, the last write wins. */
+  saveUnleased(kind: string, id: string, state: unknown, snapshot: unknown, at: Date): Write {
+    return this.upsert(kind, id, { state: JSON.stringify(state), snapshot, updatedAt: at });
   }
 
   remove(kind: string, id: string): Write {
@@ -98,6 +99,13 @@ export class ActorSnapshotStore {
       .where(and(eq(actorSnapshots.kind, kind), eq(actorSnapshots.id, id)))
       .get();
     return row?.snapshot;
+  }
+
+  private upsert(kind: string, id: string, row: Omit<typeof actorSnapshots.$inferInsert, "kind" | "id">, setWhere?: SQL) {
+    return this.db
+      .insert(actorSnapshots)
+      .values({ kind, id, ...row })
+      .onConflictDoUpdate({ target: [actorSnapshots.kind, actorSnapshots.id], set: row, setWhere });
   }
 
   private held() {

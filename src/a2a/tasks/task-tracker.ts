@@ -105,7 +105,7 @@ export class TaskTracker {
     const { contextId, status, transitions } = snapshot.context;
     const history = { state: String(snapshot.value), live: !finished, contextId: contextId ?? null, status, transitions, updatedAt: now };
     await this.snapshots.commit([
-      finished ? this.snapshots.remove(ACTOR_KIND, id) : this.snapshots.save(ACTOR_KIND, id, snapshot.value, persisted, now),
+      finished ? this.snapshots.remove(ACTOR_KIND, id) : this.snapshots.saveUnleased(ACTOR_KIND, id, snapshot.value, persisted, now),
       this.db
         .insert(a2aTasks)
         .values({ agentName: agent, taskId: sighting.taskId, virtualKeyId: virtualKeyId ?? null, createdAt: now, ...history })
