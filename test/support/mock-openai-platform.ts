@@ -24,6 +24,8 @@ export interface MockOpenAIPlatform {
   keys: Map<string, string[]>;
   requests: PlatformRequest[];
   store: MockFileStore;
+  /** When set, a speech reply sends its first chunk and the rest only once this resolves. */
+  speechHeldUntil?: Promise<void>;
   stop(): void;
 }
 
@@ -34,7 +36,7 @@ const countTokens = (text: string) => Math.max(1, text.split(/\s+/).filter(Boole
 /** The audio a speech request gets: a fake MP3 frame header, then the input text, so tests can check what was spoken. */
 export const spokenAudio = (input: string) => new Uint8Array([0xff, 0xf3, 0x44, 0xc4, ...encoder.encode(input)]);
 
-function speech(body: Record<string, unknown>): Response {
+function speech(body: Record<string, unknown>, heldUntil: Promise<void> | undefined): Response {
   const audio = spokenAudio(String(body.input));
   if (body.stream_format === "sse") {
     const events = [
@@ -49,7 +51,7 @@ function speech(body: Record<string, unknown>): Response {
       const chunk = chunks.shift();
       if (!chunk) return controller.close();
       controller.enqueue(chunk);
-      await Bun.sleep(1);
+      await (heldUntil ?? Bun.sleep(1));
     },
   });
   return new Response(stream, { headers: { "content-type": body.response_format === "wav" ? "audio/wav" : "audio/mpeg" } });
@@ -92,7 +94,7 @@ async function route(mock: MockOpenAIPlatform, method: string, path: string, req
   const body = recorded.json ?? {};
   switch (path) {
     case "/audio/speech":
-      return speech(body);
+      return speech(body, mock.speechHeldUntil);
     case "/images/generations":
       return images(body);
     case "/responses/input_tokens":

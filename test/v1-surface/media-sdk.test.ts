@@ -33,10 +33,18 @@ describe("POST /v1/audio/speech: binary audio, relayed as it arrives", () => {
   });
 
   test("the body streams: the client reads the audio in the chunks the upstream sent", async () => {
+    // The upstream sends the rest only once the client holds the first chunk: a gateway that
+    // waited for the whole body would never pass it on.
+    const released = Promise.withResolvers<void>();
+    upstream.speechHeldUntil = released.promise;
     const response = await client.audio.speech.create({ model: "openai/speaker", voice: "verse", input: "a streamed sentence", response_format: "wav" });
-    const chunks: Uint8Array[] = [];
-    for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) chunks.push(chunk);
-    expect(chunks.length).toBeGreaterThan(1);
+    upstream.speechHeldUntil = undefined;
+    const reader = (response.body as ReadableStream<Uint8Array>).getReader();
+    const first = await reader.read();
+    expect(first.value).toEqual(spokenAudio("a streamed sentence").slice(0, 4));
+    released.resolve();
+    const chunks = [first.value!];
+    for (let next = await reader.read(); !next.done; next = await reader.read()) chunks.push(next.value);
     expect(new Uint8Array(Buffer.concat(chunks))).toEqual(spokenAudio("a streamed sentence"));
     expect(response.headers.get("content-type")).toBe("audio/wav");
     // The alias names the upstream model.
