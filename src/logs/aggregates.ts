@@ -1,7 +1,9 @@
 import { type SQL, sql } from "drizzle-orm";
+import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
 import { requestLogs } from "../db/schema/logs";
 
-const total = (expression: SQL) => sql<number>`coalesce(sum(${expression}), 0)`.mapWith(Number);
+/** The sum of `expression`, 0 over no rows. */
+export const total = (expression: SQL | SQLiteColumn) => sql<number>`coalesce(sum(${expression}), 0)`.mapWith(Number);
 
 /** Usage totals shared by stats, histogram buckets and ranking rows. */
 export const usageColumns = {
@@ -19,7 +21,7 @@ export const usageColumns = {
 
 export type Usage = { [Name in keyof typeof usageColumns]: number };
 
-export const NO_USAGE: Usage = { requests: 0, successes: 0, errors: 0, inputTokens: 0, outputTokens: 0, cachedTokens: 0, reasoningTokens: 0, totalTokens: 0, cost: 0, averageLatency: 0 };
+export const NO_USAGE = Object.fromEntries(Object.keys(usageColumns).map((name) => [name, 0])) as Usage;
 
 /** Percentage of requests in `part`, 0 when there were none. */
 export const rateOf = (part: number, requests: number) => (requests === 0 ? 0 : (part / requests) * 100);

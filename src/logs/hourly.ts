@@ -1,7 +1,7 @@
 import { and, gte, inArray, lt, type SQL, sql } from "drizzle-orm";
 import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
 import { requestLogHours, requestLogs } from "../db/schema/logs";
-import type { Usage } from "./aggregates";
+import { total, type Usage, usageColumns } from "./aggregates";
 import { logConditions } from "./conditions";
 import type { LogFilters } from "./filters";
 import type { TimeWindow } from "./time-window";
@@ -54,36 +54,24 @@ export function splitWindow({ start, end }: TimeWindow): { hours?: { from?: numb
   return { hours: { from, until }, edges };
 }
 
-const sumOf = (expression: SQL | SQLiteColumn) => sql<number>`coalesce(sum(${expression}), 0)`.mapWith(Number);
-
 /** Usage summed, not averaged, so that parts of a window add up. */
 type Summed = Omit<Usage, "averageLatency"> & { latencySum: number };
 
 const hourlySums = {
-  requests: sumOf(requestLogHours.requests),
-  successes: sumOf(sql`iif(${requestLogHours.status} = 'success', ${requestLogHours.requests}, 0)`),
-  errors: sumOf(sql`iif(${requestLogHours.status} = 'error', ${requestLogHours.requests}, 0)`),
-  inputTokens: sumOf(requestLogHours.inputTokens),
-  outputTokens: sumOf(requestLogHours.outputTokens),
-  cachedTokens: sumOf(requestLogHours.cachedTokens),
-  reasoningTokens: sumOf(requestLogHours.reasoningTokens),
-  totalTokens: sumOf(requestLogHours.totalTokens),
-  cost: sumOf(requestLogHours.cost),
-  latencySum: sumOf(requestLogHours.latencyMs),
+  requests: total(requestLogHours.requests),
+  successes: total(sql`iif(${requestLogHours.status} = 'success', ${requestLogHours.requests}, 0)`),
+  errors: total(sql`iif(${requestLogHours.status} = 'error', ${requestLogHours.requests}, 0)`),
+  inputTokens: total(requestLogHours.inputTokens),
+  outputTokens: total(requestLogHours.outputTokens),
+  cachedTokens: total(requestLogHours.cachedTokens),
+  reasoningTokens: total(requestLogHours.reasoningTokens),
+  totalTokens: total(requestLogHours.totalTokens),
+  cost: total(requestLogHours.cost),
+  latencySum: total(requestLogHours.latencyMs),
 };
 
-const rawSums = {
-  requests: sql<number>`count(*)`.mapWith(Number),
-  successes: sumOf(sql`${requestLogs.status} = 'success'`),
-  errors: sumOf(sql`${requestLogs.status} = 'error'`),
-  inputTokens: sumOf(requestLogs.inputTokens),
-  outputTokens: sumOf(requestLogs.outputTokens),
-  cachedTokens: sumOf(requestLogs.cachedTokens),
-  reasoningTokens: sumOf(requestLogs.reasoningTokens),
-  totalTokens: sumOf(requestLogs.totalTokens),
-  cost: sumOf(requestLogs.cost),
-  latencySum: sumOf(requestLogs.latencyMs),
-};
+const { averageLatency: _average, ...countsOfLogs } = usageColumns;
+const rawSums = { ...countsOfLogs, latencySum: total(requestLogs.latencyMs) };
 
 /** What usage is grouped by, as the hourly table and the log table each express it. */
 export interface Grouping<Key extends Record<string, unknown>> {
