@@ -113,11 +113,9 @@ export class DurableActors<TMachine extends AnyStateMachine> {
 
   private keepLeases(): ReturnType<typeof setInterval> {
     const { store, kind } = this.options;
+    // A claim renews this node's leases and takes over the rows whose leases ran out.
     const timer = setInterval(() => {
-      store
-        .renew(kind)
-        .then(() => this.resume())
-        .catch((error) => console.error(`${kind}: leases could not be renewed or claimed`, error));
+      this.resume().catch((error) => console.error(`${kind}: leases could not be renewed or claimed`, error));
     }, store.lease.durationMs / 3);
     timer.unref?.();
     return timer;

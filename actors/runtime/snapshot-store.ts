@@ -67,7 +67,8 @@ export class ActorSnapshotStore {
   }
 
   /**
-   * Claims this kind's rows that nobody holds and answers every row this node now holds, in
+   * Claims this kind's rows that nobody holds, extending the lease on those this node already
+   * holds (a claim is also the renewal), and answers every row this node now holds, in
    * creation order (the rowid survives upserts), so restored actors queue as they did before.
    */
   async claim(kind: string): Promise<Array<{ id: string; snapshot: unknown }>> {
@@ -80,11 +81,6 @@ export class ActorSnapshotStore {
         .orderBy(sql`rowid`),
     ]);
     return held;
-  }
-
-  /** Extends this node's leases on the rows of `kind` it holds. */
-  async renew(kind: string): Promise<void> {
-    await this.db.update(actorSnapshots).set(this.held()).where(and(eq(actorSnapshots.kind, kind), eq(actorSnapshots.owner, this.lease.owner)));
   }
 
   /** Hands this node's rows of `kind` back, for whichever node claims them next. */
