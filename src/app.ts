@@ -49,8 +49,8 @@ export async function createGateway({ config, databaseUrl, env = process.env, cl
   const database = await openDatabase(databaseUrl, config.database?.auth_token);
   const secrets = await secretBoxFor(database.db, env.GATEWAY_ENCRYPTION_KEY);
   const providers = new ProviderStore(database.db, secrets);
-  await providers.load();
   const providerChanges = reloadProvidersOnChange(database.db, providers);
+  await providers.load();
   await seedFromConfig(database.db, config, providers);
   const requestLogs = createRequestLogs(database.db, {
     threads: { url: databaseUrl, authToken: config.database?.auth_token },

@@ -12,7 +12,9 @@ export interface WatchedTable {
  * Calls `reload` whenever another connection (another node on the same libSQL server) may have
  * written one of `tables`: checked every `intervalMs` by each table's row count and the sum of
  * its updated_at, which an insert, an update or a delete changes. This node's own writes are
- * noticed too and reload once, harmlessly. The timer never keeps the process alive.
+ * noticed too and reload once, harmlessly. Call it before the first load: the tables are
+ * fingerprinted at once, so a write landing during that load is not missed. The timer never
+ * keeps the process alive.
  */
 export function reloadOnChange(db: Database, tables: readonly WatchedTable[], reload: () => Promise<void>, intervalMs: number) {
   const fingerprint = async () =>

@@ -43,24 +43,22 @@ export async function createGovernance({ db, providers, requireVirtualKey, clock
   const rules = new RoutingRuleStore(db, { providers, organization, virtualKeys });
   const overrides = new PricingOverrideStore(db, { providers, virtualKeys });
   const counters = new UsageCounters(db, clock);
-  await organization.load();
-  await virtualKeys.load();
-  await rules.load();
-  await overrides.load();
-  await counters.load();
-  counters.startFlushing(flushIntervalMs);
+  const loadEntities = async () => {
+    await organization.load();
+    await virtualKeys.load();
+    await rules.load();
+    await overrides.load();
+  };
   // Another node on the same database may change any of these; this node then reads them again.
   const watched = reloadOnChange(
     db,
     [governanceCustomers, governanceTeams, governanceVirtualKeys, governanceRoutingRules, governancePricingOverrides].map((table) => ({ table, updatedAt: table.updatedAt })),
-    async () => {
-      await organization.load();
-      await virtualKeys.load();
-      await rules.load();
-      await overrides.load();
-    },
+    loadEntities,
     reloadIntervalMs,
   );
+  await loadEntities();
+  await counters.load();
+  counters.startFlushing(flushIntervalMs);
   const prices = new PriceBook(overrides, providers);
 
   const routes = new Elysia({ name: "governance-routes" })
