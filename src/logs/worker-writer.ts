@@ -20,7 +20,7 @@ export function workerWriter(database: WriterDatabase): LogWriter {
   const channel = workerChannel<WriteRequest>(new URL("./write-worker.ts", import.meta.url), "log writer", open);
   return {
     async insert(rows) {
-      await channel.request({ write: "insert", rows: JSON.stringify(rows.map(driverRowOf)) });
+      await channel.request({ write: "insert", rows: rows.map(driverRowOf) });
     },
     async deleteIds(ids) {
       await channel.request({ write: "deleteIds", ids });
