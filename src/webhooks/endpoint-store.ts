@@ -56,6 +56,8 @@ function hashSettings(settings: Settings): string {
  */
 export class WebhookEndpointStore {
   private readonly byId = new Map<string, WebhookEndpoint>();
+  /** Counts this node's own writes, so a load that read the table before one of them reads it again. */
+  private localWrites = 0;
 
   constructor(
     private readonly db: Database,
@@ -63,9 +65,24 @@ export class WebhookEndpointStore {
     private readonly resolveHost: HostResolver,
   ) {}
 
-  async load(): Promise<void> {
-    this.byId.clear();
-    for (const row of await this.db.select().from(webhookEndpoints)) this.byId.set(row.id, row);
+  /**
+   * Reads the endpoints again (another node may have written them) and returns the ids that
+   * are gone. An endpoint whose updated_at did not move keeps this node's copy as it is; a
+   * changed one keeps this node's outcome counters, as `write` does.
+   */
+  async load(): Promise<string[]> {
+    const writes = this.localWrites;
+    const rows = await this.db.select().from(webhookEndpoints);
+    if (writes !== this.localWrites) return this.load();
+    const gone = new Set(this.byId.keys());
+    for (const row of rows) {
+      gone.delete(row.id);
+      const current = this.byId.get(row.id);
+      if (current?.updatedAt.getTime() === row.updatedAt.getTime()) continue;
+      this.byId.set(row.id, current ? { ...row, consecutiveFailures: current.consecutiveFailures, lastSuccessAt: current.lastSuccessAt, lastFailureAt: current.lastFailureAt } : row);
+    }
+    for (const id of gone) this.byId.delete(id);
+    return [...gone];
   }
 
   list(): WebhookEndpoint[] {
@@ -121,6 +138,7 @@ export class WebhookEndpointStore {
     };
     await this.db.insert(webhookEndpoints).values(row);
     this.byId.set(row.id, row);
+    this.localWrites++;
     return { endpoint: row, secret };
   }
 
@@ -145,6 +163,7 @@ export class WebhookEndpointStore {
     this.require(id);
     await this.db.delete(webhookEndpoints).where(eq(webhookEndpoints.id, id));
     this.byId.delete(id);
+    this.localWrites++;
   }
 
   /** consecutive_failures, last_success_at and last_failure_at follow each attempt; the caller commits the write. */
@@ -163,6 +182,7 @@ export class WebhookEndpointStore {
     if (!row || !current) throw notFound(`webhook endpoint '${id}' does not exist`, "caller_webhook_not_found");
     const updated = { ...row, consecutiveFailures: current.consecutiveFailures, lastSuccessAt: current.lastSuccessAt, lastFailureAt: current.lastFailureAt };
     this.byId.set(id, updated);
+    this.localWrites++;
     return updated;
   }
 

@@ -2,6 +2,8 @@ import type { Clock } from "../../actors/runtime/clock";
 import type { ActorSnapshotStore } from "../../actors/runtime/snapshot-store";
 import type { SecretBox } from "../crypto/secret-box";
 import type { Database } from "../db/client";
+import { webhookEndpoints } from "../db/schema";
+import { reloadOnChange } from "../db/table-changes";
 import { DeliveryHistory } from "./delivery-history";
 import { DeliveryRunner } from "./delivery-runner";
 import { WebhookEndpointStore } from "./endpoint-store";
@@ -20,6 +22,8 @@ export interface WebhooksOptions {
   clock: Clock;
   resolveHost: HostResolver;
   env: Record<string, string | undefined>;
+  /** How often the endpoints are checked for changes another node made. */
+  reloadIntervalMs?: number;
 }
 
 /**
@@ -28,9 +32,19 @@ export interface WebhooksOptions {
  */
 export async function createWebhooks(options: WebhooksOptions) {
   const endpoints = new WebhookEndpointStore(options.db, options.secrets, options.resolveHost);
-  await endpoints.load();
   const history = new DeliveryHistory(options.db);
   const runner = new DeliveryRunner({ ...options, endpoints, history });
+  // Deliveries read their endpoint at each attempt, so a reload reaches them without touching their
+  // actors; only those of an endpoint another node deleted are stopped (their history went with it).
+  const watched = reloadOnChange(
+    options.db,
+    [{ table: webhookEndpoints, updatedAt: webhookEndpoints.updatedAt }],
+    async () => {
+      for (const id of await endpoints.load()) await runner.discardEndpoint(id);
+    },
+    options.reloadIntervalMs ?? 1_000,
+  );
+  await endpoints.load();
   const deps: OperationDeps = { endpoints, history, runner, clock: options.clock };
   const operations = {
     sendTest: (endpointId: string) => sendTestDelivery(deps, endpointId),
@@ -44,7 +58,10 @@ export async function createWebhooks(options: WebhooksOptions) {
     hasEndpoint: (name: string) => endpoints.findByName(name) !== undefined,
     jobFinished: (job: FinishedJob) => notifyJobFinished(deps, job),
     resume: () => runner.resume(),
-    stop: () => runner.stop(),
+    async stop() {
+      await watched.stop();
+      await runner.stop();
+    },
   };
 }
 
