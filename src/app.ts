@@ -144,6 +144,7 @@ export async function createGateway({ config, databaseUrl, env = process.env, cl
       await governance.close();
       await providerChanges.stop();
       await mcp.close();
+      await agents.close();
       database.close();
     },
   };

@@ -60,6 +60,8 @@ export class AgentRegistry {
   private readonly byName = new Map<string, RegisteredAgent>();
   private readonly refreshing = new Map<string, Promise<RegisteredAgent>>();
   private readonly lastCardAttempt = new Map<string, number>();
+  /** Counts this node's own writes, so a load that read the table before one of them reads it again. */
+  private localWrites = 0;
 
   constructor(
     private readonly db: Database,
@@ -68,8 +70,11 @@ export class AgentRegistry {
     private readonly fetchCard: CardFetcher = fetchAgentCard,
   ) {}
 
+  /** Reads every agent again: at start, and whenever another node on the same database changed them. */
   async load(): Promise<void> {
+    const writes = this.localWrites;
     const rows = await this.db.select().from(a2aAgents);
+    if (writes !== this.localWrites) return this.load();
     this.byName.clear();
     for (const row of rows) this.byName.set(row.name, this.fromRow(row));
   }
@@ -129,6 +134,7 @@ export class AgentRegistry {
     await this.db.delete(a2aAgents).where(eq(a2aAgents.name, name));
     this.byName.delete(name);
     this.lastCardAttempt.delete(name);
+    this.localWrites++;
   }
 
   /** The headers to send upstream, `env.NAME` references resolved. */
@@ -176,6 +182,7 @@ export class AgentRegistry {
     if (!row) throw notFound(`agent '${name}' is not registered`, "caller_agent_not_found");
     const agent = this.fromRow(row);
     this.byName.set(name, agent);
+    this.localWrites++;
     return agent;
   }
 

@@ -1,6 +1,8 @@
 import { Elysia } from "elysia";
 import type { SecretBox } from "../crypto/secret-box";
 import type { Database } from "../db/client";
+import { a2aAgents } from "../db/schema";
+import { reloadOnChange } from "../db/table-changes";
 import { AgentRegistry } from "./agent-registry";
 import { agentRoutes } from "./agent-routes";
 import type { AgentCallerAccess } from "./caller-access";
@@ -15,16 +17,19 @@ export interface AgentGatewayOptions {
   env: Record<string, string | undefined>;
   /** Who may reach which agent (virtual keys, grants, rate limits). */
   access: AgentCallerAccess;
+  /** How often the agents are checked for changes another node made. */
+  reloadIntervalMs?: number;
 }
 
 /**
  * The A2A agent gateway: /api/agents (registry and task history) and /agents/a2a/{name}/...
  * (the agent card, the JSON-RPC binding and the HTTP+JSON binding, proxied upstream).
  */
-export async function createAgentGateway({ db, secrets, env, access }: AgentGatewayOptions) {
+export async function createAgentGateway({ db, secrets, env, access, reloadIntervalMs = 1_000 }: AgentGatewayOptions) {
   const registry = new AgentRegistry(db, secrets, env);
+  const watched = reloadOnChange(db, [{ table: a2aAgents, updatedAt: a2aAgents.updatedAt }], () => registry.load(), reloadIntervalMs);
   await registry.load();
   const tracker = new TaskTracker(db);
   const routes = new Elysia({ name: "a2a" }).use(agentRoutes(registry, db)).use(agentProtocolRoutes({ registry, tracker, access }));
-  return { routes, registry };
+  return { routes, registry, close: () => watched.stop() };
 }
