@@ -4,6 +4,8 @@ import { systemClock } from "../../actors/runtime/clock";
 import { ApiKeyStore } from "../access/api-keys/store";
 import type { SecretBox } from "../crypto/secret-box";
 import type { Database } from "../db/client";
+import { mcpClients } from "../db/schema";
+import { reloadOnChange } from "../db/table-changes";
 import type { Inference } from "../inference/handle";
 import { mcpChatHook } from "./chat/hook";
 import { McpClientRegistry } from "./clients/registry";
@@ -24,6 +26,9 @@ import { type VirtualKeySource, virtualKeysFromGovernance } from "./virtual-keys
 
 export { resolveMcpSettings } from "./settings";
 
+/** How often this node looks for MCP clients another node on the same database changed. */
+const CHANGE_CHECK_MS = 1_000;
+
 export interface McpGatewayOptions {
   db: Database;
   secrets: SecretBox;
@@ -41,8 +46,9 @@ export interface McpGatewayOptions {
 
 /**
  * The MCP gateway: upstream clients and their connections, tool execution, MCP in chat requests
- * (`hook`), the gateway's own /mcp server, per-user header flows and MCP logs. `close()` ends
- * every upstream connection.
+ * (`hook`), the gateway's own /mcp server, per-user header flows and MCP logs. Clients another
+ * node on the same database adds, changes or removes are applied here within a second.
+ * `close()` ends every upstream connection.
  */
 export async function createMcpGateway(options: McpGatewayOptions) {
   const { db, secrets, settings } = options;
@@ -52,6 +58,7 @@ export async function createMcpGateway(options: McpGatewayOptions) {
   const flows = new PerUserHeaderFlowStore(db, settings.flowTtlMs, options.clock ?? systemClock, verifyAgainstUpstream(registry, settings.toolTimeoutMs));
   const perUser = new PerUserHeaderResolver(credentials, flows, settings.publicBaseUrl);
   const executor = new ToolExecutor(registry, perUser, new McpLogWriter(db, options.contentLogging ?? (() => true)), settings.toolTimeoutMs);
+  const watched = reloadOnChange(db, [{ table: mcpClients, updatedAt: mcpClients.updatedAt }], () => registry.load(), CHANGE_CHECK_MS);
   await registry.load();
   await flows.resume();
 
@@ -74,6 +81,7 @@ export async function createMcpGateway(options: McpGatewayOptions) {
     hook: mcpChatHook({ registry, executor, virtualKeys, agentMaxDepth: settings.agentMaxDepth, publicBaseUrl: settings.publicBaseUrl, inference: options.inference }),
     routes,
     async close() {
+      await watched.stop();
       await flows.stop();
       await registry.close();
     },

@@ -1,3 +1,4 @@
+import { isDeepStrictEqual } from "node:util";
 import { notFound } from "../../http/errors";
 import { type ConnectionState, SupervisedConnection, type SupervisionTimings } from "../connection/supervised";
 import { type DiscoveredTool, openUpstream } from "../connection/upstream";
@@ -19,18 +20,41 @@ export interface RegisteredClient {
 export const toolsOf = (entry: RegisteredClient): DiscoveredTool[] => entry.connection?.tools ?? entry.perUserTools;
 export const stateOf = (entry: RegisteredClient): ClientState => entry.connection?.state ?? "on_demand";
 
-/** The configured MCP clients and their live connections, keyed by client id. */
+/**
+ * The configured MCP clients and their live connections, keyed by client id. Changes are applied
+ * one at a time; a replaced or removed client's connection closes once its calls in flight end.
+ */
 export class McpClientRegistry {
   private readonly entries = new Map<string, RegisteredClient>();
+  private readonly retiring = new Set<SupervisedConnection>();
+  private queue: Promise<unknown> = Promise.resolve();
 
   constructor(
     private readonly store: McpClientStore,
     private readonly timings: SupervisionTimings,
   ) {}
 
-  /** Registers every stored client; connections come up in the background. */
-  async load(): Promise<void> {
-    for (const config of await this.store.list()) void this.register(config, []);
+  /**
+   * Brings the clients in line with the stored ones (the first load, or another node's change):
+   * new clients connect in the background, removed ones close, changed ones reconnect and take
+   * over together once all have tried; the unchanged ones keep their connection.
+   */
+  load(): Promise<void> {
+    return this.exclusive(async () => {
+      const stored = await this.store.list();
+      const kept = new Set(stored.map((config) => config.id));
+      for (const [id, entry] of this.entries) {
+        if (kept.has(id)) continue;
+        this.entries.delete(id);
+        this.retire(entry);
+      }
+      const changed = stored.flatMap((config) => {
+        const current = this.entries.get(config.id);
+        return current && !isDeepStrictEqual(current.config, config) ? [this.entryFor(config, current.perUserTools)] : [];
+      });
+      for (const config of stored) if (!this.entries.has(config.id)) this.startInBackground(config);
+      for (const entry of await Promise.all(changed.map((entry) => this.started(entry)))) this.takeOver(entry);
+    });
   }
 
   get size(): number {
@@ -56,23 +80,26 @@ export class McpClientRegistry {
   }
 
   /** Stores the client and waits for its first connection attempt, so the answer shows how it went. */
-  async create(input: McpClientCreate): Promise<RegisteredClient> {
-    return this.register(await this.store.create(input), []);
+  create(input: McpClientCreate): Promise<RegisteredClient> {
+    return this.exclusive(async () => this.takeOver(await this.started(this.entryFor(await this.store.create(input), []))));
   }
 
   /** Applies the changes and connects afresh with the new configuration. */
-  async update(id: string, changes: McpClientUpdate): Promise<RegisteredClient> {
-    const current = this.require(id);
-    const config = await this.store.update(current.config, changes);
-    await current.connection?.close();
-    return this.register(config, current.perUserTools);
+  update(id: string, changes: McpClientUpdate): Promise<RegisteredClient> {
+    return this.exclusive(async () => {
+      const current = this.require(id);
+      const config = await this.store.update(current.config, changes);
+      return this.takeOver(await this.started(this.entryFor(config, current.perUserTools)));
+    });
   }
 
-  async remove(id: string): Promise<void> {
-    const entry = this.require(id);
-    await this.store.remove(id);
-    this.entries.delete(id);
-    await entry.connection?.close();
+  remove(id: string): Promise<void> {
+    return this.exclusive(async () => {
+      const entry = this.require(id);
+      await this.store.remove(id);
+      this.entries.delete(id);
+      this.retire(entry);
+    });
   }
 
   async reconnect(id: string): Promise<RegisteredClient> {
@@ -89,17 +116,51 @@ export class McpClientRegistry {
   }
 
   async close(): Promise<void> {
-    await Promise.all(this.list().map((entry) => entry.connection?.close()));
+    await this.queue;
+    const connections = [...this.list().map((entry) => entry.connection), ...this.retiring];
+    await Promise.all(connections.map((connection) => connection?.close()));
     this.entries.clear();
   }
 
-  private async register(config: McpClientConfig, perUserTools: DiscoveredTool[]): Promise<RegisteredClient> {
-    const perUser = config.authType === "per_user_headers";
-    const entry: RegisteredClient = { config, connection: perUser ? undefined : new SupervisedConnection(config, this.timings), perUserTools };
+  private startInBackground(config: McpClientConfig): void {
+    const entry = this.entryFor(config, []);
     this.entries.set(config.id, entry);
+    void this.start(entry);
+  }
+
+  /** Callers start the new connection first, so calls keep going to the old one until then. */
+  private takeOver(entry: RegisteredClient): RegisteredClient {
+    const current = this.entries.get(entry.config.id);
+    this.entries.set(entry.config.id, entry);
+    if (current) this.retire(current);
+    return entry;
+  }
+
+  private entryFor(config: McpClientConfig, perUserTools: DiscoveredTool[]): RegisteredClient {
+    const perUser = config.authType === "per_user_headers";
+    return { config, connection: perUser ? undefined : new SupervisedConnection(config, this.timings), perUserTools };
+  }
+
+  private async start(entry: RegisteredClient): Promise<void> {
     if (entry.connection) await entry.connection.connect();
     else await this.discoverPerUserTools(entry);
+  }
+
+  private async started(entry: RegisteredClient): Promise<RegisteredClient> {
+    await this.start(entry);
     return entry;
+  }
+
+  private retire({ connection }: RegisteredClient): void {
+    if (!connection) return;
+    this.retiring.add(connection);
+    void connection.retire().finally(() => this.retiring.delete(connection));
+  }
+
+  private exclusive<T>(work: () => Promise<T>): Promise<T> {
+    const run = this.queue.then(work, work);
+    this.queue = run.catch(() => undefined);
+    return run;
   }
 
   /** Some servers list their tools without the per-user values; most refuse, which is fine. */

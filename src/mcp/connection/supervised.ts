@@ -34,6 +34,7 @@ export class SupervisedConnection {
   private healthTimer?: ReturnType<typeof setInterval>;
   private connecting?: Promise<void>;
   private closed = false;
+  private readonly inFlight = new Set<Promise<unknown>>();
 
   constructor(
     private readonly config: McpClientConfig,
@@ -63,6 +64,25 @@ export class SupervisedConnection {
   /** Reports a failed request: one the transport failed (not the server) means the session is gone. */
   noteFailure(client: Client, error: unknown): void {
     if (client === this.client && !isProtocolAnswer(error)) this.dropped(describeError(error));
+  }
+
+  /** Counts a request made on this connection's session, so `retire()` lets it finish. */
+  track<T>(request: Promise<T>): Promise<T> {
+    const settled = request.then(
+      () => undefined,
+      () => undefined,
+    );
+    this.inFlight.add(settled);
+    void settled.then(() => this.inFlight.delete(settled));
+    return request;
+  }
+
+  /** Closes once the requests already under way have settled (each is bounded by its own timeout); no new attempt starts meanwhile. */
+  async retire(): Promise<void> {
+    this.closed = true;
+    clearTimeout(this.retryTimer);
+    await Promise.all(this.inFlight);
+    await this.close();
   }
 
   async close(): Promise<void> {

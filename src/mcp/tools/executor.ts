@@ -98,7 +98,7 @@ export class ToolExecutor {
       throw new GatewayError({ status: 503, errorType: "provider_mcp_unavailable", message: `MCP client '${tool.client.config.name}' is ${connection.state}${reason}` });
     }
     try {
-      return await this.call(client, tool.toolName, args);
+      return await connection.track(this.call(client, tool.toolName, args));
     } catch (error) {
       connection.noteFailure(client, error);
       throw error;

@@ -1,0 +1,91 @@
+import { afterAll, beforeAll, expect, test } from "bun:test";
+import type { GatewayConfig } from "../../src/config/schema";
+import { eventually } from "../governance/support";
+import { expectGatewayError } from "../support/gateway-error";
+import { startGateway, type TestGateway } from "../support/gateway";
+import { type McpHttpServer, startMcpHttpServer } from "../support/mcp-http-server";
+import { STDIO_SERVER_PATH } from "../support/mcp-stdio-server";
+import { STANDARD_TOOLS, text } from "../support/mcp-tools";
+import { createMcpClient, executeTool, FAST_MCP, listClients, startMcpGateway, toolContent } from "./support";
+
+let first: TestGateway;
+let second: TestGateway;
+let weather: McpHttpServer;
+let relocated: McpHttpServer;
+let gated: McpHttpServer;
+let release: () => void;
+const gate = new Promise<void>((resolve) => (release = resolve));
+
+beforeAll(async () => {
+  weather = startMcpHttpServer();
+  relocated = startMcpHttpServer();
+  const waitForGate = {
+    description: "Answers once the test opens the gate",
+    async run() {
+      await gate;
+      return text("the gate opened");
+    },
+  };
+  gated = startMcpHttpServer({ tools: { ...STANDARD_TOOLS, wait_for_gate: waitForGate } });
+  first = await startMcpGateway({ mcp: FAST_MCP });
+  second = await startGateway({ mcp: FAST_MCP } as GatewayConfig, { databaseUrl: first.databaseUrl });
+});
+afterAll(async () => {
+  release();
+  await second.close();
+  await first.close();
+  await Promise.all([weather.stop(), relocated.stop(), gated.stop()]);
+});
+
+/** Each step waits for the other node's next check for changes (every second). */
+const STEPS_TIMEOUT_MS = 15_000;
+
+/** Calls the tool on `node` until it answers `status` (nodes check for each other's changes every second). */
+const callUntil = (node: TestGateway, tool: string, args: Record<string, unknown>, status: number) =>
+  eventually(
+    () => executeTool(node, tool, args),
+    (response) => response.status === status,
+  );
+
+test("a client added, moved to another server or removed on one node is used that way by the other, without a restart", async () => {
+  const client = await createMcpClient(first, { name: "weather", connection_type: "http", connection_string: weather.url, tools_to_execute: ["*"] });
+  expect(await toolContent(await callUntil(second, "weather-add", { a: 2, b: 3 }, 200))).toBe("5");
+
+  const moved = await first.admin(`/api/mcp/client/${client.id}`, { method: "PUT", json: { connection_string: relocated.url } });
+  expect(moved.status).toBe(200);
+  const answered = await eventually(
+    async () => toolContent(await executeTool(second, "weather-get_weather", { city: "Lisbon" })),
+    () => relocated.calls.some((call) => call.name === "get_weather"),
+  );
+  expect(answered).toBe("Sunny and 21C in Lisbon");
+  expect(relocated.calls.filter((call) => call.name === "get_weather")).toEqual([{ name: "get_weather", arguments: { city: "Lisbon" } }]);
+
+  expect((await first.admin(`/api/mcp/client/${client.id}`, { method: "DELETE" })).status).toBe(200);
+  const gone = await callUntil(second, "weather-add", { a: 1, b: 1 }, 404);
+  await expectGatewayError(gone, 404, { errorType: "caller_mcp_tool_not_found" });
+  expect((await listClients(second)).map((entry) => entry.name)).not.toContain("weather");
+}, STEPS_TIMEOUT_MS);
+
+test("a client changed on another node reconnects there without cutting its call in flight, and the unchanged clients keep their session", async () => {
+  await createMcpClient(first, { name: "local", connection_type: "stdio", stdio_config: { command: process.execPath, args: [STDIO_SERVER_PATH] }, tools_to_execute: ["process_id"] });
+  const gatedClient = await createMcpClient(first, { name: "gated", connection_type: "http", connection_string: gated.url, tools_to_execute: ["*"] });
+  const processBefore = await toolContent(await callUntil(second, "local-process_id", {}, 200));
+  await callUntil(second, "gated-add", { a: 1, b: 2 }, 200);
+
+  const inFlight = executeTool(second, "gated-wait_for_gate");
+  await eventually(
+    async () => gated.calls.filter((call) => call.name === "wait_for_gate").length,
+    (calls) => calls === 1,
+  );
+  const repriced = await first.admin(`/api/mcp/client/${gatedClient.id}`, { method: "PUT", json: { tool_pricing: { wait_for_gate: 0.25 } } });
+  expect(repriced.status).toBe(200);
+  const seenOnSecond = await eventually(
+    async () => (await listClients(second)).find((entry) => entry.name === "gated"),
+    (entry) => entry?.tool_pricing.wait_for_gate === 0.25 && entry.state === "connected",
+  );
+  expect(seenOnSecond).toMatchObject({ tool_pricing: { wait_for_gate: 0.25 }, state: "connected" });
+
+  release();
+  expect(await toolContent(await inFlight)).toBe("the gate opened");
+  expect(await toolContent(await executeTool(second, "local-process_id"))).toBe(processBefore);
+}, STEPS_TIMEOUT_MS);
