@@ -3,6 +3,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { ConfigError } from "../config/load";
 import type { Database } from "../db/client";
+import { plugins } from "../db/schema";
+import { reloadOnChange } from "../db/table-changes";
 import { GatewayError } from "../http/errors";
 import type { InferenceHooks } from "../inference/hooks";
 import { AddressAllowlist } from "./address-policy";
@@ -22,6 +24,8 @@ export type { PluginRegistry } from "./registry";
 const MAX_MODULE_BYTES = 5 * 1024 * 1024;
 const DOWNLOAD_TIMEOUT_MS = 30_000;
 const MAX_REDIRECTS = 5;
+/** How often this node looks for plugins another node on the same database changed. */
+const CHANGE_CHECK_MS = 1_000;
 
 export interface PluginsOptions {
   db: Database;
@@ -51,7 +55,8 @@ async function seedFromConfig(registry: PluginRegistry, seeds: readonly PluginCr
 
 /**
  * The plugin registry with its built-ins and saved plugins loaded, the /api/plugins routes,
- * and the transport hooks to put in front of the inference routes.
+ * and the transport hooks to put in front of the inference routes. Plugins another node on the
+ * same database adds, changes or removes are applied here within a second.
  */
 export async function createPlugins(options: PluginsOptions) {
   const downloadDir = mkdtempSync(join(tmpdir(), "gateway-plugins-"));
@@ -68,13 +73,20 @@ export async function createPlugins(options: PluginsOptions) {
       maxRedirects: MAX_REDIRECTS,
     },
   });
-  await registry.load();
-  await seedFromConfig(registry, options.seeds ?? []);
+  const watched = reloadOnChange(options.db, [{ table: plugins, updatedAt: plugins.updatedAt }], () => registry.load(), CHANGE_CHECK_MS);
+  try {
+    await registry.load();
+    await seedFromConfig(registry, options.seeds ?? []);
+  } catch (error) {
+    await watched.stop();
+    throw error;
+  }
   return {
     registry,
     routes: pluginRoutes(registry),
     transport: pluginTransport(() => registry.httpHooks),
     async close() {
+      await watched.stop();
       await registry.close();
       rmSync(downloadDir, { recursive: true, force: true });
     },

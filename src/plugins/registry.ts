@@ -1,4 +1,6 @@
+import { isDeepStrictEqual } from "node:util";
 import { resolveEnvReference } from "../config/env-reference";
+import type { PluginRow } from "../db/schema";
 import { badRequest, conflict, notFound } from "../http/errors";
 import type { InferenceHooks } from "../inference/hooks";
 import { type GuardedHooks, guardHooks } from "./guarded-hooks";
@@ -40,6 +42,9 @@ function newEntry(name: string, settings: PluginSettings, persisted: boolean, bu
   const { path, enabled, config } = settings;
   return { name, builtin, log: new PluginLog(name), path: path ?? "", enabled, config, persisted, actualName: name, state: "disabled" };
 }
+
+const sameSettings = (entry: PluginEntry, settings: PluginSettings) =>
+  entry.path === (settings.path ?? "") && entry.enabled === settings.enabled && isDeepStrictEqual(entry.config, settings.config);
 
 function resolveReferences(value: unknown, env: Record<string, string | undefined>): unknown {
   if (typeof value === "string") return resolveEnvReference(value, env);
@@ -91,17 +96,29 @@ export class PluginRegistry {
     return this.http;
   }
 
-  /** Built-ins with their saved settings, then the custom plugins; one that fails to load keeps status `error`. */
-  async load(): Promise<void> {
-    const rows = await this.options.store.all();
-    const saved = new Map(rows.map((row) => [row.name, row]));
-    for (const builtin of this.options.builtins) {
-      const row = saved.get(builtin.name);
-      this.entries.set(builtin.name, newEntry(builtin.name, { path: null, enabled: row?.enabled ?? true, config: row?.config ?? {} }, Boolean(row), builtin));
-    }
-    for (const row of rows) if (!this.entries.has(row.name) && row.path !== null) this.entries.set(row.name, newEntry(row.name, row, true));
-    for (const entry of this.entries.values()) await this.activate(entry);
-    this.compose();
+  /**
+   * Brings the plugins in line with the plugins table (the first load, or another node's change):
+   * built-ins with their saved settings, then the custom plugins; a plugin whose settings did not
+   * change keeps its instance, the others start again. One that fails to load keeps status `error`.
+   */
+  load(): Promise<void> {
+    return this.exclusive(async () => {
+      const rows = await this.options.store.all();
+      const wanted = this.wanted(rows);
+      const removed = [...this.entries.values()].filter((entry) => !wanted.some(({ name }) => name === entry.name));
+      for (const entry of removed) this.entries.delete(entry.name);
+      const replaced: Array<[PluginEntry, ActiveInstance | undefined]> = [];
+      for (const { name, settings, builtin } of wanted) {
+        const entry = this.entries.get(name);
+        const persisted = rows.some((row) => row.name === name);
+        if (entry && sameSettings(entry, settings)) entry.persisted = persisted;
+        else if (entry) replaced.push([entry, await this.reconfigure(entry, settings, persisted)]);
+        else await this.add(newEntry(name, settings, persisted, builtin));
+      }
+      this.compose();
+      for (const entry of removed) await closeInstance(entry, entry.active);
+      for (const [entry, previous] of replaced) await closeInstance(entry, previous);
+    });
   }
 
   /** A config.json `plugins` entry: applied once, while the database knows nothing of that name. */
@@ -129,8 +146,7 @@ export class PluginRegistry {
       const settings = { path: checkedCustomPath(input.path), enabled: input.enabled ?? true, config: input.config ?? {} };
       await this.options.store.insert(input.name, settings);
       const entry = newEntry(input.name, settings, true);
-      this.entries.set(entry.name, entry);
-      await this.activate(entry);
+      await this.add(entry);
       this.compose();
       return this.viewOf(entry);
     });
@@ -145,10 +161,9 @@ export class PluginRegistry {
       entry.builtin?.validateConfig?.(config);
       const path = entry.builtin ? "" : checkedCustomPath(input.path ?? entry.path);
       const enabled = input.enabled ?? entry.enabled;
-      await this.options.store.save(name, { path: entry.builtin ? null : path, enabled, config });
-      Object.assign(entry, { path, enabled, config, persisted: true });
-      const previous = entry.active;
-      await this.activate(entry);
+      const settings = { path: entry.builtin ? null : path, enabled, config };
+      await this.options.store.save(name, settings);
+      const previous = await this.reconfigure(entry, settings, true);
       this.compose();
       await closeInstance(entry, previous);
       return this.viewOf(entry);
@@ -169,6 +184,29 @@ export class PluginRegistry {
   async close(): Promise<void> {
     await this.queue;
     for (const entry of this.entries.values()) await closeInstance(entry, entry.active);
+  }
+
+  /** Every plugin the table calls for: each built-in (its row, if any, holds its settings), then the custom plugins. */
+  private wanted(rows: readonly PluginRow[]): Array<{ name: string; settings: PluginSettings; builtin?: BuiltinPlugin }> {
+    const builtins = this.options.builtins.map((builtin) => {
+      const row = rows.find((candidate) => candidate.name === builtin.name);
+      return { name: builtin.name, builtin, settings: { path: null, enabled: row?.enabled ?? true, config: row?.config ?? {} } };
+    });
+    const custom = rows.filter((row) => row.path !== null && !builtins.some((builtin) => builtin.name === row.name));
+    return [...builtins, ...custom.map((row) => ({ name: row.name, settings: row }))];
+  }
+
+  private async add(entry: PluginEntry): Promise<void> {
+    this.entries.set(entry.name, entry);
+    await this.activate(entry);
+  }
+
+  /** Applies new settings and starts the plugin again; answers the previous instance, for the caller to close once the new hooks are in place. */
+  private async reconfigure(entry: PluginEntry, { path, enabled, config }: PluginSettings, persisted: boolean): Promise<ActiveInstance | undefined> {
+    Object.assign(entry, { path: path ?? "", enabled, config, persisted });
+    const previous = entry.active;
+    await this.activate(entry);
+    return previous;
   }
 
   private require(name: string): PluginEntry {
