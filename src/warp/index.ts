@@ -1,5 +1,7 @@
 import { Elysia } from "elysia";
 import type { Database } from "../db/client";
+import { warpConfig } from "../db/schema/warp";
+import { reloadOnChange } from "../db/table-changes";
 import type { Governance } from "../governance";
 import type { Inference } from "../inference/handle";
 import type { ReadDatabase } from "../logs/worker-reader";
@@ -18,6 +20,9 @@ import { scheduleMaintenance } from "./maintenance";
 import { logTools } from "./tools/log-tools";
 import { semanticSearchTool } from "./tools/semantic-search-tool";
 import { usageTools } from "./tools/usage-tools";
+
+/** How often this node looks for a configuration another node on the same database wrote. */
+const CHANGE_CHECK_MS = 1_000;
 
 export interface WarpOptions {
   db: Database;
@@ -45,6 +50,8 @@ export function createWarp({ db, reads, providers, inference, governance, clock,
   const embed = pipelineEmbedder(inference);
   const backfill = new LogBackfill({ vectors, embed, now });
   const live = new LiveLogIndexer({ vectors, embed, readConfig: () => config.read(), now });
+  // The configuration is read on every use; only the live indexer remembers a read, until a write.
+  const watched = reloadOnChange(db, [{ table: warpConfig, updatedAt: warpConfig.updatedAt }], async () => live.configChanged(), CHANGE_CHECK_MS);
   const tools = [...logTools(reads), ...usageTools(reads, governance), semanticSearchTool(embed, vectors)];
   const maintenance = scheduleMaintenance({ config, conversations, vectors, clock: now, intervalMs: maintenanceIntervalMs });
 
@@ -58,6 +65,7 @@ export function createWarp({ db, reads, providers, inference, governance, clock,
     routes,
     indexWrittenLogs: live.accept,
     async stop() {
+      await watched.stop();
       await maintenance.stop();
       await backfill.cancel();
       await live.stop();

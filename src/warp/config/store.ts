@@ -1,4 +1,4 @@
-import { eq } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import type { Database } from "../../db/client";
 import { warpConfig } from "../../db/schema/warp";
 import { fromConfigStore } from "../errors";
@@ -9,7 +9,8 @@ const ROW_ID = 1;
 
 /**
  * The agent's configuration in the database. It is read on every use rather than cached, so
- * every node of a shared database sees a write at once; it is one primary-key lookup.
+ * every node of a shared database sees a write at once; it is one primary-key lookup. (The live
+ * indexer alone remembers a read: src/warp/index.ts tells it of other nodes' writes.)
  */
 export class WarpConfigStore {
   /** `onWrite` tells this node's readers that hold a recent read (the live indexer) to read again. */
@@ -29,7 +30,9 @@ export class WarpConfigStore {
   write(config: StoredWarpConfig, now: Date): Promise<void> {
     return fromConfigStore(async () => {
       const value = JSON.stringify(config);
-      await this.db.insert(warpConfig).values({ id: ROW_ID, value, updatedAt: now }).onConflictDoUpdate({ target: warpConfig.id, set: { value, updatedAt: now } });
+      // Every write moves updated_at forward, even under a clock that stands still: other nodes notice a write by it.
+      const updatedAt = sql`max(${warpConfig.updatedAt} + 1, ${now.getTime()})`;
+      await this.db.insert(warpConfig).values({ id: ROW_ID, value, updatedAt: now }).onConflictDoUpdate({ target: warpConfig.id, set: { value, updatedAt } });
       this.onWrite();
     });
   }

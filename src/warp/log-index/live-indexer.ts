@@ -10,8 +10,6 @@ import { isIndexable, type LogVectorStore } from "./vector-store";
 const QUEUE_CAPACITY = 2_000;
 /** Logs embedded per upstream call. */
 const BATCH_SIZE = 32;
-/** How long a read saying "not configured" is trusted before rows are queued again. */
-const CONFIG_RECHECK_MS = 2_000;
 
 export interface LiveIndexerDeps {
   vectors: LogVectorStore;
@@ -42,7 +40,10 @@ export class LiveLogIndexer {
   private draining: Promise<void> | undefined;
   private readonly stopping = new AbortController();
   private readonly counts = { indexed: 0, failed: 0, dropped: 0 };
-  private lastRead: { configured: boolean; at: number } | undefined;
+  /** What the last configuration read said, until a write (here or on another node) makes it stale. */
+  private lastReadConfigured: boolean | undefined;
+  /** Counts configChanged() calls: a read that was under way during one is not trusted. */
+  private configWrites = 0;
 
   constructor(private readonly deps: LiveIndexerDeps) {}
 
@@ -58,9 +59,10 @@ export class LiveLogIndexer {
     if (this.queue.length > 0) this.draining ??= this.drain().finally(() => (this.draining = undefined));
   };
 
-  /** The configuration was written on this node: the next rows are queued whatever the last read said. */
+  /** The configuration was written, on this node or another: the next rows are queued whatever the last read said. */
   configChanged(): void {
-    this.lastRead = undefined;
+    this.configWrites++;
+    this.lastReadConfigured = undefined;
   }
 
   status(): LiveIndexStatus {
@@ -86,16 +88,17 @@ export class LiveLogIndexer {
   }
 
   /**
-   * Whether the last configuration read, a moment ago, said the agent is off: then rows are not
-   * even queued, so an unconfigured agent costs the log writer nothing.
+   * Whether the last configuration read said the agent is off and nothing was written since: then
+   * rows are not even queued, so an unconfigured agent costs the log writer nothing.
    */
   private knownUnconfigured(): boolean {
-    return this.lastRead !== undefined && !this.lastRead.configured && this.deps.now().getTime() - this.lastRead.at < CONFIG_RECHECK_MS;
+    return this.lastReadConfigured === false;
   }
 
   private async index(batch: PendingLog[]): Promise<void> {
+    const writesBefore = this.configWrites;
     const config = await this.deps.readConfig();
-    this.lastRead = { configured: isConfigured(config), at: this.deps.now().getTime() };
+    if (writesBefore === this.configWrites) this.lastReadConfigured = isConfigured(config);
     if (!isConfigured(config)) return;
     const space = embeddingSpaceOf(config);
     const vectors = await this.deps.embed(
