@@ -5,7 +5,7 @@
  * scenario in scenarios.ts. Prints one table and a PASS/FAIL line per target; exits 1 on a FAIL.
  * Traffic goes to 127.0.0.1 only; everything started is stopped on exit, error or Ctrl-C.
  */
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { cpus, loadavg, tmpdir } from "node:os";
 import { join, resolve } from "node:path";
@@ -24,6 +24,15 @@ const SETTINGS = { rate: 2_000, rateSeconds: 5, rateConnections: 16, connections
 const repoRoot = resolve(import.meta.dir, "..");
 const bun = process.execPath;
 
+/** The variables `npm start` sets before it runs the gateway (`NAME=${NAME:-default}` in package.json), so the bench measures the gateway as it is started. */
+function startScriptEnv(): Record<string, string> {
+  const { scripts } = JSON.parse(readFileSync(join(repoRoot, "package.json"), "utf8")) as { scripts: { start: string } };
+  const env: Record<string, string> = {};
+  for (const [, name, fallback] of scripts.start.matchAll(/(\w+)=\$\{\w+:-([^}]*)\}/g)) env[name!] = process.env[name!] ?? fallback!;
+  return env;
+}
+const gatewayEnv = startScriptEnv();
+
 async function startTargets(workDir: string): Promise<Record<TargetName, BenchServer>> {
   const direct = await startServer("mock upstream", [bun, `${import.meta.dir}/mock-upstream.ts`]);
   const configPath = join(workDir, "config.json");
@@ -33,7 +42,7 @@ async function startTargets(workDir: string): Promise<Record<TargetName, BenchSe
     // The bun binary itself rather than `npx bun`, so the pid is the gateway's and its RSS can be read.
     startServer("gateway", [bun, "src/main.ts", "--port", "0", "--config", configPath], {
       cwd: repoRoot,
-      env: { ...process.env, GATEWAY_DB_URL: `file:${join(workDir, "gateway.db")}`, GATEWAY_ENCRYPTION_KEY: "bench-encryption-key" },
+      env: { ...process.env, ...gatewayEnv, GATEWAY_DB_URL: `file:${join(workDir, "gateway.db")}`, GATEWAY_ENCRYPTION_KEY: "bench-encryption-key" },
     }),
   ]);
   return { direct, proxy, gateway };
@@ -113,7 +122,8 @@ function describeSetup(): string {
   return [
     `Bun ${Bun.version}, ${cpus().length} cores (${cpus()[0]?.model ?? "unknown CPU"}), load average ${loadavg()[0]!.toFixed(2)} before the run; all processes unpinned, sharing the cores.`,
     "Targets: bench/mock-upstream.ts (direct; lean: no recording, a stream leaves in 2 writes), bench/bare-proxy.ts, and the",
-    "gateway as `bun src/main.ts --port 0 --config <tmp>/config.json` with GATEWAY_DB_URL=file:<tmp>/gateway.db (the tree as it is).",
+    `gateway as \`bun src/main.ts --port 0 --config <tmp>/config.json\` with GATEWAY_DB_URL=file:<tmp>/gateway.db (the tree as it is)`,
+    `and what \`npm start\` sets: ${Object.entries(gatewayEnv).map(([name, value]) => `${name}=${value}`).join(" ") || "nothing"}.`,
     "Load generator: bench/load-generator.ts, one Bun process per run, apart from every server; raw keep-alive HTTP/1.1",
     "sockets, times from Bun.nanoseconds() (shown in µs). Fixed rate: open loop, paced by bench/pacer.ts (its own process),",
     `${SETTINGS.rateConnections} connections, a request finding none idle counts from its tick. Saturation: ${SETTINGS.connections} connections back to back,`,
