@@ -3,7 +3,7 @@ import type { Client } from "@a2a-js/sdk/client";
 import { gatewayAgentUrl, gatewayClient, registerAgent, userMessage } from "../support/a2a-client";
 import { type SdkAgent, startSdkAgent } from "../support/a2a-sdk-agent";
 import { startGateway, type TestGateway } from "../support/gateway";
-import { eventually } from "../governance/support";
+import { eventually } from "../support/eventually";
 
 let first: TestGateway;
 let second: TestGateway;

@@ -2,7 +2,8 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { startGateway, type TestGateway } from "../support/gateway";
 import { expectGatewayError } from "../support/gateway-error";
 import { type MockOpenAI, startMockOpenAI } from "../support/mock-openai";
-import { chat, created, createVirtualKey, eventually, ManualClock, openAIProvider, startClockedGateway } from "./support";
+import { eventually } from "../support/eventually";
+import { chat, created, createVirtualKey, ManualClock, openAIProvider, startClockedGateway } from "./support";
 
 const HOUR = 3_600_000;
 /** The mock answers "one two three" with 3 prompt and 4 completion tokens; at these prices that is $0.03 + $0.08. */

@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { startGateway, type TestGateway } from "../support/gateway";
 import { type MockOpenAI, startMockOpenAI } from "../support/mock-openai";
-import { chat, createVirtualKey, eventually, openAIProvider } from "./support";
+import { eventually } from "../support/eventually";
+import { chat, createVirtualKey, openAIProvider } from "./support";
 
 let upstream: MockOpenAI;
 let first: TestGateway;

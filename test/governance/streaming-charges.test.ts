@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { startGateway, type TestGateway } from "../support/gateway";
 import { type MockOpenAI, startMockOpenAI } from "../support/mock-openai";
-import { created, createVirtualKey, eventually, openAIProvider } from "./support";
+import { eventually } from "../support/eventually";
+import { created, createVirtualKey, openAIProvider } from "./support";
 
 const PRICE = { input_cost_per_token: 0.01, output_cost_per_token: 0.02 };
 /** An estimate loads the tokenizer on first use, which takes seconds on a busy machine. */

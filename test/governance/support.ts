@@ -43,12 +43,3 @@ export function chat(gw: TestGateway, vk: string | undefined, body: Record<strin
   });
 }
 
-/** Polls until `check` passes: for effects the gateway applies after the response (charges at settle). */
-export async function eventually<T>(read: () => Promise<T>, check: (value: T) => boolean, timeoutMs = 3_000): Promise<T> {
-  const deadline = performance.now() + timeoutMs;
-  for (;;) {
-    const value = await read();
-    if (check(value) || performance.now() > deadline) return value;
-    await Bun.sleep(10);
-  }
-}

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import type { GatewayConfig } from "../../src/config/schema";
-import { eventually } from "../governance/support";
+import { eventually } from "../support/eventually";
 import { expectGatewayError } from "../support/gateway-error";
 import { startGateway, type TestGateway } from "../support/gateway";
 import { type McpHttpServer, startMcpHttpServer } from "../support/mcp-http-server";

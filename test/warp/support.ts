@@ -1,6 +1,7 @@
 import { expect } from "bun:test";
 import { parseSSE } from "../../src/http/sse";
 import type { GatewayConfig } from "../../src/config/schema";
+import { eventually as waitFor } from "../support/eventually";
 import { startGateway, type TestGateway, type TestRuntime } from "../support/gateway";
 import { startWarpModel, type WarpModel } from "../support/warp-model";
 
@@ -101,12 +102,5 @@ export const answerOf = (events: ChatEvent[]) =>
     .map((event) => event.data.content)
     .join("");
 
-/** Polls until `check` passes: for work the gateway does after answering (log writes, indexing). */
-export async function eventually<T>(read: () => Promise<T>, check: (value: T) => boolean, timeoutMs = 5_000): Promise<T> {
-  const deadline = performance.now() + timeoutMs;
-  for (;;) {
-    const value = await read();
-    if (check(value) || performance.now() > deadline) return value;
-    await Bun.sleep(10);
-  }
-}
+/** `eventually` with the longer wait the agent's work after answering needs (log writes, then indexing). */
+export const eventually = <T>(read: () => Promise<T>, check: (value: T) => boolean) => waitFor(read, check, 5_000);

@@ -5,7 +5,7 @@ import { type MockOpenAI, startMockOpenAI } from "../support/mock-openai";
 import { expectGatewayError } from "../support/gateway-error";
 import { createEndpoint, type DeliveryList, type EndpointBody, historyUntil } from "../support/webhook-endpoints";
 import { startWebhookReceiver, type WebhookReceiver } from "../support/webhook-receiver";
-import { eventually } from "../governance/support";
+import { eventually } from "../support/eventually";
 
 let upstream: MockOpenAI;
 let receiver: WebhookReceiver;
