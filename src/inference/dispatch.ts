@@ -32,6 +32,7 @@ export interface DispatchInput {
   signal: AbortSignal;
 }
 
+/** One step of a request's key/target trail, as the logs keep it: no secrets, only the key's id. */
 export interface Attempt {
   provider: string;
   model: string;

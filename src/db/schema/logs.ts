@@ -1,15 +1,7 @@
 import { sql } from "drizzle-orm";
 import { type AnySQLiteColumn, index, integer, primaryKey, real, sqliteTable, text } from "drizzle-orm/sqlite-core";
+import type { Attempt } from "../../inference/dispatch";
 
-/** One step of a request's key/target trail: no secrets, only the key's id. */
-export interface LoggedAttempt {
-  provider: string;
-  model: string;
-  key?: string;
-  status?: number;
-  error_type?: string;
-  is_fallback: boolean;
-}
 
 const USAGE = ["inputTokens", "outputTokens", "cachedTokens", "reasoningTokens", "totalTokens", "cost", "latencyMs"] as const;
 const usageColumns = (table: Record<(typeof USAGE)[number], AnySQLiteColumn>) => USAGE.map((name) => table[name]);
@@ -60,7 +52,7 @@ export const requestLogs = sqliteTable(
     stream: integer("stream", { mode: "boolean" }).notNull(),
     sessionId: text("session_id"),
     metadata: text("metadata", { mode: "json" }).$type<Record<string, string>>().notNull(),
-    attempts: text("attempts", { mode: "json" }).$type<LoggedAttempt[]>().notNull(),
+    attempts: text("attempts", { mode: "json" }).$type<Attempt[]>().notNull(),
     /** JSON of the request body with secrets removed; null when content logging is off. */
     requestContent: text("request_content"),
     /** The assembled response text; null when content logging is off or there was none. */
