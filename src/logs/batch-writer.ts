@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from "node:timers/promises";
 import { backgroundTimeout } from "./background-timer";
 
 export interface BatchWriterOptions {
@@ -13,13 +14,20 @@ export interface BatchWriterOptions {
   maxBatchSize?: number;
   /** A flush starts this long after the first row arrives in an empty queue. */
   flushIntervalMs: number;
+  /**
+   * The waits before each new attempt at a batch whose insert failed (a busy, locked or
+   * unreachable database); once they are spent, its rows count as failed. None by default.
+   */
+  retryDelaysMs?: readonly number[];
+  /** Whether an insert failed because of the rows themselves (a constraint): then retrying is pointless, and the batch is split to isolate them. */
+  refusesRows?: (error: unknown) => boolean;
 }
 
 export interface QueueStatus {
   depth: number;
   capacity: number;
   dropped: number;
-  /** Rows lost because their batch insert failed. */
+  /** Rows lost: the table refused them, or the database stayed unavailable through every retry. */
   failed: number;
 }
 
@@ -76,13 +84,35 @@ export class BatchWriter<Row> {
   // traffic, each commit costing as much as hundreds of rows.
   private async drain() {
     do {
-      const batch = this.queue.splice(0, this.options.maxBatchSize ?? this.options.batchSize);
-      try {
-        await this.insert(batch);
-      } catch (error) {
-        this.failed += batch.length;
-        console.error(`request log: a batch of ${batch.length} rows could not be written`, error);
-      }
+      await this.write(this.queue.splice(0, this.options.maxBatchSize ?? this.options.batchSize));
     } while (this.queue.length >= this.options.batchSize);
+  }
+
+  /** Rows keep queueing meanwhile: one busy spell of the database loses none, unless the queue fills. */
+  private async write(batch: Row[]): Promise<void> {
+    const delays = this.options.retryDelaysMs ?? [];
+    for (let attempt = 0; ; attempt++) {
+      try {
+        return await this.insert(batch);
+      } catch (error) {
+        if (this.options.refusesRows?.(error)) return this.isolate(batch, error);
+        if (attempt >= delays.length) return this.lose(batch, error);
+        // A held timer: a stopping gateway's flush waits for the retries rather than exiting under them.
+        await sleep(delays[attempt]!);
+      }
+    }
+  }
+
+  /** Halves a refused batch until the refused rows stand alone: the others are written. */
+  private async isolate(batch: Row[], error: unknown): Promise<void> {
+    if (batch.length === 1) return this.lose(batch, error);
+    const middle = Math.ceil(batch.length / 2);
+    await this.write(batch.slice(0, middle));
+    await this.write(batch.slice(middle));
+  }
+
+  private lose(batch: Row[], error: unknown): void {
+    this.failed += batch.length;
+    console.error(`request log: ${batch.length} row${batch.length === 1 ? "" : "s"} could not be written`, error);
   }
 }

@@ -89,17 +89,57 @@ describe("the batched writer", () => {
     expect(sink.batches).toEqual([[1, 2], [3]]);
   });
 
-  test("a batch the database refuses is counted as failed and the writer carries on", async () => {
+  test("a batch the database does not take for a while is tried again and written, in order, with the rows that queued behind it", async () => {
     const written: number[][] = [];
+    let refusals = 2;
     const writer = new BatchWriter(
       async (rows: number[]) => {
-        if (rows.includes(1)) throw new Error("database is locked");
+        if (refusals-- > 0) throw new Error("SqliteError: database is locked");
         written.push(rows);
       },
-      { capacity: 10, batchSize: 2, flushIntervalMs: 3_600_000 },
+      { capacity: 10, batchSize: 2, flushIntervalMs: 3_600_000, retryDelaysMs: [1, 1, 1] },
+    );
+    for (const row of [1, 2, 3, 4, 5]) writer.enqueue(row);
+    await writer.flush();
+    expect(written).toEqual([[1, 2], [3, 4], [5]]);
+    expect(writer.status()).toMatchObject({ failed: 0, dropped: 0, depth: 0 });
+  });
+
+  test("a row the table refuses costs only itself: its batch is split until the row stands alone", async () => {
+    const attempts: number[][] = [];
+    const written: number[] = [];
+    const writer = new BatchWriter(
+      async (rows: number[]) => {
+        attempts.push(rows);
+        if (rows.includes(6)) throw new Error("SqliteError: UNIQUE constraint failed: request_logs.id");
+        written.push(...rows);
+      },
+      { capacity: 10, batchSize: 8, flushIntervalMs: 3_600_000, retryDelaysMs: [3_600_000], refusesRows: (error) => String(error).includes("constraint") },
+    );
+    for (let row = 1; row <= 8; row++) writer.enqueue(row);
+    await writer.flush();
+    expect(written.toSorted()).toEqual([1, 2, 3, 4, 5, 7, 8]);
+    // Halving isolates the row in log2(8) steps, and a refusal is never waited on.
+    expect(attempts).toEqual([[1, 2, 3, 4, 5, 6, 7, 8], [1, 2, 3, 4], [5, 6, 7, 8], [5, 6], [5], [6], [7, 8]]);
+    expect(writer.status()).toMatchObject({ failed: 1, dropped: 0, depth: 0 });
+  });
+
+  test("a batch still failing once its retries are spent is counted as failed and the writer carries on", async () => {
+    const written: number[][] = [];
+    let tries = 0;
+    const writer = new BatchWriter(
+      async (rows: number[]) => {
+        if (rows.includes(1)) {
+          tries++;
+          throw new Error("database is locked");
+        }
+        written.push(rows);
+      },
+      { capacity: 10, batchSize: 2, flushIntervalMs: 3_600_000, retryDelaysMs: [1, 1] },
     );
     for (const row of [1, 2, 3]) writer.enqueue(row);
     await writer.flush();
+    expect(tries).toBe(3);
     expect(written).toEqual([[3]]);
     expect(writer.status()).toMatchObject({ failed: 2, dropped: 0, depth: 0 });
   });
