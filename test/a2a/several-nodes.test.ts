@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { Client } from "@a2a-js/sdk/client";
 import { gatewayAgentUrl, gatewayClient, registerAgent, userMessage } from "../support/a2a-client";
 import { type SdkAgent, startSdkAgent } from "../support/a2a-sdk-agent";
-import { startGateway, type TestGateway } from "../support/gateway";
+import { closeNodes, startNodes, type TestGateway } from "../support/gateway";
 import { eventually } from "../support/eventually";
 
 let first: TestGateway;
@@ -12,12 +12,10 @@ let other: SdkAgent;
 
 beforeAll(async () => {
   [agent, other] = await Promise.all([startSdkAgent({ name: "First agent" }), startSdkAgent({ name: "Second agent" })]);
-  first = await startGateway();
-  second = await startGateway({}, { databaseUrl: first.databaseUrl });
+  [first, second] = await startNodes();
 });
 afterAll(async () => {
-  await second.close();
-  await first.close();
+  await closeNodes([first, second]);
   await Promise.all([agent.stop(), other.stop()]);
 });
 

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, expect, test } from "bun:test";
-import { startGateway, type TestGateway } from "../support/gateway";
+import { closeNodes, startNodes, type TestGateway } from "../support/gateway";
 import { type MockOpenAI, startMockOpenAI } from "../support/mock-openai";
 import { eventually } from "../support/eventually";
 import { chat, createVirtualKey, openAIProvider } from "./support";
@@ -11,12 +11,10 @@ let second: TestGateway;
 beforeAll(async () => {
   upstream = startMockOpenAI();
   const config = { enforce_auth_on_inference: true, providers: { openai: openAIProvider(upstream) } };
-  first = await startGateway(config);
-  second = await startGateway(config, { databaseUrl: first.databaseUrl });
+  [first, second] = await startNodes(config);
 });
 afterAll(async () => {
-  await second.close();
-  await first.close();
+  await closeNodes([first, second]);
   upstream.stop();
 });
 

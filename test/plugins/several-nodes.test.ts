@@ -2,7 +2,7 @@ import { afterAll, beforeAll, expect, test } from "bun:test";
 import OpenAI from "openai";
 import type { PluginView } from "../../src/plugins/schemas";
 import { eventually } from "../support/eventually";
-import { startGateway, type TestGateway } from "../support/gateway";
+import { closeNodes, startNodes, type TestGateway } from "../support/gateway";
 import { type MockOpenAI, startMockOpenAI } from "../support/mock-openai";
 import { ADMIN_AUTH, fixturePath, jsonOf, type PluginResponse } from "./plugin-fixtures";
 
@@ -16,12 +16,10 @@ let second: TestGateway;
 beforeAll(async () => {
   upstream = startMockOpenAI();
   const config = { auth: ADMIN_AUTH, providers: { openai: { keys: [{ id: "k1", value: "sk-test" }], network_config: { base_url: upstream.baseUrl } } } };
-  first = await startGateway(config);
-  second = await startGateway(config, { databaseUrl: first.databaseUrl });
+  [first, second] = await startNodes(config);
 });
 afterAll(async () => {
-  await second.close();
-  await first.close();
+  await closeNodes([first, second]);
   upstream.stop();
 });
 

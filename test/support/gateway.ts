@@ -71,3 +71,14 @@ export async function startGateway(config: GatewayConfig = {}, existing?: { data
   };
   return handle;
 }
+
+/** Two gateways on one database, as two nodes of one deployment: `[first, second]`. */
+export async function startNodes(config: GatewayConfig = {}): Promise<[TestGateway, TestGateway]> {
+  const first = await startGateway(config);
+  return [first, await startGateway(config, { databaseUrl: first.databaseUrl })];
+}
+
+/** Stops nodes started by `startNodes`, the last first: the first one's close deletes the database. */
+export async function closeNodes(nodes: readonly TestGateway[]): Promise<void> {
+  for (const node of nodes.toReversed()) await node.close();
+}

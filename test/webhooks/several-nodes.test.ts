@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { submitJob, submittedJob } from "../support/async-jobs";
-import { startGateway, type TestGateway } from "../support/gateway";
+import { closeNodes, startNodes, type TestGateway } from "../support/gateway";
 import { type MockOpenAI, startMockOpenAI } from "../support/mock-openai";
 import { expectGatewayError } from "../support/gateway-error";
 import { createEndpoint, type DeliveryList, type EndpointBody, historyUntil } from "../support/webhook-endpoints";
@@ -16,12 +16,10 @@ beforeAll(async () => {
   upstream = startMockOpenAI();
   receiver = startWebhookReceiver();
   const config = { providers: { openai: { keys: [{ id: "k1", value: "sk-upstream" }], network_config: { base_url: upstream.baseUrl, max_retries: 0 } } } };
-  first = await startGateway(config);
-  second = await startGateway(config, { databaseUrl: first.databaseUrl });
+  [first, second] = await startNodes(config);
 });
 afterAll(async () => {
-  await second.close();
-  await first.close();
+  await closeNodes([first, second]);
   upstream.stop();
   receiver.stop();
 });
