@@ -12,9 +12,9 @@ export interface ListedModel {
 }
 
 /** What one key serves: the names its lists spell out, its aliases, and what its last health check reached. */
-function modelsOfKey(store: ProviderStore, key: RuntimeKey): string[] {
+function modelsOfKey(key: RuntimeKey): string[] {
   const named = [...explicitModels(key.config.models), ...Object.keys(key.config.aliases ?? {})];
-  const reached = store.reachableModels(key).filter((model) => key.models.empty || key.models.matches(model));
+  const reached = key.reachedModels.filter((model) => key.models.empty || key.models.matches(model));
   return [...named, ...reached.filter((model) => !key.blacklist.matches(model))];
 }
 
@@ -26,7 +26,7 @@ export function configuredModels(store: ProviderStore): ListedModel[] {
   return store.list().flatMap((provider) => {
     const byModel = new Map<string, string[]>();
     for (const key of provider.keys.filter((candidate) => candidate.enabled)) {
-      for (const model of modelsOfKey(store, key)) byModel.set(model, [...new Set([...(byModel.get(model) ?? []), key.id])]);
+      for (const model of modelsOfKey(key)) byModel.set(model, [...new Set([...(byModel.get(model) ?? []), key.id])]);
     }
     return [...byModel].map(([model, keyIds]) => ({ provider, model, id: `${provider.name}/${model}`, keyIds }));
   });

@@ -15,6 +15,8 @@ export interface RuntimeKey extends SelectableKey {
   configHash: string;
   status: string;
   description: string;
+  /** The models its last health check listed, for its current configuration. */
+  reachedModels: readonly string[];
 }
 
 export interface RuntimeProvider {
@@ -90,7 +92,7 @@ export function normalizeKey(input: ProviderKeyInput, provider: string, param: s
   return { ...key, id, name: key.name ?? `${provider}-${id.slice(0, 8)}`, enabled: key.enabled ?? true, weight: key.weight ?? 1 };
 }
 
-export function toRuntimeKey(config: ProviderKeyInput & { id: string }, meta: { configHash: string; status: string; description: string }): RuntimeKey {
+export function toRuntimeKey(config: ProviderKeyInput & { id: string }, meta: { configHash: string; status: string; description: string; reachedModels: readonly string[] }): RuntimeKey {
   return {
     id: config.id,
     name: config.name ?? config.id,

@@ -1,4 +1,4 @@
-import { and, asc, eq } from "drizzle-orm";
+import { and, asc, eq, sql } from "drizzle-orm";
 import type { SecretBox } from "../crypto/secret-box";
 import type { Database } from "../db/client";
 import { providerKeys, providers } from "../db/schema";
@@ -16,8 +16,6 @@ type StoredKey = ReturnType<typeof normalizeKey>;
  */
 export class ProviderStore {
   private readonly byName = new Map<string, RuntimeProvider>();
-  /** What each key reached when last checked, for the configuration it was checked with; kept in memory. */
-  private readonly reached = new Map<string, { configHash: string; models: readonly string[] }>();
 
   constructor(
     private readonly db: Database,
@@ -114,7 +112,6 @@ export class ProviderStore {
   async removeKey(providerName: string, keyId: string): Promise<void> {
     this.requireKey(providerName, keyId);
     await this.db.delete(providerKeys).where(and(eq(providerKeys.provider, providerName), eq(providerKeys.id, keyId)));
-    this.reached.delete(keyId);
     await this.touch(providerName, new Date());
   }
 
@@ -151,26 +148,24 @@ export class ProviderStore {
       configHash,
       status: unchanged ? previous.status : UNCHECKED,
       description: unchanged ? previous.description : "",
+      reachedModels: unchanged ? [...previous.reachedModels] : [],
       sealedConfig: this.secrets.seal(JSON.stringify(key)),
       createdAt: now,
       updatedAt: now,
     };
   }
 
-  /** Records a key's health check: status and description in the database, the models it reached in memory. */
+  /**
+   * Records a key's health check: its status, description and the models it listed. updated_at
+   * moves too, so the other nodes on the database pick the result up with their next check.
+   */
   async recordHealth(providerName: string, keyId: string, health: KeyHealth): Promise<RuntimeKey> {
     const key = this.requireKey(providerName, keyId);
-    await this.db.update(providerKeys).set({ status: health.status, description: health.description }).where(and(eq(providerKeys.provider, providerName), eq(providerKeys.id, keyId)));
-    this.reached.set(keyId, { configHash: key.configHash, models: health.models });
-    key.status = health.status;
-    key.description = health.description;
-    return key;
-  }
-
-  /** The models the key reached at its last check, if that check saw its current configuration. */
-  reachableModels(key: RuntimeKey): readonly string[] {
-    const reached = this.reached.get(key.id);
-    return reached?.configHash === key.configHash ? reached.models : [];
+    const checked = { status: health.status, description: health.description, reachedModels: health.models };
+    // Forward even within the millisecond of the key's own write: the change check sums updated_at.
+    const updatedAt = sql`max(${providerKeys.updatedAt} + 1, ${Date.now()})`;
+    await this.db.update(providerKeys).set({ ...checked, updatedAt }).where(and(eq(providerKeys.provider, providerName), eq(providerKeys.id, keyId)));
+    return Object.assign(key, checked);
   }
 
   private async touch(name: string, now: Date) {
@@ -198,7 +193,7 @@ export class ProviderStore {
       network,
       customProviderConfig: row.customProviderConfig,
       keys: keyRows.map((keyRow) =>
-        toRuntimeKey(JSON.parse(this.secrets.open(keyRow.sealedConfig)), { configHash: keyRow.configHash, status: keyRow.status, description: keyRow.description }),
+        toRuntimeKey(JSON.parse(this.secrets.open(keyRow.sealedConfig)), { configHash: keyRow.configHash, status: keyRow.status, description: keyRow.description, reachedModels: keyRow.reachedModels }),
       ),
       createdAt: row.createdAt,
       updatedAt: row.updatedAt,

@@ -88,8 +88,8 @@ test("logs recorded before the hourly table existed are counted once the gateway
   const gw = await startGateway();
   await recordFacts(gw.databaseUrl, generateFacts(300, anchor, 9));
   await gw.stop();
-  // Back to the schema before migration 0002: no hourly table, no actor leases (0003), and
-  // neither migration recorded.
+  // Back to the schema before migration 0002: no hourly table, no actor leases (0003), no
+  // reached models of provider keys (0004), and none of these migrations recorded.
   const hourlyMigration = journal.entries.find((entry) => entry.tag === "0002_logs_hourly")!;
   const client = createClient({ url: gw.databaseUrl });
   await client.batch(
@@ -98,6 +98,7 @@ test("logs recorded before the hourly table existed are counted once the gateway
       "DROP TABLE request_log_hours",
       "ALTER TABLE actor_snapshots DROP COLUMN owner",
       "ALTER TABLE actor_snapshots DROP COLUMN lease_until",
+      "ALTER TABLE provider_keys DROP COLUMN reached_models",
       { sql: "DELETE FROM __drizzle_migrations WHERE created_at >= ?", args: [hourlyMigration.when] },
     ],
     "write",

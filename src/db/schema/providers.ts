@@ -26,6 +26,8 @@ export const providerKeys = sqliteTable(
     configHash: text("config_hash").notNull(),
     status: text("status").notNull(),
     description: text("description").notNull().default(""),
+    /** The models the key listed at its last health check, for its configuration then (a change of configuration clears them). */
+    reachedModels: text("reached_models", { mode: "json" }).$type<string[]>().notNull().default([]),
     sealedConfig: text("sealed_config").notNull(),
     createdAt: integer("created_at", { mode: "timestamp_ms" }).notNull(),
     updatedAt: integer("updated_at", { mode: "timestamp_ms" }).notNull(),

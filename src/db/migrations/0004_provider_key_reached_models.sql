@@ -1,0 +1,1 @@
+ALTER TABLE `provider_keys` ADD `reached_models` text DEFAULT '[]' NOT NULL;
