@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { eq } from "drizzle-orm";
+import { eq, inArray, sql } from "drizzle-orm";
 import type { Write } from "../../actors/runtime/snapshot-store";
 import type { SecretBox } from "../crypto/secret-box";
 import type { Database } from "../db/client";
@@ -52,7 +52,9 @@ function hashSettings(settings: Settings): string {
 /**
  * Webhook endpoints (spec 2.6): persisted in libSQL, read from memory by the delivery path.
  * Header values and the signing secret are sealed at rest; the secret leaves this store only
- * at creation and rotation.
+ * at creation and rotation. The outcome counters (consecutive_failures, last_success_at,
+ * last_failure_at) are counted in the database, where every node's deliveries add up: the
+ * copies in memory are not kept current, and `withOutcomes` reads them for a view.
  */
 export class WebhookEndpointStore {
   private readonly byId = new Map<string, WebhookEndpoint>();
@@ -67,8 +69,7 @@ export class WebhookEndpointStore {
 
   /**
    * Reads the endpoints again (another node may have written them) and returns the ids that
-   * are gone. An endpoint whose updated_at did not move keeps this node's copy as it is; a
-   * changed one keeps this node's outcome counters, as `write` does.
+   * are gone. An endpoint whose updated_at did not move keeps this node's copy as it is.
    */
   async load(): Promise<string[]> {
     const writes = this.localWrites;
@@ -79,7 +80,7 @@ export class WebhookEndpointStore {
       gone.delete(row.id);
       const current = this.byId.get(row.id);
       if (current?.updatedAt.getTime() === row.updatedAt.getTime()) continue;
-      this.byId.set(row.id, current ? { ...row, consecutiveFailures: current.consecutiveFailures, lastSuccessAt: current.lastSuccessAt, lastFailureAt: current.lastFailureAt } : row);
+      this.byId.set(row.id, row);
     }
     for (const id of gone) this.byId.delete(id);
     return [...gone];
@@ -166,24 +167,30 @@ export class WebhookEndpointStore {
     this.localWrites++;
   }
 
-  /** consecutive_failures, last_success_at and last_failure_at follow each attempt; the caller commits the write. */
+  /** consecutive_failures, last_success_at and last_failure_at follow each attempt, on whichever node; the caller commits the write. */
   recordAttempt(id: string, delivered: boolean, at: Date): Write | undefined {
-    const endpoint = this.byId.get(id);
-    if (!endpoint) return undefined;
-    const change = delivered ? { consecutiveFailures: 0, lastSuccessAt: at } : { consecutiveFailures: endpoint.consecutiveFailures + 1, lastFailureAt: at };
-    this.byId.set(id, { ...endpoint, ...change });
+    if (!this.byId.has(id)) return undefined;
+    const { consecutiveFailures, lastSuccessAt, lastFailureAt } = webhookEndpoints;
+    const change = delivered ? { consecutiveFailures: 0, lastSuccessAt: sql`max(coalesce(${lastSuccessAt}, 0), ${at.getTime()})` } : { consecutiveFailures: sql`${consecutiveFailures} + 1`, lastFailureAt: sql`max(coalesce(${lastFailureAt}, 0), ${at.getTime()})` };
     return this.db.update(webhookEndpoints).set(change).where(eq(webhookEndpoints.id, id));
   }
 
-  /** Writes configuration; the outcome counters stay as this node last recorded them (their own writes may still be queued). */
+  /** The endpoints with their outcome counters as the database holds them now. */
+  async withOutcomes(endpoints: readonly WebhookEndpoint[]): Promise<WebhookEndpoint[]> {
+    if (endpoints.length === 0) return [];
+    const { id, consecutiveFailures, lastSuccessAt, lastFailureAt } = webhookEndpoints;
+    const rows = await this.db.select({ id, consecutiveFailures, lastSuccessAt, lastFailureAt }).from(webhookEndpoints).where(inArray(id, endpoints.map((endpoint) => endpoint.id)));
+    const outcomes = new Map(rows.map(({ id, ...outcome }) => [id, outcome]));
+    return endpoints.map((endpoint) => ({ ...endpoint, ...outcomes.get(endpoint.id) }));
+  }
+
+  /** Writes configuration; the row written, outcome counters included, becomes this node's copy. */
   private async write(id: string, change: Partial<WebhookEndpoint>): Promise<WebhookEndpoint> {
     const [row] = await this.db.update(webhookEndpoints).set(change).where(eq(webhookEndpoints.id, id)).returning();
-    const current = this.byId.get(id);
-    if (!row || !current) throw notFound(`webhook endpoint '${id}' does not exist`, "caller_webhook_not_found");
-    const updated = { ...row, consecutiveFailures: current.consecutiveFailures, lastSuccessAt: current.lastSuccessAt, lastFailureAt: current.lastFailureAt };
-    this.byId.set(id, updated);
+    if (!row || !this.byId.has(id)) throw notFound(`webhook endpoint '${id}' does not exist`, "caller_webhook_not_found");
+    this.byId.set(id, row);
     this.localWrites++;
-    return updated;
+    return row;
   }
 
   private assertNameFree(name: string): void {

@@ -20,8 +20,8 @@ interface RouteDeps {
 /** /api/webhooks: endpoints (spec 2.6, 4.14), secret rotation, test deliveries, history and redelivery (4.15). */
 export const webhookRoutes = ({ endpoints, history, webhooks }: RouteDeps) =>
   new Elysia({ name: "webhooks", prefix: "/api/webhooks" })
-    .get("/", () => {
-      const views = endpoints.list().map((endpoint) => endpointView(endpoints, endpoint));
+    .get("/", async () => {
+      const views = (await endpoints.withOutcomes(endpoints.list())).map((endpoint) => endpointView(endpoints, endpoint));
       return { webhooks: views, count: views.length };
     })
     .post(
@@ -43,7 +43,7 @@ export const webhookRoutes = ({ endpoints, history, webhooks }: RouteDeps) =>
       },
       { params: IdParams },
     )
-    .get("/:id", ({ params }) => endpointView(endpoints, endpoints.require(params.id)), { params: IdParams })
+    .get("/:id", async ({ params }) => endpointView(endpoints, (await endpoints.withOutcomes([endpoints.require(params.id)]))[0]!), { params: IdParams })
     .put("/:id", async ({ params, body }) => endpointView(endpoints, await endpoints.update(params.id, body)), { params: IdParams, body: WebhookEndpointUpdate })
     .delete(
       "/:id",

@@ -78,6 +78,18 @@ describe("webhook endpoints on two nodes sharing one database", () => {
     expect(receiver.rejected).toEqual([]);
   }, SEVERAL_CHECKS_MS);
 
+  test("failed attempts made by either node add up in the endpoint's outcome counters, which both nodes show", async () => {
+    const endpoint = await createEndpoint(first, receiver, "/counted");
+    await endpointOn(second, endpoint.id, (seen) => seen !== undefined);
+    receiver.replies.push(500, 500);
+    for (const node of [first, second]) await node.admin(`/api/webhooks/${endpoint.id}/test`, { method: "POST" });
+    for (const node of [first, second]) expect(await endpointOn(node, endpoint.id, () => true)).toMatchObject({ consecutive_failures: 2, last_failure_at: expect.any(String) });
+
+    await second.admin(`/api/webhooks/${endpoint.id}/test`, { method: "POST" });
+    const listed = (await (await first.admin("/api/webhooks")).json()) as { webhooks: EndpointBody[] };
+    expect(listed.webhooks.find((seen) => seen.id === endpoint.id)).toMatchObject({ consecutive_failures: 0, last_success_at: expect.any(String) });
+  }, SEVERAL_CHECKS_MS);
+
   // The target is created before the control, so a delivery to it would be recorded before the control's arrives.
   test("an endpoint disabled on one node is no longer notified by the other; deleted, the other no longer knows its name", async () => {
     const target = await createEndpoint(first, receiver, "/leaving");
