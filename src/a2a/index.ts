@@ -17,17 +17,15 @@ export interface AgentGatewayOptions {
   env: Record<string, string | undefined>;
   /** Who may reach which agent (virtual keys, grants, rate limits). */
   access: AgentCallerAccess;
-  /** How often the agents are checked for changes another node made. */
-  reloadIntervalMs?: number;
 }
 
 /**
  * The A2A agent gateway: /api/agents (registry and task history) and /agents/a2a/{name}/...
  * (the agent card, the JSON-RPC binding and the HTTP+JSON binding, proxied upstream).
  */
-export async function createAgentGateway({ db, secrets, env, access, reloadIntervalMs = 1_000 }: AgentGatewayOptions) {
+export async function createAgentGateway({ db, secrets, env, access }: AgentGatewayOptions) {
   const registry = new AgentRegistry(db, secrets, env);
-  const watched = reloadOnChange(db, [{ table: a2aAgents, updatedAt: a2aAgents.updatedAt }], () => registry.load(), reloadIntervalMs);
+  const watched = reloadOnChange(db, [a2aAgents], () => registry.load());
   await registry.load();
   const tracker = new TaskTracker(db);
   const routes = new Elysia({ name: "a2a" }).use(agentRoutes(registry, db)).use(agentProtocolRoutes({ registry, tracker, access }));

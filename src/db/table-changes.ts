@@ -1,12 +1,19 @@
-import { count, sql } from "drizzle-orm";
+import { count, type SQL, sql } from "drizzle-orm";
 import type { SQLiteColumn, SQLiteTable } from "drizzle-orm/sqlite-core";
 import type { Database } from "./client";
 
-/** A table whose every write sets `updatedAt`. */
-export interface WatchedTable {
-  table: SQLiteTable;
-  updatedAt: SQLiteColumn;
-}
+/** A table whose every write sets its `updatedAt` column. */
+export type WatchedTable = SQLiteTable & { updatedAt: SQLiteColumn };
+
+/** How often a node looks for changes another node on the same database made. */
+export const CHANGE_CHECK_MS = 1_000;
+
+/**
+ * The value to set `updatedAt` (epoch ms) to on an update: `at`, or one past the value it held
+ * if that is not earlier, so that every write moves it (and with it the change check's sum), even
+ * two within one millisecond or under a clock that stands still.
+ */
+export const advancedUpdatedAt = (updatedAt: SQLiteColumn, at: number): SQL => sql`max(${updatedAt} + 1, ${at})`;
 
 /**
  * Calls `reload` whenever another connection (another node on the same libSQL server) may have
@@ -16,9 +23,9 @@ export interface WatchedTable {
  * fingerprinted at once, so a write landing during that load is not missed. The timer never
  * keeps the process alive.
  */
-export function reloadOnChange(db: Database, tables: readonly WatchedTable[], reload: () => Promise<void>, intervalMs: number) {
+export function reloadOnChange(db: Database, tables: readonly WatchedTable[], reload: () => Promise<void>, intervalMs = CHANGE_CHECK_MS) {
   const fingerprint = async () =>
-    JSON.stringify(await Promise.all(tables.map(({ table, updatedAt }) => db.select({ rows: count(), stamps: sql<number>`coalesce(sum(${updatedAt}), 0)` }).from(table))));
+    JSON.stringify(await Promise.all(tables.map((table) => db.select({ rows: count(), stamps: sql<number>`coalesce(sum(${table.updatedAt}), 0)` }).from(table))));
   let seen: Promise<string> = fingerprint();
   let running: Promise<void> | undefined;
   async function check() {
@@ -40,3 +47,4 @@ export function reloadOnChange(db: Database, tables: readonly WatchedTable[], re
     },
   };
 }
+

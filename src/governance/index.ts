@@ -37,7 +37,7 @@ export interface GovernanceOptions {
  * /api/governance/*, and `close()` writes the usage counters still in memory. The stores it
  * returns let other areas (A2A agent grants) authenticate virtual keys the same way.
  */
-export async function createGovernance({ db, providers, requireVirtualKey, clock = Date.now, flushIntervalMs = 1_000, reloadIntervalMs = 1_000 }: GovernanceOptions) {
+export async function createGovernance({ db, providers, requireVirtualKey, clock = Date.now, flushIntervalMs = 1_000, reloadIntervalMs }: GovernanceOptions) {
   const organization = new Organization(db);
   const virtualKeys = new VirtualKeyStore(db, organization, providers);
   const rules = new RoutingRuleStore(db, { providers, organization, virtualKeys });
@@ -52,7 +52,7 @@ export async function createGovernance({ db, providers, requireVirtualKey, clock
   // Another node on the same database may change any of these; this node then reads them again.
   const watched = reloadOnChange(
     db,
-    [governanceCustomers, governanceTeams, governanceVirtualKeys, governanceRoutingRules, governancePricingOverrides].map((table) => ({ table, updatedAt: table.updatedAt })),
+    [governanceCustomers, governanceTeams, governanceVirtualKeys, governanceRoutingRules, governancePricingOverrides],
     loadEntities,
     reloadIntervalMs,
   );

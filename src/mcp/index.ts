@@ -26,9 +26,6 @@ import { type VirtualKeySource, virtualKeysFromGovernance } from "./virtual-keys
 
 export { resolveMcpSettings } from "./settings";
 
-/** How often this node looks for MCP clients another node on the same database changed. */
-const CHANGE_CHECK_MS = 1_000;
-
 export interface McpGatewayOptions {
   db: Database;
   secrets: SecretBox;
@@ -58,7 +55,7 @@ export async function createMcpGateway(options: McpGatewayOptions) {
   const flows = new PerUserHeaderFlowStore(db, settings.flowTtlMs, options.clock ?? systemClock, verifyAgainstUpstream(registry, settings.toolTimeoutMs));
   const perUser = new PerUserHeaderResolver(credentials, flows, settings.publicBaseUrl);
   const executor = new ToolExecutor(registry, perUser, new McpLogWriter(db, options.contentLogging ?? (() => true)), settings.toolTimeoutMs);
-  const watched = reloadOnChange(db, [{ table: mcpClients, updatedAt: mcpClients.updatedAt }], () => registry.load(), CHANGE_CHECK_MS);
+  const watched = reloadOnChange(db, [mcpClients], () => registry.load());
   await registry.load();
   await flows.resume();
 

@@ -24,8 +24,6 @@ export type { PluginRegistry } from "./registry";
 const MAX_MODULE_BYTES = 5 * 1024 * 1024;
 const DOWNLOAD_TIMEOUT_MS = 30_000;
 const MAX_REDIRECTS = 5;
-/** How often this node looks for plugins another node on the same database changed. */
-const CHANGE_CHECK_MS = 1_000;
 
 export interface PluginsOptions {
   db: Database;
@@ -73,7 +71,7 @@ export async function createPlugins(options: PluginsOptions) {
       maxRedirects: MAX_REDIRECTS,
     },
   });
-  const watched = reloadOnChange(options.db, [{ table: plugins, updatedAt: plugins.updatedAt }], () => registry.load(), CHANGE_CHECK_MS);
+  const watched = reloadOnChange(options.db, [plugins], () => registry.load());
   try {
     await registry.load();
     await seedFromConfig(registry, options.seeds ?? []);

@@ -4,6 +4,6 @@ import { reloadOnChange } from "../db/table-changes";
 import type { ProviderStore } from "./store";
 
 /** Reads the providers and their keys again whenever another node on the same database changed them. */
-export function reloadProvidersOnChange(db: Database, store: ProviderStore, intervalMs = 1_000) {
-  return reloadOnChange(db, [providers, providerKeys].map((table) => ({ table, updatedAt: table.updatedAt })), () => store.load(), intervalMs);
+export function reloadProvidersOnChange(db: Database, store: ProviderStore, intervalMs?: number) {
+  return reloadOnChange(db, [providers, providerKeys], () => store.load(), intervalMs);
 }

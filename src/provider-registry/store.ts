@@ -1,7 +1,8 @@
-import { and, asc, eq, sql } from "drizzle-orm";
+import { and, asc, eq } from "drizzle-orm";
 import type { SecretBox } from "../crypto/secret-box";
 import type { Database } from "../db/client";
 import { providerKeys, providers } from "../db/schema";
+import { advancedUpdatedAt } from "../db/table-changes";
 import { conflict, notFound } from "../http/errors";
 import { type KeyHealth, UNCHECKED } from "./key-health";
 import { keepRedactedSecrets } from "./key-secrets";
@@ -162,8 +163,7 @@ export class ProviderStore {
   async recordHealth(providerName: string, keyId: string, health: KeyHealth): Promise<RuntimeKey> {
     const key = this.requireKey(providerName, keyId);
     const checked = { status: health.status, description: health.description, reachedModels: health.models };
-    // Forward even within the millisecond of the key's own write: the change check sums updated_at.
-    const updatedAt = sql`max(${providerKeys.updatedAt} + 1, ${Date.now()})`;
+    const updatedAt = advancedUpdatedAt(providerKeys.updatedAt, Date.now());
     await this.db.update(providerKeys).set({ ...checked, updatedAt }).where(and(eq(providerKeys.provider, providerName), eq(providerKeys.id, keyId)));
     return Object.assign(key, checked);
   }

@@ -21,9 +21,6 @@ import { logTools } from "./tools/log-tools";
 import { semanticSearchTool } from "./tools/semantic-search-tool";
 import { usageTools } from "./tools/usage-tools";
 
-/** How often this node looks for a configuration another node on the same database wrote. */
-const CHANGE_CHECK_MS = 1_000;
-
 export interface WarpOptions {
   db: Database;
   /** Where the agent's queries over logs and usage run (the request logs' reader thread). */
@@ -51,7 +48,7 @@ export function createWarp({ db, reads, providers, inference, governance, clock,
   const backfill = new LogBackfill({ vectors, embed, now });
   const live = new LiveLogIndexer({ vectors, embed, readConfig: () => config.read(), now });
   // The configuration is read on every use; only the live indexer remembers a read, until a write.
-  const watched = reloadOnChange(db, [{ table: warpConfig, updatedAt: warpConfig.updatedAt }], async () => live.configChanged(), CHANGE_CHECK_MS);
+  const watched = reloadOnChange(db, [warpConfig], async () => live.configChanged());
   const tools = [...logTools(reads), ...usageTools(reads, governance), semanticSearchTool(embed, vectors)];
   const maintenance = scheduleMaintenance({ config, conversations, vectors, clock: now, intervalMs: maintenanceIntervalMs });
 

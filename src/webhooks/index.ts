@@ -22,8 +22,6 @@ export interface WebhooksOptions {
   clock: Clock;
   resolveHost: HostResolver;
   env: Record<string, string | undefined>;
-  /** How often the endpoints are checked for changes another node made. */
-  reloadIntervalMs?: number;
 }
 
 /**
@@ -36,14 +34,9 @@ export async function createWebhooks(options: WebhooksOptions) {
   const runner = new DeliveryRunner({ ...options, endpoints, history });
   // Deliveries read their endpoint at each attempt, so a reload reaches them without touching their
   // actors; only those of an endpoint another node deleted are stopped (their history went with it).
-  const watched = reloadOnChange(
-    options.db,
-    [{ table: webhookEndpoints, updatedAt: webhookEndpoints.updatedAt }],
-    async () => {
-      for (const id of await endpoints.load()) await runner.discardEndpoint(id);
-    },
-    options.reloadIntervalMs ?? 1_000,
-  );
+  const watched = reloadOnChange(options.db, [webhookEndpoints], async () => {
+    for (const id of await endpoints.load()) await runner.discardEndpoint(id);
+  });
   await endpoints.load();
   const deps: OperationDeps = { endpoints, history, runner, clock: options.clock };
   const operations = {

@@ -2,7 +2,6 @@ import { sql } from "drizzle-orm";
 import { type AnySQLiteColumn, index, integer, primaryKey, real, sqliteTable, text } from "drizzle-orm/sqlite-core";
 import type { Attempt } from "../../inference/dispatch";
 
-
 const USAGE = ["inputTokens", "outputTokens", "cachedTokens", "reasoningTokens", "totalTokens", "cost", "latencyMs"] as const;
 const usageColumns = (table: Record<(typeof USAGE)[number], AnySQLiteColumn>) => USAGE.map((name) => table[name]);
 

@@ -1,6 +1,7 @@
-import { eq, sql } from "drizzle-orm";
+import { eq } from "drizzle-orm";
 import type { Database } from "../../db/client";
 import { warpConfig } from "../../db/schema/warp";
+import { advancedUpdatedAt } from "../../db/table-changes";
 import { fromConfigStore } from "../errors";
 import { UNSET_WARP_CONFIG } from "./resolve";
 import type { StoredWarpConfig } from "./schema";
@@ -30,8 +31,8 @@ export class WarpConfigStore {
   write(config: StoredWarpConfig, now: Date): Promise<void> {
     return fromConfigStore(async () => {
       const value = JSON.stringify(config);
-      // Every write moves updated_at forward, even under a clock that stands still: other nodes notice a write by it.
-      const updatedAt = sql`max(${warpConfig.updatedAt} + 1, ${now.getTime()})`;
+      // Other nodes notice a write by its updated_at.
+      const updatedAt = advancedUpdatedAt(warpConfig.updatedAt, now.getTime());
       await this.db.insert(warpConfig).values({ id: ROW_ID, value, updatedAt: now }).onConflictDoUpdate({ target: warpConfig.id, set: { value, updatedAt } });
       this.onWrite();
     });
