@@ -3,6 +3,7 @@ import { resolveEnvReference } from "../config/env-reference";
 import type { SecretBox } from "../crypto/secret-box";
 import type { Database } from "../db/client";
 import { a2aAgents, type A2AAgentRow } from "../db/schema";
+import { LocalWrites } from "../db/table-changes";
 import { badRequest, conflict, notFound } from "../http/errors";
 import { redactSecret } from "../provider-registry/key-secrets";
 import { type AgentCardJson, fetchAgentCard } from "./agent-card";
@@ -60,8 +61,7 @@ export class AgentRegistry {
   private readonly byName = new Map<string, RegisteredAgent>();
   private readonly refreshing = new Map<string, Promise<RegisteredAgent>>();
   private readonly lastCardAttempt = new Map<string, number>();
-  /** Counts this node's own writes, so a load that read the table before one of them reads it again. */
-  private localWrites = 0;
+  private readonly localWrites = new LocalWrites();
 
   constructor(
     private readonly db: Database,
@@ -72,9 +72,7 @@ export class AgentRegistry {
 
   /** Reads every agent again: at start, and whenever another node on the same database changed them. */
   async load(): Promise<void> {
-    const writes = this.localWrites;
-    const rows = await this.db.select().from(a2aAgents);
-    if (writes !== this.localWrites) return this.load();
+    const rows = await this.localWrites.readUnraced(() => this.db.select().from(a2aAgents));
     this.byName.clear();
     for (const row of rows) this.byName.set(row.name, this.fromRow(row));
   }
@@ -134,7 +132,7 @@ export class AgentRegistry {
     await this.db.delete(a2aAgents).where(eq(a2aAgents.name, name));
     this.byName.delete(name);
     this.lastCardAttempt.delete(name);
-    this.localWrites++;
+    this.localWrites.wrote();
   }
 
   /** The headers to send upstream, `env.NAME` references resolved. */
@@ -182,7 +180,7 @@ export class AgentRegistry {
     if (!row) throw notFound(`agent '${name}' is not registered`, "caller_agent_not_found");
     const agent = this.fromRow(row);
     this.byName.set(name, agent);
-    this.localWrites++;
+    this.localWrites.wrote();
     return agent;
   }
 

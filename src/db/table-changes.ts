@@ -48,3 +48,22 @@ export function reloadOnChange(db: Database, tables: readonly WatchedTable[], re
   };
 }
 
+/**
+ * Counts a store's own writes to the tables it reloads, so that a reload whose read one of them
+ * overtook reads again rather than putting back what the write replaced.
+ */
+export class LocalWrites {
+  private count = 0;
+
+  wrote(): void {
+    this.count++;
+  }
+
+  async readUnraced<T>(read: () => Promise<T>): Promise<T> {
+    for (;;) {
+      const before = this.count;
+      const value = await read();
+      if (before === this.count) return value;
+    }
+  }
+}

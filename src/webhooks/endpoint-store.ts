@@ -3,6 +3,7 @@ import { eq, inArray, sql } from "drizzle-orm";
 import type { Write } from "../../actors/runtime/snapshot-store";
 import type { SecretBox } from "../crypto/secret-box";
 import type { Database } from "../db/client";
+import { LocalWrites } from "../db/table-changes";
 import { type WebhookEndpointRow, type WebhookEvent, WEBHOOK_EVENTS, webhookEndpoints } from "../db/schema";
 import { badRequest, conflict, notFound } from "../http/errors";
 import { redactSecret } from "../provider-registry/key-secrets";
@@ -58,8 +59,7 @@ function hashSettings(settings: Settings): string {
  */
 export class WebhookEndpointStore {
   private readonly byId = new Map<string, WebhookEndpoint>();
-  /** Counts this node's own writes, so a load that read the table before one of them reads it again. */
-  private localWrites = 0;
+  private readonly localWrites = new LocalWrites();
 
   constructor(
     private readonly db: Database,
@@ -72,9 +72,7 @@ export class WebhookEndpointStore {
    * are gone. An endpoint whose updated_at did not move keeps this node's copy as it is.
    */
   async load(): Promise<string[]> {
-    const writes = this.localWrites;
-    const rows = await this.db.select().from(webhookEndpoints);
-    if (writes !== this.localWrites) return this.load();
+    const rows = await this.localWrites.readUnraced(() => this.db.select().from(webhookEndpoints));
     const gone = new Set(this.byId.keys());
     for (const row of rows) {
       gone.delete(row.id);
@@ -139,7 +137,7 @@ export class WebhookEndpointStore {
     };
     await this.db.insert(webhookEndpoints).values(row);
     this.byId.set(row.id, row);
-    this.localWrites++;
+    this.localWrites.wrote();
     return { endpoint: row, secret };
   }
 
@@ -164,7 +162,7 @@ export class WebhookEndpointStore {
     this.require(id);
     await this.db.delete(webhookEndpoints).where(eq(webhookEndpoints.id, id));
     this.byId.delete(id);
-    this.localWrites++;
+    this.localWrites.wrote();
   }
 
   /** consecutive_failures, last_success_at and last_failure_at follow each attempt, on whichever node; the caller commits the write. */
@@ -189,7 +187,7 @@ export class WebhookEndpointStore {
     const [row] = await this.db.update(webhookEndpoints).set(change).where(eq(webhookEndpoints.id, id)).returning();
     if (!row || !this.byId.has(id)) throw notFound(`webhook endpoint '${id}' does not exist`, "caller_webhook_not_found");
     this.byId.set(id, row);
-    this.localWrites++;
+    this.localWrites.wrote();
     return row;
   }
 
