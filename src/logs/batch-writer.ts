@@ -29,6 +29,8 @@ export interface QueueStatus {
   dropped: number;
   /** Rows lost: the table refused them, or the database stayed unavailable through every retry. */
   failed: number;
+  /** Batch writes the database did not take and that were tried again. */
+  retries: number;
 }
 
 /**
@@ -39,6 +41,7 @@ export class BatchWriter<Row> {
   private queue: Row[] = [];
   private dropped = 0;
   private failed = 0;
+  private retries = 0;
   private timer: ReturnType<typeof setTimeout> | undefined;
   private draining: Promise<void> | undefined;
 
@@ -59,7 +62,7 @@ export class BatchWriter<Row> {
   }
 
   status(): QueueStatus {
-    return { depth: this.queue.length, capacity: this.options.capacity, dropped: this.dropped, failed: this.failed };
+    return { depth: this.queue.length, capacity: this.options.capacity, dropped: this.dropped, failed: this.failed, retries: this.retries };
   }
 
   /** Resolves once every row queued before the call is written (or counted as failed). */
@@ -97,6 +100,7 @@ export class BatchWriter<Row> {
       } catch (error) {
         if (this.options.refusesRows?.(error)) return this.isolate(batch, error);
         if (attempt >= delays.length) return this.lose(batch, error);
+        this.retries++;
         // A held timer: a stopping gateway's flush waits for the retries rather than exiting under them.
         await sleep(delays[attempt]!);
       }

@@ -51,11 +51,11 @@ describe("the batched writer", () => {
     const accepted = Array.from({ length: 9 }, (_, row) => slowWriter.enqueue(row));
     // The first two rows are being written; five more fill the queue; two are dropped.
     expect(accepted).toEqual([true, true, true, true, true, true, true, false, false]);
-    expect(slowWriter.status()).toEqual({ depth: 5, capacity: 5, dropped: 2, failed: 0 });
+    expect(slowWriter.status()).toEqual({ depth: 5, capacity: 5, dropped: 2, failed: 0, retries: 0 });
     release();
     await slowWriter.flush();
     expect(sink.batches).toEqual([[0, 1], [2, 3], [4, 5], [6]]);
-    expect(slowWriter.status()).toEqual({ depth: 0, capacity: 5, dropped: 2, failed: 0 });
+    expect(slowWriter.status()).toEqual({ depth: 0, capacity: 5, dropped: 2, failed: 0, retries: 0 });
   });
 
   test("rows that pile up while an insert runs go out together, up to the largest batch", async () => {
@@ -102,7 +102,7 @@ describe("the batched writer", () => {
     for (const row of [1, 2, 3, 4, 5]) writer.enqueue(row);
     await writer.flush();
     expect(written).toEqual([[1, 2], [3, 4], [5]]);
-    expect(writer.status()).toMatchObject({ failed: 0, dropped: 0, depth: 0 });
+    expect(writer.status()).toMatchObject({ failed: 0, dropped: 0, depth: 0, retries: 2 });
   });
 
   test("a row the table refuses costs only itself: its batch is split until the row stands alone", async () => {
@@ -141,6 +141,6 @@ describe("the batched writer", () => {
     await writer.flush();
     expect(tries).toBe(3);
     expect(written).toEqual([[3]]);
-    expect(writer.status()).toMatchObject({ failed: 2, dropped: 0, depth: 0 });
+    expect(writer.status()).toMatchObject({ failed: 2, dropped: 0, depth: 0, retries: 2 });
   });
 });
