@@ -83,6 +83,11 @@ export async function createGateway({ config, databaseUrl, env = process.env, cl
   const warp = createWarp({ db: database.db, reads: requestLogs.read, providers, inference: () => inference, governance, clock: clock ?? Date.now });
   requestLogs.onRowsWritten(warp.indexWrittenLogs);
   const snapshots = new ActorSnapshotStore(database.db, actorLease ?? defaultLease(env));
+  telemetry.metrics.counter({
+    name: "gateway_actor_write_retries_total",
+    help: "Writes of async jobs and webhook deliveries the database did not take (busy, locked, out of reach) and that were tried again.",
+    collect: () => [{ labels: {}, value: snapshots.retries }],
+  });
   const webhooks = await createWebhooks({ db: database.db, secrets, snapshots, clock: actorClock, resolveHost: resolveHost ?? systemResolver, env });
   // A job replays its request through the app itself: the same pipeline as its synchronous twin.
   const asyncInference = createAsyncInference({

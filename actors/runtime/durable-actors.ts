@@ -152,6 +152,12 @@ export class DurableActors<TMachine extends AnyStateMachine> {
     const at = new Date(clock.now());
     const mirrored = mirror?.(id, snapshot as SnapshotFrom<TMachine>, at) ?? [];
     const own = finished ? store.remove(kind, id) : store.save(kind, id, snapshot.value, persisted, at);
-    await store.commit([...alongside, own, ...mirrored]);
+    try {
+      await store.commit([...alongside, own, ...mirrored]);
+    } catch (error) {
+      // Not written: the actor's next transition writes its state whole, even if unchanged.
+      if (this.lastWritten.get(id) === serialized) this.lastWritten.delete(id);
+      throw error;
+    }
   }
 }

@@ -1,3 +1,12 @@
+import { refusedByTable, retried } from "../../src/db/write-retries";
+
+export interface GroupCommitOptions {
+  /** The most writes one transaction takes (default 1000). */
+  maxWrites?: number;
+  /** Waits before each new attempt at a batch the database did not take (none by default). */
+  retryDelaysMs?: readonly number[];
+}
+
 /**
  * Writes from many actors committed together: whatever queued while the previous transaction
  * ran goes into the next one, so a burst of transitions costs one commit (one fsync), not one
@@ -6,11 +15,17 @@
 export class GroupCommit<TWrite> {
   private queue: Array<{ writes: TWrite[]; done: PromiseWithResolvers<void> }> = [];
   private draining?: Promise<void>;
+  private retriedBatches = 0;
 
   constructor(
     private readonly commit: (writes: TWrite[]) => Promise<void>,
-    private readonly maxWrites = 1000,
+    private readonly options: GroupCommitOptions = {},
   ) {}
+
+  /** Batches the database did not take at first and that were tried again. */
+  get retries(): number {
+    return this.retriedBatches;
+  }
 
   write(writes: TWrite[]): Promise<void> {
     const done = Promise.withResolvers<void>();
@@ -34,18 +49,24 @@ export class GroupCommit<TWrite> {
   private takeBatch() {
     let size = 0;
     let taken = 0;
-    while (taken < this.queue.length && (taken === 0 || size + this.queue[taken]!.writes.length <= this.maxWrites)) size += this.queue[taken++]!.writes.length;
+    const maxWrites = this.options.maxWrites ?? 1000;
+    while (taken < this.queue.length && (taken === 0 || size + this.queue[taken]!.writes.length <= maxWrites)) size += this.queue[taken++]!.writes.length;
     return this.queue.splice(0, taken);
   }
 
-  /** A batch that fails is retried entry by entry, so one bad write fails only its own caller. */
-  private async commitBatch(batch: Array<{ writes: TWrite[]; done: PromiseWithResolvers<void> }>): Promise<void> {
+  /**
+   * A batch the database does not take is tried again while the writes behind it wait, so an
+   * outage of the database delays them in order and loses none. One that still fails is tried
+   * entry by entry, once each, so one bad write fails only its own caller.
+   */
+  private async commitBatch(batch: Array<{ writes: TWrite[]; done: PromiseWithResolvers<void> }>, retryDelaysMs = this.options.retryDelaysMs ?? []): Promise<void> {
     try {
-      await this.commit(batch.flatMap((entry) => entry.writes));
+      const writes = batch.flatMap((entry) => entry.writes);
+      await retried(() => this.commit(writes), { delaysMs: retryDelaysMs, refuses: refusedByTable, onRetry: () => this.retriedBatches++ });
       for (const entry of batch) entry.done.resolve();
     } catch (error) {
       if (batch.length === 1) return batch[0]!.done.reject(error);
-      for (const entry of batch) await this.commitBatch([entry]);
+      for (const entry of batch) await this.commitBatch([entry], []);
     }
   }
 }

@@ -3,6 +3,7 @@ import type { BatchItem } from "drizzle-orm/batch";
 import { hostname } from "node:os";
 import type { Database } from "../../src/db/client";
 import { actorSnapshots } from "../../src/db/schema";
+import { WRITE_RETRY_DELAYS_MS } from "../../src/db/write-retries";
 import { GroupCommit } from "./group-commit";
 
 export type Write = BatchItem<"sqlite">;
@@ -37,9 +38,17 @@ export class ActorSnapshotStore {
     private readonly db: Database,
     readonly lease: ActorLease = defaultLease(),
   ) {
-    this.writer = new GroupCommit(async ([first, ...rest]) => {
-      if (first) await this.db.batch([first, ...rest]);
-    });
+    this.writer = new GroupCommit(
+      async ([first, ...rest]) => {
+        if (first) await this.db.batch([first, ...rest]);
+      },
+      { retryDelaysMs: WRITE_RETRY_DELAYS_MS },
+    );
+  }
+
+  /** Commits the database did not take at first and that were tried again. */
+  get retries(): number {
+    return this.writer.retries;
   }
 
   /** Written only while this node holds the row (or nobody does): a node that lost its lease to another does not overwrite it. */

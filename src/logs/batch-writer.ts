@@ -1,4 +1,4 @@
-import { setTimeout as sleep } from "node:timers/promises";
+import { retried } from "../db/write-retries";
 import { backgroundTimeout } from "./background-timer";
 
 export interface BatchWriterOptions {
@@ -93,17 +93,12 @@ export class BatchWriter<Row> {
 
   /** Rows keep queueing meanwhile: one busy spell of the database loses none, unless the queue fills. */
   private async write(batch: Row[]): Promise<void> {
-    const delays = this.options.retryDelaysMs ?? [];
-    for (let attempt = 0; ; attempt++) {
-      try {
-        return await this.insert(batch);
-      } catch (error) {
-        if (this.options.refusesRows?.(error)) return this.isolate(batch, error);
-        if (attempt >= delays.length) return this.lose(batch, error);
-        this.retries++;
-        // A held timer: a stopping gateway's flush waits for the retries rather than exiting under them.
-        await sleep(delays[attempt]!);
-      }
+    const { retryDelaysMs = [], refusesRows } = this.options;
+    try {
+      await retried(() => this.insert(batch), { delaysMs: retryDelaysMs, refuses: refusesRows, onRetry: () => this.retries++ });
+    } catch (error) {
+      if (refusesRows?.(error)) return this.isolate(batch, error);
+      this.lose(batch, error);
     }
   }
 

@@ -1,5 +1,6 @@
 import type { Database } from "../db/client";
 import { embeddedFilePath } from "../db/embedded-file";
+import { refusedByTable, WRITE_RETRY_DELAYS_MS } from "../db/write-retries";
 import type { NewRequestLogRow } from "../db/schema/logs";
 import { BatchWriter } from "./batch-writer";
 import { clientReader } from "./client-reader";
@@ -10,15 +11,6 @@ import { logRoutes } from "./routes";
 import { logWriterOver } from "./table-writes";
 import { type WriterDatabase, workerWriter } from "./worker-writer";
 import { workerReader } from "./worker-reader";
-
-/**
- * A batch the database did not take (locked past the busy timeout, a libSQL server out of
- * reach, a full disk) is tried again for about 40 s, rows queueing behind it meanwhile.
- */
-const RETRY_DELAYS_MS = [100, 250, 500, 1_000, 2_000, 4_000, 8_000, 12_000, 12_000];
-
-/** SQLite's refusals of the rows themselves (a constraint, a type, a size), whatever the driver's wording: retrying them changes nothing. */
-const refusedByTable = (error: unknown) => /constraint|datatype mismatch|too big/i.test(String(error));
 
 export interface RequestLogsOptions {
   /** Whether request and response content is logged (config `logs_store.content_logging`, default true). */
@@ -73,7 +65,7 @@ export function createRequestLogs(db: Database, options: RequestLogsOptions = {}
     // ones; larger ones gain little and hold the write lock longer (~120 ms at this size).
     maxBatchSize: options.maxBatchSize ?? 3_200,
     flushIntervalMs: options.flushIntervalMs ?? 200,
-    retryDelaysMs: options.retryDelaysMs ?? RETRY_DELAYS_MS,
+    retryDelaysMs: options.retryDelaysMs ?? WRITE_RETRY_DELAYS_MS,
     refusesRows: refusedByTable,
   });
   const retention = scheduleRetention(tableWriter, {

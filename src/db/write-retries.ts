@@ -1,0 +1,32 @@
+import { setTimeout as sleep } from "node:timers/promises";
+
+/**
+ * The waits before each new attempt at a write the database did not take (locked past the busy
+ * timeout, a libSQL server out of reach, a full disk): about 40 s in all.
+ */
+export const WRITE_RETRY_DELAYS_MS: readonly number[] = [100, 250, 500, 1_000, 2_000, 4_000, 8_000, 12_000, 12_000];
+
+/** SQLite's refusals of the rows themselves (a constraint, a type, a size), whatever the driver's wording: retrying them changes nothing. */
+export const refusedByTable = (error: unknown): boolean => /constraint|datatype mismatch|too big/i.test(String(error));
+
+export interface RetryOptions {
+  delaysMs: readonly number[];
+  /** Errors not worth another attempt: thrown at once. */
+  refuses?: (error: unknown) => boolean;
+  /** Told before each wait. */
+  onRetry?: () => void;
+}
+
+/** Runs `write` until it succeeds, waiting between attempts; a refusal, or the failure after the last wait, is thrown. */
+export async function retried<T>(write: () => Promise<T>, { delaysMs, refuses, onRetry }: RetryOptions): Promise<T> {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await write();
+    } catch (error) {
+      if (refuses?.(error) || attempt >= delaysMs.length) throw error;
+      onRetry?.();
+      // A held timer: a stopping gateway waits for the retries rather than exiting under them.
+      await sleep(delaysMs[attempt]!);
+    }
+  }
+}

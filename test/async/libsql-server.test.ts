@@ -1,0 +1,63 @@
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { finishedJob, type JobBody, pollJob, submittedJob } from "../support/async-jobs";
+import { eventually } from "../support/eventually";
+import { startGateway, type TestGateway } from "../support/gateway";
+import { LIBSQL_SERVER_BINARY, type LibsqlServer, startLibsqlServer } from "../support/libsql-server";
+import { type MockOpenAI, startMockOpenAI } from "../support/mock-openai";
+import { parsePrometheus, valueOf } from "../telemetry/prometheus-text";
+
+const METRICS_TOKEN = "scrape-me-0123456789";
+const chat = (content: string) => ({ model: "openai/gpt-4o-mini", messages: [{ role: "user", content }] });
+
+describe.skipIf(!LIBSQL_SERVER_BINARY)("an async job whose libSQL server goes away while it runs", () => {
+  let upstream: MockOpenAI;
+  let database: LibsqlServer;
+  let gw: TestGateway;
+
+  const actorWriteRetries = async () => {
+    const metrics = parsePrometheus(await (await fetch(`${gw.url}/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } })).text());
+    return valueOf(metrics, "gateway_actor_write_retries_total") ?? 0;
+  };
+
+  beforeAll(async () => {
+    upstream = startMockOpenAI();
+    database = await startLibsqlServer();
+    gw = await startGateway(
+      { telemetry: { metrics_token: METRICS_TOKEN }, providers: { openai: { keys: [{ id: "k1", value: "sk-upstream" }], network_config: { base_url: upstream.baseUrl, max_retries: 0 } } } },
+      { databaseServer: database },
+    );
+  });
+  afterAll(async () => {
+    await gw.close();
+    upstream.stop();
+  });
+
+  test("its result, written once the server is back, is what the client collects; a restart does not run it again", async () => {
+    const arrived = Promise.withResolvers<void>();
+    const answer = Promise.withResolvers<void>();
+    upstream.onRequest = async () => {
+      upstream.onRequest = undefined;
+      arrived.resolve();
+      await answer.promise;
+    };
+    const job = await submittedJob(gw, "chat/completions", chat("finished during the outage"));
+    await arrived.promise;
+    expect(((await (await pollJob(gw, "chat/completions", job.id)).json()) as JobBody).status).toBe("processing");
+
+    await database.down();
+    const retriesBefore = await actorWriteRetries();
+    answer.resolve();
+    // The job finished in memory; writing its result waits for the server.
+    expect(await eventually(actorWriteRetries, (retries) => retries > retriesBefore, 5_000)).toBeGreaterThan(retriesBefore);
+
+    await database.up();
+    const finished = await finishedJob(gw, "chat/completions", job.id);
+    expect(finished.status).toBe("completed");
+    expect(JSON.stringify(finished.result)).toContain("echo: finished during the outage");
+
+    await gw.stop();
+    gw = await gw.restart();
+    expect(((await (await pollJob(gw, "chat/completions", job.id)).json()) as JobBody).status).toBe("completed");
+    expect(upstream.requests).toHaveLength(1);
+  });
+});
