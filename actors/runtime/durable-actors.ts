@@ -129,7 +129,8 @@ export class DurableActors<TMachine extends AnyStateMachine> {
     this.live.set(id, actor);
     actor.subscribe({
       next: (snapshot) => {
-        this.persist(id, snapshot, actor.getPersistedSnapshot()).catch((error) => console.error(`${this.options.kind} ${id}: snapshot write failed`, error));
+        // Nobody waits on a transition's write: it waits out an outage of the database.
+        this.persist(id, snapshot, actor.getPersistedSnapshot(), [], { retry: true }).catch((error) => console.error(`${this.options.kind} ${id}: snapshot write failed`, error));
       },
       error: (error) => {
         console.error(`${this.options.kind} ${id} failed; its last snapshot is kept`, error);
@@ -140,7 +141,7 @@ export class DurableActors<TMachine extends AnyStateMachine> {
     actor.start();
   }
 
-  private async persist(id: string, snapshot: SnapshotFrom<AnyStateMachine>, persisted: unknown, alongside: Write[] = []): Promise<void> {
+  private async persist(id: string, snapshot: SnapshotFrom<AnyStateMachine>, persisted: unknown, alongside: Write[] = [], options: { retry?: boolean } = {}): Promise<void> {
     const { kind, store, mirror, clock } = this.options;
     const finished = snapshot.status === "done";
     const serialized = JSON.stringify(persisted);
@@ -153,7 +154,7 @@ export class DurableActors<TMachine extends AnyStateMachine> {
     const mirrored = mirror?.(id, snapshot as SnapshotFrom<TMachine>, at) ?? [];
     const own = finished ? store.remove(kind, id) : store.save(kind, id, snapshot.value, persisted, at);
     try {
-      await store.commit([...alongside, own, ...mirrored]);
+      await store.commit([...alongside, own, ...mirrored], options);
     } catch (error) {
       // Not written: the actor's next transition writes its state whole, even if unchanged.
       if (this.lastWritten.get(id) === serialized) this.lastWritten.delete(id);

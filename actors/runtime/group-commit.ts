@@ -3,8 +3,14 @@ import { refusedByTable, retried } from "../../src/db/write-retries";
 export interface GroupCommitOptions {
   /** The most writes one transaction takes (default 1000). */
   maxWrites?: number;
-  /** Waits before each new attempt at a batch the database did not take (none by default). */
+  /** Waits before each new attempt at a batch the database did not take (none by default), for writes made with `retry`. */
   retryDelaysMs?: readonly number[];
+}
+
+interface Entry<TWrite> {
+  writes: TWrite[];
+  retry: boolean;
+  done: PromiseWithResolvers<void>;
 }
 
 /**
@@ -13,7 +19,7 @@ export interface GroupCommitOptions {
  * each. Order is kept: an actor's writes land in the order it made them.
  */
 export class GroupCommit<TWrite> {
-  private queue: Array<{ writes: TWrite[]; done: PromiseWithResolvers<void> }> = [];
+  private queue: Array<Entry<TWrite>> = [];
   private draining?: Promise<void>;
   private retriedBatches = 0;
 
@@ -27,9 +33,14 @@ export class GroupCommit<TWrite> {
     return this.retriedBatches;
   }
 
-  write(writes: TWrite[]): Promise<void> {
+  /**
+   * Queues writes for the next commit. With `retry`, a database out of reach delays them (and
+   * the writes behind them) instead of failing them: for writes nobody waits on, an actor's
+   * transitions; a caller answering a request is told at once.
+   */
+  write(writes: TWrite[], { retry = false } = {}): Promise<void> {
     const done = Promise.withResolvers<void>();
-    this.queue.push({ writes, done });
+    this.queue.push({ writes, retry, done });
     this.draining ??= this.drain();
     return done.promise;
   }
@@ -56,17 +67,26 @@ export class GroupCommit<TWrite> {
 
   /**
    * A batch the database does not take is tried again while the writes behind it wait, so an
-   * outage of the database delays them in order and loses none. One that still fails is tried
-   * entry by entry, once each, so one bad write fails only its own caller.
+   * outage of the database delays them in order and loses none; its writes made without
+   * `retry` fail at the first refusal. One that still fails is tried entry by entry, once each,
+   * so one bad write fails only its own caller.
    */
-  private async commitBatch(batch: Array<{ writes: TWrite[]; done: PromiseWithResolvers<void> }>, retryDelaysMs = this.options.retryDelaysMs ?? []): Promise<void> {
+  private async commitBatch(batch: Array<Entry<TWrite>>, retryDelaysMs = this.options.retryDelaysMs ?? []): Promise<void> {
+    let waiting = batch;
     try {
-      const writes = batch.flatMap((entry) => entry.writes);
-      await retried(() => this.commit(writes), { delaysMs: retryDelaysMs, refuses: refusedByTable, onRetry: () => this.retriedBatches++ });
-      for (const entry of batch) entry.done.resolve();
+      await retried(() => this.commit(waiting.flatMap((entry) => entry.writes)), {
+        delaysMs: retryDelaysMs,
+        refuses: refusedByTable,
+        onRetry: (error) => {
+          this.retriedBatches++;
+          for (const entry of waiting) if (!entry.retry) entry.done.reject(error);
+          waiting = waiting.filter((entry) => entry.retry);
+        },
+      });
+      for (const entry of waiting) entry.done.resolve();
     } catch (error) {
-      if (batch.length === 1) return batch[0]!.done.reject(error);
-      for (const entry of batch) await this.commitBatch([entry], []);
+      if (waiting.length === 1) return waiting[0]!.done.reject(error);
+      for (const entry of waiting) await this.commitBatch([entry], []);
     }
   }
 }

@@ -65,9 +65,13 @@ export class ActorSnapshotStore {
     return this.db.delete(actorSnapshots).where(and(eq(actorSnapshots.kind, kind), eq(actorSnapshots.id, id)));
   }
 
-  /** Applies writes in one transaction (shared with other writes queued meanwhile): a snapshot and the rows that mirror it never disagree. */
-  commit(writes: Write[]): Promise<void> {
-    return this.writer.write(writes);
+  /**
+   * Applies writes in one transaction (shared with other writes queued meanwhile): a snapshot and
+   * the rows that mirror it never disagree. With `retry`, a database out of reach delays them
+   * (about 40 s at most) instead of failing them.
+   */
+  commit(writes: Write[], options: { retry?: boolean } = {}): Promise<void> {
+    return this.writer.write(writes, options);
   }
 
   /** Resolves once every write queued so far has landed. */

@@ -13,8 +13,8 @@ export interface RetryOptions {
   delaysMs: readonly number[];
   /** Errors not worth another attempt: thrown at once. */
   refuses?: (error: unknown) => boolean;
-  /** Told before each wait. */
-  onRetry?: () => void;
+  /** Told of each failure before its wait. */
+  onRetry?: (error: unknown) => void;
 }
 
 /** Runs `write` until it succeeds, waiting between attempts; a refusal, or the failure after the last wait, is thrown. */
@@ -24,7 +24,7 @@ export async function retried<T>(write: () => Promise<T>, { delaysMs, refuses, o
       return await write();
     } catch (error) {
       if (refuses?.(error) || attempt >= delaysMs.length) throw error;
-      onRetry?.();
+      onRetry?.(error);
       // A held timer: a stopping gateway waits for the retries rather than exiting under them.
       await sleep(delaysMs[attempt]!);
     }

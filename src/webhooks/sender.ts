@@ -134,7 +134,7 @@ export async function recordExchange(deps: SenderDeps, { input, sent, endpointId
       responseExcerpt: sent.responseExcerpt ?? null,
     });
     const stats = deps.endpoints.recordAttempt(endpointId, sent.outcome === "delivered", new Date(finishedAt));
-    await deps.snapshots.commit(stats ? [attempt, stats] : [attempt]);
+    await deps.snapshots.commit(stats ? [attempt, stats] : [attempt], { retry: true });
   }
   return { outcome: sent.outcome, statusCode: sent.statusCode, error: sent.error, finishedAt };
 }
