@@ -1,4 +1,5 @@
 import { Elysia, ValidationError } from "elysia";
+import { databaseUnavailable } from "../db/unavailable";
 import { GatewayError } from "./errors";
 import { fieldFromPath } from "./field-path";
 
@@ -22,6 +23,13 @@ function fromValidation(error: Readonly<ValidationError>, url: string): GatewayE
   return new GatewayError({ status: 400, errorType: "caller_invalid_request", message, param });
 }
 
+const DATABASE_UNAVAILABLE = new GatewayError({
+  status: 503,
+  errorType: "gateway_database_unavailable",
+  message: "the database is out of reach or busy; try again shortly",
+  extra: { retry_after_ms: 1000 },
+});
+
 /** Maps every error the app can raise onto the gateway error body (spec section 7). */
 export const errorHandler = new Elysia({ name: "error-handler" }).onError({ as: "global" }, ({ code, error, request }) => {
   if (error instanceof GatewayError) return error.toResponse();
@@ -33,6 +41,10 @@ export const errorHandler = new Elysia({ name: "error-handler" }).onError({ as: 
     case "NOT_FOUND":
       return new GatewayError({ status: 404, errorType: "caller_route_not_found", message: "no route matches this method and path" }).toResponse();
     default: {
+      if (databaseUnavailable(error)) {
+        console.error(`database unavailable: ${request.method} ${new URL(request.url).pathname} answered 503:`, (error as Error).cause ?? error);
+        return DATABASE_UNAVAILABLE.toResponse();
+      }
       console.error("unhandled error", error);
       return new GatewayError({ status: 500, errorType: "gateway_internal_error", message: "internal server error" }).toResponse();
     }

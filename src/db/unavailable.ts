@@ -1,0 +1,24 @@
+import { LibsqlError } from "@libsql/core/api";
+import { DrizzleQueryError } from "drizzle-orm";
+
+/**
+ * Codes of a database that cannot answer now, as opposed to a statement it refuses: the network
+ * to a libSQL server, and SQLite's busy, locked, full, I/O and read-only conditions.
+ */
+const UNAVAILABLE_CODE = /^(ECONNREFUSED|ECONNRESET|ETIMEDOUT|EHOSTUNREACH|ENETUNREACH|ENOTFOUND|EAI_AGAIN|EPIPE|ConnectionRefused|ConnectionClosed|FailedToOpenSocket|SERVER_ERROR|HRANA_WEBSOCKET_ERROR|HRANA_CLOSED_ERROR|SQLITE_(BUSY|LOCKED|FULL|IOERR|CANTOPEN|READONLY))/;
+
+/** A request of the libSQL server protocol (hrana over HTTP); batches fail with fetch's own error, unwrapped. */
+const SERVER_PROTOCOL_PATH = /\/v\d+\/(pipeline|cursor)$/;
+
+const isDatabaseError = (error: Error) =>
+  error instanceof DrizzleQueryError || error instanceof LibsqlError || SERVER_PROTOCOL_PATH.test(String((error as { path?: unknown }).path ?? ""));
+
+/** Whether `error` is a database query failing because the database is out of reach or busy: worth a 503 and a later retry, not a 500. */
+export function databaseUnavailable(error: unknown): boolean {
+  let fromDatabase = false;
+  for (let link: unknown = error, depth = 0; link instanceof Error && depth < 8; link = link.cause, depth++) {
+    fromDatabase ||= isDatabaseError(link);
+    if (fromDatabase && UNAVAILABLE_CODE.test(String((link as { code?: unknown }).code ?? ""))) return true;
+  }
+  return false;
+}

@@ -1,0 +1,49 @@
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import OpenAI from "openai";
+import { expectGatewayError } from "../support/gateway-error";
+import { startGateway, type TestGateway } from "../support/gateway";
+import { LIBSQL_SERVER_BINARY, type LibsqlServer, startLibsqlServer } from "../support/libsql-server";
+import { type MockOpenAI, startMockOpenAI } from "../support/mock-openai";
+
+const CHAT = { model: "openai/gpt-4o-mini", messages: [{ role: "user" as const, content: "still there?" }] };
+
+describe.skipIf(!LIBSQL_SERVER_BINARY)("while the libSQL server is out of reach", () => {
+  let upstream: MockOpenAI;
+  let database: LibsqlServer;
+  let gw: TestGateway;
+
+  beforeAll(async () => {
+    upstream = startMockOpenAI();
+    database = await startLibsqlServer();
+    gw = await startGateway({ providers: { openai: { keys: [{ id: "k1", value: "sk-upstream" }], network_config: { base_url: upstream.baseUrl } } } }, { databaseServer: database });
+    await database.down();
+  });
+  afterAll(async () => {
+    await database.up();
+    await gw.close();
+    upstream.stop();
+  });
+
+  test("inference goes on: its configuration is in memory", async () => {
+    const client = new OpenAI({ baseURL: `${gw.url}/v1`, apiKey: "unused", maxRetries: 0 });
+    expect((await client.chat.completions.create(CHAT)).choices[0]?.message.content).toContain("still there?");
+  });
+
+  test.each([
+    ["GET", "/api/providers", undefined],
+    ["GET", "/api/logs", undefined],
+    ["POST", "/api/governance/virtual-keys", { name: "during-outage" }],
+    ["POST", "/v1/async/chat/completions", CHAT],
+  ])("%s %s is a 503 the client may retry, not a 500", async (method, path, json) => {
+    const response = await gw.admin(path, { method, json });
+    expect(response.headers.get("retry-after")).toBe("1");
+    await expectGatewayError(response, 503, { errorType: "gateway_database_unavailable" });
+  });
+
+  test("once it is back, the same calls succeed", async () => {
+    await database.up();
+    expect((await gw.admin("/api/providers")).status).toBe(200);
+    expect((await gw.admin("/api/governance/virtual-keys", { method: "POST", json: { name: "after-outage" } })).status).toBe(201);
+    await database.down();
+  });
+});
