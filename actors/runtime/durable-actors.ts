@@ -1,4 +1,5 @@
 import { type Actor, type AnyStateMachine, createActor, type InputFrom, type Snapshot, type SnapshotFrom } from "xstate";
+import { FailureStreak } from "../../src/db/failure-streak";
 import type { Clock } from "./clock";
 import type { ActorSnapshotStore, Write } from "./snapshot-store";
 
@@ -114,8 +115,9 @@ export class DurableActors<TMachine extends AnyStateMachine> {
   private keepLeases(): ReturnType<typeof setInterval> {
     const { store, kind } = this.options;
     // A claim renews this node's leases and takes over the rows whose leases ran out.
+    const failures = new FailureStreak(`${kind}: renewing and claiming leases`);
     const timer = setInterval(() => {
-      this.resume().catch((error) => console.error(`${kind}: leases could not be renewed or claimed`, error));
+      this.resume().then(() => failures.succeeded(), (error) => failures.failed(error));
     }, store.lease.durationMs / 3);
     timer.unref?.();
     return timer;

@@ -1,6 +1,7 @@
-import { count, type SQL, sql } from "drizzle-orm";
+import { count, getTableName, type SQL, sql } from "drizzle-orm";
 import type { SQLiteColumn, SQLiteTable } from "drizzle-orm/sqlite-core";
 import type { Database } from "./client";
+import { FailureStreak } from "./failure-streak";
 
 /** A table whose every write sets its `updatedAt` column. */
 export type WatchedTable = SQLiteTable & { updatedAt: SQLiteColumn };
@@ -34,9 +35,10 @@ export function reloadOnChange(db: Database, tables: readonly WatchedTable[], re
     await reload();
     seen = Promise.resolve(now);
   }
+  const failures = new FailureStreak(`checking ${tables.map((table) => getTableName(table)).join(", ")} for changes`);
   const timer = setInterval(() => {
     running ??= check()
-      .catch((error) => console.error("reloading changed tables failed", error))
+      .then(() => failures.succeeded(), (error) => failures.failed(error))
       .finally(() => (running = undefined));
   }, intervalMs);
   timer.unref?.();

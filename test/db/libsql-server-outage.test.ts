@@ -1,5 +1,7 @@
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { afterAll, beforeAll, describe, expect, spyOn, test } from "bun:test";
 import OpenAI from "openai";
+import { CHANGE_CHECK_MS } from "../../src/db/table-changes";
+import { eventually } from "../support/eventually";
 import { expectGatewayError } from "../support/gateway-error";
 import { startGateway, type TestGateway } from "../support/gateway";
 import { LIBSQL_SERVER_BINARY, type LibsqlServer, startLibsqlServer } from "../support/libsql-server";
@@ -39,6 +41,29 @@ describe.skipIf(!LIBSQL_SERVER_BINARY)("while the libSQL server is out of reach"
     expect(response.headers.get("retry-after")).toBe("1");
     await expectGatewayError(response, 503, { errorType: "gateway_database_unavailable" });
   });
+
+  test("each periodic task logs the outage once, and once more when it works again", async () => {
+    const logged: string[] = [];
+    const spy = spyOn(console, "error").mockImplementation((...parts: unknown[]) => void logged.push(parts.map(String).join(" ")));
+    try {
+      const streakStarts = () => logged.filter((line) => line.includes("failed (not logged again until it works)"));
+      const changeChecks = () => streakStarts().filter((line) => line.startsWith("checking providers"));
+      await eventually(async () => changeChecks().length, (count) => count > 0);
+      // Three more runs of every once-a-second task, none of which may log again.
+      await Bun.sleep(3 * CHANGE_CHECK_MS + 200);
+      expect(changeChecks()).toHaveLength(1);
+      const tasks = streakStarts().map((line) => line.slice(0, line.indexOf(" failed")));
+      expect(tasks).toContain("governance: saving usage counters");
+      expect(new Set(tasks).size).toBe(tasks.length);
+
+      await database.up();
+      const recovered = await eventually(async () => logged.filter((line) => line.startsWith("checking providers") && line.includes("works again")), (lines) => lines.length > 0);
+      expect(Number(recovered[0]!.match(/after (\d+) failed runs/)?.[1])).toBeGreaterThanOrEqual(4);
+    } finally {
+      spy.mockRestore();
+      await database.down();
+    }
+  }, 15_000);
 
   test("once it is back, the same calls succeed", async () => {
     await database.up();

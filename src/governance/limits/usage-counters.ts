@@ -1,5 +1,6 @@
 import { gte, sql } from "drizzle-orm";
 import type { Database } from "../../db/client";
+import { FailureStreak } from "../../db/failure-streak";
 import { governanceUsage } from "../../db/schema";
 import type { AppliedLimit } from "./applied-limits";
 import { addPeriod, calendarStart } from "./periods";
@@ -56,7 +57,8 @@ export class UsageCounters {
 
   /** Saves and syncs every `intervalMs`; the timer never keeps the process alive. */
   startFlushing(intervalMs: number): void {
-    this.timer = setInterval(() => void this.flush().catch((error) => console.error("governance: usage counters could not be saved", error)), intervalMs);
+    const failures = new FailureStreak("governance: saving usage counters");
+    this.timer = setInterval(() => void this.flush().then(() => failures.succeeded(), (error) => failures.failed(error)), intervalMs);
     this.timer.unref?.();
   }
 
