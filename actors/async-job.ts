@@ -34,7 +34,12 @@ export interface AsyncJobContext extends AsyncJobInput {
   response?: StoredResponse;
   /** The last time the machine was told (by an output or an event); timers count from it. */
   observedAt: number;
+  /** Attempts at notifying the webhooks that failed (the database out of reach): the next waits longer. */
+  notifyFailures?: number;
 }
+
+/** The wait before notifying again after `failures` failed attempts: 1 s, doubling, at most a minute. */
+export const notifyRetryDelayMs = (failures: number) => Math.min(1000 * 2 ** Math.max(0, failures - 1), 60_000);
 
 export interface JobRun {
   response: StoredResponse;
@@ -45,6 +50,9 @@ const unprovided = (name: string) =>
   fromPromise<never, unknown>(async () => {
     throw new Error(`async-job actor '${name}' was not provided`);
   });
+
+/** A restored actor counts its timers from the moment it was restored. */
+const observeRehydration = { type: "observe" as const, params: ({ event }: { event: Rehydrated }) => ({ at: event.at }) };
 
 /**
  * pending -> processing -> completed | failed -> expired. No I/O here: waiting for a worker,
@@ -68,9 +76,13 @@ export const asyncJobMachine = setup({
   },
   delays: {
     resultTtl: ({ context }) => Math.max(0, context.expiresAt - context.observedAt),
+    notifyRetry: ({ context }) => notifyRetryDelayMs(context.notifyFailures ?? 1),
   },
   actions: {
     observe: assign({ observedAt: (_, params: { at: number }) => params.at }),
+    countNotifyFailure: assign({ notifyFailures: ({ context }) => (context.notifyFailures ?? 0) + 1 }),
+    // The wait just ended: the result's ttl counts on from its end, not again from the last observation.
+    observeRetryWait: assign({ observedAt: ({ context }) => context.observedAt + notifyRetryDelayMs(context.notifyFailures ?? 1) }),
     markStarted: assign({ startedAt: (_, params: { at: number }) => params.at, observedAt: (_, params: { at: number }) => params.at }),
     keepResponse: assign((_, params: JobRun & { ttlSeconds: number }) => ({
       response: params.response,
@@ -115,17 +127,30 @@ export const asyncJobMachine = setup({
   },
 });
 
-/** completed and failed alike: notify the webhooks once, then keep the result for its ttl. */
+/**
+ * completed and failed alike: notify the webhooks once, then keep the result for its ttl. A
+ * notification that fails (the database out of reach) is tried again, waiting longer each time,
+ * until the result expires: a webhook is not given up for an outage.
+ */
 function finishedState() {
   return {
     initial: "notifying" as const,
     states: {
       notifying: {
-        invoke: { src: "notifyWebhooks" as const, input: ({ context }: { context: AsyncJobContext }) => ({ jobId: context.id }), onDone: "retained", onError: "retained" },
+        invoke: {
+          src: "notifyWebhooks" as const,
+          input: ({ context }: { context: AsyncJobContext }) => ({ jobId: context.id }),
+          onDone: "retained",
+          onError: { target: "notifyWaiting", actions: "countNotifyFailure" as const },
+        },
+      },
+      notifyWaiting: {
+        after: { notifyRetry: { target: "notifying", actions: "observeRetryWait" as const }, resultTtl: "#async-job.expired" },
+        on: { rehydrated: { target: "notifyWaiting", reenter: true, actions: observeRehydration } },
       },
       retained: {
         after: { resultTtl: "#async-job.expired" },
-        on: { rehydrated: { target: "retained", reenter: true, actions: { type: "observe" as const, params: ({ event }: { event: Rehydrated }) => ({ at: event.at }) } } },
+        on: { rehydrated: { target: "retained", reenter: true, actions: observeRehydration } },
       },
     },
   };

@@ -44,6 +44,49 @@ const ok: StoredResponse = { status: 200, contentType: "application/json", body:
 const rejected: StoredResponse = { status: 400, contentType: "application/json", body: { json: { error: { message: "bad" } } } };
 
 describe("async-job machine", () => {
+  test("a notification that fails is tried again, 1 s then 2 s later, and the result is kept meanwhile", async () => {
+    const clock = new TestClock();
+    let failuresLeft = 2;
+    let attempts = 0;
+    const machine = fakes(clock, ok).machine.provide({
+      actors: {
+        notifyWebhooks: fromPromise(async () => {
+          attempts++;
+          if (failuresLeft-- > 0) throw new Error("database out of reach");
+        }),
+      },
+    });
+    const actor = createActor(machine, { input: input(clock), clock }).start();
+    await reaches(actor, { completed: "notifyWaiting" });
+    expect(attempts).toBe(1);
+    clock.increment(999);
+    expect(attempts).toBe(1);
+    clock.increment(1);
+    await reaches(actor, { completed: "notifyWaiting" });
+    expect(attempts).toBe(2);
+    clock.increment(2_000);
+    const retained = await reaches(actor, { completed: "retained" });
+    expect(attempts).toBe(3);
+    expect(retained.context.response).toEqual(ok);
+  });
+
+  test("notifications that keep failing stop when the result expires", async () => {
+    const clock = new TestClock();
+    const machine = fakes(clock, ok).machine.provide({ actors: { notifyWebhooks: fromPromise(async () => Promise.reject(new Error("database out of reach"))) } });
+    const actor = createActor(machine, { input: input(clock), clock }).start();
+    await reaches(actor, { completed: "notifyWaiting" });
+    let waited = 0;
+    while (actor.getSnapshot().status === "active" && waited < 120_000) {
+      clock.increment(1_000);
+      waited += 1_000;
+      // The failed attempt settles in later microtasks; only then does the next wait start.
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    expect(actor.getSnapshot().value).toBe("expired");
+    // The ttl counted from completion, not again from each failed attempt.
+    expect(waited).toBe(60_000);
+  });
+
   test("pending -> processing -> completed, notified once, expired after the ttl counted from completion", async () => {
     const clock = new TestClock();
     const { machine, calls } = fakes(clock, ok);
