@@ -21,6 +21,25 @@ describe.skipIf(!LIBSQL_SERVER_BINARY)("an async job whose libSQL server goes aw
     return valueOf(metrics, "gateway_actor_write_retries_total") ?? 0;
   };
 
+  /** Holds the next upstream call until `release`; `arrived` resolves once it is in. */
+  const holdNextUpstreamCall = () => {
+    const arrived = Promise.withResolvers<void>();
+    const released = Promise.withResolvers<void>();
+    upstream.onRequest = async () => {
+      upstream.onRequest = undefined;
+      arrived.resolve();
+      await released.promise;
+    };
+    return { arrived: arrived.promise, release: () => released.resolve() };
+  };
+  /** Kills the server, then lets the held call answer: the job finishes in memory and its writes wait for the server. */
+  const finishWhileServerIsDown = async (release: () => void) => {
+    await database.down();
+    const retriesBefore = await actorWriteRetries();
+    release();
+    expect(await eventually(actorWriteRetries, (retries) => retries > retriesBefore, 5_000)).toBeGreaterThan(retriesBefore);
+  };
+
   beforeAll(async () => {
     upstream = startMockOpenAI();
     receiver = startWebhookReceiver();
@@ -40,20 +59,10 @@ describe.skipIf(!LIBSQL_SERVER_BINARY)("an async job whose libSQL server goes aw
     const created = await gw.admin("/api/webhooks", { method: "POST", json: { name: "jobs", url: `${receiver.url}/jobs`, allow_private_network: true } });
     const { endpoint, secret } = (await created.json()) as { endpoint: { id: string }; secret: string };
     receiver.secrets.set("/jobs", secret);
-    const arrived = Promise.withResolvers<void>();
-    const answer = Promise.withResolvers<void>();
-    upstream.onRequest = async () => {
-      upstream.onRequest = undefined;
-      arrived.resolve();
-      await answer.promise;
-    };
+    const upstreamCall = holdNextUpstreamCall();
     const job = await submittedJob(gw, "chat/completions", chat("notified after the outage"));
-    await arrived.promise;
-
-    await database.down();
-    const retriesBefore = await actorWriteRetries();
-    answer.resolve();
-    await eventually(actorWriteRetries, (retries) => retries > retriesBefore, 5_000);
+    await upstreamCall.arrived;
+    await finishWhileServerIsDown(upstreamCall.release);
     await database.up();
 
     const [delivery] = await receiver.arrivals(1);
@@ -66,24 +75,12 @@ describe.skipIf(!LIBSQL_SERVER_BINARY)("an async job whose libSQL server goes aw
   }, 20_000);
 
   test("its result, written once the server is back, is what the client collects; a restart does not run it again", async () => {
-    const arrived = Promise.withResolvers<void>();
-    const answer = Promise.withResolvers<void>();
-    upstream.onRequest = async () => {
-      upstream.onRequest = undefined;
-      arrived.resolve();
-      await answer.promise;
-    };
+    const upstreamCall = holdNextUpstreamCall();
     const upstreamCallsBefore = upstream.requests.length;
     const job = await submittedJob(gw, "chat/completions", chat("finished during the outage"));
-    await arrived.promise;
+    await upstreamCall.arrived;
     expect(((await (await pollJob(gw, "chat/completions", job.id)).json()) as JobBody).status).toBe("processing");
-
-    await database.down();
-    const retriesBefore = await actorWriteRetries();
-    answer.resolve();
-    // The job finished in memory; writing its result waits for the server.
-    expect(await eventually(actorWriteRetries, (retries) => retries > retriesBefore, 5_000)).toBeGreaterThan(retriesBefore);
-
+    await finishWhileServerIsDown(upstreamCall.release);
     await database.up();
     const finished = await finishedJob(gw, "chat/completions", job.id);
     expect(finished.status).toBe("completed");

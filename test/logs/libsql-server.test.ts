@@ -1,30 +1,19 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import OpenAI from "openai";
 import { eventually } from "../support/eventually";
 import { startGateway, type TestGateway } from "../support/gateway";
 import { LIBSQL_SERVER_BINARY, type LibsqlServer, startLibsqlServer } from "../support/libsql-server";
 import { type MockOpenAI, startMockOpenAI } from "../support/mock-openai";
 import { parsePrometheus, valueOf } from "../telemetry/prometheus-text";
+import { loggedCases } from "./logged-cases";
 
 const METRICS_TOKEN = "scrape-me-0123456789";
 
-type LogPage = { logs: Array<{ id: string }> };
-type LogDetail = { request_content: { messages: Array<{ content: string }> } };
 
 describe.skipIf(!LIBSQL_SERVER_BINARY)("request logs on a libSQL server that goes away for a while", () => {
   let upstream: MockOpenAI;
   let database: LibsqlServer;
   let gw: TestGateway;
-  let client: OpenAI;
-
-  const chat = (word: string, testCase: string) =>
-    client.chat.completions.create({ model: "openai/gpt-4o-mini", messages: [{ role: "user", content: word }] }, { headers: { "x-gw-metadata-case": testCase } });
-  const loggedCase = (testCase: string, count: number) =>
-    eventually(
-      async () => (await (await gw.admin(`/api/logs?metadata_case=${testCase}`)).json()) as LogPage,
-      ({ logs }) => logs.length === count,
-      15_000,
-    );
+  let cases: ReturnType<typeof loggedCases>;
   const logQueue = async () => {
     const metrics = parsePrometheus(await (await fetch(`${gw.url}/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } })).text());
     return { retries: valueOf(metrics, "gateway_log_write_retries_total"), failed: valueOf(metrics, "gateway_log_write_failed_total") };
@@ -37,9 +26,8 @@ describe.skipIf(!LIBSQL_SERVER_BINARY)("request logs on a libSQL server that goe
       { telemetry: { metrics_token: METRICS_TOKEN }, providers: { openai: { keys: [{ id: "k1", value: "sk-upstream" }], network_config: { base_url: upstream.baseUrl, max_retries: 0 } } } },
       { databaseServer: database },
     );
-    client = new OpenAI({ baseURL: `${gw.url}/v1`, apiKey: "unused", maxRetries: 0 });
-    await chat("warm", "warm-up");
-    await loggedCase("warm-up", 1);
+    cases = loggedCases(gw);
+    await cases.warmUp();
   });
   afterAll(async () => {
     await gw.close();
@@ -49,14 +37,12 @@ describe.skipIf(!LIBSQL_SERVER_BINARY)("request logs on a libSQL server that goe
   test("requests are still answered; their logs are tried again and all stored once the server is back", async () => {
     await database.down();
     expect((await fetch(`${gw.url}/health`)).status).toBe(503);
-    for (const word of ["one", "two", "three"]) expect((await chat(word, "outage")).choices[0]?.message.content).toContain(word);
+    for (const word of ["one", "two", "three"]) expect((await cases.chat(word, "outage")).choices[0]?.message.content).toContain(word);
     // Their batch went to a server that was not there, and waits to be tried again.
     expect((await eventually(logQueue, ({ retries }) => (retries ?? 0) >= 1, 5_000)).retries).toBeGreaterThanOrEqual(1);
 
     await database.up();
-    const { logs } = await loggedCase("outage", 3);
-    const details = await Promise.all(logs.map(async ({ id }) => (await (await gw.admin(`/api/logs/${id}`)).json()) as LogDetail));
-    expect(details.map((log) => log.request_content.messages[0]?.content).toSorted()).toEqual(["one", "three", "two"]);
+    expect(await cases.promptsOf(await cases.logged("outage", 3, 15_000))).toEqual(["one", "three", "two"]);
     expect((await logQueue()).failed).toBe(0);
     expect((await fetch(`${gw.url}/health`)).status).toBe(200);
   });
