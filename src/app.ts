@@ -48,6 +48,8 @@ const DEFAULT_IDLE_TIMEOUT_SECONDS = 30;
 export async function createGateway({ config, databaseUrl, env = process.env, clock, resolveHost, actorClock = systemClock, actorLease }: GatewayOptions) {
   const database = await openDatabase(databaseUrl, config.database?.auth_token);
   const secrets = await secretBoxFor(database.db, env.GATEWAY_ENCRYPTION_KEY);
+  // Every durable actor's writes: one group commit, one lease, one retry count.
+  const snapshots = new ActorSnapshotStore(database.db, actorLease ?? defaultLease(env));
   const providers = new ProviderStore(database.db, secrets);
   const providerChanges = reloadProvidersOnChange(database.db, providers);
   await providers.load();
@@ -58,7 +60,7 @@ export async function createGateway({ config, databaseUrl, env = process.env, cl
     retentionDays: () => config.logs_store?.retention_days,
   });
   const governance = await createGovernance({ db: database.db, providers, requireVirtualKey: () => config.enforce_auth_on_inference === true, clock });
-  const mcp = await createMcpGateway({ db: database.db, secrets, virtualKeys: governance.virtualKeys, settings: resolveMcpSettings(config), enforceAuth: config.enforce_auth_on_inference === true, inference: () => inference });
+  const mcp = await createMcpGateway({ db: database.db, secrets, snapshots, virtualKeys: governance.virtualKeys, settings: resolveMcpSettings(config), enforceAuth: config.enforce_auth_on_inference === true, inference: () => inference });
   const access = await createAccessControl({ db: database.db, config, env, secrets });
   const telemetry = createTelemetry({ db: database.db, config: config.telemetry, env, logQueue: requestLogs.queueStatus });
   const responseCache = createResponseCache(database.db, () => inference);
@@ -79,13 +81,12 @@ export async function createGateway({ config, databaseUrl, env = process.env, cl
   // The hooks are read per request, so plugin changes through the API apply at once.
   const settlements = new DeferredSettlements();
   const inference: Inference = { providers, get hooks() { return plugins.registry.inferenceHooks; }, price: governance.price, settlements };
-  const agents = await createAgentGateway({ db: database.db, secrets, env, access: governanceAgentAccess(governance) });
+  const agents = await createAgentGateway({ db: database.db, secrets, snapshots, env, access: governanceAgentAccess(governance) });
   const warp = createWarp({ db: database.db, reads: requestLogs.read, providers, inference: () => inference, governance, clock: clock ?? Date.now });
   requestLogs.onRowsWritten(warp.indexWrittenLogs);
-  const snapshots = new ActorSnapshotStore(database.db, actorLease ?? defaultLease(env));
   telemetry.metrics.counter({
     name: "gateway_actor_write_retries_total",
-    help: "Writes of async jobs and webhook deliveries the database did not take (busy, locked, out of reach) and that were tried again.",
+    help: "Writes of durable actors (async jobs, webhook deliveries, per-user MCP flows, A2A tasks) the database did not take (busy, locked, out of reach) and that were tried again.",
     collect: () => [{ labels: {}, value: snapshots.retries }],
   });
   const webhooks = await createWebhooks({ db: database.db, secrets, snapshots, clock: actorClock, resolveHost: resolveHost ?? systemResolver, env });

@@ -1,4 +1,5 @@
 import { Elysia } from "elysia";
+import type { ActorSnapshotStore } from "../../actors/runtime/snapshot-store";
 import type { SecretBox } from "../crypto/secret-box";
 import type { Database } from "../db/client";
 import { a2aAgents } from "../db/schema";
@@ -14,6 +15,8 @@ export { type AgentCallerAccess, governanceAgentAccess } from "./caller-access";
 export interface AgentGatewayOptions {
   db: Database;
   secrets: SecretBox;
+  /** Where the tracked tasks' actors are kept. */
+  snapshots: ActorSnapshotStore;
   env: Record<string, string | undefined>;
   /** Who may reach which agent (virtual keys, grants, rate limits). */
   access: AgentCallerAccess;
@@ -23,11 +26,11 @@ export interface AgentGatewayOptions {
  * The A2A agent gateway: /api/agents (registry and task history) and /agents/a2a/{name}/...
  * (the agent card, the JSON-RPC binding and the HTTP+JSON binding, proxied upstream).
  */
-export async function createAgentGateway({ db, secrets, env, access }: AgentGatewayOptions) {
+export async function createAgentGateway({ db, secrets, snapshots, env, access }: AgentGatewayOptions) {
   const registry = new AgentRegistry(db, secrets, env);
   const watched = reloadOnChange(db, [a2aAgents], () => registry.load());
   await registry.load();
-  const tracker = new TaskTracker(db);
+  const tracker = new TaskTracker(db, snapshots);
   const routes = new Elysia({ name: "a2a" }).use(agentRoutes(registry, db)).use(agentProtocolRoutes({ registry, tracker, access }));
   return { routes, registry, close: () => watched.stop() };
 }

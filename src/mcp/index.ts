@@ -1,6 +1,7 @@
 import { Elysia } from "elysia";
 import type { Clock } from "../../actors/runtime/clock";
 import { systemClock } from "../../actors/runtime/clock";
+import type { ActorSnapshotStore } from "../../actors/runtime/snapshot-store";
 import { ApiKeyStore } from "../access/api-keys/store";
 import type { SecretBox } from "../crypto/secret-box";
 import type { Database } from "../db/client";
@@ -29,6 +30,8 @@ export { resolveMcpSettings } from "./settings";
 export interface McpGatewayOptions {
   db: Database;
   secrets: SecretBox;
+  /** Where the per-user header flows' actors are kept. */
+  snapshots: ActorSnapshotStore;
   settings: ResolvedMcpSettings;
   /** Governance's virtual keys (its in-memory store). */
   virtualKeys: VirtualKeySource;
@@ -52,7 +55,7 @@ export async function createMcpGateway(options: McpGatewayOptions) {
   const timings = { requestTimeoutMs: settings.toolTimeoutMs, reconnectInitialMs: settings.reconnectInitialMs, reconnectMaxMs: settings.reconnectMaxMs, healthCheckMs: settings.healthCheckMs };
   const registry = new McpClientRegistry(new McpClientStore(db, secrets), timings);
   const credentials = new PerUserCredentialStore(db, secrets);
-  const flows = new PerUserHeaderFlowStore(db, settings.flowTtlMs, options.clock ?? systemClock, verifyAgainstUpstream(registry, settings.toolTimeoutMs));
+  const flows = new PerUserHeaderFlowStore(db, options.snapshots, settings.flowTtlMs, options.clock ?? systemClock, verifyAgainstUpstream(registry, settings.toolTimeoutMs));
   const perUser = new PerUserHeaderResolver(credentials, flows, settings.publicBaseUrl);
   const executor = new ToolExecutor(registry, perUser, new McpLogWriter(db, options.contentLogging ?? (() => true)), settings.toolTimeoutMs);
   const watched = reloadOnChange(db, [mcpClients], () => registry.load());

@@ -1,7 +1,7 @@
 import { and, eq, inArray, isNull } from "drizzle-orm";
 import { createActor, type Snapshot } from "xstate";
 import { type A2ATaskStatusSeen, a2aTaskMachine } from "../../../actors/a2a-task";
-import { ActorSnapshotStore } from "../../../actors/runtime/snapshot-store";
+import type { ActorSnapshotStore } from "../../../actors/runtime/snapshot-store";
 import type { Database } from "../../db/client";
 import { a2aTasks, type A2ATaskRow } from "../../db/schema";
 import type { TaskSighting } from "./task-sighting";
@@ -47,15 +47,13 @@ const actorIdOf = (agent: string, taskId: string) => `${agent}/${taskId}`;
  * every node sharing the database sees the same state.
  */
 export class TaskTracker {
-  private readonly snapshots: ActorSnapshotStore;
   private readonly queues = new Map<string, Promise<void>>();
 
   constructor(
     private readonly db: Database,
+    private readonly snapshots: ActorSnapshotStore,
     private readonly now: () => Date = () => new Date(),
-  ) {
-    this.snapshots = new ActorSnapshotStore(db);
-  }
+  ) {}
 
   /** Sightings of one task are applied in the order they arrive. */
   observe(agent: string, sighting: TaskSighting, virtualKeyId?: string): Promise<void> {

@@ -4,7 +4,7 @@ import { fromPromise, waitFor } from "xstate";
 import { type PerUserHeaderFlowState, perUserHeaderFlowMachine, type VerifyInput } from "../../../actors/per-user-header-flow";
 import type { Clock } from "../../../actors/runtime/clock";
 import { DurableActors } from "../../../actors/runtime/durable-actors";
-import { ActorSnapshotStore } from "../../../actors/runtime/snapshot-store";
+import type { ActorSnapshotStore } from "../../../actors/runtime/snapshot-store";
 import type { Database } from "../../db/client";
 import { type McpPerUserHeaderFlowRow, mcpPerUserHeaderFlows } from "../../db/schema";
 import { conflict } from "../../http/errors";
@@ -42,6 +42,7 @@ export class PerUserHeaderFlowStore {
 
   constructor(
     private readonly db: Database,
+    snapshots: ActorSnapshotStore,
     private readonly ttlMs: number,
     private readonly clock: Clock,
     verify: VerifyValues,
@@ -59,7 +60,7 @@ export class PerUserHeaderFlowStore {
     this.actors = new DurableActors({
       kind: FLOW_ACTOR_KIND,
       machine: perUserHeaderFlowMachine.provide({ actors: { verifyValues } }),
-      store: new ActorSnapshotStore(db),
+      store: snapshots,
       clock,
       // Updates only: a late write never brings back a row a consumption deleted.
       mirror: (id, snapshot) => [snapshot.value === "consumed" ? db.delete(mcpPerUserHeaderFlows).where(flowRow(id)) : db.update(mcpPerUserHeaderFlows).set({ state: String(snapshot.value) }).where(flowRow(id))],
