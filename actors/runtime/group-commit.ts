@@ -76,7 +76,8 @@ export class GroupCommit<TWrite> {
     try {
       await retried(() => this.commit(waiting.flatMap((entry) => entry.writes)), {
         delaysMs: retryDelaysMs,
-        refuses: refusedByTable,
+        // Nothing left to wait for when no write of the batch asked to.
+        refuses: (error) => refusedByTable(error) || !waiting.some((entry) => entry.retry),
         onRetry: (error) => {
           this.retriedBatches++;
           for (const entry of waiting) if (!entry.retry) entry.done.reject(error);

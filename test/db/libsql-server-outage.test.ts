@@ -6,7 +6,9 @@ import { expectGatewayError } from "../support/gateway-error";
 import { startGateway, type TestGateway } from "../support/gateway";
 import { LIBSQL_SERVER_BINARY, type LibsqlServer, startLibsqlServer } from "../support/libsql-server";
 import { type MockOpenAI, startMockOpenAI } from "../support/mock-openai";
+import { parsePrometheus, valueOf } from "../telemetry/prometheus-text";
 
+const METRICS_TOKEN = "scrape-me-0123456789";
 const CHAT = { model: "openai/gpt-4o-mini", messages: [{ role: "user" as const, content: "still there?" }] };
 
 describe.skipIf(!LIBSQL_SERVER_BINARY)("while the libSQL server is out of reach", () => {
@@ -17,7 +19,10 @@ describe.skipIf(!LIBSQL_SERVER_BINARY)("while the libSQL server is out of reach"
   beforeAll(async () => {
     upstream = startMockOpenAI();
     database = await startLibsqlServer();
-    gw = await startGateway({ providers: { openai: { keys: [{ id: "k1", value: "sk-upstream" }], network_config: { base_url: upstream.baseUrl } } } }, { databaseServer: database });
+    gw = await startGateway(
+      { telemetry: { metrics_token: METRICS_TOKEN }, providers: { openai: { keys: [{ id: "k1", value: "sk-upstream" }], network_config: { base_url: upstream.baseUrl } } } },
+      { databaseServer: database },
+    );
     await database.down();
   });
   afterAll(async () => {
@@ -40,6 +45,12 @@ describe.skipIf(!LIBSQL_SERVER_BINARY)("while the libSQL server is out of reach"
     const response = await gw.admin(path, { method, json });
     expect(response.headers.get("retry-after")).toBe("1");
     await expectGatewayError(response, 503, { errorType: "gateway_database_unavailable" });
+  });
+
+  test("a refused submission is not a write tried again: the retry count stays at zero", async () => {
+    await expectGatewayError(await gw.admin("/v1/async/chat/completions", { method: "POST", json: CHAT }), 503, { errorType: "gateway_database_unavailable" });
+    const metrics = parsePrometheus(await (await fetch(`${gw.url}/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } })).text());
+    expect(valueOf(metrics, "gateway_actor_write_retries_total")).toBe(0);
   });
 
   test("each periodic task logs the outage once, and once more when it works again", async () => {
