@@ -1,5 +1,6 @@
 import { isDeepStrictEqual } from "node:util";
 import { resolveEnvReference } from "../config/env-reference";
+import { ChangeQueue } from "../db/change-queue";
 import type { PluginRow } from "../db/schema";
 import { badRequest, conflict, notFound } from "../http/errors";
 import type { InferenceHooks } from "../inference/hooks";
@@ -83,7 +84,7 @@ export class PluginRegistry {
   private readonly entries = new Map<string, PluginEntry>();
   private inference: readonly InferenceHooks[] = [];
   private http: readonly HttpHooks[] = [];
-  private queue: Promise<unknown> = Promise.resolve();
+  private readonly changes = new ChangeQueue();
 
   constructor(private readonly options: PluginRegistryOptions) {}
 
@@ -102,7 +103,7 @@ export class PluginRegistry {
    * change keeps its instance, the others start again. One that fails to load keeps status `error`.
    */
   load(): Promise<void> {
-    return this.exclusive(async () => {
+    return this.changes.run(async () => {
       const rows = await this.options.store.all();
       const wanted = this.wanted(rows);
       const removed = [...this.entries.values()].filter((entry) => !wanted.some(({ name }) => name === entry.name));
@@ -141,7 +142,7 @@ export class PluginRegistry {
   }
 
   create(input: PluginCreateInput): Promise<PluginView> {
-    return this.exclusive(async () => {
+    return this.changes.run(async () => {
       if (this.entries.has(input.name)) throw conflict(`plugin '${input.name}' already exists`, "name");
       const settings = { path: checkedCustomPath(input.path), enabled: input.enabled ?? true, config: input.config ?? {} };
       await this.options.store.insert(input.name, settings);
@@ -154,7 +155,7 @@ export class PluginRegistry {
 
   /** Replaces the given settings and reloads the plugin; the previous instance is closed once the new hooks are in place. */
   update(name: string, input: PluginUpdateInput): Promise<PluginView> {
-    return this.exclusive(async () => {
+    return this.changes.run(async () => {
       const entry = this.require(name);
       if (entry.builtin && input.path !== undefined) throw badRequest(`'${name}' is a built-in plugin: it has no path`, "path");
       const config = input.config ?? entry.config;
@@ -171,7 +172,7 @@ export class PluginRegistry {
   }
 
   remove(name: string): Promise<void> {
-    return this.exclusive(async () => {
+    return this.changes.run(async () => {
       const entry = this.require(name);
       if (entry.builtin) throw badRequest(`'${name}' is a built-in plugin: it cannot be deleted, disable it with PUT {"enabled": false}`, "name", "caller_builtin_plugin");
       await this.options.store.remove(name);
@@ -182,7 +183,7 @@ export class PluginRegistry {
   }
 
   async close(): Promise<void> {
-    await this.queue;
+    await this.changes.idle();
     for (const entry of this.entries.values()) await closeInstance(entry, entry.active);
   }
 
@@ -262,11 +263,5 @@ export class PluginRegistry {
       path: entry.path,
       status: { name: entry.name, status: entry.state, logs: entry.log.snapshot(), types: entry.active ? typesOf(entry.active.hooks) : [] },
     };
-  }
-
-  private exclusive<T>(work: () => Promise<T>): Promise<T> {
-    const run = this.queue.then(work, work);
-    this.queue = run.catch(() => undefined);
-    return run;
   }
 }

@@ -1,4 +1,5 @@
 import { isDeepStrictEqual } from "node:util";
+import { ChangeQueue } from "../../db/change-queue";
 import { notFound } from "../../http/errors";
 import { type ConnectionState, SupervisedConnection, type SupervisionTimings } from "../connection/supervised";
 import { type DiscoveredTool, openUpstream } from "../connection/upstream";
@@ -27,7 +28,7 @@ export const stateOf = (entry: RegisteredClient): ClientState => entry.connectio
 export class McpClientRegistry {
   private readonly entries = new Map<string, RegisteredClient>();
   private readonly retiring = new Set<SupervisedConnection>();
-  private queue: Promise<unknown> = Promise.resolve();
+  private readonly changes = new ChangeQueue();
 
   constructor(
     private readonly store: McpClientStore,
@@ -40,7 +41,7 @@ export class McpClientRegistry {
    * over together once all have tried; the unchanged ones keep their connection.
    */
   load(): Promise<void> {
-    return this.exclusive(async () => {
+    return this.changes.run(async () => {
       const stored = await this.store.list();
       const kept = new Set(stored.map((config) => config.id));
       for (const [id, entry] of this.entries) {
@@ -81,12 +82,12 @@ export class McpClientRegistry {
 
   /** Stores the client and waits for its first connection attempt, so the answer shows how it went. */
   create(input: McpClientCreate): Promise<RegisteredClient> {
-    return this.exclusive(async () => this.takeOver(await this.started(this.entryFor(await this.store.create(input), []))));
+    return this.changes.run(async () => this.takeOver(await this.started(this.entryFor(await this.store.create(input), []))));
   }
 
   /** Applies the changes and connects afresh with the new configuration. */
   update(id: string, changes: McpClientUpdate): Promise<RegisteredClient> {
-    return this.exclusive(async () => {
+    return this.changes.run(async () => {
       const current = this.require(id);
       const config = await this.store.update(current.config, changes);
       return this.takeOver(await this.started(this.entryFor(config, current.perUserTools)));
@@ -94,7 +95,7 @@ export class McpClientRegistry {
   }
 
   remove(id: string): Promise<void> {
-    return this.exclusive(async () => {
+    return this.changes.run(async () => {
       const entry = this.require(id);
       await this.store.remove(id);
       this.entries.delete(id);
@@ -116,7 +117,7 @@ export class McpClientRegistry {
   }
 
   async close(): Promise<void> {
-    await this.queue;
+    await this.changes.idle();
     const connections = [...this.list().map((entry) => entry.connection), ...this.retiring];
     await Promise.all(connections.map((connection) => connection?.close()));
     this.entries.clear();
@@ -155,12 +156,6 @@ export class McpClientRegistry {
     if (!connection) return;
     this.retiring.add(connection);
     void connection.retire().finally(() => this.retiring.delete(connection));
-  }
-
-  private exclusive<T>(work: () => Promise<T>): Promise<T> {
-    const run = this.queue.then(work, work);
-    this.queue = run.catch(() => undefined);
-    return run;
   }
 
   /** Some servers list their tools without the per-user values; most refuse, which is fine. */
