@@ -2,9 +2,10 @@
  * Request-log benchmark: seeds a fresh database through the real recorder and batched writer,
  * reports the ingestion rate, then times the dashboard's common /api/logs queries over HTTP.
  *
- *   npx bun bench/logs.ts [--rows 1000000] [--runs 15] [--ids v7|v4] [--writer thread|inline] [--db path/to/logs.db]
+ *   npx bun bench/logs.ts [--rows 1000000] [--runs 15] [--ids v7|v4] [--writer thread|inline] [--db path/to/logs.db] [--beside-overhead]
  *
- * Targets: ingestion >= 20,000 rows/s; every query < 100 ms at p50. Ingestion is also reported
+ * Targets: ingestion >= 20,000 rows/s while the overhead bench runs (`--beside-overhead` starts
+ * bench/overhead.ts and seeds while it measures); every query < 100 ms at p50. Ingestion is also reported
  * per CPU-second of this process, which stays comparable when other work shares the machine.
  * Request ids are UUIDv7 by default (time-ordered, so the id index is appended to); `--ids v4`
  * shows the cost of random ids. `--db` keeps the seeded database and reuses it on the next run.
@@ -21,7 +22,7 @@ import { createRequestLogs } from "../src/logs";
 
 const { values: args } = parseArgs({
   args: Bun.argv.slice(2),
-  options: { rows: { type: "string", default: "1000000" }, runs: { type: "string", default: "15" }, ids: { type: "string", default: "v7" }, writer: { type: "string", default: "thread" }, db: { type: "string" } },
+  options: { "beside-overhead": { type: "boolean", default: false }, rows: { type: "string", default: "1000000" }, runs: { type: "string", default: "15" }, ids: { type: "string", default: "v7" }, writer: { type: "string", default: "thread" }, db: { type: "string" } },
 });
 const ROWS = Number(args.rows);
 const RUNS = Number(args.runs);
@@ -144,6 +145,35 @@ const QUERIES: Array<[name: string, path: string]> = [
   ["all time, stats", "/api/logs/stats"],
 ];
 
+/**
+ * Starts the overhead bench and resolves once it is measuring (its servers under load); the
+ * returned stop() fails if it ended before the caller was done, since then part of the seeding
+ * ran beside nothing.
+ */
+async function overheadBenchRunning(): Promise<{ stop: () => Promise<void> }> {
+  const child = Bun.spawn([process.execPath, join(import.meta.dir, "overhead.ts")], { stdout: "ignore", stderr: "pipe" });
+  let ended = false;
+  void child.exited.then(() => (ended = true));
+  const decoder = new TextDecoder();
+  // Its progress ("measuring chat…") goes to stderr; its table, cut short here, to stdout.
+  const reader = child.stderr.getReader();
+  for (let output = ""; !output.includes("measuring"); ) {
+    const { done, value } = await reader.read();
+    if (done) throw new Error(`the overhead bench ended before measuring:\n${output}`);
+    output += decoder.decode(value, { stream: true });
+  }
+  void (async () => {
+    while (!(await reader.read()).done);
+  })();
+  return {
+    async stop() {
+      if (ended) throw new Error("the overhead bench ended before the seeding did: run fewer --rows");
+      child.kill("SIGTERM");
+      await child.exited;
+    },
+  };
+}
+
 async function openSeeded() {
   const dir = args.db ? undefined : mkdtempSync(join(tmpdir(), "bench-logs-"));
   const file = args.db ?? join(dir!, "logs.db");
@@ -156,7 +186,10 @@ async function openSeeded() {
   if (reuse) console.log(`reusing the seeded database ${file}`);
   else {
     console.log(`seeding ${ROWS.toLocaleString()} rows over ${DAYS} days (${args.ids} ids) through the recorder and batched writer`);
+    const overhead = args["beside-overhead"] ? await overheadBenchRunning() : undefined;
+    if (overhead) console.log("  while bench/overhead.ts runs beside (started it, seeding once it measures)");
     const rate = await seed(logs, Date.now());
+    await overhead?.stop();
     const rounded = (value: number) => Math.round(value).toLocaleString();
     console.log(`ingestion: ${rounded(rate.perWallSecond)} rows/s wall, ${rounded(rate.perCpuSecond)} rows per CPU-second (target >= 20,000); dropped: ${logs.queueStatus().dropped}`);
   }
