@@ -2,9 +2,8 @@ import type { Client, InStatement } from "@libsql/client";
 import { boundedCache } from "./bounded-cache";
 import { DELETE_BY_IDS, DELETE_OLDER_THAN } from "./deletion";
 import { INDEX_INSERTED_CONTENT } from "./full-text";
-import { ROLL_UP_INSERTED } from "./hourly";
 import { insertStatementFor, LOG_COLUMN_NAMES } from "./log-columns";
-import type { TableWrites } from "./table-writes";
+import { ROLL_UPS, type TableWrites } from "./table-writes";
 
 const CACHED_LENGTHS = 8;
 /** SQLite binds at most 32,766 parameters to one statement. */
@@ -12,7 +11,7 @@ const ROWS_PER_STATEMENT = Math.floor(32_766 / LOG_COLUMN_NAMES.length);
 
 /**
  * Writes through a libSQL client (a libSQL server, or the embedded file when no writer thread
- * is used): a batch is multi-row INSERTs, each followed by the hourly usage and full-text indexing of its rows,
+ * is used): a batch is multi-row INSERTs, each followed by the roll-ups and full-text indexing of its rows,
  * in one transaction, so it is one round trip to a server.
  */
 export function clientWriter(client: Client): TableWrites {
@@ -26,7 +25,7 @@ export function clientWriter(client: Client): TableWrites {
         const chunk = rows.slice(start, start + ROWS_PER_STATEMENT);
         steps.push(
           { sql: statementFor(chunk.length), args: chunk.flat() },
-          { sql: ROLL_UP_INSERTED, args: [chunk.length] },
+          ...ROLL_UPS.map((rollUp) => ({ sql: rollUp, args: [chunk.length] })),
           { sql: INDEX_INSERTED_CONTENT, args: [chunk.length] },
         );
       }

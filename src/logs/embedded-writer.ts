@@ -5,18 +5,18 @@ import type { TableWrites, WriterStatements } from "./table-writes";
 /**
  * Writes to the embedded file straight through the libSQL driver, with statements prepared
  * once: the client API prepares every statement of every batch again, which cost more than
- * SQLite's own work. A batch is one transaction: its rows, their hourly usage, then their full-text indexing.
+ * SQLite's own work. A batch is one transaction: its rows, their roll-ups, then their full-text indexing.
  */
 export function embeddedWriter(path: string, statements: WriterStatements): TableWrites {
   const database = openEmbeddedFile(path);
   const insertRow = database.prepare(statements.insertRow);
-  const rollUpHours = database.prepare(statements.rollUpHours);
+  const rollUps = statements.rollUps.map((statement) => database.prepare(statement));
   const indexContent = database.prepare(statements.indexContent);
   const deleteIds = database.prepare(statements.deleteIds);
   const deleteOlderThan = database.prepare(statements.deleteOlderThan);
   const insertBatch = database.transaction((rows: DriverRow[]) => {
     for (const row of rows) insertRow.run(row);
-    rollUpHours.run([rows.length]);
+    for (const rollUp of rollUps) rollUp.run([rows.length]);
     indexContent.run([rows.length]);
   });
   return {

@@ -26,6 +26,8 @@ export interface RequestLogsOptions {
   retentionIntervalMs?: number;
   clock?: () => Date;
   onRetentionSweep?: (deleted: number) => void;
+  /** Stats over a window with more requests take latency percentiles from the hourly histogram, within 1 % (default 100,000). */
+  exactPercentilesUpTo?: number;
   /**
    * The database (a file or server URL; not `:memory:`, which a thread cannot share) that
    * threads with their own connections write batches to and, for an embedded file, run the
@@ -80,7 +82,7 @@ export function createRequestLogs(db: Database, options: RequestLogsOptions = {}
     /** Where queries over the logs run without stalling the main thread (the reader thread on a file). */
     read,
     recorder: requestLogRecorder(writer, options.contentLogging ?? (() => true)),
-    routes: logRoutes({ writer: tableWriter, read, queueStatus, clock }),
+    routes: logRoutes({ writer: tableWriter, read, queueStatus, clock, exactPercentilesUpTo: options.exactPercentilesUpTo }),
     queueStatus,
     flush: () => writer.flush(),
     /** Calls `listener` with every batch of rows after it is stored. */

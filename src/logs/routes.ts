@@ -8,18 +8,19 @@ import { logStats } from "./stats";
 import type { LogWriter } from "./table-writes";
 import type { ReadDatabase } from "./worker-reader";
 
-/** What the routes use: the writer (deletions), where queries run, the writer's queue and the clock. */
+/** What the routes use: the writer (deletions), where queries run, the writer's queue, the clock, and how stats take percentiles. */
 export interface LogRoutesOptions {
   writer: Pick<LogWriter, "deleteIds">;
   read: ReadDatabase;
   queueStatus(): QueueStatus;
   clock(): Date;
+  exactPercentilesUpTo?: number;
 }
 
 const DeleteLogsBody = t.Object({ ids: t.Array(t.String({ minLength: 1 }), { minItems: 1 }) });
 
 /** /api/logs: search, detail, stats, histogram, rankings (spec 4.10) and deletion (spec 4.11). */
-export const logRoutes = ({ writer, read, queueStatus, clock }: LogRoutesOptions) =>
+export const logRoutes = ({ writer, read, queueStatus, clock, exactPercentilesUpTo }: LogRoutesOptions) =>
   new Elysia({ name: "logs", prefix: "/api/logs" })
     .get("/", ({ query }) => searchLogs(read, readLogFilters(query, clock()), readPage(query)), { query: LogListQuery })
     .delete(
@@ -34,7 +35,7 @@ export const logRoutes = ({ writer, read, queueStatus, clock }: LogRoutesOptions
       "/stats",
       async ({ query }) => {
         const now = clock();
-        return { ...(await logStats(read, readLogFilters(query, now), now)), log_queue: queueStatus() };
+        return { ...(await logStats(read, readLogFilters(query, now), now, exactPercentilesUpTo)), log_queue: queueStatus() };
       },
       { query: LogFilterQuery },
     )

@@ -1,5 +1,10 @@
 import type { NewRequestLogRow } from "../db/schema/logs";
+import { ROLL_UP_INSERTED } from "./hourly";
+import { ROLL_UP_LATENCIES } from "./latency-histogram";
 import { type DriverRow, driverRowOf } from "./log-columns";
+
+/** What a batch's rows are rolled up into, each statement taking the batch's row count: hourly usage, the latency histogram. */
+export const ROLL_UPS = [ROLL_UP_INSERTED, ROLL_UP_LATENCIES];
 
 /**
  * Every write to the log table, in one place: the writer thread runs them in order on its own
@@ -18,8 +23,8 @@ export interface TableWrites {
 export interface WriterStatements {
   /** A one-row INSERT of every column in `LOG_COLUMN_NAMES` order. */
   insertRow: string;
-  /** Hourly usage of the last `?` rows inserted; runs before `indexContent`. */
-  rollUpHours: string;
+  /** Roll-ups of the last `?` rows inserted (`ROLL_UPS`); they run before `indexContent`. */
+  rollUps: string[];
   /** Full-text indexing of the last `?` rows inserted. */
   indexContent: string;
   /** Deletes the logs whose ids are in the JSON array bound to it. */

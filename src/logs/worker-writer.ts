@@ -1,8 +1,7 @@
 import { DELETE_BY_IDS, DELETE_OLDER_THAN } from "./deletion";
 import { INDEX_INSERTED_CONTENT } from "./full-text";
-import { ROLL_UP_INSERTED } from "./hourly";
 import { driverRowOf, insertStatementFor } from "./log-columns";
-import type { LogWriter } from "./table-writes";
+import { type LogWriter, ROLL_UPS } from "./table-writes";
 import { workerChannel } from "./worker-channel";
 import type { WriteRequest, WriterOpen } from "./write-worker";
 
@@ -15,7 +14,7 @@ export interface WriterDatabase {
 export function workerWriter(database: WriterDatabase): LogWriter {
   const open = (): WriterOpen => ({
     ...database,
-    statements: { insertRow: insertStatementFor(1), rollUpHours: ROLL_UP_INSERTED, indexContent: INDEX_INSERTED_CONTENT, deleteIds: DELETE_BY_IDS, deleteOlderThan: DELETE_OLDER_THAN },
+    statements: { insertRow: insertStatementFor(1), rollUps: ROLL_UPS, indexContent: INDEX_INSERTED_CONTENT, deleteIds: DELETE_BY_IDS, deleteOlderThan: DELETE_OLDER_THAN },
   });
   const channel = workerChannel<WriteRequest>(new URL("./write-worker.ts", import.meta.url), "log writer", open);
   return {

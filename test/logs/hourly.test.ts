@@ -89,7 +89,8 @@ test("logs recorded before the hourly table existed are counted once the gateway
   await recordFacts(gw.databaseUrl, generateFacts(300, anchor, 9));
   await gw.stop();
   // Back to the schema before migration 0002: no hourly table, no actor leases (0003), no
-  // reached models of provider keys (0004), and none of these migrations recorded.
+  // reached models of provider keys (0004), no latency histogram (0005), and none of these
+  // migrations recorded.
   const hourlyMigration = journal.entries.find((entry) => entry.tag === "0002_logs_hourly")!;
   const client = createClient({ url: gw.databaseUrl });
   await client.batch(
@@ -99,6 +100,8 @@ test("logs recorded before the hourly table existed are counted once the gateway
       "ALTER TABLE actor_snapshots DROP COLUMN owner",
       "ALTER TABLE actor_snapshots DROP COLUMN lease_until",
       "ALTER TABLE provider_keys DROP COLUMN reached_models",
+      "DROP TRIGGER request_log_latencies_delete",
+      "DROP TABLE request_log_latencies",
       { sql: "DELETE FROM __drizzle_migrations WHERE created_at >= ?", args: [hourlyMigration.when] },
     ],
     "write",

@@ -97,3 +97,20 @@ export const requestLogHours = sqliteTable(
   },
   (table) => [primaryKey({ columns: [table.hour, table.provider, table.model, table.status] })],
 );
+
+/**
+ * How many requests of each hour and status fell in each latency bucket (src/logs/latency-histogram.ts),
+ * kept beside request_log_hours by the log writer and a deletion trigger (migration 0005). Latency
+ * percentiles over windows too long to sort every latency are read from here.
+ */
+export const requestLogLatencies = sqliteTable(
+  "request_log_latencies",
+  {
+    hour: integer("hour").notNull(),
+    status: text("status", { enum: ["processing", "success", "error"] }).notNull(),
+    bucket: integer("bucket").notNull(),
+    requests: integer("requests").notNull(),
+  },
+  // Bucket first: summing a window per bucket then reads the table in key order, with no sort.
+  (table) => [primaryKey({ columns: [table.bucket, table.hour, table.status] })],
+);
