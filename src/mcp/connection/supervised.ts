@@ -4,7 +4,7 @@ import type { McpClientConfig } from "../clients/config";
 import { loadedMcpClientSdk } from "../sdk";
 import { type DiscoveredTool, describeError, openUpstream } from "./upstream";
 
-export type ConnectionState = "connecting" | "connected" | "disconnected" | "error";
+export type ConnectionState = "connecting" | "connected" | "disconnected" | "error" | "closed";
 
 export interface SupervisionTimings {
   requestTimeoutMs: number;
@@ -89,6 +89,7 @@ export class SupervisedConnection {
     this.closed = true;
     clearTimeout(this.retryTimer);
     await this.connecting?.catch(() => undefined);
+    this.state = "closed";
     await this.dropSession();
   }
 

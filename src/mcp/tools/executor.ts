@@ -91,7 +91,9 @@ export class ToolExecutor {
   }
 
   private async runOnConnection(tool: OfferedTool, args: Record<string, unknown>): Promise<CallResult> {
-    const connection = tool.client.connection!;
+    // The tool was resolved before the call was logged; a change meanwhile (here or on another
+    // node) may have replaced the client's connection and retired this one: use the current one.
+    const connection = this.registry.get(tool.client.config.id)?.connection ?? tool.client.connection!;
     const client = connection.session();
     if (!client) {
       const reason = connection.lastError ? `: ${connection.lastError}` : "";
