@@ -15,18 +15,24 @@ export interface RetryOptions {
   refuses?: (error: unknown) => boolean;
   /** Told of each failure before its wait. */
   onRetry?: (error: unknown) => void;
+  /**
+   * Past the last delay, keep trying at that delay until this aborts; an abort cuts the wait
+   * short for one last attempt. Without it, the failure after the last delay is thrown.
+   */
+  until?: AbortSignal;
 }
 
-/** Runs `write` until it succeeds, waiting between attempts; a refusal, or the failure after the last wait, is thrown. */
-export async function retried<T>(write: () => Promise<T>, { delaysMs, refuses, onRetry }: RetryOptions): Promise<T> {
+/** Runs `write` until it succeeds, waiting between attempts; a refusal, or the failure once the waits are over, is thrown. */
+export async function retried<T>(write: () => Promise<T>, { delaysMs, refuses, onRetry, until }: RetryOptions): Promise<T> {
   for (let attempt = 0; ; attempt++) {
     try {
       return await write();
     } catch (error) {
-      if (refuses?.(error) || attempt >= delaysMs.length) throw error;
+      const waitsOver = until ? until.aborted : attempt >= delaysMs.length;
+      if (refuses?.(error) || waitsOver || delaysMs.length === 0) throw error;
       onRetry?.(error);
       // A held timer: a stopping gateway waits for the retries rather than exiting under them.
-      await sleep(delaysMs[attempt]!);
+      await sleep(delaysMs[Math.min(attempt, delaysMs.length - 1)]!, undefined, { signal: until }).catch(() => undefined);
     }
   }
 }

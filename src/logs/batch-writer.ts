@@ -1,3 +1,4 @@
+import { FailureStreak } from "../db/failure-streak";
 import { retried } from "../db/write-retries";
 import { backgroundTimeout } from "./background-timer";
 
@@ -16,7 +17,9 @@ export interface BatchWriterOptions {
   flushIntervalMs: number;
   /**
    * The waits before each new attempt at a batch whose insert failed (a busy, locked or
-   * unreachable database); once they are spent, its rows count as failed. None by default.
+   * unreachable database); past the last, attempts go on at that wait until `stop()`, while new
+   * rows queue behind the batch (dropped only once the queue is full). None by default: a
+   * failed batch counts as failed at once.
    */
   retryDelaysMs?: readonly number[];
   /** Whether an insert failed because of the rows themselves (a constraint): then retrying is pointless, and the batch is split to isolate them. */
@@ -27,7 +30,7 @@ export interface QueueStatus {
   depth: number;
   capacity: number;
   dropped: number;
-  /** Rows lost: the table refused them, or the database stayed unavailable through every retry. */
+  /** Rows lost: the table refused them, or the database was still unavailable when the writer stopped. */
   failed: number;
   /** Batch writes the database did not take and that were tried again. */
   retries: number;
@@ -44,6 +47,8 @@ export class BatchWriter<Row> {
   private retries = 0;
   private timer: ReturnType<typeof setTimeout> | undefined;
   private draining: Promise<void> | undefined;
+  private readonly stopping = new AbortController();
+  private readonly outage = new FailureStreak("request log: writing a batch");
 
   constructor(
     private readonly insert: (rows: Row[]) => Promise<void>,
@@ -73,6 +78,20 @@ export class BatchWriter<Row> {
     }
   }
 
+  /**
+   * Writes what is queued, waiting at most `graceMs` for a database that does not take it: then
+   * the batch under way, and every one behind it, is tried once more and counted as failed.
+   */
+  async stop(graceMs: number): Promise<void> {
+    const giveUp = setTimeout(() => this.stopping.abort(), graceMs);
+    try {
+      await this.flush();
+    } finally {
+      clearTimeout(giveUp);
+      this.stopping.abort();
+    }
+  }
+
   private startDraining() {
     clearTimeout(this.timer);
     this.timer = undefined;
@@ -95,7 +114,16 @@ export class BatchWriter<Row> {
   private async write(batch: Row[]): Promise<void> {
     const { retryDelaysMs = [], refusesRows } = this.options;
     try {
-      await retried(() => this.insert(batch), { delaysMs: retryDelaysMs, refuses: refusesRows, onRetry: () => this.retries++ });
+      await retried(() => this.insert(batch), {
+        delaysMs: retryDelaysMs,
+        refuses: refusesRows,
+        until: this.stopping.signal,
+        onRetry: (error) => {
+          this.retries++;
+          this.outage.failed(error);
+        },
+      });
+      this.outage.succeeded();
     } catch (error) {
       if (refusesRows?.(error)) return this.isolate(batch, error);
       this.lose(batch, error);

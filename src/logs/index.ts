@@ -21,8 +21,10 @@ export interface RequestLogsOptions {
   batchSize?: number;
   maxBatchSize?: number;
   flushIntervalMs?: number;
-  /** Waits before each new attempt at a batch the database did not take (default ~40 s in all). */
+  /** Waits before each new attempt at a batch the database did not take (default: WRITE_RETRY_DELAYS_MS, then every 12 s until close). */
   retryDelaysMs?: readonly number[];
+  /** How long `close()` waits for a database that does not take the queued rows before counting them failed (default 10 s). */
+  stopGraceMs?: number;
   retentionIntervalMs?: number;
   clock?: () => Date;
   onRetentionSweep?: (deleted: number) => void;
@@ -91,7 +93,7 @@ export function createRequestLogs(db: Database, options: RequestLogsOptions = {}
     },
     async close() {
       await retention.stop();
-      await writer.flush();
+      await writer.stop(options.stopGraceMs ?? 10_000);
       tableWriter.close();
       reader?.close();
     },

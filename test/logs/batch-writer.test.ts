@@ -124,23 +124,40 @@ describe("the batched writer", () => {
     expect(writer.status()).toMatchObject({ failed: 1, dropped: 0, depth: 0 });
   });
 
-  test("a batch still failing once its retries are spent is counted as failed and the writer carries on", async () => {
+  test("a database out for longer than the retry schedule loses nothing: the batch keeps being tried and rows queue behind it", async () => {
     const written: number[][] = [];
     let tries = 0;
     const writer = new BatchWriter(
       async (rows: number[]) => {
-        if (rows.includes(1)) {
-          tries++;
-          throw new Error("database is locked");
-        }
+        if (rows.includes(1) && ++tries < 6) throw new Error("ConnectionRefused: Unable to connect");
         written.push(rows);
       },
       { capacity: 10, batchSize: 2, flushIntervalMs: 3_600_000, retryDelaysMs: [1, 1] },
     );
     for (const row of [1, 2, 3]) writer.enqueue(row);
     await writer.flush();
-    expect(tries).toBe(3);
-    expect(written).toEqual([[3]]);
-    expect(writer.status()).toMatchObject({ failed: 2, dropped: 0, depth: 0, retries: 2 });
+    expect(tries).toBe(6);
+    expect(written).toEqual([[1, 2], [3]]);
+    expect(writer.status()).toMatchObject({ failed: 0, dropped: 0, depth: 0, retries: 5 });
+  });
+
+  test("stopping while the database is out waits the grace period, then counts the batch under way and the rows behind it as failed", async () => {
+    const attempts: number[][] = [];
+    let firstFailure!: () => void;
+    const failing = new Promise<void>((resolve) => (firstFailure = resolve));
+    const writer = new BatchWriter(
+      async (rows: number[]) => {
+        attempts.push(rows);
+        firstFailure();
+        throw new Error("ConnectionRefused: Unable to connect");
+      },
+      { capacity: 10, batchSize: 2, flushIntervalMs: 3_600_000, retryDelaysMs: [3_600_000] },
+    );
+    for (const row of [1, 2, 3]) writer.enqueue(row);
+    await failing;
+    await writer.stop(10);
+    // The hour-long wait is cut short by the stop: one last attempt each, nothing waited on after.
+    expect(attempts).toEqual([[1, 2], [1, 2], [3]]);
+    expect(writer.status()).toMatchObject({ failed: 3, dropped: 0, depth: 0 });
   });
 });
