@@ -9,6 +9,7 @@ import type { GatewayConfig } from "./config/schema";
 import { seedFromConfig } from "./config/seed";
 import { secretBoxFor } from "./crypto/secret-box";
 import { openDatabase } from "./db/client";
+import { STOP_GRACE_MS } from "./db/write-retries";
 import { createGovernance } from "./governance";
 import { errorHandler } from "./http/error-handler";
 import { servedRequestsNeverIdle } from "./http/served-requests";
@@ -137,6 +138,7 @@ export async function createGateway({ config, databaseUrl, env = process.env, cl
       return app.server!;
     },
     async stop() {
+      snapshots.giveUpAfter(STOP_GRACE_MS);
       if (app.server) await app.stop(true);
       // Before the logs close: the agent stops indexing, its backfill and its retention sweep.
       await warp.stop();

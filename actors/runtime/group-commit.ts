@@ -3,7 +3,10 @@ import { refusedByTable, retried } from "../../src/db/write-retries";
 export interface GroupCommitOptions {
   /** The most writes one transaction takes (default 1000). */
   maxWrites?: number;
-  /** Waits before each new attempt at a batch the database did not take (none by default), for writes made with `retry`. */
+  /**
+   * Waits before each new attempt at a batch the database did not take (none by default), for
+   * writes made with `retry`; past the last, attempts go on at that wait until `giveUp()`.
+   */
   retryDelaysMs?: readonly number[];
 }
 
@@ -22,6 +25,7 @@ export class GroupCommit<TWrite> {
   private queue: Array<Entry<TWrite>> = [];
   private draining?: Promise<void>;
   private retriedBatches = 0;
+  private readonly stopping = new AbortController();
 
   constructor(
     private readonly commit: (writes: TWrite[]) => Promise<void>,
@@ -43,6 +47,11 @@ export class GroupCommit<TWrite> {
     this.queue.push({ writes, retry, done });
     this.draining ??= this.drain();
     return done.promise;
+  }
+
+  /** From now on a batch the database does not take is tried once more, then fails: a stopping node does not wait out an outage. */
+  giveUp(): void {
+    this.stopping.abort();
   }
 
   /** Resolves once everything queued so far is written. */
@@ -76,6 +85,7 @@ export class GroupCommit<TWrite> {
     try {
       await retried(() => this.commit(waiting.flatMap((entry) => entry.writes)), {
         delaysMs: retryDelaysMs,
+        until: this.stopping.signal,
         // Nothing left to wait for when no write of the batch asked to.
         refuses: (error) => refusedByTable(error) || !waiting.some((entry) => entry.retry),
         onRetry: (error) => {

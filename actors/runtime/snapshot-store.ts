@@ -68,10 +68,15 @@ export class ActorSnapshotStore {
   /**
    * Applies writes in one transaction (shared with other writes queued meanwhile): a snapshot and
    * the rows that mirror it never disagree. With `retry`, a database out of reach delays them
-   * (about 40 s at most) instead of failing them.
+   * (until it is back, or until `giveUpAfter` runs out) instead of failing them.
    */
   commit(writes: Write[], options: { retry?: boolean } = {}): Promise<void> {
     return this.writer.write(writes, options);
+  }
+
+  /** For a stopping node: writes the database still does not take `graceMs` from now are tried once more and fail. */
+  giveUpAfter(graceMs: number): void {
+    setTimeout(() => this.writer.giveUp(), graceMs).unref();
   }
 
   /** Resolves once every write queued so far has landed. */

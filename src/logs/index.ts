@@ -1,6 +1,6 @@
 import type { Database } from "../db/client";
 import { embeddedFilePath } from "../db/embedded-file";
-import { refusedByTable, WRITE_RETRY_DELAYS_MS } from "../db/write-retries";
+import { refusedByTable, STOP_GRACE_MS, WRITE_RETRY_DELAYS_MS } from "../db/write-retries";
 import type { NewRequestLogRow } from "../db/schema/logs";
 import { BatchWriter } from "./batch-writer";
 import { clientReader } from "./client-reader";
@@ -23,7 +23,7 @@ export interface RequestLogsOptions {
   flushIntervalMs?: number;
   /** Waits before each new attempt at a batch the database did not take (default: WRITE_RETRY_DELAYS_MS, then every 12 s until close). */
   retryDelaysMs?: readonly number[];
-  /** How long `close()` waits for a database that does not take the queued rows before counting them failed (default 10 s). */
+  /** How long `close()` waits for a database that does not take the queued rows before counting them failed (default STOP_GRACE_MS). */
   stopGraceMs?: number;
   retentionIntervalMs?: number;
   clock?: () => Date;
@@ -93,7 +93,7 @@ export function createRequestLogs(db: Database, options: RequestLogsOptions = {}
     },
     async close() {
       await retention.stop();
-      await writer.stop(options.stopGraceMs ?? 10_000);
+      await writer.stop(options.stopGraceMs ?? STOP_GRACE_MS);
       tableWriter.close();
       reader?.close();
     },
