@@ -143,18 +143,17 @@ describe("the batched writer", () => {
 
   test("stopping while the database is out waits the grace period, then counts the batch under way and the rows behind it as failed", async () => {
     const attempts: number[][] = [];
-    let firstFailure!: () => void;
-    const failing = new Promise<void>((resolve) => (firstFailure = resolve));
+    const firstFailure = Promise.withResolvers<void>();
     const writer = new BatchWriter(
       async (rows: number[]) => {
         attempts.push(rows);
-        firstFailure();
+        firstFailure.resolve();
         throw new Error("ConnectionRefused: Unable to connect");
       },
       { capacity: 10, batchSize: 2, flushIntervalMs: 3_600_000, retryDelaysMs: [3_600_000] },
     );
     for (const row of [1, 2, 3]) writer.enqueue(row);
-    await failing;
+    await firstFailure.promise;
     await writer.stop(10);
     // The hour-long wait is cut short by the stop: one last attempt each, nothing waited on after.
     expect(attempts).toEqual([[1, 2], [1, 2], [3]]);

@@ -1,7 +1,6 @@
-import { createClient } from "@libsql/client";
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import journal from "../../src/db/migrations/meta/_journal.json";
 import { startGateway, type TestGateway } from "../support/gateway";
+import { undoMigrationsFrom } from "../support/migrations";
 import { generateFacts, type LogFact, openRequestLogs, recordFacts } from "./seed-logs";
 
 const HOUR = 3_600_000;
@@ -91,22 +90,15 @@ test("logs recorded before the hourly table existed are counted once the gateway
   // Back to the schema before migration 0002: no hourly table, no actor leases (0003), no
   // reached models of provider keys (0004), no latency histogram (0005), and none of these
   // migrations recorded.
-  const hourlyMigration = journal.entries.find((entry) => entry.tag === "0002_logs_hourly")!;
-  const client = createClient({ url: gw.databaseUrl });
-  await client.batch(
-    [
-      "DROP TRIGGER request_log_hours_delete",
-      "DROP TABLE request_log_hours",
-      "ALTER TABLE actor_snapshots DROP COLUMN owner",
-      "ALTER TABLE actor_snapshots DROP COLUMN lease_until",
-      "ALTER TABLE provider_keys DROP COLUMN reached_models",
-      "DROP TRIGGER request_log_latencies_delete",
-      "DROP TABLE request_log_latencies",
-      { sql: "DELETE FROM __drizzle_migrations WHERE created_at >= ?", args: [hourlyMigration.when] },
-    ],
-    "write",
-  );
-  client.close();
+  await undoMigrationsFrom(gw.databaseUrl, "0002_logs_hourly", [
+    "DROP TRIGGER request_log_hours_delete",
+    "DROP TABLE request_log_hours",
+    "ALTER TABLE actor_snapshots DROP COLUMN owner",
+    "ALTER TABLE actor_snapshots DROP COLUMN lease_until",
+    "ALTER TABLE provider_keys DROP COLUMN reached_models",
+    "DROP TRIGGER request_log_latencies_delete",
+    "DROP TABLE request_log_latencies",
+  ]);
   const upgraded = await gw.restart();
   try {
     await expectHoursAgreeWithLogs(upgraded, anchor);

@@ -1,9 +1,8 @@
-import { createClient } from "@libsql/client";
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { Elysia } from "elysia";
-import journal from "../../src/db/migrations/meta/_journal.json";
 import { errorHandler } from "../../src/http/error-handler";
 import { startGateway, type TestGateway } from "../support/gateway";
+import { undoMigrationsFrom } from "../support/migrations";
 import { generateFacts, type LogFact, openRequestLogs, recordFacts } from "./seed-logs";
 
 const HOUR = 3_600_000;
@@ -124,17 +123,7 @@ test("logs recorded before the latency histogram existed are in it once the gate
   const facts = generateFacts(400, anchor, 4);
   await recordFacts(gw.databaseUrl, facts);
   await gw.stop();
-  const histogramMigration = journal.entries.find((entry) => entry.tag === "0005_logs_latency_histogram")!;
-  const client = createClient({ url: gw.databaseUrl });
-  await client.batch(
-    [
-      "DROP TRIGGER request_log_latencies_delete",
-      "DROP TABLE request_log_latencies",
-      { sql: "DELETE FROM __drizzle_migrations WHERE created_at >= ?", args: [histogramMigration.when] },
-    ],
-    "write",
-  );
-  client.close();
+  await undoMigrationsFrom(gw.databaseUrl, "0005_logs_latency_histogram", ["DROP TRIGGER request_log_latencies_delete", "DROP TABLE request_log_latencies"]);
   const upgraded = await gw.restart();
   const stats = await statsFromHistogram(upgraded.databaseUrl);
   try {
