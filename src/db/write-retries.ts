@@ -2,7 +2,8 @@ import { setTimeout as sleep } from "node:timers/promises";
 
 /**
  * The waits before each new attempt at a write the database did not take (locked past the busy
- * timeout, a libSQL server out of reach, a full disk): about 40 s in all.
+ * timeout, a libSQL server out of reach, a full disk): growing over about 40 s to 12 s, the wait
+ * later attempts keep while a `retried` call's `until` has not aborted.
  */
 export const WRITE_RETRY_DELAYS_MS: readonly number[] = [100, 250, 500, 1_000, 2_000, 4_000, 8_000, 12_000, 12_000];
 

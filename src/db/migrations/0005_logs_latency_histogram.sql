@@ -1,5 +1,5 @@
 -- Latency histogram per hour and status behind long-window latency percentiles
--- (src/logs/latency-histogram.ts, whose LATENCY_BUCKET this file repeats: a log lands in bucket
+-- (src/logs/latency-histogram.ts, whose latencyBucket this file repeats: a log lands in bucket
 -- ceil(ln(latency) / ln(1.02)), so changing the width needs a migration that rebuilds the table).
 -- WITHOUT ROWID for the same reason as request_log_hours: the writer's roll-up must leave
 -- last_insert_rowid() alone.
