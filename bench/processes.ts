@@ -1,4 +1,4 @@
-import { readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import type { Subprocess } from "bun";
 import { LISTENING_LINE } from "./child-lifetime";
 
@@ -72,12 +72,30 @@ export function memoryOf(pid: number): { rssMB: number; peakMB: number } {
 /** USER_HZ: the unit of /proc times, 100 on every Linux architecture this runs on. */
 const CLOCK_TICKS_PER_SECOND = 100;
 
-/** CPU time (user + system) a process has used so far, in seconds, from /proc/<pid>/stat. */
-export function cpuSecondsOf(pid: number): number {
-  const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+/** CPU time (user + system) in seconds from a /proc stat line: of a process, or of one of its threads. */
+function cpuSecondsIn(stat: string): number {
   const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
   // utime and stime are fields 14 and 15 of stat; fields[0] here is field 3.
   return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS_PER_SECOND;
+}
+
+/** CPU time (user + system) a process has used so far, in seconds, from /proc/<pid>/stat. */
+export function cpuSecondsOf(pid: number): number {
+  return cpuSecondsIn(readFileSync(`/proc/${pid}/stat`, "utf8"));
+}
+
+/** CPU time the process's JIT compiler threads (JavaScriptCore's, named "JITWorker") have used so far, in seconds. */
+export function jitCpuSecondsOf(pid: number): number {
+  let seconds = 0;
+  for (const thread of readdirSync(`/proc/${pid}/task`)) {
+    try {
+      const stat = readFileSync(`/proc/${pid}/task/${thread}/stat`, "utf8");
+      if (stat.includes("(JITWorker)")) seconds += cpuSecondsIn(stat);
+    } catch {
+      // The thread ended between the listing and the read.
+    }
+  }
+  return seconds;
 }
 
 /**
