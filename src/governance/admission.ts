@@ -1,5 +1,6 @@
 import type { Usage } from "../inference/canonical";
 import type { InferenceHooks, InferenceOutcome, RequestContext } from "../inference/hooks";
+import type { ModelRef } from "../inference/model-ref";
 import { REQUEST_TYPE } from "../inference/operations";
 import type { ProviderStore } from "../provider-registry/store";
 import { allowedKeyIdsOf, assertPinnedKeyAllowed, assertTargetsAllowed, forbiddenKey } from "./access-policy";
@@ -34,10 +35,19 @@ interface Admitted {
   organizationLimits: AppliedLimit[];
 }
 
-function routingFacts(context: RequestContext, caller: Caller | undefined, limits: readonly AppliedLimit[], counters: UsageCounters): Omit<RoutingFacts, "model" | "provider"> {
+/**
+ * What a rule's expression reads about the request. Headers and limit usage are gathered only
+ * when the expression reads them: most rules test one or two facts.
+ */
+function routingFacts(context: RequestContext, caller: Caller | undefined, limits: readonly AppliedLimit[], counters: UsageCounters, target: ModelRef): RoutingFacts {
+  let headers: Record<string, string> | undefined;
   return {
+    model: target.model,
+    provider: target.provider,
     request_type: REQUEST_TYPE[context.operation],
-    headers: Object.fromEntries(context.headers),
+    get headers() {
+      return (headers ??= Object.fromEntries(context.headers));
+    },
     metadata: context.metadata,
     virtual_key_id: caller?.key.id ?? "",
     virtual_key_name: caller?.key.name ?? "",
@@ -45,9 +55,15 @@ function routingFacts(context: RequestContext, caller: Caller | undefined, limit
     team_name: caller?.team?.name ?? "",
     customer_id: caller?.customer?.id ?? "",
     customer_name: caller?.customer?.name ?? "",
-    budget_used: highestUsePercent(counters, limits, "budget"),
-    tokens_used: highestUsePercent(counters, limits, "tokens"),
-    requests_used: highestUsePercent(counters, limits, "requests"),
+    get budget_used() {
+      return highestUsePercent(counters, limits, "budget");
+    },
+    get tokens_used() {
+      return highestUsePercent(counters, limits, "tokens");
+    },
+    get requests_used() {
+      return highestUsePercent(counters, limits, "requests");
+    },
   };
 }
 
@@ -81,7 +97,7 @@ export function governanceHook(deps: AdmissionDeps): InferenceHooks {
       // The deployment's own components (the dashboard agent) need no virtual key; one they present still counts.
       const caller = authenticateCaller(context.headers, deps.virtualKeys, deps.organization, deps.requireVirtualKey() && !context.internalCaller);
       const limits = caller ? organizationLimits(caller) : [];
-      const facts = () => routingFacts(context, caller, limits, counters);
+      const facts = (target: ModelRef) => routingFacts(context, caller, limits, counters, target);
       const selection = selectTargets({ model: context.requestedModel, fallbacks: context.requestedFallbacks ?? [], mountProvider: context.mountProvider, caller, facts }, providers, deps.rules);
       // Recorded before any refusal below, so a refused request is logged with its caller and route.
       context.targets = selection.targets;

@@ -17,8 +17,8 @@ export interface SelectionInput {
   fallbacks: readonly string[];
   mountProvider?: string;
   caller?: Caller;
-  /** Everything a rule can read except `model` and `provider`, which selection fills in; asked for only when a rule applies. */
-  facts: () => Omit<RoutingFacts, "model" | "provider">;
+  /** What a rule can read about the request named `target`; asked for only when a rule applies. */
+  facts: (target: ModelRef) => RoutingFacts;
 }
 
 export interface Selection {
@@ -83,7 +83,7 @@ export function selectTargets(input: SelectionInput, providers: ProviderStore, r
   const resolved = tryResolve(raw, providers, mountProvider);
   const named = namesProvider(raw, providers, mountProvider);
   const incoming = resolved instanceof GatewayError ? { provider: "", model: raw } : resolved;
-  const rule = firstMatchingRule(rules, caller, () => ({ ...input.facts(), ...incoming }));
+  const rule = firstMatchingRule(rules, caller, () => input.facts(incoming));
   if (rule) return fromRule(rule, incoming, clientFallbacks, providers, mountProvider);
   const weighted = caller && !named ? byProviderWeights(caller, incoming.model, providers) : undefined;
   if (weighted) return { targets: [weighted[0]!, ...(clientFallbacks.length ? clientFallbacks : weighted.slice(1))], engine: "governance" };

@@ -1,5 +1,6 @@
-import { createHash, randomBytes } from "node:crypto";
+import { randomBytes } from "node:crypto";
 import { eq } from "drizzle-orm";
+import { sha256Hex } from "../../crypto/sha256-hex";
 import type { Database } from "../../db/client";
 import { governanceVirtualKeys, type VirtualKeyRow } from "../../db/schema";
 import { badRequest, conflict } from "../../http/errors";
@@ -13,7 +14,6 @@ export const VIRTUAL_KEY_PREFIX = "sk-gw-";
 /** `sk-gw-` and 8 characters: enough to recognise a key, useless to use it. */
 const SHOWN_PREFIX_LENGTH = VIRTUAL_KEY_PREFIX.length + 8;
 
-const hashOf = (value: string) => createHash("sha256").update(value).digest("hex");
 const newValue = () => `${VIRTUAL_KEY_PREFIX}${randomBytes(24).toString("base64url")}`;
 
 /**
@@ -38,7 +38,7 @@ export class VirtualKeyStore {
   }
 
   findByValue(value: string): VirtualKeyRow | undefined {
-    const id = this.byHash.get(hashOf(value));
+    const id = this.byHash.get(sha256Hex(value));
     return id ? this.keys.get(id) : undefined;
   }
 
@@ -51,7 +51,7 @@ export class VirtualKeyStore {
       name: input.name,
       description: input.description ?? "",
       isActive: input.is_active ?? input.active ?? true,
-      keyHash: hashOf(value),
+      keyHash: sha256Hex(value),
       keyPrefix: value.slice(0, SHOWN_PREFIX_LENGTH),
       ...this.membership(input),
       providerConfigs: this.checkProviderConfigs(input.provider_configs ?? []),
@@ -91,7 +91,7 @@ export class VirtualKeyStore {
   async rotate(id: string): Promise<{ row: VirtualKeyRow; value: string }> {
     const current = this.keys.require(id);
     const value = newValue();
-    const row: VirtualKeyRow = { ...current, keyHash: hashOf(value), keyPrefix: value.slice(0, SHOWN_PREFIX_LENGTH), updatedAt: new Date() };
+    const row: VirtualKeyRow = { ...current, keyHash: sha256Hex(value), keyPrefix: value.slice(0, SHOWN_PREFIX_LENGTH), updatedAt: new Date() };
     await this.db.update(governanceVirtualKeys).set(row).where(eq(governanceVirtualKeys.id, id));
     this.byHash.delete(current.keyHash);
     return { row: this.remember(row), value };
