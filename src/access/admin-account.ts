@@ -7,7 +7,7 @@ import { type AdminAccountRow, adminAccount } from "../db/schema";
 import { badRequest } from "../http/errors";
 import { hashPassword, verifyPassword } from "./passwords";
 import type { SessionStore } from "./sessions";
-import { sha256Hex } from "./tokens";
+import { sha256Hex } from "../crypto/sha256-hex";
 
 export type AuthConfigSection = NonNullable<GatewayConfig["auth"]>;
 export const MIN_PASSWORD_LENGTH = 8;

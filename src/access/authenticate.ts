@@ -6,7 +6,7 @@ import { localAdmin, type Principal } from "./principal";
 import type { UserStore } from "./rbac/users";
 import { SESSION_TOKEN_PREFIX, type SessionStore } from "./sessions";
 import type { SetupLock } from "./setup-lock";
-import { sha256Hex } from "./tokens";
+import { sha256Hex } from "../crypto/sha256-hex";
 
 export interface AuthenticatorDeps {
   edition: Edition;

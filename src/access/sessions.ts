@@ -1,7 +1,8 @@
 import { and, eq, gt, lte } from "drizzle-orm";
 import type { Database } from "../db/client";
 import { type AccessSessionRow, accessSessions } from "../db/schema";
-import { newToken, sha256Hex } from "./tokens";
+import { newToken } from "./tokens";
+import { sha256Hex } from "../crypto/sha256-hex";
 
 export type SessionKind = AccessSessionRow["kind"];
 

@@ -5,7 +5,8 @@ import { forbidden, unauthenticated } from "./access-errors";
 import { SETUP_COOKIE } from "./cookies";
 import { localAdmin, type Principal } from "./principal";
 import type { IssuedSession, SessionStore } from "./sessions";
-import { constantTimeEqual, persistedSecret, sha256Hex } from "./tokens";
+import { constantTimeEqual, persistedSecret } from "./tokens";
+import { sha256Hex } from "../crypto/sha256-hex";
 
 export const SETUP_TOKEN_HEADER = "x-gateway-setup-token";
 const GENERATED_TOKEN_KEY = "setup_token";

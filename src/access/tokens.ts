@@ -7,8 +7,6 @@ import { gatewayMeta } from "../db/schema";
 /** A random bearer credential: a recognisable prefix and 256 bits of entropy. */
 export const newToken = (prefix: string) => `${prefix}${randomBytes(32).toString("base64url")}`;
 
-export const sha256Hex = (value: string) => createHash("sha256").update(value).digest("hex");
-
 /** Compares fixed-size digests, so neither the length nor the content of a secret leaks through timing. */
 export function constantTimeEqual(given: string, expected: string): boolean {
   return timingSafeEqual(createHash("sha256").update(given).digest(), createHash("sha256").update(expected).digest());

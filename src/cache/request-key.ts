@@ -1,4 +1,4 @@
-import { createHash } from "node:crypto";
+import { sha256Hex } from "../crypto/sha256-hex";
 import type { RequestContext } from "../inference/hooks";
 import type { ResolvedCacheConfig } from "./config";
 
@@ -19,8 +19,6 @@ export function canonicalJson(value: unknown): string {
   }
   return JSON.stringify(value) ?? "null";
 }
-
-const sha256 = (text: string) => createHash("sha256").update(text).digest("hex");
 
 const without = (body: Record<string, unknown>, excluded: (key: string) => boolean) => Object.fromEntries(Object.entries(body).filter(([key]) => !excluded(key)));
 
@@ -47,8 +45,8 @@ export function requestKeys(context: RequestContext, cacheKey: string, config: R
   };
   const body = without(context.body, (key) => SCOPED_FIELDS.has(key));
   return {
-    requestHash: sha256(canonicalJson({ scope, body })),
-    paramsHash: sha256(canonicalJson({ scope, body: without(body, (key) => CONVERSATION_FIELDS.has(key)) })),
+    requestHash: sha256Hex(canonicalJson({ scope, body })),
+    paramsHash: sha256Hex(canonicalJson({ scope, body: without(body, (key) => CONVERSATION_FIELDS.has(key)) })),
   };
 }
 

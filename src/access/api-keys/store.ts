@@ -4,7 +4,8 @@ import { type ManagementApiKeyRow, managementApiKeys } from "../../db/schema";
 import { conflict, notFound } from "../../http/errors";
 import { containsText } from "../../db/contains-text";
 import { knownPermissionIds } from "../permissions";
-import { newToken, sha256Hex } from "../tokens";
+import { newToken } from "../tokens";
+import { sha256Hex } from "../../crypto/sha256-hex";
 import type { ApiKeyCreateInput, ApiKeyListQuery, ApiKeyUpdateInput } from "./schemas";
 
 export const API_KEY_PREFIX = "gwk_";
