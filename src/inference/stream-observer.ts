@@ -11,6 +11,14 @@ export interface ByteTap {
   end(truncated: boolean): void;
 }
 
+const settled = Promise.resolve();
+
+/**
+ * Whether a read has already brought something, without waiting for it: both sides of the race
+ * are one reaction away, so an answered read wins. A failed read counts as not ready.
+ */
+const readyNow = (read: Promise<unknown>): Promise<boolean> => Promise.race([read.then(() => true, () => false), settled.then(() => false)]);
+
 /**
  * The stream, passed to the client unchanged, with `tap` reading along. Bun's direct stream
  * writes each chunk straight to the socket, so the tap costs one JS loop rather than a
@@ -29,8 +37,9 @@ export function tapStream(stream: ReadableStream<Uint8Array>, tap: ByteTap): Rea
     type: "direct",
     async pull(controller) {
       try {
+        let next = reader.read();
         for (;;) {
-          const { done, value } = await reader.read();
+          const { done, value } = await next;
           if (done) break;
           tap.feed(value);
           const written = controller.write(value);
@@ -38,7 +47,10 @@ export function tapStream(stream: ReadableStream<Uint8Array>, tap: ByteTap): Rea
             await reader.cancel();
             return end(true);
           }
-          await controller.flush();
+          // Bytes already read behind this chunk (often the stream's end) go out in the same
+          // write; a chunk is held back only while more is ready, never while the upstream is silent.
+          next = reader.read();
+          if (!(await readyNow(next))) await controller.flush();
         }
       } catch (error) {
         end(true);
