@@ -2,7 +2,7 @@ import { and, asc, eq } from "drizzle-orm";
 import type { SecretBox } from "../crypto/secret-box";
 import type { Database } from "../db/client";
 import { providerKeys, providers } from "../db/schema";
-import { advancedUpdatedAt } from "../db/table-changes";
+import { advancedUpdatedAt, LocalWrites } from "../db/table-changes";
 import { conflict, notFound } from "../http/errors";
 import { type KeyHealth, UNCHECKED } from "./key-health";
 import { keepRedactedSecrets } from "./key-secrets";
@@ -17,16 +17,21 @@ type StoredKey = ReturnType<typeof normalizeKey>;
  */
 export class ProviderStore {
   private readonly byName = new Map<string, RuntimeProvider>();
+  private readonly localWrites = new LocalWrites();
 
   constructor(
     private readonly db: Database,
     private readonly secrets: SecretBox,
   ) {}
 
-  /** Reads every provider again; requests in flight meanwhile see the old set or the new one, never a part. */
+  /**
+   * Reads every provider again; requests in flight meanwhile see the old set or the new one, never
+   * a part. A read that one of this store's own writes overtook is made again, or it would undo it.
+   */
   async load(): Promise<void> {
-    const rows = await this.db.select().from(providers);
-    const keyRows = await this.db.select().from(providerKeys).orderBy(asc(providerKeys.position));
+    const [rows, keyRows] = await this.localWrites.readUnraced(() =>
+      Promise.all([this.db.select().from(providers), this.db.select().from(providerKeys).orderBy(asc(providerKeys.position))]),
+    );
     const loaded = rows.map((row) => this.runtimeOf(row, keyRows.filter((keyRow) => keyRow.provider === row.name)));
     this.byName.clear();
     for (const provider of loaded) this.byName.set(provider.name, provider);
@@ -86,6 +91,7 @@ export class ProviderStore {
     this.require(name);
     await this.db.delete(providers).where(eq(providers.name, name));
     this.byName.delete(name);
+    this.localWrites.wrote();
   }
 
   async addKey(providerName: string, input: ProviderKeyInput): Promise<RuntimeKey> {
@@ -165,6 +171,7 @@ export class ProviderStore {
     const checked = { status: health.status, description: health.description, reachedModels: health.models };
     const updatedAt = advancedUpdatedAt(providerKeys.updatedAt, Date.now());
     await this.db.update(providerKeys).set({ ...checked, updatedAt }).where(and(eq(providerKeys.provider, providerName), eq(providerKeys.id, keyId)));
+    this.localWrites.wrote();
     return Object.assign(key, checked);
   }
 
@@ -179,6 +186,7 @@ export class ProviderStore {
     const keyRows = await this.db.select().from(providerKeys).where(eq(providerKeys.provider, name)).orderBy(asc(providerKeys.position));
     const runtime = this.runtimeOf(row, keyRows);
     this.byName.set(name, runtime);
+    this.localWrites.wrote();
     return runtime;
   }
 

@@ -31,8 +31,8 @@ export class Organization {
   constructor(private readonly db: Database) {}
 
   async load(): Promise<void> {
-    this.customers.replaceAll(await this.db.select().from(governanceCustomers));
-    this.teams.replaceAll(await this.db.select().from(governanceTeams));
+    await this.customers.reload(() => this.db.select().from(governanceCustomers));
+    await this.teams.reload(() => this.db.select().from(governanceTeams));
   }
 
   teamView = (row: TeamRow) => {

@@ -63,7 +63,7 @@ export class PricingOverrideStore {
   ) {}
 
   async load(): Promise<void> {
-    this.overrides.replaceAll(await this.db.select().from(governancePricingOverrides));
+    await this.overrides.reload(() => this.db.select().from(governancePricingOverrides));
   }
 
   bestMatch(request: PricedRequest): PricingOverrideRow | undefined {

@@ -42,7 +42,7 @@ export class RoutingRuleStore {
   ) {}
 
   async load(): Promise<void> {
-    this.rules.replaceAll(await this.db.select().from(governanceRoutingRules));
+    await this.rules.reload(() => this.db.select().from(governanceRoutingRules));
     this.reindex();
   }
 

@@ -1,3 +1,4 @@
+import { LocalWrites } from "../../db/table-changes";
 import { notFound } from "../../http/errors";
 import type { ListQuery } from "../schemas";
 
@@ -10,13 +11,21 @@ interface CachedRow {
 /** Rows of one table held in memory for the hot path; stores write libSQL first, then here. */
 export class RowCache<Row extends CachedRow> {
   private readonly rows = new Map<string, Row>();
+  private readonly localWrites = new LocalWrites();
 
   /** `what` names the entity in not-found messages ("team", "virtual key"). */
   constructor(private readonly what: string) {}
 
-  replaceAll(rows: readonly Row[]): void {
+  /**
+   * Holds what `read` returns (the whole table, as libSQL has it now) in place of every row. A
+   * read that one of this cache's own writes overtook is made again: it may predate the write,
+   * and would undo it until the next change check.
+   */
+  async reload(read: () => Promise<readonly Row[]>): Promise<readonly Row[]> {
+    const rows = await this.localWrites.readUnraced(read);
     this.rows.clear();
     for (const row of rows) this.rows.set(row.id, row);
+    return rows;
   }
 
   get(id: string): Row | undefined {
@@ -31,11 +40,13 @@ export class RowCache<Row extends CachedRow> {
 
   set(row: Row): Row {
     this.rows.set(row.id, row);
+    this.localWrites.wrote();
     return row;
   }
 
   delete(id: string): void {
     this.rows.delete(id);
+    this.localWrites.wrote();
   }
 
   get size(): number {

@@ -31,8 +31,7 @@ export class VirtualKeyStore {
   ) {}
 
   async load(): Promise<void> {
-    const rows = await this.db.select().from(governanceVirtualKeys);
-    this.keys.replaceAll(rows);
+    const rows = await this.keys.reload(() => this.db.select().from(governanceVirtualKeys));
     this.byHash.clear();
     for (const row of rows) this.byHash.set(row.keyHash, row.id);
   }
