@@ -1,8 +1,8 @@
-import { createHash } from "node:crypto";
+import { sha256Hex } from "../crypto/sha256-hex";
 import { presentedVirtualKey } from "../governance/caller";
 
 /** Who owns a job: a hash of the submitter's virtual key (never the key), or undefined without one. */
 export function ownerOf(headers: Headers): string | undefined {
   const key = presentedVirtualKey(headers);
-  return key === undefined ? undefined : createHash("sha256").update(key).digest("hex");
+  return key === undefined ? undefined : sha256Hex(key);
 }

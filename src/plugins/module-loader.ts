@@ -1,4 +1,4 @@
-import { createHash } from "node:crypto";
+import { sha256Hex } from "../crypto/sha256-hex";
 import { extname, join, resolve } from "node:path";
 import { type DownloadPolicy, downloadPluginSource } from "./download";
 import type { GatewayPluginModule } from "./types";
@@ -19,7 +19,7 @@ let generation = 0;
 async function downloadToFile(url: string, sources: ModuleSources): Promise<string> {
   const source = await downloadPluginSource(url, sources);
   const extension = extname(new URL(url).pathname).toLowerCase();
-  const name = `${createHash("sha256").update(url).digest("hex").slice(0, 16)}-${++generation}${MODULE_EXTENSIONS.has(extension) ? extension : ".js"}`;
+  const name = `${sha256Hex(url).slice(0, 16)}-${++generation}${MODULE_EXTENSIONS.has(extension) ? extension : ".js"}`;
   const file = join(sources.downloadDir, name);
   await Bun.write(file, source);
   return file;

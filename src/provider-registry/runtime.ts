@@ -1,4 +1,5 @@
-import { createHash, randomUUID } from "node:crypto";
+import { randomUUID } from "node:crypto";
+import { sha256Hex } from "../crypto/sha256-hex";
 import { Value } from "@sinclair/typebox/value";
 import { badRequest } from "../http/errors";
 import { BUILT_IN_PROVIDERS, isBuiltInProvider } from "../inference/providers/catalog";
@@ -72,7 +73,7 @@ export function hashKeyConfig(config: ProviderKeyInput): string {
   const canonical = JSON.stringify(config, (_, value) =>
     value && typeof value === "object" && !Array.isArray(value) ? Object.fromEntries(Object.entries(value).sort(([a], [b]) => a.localeCompare(b))) : value,
   );
-  return createHash("sha256").update(canonical).digest("hex");
+  return sha256Hex(canonical);
 }
 
 /**

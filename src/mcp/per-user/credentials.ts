@@ -1,4 +1,4 @@
-import { createHash } from "node:crypto";
+import { sha256Hex } from "../../crypto/sha256-hex";
 import { and, eq } from "drizzle-orm";
 import type { SecretBox } from "../../crypto/secret-box";
 import type { Database } from "../../db/client";
@@ -14,7 +14,7 @@ export interface CredentialOwner {
 
 export function ownerOf(caller: McpCaller): CredentialOwner | undefined {
   if (caller.virtualKey) return { mode: "virtual_key", identity: caller.virtualKey.id };
-  if (caller.sessionId) return { mode: "session", identity: createHash("sha256").update(caller.sessionId).digest("hex") };
+  if (caller.sessionId) return { mode: "session", identity: sha256Hex(caller.sessionId) };
   return undefined;
 }
 

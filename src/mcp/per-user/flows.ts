@@ -1,4 +1,5 @@
-import { createHash, randomBytes } from "node:crypto";
+import { randomBytes } from "node:crypto";
+import { sha256Hex } from "../../crypto/sha256-hex";
 import { and, eq } from "drizzle-orm";
 import { fromPromise, waitFor } from "xstate";
 import { type PerUserHeaderFlowState, perUserHeaderFlowMachine, type VerifyInput } from "../../../actors/per-user-header-flow";
@@ -28,7 +29,7 @@ export interface SubmissionOutcome {
 /** Checks submitted values against the upstream; throws when they do not work. */
 export type VerifyValues = (mcpClientId: string, values: Record<string, string>) => Promise<void>;
 
-const hashToken = (token: string) => createHash("sha256").update(token).digest("hex");
+const hashToken = (token: string) => sha256Hex(token);
 const flowRow = (id: string) => eq(mcpPerUserHeaderFlows.id, id);
 
 /**

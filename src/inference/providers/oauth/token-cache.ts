@@ -1,4 +1,4 @@
-import { createHash } from "node:crypto";
+import { sha256Hex } from "../../../crypto/sha256-hex";
 import type { GatewayError } from "../../../http/errors";
 import type { OAuthKeyConfig } from "../../../provider-registry/schemas";
 import { singleFlightTokens } from "../single-flight-tokens";
@@ -8,7 +8,7 @@ import { type AccessToken, requestAccessToken } from "./token-request";
 const REFRESH_MARGIN_MS = 60_000;
 
 /** Tokens are shared by keys with the same endpoint, client and grant; secrets only enter as a hash. */
-const cacheKeyOf = (config: OAuthKeyConfig) => createHash("sha256").update(JSON.stringify(config)).digest("hex");
+const cacheKeyOf = (config: OAuthKeyConfig) => sha256Hex(JSON.stringify(config));
 
 const isFresh = (token: AccessToken, now: number) => token.expiresAt - Math.min(REFRESH_MARGIN_MS, (token.expiresAt - token.issuedAt) / 10) > now;
 

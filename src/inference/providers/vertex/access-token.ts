@@ -3,7 +3,7 @@
  * account's private key, sent to its token_uri (RFC 7523 jwt-bearer grant). Tokens are cached
  * per account until shortly before they expire, and concurrent requests share one exchange.
  */
-import { createHash } from "node:crypto";
+import { sha256Hex } from "../../../crypto/sha256-hex";
 import { type Static, Type as t } from "@sinclair/typebox";
 import { Value } from "@sinclair/typebox/value";
 import { importPKCS8, SignJWT } from "jose";
@@ -84,6 +84,6 @@ const tokens = singleFlightTokens<MintedToken>((token, now) => token.expiresAt -
 
 /** An access token for the account: the cached one while it is fresh, else one newly minted exchange shared by concurrent callers. */
 export function accessTokenFor(account: ServiceAccount): Promise<string | GatewayError> {
-  const cacheKey = createHash("sha256").update(`${account.client_email}\n${account.token_uri}\n${account.private_key}`).digest("hex");
+  const cacheKey = sha256Hex(`${account.client_email}\n${account.token_uri}\n${account.private_key}`);
   return tokens(cacheKey, () => mintToken(account));
 }
