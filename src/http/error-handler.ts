@@ -2,6 +2,7 @@ import { Elysia, ValidationError } from "elysia";
 import { databaseUnavailable } from "../db/unavailable";
 import { GatewayError } from "./errors";
 import { fieldFromPath } from "./field-path";
+import { requestPath } from "./request-path";
 
 /**
  * Elysia checks a coerced query value (a number, a boolean) on its own, as a "property" with no
@@ -42,7 +43,7 @@ export const errorHandler = new Elysia({ name: "error-handler" }).onError({ as: 
       return new GatewayError({ status: 404, errorType: "caller_route_not_found", message: "no route matches this method and path" }).toResponse();
     default: {
       if (databaseUnavailable(error)) {
-        console.error(`database unavailable: ${request.method} ${new URL(request.url).pathname} answered 503:`, (error as Error).cause ?? error);
+        console.error(`database unavailable: ${request.method} ${requestPath(request)} answered 503:`, (error as Error).cause ?? error);
         return DATABASE_UNAVAILABLE.toResponse();
       }
       console.error("unhandled error", error);

@@ -54,5 +54,5 @@ export function registerLogQueueMetrics(registry: MetricsRegistry, status: () =>
   registry.counter({ name: "gateway_log_queue_dropped_total", help: "Request log rows dropped because the log queue was full.", collect: () => [{ labels: {}, value: status().dropped }] });
   registry.counter({ name: "gateway_log_write_failed_total", help: "Request log rows lost: the table refused them, or the database was still unavailable when the gateway stopped.", collect: () => [{ labels: {}, value: status().failed }] });
   registry.counter({ name: "gateway_log_write_retries_total", help: "Request log batch writes the database did not take (busy, locked, out of reach) and that were tried again.", collect: () => [{ labels: {}, value: status().retries }] });
-  registry.gauge({ name: "gateway_log_queue_depth", help: "Request log rows waiting to be written, the batch being written included.", collect: () => [{ labels: {}, value: status().depth }] });
+  registry.gauge({ name: "gateway_log_queue_depth", help: "Request log rows waiting to be written, not counting the batch being written.", collect: () => [{ labels: {}, value: status().depth }] });
 }
