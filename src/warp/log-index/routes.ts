@@ -28,8 +28,12 @@ export const logIndexRoutes = ({ config, vectors, backfill, live }: LogIndexDeps
       return backfill.start(current);
     })
     .get("/status", async () => {
+      // The counters first: a batch counts as indexed only once its vectors are stored, so
+      // counting the vectors after them never reports fewer vectors than indexed logs.
+      const run = backfill.status();
+      const liveIndex = live.status();
       const current = await config.read();
       const indexed = isConfigured(current) ? await vectors.countIndexed(embeddingSpaceOf(current)) : 0;
-      return { ...backfill.status(), vectors_in_space: indexed, live_index: live.status() };
+      return { ...run, vectors_in_space: indexed, live_index: liveIndex };
     })
     .post("/cancel", () => backfill.cancel());
