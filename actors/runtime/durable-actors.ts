@@ -37,6 +37,8 @@ export class DurableActors<TMachine extends AnyStateMachine> {
   private leases?: ReturnType<typeof setInterval>;
   /** Actors that failed in this process: their snapshots wait for the next start, not the next claim. */
   private readonly failed = new Set<string>();
+  /** Discarded actors whose rows are not removed yet: a claim meanwhile must not restore them. */
+  private readonly removing = new Set<string>();
 
   constructor(private readonly options: DurableActorsOptions<TMachine>) {}
 
@@ -78,7 +80,7 @@ export class DurableActors<TMachine extends AnyStateMachine> {
     this.leases ??= this.keepLeases();
     let resumed = 0;
     for (const row of await this.options.store.claim(this.options.kind)) {
-      if (this.live.has(row.id) || this.failed.has(row.id)) continue;
+      if (this.live.has(row.id) || this.failed.has(row.id) || this.removing.has(row.id)) continue;
       try {
         const actor = this.create({ id: row.id, snapshot: row.snapshot as Snapshot<unknown>, clock: this.options.clock });
         this.lastWritten.set(row.id, JSON.stringify(row.snapshot));
@@ -98,7 +100,12 @@ export class DurableActors<TMachine extends AnyStateMachine> {
     this.live.get(id)?.stop();
     this.live.delete(id);
     this.lastWritten.delete(id);
-    await this.options.store.commit([this.options.store.remove(this.options.kind, id)]);
+    this.removing.add(id);
+    try {
+      await this.options.store.commit([this.options.store.remove(this.options.kind, id)]);
+    } finally {
+      this.removing.delete(id);
+    }
   }
 
   /** Stops every actor; their last snapshots stay, handed back, so the next node to start (this one again, or another) resumes them. */
@@ -148,10 +155,8 @@ export class DurableActors<TMachine extends AnyStateMachine> {
     const finished = snapshot.status === "done";
     const serialized = JSON.stringify(persisted);
     if (!finished && this.lastWritten.get(id) === serialized) return;
-    if (finished) {
-      this.live.delete(id);
-      this.lastWritten.delete(id);
-    } else this.lastWritten.set(id, serialized);
+    if (finished) this.lastWritten.delete(id);
+    else this.lastWritten.set(id, serialized);
     const at = new Date(clock.now());
     const mirrored = mirror?.(id, snapshot as SnapshotFrom<TMachine>, at) ?? [];
     const own = finished ? store.remove(kind, id) : store.save(kind, id, snapshot.value, persisted, at);
@@ -161,6 +166,11 @@ export class DurableActors<TMachine extends AnyStateMachine> {
       // Not written: the actor's next transition writes its state whole, even if unchanged.
       if (this.lastWritten.get(id) === serialized) this.lastWritten.delete(id);
       throw error;
+    } finally {
+      // A finished actor stays live until its row is gone: until then the row may still hold an
+      // earlier state (its last writes queue behind slower ones), which a lookup would show and a
+      // claim would restore and run again.
+      if (finished) this.live.delete(id);
     }
   }
 }
