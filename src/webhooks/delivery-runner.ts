@@ -62,7 +62,7 @@ export class DeliveryRunner {
     });
   }
 
-  /** Deliveries on this node that have not reached a final state. */
+  /** Deliveries this node still holds: not final yet, or final with their row not yet removed. */
   get pending(): number {
     return this.actors.size;
   }
