@@ -124,7 +124,6 @@ export async function createGateway({ config, databaseUrl, env = process.env, cl
     .use(webhooks.routes)
     .use(asyncInference.routes)
     .use(inferenceMounts(inference));
-  await requestLogs.recoverJournal();
   // Deliveries first: a job resumed mid-notification finds the deliveries it already made.
   await webhooks.resume();
   await asyncInference.resume();
