@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { sha256Hex } from "../crypto/sha256-hex";
+import { sortedJsonSha256Hex } from "../crypto/sha256-hex";
 import { Value } from "@sinclair/typebox/value";
 import { badRequest } from "../http/errors";
 import { BUILT_IN_PROVIDERS, isBuiltInProvider } from "../inference/providers/catalog";
@@ -69,12 +69,7 @@ export function resolveFamily(name: string, custom: { base_provider_type: string
 }
 
 /** Stable hash of what a key is configured to do, so dashboards can detect changes. */
-export function hashKeyConfig(config: ProviderKeyInput): string {
-  const canonical = JSON.stringify(config, (_, value) =>
-    value && typeof value === "object" && !Array.isArray(value) ? Object.fromEntries(Object.entries(value).sort(([a], [b]) => a.localeCompare(b))) : value,
-  );
-  return sha256Hex(canonical);
-}
+export const hashKeyConfig = (config: ProviderKeyInput): string => sortedJsonSha256Hex(config);
 
 /**
  * Only the schema's fields are stored: config.json seeds reach the store without the HTTP layer's

@@ -1,4 +1,4 @@
-import { sha256Hex } from "../crypto/sha256-hex";
+import { sortedJsonSha256Hex } from "../crypto/sha256-hex";
 import { eq, inArray, sql } from "drizzle-orm";
 import type { Write } from "../../actors/runtime/snapshot-store";
 import type { SecretBox } from "../crypto/secret-box";
@@ -41,13 +41,6 @@ interface Settings {
   allow_private_network: boolean;
   disabled: boolean;
   tunables: Tunables;
-}
-
-function hashSettings(settings: Settings): string {
-  const canonical = JSON.stringify(settings, (_, value) =>
-    value && typeof value === "object" && !Array.isArray(value) ? Object.fromEntries(Object.entries(value).sort(([a], [b]) => a.localeCompare(b))) : value,
-  );
-  return sha256Hex(canonical);
 }
 
 /**
@@ -205,7 +198,7 @@ export class WebhookEndpointStore {
       allowPrivateNetwork: settings.allow_private_network,
       disabled: settings.disabled,
       ...tunableColumns(settings.tunables),
-      configHash: hashSettings(settings),
+      configHash: sortedJsonSha256Hex(settings),
     };
   }
 

@@ -29,7 +29,6 @@ export interface SubmissionOutcome {
 /** Checks submitted values against the upstream; throws when they do not work. */
 export type VerifyValues = (mcpClientId: string, values: Record<string, string>) => Promise<void>;
 
-const hashToken = (token: string) => sha256Hex(token);
 const flowRow = (id: string) => eq(mcpPerUserHeaderFlows.id, id);
 
 /**
@@ -84,7 +83,7 @@ export class PerUserHeaderFlowStore {
     const tempToken = `mcpft_${randomBytes(32).toString("base64url")}`;
     const createdAt = this.clock.now();
     const expiresAt = createdAt + this.ttlMs;
-    await this.db.insert(mcpPerUserHeaderFlows).values({ id: flowId, ...owner, mcpClientId, tempTokenHash: hashToken(tempToken), state: "pending", expiresAt: new Date(expiresAt), createdAt: new Date(createdAt) });
+    await this.db.insert(mcpPerUserHeaderFlows).values({ id: flowId, ...owner, mcpClientId, tempTokenHash: sha256Hex(tempToken), state: "pending", expiresAt: new Date(expiresAt), createdAt: new Date(createdAt) });
     await this.actors.spawn(flowId, { flowId, ...owner, mcpClientId, createdAt, expiresAt });
     return { flowId, tempToken, expiresAt: new Date(expiresAt) };
   }
