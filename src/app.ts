@@ -124,6 +124,7 @@ export async function createGateway({ config, databaseUrl, env = process.env, cl
     .use(webhooks.routes)
     .use(asyncInference.routes)
     .use(inferenceMounts(inference));
+  await requestLogs.recoverJournal();
   // Deliveries first: a job resumed mid-notification finds the deliveries it already made.
   await webhooks.resume();
   await asyncInference.resume();

@@ -2,7 +2,7 @@ import { FailureStreak } from "../db/failure-streak";
 import { retried } from "../db/write-retries";
 import { backgroundTimeout } from "./background-timer";
 
-export interface BatchWriterOptions {
+export interface BatchWriterOptions<Row> {
   /** Rows held in memory at most; a row arriving at a full queue is dropped and counted. */
   capacity: number;
   /** A flush starts as soon as this many rows wait. */
@@ -24,6 +24,10 @@ export interface BatchWriterOptions {
   retryDelaysMs?: readonly number[];
   /** Whether an insert failed because of the rows themselves (a constraint): then retrying is pointless, and the batch is split to isolate them. */
   refusesRows?: (error: unknown) => boolean;
+  /** Told of rows done with, in the order they were queued: stored, or refused by the table. */
+  onSettled?: (rows: Row[]) => void;
+  /** Told of rows given up on otherwise (a stop while the database is out of reach). */
+  onGivenUp?: (rows: Row[]) => void;
 }
 
 export interface QueueStatus {
@@ -52,7 +56,7 @@ export class BatchWriter<Row> {
 
   constructor(
     private readonly insert: (rows: Row[]) => Promise<void>,
-    private readonly options: BatchWriterOptions,
+    private readonly options: BatchWriterOptions<Row>,
   ) {}
 
   enqueue(row: Row): boolean {
@@ -124,22 +128,26 @@ export class BatchWriter<Row> {
         },
       });
       this.outage.succeeded();
+      this.options.onSettled?.(batch);
     } catch (error) {
       if (refusesRows?.(error)) return this.isolate(batch, error);
-      this.lose(batch, error);
+      this.lose(batch, error, false);
     }
   }
 
   /** Halves a refused batch until the refused rows stand alone: the others are written. */
   private async isolate(batch: Row[], error: unknown): Promise<void> {
-    if (batch.length === 1) return this.lose(batch, error);
+    if (batch.length === 1) return this.lose(batch, error, true);
     const middle = Math.ceil(batch.length / 2);
     await this.write(batch.slice(0, middle));
     await this.write(batch.slice(middle));
   }
 
-  private lose(batch: Row[], error: unknown): void {
+  /** Rows the table refused are settled: no later attempt could store them. */
+  private lose(batch: Row[], error: unknown, refused: boolean): void {
     this.failed += batch.length;
     console.error(`request log: ${batch.length} row${batch.length === 1 ? "" : "s"} could not be written`, error);
+    if (refused) this.options.onSettled?.(batch);
+    else this.options.onGivenUp?.(batch);
   }
 }

@@ -1,16 +1,22 @@
+import { inArray } from "drizzle-orm";
 import type { Database } from "../db/client";
 import { embeddedFilePath } from "../db/embedded-file";
+import { type NewRequestLogRow, requestLogs } from "../db/schema/logs";
 import { refusedByTable, STOP_GRACE_MS, WRITE_RETRY_DELAYS_MS } from "../db/write-retries";
-import type { NewRequestLogRow } from "../db/schema/logs";
 import { BatchWriter } from "./batch-writer";
 import { clientReader } from "./client-reader";
 import { clientWriter } from "./client-writer";
+import { CrashJournal } from "./crash-journal";
+import { type DriverRow, driverRowOf, rowFromDriver } from "./log-columns";
 import { requestLogRecorder } from "./recorder";
 import { scheduleRetention } from "./retention";
 import { logRoutes } from "./routes";
 import { logWriterOver } from "./table-writes";
 import { type WriterDatabase, workerWriter } from "./worker-writer";
 import { workerReader } from "./worker-reader";
+
+/** Journal rows checked against the table and queued at a time when a start recovers them. */
+const RECOVERY_CHUNK = 500;
 
 export interface RequestLogsOptions {
   /** Whether request and response content is logged (config `logs_store.content_logging`, default true). */
@@ -41,16 +47,19 @@ export interface RequestLogsOptions {
 }
 
 /**
- * Request logs: the inference hook that records every request through a batched writer, the
- * /api/logs routes, and the retention schedule. `close()` stops the schedule and writes what
- * is still queued.
+ * Request logs: the inference hook that records every request through a batched writer (and,
+ * on an embedded file, a crash journal), the /api/logs routes, and the retention schedule.
+ * `close()` stops the schedule and writes what is still queued.
  */
 export function createRequestLogs(db: Database, options: RequestLogsOptions = {}) {
   const clock = options.clock ?? (() => new Date());
   // Told about every batch once it is stored (the agent indexes logs as they arrive); a listener must not block.
   const writtenListeners = new Set<(rows: readonly NewRequestLogRow[]) => void>();
-  const tableWriter = options.threads ? workerWriter(options.threads) : logWriterOver(clientWriter(db.$client));
   const embeddedFile = options.threads && embeddedFilePath(options.threads.url);
+  // Beside an embedded file only: a libSQL server's nodes may have no disk of their own.
+  const journalDir = embeddedFile ? `${embeddedFile}-log-journal` : undefined;
+  const journal = journalDir ? new CrashJournal<NewRequestLogRow>(journalDir, driverRowOf) : undefined;
+  const tableWriter = options.threads ? workerWriter(options.threads) : logWriterOver(clientWriter(db.$client));
   const reader = embeddedFile ? workerReader(embeddedFile) : undefined;
   const insertAndTell = async (rows: NewRequestLogRow[]) => {
     await tableWriter.insert(rows);
@@ -71,7 +80,16 @@ export function createRequestLogs(db: Database, options: RequestLogsOptions = {}
     flushIntervalMs: options.flushIntervalMs ?? 200,
     retryDelaysMs: options.retryDelaysMs ?? WRITE_RETRY_DELAYS_MS,
     refusesRows: refusedByTable,
+    onSettled: journal && ((rows) => journal.settled(rows.length)),
+    onGivenUp: journal && (() => journal.givenUp()),
   });
+  const queue = {
+    enqueue(row: NewRequestLogRow): boolean {
+      const accepted = writer.enqueue(row);
+      if (accepted) journal?.append(row);
+      return accepted;
+    },
+  };
   const retention = scheduleRetention(tableWriter, {
     retentionDays: options.retentionDays ?? (() => undefined),
     intervalMs: options.retentionIntervalMs ?? 3_600_000,
@@ -83,7 +101,7 @@ export function createRequestLogs(db: Database, options: RequestLogsOptions = {}
   return {
     /** Where queries over the logs run without stalling the main thread (the reader thread on a file). */
     read,
-    recorder: requestLogRecorder(writer, options.contentLogging ?? (() => true)),
+    recorder: requestLogRecorder(queue, options.contentLogging ?? (() => true)),
     routes: logRoutes({ writer: tableWriter, read, queueStatus, clock, exactPercentilesUpTo: options.exactPercentilesUpTo }),
     queueStatus,
     flush: () => writer.flush(),
@@ -91,9 +109,28 @@ export function createRequestLogs(db: Database, options: RequestLogsOptions = {}
     onRowsWritten(listener: (rows: readonly NewRequestLogRow[]) => void): void {
       writtenListeners.add(listener);
     },
+    /** Queues again the rows a process killed on this file left in the journal, but those the table already has; answers how many. */
+    async recoverJournal(): Promise<number> {
+      if (!journalDir || !journal) return 0;
+      const left = CrashJournal.recover(journalDir);
+      const rows = left.lines.map((line) => rowFromDriver(line as DriverRow));
+      let queued = 0;
+      for (let start = 0; start < rows.length; start += RECOVERY_CHUNK) {
+        const chunk = rows.slice(start, start + RECOVERY_CHUNK);
+        const stored = await db.select({ id: requestLogs.id }).from(requestLogs).where(inArray(requestLogs.id, chunk.map((row) => row.id)));
+        const known = new Set(stored.map(({ id }) => id));
+        for (const row of chunk) if (!known.has(row.id) && queue.enqueue(row)) queued++;
+        // Never more than the queue holds: the rows wait in the journal until they fit.
+        await writer.flush();
+      }
+      journal.writePending();
+      left.release();
+      return queued;
+    },
     async close() {
       await retention.stop();
       await writer.stop(options.stopGraceMs ?? STOP_GRACE_MS);
+      journal?.close();
       tableWriter.close();
       reader?.close();
     },

@@ -26,6 +26,17 @@ export function driverRowOf(row: NewRequestLogRow): DriverRow {
   return values;
 }
 
+/** The row `driverRowOf` encoded. */
+export function rowFromDriver(values: DriverRow): NewRequestLogRow {
+  const row: Record<string, unknown> = {};
+  for (let index = 0; index < columns.length; index++) {
+    const [key, column] = columns[index]!;
+    const value = values[index];
+    row[key] = value === null || value === undefined ? null : column.mapFromDriverValue(value as never);
+  }
+  return row as NewRequestLogRow;
+}
+
 /** `INSERT INTO request_logs (...) VALUES (?, ...), ...` for `count` rows. */
 export function insertStatementFor(count: number): string {
   const placeholders = `(${LOG_COLUMN_NAMES.map(() => "?").join(", ")})`;

@@ -4,7 +4,7 @@ import type { BatchWriter } from "./batch-writer";
 import { logRowFromSettled } from "./log-row";
 
 /** The inference hook that turns every settled request into one queued log row. */
-export function requestLogRecorder(writer: BatchWriter<NewRequestLogRow>, contentLogging: () => boolean): InferenceHooks {
+export function requestLogRecorder(writer: Pick<BatchWriter<NewRequestLogRow>, "enqueue">, contentLogging: () => boolean): InferenceHooks {
   return {
     name: "request-logs",
     settle(context, outcome) {

@@ -1,0 +1,110 @@
+import { afterAll, beforeAll, expect, test } from "bun:test";
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import type { Subprocess } from "bun";
+import OpenAI from "openai";
+import { SETUP_TOKEN_HEADER } from "../../src/access/setup-lock";
+import { driverRowOf } from "../../src/logs/log-columns";
+import { eventually } from "../support/eventually";
+import { startGateway } from "../support/gateway";
+import { type MockOpenAI, startMockOpenAI } from "../support/mock-openai";
+
+const REPO_ROOT = resolve(import.meta.dir, "../..");
+const SETUP_TOKEN = "killed-gateway-setup-token";
+const workDir = mkdtempSync(join(tmpdir(), "gateway-killed-"));
+const database = join(workDir, "gateway.db");
+const journal = `${database}-log-journal`;
+
+let upstream: MockOpenAI;
+let running: Subprocess | undefined;
+
+beforeAll(() => {
+  upstream = startMockOpenAI();
+  writeFileSync(
+    join(workDir, "config.json"),
+    JSON.stringify({ setup_token: SETUP_TOKEN, providers: { openai: { keys: [{ id: "k1", value: "sk-upstream" }], network_config: { base_url: upstream.baseUrl, max_retries: 0 } } } }),
+  );
+});
+afterAll(async () => {
+  running?.kill("SIGTERM");
+  await running?.exited;
+  upstream.stop();
+  rmSync(workDir, { recursive: true, force: true });
+});
+
+/** `bun src/main.ts` on the test's database, as its own process; resolves with its URL once it listens. */
+async function startGatewayProcess(): Promise<string> {
+  const child = Bun.spawn([process.execPath, "src/main.ts", "--port", "0", "--config", join(workDir, "config.json")], {
+    cwd: REPO_ROOT,
+    env: { ...process.env, GATEWAY_DB_URL: `file:${database}`, GATEWAY_ENCRYPTION_KEY: "killed-gateway-key" },
+    stdout: "pipe",
+    stderr: "inherit",
+  });
+  running = child;
+  const decoder = new TextDecoder();
+  let output = "";
+  for await (const chunk of child.stdout) {
+    output += decoder.decode(chunk, { stream: true });
+    const port = /listening on http:\/\/[^\s:]+:(\d+)/.exec(output)?.[1];
+    if (port) return `http://127.0.0.1:${port}`;
+  }
+  throw new Error(`the gateway exited before listening:\n${output}`);
+}
+
+const journaledRows = async () => readdirSync(journal).reduce((count, name) => count + readFileSync(join(journal, name), "utf8").split("\n").filter(Boolean).length, 0);
+
+test("the logs of requests answered just before a SIGKILL are stored by the next start, each once", async () => {
+  let url = await startGatewayProcess();
+  const client = new OpenAI({ baseURL: `${url}/v1`, apiKey: "unused", maxRetries: 0 });
+  const prompts = Array.from({ length: 12 }, (_, index) => `killed-${index}`);
+  for (const prompt of prompts) await client.chat.completions.create({ model: "openai/gpt-4o-mini", messages: [{ role: "user", content: prompt }] });
+  // Answered, and in the journal: the batch that stores them waits up to 200 ms more.
+  await eventually(journaledRows, (rows) => rows >= prompts.length);
+  running!.kill("SIGKILL");
+  await running!.exited;
+
+  url = await startGatewayProcess();
+  const loggedTotal = async () =>
+    ((await (await fetch(`${url}/api/logs?content_search=killed`, { headers: { [SETUP_TOKEN_HEADER]: SETUP_TOKEN } })).json()) as { total: number }).total;
+  expect(await eventually(loggedTotal, (total) => total >= prompts.length)).toBe(prompts.length);
+  // Stored, so their journal goes once the next batch settles them.
+  expect(await eventually(journaledRows, (rows) => rows === 0)).toBe(0);
+}, 30_000);
+
+test("rows an earlier process left under this very pid (a container's pid 1, restarted) are stored too", async () => {
+  const file = join(workDir, "reused-pid.db");
+  const leftBehind = `${file}-log-journal`;
+  mkdirSync(leftBehind);
+  const row = driverRowOf({
+    id: "left-under-a-reused-pid",
+    timestamp: new Date(),
+    object: "chat.completion",
+    provider: "openai",
+    model: "gpt-4o-mini",
+    status: "success",
+    statusCode: 200,
+    toolCallNames: [],
+    inputTokens: 3,
+    outputTokens: 2,
+    cachedTokens: 0,
+    reasoningTokens: 0,
+    totalTokens: 5,
+    latencyMs: 12,
+    stream: false,
+    metadata: {},
+    attempts: [],
+  });
+  // Same pid as this process, another start time: the process that wrote it is gone.
+  writeFileSync(join(leftBehind, `${process.pid}.1-0badc0de-00000000.jsonl`), `${JSON.stringify(row)}\n`);
+
+  const gw = await startGateway({}, { databaseUrl: `file:${file}` });
+  try {
+    const logged = await gw.admin("/api/logs/left-under-a-reused-pid");
+    expect(logged.status).toBe(200);
+    expect(await logged.json()).toMatchObject({ id: "left-under-a-reused-pid", provider: "openai", model: "gpt-4o-mini", total_tokens: 5 });
+    expect(await eventually(async () => readdirSync(leftBehind), (names) => names.length === 0)).toEqual([]);
+  } finally {
+    await gw.close();
+  }
+});
