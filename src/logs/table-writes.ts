@@ -1,7 +1,6 @@
-import type { NewRequestLogRow } from "../db/schema/logs";
 import { ROLL_UP_INSERTED } from "./hourly";
 import { ROLL_UP_LATENCIES } from "./latency-histogram";
-import { type DriverRow, driverRowOf } from "./log-columns";
+import type { DriverRow } from "./log-columns";
 
 /** What a batch's rows are rolled up into, each statement taking the batch's row count: hourly usage, the latency histogram. */
 export const ROLL_UPS = [ROLL_UP_INSERTED, ROLL_UP_LATENCIES];
@@ -33,9 +32,9 @@ export interface WriterStatements {
   deleteOlderThan: string;
 }
 
-/** The main thread's side of the log table's writes: rows as the recorder builds them. */
+/** The main thread's side of the log table's writes: rows encoded with `driverRowOf`. */
 export interface LogWriter {
-  insert(rows: NewRequestLogRow[]): Promise<void>;
+  insert(rows: DriverRow[]): Promise<void>;
   deleteIds(ids: string[]): Promise<void>;
   deleteOlderThan(cutoff: Date, limit: number): Promise<number>;
   /** Stops the writer's thread, if it has one; call after the last flush. */
@@ -45,7 +44,7 @@ export interface LogWriter {
 /** A LogWriter over `writes` running on this thread. */
 export function logWriterOver(writes: TableWrites): LogWriter {
   return {
-    insert: async (rows) => writes.insert(rows.map(driverRowOf)),
+    insert: async (rows) => writes.insert(rows),
     deleteIds: async (ids) => writes.deleteIds(ids),
     deleteOlderThan: async (cutoff, limit) => writes.deleteOlderThan(cutoff.getTime(), limit),
     close() {},

@@ -1,6 +1,6 @@
 import { DELETE_BY_IDS, DELETE_OLDER_THAN } from "./deletion";
 import { INDEX_INSERTED_CONTENT } from "./full-text";
-import { driverRowOf, insertStatementFor } from "./log-columns";
+import { insertStatementFor } from "./log-columns";
 import { type LogWriter, ROLL_UPS } from "./table-writes";
 import { workerChannel } from "./worker-channel";
 import type { WriteRequest, WriterOpen } from "./write-worker";
@@ -19,7 +19,7 @@ export function workerWriter(database: WriterDatabase): LogWriter {
   const channel = workerChannel<WriteRequest>(new URL("./write-worker.ts", import.meta.url), "log writer", open);
   return {
     async insert(rows) {
-      await channel.request({ write: "insert", rows: rows.map(driverRowOf) });
+      await channel.request({ write: "insert", rows });
     },
     async deleteIds(ids) {
       await channel.request({ write: "deleteIds", ids });

@@ -108,3 +108,21 @@ test("rows an earlier process left under this very pid (a container's pid 1, res
     await gw.close();
   }
 });
+
+test("a journal that cannot be written (its folder is a file) leaves the requests answered and logged", async () => {
+  const file = join(workDir, "journal-blocked.db");
+  writeFileSync(`${file}-log-journal`, "not a folder");
+  const gw = await startGateway(
+    { providers: { openai: { keys: [{ id: "k1", value: "sk-upstream" }], network_config: { base_url: upstream.baseUrl, max_retries: 0 } } } },
+    { databaseUrl: `file:${file}` },
+  );
+  try {
+    const client = new OpenAI({ baseURL: `${gw.url}/v1`, apiKey: "unused", maxRetries: 0 });
+    const reply = await client.chat.completions.create({ model: "openai/gpt-4o-mini", messages: [{ role: "user", content: "journal-blocked" }] });
+    expect(reply.choices[0]?.message.content).toBeTruthy();
+    const logged = async () => ((await (await gw.admin("/api/logs?content_search=journal-blocked")).json()) as { total: number }).total;
+    expect(await eventually(logged, (total) => total === 1)).toBe(1);
+  } finally {
+    await gw.close();
+  }
+});
