@@ -12,6 +12,11 @@ const ROWS_PER_SEGMENT = 4096;
 const MIN_WRITE_INTERVAL_MS = 2;
 const SEGMENT = /^(\d+\.\d+)-[0-9a-f]+-\d+\.jsonl(?:\.claimed-(\d+\.\d+))?$/;
 
+export interface RecoveredSegment {
+  header: unknown;
+  rows: unknown[];
+}
+
 interface Segment {
   path: string;
   /** Open from the segment's first write until it is full or goes. */
@@ -19,6 +24,16 @@ interface Segment {
   rows: number;
   /** How many rows were appended up to this segment's last: all of its rows are settled once that many are. */
   end: number;
+}
+
+/** A line's JSON value; undefined for an empty line or the one a kill cut short (its row was never answered as logged). */
+function parsedLine(line: string): unknown {
+  if (!line) return undefined;
+  try {
+    return JSON.parse(line);
+  } catch {
+    return undefined;
+  }
 }
 
 /** When a process started, from /proc (Linux): with its pid, it names the process even where pids are reused (a container's pid 1). */
@@ -72,7 +87,11 @@ export class CrashJournal<Row> {
   // A journal that cannot be written (a full disk) costs only its own promise: the rows still queue.
   private readonly outage = new FailureStreak("request log: writing the crash journal");
 
-  constructor(private readonly dir: string) {
+  /** `header` opens every segment file: what a later start needs to read its rows (their columns, say). */
+  constructor(
+    private readonly dir: string,
+    private readonly header: unknown,
+  ) {
     try {
       mkdirSync(dir, { recursive: true });
     } catch (error) {
@@ -128,16 +147,17 @@ export class CrashJournal<Row> {
   }
 
   /**
-   * The rows that processes no longer running left behind, oldest segment first, in the order
-   * they were appended. Their files are claimed by renaming them (so two nodes starting on one
-   * file never take the same one); `release()` deletes them once their rows are queued again.
+   * The segments that processes no longer running left behind, oldest first, each with its
+   * header and its rows in the order they were appended. Their files are claimed by renaming
+   * them (so two nodes starting on one file never take the same one); `release()` deletes them
+   * once their rows are queued again.
    */
-  static recover(dir: string): { rows: unknown[]; release(): void } {
+  static recover(dir: string): { segments: RecoveredSegment[]; release(): void } {
     let names: string[];
     try {
       names = readdirSync(dir);
     } catch {
-      return { rows: [], release() {} };
+      return { segments: [], release() {} };
     }
     const claimed: string[] = [];
     for (const name of names.sort()) {
@@ -151,18 +171,13 @@ export class CrashJournal<Row> {
         // Another node claimed it first.
       }
     }
-    const rows: unknown[] = [];
+    const segments: RecoveredSegment[] = [];
     for (const path of claimed) {
-      for (const line of readFileSync(path, "utf8").split("\n")) {
-        if (!line) continue;
-        try {
-          rows.push(JSON.parse(line));
-        } catch {
-          // The line a kill cut short: its row was never answered as logged.
-        }
-      }
+      const [first = "", ...lines] = readFileSync(path, "utf8").split("\n");
+      const header = parsedLine(first);
+      if (header !== undefined) segments.push({ header, rows: lines.map(parsedLine).filter((row) => row !== undefined) });
     }
-    return { rows, release: () => claimed.forEach((path) => unlinkSync(path)) };
+    return { segments, release: () => claimed.forEach((path) => unlinkSync(path)) };
   }
 
   private openSegment(): Segment {
@@ -188,7 +203,7 @@ export class CrashJournal<Row> {
     this.writeScheduled = false;
     const segment = this.segments.at(-1);
     if (this.pending.length === 0 || !segment) return;
-    let text = "";
+    let text = segment.fd === undefined ? `${JSON.stringify(this.header)}\n` : "";
     for (const row of this.pending) text += `${JSON.stringify(row)}\n`;
     this.pending = [];
     this.lastWriteAt = performance.now();

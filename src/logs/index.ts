@@ -1,3 +1,5 @@
+import { Type } from "@sinclair/typebox";
+import { Value } from "@sinclair/typebox/value";
 import { inArray } from "drizzle-orm";
 import type { Database } from "../db/client";
 import { embeddedFilePath } from "../db/embedded-file";
@@ -6,8 +8,8 @@ import { refusedByTable, STOP_GRACE_MS, WRITE_RETRY_DELAYS_MS } from "../db/writ
 import { BatchWriter } from "./batch-writer";
 import { clientReader } from "./client-reader";
 import { clientWriter } from "./client-writer";
-import { CrashJournal } from "./crash-journal";
-import { type DriverRow, driverRowOf, rowFromDriver } from "./log-columns";
+import { CrashJournal, type RecoveredSegment } from "./crash-journal";
+import { type DriverRow, driverRowFrom, driverRowOf, LOG_COLUMN_NAMES, rowFromDriver } from "./log-columns";
 import { requestLogRecorder } from "./recorder";
 import { scheduleRetention } from "./retention";
 import { logRoutes } from "./routes";
@@ -46,17 +48,43 @@ export interface RequestLogsOptions {
   threads?: WriterDatabase;
 }
 
-/**
- * Request logs: the inference hook that records every request through a batched writer (and,
- * on an embedded file, a crash journal), the /api/logs routes, and the retention schedule.
- * `close()` stops the schedule and writes what is still queued.
- */
 /** A row on its way to the table: as the recorder built it (what listeners get) and as the driver stores it. */
 interface QueuedRow {
   row: NewRequestLogRow;
   values: DriverRow;
 }
 
+/** What opens each journal segment: the columns of its rows, in order. */
+const JournalHeader = Type.Object({ columns: Type.Array(Type.String()) });
+
+/**
+ * The rows of journal segments, read by the columns each segment names (a gateway of another
+ * version may have written them). A segment or row that does not read as one is skipped.
+ */
+function journaledRows(segments: RecoveredSegment[]): QueuedRow[] {
+  return segments.flatMap(({ header, rows }) => {
+    if (!Value.Check(JournalHeader, header)) {
+      console.error(`request log: skipped a journal segment of ${rows.length} rows without the columns of its rows`);
+      return [];
+    }
+    return rows.flatMap((line) => {
+      try {
+        if (!Array.isArray(line)) throw new Error("not a row");
+        const values = driverRowFrom(header.columns, line);
+        return [{ row: rowFromDriver(values), values }];
+      } catch (error) {
+        console.error("request log: skipped a journal row that does not read", error);
+        return [];
+      }
+    });
+  });
+}
+
+/**
+ * Request logs: the inference hook that records every request through a batched writer (and,
+ * on an embedded file, a crash journal), the /api/logs routes, and the retention schedule.
+ * `close()` stops the schedule and writes what is still queued.
+ */
 export function createRequestLogs(db: Database, options: RequestLogsOptions = {}) {
   const clock = options.clock ?? (() => new Date());
   // Told about every batch once it is stored (the agent indexes logs as they arrive); a listener must not block.
@@ -64,7 +92,7 @@ export function createRequestLogs(db: Database, options: RequestLogsOptions = {}
   const embeddedFile = options.threads && embeddedFilePath(options.threads.url);
   // Beside an embedded file only: a libSQL server's nodes may have no disk of their own.
   const journalDir = embeddedFile ? `${embeddedFile}-log-journal` : undefined;
-  const journal = journalDir ? new CrashJournal<DriverRow>(journalDir) : undefined;
+  const journal = journalDir ? new CrashJournal<DriverRow>(journalDir, { columns: LOG_COLUMN_NAMES }) : undefined;
   const tableWriter = options.threads ? workerWriter(options.threads) : logWriterOver(clientWriter(db.$client));
   const reader = embeddedFile ? workerReader(embeddedFile) : undefined;
   const insertAndTell = async (batch: QueuedRow[]) => {
@@ -119,10 +147,10 @@ export function createRequestLogs(db: Database, options: RequestLogsOptions = {}
     async recoverJournal(): Promise<number> {
       if (!journalDir || !journal) return 0;
       const left = CrashJournal.recover(journalDir);
-      const rows = left.rows as DriverRow[];
+      const rows = journaledRows(left.segments);
       let queued = 0;
       for (let start = 0; start < rows.length; start += RECOVERY_CHUNK) {
-        const chunk = rows.slice(start, start + RECOVERY_CHUNK).map((values) => ({ row: rowFromDriver(values), values }));
+        const chunk = rows.slice(start, start + RECOVERY_CHUNK);
         const stored = await db.select({ id: requestLogs.id }).from(requestLogs).where(inArray(requestLogs.id, chunk.map(({ row }) => row.id)));
         const known = new Set(stored.map(({ id }) => id));
         for (const { row, values } of chunk) if (!known.has(row.id) && enqueue(row, values)) queued++;

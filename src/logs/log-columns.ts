@@ -26,6 +26,17 @@ export function driverRowOf(row: NewRequestLogRow): DriverRow {
   return values;
 }
 
+/**
+ * `values` laid out as `LOG_COLUMN_NAMES` from the order `columns` gives them in (as another
+ * version of the gateway wrote them): columns it did not have are null, ones since dropped go.
+ */
+export function driverRowFrom(columns: readonly string[], values: readonly unknown[]): DriverRow {
+  return LOG_COLUMN_NAMES.map((name) => {
+    const index = columns.indexOf(name);
+    return index < 0 ? null : ((values[index] ?? null) as string | number | null);
+  });
+}
+
 /** The row `driverRowOf` encoded. */
 export function rowFromDriver(values: DriverRow): NewRequestLogRow {
   const row: Record<string, unknown> = {};

@@ -5,7 +5,7 @@ import { join, resolve } from "node:path";
 import type { Subprocess } from "bun";
 import OpenAI from "openai";
 import { SETUP_TOKEN_HEADER } from "../../src/access/setup-lock";
-import { driverRowOf } from "../../src/logs/log-columns";
+import { driverRowOf, LOG_COLUMN_NAMES } from "../../src/logs/log-columns";
 import { eventually } from "../support/eventually";
 import { startGateway } from "../support/gateway";
 import { type MockOpenAI, startMockOpenAI } from "../support/mock-openai";
@@ -52,7 +52,8 @@ async function startGatewayProcess(): Promise<string> {
   throw new Error(`the gateway exited before listening:\n${output}`);
 }
 
-const journaledRows = async () => readdirSync(journal).reduce((count, name) => count + readFileSync(join(journal, name), "utf8").split("\n").filter(Boolean).length, 0);
+// Each segment opens with a header line: the columns of its rows.
+const journaledRows = async () => readdirSync(journal).reduce((count, name) => count + readFileSync(join(journal, name), "utf8").split("\n").filter(Boolean).length - 1, 0);
 
 test("the logs of requests answered just before a SIGKILL are stored by the next start, each once", async () => {
   let url = await startGatewayProcess();
@@ -72,7 +73,7 @@ test("the logs of requests answered just before a SIGKILL are stored by the next
   expect(await eventually(journaledRows, (rows) => rows === 0)).toBe(0);
 }, 30_000);
 
-test("rows an earlier process left under this very pid (a container's pid 1, restarted) are stored too", async () => {
+test("rows an earlier process left under this very pid (a container's pid 1, restarted) are stored too, even from another version", async () => {
   const file = join(workDir, "reused-pid.db");
   const leftBehind = `${file}-log-journal`;
   mkdirSync(leftBehind);
@@ -95,8 +96,11 @@ test("rows an earlier process left under this very pid (a container's pid 1, res
     metadata: {},
     attempts: [],
   });
+  // Written by another version: its columns in another order, one this version no longer has, one it did not have yet.
+  const columns = [...LOG_COLUMN_NAMES.filter((name) => name !== "alias").reverse(), "a_column_since_dropped"];
+  const values = [...row.filter((_, index) => LOG_COLUMN_NAMES[index] !== "alias").reverse(), "gone"];
   // Same pid as this process, another start time: the process that wrote it is gone.
-  writeFileSync(join(leftBehind, `${process.pid}.1-0badc0de-00000000.jsonl`), `${JSON.stringify(row)}\n`);
+  writeFileSync(join(leftBehind, `${process.pid}.1-0badc0de-00000000.jsonl`), `${JSON.stringify({ columns })}\n${JSON.stringify(values)}\n`);
 
   const gw = await startGateway({}, { databaseUrl: `file:${file}` });
   try {
