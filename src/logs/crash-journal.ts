@@ -84,7 +84,7 @@ export class CrashJournal<Row> {
   private pending: Row[] = [];
   private writeScheduled = false;
   private lastWriteAt = Number.NEGATIVE_INFINITY;
-  // A journal that cannot be written (a full disk) costs only its own promise: the rows still queue.
+  // A journal that cannot be written (a full disk) loses only its own guarantee: the rows still queue.
   private readonly outage = new FailureStreak("request log: writing the crash journal");
 
   /** `header` opens every segment file: what a later start needs to read its rows (their columns, say). */
