@@ -26,7 +26,7 @@ interface Segment {
   end: number;
 }
 
-/** A line's JSON value; undefined for an empty line or the one a kill cut short (its row was never answered as logged). */
+/** A line's JSON value; undefined for an empty line or the one a kill cut short (that row is lost). */
 function parsedLine(line: string): unknown {
   if (!line) return undefined;
   try {
