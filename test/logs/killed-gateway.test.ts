@@ -5,6 +5,7 @@ import { join, resolve } from "node:path";
 import type { Subprocess } from "bun";
 import OpenAI from "openai";
 import { SETUP_TOKEN_HEADER } from "../../src/access/setup-lock";
+import { openEmbeddedFile } from "../../src/db/embedded-file";
 import { driverRowOf, LOG_COLUMN_NAMES } from "../../src/logs/log-columns";
 import { eventually } from "../support/eventually";
 import { startGateway } from "../support/gateway";
@@ -17,7 +18,9 @@ const database = join(workDir, "gateway.db");
 const journal = `${database}-log-journal`;
 
 let upstream: MockOpenAI;
+/** The gateway process started last; every one started is stopped after the file. */
 let running: Subprocess | undefined;
+const started: Subprocess[] = [];
 
 beforeAll(() => {
   upstream = startMockOpenAI();
@@ -27,21 +30,22 @@ beforeAll(() => {
   );
 });
 afterAll(async () => {
-  running?.kill("SIGTERM");
-  await running?.exited;
+  for (const child of started) child.kill("SIGTERM");
+  await Promise.all(started.map((child) => child.exited));
   upstream.stop();
   rmSync(workDir, { recursive: true, force: true });
 });
 
-/** `bun src/main.ts` on the test's database, as its own process; resolves with its URL once it listens. */
-async function startGatewayProcess(): Promise<string> {
+/** `bun src/main.ts` on `file` as its own process; resolves with its URL once it listens. */
+async function startGatewayProcess(file = database): Promise<string> {
   const child = Bun.spawn([process.execPath, "src/main.ts", "--port", "0", "--config", join(workDir, "config.json")], {
     cwd: REPO_ROOT,
-    env: { ...process.env, GATEWAY_DB_URL: `file:${database}`, GATEWAY_ENCRYPTION_KEY: "killed-gateway-key" },
+    env: { ...process.env, GATEWAY_DB_URL: `file:${file}`, GATEWAY_ENCRYPTION_KEY: "killed-gateway-key" },
     stdout: "pipe",
     stderr: "inherit",
   });
   running = child;
+  started.push(child);
   const decoder = new TextDecoder();
   let output = "";
   for await (const chunk of child.stdout) {
@@ -130,3 +134,26 @@ test("a journal that cannot be written (its folder is a file) leaves the request
     await gw.close();
   }
 });
+
+test("rows a gateway stopped while the database was locked could not store are stored by the next start", async () => {
+  const file = join(workDir, "locked-at-stop.db");
+  const url = await startGatewayProcess(file);
+  const client = new OpenAI({ baseURL: `${url}/v1`, apiKey: "unused", maxRetries: 0 });
+  // Another process holds the write lock through the whole stop: the gateway gives up on the rows after its grace.
+  const other = openEmbeddedFile(file);
+  other.exec("BEGIN IMMEDIATE");
+  try {
+    for (const index of [1, 2, 3]) await client.chat.completions.create({ model: "openai/gpt-4o-mini", messages: [{ role: "user", content: `locked-at-stop-${index}` }] });
+    running!.kill("SIGTERM");
+    await running!.exited;
+  } finally {
+    other.exec("ROLLBACK");
+    other.close();
+  }
+
+  // Another process, with the same encryption key: the journal of the one that stopped is its to store.
+  const next = await startGatewayProcess(file);
+  const logged = async () =>
+    ((await (await fetch(`${next}/api/logs?content_search=locked-at-stop`, { headers: { [SETUP_TOKEN_HEADER]: SETUP_TOKEN } })).json()) as { total: number }).total;
+  expect(await eventually(logged, (total) => total >= 3)).toBe(3);
+}, 60_000);
