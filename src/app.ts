@@ -59,6 +59,7 @@ export async function createGateway({ config, databaseUrl, env = process.env, cl
     threads: { url: databaseUrl, authToken: config.database?.auth_token },
     contentLogging: () => config.logs_store?.content_logging ?? true,
     retentionDays: () => config.logs_store?.retention_days,
+    journalDir: env.GATEWAY_LOG_JOURNAL_DIR || undefined,
   });
   const governance = await createGovernance({ db: database.db, providers, requireVirtualKey: () => config.enforce_auth_on_inference === true, clock });
   const mcp = await createMcpGateway({ db: database.db, secrets, snapshots, virtualKeys: governance.virtualKeys, settings: resolveMcpSettings(config), enforceAuth: config.enforce_auth_on_inference === true, inference: () => inference });

@@ -46,6 +46,12 @@ export interface RequestLogsOptions {
    * server's client does not block, so its queries run on `db`). Without it all goes to `db`.
    */
   threads?: WriterDatabase;
+  /**
+   * The folder of the crash journal (env GATEWAY_LOG_JOURNAL_DIR). By default it is
+   * `<file>-log-journal` beside an embedded file, and there is none for a libSQL server: a
+   * node there may have no disk of its own that outlives it.
+   */
+  journalDir?: string;
 }
 
 /** A row on its way to the table: as the recorder built it (what listeners get) and as the driver stores it. */
@@ -90,8 +96,7 @@ export function createRequestLogs(db: Database, options: RequestLogsOptions = {}
   // Told about every batch once it is stored (the agent indexes logs as they arrive); a listener must not block.
   const writtenListeners = new Set<(rows: readonly NewRequestLogRow[]) => void>();
   const embeddedFile = options.threads && embeddedFilePath(options.threads.url);
-  // Beside an embedded file only: a libSQL server's nodes may have no disk of their own.
-  const journalDir = embeddedFile ? `${embeddedFile}-log-journal` : undefined;
+  const journalDir = options.journalDir ?? (embeddedFile ? `${embeddedFile}-log-journal` : undefined);
   const journal = journalDir ? new CrashJournal<DriverRow>(journalDir, { columns: LOG_COLUMN_NAMES }) : undefined;
   const tableWriter = options.threads ? workerWriter(options.threads) : logWriterOver(clientWriter(db.$client));
   const reader = embeddedFile ? workerReader(embeddedFile) : undefined;

@@ -9,6 +9,7 @@ import { openEmbeddedFile } from "../../src/db/embedded-file";
 import { driverRowOf, LOG_COLUMN_NAMES } from "../../src/logs/log-columns";
 import { eventually } from "../support/eventually";
 import { startGateway } from "../support/gateway";
+import { LIBSQL_SERVER_BINARY, startLibsqlServer } from "../support/libsql-server";
 import { type MockOpenAI, startMockOpenAI } from "../support/mock-openai";
 
 const REPO_ROOT = resolve(import.meta.dir, "../..");
@@ -36,11 +37,11 @@ afterAll(async () => {
   rmSync(workDir, { recursive: true, force: true });
 });
 
-/** `bun src/main.ts` on `file` as its own process; resolves with its URL once it listens. */
-async function startGatewayProcess(file = database): Promise<string> {
+/** `bun src/main.ts` as its own process, on the test's database unless `env` says otherwise; resolves with its URL once it listens. */
+async function startGatewayProcess(env: Record<string, string> = {}): Promise<string> {
   const child = Bun.spawn([process.execPath, "src/main.ts", "--port", "0", "--config", join(workDir, "config.json")], {
     cwd: REPO_ROOT,
-    env: { ...process.env, GATEWAY_DB_URL: `file:${file}`, GATEWAY_ENCRYPTION_KEY: "killed-gateway-key" },
+    env: { ...process.env, GATEWAY_DB_URL: `file:${database}`, GATEWAY_ENCRYPTION_KEY: "killed-gateway-key", ...env },
     stdout: "pipe",
     stderr: "inherit",
   });
@@ -57,7 +58,10 @@ async function startGatewayProcess(file = database): Promise<string> {
 }
 
 // Each segment opens with a header line: the columns of its rows.
-const journaledRows = async () => readdirSync(journal).reduce((count, name) => count + readFileSync(join(journal, name), "utf8").split("\n").filter(Boolean).length - 1, 0);
+const journaledRows = async (dir = journal) => readdirSync(dir).reduce((count, name) => count + readFileSync(join(dir, name), "utf8").split("\n").filter(Boolean).length - 1, 0);
+
+const loggedTotal = async (url: string, search: string) =>
+  ((await (await fetch(`${url}/api/logs?content_search=${search}`, { headers: { [SETUP_TOKEN_HEADER]: SETUP_TOKEN } })).json()) as { total: number }).total;
 
 test("the logs of requests answered just before a SIGKILL are stored by the next start, each once", async () => {
   let url = await startGatewayProcess();
@@ -65,16 +69,14 @@ test("the logs of requests answered just before a SIGKILL are stored by the next
   const prompts = Array.from({ length: 12 }, (_, index) => `killed-${index}`);
   for (const prompt of prompts) await client.chat.completions.create({ model: "openai/gpt-4o-mini", messages: [{ role: "user", content: prompt }] });
   // Answered, and in the journal: the batch that stores them waits up to 200 ms more.
-  await eventually(journaledRows, (rows) => rows >= prompts.length);
+  await eventually(() => journaledRows(), (rows) => rows >= prompts.length);
   running!.kill("SIGKILL");
   await running!.exited;
 
   url = await startGatewayProcess();
-  const loggedTotal = async () =>
-    ((await (await fetch(`${url}/api/logs?content_search=killed`, { headers: { [SETUP_TOKEN_HEADER]: SETUP_TOKEN } })).json()) as { total: number }).total;
-  expect(await eventually(loggedTotal, (total) => total >= prompts.length)).toBe(prompts.length);
+  expect(await eventually(() => loggedTotal(url, "killed"), (total) => total >= prompts.length)).toBe(prompts.length);
   // Stored, so their journal goes once the next batch settles them.
-  expect(await eventually(journaledRows, (rows) => rows === 0)).toBe(0);
+  expect(await eventually(() => journaledRows(), (rows) => rows === 0)).toBe(0);
 }, 30_000);
 
 test("rows an earlier process left under this very pid (a container's pid 1, restarted) are stored too, even from another version", async () => {
@@ -137,7 +139,7 @@ test("a journal that cannot be written (its folder is a file) leaves the request
 
 test("rows a gateway stopped while the database was locked could not store are stored by the next start", async () => {
   const file = join(workDir, "locked-at-stop.db");
-  const url = await startGatewayProcess(file);
+  const url = await startGatewayProcess({ GATEWAY_DB_URL: `file:${file}` });
   const client = new OpenAI({ baseURL: `${url}/v1`, apiKey: "unused", maxRetries: 0 });
   // Another process holds the write lock through the whole stop: the gateway gives up on the rows after its grace.
   const other = openEmbeddedFile(file);
@@ -152,8 +154,26 @@ test("rows a gateway stopped while the database was locked could not store are s
   }
 
   // Another process, with the same encryption key: the journal of the one that stopped is its to store.
-  const next = await startGatewayProcess(file);
-  const logged = async () =>
-    ((await (await fetch(`${next}/api/logs?content_search=locked-at-stop`, { headers: { [SETUP_TOKEN_HEADER]: SETUP_TOKEN } })).json()) as { total: number }).total;
-  expect(await eventually(logged, (total) => total >= 3)).toBe(3);
+  const next = await startGatewayProcess({ GATEWAY_DB_URL: `file:${file}` });
+  expect(await eventually(() => loggedTotal(next, "locked-at-stop"), (total) => total >= 3)).toBe(3);
+}, 60_000);
+
+test.skipIf(!LIBSQL_SERVER_BINARY)("on a libSQL server, GATEWAY_LOG_JOURNAL_DIR keeps the logs of a killed node for its next start", async () => {
+  const server = await startLibsqlServer();
+  try {
+    const env = { GATEWAY_DB_URL: server.url, GATEWAY_LOG_JOURNAL_DIR: join(workDir, "node-journal") };
+    const url = await startGatewayProcess(env);
+    const client = new OpenAI({ baseURL: `${url}/v1`, apiKey: "unused", maxRetries: 0 });
+    for (const index of [1, 2, 3, 4, 5]) await client.chat.completions.create({ model: "openai/gpt-4o-mini", messages: [{ role: "user", content: `node-killed-${index}` }] });
+    await eventually(() => journaledRows(env.GATEWAY_LOG_JOURNAL_DIR), (rows) => rows >= 5);
+    running!.kill("SIGKILL");
+    await running!.exited;
+
+    const next = await startGatewayProcess(env);
+    expect(await eventually(() => loggedTotal(next, "node-killed"), (total) => total >= 5)).toBe(5);
+  } finally {
+    running?.kill("SIGTERM");
+    await running?.exited;
+    await server.stop();
+  }
 }, 60_000);
