@@ -107,8 +107,8 @@ export class CrashJournal<Row> {
     if (this.writeScheduled) return;
     this.writeScheduled = true;
     const wait = this.lastWriteAt + MIN_WRITE_INTERVAL_MS - performance.now();
-    if (wait <= 0) queueMicrotask(() => this.writeLines());
-    else setTimeout(() => this.writeLines(), wait);
+    if (wait <= 0) queueMicrotask(() => this.writePending());
+    else setTimeout(() => this.writePending(), wait);
   }
 
   /**
@@ -137,25 +137,20 @@ export class CrashJournal<Row> {
 
   /** Writes what is appended; the segments with unsettled rows stay for the next start. */
   close(): void {
-    this.writeLines();
+    this.writePending();
     for (const segment of this.segments) this.closeFile(segment);
   }
 
-  /** Writes the rows appended in this turn now rather than at its end. */
-  writePending(): void {
-    this.writeLines();
-  }
-
   /**
-   * The segments that processes no longer running left behind, oldest first, each with its
-   * header and its rows in the order they were appended. Their files are claimed by renaming
-   * them (so two nodes starting on one file never take the same one); `release()` deletes them
-   * once their rows are queued again.
+   * The segments that processes no longer running left in this journal's folder, oldest first,
+   * each with its header and its rows in the order they were appended. Their files are claimed by
+   * renaming them (so two nodes starting on one file never take the same one); `release()`
+   * deletes them once their rows are queued again.
    */
-  static recover(dir: string): { segments: RecoveredSegment[]; release(): void } {
+  recover(): { segments: RecoveredSegment[]; release(): void } {
     let names: string[];
     try {
-      names = readdirSync(dir);
+      names = readdirSync(this.dir);
     } catch {
       return { segments: [], release() {} };
     }
@@ -163,9 +158,9 @@ export class CrashJournal<Row> {
     for (const name of names.sort()) {
       const match = SEGMENT.exec(name);
       if (!match || processRuns(match[2] ?? match[1]!)) continue;
-      const path = join(dir, `${name.replace(/\.claimed-.*$/, "")}.claimed-${THIS_PROCESS}`);
+      const path = join(this.dir, `${name.replace(/\.claimed-.*$/, "")}.claimed-${THIS_PROCESS}`);
       try {
-        renameSync(join(dir, name), path);
+        renameSync(join(this.dir, name), path);
         claimed.push(path);
       } catch {
         // Another node claimed it first.
@@ -184,7 +179,7 @@ export class CrashJournal<Row> {
     const last = this.segments.at(-1);
     if (last && last.rows < ROWS_PER_SEGMENT) return last;
     if (last) {
-      this.writeLines();
+      this.writePending();
       this.closeFile(last);
     }
     const path = join(this.dir, `${THIS_PROCESS}-${this.instance}-${String(this.sequence++).padStart(8, "0")}.jsonl`);
@@ -199,7 +194,8 @@ export class CrashJournal<Row> {
     segment.fd = undefined;
   }
 
-  private writeLines(): void {
+  /** Writes the rows appended so far now rather than at the next scheduled write. */
+  writePending(): void {
     this.writeScheduled = false;
     const segment = this.segments.at(-1);
     if (this.pending.length === 0 || !segment) return;

@@ -9,7 +9,7 @@ import { BatchWriter } from "./batch-writer";
 import { clientReader } from "./client-reader";
 import { clientWriter } from "./client-writer";
 import { CrashJournal, type RecoveredSegment } from "./crash-journal";
-import { type DriverRow, driverRowFrom, driverRowOf, LOG_COLUMN_NAMES, rowFromDriver } from "./log-columns";
+import { type DriverRow, driverRowLayout, driverRowOf, LOG_COLUMN_NAMES, rowFromDriver } from "./log-columns";
 import { requestLogRecorder } from "./recorder";
 import { scheduleRetention } from "./retention";
 import { logRoutes } from "./routes";
@@ -73,10 +73,11 @@ function journaledRows(segments: RecoveredSegment[]): QueuedRow[] {
       console.error(`request log: skipped a journal segment of ${rows.length} rows without the columns of its rows`);
       return [];
     }
+    const laidOut = driverRowLayout(header.columns);
     return rows.flatMap((line) => {
       try {
         if (!Array.isArray(line)) throw new Error("not a row");
-        const values = driverRowFrom(header.columns, line);
+        const values = laidOut(line);
         return [{ row: rowFromDriver(values), values }];
       } catch (error) {
         console.error("request log: skipped a journal row that does not read", error);
@@ -150,8 +151,8 @@ export function createRequestLogs(db: Database, options: RequestLogsOptions = {}
     },
     /** Queues again the rows a process killed on this file left in the journal, but those the table already has; answers how many. */
     async recoverJournal(): Promise<number> {
-      if (!journalDir || !journal) return 0;
-      const left = CrashJournal.recover(journalDir);
+      if (!journal) return 0;
+      const left = journal.recover();
       const rows = journaledRows(left.segments);
       let queued = 0;
       for (let start = 0; start < rows.length; start += RECOVERY_CHUNK) {

@@ -27,14 +27,12 @@ export function driverRowOf(row: NewRequestLogRow): DriverRow {
 }
 
 /**
- * `values` laid out as `LOG_COLUMN_NAMES` from the order `columns` gives them in (as another
- * version of the gateway wrote them): columns it did not have are null, ones since dropped go.
+ * Lays out rows written with `columns` (as another version of the gateway may have ordered
+ * them) as `LOG_COLUMN_NAMES`: columns they did not have are null, ones since dropped go.
  */
-export function driverRowFrom(columns: readonly string[], values: readonly unknown[]): DriverRow {
-  return LOG_COLUMN_NAMES.map((name) => {
-    const index = columns.indexOf(name);
-    return index < 0 ? null : ((values[index] ?? null) as string | number | null);
-  });
+export function driverRowLayout(columns: readonly string[]): (values: readonly unknown[]) => DriverRow {
+  const positions = LOG_COLUMN_NAMES.map((name) => columns.indexOf(name));
+  return (values) => positions.map((position) => (position < 0 ? null : ((values[position] ?? null) as string | number | null)));
 }
 
 /** The row `driverRowOf` encoded. */
