@@ -5,64 +5,30 @@
  * scenario in scenarios.ts. Prints one table and a PASS/FAIL line per target; exits 1 on a FAIL.
  * Traffic goes to 127.0.0.1 only; everything started is stopped on exit, error or Ctrl-C.
  */
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { cpus, loadavg, tmpdir } from "node:os";
-import { join, resolve } from "node:path";
-import { SETUP_TOKEN_HEADER } from "../src/access/setup-lock";
-import { BENCH_SETUP_TOKEN, benchGatewayConfig } from "./gateway-config";
+import { join } from "node:path";
 import type { LoadPlan } from "./load-generator";
-import { type BenchServer, jitCpuSecondsOf, memoryOf, settled, startServer, stopAll } from "./processes";
+import { type BenchServer, memoryOf, settled, stopAll } from "./processes";
 import { type ByTarget, governanceCost, renderTable, type ScenarioResult, TARGETS, type TargetName, verdicts } from "./report";
 import { type Measured, runLoad } from "./run-load";
-import { type AdminFetch, SCENARIOS, type Scenario } from "./scenarios";
+import { SCENARIOS, type Scenario } from "./scenarios";
+import { adminOf, JIT_QUIET_SHARE, startBareProxy, startGateway, startMockUpstream, startScriptEnv, warmUp } from "./targets";
 
 // `--scenario <name>` (repeatable) measures only those scenarios, for quick iterations.
 const { values: args } = parseArgs({ args: Bun.argv.slice(2), options: { scenario: { type: "string", multiple: true } } });
 const chosen = args.scenario ? SCENARIOS.filter((scenario) => args.scenario!.includes(scenario.name)) : SCENARIOS;
 const SETTINGS = { rate: 2_000, rateSeconds: 5, rateConnections: 16, connections: 64, saturationSeconds: 3, saturationRounds: 3, warmupSeconds: 1, warmupLimitSeconds: 15 };
-const repoRoot = resolve(import.meta.dir, "..");
-const bun = process.execPath;
-
-/** The variables `npm start` sets before it runs the gateway (`NAME=${NAME:-default}` in package.json), so the bench measures the gateway as it is started. */
-function startScriptEnv(): Record<string, string> {
-  const { scripts } = JSON.parse(readFileSync(join(repoRoot, "package.json"), "utf8")) as { scripts: { start: string } };
-  const env: Record<string, string> = {};
-  for (const [, name, fallback] of scripts.start.matchAll(/(\w+)=\$\{\w+:-([^}]*)\}/g)) env[name!] = process.env[name!] ?? fallback!;
-  return env;
-}
 const gatewayEnv = startScriptEnv();
 
 async function startTargets(workDir: string): Promise<Record<TargetName, BenchServer>> {
-  const direct = await startServer("mock upstream", [bun, `${import.meta.dir}/mock-upstream.ts`]);
-  const configPath = join(workDir, "config.json");
-  writeFileSync(configPath, JSON.stringify(benchGatewayConfig(direct.url)));
-  const [proxy, gateway] = await Promise.all([
-    startServer("bare proxy", [bun, `${import.meta.dir}/bare-proxy.ts`, direct.url]),
-    // The bun binary itself rather than `npx bun`, so the pid is the gateway's and its RSS can be read.
-    startServer("gateway", [bun, "src/main.ts", "--port", "0", "--config", configPath], {
-      cwd: repoRoot,
-      env: { ...process.env, ...gatewayEnv, GATEWAY_DB_URL: `file:${join(workDir, "gateway.db")}`, GATEWAY_ENCRYPTION_KEY: "bench-encryption-key" },
-    }),
-  ]);
+  const direct = await startMockUpstream();
+  const [proxy, gateway] = await Promise.all([startBareProxy(direct), startGateway(workDir, direct)]);
   return { direct, proxy, gateway };
 }
 
 type HeadersByTarget = Record<TargetName, Record<string, string> | undefined>;
-
-/** POSTs to the gateway's management API with the setup token; a refusal stops the bench. */
-function adminOf(gateway: BenchServer): AdminFetch {
-  return async (path, json) => {
-    const response = await fetch(gateway.url + path, {
-      method: "POST",
-      headers: { "content-type": "application/json", [SETUP_TOKEN_HEADER]: BENCH_SETUP_TOKEN },
-      body: JSON.stringify(json),
-    });
-    const text = await response.text();
-    if (!response.ok) throw new Error(`gateway answered POST ${path} with ${response.status}:\n${text.slice(0, 500)}`);
-    return JSON.parse(text) as unknown;
-  };
-}
 
 /** The scenario's headers for every target, plus whatever its setup step made for the gateway alone. */
 async function headersFor(scenario: Scenario, gateway: BenchServer): Promise<HeadersByTarget> {
@@ -94,23 +60,8 @@ function medianByThroughput(runs: Measured[]): Measured {
   return runs.toSorted((a, b) => a.throughput - b.throughput)[Math.floor(runs.length / 2)]!;
 }
 
-/** A JIT compiler using less than this share of a core over a warm-up slice counts as quiet. */
-const JIT_QUIET_SHARE = 0.02;
-
-/**
- * Saturation load, not counted, in slices of `warmupSeconds` until the target's JIT compiler has
- * gone quiet (or `warmupLimitSeconds` have passed). Measured before that, a target pays for
- * compiling its own request path, once after it starts, on top of what each request costs: the
- * bare proxy's few lines compile within the first second, the gateway's path takes several.
- */
-async function warmUp(scenario: Scenario, server: BenchServer, headers: Record<string, string> | undefined): Promise<void> {
-  let elapsed = 0;
-  while (elapsed < SETTINGS.warmupLimitSeconds) {
-    const compiledBefore = jitCpuSecondsOf(server.pid);
-    await runLoad(plan(scenario, server, headers, "saturate", SETTINGS.warmupSeconds), server.pid);
-    elapsed += SETTINGS.warmupSeconds;
-    if (jitCpuSecondsOf(server.pid) - compiledBefore < JIT_QUIET_SHARE * SETTINGS.warmupSeconds) break;
-  }
+async function warmUpTarget(scenario: Scenario, server: BenchServer, headers: Record<string, string> | undefined): Promise<void> {
+  const elapsed = await warmUp((seconds) => plan(scenario, server, headers, "saturate", seconds), server, SETTINGS.warmupSeconds, SETTINGS.warmupLimitSeconds);
   console.error(`  ${server.name}: warm after ${elapsed} s`);
 }
 
@@ -121,7 +72,7 @@ async function measureScenario(scenario: Scenario, servers: Record<TargetName, B
   const saturated = {} as ByTarget;
   for (const target of TARGETS) {
     const server = servers[target];
-    await warmUp(scenario, server, headers[target]);
+    await warmUpTarget(scenario, server, headers[target]);
     await settled(server.pid);
     atRate[target] = await runLoad(plan(scenario, server, headers[target], "rate", SETTINGS.rateSeconds), server.pid);
   }
