@@ -21,16 +21,9 @@ export interface AuditEventInput {
   summary: Record<string, unknown>;
 }
 
-export interface AuditEventView {
+export interface AuditEventView extends Omit<AuditEventInput, "summary"> {
   id: string;
   timestamp: string;
-  initiator: { type: string; id: string };
-  action: string;
-  target: { type: string; id: string };
-  outcome: AuditOutcome;
-  method: string;
-  path: string;
-  ip: string;
   summary: unknown;
   signature: string;
 }
