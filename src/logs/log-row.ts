@@ -2,7 +2,7 @@ import type { NewRequestLogRow } from "../db/schema/logs";
 import type { InferenceOutcome, RequestContext } from "../inference/hooks";
 import type { ModelRef } from "../inference/model-ref";
 import { REQUEST_TYPE } from "../inference/operations";
-import { redactedJson } from "./redact-secrets";
+import { loggedBodyJson } from "./logged-body";
 
 /** The target a row is attributed to: the one that answered, else the primary the client asked for. */
 function attributedTarget(context: RequestContext, outcome: InferenceOutcome): ModelRef {
@@ -21,7 +21,7 @@ function aliasOf(requested: string, target: ModelRef): string | null {
 function contentColumns(context: RequestContext, outcome: InferenceOutcome, contentLogging: boolean) {
   if (!contentLogging) return { requestContent: null, responseContent: null };
   return {
-    requestContent: redactedJson(context.body),
+    requestContent: loggedBodyJson(context.body, Number(context.headers.get("content-length"))),
     responseContent: outcome.summary.content || null,
   };
 }

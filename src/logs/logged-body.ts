@@ -1,0 +1,52 @@
+/** Field names whose values are credentials wherever they appear in a logged body. */
+const SECRET_FIELD = /^(api[-_]?key|authorization|password|secret|client[-_]?secret|access[-_]?token|refresh[-_]?token|id[-_]?token|private[-_]?key|x-api-key|x-gw-vk)$/i;
+
+export const REDACTED = "[REDACTED]";
+
+/** The same names as JSON object keys, to tell from the plain serialization whether any is present. */
+const SECRET_KEY_IN_JSON = new RegExp(`"(${SECRET_FIELD.source.slice(2, -2)})":`, "i");
+
+/**
+ * A serialized body at least this long is checked for inline media; a smaller one cannot hold
+ * a payload worth leaving out, and keeps the native serialization.
+ */
+const MEDIA_SCAN_FROM = 16 * 1024;
+/** Inline media shorter than this is logged as it is. */
+const MEDIA_MIN_LENGTH = 1024;
+/** `data:image/png;base64,` and the like: a data URL's media type and parameters. */
+const BASE64_DATA_URL = /^data:([\w.+-]+\/[\w.+-]+)?(?:;[\w.+-]+=[^;,]*)*;base64,/i;
+/** Text has spaces and punctuation within its first KiB; base64 (standard or URL-safe) has none. */
+const BASE64_START = new RegExp(`^[A-Za-z0-9+/_-]{${MEDIA_MIN_LENGTH}}`);
+
+/**
+ * What stands in the log for inline media (an image, audio or a document sent as base64, in a
+ * data URL or a bare `data` field): its type, when the data URL names one, and its length.
+ */
+function mediaMarker(value: string): string | undefined {
+  if (value.length < MEDIA_MIN_LENGTH) return undefined;
+  const dataUrl = BASE64_DATA_URL.exec(value);
+  if (dataUrl) return `[${dataUrl[1] ? `${dataUrl[1]} ` : ""}base64, ${value.length - dataUrl[0].length} characters not logged]`;
+  return BASE64_START.test(value) ? `[base64, ${value.length} characters not logged]` : undefined;
+}
+
+const isSecretField = (field: string) => field !== "" && SECRET_FIELD.test(field);
+const withoutSecrets = (field: string, value: unknown) => (isSecretField(field) ? REDACTED : value);
+const withoutSecretsOrMedia = (field: string, value: unknown) => (isSecretField(field) ? REDACTED : typeof value === "string" ? (mediaMarker(value) ?? value) : value);
+
+/**
+ * `body` as the request log keeps it: JSON with every credential-named field, at any depth,
+ * replaced by a marker, and inline media left out: logged whole, 300 requests with a 3 MB
+ * image took the gateway 9.5 s instead of 1.3 s and grew the database by 900 MB, and no search
+ * finds anything in base64. Most bodies are small and name no credential: the native serialization
+ * is scanned first, and only a body that is large or names one pays for the slower
+ * serialization with a replacer. `bytesHint` (the request's content-length) lets a body known
+ * to be large skip the first.
+ */
+export function loggedBodyJson(body: unknown, bytesHint = 0): string {
+  if (bytesHint >= MEDIA_SCAN_FROM) return JSON.stringify(body, withoutSecretsOrMedia);
+  const plain = JSON.stringify(body);
+  if (plain === undefined) return plain;
+  if (plain.length >= MEDIA_SCAN_FROM) return JSON.stringify(body, withoutSecretsOrMedia);
+  if (!SECRET_KEY_IN_JSON.test(plain)) return plain;
+  return JSON.stringify(body, withoutSecrets);
+}
