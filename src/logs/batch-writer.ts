@@ -5,6 +5,14 @@ import { backgroundTimeout } from "./background-timer";
 export interface BatchWriterOptions<Row> {
   /** Rows held in memory at most; a row arriving at a full queue is dropped and counted. */
   capacity: number;
+  /**
+   * Bytes held in memory at most, by `sizeOf`: a row that would pass them is dropped and counted,
+   * unless the queue is empty. Rows vary from a kilobyte to megabytes, so a bound in rows alone
+   * does not bound memory. None by default.
+   */
+  capacityBytes?: number;
+  /** A row's size in memory, roughly, for `capacityBytes` and `maxBatchBytes`. */
+  sizeOf?: (row: Row) => number;
   /** A flush starts as soon as this many rows wait. */
   batchSize: number;
   /**
@@ -13,6 +21,8 @@ export interface BatchWriterOptions<Row> {
    * so a writer that falls behind catches up instead of falling further behind.
    */
   maxBatchSize?: number;
+  /** The most bytes one insert takes (at least one row); so many wait also start a flush. None by default. */
+  maxBatchBytes?: number;
   /** A flush starts this long after the first row arrives in an empty queue. */
   flushIntervalMs: number;
   /**
@@ -32,6 +42,8 @@ export interface BatchWriterOptions<Row> {
 
 export interface QueueStatus {
   depth: number;
+  /** The queued rows' size, by the writer's `sizeOf`. */
+  bytes: number;
   capacity: number;
   dropped: number;
   /** Rows lost: the table refused them, or the database was still unavailable when the writer stopped. */
@@ -46,6 +58,7 @@ export interface QueueStatus {
  */
 export class BatchWriter<Row> {
   private queue: Row[] = [];
+  private queuedBytes = 0;
   private dropped = 0;
   private failed = 0;
   private retries = 0;
@@ -60,18 +73,21 @@ export class BatchWriter<Row> {
   ) {}
 
   enqueue(row: Row): boolean {
-    if (this.queue.length >= this.options.capacity) {
+    const size = this.options.sizeOf?.(row) ?? 0;
+    const overCapacity = this.queue.length >= this.options.capacity || (this.queue.length > 0 && this.queuedBytes + size > (this.options.capacityBytes ?? Infinity));
+    if (overCapacity) {
       this.dropped++;
       return false;
     }
     this.queue.push(row);
-    if (this.queue.length >= this.options.batchSize) this.startDraining();
+    this.queuedBytes += size;
+    if (this.fullBatchWaits()) this.startDraining();
     else this.timer ??= backgroundTimeout(() => this.startDraining(), this.options.flushIntervalMs);
     return true;
   }
 
   status(): QueueStatus {
-    return { depth: this.queue.length, capacity: this.options.capacity, dropped: this.dropped, failed: this.failed, retries: this.retries };
+    return { depth: this.queue.length, bytes: this.queuedBytes, capacity: this.options.capacity, dropped: this.dropped, failed: this.failed, retries: this.retries };
   }
 
   /** Resolves once every row queued before the call is written (or counted as failed). */
@@ -110,8 +126,28 @@ export class BatchWriter<Row> {
   // traffic, each commit costing as much as hundreds of rows.
   private async drain() {
     do {
-      await this.write(this.queue.splice(0, this.options.maxBatchSize ?? this.options.batchSize));
-    } while (this.queue.length >= this.options.batchSize);
+      await this.write(this.nextBatch());
+    } while (this.fullBatchWaits());
+  }
+
+  private fullBatchWaits(): boolean {
+    return this.queue.length >= this.options.batchSize || this.queuedBytes >= (this.options.maxBatchBytes ?? Infinity);
+  }
+
+  /** The oldest rows, up to the batch limits in rows and bytes; at least one. */
+  private nextBatch(): Row[] {
+    const { sizeOf, maxBatchBytes = Infinity } = this.options;
+    const rows = Math.min(this.queue.length, this.options.maxBatchSize ?? this.options.batchSize);
+    let taken = 0;
+    let bytes = 0;
+    while (taken < rows) {
+      const size = sizeOf?.(this.queue[taken]!) ?? 0;
+      if (taken > 0 && bytes + size > maxBatchBytes) break;
+      bytes += size;
+      taken++;
+    }
+    this.queuedBytes -= bytes;
+    return this.queue.splice(0, taken);
   }
 
   /** Rows keep queueing meanwhile: one busy spell of the database loses none, unless the queue fills. */

@@ -19,6 +19,8 @@ import { workerReader } from "./worker-reader";
 
 /** Journal rows checked against the table and queued at a time when a start recovers them. */
 const RECOVERY_CHUNK = 500;
+/** What a queued row holds besides its content (ids, names, numbers, JSON columns), roughly. */
+const ROW_OVERHEAD_BYTES = 1_024;
 
 export interface RequestLogsOptions {
   /** Whether request and response content is logged (config `logs_store.content_logging`, default true). */
@@ -26,6 +28,8 @@ export interface RequestLogsOptions {
   /** Config `logs_store.retention_days`; unset or 0 keeps logs forever. */
   retentionDays?: () => number | undefined;
   queueCapacity?: number;
+  /** Bytes of queued rows at most (default 256 MiB): rows with long content would otherwise fill memory before the row capacity. */
+  queueCapacityBytes?: number;
   batchSize?: number;
   maxBatchSize?: number;
   flushIntervalMs?: number;
@@ -59,6 +63,9 @@ interface QueuedRow {
   row: NewRequestLogRow;
   values: DriverRow;
 }
+
+/** The row and its driver values share their strings, so the content counts once. */
+const sizeOfQueued = ({ row }: QueuedRow) => ROW_OVERHEAD_BYTES + (row.requestContent?.length ?? 0) + (row.responseContent?.length ?? 0);
 
 /** What opens each journal segment: the columns of its rows, in order. */
 const JournalHeader = Type.Object({ columns: Type.Array(Type.String()) });
@@ -114,6 +121,11 @@ export function createRequestLogs(db: Database, options: RequestLogsOptions = {}
   };
   const writer = new BatchWriter<QueuedRow>(insertAndTell, {
     capacity: options.queueCapacity ?? 10_000,
+    capacityBytes: options.queueCapacityBytes ?? 256 * 1024 * 1024,
+    sizeOf: sizeOfQueued,
+    // One hand-off to the writer thread copies its batch: 3,200 rows of long conversations
+    // would be gigabytes at once.
+    maxBatchBytes: 16 * 1024 * 1024,
     batchSize: options.batchSize ?? 800,
     // Measured at 1M rows: 3,200-row batches ingest ~20 % more rows per second than 800-row
     // ones; larger ones gain little and hold the write lock longer (~120 ms at this size).

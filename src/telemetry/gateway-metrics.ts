@@ -44,6 +44,7 @@ export type InferenceMetrics = ReturnType<typeof inferenceMetrics>;
 /** What the request-log writer tells about its bounded queue. */
 export interface LogQueueStatus {
   depth: number;
+  bytes: number;
   dropped: number;
   failed: number;
   retries: number;
@@ -55,4 +56,5 @@ export function registerLogQueueMetrics(registry: MetricsRegistry, status: () =>
   registry.counter({ name: "gateway_log_write_failed_total", help: "Request log rows lost: the table refused them, or the database was still unavailable when the gateway stopped.", collect: () => [{ labels: {}, value: status().failed }] });
   registry.counter({ name: "gateway_log_write_retries_total", help: "Request log batch writes the database did not take (busy, locked, out of reach) and that were tried again.", collect: () => [{ labels: {}, value: status().retries }] });
   registry.gauge({ name: "gateway_log_queue_depth", help: "Request log rows waiting to be written, not counting the batch being written.", collect: () => [{ labels: {}, value: status().depth }] });
+  registry.gauge({ name: "gateway_log_queue_bytes", help: "Memory the request log rows waiting to be written hold, roughly, in bytes (bounded: rows beyond it are dropped).", collect: () => [{ labels: {}, value: status().bytes }] });
 }

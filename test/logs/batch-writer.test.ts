@@ -51,11 +51,37 @@ describe("the batched writer", () => {
     const accepted = Array.from({ length: 9 }, (_, row) => slowWriter.enqueue(row));
     // The first two rows are being written; five more fill the queue; two are dropped.
     expect(accepted).toEqual([true, true, true, true, true, true, true, false, false]);
-    expect(slowWriter.status()).toEqual({ depth: 5, capacity: 5, dropped: 2, failed: 0, retries: 0 });
+    expect(slowWriter.status()).toEqual({ depth: 5, bytes: 0, capacity: 5, dropped: 2, failed: 0, retries: 0 });
     release();
     await slowWriter.flush();
     expect(sink.batches).toEqual([[0, 1], [2, 3], [4, 5], [6]]);
-    expect(slowWriter.status()).toEqual({ depth: 0, capacity: 5, dropped: 2, failed: 0, retries: 0 });
+    expect(slowWriter.status()).toEqual({ depth: 0, bytes: 0, capacity: 5, dropped: 2, failed: 0, retries: 0 });
+  });
+
+  test("large rows are bounded by bytes: beyond the byte capacity they are dropped, and a batch takes at most its bytes", async () => {
+    const batches: number[][] = [];
+    let release!: () => void;
+    const blocked = new Promise<void>((resolve) => (release = resolve));
+    // A row is its own size in bytes.
+    const writer = new BatchWriter(
+      async (rows: number[]) => {
+        await blocked;
+        batches.push(rows);
+      },
+      { capacity: 1_000, capacityBytes: 100, sizeOf: (row) => row, batchSize: 1_000, maxBatchBytes: 60, flushIntervalMs: 3_600_000 },
+    );
+    // 40 and 30 make a batch's worth (60 bytes): 40 goes to the insert, 30 waits. 50 joins it;
+    // a second 40 would pass 100 bytes queued.
+    expect([40, 30, 50, 40].map((row) => writer.enqueue(row))).toEqual([true, true, true, false]);
+    expect(writer.status()).toMatchObject({ depth: 2, bytes: 80, dropped: 1 });
+    // A row larger than the byte capacity is taken only into an empty queue, as a batch of its own.
+    expect(writer.enqueue(500)).toBe(false);
+    release();
+    await writer.flush();
+    expect(writer.enqueue(500)).toBe(true);
+    await writer.flush();
+    expect(batches).toEqual([[40], [30], [50], [500]]);
+    expect(writer.status()).toMatchObject({ depth: 0, bytes: 0, dropped: 2 });
   });
 
   test("rows that pile up while an insert runs go out together, up to the largest batch", async () => {

@@ -205,13 +205,27 @@ describe("recording never disturbs the request", () => {
     expect((await gw.admin("/api/logs/rec-after-broken")).status).toBe(200);
   });
 
+  test("rows with long content are bounded by bytes as well as by count", async () => {
+    const opened = await openRequestLogs(gw.databaseUrl, { queueCapacityBytes: 100_000, batchSize: 100, flushIntervalMs: 3_600_000 });
+    const pasted = "the harbour lease, clause by clause ".repeat(1_000);
+    for (let index = 0; index < 5; index++) {
+      opened.logs.recorder.settle!(chatContext(`rec-long-${index}`, { body: { model: "openai/gpt-4o", messages: [{ role: "user", content: pasted }] } }), answeredOutcome());
+    }
+    // Each row holds ~36 KB of content: two fit in 100 KB, the other three are dropped.
+    expect(opened.logs.queueStatus()).toMatchObject({ depth: 2, dropped: 3 });
+    expect(opened.logs.queueStatus().bytes).toBeGreaterThan(2 * pasted.length);
+    await opened.close();
+    expect((await gw.admin("/api/logs/rec-long-1")).status).toBe(200);
+    expect((await gw.admin("/api/logs/rec-long-2")).status).toBe(404);
+  });
+
   test("when the queue is full rows are dropped and counted, and GET /api/logs/stats shows it", async () => {
     const opened = await openRequestLogs(gw.databaseUrl, { queueCapacity: 3, batchSize: 100, flushIntervalMs: 3_600_000 });
     const server = new Elysia().use(errorHandler).use(opened.logs.routes).listen({ port: 0, hostname: "127.0.0.1" });
     try {
       for (let index = 0; index < 8; index++) opened.logs.recorder.settle!(chatContext(`rec-burst-${index}`), answeredOutcome());
       const stats = (await (await fetch(`http://127.0.0.1:${server.server!.port}/api/logs/stats`)).json()) as { log_queue: unknown };
-      expect(stats.log_queue).toEqual({ depth: 3, capacity: 3, dropped: 5, failed: 0, retries: 0 });
+      expect(stats.log_queue).toEqual({ depth: 3, bytes: expect.any(Number), capacity: 3, dropped: 5, failed: 0, retries: 0 });
       await opened.logs.flush();
       const written = (await (await gw.admin("/api/logs?content_search=Lisbon&limit=1000")).json()) as { logs: Array<{ id: string }> };
       expect(written.logs.map((log) => log.id).filter((id) => id.startsWith("rec-burst-"))).toEqual(["rec-burst-2", "rec-burst-1", "rec-burst-0"]);

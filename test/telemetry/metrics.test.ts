@@ -119,12 +119,14 @@ describe("/metrics scraped and parsed", () => {
     expect(valueOf(metrics, "gateway_cache_hits_total", { type: "direct" })).toBe(1);
   });
 
-  test("the log queue's drops, retries and depth", () => {
+  test("the log queue's drops, retries, depth and bytes", () => {
     expect(metrics.types.get("gateway_log_queue_dropped_total")).toBe("counter");
     expect(valueOf(metrics, "gateway_log_queue_dropped_total")).toBe(0);
     expect(metrics.types.get("gateway_log_write_retries_total")).toBe("counter");
     expect(valueOf(metrics, "gateway_log_write_retries_total")).toBe(0);
     expect(valueOf(metrics, "gateway_log_queue_depth")).toBeGreaterThanOrEqual(0);
+    expect(metrics.types.get("gateway_log_queue_bytes")).toBe("gauge");
+    expect(valueOf(metrics, "gateway_log_queue_bytes")).toBeGreaterThanOrEqual(0);
   });
 
   test("cost in USD of priced requests; a cache hit costs nothing", () => {
