@@ -19,6 +19,7 @@ import { workerReader } from "./worker-reader";
 
 /** Journal rows checked against the table and queued at a time when a start recovers them. */
 const RECOVERY_CHUNK = 500;
+const DEFAULT_QUEUE_CAPACITY_BYTES = 256 * 1024 * 1024;
 /** What a queued row holds besides its content (ids, names, numbers, JSON columns), roughly. */
 const ROW_OVERHEAD_BYTES = 1_024;
 
@@ -66,6 +67,22 @@ interface QueuedRow {
 
 /** The row and its driver values share their strings, so the content counts once. */
 const sizeOfQueued = ({ row }: QueuedRow) => ROW_OVERHEAD_BYTES + (row.requestContent?.length ?? 0) + (row.responseContent?.length ?? 0);
+
+/** Recovered rows in chunks an empty queue takes whole: at most RECOVERY_CHUNK rows, and the queue's bytes (or one larger row). */
+function* recoveryChunks(rows: QueuedRow[], capacityBytes: number): Generator<QueuedRow[]> {
+  let chunk: QueuedRow[] = [];
+  let bytes = 0;
+  for (const row of rows) {
+    const size = sizeOfQueued(row);
+    if (chunk.length === RECOVERY_CHUNK || (chunk.length > 0 && bytes + size > capacityBytes)) {
+      yield chunk;
+      [chunk, bytes] = [[], 0];
+    }
+    chunk.push(row);
+    bytes += size;
+  }
+  if (chunk.length > 0) yield chunk;
+}
 
 /** What opens each journal segment: the columns of its rows, in order. */
 const JournalHeader = Type.Object({ columns: Type.Array(Type.String()) });
@@ -119,9 +136,10 @@ export function createRequestLogs(db: Database, options: RequestLogsOptions = {}
       }
     }
   };
+  const capacityBytes = options.queueCapacityBytes ?? DEFAULT_QUEUE_CAPACITY_BYTES;
   const writer = new BatchWriter<QueuedRow>(insertAndTell, {
     capacity: options.queueCapacity ?? 10_000,
-    capacityBytes: options.queueCapacityBytes ?? 256 * 1024 * 1024,
+    capacityBytes,
     sizeOf: sizeOfQueued,
     // One hand-off to the writer thread copies its batch: 3,200 rows of long conversations
     // would be gigabytes at once.
@@ -167,8 +185,7 @@ export function createRequestLogs(db: Database, options: RequestLogsOptions = {}
       const left = journal.recover();
       const rows = journaledRows(left.segments);
       let queued = 0;
-      for (let start = 0; start < rows.length; start += RECOVERY_CHUNK) {
-        const chunk = rows.slice(start, start + RECOVERY_CHUNK);
+      for (const chunk of recoveryChunks(rows, capacityBytes)) {
         const stored = await db.select({ id: requestLogs.id }).from(requestLogs).where(inArray(requestLogs.id, chunk.map(({ row }) => row.id)));
         const known = new Set(stored.map(({ id }) => id));
         for (const { row, values } of chunk) if (!known.has(row.id) && enqueue(row, values)) queued++;
