@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { driverRowOf, LOG_COLUMN_NAMES } from "../../src/logs/log-columns";
 import { startGateway, type TestGateway } from "../support/gateway";
-import { openRequestLogs } from "./seed-logs";
+import { minimalLogRow, openRequestLogs } from "./seed-logs";
 
 let gw: TestGateway;
 const journalDir = mkdtempSync(join(tmpdir(), "gateway-journal-recovery-"));
@@ -18,28 +18,7 @@ afterAll(async () => {
 
 const pasted = "the harbour lease, clause by clause ".repeat(1_000);
 
-function leftBehindRow(id: string) {
-  return driverRowOf({
-    id,
-    timestamp: new Date(),
-    object: "chat.completion",
-    provider: "openai",
-    model: "gpt-4o-mini",
-    status: "success",
-    statusCode: 200,
-    toolCallNames: [],
-    inputTokens: 3,
-    outputTokens: 2,
-    cachedTokens: 0,
-    reasoningTokens: 0,
-    totalTokens: 5,
-    latencyMs: 12,
-    stream: false,
-    metadata: {},
-    attempts: [],
-    requestContent: JSON.stringify({ messages: [{ role: "user", content: pasted }] }),
-  });
-}
+const leftBehindRow = (id: string) => driverRowOf(minimalLogRow(id, { requestContent: JSON.stringify({ messages: [{ role: "user", content: pasted }] }) }));
 
 test("a start recovers every journaled row, even when together they pass the queue's bytes", async () => {
   const ids = Array.from({ length: 6 }, (_, index) => `recovered-long-${index}`);

@@ -11,6 +11,7 @@ import { eventually } from "../support/eventually";
 import { startGateway } from "../support/gateway";
 import { LIBSQL_SERVER_BINARY, startLibsqlServer } from "../support/libsql-server";
 import { type MockOpenAI, startMockOpenAI } from "../support/mock-openai";
+import { minimalLogRow } from "./seed-logs";
 
 const REPO_ROOT = resolve(import.meta.dir, "../..");
 const SETUP_TOKEN = "killed-gateway-setup-token";
@@ -83,25 +84,7 @@ test("rows an earlier process left under this very pid (a container's pid 1, res
   const file = join(workDir, "reused-pid.db");
   const leftBehind = `${file}-log-journal`;
   mkdirSync(leftBehind);
-  const row = driverRowOf({
-    id: "left-under-a-reused-pid",
-    timestamp: new Date(),
-    object: "chat.completion",
-    provider: "openai",
-    model: "gpt-4o-mini",
-    status: "success",
-    statusCode: 200,
-    toolCallNames: [],
-    inputTokens: 3,
-    outputTokens: 2,
-    cachedTokens: 0,
-    reasoningTokens: 0,
-    totalTokens: 5,
-    latencyMs: 12,
-    stream: false,
-    metadata: {},
-    attempts: [],
-  });
+  const row = driverRowOf(minimalLogRow("left-under-a-reused-pid"));
   // Written by another version: its columns in another order, one this version no longer has, one it did not have yet.
   const columns = [...LOG_COLUMN_NAMES.filter((name) => name !== "alias").reverse(), "a_column_since_dropped"];
   const values = [...row.filter((_, index) => LOG_COLUMN_NAMES[index] !== "alias").reverse(), "gone"];

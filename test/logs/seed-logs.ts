@@ -2,6 +2,7 @@ import { openDatabase } from "../../src/db/client";
 import { GatewayError } from "../../src/http/errors";
 import type { InferenceOutcome, RequestContext } from "../../src/inference/hooks";
 import type { Operation } from "../../src/inference/operations";
+import type { NewRequestLogRow } from "../../src/db/schema/logs";
 import { createRequestLogs, type RequestLogsOptions } from "../../src/logs";
 
 /**
@@ -107,6 +108,30 @@ export function settledFor(fact: LogFact): [RequestContext, InferenceOutcome] {
 }
 
 /** A second request-log service on the gateway's database, writing from its own thread as the gateway does. */
+/** A successful chat's log row with only what the table requires, for rows a test writes past the recorder (a journal left behind). */
+export function minimalLogRow(id: string, extra: Partial<NewRequestLogRow> = {}): NewRequestLogRow {
+  return {
+    id,
+    timestamp: new Date(),
+    object: "chat.completion",
+    provider: "openai",
+    model: "gpt-4o-mini",
+    status: "success",
+    statusCode: 200,
+    toolCallNames: [],
+    inputTokens: 3,
+    outputTokens: 2,
+    cachedTokens: 0,
+    reasoningTokens: 0,
+    totalTokens: 5,
+    latencyMs: 12,
+    stream: false,
+    metadata: {},
+    attempts: [],
+    ...extra,
+  };
+}
+
 export async function openRequestLogs(databaseUrl: string, options: RequestLogsOptions = {}) {
   const database = await openDatabase(databaseUrl);
   const logs = createRequestLogs(database.db, { threads: { url: databaseUrl }, ...options });
