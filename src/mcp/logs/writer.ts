@@ -1,6 +1,7 @@
 import { eq } from "drizzle-orm";
 import type { Database } from "../../db/client";
 import { mcpToolLogs, type NewMcpToolLogRow } from "../../db/schema";
+import { loggedBodyJson } from "../../logs/logged-body";
 
 export type ToolCallSource = "tool_execute" | "agent" | "mcp_server";
 
@@ -16,7 +17,8 @@ export interface ToolCallStart {
 
 export interface ToolCallEnd {
   status: "success" | "error";
-  result?: string;
+  /** The result as logged; made only while content logging is on. */
+  result?: () => string;
   errorMessage?: string;
   latencyMs: number;
   cost?: number;
@@ -24,7 +26,8 @@ export interface ToolCallEnd {
 
 /**
  * Writes one row per MCP tool call: `processing` when it starts, completed when it ends.
- * Arguments and results are kept only while content logging is on. A failed write is reported
+ * Arguments and results are kept only while content logging is on, credentials and inline media
+ * left out as in request logs. A failed write is reported
  * and swallowed: logging never fails a tool call.
  */
 export class McpLogWriter {
@@ -44,7 +47,7 @@ export class McpLogWriter {
       mcpClientId: call.mcpClientId,
       source: call.source,
       status: "processing",
-      arguments: this.contentLogging() ? JSON.stringify(call.arguments) : null,
+      arguments: this.contentLogging() ? loggedBodyJson(call.arguments) : null,
       virtualKeyId: call.virtualKey?.id ?? null,
       virtualKeyName: call.virtualKey?.name ?? null,
     };
@@ -55,7 +58,7 @@ export class McpLogWriter {
   async finish(id: string, end: ToolCallEnd): Promise<void> {
     const changes = {
       status: end.status,
-      result: this.contentLogging() ? (end.result ?? null) : null,
+      result: this.contentLogging() ? (end.result?.() ?? null) : null,
       errorMessage: end.errorMessage ?? null,
       latencyMs: end.latencyMs,
       cost: end.cost ?? null,

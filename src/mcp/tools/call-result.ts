@@ -1,4 +1,5 @@
 import { GatewayError } from "../../http/errors";
+import { loggedBodyJson } from "../../logs/logged-body";
 import { describeError } from "../connection/upstream";
 import { loadedMcpClientSdk } from "../sdk";
 
@@ -10,13 +11,16 @@ export interface CallResult {
   toolResult?: unknown;
 }
 
-/** The result as the text of an OpenAI tool message: text parts joined, other parts as JSON. */
-export function resultText(result: CallResult): string {
-  if (result.toolResult !== undefined) return JSON.stringify(result.toolResult);
-  const parts = (result.content ?? []).map((part) => (part.type === "text" && typeof part.text === "string" ? part.text : JSON.stringify(part)));
-  if (parts.length === 0 && result.structuredContent) return JSON.stringify(result.structuredContent);
+/** The result as the text of an OpenAI tool message: text parts joined, other parts as JSON (by `serialize`). */
+export function resultText(result: CallResult, serialize: (value: unknown) => string = JSON.stringify): string {
+  if (result.toolResult !== undefined) return serialize(result.toolResult);
+  const parts = (result.content ?? []).map((part) => (part.type === "text" && typeof part.text === "string" ? part.text : serialize(part)));
+  if (parts.length === 0 && result.structuredContent) return serialize(result.structuredContent);
   return parts.join("\n");
 }
+
+/** The result as the MCP log keeps it: credentials and inline media (a screenshot's base64) left out of the parts that are not text. */
+export const loggedResultText = (result: CallResult) => resultText(result, loggedBodyJson);
 
 /** An upstream failure as a gateway error: a timeout, an MCP error the server answered, or no answer at all. */
 export function upstreamFailure(clientName: string, error: unknown): GatewayError {

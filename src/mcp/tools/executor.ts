@@ -5,7 +5,7 @@ import type { McpClientRegistry } from "../clients/registry";
 import { describeError, isAuthRefusal, openUpstream } from "../connection/upstream";
 import type { McpLogWriter, ToolCallSource } from "../logs/writer";
 import type { PerUserHeaderResolver } from "../per-user/auth-required";
-import { type CallResult, resultText, upstreamFailure } from "./call-result";
+import { type CallResult, loggedResultText, resultText, upstreamFailure } from "./call-result";
 import { type OfferedTool, resolveOfferedTool } from "./catalogue";
 import type { ToolFilter } from "./filter";
 
@@ -77,7 +77,7 @@ export class ToolExecutor {
       const result = await this.run(tool, args, context);
       const text = resultText(result);
       const isError = result.isError === true;
-      await this.logs.finish(logId, { status: isError ? "error" : "success", result: text, latencyMs: performance.now() - startedAt, cost: config.toolPricing[tool.toolName] });
+      await this.logs.finish(logId, { status: isError ? "error" : "success", result: () => loggedResultText(result), latencyMs: performance.now() - startedAt, cost: config.toolPricing[tool.toolName] });
       return { text, isError, result };
     } catch (error) {
       const failure = upstreamFailure(config.name, error);
