@@ -36,9 +36,34 @@ function summarizeGeneric(body: { usage?: Record<string, number> }): ReplySummar
   return { toolCallNames: [], usage: { prompt_tokens: prompt, completion_tokens: completion, total_tokens: usage.total_tokens ?? prompt + completion } };
 }
 
+/** A reply this long is not parsed whole for its usage when its tail holds it. */
+const LARGE_REPLY = 1024 * 1024;
+/** How far from the end a top-level `usage` is looked for. */
+const USAGE_TAIL = 4096;
+
+/**
+ * The top-level `usage` of a large OpenAI-style reply read from its tail: `"usage": {...}` and
+ * any fields after it, wrapped in braces, parse as an object only when `usage` is a key of the
+ * outermost one (in a nested object the braces do not balance; inside a string the quotes are
+ * escaped). An embeddings batch runs to tens of MB, and parsing it whole held the event loop for
+ * ~100 ms per request; undefined sends the caller to the full parse.
+ */
+function usageFromTail(text: string): { usage?: Record<string, number> } | undefined {
+  const at = text.lastIndexOf('"usage"');
+  if (at < 0 || text.length - at > USAGE_TAIL) return undefined;
+  try {
+    const tail = JSON.parse(`{${text.slice(at, text.trimEnd().length - 1)}}`) as { usage?: unknown };
+    return tail.usage && typeof tail.usage === "object" ? (tail as { usage: Record<string, number> }) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /** Summarizes a buffered reply written in `format`; an unreadable body yields an empty summary. */
 export function summarizeReply(operation: Operation, format: WireFormat, text: string): ReplySummary {
   try {
+    const tail = operation !== "chat" && text.length >= LARGE_REPLY ? usageFromTail(text) : undefined;
+    if (tail) return summarizeGeneric(tail);
     const body = JSON.parse(text);
     const chat = FORMATS[format]?.chat;
     if (operation === "chat" && chat) return summarizeChat(chat.decodeResponse(body));
