@@ -1,3 +1,5 @@
+import { inlineMedia } from "../inference/inline-media";
+
 /** Field names whose values are credentials wherever they appear in a logged body. */
 const SECRET_FIELD = /^(api[-_]?key|authorization|password|secret|client[-_]?secret|access[-_]?token|refresh[-_]?token|id[-_]?token|private[-_]?key|x-api-key|x-gw-vk)$/i;
 
@@ -11,22 +13,11 @@ const SECRET_KEY_IN_JSON = new RegExp(`"(${SECRET_FIELD.source.slice(2, -2)})":`
  * a payload worth leaving out, and keeps the native serialization.
  */
 const MEDIA_SCAN_FROM = 16 * 1024;
-/** Inline media shorter than this is logged as it is. */
-const MEDIA_MIN_LENGTH = 1024;
-/** `data:image/png;base64,` and the like: a data URL's media type and parameters. */
-const BASE64_DATA_URL = /^data:([\w.+-]+\/[\w.+-]+)?(?:;[\w.+-]+=[^;,]*)*;base64,/i;
-/** Text has spaces and punctuation within its first KiB; base64 (standard or URL-safe) has none. */
-const BASE64_START = new RegExp(`^[A-Za-z0-9+/_-]{${MEDIA_MIN_LENGTH}}`);
 
-/**
- * What stands in the log for inline media (an image, audio or a document sent as base64, in a
- * data URL or a bare `data` field): its type, when the data URL names one, and its length.
- */
+/** What stands in the log for inline media: its type, when the data URL names one, and its length. */
 function mediaMarker(value: string): string | undefined {
-  if (value.length < MEDIA_MIN_LENGTH) return undefined;
-  const dataUrl = BASE64_DATA_URL.exec(value);
-  if (dataUrl) return `[${dataUrl[1] ? `${dataUrl[1]} ` : ""}base64, ${value.length - dataUrl[0].length} characters not logged]`;
-  return BASE64_START.test(value) ? `[base64, ${value.length} characters not logged]` : undefined;
+  const media = inlineMedia(value);
+  return media && `[${media.mediaType ? `${media.mediaType} ` : ""}base64, ${media.length} characters not logged]`;
 }
 
 const isSecretField = (field: string) => field !== "" && SECRET_FIELD.test(field);

@@ -1,0 +1,25 @@
+/** Inline media shorter than this is treated as text. */
+const MEDIA_MIN_LENGTH = 1024;
+/** `data:image/png;base64,` and the like: a data URL's media type and parameters. */
+const BASE64_DATA_URL = /^data:([\w.+-]+\/[\w.+-]+)?(?:;[\w.+-]+=[^;,]*)*;base64,/i;
+/** Text has spaces and punctuation within its first KiB; base64 (standard or URL-safe) has none. */
+const BASE64_START = new RegExp(`^[A-Za-z0-9+/_-]{${MEDIA_MIN_LENGTH}}`);
+
+export interface InlineMedia {
+  /** As the data URL names it; a bare base64 field names none. */
+  mediaType?: string;
+  /** Characters of base64. */
+  length: number;
+}
+
+/**
+ * An image, audio or document a request carries as base64, in a data URL or a bare field
+ * (Anthropic's `source.data`, Gemini's `inline_data.data`, Bedrock's `bytes`); undefined for text.
+ * Such strings are not text the model reads as tokens, nor text worth logging or searching.
+ */
+export function inlineMedia(value: string): InlineMedia | undefined {
+  if (value.length < MEDIA_MIN_LENGTH) return undefined;
+  const dataUrl = BASE64_DATA_URL.exec(value);
+  if (dataUrl) return { mediaType: dataUrl[1], length: value.length - dataUrl[0].length };
+  return BASE64_START.test(value) ? { length: value.length } : undefined;
+}
