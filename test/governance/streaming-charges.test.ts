@@ -70,6 +70,17 @@ describe("a streamed response is charged when it ends", () => {
     expect(usage.cost).toBeLessThanOrEqual(usage.tokens * 0.02 + 1e-9);
   }, TOKENIZER_LOAD_MS + 5_000);
 
+  test("an image's base64 is not counted as text in the estimate", async () => {
+    const key = await meteredKey("image-without-usage");
+    const image = `data:image/png;base64,${Buffer.from(Array.from({ length: 45_000 }, (_, index) => (index * 13) % 256)).toString("base64")}`;
+    const response = await streamChat(key.value, { messages: [{ role: "user", content: [{ type: "text", text: "one two three" }, { type: "image_url", image_url: { url: image } }] }] });
+    expect(await response.text()).toContain("data: [DONE]");
+    const usage = await eventually(() => usageOf(key.id), (seen) => seen.tokens > 0, TOKENIZER_LOAD_MS);
+    // The text sent and received ("one two three", "echo: one two three"): a dozen tokens, not the ~40,000 of the base64.
+    expect(usage.tokens).toBeGreaterThanOrEqual(7);
+    expect(usage.tokens).toBeLessThan(50);
+  }, TOKENIZER_LOAD_MS + 5_000);
+
   test("also when the client disconnects mid-stream", async () => {
     const key = await meteredKey("left-early");
     const held = upstream.holdNextStream();

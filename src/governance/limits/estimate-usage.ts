@@ -1,10 +1,13 @@
 import type { Usage } from "../../inference/canonical";
+import { inlineMedia } from "../../inference/inline-media";
 
 /** Fields whose strings are names, not text the model reads. */
 const NOT_TEXT = new Set(["model", "role", "type"]);
 
 function textsOf(value: unknown, into: string[]): string[] {
-  if (typeof value === "string") into.push(value);
+  if (typeof value === "string") {
+    if (!inlineMedia(value)) into.push(value);
+  }
   else if (Array.isArray(value)) for (const item of value) textsOf(item, into);
   else if (value && typeof value === "object") for (const [field, inner] of Object.entries(value)) if (!NOT_TEXT.has(field)) textsOf(inner, into);
   return into;
@@ -13,7 +16,9 @@ function textsOf(value: unknown, into: string[]): string[] {
 /**
  * Usage for a reply the provider reported none for (a stream the client left early, a stream
  * without a usage chunk): the request's text and the reply seen, counted with OpenAI's o200k
- * tokenizer. Without it, leaving a stream just before its end would cost nothing.
+ * tokenizer. Without it, leaving a stream just before its end would cost nothing. Inline media
+ * (an image's base64) is not counted: tokenized as text, 1 MB of base64 came to ~680,000 tokens
+ * and ~76 ms of the event loop, where providers bill an image a few hundred to a few thousand.
  */
 export async function estimateUsage(body: Record<string, unknown>, replyText: string): Promise<Usage> {
   // Loaded on first use: the tokenizer's tables are large and most requests never need them.
