@@ -1,5 +1,6 @@
 import { sha256Hex } from "../crypto/sha256-hex";
 import type { RequestContext } from "../inference/hooks";
+import { inlineMedia } from "../inference/inline-media";
 import type { ResolvedCacheConfig } from "./config";
 
 /** Body fields that hold the conversation, across the wire formats, in reading order; the semantic match compares these. */
@@ -25,7 +26,7 @@ const without = (body: Record<string, unknown>, excluded: (key: string) => boole
 export interface RequestKeys {
   /** The exact-match key: the whole normalized request. */
   requestHash: string;
-  /** The request without its conversation: a semantic match must agree on everything else. */
+  /** The request without its conversation's text: a semantic match must agree on everything else, the images it carries included. */
   paramsHash: string;
 }
 
@@ -44,23 +45,36 @@ export function requestKeys(context: RequestContext, cacheKey: string, config: R
     model: config.cacheByModel ? target?.model : undefined,
   };
   const body = without(context.body, (key) => SCOPED_FIELDS.has(key));
+  const media = conversationOf(body).media.map(sha256Hex);
   return {
     requestHash: sha256Hex(canonicalJson({ scope, body })),
-    paramsHash: sha256Hex(canonicalJson({ scope, body: without(body, (key) => CONVERSATION_FIELDS.has(key)) })),
+    // Absent when there is none, so the hashes of requests without media are what they were.
+    paramsHash: sha256Hex(canonicalJson({ scope, body: without(body, (key) => CONVERSATION_FIELDS.has(key)), media: media.length > 0 ? media : undefined })),
   };
 }
 
-function collectText(value: unknown, into: string[]): void {
-  if (typeof value === "string") into.push(value);
-  else if (Array.isArray(value)) for (const item of value) collectText(item, into);
-  else if (value && typeof value === "object") {
-    for (const [key, item] of Object.entries(value)) if (!STRUCTURAL_KEYS.has(key)) collectText(item, into);
-  }
+/**
+ * A conversation's text, one piece per string, and the media it carries inline.
+ * An image's base64 is no text to compare by meaning: embedded as text it would cost the
+ * embedding call megabytes (past its model's context) and let a question about one picture
+ * match the same question about another. So media must match exactly, through `paramsHash`.
+ */
+function conversationOf(body: Record<string, unknown>): { texts: string[]; media: string[] } {
+  const found = { texts: [] as string[], media: [] as string[] };
+  const collect = (value: unknown): void => {
+    if (typeof value === "string") {
+      if (inlineMedia(value)) found.media.push(value);
+      else found.texts.push(value);
+    } else if (Array.isArray(value)) for (const item of value) collect(item);
+    else if (value && typeof value === "object") {
+      for (const [key, item] of Object.entries(value)) if (!STRUCTURAL_KEYS.has(key)) collect(item);
+    }
+  };
+  for (const field of CONVERSATION_FIELDS) collect(body[field]);
+  return found;
 }
 
 /** What the semantic cache embeds: the conversation's text, one line per piece (system before messages, whatever the field order). */
 export function conversationText(body: Record<string, unknown>): string {
-  const pieces: string[] = [];
-  for (const field of CONVERSATION_FIELDS) collectText(body[field], pieces);
-  return pieces.join("\n");
+  return conversationOf(body).texts.join("\n");
 }

@@ -93,6 +93,26 @@ describe("semantic cache on top of the exact one", () => {
   });
 });
 
+describe("pictures in a conversation must match exactly", () => {
+  const picture = (seed: number) => `data:image/png;base64,${Buffer.from(Array.from({ length: 3_000 }, (_, index) => (index * seed) % 256)).toString("base64")}`;
+  const askAbout = (text: string, url: string) =>
+    new OpenAI({ baseURL: `${gw.url}/v1`, apiKey: "unused", maxRetries: 0, defaultHeaders: { "x-gw-cache-key": "pictures" } }).chat.completions
+      .create({ model: "openai/gpt-4o-mini", messages: [{ role: "user", content: [{ type: "text", text }, { type: "image_url", image_url: { url } }] }] })
+      .withResponse();
+
+  test("the embedding gets the text alone; the same picture asked about in other words is a hit, another picture is not", async () => {
+    const [harbour, lighthouse] = [picture(7), picture(11)];
+    await askAbout(QUESTION, harbour);
+    expect(calls("/v1/embeddings").at(-1)!.body).toMatchObject({ input: QUESTION });
+    const samePicture = await askAbout(PARAPHRASE, harbour);
+    expect(samePicture.response.headers.get("x-gw-cache-hit")).toBe("semantic");
+    const chatsBefore = calls("/v1/chat/completions").length;
+    const otherPicture = await askAbout(PARAPHRASE, lighthouse);
+    expect(otherPicture.response.headers.get("x-gw-cache-hit")).toBeNull();
+    expect(calls("/v1/chat/completions").length).toBe(chatsBefore + 1);
+  });
+});
+
 describe("a failing embedding model leaves the exact cache working", () => {
   test("the semantic lookup is skipped and logged in the plugin's status", async () => {
     const put = await gw.admin("/api/plugins/response_cache", { method: "PUT", json: { config: { semantic: { embedding_model: "openai/broken-embedder" } } } });
