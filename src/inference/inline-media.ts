@@ -4,6 +4,11 @@ const MEDIA_MIN_LENGTH = 1024;
 const BASE64_DATA_URL = /^data:([\w.+-]+\/[\w.+-]+)?(?:;[\w.+-]+=[^;,]*)*;base64,/i;
 /** Text has spaces and punctuation within its first KiB; base64 (standard or URL-safe) has none. */
 const BASE64_START = new RegExp(`^[A-Za-z0-9+/_-]{${MEDIA_MIN_LENGTH}}`);
+/**
+ * Base64 of binary data mixes lower case, upper case and digits within any KiB; a long run of one
+ * kind (a DNA sequence, a hex digest, a word repeated) is text a person sent.
+ */
+const MIXED = [/[a-z]/, /[A-Z]/, /[0-9]/];
 
 export interface InlineMedia {
   /** As the data URL names it; a bare base64 field names none. */
@@ -21,5 +26,7 @@ export function inlineMedia(value: string): InlineMedia | undefined {
   if (value.length < MEDIA_MIN_LENGTH) return undefined;
   const dataUrl = BASE64_DATA_URL.exec(value);
   if (dataUrl) return { mediaType: dataUrl[1], length: value.length - dataUrl[0].length };
-  return BASE64_START.test(value) ? { length: value.length } : undefined;
+  if (!BASE64_START.test(value)) return undefined;
+  const start = value.slice(0, MEDIA_MIN_LENGTH);
+  return MIXED.every((kind) => kind.test(start)) ? { length: value.length } : undefined;
 }

@@ -13,6 +13,8 @@ const JPEG_BASE64 = imageBytes(90_000).toString("base64");
 /** A long pasted document: large, but text, so it is logged whole. */
 const DOCUMENT = Array.from({ length: 4_000 }, (_, index) => `clause ${index} of the harbour lease`).join("; ");
 const SMALL_ICON = imageBytes(300).toString("base64");
+/** 20,000 bases without a space: as long as an image's base64 and as free of punctuation, but text. */
+const SEQUENCE = Array.from({ length: 20_000 }, (_, index) => "ACGT"[(index * index + 3 * index) % 4]).join("");
 
 let openaiUpstream: MockOpenAI;
 let anthropicUpstream: MockAnthropic;
@@ -57,6 +59,7 @@ beforeAll(async () => {
     tagged("openai-image"),
   );
   await openai.chat.completions.create({ model: "openai/gpt-4o-mini", messages: [{ role: "user", content: DOCUMENT }] }, tagged("document"));
+  await openai.chat.completions.create({ model: "openai/gpt-4o-mini", messages: [{ role: "user", content: SEQUENCE }] }, tagged("sequence"));
   const anthropic = new Anthropic({ baseURL: `${gw.url}/anthropic`, apiKey: "unused", maxRetries: 0 });
   await anthropic.messages.create(
     {
@@ -98,9 +101,9 @@ describe("inline media is left out of logged request bodies", () => {
     expect(JSON.stringify(anthropicUpstream.requests.at(-1)!.body)).toContain(JPEG_BASE64);
   });
 
-  test("a long text is logged whole", async () => {
-    const row = await loggedCase("document");
-    expect(row.request_content.messages[0]!.content).toBe(DOCUMENT);
+  test("a long text is logged whole, one without spaces too", async () => {
+    expect((await loggedCase("document")).request_content.messages[0]!.content).toBe(DOCUMENT);
+    expect((await loggedCase("sequence")).request_content.messages[0]!.content).toBe(SEQUENCE);
   });
 
   test("content search still finds the text beside an image", async () => {
