@@ -7,8 +7,7 @@ const NOT_TEXT = new Set(["model", "role", "type"]);
 function textsOf(value: unknown, into: string[]): string[] {
   if (typeof value === "string") {
     if (!inlineMedia(value)) into.push(value);
-  }
-  else if (Array.isArray(value)) for (const item of value) textsOf(item, into);
+  } else if (Array.isArray(value)) for (const item of value) textsOf(item, into);
   else if (value && typeof value === "object") for (const [field, inner] of Object.entries(value)) if (!NOT_TEXT.has(field)) textsOf(inner, into);
   return into;
 }
