@@ -53,6 +53,23 @@ export interface QueueStatus {
 }
 
 /**
+ * How many of `rows`, from `start`, fit in `maxRows` and `maxBytes` by `sizeOf` (at least one
+ * while any is left: a row larger than the bytes goes alone), and their bytes.
+ */
+export function rowsWithin<Row>(rows: readonly Row[], start: number, maxRows: number, maxBytes: number, sizeOf: ((row: Row) => number) | undefined): { count: number; bytes: number } {
+  const end = Math.min(rows.length, start + maxRows);
+  let count = 0;
+  let bytes = 0;
+  while (start + count < end) {
+    const size = sizeOf?.(rows[start + count]!) ?? 0;
+    if (count > 0 && bytes + size > maxBytes) break;
+    bytes += size;
+    count++;
+  }
+  return { count, bytes };
+}
+
+/**
  * A bounded queue drained in batches by one writer at a time. `enqueue` never waits and never
  * throws, so the request that produced a row is never slowed by the database.
  */
@@ -136,18 +153,9 @@ export class BatchWriter<Row> {
 
   /** The oldest rows, up to the batch limits in rows and bytes; at least one. */
   private nextBatch(): Row[] {
-    const { sizeOf, maxBatchBytes = Infinity } = this.options;
-    const rows = Math.min(this.queue.length, this.options.maxBatchSize ?? this.options.batchSize);
-    let taken = 0;
-    let bytes = 0;
-    while (taken < rows) {
-      const size = sizeOf?.(this.queue[taken]!) ?? 0;
-      if (taken > 0 && bytes + size > maxBatchBytes) break;
-      bytes += size;
-      taken++;
-    }
+    const { count, bytes } = rowsWithin(this.queue, 0, this.options.maxBatchSize ?? this.options.batchSize, this.options.maxBatchBytes ?? Infinity, this.options.sizeOf);
     this.queuedBytes -= bytes;
-    return this.queue.splice(0, taken);
+    return this.queue.splice(0, count);
   }
 
   /** Rows keep queueing meanwhile: one busy spell of the database loses none, unless the queue fills. */

@@ -5,7 +5,7 @@ import type { Database } from "../db/client";
 import { embeddedFilePath } from "../db/embedded-file";
 import { type NewRequestLogRow, requestLogs } from "../db/schema/logs";
 import { refusedByTable, STOP_GRACE_MS, WRITE_RETRY_DELAYS_MS } from "../db/write-retries";
-import { BatchWriter } from "./batch-writer";
+import { BatchWriter, rowsWithin } from "./batch-writer";
 import { clientReader } from "./client-reader";
 import { clientWriter } from "./client-writer";
 import { CrashJournal, type RecoveredSegment } from "./crash-journal";
@@ -70,18 +70,11 @@ const sizeOfQueued = ({ row }: QueuedRow) => ROW_OVERHEAD_BYTES + (row.requestCo
 
 /** Recovered rows in chunks an empty queue takes whole: at most RECOVERY_CHUNK rows, and the queue's bytes (or one larger row). */
 function* recoveryChunks(rows: QueuedRow[], capacityBytes: number): Generator<QueuedRow[]> {
-  let chunk: QueuedRow[] = [];
-  let bytes = 0;
-  for (const row of rows) {
-    const size = sizeOfQueued(row);
-    if (chunk.length === RECOVERY_CHUNK || (chunk.length > 0 && bytes + size > capacityBytes)) {
-      yield chunk;
-      [chunk, bytes] = [[], 0];
-    }
-    chunk.push(row);
-    bytes += size;
+  for (let start = 0; start < rows.length; ) {
+    const { count } = rowsWithin(rows, start, RECOVERY_CHUNK, capacityBytes, sizeOfQueued);
+    yield rows.slice(start, start + count);
+    start += count;
   }
-  if (chunk.length > 0) yield chunk;
 }
 
 /** What opens each journal segment: the columns of its rows, in order. */
