@@ -1,4 +1,4 @@
-import { inlineMedia } from "../inference/inline-media";
+import { inlineMedia, mayHoldInlineMedia } from "../inference/inline-media";
 
 /** Field names whose values are credentials wherever they appear in a logged body. */
 const SECRET_FIELD = /^(api[-_]?key|authorization|password|secret|client[-_]?secret|access[-_]?token|refresh[-_]?token|id[-_]?token|private[-_]?key|x-api-key|x-gw-vk)$/i;
@@ -15,14 +15,6 @@ const SECRET_KEY_IN_JSON = new RegExp(`"(${SECRET_FIELD.source.slice(2, -2)})":`
 const MEDIA_SCAN_FROM = 16 * 1024;
 /** A request this large most likely carries media: it goes straight to the replacer, sparing a first serialization of megabytes. */
 const MEDIA_LIKELY_FROM = 1024 * 1024;
-/**
- * Where inline media stands in a serialized request of any client format: a data URL, or a
- * base64 `data` field (Anthropic, Gemini, audio) or `bytes` field (Bedrock). Checked on the
- * plain serialization (~50 µs for 200 KB), so a long conversation of text keeps the native
- * serialization instead of a replacer called for every value (~230 µs).
- */
-const MEDIA_FIELD = /"(?:data|bytes)":"[A-Za-z0-9+/_-]{1024}/;
-const mayHoldMedia = (json: string) => json.includes(";base64,") || MEDIA_FIELD.test(json);
 
 /** What stands in the log for inline media: its type, when the data URL names one, and its length. */
 function mediaMarker(value: string): string | undefined {
@@ -47,7 +39,8 @@ export function loggedBodyJson(body: unknown, bytesHint = 0): string {
   if (bytesHint >= MEDIA_LIKELY_FROM) return JSON.stringify(body, withoutSecretsOrMedia);
   const plain = JSON.stringify(body);
   if (plain === undefined) return plain;
-  if (plain.length >= MEDIA_SCAN_FROM && mayHoldMedia(plain)) return JSON.stringify(body, withoutSecretsOrMedia);
+  // A long conversation of text keeps the native serialization; a replacer called for every value cost ~230 µs at 200 KB.
+  if (plain.length >= MEDIA_SCAN_FROM && mayHoldInlineMedia(plain)) return JSON.stringify(body, withoutSecretsOrMedia);
   if (!SECRET_KEY_IN_JSON.test(plain)) return plain;
   return JSON.stringify(body, withoutSecrets);
 }
