@@ -1,6 +1,6 @@
 import { sha256Hex } from "../crypto/sha256-hex";
 import type { RequestContext } from "../inference/hooks";
-import { inlineMedia } from "../inference/inline-media";
+import { type TextAndMedia, textAndMedia } from "../inference/inline-media";
 import type { ResolvedCacheConfig } from "./config";
 
 /** Body fields that hold the conversation, across the wire formats, in reading order; the semantic match compares these. */
@@ -59,18 +59,9 @@ export function requestKeys(context: RequestContext, cacheKey: string, config: R
  * embedding call megabytes (past its model's context) and let a question about one picture
  * match the same question about another. So media must match exactly, through `paramsHash`.
  */
-function conversationOf(body: Record<string, unknown>): { texts: string[]; media: string[] } {
-  const found = { texts: [] as string[], media: [] as string[] };
-  const collect = (value: unknown): void => {
-    if (typeof value === "string") {
-      if (inlineMedia(value)) found.media.push(value);
-      else found.texts.push(value);
-    } else if (Array.isArray(value)) for (const item of value) collect(item);
-    else if (value && typeof value === "object") {
-      for (const [key, item] of Object.entries(value)) if (!STRUCTURAL_KEYS.has(key)) collect(item);
-    }
-  };
-  for (const field of CONVERSATION_FIELDS) collect(body[field]);
+function conversationOf(body: Record<string, unknown>): TextAndMedia {
+  const found: TextAndMedia = { texts: [], media: [] };
+  for (const field of CONVERSATION_FIELDS) textAndMedia(body[field], STRUCTURAL_KEYS, found);
   return found;
 }
 

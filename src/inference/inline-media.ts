@@ -41,3 +41,21 @@ export function inlineMedia(value: string): InlineMedia | undefined {
  * cheaper than looking at every value of the body.
  */
 export const mayHoldInlineMedia = (json: string): boolean => json.includes(";base64,") || MEDIA_FIELD_IN_JSON.test(json);
+
+export interface TextAndMedia {
+  texts: string[];
+  media: string[];
+}
+
+/**
+ * The strings of a request body under `value`, in reading order, but those under `skippedKeys`
+ * (names such as roles): text, with inline media apart. Added to `into` when given.
+ */
+export function textAndMedia(value: unknown, skippedKeys: ReadonlySet<string>, into: TextAndMedia = { texts: [], media: [] }): TextAndMedia {
+  if (typeof value === "string") (inlineMedia(value) ? into.media : into.texts).push(value);
+  else if (Array.isArray(value)) for (const item of value) textAndMedia(item, skippedKeys, into);
+  else if (value && typeof value === "object") {
+    for (const [key, item] of Object.entries(value)) if (!skippedKeys.has(key)) textAndMedia(item, skippedKeys, into);
+  }
+  return into;
+}

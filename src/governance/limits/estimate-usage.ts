@@ -1,16 +1,8 @@
 import type { Usage } from "../../inference/canonical";
-import { inlineMedia } from "../../inference/inline-media";
+import { textAndMedia } from "../../inference/inline-media";
 
 /** Fields whose strings are names, not text the model reads. */
 const NOT_TEXT = new Set(["model", "role", "type"]);
-
-function textsOf(value: unknown, into: string[]): string[] {
-  if (typeof value === "string") {
-    if (!inlineMedia(value)) into.push(value);
-  } else if (Array.isArray(value)) for (const item of value) textsOf(item, into);
-  else if (value && typeof value === "object") for (const [field, inner] of Object.entries(value)) if (!NOT_TEXT.has(field)) textsOf(inner, into);
-  return into;
-}
 
 /**
  * Usage for a reply the provider reported none for (a stream the client left early, a stream
@@ -22,7 +14,7 @@ function textsOf(value: unknown, into: string[]): string[] {
 export async function estimateUsage(body: Record<string, unknown>, replyText: string): Promise<Usage> {
   // Loaded on first use: the tokenizer's tables are large and most requests never need them.
   const { countTokens } = await import("gpt-tokenizer");
-  const prompt = countTokens(textsOf(body, []).join("\n"));
+  const prompt = countTokens(textAndMedia(body, NOT_TEXT).texts.join("\n"));
   const completion = countTokens(replyText);
   return { prompt_tokens: prompt, completion_tokens: completion, total_tokens: prompt + completion };
 }
