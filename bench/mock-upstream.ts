@@ -7,7 +7,7 @@
  */
 import { exitWhenParentLeaves } from "./child-lifetime";
 
-type ChatBody = { model?: string; stream?: boolean; messages?: Array<{ role: string; content?: unknown }> };
+type ChatBody = { model?: string; stream?: boolean; stream_options?: { include_usage?: boolean }; messages?: Array<{ role: string; content?: unknown }> };
 
 const encoder = new TextEncoder();
 
@@ -49,12 +49,15 @@ function inTwoWrites([first, ...rest]: string[]): ReadableStream<Uint8Array> {
   });
 }
 
-/** OpenAI's chat stream: one SSE event per word. */
+/** OpenAI's chat stream: one SSE event per word, and the usage after them when `include_usage` asks. */
 function chatStream(body: ChatBody, id: string): ReadableStream<Uint8Array> {
-  const base = { id, object: "chat.completion.chunk", created: Math.floor(Date.now() / 1000), model: body.model };
-  const chunk = (delta: object, finish_reason: string | null) => `data: ${JSON.stringify({ ...base, choices: [{ index: 0, delta, finish_reason }] })}\n\n`;
+  const withUsage = body.stream_options?.include_usage === true;
+  const base = { id, object: "chat.completion.chunk", created: Math.floor(Date.now() / 1000), model: body.model, ...(withUsage ? { usage: null } : {}) };
+  const event = (data: object) => `data: ${JSON.stringify({ ...base, ...data })}\n\n`;
+  const chunk = (delta: object, finish_reason: string | null) => event({ choices: [{ index: 0, delta, finish_reason }] });
   const words = replyText(body).split(/(?<= )/);
-  return inTwoWrites([chunk({ role: "assistant", content: "" }, null), ...words.map((content) => chunk({ content }, null)), chunk({}, "stop"), "data: [DONE]\n\n"]);
+  const usage = withUsage ? [event({ choices: [], usage: chatCompletion(body, id).usage })] : [];
+  return inTwoWrites([chunk({ role: "assistant", content: "" }, null), ...words.map((content) => chunk({ content }, null)), chunk({}, "stop"), ...usage, "data: [DONE]\n\n"]);
 }
 
 /** Anthropic's Messages stream, event by event. */

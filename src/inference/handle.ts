@@ -9,7 +9,7 @@ import { type ModelRef, resolveModelRef } from "./model-ref";
 import type { Usage } from "./canonical";
 import type { Operation, WireFormat } from "./operations";
 import { type ReplySummary, summarizeReply } from "./reply-summary";
-import { observeStream } from "./stream-observer";
+import { editStream, observeStream } from "./stream-observer";
 import { translateResponse, translateStream } from "./translate";
 
 /** A reply whose usage is to be priced. */
@@ -121,6 +121,12 @@ function failureOutcome(error: GatewayError): Omit<InferenceOutcome, "latencyMs"
 /** Called once the reply (or the stream) is complete. */
 type OnReplied = (summary: ReplySummary, result?: Dispatched) => void;
 
+/** The stream usage the gateway asked for on the client's behalf (see translateRequest), which the client must not see. */
+function unaskedUsage(call: InferenceCall) {
+  const usage = call.operation === "chat" ? FORMATS[call.format]?.chat?.streamUsage : undefined;
+  return usage && !usage.asked(call.body) ? usage : undefined;
+}
+
 /** The client's response, in its own format. */
 function clientResponse(result: Dispatched, call: InferenceCall, onReplied: OnReplied | undefined, startedAt: number): Response {
   const headers: Record<string, string> = { "x-gw-provider": result.target.provider, "x-gw-model": result.target.model };
@@ -129,8 +135,13 @@ function clientResponse(result: Dispatched, call: InferenceCall, onReplied: OnRe
     const streamType = FORMATS[call.format]?.streamContentType ?? "text/event-stream";
     headers["content-type"] = passthrough ? (result.headers.get("content-type") ?? streamType) : streamType;
     headers["cache-control"] = "no-cache";
-    const upstream = onReplied ? observeStream(call.operation, result.format, result.stream, startedAt, (summary) => onReplied(summary, result)) : result.stream;
-    return new Response(translateStream(result.format, call.format, upstream, result.target.model), { status: result.status, headers });
+    const edit = passthrough ? unaskedUsage(call)?.strip() : undefined;
+    const upstream = onReplied
+      ? observeStream(call.operation, result.format, result.stream, startedAt, (summary) => onReplied(summary, result), edit)
+      : edit
+        ? editStream(result.stream, edit)
+        : result.stream;
+    return new Response(translateStream(result.format, call.format, upstream, result.target.model, call.body), { status: result.status, headers });
   }
   onReplied?.(summarizeReply(call.operation, result.format, result.body), result);
   headers["content-type"] = passthrough ? (result.headers.get("content-type") ?? "application/json") : "application/json";

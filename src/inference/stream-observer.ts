@@ -2,6 +2,7 @@ import { createParser } from "eventsource-parser";
 import type { ChatChunk } from "./canonical";
 import { FORMATS } from "./formats/registry";
 import type { SseChunkDecoder } from "./formats/sse-chunks";
+import type { ByteEdit } from "./formats/types";
 import type { Operation, WireFormat } from "./operations";
 import { ChunkAccumulator, type ReplySummary } from "./reply-summary";
 
@@ -20,12 +21,12 @@ const settled = Promise.resolve();
 const readyNow = (read: Promise<unknown>): Promise<boolean> => Promise.race([read.then(() => true, () => false), settled.then(() => false)]);
 
 /**
- * The stream, passed to the client unchanged, with `tap` reading along. Bun's direct stream
- * writes each chunk straight to the socket, so the tap costs one JS loop rather than a
- * TransformStream per request; a write that answers 0 means the client left, which cancels
- * the upstream read.
+ * The stream, passed to the client unchanged (or as `edit` rewrites it), with `tap` reading the
+ * upstream's bytes along. Bun's direct stream writes each chunk straight to the socket, so the
+ * tap costs one JS loop rather than a TransformStream per request; a write that answers 0 means
+ * the client left, which cancels the upstream read.
  */
-export function tapStream(stream: ReadableStream<Uint8Array>, tap: ByteTap): ReadableStream<Uint8Array> {
+export function tapStream(stream: ReadableStream<Uint8Array>, tap: ByteTap, edit?: ByteEdit): ReadableStream<Uint8Array> {
   const reader = stream.getReader();
   let ended = false;
   const end = (truncated: boolean) => {
@@ -42,7 +43,8 @@ export function tapStream(stream: ReadableStream<Uint8Array>, tap: ByteTap): Rea
           const { done, value } = await next;
           if (done) break;
           tap.feed(value);
-          const written = controller.write(value);
+          const out = edit ? edit.edit(value) : value;
+          const written = out.length > 0 ? controller.write(out) : 1;
           if ((typeof written === "number" ? written : await written) === 0) {
             await reader.cancel();
             return end(true);
@@ -57,6 +59,8 @@ export function tapStream(stream: ReadableStream<Uint8Array>, tap: ByteTap): Rea
         controller.close(error as Error);
         return;
       }
+      const rest = edit?.flush();
+      if (rest) controller.write(rest);
       end(false);
       controller.close();
     },
@@ -128,12 +132,18 @@ function timingTap(accumulator: ChunkAccumulator, onDone: (summary: ReplySummary
 }
 
 /**
- * Passes a stream written in `format` through untouched and calls `onDone` once with its summary
- * (usage, finish reason, tool names, content) when it ends, is cut, or the client goes away.
+ * Passes a stream written in `format` through (untouched, or as `edit` rewrites it) and calls
+ * `onDone` once with its summary (usage, finish reason, tool names, content) when it ends, is cut,
+ * or the client goes away.
  */
-export function observeStream(operation: Operation, format: WireFormat, stream: ReadableStream<Uint8Array>, startedAt: number, onDone: (summary: ReplySummary) => void): ReadableStream<Uint8Array> {
+export function observeStream(operation: Operation, format: WireFormat, stream: ReadableStream<Uint8Array>, startedAt: number, onDone: (summary: ReplySummary) => void, edit?: ByteEdit): ReadableStream<Uint8Array> {
   const accumulator = new ChunkAccumulator(startedAt);
   const sseDecoder = operation === "chat" ? FORMATS[format]?.chat?.sseDecoder?.() : undefined;
   const tap = operation !== "chat" ? timingTap(accumulator, onDone) : sseDecoder ? sseChatTap(sseDecoder, accumulator, onDone) : deferredChatTap(format, accumulator, onDone);
-  return tapStream(stream, tap);
+  return tapStream(stream, tap, edit);
 }
+
+const unobserved: ByteTap = { feed() {}, end() {} };
+
+/** The stream as `edit` rewrites it, for a request no hook observes. */
+export const editStream = (stream: ReadableStream<Uint8Array>, edit: ByteEdit): ReadableStream<Uint8Array> => tapStream(stream, unobserved, edit);

@@ -13,9 +13,15 @@ function codecsFor<O extends TranslatableOperation>(operation: O, from: WireForm
 const untranslatable = (operation: Operation, from: WireFormat, to: WireFormat) =>
   badRequest(`a ${from}-format ${operation} request cannot be sent to a ${to}-format provider`, "model", "caller_unsupported_translation");
 
-/** The client's body written in the upstream's format; the same object when both speak one format. */
+/** The body a same-format upstream gets: the client's own, asking for a stream's usage where the format must ask. */
+function passedThrough(operation: Operation, format: WireFormat, body: Record<string, unknown>, stream: boolean): Record<string, unknown> {
+  const usage = stream && operation === "chat" ? FORMATS[format]?.chat?.streamUsage : undefined;
+  return usage && !usage.asked(body) ? usage.ask(body) : body;
+}
+
+/** The client's body written in the upstream's format. */
 export function translateRequest(operation: Operation, from: WireFormat, to: WireFormat, body: Record<string, unknown>, stream: boolean): Record<string, unknown> {
-  if (from === to) return body;
+  if (from === to) return passedThrough(operation, to, body, stream);
   if (operation === "chat") {
     const { source, target } = codecsFor("chat", from, to);
     return target.encodeRequest({ ...source.decodeRequest(body), stream });
@@ -56,9 +62,9 @@ const withModel = (model: string) =>
     transform: (chunk, controller) => controller.enqueue(chunk.model ? chunk : { ...chunk, model }),
   });
 
-/** An upstream's stream re-encoded event by event in the client's format. */
-export function translateStream(from: WireFormat, to: WireFormat, stream: ReadableStream<Uint8Array>, model: string): ReadableStream<Uint8Array> {
+/** An upstream's stream re-encoded event by event in the format of the client who sent `clientBody`. */
+export function translateStream(from: WireFormat, to: WireFormat, stream: ReadableStream<Uint8Array>, model: string, clientBody: Record<string, unknown>): ReadableStream<Uint8Array> {
   if (from === to) return stream;
   const { source, target } = codecsFor("chat", from, to);
-  return stream.pipeThrough(source.decodeStream()).pipeThrough(withModel(model)).pipeThrough(target.encodeStream());
+  return stream.pipeThrough(source.decodeStream()).pipeThrough(withModel(model)).pipeThrough(target.encodeStream(clientBody));
 }

@@ -60,9 +60,19 @@ describe("a streamed response is charged when it ends", () => {
     expect(usage.cost).toBeCloseTo(3 * 0.01 + 4 * 0.02, 10);
   });
 
-  test("without a usage chunk, an estimate of the text sent and received is charged", async () => {
-    const key = await meteredKey("streamed-without-usage");
+  test("a client that did not ask for usage is charged the provider's count", async () => {
+    const key = await meteredKey("usage-not-asked");
     const response = await streamChat(key.value, {});
+    expect(await response.text()).toContain("data: [DONE]");
+    const usage = await eventually(() => usageOf(key.id), (seen) => seen.tokens > 0);
+    expect(usage.tokens).toBe(7);
+    expect(usage.cost).toBeCloseTo(3 * 0.01 + 4 * 0.02, 10);
+  });
+
+  test("from a provider that sends no usage chunk, an estimate of the text sent and received is charged", async () => {
+    const key = await meteredKey("streamed-without-usage");
+    upstream.streamUsage = false;
+    const response = await streamChat(key.value, {}).finally(() => (upstream.streamUsage = true));
     expect(await response.text()).toContain("data: [DONE]");
     const usage = await eventually(() => usageOf(key.id), (seen) => seen.tokens > 0, TOKENIZER_LOAD_MS);
     expect(usage.tokens).toBeGreaterThanOrEqual(7);
@@ -73,7 +83,8 @@ describe("a streamed response is charged when it ends", () => {
   test("an image's base64 is not counted as text in the estimate", async () => {
     const key = await meteredKey("image-without-usage");
     const image = `data:image/png;base64,${Buffer.from(Array.from({ length: 45_000 }, (_, index) => (index * 13) % 256)).toString("base64")}`;
-    const response = await streamChat(key.value, { messages: [{ role: "user", content: [{ type: "text", text: "one two three" }, { type: "image_url", image_url: { url: image } }] }] });
+    upstream.streamUsage = false;
+    const response = await streamChat(key.value, { messages: [{ role: "user", content: [{ type: "text", text: "one two three" }, { type: "image_url", image_url: { url: image } }] }] }).finally(() => (upstream.streamUsage = true));
     expect(await response.text()).toContain("data: [DONE]");
     const usage = await eventually(() => usageOf(key.id), (seen) => seen.tokens > 0, TOKENIZER_LOAD_MS);
     // The text sent and received ("one two three", "echo: one two three"): a dozen tokens, not the ~40,000 of the base64.

@@ -114,10 +114,12 @@ function chatCompletion(body: Record<string, unknown>) {
   };
 }
 
-function chatChunks(body: Record<string, unknown>): unknown[] {
+/** As OpenAI streams: when `include_usage` asks, every chunk carries `usage: null`, then one chunk with no choices carries the usage. */
+function chatChunks(body: Record<string, unknown>, reportsUsage: boolean): unknown[] {
   const full = chatCompletion(body);
   const choice = full.choices[0]!;
-  const base = { id: full.id, object: "chat.completion.chunk", created: full.created, model: full.model };
+  const withUsage = reportsUsage && (body.stream_options as { include_usage?: boolean } | undefined)?.include_usage === true;
+  const base = { id: full.id, object: "chat.completion.chunk", created: full.created, model: full.model, ...(withUsage ? { usage: null } : {}) };
   const chunks: unknown[] = [{ ...base, choices: [{ index: 0, delta: { role: "assistant", content: "" }, finish_reason: null }] }];
   if ("tool_calls" in choice.message && choice.message.tool_calls) {
     const call = choice.message.tool_calls[0]!;
@@ -127,8 +129,7 @@ function chatChunks(body: Record<string, unknown>): unknown[] {
     for (const word of String(choice.message.content).split(/(?<= )/)) chunks.push({ ...base, choices: [{ index: 0, delta: { content: word }, finish_reason: null }] });
   }
   chunks.push({ ...base, choices: [{ index: 0, delta: {}, finish_reason: choice.finish_reason }] });
-  const options = body.stream_options as { include_usage?: boolean } | undefined;
-  if (options?.include_usage) chunks.push({ ...base, choices: [], usage: full.usage });
+  if (withUsage) chunks.push({ ...base, choices: [], usage: full.usage });
   return chunks;
 }
 
@@ -232,6 +233,8 @@ export interface MockOpenAI {
   onRequest?: (request: RecordedRequest) => Promise<void> | void;
   /** The next streamed reply waits for the test to release each event. */
   holdNextStream(): HeldStream;
+  /** False: streams ignore `stream_options.include_usage`, as some OpenAI-compatible servers do. */
+  streamUsage: boolean;
   stop(): void;
 }
 
@@ -241,6 +244,7 @@ export function startMockOpenAI(): MockOpenAI {
     baseUrl: "",
     requests: [],
     faults: [],
+    streamUsage: true,
     holdNextStream() {
       const { held, gate } = createHeldStream();
       gates.push(gate);
@@ -278,7 +282,7 @@ export function startMockOpenAI(): MockOpenAI {
       const streamHeaders = { "content-type": "text/event-stream", "cache-control": "no-cache" };
       switch (path) {
         case "/chat/completions":
-          return body.stream ? new Response(sse(chatChunks(body).map((data) => ({ data })), true, cut, gate), { headers: streamHeaders }) : Response.json(chatCompletion(body));
+          return body.stream ? new Response(sse(chatChunks(body, mock.streamUsage).map((data) => ({ data })), true, cut, gate), { headers: streamHeaders }) : Response.json(chatCompletion(body));
         case "/completions": {
           const text = `echo: ${String(body.prompt)}`;
           return Response.json({ id: "cmpl-1", object: "text_completion", created: 0, model: body.model, choices: [{ index: 0, text, finish_reason: "stop" }], usage: { prompt_tokens: 1, completion_tokens: countTokens(text), total_tokens: 1 + countTokens(text) } });

@@ -2,6 +2,21 @@ import type { ChatChunk, ChatRequest, ChatResponse, EmbeddingRequest, EmbeddingR
 import type { WireFormat } from "../operations";
 import type { SseChunkDecoder } from "./sse-chunks";
 
+/** Rewrites a passing byte stream; `flush` returns what it still holds when the stream ends. */
+export interface ByteEdit {
+  edit(bytes: Uint8Array): Uint8Array;
+  flush(): Uint8Array | undefined;
+}
+
+/** A format whose streams report usage only when the request asks (OpenAI's `stream_options`). */
+export interface StreamUsage {
+  asked(body: Record<string, unknown>): boolean;
+  /** The body asking for usage. */
+  ask(body: Record<string, unknown>): Record<string, unknown>;
+  /** Takes the usage the client did not ask for back out of the stream's bytes. */
+  strip(): ByteEdit;
+}
+
 /** Chat in one wire format, both ways: a client speaking it, or an upstream speaking it. */
 export interface ChatCodec {
   decodeRequest(body: Record<string, unknown>): ChatRequest;
@@ -12,8 +27,10 @@ export interface ChatCodec {
   decodeStream(): ReadableWritablePair<ChatChunk, Uint8Array>;
   /** For SSE formats: the same decoding one event at a time, synchronously (see sse-chunks.ts). */
   sseDecoder?(): SseChunkDecoder;
-  /** Canonical chunks, as stream bytes in this format for the client. */
-  encodeStream(): ReadableWritablePair<Uint8Array, ChatChunk>;
+  /** Canonical chunks, as stream bytes in this format for the client who sent `clientBody`. */
+  encodeStream(clientBody: Record<string, unknown>): ReadableWritablePair<Uint8Array, ChatChunk>;
+  /** Set when this format's streams carry usage only if asked: the gateway asks on every stream. */
+  streamUsage?: StreamUsage;
 }
 
 export interface EmbeddingCodec {

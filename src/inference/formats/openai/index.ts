@@ -2,6 +2,7 @@ import { encodeSSE } from "../../../http/sse";
 import type { ChatChunk, ChatRequest, ChatResponse, EmbeddingRequest, EmbeddingResponse } from "../../canonical";
 import { type SseChunkDecoder, sseChunkStream } from "../sse-chunks";
 import type { FormatCodec } from "../types";
+import { asksForStreamUsage, isUsageOnly, usageChunkStripper, withStreamUsage } from "./stream-usage";
 
 /** OpenAI's SSE: `data: <chunk>` events closed by `data: [DONE]`. */
 const chatSseDecoder = (): SseChunkDecoder => ({
@@ -9,9 +10,12 @@ const chatSseDecoder = (): SseChunkDecoder => ({
   end: () => [],
 });
 
-function encodeChatStream(): ReadableWritablePair<Uint8Array, ChatChunk> {
+function encodeChatStream(clientBody: Record<string, unknown>): ReadableWritablePair<Uint8Array, ChatChunk> {
+  const withUsage = asksForStreamUsage(clientBody);
   return new TransformStream<ChatChunk, Uint8Array>({
-    transform: (chunk, controller) => controller.enqueue(encodeSSE(chunk)),
+    transform: (chunk, controller) => {
+      if (withUsage || !isUsageOnly(chunk)) controller.enqueue(encodeSSE(chunk));
+    },
     flush: (controller) => controller.enqueue(encodeSSE("[DONE]")),
   });
 }
@@ -29,12 +33,13 @@ export const openAIFormat: FormatCodec = {
   chat: {
     decodeRequest: (body) => body as unknown as ChatRequest,
     // Usage is asked for on every translated stream so the client's own format can report it.
-    encodeRequest: (request) => (request.stream ? { ...request, stream_options: { ...request.stream_options, include_usage: true } } : { ...request }),
+    encodeRequest: (request) => (request.stream ? withStreamUsage(request) : { ...request }),
     decodeResponse: (body) => body as ChatResponse,
     encodeResponse: (response) => response,
     decodeStream: () => sseChunkStream(chatSseDecoder()),
     sseDecoder: chatSseDecoder,
     encodeStream: encodeChatStream,
+    streamUsage: { asked: asksForStreamUsage, ask: withStreamUsage, strip: usageChunkStripper },
   },
   embedding: {
     decodeRequest: (body) => body as unknown as EmbeddingRequest,

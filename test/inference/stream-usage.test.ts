@@ -1,0 +1,145 @@
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import OpenAI from "openai";
+import { eventually } from "../support/eventually";
+import { startGateway, type TestGateway } from "../support/gateway";
+import { type MockAnthropic, startMockAnthropic } from "../support/mock-anthropic";
+import { type MockOpenAI, startMockOpenAI } from "../support/mock-openai";
+
+/**
+ * An OpenAI stream reports usage only when the request sets `stream_options.include_usage`, which
+ * OpenAI's SDK does not by default. The gateway asks on every stream, so logs and budgets get the
+ * provider's own count, and keeps the extra chunk from clients that did not ask for it.
+ */
+
+/** An OpenAI-compatible server whose stream arrives cut at awkward places, with CRLF line ends. */
+function startSplitUpstream() {
+  const events = [
+    { id: "c1", object: "chat.completion.chunk", created: 1, model: "split-model", choices: [{ index: 0, delta: { role: "assistant", content: "a [] b" }, finish_reason: null }], usage: null },
+    { id: "c1", object: "chat.completion.chunk", created: 1, model: "split-model", choices: [{ index: 0, delta: {}, finish_reason: "stop" }], usage: null },
+    { id: "c1", object: "chat.completion.chunk", created: 1, model: "split-model", choices: [], usage: { prompt_tokens: 11, completion_tokens: 3, total_tokens: 14 } },
+  ];
+  const wire = `${events.map((event) => `data: ${JSON.stringify(event)}\r\n\r\n`).join("")}data: [DONE]\r\n\r\n`;
+  const usageLine = `data: ${JSON.stringify(events[2])}\r\n`;
+  const usageAt = wire.indexOf(usageLine);
+  // Cuts inside the first event, inside the usage event's data line, and between its CR and LF.
+  const cuts = [17, usageAt + 20, usageAt + usageLine.length - 1, wire.length];
+  const server = Bun.serve({
+    port: 0,
+    hostname: "127.0.0.1",
+    fetch: () =>
+      new Response(
+        new ReadableStream({
+          async pull(controller) {
+            let from = 0;
+            for (const cut of cuts) {
+              controller.enqueue(new TextEncoder().encode(wire.slice(from, cut)));
+              from = cut;
+              await Bun.sleep(2);
+            }
+            controller.close();
+          },
+        }),
+        { headers: { "content-type": "text/event-stream" } },
+      ),
+  });
+  return { baseUrl: `http://127.0.0.1:${server.port}/v1`, wire, withoutUsage: wire.replace(usageLine, ""), stop: () => server.stop(true) };
+}
+
+let openaiUpstream: MockOpenAI;
+let anthropicUpstream: MockAnthropic;
+let splitUpstream: ReturnType<typeof startSplitUpstream>;
+let gw: TestGateway;
+let client: OpenAI;
+
+beforeAll(async () => {
+  openaiUpstream = startMockOpenAI();
+  anthropicUpstream = startMockAnthropic("sk-ant-upstream");
+  splitUpstream = startSplitUpstream();
+  gw = await startGateway({
+    providers: {
+      openai: { keys: [{ id: "oai", value: "sk-openai-upstream" }], network_config: { base_url: openaiUpstream.baseUrl } },
+      anthropic: { keys: [{ id: "ant", value: "sk-ant-upstream" }], network_config: { base_url: anthropicUpstream.baseUrl } },
+      split: { keys: [{ id: "split", value: "sk-split" }], network_config: { base_url: splitUpstream.baseUrl }, custom_provider_config: { base_provider_type: "openai" } },
+    },
+  });
+  client = new OpenAI({ baseURL: `${gw.url}/v1`, apiKey: "unused", maxRetries: 0 });
+});
+afterAll(async () => {
+  await gw.close();
+  openaiUpstream.stop();
+  anthropicUpstream.stop();
+  splitUpstream.stop();
+});
+
+const tagged = (name: string) => ({ headers: { "x-gw-metadata-case": name } });
+
+async function collect(stream: AsyncIterable<OpenAI.Chat.ChatCompletionChunk>) {
+  const chunks: OpenAI.Chat.ChatCompletionChunk[] = [];
+  for await (const chunk of stream) chunks.push(chunk);
+  return { chunks, text: chunks.map((chunk) => chunk.choices[0]?.delta.content ?? "").join(""), usage: chunks.findLast((chunk) => chunk.usage)?.usage };
+}
+
+async function loggedRow(name: string): Promise<Record<string, unknown>> {
+  return eventually(
+    async () => ((await (await gw.admin(`/api/logs?metadata_case=${name}`)).json()) as { logs: Array<Record<string, unknown>> }).logs[0],
+    (row) => row?.status === "success",
+  ).then((row) => row!);
+}
+
+describe("an OpenAI stream the client did not ask usage of", () => {
+  test("is priced from the provider's count, and the client gets no usage chunk", async () => {
+    const { chunks, text } = await collect(await client.chat.completions.create({ model: "openai/gpt-4o-mini", messages: [{ role: "user", content: "one two three" }], stream: true }, tagged("unasked")));
+    expect(text).toBe("echo: one two three");
+    expect(chunks.every((chunk) => chunk.choices.length === 1)).toBe(true);
+    expect(openaiUpstream.requests.at(-1)!.body.stream_options).toEqual({ include_usage: true });
+    expect(await loggedRow("unasked")).toMatchObject({ input_tokens: 3, output_tokens: 4, total_tokens: 7 });
+  });
+
+  test("a client that asked gets the usage chunk as the provider sent it", async () => {
+    const { chunks, usage } = await collect(
+      await client.chat.completions.create({ model: "openai/gpt-4o-mini", messages: [{ role: "user", content: "one two three" }], stream: true, stream_options: { include_usage: true } }, tagged("asked")),
+    );
+    expect(chunks.at(-1)!.choices).toEqual([]);
+    expect(usage).toMatchObject({ prompt_tokens: 3, completion_tokens: 4, total_tokens: 7 });
+    expect(await loggedRow("asked")).toMatchObject({ total_tokens: 7 });
+  });
+
+  test("other stream options the client set go upstream beside include_usage", async () => {
+    await collect(await client.chat.completions.create({ model: "openai/gpt-4o-mini", messages: [{ role: "user", content: "hi" }], stream: true, stream_options: { include_usage: false, include_obfuscation: false } }));
+    expect(openaiUpstream.requests.at(-1)!.body.stream_options).toEqual({ include_usage: true, include_obfuscation: false });
+  });
+
+  test("every other byte arrives as the provider sent it, however the stream was cut", async () => {
+    const response = await fetch(`${gw.url}/v1/chat/completions`, {
+      method: "POST",
+      headers: { "content-type": "application/json", "x-gw-metadata-case": "split" },
+      body: JSON.stringify({ model: "split/split-model", messages: [{ role: "user", content: "hi" }], stream: true }),
+    });
+    expect(await response.text()).toBe(splitUpstream.withoutUsage);
+    expect(await loggedRow("split")).toMatchObject({ input_tokens: 11, output_tokens: 3, total_tokens: 14 });
+  });
+
+  test("the usage chunk stays out when no plugin observes the stream", async () => {
+    const plugins = ["logging", "telemetry", "governance", "mcp"];
+    for (const name of plugins) expect((await gw.admin(`/api/plugins/${name}`, { method: "PUT", json: { enabled: false } })).status).toBe(200);
+    try {
+      const response = await fetch(`${gw.url}/v1/chat/completions`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ model: "split/split-model", messages: [{ role: "user", content: "hi" }], stream: true }),
+      });
+      expect(await response.text()).toBe(splitUpstream.withoutUsage);
+    } finally {
+      for (const name of plugins) await gw.admin(`/api/plugins/${name}`, { method: "PUT", json: { enabled: true } });
+    }
+  });
+
+  test("translated from Anthropic's stream: the usage chunk only when asked", async () => {
+    const unasked = await collect(await client.chat.completions.create({ model: "anthropic/claude-sonnet-5-5", messages: [{ role: "user", content: "one two three" }], stream: true }));
+    expect(unasked.text).toBe("echo: one two three");
+    expect(unasked.chunks.every((chunk) => chunk.choices.length === 1)).toBe(true);
+    const asked = await collect(await client.chat.completions.create({ model: "anthropic/claude-sonnet-5-5", messages: [{ role: "user", content: "one two three" }], stream: true, stream_options: { include_usage: true } }));
+    expect(asked.chunks.at(-1)!.choices).toEqual([]);
+    expect(asked.usage).toMatchObject({ prompt_tokens: 3, completion_tokens: 4 });
+  });
+});
