@@ -2,7 +2,8 @@
  * A mock OpenAI chat-completions upstream that calls tools when told to, for MCP tests. The
  * user's first message is the script:
  * - `call <tool> <json args>[; call <tool> <json args>]`: the first reply calls those tools;
- *   once tool results come back it answers `results: <tool contents joined by " | ">`;
+ *   once tool results come back it answers `results: <tool contents joined by " | ">`, and
+ *   ` (N images)` for images the tools returned (sent after the results in a user message);
  * - `always call <tool> <json args>`: every reply calls the tool again (to hit the depth limit);
  * - anything else: `echo: <text>`.
  * A tool is only called when the request offers it, as a real model would.
@@ -32,7 +33,13 @@ function reply(body: Record<string, unknown>) {
   const script = firstUserText(messages);
   const offered = new Set(((body.tools ?? []) as Array<{ function: { name: string } }>).map((tool) => tool.function.name));
   const trailingResults: string[] = [];
+  let images = 0;
   for (const message of messages.toReversed()) {
+    // Images the tools returned follow their results in a user message.
+    if (message.role === "user" && Array.isArray(message.content) && trailingResults.length === 0) {
+      images += (message.content as Array<{ type: string }>).filter((part) => part.type === "image_url").length;
+      continue;
+    }
     if (message.role !== "tool") break;
     trailingResults.unshift(String(message.content));
   }
@@ -41,7 +48,7 @@ function reply(body: Record<string, unknown>) {
   const message =
     calls.length > 0
       ? { role: "assistant", content: null, tool_calls: calls.map((call, index) => ({ id: `call_${round}_${index}`, type: "function", function: call })) }
-      : { role: "assistant", content: trailingResults.length > 0 ? `results: ${trailingResults.join(" | ")}` : `echo: ${script}` };
+      : { role: "assistant", content: trailingResults.length > 0 ? `results: ${trailingResults.join(" | ")}${images > 0 ? ` (${images} images)` : ""}` : `echo: ${script}` };
   return {
     id: `chatcmpl-${crypto.randomUUID()}`,
     object: "chat.completion",

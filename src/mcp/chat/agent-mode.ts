@@ -1,4 +1,5 @@
 import { GatewayError } from "../../http/errors";
+import { type CallResult, resultText } from "../tools/call-result";
 import { autoExecutes, type OfferedTool } from "../tools/catalogue";
 import type { CallContext, ToolCall, ToolExecutor } from "../tools/executor";
 
@@ -25,19 +26,50 @@ export function autoExecutableCalls(completion: Completion, offered: readonly Of
 /** Errors the caller must act on (values to submit, an identity to send) end the loop; other failures are told to the model. */
 const mustReachCaller = (error: unknown) => error instanceof GatewayError && (error.errorType === "caller_mcp_auth_required" || error.errorType === "caller_mcp_identity_required");
 
-/** Runs one round of tool calls in parallel and answers the tool messages to feed back. */
+interface ImagePart {
+  type: "image";
+  data: string;
+  mimeType: string;
+}
+
+const isImage = (part: unknown): part is ImagePart => {
+  const candidate = part as Partial<ImagePart>;
+  return candidate.type === "image" && typeof candidate.data === "string" && typeof candidate.mimeType === "string";
+};
+
+const imagesOf = (result: CallResult): ImagePart[] => (result.toolResult === undefined ? (result.content ?? []).filter(isImage) : []);
+
+/**
+ * A tool message carries text only (OpenAI's rule, which every format can follow), so a tool's
+ * images are named in it and sent in a user message after the round's tool messages: the model
+ * sees the picture rather than megabytes of its base64 as text.
+ */
+function toolMessageText(result: CallResult): string {
+  return resultText(result, (part) => (isImage(part) ? `[${part.mimeType} image: attached in the next message]` : JSON.stringify(part)));
+}
+
+function attachedImages(rounds: ReadonlyArray<{ call: ToolCall; images: ImagePart[] }>) {
+  const content = rounds.flatMap(({ call, images }) => [
+    { type: "text", text: `Images returned by ${call.function.name} (${call.id}):` },
+    ...images.map((image) => ({ type: "image_url", image_url: { url: `data:${image.mimeType};base64,${image.data}` } })),
+  ]);
+  return content.length > 0 ? [{ role: "user", content }] : [];
+}
+
+/** Runs one round of tool calls in parallel and answers the messages to feed back: one per call, then the images they returned. */
 export async function runToolRound(executor: ToolExecutor, calls: ToolCall[], context: CallContext) {
-  return Promise.all(
+  const answered = await Promise.all(
     calls.map(async (call) => {
       try {
-        const outcome = await executor.execute(call, context);
-        return { role: "tool", tool_call_id: call.id, content: outcome.text };
+        const { result } = await executor.execute(call, context);
+        return { call, message: { role: "tool", tool_call_id: call.id, content: toolMessageText(result) }, images: imagesOf(result) };
       } catch (error) {
         if (mustReachCaller(error) || !(error instanceof GatewayError)) throw error;
-        return { role: "tool", tool_call_id: call.id, content: `error: ${error.message}` };
+        return { call, message: { role: "tool", tool_call_id: call.id, content: `error: ${error.message}` }, images: [] };
       }
     }),
   );
+  return [...answered.map(({ message }) => message), ...attachedImages(answered.filter(({ images }) => images.length > 0))];
 }
 
 export const parseCompletion = (text: string): Completion | undefined => {
