@@ -71,8 +71,8 @@ describe("a streamed response is charged when it ends", () => {
 
   test("from a provider that sends no usage chunk, an estimate of the text sent and received is charged", async () => {
     const key = await meteredKey("streamed-without-usage");
-    upstream.streamUsage = false;
-    const response = await streamChat(key.value, {}).finally(() => (upstream.streamUsage = true));
+    upstream.streamUsage = "never";
+    const response = await streamChat(key.value, {}).finally(() => (upstream.streamUsage = "when-asked"));
     expect(await response.text()).toContain("data: [DONE]");
     const usage = await eventually(() => usageOf(key.id), (seen) => seen.tokens > 0, TOKENIZER_LOAD_MS);
     expect(usage.tokens).toBeGreaterThanOrEqual(7);
@@ -83,8 +83,8 @@ describe("a streamed response is charged when it ends", () => {
   test("an image's base64 is not counted as text in the estimate", async () => {
     const key = await meteredKey("image-without-usage");
     const image = `data:image/png;base64,${Buffer.from(Array.from({ length: 45_000 }, (_, index) => (index * 13) % 256)).toString("base64")}`;
-    upstream.streamUsage = false;
-    const response = await streamChat(key.value, { messages: [{ role: "user", content: [{ type: "text", text: "one two three" }, { type: "image_url", image_url: { url: image } }] }] }).finally(() => (upstream.streamUsage = true));
+    upstream.streamUsage = "never";
+    const response = await streamChat(key.value, { messages: [{ role: "user", content: [{ type: "text", text: "one two three" }, { type: "image_url", image_url: { url: image } }] }] }).finally(() => (upstream.streamUsage = "when-asked"));
     expect(await response.text()).toContain("data: [DONE]");
     const usage = await eventually(() => usageOf(key.id), (seen) => seen.tokens > 0, TOKENIZER_LOAD_MS);
     // The text sent and received ("one two three", "echo: one two three"): a dozen tokens, not the ~40,000 of the base64.

@@ -46,6 +46,7 @@ function startSplitUpstream() {
 }
 
 let openaiUpstream: MockOpenAI;
+let strictUpstream: MockOpenAI;
 let anthropicUpstream: MockAnthropic;
 let splitUpstream: ReturnType<typeof startSplitUpstream>;
 let gw: TestGateway;
@@ -53,12 +54,23 @@ let client: OpenAI;
 
 beforeAll(async () => {
   openaiUpstream = startMockOpenAI();
+  // Mistral's API and Azure's before 2024-09-01 refuse `stream_options`; Mistral reports usage unasked.
+  strictUpstream = startMockOpenAI();
+  strictUpstream.refusedFields = ["stream_options"];
+  strictUpstream.streamUsage = "in-last-chunk";
   anthropicUpstream = startMockAnthropic("sk-ant-upstream");
   splitUpstream = startSplitUpstream();
   gw = await startGateway({
     providers: {
       openai: { keys: [{ id: "oai", value: "sk-openai-upstream" }], network_config: { base_url: openaiUpstream.baseUrl } },
       anthropic: { keys: [{ id: "ant", value: "sk-ant-upstream" }], network_config: { base_url: anthropicUpstream.baseUrl } },
+      mistral: { keys: [{ id: "mistral", value: "sk-mistral" }], network_config: { base_url: strictUpstream.baseUrl } },
+      azure: {
+        keys: [
+          { id: "az-old", value: "sk-azure", weight: 0, azure_key_config: { endpoint: strictUpstream.url, api_version: "2024-06-01" } },
+          { id: "az-new", value: "sk-azure", weight: 0, azure_key_config: { endpoint: openaiUpstream.url, api_version: "2025-01-01-preview" } },
+        ],
+      },
       split: { keys: [{ id: "split", value: "sk-split" }], network_config: { base_url: splitUpstream.baseUrl }, custom_provider_config: { base_provider_type: "openai" } },
     },
   });
@@ -67,6 +79,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await gw.close();
   openaiUpstream.stop();
+  strictUpstream.stop();
   anthropicUpstream.stop();
   splitUpstream.stop();
 });
@@ -141,5 +154,39 @@ describe("an OpenAI stream the client did not ask usage of", () => {
     const asked = await collect(await client.chat.completions.create({ model: "anthropic/claude-sonnet-5-5", messages: [{ role: "user", content: "one two three" }], stream: true, stream_options: { include_usage: true } }));
     expect(asked.chunks.at(-1)!.choices).toEqual([]);
     expect(asked.usage).toMatchObject({ prompt_tokens: 3, completion_tokens: 4 });
+  });
+});
+
+describe("servers that refuse stream_options", () => {
+  const ask = (model: string, extra: Record<string, unknown> = {}, headers: Record<string, string> = {}) =>
+    client.chat.completions.create({ model, messages: [{ role: "user", content: "one two three" }], stream: true, ...extra }, { headers });
+
+  test("Mistral gets none, even from a client that set it, and its own usage is logged", async () => {
+    const unasked = await collect(await ask("mistral/mistral-small", {}, { "x-gw-metadata-case": "mistral" }));
+    expect(unasked.text).toBe("echo: one two three");
+    expect(strictUpstream.requests.at(-1)!.body).not.toHaveProperty("stream_options");
+    expect(await loggedRow("mistral")).toMatchObject({ input_tokens: 3, output_tokens: 4 });
+    const asked = await collect(await ask("mistral/mistral-small", { stream_options: { include_usage: true } }));
+    expect(asked.usage).toMatchObject({ total_tokens: 7 });
+  });
+
+  test("Azure gets it from api-version 2024-09-01 on, and not before", async () => {
+    expect((await collect(await ask("azure/gpt-4o", {}, { "x-gw-api-key-id": "az-old" }))).text).toBe("echo: one two three");
+    expect(strictUpstream.requests.at(-1)!.path).toContain("api-version=2024-06-01");
+    expect(strictUpstream.requests.at(-1)!.body).not.toHaveProperty("stream_options");
+    await collect(await ask("azure/gpt-4o", {}, { "x-gw-api-key-id": "az-new" }));
+    expect(openaiUpstream.requests.at(-1)!.body.stream_options).toEqual({ include_usage: true });
+  });
+
+  test("an Anthropic client's stream reaches Mistral too", async () => {
+    const response = await fetch(`${gw.url}/anthropic/v1/messages`, {
+      method: "POST",
+      headers: { "content-type": "application/json", "x-api-key": "unused", "anthropic-version": "2023-06-01" },
+      body: JSON.stringify({ model: "mistral/mistral-small", max_tokens: 50, stream: true, messages: [{ role: "user", content: "one two three" }] }),
+    });
+    expect(response.status).toBe(200);
+    const events = await response.text();
+    expect(events).toContain('"text":"three"');
+    expect(events).toContain('"output_tokens":4');
   });
 });

@@ -114,11 +114,17 @@ function chatCompletion(body: Record<string, unknown>) {
   };
 }
 
-/** As OpenAI streams: when `include_usage` asks, every chunk carries `usage: null`, then one chunk with no choices carries the usage. */
-function chatChunks(body: Record<string, unknown>, reportsUsage: boolean): unknown[] {
+/**
+ * How a server reports a stream's usage: as OpenAI does when `include_usage` asks (every chunk
+ * carries `usage: null`, then one chunk with no choices carries the usage), never, or always on
+ * the last chunk beside its choices (Mistral).
+ */
+export type StreamUsageDialect = "when-asked" | "never" | "in-last-chunk";
+
+function chatChunks(body: Record<string, unknown>, dialect: StreamUsageDialect): unknown[] {
   const full = chatCompletion(body);
   const choice = full.choices[0]!;
-  const withUsage = reportsUsage && (body.stream_options as { include_usage?: boolean } | undefined)?.include_usage === true;
+  const withUsage = dialect === "when-asked" && (body.stream_options as { include_usage?: boolean } | undefined)?.include_usage === true;
   const base = { id: full.id, object: "chat.completion.chunk", created: full.created, model: full.model, ...(withUsage ? { usage: null } : {}) };
   const chunks: unknown[] = [{ ...base, choices: [{ index: 0, delta: { role: "assistant", content: "" }, finish_reason: null }] }];
   if ("tool_calls" in choice.message && choice.message.tool_calls) {
@@ -128,7 +134,7 @@ function chatChunks(body: Record<string, unknown>, reportsUsage: boolean): unkno
   } else {
     for (const word of String(choice.message.content).split(/(?<= )/)) chunks.push({ ...base, choices: [{ index: 0, delta: { content: word }, finish_reason: null }] });
   }
-  chunks.push({ ...base, choices: [{ index: 0, delta: {}, finish_reason: choice.finish_reason }] });
+  chunks.push({ ...base, choices: [{ index: 0, delta: {}, finish_reason: choice.finish_reason }], ...(dialect === "in-last-chunk" ? { usage: full.usage } : {}) });
   if (withUsage) chunks.push({ ...base, choices: [], usage: full.usage });
   return chunks;
 }
@@ -220,6 +226,14 @@ function sse(events: Array<{ event?: string; data: unknown }>, done: boolean, cu
   });
 }
 
+const extraForbidden = (field: string) => ({
+  object: "error",
+  message: { detail: [{ type: "extra_forbidden", loc: ["body", field], msg: "Extra inputs are not permitted" }] },
+  type: "invalid_request_error",
+  param: null,
+  code: null,
+});
+
 const errorBody = (status: number, message: string) => ({ error: { message, type: status === 429 ? "rate_limit_exceeded" : "server_error", code: String(status) } });
 
 export interface MockOpenAI {
@@ -233,8 +247,10 @@ export interface MockOpenAI {
   onRequest?: (request: RecordedRequest) => Promise<void> | void;
   /** The next streamed reply waits for the test to release each event. */
   holdNextStream(): HeldStream;
-  /** False: streams ignore `stream_options.include_usage`, as some OpenAI-compatible servers do. */
-  streamUsage: boolean;
+  /** How streams report usage (see StreamUsageDialect); "when-asked" by default. */
+  streamUsage: StreamUsageDialect;
+  /** Body fields the server refuses with Mistral's 422 (`extra_forbidden`), as strict servers do. */
+  refusedFields: string[];
   stop(): void;
 }
 
@@ -244,7 +260,8 @@ export function startMockOpenAI(): MockOpenAI {
     baseUrl: "",
     requests: [],
     faults: [],
-    streamUsage: true,
+    streamUsage: "when-asked",
+    refusedFields: [],
     holdNextStream() {
       const { held, gate } = createHeldStream();
       gates.push(gate);
@@ -266,6 +283,8 @@ export function startMockOpenAI(): MockOpenAI {
       const recorded = { path: url.pathname + url.search, headers: request.headers, body, receivedAt: performance.now(), signal: request.signal };
       mock.requests.push(recorded);
       await mock.onRequest?.(recorded);
+      const refused = mock.refusedFields.find((field) => field in body);
+      if (refused) return Response.json(extraForbidden(refused), { status: 422 });
       const fault = mock.faults.shift();
       if (fault?.kind === "delay") await Bun.sleep(fault.ms);
       if (fault?.kind === "status") return Response.json(errorBody(fault.status, fault.message ?? `mock failure ${fault.status}`), { status: fault.status, headers: fault.headers });

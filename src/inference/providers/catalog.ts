@@ -45,7 +45,7 @@ export const BUILT_IN_PROVIDERS: Record<string, BuiltInProvider> = {
   // No default base URL: the host follows each key's vertex_key_config.region.
   vertex: { adapter: vertex },
   groq: hosted("https://api.groq.com/openai/v1", { extraOperations: ["transcription", "speech"] }),
-  mistral: hosted("https://api.mistral.ai/v1", { extraOperations: ["transcription"] }),
+  mistral: hosted("https://api.mistral.ai/v1", { extraOperations: ["transcription"], refusesStreamOptions: true }),
   openrouter: hosted("https://openrouter.ai/api/v1"),
   xai: hosted("https://api.x.ai/v1", { extraOperations: ["image_generation"] }),
   cerebras: hosted("https://api.cerebras.ai/v1"),

@@ -1,11 +1,13 @@
 import type { OAuthKeyConfig } from "../../../provider-registry/schemas";
 import { openAIBatches } from "../../batches/openai";
 import type { Operation } from "../../operations";
-import { OPENAI_PATHS, openAIModelListing, openAIPayload, TEXT_OPERATIONS } from "../openai-compatible";
+import { OPENAI_PATHS, openAIModelListing, openAIPayload, TEXT_OPERATIONS, withoutStreamOptions } from "../openai-compatible";
 import { mintsBearer, withMintedBearer } from "../oauth";
 import type { ProviderAdapter, UpstreamTarget } from "../types";
 
 const DEFAULT_API_VERSION = "2024-10-21";
+/** The first version that takes `stream_options`; earlier ones refuse it. */
+const STREAM_OPTIONS_SINCE = "2024-09-01";
 const COGNITIVE_SERVICES_SCOPE = "https://cognitiveservices.azure.com/.default";
 
 const configOf = (target: UpstreamTarget) => target.key?.config.azure_key_config;
@@ -16,9 +18,11 @@ function endpointOf(target: UpstreamTarget): string {
   return endpoint;
 }
 
+const apiVersionOf = (target: UpstreamTarget) => configOf(target)?.api_version ?? DEFAULT_API_VERSION;
+
 /** `{endpoint}/openai{path}?api-version=...`, the version the key names or the default. */
 function azureUrl(target: UpstreamTarget, path: string, query: Record<string, string> = {}): string {
-  const params = new URLSearchParams({ ...query, "api-version": configOf(target)?.api_version ?? DEFAULT_API_VERSION });
+  const params = new URLSearchParams({ ...query, "api-version": apiVersionOf(target) });
   return `${endpointOf(target)}/openai${path}?${params}`;
 }
 
@@ -61,7 +65,8 @@ export const azure: ProviderAdapter = {
   buildCall(operation, target, body) {
     const deployment = configOf(target)?.deployments?.[target.model] ?? target.model;
     const url = azureUrl(target, `/deployments/${encodeURIComponent(deployment)}${OPENAI_PATHS[operation]!}`);
-    return { url, ...openAIPayload(operation, body, target.model, keyHeaders(target)) };
+    const sent = apiVersionOf(target) < STREAM_OPTIONS_SINCE ? withoutStreamOptions(body) : body;
+    return { url, ...openAIPayload(operation, sent, target.model, keyHeaders(target)) };
   },
   authorizeCall: (call, target) => withMintedBearer(call, target, mintsBearer(target) ?? entraConfig(target)),
   listModels: openAIModelListing((target) => azureUrl(target, "/models"), keyHeaders),

@@ -36,6 +36,16 @@ export function bearerHeaders(target: UpstreamTarget): Record<string, string> {
 /** Serializes the client's body with the upstream model id in place of `provider/model`. */
 export const withModel = (body: Record<string, unknown>, model: string) => JSON.stringify({ ...body, model });
 
+/**
+ * The body without `stream_options`, for servers that refuse the field: Mistral answers 422
+ * (and reports a stream's usage unasked), Azure before api-version 2024-09-01 answers 400.
+ */
+export function withoutStreamOptions(body: Record<string, unknown>): Record<string, unknown> {
+  if (!("stream_options" in body)) return body;
+  const { stream_options: _refused, ...rest } = body;
+  return rest;
+}
+
 /** The body and headers of an OpenAI-shaped call: multipart for transcriptions, JSON for the rest. */
 export function openAIPayload(operation: Operation, body: Record<string, unknown>, model: string, headers: Record<string, string>): Pick<UpstreamCall, "body" | "headers"> {
   if (operation === "transcription") return { body: multipartBody(body, { model }), headers: withoutContentType(headers) };
@@ -57,6 +67,8 @@ export interface OpenAICompatibleOptions {
   /** Operations beyond the text ones. */
   extraOperations?: readonly Operation[];
   batches?: BatchApi;
+  /** The server refuses `stream_options` (see withoutStreamOptions). */
+  refusesStreamOptions?: boolean;
 }
 
 /**
@@ -71,7 +83,8 @@ export function openAICompatible(options: OpenAICompatibleOptions = {}): Provide
     operations,
     keyOptional: options.keyOptional ?? false,
     buildCall(operation, target, body) {
-      return { url: `${rootOf(target)}${OPENAI_PATHS[operation]!}`, ...openAIPayload(operation, body, target.model, bearerHeaders(target)) };
+      const sent = options.refusesStreamOptions ? withoutStreamOptions(body) : body;
+      return { url: `${rootOf(target)}${OPENAI_PATHS[operation]!}`, ...openAIPayload(operation, sent, target.model, bearerHeaders(target)) };
     },
     authorizeCall: (call, target) => withMintedBearer(call, target),
     listModels: openAIModelListing((target) => `${rootOf(target)}/models`),
