@@ -1,4 +1,6 @@
 import type { ChatChunk, ChatResponse, FinishReason, Usage } from "./canonical";
+import { type ResponseObject, responseOutcome } from "./formats/openai/responses-summary";
+import { canonicalUsage } from "./formats/openai/usage";
 import { FORMATS } from "./formats/registry";
 import type { Operation, WireFormat } from "./operations";
 
@@ -28,12 +30,8 @@ function summarizeChat(response: ChatResponse): ReplySummary {
 }
 
 /** OpenAI-style bodies (embeddings, completions, responses) carry usage at the top level. */
-function summarizeGeneric(body: { usage?: Record<string, number> }): ReplySummary {
-  const usage = body.usage;
-  if (!usage) return { toolCallNames: [] };
-  const prompt = usage.prompt_tokens ?? usage.input_tokens ?? 0;
-  const completion = usage.completion_tokens ?? usage.output_tokens ?? 0;
-  return { toolCallNames: [], usage: { prompt_tokens: prompt, completion_tokens: completion, total_tokens: usage.total_tokens ?? prompt + completion } };
+function summarizeGeneric(body: { usage?: Record<string, unknown> | null }): ReplySummary {
+  return body.usage ? { toolCallNames: [], usage: canonicalUsage(body.usage) } : { toolCallNames: [] };
 }
 
 /** A reply this long is not parsed whole for its usage when its tail holds it. */
@@ -48,12 +46,12 @@ const USAGE_TAIL = 4096;
  * escaped). An embeddings batch runs to tens of MB, and parsing it whole held the event loop for
  * ~100 ms per request; undefined sends the caller to the full parse.
  */
-function usageFromTail(text: string): { usage?: Record<string, number> } | undefined {
+function usageFromTail(text: string): { usage?: Record<string, unknown> } | undefined {
   const at = text.lastIndexOf('"usage"');
   if (at < 0 || text.length - at > USAGE_TAIL) return undefined;
   try {
     const tail = JSON.parse(`{${text.slice(at, text.trimEnd().length - 1)}}`) as { usage?: unknown };
-    return tail.usage && typeof tail.usage === "object" ? (tail as { usage: Record<string, number> }) : undefined;
+    return tail.usage && typeof tail.usage === "object" ? (tail as { usage: Record<string, unknown> }) : undefined;
   } catch {
     return undefined;
   }
@@ -67,6 +65,7 @@ export function summarizeReply(operation: Operation, format: WireFormat, text: s
     const body = JSON.parse(text);
     const chat = FORMATS[format]?.chat;
     if (operation === "chat" && chat) return summarizeChat(chat.decodeResponse(body));
+    if (operation === "responses" && format === "openai") return responseOutcome(body as ResponseObject);
     return summarizeGeneric(body);
   } catch {
     return { toolCallNames: [] };

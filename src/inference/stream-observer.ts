@@ -1,5 +1,6 @@
 import { createParser } from "eventsource-parser";
 import type { ChatChunk } from "./canonical";
+import { responsesSseDecoder } from "./formats/openai/responses-summary";
 import { FORMATS } from "./formats/registry";
 import type { SseChunkDecoder } from "./formats/sse-chunks";
 import type { ByteEdit } from "./formats/types";
@@ -71,7 +72,7 @@ export function tapStream(stream: ReadableStream<Uint8Array>, tap: ByteTap, edit
   });
 }
 
-/** SSE formats are decoded synchronously as bytes arrive, with the codec's per-event decoder. */
+/** SSE formats are decoded synchronously as bytes arrive, with a per-event decoder. */
 function sseChatTap(decoder: SseChunkDecoder, accumulator: ChunkAccumulator, onDone: (summary: ReplySummary) => void): ByteTap {
   const text = new TextDecoder();
   const add = (chunks: ChatChunk[]) => {
@@ -123,12 +124,19 @@ function deferredChatTap(format: WireFormat, accumulator: ChunkAccumulator, onDo
   };
 }
 
-/** A tap that only times the stream, for operations without a canonical chunk (responses, ...). */
+/** A tap that only times the stream, for operations without a canonical chunk (text completions, ...). */
 function timingTap(accumulator: ChunkAccumulator, onDone: (summary: ReplySummary) => void): ByteTap {
   return {
     feed: () => accumulator.markFirstByte(performance.now()),
     end: (truncated) => onDone(accumulator.finish(truncated)),
   };
+}
+
+function tapFor(operation: Operation, format: WireFormat, accumulator: ChunkAccumulator, onDone: (summary: ReplySummary) => void): ByteTap {
+  if (operation === "responses" && format === "openai") return sseChatTap(responsesSseDecoder(), accumulator, onDone);
+  if (operation !== "chat") return timingTap(accumulator, onDone);
+  const sseDecoder = FORMATS[format]?.chat?.sseDecoder?.();
+  return sseDecoder ? sseChatTap(sseDecoder, accumulator, onDone) : deferredChatTap(format, accumulator, onDone);
 }
 
 /**
@@ -138,9 +146,7 @@ function timingTap(accumulator: ChunkAccumulator, onDone: (summary: ReplySummary
  */
 export function observeStream(operation: Operation, format: WireFormat, stream: ReadableStream<Uint8Array>, startedAt: number, onDone: (summary: ReplySummary) => void, edit?: ByteEdit): ReadableStream<Uint8Array> {
   const accumulator = new ChunkAccumulator(startedAt);
-  const sseDecoder = operation === "chat" ? FORMATS[format]?.chat?.sseDecoder?.() : undefined;
-  const tap = operation !== "chat" ? timingTap(accumulator, onDone) : sseDecoder ? sseChatTap(sseDecoder, accumulator, onDone) : deferredChatTap(format, accumulator, onDone);
-  return tapStream(stream, tap, edit);
+  return tapStream(stream, tapFor(operation, format, accumulator, onDone), edit);
 }
 
 const unobserved: ByteTap = { feed() {}, end() {} };

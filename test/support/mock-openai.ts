@@ -139,32 +139,46 @@ function chatChunks(body: Record<string, unknown>, dialect: StreamUsageDialect):
   return chunks;
 }
 
+/** The Responses API's answer: `echo: <input>`, or a call of the first function offered when the input asks for a tool. */
 function responsesObject(body: Record<string, unknown>) {
   const input = typeof body.input === "string" ? body.input : lastUserText(body.input as Message[]);
+  const tool = (body.tools as Array<{ type: string; name?: string }> | undefined)?.find((offered) => offered.type === "function");
+  const call = tool?.name && /\btool\b|weather/i.test(input) ? { type: "function_call", id: "fc_1", call_id: "call_mock_1", name: tool.name, arguments: JSON.stringify({ city: "Paris" }), status: "completed" } : undefined;
   const text = `echo: ${input}`;
+  const outputTokens = call ? 10 : countTokens(text);
   return {
     id: `resp_${crypto.randomUUID().replaceAll("-", "")}`,
     object: "response",
     created_at: Math.floor(Date.now() / 1000),
     status: "completed",
     model: body.model,
-    output: [{ type: "message", id: "msg_1", status: "completed", role: "assistant", content: [{ type: "output_text", text, annotations: [] }] }],
-    usage: { input_tokens: countTokens(input), output_tokens: countTokens(text), total_tokens: countTokens(input) + countTokens(text) },
+    output: call ? [call] : [{ type: "message", id: "msg_1", status: "completed", role: "assistant", content: [{ type: "output_text", text, annotations: [] }] }],
+    usage: {
+      input_tokens: countTokens(input),
+      input_tokens_details: { cached_tokens: 0 },
+      output_tokens: outputTokens,
+      output_tokens_details: { reasoning_tokens: 0 },
+      total_tokens: countTokens(input) + outputTokens,
+    },
   };
 }
 
 function responsesEvents(body: Record<string, unknown>): Array<{ event: string; data: unknown }> {
   const done = responsesObject(body);
-  const text = done.output[0]!.content[0]!.text;
   const inProgress = { ...done, status: "in_progress", output: [] };
-  const events: Array<{ event: string; data: unknown }> = [
-    { event: "response.created", data: { type: "response.created", sequence_number: 0, response: inProgress } },
-    { event: "response.output_item.added", data: { type: "response.output_item.added", sequence_number: 1, output_index: 0, item: { type: "message", id: "msg_1", status: "in_progress", role: "assistant", content: [] } } },
-  ];
-  for (const word of text.split(/(?<= )/)) {
-    events.push({ event: "response.output_text.delta", data: { type: "response.output_text.delta", sequence_number: events.length, item_id: "msg_1", output_index: 0, content_index: 0, delta: word } });
+  const events: Array<{ event: string; data: unknown }> = [{ event: "response.created", data: { type: "response.created", sequence_number: 0, response: inProgress } }];
+  const push = (type: string, data: Record<string, unknown>) => events.push({ event: type, data: { type, sequence_number: events.length, ...data } });
+  const [item] = done.output;
+  if (item!.type === "function_call") {
+    push("response.output_item.added", { output_index: 0, item: { ...item, arguments: "", status: "in_progress" } });
+    push("response.function_call_arguments.delta", { output_index: 0, item_id: "fc_1", delta: (item as { arguments: string }).arguments });
+    push("response.output_item.done", { output_index: 0, item });
+  } else {
+    push("response.output_item.added", { output_index: 0, item: { type: "message", id: "msg_1", status: "in_progress", role: "assistant", content: [] } });
+    const text = (item as { content: Array<{ text: string }> }).content[0]!.text;
+    for (const word of text.split(/(?<= )/)) push("response.output_text.delta", { output_index: 0, item_id: "msg_1", content_index: 0, delta: word });
   }
-  events.push({ event: "response.completed", data: { type: "response.completed", sequence_number: events.length, response: done } });
+  push("response.completed", { response: done });
   return events;
 }
 
