@@ -10,7 +10,7 @@ import type { Usage } from "./canonical";
 import type { Operation, WireFormat } from "./operations";
 import { type ReplySummary, summarizeReply } from "./reply-summary";
 import { editStream, observeStream } from "./stream-observer";
-import { translateResponse, translateStream } from "./translate";
+import { streamUsageOf, translateResponse, translateStream } from "./translate";
 
 /** A reply whose usage is to be priced. */
 export interface PricedReply {
@@ -123,7 +123,7 @@ type OnReplied = (summary: ReplySummary, result?: Dispatched) => void;
 
 /** The stream usage the gateway asked for on the client's behalf (see translateRequest), which the client must not see. */
 function unaskedUsage(call: InferenceCall) {
-  const usage = call.operation === "chat" ? FORMATS[call.format]?.chat?.streamUsage : undefined;
+  const usage = streamUsageOf(call.operation, call.format);
   return usage && !usage.asked(call.body) ? usage : undefined;
 }
 

@@ -1,4 +1,5 @@
 import type { ChatChunk, ChatResponse, FinishReason, Usage } from "./canonical";
+import { completionOutcome } from "./formats/openai/completion-summary";
 import { type ResponseObject, responseOutcome } from "./formats/openai/responses-summary";
 import { canonicalUsage } from "./formats/openai/usage";
 import { FORMATS } from "./formats/registry";
@@ -66,6 +67,7 @@ export function summarizeReply(operation: Operation, format: WireFormat, text: s
     const chat = FORMATS[format]?.chat;
     if (operation === "chat" && chat) return summarizeChat(chat.decodeResponse(body));
     if (operation === "responses" && format === "openai") return responseOutcome(body as ResponseObject);
+    if (operation === "text_completion" && format === "openai") return completionOutcome(body);
     return summarizeGeneric(body);
   } catch {
     return { toolCallNames: [] };

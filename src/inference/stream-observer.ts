@@ -1,5 +1,6 @@
 import { createParser } from "eventsource-parser";
 import type { ChatChunk } from "./canonical";
+import { completionSseDecoder } from "./formats/openai/completion-summary";
 import { responsesSseDecoder } from "./formats/openai/responses-summary";
 import { FORMATS } from "./formats/registry";
 import type { SseChunkDecoder } from "./formats/sse-chunks";
@@ -124,7 +125,7 @@ function deferredChatTap(format: WireFormat, accumulator: ChunkAccumulator, onDo
   };
 }
 
-/** A tap that only times the stream, for operations without a canonical chunk (text completions, ...). */
+/** A tap that only times the stream, for streams that tell nothing else (speech, Anthropic's legacy completions). */
 function timingTap(accumulator: ChunkAccumulator, onDone: (summary: ReplySummary) => void): ByteTap {
   return {
     feed: () => accumulator.markFirstByte(performance.now()),
@@ -134,6 +135,7 @@ function timingTap(accumulator: ChunkAccumulator, onDone: (summary: ReplySummary
 
 function tapFor(operation: Operation, format: WireFormat, accumulator: ChunkAccumulator, onDone: (summary: ReplySummary) => void): ByteTap {
   if (operation === "responses" && format === "openai") return sseChatTap(responsesSseDecoder(), accumulator, onDone);
+  if (operation === "text_completion" && format === "openai") return sseChatTap(completionSseDecoder(), accumulator, onDone);
   if (operation !== "chat") return timingTap(accumulator, onDone);
   const sseDecoder = FORMATS[format]?.chat?.sseDecoder?.();
   return sseDecoder ? sseChatTap(sseDecoder, accumulator, onDone) : deferredChatTap(format, accumulator, onDone);

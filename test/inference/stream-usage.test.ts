@@ -147,6 +147,17 @@ describe("an OpenAI stream the client did not ask usage of", () => {
     }
   });
 
+  test("a streamed text completion (an editor's autocomplete) is priced the same way", async () => {
+    const chunks: OpenAI.Completion[] = [];
+    for await (const chunk of await client.completions.create({ model: "openai/gpt-4o-mini", prompt: "def add(a, b):", stream: true }, tagged("completion"))) chunks.push(chunk);
+    expect(chunks.map((chunk) => chunk.choices[0]!.text).join("")).toBe("echo: def add(a, b):");
+    expect(chunks.every((chunk) => chunk.choices.length === 1)).toBe(true);
+    expect(openaiUpstream.requests.at(-1)!.body.stream_options).toEqual({ include_usage: true });
+    const row = await loggedRow("completion");
+    expect(row).toMatchObject({ object: "text_completion", input_tokens: 1, output_tokens: 4, stop_reason: "stop" });
+    expect(((await (await gw.admin(`/api/logs/${row.id}`)).json()) as { response_content: unknown }).response_content).toBe("echo: def add(a, b):");
+  });
+
   test("translated from Anthropic's stream: the usage chunk only when asked", async () => {
     const unasked = await collect(await client.chat.completions.create({ model: "anthropic/claude-sonnet-5-5", messages: [{ role: "user", content: "one two three" }], stream: true }));
     expect(unasked.text).toBe("echo: one two three");

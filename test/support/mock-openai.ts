@@ -139,6 +139,22 @@ function chatChunks(body: Record<string, unknown>, dialect: StreamUsageDialect):
   return chunks;
 }
 
+function textCompletion(body: Record<string, unknown>) {
+  const text = `echo: ${String(body.prompt)}`;
+  return { id: "cmpl-1", object: "text_completion", created: 0, model: body.model, choices: [{ index: 0, text, logprobs: null, finish_reason: "stop" }], usage: { prompt_tokens: 1, completion_tokens: countTokens(text), total_tokens: 1 + countTokens(text) } };
+}
+
+/** A text completion streamed a word at a time, reporting usage as chat streams do (see StreamUsageDialect). */
+function completionChunks(body: Record<string, unknown>, dialect: StreamUsageDialect): unknown[] {
+  const full = textCompletion(body);
+  const withUsage = dialect === "when-asked" && (body.stream_options as { include_usage?: boolean } | undefined)?.include_usage === true;
+  const base = { id: full.id, object: "text_completion", created: full.created, model: full.model, ...(withUsage ? { usage: null } : {}) };
+  const words = full.choices[0]!.text.split(/(?<= )/);
+  const chunks: unknown[] = words.map((text, index) => ({ ...base, choices: [{ index: 0, text, logprobs: null, finish_reason: index === words.length - 1 ? "stop" : null }] }));
+  if (withUsage) chunks.push({ ...base, choices: [], usage: full.usage });
+  return chunks;
+}
+
 /** The Responses API's answer: `echo: <input>`, or a call of the first function offered when the input asks for a tool. */
 function responsesObject(body: Record<string, unknown>) {
   const input = typeof body.input === "string" ? body.input : lastUserText(body.input as Message[]);
@@ -316,10 +332,8 @@ export function startMockOpenAI(): MockOpenAI {
       switch (path) {
         case "/chat/completions":
           return body.stream ? new Response(sse(chatChunks(body, mock.streamUsage).map((data) => ({ data })), true, cut, gate), { headers: streamHeaders }) : Response.json(chatCompletion(body));
-        case "/completions": {
-          const text = `echo: ${String(body.prompt)}`;
-          return Response.json({ id: "cmpl-1", object: "text_completion", created: 0, model: body.model, choices: [{ index: 0, text, finish_reason: "stop" }], usage: { prompt_tokens: 1, completion_tokens: countTokens(text), total_tokens: 1 + countTokens(text) } });
-        }
+        case "/completions":
+          return body.stream ? new Response(sse(completionChunks(body, mock.streamUsage).map((data) => ({ data })), true, cut, gate), { headers: streamHeaders }) : Response.json(textCompletion(body));
         case "/embeddings":
           return Response.json(embeddings(body));
         case "/responses":

@@ -29,8 +29,6 @@ export interface ChatCodec {
   sseDecoder?(): SseChunkDecoder;
   /** Canonical chunks, as stream bytes in this format for the client who sent `clientBody`. */
   encodeStream(clientBody: Record<string, unknown>): ReadableWritablePair<Uint8Array, ChatChunk>;
-  /** Set when this format's streams carry usage only if asked: the gateway asks on every stream. */
-  streamUsage?: StreamUsage;
 }
 
 export interface EmbeddingCodec {
@@ -51,6 +49,8 @@ export interface FormatCodec {
   readonly streamContentType: string;
   readonly chat?: ChatCodec;
   readonly embedding?: EmbeddingCodec;
+  /** Set when this format's chat and text-completion streams carry usage only if asked: the gateway asks on every one. */
+  readonly streamUsage?: StreamUsage;
   /** Answers this format's token-count request by estimation, when the target cannot count it. */
   countTokensLocally?(body: Record<string, unknown>): Promise<unknown>;
 }

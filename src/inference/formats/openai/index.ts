@@ -30,6 +30,7 @@ const withBase64Embeddings = (response: EmbeddingResponse) => ({
 export const openAIFormat: FormatCodec = {
   format: "openai",
   streamContentType: "text/event-stream",
+  streamUsage: { asked: asksForStreamUsage, ask: withStreamUsage, strip: usageChunkStripper },
   chat: {
     decodeRequest: (body) => body as unknown as ChatRequest,
     // Usage is asked for on every translated stream so the client's own format can report it.
@@ -39,7 +40,6 @@ export const openAIFormat: FormatCodec = {
     decodeStream: () => sseChunkStream(chatSseDecoder()),
     sseDecoder: chatSseDecoder,
     encodeStream: encodeChatStream,
-    streamUsage: { asked: asksForStreamUsage, ask: withStreamUsage, strip: usageChunkStripper },
   },
   embedding: {
     decodeRequest: (body) => body as unknown as EmbeddingRequest,
