@@ -7,7 +7,7 @@ import { retryDelayMs, sleep } from "./backoff";
 import type { ModelRef } from "./model-ref";
 import { hasOneShape, type Operation, REQUEST_TYPE, usesBatchKeys, type WireFormat } from "./operations";
 import type { UpstreamTarget } from "./providers/types";
-import { translateRequest } from "./translate";
+import { translateRequest, upstreamOperationOf } from "./translate";
 import { isRetryable, rotatesKey } from "./upstream-errors";
 import { exchange, guarded } from "./upstream-exchange";
 import type { UpstreamReply } from "./upstream-fetch";
@@ -46,6 +46,8 @@ export type Dispatched = Extract<UpstreamReply, { ok: true }> & {
   target: ModelRef;
   /** The format the reply is written in: the answering provider's. */
   format: WireFormat;
+  /** What the provider was asked: the client's operation, or chat for a Responses call to a provider without that API. */
+  operation: Operation;
   keyId?: string;
   isFallback: boolean;
   attempts: Attempt[];
@@ -71,11 +73,12 @@ const noEligibleKey = (provider: RuntimeProvider, need: KeyNeed) =>
 /** One target: key selection, retries with backoff on 5xx, key rotation on 429/401/403. */
 async function attemptTarget(store: ProviderStore, input: DispatchInput, target: ModelRef, isFallback: boolean, attempts: Attempt[]): Promise<Dispatched | GatewayError> {
   const provider = store.require(target.provider);
-  if (!provider.adapter.operations.has(input.operation)) {
+  const format = hasOneShape(input.operation) ? input.format : (provider.adapter.formatFor?.(target.model) ?? provider.adapter.format);
+  const operation = upstreamOperationOf(input.operation, input.format, format);
+  if (!provider.adapter.operations.has(operation)) {
     return badRequest(`provider '${provider.name}' does not offer ${REQUEST_TYPE[input.operation]}`, "model", "caller_unsupported_operation");
   }
   const network = effectiveNetwork(provider.network);
-  const format = hasOneShape(input.operation) ? input.format : (provider.adapter.formatFor?.(target.model) ?? provider.adapter.format);
   const body = guarded(() => translateRequest(input.operation, input.format, format, input.body, input.stream));
   if (body instanceof GatewayError) return body;
   const allowed = input.allowedKeyIds?.[provider.name];
@@ -94,11 +97,11 @@ async function attemptTarget(store: ProviderStore, input: DispatchInput, target:
     if (!key && (provider.keys.length > 0 || !provider.adapter.keyOptional)) return lastError ?? noEligibleKey(provider, need);
     const upstream = upstreamTarget(provider, key, target.model, input);
     const options = { provider: provider.name, stream: input.stream, timeoutSeconds: network.default_request_timeout_in_seconds, signal: input.signal };
-    const reply = await exchange(provider.adapter, input.operation, upstream, body, options);
+    const reply = await exchange(provider.adapter, operation, upstream, body, options);
     if (reply instanceof GatewayError) return reply;
     const attempt: Attempt = { provider: provider.name, model: target.model, key: key?.id, is_fallback: isFallback };
     attempts.push(attempt);
-    if (reply.ok) return { ...reply, target, format, keyId: key?.id, isFallback, attempts };
+    if (reply.ok) return { ...reply, target, format, operation, keyId: key?.id, isFallback, attempts };
     const error = reply.error;
     attempt.status = error.status;
     attempt.error_type = error.errorType;

@@ -137,13 +137,13 @@ function clientResponse(result: Dispatched, call: InferenceCall, onReplied: OnRe
     headers["cache-control"] = "no-cache";
     const edit = passthrough ? unaskedUsage(call)?.strip() : undefined;
     const upstream = onReplied
-      ? observeStream(call.operation, result.format, result.stream, startedAt, (summary) => onReplied(summary, result), edit)
+      ? observeStream(result.operation, result.format, result.stream, startedAt, (summary) => onReplied(summary, result), edit)
       : edit
         ? editStream(result.stream, edit)
         : result.stream;
-    return new Response(translateStream(result.format, call.format, upstream, result.target.model, call.body), { status: result.status, headers });
+    return new Response(translateStream(call.operation, result.format, call.format, upstream, result.target.model, call.body), { status: result.status, headers });
   }
-  onReplied?.(summarizeReply(call.operation, result.format, result.body), result);
+  onReplied?.(summarizeReply(result.operation, result.format, result.body), result);
   headers["content-type"] = passthrough ? (result.headers.get("content-type") ?? "application/json") : "application/json";
   const body = translateResponse(call.operation, result.format, call.format, result.body, { model: result.target.model, clientBody: call.body });
   return new Response(body, { status: result.status, headers });

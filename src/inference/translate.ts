@@ -1,5 +1,8 @@
 import { badRequest } from "../http/errors";
 import type { ChatChunk, TranslatableOperation } from "./canonical";
+import { chatRequestOfResponses } from "./formats/openai/responses-request";
+import { responseOfChat } from "./formats/openai/responses-reply";
+import { encodeResponsesStream } from "./formats/openai/responses-stream";
 import { FORMATS } from "./formats/registry";
 import type { Operation, WireFormat } from "./operations";
 
@@ -22,9 +25,17 @@ function passedThrough(operation: Operation, format: WireFormat, body: Record<st
   return usage && !usage.asked(body) ? usage.ask(body) : body;
 }
 
+/** A Responses API call to a provider of another format runs as a chat: only OpenAI's format has that API. */
+export const upstreamOperationOf = (operation: Operation, from: WireFormat, to: WireFormat): Operation => (operation === "responses" && from === "openai" && to !== from ? "chat" : operation);
+
 /** The client's body written in the upstream's format. */
 export function translateRequest(operation: Operation, from: WireFormat, to: WireFormat, body: Record<string, unknown>, stream: boolean): Record<string, unknown> {
   if (from === to) return passedThrough(operation, to, body, stream);
+  if (upstreamOperationOf(operation, from, to) !== operation) {
+    const target = FORMATS[to]?.chat;
+    if (!target) throw untranslatable(operation, from, to);
+    return target.encodeRequest({ ...chatRequestOfResponses(body), stream });
+  }
   if (operation === "chat") {
     const { source, target } = codecsFor("chat", from, to);
     return target.encodeRequest({ ...source.decodeRequest(body), stream });
@@ -47,10 +58,11 @@ export interface ReplyOrigin {
 /** An upstream's JSON reply written in the client's format. */
 export function translateResponse(operation: Operation, from: WireFormat, to: WireFormat, text: string, origin: ReplyOrigin): string {
   if (from === to) return text;
-  if (operation === "chat") {
+  if (operation === "chat" || upstreamOperationOf(operation, to, from) !== operation) {
     const { source, target } = codecsFor("chat", from, to);
-    const response = source.decodeResponse(JSON.parse(text));
-    return JSON.stringify(target.encodeResponse({ ...response, model: response.model || origin.model }));
+    const decoded = source.decodeResponse(JSON.parse(text));
+    const response = { ...decoded, model: decoded.model || origin.model };
+    return JSON.stringify(operation === "chat" ? target.encodeResponse(response) : responseOfChat(response, origin.clientBody));
   }
   if (operation === "embedding") {
     const { source, target } = codecsFor("embedding", from, to);
@@ -66,8 +78,9 @@ const withModel = (model: string) =>
   });
 
 /** An upstream's stream re-encoded event by event in the format of the client who sent `clientBody`. */
-export function translateStream(from: WireFormat, to: WireFormat, stream: ReadableStream<Uint8Array>, model: string, clientBody: Record<string, unknown>): ReadableStream<Uint8Array> {
+export function translateStream(operation: Operation, from: WireFormat, to: WireFormat, stream: ReadableStream<Uint8Array>, model: string, clientBody: Record<string, unknown>): ReadableStream<Uint8Array> {
   if (from === to) return stream;
   const { source, target } = codecsFor("chat", from, to);
-  return stream.pipeThrough(source.decodeStream()).pipeThrough(withModel(model)).pipeThrough(target.encodeStream(clientBody));
+  const encoded = operation === "responses" ? encodeResponsesStream(clientBody) : target.encodeStream(clientBody);
+  return stream.pipeThrough(source.decodeStream()).pipeThrough(withModel(model)).pipeThrough(encoded);
 }

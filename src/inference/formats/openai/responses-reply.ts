@@ -1,0 +1,76 @@
+import type { ChatResponse, FinishReason, ToolCall, Usage } from "../../canonical";
+
+/** A canonical chat reply written as a Responses API response object, for a client of that API on a provider without one. */
+
+type Body = Record<string, unknown>;
+
+export const responseIdOf = (id: string) => `resp_${id.replace(/[^A-Za-z0-9]/g, "") || crypto.randomUUID().replaceAll("-", "")}`;
+
+export function responsesUsageOf(usage: Usage | undefined) {
+  if (!usage) return null;
+  return {
+    input_tokens: usage.prompt_tokens,
+    input_tokens_details: { cached_tokens: usage.prompt_tokens_details?.cached_tokens ?? 0 },
+    output_tokens: usage.completion_tokens,
+    output_tokens_details: { reasoning_tokens: usage.completion_tokens_details?.reasoning_tokens ?? 0 },
+    total_tokens: usage.total_tokens,
+  };
+}
+
+/** `completed`, or `incomplete` with why, from how the turn ended. */
+export function statusOf(finish: FinishReason): { status: "completed" | "incomplete"; incomplete_details: { reason: string } | null } {
+  if (finish === "length" || finish === "model_context_window_exceeded") return { status: "incomplete", incomplete_details: { reason: "max_output_tokens" } };
+  if (finish === "content_filter" || finish === "refusal") return { status: "incomplete", incomplete_details: { reason: "content_filter" } };
+  return { status: "completed", incomplete_details: null };
+}
+
+export const messageItem = (id: string, text: string, status: "in_progress" | "completed") => ({
+  type: "message",
+  id,
+  status,
+  role: "assistant",
+  content: status === "completed" ? [{ type: "output_text", text, annotations: [] }] : [],
+});
+
+export const functionCallItem = (id: string, call: ToolCall, status: "in_progress" | "completed") => ({
+  type: "function_call",
+  id,
+  call_id: call.id,
+  name: call.function.name,
+  arguments: status === "completed" ? call.function.arguments : "",
+  status,
+});
+
+/** The request's settings a response object repeats, as OpenAI's does. */
+export const echoedSettings = (clientBody: Body) => ({
+  instructions: clientBody.instructions ?? null,
+  max_output_tokens: clientBody.max_output_tokens ?? null,
+  parallel_tool_calls: clientBody.parallel_tool_calls ?? true,
+  temperature: clientBody.temperature ?? null,
+  text: clientBody.text ?? { format: { type: "text" } },
+  tool_choice: clientBody.tool_choice ?? "auto",
+  tools: clientBody.tools ?? [],
+  top_p: clientBody.top_p ?? null,
+  metadata: clientBody.metadata ?? {},
+});
+
+export function responseOfChat(response: ChatResponse, clientBody: Body): Body {
+  const choice = response.choices[0];
+  const message = choice?.message;
+  const text = typeof message?.content === "string" ? message.content : "";
+  const output = [
+    ...(text ? [messageItem(`msg_${response.id.replace(/[^A-Za-z0-9]/g, "")}`, text, "completed")] : []),
+    ...(message?.tool_calls ?? []).map((call, index) => functionCallItem(`fc_${index}_${call.id}`, call, "completed")),
+  ];
+  return {
+    id: responseIdOf(response.id),
+    object: "response",
+    created_at: Math.floor(Date.now() / 1000),
+    ...statusOf(choice?.finish_reason ?? null),
+    error: null,
+    model: response.model,
+    output,
+    ...echoedSettings(clientBody),
+    usage: responsesUsageOf(response.usage),
+  };
+}

@@ -1,0 +1,132 @@
+import { badRequest } from "../../../http/errors";
+import type { ChatMessage, ChatRequest, ContentPart, ToolChoice, ToolDefinition } from "../../canonical";
+
+/**
+ * A Responses API request as a canonical chat request, for providers that have no Responses API
+ * (Anthropic, Gemini, Bedrock, Cohere): the conversation is the `input` items, stateless.
+ */
+
+type Item = Record<string, unknown>;
+
+const REASONING_EFFORTS = new Set(["minimal", "low", "medium", "high"]);
+
+const textOf = (value: unknown) => (typeof value === "string" ? value : undefined);
+
+function partOf(part: Item, param: string): ContentPart {
+  switch (part.type) {
+    case "input_text":
+    case "output_text":
+      return { type: "text", text: String(part.text ?? "") };
+    case "input_image": {
+      const url = textOf(part.image_url);
+      if (!url) throw badRequest("an input_image needs an image_url (a URL or a data URL) when the provider has no Responses API", `${param}.image_url`);
+      return { type: "image_url", image_url: { url, ...(textOf(part.detail) ? { detail: part.detail as string } : {}) } };
+    }
+    case "input_file":
+      return { type: "file", file: { file_data: textOf(part.file_data), file_id: textOf(part.file_id), filename: textOf(part.filename) } };
+    default:
+      throw badRequest(`content part type '${String(part.type)}' cannot be sent to a provider without a Responses API`, `${param}.type`);
+  }
+}
+
+function messageOf(item: Item, param: string): ChatMessage {
+  const role = item.role;
+  if (role !== "user" && role !== "assistant" && role !== "system" && role !== "developer") throw badRequest(`role must be user, assistant, system or developer`, `${param}.role`);
+  const content = item.content;
+  if (typeof content === "string") return { role, content };
+  if (!Array.isArray(content)) throw badRequest("content must be a string or an array of parts", `${param}.content`);
+  const parts = content.map((part, index) => partOf(part as Item, `${param}.content[${index}]`));
+  // The canonical assistant message carries its text as a string.
+  if (role === "assistant") return { role, content: parts.map((part) => (part.type === "text" ? part.text : "")).join("") };
+  return { role, content: parts };
+}
+
+function toolOutputOf(output: unknown): string {
+  if (typeof output === "string") return output;
+  if (Array.isArray(output)) return output.map((part) => textOf((part as Item).text) ?? "").join("");
+  return JSON.stringify(output ?? "");
+}
+
+function messagesOf(body: Item): ChatMessage[] {
+  const messages: ChatMessage[] = [];
+  const instructions = textOf(body.instructions);
+  if (instructions) messages.push({ role: "system", content: instructions });
+  const input = body.input;
+  if (typeof input === "string") return [...messages, { role: "user", content: input }];
+  if (!Array.isArray(input)) throw badRequest("input must be a string or an array of items", "input");
+  for (const [index, raw] of input.entries()) {
+    const item = raw as Item;
+    const param = `input[${index}]`;
+    const type = item.type ?? "message";
+    if (type === "message") messages.push(messageOf(item, param));
+    else if (type === "function_call") {
+      const call = { id: String(item.call_id ?? ""), type: "function" as const, function: { name: String(item.name ?? ""), arguments: String(item.arguments ?? "{}") } };
+      const last = messages.at(-1);
+      // Calls made in one turn arrive as separate items; the canonical turn holds them together.
+      if (last?.role === "assistant") last.tool_calls = [...(last.tool_calls ?? []), call];
+      else messages.push({ role: "assistant", content: null, tool_calls: [call] });
+    } else if (type === "function_call_output") messages.push({ role: "tool", tool_call_id: String(item.call_id ?? ""), content: toolOutputOf(item.output) });
+    else if (type === "reasoning") continue;
+    else throw badRequest(`input item type '${String(type)}' cannot be sent to a provider without a Responses API`, `${param}.type`);
+  }
+  return messages;
+}
+
+function toolsOf(tools: unknown): ToolDefinition[] | undefined {
+  if (tools === undefined) return undefined;
+  if (!Array.isArray(tools)) throw badRequest("tools must be an array", "tools");
+  return tools.map((raw, index) => {
+    const tool = raw as Item;
+    if (tool.type !== "function") throw badRequest(`tool type '${String(tool.type)}' runs only on OpenAI's Responses API; other providers take function tools`, `tools[${index}].type`);
+    return {
+      type: "function",
+      function: {
+        name: String(tool.name ?? ""),
+        ...(textOf(tool.description) ? { description: tool.description as string } : {}),
+        ...(tool.parameters ? { parameters: tool.parameters as Record<string, unknown> } : {}),
+        ...(typeof tool.strict === "boolean" ? { strict: tool.strict } : {}),
+      },
+    };
+  });
+}
+
+function toolChoiceOf(choice: unknown): ToolChoice | undefined {
+  if (choice === "auto" || choice === "none" || choice === "required") return choice;
+  const named = choice as Item | undefined;
+  if (named?.type === "function" && typeof named.name === "string") return { type: "function", function: { name: named.name } };
+  if (choice !== undefined) throw badRequest("tool_choice must be auto, none, required or a function", "tool_choice");
+  return undefined;
+}
+
+function responseFormatOf(text: unknown): ChatRequest["response_format"] {
+  const format = (text as { format?: Item } | undefined)?.format;
+  if (!format || format.type === "text") return undefined;
+  if (format.type === "json_object") return { type: "json_object" };
+  if (format.type === "json_schema") {
+    return { type: "json_schema", json_schema: { name: String(format.name ?? "response"), schema: format.schema as Record<string, unknown> | undefined, strict: format.strict === true } };
+  }
+  throw badRequest(`text.format type '${String(format.type)}' is not one of text, json_object, json_schema`, "text.format.type");
+}
+
+export function chatRequestOfResponses(body: Item): ChatRequest {
+  if (body.previous_response_id !== undefined && body.previous_response_id !== null) {
+    throw badRequest("previous_response_id needs a provider that keeps responses (OpenAI's own); send the whole conversation in input", "previous_response_id");
+  }
+  const effort = (body.reasoning as { effort?: unknown } | undefined)?.effort;
+  const request: ChatRequest = {
+    model: String(body.model),
+    messages: messagesOf(body),
+    tools: toolsOf(body.tools),
+    tool_choice: toolChoiceOf(body.tool_choice),
+    response_format: responseFormatOf(body.text),
+    ...(typeof body.max_output_tokens === "number" ? { max_tokens: body.max_output_tokens } : {}),
+    ...(typeof body.temperature === "number" ? { temperature: body.temperature } : {}),
+    ...(typeof body.top_p === "number" ? { top_p: body.top_p } : {}),
+    ...(typeof body.parallel_tool_calls === "boolean" ? { parallel_tool_calls: body.parallel_tool_calls } : {}),
+    ...(typeof body.user === "string" ? { user: body.user } : {}),
+    ...(typeof effort === "string" && REASONING_EFFORTS.has(effort) ? { reasoning_effort: effort as ChatRequest["reasoning_effort"] } : {}),
+    stream: body.stream === true,
+  };
+  for (const key of ["tools", "tool_choice", "response_format"] as const) if (request[key] === undefined) delete request[key];
+  return request;
+}

@@ -1,0 +1,113 @@
+import { encodeSSE } from "../../../http/sse";
+import type { ChatChunk, FinishReason, ToolCall, Usage } from "../../canonical";
+import { echoedSettings, functionCallItem, messageItem, responseIdOf, responsesUsageOf, statusOf } from "./responses-reply";
+
+type Body = Record<string, unknown>;
+type OpenItem = { kind: "message"; id: string; index: number; text: string } | { kind: "function_call"; id: string; index: number; call: ToolCall; toolIndex: number };
+
+/**
+ * Writes canonical chunks as the Responses API's event sequence: `response.created` and
+ * `response.in_progress`, then each output item (a message's text, a function call's arguments)
+ * added, filled with deltas and done in order, then `response.completed` (or `.incomplete`) with
+ * the whole response and its usage.
+ */
+class ResponsesStreamWriter {
+  private sequence = 0;
+  private head: Body | undefined;
+  private open: OpenItem | undefined;
+  private readonly done: Body[] = [];
+  private finish: FinishReason = null;
+  private usage: Usage | undefined;
+
+  constructor(
+    private readonly controller: TransformStreamDefaultController<Uint8Array>,
+    private readonly clientBody: Body,
+  ) {}
+
+  private send(type: string, fields: Body) {
+    this.controller.enqueue(encodeSSE({ type, sequence_number: this.sequence++, ...fields }, type));
+  }
+
+  private response(status: string, extra: Body = {}): Body {
+    return { ...this.head, status, incomplete_details: null, error: null, output: [], usage: null, ...extra };
+  }
+
+  private start(chunk: ChatChunk) {
+    this.head = { id: responseIdOf(chunk.id), object: "response", created_at: chunk.created || Math.floor(Date.now() / 1000), model: chunk.model, ...echoedSettings(this.clientBody) };
+    this.send("response.created", { response: this.response("in_progress") });
+    this.send("response.in_progress", { response: this.response("in_progress") });
+  }
+
+  private close() {
+    const item = this.open;
+    if (!item) return;
+    this.open = undefined;
+    const position = { item_id: item.id, output_index: item.index };
+    if (item.kind === "message") {
+      this.send("response.output_text.done", { ...position, content_index: 0, text: item.text });
+      this.send("response.content_part.done", { ...position, content_index: 0, part: { type: "output_text", text: item.text, annotations: [] } });
+      this.done.push(messageItem(item.id, item.text, "completed"));
+    } else {
+      this.send("response.function_call_arguments.done", { ...position, arguments: item.call.function.arguments });
+      this.done.push(functionCallItem(item.id, item.call, "completed"));
+    }
+    this.send("response.output_item.done", { output_index: item.index, item: this.done.at(-1) });
+  }
+
+  private text(delta: string) {
+    if (this.open?.kind !== "message") {
+      this.close();
+      const index = this.done.length;
+      this.open = { kind: "message", id: `msg_${this.head!.id as string}_${index}`, index, text: "" };
+      this.send("response.output_item.added", { output_index: index, item: messageItem(this.open.id, "", "in_progress") });
+      this.send("response.content_part.added", { item_id: this.open.id, output_index: index, content_index: 0, part: { type: "output_text", text: "", annotations: [] } });
+    }
+    this.open.text += delta;
+    this.send("response.output_text.delta", { item_id: this.open.id, output_index: this.open.index, content_index: 0, delta });
+  }
+
+  private toolCall(delta: NonNullable<ChatChunk["choices"][number]["delta"]["tool_calls"]>[number]) {
+    if (delta.id && !(this.open?.kind === "function_call" && this.open.toolIndex === delta.index)) {
+      this.close();
+      const index = this.done.length;
+      const call: ToolCall = { id: delta.id, type: "function", function: { name: delta.function?.name ?? "", arguments: "" } };
+      this.open = { kind: "function_call", id: `fc_${index}_${delta.id}`, index, call, toolIndex: delta.index };
+      this.send("response.output_item.added", { output_index: index, item: functionCallItem(this.open.id, call, "in_progress") });
+    }
+    const args = delta.function?.arguments;
+    if (args && this.open?.kind === "function_call" && this.open.toolIndex === delta.index) {
+      this.open.call.function.arguments += args;
+      this.send("response.function_call_arguments.delta", { item_id: this.open.id, output_index: this.open.index, delta: args });
+    }
+  }
+
+  write(chunk: ChatChunk) {
+    if (!this.head) this.start(chunk);
+    if (chunk.usage) this.usage = chunk.usage;
+    const choice = chunk.choices.find((candidate) => candidate.index === 0);
+    if (!choice) return;
+    if (choice.delta.content) this.text(choice.delta.content);
+    for (const call of choice.delta.tool_calls ?? []) this.toolCall(call);
+    if (choice.finish_reason) this.finish = choice.finish_reason;
+  }
+
+  end() {
+    if (!this.head) this.start({ id: crypto.randomUUID(), object: "chat.completion.chunk", created: 0, model: "", choices: [] });
+    this.close();
+    const { status, incomplete_details } = statusOf(this.finish);
+    const response = this.response(status, { incomplete_details, output: this.done, usage: responsesUsageOf(this.usage) });
+    this.send(status === "completed" ? "response.completed" : "response.incomplete", { response });
+  }
+}
+
+/** Canonical chunks, event by event, as the Responses API's SSE for the client who sent `clientBody`. */
+export function encodeResponsesStream(clientBody: Body): ReadableWritablePair<Uint8Array, ChatChunk> {
+  let writer: ResponsesStreamWriter;
+  return new TransformStream<ChatChunk, Uint8Array>({
+    start: (controller) => {
+      writer = new ResponsesStreamWriter(controller, clientBody);
+    },
+    transform: (chunk) => writer.write(chunk),
+    flush: () => writer.end(),
+  });
+}

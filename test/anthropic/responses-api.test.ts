@@ -1,0 +1,77 @@
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import OpenAI from "openai";
+import { eventually } from "../support/eventually";
+import { expectGatewayError, postJson } from "../support/gateway-error";
+import { type AnthropicFixture, startAnthropicFixture } from "./fixture";
+
+/** OpenAI's Responses API (the Agents SDK's and Codex's) on a provider that has no such API: run as a chat and answered as a response. */
+
+let fixture: AnthropicFixture;
+let client: OpenAI;
+
+beforeAll(async () => {
+  fixture = await startAnthropicFixture();
+  client = new OpenAI({ baseURL: `${fixture.gw.url}/v1`, apiKey: "unused", maxRetries: 0 });
+});
+afterAll(() => fixture.close());
+
+const MODEL = "anthropic/claude-sonnet-4-5";
+const weather: OpenAI.Responses.FunctionTool = { type: "function", name: "get_weather", description: "Current weather", parameters: { type: "object", properties: { city: { type: "string" } } }, strict: false };
+const lastUpstream = () => fixture.anthropicUpstream.requests.at(-1)!.body;
+
+describe("the OpenAI SDK's responses on an Anthropic model", () => {
+  test("instructions and input become a message; the reply is a response with its text and usage", async () => {
+    const response = await client.responses.create({ model: MODEL, instructions: "Be brief.", input: "one two three", max_output_tokens: 64 });
+    expect(response.object).toBe("response");
+    expect(response.status).toBe("completed");
+    expect(response.output_text).toBe("echo: one two three");
+    expect(response.usage).toMatchObject({ input_tokens: 3, output_tokens: 4, total_tokens: 7 });
+    expect(lastUpstream()).toMatchObject({ system: "Be brief.", max_tokens: 64, messages: [{ role: "user", content: "one two three" }] });
+  });
+
+  test("streamed: the SDK assembles the final response from the events", async () => {
+    const stream = client.responses.stream({ model: MODEL, input: "one two three" });
+    const deltas: string[] = [];
+    stream.on("response.output_text.delta", (event) => deltas.push(event.delta));
+    const response = await stream.finalResponse();
+    expect(deltas.length).toBeGreaterThan(1);
+    expect(deltas.join("")).toBe("echo: one two three");
+    expect(response.output_text).toBe("echo: one two three");
+    expect(response.usage).toMatchObject({ input_tokens: 3, output_tokens: 4 });
+    expect(lastUpstream().stream).toBe(true);
+  });
+
+  test("a function call, then its output sent back as input items: a tool_result Anthropic accepts", async () => {
+    const first = await client.responses.create({ model: MODEL, input: "what is the weather?", tools: [weather] });
+    const call = first.output.find((item): item is OpenAI.Responses.ResponseFunctionToolCall => item.type === "function_call")!;
+    expect(call).toMatchObject({ name: "get_weather", arguments: JSON.stringify({ city: "Paris" }), call_id: "toolu_mock_1" });
+    expect(lastUpstream().tools).toEqual([{ name: "get_weather", description: "Current weather", input_schema: weather.parameters }]);
+    const second = await client.responses.create({
+      model: MODEL,
+      tools: [weather],
+      input: [{ role: "user", content: "what is the weather?" }, call, { type: "function_call_output", call_id: call.call_id, output: "sunny" }],
+    });
+    expect(second.output_text).toBe("tool said: sunny");
+  });
+
+  test("a streamed function call arrives whole in the final response", async () => {
+    const response = await client.responses.stream({ model: MODEL, input: "what is the weather?", tools: [weather] }).finalResponse();
+    expect(response.output).toMatchObject([{ type: "function_call", name: "get_weather", arguments: JSON.stringify({ city: "Paris" }), status: "completed" }]);
+  });
+
+  test("the request is logged as a response, priced from Anthropic's usage", async () => {
+    await client.responses.create({ model: MODEL, input: "log me please" }, { headers: { "x-gw-metadata-case": "bridged" } });
+    const row = await eventually(
+      async () => ((await (await fixture.gw.admin("/api/logs?metadata_case=bridged")).json()) as { logs: Array<Record<string, unknown>> }).logs[0],
+      (found) => found?.status === "success",
+    );
+    expect(row).toMatchObject({ object: "response", provider: "anthropic", input_tokens: 3, output_tokens: 4, stop_reason: "stop" });
+  });
+
+  test("what only OpenAI's own Responses API can do is a 400 naming the field", async () => {
+    const url = `${fixture.gw.url}/v1/responses`;
+    await expectGatewayError(await postJson(url, { model: MODEL, input: "hi", previous_response_id: "resp_1" }), 400, { param: "previous_response_id" });
+    await expectGatewayError(await postJson(url, { model: MODEL, input: "hi", tools: [{ type: "web_search" }] }), 400, { param: "tools[0].type" });
+    await expectGatewayError(await postJson(url, { model: MODEL, input: [{ type: "item_reference", id: "msg_1" }] }), 400, { param: "input[0].type" });
+  });
+});
