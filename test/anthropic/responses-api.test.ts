@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import OpenAI from "openai";
-import { eventually } from "../support/eventually";
+import { loggedRequest } from "../support/logged-request";
 import { expectGatewayError, postJson } from "../support/gateway-error";
 import { type AnthropicFixture, startAnthropicFixture } from "./fixture";
 
@@ -61,11 +61,7 @@ describe("the OpenAI SDK's responses on an Anthropic model", () => {
 
   test("the request is logged as a response, priced from Anthropic's usage", async () => {
     await client.responses.create({ model: MODEL, input: "log me please" }, { headers: { "x-gw-metadata-case": "bridged" } });
-    const row = await eventually(
-      async () => ((await (await fixture.gw.admin("/api/logs?metadata_case=bridged")).json()) as { logs: Array<Record<string, unknown>> }).logs[0],
-      (found) => found?.status === "success",
-    );
-    expect(row).toMatchObject({ object: "response", provider: "anthropic", input_tokens: 3, output_tokens: 4, stop_reason: "stop" });
+    expect(await loggedRequest(fixture.gw, "bridged")).toMatchObject({ object: "response", provider: "anthropic", input_tokens: 3, output_tokens: 4, stop_reason: "stop" });
   });
 
   test("what only OpenAI's own Responses API can do is a 400 naming the field", async () => {

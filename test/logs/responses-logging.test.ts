@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import OpenAI from "openai";
-import { eventually } from "../support/eventually";
 import { startGateway, type TestGateway } from "../support/gateway";
+import { loggedRequest } from "../support/logged-request";
 import { type MockOpenAI, startMockOpenAI } from "../support/mock-openai";
 
 /** The Responses API, streamed or not, is logged with its usage, how it ended and the functions it called. */
@@ -23,13 +23,7 @@ afterAll(async () => {
 const weather: OpenAI.Responses.FunctionTool = { type: "function", name: "get_weather", parameters: { type: "object", properties: { city: { type: "string" } } }, strict: false };
 const tagged = (name: string) => ({ headers: { "x-gw-metadata-case": name } });
 
-async function loggedRow(name: string): Promise<Record<string, unknown>> {
-  const row = await eventually(
-    async () => ((await (await gw.admin(`/api/logs?metadata_case=${name}`)).json()) as { logs: Array<{ id: string; status: string }> }).logs[0],
-    (found) => found?.status === "success",
-  );
-  return (await (await gw.admin(`/api/logs/${row!.id}`)).json()) as Record<string, unknown>;
-}
+const loggedRow = (name: string) => loggedRequest(gw, name);
 
 async function streamed(request: OpenAI.Responses.ResponseCreateParamsStreaming, name: string): Promise<OpenAI.Responses.Response> {
   let completed: OpenAI.Responses.Response | undefined;
