@@ -23,13 +23,6 @@ const EMPTY = new Uint8Array(0);
 const EMPTY_ARRAY = Buffer.from("[]");
 const text = new TextDecoder();
 
-function concat(head: Uint8Array, tail: Uint8Array): Uint8Array {
-  const joined = new Uint8Array(head.length + tail.length);
-  joined.set(head);
-  joined.set(tail, head.length);
-  return joined;
-}
-
 const lineStart = (data: Uint8Array, at: number) => Math.max(data.lastIndexOf(LF, at), data.lastIndexOf(CR, at)) + 1;
 
 /** Where the line holding `at` ends, its terminator included; `data` ends with a terminator. */
@@ -82,7 +75,7 @@ export function usageChunkStripper(): ByteEdit {
   let droppedBeforeLF = false;
   return {
     edit(chunk) {
-      let data = held ? concat(held, chunk) : chunk;
+      let data = held ? Buffer.concat([held, chunk]) : chunk;
       if (droppedBeforeLF && data[0] === LF) data = data.subarray(1);
       droppedBeforeLF = false;
       const end = Math.max(data.lastIndexOf(LF), data.lastIndexOf(CR)) + 1;
