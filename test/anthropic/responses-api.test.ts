@@ -70,4 +70,15 @@ describe("the OpenAI SDK's responses on an Anthropic model", () => {
     await expectGatewayError(await postJson(url, { model: MODEL, input: "hi", tools: [{ type: "web_search" }] }), 400, { param: "tools[0].type" });
     await expectGatewayError(await postJson(url, { model: MODEL, input: [{ type: "item_reference", id: "msg_1" }] }), 400, { param: "input[0].type" });
   });
+
+  test("a malformed request is a 400 naming the field, before any provider is called", async () => {
+    const url = `${fixture.gw.url}/v1/responses`;
+    const before = fixture.anthropicUpstream.requests.length;
+    await expectGatewayError(await postJson(url, { model: MODEL, input: [null] }), 400, { param: "input[0]" });
+    await expectGatewayError(await postJson(url, { model: MODEL, input: [{ type: "function_call", call_id: "c1", name: "f", arguments: { a: 1 } }] }), 400, { param: "input[0].arguments" });
+    await expectGatewayError(await postJson(url, { model: MODEL, input: "hi", tools: [{ type: "function" }] }), 400, { param: "tools[0].name" });
+    await expectGatewayError(await postJson(url, { model: MODEL, input: "hi", max_output_tokens: 0 }), 400, { param: "max_output_tokens" });
+    await expectGatewayError(await postJson(url, { model: MODEL, input: "hi", text: { format: { type: "yaml" } } }), 400, { param: "text.format.type" });
+    expect(fixture.anthropicUpstream.requests.length).toBe(before);
+  });
 });

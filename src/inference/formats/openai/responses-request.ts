@@ -12,6 +12,28 @@ const REASONING_EFFORTS = new Set(["minimal", "low", "medium", "high"]);
 
 const textOf = (value: unknown) => (typeof value === "string" ? value : undefined);
 
+/** A field that must be a non-empty string. */
+function nameAt(item: Item, field: string, param: string): string {
+  const value = item[field];
+  if (typeof value !== "string" || value === "") throw badRequest(`${field} must be a non-empty string`, `${param}.${field}`);
+  return value;
+}
+
+/** Settings OpenAI types strictly: a wrong type is a 400 here as it is there. */
+function checkSettings(body: Item) {
+  const expected: Record<string, "string" | "number"> = { instructions: "string", max_output_tokens: "number", temperature: "number", top_p: "number" };
+  for (const [field, type] of Object.entries(expected)) {
+    const value = body[field];
+    if (value !== undefined && value !== null && typeof value !== type) throw badRequest(`${field} must be a ${type}`, field);
+  }
+  if (typeof body.max_output_tokens === "number" && (!Number.isInteger(body.max_output_tokens) || body.max_output_tokens < 1)) throw badRequest("max_output_tokens must be a positive integer", "max_output_tokens");
+}
+
+function itemAt(value: unknown, param: string): Item {
+  if (!value || typeof value !== "object" || Array.isArray(value)) throw badRequest("must be an object", param);
+  return value as Item;
+}
+
 function partOf(part: Item, param: string): ContentPart {
   switch (part.type) {
     case "input_text":
@@ -23,6 +45,7 @@ function partOf(part: Item, param: string): ContentPart {
       return { type: "image_url", image_url: { url, ...(textOf(part.detail) ? { detail: part.detail as string } : {}) } };
     }
     case "input_file":
+      if (!textOf(part.file_data) && !textOf(part.file_id)) throw badRequest("an input_file needs file_data or file_id", param);
       return { type: "file", file: { file_data: textOf(part.file_data), file_id: textOf(part.file_id), filename: textOf(part.filename) } };
     default:
       throw badRequest(`content part type '${String(part.type)}' cannot be sent to a provider without a Responses API`, `${param}.type`);
@@ -35,7 +58,7 @@ function messageOf(item: Item, param: string): ChatMessage {
   const content = item.content;
   if (typeof content === "string") return { role, content };
   if (!Array.isArray(content)) throw badRequest("content must be a string or an array of parts", `${param}.content`);
-  const parts = content.map((part, index) => partOf(part as Item, `${param}.content[${index}]`));
+  const parts = content.map((part, index) => partOf(itemAt(part, `${param}.content[${index}]`), `${param}.content[${index}]`));
   // The canonical assistant message carries its text as a string.
   if (role === "assistant") return { role, content: parts.map((part) => (part.type === "text" ? part.text : "")).join("") };
   return { role, content: parts };
@@ -43,7 +66,7 @@ function messageOf(item: Item, param: string): ChatMessage {
 
 function toolOutputOf(output: unknown): string {
   if (typeof output === "string") return output;
-  if (Array.isArray(output)) return output.map((part) => textOf((part as Item).text) ?? "").join("");
+  if (Array.isArray(output)) return output.map((part) => textOf((part as Item | null)?.text) ?? "").join("");
   return JSON.stringify(output ?? "");
 }
 
@@ -55,17 +78,19 @@ function messagesOf(body: Item): ChatMessage[] {
   if (typeof input === "string") return [...messages, { role: "user", content: input }];
   if (!Array.isArray(input)) throw badRequest("input must be a string or an array of items", "input");
   for (const [index, raw] of input.entries()) {
-    const item = raw as Item;
     const param = `input[${index}]`;
+    const item = itemAt(raw, param);
     const type = item.type ?? "message";
     if (type === "message") messages.push(messageOf(item, param));
     else if (type === "function_call") {
-      const call = { id: String(item.call_id ?? ""), type: "function" as const, function: { name: String(item.name ?? ""), arguments: String(item.arguments ?? "{}") } };
+      const args = item.arguments ?? "{}";
+      if (typeof args !== "string") throw badRequest("arguments must be a JSON string", `${param}.arguments`);
+      const call = { id: nameAt(item, "call_id", param), type: "function" as const, function: { name: nameAt(item, "name", param), arguments: args } };
       const last = messages.at(-1);
       // Calls made in one turn arrive as separate items; the canonical turn holds them together.
       if (last?.role === "assistant") last.tool_calls = [...(last.tool_calls ?? []), call];
       else messages.push({ role: "assistant", content: null, tool_calls: [call] });
-    } else if (type === "function_call_output") messages.push({ role: "tool", tool_call_id: String(item.call_id ?? ""), content: toolOutputOf(item.output) });
+    } else if (type === "function_call_output") messages.push({ role: "tool", tool_call_id: nameAt(item, "call_id", param), content: toolOutputOf(item.output) });
     else if (type === "reasoning") continue;
     else throw badRequest(`input item type '${String(type)}' cannot be sent to a provider without a Responses API`, `${param}.type`);
   }
@@ -76,12 +101,12 @@ function toolsOf(tools: unknown): ToolDefinition[] | undefined {
   if (tools === undefined) return undefined;
   if (!Array.isArray(tools)) throw badRequest("tools must be an array", "tools");
   return tools.map((raw, index) => {
-    const tool = raw as Item;
+    const tool = itemAt(raw, `tools[${index}]`);
     if (tool.type !== "function") throw badRequest(`tool type '${String(tool.type)}' runs only on OpenAI's Responses API; other providers take function tools`, `tools[${index}].type`);
     return {
       type: "function",
       function: {
-        name: String(tool.name ?? ""),
+        name: nameAt(tool, "name", `tools[${index}]`),
         ...(textOf(tool.description) ? { description: tool.description as string } : {}),
         ...(tool.parameters ? { parameters: tool.parameters as Record<string, unknown> } : {}),
         ...(typeof tool.strict === "boolean" ? { strict: tool.strict } : {}),
@@ -112,7 +137,8 @@ export function chatRequestOfResponses(body: Item): ChatRequest {
   if (body.previous_response_id !== undefined && body.previous_response_id !== null) {
     throw badRequest("previous_response_id needs a provider that keeps responses (OpenAI's own); send the whole conversation in input", "previous_response_id");
   }
-  const effort = (body.reasoning as { effort?: unknown } | undefined)?.effort;
+  checkSettings(body);
+  const effort = (body.reasoning as { effort?: unknown } | null | undefined)?.effort;
   const request: ChatRequest = {
     model: String(body.model),
     messages: messagesOf(body),
