@@ -138,13 +138,48 @@ describe("agent mode", () => {
     expect(model.requests.length - before.model).toBe(AGENT_MAX_DEPTH + 1);
   });
 
-  test("streamed requests get the tools but no auto-execution", async () => {
+  const streamed = async (content: string, extra: Partial<OpenAI.ChatCompletionCreateParamsStreaming> = {}) => {
+    const chunks: OpenAI.Chat.ChatCompletionChunk[] = [];
+    for await (const chunk of await openai.chat.completions.create({ model: "openai/gpt-4o-mini", messages: [{ role: "user", content }], stream: true, ...extra })) chunks.push(chunk);
+    const text = chunks.map((chunk) => chunk.choices[0]?.delta.content ?? "").join("");
+    const toolCalls = chunks.flatMap((chunk) => chunk.choices[0]?.delta.tool_calls ?? []);
+    return { chunks, text, toolCalls, finish: chunks.findLast((chunk) => chunk.choices[0]?.finish_reason)?.choices[0]!.finish_reason };
+  };
+
+  test("streamed: the tool round runs in between, and the client's stream goes on with the answer", async () => {
+    const before = { model: model.requests.length, weather: weather.calls.length };
+    const { text, toolCalls, finish } = await streamed('call weather-get_weather {"city":"Lisbon"}');
+    expect(text).toBe("results: Sunny and 21C in Lisbon");
+    expect(toolCalls).toEqual([]);
+    expect(finish).toBe("stop");
+    expect(weather.calls.length - before.weather).toBe(1);
+    const rounds = model.requests.slice(before.model);
+    expect(rounds.map((request) => request.stream)).toEqual([true, true]);
+    expect((rounds[1]!.messages as Array<{ role: string }>).map((message) => message.role)).toEqual(["user", "assistant", "tool"]);
+  });
+
+  test("streamed: a call the gateway may not run reaches the client whole", async () => {
+    const before = maths.calls.length;
+    const { toolCalls, finish } = await streamed('call maths-add {"a":1,"b":2}');
+    expect(finish).toBe("tool_calls");
+    expect(toolCalls.map((call) => call.function?.name).filter(Boolean)).toEqual(["maths-add"]);
+    expect(toolCalls.map((call) => call.function?.arguments ?? "").join("")).toBe('{"a":1,"b":2}');
+    expect(maths.calls.length).toBe(before);
+  });
+
+  test("streamed with usage asked: one usage chunk, the rounds added up", async () => {
+    const { chunks } = await streamed('call weather-get_weather {"city":"Porto"}', { stream_options: { include_usage: true } });
+    const usageChunks = chunks.filter((chunk) => chunk.usage);
+    expect(usageChunks).toHaveLength(1);
+    expect(usageChunks[0]!.choices).toEqual([]);
+    expect(usageChunks[0]!.usage).toMatchObject({ prompt_tokens: 20, completion_tokens: 10, total_tokens: 30 });
+  });
+
+  test(`streamed: after ${AGENT_MAX_DEPTH} rounds the last round's calls go to the client`, async () => {
     const before = weather.calls.length;
-    const stream = await openai.chat.completions.create({ model: "openai/gpt-4o-mini", messages: [{ role: "user", content: "hello" }], stream: true });
-    for await (const _ of stream) {
-      // drain
-    }
-    expect(toolNames(model.requests.at(-1))).toContain("weather-get_weather");
-    expect(weather.calls.length).toBe(before);
+    const { toolCalls, finish } = await streamed('always call weather-get_weather {"city":"Oslo"}');
+    expect(weather.calls.length - before).toBe(AGENT_MAX_DEPTH);
+    expect(finish).toBe("tool_calls");
+    expect(toolCalls.map((call) => call.function?.name).filter(Boolean)).toEqual(["weather-get_weather"]);
   });
 });

@@ -6,7 +6,8 @@
  *   ` (N images)` for images the tools returned (sent after the results in a user message);
  * - `always call <tool> <json args>`: every reply calls the tool again (to hit the depth limit);
  * - anything else: `echo: <text>`.
- * A tool is only called when the request offers it, as a real model would.
+ * A tool is only called when the request offers it, as a real model would. Streamed requests get
+ * the same reply as OpenAI's chunks.
  */
 
 export interface ScriptedModel {
@@ -59,6 +60,22 @@ function reply(body: Record<string, unknown>) {
   };
 }
 
+/** The reply as OpenAI streams it: text a word at a time, each tool call opened then its arguments, the finish, the usage when asked. */
+function streamedReply(body: Record<string, unknown>): string {
+  const whole = reply(body);
+  const { message, finish_reason } = whole.choices[0]!;
+  const chunk = (delta: object, finish: string | null = null) => ({ id: whole.id, object: "chat.completion.chunk", created: whole.created, model: whole.model, choices: [{ index: 0, delta, finish_reason: finish }] });
+  const chunks: object[] = [chunk({ role: "assistant", content: "" })];
+  for (const word of String(message.content ?? "").split(/(?<= )/).filter(Boolean)) chunks.push(chunk({ content: word }));
+  for (const [index, call] of ((message as { tool_calls?: Array<{ id: string; function: { name: string; arguments: string } }> }).tool_calls ?? []).entries()) {
+    chunks.push(chunk({ tool_calls: [{ index, id: call.id, type: "function", function: { name: call.function.name, arguments: "" } }] }));
+    chunks.push(chunk({ tool_calls: [{ index, function: { arguments: call.function.arguments } }] }));
+  }
+  chunks.push(chunk({}, finish_reason));
+  if ((body.stream_options as { include_usage?: boolean } | undefined)?.include_usage) chunks.push({ ...chunk({}), choices: [], usage: whole.usage });
+  return `${chunks.map((data) => `data: ${JSON.stringify(data)}\n\n`).join("")}data: [DONE]\n\n`;
+}
+
 export function startScriptedModel(): ScriptedModel {
   const requests: Array<Record<string, unknown>> = [];
   const server = Bun.serve({
@@ -67,7 +84,7 @@ export function startScriptedModel(): ScriptedModel {
     async fetch(request) {
       const body = (await request.json()) as Record<string, unknown>;
       requests.push(body);
-      return Response.json(reply(body));
+      return body.stream ? new Response(streamedReply(body), { headers: { "content-type": "text/event-stream" } }) : Response.json(reply(body));
     },
   });
   return { baseUrl: `http://127.0.0.1:${server.port}/v1`, requests, stop: () => server.stop(true) };

@@ -6,7 +6,10 @@ import type { McpClientRegistry } from "../clients/registry";
 import { type OfferedTool, offeredTools } from "../tools/catalogue";
 import type { CallContext, ToolExecutor } from "../tools/executor";
 import { toolFilterOf } from "../tools/filter";
+import { encodeSSE } from "../../http/sse";
+import { asksForStreamUsage } from "../../inference/formats/openai/stream-usage";
 import { autoExecutableCalls, parseCompletion, runToolRound } from "./agent-mode";
+import { relayRound, type StreamedRound, totalUsage } from "./streaming-agent";
 import { injectsInto, withInjectedTools } from "./tool-injection";
 
 export interface ChatHookDeps {
@@ -42,21 +45,21 @@ async function chatCallContext(context: RequestContext, deps: ChatHookDeps): Pro
 }
 
 /**
- * MCP in chat requests: `admit` adds the tools this caller may use to the request; on a
- * non-streamed OpenAI-format reply whose tool calls are all auto-executable, agent mode runs
- * them, feeds the results back as a follow-up request (a child of this one), and repeats up to
- * the configured depth. The reply the client gets is the last one.
+ * MCP in chat requests: `admit` adds the tools this caller may use to the request; on an
+ * OpenAI-format reply whose tool calls are all auto-executable, agent mode runs them, feeds the
+ * results back as a follow-up request (a child of this one), and repeats up to the configured
+ * depth. The reply the client gets is the last one, or on a stream every round's text in turn.
  */
 export function mcpChatHook(deps: ChatHookDeps): InferenceHooks {
   const prepared = new WeakMap<RequestContext, Prepared>();
   const followUps = new WeakSet<Headers>();
 
-  const followUp = (context: RequestContext, body: Record<string, unknown>): Promise<Response> => {
+  const followUp = (context: RequestContext, body: Record<string, unknown>, stream = false): Promise<Response> => {
     const headers = new Headers(context.headers);
     headers.delete("content-length");
     const request = new Request(`${originOf(context.headers, undefined)}/v1/chat/completions`, { method: "POST", headers });
     followUps.add(request.headers);
-    const call = { operation: context.operation, format: context.format, body, model: context.requestedModel, fallbacks: context.requestedFallbacks ?? [], stream: false, request, mountProvider: context.mountProvider, parentRequestId: context.id };
+    const call = { operation: context.operation, format: context.format, body, model: context.requestedModel, fallbacks: context.requestedFallbacks ?? [], stream, request, mountProvider: context.mountProvider, parentRequestId: context.id };
     return handleInference(deps.inference(), call).catch((error) => (error instanceof GatewayError ? error.toResponse() : Promise.reject(error)));
   };
 
@@ -86,6 +89,57 @@ export function mcpChatHook(deps: ChatHookDeps): InferenceHooks {
     return current;
   }
 
+  /**
+   * Agent mode on a stream: the client gets each round's text as it comes; a round's tool calls
+   * are held back, and run when all are auto-executable (the next round then streams on in the
+   * same response), or sent on when not. A client that asked for usage gets the rounds' sum.
+   */
+  function runStreamingAgent(context: RequestContext, response: Response, { offered, callContext }: Prepared): Response {
+    if (response.status !== 200 || !response.body) return response;
+    const left = new AbortController();
+    const stream = new ReadableStream<Uint8Array>({
+      // Pulled once: the rounds run to the end, writing as they go.
+      async pull(controller) {
+        // Once the client has left, nothing more is written.
+        const send = (data: unknown) => {
+          if (!left.signal.aborted) controller.enqueue(encodeSSE(data));
+        };
+        const rounds: StreamedRound[] = [];
+        let current = response;
+        let body = context.body;
+        try {
+          for (let round = 0; ; round++) {
+            const streamed = await relayRound(current.body!, send, left.signal);
+            rounds.push(streamed);
+            if (left.signal.aborted) return;
+            const pending = round < deps.agentMaxDepth && streamed.finishReason === "tool_calls" ? autoExecutableCalls({ choices: [{ message: streamed.message }] }, offered) : undefined;
+            if (!pending) {
+              for (const chunk of streamed.held) send(chunk);
+              break;
+            }
+            const results = await runToolRound(deps.executor, pending.calls, callContext);
+            body = { ...body, messages: [...(body.messages as unknown[]), pending.message, ...results] };
+            current = await followUp(context, body, true);
+            if (current.status !== 200 || !current.body) {
+              send(await current.json());
+              break;
+            }
+          }
+          const usage = totalUsage(rounds);
+          if (usage && asksForStreamUsage(context.body)) send({ ...rounds[0]!.head, choices: [], usage });
+        } catch (error) {
+          if (!(error instanceof GatewayError)) console.error("MCP agent mode: a streamed round failed", error);
+          send((error instanceof GatewayError ? error : new GatewayError({ status: 502, errorType: "provider_stream_interrupted", message: "the agent's stream was interrupted" })).toBody());
+        }
+        if (left.signal.aborted) return;
+        send("[DONE]");
+        controller.close();
+      },
+      cancel: () => left.abort(),
+    });
+    return new Response(stream, { status: 200, headers: response.headers });
+  }
+
   return {
     name: "mcp",
     admit(context) {
@@ -94,8 +148,8 @@ export function mcpChatHook(deps: ChatHookDeps): InferenceHooks {
     },
     transformResponse(context, response) {
       const state = prepared.get(context);
-      if (!state || context.format !== "openai" || context.stream) return response;
-      return runAgent(context, response, state);
+      if (!state || context.format !== "openai") return response;
+      return context.stream ? runStreamingAgent(context, response, state) : runAgent(context, response, state);
     },
   };
 }
