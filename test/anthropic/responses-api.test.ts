@@ -59,6 +59,37 @@ describe("the OpenAI SDK's responses on an Anthropic model", () => {
     expect(response.output).toMatchObject([{ type: "function_call", name: "get_weather", arguments: JSON.stringify({ city: "Paris" }), status: "completed" }]);
   });
 
+  test("with reasoning on, a tool loop hands Anthropic's signed thinking back through encrypted_content", async () => {
+    const reasoning = { effort: "low" as const };
+    const first = await client.responses.create({ model: MODEL, input: "what is the weather?", tools: [weather], reasoning, max_output_tokens: 4096 });
+    expect(lastUpstream().thinking).toMatchObject({ type: "enabled" });
+    const [thought, call] = first.output as [OpenAI.Responses.ResponseReasoningItem, OpenAI.Responses.ResponseFunctionToolCall];
+    expect(thought).toMatchObject({ type: "reasoning", summary: [{ type: "summary_text", text: "Considering: what is the weather?" }] });
+    expect(thought.encrypted_content).toBeString();
+    expect(call).toMatchObject({ type: "function_call", name: "get_weather" });
+    const second = await client.responses.create({
+      model: MODEL,
+      tools: [weather],
+      reasoning,
+      max_output_tokens: 4096,
+      input: [{ role: "user", content: "what is the weather?" }, thought, call, { type: "function_call_output", call_id: call.call_id, output: "sunny" }],
+    });
+    expect(second.output_text).toBe("tool said: sunny");
+    const turns = lastUpstream().messages as Array<{ role: string; content: Array<{ type: string; signature?: string }> }>;
+    expect(turns[1]!.content.map((block) => block.type)).toEqual(["thinking", "tool_use"]);
+    expect(turns[1]!.content[0]!.signature).toBe(`sig-${Buffer.from("what is the weather?").toString("base64")}`);
+  });
+
+  test("streamed with reasoning: the summary streams, and the final response carries the sealed thinking", async () => {
+    const stream = client.responses.stream({ model: MODEL, input: "what is the weather?", tools: [weather], reasoning: { effort: "low" }, max_output_tokens: 4096 });
+    let summary = "";
+    stream.on("response.reasoning_summary_text.delta", (event) => (summary += event.delta));
+    const response = await stream.finalResponse();
+    expect(summary).toBe("Considering: what is the weather?");
+    expect(response.output.map((item) => item.type)).toEqual(["reasoning", "function_call"]);
+    expect((response.output[0] as OpenAI.Responses.ResponseReasoningItem).encrypted_content).toBeString();
+  });
+
   test("the request is logged as a response, priced from Anthropic's usage", async () => {
     await client.responses.create({ model: MODEL, input: "log me please" }, { headers: { "x-gw-metadata-case": "bridged" } });
     expect(await loggedRequest(fixture.gw, "bridged")).toMatchObject({ object: "response", provider: "anthropic", input_tokens: 3, output_tokens: 4, stop_reason: "stop" });

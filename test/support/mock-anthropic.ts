@@ -3,7 +3,8 @@
  * message_start to message_stop with ping, text, thinking + signature, redacted thinking and
  * tool-use events), /v1/messages/count_tokens, /v1/messages/batches and legacy /v1/complete.
  * Like Anthropic it rejects a wrong `x-api-key`, a missing `anthropic-version`, a request
- * without max_tokens, tool results that answer no tool_use of the previous turn, and thinking
+ * without max_tokens, tool results that answer no tool_use of the previous turn, a final assistant
+ * turn of tool calls that does not open with its thinking while thinking is on, and thinking
  * blocks without a signature. Prompt caching is simulated: the first request with a cache
  * breakpoint writes the cache, the same prefix again reads it.
  */
@@ -37,6 +38,11 @@ const FORCED_STOP = /\[stop_reason:(pause_turn|refusal|model_context_window_exce
 function invalidConversation(body: MessagesBody): string | undefined {
   if (typeof body.max_tokens !== "number") return "max_tokens: Field required";
   if (!Array.isArray(body.messages) || body.messages.length === 0) return "messages: Field required";
+  const lastAssistant = body.messages.findLastIndex((message) => message.role === "assistant");
+  const turn = blocksOf(body.messages[lastAssistant]?.content);
+  if (body.thinking?.type === "enabled" && turn.some((block) => block.type === "tool_use") && turn[0]?.type !== "thinking" && turn[0]?.type !== "redacted_thinking") {
+    return `messages.${lastAssistant}.content.0.type: Expected \`thinking\` or \`redacted_thinking\`, but found \`${turn[0]?.type}\`. When \`thinking\` is enabled, a final \`assistant\` message must start with a thinking block`;
+  }
   for (const [index, message] of body.messages.entries()) {
     const previous = body.messages[index - 1];
     const toolUses = new Set(blocksOf(previous?.content).flatMap((block) => (block.type === "tool_use" ? [block.id] : [])));

@@ -1,4 +1,4 @@
-import type { ChatResponse, FinishReason, ToolCall, Usage } from "../../canonical";
+import type { ChatResponse, FinishReason, ThinkingBlock, ToolCall, Usage } from "../../canonical";
 
 /** A canonical chat reply written as a Responses API response object, for a client of that API on a provider without one. */
 
@@ -23,6 +23,38 @@ export function statusOf(finish: FinishReason): { status: "completed" | "incompl
   if (finish === "content_filter" || finish === "refusal") return { status: "incomplete", incomplete_details: { reason: "content_filter" } };
   return { status: "completed", incomplete_details: null };
 }
+
+const SEALED = "gw-thinking:";
+
+const isThinkingBlock = (block: unknown): block is ThinkingBlock => {
+  const candidate = block as Record<string, unknown> | null;
+  return (candidate?.type === "thinking" && typeof candidate.thinking === "string") || (candidate?.type === "redacted_thinking" && typeof candidate.data === "string");
+};
+
+/**
+ * A provider's signed thinking (Anthropic's), carried in a reasoning item's `encrypted_content`,
+ * opaque to the client as OpenAI's own is, so that the next turn hands it back: Anthropic refuses
+ * a turn of tool calls without the thinking that led to it while thinking is on.
+ */
+export const sealThinking = (blocks: readonly ThinkingBlock[]) => SEALED + Buffer.from(JSON.stringify(blocks)).toString("base64");
+
+export function unsealThinking(content: unknown): ThinkingBlock[] | undefined {
+  if (typeof content !== "string" || !content.startsWith(SEALED)) return undefined;
+  try {
+    const blocks: unknown = JSON.parse(Buffer.from(content.slice(SEALED.length), "base64").toString());
+    return Array.isArray(blocks) && blocks.every(isThinkingBlock) ? blocks : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The model's reasoning as a reasoning item: its text as the summary, its signed blocks sealed. */
+export const reasoningItem = (id: string, text: string, blocks: readonly ThinkingBlock[] | undefined) => ({
+  type: "reasoning",
+  id,
+  summary: text ? [{ type: "summary_text", text }] : [],
+  ...(blocks?.length ? { encrypted_content: sealThinking(blocks) } : {}),
+});
 
 export const messageItem = (id: string, text: string, status: "in_progress" | "completed") => ({
   type: "message",
@@ -58,7 +90,10 @@ export function responseOfChat(response: ChatResponse, clientBody: Body): Body {
   const choice = response.choices[0];
   const message = choice?.message;
   const text = typeof message?.content === "string" ? message.content : "";
+  const reasoning = message?.reasoning_content ?? "";
+  const thinking = message?.thinking_blocks;
   const output = [
+    ...(reasoning || thinking?.length ? [reasoningItem(`rs_${response.id.replace(/[^A-Za-z0-9]/g, "")}`, reasoning, thinking)] : []),
     ...(text ? [messageItem(`msg_${response.id.replace(/[^A-Za-z0-9]/g, "")}`, text, "completed")] : []),
     ...(message?.tool_calls ?? []).map((call, index) => functionCallItem(`fc_${index}_${call.id}`, call, "completed")),
   ];

@@ -1,5 +1,6 @@
 import { badRequest } from "../../../http/errors";
-import type { ChatMessage, ChatRequest, ContentPart, ToolChoice, ToolDefinition } from "../../canonical";
+import type { ChatMessage, ChatRequest, ContentPart, ThinkingBlock, ToolChoice, ToolDefinition } from "../../canonical";
+import { unsealThinking } from "./responses-reply";
 
 /**
  * A Responses API request as a canonical chat request, for providers that have no Responses API
@@ -77,21 +78,29 @@ function messagesOf(body: Item): ChatMessage[] {
   const input = body.input;
   if (typeof input === "string") return [...messages, { role: "user", content: input }];
   if (!Array.isArray(input)) throw badRequest("input must be a string or an array of items", "input");
+  // A reasoning item's sealed thinking belongs to the assistant turn that follows it.
+  let thinking: ThinkingBlock[] | undefined;
+  const withThinking = (message: ChatMessage): ChatMessage => {
+    if (message.role !== "assistant" || !thinking) return message;
+    const thought = { ...message, thinking_blocks: thinking };
+    thinking = undefined;
+    return thought;
+  };
   for (const [index, raw] of input.entries()) {
     const param = `input[${index}]`;
     const item = itemAt(raw, param);
     const type = item.type ?? "message";
-    if (type === "message") messages.push(messageOf(item, param));
+    if (type === "message") messages.push(withThinking(messageOf(item, param)));
     else if (type === "function_call") {
       const args = item.arguments ?? "{}";
       if (typeof args !== "string") throw badRequest("arguments must be a JSON string", `${param}.arguments`);
       const call = { id: nameAt(item, "call_id", param), type: "function" as const, function: { name: nameAt(item, "name", param), arguments: args } };
       const last = messages.at(-1);
       // Calls made in one turn arrive as separate items; the canonical turn holds them together.
-      if (last?.role === "assistant") last.tool_calls = [...(last.tool_calls ?? []), call];
-      else messages.push({ role: "assistant", content: null, tool_calls: [call] });
+      if (last?.role === "assistant" && !thinking) last.tool_calls = [...(last.tool_calls ?? []), call];
+      else messages.push(withThinking({ role: "assistant", content: null, tool_calls: [call] }));
     } else if (type === "function_call_output") messages.push({ role: "tool", tool_call_id: nameAt(item, "call_id", param), content: toolOutputOf(item.output) });
-    else if (type === "reasoning") continue;
+    else if (type === "reasoning") thinking = unsealThinking(item.encrypted_content) ?? thinking;
     else throw badRequest(`input item type '${String(type)}' cannot be sent to a provider without a Responses API`, `${param}.type`);
   }
   return messages;

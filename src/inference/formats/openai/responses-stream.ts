@@ -1,14 +1,17 @@
 import { encodeSSE } from "../../../http/sse";
-import type { ChatChunk, FinishReason, ToolCall, Usage } from "../../canonical";
-import { echoedSettings, functionCallItem, messageItem, responseIdOf, responsesUsageOf, statusOf } from "./responses-reply";
+import type { ChatChunk, FinishReason, ThinkingBlock, ToolCall, Usage } from "../../canonical";
+import { echoedSettings, functionCallItem, messageItem, reasoningItem, responseIdOf, responsesUsageOf, statusOf } from "./responses-reply";
 
 type Body = Record<string, unknown>;
-type OpenItem = { kind: "message"; id: string; index: number; text: string } | { kind: "function_call"; id: string; index: number; call: ToolCall; toolIndex: number };
+type OpenItem =
+  | { kind: "reasoning"; id: string; index: number; text: string; blocks: ThinkingBlock[] }
+  | { kind: "message"; id: string; index: number; text: string }
+  | { kind: "function_call"; id: string; index: number; call: ToolCall; toolIndex: number };
 
 /**
  * Writes canonical chunks as the Responses API's event sequence: `response.created` and
- * `response.in_progress`, then each output item (a message's text, a function call's arguments)
- * added, filled with deltas and done in order, then `response.completed` (or `.incomplete`) with
+ * `response.in_progress`, then each output item (the reasoning's summary, a message's text, a
+ * function call's arguments) added, filled with deltas and done in order, then `response.completed` (or `.incomplete`) with
  * the whole response and its usage.
  */
 class ResponsesStreamWriter {
@@ -43,7 +46,13 @@ class ResponsesStreamWriter {
     if (!item) return;
     this.open = undefined;
     const position = { item_id: item.id, output_index: item.index };
-    if (item.kind === "message") {
+    if (item.kind === "reasoning") {
+      if (item.text) {
+        this.send("response.reasoning_summary_text.done", { ...position, summary_index: 0, text: item.text });
+        this.send("response.reasoning_summary_part.done", { ...position, summary_index: 0, part: { type: "summary_text", text: item.text } });
+      }
+      this.done.push(reasoningItem(item.id, item.text, item.blocks));
+    } else if (item.kind === "message") {
       this.send("response.output_text.done", { ...position, content_index: 0, text: item.text });
       this.send("response.content_part.done", { ...position, content_index: 0, part: { type: "output_text", text: item.text, annotations: [] } });
       this.done.push(messageItem(item.id, item.text, "completed"));
@@ -52,6 +61,24 @@ class ResponsesStreamWriter {
       this.done.push(functionCallItem(item.id, item.call, "completed"));
     }
     this.send("response.output_item.done", { output_index: item.index, item: this.done.at(-1) });
+  }
+
+  private openReasoning(): Extract<OpenItem, { kind: "reasoning" }> {
+    if (this.open?.kind === "reasoning") return this.open;
+    this.close();
+    const index = this.done.length;
+    const item = { kind: "reasoning" as const, id: `rs_${this.head!.id as string}_${index}`, index, text: "", blocks: [] };
+    this.open = item;
+    this.send("response.output_item.added", { output_index: index, item: reasoningItem(item.id, "", undefined) });
+    return item;
+  }
+
+  private reasoning(delta: string) {
+    const item = this.openReasoning();
+    const position = { item_id: item.id, output_index: item.index, summary_index: 0 };
+    if (!item.text) this.send("response.reasoning_summary_part.added", { ...position, part: { type: "summary_text", text: "" } });
+    item.text += delta;
+    this.send("response.reasoning_summary_text.delta", { ...position, delta });
   }
 
   private text(delta: string) {
@@ -86,6 +113,9 @@ class ResponsesStreamWriter {
     if (chunk.usage) this.usage = chunk.usage;
     const choice = chunk.choices.find((candidate) => candidate.index === 0);
     if (!choice) return;
+    if (choice.delta.reasoning_content) this.reasoning(choice.delta.reasoning_content);
+    // A signed block closes the thinking streamed before it; its text was already sent as summary.
+    if (choice.delta.thinking_blocks?.length) this.openReasoning().blocks.push(...choice.delta.thinking_blocks);
     if (choice.delta.content) this.text(choice.delta.content);
     for (const call of choice.delta.tool_calls ?? []) this.toolCall(call);
     if (choice.finish_reason) this.finish = choice.finish_reason;
