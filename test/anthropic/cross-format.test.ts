@@ -199,6 +199,29 @@ describe("the OpenAI SDK to an Anthropic model", () => {
     expect(answer.choices[0]!.message.content).toBe("tool said: sunny, 21C");
   });
 
+  test("with reasoning on, a tool turn the client kept without thinking_blocks is answered without thinking, not refused", async () => {
+    const ask = (assistant: OpenAI.ChatCompletionAssistantMessageParam) =>
+      openaiClient.chat.completions.create({
+        model: "anthropic/claude-sonnet-5-5",
+        reasoning_effort: "low",
+        tools: [openaiWeatherTool],
+        messages: [{ role: "user", content: "what is the weather?" }, assistant, { role: "tool", tool_call_id: "toolu_mock_1", content: "sunny" }],
+      });
+    const first = await openaiClient.chat.completions.create({ model: "anthropic/claude-sonnet-5-5", reasoning_effort: "low", tools: [openaiWeatherTool], messages: [{ role: "user", content: "what is the weather?" }] });
+    const kept = first.choices[0]!.message as OpenAI.ChatCompletionAssistantMessageParam & { thinking_blocks?: unknown[] };
+    expect(kept.thinking_blocks).toHaveLength(1);
+
+    // A client that builds the turn itself, as most do, drops the gateway's thinking_blocks.
+    const rebuilt = await ask({ role: "assistant", content: null, tool_calls: kept.tool_calls });
+    expect(rebuilt.choices[0]!.message.content).toBe("tool said: sunny");
+    expect(lastAnthropicUpstream().body.thinking).toBeUndefined();
+
+    // One that sends the message back as it came keeps thinking on.
+    const whole = await ask(kept);
+    expect(whole.choices[0]!.message.content).toBe("tool said: sunny");
+    expect(lastAnthropicUpstream().body.thinking).toMatchObject({ type: "enabled" });
+  });
+
   test("images, as data URLs or links, reach Anthropic as base64 and url image sources", async () => {
     const pixel = Buffer.from("tiny image").toString("base64");
     await openaiClient.chat.completions.create({

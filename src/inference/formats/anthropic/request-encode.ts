@@ -68,11 +68,23 @@ function toolChoiceParam(choice: ToolChoice | undefined, parallel: boolean | und
 }
 
 /** `reasoning_effort` becomes a thinking budget that fits under `max_tokens`, or no thinking when none fits. */
-function thinkingOf(request: ChatRequest, maxTokens: number): MessagesRequest["thinking"] {
+function requestedThinking(request: ChatRequest, maxTokens: number): MessagesRequest["thinking"] {
   if (request.thinking) return request.thinking;
   if (!request.reasoning_effort) return undefined;
   const budget = Math.min(EFFORT_BUDGET[request.reasoning_effort], maxTokens - 1);
   return budget >= MIN_THINKING_BUDGET ? { type: "enabled", budget_tokens: budget } : undefined;
+}
+
+/**
+ * The thinking asked for, unless the conversation ends in a turn of tool calls without the signed
+ * thinking that led to it: Anthropic refuses that while thinking is on, and most OpenAI-format
+ * clients do not keep `thinking_blocks`. Such a turn is answered without thinking instead.
+ */
+function thinkingOf(request: ChatRequest, maxTokens: number): MessagesRequest["thinking"] {
+  const thinking = requestedThinking(request, maxTokens);
+  if (thinking?.type !== "enabled") return thinking;
+  const lastTurn = request.messages.findLast((message) => message.role === "assistant");
+  return lastTurn?.tool_calls?.length && thinkingBlocksOf(lastTurn, false).length === 0 ? undefined : thinking;
 }
 
 const asArray = (stop: string | string[] | undefined) => (stop === undefined ? undefined : Array.isArray(stop) ? stop : [stop]);
