@@ -175,6 +175,19 @@ describe("agent mode", () => {
     expect(usageChunks[0]!.usage).toMatchObject({ prompt_tokens: 20, completion_tokens: 10, total_tokens: 30 });
   });
 
+  test("streamed on a thinking Anthropic model: the next round gets the signed thinking back and thinks too", async () => {
+    const stream = await openai.chat.completions.create(
+      { model: "anthropic/claude-sonnet-4-5", reasoning_effort: "low", max_tokens: 4096, messages: [{ role: "user", content: "what is the weather?" }], stream: true },
+      { headers: { "x-gw-mcp-include-tools": "weather-get_weather" } },
+    );
+    let text = "";
+    for await (const chunk of stream) text += chunk.choices[0]?.delta.content ?? "";
+    expect(text).toBe("tool said: Sunny and 21C in Paris");
+    const followUp = anthropicUpstream.requests.at(-1)!.body;
+    expect(followUp.thinking).toMatchObject({ type: "enabled" });
+    expect((followUp.messages as Array<{ content: Array<{ type: string }> }>)[1]!.content.map((block) => block.type)).toEqual(["thinking", "tool_use"]);
+  });
+
   test(`streamed: after ${AGENT_MAX_DEPTH} rounds the last round's calls go to the client`, async () => {
     const before = weather.calls.length;
     const { toolCalls, finish } = await streamed('always call weather-get_weather {"city":"Oslo"}');

@@ -1,5 +1,5 @@
 import { parseSSE } from "../../http/sse";
-import type { ChatChunk, Usage } from "../../inference/canonical";
+import type { ChatChunk, ThinkingBlock, Usage } from "../../inference/canonical";
 import type { ToolCall } from "../tools/executor";
 
 type Choice = ChatChunk["choices"][number];
@@ -8,7 +8,7 @@ type Choice = ChatChunk["choices"][number];
 export interface StreamedRound {
   /** The id, time and model of the round's chunks, for a chunk the gateway adds. */
   head?: Pick<ChatChunk, "id" | "object" | "created" | "model">;
-  message: { role: "assistant"; content: string | null; tool_calls?: Array<ToolCall & { type: "function" }> };
+  message: { role: "assistant"; content: string | null; tool_calls?: Array<ToolCall & { type: "function" }>; thinking_blocks?: ThinkingBlock[] };
   finishReason: string | null;
   /** The round's tool-call deltas and its finish, for the client if the gateway does not run the calls. */
   held: ChatChunk[];
@@ -39,7 +39,9 @@ export async function relayRound(stream: ReadableStream<Uint8Array>, send: (chun
       const choice = chunk.choices?.find((candidate) => candidate.index === 0);
       if (!choice) continue;
       const { tool_calls: toolCalls, ...rest } = choice.delta;
-      if (rest.content !== undefined || rest.role || rest.reasoning_content) {
+      // Signed thinking goes back with the turn, so the next round may think too.
+      if (rest.thinking_blocks) round.message.thinking_blocks = [...(round.message.thinking_blocks ?? []), ...rest.thinking_blocks];
+      if (rest.content !== undefined || rest.role || rest.reasoning_content || rest.thinking_blocks) {
         round.message.content = (round.message.content ?? "") + (rest.content ?? "");
         send(withChoice({ ...chunk, usage: undefined }, { ...choice, delta: rest, finish_reason: null }));
       }
