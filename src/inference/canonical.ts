@@ -17,10 +17,14 @@ export type ContentPart =
 
 export type ThinkingBlock = { type: "thinking"; thinking: string; signature?: string } | { type: "redacted_thinking"; data: string };
 
+/** Gemini's thought signature on a function call, where Gemini's own OpenAI-compatible API puts it: it must go back with the call. */
+export type ToolCallExtra = { google?: { thought_signature?: string } };
+
 export interface ToolCall {
   id: string;
   type: "function";
   function: { name: string; arguments: string };
+  extra_content?: ToolCallExtra;
 }
 
 export interface ChatMessage {
@@ -106,7 +110,7 @@ export interface ChatChunk {
       reasoning_content?: string;
       /** A thinking block's signature (or a redacted block) arrives whole in one delta. */
       thinking_blocks?: ThinkingBlock[];
-      tool_calls?: Array<{ index: number; id?: string; type?: "function"; function?: { name?: string; arguments?: string } }>;
+      tool_calls?: Array<{ index: number; id?: string; type?: "function"; function?: { name?: string; arguments?: string }; extra_content?: ToolCallExtra }>;
     };
     finish_reason: FinishReason;
     stop_sequence?: string | null;

@@ -155,6 +155,45 @@ describe("the OpenAI SDK to a Gemini model", () => {
     expect(sent.toolConfig).toEqual({ functionCallingConfig: { mode: "ANY" } });
   });
 
+  describe("Gemini 3's thought signatures on function calls", () => {
+    const tools: OpenAI.ChatCompletionTool[] = [{ type: "function", function: { name: "get_weather", parameters: { type: "object", properties: { city: { type: "string" } } } } }];
+    const question: OpenAI.ChatCompletionMessageParam = { role: "user", content: "weather in Paris?" };
+    type SignedCall = OpenAI.ChatCompletionMessageToolCall & { extra_content?: { google?: { thought_signature?: string } } };
+    const answerWith = (model: string, assistant: OpenAI.ChatCompletionAssistantMessageParam, callId: string) =>
+      openai.chat.completions.create({ model, tools, messages: [question, assistant, { role: "tool", tool_call_id: callId, content: '{"sky":"clear"}' }] });
+    const sentCall = () => ((gemini.requests.at(-1)!.body.contents as Array<{ role: string; parts: Array<Record<string, unknown>> }>)[1]!.parts.find((part) => part.functionCall) ?? {}) as { thoughtSignature?: string };
+
+    test("the signature comes back where Gemini's OpenAI API puts it, and goes back with the call", async () => {
+      const first = await openai.chat.completions.create({ model: "gemini/gemini-3-pro-preview", tools, messages: [question] });
+      const call = first.choices[0]!.message.tool_calls![0] as SignedCall;
+      const signature = call.extra_content?.google?.thought_signature;
+      expect(signature).toBeString();
+      const answer = await answerWith("gemini/gemini-3-pro-preview", first.choices[0]!.message, call.id);
+      expect(answer.choices[0]!.message.content).toBe('the tool said {"sky":"clear"}');
+      expect(sentCall().thoughtSignature).toBe(signature!);
+    });
+
+    test("streamed, the signature arrives on the tool call's delta", async () => {
+      const stream = await openai.chat.completions.create({ model: "gemini/gemini-3-pro-preview", tools, messages: [question], stream: true });
+      const deltas: SignedCall[] = [];
+      for await (const chunk of stream) deltas.push(...((chunk.choices[0]?.delta.tool_calls ?? []) as unknown as SignedCall[]));
+      expect(deltas.find((delta) => delta.extra_content)?.extra_content?.google?.thought_signature).toBeString();
+    });
+
+    test("a client that rebuilt the turn without it gets Gemini's stand-in, not a refusal", async () => {
+      const call = { id: "call_rebuilt", type: "function" as const, function: { name: "get_weather", arguments: '{"city":"Paris"}' } };
+      const answer = await answerWith("gemini/gemini-3-pro-preview", { role: "assistant", content: null, tool_calls: [call] }, call.id);
+      expect(answer.choices[0]!.message.content).toBe('the tool said {"sky":"clear"}');
+      expect(sentCall().thoughtSignature).toBe("skip_thought_signature_validator");
+    });
+
+    test("models before Gemini 3 get no stand-in", async () => {
+      const call = { id: "call_old", type: "function" as const, function: { name: "get_weather", arguments: '{"city":"Paris"}' } };
+      await answerWith("gemini/gemini-2.5-flash", { role: "assistant", content: null, tool_calls: [call] }, call.id);
+      expect(sentCall().thoughtSignature).toBeUndefined();
+    });
+  });
+
   test("reasoning: Gemini's thought parts come back as reasoning_content and thoughtsTokenCount as reasoning tokens", async () => {
     const completion = await openai.chat.completions.create({ model: "gemini/gemini-2.0-flash", messages: [{ role: "user", content: "think hard" }], reasoning_effort: "low" });
     const message = completion.choices[0]!.message as OpenAI.ChatCompletionMessage & { reasoning_content?: string };

@@ -5,6 +5,8 @@
  * `publishers/anthropic` via rawPredict, embeddings via `:predict`), and Google's OAuth token endpoint (`/token`) that
  * exchanges a service account's signed JWT for the bearer token Vertex then requires.
  * generateContent answers JSON; streamGenerateContent answers SSE, one GenerateContentResponse per event.
+ * Like Gemini 3, a `gemini-3`+ model signs its function calls and refuses a current turn whose
+ * function call comes back without a thought signature.
  */
 import { jwtVerify } from "jose";
 import { mockEmbedding } from "./mock-openai";
@@ -46,11 +48,25 @@ function plan(body: Record<string, unknown>) {
   return { reply, callTool, thought, truncated, promptTokens };
 }
 
+const CALL_SIGNATURE = Buffer.from("signature of the call").toString("base64");
+const signsCalls = (model: string) => Number(/gemini-(\d+)/.exec(model)?.[1] ?? 0) >= 3;
+
+/** Gemini 3 refuses the current turn's model steps whose first function call has no thought signature. */
+function unsignedCall(body: Record<string, unknown>, model: string): string | undefined {
+  if (!signsCalls(model)) return undefined;
+  const contents = (body.contents as Content[] | undefined) ?? [];
+  const turnStart = contents.findLastIndex((content) => content.role !== "model" && content.parts.some((part) => part.text !== undefined));
+  const position = contents.slice(turnStart + 1).findIndex((content) => content.role === "model" && content.parts.find((part) => part.functionCall)?.thoughtSignature === undefined && content.parts.some((part) => part.functionCall));
+  if (position < 0) return undefined;
+  return `Function call is missing a thought_signature in functionCall parts. This is required for tools to work correctly, and missing thought_signature may lead to degraded model performance. Additional data, function call \`default_api:tool\` , position ${turnStart + 2 + position}. Please refer to https://ai.google.dev/gemini-api/docs/thought-signatures for more details.`;
+}
+
 function generateContentResponse(body: Record<string, unknown>, model: string) {
   const planned = plan(body);
   const parts: Part[] = [];
   if (planned.thought) parts.push({ text: planned.thought, thought: true, thoughtSignature: Buffer.from(`signature of ${planned.thought}`).toString("base64") });
-  if (planned.callTool) parts.push({ functionCall: { name: planned.callTool, args: { city: "Paris" } } });
+  // Gemini 3 signs each turn's first function call, and wants the signature back.
+  if (planned.callTool) parts.push({ functionCall: { name: planned.callTool, args: { city: "Paris" } }, ...(signsCalls(model) ? { thoughtSignature: CALL_SIGNATURE } : {}) });
   else parts.push({ text: planned.reply });
   const candidates = planned.callTool ? 6 : countWords(planned.reply);
   const thoughts = planned.thought ? countWords(planned.thought) : 0;
@@ -150,6 +166,8 @@ async function issueToken(mock: MockGemini, request: Request): Promise<Response>
 }
 
 function geminiMethod(method: string, model: string, body: Record<string, unknown>, vertex: boolean): Response {
+  const unsigned = method.endsWith("enerateContent") ? unsignedCall(body, model) : undefined;
+  if (unsigned) return googleError(400, "INVALID_ARGUMENT", unsigned);
   switch (method) {
     case "generateContent":
       return Response.json(generateContentResponse(body, model));

@@ -1,14 +1,15 @@
 import { parseSSE } from "../../http/sse";
-import type { ChatChunk, ThinkingBlock, Usage } from "../../inference/canonical";
+import type { ChatChunk, ThinkingBlock, ToolCallExtra, Usage } from "../../inference/canonical";
 import type { ToolCall } from "../tools/executor";
 
 type Choice = ChatChunk["choices"][number];
+type AssembledCall = ToolCall & { type: "function"; extra_content?: ToolCallExtra };
 
 /** One streamed round: the assistant message it assembled, how it ended, and what was held back from the client. */
 export interface StreamedRound {
   /** The id, time and model of the round's chunks, for a chunk the gateway adds. */
   head?: Pick<ChatChunk, "id" | "object" | "created" | "model">;
-  message: { role: "assistant"; content: string | null; tool_calls?: Array<ToolCall & { type: "function" }>; thinking_blocks?: ThinkingBlock[] };
+  message: { role: "assistant"; content: string | null; tool_calls?: AssembledCall[]; thinking_blocks?: ThinkingBlock[] };
   finishReason: string | null;
   /** The round's tool-call deltas and its finish, for the client if the gateway does not run the calls. */
   held: ChatChunk[];
@@ -24,7 +25,7 @@ const withChoice = (chunk: ChatChunk, choice: Choice): ChatChunk => ({ ...chunk,
  */
 export async function relayRound(stream: ReadableStream<Uint8Array>, send: (chunk: ChatChunk) => void, signal: AbortSignal): Promise<StreamedRound> {
   const round: StreamedRound = { message: { role: "assistant", content: null }, finishReason: null, held: [] };
-  const calls: Array<ToolCall & { type: "function" }> = [];
+  const calls: AssembledCall[] = [];
   const reader = stream.pipeThrough(parseSSE()).getReader();
   const stop = () => void reader.cancel().catch(() => undefined);
   signal.addEventListener("abort", stop, { once: true });
@@ -49,6 +50,7 @@ export async function relayRound(stream: ReadableStream<Uint8Array>, send: (chun
         const call = (calls[delta.index] ??= { id: "", type: "function", function: { name: "", arguments: "" } });
         if (delta.id) call.id = delta.id;
         if (delta.function?.name) call.function.name = delta.function.name;
+        if (delta.extra_content) call.extra_content = delta.extra_content;
         call.function.arguments += delta.function?.arguments ?? "";
       }
       if (toolCalls || choice.finish_reason) {

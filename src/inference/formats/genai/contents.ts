@@ -53,11 +53,24 @@ function reasoningOf(parts: Part[]): Pick<ChatMessage, "reasoning_content" | "th
   return { ...reasoning, thinking_blocks: blocks };
 }
 
-/** A model turn as an assistant message; `callId` names the calls Gemini left without an id. */
-export function assistantMessageOf(parts: Part[], callId: (name: string, id: string | undefined) => string): ChatMessage & { role: "assistant" } {
+/** A function call's thought signature, where a client of OpenAI's format keeps it (see ToolCallExtra). */
+export const signatureExtra = (part: Part) => (part.thoughtSignature ? { extra_content: { google: { thought_signature: part.thoughtSignature } } } : {});
+
+/**
+ * A model turn as an assistant message; `callId` names the calls Gemini left without an id.
+ * `withSignatures` keeps each call's thought signature, for a reply the client sends back.
+ */
+export function assistantMessageOf(parts: Part[], callId: (name: string, id: string | undefined) => string, withSignatures = false): ChatMessage & { role: "assistant" } {
   const toolCalls: ToolCall[] = parts.flatMap((part) =>
     part.functionCall
-      ? [{ id: callId(part.functionCall.name, part.functionCall.id), type: "function" as const, function: { name: part.functionCall.name, arguments: JSON.stringify(part.functionCall.args ?? {}) } }]
+      ? [
+          {
+            id: callId(part.functionCall.name, part.functionCall.id),
+            type: "function" as const,
+            function: { name: part.functionCall.name, arguments: JSON.stringify(part.functionCall.args ?? {}) },
+            ...(withSignatures ? signatureExtra(part) : {}),
+          },
+        ]
       : [],
   );
   const content = canonicalContent(parts);
@@ -126,13 +139,27 @@ function functionResult(content: ChatMessage["content"]): Record<string, unknown
   }
 }
 
-export const assistantParts = (message: ChatMessage): Part[] => [
-  ...thoughtParts(message),
-  ...partsOf(message.content),
-  ...(message.tool_calls ?? []).map((call) => ({ functionCall: { id: call.id, name: call.function.name, args: parseArguments(call) } })),
-];
+/** Gemini's documented stand-in for a call whose signature is lost (a client rebuilt the turn, or another model made the call). */
+const UNSIGNED_CALL = "skip_thought_signature_validator";
 
-export function messagesToContents(messages: ChatMessage[]): { contents: Content[]; systemInstruction?: Content } {
+/** Gemini 3 and later refuse a turn's function calls unless the first of them carries a thought signature. */
+export const signsFunctionCalls = (model: string) => Number(/gemini-(\d+)/.exec(model)?.[1] ?? 0) >= 3;
+
+/** An assistant turn as Gemini parts; with `signUnsigned`, a turn of calls none of which kept its signature gets the stand-in on its first. */
+export function assistantParts(message: ChatMessage, signUnsigned = false): Part[] {
+  const calls = message.tool_calls ?? [];
+  const signed = calls.some((call) => call.extra_content?.google?.thought_signature);
+  return [
+    ...thoughtParts(message),
+    ...partsOf(message.content),
+    ...calls.map((call, index) => {
+      const signature = call.extra_content?.google?.thought_signature ?? (signUnsigned && !signed && index === 0 ? UNSIGNED_CALL : undefined);
+      return { functionCall: { id: call.id, name: call.function.name, args: parseArguments(call) }, ...(signature ? { thoughtSignature: signature } : {}) };
+    }),
+  ];
+}
+
+export function messagesToContents(messages: ChatMessage[], signUnsigned = false): { contents: Content[]; systemInstruction?: Content } {
   const system: Part[] = [];
   const contents: Content[] = [];
   const callNames = new Map<string, string>();
@@ -141,7 +168,7 @@ export function messagesToContents(messages: ChatMessage[]): { contents: Content
       system.push(...partsOf(message.content));
     } else if (message.role === "assistant") {
       for (const call of message.tool_calls ?? []) callNames.set(call.id, call.function.name);
-      const parts = assistantParts(message);
+      const parts = assistantParts(message, signUnsigned);
       if (parts.length > 0) contents.push({ role: "model", parts });
     } else if (message.role === "tool") {
       const id = message.tool_call_id ?? "";

@@ -1,7 +1,7 @@
 /** A generateContent request and the canonical chat request, both ways. */
 import { badRequest } from "../../../http/errors";
 import type { ChatRequest, ToolChoice, ToolDefinition } from "../../canonical";
-import { contentsToMessages, messagesToContents } from "./contents";
+import { contentsToMessages, messagesToContents, signsFunctionCalls } from "./contents";
 import type { GenerateContentRequest, GenerationConfig, Tool, ToolConfig } from "./schemas";
 
 type Schema = Record<string, unknown>;
@@ -123,7 +123,7 @@ function generationConfigOf(request: ChatRequest): GenerationConfig {
 export function canonicalToGenerateContent(request: ChatRequest): Record<string, unknown> {
   const generationConfig = generationConfigOf(request);
   return {
-    ...messagesToContents(request.messages),
+    ...messagesToContents(request.messages, signsFunctionCalls(request.model)),
     ...defined({
       // JSON Schema goes in `parametersJsonSchema`: Gemini's `parameters` takes only its OpenAPI subset.
       tools: request.tools?.length ? [{ functionDeclarations: request.tools.map(({ function: fn }) => defined({ name: fn.name, description: fn.description, parametersJsonSchema: fn.parameters })) }] : undefined,

@@ -59,7 +59,7 @@ let generatedIds = 0;
 export const newCallId = () => `call_${Date.now().toString(36)}_${(generatedIds++).toString(36)}`;
 
 const choiceOf = (candidate: Candidate, position: number): ChatResponse["choices"][number] => {
-  const message = assistantMessageOf(candidate.content?.parts ?? [], (_name, id) => id ?? newCallId());
+  const message = assistantMessageOf(candidate.content?.parts ?? [], (_name, id) => id ?? newCallId(), true);
   return { index: candidate.index ?? position, message, finish_reason: finishReasonOf(candidate.finishReason, Boolean(message.tool_calls)) ?? "stop" };
 };
 

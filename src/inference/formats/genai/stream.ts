@@ -5,6 +5,7 @@
 import { encodeSSE } from "../../../http/sse";
 import { type SseChunkDecoder, sseChunkStream } from "../sse-chunks";
 import type { ChatChunk, Usage } from "../../canonical";
+import { signatureExtra } from "./contents";
 import { finishReasonOf, genaiFinishReason, newCallId, usageMetadataOf, usageOf } from "./response";
 import type { Candidate, GenerateContentResponse, Part } from "./schemas";
 
@@ -20,7 +21,13 @@ function deltaOf(parts: Part[], progress: ChoiceProgress): Delta {
   const delta: Delta = {};
   for (const part of parts) {
     if (part.functionCall) {
-      const call = { index: progress.toolCalls++, id: part.functionCall.id ?? newCallId(), type: "function" as const, function: { name: part.functionCall.name, arguments: JSON.stringify(part.functionCall.args ?? {}) } };
+      const call = {
+        index: progress.toolCalls++,
+        id: part.functionCall.id ?? newCallId(),
+        type: "function" as const,
+        function: { name: part.functionCall.name, arguments: JSON.stringify(part.functionCall.args ?? {}) },
+        ...signatureExtra(part),
+      };
       delta.tool_calls = [...(delta.tool_calls ?? []), call];
     } else if (part.thought) {
       if (part.text) delta.reasoning_content = (delta.reasoning_content ?? "") + part.text;
