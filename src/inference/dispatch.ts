@@ -79,8 +79,9 @@ async function attemptTarget(store: ProviderStore, input: DispatchInput, target:
     return badRequest(`provider '${provider.name}' does not offer ${REQUEST_TYPE[input.operation]}`, "model", "caller_unsupported_operation");
   }
   const network = effectiveNetwork(provider.network);
-  const body = guarded(() => translateRequest(input.operation, input.format, format, input.body, input.stream));
-  if (body instanceof GatewayError) return body;
+  const translated = guarded(() => translateRequest(input.operation, input.format, format, input.body, input.stream));
+  if (translated instanceof GatewayError) return translated;
+  const body = format !== input.format && provider.adapter.translatedBody ? provider.adapter.translatedBody(operation, translated) : translated;
   const allowed = input.allowedKeyIds?.[provider.name];
   const excluded = new Set(allowed ? provider.keys.filter((key) => !allowed.includes(key.id)).map((key) => key.id) : []);
   let retries = 0;

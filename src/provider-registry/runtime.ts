@@ -65,7 +65,10 @@ export function resolveFamily(name: string, custom: { base_provider_type: string
   }
   const baseUrl = network.base_url ?? (custom ? undefined : family.defaultBaseUrl);
   if (custom && !baseUrl && !family.adapter.keyOptional) throw badRequest("a custom provider needs network_config.base_url", "network_config.base_url");
-  return { adapter: family.adapter, baseUrl: baseUrl ?? family.defaultBaseUrl };
+  // A custom provider is some other server speaking the family's format (often a gateway or a
+  // proxy that takes the canonical extras): it gets translated bodies whole.
+  const adapter = custom && family.adapter.translatedBody ? { ...family.adapter, translatedBody: undefined } : family.adapter;
+  return { adapter, baseUrl: baseUrl ?? family.defaultBaseUrl };
 }
 
 /** Stable hash of what a key is configured to do, so dashboards can detect changes. */

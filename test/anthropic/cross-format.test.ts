@@ -55,6 +55,21 @@ describe("the Anthropic SDK to an OpenAI-family model", () => {
     expect(lastOpenAIUpstream().body.tools).toEqual([openaiWeatherTool]);
   });
 
+  test("what OpenAI's API does not define stays behind: top_k, thinking, signed thinking, cache markers", async () => {
+    const signed = await anthropicClient.messages.create({ model: "claude-sonnet-5-5", max_tokens: 2048, thinking: { type: "enabled", budget_tokens: 1024 }, messages: [{ role: "user", content: "first thought" }] });
+    const conversation: Anthropic.MessageParam[] = [{ role: "user", content: [{ type: "text", text: "first thought", cache_control: { type: "ephemeral" } }] }, { role: "assistant", content: signed.content }, { role: "user", content: "go on" }];
+    const request = { max_tokens: 2048, top_k: 5, thinking: { type: "enabled" as const, budget_tokens: 1024 }, system: [{ type: "text" as const, text: "Be brief.", cache_control: { type: "ephemeral" as const } }], messages: conversation };
+    const message = await anthropicClient.messages.create({ ...request, model: "openai/gpt-4o-mini" });
+    expect(message.content).toMatchObject([{ type: "text", text: "echo: go on" }]);
+    const sent = lastOpenAIUpstream().body;
+    expect(Object.keys(sent).sort()).toEqual(["max_tokens", "messages", "model", "stream"]);
+    expect(JSON.stringify(sent)).not.toMatch(/cache_control|thinking|signature|reasoning_content/);
+
+    // A reasoning model gets the thinking budget as an effort.
+    await anthropicClient.messages.create({ ...request, model: "openai/o4-mini" });
+    expect(lastOpenAIUpstream().body).toMatchObject({ model: "o4-mini", reasoning_effort: "low" });
+  });
+
   test("tool results and images go upstream in OpenAI's shape", async () => {
     const pixel = Buffer.from("tiny image").toString("base64");
     await anthropicClient.messages.create({

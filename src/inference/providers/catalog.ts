@@ -20,7 +20,11 @@ export interface BuiltInProvider {
   defaultBaseUrl?: string;
 }
 
-const hosted = (defaultBaseUrl: string, options: OpenAICompatibleOptions = {}): BuiltInProvider => ({ adapter: openAICompatible(options), defaultBaseUrl });
+/** A hosted OpenAI-format API: it refuses fields OpenAI's API does not define, unless `lenient`. */
+const hosted = (defaultBaseUrl: string, options: OpenAICompatibleOptions = {}, lenient = false): BuiltInProvider => ({
+  adapter: openAICompatible({ definedFieldsOnly: !lenient, ...options }),
+  defaultBaseUrl,
+});
 
 /** Ollama, vLLM and SGLang: reachable without a key, at the server a key's `url` names. */
 const selfHosted = (defaultServer: string, urlOf: (config: ProviderKeyInput) => string | undefined, extraOperations: readonly Operation[] = []): BuiltInProvider => ({
@@ -29,6 +33,7 @@ const selfHosted = (defaultServer: string, urlOf: (config: ProviderKeyInput) => 
 });
 
 const openAIApi = openAICompatible({
+  definedFieldsOnly: true,
   extraOperations: OPENAI_MEDIA_OPERATIONS,
   batches: openAIBatches(underBaseUrl, bearerHeaders),
 });
@@ -46,7 +51,8 @@ export const BUILT_IN_PROVIDERS: Record<string, BuiltInProvider> = {
   vertex: { adapter: vertex },
   groq: hosted("https://api.groq.com/openai/v1", { extraOperations: ["transcription", "speech"] }),
   mistral: hosted("https://api.mistral.ai/v1", { extraOperations: ["transcription"], refusesStreamOptions: true }),
-  openrouter: hosted("https://openrouter.ai/api/v1"),
+  // OpenRouter takes top_k and passes other fields on to the model's own provider.
+  openrouter: hosted("https://openrouter.ai/api/v1", {}, true),
   xai: hosted("https://api.x.ai/v1", { extraOperations: ["image_generation"] }),
   cerebras: hosted("https://api.cerebras.ai/v1"),
   perplexity: hosted("https://api.perplexity.ai"),

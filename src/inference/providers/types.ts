@@ -55,6 +55,12 @@ export interface ProviderAdapter {
   readonly keyOptional: boolean;
   buildCall(operation: Operation, target: UpstreamTarget, body: Record<string, unknown>, stream: boolean): UpstreamCall;
   /**
+   * For APIs that refuse fields they do not define: what they take of a body translated from
+   * another format (the canonical one carries other formats' extras). A custom provider, some
+   * other server speaking the family's format, gets the body whole.
+   */
+  translatedBody?(operation: Operation, body: Record<string, unknown>): Record<string, unknown>;
+  /**
    * Optional async step after `buildCall`, for what needs I/O or async crypto (SigV4 signing,
    * minting an access token). Failures it can name come back as a GatewayError value.
    */

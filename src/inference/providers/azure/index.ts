@@ -1,7 +1,7 @@
 import type { OAuthKeyConfig } from "../../../provider-registry/schemas";
 import { openAIBatches } from "../../batches/openai";
 import type { Operation } from "../../operations";
-import { OPENAI_PATHS, openAIModelListing, openAIPayload, TEXT_OPERATIONS, withoutStreamOptions } from "../openai-compatible";
+import { definedFieldsOf, OPENAI_PATHS, openAIModelListing, openAIPayload, TEXT_OPERATIONS, withoutStreamOptions } from "../openai-compatible";
 import { mintsBearer, withMintedBearer } from "../oauth";
 import type { ProviderAdapter, UpstreamTarget } from "../types";
 
@@ -68,6 +68,7 @@ export const azure: ProviderAdapter = {
     const sent = apiVersionOf(target) < STREAM_OPTIONS_SINCE ? withoutStreamOptions(body) : body;
     return { url, ...openAIPayload(operation, sent, target.model, keyHeaders(target)) };
   },
+  translatedBody: definedFieldsOf,
   authorizeCall: (call, target) => withMintedBearer(call, target, mintsBearer(target) ?? entraConfig(target)),
   listModels: openAIModelListing((target) => azureUrl(target, "/models"), keyHeaders),
   batches,

@@ -2,6 +2,7 @@ import type { BatchApi } from "../../batches/types";
 import type { Operation } from "../../operations";
 import { multipartBody, withoutContentType } from "../multipart";
 import { withMintedBearer } from "../oauth";
+import { onlyDefinedChatFields } from "./defined-fields";
 import type { ModelListing, ProviderAdapter, UpstreamCall, UpstreamTarget } from "../types";
 
 export const OPENAI_PATHS: Partial<Record<Operation, string>> = {
@@ -69,7 +70,12 @@ export interface OpenAICompatibleOptions {
   batches?: BatchApi;
   /** The server refuses `stream_options` (see withoutStreamOptions). */
   refusesStreamOptions?: boolean;
+  /** The server refuses fields OpenAI's API does not define (see defined-fields.ts). */
+  definedFieldsOnly?: boolean;
 }
+
+/** A translated chat as a hosted OpenAI-format API takes it. */
+export const definedFieldsOf = (operation: Operation, body: Record<string, unknown>) => (operation === "chat" ? onlyDefinedChatFields(body) : body);
 
 /**
  * OpenAI and every provider that speaks its wire format at `{base_url}/chat/completions` etc. A
@@ -86,6 +92,7 @@ export function openAICompatible(options: OpenAICompatibleOptions = {}): Provide
       const sent = options.refusesStreamOptions ? withoutStreamOptions(body) : body;
       return { url: `${rootOf(target)}${OPENAI_PATHS[operation]!}`, ...openAIPayload(operation, sent, target.model, bearerHeaders(target)) };
     },
+    ...(options.definedFieldsOnly ? { translatedBody: definedFieldsOf } : {}),
     authorizeCall: (call, target) => withMintedBearer(call, target),
     listModels: openAIModelListing((target) => `${rootOf(target)}/models`),
     batches: options.batches,

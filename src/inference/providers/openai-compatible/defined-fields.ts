@@ -1,0 +1,37 @@
+/**
+ * A chat request translated from another format, as a hosted OpenAI-format API takes it. OpenAI
+ * and the providers that mirror it refuse what their API does not define ("Unrecognized request
+ * argument supplied: top_k"), so the canonical extras other formats bring stay behind: `top_k`,
+ * Anthropic-style `thinking` (an effort, for reasoning models), signed thinking and reasoning
+ * text on earlier turns, Gemini signatures on tool calls, cache markers and citations on parts.
+ */
+
+type Body = Record<string, unknown>;
+
+/** Models that take `reasoning_effort`; others answer 400 to it. */
+const REASONING_MODEL = /(^|\/)(o\d|gpt-5|gpt-oss)/i;
+
+const effortOfBudget = (budget: number) => (budget < 4096 ? "low" : budget < 16384 ? "medium" : "high");
+
+function partOf(part: Body): Body {
+  const { cache_control: _cache, citations: _citations, ...rest } = part;
+  if (rest.type !== "file" || !rest.file || typeof rest.file !== "object") return rest;
+  const { media_type: _mediaType, ...file } = rest.file as Body;
+  return { ...rest, file };
+}
+
+function messageOf(message: Body): Body {
+  const { thinking_blocks: _thinking, reasoning_content: _reasoning, ...rest } = message;
+  if (Array.isArray(rest.content)) rest.content = rest.content.map((part) => partOf(part as Body));
+  if (Array.isArray(rest.tool_calls)) rest.tool_calls = rest.tool_calls.map(({ extra_content: _signature, ...call }: Body) => call);
+  return rest;
+}
+
+export function onlyDefinedChatFields(body: Body): Body {
+  const { top_k: _topK, thinking, ...rest } = body;
+  const budget = (thinking as { type?: string; budget_tokens?: number } | undefined)?.type === "enabled" ? (thinking as { budget_tokens: number }).budget_tokens : undefined;
+  if (rest.reasoning_effort === undefined && budget !== undefined && REASONING_MODEL.test(String(rest.model))) rest.reasoning_effort = effortOfBudget(budget);
+  if (Array.isArray(rest.messages)) rest.messages = rest.messages.map((message) => messageOf(message as Body));
+  if (Array.isArray(rest.tools)) rest.tools = rest.tools.map(({ cache_control: _cache, ...tool }: Body) => tool);
+  return rest;
+}
