@@ -81,7 +81,7 @@ async function attemptTarget(store: ProviderStore, input: DispatchInput, target:
   const network = effectiveNetwork(provider.network);
   const translated = guarded(() => translateRequest(input.operation, input.format, format, input.body, input.stream));
   if (translated instanceof GatewayError) return translated;
-  const body = format !== input.format && provider.adapter.translatedBody ? provider.adapter.translatedBody(operation, translated) : translated;
+  const body = format !== input.format && provider.adapter.translatedBody ? provider.adapter.translatedBody(operation, translated, target.model) : translated;
   const allowed = input.allowedKeyIds?.[provider.name];
   const excluded = new Set(allowed ? provider.keys.filter((key) => !allowed.includes(key.id)).map((key) => key.id) : []);
   let retries = 0;

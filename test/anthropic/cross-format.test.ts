@@ -65,9 +65,11 @@ describe("the Anthropic SDK to an OpenAI-family model", () => {
     expect(Object.keys(sent).sort()).toEqual(["max_tokens", "messages", "model", "stream"]);
     expect(JSON.stringify(sent)).not.toMatch(/cache_control|thinking|signature|reasoning_content/);
 
-    // A reasoning model gets the thinking budget as an effort.
+    // A reasoning model gets the thinking budget as an effort, and its token limit by the name it takes.
     await anthropicClient.messages.create({ ...request, model: "openai/o4-mini" });
-    expect(lastOpenAIUpstream().body).toMatchObject({ model: "o4-mini", reasoning_effort: "low" });
+    const toReasoning = lastOpenAIUpstream().body;
+    expect(toReasoning).toMatchObject({ model: "o4-mini", reasoning_effort: "low", max_completion_tokens: 2048 });
+    expect(toReasoning).not.toContainAnyKeys(["max_tokens", "top_k"]);
   });
 
   test("tool results and images go upstream in OpenAI's shape", async () => {

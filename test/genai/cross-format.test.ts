@@ -51,6 +51,13 @@ describe("the genai SDK to an OpenAI-family model", () => {
     ]);
   });
 
+  test("to an OpenAI reasoning model: the limit goes as max_completion_tokens, and sampling and topK stay behind", async () => {
+    await ai.models.generateContent({ model: "openai/o4-mini", contents: "hello", config: { temperature: 0.2, topP: 0.9, topK: 5, maxOutputTokens: 50 } });
+    const sent = openaiUpstream.requests.at(-1)!.body;
+    expect(sent).toMatchObject({ model: "o4-mini", max_completion_tokens: 50 });
+    expect(sent).not.toContainAnyKeys(["max_tokens", "temperature", "top_p", "top_k"]);
+  });
+
   test("generateContentStream is translated event by event, finishing with finishReason and usage together", async () => {
     const stream = await ai.models.generateContentStream({ model: "openai/gpt-4o-mini", contents: "stream me please" });
     const chunks = [];

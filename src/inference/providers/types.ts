@@ -59,7 +59,7 @@ export interface ProviderAdapter {
    * another format (the canonical one carries other formats' extras). A custom provider, some
    * other server speaking the family's format, gets the body whole.
    */
-  translatedBody?(operation: Operation, body: Record<string, unknown>): Record<string, unknown>;
+  translatedBody?(operation: Operation, body: Record<string, unknown>, model: string): Record<string, unknown>;
   /**
    * Optional async step after `buildCall`, for what needs I/O or async crypto (SigV4 signing,
    * minting an access token). Failures it can name come back as a GatewayError value.

@@ -4,12 +4,15 @@
  * argument supplied: top_k"), so the canonical extras other formats bring stay behind: `top_k`,
  * Anthropic-style `thinking` (an effort, for reasoning models), signed thinking and reasoning
  * text on earlier turns, Gemini signatures on tool calls, cache markers and citations on parts.
+ * OpenAI's reasoning models also refuse `max_tokens` and sampling other than the default.
  */
 
 type Body = Record<string, unknown>;
 
 /** Models that take `reasoning_effort`; others answer 400 to it. */
-const REASONING_MODEL = /(^|\/)(o\d|gpt-5|gpt-oss)/i;
+const REASONING_MODEL = /(^|\/)(o\d|gpt-5(?!-chat)|gpt-oss)/i;
+/** OpenAI's own reasoning models: `max_completion_tokens` only, and only the default sampling. */
+const OPENAI_REASONING_MODEL = /(^|\/)(o\d|gpt-5(?!-chat))/i;
 
 const effortOfBudget = (budget: number) => (budget < 4096 ? "low" : budget < 16384 ? "medium" : "high");
 
@@ -27,10 +30,17 @@ function messageOf(message: Body): Body {
   return rest;
 }
 
-export function onlyDefinedChatFields(body: Body): Body {
+/** `model` is the provider's name for the model (the body may not name it: Gemini's names it in the path). */
+export function onlyDefinedChatFields(body: Body, model: string): Body {
   const { top_k: _topK, thinking, ...rest } = body;
   const budget = (thinking as { type?: string; budget_tokens?: number } | undefined)?.type === "enabled" ? (thinking as { budget_tokens: number }).budget_tokens : undefined;
-  if (rest.reasoning_effort === undefined && budget !== undefined && REASONING_MODEL.test(String(rest.model))) rest.reasoning_effort = effortOfBudget(budget);
+  if (rest.reasoning_effort === undefined && budget !== undefined && REASONING_MODEL.test(model)) rest.reasoning_effort = effortOfBudget(budget);
+  if (OPENAI_REASONING_MODEL.test(model)) {
+    if (rest.max_completion_tokens === undefined) rest.max_completion_tokens = rest.max_tokens;
+    delete rest.max_tokens;
+    delete rest.temperature;
+    delete rest.top_p;
+  }
   if (Array.isArray(rest.messages)) rest.messages = rest.messages.map((message) => messageOf(message as Body));
   if (Array.isArray(rest.tools)) rest.tools = rest.tools.map(({ cache_control: _cache, ...tool }: Body) => tool);
   return rest;

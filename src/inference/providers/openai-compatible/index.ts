@@ -75,7 +75,7 @@ export interface OpenAICompatibleOptions {
 }
 
 /** A translated chat as a hosted OpenAI-format API takes it. */
-export const definedFieldsOf = (operation: Operation, body: Record<string, unknown>) => (operation === "chat" ? onlyDefinedChatFields(body) : body);
+export const definedFieldsOf = (operation: Operation, body: Record<string, unknown>, model: string) => (operation === "chat" ? onlyDefinedChatFields(body, model) : body);
 
 /**
  * OpenAI and every provider that speaks its wire format at `{base_url}/chat/completions` etc. A
