@@ -158,6 +158,12 @@ describe("agent mode", () => {
     expect((rounds[1]!.messages as Array<{ role: string }>).map((message) => message.role)).toEqual(["user", "assistant", "tool"]);
   });
 
+  test("streamed: text a round wrote before its tool calls stays, and the next round's starts a new paragraph", async () => {
+    const { text, finish } = await streamed('say Let me look that up.; call weather-get_weather {"city":"Faro"}');
+    expect(text).toBe("Let me look that up.\n\nresults: Sunny and 21C in Faro");
+    expect(finish).toBe("stop");
+  });
+
   test("streamed: a call the gateway may not run reaches the client whole", async () => {
     const before = maths.calls.length;
     const { toolCalls, finish } = await streamed('call maths-add {"a":1,"b":2}');

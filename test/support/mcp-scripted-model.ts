@@ -1,7 +1,8 @@
 /**
  * A mock OpenAI chat-completions upstream that calls tools when told to, for MCP tests. The
  * user's first message is the script:
- * - `call <tool> <json args>[; call <tool> <json args>]`: the first reply calls those tools;
+ * - `call <tool> <json args>[; call <tool> <json args>]`: the first reply calls those tools
+ *   (after the words of a `say <words>` part, if any);
  *   once tool results come back it answers `results: <tool contents joined by " | ">`, and
  *   ` (N images)` for images the tools returned (sent after the results in a user message);
  * - `always call <tool> <json args>`: every reply calls the tool again (to hit the depth limit);
@@ -29,6 +30,9 @@ function plannedCalls(script: string, offered: Set<string>): Array<{ name: strin
     .map((match) => ({ name: match[1]!, arguments: match[2] ?? "{}" }));
 }
 
+/** `say <words>` in the script: what the model writes before the tool calls of its first reply. */
+const preface = (script: string) => /(?:^|;)\s*say ([^;]+)/.exec(script)?.[1]?.trim() ?? null;
+
 function reply(body: Record<string, unknown>) {
   const messages = (body.messages ?? []) as Message[];
   const script = firstUserText(messages);
@@ -48,7 +52,7 @@ function reply(body: Record<string, unknown>) {
   const round = messages.filter((message) => message.role === "tool").length;
   const message =
     calls.length > 0
-      ? { role: "assistant", content: null, tool_calls: calls.map((call, index) => ({ id: `call_${round}_${index}`, type: "function", function: call })) }
+      ? { role: "assistant", content: preface(script), tool_calls: calls.map((call, index) => ({ id: `call_${round}_${index}`, type: "function", function: call })) }
       : { role: "assistant", content: trailingResults.length > 0 ? `results: ${trailingResults.join(" | ")}${images > 0 ? ` (${images} images)` : ""}` : `echo: ${script}` };
   return {
     id: `chatcmpl-${crypto.randomUUID()}`,

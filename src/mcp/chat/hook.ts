@@ -1,5 +1,6 @@
 import { GatewayError } from "../../http/errors";
 import { handleInference, type Inference } from "../../inference/handle";
+import type { ChatChunk } from "../../inference/canonical";
 import type { InferenceHooks, RequestContext } from "../../inference/hooks";
 import { MCP_SESSION_HEADER, type VirtualKeyDirectory } from "../caller";
 import type { McpClientRegistry } from "../clients/registry";
@@ -107,10 +108,21 @@ export function mcpChatHook(deps: ChatHookDeps): InferenceHooks {
         const rounds: StreamedRound[] = [];
         let current = response;
         let body = context.body;
+        // One round's words do not run into the next's: a paragraph break goes before a round's first text.
+        let spokeBefore = false;
+        let spokeNow = false;
+        const relay = (chunk: ChatChunk) => {
+          const choice = chunk.choices[0];
+          if (choice?.delta.content && spokeBefore && !spokeNow) send({ ...chunk, choices: [{ ...choice, delta: { content: "\n\n" } }] });
+          spokeNow ||= Boolean(choice?.delta.content);
+          send(chunk);
+        };
         try {
           for (let round = 0; ; round++) {
-            const streamed = await relayRound(current.body!, send, left.signal);
+            const streamed = await relayRound(current.body!, relay, left.signal);
             rounds.push(streamed);
+            spokeBefore ||= spokeNow;
+            spokeNow = false;
             if (left.signal.aborted) return;
             const pending = round < deps.agentMaxDepth && streamed.finishReason === "tool_calls" ? autoExecutableCalls({ choices: [{ message: streamed.message }] }, offered) : undefined;
             if (!pending) {
