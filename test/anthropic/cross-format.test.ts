@@ -216,6 +216,24 @@ describe("the OpenAI SDK to an Anthropic model", () => {
     expect(answer.choices[0]!.message.content).toBe("tool said: sunny, 21C");
   });
 
+  test("sampling as Anthropic takes it: temperature wins over top_p; with thinking, only what thinking allows", async () => {
+    const ask = (extra: Partial<OpenAI.ChatCompletionCreateParamsNonStreaming>) =>
+      openaiClient.chat.completions.create({ model: "anthropic/claude-sonnet-5-5", messages: [{ role: "user", content: "what is the weather?" }], ...extra });
+    expect((await ask({ temperature: 0.7, top_p: 1 })).choices[0]!.message.content).toBe("echo: what is the weather?");
+    expect(lastAnthropicUpstream().body).toMatchObject({ temperature: 0.7 });
+    expect(lastAnthropicUpstream().body).not.toHaveProperty("top_p");
+
+    await ask({ reasoning_effort: "low", temperature: 0.3, top_p: 0.5 });
+    expect(lastAnthropicUpstream().body).toMatchObject({ thinking: { type: "enabled" } });
+    expect(lastAnthropicUpstream().body).not.toContainAnyKeys(["temperature", "top_p"]);
+
+    // A forced tool and thinking do not go together: the tool is what the client asked for.
+    const forced = await ask({ reasoning_effort: "low", tools: [openaiWeatherTool], tool_choice: "required" });
+    expect(forced.choices[0]!.finish_reason).toBe("tool_calls");
+    expect(lastAnthropicUpstream().body).toMatchObject({ tool_choice: { type: "any" } });
+    expect(lastAnthropicUpstream().body).not.toHaveProperty("thinking");
+  });
+
   test("with reasoning on, a tool turn the client kept without thinking_blocks is answered without thinking, not refused", async () => {
     const ask = (assistant: OpenAI.ChatCompletionAssistantMessageParam) =>
       openaiClient.chat.completions.create({

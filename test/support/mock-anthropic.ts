@@ -3,7 +3,7 @@
  * message_start to message_stop with ping, text, thinking + signature, redacted thinking and
  * tool-use events), /v1/messages/count_tokens, /v1/messages/batches and legacy /v1/complete.
  * Like Anthropic it rejects a wrong `x-api-key`, a missing `anthropic-version`, a request
- * without max_tokens, tool results that answer no tool_use of the previous turn, a final assistant
+ * without max_tokens, temperature with top_p, sampling or a forced tool that thinking refuses, tool results that answer no tool_use of the previous turn, a final assistant
  * turn of tool calls that does not open with its thinking while thinking is on, and thinking
  * blocks without a signature. Prompt caching is simulated: the first request with a cache
  * breakpoint writes the cache, the same prefix again reads it.
@@ -21,6 +21,10 @@ type MessagesBody = {
   stop_sequences?: string[];
   thinking?: { type: string };
   stream?: boolean;
+  temperature?: number;
+  top_p?: number;
+  top_k?: number;
+  tool_choice?: { type: string };
 };
 
 const encoder = new TextEncoder();
@@ -37,6 +41,14 @@ const FORCED_STOP = /\[stop_reason:(pause_turn|refusal|model_context_window_exce
 /** What a real API would refuse in the conversation, or undefined when it would answer. */
 function invalidConversation(body: MessagesBody): string | undefined {
   if (typeof body.max_tokens !== "number") return "max_tokens: Field required";
+  // Claude 4.1 and later take one of temperature and top_p; thinking takes neither changed, nor top_k, nor a forced tool.
+  if (body.temperature !== undefined && body.top_p !== undefined) return "`temperature` and `top_p` cannot both be specified for this model. Please use only one.";
+  if (body.thinking?.type === "enabled") {
+    if (body.temperature !== undefined && body.temperature !== 1) return "`temperature` may only be set to 1 when thinking is enabled or in interleaved thinking mode.";
+    if (body.top_k !== undefined) return "`top_k` must be unset when thinking is enabled.";
+    if (body.top_p !== undefined && body.top_p < 0.95) return "`top_p` must be greater than or equal to 0.95 or unset when thinking is enabled.";
+    if (body.tool_choice?.type === "any" || body.tool_choice?.type === "tool") return "Thinking may not be enabled when tool_choice forces tool use.";
+  }
   if (!Array.isArray(body.messages) || body.messages.length === 0) return "messages: Field required";
   const lastAssistant = body.messages.findLastIndex((message) => message.role === "assistant");
   const turn = blocksOf(body.messages[lastAssistant]?.content);

@@ -80,11 +80,25 @@ function requestedThinking(request: ChatRequest, maxTokens: number): MessagesReq
  * thinking that led to it: Anthropic refuses that while thinking is on, and most OpenAI-format
  * clients do not keep `thinking_blocks`. Such a turn is answered without thinking instead.
  */
-function thinkingOf(request: ChatRequest, maxTokens: number): MessagesRequest["thinking"] {
+function thinkingOf(request: ChatRequest, maxTokens: number, toolChoice: ToolChoiceParam | undefined): MessagesRequest["thinking"] {
   const thinking = requestedThinking(request, maxTokens);
   if (thinking?.type !== "enabled") return thinking;
+  // Anthropic also refuses thinking while tool_choice forces a tool.
+  if (toolChoice?.type === "any" || toolChoice?.type === "tool") return undefined;
   const lastTurn = request.messages.findLast((message) => message.role === "assistant");
   return lastTurn?.tool_calls?.length && thinkingBlocksOf(lastTurn, false).length === 0 ? undefined : thinking;
+}
+
+/**
+ * Sampling as Anthropic takes it. Claude 4.1 and later refuse `temperature` with `top_p`, and
+ * OpenAI-format clients often send both (top_p 1, a no-op): temperature wins. Thinking takes
+ * neither a temperature but 1, nor top_k, nor top_p under 0.95; those are left out.
+ */
+function samplingOf(request: ChatRequest, thinking: boolean): Pick<MessagesRequest, "temperature" | "top_p" | "top_k"> {
+  // Anthropic's temperature range is 0..1; OpenAI's reaches 2.
+  const temperature = request.temperature === undefined ? undefined : Math.min(1, request.temperature);
+  if (thinking) return { temperature: temperature === 1 ? 1 : undefined, top_p: temperature === undefined && request.top_p !== undefined && request.top_p >= 0.95 ? request.top_p : undefined };
+  return { temperature, top_p: temperature === undefined ? request.top_p : undefined, top_k: request.top_k };
 }
 
 const asArray = (stop: string | string[] | undefined) => (stop === undefined ? undefined : Array.isArray(stop) ? stop : [stop]);
@@ -94,20 +108,19 @@ export function canonicalToMessagesRequest(request: ChatRequest): MessagesReques
   const maxTokens = request.max_completion_tokens ?? request.max_tokens ?? DEFAULT_MAX_TOKENS;
   const hasTools = Boolean(request.tools?.length);
   const format = request.response_format?.type === "json_schema" ? request.response_format.json_schema.schema : undefined;
+  const toolChoice = hasTools ? toolChoiceParam(request.tool_choice, request.parallel_tool_calls) : undefined;
+  const thinking = thinkingOf(request, maxTokens, toolChoice);
   return {
     model: request.model,
     max_tokens: maxTokens,
     messages: conversationOf(request.messages),
     system: systemOf(request.messages),
-    // Anthropic's temperature range is 0..1; OpenAI's reaches 2.
-    temperature: request.temperature === undefined ? undefined : Math.min(1, request.temperature),
-    top_p: request.top_p,
-    top_k: request.top_k,
+    ...samplingOf(request, thinking?.type === "enabled"),
     stop_sequences: asArray(request.stop),
     stream: request.stream,
     tools: hasTools ? request.tools!.map(toolParam) : undefined,
-    tool_choice: hasTools ? toolChoiceParam(request.tool_choice, request.parallel_tool_calls) : undefined,
-    thinking: thinkingOf(request, maxTokens),
+    tool_choice: toolChoice,
+    thinking,
     metadata: request.user ? { user_id: request.user } : undefined,
     output_config: format ? { format: { type: "json_schema", schema: format } } : undefined,
   };
