@@ -185,6 +185,12 @@ describe("the OpenAI SDK reaching a Bedrock model", () => {
     expect(text).toBe("echo: think aloud");
   });
 
+  test("a Claude model on Bedrock gets temperature without top_p, as it takes only one", async () => {
+    const completion = await openai.chat.completions.create({ model: BEDROCK_MODEL, messages: [{ role: "user", content: "hello" }], temperature: 0.4, top_p: 1 });
+    expect(completion.choices[0]!.message.content).toBe("echo: hello");
+    expect(bedrockUpstream.requests.at(-1)!.body.inferenceConfig).toEqual({ temperature: 0.4 });
+  });
+
   test("Bedrock's stop reasons map to OpenAI finish reasons: max_tokens is length, guardrail_intervened is content_filter", async () => {
     const truncated = await openai.chat.completions.create({ model: BEDROCK_MODEL, messages: [{ role: "user", content: "a long answer please" }], max_tokens: 2 });
     expect(truncated.choices[0]!.finish_reason).toBe("length");

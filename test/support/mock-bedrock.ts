@@ -34,7 +34,7 @@ type Message = { role: string; content: Block[] };
 type Body = {
   messages?: Message[];
   system?: Block[];
-  inferenceConfig?: { maxTokens?: number; stopSequences?: string[] };
+  inferenceConfig?: { maxTokens?: number; stopSequences?: string[]; temperature?: number; topP?: number };
   toolConfig?: { tools: Array<{ toolSpec?: { name: string } }> };
   additionalModelRequestFields?: { thinking?: { type: string } };
 };
@@ -194,6 +194,11 @@ export function startMockBedrock(auth: MockBedrockAuth): MockBedrock {
       const [, encodedModel, action] = route as unknown as [string, string, string];
       const modelId = decodeURIComponent(encodedModel);
       mock.requests.push({ path: url.pathname, modelId, action, headers: request.headers, body, auth: bearer === undefined ? "sigv4" : "bearer" });
+      // Claude 4.1 and later take one of temperature and topP, on Bedrock as on Anthropic's API.
+      const sampling = (body as Body).inferenceConfig;
+      if (action.startsWith("converse") && /claude/i.test(modelId) && sampling?.temperature !== undefined && sampling.topP !== undefined) {
+        return awsError(400, "ValidationException", "The model returned the following errors: `temperature` and `top_p` cannot both be specified for this model. Please use only one.");
+      }
       if (action === "converse") return Response.json(converseReply(body));
       if (action === "converse-stream") return eventStream(converseStreamEvents(body));
       if (action === "invoke") return Response.json(anthropicReply(body, modelId));

@@ -55,9 +55,10 @@ export interface ProviderAdapter {
   readonly keyOptional: boolean;
   buildCall(operation: Operation, target: UpstreamTarget, body: Record<string, unknown>, stream: boolean): UpstreamCall;
   /**
-   * For APIs that refuse fields they do not define: what they take of a body translated from
-   * another format (the canonical one carries other formats' extras). A custom provider, some
-   * other server speaking the family's format, gets the body whole.
+   * What the API takes of a body translated from another format, for APIs that refuse some of
+   * it: fields they do not define (the canonical body carries other formats' extras), settings a
+   * model refuses together. `model` is the provider's name for it. A custom provider, some other
+   * server speaking the family's format, gets the body whole.
    */
   translatedBody?(operation: Operation, body: Record<string, unknown>, model: string): Record<string, unknown>;
   /**

@@ -11,6 +11,16 @@ import { signCall } from "./sign";
  * format), InvokeModel and its streamed twin as a passthrough of the model's own body.
  * `network_config.base_url` replaces the regional AWS host.
  */
+type ConverseBody = Record<string, unknown> & { inferenceConfig?: Record<string, unknown> };
+
+/** Claude 4.1 and later on Bedrock take one of temperature and topP, as on Anthropic's API: temperature wins. */
+function oneSamplerForClaude(operation: Operation, body: Record<string, unknown>, model: string): Record<string, unknown> {
+  const { inferenceConfig } = body as ConverseBody;
+  if (operation !== "chat" || !/claude/i.test(model) || inferenceConfig?.temperature === undefined || inferenceConfig.topP === undefined) return body;
+  const { topP: _topP, ...config } = inferenceConfig;
+  return { ...body, inferenceConfig: config };
+}
+
 export const bedrock: ProviderAdapter = {
   format: "bedrock",
   operations: new Set<Operation>([...(Object.keys(ACTIONS) as Operation[]), ...bedrockBatches.operations]),
@@ -26,6 +36,7 @@ export const bedrock: ProviderAdapter = {
     if (!credentialsOf(target)) headers.authorization = `Bearer ${target.key!.secret}`;
     return { url, headers, body: JSON.stringify(body) };
   },
+  translatedBody: oneSamplerForClaude,
   async authorizeCall(call: UpstreamCall, target: UpstreamTarget) {
     const credentials = credentialsOf(target);
     return credentials ? signCall(call, credentials, keyConfigOf(target).region, call.signAs ?? "bedrock") : call;
