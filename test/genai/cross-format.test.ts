@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { GoogleGenAI, Type } from "@google/genai";
+import { GoogleGenAI, ThinkingLevel, Type } from "@google/genai";
 import { encodeChat } from "gpt-tokenizer";
 import OpenAI from "openai";
 import { startGateway, type TestGateway } from "../support/gateway";
@@ -49,6 +49,13 @@ describe("the genai SDK to an OpenAI-family model", () => {
       { role: "system", content: "be brief" },
       { role: "user", content: "hello openai" },
     ]);
+  });
+
+  test("a thinking level reaches an OpenAI reasoning model as reasoning_effort, and any other model without it", async () => {
+    await ai.models.generateContent({ model: "openai/o4-mini", contents: "hello", config: { thinkingConfig: { thinkingLevel: ThinkingLevel.HIGH } } });
+    expect(openaiUpstream.requests.at(-1)!.body).toMatchObject({ reasoning_effort: "high" });
+    await ai.models.generateContent({ model: "openai/gpt-4o-mini", contents: "hello", config: { thinkingConfig: { thinkingLevel: ThinkingLevel.HIGH } } });
+    expect(openaiUpstream.requests.at(-1)!.body).not.toHaveProperty("reasoning_effort");
   });
 
   test("to an OpenAI reasoning model: the limit goes as max_completion_tokens, and sampling and topK stay behind", async () => {

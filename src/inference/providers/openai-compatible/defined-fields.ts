@@ -34,7 +34,9 @@ function messageOf(message: Body): Body {
 export function onlyDefinedChatFields(body: Body, model: string): Body {
   const { top_k: _topK, thinking, ...rest } = body;
   const budget = (thinking as { type?: string; budget_tokens?: number } | undefined)?.type === "enabled" ? (thinking as { budget_tokens: number }).budget_tokens : undefined;
-  if (rest.reasoning_effort === undefined && budget !== undefined && REASONING_MODEL.test(model)) rest.reasoning_effort = effortOfBudget(budget);
+  // Other models answer 400 to any reasoning_effort, even one the client's format asked for.
+  if (!REASONING_MODEL.test(model)) delete rest.reasoning_effort;
+  else if (rest.reasoning_effort === undefined && budget !== undefined) rest.reasoning_effort = effortOfBudget(budget);
   if (OPENAI_REASONING_MODEL.test(model)) {
     if (rest.max_completion_tokens === undefined) rest.max_completion_tokens = rest.max_tokens;
     delete rest.max_tokens;
