@@ -58,6 +58,7 @@ beforeAll(async () => {
   strictUpstream = startMockOpenAI();
   strictUpstream.refusedFields = ["stream_options"];
   strictUpstream.streamUsage = "in-last-chunk";
+  strictUpstream.toolCallIds = /^[A-Za-z0-9]{9}$/;
   anthropicUpstream = startMockAnthropic("sk-ant-upstream");
   splitUpstream = startSplitUpstream();
   gw = await startGateway({
@@ -161,7 +162,7 @@ describe("an OpenAI stream the client did not ask usage of", () => {
   });
 });
 
-describe("servers that refuse stream_options", () => {
+describe("what Mistral and older Azure versions refuse", () => {
   const ask = (model: string, extra: Record<string, unknown> = {}, headers: Record<string, string> = {}) =>
     client.chat.completions.create({ model, messages: [{ role: "user", content: "one two three" }], stream: true, ...extra }, { headers });
 
@@ -172,6 +173,18 @@ describe("servers that refuse stream_options", () => {
     expect(await loggedRow("mistral")).toMatchObject({ input_tokens: 3, output_tokens: 4 });
     const asked = await collect(await ask("mistral/mistral-small", { stream_options: { include_usage: true } }));
     expect(asked.usage).toMatchObject({ total_tokens: 7 });
+  });
+
+  test("Mistral gets tool call ids it takes, the same on a call and on its result", async () => {
+    const call = { id: "call_Xy12_from_openai", type: "function" as const, function: { name: "get_weather", arguments: '{"city":"Paris"}' } };
+    const completion = await client.chat.completions.create({
+      model: "mistral/mistral-small",
+      messages: [{ role: "user", content: "weather?" }, { role: "assistant", content: null, tool_calls: [call] }, { role: "tool", tool_call_id: call.id, content: "sunny" }, { role: "user", content: "thanks" }],
+    });
+    expect(completion.choices[0]!.message.content).toBe("echo: thanks");
+    const [, assistant, result] = strictUpstream.requests.at(-1)!.body.messages as Array<{ tool_calls?: Array<{ id: string }>; tool_call_id?: string }>;
+    expect(assistant!.tool_calls![0]!.id).toMatch(/^[A-Za-z0-9]{9}$/);
+    expect(result!.tool_call_id).toBe(assistant!.tool_calls![0]!.id);
   });
 
   test("Azure gets it from api-version 2024-09-01 on, and not before", async () => {

@@ -264,6 +264,9 @@ const extraForbidden = (field: string) => ({
   code: null,
 });
 
+const callIdsOf = (body: Record<string, unknown>): string[] =>
+  ((body.messages ?? []) as Array<{ tool_call_id?: string; tool_calls?: Array<{ id: string }> }>).flatMap((message) => [...(message.tool_calls ?? []).map((call) => call.id), ...(message.tool_call_id ? [message.tool_call_id] : [])]);
+
 const errorBody = (status: number, message: string) => ({ error: { message, type: status === 429 ? "rate_limit_exceeded" : "server_error", code: String(status) } });
 
 export interface MockOpenAI {
@@ -281,6 +284,8 @@ export interface MockOpenAI {
   streamUsage: StreamUsageDialect;
   /** Body fields the server refuses with Mistral's 422 (`extra_forbidden`), as strict servers do. */
   refusedFields: string[];
+  /** Set: tool call ids must match it, or the request is refused as Mistral refuses them. */
+  toolCallIds?: RegExp;
   stop(): void;
 }
 
@@ -315,6 +320,8 @@ export function startMockOpenAI(): MockOpenAI {
       await mock.onRequest?.(recorded);
       const refused = mock.refusedFields.find((field) => field in body);
       if (refused) return Response.json(extraForbidden(refused), { status: 422 });
+      const badId = mock.toolCallIds && callIdsOf(body).find((id) => !mock.toolCallIds!.test(id));
+      if (badId) return Response.json({ object: "error", message: `Tool call id was ${badId} but must be a-z, A-Z, 0-9, with a length of 9.`, type: "invalid_request_message_order", code: 3230 }, { status: 400 });
       const fault = mock.faults.shift();
       if (fault?.kind === "delay") await Bun.sleep(fault.ms);
       if (fault?.kind === "status") return Response.json(errorBody(fault.status, fault.message ?? `mock failure ${fault.status}`), { status: fault.status, headers: fault.headers });

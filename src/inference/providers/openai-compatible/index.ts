@@ -68,8 +68,8 @@ export interface OpenAICompatibleOptions {
   /** Operations beyond the text ones. */
   extraOperations?: readonly Operation[];
   batches?: BatchApi;
-  /** The server refuses `stream_options` (see withoutStreamOptions). */
-  refusesStreamOptions?: boolean;
+  /** What the server needs changed in every body it gets (Mistral's, for one). */
+  adjustBody?: (operation: Operation, body: Record<string, unknown>) => Record<string, unknown>;
   /** The server refuses fields OpenAI's API does not define (see defined-fields.ts). */
   definedFieldsOnly?: boolean;
 }
@@ -89,7 +89,7 @@ export function openAICompatible(options: OpenAICompatibleOptions = {}): Provide
     operations,
     keyOptional: options.keyOptional ?? false,
     buildCall(operation, target, body) {
-      const sent = options.refusesStreamOptions ? withoutStreamOptions(body) : body;
+      const sent = options.adjustBody ? options.adjustBody(operation, body) : body;
       return { url: `${rootOf(target)}${OPENAI_PATHS[operation]!}`, ...openAIPayload(operation, sent, target.model, bearerHeaders(target)) };
     },
     ...(options.definedFieldsOnly ? { translatedBody: definedFieldsOf } : {}),
