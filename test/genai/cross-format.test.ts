@@ -208,6 +208,15 @@ describe("the OpenAI SDK to a Gemini model", () => {
     });
   });
 
+  test("the Responses API reaches a Gemini model as a chat, streamed or not", async () => {
+    const response = await openai.responses.create({ model: "gemini/gemini-2.0-flash", instructions: "be brief", input: "hello gemini" });
+    expect(response.output_text).toBe("echo: hello gemini");
+    expect(gemini.requests.at(-1)!.body.systemInstruction).toEqual({ parts: [{ text: "be brief" }] });
+    const streamed = await openai.responses.stream({ model: "gemini/gemini-2.0-flash", input: "one two" }).finalResponse();
+    expect(streamed.output_text).toBe("echo: one two");
+    expect(streamed.usage?.output_tokens).toBeGreaterThan(0);
+  });
+
   test("reasoning: Gemini's thought parts come back as reasoning_content and thoughtsTokenCount as reasoning tokens", async () => {
     const completion = await openai.chat.completions.create({ model: "gemini/gemini-2.0-flash", messages: [{ role: "user", content: "think hard" }], reasoning_effort: "low" });
     const message = completion.choices[0]!.message as OpenAI.ChatCompletionMessage & { reasoning_content?: string };
