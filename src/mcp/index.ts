@@ -78,7 +78,7 @@ export async function createMcpGateway(options: McpGatewayOptions) {
     .use(mcpServerRoutes(registry, executor, auth));
 
   return {
-    hook: mcpChatHook({ registry, executor, virtualKeys, agentMaxDepth: settings.agentMaxDepth, publicBaseUrl: settings.publicBaseUrl, inference: options.inference }),
+    hook: mcpChatHook({ registry, executor, virtualKeys, agentMaxDepth: settings.agentMaxDepth, keepAliveMs: settings.agentKeepAliveMs, publicBaseUrl: settings.publicBaseUrl, inference: options.inference }),
     routes,
     async close() {
       await watched.stop();

@@ -6,6 +6,8 @@ export const McpSettings = t.Object(
   {
     /** Agent mode: how many rounds of auto-executed tool calls before the reply goes back as is. */
     agent_max_depth: t.Optional(t.Integer({ minimum: 1, maximum: 50 })),
+    /** Agent mode on a stream: how often an SSE comment goes out while tools run, so proxies do not close the quiet stream. */
+    agent_keepalive_seconds: t.Optional(t.Number({ exclusiveMinimum: 0 })),
     tool_execution_timeout_seconds: t.Optional(t.Number({ exclusiveMinimum: 0 })),
     /** Reconnect backoff after an upstream drops: doubling from the initial delay up to the cap. */
     reconnect_initial_delay_ms: t.Optional(t.Integer({ minimum: 1 })),
@@ -23,6 +25,7 @@ export type McpSettings = Static<typeof McpSettings>;
 
 export interface ResolvedMcpSettings {
   agentMaxDepth: number;
+  agentKeepAliveMs: number;
   toolTimeoutMs: number;
   reconnectInitialMs: number;
   reconnectMaxMs: number;
@@ -42,6 +45,7 @@ export function resolveMcpSettings(config: object): ResolvedMcpSettings {
   const settings = raw as McpSettings;
   return {
     agentMaxDepth: settings.agent_max_depth ?? 10,
+    agentKeepAliveMs: (settings.agent_keepalive_seconds ?? 15) * 1000,
     toolTimeoutMs: (settings.tool_execution_timeout_seconds ?? 30) * 1000,
     reconnectInitialMs: settings.reconnect_initial_delay_ms ?? 1000,
     reconnectMaxMs: settings.reconnect_max_delay_ms ?? 60_000,

@@ -18,10 +18,15 @@ export interface ChatHookDeps {
   executor: ToolExecutor;
   virtualKeys?: VirtualKeyDirectory;
   agentMaxDepth: number;
+  /** A streamed agent's SSE comment interval while tools run. */
+  keepAliveMs: number;
   publicBaseUrl?: string;
   /** The pipeline, for agent mode's follow-up requests; read late, as the pipeline holds this hook. */
   inference: () => Inference;
 }
+
+/** An SSE comment: clients skip it, proxies see the stream is alive. */
+const KEEP_ALIVE = new TextEncoder().encode(": running tool calls\n\n");
 
 interface Prepared {
   offered: OfferedTool[];
@@ -129,7 +134,10 @@ export function mcpChatHook(deps: ChatHookDeps): InferenceHooks {
               for (const chunk of streamed.held) send(chunk);
               break;
             }
-            const results = await runToolRound(deps.executor, pending.calls, callContext);
+            const keepAlive = setInterval(() => {
+              if (!left.signal.aborted) controller.enqueue(KEEP_ALIVE);
+            }, deps.keepAliveMs);
+            const results = await runToolRound(deps.executor, pending.calls, callContext).finally(() => clearInterval(keepAlive));
             body = { ...body, messages: [...(body.messages as unknown[]), pending.message, ...results] };
             current = await followUp(context, body, true);
             if (current.status !== 200 || !current.body) {
