@@ -74,14 +74,15 @@ const noEligibleKey = (provider: RuntimeProvider, need: KeyNeed) =>
 async function attemptTarget(store: ProviderStore, input: DispatchInput, target: ModelRef, isFallback: boolean, attempts: Attempt[]): Promise<Dispatched | GatewayError> {
   const provider = store.require(target.provider);
   const format = hasOneShape(input.operation) ? input.format : (provider.adapter.formatFor?.(target.model) ?? provider.adapter.format);
-  const operation = upstreamOperationOf(input.operation, input.format, format);
+  const operation = upstreamOperationOf(input.operation, format, provider.adapter.operations);
   if (!provider.adapter.operations.has(operation)) {
     return badRequest(`provider '${provider.name}' does not offer ${REQUEST_TYPE[input.operation]}`, "model", "caller_unsupported_operation");
   }
   const network = effectiveNetwork(provider.network);
-  const translated = guarded(() => translateRequest(input.operation, input.format, format, input.body, input.stream));
+  const translated = guarded(() => translateRequest(input.operation, operation, input.format, format, input.body, input.stream));
   if (translated instanceof GatewayError) return translated;
-  const body = format !== input.format && provider.adapter.translatedBody ? provider.adapter.translatedBody(operation, translated, target.model) : translated;
+  const wasTranslated = format !== input.format || operation !== input.operation;
+  const body = wasTranslated && provider.adapter.translatedBody ? provider.adapter.translatedBody(operation, translated, target.model) : translated;
   const allowed = input.allowedKeyIds?.[provider.name];
   const excluded = new Set(allowed ? provider.keys.filter((key) => !allowed.includes(key.id)).map((key) => key.id) : []);
   let retries = 0;

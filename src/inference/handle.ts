@@ -130,7 +130,7 @@ function unaskedUsage(call: InferenceCall) {
 /** The client's response, in its own format. */
 function clientResponse(result: Dispatched, call: InferenceCall, onReplied: OnReplied | undefined, startedAt: number): Response {
   const headers: Record<string, string> = { "x-gw-provider": result.target.provider, "x-gw-model": result.target.model };
-  const passthrough = result.format === call.format;
+  const passthrough = result.format === call.format && result.operation === call.operation;
   if ("stream" in result) {
     const streamType = FORMATS[call.format]?.streamContentType ?? "text/event-stream";
     headers["content-type"] = passthrough ? (result.headers.get("content-type") ?? streamType) : streamType;
@@ -141,11 +141,11 @@ function clientResponse(result: Dispatched, call: InferenceCall, onReplied: OnRe
       : edit
         ? editStream(result.stream, edit)
         : result.stream;
-    return new Response(translateStream(call.operation, result.format, call.format, upstream, result.target.model, call.body), { status: result.status, headers });
+    return new Response(translateStream(call.operation, result.operation, result.format, call.format, upstream, result.target.model, call.body), { status: result.status, headers });
   }
   onReplied?.(summarizeReply(result.operation, result.format, result.body), result);
   headers["content-type"] = passthrough ? (result.headers.get("content-type") ?? "application/json") : "application/json";
-  const body = translateResponse(call.operation, result.format, call.format, result.body, { model: result.target.model, clientBody: call.body });
+  const body = translateResponse(call.operation, result.operation, result.format, call.format, result.body, { model: result.target.model, clientBody: call.body });
   return new Response(body, { status: result.status, headers });
 }
 

@@ -25,17 +25,26 @@ function passedThrough(operation: Operation, format: WireFormat, body: Record<st
   return usage && !usage.asked(body) ? usage.ask(body) : body;
 }
 
-/** A Responses API call to a provider of another format runs as a chat: only OpenAI's format has that API. */
-export const upstreamOperationOf = (operation: Operation, from: WireFormat, to: WireFormat): Operation => (operation === "responses" && from === "openai" && to !== from ? "chat" : operation);
+/**
+ * What the provider is asked: the client's operation, or a chat for a Responses API call to a
+ * provider without that API (every format but OpenAI's, and OpenAI-format servers without it).
+ */
+export const upstreamOperationOf = (operation: Operation, to: WireFormat, offered: ReadonlySet<Operation>): Operation =>
+  operation === "responses" && (to !== "openai" || !offered.has("responses")) ? "chat" : operation;
 
-/** The client's body written in the upstream's format. */
-export function translateRequest(operation: Operation, from: WireFormat, to: WireFormat, body: Record<string, unknown>, stream: boolean): Record<string, unknown> {
+/** A Responses API call the provider answers as a chat. */
+const bridged = (operation: Operation, upstreamOperation: Operation) => operation === "responses" && upstreamOperation === "chat";
+
+function chatCodecOf(format: WireFormat, operation: Operation, from: WireFormat) {
+  const codec = FORMATS[format]?.chat;
+  if (!codec) throw untranslatable(operation, from, format);
+  return codec;
+}
+
+/** The client's body written in the upstream's format, for `upstreamOperation` (see upstreamOperationOf). */
+export function translateRequest(operation: Operation, upstreamOperation: Operation, from: WireFormat, to: WireFormat, body: Record<string, unknown>, stream: boolean): Record<string, unknown> {
+  if (bridged(operation, upstreamOperation)) return chatCodecOf(to, operation, from).encodeRequest({ ...chatRequestOfResponses(body), stream });
   if (from === to) return passedThrough(operation, to, body, stream);
-  if (upstreamOperationOf(operation, from, to) !== operation) {
-    const target = FORMATS[to]?.chat;
-    if (!target) throw untranslatable(operation, from, to);
-    return target.encodeRequest({ ...chatRequestOfResponses(body), stream });
-  }
   if (operation === "chat") {
     const { source, target } = codecsFor("chat", from, to);
     return target.encodeRequest({ ...source.decodeRequest(body), stream });
@@ -55,14 +64,17 @@ export interface ReplyOrigin {
   clientBody: Record<string, unknown>;
 }
 
-/** An upstream's JSON reply written in the client's format. */
-export function translateResponse(operation: Operation, from: WireFormat, to: WireFormat, text: string, origin: ReplyOrigin): string {
+/** An upstream's JSON reply to `upstreamOperation` written in the client's format. */
+export function translateResponse(operation: Operation, upstreamOperation: Operation, from: WireFormat, to: WireFormat, text: string, origin: ReplyOrigin): string {
+  if (bridged(operation, upstreamOperation)) {
+    const decoded = chatCodecOf(from, operation, to).decodeResponse(JSON.parse(text));
+    return JSON.stringify(responseOfChat({ ...decoded, model: decoded.model || origin.model }, origin.clientBody));
+  }
   if (from === to) return text;
-  if (operation === "chat" || upstreamOperationOf(operation, to, from) !== operation) {
+  if (operation === "chat") {
     const { source, target } = codecsFor("chat", from, to);
-    const decoded = source.decodeResponse(JSON.parse(text));
-    const response = { ...decoded, model: decoded.model || origin.model };
-    return JSON.stringify(operation === "chat" ? target.encodeResponse(response) : responseOfChat(response, origin.clientBody));
+    const response = source.decodeResponse(JSON.parse(text));
+    return JSON.stringify(target.encodeResponse({ ...response, model: response.model || origin.model }));
   }
   if (operation === "embedding") {
     const { source, target } = codecsFor("embedding", from, to);
@@ -77,10 +89,20 @@ const withModel = (model: string) =>
     transform: (chunk, controller) => controller.enqueue(chunk.model ? chunk : { ...chunk, model }),
   });
 
-/** An upstream's stream re-encoded event by event in the format of the client who sent `clientBody`. */
-export function translateStream(operation: Operation, from: WireFormat, to: WireFormat, stream: ReadableStream<Uint8Array>, model: string, clientBody: Record<string, unknown>): ReadableStream<Uint8Array> {
+/** An upstream's stream to `upstreamOperation` re-encoded event by event in the format of the client who sent `clientBody`. */
+export function translateStream(
+  operation: Operation,
+  upstreamOperation: Operation,
+  from: WireFormat,
+  to: WireFormat,
+  stream: ReadableStream<Uint8Array>,
+  model: string,
+  clientBody: Record<string, unknown>,
+): ReadableStream<Uint8Array> {
+  if (bridged(operation, upstreamOperation)) {
+    return stream.pipeThrough(chatCodecOf(from, operation, to).decodeStream()).pipeThrough(withModel(model)).pipeThrough(encodeResponsesStream(clientBody));
+  }
   if (from === to) return stream;
   const { source, target } = codecsFor("chat", from, to);
-  const encoded = operation === "responses" ? encodeResponsesStream(clientBody) : target.encodeStream(clientBody);
-  return stream.pipeThrough(source.decodeStream()).pipeThrough(withModel(model)).pipeThrough(encoded);
+  return stream.pipeThrough(source.decodeStream()).pipeThrough(withModel(model)).pipeThrough(target.encodeStream(clientBody));
 }

@@ -187,6 +187,15 @@ describe("what Mistral and older Azure versions refuse", () => {
     expect(result!.tool_call_id).toBe(assistant!.tool_calls![0]!.id);
   });
 
+  test("Mistral has no Responses API: a Responses call reaches it as a chat, streamed or not", async () => {
+    const response = await client.responses.create({ model: "mistral/mistral-small", input: "one two three" });
+    expect(response.output_text).toBe("echo: one two three");
+    expect(strictUpstream.requests.at(-1)!.path).toBe("/v1/chat/completions");
+    const streamed = await client.responses.stream({ model: "mistral/mistral-small", input: "one two three" }).finalResponse();
+    expect(streamed.output_text).toBe("echo: one two three");
+    expect(streamed.usage).toMatchObject({ input_tokens: 3, output_tokens: 4 });
+  });
+
   test("Azure gets it from api-version 2024-09-01 on, and not before", async () => {
     expect((await collect(await ask("azure/gpt-4o", {}, { "x-gw-api-key-id": "az-old" }))).text).toBe("echo: one two three");
     expect(strictUpstream.requests.at(-1)!.path).toContain("api-version=2024-06-01");

@@ -68,6 +68,8 @@ export interface OpenAICompatibleOptions {
   /** Operations beyond the text ones. */
   extraOperations?: readonly Operation[];
   batches?: BatchApi;
+  /** False for servers without OpenAI's Responses API: a Responses call reaches them as a chat. */
+  responsesApi?: boolean;
   /** What the server needs changed in every body it gets (Mistral's, for one). */
   adjustBody?: (operation: Operation, body: Record<string, unknown>) => Record<string, unknown>;
   /** The server refuses fields OpenAI's API does not define (see defined-fields.ts). */
@@ -83,7 +85,8 @@ export const definedFieldsOf = (operation: Operation, body: Record<string, unkno
  */
 export function openAICompatible(options: OpenAICompatibleOptions = {}): ProviderAdapter {
   const rootOf = (target: UpstreamTarget) => (options.baseUrlFromKey?.(target) ?? requireBaseUrl(target)).replace(/\/+$/, "");
-  const operations = new Set<Operation>([...TEXT_OPERATIONS, ...(options.extraOperations ?? []), ...(options.batches?.operations ?? [])]);
+  const text = options.responsesApi === false ? TEXT_OPERATIONS.filter((operation) => operation !== "responses") : TEXT_OPERATIONS;
+  const operations = new Set<Operation>([...text, ...(options.extraOperations ?? []), ...(options.batches?.operations ?? [])]);
   return {
     format: "openai",
     operations,
