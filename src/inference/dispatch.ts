@@ -7,6 +7,7 @@ import { retryDelayMs, sleep } from "./backoff";
 import type { ModelRef } from "./model-ref";
 import { hasOneShape, type Operation, REQUEST_TYPE, usesBatchKeys, type WireFormat } from "./operations";
 import type { UpstreamTarget } from "./providers/types";
+import { withoutStreamOptions } from "./formats/openai/stream-usage";
 import { translateRequest, upstreamOperationOf } from "./translate";
 import { isRetryable, rotatesKey } from "./upstream-errors";
 import { exchange, guarded } from "./upstream-exchange";
@@ -70,6 +71,11 @@ const noEligibleKey = (provider: RuntimeProvider, need: KeyNeed) =>
     ? badRequest(`no enabled key of provider '${provider.name}' is marked use_for_batch_api`, "provider", "caller_no_batch_key")
     : badRequest(`no enabled key of provider '${provider.name}' allows model '${need.model}'`, "model", "caller_model_not_allowed");
 
+/** Providers seen refusing the `stream_options` the gateway adds to ask for usage: they are not asked again. */
+const refusingStreamOptions = new WeakSet<RuntimeProvider>();
+
+const refusedStreamOptions = (error: GatewayError) => (error.status === 400 || error.status === 422) && error.message.includes("stream_options");
+
 /** One target: key selection, retries with backoff on 5xx, key rotation on 429/401/403. */
 async function attemptTarget(store: ProviderStore, input: DispatchInput, target: ModelRef, isFallback: boolean, attempts: Attempt[]): Promise<Dispatched | GatewayError> {
   const provider = store.require(target.provider);
@@ -83,6 +89,9 @@ async function attemptTarget(store: ProviderStore, input: DispatchInput, target:
   if (translated instanceof GatewayError) return translated;
   const wasTranslated = format !== input.format || operation !== input.operation;
   const body = wasTranslated && provider.adapter.translatedBody ? provider.adapter.translatedBody(operation, translated, target.model) : translated;
+  // The gateway asks every OpenAI stream for usage; a server that refuses the field gets the request without it.
+  const askedForClient = input.stream && format === "openai" && "stream_options" in body && !(input.format === "openai" && "stream_options" in input.body);
+  let sent = askedForClient && refusingStreamOptions.has(provider) ? withoutStreamOptions(body) : body;
   const allowed = input.allowedKeyIds?.[provider.name];
   const excluded = new Set(allowed ? provider.keys.filter((key) => !allowed.includes(key.id)).map((key) => key.id) : []);
   let retries = 0;
@@ -99,7 +108,7 @@ async function attemptTarget(store: ProviderStore, input: DispatchInput, target:
     if (!key && (provider.keys.length > 0 || !provider.adapter.keyOptional)) return lastError ?? noEligibleKey(provider, need);
     const upstream = upstreamTarget(provider, key, target.model, input);
     const options = { provider: provider.name, stream: input.stream, timeoutSeconds: network.default_request_timeout_in_seconds, signal: input.signal };
-    const reply = await exchange(provider.adapter, operation, upstream, body, options);
+    const reply = await exchange(provider.adapter, operation, upstream, sent, options);
     if (reply instanceof GatewayError) return reply;
     const attempt: Attempt = { provider: provider.name, model: target.model, key: key?.id, is_fallback: isFallback };
     attempts.push(attempt);
@@ -109,6 +118,12 @@ async function attemptTarget(store: ProviderStore, input: DispatchInput, target:
     attempt.error_type = error.errorType;
     lastError = error;
     if (input.signal.aborted) return error;
+    if (askedForClient && sent === body && refusedStreamOptions(error)) {
+      refusingStreamOptions.add(provider);
+      sent = withoutStreamOptions(body);
+      retryKey = key;
+      continue;
+    }
     if (rotatesKey(error) && key && !pin) {
       excluded.add(key.id);
       continue;

@@ -14,9 +14,12 @@ function retryAfterMs(headers: Headers): number | undefined {
 /** Pulls the human message out of the error bodies providers send (OpenAI, Anthropic, Gemini, plain text). */
 function upstreamMessage(text: string, status: number): string {
   try {
-    const body = JSON.parse(text) as { error?: { message?: string } | string; message?: string };
+    const body = JSON.parse(text) as { error?: { message?: unknown } | string; message?: unknown };
     if (typeof body.error === "string") return body.error;
-    return body.error?.message ?? body.message ?? `upstream answered ${status}`;
+    const message = body.error?.message ?? body.message;
+    if (message === undefined || message === null) return `upstream answered ${status}`;
+    // Some put the details in a structure (Mistral's validation errors): they are kept as JSON text.
+    return typeof message === "string" ? message : JSON.stringify(message);
   } catch {
     return text.trim().slice(0, 500) || `upstream answered ${status}`;
   }

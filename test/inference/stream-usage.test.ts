@@ -47,6 +47,7 @@ function startSplitUpstream() {
 
 let openaiUpstream: MockOpenAI;
 let strictUpstream: MockOpenAI;
+let unknownServer: MockOpenAI;
 let anthropicUpstream: MockAnthropic;
 let splitUpstream: ReturnType<typeof startSplitUpstream>;
 let gw: TestGateway;
@@ -59,6 +60,10 @@ beforeAll(async () => {
   strictUpstream.refusedFields = ["stream_options"];
   strictUpstream.streamUsage = "in-last-chunk";
   strictUpstream.toolCallIds = /^[A-Za-z0-9]{9}$/;
+  // A server the gateway knows nothing about that refuses the field too.
+  unknownServer = startMockOpenAI();
+  unknownServer.refusedFields = ["stream_options"];
+  unknownServer.streamUsage = "never";
   anthropicUpstream = startMockAnthropic("sk-ant-upstream");
   splitUpstream = startSplitUpstream();
   gw = await startGateway({
@@ -72,6 +77,7 @@ beforeAll(async () => {
           { id: "az-new", value: "sk-azure", weight: 0, azure_key_config: { endpoint: openaiUpstream.url, api_version: "2025-01-01-preview" } },
         ],
       },
+      localserver: { keys: [{ id: "local", value: "sk-local" }], network_config: { base_url: unknownServer.baseUrl }, custom_provider_config: { base_provider_type: "openai" } },
       split: { keys: [{ id: "split", value: "sk-split" }], network_config: { base_url: splitUpstream.baseUrl }, custom_provider_config: { base_provider_type: "openai" } },
     },
   });
@@ -81,6 +87,7 @@ afterAll(async () => {
   await gw.close();
   openaiUpstream.stop();
   strictUpstream.stop();
+  unknownServer.stop();
   anthropicUpstream.stop();
   splitUpstream.stop();
 });
@@ -194,6 +201,16 @@ describe("what Mistral and older Azure versions refuse", () => {
     const streamed = await client.responses.stream({ model: "mistral/mistral-small", input: "one two three" }).finalResponse();
     expect(streamed.output_text).toBe("echo: one two three");
     expect(streamed.usage).toMatchObject({ input_tokens: 3, output_tokens: 4 });
+  });
+
+  test("a server nobody told the gateway about gets the stream again without it, and is not asked again", async () => {
+    const before = unknownServer.requests.length;
+    const first = await collect(await client.chat.completions.create({ model: "localserver/local-model", messages: [{ role: "user", content: "one two three" }], stream: true }));
+    expect(first.text).toBe("echo: one two three");
+    const second = await collect(await client.chat.completions.create({ model: "localserver/local-model", messages: [{ role: "user", content: "four five" }], stream: true }));
+    expect(second.text).toBe("echo: four five");
+    const sent = unknownServer.requests.slice(before).map((request) => "stream_options" in request.body);
+    expect(sent).toEqual([true, false, false]);
   });
 
   test("Azure gets it from api-version 2024-09-01 on, and not before", async () => {

@@ -13,6 +13,16 @@ export function withStreamUsage<Body extends object>(body: Body): Body & { strea
   return { ...body, stream_options: { ...(options && typeof options === "object" ? options : {}), include_usage: true } };
 }
 
+/**
+ * The body without `stream_options`, for servers that refuse the field: Mistral answers 422
+ * (and reports a stream's usage unasked), Azure before api-version 2024-09-01 answers 400.
+ */
+export function withoutStreamOptions(body: Record<string, unknown>): Record<string, unknown> {
+  if (!("stream_options" in body)) return body;
+  const { stream_options: _refused, ...rest } = body;
+  return rest;
+}
+
 /** The usage-only chunk: what a client that did not ask for usage must not receive. */
 export const isUsageOnly = (chunk: Pick<ChatChunk, "choices" | "usage">): boolean => Boolean(chunk.usage) && Array.isArray(chunk.choices) && chunk.choices.length === 0;
 

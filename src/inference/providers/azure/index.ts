@@ -1,7 +1,8 @@
 import type { OAuthKeyConfig } from "../../../provider-registry/schemas";
 import { openAIBatches } from "../../batches/openai";
 import type { Operation } from "../../operations";
-import { definedFieldsOf, OPENAI_PATHS, openAIModelListing, openAIPayload, TEXT_OPERATIONS, withoutStreamOptions } from "../openai-compatible";
+import { withoutStreamOptions } from "../../formats/openai/stream-usage";
+import { definedFieldsOf, OPENAI_PATHS, openAIModelListing, openAIPayload, TEXT_OPERATIONS } from "../openai-compatible";
 import { mintsBearer, withMintedBearer } from "../oauth";
 import type { ProviderAdapter, UpstreamTarget } from "../types";
 

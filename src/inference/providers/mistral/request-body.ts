@@ -1,5 +1,5 @@
 import type { Operation } from "../../operations";
-import { withoutStreamOptions } from "../openai-compatible";
+import { withoutStreamOptions } from "../../formats/openai/stream-usage";
 
 type Body = Record<string, unknown>;
 

@@ -37,15 +37,6 @@ export function bearerHeaders(target: UpstreamTarget): Record<string, string> {
 /** Serializes the client's body with the upstream model id in place of `provider/model`. */
 export const withModel = (body: Record<string, unknown>, model: string) => JSON.stringify({ ...body, model });
 
-/**
- * The body without `stream_options`, for servers that refuse the field: Mistral answers 422
- * (and reports a stream's usage unasked), Azure before api-version 2024-09-01 answers 400.
- */
-export function withoutStreamOptions(body: Record<string, unknown>): Record<string, unknown> {
-  if (!("stream_options" in body)) return body;
-  const { stream_options: _refused, ...rest } = body;
-  return rest;
-}
 
 /** The body and headers of an OpenAI-shaped call: multipart for transcriptions, JSON for the rest. */
 export function openAIPayload(operation: Operation, body: Record<string, unknown>, model: string, headers: Record<string, string>): Pick<UpstreamCall, "body" | "headers"> {
