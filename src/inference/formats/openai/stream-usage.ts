@@ -29,8 +29,16 @@ export const isUsageOnly = (chunk: Pick<ChatChunk, "choices" | "usage">): boolea
 const LF = 0x0a;
 const CR = 0x0d;
 const EMPTY = new Uint8Array(0);
-/** An empty array: every usage-only chunk has one, almost no other chunk does. */
-const EMPTY_ARRAY = Buffer.from("[]");
+const OPEN_BRACKET = 0x5b;
+const CLOSE_BRACKET = 0x5d;
+
+/** Where the next `[]` starts at or after `from`, or -1: every usage-only chunk has an empty array, almost no other chunk does. */
+function emptyArrayAt(data: Uint8Array, from: number): number {
+  for (let at = data.indexOf(OPEN_BRACKET, from); at >= 0; at = data.indexOf(OPEN_BRACKET, at + 1)) {
+    if (data[at + 1] === CLOSE_BRACKET) return at;
+  }
+  return -1;
+}
 const text = new TextDecoder();
 
 const lineStart = (data: Uint8Array, at: number) => Math.max(data.lastIndexOf(LF, at), data.lastIndexOf(CR, at)) + 1;
@@ -53,13 +61,12 @@ function isUsageOnlyLine(line: Uint8Array): boolean {
   }
 }
 
-/** `complete` (whole lines) without its usage-only `data:` lines; whether the last line was one. */
-function withoutUsageLines(complete: Uint8Array): { kept: Uint8Array; droppedLast: boolean } {
-  const search = Buffer.from(complete.buffer, complete.byteOffset, complete.length);
+/** `complete` (whole lines, an empty array at `first`) without its usage-only `data:` lines; whether its last line was one. */
+function withoutUsageLines(complete: Uint8Array, first: number): { kept: Uint8Array; droppedLast: boolean } {
   const parts: Uint8Array[] = [];
   let from = 0;
   let droppedLast = false;
-  for (let at = search.indexOf(EMPTY_ARRAY); at >= 0; at = search.indexOf(EMPTY_ARRAY, at)) {
+  for (let at = first; at >= 0; at = emptyArrayAt(complete, at)) {
     const start = lineStart(complete, at);
     const end = lineEnd(complete, at);
     if (isUsageOnlyLine(complete.subarray(start, end))) {
@@ -91,7 +98,11 @@ export function usageChunkStripper(): ByteEdit {
       const end = Math.max(data.lastIndexOf(LF), data.lastIndexOf(CR)) + 1;
       held = end < data.length ? data.slice(end) : undefined;
       if (end === 0) return EMPTY;
-      const { kept, droppedLast } = withoutUsageLines(end < data.length ? data.subarray(0, end) : data);
+      const complete = end < data.length ? data.subarray(0, end) : data;
+      // Most chunks hold no empty array, and pass without a copy or an allocation.
+      const first = emptyArrayAt(complete, 0);
+      if (first < 0) return complete;
+      const { kept, droppedLast } = withoutUsageLines(complete, first);
       droppedBeforeLF = droppedLast && data[end - 1] === CR;
       return kept;
     },
