@@ -31,7 +31,7 @@ function gatewayServer(sdk: McpServerSdk, registry: McpClientRegistry, executor:
   server.setRequestHandler(sdk.CallToolRequestSchema, async (request): Promise<CallToolResult> => {
     const call = { id: crypto.randomUUID(), function: { name: request.params.name, arguments: JSON.stringify(request.params.arguments ?? {}) } };
     try {
-      return (await executor.execute(call, context)).result as CallToolResult;
+      return (await executor.execute(call, context)) as CallToolResult;
     } catch (error) {
       return failedCall(sdk, error);
     }

@@ -1,5 +1,6 @@
 import { Elysia, t } from "elysia";
 import { type CallerAuth, callContextOf } from "./call-context";
+import { resultText } from "./tools/call-result";
 import type { ToolExecutor } from "./tools/executor";
 
 /** An OpenAI tool call, as the model returned it. */
@@ -18,8 +19,8 @@ export const toolExecuteRoute = (executor: ToolExecutor, auth: CallerAuth) =>
       "/v1/mcp/tool/execute",
       async ({ body, callContext }) => {
         const toolCallId = body.id ?? `call_${crypto.randomUUID()}`;
-        const outcome = await executor.execute({ id: toolCallId, function: body.function }, callContext);
-        return { role: "tool" as const, tool_call_id: toolCallId, content: outcome.text };
+        const result = await executor.execute({ id: toolCallId, function: body.function }, callContext);
+        return { role: "tool" as const, tool_call_id: toolCallId, content: resultText(result) };
       },
       { body: ToolCallBody },
     );

@@ -61,7 +61,7 @@ export async function runToolRound(executor: ToolExecutor, calls: ToolCall[], co
   const answered = await Promise.all(
     calls.map(async (call) => {
       try {
-        const { result } = await executor.execute(call, context);
+        const result = await executor.execute(call, context);
         return { call, message: { role: "tool", tool_call_id: call.id, content: toolMessageText(result) }, images: imagesOf(result) };
       } catch (error) {
         if (mustReachCaller(error) || !(error instanceof GatewayError)) throw error;

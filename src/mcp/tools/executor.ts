@@ -5,7 +5,7 @@ import type { McpClientRegistry } from "../clients/registry";
 import { describeError, isAuthRefusal, openUpstream } from "../connection/upstream";
 import type { McpLogWriter, ToolCallSource } from "../logs/writer";
 import type { PerUserHeaderResolver } from "../per-user/auth-required";
-import { type CallResult, loggedResultText, resultText, upstreamFailure } from "./call-result";
+import { type CallResult, loggedResultText, upstreamFailure } from "./call-result";
 import { type OfferedTool, resolveOfferedTool } from "./catalogue";
 import type { ToolFilter } from "./filter";
 
@@ -23,13 +23,6 @@ export interface CallContext {
   /** The origin the request came to, for the authorize URL of a per-user flow. */
   origin: string;
   llmRequestId?: string;
-}
-
-export interface ToolOutcome {
-  text: string;
-  /** The tool itself reported a failure (its result has `isError`). */
-  isError: boolean;
-  result: CallResult;
 }
 
 function parseArguments(raw: string | undefined): Record<string, unknown> {
@@ -59,7 +52,8 @@ export class ToolExecutor {
     private readonly timeoutMs: number,
   ) {}
 
-  async execute(call: ToolCall, context: CallContext): Promise<ToolOutcome> {
+  /** The tool's result, as its server answered it (`isError` set when the tool itself failed). */
+  async execute(call: ToolCall, context: CallContext): Promise<CallResult> {
     const tool = resolveOfferedTool(this.registry, call.function.name, context.filter);
     const args = parseArguments(call.function.arguments);
     const { config } = tool.client;
@@ -75,10 +69,8 @@ export class ToolExecutor {
     const startedAt = performance.now();
     try {
       const result = await this.run(tool, args, context);
-      const text = resultText(result);
-      const isError = result.isError === true;
-      await this.logs.finish(logId, { status: isError ? "error" : "success", result: () => loggedResultText(result), latencyMs: performance.now() - startedAt, cost: config.toolPricing[tool.toolName] });
-      return { text, isError, result };
+      await this.logs.finish(logId, { status: result.isError === true ? "error" : "success", result: () => loggedResultText(result), latencyMs: performance.now() - startedAt, cost: config.toolPricing[tool.toolName] });
+      return result;
     } catch (error) {
       const failure = upstreamFailure(config.name, error);
       await this.logs.finish(logId, { status: "error", errorMessage: loggedMessage(failure), latencyMs: performance.now() - startedAt });

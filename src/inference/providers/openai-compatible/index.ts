@@ -37,7 +37,6 @@ export function bearerHeaders(target: UpstreamTarget): Record<string, string> {
 /** Serializes the client's body with the upstream model id in place of `provider/model`. */
 export const withModel = (body: Record<string, unknown>, model: string) => JSON.stringify({ ...body, model });
 
-
 /** The body and headers of an OpenAI-shaped call: multipart for transcriptions, JSON for the rest. */
 export function openAIPayload(operation: Operation, body: Record<string, unknown>, model: string, headers: Record<string, string>): Pick<UpstreamCall, "body" | "headers"> {
   if (operation === "transcription") return { body: multipartBody(body, { model }), headers: withoutContentType(headers) };
