@@ -10,7 +10,7 @@ import type { Usage } from "./canonical";
 import type { Operation, WireFormat } from "./operations";
 import { type ReplySummary, summarizeReply } from "./reply-summary";
 import { editStream, observeStream } from "./stream-observer";
-import { streamUsageOf, translateResponse, translateStream } from "./translate";
+import { translateResponse, translateStream, usageAskedFor } from "./translate";
 
 /** A reply whose usage is to be priced. */
 export interface PricedReply {
@@ -121,12 +121,6 @@ function failureOutcome(error: GatewayError): Omit<InferenceOutcome, "latencyMs"
 /** Called once the reply (or the stream) is complete. */
 type OnReplied = (summary: ReplySummary, result?: Dispatched) => void;
 
-/** The stream usage the gateway asked for on the client's behalf (see translateRequest), which the client must not see. */
-function unaskedUsage(call: InferenceCall) {
-  const usage = streamUsageOf(call.operation, call.format);
-  return usage && !usage.asked(call.body) ? usage : undefined;
-}
-
 /** The client's response, in its own format. */
 function clientResponse(result: Dispatched, call: InferenceCall, onReplied: OnReplied | undefined, startedAt: number): Response {
   const headers: Record<string, string> = { "x-gw-provider": result.target.provider, "x-gw-model": result.target.model };
@@ -135,7 +129,7 @@ function clientResponse(result: Dispatched, call: InferenceCall, onReplied: OnRe
     const streamType = FORMATS[call.format]?.streamContentType ?? "text/event-stream";
     headers["content-type"] = passthrough ? (result.headers.get("content-type") ?? streamType) : streamType;
     headers["cache-control"] = "no-cache";
-    const edit = passthrough ? unaskedUsage(call)?.strip() : undefined;
+    const edit = passthrough ? usageAskedFor(call.operation, call.format, call.body)?.strip() : undefined;
     const upstream = onReplied
       ? observeStream(result.operation, result.format, result.stream, startedAt, (summary) => onReplied(summary, result), edit)
       : edit

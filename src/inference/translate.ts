@@ -16,13 +16,20 @@ function codecsFor<O extends TranslatableOperation>(operation: O, from: WireForm
 const untranslatable = (operation: Operation, from: WireFormat, to: WireFormat) =>
   badRequest(`a ${from}-format ${operation} request cannot be sent to a ${to}-format provider`, "model", "caller_unsupported_translation");
 
-/** How a stream of `operation` in `format` must ask for its usage, where it must. */
-export const streamUsageOf = (operation: Operation, format: WireFormat) => (operation === "chat" || operation === "text_completion" ? FORMATS[format]?.streamUsage : undefined);
+/**
+ * The usage the gateway asks a passed-through stream for on the client's behalf: where the format
+ * reports a stream's usage only when asked and the client's `body` did not ask. The client must
+ * then not see it (`strip`).
+ */
+export function usageAskedFor(operation: Operation, format: WireFormat, body: Record<string, unknown>) {
+  const usage = operation === "chat" || operation === "text_completion" ? FORMATS[format]?.streamUsage : undefined;
+  return usage && !usage.asked(body) ? usage : undefined;
+}
 
 /** The body a same-format upstream gets: the client's own, asking for a stream's usage where the format must ask. */
 function passedThrough(operation: Operation, format: WireFormat, body: Record<string, unknown>, stream: boolean): Record<string, unknown> {
-  const usage = stream ? streamUsageOf(operation, format) : undefined;
-  return usage && !usage.asked(body) ? usage.ask(body) : body;
+  const usage = stream ? usageAskedFor(operation, format, body) : undefined;
+  return usage ? usage.ask(body) : body;
 }
 
 /**
