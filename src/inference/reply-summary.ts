@@ -1,6 +1,4 @@
 import type { ChatChunk, ChatResponse, FinishReason, Usage } from "./canonical";
-import { completionOutcome } from "./formats/openai/completion-summary";
-import { type ResponseObject, responseOutcome } from "./formats/openai/responses-summary";
 import { canonicalUsage } from "./formats/openai/usage";
 import { FORMATS } from "./formats/registry";
 import type { Operation, WireFormat } from "./operations";
@@ -66,9 +64,8 @@ export function summarizeReply(operation: Operation, format: WireFormat, text: s
     const body = JSON.parse(text);
     const chat = FORMATS[format]?.chat;
     if (operation === "chat" && chat) return summarizeChat(chat.decodeResponse(body));
-    if (operation === "responses" && format === "openai") return responseOutcome(body as ResponseObject);
-    if (operation === "text_completion" && format === "openai") return completionOutcome(body);
-    return summarizeGeneric(body);
+    const reader = FORMATS[format]?.replies?.[operation];
+    return reader ? reader.summarize(body) : summarizeGeneric(body);
   } catch {
     return { toolCallNames: [] };
   }

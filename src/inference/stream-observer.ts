@@ -1,7 +1,5 @@
 import { createParser } from "eventsource-parser";
 import type { ChatChunk } from "./canonical";
-import { completionSseDecoder } from "./formats/openai/completion-summary";
-import { responsesSseDecoder } from "./formats/openai/responses-summary";
 import { FORMATS } from "./formats/registry";
 import type { SseChunkDecoder } from "./formats/sse-chunks";
 import type { ByteEdit } from "./formats/types";
@@ -134,11 +132,10 @@ function timingTap(accumulator: ChunkAccumulator, onDone: (summary: ReplySummary
 }
 
 function tapFor(operation: Operation, format: WireFormat, accumulator: ChunkAccumulator, onDone: (summary: ReplySummary) => void): ByteTap {
-  if (operation === "responses" && format === "openai") return sseChatTap(responsesSseDecoder(), accumulator, onDone);
-  if (operation === "text_completion" && format === "openai") return sseChatTap(completionSseDecoder(), accumulator, onDone);
-  if (operation !== "chat") return timingTap(accumulator, onDone);
-  const sseDecoder = FORMATS[format]?.chat?.sseDecoder?.();
-  return sseDecoder ? sseChatTap(sseDecoder, accumulator, onDone) : deferredChatTap(format, accumulator, onDone);
+  const codec = FORMATS[format];
+  const sseDecoder = operation === "chat" ? codec?.chat?.sseDecoder?.() : codec?.replies?.[operation]?.sseDecoder();
+  if (sseDecoder) return sseChatTap(sseDecoder, accumulator, onDone);
+  return operation === "chat" ? deferredChatTap(format, accumulator, onDone) : timingTap(accumulator, onDone);
 }
 
 /**

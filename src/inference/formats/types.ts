@@ -1,5 +1,6 @@
 import type { ChatChunk, ChatRequest, ChatResponse, EmbeddingRequest, EmbeddingResponse } from "../canonical";
-import type { WireFormat } from "../operations";
+import type { Operation, WireFormat } from "../operations";
+import type { ReplySummary } from "../reply-summary";
 import type { SseChunkDecoder } from "./sse-chunks";
 
 /** Rewrites a passing byte stream; `flush` returns what it still holds when the stream ends. */
@@ -39,6 +40,12 @@ export interface EmbeddingCodec {
   encodeResponse(response: EmbeddingResponse, request: EmbeddingRequest): unknown;
 }
 
+/** How replies of an operation other than chat are read for logs and budgets: a stream event by event, a whole body at once. */
+export interface ReplyReader {
+  sseDecoder(): SseChunkDecoder;
+  summarize(body: unknown): Pick<ReplySummary, "usage" | "finishReason" | "toolCallNames" | "content">;
+}
+
 /**
  * A wire format. Where client and upstream speak the same one, bodies pass through untouched;
  * otherwise they are translated through the canonical shapes with these codecs.
@@ -51,6 +58,8 @@ export interface FormatCodec {
   readonly embedding?: EmbeddingCodec;
   /** Set when this format's chat and text-completion streams carry usage only if asked: the gateway asks on every one. */
   readonly streamUsage?: StreamUsage;
+  /** Readers of the replies of this format's other operations that carry usage (OpenAI's Responses API, text completions). */
+  readonly replies?: Partial<Record<Operation, ReplyReader>>;
   /** Answers this format's token-count request by estimation, when the target cannot count it. */
   countTokensLocally?(body: Record<string, unknown>): Promise<unknown>;
 }

@@ -17,7 +17,8 @@ function chunkOf(body: CompletionBody): ChatChunk {
   return { id: "", object: "chat.completion.chunk", created: 0, model: "", choices, ...(body.usage ? { usage: canonicalUsage(body.usage) } : {}) };
 }
 
-export function completionOutcome(body: CompletionBody) {
+export function completionOutcome(reply: unknown) {
+  const body = reply as CompletionBody;
   const [choice] = chunkOf(body).choices;
   return { usage: body.usage ? canonicalUsage(body.usage) : undefined, finishReason: choice?.finish_reason ?? undefined, content: choice?.delta.content ?? undefined, toolCallNames: [] };
 }

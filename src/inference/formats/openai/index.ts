@@ -2,6 +2,8 @@ import { encodeSSE } from "../../../http/sse";
 import type { ChatChunk, ChatRequest, ChatResponse, EmbeddingRequest, EmbeddingResponse } from "../../canonical";
 import { type SseChunkDecoder, sseChunkStream } from "../sse-chunks";
 import type { FormatCodec } from "../types";
+import { completionOutcome, completionSseDecoder } from "./completion-summary";
+import { type ResponseObject, responseOutcome, responsesSseDecoder } from "./responses-summary";
 import { asksForStreamUsage, isUsageOnly, usageChunkStripper, withStreamUsage } from "./stream-usage";
 
 /** OpenAI's SSE: `data: <chunk>` events closed by `data: [DONE]`. */
@@ -31,6 +33,10 @@ export const openAIFormat: FormatCodec = {
   format: "openai",
   streamContentType: "text/event-stream",
   streamUsage: { asked: asksForStreamUsage, ask: withStreamUsage, strip: usageChunkStripper },
+  replies: {
+    responses: { sseDecoder: responsesSseDecoder, summarize: (body) => responseOutcome(body as ResponseObject) },
+    text_completion: { sseDecoder: completionSseDecoder, summarize: completionOutcome },
+  },
   chat: {
     decodeRequest: (body) => body as unknown as ChatRequest,
     // Usage is asked for on every translated stream so the client's own format can report it.
