@@ -76,22 +76,55 @@ const refusingStreamOptions = new WeakSet<RuntimeProvider>();
 
 const refusedStreamOptions = (error: GatewayError) => (error.status === 400 || error.status === 422) && error.message.includes("stream_options");
 
+/**
+ * Per provider, the models whose Responses endpoint turned out missing while their chat answered
+ * (a vLLM or Ollama too old for it, an Azure api-version before it): their Responses calls are
+ * sent as chats from then on. Per model, because one model missing there says nothing of the rest.
+ */
+const lackingResponsesApi = new WeakMap<RuntimeProvider, Set<string>>();
+
+function markLackingResponsesApi(provider: RuntimeProvider, model: string) {
+  const models = lackingResponsesApi.get(provider) ?? new Set<string>();
+  lackingResponsesApi.set(provider, models.add(model));
+}
+
+/** How a server without a route answers one (FastAPI's 404, Go's 404 or 405, a proxy's 501). */
+const missingEndpoint = (error: GatewayError) => error.status === 404 || error.status === 405 || error.status === 501;
+
+/** What one provider is sent for the client's call: the operation it is asked and the body in its format. */
+interface UpstreamCall {
+  operation: Operation;
+  body: Record<string, unknown>;
+  /** The gateway added `stream_options` to ask for usage on the client's behalf. */
+  asksForUsage: boolean;
+}
+
+function upstreamCall(provider: RuntimeProvider, input: DispatchInput, format: WireFormat, model: string, operation: Operation): UpstreamCall | GatewayError {
+  const translated = guarded(() => translateRequest(input.operation, operation, input.format, format, input.body, input.stream));
+  if (translated instanceof GatewayError) return translated;
+  const wasTranslated = format !== input.format || operation !== input.operation;
+  const body = wasTranslated && provider.adapter.translatedBody ? provider.adapter.translatedBody(operation, translated, model) : translated;
+  const asksForUsage = input.stream && format === "openai" && "stream_options" in body && !(input.format === "openai" && "stream_options" in input.body);
+  return { operation, body, asksForUsage };
+}
+
+/** The body to send: without the usage request to a server known to refuse it. */
+const sendable = (call: UpstreamCall, provider: RuntimeProvider) => (call.asksForUsage && refusingStreamOptions.has(provider) ? withoutStreamOptions(call.body) : call.body);
+
 /** One target: key selection, retries with backoff on 5xx, key rotation on 429/401/403. */
 async function attemptTarget(store: ProviderStore, input: DispatchInput, target: ModelRef, isFallback: boolean, attempts: Attempt[]): Promise<Dispatched | GatewayError> {
   const provider = store.require(target.provider);
   const format = hasOneShape(input.operation) ? input.format : (provider.adapter.formatFor?.(target.model) ?? provider.adapter.format);
-  const operation = upstreamOperationOf(input.operation, format, provider.adapter.operations);
+  const offersResponses = provider.adapter.operations.has("responses") && !lackingResponsesApi.get(provider)?.has(target.model);
+  const operation = upstreamOperationOf(input.operation, format, offersResponses);
   if (!provider.adapter.operations.has(operation)) {
     return badRequest(`provider '${provider.name}' does not offer ${REQUEST_TYPE[input.operation]}`, "model", "caller_unsupported_operation");
   }
   const network = effectiveNetwork(provider.network);
-  const translated = guarded(() => translateRequest(input.operation, operation, input.format, format, input.body, input.stream));
-  if (translated instanceof GatewayError) return translated;
-  const wasTranslated = format !== input.format || operation !== input.operation;
-  const body = wasTranslated && provider.adapter.translatedBody ? provider.adapter.translatedBody(operation, translated, target.model) : translated;
+  let call = upstreamCall(provider, input, format, target.model, operation);
+  if (call instanceof GatewayError) return call;
   // The gateway asks every OpenAI stream for usage; a server that refuses the field gets the request without it.
-  const askedForClient = input.stream && format === "openai" && "stream_options" in body && !(input.format === "openai" && "stream_options" in input.body);
-  let sent = askedForClient && refusingStreamOptions.has(provider) ? withoutStreamOptions(body) : body;
+  let sent = sendable(call, provider);
   const allowed = input.allowedKeyIds?.[provider.name];
   const excluded = new Set(allowed ? provider.keys.filter((key) => !allowed.includes(key.id)).map((key) => key.id) : []);
   let retries = 0;
@@ -108,19 +141,32 @@ async function attemptTarget(store: ProviderStore, input: DispatchInput, target:
     if (!key && (provider.keys.length > 0 || !provider.adapter.keyOptional)) return lastError ?? noEligibleKey(provider, need);
     const upstream = upstreamTarget(provider, key, target.model, input);
     const options = { provider: provider.name, stream: input.stream, timeoutSeconds: network.default_request_timeout_in_seconds, signal: input.signal };
-    const reply = await exchange(provider.adapter, operation, upstream, sent, options);
+    const reply = await exchange(provider.adapter, call.operation, upstream, sent, options);
     if (reply instanceof GatewayError) return reply;
     const attempt: Attempt = { provider: provider.name, model: target.model, key: key?.id, is_fallback: isFallback };
     attempts.push(attempt);
-    if (reply.ok) return { ...reply, target, format, operation, keyId: key?.id, isFallback, attempts };
+    if (reply.ok) {
+      if (call.operation !== operation) markLackingResponsesApi(provider, target.model);
+      return { ...reply, target, format, operation: call.operation, keyId: key?.id, isFallback, attempts };
+    }
     const error = reply.error;
     attempt.status = error.status;
     attempt.error_type = error.errorType;
     lastError = error;
     if (input.signal.aborted) return error;
-    if (askedForClient && sent === body && refusedStreamOptions(error)) {
+    if (call.asksForUsage && sent === call.body && refusedStreamOptions(error)) {
       refusingStreamOptions.add(provider);
-      sent = withoutStreamOptions(body);
+      sent = withoutStreamOptions(call.body);
+      retryKey = key;
+      continue;
+    }
+    // A server without the Responses API gets the call again as a chat, on the same key.
+    if (call.operation === "responses" && missingEndpoint(error)) {
+      const bridged = upstreamCall(provider, input, format, target.model, "chat");
+      // What cannot run as a chat (previous_response_id, say) keeps the server's own answer.
+      if (bridged instanceof GatewayError) return error;
+      call = bridged;
+      sent = sendable(call, provider);
       retryKey = key;
       continue;
     }

@@ -36,8 +36,8 @@ function passedThrough(operation: Operation, format: WireFormat, body: Record<st
  * What the provider is asked: the client's operation, or a chat for a Responses API call to a
  * provider without that API (every format but OpenAI's, and OpenAI-format servers without it).
  */
-export const upstreamOperationOf = (operation: Operation, to: WireFormat, offered: ReadonlySet<Operation>): Operation =>
-  operation === "responses" && (to !== "openai" || !offered.has("responses")) ? "chat" : operation;
+export const upstreamOperationOf = (operation: Operation, to: WireFormat, offersResponses: boolean): Operation =>
+  operation === "responses" && (to !== "openai" || !offersResponses) ? "chat" : operation;
 
 /** A Responses API call the provider answers as a chat. */
 const bridged = (operation: Operation, upstreamOperation: Operation) => operation === "responses" && upstreamOperation === "chat";

@@ -269,6 +269,8 @@ const callIdsOf = (body: Record<string, unknown>): string[] =>
 
 const errorBody = (status: number, message: string) => ({ error: { message, type: status === 429 ? "rate_limit_exceeded" : "server_error", code: String(status) } });
 
+const modelNotFound = (model: string) => ({ error: { message: `The model \`${model}\` does not exist or you do not have access to it.`, type: "invalid_request_error", param: null, code: "model_not_found" } });
+
 export interface MockOpenAI {
   url: string;
   /** The API root to configure as a provider's base_url. */
@@ -286,6 +288,10 @@ export interface MockOpenAI {
   refusedFields: string[];
   /** Set: tool call ids must match it, or the request is refused as Mistral refuses them. */
   toolCallIds?: RegExp;
+  /** Paths under /v1 the server does not have (`/responses` for an older vLLM): 404 as FastAPI answers it. */
+  missingRoutes: string[];
+  /** Models the server does not serve: 404 `model_not_found` on every route, as OpenAI answers. */
+  missingModels: string[];
   stop(): void;
 }
 
@@ -297,6 +303,8 @@ export function startMockOpenAI(): MockOpenAI {
     faults: [],
     streamUsage: "when-asked",
     refusedFields: [],
+    missingRoutes: [],
+    missingModels: [],
     holdNextStream() {
       const { held, gate } = createHeldStream();
       gates.push(gate);
@@ -318,6 +326,9 @@ export function startMockOpenAI(): MockOpenAI {
       const recorded = { path: url.pathname + url.search, headers: request.headers, body, receivedAt: performance.now(), signal: request.signal };
       mock.requests.push(recorded);
       await mock.onRequest?.(recorded);
+      const path = url.pathname.replace(/^.*\/v1/, "").replace(/^\/openai\/deployments\/[^/]+/, "");
+      if (mock.missingRoutes.includes(path)) return Response.json({ detail: "Not Found" }, { status: 404 });
+      if (mock.missingModels.includes(String(body.model))) return Response.json(modelNotFound(String(body.model)), { status: 404 });
       const refused = mock.refusedFields.find((field) => field in body);
       if (refused) return Response.json(extraForbidden(refused), { status: 422 });
       const badId = mock.toolCallIds && callIdsOf(body).find((id) => !mock.toolCallIds!.test(id));
@@ -334,7 +345,6 @@ export function startMockOpenAI(): MockOpenAI {
         request.signal.addEventListener("abort", () => gate.cancel(), { once: true });
         gate.arrive(recorded);
       }
-      const path = url.pathname.replace(/^.*\/v1/, "").replace(/^\/openai\/deployments\/[^/]+/, "");
       const streamHeaders = { "content-type": "text/event-stream", "cache-control": "no-cache" };
       switch (path) {
         case "/chat/completions":

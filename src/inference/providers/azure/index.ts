@@ -55,6 +55,15 @@ const MEDIA_OPERATIONS: readonly Operation[] = ["speech", "transcription", "imag
 const batches = openAIBatches((target, path, query) => azureUrl(target, path, query), keyHeaders);
 
 /**
+ * Where a call goes. The Responses API is not under a deployment: it lives on Azure's v1 surface,
+ * which takes no dated api-version and names the deployment in the body's `model`.
+ */
+function callUrl(operation: Operation, target: UpstreamTarget, deployment: string): string {
+  if (operation === "responses") return `${endpointOf(target)}/openai/v1${OPENAI_PATHS.responses}`;
+  return azureUrl(target, `/deployments/${encodeURIComponent(deployment)}${OPENAI_PATHS[operation]!}`);
+}
+
+/**
  * Azure OpenAI: the model names a deployment (through the key's `deployments` map, else itself),
  * the version is a query parameter, the key travels as `api-key`; a key without a value sends a
  * bearer minted from its oauth_key_config or its Entra ID client credentials.
@@ -65,9 +74,9 @@ export const azure: ProviderAdapter = {
   keyOptional: false,
   buildCall(operation, target, body) {
     const deployment = configOf(target)?.deployments?.[target.model] ?? target.model;
-    const url = azureUrl(target, `/deployments/${encodeURIComponent(deployment)}${OPENAI_PATHS[operation]!}`);
     const sent = apiVersionOf(target) < STREAM_OPTIONS_SINCE ? withoutStreamOptions(body) : body;
-    return { url, ...openAIPayload(operation, sent, target.model, keyHeaders(target)) };
+    const model = operation === "responses" ? deployment : target.model;
+    return { url: callUrl(operation, target, deployment), ...openAIPayload(operation, sent, model, keyHeaders(target)) };
   },
   translatedBody: definedFieldsOf,
   authorizeCall: (call, target) => withMintedBearer(call, target, mintsBearer(target) ?? entraConfig(target)),
