@@ -11,12 +11,14 @@ import { secretBoxFor } from "./crypto/secret-box";
 import { openDatabase } from "./db/client";
 import { STOP_GRACE_MS } from "./db/write-retries";
 import { createGovernance } from "./governance";
+import { authenticateCaller } from "./governance/caller";
 import { errorHandler } from "./http/error-handler";
 import { servedRequestsNeverIdle } from "./http/served-requests";
 import { systemRoutes } from "./http/system-routes";
 import { DeferredSettlements } from "./inference/deferred-settlements";
 import type { Inference } from "./inference/handle";
 import { inferenceMounts, MOUNT_ROOTS } from "./inference/mounts";
+import { createStoredResponses } from "./responses";
 import { createRequestLogs } from "./logs";
 import { createMcpGateway, resolveMcpSettings } from "./mcp";
 import { builtinFromHooks, createPlugins, type HostResolver } from "./plugins";
@@ -82,7 +84,12 @@ export async function createGateway({ config, databaseUrl, env = process.env, cl
   });
   // The hooks are read per request, so plugin changes through the API apply at once.
   const settlements = new DeferredSettlements();
-  const inference: Inference = { providers, get hooks() { return plugins.registry.inferenceHooks; }, price: governance.price, settlements };
+  const responses = createStoredResponses({
+    db: database.db,
+    callerOf: (headers) => authenticateCaller(headers, governance.virtualKeys, governance.organization, governance.requireVirtualKey())?.key.id,
+    clock,
+  });
+  const inference: Inference = { providers, get hooks() { return plugins.registry.inferenceHooks; }, price: governance.price, settlements, responses };
   const agents = await createAgentGateway({ db: database.db, secrets, snapshots, env, access: governanceAgentAccess(governance) });
   const warp = createWarp({ db: database.db, reads: requestLogs.read, providers, inference: () => inference, governance, clock: clock ?? Date.now });
   requestLogs.onRowsWritten(warp.indexWrittenLogs);
@@ -148,6 +155,7 @@ export async function createGateway({ config, databaseUrl, env = process.env, cl
       await webhooks.stop();
       // What finished before the stop is logged and charged before the hooks close.
       settlements.drain();
+      await responses.close();
       await plugins.close();
       await requestLogs.close();
       await telemetry.close();

@@ -10,7 +10,11 @@ import type { Usage } from "./canonical";
 import type { Operation, WireFormat } from "./operations";
 import { type ReplySummary, summarizeReply } from "./reply-summary";
 import { editStream, observeStream } from "./stream-observer";
-import { translateResponse, translateStream, usageAskedFor } from "./translate";
+import type { StoredResponses } from "../responses";
+import { inputItemsOf } from "../responses/chain";
+import { responseIdFor } from "../responses/ids";
+import type { BridgedResponse } from "./formats/openai/responses-reply";
+import { type ReplyOrigin, translateResponse, translateStream, usageAskedFor } from "./translate";
 
 /** A reply whose usage is to be priced. */
 export interface PricedReply {
@@ -28,6 +32,8 @@ export interface Inference {
   settlements: DeferredSettlements;
   /** USD for a reply's usage, computed before the hooks settle so budgets and logs see one figure; undefined when unpriced. */
   price?(reply: PricedReply): number | undefined;
+  /** Where Responses API calls answered as chats are kept, for `previous_response_id`. */
+  responses?: StoredResponses;
 }
 
 export interface InferenceCall {
@@ -121,8 +127,17 @@ function failureOutcome(error: GatewayError): Omit<InferenceOutcome, "latencyMs"
 /** Called once the reply (or the stream) is complete. */
 type OnReplied = (summary: ReplySummary, result?: Dispatched) => void;
 
+/** What a Responses call answered as a chat becomes: `resp_` and the request's id, kept unless the client said `store: false`. */
+function bridgedResponseOf(responses: StoredResponses | undefined, call: InferenceCall, context: RequestContext): BridgedResponse {
+  const id = responseIdFor(context.id);
+  if (!responses || call.body.store === false) return { id };
+  const owner = context.caller?.virtualKeyId ?? null;
+  const input = inputItemsOf(context.body);
+  return { id, completed: (response) => responses.keep({ id, owner, input, response }) };
+}
+
 /** The client's response, in its own format. */
-function clientResponse(result: Dispatched, call: InferenceCall, onReplied: OnReplied | undefined, startedAt: number): Response {
+function clientResponse(result: Dispatched, call: InferenceCall, origin: ReplyOrigin, onReplied: OnReplied | undefined, startedAt: number): Response {
   const headers: Record<string, string> = { "x-gw-provider": result.target.provider, "x-gw-model": result.target.model };
   const passthrough = result.format === call.format && result.operation === call.operation;
   if ("stream" in result) {
@@ -135,11 +150,11 @@ function clientResponse(result: Dispatched, call: InferenceCall, onReplied: OnRe
       : edit
         ? editStream(result.stream, edit)
         : result.stream;
-    return new Response(translateStream(call.operation, result.operation, result.format, call.format, upstream, result.target.model, call.body), { status: result.status, headers });
+    return new Response(translateStream(call.operation, result.operation, result.format, call.format, upstream, origin), { status: result.status, headers });
   }
   onReplied?.(summarizeReply(result.operation, result.format, result.body), result);
   headers["content-type"] = passthrough ? (result.headers.get("content-type") ?? "application/json") : "application/json";
-  const body = translateResponse(call.operation, result.operation, result.format, call.format, result.body, { model: result.target.model, clientBody: call.body });
+  const body = translateResponse(call.operation, result.operation, result.format, call.format, result.body, origin);
   return new Response(body, { status: result.status, headers });
 }
 
@@ -162,6 +177,7 @@ async function answer(inference: Inference, call: InferenceCall, context: Reques
   if (pinnedKeyId && !context.targets.some((target) => store.get(target.provider)?.keys.some((key) => key.id === pinnedKeyId))) {
     throw badRequest(`x-gw-api-key-id '${pinnedKeyId}' is not a key of the requested providers`, "x-gw-api-key-id", "caller_key_not_found");
   }
+  if (call.operation === "responses" && inference.responses) context.body = await inference.responses.continued(context.body, context.caller?.virtualKeyId);
   const result = await dispatch(store, {
     operation: call.operation,
     format: call.format,
@@ -174,7 +190,8 @@ async function answer(inference: Inference, call: InferenceCall, context: Reques
     endpoint: call.endpoint,
     signal: call.request.signal,
   });
-  return clientResponse(result, call, onReplied, context.startedAt);
+  const bridgedResponse = call.operation === "responses" && result.operation === "chat" ? bridgedResponseOf(inference.responses, call, context) : undefined;
+  return clientResponse(result, call, { model: result.target.model, clientBody: call.body, bridgedResponse }, onReplied, context.startedAt);
 }
 
 /** A hook answered in place of the upstream: the hooks settle once its reply has been read through. */

@@ -1,7 +1,7 @@
 import { badRequest } from "../http/errors";
 import type { ChatChunk, TranslatableOperation } from "./canonical";
 import { chatRequestOfResponses } from "./formats/openai/responses-request";
-import { responseOfChat } from "./formats/openai/responses-reply";
+import { type BridgedResponse, responseOfChat } from "./formats/openai/responses-reply";
 import { encodeResponsesStream } from "./formats/openai/responses-stream";
 import { FORMATS } from "./formats/registry";
 import type { Operation, WireFormat } from "./operations";
@@ -69,13 +69,17 @@ export interface ReplyOrigin {
   model: string;
   /** The client's body, in the client's format. */
   clientBody: Record<string, unknown>;
+  /** For a Responses call: the response it becomes if answered as a chat; else a fresh id, not kept. */
+  bridgedResponse?: BridgedResponse;
 }
+
+const bridgedResponseOf = (origin: ReplyOrigin): BridgedResponse => origin.bridgedResponse ?? { id: `resp_${crypto.randomUUID().replaceAll("-", "")}` };
 
 /** An upstream's JSON reply to `upstreamOperation` written in the client's format. */
 export function translateResponse(operation: Operation, upstreamOperation: Operation, from: WireFormat, to: WireFormat, text: string, origin: ReplyOrigin): string {
   if (bridged(operation, upstreamOperation)) {
     const decoded = chatCodecOf(from, operation, to).decodeResponse(JSON.parse(text));
-    return JSON.stringify(responseOfChat({ ...decoded, model: decoded.model || origin.model }, origin.clientBody));
+    return JSON.stringify(responseOfChat({ ...decoded, model: decoded.model || origin.model }, origin.clientBody, bridgedResponseOf(origin)));
   }
   if (from === to) return text;
   if (operation === "chat") {
@@ -103,11 +107,11 @@ export function translateStream(
   from: WireFormat,
   to: WireFormat,
   stream: ReadableStream<Uint8Array>,
-  model: string,
-  clientBody: Record<string, unknown>,
+  origin: ReplyOrigin,
 ): ReadableStream<Uint8Array> {
+  const { model, clientBody } = origin;
   if (bridged(operation, upstreamOperation)) {
-    return stream.pipeThrough(chatCodecOf(from, operation, to).decodeStream()).pipeThrough(withModel(model)).pipeThrough(encodeResponsesStream(clientBody));
+    return stream.pipeThrough(chatCodecOf(from, operation, to).decodeStream()).pipeThrough(withModel(model)).pipeThrough(encodeResponsesStream(clientBody, bridgedResponseOf(origin)));
   }
   if (from === to) return stream;
   const { source, target } = codecsFor("chat", from, to);

@@ -88,8 +88,8 @@ test("logs recorded before the hourly table existed are counted once the gateway
   await recordFacts(gw.databaseUrl, generateFacts(300, anchor, 9));
   await gw.stop();
   // Back to the schema before migration 0002: no hourly table, no actor leases (0003), no
-  // reached models of provider keys (0004), no latency histogram (0005), and none of these
-  // migrations recorded.
+  // reached models of provider keys (0004), no latency histogram (0005), no stored responses
+  // (0006), and none of these migrations recorded.
   await undoMigrationsFrom(gw.databaseUrl, "0002_logs_hourly", [
     "DROP TRIGGER request_log_hours_delete",
     "DROP TABLE request_log_hours",
@@ -98,6 +98,7 @@ test("logs recorded before the hourly table existed are counted once the gateway
     "ALTER TABLE provider_keys DROP COLUMN reached_models",
     "DROP TRIGGER request_log_latencies_delete",
     "DROP TABLE request_log_latencies",
+    "DROP TABLE stored_responses",
   ]);
   const upgraded = await gw.restart();
   try {

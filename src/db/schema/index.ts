@@ -10,3 +10,4 @@ export * from "./cache";
 export * from "./governance";
 export * from "./a2a";
 export * from "./warp";
+export * from "./responses";

@@ -4,7 +4,11 @@ import type { ChatResponse, FinishReason, ThinkingBlock, ToolCall, Usage } from 
 
 type Body = Record<string, unknown>;
 
-export const responseIdOf = (id: string) => `resp_${id.replace(/[^A-Za-z0-9]/g, "") || crypto.randomUUID().replaceAll("-", "")}`;
+/** What the gateway says of a response it writes: its id, and who wants the whole of it once complete (to store it). */
+export interface BridgedResponse {
+  id: string;
+  completed?(response: Body): void;
+}
 
 export function responsesUsageOf(usage: Usage | undefined) {
   if (!usage) return null;
@@ -84,9 +88,11 @@ export const echoedSettings = (clientBody: Body) => ({
   tools: clientBody.tools ?? [],
   top_p: clientBody.top_p ?? null,
   metadata: clientBody.metadata ?? {},
+  previous_response_id: clientBody.previous_response_id ?? null,
+  store: clientBody.store ?? true,
 });
 
-export function responseOfChat(response: ChatResponse, clientBody: Body): Body {
+export function responseOfChat(response: ChatResponse, clientBody: Body, bridged: BridgedResponse): Body {
   const choice = response.choices[0];
   const message = choice?.message;
   const text = typeof message?.content === "string" ? message.content : "";
@@ -97,8 +103,8 @@ export function responseOfChat(response: ChatResponse, clientBody: Body): Body {
     ...(text ? [messageItem(`msg_${response.id.replace(/[^A-Za-z0-9]/g, "")}`, text, "completed")] : []),
     ...(message?.tool_calls ?? []).map((call, index) => functionCallItem(`fc_${index}_${call.id}`, call, "completed")),
   ];
-  return {
-    id: responseIdOf(response.id),
+  const written = {
+    id: bridged.id,
     object: "response",
     created_at: Math.floor(Date.now() / 1000),
     ...statusOf(choice?.finish_reason ?? null),
@@ -108,4 +114,6 @@ export function responseOfChat(response: ChatResponse, clientBody: Body): Body {
     ...echoedSettings(clientBody),
     usage: responsesUsageOf(response.usage),
   };
+  bridged.completed?.(written);
+  return written;
 }

@@ -144,7 +144,7 @@ function responseFormatOf(text: unknown): ChatRequest["response_format"] {
 
 export function chatRequestOfResponses(body: Item): ChatRequest {
   if (body.previous_response_id !== undefined && body.previous_response_id !== null) {
-    throw badRequest("previous_response_id needs a provider that keeps responses (OpenAI's own); send the whole conversation in input", "previous_response_id");
+    throw badRequest(`previous_response_id '${String(body.previous_response_id)}' names no response this gateway keeps (kept 30 days, for the virtual key that created it); send the whole conversation in input`, "previous_response_id");
   }
   checkSettings(body);
   const effort = (body.reasoning as { effort?: unknown } | null | undefined)?.effort;

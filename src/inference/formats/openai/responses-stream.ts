@@ -1,6 +1,6 @@
 import { encodeSSE } from "../../../http/sse";
 import type { ChatChunk, FinishReason, ThinkingBlock, ToolCall, Usage } from "../../canonical";
-import { echoedSettings, functionCallItem, messageItem, reasoningItem, responseIdOf, responsesUsageOf, statusOf } from "./responses-reply";
+import { type BridgedResponse, echoedSettings, functionCallItem, messageItem, reasoningItem, responsesUsageOf, statusOf } from "./responses-reply";
 
 type Body = Record<string, unknown>;
 type OpenItem =
@@ -25,6 +25,7 @@ class ResponsesStreamWriter {
   constructor(
     private readonly controller: TransformStreamDefaultController<Uint8Array>,
     private readonly clientBody: Body,
+    private readonly bridged: BridgedResponse,
   ) {}
 
   private send(type: string, fields: Body) {
@@ -36,7 +37,7 @@ class ResponsesStreamWriter {
   }
 
   private start(chunk: ChatChunk) {
-    this.head = { id: responseIdOf(chunk.id), object: "response", created_at: chunk.created || Math.floor(Date.now() / 1000), model: chunk.model, ...echoedSettings(this.clientBody) };
+    this.head = { id: this.bridged.id, object: "response", created_at: chunk.created || Math.floor(Date.now() / 1000), model: chunk.model, ...echoedSettings(this.clientBody) };
     this.send("response.created", { response: this.response("in_progress") });
     this.send("response.in_progress", { response: this.response("in_progress") });
   }
@@ -127,15 +128,16 @@ class ResponsesStreamWriter {
     const { status, incomplete_details } = statusOf(this.finish);
     const response = this.response(status, { incomplete_details, output: this.done, usage: responsesUsageOf(this.usage) });
     this.send(status === "completed" ? "response.completed" : "response.incomplete", { response });
+    this.bridged.completed?.(response);
   }
 }
 
 /** Canonical chunks, event by event, as the Responses API's SSE for the client who sent `clientBody`. */
-export function encodeResponsesStream(clientBody: Body): ReadableWritablePair<Uint8Array, ChatChunk> {
+export function encodeResponsesStream(clientBody: Body, bridged: BridgedResponse): ReadableWritablePair<Uint8Array, ChatChunk> {
   let writer: ResponsesStreamWriter;
   return new TransformStream<ChatChunk, Uint8Array>({
     start: (controller) => {
-      writer = new ResponsesStreamWriter(controller, clientBody);
+      writer = new ResponsesStreamWriter(controller, clientBody, bridged);
     },
     transform: (chunk) => writer.write(chunk),
     flush: () => writer.end(),

@@ -1,0 +1,61 @@
+import { Elysia } from "elysia";
+import type { Database } from "../db/client";
+import { notFound } from "../http/errors";
+import { continuedBody } from "./chain";
+import { mayBeStored } from "./ids";
+import { type NewStoredResponse, StoredResponseStore } from "./store";
+
+type Body = Record<string, unknown>;
+
+export interface StoredResponsesOptions {
+  db: Database;
+  /** The virtual key id a request presents (a wrong key is refused), or undefined. */
+  callerOf(headers: Headers): string | undefined;
+  clock?: () => number;
+}
+
+/**
+ * The Responses API's state for providers without one: responses the gateway bridged are kept
+ * (unless the request says `store: false`), a later request names one in `previous_response_id`,
+ * and `GET`/`DELETE /v1/responses/{id}` read and remove them. OpenAI keeps its own responses: an
+ * id not found here is left for the provider to resolve.
+ */
+export function createStoredResponses({ db, callerOf, clock = Date.now }: StoredResponsesOptions) {
+  const store = new StoredResponseStore(db, clock);
+  const writing = new Set<Promise<void>>();
+
+  const readRoutes = () =>
+    new Elysia()
+      .get("/responses/:id", async ({ params, request }) => {
+        const stored = await store.get(params.id, callerOf(request.headers));
+        if (!stored) throw notFound(`no response '${params.id}' is stored by this gateway`);
+        return stored.response;
+      })
+      .delete("/responses/:id", async ({ params, request }) => {
+        if (!(await store.delete(params.id, callerOf(request.headers)))) throw notFound(`no response '${params.id}' is stored by this gateway`);
+        return { id: params.id, object: "response", deleted: true };
+      });
+
+  return {
+    /** The body with a stored `previous_response_id` written out whole; as it came otherwise. */
+    async continued(body: Body, owner: string | undefined): Promise<Body> {
+      const id = body.previous_response_id;
+      if (typeof id !== "string" || !mayBeStored(id)) return body;
+      const previous = await store.get(id, owner);
+      return previous ? continuedBody(body, previous) : body;
+    },
+    /** Keeps a bridged response; a failed write is logged, never the client's problem. */
+    keep(entry: NewStoredResponse): void {
+      const written = store.put(entry).catch((error: unknown) => console.error(`stored response ${entry.id} was not kept`, error));
+      writing.add(written);
+      void written.finally(() => writing.delete(written));
+    },
+    readRoutes,
+    /** Waits for the responses still being written. */
+    async close(): Promise<void> {
+      await Promise.all(writing);
+    },
+  };
+}
+
+export type StoredResponses = ReturnType<typeof createStoredResponses>;

@@ -1,0 +1,40 @@
+import { and, eq, gt, isNull, lte } from "drizzle-orm";
+import type { Database } from "../db/client";
+import { type StoredResponseRow, storedResponses } from "../db/schema";
+
+/** How long a response is kept: OpenAI keeps its own for 30 days. */
+export const KEPT_FOR_MS = 30 * 86_400_000;
+
+export type NewStoredResponse = Pick<StoredResponseRow, "id" | "owner" | "input" | "response">;
+
+/** Stored responses; a read sees only live rows of its owner, every write sweeps expired ones. */
+export class StoredResponseStore {
+  constructor(
+    private readonly db: Database,
+    private readonly clock: () => number,
+  ) {}
+
+  /** A caller without a virtual key reads only responses created without one. */
+  private readable(id: string, owner: string | undefined) {
+    const ownedBy = owner ? eq(storedResponses.owner, owner) : isNull(storedResponses.owner);
+    return and(eq(storedResponses.id, id), gt(storedResponses.expiresAt, new Date(this.clock())), ownedBy);
+  }
+
+  get(id: string, owner: string | undefined): Promise<StoredResponseRow | undefined> {
+    return this.db.select().from(storedResponses).where(this.readable(id, owner)).get();
+  }
+
+  async put(entry: NewStoredResponse): Promise<void> {
+    const now = this.clock();
+    await this.db.batch([
+      this.db.delete(storedResponses).where(lte(storedResponses.expiresAt, new Date(now))),
+      this.db.insert(storedResponses).values({ ...entry, createdAt: new Date(now), expiresAt: new Date(now + KEPT_FOR_MS) }),
+    ]);
+  }
+
+  /** Whether a response was deleted. */
+  async delete(id: string, owner: string | undefined): Promise<boolean> {
+    const deleted = await this.db.delete(storedResponses).where(this.readable(id, owner)).returning({ id: storedResponses.id });
+    return deleted.length > 0;
+  }
+}

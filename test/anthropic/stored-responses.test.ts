@@ -1,0 +1,133 @@
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import OpenAI from "openai";
+import { expectGatewayError, postJson } from "../support/gateway-error";
+import { startGateway } from "../support/gateway";
+import { ANTHROPIC_UPSTREAM_KEY, type AnthropicFixture, startAnthropicFixture } from "./fixture";
+
+/**
+ * The Responses API keeps state on OpenAI's side: `previous_response_id` continues a conversation
+ * and `responses.retrieve` reads a response back. On a provider without that API the gateway
+ * keeps the responses it writes, so the same client code works there.
+ */
+
+let fixture: AnthropicFixture;
+let client: OpenAI;
+
+beforeAll(async () => {
+  fixture = await startAnthropicFixture();
+  client = new OpenAI({ baseURL: `${fixture.gw.url}/v1`, apiKey: "unused", maxRetries: 0 });
+});
+afterAll(() => fixture.close());
+
+const MODEL = "anthropic/claude-sonnet-4-5";
+const weather: OpenAI.Responses.FunctionTool = { type: "function", name: "get_weather", description: "Current weather", parameters: { type: "object", properties: { city: { type: "string" } } }, strict: false };
+const lastUpstream = () => fixture.anthropicUpstream.requests.at(-1)!.body as { system?: unknown; messages: Array<{ role: string; content: unknown }> };
+/** Each message Anthropic got: its role, and its text or the types of its blocks. */
+const turnsSent = () =>
+  lastUpstream().messages.map((message) => {
+    if (typeof message.content === "string") return [message.role, message.content];
+    const blocks = message.content as Array<{ type: string; text?: string }>;
+    return [message.role, blocks.map((block) => (block.type === "text" ? block.text : block.type)).join("+")];
+  });
+
+/** Waits until the gateway has kept `id` (it is written once the reply has left). */
+async function kept(id: string, reader: OpenAI = client): Promise<OpenAI.Responses.Response> {
+  for (;;) {
+    const found = await reader.responses.retrieve(id).catch((error: unknown) => (error instanceof OpenAI.NotFoundError ? undefined : Promise.reject(error)));
+    if (found) return found;
+    await Bun.sleep(5);
+  }
+}
+
+describe("previous_response_id on a provider without a Responses API", () => {
+  test("continues the conversation: the model gets the earlier turns, without the earlier instructions", async () => {
+    const first = await client.responses.create({ model: MODEL, instructions: "Be brief.", input: "one two three" });
+    await kept(first.id);
+    const second = await client.responses.create({ model: MODEL, previous_response_id: first.id, input: "four five" });
+    expect(second.output_text).toBe("echo: four five");
+    expect(second.previous_response_id).toBe(first.id);
+    expect(turnsSent()).toEqual([
+      ["user", "one two three"],
+      ["assistant", "echo: one two three"],
+      ["user", "four five"],
+    ]);
+    expect(lastUpstream().system).toBeUndefined();
+    await kept(second.id);
+    await client.responses.create({ model: MODEL, previous_response_id: second.id, input: "six" });
+    expect(turnsSent().map(([role]) => role)).toEqual(["user", "assistant", "user", "assistant", "user"]);
+  });
+
+  test("a streamed response is kept too, once its stream has ended", async () => {
+    const streamed = await client.responses.stream({ model: MODEL, input: "seven eight" }).finalResponse();
+    expect((await kept(streamed.id)).output_text).toBe("echo: seven eight");
+    await client.responses.create({ model: MODEL, previous_response_id: streamed.id, input: "nine" });
+    expect(turnsSent()).toEqual([
+      ["user", "seven eight"],
+      ["assistant", "echo: seven eight"],
+      ["user", "nine"],
+    ]);
+  });
+
+  test("a tool loop the Agents SDK way: only the tool's output is sent, the call comes from the stored response", async () => {
+    const first = await client.responses.create({ model: MODEL, input: "what is the weather?", tools: [weather] });
+    const call = first.output.find((item): item is OpenAI.Responses.ResponseFunctionToolCall => item.type === "function_call")!;
+    await kept(first.id);
+    const second = await client.responses.create({ model: MODEL, tools: [weather], previous_response_id: first.id, input: [{ type: "function_call_output", call_id: call.call_id, output: "sunny" }] });
+    expect(second.output_text).toBe("tool said: sunny");
+    expect(turnsSent()).toEqual([
+      ["user", "what is the weather?"],
+      ["assistant", "tool_use"],
+      ["user", "tool_result"],
+    ]);
+  });
+
+  test("retrieve returns the response as the client got it; delete removes it, and it can no longer be continued", async () => {
+    const created = await client.responses.create({ model: MODEL, input: "keep me", metadata: { case: "retrieve" } });
+    const retrieved = await kept(created.id);
+    expect(retrieved).toEqual(created);
+    await client.responses.delete(created.id);
+    expect(await client.responses.retrieve(created.id).catch((error: unknown) => error)).toBeInstanceOf(OpenAI.NotFoundError);
+    await expectGatewayError(await postJson(`${fixture.gw.url}/v1/responses`, { model: MODEL, previous_response_id: created.id, input: "and?" }), 400, { param: "previous_response_id" });
+    await expectGatewayError(await fetch(`${fixture.gw.url}/v1/responses/${created.id}`, { method: "DELETE" }), 404);
+  });
+
+  test("store: false keeps nothing", async () => {
+    const unkept = await client.responses.create({ model: MODEL, input: "forget me", store: false });
+    expect((unkept as unknown as { store: boolean }).store).toBe(false);
+    // A response created after it is kept, so the gateway has written what it was going to.
+    const later = await client.responses.create({ model: MODEL, input: "after" });
+    await kept(later.id);
+    expect(await client.responses.retrieve(unkept.id).catch((error: unknown) => error)).toBeInstanceOf(OpenAI.NotFoundError);
+  });
+
+  test("stored responses survive a restart of the gateway", async () => {
+    const gw = await startGateway({ providers: { anthropic: { keys: [{ id: "ant-1", value: ANTHROPIC_UPSTREAM_KEY }], network_config: { base_url: fixture.anthropicUpstream.baseUrl } } } });
+    const before = new OpenAI({ baseURL: `${gw.url}/v1`, apiKey: "unused", maxRetries: 0 });
+    const created = await before.responses.create({ model: MODEL, input: "durable" });
+    await gw.stop();
+    const restarted = await gw.restart();
+    try {
+      const after = new OpenAI({ baseURL: `${restarted.url}/v1`, apiKey: "unused", maxRetries: 0 });
+      expect((await after.responses.retrieve(created.id)).output_text).toBe("echo: durable");
+    } finally {
+      await restarted.close();
+    }
+  });
+
+  test("a response is read and continued only with the virtual key that created it", async () => {
+    const keyNamed = async (name: string) => {
+      const response = await fixture.gw.admin("/api/governance/virtual-keys", { method: "POST", json: { name } });
+      return ((await response.json()) as { virtual_key: { value: string } }).virtual_key.value;
+    };
+    const [alice, bob] = [await keyNamed("responses-alice"), await keyNamed("responses-bob")];
+    const as = (key: string) => new OpenAI({ baseURL: `${fixture.gw.url}/v1`, apiKey: key, maxRetries: 0 });
+    const created = await as(alice).responses.create({ model: MODEL, input: "alice's" });
+    await kept(created.id, as(alice));
+    expect(await as(bob).responses.retrieve(created.id).catch((error: unknown) => error)).toBeInstanceOf(OpenAI.NotFoundError);
+    expect(await client.responses.retrieve(created.id).catch((error: unknown) => error)).toBeInstanceOf(OpenAI.NotFoundError);
+    const continued = await postJson(`${fixture.gw.url}/v1/responses`, { model: MODEL, previous_response_id: created.id, input: "mine now" }, { authorization: `Bearer ${bob}` });
+    await expectGatewayError(continued, 400, { param: "previous_response_id" });
+    expect(await as(bob).responses.delete(created.id).catch((error: unknown) => error)).toBeInstanceOf(OpenAI.NotFoundError);
+    expect((await as(alice).responses.retrieve(created.id)).output_text).toBe("echo: alice's");
+  });
+});
