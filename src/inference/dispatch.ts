@@ -115,7 +115,7 @@ const sendable = (call: UpstreamCall, provider: RuntimeProvider) => (call.asksFo
 async function attemptTarget(store: ProviderStore, input: DispatchInput, target: ModelRef, isFallback: boolean, attempts: Attempt[]): Promise<Dispatched | GatewayError> {
   const provider = store.require(target.provider);
   const format = hasOneShape(input.operation) ? input.format : (provider.adapter.formatFor?.(target.model) ?? provider.adapter.format);
-  const offersResponses = provider.adapter.operations.has("responses") && !lackingResponsesApi.get(provider)?.has(target.model);
+  const offersResponses = input.operation === "responses" && provider.adapter.operations.has("responses") && !lackingResponsesApi.get(provider)?.has(target.model);
   const operation = upstreamOperationOf(input.operation, format, offersResponses);
   if (!provider.adapter.operations.has(operation)) {
     return badRequest(`provider '${provider.name}' does not offer ${REQUEST_TYPE[input.operation]}`, "model", "caller_unsupported_operation");

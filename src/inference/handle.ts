@@ -1,8 +1,12 @@
 import { commaList } from "../http/comma-list";
 import { badRequest, GatewayError } from "../http/errors";
 import type { ProviderStore } from "../provider-registry/store";
+import type { StoredResponses } from "../responses";
+import { inputItemsOf } from "../responses/chain";
+import { responseIdFor } from "../responses/ids";
 import type { DeferredSettlements } from "./deferred-settlements";
 import { type Attempt, type Dispatched, dispatch } from "./dispatch";
+import type { BridgedResponse } from "./formats/openai/responses-reply";
 import { FORMATS } from "./formats/registry";
 import { admitThrough, type HookReply, type InferenceHooks, type InferenceOutcome, type RequestContext, transformThrough } from "./hooks";
 import { type ModelRef, resolveModelRef } from "./model-ref";
@@ -10,10 +14,6 @@ import type { Usage } from "./canonical";
 import type { Operation, WireFormat } from "./operations";
 import { type ReplySummary, summarizeReply } from "./reply-summary";
 import { editStream, observeStream } from "./stream-observer";
-import type { StoredResponses } from "../responses";
-import { inputItemsOf } from "../responses/chain";
-import { responseIdFor } from "../responses/ids";
-import type { BridgedResponse } from "./formats/openai/responses-reply";
 import { type ReplyOrigin, translateResponse, translateStream, usageAskedFor } from "./translate";
 
 /** A reply whose usage is to be priced. */
