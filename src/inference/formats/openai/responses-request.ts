@@ -142,9 +142,18 @@ function responseFormatOf(text: unknown): ChatRequest["response_format"] {
   throw badRequest(`text.format type '${String(format.type)}' is not one of text, json_object, json_schema`, "text.format.type");
 }
 
+/** Fields naming state kept on OpenAI's side: silently dropped, the model would answer without it. */
+const OPENAI_HELD = [
+  ["conversation", "a conversation"],
+  ["prompt", "a prompt template"],
+] as const;
+
 export function chatRequestOfResponses(body: Item): ChatRequest {
   if (body.previous_response_id !== undefined && body.previous_response_id !== null) {
     throw badRequest(`previous_response_id '${String(body.previous_response_id)}' names no response this gateway keeps (kept 30 days, for the virtual key that created it); send the whole conversation in input`, "previous_response_id");
+  }
+  for (const [field, what] of OPENAI_HELD) {
+    if (body[field] !== undefined && body[field] !== null) throw badRequest(`${field} names ${what} only OpenAI's own Responses API holds; send the whole conversation in input`, field);
   }
   checkSettings(body);
   const effort = (body.reasoning as { effort?: unknown } | null | undefined)?.effort;
