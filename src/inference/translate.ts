@@ -1,7 +1,7 @@
 import { badRequest } from "../http/errors";
 import type { ChatChunk, TranslatableOperation } from "./canonical";
 import { chatRequestOfResponses } from "./formats/openai/responses-request";
-import { type BridgedResponse, responseOfChat } from "./formats/openai/responses-reply";
+import { type BridgedResponse, responseOfChat, withoutSealedThinking } from "./formats/openai/responses-reply";
 import { encodeResponsesStream } from "./formats/openai/responses-stream";
 import { FORMATS } from "./formats/registry";
 import type { Operation, WireFormat } from "./operations";
@@ -26,8 +26,12 @@ export function usageAskedFor(operation: Operation, format: WireFormat, body: Re
   return usage && !usage.asked(body) ? usage : undefined;
 }
 
-/** The body a same-format upstream gets: the client's own, asking for a stream's usage where the format must ask. */
+/**
+ * The body a same-format upstream gets: the client's own, asking for a stream's usage where the
+ * format must ask, and without thinking the gateway sealed for another provider.
+ */
 function passedThrough(operation: Operation, format: WireFormat, body: Record<string, unknown>, stream: boolean): Record<string, unknown> {
+  if (operation === "responses") return withoutSealedThinking(body);
   const usage = stream ? usageAskedFor(operation, format, body) : undefined;
   return usage ? usage.ask(body) : body;
 }

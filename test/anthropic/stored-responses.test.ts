@@ -81,6 +81,19 @@ describe("previous_response_id on a provider without a Responses API", () => {
     ]);
   });
 
+  test("continued on OpenAI's own API: the earlier turns go along, without the thinking sealed for Anthropic", async () => {
+    const reasoning = { effort: "low" as const };
+    const first = await client.responses.create({ model: MODEL, input: "what is the weather?", tools: [weather], reasoning, max_output_tokens: 4096 });
+    expect(first.output.map((item) => item.type)).toEqual(["reasoning", "function_call"]);
+    const call = first.output[1] as OpenAI.Responses.ResponseFunctionToolCall;
+    await kept(first.id);
+    const second = await client.responses.create({ model: "openai/gpt-4o", tools: [weather], previous_response_id: first.id, input: [{ type: "function_call_output", call_id: call.call_id, output: "sunny" }] });
+    expect(second.status).toBe("completed");
+    const sent = fixture.openaiUpstream.requests.at(-1)!.body;
+    expect(sent.previous_response_id).toBeUndefined();
+    expect((sent.input as Array<{ type?: string; role?: string }>).map((item) => item.type ?? item.role)).toEqual(["user", "function_call", "function_call_output"]);
+  });
+
   test("retrieve returns the response as the client got it; delete removes it, and it can no longer be continued", async () => {
     const created = await client.responses.create({ model: MODEL, input: "keep me", metadata: { case: "retrieve" } });
     const retrieved = await kept(created.id);

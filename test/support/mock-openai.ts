@@ -269,6 +269,12 @@ const callIdsOf = (body: Record<string, unknown>): string[] =>
 
 const errorBody = (status: number, message: string) => ({ error: { message, type: status === 429 ? "rate_limit_exceeded" : "server_error", code: String(status) } });
 
+/** A reasoning item whose encrypted_content this server did not write (it writes none): OpenAI cannot decrypt it and refuses. */
+const foreignReasoning = (body: Record<string, unknown>) =>
+  (Array.isArray(body.input) ? (body.input as Array<{ type?: string; id?: string; encrypted_content?: unknown }>) : []).find((item) => item.type === "reasoning" && item.encrypted_content !== undefined);
+
+const undecryptable = (item: { id?: string }) => ({ error: { message: `The encrypted content for item ${item.id} could not be verified.`, type: "invalid_request_error", param: null, code: "invalid_encrypted_content" } });
+
 const modelNotFound = (model: string) => ({ error: { message: `The model \`${model}\` does not exist or you do not have access to it.`, type: "invalid_request_error", param: null, code: "model_not_found" } });
 
 export interface MockOpenAI {
@@ -354,6 +360,7 @@ export function startMockOpenAI(): MockOpenAI {
         case "/embeddings":
           return Response.json(embeddings(body));
         case "/responses":
+          if (foreignReasoning(body)) return Response.json(undecryptable(foreignReasoning(body)!), { status: 400 });
           return body.stream ? new Response(sse(responsesEvents(body), false, cut, gate), { headers: streamHeaders }) : Response.json(responsesObject(body));
         default:
           return Response.json(errorBody(404, `mock has no route ${url.pathname}`), { status: 404 });

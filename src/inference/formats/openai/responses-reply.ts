@@ -52,6 +52,22 @@ export function unsealThinking(content: unknown): ThinkingBlock[] | undefined {
   }
 }
 
+const sealedByGateway = (item: unknown) => {
+  const candidate = item as { type?: unknown; encrypted_content?: unknown } | null;
+  return candidate?.type === "reasoning" && typeof candidate.encrypted_content === "string" && candidate.encrypted_content.startsWith(SEALED);
+};
+
+/**
+ * A Responses body for OpenAI's own API: without the reasoning items the gateway sealed for
+ * another provider (a conversation that moved, by fallback or by choice), which OpenAI cannot
+ * decrypt and refuses. The body itself when it holds none.
+ */
+export function withoutSealedThinking(body: Body): Body {
+  const input = body.input;
+  if (!Array.isArray(input) || !input.some(sealedByGateway)) return body;
+  return { ...body, input: input.filter((item) => !sealedByGateway(item)) };
+}
+
 /** The model's reasoning as a reasoning item: its text as the summary, its signed blocks sealed. */
 export const reasoningItem = (id: string, text: string, blocks: readonly ThinkingBlock[] | undefined) => ({
   type: "reasoning",
