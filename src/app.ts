@@ -87,6 +87,7 @@ export async function createGateway({ config, databaseUrl, env = process.env, cl
   const responses = createStoredResponses({
     db: database.db,
     callerOf: (headers) => authenticateCaller(headers, governance.virtualKeys, governance.organization, governance.requireVirtualKey())?.key.id,
+    settings: () => config.stored_responses,
     clock,
   });
   const inference: Inference = { providers, get hooks() { return plugins.registry.inferenceHooks; }, price: governance.price, settlements, responses };

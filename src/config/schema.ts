@@ -46,6 +46,10 @@ export const GatewayConfig = t.Object(
     logs_store: t.Optional(
       t.Object({ content_logging: t.Optional(t.Boolean()), retention_days: t.Optional(t.Integer({ minimum: 1 })) }, { additionalProperties: false }),
     ),
+    /** Responses the gateway writes for providers without a Responses API (src/responses): kept unless disabled, for `retention_days` (default 30). */
+    stored_responses: t.Optional(
+      t.Object({ enabled: t.Optional(t.Boolean()), retention_days: t.Optional(t.Integer({ minimum: 1 })) }, { additionalProperties: false }),
+    ),
     /** MCP clients, agent mode and per-user header flows (src/mcp/settings.ts). */
     mcp: t.Optional(McpSettings),
     /** /v1/async jobs: how many run at once on this node (default 64); the rest wait as `pending`. */

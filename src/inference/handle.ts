@@ -130,7 +130,7 @@ type OnReplied = (summary: ReplySummary, result?: Dispatched) => void;
 /** What a Responses call answered as a chat becomes: `resp_` and the request's id, kept unless the client said `store: false`. */
 function bridgedResponseOf(responses: StoredResponses | undefined, call: InferenceCall, context: RequestContext): BridgedResponse {
   const id = responseIdFor(context.id);
-  if (!responses || call.body.store === false) return { id };
+  if (!responses?.enabled || call.body.store === false) return { id };
   const owner = context.caller?.virtualKeyId ?? null;
   const input = inputItemsOf(context.body);
   return { id, completed: (response) => responses.keep({ id, owner, input, response }) };

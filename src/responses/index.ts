@@ -3,7 +3,7 @@ import type { Database } from "../db/client";
 import { notFound } from "../http/errors";
 import { continuedBody } from "./chain";
 import { mayBeStored } from "./ids";
-import { type NewStoredResponse, StoredResponseStore } from "./store";
+import { DEFAULT_RETENTION_DAYS, type NewStoredResponse, StoredResponseStore } from "./store";
 
 type Body = Record<string, unknown>;
 
@@ -11,6 +11,8 @@ export interface StoredResponsesOptions {
   db: Database;
   /** The virtual key id a request presents (a wrong key is refused), or undefined. */
   callerOf(headers: Headers): string | undefined;
+  /** `stored_responses` of the config, read per use: off keeps nothing new. */
+  settings: () => { enabled?: boolean; retention_days?: number } | undefined;
   clock?: () => number;
 }
 
@@ -20,8 +22,8 @@ export interface StoredResponsesOptions {
  * and `GET`/`DELETE /v1/responses/{id}` read and remove them. OpenAI keeps its own responses: an
  * id not found here is left for the provider to resolve.
  */
-export function createStoredResponses({ db, callerOf, clock = Date.now }: StoredResponsesOptions) {
-  const store = new StoredResponseStore(db, clock);
+export function createStoredResponses({ db, callerOf, settings, clock = Date.now }: StoredResponsesOptions) {
+  const store = new StoredResponseStore(db, clock, () => settings()?.retention_days ?? DEFAULT_RETENTION_DAYS);
   const writing = new Set<Promise<void>>();
 
   const readRoutes = () =>
@@ -37,6 +39,10 @@ export function createStoredResponses({ db, callerOf, clock = Date.now }: Stored
       });
 
   return {
+    /** Whether new responses are kept (`stored_responses.enabled`, on by default). */
+    get enabled() {
+      return settings()?.enabled !== false;
+    },
     /** The body with a stored `previous_response_id` written out whole; as it came otherwise. */
     async continued(body: Body, owner: string | undefined): Promise<Body> {
       const id = body.previous_response_id;

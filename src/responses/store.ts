@@ -2,8 +2,8 @@ import { and, eq, gt, isNull, lte } from "drizzle-orm";
 import type { Database } from "../db/client";
 import { type StoredResponseRow, storedResponses } from "../db/schema";
 
-/** How long a response is kept: OpenAI keeps its own for 30 days. */
-export const KEPT_FOR_MS = 30 * 86_400_000;
+/** How long a response is kept unless configured: OpenAI keeps its own for 30 days. */
+export const DEFAULT_RETENTION_DAYS = 30;
 
 export type NewStoredResponse = Pick<StoredResponseRow, "id" | "owner" | "input" | "response">;
 
@@ -12,6 +12,7 @@ export class StoredResponseStore {
   constructor(
     private readonly db: Database,
     private readonly clock: () => number,
+    private readonly retentionDays: () => number,
   ) {}
 
   /** A caller without a virtual key reads only responses created without one. */
@@ -28,7 +29,7 @@ export class StoredResponseStore {
     const now = this.clock();
     await this.db.batch([
       this.db.delete(storedResponses).where(lte(storedResponses.expiresAt, new Date(now))),
-      this.db.insert(storedResponses).values({ ...entry, createdAt: new Date(now), expiresAt: new Date(now + KEPT_FOR_MS) }),
+      this.db.insert(storedResponses).values({ ...entry, createdAt: new Date(now), expiresAt: new Date(now + this.retentionDays() * 86_400_000) }),
     ]);
   }
 

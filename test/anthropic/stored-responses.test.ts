@@ -144,3 +144,42 @@ describe("previous_response_id on a provider without a Responses API", () => {
     expect((await as(alice).responses.retrieve(created.id)).output_text).toBe("echo: alice's");
   });
 });
+
+describe("stored_responses in the config", () => {
+  const anthropicOnly = () => ({ anthropic: { keys: [{ id: "ant-1", value: ANTHROPIC_UPSTREAM_KEY }], network_config: { base_url: fixture.anthropicUpstream.baseUrl } } });
+
+  test("enabled: false keeps nothing, and says so in the response", async () => {
+    const gw = await startGateway({ providers: anthropicOnly(), stored_responses: { enabled: false } });
+    let created: OpenAI.Responses.Response;
+    try {
+      created = await new OpenAI({ baseURL: `${gw.url}/v1`, apiKey: "unused", maxRetries: 0 }).responses.create({ model: MODEL, input: "not kept" });
+      expect((created as unknown as { store: boolean }).store).toBe(false);
+    } finally {
+      await gw.stop();
+    }
+    // After a stop every write has landed: nothing was kept.
+    const restarted = await gw.restart();
+    try {
+      await expectGatewayError(await fetch(`${restarted.url}/v1/responses/${created.id}`), 404);
+      await expectGatewayError(await postJson(`${restarted.url}/v1/responses`, { model: MODEL, previous_response_id: created.id, input: "and?" }), 400, { param: "previous_response_id" });
+    } finally {
+      await restarted.close();
+    }
+  });
+
+  test("retention_days: a response older than that is gone", async () => {
+    let now = Date.parse("2026-06-01T00:00:00Z");
+    const gw = await startGateway({ providers: anthropicOnly(), stored_responses: { retention_days: 2 } }, { runtime: { clock: () => now } });
+    try {
+      const reader = new OpenAI({ baseURL: `${gw.url}/v1`, apiKey: "unused", maxRetries: 0 });
+      const created = await reader.responses.create({ model: MODEL, input: "short-lived" });
+      await kept(created.id, reader);
+      now += 2 * 86_400_000 - 1_000;
+      expect((await reader.responses.retrieve(created.id)).id).toBe(created.id);
+      now += 2_000;
+      expect(await reader.responses.retrieve(created.id).catch((error: unknown) => error)).toBeInstanceOf(OpenAI.NotFoundError);
+    } finally {
+      await gw.close();
+    }
+  });
+});

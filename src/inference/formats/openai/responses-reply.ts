@@ -94,7 +94,7 @@ export const functionCallItem = (id: string, call: ToolCall, status: "in_progres
 });
 
 /** The request's settings a response object repeats, as OpenAI's does. */
-export const echoedSettings = (clientBody: Body) => ({
+const echoedSettings = (clientBody: Body) => ({
   instructions: clientBody.instructions ?? null,
   max_output_tokens: clientBody.max_output_tokens ?? null,
   parallel_tool_calls: clientBody.parallel_tool_calls ?? true,
@@ -105,7 +105,16 @@ export const echoedSettings = (clientBody: Body) => ({
   top_p: clientBody.top_p ?? null,
   metadata: clientBody.metadata ?? {},
   previous_response_id: clientBody.previous_response_id ?? null,
-  store: clientBody.store ?? true,
+});
+
+/** The start of a response object the gateway writes: what it is and the settings it repeats. */
+export const responseHead = (bridged: BridgedResponse, clientBody: Body, created: number, model: string) => ({
+  id: bridged.id,
+  object: "response",
+  created_at: created,
+  model,
+  ...echoedSettings(clientBody),
+  store: bridged.completed !== undefined,
 });
 
 export function responseOfChat(response: ChatResponse, clientBody: Body, bridged: BridgedResponse): Body {
@@ -120,14 +129,10 @@ export function responseOfChat(response: ChatResponse, clientBody: Body, bridged
     ...(message?.tool_calls ?? []).map((call, index) => functionCallItem(`fc_${index}_${call.id}`, call, "completed")),
   ];
   const written = {
-    id: bridged.id,
-    object: "response",
-    created_at: Math.floor(Date.now() / 1000),
+    ...responseHead(bridged, clientBody, Math.floor(Date.now() / 1000), response.model),
     ...statusOf(choice?.finish_reason ?? null),
     error: null,
-    model: response.model,
     output,
-    ...echoedSettings(clientBody),
     usage: responsesUsageOf(response.usage),
   };
   bridged.completed?.(written);

@@ -1,6 +1,6 @@
 import { encodeSSE } from "../../../http/sse";
 import type { ChatChunk, FinishReason, ThinkingBlock, ToolCall, Usage } from "../../canonical";
-import { type BridgedResponse, echoedSettings, functionCallItem, messageItem, reasoningItem, responsesUsageOf, statusOf } from "./responses-reply";
+import { type BridgedResponse, functionCallItem, messageItem, reasoningItem, responseHead, responsesUsageOf, statusOf } from "./responses-reply";
 
 type Body = Record<string, unknown>;
 type OpenItem =
@@ -37,7 +37,7 @@ class ResponsesStreamWriter {
   }
 
   private start(chunk: ChatChunk) {
-    this.head = { id: this.bridged.id, object: "response", created_at: chunk.created || Math.floor(Date.now() / 1000), model: chunk.model, ...echoedSettings(this.clientBody) };
+    this.head = responseHead(this.bridged, this.clientBody, chunk.created || Math.floor(Date.now() / 1000), chunk.model);
     this.send("response.created", { response: this.response("in_progress") });
     this.send("response.in_progress", { response: this.response("in_progress") });
   }
