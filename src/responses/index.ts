@@ -3,6 +3,7 @@ import type { Database } from "../db/client";
 import { notFound } from "../http/errors";
 import { continuedBody } from "./chain";
 import { mayBeStored } from "./ids";
+import { InputItemsQuery, inputItemsPage } from "./input-items";
 import { DEFAULT_RETENTION_DAYS, type NewStoredResponse, StoredResponseStore } from "./store";
 
 type Body = Record<string, unknown>;
@@ -26,13 +27,16 @@ export function createStoredResponses({ db, callerOf, settings, clock = Date.now
   const store = new StoredResponseStore(db, clock, () => settings()?.retention_days ?? DEFAULT_RETENTION_DAYS);
   const writing = new Set<Promise<void>>();
 
+  const storedOrNotFound = async (id: string, headers: Headers) => {
+    const stored = await store.get(id, callerOf(headers));
+    if (!stored) throw notFound(`no response '${id}' is stored by this gateway`);
+    return stored;
+  };
+
   const readRoutes = () =>
     new Elysia()
-      .get("/responses/:id", async ({ params, request }) => {
-        const stored = await store.get(params.id, callerOf(request.headers));
-        if (!stored) throw notFound(`no response '${params.id}' is stored by this gateway`);
-        return stored.response;
-      })
+      .get("/responses/:id", async ({ params, request }) => (await storedOrNotFound(params.id, request.headers)).response)
+      .get("/responses/:id/input_items", async ({ params, query, request }) => inputItemsPage((await storedOrNotFound(params.id, request.headers)).input, params.id, query), { query: InputItemsQuery })
       .delete("/responses/:id", async ({ params, request }) => {
         if (!(await store.delete(params.id, callerOf(request.headers)))) throw notFound(`no response '${params.id}' is stored by this gateway`);
         return { id: params.id, object: "response", deleted: true };

@@ -104,6 +104,29 @@ describe("previous_response_id on a provider without a Responses API", () => {
     await expectGatewayError(await fetch(`${fixture.gw.url}/v1/responses/${created.id}`, { method: "DELETE" }), 404);
   });
 
+  test("input_items lists what the model was given, the whole chain, newest first, a page at a time", async () => {
+    const first = await client.responses.create({ model: MODEL, input: "alpha" });
+    await kept(first.id);
+    const second = await client.responses.create({ model: MODEL, previous_response_id: first.id, input: [{ role: "user", content: [{ type: "input_text", text: "beta" }] }] });
+    await kept(second.id);
+    const listed: OpenAI.Responses.ResponseItem[] = [];
+    for await (const item of client.responses.inputItems.list(second.id, { limit: 2 })) listed.push(item);
+    const described = listed.map((item) => {
+      const message = item as OpenAI.Responses.ResponseInputMessageItem | OpenAI.Responses.ResponseOutputMessage;
+      return [message.role, (message.content[0] as { type: string; text: string }).type, (message.content[0] as { text: string }).text];
+    });
+    expect(described).toEqual([
+      ["user", "input_text", "beta"],
+      ["assistant", "output_text", "echo: alpha"],
+      ["user", "input_text", "alpha"],
+    ]);
+    expect(new Set(listed.map((item) => item.id)).size).toBe(3);
+    const ascending = await client.responses.inputItems.list(second.id, { order: "asc" });
+    expect(ascending.data.map((item) => item.id)).toEqual(listed.map((item) => item.id).reverse());
+    await expectGatewayError(await fetch(`${fixture.gw.url}/v1/responses/${second.id}/input_items?limit=500`), 400, { param: "limit" });
+    await expectGatewayError(await fetch(`${fixture.gw.url}/v1/responses/${second.id}/input_items?after=msg_nowhere`), 400, { param: "after" });
+  });
+
   test("store: false keeps nothing", async () => {
     const unkept = await client.responses.create({ model: MODEL, input: "forget me", store: false });
     expect((unkept as unknown as { store: boolean }).store).toBe(false);
