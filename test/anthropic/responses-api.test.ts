@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import OpenAI from "openai";
 import { loggedRequest } from "../support/logged-request";
 import { expectGatewayError, postJson } from "../support/gateway-error";
-import { type AnthropicFixture, startAnthropicFixture } from "./fixture";
+import { type AnthropicFixture, openAIClientOf, RESPONSES_WEATHER_TOOL, startAnthropicFixture } from "./fixture";
 
 /** OpenAI's Responses API (the Agents SDK's and Codex's) on a provider that has no such API: run as a chat and answered as a response. */
 
@@ -11,12 +11,11 @@ let client: OpenAI;
 
 beforeAll(async () => {
   fixture = await startAnthropicFixture();
-  client = new OpenAI({ baseURL: `${fixture.gw.url}/v1`, apiKey: "unused", maxRetries: 0 });
+  client = openAIClientOf(fixture.gw.url);
 });
 afterAll(() => fixture.close());
 
 const MODEL = "anthropic/claude-sonnet-4-5";
-const weather: OpenAI.Responses.FunctionTool = { type: "function", name: "get_weather", description: "Current weather", parameters: { type: "object", properties: { city: { type: "string" } } }, strict: false };
 const lastUpstream = () => fixture.anthropicUpstream.requests.at(-1)!.body;
 
 describe("the OpenAI SDK's responses on an Anthropic model", () => {
@@ -42,26 +41,26 @@ describe("the OpenAI SDK's responses on an Anthropic model", () => {
   });
 
   test("a function call, then its output sent back as input items: a tool_result Anthropic accepts", async () => {
-    const first = await client.responses.create({ model: MODEL, input: "what is the weather?", tools: [weather] });
+    const first = await client.responses.create({ model: MODEL, input: "what is the weather?", tools: [RESPONSES_WEATHER_TOOL] });
     const call = first.output.find((item): item is OpenAI.Responses.ResponseFunctionToolCall => item.type === "function_call")!;
     expect(call).toMatchObject({ name: "get_weather", arguments: JSON.stringify({ city: "Paris" }), call_id: "toolu_mock_1" });
-    expect(lastUpstream().tools).toEqual([{ name: "get_weather", description: "Current weather", input_schema: weather.parameters }]);
+    expect(lastUpstream().tools).toEqual([{ name: "get_weather", description: "Current weather", input_schema: RESPONSES_WEATHER_TOOL.parameters }]);
     const second = await client.responses.create({
       model: MODEL,
-      tools: [weather],
+      tools: [RESPONSES_WEATHER_TOOL],
       input: [{ role: "user", content: "what is the weather?" }, call, { type: "function_call_output", call_id: call.call_id, output: "sunny" }],
     });
     expect(second.output_text).toBe("tool said: sunny");
   });
 
   test("a streamed function call arrives whole in the final response", async () => {
-    const response = await client.responses.stream({ model: MODEL, input: "what is the weather?", tools: [weather] }).finalResponse();
+    const response = await client.responses.stream({ model: MODEL, input: "what is the weather?", tools: [RESPONSES_WEATHER_TOOL] }).finalResponse();
     expect(response.output).toMatchObject([{ type: "function_call", name: "get_weather", arguments: JSON.stringify({ city: "Paris" }), status: "completed" }]);
   });
 
   test("with reasoning on, a tool loop hands Anthropic's signed thinking back through encrypted_content", async () => {
     const reasoning = { effort: "low" as const };
-    const first = await client.responses.create({ model: MODEL, input: "what is the weather?", tools: [weather], reasoning, max_output_tokens: 4096 });
+    const first = await client.responses.create({ model: MODEL, input: "what is the weather?", tools: [RESPONSES_WEATHER_TOOL], reasoning, max_output_tokens: 4096 });
     expect(lastUpstream().thinking).toMatchObject({ type: "enabled" });
     const [thought, call] = first.output as [OpenAI.Responses.ResponseReasoningItem, OpenAI.Responses.ResponseFunctionToolCall];
     expect(thought).toMatchObject({ type: "reasoning", summary: [{ type: "summary_text", text: "Considering: what is the weather?" }] });
@@ -69,7 +68,7 @@ describe("the OpenAI SDK's responses on an Anthropic model", () => {
     expect(call).toMatchObject({ type: "function_call", name: "get_weather" });
     const second = await client.responses.create({
       model: MODEL,
-      tools: [weather],
+      tools: [RESPONSES_WEATHER_TOOL],
       reasoning,
       max_output_tokens: 4096,
       input: [{ role: "user", content: "what is the weather?" }, thought, call, { type: "function_call_output", call_id: call.call_id, output: "sunny" }],
@@ -81,7 +80,7 @@ describe("the OpenAI SDK's responses on an Anthropic model", () => {
   });
 
   test("streamed with reasoning: the summary streams, and the final response carries the sealed thinking", async () => {
-    const stream = client.responses.stream({ model: MODEL, input: "what is the weather?", tools: [weather], reasoning: { effort: "low" }, max_output_tokens: 4096 });
+    const stream = client.responses.stream({ model: MODEL, input: "what is the weather?", tools: [RESPONSES_WEATHER_TOOL], reasoning: { effort: "low" }, max_output_tokens: 4096 });
     let summary = "";
     stream.on("response.reasoning_summary_text.delta", (event) => (summary += event.delta));
     const response = await stream.finalResponse();

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import OpenAI from "openai";
 import { expectGatewayError, postJson } from "../support/gateway-error";
 import { startGateway } from "../support/gateway";
-import { ANTHROPIC_UPSTREAM_KEY, type AnthropicFixture, startAnthropicFixture } from "./fixture";
+import { ANTHROPIC_UPSTREAM_KEY, type AnthropicFixture, openAIClientOf, RESPONSES_WEATHER_TOOL, startAnthropicFixture } from "./fixture";
 
 /**
  * The Responses API keeps state on OpenAI's side: `previous_response_id` continues a conversation
@@ -15,12 +15,11 @@ let client: OpenAI;
 
 beforeAll(async () => {
   fixture = await startAnthropicFixture();
-  client = new OpenAI({ baseURL: `${fixture.gw.url}/v1`, apiKey: "unused", maxRetries: 0 });
+  client = openAIClientOf(fixture.gw.url);
 });
 afterAll(() => fixture.close());
 
 const MODEL = "anthropic/claude-sonnet-4-5";
-const weather: OpenAI.Responses.FunctionTool = { type: "function", name: "get_weather", description: "Current weather", parameters: { type: "object", properties: { city: { type: "string" } } }, strict: false };
 const lastUpstream = () => fixture.anthropicUpstream.requests.at(-1)!.body as { system?: unknown; messages: Array<{ role: string; content: unknown }> };
 /** Each message Anthropic got: its role, and its text or the types of its blocks. */
 const turnsSent = () =>
@@ -69,10 +68,10 @@ describe("previous_response_id on a provider without a Responses API", () => {
   });
 
   test("a tool loop the Agents SDK way: only the tool's output is sent, the call comes from the stored response", async () => {
-    const first = await client.responses.create({ model: MODEL, input: "what is the weather?", tools: [weather] });
+    const first = await client.responses.create({ model: MODEL, input: "what is the weather?", tools: [RESPONSES_WEATHER_TOOL] });
     const call = first.output.find((item): item is OpenAI.Responses.ResponseFunctionToolCall => item.type === "function_call")!;
     await kept(first.id);
-    const second = await client.responses.create({ model: MODEL, tools: [weather], previous_response_id: first.id, input: [{ type: "function_call_output", call_id: call.call_id, output: "sunny" }] });
+    const second = await client.responses.create({ model: MODEL, tools: [RESPONSES_WEATHER_TOOL], previous_response_id: first.id, input: [{ type: "function_call_output", call_id: call.call_id, output: "sunny" }] });
     expect(second.output_text).toBe("tool said: sunny");
     expect(turnsSent()).toEqual([
       ["user", "what is the weather?"],
@@ -83,11 +82,11 @@ describe("previous_response_id on a provider without a Responses API", () => {
 
   test("continued on OpenAI's own API: the earlier turns go along, without the thinking sealed for Anthropic", async () => {
     const reasoning = { effort: "low" as const };
-    const first = await client.responses.create({ model: MODEL, input: "what is the weather?", tools: [weather], reasoning, max_output_tokens: 4096 });
+    const first = await client.responses.create({ model: MODEL, input: "what is the weather?", tools: [RESPONSES_WEATHER_TOOL], reasoning, max_output_tokens: 4096 });
     expect(first.output.map((item) => item.type)).toEqual(["reasoning", "function_call"]);
     const call = first.output[1] as OpenAI.Responses.ResponseFunctionToolCall;
     await kept(first.id);
-    const second = await client.responses.create({ model: "openai/gpt-4o", tools: [weather], previous_response_id: first.id, input: [{ type: "function_call_output", call_id: call.call_id, output: "sunny" }] });
+    const second = await client.responses.create({ model: "openai/gpt-4o", tools: [RESPONSES_WEATHER_TOOL], previous_response_id: first.id, input: [{ type: "function_call_output", call_id: call.call_id, output: "sunny" }] });
     expect(second.status).toBe("completed");
     const sent = fixture.openaiUpstream.requests.at(-1)!.body;
     expect(sent.previous_response_id).toBeUndefined();
@@ -138,12 +137,12 @@ describe("previous_response_id on a provider without a Responses API", () => {
 
   test("stored responses survive a restart of the gateway", async () => {
     const gw = await startGateway({ providers: { anthropic: { keys: [{ id: "ant-1", value: ANTHROPIC_UPSTREAM_KEY }], network_config: { base_url: fixture.anthropicUpstream.baseUrl } } } });
-    const before = new OpenAI({ baseURL: `${gw.url}/v1`, apiKey: "unused", maxRetries: 0 });
+    const before = openAIClientOf(gw.url);
     const created = await before.responses.create({ model: MODEL, input: "durable" });
     await gw.stop();
     const restarted = await gw.restart();
     try {
-      const after = new OpenAI({ baseURL: `${restarted.url}/v1`, apiKey: "unused", maxRetries: 0 });
+      const after = openAIClientOf(restarted.url);
       expect((await after.responses.retrieve(created.id)).output_text).toBe("echo: durable");
     } finally {
       await restarted.close();
@@ -156,7 +155,7 @@ describe("previous_response_id on a provider without a Responses API", () => {
       return ((await response.json()) as { virtual_key: { value: string } }).virtual_key.value;
     };
     const [alice, bob] = [await keyNamed("responses-alice"), await keyNamed("responses-bob")];
-    const as = (key: string) => new OpenAI({ baseURL: `${fixture.gw.url}/v1`, apiKey: key, maxRetries: 0 });
+    const as = (key: string) => openAIClientOf(fixture.gw.url, key);
     const created = await as(alice).responses.create({ model: MODEL, input: "alice's" });
     await kept(created.id, as(alice));
     expect(await as(bob).responses.retrieve(created.id).catch((error: unknown) => error)).toBeInstanceOf(OpenAI.NotFoundError);
@@ -175,7 +174,7 @@ describe("stored_responses in the config", () => {
     const gw = await startGateway({ providers: anthropicOnly(), stored_responses: { enabled: false } });
     let created: OpenAI.Responses.Response;
     try {
-      created = await new OpenAI({ baseURL: `${gw.url}/v1`, apiKey: "unused", maxRetries: 0 }).responses.create({ model: MODEL, input: "not kept" });
+      created = await openAIClientOf(gw.url).responses.create({ model: MODEL, input: "not kept" });
       expect((created as unknown as { store: boolean }).store).toBe(false);
     } finally {
       await gw.stop();
@@ -194,7 +193,7 @@ describe("stored_responses in the config", () => {
     let now = Date.parse("2026-06-01T00:00:00Z");
     const gw = await startGateway({ providers: anthropicOnly(), stored_responses: { retention_days: 2 } }, { runtime: { clock: () => now } });
     try {
-      const reader = new OpenAI({ baseURL: `${gw.url}/v1`, apiKey: "unused", maxRetries: 0 });
+      const reader = openAIClientOf(gw.url);
       const created = await reader.responses.create({ model: MODEL, input: "short-lived" });
       await kept(created.id, reader);
       now += 2 * 86_400_000 - 1_000;
