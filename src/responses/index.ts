@@ -27,9 +27,10 @@ export function createStoredResponses({ db, callerOf, settings, clock = Date.now
   const store = new StoredResponseStore(db, clock, () => settings()?.retention_days ?? DEFAULT_RETENTION_DAYS);
   const writing = new Set<Promise<void>>();
 
+  const missing = (id: string) => notFound(`no response '${id}' is stored by this gateway`);
   const storedOrNotFound = async (id: string, headers: Headers) => {
     const stored = await store.get(id, callerOf(headers));
-    if (!stored) throw notFound(`no response '${id}' is stored by this gateway`);
+    if (!stored) throw missing(id);
     return stored;
   };
 
@@ -38,7 +39,7 @@ export function createStoredResponses({ db, callerOf, settings, clock = Date.now
       .get("/responses/:id", async ({ params, request }) => (await storedOrNotFound(params.id, request.headers)).response)
       .get("/responses/:id/input_items", async ({ params, query, request }) => inputItemsPage((await storedOrNotFound(params.id, request.headers)).input, params.id, query), { query: InputItemsQuery })
       .delete("/responses/:id", async ({ params, request }) => {
-        if (!(await store.delete(params.id, callerOf(request.headers)))) throw notFound(`no response '${params.id}' is stored by this gateway`);
+        if (!(await store.delete(params.id, callerOf(request.headers)))) throw missing(params.id);
         return { id: params.id, object: "response", deleted: true };
       });
 

@@ -1,4 +1,4 @@
-import { and, eq, gt, isNull, lte } from "drizzle-orm";
+import { and, eq, gt, inArray, isNull, lte } from "drizzle-orm";
 import type { Database } from "../db/client";
 import { type StoredResponseRow, storedResponses } from "../db/schema";
 
@@ -7,7 +7,10 @@ export const DEFAULT_RETENTION_DAYS = 30;
 
 export type NewStoredResponse = Pick<StoredResponseRow, "id" | "owner" | "input" | "response">;
 
-/** Stored responses; a read sees only live rows of its owner, every write sweeps expired ones. */
+/** Expired rows each write removes: a first write after a long quiet spell stays short. */
+const SWEPT_PER_WRITE = 100;
+
+/** Stored responses; a read sees only live rows of its owner, every write sweeps some expired ones. */
 export class StoredResponseStore {
   constructor(
     private readonly db: Database,
@@ -28,7 +31,12 @@ export class StoredResponseStore {
   async put(entry: NewStoredResponse): Promise<void> {
     const now = this.clock();
     await this.db.batch([
-      this.db.delete(storedResponses).where(lte(storedResponses.expiresAt, new Date(now))),
+      this.db.delete(storedResponses).where(
+        inArray(
+          storedResponses.id,
+          this.db.select({ id: storedResponses.id }).from(storedResponses).where(lte(storedResponses.expiresAt, new Date(now))).limit(SWEPT_PER_WRITE),
+        ),
+      ),
       this.db.insert(storedResponses).values({ ...entry, createdAt: new Date(now), expiresAt: new Date(now + this.retentionDays() * 86_400_000) }),
     ]);
   }

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { createClient } from "@libsql/client";
 import OpenAI from "openai";
 import { expectGatewayError, postJson } from "../support/gateway-error";
 import { startGateway } from "../support/gateway";
@@ -200,6 +201,16 @@ describe("stored_responses in the config", () => {
       expect((await reader.responses.retrieve(created.id)).id).toBe(created.id);
       now += 2_000;
       expect(await reader.responses.retrieve(created.id).catch((error: unknown) => error)).toBeInstanceOf(OpenAI.NotFoundError);
+      // The next write takes the expired row out of the table, not only out of sight.
+      await kept((await reader.responses.create({ model: MODEL, input: "newer" })).id, reader);
+      const database = createClient({ url: gw.databaseUrl });
+      try {
+        const { rows } = await database.execute("SELECT id FROM stored_responses");
+        expect(rows.map((row) => row.id)).not.toContain(created.id);
+        expect(rows).toHaveLength(1);
+      } finally {
+        database.close();
+      }
     } finally {
       await gw.close();
     }
