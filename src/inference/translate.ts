@@ -73,17 +73,20 @@ export interface ReplyOrigin {
   model: string;
   /** The client's body, in the client's format. */
   clientBody: Record<string, unknown>;
-  /** For a Responses call: the response it becomes if answered as a chat; else a fresh id, not kept. */
+  /** Set for a Responses call answered as a chat: the response it becomes (see handle.ts). */
   bridgedResponse?: BridgedResponse;
 }
 
-const bridgedResponseOf = (origin: ReplyOrigin): BridgedResponse => origin.bridgedResponse ?? { id: `resp_${crypto.randomUUID().replaceAll("-", "")}` };
+function responseOf(origin: ReplyOrigin): BridgedResponse {
+  if (!origin.bridgedResponse) throw new Error("a Responses call answered as a chat needs the response it becomes");
+  return origin.bridgedResponse;
+}
 
 /** An upstream's JSON reply to `upstreamOperation` written in the client's format. */
 export function translateResponse(operation: Operation, upstreamOperation: Operation, from: WireFormat, to: WireFormat, text: string, origin: ReplyOrigin): string {
   if (bridged(operation, upstreamOperation)) {
     const decoded = chatCodecOf(from, operation, to).decodeResponse(JSON.parse(text));
-    return JSON.stringify(responseOfChat({ ...decoded, model: decoded.model || origin.model }, origin.clientBody, bridgedResponseOf(origin)));
+    return JSON.stringify(responseOfChat({ ...decoded, model: decoded.model || origin.model }, origin.clientBody, responseOf(origin)));
   }
   if (from === to) return text;
   if (operation === "chat") {
@@ -115,7 +118,7 @@ export function translateStream(
 ): ReadableStream<Uint8Array> {
   const { model, clientBody } = origin;
   if (bridged(operation, upstreamOperation)) {
-    return stream.pipeThrough(chatCodecOf(from, operation, to).decodeStream()).pipeThrough(withModel(model)).pipeThrough(encodeResponsesStream(clientBody, bridgedResponseOf(origin)));
+    return stream.pipeThrough(chatCodecOf(from, operation, to).decodeStream()).pipeThrough(withModel(model)).pipeThrough(encodeResponsesStream(clientBody, responseOf(origin)));
   }
   if (from === to) return stream;
   const { source, target } = codecsFor("chat", from, to);

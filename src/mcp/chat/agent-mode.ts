@@ -72,6 +72,12 @@ export async function runToolRound(executor: ToolExecutor, calls: ToolCall[], co
   return [...answered.map(({ message }) => message), ...attachedImages(answered.filter(({ images }) => images.length > 0))];
 }
 
+/** The request of the next round: the conversation so far, then the round's assistant turn and its tool messages. */
+export const nextRoundBody = (body: Record<string, unknown>, message: AssistantMessage, results: readonly unknown[]): Record<string, unknown> => ({
+  ...body,
+  messages: [...(body.messages as unknown[]), message, ...results],
+});
+
 export const parseCompletion = (text: string): Completion | undefined => {
   try {
     return JSON.parse(text) as Completion;

@@ -1,15 +1,15 @@
 import { GatewayError } from "../../http/errors";
-import { handleInference, type Inference } from "../../inference/handle";
+import { encodeSSE } from "../../http/sse";
 import type { ChatChunk } from "../../inference/canonical";
+import { asksForStreamUsage } from "../../inference/formats/openai/stream-usage";
+import { handleInference, type Inference } from "../../inference/handle";
 import type { InferenceHooks, RequestContext } from "../../inference/hooks";
 import { MCP_SESSION_HEADER, type VirtualKeyDirectory } from "../caller";
 import type { McpClientRegistry } from "../clients/registry";
 import { type OfferedTool, offeredTools } from "../tools/catalogue";
 import type { CallContext, ToolExecutor } from "../tools/executor";
 import { toolFilterOf } from "../tools/filter";
-import { encodeSSE } from "../../http/sse";
-import { asksForStreamUsage } from "../../inference/formats/openai/stream-usage";
-import { autoExecutableCalls, parseCompletion, runToolRound } from "./agent-mode";
+import { autoExecutableCalls, nextRoundBody, parseCompletion, runToolRound } from "./agent-mode";
 import { relayRound, type StreamedRound, totalUsage } from "./streaming-agent";
 import { injectsInto, withInjectedTools } from "./tool-injection";
 
@@ -89,7 +89,7 @@ export function mcpChatHook(deps: ChatHookDeps): InferenceHooks {
         throw error;
       });
       if (results instanceof GatewayError) return results.toResponse();
-      body = { ...body, messages: [...(body.messages as unknown[]), pending.message, ...results] };
+      body = nextRoundBody(body, pending.message, results);
       current = await followUp(context, body);
     }
     return current;
@@ -138,7 +138,7 @@ export function mcpChatHook(deps: ChatHookDeps): InferenceHooks {
               if (!left.signal.aborted) controller.enqueue(KEEP_ALIVE);
             }, deps.keepAliveMs);
             const results = await runToolRound(deps.executor, pending.calls, callContext).finally(() => clearInterval(keepAlive));
-            body = { ...body, messages: [...(body.messages as unknown[]), pending.message, ...results] };
+            body = nextRoundBody(body, pending.message, results);
             current = await followUp(context, body, true);
             if (current.status !== 200 || !current.body) {
               send(await current.json());

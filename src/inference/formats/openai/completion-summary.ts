@@ -18,9 +18,9 @@ function chunkOf(body: CompletionBody): ChatChunk {
 }
 
 export function completionOutcome(reply: unknown) {
-  const body = reply as CompletionBody;
-  const [choice] = chunkOf(body).choices;
-  return { usage: body.usage ? canonicalUsage(body.usage) : undefined, finishReason: choice?.finish_reason ?? undefined, content: choice?.delta.content ?? undefined, toolCallNames: [] };
+  const chunk = chunkOf(reply as CompletionBody);
+  const [choice] = chunk.choices;
+  return { usage: chunk.usage ?? undefined, finishReason: choice?.finish_reason ?? undefined, content: choice?.delta.content ?? undefined, toolCallNames: [] };
 }
 
 export const completionSseDecoder = (): SseChunkDecoder => ({
