@@ -1,31 +1,20 @@
 import { afterAll, beforeAll, expect, test } from "bun:test";
-import type { TestGateway } from "../support/gateway";
-import { type McpHttpServer, startMcpHttpServer } from "../support/mcp-http-server";
-import { type ScriptedModel, startScriptedModel } from "../support/mcp-scripted-model";
 import { text } from "../support/mcp-tools";
-import { createMcpClient, startMcpGateway } from "./support";
+import { type AgentDesk, startAgentDesk } from "./support";
 
-let gw: TestGateway;
-let model: ScriptedModel;
-let desk: McpHttpServer;
+let desk: AgentDesk;
 const slowTool = Promise.withResolvers<() => void>();
 
 beforeAll(async () => {
-  model = startScriptedModel();
-  desk = startMcpHttpServer({
-    tools: { wait: { description: "Takes its time", run: () => new Promise((resolve) => slowTool.resolve(() => resolve(text("done waiting")))) } },
-  });
-  gw = await startMcpGateway({ mcp: { agent_keepalive_seconds: 0.05 }, providers: { openai: { keys: [{ id: "k1", value: "sk-upstream-model-key-0001" }], network_config: { base_url: model.baseUrl } } } });
-  await createMcpClient(gw, { name: "desk", connection_type: "http", connection_string: desk.url, tools_to_execute: ["*"], tools_to_auto_execute: ["*"] });
+  desk = await startAgentDesk(
+    { wait: { description: "Takes its time", run: () => new Promise((resolve) => slowTool.resolve(() => resolve(text("done waiting")))) } },
+    { agent_keepalive_seconds: 0.05 },
+  );
 });
-afterAll(async () => {
-  await gw.close();
-  model.stop();
-  await desk.stop();
-});
+afterAll(() => desk.close());
 
 test("while a streamed agent's tools run, SSE comments keep the stream alive; the answer follows", async () => {
-  const response = await fetch(`${gw.url}/v1/chat/completions`, {
+  const response = await fetch(`${desk.gw.url}/v1/chat/completions`, {
     method: "POST",
     headers: { "content-type": "application/json" },
     body: JSON.stringify({ model: "openai/gpt-4o-mini", stream: true, messages: [{ role: "user", content: "call desk-wait" }] }),

@@ -2,6 +2,9 @@ import { expect } from "bun:test";
 import type { GatewayConfig } from "../../src/config/schema";
 import type { McpSettings } from "../../src/mcp/settings";
 import { startGateway, type TestGateway } from "../support/gateway";
+import { startMcpHttpServer } from "../support/mcp-http-server";
+import { type ScriptedModel, startScriptedModel } from "../support/mcp-scripted-model";
+import type { TestTool } from "../support/mcp-tools";
 
 export interface ClientView {
   id: string;
@@ -66,4 +69,27 @@ export async function createVirtualKey(gw: TestGateway, name: string, extra: Rec
   expect(response.status).toBe(201);
   const { virtual_key } = (await response.json()) as { virtual_key: { id: string; value: string } };
   return virtual_key;
+}
+
+/** A gateway whose `openai` model is the scripted one, with one MCP server, `desk`, whose every tool runs in agent mode. */
+export interface AgentDesk {
+  gw: TestGateway;
+  model: ScriptedModel;
+  close(): Promise<void>;
+}
+
+export async function startAgentDesk(tools: Record<string, TestTool>, mcp: McpSettings = {}): Promise<AgentDesk> {
+  const model = startScriptedModel();
+  const desk = startMcpHttpServer({ tools });
+  const gw = await startMcpGateway({ mcp, providers: { openai: { keys: [{ id: "k1", value: "sk-upstream-model-key-0001" }], network_config: { base_url: model.baseUrl } } } });
+  await createMcpClient(gw, { name: "desk", connection_type: "http", connection_string: desk.url, tools_to_execute: ["*"], tools_to_auto_execute: ["*"] });
+  return {
+    gw,
+    model,
+    async close() {
+      await gw.close();
+      model.stop();
+      await desk.stop();
+    },
+  };
 }
