@@ -1,7 +1,7 @@
 import { commaList } from "../http/comma-list";
 import { badRequest, GatewayError } from "../http/errors";
 import type { ProviderStore } from "../provider-registry/store";
-import type { StoredResponses } from "../responses";
+import type { Continuation, StoredResponses } from "../responses";
 import { inputItemsOf } from "../responses/chain";
 import { responseIdFor } from "../responses/ids";
 import type { DeferredSettlements } from "./deferred-settlements";
@@ -127,13 +127,19 @@ function failureOutcome(error: GatewayError): Omit<InferenceOutcome, "latencyMs"
 /** Called once the reply (or the stream) is complete. */
 type OnReplied = (summary: ReplySummary, result?: Dispatched) => void;
 
-/** What a Responses call answered as a chat becomes: `resp_` and the request's id, kept unless the client said `store: false`. */
-function bridgedResponseOf(responses: StoredResponses | undefined, call: InferenceCall, context: RequestContext): BridgedResponse {
+/**
+ * What a Responses call answered as a chat becomes: `resp_` and the request's id, kept unless the
+ * client said `store: false`. A continuation stores the items after the conversation it continued.
+ */
+function bridgedResponseOf(responses: StoredResponses | undefined, call: InferenceCall, context: RequestContext, continuing?: Continuation): BridgedResponse {
   const id = responseIdFor(context.id);
   if (!responses?.enabled || call.body.store === false) return { id };
   const owner = context.caller?.virtualKeyId ?? null;
-  const input = inputItemsOf(context.body);
-  return { id, completed: (response) => responses.keep({ id, owner, input, response }) };
+  const wholeInput = inputItemsOf(context.body);
+  const linked = continuing !== undefined && wholeInput.length >= continuing.length;
+  const previousId = linked ? continuing.id : null;
+  const ownInput = linked ? wholeInput.slice(continuing.length) : wholeInput;
+  return { id, completed: (response) => responses.keep({ id, owner, previousId, ownInput, wholeInput, response }) };
 }
 
 /** The client's response, in its own format. */
@@ -177,7 +183,8 @@ async function answer(inference: Inference, call: InferenceCall, context: Reques
   if (pinnedKeyId && !context.targets.some((target) => store.get(target.provider)?.keys.some((key) => key.id === pinnedKeyId))) {
     throw badRequest(`x-gw-api-key-id '${pinnedKeyId}' is not a key of the requested providers`, "x-gw-api-key-id", "caller_key_not_found");
   }
-  if (call.operation === "responses" && inference.responses) context.body = await inference.responses.continued(context.body, context.caller?.virtualKeyId);
+  let continuing: Continuation | undefined;
+  if (call.operation === "responses" && inference.responses) ({ body: context.body, continuing } = await inference.responses.continued(context.body, context.caller?.virtualKeyId));
   const result = await dispatch(store, {
     operation: call.operation,
     format: call.format,
@@ -190,7 +197,7 @@ async function answer(inference: Inference, call: InferenceCall, context: Reques
     endpoint: call.endpoint,
     signal: call.request.signal,
   });
-  const bridgedResponse = call.operation === "responses" && result.operation === "chat" ? bridgedResponseOf(inference.responses, call, context) : undefined;
+  const bridgedResponse = call.operation === "responses" && result.operation === "chat" ? bridgedResponseOf(inference.responses, call, context, continuing) : undefined;
   return clientResponse(result, call, { model: result.target.model, clientBody: call.body, bridgedResponse }, onReplied, context.startedAt);
 }
 

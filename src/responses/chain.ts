@@ -1,6 +1,10 @@
-import type { StoredResponseRow } from "../db/schema";
-
 type Body = Record<string, unknown>;
+
+/** One stored turn: the input items its request added and the response it got. */
+export interface ResponseLink {
+  input: unknown[];
+  response: Record<string, unknown>;
+}
 
 /** A Responses request's `input` as items: a string is one user message. */
 export function inputItemsOf(body: Body): unknown[] {
@@ -9,12 +13,21 @@ export function inputItemsOf(body: Body): unknown[] {
   return Array.isArray(input) ? input : [];
 }
 
+const outputOf = (response: Record<string, unknown>): unknown[] => (Array.isArray(response.output) ? response.output : []);
+
+/** Every input item the last turn's model answered: each earlier turn's input and output, then its own input. */
+export function wholeInputOf(chain: readonly ResponseLink[]): unknown[] {
+  return chain.flatMap((link, index) => (index === chain.length - 1 ? link.input : [...link.input, ...outputOf(link.response)]));
+}
+
+/** What a request continuing the chain's last response starts from: the whole conversation, that response's output included. */
+export const continuationOf = (chain: readonly ResponseLink[]): unknown[] => chain.flatMap((link) => [...link.input, ...outputOf(link.response)]);
+
 /**
- * The request continuing `previous`, written out whole: the earlier input and output items, then
- * its own. As on OpenAI's API, the previous response's instructions do not carry over.
+ * The request continuing a conversation, written out whole: the conversation's items, then its
+ * own. As on OpenAI's API, the previous response's instructions do not carry over.
  */
-export function continuedBody(body: Body, previous: StoredResponseRow): Body {
+export function continuedBody(body: Body, conversation: readonly unknown[]): Body {
   const { previous_response_id: _, ...rest } = body;
-  const output = Array.isArray(previous.response.output) ? previous.response.output : [];
-  return { ...rest, input: [...previous.input, ...output, ...inputItemsOf(body)] };
+  return { ...rest, input: [...conversation, ...inputItemsOf(body)] };
 }

@@ -1,12 +1,18 @@
 import { Elysia } from "elysia";
 import type { Database } from "../db/client";
 import { notFound } from "../http/errors";
-import { continuedBody } from "./chain";
+import { continuationOf, continuedBody } from "./chain";
 import { mayBeStored } from "./ids";
 import { InputItemsQuery, inputItemsPage } from "./input-items";
 import { DEFAULT_RETENTION_DAYS, type NewStoredResponse, StoredResponseStore } from "./store";
 
 type Body = Record<string, unknown>;
+
+/** A request continuing a stored response: its id, and how many input items lead up to the request's own. */
+export interface Continuation {
+  id: string;
+  length: number;
+}
 
 export interface StoredResponsesOptions {
   db: Database;
@@ -48,12 +54,14 @@ export function createStoredResponses({ db, callerOf, settings, clock = Date.now
     get enabled() {
       return settings()?.enabled !== false;
     },
-    /** The body with a stored `previous_response_id` written out whole; as it came otherwise. */
-    async continued(body: Body, owner: string | undefined): Promise<Body> {
+    /** The body with a stored `previous_response_id` written out whole, and what it continues; as it came otherwise. */
+    async continued(body: Body, owner: string | undefined): Promise<{ body: Body; continuing?: Continuation }> {
       const id = body.previous_response_id;
-      if (typeof id !== "string" || !mayBeStored(id)) return body;
+      if (typeof id !== "string" || !mayBeStored(id)) return { body };
       const previous = await store.get(id, owner);
-      return previous ? continuedBody(body, previous) : body;
+      if (!previous) return { body };
+      const conversation = continuationOf([previous]);
+      return { body: continuedBody(body, conversation), continuing: { id, length: conversation.length } };
     },
     /** Keeps a bridged response; a failed write is logged, never the client's problem. */
     keep(entry: NewStoredResponse): void {

@@ -168,6 +168,71 @@ describe("previous_response_id on a provider without a Responses API", () => {
   });
 });
 
+describe("a long conversation through previous_response_id", () => {
+  const anthropicOnly = () => ({ anthropic: { keys: [{ id: "ant-1", value: ANTHROPIC_UPSTREAM_KEY }], network_config: { base_url: fixture.anthropicUpstream.baseUrl } } });
+
+  /** Creates `turns` responses, each continuing the one before, and returns their ids. */
+  async function converse(reader: OpenAI, turns: number, previous?: string): Promise<string[]> {
+    const ids: string[] = [];
+    for (let turn = 0; turn < turns; turn++) {
+      const created = await reader.responses.create({ model: MODEL, input: `turn ${turn}`, ...(previous ? { previous_response_id: previous } : {}) });
+      previous = (await kept(created.id, reader)).id;
+      ids.push(previous);
+    }
+    return ids;
+  }
+
+  test("is stored once, not once per turn, and its last turn still lists every item", async () => {
+    const gw = await startGateway({ providers: anthropicOnly() });
+    try {
+      const reader = openAIClientOf(gw.url);
+      const ids = await converse(reader, 10);
+      const listed = await reader.responses.inputItems.list(ids.at(-1)!, { order: "asc", limit: 100 });
+      expect(listed.data).toHaveLength(19);
+      const database = createClient({ url: gw.databaseUrl });
+      try {
+        const { rows } = await database.execute("SELECT sum(json_array_length(input)) AS items FROM stored_responses");
+        // Ten user messages, each kept one time; a copy per turn would be 1 + 3 + ... + 19 = 100.
+        expect(rows[0]!.items).toBe(10);
+      } finally {
+        database.close();
+      }
+    } finally {
+      await gw.close();
+    }
+  });
+
+  test("deleting a turn in the middle leaves the later turns whole", async () => {
+    const [first, second, third] = await converse(client, 3);
+    await client.responses.delete(second!);
+    const listed = await client.responses.inputItems.list(third!, { order: "asc" });
+    expect(listed.data).toHaveLength(5);
+    await client.responses.create({ model: MODEL, previous_response_id: third!, input: "and then?" });
+    expect(turnsSent().map(([, text]) => text)).toEqual(["turn 0", "echo: turn 0", "turn 1", "echo: turn 1", "turn 2", "echo: turn 2", "and then?"]);
+    expect(await client.responses.retrieve(second!).catch((error: unknown) => error)).toBeInstanceOf(OpenAI.NotFoundError);
+    expect((await client.responses.retrieve(first!)).output_text).toBe("echo: turn 0");
+  });
+
+  test("an earlier turn expiring does not cut a later one short", async () => {
+    let now = Date.parse("2026-06-01T00:00:00Z");
+    const gw = await startGateway({ providers: anthropicOnly(), stored_responses: { retention_days: 2 } }, { runtime: { clock: () => now } });
+    try {
+      const reader = openAIClientOf(gw.url);
+      const [first] = await converse(reader, 1);
+      now += 1.5 * 86_400_000;
+      const [second] = await converse(reader, 1, first);
+      now += 86_400_000;
+      // This write sweeps the first turn, which has expired.
+      await converse(reader, 1);
+      expect(await reader.responses.retrieve(first!).catch((error: unknown) => error)).toBeInstanceOf(OpenAI.NotFoundError);
+      await reader.responses.create({ model: MODEL, previous_response_id: second!, input: "still there?" });
+      expect(turnsSent().map(([, text]) => text)).toEqual(["turn 0", "echo: turn 0", "turn 0", "echo: turn 0", "still there?"]);
+    } finally {
+      await gw.close();
+    }
+  });
+});
+
 describe("stored_responses in the config", () => {
   const anthropicOnly = () => ({ anthropic: { keys: [{ id: "ant-1", value: ANTHROPIC_UPSTREAM_KEY }], network_config: { base_url: fixture.anthropicUpstream.baseUrl } } });
 

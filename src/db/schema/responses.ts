@@ -1,3 +1,4 @@
+import { sql } from "drizzle-orm";
 import { index, integer, sqliteTable, text } from "drizzle-orm/sqlite-core";
 
 /**
@@ -11,14 +12,22 @@ export const storedResponses = sqliteTable(
     id: text("id").primaryKey(),
     /** The virtual key that created it; only that caller reads it. Null when the caller had none. */
     owner: text("owner"),
-    /** The input items the model answered: those of every earlier response of the chain, then its own. */
+    /**
+     * The stored response this one continued (`previous_response_id`). Each row keeps only what its
+     * own request added, so a long conversation is stored once, not once per turn.
+     */
+    previousId: text("previous_id"),
+    /** The input items its own request added; with no `previousId`, every input item the model answered. */
     input: text("input", { mode: "json" }).$type<unknown[]>().notNull(),
     /** The response object as the client received it. */
     response: text("response", { mode: "json" }).$type<Record<string, unknown>>().notNull(),
     createdAt: integer("created_at", { mode: "timestamp_ms" }).notNull(),
     expiresAt: integer("expires_at", { mode: "timestamp_ms" }).notNull(),
   },
-  (table) => [index("stored_responses_expiry_idx").on(table.expiresAt)],
+  (table) => [
+    index("stored_responses_expiry_idx").on(table.expiresAt),
+    index("stored_responses_previous_idx").on(table.previousId).where(sql`${table.previousId} IS NOT NULL`),
+  ],
 );
 
 export type StoredResponseRow = typeof storedResponses.$inferSelect;
