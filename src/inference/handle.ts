@@ -59,6 +59,8 @@ export interface InferenceCall {
   pinnedKeyId?: string;
   /** Usage the request alone determines (the text to speak), for replies that report none. */
   usage?: Usage;
+  /** For replies that repeat usage billed elsewhere (a kept response read back): whether this one's counts. */
+  countsUsage?: () => boolean;
 }
 
 /** Reads `fallbacks` from the body or the `x-gw-fallbacks` header (comma-separated) for formats whose body cannot carry it. */
@@ -142,6 +144,18 @@ function bridgedResponseOf(responses: StoredResponses | undefined, call: Inferen
   return { id, completed: (response) => responses.keep({ id, owner, previousId, ownInput, wholeInput, response }) };
 }
 
+/** A response the provider goes on writing: its usage is billed when it is read back finished. */
+async function rememberBackground(responses: StoredResponses | undefined, result: Dispatched & { body: string }): Promise<void> {
+  try {
+    const { id, status } = JSON.parse(result.body) as { id?: unknown; status?: unknown };
+    if (typeof id !== "string" || (status !== "queued" && status !== "in_progress")) return;
+    await responses?.startedInBackground(id, { provider: result.target.provider, model: result.target.model });
+  } catch (error) {
+    // The client still gets its response; only the billing of its usage is lost.
+    console.error("a background response was not remembered for billing", error);
+  }
+}
+
 /** The client's response, in its own format. */
 function clientResponse(result: Dispatched, call: InferenceCall, origin: ReplyOrigin, onReplied: OnReplied | undefined, startedAt: number): Response {
   const headers: Record<string, string> = { "x-gw-provider": result.target.provider, "x-gw-model": result.target.model };
@@ -197,6 +211,7 @@ async function answer(inference: Inference, call: InferenceCall, context: Reques
     endpoint: call.endpoint,
     signal: call.request.signal,
   });
+  if (call.body.background === true && result.operation === "responses" && "body" in result) await rememberBackground(inference.responses, result);
   const bridgedResponse = call.operation === "responses" && result.operation === "chat" ? bridgedResponseOf(inference.responses, call, context, continuing) : undefined;
   return clientResponse(result, call, { model: result.target.model, clientBody: call.body, bridgedResponse }, onReplied, context.startedAt);
 }
@@ -239,7 +254,8 @@ export async function handleInference(inference: Inference, call: InferenceCall)
     if (context.targets.length === 0) context.targets = resolveAll();
     if (admission.reply) return await transformThrough(admission, context, await answeredByHook(settling, call, context, admission.reply));
     const onReplied: OnReplied | undefined = observed
-      ? (reported, result) => {
+      ? (replied, result) => {
+          const reported = replied.usage && call.countsUsage?.() === false ? { ...replied, usage: undefined } : replied;
           const summary = reported.usage || !call.usage ? reported : { ...reported, usage: call.usage };
           settle(settling, context, {
             status: result?.status ?? 200,

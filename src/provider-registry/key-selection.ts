@@ -16,6 +16,8 @@ export interface SelectableKey {
 export interface KeyNeed {
   model: string;
   batchApi?: boolean;
+  /** Calls that name no model (a stored response's) take any enabled key. */
+  anyModel?: boolean;
 }
 
 /**
@@ -31,7 +33,10 @@ export function keyAllowsModel(key: SelectableKey, model: string): boolean {
 }
 
 /** Batch and file calls take the enabled keys marked `use_for_batch_api`, whatever models they list. */
-export const keyMeets = (key: SelectableKey, need: KeyNeed) => (need.batchApi ? key.enabled && key.useForBatchApi === true : keyAllowsModel(key, need.model));
+export function keyMeets(key: SelectableKey, need: KeyNeed): boolean {
+  if (need.batchApi) return key.enabled && key.useForBatchApi === true;
+  return need.anyModel ? key.enabled : keyAllowsModel(key, need.model);
+}
 
 /**
  * Weighted random choice among the keys that meet the need (a bare model name: allow that model).

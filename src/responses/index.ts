@@ -1,10 +1,8 @@
-import { Elysia } from "elysia";
 import type { Database } from "../db/client";
-import { notFound } from "../http/errors";
+import { BackgroundResponseLedger, type PendingResponse } from "./background";
 import { continuationOf, continuedBody } from "./chain";
 import { mayBeStored } from "./ids";
-import { InputItemsQuery, inputItemsPage } from "./input-items";
-import { DEFAULT_RETENTION_DAYS, type NewStoredResponse, StoredResponseStore } from "./store";
+import { DEFAULT_RETENTION_DAYS, type NewStoredResponse, type StoredResponse, StoredResponseStore } from "./store";
 
 type Body = Record<string, unknown>;
 
@@ -26,30 +24,25 @@ export interface StoredResponsesOptions {
 /**
  * The Responses API's state for providers without one: responses the gateway bridged are kept
  * (unless the request says `store: false`), a later request names one in `previous_response_id`,
- * and `GET`/`DELETE /v1/responses/{id}` read and remove them. OpenAI keeps its own responses: an
- * id not found here is left for the provider to resolve.
+ * and the routes on `/v1/responses/{id}` read and remove them. OpenAI keeps its own responses: an
+ * id not of the gateway's shape is left for the provider to resolve.
  */
 export function createStoredResponses({ db, callerOf, settings, clock = Date.now }: StoredResponsesOptions) {
   const store = new StoredResponseStore(db, clock, () => settings()?.retention_days ?? DEFAULT_RETENTION_DAYS);
+  const ledger = new BackgroundResponseLedger(db, clock);
   const writing = new Set<Promise<void>>();
 
-  const missing = (id: string) => notFound(`no response '${id}' is stored by this gateway`);
-  const storedOrNotFound = async (id: string, headers: Headers) => {
-    const stored = await store.get(id, callerOf(headers));
-    if (!stored) throw missing(id);
-    return stored;
-  };
-
-  const readRoutes = () =>
-    new Elysia()
-      .get("/responses/:id", async ({ params, request }) => (await storedOrNotFound(params.id, request.headers)).response)
-      .get("/responses/:id/input_items", async ({ params, query, request }) => inputItemsPage((await storedOrNotFound(params.id, request.headers)).input, params.id, query), { query: InputItemsQuery })
-      .delete("/responses/:id", async ({ params, request }) => {
-        if (!(await store.delete(params.id, callerOf(request.headers)))) throw missing(params.id);
-        return { id: params.id, object: "response", deleted: true };
-      });
-
   return {
+    /** A response this gateway keeps for the caller; undefined for ids of the provider's own (OpenAI's). */
+    async find(id: string, headers: Headers): Promise<StoredResponse | undefined> {
+      return mayBeStored(id) ? store.get(id, callerOf(headers)) : undefined;
+    },
+    /** Whether `id` names a response of the gateway's: an unknown one of that shape is not the provider's either. */
+    ownsId: mayBeStored,
+    /** Whether the caller's response was deleted. */
+    async remove(id: string, headers: Headers): Promise<boolean> {
+      return mayBeStored(id) && store.delete(id, callerOf(headers));
+    },
     /** Whether new responses are kept (`stored_responses.enabled`, on by default). */
     get enabled() {
       return settings()?.enabled !== false;
@@ -69,7 +62,16 @@ export function createStoredResponses({ db, callerOf, settings, clock = Date.now
       writing.add(written);
       void written.finally(() => writing.delete(written));
     },
-    readRoutes,
+    /**
+     * Remembers a response the provider goes on writing in the background, so that the read that
+     * finds it finished bills its usage. Awaited before the create is answered: a client polling
+     * at once must find it.
+     */
+    startedInBackground: (id: string, pending: PendingResponse) => ledger.remember(id, pending),
+    /** The provider and model of a background response whose usage is not billed yet. */
+    pendingInBackground: (id: string) => ledger.pending(id),
+    /** Whether a read of a background response bills its usage: once. */
+    billsOnce: (id: string) => ledger.claim(id),
     /** Waits for the responses still being written. */
     async close(): Promise<void> {
       await Promise.all(writing);
@@ -78,3 +80,5 @@ export function createStoredResponses({ db, callerOf, settings, clock = Date.now
 }
 
 export type StoredResponses = ReturnType<typeof createStoredResponses>;
+
+export { InputItemsQuery, inputItemsPage } from "./input-items";

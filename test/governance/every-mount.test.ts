@@ -16,9 +16,10 @@ let bedrockUpstream: MockBedrock;
 let cohereUpstream: MockCohere;
 let platformUpstream: MockOpenAIPlatform;
 let gw: TestGateway;
-/** A file and a batch the platform already holds, for the routes that act on one. */
+/** A file and a batch the platform already holds, and a background response OpenAI holds, for the routes that act on one. */
 let heldFile: string;
 let heldBatch: string;
+let heldResponse: string;
 
 const PLATFORM_KEY = "sk-platform-every-mount";
 
@@ -40,6 +41,8 @@ beforeAll(async () => {
   platformUpstream = startMockOpenAIPlatform();
   platformUpstream.keys.set(PLATFORM_KEY, []);
   await platformObjects();
+  const background = await fetch(`${openaiUpstream.baseUrl}/responses`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ model: "gpt-4o-mini", input: question, background: true }) });
+  heldResponse = ((await background.json()) as { id: string }).id;
   gw = await startGateway({
     enforce_auth_on_inference: true,
     providers: {
@@ -89,6 +92,7 @@ const CALLS: Array<[suffix: string, build: (prefix: string) => Call]> = [
   ["/v1/embeddings", (prefix) => ({ path: `${prefix}/v1/embeddings`, body: { model: "openai/text-embedding-3-small", input: question } })],
   ["/v1/responses", (prefix) => ({ path: `${prefix}/v1/responses`, body: { model: CHAT_MODEL, input: question } })],
   ["/v1/responses/input_tokens", (prefix) => ({ path: `${prefix}/v1/responses/input_tokens`, body: { model: "platform/gpt-4o-mini", input: question } })],
+  ["/v1/responses/:id/cancel", (prefix) => ({ path: `${prefix}/v1/responses/${heldResponse}/cancel`, body: {}, headers: { "x-gw-provider": "openai" } })],
   ["/v1/rerank", (prefix) => ({ path: `${prefix}/v1/rerank`, body: { model: "cohere/rerank-v3.5", query: question, documents: ["yes", "no"] } })],
   ["/v1/audio/speech", (prefix) => ({ path: `${prefix}/v1/audio/speech`, body: { model: "platform/gpt-4o-mini-tts", voice: "alloy", input: question } })],
   ["/v1/audio/transcriptions", (prefix) => ({ path: `${prefix}/v1/audio/transcriptions`, body: form({ model: "platform/whisper-1" }, { name: "q.wav", content: "RIFF" }) })],

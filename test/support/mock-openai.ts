@@ -163,7 +163,8 @@ function responsesObject(body: Record<string, unknown>) {
   const text = `echo: ${input}`;
   const outputTokens = call ? 10 : countTokens(text);
   return {
-    id: `resp_${crypto.randomUUID().replaceAll("-", "")}`,
+    // OpenAI's ids are 48 hex digits after `resp_`, longer than the gateway's own.
+    id: `resp_${crypto.randomUUID().replaceAll("-", "")}${crypto.randomUUID().replaceAll("-", "").slice(0, 16)}`,
     object: "response",
     created_at: Math.floor(Date.now() / 1000),
     status: "completed",
@@ -177,6 +178,15 @@ function responsesObject(body: Record<string, unknown>) {
       total_tokens: countTokens(input) + outputTokens,
     },
   };
+}
+
+/** Keeps the response unless `store: false`; a background one is answered queued, and finishes as it is polled. */
+function keptResponse(kept: Map<string, KeptResponse>, body: Record<string, unknown>, done: ReturnType<typeof responsesObject>) {
+  const response = body.background === true ? { ...done, status: "queued", output: [], usage: null, background: true, finished: done } : done;
+  const input = typeof body.input === "string" ? [{ role: "user", content: body.input }] : ((body.input as unknown[]) ?? []);
+  if (body.store !== false) kept.set(done.id, { response, input });
+  const { finished: _, ...shown } = response as Record<string, unknown>;
+  return shown;
 }
 
 function responsesEvents(body: Record<string, unknown>): Array<{ event: string; data: unknown }> {
@@ -277,6 +287,39 @@ const undecryptable = (item: { id?: string }) => ({ error: { message: `The encry
 
 const modelNotFound = (model: string) => ({ error: { message: `The model \`${model}\` does not exist or you do not have access to it.`, type: "invalid_request_error", param: null, code: "model_not_found" } });
 
+/** A response the mock keeps, as OpenAI does unless `store: false`; a background one advances a status each time it is read. */
+interface KeptResponse {
+  response: Record<string, unknown>;
+  input: unknown[];
+}
+
+const responseNotFound = (id: string) => Response.json({ error: { message: `Response with id '${id}' not found.`, type: "invalid_request_error", param: null, code: null } }, { status: 404 });
+
+/** `GET`, `DELETE /responses/{id}`, its `input_items` and `cancel`, answered from what the mock kept. */
+function keptResponseCall(kept: Map<string, KeptResponse>, method: string, id: string, action: string | undefined): Response {
+  const entry = kept.get(id);
+  if (!entry) return responseNotFound(id);
+  const { response } = entry;
+  if (method === "DELETE") {
+    kept.delete(id);
+    return Response.json({ id, object: "response", deleted: true });
+  }
+  if (action === "input_items") {
+    const data = entry.input.map((item, index) => ({ id: `msg_in_${index}`, type: "message", ...(item as object) })).reverse();
+    return Response.json({ object: "list", data, first_id: data[0]?.id ?? null, last_id: data.at(-1)?.id ?? null, has_more: false });
+  }
+  if (action === "cancel") {
+    if (!response.background) return Response.json(errorBody(400, "Cannot cancel a synchronous response."), { status: 400 });
+    if (response.status !== "completed") entry.response = { ...response, status: "cancelled", output: [] };
+  } else if (response.status === "queued") {
+    entry.response = { ...response, status: "in_progress" };
+  } else if (response.status === "in_progress") {
+    entry.response = { ...(response.finished as object), background: true };
+  }
+  const { finished: _, ...shown } = entry.response;
+  return Response.json(shown);
+}
+
 export interface MockOpenAI {
   url: string;
   /** The API root to configure as a provider's base_url. */
@@ -298,6 +341,8 @@ export interface MockOpenAI {
   missingRoutes: string[];
   /** Models the server does not serve: 404 `model_not_found` on every route, as OpenAI answers. */
   missingModels: string[];
+  /** The responses it keeps, by id. */
+  kept: Map<string, KeptResponse>;
   stop(): void;
 }
 
@@ -311,6 +356,7 @@ export function startMockOpenAI(): MockOpenAI {
     refusedFields: [],
     missingRoutes: [],
     missingModels: [],
+    kept: new Map(),
     holdNextStream() {
       const { held, gate } = createHeldStream();
       gates.push(gate);
@@ -339,6 +385,8 @@ export function startMockOpenAI(): MockOpenAI {
       if (refused) return Response.json(extraForbidden(refused), { status: 422 });
       const badId = mock.toolCallIds && callIdsOf(body).find((id) => !mock.toolCallIds!.test(id));
       if (badId) return Response.json({ object: "error", message: `Tool call id was ${badId} but must be a-z, A-Z, 0-9, with a length of 9.`, type: "invalid_request_message_order", code: 3230 }, { status: 400 });
+      const onKept = /^\/responses\/(resp_\w+)(?:\/(input_items|cancel))?$/.exec(path);
+      if (onKept) return keptResponseCall(mock.kept, request.method, onKept[1]!, onKept[2]);
       const fault = mock.faults.shift();
       if (fault?.kind === "delay") await Bun.sleep(fault.ms);
       if (fault?.kind === "status") return Response.json(errorBody(fault.status, fault.message ?? `mock failure ${fault.status}`), { status: fault.status, headers: fault.headers });
@@ -361,7 +409,8 @@ export function startMockOpenAI(): MockOpenAI {
           return Response.json(embeddings(body));
         case "/responses":
           if (foreignReasoning(body)) return Response.json(undecryptable(foreignReasoning(body)!), { status: 400 });
-          return body.stream ? new Response(sse(responsesEvents(body), false, cut, gate), { headers: streamHeaders }) : Response.json(responsesObject(body));
+          if (body.stream) return new Response(sse(responsesEvents(body), false, cut, gate), { headers: streamHeaders });
+          return Response.json(keptResponse(mock.kept, body, responsesObject(body)));
         default:
           return Response.json(errorBody(404, `mock has no route ${url.pathname}`), { status: 404 });
       }

@@ -31,3 +31,16 @@ export const storedResponses = sqliteTable(
 );
 
 export type StoredResponseRow = typeof storedResponses.$inferSelect;
+
+/**
+ * Responses a provider is still writing in the background (`background: true` on OpenAI's API).
+ * Their usage is known only once one of them is read back finished: that read is what gets billed.
+ */
+export const backgroundResponses = sqliteTable("background_responses", {
+  /** The provider's response id. */
+  id: text("id").primaryKey(),
+  provider: text("provider").notNull(),
+  /** The model the response was created with, for pricing. */
+  model: text("model").notNull(),
+  createdAt: integer("created_at", { mode: "timestamp_ms" }).notNull(),
+});

@@ -1,8 +1,9 @@
 import type { OAuthKeyConfig } from "../../../provider-registry/schemas";
 import { openAIBatches } from "../../batches/openai";
-import type { Operation } from "../../operations";
+import { isResponseObjectOperation, type Operation } from "../../operations";
 import { withoutStreamOptions } from "../../formats/openai/stream-usage";
 import { definedFieldsOf, OPENAI_PATHS, openAIModelListing, openAIPayload, TEXT_OPERATIONS } from "../openai-compatible";
+import { responseObjectCall } from "../openai-compatible/response-objects";
 import { mintsBearer, withMintedBearer } from "../oauth";
 import type { ProviderAdapter, UpstreamTarget } from "../types";
 
@@ -73,6 +74,7 @@ export const azure: ProviderAdapter = {
   operations: new Set<Operation>([...TEXT_OPERATIONS, ...MEDIA_OPERATIONS, ...batches.operations]),
   keyOptional: false,
   buildCall(operation, target, body) {
+    if (isResponseObjectOperation(operation)) return responseObjectCall(`${endpointOf(target)}/openai/v1`, operation, body, keyHeaders(target));
     const deployment = configOf(target)?.deployments?.[target.model] ?? target.model;
     const sent = apiVersionOf(target) < STREAM_OPTIONS_SINCE ? withoutStreamOptions(body) : body;
     const model = operation === "responses" ? deployment : target.model;

@@ -1,0 +1,139 @@
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import OpenAI from "openai";
+import { expectGatewayError } from "../support/gateway-error";
+import { startGateway, type TestGateway } from "../support/gateway";
+import { loggedRequest } from "../support/logged-request";
+import { type MockOpenAI, startMockOpenAI } from "../support/mock-openai";
+
+/**
+ * OpenAI keeps the responses it writes: the SDK reads them back, lists their input, deletes them,
+ * and polls and cancels those created with `background: true`. Through the gateway these calls
+ * reach the provider that keeps the response, with the gateway's keys.
+ */
+
+let openai: MockOpenAI;
+let azureUpstream: MockOpenAI;
+let gw: TestGateway;
+let client: OpenAI;
+
+beforeAll(async () => {
+  openai = startMockOpenAI();
+  azureUpstream = startMockOpenAI();
+  gw = await startGateway({
+    providers: {
+      openai: { keys: [{ id: "oa", value: "sk-openai-upstream-0001" }], network_config: { base_url: openai.baseUrl } },
+      azure: { keys: [{ id: "az", value: "azure-api-key-0001", azure_key_config: { endpoint: azureUpstream.url, api_version: "2024-10-21" } }] },
+    },
+  });
+  client = new OpenAI({ baseURL: `${gw.url}/v1`, apiKey: "unused", maxRetries: 0 });
+});
+afterAll(async () => {
+  await gw.close();
+  openai.stop();
+  azureUpstream.stop();
+});
+
+const lastRequestTo = (upstream: MockOpenAI) => upstream.requests.at(-1)!;
+
+describe("a response OpenAI keeps", () => {
+  test("is read back, its input listed, and deleted, each with the gateway's key", async () => {
+    const created = await client.responses.create({ model: "openai/gpt-4o-mini", input: "remember me" });
+    const retrieved = await client.responses.retrieve(created.id);
+    expect(retrieved.id).toBe(created.id);
+    expect(retrieved.output_text).toBe("echo: remember me");
+    expect(lastRequestTo(openai).headers.get("authorization")).toBe("Bearer sk-openai-upstream-0001");
+
+    const items = await client.responses.inputItems.list(created.id);
+    expect(items.data.map((item) => (item as { role?: string }).role)).toEqual(["user"]);
+
+    await client.responses.delete(created.id);
+    expect(openai.kept.has(created.id)).toBe(false);
+    expect(await client.responses.retrieve(created.id).catch((error: unknown) => error)).toBeInstanceOf(OpenAI.NotFoundError);
+  });
+
+  test("background: the SDK polls until it completes", async () => {
+    let response = await client.responses.create({ model: "openai/gpt-4o-mini", input: "take your time", background: true });
+    const seen = [response.status];
+    while (response.status === "queued" || response.status === "in_progress") {
+      response = await client.responses.retrieve(response.id);
+      seen.push(response.status);
+    }
+    expect(seen).toEqual(["queued", "in_progress", "completed"]);
+    expect(response.output_text).toBe("echo: take your time");
+  });
+
+  test("background: its usage is billed once, on the read that finds it finished, at its model's price", async () => {
+    const tagged = (name: string) => ({ headers: { "x-gw-metadata-case": name } });
+    const created = await client.responses.create({ model: "openai/gpt-4o-mini", input: "bill me later please", background: true }, tagged("bg-create"));
+    expect(created.usage).toBeNull();
+    const polls = ["bg-poll-1", "bg-poll-2", "bg-poll-3"];
+    for (const name of polls) await client.responses.retrieve(created.id, {}, tagged(name));
+    const [create, queued, finished, again] = await Promise.all(["bg-create", ...polls].map((name) => loggedRequest(gw, name)));
+    expect(create).toMatchObject({ object: "response", input_tokens: 0, output_tokens: 0 });
+    expect(queued).toMatchObject({ object: "response.retrieve", input_tokens: 0, output_tokens: 0 });
+    expect(finished).toMatchObject({ object: "response.retrieve", model: "gpt-4o-mini", input_tokens: 4, output_tokens: 5 });
+    expect(finished!.cost).toBeGreaterThan(0);
+    expect(again).toMatchObject({ input_tokens: 0, output_tokens: 0 });
+  });
+
+  test("background: a restart of the gateway in between still bills it on the read that finds it finished", async () => {
+    const own = await startGateway({ providers: { openai: { keys: [{ id: "oa", value: "sk-openai-upstream-0001" }], network_config: { base_url: openai.baseUrl } } } });
+    const created = await new OpenAI({ baseURL: `${own.url}/v1`, apiKey: "unused", maxRetries: 0 }).responses.create({ model: "openai/gpt-4o-mini", input: "across a restart", background: true });
+    await own.stop();
+    const restarted = await own.restart();
+    try {
+      const after = new OpenAI({ baseURL: `${restarted.url}/v1`, apiKey: "unused", maxRetries: 0 });
+      await after.responses.retrieve(created.id);
+      const finished = await after.responses.retrieve(created.id, {}, { headers: { "x-gw-metadata-case": "after-restart" } });
+      expect(finished.status).toBe("completed");
+      expect(await loggedRequest(restarted, "after-restart")).toMatchObject({ model: "gpt-4o-mini", input_tokens: 3, output_tokens: 4 });
+    } finally {
+      await restarted.close();
+    }
+  });
+
+  test("a response read back is not billed again", async () => {
+    const created = await client.responses.create({ model: "openai/gpt-4o-mini", input: "once is enough" });
+    await client.responses.retrieve(created.id, {}, { headers: { "x-gw-metadata-case": "plain-read" } });
+    expect(await loggedRequest(gw, "plain-read")).toMatchObject({ object: "response.retrieve", input_tokens: 0, output_tokens: 0, cost: null });
+  });
+
+  test("background: cancel stops it, and the response says cancelled", async () => {
+    const started = await client.responses.create({ model: "openai/gpt-4o-mini", input: "never mind", background: true });
+    const cancelled = await client.responses.cancel(started.id);
+    expect(cancelled.status).toBe("cancelled");
+    expect((await client.responses.retrieve(started.id)).status).toBe("cancelled");
+  });
+
+  test("cancelling a response that was not in the background is the provider's 400", async () => {
+    const created = await client.responses.create({ model: "openai/gpt-4o-mini", input: "done already" });
+    await expectGatewayError(await fetch(`${gw.url}/v1/responses/${created.id}/cancel`, { method: "POST" }), 400);
+  });
+
+  test("an id the provider does not know is a 404", async () => {
+    expect(await client.responses.retrieve("resp_0123456789abcdef0123456789abcdef0123456789abcdef").catch((error: unknown) => error)).toBeInstanceOf(OpenAI.NotFoundError);
+  });
+
+  test("with several providers keeping responses, x-gw-provider names the one asked", async () => {
+    const azureClient = new OpenAI({ baseURL: `${gw.url}/v1`, apiKey: "unused", maxRetries: 0, defaultHeaders: { "x-gw-provider": "azure" } });
+    const created = await azureClient.responses.create({ model: "azure/gpt-4o", input: "on azure" });
+    expect((await azureClient.responses.retrieve(created.id)).output_text).toBe("echo: on azure");
+    expect(lastRequestTo(azureUpstream).path).toBe(`/openai/v1/responses/${created.id}`);
+    expect(lastRequestTo(azureUpstream).headers.get("api-key")).toBe("azure-api-key-0001");
+    // Without the header, OpenAI's own API is asked, which does not have it.
+    expect(await client.responses.retrieve(created.id).catch((error: unknown) => error)).toBeInstanceOf(OpenAI.NotFoundError);
+  });
+
+  test("the only provider keeping responses is asked without being named", async () => {
+    const azureOnly = await startGateway({
+      providers: { azure: { keys: [{ id: "az", value: "azure-api-key-0001", azure_key_config: { endpoint: azureUpstream.url, api_version: "2024-10-21" } }] } },
+    });
+    try {
+      const azureClient = new OpenAI({ baseURL: `${azureOnly.url}/v1`, apiKey: "unused", maxRetries: 0 });
+      const created = await azureClient.responses.create({ model: "azure/gpt-4o", input: "the only one" });
+      expect((await azureClient.responses.retrieve(created.id)).output_text).toBe("echo: the only one");
+    } finally {
+      await azureOnly.close();
+    }
+  });
+});
