@@ -16,16 +16,17 @@ let azureUpstream: MockOpenAI;
 let gw: TestGateway;
 let client: OpenAI;
 
+const clientOf = (gateway: TestGateway, headers: Record<string, string> = {}) => new OpenAI({ baseURL: `${gateway.url}/v1`, apiKey: "unused", maxRetries: 0, defaultHeaders: headers });
+const openAIProvider = () => ({ keys: [{ id: "oa", value: "sk-openai-upstream-0001" }], network_config: { base_url: openai.baseUrl } });
+const azureProvider = () => ({ keys: [{ id: "az", value: "azure-api-key-0001", azure_key_config: { endpoint: azureUpstream.url, api_version: "2024-10-21" } }] });
+
 beforeAll(async () => {
   openai = startMockOpenAI();
   azureUpstream = startMockOpenAI();
   gw = await startGateway({
-    providers: {
-      openai: { keys: [{ id: "oa", value: "sk-openai-upstream-0001" }], network_config: { base_url: openai.baseUrl } },
-      azure: { keys: [{ id: "az", value: "azure-api-key-0001", azure_key_config: { endpoint: azureUpstream.url, api_version: "2024-10-21" } }] },
-    },
+    providers: { openai: openAIProvider(), azure: azureProvider() },
   });
-  client = new OpenAI({ baseURL: `${gw.url}/v1`, apiKey: "unused", maxRetries: 0 });
+  client = clientOf(gw);
 });
 afterAll(async () => {
   await gw.close();
@@ -77,12 +78,12 @@ describe("a response OpenAI keeps", () => {
   });
 
   test("background: a restart of the gateway in between still bills it on the read that finds it finished", async () => {
-    const own = await startGateway({ providers: { openai: { keys: [{ id: "oa", value: "sk-openai-upstream-0001" }], network_config: { base_url: openai.baseUrl } } } });
-    const created = await new OpenAI({ baseURL: `${own.url}/v1`, apiKey: "unused", maxRetries: 0 }).responses.create({ model: "openai/gpt-4o-mini", input: "across a restart", background: true });
+    const own = await startGateway({ providers: { openai: openAIProvider() } });
+    const created = await clientOf(own).responses.create({ model: "openai/gpt-4o-mini", input: "across a restart", background: true });
     await own.stop();
     const restarted = await own.restart();
     try {
-      const after = new OpenAI({ baseURL: `${restarted.url}/v1`, apiKey: "unused", maxRetries: 0 });
+      const after = clientOf(restarted);
       await after.responses.retrieve(created.id);
       const finished = await after.responses.retrieve(created.id, {}, { headers: { "x-gw-metadata-case": "after-restart" } });
       expect(finished.status).toBe("completed");
@@ -115,7 +116,7 @@ describe("a response OpenAI keeps", () => {
   });
 
   test("with several providers keeping responses, x-gw-provider names the one asked", async () => {
-    const azureClient = new OpenAI({ baseURL: `${gw.url}/v1`, apiKey: "unused", maxRetries: 0, defaultHeaders: { "x-gw-provider": "azure" } });
+    const azureClient = clientOf(gw, { "x-gw-provider": "azure" });
     const created = await azureClient.responses.create({ model: "azure/gpt-4o", input: "on azure" });
     expect((await azureClient.responses.retrieve(created.id)).output_text).toBe("echo: on azure");
     expect(lastRequestTo(azureUpstream).path).toBe(`/openai/v1/responses/${created.id}`);
@@ -125,11 +126,9 @@ describe("a response OpenAI keeps", () => {
   });
 
   test("the only provider keeping responses is asked without being named", async () => {
-    const azureOnly = await startGateway({
-      providers: { azure: { keys: [{ id: "az", value: "azure-api-key-0001", azure_key_config: { endpoint: azureUpstream.url, api_version: "2024-10-21" } }] } },
-    });
+    const azureOnly = await startGateway({ providers: { azure: azureProvider() } });
     try {
-      const azureClient = new OpenAI({ baseURL: `${azureOnly.url}/v1`, apiKey: "unused", maxRetries: 0 });
+      const azureClient = clientOf(azureOnly);
       const created = await azureClient.responses.create({ model: "azure/gpt-4o", input: "the only one" });
       expect((await azureClient.responses.retrieve(created.id)).output_text).toBe("echo: the only one");
     } finally {
