@@ -5,7 +5,7 @@ import { effectiveNetwork, type RuntimeKey, type RuntimeProvider } from "../prov
 import type { ProviderStore } from "../provider-registry/store";
 import { retryDelayMs, sleep } from "./backoff";
 import type { ModelRef } from "./model-ref";
-import { hasOneShape, isResponseObjectOperation, type Operation, REQUEST_TYPE, usesBatchKeys, type WireFormat } from "./operations";
+import { hasOneShape, isProviderObjectOperation, type Operation, REQUEST_TYPE, usesBatchKeys, type WireFormat } from "./operations";
 import type { UpstreamTarget } from "./providers/types";
 import { withoutStreamOptions } from "./formats/openai/stream-usage";
 import { translateRequest, upstreamOperationOf } from "./translate";
@@ -132,7 +132,7 @@ async function attemptTarget(store: ProviderStore, input: DispatchInput, target:
   const pin = provider.keys.some((key) => key.id === input.pinnedKeyId && !excluded.has(key.id)) ? input.pinnedKeyId : undefined;
   // 5xx and transport failures retry the key that failed; 429/401/403 move to another one.
   let retryKey: RuntimeKey | undefined;
-  const need: KeyNeed = { model: target.model, batchApi: usesBatchKeys(input.operation), anyModel: isResponseObjectOperation(input.operation) };
+  const need: KeyNeed = { model: target.model, batchApi: usesBatchKeys(input.operation), anyModel: isProviderObjectOperation(input.operation) };
   for (;;) {
     const key = pin ? provider.keys.find((candidate) => candidate.id === pin) : (retryKey ?? pickKey(provider.keys, need, excluded));
     if (key && pin && !keyMeets(key, need)) {

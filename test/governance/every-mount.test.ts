@@ -20,6 +20,7 @@ let gw: TestGateway;
 let heldFile: string;
 let heldBatch: string;
 let heldResponse: string;
+let heldConversation: string;
 
 const PLATFORM_KEY = "sk-platform-every-mount";
 
@@ -43,6 +44,8 @@ beforeAll(async () => {
   await platformObjects();
   const background = await fetch(`${openaiUpstream.baseUrl}/responses`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ model: "gpt-4o-mini", input: question, background: true }) });
   heldResponse = ((await background.json()) as { id: string }).id;
+  const conversation = await fetch(`${openaiUpstream.baseUrl}/conversations`, { method: "POST", headers: { "content-type": "application/json" }, body: "{}" });
+  heldConversation = ((await conversation.json()) as { id: string }).id;
   gw = await startGateway({
     enforce_auth_on_inference: true,
     providers: {
@@ -93,6 +96,9 @@ const CALLS: Array<[suffix: string, build: (prefix: string) => Call]> = [
   ["/v1/responses", (prefix) => ({ path: `${prefix}/v1/responses`, body: { model: CHAT_MODEL, input: question } })],
   ["/v1/responses/input_tokens", (prefix) => ({ path: `${prefix}/v1/responses/input_tokens`, body: { model: "platform/gpt-4o-mini", input: question } })],
   ["/v1/responses/:id/cancel", (prefix) => ({ path: `${prefix}/v1/responses/${heldResponse}/cancel`, body: {}, headers: { "x-gw-provider": "openai" } })],
+  ["/v1/conversations", (prefix) => ({ path: `${prefix}/v1/conversations`, body: {}, headers: { "x-gw-provider": "openai" } })],
+  ["/v1/conversations/:id", (prefix) => ({ path: `${prefix}/v1/conversations/${heldConversation}`, body: { metadata: {} }, headers: { "x-gw-provider": "openai" } })],
+  ["/v1/conversations/:id/items", (prefix) => ({ path: `${prefix}/v1/conversations/${heldConversation}/items`, body: { items: [] }, headers: { "x-gw-provider": "openai" } })],
   ["/v1/rerank", (prefix) => ({ path: `${prefix}/v1/rerank`, body: { model: "cohere/rerank-v3.5", query: question, documents: ["yes", "no"] } })],
   ["/v1/audio/speech", (prefix) => ({ path: `${prefix}/v1/audio/speech`, body: { model: "platform/gpt-4o-mini-tts", voice: "alloy", input: question } })],
   ["/v1/audio/transcriptions", (prefix) => ({ path: `${prefix}/v1/audio/transcriptions`, body: form({ model: "platform/whisper-1" }, { name: "q.wav", content: "RIFF" }) })],

@@ -1,8 +1,11 @@
 /**
  * A mock upstream speaking OpenAI's wire format: chat completions (JSON and SSE, tool calls,
- * usage chunk), completions, embeddings, responses (JSON and SSE), models; and the failure
- * modes a gateway must survive: error statuses, 429 with retry-after, slow and dropped replies.
+ * usage chunk), completions, embeddings, responses (JSON and SSE, kept and read back),
+ * conversations, models; and the failure modes a gateway must survive: error statuses, 429 with
+ * retry-after, slow and dropped replies.
  */
+
+import { type Conversation, conversationCall } from "./mock-openai-conversations";
 
 export interface RecordedRequest {
   path: string;
@@ -343,6 +346,8 @@ export interface MockOpenAI {
   missingModels: string[];
   /** The responses it keeps, by id. */
   kept: Map<string, KeptResponse>;
+  /** The conversations it keeps, by id. */
+  conversations: Map<string, Conversation>;
   stop(): void;
 }
 
@@ -357,6 +362,7 @@ export function startMockOpenAI(): MockOpenAI {
     missingRoutes: [],
     missingModels: [],
     kept: new Map(),
+    conversations: new Map(),
     holdNextStream() {
       const { held, gate } = createHeldStream();
       gates.push(gate);
@@ -387,6 +393,8 @@ export function startMockOpenAI(): MockOpenAI {
       if (badId) return Response.json({ object: "error", message: `Tool call id was ${badId} but must be a-z, A-Z, 0-9, with a length of 9.`, type: "invalid_request_message_order", code: 3230 }, { status: 400 });
       const onKept = /^\/responses\/(resp_\w+)(?:\/(input_items|cancel))?$/.exec(path);
       if (onKept) return keptResponseCall(mock.kept, request.method, onKept[1]!, onKept[2]);
+      const onConversation = conversationCall(mock.conversations, request.method, path, body);
+      if (onConversation) return onConversation;
       const fault = mock.faults.shift();
       if (fault?.kind === "delay") await Bun.sleep(fault.ms);
       if (fault?.kind === "status") return Response.json(errorBody(fault.status, fault.message ?? `mock failure ${fault.status}`), { status: fault.status, headers: fault.headers });

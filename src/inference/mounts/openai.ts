@@ -5,7 +5,7 @@ import type { Usage } from "../canonical";
 import { fallbacksOf, handleInference, type Inference } from "../handle";
 import type { Operation } from "../operations";
 import { speechUsage } from "../request-usage";
-import { responseObjectRoutes } from "./response-objects";
+import { providerObjectRoutes } from "./provider-objects";
 
 const open = { additionalProperties: true } as const;
 const gatewayFields = {
@@ -61,7 +61,7 @@ export function openAIMount(prefix: string, inference: Inference, mountProvider?
     .post("/embeddings", ({ body, request }) => handle("embedding", body, request), { body: EmbeddingBody })
     .post("/responses", ({ body, request }) => handle("responses", body, request), { body: ResponsesBody })
     .post("/responses/input_tokens", ({ body, request }) => handle("input_tokens", body, request, { stream: false }), { body: ResponsesBody })
-    .use(responseObjectRoutes(inference, mountProvider))
+    .use(providerObjectRoutes(inference, mountProvider))
     .post("/rerank", ({ body, request }) => handle("rerank", body, request, { stream: false }), { body: RerankBody })
     // Audio is relayed as it arrives, whether plain bytes or `stream_format: "sse"` events.
     .post("/audio/speech", async ({ body, request }) => handle("speech", body, request, { stream: true, usage: await speechUsage(body.input) }), { body: SpeechBody })

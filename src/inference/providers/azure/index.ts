@@ -1,9 +1,9 @@
 import type { OAuthKeyConfig } from "../../../provider-registry/schemas";
 import { openAIBatches } from "../../batches/openai";
-import { isResponseObjectOperation, type Operation } from "../../operations";
+import { isProviderObjectOperation, type Operation } from "../../operations";
 import { withoutStreamOptions } from "../../formats/openai/stream-usage";
 import { definedFieldsOf, OPENAI_PATHS, openAIModelListing, openAIPayload, TEXT_OPERATIONS } from "../openai-compatible";
-import { responseObjectCall } from "../openai-compatible/response-objects";
+import { providerObjectCall } from "../openai-compatible/provider-object-call";
 import { mintsBearer, withMintedBearer } from "../oauth";
 import type { ProviderAdapter, UpstreamTarget } from "../types";
 
@@ -74,7 +74,7 @@ export const azure: ProviderAdapter = {
   operations: new Set<Operation>([...TEXT_OPERATIONS, ...MEDIA_OPERATIONS, ...batches.operations]),
   keyOptional: false,
   buildCall(operation, target, body) {
-    if (isResponseObjectOperation(operation)) return responseObjectCall(`${endpointOf(target)}/openai/v1`, operation, body, keyHeaders(target));
+    if (isProviderObjectOperation(operation)) return providerObjectCall(`${endpointOf(target)}/openai/v1`, operation, body, keyHeaders(target));
     const deployment = configOf(target)?.deployments?.[target.model] ?? target.model;
     const sent = apiVersionOf(target) < STREAM_OPTIONS_SINCE ? withoutStreamOptions(body) : body;
     const model = operation === "responses" ? deployment : target.model;

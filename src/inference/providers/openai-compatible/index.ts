@@ -1,9 +1,10 @@
 import type { BatchApi } from "../../batches/types";
-import { isResponseObjectOperation, type Operation, RESPONSE_OBJECT_OPERATIONS } from "../../operations";
+import { isProviderObjectOperation, type Operation } from "../../operations";
+import { PROVIDER_OBJECT_OPERATIONS } from "../../provider-objects";
 import { multipartBody, withoutContentType } from "../multipart";
 import { withMintedBearer } from "../oauth";
 import { onlyDefinedChatFields } from "./defined-fields";
-import { responseObjectCall } from "./response-objects";
+import { providerObjectCall } from "./provider-object-call";
 import type { ModelListing, ProviderAdapter, UpstreamCall, UpstreamTarget } from "../types";
 
 export const OPENAI_PATHS: Partial<Record<Operation, string>> = {
@@ -19,7 +20,7 @@ export const OPENAI_PATHS: Partial<Record<Operation, string>> = {
 };
 
 /** What every OpenAI-compatible server answers; the others are listed per provider. */
-export const TEXT_OPERATIONS: readonly Operation[] = ["chat", "text_completion", "embedding", "responses", ...RESPONSE_OBJECT_OPERATIONS];
+export const TEXT_OPERATIONS: readonly Operation[] = ["chat", "text_completion", "embedding", "responses", ...PROVIDER_OBJECT_OPERATIONS];
 /** OpenAI's own API beyond text. */
 export const OPENAI_MEDIA_OPERATIONS: readonly Operation[] = ["input_tokens", "speech", "transcription", "image_generation"];
 
@@ -76,14 +77,14 @@ export const definedFieldsOf = (operation: Operation, body: Record<string, unkno
  */
 export function openAICompatible(options: OpenAICompatibleOptions = {}): ProviderAdapter {
   const rootOf = (target: UpstreamTarget) => (options.baseUrlFromKey?.(target) ?? requireBaseUrl(target)).replace(/\/+$/, "");
-  const text = options.responsesApi === false ? TEXT_OPERATIONS.filter((operation) => operation !== "responses" && !isResponseObjectOperation(operation)) : TEXT_OPERATIONS;
+  const text = options.responsesApi === false ? TEXT_OPERATIONS.filter((operation) => operation !== "responses" && !isProviderObjectOperation(operation)) : TEXT_OPERATIONS;
   const operations = new Set<Operation>([...text, ...(options.extraOperations ?? []), ...(options.batches?.operations ?? [])]);
   return {
     format: "openai",
     operations,
     keyOptional: options.keyOptional ?? false,
     buildCall(operation, target, body) {
-      if (isResponseObjectOperation(operation)) return responseObjectCall(rootOf(target), operation, body, bearerHeaders(target));
+      if (isProviderObjectOperation(operation)) return providerObjectCall(rootOf(target), operation, body, bearerHeaders(target));
       const sent = options.adjustBody ? options.adjustBody(operation, body) : body;
       return { url: `${rootOf(target)}${OPENAI_PATHS[operation]!}`, ...openAIPayload(operation, sent, target.model, bearerHeaders(target)) };
     },

@@ -136,3 +136,30 @@ describe("a response OpenAI keeps", () => {
     }
   });
 });
+
+describe("a conversation OpenAI keeps (the Agents SDK's OpenAIConversationsSession)", () => {
+  test("is created, read, updated and deleted, and its items listed, added, read and removed", async () => {
+    const conversation = await client.conversations.create({ metadata: { topic: "otters" }, items: [{ type: "message", role: "user", content: "hello" }] });
+    expect(conversation.id).toStartWith("conv_");
+    expect(lastRequestTo(openai).headers.get("authorization")).toBe("Bearer sk-openai-upstream-0001");
+    expect((await client.conversations.retrieve(conversation.id)).metadata).toEqual({ topic: "otters" });
+    expect((await client.conversations.update(conversation.id, { metadata: { topic: "seals" } })).metadata).toEqual({ topic: "seals" });
+
+    const added = await client.conversations.items.create(conversation.id, { items: [{ type: "message", role: "assistant", content: "hi" }] });
+    const listed = await client.conversations.items.list(conversation.id);
+    expect(listed.data.map((item) => (item as { role?: string }).role)).toEqual(["user", "assistant"]);
+    const itemId = added.data[0]!.id!;
+    expect((await client.conversations.items.retrieve(itemId, { conversation_id: conversation.id })).id).toBe(itemId);
+    await client.conversations.items.delete(itemId, { conversation_id: conversation.id });
+    expect((await client.conversations.items.list(conversation.id)).data).toHaveLength(1);
+
+    await client.conversations.delete(conversation.id);
+    expect(openai.conversations.has(conversation.id)).toBe(false);
+    expect(await client.conversations.retrieve(conversation.id).catch((error: unknown) => error)).toBeInstanceOf(OpenAI.NotFoundError);
+  });
+
+  test("each call is logged as what it did, and none is billed", async () => {
+    await client.conversations.create({}, { headers: { "x-gw-metadata-case": "conversation-create" } });
+    expect(await loggedRequest(gw, "conversation-create")).toMatchObject({ object: "conversation.create", provider: "openai", status: "success", cost: null });
+  });
+});

@@ -1,0 +1,103 @@
+import { Elysia, t } from "elysia";
+import { badRequest, notFound } from "../../http/errors";
+import { InputItemsQuery, inputItemsPage } from "../../responses";
+import { handleInference, type Inference } from "../handle";
+import { type ProviderObjectBody, type ProviderObjectOperation, providerObjectPath } from "../provider-objects";
+
+const IdParams = t.Object({ id: t.String({ minLength: 1 }) });
+const ItemParams = t.Object({ id: t.String({ minLength: 1 }), item_id: t.String({ minLength: 1 }) });
+const JsonObject = t.Object({}, { additionalProperties: true });
+
+/**
+ * The provider that keeps an object the gateway did not: the one named (`x-gw-provider`, or the
+ * `provider` query parameter), the mount's, else the only one with OpenAI's Responses API, or
+ * `openai` among several. Undefined when no provider keeps any.
+ */
+function keeperOf(inference: Inference, request: Request, mountProvider: string | undefined): string | undefined {
+  const named = request.headers.get("x-gw-provider") ?? new URL(request.url).searchParams.get("provider") ?? mountProvider;
+  if (named) return named;
+  const keepers = inference.providers.list().filter((provider) => provider.adapter.operations.has("response_retrieve"));
+  if (keepers.length <= 1) return keepers[0]?.name;
+  if (keepers.some((provider) => provider.name === "openai")) return "openai";
+  throw badRequest("several providers keep responses: name one with the x-gw-provider header or the `provider` query parameter", "provider", "caller_provider_required");
+}
+
+interface Forwarded {
+  params?: Record<string, string>;
+  json?: unknown;
+  /** The provider and model that hold it, when the gateway knows them (a background response). */
+  heldBy?: { provider: string; model: string };
+  countsUsage?: () => boolean;
+}
+
+/**
+ * Responses and conversations that OpenAI (or Azure) keeps, read and changed through the
+ * gateway: each call goes to the provider that keeps the object, through the inference pipeline
+ * like every call. A response the gateway kept itself (a bridged one) is answered here.
+ */
+export function providerObjectRoutes(inference: Inference, mountProvider?: string) {
+  const stored = inference.responses;
+  const missing = (id: string) => notFound(`no response '${id}' is stored by this gateway`);
+
+  const forward = (operation: ProviderObjectOperation, request: Request, { params = {}, json, heldBy, countsUsage }: Forwarded = {}) => {
+    const provider = heldBy?.provider ?? keeperOf(inference, request, mountProvider);
+    if (!provider) throw notFound("no provider configured here keeps responses or conversations");
+    const url = new URL(request.url);
+    url.searchParams.delete("provider");
+    const body: ProviderObjectBody = { path: providerObjectPath(operation, params), search: url.search, json };
+    return handleInference(inference, {
+      operation,
+      format: "openai",
+      body,
+      model: `${provider}/${heldBy?.model ?? "*"}`,
+      fallbacks: [],
+      // A background response is read back as a stream with `?stream=true`.
+      stream: operation === "response_retrieve" && url.searchParams.get("stream") === "true",
+      request,
+      mountProvider,
+      // Reading an object back spends nothing, though a response repeats the usage it was billed for.
+      countsUsage: countsUsage ?? (() => false),
+    });
+  };
+
+  /** A response of the provider's; an id of the gateway's shape is not, even when not found here. */
+  const forwardResponse = async (operation: ProviderObjectOperation, id: string, request: Request) => {
+    if (stored?.ownsId(id)) throw missing(id);
+    // A background response whose usage is not billed yet names its provider and model; the read that finds it finished bills it.
+    const heldBy = operation === "response_retrieve" || operation === "response_cancel" ? await stored?.pendingInBackground(id) : undefined;
+    return forward(operation, request, { params: { id }, heldBy, countsUsage: () => heldBy !== undefined && stored!.billsOnce(id) });
+  };
+
+  return new Elysia()
+    .get("/responses/:id", async ({ params, request }) => (await stored?.find(params.id, request.headers))?.response ?? forwardResponse("response_retrieve", params.id, request), { params: IdParams })
+    .get(
+      "/responses/:id/input_items",
+      async ({ params, query, request }) => {
+        const found = await stored?.find(params.id, request.headers);
+        return found ? inputItemsPage(found.input, params.id, query) : forwardResponse("response_input_items", params.id, request);
+      },
+      { params: IdParams, query: InputItemsQuery },
+    )
+    .delete(
+      "/responses/:id",
+      async ({ params, request }) => ((await stored?.remove(params.id, request.headers)) ? { id: params.id, object: "response", deleted: true } : forwardResponse("response_delete", params.id, request)),
+      { params: IdParams },
+    )
+    .post(
+      "/responses/:id/cancel",
+      async ({ params, request }) => {
+        // The gateway answers the responses it keeps in full before returning them: none is left running.
+        if (await stored?.find(params.id, request.headers)) throw badRequest(`response '${params.id}' was not created with background: true, so there is nothing to cancel`, "response_id");
+        return forwardResponse("response_cancel", params.id, request);
+      },
+      { params: IdParams },
+    )
+    .post("/conversations", ({ body, request }) => forward("conversation_create", request, { json: body }), { body: t.Optional(JsonObject) })
+    .get("/conversations/:id", ({ params, request }) => forward("conversation_retrieve", request, { params }), { params: IdParams })
+    .post("/conversations/:id", ({ params, body, request }) => forward("conversation_update", request, { params, json: body }), { params: IdParams, body: JsonObject })
+    .delete("/conversations/:id", ({ params, request }) => forward("conversation_delete", request, { params }), { params: IdParams })
+    .get("/conversations/:id/items", ({ params, request }) => forward("conversation_items_list", request, { params }), { params: IdParams })
+    .post("/conversations/:id/items", ({ params, body, request }) => forward("conversation_items_create", request, { params, json: body }), { params: IdParams, body: JsonObject })
+    .get("/conversations/:id/items/:item_id", ({ params, request }) => forward("conversation_item_retrieve", request, { params }), { params: ItemParams })
+    .delete("/conversations/:id/items/:item_id", ({ params, request }) => forward("conversation_item_delete", request, { params }), { params: ItemParams });
+}
