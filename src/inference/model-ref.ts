@@ -1,4 +1,5 @@
-import { badRequest } from "../http/errors";
+import { badRequest, GatewayError } from "../http/errors";
+import { keyAllowsModel } from "../provider-registry/key-selection";
 import { explicitModels } from "../provider-registry/model-filter";
 import type { ProviderStore } from "../provider-registry/store";
 import { isBuiltInProvider } from "./providers/catalog";
@@ -33,4 +34,27 @@ export function resolveModelRef(raw: string, store: ProviderStore, param: string
   const provider = providerListing(store, raw);
   if (provider) return { provider, model: raw };
   throw badRequest(`${param} '${raw}' names no configured provider; write it as provider/model`, param, "caller_invalid_model");
+}
+
+/** A model named in a path, where SDKs escape its slash (`openai%2Fgpt-4o`). */
+export function modelInPath(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    throw badRequest(`'${segment}' is not a valid escaped model name`, "model", "caller_invalid_model");
+  }
+}
+
+/** Where `raw` goes when an enabled key there serves it (or the provider needs none), as `GET /models/{model}` answers; else undefined. */
+export function servedModel(raw: string, store: ProviderStore, mountProvider?: string): ModelRef | undefined {
+  let ref: ModelRef;
+  try {
+    ref = resolveModelRef(raw, store, "model", mountProvider);
+  } catch (error) {
+    if (error instanceof GatewayError) return undefined;
+    throw error;
+  }
+  const provider = store.get(ref.provider)!;
+  const keyless = provider.keys.length === 0 && provider.adapter.keyOptional;
+  return keyless || provider.keys.some((key) => keyAllowsModel(key, ref.model)) ? ref : undefined;
 }

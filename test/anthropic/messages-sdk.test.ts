@@ -151,6 +151,8 @@ describe("Anthropic SDK against /anthropic/v1/messages", () => {
     const ids: string[] = [];
     for await (const model of client.models.list()) ids.push(model.id);
     expect(ids).toEqual(["anthropic/claude-sonnet-5-5"]);
+    expect(await client.models.retrieve("anthropic/claude-opus-9")).toMatchObject({ type: "model", id: "anthropic/claude-opus-9" });
+    expect(await client.models.retrieve("anthropic/gpt-4o").catch((error: unknown) => error)).toBeInstanceOf(Anthropic.NotFoundError);
     await fixture.gw.admin("/api/providers/anthropic/keys/ant-1", { method: "PUT", json: { value: ANTHROPIC_UPSTREAM_KEY } });
   });
 });

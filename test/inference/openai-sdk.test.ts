@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import OpenAI from "openai";
+import { expectGatewayError } from "../support/gateway-error";
 import { startGateway, type TestGateway } from "../support/gateway";
 import { type MockOpenAI, mockEmbedding, startMockOpenAI } from "../support/mock-openai";
 
@@ -98,6 +99,17 @@ describe("OpenAI SDK against /v1", () => {
     await gw.admin("/api/providers/openai/keys/k1", { method: "PUT", json: { value: "sk-upstream-secret-0001", models: ["gpt-4o-mini", "regex:gpt-4.*"], aliases: { fast: "gpt-4o-mini" } } });
     const models = await client.models.list();
     expect(models.data.map((model) => model.id).sort()).toEqual(["openai/fast", "openai/gpt-4o-mini"]);
+  });
+
+  test("models.retrieve answers for a model a key serves, by name, pattern or on a mount, and 404 for one none does", async () => {
+    await gw.admin("/api/providers/openai/keys/k1", { method: "PUT", json: { value: "sk-upstream-secret-0001", models: ["gpt-4o-mini", "regex:gpt-4.*"] } });
+    expect(await client.models.retrieve("openai/gpt-4o-mini")).toMatchObject({ id: "openai/gpt-4o-mini", object: "model", owned_by: "openai" });
+    expect((await client.models.retrieve("openai/gpt-4.1")).id).toBe("openai/gpt-4.1");
+    const mounted = new OpenAI({ baseURL: `${gw.url}/openai/v1`, apiKey: "unused", maxRetries: 0 });
+    expect((await mounted.models.retrieve("gpt-4o-mini")).owned_by).toBe("openai");
+    expect(await client.models.retrieve("openai/o3").catch((error: unknown) => error)).toBeInstanceOf(OpenAI.NotFoundError);
+    expect(await client.models.retrieve("nowhere/model").catch((error: unknown) => error)).toBeInstanceOf(OpenAI.NotFoundError);
+    await expectGatewayError(await fetch(`${gw.url}/v1/models/openai%2Fgpt%E0%A4%A`), 400, { param: "model" });
   });
 });
 

@@ -1,6 +1,8 @@
 import { Elysia, t } from "elysia";
+import { notFound } from "../../http/errors";
 import { configuredModels } from "../../provider-registry/model-listing";
 import { fallbacksOf, handleInference, type Inference } from "../handle";
+import { modelInPath, servedModel } from "../model-ref";
 import type { Operation } from "../operations";
 
 const open = { additionalProperties: true } as const;
@@ -82,6 +84,11 @@ export function anthropicMount(prefix: string, inference: Inference, mountProvid
   const handle = anthropicHandler(inference, mountProvider);
   const legacy = new Elysia({ prefix: `${prefix}/v1` })
     .post("/complete", ({ body, request }) => handle("text_completion", body, request), { body: CompleteBody })
-    .get("/models", () => listModels(inference));
+    .get("/models", () => listModels(inference))
+    .get("/models/*", ({ params }) => {
+      const model = modelInPath(params["*"]);
+      if (!servedModel(model, inference.providers, mountProvider)) throw notFound(`model: ${model}`, "caller_model_not_found");
+      return { type: "model", id: model, display_name: model, created_at: new Date(0).toISOString() };
+    });
   return new Elysia({ name: `anthropic-mount:${prefix}` }).use(anthropicMessagesMount(prefix, inference, mountProvider)).use(legacy);
 }

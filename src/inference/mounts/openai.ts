@@ -2,7 +2,9 @@ import { Elysia, t } from "elysia";
 import { configuredModels } from "../../provider-registry/model-listing";
 import { batchRoutes } from "../batches/routes";
 import type { Usage } from "../canonical";
+import { notFound } from "../../http/errors";
 import { fallbacksOf, handleInference, type Inference } from "../handle";
+import { modelInPath, servedModel } from "../model-ref";
 import type { Operation } from "../operations";
 import { speechUsage } from "../request-usage";
 import { providerObjectRoutes } from "./provider-objects";
@@ -56,6 +58,12 @@ export function openAIMount(prefix: string, inference: Inference, mountProvider?
 
   return new Elysia({ name: `openai-mount:${prefix}`, prefix })
     .get("/models", listModels)
+    .get("/models/*", ({ params }) => {
+      const model = modelInPath(params["*"]);
+      const served = servedModel(model, inference.providers, mountProvider);
+      if (!served) throw notFound(`The model '${model}' does not exist or no key here serves it`, "caller_model_not_found");
+      return { id: model, object: "model", created: 0, owned_by: served.provider };
+    })
     .post("/chat/completions", ({ body, request }) => handle("chat", body, request), { body: ChatCompletionBody })
     .post("/completions", ({ body, request }) => handle("text_completion", body, request), { body: CompletionBody })
     .post("/embeddings", ({ body, request }) => handle("embedding", body, request), { body: EmbeddingBody })
