@@ -103,6 +103,13 @@ describe("@google/genai SDK against /genai with a Gemini upstream", () => {
     expect(body.models[0]!.supportedGenerationMethods).toContain("streamGenerateContent");
   });
 
+  test("models.get answers for a model a key serves, bare or provider-prefixed, and 404 for one none does", async () => {
+    expect(await ai.models.get({ model: "gemini-2.0-flash" })).toMatchObject({ name: "models/gemini-2.0-flash", supportedActions: expect.arrayContaining(["generateContent"]) });
+    expect((await ai.models.get({ model: "gemini/text-embedding-004" })).name).toBe("models/gemini/text-embedding-004");
+    const missing = await ai.models.get({ model: "gemini-9-ultra" }).catch((error: ApiError) => error);
+    expect((missing as ApiError).status).toBe(404);
+  });
+
   test("an upstream refusal reaches the SDK as an error with the upstream's status", async () => {
     await gw.admin("/api/providers", {
       method: "POST",

@@ -7,6 +7,7 @@ import { configuredModels } from "../../provider-registry/model-listing";
 import type { RuntimeProvider } from "../../provider-registry/runtime";
 import { BatchEmbedContentsRequest, CountTokensRequest, EmbedContentRequest, GenerateContentRequest } from "../formats/genai/schemas";
 import { fallbacksOf, handleInference, type Inference } from "../handle";
+import { modelInPath, servedModel } from "../model-ref";
 import type { Operation } from "../operations";
 
 interface Method {
@@ -87,7 +88,15 @@ export function genaiMount(prefix: string, inference: Inference, mountProvider?:
     return name === "embedContent" ? asSingleEmbedding(response) : response;
   };
 
+  /** `models.get`: a model an enabled key serves, in Gemini's shape; 404 otherwise. */
+  const getModel = ({ params }: { params: Record<"*", string> }) => {
+    const model = modelInPath(params["*"]).replace(/^models\//, "");
+    const served = servedModel(model, inference.providers, mountProvider);
+    if (!served) throw notFound(`models/${model} is not found, or no key here serves it`, "caller_model_not_found");
+    return { name: `models/${model}`, displayName: served.model, supportedGenerationMethods: methodsOf(inference.providers.get(served.provider)!) };
+  };
+
   const app = new Elysia({ name: `genai-mount:${prefix}`, prefix });
-  for (const version of ["v1beta", "v1"]) app.get(`/${version}/models`, () => listModels(inference)).post(`/${version}/models/*`, generate);
+  for (const version of ["v1beta", "v1"]) app.get(`/${version}/models`, () => listModels(inference)).get(`/${version}/models/*`, getModel).post(`/${version}/models/*`, generate);
   return app;
 }
