@@ -12,6 +12,9 @@ export type Operation =
   | "speech"
   | "transcription"
   | "image_generation"
+  | "image_edit"
+  | "translation"
+  | "moderation"
   | "input_tokens"
   | FileOperation
   | BatchOperation
@@ -35,6 +38,9 @@ export const REQUEST_TYPE: Record<Operation, string> = {
   speech: "audio.speech",
   transcription: "audio.transcription",
   image_generation: "image.generation",
+  image_edit: "image.edit",
+  translation: "audio.translation",
+  moderation: "moderation",
   input_tokens: "response.input_tokens",
   file_upload: "file.upload",
   file_list: "file.list",
@@ -64,6 +70,6 @@ export const isProviderObjectOperation = (operation: Operation): operation is Pr
  * share): the body reaches each adapter as the client wrote it, and each adapter maps it to its
  * upstream and the reply back, instead of translating through a format codec.
  */
-const ONE_SHAPE: ReadonlySet<Operation> = new Set<Operation>(["rerank", "speech", "transcription", "image_generation", "input_tokens", ...FILE_OPERATIONS, ...BATCH_OPERATIONS, ...PROVIDER_OBJECTS]);
+const ONE_SHAPE: ReadonlySet<Operation> = new Set<Operation>(["rerank", "speech", "transcription", "translation", "image_generation", "image_edit", "moderation", "input_tokens", ...FILE_OPERATIONS, ...BATCH_OPERATIONS, ...PROVIDER_OBJECTS]);
 
 export const hasOneShape = (operation: Operation) => ONE_SHAPE.has(operation);

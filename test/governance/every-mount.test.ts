@@ -74,10 +74,10 @@ interface Call {
 }
 
 /** A multipart form with a file, as the SDKs send uploads. */
-function form(fields: Record<string, string>, file: { name: string; content: string }): FormData {
+function form(fields: Record<string, string>, file: { name: string; content: string }, fileField = "file"): FormData {
   const body = new FormData();
   for (const [name, value] of Object.entries(fields)) body.append(name, value);
-  body.append("file", new File([file.content], file.name));
+  body.append(fileField, new File([file.content], file.name));
   return body;
 }
 
@@ -102,6 +102,9 @@ const CALLS: Array<[suffix: string, build: (prefix: string) => Call]> = [
   ["/v1/rerank", (prefix) => ({ path: `${prefix}/v1/rerank`, body: { model: "cohere/rerank-v3.5", query: question, documents: ["yes", "no"] } })],
   ["/v1/audio/speech", (prefix) => ({ path: `${prefix}/v1/audio/speech`, body: { model: "platform/gpt-4o-mini-tts", voice: "alloy", input: question } })],
   ["/v1/audio/transcriptions", (prefix) => ({ path: `${prefix}/v1/audio/transcriptions`, body: form({ model: "platform/whisper-1" }, { name: "q.wav", content: "RIFF" }) })],
+  ["/v1/audio/translations", (prefix) => ({ path: `${prefix}/v1/audio/translations`, body: form({ model: "platform/whisper-1" }, { name: "q.wav", content: "RIFF" }) })],
+  ["/v1/images/edits", (prefix) => ({ path: `${prefix}/v1/images/edits`, body: form({ model: "platform/gpt-image-1", prompt: question }, { name: "q.png", content: "PNG" }, "image") })],
+  ["/v1/moderations", (prefix) => ({ path: `${prefix}/v1/moderations`, body: { model: "platform/omni-moderation-latest", input: question } })],
   ["/v1/images/generations", (prefix) => ({ path: `${prefix}/v1/images/generations`, body: { model: "platform/gpt-image-1", prompt: question } })],
   ["/v1/files", (prefix) => ({ path: `${prefix}/v1/files`, body: form({ purpose: "batch", provider: "platform" }, { name: "in.jsonl", content: "{}\n" }) })],
   ["/v1/batches", (prefix) => ({ path: `${prefix}/v1/batches`, body: { provider: "platform", input_file_id: heldFile, endpoint: "/v1/chat/completions", completion_window: "24h" } })],

@@ -1,7 +1,8 @@
 /**
  * A mock of OpenAI's API beyond text, in its real wire formats: the model list (per key, so a
  * key's health can be told), speech (audio bytes sent in several chunks, or SSE with
- * `stream_format: "sse"`), transcriptions (multipart in), image generation, input token counts,
+ * `stream_format: "sse"`), transcriptions and translations (multipart in), image generation and
+ * edits (multipart in), moderations, input token counts,
  * Jina/vLLM-style rerank, and files and batches (mock-openai-files.ts). Like OpenAI it refuses a
  * bearer it does not know with a 401; Azure's `api-key` header and deployment paths work too.
  */
@@ -65,6 +66,27 @@ async function transcription(form: NonNullable<PlatformRequest["form"]>): Promis
   return Response.json({ text, usage: { type: "tokens", input_tokens: 10, output_tokens: countTokens(text), total_tokens: 10 + countTokens(text) } });
 }
 
+async function translation(form: NonNullable<PlatformRequest["form"]>): Promise<Response> {
+  const file = form.get("file");
+  if (!(file instanceof File)) return Response.json({ error: { message: "file is required" } }, { status: 400 });
+  return Response.json({ text: `translated ${file.size} bytes of ${file.name} with ${form.get("model")}` });
+}
+
+/** The images to edit arrive as `image` or `image[]`; the edit names each one it got. */
+function imageEdits(form: NonNullable<PlatformRequest["form"]>): Response {
+  const files = [...form.getAll("image"), ...form.getAll("image[]")].filter((value): value is File => value instanceof File);
+  if (files.length === 0) return Response.json({ error: { message: "image is required" } }, { status: 400 });
+  const data = files.map((file) => ({ b64_json: Buffer.from(`edited:${file.name}:${form.get("prompt")}`).toString("base64") }));
+  return Response.json({ created: Math.floor(Date.now() / 1000), data, usage: { input_tokens: 50, output_tokens: 1000, total_tokens: 1050 } });
+}
+
+/** Flags an input that says "hate", as OpenAI's moderation shapes its results. */
+function moderations(body: Record<string, unknown>): Response {
+  const inputs = Array.isArray(body.input) ? body.input.map(String) : [String(body.input)];
+  const results = inputs.map((text) => ({ flagged: /hate/i.test(text), categories: { hate: /hate/i.test(text) }, category_scores: { hate: /hate/i.test(text) ? 0.97 : 0.01 } }));
+  return Response.json({ id: "modr-1", model: body.model, results });
+}
+
 function images(body: Record<string, unknown>): Response {
   const count = Number(body.n ?? 1);
   const data = Array.from({ length: count }, (_, index) =>
@@ -91,6 +113,8 @@ async function route(mock: MockOpenAIPlatform, method: string, path: string, req
   const stored = await mock.store.handle(method, path, recorded, new URL(request.url).searchParams);
   if (stored) return stored;
   if (path === "/audio/transcriptions") return transcription(recorded.form!);
+  if (path === "/audio/translations") return translation(recorded.form!);
+  if (path === "/images/edits") return imageEdits(recorded.form!);
   const body = recorded.json ?? {};
   switch (path) {
     case "/audio/speech":
@@ -101,6 +125,8 @@ async function route(mock: MockOpenAIPlatform, method: string, path: string, req
       return Response.json({ object: "response.input_tokens", input_tokens: countTokens(JSON.stringify(body.input)) });
     case "/rerank":
       return rerank(body);
+    case "/moderations":
+      return moderations(body);
     default:
       return Response.json({ error: { message: `mock has no route ${path}` } }, { status: 404 });
   }

@@ -84,6 +84,32 @@ describe("POST /v1/audio/transcriptions: multipart in", () => {
   });
 });
 
+describe("POST /v1/audio/translations, /v1/images/edits and /v1/moderations", () => {
+  test("a translation's upload reaches the provider as multipart, file intact and model rewritten", async () => {
+    const result = await client.audio.translations.create({ model: "openai/whisper-1", file: await toFile(new Uint8Array(300), "interview.mp3") });
+    expect(result.text).toBe("translated 300 bytes of interview.mp3 with whisper-1");
+  });
+
+  test("an edit of several images gets one result per image, in OpenAI's shape", async () => {
+    const images = [await toFile(new Uint8Array([1, 2, 3]), "room.png", { type: "image/png" }), await toFile(new Uint8Array([4, 5]), "lamp.png", { type: "image/png" })];
+    const result = await client.images.edit({ model: "openai/gpt-image-1", image: images, prompt: "make it cosy" });
+    expect(result.data!.map((image) => Buffer.from(image.b64_json!, "base64").toString())).toEqual(["edited:room.png:make it cosy", "edited:lamp.png:make it cosy"]);
+    expect(lastRequest("/v1/images/edits").form!.get("model")).toBe("gpt-image-1");
+  });
+
+  test("a moderation without a model goes to OpenAI's default one, and comes back flagged as OpenAI flags it", async () => {
+    const result = await client.moderations.create({ input: ["a kind word", "a hateful word"] });
+    expect(result.results.map((entry) => entry.flagged)).toEqual([false, true]);
+    expect(lastRequest("/v1/moderations").json!.model).toBe("omni-moderation-latest");
+  });
+
+  test("a moderation without input is a 400 naming it", async () => {
+    const response = await fetch(`${gw.url}/v1/moderations`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ model: "openai/omni-moderation-latest" }) });
+    expect(response.status).toBe(400);
+    expect(((await response.json()) as { error: { param: string } }).error.param).toBe("input");
+  });
+});
+
 describe("POST /v1/images/generations and /v1/responses/input_tokens", () => {
   test("images come back in OpenAI's shape with their usage", async () => {
     const result = await client.images.generate({ model: "openai/gpt-image-1", prompt: "a lighthouse at dusk", n: 2 });

@@ -24,7 +24,14 @@ const SpeechBody = t.Object({ ...gatewayFields, input: t.String({ minLength: 1 }
 const ImageBody = t.Object({ ...gatewayFields, prompt: t.String({ minLength: 1 }) }, open);
 const RerankBody = t.Object({ ...gatewayFields, query: t.String(), documents: t.Array(t.Unknown(), { minItems: 1 }), top_n: t.Optional(t.Integer({ minimum: 1 })) }, open);
 /** Multipart: form fields are strings, the audio a file. */
-const TranscriptionForm = t.Object({ model: t.String({ minLength: 1 }), file: t.File(), fallbacks: t.Optional(t.Union([t.String(), t.Array(t.String())])), stream: t.Optional(t.String()) }, open);
+const formFields = { model: t.String({ minLength: 1 }), fallbacks: t.Optional(t.Union([t.String(), t.Array(t.String())])) };
+const TranscriptionForm = t.Object({ ...formFields, file: t.File(), stream: t.Optional(t.String()) }, open);
+const TranslationForm = t.Object({ ...formFields, file: t.File() }, open);
+/** The images to edit come as `image` or `image[]`, one file or several, as the SDKs send them; the provider checks them. */
+const ImageEditForm = t.Object({ ...formFields, prompt: t.String({ minLength: 1 }), stream: t.Optional(t.String()) }, open);
+/** OpenAI's API picks its moderation model when none is named; the gateway names that one. */
+const ModerationBody = t.Object({ ...gatewayFields, model: t.Optional(t.String({ minLength: 1 })), input: t.Union([t.String(), t.Array(t.Unknown(), { minItems: 1 })]) }, open);
+const DEFAULT_MODERATION_MODEL = "omni-moderation-latest";
 
 type OpenAIBody = { model: string; fallbacks?: string[] | string; stream?: boolean | string } & Record<string, unknown>;
 
@@ -74,6 +81,13 @@ export function openAIMount(prefix: string, inference: Inference, mountProvider?
     // Audio is relayed as it arrives, whether plain bytes or `stream_format: "sse"` events.
     .post("/audio/speech", async ({ body, request }) => handle("speech", body, request, { stream: true, usage: await speechUsage(body.input) }), { body: SpeechBody })
     .post("/audio/transcriptions", ({ body, request }) => handle("transcription", body, request, { stream: body.stream === "true" }), { body: TranscriptionForm })
+    .post("/audio/translations", ({ body, request }) => handle("translation", body, request, { stream: false }), { body: TranslationForm })
     .post("/images/generations", ({ body, request }) => handle("image_generation", body, request), { body: ImageBody })
+    .post("/images/edits", ({ body, request }) => handle("image_edit", body, request, { stream: body.stream === "true" }), { body: ImageEditForm })
+    .post(
+      "/moderations",
+      ({ body, request }) => handle("moderation", { ...body, model: body.model ?? (mountProvider ? DEFAULT_MODERATION_MODEL : `openai/${DEFAULT_MODERATION_MODEL}`) }, request, { stream: false }),
+      { body: ModerationBody },
+    )
     .use(batchRoutes(inference, mountProvider));
 }

@@ -50,7 +50,7 @@ export const BUILT_IN_PROVIDERS: Record<string, BuiltInProvider> = {
   gemini: { adapter: gemini, defaultBaseUrl: "https://generativelanguage.googleapis.com/v1beta" },
   // No default base URL: the host follows each key's vertex_key_config.region.
   vertex: { adapter: vertex },
-  groq: hosted("https://api.groq.com/openai/v1", { extraOperations: ["transcription", "speech"] }),
+  groq: hosted("https://api.groq.com/openai/v1", { extraOperations: ["transcription", "translation", "speech"] }),
   mistral: hosted("https://api.mistral.ai/v1", { extraOperations: ["transcription"], adjustBody: mistralBody, responsesApi: false }),
   // OpenRouter takes top_k and passes other fields on to the model's own provider.
   openrouter: hosted("https://openrouter.ai/api/v1", {}, true),

@@ -52,7 +52,7 @@ function entraConfig(target: UpstreamTarget): OAuthKeyConfig | undefined {
   };
 }
 
-const MEDIA_OPERATIONS: readonly Operation[] = ["speech", "transcription", "image_generation"];
+const MEDIA_OPERATIONS: readonly Operation[] = ["speech", "transcription", "translation", "image_generation", "image_edit"];
 const batches = openAIBatches((target, path, query) => azureUrl(target, path, query), keyHeaders);
 
 /**

@@ -15,14 +15,19 @@ export const OPENAI_PATHS: Partial<Record<Operation, string>> = {
   input_tokens: "/responses/input_tokens",
   speech: "/audio/speech",
   transcription: "/audio/transcriptions",
+  translation: "/audio/translations",
   image_generation: "/images/generations",
+  image_edit: "/images/edits",
+  moderation: "/moderations",
   rerank: "/rerank",
 };
 
 /** What every OpenAI-compatible server answers; the others are listed per provider. */
 export const TEXT_OPERATIONS: readonly Operation[] = ["chat", "text_completion", "embedding", "responses", ...PROVIDER_OBJECT_OPERATIONS];
 /** OpenAI's own API beyond text. */
-export const OPENAI_MEDIA_OPERATIONS: readonly Operation[] = ["input_tokens", "speech", "transcription", "image_generation"];
+export const OPENAI_MEDIA_OPERATIONS: readonly Operation[] = ["input_tokens", "speech", "transcription", "translation", "image_generation", "image_edit", "moderation"];
+/** Operations whose requests are multipart forms (an audio file, images to edit). */
+const MULTIPART_OPERATIONS: ReadonlySet<Operation> = new Set(["transcription", "translation", "image_edit"]);
 
 function requireBaseUrl(target: UpstreamTarget): string {
   if (!target.baseUrl) throw new Error("provider has no base_url");
@@ -39,9 +44,9 @@ export function bearerHeaders(target: UpstreamTarget): Record<string, string> {
 /** Serializes the client's body with the upstream model id in place of `provider/model`. */
 export const withModel = (body: Record<string, unknown>, model: string) => JSON.stringify({ ...body, model });
 
-/** The body and headers of an OpenAI-shaped call: multipart for transcriptions, JSON for the rest. */
+/** The body and headers of an OpenAI-shaped call: multipart for audio files and image edits, JSON for the rest. */
 export function openAIPayload(operation: Operation, body: Record<string, unknown>, model: string, headers: Record<string, string>): Pick<UpstreamCall, "body" | "headers"> {
-  if (operation === "transcription") return { body: multipartBody(body, { model }), headers: withoutContentType(headers) };
+  if (MULTIPART_OPERATIONS.has(operation)) return { body: multipartBody(body, { model }), headers: withoutContentType(headers) };
   return { body: withModel(body, model), headers };
 }
 
