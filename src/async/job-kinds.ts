@@ -14,9 +14,12 @@ export const ASYNC_KINDS: readonly AsyncKind[] = [
   { name: "chat/completions", syncPath: "/v1/chat/completions", requestType: REQUEST_TYPE.chat },
   { name: "responses", syncPath: "/v1/responses", requestType: REQUEST_TYPE.responses },
   { name: "embeddings", syncPath: "/v1/embeddings", requestType: REQUEST_TYPE.embedding },
-  { name: "audio/speech", syncPath: "/v1/audio/speech", requestType: "audio.speech" },
-  { name: "audio/transcriptions", syncPath: "/v1/audio/transcriptions", requestType: "audio.transcription" },
-  { name: "images/generations", syncPath: "/v1/images/generations", requestType: "image.generation" },
+  { name: "audio/speech", syncPath: "/v1/audio/speech", requestType: REQUEST_TYPE.speech },
+  { name: "audio/transcriptions", syncPath: "/v1/audio/transcriptions", requestType: REQUEST_TYPE.transcription },
+  { name: "audio/translations", syncPath: "/v1/audio/translations", requestType: REQUEST_TYPE.translation },
+  { name: "images/generations", syncPath: "/v1/images/generations", requestType: REQUEST_TYPE.image_generation },
+  { name: "images/edits", syncPath: "/v1/images/edits", requestType: REQUEST_TYPE.image_edit },
+  { name: "moderations", syncPath: "/v1/moderations", requestType: REQUEST_TYPE.moderation },
   { name: "rerank", syncPath: "/v1/rerank", requestType: REQUEST_TYPE.rerank },
 ];
 

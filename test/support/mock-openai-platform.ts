@@ -74,7 +74,7 @@ async function translation(form: NonNullable<PlatformRequest["form"]>): Promise<
 
 /** The images to edit arrive as `image` or `image[]`; the edit names each one it got. */
 function imageEdits(form: NonNullable<PlatformRequest["form"]>): Response {
-  const files = [...form.getAll("image"), ...form.getAll("image[]")].filter((value): value is File => value instanceof File);
+  const files = [...form.getAll("image"), ...form.getAll("image[]")].flatMap((value) => (value instanceof File ? [value] : []));
   if (files.length === 0) return Response.json({ error: { message: "image is required" } }, { status: 400 });
   const data = files.map((file) => ({ b64_json: Buffer.from(`edited:${file.name}:${form.get("prompt")}`).toString("base64") }));
   return Response.json({ created: Math.floor(Date.now() / 1000), data, usage: { input_tokens: 50, output_tokens: 1000, total_tokens: 1050 } });

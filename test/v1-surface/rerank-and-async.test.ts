@@ -90,6 +90,24 @@ describe("the async twins of the new routes run them", () => {
     expect(Buffer.from(image.b64_json, "base64").toString()).toBe("png:a quiet harbor:0");
   });
 
+  test("images/edits: a multipart submission with its image is replayed whole", async () => {
+    const form = new FormData();
+    form.append("model", "openai/gpt-image-1");
+    form.append("prompt", "add a boat");
+    form.append("image", new File([new Uint8Array(12)], "harbor.png", { type: "image/png" }));
+    const submitted = await fetch(`${gw.url}/v1/async/images/edits`, { method: "POST", body: form });
+    expect(submitted.status).toBe(202);
+    const done = await finishedJob(gw, "images/edits", ((await submitted.json()) as { id: string }).id);
+    const image = (done.result!.data as Array<{ b64_json: string }>)[0]!;
+    expect(Buffer.from(image.b64_json, "base64").toString()).toBe("edited:harbor.png:add a boat");
+  });
+
+  test("moderations", async () => {
+    const job = await submittedJob(gw, "moderations", { model: "openai/omni-moderation-latest", input: "hate mail" });
+    const done = await finishedJob(gw, "moderations", job.id);
+    expect(done).toMatchObject({ status: "completed", request_type: "moderation", result: { results: [{ flagged: true }] } });
+  });
+
   test("rerank", async () => {
     const job = await submittedJob(gw, "rerank", { model: "cohere/rerank-v3.5", query: "dog", documents });
     const done = await finishedJob(gw, "rerank", job.id);
