@@ -51,11 +51,19 @@ const unprovided = (name: string) =>
     throw new Error(`async-job actor '${name}' was not provided`);
   });
 
+/** Stops a job that has not finished; `response` is what it answers instead. */
+export interface CancelJob {
+  type: "cancel";
+  at: number;
+  response: StoredResponse;
+}
+
 /** A restored actor counts its timers from the moment it was restored. */
 const observeRehydration = { type: "observe" as const, params: ({ event }: { event: Rehydrated }) => ({ at: event.at }) };
 
 /**
- * pending -> processing -> completed | failed -> expired. No I/O here: waiting for a worker,
+ * pending -> processing -> completed | failed -> expired; `cancel` ends a job still pending or
+ * processing as failed, stopping its run. No I/O here: waiting for a worker,
  * running the request and notifying webhooks are actors given with `.provide()`. A restored
  * job in `processing` runs its request again; one in `notifying` notifies again (deliveries
  * are keyed by job and endpoint, so none is sent twice).
@@ -64,7 +72,7 @@ export const asyncJobMachine = setup({
   types: {
     input: {} as AsyncJobInput,
     context: {} as AsyncJobContext,
-    events: {} as Rehydrated,
+    events: {} as Rehydrated | CancelJob,
   },
   actors: {
     acquireWorker: unprovided("acquireWorker") as unknown as ReturnType<typeof fromPromise<{ at: number }, { jobId: string }>>,
@@ -101,6 +109,7 @@ export const asyncJobMachine = setup({
   },
   states: {
     pending: {
+      on: { cancel: cancelled() },
       invoke: {
         src: "acquireWorker",
         input: ({ context }) => ({ jobId: context.id }),
@@ -108,6 +117,7 @@ export const asyncJobMachine = setup({
       },
     },
     processing: {
+      on: { cancel: cancelled() },
       invoke: {
         src: "runJob",
         input: ({ context }) => ({ jobId: context.id, sealedRequest: context.sealedRequest ?? "" }),
@@ -126,6 +136,17 @@ export const asyncJobMachine = setup({
     expired: { type: "final" },
   },
 });
+
+/** To failed, keeping the response the cancel gave; leaving the state stops the worker wait or the run. */
+function cancelled() {
+  return {
+    target: "#async-job.failed" as const,
+    actions: {
+      type: "keepResponse" as const,
+      params: ({ context, event }: { context: AsyncJobContext; event: CancelJob }) => ({ response: event.response, finishedAt: event.at, ttlSeconds: context.resultTtlSeconds }),
+    },
+  };
+}
 
 /**
  * completed and failed alike: notify the webhooks once, then keep the result for its ttl. A

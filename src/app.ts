@@ -19,6 +19,7 @@ import { DeferredSettlements } from "./inference/deferred-settlements";
 import type { Inference } from "./inference/handle";
 import { inferenceMounts, MOUNT_ROOTS } from "./inference/mounts";
 import { createStoredResponses } from "./responses";
+import { markInternal } from "./http/internal-requests";
 import { createRequestLogs } from "./logs";
 import { createMcpGateway, resolveMcpSettings } from "./mcp";
 import { builtinFromHooks, createPlugins, type HostResolver } from "./plugins";
@@ -90,7 +91,19 @@ export async function createGateway({ config, databaseUrl, env = process.env, cl
     settings: () => config.stored_responses,
     clock,
   });
-  const inference: Inference = { providers, get hooks() { return plugins.registry.inferenceHooks; }, price: governance.price, settlements, responses };
+  const inference: Inference = {
+    providers,
+    get hooks() {
+      return plugins.registry.inferenceHooks;
+    },
+    price: governance.price,
+    settlements,
+    responses,
+    // Background responses run as async jobs, which replay through the app built below.
+    get background() {
+      return asyncInference.backgroundResponses;
+    },
+  };
   const agents = await createAgentGateway({ db: database.db, secrets, snapshots, env, access: governanceAgentAccess(governance) });
   const warp = createWarp({ db: database.db, reads: requestLogs.read, providers, inference: () => inference, governance, clock: clock ?? Date.now });
   requestLogs.onRowsWritten(warp.indexWrittenLogs);
@@ -105,7 +118,7 @@ export async function createGateway({ config, databaseUrl, env = process.env, cl
     snapshots,
     secrets,
     clock: actorClock,
-    run: (request) => app.handle(request),
+    run: (request) => app.handle(markInternal(request)),
     jobFinished: webhooks.jobFinished,
     hasWebhook: webhooks.hasEndpoint,
     mountRoots: MOUNT_ROOTS,

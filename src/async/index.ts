@@ -1,4 +1,5 @@
 import { Elysia } from "elysia";
+import { backgroundResponses } from "./background-responses";
 import { AsyncJobs, type AsyncJobsDeps } from "./jobs";
 import { asyncMountHook } from "./mount-hook";
 import { asyncRoutes } from "./routes";
@@ -14,13 +15,14 @@ export interface AsyncInferenceOptions extends Omit<AsyncJobsDeps, "maxConcurren
 
 /**
  * Async inference (spec section 1): /v1/async routes, the `x-gw-async` headers on the mounts,
- * and the job actors (`resume` on start, `stop` on shutdown).
+ * the job actors (`resume` on start, `stop` on shutdown), and the runs of background responses.
  */
 export function createAsyncInference(options: AsyncInferenceOptions) {
   const jobs = new AsyncJobs({ ...options, maxConcurrentJobs: options.maxConcurrentJobs ?? 64 });
   const routes = new Elysia({ name: "async" }).use(asyncMountHook(jobs, options.hasWebhook, options.mountRoots)).use(asyncRoutes(jobs, options.hasWebhook));
   return {
     routes,
+    backgroundResponses: backgroundResponses(jobs),
     resume: () => jobs.resume(),
     stop: () => jobs.stop(),
   };

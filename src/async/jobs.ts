@@ -97,6 +97,20 @@ export class AsyncJobs {
     return { context, status };
   }
 
+  /**
+   * Stops a job of its owner's that has not finished, answering `response` in its place. Only a
+   * job running on this node can be stopped: undefined otherwise, as for an unknown one.
+   */
+  cancel(id: string, owner: string | undefined, response: StoredResponse): FoundJob | undefined {
+    const actor = this.actors.get(id);
+    const snapshot = actor?.getSnapshot();
+    if (!actor || !snapshot || snapshot.context.owner !== owner) return undefined;
+    if (!["pending", "processing"].includes(statusOf(snapshot.value))) return { context: snapshot.context, status: statusOf(snapshot.value) };
+    actor.send({ type: "cancel", at: this.deps.clock.now(), response });
+    const after = actor.getSnapshot();
+    return { context: after.context, status: statusOf(after.value) };
+  }
+
   resume(): Promise<number> {
     return this.actors.resume();
   }

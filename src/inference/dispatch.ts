@@ -88,6 +88,10 @@ function markLackingResponsesApi(provider: RuntimeProvider, model: string) {
   lackingResponsesApi.set(provider, models.add(model));
 }
 
+/** Whether the provider runs a Responses call for `model` itself, rather than as a chat through the bridge. */
+export const answersResponsesItself = (provider: RuntimeProvider, model: string) =>
+  (provider.adapter.formatFor?.(model) ?? provider.adapter.format) === "openai" && provider.adapter.operations.has("responses") && !lackingResponsesApi.get(provider)?.has(model);
+
 /** How a server without a route answers one (FastAPI's 404, Go's 404 or 405, a proxy's 501). */
 const missingEndpoint = (error: GatewayError) => error.status === 404 || error.status === 405 || error.status === 501;
 
@@ -115,7 +119,7 @@ const sendable = (call: UpstreamCall, provider: RuntimeProvider) => (call.asksFo
 async function attemptTarget(store: ProviderStore, input: DispatchInput, target: ModelRef, isFallback: boolean, attempts: Attempt[]): Promise<Dispatched | GatewayError> {
   const provider = store.require(target.provider);
   const format = hasOneShape(input.operation) ? input.format : (provider.adapter.formatFor?.(target.model) ?? provider.adapter.format);
-  const offersResponses = input.operation === "responses" && provider.adapter.operations.has("responses") && !lackingResponsesApi.get(provider)?.has(target.model);
+  const offersResponses = input.operation === "responses" && answersResponsesItself(provider, target.model);
   const operation = upstreamOperationOf(input.operation, format, offersResponses);
   if (!provider.adapter.operations.has(operation)) {
     return badRequest(`provider '${provider.name}' does not offer ${REQUEST_TYPE[input.operation]}`, "model", "caller_unsupported_operation");

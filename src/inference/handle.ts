@@ -3,9 +3,9 @@ import { badRequest, GatewayError } from "../http/errors";
 import type { ProviderStore } from "../provider-registry/store";
 import type { Continuation, StoredResponses } from "../responses";
 import { inputItemsOf } from "../responses/chain";
-import { responseIdFor } from "../responses/ids";
 import type { DeferredSettlements } from "./deferred-settlements";
 import { type Attempt, type Dispatched, dispatch } from "./dispatch";
+import { type BackgroundResponses, responseIdOf } from "./background-runs";
 import type { BridgedResponse } from "./formats/openai/responses-reply";
 import { FORMATS } from "./formats/registry";
 import { admitThrough, type HookReply, type InferenceHooks, type InferenceOutcome, type RequestContext, transformThrough } from "./hooks";
@@ -34,6 +34,8 @@ export interface Inference {
   price?(reply: PricedReply): number | undefined;
   /** Where Responses API calls answered as chats are kept, for `previous_response_id`. */
   responses?: StoredResponses;
+  /** Where `background: true` Responses calls to providers without the API run. */
+  background?: BackgroundResponses;
 }
 
 export interface InferenceCall {
@@ -134,7 +136,7 @@ type OnReplied = (summary: ReplySummary, result?: Dispatched) => void;
  * client said `store: false`. A continuation stores the items after the conversation it continued.
  */
 function bridgedResponseOf(responses: StoredResponses | undefined, call: InferenceCall, context: RequestContext, continuing?: Continuation): BridgedResponse {
-  const id = responseIdFor(context.id);
+  const id = responseIdOf(call.request, context.id);
   if (!responses?.enabled || call.body.store === false) return { id };
   const owner = context.caller?.virtualKeyId ?? null;
   const wholeInput = inputItemsOf(context.body);
@@ -199,6 +201,7 @@ async function answer(inference: Inference, call: InferenceCall, context: Reques
   }
   let continuing: Continuation | undefined;
   if (call.operation === "responses" && inference.responses) ({ body: context.body, continuing } = await inference.responses.continued(context.body, context.caller?.virtualKeyId));
+
   const result = await dispatch(store, {
     operation: call.operation,
     format: call.format,

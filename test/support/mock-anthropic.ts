@@ -201,6 +201,8 @@ export interface MockAnthropic {
   requests: RecordedRequest[];
   /** Faults applied to the next requests, one each, in order. */
   faults: Fault[];
+  /** Called with every request; lets a test hold one until it decides. */
+  onRequest?: (request: RecordedRequest) => Promise<void> | void;
   stop(): void;
 }
 
@@ -232,7 +234,9 @@ export function startMockAnthropic(apiKey: string): MockAnthropic {
     async fetch(request) {
       const url = new URL(request.url);
       const body = (await request.json().catch(() => ({}))) as Record<string, unknown>;
-      mock.requests.push({ path: url.pathname + url.search, headers: request.headers, body, receivedAt: performance.now(), signal: request.signal });
+      const recorded = { path: url.pathname + url.search, headers: request.headers, body, receivedAt: performance.now(), signal: request.signal };
+      mock.requests.push(recorded);
+      await mock.onRequest?.(recorded);
       if (request.headers.get("x-api-key") !== apiKey) return anthropicError(401, "authentication_error", "invalid x-api-key");
       if (!request.headers.get("anthropic-version")) return anthropicError(400, "invalid_request_error", "anthropic-version: header is required");
       const fault = mock.faults.shift();

@@ -3,6 +3,7 @@ import { configuredModels } from "../../provider-registry/model-listing";
 import { batchRoutes } from "../batches/routes";
 import type { Usage } from "../canonical";
 import { notFound } from "../../http/errors";
+import { runsInBackground, startInBackground } from "../background-runs";
 import { fallbacksOf, handleInference, type Inference } from "../handle";
 import { modelInPath, servedModel } from "../model-ref";
 import type { Operation } from "../operations";
@@ -74,7 +75,11 @@ export function openAIMount(prefix: string, inference: Inference, mountProvider?
     .post("/chat/completions", ({ body, request }) => handle("chat", body, request), { body: ChatCompletionBody })
     .post("/completions", ({ body, request }) => handle("text_completion", body, request), { body: CompletionBody })
     .post("/embeddings", ({ body, request }) => handle("embedding", body, request), { body: EmbeddingBody })
-    .post("/responses", ({ body, request }) => handle("responses", body, request), { body: ResponsesBody })
+    .post(
+      "/responses",
+      ({ body, request }) => (runsInBackground(inference, request, body, mountProvider) ? startInBackground(inference.background!, request, body) : handle("responses", body, request)),
+      { body: ResponsesBody },
+    )
     .post("/responses/input_tokens", ({ body, request }) => handle("input_tokens", body, request, { stream: false }), { body: ResponsesBody })
     .use(providerObjectRoutes(inference, mountProvider))
     .post("/rerank", ({ body, request }) => handle("rerank", body, request, { stream: false }), { body: RerankBody })

@@ -1,6 +1,8 @@
 import { Elysia, t } from "elysia";
 import { badRequest, notFound } from "../../http/errors";
 import { InputItemsQuery, inputItemsPage } from "../../responses";
+import { backgroundView, cancelledRun } from "../../responses/background-view";
+import { uuidOf } from "../../responses/ids";
 import { handleInference, type Inference } from "../handle";
 import { type ProviderObjectBody, type ProviderObjectOperation, providerObjectPath } from "../provider-objects";
 
@@ -39,6 +41,9 @@ export function providerObjectRoutes(inference: Inference, mountProvider?: strin
   const stored = inference.responses;
   const missing = (id: string) => notFound(`no response '${id}' is stored by this gateway`);
 
+  /** A response the gateway is writing in the background (or wrote), as its job stands; undefined when there is none. */
+  const backgroundJob = async (id: string, request: Request) => (stored?.ownsId(id) ? inference.background?.find(uuidOf(id), request.headers) : undefined);
+
   const forward = (operation: ProviderObjectOperation, request: Request, { params = {}, json, heldBy, countsUsage }: Forwarded = {}) => {
     const provider = heldBy?.provider ?? keeperOf(inference, request, mountProvider);
     if (!provider) throw notFound("no provider configured here keeps responses or conversations");
@@ -69,7 +74,16 @@ export function providerObjectRoutes(inference: Inference, mountProvider?: strin
   };
 
   return new Elysia()
-    .get("/responses/:id", async ({ params, request }) => (await stored?.find(params.id, request.headers))?.response ?? forwardResponse("response_retrieve", params.id, request), { params: IdParams })
+    .get(
+      "/responses/:id",
+      async ({ params, request }) => {
+        const found = await stored?.find(params.id, request.headers);
+        if (found) return found.response;
+        const job = await backgroundJob(params.id, request);
+        return job ? backgroundView(params.id, job) : forwardResponse("response_retrieve", params.id, request);
+      },
+      { params: IdParams },
+    )
     .get(
       "/responses/:id/input_items",
       async ({ params, query, request }) => {
@@ -86,7 +100,9 @@ export function providerObjectRoutes(inference: Inference, mountProvider?: strin
     .post(
       "/responses/:id/cancel",
       async ({ params, request }) => {
-        // The gateway answers the responses it keeps in full before returning them: none is left running.
+        const job = await backgroundJob(params.id, request);
+        if (job) return backgroundView(params.id, inference.background!.cancel(uuidOf(params.id), request.headers, cancelledRun) ?? job);
+        // The other responses the gateway keeps were answered in full before being returned: none is left running.
         if (await stored?.find(params.id, request.headers)) throw badRequest(`response '${params.id}' was not created with background: true, so there is nothing to cancel`, "response_id");
         return forwardResponse("response_cancel", params.id, request);
       },

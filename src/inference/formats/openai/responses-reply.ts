@@ -105,6 +105,7 @@ const echoedSettings = (clientBody: Body) => ({
   top_p: clientBody.top_p ?? null,
   metadata: clientBody.metadata ?? {},
   previous_response_id: clientBody.previous_response_id ?? null,
+  background: clientBody.background === true,
 });
 
 /** The start of a response object the gateway writes: what it is and the settings it repeats. */

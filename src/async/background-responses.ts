@@ -1,0 +1,38 @@
+import type { StoredResponse } from "../../actors/async-job";
+import { REQUEST_TYPE } from "../inference/operations";
+import { DEFAULT_RESULT_TTL_SECONDS } from "./submission";
+import type { AsyncJobs, FoundJob } from "./jobs";
+import { ownerOf } from "./ownership";
+import { storeRequest } from "./stored-request";
+
+/** The async kind the jobs are: `GET /v1/async/responses/{job_id}` shows them too. */
+const ROUTE = "responses";
+
+/**
+ * Responses created with `background: true` on providers without a Responses API run as async
+ * jobs: durable, resumed after a restart, bounded by the same worker limit. The job replays the
+ * request, which as a replay runs in the foreground; its id names the response.
+ */
+export function backgroundResponses(jobs: AsyncJobs) {
+  return {
+    /** Starts the run of `body` as `request` asked it; the job's id. */
+    async start(request: Request, body: Record<string, unknown>): Promise<string> {
+      const bytes = new TextEncoder().encode(JSON.stringify(body));
+      const replayed = storeRequest(request, new URL(request.url).pathname, bytes.buffer as ArrayBuffer);
+      const origin = new URL(request.url).origin;
+      const job = await jobs.submit({
+        request: replayed,
+        resultTtlSeconds: DEFAULT_RESULT_TTL_SECONDS,
+        owner: ownerOf(request.headers),
+        route: ROUTE,
+        requestType: REQUEST_TYPE.responses,
+        resultUrl: (id) => `${origin}/v1/async/${ROUTE}/${id}`,
+      });
+      return job.context.id;
+    },
+    find: (jobId: string, headers: Headers): Promise<FoundJob | undefined> => jobs.find(jobId, ownerOf(headers)),
+    cancel: (jobId: string, headers: Headers, response: StoredResponse): FoundJob | undefined => jobs.cancel(jobId, ownerOf(headers), response),
+  };
+}
+
+export type BackgroundResponses = ReturnType<typeof backgroundResponses>;

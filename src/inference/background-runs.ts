@@ -1,0 +1,41 @@
+import type { BackgroundResponses } from "../async/background-responses";
+import { badRequest } from "../http/errors";
+import { isInternal } from "../http/internal-requests";
+import { unfinishedResponse } from "../responses/background-view";
+import { responseIdFor } from "../responses/ids";
+import { answersResponsesItself } from "./dispatch";
+import type { Inference } from "./handle";
+import { type ModelRef, resolveModelRef } from "./model-ref";
+
+/**
+ * A Responses call with `background: true` to a provider without a Responses API: OpenAI's own
+ * run it in the background themselves; for the rest the gateway does, as an async job, unless
+ * the call streams (its stream is the answer). Like `POST /v1/async/responses`, the job's replay
+ * (the same call, which runs in the foreground) is the call that is governed, logged and billed.
+ */
+export function runsInBackground(inference: Inference, request: Request, body: Record<string, unknown>, mountProvider: string | undefined): boolean {
+  if (body.background !== true || body.stream === true || !inference.background || isInternal(request) || typeof body.model !== "string") return false;
+  let target: ModelRef;
+  try {
+    target = resolveModelRef(body.model, inference.providers, "model", mountProvider);
+  } catch {
+    return false; // the call itself answers the 400
+  }
+  const provider = inference.providers.get(target.provider);
+  return provider !== undefined && !answersResponsesItself(provider, target.model);
+}
+
+/** Starts the call as a job and answers at once with the response queued; its id is the job's. */
+export async function startInBackground(background: BackgroundResponses, request: Request, body: Record<string, unknown>): Promise<Response> {
+  if (body.store === false) throw badRequest("background: true needs the response stored, to be polled: drop store: false", "store");
+  const jobId = await background.start(request, body);
+  return Response.json(unfinishedResponse(responseIdFor(jobId), Date.now(), "queued", body));
+}
+
+/** The id of the response a request writes: its own, or for a background run the job's it replays. */
+export function responseIdOf(request: Request, requestId: string): string {
+  const job = isInternal(request) ? request.headers.get("x-gw-async-job-id") : null;
+  return responseIdFor(job ?? requestId);
+}
+
+export type { BackgroundResponses };

@@ -1,0 +1,46 @@
+import type { StoredResponse } from "../../actors/async-job";
+import type { FoundJob } from "../async/jobs";
+
+type Body = Record<string, unknown>;
+
+/** What a cancelled background run keeps as its answer; its status tells it from a failure. */
+const CANCELLED_STATUS = 499;
+
+export const cancelledRun: StoredResponse = {
+  status: CANCELLED_STATUS,
+  contentType: "application/json",
+  body: { json: { error: { type: "cancelled", message: "the background response was cancelled" } } },
+};
+
+/** A response of OpenAI's shape, not written yet. */
+export function unfinishedResponse(id: string, createdAtMs: number, status: "queued" | "in_progress" | "cancelled" | "failed", request: Body = {}, error: unknown = null): Body {
+  return {
+    id,
+    object: "response",
+    created_at: Math.floor(createdAtMs / 1000),
+    status,
+    background: true,
+    error,
+    incomplete_details: null,
+    instructions: request.instructions ?? null,
+    metadata: request.metadata ?? {},
+    model: request.model ?? null,
+    output: [],
+    previous_response_id: request.previous_response_id ?? null,
+    store: true,
+    tools: request.tools ?? [],
+    usage: null,
+  };
+}
+
+/** A background response as its job stands: queued, in progress, written, failed or cancelled. */
+export function backgroundView(id: string, { context, status }: FoundJob): Body {
+  const response = context.response;
+  const json = response && "json" in response.body ? (response.body.json as Body) : undefined;
+  if (status === "completed" && json) return { ...json, background: true };
+  if (status === "pending") return unfinishedResponse(id, context.createdAt, "queued");
+  if (status === "processing") return unfinishedResponse(id, context.createdAt, "in_progress");
+  if (response?.status === CANCELLED_STATUS) return unfinishedResponse(id, context.createdAt, "cancelled");
+  const message = (json?.error as { message?: unknown } | undefined)?.message;
+  return unfinishedResponse(id, context.createdAt, "failed", {}, { code: "server_error", message: typeof message === "string" ? message : "the background response failed" });
+}

@@ -1,0 +1,124 @@
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import OpenAI from "openai";
+import { expectGatewayError, postJson } from "../support/gateway-error";
+import { startGateway, type TestGateway } from "../support/gateway";
+import { type MockAnthropic, startMockAnthropic } from "../support/mock-anthropic";
+import { ANTHROPIC_UPSTREAM_KEY, openAIClientOf } from "./fixture";
+
+/**
+ * `background: true` asks for a response to be written while the client goes away and polls.
+ * OpenAI does that itself; for a provider without a Responses API the gateway does, as a durable
+ * async job, and the response is read, continued and cancelled as on OpenAI.
+ */
+
+const MODEL = "anthropic/claude-sonnet-4-5";
+
+let upstream: MockAnthropic;
+let gw: TestGateway;
+let client: OpenAI;
+
+const anthropicProvider = () => ({ keys: [{ id: "ant-1", value: ANTHROPIC_UPSTREAM_KEY }], network_config: { base_url: upstream.baseUrl } });
+
+beforeAll(async () => {
+  upstream = startMockAnthropic(ANTHROPIC_UPSTREAM_KEY);
+  gw = await startGateway({ providers: { anthropic: anthropicProvider() } });
+  client = openAIClientOf(gw.url);
+});
+afterAll(async () => {
+  await gw.close();
+  upstream.stop();
+});
+
+/** Holds the next upstream call until `release`; `arrived` resolves once it has reached the provider. */
+function holdUpstream() {
+  const arrived = Promise.withResolvers<AbortSignal>();
+  const released = Promise.withResolvers<void>();
+  upstream.onRequest = (request) => {
+    upstream.onRequest = undefined;
+    arrived.resolve(request.signal);
+    return released.promise;
+  };
+  return { arrived: arrived.promise, release: () => released.resolve() };
+}
+
+/** Polls as the SDK's users do until the response leaves queued and in_progress. */
+async function finished(id: string, reader: OpenAI = client): Promise<OpenAI.Responses.Response> {
+  for (;;) {
+    const response = await reader.responses.retrieve(id);
+    if (response.status !== "queued" && response.status !== "in_progress") return response;
+    await Bun.sleep(5);
+  }
+}
+
+const turnsSent = () => (upstream.requests.at(-1)!.body as { messages: Array<{ role: string; content: unknown }> }).messages.map((message) => message.role);
+
+describe("background: true on a provider without a Responses API", () => {
+  test("answers at once, queued; the response is in progress while the provider works, then written, and continues like any other", async () => {
+    const held = holdUpstream();
+    const created = await client.responses.create({ model: MODEL, input: "think slowly", background: true, metadata: { case: "slow" } });
+    expect(created).toMatchObject({ status: "queued", background: true, model: MODEL, metadata: { case: "slow" } });
+    await held.arrived;
+    expect((await client.responses.retrieve(created.id)).status).toBe("in_progress");
+    held.release();
+    const done = await finished(created.id);
+    expect(done).toMatchObject({ id: created.id, status: "completed", background: true });
+    expect(done.output_text).toBe("echo: think slowly");
+
+    const next = await client.responses.create({ model: MODEL, previous_response_id: created.id, input: "and now?" });
+    expect(next.output_text).toBe("echo: and now?");
+    expect(turnsSent()).toEqual(["user", "assistant", "user"]);
+  });
+
+  test("cancel stops the provider's work, and the response stays cancelled", async () => {
+    const held = holdUpstream();
+    const created = await client.responses.create({ model: MODEL, input: "never mind", background: true });
+    const upstreamSignal = await held.arrived;
+    const cancelled = await client.responses.cancel(created.id);
+    expect(cancelled.status).toBe("cancelled");
+    // The provider sees its connection close: the test ends by its timeout if it never does.
+    await new Promise((resolve) => (upstreamSignal.aborted ? resolve(undefined) : upstreamSignal.addEventListener("abort", resolve, { once: true })));
+    held.release();
+    expect((await client.responses.retrieve(created.id)).status).toBe("cancelled");
+  });
+
+  test("a provider failure leaves the response failed, with the provider's message", async () => {
+    upstream.faults.push({ kind: "status", status: 400, message: "prompt is too long" });
+    const created = await client.responses.create({ model: MODEL, input: "too much", background: true });
+    const failed = await finished(created.id);
+    expect(failed.status).toBe("failed");
+    expect(failed.error?.message).toContain("prompt is too long");
+  });
+
+  test("only the virtual key that started it reads it", async () => {
+    const keyNamed = async (name: string) => ((await (await gw.admin("/api/governance/virtual-keys", { method: "POST", json: { name } })).json()) as { virtual_key: { value: string } }).virtual_key.value;
+    const [alice, bob] = [await keyNamed("background-alice"), await keyNamed("background-bob")];
+    const created = await openAIClientOf(gw.url, alice).responses.create({ model: MODEL, input: "mine", background: true });
+    expect((await finished(created.id, openAIClientOf(gw.url, alice))).output_text).toBe("echo: mine");
+    expect(await openAIClientOf(gw.url, bob).responses.retrieve(created.id).catch((error: unknown) => error)).toBeInstanceOf(OpenAI.NotFoundError);
+  });
+
+  test("a restart of the gateway in the middle does not lose it: the run starts again and the response is written", async () => {
+    const own = await startGateway({ providers: { anthropic: anthropicProvider() } });
+    const held = holdUpstream();
+    const created = await openAIClientOf(own.url).responses.create({ model: MODEL, input: "survive this", background: true });
+    await held.arrived;
+    await own.stop();
+    held.release();
+    const restarted = await own.restart();
+    try {
+      const done = await finished(created.id, openAIClientOf(restarted.url));
+      expect(done.output_text).toBe("echo: survive this");
+    } finally {
+      await restarted.close();
+    }
+  });
+
+  test("store: false is a 400, since a background response is kept to be polled", async () => {
+    await expectGatewayError(await postJson(`${gw.url}/v1/responses`, { model: MODEL, input: "x", background: true, store: false }), 400, { param: "store" });
+  });
+
+  test("a streamed call is answered in the foreground, its stream being the answer", async () => {
+    const streamed = await client.responses.stream({ model: MODEL, input: "stream it", background: true }).finalResponse();
+    expect(streamed.output_text).toBe("echo: stream it");
+  });
+});
