@@ -1,9 +1,10 @@
 import type { BackgroundResponses } from "../async/background-responses";
 import { badRequest } from "../http/errors";
 import { isInternal } from "../http/internal-requests";
+import type { StoredResponses } from "../responses";
 import { unfinishedResponse } from "../responses/background-view";
 import { responseIdFor } from "../responses/ids";
-import { answersResponsesItself } from "./dispatch";
+import { answersResponsesItself, type Dispatched } from "./dispatch";
 import type { Inference } from "./handle";
 import { type ModelRef, resolveModelRef } from "./model-ref";
 
@@ -36,6 +37,18 @@ export async function startInBackground(background: BackgroundResponses, request
 export function responseIdOf(request: Request, requestId: string): string {
   const job = isInternal(request) ? request.headers.get("x-gw-async-job-id") : null;
   return responseIdFor(job ?? requestId);
+}
+
+/** A background response the provider goes on writing (OpenAI's): its usage is billed when it is read back finished. */
+export async function rememberBackground(responses: StoredResponses | undefined, result: Dispatched & { body: string }): Promise<void> {
+  try {
+    const { id, status } = JSON.parse(result.body) as { id?: unknown; status?: unknown };
+    if (typeof id !== "string" || (status !== "queued" && status !== "in_progress")) return;
+    await responses?.startedInBackground(id, { provider: result.target.provider, model: result.target.model });
+  } catch (error) {
+    // The client still gets its response; only the billing of its usage is lost.
+    console.error("a background response was not remembered for billing", error);
+  }
 }
 
 export type { BackgroundResponses };

@@ -5,7 +5,7 @@ import type { Continuation, StoredResponses } from "../responses";
 import { inputItemsOf } from "../responses/chain";
 import type { DeferredSettlements } from "./deferred-settlements";
 import { type Attempt, type Dispatched, dispatch } from "./dispatch";
-import { type BackgroundResponses, responseIdOf } from "./background-runs";
+import { type BackgroundResponses, rememberBackground, responseIdOf } from "./background-runs";
 import type { BridgedResponse } from "./formats/openai/responses-reply";
 import { FORMATS } from "./formats/registry";
 import { admitThrough, type HookReply, type InferenceHooks, type InferenceOutcome, type RequestContext, transformThrough } from "./hooks";
@@ -144,18 +144,6 @@ function bridgedResponseOf(responses: StoredResponses | undefined, call: Inferen
   const previousId = linked ? continuing.id : null;
   const ownInput = linked ? wholeInput.slice(continuing.length) : wholeInput;
   return { id, completed: (response) => responses.keep({ id, owner, previousId, ownInput, wholeInput, response }) };
-}
-
-/** A response the provider goes on writing: its usage is billed when it is read back finished. */
-async function rememberBackground(responses: StoredResponses | undefined, result: Dispatched & { body: string }): Promise<void> {
-  try {
-    const { id, status } = JSON.parse(result.body) as { id?: unknown; status?: unknown };
-    if (typeof id !== "string" || (status !== "queued" && status !== "in_progress")) return;
-    await responses?.startedInBackground(id, { provider: result.target.provider, model: result.target.model });
-  } catch (error) {
-    // The client still gets its response; only the billing of its usage is lost.
-    console.error("a background response was not remembered for billing", error);
-  }
 }
 
 /** The client's response, in its own format. */
