@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import OpenAI from "openai";
 import { expectGatewayError, postJson } from "../support/gateway-error";
-import { startGateway, type TestGateway } from "../support/gateway";
+import { closeNodes, startGateway, startNodes, type TestGateway } from "../support/gateway";
 import { type MockAnthropic, startMockAnthropic } from "../support/mock-anthropic";
 import { ANTHROPIC_UPSTREAM_KEY, openAIClientOf } from "./fixture";
 
@@ -79,6 +79,23 @@ describe("background: true on a provider without a Responses API", () => {
     await new Promise((resolve) => (upstreamSignal.aborted ? resolve(undefined) : upstreamSignal.addEventListener("abort", resolve, { once: true })));
     held.release();
     expect((await client.responses.retrieve(created.id)).status).toBe("cancelled");
+  });
+
+  test("cancel reaches the run only on the node writing it: another node says so with a 409; a finished one is shown as it is", async () => {
+    const nodes = await startNodes({ providers: { anthropic: anthropicProvider() } });
+    try {
+      const [writer, other] = nodes.map((node) => openAIClientOf(node.url));
+      const held = holdUpstream();
+      const created = await writer!.responses.create({ model: MODEL, input: "where am I", background: true });
+      await held.arrived;
+      expect((await other!.responses.retrieve(created.id)).status).toBe("in_progress");
+      await expectGatewayError(await fetch(`${nodes[1].url}/v1/responses/${created.id}/cancel`, { method: "POST" }), 409);
+      held.release();
+      await finished(created.id, other);
+      expect((await other!.responses.cancel(created.id)).status).toBe("completed");
+    } finally {
+      await closeNodes(nodes);
+    }
   });
 
   test("a provider failure leaves the response failed, with the provider's message", async () => {

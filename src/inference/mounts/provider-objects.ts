@@ -1,5 +1,5 @@
 import { Elysia, t } from "elysia";
-import { badRequest, notFound } from "../../http/errors";
+import { badRequest, conflict, notFound } from "../../http/errors";
 import { InputItemsQuery, inputItemsPage } from "../../responses";
 import { backgroundView, cancelledRun } from "../../responses/background-view";
 import { uuidOf } from "../../responses/ids";
@@ -101,7 +101,12 @@ export function providerObjectRoutes(inference: Inference, mountProvider?: strin
       "/responses/:id/cancel",
       async ({ params, request }) => {
         const job = await backgroundJob(params.id, request);
-        if (job) return backgroundView(params.id, inference.background!.cancel(uuidOf(params.id), request.headers, cancelledRun) ?? job);
+        if (job) {
+          if (job.status !== "pending" && job.status !== "processing") return backgroundView(params.id, job);
+          const after = inference.background!.cancel(uuidOf(params.id), request.headers, cancelledRun);
+          if (!after) throw conflict(`response '${params.id}' is being written by another node of this deployment, and only that node can stop it: cancel again (the next call may reach it), or wait for it`);
+          return backgroundView(params.id, after);
+        }
         // The other responses the gateway keeps were answered in full before being returned: none is left running.
         if (await stored?.find(params.id, request.headers)) throw badRequest(`response '${params.id}' was not created with background: true, so there is nothing to cancel`, "response_id");
         return forwardResponse("response_cancel", params.id, request);
