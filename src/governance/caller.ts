@@ -15,13 +15,13 @@ const BEARER = /^bearer\s+/i;
 
 /**
  * The virtual key a request presents: `x-gw-vk` whatever its value, or an `sk-gw-` value in
- * `Authorization: Bearer`, `x-api-key` or `x-goog-api-key`. Anything else in those headers is
- * a provider's own key, not a virtual key, and is left alone.
+ * `Authorization: Bearer`, `x-api-key`, Azure's `api-key` or `x-goog-api-key`. Anything else in
+ * those headers is a provider's own key, not a virtual key, and is left alone.
  */
 export function presentedVirtualKey(headers: Headers): string | undefined {
   const explicit = headers.get("x-gw-vk");
   if (explicit !== null) return explicit.trim();
-  const candidates = [headers.get("authorization")?.replace(BEARER, ""), headers.get("x-api-key"), headers.get("x-goog-api-key")];
+  const candidates = [headers.get("authorization")?.replace(BEARER, ""), headers.get("x-api-key"), headers.get("api-key"), headers.get("x-goog-api-key")];
   return candidates.map((value) => value?.trim()).find((value) => value?.startsWith(VIRTUAL_KEY_PREFIX));
 }
 

@@ -10,7 +10,7 @@ export interface ModelRef {
 }
 
 /** A provider serves a bare model name when one of its keys lists it by name or alias. */
-function providerListing(store: ProviderStore, model: string): string | undefined {
+export function providerListing(store: ProviderStore, model: string): string | undefined {
   return store.list().find((provider) => provider.keys.some((key) => explicitModels(key.config.models).includes(model) || Object.hasOwn(key.config.aliases ?? {}, model)))?.name;
 }
 

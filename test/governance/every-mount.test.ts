@@ -85,6 +85,12 @@ const CHAT_MODEL = "openai/gpt-4o-mini";
 const anthropicMessage = { max_tokens: 32, messages: [{ role: "user", content: question }] };
 const bedrockModel = (model: string) => encodeURIComponent(model);
 
+/** Azure OpenAI's path for an operation: the deployment (here a model, `provider/` escaped in) in the path, no model in the body. */
+function azureStyle(operation: string, deployment: string, body: Record<string, unknown> | (() => FormData)): [string, (prefix: string) => Call] {
+  const suffix = `/openai/deployments/:deployment/${operation}`;
+  return [suffix, (prefix) => ({ path: `${prefix}/openai/deployments/${encodeURIComponent(deployment)}/${operation}?api-version=2024-10-21`, body: typeof body === "function" ? body() : body })];
+}
+
 /**
  * A real request for each kind of route, by the end of its path: wherever a mount sits, the
  * formats beneath it are the same. A route this table does not know fails the test.
@@ -109,6 +115,14 @@ const CALLS: Array<[suffix: string, build: (prefix: string) => Call]> = [
   ["/v1/files", (prefix) => ({ path: `${prefix}/v1/files`, body: form({ purpose: "batch", provider: "platform" }, { name: "in.jsonl", content: "{}\n" }) })],
   ["/v1/batches", (prefix) => ({ path: `${prefix}/v1/batches`, body: { provider: "platform", input_file_id: heldFile, endpoint: "/v1/chat/completions", completion_window: "24h" } })],
   ["/v1/batches/:batch_id/cancel", (prefix) => ({ path: `${prefix}/v1/batches/${heldBatch}/cancel`, body: {}, headers: { "x-gw-provider": "platform" } })],
+  azureStyle("chat/completions", "gpt-4o-mini", { messages: [{ role: "user", content: question }] }),
+  azureStyle("completions", "gpt-4o-mini", { prompt: question }),
+  azureStyle("embeddings", "text-embedding-3-small", { input: question }),
+  azureStyle("audio/speech", "platform/gpt-4o-mini-tts", { voice: "alloy", input: question }),
+  azureStyle("audio/transcriptions", "platform/whisper-1", () => form({}, { name: "q.wav", content: "RIFF" })),
+  azureStyle("audio/translations", "platform/whisper-1", () => form({}, { name: "q.wav", content: "RIFF" })),
+  azureStyle("images/generations", "platform/gpt-image-1", { prompt: question }),
+  azureStyle("images/edits", "platform/gpt-image-1", () => form({ prompt: question }, { name: "q.png", content: "PNG" }, "image")),
   ["/v1/messages", (prefix) => ({ path: `${prefix}/v1/messages`, body: { model: CHAT_MODEL, ...anthropicMessage } })],
   ["/v1/messages/count_tokens", (prefix) => ({ path: `${prefix}/v1/messages/count_tokens`, body: { model: "anthropic/claude-3-5-haiku-20241022", messages: anthropicMessage.messages } })],
   ["/v1/messages/*", (prefix) => ({ path: `${prefix}/v1/messages/batches`, body: { requests: [{ custom_id: "one", params: { model: "anthropic/claude-3-5-haiku-20241022", ...anthropicMessage } }] } })],

@@ -1,6 +1,7 @@
 import { Elysia } from "elysia";
 import type { Inference } from "../handle";
 import { anthropicMessagesMount, anthropicMount } from "./anthropic";
+import { azureDeploymentsMount } from "./azure-deployments";
 import { bedrockMount } from "./bedrock";
 import { cohereMount } from "./cohere";
 import { genaiMount } from "./genai";
@@ -16,6 +17,7 @@ export const MOUNT_ROOTS = ["/openai", "/anthropic", "/bedrock", "/cohere", "/ge
 function providerFormatMounts(root: string, inference: Inference) {
   return new Elysia({ name: `provider-format-mounts:${root}` })
     .use(openAIMount(`${root}/openai/v1`, inference, "openai"))
+    .use(azureDeploymentsMount(`${root}/openai`, inference, "openai"))
     .use(anthropicMount(`${root}/anthropic`, inference, "anthropic"))
     .use(bedrockMount(`${root}/bedrock`, inference, "bedrock"))
     .use(cohereMount(`${root}/cohere`, inference, "cohere"))

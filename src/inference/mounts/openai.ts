@@ -1,63 +1,34 @@
-import { Elysia, t } from "elysia";
-import { configuredModels } from "../../provider-registry/model-listing";
-import { batchRoutes } from "../batches/routes";
-import type { Usage } from "../canonical";
+import { Elysia } from "elysia";
 import { notFound } from "../../http/errors";
+import { configuredModels } from "../../provider-registry/model-listing";
 import { runsInBackground, startInBackground } from "../background-runs";
-import { fallbacksOf, handleInference, type Inference } from "../handle";
+import { batchRoutes } from "../batches/routes";
+import type { Inference } from "../handle";
 import { modelInPath, servedModel } from "../model-ref";
-import type { Operation } from "../operations";
 import { speechUsage } from "../request-usage";
+import {
+  ChatCompletionBody,
+  CompletionBody,
+  DEFAULT_MODERATION_MODEL,
+  EmbeddingBody,
+  ImageBody,
+  ImageEditForm,
+  ModerationBody,
+  openAIHandler,
+  RerankBody,
+  ResponsesBody,
+  SpeechBody,
+  TranscriptionForm,
+  TranslationForm,
+} from "./openai-bodies";
 import { providerObjectRoutes } from "./provider-objects";
-
-const open = { additionalProperties: true } as const;
-const gatewayFields = {
-  model: t.String({ minLength: 1 }),
-  fallbacks: t.Optional(t.Array(t.String({ minLength: 1 }))),
-  stream: t.Optional(t.Boolean()),
-};
-
-const ChatCompletionBody = t.Object({ ...gatewayFields, messages: t.Array(t.Object({ role: t.String() }, open), { minItems: 1 }) }, open);
-const CompletionBody = t.Object({ ...gatewayFields, prompt: t.Union([t.String(), t.Array(t.Unknown())]) }, open);
-const EmbeddingBody = t.Object({ ...gatewayFields, input: t.Union([t.String(), t.Array(t.Unknown(), { minItems: 1 })]) }, open);
-const ResponsesBody = t.Object({ ...gatewayFields, input: t.Optional(t.Unknown()) }, open);
-const SpeechBody = t.Object({ ...gatewayFields, input: t.String({ minLength: 1 }), voice: t.Union([t.String({ minLength: 1 }), t.Object({ id: t.String() }, open)]) }, open);
-const ImageBody = t.Object({ ...gatewayFields, prompt: t.String({ minLength: 1 }) }, open);
-const RerankBody = t.Object({ ...gatewayFields, query: t.String(), documents: t.Array(t.Unknown(), { minItems: 1 }), top_n: t.Optional(t.Integer({ minimum: 1 })) }, open);
-/** Multipart: form fields are strings, the audio a file. */
-const formFields = { model: t.String({ minLength: 1 }), fallbacks: t.Optional(t.Union([t.String(), t.Array(t.String())])) };
-const TranscriptionForm = t.Object({ ...formFields, file: t.File(), stream: t.Optional(t.String()) }, open);
-const TranslationForm = t.Object({ ...formFields, file: t.File() }, open);
-/** The images to edit come as `image` or `image[]`, one file or several, as the SDKs send them; the provider checks them. */
-const ImageEditForm = t.Object({ ...formFields, prompt: t.String({ minLength: 1 }), stream: t.Optional(t.String()) }, open);
-/** OpenAI's API picks its moderation model when none is named; the gateway names that one. */
-const ModerationBody = t.Object({ ...gatewayFields, model: t.Optional(t.String({ minLength: 1 })), input: t.Union([t.String(), t.Array(t.Unknown(), { minItems: 1 })]) }, open);
-const DEFAULT_MODERATION_MODEL = "omni-moderation-latest";
-
-type OpenAIBody = { model: string; fallbacks?: string[] | string; stream?: boolean | string } & Record<string, unknown>;
-
-interface CallOptions {
-  stream?: boolean;
-  usage?: Usage;
-}
 
 /**
  * The OpenAI-format surface: `/v1`, and the same routes under `/openai/v1` and the framework
  * mounts. `mountProvider` answers bare model names on a provider mount.
  */
 export function openAIMount(prefix: string, inference: Inference, mountProvider?: string) {
-  const handle = (operation: Operation, { fallbacks, ...body }: OpenAIBody, request: Request, options: CallOptions = {}) =>
-    handleInference(inference, {
-      operation,
-      format: "openai",
-      body,
-      model: body.model,
-      fallbacks: fallbacksOf({ fallbacks: typeof fallbacks === "string" ? [fallbacks] : fallbacks }, request.headers),
-      stream: options.stream ?? (operation !== "embedding" && body.stream === true),
-      request,
-      mountProvider,
-      usage: options.usage,
-    });
+  const handle = openAIHandler(inference, mountProvider);
 
   const listModels = () => ({
     object: "list",

@@ -1,0 +1,52 @@
+/** The bodies of the OpenAI-format routes, as TypeBox validates them, and the handler they share. */
+import { t } from "elysia";
+import type { Usage } from "../canonical";
+import { fallbacksOf, handleInference, type Inference } from "../handle";
+import type { Operation } from "../operations";
+
+const open = { additionalProperties: true } as const;
+const gatewayFields = {
+  model: t.String({ minLength: 1 }),
+  fallbacks: t.Optional(t.Array(t.String({ minLength: 1 }))),
+  stream: t.Optional(t.Boolean()),
+};
+
+export const ChatCompletionBody = t.Object({ ...gatewayFields, messages: t.Array(t.Object({ role: t.String() }, open), { minItems: 1 }) }, open);
+export const CompletionBody = t.Object({ ...gatewayFields, prompt: t.Union([t.String(), t.Array(t.Unknown())]) }, open);
+export const EmbeddingBody = t.Object({ ...gatewayFields, input: t.Union([t.String(), t.Array(t.Unknown(), { minItems: 1 })]) }, open);
+export const ResponsesBody = t.Object({ ...gatewayFields, input: t.Optional(t.Unknown()) }, open);
+export const SpeechBody = t.Object({ ...gatewayFields, input: t.String({ minLength: 1 }), voice: t.Union([t.String({ minLength: 1 }), t.Object({ id: t.String() }, open)]) }, open);
+export const ImageBody = t.Object({ ...gatewayFields, prompt: t.String({ minLength: 1 }) }, open);
+export const RerankBody = t.Object({ ...gatewayFields, query: t.String(), documents: t.Array(t.Unknown(), { minItems: 1 }), top_n: t.Optional(t.Integer({ minimum: 1 })) }, open);
+/** Multipart: form fields are strings, the audio (or the images) files. */
+const formFields = { model: t.String({ minLength: 1 }), fallbacks: t.Optional(t.Union([t.String(), t.Array(t.String())])) };
+export const TranscriptionForm = t.Object({ ...formFields, file: t.File(), stream: t.Optional(t.String()) }, open);
+export const TranslationForm = t.Object({ ...formFields, file: t.File() }, open);
+/** The images to edit come as `image` or `image[]`, one file or several, as the SDKs send them; the provider checks them. */
+export const ImageEditForm = t.Object({ ...formFields, prompt: t.String({ minLength: 1 }), stream: t.Optional(t.String()) }, open);
+/** OpenAI's API picks its moderation model when none is named; the gateway names that one. */
+export const ModerationBody = t.Object({ ...gatewayFields, model: t.Optional(t.String({ minLength: 1 })), input: t.Union([t.String(), t.Array(t.Unknown(), { minItems: 1 })]) }, open);
+export const DEFAULT_MODERATION_MODEL = "omni-moderation-latest";
+
+export type OpenAIBody = { model: string; fallbacks?: string[] | string; stream?: boolean | string } & Record<string, unknown>;
+
+export interface CallOptions {
+  stream?: boolean;
+  usage?: Usage;
+}
+
+/** Runs an OpenAI-format call through the pipeline: the body's `fallbacks` (or the header's) come off, the model stays. */
+export function openAIHandler(inference: Inference, mountProvider: string | undefined) {
+  return (operation: Operation, { fallbacks, ...body }: OpenAIBody, request: Request, options: CallOptions = {}) =>
+    handleInference(inference, {
+      operation,
+      format: "openai",
+      body,
+      model: body.model,
+      fallbacks: fallbacksOf({ fallbacks: typeof fallbacks === "string" ? [fallbacks] : fallbacks }, request.headers),
+      stream: options.stream ?? (operation !== "embedding" && body.stream === true),
+      request,
+      mountProvider,
+      usage: options.usage,
+    });
+}
