@@ -6,6 +6,7 @@ import { createAccessControl } from "./access";
 import { createAsyncInference } from "./async";
 import { createResponseCache } from "./cache";
 import type { GatewayConfig } from "./config/schema";
+import { createRuntimeSettings } from "./config/runtime-settings";
 import { seedFromConfig } from "./config/seed";
 import { secretBoxFor } from "./crypto/secret-box";
 import { openDatabase } from "./db/client";
@@ -49,7 +50,9 @@ export interface GatewayOptions {
 const DEFAULT_IDLE_TIMEOUT_SECONDS = 30;
 
 /** The composition root: stores, registries and route plugins, read top to bottom. */
-export async function createGateway({ config, databaseUrl, env = process.env, clock, resolveHost, actorClock = systemClock, actorLease }: GatewayOptions) {
+export async function createGateway({ config: givenConfig, databaseUrl, env = process.env, clock, resolveHost, actorClock = systemClock, actorLease }: GatewayOptions) {
+  // The gateway's own copy: PUT /api/config changes it while it runs.
+  const config = structuredClone(givenConfig);
   const database = await openDatabase(databaseUrl, config.database?.auth_token);
   const secrets = await secretBoxFor(database.db, env.GATEWAY_ENCRYPTION_KEY);
   // Every durable actor's writes: one group commit, one lease, one retry count.
@@ -58,6 +61,8 @@ export async function createGateway({ config, databaseUrl, env = process.env, cl
   const providerChanges = reloadProvidersOnChange(database.db, providers);
   await providers.load();
   await seedFromConfig(database.db, config, providers);
+  // Before anything reads the settings: what PUT /api/config changed applies from the start.
+  const runtimeSettings = await createRuntimeSettings(database.db, config);
   const requestLogs = createRequestLogs(database.db, {
     threads: { url: databaseUrl, authToken: config.database?.auth_token },
     contentLogging: () => config.logs_store?.content_logging ?? true,
@@ -65,7 +70,7 @@ export async function createGateway({ config, databaseUrl, env = process.env, cl
     journalDir: env.GATEWAY_LOG_JOURNAL_DIR || undefined,
   });
   const governance = await createGovernance({ db: database.db, providers, requireVirtualKey: () => config.enforce_auth_on_inference === true, clock });
-  const mcp = await createMcpGateway({ db: database.db, secrets, snapshots, virtualKeys: governance.virtualKeys, settings: resolveMcpSettings(config), enforceAuth: config.enforce_auth_on_inference === true, inference: () => inference });
+  const mcp = await createMcpGateway({ db: database.db, secrets, snapshots, virtualKeys: governance.virtualKeys, settings: resolveMcpSettings(config), enforceAuth: () => config.enforce_auth_on_inference === true, inference: () => inference });
   const access = await createAccessControl({ db: database.db, config, env, secrets });
   const telemetry = createTelemetry({ db: database.db, config: config.telemetry, env, logQueue: requestLogs.queueStatus });
   const responseCache = createResponseCache(database.db, () => inference);
@@ -135,6 +140,7 @@ export async function createGateway({ config, databaseUrl, env = process.env, cl
     .use(systemRoutes(database.ping))
     .use(telemetry.routes)
     .use(access.routes)
+    .use(runtimeSettings.routes)
     .use(providerRoutes(providers))
     .use(governance.routes)
     .use(requestLogs.routes)
@@ -175,6 +181,7 @@ export async function createGateway({ config, databaseUrl, env = process.env, cl
       await telemetry.close();
       await governance.close();
       await providerChanges.stop();
+      await runtimeSettings.stop();
       await mcp.close();
       await agents.close();
       database.close();

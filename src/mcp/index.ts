@@ -35,8 +35,8 @@ export interface McpGatewayOptions {
   settings: ResolvedMcpSettings;
   /** Governance's virtual keys (its in-memory store). */
   virtualKeys: VirtualKeySource;
-  /** `enforce_auth_on_inference`. */
-  enforceAuth: boolean;
+  /** `enforce_auth_on_inference`, read per call: the setting may change at runtime. */
+  enforceAuth: () => boolean;
   /** Whether tool arguments and results are logged (default true). */
   contentLogging?: () => boolean;
   /** The inference pipeline, for agent mode's follow-up requests. */
