@@ -168,11 +168,11 @@ function clientResponse(result: Dispatched, call: InferenceCall, origin: ReplyOr
   return new Response(body, { status: result.status, headers });
 }
 
-/** A token count the target cannot answer in the client's format is estimated by the gateway. */
+/** A token count (Anthropic's and Gemini's count_tokens, OpenAI's input_tokens) the target cannot answer in the client's format is estimated by the gateway. */
 function countsLocally(inference: Inference, call: InferenceCall, target: ModelRef): boolean {
-  if (call.operation !== "count_tokens" || !FORMATS[call.format]?.countTokensLocally) return false;
+  if ((call.operation !== "count_tokens" && call.operation !== "input_tokens") || !FORMATS[call.format]?.countTokensLocally) return false;
   const { adapter } = inference.providers.require(target.provider);
-  return !adapter.operations.has("count_tokens") || (adapter.formatFor?.(target.model) ?? adapter.format) !== call.format;
+  return !adapter.operations.has(call.operation) || (adapter.formatFor?.(target.model) ?? adapter.format) !== call.format;
 }
 
 async function answer(inference: Inference, call: InferenceCall, context: RequestContext, onReplied: OnReplied | undefined): Promise<Response> {

@@ -123,6 +123,17 @@ describe("the Anthropic SDK to an OpenAI-family model", () => {
 });
 
 describe("the OpenAI SDK to an Anthropic model", () => {
+  test("responses.inputTokens.count is counted by the gateway, since Anthropic has no such endpoint", async () => {
+    const before = fixture.anthropicUpstream.requests.length;
+    const count = (input: string) => openaiClient.responses.inputTokens.count({ model: "anthropic/claude-sonnet-5-5", input });
+    const short = await count("hello");
+    const long = await count("hello there, this sentence has quite a few more tokens than the first one");
+    expect(short).toMatchObject({ object: "response.input_tokens" });
+    expect(short.input_tokens).toBeGreaterThan(0);
+    expect(long.input_tokens).toBeGreaterThan(short.input_tokens + 10);
+    expect(fixture.anthropicUpstream.requests.length).toBe(before);
+  });
+
   test("a chat completion is sent as a Messages request with Anthropic's headers and a default max_tokens", async () => {
     const completion = await openaiClient.chat.completions.create({
       model: "anthropic/claude-sonnet-5-5",

@@ -3,6 +3,7 @@ import type { ChatChunk, ChatRequest, ChatResponse, EmbeddingRequest, EmbeddingR
 import { type SseChunkDecoder, sseChunkStream } from "../sse-chunks";
 import type { FormatCodec } from "../types";
 import { completionOutcome, completionSseDecoder } from "./completion-summary";
+import { countResponsesTokensLocally } from "./count-tokens";
 import { type ResponseObject, responseOutcome, responsesSseDecoder } from "./responses-summary";
 import { asksForStreamUsage, isUsageOnly, usageChunkStripper, withStreamUsage } from "./stream-usage";
 
@@ -33,6 +34,7 @@ export const openAIFormat: FormatCodec = {
   format: "openai",
   streamContentType: "text/event-stream",
   streamUsage: { asked: asksForStreamUsage, ask: withStreamUsage, strip: usageChunkStripper },
+  countTokensLocally: countResponsesTokensLocally,
   replies: {
     responses: { sseDecoder: responsesSseDecoder, summarize: (body) => responseOutcome(body as ResponseObject) },
     text_completion: { sseDecoder: completionSseDecoder, summarize: completionOutcome },
