@@ -95,8 +95,9 @@ export function plannedReply(body: Record<string, unknown>) {
 
 const countTokens = (text: string) => Math.max(1, text.split(/\s+/).filter(Boolean).length);
 
-function chatCompletion(body: Record<string, unknown>) {
+function chatCompletion(body: Record<string, unknown>, thinking = false) {
   const reply = plannedReply(body);
+  const reasoning = thinking ? { reasoning_content: `thinking about: ${lastUserText(body.messages as Message[])}` } : {};
   const promptTokens = countTokens(lastUserText(body.messages as Message[]));
   const completionTokens = reply.toolCall ? 10 : countTokens(reply.text);
   return {
@@ -108,8 +109,8 @@ function chatCompletion(body: Record<string, unknown>) {
       {
         index: 0,
         message: reply.toolCall
-          ? { role: "assistant", content: null, tool_calls: [{ id: reply.toolCall.id, type: "function", function: { name: reply.toolCall.name, arguments: reply.toolCall.arguments } }] }
-          : { role: "assistant", content: body.response_format ? JSON.stringify({ answer: reply.text }) : reply.text },
+          ? { role: "assistant", content: null, ...reasoning, tool_calls: [{ id: reply.toolCall.id, type: "function", function: { name: reply.toolCall.name, arguments: reply.toolCall.arguments } }] }
+          : { role: "assistant", content: body.response_format ? JSON.stringify({ answer: reply.text }) : reply.text, ...reasoning },
         finish_reason: reply.toolCall ? "tool_calls" : "stop",
       },
     ],
@@ -124,12 +125,13 @@ function chatCompletion(body: Record<string, unknown>) {
  */
 export type StreamUsageDialect = "when-asked" | "never" | "in-last-chunk";
 
-function chatChunks(body: Record<string, unknown>, dialect: StreamUsageDialect): unknown[] {
-  const full = chatCompletion(body);
+function chatChunks(body: Record<string, unknown>, dialect: StreamUsageDialect, thinking = false): unknown[] {
+  const full = chatCompletion(body, thinking);
   const choice = full.choices[0]!;
   const withUsage = dialect === "when-asked" && (body.stream_options as { include_usage?: boolean } | undefined)?.include_usage === true;
   const base = { id: full.id, object: "chat.completion.chunk", created: full.created, model: full.model, ...(withUsage ? { usage: null } : {}) };
   const chunks: unknown[] = [{ ...base, choices: [{ index: 0, delta: { role: "assistant", content: "" }, finish_reason: null }] }];
+  if ("reasoning_content" in choice.message) chunks.push({ ...base, choices: [{ index: 0, delta: { reasoning_content: choice.message.reasoning_content }, finish_reason: null }] });
   if ("tool_calls" in choice.message && choice.message.tool_calls) {
     const call = choice.message.tool_calls[0]!;
     chunks.push({ ...base, choices: [{ index: 0, delta: { tool_calls: [{ index: 0, id: call.id, type: "function", function: { name: call.function.name, arguments: "" } }] }, finish_reason: null }] });
@@ -323,6 +325,12 @@ function keptResponseCall(kept: Map<string, KeptResponse>, method: string, id: s
   return Response.json(shown);
 }
 
+/** An assistant turn that called tools without its reasoning: DeepSeek refuses the request. */
+const reasoningNotPassedBack = (body: Record<string, unknown>) =>
+  ((body.messages as Array<{ role: string; tool_calls?: unknown[]; reasoning_content?: unknown }> | undefined) ?? []).some(
+    (message) => message.role === "assistant" && (message.tool_calls?.length ?? 0) > 0 && typeof message.reasoning_content !== "string",
+  );
+
 export interface MockOpenAI {
   url: string;
   /** The API root to configure as a provider's base_url. */
@@ -338,6 +346,11 @@ export interface MockOpenAI {
   streamUsage: StreamUsageDialect;
   /** Body fields the server refuses with Mistral's 422 (`extra_forbidden`), as strict servers do. */
   refusedFields: string[];
+  /**
+   * DeepSeek's thinking mode: replies carry `reasoning_content`, and an earlier assistant turn
+   * that called tools must bring its `reasoning_content` back, or the request is a 400.
+   */
+  thinking?: boolean;
   /** Set: tool call ids must match it, or the request is refused as Mistral refuses them. */
   toolCallIds?: RegExp;
   /** Paths under /v1 the server does not have (`/responses` for an older vLLM): 404 as FastAPI answers it. */
@@ -389,6 +402,7 @@ export function startMockOpenAI(): MockOpenAI {
       if (mock.missingModels.includes(String(body.model))) return Response.json(modelNotFound(String(body.model)), { status: 404 });
       const refused = mock.refusedFields.find((field) => field in body);
       if (refused) return Response.json(extraForbidden(refused), { status: 422 });
+      if (mock.thinking && reasoningNotPassedBack(body)) return Response.json({ error: { message: "The `reasoning_content` in the thinking mode must be passed back to the API.", type: "invalid_request_error", param: null, code: "invalid_request_error" } }, { status: 400 });
       const badId = mock.toolCallIds && callIdsOf(body).find((id) => !mock.toolCallIds!.test(id));
       if (badId) return Response.json({ object: "error", message: `Tool call id was ${badId} but must be a-z, A-Z, 0-9, with a length of 9.`, type: "invalid_request_message_order", code: 3230 }, { status: 400 });
       const onKept = /^\/responses\/(resp_\w+)(?:\/(input_items|cancel))?$/.exec(path);
@@ -410,7 +424,7 @@ export function startMockOpenAI(): MockOpenAI {
       const streamHeaders = { "content-type": "text/event-stream", "cache-control": "no-cache" };
       switch (path) {
         case "/chat/completions":
-          return body.stream ? new Response(sse(chatChunks(body, mock.streamUsage).map((data) => ({ data })), true, cut, gate), { headers: streamHeaders }) : Response.json(chatCompletion(body));
+          return body.stream ? new Response(sse(chatChunks(body, mock.streamUsage, mock.thinking).map((data) => ({ data })), true, cut, gate), { headers: streamHeaders }) : Response.json(chatCompletion(body, mock.thinking));
         case "/completions":
           return body.stream ? new Response(sse(completionChunks(body, mock.streamUsage).map((data) => ({ data })), true, cut, gate), { headers: streamHeaders }) : Response.json(textCompletion(body));
         case "/embeddings":

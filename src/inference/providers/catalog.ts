@@ -58,7 +58,8 @@ export const BUILT_IN_PROVIDERS: Record<string, BuiltInProvider> = {
   cerebras: hosted("https://api.cerebras.ai/v1"),
   perplexity: hosted("https://api.perplexity.ai"),
   fireworks: hosted("https://api.fireworks.ai/inference/v1"),
-  deepseek: hosted("https://api.deepseek.com/v1"),
+  // DeepSeek's thinking mode (on by default) refuses a tool-calling turn sent back without its reasoning.
+  deepseek: hosted("https://api.deepseek.com/v1", { echoesReasoning: true }),
   nebius: hosted("https://api.studio.nebius.com/v1", { extraOperations: ["image_generation"] }),
   parasail: hosted("https://api.parasail.io/v1"),
   // Each folder below speaks a wire format of its own.

@@ -71,6 +71,14 @@ function toolOutputOf(output: unknown): string {
   return JSON.stringify(output ?? "");
 }
 
+/** A reasoning item as an assistant turn carries it: the blocks the gateway sealed, else the summary's text. */
+function thoughtOf(item: Item): Pick<ChatMessage, "thinking_blocks" | "reasoning_content"> | undefined {
+  const blocks = unsealThinking(item.encrypted_content);
+  if (blocks) return { thinking_blocks: blocks };
+  const summary = Array.isArray(item.summary) ? (item.summary as Array<{ text?: unknown }>).flatMap((part) => (typeof part.text === "string" ? [part.text] : [])).join("\n") : "";
+  return summary ? { reasoning_content: summary } : undefined;
+}
+
 function messagesOf(body: Item): ChatMessage[] {
   const messages: ChatMessage[] = [];
   const instructions = textOf(body.instructions);
@@ -78,11 +86,12 @@ function messagesOf(body: Item): ChatMessage[] {
   const input = body.input;
   if (typeof input === "string") return [...messages, { role: "user", content: input }];
   if (!Array.isArray(input)) throw badRequest("input must be a string or an array of items", "input");
-  // A reasoning item's sealed thinking belongs to the assistant turn that follows it.
-  let thinking: ThinkingBlock[] | undefined;
+  // A reasoning item belongs to the assistant turn that follows it: its sealed thinking blocks, or
+  // else its summary text (what a model that reasons in plain text, DeepSeek's, wrote).
+  let thinking: Pick<ChatMessage, "thinking_blocks" | "reasoning_content"> | undefined;
   const withThinking = (message: ChatMessage): ChatMessage => {
     if (message.role !== "assistant" || !thinking) return message;
-    const thought = { ...message, thinking_blocks: thinking };
+    const thought = { ...message, ...thinking };
     thinking = undefined;
     return thought;
   };
@@ -100,7 +109,7 @@ function messagesOf(body: Item): ChatMessage[] {
       if (last?.role === "assistant" && !thinking) last.tool_calls = [...(last.tool_calls ?? []), call];
       else messages.push(withThinking({ role: "assistant", content: null, tool_calls: [call] }));
     } else if (type === "function_call_output") messages.push({ role: "tool", tool_call_id: nameAt(item, "call_id", param), content: toolOutputOf(item.output) });
-    else if (type === "reasoning") thinking = unsealThinking(item.encrypted_content) ?? thinking;
+    else if (type === "reasoning") thinking = thoughtOf(item) ?? thinking;
     else throw badRequest(`input item type '${String(type)}' cannot be sent to a provider without a Responses API`, `${param}.type`);
   }
   return messages;

@@ -23,15 +23,33 @@ function partOf(part: Body): Body {
   return { ...rest, file };
 }
 
-function messageOf(message: Body): Body {
+/** An earlier turn's reasoning as plain text: its own, or the text of its thinking blocks. */
+function reasoningTextOf(message: Body): string | undefined {
+  if (typeof message.reasoning_content === "string") return message.reasoning_content;
+  const blocks = Array.isArray(message.thinking_blocks) ? (message.thinking_blocks as Array<{ thinking?: unknown }>) : [];
+  const text = blocks.flatMap((block) => (typeof block.thinking === "string" ? [block.thinking] : [])).join("\n");
+  return text || undefined;
+}
+
+function messageOf(message: Body, keepReasoning: boolean): Body {
   const { thinking_blocks: _thinking, reasoning_content: _reasoning, ...rest } = message;
   if (Array.isArray(rest.content)) rest.content = rest.content.map((part) => partOf(part as Body));
   if (Array.isArray(rest.tool_calls)) rest.tool_calls = rest.tool_calls.map(({ extra_content: _signature, ...call }: Body) => call);
-  return rest;
+  const reasoning = keepReasoning && rest.role === "assistant" ? reasoningTextOf(message) : undefined;
+  return reasoning === undefined ? rest : { ...rest, reasoning_content: reasoning };
+}
+
+export interface DefinedFieldsOptions {
+  /**
+   * The API defines `reasoning_content` on earlier assistant turns and needs it back (DeepSeek's
+   * thinking mode refuses a tool-calling turn without it): it is kept, written from thinking
+   * blocks when the turn came from another format.
+   */
+  keepReasoning?: boolean;
 }
 
 /** `model` is the provider's name for the model (the body may not name it: Gemini's names it in the path). */
-export function onlyDefinedChatFields(body: Body, model: string): Body {
+export function onlyDefinedChatFields(body: Body, model: string, { keepReasoning = false }: DefinedFieldsOptions = {}): Body {
   const { top_k: _topK, thinking, ...rest } = body;
   const budget = (thinking as { type?: string; budget_tokens?: number } | undefined)?.type === "enabled" ? (thinking as { budget_tokens: number }).budget_tokens : undefined;
   // Other models answer 400 to any reasoning_effort, even one the client's format asked for.
@@ -43,7 +61,7 @@ export function onlyDefinedChatFields(body: Body, model: string): Body {
     delete rest.temperature;
     delete rest.top_p;
   }
-  if (Array.isArray(rest.messages)) rest.messages = rest.messages.map((message) => messageOf(message as Body));
+  if (Array.isArray(rest.messages)) rest.messages = rest.messages.map((message) => messageOf(message as Body, keepReasoning));
   if (Array.isArray(rest.tools)) rest.tools = rest.tools.map(({ cache_control: _cache, ...tool }: Body) => tool);
   return rest;
 }

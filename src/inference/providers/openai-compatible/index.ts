@@ -3,7 +3,7 @@ import { isProviderObjectOperation, type Operation } from "../../operations";
 import { PROVIDER_OBJECT_OPERATIONS } from "../../provider-objects";
 import { multipartBody, withoutContentType } from "../multipart";
 import { withMintedBearer } from "../oauth";
-import { onlyDefinedChatFields } from "./defined-fields";
+import { type DefinedFieldsOptions, onlyDefinedChatFields } from "./defined-fields";
 import { providerObjectCall } from "./provider-object-call";
 import type { ModelListing, ProviderAdapter, UpstreamCall, UpstreamTarget } from "../types";
 
@@ -71,10 +71,13 @@ export interface OpenAICompatibleOptions {
   adjustBody?: (operation: Operation, body: Record<string, unknown>) => Record<string, unknown>;
   /** The server refuses fields OpenAI's API does not define (see defined-fields.ts). */
   definedFieldsOnly?: boolean;
+  /** The server takes earlier turns' `reasoning_content` back, and may need it (DeepSeek). */
+  echoesReasoning?: boolean;
 }
 
 /** A translated chat as a hosted OpenAI-format API takes it. */
-export const definedFieldsOf = (operation: Operation, body: Record<string, unknown>, model: string) => (operation === "chat" ? onlyDefinedChatFields(body, model) : body);
+export const definedFieldsOf = (operation: Operation, body: Record<string, unknown>, model: string, options?: DefinedFieldsOptions) =>
+  operation === "chat" ? onlyDefinedChatFields(body, model, options) : body;
 
 /**
  * OpenAI and every provider that speaks its wire format at `{base_url}/chat/completions` etc. A
@@ -93,7 +96,7 @@ export function openAICompatible(options: OpenAICompatibleOptions = {}): Provide
       const sent = options.adjustBody ? options.adjustBody(operation, body) : body;
       return { url: `${rootOf(target)}${OPENAI_PATHS[operation]!}`, ...openAIPayload(operation, sent, target.model, bearerHeaders(target)) };
     },
-    ...(options.definedFieldsOnly ? { translatedBody: definedFieldsOf } : {}),
+    ...(options.definedFieldsOnly ? { translatedBody: (operation, body, model) => definedFieldsOf(operation, body, model, { keepReasoning: options.echoesReasoning }) } : {}),
     authorizeCall: (call, target) => withMintedBearer(call, target),
     listModels: openAIModelListing((target) => `${rootOf(target)}/models`),
     batches: options.batches,

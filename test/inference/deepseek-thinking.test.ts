@@ -1,0 +1,69 @@
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import Anthropic from "@anthropic-ai/sdk";
+import OpenAI from "openai";
+import { openAIClientOf, RESPONSES_WEATHER_TOOL } from "../anthropic/fixture";
+import { startGateway, type TestGateway } from "../support/gateway";
+import { type MockOpenAI, startMockOpenAI } from "../support/mock-openai";
+
+/**
+ * DeepSeek's thinking mode (on by default) answers with `reasoning_content`. In a tool loop, the
+ * API refuses the next request with a 400 unless every earlier tool-calling turn brings its
+ * `reasoning_content` back. Claude Code (Anthropic's format) and Codex (the Responses API)
+ * reach DeepSeek through the gateway, translated, and must not lose it.
+ */
+
+let deepseek: MockOpenAI;
+let gw: TestGateway;
+
+beforeAll(async () => {
+  deepseek = startMockOpenAI();
+  deepseek.thinking = true;
+  gw = await startGateway({ providers: { deepseek: { keys: [{ id: "ds", value: "sk-deepseek-upstream" }], network_config: { base_url: deepseek.baseUrl } } } });
+});
+afterAll(async () => {
+  await gw.close();
+  deepseek.stop();
+});
+
+const MODEL = "deepseek/deepseek-v4-pro";
+/** The assistant turns DeepSeek got in the last request, with their reasoning. */
+const assistantTurnsSent = () =>
+  (deepseek.requests.at(-1)!.body.messages as Array<{ role: string; reasoning_content?: string; tool_calls?: unknown[] }>)
+    .filter((message) => message.role === "assistant")
+    .map((message) => ({ reasoning: message.reasoning_content, calls: message.tool_calls?.length ?? 0 }));
+
+describe("a tool loop on DeepSeek in thinking mode", () => {
+  test("from the Anthropic SDK: the thinking block sent back reaches DeepSeek as the turn's reasoning_content", async () => {
+    const client = new Anthropic({ baseURL: `${gw.url}/anthropic`, apiKey: "unused", maxRetries: 0 });
+    const tools: Anthropic.Tool[] = [{ name: "get_weather", description: "Current weather", input_schema: { type: "object", properties: { city: { type: "string" } } } }];
+    const question: Anthropic.MessageParam = { role: "user", content: "what is the weather?" };
+    const first = await client.messages.create({ model: MODEL, max_tokens: 200, tools, messages: [question] });
+    expect(first.content.map((block) => block.type)).toEqual(["thinking", "tool_use"]);
+    const call = first.content.find((block): block is Anthropic.ToolUseBlock => block.type === "tool_use")!;
+    const second = await client.messages.create({
+      model: MODEL,
+      max_tokens: 200,
+      tools,
+      messages: [question, { role: "assistant", content: first.content }, { role: "user", content: [{ type: "tool_result", tool_use_id: call.id, content: "sunny" }] }],
+    });
+    expect(second.stop_reason).toBeDefined();
+    expect(assistantTurnsSent()).toEqual([{ reasoning: "thinking about: what is the weather?", calls: 1 }]);
+  });
+
+  test("from the Responses API as Codex sends it (store: false), run as a chat: the reasoning item's summary comes back as the turn's reasoning_content", async () => {
+    // DeepSeek's own API has /responses; a server without it gets the call as a chat.
+    deepseek.missingRoutes = ["/responses"];
+    const client: OpenAI = openAIClientOf(gw.url);
+    const first = await client.responses.create({ model: MODEL, store: false, input: "what is the weather?", tools: [RESPONSES_WEATHER_TOOL] });
+    expect(first.output.map((item) => item.type)).toEqual(["reasoning", "function_call"]);
+    const call = first.output.find((item): item is OpenAI.Responses.ResponseFunctionToolCall => item.type === "function_call")!;
+    const second = await client.responses.create({
+      model: MODEL,
+      store: false,
+      tools: [RESPONSES_WEATHER_TOOL],
+      input: [{ role: "user", content: "what is the weather?" }, ...(first.output as OpenAI.Responses.ResponseInputItem[]), { type: "function_call_output", call_id: call.call_id, output: "sunny" }],
+    });
+    expect(second.status).toBe("completed");
+    expect(assistantTurnsSent()).toEqual([{ reasoning: "thinking about: what is the weather?", calls: 1 }]);
+  });
+});
