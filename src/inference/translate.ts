@@ -1,6 +1,7 @@
 import { badRequest } from "../http/errors";
 import type { ChatChunk, TranslatableOperation } from "./canonical";
 import { chatRequestOfResponses } from "./formats/openai/responses-request";
+import { withoutUnsignedThinking } from "./formats/anthropic/unsigned-thinking";
 import { type BridgedResponse, responseOfChat, withoutSealedThinking } from "./formats/openai/responses-reply";
 import { encodeResponsesStream } from "./formats/openai/responses-stream";
 import { FORMATS } from "./formats/registry";
@@ -28,12 +29,13 @@ export function usageAskedFor(operation: Operation, format: WireFormat, body: Re
 
 /**
  * The body a same-format upstream gets: the client's own, asking for a stream's usage where the
- * format must ask, and without thinking the gateway sealed for another provider.
+ * format must ask, and without thinking the gateway wrote for or from another provider.
  */
 function passedThrough(operation: Operation, format: WireFormat, body: Record<string, unknown>, stream: boolean): Record<string, unknown> {
   if (operation === "responses") return withoutSealedThinking(body);
-  const usage = stream ? usageAskedFor(operation, format, body) : undefined;
-  return usage ? usage.ask(body) : body;
+  const sent = operation === "chat" && format === "anthropic" ? withoutUnsignedThinking(body) : body;
+  const usage = stream ? usageAskedFor(operation, format, sent) : undefined;
+  return usage ? usage.ask(sent) : sent;
 }
 
 /**

@@ -1,8 +1,9 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import Anthropic from "@anthropic-ai/sdk";
 import OpenAI from "openai";
-import { openAIClientOf, RESPONSES_WEATHER_TOOL } from "../anthropic/fixture";
+import { ANTHROPIC_UPSTREAM_KEY, openAIClientOf, RESPONSES_WEATHER_TOOL } from "../anthropic/fixture";
 import { startGateway, type TestGateway } from "../support/gateway";
+import { type MockAnthropic, startMockAnthropic } from "../support/mock-anthropic";
 import { type MockOpenAI, startMockOpenAI } from "../support/mock-openai";
 
 /**
@@ -13,17 +14,29 @@ import { type MockOpenAI, startMockOpenAI } from "../support/mock-openai";
  */
 
 let deepseek: MockOpenAI;
+let claude: MockAnthropic;
 let gw: TestGateway;
 
 beforeAll(async () => {
   deepseek = startMockOpenAI();
   deepseek.thinking = true;
-  gw = await startGateway({ providers: { deepseek: { keys: [{ id: "ds", value: "sk-deepseek-upstream" }], network_config: { base_url: deepseek.baseUrl } } } });
+  claude = startMockAnthropic(ANTHROPIC_UPSTREAM_KEY);
+  gw = await startGateway({
+    providers: {
+      deepseek: { keys: [{ id: "ds", value: "sk-deepseek-upstream" }], network_config: { base_url: deepseek.baseUrl } },
+      anthropic: { keys: [{ id: "ant", value: ANTHROPIC_UPSTREAM_KEY }], network_config: { base_url: claude.baseUrl } },
+    },
+  });
 });
 afterAll(async () => {
   await gw.close();
   deepseek.stop();
+  claude.stop();
 });
+
+const anthropicClient = () => new Anthropic({ baseURL: `${gw.url}/anthropic`, apiKey: "unused", maxRetries: 0 });
+const weatherTools: Anthropic.Tool[] = [{ name: "get_weather", description: "Current weather", input_schema: { type: "object", properties: { city: { type: "string" } } } }];
+const question: Anthropic.MessageParam = { role: "user", content: "what is the weather?" };
 
 const MODEL = "deepseek/deepseek-v4-pro";
 /** The assistant turns DeepSeek got in the last request, with their reasoning. */
@@ -34,9 +47,8 @@ const assistantTurnsSent = () =>
 
 describe("a tool loop on DeepSeek in thinking mode", () => {
   test("from the Anthropic SDK: the thinking block sent back reaches DeepSeek as the turn's reasoning_content", async () => {
-    const client = new Anthropic({ baseURL: `${gw.url}/anthropic`, apiKey: "unused", maxRetries: 0 });
-    const tools: Anthropic.Tool[] = [{ name: "get_weather", description: "Current weather", input_schema: { type: "object", properties: { city: { type: "string" } } } }];
-    const question: Anthropic.MessageParam = { role: "user", content: "what is the weather?" };
+    const client = anthropicClient();
+    const tools = weatherTools;
     const first = await client.messages.create({ model: MODEL, max_tokens: 200, tools, messages: [question] });
     expect(first.content.map((block) => block.type)).toEqual(["thinking", "tool_use"]);
     const call = first.content.find((block): block is Anthropic.ToolUseBlock => block.type === "tool_use")!;
@@ -65,5 +77,41 @@ describe("a tool loop on DeepSeek in thinking mode", () => {
     });
     expect(second.status).toBe("completed");
     expect(assistantTurnsSent()).toEqual([{ reasoning: "thinking about: what is the weather?", calls: 1 }]);
+  });
+});
+
+describe("a Claude Code session that moves from DeepSeek to Claude", () => {
+  test("DeepSeek's unsigned thinking stays behind, and a tool turn left without thinking runs without it, instead of Anthropic's 400", async () => {
+    const client = anthropicClient();
+    const first = await client.messages.create({ model: MODEL, max_tokens: 200, tools: weatherTools, messages: [question] });
+    const call = first.content.find((block): block is Anthropic.ToolUseBlock => block.type === "tool_use")!;
+    const answered = await client.messages.create({
+      model: "anthropic/claude-sonnet-4-5",
+      max_tokens: 2000,
+      thinking: { type: "enabled", budget_tokens: 1024 },
+      tools: weatherTools,
+      messages: [question, { role: "assistant", content: first.content }, { role: "user", content: [{ type: "tool_result", tool_use_id: call.id, content: "sunny" }] }],
+    });
+    expect(answered.content.length).toBeGreaterThan(0);
+    const sent = claude.requests.at(-1)!.body as { thinking?: unknown; messages: Array<{ role: string; content: unknown }> };
+    expect(sent.thinking).toBeUndefined();
+    expect((sent.messages[1]!.content as Array<{ type: string }>).map((block) => block.type)).toEqual(["tool_use"]);
+  });
+
+  test("with Claude's own signed thinking last, only the unsigned blocks of earlier turns go, and thinking stays on", async () => {
+    const client = anthropicClient();
+    await client.messages.create({
+      model: "anthropic/claude-sonnet-4-5",
+      max_tokens: 2000,
+      thinking: { type: "enabled", budget_tokens: 1024 },
+      messages: [
+        { role: "user", content: "first" },
+        { role: "assistant", content: [{ type: "thinking", thinking: "deepseek thought", signature: "" }, { type: "text", text: "deepseek answer" }] },
+        { role: "user", content: "second" },
+      ],
+    });
+    const sent = claude.requests.at(-1)!.body as { thinking?: unknown; messages: Array<{ role: string; content: unknown }> };
+    expect(sent.thinking).toEqual({ type: "enabled", budget_tokens: 1024 });
+    expect((sent.messages[1]!.content as Array<{ type: string }>).map((block) => block.type)).toEqual(["text"]);
   });
 });
