@@ -18,8 +18,8 @@ export function backgroundResponses(jobs: AsyncJobs) {
     /** Starts the run of `body` as `request` asked it; the job's id. */
     async start(request: Request, body: Record<string, unknown>): Promise<string> {
       const bytes = new TextEncoder().encode(JSON.stringify(body));
-      const replayed = storeRequest(request, new URL(request.url).pathname, bytes.buffer as ArrayBuffer);
-      const origin = new URL(request.url).origin;
+      const { pathname, origin } = new URL(request.url);
+      const replayed = storeRequest(request, pathname, bytes.buffer as ArrayBuffer);
       const job = await jobs.submit({
         request: replayed,
         resultTtlSeconds: DEFAULT_RESULT_TTL_SECONDS,

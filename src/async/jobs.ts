@@ -105,7 +105,8 @@ export class AsyncJobs {
     const actor = this.actors.get(id);
     const snapshot = actor?.getSnapshot();
     if (!actor || !snapshot || snapshot.context.owner !== owner) return undefined;
-    if (!["pending", "processing"].includes(statusOf(snapshot.value))) return { context: snapshot.context, status: statusOf(snapshot.value) };
+    const status = statusOf(snapshot.value);
+    if (status !== "pending" && status !== "processing") return { context: snapshot.context, status };
     actor.send({ type: "cancel", at: this.deps.clock.now(), response });
     const after = actor.getSnapshot();
     return { context: after.context, status: statusOf(after.value) };

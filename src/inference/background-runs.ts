@@ -6,7 +6,7 @@ import { unfinishedResponse } from "../responses/background-view";
 import { responseIdFor } from "../responses/ids";
 import { answersResponsesItself, type Dispatched } from "./dispatch";
 import type { Inference } from "./handle";
-import { type ModelRef, resolveModelRef } from "./model-ref";
+import { resolvedModelRef } from "./model-ref";
 
 /**
  * A Responses call with `background: true` to a provider without a Responses API: OpenAI's own
@@ -16,14 +16,10 @@ import { type ModelRef, resolveModelRef } from "./model-ref";
  */
 export function runsInBackground(inference: Inference, request: Request, body: Record<string, unknown>, mountProvider: string | undefined): boolean {
   if (body.background !== true || body.stream === true || !inference.background || isInternal(request) || typeof body.model !== "string") return false;
-  let target: ModelRef;
-  try {
-    target = resolveModelRef(body.model, inference.providers, "model", mountProvider);
-  } catch {
-    return false; // the call itself answers the 400
-  }
-  const provider = inference.providers.get(target.provider);
-  return provider !== undefined && !answersResponsesItself(provider, target.model);
+  // A model that does not resolve is the call's own 400.
+  const target = resolvedModelRef(body.model, inference.providers, mountProvider);
+  const provider = target ? inference.providers.get(target.provider) : undefined;
+  return target !== undefined && provider !== undefined && !answersResponsesItself(provider, target.model);
 }
 
 /** Starts the call as a job and answers at once with the response queued; its id is the job's. */

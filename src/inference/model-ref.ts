@@ -45,15 +45,20 @@ export function modelInPath(segment: string): string {
   }
 }
 
-/** Where `raw` goes when an enabled key there serves it (or the provider needs none), as `GET /models/{model}` answers; else undefined. */
-export function servedModel(raw: string, store: ProviderStore, mountProvider?: string): ModelRef | undefined {
-  let ref: ModelRef;
+/** Where `raw` goes, or undefined where resolveModelRef would answer a 400. */
+export function resolvedModelRef(raw: string, store: ProviderStore, mountProvider?: string): ModelRef | undefined {
   try {
-    ref = resolveModelRef(raw, store, "model", mountProvider);
+    return resolveModelRef(raw, store, "model", mountProvider);
   } catch (error) {
     if (error instanceof GatewayError) return undefined;
     throw error;
   }
+}
+
+/** Where `raw` goes when an enabled key there serves it (or the provider needs none), as `GET /models/{model}` answers; else undefined. */
+export function servedModel(raw: string, store: ProviderStore, mountProvider?: string): ModelRef | undefined {
+  const ref = resolvedModelRef(raw, store, mountProvider);
+  if (!ref) return undefined;
   const provider = store.get(ref.provider)!;
   const keyless = provider.keys.length === 0 && provider.adapter.keyOptional;
   return keyless || provider.keys.some((key) => keyAllowsModel(key, ref.model)) ? ref : undefined;
