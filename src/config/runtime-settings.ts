@@ -26,14 +26,12 @@ export type RuntimeSettingsUpdate = Static<typeof RuntimeSettingsUpdate>;
 
 const META_KEY = "runtime_settings";
 
-/** Writes the changes into the running config, which every reader consults per use. */
-function apply(config: GatewayConfig, changes: RuntimeSettingsUpdate): void {
-  if (changes.enforce_auth_on_inference !== undefined) config.enforce_auth_on_inference = changes.enforce_auth_on_inference;
-  if (changes.logs_store) {
-    const { retention_days: retention, ...rest } = changes.logs_store;
-    config.logs_store = { ...config.logs_store, ...rest, ...(retention !== undefined ? { retention_days: retention ?? undefined } : {}) };
-  }
-  if (changes.stored_responses) config.stored_responses = { ...config.stored_responses, ...changes.stored_responses };
+/** The running config's settings: config.json's (`seeded`) with the changes over them. Every reader consults the config per use. */
+function apply(config: GatewayConfig, seeded: GatewayConfig, changes: RuntimeSettingsUpdate): void {
+  config.enforce_auth_on_inference = changes.enforce_auth_on_inference ?? seeded.enforce_auth_on_inference;
+  const { retention_days: retention, ...logs } = changes.logs_store ?? {};
+  config.logs_store = { ...seeded.logs_store, ...logs, ...(retention !== undefined ? { retention_days: retention ?? undefined } : {}) };
+  config.stored_responses = { ...seeded.stored_responses, ...changes.stored_responses };
 }
 
 /** Two partial updates as one, the later's fields winning. */
@@ -58,8 +56,7 @@ export async function createRuntimeSettings(db: Database, config: GatewayConfig)
     const stored = row ? (JSON.parse(row.value) as RuntimeSettingsUpdate) : {};
     if (JSON.stringify(stored) === JSON.stringify(changes)) return;
     changes = stored;
-    Object.assign(config, { enforce_auth_on_inference: seeded.enforce_auth_on_inference, logs_store: seeded.logs_store, stored_responses: seeded.stored_responses });
-    apply(config, changes);
+    apply(config, seeded, changes);
   };
   await reload();
   // Another node may change them: read again as often as the other shared tables are checked.
@@ -84,7 +81,7 @@ export async function createRuntimeSettings(db: Database, config: GatewayConfig)
     const value = JSON.stringify(next);
     await db.insert(gatewayMeta).values({ key: META_KEY, value }).onConflictDoUpdate({ target: gatewayMeta.key, set: { value } });
     changes = next;
-    apply(config, update);
+    apply(config, seeded, changes);
   };
 
   return {
