@@ -37,15 +37,17 @@ export class BackgroundResponseLedger {
     return this.db.select({ provider: backgroundResponses.provider, model: backgroundResponses.model }).from(backgroundResponses).where(eq(backgroundResponses.id, id)).get();
   }
 
-  /** Whether this read bills the response's usage: true once, after which it is forgotten. */
-  claim(id: string): boolean {
-    if (this.billed.has(id)) return false;
+  /**
+   * Whether this read bills the response's usage: once, when the answer is the write that forgets
+   * it (for the caller to await before the gateway stops); undefined for every later read.
+   */
+  claim(id: string): Promise<void> | undefined {
+    if (this.billed.has(id)) return undefined;
     this.billed.add(id);
     if (this.billed.size > BILLED_REMEMBERED) this.billed.delete(this.billed.values().next().value!);
-    void this.db
+    return this.db
       .delete(backgroundResponses)
       .where(eq(backgroundResponses.id, id))
-      .catch((error: unknown) => console.error(`background response ${id} stays pending`, error));
-    return true;
+      .then(() => undefined);
   }
 }

@@ -31,6 +31,12 @@ export function createStoredResponses({ db, callerOf, settings, clock = Date.now
   const store = new StoredResponseStore(db, clock, () => settings()?.retention_days ?? DEFAULT_RETENTION_DAYS);
   const ledger = new BackgroundResponseLedger(db, clock);
   const writing = new Set<Promise<void>>();
+  /** A write the reply does not wait for: logged when it fails, awaited when the gateway stops. */
+  const track = (write: Promise<void>, failure: string) => {
+    const written = write.catch((error: unknown) => console.error(failure, error));
+    writing.add(written);
+    void written.finally(() => writing.delete(written));
+  };
 
   return {
     /** A response this gateway keeps for the caller; undefined for ids of the provider's own (OpenAI's). */
@@ -58,9 +64,7 @@ export function createStoredResponses({ db, callerOf, settings, clock = Date.now
     },
     /** Keeps a bridged response; a failed write is logged, never the client's problem. */
     keep(entry: NewStoredResponse): void {
-      const written = store.put(entry).catch((error: unknown) => console.error(`stored response ${entry.id} was not kept`, error));
-      writing.add(written);
-      void written.finally(() => writing.delete(written));
+      track(store.put(entry), `stored response ${entry.id} was not kept`);
     },
     /**
      * Remembers a response the provider goes on writing in the background, so that the read that
@@ -71,8 +75,12 @@ export function createStoredResponses({ db, callerOf, settings, clock = Date.now
     /** The provider and model of a background response whose usage is not billed yet. */
     pendingInBackground: (id: string) => ledger.pending(id),
     /** Whether a read of a background response bills its usage: once. */
-    billsOnce: (id: string) => ledger.claim(id),
-    /** Waits for the responses still being written. */
+    billsOnce(id: string): boolean {
+      const forgotten = ledger.claim(id);
+      if (forgotten) track(forgotten, `background response ${id} stays pending`);
+      return forgotten !== undefined;
+    },
+    /** Waits for the writes still under way (responses kept, background responses billed). */
     async close(): Promise<void> {
       await Promise.all(writing);
     },
