@@ -32,6 +32,7 @@ export function backgroundResponses(jobs: AsyncJobs) {
     },
     find: (jobId: string, headers: Headers): Promise<FoundJob | undefined> => jobs.find(jobId, ownerOf(headers)),
     cancel: (jobId: string, headers: Headers, response: StoredResponse): FoundJob | undefined => jobs.cancel(jobId, ownerOf(headers), response),
+    discard: (jobId: string, headers: Headers): Promise<boolean> => jobs.discard(jobId, ownerOf(headers)),
   };
 }
 

@@ -112,6 +112,18 @@ export class AsyncJobs {
     return { context: after.context, status: statusOf(after.value) };
   }
 
+  /**
+   * Forgets a job of its owner's, stopping its run here if it has one: it is neither shown nor
+   * resumed again. False while it runs on another node, which alone can stop it.
+   */
+  async discard(id: string, owner: string | undefined): Promise<boolean> {
+    const found = await this.find(id, owner);
+    if (!found) return true;
+    if (!this.actors.get(id) && !isFinished(found.status)) return false;
+    await this.actors.discard(id);
+    return true;
+  }
+
   resume(): Promise<number> {
     return this.actors.resume();
   }

@@ -90,12 +90,36 @@ describe("background: true on a provider without a Responses API", () => {
       await held.arrived;
       expect((await other!.responses.retrieve(created.id)).status).toBe("in_progress");
       await expectGatewayError(await fetch(`${nodes[1].url}/v1/responses/${created.id}/cancel`, { method: "POST" }), 409);
+      await expectGatewayError(await fetch(`${nodes[1].url}/v1/responses/${created.id}`, { method: "DELETE" }), 409);
       held.release();
       await finished(created.id, other);
       expect((await other!.responses.cancel(created.id)).status).toBe("completed");
     } finally {
       await closeNodes(nodes);
     }
+  });
+
+  test("delete while it runs stops the provider's work, and the response is gone", async () => {
+    const held = holdUpstream();
+    const created = await client.responses.create({ model: MODEL, input: "forget it", background: true });
+    const upstreamSignal = await held.arrived;
+    await client.responses.delete(created.id);
+    await new Promise((resolve) => (upstreamSignal.aborted ? resolve(undefined) : upstreamSignal.addEventListener("abort", resolve, { once: true })));
+    held.release();
+    expect(await client.responses.retrieve(created.id).catch((error: unknown) => error)).toBeInstanceOf(OpenAI.NotFoundError);
+    const jobId = created.id.slice("resp_".length).replace(/^(.{8})(.{4})(.{4})(.{4})/, "$1-$2-$3-$4-");
+    expect((await fetch(`${gw.url}/v1/async/responses/${jobId}`)).status).toBe(404);
+  });
+
+  test("a finished one, once deleted, stays deleted and cannot be continued", async () => {
+    const created = await client.responses.create({ model: MODEL, input: "done and gone", background: true });
+    expect((await finished(created.id)).output_text).toBe("echo: done and gone");
+    await client.responses.delete(created.id);
+    expect(await client.responses.retrieve(created.id).catch((error: unknown) => error)).toBeInstanceOf(OpenAI.NotFoundError);
+    expect(await client.responses.delete(created.id).catch((error: unknown) => error)).toBeInstanceOf(OpenAI.NotFoundError);
+    const continued = await client.responses.create({ model: MODEL, previous_response_id: created.id, input: "more" }).catch((error: unknown) => error);
+    expect(continued).toBeInstanceOf(OpenAI.BadRequestError);
+    expect((continued as InstanceType<typeof OpenAI.BadRequestError>).param).toBe("previous_response_id");
   });
 
   test("a provider failure leaves the response failed, with the provider's message", async () => {

@@ -40,6 +40,7 @@ interface Forwarded {
 export function providerObjectRoutes(inference: Inference, mountProvider?: string) {
   const stored = inference.responses;
   const missing = (id: string) => notFound(`no response '${id}' is stored by this gateway`);
+  const runsElsewhere = (id: string) => conflict(`response '${id}' is being written by another node of this deployment, and only that node can stop it: try again (the next call may reach it), or wait for it`);
 
   /** A response the gateway is writing in the background (or wrote), as its job stands; undefined when there is none. */
   const backgroundJob = async (id: string, request: Request) => (stored?.ownsId(id) ? inference.background?.find(uuidOf(id), request.headers) : undefined);
@@ -94,7 +95,13 @@ export function providerObjectRoutes(inference: Inference, mountProvider?: strin
     )
     .delete(
       "/responses/:id",
-      async ({ params, request }) => ((await stored?.remove(params.id, request.headers)) ? { id: params.id, object: "response", deleted: true } : forwardResponse("response_delete", params.id, request)),
+      async ({ params, request }) => {
+        // The job goes first: a run left going would store the response again once it finished.
+        const job = await backgroundJob(params.id, request);
+        if (job && !(await inference.background!.discard(uuidOf(params.id), request.headers))) throw runsElsewhere(params.id);
+        const removed = await stored?.remove(params.id, request.headers);
+        return job || removed ? { id: params.id, object: "response", deleted: true } : forwardResponse("response_delete", params.id, request);
+      },
       { params: IdParams },
     )
     .post(
@@ -104,7 +111,7 @@ export function providerObjectRoutes(inference: Inference, mountProvider?: strin
         if (job) {
           if (job.status !== "pending" && job.status !== "processing") return backgroundView(params.id, job);
           const after = inference.background!.cancel(uuidOf(params.id), request.headers, cancelledRun);
-          if (!after) throw conflict(`response '${params.id}' is being written by another node of this deployment, and only that node can stop it: cancel again (the next call may reach it), or wait for it`);
+          if (!after) throw runsElsewhere(params.id);
           return backgroundView(params.id, after);
         }
         // The other responses the gateway keeps were answered in full before being returned: none is left running.
