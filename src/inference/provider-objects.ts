@@ -1,24 +1,46 @@
 import type { HttpMethod } from "./providers/types";
 
+export interface ProviderObjectCall {
+  method: HttpMethod;
+  /** Under the API root, with `:name` for each id; also the gateway's route. */
+  path: string;
+  /** What the call is in the logs (`object`). */
+  requestType: string;
+  /** A POST's body: required, or optional (a create that may be empty). JSON, or a multipart form where the API takes a file. */
+  body?: "required" | "optional";
+  /** The reply is passed on as it comes (a file's bytes), never read whole. */
+  streams?: true;
+}
+
 /**
- * Objects OpenAI's API keeps for its clients (responses, conversations): each call on one is a
- * method and a path under the API root, the same on OpenAI's and Azure's v1 surface. The paths
- * are also the gateway's routes, under every OpenAI-format mount.
+ * Objects OpenAI's API keeps for its clients (responses, conversations, code interpreter
+ * containers and their files): each call on one is a method and a path under the API root, the
+ * same on OpenAI's and Azure's v1 surface. The paths are also the gateway's routes, under every
+ * OpenAI-format mount.
  */
 export const PROVIDER_OBJECT_CALLS = {
   response_retrieve: { method: "GET", path: "/responses/:id", requestType: "response.retrieve" },
   response_input_items: { method: "GET", path: "/responses/:id/input_items", requestType: "response.input_items" },
   response_delete: { method: "DELETE", path: "/responses/:id", requestType: "response.delete" },
   response_cancel: { method: "POST", path: "/responses/:id/cancel", requestType: "response.cancel" },
-  conversation_create: { method: "POST", path: "/conversations", requestType: "conversation.create" },
+  conversation_create: { method: "POST", path: "/conversations", requestType: "conversation.create", body: "optional" },
   conversation_retrieve: { method: "GET", path: "/conversations/:id", requestType: "conversation.retrieve" },
-  conversation_update: { method: "POST", path: "/conversations/:id", requestType: "conversation.update" },
+  conversation_update: { method: "POST", path: "/conversations/:id", requestType: "conversation.update", body: "required" },
   conversation_delete: { method: "DELETE", path: "/conversations/:id", requestType: "conversation.delete" },
   conversation_items_list: { method: "GET", path: "/conversations/:id/items", requestType: "conversation.items.list" },
-  conversation_items_create: { method: "POST", path: "/conversations/:id/items", requestType: "conversation.items.create" },
+  conversation_items_create: { method: "POST", path: "/conversations/:id/items", requestType: "conversation.items.create", body: "required" },
   conversation_item_retrieve: { method: "GET", path: "/conversations/:id/items/:item_id", requestType: "conversation.item.retrieve" },
   conversation_item_delete: { method: "DELETE", path: "/conversations/:id/items/:item_id", requestType: "conversation.item.delete" },
-} as const satisfies Record<string, { method: HttpMethod; path: string; requestType: string }>;
+  container_create: { method: "POST", path: "/containers", requestType: "container.create", body: "required" },
+  container_list: { method: "GET", path: "/containers", requestType: "container.list" },
+  container_retrieve: { method: "GET", path: "/containers/:id", requestType: "container.retrieve" },
+  container_delete: { method: "DELETE", path: "/containers/:id", requestType: "container.delete" },
+  container_file_create: { method: "POST", path: "/containers/:id/files", requestType: "container.file.create", body: "required" },
+  container_files_list: { method: "GET", path: "/containers/:id/files", requestType: "container.files.list" },
+  container_file_retrieve: { method: "GET", path: "/containers/:id/files/:file_id", requestType: "container.file.retrieve" },
+  container_file_content: { method: "GET", path: "/containers/:id/files/:file_id/content", requestType: "container.file.content", streams: true },
+  container_file_delete: { method: "DELETE", path: "/containers/:id/files/:file_id", requestType: "container.file.delete" },
+} as const satisfies Record<string, ProviderObjectCall>;
 
 export type ProviderObjectOperation = keyof typeof PROVIDER_OBJECT_CALLS;
 

@@ -21,6 +21,7 @@ let heldFile: string;
 let heldBatch: string;
 let heldResponse: string;
 let heldConversation: string;
+let heldContainer: string;
 
 const PLATFORM_KEY = "sk-platform-every-mount";
 
@@ -46,6 +47,8 @@ beforeAll(async () => {
   heldResponse = ((await background.json()) as { id: string }).id;
   const conversation = await fetch(`${openaiUpstream.baseUrl}/conversations`, { method: "POST", headers: { "content-type": "application/json" }, body: "{}" });
   heldConversation = ((await conversation.json()) as { id: string }).id;
+  const container = await fetch(`${openaiUpstream.baseUrl}/containers`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ name: "held" }) });
+  heldContainer = ((await container.json()) as { id: string }).id;
   gw = await startGateway({
     enforce_auth_on_inference: true,
     providers: {
@@ -105,6 +108,8 @@ const CALLS: Array<[suffix: string, build: (prefix: string) => Call]> = [
   ["/v1/conversations", (prefix) => ({ path: `${prefix}/v1/conversations`, body: {}, headers: { "x-gw-provider": "openai" } })],
   ["/v1/conversations/:id", (prefix) => ({ path: `${prefix}/v1/conversations/${heldConversation}`, body: { metadata: {} }, headers: { "x-gw-provider": "openai" } })],
   ["/v1/conversations/:id/items", (prefix) => ({ path: `${prefix}/v1/conversations/${heldConversation}/items`, body: { items: [] }, headers: { "x-gw-provider": "openai" } })],
+  ["/v1/containers", (prefix) => ({ path: `${prefix}/v1/containers`, body: { name: "sandbox" }, headers: { "x-gw-provider": "openai" } })],
+  ["/v1/containers/:id/files", (prefix) => ({ path: `${prefix}/v1/containers/${heldContainer}/files`, body: { file_id: "file-held" }, headers: { "x-gw-provider": "openai" } })],
   ["/v1/rerank", (prefix) => ({ path: `${prefix}/v1/rerank`, body: { model: "cohere/rerank-v3.5", query: question, documents: ["yes", "no"] } })],
   ["/v1/audio/speech", (prefix) => ({ path: `${prefix}/v1/audio/speech`, body: { model: "platform/gpt-4o-mini-tts", voice: "alloy", input: question } })],
   ["/v1/audio/transcriptions", (prefix) => ({ path: `${prefix}/v1/audio/transcriptions`, body: form({ model: "platform/whisper-1" }, { name: "q.wav", content: "RIFF" }) })],

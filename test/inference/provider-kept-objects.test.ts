@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import OpenAI from "openai";
+import OpenAI, { toFile } from "openai";
 import { expectGatewayError } from "../support/gateway-error";
 import { startGateway, type TestGateway } from "../support/gateway";
 import { loggedRequest } from "../support/logged-request";
@@ -161,5 +161,50 @@ describe("a conversation OpenAI keeps (the Agents SDK's OpenAIConversationsSessi
   test("each call is logged as what it did, and none is billed", async () => {
     await client.conversations.create({}, { headers: { "x-gw-metadata-case": "conversation-create" } });
     expect(await loggedRequest(gw, "conversation-create")).toMatchObject({ object: "conversation.create", provider: "openai", status: "success", cost: null });
+  });
+});
+
+describe("a container OpenAI keeps (code interpreter's sandbox) and its files", () => {
+  test("is created, listed, read and deleted; files go in as uploads or by file id, come out byte for byte, and are removed", async () => {
+    const container = await client.containers.create({ name: "analysis" });
+    expect(container).toMatchObject({ object: "container", name: "analysis" });
+    expect(lastRequestTo(openai).headers.get("authorization")).toBe("Bearer sk-openai-upstream-0001");
+    expect((await client.containers.list()).data.map((listed) => listed.id)).toContain(container.id);
+    expect((await client.containers.retrieve(container.id)).name).toBe("analysis");
+
+    const bytes = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x00, 0xff, 0xfe, 0x80, 0x0d, 0x0a]);
+    const uploaded = await client.containers.files.create(container.id, { file: await toFile(bytes, "chart.png") });
+    expect(uploaded).toMatchObject({ container_id: container.id, bytes: bytes.length, path: "/mnt/data/chart.png" });
+    const byId = await client.containers.files.create(container.id, { file_id: "file-abc123" });
+    expect(byId.path).toBe("/mnt/data/file-abc123");
+    expect((await client.containers.files.list(container.id)).data.map((file) => file.id)).toEqual([uploaded.id, byId.id]);
+    expect((await client.containers.files.retrieve(uploaded.id, { container_id: container.id })).bytes).toBe(bytes.length);
+
+    const content = await client.containers.files.content.retrieve(uploaded.id, { container_id: container.id });
+    expect(content.headers.get("content-type")).toBe("application/octet-stream");
+    expect(new Uint8Array(await content.arrayBuffer())).toEqual(bytes);
+
+    await client.containers.files.delete(byId.id, { container_id: container.id });
+    expect((await client.containers.files.list(container.id)).data).toHaveLength(1);
+    await client.containers.delete(container.id);
+    expect(openai.containers.has(container.id)).toBe(false);
+    expect(await client.containers.retrieve(container.id).catch((error: unknown) => error)).toBeInstanceOf(OpenAI.NotFoundError);
+  });
+
+  test("reaches Azure's when the call names it, and is logged as what it did", async () => {
+    const azure = clientOf(gw, { "x-gw-provider": "azure", "x-gw-metadata-case": "container-create" });
+    const container = await azure.containers.create({ name: "on-azure" });
+    expect(azureUpstream.containers.has(container.id)).toBe(true);
+    expect(lastRequestTo(azureUpstream).path).toBe("/openai/v1/containers");
+    expect(lastRequestTo(azureUpstream).headers.get("api-key")).toBe("azure-api-key-0001");
+    expect(await loggedRequest(gw, "container-create")).toMatchObject({ object: "container.create", provider: "azure", status: "success" });
+  });
+
+  test("a create whose body is not a JSON object is a 400 naming the body; the provider's own refusal comes back as it said", async () => {
+    const notObject = await fetch(`${gw.url}/v1/containers`, { method: "POST", headers: { "content-type": "application/json" }, body: "[1, 2]" });
+    await expectGatewayError(notObject, 400, { param: "body" });
+    const refused = await client.containers.create({} as OpenAI.Containers.ContainerCreateParams).catch((error: unknown) => error);
+    expect(refused).toBeInstanceOf(OpenAI.BadRequestError);
+    expect((refused as InstanceType<typeof OpenAI.BadRequestError>).message).toContain("name");
   });
 });

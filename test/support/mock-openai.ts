@@ -5,6 +5,7 @@
  * retry-after, slow and dropped replies.
  */
 
+import { type Container, containerCall } from "./mock-openai-containers";
 import { type Conversation, conversationCall } from "./mock-openai-conversations";
 
 export interface RecordedRequest {
@@ -361,6 +362,8 @@ export interface MockOpenAI {
   kept: Map<string, KeptResponse>;
   /** The conversations it keeps, by id. */
   conversations: Map<string, Conversation>;
+  /** The containers it keeps, by id. */
+  containers: Map<string, Container>;
   stop(): void;
 }
 
@@ -376,6 +379,7 @@ export function startMockOpenAI(): MockOpenAI {
     missingModels: [],
     kept: new Map(),
     conversations: new Map(),
+    containers: new Map(),
     holdNextStream() {
       const { held, gate } = createHeldStream();
       gates.push(gate);
@@ -392,6 +396,12 @@ export function startMockOpenAI(): MockOpenAI {
       const url = new URL(request.url);
       if (request.method === "GET" && url.pathname.endsWith("/models")) {
         return Response.json({ object: "list", data: [{ id: "gpt-4o-mini", object: "model", created: 0, owned_by: "mock" }] });
+      }
+      // Container files may come as multipart uploads: their handler reads its own body.
+      const onContainer = await containerCall(mock.containers, request, url.pathname.replace(/^.*\/v1/, ""));
+      if (onContainer) {
+        mock.requests.push({ path: url.pathname + url.search, headers: request.headers, body: {}, receivedAt: performance.now(), signal: request.signal });
+        return onContainer;
       }
       const body = (await request.json().catch(() => ({}))) as Record<string, unknown>;
       const recorded = { path: url.pathname + url.search, headers: request.headers, body, receivedAt: performance.now(), signal: request.signal };

@@ -4,11 +4,19 @@ import { InputItemsQuery, inputItemsPage } from "../../responses";
 import { backgroundView, cancelledRun } from "../../responses/background-view";
 import { uuidOf } from "../../responses/ids";
 import { handleInference, type Inference } from "../handle";
-import { type ProviderObjectBody, type ProviderObjectOperation, providerObjectPath } from "../provider-objects";
+import { PROVIDER_OBJECT_CALLS, PROVIDER_OBJECT_OPERATIONS, type ProviderObjectBody, type ProviderObjectCall, type ProviderObjectOperation, providerObjectPath } from "../provider-objects";
 
 const IdParams = t.Object({ id: t.String({ minLength: 1 }) });
-const ItemParams = t.Object({ id: t.String({ minLength: 1 }), item_id: t.String({ minLength: 1 }) });
 const JsonObject = t.Object({}, { additionalProperties: true });
+
+/** The calls on responses, which the gateway may keep itself: each has a route of its own below. */
+const RESPONSE_CALLS: ReadonlySet<ProviderObjectOperation> = new Set(["response_retrieve", "response_input_items", "response_delete", "response_cancel"]);
+
+/** The schema of the path's `:name` segments, each a non-empty string; none for a path without any. */
+function paramsOf(path: string) {
+  const names = [...path.matchAll(/:(\w+)/g)].map(([, name]) => name!);
+  return names.length > 0 ? { params: t.Object(Object.fromEntries(names.map((name) => [name, t.String({ minLength: 1 })]))) } : {};
+}
 
 /**
  * The provider that keeps an object the gateway did not: the one named (`x-gw-provider`, or the
@@ -21,7 +29,7 @@ function keeperOf(inference: Inference, request: Request, mountProvider: string 
   const keepers = inference.providers.list().filter((provider) => provider.adapter.operations.has("response_retrieve"));
   if (keepers.length <= 1) return keepers[0]?.name;
   if (keepers.some((provider) => provider.name === "openai")) return "openai";
-  throw badRequest("several providers keep responses: name one with the x-gw-provider header or the `provider` query parameter", "provider", "caller_provider_required");
+  throw badRequest("several providers keep responses, conversations and containers: name one with the x-gw-provider header or the `provider` query parameter", "provider", "caller_provider_required");
 }
 
 interface Forwarded {
@@ -33,7 +41,7 @@ interface Forwarded {
 }
 
 /**
- * Responses and conversations that OpenAI (or Azure) keeps, read and changed through the
+ * Responses, conversations and containers that OpenAI (or Azure) keeps, read and changed through the
  * gateway: each call goes to the provider that keeps the object, through the inference pipeline
  * like every call. A response the gateway kept itself (a bridged one) is answered here.
  */
@@ -47,7 +55,7 @@ export function providerObjectRoutes(inference: Inference, mountProvider?: strin
 
   const forward = (operation: ProviderObjectOperation, request: Request, { params = {}, json, heldBy, countsUsage }: Forwarded = {}) => {
     const provider = heldBy?.provider ?? keeperOf(inference, request, mountProvider);
-    if (!provider) throw notFound("no provider configured here keeps responses or conversations");
+    if (!provider) throw notFound("no provider configured here keeps responses, conversations or containers");
     const url = new URL(request.url);
     url.searchParams.delete("provider");
     const body: ProviderObjectBody = { path: providerObjectPath(operation, params), search: url.search, json };
@@ -57,8 +65,8 @@ export function providerObjectRoutes(inference: Inference, mountProvider?: strin
       body,
       model: `${provider}/${heldBy?.model ?? "*"}`,
       fallbacks: [],
-      // A background response is read back as a stream with `?stream=true`.
-      stream: operation === "response_retrieve" && url.searchParams.get("stream") === "true",
+      // A background response is read back as a stream with `?stream=true`; a file's bytes pass as they come.
+      stream: (PROVIDER_OBJECT_CALLS[operation] as ProviderObjectCall).streams === true || (operation === "response_retrieve" && url.searchParams.get("stream") === "true"),
       request,
       mountProvider,
       // Reading an object back spends nothing, though a response repeats the usage it was billed for.
@@ -74,7 +82,7 @@ export function providerObjectRoutes(inference: Inference, mountProvider?: strin
     return forward(operation, request, { params: { id }, heldBy, countsUsage: () => heldBy !== undefined && stored!.billsOnce(id) });
   };
 
-  return new Elysia()
+  const routes = new Elysia()
     .get(
       "/responses/:id",
       async ({ params, request }) => {
@@ -119,13 +127,15 @@ export function providerObjectRoutes(inference: Inference, mountProvider?: strin
         return forwardResponse("response_cancel", params.id, request);
       },
       { params: IdParams },
-    )
-    .post("/conversations", ({ body, request }) => forward("conversation_create", request, { json: body }), { body: t.Optional(JsonObject) })
-    .get("/conversations/:id", ({ params, request }) => forward("conversation_retrieve", request, { params }), { params: IdParams })
-    .post("/conversations/:id", ({ params, body, request }) => forward("conversation_update", request, { params, json: body }), { params: IdParams, body: JsonObject })
-    .delete("/conversations/:id", ({ params, request }) => forward("conversation_delete", request, { params }), { params: IdParams })
-    .get("/conversations/:id/items", ({ params, request }) => forward("conversation_items_list", request, { params }), { params: IdParams })
-    .post("/conversations/:id/items", ({ params, body, request }) => forward("conversation_items_create", request, { params, json: body }), { params: IdParams, body: JsonObject })
-    .get("/conversations/:id/items/:item_id", ({ params, request }) => forward("conversation_item_retrieve", request, { params }), { params: ItemParams })
-    .delete("/conversations/:id/items/:item_id", ({ params, request }) => forward("conversation_item_delete", request, { params }), { params: ItemParams });
+    );
+
+  // Conversations and containers: every call goes to the provider as it came.
+  for (const operation of PROVIDER_OBJECT_OPERATIONS.filter((candidate) => !RESPONSE_CALLS.has(candidate))) {
+    const { method, path, body } = PROVIDER_OBJECT_CALLS[operation] as ProviderObjectCall;
+    routes.route(method, path, ({ params, body: json, request }) => forward(operation, request, { params, json }), {
+      ...paramsOf(path),
+      ...(body ? { body: body === "optional" ? t.Optional(JsonObject) : JsonObject } : {}),
+    });
+  }
+  return routes;
 }

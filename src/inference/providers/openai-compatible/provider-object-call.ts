@@ -1,6 +1,9 @@
 import { PROVIDER_OBJECT_CALLS, type ProviderObjectBody, type ProviderObjectOperation } from "../../provider-objects";
-import { withoutContentType } from "../multipart";
+import { multipartBody, withoutContentType } from "../multipart";
 import type { UpstreamCall } from "../types";
+
+/** A form the client sent carries a file (a container file's upload); JSON does not. */
+const carriesFile = (json: unknown): json is Record<string, unknown> => typeof json === "object" && json !== null && Object.values(json).some((value) => value instanceof Blob);
 
 /** A call on an object the provider keeps, under its API root (`{base_url}`, or Azure's `{endpoint}/openai/v1`). */
 export function providerObjectCall(root: string, operation: ProviderObjectOperation, body: Record<string, unknown>, headers: Record<string, string>): UpstreamCall {
@@ -8,5 +11,6 @@ export function providerObjectCall(root: string, operation: ProviderObjectOperat
   const { method } = PROVIDER_OBJECT_CALLS[operation];
   const url = `${root}${path}${search}`;
   if (method !== "POST") return { url, method, headers: withoutContentType(headers) };
+  if (carriesFile(json)) return { url, method, headers: withoutContentType(headers), body: multipartBody(json) };
   return { url, method, headers, body: JSON.stringify(json ?? {}) };
 }
