@@ -18,7 +18,7 @@ export interface ProviderObjectCall {
  * same on OpenAI's and Azure's v1 surface. The paths are also the gateway's routes, under every
  * OpenAI-format mount.
  */
-export const PROVIDER_OBJECT_CALLS = {
+export const OPENAI_OBJECT_CALLS = {
   response_retrieve: { method: "GET", path: "/responses/:id", requestType: "response.retrieve" },
   response_input_items: { method: "GET", path: "/responses/:id/input_items", requestType: "response.input_items" },
   response_delete: { method: "DELETE", path: "/responses/:id", requestType: "response.delete" },
@@ -42,9 +42,32 @@ export const PROVIDER_OBJECT_CALLS = {
   container_file_delete: { method: "DELETE", path: "/containers/:id/files/:file_id", requestType: "container.file.delete" },
 } as const satisfies Record<string, ProviderObjectCall>;
 
-export type ProviderObjectOperation = keyof typeof PROVIDER_OBJECT_CALLS;
+/**
+ * What Anthropic's API keeps: message batches (created through `POST /v1/messages/batches`, the
+ * wildcard route) and files (the files beta). Routes under every Anthropic-format mount.
+ */
+export const ANTHROPIC_OBJECT_CALLS = {
+  message_batch_list: { method: "GET", path: "/messages/batches", requestType: "message_batch.list" },
+  message_batch_retrieve: { method: "GET", path: "/messages/batches/:id", requestType: "message_batch.retrieve" },
+  message_batch_results: { method: "GET", path: "/messages/batches/:id/results", requestType: "message_batch.results", streams: true },
+  message_batch_cancel: { method: "POST", path: "/messages/batches/:id/cancel", requestType: "message_batch.cancel", body: "optional" },
+  message_batch_delete: { method: "DELETE", path: "/messages/batches/:id", requestType: "message_batch.delete" },
+  anthropic_file_upload: { method: "POST", path: "/files", requestType: "anthropic_file.upload", body: "required" },
+  anthropic_file_list: { method: "GET", path: "/files", requestType: "anthropic_file.list" },
+  anthropic_file_retrieve: { method: "GET", path: "/files/:id", requestType: "anthropic_file.retrieve" },
+  anthropic_file_content: { method: "GET", path: "/files/:id/content", requestType: "anthropic_file.content", streams: true },
+  anthropic_file_delete: { method: "DELETE", path: "/files/:id", requestType: "anthropic_file.delete" },
+} as const satisfies Record<string, ProviderObjectCall>;
 
-export const PROVIDER_OBJECT_OPERATIONS = Object.keys(PROVIDER_OBJECT_CALLS) as ProviderObjectOperation[];
+export const PROVIDER_OBJECT_CALLS: Record<ProviderObjectOperation, ProviderObjectCall> = { ...OPENAI_OBJECT_CALLS, ...ANTHROPIC_OBJECT_CALLS };
+
+export type OpenAIObjectOperation = keyof typeof OPENAI_OBJECT_CALLS;
+export type AnthropicObjectOperation = keyof typeof ANTHROPIC_OBJECT_CALLS;
+export type ProviderObjectOperation = OpenAIObjectOperation | AnthropicObjectOperation;
+
+export const OPENAI_OBJECT_OPERATIONS = Object.keys(OPENAI_OBJECT_CALLS) as OpenAIObjectOperation[];
+export const ANTHROPIC_OBJECT_OPERATIONS = Object.keys(ANTHROPIC_OBJECT_CALLS) as AnthropicObjectOperation[];
+export const PROVIDER_OBJECT_OPERATIONS: ProviderObjectOperation[] = [...OPENAI_OBJECT_OPERATIONS, ...ANTHROPIC_OBJECT_OPERATIONS];
 
 /** What reaches the adapter of a call on a kept object: the path with its ids filled in, the client's query string, its JSON body. */
 export type ProviderObjectBody = { path: string; search: string; json?: unknown };

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { startGateway, type TestGateway } from "../support/gateway";
 import { type MockAnthropic, startMockAnthropic } from "../support/mock-anthropic";
+import { type MockAnthropicBatches, startMockAnthropicBatches } from "../support/mock-anthropic-batches";
 import { type MockBedrock, startMockBedrock } from "../support/mock-bedrock";
 import { type MockCohere, startMockCohere } from "../support/mock-cohere";
 import { type MockOpenAI, startMockOpenAI } from "../support/mock-openai";
@@ -12,6 +13,8 @@ const question = "is this governed";
 
 let openaiUpstream: MockOpenAI;
 let anthropicUpstream: MockAnthropic;
+/** Anthropic's batches and files, reached as a provider of their own. */
+let anthropicKeptUpstream: MockAnthropicBatches;
 let bedrockUpstream: MockBedrock;
 let cohereUpstream: MockCohere;
 let platformUpstream: MockOpenAIPlatform;
@@ -22,6 +25,7 @@ let heldBatch: string;
 let heldResponse: string;
 let heldConversation: string;
 let heldContainer: string;
+let heldMessageBatch: string;
 
 const PLATFORM_KEY = "sk-platform-every-mount";
 
@@ -38,6 +42,13 @@ async function platformObjects() {
 beforeAll(async () => {
   openaiUpstream = startMockOpenAI();
   anthropicUpstream = startMockAnthropic("sk-ant-every-mount");
+  anthropicKeptUpstream = startMockAnthropicBatches("sk-ant-kept-every-mount");
+  const messageBatch = await fetch(`${anthropicKeptUpstream.baseUrl}/messages/batches`, {
+    method: "POST",
+    headers: { "x-api-key": anthropicKeptUpstream.apiKey, "anthropic-version": "2023-06-01", "content-type": "application/json" },
+    body: JSON.stringify({ requests: [{ custom_id: "held", params: { model: "claude-3-5-haiku-20241022", max_tokens: 8, messages: [{ role: "user", content: question }] } }] }),
+  });
+  heldMessageBatch = ((await messageBatch.json()) as { id: string }).id;
   bedrockUpstream = startMockBedrock(BEDROCK_AUTH);
   cohereUpstream = startMockCohere("cohere-every-mount");
   platformUpstream = startMockOpenAIPlatform();
@@ -56,6 +67,7 @@ beforeAll(async () => {
       anthropic: { keys: [{ id: "a1", value: "sk-ant-every-mount" }], network_config: { base_url: anthropicUpstream.baseUrl } },
       bedrock: { keys: [{ id: "b1", value: BEDROCK_AUTH.apiKey, models: ["*"], bedrock_key_config: { region: BEDROCK_AUTH.region } }], network_config: { base_url: bedrockUpstream.url } },
       cohere: { keys: [{ id: "c1", value: "cohere-every-mount" }], network_config: { base_url: cohereUpstream.baseUrl } },
+      "anthropic-kept": { keys: [{ id: "ak1", value: "sk-ant-kept-every-mount" }], network_config: { base_url: anthropicKeptUpstream.baseUrl }, custom_provider_config: { base_provider_type: "anthropic" } },
       // OpenAI's audio, images, files and batches, on a mock of its own.
       platform: { keys: [{ id: "p1", value: PLATFORM_KEY, use_for_batch_api: true }], network_config: { base_url: platformUpstream.baseUrl }, custom_provider_config: { base_provider_type: "openai" } },
     },
@@ -65,6 +77,7 @@ afterAll(async () => {
   await gw.close();
   openaiUpstream.stop();
   anthropicUpstream.stop();
+  anthropicKeptUpstream.stop();
   bedrockUpstream.stop();
   cohereUpstream.stop();
   platformUpstream.stop();
@@ -94,6 +107,9 @@ function azureStyle(operation: string, deployment: string, body: Record<string, 
   return [suffix, (prefix) => ({ path: `${prefix}/openai/deployments/${encodeURIComponent(deployment)}/${operation}?api-version=2024-10-21`, body: typeof body === "function" ? body() : body })];
 }
 
+/** The headers of a call on what Anthropic keeps, sent to the provider that holds it. */
+const ANTHROPIC_KEPT = { "x-gw-provider": "anthropic-kept", "anthropic-version": "2023-06-01" };
+
 /**
  * A real request for each kind of route, by the end of its path: wherever a mount sits, the
  * formats beneath it are the same. A route this table does not know fails the test.
@@ -117,6 +133,7 @@ const CALLS: Array<[suffix: string, build: (prefix: string) => Call]> = [
   ["/v1/images/edits", (prefix) => ({ path: `${prefix}/v1/images/edits`, body: form({ model: "platform/gpt-image-1", prompt: question }, { name: "q.png", content: "PNG" }, "image") })],
   ["/v1/moderations", (prefix) => ({ path: `${prefix}/v1/moderations`, body: { model: "platform/omni-moderation-latest", input: question } })],
   ["/v1/images/generations", (prefix) => ({ path: `${prefix}/v1/images/generations`, body: { model: "platform/gpt-image-1", prompt: question } })],
+  ["/anthropic/v1/files", (prefix) => ({ path: `${prefix}/anthropic/v1/files`, body: form({}, { name: "notes.txt", content: question }), headers: { ...ANTHROPIC_KEPT, "anthropic-beta": "files-api-2025-04-14" } })],
   ["/v1/files", (prefix) => ({ path: `${prefix}/v1/files`, body: form({ purpose: "batch", provider: "platform" }, { name: "in.jsonl", content: "{}\n" }) })],
   ["/v1/batches", (prefix) => ({ path: `${prefix}/v1/batches`, body: { provider: "platform", input_file_id: heldFile, endpoint: "/v1/chat/completions", completion_window: "24h" } })],
   ["/v1/batches/:batch_id/cancel", (prefix) => ({ path: `${prefix}/v1/batches/${heldBatch}/cancel`, body: {}, headers: { "x-gw-provider": "platform" } })],
@@ -130,6 +147,7 @@ const CALLS: Array<[suffix: string, build: (prefix: string) => Call]> = [
   azureStyle("images/edits", "platform/gpt-image-1", () => form({ prompt: question }, { name: "q.png", content: "PNG" }, "image")),
   ["/v1/messages", (prefix) => ({ path: `${prefix}/v1/messages`, body: { model: CHAT_MODEL, ...anthropicMessage } })],
   ["/v1/messages/count_tokens", (prefix) => ({ path: `${prefix}/v1/messages/count_tokens`, body: { model: "anthropic/claude-3-5-haiku-20241022", messages: anthropicMessage.messages } })],
+  ["/v1/messages/batches/:id/cancel", (prefix) => ({ path: `${prefix}/v1/messages/batches/${heldMessageBatch}/cancel`, body: {}, headers: ANTHROPIC_KEPT })],
   ["/v1/messages/*", (prefix) => ({ path: `${prefix}/v1/messages/batches`, body: { requests: [{ custom_id: "one", params: { model: "anthropic/claude-3-5-haiku-20241022", ...anthropicMessage } }] } })],
   ["/v1/complete", (prefix) => ({ path: `${prefix}/v1/complete`, body: { model: "anthropic/claude-2.1", prompt: `\n\nHuman: ${question}\n\nAssistant:`, max_tokens_to_sample: 32 } })],
   ["/model/:modelId/converse", (prefix) => ({ path: `${prefix}/model/${bedrockModel(CHAT_MODEL)}/converse`, body: { messages: [{ role: "user", content: [{ text: question }] }] } })],

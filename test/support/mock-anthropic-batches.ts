@@ -1,6 +1,6 @@
 /**
  * A mock of Anthropic's Message Batches and Files APIs in their real wire formats. Batches stay
- * `in_progress` until the test ends them; their results are JSONL, one line per request, echoing
+ * `in_progress` until the test ends them, and can be deleted only then; their results are JSONL, one line per request, echoing
  * the request's last user text (a request whose text asks to fail is `errored`). Files need the
  * files beta header; like Anthropic's, uploaded files cannot be downloaded.
  */
@@ -70,6 +70,11 @@ function batchRoute(mock: MockAnthropicBatches, method: string, parts: string[],
   if (!id) return method === "POST" ? createBatch(mock, body) : Response.json(page([...mock.batches.values()].map(view)));
   const batch = mock.batches.get(id);
   if (!batch) return error(404, "not_found_error", `batch ${id} not found`);
+  if (method === "DELETE") {
+    if (batch.processing_status !== "ended") return error(400, "invalid_request_error", `batch ${id} is still processing; cancel it, and delete it once it has ended`);
+    mock.batches.delete(id);
+    return Response.json({ id, type: "message_batch_deleted" });
+  }
   if (action === "cancel") Object.assign(batch, { processing_status: "canceling", cancel_initiated_at: new Date().toISOString() });
   if (action !== "results") return Response.json(view(batch));
   if (batch.processing_status !== "ended") return error(404, "not_found_error", "results are not available until the batch has ended");
@@ -116,7 +121,7 @@ export function startMockAnthropicBatches(apiKey: string): MockAnthropicBatches 
     endBatch(id) {
       const batch = mock.batches.get(id)!;
       const errored = batch.requests.filter((request) => /fail/.test(textOf(request.params.messages!.at(-1)!.content))).length;
-      Object.assign(batch, { processing_status: "ended", ended_at: new Date().toISOString(), request_counts: { processing: 0, succeeded: batch.requests.length - errored, errored, canceled: 0, expired: 0 } });
+      Object.assign(batch, { processing_status: "ended", ended_at: new Date().toISOString(), results_url: `${mock.baseUrl}/messages/batches/${id}/results`, request_counts: { processing: 0, succeeded: batch.requests.length - errored, errored, canceled: 0, expired: 0 } });
     },
     stop: () => server.stop(true),
   };

@@ -4,6 +4,7 @@ import { configuredModels } from "../../provider-registry/model-listing";
 import { fallbacksOf, handleInference, type Inference } from "../handle";
 import { modelInPath, servedModel } from "../model-ref";
 import type { Operation } from "../operations";
+import { anthropicObjectRoutes } from "./anthropic-objects";
 
 const open = { additionalProperties: true } as const;
 const Block = t.Object({ type: t.String() }, open);
@@ -79,7 +80,7 @@ function listModels(inference: Inference) {
   return { data, has_more: false, first_id: ids[0] ?? null, last_id: ids.at(-1) ?? null };
 }
 
-/** The Anthropic-format surface: messages and its extended endpoints, legacy /v1/complete, /v1/models. */
+/** The Anthropic-format surface: messages and its extended endpoints, legacy /v1/complete, /v1/models, the batches and files Anthropic keeps. */
 export function anthropicMount(prefix: string, inference: Inference, mountProvider?: string) {
   const handle = anthropicHandler(inference, mountProvider);
   const legacy = new Elysia({ prefix: `${prefix}/v1` })
@@ -90,5 +91,5 @@ export function anthropicMount(prefix: string, inference: Inference, mountProvid
       if (!servedModel(model, inference.providers, mountProvider)) throw notFound(`model: ${model}`, "caller_model_not_found");
       return { type: "model", id: model, display_name: model, created_at: new Date(0).toISOString() };
     });
-  return new Elysia({ name: `anthropic-mount:${prefix}` }).use(anthropicMessagesMount(prefix, inference, mountProvider)).use(legacy);
+  return new Elysia({ name: `anthropic-mount:${prefix}` }).use(anthropicMessagesMount(prefix, inference, mountProvider)).use(legacy).use(anthropicObjectRoutes(prefix, inference, mountProvider));
 }

@@ -3,42 +3,14 @@ import { badRequest, conflict, notFound } from "../../http/errors";
 import { InputItemsQuery, inputItemsPage } from "../../responses";
 import { backgroundView, cancelledRun } from "../../responses/background-view";
 import { uuidOf } from "../../responses/ids";
-import { handleInference, type Inference } from "../handle";
-import { PROVIDER_OBJECT_CALLS, PROVIDER_OBJECT_OPERATIONS, type ProviderObjectBody, type ProviderObjectCall, type ProviderObjectOperation, providerObjectPath } from "../provider-objects";
+import type { Inference } from "../handle";
+import { OPENAI_OBJECT_OPERATIONS, type ProviderObjectOperation } from "../provider-objects";
+import { forwardedRoutes, keptObjectCalls } from "./kept-objects";
 
 const IdParams = t.Object({ id: t.String({ minLength: 1 }) });
-const JsonObject = t.Object({}, { additionalProperties: true });
 
 /** The calls on responses, which the gateway may keep itself: each has a route of its own below. */
 const RESPONSE_CALLS: ReadonlySet<ProviderObjectOperation> = new Set(["response_retrieve", "response_input_items", "response_delete", "response_cancel"]);
-
-/** The schema of the path's `:name` segments, each a non-empty string; none for a path without any. */
-function paramsOf(path: string) {
-  const names = [...path.matchAll(/:(\w+)/g)].map(([, name]) => name!);
-  return names.length > 0 ? { params: t.Object(Object.fromEntries(names.map((name) => [name, t.String({ minLength: 1 })]))) } : {};
-}
-
-/**
- * The provider that keeps an object the gateway did not: the one named (`x-gw-provider`, or the
- * `provider` query parameter), the mount's, else the only one with OpenAI's Responses API, or
- * `openai` among several. Undefined when no provider keeps any.
- */
-function keeperOf(inference: Inference, request: Request, mountProvider: string | undefined): string | undefined {
-  const named = request.headers.get("x-gw-provider") ?? new URL(request.url).searchParams.get("provider") ?? mountProvider;
-  if (named) return named;
-  const keepers = inference.providers.list().filter((provider) => provider.adapter.operations.has("response_retrieve"));
-  if (keepers.length <= 1) return keepers[0]?.name;
-  if (keepers.some((provider) => provider.name === "openai")) return "openai";
-  throw badRequest("several providers keep responses, conversations and containers: name one with the x-gw-provider header or the `provider` query parameter", "provider", "caller_provider_required");
-}
-
-interface Forwarded {
-  params?: Record<string, string>;
-  json?: unknown;
-  /** The provider and model that hold it, when the gateway knows them (a background response). */
-  heldBy?: { provider: string; model: string };
-  countsUsage?: () => boolean;
-}
 
 /**
  * Responses, conversations and containers that OpenAI (or Azure) keeps, read and changed through the
@@ -53,26 +25,7 @@ export function providerObjectRoutes(inference: Inference, mountProvider?: strin
   /** A response the gateway is writing in the background (or wrote), as its job stands; undefined when there is none. */
   const backgroundJob = async (id: string, request: Request) => (stored?.ownsId(id) ? inference.background?.find(uuidOf(id), request.headers) : undefined);
 
-  const forward = (operation: ProviderObjectOperation, request: Request, { params = {}, json, heldBy, countsUsage }: Forwarded = {}) => {
-    const provider = heldBy?.provider ?? keeperOf(inference, request, mountProvider);
-    if (!provider) throw notFound("no provider configured here keeps responses, conversations or containers");
-    const url = new URL(request.url);
-    url.searchParams.delete("provider");
-    const body: ProviderObjectBody = { path: providerObjectPath(operation, params), search: url.search, json };
-    return handleInference(inference, {
-      operation,
-      format: "openai",
-      body,
-      model: `${provider}/${heldBy?.model ?? "*"}`,
-      fallbacks: [],
-      // A background response is read back as a stream with `?stream=true`; a file's bytes pass as they come.
-      stream: (PROVIDER_OBJECT_CALLS[operation] as ProviderObjectCall).streams === true || (operation === "response_retrieve" && url.searchParams.get("stream") === "true"),
-      request,
-      mountProvider,
-      // Reading an object back spends nothing, though a response repeats the usage it was billed for.
-      countsUsage: countsUsage ?? (() => false),
-    });
-  };
+  const forward = keptObjectCalls(inference, "openai", mountProvider);
 
   /** A response of the provider's; an id of the gateway's shape is not, even when not found here. */
   const forwardResponse = async (operation: ProviderObjectOperation, id: string, request: Request) => {
@@ -130,12 +83,9 @@ export function providerObjectRoutes(inference: Inference, mountProvider?: strin
     );
 
   // Conversations and containers: every call goes to the provider as it came.
-  for (const operation of PROVIDER_OBJECT_OPERATIONS.filter((candidate) => !RESPONSE_CALLS.has(candidate))) {
-    const { method, path, body } = PROVIDER_OBJECT_CALLS[operation] as ProviderObjectCall;
-    routes.route(method, path, ({ params, body: json, request }) => forward(operation, request, { params, json }), {
-      ...paramsOf(path),
-      ...(body ? { body: body === "optional" ? t.Optional(JsonObject) : JsonObject } : {}),
-    });
-  }
-  return routes;
+  return forwardedRoutes(
+    routes,
+    OPENAI_OBJECT_OPERATIONS.filter((operation) => !RESPONSE_CALLS.has(operation)),
+    forward,
+  );
 }

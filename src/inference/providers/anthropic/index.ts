@@ -1,7 +1,9 @@
 import { badRequest } from "../../../http/errors";
-import type { Operation } from "../../operations";
+import { isProviderObjectOperation, type Operation } from "../../operations";
+import { ANTHROPIC_OBJECT_OPERATIONS } from "../../provider-objects";
 import { anthropicBatchApi } from "../../batches/anthropic";
 import { withoutContentType } from "../multipart";
+import { providerObjectCall } from "../provider-object-call";
 import type { ProviderAdapter, UpstreamTarget } from "../types";
 
 const DEFAULT_VERSION = "2023-06-01";
@@ -47,10 +49,10 @@ const baseOf = (target: UpstreamTarget) => {
 
 const anthropicBatches = anthropicBatchApi({ baseOf, headersOf: headersFor });
 
-/** Anthropic's API: `x-api-key`, `anthropic-version` and `anthropic-beta` headers, paths under `{base}/messages`. */
+/** Anthropic's API: `x-api-key`, `anthropic-version` and `anthropic-beta` headers, paths under `{base}/messages`; the batches and files it keeps under `{base}`. */
 export const anthropic: ProviderAdapter = {
   format: "anthropic",
-  operations: new Set<Operation>([...(Object.keys(PATHS) as Operation[]), ...anthropicBatches.operations]),
+  operations: new Set<Operation>([...(Object.keys(PATHS) as Operation[]), ...anthropicBatches.operations, ...ANTHROPIC_OBJECT_OPERATIONS]),
   keyOptional: false,
   listModels: {
     call: (target) => ({ url: `${baseOf(target)}/models?limit=1000`, method: "GET", headers: withoutContentType(headersFor(target)) }),
@@ -58,6 +60,7 @@ export const anthropic: ProviderAdapter = {
   },
   batches: anthropicBatches,
   buildCall(operation, target, body) {
+    if (isProviderObjectOperation(operation)) return providerObjectCall(baseOf(target), operation, body, headersFor(target));
     const url = `${baseOf(target)}${pathOf(operation, target.endpoint)}`;
     // Batch bodies name their models per request; only a top-level model is rewritten.
     const sent = "model" in body || operation !== "invoke" ? { ...body, model: target.model } : body;

@@ -3,7 +3,7 @@ import { openAIBatches } from "../../batches/openai";
 import { isProviderObjectOperation, type Operation } from "../../operations";
 import { withoutStreamOptions } from "../../formats/openai/stream-usage";
 import { definedFieldsOf, OPENAI_PATHS, openAIModelListing, openAIPayload, TEXT_OPERATIONS } from "../openai-compatible";
-import { providerObjectCall } from "../openai-compatible/provider-object-call";
+import { providerObjectCall } from "../provider-object-call";
 import { mintsBearer, withMintedBearer } from "../oauth";
 import type { ProviderAdapter, UpstreamTarget } from "../types";
 

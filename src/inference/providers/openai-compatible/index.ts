@@ -1,10 +1,10 @@
 import type { BatchApi } from "../../batches/types";
 import { isProviderObjectOperation, type Operation } from "../../operations";
-import { PROVIDER_OBJECT_OPERATIONS } from "../../provider-objects";
+import { OPENAI_OBJECT_OPERATIONS } from "../../provider-objects";
 import { multipartBody, withoutContentType } from "../multipart";
 import { withMintedBearer } from "../oauth";
 import { type DefinedFieldsOptions, onlyDefinedChatFields } from "./defined-fields";
-import { providerObjectCall } from "./provider-object-call";
+import { providerObjectCall } from "../provider-object-call";
 import type { ModelListing, ProviderAdapter, UpstreamCall, UpstreamTarget } from "../types";
 
 export const OPENAI_PATHS: Partial<Record<Operation, string>> = {
@@ -23,7 +23,7 @@ export const OPENAI_PATHS: Partial<Record<Operation, string>> = {
 };
 
 /** What every OpenAI-compatible server answers; the others are listed per provider. */
-export const TEXT_OPERATIONS: readonly Operation[] = ["chat", "text_completion", "embedding", "responses", ...PROVIDER_OBJECT_OPERATIONS];
+export const TEXT_OPERATIONS: readonly Operation[] = ["chat", "text_completion", "embedding", "responses", ...OPENAI_OBJECT_OPERATIONS];
 /** OpenAI's own API beyond text. */
 export const OPENAI_MEDIA_OPERATIONS: readonly Operation[] = ["input_tokens", "speech", "transcription", "translation", "image_generation", "image_edit", "moderation"];
 /** Operations whose requests are multipart forms (an audio file, images to edit). */

@@ -1,11 +1,11 @@
-import { PROVIDER_OBJECT_CALLS, type ProviderObjectBody, type ProviderObjectOperation } from "../../provider-objects";
-import { multipartBody, withoutContentType } from "../multipart";
-import type { UpstreamCall } from "../types";
+import { PROVIDER_OBJECT_CALLS, type ProviderObjectBody, type ProviderObjectOperation } from "../provider-objects";
+import { multipartBody, withoutContentType } from "./multipart";
+import type { UpstreamCall } from "./types";
 
-/** A form the client sent carries a file (a container file's upload); JSON does not. */
+/** A form the client sent carries a file (a container file's upload, an Anthropic file's); JSON does not. */
 const carriesFile = (json: unknown): json is Record<string, unknown> => typeof json === "object" && json !== null && Object.values(json).some((value) => value instanceof Blob);
 
-/** A call on an object the provider keeps, under its API root (`{base_url}`, or Azure's `{endpoint}/openai/v1`). */
+/** A call on an object the provider keeps, under its API root (`{base_url}`, Azure's `{endpoint}/openai/v1`, Anthropic's `{base}`). */
 export function providerObjectCall(root: string, operation: ProviderObjectOperation, body: Record<string, unknown>, headers: Record<string, string>): UpstreamCall {
   const { path, search, json } = body as ProviderObjectBody;
   const { method } = PROVIDER_OBJECT_CALLS[operation];

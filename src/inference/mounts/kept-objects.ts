@@ -1,0 +1,86 @@
+import { type AnyElysia, t } from "elysia";
+import { badRequest, notFound } from "../../http/errors";
+import { handleInference, type Inference } from "../handle";
+import type { WireFormat } from "../operations";
+import { PROVIDER_OBJECT_CALLS, type ProviderObjectBody, type ProviderObjectOperation, providerObjectPath } from "../provider-objects";
+
+const JsonObject = t.Object({}, { additionalProperties: true });
+
+/** The provider whose API an object's format is: the one asked among several that keep such objects. */
+const HOME: Partial<Record<WireFormat, string>> = { openai: "openai", anthropic: "anthropic" };
+
+/**
+ * The provider that keeps an object the gateway did not: the one named (`x-gw-provider`, or the
+ * `provider` query parameter), the mount's, else the only one whose API has the call, or the
+ * format's own provider (`openai`, `anthropic`) among several. Undefined when no provider has it.
+ */
+function keeperOf(inference: Inference, request: Request, mountProvider: string | undefined, operation: ProviderObjectOperation, format: WireFormat): string | undefined {
+  const named = request.headers.get("x-gw-provider") ?? new URL(request.url).searchParams.get("provider") ?? mountProvider;
+  if (named) return named;
+  const keepers = inference.providers.list().filter((provider) => provider.adapter.operations.has(operation));
+  if (keepers.length <= 1) return keepers[0]?.name;
+  if (keepers.some((provider) => provider.name === HOME[format])) return HOME[format];
+  throw badRequest("several providers keep such objects: name one with the x-gw-provider header or the `provider` query parameter", "provider", "caller_provider_required");
+}
+
+export interface Forwarded {
+  params?: Record<string, string>;
+  json?: unknown;
+  /** The provider and model that hold it, when the gateway knows them (a background response). */
+  heldBy?: { provider: string; model: string };
+  countsUsage?: () => boolean;
+}
+
+export type ForwardCall = (operation: ProviderObjectOperation, request: Request, forwarded?: Forwarded) => Promise<Response>;
+
+/**
+ * Calls on objects a provider keeps (responses, conversations, containers, message batches,
+ * files), each sent to the provider that keeps the object through the inference pipeline like
+ * every call: governed, logged, never billed unless `countsUsage` says so.
+ */
+export function keptObjectCalls(inference: Inference, format: WireFormat, mountProvider: string | undefined): ForwardCall {
+  return (operation, request, { params = {}, json, heldBy, countsUsage } = {}) => {
+    const provider = heldBy?.provider ?? keeperOf(inference, request, mountProvider, operation, format);
+    if (!provider) throw notFound(`no provider configured here answers ${PROVIDER_OBJECT_CALLS[operation].requestType}`);
+    const url = new URL(request.url);
+    url.searchParams.delete("provider");
+    const body: ProviderObjectBody = { path: providerObjectPath(operation, params), search: url.search, json };
+    return handleInference(inference, {
+      operation,
+      format,
+      body,
+      model: `${provider}/${heldBy?.model ?? "*"}`,
+      fallbacks: [],
+      // A background response is read back as a stream with `?stream=true`; a file's bytes pass as they come.
+      stream: PROVIDER_OBJECT_CALLS[operation].streams === true || (operation === "response_retrieve" && url.searchParams.get("stream") === "true"),
+      request,
+      mountProvider,
+      // Reading an object back spends nothing, though a response repeats the usage it was billed for.
+      countsUsage: countsUsage ?? (() => false),
+    });
+  };
+}
+
+/** The schema of the path's `:name` segments, each a non-empty string; none for a path without any. */
+function paramsOf(path: string) {
+  const names = [...path.matchAll(/:(\w+)/g)].map(([, name]) => name!);
+  return names.length > 0 ? { params: t.Object(Object.fromEntries(names.map((name) => [name, t.String({ minLength: 1 })]))) } : {};
+}
+
+/** A route per call, at the call's own path, passing the client's ids, query and body on as they came; `answer` may rework the reply. */
+export function forwardedRoutes<Routes extends AnyElysia>(routes: Routes, operations: readonly ProviderObjectOperation[], forward: ForwardCall, answer?: (operation: ProviderObjectOperation, reply: Response, request: Request) => Promise<Response>): Routes {
+  for (const operation of operations) {
+    const { method, path, body } = PROVIDER_OBJECT_CALLS[operation];
+    routes.route(
+      method,
+      path,
+      async (context) => {
+        const { params, body: json, request } = context as { params?: Record<string, string>; body?: unknown; request: Request };
+        const reply = await forward(operation, request, { params, json });
+        return answer ? answer(operation, reply, request) : reply;
+      },
+      { ...paramsOf(path), ...(body ? { body: body === "optional" ? t.Optional(JsonObject) : JsonObject } : {}) },
+    );
+  }
+  return routes;
+}
