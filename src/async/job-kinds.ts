@@ -28,6 +28,11 @@ const STREAMING_PATH = /(:streamGenerateContent|\/converse-stream|\/invoke-with-
 
 export const isStreamingPath = (path: string) => STREAMING_PATH.test(path);
 
+/** Paths of batches, files and containers (and what they hold), which have no async twin (spec section 1). */
+const NOT_ASYNC_PATH = /\/(files|batches|containers)(\/|$)/;
+
+export const hasNoAsyncTwin = (path: string) => NOT_ASYNC_PATH.test(path);
+
 const MOUNT_REQUEST_TYPES: ReadonlyArray<readonly [RegExp, string]> = [
   [/(\/chat\/completions|\/messages|:generateContent|\/converse|\/v2\/chat)$/, REQUEST_TYPE.chat],
   [/(\/embeddings|\/embed|:embedContent|:batchEmbedContents)$/, REQUEST_TYPE.embedding],

@@ -1,6 +1,6 @@
 import { Elysia } from "elysia";
 import { badRequest } from "../http/errors";
-import { isStreamingPath, requestTypeOfMountPath } from "./job-kinds";
+import { hasNoAsyncTwin, isStreamingPath, requestTypeOfMountPath } from "./job-kinds";
 import type { AsyncJobs, FoundJob } from "./jobs";
 import { ownerOf } from "./ownership";
 import { jobNotFound, pollResponse } from "./routes";
@@ -31,6 +31,7 @@ export function asyncMountHook(jobs: AsyncJobs, hasWebhook: (name: string) => bo
       return nativeResult(found);
     }
     if (request.method !== "POST") return;
+    if (hasNoAsyncTwin(url.pathname)) throw badRequest("batches, files and containers are not available asynchronously: send the call without x-gw-async", "x-gw-async");
     if (isStreamingPath(url.pathname) || url.searchParams.get("alt") === "sse") {
       throw badRequest("streaming endpoints are not available asynchronously", "x-gw-async", "caller_streaming_unsupported");
     }

@@ -175,6 +175,13 @@ describe("x-gw-async on the provider mounts", () => {
     expect(message.content).toMatchObject([{ type: "text", text: "echo: later please" }]);
   });
 
+  test("batches, files and containers cannot be submitted asynchronously, on any mount", async () => {
+    for (const path of ["/openai/v1/files", "/openai/v1/batches", "/openai/v1/containers", "/anthropic/v1/messages/batches", "/litellm/anthropic/v1/files"]) {
+      const response = await fetch(`${gw.url}${path}`, { method: "POST", headers: { "content-type": "application/json", "x-gw-async": "true" }, body: "{}" });
+      await expectGatewayError(response, 400, { param: "x-gw-async" });
+    }
+  });
+
   test("a streaming endpoint cannot be submitted asynchronously", async () => {
     const response = await fetch(`${gw.url}/genai/v1beta/models/gemini-2.5-flash:streamGenerateContent`, {
       method: "POST",
