@@ -1,4 +1,5 @@
 import { GatewayError } from "../http/errors";
+import { withUpstreamFileIds } from "./batches/ids";
 import { runBatchCall } from "./batches/run";
 import { type Operation, usesBatchKeys } from "./operations";
 import type { ProviderAdapter, UpstreamCall, UpstreamTarget } from "./providers/types";
@@ -17,6 +18,13 @@ export function guarded<T>(build: () => T): T | GatewayError {
   } catch (error) {
     return asGatewayError(error);
   }
+}
+
+/** The call with the gateway's file ids in its JSON body turned back into the provider's. */
+function withUpstreamIds(call: UpstreamCall, provider: string): UpstreamCall {
+  if (typeof call.body !== "string") return call;
+  const body = withUpstreamFileIds(call.body, provider);
+  return body === call.body ? call : { ...call, body };
 }
 
 export interface ExchangeOptions {
@@ -44,7 +52,7 @@ export async function exchange(adapter: ProviderAdapter, operation: Operation, t
     const send = (call: UpstreamCall, sent: { stream?: boolean } = {}) => sendAuthorized(adapter, target, call, sent.stream ?? false, options);
     return runBatchCall(adapter.batches, { operation, provider: options.provider, target, body }, send).catch(asGatewayError);
   }
-  const built = guarded(() => adapter.buildCall(operation, target, body, options.stream));
+  const built = guarded(() => withUpstreamIds(adapter.buildCall(operation, target, body, options.stream), options.provider));
   if (built instanceof GatewayError) return built;
   const reply = await sendAuthorized(adapter, target, built, options.stream, options);
   if (reply instanceof GatewayError || !reply.ok || !adapter.readReply) return reply;

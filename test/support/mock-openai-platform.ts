@@ -2,7 +2,7 @@
  * A mock of OpenAI's API beyond text, in its real wire formats: the model list (per key, so a
  * key's health can be told), speech (audio bytes sent in several chunks, or SSE with
  * `stream_format: "sse"`), transcriptions and translations (multipart in), image generation and
- * edits (multipart in), moderations, input token counts,
+ * edits (multipart in), moderations, input token counts, responses that read the files they name,
  * Jina/vLLM-style rerank, and files and batches (mock-openai-files.ts). Like OpenAI it refuses a
  * bearer it does not know with a 401; Azure's `api-key` header and deployment paths work too.
  */
@@ -95,6 +95,20 @@ function images(body: Record<string, unknown>): Response {
   return Response.json({ created: Math.floor(Date.now() / 1000), data, usage: { input_tokens: countTokens(String(body.prompt)), output_tokens: 1000 * count, total_tokens: countTokens(String(body.prompt)) + 1000 * count } });
 }
 
+/** Responses over files: each `input_file` must name a file of this account, as on OpenAI; the answer quotes them. */
+function responsesOverFiles(store: MockFileStore, body: Record<string, unknown>): Response {
+  const parts = (Array.isArray(body.input) ? body.input : []).flatMap((item: { content?: unknown }) => (Array.isArray(item.content) ? item.content : [])) as Array<{ type?: string; file_id?: string }>;
+  const quoted: string[] = [];
+  for (const part of parts.filter((candidate) => candidate.type === "input_file")) {
+    const file = store.files.get(String(part.file_id));
+    if (!file) return Response.json({ error: { message: `No such File object: ${part.file_id}`, type: "invalid_request_error", param: "input", code: null } }, { status: 404 });
+    quoted.push(`${file.filename}: ${new TextDecoder().decode(file.content)}`);
+  }
+  const text = `read ${quoted.join("; ")}`;
+  const output = [{ type: "message", id: "msg_files", status: "completed", role: "assistant", content: [{ type: "output_text", text, annotations: [] }] }];
+  return Response.json({ id: "resp_files", object: "response", created_at: Math.floor(Date.now() / 1000), status: "completed", model: body.model, output, usage: { input_tokens: 10, output_tokens: 5, total_tokens: 15 } });
+}
+
 function rerank(body: Record<string, unknown>): Response {
   const query = String(body.query).toLowerCase();
   const documents = body.documents as string[];
@@ -121,6 +135,8 @@ async function route(mock: MockOpenAIPlatform, method: string, path: string, req
       return speech(body, mock.speechHeldUntil);
     case "/images/generations":
       return images(body);
+    case "/responses":
+      return responsesOverFiles(mock.store, body);
     case "/responses/input_tokens":
       return Response.json({ object: "response.input_tokens", input_tokens: countTokens(JSON.stringify(body.input)) });
     case "/rerank":

@@ -139,3 +139,26 @@ describe("routing batch and file calls", () => {
     expect(fileCalls.every((request) => request.headers.get("authorization") === `Bearer ${BATCH_KEY}`)).toBe(true);
   });
 });
+
+describe("a file uploaded through the gateway, named in a later call", () => {
+  test("a Responses input_file names it by the gateway's id, and the provider is sent its own", async () => {
+    const file = await client.files.create({ file: await toFile(new TextEncoder().encode("revenue rose 4%"), "report.txt"), purpose: "user_data" });
+    expect(file.id).toStartWith("file-gw");
+    const response = await client.responses.create({
+      model: "openai/gpt-4o-mini",
+      input: [{ role: "user", content: [{ type: "input_file", file_id: file.id }, { type: "input_text", text: "summarize" }] }],
+    });
+    expect(response.output_text).toBe("read report.txt: revenue rose 4%");
+  });
+
+  test("a call routed to a provider other than the one keeping the file is a 400 naming file_id", async () => {
+    const file = await client.files.create({ file: await toFile(new TextEncoder().encode("kept by openai"), "kept.txt"), purpose: "user_data" });
+    const response = await fetch(`${gw.url}/v1/responses`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ model: "openai-eu/gpt-4o-mini", input: [{ role: "user", content: [{ type: "input_file", file_id: file.id }] }] }),
+    });
+    const error = await expectGatewayError(response, 400, { param: "file_id" });
+    expect(error.error.message).toContain("'openai'");
+  });
+});

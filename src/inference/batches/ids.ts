@@ -1,3 +1,5 @@
+import { badRequest } from "../../http/errors";
+
 /**
  * Ids the gateway hands out for files and batches. A file or batch lives in one provider account,
  * so its id records the provider and the key that created it (and, for files meant for a batch,
@@ -35,4 +37,21 @@ export function unwrapId(raw: string): BatchObjectRef | undefined {
   } catch {
     return undefined;
   }
+}
+
+const FILE_ID_IN_JSON = new RegExp(`"(${PREFIX.file}[A-Za-z0-9_-]+)"`, "g");
+
+/**
+ * A JSON body with each gateway file id among its string values (an `input_file`'s `file_id`, a
+ * container's `file_ids`) replaced by the provider's own, so a file uploaded through the gateway
+ * is used as the provider knows it. A file kept by another provider is a 400.
+ */
+export function withUpstreamFileIds(body: string, provider: string): string {
+  if (!body.includes(PREFIX.file)) return body;
+  return body.replace(FILE_ID_IN_JSON, (quoted, raw: string) => {
+    const ref = unwrapId(raw);
+    if (!ref) return quoted;
+    if (ref.provider !== provider) throw badRequest(`file '${raw}' is kept by provider '${ref.provider}', not '${provider}'`, "file_id");
+    return JSON.stringify(ref.id);
+  });
 }
