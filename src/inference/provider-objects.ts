@@ -1,3 +1,4 @@
+import { upstreamFileId } from "./batches/ids";
 import type { HttpMethod } from "./providers/types";
 
 export interface ProviderObjectCall {
@@ -14,7 +15,7 @@ export interface ProviderObjectCall {
 
 /**
  * Objects OpenAI's API keeps for its clients (responses, conversations, code interpreter
- * containers and their files): each call on one is a method and a path under the API root, the
+ * containers and their files, vector stores for file search): each call on one is a method and a path under the API root, the
  * same on OpenAI's and Azure's v1 surface. The paths are also the gateway's routes, under every
  * OpenAI-format mount.
  */
@@ -40,6 +41,22 @@ export const OPENAI_OBJECT_CALLS = {
   container_file_retrieve: { method: "GET", path: "/containers/:id/files/:file_id", requestType: "container.file.retrieve" },
   container_file_content: { method: "GET", path: "/containers/:id/files/:file_id/content", requestType: "container.file.content", streams: true },
   container_file_delete: { method: "DELETE", path: "/containers/:id/files/:file_id", requestType: "container.file.delete" },
+  vector_store_create: { method: "POST", path: "/vector_stores", requestType: "vector_store.create", body: "optional" },
+  vector_store_list: { method: "GET", path: "/vector_stores", requestType: "vector_store.list" },
+  vector_store_retrieve: { method: "GET", path: "/vector_stores/:id", requestType: "vector_store.retrieve" },
+  vector_store_update: { method: "POST", path: "/vector_stores/:id", requestType: "vector_store.update", body: "required" },
+  vector_store_delete: { method: "DELETE", path: "/vector_stores/:id", requestType: "vector_store.delete" },
+  vector_store_search: { method: "POST", path: "/vector_stores/:id/search", requestType: "vector_store.search", body: "required" },
+  vector_store_file_create: { method: "POST", path: "/vector_stores/:id/files", requestType: "vector_store.file.create", body: "required" },
+  vector_store_files_list: { method: "GET", path: "/vector_stores/:id/files", requestType: "vector_store.files.list" },
+  vector_store_file_retrieve: { method: "GET", path: "/vector_stores/:id/files/:file_id", requestType: "vector_store.file.retrieve" },
+  vector_store_file_update: { method: "POST", path: "/vector_stores/:id/files/:file_id", requestType: "vector_store.file.update", body: "required" },
+  vector_store_file_delete: { method: "DELETE", path: "/vector_stores/:id/files/:file_id", requestType: "vector_store.file.delete" },
+  vector_store_file_content: { method: "GET", path: "/vector_stores/:id/files/:file_id/content", requestType: "vector_store.file.content" },
+  vector_store_file_batch_create: { method: "POST", path: "/vector_stores/:id/file_batches", requestType: "vector_store.file_batch.create", body: "required" },
+  vector_store_file_batch_retrieve: { method: "GET", path: "/vector_stores/:id/file_batches/:batch_id", requestType: "vector_store.file_batch.retrieve" },
+  vector_store_file_batch_cancel: { method: "POST", path: "/vector_stores/:id/file_batches/:batch_id/cancel", requestType: "vector_store.file_batch.cancel", body: "optional" },
+  vector_store_file_batch_files: { method: "GET", path: "/vector_stores/:id/file_batches/:batch_id/files", requestType: "vector_store.file_batch.files" },
 } as const satisfies Record<string, ProviderObjectCall>;
 
 /**
@@ -72,6 +89,6 @@ export const PROVIDER_OBJECT_OPERATIONS: ProviderObjectOperation[] = [...OPENAI_
 /** What reaches the adapter of a call on a kept object: the path with its ids filled in, the client's query string, its JSON body. */
 export type ProviderObjectBody = { path: string; search: string; json?: unknown };
 
-/** The call's path under the API root, each `:param` replaced by its value. */
+/** The call's path under the API root, each `:param` replaced by its value; a file named by the gateway's id, by the provider's. */
 export const providerObjectPath = (operation: ProviderObjectOperation, params: Record<string, string>) =>
-  PROVIDER_OBJECT_CALLS[operation].path.replace(/:(\w+)/g, (_, name: string) => encodeURIComponent(params[name] ?? ""));
+  PROVIDER_OBJECT_CALLS[operation].path.replace(/:(\w+)/g, (_, name: string) => encodeURIComponent(upstreamFileId(params[name] ?? "")));

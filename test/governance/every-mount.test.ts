@@ -26,6 +26,7 @@ let heldResponse: string;
 let heldConversation: string;
 let heldContainer: string;
 let heldMessageBatch: string;
+let heldVectorStore: string;
 
 const PLATFORM_KEY = "sk-platform-every-mount";
 
@@ -37,6 +38,8 @@ async function platformObjects() {
   heldFile = ((await (await fetch(`${platformUpstream.baseUrl}/files`, { method: "POST", headers: auth, body: form })).json()) as { id: string }).id;
   const batch = await fetch(`${platformUpstream.baseUrl}/batches`, { method: "POST", headers: { ...auth, "content-type": "application/json" }, body: JSON.stringify({ input_file_id: heldFile, endpoint: "/v1/chat/completions", completion_window: "24h" }) });
   heldBatch = ((await batch.json()) as { id: string }).id;
+  const store = await fetch(`${platformUpstream.baseUrl}/vector_stores`, { method: "POST", headers: { ...auth, "content-type": "application/json" }, body: JSON.stringify({ file_ids: [heldFile] }) });
+  heldVectorStore = ((await store.json()) as { id: string }).id;
 }
 
 beforeAll(async () => {
@@ -107,6 +110,9 @@ function azureStyle(operation: string, deployment: string, body: Record<string, 
   return [suffix, (prefix) => ({ path: `${prefix}/openai/deployments/${encodeURIComponent(deployment)}/${operation}?api-version=2024-10-21`, body: typeof body === "function" ? body() : body })];
 }
 
+/** The headers of a call on what OpenAI's platform mock keeps (files, vector stores). */
+const ON_PLATFORM = { "x-gw-provider": "platform" };
+
 /** The headers of a call on what Anthropic keeps, sent to the provider that holds it. */
 const ANTHROPIC_KEPT = { "x-gw-provider": "anthropic-kept", "anthropic-version": "2023-06-01" };
 
@@ -126,6 +132,13 @@ const CALLS: Array<[suffix: string, build: (prefix: string) => Call]> = [
   ["/v1/conversations/:id/items", (prefix) => ({ path: `${prefix}/v1/conversations/${heldConversation}/items`, body: { items: [] }, headers: { "x-gw-provider": "openai" } })],
   ["/v1/containers", (prefix) => ({ path: `${prefix}/v1/containers`, body: { name: "sandbox" }, headers: { "x-gw-provider": "openai" } })],
   ["/v1/containers/:id/files", (prefix) => ({ path: `${prefix}/v1/containers/${heldContainer}/files`, body: { file_id: "file-held" }, headers: { "x-gw-provider": "openai" } })],
+  ["/v1/vector_stores", (prefix) => ({ path: `${prefix}/v1/vector_stores`, body: { name: "store" }, headers: ON_PLATFORM })],
+  ["/v1/vector_stores/:id", (prefix) => ({ path: `${prefix}/v1/vector_stores/${heldVectorStore}`, body: { name: "renamed" }, headers: ON_PLATFORM })],
+  ["/v1/vector_stores/:id/search", (prefix) => ({ path: `${prefix}/v1/vector_stores/${heldVectorStore}/search`, body: { query: question }, headers: ON_PLATFORM })],
+  ["/v1/vector_stores/:id/files", (prefix) => ({ path: `${prefix}/v1/vector_stores/${heldVectorStore}/files`, body: { file_id: heldFile }, headers: ON_PLATFORM })],
+  ["/v1/vector_stores/:id/files/:file_id", (prefix) => ({ path: `${prefix}/v1/vector_stores/${heldVectorStore}/files/${heldFile}`, body: { attributes: {} }, headers: ON_PLATFORM })],
+  ["/v1/vector_stores/:id/file_batches", (prefix) => ({ path: `${prefix}/v1/vector_stores/${heldVectorStore}/file_batches`, body: { file_ids: [heldFile] }, headers: ON_PLATFORM })],
+  ["/v1/vector_stores/:id/file_batches/:batch_id/cancel", (prefix) => ({ path: `${prefix}/v1/vector_stores/${heldVectorStore}/file_batches/vsfb_held/cancel`, body: {}, headers: ON_PLATFORM })],
   ["/v1/rerank", (prefix) => ({ path: `${prefix}/v1/rerank`, body: { model: "cohere/rerank-v3.5", query: question, documents: ["yes", "no"] } })],
   ["/v1/audio/speech", (prefix) => ({ path: `${prefix}/v1/audio/speech`, body: { model: "platform/gpt-4o-mini-tts", voice: "alloy", input: question } })],
   ["/v1/audio/transcriptions", (prefix) => ({ path: `${prefix}/v1/audio/transcriptions`, body: form({ model: "platform/whisper-1" }, { name: "q.wav", content: "RIFF" }) })],

@@ -3,10 +3,11 @@
  * key's health can be told), speech (audio bytes sent in several chunks, or SSE with
  * `stream_format: "sse"`), transcriptions and translations (multipart in), image generation and
  * edits (multipart in), moderations, input token counts, responses that read the files they name,
- * Jina/vLLM-style rerank, and files and batches (mock-openai-files.ts). Like OpenAI it refuses a
+ * Jina/vLLM-style rerank, files and batches (mock-openai-files.ts), and vector stores over those files. Like OpenAI it refuses a
  * bearer it does not know with a 401; Azure's `api-key` header and deployment paths work too.
  */
 import { MockFileStore } from "./mock-openai-files";
+import { MockVectorStores } from "./mock-openai-vector-stores";
 
 export interface PlatformRequest {
   method: string;
@@ -25,6 +26,7 @@ export interface MockOpenAIPlatform {
   keys: Map<string, string[]>;
   requests: PlatformRequest[];
   store: MockFileStore;
+  vectorStores: MockVectorStores;
   /** When set, a speech reply sends its first chunk and the rest only once this resolves. */
   speechHeldUntil?: Promise<void>;
   stop(): void;
@@ -126,6 +128,8 @@ async function route(mock: MockOpenAIPlatform, method: string, path: string, req
   else if (type.includes("json")) recorded.json = (await request.json()) as Record<string, unknown>;
   const stored = await mock.store.handle(method, path, recorded, new URL(request.url).searchParams);
   if (stored) return stored;
+  const onVectorStore = mock.vectorStores.handle(method, path, recorded.json ?? {});
+  if (onVectorStore) return onVectorStore;
   if (path === "/audio/transcriptions") return transcription(recorded.form!);
   if (path === "/audio/translations") return translation(recorded.form!);
   if (path === "/images/edits") return imageEdits(recorded.form!);
@@ -149,7 +153,8 @@ async function route(mock: MockOpenAIPlatform, method: string, path: string, req
 }
 
 export function startMockOpenAIPlatform(): MockOpenAIPlatform {
-  const mock: MockOpenAIPlatform = { url: "", baseUrl: "", keys: new Map(), requests: [], store: new MockFileStore(), stop: () => server.stop(true) };
+  const store = new MockFileStore();
+  const mock: MockOpenAIPlatform = { url: "", baseUrl: "", keys: new Map(), requests: [], store, vectorStores: new MockVectorStores(store.files), stop: () => server.stop(true) };
   const server = Bun.serve({
     port: 0,
     hostname: "127.0.0.1",

@@ -162,3 +162,29 @@ describe("a file uploaded through the gateway, named in a later call", () => {
     expect(error.error.message).toContain("'openai'");
   });
 });
+
+describe("vector stores OpenAI keeps (what file_search searches)", () => {
+  test("a store is filled with files uploaded through the gateway, searched, read, updated and emptied", async () => {
+    const store = await client.vectorStores.create({ name: "handbook" });
+    const handbook = await client.vectorStores.files.uploadAndPoll(store.id, await toFile(new TextEncoder().encode("vacation is 25 days"), "handbook.txt"));
+    expect(handbook.status).toBe("completed");
+    const policy = await client.files.create({ file: await toFile(new TextEncoder().encode("expenses need a receipt"), "policy.txt"), purpose: "assistants" });
+    const batch = await client.vectorStores.fileBatches.createAndPoll(store.id, { file_ids: [policy.id] });
+    expect(batch.file_counts.completed).toBe(2);
+    expect([`Bearer ${INTERACTIVE_KEY}`, `Bearer ${BATCH_KEY}`]).toContain(upstream.requests.at(-1)!.headers.get("authorization")!);
+
+    const found = await client.vectorStores.search(store.id, { query: "vacation" });
+    expect(found.data.map((result) => result.filename)).toEqual(["handbook.txt"]);
+    // The gateway's id of a file names it in a path too.
+    expect((await client.vectorStores.files.retrieve(policy.id, { vector_store_id: store.id })).status).toBe("completed");
+    const content = await client.vectorStores.files.content(handbook.id, { vector_store_id: store.id });
+    expect(content.data.map((part) => part.text)).toEqual(["vacation is 25 days"]);
+    expect((await client.vectorStores.files.update(handbook.id, { vector_store_id: store.id, attributes: { team: "hr" } })).attributes).toEqual({ team: "hr" });
+    expect((await client.vectorStores.update(store.id, { name: "handbook v2" })).name).toBe("handbook v2");
+
+    await client.vectorStores.files.delete(policy.id, { vector_store_id: store.id });
+    expect((await client.vectorStores.files.list(store.id)).data.map((file) => file.id)).toEqual([handbook.id]);
+    await client.vectorStores.delete(store.id);
+    expect(await client.vectorStores.retrieve(store.id).catch((error: unknown) => error)).toBeInstanceOf(OpenAI.NotFoundError);
+  });
+});

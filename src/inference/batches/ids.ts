@@ -39,6 +39,9 @@ export function unwrapId(raw: string): BatchObjectRef | undefined {
   }
 }
 
+/** The provider's id of a file the gateway handed out an id for; any other id as it is. */
+export const upstreamFileId = (raw: string): string => (raw.startsWith(PREFIX.file) ? (unwrapId(raw)?.id ?? raw) : raw);
+
 const FILE_ID_IN_JSON = new RegExp(`"(${PREFIX.file}[A-Za-z0-9_-]+)"`, "g");
 
 /**
