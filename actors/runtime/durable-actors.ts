@@ -1,5 +1,6 @@
-import { type Actor, type AnyStateMachine, createActor, type InputFrom, type Snapshot, type SnapshotFrom } from "xstate";
+import { type Actor, type AnyStateMachine, createActor, type EventFrom, type InputFrom, type Snapshot, type SnapshotFrom } from "xstate";
 import { FailureStreak } from "../../src/db/failure-streak";
+import type { ActorSignal } from "../../src/db/schema";
 import type { Clock } from "./clock";
 import type { ActorSnapshotStore, Write } from "./snapshot-store";
 
@@ -19,7 +20,12 @@ export interface DurableActorsOptions<TMachine extends AnyStateMachine> {
   clock: Clock;
   /** Rows written in the same batch as each snapshot, e.g. a history row mirroring the state. */
   mirror?: (id: string, snapshot: SnapshotFrom<TMachine>, at: Date) => Write[];
+  /** How often this node looks for signals other nodes left for its actors; never when unset. */
+  signalCheckMs?: number;
 }
+
+/** A signal no node took within this long is for an actor that no longer exists. */
+const SIGNAL_MAX_AGE_MS = 3_600_000;
 
 type AnyActor = Actor<AnyStateMachine>;
 type ActorStart = { id: string; clock: Clock } & ({ input: unknown } | { snapshot: Snapshot<unknown> });
@@ -35,6 +41,7 @@ export class DurableActors<TMachine extends AnyStateMachine> {
   /** What was last written per actor: a transition that changes nothing persisted is not written again. */
   private readonly lastWritten = new Map<string, string>();
   private leases?: ReturnType<typeof setInterval>;
+  private signals?: ReturnType<typeof setInterval>;
   /** Actors that failed in this process: their snapshots wait for the next start, not the next claim. */
   private readonly failed = new Set<string>();
   /** Discarded actors whose rows are not removed yet: a claim meanwhile must not restore them. */
@@ -78,6 +85,7 @@ export class DurableActors<TMachine extends AnyStateMachine> {
    */
   async resume(): Promise<number> {
     this.leases ??= this.keepLeases();
+    this.signals ??= this.takeSignals();
     let resumed = 0;
     for (const row of await this.options.store.claim(this.options.kind)) {
       if (this.live.has(row.id) || this.failed.has(row.id) || this.removing.has(row.id)) continue;
@@ -108,10 +116,22 @@ export class DurableActors<TMachine extends AnyStateMachine> {
     }
   }
 
+  /**
+   * Sends `signal` to the actor, here if it runs here, else through the database to the node
+   * that runs it (or claims it next). `{ type: "discard" }` discards it; any other signal is an
+   * event for its machine.
+   */
+  async signal(id: string, signal: ActorSignal): Promise<void> {
+    if (this.live.has(id)) return this.deliver(id, signal);
+    await this.options.store.postSignal(this.options.kind, id, signal);
+  }
+
   /** Stops every actor; their last snapshots stay, handed back, so the next node to start (this one again, or another) resumes them. */
   async stop(): Promise<void> {
     clearInterval(this.leases);
+    clearInterval(this.signals);
     this.leases = undefined;
+    this.signals = undefined;
     for (const actor of this.live.values()) actor.stop();
     this.live.clear();
     this.lastWritten.clear();
@@ -126,6 +146,32 @@ export class DurableActors<TMachine extends AnyStateMachine> {
     const timer = setInterval(() => {
       this.resume().then(() => failures.succeeded(), (error) => failures.failed(error));
     }, store.lease.durationMs / 3);
+    timer.unref?.();
+    return timer;
+  }
+
+  private async deliver(id: string, signal: ActorSignal): Promise<void> {
+    if (signal.type === "discard") return this.discard(id);
+    this.live.get(id)?.send(signal as EventFrom<TMachine>);
+  }
+
+  private takeSignals(): ReturnType<typeof setInterval> | undefined {
+    const { store, kind, signalCheckMs } = this.options;
+    if (!signalCheckMs) return undefined;
+    const failures = new FailureStreak(`${kind}: taking signals from other nodes`);
+    let checking = false;
+    const timer = setInterval(async () => {
+      if (checking || this.live.size === 0) return;
+      checking = true;
+      try {
+        for (const { id, signal } of await store.takeSignals(kind, (candidate) => this.live.has(candidate), SIGNAL_MAX_AGE_MS)) await this.deliver(id, signal);
+        failures.succeeded();
+      } catch (error) {
+        failures.failed(error);
+      } finally {
+        checking = false;
+      }
+    }, signalCheckMs);
     timer.unref?.();
     return timer;
   }

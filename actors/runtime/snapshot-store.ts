@@ -1,8 +1,8 @@
-import { and, eq, isNull, lt, or, type SQL, sql } from "drizzle-orm";
+import { and, eq, inArray, isNull, lt, or, type SQL, sql } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import { hostname } from "node:os";
 import type { Database } from "../../src/db/client";
-import { actorSnapshots } from "../../src/db/schema";
+import { type ActorSignal, actorSignals, actorSnapshots } from "../../src/db/schema";
 import { WRITE_RETRY_DELAYS_MS } from "../../src/db/write-retries";
 import { GroupCommit } from "./group-commit";
 
@@ -113,6 +113,25 @@ export class ActorSnapshotStore {
       .where(and(eq(actorSnapshots.kind, kind), eq(actorSnapshots.id, id)))
       .get();
     return row?.snapshot;
+  }
+
+  /** Leaves `signal` for whichever node runs actor `id` of `kind`, now or once it claims it. */
+  async postSignal(kind: string, id: string, signal: ActorSignal): Promise<void> {
+    await this.db.insert(actorSignals).values({ kind, actorId: id, signal, createdAt: this.lease.now() });
+  }
+
+  /**
+   * Takes (deletes and answers) the signals of `kind` for the actors `runsHere` names, in the
+   * order they were posted; signals older than `maxAgeMs` that no node took are dropped.
+   */
+  async takeSignals(kind: string, runsHere: (id: string) => boolean, maxAgeMs: number): Promise<Array<{ id: string; signal: ActorSignal }>> {
+    const rows = await this.db.select().from(actorSignals).where(eq(actorSignals.kind, kind)).orderBy(actorSignals.seq);
+    if (rows.length === 0) return [];
+    const staleBefore = this.lease.now() - maxAgeMs;
+    const taken = rows.filter((row) => runsHere(row.actorId));
+    const done = rows.filter((row) => runsHere(row.actorId) || row.createdAt < staleBefore).map((row) => row.seq);
+    if (done.length > 0) await this.db.delete(actorSignals).where(inArray(actorSignals.seq, done));
+    return taken.map((row) => ({ id: row.actorId, signal: row.signal }));
   }
 
   private upsert(kind: string, id: string, row: Omit<typeof actorSnapshots.$inferInsert, "kind" | "id">, setWhere?: SQL) {

@@ -31,7 +31,7 @@ export function backgroundResponses(jobs: AsyncJobs) {
       return job.context.id;
     },
     find: (jobId: string, headers: Headers): Promise<FoundJob | undefined> => jobs.find(jobId, ownerOf(headers)),
-    cancel: (jobId: string, headers: Headers, response: StoredResponse): FoundJob | undefined => jobs.cancel(jobId, ownerOf(headers), response),
+    cancel: (jobId: string, headers: Headers, response: StoredResponse): Promise<FoundJob | undefined> => jobs.cancel(jobId, ownerOf(headers), response),
     discard: (jobId: string, headers: Headers): Promise<boolean> => jobs.discard(jobId, ownerOf(headers)),
   };
 }

@@ -1,5 +1,5 @@
 import { fromPromise } from "xstate";
-import { type AsyncJobContext, type AsyncJobInput, asyncJobMachine, type JobRun, type StoredResponse } from "../../actors/async-job";
+import { type AsyncJobContext, type AsyncJobInput, asyncJobMachine, type CancelJob, type JobRun, type StoredResponse } from "../../actors/async-job";
 import type { Clock } from "../../actors/runtime/clock";
 import { DurableActors } from "../../actors/runtime/durable-actors";
 import { KeyedSlots } from "../../actors/runtime/slots";
@@ -12,6 +12,10 @@ import { replayRequest, resultOf, type StoredRequest, storeResponse } from "./st
 import type { Submission } from "./submission";
 
 const KIND = "async-job";
+/** How often a node looks for cancels other nodes left for its jobs, and how often the node that left one looks for its effect. */
+const SIGNAL_CHECK_MS = 100;
+/** How long a cancel of a job another node runs waits for it to stop. */
+const SIGNAL_WAIT_MS = 5_000;
 const WORKERS = "workers";
 
 export interface AsyncJobsDeps {
@@ -62,7 +66,7 @@ export class AsyncJobs {
         notifyWebhooks: fromPromise(({ input }) => this.notify(input.jobId)),
       },
     });
-    this.actors = new DurableActors({ kind: KIND, machine, store: deps.snapshots, clock: deps.clock });
+    this.actors = new DurableActors({ kind: KIND, machine, store: deps.snapshots, clock: deps.clock, signalCheckMs: SIGNAL_CHECK_MS });
   }
 
   async submit(job: NewJob): Promise<FoundJob> {
@@ -98,30 +102,34 @@ export class AsyncJobs {
   }
 
   /**
-   * Stops a job of its owner's that has not finished, answering `response` in its place. Only a
-   * job running on this node can be stopped: undefined otherwise, as for an unknown one.
+   * Stops a job of its owner's that has not finished, answering `response` in its place. A job
+   * another node runs is told through the database and waited for: undefined when it has not
+   * stopped within SIGNAL_WAIT_MS (its node busy or gone until another claims it), as for an
+   * unknown job.
    */
-  cancel(id: string, owner: string | undefined, response: StoredResponse): FoundJob | undefined {
+  async cancel(id: string, owner: string | undefined, response: StoredResponse): Promise<FoundJob | undefined> {
+    const found = await this.find(id, owner);
+    if (!found || isFinished(found.status)) return found;
+    const cancel: CancelJob = { type: "cancel", at: this.deps.clock.now(), response };
     const actor = this.actors.get(id);
-    const snapshot = actor?.getSnapshot();
-    if (!actor || !snapshot || snapshot.context.owner !== owner) return undefined;
-    const status = statusOf(snapshot.value);
-    if (status !== "pending" && status !== "processing") return { context: snapshot.context, status };
-    actor.send({ type: "cancel", at: this.deps.clock.now(), response });
-    const after = actor.getSnapshot();
-    return { context: after.context, status: statusOf(after.value) };
+    if (actor) {
+      actor.send(cancel);
+      const after = actor.getSnapshot();
+      return { context: after.context, status: statusOf(after.value) };
+    }
+    await this.actors.signal(id, cancel);
+    return this.once(() => this.find(id, owner), (job) => job !== undefined && isFinished(job.status));
   }
 
   /**
-   * Forgets a job of its owner's, stopping its run here if it has one: it is neither shown nor
-   * resumed again. False while it runs on another node, which alone can stop it.
+   * Forgets a job of its owner's, stopping its run if it has one: it is neither shown nor resumed
+   * again. False when the node that runs it (or keeps its result) did not forget it within
+   * SIGNAL_WAIT_MS.
    */
   async discard(id: string, owner: string | undefined): Promise<boolean> {
-    const found = await this.find(id, owner);
-    if (!found) return true;
-    if (!this.actors.get(id) && !isFinished(found.status)) return false;
-    await this.actors.discard(id);
-    return true;
+    if (!(await this.find(id, owner))) return true;
+    await this.actors.signal(id, { type: "discard" });
+    return (await this.once(() => this.find(id, owner).then((job) => job ?? "gone"), (job) => job === "gone")) !== undefined;
   }
 
   resume(): Promise<number> {
@@ -130,6 +138,15 @@ export class AsyncJobs {
 
   stop(): Promise<void> {
     return this.actors.stop();
+  }
+
+  /** `read()`'s answer once `done` says so, reading again every SIGNAL_CHECK_MS; undefined after SIGNAL_WAIT_MS. */
+  private async once<T>(read: () => Promise<T>, done: (value: T) => boolean): Promise<T | undefined> {
+    for (const deadline = Date.now() + SIGNAL_WAIT_MS; Date.now() < deadline; await Bun.sleep(SIGNAL_CHECK_MS)) {
+      const value = await read();
+      if (done(value)) return value;
+    }
+    return undefined;
   }
 
   private async runJob(jobId: string, sealedRequest: string, signal: AbortSignal): Promise<JobRun> {

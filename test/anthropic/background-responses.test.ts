@@ -81,23 +81,59 @@ describe("background: true on a provider without a Responses API", () => {
     expect((await client.responses.retrieve(created.id)).status).toBe("cancelled");
   });
 
-  test("cancel reaches the run only on the node writing it: another node says so with a 409; a finished one is shown as it is", async () => {
+  test("cancel and delete reach the run from any node of the deployment, not only the one writing it", async () => {
     const nodes = await startNodes({ providers: { anthropic: anthropicProvider() } });
     try {
       const [writer, other] = nodes.map((node) => openAIClientOf(node.url));
       const held = holdUpstream();
       const created = await writer!.responses.create({ model: MODEL, input: "where am I", background: true });
-      await held.arrived;
+      const upstreamSignal = await held.arrived;
       expect((await other!.responses.retrieve(created.id)).status).toBe("in_progress");
-      await expectGatewayError(await fetch(`${nodes[1].url}/v1/responses/${created.id}/cancel`, { method: "POST" }), 409);
-      await expectGatewayError(await fetch(`${nodes[1].url}/v1/responses/${created.id}`, { method: "DELETE" }), 409);
+      expect((await other!.responses.cancel(created.id)).status).toBe("cancelled");
+      await new Promise((resolve) => (upstreamSignal.aborted ? resolve(undefined) : upstreamSignal.addEventListener("abort", resolve, { once: true })));
       held.release();
-      await finished(created.id, other);
-      expect((await other!.responses.cancel(created.id)).status).toBe("completed");
+      expect((await writer!.responses.retrieve(created.id)).status).toBe("cancelled");
+
+      const running = holdUpstream();
+      const second = await writer!.responses.create({ model: MODEL, input: "and forget me", background: true });
+      await running.arrived;
+      await other!.responses.delete(second.id);
+      running.release();
+      for (const reader of [writer!, other!]) expect(await reader.responses.retrieve(second.id).catch((error: unknown) => error)).toBeInstanceOf(OpenAI.NotFoundError);
+
+      // A finished response is kept live by the node that wrote it until it expires: a delete elsewhere reaches it there too.
+      const third = await writer!.responses.create({ model: MODEL, input: "done here", background: true });
+      await finished(third.id, writer);
+      await other!.responses.delete(third.id);
+      expect(await writer!.responses.retrieve(third.id).catch((error: unknown) => error)).toBeInstanceOf(OpenAI.NotFoundError);
     } finally {
       await closeNodes(nodes);
     }
   });
+
+  test("a cancel left while no node runs the job is kept, and applied by the node that takes the job over", async () => {
+    const [writer, other] = await startNodes({ providers: { anthropic: anthropicProvider() } });
+    let restarted: TestGateway | undefined;
+    try {
+      const first = holdUpstream();
+      const created = await openAIClientOf(writer.url).responses.create({ model: MODEL, input: "pick me up later", background: true });
+      await first.arrived;
+      await writer.stop();
+      first.release();
+      const resumed = holdUpstream();
+      // 200 when the other node took the job over meanwhile, else 409 once it gave up waiting: either way the cancel stays.
+      const cancel = await fetch(`${other.url}/v1/responses/${created.id}/cancel`, { method: "POST" });
+      expect([200, 409]).toContain(cancel.status);
+      restarted = await writer.restart();
+      await resumed.arrived;
+      expect((await finished(created.id, openAIClientOf(other.url))).status).toBe("cancelled");
+      resumed.release();
+    } finally {
+      // The server closes with the last node: the other node first, then the writer, whichever process it is now.
+      await other.close();
+      await (restarted ?? writer).close();
+    }
+  }, 20_000);
 
   test("delete while it runs stops the provider's work, and the response is gone", async () => {
     const held = holdUpstream();

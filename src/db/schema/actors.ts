@@ -22,3 +22,24 @@ export const actorSnapshots = sqliteTable(
 );
 
 export type ActorSnapshotRow = typeof actorSnapshots.$inferSelect;
+
+/**
+ * Events for actors another node runs (a cancel that reached a node not running the job): the
+ * node running the actor takes them and sends them to it; a `discard` stops it and deletes it.
+ */
+export const actorSignals = sqliteTable(
+  "actor_signals",
+  {
+    seq: integer("seq").primaryKey({ autoIncrement: true }),
+    kind: text("kind").notNull(),
+    actorId: text("actor_id").notNull(),
+    signal: text("signal", { mode: "json" }).$type<ActorSignal>().notNull(),
+    createdAt: integer("created_at").notNull(),
+  },
+  (table) => [index("actor_signals_kind_idx").on(table.kind)],
+);
+
+/** An event for the actor's machine (JSON), or `discard`, which the runtime itself carries out. */
+export interface ActorSignal {
+  type: string;
+}

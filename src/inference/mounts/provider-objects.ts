@@ -20,7 +20,7 @@ const RESPONSE_CALLS: ReadonlySet<ProviderObjectOperation> = new Set(["response_
 export function providerObjectRoutes(inference: Inference, mountProvider?: string) {
   const stored = inference.responses;
   const missing = (id: string) => notFound(`no response '${id}' is stored by this gateway`);
-  const runsElsewhere = (id: string) => conflict(`response '${id}' is being written by another node of this deployment, and only that node can stop it: try again (the next call may reach it), or wait for it`);
+  const runsElsewhere = (id: string) => conflict(`response '${id}' is being written by another node of this deployment, which did not stop it in time (busy, or gone until another node takes its work over): try again`);
 
   /** A response the gateway is writing in the background (or wrote), as its job stands; undefined when there is none. */
   const backgroundJob = async (id: string, request: Request) => (stored?.ownsId(id) ? inference.background?.find(uuidOf(id), request.headers) : undefined);
@@ -71,7 +71,7 @@ export function providerObjectRoutes(inference: Inference, mountProvider?: strin
         const job = await backgroundJob(params.id, request);
         if (job) {
           if (job.status !== "pending" && job.status !== "processing") return backgroundView(params.id, job);
-          const after = inference.background!.cancel(uuidOf(params.id), request.headers, cancelledRun);
+          const after = await inference.background!.cancel(uuidOf(params.id), request.headers, cancelledRun);
           if (!after) throw runsElsewhere(params.id);
           return backgroundView(params.id, after);
         }
