@@ -34,7 +34,7 @@ type ActorStart = { id: string; clock: Clock } & ({ input: unknown } | { snapsho
  * The live actors of one kind. Every transition's persisted snapshot is written to libSQL, in
  * order, through the store's group commit; a finished actor's row is removed; `resume`
  * restarts every actor left in the database, whose invoked promises (a request, an attempt)
- * start again.
+ * start again. An event for an actor another node runs travels as a signal through the database.
  */
 export class DurableActors<TMachine extends AnyStateMachine> {
   private readonly live = new Map<string, AnyActor>();
