@@ -14,7 +14,8 @@ export interface ProviderObjectCall {
 }
 
 /**
- * Objects OpenAI's API keeps for its clients (responses, conversations, code interpreter
+ * Objects OpenAI's API keeps for its clients (responses, chat completions created with
+ * `store: true`, conversations, code interpreter
  * containers and their files, vector stores for file search): each call on one is a method and a path under the API root, the
  * same on OpenAI's and Azure's v1 surface. The paths are also the gateway's routes, under every
  * OpenAI-format mount.
@@ -24,6 +25,11 @@ export const OPENAI_OBJECT_CALLS = {
   response_input_items: { method: "GET", path: "/responses/:id/input_items", requestType: "response.input_items" },
   response_delete: { method: "DELETE", path: "/responses/:id", requestType: "response.delete" },
   response_cancel: { method: "POST", path: "/responses/:id/cancel", requestType: "response.cancel" },
+  chat_completion_list: { method: "GET", path: "/chat/completions", requestType: "chat.completion.list" },
+  chat_completion_retrieve: { method: "GET", path: "/chat/completions/:id", requestType: "chat.completion.retrieve" },
+  chat_completion_update: { method: "POST", path: "/chat/completions/:id", requestType: "chat.completion.update", body: "required" },
+  chat_completion_delete: { method: "DELETE", path: "/chat/completions/:id", requestType: "chat.completion.delete" },
+  chat_completion_messages: { method: "GET", path: "/chat/completions/:id/messages", requestType: "chat.completion.messages" },
   conversation_create: { method: "POST", path: "/conversations", requestType: "conversation.create", body: "optional" },
   conversation_retrieve: { method: "GET", path: "/conversations/:id", requestType: "conversation.retrieve" },
   conversation_update: { method: "POST", path: "/conversations/:id", requestType: "conversation.update", body: "required" },

@@ -24,6 +24,7 @@ let heldFile: string;
 let heldBatch: string;
 let heldResponse: string;
 let heldConversation: string;
+let heldChatCompletion: string;
 let heldContainer: string;
 let heldMessageBatch: string;
 let heldVectorStore: string;
@@ -61,6 +62,8 @@ beforeAll(async () => {
   heldResponse = ((await background.json()) as { id: string }).id;
   const conversation = await fetch(`${openaiUpstream.baseUrl}/conversations`, { method: "POST", headers: { "content-type": "application/json" }, body: "{}" });
   heldConversation = ((await conversation.json()) as { id: string }).id;
+  const storedChat = await fetch(`${openaiUpstream.baseUrl}/chat/completions`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ model: "gpt-4o-mini", messages: [{ role: "user", content: question }], store: true }) });
+  heldChatCompletion = ((await storedChat.json()) as { id: string }).id;
   const container = await fetch(`${openaiUpstream.baseUrl}/containers`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ name: "held" }) });
   heldContainer = ((await container.json()) as { id: string }).id;
   gw = await startGateway({
@@ -122,6 +125,7 @@ const ANTHROPIC_KEPT = { "x-gw-provider": "anthropic-kept", "anthropic-version":
  */
 const CALLS: Array<[suffix: string, build: (prefix: string) => Call]> = [
   ["/v1/chat/completions", (prefix) => ({ path: `${prefix}/v1/chat/completions`, body: { model: CHAT_MODEL, messages: [{ role: "user", content: question }] } })],
+  ["/v1/chat/completions/:id", (prefix) => ({ path: `${prefix}/v1/chat/completions/${heldChatCompletion}`, body: { metadata: {} }, headers: { "x-gw-provider": "openai" } })],
   ["/v1/completions", (prefix) => ({ path: `${prefix}/v1/completions`, body: { model: CHAT_MODEL, prompt: question } })],
   ["/v1/embeddings", (prefix) => ({ path: `${prefix}/v1/embeddings`, body: { model: "openai/text-embedding-3-small", input: question } })],
   ["/v1/responses", (prefix) => ({ path: `${prefix}/v1/responses`, body: { model: CHAT_MODEL, input: question } })],

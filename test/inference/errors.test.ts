@@ -129,7 +129,8 @@ describe("unknown routes", () => {
   });
 
   test("a known path with the wrong method is a 404 gateway error body", async () => {
-    await expectGatewayError(await fetch(chatUrl()), 404, { errorType: "caller_route_not_found" });
+    // GET /v1/chat/completions is OpenAI's list of stored completions; embeddings have no GET.
+    await expectGatewayError(await fetch(`${gw.url}/v1/embeddings`), 404, { errorType: "caller_route_not_found" });
   });
 });
 

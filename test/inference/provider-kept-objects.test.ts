@@ -208,3 +208,18 @@ describe("a container OpenAI keeps (code interpreter's sandbox) and its files", 
     expect((refused as InstanceType<typeof OpenAI.BadRequestError>).message).toContain("name");
   });
 });
+
+describe("chat completions OpenAI stores (store: true)", () => {
+  test("are listed, read, tagged and deleted, and their messages listed", async () => {
+    const created = await client.chat.completions.create({ model: "openai/gpt-4o-mini", messages: [{ role: "user", content: "keep this one" }], store: true, metadata: { purpose: "distill" } });
+    expect((await client.chat.completions.list()).data.map((completion) => completion.id)).toContain(created.id);
+    const retrieved = await client.chat.completions.retrieve(created.id);
+    expect(retrieved.choices[0]!.message.content).toBe("echo: keep this one");
+    expect(lastRequestTo(openai).headers.get("authorization")).toBe("Bearer sk-openai-upstream-0001");
+    expect((await client.chat.completions.messages.list(created.id)).data.map((message) => message.content)).toEqual(["keep this one"]);
+    expect(await client.chat.completions.update(created.id, { metadata: { purpose: "eval" } })).toMatchObject({ metadata: { purpose: "eval" } });
+    await client.chat.completions.delete(created.id);
+    expect(openai.storedCompletions.has(created.id)).toBe(false);
+    expect(await client.chat.completions.retrieve(created.id).catch((error: unknown) => error)).toBeInstanceOf(OpenAI.NotFoundError);
+  });
+});

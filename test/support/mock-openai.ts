@@ -7,6 +7,7 @@
 
 import { type Container, containerCall } from "./mock-openai-containers";
 import { type Conversation, conversationCall } from "./mock-openai-conversations";
+import { keptIfAsked, type StoredCompletion, storedCompletionCall } from "./mock-openai-stored-completions";
 
 export interface RecordedRequest {
   path: string;
@@ -364,6 +365,8 @@ export interface MockOpenAI {
   conversations: Map<string, Conversation>;
   /** The containers it keeps, by id. */
   containers: Map<string, Container>;
+  /** The chat completions it was asked to store, by id. */
+  storedCompletions: Map<string, StoredCompletion>;
   stop(): void;
 }
 
@@ -380,6 +383,7 @@ export function startMockOpenAI(): MockOpenAI {
     kept: new Map(),
     conversations: new Map(),
     containers: new Map(),
+    storedCompletions: new Map(),
     holdNextStream() {
       const { held, gate } = createHeldStream();
       gates.push(gate);
@@ -419,6 +423,8 @@ export function startMockOpenAI(): MockOpenAI {
       if (onKept) return keptResponseCall(mock.kept, request.method, onKept[1]!, onKept[2]);
       const onConversation = conversationCall(mock.conversations, request.method, path, body);
       if (onConversation) return onConversation;
+      const onStoredCompletion = storedCompletionCall(mock.storedCompletions, request.method, path, body);
+      if (onStoredCompletion) return onStoredCompletion;
       const fault = mock.faults.shift();
       if (fault?.kind === "delay") await Bun.sleep(fault.ms);
       if (fault?.kind === "status") return Response.json(errorBody(fault.status, fault.message ?? `mock failure ${fault.status}`), { status: fault.status, headers: fault.headers });
@@ -434,7 +440,8 @@ export function startMockOpenAI(): MockOpenAI {
       const streamHeaders = { "content-type": "text/event-stream", "cache-control": "no-cache" };
       switch (path) {
         case "/chat/completions":
-          return body.stream ? new Response(sse(chatChunks(body, mock.streamUsage, mock.thinking).map((data) => ({ data })), true, cut, gate), { headers: streamHeaders }) : Response.json(chatCompletion(body, mock.thinking));
+          if (body.stream) return new Response(sse(chatChunks(body, mock.streamUsage, mock.thinking).map((data) => ({ data })), true, cut, gate), { headers: streamHeaders });
+          return Response.json(keptIfAsked(mock.storedCompletions, body, chatCompletion(body, mock.thinking)));
         case "/completions":
           return body.stream ? new Response(sse(completionChunks(body, mock.streamUsage).map((data) => ({ data })), true, cut, gate), { headers: streamHeaders }) : Response.json(textCompletion(body));
         case "/embeddings":
