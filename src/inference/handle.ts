@@ -11,7 +11,8 @@ import { FORMATS } from "./formats/registry";
 import { admitThrough, type HookReply, type InferenceHooks, type InferenceOutcome, type RequestContext, transformThrough } from "./hooks";
 import { type ModelRef, resolveModelRef } from "./model-ref";
 import type { Usage } from "./canonical";
-import type { Operation, WireFormat } from "./operations";
+import { isProviderObjectOperation, type Operation, type WireFormat } from "./operations";
+import { PROVIDER_OBJECT_CALLS } from "./provider-objects";
 import { type ReplySummary, summarizeReply } from "./reply-summary";
 import { editStream, observeStream } from "./stream-observer";
 import { type ReplyOrigin, translateResponse, translateStream, usageAskedFor } from "./translate";
@@ -146,10 +147,19 @@ function bridgedResponseOf(responses: StoredResponses | undefined, call: Inferen
   return { id, completed: (response) => responses.keep({ id, owner, previousId, ownInput, wholeInput, response }) };
 }
 
+/** The provider's reply headers the client needs too, copied where the provider sent them. */
+function keepReplyHeaders(headers: Record<string, string>, reply: Headers, kept: readonly string[] = []): void {
+  for (const name of kept) {
+    const value = reply.get(name);
+    if (value !== null) headers[name] = value;
+  }
+}
+
 /** The client's response, in its own format. */
 function clientResponse(result: Dispatched, call: InferenceCall, origin: ReplyOrigin, onReplied: OnReplied | undefined, startedAt: number): Response {
   const headers: Record<string, string> = { "x-gw-provider": result.target.provider, "x-gw-model": result.target.model };
   const passthrough = result.format === call.format && result.operation === call.operation;
+  if (isProviderObjectOperation(call.operation)) keepReplyHeaders(headers, result.headers, PROVIDER_OBJECT_CALLS[call.operation].replyHeaders);
   if ("stream" in result) {
     const streamType = FORMATS[call.format]?.streamContentType ?? "text/event-stream";
     headers["content-type"] = passthrough ? (result.headers.get("content-type") ?? streamType) : streamType;

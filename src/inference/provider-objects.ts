@@ -7,10 +7,15 @@ export interface ProviderObjectCall {
   path: string;
   /** What the call is in the logs (`object`). */
   requestType: string;
-  /** A POST's body: required, or optional (a create that may be empty). JSON, or a multipart form where the API takes a file. */
-  body?: "required" | "optional";
+  /**
+   * A POST's body: required, or optional (a create that may be empty); JSON, or a multipart form
+   * where the API takes a file. `bytes`: the raw bytes of an upload, passed as they came.
+   */
+  body?: "required" | "optional" | "bytes";
   /** The reply is passed on as it comes (a file's bytes), never read whole. */
   streams?: true;
+  /** Headers of the provider's reply the client needs too (they carry the protocol, as Gemini's uploads do). */
+  replyHeaders?: readonly string[];
 }
 
 /**
@@ -82,18 +87,36 @@ export const ANTHROPIC_OBJECT_CALLS = {
   anthropic_file_delete: { method: "DELETE", path: "/files/:id", requestType: "anthropic_file.delete" },
 } as const satisfies Record<string, ProviderObjectCall>;
 
-export const PROVIDER_OBJECT_CALLS: Record<ProviderObjectOperation, ProviderObjectCall> = { ...OPENAI_OBJECT_CALLS, ...ANTHROPIC_OBJECT_CALLS };
+/** What a resumable upload's replies say: where to send the bytes, and how far the upload is. */
+const UPLOAD_PROTOCOL_HEADERS = ["x-goog-upload-url", "x-goog-upload-status", "x-goog-upload-chunk-granularity", "x-goog-upload-size-received"] as const;
+
+/**
+ * What the Gemini API keeps: files, which prompts name by `fileData.fileUri`. Paths under the
+ * API's host, since uploads sit beside the versioned root: a start call answers the URL of the
+ * upload, where the bytes go next. Routes under every Gemini-format mount.
+ */
+export const GEMINI_OBJECT_CALLS = {
+  gemini_file_upload_start: { method: "POST", path: "/upload/v1beta/files", requestType: "gemini_file.upload", body: "required", replyHeaders: UPLOAD_PROTOCOL_HEADERS },
+  gemini_file_upload_bytes: { method: "POST", path: "/upload/v1beta/files", requestType: "gemini_file.upload_bytes", body: "bytes", replyHeaders: UPLOAD_PROTOCOL_HEADERS },
+  gemini_file_list: { method: "GET", path: "/v1beta/files", requestType: "gemini_file.list" },
+  gemini_file_get: { method: "GET", path: "/v1beta/files/:name", requestType: "gemini_file.get" },
+  gemini_file_delete: { method: "DELETE", path: "/v1beta/files/:name", requestType: "gemini_file.delete" },
+} as const satisfies Record<string, ProviderObjectCall>;
+
+export const PROVIDER_OBJECT_CALLS: Record<ProviderObjectOperation, ProviderObjectCall> = { ...OPENAI_OBJECT_CALLS, ...ANTHROPIC_OBJECT_CALLS, ...GEMINI_OBJECT_CALLS };
 
 export type OpenAIObjectOperation = keyof typeof OPENAI_OBJECT_CALLS;
 export type AnthropicObjectOperation = keyof typeof ANTHROPIC_OBJECT_CALLS;
-export type ProviderObjectOperation = OpenAIObjectOperation | AnthropicObjectOperation;
+export type GeminiObjectOperation = keyof typeof GEMINI_OBJECT_CALLS;
+export type ProviderObjectOperation = OpenAIObjectOperation | AnthropicObjectOperation | GeminiObjectOperation;
 
 export const OPENAI_OBJECT_OPERATIONS = Object.keys(OPENAI_OBJECT_CALLS) as OpenAIObjectOperation[];
 export const ANTHROPIC_OBJECT_OPERATIONS = Object.keys(ANTHROPIC_OBJECT_CALLS) as AnthropicObjectOperation[];
-export const PROVIDER_OBJECT_OPERATIONS: ProviderObjectOperation[] = [...OPENAI_OBJECT_OPERATIONS, ...ANTHROPIC_OBJECT_OPERATIONS];
+export const GEMINI_OBJECT_OPERATIONS = Object.keys(GEMINI_OBJECT_CALLS) as GeminiObjectOperation[];
+export const PROVIDER_OBJECT_OPERATIONS: ProviderObjectOperation[] = [...OPENAI_OBJECT_OPERATIONS, ...ANTHROPIC_OBJECT_OPERATIONS, ...GEMINI_OBJECT_OPERATIONS];
 
-/** What reaches the adapter of a call on a kept object: the path with its ids filled in, the client's query string, its JSON body. */
-export type ProviderObjectBody = { path: string; search: string; json?: unknown };
+/** What reaches the adapter of a call on a kept object: the path with its ids filled in, the client's query string, its JSON body or raw bytes. */
+export type ProviderObjectBody = { path: string; search: string; json?: unknown; bytes?: ArrayBuffer };
 
 /** The call's path under the API root, each `:param` replaced by its value; a file named by the gateway's id, by the provider's. */
 export const providerObjectPath = (operation: ProviderObjectOperation, params: Record<string, string>) =>

@@ -4,6 +4,7 @@ import { type MockAnthropic, startMockAnthropic } from "../support/mock-anthropi
 import { type MockAnthropicBatches, startMockAnthropicBatches } from "../support/mock-anthropic-batches";
 import { type MockBedrock, startMockBedrock } from "../support/mock-bedrock";
 import { type MockCohere, startMockCohere } from "../support/mock-cohere";
+import { type MockGeminiBatches, startMockGeminiBatches } from "../support/mock-gemini-batches";
 import { type MockOpenAI, startMockOpenAI } from "../support/mock-openai";
 import { type MockOpenAIPlatform, startMockOpenAIPlatform } from "../support/mock-openai-platform";
 import { createVirtualKey, openAIProvider } from "./support";
@@ -15,6 +16,8 @@ let openaiUpstream: MockOpenAI;
 let anthropicUpstream: MockAnthropic;
 /** Anthropic's batches and files, reached as a provider of their own. */
 let anthropicKeptUpstream: MockAnthropicBatches;
+/** The Gemini API's files. */
+let geminiKeptUpstream: MockGeminiBatches;
 let bedrockUpstream: MockBedrock;
 let cohereUpstream: MockCohere;
 let platformUpstream: MockOpenAIPlatform;
@@ -47,6 +50,7 @@ beforeAll(async () => {
   openaiUpstream = startMockOpenAI();
   anthropicUpstream = startMockAnthropic("sk-ant-every-mount");
   anthropicKeptUpstream = startMockAnthropicBatches("sk-ant-kept-every-mount");
+  geminiKeptUpstream = startMockGeminiBatches("gemini-kept-every-mount");
   const messageBatch = await fetch(`${anthropicKeptUpstream.baseUrl}/messages/batches`, {
     method: "POST",
     headers: { "x-api-key": anthropicKeptUpstream.apiKey, "anthropic-version": "2023-06-01", "content-type": "application/json" },
@@ -73,6 +77,7 @@ beforeAll(async () => {
       anthropic: { keys: [{ id: "a1", value: "sk-ant-every-mount" }], network_config: { base_url: anthropicUpstream.baseUrl } },
       bedrock: { keys: [{ id: "b1", value: BEDROCK_AUTH.apiKey, models: ["*"], bedrock_key_config: { region: BEDROCK_AUTH.region } }], network_config: { base_url: bedrockUpstream.url } },
       cohere: { keys: [{ id: "c1", value: "cohere-every-mount" }], network_config: { base_url: cohereUpstream.baseUrl } },
+      "gemini-kept": { keys: [{ id: "gk1", value: "gemini-kept-every-mount" }], network_config: { base_url: geminiKeptUpstream.baseUrl }, custom_provider_config: { base_provider_type: "gemini" } },
       "anthropic-kept": { keys: [{ id: "ak1", value: "sk-ant-kept-every-mount" }], network_config: { base_url: anthropicKeptUpstream.baseUrl }, custom_provider_config: { base_provider_type: "anthropic" } },
       // OpenAI's audio, images, files and batches, on a mock of its own.
       platform: { keys: [{ id: "p1", value: PLATFORM_KEY, use_for_batch_api: true }], network_config: { base_url: platformUpstream.baseUrl }, custom_provider_config: { base_provider_type: "openai" } },
@@ -84,6 +89,7 @@ afterAll(async () => {
   openaiUpstream.stop();
   anthropicUpstream.stop();
   anthropicKeptUpstream.stop();
+  geminiKeptUpstream.stop();
   bedrockUpstream.stop();
   cohereUpstream.stop();
   platformUpstream.stop();
@@ -174,6 +180,11 @@ const CALLS: Array<[suffix: string, build: (prefix: string) => Call]> = [
   ["/v2/chat", (prefix) => ({ path: `${prefix}/v2/chat`, body: { model: CHAT_MODEL, messages: [{ role: "user", content: question }] } })],
   ["/v2/embed", (prefix) => ({ path: `${prefix}/v2/embed`, body: { model: "openai/text-embedding-3-small", texts: [question], input_type: "search_document", embedding_types: ["float"] } })],
   ["/v2/rerank", (prefix) => ({ path: `${prefix}/v2/rerank`, body: { model: "cohere/rerank-v3.5", query: question, documents: ["yes", "no"] } })],
+  ["/upload/v1beta/files", (prefix) => ({
+    path: `${prefix}/upload/v1beta/files`,
+    body: { file: { displayName: "notes.txt" } },
+    headers: { "x-gw-provider": "gemini-kept", "x-goog-upload-protocol": "resumable", "x-goog-upload-command": "start", "x-goog-upload-header-content-length": "5", "x-goog-upload-header-content-type": "text/plain" },
+  })],
   ["/v1beta/models/*", (prefix) => ({ path: `${prefix}/v1beta/models/${CHAT_MODEL}:generateContent`, body: { contents: [{ role: "user", parts: [{ text: question }] }] } })],
   ["/v1/models/*", (prefix) => ({ path: `${prefix}/v1/models/${CHAT_MODEL}:generateContent`, body: { contents: [{ role: "user", parts: [{ text: question }] }] } })],
 ];

@@ -61,16 +61,17 @@ async function upload(mock: MockGeminiBatches, request: Request, url: URL): Prom
   const command = request.headers.get("x-goog-upload-command");
   if (command === "start") {
     if (request.headers.get("x-goog-upload-protocol") !== "resumable") return googleError(400, "INVALID_ARGUMENT", "resumable protocol expected");
-    const body = (await request.json()) as { file?: { display_name?: string } };
+    // Proto JSON: either spelling of a field name is taken.
+    const body = (await request.json()) as { file?: { display_name?: string; displayName?: string } };
     const id = crypto.randomUUID();
-    pendingUploads.set(id, { displayName: body.file?.display_name ?? "upload", mimeType: request.headers.get("x-goog-upload-header-content-type") ?? "", length: Number(request.headers.get("x-goog-upload-header-content-length")) });
+    pendingUploads.set(id, { displayName: body.file?.displayName ?? body.file?.display_name ?? "upload", mimeType: request.headers.get("x-goog-upload-header-content-type") ?? "", length: Number(request.headers.get("x-goog-upload-header-content-length")) });
     return new Response(null, { headers: { "x-goog-upload-url": `${url.origin}/upload/v1beta/files?upload_id=${id}`, "x-goog-upload-status": "active" } });
   }
   const pending = pendingUploads.get(url.searchParams.get("upload_id") ?? "");
   if (!pending || command !== "upload, finalize" || request.headers.get("x-goog-upload-offset") !== "0") return googleError(400, "INVALID_ARGUMENT", "unknown upload or command");
   const bytes = new Uint8Array(await request.arrayBuffer());
   if (bytes.byteLength !== pending.length) return googleError(400, "INVALID_ARGUMENT", "upload length differs from the announced one");
-  return Response.json({ file: view(store(mock, pending.displayName, pending.mimeType, bytes)) });
+  return Response.json({ file: view(store(mock, pending.displayName, pending.mimeType, bytes)) }, { headers: { "x-goog-upload-status": "final" } });
 }
 
 function createBatch(mock: MockGeminiBatches, model: string, body: { batch?: { display_name?: string; input_config?: { file_name?: string; requests?: { requests: Line[] } } } }): Response {

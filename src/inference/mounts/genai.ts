@@ -9,6 +9,7 @@ import { BatchEmbedContentsRequest, CountTokensRequest, EmbedContentRequest, Gen
 import { fallbacksOf, handleInference, type Inference } from "../handle";
 import { modelInPath, servedModel } from "../model-ref";
 import type { Operation } from "../operations";
+import { geminiObjectRoutes } from "./gemini-objects";
 
 interface Method {
   operation: Operation;
@@ -69,7 +70,8 @@ function listModels(inference: Inference) {
 /**
  * Gemini's REST surface (`/v1beta/models/{model}:method`, as `@google/genai` calls it). The model
  * in the path may name any provider (`openai/gpt-4o`), translated where it speaks another format;
- * a bare name goes to `mountProvider`. Fallbacks ride in `fallbacks` or `x-gw-fallbacks`.
+ * a bare name goes to `mountProvider`. Fallbacks ride in `fallbacks` or `x-gw-fallbacks`. The
+ * files the provider keeps are served beside (gemini-objects.ts).
  */
 export function genaiMount(prefix: string, inference: Inference, mountProvider?: string) {
   const generate = async ({ params, body, request }: { params: Record<"*", string>; body: unknown; request: Request }) => {
@@ -98,5 +100,5 @@ export function genaiMount(prefix: string, inference: Inference, mountProvider?:
 
   const app = new Elysia({ name: `genai-mount:${prefix}`, prefix });
   for (const version of ["v1beta", "v1"]) app.get(`/${version}/models`, () => listModels(inference)).get(`/${version}/models/*`, getModel).post(`/${version}/models/*`, generate);
-  return app;
+  return app.use(geminiObjectRoutes(prefix, inference, mountProvider));
 }

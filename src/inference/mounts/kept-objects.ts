@@ -7,7 +7,7 @@ import { PROVIDER_OBJECT_CALLS, type ProviderObjectBody, type ProviderObjectOper
 const JsonObject = t.Object({}, { additionalProperties: true });
 
 /** The provider whose API an object's format is: the one asked among several that keep such objects. */
-const HOME: Partial<Record<WireFormat, string>> = { openai: "openai", anthropic: "anthropic" };
+const HOME: Partial<Record<WireFormat, string>> = { openai: "openai", anthropic: "anthropic", genai: "gemini" };
 
 /**
  * The provider that keeps an object the gateway did not: the one named (`x-gw-provider`, or the
@@ -26,6 +26,8 @@ function keeperOf(inference: Inference, request: Request, mountProvider: string 
 export interface Forwarded {
   params?: Record<string, string>;
   json?: unknown;
+  /** The raw bytes of an upload, in place of `json`. */
+  bytes?: ArrayBuffer;
   /** The provider and model that hold it, when the gateway knows them (a background response). */
   heldBy?: { provider: string; model: string };
   countsUsage?: () => boolean;
@@ -39,12 +41,12 @@ export type ForwardCall = (operation: ProviderObjectOperation, request: Request,
  * every call: governed, logged, never billed unless `countsUsage` says so.
  */
 export function keptObjectCalls(inference: Inference, format: WireFormat, mountProvider: string | undefined): ForwardCall {
-  return (operation, request, { params = {}, json, heldBy, countsUsage } = {}) => {
+  return (operation, request, { params = {}, json, bytes, heldBy, countsUsage } = {}) => {
     const provider = heldBy?.provider ?? keeperOf(inference, request, mountProvider, operation, format);
     if (!provider) throw notFound(`no provider configured here answers ${PROVIDER_OBJECT_CALLS[operation].requestType}`);
     const url = new URL(request.url);
     url.searchParams.delete("provider");
-    const body: ProviderObjectBody = { path: providerObjectPath(operation, params), search: url.search, json };
+    const body: ProviderObjectBody = { path: providerObjectPath(operation, params), search: url.search, json, bytes };
     return handleInference(inference, {
       operation,
       format,

@@ -1,6 +1,8 @@
-import type { Operation } from "../../operations";
 import { geminiBatches } from "../../batches/gemini";
-import type { ProviderAdapter } from "../types";
+import { isProviderObjectOperation, type Operation } from "../../operations";
+import { GEMINI_OBJECT_OPERATIONS } from "../../provider-objects";
+import { providerObjectCall } from "../provider-object-call";
+import type { ProviderAdapter, UpstreamTarget } from "../types";
 import { baseUrlOf, keyHeaders } from "./keys";
 
 const GENAI_OPERATIONS: ReadonlySet<Operation> = new Set(["chat", "embedding", "count_tokens"]);
@@ -30,11 +32,20 @@ function withModelInside(body: Record<string, unknown>, resource: string): Recor
   return rest;
 }
 
+/** The API's host, above the versioned root: uploads live at `{host}/upload/v1beta`, files at `{host}/v1beta/files`. */
+const hostOf = (target: UpstreamTarget) => baseUrlOf(target).replace(/\/v\d\w*$/, "");
 
-/** Google AI (generativelanguage): `{base}/models/{model}:method`, the key in `x-goog-api-key`. */
+/** The key, with the client's `x-goog-upload-*` headers: the resumable protocol travels in them. */
+function uploadHeaders(target: UpstreamTarget): Record<string, string> {
+  const headers = keyHeaders(target);
+  for (const [name, value] of target.clientHeaders) if (name.startsWith("x-goog-upload-")) headers[name] = value;
+  return headers;
+}
+
+/** Google AI (generativelanguage): `{base}/models/{model}:method`, the key in `x-goog-api-key`; the files it keeps. */
 export const gemini: ProviderAdapter = {
   format: "genai",
-  operations: new Set<Operation>([...GENAI_OPERATIONS, ...geminiBatches.operations]),
+  operations: new Set<Operation>([...GENAI_OPERATIONS, ...geminiBatches.operations, ...GEMINI_OBJECT_OPERATIONS]),
   keyOptional: false,
   listModels: {
     call: (target) => ({ url: `${baseUrlOf(target)}/models?pageSize=1000`, method: "GET", headers: keyHeaders(target, false) }),
@@ -42,6 +53,7 @@ export const gemini: ProviderAdapter = {
   },
   batches: geminiBatches,
   buildCall(operation, target, body, stream) {
+    if (isProviderObjectOperation(operation)) return providerObjectCall(hostOf(target), operation, body, uploadHeaders(target));
     const resource = modelResource(target.model);
     return { url: `${baseUrlOf(target)}/${resource}:${genaiMethod(operation, body, stream)}`, headers: keyHeaders(target), body: JSON.stringify(withModelInside(body, resource)) };
   },

@@ -1,0 +1,45 @@
+import { Elysia } from "elysia";
+import { badRequest } from "../../http/errors";
+import type { Inference } from "../handle";
+import { forwardedRoutes, keptObjectCalls } from "./kept-objects";
+
+const UPLOAD_URL = "x-goog-upload-url";
+
+/** The start call's reply, its upload URL on the gateway's route instead of the provider's host: the bytes must come through the gateway too. */
+function withGatewayUploadUrl(reply: Response, gatewayRoot: string): Response {
+  const upstream = reply.headers.get(UPLOAD_URL);
+  if (!upstream) return reply;
+  const { pathname, search } = new URL(upstream);
+  const headers = new Headers(reply.headers);
+  headers.set(UPLOAD_URL, `${gatewayRoot}${pathname}${search}`);
+  return new Response(reply.body, { status: reply.status, headers });
+}
+
+async function jsonOf(request: Request): Promise<unknown> {
+  try {
+    return JSON.parse(await request.text());
+  } catch {
+    throw badRequest("body: the start of an upload is a JSON object", "body");
+  }
+}
+
+/**
+ * The files the Gemini API keeps, under `{prefix}` as `@google/genai` calls them: `files.upload`
+ * (the resumable protocol: a start call, then the bytes at the URL it answered, which names the
+ * gateway), `files.get`, `files.list`, `files.delete`. Each call reaches the provider that keeps them.
+ */
+export function geminiObjectRoutes(prefix: string, inference: Inference, mountProvider: string | undefined) {
+  const forward = keptObjectCalls(inference, "genai", mountProvider);
+  // Used by the mount, whose prefix its routes take; the prefix here names the gateway's upload URL.
+  const routes = new Elysia().post(
+    "/upload/v1beta/files",
+    async ({ request }) => {
+      const starts = request.headers.get("x-goog-upload-command")?.includes("start") ?? false;
+      if (!starts) return forward("gemini_file_upload_bytes", request, { bytes: await request.arrayBuffer() });
+      const reply = await forward("gemini_file_upload_start", request, { json: await jsonOf(request) });
+      return withGatewayUploadUrl(reply, `${new URL(request.url).origin}${prefix}`);
+    },
+    { parse: "none" },
+  );
+  return forwardedRoutes(routes, ["gemini_file_list", "gemini_file_get", "gemini_file_delete"], forward);
+}
