@@ -19,11 +19,11 @@ export interface ProviderObjectCall {
 }
 
 /**
- * Objects OpenAI's API keeps for its clients (responses, chat completions created with
- * `store: true`, conversations, code interpreter
- * containers and their files, vector stores for file search): each call on one is a method and a path under the API root, the
- * same on OpenAI's and Azure's v1 surface. The paths are also the gateway's routes, under every
- * OpenAI-format mount.
+ * Objects OpenAI's API keeps for its clients: responses, chat completions created with
+ * `store: true`, conversations, code interpreter containers and their files, uploads in parts,
+ * fine-tuning jobs, vector stores for file search. Each call on one is a method and a path under
+ * the API root, the same on OpenAI's and Azure's v1 surface. The paths are also the gateway's
+ * routes, under every OpenAI-format mount.
  */
 export const OPENAI_OBJECT_CALLS = {
   response_retrieve: { method: "GET", path: "/responses/:id", requestType: "response.retrieve" },
@@ -52,6 +52,18 @@ export const OPENAI_OBJECT_CALLS = {
   container_file_retrieve: { method: "GET", path: "/containers/:id/files/:file_id", requestType: "container.file.retrieve" },
   container_file_content: { method: "GET", path: "/containers/:id/files/:file_id/content", requestType: "container.file.content", streams: true },
   container_file_delete: { method: "DELETE", path: "/containers/:id/files/:file_id", requestType: "container.file.delete" },
+  upload_create: { method: "POST", path: "/uploads", requestType: "upload.create", body: "required" },
+  upload_part_add: { method: "POST", path: "/uploads/:id/parts", requestType: "upload.part.add", body: "required" },
+  upload_complete: { method: "POST", path: "/uploads/:id/complete", requestType: "upload.complete", body: "required" },
+  upload_cancel: { method: "POST", path: "/uploads/:id/cancel", requestType: "upload.cancel", body: "optional" },
+  fine_tuning_job_create: { method: "POST", path: "/fine_tuning/jobs", requestType: "fine_tuning.job.create", body: "required" },
+  fine_tuning_job_list: { method: "GET", path: "/fine_tuning/jobs", requestType: "fine_tuning.job.list" },
+  fine_tuning_job_retrieve: { method: "GET", path: "/fine_tuning/jobs/:id", requestType: "fine_tuning.job.retrieve" },
+  fine_tuning_job_cancel: { method: "POST", path: "/fine_tuning/jobs/:id/cancel", requestType: "fine_tuning.job.cancel", body: "optional" },
+  fine_tuning_job_pause: { method: "POST", path: "/fine_tuning/jobs/:id/pause", requestType: "fine_tuning.job.pause", body: "optional" },
+  fine_tuning_job_resume: { method: "POST", path: "/fine_tuning/jobs/:id/resume", requestType: "fine_tuning.job.resume", body: "optional" },
+  fine_tuning_job_events: { method: "GET", path: "/fine_tuning/jobs/:id/events", requestType: "fine_tuning.job.events" },
+  fine_tuning_job_checkpoints: { method: "GET", path: "/fine_tuning/jobs/:id/checkpoints", requestType: "fine_tuning.job.checkpoints" },
   vector_store_create: { method: "POST", path: "/vector_stores", requestType: "vector_store.create", body: "optional" },
   vector_store_list: { method: "GET", path: "/vector_stores", requestType: "vector_store.list" },
   vector_store_retrieve: { method: "GET", path: "/vector_stores/:id", requestType: "vector_store.retrieve" },

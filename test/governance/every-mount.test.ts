@@ -31,6 +31,8 @@ let heldChatCompletion: string;
 let heldContainer: string;
 let heldMessageBatch: string;
 let heldVectorStore: string;
+let heldUpload: string;
+let heldTuningJob: string;
 
 const PLATFORM_KEY = "sk-platform-every-mount";
 
@@ -44,6 +46,10 @@ async function platformObjects() {
   heldBatch = ((await batch.json()) as { id: string }).id;
   const store = await fetch(`${platformUpstream.baseUrl}/vector_stores`, { method: "POST", headers: { ...auth, "content-type": "application/json" }, body: JSON.stringify({ file_ids: [heldFile] }) });
   heldVectorStore = ((await store.json()) as { id: string }).id;
+  const upload = await fetch(`${platformUpstream.baseUrl}/uploads`, { method: "POST", headers: { ...auth, "content-type": "application/json" }, body: JSON.stringify({ filename: "held.jsonl", purpose: "fine-tune", bytes: 0, mime_type: "text/jsonl" }) });
+  heldUpload = ((await upload.json()) as { id: string }).id;
+  const job = await fetch(`${platformUpstream.baseUrl}/fine_tuning/jobs`, { method: "POST", headers: { ...auth, "content-type": "application/json" }, body: JSON.stringify({ model: "gpt-4o-mini-2024-07-18", training_file: heldFile }) });
+  heldTuningJob = ((await job.json()) as { id: string }).id;
 }
 
 beforeAll(async () => {
@@ -149,6 +155,14 @@ const CALLS: Array<[suffix: string, build: (prefix: string) => Call]> = [
   ["/v1/vector_stores/:id/files/:file_id", (prefix) => ({ path: `${prefix}/v1/vector_stores/${heldVectorStore}/files/${heldFile}`, body: { attributes: {} }, headers: ON_PLATFORM })],
   ["/v1/vector_stores/:id/file_batches", (prefix) => ({ path: `${prefix}/v1/vector_stores/${heldVectorStore}/file_batches`, body: { file_ids: [heldFile] }, headers: ON_PLATFORM })],
   ["/v1/vector_stores/:id/file_batches/:batch_id/cancel", (prefix) => ({ path: `${prefix}/v1/vector_stores/${heldVectorStore}/file_batches/vsfb_held/cancel`, body: {}, headers: ON_PLATFORM })],
+  ["/v1/uploads", (prefix) => ({ path: `${prefix}/v1/uploads`, body: { filename: "a.jsonl", purpose: "fine-tune", bytes: 1, mime_type: "text/jsonl" }, headers: ON_PLATFORM })],
+  ["/v1/uploads/:id/parts", (prefix) => ({ path: `${prefix}/v1/uploads/${heldUpload}/parts`, body: form({}, { name: "part", content: "{}" }, "data"), headers: ON_PLATFORM })],
+  ["/v1/uploads/:id/complete", (prefix) => ({ path: `${prefix}/v1/uploads/${heldUpload}/complete`, body: { part_ids: [] }, headers: ON_PLATFORM })],
+  ["/v1/uploads/:id/cancel", (prefix) => ({ path: `${prefix}/v1/uploads/${heldUpload}/cancel`, body: {}, headers: ON_PLATFORM })],
+  ["/v1/fine_tuning/jobs", (prefix) => ({ path: `${prefix}/v1/fine_tuning/jobs`, body: { model: "gpt-4o-mini-2024-07-18", training_file: heldFile }, headers: ON_PLATFORM })],
+  ["/v1/fine_tuning/jobs/:id/cancel", (prefix) => ({ path: `${prefix}/v1/fine_tuning/jobs/${heldTuningJob}/cancel`, body: {}, headers: ON_PLATFORM })],
+  ["/v1/fine_tuning/jobs/:id/pause", (prefix) => ({ path: `${prefix}/v1/fine_tuning/jobs/${heldTuningJob}/pause`, body: {}, headers: ON_PLATFORM })],
+  ["/v1/fine_tuning/jobs/:id/resume", (prefix) => ({ path: `${prefix}/v1/fine_tuning/jobs/${heldTuningJob}/resume`, body: {}, headers: ON_PLATFORM })],
   ["/v1/rerank", (prefix) => ({ path: `${prefix}/v1/rerank`, body: { model: "cohere/rerank-v3.5", query: question, documents: ["yes", "no"] } })],
   ["/v1/audio/speech", (prefix) => ({ path: `${prefix}/v1/audio/speech`, body: { model: "platform/gpt-4o-mini-tts", voice: "alloy", input: question } })],
   ["/v1/audio/transcriptions", (prefix) => ({ path: `${prefix}/v1/audio/transcriptions`, body: form({ model: "platform/whisper-1" }, { name: "q.wav", content: "RIFF" }) })],

@@ -46,7 +46,7 @@ export class MockFileStore {
   readonly files = new Map<string, StoredFile>();
   readonly batches = new Map<string, BatchObject>();
 
-  private store(filename: string, purpose: string, content: Uint8Array): StoredFile {
+  store(filename: string, purpose: string, content: Uint8Array): StoredFile {
     const file: StoredFile = { id: `file-${crypto.randomUUID().slice(0, 12)}`, object: "file", bytes: content.byteLength, created_at: now(), filename, purpose, status: "processed", content };
     this.files.set(file.id, file);
     return file;

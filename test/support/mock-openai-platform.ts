@@ -3,10 +3,12 @@
  * key's health can be told), speech (audio bytes sent in several chunks, or SSE with
  * `stream_format: "sse"`), transcriptions and translations (multipart in), image generation and
  * edits (multipart in), moderations, input token counts, responses that read the files they name,
- * Jina/vLLM-style rerank, files and batches (mock-openai-files.ts), and vector stores over those files. Like OpenAI it refuses a
+ * Jina/vLLM-style rerank, files and batches (mock-openai-files.ts), vector stores over those files,
+ * uploads in parts and fine-tuning jobs (mock-openai-training.ts). Like OpenAI it refuses a
  * bearer it does not know with a 401; Azure's `api-key` header and deployment paths work too.
  */
 import { MockFileStore } from "./mock-openai-files";
+import { MockTraining } from "./mock-openai-training";
 import { MockVectorStores } from "./mock-openai-vector-stores";
 
 export interface PlatformRequest {
@@ -27,6 +29,7 @@ export interface MockOpenAIPlatform {
   requests: PlatformRequest[];
   store: MockFileStore;
   vectorStores: MockVectorStores;
+  training: MockTraining;
   /** When set, a speech reply sends its first chunk and the rest only once this resolves. */
   speechHeldUntil?: Promise<void>;
   stop(): void;
@@ -130,6 +133,8 @@ async function route(mock: MockOpenAIPlatform, method: string, path: string, req
   if (stored) return stored;
   const onVectorStore = mock.vectorStores.handle(method, path, recorded.json ?? {});
   if (onVectorStore) return onVectorStore;
+  const onTraining = mock.training.handle(method, path, recorded.json ?? {}, recorded.form);
+  if (onTraining) return onTraining;
   if (path === "/audio/transcriptions") return transcription(recorded.form!);
   if (path === "/audio/translations") return translation(recorded.form!);
   if (path === "/images/edits") return imageEdits(recorded.form!);
@@ -154,7 +159,7 @@ async function route(mock: MockOpenAIPlatform, method: string, path: string, req
 
 export function startMockOpenAIPlatform(): MockOpenAIPlatform {
   const store = new MockFileStore();
-  const mock: MockOpenAIPlatform = { url: "", baseUrl: "", keys: new Map(), requests: [], store, vectorStores: new MockVectorStores(store.files), stop: () => server.stop(true) };
+  const mock: MockOpenAIPlatform = { url: "", baseUrl: "", keys: new Map(), requests: [], store, vectorStores: new MockVectorStores(store.files), training: new MockTraining(store), stop: () => server.stop(true) };
   const server = Bun.serve({
     port: 0,
     hostname: "127.0.0.1",

@@ -188,3 +188,30 @@ describe("vector stores OpenAI keeps (what file_search searches)", () => {
     expect(await client.vectorStores.retrieve(store.id).catch((error: unknown) => error)).toBeInstanceOf(OpenAI.NotFoundError);
   });
 });
+
+describe("uploads in parts and fine-tuning jobs OpenAI keeps", () => {
+  test("a file sent in parts is completed into a file, which a fine-tuning job trains on; the job is followed, paused, resumed and cancelled", async () => {
+    const lines = new TextEncoder().encode('{"messages":[{"role":"user","content":"hi"},{"role":"assistant","content":"hello"}]}\n');
+    const upload = await client.uploads.create({ filename: "train.jsonl", purpose: "fine-tune", bytes: lines.byteLength, mime_type: "text/jsonl" });
+    const [head, tail] = [lines.slice(0, 20), lines.slice(20)];
+    const parts = [await client.uploads.parts.create(upload.id, { data: await toFile(head, "part-1") }), await client.uploads.parts.create(upload.id, { data: await toFile(tail, "part-2") })];
+    const completed = await client.uploads.complete(upload.id, { part_ids: parts.map((part) => part.id) });
+    expect(completed.status).toBe("completed");
+    expect(new TextDecoder().decode(upstream.store.files.get(completed.file!.id)!.content)).toBe(new TextDecoder().decode(lines));
+
+    const job = await client.fineTuning.jobs.create({ model: "gpt-4o-mini-2024-07-18", training_file: completed.file!.id });
+    expect(job.status).toBe("queued");
+    expect((await client.fineTuning.jobs.list()).data.map((listed) => listed.id)).toContain(job.id);
+    expect((await client.fineTuning.jobs.listEvents(job.id)).data[0]!.message).toBe("Job is queued");
+    expect((await client.fineTuning.jobs.pause(job.id)).status as string).toBe("paused");
+    expect((await client.fineTuning.jobs.resume(job.id)).status).toBe("running");
+    expect((await client.fineTuning.jobs.cancel(job.id)).status).toBe("cancelled");
+    expect((await client.fineTuning.jobs.retrieve(job.id)).status).toBe("cancelled");
+  });
+
+  test("a job trains on a file uploaded through the gateway, named by the gateway's id", async () => {
+    const file = await client.files.create({ file: await toFile(new TextEncoder().encode('{"messages":[]}\n'), "train.jsonl"), purpose: "fine-tune" });
+    const job = await client.fineTuning.jobs.create({ model: "gpt-4o-mini-2024-07-18", training_file: file.id });
+    expect(upstream.store.files.has(job.training_file)).toBe(true);
+  });
+});
