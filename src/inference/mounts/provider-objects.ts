@@ -13,9 +13,10 @@ const IdParams = t.Object({ id: t.String({ minLength: 1 }) });
 const RESPONSE_CALLS: ReadonlySet<ProviderObjectOperation> = new Set(["response_retrieve", "response_input_items", "response_delete", "response_cancel"]);
 
 /**
- * Responses, conversations and containers that OpenAI (or Azure) keeps, read and changed through the
- * gateway: each call goes to the provider that keeps the object, through the inference pipeline
- * like every call. A response the gateway kept itself (a bridged one) is answered here.
+ * What OpenAI (or Azure) keeps (OPENAI_OBJECT_CALLS: responses, conversations, containers, vector
+ * stores...), read and changed through the gateway: each call goes to the provider that keeps the
+ * object, through the inference pipeline like every call. A response the gateway kept itself (a
+ * bridged one, or one it writes in the background) is answered here.
  */
 export function providerObjectRoutes(inference: Inference, mountProvider?: string) {
   const stored = inference.responses;
@@ -82,7 +83,7 @@ export function providerObjectRoutes(inference: Inference, mountProvider?: strin
       { params: IdParams },
     );
 
-  // Conversations and containers: every call goes to the provider as it came.
+  // Every other call goes to the provider as it came.
   return forwardedRoutes(
     routes,
     OPENAI_OBJECT_OPERATIONS.filter((operation) => !RESPONSE_CALLS.has(operation)),
