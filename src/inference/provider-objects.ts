@@ -8,7 +8,7 @@ export interface ProviderObjectCall {
   /** What the call is in the logs (`object`). */
   requestType: string;
   /**
-   * A POST's body: required, or optional (a create that may be empty); JSON, or a multipart form
+   * A POST's or PATCH's body: required, or optional (a create that may be empty); JSON, or a multipart form
    * where the API takes a file. `bytes`: the raw bytes of an upload, passed as they came.
    */
   body?: "required" | "optional" | "bytes";
@@ -103,9 +103,10 @@ export const ANTHROPIC_OBJECT_CALLS = {
 const UPLOAD_PROTOCOL_HEADERS = ["x-goog-upload-url", "x-goog-upload-status", "x-goog-upload-chunk-granularity", "x-goog-upload-size-received"] as const;
 
 /**
- * What the Gemini API keeps: files, which prompts name by `fileData.fileUri`. Paths under the
- * API's host, since uploads sit beside the versioned root: a start call answers the URL of the
- * upload, where the bytes go next. Routes under every Gemini-format mount.
+ * What the Gemini API keeps: files, which prompts name by `fileData.fileUri`, and cached
+ * contents, which they name by `cachedContent`. Paths under the API's host, since uploads sit
+ * beside the versioned root: a start call answers the URL of the upload, where the bytes go next.
+ * Routes under every Gemini-format mount.
  */
 export const GEMINI_OBJECT_CALLS = {
   gemini_file_upload_start: { method: "POST", path: "/upload/v1beta/files", requestType: "gemini_file.upload", body: "required", replyHeaders: UPLOAD_PROTOCOL_HEADERS },
@@ -113,6 +114,11 @@ export const GEMINI_OBJECT_CALLS = {
   gemini_file_list: { method: "GET", path: "/v1beta/files", requestType: "gemini_file.list" },
   gemini_file_get: { method: "GET", path: "/v1beta/files/:name", requestType: "gemini_file.get" },
   gemini_file_delete: { method: "DELETE", path: "/v1beta/files/:name", requestType: "gemini_file.delete" },
+  gemini_cache_create: { method: "POST", path: "/v1beta/cachedContents", requestType: "gemini_cache.create", body: "required" },
+  gemini_cache_list: { method: "GET", path: "/v1beta/cachedContents", requestType: "gemini_cache.list" },
+  gemini_cache_get: { method: "GET", path: "/v1beta/cachedContents/:id", requestType: "gemini_cache.get" },
+  gemini_cache_update: { method: "PATCH", path: "/v1beta/cachedContents/:id", requestType: "gemini_cache.update", body: "required" },
+  gemini_cache_delete: { method: "DELETE", path: "/v1beta/cachedContents/:id", requestType: "gemini_cache.delete" },
 } as const satisfies Record<string, ProviderObjectCall>;
 
 export const PROVIDER_OBJECT_CALLS: Record<ProviderObjectOperation, ProviderObjectCall> = { ...OPENAI_OBJECT_CALLS, ...ANTHROPIC_OBJECT_CALLS, ...GEMINI_OBJECT_CALLS };

@@ -4,6 +4,7 @@ import { type MockAnthropic, startMockAnthropic } from "../support/mock-anthropi
 import { type MockAnthropicBatches, startMockAnthropicBatches } from "../support/mock-anthropic-batches";
 import { type MockBedrock, startMockBedrock } from "../support/mock-bedrock";
 import { type MockCohere, startMockCohere } from "../support/mock-cohere";
+import { type MockGemini, startMockGemini } from "../support/mock-gemini";
 import { type MockGeminiBatches, startMockGeminiBatches } from "../support/mock-gemini-batches";
 import { type MockOpenAI, startMockOpenAI } from "../support/mock-openai";
 import { type MockOpenAIPlatform, startMockOpenAIPlatform } from "../support/mock-openai-platform";
@@ -16,8 +17,9 @@ let openaiUpstream: MockOpenAI;
 let anthropicUpstream: MockAnthropic;
 /** Anthropic's batches and files, reached as a provider of their own. */
 let anthropicKeptUpstream: MockAnthropicBatches;
-/** The Gemini API's files. */
+/** The Gemini API's files, and its models with their cached contents. */
 let geminiKeptUpstream: MockGeminiBatches;
+let geminiUpstream: MockGemini;
 let bedrockUpstream: MockBedrock;
 let cohereUpstream: MockCohere;
 let platformUpstream: MockOpenAIPlatform;
@@ -57,6 +59,7 @@ beforeAll(async () => {
   anthropicUpstream = startMockAnthropic("sk-ant-every-mount");
   anthropicKeptUpstream = startMockAnthropicBatches("sk-ant-kept-every-mount");
   geminiKeptUpstream = startMockGeminiBatches("gemini-kept-every-mount");
+  geminiUpstream = startMockGemini();
   const messageBatch = await fetch(`${anthropicKeptUpstream.baseUrl}/messages/batches`, {
     method: "POST",
     headers: { "x-api-key": anthropicKeptUpstream.apiKey, "anthropic-version": "2023-06-01", "content-type": "application/json" },
@@ -83,6 +86,7 @@ beforeAll(async () => {
       anthropic: { keys: [{ id: "a1", value: "sk-ant-every-mount" }], network_config: { base_url: anthropicUpstream.baseUrl } },
       bedrock: { keys: [{ id: "b1", value: BEDROCK_AUTH.apiKey, models: ["*"], bedrock_key_config: { region: BEDROCK_AUTH.region } }], network_config: { base_url: bedrockUpstream.url } },
       cohere: { keys: [{ id: "c1", value: "cohere-every-mount" }], network_config: { base_url: cohereUpstream.baseUrl } },
+      "gemini-models": { keys: [{ id: "gm1", value: geminiUpstream.apiKey }], network_config: { base_url: geminiUpstream.geminiBaseUrl }, custom_provider_config: { base_provider_type: "gemini" } },
       "gemini-kept": { keys: [{ id: "gk1", value: "gemini-kept-every-mount" }], network_config: { base_url: geminiKeptUpstream.baseUrl }, custom_provider_config: { base_provider_type: "gemini" } },
       "anthropic-kept": { keys: [{ id: "ak1", value: "sk-ant-kept-every-mount" }], network_config: { base_url: anthropicKeptUpstream.baseUrl }, custom_provider_config: { base_provider_type: "anthropic" } },
       // OpenAI's audio, images, files and batches, on a mock of its own.
@@ -96,6 +100,7 @@ afterAll(async () => {
   anthropicUpstream.stop();
   anthropicKeptUpstream.stop();
   geminiKeptUpstream.stop();
+  geminiUpstream.stop();
   bedrockUpstream.stop();
   cohereUpstream.stop();
   platformUpstream.stop();
@@ -199,6 +204,7 @@ const CALLS: Array<[suffix: string, build: (prefix: string) => Call]> = [
     body: { file: { displayName: "notes.txt" } },
     headers: { "x-gw-provider": "gemini-kept", "x-goog-upload-protocol": "resumable", "x-goog-upload-command": "start", "x-goog-upload-header-content-length": "5", "x-goog-upload-header-content-type": "text/plain" },
   })],
+  ["/v1beta/cachedContents", (prefix) => ({ path: `${prefix}/v1beta/cachedContents`, body: { model: "models/gemini-2.5-flash", contents: [{ role: "user", parts: [{ text: question }] }] }, headers: { "x-gw-provider": "gemini-models" } })],
   ["/v1beta/models/*", (prefix) => ({ path: `${prefix}/v1beta/models/${CHAT_MODEL}:generateContent`, body: { contents: [{ role: "user", parts: [{ text: question }] }] } })],
   ["/v1/models/*", (prefix) => ({ path: `${prefix}/v1/models/${CHAT_MODEL}:generateContent`, body: { contents: [{ role: "user", parts: [{ text: question }] }] } })],
 ];

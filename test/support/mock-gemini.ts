@@ -5,10 +5,12 @@
  * `publishers/anthropic` via rawPredict, embeddings via `:predict`), and Google's OAuth token endpoint (`/token`) that
  * exchanges a service account's signed JWT for the bearer token Vertex then requires.
  * generateContent answers JSON; streamGenerateContent answers SSE, one GenerateContentResponse per event.
+ * Cached contents (mock-gemini-caches.ts) are kept, and a generateContent naming one reads it.
  * Like Gemini 3, a `gemini-3`+ model signs its function calls and refuses a current turn whose
  * function call comes back without a thought signature.
  */
 import { jwtVerify } from "jose";
+import { type CachedContent, cachedContentCall, cachedTokensFor } from "./mock-gemini-caches";
 import { mockEmbedding } from "./mock-openai";
 
 export interface RecordedGoogleRequest {
@@ -61,7 +63,7 @@ function unsignedCall(body: Record<string, unknown>, model: string): string | un
   return `Function call is missing a thought_signature in functionCall parts. This is required for tools to work correctly, and missing thought_signature may lead to degraded model performance. Additional data, function call \`default_api:tool\` , position ${turnStart + 2 + position}. Please refer to https://ai.google.dev/gemini-api/docs/thought-signatures for more details.`;
 }
 
-function generateContentResponse(body: Record<string, unknown>, model: string) {
+function generateContentResponse(body: Record<string, unknown>, model: string, cachedTokens = 0) {
   const planned = plan(body);
   const parts: Part[] = [];
   if (planned.thought) parts.push({ text: planned.thought, thought: true, thoughtSignature: Buffer.from(`signature of ${planned.thought}`).toString("base64") });
@@ -72,7 +74,13 @@ function generateContentResponse(body: Record<string, unknown>, model: string) {
   const thoughts = planned.thought ? countWords(planned.thought) : 0;
   return {
     candidates: [{ content: { role: "model", parts }, finishReason: planned.truncated ? "MAX_TOKENS" : "STOP", index: 0 }],
-    usageMetadata: { promptTokenCount: planned.promptTokens, candidatesTokenCount: candidates, ...(thoughts ? { thoughtsTokenCount: thoughts } : {}), totalTokenCount: planned.promptTokens + candidates + thoughts },
+    usageMetadata: {
+      promptTokenCount: planned.promptTokens + cachedTokens,
+      ...(cachedTokens ? { cachedContentTokenCount: cachedTokens } : {}),
+      candidatesTokenCount: candidates,
+      ...(thoughts ? { thoughtsTokenCount: thoughts } : {}),
+      totalTokenCount: planned.promptTokens + cachedTokens + candidates + thoughts,
+    },
     modelVersion: model,
     responseId: `resp-${crypto.randomUUID()}`,
   };
@@ -140,6 +148,8 @@ export interface MockGemini {
   /** The Gemini API key the mock accepts. */
   apiKey: string;
   requests: RecordedGoogleRequest[];
+  /** The cached contents the Gemini API keeps, by name (`cachedContents/{id}`). */
+  caches: Map<string, CachedContent>;
   /** Every assertion the token endpoint accepted. */
   assertions: string[];
   /** Lifetime of the access tokens the token endpoint issues. */
@@ -165,12 +175,12 @@ async function issueToken(mock: MockGemini, request: Request): Promise<Response>
   return Response.json({ access_token: token, expires_in: mock.tokenLifetimeSeconds, token_type: "Bearer" });
 }
 
-function geminiMethod(method: string, model: string, body: Record<string, unknown>, vertex: boolean): Response {
+function geminiMethod(method: string, model: string, body: Record<string, unknown>, vertex: boolean, cachedTokens = 0): Response {
   const unsigned = method.endsWith("enerateContent") ? unsignedCall(body, model) : undefined;
   if (unsigned) return googleError(400, "INVALID_ARGUMENT", unsigned);
   switch (method) {
     case "generateContent":
-      return Response.json(generateContentResponse(body, model));
+      return Response.json(generateContentResponse(body, model, cachedTokens));
     case "streamGenerateContent":
       return sse(streamEvents(body, model));
     case "embedContent": {
@@ -232,6 +242,7 @@ export function startMockGemini(): MockGemini {
     tokenUri: "",
     apiKey: "gemini-upstream-key-0001",
     requests: [],
+    caches: new Map(),
     assertions: [],
     tokenLifetimeSeconds: 3600,
     validBearers: new Set(),
@@ -246,10 +257,14 @@ export function startMockGemini(): MockGemini {
       const body = (await request.json().catch(() => ({}))) as Record<string, unknown>;
       mock.requests.push({ path: url.pathname + url.search, headers: request.headers, body });
       const gemini = GEMINI_PATH.exec(url.pathname);
+      const onCache = url.pathname.startsWith("/v1beta/cachedContents");
+      if ((gemini || onCache) && request.headers.get("x-goog-api-key") !== mock.apiKey) return googleError(400, "INVALID_ARGUMENT", "API key not valid. Please pass a valid API key.");
+      if (onCache) return cachedContentCall(mock.caches, request.method, url.pathname, body) ?? googleError(404, "NOT_FOUND", `mock has no route ${url.pathname}`);
       if (gemini) {
-        if (request.headers.get("x-goog-api-key") !== mock.apiKey) return googleError(400, "INVALID_ARGUMENT", "API key not valid. Please pass a valid API key.");
         if (gemini[2] === "streamGenerateContent" && url.searchParams.get("alt") !== "sse") return googleError(400, "INVALID_ARGUMENT", "the mock streams only with alt=sse");
-        return geminiMethod(gemini[2]!, gemini[1]!, body, false);
+        const cached = cachedTokensFor(mock.caches, body, gemini[1]!);
+        if (cached instanceof Response) return cached;
+        return geminiMethod(gemini[2]!, gemini[1]!, body, false, cached);
       }
       const vertex = VERTEX_PATH.exec(url.pathname);
       if (vertex) {

@@ -26,7 +26,8 @@ async function jsonOf(request: Request): Promise<unknown> {
 /**
  * The files the Gemini API keeps, under `{prefix}` as `@google/genai` calls them: `files.upload`
  * (the resumable protocol: a start call, then the bytes at the URL it answered, which names the
- * gateway), `files.get`, `files.list`, `files.delete`. Each call reaches the provider that keeps them.
+ * gateway), `files.get`, `files.list`, `files.delete`; and `caches.*`, the cached contents a
+ * prompt names in `cachedContent`. Each call reaches the provider that keeps them.
  */
 export function geminiObjectRoutes(prefix: string, inference: Inference, mountProvider: string | undefined) {
   const forward = keptObjectCalls(inference, "genai", mountProvider);
@@ -41,5 +42,5 @@ export function geminiObjectRoutes(prefix: string, inference: Inference, mountPr
     },
     { parse: "none" },
   );
-  return forwardedRoutes(routes, ["gemini_file_list", "gemini_file_get", "gemini_file_delete"], forward);
+  return forwardedRoutes(routes, ["gemini_file_list", "gemini_file_get", "gemini_file_delete", "gemini_cache_create", "gemini_cache_list", "gemini_cache_get", "gemini_cache_update", "gemini_cache_delete"], forward);
 }

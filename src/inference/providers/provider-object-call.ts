@@ -10,7 +10,7 @@ export function providerObjectCall(root: string, operation: ProviderObjectOperat
   const { path, search, json, bytes } = body as ProviderObjectBody;
   const { method } = PROVIDER_OBJECT_CALLS[operation];
   const url = `${root}${path}${search}`;
-  if (method !== "POST") return { url, method, headers: withoutContentType(headers) };
+  if (method !== "POST" && method !== "PATCH") return { url, method, headers: withoutContentType(headers) };
   if (bytes) return { url, method, headers: withoutContentType(headers), body: new Uint8Array(bytes) };
   if (carriesFile(json)) return { url, method, headers: withoutContentType(headers), body: multipartBody(json) };
   return { url, method, headers, body: JSON.stringify(json ?? {}) };

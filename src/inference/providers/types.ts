@@ -23,7 +23,7 @@ export interface UpstreamTarget {
   model: string;
 }
 
-export type HttpMethod = "GET" | "HEAD" | "POST" | "PUT" | "DELETE";
+export type HttpMethod = "GET" | "HEAD" | "POST" | "PUT" | "PATCH" | "DELETE";
 
 export interface UpstreamCall {
   url: string;
