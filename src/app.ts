@@ -19,6 +19,7 @@ import { systemRoutes } from "./http/system-routes";
 import { DeferredSettlements } from "./inference/deferred-settlements";
 import type { Inference } from "./inference/handle";
 import { inferenceMounts, MOUNT_ROOTS } from "./inference/mounts";
+import { ObjectKeys } from "./inference/object-keys";
 import { createStoredResponses } from "./responses";
 import { markInternal } from "./http/internal-requests";
 import { createRequestLogs } from "./logs";
@@ -104,6 +105,7 @@ export async function createGateway({ config: givenConfig, databaseUrl, env = pr
     price: governance.price,
     settlements,
     responses,
+    objectKeys: new ObjectKeys(database.db, clock),
     // Background responses run as async jobs, which replay through the app built below.
     get background() {
       return asyncInference.backgroundResponses;

@@ -12,6 +12,7 @@ import { admitThrough, type HookReply, type InferenceHooks, type InferenceOutcom
 import { type ModelRef, resolveModelRef } from "./model-ref";
 import type { Usage } from "./canonical";
 import { isProviderObjectOperation, type Operation, type WireFormat } from "./operations";
+import { createdObjectId, type ObjectKeys, objectIdOf } from "./object-keys";
 import { PROVIDER_OBJECT_CALLS } from "./provider-objects";
 import { type ReplySummary, summarizeReply } from "./reply-summary";
 import { editStream, observeStream } from "./stream-observer";
@@ -37,6 +38,8 @@ export interface Inference {
   responses?: StoredResponses;
   /** Where `background: true` Responses calls to providers without the API run. */
   background?: BackgroundResponses;
+  /** Which key made each object a provider keeps, for providers with several keys. */
+  objectKeys?: ObjectKeys;
 }
 
 export interface InferenceCall {
@@ -178,6 +181,35 @@ function clientResponse(result: Dispatched, call: InferenceCall, origin: ReplyOr
   return new Response(body, { status: result.status, headers });
 }
 
+/** Whether the provider's keys may belong to several accounts, so that an object's key matters. */
+export const hasSeveralKeys = (store: ProviderStore, provider: string) => (store.get(provider)?.keys.filter((key) => key.enabled).length ?? 0) > 1;
+
+/** The reply is an object the provider keeps: a response of its own Responses API, a stored chat completion, a batch, or what the call table says creates one. */
+function createsObject(call: InferenceCall, result: Dispatched): boolean {
+  if (result.operation === "responses") return call.body.store !== false;
+  if (call.operation === "chat") return call.body.store === true && result.format === "openai";
+  if (call.operation === "invoke") return call.endpoint === "batches";
+  return isProviderObjectOperation(call.operation) && PROVIDER_OBJECT_CALLS[call.operation].creates === true;
+}
+
+/**
+ * The key that made an object the provider keeps, when the provider has several and that key is
+ * still enabled: calls on the object go with it, to the account that has the object.
+ */
+export async function keyOfObject(inference: Pick<Inference, "objectKeys" | "providers">, provider: string, idOrName: string): Promise<string | undefined> {
+  if (!inference.objectKeys || !hasSeveralKeys(inference.providers, provider)) return undefined;
+  const keyId = await inference.objectKeys.keyFor(provider, objectIdOf(idOrName));
+  return inference.providers.get(provider)?.keys.some((key) => key.id === keyId && key.enabled) ? keyId : undefined;
+}
+
+/** The key that made what a Responses call continues (`previous_response_id`, `conversation`), when it is the provider's. */
+function keyOfContinuedObject(inference: Inference, call: InferenceCall, primary: ModelRef): Promise<string | undefined> | undefined {
+  const { previous_response_id: previous, conversation } = call.body as { previous_response_id?: unknown; conversation?: unknown };
+  const named = typeof previous === "string" ? previous : typeof conversation === "string" ? conversation : (conversation as { id?: unknown } | undefined)?.id;
+  if (typeof named !== "string" || inference.responses?.ownsId(named)) return undefined;
+  return keyOfObject(inference, primary.provider, named);
+}
+
 /** A token count (Anthropic's and Gemini's count_tokens, OpenAI's input_tokens) the target cannot answer in the client's format is estimated by the gateway. */
 function countsLocally(inference: Inference, call: InferenceCall, target: ModelRef): boolean {
   if ((call.operation !== "count_tokens" && call.operation !== "input_tokens") || !FORMATS[call.format]?.countTokensLocally) return false;
@@ -193,7 +225,7 @@ async function answer(inference: Inference, call: InferenceCall, context: Reques
     onReplied?.({ toolCallNames: [] });
     return Response.json(counted, { headers: { "x-gw-provider": "gateway", "x-gw-model": primary.model } });
   }
-  const pinnedKeyId = call.pinnedKeyId ?? context.headers.get("x-gw-api-key-id") ?? undefined;
+  const pinnedKeyId = call.pinnedKeyId ?? context.headers.get("x-gw-api-key-id") ?? (call.operation === "responses" ? await keyOfContinuedObject(inference, call, primary) : undefined);
   if (pinnedKeyId && !context.targets.some((target) => store.get(target.provider)?.keys.some((key) => key.id === pinnedKeyId))) {
     throw badRequest(`x-gw-api-key-id '${pinnedKeyId}' is not a key of the requested providers`, "x-gw-api-key-id", "caller_key_not_found");
   }
@@ -213,6 +245,10 @@ async function answer(inference: Inference, call: InferenceCall, context: Reques
     signal: call.request.signal,
   });
   if (call.body.background === true && result.operation === "responses" && "body" in result) await rememberBackground(inference.responses, result);
+  if (inference.objectKeys && result.keyId && "body" in result && createsObject(call, result) && hasSeveralKeys(store, result.target.provider)) {
+    const id = createdObjectId(result.body);
+    if (id) await inference.objectKeys.remember(result.target.provider, id, result.keyId);
+  }
   const bridgedResponse = call.operation === "responses" && result.operation === "chat" ? bridgedResponseOf(inference.responses, call, context, continuing) : undefined;
   return clientResponse(result, call, { model: result.target.model, clientBody: call.body, bridgedResponse }, onReplied, context.startedAt);
 }

@@ -16,6 +16,8 @@ export interface ProviderObjectCall {
   streams?: true;
   /** Headers of the provider's reply the client needs too (they carry the protocol, as Gemini's uploads do). */
   replyHeaders?: readonly string[];
+  /** The reply is a new object (its `id`, or Gemini's `name`): later calls on it go with the key that made it. */
+  creates?: true;
 }
 
 /**
@@ -35,7 +37,7 @@ export const OPENAI_OBJECT_CALLS = {
   chat_completion_update: { method: "POST", path: "/chat/completions/:id", requestType: "chat.completion.update", body: "required" },
   chat_completion_delete: { method: "DELETE", path: "/chat/completions/:id", requestType: "chat.completion.delete" },
   chat_completion_messages: { method: "GET", path: "/chat/completions/:id/messages", requestType: "chat.completion.messages" },
-  conversation_create: { method: "POST", path: "/conversations", requestType: "conversation.create", body: "optional" },
+  conversation_create: { method: "POST", path: "/conversations", requestType: "conversation.create", body: "optional", creates: true },
   conversation_retrieve: { method: "GET", path: "/conversations/:id", requestType: "conversation.retrieve" },
   conversation_update: { method: "POST", path: "/conversations/:id", requestType: "conversation.update", body: "required" },
   conversation_delete: { method: "DELETE", path: "/conversations/:id", requestType: "conversation.delete" },
@@ -43,7 +45,7 @@ export const OPENAI_OBJECT_CALLS = {
   conversation_items_create: { method: "POST", path: "/conversations/:id/items", requestType: "conversation.items.create", body: "required" },
   conversation_item_retrieve: { method: "GET", path: "/conversations/:id/items/:item_id", requestType: "conversation.item.retrieve" },
   conversation_item_delete: { method: "DELETE", path: "/conversations/:id/items/:item_id", requestType: "conversation.item.delete" },
-  container_create: { method: "POST", path: "/containers", requestType: "container.create", body: "required" },
+  container_create: { method: "POST", path: "/containers", requestType: "container.create", body: "required", creates: true },
   container_list: { method: "GET", path: "/containers", requestType: "container.list" },
   container_retrieve: { method: "GET", path: "/containers/:id", requestType: "container.retrieve" },
   container_delete: { method: "DELETE", path: "/containers/:id", requestType: "container.delete" },
@@ -52,11 +54,11 @@ export const OPENAI_OBJECT_CALLS = {
   container_file_retrieve: { method: "GET", path: "/containers/:id/files/:file_id", requestType: "container.file.retrieve" },
   container_file_content: { method: "GET", path: "/containers/:id/files/:file_id/content", requestType: "container.file.content", streams: true },
   container_file_delete: { method: "DELETE", path: "/containers/:id/files/:file_id", requestType: "container.file.delete" },
-  upload_create: { method: "POST", path: "/uploads", requestType: "upload.create", body: "required" },
+  upload_create: { method: "POST", path: "/uploads", requestType: "upload.create", body: "required", creates: true },
   upload_part_add: { method: "POST", path: "/uploads/:id/parts", requestType: "upload.part.add", body: "required" },
   upload_complete: { method: "POST", path: "/uploads/:id/complete", requestType: "upload.complete", body: "required" },
   upload_cancel: { method: "POST", path: "/uploads/:id/cancel", requestType: "upload.cancel", body: "optional" },
-  fine_tuning_job_create: { method: "POST", path: "/fine_tuning/jobs", requestType: "fine_tuning.job.create", body: "required" },
+  fine_tuning_job_create: { method: "POST", path: "/fine_tuning/jobs", requestType: "fine_tuning.job.create", body: "required", creates: true },
   fine_tuning_job_list: { method: "GET", path: "/fine_tuning/jobs", requestType: "fine_tuning.job.list" },
   fine_tuning_job_retrieve: { method: "GET", path: "/fine_tuning/jobs/:id", requestType: "fine_tuning.job.retrieve" },
   fine_tuning_job_cancel: { method: "POST", path: "/fine_tuning/jobs/:id/cancel", requestType: "fine_tuning.job.cancel", body: "optional" },
@@ -64,7 +66,7 @@ export const OPENAI_OBJECT_CALLS = {
   fine_tuning_job_resume: { method: "POST", path: "/fine_tuning/jobs/:id/resume", requestType: "fine_tuning.job.resume", body: "optional" },
   fine_tuning_job_events: { method: "GET", path: "/fine_tuning/jobs/:id/events", requestType: "fine_tuning.job.events" },
   fine_tuning_job_checkpoints: { method: "GET", path: "/fine_tuning/jobs/:id/checkpoints", requestType: "fine_tuning.job.checkpoints" },
-  vector_store_create: { method: "POST", path: "/vector_stores", requestType: "vector_store.create", body: "optional" },
+  vector_store_create: { method: "POST", path: "/vector_stores", requestType: "vector_store.create", body: "optional", creates: true },
   vector_store_list: { method: "GET", path: "/vector_stores", requestType: "vector_store.list" },
   vector_store_retrieve: { method: "GET", path: "/vector_stores/:id", requestType: "vector_store.retrieve" },
   vector_store_update: { method: "POST", path: "/vector_stores/:id", requestType: "vector_store.update", body: "required" },
@@ -92,7 +94,7 @@ export const ANTHROPIC_OBJECT_CALLS = {
   message_batch_results: { method: "GET", path: "/messages/batches/:id/results", requestType: "message_batch.results", streams: true },
   message_batch_cancel: { method: "POST", path: "/messages/batches/:id/cancel", requestType: "message_batch.cancel", body: "optional" },
   message_batch_delete: { method: "DELETE", path: "/messages/batches/:id", requestType: "message_batch.delete" },
-  anthropic_file_upload: { method: "POST", path: "/files", requestType: "anthropic_file.upload", body: "required" },
+  anthropic_file_upload: { method: "POST", path: "/files", requestType: "anthropic_file.upload", body: "required", creates: true },
   anthropic_file_list: { method: "GET", path: "/files", requestType: "anthropic_file.list" },
   anthropic_file_retrieve: { method: "GET", path: "/files/:id", requestType: "anthropic_file.retrieve" },
   anthropic_file_content: { method: "GET", path: "/files/:id/content", requestType: "anthropic_file.content", streams: true },
@@ -110,11 +112,11 @@ const UPLOAD_PROTOCOL_HEADERS = ["x-goog-upload-url", "x-goog-upload-status", "x
  */
 export const GEMINI_OBJECT_CALLS = {
   gemini_file_upload_start: { method: "POST", path: "/upload/v1beta/files", requestType: "gemini_file.upload", body: "required", replyHeaders: UPLOAD_PROTOCOL_HEADERS },
-  gemini_file_upload_bytes: { method: "POST", path: "/upload/v1beta/files", requestType: "gemini_file.upload_bytes", body: "bytes", replyHeaders: UPLOAD_PROTOCOL_HEADERS },
+  gemini_file_upload_bytes: { method: "POST", path: "/upload/v1beta/files", requestType: "gemini_file.upload_bytes", body: "bytes", replyHeaders: UPLOAD_PROTOCOL_HEADERS, creates: true },
   gemini_file_list: { method: "GET", path: "/v1beta/files", requestType: "gemini_file.list" },
   gemini_file_get: { method: "GET", path: "/v1beta/files/:name", requestType: "gemini_file.get" },
   gemini_file_delete: { method: "DELETE", path: "/v1beta/files/:name", requestType: "gemini_file.delete" },
-  gemini_cache_create: { method: "POST", path: "/v1beta/cachedContents", requestType: "gemini_cache.create", body: "required" },
+  gemini_cache_create: { method: "POST", path: "/v1beta/cachedContents", requestType: "gemini_cache.create", body: "required", creates: true },
   gemini_cache_list: { method: "GET", path: "/v1beta/cachedContents", requestType: "gemini_cache.list" },
   gemini_cache_get: { method: "GET", path: "/v1beta/cachedContents/:id", requestType: "gemini_cache.get" },
   gemini_cache_update: { method: "PATCH", path: "/v1beta/cachedContents/:id", requestType: "gemini_cache.update", body: "required" },

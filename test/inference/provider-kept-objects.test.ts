@@ -223,3 +223,33 @@ describe("chat completions OpenAI stores (store: true)", () => {
     expect(await client.chat.completions.retrieve(created.id).catch((error: unknown) => error)).toBeInstanceOf(OpenAI.NotFoundError);
   });
 });
+
+describe("a provider whose keys belong to different projects", () => {
+  test("a response is read, continued and deleted with the key that created it, also after a restart", async () => {
+    const projects = startMockOpenAI();
+    projects.keysAreProjects = true;
+    const keys = [
+      { id: "project-a", value: "sk-project-a-0001" },
+      { id: "project-b", value: "sk-project-b-0001" },
+    ];
+    let gateway = await startGateway({ providers: { openai: { keys, network_config: { base_url: projects.baseUrl } } } });
+    try {
+      // Each create is pinned to a key; nothing after it is.
+      const created = [];
+      for (const key of [...keys, ...keys, ...keys]) {
+        created.push(await clientOf(gateway, { "x-gw-api-key-id": key.id }).responses.create({ model: "openai/gpt-4o-mini", input: `made with ${key.id}` }));
+      }
+      gateway = await gateway.restart();
+      const sdk = clientOf(gateway);
+      for (const response of created) {
+        expect((await sdk.responses.retrieve(response.id)).output_text).toBe(response.output_text);
+        expect((await sdk.responses.create({ model: "openai/gpt-4o-mini", previous_response_id: response.id, input: "and then?" })).output_text).toBe("echo: and then?");
+        await sdk.responses.delete(response.id);
+      }
+      expect(created.every((response) => !projects.kept.has(response.id))).toBe(true);
+    } finally {
+      await gateway.close();
+      projects.stop();
+    }
+  });
+});

@@ -188,10 +188,10 @@ function responsesObject(body: Record<string, unknown>) {
 }
 
 /** Keeps the response unless `store: false`; a background one is answered queued, and finishes as it is polled. */
-function keptResponse(kept: Map<string, KeptResponse>, body: Record<string, unknown>, done: ReturnType<typeof responsesObject>) {
+function keptResponse(kept: Map<string, KeptResponse>, body: Record<string, unknown>, done: ReturnType<typeof responsesObject>, project: string) {
   const response = body.background === true ? { ...done, status: "queued", output: [], usage: null, background: true, finished: done } : done;
   const input = typeof body.input === "string" ? [{ role: "user", content: body.input }] : ((body.input as unknown[]) ?? []);
-  if (body.store !== false) kept.set(done.id, { response, input });
+  if (body.store !== false) kept.set(done.id, { response, input, project });
   const { finished: _, ...shown } = response as Record<string, unknown>;
   return shown;
 }
@@ -298,14 +298,16 @@ const modelNotFound = (model: string) => ({ error: { message: `The model \`${mod
 interface KeptResponse {
   response: Record<string, unknown>;
   input: unknown[];
+  /** The bearer that created it: with `keysAreProjects`, only that key sees it. */
+  project: string;
 }
 
 const responseNotFound = (id: string) => Response.json({ error: { message: `Response with id '${id}' not found.`, type: "invalid_request_error", param: null, code: null } }, { status: 404 });
 
 /** `GET`, `DELETE /responses/{id}`, its `input_items` and `cancel`, answered from what the mock kept. */
-function keptResponseCall(kept: Map<string, KeptResponse>, method: string, id: string, action: string | undefined): Response {
+function keptResponseCall(kept: Map<string, KeptResponse>, method: string, id: string, action: string | undefined, project: string | undefined): Response {
   const entry = kept.get(id);
-  if (!entry) return responseNotFound(id);
+  if (!entry || (project !== undefined && entry.project !== project)) return responseNotFound(id);
   const { response } = entry;
   if (method === "DELETE") {
     kept.delete(id);
@@ -361,6 +363,8 @@ export interface MockOpenAI {
   missingModels: string[];
   /** The responses it keeps, by id. */
   kept: Map<string, KeptResponse>;
+  /** Each key is a project of its own: a response one key created is not found with another, as on OpenAI. */
+  keysAreProjects: boolean;
   /** The conversations it keeps, by id. */
   conversations: Map<string, Conversation>;
   /** The containers it keeps, by id. */
@@ -381,6 +385,7 @@ export function startMockOpenAI(): MockOpenAI {
     missingRoutes: [],
     missingModels: [],
     kept: new Map(),
+    keysAreProjects: false,
     conversations: new Map(),
     containers: new Map(),
     storedCompletions: new Map(),
@@ -420,7 +425,13 @@ export function startMockOpenAI(): MockOpenAI {
       const badId = mock.toolCallIds && callIdsOf(body).find((id) => !mock.toolCallIds!.test(id));
       if (badId) return Response.json({ object: "error", message: `Tool call id was ${badId} but must be a-z, A-Z, 0-9, with a length of 9.`, type: "invalid_request_message_order", code: 3230 }, { status: 400 });
       const onKept = /^\/responses\/(resp_\w+)(?:\/(input_items|cancel))?$/.exec(path);
-      if (onKept) return keptResponseCall(mock.kept, request.method, onKept[1]!, onKept[2]);
+      const bearer = request.headers.get("authorization") ?? "";
+      const project = mock.keysAreProjects ? bearer : undefined;
+      if (onKept) return keptResponseCall(mock.kept, request.method, onKept[1]!, onKept[2], project);
+      const previous = typeof body.previous_response_id === "string" ? mock.kept.get(body.previous_response_id) : undefined;
+      if (project !== undefined && typeof body.previous_response_id === "string" && previous?.project !== project) {
+        return Response.json(errorBody(404, `Previous response with id '${body.previous_response_id}' not found.`), { status: 404 });
+      }
       const onConversation = conversationCall(mock.conversations, request.method, path, body);
       if (onConversation) return onConversation;
       const onStoredCompletion = storedCompletionCall(mock.storedCompletions, request.method, path, body);
@@ -449,7 +460,7 @@ export function startMockOpenAI(): MockOpenAI {
         case "/responses":
           if (foreignReasoning(body)) return Response.json(undecryptable(foreignReasoning(body)!), { status: 400 });
           if (body.stream) return new Response(sse(responsesEvents(body), false, cut, gate), { headers: streamHeaders });
-          return Response.json(keptResponse(mock.kept, body, responsesObject(body)));
+          return Response.json(keptResponse(mock.kept, body, responsesObject(body), bearer));
         default:
           return Response.json(errorBody(404, `mock has no route ${url.pathname}`), { status: 404 });
       }

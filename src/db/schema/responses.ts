@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { index, integer, sqliteTable, text } from "drizzle-orm/sqlite-core";
+import { index, integer, primaryKey, sqliteTable, text } from "drizzle-orm/sqlite-core";
 
 /**
  * Responses the gateway answered for providers without a Responses API, kept so that
@@ -44,3 +44,20 @@ export const backgroundResponses = sqliteTable("background_responses", {
   model: text("model").notNull(),
   createdAt: integer("created_at", { mode: "timestamp_ms" }).notNull(),
 });
+
+/**
+ * Which key created an object a provider keeps (a response, a conversation, a vector store...):
+ * a provider's keys may belong to different accounts (OpenAI projects), which do not see each
+ * other's objects, so later calls on the object go with the same key.
+ */
+export const providerObjectKeys = sqliteTable(
+  "provider_object_keys",
+  {
+    provider: text("provider").notNull(),
+    /** The object's id, or the last segment of its name (Gemini's `files/{id}`). */
+    objectId: text("object_id").notNull(),
+    keyId: text("key_id").notNull(),
+    createdAt: integer("created_at", { mode: "timestamp_ms" }).notNull(),
+  },
+  (table) => [primaryKey({ columns: [table.provider, table.objectId] }), index("provider_object_keys_created_idx").on(table.createdAt)],
+);

@@ -1,6 +1,7 @@
 import { type AnyElysia, t } from "elysia";
 import { badRequest, notFound } from "../../http/errors";
-import { handleInference, type Inference } from "../handle";
+import { upstreamFileId } from "../batches/ids";
+import { handleInference, type Inference, keyOfObject } from "../handle";
 import type { WireFormat } from "../operations";
 import { PROVIDER_OBJECT_CALLS, type ProviderObjectBody, type ProviderObjectOperation, providerObjectPath } from "../provider-objects";
 
@@ -41,9 +42,12 @@ export type ForwardCall = (operation: ProviderObjectOperation, request: Request,
  * every call: governed, logged, never billed unless `countsUsage` says so.
  */
 export function keptObjectCalls(inference: Inference, format: WireFormat, mountProvider: string | undefined): ForwardCall {
-  return (operation, request, { params = {}, json, bytes, heldBy, countsUsage } = {}) => {
+  return async (operation, request, { params = {}, json, bytes, heldBy, countsUsage } = {}) => {
     const provider = heldBy?.provider ?? keeperOf(inference, request, mountProvider, operation, format);
     if (!provider) throw notFound(`no provider configured here answers ${PROVIDER_OBJECT_CALLS[operation].requestType}`);
+    // The object goes back to the account that has it: the key that made it, unless the client pinned one.
+    const objectId = params.id ?? params.name;
+    const pinnedKeyId = objectId && !request.headers.has("x-gw-api-key-id") ? await keyOfObject(inference, provider, upstreamFileId(objectId)) : undefined;
     const url = new URL(request.url);
     url.searchParams.delete("provider");
     const body: ProviderObjectBody = { path: providerObjectPath(operation, params), search: url.search, json, bytes };
@@ -59,6 +63,7 @@ export function keptObjectCalls(inference: Inference, format: WireFormat, mountP
       mountProvider,
       // Reading an object back spends nothing, though a response repeats the usage it was billed for.
       countsUsage: countsUsage ?? (() => false),
+      pinnedKeyId,
     });
   };
 }

@@ -1,0 +1,67 @@
+import { and, eq, lt } from "drizzle-orm";
+import type { Database } from "../db/client";
+import { providerObjectKeys } from "../db/schema";
+
+/** Providers keep most objects for at most this long (OpenAI's stored responses: 30 days). */
+const REMEMBERED_FOR_MS = 30 * 86_400_000;
+/** Objects this node answers from memory; the rest are read from the database. */
+const RECENT_LIMIT = 10_000;
+
+/** The object id a key is remembered under: an id as it is, a name (`files/abc`) by its last segment. */
+export const objectIdOf = (idOrName: string) => idOrName.slice(idOrName.lastIndexOf("/") + 1);
+
+/** The id (or Gemini's name) of the object a create answered, from its JSON; undefined when it names none. */
+export function createdObjectId(body: string): string | undefined {
+  try {
+    const reply = JSON.parse(body) as { id?: unknown; name?: unknown; file?: { name?: unknown } };
+    const id = reply.id ?? reply.name ?? reply.file?.name;
+    return typeof id === "string" && id.length > 0 ? objectIdOf(id) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Which key created an object a provider keeps, so that later calls on it (a read, a
+ * `previous_response_id`) reach the account that has it: a provider's keys may belong to
+ * different projects, which do not see each other's objects. Kept in the database, so every node
+ * knows; the last RECENT_LIMIT in memory.
+ */
+export class ObjectKeys {
+  private readonly recent = new Map<string, string>();
+
+  constructor(
+    private readonly db: Database,
+    private readonly clock: () => number = Date.now,
+  ) {}
+
+  /** Awaited before the create is answered: a client that reads the object at once, on any node, must find its key. */
+  async remember(provider: string, objectId: string, keyId: string): Promise<void> {
+    this.keep(provider, objectId, keyId);
+    const now = this.clock();
+    await this.db.batch([
+      this.db.delete(providerObjectKeys).where(lt(providerObjectKeys.createdAt, new Date(now - REMEMBERED_FOR_MS))),
+      this.db
+        .insert(providerObjectKeys)
+        .values({ provider, objectId, keyId, createdAt: new Date(now) })
+        .onConflictDoUpdate({ target: [providerObjectKeys.provider, providerObjectKeys.objectId], set: { keyId, createdAt: new Date(now) } }),
+    ]);
+  }
+
+  async keyFor(provider: string, objectId: string): Promise<string | undefined> {
+    const known = this.recent.get(`${provider}\n${objectId}`);
+    if (known) return known;
+    const row = await this.db
+      .select({ keyId: providerObjectKeys.keyId })
+      .from(providerObjectKeys)
+      .where(and(eq(providerObjectKeys.provider, provider), eq(providerObjectKeys.objectId, objectId)))
+      .get();
+    if (row) this.keep(provider, objectId, row.keyId);
+    return row?.keyId;
+  }
+
+  private keep(provider: string, objectId: string, keyId: string): void {
+    if (this.recent.size >= RECENT_LIMIT) this.recent.delete(this.recent.keys().next().value!);
+    this.recent.set(`${provider}\n${objectId}`, keyId);
+  }
+}
