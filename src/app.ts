@@ -105,7 +105,7 @@ export async function createGateway({ config: givenConfig, databaseUrl, env = pr
     price: governance.price,
     settlements,
     responses,
-    objectKeys: new ObjectKeys(database.db, clock),
+    objectKeys: new ObjectKeys(database.db, providers, clock),
     // Background responses run as async jobs, which replay through the app built below.
     get background() {
       return asyncInference.backgroundResponses;

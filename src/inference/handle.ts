@@ -12,7 +12,7 @@ import { admitThrough, type HookReply, type InferenceHooks, type InferenceOutcom
 import { type ModelRef, resolveModelRef } from "./model-ref";
 import type { Usage } from "./canonical";
 import { isProviderObjectOperation, type Operation, type WireFormat } from "./operations";
-import { createdObjectId, type ObjectKeys, objectIdOf } from "./object-keys";
+import type { ObjectKeys } from "./object-keys";
 import { PROVIDER_OBJECT_CALLS } from "./provider-objects";
 import { type ReplySummary, summarizeReply } from "./reply-summary";
 import { editStream, observeStream } from "./stream-observer";
@@ -181,9 +181,6 @@ function clientResponse(result: Dispatched, call: InferenceCall, origin: ReplyOr
   return new Response(body, { status: result.status, headers });
 }
 
-/** Whether the provider's keys may belong to several accounts, so that an object's key matters. */
-export const hasSeveralKeys = (store: ProviderStore, provider: string) => (store.get(provider)?.keys.filter((key) => key.enabled).length ?? 0) > 1;
-
 /** The reply is an object the provider keeps: a response of its own Responses API, a stored chat completion, a batch, or what the call table says creates one. */
 function createsObject(call: InferenceCall, result: Dispatched): boolean {
   if (result.operation === "responses") return call.body.store !== false;
@@ -192,22 +189,12 @@ function createsObject(call: InferenceCall, result: Dispatched): boolean {
   return isProviderObjectOperation(call.operation) && PROVIDER_OBJECT_CALLS[call.operation].creates === true;
 }
 
-/**
- * The key that made an object the provider keeps, when the provider has several and that key is
- * still enabled: calls on the object go with it, to the account that has the object.
- */
-export async function keyOfObject(inference: Pick<Inference, "objectKeys" | "providers">, provider: string, idOrName: string): Promise<string | undefined> {
-  if (!inference.objectKeys || !hasSeveralKeys(inference.providers, provider)) return undefined;
-  const keyId = await inference.objectKeys.keyFor(provider, objectIdOf(idOrName));
-  return inference.providers.get(provider)?.keys.some((key) => key.id === keyId && key.enabled) ? keyId : undefined;
-}
-
 /** The key that made what a Responses call continues (`previous_response_id`, `conversation`), when it is the provider's. */
 function keyOfContinuedObject(inference: Inference, call: InferenceCall, primary: ModelRef): Promise<string | undefined> | undefined {
   const { previous_response_id: previous, conversation } = call.body as { previous_response_id?: unknown; conversation?: unknown };
   const named = typeof previous === "string" ? previous : typeof conversation === "string" ? conversation : (conversation as { id?: unknown } | undefined)?.id;
   if (typeof named !== "string" || inference.responses?.ownsId(named)) return undefined;
-  return keyOfObject(inference, primary.provider, named);
+  return inference.objectKeys?.keyOf(primary.provider, named);
 }
 
 /** A token count (Anthropic's and Gemini's count_tokens, OpenAI's input_tokens) the target cannot answer in the client's format is estimated by the gateway. */
@@ -245,10 +232,7 @@ async function answer(inference: Inference, call: InferenceCall, context: Reques
     signal: call.request.signal,
   });
   if (call.body.background === true && result.operation === "responses" && "body" in result) await rememberBackground(inference.responses, result);
-  if (inference.objectKeys && result.keyId && "body" in result && createsObject(call, result) && hasSeveralKeys(store, result.target.provider)) {
-    const id = createdObjectId(result.body);
-    if (id) await inference.objectKeys.remember(result.target.provider, id, result.keyId);
-  }
+  if (inference.objectKeys && result.keyId && "body" in result && createsObject(call, result)) await inference.objectKeys.rememberCreated(result.target.provider, result.keyId, result.body);
   const bridgedResponse = call.operation === "responses" && result.operation === "chat" ? bridgedResponseOf(inference.responses, call, context, continuing) : undefined;
   return clientResponse(result, call, { model: result.target.model, clientBody: call.body, bridgedResponse }, onReplied, context.startedAt);
 }

@@ -1,6 +1,7 @@
 import { and, eq, lt } from "drizzle-orm";
 import type { Database } from "../db/client";
 import { providerObjectKeys } from "../db/schema";
+import type { ProviderStore } from "../provider-registry/store";
 
 /** Providers keep most objects for at most this long (OpenAI's stored responses: 30 days). */
 const REMEMBERED_FOR_MS = 30 * 86_400_000;
@@ -11,7 +12,7 @@ const RECENT_LIMIT = 10_000;
 export const objectIdOf = (idOrName: string) => idOrName.slice(idOrName.lastIndexOf("/") + 1);
 
 /** The id (or Gemini's name) of the object a create answered, from its JSON; undefined when it names none. */
-export function createdObjectId(body: string): string | undefined {
+function createdObjectId(body: string): string | undefined {
   try {
     const reply = JSON.parse(body) as { id?: unknown; name?: unknown; file?: { name?: unknown } };
     const id = reply.id ?? reply.name ?? reply.file?.name;
@@ -24,19 +25,26 @@ export function createdObjectId(body: string): string | undefined {
 /**
  * Which key created an object a provider keeps, so that later calls on it (a read, a
  * `previous_response_id`) reach the account that has it: a provider's keys may belong to
- * different projects, which do not see each other's objects. Kept in the database, so every node
- * knows; the last RECENT_LIMIT in memory.
+ * different projects, which do not see each other's objects. Only providers with several enabled
+ * keys are tracked. Kept in the database, so every node knows; the last RECENT_LIMIT in memory.
  */
 export class ObjectKeys {
   private readonly recent = new Map<string, string>();
 
   constructor(
     private readonly db: Database,
+    private readonly providers: ProviderStore,
     private readonly clock: () => number = Date.now,
   ) {}
 
-  /** Awaited before the create is answered: a client that reads the object at once, on any node, must find its key. */
-  async remember(provider: string, objectId: string, keyId: string): Promise<void> {
+  /**
+   * Remembers the key of the object a create answered (`reply`, its JSON). Awaited before the
+   * create is answered: a client that reads the object at once, on any node, must find its key.
+   */
+  async rememberCreated(provider: string, keyId: string, reply: string): Promise<void> {
+    if (!this.hasSeveralKeys(provider)) return;
+    const objectId = createdObjectId(reply);
+    if (!objectId) return;
     this.keep(provider, objectId, keyId);
     const now = this.clock();
     await this.db.batch([
@@ -48,7 +56,19 @@ export class ObjectKeys {
     ]);
   }
 
-  async keyFor(provider: string, objectId: string): Promise<string | undefined> {
+  /** The key that made the object (by id, or name), when the provider has several and that key is still enabled: calls on the object go with it. */
+  async keyOf(provider: string, idOrName: string): Promise<string | undefined> {
+    if (!this.hasSeveralKeys(provider)) return undefined;
+    const keyId = await this.remembered(provider, objectIdOf(idOrName));
+    return this.providers.get(provider)?.keys.some((key) => key.id === keyId && key.enabled) ? keyId : undefined;
+  }
+
+  /** Whether the provider's keys may belong to several accounts, so that an object's key matters. */
+  private hasSeveralKeys(provider: string): boolean {
+    return (this.providers.get(provider)?.keys.filter((key) => key.enabled).length ?? 0) > 1;
+  }
+
+  private async remembered(provider: string, objectId: string): Promise<string | undefined> {
     const known = this.recent.get(`${provider}\n${objectId}`);
     if (known) return known;
     const row = await this.db

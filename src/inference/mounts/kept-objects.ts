@@ -1,7 +1,7 @@
 import { type AnyElysia, t } from "elysia";
 import { badRequest, notFound } from "../../http/errors";
 import { upstreamFileId } from "../batches/ids";
-import { handleInference, type Inference, keyOfObject } from "../handle";
+import { handleInference, type Inference } from "../handle";
 import type { WireFormat } from "../operations";
 import { PROVIDER_OBJECT_CALLS, type ProviderObjectBody, type ProviderObjectOperation, providerObjectPath } from "../provider-objects";
 
@@ -15,8 +15,8 @@ const HOME: Partial<Record<WireFormat, string>> = { openai: "openai", anthropic:
  * `provider` query parameter), the mount's, else the only one whose API has the call, or the
  * format's own provider (`openai`, `anthropic`) among several. Undefined when no provider has it.
  */
-function keeperOf(inference: Inference, request: Request, mountProvider: string | undefined, operation: ProviderObjectOperation, format: WireFormat): string | undefined {
-  const named = request.headers.get("x-gw-provider") ?? new URL(request.url).searchParams.get("provider") ?? mountProvider;
+function keeperOf(inference: Inference, request: Request, url: URL, mountProvider: string | undefined, operation: ProviderObjectOperation, format: WireFormat): string | undefined {
+  const named = request.headers.get("x-gw-provider") ?? url.searchParams.get("provider") ?? mountProvider;
   if (named) return named;
   const keepers = inference.providers.list().filter((provider) => provider.adapter.operations.has(operation));
   if (keepers.length <= 1) return keepers[0]?.name;
@@ -43,12 +43,12 @@ export type ForwardCall = (operation: ProviderObjectOperation, request: Request,
  */
 export function keptObjectCalls(inference: Inference, format: WireFormat, mountProvider: string | undefined): ForwardCall {
   return async (operation, request, { params = {}, json, bytes, heldBy, countsUsage } = {}) => {
-    const provider = heldBy?.provider ?? keeperOf(inference, request, mountProvider, operation, format);
+    const url = new URL(request.url);
+    const provider = heldBy?.provider ?? keeperOf(inference, request, url, mountProvider, operation, format);
     if (!provider) throw notFound(`no provider configured here answers ${PROVIDER_OBJECT_CALLS[operation].requestType}`);
     // The object goes back to the account that has it: the key that made it, unless the client pinned one.
     const objectId = params.id ?? params.name;
-    const pinnedKeyId = objectId && !request.headers.has("x-gw-api-key-id") ? await keyOfObject(inference, provider, upstreamFileId(objectId)) : undefined;
-    const url = new URL(request.url);
+    const pinnedKeyId = objectId && !request.headers.has("x-gw-api-key-id") ? await inference.objectKeys?.keyOf(provider, upstreamFileId(objectId)) : undefined;
     url.searchParams.delete("provider");
     const body: ProviderObjectBody = { path: providerObjectPath(operation, params), search: url.search, json, bytes };
     return handleInference(inference, {
