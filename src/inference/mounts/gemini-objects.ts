@@ -1,9 +1,13 @@
 import { Elysia } from "elysia";
 import { badRequest } from "../../http/errors";
 import type { Inference } from "../handle";
+import { GEMINI_OBJECT_OPERATIONS, type ProviderObjectOperation } from "../provider-objects";
 import { forwardedRoutes, keptObjectCalls } from "./kept-objects";
 
 const UPLOAD_URL = "x-goog-upload-url";
+
+/** The two steps of an upload share one route, below; the step is in `x-goog-upload-command`. */
+const UPLOAD_CALLS: ReadonlySet<ProviderObjectOperation> = new Set(["gemini_file_upload_start", "gemini_file_upload_bytes"]);
 
 /** The start call's reply, its upload URL on the gateway's route instead of the provider's host: the bytes must come through the gateway too. */
 function withGatewayUploadUrl(reply: Response, gatewayRoot: string): Response {
@@ -42,5 +46,9 @@ export function geminiObjectRoutes(prefix: string, inference: Inference, mountPr
     },
     { parse: "none" },
   );
-  return forwardedRoutes(routes, ["gemini_file_list", "gemini_file_get", "gemini_file_delete", "gemini_cache_create", "gemini_cache_list", "gemini_cache_get", "gemini_cache_update", "gemini_cache_delete"], forward);
+  return forwardedRoutes(
+    routes,
+    GEMINI_OBJECT_OPERATIONS.filter((operation) => !UPLOAD_CALLS.has(operation)),
+    forward,
+  );
 }
