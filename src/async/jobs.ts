@@ -129,7 +129,8 @@ export class AsyncJobs {
   async discard(id: string, owner: string | undefined): Promise<boolean> {
     if (!(await this.find(id, owner))) return true;
     await this.actors.signal(id, { type: "discard" });
-    return (await this.once(() => this.find(id, owner).then((job) => job ?? "gone"), (job) => job === "gone")) !== undefined;
+    const gone = async () => (await this.find(id, owner)) === undefined;
+    return (await this.once(gone, (isGone) => isGone)) === true;
   }
 
   resume(): Promise<number> {
