@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { GoogleGenAI } from "@google/genai";
+import { expectGatewayError } from "../support/gateway-error";
 import { startGateway, type TestGateway } from "../support/gateway";
 import { loggedRequest } from "../support/logged-request";
 import { type MockGeminiBatches, startMockGeminiBatches } from "../support/mock-gemini-batches";
@@ -41,6 +42,11 @@ describe("files the Gemini API keeps", () => {
     expect(listed).toContain(file.name);
     await ai.files.delete({ name: file.name! });
     expect(upstream.files.has(file.name!)).toBe(false);
+  });
+
+  test("an upload's start whose body is not JSON is a 400 naming the body", async () => {
+    const response = await fetch(`${gw.url}/genai/upload/v1beta/files`, { method: "POST", headers: { "x-goog-upload-protocol": "resumable", "x-goog-upload-command": "start" }, body: "not json" });
+    await expectGatewayError(response, 400, { param: "body" });
   });
 
   test("each call is logged as what it did", async () => {
