@@ -12,7 +12,7 @@ import { admitThrough, type HookReply, type InferenceHooks, type InferenceOutcom
 import { type ModelRef, resolveModelRef } from "./model-ref";
 import type { Usage } from "./canonical";
 import { isProviderObjectOperation, type Operation, type WireFormat } from "./operations";
-import type { ObjectKeys } from "./object-keys";
+import { createdIdOf, type ObjectKeys, rememberingStreamedCreate } from "./object-keys";
 import { PROVIDER_OBJECT_CALLS } from "./provider-objects";
 import { type ReplySummary, summarizeReply } from "./reply-summary";
 import { editStream, observeStream } from "./stream-observer";
@@ -181,12 +181,26 @@ function clientResponse(result: Dispatched, call: InferenceCall, origin: ReplyOr
   return new Response(body, { status: result.status, headers });
 }
 
-/** The reply is an object the provider keeps: a response of its own Responses API, a stored chat completion, a batch, or what the call table says creates one. */
-function createsObject(call: InferenceCall, result: Dispatched): boolean {
-  if (result.operation === "responses") return call.body.store !== false;
-  if (call.operation === "chat") return call.body.store === true && result.format === "openai";
-  if (call.operation === "invoke") return call.endpoint === "batches";
-  return isProviderObjectOperation(call.operation) && PROVIDER_OBJECT_CALLS[call.operation].creates === true;
+/** What the reply creates that the provider keeps: a response of its own Responses API, a stored chat completion, a batch, or what the call table says (an upload session too). */
+function createdByCall(call: InferenceCall, result: Dispatched): true | "upload_session" | undefined {
+  if (result.operation === "responses") return call.body.store !== false || undefined;
+  if (call.operation === "chat") return (call.body.store === true && result.format === "openai") || undefined;
+  if (call.operation === "invoke") return call.endpoint === "batches" || undefined;
+  return isProviderObjectOperation(call.operation) ? PROVIDER_OBJECT_CALLS[call.operation].creates : undefined;
+}
+
+/**
+ * Remembers which key made what the reply creates, when the provider has several: later calls on
+ * it go with that key. A stream names it in its first event, and ends once it is remembered.
+ */
+async function rememberingCreated(objectKeys: ObjectKeys | undefined, call: InferenceCall, result: Dispatched): Promise<Dispatched> {
+  const { keyId, target } = result;
+  const creates = keyId && objectKeys?.tracks(target.provider) ? createdByCall(call, result) : undefined;
+  if (!creates || !objectKeys || !keyId) return result;
+  if ("stream" in result) return { ...result, stream: rememberingStreamedCreate(result.stream, (id) => objectKeys.remember(target.provider, id, keyId)) };
+  const created = createdIdOf(creates, result);
+  if (created) await objectKeys.remember(target.provider, created, keyId);
+  return result;
 }
 
 /** The key that made what a Responses call continues (`previous_response_id`, `conversation`), when it is the provider's. */
@@ -232,9 +246,9 @@ async function answer(inference: Inference, call: InferenceCall, context: Reques
     signal: call.request.signal,
   });
   if (call.body.background === true && result.operation === "responses" && "body" in result) await rememberBackground(inference.responses, result);
-  if (inference.objectKeys && result.keyId && "body" in result && createsObject(call, result)) await inference.objectKeys.rememberCreated(result.target.provider, result.keyId, result.body);
+  const replied = await rememberingCreated(inference.objectKeys, call, result);
   const bridgedResponse = call.operation === "responses" && result.operation === "chat" ? bridgedResponseOf(inference.responses, call, context, continuing) : undefined;
-  return clientResponse(result, call, { model: result.target.model, clientBody: call.body, bridgedResponse }, onReplied, context.startedAt);
+  return clientResponse(replied, call, { model: result.target.model, clientBody: call.body, bridgedResponse }, onReplied, context.startedAt);
 }
 
 /** A hook answered in place of the upstream: the hooks settle once its reply has been read through. */

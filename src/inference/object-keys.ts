@@ -1,4 +1,5 @@
 import { and, eq, lt } from "drizzle-orm";
+import { createParser } from "eventsource-parser";
 import type { Database } from "../db/client";
 import { providerObjectKeys } from "../db/schema";
 import type { ProviderStore } from "../provider-registry/store";
@@ -11,15 +12,54 @@ const RECENT_LIMIT = 10_000;
 /** The object id a key is remembered under: an id as it is, a name (`files/abc`) by its last segment. */
 export const objectIdOf = (idOrName: string) => idOrName.slice(idOrName.lastIndexOf("/") + 1);
 
-/** The id (or Gemini's name) of the object a create answered, from its JSON; undefined when it names none. */
-function createdObjectId(body: string): string | undefined {
+/** The id (or Gemini's name) of an object a reply or a stream's first event shows: a chat completion's, a response's, a file's. */
+function objectIdIn(json: string): string | undefined {
   try {
-    const reply = JSON.parse(body) as { id?: unknown; name?: unknown; file?: { name?: unknown } };
-    const id = reply.id ?? reply.name ?? reply.file?.name;
+    const reply = JSON.parse(json) as { id?: unknown; name?: unknown; file?: { name?: unknown }; response?: { id?: unknown } };
+    const id = reply.response?.id ?? reply.id ?? reply.name ?? reply.file?.name;
     return typeof id === "string" && id.length > 0 ? objectIdOf(id) : undefined;
   } catch {
     return undefined;
   }
+}
+
+/** Gemini's resumable upload: the start's reply names the URL the bytes go to, the session's id in its query. */
+const UPLOAD_URL = "x-goog-upload-url";
+export const UPLOAD_SESSION_PARAM = "upload_id";
+
+/** What a create's reply made: an upload session (its id in the upload URL), else the object its JSON shows. */
+export function createdIdOf(creates: true | "upload_session", reply: { headers: Headers; body: string }): string | undefined {
+  if (creates === true) return objectIdIn(reply.body);
+  const uploadUrl = reply.headers.get(UPLOAD_URL);
+  return (uploadUrl && URL.parse(uploadUrl)?.searchParams.get(UPLOAD_SESSION_PARAM)) || undefined;
+}
+
+/**
+ * A streamed create, passed on as it comes, its first event (`response.created`, a chat chunk)
+ * read for what it made. The stream ends only once `remember` has settled: by then every node can
+ * find the key.
+ */
+export function rememberingStreamedCreate(stream: ReadableStream<Uint8Array>, remember: (id: string) => Promise<void>): ReadableStream<Uint8Array> {
+  const text = new TextDecoder();
+  let remembered: Promise<void> | undefined;
+  let read = false;
+  const parser = createParser({
+    onEvent(event) {
+      if (read) return;
+      read = true;
+      const id = objectIdIn(event.data);
+      if (id) remembered = remember(id);
+    },
+  });
+  return stream.pipeThrough(
+    new TransformStream({
+      transform(bytes, controller) {
+        if (!read) parser.feed(text.decode(bytes, { stream: true }));
+        controller.enqueue(bytes);
+      },
+      flush: () => remembered,
+    }),
+  );
 }
 
 /**
@@ -38,13 +78,10 @@ export class ObjectKeys {
   ) {}
 
   /**
-   * Remembers the key of the object a create answered (`reply`, its JSON). Awaited before the
-   * create is answered: a client that reads the object at once, on any node, must find its key.
+   * Remembers the key that made an object. Awaited before the create is answered: a client that
+   * reads the object at once, on any node, must find its key.
    */
-  async rememberCreated(provider: string, keyId: string, reply: string): Promise<void> {
-    if (!this.hasSeveralKeys(provider)) return;
-    const objectId = createdObjectId(reply);
-    if (!objectId) return;
+  async remember(provider: string, objectId: string, keyId: string): Promise<void> {
     this.keep(provider, objectId, keyId);
     const now = this.clock();
     await this.db.batch([
@@ -58,13 +95,13 @@ export class ObjectKeys {
 
   /** The key that made the object (by id, or name), when the provider has several and that key is still enabled: calls on the object go with it. */
   async keyOf(provider: string, idOrName: string): Promise<string | undefined> {
-    if (!this.hasSeveralKeys(provider)) return undefined;
+    if (!this.tracks(provider)) return undefined;
     const keyId = await this.remembered(provider, objectIdOf(idOrName));
     return this.providers.get(provider)?.keys.some((key) => key.id === keyId && key.enabled) ? keyId : undefined;
   }
 
   /** Whether the provider's keys may belong to several accounts, so that an object's key matters. */
-  private hasSeveralKeys(provider: string): boolean {
+  tracks(provider: string): boolean {
     return (this.providers.get(provider)?.keys.filter((key) => key.enabled).length ?? 0) > 1;
   }
 

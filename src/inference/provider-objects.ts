@@ -16,8 +16,14 @@ export interface ProviderObjectCall {
   streams?: true;
   /** Headers of the provider's reply the client needs too (they carry the protocol, as Gemini's uploads do). */
   replyHeaders?: readonly string[];
-  /** The reply is a new object (its `id`, or Gemini's `name`): later calls on it go with the key that made it. */
-  creates?: true;
+  /**
+   * The reply is a new object (its `id`, or Gemini's `name`), or `upload_session`: a resumable
+   * upload, named by the `upload_id` of the upload URL the reply gives. Later calls on either go
+   * with the key that made it.
+   */
+  creates?: true | "upload_session";
+  /** The call goes on with an upload session, named by its `upload_id` query parameter. */
+  inUploadSession?: true;
 }
 
 /**
@@ -111,8 +117,8 @@ const UPLOAD_PROTOCOL_HEADERS = ["x-goog-upload-url", "x-goog-upload-status", "x
  * Routes under every Gemini-format mount.
  */
 export const GEMINI_OBJECT_CALLS = {
-  gemini_file_upload_start: { method: "POST", path: "/upload/v1beta/files", requestType: "gemini_file.upload", body: "required", replyHeaders: UPLOAD_PROTOCOL_HEADERS },
-  gemini_file_upload_bytes: { method: "POST", path: "/upload/v1beta/files", requestType: "gemini_file.upload_bytes", body: "bytes", replyHeaders: UPLOAD_PROTOCOL_HEADERS, creates: true },
+  gemini_file_upload_start: { method: "POST", path: "/upload/v1beta/files", requestType: "gemini_file.upload", body: "required", replyHeaders: UPLOAD_PROTOCOL_HEADERS, creates: "upload_session" },
+  gemini_file_upload_bytes: { method: "POST", path: "/upload/v1beta/files", requestType: "gemini_file.upload_bytes", body: "bytes", replyHeaders: UPLOAD_PROTOCOL_HEADERS, creates: true, inUploadSession: true },
   gemini_file_list: { method: "GET", path: "/v1beta/files", requestType: "gemini_file.list" },
   gemini_file_get: { method: "GET", path: "/v1beta/files/:name", requestType: "gemini_file.get" },
   gemini_file_delete: { method: "DELETE", path: "/v1beta/files/:name", requestType: "gemini_file.delete" },

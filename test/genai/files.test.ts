@@ -56,3 +56,37 @@ describe("files the Gemini API keeps", () => {
     expect(await loggedRequest(gw, "gemini-files")).toMatchObject({ object: "gemini_file.get", provider: "gemini", status: "success" });
   });
 });
+
+describe("a Gemini provider whose keys belong to different projects", () => {
+  test("an upload's bytes go with the key that started it, and the file is read and deleted with that key, also after a restart", async () => {
+    const keys = [
+      { id: "project-a", value: "gemini-project-a" },
+      { id: "project-b", value: "gemini-project-b" },
+    ];
+    const projects = startMockGeminiBatches(...keys.map((key) => key.value));
+    projects.keysAreProjects = true;
+    let gateway = await startGateway({ providers: { gemini: { keys, network_config: { base_url: projects.baseUrl } } } });
+    try {
+      const uploaded = [];
+      for (let index = 0; index < 8; index++) {
+        const file = await new GoogleGenAI({ apiKey: "unused", httpOptions: { baseUrl: `${gateway.url}/genai` } }).files.upload({ file: new Blob([`file ${index}`], { type: "text/plain" }) });
+        uploaded.push(file.name!);
+      }
+      const uploads = projects.requests.filter((request) => request.path.startsWith("/upload/v1beta/files"));
+      const keyOf = (request: (typeof uploads)[number]) => request.headers.get("x-goog-api-key");
+      // Each upload's start, then its bytes, with the same key.
+      for (let index = 0; index < uploads.length; index += 2) expect(keyOf(uploads[index + 1]!)).toBe(keyOf(uploads[index]!));
+
+      gateway = await gateway.restart();
+      const sdk = new GoogleGenAI({ apiKey: "unused", httpOptions: { baseUrl: `${gateway.url}/genai` } });
+      for (const [index, name] of uploaded.entries()) {
+        expect((await sdk.files.get({ name })).sizeBytes).toBe(String(`file ${index}`.length));
+        await sdk.files.delete({ name });
+      }
+      expect(projects.files.size).toBe(0);
+    } finally {
+      await gateway.close();
+      projects.stop();
+    }
+  });
+});

@@ -225,7 +225,7 @@ describe("chat completions OpenAI stores (store: true)", () => {
 });
 
 describe("a provider whose keys belong to different projects", () => {
-  test("a response is read, continued and deleted with the key that created it, also after a restart", async () => {
+  test("a response, streamed or not, is read, continued and deleted with the key that created it, also after a restart", async () => {
     const projects = startMockOpenAI();
     projects.keysAreProjects = true;
     const keys = [
@@ -234,10 +234,12 @@ describe("a provider whose keys belong to different projects", () => {
     ];
     let gateway = await startGateway({ providers: { openai: { keys, network_config: { base_url: projects.baseUrl } } } });
     try {
-      // Each create is pinned to a key; nothing after it is.
+      // Each create is pinned to a key, half of them streamed (a stream names its response in its first event); nothing after it is.
       const created = [];
-      for (const key of [...keys, ...keys, ...keys]) {
-        created.push(await clientOf(gateway, { "x-gw-api-key-id": key.id }).responses.create({ model: "openai/gpt-4o-mini", input: `made with ${key.id}` }));
+      for (const [index, key] of [...keys, ...keys, ...keys, ...keys].entries()) {
+        const pinned = clientOf(gateway, { "x-gw-api-key-id": key.id });
+        const request = { model: "openai/gpt-4o-mini", input: `made with ${key.id}` };
+        created.push(index % 4 < 2 ? await pinned.responses.create(request) : await pinned.responses.stream(request).finalResponse());
       }
       gateway = await gateway.restart();
       const sdk = clientOf(gateway);

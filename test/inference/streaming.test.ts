@@ -64,7 +64,7 @@ describe("streaming is pass-through as chunks arrive", () => {
       held.release();
       const events = (await opened)[Symbol.asyncIterator]();
       expect((await events.next()).value!.type).toBe("response.created");
-      for (const type of ["response.output_item.added", "response.output_text.delta"]) {
+      for (const type of ["response.output_item.added", "response.content_part.added", "response.output_text.delta"]) {
         held.release();
         expect((await events.next()).value!.type).toBe(type);
       }

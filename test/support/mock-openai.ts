@@ -196,8 +196,7 @@ function keptResponse(kept: Map<string, KeptResponse>, body: Record<string, unkn
   return shown;
 }
 
-function responsesEvents(body: Record<string, unknown>): Array<{ event: string; data: unknown }> {
-  const done = responsesObject(body);
+function responsesEvents(done: ReturnType<typeof responsesObject>): Array<{ event: string; data: unknown }> {
   const inProgress = { ...done, status: "in_progress", output: [] };
   const events: Array<{ event: string; data: unknown }> = [{ event: "response.created", data: { type: "response.created", sequence_number: 0, response: inProgress } }];
   const push = (type: string, data: Record<string, unknown>) => events.push({ event: type, data: { type, sequence_number: events.length, ...data } });
@@ -208,8 +207,12 @@ function responsesEvents(body: Record<string, unknown>): Array<{ event: string; 
     push("response.output_item.done", { output_index: 0, item });
   } else {
     push("response.output_item.added", { output_index: 0, item: { type: "message", id: "msg_1", status: "in_progress", role: "assistant", content: [] } });
+    push("response.content_part.added", { output_index: 0, item_id: "msg_1", content_index: 0, part: { type: "output_text", text: "", annotations: [] } });
     const text = (item as { content: Array<{ text: string }> }).content[0]!.text;
     for (const word of text.split(/(?<= )/)) push("response.output_text.delta", { output_index: 0, item_id: "msg_1", content_index: 0, delta: word });
+    push("response.output_text.done", { output_index: 0, item_id: "msg_1", content_index: 0, text });
+    push("response.content_part.done", { output_index: 0, item_id: "msg_1", content_index: 0, part: { type: "output_text", text, annotations: [] } });
+    push("response.output_item.done", { output_index: 0, item });
   }
   push("response.completed", { response: done });
   return events;
@@ -457,10 +460,13 @@ export function startMockOpenAI(): MockOpenAI {
           return body.stream ? new Response(sse(completionChunks(body, mock.streamUsage).map((data) => ({ data })), true, cut, gate), { headers: streamHeaders }) : Response.json(textCompletion(body));
         case "/embeddings":
           return Response.json(embeddings(body));
-        case "/responses":
+        case "/responses": {
           if (foreignReasoning(body)) return Response.json(undecryptable(foreignReasoning(body)!), { status: 400 });
-          if (body.stream) return new Response(sse(responsesEvents(body), false, cut, gate), { headers: streamHeaders });
-          return Response.json(keptResponse(mock.kept, body, responsesObject(body), bearer));
+          const done = responsesObject(body);
+          const shown = keptResponse(mock.kept, body, done, bearer);
+          if (body.stream) return new Response(sse(responsesEvents(done), false, cut, gate), { headers: streamHeaders });
+          return Response.json(shown);
+        }
         default:
           return Response.json(errorBody(404, `mock has no route ${url.pathname}`), { status: 404 });
       }

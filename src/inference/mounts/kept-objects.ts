@@ -2,6 +2,7 @@ import { type AnyElysia, t } from "elysia";
 import { badRequest, notFound } from "../../http/errors";
 import { upstreamFileId } from "../batches/ids";
 import { handleInference, type Inference } from "../handle";
+import { UPLOAD_SESSION_PARAM } from "../object-keys";
 import type { WireFormat } from "../operations";
 import { PROVIDER_OBJECT_CALLS, type ProviderObjectBody, type ProviderObjectOperation, providerObjectPath } from "../provider-objects";
 
@@ -47,7 +48,7 @@ export function keptObjectCalls(inference: Inference, format: WireFormat, mountP
     const provider = heldBy?.provider ?? keeperOf(inference, request, url, mountProvider, operation, format);
     if (!provider) throw notFound(`no provider configured here answers ${PROVIDER_OBJECT_CALLS[operation].requestType}`);
     // The object goes back to the account that has it: the key that made it, unless the client pinned one.
-    const objectId = params.id ?? params.name;
+    const objectId = params.id ?? params.name ?? (PROVIDER_OBJECT_CALLS[operation].inUploadSession ? url.searchParams.get(UPLOAD_SESSION_PARAM) : undefined);
     const pinnedKeyId = objectId && !request.headers.has("x-gw-api-key-id") ? await inference.objectKeys?.keyOf(provider, upstreamFileId(objectId)) : undefined;
     url.searchParams.delete("provider");
     const body: ProviderObjectBody = { path: providerObjectPath(operation, params), search: url.search, json, bytes };
