@@ -47,6 +47,8 @@ export function readPage(query: LogListQuery): Page {
 }
 
 const { requestContent: _request, responseContent: _response, ...summaryColumns } = getTableColumns(requestLogs);
+/** A log's columns but its content, which lists leave out (the detail has it). */
+export const LOG_SUMMARY_COLUMNS = summaryColumns;
 type LogSummaryRow = Omit<RequestLogRow, "requestContent" | "responseContent">;
 
 /** A log row as the API shows it; content only where the row was read with it. */
