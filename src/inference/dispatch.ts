@@ -6,7 +6,7 @@ import type { ProviderStore } from "../provider-registry/store";
 import { retryDelayMs, sleep } from "./backoff";
 import type { ModelRef } from "./model-ref";
 import { hasOneShape, isProviderObjectOperation, type Operation, REQUEST_TYPE, usesBatchKeys, type WireFormat } from "./operations";
-import type { UpstreamTarget } from "./providers/types";
+import type { UpstreamCall as ProviderCall, UpstreamTarget } from "./providers/types";
 import { withoutStreamOptions } from "./formats/openai/stream-usage";
 import { translateRequest, upstreamOperationOf } from "./translate";
 import { isRetryable, rotatesKey } from "./upstream-errors";
@@ -54,7 +54,7 @@ export type Dispatched = Extract<UpstreamReply, { ok: true }> & {
   attempts: Attempt[];
 };
 
-function upstreamTarget(provider: RuntimeProvider, key: RuntimeKey | undefined, model: string, input: DispatchInput): UpstreamTarget {
+function upstreamTarget(provider: RuntimeProvider, key: RuntimeKey | undefined, model: string, input: Pick<DispatchInput, "clientHeaders" | "endpoint">): UpstreamTarget {
   const config = key?.config;
   return {
     baseUrl: provider.baseUrl,
@@ -182,6 +182,43 @@ async function attemptTarget(store: ProviderStore, input: DispatchInput, target:
     retryKey = key;
     await sleep(retryDelayMs(retries++, network.retry_backoff_initial, network.retry_backoff_max), input.signal);
   }
+}
+
+/** A connection to open to one target (a Realtime session): the call the provider's adapter builds, with the key chosen as for any request. */
+export interface PreparedConnection {
+  call: ProviderCall;
+  keyId?: string;
+  /** The provider's own name for the model, after the key's aliases. */
+  upstreamModel: string;
+  /** How long the provider may take to open it (its network config's request timeout). */
+  timeoutSeconds: number;
+}
+
+/**
+ * Chooses the key (`pinnedKeyId` if allowed, else weighted among those allowed for the model) and
+ * builds the call that opens a connection of `operation` to `target`; a GatewayError when none can.
+ */
+export async function prepareConnection(
+  store: ProviderStore,
+  operation: Operation,
+  target: ModelRef,
+  input: Pick<DispatchInput, "clientHeaders" | "pinnedKeyId" | "allowedKeyIds">,
+): Promise<PreparedConnection | GatewayError> {
+  const provider = store.require(target.provider);
+  if (!provider.adapter.operations.has(operation)) return badRequest(`provider '${provider.name}' does not offer ${REQUEST_TYPE[operation]}`, "model", "caller_unsupported_operation");
+  const allowed = input.allowedKeyIds?.[provider.name];
+  const eligible = provider.keys.filter((key) => !allowed || allowed.includes(key.id));
+  const need: KeyNeed = { model: target.model };
+  const pinned = input.pinnedKeyId ? eligible.find((key) => key.id === input.pinnedKeyId) : undefined;
+  if (pinned && !keyMeets(pinned, need)) return badRequest(`key '${pinned.id}' is disabled or does not allow model '${target.model}'`, "x-gw-api-key-id", "caller_model_not_allowed");
+  const key = pinned ?? pickKey(eligible, need);
+  if (!key && (provider.keys.length > 0 || !provider.adapter.keyOptional)) return noEligibleKey(provider, need);
+  const upstream = upstreamTarget(provider, key, target.model, input);
+  const built = guarded(() => provider.adapter.buildCall(operation, upstream, {}, true));
+  if (built instanceof GatewayError) return built;
+  const call = provider.adapter.authorizeCall ? await provider.adapter.authorizeCall(built, upstream) : built;
+  if (call instanceof GatewayError) return call;
+  return { call, keyId: key?.id, upstreamModel: upstream.model, timeoutSeconds: effectiveNetwork(provider.network).default_request_timeout_in_seconds };
 }
 
 function withRouting(error: GatewayError, input: DispatchInput, attempts: Attempt[]): GatewayError {

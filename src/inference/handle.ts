@@ -59,6 +59,8 @@ export interface InferenceCall {
   endpoint?: string;
   /** Set for a request the gateway makes on behalf of another (an MCP agent-mode follow-up). */
   parentRequestId?: string;
+  /** The session the request belongs to (a Realtime session's responses), in place of `x-gw-session-id`. */
+  sessionId?: string;
   /** Set only by in-process callers: the gateway component making the request on the deployment's behalf. */
   internalCaller?: string;
   /** A key the request itself names (a file or batch id records the key that created it); else `x-gw-api-key-id`. */
@@ -105,7 +107,7 @@ function createContext(call: InferenceCall): RequestContext {
     requestedFallbacks: call.fallbacks,
     mountProvider: call.mountProvider,
     metadata: metadataOf(headers, call.body),
-    sessionId: headers.get("x-gw-session-id") ?? undefined,
+    sessionId: call.sessionId ?? headers.get("x-gw-session-id") ?? undefined,
     parentRequestId: call.parentRequestId,
     internalCaller: call.internalCaller,
   };
@@ -127,7 +129,7 @@ function settle({ settlements, hooks }: Pick<Inference, "settlements" | "hooks">
   settlements.defer(() => settleNow(hooks, context, settled));
 }
 
-function failureOutcome(error: GatewayError): Omit<InferenceOutcome, "latencyMs"> {
+export function failureOutcome(error: GatewayError): Omit<InferenceOutcome, "latencyMs"> {
   const attempts = (error.extra.routing_info?.attempts ?? []) as Attempt[];
   return { status: error.status, error, attempts, summary: { toolCallNames: [] } };
 }
@@ -269,6 +271,32 @@ function resolvedOrNone(resolveAll: () => ModelRef[]): ModelRef[] {
     if (error instanceof GatewayError) return [];
     throw error;
   }
+}
+
+/** A call admitted by the hooks that its caller carries out itself, then settles once. */
+export interface AdmittedCall {
+  context: RequestContext;
+  settle(outcome: Omit<InferenceOutcome, "latencyMs">): void;
+}
+
+/**
+ * Admits a call that is not one HTTP exchange (a Realtime session, each response in it): its
+ * targets resolved and routed, governed and checked by every hook as any request is. A refusal
+ * is settled here, then thrown. A hook's answer in its place (a cache hit) does not apply to it.
+ */
+export async function admitCall(inference: Inference, call: InferenceCall): Promise<AdmittedCall> {
+  const settling = { hooks: inference.hooks, settlements: inference.settlements };
+  const context = createContext(call);
+  try {
+    const resolveAll = () => [resolveModelRef(call.model, inference.providers, "model", call.mountProvider)];
+    context.targets = resolvedOrNone(resolveAll);
+    await admitThrough(inference.hooks, context);
+    if (context.targets.length === 0) context.targets = resolveAll();
+  } catch (error) {
+    if (error instanceof GatewayError) settle(settling, context, failureOutcome(error));
+    throw error;
+  }
+  return { context, settle: (outcome) => settle(settling, context, outcome) };
 }
 
 /**

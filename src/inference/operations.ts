@@ -16,6 +16,9 @@ export type Operation =
   | "translation"
   | "moderation"
   | "input_tokens"
+  /** A Realtime API WebSocket session (its opening), and each response the model gives in one. */
+  | "realtime"
+  | "realtime_response"
   | FileOperation
   | BatchOperation
   | ProviderObjectOperation;
@@ -42,6 +45,8 @@ export const REQUEST_TYPE: Record<Operation, string> = {
   translation: "audio.translation",
   moderation: "moderation",
   input_tokens: "response.input_tokens",
+  realtime: "realtime.session",
+  realtime_response: "realtime.response",
   file_upload: "file.upload",
   file_list: "file.list",
   file_retrieve: "file.retrieve",

@@ -95,7 +95,7 @@ export function plannedReply(body: Record<string, unknown>) {
   return { text: `echo: ${text}`, toolCall: wantsTool ? { id: "call_mock_1", name: toolName!, arguments: JSON.stringify({ city: "Paris" }) } : undefined };
 }
 
-const countTokens = (text: string) => Math.max(1, text.split(/\s+/).filter(Boolean).length);
+export const countTokens = (text: string) => Math.max(1, text.split(/\s+/).filter(Boolean).length);
 
 function chatCompletion(body: Record<string, unknown>, thinking = false) {
   const reply = plannedReply(body);

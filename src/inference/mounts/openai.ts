@@ -22,6 +22,7 @@ import {
   TranslationForm,
 } from "./openai-bodies";
 import { providerObjectRoutes } from "./provider-objects";
+import { openRealtimeSession } from "../realtime/session";
 
 /**
  * The OpenAI-format surface: `/v1`, and the same routes under `/openai/v1` and the framework
@@ -51,6 +52,8 @@ export function openAIMount(prefix: string, inference: Inference, mountProvider?
       ({ body, request }) => (runsInBackground(inference, request, body, mountProvider) ? startInBackground(inference.background!, request, body) : handle("responses", body, request)),
       { body: ResponsesBody },
     )
+    // A WebSocket: the Realtime API's speech-to-speech sessions, relayed to the provider.
+    .get("/realtime", ({ request, server }) => openRealtimeSession(inference, request, server!, mountProvider))
     .post("/responses/input_tokens", ({ body, request }) => handle("input_tokens", body, request, { stream: false }), { body: ResponsesBody })
     .use(providerObjectRoutes(inference, mountProvider))
     .post("/rerank", ({ body, request }) => handle("rerank", body, request, { stream: false }), { body: RerankBody })

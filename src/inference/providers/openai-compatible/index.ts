@@ -20,12 +20,13 @@ export const OPENAI_PATHS: Partial<Record<Operation, string>> = {
   image_edit: "/images/edits",
   moderation: "/moderations",
   rerank: "/rerank",
+  realtime: "/realtime",
 };
 
 /** What every OpenAI-compatible server answers; the others are listed per provider. */
 export const TEXT_OPERATIONS: readonly Operation[] = ["chat", "text_completion", "embedding", "responses", ...OPENAI_OBJECT_OPERATIONS];
 /** OpenAI's own API beyond text. */
-export const OPENAI_MEDIA_OPERATIONS: readonly Operation[] = ["input_tokens", "speech", "transcription", "translation", "image_generation", "image_edit", "moderation"];
+export const OPENAI_MEDIA_OPERATIONS: readonly Operation[] = ["input_tokens", "speech", "transcription", "translation", "image_generation", "image_edit", "moderation", "realtime"];
 /** Operations whose requests are multipart forms (an audio file, images to edit). */
 const MULTIPART_OPERATIONS: ReadonlySet<Operation> = new Set(["transcription", "translation", "image_edit"]);
 

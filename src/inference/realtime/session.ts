@@ -1,0 +1,172 @@
+import type { Server, ServerWebSocket } from "bun";
+import { badRequest, GatewayError } from "../../http/errors";
+import { type PreparedConnection, prepareConnection } from "../dispatch";
+import { type AdmittedCall, admitCall, failureOutcome, type Inference, type InferenceCall } from "../handle";
+import type { ModelRef } from "../model-ref";
+import type { ReplySummary } from "../reply-summary";
+import { eventTypeOf, responseOf, responseSummary } from "./events";
+import { openUpstreamSocket } from "./upstream-socket";
+
+/** The subprotocol OpenAI's SDK offers, and the one that carries its key where a browser cannot send headers. */
+const REALTIME_PROTOCOL = "realtime";
+const KEY_PROTOCOL = "openai-insecure-api-key.";
+/** Close codes a peer may be sent; the others (1005 none given, 1006 dropped) only describe a close. */
+const sendableClose = (code: number) => code === 1000 || (code >= 1001 && code <= 1003) || (code >= 1007 && code <= 1014) || (code >= 3000 && code <= 4999);
+const NOTHING_USED: ReplySummary = { toolCallNames: [], usage: { prompt_tokens: 0, completion_tokens: 0, total_tokens: 0 } };
+
+const upgradeRequired = () =>
+  new GatewayError({ status: 426, errorType: "caller_upgrade_required", message: "the Realtime API is a WebSocket: send the upgrade request (`Upgrade: websocket`)" });
+
+const offeredProtocols = (request: Request) => (request.headers.get("sec-websocket-protocol") ?? "").split(",").map((protocol) => protocol.trim());
+
+/** A browser's key comes as a subprotocol: as a header it is read like any other (a virtual key, say). */
+function withSubprotocolKey(request: Request, protocols: readonly string[]): Request {
+  const key = protocols.find((protocol) => protocol.startsWith(KEY_PROTOCOL))?.slice(KEY_PROTOCOL.length);
+  if (!key || request.headers.has("authorization")) return request;
+  const headers = new Headers(request.headers);
+  headers.set("authorization", `Bearer ${key}`);
+  return new Request(request.url, { headers });
+}
+
+type ClientSocket = ServerWebSocket<unknown>;
+
+/**
+ * One Realtime session: the client's socket and the provider's, each event passed on as it
+ * came. The session is a request, admitted when it opens and logged when it ends; each response
+ * the model gives in it is one more, admitted when the provider starts it (a virtual key past its
+ * limits gets an `error` event, and the response is cancelled) and logged and charged with its
+ * usage when it is done.
+ */
+class RealtimeSession {
+  private client: ClientSocket | undefined;
+  /** What the provider said before the client's socket was open (its `session.created`). */
+  private readonly early: Array<string | ArrayBuffer> = [];
+  private readonly responses = new Map<string, Promise<AdmittedCall | undefined>>();
+  private ended = false;
+
+  constructor(
+    private readonly inference: Inference,
+    private readonly call: InferenceCall,
+    private readonly session: AdmittedCall,
+    private readonly target: ModelRef,
+    private readonly keyId: string | undefined,
+    private readonly upstream: WebSocket,
+  ) {
+    upstream.binaryType = "arraybuffer";
+    upstream.addEventListener("message", (event) => this.fromProvider(event.data as string | ArrayBuffer));
+    upstream.addEventListener("close", (event) => this.end(event.code, event.reason));
+  }
+
+  /** Bun's handlers for the client's socket once upgraded. */
+  readonly handlers = {
+    open: (socket: ClientSocket) => {
+      this.client = socket;
+      for (const message of this.early.splice(0)) socket.send(message);
+      if (this.ended) socket.close(1011, "the provider closed the session");
+    },
+    message: (_socket: ClientSocket, message: string | Buffer) => {
+      if (this.upstream.readyState === WebSocket.OPEN) this.upstream.send(message);
+    },
+    close: (_socket: ClientSocket, code: number, reason: string) => this.end(code, reason),
+  };
+
+  private fromProvider(message: string | ArrayBuffer): void {
+    if (this.client) this.client.send(message);
+    else this.early.push(message);
+    if (typeof message !== "string") return;
+    const type = eventTypeOf(message);
+    if (type === "response.created") this.responseStarted(message);
+    else if (type === "response.done") void this.responseDone(message);
+  }
+
+  private responseStarted(message: string): void {
+    const id = responseOf(message).id;
+    if (!id) return;
+    const admitted = admitCall(this.inference, { ...this.call, operation: "realtime_response", sessionId: this.session.context.id }).catch((error: unknown) => {
+      this.refuse(id, error);
+      return undefined;
+    });
+    this.responses.set(id, admitted);
+  }
+
+  /** A response the hooks refused (a virtual key past its limits) is cancelled, and the client told why. */
+  private refuse(responseId: string, error: unknown): void {
+    const refusal = error instanceof GatewayError ? error : new GatewayError({ status: 500, errorType: "gateway_internal", message: "the response could not be admitted" });
+    if (this.upstream.readyState === WebSocket.OPEN) this.upstream.send(JSON.stringify({ type: "response.cancel", response_id: responseId }));
+    const { error: body } = refusal.toBody();
+    this.client?.send(JSON.stringify({ type: "error", event_id: `event_gw_${crypto.randomUUID()}`, error: { type: body.type, code: body.code, message: body.message, param: null, event_id: null } }));
+  }
+
+  private async responseDone(message: string): Promise<void> {
+    const response = responseOf(message);
+    const admitted = response.id ? this.responses.get(response.id) : undefined;
+    if (!admitted) return;
+    this.responses.delete(response.id!);
+    const call = await admitted;
+    if (!call) return;
+    const summary = responseSummary(response);
+    const failed = response.status === "failed";
+    const error = failed ? new GatewayError({ status: 502, errorType: "provider_error", message: response.status_details?.error?.message ?? "the response failed" }) : undefined;
+    call.settle({
+      status: failed ? 502 : 200,
+      error,
+      answered: { target: this.target, keyId: this.keyId, isFallback: false },
+      attempts: [{ provider: this.target.provider, model: this.target.model, key: this.keyId, is_fallback: false }],
+      summary,
+      cost: summary.usage ? this.inference.price?.({ target: this.target, keyId: this.keyId, usage: summary.usage, context: call.context }) : undefined,
+    });
+  }
+
+  /** Either side closed: the other follows, responses cut short are logged as such, then the session. */
+  private end(code: number, reason: string): void {
+    if (this.ended) return;
+    this.ended = true;
+    const closeCode = sendableClose(code) ? code : 1011;
+    if (this.upstream.readyState === WebSocket.OPEN || this.upstream.readyState === WebSocket.CONNECTING) this.upstream.close(closeCode === 1011 ? 1000 : closeCode, reason);
+    if (this.client && this.client.readyState === WebSocket.OPEN) this.client.close(closeCode, reason);
+    for (const admitted of this.responses.values()) {
+      void admitted.then((call) => call?.settle({ status: 200, answered: { target: this.target, keyId: this.keyId, isFallback: false }, attempts: [], summary: { toolCallNames: [], truncated: true } }));
+    }
+    this.responses.clear();
+    this.session.settle({
+      status: 200,
+      answered: { target: this.target, keyId: this.keyId, isFallback: false },
+      attempts: [{ provider: this.target.provider, model: this.target.model, key: this.keyId, is_fallback: false }],
+      summary: NOTHING_USED,
+      cost: 0,
+    });
+  }
+}
+
+/**
+ * `GET {mount}/realtime?model=…` with `Upgrade: websocket`: the session is admitted like any
+ * request (a virtual key in a header or in the `openai-insecure-api-key.` subprotocol), the
+ * provider's socket is opened with the gateway's key, then the client's is upgraded. Every failure
+ * before that is an HTTP error the client can read.
+ */
+export async function openRealtimeSession(inference: Inference, request: Request, server: Server<unknown>, mountProvider: string | undefined): Promise<Response | undefined> {
+  if (request.headers.get("upgrade")?.toLowerCase() !== "websocket") throw upgradeRequired();
+  const model = new URL(request.url).searchParams.get("model");
+  if (!model) throw badRequest("model: a Realtime session names its model in the `model` query parameter", "model");
+  const protocols = offeredProtocols(request);
+  const call: InferenceCall = { operation: "realtime", format: "openai", body: { model }, model, fallbacks: [], stream: true, request: withSubprotocolKey(request, protocols), mountProvider };
+  const session = await admitCall(inference, call);
+  const target = session.context.targets[0]!;
+  let prepared: PreparedConnection | GatewayError | undefined;
+  try {
+    prepared = await prepareConnection(inference.providers, "realtime", target, { clientHeaders: request.headers, pinnedKeyId: request.headers.get("x-gw-api-key-id") ?? undefined, allowedKeyIds: session.context.allowedKeyIds });
+    if (prepared instanceof GatewayError) throw prepared;
+    const upstream = await openUpstreamSocket(target.provider, prepared, prepared.timeoutSeconds * 1000);
+    const relay = new RealtimeSession(inference, call, session, target, prepared.keyId, upstream);
+    const headers = protocols.includes(REALTIME_PROTOCOL) ? { "sec-websocket-protocol": REALTIME_PROTOCOL } : undefined;
+    if (server.upgrade(request, { headers, data: relay.handlers })) return undefined;
+    upstream.close();
+    throw upgradeRequired();
+  } catch (error) {
+    if (error instanceof GatewayError) {
+      const keyId = prepared instanceof GatewayError ? undefined : prepared?.keyId;
+      session.settle({ ...failureOutcome(error), attempts: [{ provider: target.provider, model: target.model, key: keyId, status: error.status, error_type: error.errorType, is_fallback: false }] });
+    }
+    throw error;
+  }
+}

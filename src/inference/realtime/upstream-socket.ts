@@ -1,0 +1,44 @@
+import { GatewayError } from "../../http/errors";
+import type { PreparedConnection } from "../dispatch";
+
+/** The provider's Realtime URL for the call the adapter built (`https://…/v1/realtime`): WebSocket scheme, the model in the query. */
+function socketUrl({ call, upstreamModel }: PreparedConnection): string {
+  const url = new URL(call.url);
+  url.protocol = url.protocol === "http:" ? "ws:" : "wss:";
+  url.searchParams.set("model", upstreamModel);
+  return url.toString();
+}
+
+/** The call's headers but those of an HTTP body, which a WebSocket handshake has none of. */
+function handshakeHeaders(headers: Record<string, string>): Record<string, string> {
+  const { "content-type": _type, "content-length": _length, ...rest } = headers;
+  return rest;
+}
+
+const unreachable = (provider: string, why: string) =>
+  new GatewayError({ status: 502, errorType: "provider_unreachable", message: `provider '${provider}' did not open a Realtime session: ${why}`, extra: { provider } });
+
+/**
+ * Opens the provider's side of a Realtime session and resolves once it is open. A refused or
+ * failed handshake (a bad key, an unknown model: the provider answers it before any event) is a
+ * 502, as is no answer within `timeoutMs`.
+ */
+export function openUpstreamSocket(provider: string, prepared: PreparedConnection, timeoutMs: number): Promise<WebSocket> {
+  return new Promise((resolve, reject) => {
+    // Bun's WebSocket takes handshake headers, which the browser's does not.
+    const socket = new WebSocket(socketUrl(prepared), { headers: handshakeHeaders(prepared.call.headers) } as unknown as string[]);
+    const settle = (error?: GatewayError) => {
+      clearTimeout(timer);
+      socket.removeEventListener("open", opened);
+      socket.removeEventListener("close", closed);
+      if (!error) return resolve(socket);
+      socket.close();
+      reject(error);
+    };
+    const opened = () => settle();
+    const closed = (event: CloseEvent) => settle(unreachable(provider, `the handshake failed${event.reason ? ` (${event.reason})` : ""}`));
+    const timer = setTimeout(() => settle(unreachable(provider, `no answer within ${timeoutMs / 1000} s`)), timeoutMs);
+    socket.addEventListener("open", opened);
+    socket.addEventListener("close", closed);
+  });
+}

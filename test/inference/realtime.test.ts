@@ -1,0 +1,155 @@
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import OpenAI from "openai";
+import type { RealtimeServerEvent } from "openai/resources/realtime/realtime";
+import { OpenAIRealtimeWebSocket } from "openai/realtime/websocket";
+import { createVirtualKey } from "../governance/support";
+import { expectGatewayError } from "../support/gateway-error";
+import { startGateway, type TestGateway } from "../support/gateway";
+import { eventually } from "../support/eventually";
+import { type MockOpenAIRealtime, startMockOpenAIRealtime } from "../support/mock-openai-realtime";
+
+/**
+ * The Realtime API through the gateway: OpenAI's SDK opens its WebSocket on `/v1/realtime`, the
+ * gateway opens the provider's with its own key and relays every event; each response is
+ * governed, logged and charged with its usage, and so is the session.
+ */
+
+const UPSTREAM_KEY = "sk-realtime-upstream-0001";
+let upstream: MockOpenAIRealtime;
+let gw: TestGateway;
+
+beforeAll(async () => {
+  upstream = startMockOpenAIRealtime(UPSTREAM_KEY);
+  gw = await startGateway({ providers: { openai: { keys: [{ id: "rt", value: UPSTREAM_KEY }], network_config: { base_url: upstream.baseUrl } } } });
+});
+afterAll(async () => {
+  await gw.close();
+  upstream.stop();
+});
+
+/** The SDK's Realtime socket on the gateway (plain ws: the SDK writes wss), with every server event kept for `next`. */
+async function openSession(apiKey = "unused", model = "openai/gpt-realtime") {
+  const socket = new OpenAIRealtimeWebSocket({ model, onURL: (url) => (url.protocol = "ws:") }, new OpenAI({ baseURL: `${gw.url}/v1`, apiKey }));
+  const events: RealtimeServerEvent[] = [];
+  const errors: string[] = [];
+  let wake = () => {};
+  socket.on("event", (event) => {
+    events.push(event);
+    wake();
+  });
+  socket.on("error", (error) => {
+    errors.push(error.message);
+    wake();
+  });
+  /** The next event of `type`, the events before it skipped. */
+  const next = async <Type extends RealtimeServerEvent["type"]>(type: Type): Promise<Extract<RealtimeServerEvent, { type: Type }>> => {
+    for (;;) {
+      const index = events.findIndex((event) => event.type === type);
+      if (index >= 0) return events.splice(0, index + 1).at(-1) as Extract<RealtimeServerEvent, { type: Type }>;
+      await new Promise<void>((resolve) => (wake = resolve));
+    }
+  };
+  await next("session.created");
+  const ask = (text: string) => {
+    socket.send({ type: "conversation.item.create", item: { type: "message", role: "user", content: [{ type: "input_text", text }] } });
+    socket.send({ type: "response.create" });
+  };
+  return { socket, next, ask, errors };
+}
+
+const logsOfSession = async (object: string, extra = "") =>
+  ((await (await gw.admin(`/api/logs?objects=${object}${extra}&order=asc`)).json()) as { logs: Array<Record<string, unknown>> }).logs;
+
+describe("a Realtime session through the gateway", () => {
+  test("relays the SDK's events both ways, on the provider's socket opened with the gateway's key", async () => {
+    const session = await openSession();
+    session.socket.send({ type: "session.update", session: { type: "realtime", instructions: "be brief" } });
+    expect((await session.next("session.updated")).session).toMatchObject({ instructions: "be brief" });
+    session.ask("hello there");
+    const deltas: string[] = [];
+    session.socket.on("response.output_text.delta", (event) => deltas.push(event.delta));
+    const done = await session.next("response.done");
+    expect(deltas.join("")).toBe("echo: hello there");
+    expect(done.response.status).toBe("completed");
+    const connection = upstream.connections.at(-1)!;
+    expect(connection.model).toBe("gpt-realtime");
+    expect(connection.headers.get("authorization")).toBe(`Bearer ${UPSTREAM_KEY}`);
+    expect(connection.headers.get("sec-websocket-protocol") ?? "").not.toContain("openai-insecure-api-key");
+    expect(connection.received.map((event) => event.type)).toEqual(["session.update", "conversation.item.create", "response.create"]);
+    session.socket.close();
+    await eventually(async () => connection.closed, (closed) => closed !== undefined);
+  });
+
+  test("each response is logged with its usage and content, and the session when it ends", async () => {
+    const session = await openSession();
+    session.ask("first question");
+    const first = await session.next("response.done");
+    session.ask("second question");
+    const second = await session.next("response.done");
+    session.socket.close();
+    const sessions = await eventually(() => logsOfSession("realtime.session"), (logs) => logs.length > 0);
+    const sessionId = sessions.at(-1)!.id as string;
+    const responses = await eventually(() => logsOfSession("realtime.response", `&session_id=${sessionId}`), (logs) => logs.length === 2);
+    for (const [index, done] of [first, second].entries()) {
+      expect(responses[index]).toMatchObject({ status: "success", provider: "openai", model: "gpt-realtime", selected_key_id: "rt", input_tokens: done.response.usage!.input_tokens, output_tokens: done.response.usage!.output_tokens });
+    }
+    const detail = (await (await gw.admin(`/api/logs/${responses[1]!.id}`)).json()) as { response_content: string };
+    expect(detail.response_content).toBe("echo: second question");
+    expect(sessions.at(-1)).toMatchObject({ status: "success", total_tokens: 0 });
+  });
+
+  test("a virtual key in the SDK's subprotocol governs it: a response beyond its rate limit is cancelled and the client told why", async () => {
+    // Opening the session is one request, the first response another: the second is one too many.
+    const key = await createVirtualKey(gw, { name: "realtime-two", rate_limit: { request_max_limit: 2, request_reset_duration: "1h" } });
+    const session = await openSession(key.value);
+    session.ask("within the limit");
+    expect((await session.next("response.done")).response.status).toBe("completed");
+    upstream.holdResponses = true;
+    try {
+      session.ask("beyond the limit");
+      const created = await session.next("response.created");
+      await eventually(async () => session.errors, (errors) => errors.length > 0);
+      expect(session.errors[0]).toMatch(/limit/i);
+      upstream.release();
+      expect((await session.next("response.done")).response).toMatchObject({ id: created.response.id, status: "cancelled" });
+      expect(upstream.connections.at(-1)!.received.at(-1)).toEqual({ type: "response.cancel", response_id: created.response.id! });
+    } finally {
+      upstream.holdResponses = false;
+      session.socket.close();
+    }
+    const logged = await eventually(() => logsOfSession("realtime.response", `&virtual_key_ids=${key.id}`), (logs) => logs.length === 2);
+    expect(logged.map((log) => log.status)).toEqual(["success", "error"]);
+  });
+
+  test("the provider closing the session closes the client's socket", async () => {
+    const session = await openSession();
+    const closed = new Promise<number>((resolve) => session.socket.socket.addEventListener("close", (event) => resolve(event.code)));
+    upstream.closeAll(4000, "the provider ended it");
+    expect(await closed).toBe(4000);
+  });
+});
+
+describe("what is refused before the socket opens", () => {
+  const upgrade = { upgrade: "websocket", connection: "Upgrade", "sec-websocket-key": btoa("0123456789abcdef"), "sec-websocket-version": "13" };
+
+  test("a plain GET is a 426; no model is a 400 naming it; an unknown provider is a 400", async () => {
+    await expectGatewayError(await fetch(`${gw.url}/v1/realtime?model=openai/gpt-realtime`), 426);
+    await expectGatewayError(await fetch(`${gw.url}/v1/realtime`, { headers: upgrade }), 400, { param: "model" });
+    await expectGatewayError(await fetch(`${gw.url}/v1/realtime?model=nowhere/gpt-realtime`, { headers: upgrade }), 400, { param: "model" });
+  });
+
+  test("a provider that refuses the handshake is a 502, and the session is logged as failed", async () => {
+    const refusing = await startGateway({ providers: { openai: { keys: [{ id: "bad", value: "sk-wrong-key" }], network_config: { base_url: upstream.baseUrl } } } });
+    try {
+      const response = await fetch(`${refusing.url}/v1/realtime?model=openai/gpt-realtime`, { headers: { ...upgrade, "x-gw-metadata-case": "refused-realtime" } });
+      await expectGatewayError(response, 502, { errorType: "provider_unreachable" });
+      const logged = await eventually(
+        async () => ((await (await refusing.admin("/api/logs?metadata_case=refused-realtime")).json()) as { logs: Array<Record<string, unknown>> }).logs,
+        (logs) => logs.length > 0,
+      );
+      expect(logged[0]).toMatchObject({ object: "realtime.session", status: "error", selected_key_id: "bad" });
+    } finally {
+      await refusing.close();
+    }
+  });
+});
