@@ -54,7 +54,7 @@ class RealtimeSession {
   ) {
     upstream.binaryType = "arraybuffer";
     upstream.addEventListener("message", (event) => this.fromProvider(event.data as string | ArrayBuffer));
-    upstream.addEventListener("close", (event) => this.end(event.code, event.reason));
+    upstream.addEventListener("close", (event) => this.end("provider", event.code, event.reason));
   }
 
   /** Bun's handlers for the client's socket once upgraded. */
@@ -67,7 +67,7 @@ class RealtimeSession {
     message: (_socket: ClientSocket, message: string | Buffer) => {
       if (this.upstream.readyState === WebSocket.OPEN) this.upstream.send(message);
     },
-    close: (_socket: ClientSocket, code: number, reason: string) => this.end(code, reason),
+    close: (_socket: ClientSocket, code: number, reason: string) => this.end("client", code, reason),
   };
 
   private fromProvider(message: string | ArrayBuffer): void {
@@ -117,19 +117,24 @@ class RealtimeSession {
     });
   }
 
-  /** Either side closed: the other follows, responses cut short are logged as such, then the session. */
-  private end(code: number, reason: string): void {
+  /**
+   * Either side closed: the other follows with the same code where it may be sent, responses cut
+   * short are logged as such, then the session, failed when the provider dropped it.
+   */
+  private end(by: "client" | "provider", code: number, reason: string): void {
     if (this.ended) return;
     this.ended = true;
-    const closeCode = sendableClose(code) ? code : 1011;
-    if (this.upstream.readyState === WebSocket.OPEN || this.upstream.readyState === WebSocket.CONNECTING) this.upstream.close(closeCode === 1011 ? 1000 : closeCode, reason);
-    if (this.client && this.client.readyState === WebSocket.OPEN) this.client.close(closeCode, reason);
+    // A client socket may send only 1000 and the application's own codes.
+    if (this.upstream.readyState === WebSocket.OPEN) this.upstream.close(code >= 3000 && code <= 4999 ? code : 1000, reason);
+    if (this.client?.readyState === WebSocket.OPEN) this.client.close(sendableClose(code) ? code : 1011, reason);
     for (const admitted of this.responses.values()) {
       void admitted.then((call) => call?.settle({ status: 200, answered: { target: this.target, keyId: this.keyId, isFallback: false }, attempts: [], summary: { toolCallNames: [], truncated: true } }));
     }
     this.responses.clear();
+    const dropped = by === "provider" && !sendableClose(code) ? new GatewayError({ status: 502, errorType: "provider_unreachable", message: `provider '${this.target.provider}' dropped the Realtime session (close code ${code})` }) : undefined;
     this.session.settle({
-      status: 200,
+      status: dropped ? 502 : 200,
+      error: dropped,
       answered: { target: this.target, keyId: this.keyId, isFallback: false },
       attempts: [{ provider: this.target.provider, model: this.target.model, key: this.keyId, is_fallback: false }],
       summary: NOTHING_USED,
