@@ -195,14 +195,14 @@ function createdByCall(call: InferenceCall, result: Dispatched): true | "upload_
  * Remembers which key made what the reply creates, when the provider has several: later calls on
  * it go with that key. A stream names it in its first event, and ends once it is remembered.
  */
-async function rememberingCreated(objectKeys: ObjectKeys | undefined, call: InferenceCall, result: Dispatched): Promise<Dispatched> {
+function rememberingCreated(objectKeys: ObjectKeys | undefined, call: InferenceCall, result: Dispatched): Dispatched | Promise<Dispatched> {
   const { keyId, target } = result;
-  const creates = keyId && objectKeys?.tracks(target.provider) ? createdByCall(call, result) : undefined;
-  if (!creates || !objectKeys || !keyId) return result;
+  // Most calls create nothing: that is the cheaper question, asked first.
+  const creates = keyId && objectKeys ? createdByCall(call, result) : undefined;
+  if (!creates || !objectKeys || !keyId || !objectKeys.tracks(target.provider)) return result;
   if ("stream" in result) return { ...result, stream: rememberingStreamedCreate(result.stream, (id) => objectKeys.remember(target.provider, id, keyId)) };
   const created = createdIdOf(creates, result);
-  if (created) await objectKeys.remember(target.provider, created, keyId);
-  return result;
+  return created ? objectKeys.remember(target.provider, created, keyId).then(() => result) : result;
 }
 
 /** The key that made what a Responses call continues (`previous_response_id`, `conversation`), when it is the provider's. */
@@ -248,7 +248,8 @@ async function answer(inference: Inference, call: InferenceCall, context: Reques
     signal: call.request.signal,
   });
   if (call.body.background === true && result.operation === "responses" && "body" in result) await rememberBackground(inference.responses, result);
-  const replied = await rememberingCreated(inference.objectKeys, call, result);
+  let replied = rememberingCreated(inference.objectKeys, call, result);
+  if (replied instanceof Promise) replied = await replied;
   const bridgedResponse = call.operation === "responses" && result.operation === "chat" ? bridgedResponseOf(inference.responses, call, context, continuing) : undefined;
   return clientResponse(replied, call, { model: result.target.model, clientBody: call.body, bridgedResponse }, onReplied, context.startedAt);
 }
