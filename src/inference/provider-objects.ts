@@ -38,6 +38,8 @@ export const OPENAI_OBJECT_CALLS = {
   response_input_items: { method: "GET", path: "/responses/:id/input_items", requestType: "response.input_items" },
   response_delete: { method: "DELETE", path: "/responses/:id", requestType: "response.delete" },
   response_cancel: { method: "POST", path: "/responses/:id/cancel", requestType: "response.cancel" },
+  // An ephemeral key for a browser's own Realtime session (WebRTC), which then talks to the provider directly.
+  realtime_client_secret_create: { method: "POST", path: "/realtime/client_secrets", requestType: "realtime.client_secret.create", body: "optional" },
   chat_completion_list: { method: "GET", path: "/chat/completions", requestType: "chat.completion.list" },
   chat_completion_retrieve: { method: "GET", path: "/chat/completions/:id", requestType: "chat.completion.retrieve" },
   chat_completion_update: { method: "POST", path: "/chat/completions/:id", requestType: "chat.completion.update", body: "required" },

@@ -151,6 +151,7 @@ const CALLS: Array<[suffix: string, build: (prefix: string) => Call]> = [
   ["/v1/conversations", (prefix) => ({ path: `${prefix}/v1/conversations`, body: {}, headers: { "x-gw-provider": "openai" } })],
   ["/v1/conversations/:id", (prefix) => ({ path: `${prefix}/v1/conversations/${heldConversation}`, body: { metadata: {} }, headers: { "x-gw-provider": "openai" } })],
   ["/v1/conversations/:id/items", (prefix) => ({ path: `${prefix}/v1/conversations/${heldConversation}/items`, body: { items: [] }, headers: { "x-gw-provider": "openai" } })],
+  ["/v1/realtime/client_secrets", (prefix) => ({ path: `${prefix}/v1/realtime/client_secrets`, body: { session: { type: "realtime", model: "gpt-realtime" } }, headers: { "x-gw-provider": "openai" } })],
   ["/v1/containers", (prefix) => ({ path: `${prefix}/v1/containers`, body: { name: "sandbox" }, headers: { "x-gw-provider": "openai" } })],
   ["/v1/containers/:id/files", (prefix) => ({ path: `${prefix}/v1/containers/${heldContainer}/files`, body: { file_id: "file-held" }, headers: { "x-gw-provider": "openai" } })],
   ["/v1/vector_stores", (prefix) => ({ path: `${prefix}/v1/vector_stores`, body: { name: "store" }, headers: ON_PLATFORM })],

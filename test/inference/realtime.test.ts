@@ -6,6 +6,8 @@ import { createVirtualKey } from "../governance/support";
 import { expectGatewayError } from "../support/gateway-error";
 import { startGateway, type TestGateway } from "../support/gateway";
 import { eventually } from "../support/eventually";
+import { loggedRequest } from "../support/logged-request";
+import { startMockOpenAI } from "../support/mock-openai";
 import { type MockOpenAIRealtime, startMockOpenAIRealtime } from "../support/mock-openai-realtime";
 
 /**
@@ -138,6 +140,17 @@ describe("what is refused before the socket opens", () => {
     await expectGatewayError(await fetch(`${gw.url}/v1/realtime?model=nowhere/gpt-realtime`, { headers: upgrade }), 400, { param: "model" });
   });
 
+  test("where inference needs a virtual key, a session without one is a 401", async () => {
+    const guarded = await startGateway({ enforce_auth_on_inference: true, providers: { openai: { keys: [{ id: "rt", value: UPSTREAM_KEY }], network_config: { base_url: upstream.baseUrl } } } });
+    try {
+      const opened = upstream.connections.length;
+      await expectGatewayError(await fetch(`${guarded.url}/v1/realtime?model=openai/gpt-realtime`, { headers: upgrade }), 401, { errorType: "caller_virtual_key_required" });
+      expect(upstream.connections.length).toBe(opened);
+    } finally {
+      await guarded.close();
+    }
+  });
+
   test("a provider that refuses the handshake is a 502, and the session is logged as failed", async () => {
     const refusing = await startGateway({ providers: { openai: { keys: [{ id: "bad", value: "sk-wrong-key" }], network_config: { base_url: upstream.baseUrl } } } });
     try {
@@ -150,6 +163,24 @@ describe("what is refused before the socket opens", () => {
       expect(logged[0]).toMatchObject({ object: "realtime.session", status: "error", selected_key_id: "bad" });
     } finally {
       await refusing.close();
+    }
+  });
+});
+
+describe("ephemeral keys for a browser's own Realtime session", () => {
+  test("client_secrets.create reaches the provider with the gateway's key and is logged", async () => {
+    const platform = startMockOpenAI();
+    const minting = await startGateway({ providers: { openai: { keys: [{ id: "mint", value: "sk-mint-upstream" }], network_config: { base_url: platform.baseUrl } } } });
+    try {
+      const sdk = new OpenAI({ baseURL: `${minting.url}/v1`, apiKey: "unused", defaultHeaders: { "x-gw-metadata-case": "client-secret" } });
+      const secret = await sdk.realtime.clientSecrets.create({ session: { type: "realtime", model: "gpt-realtime", instructions: "speak softly" } });
+      expect(secret.value).toStartWith("ek_");
+      expect(secret.session).toMatchObject({ type: "realtime", instructions: "speak softly" });
+      expect(platform.requests.at(-1)!.headers.get("authorization")).toBe("Bearer sk-mint-upstream");
+      expect(await loggedRequest(minting, "client-secret")).toMatchObject({ object: "realtime.client_secret.create", provider: "openai", selected_key_id: "mint", status: "success" });
+    } finally {
+      await minting.close();
+      platform.stop();
     }
   });
 });

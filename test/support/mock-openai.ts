@@ -460,6 +460,10 @@ export function startMockOpenAI(): MockOpenAI {
           return body.stream ? new Response(sse(completionChunks(body, mock.streamUsage).map((data) => ({ data })), true, cut, gate), { headers: streamHeaders }) : Response.json(textCompletion(body));
         case "/embeddings":
           return Response.json(embeddings(body));
+        case "/realtime/client_secrets": {
+          const session = { type: "realtime", model: "gpt-realtime", ...(body.session as object) };
+          return Response.json({ value: `ek_${crypto.randomUUID().replaceAll("-", "")}`, expires_at: Math.floor(Date.now() / 1000) + 600, session });
+        }
         case "/responses": {
           if (foreignReasoning(body)) return Response.json(undecryptable(foreignReasoning(body)!), { status: 400 });
           const done = responsesObject(body);
