@@ -38,6 +38,17 @@ export const OPENAI_OBJECT_CALLS = {
   response_input_items: { method: "GET", path: "/responses/:id/input_items", requestType: "response.input_items" },
   response_delete: { method: "DELETE", path: "/responses/:id", requestType: "response.delete" },
   response_cancel: { method: "POST", path: "/responses/:id/cancel", requestType: "response.cancel" },
+  // Sora: a create (from a prompt, an edit or extension of a video, a remix) queues a video, polled until its content can be downloaded.
+  video_create: { method: "POST", path: "/videos", requestType: "video.create", body: "required", creates: true },
+  video_list: { method: "GET", path: "/videos", requestType: "video.list" },
+  video_retrieve: { method: "GET", path: "/videos/:id", requestType: "video.retrieve" },
+  video_delete: { method: "DELETE", path: "/videos/:id", requestType: "video.delete" },
+  video_content: { method: "GET", path: "/videos/:id/content", requestType: "video.content", streams: true },
+  video_remix: { method: "POST", path: "/videos/:id/remix", requestType: "video.remix", body: "required", creates: true },
+  video_edit: { method: "POST", path: "/videos/edits", requestType: "video.edit", body: "required", creates: true },
+  video_extend: { method: "POST", path: "/videos/extensions", requestType: "video.extend", body: "required", creates: true },
+  video_character_create: { method: "POST", path: "/videos/characters", requestType: "video.character.create", body: "required", creates: true },
+  video_character_get: { method: "GET", path: "/videos/characters/:id", requestType: "video.character.retrieve" },
   // An ephemeral key for a browser's own Realtime session (WebRTC), which then talks to the provider directly.
   realtime_client_secret_create: { method: "POST", path: "/realtime/client_secrets", requestType: "realtime.client_secret.create", body: "optional" },
   chat_completion_list: { method: "GET", path: "/chat/completions", requestType: "chat.completion.list" },

@@ -31,6 +31,8 @@ let heldResponse: string;
 let heldConversation: string;
 let heldChatCompletion: string;
 let heldContainer: string;
+/** A finished video on OpenAI's mock, for the remix route. */
+let heldVideo: string;
 let heldMessageBatch: string;
 let heldVectorStore: string;
 let heldUpload: string;
@@ -79,6 +81,9 @@ beforeAll(async () => {
   heldChatCompletion = ((await storedChat.json()) as { id: string }).id;
   const container = await fetch(`${openaiUpstream.baseUrl}/containers`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ name: "held" }) });
   heldContainer = ((await container.json()) as { id: string }).id;
+  const video = await fetch(`${openaiUpstream.baseUrl}/videos`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ prompt: question }) });
+  heldVideo = ((await video.json()) as { id: string }).id;
+  openaiUpstream.videos.get(heldVideo)!.object.status = "completed";
   gw = await startGateway({
     enforce_auth_on_inference: true,
     providers: {
@@ -151,6 +156,11 @@ const CALLS: Array<[suffix: string, build: (prefix: string) => Call]> = [
   ["/v1/conversations", (prefix) => ({ path: `${prefix}/v1/conversations`, body: {}, headers: { "x-gw-provider": "openai" } })],
   ["/v1/conversations/:id", (prefix) => ({ path: `${prefix}/v1/conversations/${heldConversation}`, body: { metadata: {} }, headers: { "x-gw-provider": "openai" } })],
   ["/v1/conversations/:id/items", (prefix) => ({ path: `${prefix}/v1/conversations/${heldConversation}/items`, body: { items: [] }, headers: { "x-gw-provider": "openai" } })],
+  ["/v1/videos", (prefix) => ({ path: `${prefix}/v1/videos`, body: { model: "sora-2", prompt: question }, headers: { "x-gw-provider": "openai" } })],
+  ["/v1/videos/:id/remix", (prefix) => ({ path: `${prefix}/v1/videos/${heldVideo}/remix`, body: { prompt: question }, headers: { "x-gw-provider": "openai" } })],
+  ["/v1/videos/edits", (prefix) => ({ path: `${prefix}/v1/videos/edits`, body: { prompt: question }, headers: { "x-gw-provider": "openai" } })],
+  ["/v1/videos/extensions", (prefix) => ({ path: `${prefix}/v1/videos/extensions`, body: { prompt: question }, headers: { "x-gw-provider": "openai" } })],
+  ["/v1/videos/characters", (prefix) => ({ path: `${prefix}/v1/videos/characters`, body: { name: "held" }, headers: { "x-gw-provider": "openai" } })],
   ["/v1/realtime/client_secrets", (prefix) => ({ path: `${prefix}/v1/realtime/client_secrets`, body: { session: { type: "realtime", model: "gpt-realtime" } }, headers: { "x-gw-provider": "openai" } })],
   ["/v1/containers", (prefix) => ({ path: `${prefix}/v1/containers`, body: { name: "sandbox" }, headers: { "x-gw-provider": "openai" } })],
   ["/v1/containers/:id/files", (prefix) => ({ path: `${prefix}/v1/containers/${heldContainer}/files`, body: { file_id: "file-held" }, headers: { "x-gw-provider": "openai" } })],

@@ -6,6 +6,7 @@
  */
 
 import { type Container, containerCall } from "./mock-openai-containers";
+import { type Video, videoCall } from "./mock-openai-videos";
 import { type Conversation, conversationCall } from "./mock-openai-conversations";
 import { keptIfAsked, type StoredCompletion, storedCompletionCall } from "./mock-openai-stored-completions";
 
@@ -372,6 +373,8 @@ export interface MockOpenAI {
   conversations: Map<string, Conversation>;
   /** The containers it keeps, by id. */
   containers: Map<string, Container>;
+  /** The videos it generates, by id. */
+  videos: Map<string, Video>;
   /** The chat completions it was asked to store, by id. */
   storedCompletions: Map<string, StoredCompletion>;
   stop(): void;
@@ -391,6 +394,7 @@ export function startMockOpenAI(): MockOpenAI {
     keysAreProjects: false,
     conversations: new Map(),
     containers: new Map(),
+    videos: new Map(),
     storedCompletions: new Map(),
     holdNextStream() {
       const { held, gate } = createHeldStream();
@@ -409,8 +413,9 @@ export function startMockOpenAI(): MockOpenAI {
       if (request.method === "GET" && url.pathname.endsWith("/models")) {
         return Response.json({ object: "list", data: [{ id: "gpt-4o-mini", object: "model", created: 0, owned_by: "mock" }] });
       }
-      // Container files may come as multipart uploads: their handler reads its own body.
-      const onContainer = await containerCall(mock.containers, request, url.pathname.replace(/^.*\/v1/, ""));
+      // Container files and videos may come as multipart forms: their handlers read their own bodies.
+      const apiPath = url.pathname.replace(/^.*\/v1/, "");
+      const onContainer = (await containerCall(mock.containers, request, apiPath)) ?? (await videoCall(mock.videos, request, url, apiPath));
       if (onContainer) {
         mock.requests.push({ path: url.pathname + url.search, headers: request.headers, body: {}, receivedAt: performance.now(), signal: request.signal });
         return onContainer;
