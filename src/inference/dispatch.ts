@@ -188,8 +188,6 @@ async function attemptTarget(store: ProviderStore, input: DispatchInput, target:
 export interface PreparedConnection {
   call: ProviderCall;
   keyId?: string;
-  /** The provider's own name for the model, after the key's aliases. */
-  upstreamModel: string;
   /** How long the provider may take to open it (its network config's request timeout). */
   timeoutSeconds: number;
 }
@@ -218,7 +216,7 @@ export async function prepareConnection(
   if (built instanceof GatewayError) return built;
   const call = provider.adapter.authorizeCall ? await provider.adapter.authorizeCall(built, upstream) : built;
   if (call instanceof GatewayError) return call;
-  return { call, keyId: key?.id, upstreamModel: upstream.model, timeoutSeconds: effectiveNetwork(provider.network).default_request_timeout_in_seconds };
+  return { call, keyId: key?.id, timeoutSeconds: effectiveNetwork(provider.network).default_request_timeout_in_seconds };
 }
 
 function withRouting(error: GatewayError, input: DispatchInput, attempts: Attempt[]): GatewayError {

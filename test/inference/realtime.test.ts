@@ -30,8 +30,8 @@ afterAll(async () => {
 });
 
 /** The SDK's Realtime socket on the gateway (plain ws: the SDK writes wss), with every server event kept for `next`. */
-async function openSession(apiKey = "unused", model = "openai/gpt-realtime") {
-  const socket = new OpenAIRealtimeWebSocket({ model, onURL: (url) => (url.protocol = "ws:") }, new OpenAI({ baseURL: `${gw.url}/v1`, apiKey }));
+async function openSession(apiKey = "unused", model = "openai/gpt-realtime", gateway = gw) {
+  const socket = new OpenAIRealtimeWebSocket({ model, onURL: (url) => (url.protocol = "ws:") }, new OpenAI({ baseURL: `${gateway.url}/v1`, apiKey }));
   const events: RealtimeServerEvent[] = [];
   const errors: string[] = [];
   let wake = () => {};
@@ -121,6 +121,23 @@ describe("a Realtime session through the gateway", () => {
     }
     const logged = await eventually(() => logsOfSession("realtime.response", `&virtual_key_ids=${key.id}`), (logs) => logs.length === 2);
     expect(logged.map((log) => log.status)).toEqual(["success", "error"]);
+  });
+
+  test("on Azure, the session opens on the v1 surface with the key as `api-key`, the deployment named as the model", async () => {
+    const onAzure = await startGateway({
+      providers: { azure: { keys: [{ id: "az", value: UPSTREAM_KEY, azure_key_config: { endpoint: upstream.url, api_version: "2025-04-01-preview", deployments: { "gpt-realtime": "voice-prod" } } }] } },
+    });
+    try {
+      const session = await openSession("unused", "azure/gpt-realtime", onAzure);
+      session.ask("hello azure");
+      expect((await session.next("response.done")).response.status).toBe("completed");
+      const connection = upstream.connections.at(-1)!;
+      expect(connection).toMatchObject({ path: "/openai/v1/realtime", model: "voice-prod" });
+      expect(connection.headers.get("api-key")).toBe(UPSTREAM_KEY);
+      session.socket.close();
+    } finally {
+      await onAzure.close();
+    }
   });
 
   test("the provider closing the session closes the client's socket", async () => {

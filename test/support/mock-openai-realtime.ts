@@ -2,14 +2,15 @@ import type { ServerWebSocket } from "bun";
 import { countTokens } from "./mock-openai";
 
 /**
- * A mock of OpenAI's Realtime API (`wss://…/v1/realtime?model=…`) in its wire format: a bearer
- * key on the handshake, `session.created` on open, then `session.update`, `conversation.item.create`
+ * A mock of OpenAI's Realtime API (`wss://…/v1/realtime?model=…`, Azure's under `/openai`) in its
+ * wire format: a bearer key (Azure's `api-key`) on the handshake, `session.created` on open, then `session.update`, `conversation.item.create`
  * and `response.create` answered as OpenAI answers them. A response echoes the last user text as
  * text deltas and ends with `response.done` carrying usage; `response.cancel` cancels one in flight
  * (the mock holds each response back until `release`, when `holdResponses` is set).
  */
 
 interface Connection {
+  path: string;
   model: string;
   headers: Headers;
   /** The client events the mock received, in order. */
@@ -19,6 +20,8 @@ interface Connection {
 }
 
 export interface MockOpenAIRealtime {
+  /** The server's root: Azure's paths (`/openai/v1/realtime`) are under it too. */
+  url: string;
   baseUrl: string;
   connections: Connection[];
   /** Responses wait for `release()` before their deltas and `response.done`. */
@@ -75,11 +78,12 @@ export function startMockOpenAIRealtime(apiKey: string): MockOpenAIRealtime {
     hostname: "127.0.0.1",
     fetch(request, bunServer) {
       const url = new URL(request.url);
-      if (url.pathname !== "/v1/realtime") return Response.json({ error: { message: "no such route", type: "invalid_request_error" } }, { status: 404 });
-      if (request.headers.get("authorization") !== `Bearer ${apiKey}`) return Response.json({ error: { message: "Incorrect API key provided.", type: "invalid_request_error", code: "invalid_api_key" } }, { status: 401 });
+      if (!url.pathname.endsWith("/v1/realtime")) return Response.json({ error: { message: "no such route", type: "invalid_request_error" } }, { status: 404 });
+      // OpenAI takes the key as a bearer, Azure as `api-key`.
+      if (request.headers.get("authorization") !== `Bearer ${apiKey}` && request.headers.get("api-key") !== apiKey) return Response.json({ error: { message: "Incorrect API key provided.", type: "invalid_request_error", code: "invalid_api_key" } }, { status: 401 });
       const model = url.searchParams.get("model");
       if (!model) return Response.json({ error: { message: "Missing required parameter: 'model'.", type: "invalid_request_error" } }, { status: 400 });
-      const connection: Connection = { model, headers: request.headers, received: [], items: [] };
+      const connection: Connection = { path: url.pathname, model, headers: request.headers, received: [], items: [] };
       mock.connections.push(connection);
       return bunServer.upgrade(request, { data: connection }) ? undefined : new Response("upgrade failed", { status: 400 });
     },
@@ -106,6 +110,7 @@ export function startMockOpenAIRealtime(apiKey: string): MockOpenAIRealtime {
   });
 
   const mock: MockOpenAIRealtime = {
+    url: `http://127.0.0.1:${server.port}`,
     baseUrl: `http://127.0.0.1:${server.port}/v1`,
     connections: [],
     holdResponses: false,

@@ -1,11 +1,10 @@
 import { GatewayError } from "../../http/errors";
 import type { PreparedConnection } from "../dispatch";
 
-/** The provider's Realtime URL for the call the adapter built (`https://…/v1/realtime`): WebSocket scheme, the model in the query. */
-function socketUrl({ call, upstreamModel }: PreparedConnection): string {
+/** The handshake's URL as the adapter built it (`https://…/v1/realtime?model=…`), in the WebSocket scheme. */
+function socketUrl({ call }: PreparedConnection): string {
   const url = new URL(call.url);
   url.protocol = url.protocol === "http:" ? "ws:" : "wss:";
-  url.searchParams.set("model", upstreamModel);
   return url.toString();
 }
 

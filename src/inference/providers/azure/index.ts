@@ -2,7 +2,7 @@ import type { OAuthKeyConfig } from "../../../provider-registry/schemas";
 import { openAIBatches } from "../../batches/openai";
 import { isProviderObjectOperation, type Operation } from "../../operations";
 import { withoutStreamOptions } from "../../formats/openai/stream-usage";
-import { definedFieldsOf, OPENAI_PATHS, openAIModelListing, openAIPayload, TEXT_OPERATIONS } from "../openai-compatible";
+import { definedFieldsOf, OPENAI_PATHS, openAIModelListing, openAIPayload, realtimeHandshake, TEXT_OPERATIONS } from "../openai-compatible";
 import { providerObjectCall } from "../provider-object-call";
 import { mintsBearer, withMintedBearer } from "../oauth";
 import type { ProviderAdapter, UpstreamTarget } from "../types";
@@ -52,7 +52,7 @@ function entraConfig(target: UpstreamTarget): OAuthKeyConfig | undefined {
   };
 }
 
-const MEDIA_OPERATIONS: readonly Operation[] = ["speech", "transcription", "translation", "image_generation", "image_edit"];
+const MEDIA_OPERATIONS: readonly Operation[] = ["speech", "transcription", "translation", "image_generation", "image_edit", "realtime"];
 const batches = openAIBatches((target, path, query) => azureUrl(target, path, query), keyHeaders);
 
 /**
@@ -76,6 +76,8 @@ export const azure: ProviderAdapter = {
   buildCall(operation, target, body) {
     if (isProviderObjectOperation(operation)) return providerObjectCall(`${endpointOf(target)}/openai/v1`, operation, body, keyHeaders(target));
     const deployment = configOf(target)?.deployments?.[target.model] ?? target.model;
+    // The Realtime API is on the v1 surface too, the deployment named as the model.
+    if (operation === "realtime") return realtimeHandshake(`${endpointOf(target)}/openai/v1`, deployment, keyHeaders(target));
     const sent = apiVersionOf(target) < STREAM_OPTIONS_SINCE ? withoutStreamOptions(body) : body;
     const model = operation === "responses" ? deployment : target.model;
     return { url: callUrl(operation, target, deployment), ...openAIPayload(operation, sent, model, keyHeaders(target)) };
