@@ -9,7 +9,7 @@ import { type MockOpenAI, startMockOpenAI } from "../support/mock-openai";
 /**
  * DeepSeek's thinking mode (on by default) answers with `reasoning_content`. In a tool loop, the
  * API refuses the next request with a 400 unless every earlier tool-calling turn brings its
- * `reasoning_content` back. Claude Code (Anthropic's format) and Codex (the Responses API)
+ * `reasoning_content` back; Kimi's and GLM's thinking models want it back too. Claude Code (Anthropic's format) and Codex (the Responses API)
  * reach DeepSeek through the gateway, translated, and must not lose it.
  */
 
@@ -24,6 +24,9 @@ beforeAll(async () => {
   gw = await startGateway({
     providers: {
       deepseek: { keys: [{ id: "ds", value: "sk-deepseek-upstream" }], network_config: { base_url: deepseek.baseUrl } },
+      // Kimi's and GLM's thinking models keep the same rule; the mock stands in for each API.
+      moonshot: { keys: [{ id: "kimi", value: "sk-moonshot-upstream" }], network_config: { base_url: deepseek.baseUrl } },
+      zai: { keys: [{ id: "glm", value: "sk-zai-upstream" }], network_config: { base_url: deepseek.baseUrl } },
       anthropic: { keys: [{ id: "ant", value: ANTHROPIC_UPSTREAM_KEY }], network_config: { base_url: claude.baseUrl } },
     },
   });
@@ -45,15 +48,15 @@ const assistantTurnsSent = () =>
     .filter((message) => message.role === "assistant")
     .map((message) => ({ reasoning: message.reasoning_content, calls: message.tool_calls?.length ?? 0 }));
 
-describe("a tool loop on DeepSeek in thinking mode", () => {
-  test("from the Anthropic SDK: the thinking block sent back reaches DeepSeek as the turn's reasoning_content", async () => {
+describe.each([MODEL, "moonshot/kimi-k2-thinking", "zai/glm-4.6"])("a tool loop on %s in thinking mode", (model) => {
+  test("from the Anthropic SDK: the thinking block sent back reaches the provider as the turn's reasoning_content", async () => {
     const client = anthropicClient();
     const tools = weatherTools;
-    const first = await client.messages.create({ model: MODEL, max_tokens: 200, tools, messages: [question] });
+    const first = await client.messages.create({ model, max_tokens: 200, tools, messages: [question] });
     expect(first.content.map((block) => block.type)).toEqual(["thinking", "tool_use"]);
     const call = first.content.find((block): block is Anthropic.ToolUseBlock => block.type === "tool_use")!;
     const second = await client.messages.create({
-      model: MODEL,
+      model,
       max_tokens: 200,
       tools,
       messages: [question, { role: "assistant", content: first.content }, { role: "user", content: [{ type: "tool_result", tool_use_id: call.id, content: "sunny" }] }],
@@ -63,14 +66,14 @@ describe("a tool loop on DeepSeek in thinking mode", () => {
   });
 
   test("from the Responses API as Codex sends it (store: false), run as a chat: the reasoning item's summary comes back as the turn's reasoning_content", async () => {
-    // DeepSeek's own API has /responses; a server without it gets the call as a chat.
+    // DeepSeek's own API has /responses; a server without it gets the call as a chat (Kimi's and GLM's always do).
     deepseek.missingRoutes = ["/responses"];
     const client: OpenAI = openAIClientOf(gw.url);
-    const first = await client.responses.create({ model: MODEL, store: false, input: "what is the weather?", tools: [RESPONSES_WEATHER_TOOL] });
+    const first = await client.responses.create({ model, store: false, input: "what is the weather?", tools: [RESPONSES_WEATHER_TOOL] });
     expect(first.output.map((item) => item.type)).toEqual(["reasoning", "function_call"]);
     const call = first.output.find((item): item is OpenAI.Responses.ResponseFunctionToolCall => item.type === "function_call")!;
     const second = await client.responses.create({
-      model: MODEL,
+      model,
       store: false,
       tools: [RESPONSES_WEATHER_TOOL],
       input: [{ role: "user", content: "what is the weather?" }, ...(first.output as OpenAI.Responses.ResponseInputItem[]), { type: "function_call_output", call_id: call.call_id, output: "sunny" }],

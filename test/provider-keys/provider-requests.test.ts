@@ -34,6 +34,8 @@ beforeAll(async () => {
       elevenlabs: { keys: [{ id: "xi", value: media.keys.elevenlabs }], network_config: { base_url: media.roots.elevenlabs } },
       fireworks: hosted("fireworks"),
       deepseek: hosted("deepseek"),
+      moonshot: hosted("moonshot"),
+      zai: hosted("zai"),
       nebius: hosted("nebius"),
       parasail: hosted("parasail"),
       azure: {
@@ -158,7 +160,7 @@ describe("ElevenLabs: speech and transcriptions", () => {
 });
 
 describe("OpenAI-compatible providers from the catalogue", () => {
-  test.each(["fireworks", "deepseek", "nebius", "parasail"])("%s: chat at {base}/chat/completions with its key as bearer", async (provider) => {
+  test.each(["fireworks", "deepseek", "moonshot", "zai", "nebius", "parasail"])("%s: chat at {base}/chat/completions with its key as bearer", async (provider) => {
     await chat(`${provider}/some-model`);
     const sent = openai.requests.at(-1)!;
     expect(sent.path).toBe("/v1/chat/completions");

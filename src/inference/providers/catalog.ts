@@ -60,6 +60,9 @@ export const BUILT_IN_PROVIDERS: Record<string, BuiltInProvider> = {
   fireworks: hosted("https://api.fireworks.ai/inference/v1"),
   // DeepSeek's thinking mode (on by default) refuses a tool-calling turn sent back without its reasoning.
   deepseek: hosted("https://api.deepseek.com/v1", { echoesReasoning: true }),
+  // Kimi's and GLM's thinking models, like DeepSeek's, keep an earlier tool-calling turn's reasoning only when it comes back.
+  moonshot: hosted("https://api.moonshot.ai/v1", { echoesReasoning: true, responsesApi: false }),
+  zai: hosted("https://api.z.ai/api/paas/v4", { echoesReasoning: true, responsesApi: false }),
   nebius: hosted("https://api.studio.nebius.com/v1", { extraOperations: ["image_generation"] }),
   parasail: hosted("https://api.parasail.io/v1"),
   // Each folder below speaks a wire format of its own.
