@@ -4,6 +4,7 @@ import { expectGatewayError } from "../support/gateway-error";
 import { startGateway, type TestGateway } from "../support/gateway";
 import { loggedRequest } from "../support/logged-request";
 import { type MockAnthropicBatches, startMockAnthropicBatches } from "../support/mock-anthropic-batches";
+import { skillArchive } from "../support/mock-anthropic-skills";
 
 /**
  * The Anthropic SDK's message batches and files, on the Anthropic mount: a batch created through
@@ -82,5 +83,42 @@ describe("files Anthropic keeps (the files beta)", () => {
 
   test("an upload that is not a form or JSON object is a 400 naming the body", async () => {
     await expectGatewayError(await fetch(`${gw.url}/anthropic/v1/files`, { method: "POST", headers: { "content-type": "application/json" }, body: "\"a file\"" }), 400, { param: "body" });
+  });
+});
+
+describe("agent skills Anthropic keeps", () => {
+  const skillFiles = async (description: string) => [
+    await toFile(new TextEncoder().encode(`---\nname: invoice-reader\ndescription: ${description}\n---\nRead the invoice.`), "invoice-reader/SKILL.md"),
+    await toFile(new Uint8Array([0, 1, 2, 255]), "invoice-reader/scripts/parse.bin"),
+  ];
+
+  test("a skill goes up as its folder, is versioned, listed, read and downloaded, and deleted version first", async () => {
+    const skill = await client.beta.skills.create({ display_name: "Invoice reader", files: await skillFiles("reads invoices") });
+    expect(skill).toMatchObject({ display_name: "Invoice reader", source: "custom" });
+    expect(upstream.requests.at(-1)!.headers.get("x-api-key")).toBe(UPSTREAM_KEY);
+    const first = upstream.skills.get(skill.id)!.versions.get(skill.latest_version_id)!;
+    expect([...first.files.keys()].sort()).toEqual(["invoice-reader/SKILL.md", "invoice-reader/scripts/parse.bin"]);
+    expect(first.files.get("invoice-reader/scripts/parse.bin")).toEqual(new Uint8Array([0, 1, 2, 255]));
+
+    const second = await client.beta.skills.versions.create(skill.id, { files: await skillFiles("reads invoices, better") });
+    expect(second).toMatchObject({ skill_id: skill.id, name: "invoice-reader", description: "reads invoices, better" });
+    const versions = [];
+    for await (const version of client.beta.skills.versions.list(skill.id)) versions.push(version.id);
+    expect(versions.sort()).toEqual([skill.latest_version_id, second.id].sort());
+    expect((await client.beta.skills.retrieve(skill.id)).latest_version_id).toBe(second.id);
+    const archive = await client.beta.skills.versions.download(second.id, { skill_id: skill.id });
+    expect(new Uint8Array(await archive.arrayBuffer())).toEqual(skillArchive(upstream.skills.get(skill.id)!.versions.get(second.id)!));
+
+    const refused = await client.beta.skills.delete(skill.id).catch((error: unknown) => error);
+    expect(refused).toBeInstanceOf(Anthropic.BadRequestError);
+    for (const version of versions) await client.beta.skills.versions.delete(version, { skill_id: skill.id });
+    await client.beta.skills.delete(skill.id);
+    expect(upstream.skills.has(skill.id)).toBe(false);
+  });
+
+  test("a folder without its SKILL.md is the provider's 400, as it said", async () => {
+    const refused = await client.beta.skills.create({ files: [await toFile(new TextEncoder().encode("no manifest"), "loose/README.md")] }).catch((error: unknown) => error);
+    expect(refused).toBeInstanceOf(Anthropic.BadRequestError);
+    expect((refused as InstanceType<typeof Anthropic.BadRequestError>).message).toContain("SKILL.md");
   });
 });

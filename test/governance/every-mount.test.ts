@@ -33,6 +33,8 @@ let heldChatCompletion: string;
 let heldContainer: string;
 /** A finished video on OpenAI's mock, for the remix route. */
 let heldVideo: string;
+/** A skill on Anthropic's mock, for the versions route. */
+let heldSkill: string;
 let heldMessageBatch: string;
 let heldVectorStore: string;
 let heldUpload: string;
@@ -68,6 +70,8 @@ beforeAll(async () => {
     body: JSON.stringify({ requests: [{ custom_id: "held", params: { model: "claude-3-5-haiku-20241022", max_tokens: 8, messages: [{ role: "user", content: question }] } }] }),
   });
   heldMessageBatch = ((await messageBatch.json()) as { id: string }).id;
+  const skill = await fetch(`${anthropicKeptUpstream.baseUrl}/skills`, { method: "POST", headers: { "x-api-key": anthropicKeptUpstream.apiKey, "anthropic-version": "2023-06-01" }, body: skillForm() });
+  heldSkill = ((await skill.json()) as { id: string }).id;
   bedrockUpstream = startMockBedrock(BEDROCK_AUTH);
   cohereUpstream = startMockCohere("cohere-every-mount");
   platformUpstream = startMockOpenAIPlatform();
@@ -135,6 +139,13 @@ function azureStyle(operation: string, deployment: string, body: Record<string, 
   return [suffix, (prefix) => ({ path: `${prefix}/openai/deployments/${encodeURIComponent(deployment)}/${operation}?api-version=2024-10-21`, body: typeof body === "function" ? body() : body })];
 }
 
+/** A skill's folder, as the Skills API takes it. */
+function skillForm(): FormData {
+  const body = new FormData();
+  body.append("files[]", new File(["---\nname: held\ndescription: held\n---\n"], "held/SKILL.md"));
+  return body;
+}
+
 /** The headers of a call on what OpenAI's platform mock keeps (files, vector stores). */
 const ON_PLATFORM = { "x-gw-provider": "platform" };
 
@@ -186,6 +197,8 @@ const CALLS: Array<[suffix: string, build: (prefix: string) => Call]> = [
   ["/v1/images/edits", (prefix) => ({ path: `${prefix}/v1/images/edits`, body: form({ model: "platform/gpt-image-1", prompt: question }, { name: "q.png", content: "PNG" }, "image") })],
   ["/v1/moderations", (prefix) => ({ path: `${prefix}/v1/moderations`, body: { model: "platform/omni-moderation-latest", input: question } })],
   ["/v1/images/generations", (prefix) => ({ path: `${prefix}/v1/images/generations`, body: { model: "platform/gpt-image-1", prompt: question } })],
+  ["/anthropic/v1/skills", (prefix) => ({ path: `${prefix}/anthropic/v1/skills`, body: skillForm(), headers: ANTHROPIC_KEPT })],
+  ["/anthropic/v1/skills/:id/versions", (prefix) => ({ path: `${prefix}/anthropic/v1/skills/${heldSkill}/versions`, body: skillForm(), headers: ANTHROPIC_KEPT })],
   ["/anthropic/v1/files", (prefix) => ({ path: `${prefix}/anthropic/v1/files`, body: form({}, { name: "notes.txt", content: question }), headers: { ...ANTHROPIC_KEPT, "anthropic-beta": "files-api-2025-04-14" } })],
   ["/v1/files", (prefix) => ({ path: `${prefix}/v1/files`, body: form({ purpose: "batch", provider: "platform" }, { name: "in.jsonl", content: "{}\n" }) })],
   ["/v1/batches", (prefix) => ({ path: `${prefix}/v1/batches`, body: { provider: "platform", input_file_id: heldFile, endpoint: "/v1/chat/completions", completion_window: "24h" } })],

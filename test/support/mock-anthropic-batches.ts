@@ -1,5 +1,7 @@
+import { type Skill, skillRoute } from "./mock-anthropic-skills";
+
 /**
- * A mock of Anthropic's Message Batches and Files APIs in their real wire formats. Batches stay
+ * A mock of Anthropic's Message Batches, Files and Skills (mock-anthropic-skills.ts) APIs in their real wire formats. Batches stay
  * `in_progress` until the test ends them, and can be deleted only then; their results are JSONL, one line per request, echoing
  * the request's last user text (a request whose text asks to fail is `errored`). Files need the
  * files beta header; like Anthropic's, uploaded files cannot be downloaded.
@@ -26,6 +28,7 @@ export interface MockAnthropicBatches {
   requests: Array<{ method: string; path: string; headers: Headers; json?: Record<string, unknown> }>;
   batches: Map<string, MessageBatch>;
   files: Map<string, AnthropicFile>;
+  skills: Map<string, Skill>;
   /** Ends a batch as Anthropic does once every request ran. */
   endBatch(id: string): void;
   stop(): void;
@@ -118,6 +121,7 @@ export function startMockAnthropicBatches(apiKey: string): MockAnthropicBatches 
     requests: [],
     batches: new Map(),
     files: new Map(),
+    skills: new Map(),
     endBatch(id) {
       const batch = mock.batches.get(id)!;
       const errored = batch.requests.filter((request) => /fail/.test(textOf(request.params.messages!.at(-1)!.content))).length;
@@ -137,6 +141,7 @@ export function startMockAnthropicBatches(apiKey: string): MockAnthropicBatches 
       const parts = url.pathname.replace(/^\/v1\//, "").split("/");
       if (parts[0] === "messages" && parts[1] === "batches") return batchRoute(mock, request.method, parts.slice(2), json ?? {});
       if (parts[0] === "files") return fileRoute(mock.files, request.method, parts.slice(1), request);
+      if (parts[0] === "skills") return skillRoute(mock.skills, request.method, parts.slice(1), request);
       return error(404, "not_found_error", `no route ${url.pathname}`);
     },
   });

@@ -2,8 +2,10 @@ import { PROVIDER_OBJECT_CALLS, type ProviderObjectBody, type ProviderObjectOper
 import { multipartBody, withoutContentType } from "./multipart";
 import type { UpstreamCall } from "./types";
 
-/** A form the client sent carries a file (a container file's upload, an Anthropic file's); JSON does not. */
-const carriesFile = (json: unknown): json is Record<string, unknown> => typeof json === "object" && json !== null && Object.values(json).some((value) => value instanceof Blob);
+const isFile = (value: unknown) => value instanceof Blob || (Array.isArray(value) && value.some((item) => item instanceof Blob));
+
+/** A form the client sent carries a file or several (a container file's upload, a skill's folder); JSON does not. */
+const carriesFile = (json: unknown): json is Record<string, unknown> => typeof json === "object" && json !== null && Object.values(json).some(isFile);
 
 /** A call on an object the provider keeps, under its API root (`{base_url}`, Azure's `{endpoint}/openai/v1`, Anthropic's `{base}`). */
 export function providerObjectCall(root: string, operation: ProviderObjectOperation, body: Record<string, unknown>, headers: Record<string, string>): UpstreamCall {
