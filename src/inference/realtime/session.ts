@@ -82,7 +82,7 @@ class RealtimeSession {
   private responseStarted(message: string): void {
     const id = responseOf(message).id;
     if (!id) return;
-    const admitted = admitCall(this.inference, { ...this.call, operation: "realtime_response", sessionId: this.session.context.id }).catch((error: unknown) => {
+    const admitted = admitCall(this.inference, { ...this.call, operation: "realtime_response" }).catch((error: unknown) => {
       this.refuse(id, error);
       return undefined;
     });
@@ -154,7 +154,9 @@ export async function openRealtimeSession(inference: Inference, request: Request
   const model = new URL(request.url).searchParams.get("model");
   if (!model) throw badRequest("model: a Realtime session names its model in the `model` query parameter", "model");
   const protocols = offeredProtocols(request);
-  const call: InferenceCall = { operation: "realtime", format: "openai", body: { model }, model, fallbacks: [], stream: true, request: withSubprotocolKey(request, protocols), mountProvider };
+  // The session and each of its responses are logged under one session id: the client's, else a new one.
+  const sessionId = request.headers.get("x-gw-session-id") ?? Bun.randomUUIDv7();
+  const call: InferenceCall = { operation: "realtime", format: "openai", body: { model }, model, fallbacks: [], stream: true, request: withSubprotocolKey(request, protocols), mountProvider, sessionId };
   const session = await admitCall(inference, call);
   const target = session.context.targets[0]!;
   let prepared: PreparedConnection | GatewayError | undefined;
