@@ -35,6 +35,9 @@ let heldContainer: string;
 let heldVideo: string;
 /** A skill on Anthropic's mock, for the versions route. */
 let heldSkill: string;
+/** An eval and a run of it on OpenAI's mock, for the routes under them. */
+let heldEval: string;
+let heldEvalRun: string;
 let heldMessageBatch: string;
 let heldVectorStore: string;
 let heldUpload: string;
@@ -88,6 +91,10 @@ beforeAll(async () => {
   const video = await fetch(`${openaiUpstream.baseUrl}/videos`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ prompt: question }) });
   heldVideo = ((await video.json()) as { id: string }).id;
   openaiUpstream.videos.get(heldVideo)!.object.status = "completed";
+  const evaluation = await fetch(`${openaiUpstream.baseUrl}/evals`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ data_source_config: { type: "custom" } }) });
+  heldEval = ((await evaluation.json()) as { id: string }).id;
+  const evalRun = await fetch(`${openaiUpstream.baseUrl}/evals/${heldEval}/runs`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ data_source: { type: "completions" } }) });
+  heldEvalRun = ((await evalRun.json()) as { id: string }).id;
   gw = await startGateway({
     enforce_auth_on_inference: true,
     providers: {
@@ -172,6 +179,10 @@ const CALLS: Array<[suffix: string, build: (prefix: string) => Call]> = [
   ["/v1/videos/edits", (prefix) => ({ path: `${prefix}/v1/videos/edits`, body: { prompt: question }, headers: { "x-gw-provider": "openai" } })],
   ["/v1/videos/extensions", (prefix) => ({ path: `${prefix}/v1/videos/extensions`, body: { prompt: question }, headers: { "x-gw-provider": "openai" } })],
   ["/v1/videos/characters", (prefix) => ({ path: `${prefix}/v1/videos/characters`, body: { name: "held" }, headers: { "x-gw-provider": "openai" } })],
+  ["/v1/evals", (prefix) => ({ path: `${prefix}/v1/evals`, body: { data_source_config: { type: "custom" } }, headers: { "x-gw-provider": "openai" } })],
+  ["/v1/evals/:id", (prefix) => ({ path: `${prefix}/v1/evals/${heldEval}`, body: { name: "renamed" }, headers: { "x-gw-provider": "openai" } })],
+  ["/v1/evals/:id/runs", (prefix) => ({ path: `${prefix}/v1/evals/${heldEval}/runs`, body: { data_source: { type: "completions" } }, headers: { "x-gw-provider": "openai" } })],
+  ["/v1/evals/:id/runs/:run_id", (prefix) => ({ path: `${prefix}/v1/evals/${heldEval}/runs/${heldEvalRun}`, body: {}, headers: { "x-gw-provider": "openai" } })],
   ["/v1/realtime/client_secrets", (prefix) => ({ path: `${prefix}/v1/realtime/client_secrets`, body: { session: { type: "realtime", model: "gpt-realtime" } }, headers: { "x-gw-provider": "openai" } })],
   ["/v1/containers", (prefix) => ({ path: `${prefix}/v1/containers`, body: { name: "sandbox" }, headers: { "x-gw-provider": "openai" } })],
   ["/v1/containers/:id/files", (prefix) => ({ path: `${prefix}/v1/containers/${heldContainer}/files`, body: { file_id: "file-held" }, headers: { "x-gw-provider": "openai" } })],

@@ -6,6 +6,7 @@
  */
 
 import { type Container, containerCall } from "./mock-openai-containers";
+import { type Eval, evalCall } from "./mock-openai-evals";
 import { type Video, videoCall } from "./mock-openai-videos";
 import { type Conversation, conversationCall } from "./mock-openai-conversations";
 import { keptIfAsked, type StoredCompletion, storedCompletionCall } from "./mock-openai-stored-completions";
@@ -375,6 +376,8 @@ export interface MockOpenAI {
   containers: Map<string, Container>;
   /** The videos it generates, by id. */
   videos: Map<string, Video>;
+  /** The evals it keeps, with their runs, by id. */
+  evals: Map<string, Eval>;
   /** The chat completions it was asked to store, by id. */
   storedCompletions: Map<string, StoredCompletion>;
   stop(): void;
@@ -395,6 +398,7 @@ export function startMockOpenAI(): MockOpenAI {
     conversations: new Map(),
     containers: new Map(),
     videos: new Map(),
+    evals: new Map(),
     storedCompletions: new Map(),
     holdNextStream() {
       const { held, gate } = createHeldStream();
@@ -442,7 +446,7 @@ export function startMockOpenAI(): MockOpenAI {
       }
       const onConversation = conversationCall(mock.conversations, request.method, path, body);
       if (onConversation) return onConversation;
-      const onStoredCompletion = storedCompletionCall(mock.storedCompletions, request.method, path, body);
+      const onStoredCompletion = storedCompletionCall(mock.storedCompletions, request.method, path, body) ?? evalCall(mock.evals, request.method, path, body);
       if (onStoredCompletion) return onStoredCompletion;
       const fault = mock.faults.shift();
       if (fault?.kind === "delay") await Bun.sleep(fault.ms);
