@@ -141,6 +141,16 @@ describe("a Realtime session through the gateway", () => {
     }
   });
 
+  test("an event that does not parse is passed on as it came, and the session goes on", async () => {
+    const session = await openSession();
+    upstream.sendRaw('{"type":"response.done","response":');
+    await eventually(async () => session.errors, (errors) => errors.length > 0);
+    expect(session.errors[0]).toContain("could not parse");
+    session.ask("still there?");
+    expect((await session.next("response.done")).response.status).toBe("completed");
+    session.socket.close();
+  });
+
   test("the provider closing the session closes the client's socket", async () => {
     const session = await openSession();
     const closed = new Promise<number>((resolve) => session.socket.socket.addEventListener("close", (event) => resolve(event.code)));

@@ -29,6 +29,8 @@ export interface MockOpenAIRealtime {
   release(): void;
   /** Closes every open session from the provider's side. */
   closeAll(code: number, reason: string): void;
+  /** Sends every open session a message as it is, well-formed or not. */
+  sendRaw(message: string): void;
   stop(): void;
 }
 
@@ -119,6 +121,9 @@ export function startMockOpenAIRealtime(apiKey: string): MockOpenAIRealtime {
     },
     closeAll(code, reason) {
       for (const socket of sockets) socket.close(code, reason);
+    },
+    sendRaw(message) {
+      for (const socket of sockets) socket.send(message);
     },
     stop: () => server.stop(true),
   };

@@ -34,8 +34,14 @@ export interface RealtimeResponse {
   usage?: Record<string, unknown> | null;
 }
 
-/** Every response starts with `response.created` and ends with `response.done`, whatever stopped it. */
-export const responseOf = (message: string) => (JSON.parse(message) as { response?: RealtimeResponse }).response ?? {};
+/** Every response starts with `response.created` and ends with `response.done`, whatever stopped it; an event that does not parse names none. */
+export function responseOf(message: string): RealtimeResponse {
+  try {
+    return (JSON.parse(message) as { response?: RealtimeResponse }).response ?? {};
+  } catch {
+    return {};
+  }
+}
 
 function finishOf(response: RealtimeResponse, calledTools: boolean): FinishReason {
   if (response.status === "incomplete") return response.status_details?.reason === "content_filter" ? "content_filter" : "length";
