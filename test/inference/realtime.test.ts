@@ -141,6 +141,18 @@ describe("a Realtime session through the gateway", () => {
     }
   });
 
+  test("Azure's client (endpoint `/openai`) opens it at its /openai/realtime, the deployment and its key in the query", async () => {
+    const key = await createVirtualKey(gw, { name: "realtime-azure-client" });
+    // What OpenAIRealtimeWebSocket.azure() opens, browsers included: no header to carry the key.
+    const socket = new WebSocket(`${gw.url.replace(/^http/, "ws")}/openai/openai/realtime?api-version=2025-04-01-preview&deployment=gpt-realtime&api-key=${key.value}`);
+    const first = await new Promise<{ type: string }>((resolve) => socket.addEventListener("message", (event) => resolve(JSON.parse(String(event.data))), { once: true }));
+    expect(first.type).toBe("session.created");
+    expect(upstream.connections.at(-1)!.model).toBe("gpt-realtime");
+    socket.close();
+    const logged = await eventually(() => logsOfSession("realtime.session", `&virtual_key_ids=${key.id}`), (logs) => logs.length > 0);
+    expect(logged[0]).toMatchObject({ provider: "openai", model: "gpt-realtime" });
+  });
+
   test("an event that does not parse is passed on as it came, and the session goes on", async () => {
     const session = await openSession();
     upstream.sendRaw('{"type":"response.done","response":');
@@ -162,9 +174,10 @@ describe("a Realtime session through the gateway", () => {
 describe("what is refused before the socket opens", () => {
   const upgrade = { upgrade: "websocket", connection: "Upgrade", "sec-websocket-key": btoa("0123456789abcdef"), "sec-websocket-version": "13" };
 
-  test("a plain GET is a 426; no model is a 400 naming it; an unknown provider is a 400", async () => {
+  test("a plain GET is a 426; no model is a 400 naming it (Azure's: the deployment); an unknown provider is a 400", async () => {
     await expectGatewayError(await fetch(`${gw.url}/v1/realtime?model=openai/gpt-realtime`), 426);
     await expectGatewayError(await fetch(`${gw.url}/v1/realtime`, { headers: upgrade }), 400, { param: "model" });
+    await expectGatewayError(await fetch(`${gw.url}/openai/openai/realtime?api-version=2025-04-01-preview`, { headers: upgrade }), 400, { param: "deployment" });
     await expectGatewayError(await fetch(`${gw.url}/v1/realtime?model=nowhere/gpt-realtime`, { headers: upgrade }), 400, { param: "model" });
   });
 

@@ -3,6 +3,7 @@ import type { ProviderStore } from "../../provider-registry/store";
 import type { Inference } from "../handle";
 import { modelInPath, providerListing } from "../model-ref";
 import type { Operation } from "../operations";
+import { openRealtimeSession } from "../realtime/session";
 import { speechUsage } from "../request-usage";
 import { ChatCompletionBody, CompletionBody, EmbeddingBody, ImageBody, ImageEditForm, type OpenAIBody, openAIHandler, SpeechBody, TranscriptionForm, TranslationForm } from "./openai-bodies";
 
@@ -27,7 +28,8 @@ function modelOfDeployment(store: ProviderStore, deployment: string, mountProvid
 /**
  * Azure OpenAI's own paths, for clients built for it (the `AzureOpenAI` SDK, LangChain's
  * AzureChatOpenAI): `{prefix}/openai/deployments/{deployment}/chat/completions?api-version=…`,
- * the deployment standing for the model, the version ignored. Bodies are OpenAI's.
+ * the deployment standing for the model, the version ignored. Bodies are OpenAI's. The Realtime
+ * API's socket is `{prefix}/openai/realtime?deployment=…`.
  */
 export function azureDeploymentsMount(prefix: string, inference: Inference, mountProvider: string) {
   const handle = openAIHandler(inference, mountProvider);
@@ -38,7 +40,12 @@ export function azureDeploymentsMount(prefix: string, inference: Inference, moun
       return handle(operation, { ...body, model } as OpenAIBody, request, { stream: options.stream?.(body), usage });
     };
   const formStream = (body: Record<string, unknown>) => body.stream === "true";
-  return new Elysia({ name: `azure-deployments:${prefix}`, prefix: `${prefix}/openai/deployments/:deployment` })
+  // Azure's Realtime API, as `OpenAIRealtimeWebSocket.azure` opens it: the deployment in the query.
+  const realtime = new Elysia({ name: `azure-realtime:${prefix}` }).get(`${prefix}/openai/realtime`, ({ request, server, query }) => {
+    const model = query.deployment ? modelOfDeployment(inference.providers, query.deployment, mountProvider) : undefined;
+    return openRealtimeSession(inference, request, server!, { model, param: "deployment", mountProvider });
+  });
+  const deployments = new Elysia({ name: `azure-deployments:${prefix}`, prefix: `${prefix}/openai/deployments/:deployment` })
     .guard({ params: DeploymentParams })
     .post("/chat/completions", call("chat"), { body: withoutModel(ChatCompletionBody) })
     .post("/completions", call("text_completion"), { body: withoutModel(CompletionBody) })
@@ -48,4 +55,5 @@ export function azureDeploymentsMount(prefix: string, inference: Inference, moun
     .post("/audio/translations", call("translation", { stream: () => false }), { body: withoutModel(TranslationForm) })
     .post("/images/generations", call("image_generation"), { body: withoutModel(ImageBody) })
     .post("/images/edits", call("image_edit", { stream: formStream }), { body: withoutModel(ImageEditForm) });
+  return new Elysia().use(realtime).use(deployments);
 }

@@ -19,12 +19,20 @@ const upgradeRequired = () =>
 
 const offeredProtocols = (request: Request) => (request.headers.get("sec-websocket-protocol") ?? "").split(",").map((protocol) => protocol.trim());
 
-/** A browser's key comes as a subprotocol: as a header it is read like any other (a virtual key, say). */
-function withSubprotocolKey(request: Request, protocols: readonly string[]): Request {
-  const key = protocols.find((protocol) => protocol.startsWith(KEY_PROTOCOL))?.slice(KEY_PROTOCOL.length);
-  if (!key || request.headers.has("authorization")) return request;
+/**
+ * A socket opened where headers cannot be sent (a browser) carries its key in a subprotocol
+ * (OpenAI's SDK) or in the query (`api-key` or `Authorization`, Azure's): as a header it is read
+ * like any other key (a virtual key, say).
+ */
+function withKeyAsHeader(request: Request, protocols: readonly string[]): Request {
+  const query = new URL(request.url).searchParams;
+  const protocolKey = protocols.find((protocol) => protocol.startsWith(KEY_PROTOCOL))?.slice(KEY_PROTOCOL.length);
+  const bearer = protocolKey ? `Bearer ${protocolKey}` : query.get("Authorization");
+  const apiKey = query.get("api-key");
+  if ((!bearer || request.headers.has("authorization")) && (!apiKey || request.headers.has("api-key"))) return request;
   const headers = new Headers(request.headers);
-  headers.set("authorization", `Bearer ${key}`);
+  if (bearer && !headers.has("authorization")) headers.set("authorization", bearer);
+  if (apiKey && !headers.has("api-key")) headers.set("api-key", apiKey);
   return new Request(request.url, { headers });
 }
 
@@ -144,19 +152,24 @@ class RealtimeSession {
 }
 
 /**
- * `GET {mount}/realtime?model=…` with `Upgrade: websocket`: the session is admitted like any
- * request (a virtual key in a header or in the `openai-insecure-api-key.` subprotocol), the
- * provider's socket is opened with the gateway's key, then the client's is upgraded. Every failure
- * before that is an HTTP error the client can read.
+ * A Realtime WebSocket (`GET {mount}/realtime?model=…`, or Azure's `?deployment=…`) with
+ * `Upgrade: websocket`: the session is admitted like any request (a virtual key in a header, the
+ * `openai-insecure-api-key.` subprotocol or Azure's `api-key` query), the provider's socket is
+ * opened with the gateway's key, then the client's is upgraded. Every failure before that is an
+ * HTTP error the client can read. `model` is undefined when the request named none (`param` says where).
  */
-export async function openRealtimeSession(inference: Inference, request: Request, server: Server<unknown>, mountProvider: string | undefined): Promise<Response | undefined> {
+export async function openRealtimeSession(
+  inference: Inference,
+  request: Request,
+  server: Server<unknown>,
+  { model, param, mountProvider }: { model: string | undefined; param: string; mountProvider: string | undefined },
+): Promise<Response | undefined> {
   if (request.headers.get("upgrade")?.toLowerCase() !== "websocket") throw upgradeRequired();
-  const model = new URL(request.url).searchParams.get("model");
-  if (!model) throw badRequest("model: a Realtime session names its model in the `model` query parameter", "model");
+  if (!model) throw badRequest(`${param}: a Realtime session names its model in the \`${param}\` query parameter`, param);
   const protocols = offeredProtocols(request);
   // The session and each of its responses are logged under one session id: the client's, else a new one.
   const sessionId = request.headers.get("x-gw-session-id") ?? Bun.randomUUIDv7();
-  const call: InferenceCall = { operation: "realtime", format: "openai", body: { model }, model, fallbacks: [], stream: true, request: withSubprotocolKey(request, protocols), mountProvider, sessionId };
+  const call: InferenceCall = { operation: "realtime", format: "openai", body: { model }, model, fallbacks: [], stream: true, request: withKeyAsHeader(request, protocols), mountProvider, sessionId };
   const session = await admitCall(inference, call);
   const target = session.context.targets[0]!;
   let prepared: PreparedConnection | GatewayError | undefined;
