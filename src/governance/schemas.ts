@@ -117,6 +117,9 @@ export const PricePatch = t.Object({
   cache_read_input_token_cost: PerToken,
   cache_creation_input_token_cost: PerToken,
   output_cost_per_reasoning_token: PerToken,
+  /** Audio in and out (the Realtime API, audio chat models), where it costs more than text. */
+  input_cost_per_audio_token: PerToken,
+  output_cost_per_audio_token: PerToken,
 });
 export type PricePatch = Static<typeof PricePatch>;
 

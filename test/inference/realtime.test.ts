@@ -101,6 +101,24 @@ describe("a Realtime session through the gateway", () => {
     expect(sessions).toEqual([expect.objectContaining({ status: "success", total_tokens: 0 })]);
   });
 
+  test("a response is priced with its audio at the model's audio rates", async () => {
+    upstream.audioTokens = { input: 1_000, output: 2_000 };
+    try {
+      const session = await openSession("unused", "openai/gpt-realtime-priced");
+      session.ask("spoken question");
+      const { usage } = (await session.next("response.done")).response;
+      session.socket.close();
+      const [logged] = await eventually(() => logsOfSession("realtime.response", "&models=gpt-realtime-priced"), (logs) => logs.length > 0);
+      // gpt-realtime's list prices per token: text 4e-6 in and 16e-6 out, audio 32e-6 in and 64e-6 out.
+      const textIn = usage!.input_token_details!.text_tokens!;
+      const textOut = usage!.output_token_details!.text_tokens!;
+      expect(logged!.cost as number).toBeCloseTo(textIn * 4e-6 + 1_000 * 32e-6 + textOut * 16e-6 + 2_000 * 64e-6, 12);
+      expect(logged).toMatchObject({ input_tokens: textIn + 1_000, output_tokens: textOut + 2_000 });
+    } finally {
+      upstream.audioTokens = { input: 0, output: 0 };
+    }
+  });
+
   test("a virtual key in the SDK's subprotocol governs it: a response beyond its rate limit is cancelled and the client told why", async () => {
     // Opening the session is one request, the first response another: the second is one too many.
     const key = await createVirtualKey(gw, { name: "realtime-two", rate_limit: { request_max_limit: 2, request_reset_duration: "1h" } });

@@ -26,6 +26,8 @@ export interface MockOpenAIRealtime {
   connections: Connection[];
   /** Responses wait for `release()` before their deltas and `response.done`. */
   holdResponses: boolean;
+  /** Audio tokens each response reports besides its text ones, as a spoken exchange would. */
+  audioTokens: { input: number; output: number };
   release(): void;
   /** Closes every open session from the provider's side. */
   closeAll(code: number, reason: string): void;
@@ -63,14 +65,15 @@ export function startMockOpenAIRealtime(apiKey: string): MockOpenAIRealtime {
       send(socket, { type: "response.output_text.done", response_id: id, item_id: item.id, output_index: 0, content_index: 0, text });
       send(socket, { type: "response.output_item.done", response_id: id, output_index: 0, item });
     }
-    const input = countTokens(lastUserText(connection));
-    const output = cancelled ? 0 : countTokens(text);
+    const textIn = countTokens(lastUserText(connection));
+    const textOut = cancelled ? 0 : countTokens(text);
+    const audio = mock.audioTokens;
     const usage = {
-      total_tokens: input + output,
-      input_tokens: input,
-      output_tokens: output,
-      input_token_details: { text_tokens: input, audio_tokens: 0, cached_tokens: 0 },
-      output_token_details: { text_tokens: output, audio_tokens: 0 },
+      total_tokens: textIn + audio.input + textOut + audio.output,
+      input_tokens: textIn + audio.input,
+      output_tokens: textOut + audio.output,
+      input_token_details: { text_tokens: textIn, audio_tokens: audio.input, cached_tokens: 0 },
+      output_token_details: { text_tokens: textOut, audio_tokens: audio.output },
     };
     send(socket, { type: "response.done", response: { ...base, status: cancelled ? "cancelled" : "completed", status_details: null, output: cancelled ? [] : [item], usage } });
   }
@@ -116,6 +119,7 @@ export function startMockOpenAIRealtime(apiKey: string): MockOpenAIRealtime {
     baseUrl: `http://127.0.0.1:${server.port}/v1`,
     connections: [],
     holdResponses: false,
+    audioTokens: { input: 0, output: 0 },
     release: () => {
       for (const resolve of held.splice(0)) resolve();
     },

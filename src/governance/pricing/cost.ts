@@ -5,23 +5,28 @@ import type { PricePatch } from "../schemas";
 export type ModelPrice = Required<Pick<PricePatch, "input_cost_per_token" | "output_cost_per_token">> & PricePatch;
 
 /**
- * The cost of a reply. Canonical usage counts cache reads and cache writes inside
- * `prompt_tokens` and reasoning inside `completion_tokens` (OpenAI's convention), so each is
- * taken out of the plain count and priced at its own rate.
+ * The cost of a reply. Canonical usage counts cache reads, cache writes and audio inside
+ * `prompt_tokens`, and reasoning and audio inside `completion_tokens` (OpenAI's convention), so
+ * each is taken out of the plain count and priced at its own rate. Cached audio is priced as a
+ * cache read.
  */
 export function costOf(usage: Usage, price: ModelPrice): number {
   const cacheRead = usage.prompt_tokens_details?.cached_tokens ?? 0;
   const cacheWrite = usage.prompt_tokens_details?.cache_write_tokens ?? 0;
+  const audioIn = usage.prompt_tokens_details?.audio_tokens ?? 0;
   const reasoning = usage.completion_tokens_details?.reasoning_tokens ?? 0;
-  const plainInput = Math.max(0, usage.prompt_tokens - cacheRead - cacheWrite);
-  const plainOutput = Math.max(0, usage.completion_tokens - reasoning);
+  const audioOut = usage.completion_tokens_details?.audio_tokens ?? 0;
+  const plainInput = Math.max(0, usage.prompt_tokens - cacheRead - cacheWrite - audioIn);
+  const plainOutput = Math.max(0, usage.completion_tokens - reasoning - audioOut);
   const input = price.input_cost_per_token;
   const output = price.output_cost_per_token;
   return (
     plainInput * input +
     cacheRead * (price.cache_read_input_token_cost ?? input) +
     cacheWrite * (price.cache_creation_input_token_cost ?? input) +
+    audioIn * (price.input_cost_per_audio_token ?? input) +
     plainOutput * output +
-    reasoning * (price.output_cost_per_reasoning_token ?? output)
+    reasoning * (price.output_cost_per_reasoning_token ?? output) +
+    audioOut * (price.output_cost_per_audio_token ?? output)
   );
 }
