@@ -23,6 +23,8 @@ import { ObjectKeys } from "./inference/object-keys";
 import { createStoredResponses } from "./responses";
 import { markInternal } from "./http/internal-requests";
 import { createRequestLogs } from "./logs";
+import { LiveFeed } from "./logs/live-feed";
+import { liveFeedRoutes } from "./logs/live-routes";
 import { createMcpGateway, resolveMcpSettings } from "./mcp";
 import { builtinFromHooks, createPlugins, type HostResolver } from "./plugins";
 import { reloadProvidersOnChange } from "./provider-registry/changes";
@@ -134,6 +136,8 @@ export async function createGateway({ config: givenConfig, databaseUrl, env = pr
 
   // Bodies are validated as sent: Elysia's normalize would reshape a wrong value (a string into
   // an array of characters) into a valid one before the check, and store it.
+  // The dashboard's notification socket: request logs and MCP tool calls as they are stored.
+  const liveFeed = new LiveFeed([requestLogs.liveSource, mcp.liveSource]);
   const app = new Elysia({ normalize: false })
     .use(errorHandler)
     .use(servedRequestsNeverIdle)
@@ -146,6 +150,7 @@ export async function createGateway({ config: givenConfig, databaseUrl, env = pr
     .use(providerRoutes(providers))
     .use(governance.routes)
     .use(requestLogs.routes)
+    .use(liveFeedRoutes(liveFeed, () => new Date()))
     .use(plugins.routes)
     .use(responseCache.routes)
     .use(agents.routes)
@@ -170,6 +175,7 @@ export async function createGateway({ config: givenConfig, databaseUrl, env = pr
     },
     async stop() {
       snapshots.giveUpAfter(STOP_GRACE_MS);
+      liveFeed.close();
       if (app.server) await app.stop(true);
       // Before the logs close: the agent stops indexing, its backfill and its retention sweep.
       await warp.stop();

@@ -1,7 +1,6 @@
 import { Type } from "@sinclair/typebox";
 import { Value } from "@sinclair/typebox/value";
 import { inArray } from "drizzle-orm";
-import { Elysia } from "elysia";
 import type { Database } from "../db/client";
 import { embeddedFilePath } from "../db/embedded-file";
 import { type NewRequestLogRow, requestLogs } from "../db/schema/logs";
@@ -13,8 +12,7 @@ import { CrashJournal, type RecoveredSegment } from "./crash-journal";
 import { type DriverRow, driverRowLayout, driverRowOf, LOG_COLUMN_NAMES, rowFromDriver } from "./log-columns";
 import { requestLogRecorder } from "./recorder";
 import { scheduleRetention } from "./retention";
-import { LiveLogFeed } from "./live-feed";
-import { liveLogRoutes } from "./live-routes";
+import { requestLogSource } from "./live-source";
 import { logRoutes } from "./routes";
 import { logWriterOver } from "./table-writes";
 import { type WriterDatabase, workerWriter } from "./worker-writer";
@@ -46,8 +44,6 @@ export interface RequestLogsOptions {
   onRetentionSweep?: (deleted: number) => void;
   /** Stats over a window with more requests take latency percentiles from the hourly histogram, within 1 % (default 100,000). */
   exactPercentilesUpTo?: number;
-  /** How often the live feed (GET /api/ws) looks for new rows while anyone subscribes (default 500 ms). */
-  liveIntervalMs?: number;
   /**
    * The database (a file or server URL; not `:memory:`, which a thread cannot share) that
    * threads with their own connections write batches to and, for an embedded file, run the
@@ -166,12 +162,13 @@ export function createRequestLogs(db: Database, options: RequestLogsOptions = {}
   });
   const queueStatus = () => writer.status();
   const read = reader?.db ?? clientReader(db);
-  const liveFeed = new LiveLogFeed(read, options.liveIntervalMs);
   return {
     /** Where queries over the logs run without stalling the main thread (the reader thread on a file). */
     read,
     recorder: requestLogRecorder({ enqueue }, options.contentLogging ?? (() => true)),
-    routes: new Elysia().use(logRoutes({ writer: tableWriter, read, queueStatus, clock, exactPercentilesUpTo: options.exactPercentilesUpTo })).use(liveLogRoutes(liveFeed, clock)),
+    routes: logRoutes({ writer: tableWriter, read, queueStatus, clock, exactPercentilesUpTo: options.exactPercentilesUpTo }),
+    /** The rows as they are stored, for the live feed (GET /api/ws). */
+    liveSource: requestLogSource(read),
     queueStatus,
     flush: () => writer.flush(),
     /** Calls `listener` with every batch of rows after it is stored. */
@@ -196,7 +193,6 @@ export function createRequestLogs(db: Database, options: RequestLogsOptions = {}
       return queued;
     },
     async close() {
-      liveFeed.close();
       await retention.stop();
       await writer.stop(options.stopGraceMs ?? STOP_GRACE_MS);
       journal?.close();

@@ -1,45 +1,59 @@
-import { and, asc, gt, max } from "drizzle-orm";
-import { requestLogs } from "../db/schema/logs";
-import { logConditions } from "./conditions";
+import type { PermissionName } from "../access/permissions";
 import type { LogFilters } from "./filters";
-import { LOG_SUMMARY_COLUMNS, logView } from "./search";
-import type { ReadDatabase } from "./worker-reader";
 
-/** Rows one subscriber is sent per look at most; the rest follow at the next. */
-const ROWS_PER_LOOK = 500;
+/** Changes one subscriber is sent per look and source at most; the rest follow at the next. */
+const CHANGES_PER_LOOK = 500;
 
-export type LogView = ReturnType<typeof logView>;
-
-/** A subscriber's way out: false when it cannot take the row (gone, or too far behind). */
-export type DeliverLog = (log: LogView) => boolean;
-
-interface Subscriber {
-  filters: LogFilters;
-  /** The last row it was sent (or the table's last row when it subscribed). */
-  afterSeq: number;
-  deliver: DeliverLog;
+/** A stored change, as the feed sends it: its position, and the message (JSON text). */
+export interface LiveChange {
+  seq: number;
+  message: string;
 }
 
 /**
- * Request logs as they are stored, for the dashboard's live view: each subscriber is sent every
- * new row its filters match, in the order stored. Rows are read from the table, so a subscriber
- * sees what every node of the deployment wrote, not only this one; the table is looked at every
- * `intervalMs` while anyone subscribes, and not at all otherwise.
+ * What the feed reads: a table whose writes each take a position past every earlier one, so
+ * that "after position n" is every change since (request logs by their rowid, MCP tool calls by
+ * the change counter their start and end raise).
  */
-export class LiveLogFeed {
+export interface LiveSource {
+  /** What a subscriber needs to be sent this source's changes. */
+  readonly permission: PermissionName;
+  /** The position of the last change stored now. */
+  last(): Promise<number>;
+  /** The changes after `seq`, oldest first, `limit` at most; `filters` narrow those that take them. */
+  after(seq: number, limit: number, filters: LogFilters): Promise<LiveChange[]>;
+}
+
+/** A subscriber's way out: false when it cannot take the message (gone, or too far behind). */
+export type Deliver = (message: string) => boolean;
+
+interface Subscriber {
+  filters: LogFilters;
+  /** Per source, the last change it was sent (or the last stored when it subscribed). */
+  cursors: Map<LiveSource, number>;
+  deliver: Deliver;
+}
+
+/**
+ * Changes to the logs as they are stored, for the dashboard's live view: each subscriber is sent
+ * every new change of the sources it may read, in the order stored. Changes are read from the
+ * tables, so a subscriber sees what every node of the deployment wrote, not only this one; the
+ * tables are looked at every `intervalMs` while anyone subscribes, and not at all otherwise.
+ */
+export class LiveFeed {
   private readonly subscribers = new Set<Subscriber>();
   private timer: ReturnType<typeof setTimeout> | undefined;
   private closed = false;
 
   constructor(
-    private readonly read: ReadDatabase,
+    readonly sources: readonly LiveSource[],
     private readonly intervalMs = 500,
   ) {}
 
-  /** Starts after the last row stored now; resolves to the unsubscribe once the subscriber is in. */
-  async subscribe(filters: LogFilters, deliver: DeliverLog): Promise<() => void> {
-    const [last] = await this.read.select({ seq: max(requestLogs.seq) }).from(requestLogs);
-    const subscriber: Subscriber = { filters: { ...filters, window: {} }, afterSeq: last?.seq ?? 0, deliver };
+  /** Starts after the last change stored now in each source; resolves to the unsubscribe once the subscriber is in. */
+  async subscribe(sources: readonly LiveSource[], filters: LogFilters, deliver: Deliver): Promise<() => void> {
+    const cursors = new Map(await Promise.all(sources.map(async (source) => [source, await source.last()] as const)));
+    const subscriber: Subscriber = { filters: { ...filters, window: {} }, cursors, deliver };
     this.subscribers.add(subscriber);
     this.schedule();
     return () => this.subscribers.delete(subscriber);
@@ -58,27 +72,21 @@ export class LiveLogFeed {
   }
 
   private async look(): Promise<void> {
-    await Promise.all([...this.subscribers].map((subscriber) => this.catchUp(subscriber)));
+    await Promise.all([...this.subscribers].flatMap((subscriber) => [...subscriber.cursors.keys()].map((source) => this.catchUp(subscriber, source))));
     this.timer = undefined;
     this.schedule();
   }
 
-  private async catchUp(subscriber: Subscriber): Promise<void> {
+  private async catchUp(subscriber: Subscriber, source: LiveSource): Promise<void> {
     try {
-      const rows = await this.read
-        .select(LOG_SUMMARY_COLUMNS)
-        .from(requestLogs)
-        .where(and(gt(requestLogs.seq, subscriber.afterSeq), logConditions(subscriber.filters)))
-        .orderBy(asc(requestLogs.seq))
-        .limit(ROWS_PER_LOOK);
-      for (const row of rows) {
+      for (const change of await source.after(subscriber.cursors.get(source)!, CHANGES_PER_LOOK, subscriber.filters)) {
         if (!this.subscribers.has(subscriber)) return;
-        subscriber.afterSeq = row.seq;
-        if (!subscriber.deliver(logView(row))) this.subscribers.delete(subscriber);
+        subscriber.cursors.set(source, change.seq);
+        if (!subscriber.deliver(change.message)) this.subscribers.delete(subscriber);
       }
     } catch (error) {
-      // The next look tries again from the same row.
-      console.error("live logs: reading new rows failed", error);
+      // The next look tries again from the same change.
+      console.error("live feed: reading new changes failed", error);
     }
   }
 }

@@ -1,26 +1,28 @@
 import { Elysia } from "elysia";
+import { holds } from "../access/principal";
+import { principalOf } from "../access/request-context";
 import { GatewayError } from "../http/errors";
 import { LogFilterQuery, readLogFilters } from "./filters";
-import type { LiveLogFeed, LogView } from "./live-feed";
+import type { LiveFeed } from "./live-feed";
 
-/** Closes a socket that fell too far behind to be sent everything: it reconnects and reads the gap from GET /api/logs. */
+/** Closes a socket that fell too far behind to be sent everything: it reconnects and reads the gap from the APIs. */
 const TRY_AGAIN_LATER = 1013;
 
-/** What the socket says: `ready` once it is subscribed (every log stored after that follows), then each log as stored. */
+/** What the socket says first: it is subscribed, and every change stored after this follows. */
 const readyMessage = JSON.stringify({ type: "ready" });
-const logMessage = (log: LogView) => JSON.stringify({ type: "log", operation: "create", payload: log });
 
 const upgradeRequired = () =>
   new GatewayError({ status: 426, errorType: "caller_upgrade_required", message: "GET /api/ws is a WebSocket: send the upgrade request (`Upgrade: websocket`)" });
 
 /**
- * GET /api/ws, the dashboard's notification WebSocket: every request log stored from the moment
- * it is open, as the list of GET /api/logs shows it, filtered by the same query parameters (but
- * the time range: the feed is what happens from now on). Needs `Logs:View`, like the logs.
+ * GET /api/ws, the dashboard's notification WebSocket: `ready`, then every request log stored
+ * from then on (`log`), as the list of GET /api/logs shows it and filtered by the same query
+ * parameters but the time range, and every MCP tool call as it starts and ends (`mcp_log`) for a
+ * caller who may read those. Needs `Logs:View`, like the logs.
  */
-export function liveLogRoutes(feed: LiveLogFeed, clock: () => Date) {
+export function liveFeedRoutes(feed: LiveFeed, clock: () => Date) {
   const unsubscribers = new Map<string, () => void>();
-  return new Elysia({ name: "live-logs" })
+  return new Elysia({ name: "live-feed" })
     .get("/api/ws", () => {
       // Elysia routes an upgrade request to `.ws` below, and any other here.
       throw upgradeRequired();
@@ -28,9 +30,11 @@ export function liveLogRoutes(feed: LiveLogFeed, clock: () => Date) {
     .ws("/api/ws", {
       query: LogFilterQuery,
       async open(ws) {
-        const unsubscribe = await feed.subscribe(readLogFilters(ws.data.query, clock()), (log) => {
-          if (ws.send(logMessage(log)) !== 0) return true;
-          ws.close(TRY_AGAIN_LATER, "too far behind: read the logs since the last one received from GET /api/logs, then reconnect");
+        const principal = principalOf(ws.data.request);
+        const sources = feed.sources.filter((source) => holds(principal, source.permission));
+        const unsubscribe = await feed.subscribe(sources, readLogFilters(ws.data.query, clock()), (message) => {
+          if (ws.send(message) !== 0) return true;
+          ws.close(TRY_AGAIN_LATER, "too far behind: read what came since the last change received from the APIs, then reconnect");
           return false;
         });
         // The socket may have closed while the subscription was made.

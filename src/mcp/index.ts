@@ -12,6 +12,7 @@ import { mcpChatHook } from "./chat/hook";
 import { McpClientRegistry } from "./clients/registry";
 import { mcpClientRoutes } from "./clients/routes";
 import { McpClientStore } from "./clients/store";
+import { mcpLogSource } from "./logs/live-source";
 import { McpLogWriter } from "./logs/writer";
 import { mcpLogRoutes } from "./logs/routes";
 import { PerUserHeaderResolver } from "./per-user/auth-required";
@@ -80,6 +81,8 @@ export async function createMcpGateway(options: McpGatewayOptions) {
   return {
     hook: mcpChatHook({ registry, executor, virtualKeys, agentMaxDepth: settings.agentMaxDepth, keepAliveMs: settings.agentKeepAliveMs, publicBaseUrl: settings.publicBaseUrl, inference: options.inference }),
     routes,
+    /** The tool calls as they start and end, for the live feed (GET /api/ws). */
+    liveSource: mcpLogSource(db),
     async close() {
       await watched.stop();
       await flows.stop();

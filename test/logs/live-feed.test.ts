@@ -5,6 +5,9 @@ import { expectGatewayError } from "../support/gateway-error";
 import { closeNodes, SETUP_TOKEN, startGateway, startNodes, type TestGateway } from "../support/gateway";
 import { loggedRequest } from "../support/logged-request";
 import { type MockOpenAI, startMockOpenAI } from "../support/mock-openai";
+import { startMcpHttpServer } from "../support/mcp-http-server";
+import { STANDARD_TOOLS, text } from "../support/mcp-tools";
+import { createMcpClient, executeTool, toolContent } from "../mcp/support";
 
 /**
  * GET /api/ws, the dashboard's notification WebSocket: once it says `ready`, every request log
@@ -13,8 +16,8 @@ import { type MockOpenAI, startMockOpenAI } from "../support/mock-openai";
  */
 
 interface LogMessage {
-  type: "log";
-  operation: "create";
+  type: "log" | "mcp_log";
+  operation: "create" | "update";
   payload: { id: string; model: string; status: string; metadata: Record<string, string>; [field: string]: unknown };
 }
 
@@ -126,5 +129,33 @@ describe("who may open it, and how", () => {
   test("a plain GET is a 426 saying it is a WebSocket; a malformed filter is a 400 naming it", async () => {
     await expectGatewayError(await gw.admin("/api/ws"), 426);
     await expectGatewayError(await gw.admin("/api/ws?min_latency=fast", { headers: upgrade }), 400, { param: "min_latency" });
+  });
+});
+
+describe("MCP tool calls on the live feed", () => {
+  test("a call is sent as it starts and as it ends, to a caller who may read MCP logs and to no other", async () => {
+    let release = () => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const desk = startMcpHttpServer({ tools: { ...STANDARD_TOOLS, slow: { description: "Answers once the test lets it", run: async () => (await held, text("done")) } } });
+    const mcpGateway = await startGateway({ edition: "enterprise", providers: providers() });
+    try {
+      await createMcpClient(mcpGateway, { name: "desk", connection_type: "http", connection_string: desk.url, tools_to_execute: ["*"] });
+      const logsOnly = await openFeed(mcpGateway, "", bearer(await createApiKey(mcpGateway, "logs-only", ["Logs:View"])));
+      const both = await openFeed(mcpGateway, "", bearer(await createApiKey(mcpGateway, "logs-and-mcp", ["Logs:View", "MCPLogs:View"])));
+      const running = executeTool(mcpGateway, "desk-slow");
+      const started = await both.next();
+      expect(started).toMatchObject({ type: "mcp_log", operation: "create", payload: { tool_name: "slow", server_label: "desk", status: "processing" } });
+      release();
+      expect(await toolContent(await running)).toBe("done");
+      expect(await both.next()).toMatchObject({ type: "mcp_log", operation: "update", payload: { id: started.payload.id, status: "success", result: "done" } });
+      // Sent in order: had the call come to the other socket, it would come before this request's log.
+      await ask(clientOf(mcpGateway), "after the tool call");
+      expect(await logsOnly.next()).toMatchObject({ type: "log", payload: { model: "gpt-4o-mini" } });
+      logsOnly.close();
+      both.close();
+    } finally {
+      await mcpGateway.close();
+      await desk.stop();
+    }
   });
 });

@@ -49,8 +49,14 @@ export const mcpToolLogs = sqliteTable(
     cost: real("cost"),
     virtualKeyId: text("virtual_key_id"),
     virtualKeyName: text("virtual_key_name"),
+    /** Raised past every other row's by each write (its start, its end): what the live feed reads new changes by. */
+    changeSeq: integer("change_seq").notNull().default(0),
   },
-  (table) => [index("mcp_tool_logs_timestamp_idx").on(table.timestamp), index("mcp_tool_logs_llm_request_idx").on(table.llmRequestId)],
+  (table) => [
+    index("mcp_tool_logs_timestamp_idx").on(table.timestamp),
+    index("mcp_tool_logs_llm_request_idx").on(table.llmRequestId),
+    index("mcp_tool_logs_change_idx").on(table.changeSeq),
+  ],
 );
 
 /** Who a per-user credential or flow belongs to: a virtual key, or an opaque MCP session id. */

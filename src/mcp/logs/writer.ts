@@ -1,4 +1,4 @@
-import { eq } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import type { Database } from "../../db/client";
 import { mcpToolLogs, type NewMcpToolLogRow } from "../../db/schema";
 import { loggedBodyJson } from "../../logs/logged-body";
@@ -23,6 +23,9 @@ export interface ToolCallEnd {
   latencyMs: number;
   cost?: number;
 }
+
+/** Past every row's: one database writes at a time, so each write's is its own, on every node. */
+const nextChangeSeq = sql`(SELECT coalesce(max(${mcpToolLogs.changeSeq}), 0) + 1 FROM ${mcpToolLogs})`;
 
 /**
  * Writes one row per MCP tool call: `processing` when it starts, completed when it ends.
@@ -51,7 +54,10 @@ export class McpLogWriter {
       virtualKeyId: call.virtualKey?.id ?? null,
       virtualKeyName: call.virtualKey?.name ?? null,
     };
-    await this.db.insert(mcpToolLogs).values(row).catch((error) => console.error("MCP log: a tool call could not be recorded", error));
+    await this.db
+      .insert(mcpToolLogs)
+      .values({ ...row, changeSeq: nextChangeSeq })
+      .catch((error) => console.error("MCP log: a tool call could not be recorded", error));
     return id;
   }
 
@@ -62,6 +68,7 @@ export class McpLogWriter {
       errorMessage: end.errorMessage ?? null,
       latencyMs: end.latencyMs,
       cost: end.cost ?? null,
+      changeSeq: nextChangeSeq,
     };
     await this.db
       .update(mcpToolLogs)
