@@ -196,6 +196,13 @@ describe("what is refused before the socket opens", () => {
     await expectGatewayError(await fetch(`${gw.url}/v1/realtime?model=openai/gpt-realtime`), 426);
     await expectGatewayError(await fetch(`${gw.url}/v1/realtime`, { headers: upgrade }), 400, { param: "model" });
     await expectGatewayError(await fetch(`${gw.url}/openai/openai/realtime?api-version=2025-04-01-preview`, { headers: upgrade }), 400, { param: "deployment" });
+    // An upgrade the server cannot complete (no Sec-WebSocket-Key) closes the provider's socket it opened, and is logged once.
+    const opened = upstream.connections.length;
+    const incomplete = await fetch(`${gw.url}/v1/realtime?model=openai/gpt-realtime-incomplete`, { headers: { upgrade: "websocket", connection: "Upgrade" } });
+    await expectGatewayError(incomplete, 426);
+    await eventually(async () => upstream.connections[opened]?.closed, (closed) => closed !== undefined);
+    const logged = await eventually(() => logsOfSession("realtime.session", "&models=gpt-realtime-incomplete"), (logs) => logs.length > 0);
+    expect(logged.map((log) => log.status)).toEqual(["error"]);
     await expectGatewayError(await fetch(`${gw.url}/v1/realtime?model=nowhere/gpt-realtime`, { headers: upgrade }), 400, { param: "model" });
   });
 

@@ -59,10 +59,13 @@ class RealtimeSession {
     private readonly target: ModelRef,
     private readonly keyId: string | undefined,
     private readonly upstream: WebSocket,
-  ) {
-    upstream.binaryType = "arraybuffer";
-    upstream.addEventListener("message", (event) => this.fromProvider(event.data as string | ArrayBuffer));
-    upstream.addEventListener("close", (event) => this.end("provider", event.code, event.reason));
+  ) {}
+
+  /** Starts relaying the provider's side, once the client's socket is upgraded (its events come on later turns). */
+  listen(): void {
+    this.upstream.binaryType = "arraybuffer";
+    this.upstream.addEventListener("message", (event) => this.fromProvider(event.data as string | ArrayBuffer));
+    this.upstream.addEventListener("close", (event) => this.end("provider", event.code, event.reason));
   }
 
   /** Bun's handlers for the client's socket once upgraded. */
@@ -179,9 +182,12 @@ export async function openRealtimeSession(
     const upstream = await openUpstreamSocket(target.provider, prepared, prepared.timeoutSeconds * 1000);
     const relay = new RealtimeSession(inference, call, session, target, prepared.keyId, upstream);
     const headers = protocols.includes(REALTIME_PROTOCOL) ? { "sec-websocket-protocol": REALTIME_PROTOCOL } : undefined;
-    if (server.upgrade(request, { headers, data: relay.handlers })) return undefined;
-    upstream.close();
-    throw upgradeRequired();
+    if (!server.upgrade(request, { headers, data: relay.handlers })) {
+      upstream.close();
+      throw upgradeRequired();
+    }
+    relay.listen();
+    return undefined;
   } catch (error) {
     if (error instanceof GatewayError) {
       const keyId = prepared instanceof GatewayError ? undefined : prepared?.keyId;
