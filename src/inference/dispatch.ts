@@ -207,6 +207,9 @@ export async function prepareConnection(
   const allowed = input.allowedKeyIds?.[provider.name];
   const eligible = provider.keys.filter((key) => !allowed || allowed.includes(key.id));
   const need: KeyNeed = { model: target.model };
+  if (input.pinnedKeyId && !provider.keys.some((key) => key.id === input.pinnedKeyId)) {
+    return badRequest(`x-gw-api-key-id '${input.pinnedKeyId}' is not a key of provider '${provider.name}'`, "x-gw-api-key-id", "caller_key_not_found");
+  }
   const pinned = input.pinnedKeyId ? eligible.find((key) => key.id === input.pinnedKeyId) : undefined;
   if (pinned && !keyMeets(pinned, need)) return badRequest(`key '${pinned.id}' is disabled or does not allow model '${target.model}'`, "x-gw-api-key-id", "caller_model_not_allowed");
   const key = pinned ?? pickKey(eligible, need);

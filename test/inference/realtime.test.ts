@@ -192,7 +192,7 @@ describe("a Realtime session through the gateway", () => {
 describe("what is refused before the socket opens", () => {
   const upgrade = { upgrade: "websocket", connection: "Upgrade", "sec-websocket-key": btoa("0123456789abcdef"), "sec-websocket-version": "13" };
 
-  test("a plain GET is a 426; no model is a 400 naming it (Azure's: the deployment); an unknown provider is a 400", async () => {
+  test("a plain GET is a 426; no model is a 400 naming it (Azure's: the deployment); an unknown provider or key is a 400", async () => {
     await expectGatewayError(await fetch(`${gw.url}/v1/realtime?model=openai/gpt-realtime`), 426);
     await expectGatewayError(await fetch(`${gw.url}/v1/realtime`, { headers: upgrade }), 400, { param: "model" });
     await expectGatewayError(await fetch(`${gw.url}/openai/openai/realtime?api-version=2025-04-01-preview`, { headers: upgrade }), 400, { param: "deployment" });
@@ -204,6 +204,7 @@ describe("what is refused before the socket opens", () => {
     const logged = await eventually(() => logsOfSession("realtime.session", "&models=gpt-realtime-incomplete"), (logs) => logs.length > 0);
     expect(logged.map((log) => log.status)).toEqual(["error"]);
     await expectGatewayError(await fetch(`${gw.url}/v1/realtime?model=nowhere/gpt-realtime`, { headers: upgrade }), 400, { param: "model" });
+    await expectGatewayError(await fetch(`${gw.url}/v1/realtime?model=openai/gpt-realtime`, { headers: { ...upgrade, "x-gw-api-key-id": "no-such-key" } }), 400, { param: "x-gw-api-key-id" });
   });
 
   test("where inference needs a virtual key, a session without one is a 401", async () => {
