@@ -200,13 +200,14 @@ export async function prepareConnection(
   store: ProviderStore,
   operation: Operation,
   target: ModelRef,
-  input: Pick<DispatchInput, "clientHeaders" | "pinnedKeyId" | "allowedKeyIds">,
+  input: Pick<DispatchInput, "body" | "clientHeaders" | "pinnedKeyId" | "allowedKeyIds">,
 ): Promise<PreparedConnection | GatewayError> {
   const provider = store.require(target.provider);
   if (!provider.adapter.operations.has(operation)) return badRequest(`provider '${provider.name}' does not offer ${REQUEST_TYPE[operation]}`, "model", "caller_unsupported_operation");
   const allowed = input.allowedKeyIds?.[provider.name];
   const eligible = provider.keys.filter((key) => !allowed || allowed.includes(key.id));
-  const need: KeyNeed = { model: target.model };
+  // A connection to an existing call names no model: any enabled key may open it.
+  const need: KeyNeed = { model: target.model, anyModel: typeof input.body.call_id === "string" };
   if (input.pinnedKeyId && !provider.keys.some((key) => key.id === input.pinnedKeyId)) {
     return badRequest(`x-gw-api-key-id '${input.pinnedKeyId}' is not a key of provider '${provider.name}'`, "x-gw-api-key-id", "caller_key_not_found");
   }
@@ -215,7 +216,7 @@ export async function prepareConnection(
   const key = pinned ?? pickKey(eligible, need);
   if (!key && (provider.keys.length > 0 || !provider.adapter.keyOptional)) return noEligibleKey(provider, need);
   const upstream = upstreamTarget(provider, key, target.model, input);
-  const built = guarded(() => provider.adapter.buildCall(operation, upstream, {}, true));
+  const built = guarded(() => provider.adapter.buildCall(operation, upstream, input.body, true));
   if (built instanceof GatewayError) return built;
   const call = provider.adapter.authorizeCall ? await provider.adapter.authorizeCall(built, upstream) : built;
   if (call instanceof GatewayError) return call;

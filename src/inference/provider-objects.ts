@@ -62,6 +62,11 @@ export const OPENAI_OBJECT_CALLS = {
   eval_run_delete: { method: "DELETE", path: "/evals/:id/runs/:run_id", requestType: "eval.run.delete" },
   eval_output_item_list: { method: "GET", path: "/evals/:id/runs/:run_id/output_items", requestType: "eval.run.output_item.list" },
   eval_output_item_retrieve: { method: "GET", path: "/evals/:id/runs/:run_id/output_items/:item_id", requestType: "eval.run.output_item.retrieve" },
+  // A Realtime call (WebRTC, SIP) is answered, transferred or ended here; its events come on the sideband socket (`/realtime?call_id=`).
+  realtime_call_accept: { method: "POST", path: "/realtime/calls/:id/accept", requestType: "realtime.call.accept", body: "required" },
+  realtime_call_hangup: { method: "POST", path: "/realtime/calls/:id/hangup", requestType: "realtime.call.hangup", body: "optional" },
+  realtime_call_refer: { method: "POST", path: "/realtime/calls/:id/refer", requestType: "realtime.call.refer", body: "required" },
+  realtime_call_reject: { method: "POST", path: "/realtime/calls/:id/reject", requestType: "realtime.call.reject", body: "optional" },
   // An ephemeral key for a browser's own Realtime session (WebRTC), which then talks to the provider directly.
   realtime_client_secret_create: { method: "POST", path: "/realtime/client_secrets", requestType: "realtime.client_secret.create", body: "optional" },
   chat_completion_list: { method: "GET", path: "/chat/completions", requestType: "chat.completion.list" },

@@ -183,6 +183,10 @@ const CALLS: Array<[suffix: string, build: (prefix: string) => Call]> = [
   ["/v1/evals/:id", (prefix) => ({ path: `${prefix}/v1/evals/${heldEval}`, body: { name: "renamed" }, headers: { "x-gw-provider": "openai" } })],
   ["/v1/evals/:id/runs", (prefix) => ({ path: `${prefix}/v1/evals/${heldEval}/runs`, body: { data_source: { type: "completions" } }, headers: { "x-gw-provider": "openai" } })],
   ["/v1/evals/:id/runs/:run_id", (prefix) => ({ path: `${prefix}/v1/evals/${heldEval}/runs/${heldEvalRun}`, body: {}, headers: { "x-gw-provider": "openai" } })],
+  ...["accept", "hangup", "refer", "reject"].map((action): [string, (prefix: string) => Call] => [
+    `/v1/realtime/calls/:id/${action}`,
+    (prefix) => ({ path: `${prefix}/v1/realtime/calls/rtc_held/${action}`, body: action === "refer" ? { target_uri: "tel:+14155550123" } : { type: "realtime" }, headers: { "x-gw-provider": "openai" } }),
+  ]),
   ["/v1/realtime/client_secrets", (prefix) => ({ path: `${prefix}/v1/realtime/client_secrets`, body: { session: { type: "realtime", model: "gpt-realtime" } }, headers: { "x-gw-provider": "openai" } })],
   ["/v1/containers", (prefix) => ({ path: `${prefix}/v1/containers`, body: { name: "sandbox" }, headers: { "x-gw-provider": "openai" } })],
   ["/v1/containers/:id/files", (prefix) => ({ path: `${prefix}/v1/containers/${heldContainer}/files`, body: { file_id: "file-held" }, headers: { "x-gw-provider": "openai" } })],

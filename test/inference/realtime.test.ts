@@ -59,8 +59,11 @@ async function openSession(apiKey = "unused", model = "openai/gpt-realtime", gat
   return { socket, next, ask, errors };
 }
 
-const logsOfSession = async (object: string, extra = "") =>
-  ((await (await gw.admin(`/api/logs?objects=${object}${extra}&order=asc`)).json()) as { logs: Array<Record<string, unknown>> }).logs;
+/** The logs of `object` (every Realtime one for `realtime`), oldest first. */
+const logsOfSession = async (object: string, extra = "") => {
+  const objects = object === "realtime" ? "realtime.session,realtime.response" : object;
+  return ((await (await gw.admin(`/api/logs?objects=${objects}${extra}&order=asc`)).json()) as { logs: Array<Record<string, unknown>> }).logs;
+};
 
 describe("a Realtime session through the gateway", () => {
   test("relays the SDK's events both ways, on the provider's socket opened with the gateway's key", async () => {
@@ -249,5 +252,36 @@ describe("ephemeral keys for a browser's own Realtime session", () => {
       await minting.close();
       platform.stop();
     }
+  });
+});
+
+describe("a Realtime call (WebRTC, SIP) and its sideband", () => {
+  test("the call is accepted and hung up with the gateway's key; its sideband socket is relayed, and logged with the call's model", async () => {
+    const sdk = new OpenAI({ baseURL: `${gw.url}/v1`, apiKey: "unused" });
+    const accept = { type: "realtime", model: "gpt-realtime-phone", instructions: "answer the phone" } as const;
+    await sdk.realtime.calls.accept("rtc_incoming_1", accept);
+    expect(upstream.calls.get("rtc_incoming_1")!.actions).toEqual([{ action: "accept", body: accept }]);
+
+    const sideband = new OpenAIRealtimeWebSocket({ callID: "rtc_incoming_1", onURL: (url) => (url.protocol = "ws:") }, sdk);
+    const done = new Promise<RealtimeServerEvent>((resolve) => sideband.on("response.done", resolve));
+    await new Promise((resolve) => sideband.on("session.created", resolve));
+    const connection = upstream.connections.at(-1)!;
+    expect(connection).toMatchObject({ callId: "rtc_incoming_1", model: "gpt-realtime-phone" });
+    expect(connection.headers.get("authorization")).toBe(`Bearer ${UPSTREAM_KEY}`);
+    sideband.send({ type: "conversation.item.create", item: { type: "message", role: "user", content: [{ type: "input_text", text: "caller says hi" }] } });
+    sideband.send({ type: "response.create" });
+    await done;
+    sideband.close();
+    await sdk.realtime.calls.hangup("rtc_incoming_1");
+    expect(upstream.calls.get("rtc_incoming_1")!.actions.map((entry) => entry.action)).toEqual(["accept", "hangup"]);
+
+    // The session.created of the call names its model: the rows carry it, though the client named none.
+    const logged = await eventually(() => logsOfSession("realtime", "&models=gpt-realtime-phone"), (logs) => logs.length === 2);
+    // Oldest first: the session began before its response.
+    expect(logged.map((log) => [log.object, log.provider, log.status])).toEqual([
+      ["realtime.session", "openai", "success"],
+      ["realtime.response", "openai", "success"],
+    ]);
+    expect(logged[1]!.total_tokens as number).toBeGreaterThan(0);
   });
 });

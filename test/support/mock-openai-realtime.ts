@@ -12,6 +12,8 @@ import { countTokens } from "./mock-openai";
 interface Connection {
   path: string;
   model: string;
+  /** Set for a call's sideband connection (`?call_id=`). */
+  callId?: string;
   headers: Headers;
   /** The client events the mock received, in order. */
   received: Array<{ type: string; [field: string]: unknown }>;
@@ -19,11 +21,18 @@ interface Connection {
   closed?: { code: number; reason: string };
 }
 
+/** A call (WebRTC, SIP) as the mock's call control saw it: each action, with its body. */
+interface CallActions {
+  actions: Array<{ action: string; body: Record<string, unknown> }>;
+}
+
 export interface MockOpenAIRealtime {
   /** The server's root: Azure's paths (`/openai/v1/realtime`) are under it too. */
   url: string;
   baseUrl: string;
   connections: Connection[];
+  /** Calls by id, as accepted, referred, rejected or hung up through `/v1/realtime/calls/{id}/…`. */
+  calls: Map<string, CallActions>;
   /** Responses wait for `release()` before their deltas and `response.done`. */
   holdResponses: boolean;
   /** Audio tokens each response reports besides its text ones, as a spoken exchange would. */
@@ -81,14 +90,26 @@ export function startMockOpenAIRealtime(apiKey: string): MockOpenAIRealtime {
   const server = Bun.serve<Connection>({
     port: 0,
     hostname: "127.0.0.1",
-    fetch(request, bunServer) {
+    async fetch(request, bunServer) {
       const url = new URL(request.url);
+      const control = /\/v1\/realtime\/calls\/([\w-]+)\/(accept|hangup|refer|reject)$/.exec(url.pathname);
+      if (control && request.method === "POST") {
+        const [, callId, action] = control;
+        const calls = mock.calls.get(callId!) ?? { actions: [] };
+        calls.actions.push({ action: action!, body: (await request.json().catch(() => ({}))) as Record<string, unknown> });
+        mock.calls.set(callId!, calls);
+        // OpenAI answers call control with an empty 200.
+        return new Response(null, { status: 200 });
+      }
       if (!url.pathname.endsWith("/v1/realtime")) return Response.json({ error: { message: "no such route", type: "invalid_request_error" } }, { status: 404 });
       // OpenAI takes the key as a bearer, Azure as `api-key`.
       if (request.headers.get("authorization") !== `Bearer ${apiKey}` && request.headers.get("api-key") !== apiKey) return Response.json({ error: { message: "Incorrect API key provided.", type: "invalid_request_error", code: "invalid_api_key" } }, { status: 401 });
-      const model = url.searchParams.get("model");
+      const callId = url.searchParams.get("call_id") ?? undefined;
+      // A sideband connection joins a call, which runs the model it was accepted with.
+      const accepted = callId ? mock.calls.get(callId)?.actions.find((entry) => entry.action === "accept")?.body.model : undefined;
+      const model = url.searchParams.get("model") ?? (typeof accepted === "string" ? accepted : undefined);
       if (!model) return Response.json({ error: { message: "Missing required parameter: 'model'.", type: "invalid_request_error" } }, { status: 400 });
-      const connection: Connection = { path: url.pathname, model, headers: request.headers, received: [], items: [] };
+      const connection: Connection = { path: url.pathname, model, callId, headers: request.headers, received: [], items: [] };
       mock.connections.push(connection);
       return bunServer.upgrade(request, { data: connection }) ? undefined : new Response("upgrade failed", { status: 400 });
     },
@@ -118,6 +139,7 @@ export function startMockOpenAIRealtime(apiKey: string): MockOpenAIRealtime {
     url: `http://127.0.0.1:${server.port}`,
     baseUrl: `http://127.0.0.1:${server.port}/v1`,
     connections: [],
+    calls: new Map(),
     holdResponses: false,
     audioTokens: { input: 0, output: 0 },
     release: () => {

@@ -446,6 +446,8 @@ export function startMockOpenAI(): MockOpenAI {
       }
       const onConversation = conversationCall(mock.conversations, request.method, path, body);
       if (onConversation) return onConversation;
+      // Realtime call control answers an empty 200, as OpenAI's does.
+      if (/^\/realtime\/calls\/[\w-]+\/(accept|hangup|refer|reject)$/.test(path)) return new Response(null, { status: 200 });
       const onStoredCompletion = storedCompletionCall(mock.storedCompletions, request.method, path, body) ?? evalCall(mock.evals, request.method, path, body);
       if (onStoredCompletion) return onStoredCompletion;
       const fault = mock.faults.shift();

@@ -53,7 +53,7 @@ export function openAIMount(prefix: string, inference: Inference, mountProvider?
       { body: ResponsesBody },
     )
     // A WebSocket: the Realtime API's speech-to-speech sessions, relayed to the provider.
-    .get("/realtime", ({ request, server, query }) => openRealtimeSession(inference, request, server!, { model: query.model, param: "model", mountProvider }))
+    .get("/realtime", ({ request, server, query }) => openRealtimeSession(inference, request, server!, { model: query.model, param: "model", callId: query.call_id, mountProvider }))
     .post("/responses/input_tokens", ({ body, request }) => handle("input_tokens", body, request, { stream: false }), { body: ResponsesBody })
     .use(providerObjectRoutes(inference, mountProvider))
     .post("/rerank", ({ body, request }) => handle("rerank", body, request, { stream: false }), { body: RerankBody })

@@ -43,6 +43,16 @@ export function responseOf(message: string): RealtimeResponse {
   }
 }
 
+/** The model a session runs, from its `session.created`; undefined when the event names none. */
+export function sessionModelOf(message: string): string | undefined {
+  try {
+    const model = (JSON.parse(message) as { session?: { model?: unknown } }).session?.model;
+    return typeof model === "string" && model.length > 0 ? model : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 function finishOf(response: RealtimeResponse, calledTools: boolean): FinishReason {
   if (response.status === "incomplete") return response.status_details?.reason === "content_filter" ? "content_filter" : "length";
   if (calledTools) return "tool_calls";

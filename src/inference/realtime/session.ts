@@ -4,7 +4,7 @@ import { type PreparedConnection, prepareConnection } from "../dispatch";
 import { type AdmittedCall, admitCall, failureOutcome, type Inference, type InferenceCall } from "../handle";
 import type { ModelRef } from "../model-ref";
 import type { ReplySummary } from "../reply-summary";
-import { eventTypeOf, responseOf, responseSummary } from "./events";
+import { eventTypeOf, responseOf, responseSummary, sessionModelOf } from "./events";
 import { openUpstreamSocket } from "./upstream-socket";
 
 /** The subprotocol OpenAI's SDK offers, and the one that carries its key where a browser cannot send headers. */
@@ -56,7 +56,8 @@ class RealtimeSession {
     private readonly inference: Inference,
     private readonly call: InferenceCall,
     private readonly session: AdmittedCall,
-    private readonly target: ModelRef,
+    /** A call's sideband starts with the model unknown (`*`): the provider's `session.created` names it. */
+    private target: ModelRef,
     private readonly keyId: string | undefined,
     private readonly upstream: WebSocket,
   ) {}
@@ -86,7 +87,8 @@ class RealtimeSession {
     else this.early.push(message);
     if (typeof message !== "string") return;
     const type = eventTypeOf(message);
-    if (type === "response.created") this.responseStarted(message);
+    if (type === "session.created" && this.target.model === "*") this.target = { ...this.target, model: sessionModelOf(message) ?? "*" };
+    else if (type === "response.created") this.responseStarted(message);
     else if (type === "response.done") void this.responseDone(message);
   }
 
@@ -154,30 +156,38 @@ class RealtimeSession {
   }
 }
 
+/** What a Realtime socket opens: a session of a model, or the sideband of a call (WebRTC, SIP) the provider already runs. */
+export interface RealtimeTarget {
+  /** `provider/model` as the client named it; undefined when it named none (`param` says where it should have). */
+  model: string | undefined;
+  param: string;
+  /** The call's id (`call_id`), for a sideband connection: it goes to the provider named, the mount's, else OpenAI. */
+  callId?: string;
+  mountProvider: string | undefined;
+}
+
 /**
- * A Realtime WebSocket (`GET {mount}/realtime?model=…`, or Azure's `?deployment=…`) with
- * `Upgrade: websocket`: the session is admitted like any request (a virtual key in a header, the
- * `openai-insecure-api-key.` subprotocol or Azure's `api-key` query), the provider's socket is
- * opened with the gateway's key, then the client's is upgraded. Every failure before that is an
- * HTTP error the client can read. `model` is undefined when the request named none (`param` says where).
+ * A Realtime WebSocket (`GET {mount}/realtime?model=…` or `?call_id=…`, or Azure's
+ * `?deployment=…`) with `Upgrade: websocket`: the session is admitted like any request (a
+ * virtual key in a header, the `openai-insecure-api-key.` subprotocol or Azure's `api-key`
+ * query), the provider's socket is opened with the gateway's key, then the client's is upgraded.
+ * Every failure before that is an HTTP error the client can read.
  */
-export async function openRealtimeSession(
-  inference: Inference,
-  request: Request,
-  server: Server<unknown>,
-  { model, param, mountProvider }: { model: string | undefined; param: string; mountProvider: string | undefined },
-): Promise<Response | undefined> {
+export async function openRealtimeSession(inference: Inference, request: Request, server: Server<unknown>, { model: named, param, callId, mountProvider }: RealtimeTarget): Promise<Response | undefined> {
   if (request.headers.get("upgrade")?.toLowerCase() !== "websocket") throw upgradeRequired();
-  if (!model) throw badRequest(`${param}: a Realtime session names its model in the \`${param}\` query parameter`, param);
+  // A call's sideband names no model: the call has one already.
+  const model = named ?? (callId ? `${request.headers.get("x-gw-provider") ?? mountProvider ?? "openai"}/*` : undefined);
+  if (!model) throw badRequest(`${param}: a Realtime session names its model in the \`${param}\` query parameter (or a call in \`call_id\`)`, param);
   const protocols = offeredProtocols(request);
   // The session and each of its responses are logged under one session id: the client's, else a new one.
   const sessionId = request.headers.get("x-gw-session-id") ?? Bun.randomUUIDv7();
-  const call: InferenceCall = { operation: "realtime", format: "openai", body: { model }, model, fallbacks: [], stream: true, request: withKeyAsHeader(request, protocols), mountProvider, sessionId };
+  const body = callId ? { model, call_id: callId } : { model };
+  const call: InferenceCall = { operation: "realtime", format: "openai", body, model, fallbacks: [], stream: true, request: withKeyAsHeader(request, protocols), mountProvider, sessionId };
   const session = await admitCall(inference, call);
   const target = session.context.targets[0]!;
   let prepared: PreparedConnection | GatewayError | undefined;
   try {
-    prepared = await prepareConnection(inference.providers, "realtime", target, { clientHeaders: request.headers, pinnedKeyId: request.headers.get("x-gw-api-key-id") ?? undefined, allowedKeyIds: session.context.allowedKeyIds });
+    prepared = await prepareConnection(inference.providers, "realtime", target, { body, clientHeaders: request.headers, pinnedKeyId: request.headers.get("x-gw-api-key-id") ?? undefined, allowedKeyIds: session.context.allowedKeyIds });
     if (prepared instanceof GatewayError) throw prepared;
     const upstream = await openUpstreamSocket(target.provider, prepared, prepared.timeoutSeconds * 1000);
     const relay = new RealtimeSession(inference, call, session, target, prepared.keyId, upstream);

@@ -77,7 +77,7 @@ export const azure: ProviderAdapter = {
     if (isProviderObjectOperation(operation)) return providerObjectCall(`${endpointOf(target)}/openai/v1`, operation, body, keyHeaders(target));
     const deployment = configOf(target)?.deployments?.[target.model] ?? target.model;
     // The Realtime API is on the v1 surface too, the deployment named as the model.
-    if (operation === "realtime") return realtimeHandshake(`${endpointOf(target)}/openai/v1`, deployment, keyHeaders(target));
+    if (operation === "realtime") return realtimeHandshake(`${endpointOf(target)}/openai/v1`, deployment, body, keyHeaders(target));
     const sent = apiVersionOf(target) < STREAM_OPTIONS_SINCE ? withoutStreamOptions(body) : body;
     const model = operation === "responses" ? deployment : target.model;
     return { url: callUrl(operation, target, deployment), ...openAIPayload(operation, sent, model, keyHeaders(target)) };

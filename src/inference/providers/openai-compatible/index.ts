@@ -22,12 +22,14 @@ export const OPENAI_PATHS: Partial<Record<Operation, string>> = {
   rerank: "/rerank",
 };
 
-/** The Realtime API's WebSocket handshake, as a call: `{root}/realtime?model=…`, the key in its headers. */
-export const realtimeHandshake = (root: string, model: string, headers: Record<string, string>): UpstreamCall => ({
-  url: `${root}/realtime?model=${encodeURIComponent(model)}`,
-  method: "GET",
-  headers: withoutContentType(headers),
-});
+/**
+ * The Realtime API's WebSocket handshake, as a call: `{root}/realtime?model=…`, or `?call_id=…`
+ * for the sideband connection to a call (WebRTC, SIP) the body names; the key in its headers.
+ */
+export function realtimeHandshake(root: string, model: string, body: Record<string, unknown>, headers: Record<string, string>): UpstreamCall {
+  const query = typeof body.call_id === "string" ? `call_id=${encodeURIComponent(body.call_id)}` : `model=${encodeURIComponent(model)}`;
+  return { url: `${root}/realtime?${query}`, method: "GET", headers: withoutContentType(headers) };
+}
 
 /** What every OpenAI-compatible server answers; the others are listed per provider. */
 export const TEXT_OPERATIONS: readonly Operation[] = ["chat", "text_completion", "embedding", "responses", ...OPENAI_OBJECT_OPERATIONS];
@@ -100,7 +102,7 @@ export function openAICompatible(options: OpenAICompatibleOptions = {}): Provide
     keyOptional: options.keyOptional ?? false,
     buildCall(operation, target, body) {
       if (isProviderObjectOperation(operation)) return providerObjectCall(rootOf(target), operation, body, bearerHeaders(target));
-      if (operation === "realtime") return realtimeHandshake(rootOf(target), target.model, bearerHeaders(target));
+      if (operation === "realtime") return realtimeHandshake(rootOf(target), target.model, body, bearerHeaders(target));
       const sent = options.adjustBody ? options.adjustBody(operation, body) : body;
       return { url: `${rootOf(target)}${OPENAI_PATHS[operation]!}`, ...openAIPayload(operation, sent, target.model, bearerHeaders(target)) };
     },
