@@ -184,7 +184,7 @@ function clientResponse(result: Dispatched, call: InferenceCall, origin: ReplyOr
 }
 
 /** What the reply creates that the provider keeps: a response of its own Responses API, a stored chat completion, a batch, or what the call table says (an upload session too). */
-function createdByCall(call: InferenceCall, result: Dispatched): true | "upload_session" | undefined {
+function createdByCall(call: InferenceCall, result: Dispatched): true | "upload_session" | "location" | undefined {
   if (result.operation === "responses") return call.body.store !== false || undefined;
   if (call.operation === "chat") return (call.body.store === true && result.format === "openai") || undefined;
   if (call.operation === "invoke") return call.endpoint === "batches" || undefined;
@@ -193,15 +193,17 @@ function createdByCall(call: InferenceCall, result: Dispatched): true | "upload_
 
 /**
  * Remembers which key made what the reply creates, when the provider has several: later calls on
- * it go with that key. A stream names it in its first event, and ends once it is remembered.
+ * it go with that key. A stream names it in its first event, and ends once it is remembered; a
+ * reply that names it in a header (an upload session, a Realtime call) is remembered before it goes out.
  */
 function rememberingCreated(objectKeys: ObjectKeys | undefined, call: InferenceCall, result: Dispatched): Dispatched | Promise<Dispatched> {
   const { keyId, target } = result;
   // Most calls create nothing: that is the cheaper question, asked first.
   const creates = keyId && objectKeys ? createdByCall(call, result) : undefined;
   if (!creates || !objectKeys || !keyId || !objectKeys.tracks(target.provider)) return result;
-  if ("stream" in result) return { ...result, stream: rememberingStreamedCreate(result.stream, (id) => objectKeys.remember(target.provider, id, keyId)) };
-  const created = createdIdOf(creates, result);
+  // A streamed reply names what it created in its first event; headers name it either way.
+  if (creates === true && "stream" in result) return { ...result, stream: rememberingStreamedCreate(result.stream, (id) => objectKeys.remember(target.provider, id, keyId)) };
+  const created = createdIdOf(creates, { headers: result.headers, body: "body" in result ? result.body : "" });
   return created ? objectKeys.remember(target.provider, created, keyId).then(() => result) : result;
 }
 

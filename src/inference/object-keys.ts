@@ -27,9 +27,13 @@ function objectIdIn(json: string): string | undefined {
 const UPLOAD_URL = "x-goog-upload-url";
 export const UPLOAD_SESSION_PARAM = "upload_id";
 
-/** What a create's reply made: an upload session (its id in the upload URL), else the object its JSON shows. */
-export function createdIdOf(creates: true | "upload_session", reply: { headers: Headers; body: string }): string | undefined {
+/** What a create's reply made: an upload session (its id in the upload URL), what its `Location` names, else the object its JSON shows. */
+export function createdIdOf(creates: true | "upload_session" | "location", reply: { headers: Headers; body: string }): string | undefined {
   if (creates === true) return objectIdIn(reply.body);
+  if (creates === "location") {
+    const location = reply.headers.get("location");
+    return location ? objectIdOf(location.split("?")[0]!) || undefined : undefined;
+  }
   const uploadUrl = reply.headers.get(UPLOAD_URL);
   return (uploadUrl && URL.parse(uploadUrl)?.searchParams.get(UPLOAD_SESSION_PARAM)) || undefined;
 }

@@ -18,10 +18,10 @@ export interface ProviderObjectCall {
   replyHeaders?: readonly string[];
   /**
    * The reply is a new object (its `id`, or Gemini's `name`), or `upload_session`: a resumable
-   * upload, named by the `upload_id` of the upload URL the reply gives. Later calls on either go
-   * with the key that made it.
+   * upload, named by the `upload_id` of the upload URL the reply gives, or `location`: the object
+   * the reply's `Location` header names (a Realtime call). Later calls on any go with the key that made it.
    */
-  creates?: true | "upload_session";
+  creates?: true | "upload_session" | "location";
   /** The call goes on with an upload session, named by its `upload_id` query parameter. */
   inUploadSession?: true;
 }
@@ -62,6 +62,8 @@ export const OPENAI_OBJECT_CALLS = {
   eval_run_delete: { method: "DELETE", path: "/evals/:id/runs/:run_id", requestType: "eval.run.delete" },
   eval_output_item_list: { method: "GET", path: "/evals/:id/runs/:run_id/output_items", requestType: "eval.run.output_item.list" },
   eval_output_item_retrieve: { method: "GET", path: "/evals/:id/runs/:run_id/output_items/:item_id", requestType: "eval.run.output_item.retrieve" },
+  // A browser's WebRTC offer (SDP, alone or in a form with the session) starts a call; the answer is SDP, the call's URL in `Location`.
+  realtime_call_create: { method: "POST", path: "/realtime/calls", requestType: "realtime.call.create", body: "bytes", replyHeaders: ["location"], creates: "location" },
   // A Realtime call (WebRTC, SIP) is answered, transferred or ended here; its events come on the sideband socket (`/realtime?call_id=`).
   realtime_call_accept: { method: "POST", path: "/realtime/calls/:id/accept", requestType: "realtime.call.accept", body: "required" },
   realtime_call_hangup: { method: "POST", path: "/realtime/calls/:id/hangup", requestType: "realtime.call.hangup", body: "optional" },
@@ -182,8 +184,8 @@ export const ANTHROPIC_OBJECT_OPERATIONS = Object.keys(ANTHROPIC_OBJECT_CALLS) a
 export const GEMINI_OBJECT_OPERATIONS = Object.keys(GEMINI_OBJECT_CALLS) as GeminiObjectOperation[];
 export const PROVIDER_OBJECT_OPERATIONS: ProviderObjectOperation[] = [...OPENAI_OBJECT_OPERATIONS, ...ANTHROPIC_OBJECT_OPERATIONS, ...GEMINI_OBJECT_OPERATIONS];
 
-/** What reaches the adapter of a call on a kept object: the path with its ids filled in, the client's query string, its JSON body or raw bytes. */
-export type ProviderObjectBody = { path: string; search: string; json?: unknown; bytes?: ArrayBuffer };
+/** What reaches the adapter of a call on a kept object: the path with its ids filled in, the client's query string, its JSON body or raw bytes (with their content type). */
+export type ProviderObjectBody = { path: string; search: string; json?: unknown; bytes?: ArrayBuffer; contentType?: string };
 
 /** The call's path under the API root, each `:param` replaced by its value; a file named by the gateway's id, by the provider's. */
 export const providerObjectPath = (operation: ProviderObjectOperation, params: Record<string, string>) =>

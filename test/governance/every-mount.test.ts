@@ -183,6 +183,7 @@ const CALLS: Array<[suffix: string, build: (prefix: string) => Call]> = [
   ["/v1/evals/:id", (prefix) => ({ path: `${prefix}/v1/evals/${heldEval}`, body: { name: "renamed" }, headers: { "x-gw-provider": "openai" } })],
   ["/v1/evals/:id/runs", (prefix) => ({ path: `${prefix}/v1/evals/${heldEval}/runs`, body: { data_source: { type: "completions" } }, headers: { "x-gw-provider": "openai" } })],
   ["/v1/evals/:id/runs/:run_id", (prefix) => ({ path: `${prefix}/v1/evals/${heldEval}/runs/${heldEvalRun}`, body: {}, headers: { "x-gw-provider": "openai" } })],
+  ["/v1/realtime/calls", (prefix) => ({ path: `${prefix}/v1/realtime/calls`, body: form({ sdp: "v=0\r\n", session: JSON.stringify({ type: "realtime" }) }, { name: "unused.txt", content: "" }), headers: { "x-gw-provider": "openai" } })],
   ...["accept", "hangup", "refer", "reject"].map((action): [string, (prefix: string) => Call] => [
     `/v1/realtime/calls/:id/${action}`,
     (prefix) => ({ path: `${prefix}/v1/realtime/calls/rtc_held/${action}`, body: action === "refer" ? { target_uri: "tel:+14155550123" } : { type: "realtime" }, headers: { "x-gw-provider": "openai" } }),
@@ -295,7 +296,8 @@ describe("no route bypasses governance", () => {
       expect({ route, text: anonymousText }).toMatchObject({ text: expect.stringContaining("caller_virtual_key_required") });
       expect({ route, text: secondText }).toMatchObject({ text: expect.stringContaining("policy_rate_limited") });
     }
-    const expected = Object.fromEntries(Object.keys(outcomes).map((route) => [route, [401, 200, 429]]));
+    // A Realtime call's offer is answered 201 Created, as OpenAI answers it.
+    const expected = Object.fromEntries(Object.keys(outcomes).map((route) => [route, [401, route.endsWith("/realtime/calls") ? 201 : 200, 429]]));
     expect(outcomes).toEqual(expected);
   }, 60_000);
 });

@@ -277,11 +277,60 @@ describe("a Realtime call (WebRTC, SIP) and its sideband", () => {
 
     // The session.created of the call names its model: the rows carry it, though the client named none.
     const logged = await eventually(() => logsOfSession("realtime", "&models=gpt-realtime-phone"), (logs) => logs.length === 2);
-    // Oldest first: the session began before its response.
-    expect(logged.map((log) => [log.object, log.provider, log.status])).toEqual([
-      ["realtime.session", "openai", "success"],
-      ["realtime.response", "openai", "success"],
-    ]);
-    expect(logged[1]!.total_tokens as number).toBeGreaterThan(0);
+    const byObject = Object.fromEntries(logged.map((log) => [log.object, log]));
+    expect(byObject["realtime.session"]).toMatchObject({ provider: "openai", status: "success" });
+    expect(byObject["realtime.response"]).toMatchObject({ provider: "openai", status: "success" });
+    expect(byObject["realtime.response"]!.total_tokens as number).toBeGreaterThan(0);
+  });
+});
+
+describe("a browser's WebRTC call, started through the gateway", () => {
+  const offer = "v=0\r\no=- 4611731400430051336 2 IN IP4 127.0.0.1\r\ns=-\r\nt=0 0\r\n";
+
+  test("the SDP offer, alone or in a form with the session, reaches the provider as it came; the answer and the call's URL come back", async () => {
+    const raw = await fetch(`${gw.url}/v1/realtime/calls`, { method: "POST", headers: { "content-type": "application/sdp" }, body: offer });
+    expect(raw.status).toBe(201);
+    expect(raw.headers.get("content-type")).toStartWith("application/sdp");
+    const callId = raw.headers.get("location")!.split("/").at(-1)!;
+    expect(await raw.text()).toContain(callId);
+    expect(upstream.calls.get(callId)!.offer).toEqual({ contentType: "application/sdp", sdp: offer });
+
+    const form = new FormData();
+    form.set("sdp", offer);
+    form.set("session", JSON.stringify({ type: "realtime", model: "gpt-realtime" }));
+    const withSession = await fetch(`${gw.url}/v1/realtime/calls`, { method: "POST", body: form });
+    expect(withSession.status).toBe(201);
+    const formCall = upstream.calls.get(withSession.headers.get("location")!.split("/").at(-1)!)!;
+    expect(formCall.actions[0]!.body).toEqual({ type: "realtime", model: "gpt-realtime" });
+    expect(formCall.offer!.sdp).toBe(offer);
+  });
+
+  test("each call's sideband opens with the key that created it, when the keys are projects of their own", async () => {
+    const keys = [
+      { id: "project-a", value: "sk-realtime-project-a" },
+      { id: "project-b", value: "sk-realtime-project-b" },
+    ];
+    const projects = startMockOpenAIRealtime(...keys.map((key) => key.value));
+    projects.keysAreProjects = true;
+    const onProjects = await startGateway({ providers: { openai: { keys, network_config: { base_url: projects.baseUrl } } } });
+    try {
+      const calls = [];
+      for (const key of [...keys, ...keys]) {
+        const created = await fetch(`${onProjects.url}/v1/realtime/calls`, { method: "POST", headers: { "content-type": "application/sdp", "x-gw-api-key-id": key.id }, body: offer });
+        calls.push(created.headers.get("location")!.split("/").at(-1)!);
+      }
+      for (const callId of calls) {
+        const sideband = new OpenAIRealtimeWebSocket({ callID: callId, onURL: (url) => (url.protocol = "ws:") }, new OpenAI({ baseURL: `${onProjects.url}/v1`, apiKey: "unused" }));
+        const created = await new Promise<unknown>((resolve) => {
+          sideband.on("session.created", resolve);
+          sideband.on("error", resolve);
+        });
+        expect(created).toMatchObject({ type: "session.created" });
+        sideband.close();
+      }
+    } finally {
+      await onProjects.close();
+      projects.stop();
+    }
   });
 });

@@ -21,9 +21,12 @@ interface Connection {
   closed?: { code: number; reason: string };
 }
 
-/** A call (WebRTC, SIP) as the mock's call control saw it: each action, with its body. */
+/** A call (WebRTC, SIP) as the mock saw it: each action (`create` for a WebRTC offer), with its body, and the key whose project has it. */
 interface CallActions {
   actions: Array<{ action: string; body: Record<string, unknown> }>;
+  project?: string;
+  /** A WebRTC call's offer, as it came. */
+  offer?: { contentType: string; sdp: string };
 }
 
 export interface MockOpenAIRealtime {
@@ -31,8 +34,10 @@ export interface MockOpenAIRealtime {
   url: string;
   baseUrl: string;
   connections: Connection[];
-  /** Calls by id, as accepted, referred, rejected or hung up through `/v1/realtime/calls/{id}/…`. */
+  /** Calls by id, as created from an offer, accepted, referred, rejected or hung up through `/v1/realtime/calls[/{id}/…]`. */
   calls: Map<string, CallActions>;
+  /** Each key is a project of its own: a call's sideband opens only with the key that created the call. */
+  keysAreProjects: boolean;
   /** Responses wait for `release()` before their deltas and `response.done`. */
   holdResponses: boolean;
   /** Audio tokens each response reports besides its text ones, as a spoken exchange would. */
@@ -55,7 +60,18 @@ function lastUserText(connection: Connection): string {
   return item?.content?.map((part) => part.text ?? "").join("") ?? "";
 }
 
-export function startMockOpenAIRealtime(apiKey: string): MockOpenAIRealtime {
+/** The answer to a WebRTC offer: SDP of the mock's own, naming the call. */
+const sdpAnswer = (callId: string) => `v=0\r\no=- ${callId} 2 IN IP4 127.0.0.1\r\ns=-\r\nt=0 0\r\na=group:BUNDLE 0\r\n`;
+
+/** A WebRTC offer: SDP alone (`application/sdp`), or a form of `sdp` and `session` (JSON). */
+async function offerOf(request: Request): Promise<{ contentType: string; sdp: string; session: Record<string, unknown> }> {
+  const contentType = request.headers.get("content-type") ?? "";
+  if (!contentType.startsWith("multipart/form-data")) return { contentType, sdp: await request.text(), session: {} };
+  const form = await request.formData();
+  return { contentType, sdp: String(form.get("sdp") ?? ""), session: JSON.parse(String(form.get("session") ?? "{}")) as Record<string, unknown> };
+}
+
+export function startMockOpenAIRealtime(...apiKeys: string[]): MockOpenAIRealtime {
   const sockets = new Set<Socket>();
   const held: Array<() => void> = [];
 
@@ -92,22 +108,32 @@ export function startMockOpenAIRealtime(apiKey: string): MockOpenAIRealtime {
     hostname: "127.0.0.1",
     async fetch(request, bunServer) {
       const url = new URL(request.url);
+      // OpenAI takes the key as a bearer, Azure as `api-key`.
+      const key = request.headers.get("authorization")?.replace(/^Bearer /, "") ?? request.headers.get("api-key") ?? "";
+      if (!apiKeys.includes(key)) return Response.json({ error: { message: "Incorrect API key provided.", type: "invalid_request_error", code: "invalid_api_key" } }, { status: 401 });
+      if (url.pathname.endsWith("/v1/realtime/calls") && request.method === "POST") {
+        const { contentType, sdp, session } = await offerOf(request);
+        if (!sdp.startsWith("v=0")) return Response.json({ error: { message: "Invalid SDP offer.", type: "invalid_request_error", param: "sdp" } }, { status: 400 });
+        const callId = `rtc_${crypto.randomUUID().replaceAll("-", "")}`;
+        mock.calls.set(callId, { actions: [{ action: "create", body: session }], project: key, offer: { contentType, sdp } });
+        return new Response(sdpAnswer(callId), { status: 201, headers: { "content-type": "application/sdp", location: `/v1/realtime/calls/${callId}` } });
+      }
       const control = /\/v1\/realtime\/calls\/([\w-]+)\/(accept|hangup|refer|reject)$/.exec(url.pathname);
       if (control && request.method === "POST") {
         const [, callId, action] = control;
-        const calls = mock.calls.get(callId!) ?? { actions: [] };
+        const calls = mock.calls.get(callId!) ?? { actions: [], project: key };
         calls.actions.push({ action: action!, body: (await request.json().catch(() => ({}))) as Record<string, unknown> });
         mock.calls.set(callId!, calls);
         // OpenAI answers call control with an empty 200.
         return new Response(null, { status: 200 });
       }
       if (!url.pathname.endsWith("/v1/realtime")) return Response.json({ error: { message: "no such route", type: "invalid_request_error" } }, { status: 404 });
-      // OpenAI takes the key as a bearer, Azure as `api-key`.
-      if (request.headers.get("authorization") !== `Bearer ${apiKey}` && request.headers.get("api-key") !== apiKey) return Response.json({ error: { message: "Incorrect API key provided.", type: "invalid_request_error", code: "invalid_api_key" } }, { status: 401 });
       const callId = url.searchParams.get("call_id") ?? undefined;
-      // A sideband connection joins a call, which runs the model it was accepted with.
-      const accepted = callId ? mock.calls.get(callId)?.actions.find((entry) => entry.action === "accept")?.body.model : undefined;
-      const model = url.searchParams.get("model") ?? (typeof accepted === "string" ? accepted : undefined);
+      const call = callId ? mock.calls.get(callId) : undefined;
+      if (callId && (!call || (mock.keysAreProjects && call.project !== key))) return Response.json({ error: { message: `Call ${callId} not found.`, type: "invalid_request_error" } }, { status: 404 });
+      // A sideband connection joins a call, which runs the model it was created or accepted with (OpenAI's default when none).
+      const callModel = call?.actions.map((entry) => entry.body.model).find((named) => typeof named === "string");
+      const model = url.searchParams.get("model") ?? (call ? (typeof callModel === "string" ? callModel : "gpt-realtime") : undefined);
       if (!model) return Response.json({ error: { message: "Missing required parameter: 'model'.", type: "invalid_request_error" } }, { status: 400 });
       const connection: Connection = { path: url.pathname, model, callId, headers: request.headers, received: [], items: [] };
       mock.connections.push(connection);
@@ -140,6 +166,7 @@ export function startMockOpenAIRealtime(apiKey: string): MockOpenAIRealtime {
     baseUrl: `http://127.0.0.1:${server.port}/v1`,
     connections: [],
     calls: new Map(),
+    keysAreProjects: false,
     holdResponses: false,
     audioTokens: { input: 0, output: 0 },
     release: () => {

@@ -446,8 +446,9 @@ export function startMockOpenAI(): MockOpenAI {
       }
       const onConversation = conversationCall(mock.conversations, request.method, path, body);
       if (onConversation) return onConversation;
-      // Realtime call control answers an empty 200, as OpenAI's does.
+      // Realtime call control answers an empty 200, as OpenAI's does; an offer, SDP and the call's URL.
       if (/^\/realtime\/calls\/[\w-]+\/(accept|hangup|refer|reject)$/.test(path)) return new Response(null, { status: 200 });
+      if (path === "/realtime/calls") return new Response("v=0\r\n", { status: 201, headers: { "content-type": "application/sdp", location: "/v1/realtime/calls/rtc_mock" } });
       const onStoredCompletion = storedCompletionCall(mock.storedCompletions, request.method, path, body) ?? evalCall(mock.evals, request.method, path, body);
       if (onStoredCompletion) return onStoredCompletion;
       const fault = mock.faults.shift();

@@ -51,7 +51,8 @@ export function keptObjectCalls(inference: Inference, format: WireFormat, mountP
     const objectId = params.id ?? params.name ?? (PROVIDER_OBJECT_CALLS[operation].inUploadSession ? url.searchParams.get(UPLOAD_SESSION_PARAM) : undefined);
     const pinnedKeyId = objectId && !request.headers.has("x-gw-api-key-id") ? await inference.objectKeys?.keyOf(provider, upstreamFileId(objectId)) : undefined;
     url.searchParams.delete("provider");
-    const body: ProviderObjectBody = { path: providerObjectPath(operation, params), search: url.search, json, bytes };
+    const contentType = bytes ? (request.headers.get("content-type") ?? undefined) : undefined;
+    const body: ProviderObjectBody = { path: providerObjectPath(operation, params), search: url.search, json, bytes, contentType };
     return handleInference(inference, {
       operation,
       format,

@@ -187,7 +187,9 @@ export async function openRealtimeSession(inference: Inference, request: Request
   const target = session.context.targets[0]!;
   let prepared: PreparedConnection | GatewayError | undefined;
   try {
-    prepared = await prepareConnection(inference.providers, "realtime", target, { body, clientHeaders: request.headers, pinnedKeyId: request.headers.get("x-gw-api-key-id") ?? undefined, allowedKeyIds: session.context.allowedKeyIds });
+    // A call created through the gateway is watched with the key that created it (keys may be projects of their own).
+    const pinnedKeyId = request.headers.get("x-gw-api-key-id") ?? (callId ? await inference.objectKeys?.keyOf(target.provider, callId) : undefined);
+    prepared = await prepareConnection(inference.providers, "realtime", target, { body, clientHeaders: request.headers, pinnedKeyId, allowedKeyIds: session.context.allowedKeyIds });
     if (prepared instanceof GatewayError) throw prepared;
     const upstream = await openUpstreamSocket(target.provider, prepared, prepared.timeoutSeconds * 1000);
     const relay = new RealtimeSession(inference, call, session, target, prepared.keyId, upstream);
