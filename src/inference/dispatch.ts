@@ -193,8 +193,9 @@ export interface PreparedConnection {
 }
 
 /**
- * Chooses the key (`pinnedKeyId` if allowed, else weighted among those allowed for the model) and
- * builds the call that opens a connection of `operation` to `target`; a GatewayError when none can.
+ * Chooses the key (`pinnedKeyId` when it is the provider's and allowed, else weighted among those
+ * allowed for the model) and builds the call that opens a connection of `operation` to `target`;
+ * a GatewayError when none can.
  */
 export async function prepareConnection(
   store: ProviderStore,
@@ -208,9 +209,6 @@ export async function prepareConnection(
   const eligible = provider.keys.filter((key) => !allowed || allowed.includes(key.id));
   // A connection to an existing call names no model: any enabled key may open it.
   const need: KeyNeed = { model: target.model, anyModel: typeof input.body.call_id === "string" };
-  if (input.pinnedKeyId && !provider.keys.some((key) => key.id === input.pinnedKeyId)) {
-    return badRequest(`x-gw-api-key-id '${input.pinnedKeyId}' is not a key of provider '${provider.name}'`, "x-gw-api-key-id", "caller_key_not_found");
-  }
   const pinned = input.pinnedKeyId ? eligible.find((key) => key.id === input.pinnedKeyId) : undefined;
   if (pinned && !keyMeets(pinned, need)) return badRequest(`key '${pinned.id}' is disabled or does not allow model '${target.model}'`, "x-gw-api-key-id", "caller_model_not_allowed");
   const key = pinned ?? pickKey(eligible, need);

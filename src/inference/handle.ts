@@ -291,7 +291,8 @@ export async function admitCall(inference: Inference, call: InferenceCall): Prom
   const settling = { hooks: inference.hooks, settlements: inference.settlements };
   const context = createContext(call);
   try {
-    const resolveAll = () => [resolveModelRef(call.model, inference.providers, "model", call.mountProvider)];
+    const resolve = (raw: string, param: string) => resolveModelRef(raw, inference.providers, param, call.mountProvider);
+    const resolveAll = () => [resolve(call.model, "model"), ...call.fallbacks.map((fallback, index) => resolve(fallback, `fallbacks[${index}]`))];
     context.targets = resolvedOrNone(resolveAll);
     await admitThrough(inference.hooks, context);
     if (context.targets.length === 0) context.targets = resolveAll();

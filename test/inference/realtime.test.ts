@@ -221,6 +221,35 @@ describe("what is refused before the socket opens", () => {
     }
   });
 
+  test("a provider that refuses the handshake is passed over for the fallbacks in x-gw-fallbacks, each try logged", async () => {
+    const withBackup = await startGateway({
+      providers: {
+        openai: { keys: [{ id: "revoked", value: "sk-revoked" }], network_config: { base_url: upstream.baseUrl } },
+        backup: { keys: [{ id: "good", value: UPSTREAM_KEY }], network_config: { base_url: upstream.baseUrl }, custom_provider_config: { base_provider_type: "openai" } },
+      },
+    });
+    try {
+      const headers = { "x-gw-fallbacks": "backup/gpt-realtime-backup" };
+      const socket = new WebSocket(`${withBackup.url.replace(/^http/, "ws")}/v1/realtime?model=openai/gpt-realtime`, { headers } as unknown as string[]);
+      const first = await new Promise<{ type: string }>((resolve) => socket.addEventListener("message", (event) => resolve(JSON.parse(String(event.data))), { once: true }));
+      expect(first.type).toBe("session.created");
+      expect(upstream.connections.at(-1)!.model).toBe("gpt-realtime-backup");
+      socket.close();
+      const logged = await eventually(
+        async () => ((await (await withBackup.admin("/api/logs?objects=realtime.session")).json()) as { logs: Array<{ id: string }> }).logs,
+        (logs) => logs.length > 0,
+      );
+      const detail = (await (await withBackup.admin(`/api/logs/${logged[0]!.id}`)).json()) as Record<string, unknown>;
+      expect(detail).toMatchObject({ provider: "backup", model: "gpt-realtime-backup", selected_key_id: "good", status: "success" });
+      expect(detail.attempts).toEqual([
+        { provider: "openai", model: "gpt-realtime", key: "revoked", is_fallback: false, status: 502, error_type: "provider_unreachable" },
+        { provider: "backup", model: "gpt-realtime-backup", key: "good", is_fallback: true },
+      ]);
+    } finally {
+      await withBackup.close();
+    }
+  });
+
   test("a provider that refuses the handshake is a 502, and the session is logged as failed", async () => {
     const refusing = await startGateway({ providers: { openai: { keys: [{ id: "bad", value: "sk-wrong-key" }], network_config: { base_url: upstream.baseUrl } } } });
     try {

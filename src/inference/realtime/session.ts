@@ -1,7 +1,7 @@
 import type { Server, ServerWebSocket } from "bun";
 import { badRequest, GatewayError } from "../../http/errors";
-import { type PreparedConnection, prepareConnection } from "../dispatch";
-import { type AdmittedCall, admitCall, failureOutcome, type Inference, type InferenceCall } from "../handle";
+import { type Attempt, prepareConnection } from "../dispatch";
+import { type AdmittedCall, admitCall, failureOutcome, fallbacksOf, type Inference, type InferenceCall } from "../handle";
 import type { ModelRef } from "../model-ref";
 import type { ReplySummary } from "../reply-summary";
 import { eventTypeOf, responseOf, responseSummary, sessionModelOf } from "./events";
@@ -52,21 +52,38 @@ class RealtimeSession {
   private readonly responses = new Map<string, Promise<AdmittedCall | undefined>>();
   private ended = false;
 
+  private readonly upstream: WebSocket;
+  /** A call's sideband starts with the model unknown (`*`): the provider's `session.created` names it. */
+  private target: ModelRef;
+  private readonly keyId: string | undefined;
+  private readonly isFallback: boolean;
+
   constructor(
     private readonly inference: Inference,
     private readonly call: InferenceCall,
     private readonly session: AdmittedCall,
-    /** A call's sideband starts with the model unknown (`*`): the provider's `session.created` names it. */
-    private target: ModelRef,
-    private readonly keyId: string | undefined,
-    private readonly upstream: WebSocket,
-  ) {}
+    opened: OpenedUpstream,
+    /** How the provider's socket was opened: the session's log shows them. */
+    private readonly attempts: readonly Attempt[],
+  ) {
+    ({ upstream: this.upstream, target: this.target, keyId: this.keyId, isFallback: this.isFallback } = opened);
+  }
 
   /** Starts relaying the provider's side, once the client's socket is upgraded (its events come on later turns). */
   listen(): void {
     this.upstream.binaryType = "arraybuffer";
     this.upstream.addEventListener("message", (event) => this.fromProvider(event.data as string | ArrayBuffer));
     this.upstream.addEventListener("close", (event) => this.end("provider", event.code, event.reason));
+  }
+
+  /** What answered: the target (its model named by the provider, for a call's sideband) and key the socket was opened on. */
+  private get answered() {
+    return { target: this.target, keyId: this.keyId, isFallback: this.isFallback };
+  }
+
+  /** Each response's one try: on the session's provider socket. */
+  private get answeredAttempt(): Attempt {
+    return { provider: this.target.provider, model: this.target.model, key: this.keyId, is_fallback: this.isFallback };
   }
 
   /** Bun's handlers for the client's socket once upgraded. */
@@ -123,8 +140,8 @@ class RealtimeSession {
     call.settle({
       status: failed ? 502 : 200,
       error,
-      answered: { target: this.target, keyId: this.keyId, isFallback: false },
-      attempts: [{ provider: this.target.provider, model: this.target.model, key: this.keyId, is_fallback: false }],
+      answered: this.answered,
+      attempts: [this.answeredAttempt],
       summary,
       cost: summary.usage ? this.inference.price?.({ target: this.target, keyId: this.keyId, usage: summary.usage, context: call.context }) : undefined,
     });
@@ -141,15 +158,15 @@ class RealtimeSession {
     if (this.upstream.readyState === WebSocket.OPEN) this.upstream.close(code >= 3000 && code <= 4999 ? code : 1000, reason);
     if (this.client?.readyState === WebSocket.OPEN) this.client.close(sendableClose(code) ? code : 1011, reason);
     for (const admitted of this.responses.values()) {
-      void admitted.then((call) => call?.settle({ status: 200, answered: { target: this.target, keyId: this.keyId, isFallback: false }, attempts: [], summary: { toolCallNames: [], truncated: true } }));
+      void admitted.then((call) => call?.settle({ status: 200, answered: this.answered, attempts: [], summary: { toolCallNames: [], truncated: true } }));
     }
     this.responses.clear();
     const dropped = by === "provider" && !sendableClose(code) ? new GatewayError({ status: 502, errorType: "provider_unreachable", message: `provider '${this.target.provider}' dropped the Realtime session (close code ${code})` }) : undefined;
     this.session.settle({
       status: dropped ? 502 : 200,
       error: dropped,
-      answered: { target: this.target, keyId: this.keyId, isFallback: false },
-      attempts: [{ provider: this.target.provider, model: this.target.model, key: this.keyId, is_fallback: false }],
+      answered: this.answered,
+      attempts: [...this.attempts],
       summary: NOTHING_USED,
       cost: 0,
     });
@@ -182,29 +199,61 @@ export async function openRealtimeSession(inference: Inference, request: Request
   // The session and each of its responses are logged under one session id: the client's, else a new one.
   const sessionId = request.headers.get("x-gw-session-id") ?? Bun.randomUUIDv7();
   const body = callId ? { model, call_id: callId } : { model };
-  const call: InferenceCall = { operation: "realtime", format: "openai", body, model, fallbacks: [], stream: true, request: withKeyAsHeader(request, protocols), mountProvider, sessionId };
+  // A socket carries no body: fallbacks come in `x-gw-fallbacks`.
+  const fallbacks = fallbacksOf({}, request.headers);
+  const call: InferenceCall = { operation: "realtime", format: "openai", body, model, fallbacks, stream: true, request: withKeyAsHeader(request, protocols), mountProvider, sessionId };
   const session = await admitCall(inference, call);
-  const target = session.context.targets[0]!;
-  let prepared: PreparedConnection | GatewayError | undefined;
+  const attempts: Attempt[] = [];
   try {
-    // A call created through the gateway is watched with the key that created it (keys may be projects of their own).
-    const pinnedKeyId = request.headers.get("x-gw-api-key-id") ?? (callId ? await inference.objectKeys?.keyOf(target.provider, callId) : undefined);
-    prepared = await prepareConnection(inference.providers, "realtime", target, { body, clientHeaders: request.headers, pinnedKeyId, allowedKeyIds: session.context.allowedKeyIds });
-    if (prepared instanceof GatewayError) throw prepared;
-    const upstream = await openUpstreamSocket(target.provider, prepared, prepared.timeoutSeconds * 1000);
-    const relay = new RealtimeSession(inference, call, session, target, prepared.keyId, upstream);
+    const pinned = request.headers.get("x-gw-api-key-id");
+    if (pinned && !session.context.targets.some((target) => inference.providers.get(target.provider)?.keys.some((key) => key.id === pinned))) {
+      throw badRequest(`x-gw-api-key-id '${pinned}' is not a key of the requested providers`, "x-gw-api-key-id", "caller_key_not_found");
+    }
+    const opened = await openFirstTarget(inference, session, request, body, attempts);
+    const relay = new RealtimeSession(inference, call, session, opened, attempts);
     const headers = protocols.includes(REALTIME_PROTOCOL) ? { "sec-websocket-protocol": REALTIME_PROTOCOL } : undefined;
     if (!server.upgrade(request, { headers, data: relay.handlers })) {
-      upstream.close();
+      opened.upstream.close();
       throw upgradeRequired();
     }
     relay.listen();
     return undefined;
   } catch (error) {
-    if (error instanceof GatewayError) {
-      const keyId = prepared instanceof GatewayError ? undefined : prepared?.keyId;
-      session.settle({ ...failureOutcome(error), attempts: [{ provider: target.provider, model: target.model, key: keyId, status: error.status, error_type: error.errorType, is_fallback: false }] });
-    }
+    if (error instanceof GatewayError) session.settle({ ...failureOutcome(error), attempts });
     throw error;
   }
+}
+
+/** The provider's side of a session, as opened: on which target, with which key. */
+interface OpenedUpstream {
+  upstream: WebSocket;
+  target: ModelRef;
+  keyId: string | undefined;
+  isFallback: boolean;
+}
+
+/**
+ * Opens the provider's socket on the first target that takes it: the primary, then each fallback
+ * in order, each try in `attempts`. When none does, the primary's error.
+ */
+async function openFirstTarget(inference: Inference, session: AdmittedCall, request: Request, body: Record<string, unknown>, attempts: Attempt[]): Promise<OpenedUpstream> {
+  let primaryError: GatewayError | undefined;
+  for (const [index, target] of session.context.targets.entries()) {
+    const callId = typeof body.call_id === "string" ? body.call_id : undefined;
+    // A call created through the gateway is watched with the key that created it (keys may be projects of their own).
+    const pinnedKeyId = request.headers.get("x-gw-api-key-id") ?? (callId ? await inference.objectKeys?.keyOf(target.provider, callId) : undefined);
+    const prepared = await prepareConnection(inference.providers, "realtime", target, { body, clientHeaders: request.headers, pinnedKeyId, allowedKeyIds: session.context.allowedKeyIds });
+    const attempt: Attempt = { provider: target.provider, model: target.model, key: prepared instanceof GatewayError ? undefined : prepared.keyId, is_fallback: index > 0 };
+    attempts.push(attempt);
+    try {
+      if (prepared instanceof GatewayError) throw prepared;
+      const upstream = await openUpstreamSocket(target.provider, prepared, prepared.timeoutSeconds * 1000);
+      return { upstream, target, keyId: prepared.keyId, isFallback: index > 0 };
+    } catch (error) {
+      if (!(error instanceof GatewayError)) throw error;
+      Object.assign(attempt, { status: error.status, error_type: error.errorType });
+      primaryError ??= error;
+    }
+  }
+  throw primaryError!;
 }
