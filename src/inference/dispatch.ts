@@ -10,7 +10,7 @@ import type { UpstreamCall as ProviderCall, UpstreamTarget } from "./providers/t
 import { withoutStreamOptions } from "./formats/openai/stream-usage";
 import { translateRequest, upstreamOperationOf } from "./translate";
 import { isRetryable, rotatesKey } from "./upstream-errors";
-import { exchange, guarded } from "./upstream-exchange";
+import { authorized, exchange, guarded } from "./upstream-exchange";
 import type { UpstreamReply } from "./upstream-fetch";
 
 export interface DispatchInput {
@@ -65,6 +65,18 @@ function upstreamTarget(provider: RuntimeProvider, key: RuntimeKey | undefined, 
     model: config?.aliases?.[model] ?? config?.vllm_key_config?.model_name ?? model,
   };
 }
+
+/** The provider's keys a request may not use: those outside its virtual key's `key_ids`. */
+function keysOutside(provider: RuntimeProvider, allowedKeyIds: DispatchInput["allowedKeyIds"]): Set<string> {
+  const allowed = allowedKeyIds?.[provider.name];
+  return new Set(allowed ? provider.keys.filter((key) => !allowed.includes(key.id)).map((key) => key.id) : []);
+}
+
+/** The key a request pins, when it is the provider's and the request may use it. */
+const pinnedKeyOf = (provider: RuntimeProvider, pinnedKeyId: string | undefined, excluded: ReadonlySet<string>) =>
+  provider.keys.find((key) => key.id === pinnedKeyId && !excluded.has(key.id));
+
+const unusablePin = (key: RuntimeKey, model: string) => badRequest(`key '${key.id}' is disabled or does not allow model '${model}'`, "x-gw-api-key-id", "caller_model_not_allowed");
 
 const noEligibleKey = (provider: RuntimeProvider, need: KeyNeed) =>
   need.batchApi
@@ -129,19 +141,16 @@ async function attemptTarget(store: ProviderStore, input: DispatchInput, target:
   if (call instanceof GatewayError) return call;
   // The gateway asks every OpenAI stream for usage; a server that refuses the field gets the request without it.
   let sent = sendable(call, provider);
-  const allowed = input.allowedKeyIds?.[provider.name];
-  const excluded = new Set(allowed ? provider.keys.filter((key) => !allowed.includes(key.id)).map((key) => key.id) : []);
+  const excluded = keysOutside(provider, input.allowedKeyIds);
   let retries = 0;
   let lastError: GatewayError | undefined;
-  const pin = provider.keys.some((key) => key.id === input.pinnedKeyId && !excluded.has(key.id)) ? input.pinnedKeyId : undefined;
+  const pinned = pinnedKeyOf(provider, input.pinnedKeyId, excluded);
   // 5xx and transport failures retry the key that failed; 429/401/403 move to another one.
   let retryKey: RuntimeKey | undefined;
   const need: KeyNeed = { model: target.model, batchApi: usesBatchKeys(input.operation), anyModel: isProviderObjectOperation(input.operation) };
   for (;;) {
-    const key = pin ? provider.keys.find((candidate) => candidate.id === pin) : (retryKey ?? pickKey(provider.keys, need, excluded));
-    if (key && pin && !keyMeets(key, need)) {
-      return badRequest(`key '${pin}' is disabled or does not allow model '${target.model}'`, "x-gw-api-key-id", "caller_model_not_allowed");
-    }
+    const key = pinned ?? retryKey ?? pickKey(provider.keys, need, excluded);
+    if (pinned && !keyMeets(pinned, need)) return unusablePin(pinned, target.model);
     if (!key && (provider.keys.length > 0 || !provider.adapter.keyOptional)) return lastError ?? noEligibleKey(provider, need);
     const upstream = upstreamTarget(provider, key, target.model, input);
     const options = { provider: provider.name, stream: input.stream, timeoutSeconds: network.default_request_timeout_in_seconds, signal: input.signal };
@@ -174,7 +183,7 @@ async function attemptTarget(store: ProviderStore, input: DispatchInput, target:
       retryKey = key;
       continue;
     }
-    if (rotatesKey(error) && key && !pin) {
+    if (rotatesKey(error) && key && !pinned) {
       excluded.add(key.id);
       continue;
     }
@@ -205,18 +214,17 @@ export async function prepareConnection(
 ): Promise<PreparedConnection | GatewayError> {
   const provider = store.require(target.provider);
   if (!provider.adapter.operations.has(operation)) return badRequest(`provider '${provider.name}' does not offer ${REQUEST_TYPE[operation]}`, "model", "caller_unsupported_operation");
-  const allowed = input.allowedKeyIds?.[provider.name];
-  const eligible = provider.keys.filter((key) => !allowed || allowed.includes(key.id));
+  const excluded = keysOutside(provider, input.allowedKeyIds);
   // A connection to an existing call names no model: any enabled key may open it.
   const need: KeyNeed = { model: target.model, anyModel: typeof input.body.call_id === "string" };
-  const pinned = input.pinnedKeyId ? eligible.find((key) => key.id === input.pinnedKeyId) : undefined;
-  if (pinned && !keyMeets(pinned, need)) return badRequest(`key '${pinned.id}' is disabled or does not allow model '${target.model}'`, "x-gw-api-key-id", "caller_model_not_allowed");
-  const key = pinned ?? pickKey(eligible, need);
+  const pinned = pinnedKeyOf(provider, input.pinnedKeyId, excluded);
+  if (pinned && !keyMeets(pinned, need)) return unusablePin(pinned, target.model);
+  const key = pinned ?? pickKey(provider.keys, need, excluded);
   if (!key && (provider.keys.length > 0 || !provider.adapter.keyOptional)) return noEligibleKey(provider, need);
   const upstream = upstreamTarget(provider, key, target.model, input);
   const built = guarded(() => provider.adapter.buildCall(operation, upstream, input.body, true));
   if (built instanceof GatewayError) return built;
-  const call = provider.adapter.authorizeCall ? await provider.adapter.authorizeCall(built, upstream) : built;
+  const call = await authorized(provider.adapter, built, upstream);
   if (call instanceof GatewayError) return call;
   return { call, keyId: key?.id, timeoutSeconds: effectiveNetwork(provider.network).default_request_timeout_in_seconds };
 }

@@ -34,11 +34,16 @@ export interface ExchangeOptions {
   signal: AbortSignal;
 }
 
-/** One call with the key's authorization (a signature, a minted token) applied. */
+/** The call with the key's authorization (a signature, a minted token) applied. */
+export async function authorized(adapter: ProviderAdapter, call: UpstreamCall, target: UpstreamTarget): Promise<UpstreamCall | GatewayError> {
+  return adapter.authorizeCall ? adapter.authorizeCall(call, target) : call;
+}
+
+/** One call, authorized, sent. */
 async function sendAuthorized(adapter: ProviderAdapter, target: UpstreamTarget, call: UpstreamCall, stream: boolean, options: ExchangeOptions): Promise<UpstreamReply | GatewayError> {
-  const authorized = adapter.authorizeCall ? await adapter.authorizeCall(call, target) : call;
-  if (authorized instanceof GatewayError) return authorized;
-  return sendUpstream(authorized, stream, options.timeoutSeconds, options.signal);
+  const ready = await authorized(adapter, call, target);
+  if (ready instanceof GatewayError) return ready;
+  return sendUpstream(ready, stream, options.timeoutSeconds, options.signal);
 }
 
 /**
