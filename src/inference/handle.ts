@@ -215,6 +215,13 @@ function keyOfContinuedObject(inference: Inference, call: InferenceCall, primary
   return inference.objectKeys?.keyOf(primary.provider, named);
 }
 
+/** A pinned key must be one of the targets' providers': it applies to whichever has it. */
+export function assertPinnedKeyOfTargets(providers: ProviderStore, targets: readonly ModelRef[], pinnedKeyId: string | null | undefined): void {
+  if (pinnedKeyId && !targets.some((target) => providers.get(target.provider)?.keys.some((key) => key.id === pinnedKeyId))) {
+    throw badRequest(`x-gw-api-key-id '${pinnedKeyId}' is not a key of the requested providers`, "x-gw-api-key-id", "caller_key_not_found");
+  }
+}
+
 /** A token count (Anthropic's and Gemini's count_tokens, OpenAI's input_tokens) the target cannot answer in the client's format is estimated by the gateway. */
 function countsLocally(inference: Inference, call: InferenceCall, target: ModelRef): boolean {
   if ((call.operation !== "count_tokens" && call.operation !== "input_tokens") || !FORMATS[call.format]?.countTokensLocally) return false;
@@ -231,9 +238,7 @@ async function answer(inference: Inference, call: InferenceCall, context: Reques
     return Response.json(counted, { headers: { "x-gw-provider": "gateway", "x-gw-model": primary.model } });
   }
   const pinnedKeyId = call.pinnedKeyId ?? context.headers.get("x-gw-api-key-id") ?? (call.operation === "responses" ? await keyOfContinuedObject(inference, call, primary) : undefined);
-  if (pinnedKeyId && !context.targets.some((target) => store.get(target.provider)?.keys.some((key) => key.id === pinnedKeyId))) {
-    throw badRequest(`x-gw-api-key-id '${pinnedKeyId}' is not a key of the requested providers`, "x-gw-api-key-id", "caller_key_not_found");
-  }
+  assertPinnedKeyOfTargets(store, context.targets, pinnedKeyId);
   let continuing: Continuation | undefined;
   if (call.operation === "responses" && inference.responses) ({ body: context.body, continuing } = await inference.responses.continued(context.body, context.caller?.virtualKeyId));
 

@@ -1,7 +1,7 @@
 import type { Server, ServerWebSocket } from "bun";
 import { badRequest, GatewayError } from "../../http/errors";
 import { type Attempt, prepareConnection } from "../dispatch";
-import { type AdmittedCall, admitCall, failureOutcome, fallbacksOf, type Inference, type InferenceCall } from "../handle";
+import { type AdmittedCall, admitCall, assertPinnedKeyOfTargets, failureOutcome, fallbacksOf, type Inference, type InferenceCall } from "../handle";
 import type { ModelRef } from "../model-ref";
 import type { ReplySummary } from "../reply-summary";
 import { eventTypeOf, responseOf, responseSummary, sessionModelOf } from "./events";
@@ -205,10 +205,7 @@ export async function openRealtimeSession(inference: Inference, request: Request
   const session = await admitCall(inference, call);
   const attempts: Attempt[] = [];
   try {
-    const pinned = request.headers.get("x-gw-api-key-id");
-    if (pinned && !session.context.targets.some((target) => inference.providers.get(target.provider)?.keys.some((key) => key.id === pinned))) {
-      throw badRequest(`x-gw-api-key-id '${pinned}' is not a key of the requested providers`, "x-gw-api-key-id", "caller_key_not_found");
-    }
+    assertPinnedKeyOfTargets(inference.providers, session.context.targets, request.headers.get("x-gw-api-key-id"));
     const opened = await openFirstTarget(inference, session, request, body, attempts);
     const relay = new RealtimeSession(inference, call, session, opened, attempts);
     const headers = protocols.includes(REALTIME_PROTOCOL) ? { "sec-websocket-protocol": REALTIME_PROTOCOL } : undefined;
