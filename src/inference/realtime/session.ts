@@ -235,8 +235,8 @@ interface OpenedUpstream {
  */
 async function openFirstTarget(inference: Inference, session: AdmittedCall, request: Request, body: Record<string, unknown>, attempts: Attempt[]): Promise<OpenedUpstream> {
   let primaryError: GatewayError | undefined;
+  const callId = typeof body.call_id === "string" ? body.call_id : undefined;
   for (const [index, target] of session.context.targets.entries()) {
-    const callId = typeof body.call_id === "string" ? body.call_id : undefined;
     // A call created through the gateway is watched with the key that created it (keys may be projects of their own).
     const pinnedKeyId = request.headers.get("x-gw-api-key-id") ?? (callId ? await inference.objectKeys?.keyOf(target.provider, callId) : undefined);
     const prepared = await prepareConnection(inference.providers, "realtime", target, { body, clientHeaders: request.headers, pinnedKeyId, allowedKeyIds: session.context.allowedKeyIds });
@@ -244,7 +244,7 @@ async function openFirstTarget(inference: Inference, session: AdmittedCall, requ
     attempts.push(attempt);
     try {
       if (prepared instanceof GatewayError) throw prepared;
-      const upstream = await openUpstreamSocket(target.provider, prepared, prepared.timeoutSeconds * 1000);
+      const upstream = await openUpstreamSocket(target.provider, prepared);
       return { upstream, target, keyId: prepared.keyId, isFallback: index > 0 };
     } catch (error) {
       if (!(error instanceof GatewayError)) throw error;

@@ -8,24 +8,20 @@ function socketUrl({ call }: PreparedConnection): string {
   return url.toString();
 }
 
-/** The call's headers but those of an HTTP body, which a WebSocket handshake has none of. */
-function handshakeHeaders(headers: Record<string, string>): Record<string, string> {
-  const { "content-type": _type, "content-length": _length, ...rest } = headers;
-  return rest;
-}
-
 const unreachable = (provider: string, why: string) =>
   new GatewayError({ status: 502, errorType: "provider_unreachable", message: `provider '${provider}' did not open a Realtime session: ${why}`, extra: { provider } });
 
 /**
  * Opens the provider's side of a Realtime session and resolves once it is open. A refused or
  * failed handshake (a bad key, an unknown model: the provider answers it before any event) is a
- * 502, as is no answer within `timeoutMs`.
+ * 502, as is no answer within the provider's request timeout.
  */
-export function openUpstreamSocket(provider: string, prepared: PreparedConnection, timeoutMs: number): Promise<WebSocket> {
+export function openUpstreamSocket(provider: string, prepared: PreparedConnection): Promise<WebSocket> {
+  const timeoutMs = prepared.timeoutSeconds * 1000;
   return new Promise((resolve, reject) => {
-    // Bun's WebSocket takes handshake headers, which the browser's does not.
-    const socket = new WebSocket(socketUrl(prepared), { headers: handshakeHeaders(prepared.call.headers) } as unknown as string[]);
+    // Bun's WebSocket takes handshake headers, which the browser's does not. The adapter's
+    // handshake call (realtimeHandshake) carries none of an HTTP body's.
+    const socket = new WebSocket(socketUrl(prepared), { headers: prepared.call.headers } as unknown as string[]);
     const settle = (error?: GatewayError) => {
       clearTimeout(timer);
       socket.removeEventListener("open", opened);
