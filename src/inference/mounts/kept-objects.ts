@@ -4,7 +4,7 @@ import { upstreamFileId } from "../batches/ids";
 import { handleInference, type Inference } from "../handle";
 import { UPLOAD_SESSION_PARAM } from "../object-keys";
 import type { WireFormat } from "../operations";
-import { PROVIDER_OBJECT_CALLS, type ProviderObjectBody, type ProviderObjectOperation, providerObjectPath } from "../provider-objects";
+import { PROVIDER_OBJECT_CALLS, type ProviderObjectBody, type ProviderObjectCall, type ProviderObjectOperation, providerObjectPath } from "../provider-objects";
 
 const JsonObject = t.Object({}, { additionalProperties: true });
 
@@ -76,7 +76,16 @@ function paramsOf(path: string) {
   return names.length > 0 ? { params: t.Object(Object.fromEntries(names.map((name) => [name, t.String({ minLength: 1 })]))) } : {};
 }
 
-/** A route per call, at the call's own path, passing the client's ids, query and body on as they came; `answer` may rework the reply. */
+/** How a route takes the call's body: a JSON object (or form), required or not, or bytes left unparsed. */
+function bodyOptionsOf(body: ProviderObjectCall["body"]) {
+  if (body === "bytes") return { parse: "none" as const };
+  return body ? { body: body === "optional" ? t.Optional(JsonObject) : JsonObject } : {};
+}
+
+/**
+ * A route per call, at the call's own path, passing the client's ids, query and body on as they
+ * came (bytes byte for byte, with their content type); `answer` may rework the reply.
+ */
 export function forwardedRoutes<Routes extends AnyElysia>(routes: Routes, operations: readonly ProviderObjectOperation[], forward: ForwardCall, answer?: (operation: ProviderObjectOperation, reply: Response, request: Request) => Promise<Response>): Routes {
   for (const operation of operations) {
     const { method, path, body } = PROVIDER_OBJECT_CALLS[operation];
@@ -85,10 +94,11 @@ export function forwardedRoutes<Routes extends AnyElysia>(routes: Routes, operat
       path,
       async (context) => {
         const { params, body: json, request } = context as { params?: Record<string, string>; body?: unknown; request: Request };
-        const reply = await forward(operation, request, { params, json });
+        const forwarded = body === "bytes" ? { params, bytes: await request.arrayBuffer() } : { params, json };
+        const reply = await forward(operation, request, forwarded);
         return answer ? answer(operation, reply, request) : reply;
       },
-      { ...paramsOf(path), ...(body ? { body: body === "optional" ? t.Optional(JsonObject) : JsonObject } : {}) },
+      { ...paramsOf(path), ...bodyOptionsOf(body) },
     );
   }
   return routes;

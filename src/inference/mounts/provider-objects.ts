@@ -9,8 +9,8 @@ import { forwardedRoutes, keptObjectCalls } from "./kept-objects";
 
 const IdParams = t.Object({ id: t.String({ minLength: 1 }) });
 
-/** The calls with a route of their own below: responses, which the gateway may keep itself, and a Realtime call's offer, taken as it came. */
-const OWN_ROUTES: ReadonlySet<ProviderObjectOperation> = new Set(["response_retrieve", "response_input_items", "response_delete", "response_cancel", "realtime_call_create"]);
+/** The calls on responses, which the gateway may keep itself: each has a route of its own below. */
+const RESPONSE_CALLS: ReadonlySet<ProviderObjectOperation> = new Set(["response_retrieve", "response_input_items", "response_delete", "response_cancel"]);
 
 /**
  * What OpenAI (or Azure) keeps (OPENAI_OBJECT_CALLS: responses, conversations, containers, vector
@@ -81,14 +81,12 @@ export function providerObjectRoutes(inference: Inference, mountProvider?: strin
         return forwardResponse("response_cancel", params.id, request);
       },
       { params: IdParams },
-    )
-    // The offer is SDP, or a form of SDP and the session: passed on byte for byte, with its content type.
-    .post("/realtime/calls", async ({ request }) => forward("realtime_call_create", request, { bytes: await request.arrayBuffer() }), { parse: "none" });
+    );
 
   // Every other call goes to the provider as it came.
   return forwardedRoutes(
     routes,
-    OPENAI_OBJECT_OPERATIONS.filter((operation) => !OWN_ROUTES.has(operation)),
+    OPENAI_OBJECT_OPERATIONS.filter((operation) => !RESPONSE_CALLS.has(operation)),
     forward,
   );
 }
