@@ -134,10 +134,10 @@ export async function createGateway({ config: givenConfig, databaseUrl, env = pr
     maxConcurrentJobs: config.async_inference?.max_concurrent_jobs,
   });
 
-  // Bodies are validated as sent: Elysia's normalize would reshape a wrong value (a string into
-  // an array of characters) into a valid one before the check, and store it.
   // The dashboard's notification socket: request logs and MCP tool calls as they are stored.
   const liveFeed = new LiveFeed([requestLogs.liveSource, mcp.liveSource]);
+  // Bodies are validated as sent: Elysia's normalize would reshape a wrong value (a string into
+  // an array of characters) into a valid one before the check, and store it.
   const app = new Elysia({ normalize: false })
     .use(errorHandler)
     .use(servedRequestsNeverIdle)

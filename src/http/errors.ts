@@ -109,5 +109,9 @@ export const badRequest = (message: string, param?: string, errorType: `caller_$
 export const notFound = (message: string, errorType: `caller_${string}` = "caller_not_found") =>
   new GatewayError({ status: 404, errorType, message });
 
+/** A WebSocket route asked without the upgrade. */
+export const upgradeRequired = (what: string) =>
+  new GatewayError({ status: 426, errorType: "caller_upgrade_required", message: `${what} is a WebSocket: send the upgrade request (\`Upgrade: websocket\`)` });
+
 export const conflict = (message: string, param?: string) =>
   new GatewayError({ status: 409, errorType: "caller_conflict", message, param });

@@ -1,7 +1,7 @@
 import { Elysia } from "elysia";
 import { holds } from "../access/principal";
 import { principalOf } from "../access/request-context";
-import { GatewayError } from "../http/errors";
+import { upgradeRequired } from "../http/errors";
 import { LogFilterQuery, readLogFilters } from "./filters";
 import type { LiveFeed } from "./live-feed";
 
@@ -10,9 +10,6 @@ const TRY_AGAIN_LATER = 1013;
 
 /** What the socket says first: it is subscribed, and every change stored after this follows. */
 const readyMessage = JSON.stringify({ type: "ready" });
-
-const upgradeRequired = () =>
-  new GatewayError({ status: 426, errorType: "caller_upgrade_required", message: "GET /api/ws is a WebSocket: send the upgrade request (`Upgrade: websocket`)" });
 
 /**
  * GET /api/ws, the dashboard's notification WebSocket: `ready`, then every request log stored
@@ -25,7 +22,7 @@ export function liveFeedRoutes(feed: LiveFeed, clock: () => Date) {
   return new Elysia({ name: "live-feed" })
     .get("/api/ws", () => {
       // Elysia routes an upgrade request to `.ws` below, and any other here.
-      throw upgradeRequired();
+      throw upgradeRequired("GET /api/ws");
     })
     .ws("/api/ws", {
       query: LogFilterQuery,

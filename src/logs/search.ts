@@ -112,7 +112,7 @@ export async function searchLogs(db: ReadDatabase, filters: LogFilters, page: Pa
   // One snapshot: a page read before a batch lands and a total read after it would disagree.
   const [rows, [totals]] = await db.batch([
     db
-      .select(summaryColumns)
+      .select(LOG_SUMMARY_COLUMNS)
       .from(requestLogs)
       .where(inArray(requestLogs.seq, pageSeqs))
       .orderBy(...ordering),

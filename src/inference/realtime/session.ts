@@ -1,5 +1,5 @@
 import type { Server, ServerWebSocket } from "bun";
-import { badRequest, GatewayError } from "../../http/errors";
+import { badRequest, GatewayError, upgradeRequired } from "../../http/errors";
 import { type Attempt, prepareConnection } from "../dispatch";
 import { type AdmittedCall, admitCall, assertPinnedKeyOfTargets, failureOutcome, fallbacksOf, type Inference, type InferenceCall } from "../handle";
 import type { ModelRef } from "../model-ref";
@@ -13,9 +13,6 @@ const KEY_PROTOCOL = "openai-insecure-api-key.";
 /** Close codes a peer may be sent; the others (1005 none given, 1006 dropped) only describe a close. */
 const sendableClose = (code: number) => code === 1000 || (code >= 1001 && code <= 1003) || (code >= 1007 && code <= 1014) || (code >= 3000 && code <= 4999);
 const NOTHING_USED: ReplySummary = { toolCallNames: [], usage: { prompt_tokens: 0, completion_tokens: 0, total_tokens: 0 } };
-
-const upgradeRequired = () =>
-  new GatewayError({ status: 426, errorType: "caller_upgrade_required", message: "the Realtime API is a WebSocket: send the upgrade request (`Upgrade: websocket`)" });
 
 const offeredProtocols = (request: Request) => (request.headers.get("sec-websocket-protocol") ?? "").split(",").map((protocol) => protocol.trim());
 
@@ -191,7 +188,7 @@ export interface RealtimeTarget {
  * Every failure before that is an HTTP error the client can read.
  */
 export async function openRealtimeSession(inference: Inference, request: Request, server: Server<unknown>, { model: named, param, callId, mountProvider }: RealtimeTarget): Promise<Response | undefined> {
-  if (request.headers.get("upgrade")?.toLowerCase() !== "websocket") throw upgradeRequired();
+  if (request.headers.get("upgrade")?.toLowerCase() !== "websocket") throw upgradeRequired("the Realtime API");
   // A call's sideband names no model: the call has one already.
   const model = named ?? (callId ? `${request.headers.get("x-gw-provider") ?? mountProvider ?? "openai"}/*` : undefined);
   if (!model) throw badRequest(`${param}: a Realtime session names its model in the \`${param}\` query parameter (or a call in \`call_id\`)`, param);
@@ -211,7 +208,7 @@ export async function openRealtimeSession(inference: Inference, request: Request
     const headers = protocols.includes(REALTIME_PROTOCOL) ? { "sec-websocket-protocol": REALTIME_PROTOCOL } : undefined;
     if (!server.upgrade(request, { headers, data: relay.handlers })) {
       opened.upstream.close();
-      throw upgradeRequired();
+      throw upgradeRequired("the Realtime API");
     }
     relay.listen();
     return undefined;
