@@ -34,14 +34,15 @@ export interface ExchangeOptions {
   signal: AbortSignal;
 }
 
-/** The call with the key's authorization (a signature, a minted token) applied. */
-export async function authorized(adapter: ProviderAdapter, call: UpstreamCall, target: UpstreamTarget): Promise<UpstreamCall | GatewayError> {
+/** The call with the key's authorization (a signature, a minted token) applied; as it is, without waiting, for adapters with none. */
+export function authorized(adapter: ProviderAdapter, call: UpstreamCall, target: UpstreamTarget): UpstreamCall | Promise<UpstreamCall | GatewayError> {
   return adapter.authorizeCall ? adapter.authorizeCall(call, target) : call;
 }
 
 /** One call, authorized, sent. */
 async function sendAuthorized(adapter: ProviderAdapter, target: UpstreamTarget, call: UpstreamCall, stream: boolean, options: ExchangeOptions): Promise<UpstreamReply | GatewayError> {
-  const ready = await authorized(adapter, call, target);
+  const authorizing = authorized(adapter, call, target);
+  const ready = authorizing instanceof Promise ? await authorizing : authorizing;
   if (ready instanceof GatewayError) return ready;
   return sendUpstream(ready, stream, options.timeoutSeconds, options.signal);
 }
