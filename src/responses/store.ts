@@ -1,5 +1,6 @@
 import { and, asc, eq, gt, isNull, lte, sql } from "drizzle-orm";
 import type { Database } from "../db/client";
+import { inWriteTurn } from "../db/write-turns";
 import { type StoredResponseRow, storedResponses } from "../db/schema";
 import { continuationOf, type ResponseLink, wholeInputOf } from "./chain";
 
@@ -52,7 +53,7 @@ export class StoredResponseStore {
   async put(entry: NewStoredResponse): Promise<void> {
     const now = this.clock();
     const { previousId, ownInput, wholeInput, ...row } = entry;
-    await this.db.transaction(async (tx) => {
+    await this.inTransaction(async (tx) => {
       await this.sweep(tx, now);
       const linked = previousId !== null && (await tx.select({ id: storedResponses.id }).from(storedResponses).where(eq(storedResponses.id, previousId)).get()) !== undefined;
       await tx.insert(storedResponses).values({
@@ -67,12 +68,17 @@ export class StoredResponseStore {
 
   /** Whether a response was deleted. */
   async delete(id: string, owner: string | undefined): Promise<boolean> {
-    return this.db.transaction(async (tx) => {
+    return this.inTransaction(async (tx) => {
       const found = await tx.select({ id: storedResponses.id }).from(storedResponses).where(this.readable(id, owner)).get();
       if (!found) return false;
       await this.remove(tx, id);
       return true;
     });
+  }
+
+  /** A transaction holds the file's lock between its statements: other writes that may meet it wait their turn (see write-turns.ts). */
+  private inTransaction<T>(run: (tx: Transaction) => Promise<T>): Promise<T> {
+    return inWriteTurn(this.db, () => this.db.transaction(run));
   }
 
   private async sweep(tx: Transaction, now: number): Promise<void> {
