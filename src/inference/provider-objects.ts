@@ -180,6 +180,8 @@ export type GeminiObjectOperation = keyof typeof GEMINI_OBJECT_CALLS;
 export type ProviderObjectOperation = OpenAIObjectOperation | AnthropicObjectOperation | GeminiObjectOperation;
 
 export const OPENAI_OBJECT_OPERATIONS = Object.keys(OPENAI_OBJECT_CALLS) as OpenAIObjectOperation[];
+/** The calls on stored responses: every server with a Responses API may keep its responses, where only OpenAI keeps the rest. */
+export const RESPONSE_OBJECT_OPERATIONS: readonly OpenAIObjectOperation[] = ["response_retrieve", "response_input_items", "response_delete", "response_cancel"];
 export const ANTHROPIC_OBJECT_OPERATIONS = Object.keys(ANTHROPIC_OBJECT_CALLS) as AnthropicObjectOperation[];
 export const GEMINI_OBJECT_OPERATIONS = Object.keys(GEMINI_OBJECT_CALLS) as GeminiObjectOperation[];
 export const PROVIDER_OBJECT_OPERATIONS: ProviderObjectOperation[] = [...OPENAI_OBJECT_OPERATIONS, ...ANTHROPIC_OBJECT_OPERATIONS, ...GEMINI_OBJECT_OPERATIONS];

@@ -4,13 +4,11 @@ import { InputItemsQuery, inputItemsPage } from "../../responses";
 import { backgroundView, cancelledRun } from "../../responses/background-view";
 import { uuidOf } from "../../responses/ids";
 import type { Inference } from "../handle";
-import { OPENAI_OBJECT_OPERATIONS, type ProviderObjectOperation } from "../provider-objects";
+import { OPENAI_OBJECT_OPERATIONS, type ProviderObjectOperation, RESPONSE_OBJECT_OPERATIONS } from "../provider-objects";
 import { forwardedRoutes, keptObjectCalls } from "./kept-objects";
 
 const IdParams = t.Object({ id: t.String({ minLength: 1 }) });
 
-/** The calls on responses, which the gateway may keep itself: each has a route of its own below. */
-const RESPONSE_CALLS: ReadonlySet<ProviderObjectOperation> = new Set(["response_retrieve", "response_input_items", "response_delete", "response_cancel"]);
 
 /**
  * What OpenAI (or Azure) keeps (OPENAI_OBJECT_CALLS: responses, conversations, containers, vector
@@ -86,7 +84,7 @@ export function providerObjectRoutes(inference: Inference, mountProvider?: strin
   // Every other call goes to the provider as it came.
   return forwardedRoutes(
     routes,
-    OPENAI_OBJECT_OPERATIONS.filter((operation) => !RESPONSE_CALLS.has(operation)),
+    OPENAI_OBJECT_OPERATIONS.filter((operation) => !RESPONSE_OBJECT_OPERATIONS.includes(operation)),
     forward,
   );
 }

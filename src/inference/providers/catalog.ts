@@ -35,6 +35,7 @@ const selfHosted = (defaultServer: string, urlOf: (config: ProviderKeyInput) => 
 
 const openAIApi = openAICompatible({
   definedFieldsOnly: true,
+  keepsOpenAIObjects: true,
   extraOperations: OPENAI_MEDIA_OPERATIONS,
   batches: openAIBatches(underBaseUrl, bearerHeaders),
 });

@@ -2,7 +2,7 @@ import type { OAuthKeyConfig } from "../../../provider-registry/schemas";
 import { openAIBatches } from "../../batches/openai";
 import { isProviderObjectOperation, type Operation } from "../../operations";
 import { withoutStreamOptions } from "../../formats/openai/stream-usage";
-import { definedFieldsOf, OPENAI_PATHS, openAIModelListing, openAIPayload, realtimeHandshake, TEXT_OPERATIONS } from "../openai-compatible";
+import { definedFieldsOf, OPENAI_PATHS, openAIModelListing, openAIPayload, OPENAI_OBJECT_OPERATIONS, realtimeHandshake, TEXT_OPERATIONS } from "../openai-compatible";
 import { providerObjectCall } from "../provider-object-call";
 import { mintsBearer, withMintedBearer } from "../oauth";
 import type { ProviderAdapter, UpstreamTarget } from "../types";
@@ -71,7 +71,7 @@ function callUrl(operation: Operation, target: UpstreamTarget, deployment: strin
  */
 export const azure: ProviderAdapter = {
   format: "openai",
-  operations: new Set<Operation>([...TEXT_OPERATIONS, ...MEDIA_OPERATIONS, ...batches.operations]),
+  operations: new Set<Operation>([...TEXT_OPERATIONS, ...OPENAI_OBJECT_OPERATIONS, ...MEDIA_OPERATIONS, ...batches.operations]),
   keyOptional: false,
   buildCall(operation, target, body) {
     if (isProviderObjectOperation(operation)) return providerObjectCall(`${endpointOf(target)}/openai/v1`, operation, body, keyHeaders(target));

@@ -1,6 +1,6 @@
 import type { BatchApi } from "../../batches/types";
 import { isProviderObjectOperation, type Operation } from "../../operations";
-import { OPENAI_OBJECT_OPERATIONS } from "../../provider-objects";
+import { OPENAI_OBJECT_OPERATIONS, RESPONSE_OBJECT_OPERATIONS } from "../../provider-objects";
 import { multipartBody, withoutContentType } from "../multipart";
 import { withMintedBearer } from "../oauth";
 import { type DefinedFieldsOptions, onlyDefinedChatFields } from "./defined-fields";
@@ -32,7 +32,9 @@ export function realtimeHandshake(root: string, model: string, body: Record<stri
 }
 
 /** What every OpenAI-compatible server answers; the others are listed per provider. */
-export const TEXT_OPERATIONS: readonly Operation[] = ["chat", "text_completion", "embedding", "responses", ...OPENAI_OBJECT_OPERATIONS];
+export const TEXT_OPERATIONS: readonly Operation[] = ["chat", "text_completion", "embedding", "responses"];
+/** What OpenAI's API (and Azure's) keeps beyond responses: conversations, containers, vector stores, uploads, fine-tuning jobs... */
+export { OPENAI_OBJECT_OPERATIONS };
 /** OpenAI's own API beyond text. */
 export const OPENAI_MEDIA_OPERATIONS: readonly Operation[] = ["input_tokens", "speech", "transcription", "translation", "image_generation", "image_edit", "moderation", "realtime"];
 /** Operations whose requests are multipart forms (an audio file, images to edit). */
@@ -76,6 +78,8 @@ export interface OpenAICompatibleOptions {
   batches?: BatchApi;
   /** False for servers without OpenAI's Responses API: a Responses call reaches them as a chat. */
   responsesApi?: boolean;
+  /** The server keeps what OpenAI's API keeps (conversations, containers, vector stores...), not only its responses. */
+  keepsOpenAIObjects?: boolean;
   /** What the server needs changed in every body it gets (Mistral's, for one). */
   adjustBody?: (operation: Operation, body: Record<string, unknown>) => Record<string, unknown>;
   /** The server refuses fields OpenAI's API does not define (see defined-fields.ts). */
@@ -94,8 +98,9 @@ export const definedFieldsOf = (operation: Operation, body: Record<string, unkno
  */
 export function openAICompatible(options: OpenAICompatibleOptions = {}): ProviderAdapter {
   const rootOf = (target: UpstreamTarget) => (options.baseUrlFromKey?.(target) ?? requireBaseUrl(target)).replace(/\/+$/, "");
-  const text = options.responsesApi === false ? TEXT_OPERATIONS.filter((operation) => operation !== "responses" && !isProviderObjectOperation(operation)) : TEXT_OPERATIONS;
-  const operations = new Set<Operation>([...text, ...(options.extraOperations ?? []), ...(options.batches?.operations ?? [])]);
+  const text = options.responsesApi === false ? TEXT_OPERATIONS.filter((operation) => operation !== "responses") : TEXT_OPERATIONS;
+  const kept = options.responsesApi === false ? [] : options.keepsOpenAIObjects ? OPENAI_OBJECT_OPERATIONS : RESPONSE_OBJECT_OPERATIONS;
+  const operations = new Set<Operation>([...text, ...kept, ...(options.extraOperations ?? []), ...(options.batches?.operations ?? [])]);
   return {
     format: "openai",
     operations,
