@@ -20,6 +20,7 @@ import { DeferredSettlements } from "./inference/deferred-settlements";
 import type { Inference } from "./inference/handle";
 import { inferenceMounts, MOUNT_ROOTS } from "./inference/mounts";
 import { ObjectKeys } from "./inference/object-keys";
+import { createConversations } from "./conversations";
 import { createStoredResponses } from "./responses";
 import { markInternal } from "./http/internal-requests";
 import { createRequestLogs } from "./logs";
@@ -99,6 +100,7 @@ export async function createGateway({ config: givenConfig, databaseUrl, env = pr
     settings: () => config.stored_responses,
     clock,
   });
+  const conversations = createConversations({ db: database.db, callerOf: responses.callerOf, clock });
   const inference: Inference = {
     providers,
     get hooks() {
@@ -107,6 +109,7 @@ export async function createGateway({ config: givenConfig, databaseUrl, env = pr
     price: governance.price,
     settlements,
     responses,
+    conversations,
     objectKeys: new ObjectKeys(database.db, providers, clock),
     // Background responses run as async jobs, which replay through the app built below.
     get background() {

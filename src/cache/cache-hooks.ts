@@ -44,6 +44,8 @@ export class ResponseCacheHooks implements PluginHooks {
   /** Synchronous for a request that asks for no caching: most of them. */
   admit(context: RequestContext): Promise<HookReply | undefined> | undefined {
     if (!CACHEABLE.has(context.operation)) return;
+    // A conversation grows with each turn: the same request in it asks something new.
+    if (context.body.conversation !== undefined && context.body.conversation !== null) return;
     const directives = cacheDirectivesOf(context.headers, this.config.defaultKey);
     if (!directives.key) return;
     return this.lookUp(context, directives.key, directives);

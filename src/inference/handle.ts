@@ -1,4 +1,5 @@
 import { commaList } from "../http/comma-list";
+import type { Conversations, ConversationTurn } from "../conversations";
 import { badRequest, GatewayError } from "../http/errors";
 import type { ProviderStore } from "../provider-registry/store";
 import type { Continuation, StoredResponses } from "../responses";
@@ -38,6 +39,8 @@ export interface Inference {
   responses?: StoredResponses;
   /** Where `background: true` Responses calls to providers without the API run. */
   background?: BackgroundResponses;
+  /** Conversations the gateway keeps, which Responses calls on any provider may name. */
+  conversations?: Conversations;
   /** Which key made each object a provider keeps, for providers with several keys. */
   objectKeys?: ObjectKeys;
 }
@@ -211,7 +214,7 @@ function rememberingCreated(objectKeys: ObjectKeys | undefined, call: InferenceC
 function keyOfContinuedObject(inference: Inference, call: InferenceCall, primary: ModelRef): Promise<string | undefined> | undefined {
   const { previous_response_id: previous, conversation } = call.body as { previous_response_id?: unknown; conversation?: unknown };
   const named = typeof previous === "string" ? previous : typeof conversation === "string" ? conversation : (conversation as { id?: unknown } | undefined)?.id;
-  if (typeof named !== "string" || inference.responses?.ownsId(named)) return undefined;
+  if (typeof named !== "string" || inference.responses?.ownsId(named) || inference.conversations?.ownsId(named)) return undefined;
   return inference.objectKeys?.keyOf(primary.provider, named);
 }
 
@@ -240,6 +243,8 @@ async function answer(inference: Inference, call: InferenceCall, context: Reques
   const pinnedKeyId = call.pinnedKeyId ?? context.headers.get("x-gw-api-key-id") ?? (call.operation === "responses" ? await keyOfContinuedObject(inference, call, primary) : undefined);
   assertPinnedKeyOfTargets(store, context.targets, pinnedKeyId);
   let continuing: Continuation | undefined;
+  let turn: ConversationTurn | undefined;
+  if (call.operation === "responses" && inference.conversations) ({ body: context.body, turn } = await inference.conversations.joined(context.body, context.caller?.virtualKeyId));
   if (call.operation === "responses" && inference.responses) ({ body: context.body, continuing } = await inference.responses.continued(context.body, context.caller?.virtualKeyId));
 
   const result = await dispatch(store, {
@@ -258,7 +263,8 @@ async function answer(inference: Inference, call: InferenceCall, context: Reques
   let replied = rememberingCreated(inference.objectKeys, call, result);
   if (replied instanceof Promise) replied = await replied;
   const bridgedResponse = call.operation === "responses" && result.operation === "chat" ? bridgedResponseOf(inference.responses, call, context, continuing) : undefined;
-  return clientResponse(replied, call, { model: result.target.model, clientBody: call.body, bridgedResponse }, onReplied, context.startedAt);
+  const reply = clientResponse(replied, call, { model: result.target.model, clientBody: call.body, bridgedResponse }, onReplied, context.startedAt);
+  return turn ? inference.conversations!.recording(turn, reply) : reply;
 }
 
 /** A hook answered in place of the upstream: the hooks settle once its reply has been read through. */

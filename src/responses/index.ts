@@ -43,6 +43,8 @@ export function createStoredResponses({ db, callerOf, settings, clock = Date.now
     async find(id: string, headers: Headers): Promise<StoredResponse | undefined> {
       return mayBeStored(id) ? store.get(id, callerOf(headers)) : undefined;
     },
+    /** The virtual key a request presents, whose responses it sees. */
+    callerOf,
     /** Whether `id` names a response of the gateway's: an unknown one of that shape is not the provider's either. */
     ownsId: mayBeStored,
     /** Whether the caller's response was deleted. */

@@ -15,7 +15,7 @@ export const InputItemsQuery = t.Object(
 type InputItemsQuery = Static<typeof InputItemsQuery>;
 
 /** A message's content as parts: input text, or output text for the assistant's. */
-function partsOf(role: unknown, content: unknown): unknown {
+export function partsOf(role: unknown, content: unknown): unknown {
   if (typeof content !== "string") return content;
   return [{ type: role === "assistant" ? "output_text" : "input_text", text: content }];
 }

@@ -90,7 +90,8 @@ test("logs recorded before the hourly table existed are counted once the gateway
   // Back to the schema before migration 0002: no hourly table, no actor leases (0003), no
   // reached models of provider keys (0004), no latency histogram (0005), no stored responses
   // (0006, 0007), no background responses (0008), no actor signals (0009), no provider object
-  // keys (0010), no MCP log change counter (0011), and none of these migrations recorded.
+  // keys (0010), no MCP log change counter (0011), no gateway-kept conversations (0012), and none
+  // of these migrations recorded.
   await undoMigrationsFrom(gw.databaseUrl, "0002_logs_hourly", [
     "DROP TRIGGER request_log_hours_delete",
     "DROP TABLE request_log_hours",
@@ -105,6 +106,8 @@ test("logs recorded before the hourly table existed are counted once the gateway
     "DROP TABLE provider_object_keys",
     "DROP INDEX mcp_tool_logs_change_idx",
     "ALTER TABLE mcp_tool_logs DROP COLUMN change_seq",
+    "DROP TABLE conversation_items",
+    "DROP TABLE conversations",
   ]);
   const upgraded = await gw.restart();
   try {

@@ -11,3 +11,4 @@ export * from "./governance";
 export * from "./a2a";
 export * from "./warp";
 export * from "./responses";
+export * from "./conversations";

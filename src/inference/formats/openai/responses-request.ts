@@ -153,8 +153,8 @@ function responseFormatOf(text: unknown): ChatRequest["response_format"] {
 
 /** Fields naming state kept on OpenAI's side: silently dropped, the model would answer without it. */
 const OPENAI_HELD = [
-  ["conversation", "a conversation"],
-  ["prompt", "a prompt template"],
+  ["conversation", "a conversation only OpenAI's own Responses API holds; create one the gateway keeps (POST /v1/conversations with x-gw-provider: gateway) to use it with any provider, or"],
+  ["prompt", "a prompt template only OpenAI's own Responses API holds;"],
 ] as const;
 
 export function chatRequestOfResponses(body: Item): ChatRequest {
@@ -162,7 +162,7 @@ export function chatRequestOfResponses(body: Item): ChatRequest {
     throw badRequest(`previous_response_id '${String(body.previous_response_id)}' names no response this gateway keeps (kept 30 days, for the virtual key that created it); send the whole conversation in input`, "previous_response_id");
   }
   for (const [field, what] of OPENAI_HELD) {
-    if (body[field] !== undefined && body[field] !== null) throw badRequest(`${field} names ${what} only OpenAI's own Responses API holds; send the whole conversation in input`, field);
+    if (body[field] !== undefined && body[field] !== null) throw badRequest(`${field} names ${what} send the whole conversation in input`, field);
   }
   checkSettings(body);
   const effort = (body.reasoning as { effort?: unknown } | null | undefined)?.effort;
