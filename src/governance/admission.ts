@@ -117,12 +117,12 @@ export function governanceHook(deps: AdmissionDeps): InferenceHooks {
       admitted.delete(context);
       const usage = outcome.summary.usage;
       const answered = outcome.answered;
-      if (usage || !answered || context.operation === "count_tokens") return charge(entry, context, outcome, usage, outcome.cost);
+      if (usage || outcome.summary.units || !answered || context.operation === "count_tokens") return charge(entry, context, outcome, usage, outcome.cost);
       // No usage reported (a stream the client left early, or one sent without a usage chunk): charge an estimate.
       estimateUsage(context.body, outcome.summary.content ?? "")
         .then((estimate) => {
           const priced = { provider: answered.target.provider, model: answered.target.model, requestType: REQUEST_TYPE[context.operation], keyId: answered.keyId, virtualKeyId: entry.caller.key.id };
-          charge(entry, context, outcome, estimate, deps.prices.costOf(priced, estimate));
+          charge(entry, context, outcome, estimate, deps.prices.costOf(priced, { usage: estimate }));
         })
         .catch((error) => console.error(`governance: request ${context.id} could not be charged`, error));
     },

@@ -3,6 +3,7 @@ import type { Database } from "../db/client";
 import { governanceCustomers, governancePricingOverrides, governanceRoutingRules, governanceTeams, governanceVirtualKeys } from "../db/schema";
 import { reloadOnChange } from "../db/table-changes";
 import type { PricedReply } from "../inference/handle";
+import { priceVariant } from "../inference/billed-units";
 import { REQUEST_TYPE } from "../inference/operations";
 import type { ProviderStore } from "../provider-registry/store";
 import { governanceHook } from "./admission";
@@ -74,8 +75,11 @@ export async function createGovernance({ db, providers, requireVirtualKey, clock
 
   return {
     hook: governanceHook({ providers, virtualKeys, organization, rules, counters, prices, clock, requireVirtualKey }),
-    price: ({ target, keyId, usage, context }: PricedReply) =>
-      prices.costOf({ provider: target.provider, model: target.model, requestType: REQUEST_TYPE[context.operation], keyId, virtualKeyId: context.caller?.virtualKeyId }, usage),
+    price: ({ target, keyId, usage, units, context }: PricedReply) =>
+      prices.costOf(
+        { provider: target.provider, model: target.model, variant: priceVariant(context.operation, context.body, units), requestType: REQUEST_TYPE[context.operation], keyId, virtualKeyId: context.caller?.virtualKeyId },
+        { usage, units },
+      ),
     routes,
     async close() {
       await watched.stop();

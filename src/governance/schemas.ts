@@ -110,7 +110,7 @@ export const RoutingRuleUpdateInput = t.Partial(t.Object(routingRuleFields));
 export type RoutingRuleUpdateInput = Static<typeof RoutingRuleUpdateInput>;
 
 const PerToken = t.Optional(t.Number({ minimum: 0 }));
-/** USD per token; the names of the shipped catalogue (src/governance/pricing/catalog.json). */
+/** USD per token (or per unit, for what is priced so); the names of the shipped catalogue (src/governance/pricing/catalog.json). */
 export const PricePatch = t.Object({
   input_cost_per_token: PerToken,
   output_cost_per_token: PerToken,
@@ -120,6 +120,11 @@ export const PricePatch = t.Object({
   /** Audio in and out (the Realtime API, audio chat models), where it costs more than text. */
   input_cost_per_audio_token: PerToken,
   output_cost_per_audio_token: PerToken,
+  /** What is priced by the unit: an image made (DALL·E), a character read out (tts-1), a second of audio heard (whisper-1) or of video made (Sora). */
+  output_cost_per_image: PerToken,
+  input_cost_per_character: PerToken,
+  input_cost_per_second: PerToken,
+  output_cost_per_second: PerToken,
 });
 export type PricePatch = Static<typeof PricePatch>;
 

@@ -11,6 +11,7 @@ import type { BridgedResponse } from "./formats/openai/responses-reply";
 import { FORMATS } from "./formats/registry";
 import { admitThrough, type HookReply, type InferenceHooks, type InferenceOutcome, type RequestContext, transformThrough } from "./hooks";
 import { type ModelRef, resolveModelRef } from "./model-ref";
+import { type BilledUnits, requestUnits } from "./billed-units";
 import type { Usage } from "./canonical";
 import { isProviderObjectOperation, type Operation, type WireFormat } from "./operations";
 import { createdIdOf, type ObjectKeys, rememberingStreamedCreate } from "./object-keys";
@@ -23,7 +24,8 @@ import { type ReplyOrigin, translateResponse, translateStream, usageAskedFor } f
 export interface PricedReply {
   target: ModelRef;
   keyId?: string;
-  usage: Usage;
+  usage?: Usage;
+  units?: BilledUnits;
   context: RequestContext;
 }
 
@@ -267,6 +269,22 @@ async function answer(inference: Inference, call: InferenceCall, context: Reques
   return turn ? inference.conversations!.recording(turn, reply) : reply;
 }
 
+/**
+ * A reply's summary as it is settled: what a read of a kept object repeats is not counted again,
+ * and what the request alone determines (the text to speak) stands in for what the reply lacks.
+ */
+function countedSummary(call: InferenceCall, replied: ReplySummary): ReplySummary {
+  // Asked only of a reply with something to count: a read may bill once, and the first that can must.
+  const repeated = (replied.usage || replied.units) && call.countsUsage?.() === false;
+  let summary = repeated ? { ...replied, usage: undefined, units: undefined } : replied;
+  if (!summary.usage && call.usage) summary = { ...summary, usage: call.usage };
+  const units = summary.units ? undefined : requestUnits(call.operation, call.body);
+  return units ? { ...summary, units } : summary;
+}
+
+/** The target that answered. A call on a kept object names no model (`*`); its reply may (the model a video was made with). */
+const answeredTarget = (target: ModelRef, summary: ReplySummary): ModelRef => (target.model === "*" && summary.units?.model ? { ...target, model: summary.units.model } : target);
+
 /** A hook answered in place of the upstream: the hooks settle once its reply has been read through. */
 async function answeredByHook(settling: Pick<Inference, "settlements" | "hooks">, call: InferenceCall, context: RequestContext, { response, cacheHit }: HookReply): Promise<Response> {
   // Nothing went upstream, so nothing was spent.
@@ -333,14 +351,14 @@ export async function handleInference(inference: Inference, call: InferenceCall)
     if (admission.reply) return await transformThrough(admission, context, await answeredByHook(settling, call, context, admission.reply));
     const onReplied: OnReplied | undefined = observed
       ? (replied, result) => {
-          const reported = replied.usage && call.countsUsage?.() === false ? { ...replied, usage: undefined } : replied;
-          const summary = reported.usage || !call.usage ? reported : { ...reported, usage: call.usage };
+          const summary = countedSummary(call, replied);
+          const target = result && answeredTarget(result.target, summary);
           settle(settling, context, {
             status: result?.status ?? 200,
-            answered: result && { target: result.target, keyId: result.keyId, isFallback: result.isFallback },
+            answered: result && target && { target, keyId: result.keyId, isFallback: result.isFallback },
             attempts: result?.attempts ?? [],
             summary,
-            cost: result && summary.usage ? inference.price?.({ target: result.target, keyId: result.keyId, usage: summary.usage, context }) : undefined,
+            cost: target && (summary.usage || summary.units) ? inference.price?.({ target, keyId: result.keyId, usage: summary.usage, units: summary.units, context }) : undefined,
           });
         }
       : undefined;

@@ -24,6 +24,8 @@ export interface ProviderObjectCall {
   creates?: true | "upload_session" | "location";
   /** The call goes on with an upload session, named by its `upload_id` query parameter. */
   inUploadSession?: true;
+  /** The call spends: its reply is priced (a video made, by its seconds). Other calls on kept objects only read or change them. */
+  bills?: true;
 }
 
 /**
@@ -39,14 +41,14 @@ export const OPENAI_OBJECT_CALLS = {
   response_delete: { method: "DELETE", path: "/responses/:id", requestType: "response.delete" },
   response_cancel: { method: "POST", path: "/responses/:id/cancel", requestType: "response.cancel" },
   // Sora: a create (from a prompt, an edit or extension of a video, a remix) queues a video, polled until its content can be downloaded.
-  video_create: { method: "POST", path: "/videos", requestType: "video.create", body: "required", creates: true },
+  video_create: { method: "POST", path: "/videos", requestType: "video.create", body: "required", creates: true, bills: true },
   video_list: { method: "GET", path: "/videos", requestType: "video.list" },
   video_retrieve: { method: "GET", path: "/videos/:id", requestType: "video.retrieve" },
   video_delete: { method: "DELETE", path: "/videos/:id", requestType: "video.delete" },
   video_content: { method: "GET", path: "/videos/:id/content", requestType: "video.content", streams: true },
-  video_remix: { method: "POST", path: "/videos/:id/remix", requestType: "video.remix", body: "required", creates: true },
-  video_edit: { method: "POST", path: "/videos/edits", requestType: "video.edit", body: "required", creates: true },
-  video_extend: { method: "POST", path: "/videos/extensions", requestType: "video.extend", body: "required", creates: true },
+  video_remix: { method: "POST", path: "/videos/:id/remix", requestType: "video.remix", body: "required", creates: true, bills: true },
+  video_edit: { method: "POST", path: "/videos/edits", requestType: "video.edit", body: "required", creates: true, bills: true },
+  video_extend: { method: "POST", path: "/videos/extensions", requestType: "video.extend", body: "required", creates: true, bills: true },
   video_character_create: { method: "POST", path: "/videos/characters", requestType: "video.character.create", body: "required", creates: true },
   video_character_get: { method: "GET", path: "/videos/characters/:id", requestType: "video.character.retrieve" },
   // Evals: an eval's criteria, runs of it over a data source (OpenAI samples and grades them), and each run's graded items.

@@ -1,3 +1,4 @@
+import { type BilledUnits, replyUnits } from "./billed-units";
 import type { ChatChunk, ChatResponse, FinishReason, Usage } from "./canonical";
 import { canonicalUsage } from "./formats/openai/usage";
 import { FORMATS } from "./formats/registry";
@@ -6,6 +7,8 @@ import type { Operation, WireFormat } from "./operations";
 /** What logs, budgets and metrics need to know about a reply, whatever format it came in. */
 export interface ReplySummary {
   usage?: Usage;
+  /** What a reply priced by the unit (images, seconds of audio or video) is billed for. */
+  units?: BilledUnits;
   finishReason?: FinishReason;
   /** Names of the tools the model called: kept even when content logging is off. */
   toolCallNames: string[];
@@ -65,7 +68,9 @@ export function summarizeReply(operation: Operation, format: WireFormat, text: s
     const chat = FORMATS[format]?.chat;
     if (operation === "chat" && chat) return summarizeChat(chat.decodeResponse(body));
     const reader = FORMATS[format]?.replies?.[operation];
-    return reader ? reader.summarize(body) : summarizeGeneric(body);
+    const summary = reader ? reader.summarize(body) : summarizeGeneric(body);
+    const units = replyUnits(operation, body);
+    return units ? { ...summary, units } : summary;
   } catch {
     return { toolCallNames: [] };
   }

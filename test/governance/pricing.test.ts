@@ -69,8 +69,8 @@ describe("the shipped catalogue", () => {
     const sonnet = catalogPrice("anthropic", "claude-3-5-sonnet-20241022")!;
     const usage = { prompt_tokens: 1000, completion_tokens: 500, total_tokens: 1500, prompt_tokens_details: { cached_tokens: 600, cache_write_tokens: 100 }, completion_tokens_details: { reasoning_tokens: 200 } };
     // 300 plain input at $3/M, 600 read at $0.30/M, 100 written at $3.75/M, 300 plain output and 200 reasoning at $15/M.
-    expect(costOf(usage, sonnet)).toBeCloseTo(300 * 3e-6 + 600 * 0.3e-6 + 100 * 3.75e-6 + 300 * 15e-6 + 200 * 15e-6, 12);
-    expect(costOf(usage, { ...sonnet, output_cost_per_reasoning_token: 1e-6 })).toBeCloseTo(300 * 3e-6 + 600 * 0.3e-6 + 100 * 3.75e-6 + 300 * 15e-6 + 200 * 1e-6, 12);
+    expect(costOf({ usage }, sonnet)).toBeCloseTo(300 * 3e-6 + 600 * 0.3e-6 + 100 * 3.75e-6 + 300 * 15e-6 + 200 * 15e-6, 12);
+    expect(costOf({ usage }, { ...sonnet, output_cost_per_reasoning_token: 1e-6 })).toBeCloseTo(300 * 3e-6 + 600 * 0.3e-6 + 100 * 3.75e-6 + 300 * 15e-6 + 200 * 1e-6, 12);
   });
 });
 

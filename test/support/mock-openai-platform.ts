@@ -68,6 +68,8 @@ async function transcription(form: NonNullable<PlatformRequest["form"]>): Promis
   if (!(file instanceof File)) return Response.json({ error: { message: "file is required" } }, { status: 400 });
   const text = `transcribed ${file.size} bytes of ${file.name} with ${form.get("model")}`;
   if (form.get("response_format") === "text") return new Response(text, { headers: { "content-type": "text/plain" } });
+  // whisper-1 reports the audio's length (a second a kilobyte here), the gpt-4o models their tokens.
+  if (form.get("model") === "whisper-1") return Response.json({ text, usage: { type: "duration", seconds: Math.ceil(file.size / 1000) } });
   return Response.json({ text, usage: { type: "tokens", input_tokens: 10, output_tokens: countTokens(text), total_tokens: 10 + countTokens(text) } });
 }
 
@@ -97,6 +99,8 @@ function images(body: Record<string, unknown>): Response {
   const data = Array.from({ length: count }, (_, index) =>
     body.response_format === "url" ? { url: `https://images.example/${index}.png` } : { b64_json: Buffer.from(`png:${body.prompt}:${index}`).toString("base64"), revised_prompt: `${body.prompt}, revised` },
   );
+  // Only the gpt-image models report tokens; DALL·E is billed by the image.
+  if (!String(body.model).startsWith("gpt-image")) return Response.json({ created: Math.floor(Date.now() / 1000), data });
   return Response.json({ created: Math.floor(Date.now() / 1000), data, usage: { input_tokens: countTokens(String(body.prompt)), output_tokens: 1000 * count, total_tokens: countTokens(String(body.prompt)) + 1000 * count } });
 }
 

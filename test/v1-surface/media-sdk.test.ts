@@ -11,7 +11,7 @@ const KEY = "sk-media-key-0001";
 
 beforeAll(async () => {
   upstream = startMockOpenAIPlatform();
-  upstream.keys.set(KEY, ["gpt-4o-mini-tts", "gpt-4o-transcribe", "gpt-image-1"]);
+  upstream.keys.set(KEY, ["gpt-4o-mini-tts", "gpt-4o-transcribe", "gpt-image-1", "dall-e-3", "dall-e-2", "tts-1", "whisper-1"]);
   gw = await startGateway({ providers: { openai: { keys: [{ id: "media", value: KEY, aliases: { speaker: "gpt-4o-mini-tts" } }], network_config: { base_url: upstream.baseUrl } } } });
   client = new OpenAI({ baseURL: `${gw.url}/v1`, apiKey: "unused", maxRetries: 0 });
 });
@@ -142,6 +142,24 @@ describe("usage and cost of audio and images are logged", () => {
     expect(byObject["audio.speech"]!.cost).toBeCloseTo(4 * 0.001, 12);
     expect(byObject["image.generation"]).toMatchObject({ model: "gpt-image-1", input_tokens: 2, output_tokens: 1000 });
     expect(byObject["image.generation"]!.cost).toBeCloseTo(2 * 0.01 + 1000 * 0.0001, 12);
+    client = new OpenAI({ baseURL: `${gw.url}/v1`, apiKey: "unused", maxRetries: 0 });
+  });
+
+  test("what is priced by the unit is charged by it: DALL·E's images by quality and size, tts-1's characters, whisper-1's seconds", async () => {
+    const tagged = { headers: { "x-gw-metadata-case": "unit-cost" } };
+    await client.images.generate({ model: "openai/dall-e-3", prompt: "a wide lighthouse", quality: "hd", size: "1792x1024" }, tagged);
+    await client.images.generate({ model: "openai/dall-e-2", prompt: "small lighthouses", size: "256x256", n: 3 }, tagged);
+    const spoken = "eighteen characters";
+    await (await client.audio.speech.create({ model: "openai/tts-1", voice: "alloy", input: spoken }, tagged)).arrayBuffer();
+    await client.audio.transcriptions.create({ model: "openai/whisper-1", file: await toFile(new Uint8Array(4500), "call.mp3") }, tagged);
+    await gw.stop();
+    gw = await gw.restart();
+    const { logs } = (await (await gw.admin("/api/logs?metadata_case=unit-cost")).json()) as { logs: Array<Record<string, unknown>> };
+    const costOf = (model: string) => logs.find((row) => row.model === model)!.cost as number;
+    expect(costOf("dall-e-3")).toBeCloseTo(0.12, 12);
+    expect(costOf("dall-e-2")).toBeCloseTo(3 * 0.016, 12);
+    expect(costOf("tts-1")).toBeCloseTo(spoken.length * 15e-6, 12);
+    expect(costOf("whisper-1")).toBeCloseTo(5 * 0.0001, 12);
     client = new OpenAI({ baseURL: `${gw.url}/v1`, apiKey: "unused", maxRetries: 0 });
   });
 });

@@ -1,16 +1,37 @@
+import type { BilledUnits } from "../../inference/billed-units";
 import type { Usage } from "../../inference/canonical";
 import type { PricePatch } from "../schemas";
 
 /** USD per token for one model. Missing cache and reasoning prices fall back to input and output. */
 export type ModelPrice = Required<Pick<PricePatch, "input_cost_per_token" | "output_cost_per_token">> & PricePatch;
 
+/** What a reply is billed for: its tokens, and the units of what is priced by the unit. */
+export interface Billed {
+  usage?: Usage;
+  units?: BilledUnits;
+}
+
 /**
  * The cost of a reply. Canonical usage counts cache reads, cache writes and audio inside
  * `prompt_tokens`, and reasoning and audio inside `completion_tokens` (OpenAI's convention), so
  * each is taken out of the plain count and priced at its own rate. Cached audio is priced as a
- * cache read.
+ * cache read. Units (images, characters, seconds) are priced at their own rates, where the model
+ * has them.
  */
-export function costOf(usage: Usage, price: ModelPrice): number {
+export function costOf({ usage, units }: Billed, price: ModelPrice): number {
+  return (usage ? tokenCostOf(usage, price) : 0) + (units ? unitCostOf(units, price) : 0);
+}
+
+function unitCostOf(units: BilledUnits, price: ModelPrice): number {
+  return (
+    (units.images ?? 0) * (price.output_cost_per_image ?? 0) +
+    (units.characters ?? 0) * (price.input_cost_per_character ?? 0) +
+    (units.audioSeconds ?? 0) * (price.input_cost_per_second ?? 0) +
+    (units.videoSeconds ?? 0) * (price.output_cost_per_second ?? 0)
+  );
+}
+
+function tokenCostOf(usage: Usage, price: ModelPrice): number {
   const cacheRead = usage.prompt_tokens_details?.cached_tokens ?? 0;
   const cacheWrite = usage.prompt_tokens_details?.cache_write_tokens ?? 0;
   const audioIn = usage.prompt_tokens_details?.audio_tokens ?? 0;

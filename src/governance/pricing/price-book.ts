@@ -1,8 +1,7 @@
-import type { Usage } from "../../inference/canonical";
 import type { ProviderStore } from "../../provider-registry/store";
 import type { PricedRequest, PricingOverrideStore } from "../stores/pricing-overrides";
 import { catalogPrice } from "./catalog";
-import { costOf, type ModelPrice } from "./cost";
+import { type Billed, costOf, type ModelPrice } from "./cost";
 
 /** Prices: the most specific operator override, laid over the shipped catalogue. */
 export class PriceBook {
@@ -15,15 +14,15 @@ export class PriceBook {
   priceOf(request: PricedRequest): ModelPrice | undefined {
     const provider = this.providers.get(request.provider);
     const family = provider?.customProviderConfig?.base_provider_type ?? request.provider;
-    const listed = catalogPrice(family, request.model);
+    const listed = catalogPrice(family, request.variant ? `${request.model}@${request.variant}` : request.model);
     const override = this.overrides.bestMatch(request);
     if (!override) return listed;
     // An override may set only some prices; what neither it nor the catalogue sets costs nothing.
     return { input_cost_per_token: 0, output_cost_per_token: 0, ...listed, ...override.patch };
   }
 
-  costOf(request: PricedRequest, usage: Usage): number | undefined {
+  costOf(request: PricedRequest, billed: Billed): number | undefined {
     const price = this.priceOf(request);
-    return price && costOf(usage, price);
+    return price && costOf(billed, price);
   }
 }

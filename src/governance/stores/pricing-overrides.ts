@@ -11,6 +11,8 @@ import type { VirtualKeyStore } from "./virtual-keys";
 export interface PricedRequest {
   provider: string;
   model: string;
+  /** The model's variant a unit price depends on (an image's quality and size): the catalogue prices `model@variant` where it lists one. */
+  variant?: string;
   requestType: string;
   keyId?: string;
   virtualKeyId?: string;

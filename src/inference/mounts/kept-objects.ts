@@ -63,8 +63,8 @@ export function keptObjectCalls(inference: Inference, format: WireFormat, mountP
       stream: PROVIDER_OBJECT_CALLS[operation].streams === true || (operation === "response_retrieve" && url.searchParams.get("stream") === "true"),
       request,
       mountProvider,
-      // Reading an object back spends nothing, though a response repeats the usage it was billed for.
-      countsUsage: countsUsage ?? (() => false),
+      // Reading an object back spends nothing, though a response repeats the usage it was billed for; making a video spends.
+      countsUsage: countsUsage ?? (PROVIDER_OBJECT_CALLS[operation].bills ? undefined : () => false),
       pinnedKeyId,
     });
   };
