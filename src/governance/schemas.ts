@@ -120,6 +120,7 @@ export const PricePatch = t.Object({
   /** Audio in and out (the Realtime API, audio chat models), where it costs more than text. */
   input_cost_per_audio_token: PerToken,
   output_cost_per_audio_token: PerToken,
+  cache_read_input_audio_token_cost: PerToken,
   /** What is priced by the unit: an image made (DALL·E), a character read out (tts-1), a second of audio heard (whisper-1) or of video made (Sora). */
   output_cost_per_image: PerToken,
   input_cost_per_character: PerToken,

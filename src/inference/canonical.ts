@@ -78,7 +78,8 @@ export interface Usage {
   prompt_tokens: number;
   completion_tokens: number;
   total_tokens: number;
-  prompt_tokens_details?: { cached_tokens?: number; cache_write_tokens?: number; cache_write_1h_tokens?: number; audio_tokens?: number };
+  /** `cached_audio_tokens`: the cached tokens that are audio (the Realtime API's), counted in both `cached_tokens` and `audio_tokens`. */
+  prompt_tokens_details?: { cached_tokens?: number; cache_write_tokens?: number; cache_write_1h_tokens?: number; audio_tokens?: number; cached_audio_tokens?: number };
   completion_tokens_details?: { reasoning_tokens?: number; audio_tokens?: number };
 }
 

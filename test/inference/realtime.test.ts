@@ -122,6 +122,23 @@ describe("a Realtime session through the gateway", () => {
     }
   });
 
+  test("cached audio is priced once, at the model's cached audio rate", async () => {
+    upstream.audioTokens = { input: 1_000, output: 0, cached: 600 };
+    try {
+      const session = await openSession("unused", "openai/gpt-realtime-mini-cached");
+      session.ask("a question heard before");
+      const { usage } = (await session.next("response.done")).response;
+      session.socket.close();
+      const [logged] = await eventually(() => logsOfSession("realtime.response", "&models=gpt-realtime-mini-cached"), (logs) => logs.length > 0);
+      // gpt-realtime-mini: text 0.6e-6 in and 2.4e-6 out, audio 10e-6 in, cached audio 0.3e-6.
+      const textIn = usage!.input_token_details!.text_tokens!;
+      const textOut = usage!.output_token_details!.text_tokens!;
+      expect(logged!.cost as number).toBeCloseTo(textIn * 0.6e-6 + 400 * 10e-6 + 600 * 0.3e-6 + textOut * 2.4e-6, 12);
+    } finally {
+      upstream.audioTokens = { input: 0, output: 0 };
+    }
+  });
+
   test("a virtual key in the SDK's subprotocol governs it: a response beyond its rate limit is cancelled and the client told why", async () => {
     // Opening the session is one request, the first response another: the second is one too many.
     const key = await createVirtualKey(gw, { name: "realtime-two", rate_limit: { request_max_limit: 2, request_reset_duration: "1h" } });

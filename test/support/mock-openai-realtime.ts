@@ -40,8 +40,8 @@ export interface MockOpenAIRealtime {
   keysAreProjects: boolean;
   /** Responses wait for `release()` before their deltas and `response.done`. */
   holdResponses: boolean;
-  /** Audio tokens each response reports besides its text ones, as a spoken exchange would. */
-  audioTokens: { input: number; output: number };
+  /** Audio tokens each response reports besides its text ones, as a spoken exchange would; `cached` of the input's were read from the cache. */
+  audioTokens: { input: number; output: number; cached?: number };
   release(): void;
   /** Closes every open session from the provider's side. */
   closeAll(code: number, reason: string): void;
@@ -97,7 +97,7 @@ export function startMockOpenAIRealtime(...apiKeys: string[]): MockOpenAIRealtim
       total_tokens: textIn + audio.input + textOut + audio.output,
       input_tokens: textIn + audio.input,
       output_tokens: textOut + audio.output,
-      input_token_details: { text_tokens: textIn, audio_tokens: audio.input, cached_tokens: 0 },
+      input_token_details: { text_tokens: textIn, audio_tokens: audio.input, cached_tokens: audio.cached ?? 0, cached_tokens_details: { text_tokens: 0, audio_tokens: audio.cached ?? 0 } },
       output_token_details: { text_tokens: textOut, audio_tokens: audio.output },
     };
     send(socket, { type: "response.done", response: { ...base, status: cancelled ? "cancelled" : "completed", status_details: null, output: cancelled ? [] : [item], usage } });

@@ -14,8 +14,8 @@ export interface Billed {
 /**
  * The cost of a reply. Canonical usage counts cache reads, cache writes and audio inside
  * `prompt_tokens`, and reasoning and audio inside `completion_tokens` (OpenAI's convention), so
- * each is taken out of the plain count and priced at its own rate. Cached audio is priced as a
- * cache read. Units (images, characters, seconds) are priced at their own rates, where the model
+ * each is taken out of the plain count and priced at its own rate; cached audio at the cached
+ * audio rate where the model has one, else as a cache read. Units (images, characters, seconds) are priced at their own rates, where the model
  * has them.
  */
 export function costOf({ usage, units }: Billed, price: ModelPrice): number {
@@ -34,7 +34,11 @@ function unitCostOf(units: BilledUnits, price: ModelPrice): number {
 function tokenCostOf(usage: Usage, price: ModelPrice): number {
   const cacheRead = usage.prompt_tokens_details?.cached_tokens ?? 0;
   const cacheWrite = usage.prompt_tokens_details?.cache_write_tokens ?? 0;
-  const audioIn = usage.prompt_tokens_details?.audio_tokens ?? 0;
+  const audio = usage.prompt_tokens_details?.audio_tokens ?? 0;
+  // Cached audio is in both the cached and the audio count: it is priced once, as a cached read of audio.
+  const cachedAudio = Math.min(usage.prompt_tokens_details?.cached_audio_tokens ?? 0, audio, cacheRead);
+  const audioIn = audio - cachedAudio;
+  const cachedText = cacheRead - cachedAudio;
   const reasoning = usage.completion_tokens_details?.reasoning_tokens ?? 0;
   const audioOut = usage.completion_tokens_details?.audio_tokens ?? 0;
   const plainInput = Math.max(0, usage.prompt_tokens - cacheRead - cacheWrite - audioIn);
@@ -43,7 +47,8 @@ function tokenCostOf(usage: Usage, price: ModelPrice): number {
   const output = price.output_cost_per_token;
   return (
     plainInput * input +
-    cacheRead * (price.cache_read_input_token_cost ?? input) +
+    cachedText * (price.cache_read_input_token_cost ?? input) +
+    cachedAudio * (price.cache_read_input_audio_token_cost ?? price.cache_read_input_token_cost ?? input) +
     cacheWrite * (price.cache_creation_input_token_cost ?? input) +
     audioIn * (price.input_cost_per_audio_token ?? input) +
     plainOutput * output +

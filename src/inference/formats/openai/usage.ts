@@ -18,13 +18,14 @@ export function canonicalUsage(usage: Counts): Usage {
   const completionDetails = usage.completion_tokens_details ?? usage.output_tokens_details ?? usage.output_token_details;
   const cached = detail(promptDetails, "cached_tokens");
   const audioIn = detail(promptDetails, "audio_tokens");
+  const cachedAudio = detail((promptDetails as Counts | undefined)?.cached_tokens_details, "audio_tokens");
   const reasoning = detail(completionDetails, "reasoning_tokens");
   const audioOut = detail(completionDetails, "audio_tokens");
   return {
     prompt_tokens: prompt,
     completion_tokens: completion,
     total_tokens: count(usage.total_tokens) ?? prompt + completion,
-    ...(cached || audioIn ? { prompt_tokens_details: { ...(cached ? { cached_tokens: cached } : {}), ...(audioIn ? { audio_tokens: audioIn } : {}) } } : {}),
+    ...(cached || audioIn ? { prompt_tokens_details: { ...(cached ? { cached_tokens: cached } : {}), ...(audioIn ? { audio_tokens: audioIn } : {}), ...(cachedAudio ? { cached_audio_tokens: cachedAudio } : {}) } } : {}),
     ...(reasoning || audioOut ? { completion_tokens_details: { ...(reasoning ? { reasoning_tokens: reasoning } : {}), ...(audioOut ? { audio_tokens: audioOut } : {}) } } : {}),
   };
 }
