@@ -199,3 +199,49 @@ describe("background: true on a provider without a Responses API", () => {
     expect(streamed.output_text).toBe("echo: stream it");
   });
 });
+
+describe("a response the gateway keeps, read as a stream (stream=true)", () => {
+  /** Every event of `GET /v1/responses/{id}?stream=true`, through the SDK. */
+  async function eventsOf(id: string, startingAfter?: number) {
+    const events: OpenAI.Responses.ResponseStreamEvent[] = [];
+    const stream = await client.responses.retrieve(id, { stream: true, ...(startingAfter === undefined ? {} : { starting_after: startingAfter }) });
+    for await (const event of stream) events.push(event);
+    return events;
+  }
+
+  test("a background run is streamed from its start, waiting while the provider works, to its end", async () => {
+    const held = holdUpstream();
+    const created = await client.responses.create({ model: MODEL, input: "stream me later", background: true });
+    await held.arrived;
+    const reading = eventsOf(created.id);
+    held.release();
+    const events = await reading;
+    expect(events.map((event) => event.sequence_number)).toEqual(events.map((_, index) => index));
+    expect(events.slice(0, 3).map((event) => event.type)).toEqual(["response.created", "response.queued", "response.in_progress"]);
+    expect(events.filter((event) => event.type === "response.output_text.delta").map((event) => event.delta).join("")).toBe("echo: stream me later");
+    expect(events.at(-1)).toMatchObject({ type: "response.completed", response: { id: created.id, status: "completed" } });
+  });
+
+  test("the SDK's responses.stream({ response_id }) builds the final response from it, and starting_after resumes it", async () => {
+    const created = await client.responses.create({ model: MODEL, input: "resume me", background: true });
+    const final = await client.responses.stream({ response_id: created.id }).finalResponse();
+    expect(final).toMatchObject({ id: created.id, status: "completed" });
+    expect(final.output_text).toBe("echo: resume me");
+    const whole = await eventsOf(created.id);
+    const resumed = await eventsOf(created.id, 4);
+    expect(resumed.map((event) => event.sequence_number)).toEqual(whole.slice(5).map((event) => event.sequence_number));
+    expect(resumed.map((event) => event.type)).toEqual(whole.slice(5).map((event) => event.type));
+  });
+
+  test("a response answered in the foreground streams too, with its function calls", async () => {
+    const weather = { type: "function" as const, name: "get_weather", description: "Current weather", parameters: { type: "object", properties: { city: { type: "string" } } }, strict: false };
+    const created = await client.responses.create({ model: MODEL, input: "what is the weather?", tools: [weather] });
+    // Kept once the reply has left: wait until it is.
+    while ((await client.responses.retrieve(created.id).catch((error: unknown) => (error instanceof OpenAI.NotFoundError ? undefined : Promise.reject(error)))) === undefined) await Bun.sleep(5);
+    const final = await client.responses.stream({ response_id: created.id }).finalResponse();
+    // The SDK adds `parsed_arguments` to each function call it rebuilds.
+    const rebuilt = (final.output as unknown as Record<string, unknown>[]).map(({ parsed_arguments: _, ...item }) => item);
+    expect(rebuilt).toEqual(created.output as unknown as Record<string, unknown>[]);
+    expect(final.output.some((item) => item.type === "function_call")).toBe(true);
+  });
+});

@@ -3,12 +3,15 @@ import { CONVERSATION_OPERATIONS, type ConversationOperation, type Conversations
 import { badRequest, conflict, notFound } from "../../http/errors";
 import { InputItemsQuery, inputItemsPage } from "../../responses";
 import { backgroundView, cancelledRun } from "../../responses/background-view";
+import { replayedStream } from "../../responses/replayed-stream";
 import { uuidOf } from "../../responses/ids";
 import type { Inference } from "../handle";
 import { OPENAI_OBJECT_OPERATIONS, type ProviderObjectOperation, RESPONSE_OBJECT_OPERATIONS } from "../provider-objects";
 import { type ForwardCall, forwardedRoutes, keptObjectCalls } from "./kept-objects";
 
 const IdParams = t.Object({ id: t.String({ minLength: 1 }) });
+/** `stream=true` reads a response as the events that write it, from after `starting_after` when given. */
+const RetrieveQuery = t.Object({ stream: t.Optional(t.String()), starting_after: t.Optional(t.Numeric({ minimum: 0, multipleOf: 1 })) }, { additionalProperties: true });
 
 const isConversationOperation = (operation: ProviderObjectOperation): operation is ConversationOperation => (CONVERSATION_OPERATIONS as readonly ProviderObjectOperation[]).includes(operation);
 
@@ -28,6 +31,14 @@ export function providerObjectRoutes(inference: Inference, mountProvider?: strin
 
   /** A response the gateway is writing in the background (or wrote), as its job stands; undefined when there is none. */
   const backgroundJob = async (id: string, request: Request) => (stored?.ownsId(id) ? inference.background?.find(uuidOf(id), request.headers) : undefined);
+
+  /** A response the gateway keeps, as it stands: written, or as its background run stands; undefined when it keeps none by that id. */
+  const keptResponse = async (id: string, request: Request) => {
+    const found = await stored?.find(id, request.headers);
+    if (found) return found.response;
+    const job = await backgroundJob(id, request);
+    return job && backgroundView(id, job);
+  };
 
   const forward = keptObjectCalls(inference, "openai", mountProvider);
 
@@ -59,13 +70,14 @@ export function providerObjectRoutes(inference: Inference, mountProvider?: strin
   const routes = new Elysia()
     .get(
       "/responses/:id",
-      async ({ params, request }) => {
-        const found = await stored?.find(params.id, request.headers);
-        if (found) return found.response;
-        const job = await backgroundJob(params.id, request);
-        return job ? backgroundView(params.id, job) : forwardResponse("response_retrieve", params.id, request);
+      async ({ params, query, request }) => {
+        const response = await keptResponse(params.id, request);
+        if (!response) return forwardResponse("response_retrieve", params.id, request);
+        if (query.stream !== "true") return response;
+        const next = async () => (await keptResponse(params.id, request)) ?? response;
+        return new Response(replayedStream(response, next, query.starting_after, request.signal), { headers: { "content-type": "text/event-stream", "cache-control": "no-cache" } });
       },
-      { params: IdParams },
+      { params: IdParams, query: RetrieveQuery },
     )
     .get(
       "/responses/:id/input_items",
