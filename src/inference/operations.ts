@@ -19,6 +19,9 @@ export type Operation =
   /** A Realtime API WebSocket session (its opening), and each response the model gives in one. */
   | "realtime"
   | "realtime_response"
+  /** A Gemini Live API WebSocket session, and each turn the model takes in one. */
+  | "live"
+  | "live_turn"
   | FileOperation
   | BatchOperation
   | ProviderObjectOperation;
@@ -47,6 +50,8 @@ export const REQUEST_TYPE: Record<Operation, string> = {
   input_tokens: "response.input_tokens",
   realtime: "realtime.session",
   realtime_response: "realtime.response",
+  live: "live.session",
+  live_turn: "live.turn",
   file_upload: "file.upload",
   file_list: "file.list",
   file_retrieve: "file.retrieve",

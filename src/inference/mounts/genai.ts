@@ -8,6 +8,7 @@ import type { RuntimeProvider } from "../../provider-registry/runtime";
 import { BatchEmbedContentsRequest, CountTokensRequest, EmbedContentRequest, GenerateContentRequest } from "../formats/genai/schemas";
 import { fallbacksOf, handleInference, type Inference } from "../handle";
 import { modelInPath, servedModel } from "../model-ref";
+import { openGeminiLiveSession } from "../realtime/gemini-live";
 import type { Operation } from "../operations";
 import { geminiObjectRoutes } from "./gemini-objects";
 
@@ -100,5 +101,7 @@ export function genaiMount(prefix: string, inference: Inference, mountProvider?:
 
   const app = new Elysia({ name: `genai-mount:${prefix}`, prefix });
   for (const version of ["v1beta", "v1"]) app.get(`/${version}/models`, () => listModels(inference)).get(`/${version}/models/*`, getModel).post(`/${version}/models/*`, generate);
+  // The Live API's WebSocket, where `@google/genai` opens it: beside the versioned roots.
+  for (const version of ["v1beta", "v1alpha"]) app.get(`/ws/google.ai.generativelanguage.${version}.GenerativeService.BidiGenerateContent`, ({ request, server }) => openGeminiLiveSession(inference, request, server!, mountProvider));
   return app.use(geminiObjectRoutes(prefix, inference, mountProvider));
 }

@@ -1,17 +1,15 @@
 import type { Server, ServerWebSocket } from "bun";
 import { badRequest, GatewayError, upgradeRequired } from "../../http/errors";
-import { type Attempt, prepareConnection } from "../dispatch";
+import type { Attempt } from "../dispatch";
 import { type AdmittedCall, admitCall, assertPinnedKeyOfTargets, failureOutcome, fallbacksOf, type Inference, type InferenceCall } from "../handle";
 import type { ModelRef } from "../model-ref";
 import type { ReplySummary } from "../reply-summary";
 import { eventTypeOf, responseOf, responseSummary, sessionModelOf } from "./events";
-import { openUpstreamSocket } from "./upstream-socket";
+import { type OpenedUpstream, openFirstTarget, sendableClose } from "./upstream-socket";
 
 /** The subprotocol OpenAI's SDK offers, and the one that carries its key where a browser cannot send headers. */
 const REALTIME_PROTOCOL = "realtime";
 const KEY_PROTOCOL = "openai-insecure-api-key.";
-/** Close codes a peer may be sent; the others (1005 none given, 1006 dropped) only describe a close. */
-const sendableClose = (code: number) => code === 1000 || (code >= 1001 && code <= 1003) || (code >= 1007 && code <= 1014) || (code >= 3000 && code <= 4999);
 const NOTHING_USED: ReplySummary = { toolCallNames: [], usage: { prompt_tokens: 0, completion_tokens: 0, total_tokens: 0 } };
 
 const offeredProtocols = (request: Request) => (request.headers.get("sec-websocket-protocol") ?? "").split(",").map((protocol) => protocol.trim());
@@ -203,7 +201,7 @@ export async function openRealtimeSession(inference: Inference, request: Request
   const attempts: Attempt[] = [];
   try {
     assertPinnedKeyOfTargets(inference.providers, session.context.targets, request.headers.get("x-gw-api-key-id"));
-    const opened = await openFirstTarget(inference, session, request, body, attempts);
+    const opened = await openFirstTarget(inference, "realtime", session, request, body, attempts);
     const relay = new RealtimeSession(inference, call, session, opened, attempts);
     const headers = protocols.includes(REALTIME_PROTOCOL) ? { "sec-websocket-protocol": REALTIME_PROTOCOL } : undefined;
     if (!server.upgrade(request, { headers, data: relay.handlers })) {
@@ -216,38 +214,4 @@ export async function openRealtimeSession(inference: Inference, request: Request
     if (error instanceof GatewayError) session.settle({ ...failureOutcome(error), attempts });
     throw error;
   }
-}
-
-/** The provider's side of a session, as opened: on which target, with which key. */
-interface OpenedUpstream {
-  upstream: WebSocket;
-  target: ModelRef;
-  keyId: string | undefined;
-  isFallback: boolean;
-}
-
-/**
- * Opens the provider's socket on the first target that takes it: the primary, then each fallback
- * in order, each try in `attempts`. When none does, the primary's error.
- */
-async function openFirstTarget(inference: Inference, session: AdmittedCall, request: Request, body: Record<string, unknown>, attempts: Attempt[]): Promise<OpenedUpstream> {
-  let primaryError: GatewayError | undefined;
-  const callId = typeof body.call_id === "string" ? body.call_id : undefined;
-  for (const [index, target] of session.context.targets.entries()) {
-    // A call created through the gateway is watched with the key that created it (keys may be projects of their own).
-    const pinnedKeyId = request.headers.get("x-gw-api-key-id") ?? (callId ? await inference.objectKeys?.keyOf(target.provider, callId) : undefined);
-    const prepared = await prepareConnection(inference.providers, "realtime", target, { body, clientHeaders: request.headers, pinnedKeyId, allowedKeyIds: session.context.allowedKeyIds });
-    const attempt: Attempt = { provider: target.provider, model: target.model, key: prepared instanceof GatewayError ? undefined : prepared.keyId, is_fallback: index > 0 };
-    attempts.push(attempt);
-    try {
-      if (prepared instanceof GatewayError) throw prepared;
-      const upstream = await openUpstreamSocket(target.provider, prepared);
-      return { upstream, target, keyId: prepared.keyId, isFallback: index > 0 };
-    } catch (error) {
-      if (!(error instanceof GatewayError)) throw error;
-      Object.assign(attempt, { status: error.status, error_type: error.errorType });
-      primaryError ??= error;
-    }
-  }
-  throw primaryError!;
 }

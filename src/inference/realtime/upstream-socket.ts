@@ -1,5 +1,7 @@
 import { GatewayError } from "../../http/errors";
-import type { PreparedConnection } from "../dispatch";
+import { type Attempt, type PreparedConnection, prepareConnection } from "../dispatch";
+import type { AdmittedCall, Inference } from "../handle";
+import type { ModelRef } from "../model-ref";
 
 /** The handshake's URL as the adapter built it (`https://…/v1/realtime?model=…`), in the WebSocket scheme. */
 function socketUrl({ call }: PreparedConnection): string {
@@ -7,6 +9,9 @@ function socketUrl({ call }: PreparedConnection): string {
   url.protocol = url.protocol === "http:" ? "ws:" : "wss:";
   return url.toString();
 }
+
+/** Close codes a peer may be sent; the others (1005 none given, 1006 dropped) only describe a close. */
+export const sendableClose = (code: number) => code === 1000 || (code >= 1001 && code <= 1003) || (code >= 1007 && code <= 1014) || (code >= 3000 && code <= 4999);
 
 const unreachable = (provider: string, why: string) =>
   new GatewayError({ status: 502, errorType: "provider_unreachable", message: `provider '${provider}' did not open a Realtime session: ${why}`, extra: { provider } });
@@ -16,7 +21,7 @@ const unreachable = (provider: string, why: string) =>
  * failed handshake (a bad key, an unknown model: the provider answers it before any event) is a
  * 502, as is no answer within the provider's request timeout.
  */
-export function openUpstreamSocket(provider: string, prepared: PreparedConnection): Promise<WebSocket> {
+function openUpstreamSocket(provider: string, prepared: PreparedConnection): Promise<WebSocket> {
   const timeoutMs = prepared.timeoutSeconds * 1000;
   return new Promise((resolve, reject) => {
     // Bun's WebSocket takes handshake headers, which the browser's does not. The adapter's
@@ -36,4 +41,40 @@ export function openUpstreamSocket(provider: string, prepared: PreparedConnectio
     socket.addEventListener("open", opened);
     socket.addEventListener("close", closed);
   });
+}
+
+/** The provider's side of a session, as opened: on which target, with which key. */
+export interface OpenedUpstream {
+  upstream: WebSocket;
+  target: ModelRef;
+  keyId: string | undefined;
+  isFallback: boolean;
+  /** What the adapter wrote for the provider to get first, when the protocol opens with a message (Gemini Live's setup). */
+  firstMessage?: string;
+}
+
+/**
+ * Opens the provider's socket on the first target that takes it: the primary, then each fallback
+ * in order, each try in `attempts`. When none does, the primary's error.
+ */
+export async function openFirstTarget(inference: Inference, operation: "realtime" | "live", session: AdmittedCall, request: Request, body: Record<string, unknown>, attempts: Attempt[]): Promise<OpenedUpstream> {
+  let primaryError: GatewayError | undefined;
+  const callId = typeof body.call_id === "string" ? body.call_id : undefined;
+  for (const [index, target] of session.context.targets.entries()) {
+    // A call created through the gateway is watched with the key that created it (keys may be projects of their own).
+    const pinnedKeyId = request.headers.get("x-gw-api-key-id") ?? (callId ? await inference.objectKeys?.keyOf(target.provider, callId) : undefined);
+    const prepared = await prepareConnection(inference.providers, operation, target, { body, clientHeaders: request.headers, pinnedKeyId, allowedKeyIds: session.context.allowedKeyIds });
+    const attempt: Attempt = { provider: target.provider, model: target.model, key: prepared instanceof GatewayError ? undefined : prepared.keyId, is_fallback: index > 0 };
+    attempts.push(attempt);
+    try {
+      if (prepared instanceof GatewayError) throw prepared;
+      const upstream = await openUpstreamSocket(target.provider, prepared);
+      return { upstream, target, keyId: prepared.keyId, isFallback: index > 0, firstMessage: typeof prepared.call.body === "string" ? prepared.call.body : undefined };
+    } catch (error) {
+      if (!(error instanceof GatewayError)) throw error;
+      Object.assign(attempt, { status: error.status, error_type: error.errorType });
+      primaryError ??= error;
+    }
+  }
+  throw primaryError!;
 }

@@ -2,10 +2,10 @@ import { geminiBatches } from "../../batches/gemini";
 import { isProviderObjectOperation, type Operation } from "../../operations";
 import { GEMINI_OBJECT_OPERATIONS } from "../../provider-objects";
 import { providerObjectCall } from "../provider-object-call";
-import type { ProviderAdapter, UpstreamTarget } from "../types";
+import type { ProviderAdapter, UpstreamCall, UpstreamTarget } from "../types";
 import { baseUrlOf, keyHeaders } from "./keys";
 
-const GENAI_OPERATIONS: ReadonlySet<Operation> = new Set(["chat", "embedding", "count_tokens"]);
+const GENAI_OPERATIONS: ReadonlySet<Operation> = new Set(["chat", "embedding", "count_tokens", "live"]);
 
 /** The resource a model id names: `models/{id}`, or a tuned model as written. */
 const modelResource = (model: string) => (model.startsWith("tunedModels/") || model.startsWith("models/") ? model : `models/${model}`);
@@ -42,7 +42,21 @@ function uploadHeaders(target: UpstreamTarget): Record<string, string> {
   return headers;
 }
 
-/** Google AI (generativelanguage): `{base}/models/{model}:method`, the key in `x-goog-api-key`; the files it keeps. */
+/**
+ * The Live API's WebSocket, as a call: `{host}/ws/…BidiGenerateContent`, the key in its header; the
+ * client's `setup` message, naming the provider's model, is what the provider gets first.
+ */
+function liveHandshake(target: UpstreamTarget, body: Record<string, unknown>): UpstreamCall {
+  const setup = (body.setup ?? {}) as Record<string, unknown>;
+  return {
+    url: `${hostOf(target)}/ws/google.ai.generativelanguage.v1beta.GenerativeService.BidiGenerateContent`,
+    method: "GET",
+    headers: keyHeaders(target, false),
+    body: JSON.stringify({ ...body, setup: { ...setup, model: modelResource(target.model) } }),
+  };
+}
+
+/** Google AI (generativelanguage): `{base}/models/{model}:method`, the key in `x-goog-api-key`; the files it keeps; the Live API. */
 export const gemini: ProviderAdapter = {
   format: "genai",
   operations: new Set<Operation>([...GENAI_OPERATIONS, ...geminiBatches.operations, ...GEMINI_OBJECT_OPERATIONS]),
@@ -54,6 +68,7 @@ export const gemini: ProviderAdapter = {
   batches: geminiBatches,
   buildCall(operation, target, body, stream) {
     if (isProviderObjectOperation(operation)) return providerObjectCall(hostOf(target), operation, body, uploadHeaders(target));
+    if (operation === "live") return liveHandshake(target, body);
     const resource = modelResource(target.model);
     return { url: `${baseUrlOf(target)}/${resource}:${genaiMethod(operation, body, stream)}`, headers: keyHeaders(target), body: JSON.stringify(withModelInside(body, resource)) };
   },
