@@ -22,6 +22,7 @@ beforeAll(async () => {
   gw = await startGateway({
     providers: {
       gemini: { keys: [{ id: "live", value: UPSTREAM_KEY }], network_config: { base_url: upstream.baseUrl } },
+      vertex: { keys: [{ id: "vertex-live", value: UPSTREAM_KEY, vertex_key_config: { project_id: "proj-live", region: "europe-west4" } }], network_config: { base_url: upstream.vertexBaseUrl } },
       anthropic: { keys: [{ id: "claude", value: "sk-ant-unused" }], network_config: { base_url: "http://127.0.0.1:9/v1" } },
     },
   });
@@ -81,6 +82,15 @@ describe("a Gemini Live session through the gateway", () => {
     const connection = upstream.connections.at(-1)!;
     expect(connection.key).toBe(UPSTREAM_KEY);
     expect(connection.model).toBe(`models/${MODEL}`);
+    live.session.close();
+    await live.closed;
+  });
+
+  test("on Vertex AI, with its bearer and the model's full resource name", async () => {
+    const live = await connect("unused", "vertex/gemini-live-2.5-flash");
+    live.session.sendClientContent({ turns: "hello vertex", turnComplete: true });
+    expect(textOf(await live.turn())).toBe("echo: hello vertex");
+    expect(upstream.connections.at(-1)!.model).toBe("projects/proj-live/locations/europe-west4/publishers/google/models/gemini-live-2.5-flash");
     live.session.close();
     await live.closed;
   });

@@ -1,7 +1,8 @@
 /**
  * A mock of Gemini's Live API: the WebSocket at
  * `/ws/google.ai.generativelanguage.v1beta.GenerativeService.BidiGenerateContent`, its key in the
- * `x-goog-api-key` header (or the `key` query parameter, as the SDK sends it). It speaks the real
+ * `x-goog-api-key` header (or the `key` query parameter, as the SDK sends it), and Vertex AI's at
+ * `/ws/google.cloud.aiplatform.v1.LlmBidiService/BidiGenerateContent`, the same key as a bearer. It speaks the real
  * protocol, in binary frames as Gemini sends them: the first message must be `setup` (answered
  * `setupComplete`); each client turn (`clientContent` with `turnComplete`, or `realtimeInput`
  * text) is answered `echo: <text>` in two `modelTurn` parts, then `generationComplete`, then
@@ -21,6 +22,8 @@ export interface MockGeminiLive {
   url: string;
   /** The API root to configure as the `gemini` provider's base_url. */
   baseUrl: string;
+  /** The API root to configure as a `vertex` provider's base_url. */
+  vertexBaseUrl: string;
   connections: LiveConnection[];
   /** Audio tokens each turn reports besides its text ones. */
   audioTokens: { input: number; output: number };
@@ -28,6 +31,8 @@ export interface MockGeminiLive {
 }
 
 const encoder = new TextEncoder();
+const GEMINI_PATH = "/ws/google.ai.generativelanguage.v1beta.GenerativeService.BidiGenerateContent";
+const VERTEX_PATH = "/ws/google.cloud.aiplatform.v1.LlmBidiService/BidiGenerateContent";
 const countTokens = (text: string) => Math.max(1, text.split(/\s+/).filter(Boolean).length);
 
 export function startMockGeminiLive(apiKey: string): MockGeminiLive {
@@ -60,8 +65,9 @@ export function startMockGeminiLive(apiKey: string): MockGeminiLive {
     hostname: "127.0.0.1",
     fetch(request, bunServer) {
       const url = new URL(request.url);
-      if (url.pathname !== "/ws/google.ai.generativelanguage.v1beta.GenerativeService.BidiGenerateContent") return new Response("not found", { status: 404 });
-      const key = request.headers.get("x-goog-api-key") ?? url.searchParams.get("key");
+      const onVertex = url.pathname === VERTEX_PATH;
+      if (url.pathname !== GEMINI_PATH && !onVertex) return new Response("not found", { status: 404 });
+      const key = onVertex ? (request.headers.get("authorization")?.replace(/^Bearer /, "") ?? null) : (request.headers.get("x-goog-api-key") ?? url.searchParams.get("key"));
       if (key !== apiKey) return new Response("API key not valid", { status: 403 });
       const connection: LiveConnection = { model: "", key, received: [] };
       mock.connections.push(connection);
@@ -101,6 +107,7 @@ export function startMockGeminiLive(apiKey: string): MockGeminiLive {
   const mock: MockGeminiLive = {
     url: `http://127.0.0.1:${server.port}`,
     baseUrl: `http://127.0.0.1:${server.port}/v1beta`,
+    vertexBaseUrl: `http://127.0.0.1:${server.port}/v1`,
     connections: [],
     audioTokens: { input: 0, output: 0 },
     stop: () => server.stop(true),

@@ -30,12 +30,34 @@ function projectOf(target: UpstreamTarget): string {
   return project;
 }
 
-/** `{root}/projects/{project}/locations/{region}`; the provider's base_url, when set, replaces Google's regional host. */
-function locationPath(target: UpstreamTarget): string {
-  const region = target.key?.config.vertex_key_config?.region || DEFAULT_REGION;
+const regionOf = (target: UpstreamTarget) => target.key?.config.vertex_key_config?.region || DEFAULT_REGION;
+
+/** The versioned API root: the provider's base_url, when set, else Google's host for the key's region. */
+function apiRoot(target: UpstreamTarget): string {
+  const region = regionOf(target);
   const host = region === "global" ? "aiplatform.googleapis.com" : `${region}-aiplatform.googleapis.com`;
-  const root = (target.baseUrl ?? `https://${host}/v1`).replace(/\/+$/, "");
-  return `${root}/projects/${encodeURIComponent(projectOf(target))}/locations/${encodeURIComponent(region)}`;
+  return (target.baseUrl ?? `https://${host}/v1`).replace(/\/+$/, "");
+}
+
+/** `projects/{project}/locations/{region}`: where the key's models live. */
+const locationOf = (target: UpstreamTarget) => `projects/${encodeURIComponent(projectOf(target))}/locations/${encodeURIComponent(regionOf(target))}`;
+
+/** `{root}/projects/{project}/locations/{region}`. */
+const locationPath = (target: UpstreamTarget) => `${apiRoot(target)}/${locationOf(target)}`;
+
+/**
+ * The Live API's WebSocket on Vertex, as a call: `{host}/ws/…LlmBidiService/BidiGenerateContent`,
+ * authorized like every call; the setup names the model by its full resource name.
+ */
+function liveHandshake(target: UpstreamTarget, body: Record<string, unknown>): UpstreamCall {
+  const setup = (body.setup ?? {}) as Record<string, unknown>;
+  const host = apiRoot(target).replace(/\/v\d\w*$/, "");
+  return {
+    url: `${host}/ws/google.cloud.aiplatform.v1.LlmBidiService/BidiGenerateContent`,
+    method: "GET",
+    headers: { ...target.network.extra_headers },
+    body: JSON.stringify({ ...body, setup: { ...setup, model: `${locationOf(target)}/publishers/google/models/${target.model}` } }),
+  };
 }
 
 /** Vertex's countTokens takes the generateContent fields at the top level and no model. */
@@ -72,9 +94,10 @@ async function bearerFor(target: UpstreamTarget): Promise<string | GatewayError>
 export const vertex: ProviderAdapter = {
   format: "genai",
   formatFor: (model) => (isAnthropicModel(model) ? "anthropic" : "genai"),
-  operations: new Set<Operation>(["chat", "embedding", "count_tokens"]),
+  operations: new Set<Operation>(["chat", "embedding", "count_tokens", "live"]),
   keyOptional: false,
   buildCall(operation, target, body, stream) {
+    if (operation === "live") return liveHandshake(target, body);
     const headers: Record<string, string> = { "content-type": "application/json", ...target.network.extra_headers };
     if (isAnthropicModel(target.model)) {
       const beta = target.clientHeaders.get("anthropic-beta");
