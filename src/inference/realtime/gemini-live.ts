@@ -64,7 +64,7 @@ export function liveUsageOf(metadata: LiveUsageMetadata): Usage {
   };
 }
 
-function parsed(message: string | ArrayBuffer | Uint8Array): Record<string, unknown> | undefined {
+function parsed(message: string | ArrayBufferLike | Uint8Array): Record<string, unknown> | undefined {
   try {
     const value = JSON.parse(typeof message === "string" ? message : decoder.decode(message)) as unknown;
     return value && typeof value === "object" ? (value as Record<string, unknown>) : undefined;
@@ -124,7 +124,7 @@ class GeminiLiveSession {
 
   /** The session's first message names the model: admit the session, open the provider's socket, send the setup on. */
   private async setUp(message: string | Buffer): Promise<void> {
-    const first = parsed(typeof message === "string" ? message : new Uint8Array(message));
+    const first = parsed(message);
     const setup = first?.setup as { model?: unknown } | undefined;
     const named = typeof setup?.model === "string" ? setup.model.replace(/^models\//, "") : undefined;
     if (!named) return this.refuse(badRequest("setup.model: a Live session's first message is its setup, naming the model", "setup.model"));
@@ -145,8 +145,10 @@ class GeminiLiveSession {
       assertPinnedKeyOfTargets(this.inference.providers, this.session.context.targets, headers.get("x-gw-api-key-id"));
       this.opened = await openFirstTarget(this.inference, "live", this.session, this.request, first!, this.attempts);
     } catch (error) {
-      if (error instanceof GatewayError && this.session) this.session.settle({ ...failureOutcome(error), attempts: this.attempts });
-      return this.refuse(error);
+      if (!(error instanceof GatewayError)) console.error("gemini live: the session could not be opened", error);
+      const failure = error instanceof GatewayError ? error : new GatewayError({ status: 500, errorType: "gateway_internal", message: "the Live session could not be opened" });
+      this.session?.settle({ ...failureOutcome(failure), attempts: this.attempts });
+      return this.refuse(failure);
     }
     const upstream = this.opened.upstream;
     this.upstream = upstream;
@@ -162,12 +164,11 @@ class GeminiLiveSession {
     for (const waiting of this.waiting.splice(0)) upstream.send(waiting);
   }
 
-  /** The session could not be opened: the client's socket is closed with the reason, as Gemini's would be. */
+  /** The session, or a turn, was refused: the client's socket is closed with the reason, as Gemini closes one. */
   private refuse(error: unknown): void {
     this.ended = true;
-    const message = error instanceof GatewayError ? error.message : "the Live session could not be opened";
-    if (!(error instanceof GatewayError)) console.error("gemini live: the session could not be opened", error);
-    this.client?.close(error instanceof GatewayError && error.status >= 500 ? 1011 : 1008, closeReason(message));
+    const refusal = error instanceof GatewayError ? error : new GatewayError({ status: 500, errorType: "gateway_internal", message: "the Live turn could not be admitted" });
+    this.client?.close(refusal.status >= 500 ? 1011 : 1008, closeReason(refusal.message));
   }
 
   private fromProvider(data: string | ArrayBuffer): void {
