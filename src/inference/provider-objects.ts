@@ -172,6 +172,8 @@ export const GEMINI_OBJECT_CALLS = {
   gemini_cache_get: { method: "GET", path: "/v1beta/cachedContents/:id", requestType: "gemini_cache.get" },
   gemini_cache_update: { method: "PATCH", path: "/v1beta/cachedContents/:id", requestType: "gemini_cache.update", body: "required" },
   gemini_cache_delete: { method: "DELETE", path: "/v1beta/cachedContents/:id", requestType: "gemini_cache.delete" },
+  /** An ephemeral token for the Live API, minted with the gateway's key: a browser opens its session with Google directly. */
+  gemini_auth_token_create: { method: "POST", path: "/v1alpha/auth_tokens", requestType: "gemini_auth_token.create", body: "required" },
 } as const satisfies Record<string, ProviderObjectCall>;
 
 export const PROVIDER_OBJECT_CALLS: Record<ProviderObjectOperation, ProviderObjectCall> = { ...OPENAI_OBJECT_CALLS, ...ANTHROPIC_OBJECT_CALLS, ...GEMINI_OBJECT_CALLS };

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { GoogleGenAI, type LiveServerMessage, Modality, type Session } from "@google/genai";
 import { createVirtualKey } from "../governance/support";
 import { eventually } from "../support/eventually";
+import { loggedRequest } from "../support/logged-request";
 import { startGateway, type TestGateway } from "../support/gateway";
 import { type MockGeminiLive, startMockGeminiLive } from "../support/mock-gemini-live";
 
@@ -156,4 +157,12 @@ describe("a Gemini Live session through the gateway", () => {
     expect(stranger.code).toBe(1008);
     expect(stranger.reason).toContain("virtual key");
   });
+});
+
+test("an ephemeral token for a browser is minted with the gateway's key, and logged", async () => {
+  const ai = new GoogleGenAI({ apiKey: "unused", httpOptions: { baseUrl: `${gw.url}/genai`, apiVersion: "v1alpha", headers: { "x-gw-metadata-case": "live-token" } } });
+  const token = await ai.authTokens.create({ config: { uses: 1, liveConnectConstraints: { model: MODEL } } });
+  expect(token.name).toStartWith("auth_tokens/");
+  expect(upstream.tokens.at(-1)).toMatchObject({ name: token.name, uses: 1 });
+  expect(await loggedRequest(gw, "live-token")).toMatchObject({ object: "gemini_auth_token.create", provider: "gemini", selected_key_id: "live", status: "success" });
 });

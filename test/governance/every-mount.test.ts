@@ -6,6 +6,7 @@ import { type MockBedrock, startMockBedrock } from "../support/mock-bedrock";
 import { type MockCohere, startMockCohere } from "../support/mock-cohere";
 import { type MockGemini, startMockGemini } from "../support/mock-gemini";
 import { type MockGeminiBatches, startMockGeminiBatches } from "../support/mock-gemini-batches";
+import { type MockGeminiLive, startMockGeminiLive } from "../support/mock-gemini-live";
 import { type MockOpenAI, startMockOpenAI } from "../support/mock-openai";
 import { type MockOpenAIPlatform, startMockOpenAIPlatform } from "../support/mock-openai-platform";
 import { createVirtualKey, openAIProvider } from "./support";
@@ -20,6 +21,7 @@ let anthropicKeptUpstream: MockAnthropicBatches;
 /** The Gemini API's files, and its models with their cached contents. */
 let geminiKeptUpstream: MockGeminiBatches;
 let geminiUpstream: MockGemini;
+let geminiLiveUpstream: MockGeminiLive;
 let bedrockUpstream: MockBedrock;
 let cohereUpstream: MockCohere;
 let platformUpstream: MockOpenAIPlatform;
@@ -67,6 +69,7 @@ beforeAll(async () => {
   anthropicKeptUpstream = startMockAnthropicBatches("sk-ant-kept-every-mount");
   geminiKeptUpstream = startMockGeminiBatches("gemini-kept-every-mount");
   geminiUpstream = startMockGemini();
+  geminiLiveUpstream = startMockGeminiLive("gemini-live-every-mount");
   const messageBatch = await fetch(`${anthropicKeptUpstream.baseUrl}/messages/batches`, {
     method: "POST",
     headers: { "x-api-key": anthropicKeptUpstream.apiKey, "anthropic-version": "2023-06-01", "content-type": "application/json" },
@@ -104,6 +107,7 @@ beforeAll(async () => {
       cohere: { keys: [{ id: "c1", value: "cohere-every-mount" }], network_config: { base_url: cohereUpstream.baseUrl } },
       "gemini-models": { keys: [{ id: "gm1", value: geminiUpstream.apiKey }], network_config: { base_url: geminiUpstream.geminiBaseUrl }, custom_provider_config: { base_provider_type: "gemini" } },
       "gemini-kept": { keys: [{ id: "gk1", value: "gemini-kept-every-mount" }], network_config: { base_url: geminiKeptUpstream.baseUrl }, custom_provider_config: { base_provider_type: "gemini" } },
+      "gemini-live": { keys: [{ id: "gl1", value: "gemini-live-every-mount" }], network_config: { base_url: geminiLiveUpstream.baseUrl }, custom_provider_config: { base_provider_type: "gemini" } },
       "anthropic-kept": { keys: [{ id: "ak1", value: "sk-ant-kept-every-mount" }], network_config: { base_url: anthropicKeptUpstream.baseUrl }, custom_provider_config: { base_provider_type: "anthropic" } },
       // OpenAI's audio, images, files and batches, on a mock of its own.
       platform: { keys: [{ id: "p1", value: PLATFORM_KEY, use_for_batch_api: true }], network_config: { base_url: platformUpstream.baseUrl }, custom_provider_config: { base_provider_type: "openai" } },
@@ -117,6 +121,7 @@ afterAll(async () => {
   anthropicKeptUpstream.stop();
   geminiKeptUpstream.stop();
   geminiUpstream.stop();
+  geminiLiveUpstream.stop();
   bedrockUpstream.stop();
   cohereUpstream.stop();
   platformUpstream.stop();
@@ -244,6 +249,7 @@ const CALLS: Array<[suffix: string, build: (prefix: string) => Call]> = [
     body: { file: { displayName: "notes.txt" } },
     headers: { "x-gw-provider": "gemini-kept", "x-goog-upload-protocol": "resumable", "x-goog-upload-command": "start", "x-goog-upload-header-content-length": "5", "x-goog-upload-header-content-type": "text/plain" },
   })],
+  ["/v1alpha/auth_tokens", (prefix) => ({ path: `${prefix}/v1alpha/auth_tokens`, body: { uses: 1 }, headers: { "x-gw-provider": "gemini-live" } })],
   ["/v1beta/cachedContents", (prefix) => ({ path: `${prefix}/v1beta/cachedContents`, body: { model: "models/gemini-2.5-flash", contents: [{ role: "user", parts: [{ text: question }] }] }, headers: { "x-gw-provider": "gemini-models" } })],
   ["/v1beta/models/*", (prefix) => ({ path: `${prefix}/v1beta/models/${CHAT_MODEL}:generateContent`, body: { contents: [{ role: "user", parts: [{ text: question }] }] } })],
   ["/v1/models/*", (prefix) => ({ path: `${prefix}/v1/models/${CHAT_MODEL}:generateContent`, body: { contents: [{ role: "user", parts: [{ text: question }] }] } })],

@@ -2,7 +2,8 @@
  * A mock of Gemini's Live API: the WebSocket at
  * `/ws/google.ai.generativelanguage.v1beta.GenerativeService.BidiGenerateContent`, its key in the
  * `x-goog-api-key` header (or the `key` query parameter, as the SDK sends it), and Vertex AI's at
- * `/ws/google.cloud.aiplatform.v1.LlmBidiService/BidiGenerateContent`, the same key as a bearer. It speaks the real
+ * `/ws/google.cloud.aiplatform.v1.LlmBidiService/BidiGenerateContent`, the same key as a bearer;
+ * and the ephemeral tokens a browser opens a session with (`POST /v1alpha/auth_tokens`). It speaks the real
  * protocol, in binary frames as Gemini sends them: the first message must be `setup` (answered
  * `setupComplete`); each client turn (`clientContent` with `turnComplete`, or `realtimeInput`
  * text) is answered `echo: <text>` in two `modelTurn` parts, then `generationComplete`, then
@@ -27,6 +28,8 @@ export interface MockGeminiLive {
   connections: LiveConnection[];
   /** Audio tokens each turn reports besides its text ones. */
   audioTokens: { input: number; output: number };
+  /** The ephemeral tokens minted (`POST /v1alpha/auth_tokens`), with what each was asked for. */
+  tokens: Array<Record<string, unknown>>;
   stop(): void;
 }
 
@@ -60,11 +63,21 @@ export function startMockGeminiLive(apiKey: string): MockGeminiLive {
     send(socket, { serverContent: { turnComplete: true }, usageMetadata });
   }
 
+  /** An ephemeral token, as the API mints one for the key that asks. */
+  async function authToken(request: Request): Promise<Response> {
+    if (request.headers.get("x-goog-api-key") !== apiKey) return Response.json({ error: { code: 400, message: "API key not valid.", status: "INVALID_ARGUMENT" } }, { status: 400 });
+    const body = (await request.json()) as Record<string, unknown>;
+    const token = { name: `auth_tokens/${crypto.randomUUID().replaceAll("-", "")}`, ...body };
+    mock.tokens.push(token);
+    return Response.json(token);
+  }
+
   const server = Bun.serve<LiveConnection>({
     port: 0,
     hostname: "127.0.0.1",
     fetch(request, bunServer) {
       const url = new URL(request.url);
+      if (url.pathname === "/v1alpha/auth_tokens" && request.method === "POST") return authToken(request);
       const onVertex = url.pathname === VERTEX_PATH;
       if (url.pathname !== GEMINI_PATH && !onVertex) return new Response("not found", { status: 404 });
       const key = onVertex ? (request.headers.get("authorization")?.replace(/^Bearer /, "") ?? null) : (request.headers.get("x-goog-api-key") ?? url.searchParams.get("key"));
@@ -110,6 +123,7 @@ export function startMockGeminiLive(apiKey: string): MockGeminiLive {
     vertexBaseUrl: `http://127.0.0.1:${server.port}/v1`,
     connections: [],
     audioTokens: { input: 0, output: 0 },
+    tokens: [],
     stop: () => server.stop(true),
   };
   return mock;
