@@ -198,6 +198,14 @@ function geminiMethod(method: string, model: string, body: Record<string, unknow
       const request = (body.generateContentRequest ?? body) as { contents: Content[] };
       return Response.json({ totalTokens: request.contents.reduce((sum, content) => sum + countWords(textOf(content)), 0) });
     }
+    case "predict": {
+      // Imagen: one image a sample, its bytes naming the prompt, index and aspect ratio so tests can check them.
+      const { instances, parameters } = body as { instances?: Array<{ prompt?: string }>; parameters?: { sampleCount?: number; aspectRatio?: string } };
+      if (!model.startsWith("imagen")) return googleError(400, "INVALID_ARGUMENT", `${model} does not generate images`);
+      const prompt = instances?.[0]?.prompt ?? "";
+      const predictions = Array.from({ length: parameters?.sampleCount ?? 1 }, (_, index) => ({ bytesBase64Encoded: Buffer.from(`png:${prompt}:${index}:${parameters?.aspectRatio ?? "1:1"}`).toString("base64"), mimeType: "image/png" }));
+      return Response.json({ predictions });
+    }
     default:
       return googleError(404, "NOT_FOUND", `method ${method} not found`);
   }
@@ -272,7 +280,7 @@ export function startMockGemini(): MockGemini {
         if (!mock.validBearers.has(bearer)) return googleError(401, "UNAUTHENTICATED", "Request had invalid authentication credentials.");
         const [, , , publisher, model, method] = vertex;
         if (publisher === "anthropic") return anthropicOnVertex(method!, model!, body);
-        return method === "predict" ? vertexPredict(body) : geminiMethod(method!, model!, body, true);
+        return method === "predict" && !model!.startsWith("imagen") ? vertexPredict(body) : geminiMethod(method!, model!, body, true);
       }
       return googleError(404, "NOT_FOUND", `mock has no route ${url.pathname}`);
     },

@@ -5,7 +5,8 @@ import { badRequest, notFound } from "../../http/errors";
 import { fieldFromPath } from "../../http/field-path";
 import { configuredModels } from "../../provider-registry/model-listing";
 import type { RuntimeProvider } from "../../provider-registry/runtime";
-import { BatchEmbedContentsRequest, CountTokensRequest, EmbedContentRequest, GenerateContentRequest } from "../formats/genai/schemas";
+import { imagenReplyOf, openAIImageRequestOf } from "../formats/genai/imagen";
+import { BatchEmbedContentsRequest, CountTokensRequest, EmbedContentRequest, GenerateContentRequest, PredictImagesRequest } from "../formats/genai/schemas";
 import { fallbacksOf, handleInference, type Inference } from "../handle";
 import { modelInPath, servedModel } from "../model-ref";
 import { openGeminiLiveSession } from "../realtime/gemini-live";
@@ -27,6 +28,8 @@ const METHODS: Record<string, Method> = {
   embedContent: method("embedding", EmbedContentRequest),
   batchEmbedContents: method("embedding", BatchEmbedContentsRequest),
   countTokens: method("count_tokens", CountTokensRequest),
+  // Imagen, as `generateImages` calls it: OpenAI's image generation underneath, on any provider.
+  predict: method("image_generation", PredictImagesRequest),
 };
 
 /** `{model}:{method}`, where the model may be `provider/model`, its slash written as is or as %2F. */
@@ -49,6 +52,14 @@ function validate(check: Method["check"], body: unknown, name: string): Record<s
 }
 
 /** A translated embedding answers in the batch shape; a client that called embedContent expects `embedding`. */
+/** An image generation answers in OpenAI's shape; a client that called Imagen's `predict` expects its predictions. */
+async function asPredictions(response: Response): Promise<Response> {
+  if (!response.ok) return response;
+  const headers = new Headers(response.headers);
+  headers.delete("content-length");
+  return Response.json(imagenReplyOf((await response.json()) as Parameters<typeof imagenReplyOf>[0]), { status: response.status, headers });
+}
+
 async function asSingleEmbedding(response: Response): Promise<Response> {
   if (!response.ok) return response;
   const body = (await response.json()) as { embeddings?: unknown[] };
@@ -59,7 +70,7 @@ async function asSingleEmbedding(response: Response): Promise<Response> {
 
 function methodsOf(provider: RuntimeProvider): string[] {
   const { operations } = provider.adapter;
-  return [...(operations.has("chat") ? ["generateContent", "streamGenerateContent"] : []), ...(operations.has("embedding") ? ["embedContent", "batchEmbedContents"] : []), "countTokens"];
+  return [...(operations.has("chat") ? ["generateContent", "streamGenerateContent"] : []), ...(operations.has("embedding") ? ["embedContent", "batchEmbedContents"] : []), ...(operations.has("image_generation") ? ["predict"] : []), "countTokens"];
 }
 
 function listModels(inference: Inference) {
@@ -78,16 +89,18 @@ export function genaiMount(prefix: string, inference: Inference, mountProvider?:
   const generate = async ({ params, body, request }: { params: Record<"*", string>; body: unknown; request: Request }) => {
     const { model, name, method: spec } = parseModelPath(params["*"]);
     const { fallbacks, ...rest } = validate(spec.check, body ?? {}, name);
+    const images = spec.operation === "image_generation";
     const response = await handleInference(inference, {
       operation: spec.operation,
-      format: "genai",
-      body: rest,
+      format: images ? "openai" : "genai",
+      body: images ? openAIImageRequestOf(rest) : rest,
       model,
       fallbacks: fallbacksOf({ fallbacks }, request.headers),
       stream: spec.stream,
       request,
       mountProvider,
     });
+    if (images) return asPredictions(response);
     return name === "embedContent" ? asSingleEmbedding(response) : response;
   };
 

@@ -155,3 +155,6 @@ export interface EmbedResponse {
   embedding?: ContentEmbedding;
   embeddings?: ContentEmbedding[];
 }
+
+/** Imagen's `:predict`: the prompt in its one instance, the image settings in `parameters`. */
+export const PredictImagesRequest = t.Object({ instances: t.Array(t.Object({ prompt: t.String({ minLength: 1 }) }, open), { minItems: 1, maxItems: 1 }), parameters: t.Optional(t.Object({ sampleCount: t.Optional(t.Integer({ minimum: 1, maximum: 8 })) }, open)) }, open);

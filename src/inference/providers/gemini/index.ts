@@ -1,11 +1,13 @@
 import { geminiBatches } from "../../batches/gemini";
 import { isProviderObjectOperation, type Operation } from "../../operations";
 import { GEMINI_OBJECT_OPERATIONS } from "../../provider-objects";
+import { imagenRequestOf, openAIImagesOf } from "../../formats/genai/imagen";
+import { jsonReply, replyJson } from "../media-replies";
 import { providerObjectCall } from "../provider-object-call";
 import type { ProviderAdapter, UpstreamCall, UpstreamTarget } from "../types";
 import { baseUrlOf, keyHeaders } from "./keys";
 
-const GENAI_OPERATIONS: ReadonlySet<Operation> = new Set(["chat", "embedding", "count_tokens", "live"]);
+const GENAI_OPERATIONS: ReadonlySet<Operation> = new Set(["chat", "embedding", "count_tokens", "live", "image_generation"]);
 
 /** The resource a model id names: `models/{id}`, or a tuned model as written. */
 const modelResource = (model: string) => (model.startsWith("tunedModels/") || model.startsWith("models/") ? model : `models/${model}`);
@@ -66,10 +68,15 @@ export const gemini: ProviderAdapter = {
     ids: (body) => ((body as { models?: Array<{ name?: unknown }> }).models ?? []).map((model) => model.name).filter((name): name is string => typeof name === "string").map((name) => name.replace(/^models\//, "")),
   },
   batches: geminiBatches,
+  async readReply(operation, reply) {
+    return operation === "image_generation" ? jsonReply(reply, openAIImagesOf(await replyJson(reply))) : reply;
+  },
   buildCall(operation, target, body, stream) {
     if (isProviderObjectOperation(operation)) return providerObjectCall(hostOf(target), operation, body, uploadHeaders(target));
     if (operation === "live") return liveHandshake(target, body);
     const resource = modelResource(target.model);
+    // Imagen: the gateway's image generation is OpenAI's shape, Imagen's is `:predict`.
+    if (operation === "image_generation") return { url: `${baseUrlOf(target)}/${resource}:predict`, headers: keyHeaders(target), body: JSON.stringify(imagenRequestOf(body)) };
     return { url: `${baseUrlOf(target)}/${resource}:${genaiMethod(operation, body, stream)}`, headers: keyHeaders(target), body: JSON.stringify(withModelInside(body, resource)) };
   },
 };

@@ -5,6 +5,7 @@
  * with a service account's access token.
  */
 import { GatewayError } from "../../../http/errors";
+import { imagenRequestOf, openAIImagesOf } from "../../formats/genai/imagen";
 import type { Operation } from "../../operations";
 import { genaiMethod } from "../gemini";
 import { jsonReply, replyJson } from "../media-replies";
@@ -68,10 +69,11 @@ function geminiBody(operation: Operation, body: Record<string, unknown>): Record
   return { ...rest, ...request };
 }
 
-/** Gemini models on Vertex: embeddings through `:predict`, the rest through the genai method of the same name. */
+/** Gemini models on Vertex: embeddings and Imagen's images through `:predict`, the rest through the genai method of the same name. */
 function geminiCall(operation: Operation, target: UpstreamTarget, body: Record<string, unknown>, stream: boolean) {
   const model = `${locationPath(target)}/publishers/google/models/${target.model}`;
   if (operation === "embedding") return { url: `${model}:predict`, body: predictBody(body) };
+  if (operation === "image_generation") return { url: `${model}:predict`, body: imagenRequestOf(body) };
   return { url: `${model}:${genaiMethod(operation, body, stream)}`, body: geminiBody(operation, body) };
 }
 
@@ -94,7 +96,7 @@ async function bearerFor(target: UpstreamTarget): Promise<string | GatewayError>
 export const vertex: ProviderAdapter = {
   format: "genai",
   formatFor: (model) => (isAnthropicModel(model) ? "anthropic" : "genai"),
-  operations: new Set<Operation>(["chat", "embedding", "count_tokens", "live"]),
+  operations: new Set<Operation>(["chat", "embedding", "count_tokens", "live", "image_generation"]),
   keyOptional: false,
   buildCall(operation, target, body, stream) {
     if (operation === "live") return liveHandshake(target, body);
@@ -115,6 +117,7 @@ export const vertex: ProviderAdapter = {
     return { ...call, headers: { ...call.headers, authorization: `Bearer ${bearer}` } };
   },
   async readReply(operation, reply) {
+    if (operation === "image_generation") return jsonReply(reply, openAIImagesOf(await replyJson(reply)));
     if (operation !== "embedding") return reply;
     const embeddings = batchEmbedReply(await replyJson(reply));
     return embeddings instanceof GatewayError ? embeddings : jsonReply(reply, embeddings);

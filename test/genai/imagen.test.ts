@@ -1,0 +1,71 @@
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import OpenAI from "openai";
+import { expectGatewayError, postJson } from "../support/gateway-error";
+import { startGateway, type TestGateway } from "../support/gateway";
+import { loggedRequest } from "../support/logged-request";
+import { type MockGemini, startMockGemini } from "../support/mock-gemini";
+import { type MockOpenAIPlatform, startMockOpenAIPlatform } from "../support/mock-openai-platform";
+
+/**
+ * Imagen through the gateway: OpenAI's `images.generate` reaches Imagen on Vertex AI and the Gemini
+ * API, and Imagen's own `:predict` on the genai mount reaches any image model, each written in the
+ * provider's shape, read back in the client's, and priced by the image.
+ */
+
+const OPENAI_KEY = "sk-images-key-0001";
+
+let gemini: MockGemini;
+let openai: MockOpenAIPlatform;
+let gw: TestGateway;
+
+beforeAll(async () => {
+  gemini = startMockGemini();
+  gemini.validBearers.add("ya29.vertex-images");
+  openai = startMockOpenAIPlatform();
+  openai.keys.set(OPENAI_KEY, ["dall-e-3"]);
+  gw = await startGateway({
+    providers: {
+      gemini: { keys: [{ id: "g", value: gemini.apiKey }], network_config: { base_url: gemini.geminiBaseUrl } },
+      openai: { keys: [{ id: "o", value: OPENAI_KEY }], network_config: { base_url: openai.baseUrl } },
+      vertex: { keys: [{ id: "v", value: "ya29.vertex-images", vertex_key_config: { project_id: "proj-img", region: "us-central1" } }], network_config: { base_url: gemini.vertexBaseUrl } },
+    },
+  });
+});
+afterAll(async () => {
+  await gw.close();
+  gemini.stop();
+  openai.stop();
+});
+
+const decoded = (base64: string | undefined) => Buffer.from(base64 ?? "", "base64").toString();
+
+describe("Imagen through the gateway", () => {
+  test("OpenAI's images.generate reaches Imagen on Vertex AI: its size becomes the nearest aspect ratio, its images come back as base64, each priced", async () => {
+    const client = new OpenAI({ baseURL: `${gw.url}/v1`, apiKey: "unused", maxRetries: 0, defaultHeaders: { "x-gw-metadata-case": "imagen-vertex" } });
+    const result = await client.images.generate({ model: "vertex/imagen-4.0-generate-001", prompt: "a tall tower", n: 2, size: "1024x1792" });
+    expect(result.data!.map((image) => decoded(image.b64_json))).toEqual(["png:a tall tower:0:9:16", "png:a tall tower:1:9:16"]);
+    expect(gemini.requests.at(-1)!.path).toBe("/v1/projects/proj-img/locations/us-central1/publishers/google/models/imagen-4.0-generate-001:predict");
+    const logged = await loggedRequest(gw, "imagen-vertex");
+    expect(logged).toMatchObject({ object: "image.generation", provider: "vertex", model: "imagen-4.0-generate-001", status: "success" });
+    expect(logged.cost as number).toBeCloseTo(2 * 0.04, 12);
+  });
+
+  test("and on the Gemini API, with the gateway's key", async () => {
+    const client = new OpenAI({ baseURL: `${gw.url}/v1`, apiKey: "unused", maxRetries: 0 });
+    const result = await client.images.generate({ model: "gemini/imagen-4.0-fast-generate-001", prompt: "a wide field", size: "1792x1024" });
+    expect(result.data!.map((image) => decoded(image.b64_json))).toEqual(["png:a wide field:0:16:9"]);
+    expect(gemini.requests.at(-1)!.headers.get("x-goog-api-key")).toBe(gemini.apiKey);
+  });
+
+  test("Imagen's own :predict on the genai mount reaches any image model: DALL·E answers, in Imagen's shape", async () => {
+    const response = await postJson(`${gw.url}/genai/v1beta/models/openai%2Fdall-e-3:predict`, { instances: [{ prompt: "a quiet harbour" }], parameters: { sampleCount: 1, aspectRatio: "16:9" } });
+    expect(response.status).toBe(200);
+    const { predictions } = (await response.json()) as { predictions: Array<{ bytesBase64Encoded: string; mimeType: string }> };
+    expect(predictions.map((prediction) => decoded(prediction.bytesBase64Encoded))).toEqual(["png:a quiet harbour:0"]);
+    expect(openai.requests.at(-1)!.json).toMatchObject({ model: "dall-e-3", prompt: "a quiet harbour", n: 1, size: "1792x1024", response_format: "b64_json" });
+  });
+
+  test("a predict without a prompt is a 400 naming it", async () => {
+    await expectGatewayError(await postJson(`${gw.url}/genai/v1beta/models/imagen-4.0-generate-001:predict`, { instances: [{}] }), 400, { param: "instances[0].prompt" });
+  });
+});
