@@ -1,11 +1,11 @@
 import type { Server, ServerWebSocket } from "bun";
 import { badRequest, GatewayError, upgradeRequired } from "../../http/errors";
 import type { Usage } from "../canonical";
+import { usageOf } from "../formats/genai/response";
 import type { Attempt } from "../dispatch";
 import { type AdmittedCall, admitCall, assertPinnedKeyOfTargets, failureOutcome, fallbacksOf, type Inference, type InferenceCall } from "../handle";
-import type { ModelRef } from "../model-ref";
 import type { ReplySummary } from "../reply-summary";
-import { type OpenedUpstream, openFirstTarget, sendableClose } from "./upstream-socket";
+import { attemptOn, closeOtherSides, endedSession, type OpenedUpstream, openFirstTarget } from "./upstream-socket";
 
 /**
  * Gemini's Live API through the gateway: `@google/genai`'s `ai.live.connect()` opens
@@ -18,7 +18,6 @@ import { type OpenedUpstream, openFirstTarget, sendableClose } from "./upstream-
  */
 
 const decoder = new TextDecoder();
-const NOTHING_USED: ReplySummary = { toolCallNames: [], usage: { prompt_tokens: 0, completion_tokens: 0, total_tokens: 0 } };
 /** A close reason is at most 123 bytes. */
 const closeReason = (message: string) => (message.length > 120 ? `${message.slice(0, 117)}...` : message);
 
@@ -48,20 +47,13 @@ interface ServerMessage {
 
 const audioOf = (details: Modality[] | undefined) => details?.find((detail) => detail.modality === "AUDIO")?.tokenCount ?? 0;
 
-/** Live's usage in canonical terms: its prompt (tool-use prompts included), its response and thoughts, audio and cache apart. */
+/** Live's usage: generateContent's (its response counted as candidates, tool-use prompts as prompt), with audio, and cached audio, apart. */
 export function liveUsageOf(metadata: LiveUsageMetadata): Usage {
-  const prompt = (metadata.promptTokenCount ?? 0) + (metadata.toolUsePromptTokenCount ?? 0);
-  const thoughts = metadata.thoughtsTokenCount ?? 0;
-  const completion = (metadata.responseTokenCount ?? 0) + thoughts;
-  const cached = metadata.cachedContentTokenCount ?? 0;
+  const usage = usageOf({ ...metadata, promptTokenCount: (metadata.promptTokenCount ?? 0) + (metadata.toolUsePromptTokenCount ?? 0), candidatesTokenCount: metadata.responseTokenCount });
   const [audioIn, cachedAudio, audioOut] = [audioOf(metadata.promptTokensDetails), audioOf(metadata.cacheTokensDetails), audioOf(metadata.responseTokensDetails)];
-  return {
-    prompt_tokens: prompt,
-    completion_tokens: completion,
-    total_tokens: metadata.totalTokenCount ?? prompt + completion,
-    ...(cached || audioIn ? { prompt_tokens_details: { ...(cached ? { cached_tokens: cached } : {}), ...(audioIn ? { audio_tokens: audioIn } : {}), ...(cachedAudio ? { cached_audio_tokens: cachedAudio } : {}) } } : {}),
-    ...(thoughts || audioOut ? { completion_tokens_details: { ...(thoughts ? { reasoning_tokens: thoughts } : {}), ...(audioOut ? { audio_tokens: audioOut } : {}) } } : {}),
-  };
+  if (audioIn) usage.prompt_tokens_details = { ...usage.prompt_tokens_details, audio_tokens: audioIn, ...(cachedAudio ? { cached_audio_tokens: cachedAudio } : {}) };
+  if (audioOut) usage.completion_tokens_details = { ...usage.completion_tokens_details, audio_tokens: audioOut };
+  return usage;
 }
 
 function parsed(message: string | ArrayBufferLike | Uint8Array): Record<string, unknown> | undefined {
@@ -118,10 +110,6 @@ class GeminiLiveSession {
     close: (_socket: ClientSocket, code: number, reason: string) => this.end("client", code, reason),
   };
 
-  private get target(): ModelRef | undefined {
-    return this.opened?.target;
-  }
-
   /** The session's first message names the model: admit the session, open the provider's socket, send the setup on. */
   private async setUp(message: string | Buffer): Promise<void> {
     const first = parsed(message);
@@ -155,7 +143,7 @@ class GeminiLiveSession {
     // The client left while the provider's socket was opening.
     if (this.ended) {
       upstream.close(1000);
-      return this.settleSession(undefined);
+      return this.settleSession("client", 1000);
     }
     upstream.binaryType = "arraybuffer";
     upstream.addEventListener("message", (event) => this.fromProvider(event.data as string | ArrayBuffer));
@@ -202,15 +190,15 @@ class GeminiLiveSession {
 
   private settleTurn(turn: Turn, truncated: boolean): void {
     if (this.turn === turn) this.turn = undefined;
-    const { target, keyId, isFallback } = this.opened!;
+    const opened = this.opened!;
     const summary: ReplySummary = { usage: turn.usage, toolCallNames: turn.toolCallNames, content: turn.text, finishReason: truncated ? null : turn.toolCallNames.length > 0 ? "tool_calls" : "stop", truncated };
     void turn.admitted.then((call) =>
       call?.settle({
         status: 200,
-        answered: { target, keyId, isFallback },
-        attempts: [{ provider: target.provider, model: target.model, key: keyId, is_fallback: isFallback }],
+        answered: { target: opened.target, keyId: opened.keyId, isFallback: opened.isFallback },
+        attempts: [attemptOn(opened)],
         summary,
-        cost: summary.usage ? this.inference.price?.({ target, keyId, usage: summary.usage, context: call.context }) : undefined,
+        cost: summary.usage ? this.inference.price?.({ target: opened.target, keyId: opened.keyId, usage: summary.usage, context: call.context }) : undefined,
       }),
     );
   }
@@ -218,19 +206,16 @@ class GeminiLiveSession {
   /** Either side closed: the other follows (with the same code where it may be sent), then the session is logged, once. */
   private end(by: "client" | "provider", code: number, reason: string): void {
     this.ended = true;
-    if (this.upstream?.readyState === WebSocket.OPEN) this.upstream.close(code >= 3000 && code <= 4999 ? code : 1000, reason);
-    if (by === "provider" && this.client?.readyState === WebSocket.OPEN) this.client.close(sendableClose(code) ? code : 1011, reason);
-    const dropped = by === "provider" && !sendableClose(code) && code !== 1005;
-    this.settleSession(dropped ? new GatewayError({ status: 502, errorType: "provider_unreachable", message: `provider '${this.target?.provider}' dropped the Live session (close code ${code})` }) : undefined);
+    closeOtherSides(code, reason, this.upstream, this.client);
+    this.settleSession(by, code);
   }
 
   /** The session's log: what it opened on and how it ended; its turns carry its usage. A turn cut short is logged as such. */
-  private settleSession(dropped: GatewayError | undefined): void {
+  private settleSession(by: "client" | "provider", code: number): void {
     if (this.sessionSettled || !this.session || !this.opened) return;
     this.sessionSettled = true;
     if (this.turn) this.settleTurn(this.turn, !this.turn.complete);
-    const { target, keyId, isFallback } = this.opened;
-    this.session.settle({ status: dropped ? 502 : 200, error: dropped, answered: { target, keyId, isFallback }, attempts: [...this.attempts], summary: NOTHING_USED, cost: 0 });
+    this.session.settle(endedSession("Live", this.opened, this.attempts, by, code));
   }
 }
 

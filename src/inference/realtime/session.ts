@@ -3,14 +3,12 @@ import { badRequest, GatewayError, upgradeRequired } from "../../http/errors";
 import type { Attempt } from "../dispatch";
 import { type AdmittedCall, admitCall, assertPinnedKeyOfTargets, failureOutcome, fallbacksOf, type Inference, type InferenceCall } from "../handle";
 import type { ModelRef } from "../model-ref";
-import type { ReplySummary } from "../reply-summary";
 import { eventTypeOf, responseOf, responseSummary, sessionModelOf } from "./events";
-import { type OpenedUpstream, openFirstTarget, sendableClose } from "./upstream-socket";
+import { type Answered, attemptOn, closeOtherSides, endedSession, type OpenedUpstream, openFirstTarget } from "./upstream-socket";
 
 /** The subprotocol OpenAI's SDK offers, and the one that carries its key where a browser cannot send headers. */
 const REALTIME_PROTOCOL = "realtime";
 const KEY_PROTOCOL = "openai-insecure-api-key.";
-const NOTHING_USED: ReplySummary = { toolCallNames: [], usage: { prompt_tokens: 0, completion_tokens: 0, total_tokens: 0 } };
 
 const offeredProtocols = (request: Request) => (request.headers.get("sec-websocket-protocol") ?? "").split(",").map((protocol) => protocol.trim());
 
@@ -72,13 +70,8 @@ class RealtimeSession {
   }
 
   /** What answered: the target (its model named by the provider, for a call's sideband) and key the socket was opened on. */
-  private get answered() {
+  private get answered(): Answered {
     return { target: this.target, keyId: this.keyId, isFallback: this.isFallback };
-  }
-
-  /** Each response's one try: on the session's provider socket. */
-  private get answeredAttempt(): Attempt {
-    return { provider: this.target.provider, model: this.target.model, key: this.keyId, is_fallback: this.isFallback };
   }
 
   /** Bun's handlers for the client's socket once upgraded. */
@@ -136,7 +129,7 @@ class RealtimeSession {
       status: failed ? 502 : 200,
       error,
       answered: this.answered,
-      attempts: [this.answeredAttempt],
+      attempts: [attemptOn(this.answered)],
       summary,
       cost: summary.usage ? this.inference.price?.({ target: this.target, keyId: this.keyId, usage: summary.usage, context: call.context }) : undefined,
     });
@@ -149,22 +142,12 @@ class RealtimeSession {
   private end(by: "client" | "provider", code: number, reason: string): void {
     if (this.ended) return;
     this.ended = true;
-    // A client socket may send only 1000 and the application's own codes.
-    if (this.upstream.readyState === WebSocket.OPEN) this.upstream.close(code >= 3000 && code <= 4999 ? code : 1000, reason);
-    if (this.client?.readyState === WebSocket.OPEN) this.client.close(sendableClose(code) ? code : 1011, reason);
+    closeOtherSides(code, reason, this.upstream, this.client);
     for (const admitted of this.responses.values()) {
       void admitted.then((call) => call?.settle({ status: 200, answered: this.answered, attempts: [], summary: { toolCallNames: [], truncated: true } }));
     }
     this.responses.clear();
-    const dropped = by === "provider" && !sendableClose(code) ? new GatewayError({ status: 502, errorType: "provider_unreachable", message: `provider '${this.target.provider}' dropped the Realtime session (close code ${code})` }) : undefined;
-    this.session.settle({
-      status: dropped ? 502 : 200,
-      error: dropped,
-      answered: this.answered,
-      attempts: [...this.attempts],
-      summary: NOTHING_USED,
-      cost: 0,
-    });
+    this.session.settle(endedSession("Realtime", this.answered, this.attempts, by, code));
   }
 }
 

@@ -1,6 +1,8 @@
 import { GatewayError } from "../../http/errors";
 import { type Attempt, type PreparedConnection, prepareConnection } from "../dispatch";
 import type { AdmittedCall, Inference } from "../handle";
+import type { InferenceOutcome } from "../hooks";
+import type { ReplySummary } from "../reply-summary";
 import type { ModelRef } from "../model-ref";
 
 /** The handshake's URL as the adapter built it (`https://…/v1/realtime?model=…`), in the WebSocket scheme. */
@@ -11,7 +13,39 @@ function socketUrl({ call }: PreparedConnection): string {
 }
 
 /** Close codes a peer may be sent; the others (1005 none given, 1006 dropped) only describe a close. */
-export const sendableClose = (code: number) => code === 1000 || (code >= 1001 && code <= 1003) || (code >= 1007 && code <= 1014) || (code >= 3000 && code <= 4999);
+const sendableClose = (code: number) => code === 1000 || (code >= 1001 && code <= 1003) || (code >= 1007 && code <= 1014) || (code >= 3000 && code <= 4999);
+
+type Closable = { readyState: number; close(code?: number, reason?: string): void };
+
+/**
+ * One side of a relayed session closed with `code`: the other sides still open follow with the
+ * same code where each may send it (a client socket, as the gateway is to the provider, sends only
+ * 1000 and the application's own codes; a server socket, as it is to the client, any but those
+ * that only describe a close, which become 1011).
+ */
+export function closeOtherSides(code: number, reason: string, upstream: Closable | undefined, client: Closable | undefined): void {
+  if (upstream?.readyState === WebSocket.OPEN) upstream.close(code >= 3000 && code <= 4999 ? code : 1000, reason);
+  if (client?.readyState === WebSocket.OPEN) client.close(sendableClose(code) ? code : 1011, reason);
+}
+
+/** Who answered a session and each of its turns: the target and key its provider socket opened on. */
+export type Answered = Pick<OpenedUpstream, "target" | "keyId" | "isFallback">;
+
+/** A turn's one try: on the session's provider socket. */
+export const attemptOn = ({ target, keyId, isFallback }: Answered): Attempt => ({ provider: target.provider, model: target.model, key: keyId, is_fallback: isFallback });
+
+const NOTHING_USED: ReplySummary = { toolCallNames: [], usage: { prompt_tokens: 0, completion_tokens: 0, total_tokens: 0 } };
+
+/**
+ * How a session that ended is logged: what it opened on, the tries that opened it, nothing used
+ * (its turns carry the usage), and a 502 when the provider dropped it: a close that is no close
+ * frame of its own (1006), where one without a status (1005) is a close all the same.
+ */
+export function endedSession(api: string, { target, keyId, isFallback }: Answered, attempts: readonly Attempt[], by: "client" | "provider", code: number): Omit<InferenceOutcome, "latencyMs"> {
+  const dropped = by === "provider" && !sendableClose(code) && code !== 1005;
+  const error = dropped ? new GatewayError({ status: 502, errorType: "provider_unreachable", message: `provider '${target.provider}' dropped the ${api} session (close code ${code})` }) : undefined;
+  return { status: error ? 502 : 200, error, answered: { target, keyId, isFallback }, attempts: [...attempts], summary: NOTHING_USED, cost: 0 };
+}
 
 const unreachable = (provider: string, why: string) =>
   new GatewayError({ status: 502, errorType: "provider_unreachable", message: `provider '${provider}' did not open a Realtime session: ${why}`, extra: { provider } });
