@@ -29,7 +29,7 @@ const CONVERSATION_ID = /^conv_[0-9a-f]{32}$/;
 const ownsId = (id: string) => CONVERSATION_ID.test(id);
 
 /** The conversation a Responses call names: `"conv_..."` or `{ "id": "conv_..." }`. */
-function conversationIdOf(value: unknown): string | undefined {
+export function conversationIdOf(value: unknown): string | undefined {
   if (typeof value === "string") return value;
   const id = (value as { id?: unknown } | null | undefined)?.id;
   return typeof id === "string" ? id : undefined;

@@ -1,5 +1,5 @@
 import { commaList } from "../http/comma-list";
-import type { Conversations, ConversationTurn } from "../conversations";
+import { type Conversations, type ConversationTurn, conversationIdOf } from "../conversations";
 import { badRequest, GatewayError } from "../http/errors";
 import type { ProviderStore } from "../provider-registry/store";
 import type { Continuation, StoredResponses } from "../responses";
@@ -215,8 +215,8 @@ function rememberingCreated(objectKeys: ObjectKeys | undefined, call: InferenceC
 /** The key that made what a Responses call continues (`previous_response_id`, `conversation`), when it is the provider's. */
 function keyOfContinuedObject(inference: Inference, call: InferenceCall, primary: ModelRef): Promise<string | undefined> | undefined {
   const { previous_response_id: previous, conversation } = call.body as { previous_response_id?: unknown; conversation?: unknown };
-  const named = typeof previous === "string" ? previous : typeof conversation === "string" ? conversation : (conversation as { id?: unknown } | undefined)?.id;
-  if (typeof named !== "string" || inference.responses?.ownsId(named) || inference.conversations?.ownsId(named)) return undefined;
+  const named = typeof previous === "string" ? previous : conversationIdOf(conversation);
+  if (named === undefined || inference.responses?.ownsId(named) || inference.conversations?.ownsId(named)) return undefined;
   return inference.objectKeys?.keyOf(primary.provider, named);
 }
 

@@ -51,22 +51,19 @@ function validate(check: Method["check"], body: unknown, name: string): Record<s
   return fields;
 }
 
-/** A translated embedding answers in the batch shape; a client that called embedContent expects `embedding`. */
-/** An image generation answers in OpenAI's shape; a client that called Imagen's `predict` expects its predictions. */
-async function asPredictions(response: Response): Promise<Response> {
+/** A successful JSON reply rewritten for the client's method; an error passes as it is. */
+async function rewritten<Body>(response: Response, rewrite: (body: Body) => unknown): Promise<Response> {
   if (!response.ok) return response;
   const headers = new Headers(response.headers);
   headers.delete("content-length");
-  return Response.json(imagenReplyOf((await response.json()) as Parameters<typeof imagenReplyOf>[0]), { status: response.status, headers });
+  return Response.json(rewrite((await response.json()) as Body), { status: response.status, headers });
 }
 
-async function asSingleEmbedding(response: Response): Promise<Response> {
-  if (!response.ok) return response;
-  const body = (await response.json()) as { embeddings?: unknown[] };
-  const headers = new Headers(response.headers);
-  headers.delete("content-length");
-  return Response.json(Array.isArray(body.embeddings) ? { embedding: body.embeddings[0] } : body, { status: response.status, headers });
-}
+/** An image generation answers in OpenAI's shape; a client that called Imagen's `predict` expects its predictions. */
+const asPredictions = (response: Response) => rewritten(response, imagenReplyOf);
+
+/** A translated embedding answers in the batch shape; a client that called embedContent expects `embedding`. */
+const asSingleEmbedding = (response: Response) => rewritten(response, (body: { embeddings?: unknown[] }) => (Array.isArray(body.embeddings) ? { embedding: body.embeddings[0] } : body));
 
 function methodsOf(provider: RuntimeProvider): string[] {
   const { operations } = provider.adapter;

@@ -4,7 +4,7 @@ import { GEMINI_OBJECT_OPERATIONS } from "../../provider-objects";
 import { imagenRequestOf, openAIImagesOf } from "../../formats/genai/imagen";
 import { jsonReply, replyJson } from "../media-replies";
 import { providerObjectCall } from "../provider-object-call";
-import type { ProviderAdapter, UpstreamCall, UpstreamTarget } from "../types";
+import type { ProviderAdapter, UpstreamCall, UpstreamSuccess, UpstreamTarget } from "../types";
 import { baseUrlOf, keyHeaders } from "./keys";
 
 const GENAI_OPERATIONS: ReadonlySet<Operation> = new Set(["chat", "embedding", "count_tokens", "live", "image_generation"]);
@@ -44,6 +44,9 @@ function uploadHeaders(target: UpstreamTarget): Record<string, string> {
   return headers;
 }
 
+/** Imagen's predictions, read back as the OpenAI images reply the gateway's image generation answers. */
+export const imagenImagesReply = async (reply: UpstreamSuccess) => jsonReply(reply, openAIImagesOf(await replyJson(reply)));
+
 /**
  * The Live API's WebSocket, as a call: `{host}/ws/…BidiGenerateContent`, the key in its header; the
  * client's `setup` message, naming the provider's model, is what the provider gets first.
@@ -69,7 +72,7 @@ export const gemini: ProviderAdapter = {
   },
   batches: geminiBatches,
   async readReply(operation, reply) {
-    return operation === "image_generation" ? jsonReply(reply, openAIImagesOf(await replyJson(reply))) : reply;
+    return operation === "image_generation" ? imagenImagesReply(reply) : reply;
   },
   buildCall(operation, target, body, stream) {
     if (isProviderObjectOperation(operation)) return providerObjectCall(hostOf(target), operation, body, uploadHeaders(target));

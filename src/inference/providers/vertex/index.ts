@@ -5,9 +5,9 @@
  * with a service account's access token.
  */
 import { GatewayError } from "../../../http/errors";
-import { imagenRequestOf, openAIImagesOf } from "../../formats/genai/imagen";
+import { imagenRequestOf } from "../../formats/genai/imagen";
 import type { Operation } from "../../operations";
-import { genaiMethod } from "../gemini";
+import { genaiMethod, imagenImagesReply } from "../gemini";
 import { jsonReply, replyJson } from "../media-replies";
 import type { ProviderAdapter, UpstreamCall, UpstreamTarget } from "../types";
 import { accessTokenFor, parseServiceAccount } from "./access-token";
@@ -117,7 +117,7 @@ export const vertex: ProviderAdapter = {
     return { ...call, headers: { ...call.headers, authorization: `Bearer ${bearer}` } };
   },
   async readReply(operation, reply) {
-    if (operation === "image_generation") return jsonReply(reply, openAIImagesOf(await replyJson(reply)));
+    if (operation === "image_generation") return imagenImagesReply(reply);
     if (operation !== "embedding") return reply;
     const embeddings = batchEmbedReply(await replyJson(reply));
     return embeddings instanceof GatewayError ? embeddings : jsonReply(reply, embeddings);
