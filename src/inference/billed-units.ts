@@ -4,7 +4,7 @@ type Body = Record<string, unknown>;
 
 /**
  * What a call priced by the unit rather than by the token is billed for: images made (DALL·E),
- * characters read out (tts-1), seconds of audio heard (whisper-1), seconds of video made (Sora).
+ * characters read out (tts-1), seconds of audio heard (whisper-1), seconds of video made (Sora, Veo).
  */
 export interface BilledUnits {
   images?: number;
@@ -42,9 +42,20 @@ export function replyUnits(operation: Operation, body: unknown): BilledUnits | u
   return undefined;
 }
 
-/** The units a request sets itself: the text a speech call reads out, whose reply is only audio. */
+/** Veo makes videos this long unless asked otherwise. */
+const VEO_DEFAULT_SECONDS = 8;
+
+/**
+ * The units a request sets itself: the text a speech call reads out, whose reply is only audio;
+ * the seconds of video Veo is asked for, whose reply is only the operation that will make them.
+ */
 export function requestUnits(operation: Operation, body: Body): BilledUnits | undefined {
-  return operation === "speech" && typeof body.input === "string" ? { characters: body.input.length } : undefined;
+  if (operation === "speech" && typeof body.input === "string") return { characters: body.input.length };
+  if (operation === "video_generation") {
+    const parameters = (body.parameters ?? {}) as Body;
+    return { videoSeconds: (positive(parameters.durationSeconds) ?? VEO_DEFAULT_SECONDS) * (positive(parameters.sampleCount) ?? 1) };
+  }
+  return undefined;
 }
 
 /**

@@ -14,8 +14,8 @@ import { type ModelRef, resolveModelRef } from "./model-ref";
 import { type BilledUnits, requestUnits } from "./billed-units";
 import type { Usage } from "./canonical";
 import { isProviderObjectOperation, type Operation, type WireFormat } from "./operations";
-import { createdIdOf, type ObjectKeys, rememberingStreamedCreate } from "./object-keys";
-import { PROVIDER_OBJECT_CALLS } from "./provider-objects";
+import { createdIdsOf, type ObjectKeys, rememberingStreamedCreate } from "./object-keys";
+import { type Creates, PROVIDER_OBJECT_CALLS } from "./provider-objects";
 import { type ReplySummary, summarizeReply } from "./reply-summary";
 import { editStream, observeStream } from "./stream-observer";
 import { type ReplyOrigin, translateResponse, translateStream, usageAskedFor } from "./translate";
@@ -189,10 +189,12 @@ function clientResponse(result: Dispatched, call: InferenceCall, origin: ReplyOr
 }
 
 /** What the reply creates that the provider keeps: a response of its own Responses API, a stored chat completion, a batch, or what the call table says (an upload session too). */
-function createdByCall(call: InferenceCall, result: Dispatched): true | "upload_session" | "location" | undefined {
+function createdByCall(call: InferenceCall, result: Dispatched): Creates | undefined {
   if (result.operation === "responses") return call.body.store !== false || undefined;
   if (call.operation === "chat") return (call.body.store === true && result.format === "openai") || undefined;
   if (call.operation === "invoke") return call.endpoint === "batches" || undefined;
+  // Veo's operation: polled with the key that started it.
+  if (call.operation === "video_generation") return true;
   return isProviderObjectOperation(call.operation) ? PROVIDER_OBJECT_CALLS[call.operation].creates : undefined;
 }
 
@@ -208,8 +210,8 @@ function rememberingCreated(objectKeys: ObjectKeys | undefined, call: InferenceC
   if (!creates || !objectKeys || !keyId || !objectKeys.tracks(target.provider)) return result;
   // A streamed reply names what it created in its first event; headers name it either way.
   if (creates === true && "stream" in result) return { ...result, stream: rememberingStreamedCreate(result.stream, (id) => objectKeys.remember(target.provider, id, keyId)) };
-  const created = createdIdOf(creates, { headers: result.headers, body: "body" in result ? result.body : "" });
-  return created ? objectKeys.remember(target.provider, created, keyId).then(() => result) : result;
+  const created = createdIdsOf(creates, { headers: result.headers, body: "body" in result ? result.body : "" });
+  return created.length > 0 ? Promise.all(created.map((id) => objectKeys.remember(target.provider, id, keyId))).then(() => result) : result;
 }
 
 /** The key that made what a Responses call continues (`previous_response_id`, `conversation`), when it is the provider's. */

@@ -3,6 +3,7 @@ import { createParser } from "eventsource-parser";
 import type { Database } from "../db/client";
 import { providerObjectKeys } from "../db/schema";
 import type { ProviderStore } from "../provider-registry/store";
+import type { Creates } from "./provider-objects";
 
 /** Providers keep most objects for at most this long (OpenAI's stored responses: 30 days). */
 const REMEMBERED_FOR_MS = 30 * 86_400_000;
@@ -27,15 +28,31 @@ function objectIdIn(json: string): string | undefined {
 const UPLOAD_URL = "x-goog-upload-url";
 export const UPLOAD_SESSION_PARAM = "upload_id";
 
-/** What a create's reply made: an upload session (its id in the upload URL), what its `Location` names, else the object its JSON shows. */
-export function createdIdOf(creates: true | "upload_session" | "location", reply: { headers: Headers; body: string }): string | undefined {
-  if (creates === true) return objectIdIn(reply.body);
-  if (creates === "location") {
-    const location = reply.headers.get("location");
-    return location ? objectIdOf(location.split("?")[0]!) || undefined : undefined;
+/** The files a finished Veo operation names, each by the download URI of one video (`…/files/{id}:download`). */
+function videoFilesIn(json: string): string[] {
+  try {
+    const operation = JSON.parse(json) as { response?: { generateVideoResponse?: { generatedSamples?: Array<{ video?: { uri?: unknown } }> } } };
+    const uris = (operation.response?.generateVideoResponse?.generatedSamples ?? []).map((sample) => sample.video?.uri);
+    return uris.flatMap((uri) => (typeof uri === "string" ? (/\/files\/([^/:?]+)/.exec(uri)?.slice(1) ?? []) : []));
+  } catch {
+    return [];
   }
-  const uploadUrl = reply.headers.get(UPLOAD_URL);
-  return (uploadUrl && URL.parse(uploadUrl)?.searchParams.get(UPLOAD_SESSION_PARAM)) || undefined;
+}
+
+/**
+ * What a create's reply made: an upload session (its id in the upload URL), what its `Location`
+ * names, the videos a finished operation names, else the object its JSON shows.
+ */
+export function createdIdsOf(creates: Creates, reply: { headers: Headers; body: string }): string[] {
+  if (creates === "video_files") return videoFilesIn(reply.body);
+  let id: string | null | undefined;
+  if (creates === true) id = objectIdIn(reply.body);
+  else if (creates === "location") id = objectIdOf(reply.headers.get("location")?.split("?")[0] ?? "");
+  else {
+    const uploadUrl = reply.headers.get(UPLOAD_URL);
+    id = uploadUrl && URL.parse(uploadUrl)?.searchParams.get(UPLOAD_SESSION_PARAM);
+  }
+  return id ? [id] : [];
 }
 
 /**

@@ -13,6 +13,8 @@ export type Operation =
   | "transcription"
   | "image_generation"
   | "image_edit"
+  /** A video made by a long-running operation (Veo's `predictLongRunning`), polled by its name. */
+  | "video_generation"
   | "translation"
   | "moderation"
   | "input_tokens"
@@ -45,6 +47,7 @@ export const REQUEST_TYPE: Record<Operation, string> = {
   transcription: "audio.transcription",
   image_generation: "image.generation",
   image_edit: "image.edit",
+  video_generation: "video.generation",
   translation: "audio.translation",
   moderation: "moderation",
   input_tokens: "response.input_tokens",
@@ -80,6 +83,6 @@ export const isProviderObjectOperation = (operation: Operation): operation is Pr
  * share): the body reaches each adapter as the client wrote it, and each adapter maps it to its
  * upstream and the reply back, instead of translating through a format codec.
  */
-const ONE_SHAPE: ReadonlySet<Operation> = new Set<Operation>(["rerank", "speech", "transcription", "translation", "image_generation", "image_edit", "moderation", "input_tokens", ...FILE_OPERATIONS, ...BATCH_OPERATIONS, ...PROVIDER_OBJECTS]);
+const ONE_SHAPE: ReadonlySet<Operation> = new Set<Operation>(["rerank", "speech", "transcription", "translation", "image_generation", "image_edit", "video_generation", "moderation", "input_tokens", ...FILE_OPERATIONS, ...BATCH_OPERATIONS, ...PROVIDER_OBJECTS]);
 
 export const hasOneShape = (operation: Operation) => ONE_SHAPE.has(operation);

@@ -1,6 +1,14 @@
 import { upstreamFileId } from "./batches/ids";
 import type { HttpMethod } from "./providers/types";
 
+/**
+ * What a call's reply makes: a new object (its `id`, or Gemini's `name`), or `upload_session`: a
+ * resumable upload, named by the `upload_id` of the upload URL the reply gives, or `location`: the
+ * object the reply's `Location` header names (a Realtime call), or `video_files`: the files a
+ * finished Veo operation made. Later calls on any go with the key that made it.
+ */
+export type Creates = true | "upload_session" | "location" | "video_files";
+
 export interface ProviderObjectCall {
   method: HttpMethod;
   /** Under the API root, with `:name` for each id; also the gateway's route. */
@@ -16,12 +24,7 @@ export interface ProviderObjectCall {
   streams?: true;
   /** Headers of the provider's reply the client needs too (they carry the protocol, as Gemini's uploads do). */
   replyHeaders?: readonly string[];
-  /**
-   * The reply is a new object (its `id`, or Gemini's `name`), or `upload_session`: a resumable
-   * upload, named by the `upload_id` of the upload URL the reply gives, or `location`: the object
-   * the reply's `Location` header names (a Realtime call). Later calls on any go with the key that made it.
-   */
-  creates?: true | "upload_session" | "location";
+  creates?: Creates;
   /** The call goes on with an upload session, named by its `upload_id` query parameter. */
   inUploadSession?: true;
   /** The call spends: its reply is priced (a video made, by its seconds). Other calls on kept objects only read or change them. */
@@ -167,6 +170,10 @@ export const GEMINI_OBJECT_CALLS = {
   gemini_file_list: { method: "GET", path: "/v1beta/files", requestType: "gemini_file.list" },
   gemini_file_get: { method: "GET", path: "/v1beta/files/:name", requestType: "gemini_file.get" },
   gemini_file_delete: { method: "DELETE", path: "/v1beta/files/:name", requestType: "gemini_file.delete" },
+  /** A file's bytes: how a video Veo made is fetched. */
+  gemini_file_download: { method: "GET", path: "/v1beta/files/:name:download", requestType: "gemini_file.download", streams: true },
+  /** A long-running operation (a Veo video being made), polled until `done`. */
+  gemini_operation_get: { method: "GET", path: "/v1beta/models/:model/operations/:id", requestType: "gemini_operation.get", creates: "video_files" },
   gemini_cache_create: { method: "POST", path: "/v1beta/cachedContents", requestType: "gemini_cache.create", body: "required", creates: true },
   gemini_cache_list: { method: "GET", path: "/v1beta/cachedContents", requestType: "gemini_cache.list" },
   gemini_cache_get: { method: "GET", path: "/v1beta/cachedContents/:id", requestType: "gemini_cache.get" },
@@ -193,6 +200,9 @@ export const PROVIDER_OBJECT_OPERATIONS: ProviderObjectOperation[] = [...OPENAI_
 /** What reaches the adapter of a call on a kept object: the path with its ids filled in, the client's query string, its JSON body or raw bytes (with their content type). */
 export type ProviderObjectBody = { path: string; search: string; json?: unknown; bytes?: ArrayBuffer; contentType?: string };
 
+/** A `:param` opens a path segment; a colon inside one starts a method (`files/:name:download`). */
+export const PATH_PARAM = /(?<=\/):(\w+)/g;
+
 /** The call's path under the API root, each `:param` replaced by its value; a file named by the gateway's id, by the provider's. */
 export const providerObjectPath = (operation: ProviderObjectOperation, params: Record<string, string>) =>
-  PROVIDER_OBJECT_CALLS[operation].path.replace(/:(\w+)/g, (_, name: string) => encodeURIComponent(upstreamFileId(params[name] ?? "")));
+  PROVIDER_OBJECT_CALLS[operation].path.replace(PATH_PARAM, (_, name: string) => encodeURIComponent(upstreamFileId(params[name] ?? "")));

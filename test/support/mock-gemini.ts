@@ -5,12 +5,14 @@
  * `publishers/anthropic` via rawPredict, embeddings via `:predict`), and Google's OAuth token endpoint (`/token`) that
  * exchanges a service account's signed JWT for the bearer token Vertex then requires.
  * generateContent answers JSON; streamGenerateContent answers SSE, one GenerateContentResponse per event.
- * Cached contents (mock-gemini-caches.ts) are kept, and a generateContent naming one reads it.
+ * Cached contents (mock-gemini-caches.ts) are kept, and a generateContent naming one reads it. Veo makes
+ * videos in long-running operations (mock-gemini-videos.ts).
  * Like Gemini 3, a `gemini-3`+ model signs its function calls and refuses a current turn whose
  * function call comes back without a thought signature.
  */
 import { jwtVerify } from "jose";
 import { type CachedContent, cachedContentCall, cachedTokensFor } from "./mock-gemini-caches";
+import { type VideoOperation, videoCall } from "./mock-gemini-videos";
 import { mockEmbedding } from "./mock-openai";
 
 export interface RecordedGoogleRequest {
@@ -147,6 +149,10 @@ export interface MockGemini {
   tokenUri: string;
   /** The Gemini API key the mock accepts. */
   apiKey: string;
+  /** Keys of other projects, accepted too: each sees only the videos it made. */
+  otherProjectKeys: Set<string>;
+  /** Veo's operations, by id. */
+  videoOperations: Map<string, VideoOperation>;
   requests: RecordedGoogleRequest[];
   /** The cached contents the Gemini API keeps, by name (`cachedContents/{id}`). */
   caches: Map<string, CachedContent>;
@@ -249,6 +255,8 @@ export function startMockGemini(): MockGemini {
     vertexBaseUrl: "",
     tokenUri: "",
     apiKey: "gemini-upstream-key-0001",
+    otherProjectKeys: new Set(),
+    videoOperations: new Map(),
     requests: [],
     caches: new Map(),
     assertions: [],
@@ -264,6 +272,11 @@ export function startMockGemini(): MockGemini {
       if (url.pathname === "/token" && request.method === "POST") return issueToken(mock, request);
       const body = (await request.json().catch(() => ({}))) as Record<string, unknown>;
       mock.requests.push({ path: url.pathname + url.search, headers: request.headers, body });
+      const key = request.headers.get("x-goog-api-key") ?? "";
+      if (mock.otherProjectKeys.has(key) || key === mock.apiKey) {
+        const video = videoCall(mock.videoOperations, { method: request.method, url, key, body });
+        if (video) return video;
+      }
       const gemini = GEMINI_PATH.exec(url.pathname);
       const onCache = url.pathname.startsWith("/v1beta/cachedContents");
       if ((gemini || onCache) && request.headers.get("x-goog-api-key") !== mock.apiKey) return googleError(400, "INVALID_ARGUMENT", "API key not valid. Please pass a valid API key.");

@@ -6,8 +6,12 @@ import { forwardedRoutes, keptObjectCalls } from "./kept-objects";
 
 const UPLOAD_URL = "x-goog-upload-url";
 
-/** The two steps of an upload share one route, below; the step is in `x-goog-upload-command`. */
-const UPLOAD_CALLS: ReadonlySet<ProviderObjectOperation> = new Set(["gemini_file_upload_start", "gemini_file_upload_bytes"]);
+/**
+ * Calls routed by hand, below: the two steps of an upload share one route (the step is in
+ * `x-goog-upload-command`), and so do a file's metadata and its bytes (`files/{name}:download`).
+ */
+const ROUTED_HERE: ReadonlySet<ProviderObjectOperation> = new Set(["gemini_file_upload_start", "gemini_file_upload_bytes", "gemini_file_get", "gemini_file_download"]);
+const DOWNLOAD = ":download";
 
 /** The start call's reply, its upload URL on the gateway's route instead of the provider's host: the bytes must come through the gateway too. */
 function withGatewayUploadUrl(reply: Response, gatewayRoot: string): Response {
@@ -30,25 +34,31 @@ async function jsonOf(request: Request): Promise<unknown> {
 /**
  * The files the Gemini API keeps, under `{prefix}` as `@google/genai` calls them: `files.upload`
  * (the resumable protocol: a start call, then the bytes at the URL it answered, which names the
- * gateway), `files.get`, `files.list`, `files.delete`; and `caches.*`, the cached contents a
+ * gateway), `files.get`, `files.list`, `files.delete`, `files.download` (a Veo video: the SDK reads
+ * the file's id from Google's URI and fetches it here); the operations Veo makes videos in
+ * (`operations.getVideosOperation`); and `caches.*`, the cached contents a
  * prompt names in `cachedContent`. Each call reaches the provider that keeps them.
  */
 export function geminiObjectRoutes(prefix: string, inference: Inference, mountProvider: string | undefined) {
   const forward = keptObjectCalls(inference, "genai", mountProvider);
   // Used by the mount, whose prefix its routes take; the prefix here names the gateway's upload URL.
-  const routes = new Elysia().post(
-    "/upload/v1beta/files",
-    async ({ request }) => {
-      const starts = request.headers.get("x-goog-upload-command")?.includes("start") ?? false;
-      if (!starts) return forward("gemini_file_upload_bytes", request, { bytes: await request.arrayBuffer() });
-      const reply = await forward("gemini_file_upload_start", request, { json: await jsonOf(request) });
-      return withGatewayUploadUrl(reply, `${new URL(request.url).origin}${prefix}`);
-    },
-    { parse: "none" },
-  );
+  const routes = new Elysia()
+    .post(
+      "/upload/v1beta/files",
+      async ({ request }) => {
+        const starts = request.headers.get("x-goog-upload-command")?.includes("start") ?? false;
+        if (!starts) return forward("gemini_file_upload_bytes", request, { bytes: await request.arrayBuffer() });
+        const reply = await forward("gemini_file_upload_start", request, { json: await jsonOf(request) });
+        return withGatewayUploadUrl(reply, `${new URL(request.url).origin}${prefix}`);
+      },
+      { parse: "none" },
+    )
+    .get("/v1beta/files/:name", ({ params: { name }, request }) =>
+      name.endsWith(DOWNLOAD) ? forward("gemini_file_download", request, { params: { name: name.slice(0, -DOWNLOAD.length) } }) : forward("gemini_file_get", request, { params: { name } }),
+    );
   return forwardedRoutes(
     routes,
-    GEMINI_OBJECT_OPERATIONS.filter((operation) => !UPLOAD_CALLS.has(operation)),
+    GEMINI_OBJECT_OPERATIONS.filter((operation) => !ROUTED_HERE.has(operation)),
     forward,
   );
 }

@@ -6,7 +6,7 @@ import { fieldFromPath } from "../../http/field-path";
 import { configuredModels } from "../../provider-registry/model-listing";
 import type { RuntimeProvider } from "../../provider-registry/runtime";
 import { imagenReplyOf, openAIImageRequestOf } from "../formats/genai/imagen";
-import { BatchEmbedContentsRequest, CountTokensRequest, EmbedContentRequest, GenerateContentRequest, PredictImagesRequest } from "../formats/genai/schemas";
+import { BatchEmbedContentsRequest, CountTokensRequest, EmbedContentRequest, GenerateContentRequest, PredictImagesRequest, PredictVideosRequest } from "../formats/genai/schemas";
 import { fallbacksOf, handleInference, type Inference } from "../handle";
 import { modelInPath, servedModel } from "../model-ref";
 import { openGeminiLiveSession } from "../realtime/gemini-live";
@@ -30,6 +30,8 @@ const METHODS: Record<string, Method> = {
   countTokens: method("count_tokens", CountTokensRequest),
   // Imagen, as `generateImages` calls it: OpenAI's image generation underneath, on any provider.
   predict: method("image_generation", PredictImagesRequest),
+  // Veo, as `generateVideos` calls it: answered with an operation, polled on the gemini-objects routes.
+  predictLongRunning: method("video_generation", PredictVideosRequest),
 };
 
 /** `{model}:{method}`, where the model may be `provider/model`, its slash written as is or as %2F. */
@@ -48,6 +50,8 @@ function validate(check: Method["check"], body: unknown, name: string): Record<s
   }
   const fields = body as Record<string, unknown>;
   if (name === "countTokens" && !fields.contents && !fields.generateContentRequest) throw badRequest("countTokens needs contents or generateContentRequest", "contents");
+  const [video] = name === "predictLongRunning" ? (fields.instances as Array<Record<string, unknown>>) : [];
+  if (video && !video.prompt && !video.image) throw badRequest("a video is made from a prompt, an image or both: instances[0] has neither", "instances[0].prompt");
   return fields;
 }
 
@@ -67,7 +71,7 @@ const asSingleEmbedding = (response: Response) => rewritten(response, (body: { e
 
 function methodsOf(provider: RuntimeProvider): string[] {
   const { operations } = provider.adapter;
-  return [...(operations.has("chat") ? ["generateContent", "streamGenerateContent"] : []), ...(operations.has("embedding") ? ["embedContent", "batchEmbedContents"] : []), ...(operations.has("image_generation") ? ["predict"] : []), "countTokens"];
+  return [...(operations.has("chat") ? ["generateContent", "streamGenerateContent"] : []), ...(operations.has("embedding") ? ["embedContent", "batchEmbedContents"] : []), ...(operations.has("image_generation") ? ["predict"] : []), ...(operations.has("video_generation") ? ["predictLongRunning"] : []), "countTokens"];
 }
 
 function listModels(inference: Inference) {

@@ -158,3 +158,12 @@ export interface EmbedResponse {
 
 /** Imagen's `:predict`: the prompt in its one instance, the image settings in `parameters`. */
 export const PredictImagesRequest = t.Object({ instances: t.Array(t.Object({ prompt: t.String({ minLength: 1 }) }, open), { minItems: 1, maxItems: 1 }), parameters: t.Optional(t.Object({ sampleCount: t.Optional(t.Integer({ minimum: 1, maximum: 8 })) }, open)) }, open);
+
+/** Veo's `:predictLongRunning`: a prompt, an image to start from or both in its one instance; the video's length and count in `parameters`, which price it. */
+export const PredictVideosRequest = t.Object(
+  {
+    instances: t.Array(t.Object({ prompt: t.Optional(t.String({ minLength: 1 })), image: t.Optional(t.Object({}, open)) }, open), { minItems: 1, maxItems: 1 }),
+    parameters: t.Optional(t.Object({ sampleCount: t.Optional(t.Integer({ minimum: 1, maximum: 4 })), durationSeconds: t.Optional(t.Integer({ minimum: 1, maximum: 60 })) }, open)),
+  },
+  open,
+);

@@ -7,7 +7,7 @@ import { providerObjectCall } from "../provider-object-call";
 import type { ProviderAdapter, UpstreamCall, UpstreamSuccess, UpstreamTarget } from "../types";
 import { baseUrlOf, keyHeaders } from "./keys";
 
-const GENAI_OPERATIONS: ReadonlySet<Operation> = new Set(["chat", "embedding", "count_tokens", "live", "image_generation"]);
+const GENAI_OPERATIONS: ReadonlySet<Operation> = new Set(["chat", "embedding", "count_tokens", "live", "image_generation", "video_generation"]);
 
 /** The resource a model id names: `models/{id}`, or a tuned model as written. */
 const modelResource = (model: string) => (model.startsWith("tunedModels/") || model.startsWith("models/") ? model : `models/${model}`);
@@ -61,7 +61,7 @@ function liveHandshake(target: UpstreamTarget, body: Record<string, unknown>): U
   };
 }
 
-/** Google AI (generativelanguage): `{base}/models/{model}:method`, the key in `x-goog-api-key`; the files it keeps; the Live API. */
+/** Google AI (generativelanguage): `{base}/models/{model}:method`, the key in `x-goog-api-key`; the files and operations it keeps; the Live API. */
 export const gemini: ProviderAdapter = {
   format: "genai",
   operations: new Set<Operation>([...GENAI_OPERATIONS, ...geminiBatches.operations, ...GEMINI_OBJECT_OPERATIONS]),
@@ -80,6 +80,8 @@ export const gemini: ProviderAdapter = {
     const resource = modelResource(target.model);
     // Imagen: the gateway's image generation is OpenAI's shape, Imagen's is `:predict`.
     if (operation === "image_generation") return { url: `${baseUrlOf(target)}/${resource}:predict`, headers: keyHeaders(target), body: JSON.stringify(imagenRequestOf(body)) };
+    // Veo: an operation that makes the video, answered at once and polled by its name (gemini_operation_get).
+    if (operation === "video_generation") return { url: `${baseUrlOf(target)}/${resource}:predictLongRunning`, headers: keyHeaders(target), body: JSON.stringify(withModelInside(body, resource)) };
     return { url: `${baseUrlOf(target)}/${resource}:${genaiMethod(operation, body, stream)}`, headers: keyHeaders(target), body: JSON.stringify(withModelInside(body, resource)) };
   },
 };

@@ -1,0 +1,53 @@
+/**
+ * Veo on the Gemini API, as the mock makes videos: `:predictLongRunning` starts an operation, the
+ * first poll finds it still running, the next finds it done with a download URI per video, and
+ * each video's bytes name its prompt and index. An operation and its files belong to the key that
+ * started it, as they belong to a Google project: another key gets a 404.
+ */
+
+export interface VideoOperation {
+  name: string;
+  key: string;
+  prompt: string;
+  samples: number;
+  polls: number;
+}
+
+const googleError = (code: number, status: string, message: string) => Response.json({ error: { code, message, status } }, { status: code });
+
+const OPERATION_PATH = /^\/v1beta\/models\/([^/:]+)\/operations\/(op\d+)$/;
+const DOWNLOAD_PATH = /^\/v1beta\/files\/(op\d+)v(\d+):download$/;
+/** Where Google says a video is: the SDK takes the file's id from it and downloads from its own base URL. */
+const GOOGLE_FILES = "https://generativelanguage.googleapis.com/v1beta/files";
+
+/** Answers Veo's start, poll and download, or undefined for any other call. */
+export function videoCall(operations: Map<string, VideoOperation>, request: { method: string; url: URL; key: string; body: Record<string, unknown> }): Response | undefined {
+  const { method, url, key, body } = request;
+  const start = /^\/v1beta\/models\/([^/:]+):predictLongRunning$/.exec(url.pathname);
+  if (start && method === "POST") {
+    const model = start[1]!;
+    if (!model.startsWith("veo")) return googleError(400, "INVALID_ARGUMENT", `${model} does not generate videos`);
+    const { instances, parameters } = body as { instances?: Array<{ prompt?: string }>; parameters?: { sampleCount?: number } };
+    const id = `op${operations.size + 1}`;
+    const operation = { name: `models/${model}/operations/${id}`, key, prompt: instances?.[0]?.prompt ?? "", samples: parameters?.sampleCount ?? 1, polls: 0 };
+    operations.set(id, operation);
+    return Response.json({ name: operation.name });
+  }
+  const poll = OPERATION_PATH.exec(url.pathname);
+  if (poll && method === "GET") {
+    const operation = operations.get(poll[2]!);
+    if (!operation || operation.key !== key) return googleError(404, "NOT_FOUND", "Operation not found");
+    operation.polls += 1;
+    if (operation.polls < 2) return Response.json({ name: operation.name });
+    const generatedSamples = Array.from({ length: operation.samples }, (_, index) => ({ video: { uri: `${GOOGLE_FILES}/${poll[2]}v${index}:download?alt=media` } }));
+    return Response.json({ name: operation.name, done: true, response: { "@type": "type.googleapis.com/google.ai.generativelanguage.v1beta.PredictLongRunningResponse", generateVideoResponse: { generatedSamples } } });
+  }
+  const download = DOWNLOAD_PATH.exec(url.pathname);
+  if (download && method === "GET") {
+    const operation = operations.get(download[1]!);
+    if (!operation || operation.key !== key || Number(download[2]) >= operation.samples) return googleError(404, "NOT_FOUND", "File not found");
+    if (url.searchParams.get("alt") !== "media") return googleError(400, "INVALID_ARGUMENT", "a download asks for alt=media");
+    return new Response(`mp4:${operation.prompt}:${download[2]}`, { headers: { "content-type": "video/mp4" } });
+  }
+  return undefined;
+}
