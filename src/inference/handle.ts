@@ -176,7 +176,7 @@ function clientResponse(result: Dispatched, call: InferenceCall, origin: ReplyOr
     headers["cache-control"] = "no-cache";
     const edit = passthrough ? usageAskedFor(call.operation, call.format, call.body)?.strip() : undefined;
     const upstream = onReplied
-      ? observeStream(result.operation, result.format, result.stream, startedAt, (summary) => onReplied(summary, result), edit)
+      ? observeStream(result.operation, result.format, { body: result.stream, headers: result.headers }, startedAt, (summary) => onReplied(summary, result), edit)
       : edit
         ? editStream(result.stream, edit)
         : result.stream;
@@ -291,7 +291,7 @@ const answeredTarget = (target: ModelRef, summary: ReplySummary): ModelRef => (t
 async function answeredByHook(settling: Pick<Inference, "settlements" | "hooks">, call: InferenceCall, context: RequestContext, { response, cacheHit }: HookReply): Promise<Response> {
   // Nothing went upstream, so nothing was spent.
   const done = (summary: ReplySummary) => settle(settling, context, { status: response.status, attempts: [], summary, cacheHit, cost: 0 });
-  if (call.stream && response.body) return new Response(observeStream(call.operation, call.format, response.body, context.startedAt, done), response);
+  if (call.stream && response.body) return new Response(observeStream(call.operation, call.format, { body: response.body, headers: response.headers }, context.startedAt, done), response);
   const text = await response.text();
   done(summarizeReply(call.operation, call.format, text));
   return new Response(text, response);

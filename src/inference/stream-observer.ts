@@ -131,9 +131,9 @@ function timingTap(accumulator: ChunkAccumulator, onDone: (summary: ReplySummary
   };
 }
 
-function tapFor(operation: Operation, format: WireFormat, accumulator: ChunkAccumulator, onDone: (summary: ReplySummary) => void): ByteTap {
+function tapFor(operation: Operation, format: WireFormat, headers: Headers, accumulator: ChunkAccumulator, onDone: (summary: ReplySummary) => void): ByteTap {
   const codec = FORMATS[format];
-  const sseDecoder = operation === "chat" ? codec?.chat?.sseDecoder?.() : codec?.replies?.[operation]?.sseDecoder();
+  const sseDecoder = operation === "chat" ? codec?.chat?.sseDecoder?.() : codec?.replies?.[operation]?.sseDecoder(headers.get("content-type"));
   if (sseDecoder) return sseChatTap(sseDecoder, accumulator, onDone);
   return operation === "chat" ? deferredChatTap(format, accumulator, onDone) : timingTap(accumulator, onDone);
 }
@@ -141,11 +141,11 @@ function tapFor(operation: Operation, format: WireFormat, accumulator: ChunkAccu
 /**
  * Passes a stream written in `format` through (untouched, or as `edit` rewrites it) and calls
  * `onDone` once with its summary (usage, finish reason, tool names, content) when it ends, is cut,
- * or the client goes away.
+ * or the client goes away. The stream's `headers` say what it is where its format does not (speech as bytes or events).
  */
-export function observeStream(operation: Operation, format: WireFormat, stream: ReadableStream<Uint8Array>, startedAt: number, onDone: (summary: ReplySummary) => void, edit?: ByteEdit): ReadableStream<Uint8Array> {
+export function observeStream(operation: Operation, format: WireFormat, stream: { body: ReadableStream<Uint8Array>; headers: Headers }, startedAt: number, onDone: (summary: ReplySummary) => void, edit?: ByteEdit): ReadableStream<Uint8Array> {
   const accumulator = new ChunkAccumulator(startedAt);
-  return tapStream(stream, tapFor(operation, format, accumulator, onDone), edit);
+  return tapStream(stream.body, tapFor(operation, format, stream.headers, accumulator, onDone), edit);
 }
 
 const unobserved: ByteTap = { feed() {}, end() {} };

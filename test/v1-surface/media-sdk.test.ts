@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import OpenAI, { toFile } from "openai";
 import { startGateway, type TestGateway } from "../support/gateway";
+import { loggedRequest } from "../support/logged-request";
 import { type MockOpenAIPlatform, spokenAudio, startMockOpenAIPlatform } from "../support/mock-openai-platform";
 
 let upstream: MockOpenAIPlatform;
@@ -128,7 +129,7 @@ describe("POST /v1/images/generations and /v1/responses/input_tokens", () => {
 describe("usage and cost of audio and images are logged", () => {
   test("speech is charged for its input's tokens, images for the tokens the provider reports", async () => {
     const override = (pattern: string, patch: Record<string, number>) => gw.admin("/api/governance/pricing-overrides", { method: "POST", json: { name: pattern, pattern, patch } });
-    expect((await override("gpt-4o-mini-tts", { input_cost_per_token: 0.001, output_cost_per_token: 0 })).status).toBeLessThan(300);
+    expect((await override("gpt-4o-mini-tts", { input_cost_per_token: 0.001, output_cost_per_token: 0.0001 })).status).toBeLessThan(300);
     expect((await override("gpt-image-1", { input_cost_per_token: 0.01, output_cost_per_token: 0.0001 })).status).toBeLessThan(300);
     const tagged = { headers: { "x-gw-metadata-case": "media-cost" } };
     await (await client.audio.speech.create({ model: "openai/gpt-4o-mini-tts", voice: "alloy", input: "four tokens right here" }, tagged)).arrayBuffer();
@@ -143,6 +144,17 @@ describe("usage and cost of audio and images are logged", () => {
     expect(byObject["image.generation"]).toMatchObject({ model: "gpt-image-1", input_tokens: 2, output_tokens: 1000 });
     expect(byObject["image.generation"]!.cost).toBeCloseTo(2 * 0.01 + 1000 * 0.0001, 12);
     client = new OpenAI({ baseURL: `${gw.url}/v1`, apiKey: "unused", maxRetries: 0 });
+  });
+
+  test("speech asked for as events is charged for the audio tokens its last event reports, beside its input's (at the prices set above)", async () => {
+    const input = "count the audio too";
+    const response = await client.audio.speech.create({ model: "openai/gpt-4o-mini-tts", voice: "alloy", input, stream_format: "sse" }, { headers: { "x-gw-metadata-case": "speech-events-cost" } });
+    const events = (await response.text()).split("\n\n").filter(Boolean).map((event) => JSON.parse(event.slice("data: ".length)) as { type: string; usage?: { input_tokens: number; output_tokens: number } });
+    const reported = events.at(-1)!.usage!;
+    expect(reported.output_tokens).toBe(spokenAudio(input).length);
+    const logged = await loggedRequest(gw, "speech-events-cost");
+    expect(logged).toMatchObject({ object: "audio.speech", input_tokens: reported.input_tokens, output_tokens: reported.output_tokens });
+    expect(logged.cost as number).toBeCloseTo(reported.input_tokens * 0.001 + reported.output_tokens * 0.0001, 12);
   });
 
   test("what is priced by the unit is charged by it: DALL·E's images by quality and size, tts-1's characters, whisper-1's seconds", async () => {

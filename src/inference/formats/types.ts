@@ -42,7 +42,8 @@ export interface EmbeddingCodec {
 
 /** How replies of an operation other than chat are read for logs and budgets: a stream event by event, a whole body at once. */
 export interface ReplyReader {
-  sseDecoder(): SseChunkDecoder;
+  /** A decoder of the stream, or none when a stream of this content type tells nothing (speech as bytes). */
+  sseDecoder(contentType: string | null): SseChunkDecoder | undefined;
   summarize(body: unknown): Pick<ReplySummary, "usage" | "finishReason" | "toolCallNames" | "content">;
 }
 

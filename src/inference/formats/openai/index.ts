@@ -5,6 +5,7 @@ import type { FormatCodec } from "../types";
 import { completionOutcome, completionSseDecoder } from "./completion-summary";
 import { countResponsesTokensLocally } from "./count-tokens";
 import { type ResponseObject, responseOutcome, responsesSseDecoder } from "./responses-summary";
+import { speechReader } from "./speech-summary";
 import { asksForStreamUsage, isUsageOnly, usageChunkStripper, withStreamUsage } from "./stream-usage";
 
 /** OpenAI's SSE: `data: <chunk>` events closed by `data: [DONE]`. */
@@ -38,6 +39,7 @@ export const openAIFormat: FormatCodec = {
   replies: {
     responses: { sseDecoder: responsesSseDecoder, summarize: (body) => responseOutcome(body as ResponseObject) },
     text_completion: { sseDecoder: completionSseDecoder, summarize: completionOutcome },
+    speech: speechReader,
   },
   chat: {
     decodeRequest: (body) => body as unknown as ChatRequest,
