@@ -1,7 +1,7 @@
 /**
  * Veo on the Gemini API, as the mock makes videos: `:predictLongRunning` starts an operation, the
  * first poll finds it still running, the next finds it done with a download URI per video, and
- * each video's bytes name its prompt and index. An operation and its files belong to the key that
+ * each video's bytes name its prompt and index; a prompt with "forbidden" in it is filtered out. An operation and its files belong to the key that
  * started it, as they belong to a Google project: another key gets a 404.
  */
 
@@ -39,6 +39,10 @@ export function videoCall(operations: Map<string, VideoOperation>, request: { me
     if (!operation || operation.key !== key) return googleError(404, "NOT_FOUND", "Operation not found");
     operation.polls += 1;
     if (operation.polls < 2) return Response.json({ name: operation.name });
+    // Like Veo's safety filter: a prompt it refuses ends done, with no video and the reason.
+    if (operation.prompt.includes("forbidden")) {
+      return Response.json({ name: operation.name, done: true, response: { generateVideoResponse: { raiMediaFilteredCount: 1, raiMediaFilteredReasons: ["The prompt could not be submitted: it names something forbidden."] } } });
+    }
     const generatedSamples = Array.from({ length: operation.samples }, (_, index) => ({ video: { uri: `${GOOGLE_FILES}/${poll[2]}v${index}:download?alt=media` } }));
     return Response.json({ name: operation.name, done: true, response: { "@type": "type.googleapis.com/google.ai.generativelanguage.v1beta.PredictLongRunningResponse", generateVideoResponse: { generatedSamples } } });
   }

@@ -8,6 +8,7 @@ import { uuidOf } from "../../responses/ids";
 import type { Inference } from "../handle";
 import { OPENAI_OBJECT_OPERATIONS, type ProviderObjectOperation, RESPONSE_OBJECT_OPERATIONS } from "../provider-objects";
 import { type ForwardCall, forwardedRoutes, keptObjectCalls } from "./kept-objects";
+import { videosOnVeo } from "./videos-on-veo";
 
 const IdParams = t.Object({ id: t.String({ minLength: 1 }) });
 /** `stream=true` reads a response as the events that write it, from after `starting_after` when given. */
@@ -41,6 +42,7 @@ export function providerObjectRoutes(inference: Inference, mountProvider?: strin
   };
 
   const forward = keptObjectCalls(inference, "openai", mountProvider);
+  const forwardOrOnVeo = videosOnVeo(inference, mountProvider, forward);
 
   /**
    * Whether the gateway answers a call on conversations: one it keeps (an id of its shape), or a
@@ -55,7 +57,7 @@ export function providerObjectRoutes(inference: Inference, mountProvider?: strin
   };
   const forwardOrKeep: ForwardCall = async (operation, request, forwarded) => {
     const { conversations } = inference;
-    if (!conversations || !isConversationOperation(operation) || !keptByGateway(conversations, forwarded?.params, request)) return forward(operation, request, forwarded);
+    if (!conversations || !isConversationOperation(operation) || !keptByGateway(conversations, forwarded?.params, request)) return forwardOrOnVeo(operation, request, forwarded);
     return Response.json(await conversations.answer(operation, request, forwarded ?? {}));
   };
 
