@@ -13,6 +13,8 @@ const MESSAGE_ROLES = new Set(["user", "assistant", "system", "developer"]);
 
 const hexId = () => crypto.randomUUID().replaceAll("-", "");
 
+const newIdOf = (type: unknown) => `${type === "message" ? "msg" : "item"}_${hexId()}`;
+
 /**
  * An item as a conversation keeps it, the way OpenAI lists it: typed, a message's text as parts,
  * with an id (its own, or a new one) and a status.
@@ -20,9 +22,23 @@ const hexId = () => crypto.randomUUID().replaceAll("-", "");
 export function keptItem(raw: Item): Item {
   const type = typeof raw.type === "string" ? raw.type : "message";
   const kept: Item = type === "message" ? { ...raw, type, content: partsOf(raw.role, raw.content) } : { ...raw, type };
-  kept.id ??= `${type === "message" ? "msg" : "item"}_${hexId()}`;
+  kept.id ??= newIdOf(type);
   if (type === "message") kept.status ??= "completed";
   return kept;
+}
+
+/**
+ * The items with ids no other item of the conversation has: one whose id is `taken`, or repeats
+ * an earlier one's, gets a new id. Ids from a provider may repeat (a server whose chat ids do),
+ * and an item is read and deleted by its id.
+ */
+export function withUniqueIds(items: readonly Item[], taken: ReadonlySet<string>): Item[] {
+  const seen = new Set(taken);
+  return items.map((item) => {
+    const unique = seen.has(String(item.id)) ? { ...item, id: newIdOf(item.type) } : item;
+    seen.add(String(unique.id));
+    return unique;
+  });
 }
 
 /**

@@ -1,8 +1,8 @@
-import { and, asc, desc, eq, gt, isNull, lt } from "drizzle-orm";
+import { and, asc, desc, eq, gt, inArray, isNull, lt } from "drizzle-orm";
 import type { Database } from "../db/client";
 import { inWriteTurn } from "../db/write-turns";
 import { type ConversationRow, conversationItems, conversations } from "../db/schema";
-import { type Item, keptItem } from "./items";
+import { type Item, keptItem, withUniqueIds } from "./items";
 
 export interface ItemsPageQuery {
   order?: "asc" | "desc";
@@ -29,7 +29,7 @@ export class ConversationStore {
 
   async create(id: string, owner: string | null, metadata: Record<string, string>, items: readonly Item[]): Promise<ConversationRow> {
     const row = { id, owner, metadata, createdAt: new Date(this.clock()) };
-    const kept = items.map(keptItem);
+    const kept = withUniqueIds(items.map(keptItem), new Set());
     const insertConversation = this.db.insert(conversations).values(row);
     await this.write(async () => {
       if (kept.length > 0) await this.db.batch([insertConversation, this.insertItems(id, kept)]);
@@ -57,11 +57,18 @@ export class ConversationStore {
     return rows.map((row) => row.item);
   }
 
-  /** The items added, as kept (each with its id). */
+  /** The items added, as kept (each with an id no other item of the conversation has). */
   async add(id: string, items: readonly Item[]): Promise<Item[]> {
+    if (items.length === 0) return [];
     const kept = items.map(keptItem);
-    if (kept.length > 0) await this.write(() => this.insertItems(id, kept));
-    return kept;
+    // Read and written in one turn: no other write of this node adds an item in between.
+    return this.write(async () => {
+      const ids = kept.map((item) => String(item.id));
+      const taken = await this.db.select({ itemId: conversationItems.itemId }).from(conversationItems).where(and(eq(conversationItems.conversationId, id), inArray(conversationItems.itemId, ids)));
+      const unique = withUniqueIds(kept, new Set(taken.map((row) => row.itemId)));
+      await this.insertItems(id, unique);
+      return unique;
+    });
   }
 
   /** A page of items, newest first unless `order` is `asc`, after the item `after` names; undefined when it names none. */

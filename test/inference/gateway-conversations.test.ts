@@ -115,6 +115,19 @@ describe("a conversation the gateway keeps", () => {
     expect(await texts("desc")).toEqual(["item 4", "item 3", "item 2", "item 1", "item 0"]);
   });
 
+  test("every item keeps an id of its own, though items come with one another already has (a server whose ids repeat)", async () => {
+    const repeated = (content: string) => ({ type: "message" as const, role: "assistant" as const, content, id: "msg_repeated", status: "completed" as const });
+    const { id } = await client.conversations.create({ items: [repeated("first")] });
+    const added = await client.conversations.items.create(id, { items: [repeated("second"), repeated("third")] });
+    const ids: string[] = [];
+    for await (const item of client.conversations.items.list(id, { order: "asc" })) ids.push(item.id!);
+    expect(new Set(ids).size).toBe(3);
+    expect(ids[0]).toBe("msg_repeated");
+    expect(added.data.map((item) => item.id)).toEqual(ids.slice(1));
+    const second = (await client.conversations.items.retrieve(ids[1]!, { conversation_id: id })) as { content: Array<{ text: string }> };
+    expect(second.content[0]!.text).toBe("second");
+  });
+
   test("bad input is a 400 naming the field", async () => {
     const url = `${gw.url}/v1/conversations`;
     await expectGatewayError(await postJson(url, { items: [{ role: "robot", content: "beep" }] }), 400, { param: "items[0].role" });
