@@ -12,10 +12,12 @@ import { type MockGemini, startMockGemini } from "../support/mock-gemini";
  * Veo through the gateway: `@google/genai`'s generateVideos starts the operation with the gateway's
  * key, getVideosOperation polls it and files.download fetches each video, all on the genai mount;
  * the videos are priced by the seconds asked for, and a provider with keys in several projects
- * polls and downloads with the key that started the video.
+ * polls and downloads with the key that started the video. On Vertex AI the same calls work, its
+ * operation polled with `:fetchPredictOperation` and its videos' bytes read from the answer.
  */
 
 const OTHER_PROJECT_KEY = "gemini-upstream-key-other-project";
+const VERTEX_TOKEN = "ya29.vertex-veo";
 
 let gemini: MockGemini;
 let gw: TestGateway;
@@ -24,6 +26,7 @@ let downloads: string;
 beforeAll(async () => {
   gemini = startMockGemini();
   gemini.otherProjectKeys.add(OTHER_PROJECT_KEY);
+  gemini.validBearers.add(VERTEX_TOKEN);
   // Unpinned calls always take the first key: the second has no weight.
   gw = await startGateway({
     providers: {
@@ -34,6 +37,7 @@ beforeAll(async () => {
         ],
         network_config: { base_url: gemini.geminiBaseUrl },
       },
+      vertex: { keys: [{ id: "v", value: VERTEX_TOKEN, vertex_key_config: { project_id: "proj-veo", region: "us-central1" } }], network_config: { base_url: gemini.vertexBaseUrl } },
     },
   });
   downloads = mkdtempSync(join(tmpdir(), "veo-"));
@@ -115,6 +119,23 @@ describe("Veo through the gateway", () => {
     const url = `${gw.url}/genai/v1beta/models/veo-3.0-generate-001:predictLongRunning`;
     await expectGatewayError(await postJson(url, { instances: [{}] }), 400, { param: "instances[0].prompt" });
     await expectGatewayError(await postJson(url, { instances: [{ prompt: "x" }], parameters: { durationSeconds: 2.5 } }), 400, { param: "parameters.durationSeconds" });
+  });
+
+  test("on Vertex AI: the operation is Vertex's, polled with fetchPredictOperation beside the Gemini API's, the video's bytes in the answer", async () => {
+    const ai = genai({ "x-gw-metadata-case": "veo-vertex" });
+    const started = await ai.models.generateVideos({ model: "vertex/veo-3.0-generate-001", prompt: "a red balloon", config: { durationSeconds: 4 } });
+    expect(gemini.requests.at(-1)).toMatchObject({ path: "/v1/projects/proj-veo/locations/us-central1/publishers/google/models/veo-3.0-generate-001:predictLongRunning", body: { instances: [{ prompt: "a red balloon" }], parameters: { durationSeconds: 4 } } });
+    const operation = await finished(genai(), started);
+    expect(gemini.requests.at(-1)).toMatchObject({
+      path: "/v1/projects/proj-veo/locations/us-central1/publishers/google/models/veo-3.0-generate-001:fetchPredictOperation",
+      body: { operationName: expect.stringMatching(/^projects\/proj-veo\/locations\/us-central1\/publishers\/google\/models\/veo-3.0-generate-001\/operations\/op\d+$/) },
+    });
+    const path = join(downloads, "balloon.mp4");
+    await genai().files.download({ file: operation.response!.generatedVideos![0]!, downloadPath: path });
+    expect(readFileSync(path, "utf8")).toBe("mp4:a red balloon:0");
+    const logged = await loggedRequest(gw, "veo-vertex");
+    expect(logged).toMatchObject({ object: "video.generation", provider: "vertex", model: "veo-3.0-generate-001" });
+    expect(logged.cost as number).toBeCloseTo(4 * 0.4, 9);
   });
 
   test("the provider lists predictLongRunning among a model's methods", async () => {

@@ -7,9 +7,9 @@ import { type MockGemini, startMockGemini } from "../support/mock-gemini";
 import { type MockOpenAI, startMockOpenAI } from "../support/mock-openai";
 
 /**
- * OpenAI's Videos API for a model Veo makes: the SDK's create starts Veo's operation, retrieve polls
- * it, downloadContent fetches the video, each on Google's API with the gateway's key, priced by the
- * seconds asked for; Sora's videos still go to OpenAI on the same routes.
+ * OpenAI's Videos API for a model Veo makes, on the Gemini API or Vertex AI: the SDK's create starts
+ * Veo's operation, retrieve polls it, downloadContent fetches the video, each on Google's API with
+ * the gateway's key, priced by the seconds asked for; Sora's videos still go to OpenAI on the same routes.
  */
 
 let gemini: MockGemini;
@@ -19,11 +19,13 @@ let client: OpenAI;
 
 beforeAll(async () => {
   gemini = startMockGemini();
+  gemini.validBearers.add("ya29.vertex-videos");
   openai = startMockOpenAI();
   gw = await startGateway({
     providers: {
       gemini: { keys: [{ id: "g", value: gemini.apiKey }], network_config: { base_url: gemini.geminiBaseUrl } },
       openai: { keys: [{ id: "sora", value: "sk-sora-upstream" }], network_config: { base_url: openai.baseUrl } },
+      vertex: { keys: [{ id: "v", value: "ya29.vertex-videos", vertex_key_config: { project_id: "proj-videos", region: "europe-west4" } }], network_config: { base_url: gemini.vertexBaseUrl } },
     },
   });
   client = new OpenAI({ baseURL: `${gw.url}/v1`, apiKey: "unused", maxRetries: 0 });
@@ -59,6 +61,16 @@ describe("OpenAI's Videos API on Veo", () => {
     const logged = await loggedRequest(gw, "veo-openai-create");
     expect(logged).toMatchObject({ object: "video.generation", provider: "gemini", model: "veo-3.0-fast-generate-001", status: "success" });
     expect(logged.cost as number).toBeCloseTo(4 * 0.15, 9);
+  });
+
+  test("on Vertex AI too: the video is polled with Vertex's fetchPredictOperation and its bytes come from Vertex's answer", async () => {
+    const created = await client.videos.create({ model: "vertex/veo-3.0-generate-001", prompt: "a glacier calves", seconds: "8", size: "1792x1024" });
+    expect(lastVeoCreate()).toMatchObject({ path: "/v1/projects/proj-videos/locations/europe-west4/publishers/google/models/veo-3.0-generate-001:predictLongRunning", body: { parameters: { durationSeconds: 8, aspectRatio: "16:9", resolution: "720p" } } });
+    expect((await finished(created.id)).status).toBe("completed");
+    expect(gemini.requests.at(-1)!.path).toEndWith("/models/veo-3.0-generate-001:fetchPredictOperation");
+    const content = await client.videos.downloadContent(created.id);
+    expect(content.headers.get("content-type")).toBe("video/mp4");
+    expect(await content.text()).toBe("mp4:a glacier calves:0");
   });
 
   test("a create without a length or size makes Veo's default video, and says so", async () => {

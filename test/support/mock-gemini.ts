@@ -12,7 +12,7 @@
  */
 import { jwtVerify } from "jose";
 import { type CachedContent, cachedContentCall, cachedTokensFor } from "./mock-gemini-caches";
-import { type VideoOperation, videoCall } from "./mock-gemini-videos";
+import { type VideoOperation, vertexVideoCall, videoCall } from "./mock-gemini-videos";
 import { mockEmbedding } from "./mock-openai";
 
 export interface RecordedGoogleRequest {
@@ -291,8 +291,11 @@ export function startMockGemini(): MockGemini {
       if (vertex) {
         const bearer = request.headers.get("authorization")?.replace(/^Bearer /, "") ?? "";
         if (!mock.validBearers.has(bearer)) return googleError(401, "UNAUTHENTICATED", "Request had invalid authentication credentials.");
-        const [, , , publisher, model, method] = vertex;
+        const [, project, location, publisher, model, method] = vertex;
         if (publisher === "anthropic") return anthropicOnVertex(method!, model!, body);
+        const resource = `projects/${project}/locations/${location}/publishers/google/models/${model}`;
+        const video = vertexVideoCall(mock.videoOperations, { resource, model: model!, method: method!, bearer, body });
+        if (video) return video;
         return method === "predict" && !model!.startsWith("imagen") ? vertexPredict(body) : geminiMethod(method!, model!, body, true);
       }
       return googleError(404, "NOT_FOUND", `mock has no route ${url.pathname}`);

@@ -1,16 +1,19 @@
 import { Elysia } from "elysia";
 import { badRequest } from "../../http/errors";
 import type { Inference } from "../handle";
+import { modelInPath } from "../model-ref";
 import { GEMINI_OBJECT_OPERATIONS, type ProviderObjectOperation } from "../provider-objects";
+import { withProviderInName } from "./genai-replies";
 import { forwardedRoutes, keptObjectCalls } from "./kept-objects";
 
 const UPLOAD_URL = "x-goog-upload-url";
 
 /**
  * Calls routed by hand, below: the two steps of an upload share one route (the step is in
- * `x-goog-upload-command`), and so do a file's metadata and its bytes (`files/{name}:download`).
+ * `x-goog-upload-command`), and so do a file's metadata and its bytes (`files/{name}:download`);
+ * an operation's name may say which provider makes it.
  */
-const ROUTED_HERE: ReadonlySet<ProviderObjectOperation> = new Set(["gemini_file_upload_start", "gemini_file_upload_bytes", "gemini_file_get", "gemini_file_download"]);
+const ROUTED_HERE: ReadonlySet<ProviderObjectOperation> = new Set(["gemini_file_upload_start", "gemini_file_upload_bytes", "gemini_file_get", "gemini_file_download", "gemini_operation_get"]);
 const DOWNLOAD = ":download";
 
 /** The start call's reply, its upload URL on the gateway's route instead of the provider's host: the bytes must come through the gateway too. */
@@ -55,7 +58,14 @@ export function geminiObjectRoutes(prefix: string, inference: Inference, mountPr
     )
     .get("/v1beta/files/:name", ({ params: { name }, request }) =>
       name.endsWith(DOWNLOAD) ? forward("gemini_file_download", request, { params: { name: name.slice(0, -DOWNLOAD.length) } }) : forward("gemini_file_get", request, { params: { name } }),
-    );
+    )
+    // The genai mount names a Veo operation `models/{provider}%2F{model}/operations/{id}`; Google's own names, by the model alone, reach the keeper.
+    .get("/v1beta/models/:model/operations/:id", async ({ params, request }) => {
+      const named = modelInPath(params.model);
+      const slash = named.indexOf("/");
+      const heldBy = slash > 0 ? { provider: named.slice(0, slash), model: named.slice(slash + 1) } : undefined;
+      return withProviderInName(await forward("gemini_operation_get", request, { params: { model: heldBy?.model ?? named, id: params.id }, heldBy }));
+    });
   return forwardedRoutes(
     routes,
     GEMINI_OBJECT_OPERATIONS.filter((operation) => !ROUTED_HERE.has(operation)),

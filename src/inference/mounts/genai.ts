@@ -12,6 +12,7 @@ import { modelInPath, servedModel } from "../model-ref";
 import { openGeminiLiveSession } from "../realtime/gemini-live";
 import type { Operation } from "../operations";
 import { geminiObjectRoutes } from "./gemini-objects";
+import { rewritten, withProviderInName } from "./genai-replies";
 
 interface Method {
   operation: Operation;
@@ -55,14 +56,6 @@ function validate(check: Method["check"], body: unknown, name: string): Record<s
   return fields;
 }
 
-/** A successful JSON reply rewritten for the client's method; an error passes as it is. */
-async function rewritten<Body>(response: Response, rewrite: (body: Body) => unknown): Promise<Response> {
-  if (!response.ok) return response;
-  const headers = new Headers(response.headers);
-  headers.delete("content-length");
-  return Response.json(rewrite((await response.json()) as Body), { status: response.status, headers });
-}
-
 /** An image generation answers in OpenAI's shape; a client that called Imagen's `predict` expects its predictions. */
 const asPredictions = (response: Response) => rewritten(response, imagenReplyOf);
 
@@ -102,6 +95,7 @@ export function genaiMount(prefix: string, inference: Inference, mountProvider?:
       mountProvider,
     });
     if (images) return asPredictions(response);
+    if (spec.operation === "video_generation") return withProviderInName(response);
     return name === "embedContent" ? asSingleEmbedding(response) : response;
   };
 

@@ -18,7 +18,7 @@ type VeoOperation = {
   name?: string;
   done?: boolean;
   error?: { code?: unknown; message?: unknown };
-  response?: { generateVideoResponse?: { generatedSamples?: Array<{ video?: { uri?: unknown } }>; raiMediaFilteredReasons?: unknown[] } };
+  response?: { generateVideoResponse?: { generatedSamples?: Array<{ video?: { uri?: unknown; encodedVideo?: unknown; encoding?: unknown } }>; raiMediaFilteredReasons?: unknown[] } };
 };
 
 const ID_PREFIX = "video_veo_";
@@ -97,7 +97,8 @@ const requestAt = (request: Request, search: string) => new Request(new URL(sear
 /**
  * OpenAI's Videos API (`videos.create`, `retrieve`, `downloadContent`) for a model Veo makes: the
  * create starts Veo's operation and answers a video whose id names it, the retrieve polls it, the
- * download fetches the video it made. Calls on other videos go on to `next` (OpenAI's Sora).
+ * download fetches the video it made (from the Gemini API's files, or Vertex's answer). Calls on
+ * other videos go on to `next` (OpenAI's Sora).
  */
 export function videosOnVeo(inference: Inference, mountProvider: string | undefined, next: ForwardCall): ForwardCall {
   const onGoogle = keptObjectCalls(inference, "genai", mountProvider);
@@ -139,8 +140,12 @@ export function videosOnVeo(inference: Inference, mountProvider: string | undefi
     if (variant && variant !== "video") throw badRequest(`Veo makes no ${variant} of a video`, "variant");
     const operation = await poll(video, request);
     if (operation instanceof Response) return operation;
-    const uri = operation.response?.generateVideoResponse?.generatedSamples?.[0]?.video?.uri;
-    const file = typeof uri === "string" ? /\/files\/([^/:?]+)/.exec(uri)?.[1] : undefined;
+    const made = operation.response?.generateVideoResponse?.generatedSamples?.[0]?.video;
+    // Vertex answers the video's bytes inline, unless the request had it written to Cloud Storage.
+    if (typeof made?.encodedVideo === "string") return new Response(Buffer.from(made.encodedVideo, "base64"), { headers: { "content-type": typeof made.encoding === "string" ? made.encoding : "video/mp4" } });
+    const uri = typeof made?.uri === "string" ? made.uri : undefined;
+    if (uri?.startsWith("gs://")) throw badRequest(`video '${id}' was written to ${uri}: read it from Cloud Storage`, "video_id");
+    const file = uri && /\/files\/([^/:?]+)/.exec(uri)?.[1];
     if (!file) throw conflict(operation.done ? `video '${id}' failed: there is nothing to download` : `video '${id}' is not finished yet`, "video_id");
     return onGoogle("gemini_file_download", requestAt(request, "?alt=media"), { params: { name: file }, heldBy: { provider: video.provider, model: operationParts(video.operation).model } });
   };

@@ -1,6 +1,6 @@
 /**
  * Vertex AI: Gemini models under `publishers/google` in the genai format (embeddings through
- * `:predict`, read back as Gemini's), Anthropic's Claude models under `publishers/anthropic` in
+ * `:predict`, read back as Gemini's; Veo's operations as the Gemini API's, veo.ts), Anthropic's Claude models under `publishers/anthropic` in
  * the Anthropic format (rawPredict), all scoped to the key's project and region, authenticated
  * with a service account's access token.
  */
@@ -12,6 +12,7 @@ import { jsonReply, replyJson } from "../media-replies";
 import type { ProviderAdapter, UpstreamCall, UpstreamTarget } from "../types";
 import { accessTokenFor, parseServiceAccount } from "./access-token";
 import { batchEmbedReply, predictBody } from "./embedding";
+import { geminiOperationOf, polledOperation } from "./veo";
 
 const DEFAULT_REGION = "us-central1";
 const ANTHROPIC_VERSION = "vertex-2023-10-16";
@@ -69,11 +70,24 @@ function geminiBody(operation: Operation, body: Record<string, unknown>): Record
   return { ...rest, ...request };
 }
 
-/** Gemini models on Vertex: embeddings and Imagen's images through `:predict`, the rest through the genai method of the same name. */
+/** A poll of Veo's operation, named as the Gemini API names it: Vertex's `:fetchPredictOperation` on its model. */
+function operationPoll(target: UpstreamTarget, body: Record<string, unknown>) {
+  const polled = polledOperation(body);
+  if (!polled) throw new GatewayError({ status: 400, errorType: "caller_invalid_request", param: "name", message: "an operation is named models/{model}/operations/{id}" });
+  const model = `publishers/google/models/${polled.model}`;
+  return { url: `${locationPath(target)}/${model}:fetchPredictOperation`, body: { operationName: `${locationOf(target)}/${model}/operations/${polled.id}` } };
+}
+
+/**
+ * Gemini models on Vertex: embeddings and Imagen's images through `:predict`, Veo's videos through
+ * `:predictLongRunning`, the rest through the genai method of the same name.
+ */
 function geminiCall(operation: Operation, target: UpstreamTarget, body: Record<string, unknown>, stream: boolean) {
+  if (operation === "gemini_operation_get") return operationPoll(target, body);
   const model = `${locationPath(target)}/publishers/google/models/${target.model}`;
   if (operation === "embedding") return { url: `${model}:predict`, body: predictBody(body) };
   if (operation === "image_generation") return { url: `${model}:predict`, body: imagenRequestOf(body) };
+  if (operation === "video_generation") return { url: `${model}:predictLongRunning`, body: geminiBody(operation, body) };
   return { url: `${model}:${genaiMethod(operation, body, stream)}`, body: geminiBody(operation, body) };
 }
 
@@ -96,7 +110,7 @@ async function bearerFor(target: UpstreamTarget): Promise<string | GatewayError>
 export const vertex: ProviderAdapter = {
   format: "genai",
   formatFor: (model) => (isAnthropicModel(model) ? "anthropic" : "genai"),
-  operations: new Set<Operation>(["chat", "embedding", "count_tokens", "live", "image_generation"]),
+  operations: new Set<Operation>(["chat", "embedding", "count_tokens", "live", "image_generation", "video_generation", "gemini_operation_get"]),
   keyOptional: false,
   buildCall(operation, target, body, stream) {
     if (operation === "live") return liveHandshake(target, body);
@@ -118,6 +132,7 @@ export const vertex: ProviderAdapter = {
   },
   async readReply(operation, reply) {
     if (operation === "image_generation") return imagenImagesReply(reply);
+    if (operation === "video_generation" || operation === "gemini_operation_get") return jsonReply(reply, geminiOperationOf(await replyJson(reply)));
     if (operation !== "embedding") return reply;
     const embeddings = batchEmbedReply(await replyJson(reply));
     return embeddings instanceof GatewayError ? embeddings : jsonReply(reply, embeddings);
