@@ -28,12 +28,14 @@ function objectIdIn(json: string): string | undefined {
 const UPLOAD_URL = "x-goog-upload-url";
 export const UPLOAD_SESSION_PARAM = "upload_id";
 
-/** The files a finished Veo operation names, each by the download URI of one video (`…/files/{id}:download`). */
+/** The Gemini API file a URI names (a video's download URI, `…/files/{id}:download?alt=media`). */
+export const fileIdInUri = (uri: unknown): string | undefined => (typeof uri === "string" ? /\/files\/([^/:?]+)/.exec(uri)?.[1] : undefined);
+
+/** The files a finished Veo operation names, each by the download URI of one video. */
 function videoFilesIn(json: string): string[] {
   try {
     const operation = JSON.parse(json) as { response?: { generateVideoResponse?: { generatedSamples?: Array<{ video?: { uri?: unknown } }> } } };
-    const uris = (operation.response?.generateVideoResponse?.generatedSamples ?? []).map((sample) => sample.video?.uri);
-    return uris.flatMap((uri) => (typeof uri === "string" ? (/\/files\/([^/:?]+)/.exec(uri)?.slice(1) ?? []) : []));
+    return (operation.response?.generateVideoResponse?.generatedSamples ?? []).flatMap((sample) => fileIdInUri(sample.video?.uri) ?? []);
   } catch {
     return [];
   }

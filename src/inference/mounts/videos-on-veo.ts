@@ -1,6 +1,7 @@
 import { badRequest, conflict, GatewayError, notFound } from "../../http/errors";
 import { handleInference, type Inference } from "../handle";
 import { resolveModelRef } from "../model-ref";
+import { fileIdInUri } from "../object-keys";
 import type { ProviderObjectOperation } from "../provider-objects";
 import { type ForwardCall, keptObjectCalls } from "./kept-objects";
 
@@ -145,7 +146,7 @@ export function videosOnVeo(inference: Inference, mountProvider: string | undefi
     if (typeof made?.encodedVideo === "string") return new Response(Buffer.from(made.encodedVideo, "base64"), { headers: { "content-type": typeof made.encoding === "string" ? made.encoding : "video/mp4" } });
     const uri = typeof made?.uri === "string" ? made.uri : undefined;
     if (uri?.startsWith("gs://")) throw badRequest(`video '${id}' was written to ${uri}: read it from Cloud Storage`, "video_id");
-    const file = uri && /\/files\/([^/:?]+)/.exec(uri)?.[1];
+    const file = fileIdInUri(uri);
     if (!file) throw conflict(operation.done ? `video '${id}' failed: there is nothing to download` : `video '${id}' is not finished yet`, "video_id");
     return onGoogle("gemini_file_download", requestAt(request, "?alt=media"), { params: { name: file }, heldBy: { provider: video.provider, model: operationParts(video.operation).model } });
   };
@@ -156,10 +157,11 @@ export function videosOnVeo(inference: Inference, mountProvider: string | undefi
       const target = veoTarget((json as { model?: unknown } | undefined)?.model);
       return target ? create(request, json as Record<string, unknown>, target) : next(operation, request, forwarded);
     }
-    const video = params?.id ? videoOf(params.id) : undefined;
-    if (!video || !params?.id) return next(operation, request, forwarded);
-    if (operation === "video_retrieve") return retrieve(params.id, video, request);
-    if (operation === "video_content") return download(params.id, video, request);
+    const id = params?.id;
+    const video = id ? videoOf(id) : undefined;
+    if (!id || !video) return next(operation, request, forwarded);
+    if (operation === "video_retrieve") return retrieve(id, video, request);
+    if (operation === "video_content") return download(id, video, request);
     throw badRequest(UNSUPPORTED[operation] ?? `${operation} is not offered for a video Veo makes`, "video_id", "caller_operation_unsupported");
   };
 }
