@@ -9,7 +9,8 @@ import { type MockOpenAIPlatform, startMockOpenAIPlatform } from "../support/moc
 /**
  * Imagen through the gateway: OpenAI's `images.generate` reaches Imagen on Vertex AI and the Gemini
  * API, and Imagen's own `:predict` on the genai mount reaches any image model, each written in the
- * provider's shape, read back in the client's, and priced by the image.
+ * provider's shape, read back in the client's, and priced by the image. Gemini's own image models
+ * answer the same call through generateContent, priced by their tokens.
  */
 
 const OPENAI_KEY = "sk-images-key-0001";
@@ -63,6 +64,28 @@ describe("Imagen through the gateway", () => {
     const { predictions } = (await response.json()) as { predictions: Array<{ bytesBase64Encoded: string; mimeType: string }> };
     expect(predictions.map((prediction) => decoded(prediction.bytesBase64Encoded))).toEqual(["png:a quiet harbour:0"]);
     expect(openai.requests.at(-1)!.json).toMatchObject({ model: "dall-e-3", prompt: "a quiet harbour", n: 1, size: "1792x1024", response_format: "b64_json" });
+  });
+
+  test("a Gemini image model (Nano Banana) answers images.generate through generateContent, priced by the tokens Gemini bills for the image", async () => {
+    const client = new OpenAI({ baseURL: `${gw.url}/v1`, apiKey: "unused", maxRetries: 0, defaultHeaders: { "x-gw-metadata-case": "nano-banana" } });
+    const result = await client.images.generate({ model: "gemini/gemini-2.5-flash-image", prompt: "a banana boat", size: "1792x1024" });
+    expect(result.data!.map((image) => decoded(image.b64_json))).toEqual(["png:a banana boat:16:9"]);
+    expect(gemini.requests.at(-1)).toMatchObject({
+      path: "/v1beta/models/gemini-2.5-flash-image:generateContent",
+      body: { contents: [{ role: "user", parts: [{ text: "a banana boat" }] }], generationConfig: { responseModalities: ["IMAGE"], imageConfig: { aspectRatio: "16:9" } } },
+    });
+    expect(result.usage).toMatchObject({ input_tokens: 3, output_tokens: 1290 });
+    const logged = await loggedRequest(gw, "nano-banana");
+    expect(logged).toMatchObject({ object: "image.generation", provider: "gemini", model: "gemini-2.5-flash-image", input_tokens: 3, output_tokens: 1290 });
+    expect(logged.cost as number).toBeCloseTo(3 * 3e-7 + 1290 * 3e-5, 12);
+  });
+
+  test("and on Vertex AI; asking a Gemini image model for several images is a 400 naming n", async () => {
+    const client = new OpenAI({ baseURL: `${gw.url}/v1`, apiKey: "unused", maxRetries: 0 });
+    const result = await client.images.generate({ model: "vertex/gemini-2.5-flash-image", prompt: "a pier at dawn" });
+    expect(result.data!.map((image) => decoded(image.b64_json))).toEqual(["png:a pier at dawn:1:1"]);
+    expect(gemini.requests.at(-1)!.path).toBe("/v1/projects/proj-img/locations/us-central1/publishers/google/models/gemini-2.5-flash-image:generateContent");
+    await expectGatewayError(await postJson(`${gw.url}/v1/images/generations`, { model: "gemini/gemini-2.5-flash-image", prompt: "two piers", n: 2 }), 400, { param: "n" });
   });
 
   test("a predict without a prompt is a 400 naming it", async () => {

@@ -186,7 +186,7 @@ function geminiMethod(method: string, model: string, body: Record<string, unknow
   if (unsigned) return googleError(400, "INVALID_ARGUMENT", unsigned);
   switch (method) {
     case "generateContent":
-      return Response.json(generateContentResponse(body, model, cachedTokens));
+      return Response.json(model.includes("-image") ? imageContentResponse(body) : generateContentResponse(body, model, cachedTokens));
     case "streamGenerateContent":
       return sse(streamEvents(body, model));
     case "embedContent": {
@@ -215,6 +215,19 @@ function geminiMethod(method: string, model: string, body: Record<string, unknow
     default:
       return googleError(404, "NOT_FOUND", `method ${method} not found`);
   }
+}
+
+/** A Gemini image model's answer: one image whose bytes name the prompt and aspect ratio, billed as Gemini bills an image (1,290 tokens). */
+function imageContentResponse(body: Record<string, unknown>) {
+  const config = (body.generationConfig ?? {}) as { responseModalities?: string[]; imageConfig?: { aspectRatio?: string } };
+  const prompt = textOf((body.contents as Content[] | undefined)?.at(-1));
+  const parts: Array<Record<string, unknown>> = config.responseModalities?.includes("TEXT") === false ? [] : [{ text: "Here is your image." }];
+  parts.push({ inlineData: { mimeType: "image/png", data: Buffer.from(`png:${prompt}:${config.imageConfig?.aspectRatio ?? "1:1"}`).toString("base64") } });
+  const promptTokens = countWords(prompt);
+  return {
+    candidates: [{ content: { role: "model", parts }, finishReason: "STOP", index: 0 }],
+    usageMetadata: { promptTokenCount: promptTokens, candidatesTokenCount: 1290, totalTokenCount: promptTokens + 1290, candidatesTokensDetails: [{ modality: "IMAGE", tokenCount: 1290 }] },
+  };
 }
 
 /** Vertex's text-embedding `:predict`: one instance per text, dimensions as a parameter, a token count per prediction. */

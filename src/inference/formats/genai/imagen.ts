@@ -23,7 +23,7 @@ interface ImagenPrediction {
 const SIZES: Record<string, string> = { "1:1": "1024x1024", "16:9": "1792x1024", "9:16": "1024x1792", "4:3": "1536x1024", "3:4": "1024x1536" };
 
 /** The aspect ratio nearest an OpenAI size (`WxH`); square when none is given. */
-function aspectRatioOf(size: unknown): string {
+export function aspectRatioOf(size: unknown): string {
   const [width, height] = typeof size === "string" ? size.split("x").map(Number) : [];
   if (!width || !height) return "1:1";
   const ratio = width / height;

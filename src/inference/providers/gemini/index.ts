@@ -1,6 +1,7 @@
 import { geminiBatches } from "../../batches/gemini";
 import { isProviderObjectOperation, type Operation } from "../../operations";
 import { GEMINI_OBJECT_OPERATIONS } from "../../provider-objects";
+import { geminiImageRequestOf, isImagenModel, openAIImagesOfContent } from "../../formats/genai/gemini-images";
 import { imagenRequestOf, openAIImagesOf } from "../../formats/genai/imagen";
 import { jsonReply, replyJson } from "../media-replies";
 import { providerObjectCall } from "../provider-object-call";
@@ -44,8 +45,11 @@ function uploadHeaders(target: UpstreamTarget): Record<string, string> {
   return headers;
 }
 
-/** Imagen's predictions, read back as the OpenAI images reply the gateway's image generation answers. */
-export const imagenImagesReply = async (reply: UpstreamSuccess) => jsonReply(reply, openAIImagesOf(await replyJson(reply)));
+/** An image model's answer (Imagen's predictions, or a Gemini image model's content), read back as the OpenAI images reply the gateway's image generation answers. */
+export const imagesReply = async (reply: UpstreamSuccess, model: string) => jsonReply(reply, isImagenModel(model) ? openAIImagesOf(await replyJson(reply)) : openAIImagesOfContent(await replyJson(reply)));
+
+/** The method and body of an image generation: Imagen's `:predict`, or a generateContent asking a Gemini image model for one. */
+export const imageCallOf = (model: string, body: Record<string, unknown>) => (isImagenModel(model) ? { method: "predict", body: imagenRequestOf(body) } : { method: "generateContent", body: geminiImageRequestOf(body) });
 
 /**
  * The Live API's WebSocket, as a call: `{host}/ws/…BidiGenerateContent`, the key in its header; the
@@ -71,15 +75,18 @@ export const gemini: ProviderAdapter = {
     ids: (body) => ((body as { models?: Array<{ name?: unknown }> }).models ?? []).map((model) => model.name).filter((name): name is string => typeof name === "string").map((name) => name.replace(/^models\//, "")),
   },
   batches: geminiBatches,
-  async readReply(operation, reply) {
-    return operation === "image_generation" ? imagenImagesReply(reply) : reply;
+  async readReply(operation, reply, target) {
+    return operation === "image_generation" ? imagesReply(reply, target.model) : reply;
   },
   buildCall(operation, target, body, stream) {
     if (isProviderObjectOperation(operation)) return providerObjectCall(hostOf(target), operation, body, uploadHeaders(target));
     if (operation === "live") return liveHandshake(target, body);
     const resource = modelResource(target.model);
-    // Imagen: the gateway's image generation is OpenAI's shape, Imagen's is `:predict`.
-    if (operation === "image_generation") return { url: `${baseUrlOf(target)}/${resource}:predict`, headers: keyHeaders(target), body: JSON.stringify(imagenRequestOf(body)) };
+    // The gateway's image generation is OpenAI's shape; Imagen's is `:predict`, a Gemini image model's a generateContent.
+    if (operation === "image_generation") {
+      const image = imageCallOf(target.model, body);
+      return { url: `${baseUrlOf(target)}/${resource}:${image.method}`, headers: keyHeaders(target), body: JSON.stringify(image.body) };
+    }
     // Veo: an operation that makes the video, answered at once and polled by its name (gemini_operation_get).
     if (operation === "video_generation") return { url: `${baseUrlOf(target)}/${resource}:predictLongRunning`, headers: keyHeaders(target), body: JSON.stringify(withModelInside(body, resource)) };
     return { url: `${baseUrlOf(target)}/${resource}:${genaiMethod(operation, body, stream)}`, headers: keyHeaders(target), body: JSON.stringify(withModelInside(body, resource)) };

@@ -5,9 +5,8 @@
  * with a service account's access token.
  */
 import { GatewayError } from "../../../http/errors";
-import { imagenRequestOf } from "../../formats/genai/imagen";
 import type { Operation } from "../../operations";
-import { genaiMethod, imagenImagesReply } from "../gemini";
+import { genaiMethod, imageCallOf, imagesReply } from "../gemini";
 import { jsonReply, replyJson } from "../media-replies";
 import type { ProviderAdapter, UpstreamCall, UpstreamTarget } from "../types";
 import { accessTokenFor, parseServiceAccount } from "./access-token";
@@ -79,14 +78,18 @@ function operationPoll(target: UpstreamTarget, body: Record<string, unknown>) {
 }
 
 /**
- * Gemini models on Vertex: embeddings and Imagen's images through `:predict`, Veo's videos through
+ * Gemini models on Vertex: embeddings and Imagen's images through `:predict` (Gemini's image models
+ * through generateContent), Veo's videos through
  * `:predictLongRunning`, the rest through the genai method of the same name.
  */
 function geminiCall(operation: Operation, target: UpstreamTarget, body: Record<string, unknown>, stream: boolean) {
   if (operation === "gemini_operation_get") return operationPoll(target, body);
   const model = `${locationPath(target)}/publishers/google/models/${target.model}`;
   if (operation === "embedding") return { url: `${model}:predict`, body: predictBody(body) };
-  if (operation === "image_generation") return { url: `${model}:predict`, body: imagenRequestOf(body) };
+  if (operation === "image_generation") {
+    const image = imageCallOf(target.model, body);
+    return { url: `${model}:${image.method}`, body: image.body };
+  }
   if (operation === "video_generation") return { url: `${model}:predictLongRunning`, body: geminiBody(operation, body) };
   return { url: `${model}:${genaiMethod(operation, body, stream)}`, body: geminiBody(operation, body) };
 }
@@ -130,8 +133,8 @@ export const vertex: ProviderAdapter = {
     if (bearer instanceof GatewayError) return bearer;
     return { ...call, headers: { ...call.headers, authorization: `Bearer ${bearer}` } };
   },
-  async readReply(operation, reply) {
-    if (operation === "image_generation") return imagenImagesReply(reply);
+  async readReply(operation, reply, target) {
+    if (operation === "image_generation") return imagesReply(reply, target.model);
     if (operation === "video_generation" || operation === "gemini_operation_get") return jsonReply(reply, geminiOperationOf(await replyJson(reply)));
     if (operation !== "embedding") return reply;
     const embeddings = batchEmbedReply(await replyJson(reply));
