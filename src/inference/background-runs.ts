@@ -4,22 +4,29 @@ import { isInternal } from "../http/internal-requests";
 import type { StoredResponses } from "../responses";
 import { unfinishedResponse } from "../responses/background-view";
 import { responseIdFor } from "../responses/ids";
+import { conversationIdOf } from "../conversations";
 import { answersResponsesItself, type Dispatched } from "./dispatch";
 import type { Inference } from "./handle";
 import { resolvedModelRef } from "./model-ref";
 
 /**
- * A Responses call with `background: true` to a provider without a Responses API: OpenAI's own
- * run it in the background themselves; for the rest the gateway does, as an async job, unless
- * the call streams (its stream is the answer). Like `POST /v1/async/responses`, the job's replay
- * (the same call, which runs in the foreground) is the call that is governed, logged and billed.
+ * The body the gateway runs in the background for a Responses call with `background: true`, or
+ * undefined when the call goes on as it came. Providers with a Responses API (OpenAI's) run it
+ * themselves; for the rest the gateway does, as an async job, unless the call streams (its stream
+ * is the answer). A call continuing a conversation the gateway keeps is the gateway's to run on
+ * every provider, since its run adds the turn; the provider then answers it in the foreground.
+ * Like `POST /v1/async/responses`, the job's replay (the same call, in the foreground) is the call
+ * that is governed, logged and billed.
  */
-export function runsInBackground(inference: Inference, request: Request, body: Record<string, unknown>, mountProvider: string | undefined): boolean {
-  if (body.background !== true || body.stream === true || !inference.background || isInternal(request) || typeof body.model !== "string") return false;
+export function backgroundRunOf(inference: Inference, request: Request, body: Record<string, unknown>, mountProvider: string | undefined): Record<string, unknown> | undefined {
+  if (body.background !== true || body.stream === true || !inference.background || isInternal(request) || typeof body.model !== "string") return undefined;
   // A model that does not resolve is the call's own 400.
   const target = resolvedModelRef(body.model, inference.providers, mountProvider);
   const provider = target ? inference.providers.get(target.provider) : undefined;
-  return target !== undefined && provider !== undefined && !answersResponsesItself(provider, target.model);
+  if (!target || !provider) return undefined;
+  if (!answersResponsesItself(provider, target.model)) return body;
+  const conversation = conversationIdOf(body.conversation);
+  return conversation !== undefined && inference.conversations?.ownsId(conversation) ? { ...body, background: false } : undefined;
 }
 
 /** Starts the call as a job and answers at once with the response queued; its id is the job's. */

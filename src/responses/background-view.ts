@@ -37,7 +37,8 @@ export function unfinishedResponse(id: string, createdAtMs: number, status: "que
 export function backgroundView(id: string, { context, status }: FoundJob): Body {
   const response = context.response;
   const json = response && "json" in response.body ? (response.body.json as Body) : undefined;
-  if (status === "completed" && json) return { ...json, background: true };
+  // The replay names its response by the job (a bridged one), or the provider answered it under an id of its own.
+  if (status === "completed" && json) return { ...json, id, background: true };
   if (status === "pending") return unfinishedResponse(id, context.createdAt, "queued");
   if (status === "processing") return unfinishedResponse(id, context.createdAt, "in_progress");
   if (response?.status === CANCELLED_STATUS) return unfinishedResponse(id, context.createdAt, "cancelled");

@@ -290,6 +290,22 @@ describe("beside OpenAI, which keeps conversations of its own", () => {
     expect((await itemsOf(plain, id)).length).toBe(6);
   });
 
+  test("a background call to OpenAI in a conversation the gateway keeps is run by the gateway, so its turn is added too", async () => {
+    const { id } = await clientOf(withOpenAI.url, "unused", { "x-gw-provider": "gateway" }).conversations.create({});
+    const plain = clientOf(withOpenAI.url);
+    let response = await plain.responses.create({ model: "openai/gpt-4o-mini", conversation: id, input: "later, please", background: true });
+    expect(response).toMatchObject({ status: "queued", background: true });
+    const queuedId = response.id;
+    while (response.status === "queued" || response.status === "in_progress") response = await plain.responses.retrieve(response.id);
+    expect(response).toMatchObject({ id: queuedId, status: "completed", background: true, output_text: "echo: later, please" });
+    // OpenAI answered the gateway's run in the foreground: the gateway, not OpenAI, kept it going.
+    expect((openai.requests.at(-1)!.body as Record<string, unknown>).background).toBe(false);
+    expect(await itemsOf(plain, id)).toEqual([
+      ["user", "later, please"],
+      ["assistant", "echo: later, please"],
+    ]);
+  });
+
   test("without it, a conversation is OpenAI's, and naming it in a call to another provider is a 400 that says so", async () => {
     const plain = clientOf(withOpenAI.url);
     const { id } = await plain.conversations.create({});

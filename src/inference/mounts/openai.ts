@@ -1,7 +1,7 @@
 import { Elysia } from "elysia";
 import { notFound } from "../../http/errors";
 import { configuredModels } from "../../provider-registry/model-listing";
-import { runsInBackground, startInBackground } from "../background-runs";
+import { backgroundRunOf, startInBackground } from "../background-runs";
 import { batchRoutes } from "../batches/routes";
 import type { Inference } from "../handle";
 import { modelInPath, servedModel } from "../model-ref";
@@ -49,7 +49,10 @@ export function openAIMount(prefix: string, inference: Inference, mountProvider?
     .post("/embeddings", ({ body, request }) => handle("embedding", body, request), { body: EmbeddingBody })
     .post(
       "/responses",
-      ({ body, request }) => (runsInBackground(inference, request, body, mountProvider) ? startInBackground(inference.background!, request, body) : handle("responses", body, request)),
+      async ({ body, request }) => {
+        const run = backgroundRunOf(inference, request, body, mountProvider);
+        return run ? startInBackground(inference.background!, request, run) : handle("responses", body, request);
+      },
       { body: ResponsesBody },
     )
     // A WebSocket: the Realtime API's speech-to-speech sessions, relayed to the provider.
