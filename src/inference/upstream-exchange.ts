@@ -48,7 +48,7 @@ async function sendAuthorized(adapter: ProviderAdapter, target: UpstreamTarget, 
 }
 
 /**
- * One attempt of an operation on one key: build, authorize, send, and read the reply into the
+ * One attempt of an operation on one key: prepare the body, build, authorize, send, and read the reply into the
  * operation's shape. A GatewayError value means the attempt cannot be made (bad input, a provider
  * configured wrongly) and is not retried; `{ ok: false }` is the upstream's own failure.
  */
@@ -58,7 +58,9 @@ export async function exchange(adapter: ProviderAdapter, operation: Operation, t
     const send = (call: UpstreamCall, sent: { stream?: boolean } = {}) => sendAuthorized(adapter, target, call, sent.stream ?? false, options);
     return runBatchCall(adapter.batches, { operation, provider: options.provider, target, body }, send).catch(asGatewayError);
   }
-  const built = guarded(() => withUpstreamIds(adapter.buildCall(operation, target, body, options.stream), options.provider));
+  const preparing = adapter.prepareBody?.(operation, body);
+  const prepared = preparing ? await preparing : body;
+  const built = guarded(() => withUpstreamIds(adapter.buildCall(operation, target, prepared, options.stream), options.provider));
   if (built instanceof GatewayError) return built;
   const reply = await sendAuthorized(adapter, target, built, options.stream, options);
   if (reply instanceof GatewayError || !reply.ok || !adapter.readReply) return reply;

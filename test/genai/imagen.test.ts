@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import OpenAI from "openai";
+import OpenAI, { toFile } from "openai";
 import { expectGatewayError, postJson } from "../support/gateway-error";
 import { startGateway, type TestGateway } from "../support/gateway";
 import { loggedRequest } from "../support/logged-request";
@@ -86,6 +86,29 @@ describe("Imagen through the gateway", () => {
     expect(result.data!.map((image) => decoded(image.b64_json))).toEqual(["png:a pier at dawn:1:1"]);
     expect(gemini.requests.at(-1)!.path).toBe("/v1/projects/proj-img/locations/us-central1/publishers/google/models/gemini-2.5-flash-image:generateContent");
     await expectGatewayError(await postJson(`${gw.url}/v1/images/generations`, { model: "gemini/gemini-2.5-flash-image", prompt: "two piers", n: 2 }), 400, { param: "n" });
+  });
+
+  test("a Gemini image model edits the images OpenAI's images.edit uploads, given inline beside the prompt; a mask, or an Imagen model, is a 400", async () => {
+    const client = new OpenAI({ baseURL: `${gw.url}/v1`, apiKey: "unused", maxRetries: 0, defaultHeaders: { "x-gw-metadata-case": "nano-banana-edit" } });
+    const photo = await toFile(Buffer.from("photo of a cat"), "cat.png", { type: "image/png" });
+    const hat = await toFile(Buffer.from("photo of a hat"), "hat.jpg", { type: "image/jpeg" });
+    const result = await client.images.edit({ model: "gemini/gemini-2.5-flash-image", image: [photo, hat], prompt: "put the hat on the cat" });
+    expect(result.data!.map((image) => decoded(image.b64_json))).toEqual(["png:put the hat on the cat:1:1:edited photo of a cat+photo of a hat"]);
+    const parts = (gemini.requests.at(-1)!.body.contents as Array<{ parts: Array<Record<string, unknown>> }>)[0]!.parts;
+    expect(parts.map((part) => (part.inlineData as { mimeType: string } | undefined)?.mimeType ?? part.text)).toEqual(["image/png", "image/jpeg", "put the hat on the cat"]);
+    expect(await loggedRequest(gw, "nano-banana-edit")).toMatchObject({ object: "image.edit", provider: "gemini", model: "gemini-2.5-flash-image", output_tokens: 1290 });
+
+    const masked = new FormData();
+    masked.append("model", "vertex/gemini-2.5-flash-image");
+    masked.append("prompt", "only the sky");
+    masked.append("image", new File(["photo"], "a.png", { type: "image/png" }));
+    masked.append("mask", new File(["mask"], "m.png", { type: "image/png" }));
+    await expectGatewayError(await fetch(`${gw.url}/v1/images/edits`, { method: "POST", body: masked }), 400, { param: "mask" });
+    const onImagen = new FormData();
+    onImagen.append("model", "gemini/imagen-4.0-generate-001");
+    onImagen.append("prompt", "brighter");
+    onImagen.append("image", new File(["photo"], "a.png", { type: "image/png" }));
+    await expectGatewayError(await fetch(`${gw.url}/v1/images/edits`, { method: "POST", body: onImagen }), 400, { param: "model" });
   });
 
   test("a predict without a prompt is a 400 naming it", async () => {

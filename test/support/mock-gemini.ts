@@ -21,7 +21,7 @@ export interface RecordedGoogleRequest {
   body: Record<string, unknown>;
 }
 
-type Part = { text?: string; thought?: boolean; thoughtSignature?: string; functionCall?: unknown; functionResponse?: { name: string; response: unknown } };
+type Part = { text?: string; thought?: boolean; thoughtSignature?: string; functionCall?: unknown; functionResponse?: { name: string; response: unknown }; inlineData?: { mimeType?: string; data: string } };
 type Content = { role?: string; parts: Part[] };
 
 const words = (text: string) => text.split(/\s+/).filter(Boolean);
@@ -217,12 +217,17 @@ function geminiMethod(method: string, model: string, body: Record<string, unknow
   }
 }
 
-/** A Gemini image model's answer: one image whose bytes name the prompt and aspect ratio, billed as Gemini bills an image (1,290 tokens). */
+/**
+ * A Gemini image model's answer: one image whose bytes name the prompt and aspect ratio (and, for
+ * an edit, the images it was given), billed as Gemini bills an image (1,290 tokens).
+ */
 function imageContentResponse(body: Record<string, unknown>) {
   const config = (body.generationConfig ?? {}) as { responseModalities?: string[]; imageConfig?: { aspectRatio?: string } };
-  const prompt = textOf((body.contents as Content[] | undefined)?.at(-1));
-  const parts: Array<Record<string, unknown>> = config.responseModalities?.includes("TEXT") === false ? [] : [{ text: "Here is your image." }];
-  parts.push({ inlineData: { mimeType: "image/png", data: Buffer.from(`png:${prompt}:${config.imageConfig?.aspectRatio ?? "1:1"}`).toString("base64") } });
+  const last = (body.contents as Content[] | undefined)?.at(-1);
+  const prompt = textOf(last);
+  const given = (last?.parts ?? []).flatMap((part) => (part.inlineData ? [Buffer.from(part.inlineData.data, "base64").toString()] : []));
+  const made = `png:${prompt}:${config.imageConfig?.aspectRatio ?? "1:1"}${given.length > 0 ? `:edited ${given.join("+")}` : ""}`;
+  const parts: Array<Record<string, unknown>> = [{ text: "Here is your image." }, { inlineData: { mimeType: "image/png", data: Buffer.from(made).toString("base64") } }];
   const promptTokens = countWords(prompt);
   return {
     candidates: [{ content: { role: "model", parts }, finishReason: "STOP", index: 0 }],

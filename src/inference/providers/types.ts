@@ -55,6 +55,11 @@ export interface ProviderAdapter {
   readonly keyOptional: boolean;
   buildCall(operation: Operation, target: UpstreamTarget, body: Record<string, unknown>, stream: boolean): UpstreamCall;
   /**
+   * Optional async step before `buildCall`, for what a body holds that must be read first (the
+   * files of a form, written inline); undefined when the operation needs none.
+   */
+  prepareBody?(operation: Operation, body: Record<string, unknown>): Promise<Record<string, unknown>> | undefined;
+  /**
    * What the API takes of a body translated from another format, for APIs that refuse some of
    * it: fields they do not define (the canonical body carries other formats' extras), settings a
    * model refuses together. `model` is the provider's name for it. A custom provider, some other

@@ -2,10 +2,11 @@ import { badRequest } from "../../../http/errors";
 import { aspectRatioOf } from "./imagen";
 
 /**
- * Gemini's own image models (gemini-2.5-flash-image, gemini-3-pro-image-preview) make images in a
- * generateContent, not Imagen's `:predict`: OpenAI's image generation is written as one asking
- * for an image, and the image parts of its answer are read back as OpenAI's images reply, with the
- * tokens it was billed for.
+ * Gemini's own image models (gemini-2.5-flash-image, gemini-3-pro-image-preview) make and edit
+ * images in a generateContent, not Imagen's `:predict`: OpenAI's image generation is written as
+ * one asking for an image, an image edit as one giving the images to change beside the prompt,
+ * and the image parts of its answer are read back as OpenAI's images reply, with the tokens it
+ * was billed for.
  */
 
 type Body = Record<string, unknown>;
@@ -19,11 +20,29 @@ interface ImageContentReply {
 /** Imagen's models are named `imagen-…`; every other image model of Google's is a Gemini model. */
 export const isImagenModel = (model: string) => model.startsWith("imagen");
 
-/** An OpenAI image generation as a generateContent asking for one image. */
-export function geminiImageRequestOf(body: Body): Body {
-  if (typeof body.n === "number" && body.n !== 1) throw badRequest("Gemini's image models make one image a request: n must be 1", "n");
+type InlineImage = { mimeType: string; data: string };
+
+/** The images of an OpenAI image edit's form (`image`, or several as `image[]`), read into `images` as inline data. */
+export async function withInlineImages(form: Body): Promise<Body> {
+  const files = [form.image, form["image[]"]].flat().filter((value): value is Blob => value instanceof Blob);
+  const images: InlineImage[] = await Promise.all(files.map(async (file) => ({ mimeType: file.type || "image/png", data: Buffer.from(await file.arrayBuffer()).toString("base64") })));
+  const { image: _image, "image[]": _images, ...rest } = form;
+  return { ...rest, images };
+}
+
+/** A form's `n` comes as text, JSON's as a number; Gemini's image models answer one image a call. */
+function assertOneImage(n: unknown) {
+  if (n !== undefined && Number(n) !== 1) throw badRequest("Gemini's image models make one image a request: n must be 1", "n");
+}
+
+/** An OpenAI image generation, or an edit whose images `withInlineImages` read, as a generateContent asking for one image. */
+export function geminiImageRequestOf(body: Body, edits = false): Body {
+  assertOneImage(body.n);
+  const images = edits ? ((body.images ?? []) as InlineImage[]) : [];
+  if (edits && images.length === 0) throw badRequest("an edit needs the image to change", "image");
+  if (edits && body.mask !== undefined) throw badRequest("Gemini's image models edit without a mask: say in the prompt what to change", "mask");
   return {
-    contents: [{ role: "user", parts: [{ text: body.prompt }] }],
+    contents: [{ role: "user", parts: [...images.map((inlineData) => ({ inlineData })), { text: body.prompt }] }],
     generationConfig: { responseModalities: ["IMAGE"], imageConfig: { aspectRatio: aspectRatioOf(body.size) } },
   };
 }

@@ -1,14 +1,15 @@
 import { geminiBatches } from "../../batches/gemini";
 import { isProviderObjectOperation, type Operation } from "../../operations";
 import { GEMINI_OBJECT_OPERATIONS } from "../../provider-objects";
-import { geminiImageRequestOf, isImagenModel, openAIImagesOfContent } from "../../formats/genai/gemini-images";
+import { badRequest } from "../../../http/errors";
+import { geminiImageRequestOf, isImagenModel, openAIImagesOfContent, withInlineImages } from "../../formats/genai/gemini-images";
 import { imagenRequestOf, openAIImagesOf } from "../../formats/genai/imagen";
 import { jsonReply, replyJson } from "../media-replies";
 import { providerObjectCall } from "../provider-object-call";
 import type { ProviderAdapter, UpstreamCall, UpstreamSuccess, UpstreamTarget } from "../types";
 import { baseUrlOf, keyHeaders } from "./keys";
 
-const GENAI_OPERATIONS: ReadonlySet<Operation> = new Set(["chat", "embedding", "count_tokens", "live", "image_generation", "video_generation"]);
+const GENAI_OPERATIONS: ReadonlySet<Operation> = new Set(["chat", "embedding", "count_tokens", "live", "image_generation", "image_edit", "video_generation"]);
 
 /** The resource a model id names: `models/{id}`, or a tuned model as written. */
 const modelResource = (model: string) => (model.startsWith("tunedModels/") || model.startsWith("models/") ? model : `models/${model}`);
@@ -48,8 +49,18 @@ function uploadHeaders(target: UpstreamTarget): Record<string, string> {
 /** An image model's answer (Imagen's predictions, or a Gemini image model's content), read back as the OpenAI images reply the gateway's image generation answers. */
 export const imagesReply = async (reply: UpstreamSuccess, model: string) => jsonReply(reply, isImagenModel(model) ? openAIImagesOf(await replyJson(reply)) : openAIImagesOfContent(await replyJson(reply)));
 
-/** The method and body of an image generation: Imagen's `:predict`, or a generateContent asking a Gemini image model for one. */
-export const imageCallOf = (model: string, body: Record<string, unknown>) => (isImagenModel(model) ? { method: "predict", body: imagenRequestOf(body) } : { method: "generateContent", body: geminiImageRequestOf(body) });
+/** The operations that answer with images, in OpenAI's shape. */
+export const IMAGE_OPERATIONS: ReadonlySet<Operation> = new Set(["image_generation", "image_edit"]);
+
+/** The method and body of an image generation or edit: Imagen's `:predict`, or a generateContent asking a Gemini image model for one. */
+export function imageCallOf(operation: Operation, model: string, body: Record<string, unknown>) {
+  if (!isImagenModel(model)) return { method: "generateContent", body: geminiImageRequestOf(body, operation === "image_edit") };
+  if (operation === "image_edit") throw badRequest(`${model} does not edit images here: Gemini's image models do (gemini-2.5-flash-image)`, "model", "caller_unsupported_operation");
+  return { method: "predict", body: imagenRequestOf(body) };
+}
+
+/** An image edit's form, its images read inline for the generateContent that changes them. */
+export const prepareImages = (operation: Operation, body: Record<string, unknown>) => (operation === "image_edit" ? withInlineImages(body) : undefined);
 
 /**
  * The Live API's WebSocket, as a call: `{host}/ws/…BidiGenerateContent`, the key in its header; the
@@ -75,16 +86,17 @@ export const gemini: ProviderAdapter = {
     ids: (body) => ((body as { models?: Array<{ name?: unknown }> }).models ?? []).map((model) => model.name).filter((name): name is string => typeof name === "string").map((name) => name.replace(/^models\//, "")),
   },
   batches: geminiBatches,
+  prepareBody: prepareImages,
   async readReply(operation, reply, target) {
-    return operation === "image_generation" ? imagesReply(reply, target.model) : reply;
+    return IMAGE_OPERATIONS.has(operation) ? imagesReply(reply, target.model) : reply;
   },
   buildCall(operation, target, body, stream) {
     if (isProviderObjectOperation(operation)) return providerObjectCall(hostOf(target), operation, body, uploadHeaders(target));
     if (operation === "live") return liveHandshake(target, body);
     const resource = modelResource(target.model);
-    // The gateway's image generation is OpenAI's shape; Imagen's is `:predict`, a Gemini image model's a generateContent.
-    if (operation === "image_generation") {
-      const image = imageCallOf(target.model, body);
+    // The gateway's image generation and edit are OpenAI's shape; Imagen's is `:predict`, a Gemini image model's a generateContent.
+    if (IMAGE_OPERATIONS.has(operation)) {
+      const image = imageCallOf(operation, target.model, body);
       return { url: `${baseUrlOf(target)}/${resource}:${image.method}`, headers: keyHeaders(target), body: JSON.stringify(image.body) };
     }
     // Veo: an operation that makes the video, answered at once and polled by its name (gemini_operation_get).

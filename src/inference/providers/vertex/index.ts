@@ -6,7 +6,7 @@
  */
 import { GatewayError } from "../../../http/errors";
 import type { Operation } from "../../operations";
-import { genaiMethod, imageCallOf, imagesReply } from "../gemini";
+import { genaiMethod, IMAGE_OPERATIONS, imageCallOf, imagesReply, prepareImages } from "../gemini";
 import { jsonReply, replyJson } from "../media-replies";
 import type { ProviderAdapter, UpstreamCall, UpstreamTarget } from "../types";
 import { accessTokenFor, parseServiceAccount } from "./access-token";
@@ -86,8 +86,8 @@ function geminiCall(operation: Operation, target: UpstreamTarget, body: Record<s
   if (operation === "gemini_operation_get") return operationPoll(target, body);
   const model = `${locationPath(target)}/publishers/google/models/${target.model}`;
   if (operation === "embedding") return { url: `${model}:predict`, body: predictBody(body) };
-  if (operation === "image_generation") {
-    const image = imageCallOf(target.model, body);
+  if (IMAGE_OPERATIONS.has(operation)) {
+    const image = imageCallOf(operation, target.model, body);
     return { url: `${model}:${image.method}`, body: image.body };
   }
   if (operation === "video_generation") return { url: `${model}:predictLongRunning`, body: geminiBody(operation, body) };
@@ -113,7 +113,7 @@ async function bearerFor(target: UpstreamTarget): Promise<string | GatewayError>
 export const vertex: ProviderAdapter = {
   format: "genai",
   formatFor: (model) => (isAnthropicModel(model) ? "anthropic" : "genai"),
-  operations: new Set<Operation>(["chat", "embedding", "count_tokens", "live", "image_generation", "video_generation", "gemini_operation_get"]),
+  operations: new Set<Operation>(["chat", "embedding", "count_tokens", "live", "image_generation", "image_edit", "video_generation", "gemini_operation_get"]),
   keyOptional: false,
   buildCall(operation, target, body, stream) {
     if (operation === "live") return liveHandshake(target, body);
@@ -133,8 +133,9 @@ export const vertex: ProviderAdapter = {
     if (bearer instanceof GatewayError) return bearer;
     return { ...call, headers: { ...call.headers, authorization: `Bearer ${bearer}` } };
   },
+  prepareBody: prepareImages,
   async readReply(operation, reply, target) {
-    if (operation === "image_generation") return imagesReply(reply, target.model);
+    if (IMAGE_OPERATIONS.has(operation)) return imagesReply(reply, target.model);
     if (operation === "video_generation" || operation === "gemini_operation_get") return jsonReply(reply, geminiOperationOf(await replyJson(reply)));
     if (operation !== "embedding") return reply;
     const embeddings = batchEmbedReply(await replyJson(reply));
