@@ -117,16 +117,23 @@ export function createConversations({ db, callerOf, clock = Date.now }: Conversa
     }
   }
 
+  /** The id of a conversation the gateway keeps that a Responses call's `conversation` names; undefined for any other. */
+  const keptIdOf = (conversation: unknown) => {
+    const id = conversationIdOf(conversation);
+    return id !== undefined && ownsId(id) ? id : undefined;
+  };
+
   return {
     ownsId,
+    keptIdOf,
     answer,
     /**
      * A Responses call naming a conversation the gateway keeps, written out whole: the
      * conversation's items, then the call's own input. Any other call comes back as it came.
      */
     async joined(body: Body, owner: string | undefined): Promise<{ body: Body; turn?: ConversationTurn }> {
-      const id = conversationIdOf(body.conversation);
-      if (id === undefined || !ownsId(id)) return { body };
+      const id = keptIdOf(body.conversation);
+      if (id === undefined) return { body };
       if (body.previous_response_id !== undefined && body.previous_response_id !== null) {
         throw badRequest("conversation and previous_response_id cannot both be set: the conversation already holds the earlier turns", "conversation");
       }

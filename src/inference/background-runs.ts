@@ -4,7 +4,6 @@ import { isInternal } from "../http/internal-requests";
 import type { StoredResponses } from "../responses";
 import { unfinishedResponse } from "../responses/background-view";
 import { responseIdFor } from "../responses/ids";
-import { conversationIdOf } from "../conversations";
 import { answersResponsesItself, type Dispatched } from "./dispatch";
 import type { Inference } from "./handle";
 import { resolvedModelRef } from "./model-ref";
@@ -25,8 +24,7 @@ export function backgroundRunOf(inference: Inference, request: Request, body: Re
   const provider = target ? inference.providers.get(target.provider) : undefined;
   if (!target || !provider) return undefined;
   if (!answersResponsesItself(provider, target.model)) return body;
-  const conversation = conversationIdOf(body.conversation);
-  return conversation !== undefined && inference.conversations?.ownsId(conversation) ? { ...body, background: false } : undefined;
+  return inference.conversations?.keptIdOf(body.conversation) !== undefined ? { ...body, background: false } : undefined;
 }
 
 /** Starts the call as a job and answers at once with the response queued; its id is the job's. */

@@ -3,6 +3,7 @@ import { createParser } from "eventsource-parser";
 import type { Database } from "../db/client";
 import { providerObjectKeys } from "../db/schema";
 import type { ProviderStore } from "../provider-registry/store";
+import { type VideoOperation, videoFileIdsOf } from "./formats/genai/video-operation";
 import type { Creates } from "./provider-objects";
 
 /** Providers keep most objects for at most this long (OpenAI's stored responses: 30 days). */
@@ -28,14 +29,10 @@ function objectIdIn(json: string): string | undefined {
 const UPLOAD_URL = "x-goog-upload-url";
 export const UPLOAD_SESSION_PARAM = "upload_id";
 
-/** The Gemini API file a URI names (a video's download URI, `…/files/{id}:download?alt=media`). */
-export const fileIdInUri = (uri: unknown): string | undefined => (typeof uri === "string" ? /\/files\/([^/:?]+)/.exec(uri)?.[1] : undefined);
-
 /** The files a finished Veo operation names, each by the download URI of one video. */
 function videoFilesIn(json: string): string[] {
   try {
-    const operation = JSON.parse(json) as { response?: { generateVideoResponse?: { generatedSamples?: Array<{ video?: { uri?: unknown } }> } } };
-    return (operation.response?.generateVideoResponse?.generatedSamples ?? []).flatMap((sample) => fileIdInUri(sample.video?.uri) ?? []);
+    return videoFileIdsOf(JSON.parse(json) as VideoOperation);
   } catch {
     return [];
   }

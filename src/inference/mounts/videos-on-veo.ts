@@ -1,7 +1,7 @@
 import { badRequest, conflict, GatewayError, notFound } from "../../http/errors";
 import { handleInference, type Inference } from "../handle";
-import { resolveModelRef } from "../model-ref";
-import { fileIdInUri } from "../object-keys";
+import { fileIdInUri, operationNameParts, type VideoOperation } from "../formats/genai/video-operation";
+import { resolvedModelRef } from "../model-ref";
 import type { ProviderObjectOperation } from "../provider-objects";
 import { type ForwardCall, keptObjectCalls } from "./kept-objects";
 
@@ -14,13 +14,6 @@ interface VeoVideo {
   size: string;
   createdAt: number;
 }
-
-type VeoOperation = {
-  name?: string;
-  done?: boolean;
-  error?: { code?: unknown; message?: unknown };
-  response?: { generateVideoResponse?: { generatedSamples?: Array<{ video?: { uri?: unknown; encodedVideo?: unknown; encoding?: unknown } }>; raiMediaFilteredReasons?: unknown[] } };
-};
 
 const ID_PREFIX = "video_veo_";
 /** Veo makes this long a video, and this size, unless asked otherwise. */
@@ -40,15 +33,13 @@ function videoOf(id: string): VeoVideo | undefined {
   if (!id.startsWith(ID_PREFIX)) return undefined;
   try {
     const video = JSON.parse(Buffer.from(id.slice(ID_PREFIX.length), "base64url").toString()) as Partial<VeoVideo>;
-    if (typeof video.provider === "string" && typeof video.operation === "string" && /^models\/[^/]+\/operations\/[^/]+$/.test(video.operation)) return video as VeoVideo;
+    if (typeof video.provider === "string" && typeof video.operation === "string" && operationNameParts(video.operation)) return video as VeoVideo;
   } catch {}
   throw notFound(`no video '${id}' is known here`);
 }
 
-const operationParts = (operation: string) => {
-  const [, model, , id] = operation.split("/");
-  return { model: model!, id: id! };
-};
+/** The model and id of a video's operation, which `videoOf` checked. */
+const operationParts = (operation: string) => operationNameParts(operation)!;
 
 /** OpenAI's create (a multipart form) as Veo's request: the prompt and reference image as its instance, length and size as its parameters. */
 async function veoRequestOf(form: Record<string, unknown>): Promise<Record<string, unknown>> {
@@ -71,7 +62,7 @@ async function veoRequestOf(form: Record<string, unknown>): Promise<Record<strin
 }
 
 /** The video as OpenAI's Videos API shows it, from the operation making it; a create's answer names its prompt and is queued. */
-function videoObject(id: string, video: VeoVideo, operation: VeoOperation, created?: { prompt: string }) {
+function videoObject(id: string, video: VeoVideo, operation: VideoOperation, created?: { prompt: string }) {
   const samples = operation.response?.generateVideoResponse?.generatedSamples ?? [];
   const failed = operation.done === true && (operation.error !== undefined || samples.length === 0);
   const filtered = operation.response?.generateVideoResponse?.raiMediaFilteredReasons?.map(String).join("; ");
@@ -105,26 +96,21 @@ export function videosOnVeo(inference: Inference, mountProvider: string | undefi
   const onGoogle = keptObjectCalls(inference, "genai", mountProvider);
 
   const veoTarget = (model: unknown) => {
-    if (typeof model !== "string") return undefined;
-    try {
-      const target = resolveModelRef(model, inference.providers, "model", mountProvider);
-      return inference.providers.get(target.provider)?.adapter.operations.has("video_generation") ? target : undefined;
-    } catch {
-      return undefined;
-    }
+    const target = typeof model === "string" ? resolvedModelRef(model, inference.providers, mountProvider) : undefined;
+    return target && inference.providers.get(target.provider)?.adapter.operations.has("video_generation") ? target : undefined;
   };
 
-  const poll = async (video: VeoVideo, request: Request): Promise<VeoOperation | Response> => {
+  const poll = async (video: VeoVideo, request: Request): Promise<VideoOperation | Response> => {
     const { model, id } = operationParts(video.operation);
     const reply = await onGoogle("gemini_operation_get", requestAt(request, "?"), { params: { model, id }, heldBy: { provider: video.provider, model } });
-    return reply.ok ? ((await reply.json()) as VeoOperation) : reply;
+    return reply.ok ? ((await reply.json()) as VideoOperation) : reply;
   };
 
   const create = async (request: Request, form: Record<string, unknown>, target: { provider: string; model: string }) => {
     const body = await veoRequestOf(form);
     const reply = await handleInference(inference, { operation: "video_generation", format: "genai", body, model: `${target.provider}/${target.model}`, fallbacks: [], stream: false, request, mountProvider });
     if (!reply.ok) return reply;
-    const operation = (await reply.json()) as VeoOperation;
+    const operation = (await reply.json()) as VideoOperation;
     if (typeof operation.name !== "string") throw new GatewayError({ status: 502, errorType: "provider_bad_response", isGatewayError: false, message: "Veo answered the create without an operation" });
     const { durationSeconds } = body.parameters as { durationSeconds?: number };
     const video: VeoVideo = { provider: target.provider, operation: operation.name, seconds: durationSeconds ? String(durationSeconds) : VEO_DEFAULTS.seconds, size: typeof form.size === "string" ? form.size : VEO_DEFAULTS.size, createdAt: Math.floor(Date.now() / 1000) };

@@ -47,15 +47,12 @@ export function geminiImageRequestOf(body: Body, edits = false): Body {
   };
 }
 
-/** The image parts of a generateContent answer as OpenAI's images reply, with its usage in the images API's naming. */
-export function openAIImagesOfContent(reply: ImageContentReply): Body {
+/** The image parts of a generateContent answer as the images of OpenAI's images reply, with its usage in the images API's naming. */
+export function contentImagesOf(reply: ImageContentReply): { images: Array<{ b64_json: string }>; usage?: Body } {
   const parts = reply.candidates?.[0]?.content?.parts ?? [];
   const images = parts.flatMap((part) => (part.inlineData?.data ? [{ b64_json: part.inlineData.data }] : []));
   const usage = reply.usageMetadata;
-  const output = (usage?.candidatesTokenCount ?? 0) + (usage?.thoughtsTokenCount ?? 0);
-  return {
-    created: Math.floor(Date.now() / 1000),
-    data: images,
-    ...(usage ? { usage: { input_tokens: usage.promptTokenCount ?? 0, output_tokens: output, total_tokens: usage.totalTokenCount ?? (usage.promptTokenCount ?? 0) + output } } : {}),
-  };
+  if (!usage) return { images };
+  const output = (usage.candidatesTokenCount ?? 0) + (usage.thoughtsTokenCount ?? 0);
+  return { images, usage: { input_tokens: usage.promptTokenCount ?? 0, output_tokens: output, total_tokens: usage.totalTokenCount ?? (usage.promptTokenCount ?? 0) + output } };
 }

@@ -39,10 +39,9 @@ export function imagenRequestOf(body: Body): ImagenRequest {
   return { instances: [{ prompt: body.prompt }], parameters: { sampleCount: typeof body.n === "number" ? body.n : 1, aspectRatio: aspectRatioOf(body.size) } };
 }
 
-/** Imagen's predictions as OpenAI's images reply (base64 images; Imagen gives no URLs). */
-export function openAIImagesOf(reply: { predictions?: ImagenPrediction[] }): Body {
-  const images = (reply.predictions ?? []).filter((prediction) => typeof prediction.bytesBase64Encoded === "string");
-  return { created: Math.floor(Date.now() / 1000), data: images.map((prediction) => ({ b64_json: prediction.bytesBase64Encoded })) };
+/** Imagen's predictions as the images of OpenAI's images reply (base64; Imagen gives no URLs). */
+export function imagenImagesOf(reply: { predictions?: ImagenPrediction[] }): Array<{ b64_json: string }> {
+  return (reply.predictions ?? []).flatMap((prediction) => (typeof prediction.bytesBase64Encoded === "string" ? [{ b64_json: prediction.bytesBase64Encoded }] : []));
 }
 
 /** An Imagen predict request as OpenAI's image generation; a request without a prompt is a 400 naming it. */

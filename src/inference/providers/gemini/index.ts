@@ -2,9 +2,9 @@ import { geminiBatches } from "../../batches/gemini";
 import { isProviderObjectOperation, type Operation } from "../../operations";
 import { GEMINI_OBJECT_OPERATIONS } from "../../provider-objects";
 import { badRequest } from "../../../http/errors";
-import { geminiImageRequestOf, isImagenModel, openAIImagesOfContent, withInlineImages } from "../../formats/genai/gemini-images";
-import { imagenRequestOf, openAIImagesOf } from "../../formats/genai/imagen";
-import { jsonReply, replyJson } from "../media-replies";
+import { contentImagesOf, geminiImageRequestOf, isImagenModel, withInlineImages } from "../../formats/genai/gemini-images";
+import { imagenImagesOf, imagenRequestOf } from "../../formats/genai/imagen";
+import { imagesResponse, jsonReply, replyJson } from "../media-replies";
 import { providerObjectCall } from "../provider-object-call";
 import type { ProviderAdapter, UpstreamCall, UpstreamSuccess, UpstreamTarget } from "../types";
 import { baseUrlOf, keyHeaders } from "./keys";
@@ -47,7 +47,11 @@ function uploadHeaders(target: UpstreamTarget): Record<string, string> {
 }
 
 /** An image model's answer (Imagen's predictions, or a Gemini image model's content), read back as the OpenAI images reply the gateway's image generation answers. */
-export const imagesReply = async (reply: UpstreamSuccess, model: string) => jsonReply(reply, isImagenModel(model) ? openAIImagesOf(await replyJson(reply)) : openAIImagesOfContent(await replyJson(reply)));
+export async function imagesReply(reply: UpstreamSuccess, model: string): Promise<UpstreamSuccess> {
+  if (isImagenModel(model)) return jsonReply(reply, imagesResponse(imagenImagesOf(await replyJson(reply))));
+  const { images, usage } = contentImagesOf(await replyJson(reply));
+  return jsonReply(reply, { ...imagesResponse(images), ...(usage ? { usage } : {}) });
+}
 
 /** The operations that answer with images, in OpenAI's shape. */
 export const IMAGE_OPERATIONS: ReadonlySet<Operation> = new Set(["image_generation", "image_edit"]);

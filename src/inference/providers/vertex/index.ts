@@ -4,7 +4,7 @@
  * the Anthropic format (rawPredict), all scoped to the key's project and region, authenticated
  * with a service account's access token.
  */
-import { GatewayError } from "../../../http/errors";
+import { badRequest, GatewayError } from "../../../http/errors";
 import type { Operation } from "../../operations";
 import { genaiMethod, IMAGE_OPERATIONS, imageCallOf, imagesReply, prepareImages } from "../gemini";
 import { jsonReply, replyJson } from "../media-replies";
@@ -72,7 +72,7 @@ function geminiBody(operation: Operation, body: Record<string, unknown>): Record
 /** A poll of Veo's operation, named as the Gemini API names it: Vertex's `:fetchPredictOperation` on its model. */
 function operationPoll(target: UpstreamTarget, body: Record<string, unknown>) {
   const polled = polledOperation(body);
-  if (!polled) throw new GatewayError({ status: 400, errorType: "caller_invalid_request", param: "name", message: "an operation is named models/{model}/operations/{id}" });
+  if (!polled) throw badRequest("an operation is named models/{model}/operations/{id}", "name");
   const model = `publishers/google/models/${polled.model}`;
   return { url: `${locationPath(target)}/${model}:fetchPredictOperation`, body: { operationName: `${locationOf(target)}/${model}/operations/${polled.id}` } };
 }

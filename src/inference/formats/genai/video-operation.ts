@@ -1,0 +1,32 @@
+/**
+ * The long-running operation Veo makes a video in, as the Gemini API answers it (Vertex's answer
+ * is rewritten into this shape): its name, whether it is done, and the videos it made, each by a
+ * download URI (`…/files/{id}:download`) or inline.
+ */
+export interface VideoOperation {
+  name?: string;
+  done?: boolean;
+  error?: { code?: unknown; message?: unknown };
+  response?: {
+    generateVideoResponse?: {
+      generatedSamples?: Array<{ video?: { uri?: unknown; encodedVideo?: unknown; encoding?: unknown } }>;
+      raiMediaFilteredCount?: number;
+      raiMediaFilteredReasons?: unknown[];
+    };
+  };
+}
+
+/** `models/{model}/operations/{id}`, at the end of a name or path (Vertex's names start with the project). */
+const OPERATION_NAME = /(?:^|\/)models\/([^/]+)\/operations\/([^/]+)$/;
+
+/** The model and operation id an operation's name (or a path ending in one) names; undefined for anything else. */
+export function operationNameParts(name: string): { model: string; id: string } | undefined {
+  const match = OPERATION_NAME.exec(name);
+  return match ? { model: match[1]!, id: match[2]! } : undefined;
+}
+
+/** The Gemini API file a URI names (a video's download URI, `…/files/{id}:download?alt=media`). */
+export const fileIdInUri = (uri: unknown): string | undefined => (typeof uri === "string" ? /\/files\/([^/:?]+)/.exec(uri)?.[1] : undefined);
+
+/** The files a finished operation made, one a video. */
+export const videoFileIdsOf = (operation: VideoOperation): string[] => (operation.response?.generateVideoResponse?.generatedSamples ?? []).flatMap((sample) => fileIdInUri(sample.video?.uri) ?? []);
