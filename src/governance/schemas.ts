@@ -1,4 +1,5 @@
 import { type Static, t } from "elysia";
+import { Type } from "@sinclair/typebox";
 
 /** `30s`, `5m`, `1h`, `1d`, `1w`, `1M` (month), `1Y` (year). */
 export const Duration = t.String({ pattern: "^[1-9][0-9]*(s|m|h|d|w|M|Y)$", description: "e.g. 30s, 5m, 1h, 1d, 1w, 1M, 1Y" });
@@ -13,9 +14,9 @@ export const BudgetSpec = t.Object({
 export type BudgetSpec = Static<typeof BudgetSpec>;
 
 export const RateLimitSpec = t.Object({
-  token_max_limit: t.Optional(t.Integer({ minimum: 0 })),
+  token_max_limit: t.Optional(Type.Integer({ minimum: 0 })),
   token_reset_duration: t.Optional(Duration),
-  request_max_limit: t.Optional(t.Integer({ minimum: 0 })),
+  request_max_limit: t.Optional(Type.Integer({ minimum: 0 })),
   request_reset_duration: t.Optional(Duration),
 });
 export type RateLimitSpec = Static<typeof RateLimitSpec>;
@@ -102,7 +103,7 @@ const routingRuleFields = {
   fallbacks: t.Optional(t.Array(t.String({ minLength: 1 }))),
   scope: t.Optional(RoutingScope),
   scope_id: t.Optional(NullableId),
-  priority: t.Optional(t.Integer()),
+  priority: t.Optional(Type.Integer()),
 };
 export const RoutingRuleInput = t.Object(routingRuleFields);
 export type RoutingRuleInput = Static<typeof RoutingRuleInput>;

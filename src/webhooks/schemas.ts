@@ -1,7 +1,8 @@
 import { t } from "elysia";
+import { Type } from "@sinclair/typebox";
 import { DELIVERY_STATUSES, WEBHOOK_EVENTS } from "../db/schema/webhooks";
 
-const Tunable = t.Optional(t.Integer({ minimum: 0 }));
+const Tunable = t.Optional(Type.Integer({ minimum: 0 }));
 const WebhookEventName = t.Union(WEBHOOK_EVENTS.map((event) => t.Literal(event)));
 
 /** The writable fields of spec 2.6. */

@@ -1,7 +1,8 @@
 import { type Static, t } from "elysia";
+import { Type } from "@sinclair/typebox";
 import { MIN_PASSWORD_LENGTH } from "../admin-account";
 
-const PermissionIds = t.Array(t.Integer({ minimum: 0 }), { description: "ids from GET /api/governance/rbac/permissions" });
+const PermissionIds = t.Array(Type.Integer({ minimum: 0 }), { description: "ids from GET /api/governance/rbac/permissions" });
 
 export const RoleParams = t.Object({ role_id: t.Integer({ minimum: 1 }) });
 export const UserParams = t.Object({ user_id: t.String() });
@@ -19,10 +20,10 @@ export type RolePermissionsInput = Static<typeof RolePermissionsInput>;
 const Password = t.String({ minLength: MIN_PASSWORD_LENGTH, description: "lets the user log in to the dashboard" });
 
 export const UserCreateInput = t.Object(
-  { username: t.String({ minLength: 1 }), name: t.Optional(t.String()), role_id: t.Integer({ minimum: 1 }), password: t.Optional(Password) },
+  { username: t.String({ minLength: 1 }), name: t.Optional(t.String()), role_id: Type.Integer({ minimum: 1 }), password: t.Optional(Password) },
   { additionalProperties: false },
 );
 export const UserUpdateInput = t.Object(
-  { name: t.Optional(t.String()), role_id: t.Optional(t.Integer({ minimum: 1 })), password: t.Optional(Password) },
+  { name: t.Optional(t.String()), role_id: t.Optional(Type.Integer({ minimum: 1 })), password: t.Optional(Password) },
   { additionalProperties: false },
 );

@@ -1,4 +1,5 @@
 import { Elysia, t } from "elysia";
+import { Type } from "@sinclair/typebox";
 import { notFound } from "../../http/errors";
 import { configuredModels } from "../../provider-registry/model-listing";
 import { fallbacksOf, handleInference, type Inference } from "../handle";
@@ -23,7 +24,7 @@ const promptFields = {
 const MessagesBody = t.Object(
   {
     ...promptFields,
-    max_tokens: t.Integer({ minimum: 1 }),
+    max_tokens: Type.Integer({ minimum: 1 }),
     stream: t.Optional(t.Boolean()),
     temperature: t.Optional(t.Number({ minimum: 0, maximum: 1 })),
     top_p: t.Optional(t.Number({ minimum: 0, maximum: 1 })),
@@ -31,7 +32,7 @@ const MessagesBody = t.Object(
   open,
 );
 const CountTokensBody = t.Object(promptFields, open);
-const CompleteBody = t.Object({ ...gatewayFields, prompt: t.String(), max_tokens_to_sample: t.Integer({ minimum: 1 }), stream: t.Optional(t.Boolean()) }, open);
+const CompleteBody = t.Object({ ...gatewayFields, prompt: t.String(), max_tokens_to_sample: Type.Integer({ minimum: 1 }), stream: t.Optional(t.Boolean()) }, open);
 /** Extended endpoints (batches...) may name no top-level model: batch requests carry their own. */
 const ExtendedBody = t.Object({ model: t.Optional(t.String({ minLength: 1 })), fallbacks: gatewayFields.fallbacks }, open);
 

@@ -1,5 +1,6 @@
 /** The bodies of the OpenAI-format routes, as TypeBox validates them, and the handler they share. */
 import { t } from "elysia";
+import { Type } from "@sinclair/typebox";
 import type { Usage } from "../canonical";
 import { fallbacksOf, handleInference, type Inference } from "../handle";
 import type { Operation } from "../operations";
@@ -17,7 +18,7 @@ export const EmbeddingBody = t.Object({ ...gatewayFields, input: t.Union([t.Stri
 export const ResponsesBody = t.Object({ ...gatewayFields, input: t.Optional(t.Unknown()) }, open);
 export const SpeechBody = t.Object({ ...gatewayFields, input: t.String({ minLength: 1 }), voice: t.Union([t.String({ minLength: 1 }), t.Object({ id: t.String() }, open)]) }, open);
 export const ImageBody = t.Object({ ...gatewayFields, prompt: t.String({ minLength: 1 }) }, open);
-export const RerankBody = t.Object({ ...gatewayFields, query: t.String(), documents: t.Array(t.Unknown(), { minItems: 1 }), top_n: t.Optional(t.Integer({ minimum: 1 })) }, open);
+export const RerankBody = t.Object({ ...gatewayFields, query: t.String(), documents: t.Array(t.Unknown(), { minItems: 1 }), top_n: t.Optional(Type.Integer({ minimum: 1 })) }, open);
 /** Multipart: form fields are strings, the audio (or the images) files. */
 const formFields = { model: t.String({ minLength: 1 }), fallbacks: t.Optional(t.Union([t.String(), t.Array(t.String())])) };
 export const TranscriptionForm = t.Object({ ...formFields, file: t.File(), stream: t.Optional(t.String()) }, open);
