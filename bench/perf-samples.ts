@@ -27,7 +27,7 @@ export function parseSamples(text: string): Sample[] {
 }
 
 /** The JS functions on a sample's stack, innermost first, as `name#hash` (JSC's hash tells same-named functions apart). */
-function jsFunctions(frames: string[]): string[] {
+export function jsFunctions(frames: string[]): string[] {
   const functions: string[] = [];
   for (const frame of frames) {
     const match = JS_FRAME.exec(frame);
@@ -66,4 +66,17 @@ export function samplesByThread(samples: Sample[], mainTid: number): Map<string,
     counts.set(name, (counts.get(name) ?? 0) + 1);
   }
   return new Map([...counts].sort((a, b) => b[1] - a[1]));
+}
+
+/** The JS call chains (innermost first, `depth` frames) under which a function named `name` ran, most sampled first. */
+export function callersOf(samples: Sample[], name: string, depth = 6): [chain: string, count: number][] {
+  const chains = new Map<string, number>();
+  for (const sample of samples) {
+    const functions = jsFunctions(sample.frames);
+    const at = functions.findIndex((fn) => fn.startsWith(`${name}#`) || fn === name);
+    if (at < 0) continue;
+    const chain = functions.slice(at, at + depth).join(" < ");
+    chains.set(chain, (chains.get(chain) ?? 0) + 1);
+  }
+  return [...chains].sort((a, b) => b[1] - a[1]);
 }

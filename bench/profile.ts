@@ -1,6 +1,7 @@
 /**
  * Where the gateway's CPU goes, per request: `bun bench/profile.ts [--scenario chat] [--seconds 5]
- * [--proxy] [--top 25]`. Runs one scenario of the overhead bench at saturation under Linux
+ * [--proxy] [--top 25] [--rate 2000] [--callers name]`. Runs one scenario of the overhead bench at saturation (or,
+ * with --rate, at that fixed rate, as the latency half of the bench does) under Linux
  * `perf record`, with JavaScriptCore writing a JITDump so compiled JS functions have names, then
  * prints the CPU each thread spends a request and the main thread's by JS function. A function's
  * "self" includes the native code it calls (fetch, Response, JSON, the allocator), which Bun's
@@ -14,7 +15,7 @@ import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { writePerfMap } from "./jit-dump";
 import type { LoadPlan } from "./load-generator";
-import { costByFunction, parseSamples, samplesByThread } from "./perf-samples";
+import { callersOf, costByFunction, parseSamples, samplesByThread } from "./perf-samples";
 import { settled, stopAll } from "./processes";
 import { runLoad } from "./run-load";
 import { SCENARIOS } from "./scenarios";
@@ -28,6 +29,9 @@ const { values: args } = parseArgs({
     proxy: { type: "boolean", default: false },
     top: { type: "string", default: "25" },
     frequency: { type: "string", default: "2999" },
+    rate: { type: "string" },
+    // Also prints the call chains under which the JS function of that name ran.
+    callers: { type: "string" },
   },
 });
 const scenario = SCENARIOS.find((candidate) => candidate.name === args.scenario);
@@ -57,11 +61,12 @@ try {
   const saturation = (duration: number): LoadPlan => ({ mode: "saturate", port: server.port, path: scenario.path, body: scenario.body, headers, connections: 64, durationMs: duration * 1000 });
   await warmUp(saturation, server, 1, 15);
   await settled(server.pid);
+  const measuredPlan = (duration: number): LoadPlan => (args.rate ? { ...saturation(duration), mode: "rate", connections: 16, rate: Number(args.rate) } : saturation(duration));
 
   const dataPath = join(workDir, "perf.data");
   const perf = Bun.spawn(["perf", "record", "-k", "mono", "-F", String(frequency), "-g", "-p", String(server.pid), "-o", dataPath], { stdout: "ignore", stderr: "pipe" });
   await attached(dataPath);
-  const measured = await runLoad(saturation(seconds), server.pid);
+  const measured = await runLoad(measuredPlan(seconds), server.pid);
   perf.kill("SIGINT");
   await perf.exited;
   // Stopped by SIGINT, perf exits non-zero even when it wrote everything.
@@ -77,12 +82,16 @@ try {
 
   const requests = measured.completed + measured.errors;
   const microsPer = (count: number) => (count * 1e6) / frequency / requests;
-  console.log(`${scenario.name}, ${server.name} at saturation under perf: ${measured.throughput.toFixed(0)} req/s, ${microsPer(samples.length).toFixed(1)} µs of CPU a request in all`);
+  console.log(`${scenario.name}, ${server.name} at ${args.rate ? `${args.rate} req/s` : "saturation"} under perf: ${measured.throughput.toFixed(0)} req/s, ${microsPer(samples.length).toFixed(1)} µs of CPU a request in all`);
   console.log("\nby thread (CPU a request):");
   for (const [thread, count] of samplesByThread(samples, server.pid)) console.log(row(thread, microsPer(count)));
   const main = samples.filter((sample) => sample.tid === server.pid);
   console.log(`\nmain thread by JS function (self: its own code and the native code it calls; total: everything under it):`);
   for (const cost of costByFunction(main).slice(0, Number(args.top))) console.log(row(cost.name, microsPer(cost.self), `${microsPer(cost.total).toFixed(1).padStart(6)} total  `));
+  if (args.callers) {
+    console.log(`\ncall chains of ${args.callers} on the main thread:`);
+    for (const [chain, count] of callersOf(main, args.callers).slice(0, Number(args.top))) console.log(row(chain, microsPer(count)));
+  }
 } finally {
   await stopAll();
   rmSync(workDir, { recursive: true, force: true });
