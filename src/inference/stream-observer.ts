@@ -24,14 +24,21 @@ const readyNow = (read: Promise<unknown>): Promise<boolean> => Promise.race([rea
  * The stream, passed to the client unchanged (or as `edit` rewrites it), with `tap` reading the
  * upstream's bytes along. Bun's direct stream writes each chunk straight to the socket, so the
  * tap costs one JS loop rather than a TransformStream per request; a write that answers 0 means
- * the client left, which cancels the upstream read.
+ * the client left, which cancels the upstream read. The tap reads chunks once they have left
+ * (flushed, or the stream closed), so parsing them never delays the client's bytes.
  */
 export function tapStream(stream: ReadableStream<Uint8Array>, tap: ByteTap, edit?: ByteEdit): ReadableStream<Uint8Array> {
   const reader = stream.getReader();
+  const unread: Uint8Array[] = [];
   let ended = false;
+  const feedUnread = () => {
+    for (const chunk of unread) tap.feed(chunk);
+    unread.length = 0;
+  };
   const end = (truncated: boolean) => {
     if (ended) return;
     ended = true;
+    feedUnread();
     tap.end(truncated);
   };
   return new ReadableStream({
@@ -42,7 +49,7 @@ export function tapStream(stream: ReadableStream<Uint8Array>, tap: ByteTap, edit
         for (;;) {
           const { done, value } = await next;
           if (done) break;
-          tap.feed(value);
+          unread.push(value);
           const out = edit ? edit.edit(value) : value;
           const written = out.length > 0 ? controller.write(out) : 1;
           if ((typeof written === "number" ? written : await written) === 0) {
@@ -52,17 +59,20 @@ export function tapStream(stream: ReadableStream<Uint8Array>, tap: ByteTap, edit
           // Bytes already read behind this chunk (often the stream's end) go out in the same
           // write; a chunk is held back only while more is ready, never while the upstream is silent.
           next = reader.read();
-          if (!(await readyNow(next))) await controller.flush();
+          if (!(await readyNow(next))) {
+            await controller.flush();
+            feedUnread();
+          }
         }
       } catch (error) {
-        end(true);
         controller.close(error as Error);
+        end(true);
         return;
       }
       const rest = edit?.flush();
       if (rest) controller.write(rest);
-      end(false);
       controller.close();
+      end(false);
     },
     cancel(reason) {
       end(true);
