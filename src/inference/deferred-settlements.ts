@@ -18,6 +18,13 @@ export class DeferredSettlements {
     this.scheduled = false;
     const due = this.pending;
     this.pending = [];
-    for (const settle of due) settle();
+    for (const settle of due) {
+      try {
+        settle();
+      } catch (error) {
+        // One settlement's failure must not cost the others their logs and charges.
+        console.error("a settlement failed", error);
+      }
+    }
   }
 }

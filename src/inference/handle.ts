@@ -128,19 +128,24 @@ function settleNow(hooks: readonly InferenceHooks[], context: RequestContext, se
   }
 }
 
-/** Settles once the response is on its way: logging, metrics and charging never delay a reply. */
-function settle({ settlements, hooks }: Pick<Inference, "settlements" | "hooks">, context: RequestContext, outcome: Omit<InferenceOutcome, "latencyMs">) {
-  const settled = { ...outcome, latencyMs: performance.now() - context.startedAt };
-  settlements.defer(() => settleNow(hooks, context, settled));
+type Outcome = Omit<InferenceOutcome, "latencyMs">;
+
+/**
+ * Settles once the response is on its way: logging, metrics and charging never delay a reply.
+ * An outcome given as a function is worked out then too (a reply's usage read from its body).
+ */
+function settle({ settlements, hooks }: Pick<Inference, "settlements" | "hooks">, context: RequestContext, outcome: Outcome | (() => Outcome)) {
+  const latencyMs = performance.now() - context.startedAt;
+  settlements.defer(() => settleNow(hooks, context, { ...(typeof outcome === "function" ? outcome() : outcome), latencyMs }));
 }
 
-export function failureOutcome(error: GatewayError): Omit<InferenceOutcome, "latencyMs"> {
+export function failureOutcome(error: GatewayError): Outcome {
   const attempts = (error.extra.routing_info?.attempts ?? []) as Attempt[];
   return { status: error.status, error, attempts, summary: { toolCallNames: [] } };
 }
 
-/** Called once the reply (or the stream) is complete. */
-type OnReplied = (summary: ReplySummary, result?: Dispatched) => void;
+/** Called once the reply (or the stream) is complete, with what summarizes it (read only when it is settled). */
+type OnReplied = (summary: () => ReplySummary, result?: Dispatched) => void;
 
 /**
  * What a Responses call answered as a chat becomes: `resp_` and the request's id, kept unless the
@@ -176,13 +181,13 @@ function clientResponse(result: Dispatched, call: InferenceCall, origin: ReplyOr
     headers["cache-control"] = "no-cache";
     const edit = passthrough ? usageAskedFor(call.operation, call.format, call.body)?.strip() : undefined;
     const upstream = onReplied
-      ? observeStream(result.operation, result.format, { body: result.stream, headers: result.headers }, startedAt, (summary) => onReplied(summary, result), edit)
+      ? observeStream(result.operation, result.format, { body: result.stream, headers: result.headers }, startedAt, (summary) => onReplied(() => summary, result), edit)
       : edit
         ? editStream(result.stream, edit)
         : result.stream;
     return new Response(translateStream(call.operation, result.operation, result.format, call.format, upstream, origin), { status: result.status, headers });
   }
-  onReplied?.(summarizeReply(result.operation, result.format, result.body), result);
+  onReplied?.(() => summarizeReply(result.operation, result.format, result.body), result);
   headers["content-type"] = passthrough ? (result.headers.get("content-type") ?? "application/json") : "application/json";
   const body = translateResponse(call.operation, result.operation, result.format, call.format, result.body, origin);
   return new Response(body, { status: result.status, headers });
@@ -241,7 +246,7 @@ async function answer(inference: Inference, call: InferenceCall, context: Reques
   const primary = context.targets[0]!;
   if (countsLocally(inference, call, primary)) {
     const counted = await FORMATS[call.format]!.countTokensLocally!(call.body);
-    onReplied?.({ toolCallNames: [] });
+    onReplied?.(() => ({ toolCallNames: [] }));
     return Response.json(counted, { headers: { "x-gw-provider": "gateway", "x-gw-model": primary.model } });
   }
   const pinnedKeyId = call.pinnedKeyId ?? context.headers.get("x-gw-api-key-id") ?? (call.operation === "responses" ? await keyOfContinuedObject(inference, call, primary) : undefined);
@@ -290,10 +295,10 @@ const answeredTarget = (target: ModelRef, summary: ReplySummary): ModelRef => (t
 /** A hook answered in place of the upstream: the hooks settle once its reply has been read through. */
 async function answeredByHook(settling: Pick<Inference, "settlements" | "hooks">, call: InferenceCall, context: RequestContext, { response, cacheHit }: HookReply): Promise<Response> {
   // Nothing went upstream, so nothing was spent.
-  const done = (summary: ReplySummary) => settle(settling, context, { status: response.status, attempts: [], summary, cacheHit, cost: 0 });
-  if (call.stream && response.body) return new Response(observeStream(call.operation, call.format, { body: response.body, headers: response.headers }, context.startedAt, done), response);
+  const done = (summary: () => ReplySummary) => settle(settling, context, () => ({ status: response.status, attempts: [], summary: summary(), cacheHit, cost: 0 }));
+  if (call.stream && response.body) return new Response(observeStream(call.operation, call.format, { body: response.body, headers: response.headers }, context.startedAt, (summary) => done(() => summary)), response);
   const text = await response.text();
-  done(summarizeReply(call.operation, call.format, text));
+  done(() => summarizeReply(call.operation, call.format, text));
   return new Response(text, response);
 }
 
@@ -310,7 +315,7 @@ function resolvedOrNone(resolveAll: () => ModelRef[]): ModelRef[] {
 /** A call admitted by the hooks that its caller carries out itself, then settles once. */
 export interface AdmittedCall {
   context: RequestContext;
-  settle(outcome: Omit<InferenceOutcome, "latencyMs">): void;
+  settle(outcome: Outcome): void;
 }
 
 /**
@@ -352,17 +357,18 @@ export async function handleInference(inference: Inference, call: InferenceCall)
     if (context.targets.length === 0) context.targets = resolveAll();
     if (admission.reply) return await transformThrough(admission, context, await answeredByHook(settling, call, context, admission.reply));
     const onReplied: OnReplied | undefined = observed
-      ? (replied, result) => {
-          const summary = countedSummary(call, replied);
-          const target = result && answeredTarget(result.target, summary);
-          settle(settling, context, {
-            status: result?.status ?? 200,
-            answered: result && target && { target, keyId: result.keyId, isFallback: result.isFallback },
-            attempts: result?.attempts ?? [],
-            summary,
-            cost: target && (summary.usage || summary.units) ? inference.price?.({ target, keyId: result.keyId, usage: summary.usage, units: summary.units, context }) : undefined,
-          });
-        }
+      ? (replied, result) =>
+          settle(settling, context, () => {
+            const summary = countedSummary(call, replied());
+            const target = result && answeredTarget(result.target, summary);
+            return {
+              status: result?.status ?? 200,
+              answered: result && target && { target, keyId: result.keyId, isFallback: result.isFallback },
+              attempts: result?.attempts ?? [],
+              summary,
+              cost: target && (summary.usage || summary.units) ? inference.price?.({ target, keyId: result.keyId, usage: summary.usage, units: summary.units, context }) : undefined,
+            };
+          })
       : undefined;
     return await transformThrough(admission, context, await answer(inference, call, context, onReplied));
   } catch (error) {
