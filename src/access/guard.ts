@@ -52,18 +52,21 @@ async function guardManagement(request: Request, path: string, server: Server<un
 
 /**
  * Runs before routing on every /api request: authenticates, checks the route table, and
- * records management writes (allowed or refused) in the audit log.
+ * records management writes (allowed or refused) in the audit log. Without an audit log (OSS)
+ * no hook runs after the route: every request, inference included, would pay for an async one.
  */
-export const accessGuard = (deps: GuardDeps) =>
-  new Elysia({ name: "access-guard" })
-    .onRequest(({ request, server }) => {
-      const path = requestPath(request);
-      if (!isManagementPath(path)) return;
-      return guardManagement(request, path, server, deps);
-    })
-    // Elysia awaits a mapResponse hook only when it is declared async.
-    .mapResponse({ as: "global" }, async ({ request, set, responseValue, body }) => {
-      if (!deps.recorder || !WRITE_METHODS.has(request.method)) return;
-      const access = accessOf(request);
-      if (access) await deps.recorder.record(request, access, { status: statusOf(responseValue, set.status), denied: false, body, responseValue });
-    });
+export function accessGuard(deps: GuardDeps) {
+  const guard = new Elysia({ name: "access-guard" }).onRequest(({ request, server }) => {
+    const path = requestPath(request);
+    if (!isManagementPath(path)) return;
+    return guardManagement(request, path, server, deps);
+  });
+  const { recorder } = deps;
+  if (!recorder) return guard;
+  // Elysia awaits a mapResponse hook only when it is declared async.
+  return guard.mapResponse({ as: "global" }, async ({ request, set, responseValue, body }) => {
+    if (!WRITE_METHODS.has(request.method)) return;
+    const access = accessOf(request);
+    if (access) await recorder.record(request, access, { status: statusOf(responseValue, set.status), denied: false, body, responseValue });
+  });
+}

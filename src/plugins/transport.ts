@@ -15,10 +15,10 @@ async function requestThrough(hooks: readonly HttpHooks[], request: Request): Pr
   }
 }
 
-async function responseThrough(hooks: readonly HttpHooks[], request: Request, original: Response): Promise<Response | undefined> {
+async function responseThrough(hooks: readonly HttpHooks[], request: Request, original: Response): Promise<Response> {
   let response = original;
   for (let index = hooks.length - 1; index >= 0; index--) response = (await hooks[index]!.onHttpResponse?.(request, response)) ?? response;
-  return response === original ? undefined : response;
+  return response;
 }
 
 /**
@@ -33,9 +33,10 @@ export const pluginTransport = (hooks: () => readonly HttpHooks[]) =>
       if (active.length === 0 || !isInferencePath(request)) return;
       return requestThrough(active, request);
     })
-    // mapResponse (not afterHandle) so error answers pass through the hooks too; Elysia awaits
-    // a mapResponse hook only when it is declared async.
-    .mapResponse({ as: "global" }, async ({ request, responseValue }) => {
+    // mapResponse (not afterHandle) so error answers pass through the hooks too. Not declared
+    // async, which Elysia would await on every request: a response the hooks see is mapped as
+    // the promise of what they make of it.
+    .mapResponse({ as: "global" }, ({ request, responseValue }) => {
       const active = hooks();
       if (active.length === 0 || !(responseValue instanceof Response) || !isInferencePath(request)) return;
       return responseThrough(active, request, responseValue);
