@@ -1,4 +1,4 @@
-import { Environment } from "@marcbachmann/cel-js";
+import type { Environment } from "@marcbachmann/cel-js";
 import { badRequest } from "../../http/errors";
 
 /** What a routing rule's CEL expression can read about a request. */
@@ -43,9 +43,19 @@ const VARIABLES: Record<keyof RoutingFacts, string> = {
   requests_used: "double",
 };
 
-const environment = Object.entries(VARIABLES).reduce((env, [name, type]) => env.registerVariable(name, type), new Environment());
+let environment: Environment | undefined;
 
 export type Condition = (facts: RoutingFacts) => boolean;
+
+/**
+ * Loads CEL's compiler once some expression needs it, before compileCondition runs: a gateway
+ * without routing rules never holds it in memory.
+ */
+export async function prepareConditions(expressions: readonly string[]): Promise<void> {
+  if (environment || expressions.every((expression) => !expression.trim())) return;
+  const { Environment } = await import("@marcbachmann/cel-js");
+  environment ??= Object.entries(VARIABLES).reduce((env, [name, type]) => env.registerVariable(name, type), new Environment());
+}
 
 /**
  * Type-checks and compiles a rule's expression, or throws the 400 that names `param`. An empty
@@ -55,6 +65,7 @@ export type Condition = (facts: RoutingFacts) => boolean;
 export function compileCondition(expression: string, param: string): Condition {
   const source = expression.trim();
   if (!source) return () => true;
+  if (!environment) throw new Error("prepareConditions must load CEL before an expression is compiled");
   const checked = environment.check(source);
   if (!checked.valid) {
     const reason = checked.error?.message.split("\n")[0] ?? "invalid expression";

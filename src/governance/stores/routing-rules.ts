@@ -3,7 +3,7 @@ import type { Database } from "../../db/client";
 import { governanceRoutingRules, type RoutingRuleRow } from "../../db/schema";
 import { badRequest } from "../../http/errors";
 import type { ProviderStore } from "../../provider-registry/store";
-import { type Condition, compileCondition } from "../routing/cel-conditions";
+import { type Condition, compileCondition, prepareConditions } from "../routing/cel-conditions";
 import type { RoutingRuleInput, RoutingRuleUpdateInput, RoutingScope, RoutingTarget } from "../schemas";
 import type { Organization } from "./organization";
 import { RowCache } from "./row-cache";
@@ -42,7 +42,8 @@ export class RoutingRuleStore {
   ) {}
 
   async load(): Promise<void> {
-    await this.rules.reload(() => this.db.select().from(governanceRoutingRules));
+    const rows = await this.rules.reload(() => this.db.select().from(governanceRoutingRules));
+    await prepareConditions(rows.map((row) => row.celExpression));
     this.reindex();
   }
 
@@ -53,6 +54,7 @@ export class RoutingRuleStore {
 
   async create(input: RoutingRuleInput): Promise<RoutingRuleRow> {
     const now = new Date();
+    await prepareConditions([input.cel_expression]);
     const row = this.checked({ id: crypto.randomUUID(), createdAt: now, updatedAt: now, ...this.fieldsOf(input) });
     await this.db.insert(governanceRoutingRules).values(row);
     return this.remember(row);
@@ -61,6 +63,7 @@ export class RoutingRuleStore {
   async update(id: string, input: RoutingRuleUpdateInput): Promise<RoutingRuleRow> {
     const current = this.rules.require(id);
     const merged = { ...routingRuleView(current), ...input };
+    await prepareConditions([merged.cel_expression]);
     const row = this.checked({ ...current, ...this.fieldsOf(merged), updatedAt: new Date() });
     await this.db.update(governanceRoutingRules).set(row).where(eq(governanceRoutingRules.id, id));
     return this.remember(row);

@@ -1,6 +1,7 @@
-import { Sha256 } from "@aws-crypto/sha256-js";
-import { SignatureV4 } from "@smithy/signature-v4";
 import type { UpstreamCall } from "../types";
+
+/** The signer loads with the first signed call: a gateway with no AWS provider never holds it in memory. */
+const signerLibraries = () => Promise.all([import("@smithy/signature-v4"), import("@aws-crypto/sha256-js")]);
 
 export interface AwsCredentials {
   accessKeyId: string;
@@ -15,6 +16,7 @@ export interface AwsCredentials {
  */
 export async function signCall(call: UpstreamCall, credentials: AwsCredentials, region: string, service: "bedrock" | "s3" = "bedrock"): Promise<UpstreamCall> {
   const url = new URL(call.url);
+  const [{ SignatureV4 }, { Sha256 }] = await signerLibraries();
   const signer = new SignatureV4({ service, region, credentials, sha256: Sha256, uriEscapePath: service !== "s3" });
   if (call.body instanceof FormData || call.body instanceof Blob) throw new Error("only text and byte bodies can be signed");
   const signed = await signer.sign({

@@ -1,5 +1,4 @@
 import { randomUUID } from "node:crypto";
-import { importPKCS8, SignJWT } from "jose";
 import type { OAuthKeyConfig } from "../../../provider-registry/schemas";
 import { parsePrivateKey, signingAlgorithmOf } from "./config";
 
@@ -8,6 +7,7 @@ const DEFAULT_LIFETIME_SECONDS = 300;
 /** jose imports PKCS#8; keys written as PKCS#1 or SEC1 are converted first. */
 async function signingKey(pem: string, algorithm: string) {
   const pkcs8 = parsePrivateKey(pem).export({ type: "pkcs8", format: "pem" }).toString();
+  const { importPKCS8 } = await import("jose");
   return importPKCS8(pkcs8, algorithm);
 }
 
@@ -21,6 +21,8 @@ export async function signedAssertion(config: OAuthKeyConfig, privateKey: string
   const issuer = config.issuer || config.client_id!;
   const lifetime = config.assertion_lifetime_seconds || DEFAULT_LIFETIME_SECONDS;
   const now = Math.floor(Date.now() / 1000);
+  // Loaded with the first assertion a gateway signs: most never do.
+  const { SignJWT } = await import("jose");
   return new SignJWT(config.scopes?.length ? { scope: config.scopes.join(" ") } : {})
     .setProtectedHeader({ alg: algorithm, typ: "JWT", ...(config.key_id ? { kid: config.key_id } : {}) })
     .setIssuer(issuer)

@@ -6,7 +6,6 @@
 import { sha256Hex } from "../../../crypto/sha256-hex";
 import { type Static, Type as t } from "@sinclair/typebox";
 import { Value } from "@sinclair/typebox/value";
-import { importPKCS8, SignJWT } from "jose";
 import { GatewayError } from "../../../http/errors";
 import { upstreamUnreachable } from "../../upstream-errors";
 import { type MintedToken, singleFlightTokens } from "../single-flight-tokens";
@@ -39,6 +38,8 @@ export function parseServiceAccount(credentials: string): ServiceAccount | Gatew
 }
 
 async function signedAssertion(account: ServiceAccount, tokenUri: string): Promise<string> {
+  // Loaded with the first token a gateway mints: most never do.
+  const { importPKCS8, SignJWT } = await import("jose");
   const key = await importPKCS8(account.private_key, "RS256");
   return new SignJWT({ scope: CLOUD_PLATFORM_SCOPE })
     .setProtectedHeader({ alg: "RS256", typ: "JWT", ...(account.private_key_id ? { kid: account.private_key_id } : {}) })
