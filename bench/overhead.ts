@@ -19,7 +19,7 @@ import { adminOf, JIT_QUIET_SHARE, startBareProxy, startGateway, startMockUpstre
 // `--scenario <name>` (repeatable) measures only those scenarios, for quick iterations.
 const { values: args } = parseArgs({ args: Bun.argv.slice(2), options: { scenario: { type: "string", multiple: true } } });
 const chosen = args.scenario ? SCENARIOS.filter((scenario) => args.scenario!.includes(scenario.name)) : SCENARIOS;
-const SETTINGS = { rate: 2_000, rateSeconds: 5, rateConnections: 16, connections: 64, saturationSeconds: 3, saturationRounds: 3, warmupSeconds: 1, warmupLimitSeconds: 15 };
+const SETTINGS = { rate: 2_000, rateSeconds: 4, rateRounds: 3, rateConnections: 16, connections: 64, saturationSeconds: 3, saturationRounds: 3, warmupSeconds: 1, warmupLimitSeconds: 15 };
 const gatewayEnv = startScriptEnv();
 
 async function startTargets(workDir: string): Promise<Record<TargetName, BenchServer>> {
@@ -56,8 +56,18 @@ function plan(scenario: Scenario, server: BenchServer, headers: Record<string, s
   return { mode, port: server.port, path: scenario.path, body: scenario.body, headers, connections, durationMs: seconds * 1000, rate: SETTINGS.rate };
 }
 
-function medianByThroughput(runs: Measured[]): Measured {
-  return runs.toSorted((a, b) => a.throughput - b.throughput)[Math.floor(runs.length / 2)]!;
+const medianBy = (runs: Measured[], figure: (run: Measured) => number): Measured => runs.toSorted((a, b) => figure(a) - figure(b))[Math.floor(runs.length / 2)]!;
+
+/**
+ * Rounds alternate between the targets and each reports its median round: on a shared machine a
+ * slow spell then hits every target alike instead of whichever ran during it.
+ */
+async function alternatingRounds(count: number, run: (target: TargetName) => Promise<Measured>): Promise<Record<TargetName, Measured[]>> {
+  const rounds = Object.fromEntries(TARGETS.map((target) => [target, [] as Measured[]])) as Record<TargetName, Measured[]>;
+  for (let round = 0; round < count; round++) {
+    for (const target of TARGETS) rounds[target].push(await run(target));
+  }
+  return rounds;
 }
 
 async function warmUpTarget(scenario: Scenario, server: BenchServer, headers: Record<string, string> | undefined): Promise<void> {
@@ -68,24 +78,15 @@ async function warmUpTarget(scenario: Scenario, server: BenchServer, headers: Re
 async function measureScenario(scenario: Scenario, servers: Record<TargetName, BenchServer>): Promise<ScenarioResult> {
   const headers = await headersFor(scenario, servers.gateway);
   await checkAnswers(scenario, servers, headers);
-  const atRate = {} as ByTarget;
-  const saturated = {} as ByTarget;
-  for (const target of TARGETS) {
-    const server = servers[target];
-    await warmUpTarget(scenario, server, headers[target]);
-    await settled(server.pid);
-    atRate[target] = await runLoad(plan(scenario, server, headers[target], "rate", SETTINGS.rateSeconds), server.pid);
-  }
-  // Rounds alternate between the targets and each reports its median round: on a shared
-  // machine a slow spell then hits every target alike instead of whichever ran during it.
-  const rounds = Object.fromEntries(TARGETS.map((target) => [target, [] as Measured[]])) as Record<TargetName, Measured[]>;
-  for (let round = 0; round < SETTINGS.saturationRounds; round++) {
-    for (const target of TARGETS) {
-      await settled(servers[target].pid);
-      rounds[target].push(await runLoad(plan(scenario, servers[target], headers[target], "saturate", SETTINGS.saturationSeconds), servers[target].pid));
-    }
-  }
-  for (const target of TARGETS) saturated[target] = medianByThroughput(rounds[target]);
+  for (const target of TARGETS) await warmUpTarget(scenario, servers[target], headers[target]);
+  const measure = (mode: LoadPlan["mode"], seconds: number) => async (target: TargetName) => {
+    await settled(servers[target].pid);
+    return runLoad(plan(scenario, servers[target], headers[target], mode, seconds), servers[target].pid);
+  };
+  const rateRounds = await alternatingRounds(SETTINGS.rateRounds, measure("rate", SETTINGS.rateSeconds));
+  const saturationRounds = await alternatingRounds(SETTINGS.saturationRounds, measure("saturate", SETTINGS.saturationSeconds));
+  const atRate = Object.fromEntries(TARGETS.map((target) => [target, medianBy(rateRounds[target], (run) => run.latency.p50)])) as ByTarget;
+  const saturated = Object.fromEntries(TARGETS.map((target) => [target, medianBy(saturationRounds[target], (run) => run.throughput)])) as ByTarget;
   return { scenario, atRate, saturated };
 }
 
@@ -97,8 +98,9 @@ function describeSetup(): string {
     `and what \`npm start\` sets: ${Object.entries(gatewayEnv).map(([name, value]) => `${name}=${value}`).join(" ") || "nothing"}.`,
     "Load generator: bench/load-generator.ts, one Bun process per run, apart from every server; raw keep-alive HTTP/1.1",
     "sockets, times from Bun.nanoseconds() (shown in µs). Fixed rate: open loop, paced by bench/pacer.ts (its own process),",
-    `${SETTINGS.rateConnections} connections, a request finding none idle counts from its tick. Saturation: ${SETTINGS.connections} connections back to back,`,
-    `${SETTINGS.saturationRounds} rounds alternating between the targets; each target's median round (by throughput) is shown.`,
+    `${SETTINGS.rateConnections} connections, a request finding none idle counts from its tick; ${SETTINGS.rateRounds} rounds alternating between the targets, each`,
+    `target's median round (by p50) shown. Saturation: ${SETTINGS.connections} connections back to back, ${SETTINGS.saturationRounds} rounds alternating the same way, each target's`,
+    "median round (by throughput) shown.",
     `Each target first gets saturation (not counted) in ${SETTINGS.warmupSeconds} s slices until its JIT compiler threads use under ${JIT_QUIET_SHARE * 100}% of a core`,
     `(at most ${SETTINGS.warmupLimitSeconds} s): steady state, not the compilation of its code. Each run starts once the target is idle (≤3 s wait).`,
     '"server CPU per request": user+system time of the measured process alone (mock, proxy or gateway) over its requests.',

@@ -62,6 +62,7 @@ const errorRow = (label: string, runs: ByTarget): Row[] =>
 export interface TableSettings {
   rate: number;
   rateSeconds: number;
+  rateRounds: number;
   connections: number;
   saturationSeconds: number;
   saturationRounds: number;
@@ -77,7 +78,7 @@ export function renderTable(results: ScenarioResult[], settings: TableSettings):
     for (const entry of rows) lines.push(line([entry.label, ...entry.values.map((value) => number(value)), entry.difference]));
   };
   for (const result of results) {
-    section(`${result.scenario.name}: ${number(settings.rate)} req/s for ${settings.rateSeconds} s`, [...rateRows(result), ...errorRow("errors", result.atRate)]);
+    section(`${result.scenario.name}: ${number(settings.rate)} req/s, median of ${settings.rateRounds} × ${settings.rateSeconds} s`, [...rateRows(result), ...errorRow("errors", result.atRate)]);
     section(`${result.scenario.name}: saturation, ${settings.connections} connections, median of ${settings.saturationRounds} × ${settings.saturationSeconds} s`, [...saturationRows(result), ...errorRow("errors", result.saturated)]);
   }
   return lines.join("\n");
