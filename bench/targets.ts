@@ -30,13 +30,16 @@ export function startBareProxy(mock: BenchServer, env: Record<string, string> = 
   return startServer("bare proxy", [bun, `${import.meta.dir}/bare-proxy.ts`, mock.url], { env: { ...process.env, ...env } });
 }
 
-/** The gateway over the bench config, its database in `workDir`; `env` is added to what `npm start` sets. */
-export function startGateway(workDir: string, mock: BenchServer, env: Record<string, string> = {}): Promise<BenchServer> {
+/**
+ * The gateway over the bench config, its database in `workDir`; `env` is added to what `npm start`
+ * sets. `tree` is the checkout it runs from (another worktree, to compare two builds).
+ */
+export function startGateway(workDir: string, mock: BenchServer, env: Record<string, string> = {}, tree = repoRoot, name = "gateway"): Promise<BenchServer> {
   const configPath = join(workDir, "config.json");
   writeFileSync(configPath, JSON.stringify(benchGatewayConfig(mock.url)));
   // The bun binary itself rather than `npx bun`, so the pid is the gateway's and its RSS can be read.
-  return startServer("gateway", [bun, "src/main.ts", "--port", "0", "--config", configPath], {
-    cwd: repoRoot,
+  return startServer(name, [bun, "src/main.ts", "--port", "0", "--config", configPath], {
+    cwd: tree,
     env: { ...process.env, ...startScriptEnv(), ...env, GATEWAY_DB_URL: `file:${join(workDir, "gateway.db")}`, GATEWAY_ENCRYPTION_KEY: "bench-encryption-key" },
   });
 }
