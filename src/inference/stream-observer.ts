@@ -14,6 +14,9 @@ export interface ByteTap {
 
 const settled = Promise.resolve();
 
+/** Bytes a tap may lag behind the client: a stream that keeps arriving faster than it is flushed (a large download) is read along past this, not held whole. */
+const MAX_UNREAD_BYTES = 64 * 1024;
+
 /**
  * Whether a read has already brought something, without waiting for it: both sides of the race
  * are one reaction away, so an answered read wins. A failed read counts as not ready.
@@ -30,10 +33,12 @@ const readyNow = (read: Promise<unknown>): Promise<boolean> => Promise.race([rea
 export function tapStream(stream: ReadableStream<Uint8Array>, tap: ByteTap, edit?: ByteEdit): ReadableStream<Uint8Array> {
   const reader = stream.getReader();
   const unread: Uint8Array[] = [];
+  let unreadBytes = 0;
   let ended = false;
   const feedUnread = () => {
     for (const chunk of unread) tap.feed(chunk);
     unread.length = 0;
+    unreadBytes = 0;
   };
   const end = (truncated: boolean) => {
     if (ended) return;
@@ -50,6 +55,7 @@ export function tapStream(stream: ReadableStream<Uint8Array>, tap: ByteTap, edit
           const { done, value } = await next;
           if (done) break;
           unread.push(value);
+          unreadBytes += value.length;
           const out = edit ? edit.edit(value) : value;
           const written = out.length > 0 ? controller.write(out) : 1;
           if ((typeof written === "number" ? written : await written) === 0) {
@@ -61,6 +67,8 @@ export function tapStream(stream: ReadableStream<Uint8Array>, tap: ByteTap, edit
           next = reader.read();
           if (!(await readyNow(next))) {
             await controller.flush();
+            feedUnread();
+          } else if (unreadBytes >= MAX_UNREAD_BYTES) {
             feedUnread();
           }
         }
