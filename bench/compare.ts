@@ -14,7 +14,7 @@ import type { LoadPlan } from "./load-generator";
 import { type BenchServer, settled, stopAll } from "./processes";
 import { type Measured, runLoad } from "./run-load";
 import { SCENARIOS } from "./scenarios";
-import { adminOf, startBareProxy, startGateway, startMockUpstream, warmUp } from "./targets";
+import { adminOf, LOAD, loadPlan, startBareProxy, startGateway, startMockUpstream, warmUp } from "./targets";
 
 const { values: args, positionals } = parseArgs({
   args: Bun.argv.slice(2),
@@ -48,25 +48,15 @@ try {
       const gatewayOnly = target !== proxy && scenario.setup ? await scenario.setup(adminOf(target)) : {};
       headers.set(target, { ...scenario.headers, ...gatewayOnly });
     }
-    const plan = (target: BenchServer, planMode: LoadPlan["mode"], seconds: number): LoadPlan => ({
-      mode: planMode,
-      port: target.port,
-      path: scenario.path,
-      body: scenario.body,
-      headers: headers.get(target),
-      connections: planMode === "rate" ? 16 : 64,
-      durationMs: seconds * 1000,
-      rate: 2_000,
-    });
-    for (const target of targets) await warmUp((seconds) => plan(target, "saturate", seconds), target, 1, 15);
+    for (const target of targets) await warmUp((seconds) => loadPlan(scenario, target, headers.get(target), "saturate", seconds), target, 1, 15);
     const runs = new Map<BenchServer, Measured[]>(targets.map((target) => [target, []]));
     for (let round = 0; round < rounds; round++) {
       for (const target of targets) {
         await settled(target.pid);
-        runs.get(target)!.push(await runLoad(plan(target, mode, SECONDS[mode]), target.pid));
+        runs.get(target)!.push(await runLoad(loadPlan(scenario, target, headers.get(target), mode, SECONDS[mode]), target.pid));
       }
     }
-    console.log(`${scenario.name}, ${mode === "rate" ? "2,000 req/s" : "saturation"}, ${rounds} rounds:`);
+    console.log(`${scenario.name}, ${mode === "rate" ? `${LOAD.rate.toLocaleString("en-US")} req/s` : "saturation"}, ${rounds} rounds:`);
     for (const target of targets) {
       const measured = runs.get(target)!;
       console.log(`${target.name}`);

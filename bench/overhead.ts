@@ -14,12 +14,12 @@ import { type BenchServer, memoryOf, settled, stopAll } from "./processes";
 import { type ByTarget, governanceCost, renderTable, type ScenarioResult, TARGETS, type TargetName, verdicts } from "./report";
 import { type Measured, runLoad } from "./run-load";
 import { SCENARIOS, type Scenario } from "./scenarios";
-import { adminOf, JIT_QUIET_SHARE, startBareProxy, startGateway, startMockUpstream, startScriptEnv, warmUp } from "./targets";
+import { adminOf, JIT_QUIET_SHARE, LOAD, loadPlan, startBareProxy, startGateway, startMockUpstream, startScriptEnv, warmUp } from "./targets";
 
 // `--scenario <name>` (repeatable) measures only those scenarios, for quick iterations.
 const { values: args } = parseArgs({ args: Bun.argv.slice(2), options: { scenario: { type: "string", multiple: true } } });
 const chosen = args.scenario ? SCENARIOS.filter((scenario) => args.scenario!.includes(scenario.name)) : SCENARIOS;
-const SETTINGS = { rate: 2_000, rateSeconds: 4, rateRounds: 3, rateConnections: 16, connections: 64, saturationSeconds: 3, saturationRounds: 3, warmupSeconds: 1, warmupLimitSeconds: 15 };
+const SETTINGS = { ...LOAD, rateSeconds: 4, rateRounds: 3, saturationSeconds: 3, saturationRounds: 3, warmupSeconds: 1, warmupLimitSeconds: 15 };
 const gatewayEnv = startScriptEnv();
 
 async function startTargets(workDir: string): Promise<Record<TargetName, BenchServer>> {
@@ -51,11 +51,6 @@ async function checkAnswers(scenario: Scenario, servers: Record<TargetName, Benc
   }
 }
 
-function plan(scenario: Scenario, server: BenchServer, headers: Record<string, string> | undefined, mode: LoadPlan["mode"], seconds: number): LoadPlan {
-  const connections = mode === "rate" ? SETTINGS.rateConnections : SETTINGS.connections;
-  return { mode, port: server.port, path: scenario.path, body: scenario.body, headers, connections, durationMs: seconds * 1000, rate: SETTINGS.rate };
-}
-
 const medianBy = (runs: Measured[], figure: (run: Measured) => number): Measured => runs.toSorted((a, b) => figure(a) - figure(b))[Math.floor(runs.length / 2)]!;
 
 /**
@@ -71,7 +66,7 @@ async function alternatingRounds(count: number, run: (target: TargetName) => Pro
 }
 
 async function warmUpTarget(scenario: Scenario, server: BenchServer, headers: Record<string, string> | undefined): Promise<void> {
-  const elapsed = await warmUp((seconds) => plan(scenario, server, headers, "saturate", seconds), server, SETTINGS.warmupSeconds, SETTINGS.warmupLimitSeconds);
+  const elapsed = await warmUp((seconds) => loadPlan(scenario, server, headers, "saturate", seconds), server, SETTINGS.warmupSeconds, SETTINGS.warmupLimitSeconds);
   console.error(`  ${server.name}: warm after ${elapsed} s`);
 }
 
@@ -81,7 +76,7 @@ async function measureScenario(scenario: Scenario, servers: Record<TargetName, B
   for (const target of TARGETS) await warmUpTarget(scenario, servers[target], headers[target]);
   const measure = (mode: LoadPlan["mode"], seconds: number) => async (target: TargetName) => {
     await settled(servers[target].pid);
-    return runLoad(plan(scenario, servers[target], headers[target], mode, seconds), servers[target].pid);
+    return runLoad(loadPlan(scenario, servers[target], headers[target], mode, seconds), servers[target].pid);
   };
   const rateRounds = await alternatingRounds(SETTINGS.rateRounds, measure("rate", SETTINGS.rateSeconds));
   const saturationRounds = await alternatingRounds(SETTINGS.saturationRounds, measure("saturate", SETTINGS.saturationSeconds));

@@ -14,12 +14,11 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { writePerfMap } from "./jit-dump";
-import type { LoadPlan } from "./load-generator";
 import { callersOf, costByFunction, parseSamples, samplesByThread } from "./perf-samples";
 import { settled, stopAll } from "./processes";
 import { runLoad } from "./run-load";
 import { SCENARIOS } from "./scenarios";
-import { adminOf, startBareProxy, startGateway, startMockUpstream, warmUp } from "./targets";
+import { adminOf, loadPlan, startBareProxy, startGateway, startMockUpstream, warmUp } from "./targets";
 
 const { values: args } = parseArgs({
   args: Bun.argv.slice(2),
@@ -58,10 +57,9 @@ try {
   const mock = await startMockUpstream();
   const server = args.proxy ? await startBareProxy(mock, jitDump) : await startGateway(workDir, mock, jitDump);
   const headers = { ...scenario.headers, ...(scenario.setup && !args.proxy ? await scenario.setup(adminOf(server)) : {}) };
-  const saturation = (duration: number): LoadPlan => ({ mode: "saturate", port: server.port, path: scenario.path, body: scenario.body, headers, connections: 64, durationMs: duration * 1000 });
-  await warmUp(saturation, server, 1, 15);
+  await warmUp((duration) => loadPlan(scenario, server, headers, "saturate", duration), server, 1, 15);
   await settled(server.pid);
-  const measuredPlan = (duration: number): LoadPlan => (args.rate ? { ...saturation(duration), mode: "rate", connections: 16, rate: Number(args.rate) } : saturation(duration));
+  const measuredPlan = (duration: number) => (args.rate ? loadPlan(scenario, server, headers, "rate", duration, Number(args.rate)) : loadPlan(scenario, server, headers, "saturate", duration));
 
   const dataPath = join(workDir, "perf.data");
   const perf = Bun.spawn(["perf", "record", "-k", "mono", "-F", String(frequency), "-g", "-p", String(server.pid), "-o", dataPath], { stdout: "ignore", stderr: "pipe" });

@@ -9,7 +9,7 @@ import { BENCH_SETUP_TOKEN, benchGatewayConfig } from "./gateway-config";
 import type { LoadPlan } from "./load-generator";
 import { type BenchServer, jitCpuSecondsOf, startServer } from "./processes";
 import { runLoad } from "./run-load";
-import type { AdminFetch } from "./scenarios";
+import type { AdminFetch, Scenario } from "./scenarios";
 
 const repoRoot = resolve(import.meta.dir, "..");
 const bun = process.execPath;
@@ -42,6 +42,15 @@ export function startGateway(workDir: string, mock: BenchServer, env: Record<str
     cwd: tree,
     env: { ...process.env, ...startScriptEnv(), ...env, GATEWAY_DB_URL: `file:${join(workDir, "gateway.db")}`, GATEWAY_ENCRYPTION_KEY: "bench-encryption-key" },
   });
+}
+
+/** The load every bench sends: a fixed rate on a few connections (the latency targets), or saturation on many. */
+export const LOAD = { rate: 2_000, rateConnections: 16, connections: 64 };
+
+/** One run of `scenario` against `server` for `seconds`, at the fixed rate or saturating it. */
+export function loadPlan(scenario: Scenario, server: BenchServer, headers: Record<string, string> | undefined, mode: LoadPlan["mode"], seconds: number, rate = LOAD.rate): LoadPlan {
+  const connections = mode === "rate" ? LOAD.rateConnections : LOAD.connections;
+  return { mode, port: server.port, path: scenario.path, body: scenario.body, headers, connections, durationMs: seconds * 1000, rate };
 }
 
 /** POSTs to the gateway's management API with the setup token; a refusal stops the bench. */
