@@ -53,16 +53,16 @@ export function loadPlan(scenario: Scenario, server: BenchServer, headers: Recor
   return { mode, port: server.port, path: scenario.path, body: scenario.body, headers, connections, durationMs: seconds * 1000, rate };
 }
 
-/** POSTs to the gateway's management API with the setup token; a refusal stops the bench. */
-export function adminOf(gateway: BenchServer): AdminFetch {
+/** Sends JSON to the gateway's management API (POST unless told) with the setup token; a refusal stops the bench. */
+export function adminOf(gateway: BenchServer, method = "POST"): AdminFetch {
   return async (path, json) => {
     const response = await fetch(gateway.url + path, {
-      method: "POST",
+      method,
       headers: { "content-type": "application/json", [SETUP_TOKEN_HEADER]: BENCH_SETUP_TOKEN },
       body: JSON.stringify(json),
     });
     const text = await response.text();
-    if (!response.ok) throw new Error(`gateway answered POST ${path} with ${response.status}:\n${text.slice(0, 500)}`);
+    if (!response.ok) throw new Error(`gateway answered ${method} ${path} with ${response.status}:\n${text.slice(0, 500)}`);
     return JSON.parse(text) as unknown;
   };
 }
