@@ -71,7 +71,7 @@ function processRuns(identity: string): boolean {
  * or refused by the table); the segments of processes that no longer run are what `recover`
  * hands back.
  */
-export class CrashJournal<Row> {
+export class CrashJournal {
   private readonly instance = crypto.randomUUID().slice(0, 8);
   /** Segments with unsettled rows, oldest first; the last one is appended to. */
   private readonly segments: Segment[] = [];
@@ -80,8 +80,8 @@ export class CrashJournal<Row> {
   /** Set once rows were given up on: from then on every segment stays for the next start. */
   private keepAll = false;
   private sequence = 0;
-  /** Appended rows not written yet. */
-  private pending: Row[] = [];
+  /** Appended lines not written yet. */
+  private pending: string[] = [];
   private writeScheduled = false;
   private lastWriteAt = Number.NEGATIVE_INFINITY;
   // A journal that cannot be written (a full disk) loses only its own guarantee: the rows still queue.
@@ -99,11 +99,12 @@ export class CrashJournal<Row> {
     }
   }
 
-  append(row: Row): void {
+  /** `line`: a row's JSON text, one line. */
+  append(line: string): void {
     const segment = this.openSegment();
     segment.rows++;
     segment.end = ++this.appended;
-    this.pending.push(row);
+    this.pending.push(line);
     if (this.writeScheduled) return;
     this.writeScheduled = true;
     const wait = this.lastWriteAt + MIN_WRITE_INTERVAL_MS - performance.now();
@@ -200,7 +201,7 @@ export class CrashJournal<Row> {
     const segment = this.segments.at(-1);
     if (this.pending.length === 0 || !segment) return;
     let text = segment.fd === undefined ? `${JSON.stringify(this.header)}\n` : "";
-    for (const row of this.pending) text += `${JSON.stringify(row)}\n`;
+    for (const line of this.pending) text += `${line}\n`;
     this.pending = [];
     this.lastWriteAt = performance.now();
     try {

@@ -9,7 +9,8 @@ import { BatchWriter, rowsWithin } from "./batch-writer";
 import { clientReader } from "./client-reader";
 import { clientWriter } from "./client-writer";
 import { CrashJournal, type RecoveredSegment } from "./crash-journal";
-import { type DriverRow, driverRowLayout, driverRowOf, LOG_COLUMN_NAMES, rowFromDriver } from "./log-columns";
+import type { EncodedRow } from "./encoded-rows";
+import { driverRowLayout, encodedRowOf, LOG_COLUMN_NAMES, rowFromDriver } from "./log-columns";
 import { requestLogRecorder } from "./recorder";
 import { scheduleRetention } from "./retention";
 import { requestLogSource } from "./live-source";
@@ -60,14 +61,14 @@ export interface RequestLogsOptions {
   journalDir?: string;
 }
 
-/** A row on its way to the table: as the recorder built it (what listeners get) and as the driver stores it. */
+/** A row on its way to the table: as the recorder built it (what listeners get) and encoded for the writer. */
 interface QueuedRow {
   row: NewRequestLogRow;
-  values: DriverRow;
+  encoded: EncodedRow;
 }
 
-/** The row and its driver values share their strings, so the content counts once. */
-const sizeOfQueued = ({ row }: QueuedRow) => ROW_OVERHEAD_BYTES + (row.requestContent?.length ?? 0) + (row.responseContent?.length ?? 0);
+/** The row's content, and again in its encoding. */
+const sizeOfQueued = ({ row, encoded }: QueuedRow) => ROW_OVERHEAD_BYTES + (row.requestContent?.length ?? 0) + (row.responseContent?.length ?? 0) + encoded.length;
 
 /** Recovered rows in chunks an empty queue takes whole: at most RECOVERY_CHUNK rows, and the queue's bytes (or one larger row). */
 function* recoveryChunks(rows: QueuedRow[], capacityBytes: number): Generator<QueuedRow[]> {
@@ -96,7 +97,7 @@ function journaledRows(segments: RecoveredSegment[]): QueuedRow[] {
       try {
         if (!Array.isArray(line)) throw new Error("not a row");
         const values = laidOut(line);
-        return [{ row: rowFromDriver(values), values }];
+        return [{ row: rowFromDriver(values), encoded: JSON.stringify(values) }];
       } catch (error) {
         console.error("request log: skipped a journal row that does not read", error);
         return [];
@@ -116,11 +117,11 @@ export function createRequestLogs(db: Database, options: RequestLogsOptions = {}
   const writtenListeners = new Set<(rows: readonly NewRequestLogRow[]) => void>();
   const embeddedFile = options.threads && embeddedFilePath(options.threads.url);
   const journalDir = options.journalDir ?? (embeddedFile ? `${embeddedFile}-log-journal` : undefined);
-  const journal = journalDir ? new CrashJournal<DriverRow>(journalDir, { columns: LOG_COLUMN_NAMES }) : undefined;
+  const journal = journalDir ? new CrashJournal(journalDir, { columns: LOG_COLUMN_NAMES }) : undefined;
   const tableWriter = options.threads ? workerWriter(options.threads) : logWriterOver(clientWriter(db.$client));
   const reader = embeddedFile ? workerReader(embeddedFile) : undefined;
   const insertAndTell = async (batch: QueuedRow[]) => {
-    await tableWriter.insert(batch.map(({ values }) => values));
+    await tableWriter.insert(batch.map(({ encoded }) => encoded));
     const rows = batch.map(({ row }) => row);
     for (const listener of writtenListeners) {
       try {
@@ -148,10 +149,10 @@ export function createRequestLogs(db: Database, options: RequestLogsOptions = {}
     onSettled: journal && ((rows) => journal.settled(rows.length)),
     onGivenUp: journal && (() => journal.givenUp()),
   });
-  // Encoded once: the journal and the writer thread take the same values.
-  const enqueue = (row: NewRequestLogRow, values = driverRowOf(row)): boolean => {
-    const accepted = writer.enqueue({ row, values });
-    if (accepted) journal?.append(values);
+  // Encoded once, as each request ends: the journal and the writer thread take the same text.
+  const enqueue = (row: NewRequestLogRow, encoded = encodedRowOf(row)): boolean => {
+    const accepted = writer.enqueue({ row, encoded });
+    if (accepted) journal?.append(encoded);
     return accepted;
   };
   const retention = scheduleRetention(tableWriter, {
@@ -184,7 +185,7 @@ export function createRequestLogs(db: Database, options: RequestLogsOptions = {}
       for (const chunk of recoveryChunks(rows, capacityBytes)) {
         const stored = await db.select({ id: requestLogs.id }).from(requestLogs).where(inArray(requestLogs.id, chunk.map(({ row }) => row.id)));
         const known = new Set(stored.map(({ id }) => id));
-        for (const { row, values } of chunk) if (!known.has(row.id) && enqueue(row, values)) queued++;
+        for (const { row, encoded } of chunk) if (!known.has(row.id) && enqueue(row, encoded)) queued++;
         // Never more than the queue holds: the rows wait in the journal until they fit.
         await writer.flush();
       }

@@ -1,5 +1,6 @@
 import { getTableColumns } from "drizzle-orm";
 import { type NewRequestLogRow, requestLogs } from "../db/schema/logs";
+import type { EncodedRow } from "./encoded-rows";
 
 type ColumnKey = Exclude<keyof NewRequestLogRow, "seq">;
 type Column = (typeof requestLogs)["_"]["columns"][ColumnKey];
@@ -13,8 +14,8 @@ const columns = Object.entries(getTableColumns(requestLogs)).filter(([key]) => k
 export const LOG_COLUMN_NAMES: readonly string[] = columns.map(([, column]) => column.name);
 
 /**
- * `row` encoded with each column's own drizzle mapping (JSON, timestamps, booleans). The writer
- * thread receives rows in this form: plain values cross threads and bind to SQL as they are.
+ * `row` encoded with each column's own drizzle mapping (JSON, timestamps, booleans): plain values
+ * that bind to SQL as they are.
  */
 export function driverRowOf(row: NewRequestLogRow): DriverRow {
   const values: DriverRow = new Array(columns.length);
@@ -34,6 +35,8 @@ export function driverRowLayout(columns: readonly string[]): (values: readonly u
   const positions = LOG_COLUMN_NAMES.map((name) => columns.indexOf(name));
   return (values) => positions.map((position) => (position < 0 ? null : ((values[position] ?? null) as string | number | null)));
 }
+
+export const encodedRowOf = (row: NewRequestLogRow): EncodedRow => JSON.stringify(driverRowOf(row));
 
 /** The row `driverRowOf` encoded. */
 export function rowFromDriver(values: DriverRow): NewRequestLogRow {

@@ -1,3 +1,4 @@
+import { batchText, type EncodedRow, rowsOfBatchText } from "./encoded-rows";
 import { ROLL_UP_INSERTED } from "./hourly";
 import { ROLL_UP_LATENCIES } from "./latency-histogram";
 import type { DriverRow } from "./log-columns";
@@ -32,9 +33,9 @@ export interface WriterStatements {
   deleteOlderThan: string;
 }
 
-/** The main thread's side of the log table's writes: rows encoded with `driverRowOf`. */
+/** The main thread's side of the log table's writes. */
 export interface LogWriter {
-  insert(rows: DriverRow[]): Promise<void>;
+  insert(rows: readonly EncodedRow[]): Promise<void>;
   deleteIds(ids: string[]): Promise<void>;
   deleteOlderThan(cutoff: Date, limit: number): Promise<number>;
   /** Stops the writer's thread, if it has one; call after the last flush. */
@@ -44,7 +45,7 @@ export interface LogWriter {
 /** A LogWriter over `writes` running on this thread. */
 export function logWriterOver(writes: TableWrites): LogWriter {
   return {
-    insert: async (rows) => writes.insert(rows),
+    insert: async (rows) => writes.insert(rowsOfBatchText(batchText(rows))),
     deleteIds: async (ids) => writes.deleteIds(ids),
     deleteOlderThan: async (cutoff, limit) => writes.deleteOlderThan(cutoff.getTime(), limit),
     close() {},

@@ -1,4 +1,5 @@
 import { DELETE_BY_IDS, DELETE_OLDER_THAN } from "./deletion";
+import { batchText } from "./encoded-rows";
 import { INDEX_INSERTED_CONTENT } from "./full-text";
 import { insertStatementFor } from "./log-columns";
 import { type LogWriter, ROLL_UPS } from "./table-writes";
@@ -19,7 +20,7 @@ export function workerWriter(database: WriterDatabase): LogWriter {
   const channel = workerChannel<WriteRequest>(new URL("./write-worker.ts", import.meta.url), "log writer", open);
   return {
     async insert(rows) {
-      await channel.request({ write: "insert", rows });
+      await channel.request({ write: "insert", rows: batchText(rows) });
     },
     async deleteIds(ids) {
       await channel.request({ write: "deleteIds", ids });

@@ -1,21 +1,21 @@
 /**
  * The request-log writer thread. libSQL's embedded driver runs every statement synchronously, so
  * the log table's writes (batches, deletions, retention sweeps) run here, on their own
- * connection and one at a time, instead of stalling the event loop that serves requests. Batches
- * arrive as driver rows: arrays of plain values, whose strings are copied across, never escaped
- * again as a JSON text would escape the logged bodies. The thread loads only the driver: its SQL
+ * connection and one at a time, instead of stalling the event loop that serves requests. A batch
+ * arrives as one JSON text of driver rows, parsed here, off the event loop. The thread loads only the driver: its SQL
  * comes with the open message, and the client for a libSQL server is loaded only when the
  * database is one.
  */
 import { embeddedFilePath } from "../db/embedded-file";
 import { embeddedWriter } from "./embedded-writer";
-import type { DriverRow } from "./log-columns";
+import { rowsOfBatchText } from "./encoded-rows";
 import type { TableWrites, WriterStatements } from "./table-writes";
 import { serveChannel } from "./worker-channel";
 
 export type WriterOpen = { url: string; authToken?: string; statements: WriterStatements };
 export type WriteRequest =
-  | { write: "insert"; rows: DriverRow[] }
+  /** `rows`: the batch's text (`batchText`). */
+  | { write: "insert"; rows: string }
   | { write: "deleteIds"; ids: string[] }
   | { write: "deleteOlderThan"; cutoffMs: number; limit: number };
 
@@ -25,7 +25,7 @@ async function writerFor({ url, authToken, statements }: WriterOpen) {
   return (request: WriteRequest) => {
     switch (request.write) {
       case "insert":
-        return writes.insert(request.rows);
+        return writes.insert(rowsOfBatchText(request.rows));
       case "deleteIds":
         return writes.deleteIds(request.ids);
       case "deleteOlderThan":
