@@ -253,6 +253,8 @@ const CALLS: Array<[suffix: string, build: (prefix: string) => Call]> = [
   ["/v1beta/cachedContents", (prefix) => ({ path: `${prefix}/v1beta/cachedContents`, body: { model: "models/gemini-2.5-flash", contents: [{ role: "user", parts: [{ text: question }] }] }, headers: { "x-gw-provider": "gemini-models" } })],
   ["/v1beta/models/*", (prefix) => ({ path: `${prefix}/v1beta/models/${CHAT_MODEL}:generateContent`, body: { contents: [{ role: "user", parts: [{ text: question }] }] } })],
   ["/v1/models/*", (prefix) => ({ path: `${prefix}/v1/models/${CHAT_MODEL}:generateContent`, body: { contents: [{ role: "user", parts: [{ text: question }] }] } })],
+  // Vertex AI mode writes provider/model as publishers/{provider}/models/{model}.
+  ["/publishers/:publisher/models/*", (prefix) => ({ path: `${prefix.replace(":project", "p").replace(":location", "l")}/publishers/${CHAT_MODEL.replace("/", "/models/")}:generateContent`, body: { contents: [{ role: "user", parts: [{ text: question }] }] } })],
 ];
 
 /**

@@ -22,6 +22,9 @@ interface Method {
 
 const method = (operation: Operation, schema: TSchema, stream = false): Method => ({ operation, stream, check: TypeCompiler.Compile(schema) });
 
+/** Where a bare Google model goes on the paths `@google/genai` calls in Vertex AI mode, if configured. */
+const VERTEX_PROVIDER = "vertex";
+
 /** The `:method` a path may end with; the SDK embeds through batchEmbedContents, so it is served too. */
 const METHODS: Record<string, Method> = {
   generateContent: method("chat", GenerateContentRequest),
@@ -74,13 +77,14 @@ function listModels(inference: Inference) {
 }
 
 /**
- * Gemini's REST surface (`/v1beta/models/{model}:method`, as `@google/genai` calls it). The model
+ * Gemini's REST surface (`/v1beta/models/{model}:method`, as `@google/genai` calls it, and the
+ * `…/publishers/{publisher}/models/{model}:method` paths it calls in Vertex AI mode). The model
  * in the path may name any provider (`openai/gpt-4o`), translated where it speaks another format;
  * a bare name goes to `mountProvider`. Fallbacks ride in `fallbacks` or `x-gw-fallbacks`. The
  * files the provider keeps are served beside (gemini-objects.ts).
  */
 export function genaiMount(prefix: string, inference: Inference, mountProvider?: string) {
-  const generate = async ({ params, body, request }: { params: Record<"*", string>; body: unknown; request: Request }) => {
+  const generate = async ({ params, body, request }: { params: Record<"*", string>; body: unknown; request: Request }, provider = mountProvider) => {
     const { model, name, method: spec } = parseModelPath(params["*"]);
     const { fallbacks, ...rest } = validate(spec.check, body ?? {}, name);
     const images = spec.operation === "image_generation";
@@ -92,7 +96,7 @@ export function genaiMount(prefix: string, inference: Inference, mountProvider?:
       fallbacks: fallbacksOf({ fallbacks }, request.headers),
       stream: spec.stream,
       request,
-      mountProvider,
+      mountProvider: provider,
     });
     if (images) return asPredictions(response);
     if (spec.operation === "video_generation") return withProviderInName(response);
@@ -107,8 +111,21 @@ export function genaiMount(prefix: string, inference: Inference, mountProvider?:
     return { name: `models/${model}`, displayName: served.model, supportedGenerationMethods: methodsOf(inference.providers.get(served.provider)!) };
   };
 
+  /**
+   * `@google/genai` with `vertexai: true`, which writes `provider/model` as publisher and model: a
+   * Google model goes to Vertex AI where it is configured (else to the mount's provider, which
+   * serves the same models), another publisher's as `publisher/model`.
+   */
+  const generateOnVertex = ({ params, body, request }: { params: Record<"publisher" | "*", string>; body: unknown; request: Request }) => {
+    const model = params.publisher === "google" ? params["*"] : `${params.publisher}/${params["*"]}`;
+    return generate({ params: { "*": model }, body, request }, inference.providers.get(VERTEX_PROVIDER) ? VERTEX_PROVIDER : mountProvider);
+  };
+
   const app = new Elysia({ name: `genai-mount:${prefix}`, prefix });
   for (const version of ["v1beta", "v1"]) app.get(`/${version}/models`, () => listModels(inference)).get(`/${version}/models/*`, getModel).post(`/${version}/models/*`, generate);
+  for (const version of ["v1beta1", "v1"]) {
+    app.post(`/${version}/projects/:project/locations/:location/publishers/:publisher/models/*`, generateOnVertex).post(`/${version}/publishers/:publisher/models/*`, generateOnVertex);
+  }
   // The Live API's WebSocket, where `@google/genai` opens it: beside the versioned roots.
   for (const version of ["v1beta", "v1alpha"]) app.get(`/ws/google.ai.generativelanguage.${version}.GenerativeService.BidiGenerateContent`, ({ request, server }) => openGeminiLiveSession(inference, request, server!, mountProvider));
   return app.use(geminiObjectRoutes(prefix, inference, mountProvider));

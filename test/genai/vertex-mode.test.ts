@@ -1,0 +1,97 @@
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { GoogleGenAI } from "@google/genai";
+import { startGateway, type TestGateway } from "../support/gateway";
+import { loggedRequest } from "../support/logged-request";
+import { type MockGemini, startMockGemini } from "../support/mock-gemini";
+import { type MockOpenAI, startMockOpenAI } from "../support/mock-openai";
+
+/** `@google/genai` in Vertex AI mode, pointed at the gateway: the paths it calls are Vertex's, not the Gemini API's. */
+let gemini: MockGemini;
+let openaiUpstream: MockOpenAI;
+let gw: TestGateway;
+let geminiOnly: TestGateway;
+
+const VERTEX_BEARER = "ya29.vertex-mode";
+
+/** Express mode (an API key, no project) calls `/v1beta1/publishers/google/models/…`; with a project and location the path starts with them. */
+const vertexClient = (gateway: TestGateway, testCase: string, project?: { project: string; location: string }) =>
+  new GoogleGenAI({ vertexai: true, apiKey: "unused", ...project, httpOptions: { baseUrl: `${gateway.url}/genai`, headers: { "x-gw-metadata-case": testCase } } });
+
+beforeAll(async () => {
+  gemini = startMockGemini();
+  gemini.validBearers.add(VERTEX_BEARER);
+  openaiUpstream = startMockOpenAI();
+  const geminiProvider = { keys: [{ id: "g", value: gemini.apiKey }], network_config: { base_url: gemini.geminiBaseUrl } };
+  gw = await startGateway({
+    providers: {
+      gemini: geminiProvider,
+      vertex: { keys: [{ id: "v", value: VERTEX_BEARER, vertex_key_config: { project_id: "proj-gw", region: "europe-west4" } }], network_config: { base_url: gemini.vertexBaseUrl } },
+      openai: { keys: [{ id: "o", value: "sk-openai-upstream-0001" }], network_config: { base_url: openaiUpstream.baseUrl } },
+    },
+  });
+  geminiOnly = await startGateway({ providers: { gemini: geminiProvider } });
+});
+afterAll(async () => {
+  await gw.close();
+  await geminiOnly.close();
+  gemini.stop();
+  openaiUpstream.stop();
+});
+
+const lastGoogleRequest = () => gemini.requests.at(-1)!;
+
+describe("the genai SDK in Vertex AI mode", () => {
+  test("express mode: a Google model goes to the Vertex provider, with the gateway's project, region and credentials", async () => {
+    const response = await vertexClient(gw, "vertex-express").models.generateContent({ model: "gemini-2.5-flash", contents: "hello from vertex mode" });
+    expect(response.text).toBe("echo: hello from vertex mode");
+    expect(lastGoogleRequest().path).toBe("/v1/projects/proj-gw/locations/europe-west4/publishers/google/models/gemini-2.5-flash:generateContent");
+    expect(lastGoogleRequest().headers.get("authorization")).toBe(`Bearer ${VERTEX_BEARER}`);
+    expect(await loggedRequest(gw, "vertex-express")).toMatchObject({ provider: "vertex", model: "gemini-2.5-flash", status: "success" });
+  });
+
+  test("with the client's own project and location in the path, a stream arrives chunk by chunk", async () => {
+    const client = vertexClient(gw, "vertex-project-stream", { project: "client-project", location: "us-central1" });
+    let text = "";
+    let chunks = 0;
+    for await (const chunk of await client.models.generateContentStream({ model: "gemini-2.5-flash", contents: "stream in vertex mode" })) {
+      text += chunk.text ?? "";
+      chunks++;
+    }
+    expect(text).toBe("echo: stream in vertex mode");
+    expect(chunks).toBeGreaterThan(1);
+    expect(lastGoogleRequest().path).toBe("/v1/projects/proj-gw/locations/europe-west4/publishers/google/models/gemini-2.5-flash:streamGenerateContent?alt=sse");
+    expect(await loggedRequest(gw, "vertex-project-stream")).toMatchObject({ provider: "vertex", stream: true, status: "success" });
+  });
+
+  test("a model written provider/model reaches that provider, translated from Gemini's format", async () => {
+    const response = await vertexClient(gw, "vertex-to-openai").models.generateContent({ model: "openai/gpt-4o-mini", contents: "hello openai from vertex mode" });
+    expect(response.text).toBe("echo: hello openai from vertex mode");
+    expect(openaiUpstream.requests.at(-1)!.body).toMatchObject({ model: "gpt-4o-mini", messages: [{ role: "user", content: "hello openai from vertex mode" }] });
+    expect(await loggedRequest(gw, "vertex-to-openai")).toMatchObject({ provider: "openai", model: "gpt-4o-mini" });
+  });
+
+  test("countTokens is answered by Vertex's own countTokens", async () => {
+    const response = await vertexClient(gw, "vertex-count", { project: "client-project", location: "us-central1" }).models.countTokens({ model: "gemini-2.5-flash", contents: "count these five words please" });
+    expect(response.totalTokens).toBeGreaterThan(0);
+    expect(lastGoogleRequest().path).toBe("/v1/projects/proj-gw/locations/europe-west4/publishers/google/models/gemini-2.5-flash:countTokens");
+  });
+
+  test("generateImages reaches Imagen on Vertex AI and answers its predictions", async () => {
+    const response = await vertexClient(gw, "vertex-imagen").models.generateImages({ model: "imagen-4.0-generate-001", prompt: "a lighthouse", config: { numberOfImages: 2, aspectRatio: "16:9" } });
+    expect(response.generatedImages!.map((image) => Buffer.from(image.image!.imageBytes!, "base64").toString())).toEqual(["png:a lighthouse:0:16:9", "png:a lighthouse:1:16:9"]);
+    expect(lastGoogleRequest().path).toBe("/v1/projects/proj-gw/locations/europe-west4/publishers/google/models/imagen-4.0-generate-001:predict");
+  });
+
+  test("where no Vertex provider is configured, a Google model goes to the Gemini API", async () => {
+    const response = await vertexClient(geminiOnly, "vertex-on-gemini").models.generateContent({ model: "gemini-2.5-flash", contents: "no vertex here" });
+    expect(response.text).toBe("echo: no vertex here");
+    expect(lastGoogleRequest().path).toBe("/v1beta/models/gemini-2.5-flash:generateContent");
+    expect(await loggedRequest(geminiOnly, "vertex-on-gemini")).toMatchObject({ provider: "gemini" });
+  });
+
+  test("a method Gemini does not have is a 404 naming the ones it does", async () => {
+    const response = await fetch(`${gw.url}/genai/v1beta1/publishers/google/models/gemini-2.5-flash:summon`, { method: "POST", headers: { "content-type": "application/json" }, body: "{}" });
+    expect(response.status).toBe(404);
+    expect(((await response.json()) as { error: { message: string } }).error.message).toContain("generateContent");
+  });
+});
