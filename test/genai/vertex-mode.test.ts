@@ -89,6 +89,37 @@ describe("the genai SDK in Vertex AI mode", () => {
     expect(await loggedRequest(geminiOnly, "vertex-on-gemini")).toMatchObject({ provider: "gemini" });
   });
 
+  test("generateVideos on Vertex AI: the operation is polled with fetchPredictOperation through the gateway, the video's bytes in Vertex's answer", async () => {
+    const project = { project: "client-project", location: "us-central1" };
+    let operation = await vertexClient(gw, "vertex-veo", project).models.generateVideos({ model: "veo-3.0-generate-001", prompt: "a paper boat", config: { durationSeconds: 4 } });
+    expect(lastGoogleRequest().path).toBe("/v1/projects/proj-gw/locations/europe-west4/publishers/google/models/veo-3.0-generate-001:predictLongRunning");
+    const poller = vertexClient(gw, "vertex-veo-poll", project);
+    while (!operation.done) operation = await poller.operations.getVideosOperation({ operation });
+    expect(lastGoogleRequest().path).toBe("/v1/projects/proj-gw/locations/europe-west4/publishers/google/models/veo-3.0-generate-001:fetchPredictOperation");
+    const [video] = operation.response!.generatedVideos!;
+    expect(Buffer.from(video!.video!.videoBytes!, "base64").toString()).toBe("mp4:a paper boat:0");
+    const logged = await loggedRequest(gw, "vertex-veo");
+    expect(logged).toMatchObject({ object: "video.generation", provider: "vertex", model: "veo-3.0-generate-001" });
+    // Four seconds at $0.40 a second.
+    expect(logged.cost as number).toBeCloseTo(4 * 0.4, 9);
+    expect(await loggedRequest(gw, "vertex-veo-poll")).toMatchObject({ object: "gemini_operation.get", provider: "vertex", cost: null });
+  });
+
+  test("a video the Gemini API makes answers a Vertex-mode client in Vertex's shape, its file by URI", async () => {
+    const client = vertexClient(gw, "vertex-veo-on-gemini");
+    let operation = await client.models.generateVideos({ model: "gemini/veo-3.0-fast-generate-001", prompt: "a kite" });
+    expect(lastGoogleRequest().path).toBe("/v1beta/models/veo-3.0-fast-generate-001:predictLongRunning");
+    while (!operation.done) operation = await client.operations.getVideosOperation({ operation });
+    expect(lastGoogleRequest().headers.get("x-goog-api-key")).toBe(gemini.apiKey);
+    expect(operation.response!.generatedVideos![0]!.video!.uri).toMatch(/\/files\/[^/:]+:download/);
+  });
+
+  test("a poll without an operation name is a 400 naming operationName", async () => {
+    const response = await fetch(`${gw.url}/genai/v1beta1/models/veo-3.0-generate-001:fetchPredictOperation`, { method: "POST", headers: { "content-type": "application/json" }, body: "{}" });
+    expect(response.status).toBe(400);
+    expect(((await response.json()) as { error: { param?: string } }).error.param).toBe("operationName");
+  });
+
   test("a method Gemini does not have is a 404 naming the ones it does", async () => {
     const response = await fetch(`${gw.url}/genai/v1beta1/publishers/google/models/gemini-2.5-flash:summon`, { method: "POST", headers: { "content-type": "application/json" }, body: "{}" });
     expect(response.status).toBe(404);

@@ -35,6 +35,8 @@ let heldChatCompletion: string;
 let heldContainer: string;
 /** A finished video on OpenAI's mock, for the remix route. */
 let heldVideo: string;
+/** A Veo operation on Gemini's mock, named as the genai mount names it, for Vertex AI mode's poll. */
+let heldVeoOperation: string;
 /** A skill on Anthropic's mock, for the versions route. */
 let heldSkill: string;
 /** An eval and a run of it on OpenAI's mock, for the routes under them. */
@@ -70,6 +72,12 @@ beforeAll(async () => {
   geminiKeptUpstream = startMockGeminiBatches("gemini-kept-every-mount");
   geminiUpstream = startMockGemini();
   geminiLiveUpstream = startMockGeminiLive("gemini-live-every-mount");
+  const veo = await fetch(`${geminiUpstream.geminiBaseUrl}/models/veo-3.0-fast-generate-001:predictLongRunning`, {
+    method: "POST",
+    headers: { "x-goog-api-key": geminiUpstream.apiKey, "content-type": "application/json" },
+    body: JSON.stringify({ instances: [{ prompt: question }] }),
+  });
+  heldVeoOperation = ((await veo.json()) as { name: string }).name.replace(/^models\//, "models/gemini-models%2F");
   const messageBatch = await fetch(`${anthropicKeptUpstream.baseUrl}/messages/batches`, {
     method: "POST",
     headers: { "x-api-key": anthropicKeptUpstream.apiKey, "anthropic-version": "2023-06-01", "content-type": "application/json" },
@@ -253,6 +261,8 @@ const CALLS: Array<[suffix: string, build: (prefix: string) => Call]> = [
   ["/v1beta/cachedContents", (prefix) => ({ path: `${prefix}/v1beta/cachedContents`, body: { model: "models/gemini-2.5-flash", contents: [{ role: "user", parts: [{ text: question }] }] }, headers: { "x-gw-provider": "gemini-models" } })],
   ["/v1beta/models/*", (prefix) => ({ path: `${prefix}/v1beta/models/${CHAT_MODEL}:generateContent`, body: { contents: [{ role: "user", parts: [{ text: question }] }] } })],
   ["/v1/models/*", (prefix) => ({ path: `${prefix}/v1/models/${CHAT_MODEL}:generateContent`, body: { contents: [{ role: "user", parts: [{ text: question }] }] } })],
+  ["/v1beta1/models/*", (prefix) => ({ path: `${prefix}/v1beta1/${heldVeoOperation.split("/operations/")[0]}:fetchPredictOperation`, body: { operationName: heldVeoOperation } })],
+  ["/locations/:location/models/*", (prefix) => ({ path: `${prefix.replace(":project", "p")}/locations/l/${heldVeoOperation.split("/operations/")[0]}:fetchPredictOperation`, body: { operationName: heldVeoOperation } })],
   // Vertex AI mode writes provider/model as publishers/{provider}/models/{model}.
   ["/publishers/:publisher/models/*", (prefix) => ({ path: `${prefix.replace(":project", "p").replace(":location", "l")}/publishers/${CHAT_MODEL.replace("/", "/models/")}:generateContent`, body: { contents: [{ role: "user", parts: [{ text: question }] }] } })],
 ];

@@ -1,9 +1,11 @@
 import { Elysia } from "elysia";
-import { badRequest } from "../../http/errors";
+import { badRequest, notFound } from "../../http/errors";
+import { operationNameParts } from "../formats/genai/video-operation";
 import type { Inference } from "../handle";
 import { modelInPath } from "../model-ref";
 import { GEMINI_OBJECT_OPERATIONS, type ProviderObjectOperation } from "../provider-objects";
-import { withProviderInName } from "./genai-replies";
+import { vertexOperationOf } from "../providers/vertex/veo";
+import { rewritten, withProviderInName } from "./genai-replies";
 import { forwardedRoutes, keptObjectCalls } from "./kept-objects";
 
 const UPLOAD_URL = "x-goog-upload-url";
@@ -15,6 +17,8 @@ const UPLOAD_URL = "x-goog-upload-url";
  */
 const ROUTED_HERE: ReadonlySet<ProviderObjectOperation> = new Set(["gemini_file_upload_start", "gemini_file_upload_bytes", "gemini_file_get", "gemini_file_download", "gemini_operation_get"]);
 const DOWNLOAD = ":download";
+/** How `@google/genai` in Vertex AI mode polls a video's operation: a POST naming it, on its model. */
+const FETCH_PREDICT_OPERATION = ":fetchPredictOperation";
 
 /** The start call's reply, its upload URL on the gateway's route instead of the provider's host: the bytes must come through the gateway too. */
 function withGatewayUploadUrl(reply: Response, gatewayRoot: string): Response {
@@ -39,11 +43,31 @@ async function jsonOf(request: Request): Promise<unknown> {
  * (the resumable protocol: a start call, then the bytes at the URL it answered, which names the
  * gateway), `files.get`, `files.list`, `files.delete`, `files.download` (a Veo video: the SDK reads
  * the file's id from Google's URI and fetches it here); the operations Veo makes videos in
- * (`operations.getVideosOperation`); and `caches.*`, the cached contents a
- * prompt names in `cachedContent`. Each call reaches the provider that keeps them.
+ * (`operations.getVideosOperation`, also as Vertex AI mode's `:fetchPredictOperation`); and
+ * `caches.*`, the cached contents a prompt names in `cachedContent`. Each call reaches the provider
+ * that keeps them.
  */
 export function geminiObjectRoutes(prefix: string, inference: Inference, mountProvider: string | undefined) {
   const forward = keptObjectCalls(inference, "genai", mountProvider);
+
+  // The genai mount names a Veo operation `models/{provider}%2F{model}/operations/{id}`; Google's own names, by the model alone, reach the keeper.
+  const pollOperation = async (model: string, id: string, request: Request) => {
+    const named = modelInPath(model);
+    const slash = named.indexOf("/");
+    const heldBy = slash > 0 ? { provider: named.slice(0, slash), model: named.slice(slash + 1) } : undefined;
+    return withProviderInName(await forward("gemini_operation_get", request, { params: { model: heldBy?.model ?? named, id }, heldBy }));
+  };
+
+  const fetchPredictOperation = async ({ params, body, request }: { params: Record<"*", string>; body: unknown; request: Request }) => {
+    if (!params["*"].endsWith(FETCH_PREDICT_OPERATION)) throw notFound(`no method at models/${params["*"]}; a video's operation is polled with {model}${FETCH_PREDICT_OPERATION}`, "caller_route_not_found");
+    const name = (body as { operationName?: unknown } | undefined)?.operationName;
+    const operation = typeof name === "string" ? operationNameParts(name) : undefined;
+    if (!operation) throw badRequest("operationName: the operation to poll, named as generateVideos answered it (models/{model}/operations/{id})", "operationName");
+    // The poll is a GET upstream, whatever the client's method.
+    const poll = new Request(request.url, { headers: request.headers, signal: request.signal });
+    return rewritten(await pollOperation(operation.model, operation.id, poll), vertexOperationOf);
+  };
+
   // Used by the mount, whose prefix its routes take; the prefix here names the gateway's upload URL.
   const routes = new Elysia()
     .post(
@@ -59,13 +83,10 @@ export function geminiObjectRoutes(prefix: string, inference: Inference, mountPr
     .get("/v1beta/files/:name", ({ params: { name }, request }) =>
       name.endsWith(DOWNLOAD) ? forward("gemini_file_download", request, { params: { name: name.slice(0, -DOWNLOAD.length) } }) : forward("gemini_file_get", request, { params: { name } }),
     )
-    // The genai mount names a Veo operation `models/{provider}%2F{model}/operations/{id}`; Google's own names, by the model alone, reach the keeper.
-    .get("/v1beta/models/:model/operations/:id", async ({ params, request }) => {
-      const named = modelInPath(params.model);
-      const slash = named.indexOf("/");
-      const heldBy = slash > 0 ? { provider: named.slice(0, slash), model: named.slice(slash + 1) } : undefined;
-      return withProviderInName(await forward("gemini_operation_get", request, { params: { model: heldBy?.model ?? named, id: params.id }, heldBy }));
-    });
+    .get("/v1beta/models/:model/operations/:id", ({ params, request }) => pollOperation(params.model, params.id, request))
+    // Vertex AI mode, in express mode (no project) and with the client's project and location.
+    .post("/v1beta1/models/*", fetchPredictOperation);
+  for (const version of ["v1beta1", "v1"]) routes.post(`/${version}/projects/:project/locations/:location/models/*`, fetchPredictOperation);
   return forwardedRoutes(
     routes,
     GEMINI_OBJECT_OPERATIONS.filter((operation) => !ROUTED_HERE.has(operation)),
