@@ -3,7 +3,7 @@ import { GoogleGenAI } from "@google/genai";
 import { startGateway, type TestGateway } from "../support/gateway";
 import { loggedRequest } from "../support/logged-request";
 import { type MockGemini, startMockGemini } from "../support/mock-gemini";
-import { type MockOpenAI, startMockOpenAI } from "../support/mock-openai";
+import { type MockOpenAI, mockEmbedding, startMockOpenAI } from "../support/mock-openai";
 
 /** `@google/genai` in Vertex AI mode, pointed at the gateway: the paths it calls are Vertex's, not the Gemini API's. */
 let gemini: MockGemini;
@@ -74,6 +74,31 @@ describe("the genai SDK in Vertex AI mode", () => {
     const response = await vertexClient(gw, "vertex-count", { project: "client-project", location: "us-central1" }).models.countTokens({ model: "gemini-2.5-flash", contents: "count these five words please" });
     expect(response.totalTokens).toBeGreaterThan(0);
     expect(lastGoogleRequest().path).toBe("/v1/projects/proj-gw/locations/europe-west4/publishers/google/models/gemini-2.5-flash:countTokens");
+  });
+
+  test("embedContent of a text-embedding model, which the SDK sends as :predict, is answered with its predictions, one a text", async () => {
+    const response = await vertexClient(gw, "vertex-embed-predict").models.embedContent({ model: "text-embedding-005", contents: ["alpha", "beta gamma"], config: { outputDimensionality: 4, taskType: "RETRIEVAL_DOCUMENT" } });
+    expect(response.embeddings!.map((embedding) => embedding.values)).toEqual([mockEmbedding("alpha", 4), mockEmbedding("beta gamma", 4)]);
+    expect(lastGoogleRequest()).toMatchObject({ path: "/v1/projects/proj-gw/locations/europe-west4/publishers/google/models/text-embedding-005:predict", body: { instances: [{ content: "alpha" }, { content: "beta gamma" }], parameters: { outputDimensionality: 4 } } });
+    expect(await loggedRequest(gw, "vertex-embed-predict")).toMatchObject({ object: "embedding", provider: "vertex", model: "text-embedding-005" });
+  });
+
+  test("embedContent of a text-embedding model reaches another provider as its embeddings, at the size asked for", async () => {
+    const response = await vertexClient(gw, "vertex-embed-openai").models.embedContent({ model: "openai/text-embedding-3-small", contents: ["one text"], config: { outputDimensionality: 6 } });
+    expect(response.embeddings!.map((embedding) => embedding.values)).toEqual([mockEmbedding("one text", 6)]);
+    expect(openaiUpstream.requests.at(-1)!.body).toMatchObject({ model: "text-embedding-3-small", input: ["one text"], dimensions: 6 });
+  });
+
+  test("embedContent of a Gemini embedding model, which the SDK sends as :embedContent with embedContentConfig, keeps its size", async () => {
+    const response = await vertexClient(gw, "vertex-embed-content").models.embedContent({ model: "openai/gemini-embedding-style", contents: "a single text", config: { outputDimensionality: 5 } });
+    expect(response.embeddings!.map((embedding) => embedding.values)).toEqual([mockEmbedding("a single text", 5)]);
+    expect(openaiUpstream.requests.at(-1)!.body).toMatchObject({ input: "a single text", dimensions: 5 });
+  });
+
+  test("a :predict instance without text to embed or a prompt is a 400 naming the field", async () => {
+    const response = await fetch(`${gw.url}/genai/v1beta1/publishers/google/models/text-embedding-005:predict`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ instances: [{ content: "" }] }) });
+    expect(response.status).toBe(400);
+    expect(((await response.json()) as { error: { param?: string } }).error.param).toBe("instances[0].content");
   });
 
   test("generateImages reaches Imagen on Vertex AI and answers its predictions", async () => {

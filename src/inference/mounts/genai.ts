@@ -7,6 +7,7 @@ import { configuredModels } from "../../provider-registry/model-listing";
 import type { RuntimeProvider } from "../../provider-registry/runtime";
 import { imagenReplyOf, openAIImageRequestOf } from "../formats/genai/imagen";
 import { BatchEmbedContentsRequest, CountTokensRequest, EmbedContentRequest, GenerateContentRequest, PredictImagesRequest, PredictVideosRequest } from "../formats/genai/schemas";
+import { batchEmbedOfPredict, isEmbeddingPredict, PredictEmbeddingsRequest, predictionsOf, withEmbedConfigLifted } from "../formats/genai/vertex-embeddings";
 import { fallbacksOf, handleInference, type Inference } from "../handle";
 import { modelInPath, servedModel } from "../model-ref";
 import { openGeminiLiveSession } from "../realtime/gemini-live";
@@ -37,6 +38,9 @@ const METHODS: Record<string, Method> = {
   // Veo, as `generateVideos` calls it: answered with an operation, polled on the gemini-objects routes.
   predictLongRunning: method("video_generation", PredictVideosRequest),
 };
+
+/** Vertex AI mode's `:predict` for a text-embedding model. */
+const PREDICT_EMBEDDINGS = TypeCompiler.Compile(PredictEmbeddingsRequest);
 
 /** `{model}:{method}`, where the model may be `provider/model`, its slash written as is or as %2F. */
 function parseModelPath(rest: string): { model: string; name: string; method: Method } {
@@ -114,11 +118,19 @@ export function genaiMount(prefix: string, inference: Inference, mountProvider?:
   /**
    * `@google/genai` with `vertexai: true`, which writes `provider/model` as publisher and model: a
    * Google model goes to Vertex AI where it is configured (else to the mount's provider, which
-   * serves the same models), another publisher's as `publisher/model`.
+   * serves the same models), another publisher's as `publisher/model`. Its embeddings come in
+   * Vertex's shapes (vertex-embeddings.ts).
    */
-  const generateOnVertex = ({ params, body, request }: { params: Record<"publisher" | "*", string>; body: unknown; request: Request }) => {
-    const model = params.publisher === "google" ? params["*"] : `${params.publisher}/${params["*"]}`;
-    return generate({ params: { "*": model }, body, request }, inference.providers.get(VERTEX_PROVIDER) ? VERTEX_PROVIDER : mountProvider);
+  const generateOnVertex = async ({ params, body, request }: { params: Record<"publisher" | "*", string>; body: unknown; request: Request }) => {
+    const path = params.publisher === "google" ? params["*"] : `${params.publisher}/${params["*"]}`;
+    const provider = inference.providers.get(VERTEX_PROVIDER) ? VERTEX_PROVIDER : mountProvider;
+    const colon = path.lastIndexOf(":");
+    const [model, name] = [path.slice(0, colon), path.slice(colon + 1)];
+    if (name === "predict" && isEmbeddingPredict(body)) {
+      const texts = validate(PREDICT_EMBEDDINGS, body, name) as PredictEmbeddingsRequest;
+      return rewritten(await generate({ params: { "*": `${model}:batchEmbedContents` }, body: batchEmbedOfPredict(texts), request }, provider), predictionsOf);
+    }
+    return generate({ params: { "*": path }, body: name === "embedContent" ? withEmbedConfigLifted(body) : body, request }, provider);
   };
 
   const app = new Elysia({ name: `genai-mount:${prefix}`, prefix });
