@@ -26,7 +26,7 @@ beforeAll(async () => {
     providers: {
       gemini: geminiProvider,
       vertex: { keys: [{ id: "v", value: VERTEX_BEARER, vertex_key_config: { project_id: "proj-gw", region: "europe-west4" } }], network_config: { base_url: gemini.vertexBaseUrl } },
-      openai: { keys: [{ id: "o", value: "sk-openai-upstream-0001" }], network_config: { base_url: openaiUpstream.baseUrl } },
+      openai: { keys: [{ id: "o", value: "sk-openai-upstream-0001", models: ["gpt-4o-mini", "text-embedding-3-small", "gemini-embedding-style"] }], network_config: { base_url: openaiUpstream.baseUrl } },
     },
   });
   geminiOnly = await startGateway({ providers: { gemini: geminiProvider } });
@@ -143,6 +143,18 @@ describe("the genai SDK in Vertex AI mode", () => {
     const response = await fetch(`${gw.url}/genai/v1beta1/models/veo-3.0-generate-001:fetchPredictOperation`, { method: "POST", headers: { "content-type": "application/json" }, body: "{}" });
     expect(response.status).toBe(400);
     expect(((await response.json()) as { error: { param?: string } }).error.param).toBe("operationName");
+  });
+
+  test("models.get answers a model a key here serves, and a 404 for a provider not configured here; models.list lists them", async () => {
+    const client = vertexClient(gw, "vertex-models");
+    const model = await client.models.get({ model: "gemini-2.5-flash" });
+    expect(model).toMatchObject({ name: "models/gemini-2.5-flash", displayName: "gemini-2.5-flash" });
+    expect(await client.models.get({ model: "openai/gpt-4o-mini" })).toMatchObject({ displayName: "gpt-4o-mini" });
+    const unknown = await fetch(`${gw.url}/genai/v1beta1/publishers/anthropic/models/claude-sonnet-4-5`);
+    expect(unknown.status).toBe(404);
+    const names: string[] = [];
+    for await (const listed of await client.models.list()) names.push(listed.name!);
+    expect(names).toContain("models/openai/gpt-4o-mini");
   });
 
   test("a method Gemini does not have is a 404 naming the ones it does", async () => {

@@ -108,22 +108,22 @@ export function genaiMount(prefix: string, inference: Inference, mountProvider?:
   };
 
   /** `models.get`: a model an enabled key serves, in Gemini's shape; 404 otherwise. */
-  const getModel = ({ params }: { params: Record<"*", string> }) => {
+  const getModel = ({ params }: { params: Record<"*", string> }, provider = mountProvider) => {
     const model = modelInPath(params["*"]).replace(/^models\//, "");
-    const served = servedModel(model, inference.providers, mountProvider);
+    const served = servedModel(model, inference.providers, provider);
     if (!served) throw notFound(`models/${model} is not found, or no key here serves it`, "caller_model_not_found");
     return { name: `models/${model}`, displayName: served.model, supportedGenerationMethods: methodsOf(inference.providers.get(served.provider)!) };
   };
 
-  /**
-   * `@google/genai` with `vertexai: true`, which writes `provider/model` as publisher and model: a
-   * Google model goes to Vertex AI where it is configured (else to the mount's provider, which
-   * serves the same models), another publisher's as `publisher/model`. Its embeddings come in
-   * Vertex's shapes (vertex-embeddings.ts).
-   */
+  // `@google/genai` with `vertexai: true` writes `provider/model` as publisher and model; a Google
+  // model goes to Vertex AI where it is configured, else to the mount's provider, which serves the same models.
+  const publishedModel = ({ publisher, "*": model }: Record<"publisher" | "*", string>) => (publisher === "google" ? model : `${publisher}/${model}`);
+  const vertexModeProvider = () => (inference.providers.get(VERTEX_PROVIDER) ? VERTEX_PROVIDER : mountProvider);
+
+  /** A model method in Vertex AI mode; its embeddings come in Vertex's shapes (vertex-embeddings.ts). */
   const generateOnVertex = async ({ params, body, request }: { params: Record<"publisher" | "*", string>; body: unknown; request: Request }) => {
-    const path = params.publisher === "google" ? params["*"] : `${params.publisher}/${params["*"]}`;
-    const provider = inference.providers.get(VERTEX_PROVIDER) ? VERTEX_PROVIDER : mountProvider;
+    const path = publishedModel(params);
+    const provider = vertexModeProvider();
     const colon = path.lastIndexOf(":");
     const [model, name] = [path.slice(0, colon), path.slice(colon + 1)];
     if (name === "predict" && isEmbeddingPredict(body)) {
@@ -136,7 +136,12 @@ export function genaiMount(prefix: string, inference: Inference, mountProvider?:
   const app = new Elysia({ name: `genai-mount:${prefix}`, prefix });
   for (const version of ["v1beta", "v1"]) app.get(`/${version}/models`, () => listModels(inference)).get(`/${version}/models/*`, getModel).post(`/${version}/models/*`, generate);
   for (const version of ["v1beta1", "v1"]) {
-    app.post(`/${version}/projects/:project/locations/:location/publishers/:publisher/models/*`, generateOnVertex).post(`/${version}/publishers/:publisher/models/*`, generateOnVertex);
+    app
+      .post(`/${version}/projects/:project/locations/:location/publishers/:publisher/models/*`, generateOnVertex)
+      .post(`/${version}/publishers/:publisher/models/*`, generateOnVertex)
+      // Vertex AI mode's models.list and models.get, which name no project.
+      .get(`/${version}/publishers/:publisher/models`, () => listModels(inference))
+      .get(`/${version}/publishers/:publisher/models/*`, ({ params }) => getModel({ params: { "*": publishedModel(params) } }, vertexModeProvider()));
   }
   // The Live API's WebSocket, where `@google/genai` opens it: beside the versioned roots.
   for (const version of ["v1beta", "v1alpha"]) app.get(`/ws/google.ai.generativelanguage.${version}.GenerativeService.BidiGenerateContent`, ({ request, server }) => openGeminiLiveSession(inference, request, server!, mountProvider));
