@@ -1,10 +1,10 @@
 import { Elysia } from "elysia";
 import { badRequest, notFound } from "../../http/errors";
 import { operationNameParts } from "../formats/genai/video-operation";
+import { vertexOperationOf } from "../formats/genai/vertex-video-operation";
 import type { Inference } from "../handle";
 import { modelInPath } from "../model-ref";
 import { GEMINI_OBJECT_OPERATIONS, type ProviderObjectOperation } from "../provider-objects";
-import { vertexOperationOf } from "../providers/vertex/veo";
 import { rewritten, withProviderInName } from "./genai-replies";
 import { forwardedRoutes, keptObjectCalls } from "./kept-objects";
 

@@ -1,17 +1,19 @@
 /**
  * Vertex AI: Gemini models under `publishers/google` in the genai format (embeddings through
- * `:predict`, read back as Gemini's; Veo's operations as the Gemini API's, veo.ts), Anthropic's Claude models under `publishers/anthropic` in
- * the Anthropic format (rawPredict), all scoped to the key's project and region, authenticated
+ * `:predict`, read back as Gemini's; Veo's operations as the Gemini API's,
+ * formats/genai/vertex-video-operation.ts), Anthropic's Claude models under `publishers/anthropic`
+ * in the Anthropic format (rawPredict), all scoped to the key's project and region, authenticated
  * with a service account's access token.
  */
 import { badRequest, GatewayError } from "../../../http/errors";
+import { geminiOperationOf } from "../../formats/genai/vertex-video-operation";
 import type { Operation } from "../../operations";
 import { genaiMethod, IMAGE_OPERATIONS, imageCallOf, imagesReply, prepareImages } from "../gemini";
 import { jsonReply, replyJson } from "../media-replies";
 import type { ProviderAdapter, UpstreamCall, UpstreamTarget } from "../types";
 import { accessTokenFor, parseServiceAccount } from "./access-token";
 import { batchEmbedReply, predictBody } from "./embedding";
-import { geminiOperationOf, polledOperation } from "./veo";
+import { polledOperation } from "./veo";
 
 const DEFAULT_REGION = "us-central1";
 const ANTHROPIC_VERSION = "vertex-2023-10-16";
