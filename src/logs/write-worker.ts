@@ -2,9 +2,9 @@
  * The request-log writer thread. libSQL's embedded driver runs every statement synchronously, so
  * the log table's writes (batches, deletions, retention sweeps) run here, on their own
  * connection and one at a time, instead of stalling the event loop that serves requests. A batch
- * arrives as one JSON text of driver rows, parsed here, off the event loop. The thread loads only the driver: its SQL
- * comes with the open message, and the client for a libSQL server is loaded only when the
- * database is one.
+ * arrives as one JSON text of driver rows, parsed here, off the event loop. The thread loads only
+ * the driver: its SQL comes with the open message, and the client for a libSQL server is loaded
+ * only when the database is one.
  */
 import { embeddedFilePath } from "../db/embedded-file";
 import { embeddedWriter } from "./embedded-writer";
