@@ -52,6 +52,9 @@ describe("message batches Anthropic keeps", () => {
     const listed = await client.messages.batches.list();
     expect(listed.data.find((entry) => entry.id === batch.id)?.results_url).toBe(ended.results_url);
 
+    const viaFramework = await new Anthropic({ baseURL: `${gw.url}/pydanticai/anthropic`, apiKey: "unused", maxRetries: 0 }).messages.batches.retrieve(batch.id);
+    expect(viaFramework.results_url).toBe(`${gw.url}/pydanticai/anthropic/v1/messages/batches/${batch.id}/results`);
+
     await client.messages.batches.delete(batch.id);
     expect(upstream.batches.has(batch.id)).toBe(false);
     expect(await client.messages.batches.retrieve(batch.id).catch((error: unknown) => error)).toBeInstanceOf(Anthropic.NotFoundError);

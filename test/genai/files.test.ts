@@ -44,6 +44,18 @@ describe("files the Gemini API keeps", () => {
     expect(upstream.files.has(file.name!)).toBe(false);
   });
 
+  test("under a framework mount the upload URL names that mount, and the upload completes through it", async () => {
+    const framework = new GoogleGenAI({ apiKey: "unused", httpOptions: { baseUrl: `${gw.url}/langchain/genai` } });
+    const start = await fetch(`${gw.url}/langchain/genai/upload/v1beta/files`, {
+      method: "POST",
+      headers: { "x-goog-upload-protocol": "resumable", "x-goog-upload-command": "start", "content-type": "application/json" },
+      body: JSON.stringify({ file: { displayName: "via langchain" } }),
+    });
+    expect(start.headers.get("x-goog-upload-url")).toStartWith(`${gw.url}/langchain/genai/upload/v1beta/files?`);
+    const file = await framework.files.upload({ file: new Blob(["framework upload"], { type: "text/plain" }) });
+    expect(new TextDecoder().decode(upstream.files.get(file.name!)!.bytes)).toBe("framework upload");
+  });
+
   test("an upload's start whose body is not JSON is a 400 naming the body", async () => {
     const response = await fetch(`${gw.url}/genai/upload/v1beta/files`, { method: "POST", headers: { "x-goog-upload-protocol": "resumable", "x-goog-upload-command": "start" }, body: "not json" });
     await expectGatewayError(response, 400, { param: "body" });

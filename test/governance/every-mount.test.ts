@@ -287,8 +287,12 @@ function send(call: Call, virtualKey?: string) {
 }
 
 /** Every POST route the gateway serves for inference, read from the running app. */
+/** The framework mounts share one set of routes under `/:framework`: each framework is a mount of its own to a caller. */
+const FRAMEWORKS = ["litellm", "langchain", "pydanticai"];
+
 function inferenceRoutes(): string[] {
-  return [...new Set(gw.gateway.app.routes.filter((route) => route.method === "POST" && !NOT_INFERENCE.test(route.path)).map((route) => route.path))];
+  const paths = gw.gateway.app.routes.filter((route) => route.method === "POST" && !NOT_INFERENCE.test(route.path)).map((route) => route.path);
+  return [...new Set(paths.flatMap((path) => (path.startsWith("/:framework/") ? FRAMEWORKS.map((framework) => path.replace(":framework", framework)) : [path])))];
 }
 
 describe("no route bypasses governance", () => {

@@ -128,4 +128,11 @@ describe("OpenAI-format mounts", () => {
       expect(completion.choices[0]!.message.content).toBe(`echo: ${framework}`);
     });
   }
+
+  test("a root that is no framework is a 404, before its body is read", async () => {
+    for (const root of ["crewai", "v1", "mcp"]) {
+      const response = await fetch(`${gw.url}/${root}/v1/chat/completions`, { method: "POST", headers: { "content-type": "application/json" }, body: "{}" });
+      await expectGatewayError(response, 404, { errorType: "caller_route_not_found" });
+    }
+  });
 });

@@ -1,12 +1,13 @@
 import { Elysia, t } from "elysia";
 import { badRequest } from "../../http/errors";
 import { handleInference, type Inference } from "../handle";
+import { pathParams } from "../mounts/path-params";
 import type { BatchOrFileOperation } from "./types";
 import { unwrapId } from "./ids";
 
 const open = { additionalProperties: true } as const;
-const FileParams = t.Object({ file_id: t.String({ minLength: 1 }) });
-const BatchParams = t.Object({ batch_id: t.String({ minLength: 1 }) });
+const FileParams = pathParams({ file_id: t.String({ minLength: 1 }) });
+const BatchParams = pathParams({ batch_id: t.String({ minLength: 1 }) });
 const ListQuery = t.Object({ provider: t.Optional(t.String()), limit: t.Optional(t.String()), after: t.Optional(t.String()), purpose: t.Optional(t.String()), order: t.Optional(t.String()) });
 const UploadForm = t.Object({ file: t.File(), purpose: t.String({ minLength: 1 }), provider: t.Optional(t.String()) }, open);
 const BatchLine = t.Object({ custom_id: t.String({ minLength: 1 }), body: t.Record(t.String(), t.Unknown()) }, open);

@@ -2,6 +2,7 @@ import { Elysia } from "elysia";
 import type { Inference } from "../handle";
 import { ANTHROPIC_OBJECT_OPERATIONS, type ProviderObjectOperation } from "../provider-objects";
 import { forwardedRoutes, keptObjectCalls } from "./kept-objects";
+import { prefixAsRequested } from "./path-params";
 
 type Batch = { id?: unknown; results_url?: unknown };
 
@@ -31,6 +32,6 @@ async function withGatewayResultsUrls(reply: Response, apiRoot: string): Promise
 export function anthropicObjectRoutes(prefix: string, inference: Inference, mountProvider: string | undefined) {
   const forward = keptObjectCalls(inference, "anthropic", mountProvider);
   return forwardedRoutes(new Elysia({ prefix: `${prefix}/v1` }), ANTHROPIC_OBJECT_OPERATIONS, forward, (operation, reply, request) =>
-    BATCH_REPLIES.has(operation) ? withGatewayResultsUrls(reply, `${new URL(request.url).origin}${prefix}/v1`) : Promise.resolve(reply),
+    BATCH_REPLIES.has(operation) ? withGatewayResultsUrls(reply, `${prefixAsRequested(prefix, request)}/v1`) : Promise.resolve(reply),
   );
 }

@@ -6,8 +6,9 @@ import type { Operation } from "../operations";
 import { openRealtimeSession } from "../realtime/session";
 import { speechUsage } from "../request-usage";
 import { ChatCompletionBody, CompletionBody, EmbeddingBody, ImageBody, ImageEditForm, type OpenAIBody, openAIHandler, SpeechBody, TranscriptionForm, TranslationForm } from "./openai-bodies";
+import { pathParams } from "./path-params";
 
-const DeploymentParams = t.Object({ deployment: t.String({ minLength: 1 }) });
+const DeploymentParams = pathParams({ deployment: t.String({ minLength: 1 }) });
 
 /** The route's body without `model`: Azure names the deployment in the path. */
 const withoutModel = <T extends TSchema>(schema: T) => t.Omit(schema, ["model"]);

@@ -3,8 +3,9 @@ import { GatewayError } from "../../http/errors";
 import { ConverseRequest } from "../formats/bedrock/wire";
 import { fallbacksOf, handleInference, type Inference } from "../handle";
 import type { Operation } from "../operations";
+import { pathParams } from "./path-params";
 
-const ModelPath = t.Object({ modelId: t.String({ minLength: 1 }) });
+const ModelPath = pathParams({ modelId: t.String({ minLength: 1 }) });
 /** InvokeModel bodies are the model's own JSON, passed to Bedrock untouched. */
 const InvokeBody = t.Record(t.String(), t.Unknown());
 

@@ -7,6 +7,7 @@ import { modelInPath } from "../model-ref";
 import { GEMINI_OBJECT_OPERATIONS, type ProviderObjectOperation } from "../provider-objects";
 import { rewritten, withProviderInName } from "./genai-replies";
 import { forwardedRoutes, keptObjectCalls } from "./kept-objects";
+import { prefixAsRequested } from "./path-params";
 
 const UPLOAD_URL = "x-goog-upload-url";
 
@@ -76,7 +77,7 @@ export function geminiObjectRoutes(prefix: string, inference: Inference, mountPr
         const starts = request.headers.get("x-goog-upload-command")?.includes("start") ?? false;
         if (!starts) return forward("gemini_file_upload_bytes", request, { bytes: await request.arrayBuffer() });
         const reply = await forward("gemini_file_upload_start", request, { json: await jsonOf(request) });
-        return withGatewayUploadUrl(reply, `${new URL(request.url).origin}${prefix}`);
+        return withGatewayUploadUrl(reply, prefixAsRequested(prefix, request));
       },
       { parse: "none" },
     )

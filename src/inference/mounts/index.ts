@@ -1,4 +1,5 @@
 import { Elysia } from "elysia";
+import { notFound } from "../../http/errors";
 import type { Inference } from "../handle";
 import { anthropicMessagesMount, anthropicMount } from "./anthropic";
 import { azureDeploymentsMount } from "./azure-deployments";
@@ -24,11 +25,31 @@ function providerFormatMounts(root: string, inference: Inference) {
     .use(genaiMount(`${root}/genai`, inference, "gemini"));
 }
 
+const FRAMEWORKS: ReadonlySet<string> = new Set(FRAMEWORK_ROOTS.map((root) => root.slice(1)));
+
+/**
+ * The framework mounts, one set of routes under `/:framework` for all of them (three copies of
+ * every format's routes cost ~6-8 MB and a fifth of the app's build); any other first segment is
+ * no mount.
+ */
+function frameworkMounts(inference: Inference) {
+  return new Elysia({ name: "framework-mounts" })
+    // Before validation: an unknown root is no route, whatever its body.
+    .onTransform(({ params, path }) => {
+      if (!FRAMEWORKS.has((params as { framework?: string }).framework ?? "")) throw notFound(`no route at ${path}`, "caller_route_not_found");
+    })
+    .use(openAIMount("/:framework/v1", inference))
+    .use(providerFormatMounts("/:framework", inference));
+}
+
 /** Every inference surface: /v1, the provider mounts, and the framework mounts. */
 export function inferenceMounts(inference: Inference) {
-  const app = new Elysia({ name: "inference-mounts" }).use(openAIMount("/v1", inference)).use(providerFormatMounts("", inference));
-  // The editor integration (spec 4.16's second mount) speaks only the messages endpoints.
-  app.use(anthropicMessagesMount("/claude-code", inference, "anthropic"));
-  for (const root of FRAMEWORK_ROOTS) app.use(openAIMount(`${root}/v1`, inference)).use(providerFormatMounts(root, inference));
-  return app;
+  return (
+    new Elysia({ name: "inference-mounts" })
+      .use(openAIMount("/v1", inference))
+      .use(providerFormatMounts("", inference))
+      // The editor integration (spec 4.16's second mount) speaks only the messages endpoints.
+      .use(anthropicMessagesMount("/claude-code", inference, "anthropic"))
+      .use(frameworkMounts(inference))
+  );
 }

@@ -5,6 +5,7 @@ import { handleInference, type Inference } from "../handle";
 import { UPLOAD_SESSION_PARAM } from "../object-keys";
 import type { WireFormat } from "../operations";
 import { PROVIDER_OBJECT_CALLS, type ProviderObjectBody, type ProviderObjectCall, type ProviderObjectOperation, providerObjectPath } from "../provider-objects";
+import { pathParams } from "./path-params";
 
 const JsonObject = t.Object({}, { additionalProperties: true });
 
@@ -73,7 +74,7 @@ export function keptObjectCalls(inference: Inference, format: WireFormat, mountP
 /** The schema of the path's `:name` segments, each a non-empty string; none for a path without any. */
 function paramsOf(path: string) {
   const names = [...path.matchAll(/:(\w+)/g)].map(([, name]) => name!);
-  return names.length > 0 ? { params: t.Object(Object.fromEntries(names.map((name) => [name, t.String({ minLength: 1 })]))) } : {};
+  return names.length > 0 ? { params: pathParams(Object.fromEntries(names.map((name) => [name, t.String({ minLength: 1 })]))) } : {};
 }
 
 /** How a route takes the call's body: a JSON object (or form), required or not, or bytes left unparsed. */

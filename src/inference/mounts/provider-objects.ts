@@ -8,9 +8,10 @@ import { uuidOf } from "../../responses/ids";
 import type { Inference } from "../handle";
 import { OPENAI_OBJECT_OPERATIONS, type ProviderObjectOperation, RESPONSE_OBJECT_OPERATIONS } from "../provider-objects";
 import { type ForwardCall, forwardedRoutes, keptObjectCalls } from "./kept-objects";
+import { pathParams } from "./path-params";
 import { videosOnVeo } from "./videos-on-veo";
 
-const IdParams = t.Object({ id: t.String({ minLength: 1 }) });
+const IdParams = pathParams({ id: t.String({ minLength: 1 }) });
 /** `stream=true` reads a response as the events that write it, from after `starting_after` when given. */
 const RetrieveQuery = t.Object({ stream: t.Optional(t.String()), starting_after: t.Optional(t.Numeric({ minimum: 0, multipleOf: 1 })) }, { additionalProperties: true });
 
