@@ -6,7 +6,7 @@ import type { Inference } from "../handle";
 import { modelInPath } from "../model-ref";
 import { GEMINI_OBJECT_OPERATIONS, type ProviderObjectOperation } from "../provider-objects";
 import { rewritten, withProviderInName } from "./genai-replies";
-import { forwardedRoutes, keptObjectCalls } from "./kept-objects";
+import { forwardedRoutes, keptObjectCalls, requestAt } from "./kept-objects";
 import { prefixAsRequested } from "./path-params";
 
 const UPLOAD_URL = "x-goog-upload-url";
@@ -65,8 +65,7 @@ export function geminiObjectRoutes(prefix: string, inference: Inference, mountPr
     const operation = typeof name === "string" ? operationNameParts(name) : undefined;
     if (!operation) throw badRequest("operationName: the operation to poll, named as generateVideos answered it (models/{model}/operations/{id})", "operationName");
     // The poll is a GET upstream, whatever the client's method.
-    const poll = new Request(request.url, { headers: request.headers, signal: request.signal });
-    return rewritten(await pollOperation(operation.model, operation.id, poll), vertexOperationOf);
+    return rewritten(await pollOperation(operation.model, operation.id, requestAt(request, "?")), vertexOperationOf);
   };
 
   // Used by the mount, whose prefix its routes take; the prefix here names the gateway's upload URL.

@@ -39,6 +39,12 @@ export interface Forwarded {
 export type ForwardCall = (operation: ProviderObjectOperation, request: Request, forwarded?: Forwarded) => Promise<Response>;
 
 /**
+ * The client's request as a GET with `search` for a call it leads to (a poll or a download), its
+ * headers and cancellation kept: the forwarded call's query string is the request's.
+ */
+export const requestAt = (request: Request, search: string) => new Request(new URL(search, request.url).href, { headers: request.headers, signal: request.signal });
+
+/**
  * Calls on objects a provider keeps (responses, conversations, containers, message batches,
  * files), each sent to the provider that keeps the object through the inference pipeline like
  * every call: governed, logged, never billed unless `countsUsage` says so.

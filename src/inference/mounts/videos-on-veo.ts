@@ -3,7 +3,7 @@ import { handleInference, type Inference } from "../handle";
 import { fileIdInUri, operationNameParts, type VideoOperation } from "../formats/genai/video-operation";
 import { resolvedModelRef } from "../model-ref";
 import type { ProviderObjectOperation } from "../provider-objects";
-import { type ForwardCall, keptObjectCalls } from "./kept-objects";
+import { type ForwardCall, keptObjectCalls, requestAt } from "./kept-objects";
 
 /** What a video id the gateway made holds: the provider and the Veo operation making the video, and what the create asked for. */
 interface VeoVideo {
@@ -82,9 +82,6 @@ function videoObject(id: string, video: VeoVideo, operation: VideoOperation, cre
     size: video.size,
   };
 }
-
-/** The client's request as one to another path of the gateway's (a poll or a download), its headers and cancellation kept. */
-const requestAt = (request: Request, search: string) => new Request(new URL(search, request.url).href, { headers: request.headers, signal: request.signal });
 
 /**
  * OpenAI's Videos API (`videos.create`, `retrieve`, `downloadContent`) for a model Veo makes: the
