@@ -2,7 +2,7 @@ import { GatewayError } from "../http/errors";
 import { withUpstreamFileIds } from "./batches/ids";
 import { runBatchCall } from "./batches/run";
 import { type Operation, usesBatchKeys } from "./operations";
-import type { ProviderAdapter, UpstreamCall, UpstreamTarget } from "./providers/types";
+import type { ProviderAdapter, UpstreamCall, UpstreamSuccess, UpstreamTarget } from "./providers/types";
 import { sendUpstream, type UpstreamReply } from "./upstream-fetch";
 
 /** What a build step throws: a GatewayError (bad input), or an Error saying how the provider is configured wrongly. */
@@ -62,7 +62,22 @@ export async function exchange(adapter: ProviderAdapter, operation: Operation, t
   const prepared = preparing ? await preparing : body;
   const built = guarded(() => withUpstreamIds(adapter.buildCall(operation, target, prepared, options.stream), options.provider));
   if (built instanceof GatewayError) return built;
-  const reply = await sendAuthorized(adapter, target, built, options.stream, options);
+  const copies = adapter.fanOut ? guarded(() => adapter.fanOut!.copies(operation, prepared, target.model)) : 1;
+  if (copies instanceof GatewayError) return copies;
+  if (copies > 1) return fannedOut(adapter, operation, target, built, copies, options);
+  return shaped(adapter, operation, target, await sendAuthorized(adapter, target, built, options.stream, options));
+}
+
+/** A successful reply read into the operation's shape by the adapter, where it has its own. */
+function shaped(adapter: ProviderAdapter, operation: Operation, target: UpstreamTarget, reply: UpstreamReply | GatewayError): UpstreamReply | GatewayError | Promise<UpstreamReply | GatewayError> {
   if (reply instanceof GatewayError || !reply.ok || !adapter.readReply) return reply;
   return adapter.readReply(operation, reply, target);
+}
+
+/** The same call sent `copies` times at once; the first failure fails the attempt, as one call's would. */
+async function fannedOut(adapter: ProviderAdapter, operation: Operation, target: UpstreamTarget, call: UpstreamCall, copies: number, options: ExchangeOptions): Promise<UpstreamReply | GatewayError> {
+  const replies = await Promise.all(Array.from({ length: copies }, async () => shaped(adapter, operation, target, await sendAuthorized(adapter, target, call, options.stream, options))));
+  const failure = replies.find((reply) => reply instanceof GatewayError || !reply.ok);
+  if (failure) return failure;
+  return adapter.fanOut!.join(operation, replies as UpstreamSuccess[]);
 }

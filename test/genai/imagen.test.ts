@@ -80,12 +80,58 @@ describe("Imagen through the gateway", () => {
     expect(logged.cost as number).toBeCloseTo(3 * 3e-7 + 1290 * 3e-5, 12);
   });
 
-  test("and on Vertex AI; asking a Gemini image model for several images is a 400 naming n", async () => {
+  test("and on Vertex AI", async () => {
     const client = new OpenAI({ baseURL: `${gw.url}/v1`, apiKey: "unused", maxRetries: 0 });
     const result = await client.images.generate({ model: "vertex/gemini-2.5-flash-image", prompt: "a pier at dawn" });
     expect(result.data!.map((image) => decoded(image.b64_json))).toEqual(["png:a pier at dawn:1:1"]);
     expect(gemini.requests.at(-1)!.path).toBe("/v1/projects/proj-img/locations/us-central1/publishers/google/models/gemini-2.5-flash-image:generateContent");
-    await expectGatewayError(await postJson(`${gw.url}/v1/images/generations`, { model: "gemini/gemini-2.5-flash-image", prompt: "two piers", n: 2 }), 400, { param: "n" });
+  });
+
+  test("asking a Gemini image model for n images makes n calls, one image each, answered together with the tokens of them all", async () => {
+    const client = new OpenAI({ baseURL: `${gw.url}/v1`, apiKey: "unused", maxRetries: 0, defaultHeaders: { "x-gw-metadata-case": "nano-banana-three" } });
+    const before = gemini.requests.length;
+    const result = await client.images.generate({ model: "gemini/gemini-2.5-flash-image", prompt: "three piers", n: 3 });
+    expect(result.data!.map((image) => decoded(image.b64_json))).toEqual(Array(3).fill("png:three piers:1:1"));
+    const calls = gemini.requests.slice(before);
+    expect(calls.map((call) => call.path)).toEqual(Array(3).fill("/v1beta/models/gemini-2.5-flash-image:generateContent"));
+    expect(result.usage).toMatchObject({ input_tokens: 3 * 2, output_tokens: 3 * 1290, total_tokens: 3 * (2 + 1290) });
+    const logged = await loggedRequest(gw, "nano-banana-three");
+    expect(logged).toMatchObject({ object: "image.generation", status: "success", input_tokens: 6, output_tokens: 3870 });
+    expect(logged.cost as number).toBeCloseTo(6 * 3e-7 + 3870 * 3e-5, 12);
+  });
+
+  test("an edit's n comes as form text, and Imagen's :predict asks a Gemini image model for sampleCount images the same way", async () => {
+    const form = new FormData();
+    form.append("model", "vertex/gemini-2.5-flash-image");
+    form.append("prompt", "add a moon");
+    form.append("n", "2");
+    form.append("image", new File(["night sky"], "sky.png", { type: "image/png" }));
+    const edited = await fetch(`${gw.url}/v1/images/edits`, { method: "POST", body: form });
+    expect(edited.status).toBe(200);
+    const { data } = (await edited.json()) as { data: Array<{ b64_json: string }> };
+    expect(data.map((image) => decoded(image.b64_json))).toEqual(Array(2).fill("png:add a moon:1:1:edited night sky"));
+
+    const predicted = await postJson(`${gw.url}/genai/v1beta/models/gemini%2Fgemini-2.5-flash-image:predict`, { instances: [{ prompt: "two lighthouses" }], parameters: { sampleCount: 2 } });
+    expect(predicted.status).toBe(200);
+    const { predictions } = (await predicted.json()) as { predictions: Array<{ bytesBase64Encoded: string }> };
+    expect(predictions.map((prediction) => decoded(prediction.bytesBase64Encoded))).toEqual(Array(2).fill("png:two lighthouses:1:1"));
+  });
+
+  test("an n the images API does not take is a 400 naming it, and no call is made", async () => {
+    const before = gemini.requests.length;
+    for (const n of [0, 11, 1.5, "two"]) {
+      await expectGatewayError(await postJson(`${gw.url}/v1/images/generations`, { model: "gemini/gemini-2.5-flash-image", prompt: "piers", n }), 400, { param: "n" });
+    }
+    expect(gemini.requests.length).toBe(before);
+  });
+
+  test("when one of the calls is refused, the request fails with the provider's error, as a single call's refusal would", async () => {
+    const before = gemini.requests.length;
+    gemini.refuseNext = { message: "The prompt was blocked for safety reasons." };
+    const response = await postJson(`${gw.url}/v1/images/generations`, { model: "gemini/gemini-2.5-flash-image", prompt: "two piers", n: 2 });
+    expect(gemini.requests.length - before).toBe(2);
+    const body = await expectGatewayError(response, 400);
+    expect(JSON.stringify(body)).toContain("blocked for safety");
   });
 
   test("a Gemini image model edits the images OpenAI's images.edit uploads, given inline beside the prompt; a mask, or an Imagen model, is a 400", async () => {

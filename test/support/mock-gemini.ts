@@ -164,6 +164,8 @@ export interface MockGemini {
   validBearers: Set<string>;
   /** When set, the token endpoint rejects assertions this public key does not verify. */
   serviceAccountKey?: CryptoKey;
+  /** When set, the next model call is refused with this Google error (400 INVALID_ARGUMENT when no status is given), and it is cleared. */
+  refuseNext?: { message: string; code?: number; status?: string };
   stop(): void;
 }
 
@@ -294,6 +296,11 @@ export function startMockGemini(): MockGemini {
       if (mock.otherProjectKeys.has(key) || key === mock.apiKey) {
         const video = videoCall(mock.videoOperations, { method: request.method, url, key, body });
         if (video) return video;
+      }
+      const refusal = mock.refuseNext;
+      if (refusal && (GEMINI_PATH.test(url.pathname) || VERTEX_PATH.test(url.pathname))) {
+        mock.refuseNext = undefined;
+        return googleError(refusal.code ?? 400, refusal.status ?? "INVALID_ARGUMENT", refusal.message);
       }
       const gemini = GEMINI_PATH.exec(url.pathname);
       const onCache = url.pathname.startsWith("/v1beta/cachedContents");

@@ -45,6 +45,17 @@ export interface ModelListing {
   ids(body: unknown): string[];
 }
 
+/**
+ * For a model that answers one result a call where a request may ask for several (Gemini's image
+ * models and OpenAI's `n`): how many identical calls one attempt makes, and how their replies,
+ * each read by the adapter's `readReply`, become the one the client gets.
+ */
+export interface FanOut {
+  /** 1 for a request the model answers in one call; throws a GatewayError for a count it cannot make. */
+  copies(operation: Operation, body: Record<string, unknown>, model: string): number;
+  join(operation: Operation, replies: UpstreamSuccess[]): Promise<UpstreamSuccess>;
+}
+
 /** One upstream family. Adding a provider family is one folder exporting one of these. */
 export interface ProviderAdapter {
   readonly format: WireFormat;
@@ -73,6 +84,7 @@ export interface ProviderAdapter {
   authorizeCall?(call: UpstreamCall, target: UpstreamTarget): Promise<UpstreamCall | GatewayError>;
   /** Reads a successful reply into the shape the operation answers with, for upstreams whose own shape differs. */
   readReply?(operation: Operation, reply: UpstreamSuccess, target: UpstreamTarget): Promise<UpstreamSuccess | GatewayError>;
+  readonly fanOut?: FanOut;
   /** Key health: how to list the models a key reaches. */
   readonly listModels?: ModelListing;
   /** Batch and file calls, for providers that run batches. */

@@ -30,14 +30,22 @@ export async function withInlineImages(form: Body): Promise<Body> {
   return { ...rest, images };
 }
 
-/** A form's `n` comes as text, JSON's as a number; Gemini's image models answer one image a call. */
-function assertOneImage(n: unknown) {
-  if (n !== undefined && Number(n) !== 1) throw badRequest("Gemini's image models make one image a request: n must be 1", "n");
+/** OpenAI's images API makes at most this many images a request. */
+const MOST_IMAGES = 10;
+
+/**
+ * How many images an OpenAI image request asks for: its `n`, which a form sends as text and JSON
+ * as a number. Gemini's image models answer one image a call, so each is a call of its own.
+ */
+export function imageCount(body: Body): number {
+  if (body.n === undefined) return 1;
+  const n = Number(body.n);
+  if (!Number.isInteger(n) || n < 1 || n > MOST_IMAGES) throw badRequest(`n must be an integer from 1 to ${MOST_IMAGES}`, "n");
+  return n;
 }
 
 /** An OpenAI image generation, or an edit whose images `withInlineImages` read, as a generateContent asking for one image. */
 export function geminiImageRequestOf(body: Body, edits = false): Body {
-  assertOneImage(body.n);
   const images = edits ? ((body.images ?? []) as InlineImage[]) : [];
   if (edits && images.length === 0) throw badRequest("an edit needs the image to change", "image");
   if (edits && body.mask !== undefined) throw badRequest("Gemini's image models edit without a mask: say in the prompt what to change", "mask");
@@ -55,4 +63,16 @@ export function contentImagesOf(reply: ImageContentReply): { images: Array<{ b64
   if (!usage) return { images };
   const output = (usage.candidatesTokenCount ?? 0) + (usage.thoughtsTokenCount ?? 0);
   return { images, usage: { input_tokens: usage.promptTokenCount ?? 0, output_tokens: output, total_tokens: usage.totalTokenCount ?? (usage.promptTokenCount ?? 0) + output } };
+}
+
+export type ImagesReply = { created: number; data: unknown[]; usage?: Record<string, number> };
+
+/** The images replies of several calls as one: every image, in call order, and the tokens of them all. */
+export function joinedImagesReplies(replies: readonly ImagesReply[]): ImagesReply {
+  const usages = replies.flatMap((reply) => (reply.usage ? [reply.usage] : []));
+  const joined: ImagesReply = { created: replies[0]!.created, data: replies.flatMap((reply) => reply.data) };
+  if (usages.length === 0) return joined;
+  const usage: Record<string, number> = {};
+  for (const [name, count] of usages.flatMap(Object.entries)) usage[name] = (usage[name] ?? 0) + count;
+  return { ...joined, usage };
 }

@@ -2,11 +2,11 @@ import { geminiBatches } from "../../batches/gemini";
 import { isProviderObjectOperation, type Operation } from "../../operations";
 import { GEMINI_OBJECT_OPERATIONS } from "../../provider-objects";
 import { badRequest } from "../../../http/errors";
-import { contentImagesOf, geminiImageRequestOf, isImagenModel, withInlineImages } from "../../formats/genai/gemini-images";
+import { contentImagesOf, geminiImageRequestOf, type ImagesReply, imageCount, isImagenModel, joinedImagesReplies, withInlineImages } from "../../formats/genai/gemini-images";
 import { imagenImagesOf, imagenRequestOf } from "../../formats/genai/imagen";
 import { imagesResponse, jsonReply, replyJson } from "../media-replies";
 import { providerObjectCall } from "../provider-object-call";
-import type { ProviderAdapter, UpstreamCall, UpstreamSuccess, UpstreamTarget } from "../types";
+import type { FanOut, ProviderAdapter, UpstreamCall, UpstreamSuccess, UpstreamTarget } from "../types";
 import { baseUrlOf, keyHeaders } from "./keys";
 
 const GENAI_OPERATIONS: ReadonlySet<Operation> = new Set(["chat", "embedding", "count_tokens", "live", "image_generation", "image_edit", "video_generation"]);
@@ -63,6 +63,12 @@ export function imageCallOf(operation: Operation, model: string, body: Record<st
   return { method: "predict", body: imagenRequestOf(body) };
 }
 
+/** Gemini's image models make one image a call: a request for `n` is `n` calls, their images answered together. */
+export const imageFanOut: FanOut = {
+  copies: (operation, body, model) => (IMAGE_OPERATIONS.has(operation) && !isImagenModel(model) ? imageCount(body) : 1),
+  join: async (_operation, replies) => jsonReply(replies[0]!, joinedImagesReplies(await Promise.all(replies.map((reply) => replyJson<ImagesReply>(reply))))),
+};
+
 /** An image edit's form, its images read inline for the generateContent that changes them. */
 export const prepareImages = (operation: Operation, body: Record<string, unknown>) => (operation === "image_edit" ? withInlineImages(body) : undefined);
 
@@ -94,6 +100,7 @@ export const gemini: ProviderAdapter = {
   async readReply(operation, reply, target) {
     return IMAGE_OPERATIONS.has(operation) ? imagesReply(reply, target.model) : reply;
   },
+  fanOut: imageFanOut,
   buildCall(operation, target, body, stream) {
     if (isProviderObjectOperation(operation)) return providerObjectCall(hostOf(target), operation, body, uploadHeaders(target));
     if (operation === "live") return liveHandshake(target, body);

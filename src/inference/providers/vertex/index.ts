@@ -8,7 +8,7 @@
 import { badRequest, GatewayError } from "../../../http/errors";
 import { geminiOperationOf } from "../../formats/genai/vertex-video-operation";
 import type { Operation } from "../../operations";
-import { genaiMethod, IMAGE_OPERATIONS, imageCallOf, imagesReply, prepareImages } from "../gemini";
+import { genaiMethod, IMAGE_OPERATIONS, imageCallOf, imageFanOut, imagesReply, prepareImages } from "../gemini";
 import { jsonReply, replyJson } from "../media-replies";
 import type { ProviderAdapter, UpstreamCall, UpstreamTarget } from "../types";
 import { accessTokenFor, parseServiceAccount } from "./access-token";
@@ -136,6 +136,7 @@ export const vertex: ProviderAdapter = {
     return { ...call, headers: { ...call.headers, authorization: `Bearer ${bearer}` } };
   },
   prepareBody: prepareImages,
+  fanOut: imageFanOut,
   async readReply(operation, reply, target) {
     if (IMAGE_OPERATIONS.has(operation)) return imagesReply(reply, target.model);
     if (operation === "video_generation" || operation === "gemini_operation_get") return jsonReply(reply, geminiOperationOf(await replyJson(reply)));
