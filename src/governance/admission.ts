@@ -1,7 +1,7 @@
 import type { Usage } from "../inference/canonical";
 import type { InferenceHooks, InferenceOutcome, RequestContext } from "../inference/hooks";
 import type { ModelRef } from "../inference/model-ref";
-import { REQUEST_TYPE } from "../inference/operations";
+import { REQUEST_TYPE, spends } from "../inference/operations";
 import type { ProviderStore } from "../provider-registry/store";
 import { allowedKeyIdsOf, assertPinnedKeyAllowed, assertTargetsAllowed, forbiddenKey } from "./access-policy";
 import { authenticateCaller, type Caller, callerIdentity } from "./caller";
@@ -108,7 +108,7 @@ export function governanceHook(deps: AdmissionDeps): InferenceHooks {
       if (!caller) return;
       assertTargetsAllowed(caller, selection.targets);
       assertPinnedKeyAllowed(caller, context.headers.get("x-gw-api-key-id"), providers);
-      admitWithinLimits(counters, [...limits, ...providerConfigLimits(caller, selection.targets[0]!.provider)], deps.clock());
+      admitWithinLimits(counters, [...limits, ...providerConfigLimits(caller, selection.targets[0]!.provider)], deps.clock(), spends(context.operation));
       admitted.set(context, { caller, organizationLimits: limits });
     },
     settle(context, outcome) {

@@ -86,3 +86,12 @@ export const isProviderObjectOperation = (operation: Operation): operation is Pr
 const ONE_SHAPE: ReadonlySet<Operation> = new Set<Operation>(["rerank", "speech", "transcription", "translation", "image_generation", "image_edit", "video_generation", "moderation", "input_tokens", ...FILE_OPERATIONS, ...BATCH_OPERATIONS, ...PROVIDER_OBJECTS]);
 
 export const hasOneShape = (operation: Operation) => ONE_SHAPE.has(operation);
+
+/** The calls that only read or remove what a provider keeps (a video's poll, a file's content, a batch's results). */
+const ONLY_READS: ReadonlySet<Operation> = new Set<Operation>([
+  ...PROVIDER_OBJECT_OPERATIONS.filter((operation) => ["GET", "DELETE"].includes(PROVIDER_OBJECT_CALLS[operation].method)),
+  ...(["file_list", "file_retrieve", "file_content", "file_delete", "batch_list", "batch_retrieve", "batch_results"] as const),
+]);
+
+/** Whether a call spends: anything but a read or removal of what a provider keeps. Budgets and token limits stop only calls that spend. */
+export const spends = (operation: Operation) => !ONLY_READS.has(operation);

@@ -27,9 +27,9 @@ afterAll(async () => {
   openai.stop();
 });
 
-async function finished(id: string): Promise<OpenAI.Videos.Video> {
+async function finished(id: string, reader = client): Promise<OpenAI.Videos.Video> {
   for (;;) {
-    const video = await client.videos.retrieve(id);
+    const video = await reader.videos.retrieve(id);
     if (video.status === "completed" || video.status === "failed") return video;
   }
 }
@@ -92,13 +92,17 @@ describe("a video is priced by its seconds", () => {
     expect((await loggedRequest(gw, "video-read")).cost).toBeNull();
   });
 
-  test("a virtual key's budget stops the videos it can no longer pay for", async () => {
+  test("a virtual key's budget stops the videos it can no longer pay for, not the reads of the one it paid for", async () => {
     const key = await createVirtualKey(gw, { name: "video budget", budgets: [{ max_limit: 1, reset_duration: "1d" }] });
     const spender = tagged("video-budget", { "x-gw-vk": key.value });
-    await spender.videos.create({ model: "sora-2-pro", prompt: "an expensive shot", seconds: "8" });
+    const paid = await spender.videos.create({ model: "sora-2-pro", prompt: "an expensive shot", seconds: "8" });
     expect((await loggedRequest(gw, "video-budget")).cost).toBeCloseTo(8 * 0.3, 9);
     const refused = await fetch(`${gw.url}/v1/videos`, { method: "POST", headers: { "content-type": "application/json", "x-gw-vk": key.value }, body: JSON.stringify({ model: "sora-2", prompt: "one more" }) });
     await expectGatewayError(refused, 402, { errorType: "policy_budget_exceeded" });
+
+    const reader = new OpenAI({ baseURL: `${gw.url}/v1`, apiKey: "unused", maxRetries: 0, defaultHeaders: { "x-gw-vk": key.value } });
+    expect((await finished(paid.id, reader)).status).toBe("completed");
+    expect(new Uint8Array(await (await reader.videos.downloadContent(paid.id)).arrayBuffer())).toEqual(videoBytes(paid.id, "video"));
   });
 
   test("a pricing override sets a model's price per second", async () => {

@@ -28,10 +28,12 @@ function hasRoom(limit: AppliedLimit, used: number): boolean {
 
 /**
  * Checks every limit before the upstream call and reserves a request slot on each request
- * limit. Synchronous on purpose: no other request can run between the check and the reservation.
+ * limit. A call that spends nothing (reading a video the budget paid for) is held to request
+ * limits alone. Synchronous on purpose: no other request can run between the check and the reservation.
  */
-export function admitWithinLimits(counters: UsageCounters, limits: readonly AppliedLimit[], now: number): void {
+export function admitWithinLimits(counters: UsageCounters, limits: readonly AppliedLimit[], now: number, spends = true): void {
   for (const limit of limits) {
+    if (!spends && limit.kind !== "requests") continue;
     const reading = counters.read(limit);
     if (!hasRoom(limit, reading.used)) throw exceeded(limit, reading, now);
   }
