@@ -1,6 +1,7 @@
 import type { Usage } from "../inference/canonical";
 import type { InferenceHooks, InferenceOutcome, RequestContext } from "../inference/hooks";
 import type { ModelRef } from "../inference/model-ref";
+import type { VideoState } from "../inference/video-state";
 import { REQUEST_TYPE, spends } from "../inference/operations";
 import type { ProviderStore } from "../provider-registry/store";
 import { allowedKeyIdsOf, assertPinnedKeyAllowed, assertTargetsAllowed, forbiddenKey } from "./access-policy";
@@ -10,6 +11,7 @@ import { organizationLimits, providerConfigLimits } from "./limits/caller-limits
 import { admitWithinLimits, chargeLimits, highestUsePercent } from "./limits/enforce-limits";
 import { estimateUsage } from "./limits/estimate-usage";
 import type { UsageCounters } from "./limits/usage-counters";
+import type { VideoCharges } from "./limits/video-charges";
 import type { PriceBook } from "./pricing/price-book";
 import type { RoutingFacts } from "./routing/cel-conditions";
 import { type Selection, selectTargets } from "./routing/select-targets";
@@ -27,6 +29,7 @@ export interface AdmissionDeps {
   clock: () => number;
   /** `enforce_auth_on_inference`. */
   requireVirtualKey: () => boolean;
+  videoCharges: VideoCharges;
 }
 
 /** What settle needs to charge an admitted request. */
@@ -81,14 +84,34 @@ function allowedKeys(caller: Caller | undefined, selection: Selection): Record<s
  * (rules, then the key's provider weights), enforces the key's allowed providers, models and
  * keys, checks and reserves budgets and rate limits; after the reply, charges real usage and cost.
  */
+/** Settling must not throw: a charge that could not be held or given back is said in the log. */
+const noteFailure = (work: Promise<void>, context: RequestContext) => void work.catch((error) => console.error(`governance: the video charge of request ${context.id} could not be settled`, error));
+
 export function governanceHook(deps: AdmissionDeps): InferenceHooks {
   const { providers, counters } = deps;
   const admitted = new WeakMap<RequestContext, Admitted>();
 
+  /** Charges the request's usage and cost on every limit it is held to, and says which those were. */
   const charge = (entry: Admitted, context: RequestContext, outcome: InferenceOutcome, usage: Usage | undefined, cost: number | undefined) => {
     const provider = outcome.answered?.target.provider ?? context.targets[0]?.provider;
     const limits = [...entry.organizationLimits, ...(provider ? providerConfigLimits(entry.caller, provider) : [])];
     chargeLimits(counters, limits, { cost: cost ?? 0, tokens: usage?.total_tokens ?? 0 });
+    return limits;
+  };
+
+  /**
+   * A video's create is charged at once, and the charge held until a read says how the video
+   * ended; one that failed at once is not charged. A read that finds it made or failed (whoever
+   * reads it) lets the charge go, or gives it back.
+   */
+  const chargeVideo = (entry: Admitted | undefined, context: RequestContext, outcome: InferenceOutcome, video: VideoState) => {
+    const provider = outcome.answered?.target.provider;
+    const failedAtOnce = video.status === "failed";
+    if (provider && video.status !== "pending") noteFailure(deps.videoCharges.ended(provider, video), context);
+    if (!entry) return;
+    const cost = failedAtOnce ? 0 : outcome.cost;
+    const limits = charge(entry, context, outcome, outcome.summary.usage, cost);
+    if (provider && video.status === "pending" && outcome.summary.units?.videoSeconds && cost) noteFailure(deps.videoCharges.hold(provider, video.id, limits, cost), context);
   };
 
   return {
@@ -113,8 +136,9 @@ export function governanceHook(deps: AdmissionDeps): InferenceHooks {
     },
     settle(context, outcome) {
       const entry = admitted.get(context);
-      if (!entry) return;
       admitted.delete(context);
+      if (outcome.summary.video) return chargeVideo(entry, context, outcome, outcome.summary.video);
+      if (!entry) return;
       const usage = outcome.summary.usage;
       const answered = outcome.answered;
       if (usage || outcome.summary.units || !answered || context.operation === "count_tokens") return charge(entry, context, outcome, usage, outcome.cost);

@@ -8,6 +8,7 @@ import { REQUEST_TYPE } from "../inference/operations";
 import type { ProviderStore } from "../provider-registry/store";
 import { governanceHook } from "./admission";
 import { UsageCounters } from "./limits/usage-counters";
+import { VideoCharges } from "./limits/video-charges";
 import { PriceBook } from "./pricing/price-book";
 import { deprecatedTeamRoutes, organizationRoutes } from "./routes/organization";
 import { pricingOverrideRoutes } from "./routes/pricing-overrides";
@@ -74,7 +75,7 @@ export async function createGovernance({ db, providers, requireVirtualKey, clock
     );
 
   return {
-    hook: governanceHook({ providers, virtualKeys, organization, rules, counters, prices, clock, requireVirtualKey }),
+    hook: governanceHook({ providers, virtualKeys, organization, rules, counters, prices, clock, requireVirtualKey, videoCharges: new VideoCharges(db, counters, clock) }),
     price: ({ target, keyId, usage, units, context }: PricedReply) =>
       prices.costOf(
         { provider: target.provider, model: target.model, variant: priceVariant(context.operation, context.body, units), requestType: REQUEST_TYPE[context.operation], keyId, virtualKeyId: context.caller?.virtualKeyId },

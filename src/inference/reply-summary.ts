@@ -3,6 +3,7 @@ import type { ChatChunk, ChatResponse, FinishReason, Usage } from "./canonical";
 import { canonicalUsage } from "./formats/openai/usage";
 import { FORMATS } from "./formats/registry";
 import type { Operation, WireFormat } from "./operations";
+import { type VideoState, videoStateOf } from "./video-state";
 
 /** What logs, budgets and metrics need to know about a reply, whatever format it came in. */
 export interface ReplySummary {
@@ -18,6 +19,8 @@ export interface ReplySummary {
   timeToFirstTokenMs?: number;
   /** A stream that ended before its natural end (client gone, upstream cut). */
   truncated?: boolean;
+  /** The video a create started, or a read found, and how it stands. */
+  video?: VideoState;
 }
 
 function summarizeChat(response: ChatResponse): ReplySummary {
@@ -70,7 +73,8 @@ export function summarizeReply(operation: Operation, format: WireFormat, text: s
     const reader = FORMATS[format]?.replies?.[operation];
     const summary = reader ? reader.summarize(body) : summarizeGeneric(body);
     const units = replyUnits(operation, body);
-    return units ? { ...summary, units } : summary;
+    const video = videoStateOf(operation, body);
+    return units || video ? { ...summary, ...(units ? { units } : {}), ...(video ? { video } : {}) } : summary;
   } catch {
     return { toolCallNames: [] };
   }

@@ -90,8 +90,8 @@ test("logs recorded before the hourly table existed are counted once the gateway
   // Back to the schema before migration 0002: no hourly table, no actor leases (0003), no
   // reached models of provider keys (0004), no latency histogram (0005), no stored responses
   // (0006, 0007), no background responses (0008), no actor signals (0009), no provider object
-  // keys (0010), no MCP log change counter (0011), no gateway-kept conversations (0012), and none
-  // of these migrations recorded.
+  // keys (0010), no MCP log change counter (0011), no gateway-kept conversations (0012), no held
+  // video charges (0013), and none of these migrations recorded.
   await undoMigrationsFrom(gw.databaseUrl, "0002_logs_hourly", [
     "DROP TRIGGER request_log_hours_delete",
     "DROP TABLE request_log_hours",
@@ -108,6 +108,7 @@ test("logs recorded before the hourly table existed are counted once the gateway
     "ALTER TABLE mcp_tool_logs DROP COLUMN change_seq",
     "DROP TABLE conversation_items",
     "DROP TABLE conversations",
+    "DROP TABLE governance_video_charges",
   ]);
   const upgraded = await gw.restart();
   try {

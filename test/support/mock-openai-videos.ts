@@ -1,7 +1,8 @@
 /**
  * OpenAI's Videos API (Sora) as the mock keeps it: a create (a multipart form, as the SDK sends
  * it, or JSON) queues a video that advances a status each time it is read, then its content is
- * bytes of its own (`variant=thumbnail` an image); a remix is a new video naming its source.
+ * bytes of its own (`variant=thumbnail` an image); a remix is a new video naming its source. A
+ * prompt with "forbidden" in it fails instead, as Sora's moderation fails one.
  */
 
 interface Video {
@@ -9,7 +10,7 @@ interface Video {
     id: string;
     object: "video";
     model: string;
-    status: "queued" | "in_progress" | "completed";
+    status: "queued" | "in_progress" | "completed" | "failed";
     progress: number;
     created_at: number;
     completed_at: number | null;
@@ -17,7 +18,7 @@ interface Video {
     size: string;
     prompt: string;
     remixed_from_video_id: string | null;
-    error: null;
+    error: { code: string; message: string } | null;
   };
   /** The `input_reference` image the create carried, if any. */
   reference?: Uint8Array;
@@ -64,11 +65,13 @@ function queued({ text: fields, reference }: Fields, remixedFrom: Video | undefi
   };
 }
 
-/** Each read moves a video on: queued, then in progress, then completed. */
+/** Each read moves a video on: queued, then in progress, then completed (or failed, for a forbidden prompt). */
 function advance(video: Video): void {
   const { object } = video;
   if (object.status === "queued") Object.assign(object, { status: "in_progress", progress: 50 });
-  else if (object.status === "in_progress") Object.assign(object, { status: "completed", progress: 100, completed_at: Math.floor(Date.now() / 1000) });
+  else if (object.status !== "in_progress") return;
+  else if (object.prompt.includes("forbidden")) Object.assign(object, { status: "failed", error: { code: "moderation_blocked", message: "Your request was blocked by our moderation system." } });
+  else Object.assign(object, { status: "completed", progress: 100, completed_at: Math.floor(Date.now() / 1000) });
 }
 
 /** The bytes of a video's content: its id in the "file", so a test can tell whose it got. */

@@ -1,4 +1,4 @@
-import { index, integer, real, sqliteTable, text } from "drizzle-orm/sqlite-core";
+import { index, integer, primaryKey, real, sqliteTable, text } from "drizzle-orm/sqlite-core";
 import type { BudgetSpec, McpConfig, PricePatch, ProviderConfig, RateLimitSpec, RoutingTarget } from "../../governance/schemas";
 
 const timestamps = {
@@ -85,6 +85,30 @@ export const governanceUsage = sqliteTable("governance_usage", {
   windowStart: integer("window_start", { mode: "timestamp_ms" }).notNull(),
   updatedAt: integer("updated_at", { mode: "timestamp_ms" }).notNull(),
 });
+
+/** What one budget was charged for a video being made, in the window it was charged in. */
+export interface HeldCharge {
+  counterId: string;
+  windowStart: number;
+  windowMs: number;
+  amount: number;
+}
+
+/**
+ * Budget charges for videos still being made (Sora's, Veo's), held until a read of the video says
+ * how it ended: a video that failed is given its charges back, once; one that was made keeps them.
+ */
+export const governanceVideoCharges = sqliteTable(
+  "governance_video_charges",
+  {
+    provider: text("provider").notNull(),
+    /** Sora's video id, or the id of the Veo operation making the video. */
+    videoId: text("video_id").notNull(),
+    charges: text("charges", { mode: "json" }).$type<HeldCharge[]>().notNull(),
+    createdAt: integer("created_at", { mode: "timestamp_ms" }).notNull(),
+  },
+  (table) => [primaryKey({ columns: [table.provider, table.videoId] }), index("governance_video_charges_created_idx").on(table.createdAt)],
+);
 
 export type CustomerRow = typeof governanceCustomers.$inferSelect;
 export type TeamRow = typeof governanceTeams.$inferSelect;

@@ -3,7 +3,7 @@ import type { Database } from "../../db/client";
 import { FailureStreak } from "../../db/failure-streak";
 import { governanceUsage } from "../../db/schema";
 import type { AppliedLimit } from "./applied-limits";
-import { addPeriod, calendarStart } from "./periods";
+import { addPeriod, calendarStart, type Period } from "./periods";
 
 interface Window {
   used: number;
@@ -71,10 +71,27 @@ export class UsageCounters {
     // Written this way round so that NaN, too, is never added.
     if (!(amount > 0)) return;
     const window = this.current(limit);
-    this.windows.set(limit.counterId, { used: window.used + amount, start: window.start });
-    const unsaved = this.unsaved.get(limit.counterId);
+    this.change(limit.counterId, window, amount, limit.period);
+  }
+
+  /**
+   * Takes back usage added in the window that began at `windowStart` (a charge for a video that
+   * then failed), while that window is still the counter's current one: a window begun since
+   * owes nothing back. Never below zero.
+   */
+  takeBack(counterId: string, windowStart: number, windowMs: number, amount: number): void {
+    const window = this.windows.get(counterId);
+    if (!window || !(amount > 0) || Math.abs(window.start - windowStart) >= windowMs || this.clock() >= window.start + windowMs) return;
+    const taken = Math.min(amount, window.used);
+    if (taken > 0) this.change(counterId, window, -taken, windowMs);
+  }
+
+  /** `length`: the window's period, or its length in ms. */
+  private change(counterId: string, window: Window, amount: number, length: Period | number): void {
+    this.windows.set(counterId, { used: window.used + amount, start: window.start });
+    const unsaved = this.unsaved.get(counterId);
     if (unsaved?.start === window.start) unsaved.used += amount;
-    else this.unsaved.set(limit.counterId, { used: amount, start: window.start, lengthMs: addPeriod(window.start, limit.period) - window.start });
+    else this.unsaved.set(counterId, { used: amount, start: window.start, lengthMs: typeof length === "number" ? length : addPeriod(window.start, length) - window.start });
   }
 
   /** Saves this node's increments, then takes in what every node saved. */
@@ -89,7 +106,7 @@ export class UsageCounters {
         .onConflictDoUpdate({
           target: governanceUsage.counterId,
           set: {
-            used: sql`CASE WHEN ${sameWindow(lengthMs)} THEN ${governanceUsage.used} + excluded.used
+            used: sql`CASE WHEN ${sameWindow(lengthMs)} THEN max(0, ${governanceUsage.used} + excluded.used)
               WHEN excluded.window_start > ${governanceUsage.windowStart} THEN excluded.used ELSE ${governanceUsage.used} END`,
             windowStart: sql`CASE WHEN ${sameWindow(lengthMs)} THEN ${governanceUsage.windowStart}
               ELSE max(excluded.window_start, ${governanceUsage.windowStart}) END`,

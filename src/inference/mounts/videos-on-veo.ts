@@ -1,6 +1,6 @@
 import { badRequest, conflict, GatewayError, notFound } from "../../http/errors";
 import { handleInference, type Inference } from "../handle";
-import { fileIdInUri, operationNameParts, type VideoOperation } from "../formats/genai/video-operation";
+import { fileIdInUri, operationNameParts, type VideoOperation, videoOperationFailed } from "../formats/genai/video-operation";
 import { resolvedModelRef } from "../model-ref";
 import type { ProviderObjectOperation } from "../provider-objects";
 import { type ForwardCall, keptObjectCalls, requestAt } from "./kept-objects";
@@ -63,8 +63,7 @@ async function veoRequestOf(form: Record<string, unknown>): Promise<Record<strin
 
 /** The video as OpenAI's Videos API shows it, from the operation making it; a create's answer names its prompt and is queued. */
 function videoObject(id: string, video: VeoVideo, operation: VideoOperation, created?: { prompt: string }) {
-  const samples = operation.response?.generateVideoResponse?.generatedSamples ?? [];
-  const failed = operation.done === true && (operation.error !== undefined || samples.length === 0);
+  const failed = videoOperationFailed(operation);
   const filtered = operation.response?.generateVideoResponse?.raiMediaFilteredReasons?.map(String).join("; ");
   return {
     id,

@@ -30,3 +30,6 @@ export const fileIdInUri = (uri: unknown): string | undefined => (typeof uri ===
 
 /** The files a finished operation made, one a video. */
 export const videoFileIdsOf = (operation: VideoOperation): string[] => (operation.response?.generateVideoResponse?.generatedSamples ?? []).flatMap((sample) => fileIdInUri(sample.video?.uri) ?? []);
+
+/** Whether a finished operation failed: an error, or no video made (every one filtered out). */
+export const videoOperationFailed = (operation: VideoOperation): boolean => operation.done === true && (operation.error !== undefined || (operation.response?.generateVideoResponse?.generatedSamples ?? []).length === 0);

@@ -1,0 +1,27 @@
+import { type VideoOperation, videoOperationFailed } from "./formats/genai/video-operation";
+import { objectIdOf } from "./object-keys";
+import type { Operation } from "./operations";
+
+/** How a video being made stands, as a reply about it (its create, a read of it) says. */
+export interface VideoState {
+  /** Sora's video id, or the id of the Veo operation making the video. */
+  id: string;
+  status: "pending" | "made" | "failed";
+}
+
+/** The calls whose reply is a video being made: its create, and the reads that poll it. */
+const SORA_CALLS: ReadonlySet<Operation> = new Set(["video_create", "video_remix", "video_edit", "video_extend", "video_retrieve"]);
+const VEO_CALLS: ReadonlySet<Operation> = new Set(["video_generation", "gemini_operation_get"]);
+
+/** Sora's creates answer the video (`queued`), polled until `completed` or `failed`; Veo's answer the operation making it. */
+export function videoStateOf(operation: Operation, body: unknown): VideoState | undefined {
+  if (SORA_CALLS.has(operation)) {
+    const { id, status } = body as { id?: unknown; status?: unknown };
+    if (typeof id !== "string" || id.length === 0) return undefined;
+    return { id, status: status === "failed" ? "failed" : status === "completed" ? "made" : "pending" };
+  }
+  if (!VEO_CALLS.has(operation)) return undefined;
+  const veo = body as VideoOperation;
+  if (typeof veo.name !== "string" || veo.name.length === 0) return undefined;
+  return { id: objectIdOf(veo.name), status: !veo.done ? "pending" : videoOperationFailed(veo) ? "failed" : "made" };
+}

@@ -1,0 +1,136 @@
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { GoogleGenAI } from "@google/genai";
+import OpenAI from "openai";
+import { expectGatewayError } from "../support/gateway-error";
+import { eventually } from "../support/eventually";
+import type { TestGateway } from "../support/gateway";
+import { loggedRequest } from "../support/logged-request";
+import { type MockGemini, startMockGemini } from "../support/mock-gemini";
+import { type MockOpenAI, startMockOpenAI } from "../support/mock-openai";
+import { createVirtualKey, ManualClock, startClockedGateway } from "./support";
+
+/**
+ * A video is charged to the budgets when its create is answered, before anyone knows whether it
+ * will be made. One that fails (Sora's moderation, Veo's safety filter) gives its charge back
+ * when a read finds it failed: once, however often it is read, across a restart, and only to the
+ * budget window it was taken from.
+ */
+
+const DAY_MS = 86_400_000;
+
+let openai: MockOpenAI;
+let gemini: MockGemini;
+let clock: ManualClock;
+let gw: TestGateway;
+
+beforeAll(async () => {
+  openai = startMockOpenAI();
+  gemini = startMockGemini();
+  clock = new ManualClock(Date.now());
+  gw = await startClockedGateway(
+    {
+      providers: {
+        openai: { keys: [{ id: "sora", value: "sk-sora-upstream" }], network_config: { base_url: openai.baseUrl } },
+        gemini: { keys: [{ id: "g", value: gemini.apiKey }], network_config: { base_url: gemini.geminiBaseUrl } },
+      },
+    },
+    clock,
+  );
+});
+afterAll(async () => {
+  await gw.close();
+  openai.stop();
+  gemini.stop();
+});
+
+/** A virtual key with a budget of `dollars` a day, and an OpenAI client spending it. */
+async function spender(name: string, dollars: number) {
+  const key = await createVirtualKey(gw, { name, budgets: [{ max_limit: dollars, reset_duration: "1d" }] });
+  return { key, client: new OpenAI({ baseURL: `${gw.url}/v1`, apiKey: "unused", maxRetries: 0, defaultHeaders: { "x-gw-vk": key.value } }) };
+}
+
+async function budgetUsed(keyId: string): Promise<number> {
+  const { budgets } = (await (await gw.admin("/api/governance/budgets")).json()) as { budgets: Array<{ owner_id: string; current_usage: number }> };
+  return budgets.find((budget) => budget.owner_id === keyId)!.current_usage;
+}
+
+/** A charge is given back as the read that found the video failed settles, just after its answer. */
+const givenBack = (keyId: string) => eventually(() => budgetUsed(keyId), (used) => used === 0);
+
+/** A read of a video, tagged so that its log says when it has settled (and so given back whatever it would). */
+async function settledRead(client: OpenAI, id: string, testCase: string): Promise<OpenAI.Videos.Video> {
+  const video = await client.videos.retrieve(id, { headers: { "x-gw-metadata-case": testCase } });
+  await loggedRequest(gw, testCase);
+  return video;
+}
+
+async function finished(client: OpenAI, id: string): Promise<OpenAI.Videos.Video> {
+  for (;;) {
+    const video = await client.videos.retrieve(id);
+    if (video.status === "completed" || video.status === "failed") return video;
+  }
+}
+
+const createVideo = (vk: string, prompt: string) => fetch(`${gw.url}/v1/videos`, { method: "POST", headers: { "content-type": "application/json", "x-gw-vk": vk }, body: JSON.stringify({ model: "sora-2-pro", prompt, seconds: "8" }) });
+
+describe("a video that fails gives its charge back", () => {
+  test("Sora: a video that spent the whole budget can still be read; once a read finds it failed its budget is free again, and a later read gives nothing more back", async () => {
+    const { key, client } = await spender("sora refund", 1);
+    const doomed = await client.videos.create({ model: "sora-2-pro", prompt: "something forbidden", seconds: "8" });
+    expect(await budgetUsed(key.id)).toBeCloseTo(8 * 0.3, 9);
+    await expectGatewayError(await createVideo(key.value, "one more"), 402, { errorType: "policy_budget_exceeded" });
+
+    expect(await finished(client, doomed.id)).toMatchObject({ status: "failed", error: { code: "moderation_blocked" } });
+    expect(await givenBack(key.id)).toBe(0);
+
+    const made = await client.videos.create({ model: "sora-2-pro", prompt: "a heron at dusk", seconds: "8" });
+    expect(await budgetUsed(key.id)).toBeCloseTo(8 * 0.3, 9);
+    expect((await settledRead(client, doomed.id, "sora-failed-again")).status).toBe("failed");
+    expect(await budgetUsed(key.id)).toBeCloseTo(8 * 0.3, 9);
+    expect((await finished(client, made.id)).status).toBe("completed");
+    expect((await settledRead(client, made.id, "sora-made-again")).status).toBe("completed");
+    expect(await budgetUsed(key.id)).toBeCloseTo(8 * 0.3, 9);
+  });
+
+  test("Veo through @google/genai: an operation that ends with every video filtered out gives its charge back", async () => {
+    const key = await createVirtualKey(gw, { name: "veo refund", budgets: [{ max_limit: 5, reset_duration: "1d" }] });
+    const ai = new GoogleGenAI({ apiKey: "unused", httpOptions: { baseUrl: `${gw.url}/genai`, headers: { "x-gw-vk": key.value } } });
+    let operation = await ai.models.generateVideos({ model: "veo-3.0-fast-generate-001", prompt: "a forbidden place", config: { durationSeconds: 4 } });
+    expect(await budgetUsed(key.id)).toBeCloseTo(4 * 0.15, 9);
+    while (!operation.done) operation = await ai.operations.getVideosOperation({ operation });
+    expect(operation.response?.generatedVideos ?? []).toHaveLength(0);
+    expect(await givenBack(key.id)).toBe(0);
+  });
+
+  test("OpenAI's Videos API on Veo: the same, read as a failed video", async () => {
+    const { key, client } = await spender("veo openai refund", 5);
+    const doomed = await client.videos.create({ model: "gemini/veo-3.0-fast-generate-001", prompt: "the forbidden city", seconds: "4" });
+    expect(await budgetUsed(key.id)).toBeCloseTo(4 * 0.15, 9);
+    expect(await finished(client, doomed.id)).toMatchObject({ status: "failed", error: { code: "content_filtered" } });
+    expect(await givenBack(key.id)).toBe(0);
+  });
+
+  test("the charge is held in the database: a gateway restarted before the read still gives it back", async () => {
+    const { key, client } = await spender("refund after restart", 3);
+    const doomed = await client.videos.create({ model: "sora-2-pro", prompt: "forbidden across a restart", seconds: "8" });
+    expect(await budgetUsed(key.id)).toBeCloseTo(8 * 0.3, 9);
+    await gw.stop();
+    gw = await gw.restart();
+    const reader = new OpenAI({ baseURL: `${gw.url}/v1`, apiKey: "unused", maxRetries: 0, defaultHeaders: { "x-gw-vk": key.value } });
+    expect(await budgetUsed(key.id)).toBeCloseTo(8 * 0.3, 9);
+    expect((await finished(reader, doomed.id)).status).toBe("failed");
+    expect(await givenBack(key.id)).toBe(0);
+  });
+
+  test("a charge from a budget window that has since ended is not taken from the new one", async () => {
+    const { key, client } = await spender("refund across windows", 3);
+    const doomed = await client.videos.create({ model: "sora-2-pro", prompt: "forbidden yesterday", seconds: "8" });
+    clock.advance(DAY_MS + 1);
+    const reader = new OpenAI({ baseURL: `${gw.url}/v1`, apiKey: "unused", maxRetries: 0, defaultHeaders: { "x-gw-vk": key.value } });
+    await reader.videos.create({ model: "sora-2", prompt: "made today", seconds: "4" });
+    expect(await budgetUsed(key.id)).toBeCloseTo(4 * 0.1, 9);
+    expect((await reader.videos.retrieve(doomed.id)).status).toBe("in_progress");
+    expect((await settledRead(reader, doomed.id, "failed-yesterday")).status).toBe("failed");
+    expect(await budgetUsed(key.id)).toBeCloseTo(4 * 0.1, 9);
+  });
+});
