@@ -1,8 +1,8 @@
 import type { Usage } from "../inference/canonical";
 import type { InferenceHooks, InferenceOutcome, RequestContext } from "../inference/hooks";
 import type { ModelRef } from "../inference/model-ref";
-import type { VideoState } from "../inference/video-state";
 import { REQUEST_TYPE, spends } from "../inference/operations";
+import type { VideoState } from "../inference/video-state";
 import type { ProviderStore } from "../provider-registry/store";
 import { allowedKeyIdsOf, assertPinnedKeyAllowed, assertTargetsAllowed, forbiddenKey } from "./access-policy";
 import { authenticateCaller, type Caller, callerIdentity } from "./caller";
@@ -79,14 +79,14 @@ function allowedKeys(caller: Caller | undefined, selection: Selection): Record<s
   return restricted || selection.pinnedKeys ? { ...restricted, ...selection.pinnedKeys } : undefined;
 }
 
+/** Settling must not throw: a charge that could not be held or given back is said in the log. */
+const noteFailure = (work: Promise<void>, context: RequestContext) => void work.catch((error) => console.error(`governance: the video charge of request ${context.id} could not be settled`, error));
+
 /**
  * The governance hook, first of the pipeline's hooks: authenticates the virtual key, routes
  * (rules, then the key's provider weights), enforces the key's allowed providers, models and
  * keys, checks and reserves budgets and rate limits; after the reply, charges real usage and cost.
  */
-/** Settling must not throw: a charge that could not be held or given back is said in the log. */
-const noteFailure = (work: Promise<void>, context: RequestContext) => void work.catch((error) => console.error(`governance: the video charge of request ${context.id} could not be settled`, error));
-
 export function governanceHook(deps: AdmissionDeps): InferenceHooks {
   const { providers, counters } = deps;
   const admitted = new WeakMap<RequestContext, Admitted>();
@@ -106,10 +106,9 @@ export function governanceHook(deps: AdmissionDeps): InferenceHooks {
    */
   const chargeVideo = (entry: Admitted | undefined, context: RequestContext, outcome: InferenceOutcome, video: VideoState) => {
     const provider = outcome.answered?.target.provider;
-    const failedAtOnce = video.status === "failed";
     if (provider && video.status !== "pending") noteFailure(deps.videoCharges.ended(provider, video), context);
     if (!entry) return;
-    const cost = failedAtOnce ? 0 : outcome.cost;
+    const cost = video.status === "failed" ? 0 : outcome.cost;
     const limits = charge(entry, context, outcome, outcome.summary.usage, cost);
     if (provider && video.status === "pending" && outcome.summary.units?.videoSeconds && cost) noteFailure(deps.videoCharges.hold(provider, video.id, limits, cost), context);
   };

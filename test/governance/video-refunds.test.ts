@@ -3,7 +3,7 @@ import { GoogleGenAI } from "@google/genai";
 import OpenAI from "openai";
 import { expectGatewayError } from "../support/gateway-error";
 import { eventually } from "../support/eventually";
-import type { TestGateway } from "../support/gateway";
+import { closeNodes, startNodes, type TestGateway } from "../support/gateway";
 import { loggedRequest } from "../support/logged-request";
 import { type MockGemini, startMockGemini } from "../support/mock-gemini";
 import { type MockOpenAI, startMockOpenAI } from "../support/mock-openai";
@@ -132,5 +132,31 @@ describe("a video that fails gives its charge back", () => {
     expect((await reader.videos.retrieve(doomed.id)).status).toBe("in_progress");
     expect((await settledRead(reader, doomed.id, "failed-yesterday")).status).toBe("failed");
     expect(await budgetUsed(key.id)).toBeCloseTo(4 * 0.1, 9);
+  });
+});
+
+describe("a video read on another node", () => {
+  test("gives the charge back there, and every node's budget agrees once they sync", async () => {
+    const sora = startMockOpenAI();
+    const nodes = await startNodes({ providers: { openai: { keys: [{ id: "sora", value: "sk-sora-upstream" }], network_config: { base_url: sora.baseUrl } } } });
+    try {
+      const [first, second] = nodes;
+      const { virtual_key: key } = (await (await first.admin("/api/governance/virtual-keys", { method: "POST", json: { name: "two nodes", budgets: [{ max_limit: 3, reset_duration: "1d" }] } })).json()) as { virtual_key: { id: string; value: string } };
+      const on = (node: TestGateway) => new OpenAI({ baseURL: `${node.url}/v1`, apiKey: "unused", maxRetries: 0, defaultHeaders: { "x-gw-vk": key.value } });
+      const usedOn = async (node: TestGateway) => {
+        const { budgets } = (await (await node.admin("/api/governance/budgets")).json()) as { budgets: Array<{ owner_id: string; current_usage: number }> };
+        return budgets.find((budget) => budget.owner_id === key.id)?.current_usage;
+      };
+      // Nodes take in each other's changes every second: the second one knows the key once it lists its budget.
+      await eventually(() => usedOn(second), (used) => used !== undefined);
+      const doomed = await on(first).videos.create({ model: "sora-2-pro", prompt: "forbidden on the first node", seconds: "8" });
+      expect(await usedOn(first)).toBeCloseTo(8 * 0.3, 9);
+      for (let video = doomed; video.status !== "failed"; ) video = await on(second).videos.retrieve(doomed.id);
+      expect(await eventually(() => usedOn(second), (used) => used === 0)).toBe(0);
+      expect(await eventually(() => usedOn(first), (used) => used === 0)).toBe(0);
+    } finally {
+      await closeNodes(nodes);
+      sora.stop();
+    }
   });
 });

@@ -80,8 +80,9 @@ export class UsageCounters {
    * owes nothing back. Never below zero.
    */
   takeBack(counterId: string, windowStart: number, windowMs: number, amount: number): void {
-    const window = this.windows.get(counterId);
-    if (!window || !(amount > 0) || Math.abs(window.start - windowStart) >= windowMs || this.clock() >= window.start + windowMs) return;
+    // A node that has not synced the charge yet (made on another node within the last sync) still knows it was made in that window.
+    const window = this.windows.get(counterId) ?? { used: amount, start: windowStart };
+    if (!(amount > 0) || Math.abs(window.start - windowStart) >= windowMs || this.clock() >= window.start + windowMs) return;
     const taken = Math.min(amount, window.used);
     if (taken > 0) this.change(counterId, window, -taken, windowMs);
   }
