@@ -4,13 +4,14 @@ import { type KeyNeed, keyMeets, pickKey } from "../provider-registry/key-select
 import { effectiveNetwork, type RuntimeKey, type RuntimeProvider } from "../provider-registry/runtime";
 import type { ProviderStore } from "../provider-registry/store";
 import { retryDelayMs, sleep } from "./backoff";
+import { callsForChoices, oneChoiceEach } from "./choice-fan-out";
 import type { ModelRef } from "./model-ref";
 import { hasOneShape, isProviderObjectOperation, type Operation, REQUEST_TYPE, usesBatchKeys, type WireFormat } from "./operations";
 import type { UpstreamCall as ProviderCall, UpstreamTarget } from "./providers/types";
 import { withoutStreamOptions } from "./formats/openai/stream-usage";
 import { translateRequest, upstreamOperationOf } from "./translate";
 import { isRetryable, rotatesKey } from "./upstream-errors";
-import { authorized, exchange, guarded } from "./upstream-exchange";
+import { authorized, exchange, exchangeChoices, guarded } from "./upstream-exchange";
 import type { UpstreamReply } from "./upstream-fetch";
 
 export interface DispatchInput {
@@ -137,7 +138,9 @@ async function attemptTarget(store: ProviderStore, input: DispatchInput, target:
     return badRequest(`provider '${provider.name}' does not offer ${REQUEST_TYPE[input.operation]}`, "model", "caller_unsupported_operation");
   }
   const network = effectiveNetwork(provider.network);
-  let call = upstreamCall(provider, input, format, target.model, operation);
+  const choices = callsForChoices(input, format);
+  if (choices instanceof GatewayError) return choices;
+  let call = upstreamCall(provider, choices > 1 ? oneChoiceEach(input) : input, format, target.model, operation);
   if (call instanceof GatewayError) return call;
   // The gateway asks every OpenAI stream for usage; a server that refuses the field gets the request without it.
   let sent = sendable(call, provider);
@@ -154,13 +157,14 @@ async function attemptTarget(store: ProviderStore, input: DispatchInput, target:
     if (!key && (provider.keys.length > 0 || !provider.adapter.keyOptional)) return lastError ?? noEligibleKey(provider, need);
     const upstream = upstreamTarget(provider, key, target.model, input);
     const options = { provider: provider.name, stream: input.stream, timeoutSeconds: network.default_request_timeout_in_seconds, signal: input.signal };
-    const reply = await exchange(provider.adapter, call.operation, upstream, sent, options);
+    const reply = choices > 1 ? await exchangeChoices(provider.adapter, call.operation, upstream, sent, options, choices, format) : await exchange(provider.adapter, call.operation, upstream, sent, options);
     if (reply instanceof GatewayError) return reply;
     const attempt: Attempt = { provider: provider.name, model: target.model, key: key?.id, is_fallback: isFallback };
     attempts.push(attempt);
     if (reply.ok) {
       if (call.operation !== operation) markLackingResponsesApi(provider, target.model);
-      return { ...reply, target, format, operation: call.operation, keyId: key?.id, isFallback, attempts };
+      // Several choices joined are an OpenAI reply, whatever the upstream's format.
+      return { ...reply, target, format: choices > 1 ? "openai" : format, operation: call.operation, keyId: key?.id, isFallback, attempts };
     }
     const error = reply.error;
     attempt.status = error.status;

@@ -1,7 +1,8 @@
 import { GatewayError } from "../http/errors";
 import { withUpstreamFileIds } from "./batches/ids";
 import { runBatchCall } from "./batches/run";
-import { type Operation, usesBatchKeys } from "./operations";
+import { joinedChoices } from "./choice-fan-out";
+import { type Operation, usesBatchKeys, type WireFormat } from "./operations";
 import type { ProviderAdapter, UpstreamCall, UpstreamSuccess, UpstreamTarget } from "./providers/types";
 import { sendUpstream, type UpstreamReply } from "./upstream-fetch";
 
@@ -74,10 +75,20 @@ function shaped(adapter: ProviderAdapter, operation: Operation, target: Upstream
   return adapter.readReply(operation, reply, target);
 }
 
-/** The same call sent `copies` times at once; the first failure fails the attempt, as one call's would. */
+/** `copies` of one exchange at once: every reply, or the first failure, which fails them all as one call's would. */
+async function everyReply(copies: number, send: () => Promise<UpstreamReply | GatewayError>): Promise<UpstreamSuccess[] | UpstreamReply | GatewayError> {
+  const replies = await Promise.all(Array.from({ length: copies }, send));
+  return replies.find((reply) => reply instanceof GatewayError || !reply.ok) ?? (replies as UpstreamSuccess[]);
+}
+
+/** The same call sent `copies` times, the replies joined by the adapter. */
 async function fannedOut(adapter: ProviderAdapter, operation: Operation, target: UpstreamTarget, call: UpstreamCall, copies: number, options: ExchangeOptions): Promise<UpstreamReply | GatewayError> {
-  const replies = await Promise.all(Array.from({ length: copies }, async () => shaped(adapter, operation, target, await sendAuthorized(adapter, target, call, options.stream, options))));
-  const failure = replies.find((reply) => reply instanceof GatewayError || !reply.ok);
-  if (failure) return failure;
-  return adapter.fanOut!.join(operation, replies as UpstreamSuccess[]);
+  const replies = await everyReply(copies, async () => shaped(adapter, operation, target, await sendAuthorized(adapter, target, call, options.stream, options)));
+  return Array.isArray(replies) ? adapter.fanOut!.join(operation, replies) : replies;
+}
+
+/** A chat asking for `choices` of an upstream that answers one a call (see choice-fan-out.ts): as many exchanges, joined into one OpenAI reply. */
+export async function exchangeChoices(adapter: ProviderAdapter, operation: Operation, target: UpstreamTarget, body: Record<string, unknown>, options: ExchangeOptions, choices: number, format: WireFormat): Promise<UpstreamReply | GatewayError> {
+  const replies = await everyReply(choices, () => exchange(adapter, operation, target, body, options));
+  return Array.isArray(replies) ? joinedChoices(format, replies) : replies;
 }

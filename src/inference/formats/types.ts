@@ -30,6 +30,8 @@ export interface ChatCodec {
   sseDecoder?(): SseChunkDecoder;
   /** Canonical chunks, as stream bytes in this format for the client who sent `clientBody`. */
   encodeStream(clientBody: Record<string, unknown>): ReadableWritablePair<Uint8Array, ChatChunk>;
+  /** The API answers one choice a call (it has no `n`): several are asked for in as many calls (choice-fan-out.ts). */
+  readonly answersOneChoice?: true;
 }
 
 export interface EmbeddingCodec {

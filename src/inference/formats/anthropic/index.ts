@@ -20,6 +20,7 @@ export const anthropicFormat: FormatCodec = {
     decodeStream: decodeMessagesStream,
     sseDecoder: messagesSseDecoder,
     encodeStream: encodeMessagesStream,
+    answersOneChoice: true,
   },
   countTokensLocally: countMessagesTokensLocally,
 };

@@ -18,5 +18,6 @@ export const bedrockFormat: FormatCodec = {
     encodeResponse: canonicalToConverseResponse,
     decodeStream: decodeConverseStream,
     encodeStream: encodeConverseStream,
+    answersOneChoice: true,
   },
 };

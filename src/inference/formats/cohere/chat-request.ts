@@ -1,4 +1,3 @@
-import { badRequest } from "../../../http/errors";
 import type { ChatRequest, ToolChoice, ToolDefinition } from "../../canonical";
 import { messagesFromCohere, messagesToCohere } from "./messages";
 import type { CohereChatRequest, CohereTool } from "./request-schema";
@@ -61,7 +60,6 @@ function thinkingToCohere(thinking: ChatRequest["thinking"]) {
 }
 
 export function chatRequestToCohere(request: WithPenalties): Record<string, unknown> {
-  if (request.n !== undefined && request.n > 1) throw badRequest("Cohere models return one choice; n must be 1", "n");
   return {
     model: request.model,
     messages: messagesToCohere(request.messages),

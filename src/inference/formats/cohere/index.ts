@@ -20,6 +20,7 @@ export const cohereFormat: FormatCodec = {
     decodeStream: decodeCohereStream,
     sseDecoder: cohereSseDecoder,
     encodeStream: encodeCohereStream,
+    answersOneChoice: true,
   },
   embedding: cohereEmbedding,
 };

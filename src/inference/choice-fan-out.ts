@@ -1,0 +1,68 @@
+import { badRequest, type GatewayError } from "../http/errors";
+import type { ChatResponse, Usage } from "./canonical";
+import { FORMATS } from "./formats/registry";
+import type { Operation, WireFormat } from "./operations";
+import type { UpstreamSuccess } from "./providers/types";
+import { jsonReply } from "./providers/media-replies";
+
+/**
+ * OpenAI's `n` asks a chat for several choices; Anthropic's, Bedrock's and Cohere's APIs answer
+ * one a call. Such a request is made `n` times, each asking for one, and their answers become
+ * the choices of one OpenAI reply, with the tokens of them all.
+ */
+
+/** OpenAI's API takes at most this many choices a chat. */
+const MOST_CHOICES = 128;
+
+interface ChoicesRequest {
+  operation: Operation;
+  format: WireFormat;
+  stream: boolean;
+  body: Record<string, unknown>;
+}
+
+/**
+ * How many calls a chat to an upstream of `upstreamFormat` takes: the client's `n` where that
+ * format answers one choice a call, else 1. Several choices are not streamed from such a format:
+ * their events would have to be interleaved, choice by choice.
+ */
+export function callsForChoices(request: ChoicesRequest, upstreamFormat: WireFormat): number | GatewayError {
+  const { n } = request.body;
+  if (request.operation !== "chat" || request.format !== "openai" || typeof n !== "number" || n <= 1 || !FORMATS[upstreamFormat]?.chat?.answersOneChoice) return 1;
+  if (!Number.isInteger(n) || n > MOST_CHOICES) return badRequest(`n must be an integer from 1 to ${MOST_CHOICES}`, "n");
+  if (request.stream) return badRequest(`${upstreamFormat}-format models answer one choice a call, and several are not streamed: ask without stream, or with n: 1`, "n");
+  return n;
+}
+
+/** The request as each of its calls makes it: asking for one choice. */
+export function oneChoiceEach<Request extends { body: Record<string, unknown> }>(request: Request): Request {
+  const { n: _n, ...body } = request.body;
+  return { ...request, body };
+}
+
+type Counts = { [name: string]: number | Counts | undefined };
+
+/** Token counts added up field by field, nested details too. */
+function summed(counts: readonly Counts[]): Counts {
+  const total: Counts = {};
+  for (const count of counts) {
+    for (const [name, value] of Object.entries(count)) {
+      if (typeof value === "number") total[name] = ((total[name] as number | undefined) ?? 0) + value;
+      else if (value) total[name] = summed([(total[name] as Counts | undefined) ?? {}, value]);
+    }
+  }
+  return total;
+}
+
+/** The replies of the calls, each in `format`, as one OpenAI chat completion: each call's choice in call order, the usage of all. */
+export function joinedChoices(format: WireFormat, replies: readonly UpstreamSuccess[]): UpstreamSuccess {
+  const codec = FORMATS[format]!.chat!;
+  const responses = replies.map((reply) => codec.decodeResponse(JSON.parse("body" in reply ? reply.body : "{}")));
+  const usages = responses.flatMap((response) => (response.usage ? [response.usage as unknown as Counts] : []));
+  const joined: ChatResponse = {
+    ...responses[0]!,
+    choices: responses.flatMap((response) => response.choices.slice(0, 1)).map((choice, index) => ({ ...choice, index })),
+    ...(usages.length > 0 ? { usage: summed(usages) as unknown as Usage } : {}),
+  };
+  return jsonReply(replies[0]!, FORMATS.openai!.chat!.encodeResponse(joined));
+}
