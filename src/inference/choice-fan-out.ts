@@ -3,7 +3,7 @@ import type { ChatResponse, Usage } from "./canonical";
 import { FORMATS } from "./formats/registry";
 import type { Operation, WireFormat } from "./operations";
 import type { UpstreamSuccess } from "./providers/types";
-import { jsonReply } from "./providers/media-replies";
+import { jsonReply, replyJson } from "./providers/media-replies";
 
 /**
  * OpenAI's `n` asks a chat for several choices; Anthropic's, Bedrock's and Cohere's APIs answer
@@ -55,9 +55,9 @@ function summed(counts: readonly Counts[]): Counts {
 }
 
 /** The replies of the calls, each in `format`, as one OpenAI chat completion: each call's choice in call order, the usage of all. */
-export function joinedChoices(format: WireFormat, replies: readonly UpstreamSuccess[]): UpstreamSuccess {
+export async function joinedChoices(format: WireFormat, replies: readonly UpstreamSuccess[]): Promise<UpstreamSuccess> {
   const codec = FORMATS[format]!.chat!;
-  const responses = replies.map((reply) => codec.decodeResponse(JSON.parse("body" in reply ? reply.body : "{}")));
+  const responses = await Promise.all(replies.map(async (reply) => codec.decodeResponse(await replyJson(reply))));
   const usages = responses.flatMap((response) => (response.usage ? [response.usage as unknown as Counts] : []));
   const joined: ChatResponse = {
     ...responses[0]!,
