@@ -9,7 +9,7 @@ import { BatchWriter, rowsWithin } from "./batch-writer";
 import { clientReader } from "./client-reader";
 import { clientWriter } from "./client-writer";
 import { CrashJournal, type RecoveredSegment } from "./crash-journal";
-import type { EncodedRow } from "./encoded-rows";
+import { batchText, type EncodedRow, rowsOfBatchText } from "./encoded-rows";
 import { driverRowLayout, encodedRowOf, LOG_COLUMN_NAMES, rowFromDriver } from "./log-columns";
 import { requestLogRecorder } from "./recorder";
 import { scheduleRetention } from "./retention";
@@ -61,14 +61,16 @@ export interface RequestLogsOptions {
   journalDir?: string;
 }
 
-/** A row on its way to the table: as the recorder built it (what listeners get) and encoded for the writer. */
+/**
+ * A row on its way to the table, as its encoding alone: the row the recorder built dies young
+ * instead of waiting in the queue (and surviving collections) until its batch is written.
+ */
 interface QueuedRow {
-  row: NewRequestLogRow;
+  id: string;
   encoded: EncodedRow;
 }
 
-/** The row's content, and again in its encoding. */
-const sizeOfQueued = ({ row, encoded }: QueuedRow) => ROW_OVERHEAD_BYTES + (row.requestContent?.length ?? 0) + (row.responseContent?.length ?? 0) + encoded.length;
+const sizeOfQueued = ({ encoded }: QueuedRow) => ROW_OVERHEAD_BYTES + encoded.length;
 
 /** Recovered rows in chunks an empty queue takes whole: at most RECOVERY_CHUNK rows, and the queue's bytes (or one larger row). */
 function* recoveryChunks(rows: QueuedRow[], capacityBytes: number): Generator<QueuedRow[]> {
@@ -78,6 +80,9 @@ function* recoveryChunks(rows: QueuedRow[], capacityBytes: number): Generator<Qu
     start += count;
   }
 }
+
+/** Told of a batch once it is stored: its rows, decoded from their encoding only when asked for. */
+export type WrittenRowsListener = (rows: () => readonly NewRequestLogRow[]) => void;
 
 /** What opens each journal segment: the columns of its rows, in order. */
 const JournalHeader = Type.Object({ columns: Type.Array(Type.String()) });
@@ -97,7 +102,7 @@ function journaledRows(segments: RecoveredSegment[]): QueuedRow[] {
       try {
         if (!Array.isArray(line)) throw new Error("not a row");
         const values = laidOut(line);
-        return [{ row: rowFromDriver(values), encoded: JSON.stringify(values) }];
+        return [{ id: rowFromDriver(values).id, encoded: JSON.stringify(values) }];
       } catch (error) {
         console.error("request log: skipped a journal row that does not read", error);
         return [];
@@ -114,18 +119,20 @@ function journaledRows(segments: RecoveredSegment[]): QueuedRow[] {
 export function createRequestLogs(db: Database, options: RequestLogsOptions = {}) {
   const clock = options.clock ?? (() => new Date());
   // Told about every batch once it is stored (the agent indexes logs as they arrive); a listener must not block.
-  const writtenListeners = new Set<(rows: readonly NewRequestLogRow[]) => void>();
+  const writtenListeners = new Set<WrittenRowsListener>();
   const embeddedFile = options.threads && embeddedFilePath(options.threads.url);
   const journalDir = options.journalDir ?? (embeddedFile ? `${embeddedFile}-log-journal` : undefined);
   const journal = journalDir ? new CrashJournal(journalDir, { columns: LOG_COLUMN_NAMES }) : undefined;
   const tableWriter = options.threads ? workerWriter(options.threads) : logWriterOver(clientWriter(db.$client));
   const reader = embeddedFile ? workerReader(embeddedFile) : undefined;
   const insertAndTell = async (batch: QueuedRow[]) => {
-    await tableWriter.insert(batch.map(({ encoded }) => encoded));
-    const rows = batch.map(({ row }) => row);
+    const encoded = batch.map((queued) => queued.encoded);
+    await tableWriter.insert(encoded);
+    let rows: NewRequestLogRow[] | undefined;
+    const decoded = () => (rows ??= rowsOfBatchText(batchText(encoded)).map(rowFromDriver));
     for (const listener of writtenListeners) {
       try {
-        listener(rows);
+        listener(decoded);
       } catch (error) {
         console.error("request log: a written-rows listener failed", error);
       }
@@ -149,12 +156,13 @@ export function createRequestLogs(db: Database, options: RequestLogsOptions = {}
     onSettled: journal && ((rows) => journal.settled(rows.length)),
     onGivenUp: journal && (() => journal.givenUp()),
   });
-  // Encoded once, as each request ends: the journal and the writer thread take the same text.
-  const enqueue = (row: NewRequestLogRow, encoded = encodedRowOf(row)): boolean => {
-    const accepted = writer.enqueue({ row, encoded });
+  const enqueueEncoded = (id: string, encoded: EncodedRow): boolean => {
+    const accepted = writer.enqueue({ id, encoded });
     if (accepted) journal?.append(encoded);
     return accepted;
   };
+  // Encoded once, as each request ends: the journal and the writer thread take the same text.
+  const enqueue = (row: NewRequestLogRow) => enqueueEncoded(row.id, encodedRowOf(row));
   const retention = scheduleRetention(tableWriter, {
     retentionDays: options.retentionDays ?? (() => undefined),
     intervalMs: options.retentionIntervalMs ?? 3_600_000,
@@ -173,7 +181,7 @@ export function createRequestLogs(db: Database, options: RequestLogsOptions = {}
     queueStatus,
     flush: () => writer.flush(),
     /** Calls `listener` with every batch of rows after it is stored. */
-    onRowsWritten(listener: (rows: readonly NewRequestLogRow[]) => void): void {
+    onRowsWritten(listener: WrittenRowsListener): void {
       writtenListeners.add(listener);
     },
     /** Queues again the rows a process killed on this file left in the journal, but those the table already has; answers how many. */
@@ -183,9 +191,9 @@ export function createRequestLogs(db: Database, options: RequestLogsOptions = {}
       const rows = journaledRows(left.segments);
       let queued = 0;
       for (const chunk of recoveryChunks(rows, capacityBytes)) {
-        const stored = await db.select({ id: requestLogs.id }).from(requestLogs).where(inArray(requestLogs.id, chunk.map(({ row }) => row.id)));
+        const stored = await db.select({ id: requestLogs.id }).from(requestLogs).where(inArray(requestLogs.id, chunk.map(({ id }) => id)));
         const known = new Set(stored.map(({ id }) => id));
-        for (const { row, encoded } of chunk) if (!known.has(row.id) && enqueue(row, encoded)) queued++;
+        for (const { id, encoded } of chunk) if (!known.has(id) && enqueueEncoded(id, encoded)) queued++;
         // Never more than the queue holds: the rows wait in the journal until they fit.
         await writer.flush();
       }

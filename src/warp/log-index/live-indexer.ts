@@ -47,9 +47,9 @@ export class LiveLogIndexer {
 
   constructor(private readonly deps: LiveIndexerDeps) {}
 
-  readonly accept = (rows: readonly NewRequestLogRow[]): void => {
+  readonly accept = (rows: () => readonly NewRequestLogRow[]): void => {
     if (this.stopping.signal.aborted || this.knownUnconfigured()) return;
-    for (const row of rows) {
+    for (const row of rows()) {
       if (!isIndexable(row)) continue;
       const text = embeddableText(row.requestContent, row.responseContent);
       if (!text) continue;
