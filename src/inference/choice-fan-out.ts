@@ -1,9 +1,10 @@
 import { badRequest, type GatewayError } from "../http/errors";
-import type { ChatResponse, Usage } from "./canonical";
+import type { ChatResponse } from "./canonical";
 import { FORMATS } from "./formats/registry";
 import type { Operation, WireFormat } from "./operations";
 import type { UpstreamSuccess } from "./providers/types";
 import { jsonReply, replyJson } from "./providers/media-replies";
+import { summedUsage } from "./summed-usage";
 
 /**
  * OpenAI's `n` asks a chat for several choices; Anthropic's, Bedrock's and Cohere's APIs answer
@@ -40,29 +41,15 @@ export function oneChoiceEach<Request extends { body: Record<string, unknown> }>
   return { ...request, body };
 }
 
-type Counts = { [name: string]: number | Counts | undefined };
-
-/** Token counts added up field by field, nested details too. */
-function summed(counts: readonly Counts[]): Counts {
-  const total: Counts = {};
-  for (const count of counts) {
-    for (const [name, value] of Object.entries(count)) {
-      if (typeof value === "number") total[name] = ((total[name] as number | undefined) ?? 0) + value;
-      else if (value) total[name] = summed([(total[name] as Counts | undefined) ?? {}, value]);
-    }
-  }
-  return total;
-}
-
 /** The replies of the calls, each in `format`, as one OpenAI chat completion: each call's choice in call order, the usage of all. */
 export async function joinedChoices(format: WireFormat, replies: readonly UpstreamSuccess[]): Promise<UpstreamSuccess> {
   const codec = FORMATS[format]!.chat!;
   const responses = await Promise.all(replies.map(async (reply) => codec.decodeResponse(await replyJson(reply))));
-  const usages = responses.flatMap((response) => (response.usage ? [response.usage as unknown as Counts] : []));
+  const usages = responses.flatMap((response) => (response.usage ? [response.usage] : []));
   const joined: ChatResponse = {
     ...responses[0]!,
     choices: responses.flatMap((response) => response.choices.slice(0, 1)).map((choice, index) => ({ ...choice, index })),
-    ...(usages.length > 0 ? { usage: summed(usages) as unknown as Usage } : {}),
+    ...(usages.length > 0 ? { usage: summedUsage(usages) } : {}),
   };
   return jsonReply(replies[0]!, FORMATS.openai!.chat!.encodeResponse(joined));
 }

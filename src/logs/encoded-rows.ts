@@ -10,3 +10,6 @@ export type EncodedRow = string;
 /** Encoded rows as one JSON text, and back: how a batch crosses to the writer thread. */
 export const batchText = (rows: readonly EncodedRow[]) => `[${rows.join(",")}]`;
 export const rowsOfBatchText = (text: string) => JSON.parse(text) as DriverRow[];
+
+/** Encoded rows decoded, as the table takes them. */
+export const rowsOfEncoded = (rows: readonly EncodedRow[]) => rowsOfBatchText(batchText(rows));

@@ -9,7 +9,7 @@ import { BatchWriter, rowsWithin } from "./batch-writer";
 import { clientReader } from "./client-reader";
 import { clientWriter } from "./client-writer";
 import { CrashJournal, type RecoveredSegment } from "./crash-journal";
-import { batchText, type EncodedRow, rowsOfBatchText } from "./encoded-rows";
+import { type EncodedRow, rowsOfEncoded } from "./encoded-rows";
 import { driverRowLayout, encodedRowOf, LOG_COLUMN_NAMES, rowFromDriver } from "./log-columns";
 import { requestLogRecorder } from "./recorder";
 import { scheduleRetention } from "./retention";
@@ -129,7 +129,7 @@ export function createRequestLogs(db: Database, options: RequestLogsOptions = {}
     const encoded = batch.map((queued) => queued.encoded);
     await tableWriter.insert(encoded);
     let rows: NewRequestLogRow[] | undefined;
-    const decoded = () => (rows ??= rowsOfBatchText(batchText(encoded)).map(rowFromDriver));
+    const decoded = () => (rows ??= rowsOfEncoded(encoded).map(rowFromDriver));
     for (const listener of writtenListeners) {
       try {
         listener(decoded);

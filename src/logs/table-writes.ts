@@ -1,4 +1,4 @@
-import { batchText, type EncodedRow, rowsOfBatchText } from "./encoded-rows";
+import { type EncodedRow, rowsOfEncoded } from "./encoded-rows";
 import { ROLL_UP_INSERTED } from "./hourly";
 import { ROLL_UP_LATENCIES } from "./latency-histogram";
 import type { DriverRow } from "./log-columns";
@@ -45,7 +45,7 @@ export interface LogWriter {
 /** A LogWriter over `writes` running on this thread. */
 export function logWriterOver(writes: TableWrites): LogWriter {
   return {
-    insert: async (rows) => writes.insert(rowsOfBatchText(batchText(rows))),
+    insert: async (rows) => writes.insert(rowsOfEncoded(rows)),
     deleteIds: async (ids) => writes.deleteIds(ids),
     deleteOlderThan: async (cutoff, limit) => writes.deleteOlderThan(cutoff.getTime(), limit),
     close() {},

@@ -1,4 +1,5 @@
 import { badRequest } from "../../../http/errors";
+import { summedUsage } from "../../summed-usage";
 import { aspectRatioOf } from "./imagen";
 
 /**
@@ -71,8 +72,5 @@ export type ImagesReply = { created: number; data: unknown[]; usage?: Record<str
 export function joinedImagesReplies(replies: readonly ImagesReply[]): ImagesReply {
   const usages = replies.flatMap((reply) => (reply.usage ? [reply.usage] : []));
   const joined: ImagesReply = { created: replies[0]!.created, data: replies.flatMap((reply) => reply.data) };
-  if (usages.length === 0) return joined;
-  const usage: Record<string, number> = {};
-  for (const [name, count] of usages.flatMap(Object.entries)) usage[name] = (usage[name] ?? 0) + count;
-  return { ...joined, usage };
+  return usages.length > 0 ? { ...joined, usage: summedUsage(usages) } : joined;
 }
