@@ -94,8 +94,8 @@ function settledRequest(index: number, now: number): [RequestContext, InferenceO
 async function seed(logs: ReturnType<typeof createRequestLogs>, now: number) {
   let written = 0;
   let wake: (() => void) | undefined;
-  logs.onRowsWritten((rows) => {
-    written += rows.length;
+  logs.onRowsWritten((batch) => {
+    written += batch.count;
     wake?.();
   });
   const writtenAtLeast = async (count: number) => {

@@ -81,8 +81,14 @@ function* recoveryChunks(rows: QueuedRow[], capacityBytes: number): Generator<Qu
   }
 }
 
-/** Told of a batch once it is stored: its rows, decoded from their encoding only when asked for. */
-export type WrittenRowsListener = (rows: () => readonly NewRequestLogRow[]) => void;
+/** A batch just stored: how many rows, and the rows, decoded from their encoding only when asked for. */
+export interface WrittenBatch {
+  count: number;
+  rows(): readonly NewRequestLogRow[];
+}
+
+/** Told of every batch once it is stored. */
+export type WrittenRowsListener = (batch: WrittenBatch) => void;
 
 /** What opens each journal segment: the columns of its rows, in order. */
 const JournalHeader = Type.Object({ columns: Type.Array(Type.String()) });
@@ -129,10 +135,10 @@ export function createRequestLogs(db: Database, options: RequestLogsOptions = {}
     const encoded = batch.map((queued) => queued.encoded);
     await tableWriter.insert(encoded);
     let rows: NewRequestLogRow[] | undefined;
-    const decoded = () => (rows ??= rowsOfEncoded(encoded).map(rowFromDriver));
+    const written: WrittenBatch = { count: encoded.length, rows: () => (rows ??= rowsOfEncoded(encoded).map(rowFromDriver)) };
     for (const listener of writtenListeners) {
       try {
-        listener(decoded);
+        listener(written);
       } catch (error) {
         console.error("request log: a written-rows listener failed", error);
       }

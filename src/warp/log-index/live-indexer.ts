@@ -1,4 +1,4 @@
-import type { NewRequestLogRow } from "../../db/schema/logs";
+import type { WrittenBatch } from "../../logs";
 import { isConfigured } from "../config/resolve";
 import type { StoredWarpConfig } from "../config/schema";
 import type { Embedder } from "./embedder";
@@ -47,9 +47,9 @@ export class LiveLogIndexer {
 
   constructor(private readonly deps: LiveIndexerDeps) {}
 
-  readonly accept = (rows: () => readonly NewRequestLogRow[]): void => {
+  readonly accept = (written: WrittenBatch): void => {
     if (this.stopping.signal.aborted || this.knownUnconfigured()) return;
-    for (const row of rows()) {
+    for (const row of written.rows()) {
       if (!isIndexable(row)) continue;
       const text = embeddableText(row.requestContent, row.responseContent);
       if (!text) continue;
