@@ -1,7 +1,7 @@
 import { GatewayError } from "../http/errors";
 import { withUpstreamFileIds } from "./batches/ids";
 import { runBatchCall } from "./batches/run";
-import { joinedChoices } from "./choice-fan-out";
+import { joinedChoiceStreams, joinedChoices } from "./choice-fan-out";
 import { type Operation, usesBatchKeys, type WireFormat } from "./operations";
 import type { ProviderAdapter, UpstreamCall, UpstreamSuccess, UpstreamTarget } from "./providers/types";
 import { sendUpstream, type UpstreamReply } from "./upstream-fetch";
@@ -75,10 +75,13 @@ function shaped(adapter: ProviderAdapter, operation: Operation, target: Upstream
   return adapter.readReply(operation, reply, target);
 }
 
-/** `copies` of one exchange at once: every reply, or the first failure, which fails them all as one call's would. */
+/** `copies` of one exchange at once: every reply, or the first failure, which fails them all as one call's would (the others' streams are let go). */
 async function everyReply(copies: number, send: () => Promise<UpstreamReply | GatewayError>): Promise<UpstreamSuccess[] | UpstreamReply | GatewayError> {
   const replies = await Promise.all(Array.from({ length: copies }, send));
-  return replies.find((reply) => reply instanceof GatewayError || !reply.ok) ?? (replies as UpstreamSuccess[]);
+  const failure = replies.find((reply) => reply instanceof GatewayError || !reply.ok);
+  if (!failure) return replies as UpstreamSuccess[];
+  for (const reply of replies) if (!(reply instanceof GatewayError) && reply.ok && "stream" in reply) void reply.stream.cancel().catch(() => undefined);
+  return failure;
 }
 
 /** The same call sent `copies` times, the replies joined by the adapter. */
@@ -87,8 +90,9 @@ async function fannedOut(adapter: ProviderAdapter, operation: Operation, target:
   return Array.isArray(replies) ? adapter.fanOut!.join(operation, replies) : replies;
 }
 
-/** A chat asking for `choices` of an upstream that answers one a call (see choice-fan-out.ts): as many exchanges, joined into one OpenAI reply. */
+/** A chat asking for `choices` of an upstream that answers one a call (see choice-fan-out.ts): as many exchanges, joined into one OpenAI reply or stream. */
 export async function exchangeChoices(adapter: ProviderAdapter, operation: Operation, target: UpstreamTarget, body: Record<string, unknown>, options: ExchangeOptions, choices: number, format: WireFormat): Promise<UpstreamReply | GatewayError> {
   const replies = await everyReply(choices, () => exchange(adapter, operation, target, body, options));
-  return Array.isArray(replies) ? joinedChoices(format, replies) : replies;
+  if (!Array.isArray(replies)) return replies;
+  return options.stream ? joinedChoiceStreams(format, replies, target.model) : joinedChoices(format, replies, target.model);
 }
