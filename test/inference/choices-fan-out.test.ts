@@ -124,8 +124,10 @@ describe("n choices from a model that answers one a call", () => {
     expect(texts).toEqual(Array(2).fill(single.choices[0]!.message.content));
   });
 
-  test("streamed from Bedrock's binary event stream, which names no model: the choices under the target's model", async () => {
+  test("Bedrock, whose replies name no model: joined choices, streamed (from its binary event stream) or not, under the target's model", async () => {
     const single = await client.chat.completions.create({ model: BEDROCK_MODEL, max_tokens: 50, messages });
+    const joined = await client.chat.completions.create({ model: BEDROCK_MODEL, max_tokens: 50, messages, n: 2 });
+    expect(joined.model).toBe(BEDROCK_MODEL.slice("bedrock/".length));
     const stream = await client.chat.completions.create({ model: BEDROCK_MODEL, max_tokens: 50, messages, n: 2, stream: true, stream_options: { include_usage: true } });
     const texts = ["", ""];
     const models = new Set<string>();
