@@ -139,6 +139,16 @@ describe("the genai SDK in Vertex AI mode", () => {
     expect(operation.response!.generatedVideos![0]!.video!.uri).toMatch(/\/files\/[^/:]+:download/);
   });
 
+  test("express mode on API version v1 polls at /v1/models/{model}:fetchPredictOperation, the path of the Gemini API's v1 methods, which still answer", async () => {
+    const client = new GoogleGenAI({ vertexai: true, apiKey: "unused", apiVersion: "v1", httpOptions: { baseUrl: `${gw.url}/genai`, headers: { "x-gw-metadata-case": "vertex-veo-v1" } } });
+    let operation = await client.models.generateVideos({ model: "veo-3.0-generate-001", prompt: "a paper crane", config: { durationSeconds: 4 } });
+    while (!operation.done) operation = await client.operations.getVideosOperation({ operation });
+    expect(lastGoogleRequest().path).toBe("/v1/projects/proj-gw/locations/europe-west4/publishers/google/models/veo-3.0-generate-001:fetchPredictOperation");
+    expect(Buffer.from(operation.response!.generatedVideos![0]!.video!.videoBytes!, "base64").toString()).toBe("mp4:a paper crane:0");
+    const geminiApi = new GoogleGenAI({ apiKey: "unused", apiVersion: "v1", httpOptions: { baseUrl: `${gw.url}/genai` } });
+    expect((await geminiApi.models.generateContent({ model: "gemini/gemini-2.5-flash", contents: "still here" })).text).toBe("echo: still here");
+  });
+
   test("a poll without an operation name is a 400 naming operationName", async () => {
     const response = await fetch(`${gw.url}/genai/v1beta1/models/veo-3.0-generate-001:fetchPredictOperation`, { method: "POST", headers: { "content-type": "application/json" }, body: "{}" });
     expect(response.status).toBe(400);

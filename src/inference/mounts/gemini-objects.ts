@@ -39,35 +39,49 @@ async function jsonOf(request: Request): Promise<unknown> {
   }
 }
 
+type ModelCall = { params: Record<"*", string>; body: unknown; request: Request };
+
+/** Whether a model path (`{model}:{method}`) is Vertex AI mode's poll of a video's operation. */
+export const isFetchPredictOperation = (path: string) => path.endsWith(FETCH_PREDICT_OPERATION);
+
 /**
- * The files the Gemini API keeps, under `{prefix}` as `@google/genai` calls them: `files.upload`
- * (the resumable protocol: a start call, then the bytes at the URL it answered, which names the
- * gateway), `files.get`, `files.list`, `files.delete`, `files.download` (a Veo video: the SDK reads
- * the file's id from Google's URI and fetches it here); the operations Veo makes videos in
- * (`operations.getVideosOperation`, also as Vertex AI mode's `:fetchPredictOperation`); and
- * `caches.*`, the cached contents a prompt names in `cachedContent`. Each call reaches the provider
- * that keeps them.
+ * How a Veo operation is polled: by the Gemini API's GET of its name, and by Vertex AI mode's
+ * `POST {model}:fetchPredictOperation` naming it, answered in Vertex's shape. Either reaches the
+ * provider that makes the video.
  */
-export function geminiObjectRoutes(prefix: string, inference: Inference, mountProvider: string | undefined) {
+export function videoOperationPolls(inference: Inference, mountProvider: string | undefined) {
   const forward = keptObjectCalls(inference, "genai", mountProvider);
 
   // The genai mount names a Veo operation `models/{provider}%2F{model}/operations/{id}`; Google's own names, by the model alone, reach the keeper.
-  const pollOperation = async (model: string, id: string, request: Request) => {
+  const poll = async (model: string, id: string, request: Request) => {
     const named = modelInPath(model);
     const slash = named.indexOf("/");
     const heldBy = slash > 0 ? { provider: named.slice(0, slash), model: named.slice(slash + 1) } : undefined;
     return withProviderInName(await forward("gemini_operation_get", request, { params: { model: heldBy?.model ?? named, id }, heldBy }));
   };
 
-  const fetchPredictOperation = async ({ params, body, request }: { params: Record<"*", string>; body: unknown; request: Request }) => {
-    if (!params["*"].endsWith(FETCH_PREDICT_OPERATION)) throw notFound(`no method at models/${params["*"]}; a video's operation is polled with {model}${FETCH_PREDICT_OPERATION}`, "caller_route_not_found");
+  const fetchPredictOperation = async ({ params, body, request }: ModelCall) => {
+    if (!isFetchPredictOperation(params["*"])) throw notFound(`no method at models/${params["*"]}; a video's operation is polled with {model}${FETCH_PREDICT_OPERATION}`, "caller_route_not_found");
     const name = (body as { operationName?: unknown } | undefined)?.operationName;
     const operation = typeof name === "string" ? operationNameParts(name) : undefined;
     if (!operation) throw badRequest("operationName: the operation to poll, named as generateVideos answered it (models/{model}/operations/{id})", "operationName");
     // The poll is a GET upstream, whatever the client's method.
-    return rewritten(await pollOperation(operation.model, operation.id, requestAt(request, "?")), vertexOperationOf);
+    return rewritten(await poll(operation.model, operation.id, requestAt(request, "?")), vertexOperationOf);
   };
 
+  return { forward, poll, fetchPredictOperation };
+}
+
+/**
+ * The files the Gemini API keeps, under `{prefix}` as `@google/genai` calls them: `files.upload`
+ * (the resumable protocol: a start call, then the bytes at the URL it answered, which names the
+ * gateway), `files.get`, `files.list`, `files.delete`, `files.download` (a Veo video: the SDK reads
+ * the file's id from Google's URI and fetches it here); the operations Veo makes videos in
+ * (`operations.getVideosOperation`, also as Vertex AI mode's `:fetchPredictOperation`, but at
+ * `/v1/models/*`, which the mount shares with the Gemini API's methods); and `caches.*`, the
+ * cached contents a prompt names in `cachedContent`. Each call reaches the provider that keeps them.
+ */
+export function geminiObjectRoutes(prefix: string, { forward, poll, fetchPredictOperation }: ReturnType<typeof videoOperationPolls>) {
   // Used by the mount, whose prefix its routes take; the prefix here names the gateway's upload URL.
   const routes = new Elysia()
     .post(
@@ -83,7 +97,7 @@ export function geminiObjectRoutes(prefix: string, inference: Inference, mountPr
     .get("/v1beta/files/:name", ({ params: { name }, request }) =>
       name.endsWith(DOWNLOAD) ? forward("gemini_file_download", request, { params: { name: name.slice(0, -DOWNLOAD.length) } }) : forward("gemini_file_get", request, { params: { name } }),
     )
-    .get("/v1beta/models/:model/operations/:id", ({ params, request }) => pollOperation(params.model, params.id, request))
+    .get("/v1beta/models/:model/operations/:id", ({ params, request }) => poll(params.model, params.id, request))
     // Vertex AI mode, in express mode (no project) and with the client's project and location.
     .post("/v1beta1/models/*", fetchPredictOperation);
   for (const version of ["v1beta1", "v1"]) routes.post(`/${version}/projects/:project/locations/:location/models/*`, fetchPredictOperation);

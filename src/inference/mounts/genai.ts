@@ -12,7 +12,7 @@ import { fallbacksOf, handleInference, type Inference } from "../handle";
 import { modelInPath, servedModel } from "../model-ref";
 import { openGeminiLiveSession } from "../realtime/gemini-live";
 import type { Operation } from "../operations";
-import { geminiObjectRoutes } from "./gemini-objects";
+import { geminiObjectRoutes, isFetchPredictOperation, videoOperationPolls } from "./gemini-objects";
 import { rewritten, withProviderInName } from "./genai-replies";
 
 interface Method {
@@ -133,8 +133,12 @@ export function genaiMount(prefix: string, inference: Inference, mountProvider?:
     return generate({ params: { "*": path }, body: name === "embedContent" ? withEmbedConfigLifted(body) : body, request }, provider);
   };
 
+  const polls = videoOperationPolls(inference, mountProvider);
+  // Vertex AI mode in express mode polls a video at `/v1/models/{model}:fetchPredictOperation` when the client asks for API version v1: the Gemini API's path.
+  const generateOrPoll = (call: Parameters<typeof generate>[0]) => (isFetchPredictOperation(call.params["*"]) ? polls.fetchPredictOperation(call) : generate(call));
+
   const app = new Elysia({ name: `genai-mount:${prefix}`, prefix });
-  for (const version of ["v1beta", "v1"]) app.get(`/${version}/models`, () => listModels(inference)).get(`/${version}/models/*`, getModel).post(`/${version}/models/*`, generate);
+  for (const version of ["v1beta", "v1"]) app.get(`/${version}/models`, () => listModels(inference)).get(`/${version}/models/*`, getModel).post(`/${version}/models/*`, generateOrPoll);
   for (const version of ["v1beta1", "v1"]) {
     app
       .post(`/${version}/projects/:project/locations/:location/publishers/:publisher/models/*`, generateOnVertex)
@@ -145,5 +149,5 @@ export function genaiMount(prefix: string, inference: Inference, mountProvider?:
   }
   // The Live API's WebSocket, where `@google/genai` opens it: beside the versioned roots.
   for (const version of ["v1beta", "v1alpha"]) app.get(`/ws/google.ai.generativelanguage.${version}.GenerativeService.BidiGenerateContent`, ({ request, server }) => openGeminiLiveSession(inference, request, server!, mountProvider));
-  return app.use(geminiObjectRoutes(prefix, inference, mountProvider));
+  return app.use(geminiObjectRoutes(prefix, polls));
 }
