@@ -149,6 +149,44 @@ describe("the genai SDK in Vertex AI mode", () => {
     expect((await geminiApi.models.generateContent({ model: "gemini/gemini-2.5-flash", contents: "still here" })).text).toBe("echo: still here");
   });
 
+  test("caches.* with a project: kept by the Vertex provider in the gateway's project, named in the client's; a prompt naming one reads it", async () => {
+    const client = vertexClient(gw, "vertex-cache", { project: "client-project", location: "us-central1" });
+    const manual = "the manual says to restart the router before calling support";
+    const cache = await client.caches.create({ model: "gemini-2.5-flash", config: { contents: [{ role: "user", parts: [{ text: manual }] }], displayName: "manual", ttl: "600s" } });
+    expect(lastGoogleRequest().path).toBe("/v1/projects/proj-gw/locations/europe-west4/cachedContents");
+    expect(lastGoogleRequest().body.model).toBe("projects/proj-gw/locations/europe-west4/publishers/google/models/gemini-2.5-flash");
+    expect(cache.name).toMatch(/^projects\/client-project\/locations\/us-central1\/cachedContents\/[\w-]+$/);
+    expect(cache.model).toBe("projects/client-project/locations/us-central1/publishers/google/models/gemini-2.5-flash");
+    const id = cache.name!.split("/").at(-1);
+    expect(await loggedRequest(gw, "vertex-cache")).toMatchObject({ object: "gemini_cache.create", provider: "vertex", status: "success" });
+
+    const answer = await client.models.generateContent({ model: "gemini-2.5-flash", contents: "what does it say", config: { cachedContent: cache.name } });
+    expect(lastGoogleRequest().body.cachedContent).toBe(`projects/proj-gw/locations/europe-west4/cachedContents/${id}`);
+    expect(answer.usageMetadata?.cachedContentTokenCount).toBe(manual.split(" ").length);
+
+    const listed = [];
+    for await (const entry of await client.caches.list()) listed.push(entry.name);
+    expect(listed).toContain(cache.name);
+    expect((await client.caches.get({ name: cache.name! })).displayName).toBe("manual");
+    const extended = await client.caches.update({ name: cache.name!, config: { ttl: "7200s" } });
+    expect(Date.parse(extended.expireTime!)).toBeGreaterThan(Date.parse(cache.expireTime!));
+    await client.caches.delete({ name: cache.name! });
+    expect(lastGoogleRequest().path).toBe(`/v1/projects/proj-gw/locations/europe-west4/cachedContents/${id}`);
+    const gone = await client.caches.get({ name: cache.name! }).catch((error: unknown) => error);
+    expect((gone as { status?: number }).status).toBe(404);
+  });
+
+  test("caches.* with a project and no Vertex provider: kept by the Gemini API, still named in the client's project", async () => {
+    const client = vertexClient(geminiOnly, "vertex-cache-on-gemini", { project: "client-project", location: "us-central1" });
+    const cache = await client.caches.create({ model: "gemini-2.5-flash", config: { contents: [{ role: "user", parts: [{ text: "the kept words" }] }] } });
+    expect(lastGoogleRequest().path).toBe("/v1beta/cachedContents");
+    expect(lastGoogleRequest().body.model).toBe("models/gemini-2.5-flash");
+    expect(cache.name).toStartWith("projects/client-project/locations/us-central1/cachedContents/");
+    const answer = await client.models.generateContent({ model: "gemini-2.5-flash", contents: "and so", config: { cachedContent: cache.name } });
+    expect(lastGoogleRequest().body.cachedContent).toBe(`cachedContents/${cache.name!.split("/").at(-1)}`);
+    expect(answer.usageMetadata?.cachedContentTokenCount).toBe(3);
+  });
+
   test("a poll without an operation name is a 400 naming operationName", async () => {
     const response = await fetch(`${gw.url}/genai/v1beta1/models/veo-3.0-generate-001:fetchPredictOperation`, { method: "POST", headers: { "content-type": "application/json" }, body: "{}" });
     expect(response.status).toBe(400);

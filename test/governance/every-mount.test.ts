@@ -262,6 +262,10 @@ const CALLS: Array<[suffix: string, build: (prefix: string) => Call]> = [
   ["/v1beta/models/*", (prefix) => ({ path: `${prefix}/v1beta/models/${CHAT_MODEL}:generateContent`, body: { contents: [{ role: "user", parts: [{ text: question }] }] } })],
   ["/v1/models/*", (prefix) => ({ path: `${prefix}/v1/models/${CHAT_MODEL}:generateContent`, body: { contents: [{ role: "user", parts: [{ text: question }] }] } })],
   ["/v1beta1/models/*", (prefix) => ({ path: `${prefix}/v1beta1/${heldVeoOperation.split("/operations/")[0]}:fetchPredictOperation`, body: { operationName: heldVeoOperation } })],
+  [
+    "/locations/:location/cachedContents",
+    (prefix) => ({ path: `${prefix.replace(":project", "p")}/locations/l/cachedContents`, body: { model: "projects/p/locations/l/publishers/google/models/gemini-2.5-flash", contents: [{ role: "user", parts: [{ text: question }] }] }, headers: { "x-gw-provider": "gemini-models" } }),
+  ],
   ["/locations/:location/models/*", (prefix) => ({ path: `${prefix.replace(":project", "p")}/locations/l/${heldVeoOperation.split("/operations/")[0]}:fetchPredictOperation`, body: { operationName: heldVeoOperation } })],
   // Vertex AI mode writes provider/model as publishers/{provider}/models/{model}.
   ["/publishers/:publisher/models/*", (prefix) => ({ path: `${prefix.replace(":project", "p").replace(":location", "l")}/publishers/${CHAT_MODEL.replace("/", "/models/")}:generateContent`, body: { contents: [{ role: "user", parts: [{ text: question }] }] } })],

@@ -154,7 +154,7 @@ export interface MockGemini {
   /** Veo's operations, by id. */
   videoOperations: Map<string, VideoOperation>;
   requests: RecordedGoogleRequest[];
-  /** The cached contents the Gemini API keeps, by name (`cachedContents/{id}`). */
+  /** The cached contents the Gemini API and Vertex AI keep, by name (`cachedContents/{id}`, `projects/{p}/locations/{l}/cachedContents/{id}`). */
   caches: Map<string, CachedContent>;
   /** Every assertion the token endpoint accepted. */
   assertions: string[];
@@ -267,6 +267,7 @@ function anthropicOnVertex(method: string, model: string, body: Record<string, u
 
 const GEMINI_PATH = /^\/v1beta\/models\/([^:]+):(\w+)$/;
 const VERTEX_PATH = /^\/v1\/projects\/([^/]+)\/locations\/([^/]+)\/publishers\/(google|anthropic)\/models\/([^:]+):(\w+)$/;
+const VERTEX_CACHE_PATH = /^\/v1\/projects\/[^/]+\/locations\/[^/]+\/cachedContents(\/|$)/;
 
 export function startMockGemini(): MockGemini {
   const mock: MockGemini = {
@@ -313,15 +314,19 @@ export function startMockGemini(): MockGemini {
         return geminiMethod(gemini[2]!, gemini[1]!, body, false, cached);
       }
       const vertex = VERTEX_PATH.exec(url.pathname);
-      if (vertex) {
+      const onVertexCache = VERTEX_CACHE_PATH.test(url.pathname);
+      if (vertex || onVertexCache) {
         const bearer = request.headers.get("authorization")?.replace(/^Bearer /, "") ?? "";
         if (!mock.validBearers.has(bearer)) return googleError(401, "UNAUTHENTICATED", "Request had invalid authentication credentials.");
+        if (!vertex) return cachedContentCall(mock.caches, request.method, url.pathname, body) ?? googleError(404, "NOT_FOUND", `mock has no route ${url.pathname}`);
         const [, project, location, publisher, model, method] = vertex;
         if (publisher === "anthropic") return anthropicOnVertex(method!, model!, body);
         const resource = `projects/${project}/locations/${location}/publishers/google/models/${model}`;
         const video = vertexVideoCall(mock.videoOperations, { resource, model: model!, method: method!, bearer, body });
         if (video) return video;
-        return method === "predict" && !model!.startsWith("imagen") ? vertexPredict(body) : geminiMethod(method!, model!, body, true);
+        const cached = cachedTokensFor(mock.caches, body, model!, `projects/${project}/locations/${location}/`);
+        if (cached instanceof Response) return cached;
+        return method === "predict" && !model!.startsWith("imagen") ? vertexPredict(body) : geminiMethod(method!, model!, body, true, cached);
       }
       return googleError(404, "NOT_FOUND", `mock has no route ${url.pathname}`);
     },

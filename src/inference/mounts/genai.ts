@@ -5,6 +5,7 @@ import { badRequest, notFound } from "../../http/errors";
 import { fieldFromPath } from "../../http/field-path";
 import { configuredModels } from "../../provider-registry/model-listing";
 import type { RuntimeProvider } from "../../provider-registry/runtime";
+import { withGeminiCacheName } from "../formats/genai/cached-content-names";
 import { imagenReplyOf, openAIImageRequestOf } from "../formats/genai/imagen";
 import { BatchEmbedContentsRequest, CountTokensRequest, EmbedContentRequest, GenerateContentRequest, PredictImagesRequest, PredictVideosRequest } from "../formats/genai/schemas";
 import { batchEmbedOfPredict, isEmbeddingPredict, PredictEmbeddingsRequest, predictionsOf, withEmbedConfigLifted } from "../formats/genai/vertex-embeddings";
@@ -14,6 +15,7 @@ import { openGeminiLiveSession } from "../realtime/gemini-live";
 import type { Operation } from "../operations";
 import { geminiObjectRoutes, isFetchPredictOperation, videoOperationPolls } from "./gemini-objects";
 import { rewritten, withProviderInName } from "./genai-replies";
+import { vertexModeCacheRoutes } from "./vertex-caches";
 
 interface Method {
   operation: Operation;
@@ -120,8 +122,9 @@ export function genaiMount(prefix: string, inference: Inference, mountProvider?:
   const publishedModel = ({ publisher, "*": model }: Record<"publisher" | "*", string>) => (publisher === "google" ? model : `${publisher}/${model}`);
   const vertexModeProvider = () => (inference.providers.get(VERTEX_PROVIDER) ? VERTEX_PROVIDER : mountProvider);
 
-  /** A model method in Vertex AI mode; its embeddings come in Vertex's shapes (vertex-embeddings.ts). */
-  const generateOnVertex = async ({ params, body, request }: { params: Record<"publisher" | "*", string>; body: unknown; request: Request }) => {
+  /** A model method in Vertex AI mode; its embeddings come in Vertex's shapes (vertex-embeddings.ts), its cached content by Vertex's name. */
+  const generateOnVertex = async ({ params, body: sent, request }: { params: Record<"publisher" | "*", string>; body: unknown; request: Request }) => {
+    const body = withGeminiCacheName(sent);
     const path = publishedModel(params);
     const provider = vertexModeProvider();
     const colon = path.lastIndexOf(":");
@@ -149,5 +152,5 @@ export function genaiMount(prefix: string, inference: Inference, mountProvider?:
   }
   // The Live API's WebSocket, where `@google/genai` opens it: beside the versioned roots.
   for (const version of ["v1beta", "v1alpha"]) app.get(`/ws/google.ai.generativelanguage.${version}.GenerativeService.BidiGenerateContent`, ({ request, server }) => openGeminiLiveSession(inference, request, server!, mountProvider));
-  return app.use(geminiObjectRoutes(prefix, polls));
+  return app.use(geminiObjectRoutes(prefix, polls)).use(vertexModeCacheRoutes(polls.forward, vertexModeProvider));
 }

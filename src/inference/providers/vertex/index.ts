@@ -1,15 +1,19 @@
 /**
  * Vertex AI: Gemini models under `publishers/google` in the genai format (embeddings through
  * `:predict`, read back as Gemini's; Veo's operations as the Gemini API's,
- * formats/genai/vertex-video-operation.ts), Anthropic's Claude models under `publishers/anthropic`
+ * formats/genai/vertex-video-operation.ts; cached contents named as the Gemini API names them,
+ * formats/genai/cached-content-names.ts), Anthropic's Claude models under `publishers/anthropic`
  * in the Anthropic format (rawPredict), all scoped to the key's project and region, authenticated
  * with a service account's access token.
  */
 import { badRequest, GatewayError } from "../../../http/errors";
+import { cachedContentsNamed, GEMINI_NAMING, vertexCacheName, vertexModelName } from "../../formats/genai/cached-content-names";
 import { geminiOperationOf } from "../../formats/genai/vertex-video-operation";
 import type { Operation } from "../../operations";
+import type { ProviderObjectBody, ProviderObjectOperation } from "../../provider-objects";
 import { genaiMethod, IMAGE_OPERATIONS, imageCallOf, imageFanOut, imagesReply, prepareImages } from "../gemini";
 import { jsonReply, replyJson } from "../media-replies";
+import { providerObjectCall } from "../provider-object-call";
 import type { ProviderAdapter, UpstreamCall, UpstreamTarget } from "../types";
 import { accessTokenFor, parseServiceAccount } from "./access-token";
 import { batchEmbedReply, predictBody } from "./embedding";
@@ -19,6 +23,9 @@ const DEFAULT_REGION = "us-central1";
 const ANTHROPIC_VERSION = "vertex-2023-10-16";
 
 const isAnthropicModel = (model: string) => model.startsWith("claude");
+
+/** The Gemini API's cached-content calls, which Vertex answers under the key's location. */
+const CACHE_OPERATIONS: ReadonlySet<Operation> = new Set<ProviderObjectOperation>(["gemini_cache_create", "gemini_cache_list", "gemini_cache_get", "gemini_cache_update", "gemini_cache_delete"]);
 
 const misconfigured = (message: string) => new GatewayError({ status: 500, errorType: "gateway_provider_misconfigured", message });
 
@@ -63,9 +70,10 @@ function liveHandshake(target: UpstreamTarget, body: Record<string, unknown>): U
   };
 }
 
-/** Vertex's countTokens takes the generateContent fields at the top level and no model. */
-function geminiBody(operation: Operation, body: Record<string, unknown>): Record<string, unknown> {
+/** Vertex's countTokens takes the generateContent fields at the top level and no model; a cached content is named under the key's location. */
+function geminiBody(operation: Operation, target: UpstreamTarget, body: Record<string, unknown>): Record<string, unknown> {
   const { model: _model, generateContentRequest, ...rest } = body;
+  if (typeof rest.cachedContent === "string") rest.cachedContent = vertexCacheName(locationOf(target), rest.cachedContent);
   if (operation !== "count_tokens" || !generateContentRequest || typeof generateContentRequest !== "object") return rest;
   const { model: _nested, ...request } = generateContentRequest as Record<string, unknown>;
   return { ...rest, ...request };
@@ -92,8 +100,15 @@ function geminiCall(operation: Operation, target: UpstreamTarget, body: Record<s
     const image = imageCallOf(operation, target.model, body);
     return { url: `${model}:${image.method}`, body: image.body };
   }
-  if (operation === "video_generation") return { url: `${model}:predictLongRunning`, body: geminiBody(operation, body) };
-  return { url: `${model}:${genaiMethod(operation, body, stream)}`, body: geminiBody(operation, body) };
+  if (operation === "video_generation") return { url: `${model}:predictLongRunning`, body: geminiBody(operation, target, body) };
+  return { url: `${model}:${genaiMethod(operation, body, stream)}`, body: geminiBody(operation, target, body) };
+}
+
+/** A cached-content call at `{location}/cachedContents[/{id}]`, the model it is made for named under the location too. */
+function cacheCall(operation: ProviderObjectOperation, target: UpstreamTarget, body: ProviderObjectBody, headers: Record<string, string>): UpstreamCall {
+  const json = body.json as { model?: unknown } | undefined;
+  const model = typeof json?.model === "string" ? { model: vertexModelName(locationOf(target), json.model) } : {};
+  return providerObjectCall(locationPath(target), operation, { ...body, path: body.path.replace(/^\/v1beta/, ""), json: json && { ...json, ...model } }, headers);
 }
 
 /** Claude on Vertex: the model lives in the URL, the API version in the body. */
@@ -115,11 +130,12 @@ async function bearerFor(target: UpstreamTarget): Promise<string | GatewayError>
 export const vertex: ProviderAdapter = {
   format: "genai",
   formatFor: (model) => (isAnthropicModel(model) ? "anthropic" : "genai"),
-  operations: new Set<Operation>(["chat", "embedding", "count_tokens", "live", "image_generation", "image_edit", "video_generation", "gemini_operation_get"]),
+  operations: new Set<Operation>(["chat", "embedding", "count_tokens", "live", "image_generation", "image_edit", "video_generation", "gemini_operation_get", ...CACHE_OPERATIONS]),
   keyOptional: false,
   buildCall(operation, target, body, stream) {
     if (operation === "live") return liveHandshake(target, body);
     const headers: Record<string, string> = { "content-type": "application/json", ...target.network.extra_headers };
+    if (CACHE_OPERATIONS.has(operation)) return cacheCall(operation as ProviderObjectOperation, target, body as ProviderObjectBody, headers);
     if (isAnthropicModel(target.model)) {
       const beta = target.clientHeaders.get("anthropic-beta");
       if (beta) headers["anthropic-beta"] = beta;
@@ -140,6 +156,7 @@ export const vertex: ProviderAdapter = {
   async readReply(operation, reply, target) {
     if (IMAGE_OPERATIONS.has(operation)) return imagesReply(reply, target.model);
     if (operation === "video_generation" || operation === "gemini_operation_get") return jsonReply(reply, geminiOperationOf(await replyJson(reply)));
+    if (CACHE_OPERATIONS.has(operation)) return jsonReply(reply, cachedContentsNamed(await replyJson(reply), GEMINI_NAMING));
     if (operation !== "embedding") return reply;
     const embeddings = batchEmbedReply(await replyJson(reply));
     return embeddings instanceof GatewayError ? embeddings : jsonReply(reply, embeddings);
