@@ -1,4 +1,4 @@
-import { type VideoOperation, videoOperationFailed } from "./formats/genai/video-operation";
+import { unmadeShareOf, type VideoOperation } from "./formats/genai/video-operation";
 import { objectIdOf } from "./object-keys";
 import type { Operation } from "./operations";
 
@@ -7,6 +7,8 @@ export interface VideoState {
   /** Sora's video id, or the id of the Veo operation making the video. */
   id: string;
   status: "pending" | "made" | "failed";
+  /** Of the videos paid for, the share not made: 1 for a failed video, a part for a Veo request some of whose videos were filtered out, else 0. */
+  unmadeShare: number;
 }
 
 /** The calls whose reply is a video being made: its create, and the reads that poll it. */
@@ -18,10 +20,13 @@ export function videoStateOf(operation: Operation, body: unknown): VideoState | 
   if (SORA_CALLS.has(operation)) {
     const { id, status } = body as { id?: unknown; status?: unknown };
     if (typeof id !== "string" || id.length === 0) return undefined;
-    return { id, status: status === "failed" ? "failed" : status === "completed" ? "made" : "pending" };
+    const failed = status === "failed";
+    return { id, status: failed ? "failed" : status === "completed" ? "made" : "pending", unmadeShare: failed ? 1 : 0 };
   }
   if (!VEO_CALLS.has(operation)) return undefined;
   const veo = body as VideoOperation;
   if (typeof veo.name !== "string" || veo.name.length === 0) return undefined;
-  return { id: objectIdOf(veo.name), status: !veo.done ? "pending" : videoOperationFailed(veo) ? "failed" : "made" };
+  if (!veo.done) return { id: objectIdOf(veo.name), status: "pending", unmadeShare: 0 };
+  const unmadeShare = unmadeShareOf(veo);
+  return { id: objectIdOf(veo.name), status: unmadeShare === 1 ? "failed" : "made", unmadeShare };
 }

@@ -105,6 +105,16 @@ describe("a video that fails gives its charge back", () => {
     expect(await givenBack(key.id)).toBe(0);
   });
 
+  test("Veo: a request for two videos of which the filter took one out gives back half its charge", async () => {
+    const key = await createVirtualKey(gw, { name: "veo partial refund", budgets: [{ max_limit: 5, reset_duration: "1d" }] });
+    const ai = new GoogleGenAI({ apiKey: "unused", httpOptions: { baseUrl: `${gw.url}/genai`, headers: { "x-gw-vk": key.value } } });
+    let operation = await ai.models.generateVideos({ model: "veo-3.0-fast-generate-001", prompt: "two takes, one filtered", config: { durationSeconds: 4, numberOfVideos: 2 } });
+    expect(await charged(key.id, 2 * 4 * 0.15)).toBeCloseTo(2 * 4 * 0.15, 9);
+    while (!operation.done) operation = await ai.operations.getVideosOperation({ operation });
+    expect(operation.response?.generatedVideos).toHaveLength(1);
+    expect(await charged(key.id, 4 * 0.15)).toBeCloseTo(4 * 0.15, 9);
+  });
+
   test("OpenAI's Videos API on Veo: the same, read as a failed video", async () => {
     const { key, client } = await spender("veo openai refund", 5);
     const doomed = await client.videos.create({ model: "gemini/veo-3.0-fast-generate-001", prompt: "the forbidden city", seconds: "4" });

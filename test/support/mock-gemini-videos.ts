@@ -1,7 +1,8 @@
 /**
  * Veo on the Gemini API and on Vertex AI, as the mock makes videos: `:predictLongRunning` starts an operation, the
  * first poll finds it still running, the next finds it done with a download URI per video, and
- * each video's bytes name its prompt and index; a prompt with "forbidden" in it is filtered out. An operation and its files belong to the key that
+ * each video's bytes name its prompt and index; a prompt with "forbidden" in it is filtered out, and one with "one filtered" loses its last
+ * video to the filter. An operation and its files belong to the key that
  * started it, as they belong to a Google project: another key gets a 404. Vertex polls with
  * `:fetchPredictOperation` and answers the videos' bytes inline.
  */
@@ -22,6 +23,12 @@ const DOWNLOAD_PATH = /^\/v1beta\/files\/(op\d+)v(\d+):download$/;
 const GOOGLE_FILES = "https://generativelanguage.googleapis.com/v1beta/files";
 
 const FILTERED_REASON = "The prompt could not be submitted: it names something forbidden.";
+
+/** How many of an operation's videos Veo's safety filter takes out, going by its prompt. */
+const filteredOf = (operation: VideoOperation) => (operation.prompt.includes("forbidden") ? operation.samples : operation.prompt.includes("one filtered") ? 1 : 0);
+
+/** The filter's count and reasons, where it took any video out. */
+const filterReport = (filtered: number) => (filtered > 0 ? { raiMediaFilteredCount: filtered, raiMediaFilteredReasons: [FILTERED_REASON] } : {});
 
 /** Starts an operation named `{model resource}/operations/{id}`; a model that is no Veo is refused. */
 function started(operations: Map<string, VideoOperation>, model: string, resource: string, key: string, body: Record<string, unknown>): Response {
@@ -50,9 +57,9 @@ export function vertexVideoCall(operations: Map<string, VideoOperation>, request
   const operation = name.startsWith(`${resource}/operations/`) ? polled(operations, name.slice(name.lastIndexOf("/") + 1), bearer) : undefined;
   if (!operation || operation.name !== name) return googleError(404, "NOT_FOUND", `Operation ${name} not found`);
   if (operation.polls < 2) return Response.json({ name });
-  const filtered = operation.prompt.includes("forbidden");
-  const videos = filtered ? [] : Array.from({ length: operation.samples }, (_, index) => ({ bytesBase64Encoded: Buffer.from(`mp4:${operation.prompt}:${index}`).toString("base64"), mimeType: "video/mp4" }));
-  return Response.json({ name, done: true, response: { "@type": "type.googleapis.com/cloud.ai.large_models.vision.GenerateVideoResponse", videos, ...(filtered ? { raiMediaFilteredCount: 1, raiMediaFilteredReasons: [FILTERED_REASON] } : {}) } });
+  const filtered = filteredOf(operation);
+  const videos = Array.from({ length: operation.samples - filtered }, (_, index) => ({ bytesBase64Encoded: Buffer.from(`mp4:${operation.prompt}:${index}`).toString("base64"), mimeType: "video/mp4" }));
+  return Response.json({ name, done: true, response: { "@type": "type.googleapis.com/cloud.ai.large_models.vision.GenerateVideoResponse", videos, ...filterReport(filtered) } });
 }
 
 /** Answers Veo's start, poll and download on the Gemini API, or undefined for any other call. */
@@ -65,12 +72,11 @@ export function videoCall(operations: Map<string, VideoOperation>, request: { me
     const operation = polled(operations, poll[2]!, key);
     if (!operation) return googleError(404, "NOT_FOUND", "Operation not found");
     if (operation.polls < 2) return Response.json({ name: operation.name });
-    // Like Veo's safety filter: a prompt it refuses ends done, with no video and the reason.
-    if (operation.prompt.includes("forbidden")) {
-      return Response.json({ name: operation.name, done: true, response: { generateVideoResponse: { raiMediaFilteredCount: 1, raiMediaFilteredReasons: [FILTERED_REASON] } } });
-    }
-    const generatedSamples = Array.from({ length: operation.samples }, (_, index) => ({ video: { uri: `${GOOGLE_FILES}/${poll[2]}v${index}:download?alt=media` } }));
-    return Response.json({ name: operation.name, done: true, response: { "@type": "type.googleapis.com/google.ai.generativelanguage.v1beta.PredictLongRunningResponse", generateVideoResponse: { generatedSamples } } });
+    // Like Veo's safety filter: a prompt it refuses ends done, with no video (or fewer) and the reason.
+    const filtered = filteredOf(operation);
+    if (filtered === operation.samples) return Response.json({ name: operation.name, done: true, response: { generateVideoResponse: filterReport(filtered) } });
+    const generatedSamples = Array.from({ length: operation.samples - filtered }, (_, index) => ({ video: { uri: `${GOOGLE_FILES}/${poll[2]}v${index}:download?alt=media` } }));
+    return Response.json({ name: operation.name, done: true, response: { "@type": "type.googleapis.com/google.ai.generativelanguage.v1beta.PredictLongRunningResponse", generateVideoResponse: { generatedSamples, ...filterReport(filtered) } } });
   }
   const download = DOWNLOAD_PATH.exec(url.pathname);
   if (download && method === "GET") {

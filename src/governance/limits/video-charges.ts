@@ -11,7 +11,8 @@ const HELD_FOR_MS = 7 * 86_400_000;
 /**
  * What budgets were charged for videos still being made, kept in the database until a read of the
  * video (on any node) says how it ended: a failed video's charges are given back, once, to the
- * windows they were taken from while those are still current; a video that was made keeps them.
+ * windows they were taken from while those are still current, and so is the share of the videos
+ * Veo's filter took out of a request for several; the videos made keep theirs.
  */
 export class VideoCharges {
   constructor(
@@ -37,15 +38,15 @@ export class VideoCharges {
   }
 
   /**
-   * A read found the video made or failed: its held charges are let go, and given back if it
-   * failed. Deleting the row is what claims it, so of several reads (on several nodes) one gives back.
+   * A read found the video made or failed: its held charges are let go, and the unmade share of
+   * them given back. Deleting the row is what claims it, so of several reads (on several nodes) one gives back.
    */
   async ended(provider: string, video: VideoState): Promise<void> {
     const [held] = await this.db
       .delete(governanceVideoCharges)
       .where(and(eq(governanceVideoCharges.provider, provider), eq(governanceVideoCharges.videoId, video.id)))
       .returning({ charges: governanceVideoCharges.charges });
-    if (!held || video.status !== "failed") return;
-    for (const charge of held.charges) this.counters.takeBack(charge.counterId, charge.windowStart, charge.windowMs, charge.amount);
+    if (!held || !(video.unmadeShare > 0)) return;
+    for (const charge of held.charges) this.counters.takeBack(charge.counterId, charge.windowStart, charge.windowMs, charge.amount * video.unmadeShare);
   }
 }

@@ -33,3 +33,11 @@ export const videoFileIdsOf = (operation: VideoOperation): string[] => (operatio
 
 /** Whether a finished operation failed: an error, or no video made (every one filtered out). */
 export const videoOperationFailed = (operation: VideoOperation): boolean => operation.done === true && (operation.error !== undefined || (operation.response?.generateVideoResponse?.generatedSamples ?? []).length === 0);
+
+/** Of the videos a finished operation was asked for, the share it did not make: all of them when it failed, else those its safety filter took out. */
+export function unmadeShareOf(operation: VideoOperation): number {
+  if (videoOperationFailed(operation)) return 1;
+  const made = operation.response?.generateVideoResponse?.generatedSamples?.length ?? 0;
+  const filtered = operation.response?.generateVideoResponse?.raiMediaFilteredCount ?? 0;
+  return filtered > 0 ? filtered / (made + filtered) : 0;
+}
