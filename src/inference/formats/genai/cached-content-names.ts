@@ -21,6 +21,7 @@ export const vertexCacheName = (location: string, name: string): string => `${lo
 /** A model's name under `location`, from either (or a bare id). */
 export const vertexModelName = (location: string, name: string): string => `${location}/publishers/google/models/${geminiModelName(name).replace(/^models\//, "")}`;
 
+/** How a cached content and the model it is made for are named, from a name either way. */
 export interface CacheNaming {
   cache(name: string): string;
   model(name: string): string;
