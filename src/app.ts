@@ -20,6 +20,7 @@ import { DeferredSettlements } from "./inference/deferred-settlements";
 import type { Inference } from "./inference/handle";
 import { inferenceMounts, MOUNT_ROOTS } from "./inference/mounts";
 import { ObjectKeys } from "./inference/object-keys";
+import { videoReader } from "./inference/video-reads";
 import { createConversations } from "./conversations";
 import { createStoredResponses } from "./responses";
 import { markInternal } from "./http/internal-requests";
@@ -116,6 +117,8 @@ export async function createGateway({ config: givenConfig, databaseUrl, env = pr
       return asyncInference.backgroundResponses;
     },
   };
+  // A video whose create was charged and that no client reads to its end is read by the gateway itself.
+  const unreadVideos = governance.readUnreadVideos(videoReader(inference), actorClock);
   const agents = await createAgentGateway({ db: database.db, secrets, snapshots, env, access: governanceAgentAccess(governance) });
   const warp = createWarp({ db: database.db, reads: requestLogs.read, providers, inference: () => inference, governance, clock: clock ?? Date.now });
   requestLogs.onRowsWritten(warp.indexWrittenLogs);
@@ -180,6 +183,7 @@ export async function createGateway({ config: givenConfig, databaseUrl, env = pr
       snapshots.giveUpAfter(STOP_GRACE_MS);
       liveFeed.close();
       if (app.server) await app.stop(true);
+      await unreadVideos.stop();
       // Before the logs close: the agent stops indexing, its backfill and its retention sweep.
       await warp.stop();
       await asyncInference.stop();

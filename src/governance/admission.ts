@@ -110,7 +110,7 @@ export function governanceHook(deps: AdmissionDeps): InferenceHooks {
     if (!entry) return;
     const cost = video.status === "failed" ? 0 : outcome.cost;
     const limits = charge(entry, context, outcome, outcome.summary.usage, cost);
-    if (provider && video.status === "pending" && outcome.summary.units?.videoSeconds && cost) noteFailure(deps.videoCharges.hold(provider, video.id, limits, cost), context);
+    if (provider && video.status === "pending" && outcome.summary.units?.videoSeconds && cost) noteFailure(deps.videoCharges.hold(provider, video, limits, cost), context);
   };
 
   return {

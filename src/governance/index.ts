@@ -1,4 +1,5 @@
 import { Elysia } from "elysia";
+import type { Clock } from "../../actors/runtime/clock";
 import type { Database } from "../db/client";
 import { governanceCustomers, governancePricingOverrides, governanceRoutingRules, governanceTeams, governanceVirtualKeys } from "../db/schema";
 import { reloadOnChange } from "../db/table-changes";
@@ -7,6 +8,7 @@ import { priceVariant } from "../inference/billed-units";
 import { REQUEST_TYPE } from "../inference/operations";
 import type { ProviderStore } from "../provider-registry/store";
 import { governanceHook } from "./admission";
+import { type ReadVideo, readUnreadVideos } from "./limits/unread-videos";
 import { UsageCounters } from "./limits/usage-counters";
 import { VideoCharges } from "./limits/video-charges";
 import { PriceBook } from "./pricing/price-book";
@@ -74,14 +76,18 @@ export async function createGovernance({ db, providers, requireVirtualKey, clock
         .use(pricingOverrideRoutes(overrides)),
     );
 
+  const videoCharges = new VideoCharges(db, counters, clock);
+
   return {
-    hook: governanceHook({ providers, virtualKeys, organization, rules, counters, prices, clock, requireVirtualKey, videoCharges: new VideoCharges(db, counters, clock) }),
+    hook: governanceHook({ providers, virtualKeys, organization, rules, counters, prices, clock, requireVirtualKey, videoCharges }),
     price: ({ target, keyId, usage, units, context }: PricedReply) =>
       prices.costOf(
         { provider: target.provider, model: target.model, variant: priceVariant(context.operation, context.body, units), requestType: REQUEST_TYPE[context.operation], keyId, virtualKeyId: context.caller?.virtualKeyId },
         { usage, units },
       ),
     routes,
+    /** Reads, on `clock`'s schedule, the videos whose held charges no client's read has ended (see unread-videos.ts). */
+    readUnreadVideos: (read: ReadVideo, actorClock: Clock) => readUnreadVideos(videoCharges, read, actorClock),
     async close() {
       await watched.stop();
       await counters.close();

@@ -7,6 +7,10 @@ import { closeNodes, startNodes, type TestGateway } from "../support/gateway";
 import { loggedRequest } from "../support/logged-request";
 import { type MockGemini, startMockGemini } from "../support/mock-gemini";
 import { type MockOpenAI, startMockOpenAI } from "../support/mock-openai";
+import { startGateway } from "../support/gateway";
+import { TestClock } from "../support/test-clock";
+import { UNREAD_VIDEOS_SWEEP_MS } from "../../src/governance/limits/unread-videos";
+import { SELF_READ_AFTER_MS } from "../../src/governance/limits/video-charges";
 import { createVirtualKey, ManualClock, startClockedGateway } from "./support";
 
 /**
@@ -49,16 +53,16 @@ async function spender(name: string, dollars: number) {
   return { key, client: new OpenAI({ baseURL: `${gw.url}/v1`, apiKey: "unused", maxRetries: 0, defaultHeaders: { "x-gw-vk": key.value } }) };
 }
 
-async function budgetUsed(keyId: string): Promise<number> {
-  const { budgets } = (await (await gw.admin("/api/governance/budgets")).json()) as { budgets: Array<{ owner_id: string; current_usage: number }> };
+async function budgetUsed(keyId: string, node = gw): Promise<number> {
+  const { budgets } = (await (await node.admin("/api/governance/budgets")).json()) as { budgets: Array<{ owner_id: string; current_usage: number }> };
   return budgets.find((budget) => budget.owner_id === keyId)!.current_usage;
 }
 
 /** A create is charged as it settles, just after its answer: the budget once it shows `dollars`. */
-const charged = (keyId: string, dollars: number) => eventually(() => budgetUsed(keyId), (used) => Math.abs(used - dollars) < 1e-9);
+const charged = (keyId: string, dollars: number, node = gw) => eventually(() => budgetUsed(keyId, node), (used) => Math.abs(used - dollars) < 1e-9);
 
 /** A charge is given back as the read that found the video failed settles, just after its answer. */
-const givenBack = (keyId: string) => eventually(() => budgetUsed(keyId), (used) => used === 0);
+const givenBack = (keyId: string, node = gw) => eventually(() => budgetUsed(keyId, node), (used) => used === 0);
 
 /** A read of a video, tagged so that its log says when it has settled (and so given back whatever it would). */
 async function settledRead(client: OpenAI, id: string, testCase: string): Promise<OpenAI.Videos.Video> {
@@ -74,7 +78,7 @@ async function finished(client: OpenAI, id: string): Promise<OpenAI.Videos.Video
   }
 }
 
-const createVideo = (vk: string, prompt: string) => fetch(`${gw.url}/v1/videos`, { method: "POST", headers: { "content-type": "application/json", "x-gw-vk": vk }, body: JSON.stringify({ model: "sora-2-pro", prompt, seconds: "8" }) });
+const createVideo = (vk: string, prompt: string, node = gw) => fetch(`${node.url}/v1/videos`, { method: "POST", headers: { "content-type": "application/json", "x-gw-vk": vk }, body: JSON.stringify({ model: "sora-2-pro", prompt, seconds: "8" }) });
 
 describe("a video that fails gives its charge back", () => {
   test("Sora: a video that spent the whole budget can still be read; once a read finds it failed its budget is free again, and a later read gives nothing more back", async () => {
@@ -171,6 +175,70 @@ describe("a video read on another node", () => {
     } finally {
       await closeNodes(nodes);
       sora.stop();
+    }
+  });
+});
+
+describe("a video no client reads to its end", () => {
+  test("is read by the gateway itself half an hour after its create, and again until it ends: one that failed gives its charge back", async () => {
+    const budgetClock = new ManualClock(Date.now());
+    const actorClock = new TestClock();
+    const node = await startGateway({ providers: { openai: { keys: [{ id: "sora", value: "sk-sora-upstream" }], network_config: { base_url: openai.baseUrl } } } }, { runtime: { clock: budgetClock.read, actorClock } });
+    try {
+      const key = await createVirtualKey(node, { name: "never read", budgets: [{ max_limit: 5, reset_duration: "1d" }] });
+      expect((await createVideo(key.value, "a forbidden dream", node)).status).toBe(200);
+      expect(await charged(key.id, 8 * 0.3, node)).toBeCloseTo(8 * 0.3, 9);
+      const reads = () => openai.requests.filter((request) => request.path.startsWith("/v1/videos/")).length;
+      const before = reads();
+      // Sora's mock moves a video on with each read: queued, in progress, then failed.
+      for (let sweep = 1; sweep <= 2; sweep++) {
+        budgetClock.advance(SELF_READ_AFTER_MS);
+        await actorClock.timerSet(UNREAD_VIDEOS_SWEEP_MS);
+        actorClock.increment(UNREAD_VIDEOS_SWEEP_MS);
+        // A sweep arms the next one once it is done.
+        await actorClock.timerSet(UNREAD_VIDEOS_SWEEP_MS);
+        expect(reads()).toBe(before + sweep);
+      }
+      expect(await givenBack(key.id, node)).toBe(0);
+      // Logged as the gateway's own reads.
+      const ownReads = async () => {
+        const { logs } = (await (await node.admin("/api/logs?limit=10")).json()) as { logs: Array<{ object: string; metadata: Record<string, string> }> };
+        return logs.filter((log) => log.metadata.caller === "video-reader").map((log) => log.object);
+      };
+      expect(await eventually(ownReads, (objects) => objects.length === 2)).toEqual(["video.retrieve", "video.retrieve"]);
+      // Ended, the charge is no longer held: later sweeps read nothing.
+      budgetClock.advance(SELF_READ_AFTER_MS);
+      actorClock.increment(UNREAD_VIDEOS_SWEEP_MS);
+      await actorClock.timerSet(UNREAD_VIDEOS_SWEEP_MS);
+      expect(reads()).toBe(before + 2);
+    } finally {
+      await node.close();
+    }
+  });
+
+  test("a Veo operation nobody polls is polled by the gateway with the key that started it: one whose videos were all filtered out gives its charge back", async () => {
+    const budgetClock = new ManualClock(Date.now());
+    const actorClock = new TestClock();
+    const node = await startGateway({ providers: { gemini: { keys: [{ id: "g", value: gemini.apiKey }], network_config: { base_url: gemini.geminiBaseUrl } } } }, { runtime: { clock: budgetClock.read, actorClock } });
+    try {
+      const key = await createVirtualKey(node, { name: "veo never polled", budgets: [{ max_limit: 5, reset_duration: "1d" }] });
+      const ai = new GoogleGenAI({ apiKey: "unused", httpOptions: { baseUrl: `${node.url}/genai`, headers: { "x-gw-vk": key.value } } });
+      await ai.models.generateVideos({ model: "veo-3.0-fast-generate-001", prompt: "a forbidden garden", config: { durationSeconds: 4 } });
+      expect(await charged(key.id, 4 * 0.15, node)).toBeCloseTo(4 * 0.15, 9);
+      const polls = () => gemini.requests.filter((request) => request.path.includes("/operations/"));
+      const before = polls().length;
+      // The mock's operation is still running at the first poll, and done at the second.
+      for (let sweep = 1; sweep <= 2; sweep++) {
+        budgetClock.advance(SELF_READ_AFTER_MS);
+        await actorClock.timerSet(UNREAD_VIDEOS_SWEEP_MS);
+        actorClock.increment(UNREAD_VIDEOS_SWEEP_MS);
+        await actorClock.timerSet(UNREAD_VIDEOS_SWEEP_MS);
+      }
+      expect(polls().slice(before).map((request) => request.path)).toEqual(Array(2).fill(expect.stringMatching(/^\/v1beta\/models\/veo-3.0-fast-generate-001\/operations\/op\d+$/)));
+      expect(polls().at(-1)!.headers.get("x-goog-api-key")).toBe(gemini.apiKey);
+      expect(await givenBack(key.id, node)).toBe(0);
+    } finally {
+      await node.close();
     }
   });
 });

@@ -1,5 +1,6 @@
 import { index, integer, primaryKey, real, sqliteTable, text } from "drizzle-orm/sqlite-core";
 import type { BudgetSpec, McpConfig, PricePatch, ProviderConfig, RateLimitSpec, RoutingTarget } from "../../governance/schemas";
+import type { VideoPoll } from "../../inference/video-state";
 
 const timestamps = {
   createdAt: integer("created_at", { mode: "timestamp_ms" }).notNull(),
@@ -96,7 +97,8 @@ export interface HeldCharge {
 
 /**
  * Budget charges for videos still being made (Sora's, Veo's), held until a read of the video says
- * how it ended: a video that failed is given its charges back, once; one that was made keeps them.
+ * how it ended (a client's, or the gateway's own when no client reads it): a video that failed is
+ * given its charges back, once; one that was made keeps them.
  */
 export const governanceVideoCharges = sqliteTable(
   "governance_video_charges",
@@ -106,6 +108,10 @@ export const governanceVideoCharges = sqliteTable(
     videoId: text("video_id").notNull(),
     charges: text("charges", { mode: "json" }).$type<HeldCharge[]>().notNull(),
     createdAt: integer("created_at", { mode: "timestamp_ms" }).notNull(),
+    /** How the gateway reads the video itself when no client has; null for charges held before it could. */
+    poll: text("poll", { mode: "json" }).$type<VideoPoll>(),
+    /** When the gateway last read the video itself. */
+    checkedAt: integer("checked_at", { mode: "timestamp_ms" }),
   },
   (table) => [primaryKey({ columns: [table.provider, table.videoId] }), index("governance_video_charges_created_idx").on(table.createdAt)],
 );

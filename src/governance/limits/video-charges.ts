@@ -1,12 +1,21 @@
-import { and, eq, lt } from "drizzle-orm";
+import { and, asc, eq, isNotNull, isNull, lt, lte, or, sql } from "drizzle-orm";
 import type { Database } from "../../db/client";
 import { governanceVideoCharges, type HeldCharge } from "../../db/schema";
-import type { VideoState } from "../../inference/video-state";
+import type { VideoPoll, VideoState } from "../../inference/video-state";
 import type { AppliedLimit } from "./applied-limits";
 import type { UsageCounters } from "./usage-counters";
 
 /** A video no read has reported on in this long (Google keeps Veo's for two days) keeps its charges. */
 const HELD_FOR_MS = 7 * 86_400_000;
+
+/** How long after its create the gateway reads a video no client has read to its end (most take minutes), and again after each such read. */
+export const SELF_READ_AFTER_MS = 30 * 60_000;
+
+/** A video the gateway reads itself: where it is kept, and how it is read. */
+export interface DueVideo {
+  provider: string;
+  poll: VideoPoll;
+}
 
 /**
  * What budgets were charged for videos still being made, kept in the database until a read of the
@@ -22,7 +31,7 @@ export class VideoCharges {
   ) {}
 
   /** Holds the charge of `cost` on each budget of `limits` for a video whose create was just answered. */
-  async hold(provider: string, videoId: string, limits: readonly AppliedLimit[], cost: number): Promise<void> {
+  async hold(provider: string, video: VideoState, limits: readonly AppliedLimit[], cost: number): Promise<void> {
     const charges: HeldCharge[] = limits
       .filter((limit) => limit.kind === "budget")
       .map((limit) => {
@@ -33,8 +42,31 @@ export class VideoCharges {
     const now = this.clock();
     await this.db.batch([
       this.db.delete(governanceVideoCharges).where(lt(governanceVideoCharges.createdAt, new Date(now - HELD_FOR_MS))),
-      this.db.insert(governanceVideoCharges).values({ provider, videoId, charges, createdAt: new Date(now) }).onConflictDoNothing(),
+      this.db.insert(governanceVideoCharges).values({ provider, videoId: video.id, charges, createdAt: new Date(now), poll: video.poll ?? null }).onConflictDoNothing(),
     ]);
+  }
+
+  /**
+   * Up to `limit` videos that no read has ended SELF_READ_AFTER_MS after their create (or after the
+   * gateway's last read of them), marked read now: another node, or the next sweep, skips them for
+   * as long again. Their reads end the charges like any client's (`ended`).
+   */
+  async due(limit: number): Promise<DueVideo[]> {
+    const now = this.clock();
+    const before = new Date(now - SELF_READ_AFTER_MS);
+    const table = governanceVideoCharges;
+    const waiting = this.db
+      .select({ provider: table.provider, videoId: table.videoId })
+      .from(table)
+      .where(and(isNotNull(table.poll), lte(table.createdAt, before), or(isNull(table.checkedAt), lte(table.checkedAt, before))))
+      .orderBy(asc(table.createdAt))
+      .limit(limit);
+    const claimed = await this.db
+      .update(table)
+      .set({ checkedAt: new Date(now) })
+      .where(and(sql`(${table.provider}, ${table.videoId}) IN ${waiting}`, or(isNull(table.checkedAt), lte(table.checkedAt, before))))
+      .returning({ provider: table.provider, poll: table.poll });
+    return claimed.flatMap(({ provider, poll }) => (poll ? [{ provider, poll }] : []));
   }
 
   /**

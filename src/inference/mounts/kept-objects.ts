@@ -34,6 +34,8 @@ export interface Forwarded {
   /** The provider and model that hold it, when the gateway knows them (a background response). */
   heldBy?: { provider: string; model: string };
   countsUsage?: () => boolean;
+  /** The gateway component making the call on the deployment's behalf, for a call no client made. */
+  internalCaller?: string;
 }
 
 export type ForwardCall = (operation: ProviderObjectOperation, request: Request, forwarded?: Forwarded) => Promise<Response>;
@@ -50,7 +52,7 @@ export const requestAt = (request: Request, search: string) => new Request(new U
  * every call: governed, logged, never billed unless `countsUsage` says so.
  */
 export function keptObjectCalls(inference: Inference, format: WireFormat, mountProvider: string | undefined): ForwardCall {
-  return async (operation, request, { params = {}, json, bytes, heldBy, countsUsage } = {}) => {
+  return async (operation, request, { params = {}, json, bytes, heldBy, countsUsage, internalCaller } = {}) => {
     const url = new URL(request.url);
     const provider = heldBy?.provider ?? keeperOf(inference, request, url, mountProvider, operation, format);
     if (!provider) throw notFound(`no provider configured here answers ${PROVIDER_OBJECT_CALLS[operation].requestType}`);
@@ -73,6 +75,7 @@ export function keptObjectCalls(inference: Inference, format: WireFormat, mountP
       // Reading an object back spends nothing, though a response repeats the usage it was billed for; making a video spends.
       countsUsage: countsUsage ?? (PROVIDER_OBJECT_CALLS[operation].bills ? undefined : () => false),
       pinnedKeyId,
+      internalCaller,
     });
   };
 }

@@ -1,0 +1,45 @@
+import type { Clock } from "../../../actors/runtime/clock";
+import type { VideoPoll } from "../../inference/video-state";
+import type { VideoCharges } from "./video-charges";
+
+/** How often each node looks for videos whose charges no read has ended. */
+export const UNREAD_VIDEOS_SWEEP_MS = 5 * 60_000;
+
+/** How many videos a sweep reads at most, one after another. */
+const SWEEP_BATCH = 20;
+
+export type ReadVideo = (provider: string, poll: VideoPoll) => Promise<void>;
+
+/**
+ * Reads, on `clock`'s schedule, the videos no client has read to their end (`VideoCharges.due`):
+ * a video that failed while nobody looked still gives its charge back, and one that was made
+ * lets its hold go. A read that fails is tried again a sweep later, until the hold expires.
+ */
+export function readUnreadVideos(charges: VideoCharges, read: ReadVideo, clock: Clock, intervalMs = UNREAD_VIDEOS_SWEEP_MS) {
+  let timer: unknown;
+  let stopped = false;
+  let sweeping: Promise<void> = Promise.resolve();
+  const sweep = async () => {
+    try {
+      for (const { provider, poll } of await charges.due(SWEEP_BATCH)) {
+        await read(provider, poll).catch((error: unknown) => console.error(`video charges: reading ${provider}'s ${poll.params.id} failed`, error));
+      }
+    } catch (error) {
+      console.error("video charges: looking for videos nobody read failed", error);
+    }
+  };
+  const arm = () => {
+    if (stopped) return;
+    timer = clock.setTimeout(() => {
+      sweeping = sweep().finally(arm);
+    }, intervalMs);
+  };
+  arm();
+  return {
+    async stop() {
+      stopped = true;
+      clock.clearTimeout(timer);
+      await sweeping;
+    },
+  };
+}
