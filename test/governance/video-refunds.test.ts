@@ -179,11 +179,27 @@ describe("a video read on another node", () => {
   });
 });
 
+/**
+ * A gateway whose budgets read a clock of their own and whose sweeps run on the actors' test clock;
+ * `sweep()` moves both past the next self-read and runs one sweep to its end.
+ */
+async function sweptGateway(config: Parameters<typeof startGateway>[0]) {
+  const budgetClock = new ManualClock(Date.now());
+  const actorClock = new TestClock();
+  const node = await startGateway(config, { runtime: { clock: budgetClock.read, actorClock } });
+  const sweep = async () => {
+    budgetClock.advance(SELF_READ_AFTER_MS);
+    await actorClock.timerSet(UNREAD_VIDEOS_SWEEP_MS);
+    actorClock.increment(UNREAD_VIDEOS_SWEEP_MS);
+    // A sweep arms the next one once it is done.
+    await actorClock.timerSet(UNREAD_VIDEOS_SWEEP_MS);
+  };
+  return { node, sweep };
+}
+
 describe("a video no client reads to its end", () => {
   test("is read by the gateway itself half an hour after its create, and again until it ends: one that failed gives its charge back", async () => {
-    const budgetClock = new ManualClock(Date.now());
-    const actorClock = new TestClock();
-    const node = await startGateway({ providers: { openai: { keys: [{ id: "sora", value: "sk-sora-upstream" }], network_config: { base_url: openai.baseUrl } } } }, { runtime: { clock: budgetClock.read, actorClock } });
+    const { node, sweep } = await sweptGateway({ providers: { openai: { keys: [{ id: "sora", value: "sk-sora-upstream" }], network_config: { base_url: openai.baseUrl } } } });
     try {
       const key = await createVirtualKey(node, { name: "never read", budgets: [{ max_limit: 5, reset_duration: "1d" }] });
       expect((await createVideo(key.value, "a forbidden dream", node)).status).toBe(200);
@@ -191,14 +207,10 @@ describe("a video no client reads to its end", () => {
       const reads = () => openai.requests.filter((request) => request.path.startsWith("/v1/videos/")).length;
       const before = reads();
       // Sora's mock moves a video on with each read: queued, in progress, then failed.
-      for (let sweep = 1; sweep <= 2; sweep++) {
-        budgetClock.advance(SELF_READ_AFTER_MS);
-        await actorClock.timerSet(UNREAD_VIDEOS_SWEEP_MS);
-        actorClock.increment(UNREAD_VIDEOS_SWEEP_MS);
-        // A sweep arms the next one once it is done.
-        await actorClock.timerSet(UNREAD_VIDEOS_SWEEP_MS);
-        expect(reads()).toBe(before + sweep);
-      }
+      await sweep();
+      expect(reads()).toBe(before + 1);
+      await sweep();
+      expect(reads()).toBe(before + 2);
       expect(await givenBack(key.id, node)).toBe(0);
       // Logged as the gateway's own reads.
       const ownReads = async () => {
@@ -207,9 +219,7 @@ describe("a video no client reads to its end", () => {
       };
       expect(await eventually(ownReads, (objects) => objects.length === 2)).toEqual(["video.retrieve", "video.retrieve"]);
       // Ended, the charge is no longer held: later sweeps read nothing.
-      budgetClock.advance(SELF_READ_AFTER_MS);
-      actorClock.increment(UNREAD_VIDEOS_SWEEP_MS);
-      await actorClock.timerSet(UNREAD_VIDEOS_SWEEP_MS);
+      await sweep();
       expect(reads()).toBe(before + 2);
     } finally {
       await node.close();
@@ -217,9 +227,7 @@ describe("a video no client reads to its end", () => {
   });
 
   test("a Veo operation nobody polls is polled by the gateway with the key that started it: one whose videos were all filtered out gives its charge back", async () => {
-    const budgetClock = new ManualClock(Date.now());
-    const actorClock = new TestClock();
-    const node = await startGateway({ providers: { gemini: { keys: [{ id: "g", value: gemini.apiKey }], network_config: { base_url: gemini.geminiBaseUrl } } } }, { runtime: { clock: budgetClock.read, actorClock } });
+    const { node, sweep } = await sweptGateway({ providers: { gemini: { keys: [{ id: "g", value: gemini.apiKey }], network_config: { base_url: gemini.geminiBaseUrl } } } });
     try {
       const key = await createVirtualKey(node, { name: "veo never polled", budgets: [{ max_limit: 5, reset_duration: "1d" }] });
       const ai = new GoogleGenAI({ apiKey: "unused", httpOptions: { baseUrl: `${node.url}/genai`, headers: { "x-gw-vk": key.value } } });
@@ -228,12 +236,8 @@ describe("a video no client reads to its end", () => {
       const polls = () => gemini.requests.filter((request) => request.path.includes("/operations/"));
       const before = polls().length;
       // The mock's operation is still running at the first poll, and done at the second.
-      for (let sweep = 1; sweep <= 2; sweep++) {
-        budgetClock.advance(SELF_READ_AFTER_MS);
-        await actorClock.timerSet(UNREAD_VIDEOS_SWEEP_MS);
-        actorClock.increment(UNREAD_VIDEOS_SWEEP_MS);
-        await actorClock.timerSet(UNREAD_VIDEOS_SWEEP_MS);
-      }
+      await sweep();
+      await sweep();
       expect(polls().slice(before).map((request) => request.path)).toEqual(Array(2).fill(expect.stringMatching(/^\/v1beta\/models\/veo-3.0-fast-generate-001\/operations\/op\d+$/)));
       expect(polls().at(-1)!.headers.get("x-goog-api-key")).toBe(gemini.apiKey);
       expect(await givenBack(key.id, node)).toBe(0);
