@@ -155,6 +155,19 @@ describe("the OpenAI SDK reaching a Cohere model", () => {
     expect(cohere.requests.at(-1)!.body.stream).toBe(true);
   });
 
+  test("a streamed chat's usage comes as OpenAI sends it: asked for, in a last chunk of its own with no choices; not asked for, nowhere", async () => {
+    const chunksOf = async (body: Record<string, unknown>) => {
+      const response = await fetch(`${gw.url}/v1/chat/completions`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ model: "cohere/command-a-03-2025", stream: true, messages: [{ role: "user", content: "one two three" }], ...body }) });
+      const events = (await response.text()).split("\n").filter((line) => line.startsWith("data: "));
+      expect(events.at(-1)).toBe("data: [DONE]");
+      return events.slice(0, -1).map((event) => JSON.parse(event.slice("data: ".length)) as OpenAI.ChatCompletionChunk);
+    };
+    const asked = await chunksOf({ stream_options: { include_usage: true } });
+    expect(asked.filter((chunk) => chunk.usage).map((chunk) => chunk.choices)).toEqual([[]]);
+    expect(asked.at(-1)!.usage?.completion_tokens).toBe(4);
+    expect((await chunksOf({})).some((chunk) => "usage" in chunk)).toBe(false);
+  });
+
   test("a streamed tool call assembles from Cohere's tool-call events, with the tool plan as content", async () => {
     const stream = await client.chat.completions.create({ model: "cohere/command-a-03-2025", stream: true, tools: [openAITool], messages: [{ role: "user", content: "weather in Paris?" }] });
     let content = "";

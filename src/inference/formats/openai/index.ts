@@ -14,11 +14,22 @@ const chatSseDecoder = (): SseChunkDecoder => ({
   end: () => [],
 });
 
+/**
+ * Canonical chunks as OpenAI's stream: usage only for a client that asked for it, and then as
+ * OpenAI sends it, in a chunk of its own with no choices (another format's stream may carry it on
+ * its last choice's chunk).
+ */
 function encodeChatStream(clientBody: Record<string, unknown>): ReadableWritablePair<Uint8Array, ChatChunk> {
   const withUsage = asksForStreamUsage(clientBody);
   return new TransformStream<ChatChunk, Uint8Array>({
     transform: (chunk, controller) => {
-      if (withUsage || !isUsageOnly(chunk)) controller.enqueue(encodeSSE(chunk));
+      if (isUsageOnly(chunk)) {
+        if (withUsage) controller.enqueue(encodeSSE(chunk));
+        return;
+      }
+      const { usage, ...choices } = chunk;
+      controller.enqueue(encodeSSE(usage ? choices : chunk));
+      if (usage && withUsage) controller.enqueue(encodeSSE({ ...choices, choices: [], usage }));
     },
     flush: (controller) => controller.enqueue(encodeSSE("[DONE]")),
   });
