@@ -55,16 +55,18 @@ export class VideoCharges {
     const now = this.clock();
     const before = new Date(now - SELF_READ_AFTER_MS);
     const table = governanceVideoCharges;
+    // Checked again by the claim: a node that claimed the row since the select has set it.
+    const notReadSince = or(isNull(table.checkedAt), lte(table.checkedAt, before));
     const waiting = this.db
       .select({ provider: table.provider, videoId: table.videoId })
       .from(table)
-      .where(and(isNotNull(table.poll), lte(table.createdAt, before), or(isNull(table.checkedAt), lte(table.checkedAt, before))))
+      .where(and(isNotNull(table.poll), lte(table.createdAt, before), notReadSince))
       .orderBy(asc(table.createdAt))
       .limit(limit);
     const claimed = await this.db
       .update(table)
       .set({ checkedAt: new Date(now) })
-      .where(and(sql`(${table.provider}, ${table.videoId}) IN ${waiting}`, or(isNull(table.checkedAt), lte(table.checkedAt, before))))
+      .where(and(sql`(${table.provider}, ${table.videoId}) IN ${waiting}`, notReadSince))
       .returning({ provider: table.provider, poll: table.poll });
     return claimed.flatMap(({ provider, poll }) => (poll ? [{ provider, poll }] : []));
   }

@@ -152,5 +152,5 @@ export function genaiMount(prefix: string, inference: Inference, mountProvider?:
   }
   // The Live API's WebSocket, where `@google/genai` opens it: beside the versioned roots.
   for (const version of ["v1beta", "v1alpha"]) app.get(`/ws/google.ai.generativelanguage.${version}.GenerativeService.BidiGenerateContent`, ({ request, server }) => openGeminiLiveSession(inference, request, server!, mountProvider));
-  return app.use(geminiObjectRoutes(prefix, polls)).use(vertexModeCacheRoutes(polls.forward, vertexModeProvider));
+  return app.use(geminiObjectRoutes(prefix, polls)).use(vertexModeCacheRoutes(inference, vertexModeProvider));
 }

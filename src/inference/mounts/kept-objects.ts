@@ -7,7 +7,8 @@ import type { WireFormat } from "../operations";
 import { PROVIDER_OBJECT_CALLS, type ProviderObjectBody, type ProviderObjectCall, type ProviderObjectOperation, providerObjectPath } from "../provider-objects";
 import { pathParams } from "./path-params";
 
-const JsonObject = t.Object({}, { additionalProperties: true });
+/** A call's JSON body: any object. */
+export const JsonObject = t.Object({}, { additionalProperties: true });
 
 /** The provider whose API an object's format is: the one asked among several that keep such objects. */
 const HOME: Partial<Record<WireFormat, string>> = { openai: "openai", anthropic: "anthropic", genai: "gemini" };

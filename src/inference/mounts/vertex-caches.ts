@@ -1,13 +1,13 @@
 import { Elysia, t } from "elysia";
 import { cachedContentsNamed, GEMINI_NAMING, vertexNaming } from "../formats/genai/cached-content-names";
+import type { Inference } from "../handle";
 import type { ProviderObjectOperation } from "../provider-objects";
 import { rewritten } from "./genai-replies";
-import type { ForwardCall } from "./kept-objects";
+import { JsonObject, keptObjectCalls } from "./kept-objects";
 import { pathParams } from "./path-params";
 
 const LocationParams = pathParams({ project: t.String({ minLength: 1 }), location: t.String({ minLength: 1 }) });
 const CacheParams = pathParams({ project: t.String({ minLength: 1 }), location: t.String({ minLength: 1 }), id: t.String({ minLength: 1 }) });
-const JsonObject = t.Object({}, { additionalProperties: true });
 
 type CacheCall = { params: { project: string; location: string; id?: string }; body: unknown; request: Request };
 
@@ -17,16 +17,12 @@ type CacheCall = { params: { project: string; location: string; id?: string }; b
  * answered with the names under the client's location, which its next calls and prompts use. The
  * Gemini API's names travel in between (formats/genai/cached-content-names.ts).
  */
-export function vertexModeCacheRoutes(forward: ForwardCall, keeper: () => string | undefined) {
+export function vertexModeCacheRoutes(inference: Inference, keeper: () => string | undefined) {
   const call = (operation: ProviderObjectOperation) => async ({ params, body, request }: CacheCall) => {
-    const url = new URL(request.url);
-    const named = request.headers.has("x-gw-provider") || url.searchParams.has("provider");
-    const provider = named ? undefined : keeper();
-    const reply = await forward(operation, request, {
-      params: params.id ? { id: params.id } : {},
-      json: body === undefined ? undefined : cachedContentsNamed(body, GEMINI_NAMING),
-      heldBy: provider ? { provider, model: "*" } : undefined,
-    });
+    // The keeper is read per call: a Vertex provider may be added while the gateway runs.
+    const forward = keptObjectCalls(inference, "genai", keeper());
+    const json = body === undefined ? undefined : cachedContentsNamed(body, GEMINI_NAMING);
+    const reply = await forward(operation, request, { params: params.id ? { id: params.id } : {}, json });
     return rewritten(reply, (answer) => cachedContentsNamed(answer, vertexNaming(`projects/${params.project}/locations/${params.location}`)));
   };
   const routes = new Elysia();
