@@ -226,6 +226,28 @@ describe("a video no client reads to its end", () => {
     }
   });
 
+  test("a video deleted before it ended is read once more, found gone, and no longer read: its charge stays", async () => {
+    const { node, sweep } = await sweptGateway({ providers: { openai: { keys: [{ id: "sora", value: "sk-sora-upstream" }], network_config: { base_url: openai.baseUrl } } } });
+    try {
+      const key = await createVirtualKey(node, { name: "deleted early", budgets: [{ max_limit: 5, reset_duration: "1d" }] });
+      const created = await createVideo(key.value, "a short-lived dream", node);
+      const { id } = (await created.json()) as { id: string };
+      expect(await charged(key.id, 8 * 0.3, node)).toBeCloseTo(8 * 0.3, 9);
+      const client = new OpenAI({ baseURL: `${node.url}/v1`, apiKey: "unused", maxRetries: 0, defaultHeaders: { "x-gw-vk": key.value } });
+      expect((await client.videos.delete(id)).deleted).toBe(true);
+      const reads = () => openai.requests.filter((request) => request.path === `/v1/videos/${id}`).length;
+      const afterDelete = reads();
+      await sweep();
+      expect(reads()).toBe(afterDelete + 1);
+      await sweep();
+      await sweep();
+      expect(reads()).toBe(afterDelete + 1);
+      expect(await budgetUsed(key.id, node)).toBeCloseTo(8 * 0.3, 9);
+    } finally {
+      await node.close();
+    }
+  });
+
   test("a Veo operation nobody polls is polled by the gateway with the key that started it: one whose videos were all filtered out gives its charge back", async () => {
     const { node, sweep } = await sweptGateway({ providers: { gemini: { keys: [{ id: "g", value: gemini.apiKey }], network_config: { base_url: gemini.geminiBaseUrl } } } });
     try {

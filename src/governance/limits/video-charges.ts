@@ -14,6 +14,7 @@ export const SELF_READ_AFTER_MS = 30 * 60_000;
 /** A video the gateway reads itself: where it is kept, and how it is read. */
 export interface DueVideo {
   provider: string;
+  videoId: string;
   poll: VideoPoll;
 }
 
@@ -67,8 +68,8 @@ export class VideoCharges {
       .update(table)
       .set({ checkedAt: new Date(now) })
       .where(and(sql`(${table.provider}, ${table.videoId}) IN ${waiting}`, notReadSince))
-      .returning({ provider: table.provider, poll: table.poll });
-    return claimed.flatMap(({ provider, poll }) => (poll ? [{ provider, poll }] : []));
+      .returning({ provider: table.provider, videoId: table.videoId, poll: table.poll });
+    return claimed.flatMap(({ provider, videoId, poll }) => (poll ? [{ provider, videoId, poll }] : []));
   }
 
   /**
@@ -76,11 +77,21 @@ export class VideoCharges {
    * them given back. Deleting the row is what claims it, so of several reads (on several nodes) one gives back.
    */
   async ended(provider: string, video: VideoState): Promise<void> {
-    const [held] = await this.db
-      .delete(governanceVideoCharges)
-      .where(and(eq(governanceVideoCharges.provider, provider), eq(governanceVideoCharges.videoId, video.id)))
-      .returning({ charges: governanceVideoCharges.charges });
+    const held = await this.letGo(provider, video.id);
     if (!held || !(video.unmadeShare > 0)) return;
     for (const charge of held.charges) this.counters.takeBack(charge.counterId, charge.windowStart, charge.windowMs, charge.amount * video.unmadeShare);
+  }
+
+  /** A video its provider no longer has (deleted, or expired before a read saw its end): its charges stay as they are. */
+  async gone(provider: string, videoId: string): Promise<void> {
+    await this.letGo(provider, videoId);
+  }
+
+  private async letGo(provider: string, videoId: string) {
+    const [held] = await this.db
+      .delete(governanceVideoCharges)
+      .where(and(eq(governanceVideoCharges.provider, provider), eq(governanceVideoCharges.videoId, videoId)))
+      .returning({ charges: governanceVideoCharges.charges });
+    return held;
   }
 }
