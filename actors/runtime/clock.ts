@@ -12,6 +12,9 @@ export interface Clock {
 /** setTimeout's longest delay; a longer one would fire at once. */
 const LONGEST_TIMER_MS = 2 ** 31 - 1;
 
+/** A timeout's delay as setTimeout keeps it: one past ~24.8 days (a limit configured as "never", in effect) waits that long instead of firing at once. */
+export const timerDelay = (delayMs: number) => Math.min(delayMs, LONGEST_TIMER_MS);
+
 interface LongTimer {
   handle?: ReturnType<typeof setTimeout>;
 }

@@ -1,6 +1,7 @@
 import type { GatewayError } from "../http/errors";
 import type { UpstreamCall } from "./providers/types";
 import { clientClosed, upstreamFailure, upstreamTimedOut, upstreamUnreachable } from "./upstream-errors";
+import { timerDelay } from "../../actors/runtime/clock";
 
 export type UpstreamReply =
   | { ok: true; status: number; headers: Headers; body: string }
@@ -22,7 +23,7 @@ const isTextual = (headers: Headers) => {
 export async function sendUpstream(call: UpstreamCall, stream: boolean, timeoutSeconds: number, clientSignal: AbortSignal): Promise<UpstreamReply> {
   if (clientSignal.aborted) return { ok: false, error: clientClosed() };
   const controller = new AbortController();
-  const timer = setTimeout(() => controller.abort(new TimedOut()), timeoutSeconds * 1000);
+  const timer = setTimeout(() => controller.abort(new TimedOut()), timerDelay(timeoutSeconds * 1000));
   const forwardAbort = () => controller.abort(clientSignal.reason);
   clientSignal.addEventListener("abort", forwardAbort, { once: true });
   let relayed = false;

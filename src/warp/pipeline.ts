@@ -1,5 +1,6 @@
 import { handleInference, type Inference } from "../inference/handle";
 import { clientClosed, upstreamTimedOut } from "../inference/upstream-errors";
+import { timerDelay } from "../../actors/runtime/clock";
 
 /** Metadata every request the agent makes carries (`metadata_warp_agent=chat|embedding` in the logs). */
 export const WARP_METADATA_KEY = "warp_agent";
@@ -20,7 +21,7 @@ export function deadline(parent: AbortSignal, seconds: number): Deadline {
   const timer = setTimeout(() => {
     timedOut = true;
     controller.abort();
-  }, seconds * 1000);
+  }, timerDelay(seconds * 1000));
   const forward = () => controller.abort();
   if (parent.aborted) forward();
   else parent.addEventListener("abort", forward, { once: true });

@@ -188,6 +188,11 @@ describe("transport failures", () => {
     expect((await chat()).response.status).toBe(200);
   });
 
+  test("a timeout longer than a timer can hold (a month) waits for the reply instead of timing out at once", async () => {
+    await configure(["a"], { max_retries: 0, default_request_timeout_in_seconds: 30 * 86_400 });
+    expect((await chat()).response.status).toBe(200);
+  });
+
   test("an unreachable base_url is a 502, not a 500", async () => {
     const closed = startMockOpenAI();
     closed.stop();

@@ -104,6 +104,13 @@ describe("the tool loop", () => {
     await bed.model.chats[0]!.aborted;
   });
 
+  test("a bound longer than a timer can hold (a month) waits for the model instead of ending the call at once", async () => {
+    await writeConfig(bed.gw, usableConfig({ request_timeout_seconds: 30 * 86_400 }));
+    const { events } = await chat(bed.gw, { message: "are you there?" });
+    expect(eventOrder(events)).toEqual(["start", "delta", "done"]);
+    expect(answerOf(events)).toBe("done");
+  });
+
   test("the bound applies to each call, not to the whole turn", async () => {
     await writeConfig(bed.gw, usableConfig({ request_timeout_seconds: 1 }));
     bed.model.script = [{ tools: [{ name: "count_logs" }] }, { tools: [{ name: "count_logs" }] }, { hang: true }];

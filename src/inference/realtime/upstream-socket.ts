@@ -4,6 +4,7 @@ import type { AdmittedCall, Inference } from "../handle";
 import type { InferenceOutcome } from "../hooks";
 import type { ReplySummary } from "../reply-summary";
 import type { ModelRef } from "../model-ref";
+import { timerDelay } from "../../../actors/runtime/clock";
 
 /** The handshake's URL as the adapter built it (`https://…/v1/realtime?model=…`), in the WebSocket scheme. */
 function socketUrl({ call }: PreparedConnection): string {
@@ -71,7 +72,7 @@ function openUpstreamSocket(provider: string, prepared: PreparedConnection): Pro
     };
     const opened = () => settle();
     const closed = (event: CloseEvent) => settle(unreachable(provider, `the handshake failed${event.reason ? ` (${event.reason})` : ""}`));
-    const timer = setTimeout(() => settle(unreachable(provider, `no answer within ${timeoutMs / 1000} s`)), timeoutMs);
+    const timer = setTimeout(() => settle(unreachable(provider, `no answer within ${timeoutMs / 1000} s`)), timerDelay(timeoutMs));
     socket.addEventListener("open", opened);
     socket.addEventListener("close", closed);
   });
