@@ -117,6 +117,14 @@ describe("retention: a conversation goes history_retention_days after its last t
     expect(await list()).toEqual([]);
   });
 
+  test("a retention of any length keeps conversations, and the configuration can still be changed afterwards", async () => {
+    await writeConfig(bed.gw, usableConfig({ history_retention_days: 1_000_000_000 }));
+    const kept = await ask("kept for ever");
+    expect((await list()).map((conversation) => conversation.id)).toContain(kept);
+    await writeConfig(bed.gw, usableConfig({ history_retention_days: 30 }));
+    expect((await list()).map((conversation) => conversation.id)).toContain(kept);
+  });
+
   test("the sweep deletes expired rows from storage", async () => {
     await writeConfig(bed.gw, usableConfig({ history_retention_days: 1 }));
     await ask("to be swept");
