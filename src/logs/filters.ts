@@ -1,6 +1,7 @@
 import { type Static, Type as t } from "@sinclair/typebox";
 import { PERIOD_PATTERN, resolveWindow, type TimeWindow } from "./time-window";
 import { commaList } from "../http/comma-list";
+import { Timestamp } from "../http/timestamps";
 
 /** Query parameters that take a comma-separated list, each matching rows whose field is any of the values. */
 export const LIST_FILTERS = [
@@ -25,8 +26,6 @@ export const LIST_FILTERS = [
 export type ListFilter = (typeof LIST_FILTERS)[number];
 
 const STATUS = "(processing|success|error)";
-// A space stands for "+" in the offset: an unencoded "+" in a query string arrives as a space.
-const RFC3339 = "^\\d{4}-\\d{2}-\\d{2}[Tt ]\\d{2}:\\d{2}:\\d{2}(\\.\\d+)?([Zz]|[+\\- ]\\d{2}:\\d{2})$";
 
 // Numbers are matched as text: Elysia loses the field name when a coerced number breaks a bound,
 // and every bad parameter must come back as a 400 that names it.
@@ -41,8 +40,8 @@ const listFields = Object.fromEntries(LIST_FILTERS.map((name) => [name, optional
 export const LogFilterFields = {
   ...listFields,
   status: t.Optional(t.String({ pattern: `^\\s*${STATUS}\\s*(,\\s*${STATUS}\\s*)*$`, description: "processing, success, error" })),
-  start_time: t.Optional(t.String({ pattern: RFC3339, description: "RFC 3339" })),
-  end_time: t.Optional(t.String({ pattern: RFC3339, description: "RFC 3339" })),
+  start_time: t.Optional(Timestamp()),
+  end_time: t.Optional(Timestamp()),
   period: t.Optional(t.String({ pattern: PERIOD_PATTERN, description: "relative period such as 1h, 24h, 7d" })),
   min_latency: t.Optional(NON_NEGATIVE_NUMBER),
   max_latency: t.Optional(NON_NEGATIVE_NUMBER),

@@ -1,3 +1,5 @@
+import { parseTimestamp } from "../http/timestamps";
+
 /** Inclusive bounds on a log's timestamp; an absent bound is open. */
 export interface TimeWindow {
   start?: Date;
@@ -26,14 +28,10 @@ export interface WindowQuery {
   period?: string;
 }
 
-/** An RFC 3339 timestamp already checked by the query schema, with a space read as the "+" it was. */
-function parseTimestamp(text: string): Date {
-  return new Date(text.replace(/^(\S{10}) /, "$1T").replace(/ (\d{2}:\d{2})$/, "+$1"));
-}
 
-/** `period` (ending now) wins over `start_time`/`end_time`. */
+/** `period` (ending now) wins over `start_time`/`end_time`; one reaching back past 1970 covers all time. */
 export function resolveWindow(query: WindowQuery, now: Date): TimeWindow {
-  if (query.period) return { start: new Date(now.getTime() - periodMs(query.period)), end: now };
+  if (query.period) return { start: new Date(Math.max(0, now.getTime() - periodMs(query.period))), end: now };
   return {
     start: query.start_time ? parseTimestamp(query.start_time) : undefined,
     end: query.end_time ? parseTimestamp(query.end_time) : undefined,

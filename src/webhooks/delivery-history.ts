@@ -4,6 +4,7 @@ import type { Write } from "../../actors/runtime/snapshot-store";
 import type { Database } from "../db/client";
 import { type DeliveryStatus, type WebhookDeliveryAttemptRow, type WebhookDeliveryRow, webhookDeliveries, webhookDeliveryAttempts } from "../db/schema";
 import type { DeliveryHistoryQuery } from "./schemas";
+import { parseTimestamp } from "../http/timestamps";
 
 export type NewDelivery = typeof webhookDeliveries.$inferInsert;
 export type NewAttempt = typeof webhookDeliveryAttempts.$inferInsert;
@@ -28,8 +29,8 @@ function filters(query: DeliveryHistoryQuery): SQL | undefined {
     events ? inArray(webhookDeliveries.event, events) : undefined,
     outcomes ? inArray(webhookDeliveries.status, outcomes) : undefined,
     classes ? statusClassCondition(classes) : undefined,
-    query.start_time ? gte(webhookDeliveries.createdAt, new Date(query.start_time)) : undefined,
-    query.end_time ? lte(webhookDeliveries.createdAt, new Date(query.end_time)) : undefined,
+    query.start_time ? gte(webhookDeliveries.createdAt, parseTimestamp(query.start_time)) : undefined,
+    query.end_time ? lte(webhookDeliveries.createdAt, parseTimestamp(query.end_time)) : undefined,
   );
 }
 

@@ -1,6 +1,7 @@
 import { t } from "elysia";
 import { Type } from "@sinclair/typebox";
 import { DELIVERY_STATUSES, WEBHOOK_EVENTS } from "../db/schema/webhooks";
+import { Timestamp } from "../http/timestamps";
 
 const Tunable = t.Optional(Type.Integer({ minimum: 0 }));
 const WebhookEventName = t.Union(WEBHOOK_EVENTS.map((event) => t.Literal(event)));
@@ -49,8 +50,8 @@ export const DeliveryHistoryQuery = t.Object({
   outcome: t.Optional(commaSeparated(DELIVERY_STATUSES)),
   /** Class of the last response status: 2xx..5xx, or `none` when no response came. */
   status_class: t.Optional(commaSeparated(["1xx", "2xx", "3xx", "4xx", "5xx", "none"])),
-  start_time: t.Optional(t.String({ format: "date-time" })),
-  end_time: t.Optional(t.String({ format: "date-time" })),
+  start_time: t.Optional(Timestamp()),
+  end_time: t.Optional(Timestamp()),
   limit: t.Optional(t.Numeric({ minimum: 1, maximum: 500 })),
   offset: t.Optional(t.Numeric({ minimum: 0 })),
 });

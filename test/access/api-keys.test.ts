@@ -92,6 +92,10 @@ describe("POST /api/api-keys (spec 4.2)", () => {
 });
 
 describe("expired and revoked keys are 401", () => {
+  test("an expires_at that names no moment (February 30) is a 400, not a date moved to March", async () => {
+    await expectGatewayError(await gw.admin("/api/api-keys", { method: "POST", json: { name: "feb-30", scopes: [], expires_at: "2030-02-30T00:00:00Z" } }), 400, { param: "expires_at" });
+  });
+
   test("a key past its expires_at is refused", async () => {
     const key = await createApiKey(gw, "short-lived", ["ModelProvider:View"], { expires_at: new Date(Date.now() + 60_000).toISOString() });
     expect((await call(gw, "/api/providers", { headers: bearer(key) })).status).toBe(200);

@@ -119,6 +119,16 @@ describe("GET /api/logs: each filter of spec 4.10 on its own", () => {
     expect(body.logs.map((log) => log.id)).toEqual(idsOf(facts.slice(3, 10)));
   });
 
+  test("a period reaching back past 1970 covers every log", async () => {
+    const body = await list("period=4000000M&limit=1000");
+    expect(body.logs).toHaveLength(facts.length);
+  });
+
+  test("February 29 of a leap year is a day like any other", async () => {
+    const body = await list("start_time=2024-02-29T00:00:00Z&limit=1000");
+    expect(body.logs.map((log) => log.id)).toEqual(idsOf(facts.filter((fact) => fact.timestamp >= new Date("2024-02-29T00:00:00Z"))));
+  });
+
   test("period wins over start_time and end_time", async () => {
     const body = await list(`period=24h&start_time=${new Date(0).toISOString()}&end_time=${new Date(HOUR).toISOString()}`);
     expect(body.logs.map((log) => log.id)).toEqual(idsOf(facts.filter(within(24))));
@@ -208,6 +218,12 @@ describe("GET /api/logs: bad parameters are a 400 naming the parameter", () => {
     ["status=finished", "status"],
     ["start_time=yesterday", "start_time"],
     ["end_time=2024-01-01", "end_time"],
+    // Shaped like RFC 3339 but no moment: Date would roll these over or make an invalid date.
+    ["start_time=2026-02-30T00:00:00Z", "start_time"],
+    ["start_time=2026-00-10T00:00:00Z", "start_time"],
+    ["end_time=2026-11-25T10:60:00Z", "end_time"],
+    ["end_time=2026-11-25T24:00:00Z", "end_time"],
+    ["start_time=2026-11-25T10:00:00%2B25:00", "start_time"],
     ["period=3x", "period"],
     ["min_latency=-1", "min_latency"],
     ["max_cost=cheap", "max_cost"],

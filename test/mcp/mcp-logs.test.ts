@@ -102,6 +102,9 @@ describe("MCP logs: every tool call is logged", () => {
   test("bad filters are a 400 naming the parameter", async () => {
     await expectGatewayError(await gw.admin("/api/mcp-logs?status=done"), 400, { param: "status" });
     await expectGatewayError(await gw.admin("/api/mcp-logs/histogram/cost?start_time=yesterday"), 400, { param: "start_time" });
+    // Shaped like a timestamp but no moment (month 13): it used to reach the query as NaN.
+    await expectGatewayError(await gw.admin("/api/mcp-logs/histogram/cost?start_time=2026-13-01T00:00:00Z"), 400, { param: "start_time" });
+    await expectGatewayError(await gw.admin("/api/mcp-logs?end_time=2026-11-25T10:60:00Z"), 400, { param: "end_time" });
     await expectGatewayError(await gw.admin("/api/mcp-logs/histogram/cost?min_latency=-1"), 400, { param: "min_latency" });
   });
 });

@@ -7,6 +7,7 @@ import { knownPermissionIds } from "../permissions";
 import { newToken } from "../tokens";
 import { sha256Hex } from "../../crypto/sha256-hex";
 import type { ApiKeyCreateInput, ApiKeyListQuery, ApiKeyUpdateInput } from "./schemas";
+import { parseTimestamp } from "../../http/timestamps";
 
 export const API_KEY_PREFIX = "gwk_";
 /** `gwk_` and the first 8 random characters: enough to recognise a key, useless to use it. */
@@ -42,7 +43,7 @@ export class ApiKeyStore {
       keyHash: sha256Hex(key),
       keyPrefix: key.slice(0, SHOWN_PREFIX_LENGTH),
       scopes,
-      expiresAt: input.expires_at ? new Date(input.expires_at) : null,
+      expiresAt: input.expires_at ? parseTimestamp(input.expires_at) : null,
       createdByType: creator.type,
       createdById: creator.id,
       createdAt: now,
@@ -72,7 +73,7 @@ export class ApiKeyStore {
       name: input.name ?? current.name,
       description: input.description === undefined ? current.description : input.description,
       scopes: input.scopes === undefined ? current.scopes : knownPermissionIds(input.scopes, "scopes"),
-      expiresAt: input.expires_at === undefined ? current.expiresAt : input.expires_at === null ? null : new Date(input.expires_at),
+      expiresAt: input.expires_at === undefined ? current.expiresAt : input.expires_at === null ? null : parseTimestamp(input.expires_at),
       updatedAt: new Date(),
     };
     await this.db.update(managementApiKeys).set(changes).where(eq(managementApiKeys.id, id));

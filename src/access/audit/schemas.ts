@@ -1,4 +1,5 @@
 import { type Static, t } from "elysia";
+import { Timestamp } from "../../http/timestamps";
 
 export const AuditListQuery = t.Object({
   action: t.Optional(t.String()),
@@ -7,8 +8,8 @@ export const AuditListQuery = t.Object({
   initiator_type: t.Optional(t.String()),
   target: t.Optional(t.String({ description: "target id" })),
   target_type: t.Optional(t.String()),
-  start_time: t.Optional(t.String({ format: "date-time" })),
-  end_time: t.Optional(t.String({ format: "date-time" })),
+  start_time: t.Optional(Timestamp()),
+  end_time: t.Optional(Timestamp()),
   search: t.Optional(t.String({ description: "case-insensitive text in action, path, initiator, target or summary" })),
   limit: t.Optional(t.Integer({ minimum: 1, maximum: 1000 })),
   offset: t.Optional(t.Integer({ minimum: 0 })),

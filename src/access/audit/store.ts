@@ -6,6 +6,7 @@ import { containsText } from "../../db/contains-text";
 import { constantTimeEqual } from "../tokens";
 import type { AuditListQuery } from "./schemas";
 import { signAuditEvent } from "./signing";
+import { parseTimestamp } from "../../http/timestamps";
 
 export type AuditOutcome = AuditEventRow["outcome"];
 
@@ -92,8 +93,8 @@ function filtersOf(query: AuditListQuery): SQL[] {
   if (query.initiator) filters.push(eq(auditEvents.initiatorId, query.initiator));
   if (query.target_type) filters.push(eq(auditEvents.targetType, query.target_type));
   if (query.target) filters.push(eq(auditEvents.targetId, query.target));
-  if (query.start_time) filters.push(gte(auditEvents.occurredAt, new Date(query.start_time)));
-  if (query.end_time) filters.push(lte(auditEvents.occurredAt, new Date(query.end_time)));
+  if (query.start_time) filters.push(gte(auditEvents.occurredAt, parseTimestamp(query.start_time)));
+  if (query.end_time) filters.push(lte(auditEvents.occurredAt, parseTimestamp(query.end_time)));
   if (query.search) {
     const text = query.search;
     filters.push(or(...[auditEvents.action, auditEvents.path, auditEvents.initiatorId, auditEvents.targetId, auditEvents.summary].map((column) => containsText(column, text)))!);

@@ -4,6 +4,7 @@ import { badRequest } from "../../http/errors";
 import { LIST_FILTERS, type ListFilter, LogFilterQuery, type LogFilters, readLogFilters } from "../../logs/filters";
 import { PERIOD_PATTERN } from "../../logs/time-window";
 import { WARP_METADATA_KEY } from "../pipeline";
+import { Timestamp } from "../../http/timestamps";
 
 /** The look-back of a question that names no time range. */
 export const DEFAULT_LOOK_BACK = "24h";
@@ -17,8 +18,8 @@ const listArgs = Object.fromEntries(LIST_FILTERS.map((name) => [name, t.Optional
 export const LogFilterArgs = {
   ...listArgs,
   status: t.Optional(t.Array(t.Union([t.Literal("processing"), t.Literal("success"), t.Literal("error")]))),
-  start_time: t.Optional(t.String({ description: "RFC 3339 start of the range" })),
-  end_time: t.Optional(t.String({ description: "RFC 3339 end of the range" })),
+  start_time: t.Optional(Timestamp({ description: "RFC 3339 start of the range" })),
+  end_time: t.Optional(Timestamp({ description: "RFC 3339 end of the range" })),
   period: t.Optional(t.String({ pattern: PERIOD_PATTERN, description: `relative range ending now, e.g. 30m, 24h, 7d, 1M; default ${DEFAULT_LOOK_BACK} when no range is given` })),
   min_latency: t.Optional(t.Number({ minimum: 0, description: "milliseconds" })),
   max_latency: t.Optional(t.Number({ minimum: 0, description: "milliseconds" })),
