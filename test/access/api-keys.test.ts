@@ -152,6 +152,10 @@ describe("GET /api/api-keys (spec 4.3)", () => {
   test("a bad limit or offset is a 400 naming the parameter", async () => {
     await expectGatewayError(await listGw.admin("/api/api-keys?limit=0"), 400, { param: "limit" });
     await expectGatewayError(await listGw.admin("/api/api-keys?offset=-1"), 400, { param: "offset" });
+  });
+
+  test("offset without limit skips that many and returns the rest", async () => {
+    expect(await list("?offset=3")).toMatchObject({ count: 2, total_count: 5, offset: 3 });
     await expectGatewayError(await listGw.admin("/api/api-keys?limit=ten"), 400, { param: "limit" });
   });
 });

@@ -57,7 +57,8 @@ export class ApiKeyStore {
     const where = query.search ? containsText(managementApiKeys.name, query.search) : undefined;
     const offset = query.offset ?? 0;
     const page = this.db.select().from(managementApiKeys).where(where).orderBy(asc(managementApiKeys.createdAt), asc(managementApiKeys.name));
-    const rows = await (query.limit === undefined ? page.limit(-1).offset(offset) : page.limit(query.limit).offset(offset));
+    // SQLite reads OFFSET only after a LIMIT.
+    const rows = await page.limit(query.limit ?? Number.MAX_SAFE_INTEGER).offset(offset);
     const [total] = await this.db.select({ value: count() }).from(managementApiKeys).where(where);
     return { api_keys: rows.map(view), count: rows.length, total_count: total?.value ?? 0, limit: query.limit ?? 0, offset };
   }
