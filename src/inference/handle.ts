@@ -1,6 +1,7 @@
 import { commaList } from "../http/comma-list";
 import { type Conversations, type ConversationTurn, conversationIdOf } from "../conversations";
 import { badRequest, GatewayError } from "../http/errors";
+import { unreadableReply } from "./upstream-errors";
 import type { ProviderStore } from "../provider-registry/store";
 import type { Continuation, StoredResponses } from "../responses";
 import { inputItemsOf } from "../responses/chain";
@@ -187,10 +188,20 @@ function clientResponse(result: Dispatched, call: InferenceCall, origin: ReplyOr
         : result.stream;
     return new Response(translateStream(call.operation, result.operation, result.format, call.format, upstream, origin), { status: result.status, headers });
   }
+  // Translated first: a reply that does not translate is the provider's failure, and settles as one.
+  const body = translatedReply(result, call, origin);
   onReplied?.(() => summarizeReply(result.operation, result.format, result.body), result);
   headers["content-type"] = passthrough ? (result.headers.get("content-type") ?? "application/json") : "application/json";
-  const body = translateResponse(call.operation, result.operation, result.format, call.format, result.body, origin);
   return new Response(body, { status: result.status, headers });
+}
+
+function translatedReply(result: Dispatched & { body: string }, call: InferenceCall, origin: ReplyOrigin): string {
+  try {
+    return translateResponse(call.operation, result.operation, result.format, call.format, result.body, origin);
+  } catch (error) {
+    if (error instanceof GatewayError) throw error;
+    throw unreadableReply(result.target.provider, result.format);
+  }
 }
 
 /** What the reply creates that the provider keeps: a response of its own Responses API, a stored chat completion, a batch, or what the call table says (an upload session too). */

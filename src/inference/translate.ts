@@ -1,4 +1,4 @@
-import { badRequest } from "../http/errors";
+import { badRequest, type GatewayError } from "../http/errors";
 import type { ChatChunk, TranslatableOperation } from "./canonical";
 import { chatRequestOfResponses } from "./formats/openai/responses-request";
 import { withoutUnsignedThinking } from "./formats/anthropic/unsigned-thinking";
@@ -6,6 +6,7 @@ import { type BridgedResponse, responseOfChat, withoutSealedThinking } from "./f
 import { encodeResponsesStream } from "./formats/openai/responses-stream";
 import { FORMATS } from "./formats/registry";
 import type { Operation, WireFormat } from "./operations";
+import { streamFailure } from "./upstream-errors";
 
 function codecsFor<O extends TranslatableOperation>(operation: O, from: WireFormat, to: WireFormat) {
   const source = FORMATS[from]?.[operation];
@@ -124,5 +125,28 @@ export function translateStream(
   }
   if (from === to) return stream;
   const { source, target } = codecsFor("chat", from, to);
-  return stream.pipeThrough(source.decodeStream()).pipeThrough(withModel(model)).pipeThrough(target.encodeStream(clientBody));
+  const translated = stream.pipeThrough(source.decodeStream()).pipeThrough(withModel(model)).pipeThrough(target.encodeStream(clientBody));
+  return target.encodeStreamError ? endingInError(translated, target.encodeStreamError) : translated;
+}
+
+/**
+ * A translated stream that, should it fail midway (the provider's error event, a cut connection,
+ * an event that does not decode), ends with its format's error event: the client's SDK raises
+ * the error, where a stream that just broke off would reset the connection under it.
+ */
+function endingInError(stream: ReadableStream<Uint8Array>, encodeError: (error: GatewayError) => Uint8Array): ReadableStream<Uint8Array> {
+  const reader = stream.getReader();
+  return new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      try {
+        const { done, value } = await reader.read();
+        if (done) controller.close();
+        else controller.enqueue(value);
+      } catch (error) {
+        controller.enqueue(encodeError(streamFailure(error)));
+        controller.close();
+      }
+    },
+    cancel: (reason) => reader.cancel(reason),
+  });
 }

@@ -51,6 +51,17 @@ export const upstreamUnreachable = (reason: string) =>
 export const upstreamTimedOut = (seconds: number) =>
   new GatewayError({ status: 504, errorType: "provider_timeout", message: `upstream did not answer within ${seconds}s` });
 
+/** A 2xx reply that does not read as the provider's format (an HTML error page, an error object). */
+export const unreadableReply = (provider: string, format: string) =>
+  new GatewayError({ status: 502, errorType: "provider_bad_response", isGatewayError: false, message: `${provider} answered with a body that is not a ${format} reply` });
+
+/** A stream that broke off after its 200: the provider said so in the stream (an error event), or stopped sending. */
+export const upstreamStreamFailed = (message: string) => new GatewayError({ status: 502, errorType: "provider_stream_error", isGatewayError: false, message });
+
+/** What ended a stream early, as the error the client's format reports in the stream. */
+export const streamFailure = (error: unknown) =>
+  error instanceof GatewayError ? error : upstreamStreamFailed(`the upstream stream broke off: ${error instanceof Error ? error.message : String(error)}`);
+
 export const clientClosed = () => new GatewayError({ status: 499, errorType: "caller_closed_request", message: "client closed the request" });
 
 /** 5xx and transport failures are worth retrying on the same key. */

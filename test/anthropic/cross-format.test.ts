@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import Anthropic from "@anthropic-ai/sdk";
 import OpenAI from "openai";
+import { expectGatewayError } from "../support/gateway-error";
+import { loggedRequest } from "../support/logged-request";
 import { ANTHROPIC_UPSTREAM_KEY, type AnthropicFixture, OPENAI_UPSTREAM_KEY, startAnthropicFixture } from "./fixture";
 
 let fixture: AnthropicFixture;
@@ -120,6 +122,40 @@ describe("the Anthropic SDK to an OpenAI-family model", () => {
     expect(long.input_tokens).toBeGreaterThan(short.input_tokens + 10);
     expect(fixture.openaiUpstream.requests.length).toBe(before);
   });
+
+  test("a stream the server ends with an error event midway ends with Anthropic's error event, which the SDK raises", async () => {
+    fixture.openaiUpstream.faults.push({ kind: "error-mid-stream", message: "upstream overloaded mid-stream" });
+    const stream = anthropicClient.messages.stream({ model: "openai/gpt-4o-mini", max_tokens: 100, messages: [{ role: "user", content: "one two three four" }] });
+    const types: string[] = [];
+    const read = (async () => {
+      for await (const event of stream) types.push(event.type);
+    })();
+    const error = await read.then(() => undefined, (thrown: unknown) => thrown);
+    expect(error).toBeInstanceOf(Anthropic.APIError);
+    expect((error as Error).message).toContain("upstream overloaded mid-stream");
+    // What came before the failure arrived as it was.
+    expect(types).toContain("content_block_delta");
+  });
+
+  test("a stream cut off midway ends with an error event the SDK raises, not a reset connection", async () => {
+    fixture.openaiUpstream.faults.push({ kind: "drop-mid-stream" });
+    const stream = anthropicClient.messages.stream({ model: "openai/gpt-4o-mini", max_tokens: 100, messages: [{ role: "user", content: "one two three four" }] });
+    const error = await stream.finalMessage().then(() => undefined, (thrown: unknown) => thrown);
+    expect(error).toBeInstanceOf(Anthropic.APIError);
+    expect(error).not.toBeInstanceOf(Anthropic.APIConnectionError);
+    expect((error as Error).message).toContain("broke off");
+  });
+
+  test("a 200 whose body is not a chat completion (a proxy's HTML page) is a 502 provider_bad_response, logged as an error", async () => {
+    fixture.openaiUpstream.faults.push({ kind: "body", body: "<html>bad gateway</html>", contentType: "text/html" });
+    const response = await fetch(`${fixture.gw.url}/anthropic/v1/messages`, {
+      method: "POST",
+      headers: { "content-type": "application/json", "anthropic-version": "2023-06-01", "x-gw-metadata-case": "html-reply" },
+      body: JSON.stringify({ model: "openai/gpt-4o-mini", max_tokens: 100, messages: [{ role: "user", content: "hello" }] }),
+    });
+    await expectGatewayError(response, 502, { errorType: "provider_bad_response" });
+    expect(await loggedRequest(fixture.gw, "html-reply")).toMatchObject({ status: "error", status_code: 502 });
+  });
 });
 
 describe("the OpenAI SDK to an Anthropic model", () => {
@@ -151,6 +187,19 @@ describe("the OpenAI SDK to an Anthropic model", () => {
     expect(sent.headers.get("x-api-key")).toBe(ANTHROPIC_UPSTREAM_KEY);
     expect(sent.headers.get("anthropic-version")).toBe("2023-06-01");
     expect(sent.body).toEqual({ model: "claude-sonnet-5-5", max_tokens: 4096, system: "Be brief.", messages: [{ role: "user", content: "hi" }], stop_sequences: ["never-said"], stream: false });
+  });
+
+  test("Anthropic's error event midway (overloaded) ends the stream with an error chunk, which the SDK raises", async () => {
+    fixture.anthropicUpstream.faults.push({ kind: "error-mid-stream", message: "Overloaded" });
+    const stream = await openaiClient.chat.completions.create({ model: "anthropic/claude-sonnet-5-5", stream: true, messages: [{ role: "user", content: "one two three four" }] });
+    let text = "";
+    const read = (async () => {
+      for await (const chunk of stream) text += chunk.choices[0]?.delta.content ?? "";
+    })();
+    const error = await read.then(() => undefined, (thrown: unknown) => thrown);
+    expect(error).toBeInstanceOf(OpenAI.APIError);
+    expect((error as Error).message).toContain("overloaded_error: Overloaded");
+    expect(text.length).toBeGreaterThan(0);
   });
 
   test("cache_control on content parts reaches Anthropic, and cache reads and writes come back in prompt_tokens_details", async () => {

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { GoogleGenAI, ThinkingLevel, Type } from "@google/genai";
+import { ApiError, GoogleGenAI, ThinkingLevel, Type } from "@google/genai";
 import { encodeChat } from "gpt-tokenizer";
 import OpenAI from "openai";
 import { startGateway, type TestGateway } from "../support/gateway";
@@ -75,6 +75,19 @@ describe("the genai SDK to an OpenAI-family model", () => {
     expect(last.candidates![0]!.finishReason).toBe("STOP" as never);
     expect(last.usageMetadata?.totalTokenCount).toBe(last.usageMetadata!.promptTokenCount! + last.usageMetadata!.candidatesTokenCount!);
     expect(openaiUpstream.requests.at(-1)!.body).toMatchObject({ stream: true, stream_options: { include_usage: true } });
+  });
+
+  test("a stream the server ends with an error event midway ends with Gemini's error, which the SDK raises", async () => {
+    openaiUpstream.faults.push({ kind: "error-mid-stream", message: "upstream overloaded mid-stream" });
+    const stream = await ai.models.generateContentStream({ model: "openai/gpt-4o-mini", contents: "one two three four" });
+    let text = "";
+    const read = (async () => {
+      for await (const chunk of stream) text += chunk.text ?? "";
+    })();
+    const error = await read.then(() => undefined, (thrown: unknown) => thrown);
+    expect(error).toBeInstanceOf(ApiError);
+    expect(error).toMatchObject({ status: 502, message: expect.stringContaining("upstream overloaded mid-stream") });
+    expect(text.length).toBeGreaterThan(0);
   });
 
   test("function declarations become OpenAI tools and the tool call comes back as a functionCall", async () => {

@@ -165,8 +165,10 @@ function streamEvents(message: ReturnType<typeof plannedMessage>): Array<Record<
   return events;
 }
 
-function sse(events: Array<Record<string, unknown>>): Response {
-  const frames = events.map((event) => `event: ${event.type}\ndata: ${JSON.stringify(event)}\n\n`);
+/** A stream of `events`; with `failWith`, only its first half, then Anthropic's `error` event (as when it is overloaded midway). */
+function sse(events: Array<Record<string, unknown>>, failWith?: string): Response {
+  const sent = failWith ? [...events.slice(0, Math.max(1, Math.floor(events.length / 2))), { type: "error", error: { type: "overloaded_error", message: failWith } }] : events;
+  const frames = sent.map((event) => `event: ${event.type}\ndata: ${JSON.stringify(event)}\n\n`);
   const body = new ReadableStream<Uint8Array>({
     async pull(controller) {
       const frame = frames.shift();
@@ -206,13 +208,13 @@ export interface MockAnthropic {
   stop(): void;
 }
 
-function route(path: string, body: Record<string, unknown>, cache: Set<string>): Response {
+function route(path: string, body: Record<string, unknown>, cache: Set<string>, failWith?: string): Response {
   switch (path) {
     case "/v1/messages": {
       const invalid = invalidConversation(body as MessagesBody);
       if (invalid) return anthropicError(400, "invalid_request_error", invalid);
       const message = plannedMessage(body as MessagesBody, cache);
-      return body.stream ? sse(streamEvents(message)) : Response.json(message);
+      return body.stream ? sse(streamEvents(message), failWith) : Response.json(message);
     }
     case "/v1/messages/count_tokens":
       return Response.json({ input_tokens: countTokens(((body as MessagesBody).messages ?? []).map((message) => textOf(message.content)).join(" ")) });
@@ -243,7 +245,7 @@ export function startMockAnthropic(apiKey: string): MockAnthropic {
       if (fault?.kind === "delay") await Bun.sleep(fault.ms);
       if (fault?.kind === "status") return anthropicError(fault.status, fault.status === 429 ? "rate_limit_error" : "api_error", fault.message ?? `mock failure ${fault.status}`);
       if (fault?.kind === "drop") return new Response(new ReadableStream({ start: (controller) => controller.error(new Error("dropped")) }));
-      return route(url.pathname, body, cache);
+      return route(url.pathname, body, cache, fault?.kind === "error-mid-stream" ? fault.message : undefined);
     },
   });
   mock.url = `http://127.0.0.1:${server.port}`;

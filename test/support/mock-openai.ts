@@ -74,7 +74,14 @@ export type Fault =
   | { kind: "drop" }
   | { kind: "delay"; ms: number }
   /** Sends part of a stream, then cuts the connection. */
-  | { kind: "drop-mid-stream" };
+  | { kind: "drop-mid-stream" }
+  /** Sends part of a stream, then an error event (`data: {"error": ...}`), as OpenAI-compatible servers report a failure midway. */
+  | { kind: "error-mid-stream"; message: string }
+  /** Answers 200 with this body as is (an HTML page from a proxy in front of the provider). */
+  | { kind: "body"; body: string; contentType: string };
+
+/** How a mock stream ends: as it should, cut off halfway, or with an error event halfway. */
+type StreamEnd = { kind: "complete" } | { kind: "drop" } | { kind: "error"; message: string };
 
 type Message = { role: string; content?: unknown };
 
@@ -259,12 +266,17 @@ function heldSse(events: Array<{ event?: string; data: unknown }>, done: boolean
   });
 }
 
-function sse(events: Array<{ event?: string; data: unknown }>, done: boolean, cut = false, gate?: StreamGate): ReadableStream<Uint8Array> {
+function sse(events: Array<{ event?: string; data: unknown }>, done: boolean, end: StreamEnd = { kind: "complete" }, gate?: StreamGate): ReadableStream<Uint8Array> {
   if (gate) return heldSse(events, done, gate);
   return new ReadableStream({
     async pull(controller) {
-      const limit = cut ? Math.max(1, Math.floor(events.length / 2)) : events.length;
+      const limit = end.kind === "complete" ? events.length : Math.max(1, Math.floor(events.length / 2));
       for (const [index, event] of events.entries()) {
+        if (index >= limit && end.kind === "error") {
+          controller.enqueue(encoder.encode(`data: ${JSON.stringify({ error: { message: end.message, type: "server_error", param: null, code: null } })}\n\n`));
+          controller.close();
+          return;
+        }
         if (index >= limit) {
           controller.error(new Error("connection dropped by mock"));
           return;
@@ -457,7 +469,8 @@ export function startMockOpenAI(): MockOpenAI {
       if (fault?.kind === "drop") {
         return new Response(new ReadableStream({ start: (controller) => controller.error(new Error("dropped")) }));
       }
-      const cut = fault?.kind === "drop-mid-stream";
+      if (fault?.kind === "body") return new Response(fault.body, { headers: { "content-type": fault.contentType } });
+      const end: StreamEnd = fault?.kind === "drop-mid-stream" ? { kind: "drop" } : fault?.kind === "error-mid-stream" ? { kind: "error", message: fault.message } : { kind: "complete" };
       const gate = body.stream ? gates.shift() : undefined;
       if (gate) {
         request.signal.addEventListener("abort", () => gate.cancel(), { once: true });
@@ -466,10 +479,10 @@ export function startMockOpenAI(): MockOpenAI {
       const streamHeaders = { "content-type": "text/event-stream", "cache-control": "no-cache" };
       switch (path) {
         case "/chat/completions":
-          if (body.stream) return new Response(sse(chatChunks(body, mock.streamUsage, mock.thinking).map((data) => ({ data })), true, cut, gate), { headers: streamHeaders });
+          if (body.stream) return new Response(sse(chatChunks(body, mock.streamUsage, mock.thinking).map((data) => ({ data })), true, end, gate), { headers: streamHeaders });
           return Response.json(keptIfAsked(mock.storedCompletions, body, chatCompletion(body, mock.thinking)));
         case "/completions":
-          return body.stream ? new Response(sse(completionChunks(body, mock.streamUsage).map((data) => ({ data })), true, cut, gate), { headers: streamHeaders }) : Response.json(textCompletion(body));
+          return body.stream ? new Response(sse(completionChunks(body, mock.streamUsage).map((data) => ({ data })), true, end, gate), { headers: streamHeaders }) : Response.json(textCompletion(body));
         case "/embeddings":
           return Response.json(embeddings(body));
         case "/realtime/client_secrets": {
@@ -480,7 +493,7 @@ export function startMockOpenAI(): MockOpenAI {
           if (foreignReasoning(body)) return Response.json(undecryptable(foreignReasoning(body)!), { status: 400 });
           const done = responsesObject(body);
           const shown = keptResponse(mock.kept, body, done, bearer);
-          if (body.stream) return new Response(sse(responsesEvents(done), false, cut, gate), { headers: streamHeaders });
+          if (body.stream) return new Response(sse(responsesEvents(done), false, end, gate), { headers: streamHeaders });
           return Response.json(shown);
         }
         default:

@@ -1,3 +1,4 @@
+import type { GatewayError } from "../../http/errors";
 import type { ChatChunk, ChatRequest, ChatResponse, EmbeddingRequest, EmbeddingResponse } from "../canonical";
 import type { Operation, WireFormat } from "../operations";
 import type { ReplySummary } from "../reply-summary";
@@ -30,6 +31,8 @@ export interface ChatCodec {
   sseDecoder?(): SseChunkDecoder;
   /** Canonical chunks, as stream bytes in this format for the client who sent `clientBody`. */
   encodeStream(clientBody: Record<string, unknown>): ReadableWritablePair<Uint8Array, ChatChunk>;
+  /** The event this format's streams end with when they fail midway, which its SDKs raise as an error. */
+  encodeStreamError?(error: GatewayError): Uint8Array;
   /** The API answers one choice a call (it has no `n`): several are asked for in as many calls (choice-fan-out.ts). */
   readonly answersOneChoice?: true;
 }

@@ -5,7 +5,7 @@ import { messagesRequestToCanonical } from "./request-decode";
 import { canonicalToMessagesRequest } from "./request-encode";
 import { canonicalToMessagesResponse, messagesResponseToCanonical } from "./response";
 import { decodeMessagesStream, messagesSseDecoder } from "./stream-decode";
-import { encodeMessagesStream } from "./stream-encode";
+import { encodeMessagesStream, encodeMessagesStreamError } from "./stream-encode";
 import type { MessagesRequest, MessagesResponse } from "./wire";
 
 /** Anthropic's Messages API (spec 2.8), both ways, JSON and SSE. Embeddings are not part of it. */
@@ -20,6 +20,7 @@ export const anthropicFormat: FormatCodec = {
     decodeStream: decodeMessagesStream,
     sseDecoder: messagesSseDecoder,
     encodeStream: encodeMessagesStream,
+    encodeStreamError: encodeMessagesStreamError,
     answersOneChoice: true,
   },
   countTokensLocally: countMessagesTokensLocally,

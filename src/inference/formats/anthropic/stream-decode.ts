@@ -4,6 +4,7 @@ import { thinkingToCanonical } from "./response";
 import { finishReasonOf } from "./stop-reason";
 import { usageToCanonical } from "./usage";
 import type { ContentBlock, MessagesUsage, StreamEvent } from "./wire";
+import { upstreamStreamFailed } from "../../upstream-errors";
 
 type Delta = ChatChunk["choices"][number]["delta"];
 
@@ -86,7 +87,7 @@ function chunksOf(state: DecodeState, event: StreamEvent): ChatChunk[] {
     case "message_delta":
       return messageDelta(state, event);
     case "error":
-      throw new Error(`upstream stream error (${event.error.type}): ${event.error.message}`);
+      throw upstreamStreamFailed(`${event.error.type}: ${event.error.message}`);
     default:
       return [];
   }

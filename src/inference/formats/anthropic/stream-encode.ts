@@ -4,6 +4,7 @@ import { messageIdOf } from "./response";
 import { stopReasonOf } from "./stop-reason";
 import { usageFromCanonical } from "./usage";
 import type { BlockDelta, ContentBlock, StreamEvent } from "./wire";
+import type { GatewayError } from "../../../http/errors";
 
 type ToolCallDelta = NonNullable<ChatChunk["choices"][number]["delta"]["tool_calls"]>[number];
 
@@ -117,3 +118,20 @@ export function encodeMessagesStream(): ReadableWritablePair<Uint8Array, ChatChu
     flush: () => writer.end(),
   });
 }
+
+/** Anthropic's error types by HTTP status; others are `api_error`. */
+const ERROR_TYPES: Record<number, string> = {
+  400: "invalid_request_error",
+  401: "authentication_error",
+  402: "billing_error",
+  403: "permission_error",
+  404: "not_found_error",
+  413: "request_too_large",
+  429: "rate_limit_error",
+  504: "timeout_error",
+  529: "overloaded_error",
+};
+
+/** The `error` event Anthropic ends a failing stream with (the SDK raises it as an APIError). */
+export const encodeMessagesStreamError = (error: GatewayError) =>
+  encodeSSE({ type: "error", error: { type: ERROR_TYPES[error.status] ?? "api_error", message: error.message } }, "error");

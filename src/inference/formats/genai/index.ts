@@ -3,7 +3,7 @@ import { countGenaiTokensLocally } from "./count-tokens";
 import { genaiEmbedding } from "./embedding";
 import { canonicalToGenerateContent, generateContentToCanonical } from "./request";
 import { canonicalToGenerateContentResponse, generateContentResponseToCanonical } from "./response";
-import { decodeGenaiStream, encodeGenaiStream, genaiSseDecoder } from "./stream";
+import { decodeGenaiStream, encodeGenaiStream, encodeGenaiStreamError, genaiSseDecoder } from "./stream";
 
 /** Gemini's generateContent / streamGenerateContent (SSE) / embedContent wire format, also spoken by Vertex. */
 export const genaiFormat: FormatCodec = {
@@ -17,6 +17,7 @@ export const genaiFormat: FormatCodec = {
     decodeStream: decodeGenaiStream,
     sseDecoder: genaiSseDecoder,
     encodeStream: encodeGenaiStream,
+    encodeStreamError: encodeGenaiStreamError,
   },
   embedding: genaiEmbedding,
   countTokensLocally: countGenaiTokensLocally,

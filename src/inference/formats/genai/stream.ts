@@ -8,6 +8,8 @@ import type { ChatChunk, Usage } from "../../canonical";
 import { signatureExtra } from "./contents";
 import { finishReasonOf, genaiFinishReason, newCallId, usageMetadataOf, usageOf } from "./response";
 import type { Candidate, GenerateContentResponse, Part } from "./schemas";
+import type { GatewayError } from "../../../http/errors";
+import { upstreamStreamFailed } from "../../upstream-errors";
 
 type ChunkChoice = ChatChunk["choices"][number];
 type Delta = ChunkChoice["delta"];
@@ -46,7 +48,8 @@ export function genaiSseDecoder(): SseChunkDecoder {
   let usage: Usage | undefined;
   return {
     event(message) {
-      const response = JSON.parse(message.data) as GenerateContentResponse;
+      const response = JSON.parse(message.data) as GenerateContentResponse & { error?: { message?: string } };
+      if (response.error) throw upstreamStreamFailed(response.error.message ?? "the upstream stream reported an error");
       head.id ||= response.responseId ?? `genai-${crypto.randomUUID()}`;
       head.model = response.modelVersion ?? head.model;
       const choices = (response.candidates ?? []).map((candidate, position): ChunkChoice => {
@@ -139,3 +142,19 @@ export function encodeGenaiStream(): ReadableWritablePair<Uint8Array, ChatChunk>
     },
   });
 }
+
+/** Google's status names by HTTP status; others are `INTERNAL`. */
+const STATUS_NAMES: Record<number, string> = {
+  400: "INVALID_ARGUMENT",
+  401: "UNAUTHENTICATED",
+  403: "PERMISSION_DENIED",
+  404: "NOT_FOUND",
+  429: "RESOURCE_EXHAUSTED",
+  502: "UNAVAILABLE",
+  503: "UNAVAILABLE",
+  504: "DEADLINE_EXCEEDED",
+};
+
+/** Gemini ends a failing stream with an event holding its error body, which @google/genai raises as an ApiError. */
+export const encodeGenaiStreamError = (error: GatewayError) =>
+  encodeSSE({ error: { code: error.status, message: error.message, status: STATUS_NAMES[error.status] ?? "INTERNAL" } });

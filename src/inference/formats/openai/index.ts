@@ -2,6 +2,7 @@ import { encodeSSE } from "../../../http/sse";
 import type { ChatChunk, ChatRequest, ChatResponse, EmbeddingRequest, EmbeddingResponse } from "../../canonical";
 import { type SseChunkDecoder, sseChunkStream } from "../sse-chunks";
 import type { FormatCodec } from "../types";
+import { upstreamStreamFailed } from "../../upstream-errors";
 import { completionOutcome, completionSseDecoder } from "./completion-summary";
 import { countResponsesTokensLocally } from "./count-tokens";
 import { type ResponseObject, responseOutcome, responsesSseDecoder } from "./responses-summary";
@@ -9,8 +10,18 @@ import { speechReader } from "./speech-summary";
 import { asksForStreamUsage, isUsageOnly, usageChunkStripper, withStreamUsage } from "./stream-usage";
 
 /** OpenAI's SSE: `data: <chunk>` events closed by `data: [DONE]`. */
+type ChatStreamEvent = Partial<ChatChunk> & { error?: { message?: string } };
+
+/** OpenAI-compatible servers end a failing stream with `{"error": {...}}`; some send a choice without `delta` to finish. */
+function chunkOf(event: ChatStreamEvent): ChatChunk {
+  if (event.error) throw upstreamStreamFailed(event.error.message ?? "the upstream stream reported an error");
+  if (!event.choices) event.choices = [];
+  else for (const choice of event.choices) choice.delta ??= {};
+  return event as ChatChunk;
+}
+
 const chatSseDecoder = (): SseChunkDecoder => ({
-  event: (message) => (message.data === "[DONE]" ? [] : [JSON.parse(message.data) as ChatChunk]),
+  event: (message) => (message.data === "[DONE]" ? [] : [chunkOf(JSON.parse(message.data) as ChatStreamEvent)]),
   end: () => [],
 });
 
@@ -61,6 +72,8 @@ export const openAIFormat: FormatCodec = {
     decodeStream: () => sseChunkStream(chatSseDecoder()),
     sseDecoder: chatSseDecoder,
     encodeStream: encodeChatStream,
+    // The openai SDKs raise a stream event carrying `error`; the gateway's error body has one.
+    encodeStreamError: (error) => encodeSSE(error.toBody()),
   },
   embedding: {
     decodeRequest: (body) => body as unknown as EmbeddingRequest,
