@@ -137,6 +137,14 @@ describe("the Anthropic SDK to an OpenAI-family model", () => {
     expect(types).toContain("content_block_delta");
   });
 
+  test("a server whose last chunk has a finish_reason but no delta (as some OpenAI-compatible servers send) still streams whole", async () => {
+    const chunk = (choice: Record<string, unknown>) => ({ id: "chatcmpl-x", object: "chat.completion.chunk", created: 1, model: "gpt-4o-mini", choices: [{ index: 0, ...choice }] });
+    fixture.openaiUpstream.faults.push({ kind: "stream-events", events: [chunk({ delta: { role: "assistant", content: "Hel" } }), chunk({ delta: { content: "lo" } }), chunk({ finish_reason: "stop" })] });
+    const message = await anthropicClient.messages.stream({ model: "openai/gpt-4o-mini", max_tokens: 100, messages: [{ role: "user", content: "hi" }] }).finalMessage();
+    expect(message.content).toMatchObject([{ type: "text", text: "Hello" }]);
+    expect(message.stop_reason).toBe("end_turn");
+  });
+
   test("a stream cut off midway ends with an error event the SDK raises, not a reset connection", async () => {
     fixture.openaiUpstream.faults.push({ kind: "drop-mid-stream" });
     const stream = anthropicClient.messages.stream({ model: "openai/gpt-4o-mini", max_tokens: 100, messages: [{ role: "user", content: "one two three four" }] });

@@ -78,7 +78,9 @@ export type Fault =
   /** Sends part of a stream, then an error event (`data: {"error": ...}`), as OpenAI-compatible servers report a failure midway. */
   | { kind: "error-mid-stream"; message: string }
   /** Answers 200 with this body as is (an HTML page from a proxy in front of the provider). */
-  | { kind: "body"; body: string; contentType: string };
+  | { kind: "body"; body: string; contentType: string }
+  /** Streams these events as they are, then `[DONE]`: another server's dialect of the chunk format. */
+  | { kind: "stream-events"; events: unknown[] };
 
 /** How a mock stream ends: as it should, cut off halfway, or with an error event halfway. */
 type StreamEnd = { kind: "complete" } | { kind: "drop" } | { kind: "error"; message: string };
@@ -470,6 +472,7 @@ export function startMockOpenAI(): MockOpenAI {
         return new Response(new ReadableStream({ start: (controller) => controller.error(new Error("dropped")) }));
       }
       if (fault?.kind === "body") return new Response(fault.body, { headers: { "content-type": fault.contentType } });
+      if (fault?.kind === "stream-events") return new Response(sse(fault.events.map((data) => ({ data })), true), { headers: { "content-type": "text/event-stream" } });
       const end: StreamEnd = fault?.kind === "drop-mid-stream" ? { kind: "drop" } : fault?.kind === "error-mid-stream" ? { kind: "error", message: fault.message } : { kind: "complete" };
       const gate = body.stream ? gates.shift() : undefined;
       if (gate) {
