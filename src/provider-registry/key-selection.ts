@@ -52,10 +52,12 @@ export function pickKey<K extends SelectableKey>(
   const eligible = keys.filter((key) => !excluded.has(key.id) && keyMeets(key, wanted));
   const weighted = eligible.filter((key) => key.weight > 0);
   if (weighted.length === 0) return eligible[Math.floor(random() * eligible.length)];
-  const total = weighted.reduce((sum, key) => sum + key.weight, 0);
+  // Drawn in shares of the largest weight: weights near Number.MAX_VALUE would sum to Infinity.
+  const largest = weighted.reduce((max, key) => Math.max(max, key.weight), 0);
+  const total = weighted.reduce((sum, key) => sum + key.weight / largest, 0);
   let point = random() * total;
   for (const key of weighted) {
-    point -= key.weight;
+    point -= key.weight / largest;
     if (point < 0) return key;
   }
   return weighted[weighted.length - 1];

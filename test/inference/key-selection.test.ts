@@ -68,6 +68,17 @@ describe("weighted random selection among enabled keys allowed for the model", (
     expect(counts.b!).toBeGreaterThan(330);
     expect(counts.b!).toBeLessThan(390);
   });
+
+  test("weights as large as a number gets still split by their ratio", async () => {
+    await useKeys([
+      { id: "a", weight: 1e308 },
+      { id: "b", weight: 1e308 },
+    ]);
+    const counts = await keysChosen(200);
+    // Binomial(200, 0.5): mean 100, sd 7.1; their sum overflowing to Infinity sent every request to b.
+    expect(counts.a!).toBeGreaterThan(60);
+    expect(counts.a!).toBeLessThan(140);
+  });
 });
 
 describe("weight 0 is picked only when no eligible key has a positive weight", () => {
