@@ -45,7 +45,8 @@ export class PerUserCredentialStore {
     const sealedValues = this.box.seal(JSON.stringify(values));
     const [row] = await this.db
       .insert(mcpPerUserCredentials)
-      .values({ id: crypto.randomUUID(), ...owner, mcpClientId, sealedValues, createdAt: now, updatedAt: now })
+      // The owner's fields by name: a flow row passed as the owner carries an id of its own.
+      .values({ id: crypto.randomUUID(), mode: owner.mode, identity: owner.identity, mcpClientId, sealedValues, createdAt: now, updatedAt: now })
       .onConflictDoUpdate({
         target: [mcpPerUserCredentials.mode, mcpPerUserCredentials.identity, mcpPerUserCredentials.mcpClientId],
         set: { sealedValues, updatedAt: now },
