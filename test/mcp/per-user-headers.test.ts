@@ -118,6 +118,13 @@ describe("PUT /api/mcp/per-user-headers/flows/{id} (spec 4.13)", () => {
     await expectGatewayError(await submit(session_id, { headers: { "x-other": "value" } }), 400, { param: "headers.x-user-token" });
   });
 
+  test("a value no HTTP header can carry (a line break) is a 400 naming it, and the upstream is not called", async () => {
+    const { session_id } = await authRequired(asAlice());
+    const callsBefore = upstream.calls.length;
+    await expectGatewayError(await submit(session_id, { headers: { "x-user-token": "alice-token\r\nx-evil: 1" } }), 400, { param: "headers.x-user-token", errorType: /^caller_/ });
+    expect(upstream.calls.length).toBe(callsBefore);
+  });
+
   test("verifies, stores the credential encrypted, consumes the flow; the next call uses the values; unknown keys are dropped", async () => {
     const { session_id } = await authRequired(asAlice());
     const response = await submit(session_id, { headers: { "X-User-Token": "alice-token", "x-not-a-declared-key": "leak-me" } });
@@ -125,6 +132,8 @@ describe("PUT /api/mcp/per-user-headers/flows/{id} (spec 4.13)", () => {
     const result = (await response.json()) as { status: string; credential_id: string; updated_at: string };
     expect(result.status).toBe("success");
     expect(result.credential_id).toBeString();
+    // The credential's own id, not the id of the flow it came through (which is gone).
+    expect(result.credential_id).not.toBe(session_id);
     expect(Number.isNaN(Date.parse(result.updated_at))).toBe(false);
 
     await expectGatewayError(await gw.admin(flowPath(session_id)), 404);

@@ -55,6 +55,9 @@ export async function describeFlow(deps: FlowDeps, id: string) {
 
 const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value);
 
+/** What an HTTP header value may hold (RFC 9110 field-value): visible characters, spaces, tabs, and Latin-1. */
+const HEADER_VALUE = /^[\t\x20-\x7e\x80-\xff]*$/;
+
 /** The submitted values for the client's live keys (matched case-insensitively); any other key is dropped. */
 export function liveValues(keys: readonly string[], body: Record<string, unknown>): Record<string, string> {
   const source = isRecord(body.headers) ? body.headers : body;
@@ -64,6 +67,7 @@ export function liveValues(keys: readonly string[], body: Record<string, unknown
   for (const key of keys) {
     const entry = submitted.get(key);
     if (typeof entry?.value !== "string" || entry.value.trim() === "") throw badRequest(`a non-empty value for header '${key}' is required`, `${param}${entry?.name ?? key}`);
+    if (!HEADER_VALUE.test(entry.value)) throw badRequest(`the value for header '${key}' holds characters an HTTP header cannot carry (line breaks, control characters)`, `${param}${entry.name}`);
     values[key] = entry.value;
   }
   return values;
