@@ -8,16 +8,21 @@ import { requestPath } from "./request-path";
  * Elysia checks a coerced query value (a number, a boolean) on its own, as a "property" with no
  * path; the field is the query parameter that carried that value.
  */
-function coercedQueryField(value: unknown, url: string): string {
-  const names = [...new URL(url).searchParams].filter(([, raw]) => raw === String(value)).map(([name]) => name);
-  return new Set(names).size === 1 ? names[0]! : "";
+/** Where a coerced value (a number in the query or the path) came from; Elysia's error names neither. */
+function coercedField(value: unknown, url: URL, route: string): { where: string; field: string } {
+  const raw = String(value);
+  const names = [...url.searchParams].filter(([, given]) => given === raw).map(([name]) => name);
+  if (names.length > 0) return { where: "query", field: new Set(names).size === 1 ? names[0]! : "" };
+  const segments = url.pathname.split("/");
+  const param = route.split("/").find((part, index) => part.startsWith(":") && decodeURIComponent(segments[index] ?? "") === raw);
+  return param ? { where: "params", field: param.slice(1) } : { where: "query", field: "" };
 }
 
-function fromValidation(error: Readonly<ValidationError>, url: string): GatewayError {
+function fromValidation(error: Readonly<ValidationError>, url: string, route: string): GatewayError {
   const first = error.all[0];
-  const coerced = error.type === "property";
-  const field = !first || !("path" in first) ? "" : coerced ? coercedQueryField(first.value, url) : fieldFromPath(first.path);
-  const where = error.type === "body" ? "body" : coerced ? "query" : error.type;
+  const coerced = error.type === "property" && first && "path" in first ? coercedField(first.value, new URL(url), route) : undefined;
+  const field = !first || !("path" in first) ? "" : coerced ? coerced.field : fieldFromPath(first.path);
+  const where = error.type === "body" ? "body" : (coerced?.where ?? (error.type === "property" ? "query" : error.type));
   const reason = first?.summary ?? first?.message ?? "is invalid";
   const param = field || where;
   const message = field ? `${where} field '${field}': ${reason}` : `${where}: ${reason}`;
@@ -32,11 +37,11 @@ const DATABASE_UNAVAILABLE = new GatewayError({
 });
 
 /** Maps every error the app can raise onto the gateway error body (spec section 7). */
-export const errorHandler = new Elysia({ name: "error-handler" }).onError({ as: "global" }, ({ code, error, request }) => {
+export const errorHandler = new Elysia({ name: "error-handler" }).onError({ as: "global" }, ({ code, error, request, route }) => {
   if (error instanceof GatewayError) return error.toResponse();
   switch (code) {
     case "VALIDATION":
-      return fromValidation(error, request.url).toResponse();
+      return fromValidation(error, request.url, route).toResponse();
     case "PARSE":
       return new GatewayError({ status: 400, errorType: "caller_invalid_json", message: "request body is not valid JSON", param: "body" }).toResponse();
     case "NOT_FOUND":

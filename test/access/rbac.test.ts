@@ -120,6 +120,12 @@ describe("PUT /api/governance/rbac/roles/{role_id}/permissions (spec 4.9)", () =
     await expectGatewayError(await gw.admin(`/api/governance/rbac/roles/${role.id}/permissions`, { method: "PUT", json: {} }), 400, { param: "permission_ids" });
   });
 
+  test("a role_id that is a number but out of range is a 400 naming role_id, as one that is no number is", async () => {
+    const outOfRange = await expectGatewayError(await gw.admin("/api/governance/rbac/roles/0/permissions", { method: "PUT", json: { permission_ids: [] } }), 400, { param: "role_id" });
+    expect(outOfRange.error.message).toStartWith("params field 'role_id'");
+    await expectGatewayError(await gw.admin("/api/governance/rbac/roles/abc/permissions", { method: "PUT", json: { permission_ids: [] } }), 400, { param: "role_id" });
+  });
+
   test("the deprecated PUT /api/roles/{role_id}/permissions does the same, with Deprecation and Link headers", async () => {
     const role = await createRole("via-old-path", []);
     const ids = await permissionIds(gw, "Cache:Delete");
