@@ -49,6 +49,14 @@ describe("POST /api/api-keys (spec 4.2)", () => {
     await expectGatewayError(await call(gw, "/api/session/logout", { method: "POST", headers: bearer(chosen) }), 401);
   });
 
+  test("scopes may be left out: the key is created holding no permission", async () => {
+    const response = await gw.admin("/api/api-keys", { method: "POST", json: { name: "no-scopes-yet" } });
+    expect(response.status).toBe(201);
+    const { api_key, key } = (await response.json()) as { api_key: ApiKey; key: string };
+    expect(api_key.scopes).toEqual([]);
+    expect((await call(gw, "/api/providers", { headers: bearer(key) })).status).toBe(403);
+  });
+
   test("names are unique", async () => {
     await createApiKey(gw, "unique-name", []);
     await expectGatewayError(await gw.admin("/api/api-keys", { method: "POST", json: { name: "unique-name", scopes: [] } }), 409, { param: "name" });

@@ -15,7 +15,7 @@ export const apiKeyRoutes = (store: ApiKeyStore) =>
       "/",
       async ({ request, body, set }) => {
         const principal = principalOf(request);
-        assertCanGrant(principal, body.scopes, "scopes");
+        assertCanGrant(principal, body.scopes ?? [], "scopes");
         const created = await store.create(body, { type: principal.type, id: principal.id });
         noteAudit(request, { targetId: created.api_key.id, after: created.api_key });
         set.status = 201;

@@ -10,7 +10,8 @@ export const ApiKeyCreateInput = t.Object(
   {
     name: t.String({ minLength: 1 }),
     description: t.Optional(t.Union([t.String(), t.Null()])),
-    scopes: Scopes,
+    // Only name is required (spec 2.4): a key created without scopes holds no permission until granted some.
+    scopes: t.Optional(Scopes),
     expires_at: t.Optional(ExpiresAt),
   },
   { additionalProperties: false },

@@ -32,7 +32,7 @@ export class ApiKeyStore {
   constructor(private readonly db: Database) {}
 
   async create(input: ApiKeyCreateInput, creator: { type: string; id: string }): Promise<{ api_key: ApiKeyView; key: string }> {
-    const scopes = knownPermissionIds(input.scopes, "scopes");
+    const scopes = knownPermissionIds(input.scopes ?? [], "scopes");
     await this.assertNameFree(input.name);
     const key = newToken(API_KEY_PREFIX);
     const now = new Date();
