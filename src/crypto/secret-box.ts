@@ -1,17 +1,34 @@
-import { createCipheriv, createDecipheriv, createHash, randomBytes } from "node:crypto";
+import { createCipheriv, createDecipheriv, createHash, createHmac, randomBytes } from "node:crypto";
 import { eq } from "drizzle-orm";
 import type { Database } from "../db/client";
 import { gatewayMeta } from "../db/schema";
+
+/**
+ * `value` as JSON with object keys sorted (localeCompare) at every depth: the same configuration
+ * always gives the same text, whatever order its fields came in. Stored fingerprints depend on this
+ * exact text, so its ordering must not change.
+ */
+const sortedJson = (value: unknown): string =>
+  JSON.stringify(value, (_, item) => (item && typeof item === "object" && !Array.isArray(item) ? Object.fromEntries(Object.entries(item).sort(([a], [b]) => a.localeCompare(b))) : item));
 
 /** AES-256-GCM for secrets at rest: `v1.<iv>.<tag>.<ciphertext>`, all base64url. */
 export interface SecretBox {
   seal(plaintext: string): string;
   open(sealed: string): string;
+  /**
+   * A hash of `value` (its sorted JSON) keyed by the box's key, in hex: it changes when the
+   * value does (a `config_hash`), and unlike a plain hash it cannot be used to confirm a guess
+   * of a secret inside the value without the key.
+   */
+  fingerprint(value: unknown): string;
 }
 
 export function createSecretBox(keyMaterial: string): SecretBox {
   const key = createHash("sha256").update(keyMaterial).digest();
+  // A key of its own for fingerprints, so they reveal nothing about the encryption key.
+  const fingerprintKey = createHmac("sha256", key).update("fingerprint").digest();
   return {
+    fingerprint: (value) => createHmac("sha256", fingerprintKey).update(sortedJson(value)).digest("hex"),
     seal(plaintext) {
       const iv = randomBytes(12);
       const cipher = createCipheriv("aes-256-gcm", key, iv);

@@ -1,5 +1,4 @@
 import { randomUUID } from "node:crypto";
-import { sortedJsonSha256Hex } from "../crypto/sha256-hex";
 import { Value } from "@sinclair/typebox/value";
 import { badRequest } from "../http/errors";
 import { BUILT_IN_PROVIDERS, isBuiltInProvider } from "../inference/providers/catalog";
@@ -71,8 +70,6 @@ export function resolveFamily(name: string, custom: { base_provider_type: string
   return { adapter, baseUrl: baseUrl ?? family.defaultBaseUrl };
 }
 
-/** Stable hash of what a key is configured to do, so dashboards can detect changes. */
-export const hashKeyConfig = (config: ProviderKeyInput): string => sortedJsonSha256Hex(config);
 
 /**
  * Only the schema's fields are stored: config.json seeds reach the store without the HTTP layer's

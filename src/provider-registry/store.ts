@@ -6,7 +6,7 @@ import { advancedUpdatedAt, LocalWrites } from "../db/table-changes";
 import { conflict, notFound } from "../http/errors";
 import { type KeyHealth, UNCHECKED } from "./key-health";
 import { keepRedactedSecrets } from "./key-secrets";
-import { hashKeyConfig, normalizeKey, onlyKnownNetworkFields, resolveFamily, type RuntimeKey, type RuntimeProvider, toRuntimeKey } from "./runtime";
+import { normalizeKey, onlyKnownNetworkFields, resolveFamily, type RuntimeKey, type RuntimeProvider, toRuntimeKey } from "./runtime";
 import type { NetworkConfig, ProviderKeyInput, ProviderUpdateInput } from "./schemas";
 
 type StoredKey = ReturnType<typeof normalizeKey>;
@@ -142,7 +142,8 @@ export class ProviderStore {
   }
 
   private keyRow(provider: string, position: number, key: StoredKey, now: Date, existing: RuntimeKey[] = []) {
-    const configHash = hashKeyConfig(key);
+    // Keyed: the configuration holds the key's secrets, which a plain hash would let anyone who reads it confirm by guessing.
+    const configHash = this.secrets.fingerprint(key);
     const previous = existing.find((candidate) => candidate.id === key.id);
     const unchanged = previous?.configHash === configHash;
     return {

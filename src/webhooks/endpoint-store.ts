@@ -1,4 +1,3 @@
-import { sortedJsonSha256Hex } from "../crypto/sha256-hex";
 import { eq, inArray, sql } from "drizzle-orm";
 import type { Write } from "../../actors/runtime/snapshot-store";
 import type { SecretBox } from "../crypto/secret-box";
@@ -198,7 +197,8 @@ export class WebhookEndpointStore {
       allowPrivateNetwork: settings.allow_private_network,
       disabled: settings.disabled,
       ...tunableColumns(settings.tunables),
-      configHash: sortedJsonSha256Hex(settings),
+      // Keyed: the settings hold header values (credentials of the receiver).
+      configHash: this.secrets.fingerprint(settings),
     };
   }
 

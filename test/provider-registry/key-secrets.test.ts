@@ -207,6 +207,20 @@ describe("config_hash changes when the key's configuration changes, and not othe
   }
 });
 
+describe("config_hash keeps the key's secrets", () => {
+  test("it is no plain SHA-256 of the configuration, which would let anyone who reads it confirm a guessed value", async () => {
+    const created = await admin("/api/providers/openai/keys", { method: "POST", json: { id: "guessable", value: "abc" } });
+    expect(created.status).toBe(201);
+    const stored = (await admin("/api/providers/openai/keys/guessable")).body;
+    // The configuration as stored, with the guessed value in place of the redacted one, keys sorted.
+    const guess = { enabled: stored.enabled, id: "guessable", name: stored.name, value: "abc", weight: stored.weight };
+    const plainHash = new Bun.CryptoHasher("sha256").update(JSON.stringify(guess)).digest("hex");
+    expect(stored.config_hash).toMatch(/^[0-9a-f]{64}$/);
+    expect(stored.config_hash).not.toBe(plainHash);
+    await admin("/api/providers/openai/keys/guessable", { method: "DELETE" });
+  });
+});
+
 describe("key ids", () => {
   test("a key id another provider already uses is a 409, not a server error", async () => {
     await admin("/api/providers", { method: "POST", json: { provider: "mistral", network_config: { base_url: upstream.baseUrl } } });
