@@ -38,7 +38,7 @@ export async function createWebhooks(options: WebhooksOptions) {
     for (const id of await endpoints.load()) await runner.discardEndpoint(id);
   });
   await endpoints.load();
-  const deps: OperationDeps = { endpoints, history, runner, clock: options.clock };
+  const deps: OperationDeps = { endpoints, history, runner, clock: options.clock, redelivering: new Set() };
   const operations = {
     sendTest: (endpointId: string) => sendTestDelivery(deps, endpointId),
     redeliver: (deliveryId: string) => redeliver(deps, deliveryId),

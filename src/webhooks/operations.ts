@@ -12,6 +12,8 @@ export interface OperationDeps {
   history: DeliveryHistory;
   runner: DeliveryRunner;
   clock: Clock;
+  /** Messages (webhook-ids) this node is re-queuing right now, between the in-flight check and the enqueue. */
+  redelivering: Set<string>;
 }
 
 /** Ids derived from the job and the endpoint: notifying twice (after a restart) finds the first delivery. */
@@ -44,15 +46,23 @@ export async function sendTestDelivery({ endpoints, history, runner, clock }: Op
 }
 
 /** Spec 4.15: the same message under its original webhook-id, as a new delivery record. */
-export async function redeliver({ endpoints, history, runner }: OperationDeps, deliveryId: string): Promise<{ webhookId: string; deliveryId: string }> {
+export async function redeliver({ endpoints, history, runner, redelivering }: OperationDeps, deliveryId: string): Promise<{ webhookId: string; deliveryId: string }> {
   const original = await history.get(deliveryId);
   if (!original) throw notFound(`webhook delivery '${deliveryId}' does not exist`, "caller_delivery_not_found");
-  if (await history.isInFlight(original.webhookId)) throw conflict(`webhook delivery '${deliveryId}' is still in flight; redeliver it once it has finished`);
-  const endpoint = endpoints.require(original.endpointId);
-  if (endpoint.disabled) throw conflict(`webhook endpoint '${endpoint.name}' is disabled`);
   const { webhookId, event, payload, jobId } = original;
-  const id = (await runner.enqueue({ webhookId, endpoint, event, payload, jobId: jobId ?? undefined, redeliveryOf: original.id }))!;
-  return { webhookId, deliveryId: id };
+  const inFlight = () => conflict(`webhook delivery '${deliveryId}' is still in flight; redeliver it once it has finished`);
+  // Claimed before the first await: of requests at the same moment, the others see the claim, where the history does not show the new delivery yet.
+  if (redelivering.has(webhookId)) throw inFlight();
+  redelivering.add(webhookId);
+  try {
+    if (await history.isInFlight(webhookId)) throw inFlight();
+    const endpoint = endpoints.require(original.endpointId);
+    if (endpoint.disabled) throw conflict(`webhook endpoint '${endpoint.name}' is disabled`);
+    const id = (await runner.enqueue({ webhookId, endpoint, event, payload, jobId: jobId ?? undefined, redeliveryOf: original.id }))!;
+    return { webhookId, deliveryId: id };
+  } finally {
+    redelivering.delete(webhookId);
+  }
 }
 
 /** Its pending deliveries stop first; their history goes with the endpoint. */

@@ -116,4 +116,15 @@ describe("redelivery (spec 4.15)", () => {
     await historyUntil(gw, `?job_id=${job.id}`, (list) => list.deliveries[0]?.status === "delivered");
     expect((await gw.admin(`/api/webhooks/deliveries/${inFlight!.id}/redeliver`, { method: "POST" })).status).toBe(202);
   });
+
+  test("requests sent at the same moment re-queue it once: the others get 409", async () => {
+    const [original] = (await deliveriesOf(gw, `?endpoint_id=${orders.id}&outcome=delivered`)).deliveries;
+    await historyUntil(gw, `?job_id=${original!.job_id}`, (list) => list.deliveries.every((delivery) => delivery.status === "delivered"));
+    const gate = Promise.withResolvers<number>();
+    receiver.replies.push(gate.promise);
+    const statuses = await Promise.all(Array.from({ length: 4 }, () => gw.admin(`/api/webhooks/deliveries/${original!.id}/redeliver`, { method: "POST" }).then((response) => response.status)));
+    gate.resolve(200);
+    expect(statuses.sort()).toEqual([202, 409, 409, 409]);
+    await historyUntil(gw, `?job_id=${original!.job_id}`, (list) => list.deliveries.every((delivery) => delivery.status === "delivered"));
+  });
 });
