@@ -3,7 +3,9 @@ import { Type } from "@sinclair/typebox";
 import { DELIVERY_STATUSES, WEBHOOK_EVENTS } from "../db/schema/webhooks";
 import { Timestamp } from "../http/timestamps";
 
-const Tunable = t.Optional(Type.Integer({ minimum: 0 }));
+/** The largest tunable, a 32-bit integer (68 years of seconds): larger values overflowed a delivery's next-attempt date, or the database's integers, and wedged every webhook write. */
+const LARGEST_TUNABLE = 2 ** 31 - 1;
+const Tunable = t.Optional(Type.Integer({ minimum: 0, maximum: LARGEST_TUNABLE }));
 const WebhookEventName = t.Union(WEBHOOK_EVENTS.map((event) => t.Literal(event)));
 
 /** The writable fields of spec 2.6. */

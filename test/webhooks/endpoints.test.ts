@@ -67,6 +67,15 @@ describe("creating, reading, updating and deleting endpoints (spec 2.6, 4.14)", 
     await expectGatewayError(await update(endpoint.id, { max_retries: -1 }), 400, { param: "max_retries" });
   });
 
+  test("tunables go up to a 32-bit integer; past that they are a 400, not a value that overflows a date or the database", async () => {
+    const largest = 2 ** 31 - 1;
+    const { endpoint } = (await (await create({ max_retries: largest, retry_backoff_initial_seconds: largest, retry_backoff_max_seconds: largest })).json()) as { endpoint: EndpointBody };
+    expect(endpoint).toMatchObject({ max_retries: largest, retry_backoff_initial_seconds: largest, retry_backoff_max_seconds: largest });
+    await expectGatewayError(await update(endpoint.id, { max_retries: 1e16 }), 400, { param: "max_retries" });
+    await expectGatewayError(await update(endpoint.id, { retry_backoff_initial_seconds: 1e13 }), 400, { param: "retry_backoff_initial_seconds" });
+    await expectGatewayError(await create({ attempt_timeout_seconds: largest + 1 }), 400, { param: "attempt_timeout_seconds" });
+  });
+
   test("PUT changes what it is given, keeps the rest, and cannot change the secret", async () => {
     const { endpoint } = (await (await create({ name: "before", disabled: true })).json()) as { endpoint: EndpointBody };
     const renamed = (await (await update(endpoint.id, { name: "after" })).json()) as EndpointBody;
