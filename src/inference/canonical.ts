@@ -37,6 +37,8 @@ export interface ChatMessage {
   reasoning_content?: string;
   /** Anthropic thinking blocks, kept whole so signatures survive a round trip. */
   thinking_blocks?: ThinkingBlock[];
+  /** OpenAI's: why the model declined, in place of content. */
+  refusal?: string | null;
 }
 
 export interface ToolDefinition {
@@ -111,6 +113,7 @@ export interface ChatChunk {
       reasoning_content?: string;
       /** A thinking block's signature (or a redacted block) arrives whole in one delta. */
       thinking_blocks?: ThinkingBlock[];
+      refusal?: string | null;
       tool_calls?: Array<{ index: number; id?: string; type?: "function"; function?: { name?: string; arguments?: string }; extra_content?: ToolCallExtra }>;
     };
     finish_reason: FinishReason;

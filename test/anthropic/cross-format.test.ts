@@ -145,6 +145,21 @@ describe("the Anthropic SDK to an OpenAI-family model", () => {
     expect(message.stop_reason).toBe("end_turn");
   });
 
+  test("an OpenAI refusal comes back as the text of a turn that stops for refusal, whole and streamed", async () => {
+    const refusal = "I cannot help with that.";
+    const completion = { id: "chatcmpl-r", object: "chat.completion", created: 1, model: "gpt-4o-mini", choices: [{ index: 0, message: { role: "assistant", content: null, refusal }, finish_reason: "stop" }], usage: { prompt_tokens: 3, completion_tokens: 6, total_tokens: 9 } };
+    fixture.openaiUpstream.faults.push({ kind: "body", body: JSON.stringify(completion), contentType: "application/json" });
+    const message = await anthropicClient.messages.create({ model: "openai/gpt-4o-mini", max_tokens: 100, messages: [{ role: "user", content: "something forbidden" }] });
+    expect(message.content).toEqual([expect.objectContaining({ type: "text", text: refusal })]);
+    expect(message.stop_reason).toBe("refusal");
+
+    const chunk = (delta: Record<string, unknown>, finish: string | null = null) => ({ id: "chatcmpl-r", object: "chat.completion.chunk", created: 1, model: "gpt-4o-mini", choices: [{ index: 0, delta, finish_reason: finish }] });
+    fixture.openaiUpstream.faults.push({ kind: "stream-events", events: [chunk({ role: "assistant", refusal: "I cannot " }), chunk({ refusal: "help with that." }), chunk({}, "stop")] });
+    const streamed = await anthropicClient.messages.stream({ model: "openai/gpt-4o-mini", max_tokens: 100, messages: [{ role: "user", content: "something forbidden" }] }).finalMessage();
+    expect(streamed.content).toEqual([expect.objectContaining({ type: "text", text: refusal })]);
+    expect(streamed.stop_reason).toBe("refusal");
+  });
+
   test("a stream cut off midway ends with an error event the SDK raises, not a reset connection", async () => {
     fixture.openaiUpstream.faults.push({ kind: "drop-mid-stream" });
     const stream = anthropicClient.messages.stream({ model: "openai/gpt-4o-mini", max_tokens: 100, messages: [{ role: "user", content: "one two three four" }] });
