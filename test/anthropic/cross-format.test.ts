@@ -113,6 +113,17 @@ describe("the Anthropic SDK to an OpenAI-family model", () => {
     expect(JSON.parse(text)).toEqual({ answer: "echo: json please" });
   });
 
+  test("structured output in the beta's own field, output_format, as a raw HTTP client sends it, reaches the model too", async () => {
+    const schema = { type: "object", properties: { answer: { type: "string" } }, required: ["answer"] };
+    const response = await fetch(`${fixture.gw.url}/anthropic/v1/messages`, {
+      method: "POST",
+      headers: { "content-type": "application/json", "anthropic-version": "2023-06-01", "anthropic-beta": "structured-outputs-2025-11-13" },
+      body: JSON.stringify({ model: "openai/gpt-4o-mini", max_tokens: 100, output_format: { type: "json_schema", schema }, messages: [{ role: "user", content: "json please" }] }),
+    });
+    expect(response.status).toBe(200);
+    expect(lastOpenAIUpstream().body.response_format).toEqual({ type: "json_schema", json_schema: { name: "output", schema, strict: true } });
+  });
+
   test("count_tokens for a model whose provider cannot count is counted by the gateway", async () => {
     const before = fixture.openaiUpstream.requests.length;
     const count = (content: string) => anthropicClient.messages.countTokens({ model: "openai/gpt-4o-mini", messages: [{ role: "user", content }] });

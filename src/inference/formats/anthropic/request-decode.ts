@@ -76,8 +76,8 @@ function toolChoiceToCanonical(choice: ToolChoiceParam | undefined): ToolChoice 
 
 const EFFORT: Record<string, ChatRequest["reasoning_effort"]> = { low: "low", medium: "medium", high: "high", xhigh: "high", max: "high" };
 
-function outputConfigToCanonical(config: MessagesRequest["output_config"]): Pick<ChatRequest, "reasoning_effort" | "response_format"> {
-  const format = config?.format;
+function outputConfigToCanonical({ output_config: config, output_format }: MessagesRequest): Pick<ChatRequest, "reasoning_effort" | "response_format"> {
+  const format = config?.format ?? output_format;
   return {
     reasoning_effort: config?.effort ? EFFORT[config.effort] : undefined,
     response_format: format ? { type: "json_schema", json_schema: { name: "output", schema: format.schema, strict: true } } : undefined,
@@ -101,6 +101,6 @@ export function messagesRequestToCanonical(body: MessagesRequest): ChatRequest {
     parallel_tool_calls: body.tool_choice?.disable_parallel_tool_use ? false : undefined,
     thinking,
     user: body.metadata?.user_id,
-    ...outputConfigToCanonical(body.output_config),
+    ...outputConfigToCanonical(body),
   };
 }

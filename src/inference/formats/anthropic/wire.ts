@@ -61,8 +61,12 @@ export interface MessagesRequest {
   tool_choice?: ToolChoiceParam;
   thinking?: { type: "enabled"; budget_tokens: number } | { type: "disabled" } | { type: "adaptive" };
   metadata?: { user_id?: string };
-  output_config?: { effort?: string | null; format?: { type: "json_schema"; schema: Record<string, unknown> } | null };
+  output_config?: { effort?: string | null; format?: OutputFormat | null };
+  /** The structured-outputs beta's field (`anthropic-beta: structured-outputs-2025-11-13`), before it moved into output_config. */
+  output_format?: OutputFormat | null;
 }
+
+export type OutputFormat = { type: "json_schema"; schema: Record<string, unknown> };
 
 export interface MessagesUsage {
   input_tokens: number;
