@@ -13,6 +13,7 @@ import { openDatabase } from "./db/client";
 import { STOP_GRACE_MS } from "./db/write-retries";
 import { createGovernance } from "./governance";
 import { authenticateCaller } from "./governance/caller";
+import { bodyLimit, DEFAULT_MAX_REQUEST_BODY_MB, serverBodyLimitBytes } from "./http/body-limit";
 import { errorHandler } from "./http/error-handler";
 import { servedRequestsNeverIdle } from "./http/served-requests";
 import { systemRoutes } from "./http/system-routes";
@@ -144,8 +145,10 @@ export async function createGateway({ config: givenConfig, databaseUrl, env = pr
   const liveFeed = new LiveFeed([requestLogs.liveSource, mcp.liveSource]);
   // Bodies are validated as sent: Elysia's normalize would reshape a wrong value (a string into
   // an array of characters) into a valid one before the check, and store it.
+  const maxRequestBodyMb = config.server?.max_request_body_mb ?? DEFAULT_MAX_REQUEST_BODY_MB;
   const app = new Elysia({ normalize: false })
     .use(errorHandler)
+    .use(bodyLimit(maxRequestBodyMb))
     .use(servedRequestsNeverIdle)
     .use(access.guard)
     .use(plugins.transport)
@@ -176,7 +179,7 @@ export async function createGateway({ config: givenConfig, databaseUrl, env = pr
     listen(port: number, hostname: string) {
       // Without reusePort (Elysia's default turns it on), a second gateway on a taken port fails
       // to start instead of silently sharing the traffic.
-      app.listen({ port, hostname, reusePort: false, idleTimeout: config.server?.idle_timeout_seconds ?? DEFAULT_IDLE_TIMEOUT_SECONDS });
+      app.listen({ port, hostname, reusePort: false, idleTimeout: config.server?.idle_timeout_seconds ?? DEFAULT_IDLE_TIMEOUT_SECONDS, maxRequestBodySize: serverBodyLimitBytes(maxRequestBodyMb) });
       return app.server!;
     },
     async stop() {

@@ -13,6 +13,8 @@ export const GatewayConfig = t.Object(
         port: t.Optional(t.Integer({ minimum: 0, maximum: 65535 })),
         /** Seconds a connection may stay silent before its request has fully arrived (default 30; Bun allows 255). */
         idle_timeout_seconds: t.Optional(t.Integer({ minimum: 1, maximum: 255 })),
+        /** The largest request body in MiB (default 128): a larger declared body is a 413 with the gateway's error body. */
+        max_request_body_mb: t.Optional(t.Integer({ minimum: 1, maximum: 4096 })),
         plugin_download_private_allowlist: t.Optional(t.Array(t.String())),
       }),
     ),

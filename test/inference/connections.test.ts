@@ -4,6 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createGateway } from "../../src/app";
 import { startGateway, type TestGateway } from "../support/gateway";
+import { expectGatewayError } from "../support/gateway-error";
 import { type MockOpenAI, startMockOpenAI } from "../support/mock-openai";
 
 let upstream: MockOpenAI;
@@ -41,6 +42,23 @@ describe("client connections", () => {
     } finally {
       await second.stop();
       rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe("server.max_request_body_mb", () => {
+  test("a body declared over the limit is a 413 with the gateway's error body; one under it is served", async () => {
+    const limited = await startGateway({ server: { max_request_body_mb: 1 }, providers: { openai: { keys: [{ id: "k1", value: "sk-upstream" }], network_config: { base_url: upstream.baseUrl } } } });
+    try {
+      const chat = (content: string) =>
+        fetch(`${limited.url}/v1/chat/completions`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ model: "openai/gpt-4o-mini", messages: [{ role: "user", content }] }) });
+      const sent = upstream.requests.length;
+      const refused = await expectGatewayError(await chat("x".repeat(2 * 2 ** 20)), 413, { errorType: "caller_request_too_large", param: "body" });
+      expect(refused.error.message).toContain("server.max_request_body_mb");
+      expect(upstream.requests.length).toBe(sent);
+      expect((await chat("x".repeat(900_000))).status).toBe(200);
+    } finally {
+      await limited.close();
     }
   });
 });
