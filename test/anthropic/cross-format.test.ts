@@ -171,6 +171,18 @@ describe("the Anthropic SDK to an OpenAI-family model", () => {
     expect(streamed.stop_reason).toBe("refusal");
   });
 
+  test("streamed tool calls without an index (as Gemini's OpenAI-compatible endpoint sends them) become one tool_use block each", async () => {
+    const chunk = (delta: Record<string, unknown>, finish: string | null = null) => ({ id: "chatcmpl-t", object: "chat.completion.chunk", created: 1, model: "gpt-4o-mini", choices: [{ index: 0, delta, finish_reason: finish }] });
+    const call = (id: string, city: string) => ({ id, type: "function", function: { name: "get_weather", arguments: JSON.stringify({ city }) } });
+    fixture.openaiUpstream.faults.push({ kind: "stream-events", events: [chunk({ role: "assistant", tool_calls: [call("call_1", "Paris")] }), chunk({ tool_calls: [call("call_2", "Rome")] }), chunk({}, "tool_calls")] });
+    const message = await anthropicClient.messages.stream({ model: "openai/gpt-4o-mini", max_tokens: 100, tools: [weatherTool], messages: [{ role: "user", content: "weather in Paris and Rome?" }] }).finalMessage();
+    expect(message.content).toMatchObject([
+      { type: "tool_use", id: "call_1", name: "get_weather", input: { city: "Paris" } },
+      { type: "tool_use", id: "call_2", name: "get_weather", input: { city: "Rome" } },
+    ]);
+    expect(message.stop_reason).toBe("tool_use");
+  });
+
   test("a stream cut off midway ends with an error event the SDK raises, not a reset connection", async () => {
     fixture.openaiUpstream.faults.push({ kind: "drop-mid-stream" });
     const stream = anthropicClient.messages.stream({ model: "openai/gpt-4o-mini", max_tokens: 100, messages: [{ role: "user", content: "one two three four" }] });

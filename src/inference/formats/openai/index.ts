@@ -9,21 +9,44 @@ import { type ResponseObject, responseOutcome, responsesSseDecoder } from "./res
 import { speechReader } from "./speech-summary";
 import { asksForStreamUsage, isUsageOnly, usageChunkStripper, withStreamUsage } from "./stream-usage";
 
-/** OpenAI's SSE: `data: <chunk>` events closed by `data: [DONE]`. */
 type ChatStreamEvent = Partial<ChatChunk> & { error?: { message?: string } };
+type ToolCallDelta = NonNullable<ChatChunk["choices"][number]["delta"]["tool_calls"]>[number];
 
-/** OpenAI-compatible servers end a failing stream with `{"error": {...}}`; some send a choice without `delta` to finish. */
-function chunkOf(event: ChatStreamEvent): ChatChunk {
-  if (event.error) throw upstreamStreamFailed(event.error.message ?? "the upstream stream reported an error");
-  if (!event.choices) event.choices = [];
-  else for (const choice of event.choices) choice.delta ??= {};
-  return event as ChatChunk;
+/** Gives each call of a choice without an index (Gemini's OpenAI-compatible endpoint) one: a new id is the next call; no id continues the last. */
+function toolCallIndexer() {
+  const byChoice = new Map<number, { ids: Map<string, number>; last: number }>();
+  return (choice: number, call: ToolCallDelta) => {
+    let calls = byChoice.get(choice);
+    if (!calls) byChoice.set(choice, (calls = { ids: new Map(), last: 0 }));
+    if (call.id) {
+      calls.last = calls.ids.get(call.id) ?? calls.ids.size;
+      calls.ids.set(call.id, calls.last);
+    }
+    call.index = calls.last;
+  };
 }
 
-const chatSseDecoder = (): SseChunkDecoder => ({
-  event: (message) => (message.data === "[DONE]" ? [] : [chunkOf(JSON.parse(message.data) as ChatStreamEvent)]),
-  end: () => [],
-});
+/**
+ * OpenAI's SSE: `data: <chunk>` events closed by `data: [DONE]`. OpenAI-compatible servers end a
+ * failing stream with `{"error": {...}}`; some finish with a choice that has no `delta`, or
+ * stream tool calls without their index.
+ */
+function chatSseDecoder(): SseChunkDecoder {
+  const indexCall = toolCallIndexer();
+  const chunkOf = (event: ChatStreamEvent): ChatChunk => {
+    if (event.error) throw upstreamStreamFailed(event.error.message ?? "the upstream stream reported an error");
+    if (!event.choices) event.choices = [];
+    for (const choice of event.choices) {
+      choice.delta ??= {};
+      for (const call of choice.delta.tool_calls ?? []) if (call.index === undefined) indexCall(choice.index, call);
+    }
+    return event as ChatChunk;
+  };
+  return {
+    event: (message) => (message.data === "[DONE]" ? [] : [chunkOf(JSON.parse(message.data) as ChatStreamEvent)]),
+    end: () => [],
+  };
+}
 
 /**
  * Canonical chunks as OpenAI's stream: usage only for a client that asked for it, and then as
