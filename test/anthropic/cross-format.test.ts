@@ -100,6 +100,38 @@ describe("the Anthropic SDK to an OpenAI-family model", () => {
     ]);
   });
 
+  test("an image inside a tool result, which OpenAI's tool messages cannot hold, follows the tool results in a user message", async () => {
+    const pixel = Buffer.from("chart image").toString("base64");
+    const image = { type: "image" as const, source: { type: "base64" as const, media_type: "image/png" as const, data: pixel } };
+    await anthropicClient.messages.create({
+      model: "openai/gpt-4o-mini",
+      max_tokens: 100,
+      messages: [
+        { role: "user", content: "plot both" },
+        {
+          role: "assistant",
+          content: [
+            { type: "tool_use", id: "call_1", name: "plot", input: {} },
+            { type: "tool_use", id: "call_2", name: "plot", input: {} },
+          ],
+        },
+        {
+          role: "user",
+          content: [
+            { type: "tool_result", tool_use_id: "call_1", content: [{ type: "text", text: "first chart:" }, image] },
+            { type: "tool_result", tool_use_id: "call_2", content: [image] },
+          ],
+        },
+      ],
+    });
+    const imagePart = { type: "image_url", image_url: { url: `data:image/png;base64,${pixel}` } };
+    expect(lastOpenAIUpstream().body.messages.slice(2)).toEqual([
+      { role: "tool", tool_call_id: "call_1", content: [{ type: "text", text: "first chart:" }] },
+      { role: "tool", tool_call_id: "call_2", content: "(the tool's result is the content of the next message)" },
+      { role: "user", content: [imagePart, imagePart] },
+    ]);
+  });
+
   test("structured output: output_config.format reaches the OpenAI model as a json_schema response_format", async () => {
     const schema = { type: "object", properties: { answer: { type: "string" } }, required: ["answer"] };
     const message = await anthropicClient.messages.create({

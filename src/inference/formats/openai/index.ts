@@ -7,6 +7,7 @@ import { completionOutcome, completionSseDecoder } from "./completion-summary";
 import { countResponsesTokensLocally } from "./count-tokens";
 import { type ResponseObject, responseOutcome, responsesSseDecoder } from "./responses-summary";
 import { speechReader } from "./speech-summary";
+import { withToolMediaAsUserTurn } from "./tool-result-media";
 import { asksForStreamUsage, isUsageOnly, usageChunkStripper, withStreamUsage } from "./stream-usage";
 
 type ChatStreamEvent = Partial<ChatChunk> & { error?: { message?: string } };
@@ -89,7 +90,10 @@ export const openAIFormat: FormatCodec = {
   chat: {
     decodeRequest: (body) => body as unknown as ChatRequest,
     // Usage is asked for on every translated stream so the client's own format can report it.
-    encodeRequest: (request) => (request.stream ? withStreamUsage(request) : { ...request }),
+    encodeRequest: (request) => {
+      const sent = withToolMediaAsUserTurn(request);
+      return sent.stream ? withStreamUsage(sent) : { ...sent };
+    },
     decodeResponse: (body) => body as ChatResponse,
     encodeResponse: (response) => response,
     decodeStream: () => sseChunkStream(chatSseDecoder()),
