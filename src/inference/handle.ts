@@ -374,6 +374,7 @@ export async function handleInference(inference: Inference, call: InferenceCall)
             const target = result && answeredTarget(result.target, summary);
             return {
               status: result?.status ?? 200,
+              error: summary.failure,
               answered: result && target && { target, keyId: result.keyId, isFallback: result.isFallback },
               attempts: result?.attempts ?? [],
               summary,

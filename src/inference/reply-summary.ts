@@ -1,3 +1,4 @@
+import type { GatewayError } from "../http/errors";
 import { type BilledUnits, replyUnits } from "./billed-units";
 import type { ChatChunk, ChatResponse, FinishReason, Usage } from "./canonical";
 import { canonicalUsage } from "./formats/openai/usage";
@@ -21,6 +22,8 @@ export interface ReplySummary {
   truncated?: boolean;
   /** The video a create started, or a read found, and how it stands. */
   video?: VideoState;
+  /** The error a stream reported midway (its provider's error event), after the 200 went out. */
+  failure?: GatewayError;
 }
 
 function summarizeChat(response: ChatResponse): ReplySummary {

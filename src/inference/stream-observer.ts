@@ -1,4 +1,5 @@
 import { createParser } from "eventsource-parser";
+import { GatewayError } from "../http/errors";
 import type { ChatChunk } from "./canonical";
 import { FORMATS } from "./formats/registry";
 import type { SseChunkDecoder } from "./formats/sse-chunks";
@@ -99,8 +100,9 @@ function sseChatTap(decoder: SseChunkDecoder, accumulator: ChunkAccumulator, onD
     onEvent(event) {
       try {
         add(decoder.event(event));
-      } catch {
-        // A malformed event is the client's to see; the summary just lacks it.
+      } catch (error) {
+        // The provider's error event fails the request in its log; a malformed event is the client's to see, and the summary just lacks it.
+        if (error instanceof GatewayError) accumulator.summary.failure ??= error;
       }
     },
   });

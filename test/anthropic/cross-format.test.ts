@@ -125,7 +125,7 @@ describe("the Anthropic SDK to an OpenAI-family model", () => {
       ],
     });
     const imagePart = { type: "image_url", image_url: { url: `data:image/png;base64,${pixel}` } };
-    expect(lastOpenAIUpstream().body.messages.slice(2)).toEqual([
+    expect((lastOpenAIUpstream().body.messages as unknown[]).slice(2)).toEqual([
       { role: "tool", tool_call_id: "call_1", content: [{ type: "text", text: "first chart:" }] },
       { role: "tool", tool_call_id: "call_2", content: "(the tool's result is the content of the next message)" },
       { role: "user", content: [imagePart, imagePart] },
@@ -168,7 +168,10 @@ describe("the Anthropic SDK to an OpenAI-family model", () => {
 
   test("a stream the server ends with an error event midway ends with Anthropic's error event, which the SDK raises", async () => {
     fixture.openaiUpstream.faults.push({ kind: "error-mid-stream", message: "upstream overloaded mid-stream" });
-    const stream = anthropicClient.messages.stream({ model: "openai/gpt-4o-mini", max_tokens: 100, messages: [{ role: "user", content: "one two three four" }] });
+    const stream = anthropicClient.messages.stream(
+      { model: "openai/gpt-4o-mini", max_tokens: 100, messages: [{ role: "user", content: "one two three four" }] },
+      { headers: { "x-gw-metadata-case": "error-mid-stream" } },
+    );
     const types: string[] = [];
     const read = (async () => {
       for await (const event of stream) types.push(event.type);
@@ -178,6 +181,8 @@ describe("the Anthropic SDK to an OpenAI-family model", () => {
     expect((error as Error).message).toContain("upstream overloaded mid-stream");
     // What came before the failure arrived as it was.
     expect(types).toContain("content_block_delta");
+    // The log says the request failed, though its status was 200.
+    expect(await loggedRequest(fixture.gw, "error-mid-stream")).toMatchObject({ status: "error", status_code: 200, error_type: "provider_stream_error" });
   });
 
   test("a server whose last chunk has a finish_reason but no delta (as some OpenAI-compatible servers send) still streams whole", async () => {
