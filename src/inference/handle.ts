@@ -1,7 +1,6 @@
 import { commaList } from "../http/comma-list";
 import { type Conversations, type ConversationTurn, conversationIdOf } from "../conversations";
 import { badRequest, GatewayError } from "../http/errors";
-import { unreadableReply } from "./upstream-errors";
 import type { ProviderStore } from "../provider-registry/store";
 import type { Continuation, StoredResponses } from "../responses";
 import { inputItemsOf } from "../responses/chain";
@@ -20,6 +19,7 @@ import { type Creates, PROVIDER_OBJECT_CALLS } from "./provider-objects";
 import { type ReplySummary, summarizeReply } from "./reply-summary";
 import { editStream, observeStream } from "./stream-observer";
 import { type ReplyOrigin, translateResponse, translateStream, usageAskedFor } from "./translate";
+import { unreadableReply } from "./upstream-errors";
 
 /** A reply whose usage is to be priced. */
 export interface PricedReply {

@@ -51,7 +51,7 @@ export async function redeliver({ endpoints, history, runner, redelivering }: Op
   if (!original) throw notFound(`webhook delivery '${deliveryId}' does not exist`, "caller_delivery_not_found");
   const { webhookId, event, payload, jobId } = original;
   const inFlight = () => conflict(`webhook delivery '${deliveryId}' is still in flight; redeliver it once it has finished`);
-  // Claimed before the first await: of requests at the same moment, the others see the claim, where the history does not show the new delivery yet.
+  // Checked and claimed with no await between: of requests at the same moment, the others see the claim before the history shows the new delivery.
   if (redelivering.has(webhookId)) throw inFlight();
   redelivering.add(webhookId);
   try {
