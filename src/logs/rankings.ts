@@ -1,6 +1,7 @@
 import { and, eq } from "drizzle-orm";
 import { type Static, Type as t } from "@sinclair/typebox";
 import { requestLogs } from "../db/schema/logs";
+import { badRequest } from "../http/errors";
 import { rateOf, type Usage, usageColumns } from "./aggregates";
 import { logConditions } from "./conditions";
 import { answeredByHours, BY_MODEL, hourlyUsage } from "./hourly";
@@ -15,7 +16,8 @@ const DEFAULT_RANKING_LIMIT = 100;
 export const RankingsQuery = t.Object(
   {
     ...LogFilterFields,
-    limit: t.Optional(t.String({ pattern: POSITIVE_INTEGER.pattern, description: `an integer >= 1, default ${DEFAULT_RANKING_LIMIT}; ignored when all=true` })),
+    // Checked by readRankingOptions: ignored when all=true, whatever it is.
+    limit: t.Optional(t.String({ description: `an integer >= 1, default ${DEFAULT_RANKING_LIMIT}; ignored when all=true` })),
     all: t.Optional(t.Boolean()),
   },
   { additionalProperties: true },
@@ -96,6 +98,11 @@ export async function modelRankings(db: ReadDatabase, filters: LogFilters, optio
   return { rankings: shown.map((row, index) => rankingView(row, previous[index]?.requests ? previous[index] : undefined)) };
 }
 
+const POSITIVE_LIMIT = new RegExp(POSITIVE_INTEGER.pattern!);
+
 export function readRankingOptions(query: RankingsQuery) {
-  return { limit: query.limit ? Number(query.limit) : DEFAULT_RANKING_LIMIT, all: query.all ?? false };
+  const all = query.all ?? false;
+  if (all || query.limit === undefined) return { limit: DEFAULT_RANKING_LIMIT, all };
+  if (!POSITIVE_LIMIT.test(query.limit)) throw badRequest("query field 'limit': expected an integer >= 1 (below a billion)", "limit");
+  return { limit: Number(query.limit), all };
 }

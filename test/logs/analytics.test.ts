@@ -235,6 +235,8 @@ describe("GET /api/logs/rankings (spec 4.10)", () => {
     const everyModel = expectedRankings(facts, []).map((row) => row.model);
     expect((await getJson<{ rankings: Ranking[] }>("/api/logs/rankings?limit=2")).rankings.map((row) => row.model)).toEqual(everyModel.slice(0, 2));
     expect((await getJson<{ rankings: Ranking[] }>("/api/logs/rankings?limit=1&all=true")).rankings.map((row) => row.model)).toEqual(everyModel);
+    // Ignored means any value: one that would be refused alone is not looked at.
+    expect((await getJson<{ rankings: Ranking[] }>("/api/logs/rankings?limit=0&all=true")).rankings.map((row) => row.model)).toEqual(everyModel);
     expect((await getJson<{ rankings: Ranking[] }>("/api/logs/rankings")).rankings.map((row) => row.model)).toEqual(everyModel);
   });
 
