@@ -3,7 +3,7 @@ import type { ChatChunk, TranslatableOperation } from "./canonical";
 import { chatRequestOfResponses } from "./formats/openai/responses-request";
 import { withoutUnsignedThinking } from "./formats/anthropic/unsigned-thinking";
 import { type BridgedResponse, responseOfChat, withoutSealedThinking } from "./formats/openai/responses-reply";
-import { encodeResponsesStream } from "./formats/openai/responses-stream";
+import { encodeResponsesStream, encodeResponsesStreamError } from "./formats/openai/responses-stream";
 import { FORMATS } from "./formats/registry";
 import type { Operation, WireFormat } from "./operations";
 import { streamFailure } from "./upstream-errors";
@@ -121,7 +121,8 @@ export function translateStream(
 ): ReadableStream<Uint8Array> {
   const { model, clientBody } = origin;
   if (bridged(operation, upstreamOperation)) {
-    return stream.pipeThrough(chatCodecOf(from, operation, to).decodeStream()).pipeThrough(withModel(model)).pipeThrough(encodeResponsesStream(clientBody, responseOf(origin)));
+    const answered = stream.pipeThrough(chatCodecOf(from, operation, to).decodeStream()).pipeThrough(withModel(model)).pipeThrough(encodeResponsesStream(clientBody, responseOf(origin)));
+    return endingInError(answered, encodeResponsesStreamError);
   }
   if (from === to) return stream;
   const { source, target } = codecsFor("chat", from, to);

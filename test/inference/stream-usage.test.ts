@@ -203,6 +203,40 @@ describe("what Mistral and older Azure versions refuse", () => {
     expect(streamed.usage).toMatchObject({ input_tokens: 3, output_tokens: 4 });
   });
 
+  test("a Responses stream answered as a chat keeps parallel tool calls whole when their argument deltas interleave", async () => {
+    const chunk = (delta: Record<string, unknown>, finish: string | null = null) => ({ id: "chatcmpl-p", object: "chat.completion.chunk", created: 1, model: "mistral-small", choices: [{ index: 0, delta, finish_reason: finish }] });
+    const opened = (index: number, id: string, name: string, args: string) => ({ index, id, type: "function", function: { name, arguments: args } });
+    const more = (index: number, args: string) => ({ index, function: { arguments: args } });
+    strictUpstream.faults.push({
+      kind: "stream-events",
+      events: [
+        chunk({ role: "assistant", tool_calls: [opened(0, "c1", "get_weather", '{"city":')] }),
+        chunk({ tool_calls: [opened(1, "c2", "get_time", '{"zone":')] }),
+        chunk({ tool_calls: [more(0, '"Paris"}')] }),
+        chunk({ tool_calls: [more(1, '"CET"}')] }),
+        chunk({}, "tool_calls"),
+      ],
+    });
+    const tools = ["get_weather", "get_time"].map((name) => ({ type: "function" as const, name, parameters: { type: "object", properties: {} }, strict: false }));
+    const response = await client.responses.stream({ model: "mistral/mistral-small", input: "weather and time", tools }).finalResponse();
+    expect(response.output).toMatchObject([
+      { type: "function_call", call_id: "c1", name: "get_weather", arguments: '{"city":"Paris"}' },
+      { type: "function_call", call_id: "c2", name: "get_time", arguments: '{"zone":"CET"}' },
+    ]);
+  });
+
+  test("a Responses stream answered as a chat that the provider fails midway ends with an error event the SDK raises", async () => {
+    strictUpstream.faults.push({ kind: "error-mid-stream", message: "mistral overloaded midway" });
+    const stream = await client.responses.create({ model: "mistral/mistral-small", input: "one two three four five", stream: true });
+    const types: string[] = [];
+    const error = await (async () => {
+      for await (const event of stream) types.push(event.type);
+    })().then(() => undefined, (thrown: unknown) => thrown);
+    expect(error).toBeInstanceOf(OpenAI.APIError);
+    expect((error as Error).message).toContain("mistral overloaded midway");
+    expect(types).toContain("response.output_text.delta");
+  });
+
   test("a server nobody told the gateway about gets the stream again without it, and is not asked again", async () => {
     const before = unknownServer.requests.length;
     const first = await collect(await client.chat.completions.create({ model: "localserver/local-model", messages: [{ role: "user", content: "one two three" }], stream: true }));

@@ -1,23 +1,25 @@
+import type { GatewayError } from "../../../http/errors";
 import { encodeSSE } from "../../../http/sse";
 import type { ChatChunk, FinishReason, ThinkingBlock, ToolCall, Usage } from "../../canonical";
 import { type BridgedResponse, functionCallItem, messageItem, reasoningItem, responseHead, responsesUsageOf, statusOf } from "./responses-reply";
 
 type Body = Record<string, unknown>;
-type OpenItem =
-  | { kind: "reasoning"; id: string; index: number; text: string; blocks: ThinkingBlock[] }
-  | { kind: "message"; id: string; index: number; text: string }
-  | { kind: "function_call"; id: string; index: number; call: ToolCall; toolIndex: number };
+type OpenItem = { kind: "reasoning"; id: string; index: number; text: string; blocks: ThinkingBlock[] } | { kind: "message"; id: string; index: number; text: string };
+type OpenCall = { id: string; index: number; call: ToolCall };
 
 /**
  * Writes canonical chunks as the Responses API's event sequence: `response.created` and
  * `response.in_progress`, then each output item (the reasoning's summary, a message's text, a
  * function call's arguments) added, filled with deltas and done in order, then `response.completed` (or `.incomplete`) with
- * the whole response and its usage.
+ * the whole response and its usage. Parallel tool calls stay open together: chat chunks may
+ * interleave their arguments by index.
  */
 class ResponsesStreamWriter {
   private sequence = 0;
   private head: Body | undefined;
   private open: OpenItem | undefined;
+  /** Function calls being streamed, by their chat tool-call index. */
+  private readonly calls = new Map<number, OpenCall>();
   private readonly done: Body[] = [];
   private finish: FinishReason = null;
   private usage: Usage | undefined;
@@ -43,6 +45,16 @@ class ResponsesStreamWriter {
   }
 
   private close() {
+    this.closeItem();
+    for (const { id, index, call } of this.calls.values()) {
+      this.send("response.function_call_arguments.done", { item_id: id, output_index: index, arguments: call.function.arguments });
+      this.done.push(functionCallItem(id, call, "completed"));
+      this.send("response.output_item.done", { output_index: index, item: this.done.at(-1) });
+    }
+    this.calls.clear();
+  }
+
+  private closeItem() {
     const item = this.open;
     if (!item) return;
     this.open = undefined;
@@ -53,13 +65,10 @@ class ResponsesStreamWriter {
         this.send("response.reasoning_summary_part.done", { ...position, summary_index: 0, part: { type: "summary_text", text: item.text } });
       }
       this.done.push(reasoningItem(item.id, item.text, item.blocks));
-    } else if (item.kind === "message") {
+    } else {
       this.send("response.output_text.done", { ...position, content_index: 0, text: item.text });
       this.send("response.content_part.done", { ...position, content_index: 0, part: { type: "output_text", text: item.text, annotations: [] } });
       this.done.push(messageItem(item.id, item.text, "completed"));
-    } else {
-      this.send("response.function_call_arguments.done", { ...position, arguments: item.call.function.arguments });
-      this.done.push(functionCallItem(item.id, item.call, "completed"));
     }
     this.send("response.output_item.done", { output_index: item.index, item: this.done.at(-1) });
   }
@@ -95,17 +104,19 @@ class ResponsesStreamWriter {
   }
 
   private toolCall(delta: NonNullable<ChatChunk["choices"][number]["delta"]["tool_calls"]>[number]) {
-    if (delta.id && !(this.open?.kind === "function_call" && this.open.toolIndex === delta.index)) {
-      this.close();
-      const index = this.done.length;
+    let open = this.calls.get(delta.index);
+    if (delta.id && !open) {
+      this.closeItem();
+      const index = this.done.length + this.calls.size;
       const call: ToolCall = { id: delta.id, type: "function", function: { name: delta.function?.name ?? "", arguments: "" } };
-      this.open = { kind: "function_call", id: `fc_${index}_${delta.id}`, index, call, toolIndex: delta.index };
-      this.send("response.output_item.added", { output_index: index, item: functionCallItem(this.open.id, call, "in_progress") });
+      open = { id: `fc_${index}_${delta.id}`, index, call };
+      this.calls.set(delta.index, open);
+      this.send("response.output_item.added", { output_index: index, item: functionCallItem(open.id, call, "in_progress") });
     }
     const args = delta.function?.arguments;
-    if (args && this.open?.kind === "function_call" && this.open.toolIndex === delta.index) {
-      this.open.call.function.arguments += args;
-      this.send("response.function_call_arguments.delta", { item_id: this.open.id, output_index: this.open.index, delta: args });
+    if (args && open) {
+      open.call.function.arguments += args;
+      this.send("response.function_call_arguments.delta", { item_id: open.id, output_index: open.index, delta: args });
     }
   }
 
@@ -142,4 +153,10 @@ export function encodeResponsesStream(clientBody: Body, bridged: BridgedResponse
     transform: (chunk) => writer.write(chunk),
     flush: () => writer.end(),
   });
+}
+
+/** The Responses API's `error` event, ending a stream that failed midway; it carries the gateway's `error` too, which the openai SDKs raise. */
+export function encodeResponsesStreamError(failure: GatewayError): Uint8Array {
+  const { error } = failure.toBody();
+  return encodeSSE({ type: "error", code: error.code, message: error.message, param: error.param ?? null, error }, "error");
 }
