@@ -77,6 +77,15 @@ describe("the genai SDK to an OpenAI-family model", () => {
     expect(openaiUpstream.requests.at(-1)!.body).toMatchObject({ stream: true, stream_options: { include_usage: true } });
   });
 
+  test("an OpenAI refusal reaches the genai SDK as the candidate's text, finished for SAFETY", async () => {
+    const refusal = "I cannot help with that.";
+    const completion = { id: "chatcmpl-r", object: "chat.completion", created: 1, model: "gpt-4o-mini", choices: [{ index: 0, message: { role: "assistant", content: null, refusal }, finish_reason: "stop" }], usage: { prompt_tokens: 3, completion_tokens: 6, total_tokens: 9 } };
+    openaiUpstream.faults.push({ kind: "body", body: JSON.stringify(completion), contentType: "application/json" });
+    const response = await ai.models.generateContent({ model: "openai/gpt-4o-mini", contents: "something forbidden" });
+    expect(response.text).toBe(refusal);
+    expect(response.candidates![0]!.finishReason).toBe("SAFETY" as never);
+  });
+
   test("a stream the server ends with an error event midway ends with Gemini's error, which the SDK raises", async () => {
     openaiUpstream.faults.push({ kind: "error-mid-stream", message: "upstream overloaded mid-stream" });
     const stream = await ai.models.generateContentStream({ model: "openai/gpt-4o-mini", contents: "one two three four" });

@@ -42,8 +42,6 @@ export function messagesResponseToCanonical(body: MessagesResponse): ChatRespons
 }
 
 function textBlocksOf(message: ChatMessage & { annotations?: unknown[] }): ContentBlock[] {
-  // Anthropic says why it declined in the text of a turn that stops for `refusal`.
-  if (message.refusal && !message.content) return [{ type: "text", text: message.refusal }];
   if (typeof message.content === "string") return splitIntoTextBlocks(message.content, (message.annotations ?? []) as Annotation[]);
   return (message.content ?? []).map(partToBlock).filter((block) => block.type === "text");
 }
@@ -58,7 +56,7 @@ export function canonicalToMessagesResponse(response: ChatResponse): MessagesRes
     role: "assistant",
     model: response.model,
     content: [...thinkingBlocksOf(message, true), ...textBlocksOf(message), ...toolUseBlocksOf(message)],
-    stop_reason: message.refusal ? "refusal" : stopReasonOf(choice?.finish_reason ?? null, choice?.stop_sequence),
+    stop_reason: stopReasonOf(choice?.finish_reason ?? null, choice?.stop_sequence),
     stop_sequence: choice?.stop_sequence ?? null,
     usage: usageFromCanonical(response.usage),
   };

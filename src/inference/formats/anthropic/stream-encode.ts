@@ -19,8 +19,6 @@ class MessagesStreamWriter {
   private open: { index: number; kind: "text" | "thinking" | "tool_use"; toolIndex?: number } | undefined;
   private nextIndex = 0;
   private finish: FinishReason = null;
-  /** OpenAI's refusal text came in place of content: the turn stops for `refusal`. */
-  private refused = false;
   private stopSequence: string | null = null;
   private usage: Usage | undefined;
 
@@ -93,15 +91,10 @@ class MessagesStreamWriter {
       this.openBlock({ type: "text", text: "" });
       this.delta({ type: "text_delta", text: delta.content });
     }
-    if (delta.refusal) {
-      this.refused = true;
-      this.openBlock({ type: "text", text: "" });
-      this.delta({ type: "text_delta", text: delta.refusal });
-    }
     for (const call of delta.tool_calls ?? []) this.toolCall(call);
     if (choice.finish_reason) {
       this.close();
-      this.finish = this.refused ? "refusal" : choice.finish_reason;
+      this.finish = choice.finish_reason;
       this.stopSequence = choice.stop_sequence ?? null;
     }
   }

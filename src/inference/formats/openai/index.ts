@@ -28,18 +28,36 @@ function toolCallIndexer() {
 }
 
 /**
+ * OpenAI says why a model declined in `refusal`, beside no content; every other format says it
+ * as the text of a turn that ends for refusal, which is how the canonical response carries it.
+ */
+function withRefusalsAsText(response: ChatResponse): ChatResponse {
+  if (!response.choices?.some((choice) => choice.message?.refusal && !choice.message.content)) return response;
+  const choices = response.choices.map((choice) =>
+    choice.message.refusal && !choice.message.content ? { ...choice, message: { ...choice.message, content: choice.message.refusal }, finish_reason: "refusal" as const } : choice,
+  );
+  return { ...response, choices };
+}
+
+/**
  * OpenAI's SSE: `data: <chunk>` events closed by `data: [DONE]`. OpenAI-compatible servers end a
  * failing stream with `{"error": {...}}`; some finish with a choice that has no `delta`, or
- * stream tool calls without their index.
+ * stream tool calls without their index. A refusal streams as text, and ends the turn for refusal.
  */
 function chatSseDecoder(): SseChunkDecoder {
   const indexCall = toolCallIndexer();
+  const refused = new Set<number>();
   const chunkOf = (event: ChatStreamEvent): ChatChunk => {
     if (event.error) throw upstreamStreamFailed(event.error.message ?? "the upstream stream reported an error");
     if (!event.choices) event.choices = [];
     for (const choice of event.choices) {
-      choice.delta ??= {};
-      for (const call of choice.delta.tool_calls ?? []) if (call.index === undefined) indexCall(choice.index, call);
+      const delta = (choice.delta ??= {});
+      for (const call of delta.tool_calls ?? []) if (call.index === undefined) indexCall(choice.index, call);
+      if (delta.refusal) {
+        delta.content = (delta.content ?? "") + delta.refusal;
+        refused.add(choice.index);
+      }
+      if (choice.finish_reason === "stop" && refused.has(choice.index)) choice.finish_reason = "refusal";
     }
     return event as ChatChunk;
   };
@@ -94,7 +112,7 @@ export const openAIFormat: FormatCodec = {
       const sent = withToolMediaAsUserTurn(request);
       return sent.stream ? withStreamUsage(sent) : { ...sent };
     },
-    decodeResponse: (body) => body as ChatResponse,
+    decodeResponse: (body) => withRefusalsAsText(body as ChatResponse),
     encodeResponse: (response) => response,
     decodeStream: () => sseChunkStream(chatSseDecoder()),
     sseDecoder: chatSseDecoder,
