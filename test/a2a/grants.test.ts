@@ -119,6 +119,14 @@ describe("tasks belong to the key that started them", () => {
     expect((await owner.getTask({ tenant: "", id: taskId })).id).toBe(taskId);
     await expect(stranger.getTask({ tenant: "", id: taskId })).rejects.toBeInstanceOf(TaskNotFoundError);
     await expect(stranger.cancelTask({ tenant: "", id: taskId, metadata: undefined })).rejects.toBeInstanceOf(TaskNotFoundError);
+    // Nor continue it: a message naming the task is refused before it reaches the agent, streamed or not.
+    const sentBefore = agent.requests.length;
+    await expect(stranger.sendMessage(userMessage("echo hijacked", taskId))).rejects.toBeInstanceOf(TaskNotFoundError);
+    const streamed = (async () => {
+      for await (const _event of stranger.sendMessageStream(userMessage("echo hijacked", taskId)));
+    })();
+    await expect(streamed).rejects.toBeInstanceOf(TaskNotFoundError);
+    expect(agent.requests.length).toBe(sentBefore);
     const history = (await (await gw.admin(`/api/agents/history?virtual_key_id=${keys.everything!.id}`)).json()) as { tasks: Array<{ task_id: string }> };
     expect(history.tasks.map((task) => task.task_id)).toContain(taskId);
   });

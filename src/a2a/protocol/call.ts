@@ -43,10 +43,14 @@ const TASK_ID_PARAM: Readonly<Record<string, "id" | "taskId">> = {
   [A2A_METHODS.deletePushConfig]: "taskId",
 };
 
+/** The methods that send a message, which continues a task when it names one in `message.taskId`. */
+const SENDS: ReadonlySet<string> = new Set([A2A_METHODS.sendMessage, A2A_METHODS.sendStreamingMessage]);
+
 /** The task a call is about, when it names one. */
 export function taskIdOf(call: A2ACall): string | undefined {
   const param = TASK_ID_PARAM[call.method];
-  const id = param && call.params[param];
+  const message = SENDS.has(call.method) ? call.params.message : undefined;
+  const id = param ? call.params[param] : message && typeof message === "object" ? (message as { taskId?: unknown }).taskId : undefined;
   return typeof id === "string" && id !== "" ? id : undefined;
 }
 
