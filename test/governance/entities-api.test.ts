@@ -81,6 +81,16 @@ describe("budgets and rate limits are validated when written", () => {
     await expectGatewayError(await gw.admin("/api/governance/virtual-keys", { method: "POST", json: { name: "bad-duration", budgets: [{ max_limit: 1, reset_duration: "1 day" }] } }), 400, { param: "budgets[0].reset_duration" });
   });
 
+  test("a reset duration is at most a century: a longer one would end past the dates a budget window can hold", async () => {
+    const { virtual_key } = await created(gw, "/api/governance/virtual-keys", { name: "century", budgets: [{ max_limit: 1, reset_duration: "100Y" }], rate_limit: { request_max_limit: 5, request_reset_duration: "1000M" } });
+    expect(virtual_key.budgets[0].reset_duration).toBe("100Y");
+    await expectGatewayError(await gw.admin("/api/governance/virtual-keys", { method: "POST", json: { name: "eternal", budgets: [{ max_limit: 1, reset_duration: "300000Y" }] } }), 400, { param: "budgets[0].reset_duration" });
+    const eternalLimit = { name: "eternal-limit", rate_limit: { token_max_limit: 5, token_reset_duration: "99999999999999999999Y" } };
+    await expectGatewayError(await gw.admin("/api/governance/virtual-keys", { method: "POST", json: eternalLimit }), 400, { param: "rate_limit.token_reset_duration" });
+    // Budgets of other keys stay readable.
+    expect((await gw.admin("/api/governance/budgets")).status).toBe(200);
+  });
+
   test("calendar alignment needs days, weeks, months or years", async () => {
     const response = await gw.admin("/api/governance/customers", { method: "POST", json: { name: "hourly-calendar", budgets: [{ max_limit: 1, reset_duration: "1h", calendar_aligned: true }] } });
     await expectGatewayError(response, 400, { param: "budgets[0].calendar_aligned" });

@@ -12,11 +12,17 @@ const FIXED_MS: Partial<Record<PeriodUnit, number>> = { s: 1_000, m: 60_000, h: 
 /** Calendar alignment needs a boundary that calendars have: midnight, Monday, the 1st, January 1st. */
 const CALENDAR_UNITS: ReadonlySet<PeriodUnit> = new Set(["d", "w", "M", "Y"]);
 
+/** Each unit's longest length, to bound a duration: a century at most, where windows still end on a date JavaScript can hold. */
+const LONGEST_MS: Record<PeriodUnit, number> = { s: 1_000, m: 60_000, h: 3_600_000, d: 86_400_000, w: 604_800_000, M: 31 * 86_400_000, Y: 366 * 86_400_000 };
+const CENTURY_MS = 100 * LONGEST_MS.Y;
+
 /** The schema has already checked the shape; `param` names the field for anything else. */
 export function parsePeriod(text: string, param: string): Period {
   const match = /^([1-9][0-9]*)(s|m|h|d|w|M|Y)$/.exec(text);
   if (!match) throw badRequest(`${param} '${text}' is not a duration such as 30s, 5m, 1h, 1d, 1w or 1M`, param);
-  return { count: Number(match[1]), unit: match[2] as PeriodUnit };
+  const period = { count: Number(match[1]), unit: match[2] as PeriodUnit };
+  if (period.count * LONGEST_MS[period.unit] > CENTURY_MS) throw badRequest(`${param} '${text}' is longer than the longest reset duration, 100Y`, param);
+  return period;
 }
 
 export const canAlignToCalendar = (period: Period) => CALENDAR_UNITS.has(period.unit);

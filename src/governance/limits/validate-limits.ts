@@ -25,6 +25,10 @@ export function checkRateLimit(spec: RateLimitSpec | null | undefined, param: st
       throw badRequest(`${param}.${missing} is required when ${param}.${present} is set`, `${param}.${missing}`);
     }
   }
+  for (const field of ["token_reset_duration", "request_reset_duration"] as const) {
+    const duration = spec[field];
+    if (duration !== undefined) parsePeriod(duration, `${param}.${field}`);
+  }
   const checked: RateLimitSpec = {};
   if (spec.token_max_limit !== undefined) Object.assign(checked, { token_max_limit: spec.token_max_limit, token_reset_duration: spec.token_reset_duration });
   if (spec.request_max_limit !== undefined) Object.assign(checked, { request_max_limit: spec.request_max_limit, request_reset_duration: spec.request_reset_duration });
