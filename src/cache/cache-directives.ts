@@ -11,12 +11,15 @@ export interface CacheDirectives {
 
 const UNIT_SECONDS: Record<string, number> = { s: 1, m: 60, h: 3600, d: 86_400 };
 
+/** The longest lifetime an entry may have, a century: a longer one ends past the dates the store can hold. */
+export const LONGEST_TTL_SECONDS = 36_500 * 86_400;
+
 function ttlOf(value: string | null): number | undefined {
   if (value === null) return undefined;
   const match = /^\s*(\d+)\s*([smhd]?)\s*$/i.exec(value);
   const seconds = match ? Number(match[1]) * UNIT_SECONDS[(match[2] || "s").toLowerCase()]! : 0;
-  if (!Number.isSafeInteger(seconds) || seconds < 1) {
-    throw badRequest("x-gw-cache-ttl must be a positive number of seconds, or a number with s, m, h or d (30s, 5m, 1h, 1d)", "x-gw-cache-ttl");
+  if (!Number.isSafeInteger(seconds) || seconds < 1 || seconds > LONGEST_TTL_SECONDS) {
+    throw badRequest("x-gw-cache-ttl must be a positive number of seconds, or a number with s, m, h or d (30s, 5m, 1h, 1d), up to 36500d", "x-gw-cache-ttl");
   }
   return seconds;
 }

@@ -2,6 +2,7 @@ import { type Static, Type as t } from "@sinclair/typebox";
 import { Value } from "@sinclair/typebox/value";
 import { badRequest } from "../http/errors";
 import { fieldFromPath } from "../http/field-path";
+import { LONGEST_TTL_SECONDS } from "./cache-directives";
 
 /** The `response_cache` plugin's config (PUT /api/plugins/response_cache, or config.json `plugins`). */
 export const ResponseCacheConfig = t.Object(
@@ -9,7 +10,7 @@ export const ResponseCacheConfig = t.Object(
     /** Used when the caller sends no `x-gw-cache-key`; unset, only callers who send one are cached. */
     default_key: t.Optional(t.String({ minLength: 1 })),
     /** Lifetime of an entry unless `x-gw-cache-ttl` says otherwise; default 300. */
-    ttl_seconds: t.Optional(t.Integer({ minimum: 1 })),
+    ttl_seconds: t.Optional(t.Integer({ minimum: 1, maximum: LONGEST_TTL_SECONDS })),
     /** Entries answer only requests for the same model; default true. */
     cache_by_model: t.Optional(t.Boolean()),
     /** Entries answer only requests for the same provider; default true. */

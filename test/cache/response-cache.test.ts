@@ -129,6 +129,15 @@ describe("exact-match cache, keyed by x-gw-cache-key", () => {
     const response = await postJson(`${gw.url}/v1/chat/completions`, { model: "openai/gpt-4o-mini", messages: [{ role: "user", content: "x" }] }, { "x-gw-cache-key": key, "x-gw-cache-ttl": "soon" });
     await expectGatewayError(response, 400, { param: "x-gw-cache-ttl" });
   });
+
+  test("an x-gw-cache-ttl past a century is a 400, not an entry the store cannot hold", async () => {
+    const response = await postJson(`${gw.url}/v1/chat/completions`, { model: "openai/gpt-4o-mini", messages: [{ role: "user", content: "forever" }] }, { "x-gw-cache-key": key, "x-gw-cache-ttl": "99999999999d" });
+    await expectGatewayError(response, 400, { param: "x-gw-cache-ttl" });
+    const kept = await ask("for a century", { "x-gw-cache-key": key, "x-gw-cache-ttl": "36500d" });
+    expect(kept.response.status).toBe(200);
+    const again = await ask("for a century", { "x-gw-cache-key": key });
+    expect(again.response.headers.get("x-gw-cache-hit")).toBe("direct");
+  });
 });
 
 describe("expiry", () => {
