@@ -109,6 +109,7 @@ export async function createGateway({ config: givenConfig, databaseUrl, env = pr
       return plugins.registry.inferenceHooks;
     },
     price: governance.price,
+    modelsVisibleTo: governance.modelsVisibleTo,
     settlements,
     responses,
     conversations,

@@ -1,5 +1,5 @@
 import { GatewayError } from "../http/errors";
-import type { ModelRef } from "../inference/model-ref";
+import type { ModelRef, ServedModel } from "../inference/model-ref";
 import type { ProviderStore } from "../provider-registry/store";
 import type { Caller } from "./caller";
 import type { ProviderConfig } from "./schemas";
@@ -10,17 +10,34 @@ export const configAllowsModel = (config: ProviderConfig, model: string) => !con
 
 const paramOf = (index: number) => (index === 0 ? "model" : `fallbacks[${index - 1}]`);
 
+/** Why the key may not use `target` (named `param` in the refusal), or undefined when it may. */
+function refusalOf({ key }: Caller, target: ModelRef, param: string): GatewayError | undefined {
+  if (key.providerConfigs.length === 0) return undefined;
+  const config = key.providerConfigs.find((candidate) => candidate.provider === target.provider);
+  if (!config) return forbidden("policy_provider_not_allowed", `virtual key '${key.name}' may not use provider '${target.provider}'`, param);
+  if (!configAllowsModel(config, target.model)) return forbidden("policy_model_not_allowed", `virtual key '${key.name}' may not use model '${target.model}' on provider '${target.provider}'`, param);
+  return undefined;
+}
+
 /**
  * A key with `provider_configs` may use only those providers, each only for its allowed
  * models; a key without any may use every provider.
  */
-export function assertTargetsAllowed({ key }: Caller, targets: readonly ModelRef[]): void {
-  if (key.providerConfigs.length === 0) return;
+export function assertTargetsAllowed(caller: Caller, targets: readonly ModelRef[]): void {
   targets.forEach((target, index) => {
-    const config = key.providerConfigs.find((candidate) => candidate.provider === target.provider);
-    if (!config) throw forbidden("policy_provider_not_allowed", `virtual key '${key.name}' may not use provider '${target.provider}'`, paramOf(index));
-    if (!configAllowsModel(config, target.model)) throw forbidden("policy_model_not_allowed", `virtual key '${key.name}' may not use model '${target.model}' on provider '${target.provider}'`, paramOf(index));
+    const refusal = refusalOf(caller, target, paramOf(index));
+    if (refusal) throw refusal;
   });
+}
+
+/**
+ * Whether the key may use a served model: the rule assertTargetsAllowed enforces, and one of the
+ * provider keys serving it inside the key's `key_ids`.
+ */
+export function mayUse(caller: Caller, served: ServedModel): boolean {
+  if (refusalOf(caller, served, "model")) return false;
+  const allowed = allowedKeyIdsOf(caller)?.[served.provider];
+  return !allowed || served.keyIds.length === 0 || served.keyIds.some((id) => allowed.includes(id));
 }
 
 /** Per provider, the only keys the virtual key may use; providers it does not restrict are absent. */

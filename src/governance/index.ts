@@ -4,10 +4,13 @@ import type { Database } from "../db/client";
 import { governanceCustomers, governancePricingOverrides, governanceRoutingRules, governanceTeams, governanceVirtualKeys } from "../db/schema";
 import { reloadOnChange } from "../db/table-changes";
 import type { PricedReply } from "../inference/handle";
+import type { ServedModel } from "../inference/model-ref";
 import { priceVariant } from "../inference/billed-units";
 import { REQUEST_TYPE } from "../inference/operations";
 import type { ProviderStore } from "../provider-registry/store";
+import { mayUse } from "./access-policy";
 import { governanceHook } from "./admission";
+import { authenticateCaller } from "./caller";
 import { type ReadVideo, readUnreadVideos } from "./limits/unread-videos";
 import { UsageCounters } from "./limits/usage-counters";
 import { VideoCharges } from "./limits/video-charges";
@@ -86,6 +89,10 @@ export async function createGovernance({ db, providers, requireVirtualKey, clock
         { usage, units },
       ),
     routes,
+    modelsVisibleTo(headers: Headers): (model: ServedModel) => boolean {
+      const caller = authenticateCaller(headers, virtualKeys, organization, requireVirtualKey());
+      return caller ? (model) => mayUse(caller, model) : () => true;
+    },
     /** Reads, on `clock`'s schedule, the videos whose held charges no client's read has ended (see unread-videos.ts). */
     readUnreadVideos: (read: ReadVideo, actorClock: Clock) => readUnreadVideos(videoCharges, read, actorClock),
     async close() {

@@ -10,7 +10,7 @@ import { type BackgroundResponses, rememberBackground, responseIdOf } from "./ba
 import type { BridgedResponse } from "./formats/openai/responses-reply";
 import { FORMATS } from "./formats/registry";
 import { admitThrough, type HookReply, type InferenceHooks, type InferenceOutcome, type RequestContext, transformThrough } from "./hooks";
-import { type ModelRef, resolveModelRef } from "./model-ref";
+import { type ModelRef, resolveModelRef, type ServedModel } from "./model-ref";
 import { type BilledUnits, requestUnits } from "./billed-units";
 import type { Usage } from "./canonical";
 import { isProviderObjectOperation, type Operation, type WireFormat } from "./operations";
@@ -46,6 +46,12 @@ export interface Inference {
   conversations?: Conversations;
   /** Which key made each object a provider keeps, for providers with several keys. */
   objectKeys?: ObjectKeys;
+  /**
+   * Which models the caller of `headers` may see in a model listing: its virtual key checked as
+   * inference checks it (401 when one is required or invalid), and the models that key may use
+   * through the provider keys that serve them.
+   */
+  modelsVisibleTo?(headers: Headers): (model: ServedModel) => boolean;
 }
 
 export interface InferenceCall {

@@ -55,11 +55,17 @@ export function resolvedModelRef(raw: string, store: ProviderStore, mountProvide
   }
 }
 
+/** A model some provider key serves, with the keys that serve it (none where the provider needs no key). */
+export interface ServedModel extends ModelRef {
+  keyIds: string[];
+}
+
 /** Where `raw` goes when an enabled key there serves it (or the provider needs none), as `GET /models/{model}` answers; else undefined. */
-export function servedModel(raw: string, store: ProviderStore, mountProvider?: string): ModelRef | undefined {
+export function servedModel(raw: string, store: ProviderStore, mountProvider?: string): ServedModel | undefined {
   const ref = resolvedModelRef(raw, store, mountProvider);
   if (!ref) return undefined;
   const provider = store.get(ref.provider)!;
-  const keyless = provider.keys.length === 0 && provider.adapter.keyOptional;
-  return keyless || provider.keys.some((key) => keyAllowsModel(key, ref.model)) ? ref : undefined;
+  if (provider.keys.length === 0 && provider.adapter.keyOptional) return { ...ref, keyIds: [] };
+  const keyIds = provider.keys.filter((key) => keyAllowsModel(key, ref.model)).map((key) => key.id);
+  return keyIds.length ? { ...ref, keyIds } : undefined;
 }

@@ -1,9 +1,9 @@
 import { Elysia, t } from "elysia";
 import { Type } from "@sinclair/typebox";
 import { notFound } from "../../http/errors";
-import { configuredModels } from "../../provider-registry/model-listing";
 import { fallbacksOf, handleInference, type Inference } from "../handle";
-import { modelInPath, servedModel } from "../model-ref";
+import { modelInPath } from "../model-ref";
+import { visibleModels, visibleServedModel } from "../visible-models";
 import type { Operation } from "../operations";
 import { anthropicObjectRoutes } from "./anthropic-objects";
 
@@ -75,8 +75,8 @@ export function anthropicMessagesMount(prefix: string, inference: Inference, mou
 }
 
 /** Every model the configured keys name, as `provider/model`, in Anthropic's list shape. */
-function listModels(inference: Inference) {
-  const ids = configuredModels(inference.providers).map((entry) => entry.id);
+function listModels(inference: Inference, headers: Headers) {
+  const ids = visibleModels(inference, headers).map((entry) => entry.id);
   const data = ids.map((id) => ({ type: "model", id, display_name: id, created_at: new Date(0).toISOString() }));
   return { data, has_more: false, first_id: ids[0] ?? null, last_id: ids.at(-1) ?? null };
 }
@@ -86,10 +86,10 @@ export function anthropicMount(prefix: string, inference: Inference, mountProvid
   const handle = anthropicHandler(inference, mountProvider);
   const legacy = new Elysia({ prefix: `${prefix}/v1` })
     .post("/complete", ({ body, request }) => handle("text_completion", body, request), { body: CompleteBody })
-    .get("/models", () => listModels(inference))
-    .get("/models/*", ({ params }) => {
+    .get("/models", ({ request }) => listModels(inference, request.headers))
+    .get("/models/*", ({ params, request }) => {
       const model = modelInPath(params["*"]);
-      if (!servedModel(model, inference.providers, mountProvider)) throw notFound(`model: ${model}`, "caller_model_not_found");
+      if (!visibleServedModel(inference, request.headers, model, mountProvider)) throw notFound(`model: ${model}`, "caller_model_not_found");
       return { type: "model", id: model, display_name: model, created_at: new Date(0).toISOString() };
     });
   return new Elysia({ name: `anthropic-mount:${prefix}` }).use(anthropicMessagesMount(prefix, inference, mountProvider)).use(legacy).use(anthropicObjectRoutes(prefix, inference, mountProvider));

@@ -3,14 +3,14 @@ import { TypeCompiler } from "@sinclair/typebox/compiler";
 import { Elysia } from "elysia";
 import { badRequest, notFound } from "../../http/errors";
 import { fieldFromPath } from "../../http/field-path";
-import { configuredModels } from "../../provider-registry/model-listing";
 import type { RuntimeProvider } from "../../provider-registry/runtime";
 import { withGeminiCacheName } from "../formats/genai/cached-content-names";
 import { imagenReplyOf, openAIImageRequestOf } from "../formats/genai/imagen";
 import { BatchEmbedContentsRequest, CountTokensRequest, EmbedContentRequest, GenerateContentRequest, PredictImagesRequest, PredictVideosRequest } from "../formats/genai/schemas";
 import { batchEmbedOfPredict, isEmbeddingPredict, PredictEmbeddingsRequest, predictionsOf, withEmbedConfigLifted } from "../formats/genai/vertex-embeddings";
 import { fallbacksOf, handleInference, type Inference } from "../handle";
-import { modelInPath, servedModel } from "../model-ref";
+import { modelInPath } from "../model-ref";
+import { visibleModels, visibleServedModel } from "../visible-models";
 import { openGeminiLiveSession } from "../realtime/gemini-live";
 import type { Operation } from "../operations";
 import { geminiObjectRoutes, isFetchPredictOperation, videoOperationPolls } from "./gemini-objects";
@@ -76,9 +76,9 @@ function methodsOf(provider: RuntimeProvider): string[] {
   return [...(operations.has("chat") ? ["generateContent", "streamGenerateContent"] : []), ...(operations.has("embedding") ? ["embedContent", "batchEmbedContents"] : []), ...(operations.has("image_generation") ? ["predict"] : []), ...(operations.has("video_generation") ? ["predictLongRunning"] : []), "countTokens"];
 }
 
-function listModels(inference: Inference) {
+function listModels(inference: Inference, headers: Headers) {
   return {
-    models: configuredModels(inference.providers).map(({ id, model, provider }) => ({ name: `models/${id}`, displayName: model, supportedGenerationMethods: methodsOf(provider) })),
+    models: visibleModels(inference, headers).map(({ id, model, provider }) => ({ name: `models/${id}`, displayName: model, supportedGenerationMethods: methodsOf(provider) })),
   };
 }
 
@@ -110,9 +110,9 @@ export function genaiMount(prefix: string, inference: Inference, mountProvider?:
   };
 
   /** `models.get`: a model an enabled key serves, in Gemini's shape; 404 otherwise. */
-  const getModel = ({ params }: { params: Record<"*", string> }, provider = mountProvider) => {
+  const getModel = ({ params, request }: { params: Record<"*", string>; request: Request }, provider = mountProvider) => {
     const model = modelInPath(params["*"]).replace(/^models\//, "");
-    const served = servedModel(model, inference.providers, provider);
+    const served = visibleServedModel(inference, request.headers, model, provider);
     if (!served) throw notFound(`models/${model} is not found, or no key here serves it`, "caller_model_not_found");
     return { name: `models/${model}`, displayName: served.model, supportedGenerationMethods: methodsOf(inference.providers.get(served.provider)!) };
   };
@@ -141,14 +141,14 @@ export function genaiMount(prefix: string, inference: Inference, mountProvider?:
   const generateOrPoll = (call: Parameters<typeof generate>[0]) => (isFetchPredictOperation(call.params["*"]) ? polls.fetchPredictOperation(call) : generate(call));
 
   const app = new Elysia({ name: `genai-mount:${prefix}`, prefix });
-  for (const version of ["v1beta", "v1"]) app.get(`/${version}/models`, () => listModels(inference)).get(`/${version}/models/*`, getModel).post(`/${version}/models/*`, generateOrPoll);
+  for (const version of ["v1beta", "v1"]) app.get(`/${version}/models`, ({ request }) => listModels(inference, request.headers)).get(`/${version}/models/*`, getModel).post(`/${version}/models/*`, generateOrPoll);
   for (const version of ["v1beta1", "v1"]) {
     app
       .post(`/${version}/projects/:project/locations/:location/publishers/:publisher/models/*`, generateOnVertex)
       .post(`/${version}/publishers/:publisher/models/*`, generateOnVertex)
       // Vertex AI mode's models.list and models.get, which name no project.
-      .get(`/${version}/publishers/:publisher/models`, () => listModels(inference))
-      .get(`/${version}/publishers/:publisher/models/*`, ({ params }) => getModel({ params: { "*": publishedModel(params) } }, vertexModeProvider()));
+      .get(`/${version}/publishers/:publisher/models`, ({ request }) => listModels(inference, request.headers))
+      .get(`/${version}/publishers/:publisher/models/*`, ({ params, request }) => getModel({ params: { "*": publishedModel(params) }, request }, vertexModeProvider()));
   }
   // The Live API's WebSocket, where `@google/genai` opens it: beside the versioned roots.
   for (const version of ["v1beta", "v1alpha"]) app.get(`/ws/google.ai.generativelanguage.${version}.GenerativeService.BidiGenerateContent`, ({ request, server }) => openGeminiLiveSession(inference, request, server!, mountProvider));

@@ -1,10 +1,10 @@
 import { Elysia } from "elysia";
 import { notFound } from "../../http/errors";
-import { configuredModels } from "../../provider-registry/model-listing";
 import { backgroundRunOf, startInBackground } from "../background-runs";
 import { batchRoutes } from "../batches/routes";
 import type { Inference } from "../handle";
-import { modelInPath, servedModel } from "../model-ref";
+import { modelInPath } from "../model-ref";
+import { visibleModels, visibleServedModel } from "../visible-models";
 import { speechUsage } from "../request-usage";
 import {
   ChatCompletionBody,
@@ -31,16 +31,16 @@ import { openRealtimeSession } from "../realtime/session";
 export function openAIMount(prefix: string, inference: Inference, mountProvider?: string) {
   const handle = openAIHandler(inference, mountProvider);
 
-  const listModels = () => ({
+  const listModels = ({ request }: { request: Request }) => ({
     object: "list",
-    data: configuredModels(inference.providers).map(({ id, provider }) => ({ id, object: "model", created: 0, owned_by: provider.name })),
+    data: visibleModels(inference, request.headers).map(({ id, provider }) => ({ id, object: "model", created: 0, owned_by: provider.name })),
   });
 
   return new Elysia({ name: `openai-mount:${prefix}`, prefix })
     .get("/models", listModels)
-    .get("/models/*", ({ params }) => {
+    .get("/models/*", ({ params, request }) => {
       const model = modelInPath(params["*"]);
-      const served = servedModel(model, inference.providers, mountProvider);
+      const served = visibleServedModel(inference, request.headers, model, mountProvider);
       if (!served) throw notFound(`The model '${model}' does not exist or no key here serves it`, "caller_model_not_found");
       return { id: model, object: "model", created: 0, owned_by: served.provider };
     })
