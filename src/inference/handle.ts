@@ -1,6 +1,7 @@
 import { commaList } from "../http/comma-list";
 import { type Conversations, type ConversationTurn, conversationIdOf } from "../conversations";
 import { badRequest, GatewayError } from "../http/errors";
+import { headerValueOf } from "../http/header-value";
 import type { ProviderStore } from "../provider-registry/store";
 import type { Continuation, StoredResponses } from "../responses";
 import { inputItemsOf } from "../responses/chain";
@@ -179,7 +180,7 @@ function keepReplyHeaders(headers: Record<string, string>, reply: Headers, kept:
 
 /** The client's response, in its own format. */
 function clientResponse(result: Dispatched, call: InferenceCall, origin: ReplyOrigin, onReplied: OnReplied | undefined, startedAt: number): Response {
-  const headers: Record<string, string> = { "x-gw-provider": result.target.provider, "x-gw-model": result.target.model };
+  const headers: Record<string, string> = { "x-gw-provider": result.target.provider, "x-gw-model": headerValueOf(result.target.model) };
   const passthrough = result.format === call.format && result.operation === call.operation;
   if (isProviderObjectOperation(call.operation)) keepReplyHeaders(headers, result.headers, PROVIDER_OBJECT_CALLS[call.operation].replyHeaders);
   if ("stream" in result) {
@@ -264,7 +265,7 @@ async function answer(inference: Inference, call: InferenceCall, context: Reques
   if (countsLocally(inference, call, primary)) {
     const counted = await FORMATS[call.format]!.countTokensLocally!(call.body);
     onReplied?.(() => ({ toolCallNames: [] }));
-    return Response.json(counted, { headers: { "x-gw-provider": "gateway", "x-gw-model": primary.model } });
+    return Response.json(counted, { headers: { "x-gw-provider": "gateway", "x-gw-model": headerValueOf(primary.model) } });
   }
   const pinnedKeyId = call.pinnedKeyId ?? context.headers.get("x-gw-api-key-id") ?? (call.operation === "responses" ? await keyOfContinuedObject(inference, call, primary) : undefined);
   assertPinnedKeyOfTargets(store, context.targets, pinnedKeyId);

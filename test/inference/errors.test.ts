@@ -178,6 +178,18 @@ describe("nothing a client sends becomes a 500", () => {
     });
   }
 
+  test("a model name no header can carry comes back in x-gw-model percent-encoded, on the mounts and in Azure's deployment path", async () => {
+    for (const model of ["模型-7b", "tab\tand\u0000nul", "lone \ud800 surrogate"]) {
+      const viaMount = await postJson(`${gw.url}/openai/v1/chat/completions`, { model, messages });
+      expect(viaMount.status).toBe(200);
+      expect(viaMount.headers.get("x-gw-model")).toBe(encodeURIComponent(model.toWellFormed()));
+      expect(((await viaMount.json()) as { model: string }).model).toBe(model);
+      const viaDeployment = await postJson(`${gw.url}/openai/openai/deployments/${encodeURIComponent(`openai/${model.toWellFormed()}`)}/chat/completions?api-version=2024-10-21`, { messages });
+      expect(viaDeployment.status).toBe(200);
+      expect(decodeURIComponent(viaDeployment.headers.get("x-gw-model")!)).toBe(model.toWellFormed());
+    }
+  });
+
   test("odd headers", async () => {
     const response = await postJson(chatUrl(), { model: "openai/gpt-4o", messages }, { "x-gw-api-key-id": "" });
     expect(response.status).toBeLessThan(500);
