@@ -1,5 +1,6 @@
 import { type Static, t } from "elysia";
 import { A2A_TASK_STATES } from "../../actors/a2a-task";
+import { PageLimit, PageOffset } from "../http/pagination";
 
 /** `history` is taken by /api/agents/history. */
 export const RESERVED_AGENT_NAMES: ReadonlySet<string> = new Set(["history"]);
@@ -46,7 +47,7 @@ export const TaskHistoryQuery = t.Object({
   /** true: only tasks still in flight; false: only finished ones. */
   live: t.Optional(t.BooleanString()),
   virtual_key_id: t.Optional(t.String()),
-  limit: t.Optional(t.Numeric({ minimum: 1, maximum: 1000, default: 100 })),
-  offset: t.Optional(t.Numeric({ minimum: 0, default: 0 })),
+  limit: PageLimit(1000, 100),
+  offset: PageOffset(0),
 });
 export type TaskHistoryQuery = Static<typeof TaskHistoryQuery>;

@@ -1,5 +1,6 @@
 import { type Static, t } from "elysia";
 import { Type } from "@sinclair/typebox";
+import { PageLimit, PageOffset } from "../http/pagination";
 
 /** `30s`, `5m`, `1h`, `1d`, `1w`, `1M` (month), `1Y` (year). */
 export const Duration = t.String({ pattern: "^[1-9][0-9]*(s|m|h|d|w|M|Y)$", description: "e.g. 30s, 5m, 1h, 1d, 1w, 1M, 1Y" });
@@ -149,7 +150,7 @@ export type PricingOverrideUpdateInput = Static<typeof PricingOverrideUpdateInpu
 
 export const ListQuery = t.Object({
   search: t.Optional(t.String({ description: "case-insensitive match on the name" })),
-  limit: t.Optional(t.Numeric({ minimum: 1 })),
-  offset: t.Optional(t.Numeric({ minimum: 0 })),
+  limit: PageLimit(),
+  offset: PageOffset(),
 });
 export type ListQuery = Static<typeof ListQuery>;

@@ -1,6 +1,7 @@
 import { t } from "elysia";
 import { Type } from "@sinclair/typebox";
 import { DELIVERY_STATUSES, WEBHOOK_EVENTS } from "../db/schema/webhooks";
+import { PageLimit, PageOffset } from "../http/pagination";
 import { Timestamp } from "../http/timestamps";
 
 /** The largest tunable, a 32-bit integer (68 years of seconds): larger values overflowed a delivery's next-attempt date, or the database's integers, and wedged every webhook write. */
@@ -54,8 +55,8 @@ export const DeliveryHistoryQuery = t.Object({
   status_class: t.Optional(commaSeparated(["1xx", "2xx", "3xx", "4xx", "5xx", "none"])),
   start_time: t.Optional(Timestamp()),
   end_time: t.Optional(Timestamp()),
-  limit: t.Optional(t.Numeric({ minimum: 1, maximum: 500 })),
-  offset: t.Optional(t.Numeric({ minimum: 0 })),
+  limit: PageLimit(500),
+  offset: PageOffset(),
 });
 
 export type DeliveryHistoryQuery = typeof DeliveryHistoryQuery.static;

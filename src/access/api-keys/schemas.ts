@@ -1,7 +1,9 @@
 import { type Static, t } from "elysia";
 import { Type } from "@sinclair/typebox";
+import { PageLimit, PageOffset } from "../../http/pagination";
 import { Timestamp } from "../../http/timestamps";
 
+// TypeBox's Integer, not Elysia's t.Integer (which converts a query string's digits): a body takes JSON numbers only.
 const Scopes = t.Array(Type.Integer({ minimum: 0 }), { description: "permission ids from GET /api/governance/rbac/permissions" });
 const ExpiresAt = t.Union([Timestamp(), t.Null()], { description: "RFC 3339; null means never" });
 
@@ -22,10 +24,9 @@ export type ApiKeyCreateInput = Static<typeof ApiKeyCreateInput>;
 export const ApiKeyUpdateInput = t.Partial(ApiKeyCreateInput, { additionalProperties: false });
 export type ApiKeyUpdateInput = Static<typeof ApiKeyUpdateInput>;
 
-// Elysia's t.Integer converts a query string's digits; bodies use TypeBox's, which takes JSON numbers only.
 export const ApiKeyListQuery = t.Object({
   search: t.Optional(t.String({ description: "case-insensitive match on the name" })),
-  limit: t.Optional(t.Integer({ minimum: 1 })),
-  offset: t.Optional(t.Integer({ minimum: 0 })),
+  limit: PageLimit(),
+  offset: PageOffset(),
 });
 export type ApiKeyListQuery = Static<typeof ApiKeyListQuery>;

@@ -1,4 +1,5 @@
 import { type Static, t } from "elysia";
+import { PageLimit, PageOffset } from "../../http/pagination";
 import { Timestamp } from "../../http/timestamps";
 
 export const AuditListQuery = t.Object({
@@ -11,8 +12,8 @@ export const AuditListQuery = t.Object({
   start_time: t.Optional(Timestamp()),
   end_time: t.Optional(Timestamp()),
   search: t.Optional(t.String({ description: "case-insensitive text in action, path, initiator, target or summary" })),
-  limit: t.Optional(t.Integer({ minimum: 1, maximum: 1000 })),
-  offset: t.Optional(t.Integer({ minimum: 0 })),
+  limit: PageLimit(1000),
+  offset: PageOffset(),
 });
 export type AuditListQuery = Static<typeof AuditListQuery>;
 
