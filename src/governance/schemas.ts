@@ -1,5 +1,6 @@
 import { type Static, t } from "elysia";
 import { Type } from "@sinclair/typebox";
+import { INT32_MAX } from "../http/integers";
 import { PageLimit, PageOffset } from "../http/pagination";
 
 /** `30s`, `5m`, `1h`, `1d`, `1w`, `1M` (month), `1Y` (year). */
@@ -104,7 +105,7 @@ const routingRuleFields = {
   fallbacks: t.Optional(t.Array(t.String({ minLength: 1 }))),
   scope: t.Optional(RoutingScope),
   scope_id: t.Optional(NullableId),
-  priority: t.Optional(Type.Integer()),
+  priority: t.Optional(Type.Integer({ minimum: -INT32_MAX, maximum: INT32_MAX })),
 };
 export const RoutingRuleInput = t.Object(routingRuleFields);
 export type RoutingRuleInput = Static<typeof RoutingRuleInput>;

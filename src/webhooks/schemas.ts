@@ -1,12 +1,12 @@
 import { t } from "elysia";
 import { Type } from "@sinclair/typebox";
 import { DELIVERY_STATUSES, WEBHOOK_EVENTS } from "../db/schema/webhooks";
+import { INT32_MAX } from "../http/integers";
 import { PageLimit, PageOffset } from "../http/pagination";
 import { Timestamp } from "../http/timestamps";
 
-/** The largest tunable, a 32-bit integer (68 years of seconds): larger values overflowed a delivery's next-attempt date, or the database's integers, and wedged every webhook write. */
-const LARGEST_TUNABLE = 2 ** 31 - 1;
-const Tunable = t.Optional(Type.Integer({ minimum: 0, maximum: LARGEST_TUNABLE }));
+/** A tunable is at most a 32-bit integer (68 years of seconds): larger values overflowed a delivery's next-attempt date, or the database's integers, and wedged every webhook write. */
+const Tunable = t.Optional(Type.Integer({ minimum: 0, maximum: INT32_MAX }));
 const WebhookEventName = t.Union(WEBHOOK_EVENTS.map((event) => t.Literal(event)));
 
 /** The writable fields of spec 2.6. */

@@ -51,6 +51,20 @@ describe("expressions are checked when written", () => {
   });
 });
 
+describe("priorities are 32-bit integers", () => {
+  test("a priority past one is a 400 naming priority; one at the edge is kept across a restart", async () => {
+    const rule = { cel_expression: forCase("edge"), targets: [{ provider: "groq", model: "edge-model" }] };
+    for (const priority of [2 ** 53 + 2, 2 ** 31, -(2 ** 31)]) {
+      await expectGatewayError(await gw.admin("/api/governance/routing-rules", { method: "POST", json: { ...rule, name: "too-far", priority } }), 400, { param: "priority" });
+    }
+    await createRule({ ...rule, name: "last", priority: 2 ** 31 - 1 });
+    await createRule({ ...rule, name: "first", priority: -(2 ** 31 - 1), targets: [{ provider: "groq", model: "first-model" }] });
+    await gw.stop();
+    gw = await gw.restart();
+    expect(await routedTo(await chat(gw, undefined, {}, inCase("edge")))).toBe("groq/first-model");
+  });
+});
+
 describe("rule selection", () => {
   test("a header condition reroutes; a request without the header is left alone", async () => {
     await createRule({ name: "premium", cel_expression: `${forCase("headers")} && headers["x-tier"] == "premium"`, targets: [{ provider: "groq", model: "llama-3.3-70b-versatile" }] });
