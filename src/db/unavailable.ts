@@ -13,12 +13,19 @@ const SERVER_PROTOCOL_PATH = /\/v\d+\/(pipeline|cursor)$/;
 const isDatabaseError = (error: Error) =>
   error instanceof DrizzleQueryError || error instanceof LibsqlError || SERVER_PROTOCOL_PATH.test(String((error as { path?: unknown }).path ?? ""));
 
-/** Whether `error` is a database query failing because the database is out of reach or busy: worth a 503 and a later retry, not a 500. */
-export function databaseUnavailable(error: unknown): boolean {
+/** The links of an error's cause chain from its first database error down; none when no database error is in it. */
+export function* databaseErrorChain(error: unknown): Generator<Error> {
   let fromDatabase = false;
   for (let link: unknown = error, depth = 0; link instanceof Error && depth < 8; link = link.cause, depth++) {
     fromDatabase ||= isDatabaseError(link);
-    if (fromDatabase && UNAVAILABLE_CODE.test(String((link as { code?: unknown }).code ?? ""))) return true;
+    if (fromDatabase) yield link;
+  }
+}
+
+/** Whether `error` is a database query failing because the database is out of reach or busy: worth a 503 and a later retry, not a 500. */
+export function databaseUnavailable(error: unknown): boolean {
+  for (const link of databaseErrorChain(error)) {
+    if (UNAVAILABLE_CODE.test(String((link as { code?: unknown }).code ?? ""))) return true;
   }
   return false;
 }

@@ -1,6 +1,7 @@
 import { Elysia, ValidationError } from "elysia";
+import { duplicatedColumns } from "../db/duplicate-value";
 import { databaseUnavailable } from "../db/unavailable";
-import { GatewayError } from "./errors";
+import { conflict, GatewayError } from "./errors";
 import { fieldFromPath } from "./field-path";
 import { requestPath } from "./request-path";
 
@@ -51,6 +52,8 @@ export const errorHandler = new Elysia({ name: "error-handler" }).onError({ as: 
         console.error(`database unavailable: ${request.method} ${requestPath(request)} answered 503:`, (error as Error).cause ?? error);
         return DATABASE_UNAVAILABLE.toResponse();
       }
+      const duplicated = duplicatedColumns(error);
+      if (duplicated) return conflict(`another record already has this ${duplicated.join(" and ")}`, duplicated[0]).toResponse();
       console.error("unhandled error", error);
       return new GatewayError({ status: 500, errorType: "gateway_internal_error", message: "internal server error" }).toResponse();
     }

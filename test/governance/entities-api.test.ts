@@ -60,6 +60,15 @@ describe("virtual keys: sk-gw- values shown only on create and rotate", () => {
     await expectGatewayError(await gw.admin(`/api/governance/virtual-keys/${key.id}`), 404);
   });
 
+  test("a name another key holds is a 409 naming name, also when the two differ only in a lone surrogate (one once stored)", async () => {
+    await createVirtualKey(gw, { name: "twin" });
+    await expectGatewayError(await gw.admin("/api/governance/virtual-keys", { method: "POST", json: { name: "twin" } }), 409, { param: "name", errorType: "caller_conflict" });
+    await createVirtualKey(gw, { name: "broken\ud800" });
+    await expectGatewayError(await gw.admin("/api/governance/virtual-keys", { method: "POST", json: { name: "broken\udc00" } }), 409, { param: "name", errorType: "caller_conflict" });
+    const { body } = await json("/api/governance/virtual-keys?search=broken");
+    expect(body.virtual_keys).toHaveLength(1);
+  });
+
   test("a key belongs to a team or a customer, not both", async () => {
     const { team } = await created(gw, "/api/governance/teams", { name: "xor-team" });
     const { customer } = await created(gw, "/api/governance/customers", { name: "xor-customer" });
