@@ -10,12 +10,16 @@ import type { TableWrites, WriterStatements } from "./table-writes";
 export function embeddedWriter(path: string, statements: WriterStatements): TableWrites {
   const database = openEmbeddedFile(path);
   const insertRow = database.prepare(statements.insertRow);
+  const insertRows = database.prepare(statements.insertRows);
+  const group = statements.rowsPerInsert;
   const rollUps = statements.rollUps.map((statement) => database.prepare(statement));
   const indexContent = database.prepare(statements.indexContent);
   const deleteIds = database.prepare(statements.deleteIds);
   const deleteOlderThan = database.prepare(statements.deleteOlderThan);
   const insertBatch = database.transaction((rows: DriverRow[]) => {
-    for (const row of rows) insertRow.run(row);
+    let next = 0;
+    for (; next + group <= rows.length; next += group) insertRows.run(rows.slice(next, next + group).flat());
+    for (; next < rows.length; next++) insertRow.run(rows[next]);
     for (const rollUp of rollUps) rollUp.run([rows.length]);
     indexContent.run([rows.length]);
   });

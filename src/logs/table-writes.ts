@@ -23,6 +23,9 @@ export interface TableWrites {
 export interface WriterStatements {
   /** A one-row INSERT of every column in `LOG_COLUMN_NAMES` order. */
   insertRow: string;
+  /** The same INSERT of `rowsPerInsert` rows: one call to the driver a group, which binds their values at once. */
+  insertRows: string;
+  rowsPerInsert: number;
   /** Roll-ups of the last `?` rows inserted (`ROLL_UPS`); they run before `indexContent`. */
   rollUps: string[];
   /** Full-text indexing of the last `?` rows inserted. */

@@ -4,6 +4,9 @@ import { INDEX_INSERTED_CONTENT } from "./full-text";
 import { insertStatementFor } from "./log-columns";
 import { type LogWriter, ROLL_UPS } from "./table-writes";
 import { workerChannel } from "./worker-channel";
+
+/** Rows one INSERT takes on the writer thread: 32 cost ~1 µs of CPU a row less than one at a time (of ~11). */
+const ROWS_PER_INSERT = 32;
 import type { WriteRequest, WriterOpen } from "./write-worker";
 
 export interface WriterDatabase {
@@ -15,7 +18,7 @@ export interface WriterDatabase {
 export function workerWriter(database: WriterDatabase): LogWriter {
   const open = (): WriterOpen => ({
     ...database,
-    statements: { insertRow: insertStatementFor(1), rollUps: ROLL_UPS, indexContent: INDEX_INSERTED_CONTENT, deleteIds: DELETE_BY_IDS, deleteOlderThan: DELETE_OLDER_THAN },
+    statements: { insertRow: insertStatementFor(1), insertRows: insertStatementFor(ROWS_PER_INSERT), rowsPerInsert: ROWS_PER_INSERT, rollUps: ROLL_UPS, indexContent: INDEX_INSERTED_CONTENT, deleteIds: DELETE_BY_IDS, deleteOlderThan: DELETE_OLDER_THAN },
   });
   const channel = workerChannel<WriteRequest>(new URL("./write-worker.ts", import.meta.url), "log writer", open);
   return {
