@@ -10,12 +10,12 @@ export const configAllowsModel = (config: ProviderConfig, model: string) => !con
 
 const paramOf = (index: number) => (index === 0 ? "model" : `fallbacks[${index - 1}]`);
 
-/** Why the key may not use `target` (named `param` in the refusal), or undefined when it may. */
-function refusalOf({ key }: Caller, target: ModelRef, param: string): GatewayError | undefined {
+/** Why the key may not use `target`, or undefined when it may. */
+function refusalOf({ key }: Caller, target: ModelRef): { errorType: `policy_${string}`; message: string } | undefined {
   if (key.providerConfigs.length === 0) return undefined;
   const config = key.providerConfigs.find((candidate) => candidate.provider === target.provider);
-  if (!config) return forbidden("policy_provider_not_allowed", `virtual key '${key.name}' may not use provider '${target.provider}'`, param);
-  if (!configAllowsModel(config, target.model)) return forbidden("policy_model_not_allowed", `virtual key '${key.name}' may not use model '${target.model}' on provider '${target.provider}'`, param);
+  if (!config) return { errorType: "policy_provider_not_allowed", message: `virtual key '${key.name}' may not use provider '${target.provider}'` };
+  if (!configAllowsModel(config, target.model)) return { errorType: "policy_model_not_allowed", message: `virtual key '${key.name}' may not use model '${target.model}' on provider '${target.provider}'` };
   return undefined;
 }
 
@@ -25,8 +25,8 @@ function refusalOf({ key }: Caller, target: ModelRef, param: string): GatewayErr
  */
 export function assertTargetsAllowed(caller: Caller, targets: readonly ModelRef[]): void {
   targets.forEach((target, index) => {
-    const refusal = refusalOf(caller, target, paramOf(index));
-    if (refusal) throw refusal;
+    const refusal = refusalOf(caller, target);
+    if (refusal) throw forbidden(refusal.errorType, refusal.message, paramOf(index));
   });
 }
 
@@ -35,7 +35,7 @@ export function assertTargetsAllowed(caller: Caller, targets: readonly ModelRef[
  * provider keys serving it inside the key's `key_ids`.
  */
 export function mayUse(caller: Caller, served: ServedModel): boolean {
-  if (refusalOf(caller, served, "model")) return false;
+  if (refusalOf(caller, served)) return false;
   const allowed = allowedKeyIdsOf(caller)?.[served.provider];
   return !allowed || served.keyIds.length === 0 || served.keyIds.some((id) => allowed.includes(id));
 }
