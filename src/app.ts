@@ -183,6 +183,19 @@ export async function createGateway({ config: givenConfig, databaseUrl, env = pr
       app.listen({ port, hostname, reusePort: false, idleTimeout: config.server?.idle_timeout_seconds ?? DEFAULT_IDLE_TIMEOUT_SECONDS, maxRequestBodySize: serverBodyLimitBytes(maxRequestBodyMb) });
       return app.server!;
     },
+    /**
+     * Takes no new connection and waits for the requests under way (streams and sockets included)
+     * to finish, at most `graceMs` or until `cut` aborts: what a rolling deploy's SIGTERM needs
+     * before `stop()`, which cuts whatever is left.
+     */
+    async drain(graceMs: number, cut?: AbortSignal) {
+      if (!app.server) return;
+      const over = Promise.withResolvers<void>();
+      const timer = setTimeout(over.resolve, graceMs);
+      cut?.addEventListener("abort", () => over.resolve(), { once: true });
+      await Promise.race([app.server.stop(false), over.promise]);
+      clearTimeout(timer);
+    },
     async stop() {
       snapshots.giveUpAfter(STOP_GRACE_MS);
       liveFeed.close();

@@ -4,6 +4,7 @@ import { createGateway } from "./app";
 import { ConfigError, loadConfig } from "./config/load";
 
 const DEFAULT_DATABASE = "file:./data/gateway.db";
+const DEFAULT_SHUTDOWN_GRACE_SECONDS = 8;
 
 const { values: args } = parseArgs({
   args: Bun.argv.slice(2),
@@ -19,7 +20,21 @@ async function main() {
   const gateway = await createGateway({ config, databaseUrl });
   const server = gateway.listen(port, host);
   console.log(`gateway listening on http://${server.hostname}:${server.port} (database ${databaseUrl.replace(/\?.*$/, "")})`);
-  for (const signal of ["SIGINT", "SIGTERM"] as const) process.on(signal, () => gateway.stop().then(() => process.exit(0)));
+  const graceSeconds = config.server?.shutdown_grace_seconds ?? DEFAULT_SHUTDOWN_GRACE_SECONDS;
+  // The first signal drains; a second one cuts the drain short.
+  const cut = new AbortController();
+  let stopping = false;
+  for (const signal of ["SIGINT", "SIGTERM"] as const) {
+    process.on(signal, () => {
+      if (stopping) return cut.abort();
+      stopping = true;
+      console.log(`gateway stopping: no new connections; the requests under way have ${graceSeconds} s to finish`);
+      gateway
+        .drain(graceSeconds * 1000, cut.signal)
+        .then(() => gateway.stop())
+        .then(() => process.exit(0));
+    });
+  }
 }
 
 main().catch((error) => {

@@ -1,10 +1,12 @@
-import { afterAll, describe, expect, test } from "bun:test";
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { createClient } from "@libsql/client";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import packageJson from "../../package.json";
 import { createGateway } from "../../src/app";
 import { ConfigError, loadConfig } from "../../src/config/load";
+import { type MockOpenAI, startMockOpenAI } from "../support/mock-openai";
 
 const REPO_ROOT = resolve(import.meta.dir, "../..");
 const workDir = mkdtempSync(join(tmpdir(), "gateway-main-"));
@@ -91,7 +93,7 @@ describe("a good config.json starts the gateway", () => {
     const config = writeConfig({ setup_token: "main-setup", providers: { openai: { keys: [{ id: "seeded", value: "env.MAIN_TEST_OPENAI_KEY" }] } } });
     const child = startMain(["--config", config, "--port", "0", "--host", "127.0.0.1"], { MAIN_TEST_OPENAI_KEY: "sk-from-env" });
     try {
-      const url = await listeningUrl(child.stdout);
+      const [, url] = await printed(child.stdout)(LISTENING);
       expect(await (await fetch(`${url}/health`)).json()).toMatchObject({ status: "ok" });
       expect(await (await fetch(`${url}/api/version`)).json()).toMatchObject({ version: packageJson.version });
       const key = await fetch(`${url}/api/providers/openai/keys/seeded`, { headers: { "x-gateway-setup-token": "main-setup" } });
@@ -103,14 +105,69 @@ describe("a good config.json starts the gateway", () => {
   });
 });
 
-/** Reads the child's stdout until it prints the address it listens on. */
-async function listeningUrl(stdout: ReadableStream<Uint8Array>): Promise<string> {
-  let seen = "";
-  const decoder = new TextDecoder();
-  for await (const bytes of stdout) {
-    seen += decoder.decode(bytes, { stream: true });
-    const match = seen.match(/listening on (http:\/\/[^\s]+)/);
-    if (match) return match[1]!;
+describe("SIGTERM drains the gateway: the requests under way finish before it exits", () => {
+  let upstream: MockOpenAI;
+  beforeAll(() => {
+    upstream = startMockOpenAI();
+  });
+  afterAll(() => upstream.stop());
+
+  /** The gateway as a process, with `openai` on the mock, its database at `database` and the output it printed. */
+  async function startDraining(database: string, server: Record<string, number> = {}) {
+    const config = writeConfig({ server, providers: { openai: { keys: [{ id: "k", value: "sk-drain", models: ["*"] }], network_config: { base_url: upstream.baseUrl } } } });
+    const child = startMain(["--config", config, "--port", "0"], { GATEWAY_DB_URL: `file:${database}` });
+    const until = printed(child.stdout);
+    const [, url] = await until(LISTENING);
+    const held = upstream.holdNextStream();
+    // The whole reply's text; a reply the stop cuts rejects, which the test awaits later.
+    const reply = fetch(`${url}/v1/chat/completions`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ model: "openai/gpt-4o-mini", stream: true, messages: [{ role: "user", content: "finish me" }] }),
+    }).then((response) => response.text());
+    reply.catch(() => {});
+    await held.arrived;
+    child.kill("SIGTERM");
+    await until(/gateway stopping/);
+    return { child, url: url!, held, reply };
   }
-  throw new Error(`the gateway exited without listening; it printed: ${seen}`);
+
+  test("a stream in flight completes and is logged; a new connection is refused meanwhile; the exit code is 0", async () => {
+    const database = join(workDir, "drained.sqlite");
+    const { child, url, held, reply } = await startDraining(database);
+    await expect(fetch(`${url}/health`)).rejects.toThrow();
+    held.release(100);
+    const text = await reply;
+    expect([...text.matchAll(/"content":"([^"]*)"/g)].map(([, content]) => content).join("")).toBe("echo: finish me");
+    expect(text).toEndWith("data: [DONE]\n\n");
+    expect(await child.exited).toBe(0);
+    const logs = createClient({ url: `file:${database}` });
+    const { rows } = await logs.execute("SELECT status, stream FROM request_logs");
+    logs.close();
+    expect(rows.map(({ status, stream }) => ({ status, stream }))).toEqual([{ status: "success", stream: 1 }]);
+  });
+
+  test("past server.shutdown_grace_seconds what is left is cut, and the gateway still exits 0", async () => {
+    const { child, reply } = await startDraining(join(workDir, "cut.sqlite"), { shutdown_grace_seconds: 0 });
+    expect(await child.exited).toBe(0);
+    await expect(reply).rejects.toThrow();
+  });
+});
+
+/** The child's stdout, read on as it comes: `until` resolves with the first match of `pattern` in all it printed so far. */
+function printed(stdout: ReadableStream<Uint8Array>) {
+  const reader = stdout.getReader();
+  const decoder = new TextDecoder();
+  let seen = "";
+  return async function until(pattern: RegExp): Promise<RegExpMatchArray> {
+    for (;;) {
+      const match = seen.match(pattern);
+      if (match) return match;
+      const { value, done } = await reader.read();
+      if (done) throw new Error(`the gateway exited before printing ${pattern}; it printed: ${seen}`);
+      seen += decoder.decode(value, { stream: true });
+    }
+  };
 }
+
+const LISTENING = /listening on (http:\/\/[^\s]+)/;
