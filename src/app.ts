@@ -169,7 +169,8 @@ export async function createGateway({ config: givenConfig, databaseUrl, env = pr
     .use(webhooks.routes)
     .use(asyncInference.routes)
     .use(inferenceMounts(inference));
-  await requestLogs.recoverJournal();
+  // Not awaited: the gateway serves while the rows a killed process left are stored again.
+  requestLogs.recoverJournal().catch((error) => console.error("request log: recovering the crash journal failed; its rows wait for the next start", error));
   // Deliveries first: a job resumed mid-notification finds the deliveries it already made.
   await webhooks.resume();
   await asyncInference.resume();
