@@ -15,6 +15,8 @@ import { createGovernance } from "./governance";
 import { authenticateCaller } from "./governance/caller";
 import { bodyLimit, DEFAULT_MAX_REQUEST_BODY_MB, serverBodyLimitBytes } from "./http/body-limit";
 import { errorHandler } from "./http/error-handler";
+import { DEFAULT_MAX_JSON_DEPTH, requestBodies } from "./http/request-bodies";
+import { requestPath } from "./http/request-path";
 import { servedRequestsNeverIdle } from "./http/served-requests";
 import { systemRoutes } from "./http/system-routes";
 import { DeferredSettlements } from "./inference/deferred-settlements";
@@ -54,6 +56,8 @@ export interface GatewayOptions {
 }
 
 const DEFAULT_IDLE_TIMEOUT_SECONDS = 30;
+/** The inference surfaces, where every request answers to a virtual key (`enforce_auth_on_inference`). */
+const INFERENCE_ROOTS = ["/v1/", ...MOUNT_ROOTS.map((root) => `${root}/`)];
 
 /** The composition root: stores, registries and route plugins, read top to bottom. */
 export async function createGateway({ config: givenConfig, databaseUrl, env = process.env, clock, resolveHost, actorClock = systemClock, actorLease }: GatewayOptions) {
@@ -147,9 +151,18 @@ export async function createGateway({ config: givenConfig, databaseUrl, env = pr
   // Bodies are validated as sent: Elysia's normalize would reshape a wrong value (a string into
   // an array of characters) into a valid one before the check, and store it.
   const maxRequestBodyMb = config.server?.max_request_body_mb ?? DEFAULT_MAX_REQUEST_BODY_MB;
+  const bodies = requestBodies({
+    maxJsonDepth: config.server?.max_json_depth ?? DEFAULT_MAX_JSON_DEPTH,
+    maxBodyBytes: maxRequestBodyMb * 2 ** 20,
+    // Where the virtual key is in a header, a caller without a valid one costs no read and no parse of its body.
+    beforeBody: (request) => {
+      if (INFERENCE_ROOTS.some((root) => requestPath(request).startsWith(root))) authenticateCaller(request.headers, governance.virtualKeys, governance.organization, governance.requireVirtualKey());
+    },
+  });
   const app = new Elysia({ normalize: false })
     .use(errorHandler)
     .use(bodyLimit(maxRequestBodyMb))
+    .use(bodies.plugin)
     .use(servedRequestsNeverIdle)
     .use(access.guard)
     .use(plugins.transport)
@@ -169,6 +182,7 @@ export async function createGateway({ config: givenConfig, databaseUrl, env = pr
     .use(webhooks.routes)
     .use(asyncInference.routes)
     .use(inferenceMounts(inference));
+  bodies.learnRoutes(app.routes);
   // Not awaited: the gateway serves while the rows a killed process left are stored again.
   requestLogs.recoverJournal().catch((error) => console.error("request log: recovering the crash journal failed; its rows wait for the next start", error));
   // Deliveries first: a job resumed mid-notification finds the deliveries it already made.

@@ -16,7 +16,7 @@ export const GatewayConfig = t.Object(
         /** The largest request body in MiB (default 128): a larger declared body is a 413 with the gateway's error body. */
         max_request_body_mb: t.Optional(t.Integer({ minimum: 1, maximum: 4096 })),
         /** How deep a JSON request body may nest, in objects and arrays (default 128): a deeper one is a 400 before it is parsed. */
-        max_json_depth: t.Optional(t.Integer({ minimum: 1, maximum: 100_000 })),
+        max_json_depth: t.Optional(t.Integer({ minimum: 1, maximum: 4_096 })),
         /**
          * Seconds the requests under way get to finish after SIGTERM or SIGINT, while no new
          * connection is taken (default 8, inside the 10 s Docker waits before SIGKILL).

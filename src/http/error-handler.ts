@@ -44,6 +44,8 @@ export const errorHandler = new Elysia({ name: "error-handler" }).onError({ as: 
     case "VALIDATION":
       return fromValidation(error, request.url, route).toResponse();
     case "PARSE":
+      // What the body parse hook refused (too deep, a missing virtual key) is wrapped in Elysia's parse error.
+      if (error.cause instanceof GatewayError) return error.cause.toResponse();
       return new GatewayError({ status: 400, errorType: "caller_invalid_json", message: "request body is not valid JSON", param: "body" }).toResponse();
     case "NOT_FOUND":
       return new GatewayError({ status: 404, errorType: "caller_route_not_found", message: "no route matches this method and path" }).toResponse();
