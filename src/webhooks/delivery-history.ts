@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, gte, inArray, isNull, lte, or, type SQL, sql } from "drizzle-orm";
+import { and, asc, count, desc, eq, gte, inArray, isNull, lte, max, or, type SQL, sql } from "drizzle-orm";
 import type { WebhookDeliveryContext } from "../../actors/webhook-delivery";
 import type { Write } from "../../actors/runtime/snapshot-store";
 import type { Database } from "../db/client";
@@ -105,8 +105,16 @@ export class DeliveryHistory {
       .where(eq(webhookDeliveries.id, id));
   }
 
+  /** Records an attempt, or what became of one recorded before its request left (same id). */
   recordAttempt(attempt: NewAttempt): Write {
-    return this.db.insert(webhookDeliveryAttempts).values(attempt);
+    const { latencyMs, statusCode, outcome, error, responseExcerpt } = attempt;
+    return this.db.insert(webhookDeliveryAttempts).values(attempt).onConflictDoUpdate({ target: webhookDeliveryAttempts.id, set: { latencyMs, statusCode, outcome, error, responseExcerpt } });
+  }
+
+  /** The number of the delivery's last recorded attempt; 0 before the first. */
+  async lastAttemptNumber(deliveryId: string): Promise<number> {
+    const [row] = await this.db.select({ last: max(webhookDeliveryAttempts.attempt) }).from(webhookDeliveryAttempts).where(eq(webhookDeliveryAttempts.deliveryId, deliveryId));
+    return row?.last ?? 0;
   }
 
   async view(id: string): Promise<DeliveryView | undefined> {
