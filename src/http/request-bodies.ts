@@ -72,9 +72,9 @@ async function decompressed(request: Request, encoding: string, maxBytes: number
  * its depth before it is parsed (JSON.parse itself takes 100,000 levels, but each later walk over
  * the value, a schema check or SQLite's JSON functions, pays for them or fails on them).
  *
- * Routes that read their body themselves (`parse: "none"`) are left their body, unread; Elysia
- * gives a parse hook no way to know a route's own parser, so `learnRoutes` tells it, once the app
- * is built.
+ * Routes that read their body themselves (`parse: "none"`: async submissions, MCP, A2A, uploads)
+ * are left their body, unread: a JSON one is checked for its depth on a copy. Elysia gives a parse
+ * hook no way to know a route's own parser, so `learnRoutes` tells it, once the app is built.
  */
 export function requestBodies({ maxJsonDepth, maxBodyBytes, beforeBody }: RequestBodiesOptions) {
   const declaredParsers = new Map<string, string>();
@@ -90,6 +90,8 @@ export function requestBodies({ maxJsonDepth, maxBodyBytes, beforeBody }: Reques
     const encoded = encoding !== undefined && encoding !== "" && encoding !== "identity";
     if (declared === "none") {
       if (encoded) throw unsupportedEncoding(encoding);
+      // Checked on a copy: the route reads (or forwards) the body itself.
+      if (isJsonType(contentType) && nestedDeeperThan(await request.clone().text(), maxJsonDepth)) throw tooDeep(maxJsonDepth);
       // Not undefined: Elysia would read the body with a parser of its own.
       return null;
     }

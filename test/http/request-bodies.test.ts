@@ -104,3 +104,11 @@ describe("a compressed request body is decoded within server.max_request_body_mb
     await expectGatewayError(await post(open, "/v1/chat/completions", body, { "content-encoding": "compress" }), 415, { param: "content-encoding", errorType: "caller_unsupported_content_encoding" });
   });
 });
+
+describe("routes that read their body themselves are held to the same limit", () => {
+  test("an async submission nested past the limit is refused before a job is stored", async () => {
+    await expectGatewayError(await post(open, "/v1/async/chat/completions", chatNested(129)), 400, { param: "body", errorType: "caller_json_too_deep" });
+    const stored = await post(open, "/v1/async/chat/completions", chatNested(128, "async at the limit"));
+    expect(stored.status).toBe(202);
+  });
+});
