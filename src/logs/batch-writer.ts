@@ -32,7 +32,7 @@ export interface BatchWriterOptions<Row> {
    * failed batch counts as failed at once.
    */
   retryDelaysMs?: readonly number[];
-  /** Whether an insert failed because of the rows themselves (a constraint): then retrying is pointless, and the batch is split to isolate them. */
+  /** Whether an insert failed because of the rows themselves (a constraint, JSON SQLite cannot read): then retrying is pointless, and the batch is split to isolate them. */
   refusesRows?: (error: unknown) => boolean;
   /**
    * A second way to store a row the table refused on its own (without what SQLite refused in it:
