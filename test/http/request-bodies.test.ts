@@ -39,6 +39,13 @@ describe("a JSON body nested past server.max_json_depth (default 128) is a 400 b
     expect(upstream.requests.filter((request) => JSON.stringify(request.body).includes("kept_as_sent")).length).toBe(1);
   });
 
+  test("brackets inside strings are text, not nesting, escaped quotes and backslashes included", async () => {
+    const content = `a quote \\" then ${"[{".repeat(300)} and a backslash \\`;
+    const response = await post(open, "/v1/chat/completions", JSON.stringify({ model: "openai/gpt-4o-mini", messages: [{ role: "user", content }] }));
+    expect(response.status).toBe(200);
+    expect(await replyText(response)).toContain("[{[{");
+  });
+
   test("a 195 KB body nested 100,000 levels, eight at once, is refused at once and the gateway keeps answering", async () => {
     const deep = `${"[".repeat(100_000)}${"]".repeat(100_000)}`;
     const started = performance.now();
