@@ -147,13 +147,14 @@ export async function createGateway({ config: givenConfig, databaseUrl, env = pr
   // Bodies are validated as sent: Elysia's normalize would reshape a wrong value (a string into
   // an array of characters) into a valid one before the check, and store it.
   const maxRequestBodyMb = config.server?.max_request_body_mb ?? DEFAULT_MAX_REQUEST_BODY_MB;
+  let draining = false;
   const app = new Elysia({ normalize: false })
     .use(errorHandler)
     .use(bodyLimit(maxRequestBodyMb))
     .use(servedRequestsNeverIdle)
     .use(access.guard)
     .use(plugins.transport)
-    .use(systemRoutes(database.ping))
+    .use(systemRoutes({ pingDatabase: database.ping, draining: () => draining }))
     .use(telemetry.routes)
     .use(access.routes)
     .use(runtimeSettings.routes)
@@ -183,12 +184,19 @@ export async function createGateway({ config: givenConfig, databaseUrl, env = pr
       app.listen({ port, hostname, reusePort: false, idleTimeout: config.server?.idle_timeout_seconds ?? DEFAULT_IDLE_TIMEOUT_SECONDS, maxRequestBodySize: serverBodyLimitBytes(maxRequestBodyMb) });
       return app.server!;
     },
+    /** enforce_auth_on_inference as it runs: config.json's, or the change PUT /api/config stored over it. */
+    inferenceNeedsVirtualKey: () => config.enforce_auth_on_inference === true,
+    /** From now on /health/ready answers 503, so load balancers send this node no new traffic; the node still serves. */
+    markDraining() {
+      draining = true;
+    },
     /**
      * Takes no new connection and waits for the requests under way (streams and sockets included)
      * to finish, at most `graceMs` or until `cut` aborts: what a rolling deploy's SIGTERM needs
      * before `stop()`, which cuts whatever is left.
      */
     async drain(graceMs: number, cut?: AbortSignal) {
+      draining = true;
       if (!app.server) return;
       const over = Promise.withResolvers<void>();
       const timer = setTimeout(over.resolve, graceMs);

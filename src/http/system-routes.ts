@@ -1,12 +1,28 @@
 import { Elysia } from "elysia";
 import packageJson from "../../package.json";
 
-/** /health and /api/version: public, cheap, and honest about the database. */
-export const systemRoutes = (pingDatabase: () => Promise<boolean>) =>
+export interface SystemProbes {
+  /** Whether the database answers; its schema was brought up to date before the gateway listened. */
+  pingDatabase(): Promise<boolean>;
+  /** True from the first SIGTERM or SIGINT on: the node is on its way out and wants no new traffic. */
+  draining(): boolean;
+}
+
+/** /health, its liveness and readiness halves for orchestrators, and /api/version: public, cheap, and honest about the database. */
+export const systemRoutes = ({ pingDatabase, draining }: SystemProbes) =>
   new Elysia({ name: "system" })
     .get("/health", async ({ set }) => {
       const database = (await pingDatabase()) ? "ok" : "unreachable";
       if (database !== "ok") set.status = 503;
       return { status: database === "ok" ? "ok" : "degraded", database };
+    })
+    // Liveness asks nothing of the database: an outage must not get a healthy process restarted.
+    .get("/health/live", () => ({ status: "ok" }))
+    .get("/health/ready", async ({ set }) => {
+      const database = (await pingDatabase()) ? "ok" : "unreachable";
+      const isDraining = draining();
+      const ready = database === "ok" && !isDraining;
+      if (!ready) set.status = 503;
+      return { status: ready ? "ready" : "not_ready", database, draining: isDraining };
     })
     .get("/api/version", () => ({ version: packageJson.version, name: packageJson.name }));
