@@ -1,4 +1,4 @@
-import { Elysia } from "elysia";
+import { type AnyElysia, Elysia } from "elysia";
 import { type Clock, systemClock } from "../actors/runtime/clock";
 import { type ActorLease, ActorSnapshotStore, defaultLease } from "../actors/runtime/snapshot-store";
 import { createAgentGateway, governanceAgentAccess } from "./a2a";
@@ -15,6 +15,7 @@ import { createGovernance } from "./governance";
 import { authenticateCaller } from "./governance/caller";
 import { bodyLimit, DEFAULT_MAX_REQUEST_BODY_MB, serverBodyLimitBytes } from "./http/body-limit";
 import { errorHandler } from "./http/error-handler";
+import { openApiRoutes } from "./http/openapi/routes";
 import { servedRequestsNeverIdle } from "./http/served-requests";
 import { systemRoutes } from "./http/system-routes";
 import { DeferredSettlements } from "./inference/deferred-settlements";
@@ -156,6 +157,7 @@ export async function createGateway({ config: givenConfig, databaseUrl, env = pr
     .use(plugins.transport)
     .use(systemRoutes({ pingDatabase: database.ping, draining: () => draining }))
     .use(telemetry.routes)
+    .use(openApiRoutes((): AnyElysia => app))
     .use(access.routes)
     .use(runtimeSettings.routes)
     .use(providerRoutes(providers))
