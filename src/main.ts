@@ -2,6 +2,7 @@ import { mkdirSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { createGateway } from "./app";
 import { ConfigError, loadConfig } from "./config/load";
+import { CommandLineFlags } from "./config/startup-options";
 import { openInferenceRefusal } from "./http/protected-mode";
 
 const DEFAULT_DATABASE = "file:./data/gateway.db";
@@ -10,8 +11,8 @@ const CONFIG_ERROR_EXIT_CODE = 2;
 
 const { values: args } = parseArgs({
   args: Bun.argv.slice(2),
-  options: { port: { type: "string" }, host: { type: "string" }, config: { type: "string" } },
-});
+  options: Object.fromEntries(Object.keys(CommandLineFlags.properties).map((flag) => [flag, { type: "string" as const }])),
+}) as { values: Partial<Record<keyof typeof CommandLineFlags.properties, string>> };
 
 async function main() {
   const config = await loadConfig(args.config ?? process.env.GATEWAY_CONFIG);

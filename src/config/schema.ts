@@ -34,7 +34,7 @@ export const GatewayConfig = t.Object(
               description: "Seconds the requests under way, streams included, get to finish after SIGTERM or SIGINT (and the delay above), while no new connection is taken (default 8, inside the 10 s Docker waits before SIGKILL). A second signal cuts the wait short.",
             }),
           ),
-          plugin_download_private_allowlist: t.Optional(t.Array(t.String(), { description: "Private addresses or ranges a plugin may be downloaded from (public addresses are always allowed)." })),
+          plugin_download_private_allowlist: t.Optional(t.Array(t.String(), { description: "IP addresses and CIDR ranges of private networks a plugin may be downloaded from; public addresses are always allowed." })),
         },
         { description: "The HTTP server." },
       ),

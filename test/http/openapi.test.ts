@@ -26,7 +26,7 @@ beforeAll(async () => {
   gateway = await startGateway({ providers: { openai: { keys: [{ id: "k", value: "sk-doc", models: ["*"] }], network_config: { base_url: upstream.baseUrl } } } });
   const response = await fetch(`${gateway.url}/api/openapi.json`);
   expect(response.headers.get("content-type")).toContain("application/json");
-  document = await response.json();
+  document = (await response.json()) as OpenApiDocument;
 });
 afterAll(async () => {
   await gateway.close();
@@ -38,7 +38,7 @@ const operation = (method: string, path: string) => document.paths[path]?.[metho
 describe("GET /api/openapi.json", () => {
   test("is a valid OpenAPI 3.1 document, served without credentials", async () => {
     expect(document.openapi).toStartWith("3.1");
-    const result = await new Validator().validate(structuredClone(document));
+    const result = await new Validator().validate(structuredClone(document) as unknown as Record<string, unknown>);
     expect(result.errors ?? []).toEqual([]);
     expect(result.valid).toBe(true);
   });
@@ -57,7 +57,7 @@ describe("GET /api/openapi.json", () => {
           continue;
         }
         const [path, item] = found;
-        const names = [...path.matchAll(/\{(\w+)\}/g)].map(([, name]) => name);
+        const names = [...path.matchAll(/\{(\w+)\}/g)].map(([, name]) => name!);
         const declared = item[method]!.parameters.filter((parameter) => parameter.in === "path").map((parameter) => parameter.name);
         expect({ path, declared: declared.toSorted() }).toEqual({ path, declared: names.toSorted() });
       }
@@ -141,7 +141,7 @@ describe("the documented request schemas accept what the routes accept", () => {
     test(`${method.toUpperCase()} ${path} refuses ${JSON.stringify(body)}, and so does its documented schema`, async () => {
       const response = await gateway.admin(path, { method: method.toUpperCase(), json: body });
       expect(response.status).toBe(400);
-      expect((await response.json()).error.param).toBe(field);
+      expect(((await response.json()) as { error: { param?: string } }).error.param).toBe(field);
       expect(documentedBody(method, path)(body)).toBe(false);
     });
   }
