@@ -75,7 +75,7 @@ export function tagList(): Array<{ name: string; description: string }> {
 export const SECURITY_SCHEMES = {
   setupToken: { type: "apiKey", in: "header", name: "X-Gateway-Setup-Token", description: "The setup token the gateway prints at first start: opens the management API until a dashboard admin exists." },
   sessionCookie: { type: "apiKey", in: "cookie", name: "gateway_session", description: "The dashboard's session, from POST /api/session/login." },
-  managementBearer: { type: "http", scheme: "bearer", description: "A session token, a management API key (POST /api/api-keys), or base64(username:password) of the admin." },
+  managementBearer: { type: "http", scheme: "bearer", description: "A session token, a management API key (enterprise edition), or base64(username:password) of the admin." },
   virtualKeyHeader: { type: "apiKey", in: "header", name: "x-gw-vk", description: "A virtual key (sk-gw-…)." },
   virtualKeyBearer: { type: "http", scheme: "bearer", description: "A virtual key as OpenAI's SDKs send their key: Authorization: Bearer sk-gw-…" },
   virtualKeyXApiKey: { type: "apiKey", in: "header", name: "x-api-key", description: "A virtual key as Anthropic's SDK sends its key." },

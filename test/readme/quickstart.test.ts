@@ -1,0 +1,95 @@
+import { afterAll, expect, test } from "bun:test";
+import { mkdtempSync, rmSync, symlinkSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { eventually } from "../support/eventually";
+import { REPO_ROOT } from "../support/main-process";
+import { type MockOpenAI, startMockOpenAI } from "../support/mock-openai";
+
+/** The README's blocks marked for this test: ```sh quickstart and ```ts quickstart, in order. */
+async function quickstartBlocks(language: "sh" | "ts"): Promise<string[]> {
+  const readme = await Bun.file(join(REPO_ROOT, "README.md")).text();
+  return [...readme.matchAll(new RegExp(`^\`\`\`${language} quickstart\\n([\\s\\S]*?)^\`\`\`$`, "gm"))].map(([, block]) => block!);
+}
+
+/** `text` with `from` replaced by `to`, which must occur: a README that no longer says `from` fails here, not later. */
+function replaced(text: string, from: string, to: string): string {
+  expect(text).toContain(from);
+  return text.replaceAll(from, to);
+}
+
+function freePort(): number {
+  const probe = Bun.listen({ hostname: "127.0.0.1", port: 0, socket: { data() {} } });
+  const { port } = probe;
+  probe.stop(true);
+  return port;
+}
+
+// Where the reader's shell is: a folder of its own (gateway.log lands there) that sees the repository's files.
+const workDir = mkdtempSync(join(tmpdir(), "gateway-quickstart-"));
+for (const entry of ["package.json", "src", "actors", "node_modules", "tsconfig.json"]) symlinkSync(join(REPO_ROOT, entry), join(workDir, entry));
+let upstream: MockOpenAI;
+let shell: ReturnType<typeof Bun.spawn> | undefined;
+afterAll(() => {
+  // The shell's session: the gateway it started in the background goes with it.
+  if (shell) {
+    try {
+      process.kill(-shell.pid, "SIGTERM");
+    } catch {
+      // Already gone.
+    }
+  }
+  upstream?.stop();
+  rmSync(workDir, { recursive: true, force: true });
+});
+
+test("the README's quickstart, pasted into a shell, registers providers, creates a virtual key, calls models with curl and the SDK, and shows the logs", async () => {
+  upstream = startMockOpenAI();
+  const port = freePort();
+  const gateway = `http://127.0.0.1:${port}`;
+  const shellBlocks = await quickstartBlocks("sh");
+  const [sdkSnippet] = await quickstartBlocks("ts");
+  expect(shellBlocks.length).toBeGreaterThanOrEqual(4);
+  expect(sdkSnippet).toBeDefined();
+
+  // The reader's machine, but for where things are: the port, OpenAI and the local server are this test's.
+  let script = replaced(shellBlocks.join("\n"), "http://127.0.0.1:8080", gateway);
+  script = replaced(script, `{"provider": "openai", `, `{"provider": "openai", "network_config": {"base_url": "${upstream.baseUrl}"}, `);
+  script = replaced(script, "http://127.0.0.1:11434/v1", upstream.baseUrl);
+  shell = Bun.spawn(["setsid", "bash", "-euo", "pipefail", "-c", `${script}\necho "VK=$VK"`], {
+    cwd: workDir,
+    env: { ...process.env, PORT: String(port), GATEWAY_DB_URL: `file:${join(workDir, "gateway.db")}`, OPENAI_API_KEY: "sk-quickstart-openai" },
+    stdout: "pipe",
+    stderr: "pipe",
+  });
+  const [code, output, errors] = await Promise.all([shell.exited, new Response(shell.stdout as ReadableStream).text(), new Response(shell.stderr as ReadableStream).text()]);
+  expect({ code, errors, output: code === 0 ? "" : output }).toEqual({ code: 0, errors: "", output: "" });
+
+  expect(output).toMatch(/^setup token: \S{20,}$/m);
+  const virtualKey = output.match(/^VK=(sk-gw-\S+)$/m)?.[1];
+  expect(virtualKey).toBeDefined();
+  expect(output).toContain("virtual key: sk-gw-");
+  // Both curl calls answered by the model behind each provider.
+  expect(output.match(/"content":"echo: Say hello"/g)?.length).toBe(2);
+
+  // The TypeScript snippet, run as the README says, with the virtual key the shell exported.
+  const snippet = join(workDir, "hello.ts");
+  await Bun.write(snippet, replaced(sdkSnippet!, "http://127.0.0.1:8080", gateway));
+  const sdk = Bun.spawn([process.execPath, snippet], { cwd: workDir, env: { ...process.env, VK: virtualKey! }, stdout: "pipe", stderr: "pipe" });
+  const [sdkCode, sdkOutput, sdkErrors] = await Promise.all([sdk.exited, new Response(sdk.stdout).text(), new Response(sdk.stderr).text()]);
+  expect({ sdkCode, sdkOutput, sdkErrors }).toEqual({ sdkCode: 0, sdkOutput: "echo: Say hello\n", sdkErrors: "" });
+
+  // OpenAI got the key from the gateway's environment, never the virtual key.
+  const keysSent = upstream.requests.map((request) => request.headers.get("authorization"));
+  expect(keysSent.filter((key) => key === "Bearer sk-quickstart-openai").length).toBe(2);
+  expect(keysSent.some((key) => key?.includes("sk-gw-"))).toBe(false);
+
+  // The logs call the README ends with shows the three calls once they are written.
+  const token = output.match(/^setup token: (\S+)$/m)![1]!;
+  const logs = await eventually(
+    async () => (await (await fetch(`${gateway}/api/logs?limit=5`, { headers: { "x-gateway-setup-token": token } })).json()) as { logs: Array<{ provider: string; model: string; status: string }> },
+    (page) => page.logs.length === 3,
+    10_000,
+  );
+  expect(logs.logs.map(({ provider, status }) => `${provider} ${status}`).toSorted()).toEqual(["local success", "openai success", "openai success"]);
+}, 60_000);
