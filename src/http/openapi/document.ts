@@ -39,6 +39,16 @@ const pathParameters = (path: string) =>
     ...(name === WILDCARD ? { description: "The rest of the path, slashes included." } : {}),
   }));
 
+/**
+ * @elysiajs/openapi offers every body schema as JSON, a form and multipart too; the gateway's
+ * management and inference bodies are JSON, so a body documented as JSON is documented as that alone.
+ */
+function keepJsonOnly(operation: Operation): void {
+  const content = (operation.requestBody as { content?: Record<string, unknown> } | undefined)?.content;
+  if (!content?.["application/json"]) return;
+  for (const type of Object.keys(content)) if (type !== "application/json") delete content[type];
+}
+
 function describeAccess(method: string, path: string): { security?: unknown[]; note?: string } {
   if (!path.startsWith("/api/") || path === "/api/openapi.json" || path === "/api/docs") return {};
   const rule = routeAccessFor(method.toUpperCase(), path.replace(/\{(\w+)\}/g, ":$1"))?.rule;
@@ -85,6 +95,7 @@ export function buildOpenApiDocument(app: AnyElysia) {
     for (const [method, operation] of Object.entries(item)) {
       const declared = new Set((operation.parameters ?? []).filter((parameter) => parameter.in === "path").map((parameter) => parameter.name));
       operation.parameters = [...(operation.parameters ?? []), ...pathParameters(path).filter((parameter) => !declared.has(parameter.name))];
+      keepJsonOnly(operation);
       operation.tags = [area.tag];
       operation.operationId = `${method}${path.replace(/[^A-Za-z0-9]+(.)?/g, (_, next: string | undefined) => (next ?? "").toUpperCase())}`;
       const access = describeAccess(method, path);
