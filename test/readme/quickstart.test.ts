@@ -6,8 +6,8 @@ import { eventually } from "../support/eventually";
 import { REPO_ROOT } from "../support/main-process";
 import { type MockOpenAI, startMockOpenAI } from "../support/mock-openai";
 
-/** The README's blocks marked for this test: ```sh quickstart and ```ts quickstart, in order. */
-async function quickstartBlocks(language: "sh" | "ts"): Promise<string[]> {
+/** The README's blocks marked for this test (```sh quickstart, ```ts quickstart, ```python quickstart), in order. */
+async function quickstartBlocks(language: "sh" | "ts" | "python"): Promise<string[]> {
   const readme = await Bun.file(join(REPO_ROOT, "README.md")).text();
   return [...readme.matchAll(new RegExp(`^\`\`\`${language} quickstart\\n([\\s\\S]*?)^\`\`\`$`, "gm"))].map(([, block]) => block!);
 }
@@ -93,3 +93,17 @@ test("the README's quickstart, pasted into a shell, registers providers, creates
   );
   expect(logs.logs.map(({ provider, status }) => `${provider} ${status}`).toSorted()).toEqual(["local success", "openai success", "openai success"]);
 }, 60_000);
+
+test("the README's Python snippet is valid Python and calls the gateway the TypeScript one calls, the same way", async () => {
+  const [python] = await quickstartBlocks("python");
+  const [typescript] = await quickstartBlocks("ts");
+  expect(python).toBeDefined();
+  const parsed = Bun.spawnSync(["python3", "-c", "import ast, sys; ast.parse(sys.stdin.read())"], { stdin: new TextEncoder().encode(python!), stderr: "pipe" });
+  expect(parsed.stderr.toString()).toBe("");
+  expect(parsed.exitCode).toBe(0);
+  const baseUrl = (snippet: string) => snippet.match(/base_?url[=:]\s*"([^"]+)"/i)?.[1];
+  expect(baseUrl(python!)).toBe(baseUrl(typescript!)!);
+  const model = (snippet: string) => snippet.match(/model[=:]\s*"([^"]+)"/)?.[1];
+  expect(model(python!)).toBe(model(typescript!)!);
+  expect(python).toContain('os.environ["VK"]');
+});
