@@ -5,6 +5,7 @@ import { createAgentGateway, governanceAgentAccess } from "./a2a";
 import { createAccessControl } from "./access";
 import { createAsyncInference } from "./async";
 import { createResponseCache } from "./cache";
+import { ConfigError } from "./config/load";
 import type { GatewayConfig } from "./config/schema";
 import { createRuntimeSettings } from "./config/runtime-settings";
 import { seedFromConfig } from "./config/seed";
@@ -16,6 +17,7 @@ import { authenticateCaller } from "./governance/caller";
 import { bodyLimit, DEFAULT_MAX_REQUEST_BODY_MB, serverBodyLimitBytes } from "./http/body-limit";
 import { errorHandler } from "./http/error-handler";
 import { openApiRoutes } from "./http/openapi/routes";
+import { type Exposure, needsAChoice, openingRefusal, startRefusal } from "./http/protected-mode";
 import { servedRequestsNeverIdle } from "./http/served-requests";
 import { systemRoutes } from "./http/system-routes";
 import { DeferredSettlements } from "./inference/deferred-settlements";
@@ -68,8 +70,10 @@ export async function createGateway({ config: givenConfig, databaseUrl, env = pr
   const providerChanges = reloadProvidersOnChange(database.db, providers);
   await providers.load();
   await seedFromConfig(database.db, config, providers);
+  // Where listen() put the gateway: reachable by others, inference stays closed unless that was chosen.
+  let exposure: Exposure | undefined;
   // Before anything reads the settings: what PUT /api/config changed applies from the start.
-  const runtimeSettings = await createRuntimeSettings(database.db, config);
+  const runtimeSettings = await createRuntimeSettings(database.db, config, () => (exposure && needsAChoice(exposure, false) ? openingRefusal(exposure.host) : undefined));
   const requestLogs = createRequestLogs(database.db, {
     threads: { url: databaseUrl, authToken: config.database?.auth_token },
     contentLogging: () => config.logs_store?.content_logging ?? true,
@@ -180,14 +184,19 @@ export async function createGateway({ config: givenConfig, databaseUrl, env = pr
   return {
     app,
     providers,
-    listen(port: number, hostname: string) {
+    /**
+     * Refuses (ConfigError) to listen where others can reach it with inference open, unless
+     * `allowOpenInference`; from then on PUT /api/config cannot open it there either.
+     */
+    listen(port: number, hostname: string, { allowOpenInference = false }: { allowOpenInference?: boolean } = {}) {
+      const wanted = { host: hostname, allowOpenInference };
+      if (needsAChoice(wanted, config.enforce_auth_on_inference === true)) throw new ConfigError(startRefusal(hostname));
+      exposure = wanted;
       // Without reusePort (Elysia's default turns it on), a second gateway on a taken port fails
       // to start instead of silently sharing the traffic.
       app.listen({ port, hostname, reusePort: false, idleTimeout: config.server?.idle_timeout_seconds ?? DEFAULT_IDLE_TIMEOUT_SECONDS, maxRequestBodySize: serverBodyLimitBytes(maxRequestBodyMb) });
       return app.server!;
     },
-    /** enforce_auth_on_inference as it runs: config.json's, or the change PUT /api/config stored over it. */
-    inferenceNeedsVirtualKey: () => config.enforce_auth_on_inference === true,
     /** From now on /health/ready answers 503, so load balancers send this node no new traffic; the node still serves. */
     markDraining() {
       draining = true;

@@ -3,7 +3,6 @@ import { parseArgs } from "node:util";
 import { createGateway } from "./app";
 import { ConfigError, loadConfig } from "./config/load";
 import { CommandLineFlags } from "./config/startup-options";
-import { openInferenceRefusal } from "./http/protected-mode";
 
 const DEFAULT_DATABASE = "file:./data/gateway.db";
 const DEFAULT_SHUTDOWN_GRACE_SECONDS = 8;
@@ -21,17 +20,14 @@ async function main() {
   const port = Number(args.port ?? process.env.PORT ?? config.server?.port ?? 8080);
   const host = args.host ?? process.env.HOST ?? config.server?.host ?? "127.0.0.1";
   const gateway = await createGateway({ config, databaseUrl });
-  const refusal = openInferenceRefusal({
-    host,
-    inferenceNeedsVirtualKey: gateway.inferenceNeedsVirtualKey(),
-    allowOpenInference: config.allow_open_inference === true || process.env.GATEWAY_ALLOW_OPEN_INFERENCE === "true",
-  });
-  if (refusal) {
+  const allowOpenInference = config.allow_open_inference === true || process.env.GATEWAY_ALLOW_OPEN_INFERENCE === "true";
+  let server: ReturnType<typeof gateway.listen>;
+  try {
+    server = gateway.listen(port, host, { allowOpenInference });
+  } catch (error) {
     await gateway.stop();
-    console.error(refusal);
-    process.exit(CONFIG_ERROR_EXIT_CODE);
+    throw error;
   }
-  const server = gateway.listen(port, host);
   console.log(`gateway listening on http://${server.hostname}:${server.port} (database ${databaseUrl.replace(/\?.*$/, "")})`);
   const delaySeconds = config.server?.shutdown_delay_seconds ?? 0;
   const graceSeconds = config.server?.shutdown_grace_seconds ?? DEFAULT_SHUTDOWN_GRACE_SECONDS;

@@ -66,7 +66,7 @@ export const GatewayConfig = t.Object(
     allow_open_inference: t.Optional(
       t.Boolean({
         description:
-          "Serve inference without a virtual key on an address other than loopback. Without it, or `enforce_auth_on_inference`, the gateway refuses to start there (exit code 2), since anyone who reaches the port would spend the provider keys. GATEWAY_ALLOW_OPEN_INFERENCE=true does the same.",
+          "Serve inference without a virtual key on an address other than loopback. Without it, or `enforce_auth_on_inference`, the gateway refuses to start there (exit code 2), and PUT /api/config refuses to turn enforcement off, since anyone who reaches the port would spend the provider keys. GATEWAY_ALLOW_OPEN_INFERENCE=true does the same.",
       }),
     ),
     providers: t.Optional(t.Record(t.String(), ProviderSeed, { description: "Providers and their keys by name, as POST /api/providers takes them; applied while the database does not know the provider." })),

@@ -64,3 +64,32 @@ describe("protected mode: reachable from other machines, inference open only by 
     expect(await startOn("0.0.0.0", {}, { GATEWAY_DB_URL: database })).toMatchObject({ listened: true, code: 0 });
   });
 });
+
+describe("reachable from other machines, PUT /api/config cannot open inference behind the operator's back", () => {
+  /** A gateway on 0.0.0.0 with virtual keys enforced, and what turning enforcement off through the API answers. */
+  async function turnEnforcementOff(config: Record<string, unknown>) {
+    const child = workspace.start(["--config", workspace.writeConfig({ setup_token: "exposed-setup", enforce_auth_on_inference: true, ...config }), "--port", "0", "--host", "0.0.0.0"]);
+    try {
+      const [, url] = await printed(child.stdout)(LISTENING);
+      const local = `http://127.0.0.1:${new URL(url!).port}`;
+      const headers = { "content-type": "application/json", "x-gateway-setup-token": "exposed-setup" };
+      const put = await fetch(`${local}/api/config`, { method: "PUT", headers, body: JSON.stringify({ enforce_auth_on_inference: false }) });
+      const settings = (await (await fetch(`${local}/api/config`, { headers })).json()) as { enforce_auth_on_inference: boolean };
+      return { status: put.status, body: (await put.json()) as { error: { param?: string; message: string } }, enforced: settings.enforce_auth_on_inference };
+    } finally {
+      child.kill("SIGTERM");
+      await child.exited;
+    }
+  }
+
+  test("without allow_open_inference the change is a 400 naming the field, and virtual keys stay required", async () => {
+    const { status, body, enforced } = await turnEnforcementOff({});
+    expect({ status, param: body.error.param, enforced }).toEqual({ status: 400, param: "enforce_auth_on_inference", enforced: true });
+    expect(body.error.message).toContain("allow_open_inference");
+  });
+
+  test("with allow_open_inference the operator may open it", async () => {
+    const { status, enforced } = await turnEnforcementOff({ allow_open_inference: true });
+    expect({ status, enforced }).toEqual({ status: 200, enforced: false });
+  });
+});
