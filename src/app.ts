@@ -159,7 +159,7 @@ export async function createGateway({ config: givenConfig, databaseUrl, env = pr
     .use(servedRequestsNeverIdle)
     .use(access.guard)
     .use(plugins.transport)
-    .use(systemRoutes({ pingDatabase: database.ping, draining: () => draining }))
+    .use(systemRoutes({ pingDatabase: database.ping, databaseSchema: database.schemaState, draining: () => draining }))
     .use(telemetry.routes)
     .use(openApiRoutes((): AnyElysia => app))
     .use(access.routes)

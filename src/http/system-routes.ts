@@ -1,15 +1,18 @@
 import { Elysia } from "elysia";
 import packageJson from "../../package.json";
+import type { SchemaState } from "../db/client";
 
 export interface SystemProbes {
-  /** Whether the database answers; its schema was brought up to date before the gateway listened. */
+  /** Whether the database answers. */
   pingDatabase(): Promise<boolean>;
+  /** Whether it answers with the schema this code needs. */
+  databaseSchema(): Promise<SchemaState>;
   /** True from the first SIGTERM or SIGINT on: the node is on its way out and wants no new traffic. */
   draining(): boolean;
 }
 
 /** /health, its liveness and readiness halves for orchestrators, and /api/version: public, cheap, and honest about the database. */
-export const systemRoutes = ({ pingDatabase, draining }: SystemProbes) =>
+export const systemRoutes = ({ pingDatabase, databaseSchema, draining }: SystemProbes) =>
   new Elysia({ name: "system" })
     .get("/health", async ({ set }) => {
       const database = (await pingDatabase()) ? "ok" : "unreachable";
@@ -19,7 +22,7 @@ export const systemRoutes = ({ pingDatabase, draining }: SystemProbes) =>
     // Liveness asks nothing of the database: an outage must not get a healthy process restarted.
     .get("/health/live", () => ({ status: "ok" }))
     .get("/health/ready", async ({ set }) => {
-      const database = (await pingDatabase()) ? "ok" : "unreachable";
+      const database = await databaseSchema();
       const isDraining = draining();
       const ready = database === "ok" && !isDraining;
       if (!ready) set.status = 503;

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { startGateway, type TestGateway } from "../support/gateway";
+import { createClient } from "@libsql/client";
+import { ON_LIBSQL_SERVER, startGateway, type TestGateway } from "../support/gateway";
 import { LISTENING, mainProcessWorkspace, printed } from "../support/main-process";
 
 describe("health for orchestrators", () => {
@@ -14,6 +15,23 @@ describe("health for orchestrators", () => {
     expect({ status: live.status, body: await live.json() }).toEqual({ status: 200, body: { status: "ok" } });
     const ready = await fetch(`${gateway.url}/health/ready`);
     expect({ status: ready.status, body: await ready.json() }).toEqual({ status: 200, body: { status: "ready", database: "ok", draining: false } });
+  });
+});
+
+// The embedded file is opened by a second client here; a libSQL server's files are its own.
+describe.skipIf(ON_LIBSQL_SERVER)("a database without the migrations this gateway relies on", () => {
+  test("makes /health/ready 503 not_migrated (a restore from an older backup under a running node), while /health/live stays 200", async () => {
+    const gateway = await startGateway();
+    try {
+      const database = createClient({ url: gateway.databaseUrl });
+      await database.execute("DELETE FROM __drizzle_migrations WHERE rowid = (SELECT max(rowid) FROM __drizzle_migrations)");
+      database.close();
+      const ready = await fetch(`${gateway.url}/health/ready`);
+      expect({ status: ready.status, body: await ready.json() }).toEqual({ status: 503, body: { status: "not_ready", database: "not_migrated", draining: false } });
+      expect((await fetch(`${gateway.url}/health/live`)).status).toBe(200);
+    } finally {
+      await gateway.close();
+    }
   });
 });
 
