@@ -8,7 +8,7 @@ export interface Exposure {
   allowOpenInference: boolean;
 }
 
-export const isLoopback = (host: string) => {
+const isLoopback = (host: string) => {
   const bare = host.replace(/^\[(.*)\]$/, "$1");
   if (bare === "localhost") return true;
   return isIP(bare) !== 0 && classifyAddress(bare) === "loopback";

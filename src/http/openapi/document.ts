@@ -14,7 +14,7 @@ const ALL_METHODS = ["get", "post", "put", "patch", "delete"];
 const WILDCARD = "rest";
 
 /** Elysia's `/a/:id/*` as OpenAPI's `/a/{id}/{rest}`; a trailing slash (a group's root) dropped. */
-export function openApiPath(elysiaPath: string): string {
+function openApiPath(elysiaPath: string): string {
   const path = elysiaPath
     .replace(/:(\w+)\??/g, "{$1}")
     .replace(/\*$/, `{${WILDCARD}}`)
@@ -23,7 +23,7 @@ export function openApiPath(elysiaPath: string): string {
 }
 
 /** The methods a route is documented under: a WebSocket as the GET that upgrades it. */
-export function documentedMethods(method: string): string[] {
+function documentedMethods(method: string): string[] {
   const lower = method.toLowerCase();
   if (lower === "ws") return ["get"];
   if (lower === "all") return ALL_METHODS;
