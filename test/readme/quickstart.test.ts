@@ -1,15 +1,16 @@
-import { afterAll, expect, test } from "bun:test";
+import { afterAll, beforeAll, expect, test } from "bun:test";
 import { mkdtempSync, rmSync, symlinkSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { eventually } from "../support/eventually";
+import { startGateway } from "../support/gateway";
 import { REPO_ROOT } from "../support/main-process";
 import { type MockOpenAI, startMockOpenAI } from "../support/mock-openai";
 
-/** The README's blocks marked for this test (```sh quickstart, ```ts quickstart, ```python quickstart), in order. */
-async function quickstartBlocks(language: "sh" | "ts" | "python"): Promise<string[]> {
+/** The README's blocks marked for these tests (```sh quickstart, ```ts quickstart, ```json config, ...), in order. */
+async function markedBlocks(language: "sh" | "ts" | "python" | "json", mark = "quickstart"): Promise<string[]> {
   const readme = await Bun.file(join(REPO_ROOT, "README.md")).text();
-  return [...readme.matchAll(new RegExp(`^\`\`\`${language} quickstart\\n([\\s\\S]*?)^\`\`\`$`, "gm"))].map(([, block]) => block!);
+  return [...readme.matchAll(new RegExp(`^\`\`\`${language} ${mark}\\n([\\s\\S]*?)^\`\`\`$`, "gm"))].map(([, block]) => block!);
 }
 
 /** `text` with `from` replaced by `to`, which must occur: a README that no longer says `from` fails here, not later. */
@@ -30,6 +31,9 @@ const workDir = mkdtempSync(join(tmpdir(), "gateway-quickstart-"));
 for (const entry of ["package.json", "src", "actors", "node_modules", "tsconfig.json"]) symlinkSync(join(REPO_ROOT, entry), join(workDir, entry));
 let upstream: MockOpenAI;
 let shell: ReturnType<typeof Bun.spawn> | undefined;
+beforeAll(() => {
+  upstream = startMockOpenAI();
+});
 afterAll(() => {
   // The shell's session: the gateway it started in the background goes with it.
   if (shell) {
@@ -39,16 +43,15 @@ afterAll(() => {
       // Already gone.
     }
   }
-  upstream?.stop();
+  upstream.stop();
   rmSync(workDir, { recursive: true, force: true });
 });
 
 test("the README's quickstart, pasted into a shell, registers providers, creates a virtual key, calls models with curl and the SDK, and shows the logs", async () => {
-  upstream = startMockOpenAI();
   const port = freePort();
   const gateway = `http://127.0.0.1:${port}`;
-  const shellBlocks = await quickstartBlocks("sh");
-  const [sdkSnippet] = await quickstartBlocks("ts");
+  const shellBlocks = await markedBlocks("sh");
+  const [sdkSnippet] = await markedBlocks("ts");
   expect(shellBlocks.length).toBeGreaterThanOrEqual(4);
   expect(sdkSnippet).toBeDefined();
 
@@ -95,8 +98,8 @@ test("the README's quickstart, pasted into a shell, registers providers, creates
 }, 60_000);
 
 test("the README's Python snippet is valid Python and calls the gateway the TypeScript one calls, the same way", async () => {
-  const [python] = await quickstartBlocks("python");
-  const [typescript] = await quickstartBlocks("ts");
+  const [python] = await markedBlocks("python");
+  const [typescript] = await markedBlocks("ts");
   expect(python).toBeDefined();
   const parsed = Bun.spawnSync(["python3", "-c", "import ast, sys; ast.parse(sys.stdin.read())"], { stdin: new TextEncoder().encode(python!), stderr: "pipe" });
   expect(parsed.stderr.toString()).toBe("");
@@ -106,4 +109,22 @@ test("the README's Python snippet is valid Python and calls the gateway the Type
   const model = (snippet: string) => snippet.match(/model[=:]\s*"([^"]+)"/)?.[1];
   expect(model(python!)).toBe(model(typescript!)!);
   expect(python).toContain('os.environ["VK"]');
+});
+
+test("the README's config.json example starts a gateway whose providers answer", async () => {
+  const [example] = await markedBlocks("json", "config");
+  const config = JSON.parse(replaced(example!, "http://127.0.0.1:11434/v1", upstream.baseUrl));
+  const gateway = await startGateway(config);
+  try {
+    const providers = (await (await gateway.admin("/api/providers")).json()) as { providers: Array<{ provider: string }> };
+    expect(providers.providers.map(({ provider }) => provider).toSorted()).toEqual(["anthropic", "local", "openai"]);
+    const reply = await fetch(`${gateway.url}/v1/chat/completions`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ model: "local/llama3.2", messages: [{ role: "user", content: "from the config" }] }),
+    });
+    expect(((await reply.json()) as { choices: Array<{ message: { content: string } }> }).choices[0]!.message.content).toBe("echo: from the config");
+  } finally {
+    await gateway.close();
+  }
 });
