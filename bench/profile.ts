@@ -1,5 +1,5 @@
 /**
- * Where the gateway's CPU goes, per request: `bun bench/profile.ts [--scenario chat] [--seconds 5]
+ * Where the gateway's CPU goes, per request: `npx bun bench/profile.ts [--scenario chat] [--seconds 5]
  * [--proxy] [--top 25] [--rate 2000] [--callers name]`. Runs one scenario of the overhead bench at saturation (or,
  * with --rate, at that fixed rate, as the latency half of the bench does) under Linux
  * `perf record`, with JavaScriptCore writing a JITDump so compiled JS functions have names, then
