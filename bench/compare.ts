@@ -3,7 +3,7 @@
  * <name>]... [--mode rate|saturate] [--rounds 6]`. Each tree is a checkout (a `git worktree` of
  * the commit to compare, its node_modules linked in). Both gateways, the bare proxy and the mock
  * run at once; rounds alternate A, proxy, B, so a slow spell of a shared machine hits all three
- * alike. Prints every round and the medians: the single runs of `bun run bench` cannot tell a
+ * alike. Prints every round and the medians: the single runs of `npm run bench` cannot tell a
  * 10 µs change from noise, interleaved rounds can. One tree twice measures a setting instead:
  * `--b-env NAME=VALUE` starts B with that variable too (a JavaScriptCore option, say), and
  * `--b-disable <plugin>` turns that plugin off in B (`logging`: what request logs cost).
