@@ -76,6 +76,7 @@ describe("GET /api/openapi.json", () => {
       ["post", "/anthropic/v1/messages", "inference: Anthropic"],
       ["post", "/cohere/v2/chat", "inference: Cohere"],
       ["post", "/mcp", "mcp"],
+      ["get", "/api/mcp-logs", "mcp"],
       ["get", "/health/ready", "system"],
       ["get", "/metrics", "system"],
       ["post", "/api/session/login", "access"],
