@@ -1,10 +1,11 @@
-import { Elysia } from "elysia";
+import { type AnyElysia, Elysia } from "elysia";
 import { type Clock, systemClock } from "../actors/runtime/clock";
 import { type ActorLease, ActorSnapshotStore, defaultLease } from "../actors/runtime/snapshot-store";
 import { createAgentGateway, governanceAgentAccess } from "./a2a";
 import { createAccessControl } from "./access";
 import { createAsyncInference } from "./async";
 import { createResponseCache } from "./cache";
+import { ConfigError } from "./config/load";
 import type { GatewayConfig } from "./config/schema";
 import { createRuntimeSettings } from "./config/runtime-settings";
 import { seedFromConfig } from "./config/seed";
@@ -15,6 +16,8 @@ import { createGovernance } from "./governance";
 import { authenticateCaller } from "./governance/caller";
 import { bodyLimit, DEFAULT_MAX_REQUEST_BODY_MB, serverBodyLimitBytes } from "./http/body-limit";
 import { errorHandler } from "./http/error-handler";
+import { openApiRoutes } from "./http/openapi/routes";
+import { type Exposure, needsAChoice, openingRefusal, startRefusal } from "./http/protected-mode";
 import { DEFAULT_MAX_JSON_DEPTH, requestBodies } from "./http/request-bodies";
 import { requestPath } from "./http/request-path";
 import { servedRequestsNeverIdle } from "./http/served-requests";
@@ -71,8 +74,10 @@ export async function createGateway({ config: givenConfig, databaseUrl, env = pr
   const providerChanges = reloadProvidersOnChange(database.db, providers);
   await providers.load();
   await seedFromConfig(database.db, config, providers);
+  // Where listen() put the gateway: reachable by others, inference stays closed unless that was chosen.
+  let exposure: Exposure | undefined;
   // Before anything reads the settings: what PUT /api/config changed applies from the start.
-  const runtimeSettings = await createRuntimeSettings(database.db, config);
+  const runtimeSettings = await createRuntimeSettings(database.db, config, () => (exposure && needsAChoice(exposure, false) ? openingRefusal(exposure.host) : undefined));
   const requestLogs = createRequestLogs(database.db, {
     threads: { url: databaseUrl, authToken: config.database?.auth_token },
     contentLogging: () => config.logs_store?.content_logging ?? true,
@@ -159,6 +164,7 @@ export async function createGateway({ config: givenConfig, databaseUrl, env = pr
       if (INFERENCE_ROOTS.some((root) => requestPath(request).startsWith(root))) authenticateCaller(request.headers, governance.virtualKeys, governance.organization, governance.requireVirtualKey());
     },
   });
+  let draining = false;
   const app = new Elysia({ normalize: false })
     .use(errorHandler)
     .use(bodyLimit(maxRequestBodyMb))
@@ -166,8 +172,9 @@ export async function createGateway({ config: givenConfig, databaseUrl, env = pr
     .use(servedRequestsNeverIdle)
     .use(access.guard)
     .use(plugins.transport)
-    .use(systemRoutes(database.ping))
+    .use(systemRoutes({ pingDatabase: database.ping, databaseSchema: database.schemaState, draining: () => draining }))
     .use(telemetry.routes)
+    .use(openApiRoutes((): AnyElysia => app))
     .use(access.routes)
     .use(runtimeSettings.routes)
     .use(providerRoutes(providers))
@@ -192,11 +199,22 @@ export async function createGateway({ config: givenConfig, databaseUrl, env = pr
   return {
     app,
     providers,
-    listen(port: number, hostname: string) {
+    /**
+     * Refuses (ConfigError) to listen where others can reach it with inference open, unless
+     * `allowOpenInference`; from then on PUT /api/config cannot open it there either.
+     */
+    listen(port: number, hostname: string, { allowOpenInference = false }: { allowOpenInference?: boolean } = {}) {
+      const wanted = { host: hostname, allowOpenInference };
+      if (needsAChoice(wanted, config.enforce_auth_on_inference === true)) throw new ConfigError(startRefusal(hostname));
+      exposure = wanted;
       // Without reusePort (Elysia's default turns it on), a second gateway on a taken port fails
       // to start instead of silently sharing the traffic.
       app.listen({ port, hostname, reusePort: false, idleTimeout: config.server?.idle_timeout_seconds ?? DEFAULT_IDLE_TIMEOUT_SECONDS, maxRequestBodySize: serverBodyLimitBytes(maxRequestBodyMb) });
       return app.server!;
+    },
+    /** From now on /health/ready answers 503, so load balancers send this node no new traffic; the node still serves. */
+    markDraining() {
+      draining = true;
     },
     /**
      * Takes no new connection and waits for the requests under way (streams and sockets included)
@@ -204,6 +222,7 @@ export async function createGateway({ config: givenConfig, databaseUrl, env = pr
      * before `stop()`, which cuts whatever is left.
      */
     async drain(graceMs: number, cut?: AbortSignal) {
+      draining = true;
       if (!app.server) return;
       const over = Promise.withResolvers<void>();
       const timer = setTimeout(over.resolve, graceMs);

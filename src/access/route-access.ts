@@ -54,6 +54,8 @@ const enterprise = (feature: string, rules: RouteRule[]) => rules.map((entry) =>
 export const ROUTE_ACCESS: readonly RouteRule[] = [
   // Public (spec 5.6); the setup exchange checks the setup token itself.
   rule("GET", "/api/version", PUBLIC),
+  rule("GET", "/api/openapi.json", PUBLIC),
+  rule("GET", "/api/docs", PUBLIC),
   rule("GET", "/api/session/is-auth-enabled", PUBLIC),
   rule("POST", "/api/session/login", PUBLIC, "Session:Login"),
   rule("POST", "/api/session/setup", PUBLIC, "Session:Setup"),

@@ -5,6 +5,7 @@ import type { Database } from "../db/client";
 import { FailureStreak } from "../db/failure-streak";
 import { gatewayMeta } from "../db/schema";
 import { CHANGE_CHECK_MS } from "../db/table-changes";
+import { badRequest } from "../http/errors";
 import { DEFAULT_RETENTION_DAYS } from "../responses/store";
 import type { GatewayConfig } from "./schema";
 
@@ -47,7 +48,7 @@ const merged = (earlier: RuntimeSettingsUpdate, later: RuntimeSettingsUpdate): R
  * runs. Changes are kept in the database over config.json's values (config.json still sets what
  * was never changed), survive a restart, and reach the other nodes within seconds.
  */
-export async function createRuntimeSettings(db: Database, config: GatewayConfig) {
+export async function createRuntimeSettings(db: Database, config: GatewayConfig, openingRefusal: () => string | undefined = () => undefined) {
   const seeded = structuredClone(config);
   let changes: RuntimeSettingsUpdate = {};
 
@@ -77,6 +78,8 @@ export async function createRuntimeSettings(db: Database, config: GatewayConfig)
   });
 
   const update = async (update: RuntimeSettingsUpdate) => {
+    const refusal = update.enforce_auth_on_inference === false ? openingRefusal() : undefined;
+    if (refusal) throw badRequest(refusal, "enforce_auth_on_inference", "caller_open_inference_refused");
     const next = merged(changes, update);
     const value = JSON.stringify(next);
     await db.insert(gatewayMeta).values({ key: META_KEY, value }).onConflictDoUpdate({ target: gatewayMeta.key, set: { value } });

@@ -1,25 +1,20 @@
 import { type Static, Type as t } from "@sinclair/typebox";
 import { Value } from "@sinclair/typebox/value";
 
-/** config.json `mcp`: how the gateway runs its MCP clients, agent mode and per-user flows. */
 export const McpSettings = t.Object(
   {
-    /** Agent mode: how many rounds of auto-executed tool calls before the reply goes back as is. */
-    agent_max_depth: t.Optional(t.Integer({ minimum: 1, maximum: 50 })),
-    /** Agent mode on a stream: how often an SSE comment goes out while tools run, so proxies do not close the quiet stream. */
-    agent_keepalive_seconds: t.Optional(t.Number({ exclusiveMinimum: 0 })),
-    tool_execution_timeout_seconds: t.Optional(t.Number({ exclusiveMinimum: 0 })),
-    /** Reconnect backoff after an upstream drops: doubling from the initial delay up to the cap. */
-    reconnect_initial_delay_ms: t.Optional(t.Integer({ minimum: 1 })),
-    reconnect_max_delay_ms: t.Optional(t.Integer({ minimum: 1 })),
-    /** How often a connected upstream is pinged to notice a silent drop; 0 disables pings. */
-    health_check_interval_seconds: t.Optional(t.Number({ minimum: 0 })),
-    /** Lifetime of a per-user header flow and its temp token. */
-    per_user_flow_ttl_seconds: t.Optional(t.Integer({ minimum: 1 })),
-    /** Base of the authorize_url in mcp_auth_required; default: the origin the request came to. */
-    public_base_url: t.Optional(t.String({ pattern: "^https?://" })),
+    agent_max_depth: t.Optional(t.Integer({ minimum: 1, maximum: 50, description: "Agent mode: how many rounds of auto-executed tool calls before the reply goes back as is (default 10)." })),
+    agent_keepalive_seconds: t.Optional(
+      t.Number({ exclusiveMinimum: 0, description: "Agent mode on a stream: how often an SSE comment goes out while tools run, so proxies do not close the quiet stream (default 15)." }),
+    ),
+    tool_execution_timeout_seconds: t.Optional(t.Number({ exclusiveMinimum: 0, description: "How long one tool call may take (default 30)." })),
+    reconnect_initial_delay_ms: t.Optional(t.Integer({ minimum: 1, description: "Reconnect backoff after an upstream drops: the first delay, doubling up to `reconnect_max_delay_ms` (default 1000)." })),
+    reconnect_max_delay_ms: t.Optional(t.Integer({ minimum: 1, description: "The reconnect backoff's cap (default 60000)." })),
+    health_check_interval_seconds: t.Optional(t.Number({ minimum: 0, description: "How often a connected upstream is pinged to notice a silent drop (default 10); 0 disables pings." })),
+    per_user_flow_ttl_seconds: t.Optional(t.Integer({ minimum: 1, description: "Lifetime of a per-user header flow and its temporary token (default 900)." })),
+    public_base_url: t.Optional(t.String({ pattern: "^https?://", description: "Base of the authorize_url in mcp_auth_required; default: the origin the request came to." })),
   },
-  { additionalProperties: false },
+  { additionalProperties: false, description: "How the gateway runs its MCP clients, agent mode and per-user header flows." },
 );
 export type McpSettings = Static<typeof McpSettings>;
 

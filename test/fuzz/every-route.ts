@@ -1,6 +1,6 @@
 /**
  * Sends extreme values to every route of a gateway and reports each answer of 500 (or a dropped
- * connection): `bun test/fuzz/every-route.ts [--ids] [--restarts] [--only <path part>]`. Not part
+ * connection): `npx bun test/fuzz/every-route.ts [--ids] [--restarts] [--only <path part>]`. Not part
  * of `bun test` (a whole run takes 8-25 minutes); run it after changing schemas or stores. A 500
  * an upstream answered (error_type provider_…) is the mock's, passed through, and not reported.
  *
