@@ -68,13 +68,26 @@ function describeAccess(method: string, path: string): { security?: unknown[]; n
 }
 
 /**
+ * The app as @elysiajs/openapi should read it: every route carries the global body hook (a
+ * function), and a route with any parse hook but no named parser would be documented with no
+ * content type at all; a route's body is documented by the parser it names, JSON by default.
+ */
+function withNamedParsersOnly(app: AnyElysia): AnyElysia {
+  const routes = app.routes.map((route) => {
+    const parsers = Array.isArray(route.hooks.parse) ? route.hooks.parse.filter(({ fn }: { fn: unknown }) => typeof fn === "string") : [];
+    return { ...route, hooks: { ...route.hooks, parse: parsers.length > 0 ? parsers : undefined } };
+  });
+  return Object.assign(Object.create(app), { getGlobalRoutes: () => routes });
+}
+
+/**
  * The OpenAPI 3.1 document of every route the app serves: bodies, parameters and responses from
  * the routes' TypeBox schemas (through @elysiajs/openapi), routes it leaves out (wildcards,
  * WebSockets, every-method routes) added from the route table, and per route its area's tag,
  * its credentials and the error body.
  */
 export function buildOpenApiDocument(app: AnyElysia) {
-  const generated = toOpenAPISchema(app, undefined, undefined, undefined, "3.1.0");
+  const generated = toOpenAPISchema(withNamedParsersOnly(app), undefined, undefined, undefined, "3.1.0");
   const paths: Record<string, PathItem> = {};
   for (const [rawPath, item] of Object.entries(generated.paths as Record<string, PathItem>)) {
     const path = openApiPath(rawPath);
