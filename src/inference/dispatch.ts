@@ -7,10 +7,11 @@ import { retryDelayMs, sleep } from "./backoff";
 import { callsForChoices, oneChoiceEach } from "./choice-fan-out";
 import type { ModelRef } from "./model-ref";
 import { hasOneShape, isProviderObjectOperation, type Operation, REQUEST_TYPE, usesBatchKeys, type WireFormat } from "./operations";
-import type { UpstreamCall as ProviderCall, UpstreamTarget } from "./providers/types";
+import type { UpstreamCall as ProviderCall, UpstreamSuccess, UpstreamTarget } from "./providers/types";
 import { withoutStreamOptions } from "./formats/openai/stream-usage";
 import { translateRequest, upstreamOperationOf } from "./translate";
-import { isRetryable, rotatesKey } from "./upstream-errors";
+import { readReplyBody, type ReadBody } from "./reply-body";
+import { isRetryable, rotatesKey, unreadableReply } from "./upstream-errors";
 import { authorized, exchange, exchangeChoices, guarded } from "./upstream-exchange";
 import type { UpstreamReply } from "./upstream-fetch";
 
@@ -44,7 +45,20 @@ export interface Attempt {
   is_fallback: boolean;
 }
 
-export type Dispatched = Extract<UpstreamReply, { ok: true }> & {
+/** The reply of the attempt that succeeded, with what the client's answer needs of it. */
+export type Dispatched = Answered &
+  (
+    | (Extract<UpstreamReply, { body: string }> & {
+        /** The body as read once on arrival, for its translation and its summary. */
+        read: ReadBody;
+      })
+    | (Extract<UpstreamReply, { stream: ReadableStream<Uint8Array> }> & {
+        /** The provider's `stream_idle_timeout_in_seconds`, in effect. */
+        streamIdleTimeoutSeconds: number;
+      })
+  );
+
+interface Answered {
   target: ModelRef;
   /** The format the reply is written in: the answering provider's. */
   format: WireFormat;
@@ -53,7 +67,7 @@ export type Dispatched = Extract<UpstreamReply, { ok: true }> & {
   keyId?: string;
   isFallback: boolean;
   attempts: Attempt[];
-};
+}
 
 function upstreamTarget(provider: RuntimeProvider, key: RuntimeKey | undefined, model: string, input: Pick<DispatchInput, "clientHeaders" | "endpoint">): UpstreamTarget {
   const config = key?.config;
@@ -161,12 +175,15 @@ async function attemptTarget(store: ProviderStore, input: DispatchInput, target:
     if (reply instanceof GatewayError) return reply;
     const attempt: Attempt = { provider: provider.name, model: target.model, key: key?.id, is_fallback: isFallback };
     attempts.push(attempt);
-    if (reply.ok) {
+    // Several choices joined are an OpenAI reply, whatever the upstream's format.
+    const replyFormat = choices > 1 ? "openai" : format;
+    const answered = reply.ok ? answeredReply(reply, call.operation, replyFormat, network.stream_idle_timeout_in_seconds) : undefined;
+    if (answered) {
       if (call.operation !== operation) markLackingResponsesApi(provider, target.model);
-      // Several choices joined are an OpenAI reply, whatever the upstream's format.
-      return { ...reply, target, format: choices > 1 ? "openai" : format, operation: call.operation, keyId: key?.id, isFallback, attempts };
+      return { ...answered, target, format: replyFormat, operation: call.operation, keyId: key?.id, isFallback, attempts };
     }
-    const error = reply.error;
+    // A 2xx whose body is not the format's reply failed as a 5xx would: retried, then the fallbacks.
+    const error = reply.ok ? unreadableReply(provider.name, replyFormat) : reply.error;
     attempt.status = error.status;
     attempt.error_type = error.errorType;
     lastError = error;
@@ -195,6 +212,13 @@ async function attemptTarget(store: ProviderStore, input: DispatchInput, target:
     retryKey = key;
     await sleep(retryDelayMs(retries++, network.retry_backoff_initial, network.retry_backoff_max), input.signal);
   }
+}
+
+/** A successful reply as the client's answer takes it: a body read once (undefined when it does not read as the format's reply), a stream with how long it may be silent. */
+function answeredReply(reply: UpstreamSuccess, operation: Operation, format: WireFormat, streamIdleTimeoutSeconds: number) {
+  if ("stream" in reply) return { ...reply, streamIdleTimeoutSeconds };
+  const read = readReplyBody(operation, format, reply.body);
+  return read && { ...reply, read };
 }
 
 /** A connection to open to one target (a Realtime session): the call the provider's adapter builds, with the key chosen as for any request. */

@@ -18,8 +18,8 @@ import { isProviderObjectOperation, type Operation, type WireFormat } from "./op
 import { createdIdsOf, type ObjectKeys, rememberingStreamedCreate } from "./object-keys";
 import { type Creates, PROVIDER_OBJECT_CALLS } from "./provider-objects";
 import { type ReplySummary, summarizeReply } from "./reply-summary";
-import { editStream, observeStream } from "./stream-observer";
-import { type ReplyOrigin, translateResponse, translateStream, usageAskedFor } from "./translate";
+import { guardStream, observeStream } from "./stream-observer";
+import { type ReplyOrigin, streamErrorEncoder, translateResponse, translateStream, usageAskedFor } from "./translate";
 import { unreadableReply } from "./upstream-errors";
 
 /** A reply whose usage is to be priced. */
@@ -188,23 +188,23 @@ function clientResponse(result: Dispatched, call: InferenceCall, origin: ReplyOr
     headers["content-type"] = passthrough ? (result.headers.get("content-type") ?? streamType) : streamType;
     headers["cache-control"] = "no-cache";
     const edit = passthrough ? usageAskedFor(call.operation, call.format, call.body)?.strip() : undefined;
+    // A translated stream's failure reaches the client through the translation, in the client's format.
+    const guard = { idleTimeoutSeconds: result.streamIdleTimeoutSeconds, encodeError: passthrough ? streamErrorEncoder(call.operation, call.format) : undefined };
     const upstream = onReplied
-      ? observeStream(result.operation, result.format, { body: result.stream, headers: result.headers }, startedAt, (summary) => onReplied(() => summary, result), edit)
-      : edit
-        ? editStream(result.stream, edit)
-        : result.stream;
+      ? observeStream(result.operation, result.format, { body: result.stream, headers: result.headers }, startedAt, (summary) => onReplied(() => summary, result), guard, edit)
+      : guardStream(result.stream, guard, edit);
     return new Response(translateStream(call.operation, result.operation, result.format, call.format, upstream, origin), { status: result.status, headers });
   }
   // Translated first: a reply that does not translate is the provider's failure, and settles as one.
   const body = translatedReply(result, call, origin);
-  onReplied?.(() => summarizeReply(result.operation, result.format, result.body), result);
+  onReplied?.(() => summarizeReply(result.operation, result.format, result.body, result.read), result);
   headers["content-type"] = passthrough ? (result.headers.get("content-type") ?? "application/json") : "application/json";
   return new Response(body, { status: result.status, headers });
 }
 
-function translatedReply(result: Dispatched & { body: string }, call: InferenceCall, origin: ReplyOrigin): string {
+function translatedReply(result: Extract<Dispatched, { body: string }>, call: InferenceCall, origin: ReplyOrigin): string {
   try {
-    return translateResponse(call.operation, result.operation, result.format, call.format, result.body, origin);
+    return translateResponse(call.operation, result.operation, result.format, call.format, { text: result.body, ...result.read }, origin);
   } catch (error) {
     if (error instanceof GatewayError) throw error;
     throw unreadableReply(result.target.provider, result.format);

@@ -6,6 +6,7 @@ import { type BridgedResponse, responseOfChat, withoutSealedThinking } from "./f
 import { encodeResponsesStream, encodeResponsesStreamError } from "./formats/openai/responses-stream";
 import { FORMATS } from "./formats/registry";
 import type { Operation, WireFormat } from "./operations";
+import type { ReadBody } from "./reply-body";
 import { streamFailure } from "./upstream-errors";
 
 function codecsFor<O extends TranslatableOperation>(operation: O, from: WireFormat, to: WireFormat) {
@@ -85,21 +86,26 @@ function responseOf(origin: ReplyOrigin): BridgedResponse {
   return origin.bridgedResponse;
 }
 
+/** A reply's body: its text, and what was read of it on arrival (see reply-body.ts). */
+export type ReplyBody = ReadBody & { text: string };
+
+const jsonOf = (reply: ReplyBody) => reply.json ?? JSON.parse(reply.text);
+
 /** An upstream's JSON reply to `upstreamOperation` written in the client's format. */
-export function translateResponse(operation: Operation, upstreamOperation: Operation, from: WireFormat, to: WireFormat, text: string, origin: ReplyOrigin): string {
+export function translateResponse(operation: Operation, upstreamOperation: Operation, from: WireFormat, to: WireFormat, reply: ReplyBody, origin: ReplyOrigin): string {
   if (bridged(operation, upstreamOperation)) {
-    const decoded = chatCodecOf(from, operation, to).decodeResponse(JSON.parse(text));
+    const decoded = reply.chat ?? chatCodecOf(from, operation, to).decodeResponse(jsonOf(reply));
     return JSON.stringify(responseOfChat({ ...decoded, model: decoded.model || origin.model }, origin.clientBody, responseOf(origin)));
   }
-  if (from === to) return text;
+  if (from === to) return reply.text;
   if (operation === "chat") {
     const { source, target } = codecsFor("chat", from, to);
-    const response = source.decodeResponse(JSON.parse(text));
+    const response = reply.chat ?? source.decodeResponse(jsonOf(reply));
     return JSON.stringify(target.encodeResponse({ ...response, model: response.model || origin.model }));
   }
   if (operation === "embedding") {
     const { source, target } = codecsFor("embedding", from, to);
-    const response = source.decodeResponse(JSON.parse(text));
+    const response = source.decodeResponse(jsonOf(reply));
     return JSON.stringify(target.encodeResponse({ ...response, model: response.model || origin.model }, target.decodeRequest(origin.clientBody)));
   }
   throw untranslatable(operation, from, to);
@@ -128,6 +134,15 @@ export function translateStream(
   const { source, target } = codecsFor("chat", from, to);
   const translated = stream.pipeThrough(source.decodeStream()).pipeThrough(withModel(model)).pipeThrough(target.encodeStream(clientBody));
   return target.encodeStreamError ? endingInError(translated, target.encodeStreamError) : translated;
+}
+
+/**
+ * The event a stream of `operation` in `format` ends with when it fails midway, where the format
+ * has one its SDKs raise: what a passed-through stream the upstream broke or left silent ends with.
+ */
+export function streamErrorEncoder(operation: Operation, format: WireFormat): ((error: GatewayError) => Uint8Array) | undefined {
+  if (operation === "responses") return format === "openai" ? encodeResponsesStreamError : undefined;
+  return operation === "chat" || operation === "text_completion" ? FORMATS[format]?.chat?.encodeStreamError : undefined;
 }
 
 /**

@@ -37,17 +37,18 @@ export const NETWORK_DEFAULTS = {
   retry_backoff_max: 5000,
 } as const satisfies NetworkConfig;
 
-type EffectiveNetwork = NetworkConfig & Required<Pick<NetworkConfig, keyof typeof NETWORK_DEFAULTS>>;
+type EffectiveNetwork = NetworkConfig & Required<Pick<NetworkConfig, keyof typeof NETWORK_DEFAULTS | "stream_idle_timeout_in_seconds">>;
 
 // Read on every request; a provider's network settings are replaced, never changed in place.
 const effective = new WeakMap<NetworkConfig, EffectiveNetwork>();
 
-/** A provider's network settings over the defaults; a timeout of 0 selects the default. */
+/** A provider's network settings over the defaults; a timeout of 0 selects the default (for a stream's silence: the request timeout). */
 export function effectiveNetwork(network: NetworkConfig): EffectiveNetwork {
   let settings = effective.get(network);
   if (!settings) {
     const timeout = network.default_request_timeout_in_seconds || NETWORK_DEFAULTS.default_request_timeout_in_seconds;
-    effective.set(network, (settings = { ...NETWORK_DEFAULTS, ...network, default_request_timeout_in_seconds: timeout }));
+    const streamIdle = network.stream_idle_timeout_in_seconds || timeout;
+    effective.set(network, (settings = { ...NETWORK_DEFAULTS, ...network, default_request_timeout_in_seconds: timeout, stream_idle_timeout_in_seconds: streamIdle }));
   }
   return settings;
 }

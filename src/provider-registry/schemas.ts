@@ -96,6 +96,8 @@ export const NetworkConfig = t.Object({
   base_url: t.Optional(t.String({ format: "uri" })),
   extra_headers: t.Optional(t.Record(Str, Str)),
   default_request_timeout_in_seconds: t.Optional(t.Integer({ minimum: 0 })),
+  /** Seconds a stream may send nothing between chunks before the gateway ends it as timed out; 0 or unset: the request timeout. */
+  stream_idle_timeout_in_seconds: t.Optional(t.Integer({ minimum: 0 })),
   max_retries: t.Optional(t.Integer({ minimum: 0, maximum: 10 })),
   /** Milliseconds before the first retry; each further retry doubles it. */
   retry_backoff_initial: t.Optional(t.Integer({ minimum: 0 })),
