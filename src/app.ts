@@ -26,6 +26,7 @@ import { createConversations } from "./conversations";
 import { createStoredResponses } from "./responses";
 import { markInternal } from "./http/internal-requests";
 import { createRequestLogs } from "./logs";
+import { DEFAULT_REFUSED_REQUEST_LOGGING } from "./logs/refused-requests";
 import { LiveFeed } from "./logs/live-feed";
 import { liveFeedRoutes } from "./logs/live-routes";
 import { createMcpGateway, resolveMcpSettings } from "./mcp";
@@ -72,6 +73,7 @@ export async function createGateway({ config: givenConfig, databaseUrl, env = pr
   const requestLogs = createRequestLogs(database.db, {
     threads: { url: databaseUrl, authToken: config.database?.auth_token },
     contentLogging: () => config.logs_store?.content_logging ?? true,
+    refusedRequests: () => config.logs_store?.refused_requests ?? DEFAULT_REFUSED_REQUEST_LOGGING,
     retentionDays: () => config.logs_store?.retention_days,
     journalDir: env.GATEWAY_LOG_JOURNAL_DIR || undefined,
   });
@@ -138,7 +140,9 @@ export async function createGateway({ config: givenConfig, databaseUrl, env = pr
     run: (request) => app.handle(markInternal(request)),
     jobFinished: webhooks.jobFinished,
     hasWebhook: webhooks.hasEndpoint,
-    mountRoots: MOUNT_ROOTS,
+    mountRoots: ["/v1", ...MOUNT_ROOTS],
+    exceptUnder: ["/v1/mcp"],
+    checkCaller: (headers) => void authenticateCaller(headers, governance.virtualKeys, governance.organization, governance.requireVirtualKey()),
     maxConcurrentJobs: config.async_inference?.max_concurrent_jobs,
   });
 
