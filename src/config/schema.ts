@@ -1,4 +1,5 @@
 import { type Static, Type as t } from "@sinclair/typebox";
+import { RefusedRequestLogging } from "../logs/refused-requests";
 import { McpSettings } from "../mcp/settings";
 import { PluginCreateInput } from "../plugins/schemas";
 import { ProviderSeed } from "../provider-registry/schemas";
@@ -51,7 +52,7 @@ export const GatewayConfig = t.Object(
     telemetry: t.Optional(TelemetryConfig),
     /** Request logs: content logging (default on) and how many days rows are kept (unset keeps them). */
     logs_store: t.Optional(
-      t.Object({ content_logging: t.Optional(t.Boolean()), retention_days: t.Optional(t.Integer({ minimum: 1 })) }, { additionalProperties: false }),
+      t.Object({ content_logging: t.Optional(t.Boolean()), retention_days: t.Optional(t.Integer({ minimum: 1 })), refused_requests: t.Optional(RefusedRequestLogging) }, { additionalProperties: false }),
     ),
     /** Responses the gateway writes for providers without a Responses API (src/responses): kept unless disabled, for `retention_days` (default 30). */
     stored_responses: t.Optional(
