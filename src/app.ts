@@ -34,6 +34,7 @@ import { builtinFromHooks, createPlugins, type HostResolver } from "./plugins";
 import { reloadProvidersOnChange } from "./provider-registry/changes";
 import { providerRoutes } from "./provider-registry/routes";
 import { ProviderStore } from "./provider-registry/store";
+import { warnOfUnsetKeyVariables } from "./provider-registry/unresolved-keys";
 import { createTelemetry } from "./telemetry";
 import { createWarp } from "./warp";
 import { createWebhooks } from "./webhooks";
@@ -68,6 +69,7 @@ export async function createGateway({ config: givenConfig, databaseUrl, env = pr
   const providerChanges = reloadProvidersOnChange(database.db, providers);
   await providers.load();
   await seedFromConfig(database.db, config, providers);
+  warnOfUnsetKeyVariables(providers.list(), "gateway start");
   // Before anything reads the settings: what PUT /api/config changed applies from the start.
   const runtimeSettings = await createRuntimeSettings(database.db, config);
   const requestLogs = createRequestLogs(database.db, {

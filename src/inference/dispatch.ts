@@ -12,6 +12,7 @@ import { withoutStreamOptions } from "./formats/openai/stream-usage";
 import { translateRequest, upstreamOperationOf } from "./translate";
 import { readReplyBody, type ReadBody } from "./reply-body";
 import { isRetryable, rotatesKey, unreadableReply } from "./upstream-errors";
+import { keyUnresolved, unsetKeyVariable } from "../provider-registry/unresolved-keys";
 import { authorized, exchange, exchangeChoices, guarded } from "./upstream-exchange";
 import type { UpstreamReply } from "./upstream-fetch";
 
@@ -69,14 +70,19 @@ interface Answered {
   attempts: Attempt[];
 }
 
-function upstreamTarget(provider: RuntimeProvider, key: RuntimeKey | undefined, model: string, input: Pick<DispatchInput, "clientHeaders" | "endpoint">): UpstreamTarget {
+/** Where one attempt goes, with the key's secret; a key whose `env.NAME` variable is not set cannot make it. */
+function upstreamTarget(provider: RuntimeProvider, key: RuntimeKey | undefined, model: string, input: Pick<DispatchInput, "clientHeaders" | "endpoint">): UpstreamTarget | GatewayError {
   const config = key?.config;
+  const secret = config && resolveEnvReference(config.value ?? "");
+  // Only an empty secret can be an unset variable: the common case costs no second look.
+  const unset = key && secret === "" ? unsetKeyVariable(key) : undefined;
+  if (unset) return keyUnresolved(provider.name, key!, unset);
   return {
     baseUrl: provider.baseUrl,
     network: provider.network,
     clientHeaders: input.clientHeaders,
     endpoint: input.endpoint,
-    key: key && config ? { id: key.id, secret: resolveEnvReference(config.value ?? ""), config } : undefined,
+    key: key && config ? { id: key.id, secret: secret!, config } : undefined,
     model: config?.aliases?.[model] ?? config?.vllm_key_config?.model_name ?? model,
   };
 }
@@ -170,6 +176,14 @@ async function attemptTarget(store: ProviderStore, input: DispatchInput, target:
     if (pinned && !keyMeets(pinned, need)) return unusablePin(pinned, target.model);
     if (!key && (provider.keys.length > 0 || !provider.adapter.keyOptional)) return lastError ?? noEligibleKey(provider, need);
     const upstream = upstreamTarget(provider, key, target.model, input);
+    if (upstream instanceof GatewayError) {
+      // Another key of the provider may still serve the request; the error stands when none does.
+      attempts.push({ provider: provider.name, model: target.model, key: key?.id, status: upstream.status, error_type: upstream.errorType, is_fallback: isFallback });
+      lastError = upstream;
+      if (!key || pinned) return upstream;
+      excluded.add(key.id);
+      continue;
+    }
     const options = { provider: provider.name, stream: input.stream, timeoutSeconds: network.default_request_timeout_in_seconds, signal: input.signal };
     const reply = choices > 1 ? await exchangeChoices(provider.adapter, call.operation, upstream, sent, options, choices, format) : await exchange(provider.adapter, call.operation, upstream, sent, options);
     if (reply instanceof GatewayError) return reply;
@@ -250,6 +264,7 @@ export async function prepareConnection(
   const key = pinned ?? pickKey(provider.keys, need, excluded);
   if (!key && (provider.keys.length > 0 || !provider.adapter.keyOptional)) return noEligibleKey(provider, need);
   const upstream = upstreamTarget(provider, key, target.model, input);
+  if (upstream instanceof GatewayError) return upstream;
   const built = guarded(() => provider.adapter.buildCall(operation, upstream, input.body, true));
   if (built instanceof GatewayError) return built;
   const call = await authorized(provider.adapter, built, upstream);

@@ -53,6 +53,21 @@ export function effectiveNetwork(network: NetworkConfig): EffectiveNetwork {
   return settings;
 }
 
+/** Families whose calls are signed or authorized with what the key holds (credentials, a service account): no call without one. */
+const SIGNED_FAMILIES: ReadonlySet<string> = new Set(["bedrock", "vertex"]);
+
+/**
+ * A custom provider is some other server speaking the family's format (often a gateway or a
+ * proxy that takes the canonical extras): it gets translated bodies whole. Registered without
+ * keys, it is a server without auth (LM Studio, llama.cpp, a vLLM without a key), which serves
+ * every model and gets no auth header, as the built-in ollama does.
+ */
+function customAdapter(family: string, adapter: ProviderAdapter): ProviderAdapter {
+  const keyOptional = adapter.keyOptional || !SIGNED_FAMILIES.has(family);
+  if (!adapter.translatedBody && keyOptional === adapter.keyOptional) return adapter;
+  return { ...adapter, translatedBody: undefined, keyOptional };
+}
+
 /** Resolves which built-in family a provider belongs to and validates that it can be reached. */
 export function resolveFamily(name: string, custom: { base_provider_type: string } | null | undefined, network: NetworkConfig) {
   if (custom && isBuiltInProvider(name)) throw badRequest(`'${name}' is a built-in provider and cannot carry custom_provider_config`, "custom_provider_config");
@@ -65,10 +80,7 @@ export function resolveFamily(name: string, custom: { base_provider_type: string
   }
   const baseUrl = network.base_url ?? (custom ? undefined : family.defaultBaseUrl);
   if (custom && !baseUrl && !family.adapter.keyOptional) throw badRequest("a custom provider needs network_config.base_url", "network_config.base_url");
-  // A custom provider is some other server speaking the family's format (often a gateway or a
-  // proxy that takes the canonical extras): it gets translated bodies whole.
-  const adapter = custom && family.adapter.translatedBody ? { ...family.adapter, translatedBody: undefined } : family.adapter;
-  return { adapter, baseUrl: baseUrl ?? family.defaultBaseUrl };
+  return { adapter: custom ? customAdapter(familyName, family.adapter) : family.adapter, baseUrl: baseUrl ?? family.defaultBaseUrl };
 }
 
 
