@@ -15,6 +15,7 @@ import { createGovernance } from "./governance";
 import { authenticateCaller } from "./governance/caller";
 import { bodyLimit, DEFAULT_MAX_REQUEST_BODY_MB, serverBodyLimitBytes } from "./http/body-limit";
 import { errorHandler } from "./http/error-handler";
+import { refuseFormBodies } from "./http/form-bodies";
 import { servedRequestsNeverIdle } from "./http/served-requests";
 import { systemRoutes } from "./http/system-routes";
 import { DeferredSettlements } from "./inference/deferred-settlements";
@@ -156,6 +157,7 @@ export async function createGateway({ config: givenConfig, databaseUrl, env = pr
   const app = new Elysia({ normalize: false })
     .use(errorHandler)
     .use(bodyLimit(maxRequestBodyMb))
+    .use(refuseFormBodies)
     .use(servedRequestsNeverIdle)
     .use(access.guard)
     .use(plugins.transport)

@@ -44,6 +44,8 @@ export const errorHandler = new Elysia({ name: "error-handler" }).onError({ as: 
     case "VALIDATION":
       return fromValidation(error, request.url, route).toResponse();
     case "PARSE":
+      // A parser that refused the body said why.
+      if ((error as { cause?: unknown }).cause instanceof GatewayError) return ((error as { cause: GatewayError }).cause).toResponse();
       return new GatewayError({ status: 400, errorType: "caller_invalid_json", message: "request body is not valid JSON", param: "body" }).toResponse();
     case "NOT_FOUND":
       return new GatewayError({ status: 404, errorType: "caller_route_not_found", message: "no route matches this method and path" }).toResponse();
