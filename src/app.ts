@@ -13,9 +13,9 @@ import { openDatabase } from "./db/client";
 import { STOP_GRACE_MS } from "./db/write-retries";
 import { createGovernance } from "./governance";
 import { authenticateCaller } from "./governance/caller";
+import { catalogOutputLimit } from "./governance/pricing/catalog";
 import { bodyLimit, DEFAULT_MAX_REQUEST_BODY_MB, serverBodyLimitBytes } from "./http/body-limit";
 import { errorHandler } from "./http/error-handler";
-import { refuseFormBodies } from "./http/form-bodies";
 import { servedRequestsNeverIdle } from "./http/served-requests";
 import { systemRoutes } from "./http/system-routes";
 import { DeferredSettlements } from "./inference/deferred-settlements";
@@ -114,6 +114,7 @@ export async function createGateway({ config: givenConfig, databaseUrl, env = pr
       return plugins.registry.inferenceHooks;
     },
     price: governance.price,
+    outputLimit: (provider, model) => catalogOutputLimit(provider.customProviderConfig?.base_provider_type ?? provider.name, model),
     modelsVisibleTo: governance.modelsVisibleTo,
     settlements,
     responses,
@@ -157,7 +158,6 @@ export async function createGateway({ config: givenConfig, databaseUrl, env = pr
   const app = new Elysia({ normalize: false })
     .use(errorHandler)
     .use(bodyLimit(maxRequestBodyMb))
-    .use(refuseFormBodies)
     .use(servedRequestsNeverIdle)
     .use(access.guard)
     .use(plugins.transport)

@@ -2,6 +2,7 @@ import { Elysia, ValidationError } from "elysia";
 import { duplicatedColumns } from "../db/duplicate-value";
 import { databaseUnavailable } from "../db/unavailable";
 import { conflict, GatewayError } from "./errors";
+import { formBodyRefused, isFormBody } from "./form-bodies";
 import { fieldFromPath } from "./field-path";
 import { requestPath } from "./request-path";
 
@@ -42,10 +43,10 @@ export const errorHandler = new Elysia({ name: "error-handler" }).onError({ as: 
   if (error instanceof GatewayError) return error.toResponse();
   switch (code) {
     case "VALIDATION":
+      // A JSON route sent a URL-encoded form: what is wrong is the content type, not each field.
+      if (error.type === "body" && isFormBody(request.headers)) return formBodyRefused().toResponse();
       return fromValidation(error, request.url, route).toResponse();
     case "PARSE":
-      // A parser that refused the body said why.
-      if ((error as { cause?: unknown }).cause instanceof GatewayError) return ((error as { cause: GatewayError }).cause).toResponse();
       return new GatewayError({ status: 400, errorType: "caller_invalid_json", message: "request body is not valid JSON", param: "body" }).toResponse();
     case "NOT_FOUND":
       return new GatewayError({ status: 404, errorType: "caller_route_not_found", message: "no route matches this method and path" }).toResponse();

@@ -1,20 +1,19 @@
-import { Elysia } from "elysia";
 import { GatewayError } from "./errors";
 
 const FORM_URLENCODED = "application/x-www-form-urlencoded";
 
+/** Whether a request's body is a URL-encoded form, which curl's `-d` sends by default. */
+export const isFormBody = (headers: Headers) => headers.get("content-type")?.toLowerCase().startsWith(FORM_URLENCODED) === true;
+
 /**
- * Bodies are JSON (multipart forms where an API takes files): a URL-encoded form, which curl's
- * `-d` sends by default, is a 415 that says so, where it was parsed into strings and failed
- * validation field by field (`body field 'messages': Expected array`).
+ * Bodies are JSON (multipart forms where an API takes files): a URL-encoded form a JSON route was
+ * sent is a 415 that says so, where its fields, parsed into strings, failed validation one by one
+ * (`body field 'messages': Expected array`).
  */
-export const refuseFormBodies = new Elysia({ name: "refuse-form-bodies" }).onParse({ as: "global" }, ({ contentType }) => {
-  if (contentType?.toLowerCase().startsWith(FORM_URLENCODED)) {
-    throw new GatewayError({
-      status: 415,
-      errorType: "caller_unsupported_media_type",
-      message: `the request body must be JSON (content-type: application/json), not ${FORM_URLENCODED}`,
-      param: "content-type",
-    });
-  }
-});
+export const formBodyRefused = () =>
+  new GatewayError({
+    status: 415,
+    errorType: "caller_unsupported_media_type",
+    message: `the request body must be JSON (content-type: application/json), not ${FORM_URLENCODED}`,
+    param: "content-type",
+  });
