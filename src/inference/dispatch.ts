@@ -34,6 +34,8 @@ export interface DispatchInput {
   /** The sub-path of an extended endpoint, for passthrough calls. */
   endpoint?: string;
   signal: AbortSignal;
+  /** A model's known output limit (the model catalogue's), which a translated request's output cap is lowered to. */
+  outputLimit?: (provider: RuntimeProvider, model: string) => number | undefined;
 }
 
 /** One step of a request's key/target trail, as the logs keep it: no secrets, only the key's id. */
@@ -68,6 +70,7 @@ interface Answered {
   keyId?: string;
   isFallback: boolean;
   attempts: Attempt[];
+  clampedMaxTokens?: ClampedMaxTokens;
 }
 
 /** Where one attempt goes, with the key's secret; a key whose `env.NAME` variable is not set cannot make it. */
@@ -134,15 +137,23 @@ interface UpstreamCall {
   body: Record<string, unknown>;
   /** The gateway added `stream_options` to ask for usage on the client's behalf. */
   asksForUsage: boolean;
+  clampedMaxTokens?: ClampedMaxTokens;
+}
+
+/** The output cap a translated request asked for, and the target model's known limit it was lowered to. */
+export interface ClampedMaxTokens {
+  requested: number;
+  limit: number;
 }
 
 function upstreamCall(provider: RuntimeProvider, input: DispatchInput, format: WireFormat, model: string, operation: Operation): UpstreamCall | GatewayError {
-  const translated = guarded(() => translateRequest(input.operation, operation, input.format, format, input.body, input.stream));
-  if (translated instanceof GatewayError) return translated;
   const wasTranslated = format !== input.format || operation !== input.operation;
-  const body = wasTranslated && provider.adapter.translatedBody ? provider.adapter.translatedBody(operation, translated, model) : translated;
+  const outputLimit = wasTranslated ? input.outputLimit?.(provider, model) : undefined;
+  const translated = guarded(() => translateRequest(input.operation, operation, input.format, format, input.body, input.stream, outputLimit));
+  if (translated instanceof GatewayError) return translated;
+  const body = wasTranslated && provider.adapter.translatedBody ? provider.adapter.translatedBody(operation, translated.body, model) : translated.body;
   const asksForUsage = input.stream && format === "openai" && "stream_options" in body && !(input.format === "openai" && "stream_options" in input.body);
-  return { operation, body, asksForUsage };
+  return { operation, body, asksForUsage, clampedMaxTokens: translated.clampedFrom === undefined ? undefined : { requested: translated.clampedFrom, limit: outputLimit! } };
 }
 
 /** The body to send: without the usage request to a server known to refuse it. */
@@ -194,7 +205,7 @@ async function attemptTarget(store: ProviderStore, input: DispatchInput, target:
     const answered = reply.ok ? answeredReply(reply, call.operation, replyFormat, network.stream_idle_timeout_in_seconds) : undefined;
     if (answered) {
       if (call.operation !== operation) markLackingResponsesApi(provider, target.model);
-      return { ...answered, target, format: replyFormat, operation: call.operation, keyId: key?.id, isFallback, attempts };
+      return { ...answered, target, format: replyFormat, operation: call.operation, keyId: key?.id, isFallback, attempts, clampedMaxTokens: call.clampedMaxTokens };
     }
     // A 2xx whose body is not the format's reply failed as a 5xx would: retried, then the fallbacks.
     const error = reply.ok ? unreadableReply(provider.name, replyFormat) : reply.error;

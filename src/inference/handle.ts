@@ -6,7 +6,7 @@ import type { ProviderStore } from "../provider-registry/store";
 import type { Continuation, StoredResponses } from "../responses";
 import { inputItemsOf } from "../responses/chain";
 import type { DeferredSettlements } from "./deferred-settlements";
-import { type Attempt, type Dispatched, dispatch } from "./dispatch";
+import { type Attempt, type Dispatched, type DispatchInput, dispatch } from "./dispatch";
 import { type BackgroundResponses, rememberBackground, responseIdOf } from "./background-runs";
 import type { BridgedResponse } from "./formats/openai/responses-reply";
 import { FORMATS } from "./formats/registry";
@@ -39,6 +39,8 @@ export interface Inference {
   settlements: DeferredSettlements;
   /** USD for a reply's usage, computed before the hooks settle so budgets and logs see one figure; undefined when unpriced. */
   price?(reply: PricedReply): number | undefined;
+  /** The most output tokens a model writes in one reply, where known: a translated request asking more is lowered to it. */
+  outputLimit?: DispatchInput["outputLimit"];
   /** Where Responses API calls answered as chats are kept, for `previous_response_id`. */
   responses?: StoredResponses;
   /** Where `background: true` Responses calls to providers without the API run. */
@@ -178,10 +180,14 @@ function keepReplyHeaders(headers: Record<string, string>, reply: Headers, kept:
   }
 }
 
+/** Says that the output cap the client asked for was lowered to the target model's known limit: `<asked> -> <limit>`. */
+const MAX_TOKENS_CLAMPED = "x-gw-max-tokens-clamped";
+
 /** The client's response, in its own format. */
 function clientResponse(result: Dispatched, call: InferenceCall, origin: ReplyOrigin, onReplied: OnReplied | undefined, startedAt: number): Response {
   const headers: Record<string, string> = { "x-gw-provider": result.target.provider, "x-gw-model": headerValueOf(result.target.model) };
   const passthrough = result.format === call.format && result.operation === call.operation;
+  if (result.clampedMaxTokens) headers[MAX_TOKENS_CLAMPED] = `${result.clampedMaxTokens.requested} -> ${result.clampedMaxTokens.limit}`;
   if (isProviderObjectOperation(call.operation)) keepReplyHeaders(headers, result.headers, PROVIDER_OBJECT_CALLS[call.operation].replyHeaders);
   if ("stream" in result) {
     const streamType = FORMATS[call.format]?.streamContentType ?? "text/event-stream";
@@ -285,6 +291,7 @@ async function answer(inference: Inference, call: InferenceCall, context: Reques
     allowedKeyIds: context.allowedKeyIds,
     endpoint: call.endpoint,
     signal: call.request.signal,
+    outputLimit: inference.outputLimit,
   });
   if (call.body.background === true && result.operation === "responses" && "body" in result) await rememberBackground(inference.responses, result);
   let replied = rememberingCreated(inference.objectKeys, call, result);
