@@ -1,9 +1,11 @@
 import { afterAll, afterEach, beforeAll, describe, expect, test } from "bun:test";
 import Anthropic from "@anthropic-ai/sdk";
+import { GoogleGenAI } from "@google/genai";
 import OpenAI from "openai";
 import { startGateway, type TestGateway } from "../support/gateway";
 import { loggedRequest } from "../support/logged-request";
 import { startMockAnthropic, type MockAnthropic } from "../support/mock-anthropic";
+import { type MockGemini, startMockGemini } from "../support/mock-gemini";
 import { type MockOpenAI, startMockOpenAI } from "../support/mock-openai";
 
 // Failures of the same-format path, where the provider's bytes are relayed as they come: each is
@@ -12,9 +14,11 @@ import { type MockOpenAI, startMockOpenAI } from "../support/mock-openai";
 const ANTHROPIC_KEY = "sk-ant-relay";
 let openaiUpstream: MockOpenAI;
 let anthropicUpstream: MockAnthropic;
+let geminiUpstream: MockGemini;
 let gw: TestGateway;
 let openai: OpenAI;
 let anthropic: Anthropic;
+let genai: GoogleGenAI;
 
 const openaiLike = (network: Record<string, unknown>) => ({
   custom_provider_config: { base_provider_type: "openai" },
@@ -25,10 +29,12 @@ const openaiLike = (network: Record<string, unknown>) => ({
 beforeAll(async () => {
   openaiUpstream = startMockOpenAI();
   anthropicUpstream = startMockAnthropic(ANTHROPIC_KEY);
+  geminiUpstream = startMockGemini();
   gw = await startGateway({
     providers: {
       openai: { keys: [{ id: "k", value: "sk-k" }], network_config: { base_url: openaiUpstream.baseUrl } },
       anthropic: { keys: [{ id: "a", value: ANTHROPIC_KEY }], network_config: { base_url: anthropicUpstream.baseUrl } },
+      gemini: { keys: [{ id: "g", value: geminiUpstream.apiKey }], network_config: { base_url: geminiUpstream.geminiBaseUrl } },
       retrying: openaiLike({ max_retries: 1, retry_backoff_initial: 0 }),
       "idle-one-second": openaiLike({ stream_idle_timeout_in_seconds: 1 }),
       "timeout-one-second": openaiLike({ default_request_timeout_in_seconds: 1 }),
@@ -36,6 +42,7 @@ beforeAll(async () => {
   });
   openai = new OpenAI({ baseURL: `${gw.url}/v1`, apiKey: "unused", maxRetries: 0 });
   anthropic = new Anthropic({ baseURL: `${gw.url}/anthropic`, apiKey: "unused", maxRetries: 0 });
+  genai = new GoogleGenAI({ apiKey: "unused", httpOptions: { baseUrl: `${gw.url}/genai` } });
 });
 afterEach(() => {
   openaiUpstream.faults.length = 0;
@@ -45,6 +52,7 @@ afterAll(async () => {
   await gw.close();
   openaiUpstream.stop();
   anthropicUpstream.stop();
+  geminiUpstream.stop();
 });
 
 const tagged = (testCase: string) => ({ headers: { "x-gw-metadata-case": testCase } });
@@ -129,6 +137,15 @@ describe("a stream the provider breaks", () => {
     expect(error).toBeInstanceOf(Anthropic.APIError);
     expect(error).not.toBeInstanceOf(Anthropic.APIConnectionError);
     expect(await loggedRequest(gw, "anthropic-cut")).toMatchObject({ status: "error", error_type: "provider_stream_error" });
+  });
+
+  test("a Gemini stream cut midway ends with Gemini's error chunk, which @google/genai raises", async () => {
+    geminiUpstream.cutNextStream = true;
+    const stream = await genai.models.generateContentStream({ model: "gemini/gemini-2.0-flash", contents: "one two three", config: { httpOptions: { headers: { "x-gw-metadata-case": "gemini-cut" } } } });
+    const { items, error } = await drained(stream);
+    expect(items.length).toBeGreaterThan(0);
+    expect((error as Error | undefined)?.message).toContain("broke off");
+    expect(await loggedRequest(gw, "gemini-cut")).toMatchObject({ status: "error", error_type: "provider_stream_error" });
   });
 
   test("a translated stream cut midway (OpenAI upstream, Anthropic client) is logged as an error too", async () => {
