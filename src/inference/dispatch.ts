@@ -10,7 +10,7 @@ import { hasOneShape, isProviderObjectOperation, type Operation, REQUEST_TYPE, u
 import type { UpstreamCall as ProviderCall, UpstreamSuccess, UpstreamTarget } from "./providers/types";
 import { withoutStreamOptions } from "./formats/openai/stream-usage";
 import { translateRequest, upstreamOperationOf } from "./translate";
-import { readReplyBody, type ReadBody } from "./reply-body";
+import { isStreamReply, readReplyBody, type ReadBody } from "./reply-body";
 import { isRetryable, rotatesKey, unreadableReply } from "./upstream-errors";
 import { keyUnresolved, unsetKeyVariable } from "../provider-registry/unresolved-keys";
 import { authorized, exchange, exchangeChoices, guarded } from "./upstream-exchange";
@@ -239,9 +239,19 @@ async function attemptTarget(store: ProviderStore, input: DispatchInput, target:
   }
 }
 
-/** A successful reply as the client's answer takes it: a body read once (undefined when it does not read as the format's reply), a stream with how long it may be silent. */
+/**
+ * A successful reply as the client's answer takes it: a body read once, a stream with how long it
+ * may be silent; undefined when it is not the format's reply (a stream that came as a page or a
+ * JSON body is let go).
+ */
 function answeredReply(reply: UpstreamSuccess, operation: Operation, format: WireFormat, streamIdleTimeoutSeconds: number) {
-  if ("stream" in reply) return { ...reply, streamIdleTimeoutSeconds };
+  if ("stream" in reply) {
+    if (!isStreamReply(operation, reply.headers)) {
+      reply.stream.cancel().catch(() => undefined);
+      return undefined;
+    }
+    return { ...reply, streamIdleTimeoutSeconds };
+  }
   const read = readReplyBody(operation, format, reply.body);
   return read && { ...reply, read };
 }

@@ -58,3 +58,12 @@ export function readReplyBody(operation: Operation, format: WireFormat, text: st
     return undefined;
   }
 }
+
+/** Operations whose streams are events (SSE, or Bedrock's binary event stream), whatever the provider. */
+const STREAMS_EVENTS: ReadonlySet<Operation> = new Set<Operation>(["chat", "text_completion", "responses"]);
+
+/** What a stream of events never comes as: a web page (a proxy's error), or one JSON body (an error object, a server that ignored `stream`). */
+const NOT_A_STREAM = /text\/html|json/i;
+
+/** Whether a 2xx to a streamed call is a stream at all, by its content type (a reply without one gets the benefit of the doubt). */
+export const isStreamReply = (operation: Operation, headers: Headers) => !STREAMS_EVENTS.has(operation) || !NOT_A_STREAM.test(headers.get("content-type") ?? "");

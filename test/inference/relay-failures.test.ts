@@ -82,6 +82,16 @@ describe("a 2xx that is not the provider's format", () => {
     expect(await loggedRequest(gw, "html-200")).toMatchObject({ status: "error", status_code: 502, error_type: "provider_bad_response" });
   });
 
+  test("a streamed call answered 200 with a page instead of events is the same 502, not a stream that ends empty", async () => {
+    openaiUpstream.faults.push({ kind: "body", body: "<html>oops</html>", contentType: "text/html" });
+    const error = await failureOf(async () => {
+      for await (const _ of await openai.chat.completions.create({ model: "openai/gpt-4o-mini", messages: [{ role: "user", content: "hi" }], stream: true }, tagged("html-stream"))) void _;
+    });
+    expect(error).toBeInstanceOf(OpenAI.APIError);
+    expect((error as InstanceType<typeof OpenAI.APIError>).status).toBe(502);
+    expect(await loggedRequest(gw, "html-stream")).toMatchObject({ status: "error", status_code: 502, error_type: "provider_bad_response" });
+  });
+
   test("it is a failed attempt: retried like a 5xx, so the next answer reaches the client", async () => {
     openaiUpstream.faults.push({ kind: "body", body: "<html>oops</html>", contentType: "application/json" });
     const completion = await openai.chat.completions.create({ model: "retrying/gpt-4o-mini", messages: [{ role: "user", content: "second time" }] }, tagged("html-retried"));
