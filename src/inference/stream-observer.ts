@@ -108,6 +108,11 @@ export function tapStream(stream: ReadableStream<Uint8Array>, tap: ByteTap, guar
           }
         }
       } catch (error) {
+        // A read that failed is the upstream's failure; a write or flush that failed is the client's going.
+        if (!awaitingUpstream) {
+          controller.close(error as Error);
+          return end(true);
+        }
         failure ??= streamFailure(error);
       } finally {
         clearTimeout(idle);
