@@ -14,6 +14,7 @@ import { openDatabase } from "./db/client";
 import { STOP_GRACE_MS } from "./db/write-retries";
 import { createGovernance } from "./governance";
 import { authenticateCaller } from "./governance/caller";
+import { catalogOutputLimit } from "./governance/pricing/catalog";
 import { bodyLimit, DEFAULT_MAX_REQUEST_BODY_MB, serverBodyLimitBytes } from "./http/body-limit";
 import { errorHandler } from "./http/error-handler";
 import { openApiRoutes } from "./http/openapi/routes";
@@ -31,6 +32,7 @@ import { createConversations } from "./conversations";
 import { createStoredResponses } from "./responses";
 import { markInternal } from "./http/internal-requests";
 import { createRequestLogs } from "./logs";
+import { DEFAULT_REFUSED_REQUEST_LOGGING } from "./logs/refused-requests";
 import { LiveFeed } from "./logs/live-feed";
 import { liveFeedRoutes } from "./logs/live-routes";
 import { createMcpGateway, resolveMcpSettings } from "./mcp";
@@ -38,6 +40,7 @@ import { builtinFromHooks, createPlugins, type HostResolver } from "./plugins";
 import { reloadProvidersOnChange } from "./provider-registry/changes";
 import { providerRoutes } from "./provider-registry/routes";
 import { ProviderStore } from "./provider-registry/store";
+import { warnOfUnsetKeyVariables } from "./provider-registry/unresolved-keys";
 import { createTelemetry } from "./telemetry";
 import { createWarp } from "./warp";
 import { createWebhooks } from "./webhooks";
@@ -76,11 +79,13 @@ export async function createGateway({ config: givenConfig, databaseUrl, env = pr
   await seedFromConfig(database.db, config, providers);
   // Where listen() put the gateway: reachable by others, inference stays closed unless that was chosen.
   let exposure: Exposure | undefined;
+  warnOfUnsetKeyVariables(providers.list(), "gateway start");
   // Before anything reads the settings: what PUT /api/config changed applies from the start.
   const runtimeSettings = await createRuntimeSettings(database.db, config, () => (exposure && needsAChoice(exposure, false) ? openingRefusal(exposure.host) : undefined));
   const requestLogs = createRequestLogs(database.db, {
     threads: { url: databaseUrl, authToken: config.database?.auth_token },
     contentLogging: () => config.logs_store?.content_logging ?? true,
+    refusedRequests: () => config.logs_store?.refused_requests ?? DEFAULT_REFUSED_REQUEST_LOGGING,
     retentionDays: () => config.logs_store?.retention_days,
     journalDir: env.GATEWAY_LOG_JOURNAL_DIR || undefined,
   });
@@ -118,6 +123,7 @@ export async function createGateway({ config: givenConfig, databaseUrl, env = pr
       return plugins.registry.inferenceHooks;
     },
     price: governance.price,
+    outputLimit: (provider, model) => catalogOutputLimit(provider.customProviderConfig?.base_provider_type ?? provider.name, model),
     modelsVisibleTo: governance.modelsVisibleTo,
     settlements,
     responses,
@@ -147,7 +153,9 @@ export async function createGateway({ config: givenConfig, databaseUrl, env = pr
     run: (request) => app.handle(markInternal(request)),
     jobFinished: webhooks.jobFinished,
     hasWebhook: webhooks.hasEndpoint,
-    mountRoots: MOUNT_ROOTS,
+    mountRoots: ["/v1", ...MOUNT_ROOTS],
+    exceptUnder: ["/v1/mcp"],
+    checkCaller: (headers) => void authenticateCaller(headers, governance.virtualKeys, governance.organization, governance.requireVirtualKey()),
     maxConcurrentJobs: config.async_inference?.max_concurrent_jobs,
   });
 

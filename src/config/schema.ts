@@ -1,4 +1,5 @@
 import { type Static, Type as t } from "@sinclair/typebox";
+import { RefusedRequestLogging } from "../logs/refused-requests";
 import { McpSettings } from "../mcp/settings";
 import { PluginCreateInput } from "../plugins/schemas";
 import { ProviderSeed } from "../provider-registry/schemas";
@@ -84,6 +85,7 @@ export const GatewayConfig = t.Object(
         {
           content_logging: t.Optional(t.Boolean({ description: "Keep request and response bodies in the logs (default true)." })),
           retention_days: t.Optional(t.Integer({ minimum: 1, description: "Days a log row is kept (unset keeps them)." })),
+          refused_requests: t.Optional(RefusedRequestLogging),
         },
         { additionalProperties: false, description: "Request logs. Changeable while running with PUT /api/config." },
       ),

@@ -2,6 +2,7 @@ import { Elysia, ValidationError } from "elysia";
 import { duplicatedColumns } from "../db/duplicate-value";
 import { databaseUnavailable } from "../db/unavailable";
 import { conflict, GatewayError } from "./errors";
+import { formBodyRefused, isFormBody } from "./form-bodies";
 import { fieldFromPath } from "./field-path";
 import { requestPath } from "./request-path";
 
@@ -42,6 +43,8 @@ export const errorHandler = new Elysia({ name: "error-handler" }).onError({ as: 
   if (error instanceof GatewayError) return error.toResponse();
   switch (code) {
     case "VALIDATION":
+      // A JSON route sent a URL-encoded form: what is wrong is the content type, not each field.
+      if (error.type === "body" && isFormBody(request.headers)) return formBodyRefused().toResponse();
       return fromValidation(error, request.url, route).toResponse();
     case "PARSE":
       // What the body parse hook refused (too deep, a missing virtual key) is wrapped in Elysia's parse error.

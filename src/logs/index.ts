@@ -13,6 +13,7 @@ import { CrashJournal, type RecoveredSegment } from "./crash-journal";
 import { type EncodedRow, rowsOfEncoded } from "./encoded-rows";
 import { driverRowLayout, encodedRowOf, LOG_COLUMN_NAMES, rowFromDriver } from "./log-columns";
 import { requestLogRecorder } from "./recorder";
+import type { RefusedRequestLogging } from "./refused-requests";
 import { scheduleRetention } from "./retention";
 import { requestLogSource } from "./live-source";
 import { logRoutes } from "./routes";
@@ -29,6 +30,8 @@ const ROW_OVERHEAD_BYTES = 1_024;
 export interface RequestLogsOptions {
   /** Whether request and response content is logged (config `logs_store.content_logging`, default true). */
   contentLogging?: () => boolean;
+  /** Config `logs_store.refused_requests`: how a request refused for want of a valid virtual key is logged. */
+  refusedRequests?: () => RefusedRequestLogging;
   /** Config `logs_store.retention_days`; unset or 0 keeps logs forever. */
   retentionDays?: () => number | undefined;
   queueCapacity?: number;
@@ -191,7 +194,7 @@ export function createRequestLogs(db: Database, options: RequestLogsOptions = {}
   return {
     /** Where queries over the logs run without stalling the main thread (the reader thread on a file). */
     read,
-    recorder: requestLogRecorder({ enqueue }, options.contentLogging ?? (() => true)),
+    recorder: requestLogRecorder({ enqueue }, options.contentLogging ?? (() => true), options.refusedRequests),
     routes: logRoutes({ writer: tableWriter, read, queueStatus, clock, exactPercentilesUpTo: options.exactPercentilesUpTo }),
     /** The rows as they are stored, for the live feed (GET /api/ws). */
     liveSource: requestLogSource(read),

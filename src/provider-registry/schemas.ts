@@ -96,6 +96,9 @@ export const NetworkConfig = t.Object({
   base_url: t.Optional(t.String({ format: "uri", description: "Where the provider's API is (default: the provider's own); any OpenAI-compatible server for a custom provider." })),
   extra_headers: t.Optional(t.Record(Str, Str, { description: "Headers sent with every request to the provider." })),
   default_request_timeout_in_seconds: t.Optional(t.Integer({ minimum: 0, description: "How long one provider request may take." })),
+  stream_idle_timeout_in_seconds: t.Optional(
+    t.Integer({ minimum: 0, description: "Seconds a stream may send nothing between chunks before the gateway ends it as timed out; 0 or unset: the request timeout." }),
+  ),
   max_retries: t.Optional(t.Integer({ minimum: 0, maximum: 10, description: "Retries of a 5xx or network error on the same key; a 429 moves to another key." })),
   retry_backoff_initial: t.Optional(t.Integer({ minimum: 0, description: "Milliseconds before the first retry; each further retry doubles it, jittered." })),
   retry_backoff_max: t.Optional(t.Integer({ minimum: 0, description: "Cap in milliseconds on one retry delay." })),
