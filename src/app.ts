@@ -17,6 +17,7 @@ import { authenticateCaller } from "./governance/caller";
 import { catalogOutputLimit } from "./governance/pricing/catalog";
 import { bodyLimit, DEFAULT_MAX_REQUEST_BODY_MB, serverBodyLimitBytes } from "./http/body-limit";
 import { errorHandler } from "./http/error-handler";
+import { GatewayError } from "./http/errors";
 import { openApiRoutes } from "./http/openapi/routes";
 import { type Exposure, needsAChoice, openingRefusal, startRefusal } from "./http/protected-mode";
 import { DEFAULT_MAX_JSON_DEPTH, requestBodies } from "./http/request-bodies";
@@ -32,7 +33,7 @@ import { createConversations } from "./conversations";
 import { createStoredResponses } from "./responses";
 import { markInternal } from "./http/internal-requests";
 import { createRequestLogs } from "./logs";
-import { DEFAULT_REFUSED_REQUEST_LOGGING } from "./logs/refused-requests";
+import { DEFAULT_REFUSED_REQUEST_LOGGING, isRefusedCaller } from "./logs/refused-requests";
 import { LiveFeed } from "./logs/live-feed";
 import { liveFeedRoutes } from "./logs/live-routes";
 import { createMcpGateway, resolveMcpSettings } from "./mcp";
@@ -169,7 +170,13 @@ export async function createGateway({ config: givenConfig, databaseUrl, env = pr
     maxBodyBytes: maxRequestBodyMb * 2 ** 20,
     // Where the virtual key is in a header, a caller without a valid one costs no read and no parse of its body.
     beforeBody: (request) => {
-      if (INFERENCE_ROOTS.some((root) => requestPath(request).startsWith(root))) authenticateCaller(request.headers, governance.virtualKeys, governance.organization, governance.requireVirtualKey());
+      if (!INFERENCE_ROOTS.some((root) => requestPath(request).startsWith(root))) return;
+      try {
+        authenticateCaller(request.headers, governance.virtualKeys, governance.organization, governance.requireVirtualKey());
+      } catch (error) {
+        if (error instanceof GatewayError && isRefusedCaller(error.status)) requestLogs.recordRefusal(request.headers, error);
+        throw error;
+      }
     },
   });
   let draining = false;

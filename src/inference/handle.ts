@@ -94,7 +94,7 @@ export function fallbacksOf(body: Record<string, unknown>, headers: Headers): st
 
 const METADATA_HEADER = "x-gw-metadata-";
 
-function metadataOf(headers: Headers, body: Record<string, unknown>): Record<string, string> {
+export function metadataOf(headers: Headers, body: Record<string, unknown>): Record<string, string> {
   const metadata: Record<string, string> = {};
   if (body.metadata && typeof body.metadata === "object") {
     for (const [key, value] of Object.entries(body.metadata)) if (typeof value === "string") metadata[key] = value;

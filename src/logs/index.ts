@@ -5,6 +5,7 @@ import type { Database } from "../db/client";
 import { embeddedFilePath } from "../db/embedded-file";
 import { type NewRequestLogRow, requestLogs } from "../db/schema/logs";
 import { refusedForItsValues } from "../db/unavailable";
+import type { GatewayError } from "../http/errors";
 import { STOP_GRACE_MS, WRITE_RETRY_DELAYS_MS } from "../db/write-retries";
 import { BatchWriter, rowsWithin } from "./batch-writer";
 import { clientReader } from "./client-reader";
@@ -13,7 +14,7 @@ import { CrashJournal, type RecoveredSegment } from "./crash-journal";
 import { type EncodedRow, rowsOfEncoded } from "./encoded-rows";
 import { driverRowLayout, encodedRowOf, LOG_COLUMN_NAMES, rowFromDriver } from "./log-columns";
 import { requestLogRecorder } from "./recorder";
-import type { RefusedRequestLogging } from "./refused-requests";
+import { DEFAULT_REFUSED_REQUEST_LOGGING, type RefusedRequestLogging, refusedBeforeBodyRow } from "./refused-requests";
 import { scheduleRetention } from "./retention";
 import { requestLogSource } from "./live-source";
 import { logRoutes } from "./routes";
@@ -195,6 +196,10 @@ export function createRequestLogs(db: Database, options: RequestLogsOptions = {}
     /** Where queries over the logs run without stalling the main thread (the reader thread on a file). */
     read,
     recorder: requestLogRecorder({ enqueue }, options.contentLogging ?? (() => true), options.refusedRequests),
+    /** A request refused before its body was read, logged as `logs_store.refused_requests` says. */
+    recordRefusal(headers: Headers, error: GatewayError) {
+      if ((options.refusedRequests?.() ?? DEFAULT_REFUSED_REQUEST_LOGGING) !== "off") enqueue(refusedBeforeBodyRow(headers, error));
+    },
     routes: logRoutes({ writer: tableWriter, read, queueStatus, clock, exactPercentilesUpTo: options.exactPercentilesUpTo }),
     /** The rows as they are stored, for the live feed (GET /api/ws). */
     liveSource: requestLogSource(read),
