@@ -76,7 +76,7 @@ export async function createMcpGateway(options: McpGatewayOptions) {
     .use(perUserHeaderRoutes({ flows, credentials, registry }, (presented) => apiKeys.lookup(presented)))
     .use(mcpLogRoutes(db, () => new Date()))
     .use(toolExecuteRoute(executor, auth))
-    .use(mcpServerRoutes(registry, executor, auth));
+    .use(mcpServerRoutes(registry, executor, auth, settings));
 
   return {
     hook: mcpChatHook({ registry, executor, virtualKeys, agentMaxDepth: settings.agentMaxDepth, keepAliveMs: settings.agentKeepAliveMs, publicBaseUrl: settings.publicBaseUrl, inference: options.inference }),

@@ -5,6 +5,7 @@ import { GatewayError } from "../http/errors";
 import { type CallerAuth, callContextOf } from "./call-context";
 import type { McpClientRegistry } from "./clients/registry";
 import { loadMcpServerSdk, type McpServerSdk } from "./sdk";
+import { assertOriginAllowed, type OriginPolicy } from "./server/origin-guard";
 import { offeredTools } from "./tools/catalogue";
 import type { CallContext, ToolExecutor } from "./tools/executor";
 
@@ -45,11 +46,12 @@ const notAllowed = () => new Response(null, { status: 405, headers: { allow: "PO
  * POST /mcp: the gateway as an MCP server over Streamable HTTP, stateless (a server per request),
  * answering in JSON. Authenticated by virtual key like every inference route (spec 5).
  */
-export const mcpServerRoutes = (registry: McpClientRegistry, executor: ToolExecutor, auth: CallerAuth) =>
+export const mcpServerRoutes = (registry: McpClientRegistry, executor: ToolExecutor, auth: CallerAuth, originPolicy: OriginPolicy) =>
   new Elysia({ name: "mcp-server" })
     .post(
       "/mcp",
-      async ({ request }) => {
+      async ({ request, server: listener }) => {
+        assertOriginAllowed(request, listener?.hostname, originPolicy);
         const context = await callContextOf(request, auth, "mcp_server");
         const sdk = await loadMcpServerSdk();
         const server = gatewayServer(sdk, registry, executor, context);

@@ -18,6 +18,13 @@ export const McpSettings = t.Object(
     per_user_flow_ttl_seconds: t.Optional(t.Integer({ minimum: 1 })),
     /** Base of the authorize_url in mcp_auth_required; default: the origin the request came to. */
     public_base_url: t.Optional(t.String({ pattern: "^https?://" })),
+    /**
+     * Host header values /mcp answers (a name, or name:port; "*" any). Default: the loopback
+     * names when the gateway listens on a loopback address, any host otherwise.
+     */
+    allowed_hosts: t.Optional(t.Array(t.String({ minLength: 1 }))),
+    /** Origins (`https://app.example.com`; "*" any) whose browser pages may call /mcp, besides the gateway's own. */
+    allowed_origins: t.Optional(t.Array(t.String({ minLength: 1 }))),
   },
   { additionalProperties: false },
 );
@@ -32,6 +39,8 @@ export interface ResolvedMcpSettings {
   healthCheckMs: number;
   flowTtlMs: number;
   publicBaseUrl?: string;
+  allowedHosts?: string[];
+  allowedOrigins: string[];
 }
 
 /**
@@ -52,5 +61,7 @@ export function resolveMcpSettings(config: object): ResolvedMcpSettings {
     healthCheckMs: (settings.health_check_interval_seconds ?? 10) * 1000,
     flowTtlMs: (settings.per_user_flow_ttl_seconds ?? 900) * 1000,
     publicBaseUrl: settings.public_base_url?.replace(/\/+$/, ""),
+    allowedHosts: settings.allowed_hosts?.map((host) => host.toLowerCase()),
+    allowedOrigins: (settings.allowed_origins ?? []).map((origin) => origin.toLowerCase().replace(/\/+$/, "")),
   };
 }
