@@ -8,7 +8,16 @@ export const McpSettings = t.Object(
     agent_max_depth: t.Optional(t.Integer({ minimum: 1, maximum: 50 })),
     /** Agent mode on a stream: how often an SSE comment goes out while tools run, so proxies do not close the quiet stream. */
     agent_keepalive_seconds: t.Optional(t.Number({ exclusiveMinimum: 0 })),
+    /** How long a tool may stay silent; each progress notification it sends starts the wait again. */
     tool_execution_timeout_seconds: t.Optional(t.Number({ exclusiveMinimum: 0 })),
+    /** The longest a tool call may run, progress or not (default 10 times the timeout). */
+    tool_execution_max_timeout_seconds: t.Optional(t.Number({ exclusiveMinimum: 0 })),
+    /** Idle MCP sessions on /mcp end after this long (default 1800). */
+    session_idle_timeout_seconds: t.Optional(t.Number({ exclusiveMinimum: 0 })),
+    /** Items per page of the lists /mcp answers (tools, resources, prompts); a cursor gets the next page. */
+    list_page_size: t.Optional(t.Integer({ minimum: 1, maximum: 10_000 })),
+    /** Agent mode on /v1/chat: an upstream's sampling request is answered with the request's model ("model", the default) or refused ("refuse"). */
+    agent_sampling: t.Optional(t.Union([t.Literal("model"), t.Literal("refuse")])),
     /** Reconnect backoff after an upstream drops: doubling from the initial delay up to the cap. */
     reconnect_initial_delay_ms: t.Optional(t.Integer({ minimum: 1 })),
     reconnect_max_delay_ms: t.Optional(t.Integer({ minimum: 1 })),
@@ -34,6 +43,10 @@ export interface ResolvedMcpSettings {
   agentMaxDepth: number;
   agentKeepAliveMs: number;
   toolTimeoutMs: number;
+  toolMaxTimeoutMs: number;
+  sessionIdleMs: number;
+  listPageSize: number;
+  agentSampling: "model" | "refuse";
   reconnectInitialMs: number;
   reconnectMaxMs: number;
   healthCheckMs: number;
@@ -56,6 +69,10 @@ export function resolveMcpSettings(config: object): ResolvedMcpSettings {
     agentMaxDepth: settings.agent_max_depth ?? 10,
     agentKeepAliveMs: (settings.agent_keepalive_seconds ?? 15) * 1000,
     toolTimeoutMs: (settings.tool_execution_timeout_seconds ?? 30) * 1000,
+    toolMaxTimeoutMs: (settings.tool_execution_max_timeout_seconds ?? (settings.tool_execution_timeout_seconds ?? 30) * 10) * 1000,
+    sessionIdleMs: (settings.session_idle_timeout_seconds ?? 1800) * 1000,
+    listPageSize: settings.list_page_size ?? 100,
+    agentSampling: settings.agent_sampling ?? "model",
     reconnectInitialMs: settings.reconnect_initial_delay_ms ?? 1000,
     reconnectMaxMs: settings.reconnect_max_delay_ms ?? 60_000,
     healthCheckMs: (settings.health_check_interval_seconds ?? 10) * 1000,

@@ -53,7 +53,8 @@ describe("/mcp refuses DNS rebinding", () => {
 
   test("loopback names are accepted on a loopback listener, with or without a loopback Origin", async () => {
     const port = new URL(gw.url).port;
-    for (const headers of [{ host: `localhost:${port}` }, { host: `127.0.0.1:${port}`, origin: `http://localhost:5173` }, { host: `[::1]:${port}` }]) {
+    const cases: Record<string, string>[] = [{ host: `localhost:${port}` }, { host: `127.0.0.1:${port}`, origin: `http://localhost:5173` }, { host: `[::1]:${port}` }];
+    for (const headers of cases) {
       const response = await post(gw, INITIALIZE, headers);
       expect({ headers, status: response.status }).toEqual({ headers, status: 200 });
     }

@@ -1,15 +1,12 @@
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
+import type { ClientCapabilities, Tool } from "@modelcontextprotocol/sdk/types.js";
 import { resolveEnvReference } from "../../config/env-reference";
 import type { McpClientConfig } from "../clients/config";
 import { loadedMcpClientSdk, loadMcpClientSdk, type McpClientSdk } from "../sdk";
 
-/** A tool as the upstream server describes it. */
-export interface DiscoveredTool {
-  name: string;
-  description?: string;
-  inputSchema: Record<string, unknown>;
-}
+/** A tool as the upstream server describes it, every field kept (title, annotations, outputSchema, execution, _meta). */
+export type DiscoveredTool = Tool;
 
 /** An initialized MCP session with one upstream server, and the tools it listed. */
 export interface UpstreamSession {
@@ -36,27 +33,36 @@ function transportFor(sdk: McpClientSdk, config: McpClientConfig, extraHeaders: 
   }
 }
 
-async function listAllTools(client: Client, timeoutMs: number): Promise<DiscoveredTool[]> {
+/** Every page of the upstream's tool list. */
+export async function listAllTools(client: Client, timeoutMs: number): Promise<DiscoveredTool[]> {
   const tools: DiscoveredTool[] = [];
   let cursor: string | undefined;
   do {
     const page = await client.listTools(cursor ? { cursor } : undefined, { timeout: timeoutMs });
-    tools.push(...page.tools.map(({ name, description, inputSchema }) => ({ name, description, inputSchema })));
+    tools.push(...page.tools);
     cursor = page.nextCursor;
   } while (cursor);
   return tools;
+}
+
+export interface UpstreamOptions {
+  /** What the gateway declares upstream: sampling, elicitation or roots only for a caller that has them. */
+  capabilities?: ClientCapabilities;
+  /** Sets handlers on the client before it connects (the upstream may use them during initialize). */
+  prepare?: (client: Client, sdk: McpClientSdk) => void;
 }
 
 /**
  * Connects (initialize) and lists the tools. `extraHeaders` carries per-user values; static
  * headers and stdio envs may be `env.NAME` references, resolved here and never stored resolved.
  */
-export async function openUpstream(config: McpClientConfig, extraHeaders: Record<string, string>, timeoutMs: number): Promise<UpstreamSession> {
+export async function openUpstream(config: McpClientConfig, extraHeaders: Record<string, string>, timeoutMs: number, options: UpstreamOptions = {}): Promise<UpstreamSession> {
   const sdk = await loadMcpClientSdk();
-  const client = new sdk.Client(CLIENT_INFO, { capabilities: {} });
+  const client = new sdk.Client(CLIENT_INFO, { capabilities: options.capabilities ?? {} });
+  options.prepare?.(client, sdk);
   try {
     await client.connect(transportFor(sdk, config, extraHeaders), { timeout: timeoutMs });
-    return { client, tools: await listAllTools(client, timeoutMs) };
+    return { client, tools: client.getServerCapabilities()?.tools ? await listAllTools(client, timeoutMs) : [] };
   } catch (error) {
     await client.close().catch(() => undefined);
     throw error;

@@ -1,0 +1,100 @@
+import { Elysia } from "elysia";
+import { notFound } from "../../http/errors";
+import { type CallerAuth, callContextOf } from "../call-context";
+import type { McpClientRegistry } from "../clients/registry";
+import { loadMcpServerSdk, type McpServerSdk } from "../sdk";
+import type { ResolvedMcpSettings } from "../settings";
+import type { CallContext, ToolExecutor } from "../tools/executor";
+import { gatewayServer, type GatewayServerDeps, type SessionState } from "./gateway-server";
+import { assertOriginAllowed } from "./origin-guard";
+import { relayedCapabilities, SessionLinks } from "./session-links";
+import { type GatewaySession, McpSessions } from "./sessions";
+
+const SESSION_HEADER = "mcp-session-id";
+
+const jsonRpcError = (status: number, code: number, message: string) => Response.json({ jsonrpc: "2.0", error: { code, message }, id: null }, { status });
+
+const isInitialize = (sdk: McpServerSdk, body: unknown) => (Array.isArray(body) ? body.some((message) => sdk.isInitializeRequest(message)) : sdk.isInitializeRequest(body));
+
+export interface McpServerOptions {
+  registry: McpClientRegistry;
+  executor: ToolExecutor;
+  auth: CallerAuth;
+  settings: ResolvedMcpSettings;
+}
+
+/**
+ * /mcp (every client, names prefixed per client) and /mcp/{client} (one client, its own names):
+ * the gateway as an MCP server over Streamable HTTP, authenticated by virtual key (spec 5).
+ * An initialize opens a session (Mcp-Session-Id): answers stream as SSE when the call sends
+ * progress, logs or requests, GET opens the server's stream, DELETE ends it. A request without a
+ * session is answered on its own in JSON, as before sessions existed.
+ */
+export function mcpServerRoutes(options: McpServerOptions) {
+  const { registry, executor, auth, settings } = options;
+  const sessions = new McpSessions(registry, settings.sessionIdleMs);
+  const timeouts = { timeoutMs: settings.toolTimeoutMs, maxTimeoutMs: settings.toolMaxTimeoutMs };
+
+  async function openSession(deps: GatewayServerDeps, context: CallContext, body: unknown, request: Request): Promise<Response> {
+    const state: SessionState = { subscriptions: new Set() };
+    const { server, capabilities } = gatewayServer(deps, context, state);
+    const session: GatewaySession = { server, capabilities, state, filter: context.filter, keyId: context.caller.virtualKey?.id, lastSeen: Date.now(), transport: undefined as never };
+    server.oninitialized = () => {
+      const relayed = relayedCapabilities(server.getClientCapabilities());
+      if (Object.keys(relayed).length === 0) return;
+      state.links = new SessionLinks(server, relayed, timeouts, (clientName, uri) => sessions.resourceUpdated(session, clientName, uri));
+    };
+    session.transport = new deps.sdk.WebStandardStreamableHTTPServerTransport({
+      sessionIdGenerator: () => crypto.randomUUID(),
+      onsessioninitialized: (id) => sessions.add(id, session),
+      onsessionclosed: (id) => sessions.end(id),
+    });
+    await server.connect(session.transport);
+    return session.transport.handleRequest(request, { parsedBody: body });
+  }
+
+  async function answerAlone(deps: GatewayServerDeps, context: CallContext, body: unknown, request: Request): Promise<Response> {
+    const { server } = gatewayServer(deps, context, { subscriptions: new Set() });
+    const transport = new deps.sdk.WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+    await server.connect(transport);
+    try {
+      return await transport.handleRequest(request, { parsedBody: body });
+    } finally {
+      await server.close();
+    }
+  }
+
+  async function handle(request: Request, listenerHostname: string | undefined, bound?: string): Promise<Response> {
+    assertOriginAllowed(request, listenerHostname, settings);
+    const context = await callContextOf(request, auth, "mcp_server");
+    if (bound !== undefined) {
+      if (!registry.byName(bound)) throw notFound(`MCP client '${bound}' does not exist`, "caller_mcp_client_not_found");
+      context.filter.bound = bound;
+    }
+    const sdk = await loadMcpServerSdk();
+    const sessionId = request.headers.get(SESSION_HEADER);
+    if (sessionId !== null) {
+      const session = sessions.get(sessionId);
+      if (!session || session.filter.bound !== bound || session.keyId !== context.caller.virtualKey?.id) return jsonRpcError(404, -32001, "Session not found");
+      return session.transport.handleRequest(request);
+    }
+    if (request.method !== "POST") return new Response(null, { status: 405, headers: { allow: "POST" } });
+    let body: unknown;
+    try {
+      body = await request.json();
+    } catch {
+      return jsonRpcError(400, -32700, "Parse error: the body is not JSON");
+    }
+    const deps = { sdk, registry, executor, pageSize: settings.listPageSize };
+    return isInitialize(sdk, body) ? openSession(deps, context, body, request) : answerAlone(deps, context, body, request);
+  }
+
+  const routes = new Elysia({ name: "mcp-server" })
+    .post("/mcp", ({ request, server }) => handle(request, server?.hostname), { parse: "none" })
+    .get("/mcp", ({ request, server }) => handle(request, server?.hostname))
+    .delete("/mcp", ({ request, server }) => handle(request, server?.hostname))
+    .post("/mcp/:client", ({ request, server, params }) => handle(request, server?.hostname, params.client), { parse: "none" })
+    .get("/mcp/:client", ({ request, server, params }) => handle(request, server?.hostname, params.client))
+    .delete("/mcp/:client", ({ request, server, params }) => handle(request, server?.hostname, params.client));
+  return { routes, close: () => sessions.close() };
+}
