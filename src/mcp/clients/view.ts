@@ -1,5 +1,6 @@
 import { redactSecret } from "../../provider-registry/key-secrets";
 import { type RegisteredClient, stateOf, toolsOf } from "./registry";
+import { noToolsSelected } from "./tools-notice";
 
 const redacted = (values: Record<string, string>) => Object.fromEntries(Object.entries(values).map(([name, value]) => [name, redactSecret(value)]));
 
@@ -16,6 +17,8 @@ export function clientView(entry: RegisteredClient) {
     headers: redacted(config.headers),
     per_user_header_keys: config.perUserHeaderKeys,
     tools_to_execute: config.toolsToExecute,
+    /** Set while tools_to_execute is empty: says that every tool is hidden and how to select some. */
+    tools_notice: noToolsSelected(entry) ?? null,
     tools_to_auto_execute: config.toolsToAutoExecute,
     tool_pricing: config.toolPricing,
     state: stateOf(entry),

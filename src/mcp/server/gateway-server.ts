@@ -10,7 +10,7 @@ import type { CallContext, ToolExecutor } from "../tools/executor";
 import { clientVisible } from "../tools/filter";
 import { exposedPromptName, exposedUri, ownerOfName, page } from "./names";
 import type { SessionLinks } from "./session-links";
-import { toolsNotSelectedNotice } from "./tools-notice";
+import { toolsNotSelectedNotice } from "../clients/tools-notice";
 
 const GATEWAY_INFO = { name: "ai-gateway", version: "1.0.0" };
 
@@ -51,13 +51,19 @@ function identityOf(deps: GatewayServerDeps, context: CallContext) {
   return { info: bound.getServerVersion() ?? GATEWAY_INFO, capabilities, instructions: bound.getInstructions() };
 }
 
+/**
+ * A JSON-RPC error as the SDK sends it: `code`, `message`, `data` of what a handler throws. Not an
+ * McpError, whose message starts with its code, which the caller's SDK would write a second time.
+ */
+const rpcError = (code: number, message: string, data?: unknown) => Object.assign(new Error(message), { code, data });
+
 /** An upstream's protocol error keeps its code and says it once; gateway refusals become the MCP error a server would give. */
 function protocolError(sdk: McpServerSdk, error: unknown): Error {
   const clientSdk = loadedMcpClientSdk();
   const cause = error instanceof GatewayError ? error.cause : error;
-  if (clientSdk && cause instanceof clientSdk.McpError) return new sdk.McpError(cause.code, mcpErrorText(cause), cause.data);
-  if (error instanceof GatewayError && error.status < 500) return new sdk.McpError(sdk.ErrorCode.InvalidParams, error.message);
-  return new sdk.McpError(sdk.ErrorCode.InternalError, error instanceof GatewayError ? error.message : "the upstream MCP server failed");
+  if (clientSdk && cause instanceof clientSdk.McpError) return rpcError(cause.code, mcpErrorText(cause), cause.data);
+  if (error instanceof GatewayError && error.status < 500) return rpcError(sdk.ErrorCode.InvalidParams, error.message);
+  return rpcError(sdk.ErrorCode.InternalError, error instanceof GatewayError ? error.message : "the upstream MCP server failed");
 }
 
 /** A refused or failed call: unknown and forbidden tools and the upstream's protocol errors are errors; the rest a tool result the model can read. */
@@ -97,7 +103,7 @@ export function gatewayServer(deps: GatewayServerDeps, context: CallContext, sta
     try {
       return page(items, cursor, pageSize);
     } catch {
-      throw new sdk.McpError(sdk.ErrorCode.InvalidParams, "invalid cursor");
+      throw rpcError(sdk.ErrorCode.InvalidParams, "invalid cursor");
     }
   };
   const clientOf = async (entry: RegisteredClient): Promise<Client | undefined> => (await state.links?.linkFor(entry))?.client ?? entry.connection?.session();
@@ -105,14 +111,14 @@ export function gatewayServer(deps: GatewayServerDeps, context: CallContext, sta
   const owner = (exposed: string, separator: "-" | "+", what: string) => {
     const named = ownerOfName(filter, exposed, separator);
     const entry = named && registry.byName(named.clientName);
-    if (!named || !entry || !clientVisible(filter, entry.config)) throw new sdk.McpError(sdk.ErrorCode.InvalidParams, `no MCP client offers ${what} '${exposed}'`);
+    if (!named || !entry || !clientVisible(filter, entry.config)) throw rpcError(sdk.ErrorCode.InvalidParams, `no MCP client offers ${what} '${exposed}'`);
     return { entry, name: named.name };
   };
   const upstream = async <T>(entry: RegisteredClient, run: (client: Client) => Promise<T>): Promise<T> => {
     const client = await clientOf(entry).catch((error) => {
       throw protocolError(sdk, error);
     });
-    if (!client) throw new sdk.McpError(sdk.ErrorCode.InternalError, `MCP client '${entry.config.name}' is ${entry.connection?.state ?? "not connected"}`);
+    if (!client) throw rpcError(sdk.ErrorCode.InternalError, `MCP client '${entry.config.name}' is ${entry.connection?.state ?? "not connected"}`);
     try {
       return await run(client);
     } catch (error) {

@@ -1,5 +1,4 @@
-import type { RegisteredClient } from "../clients/registry";
-import { toolsOf } from "../clients/registry";
+import { type RegisteredClient, toolsOf } from "./registry";
 
 /** Why a client exposes none of its tools, and how to change that; undefined while it exposes some (or has none). */
 export function noToolsSelected(entry: RegisteredClient): string | undefined {
