@@ -80,7 +80,7 @@ export async function createMcpGateway(options: McpGatewayOptions) {
     .use(server.routes);
 
   return {
-    hook: mcpChatHook({ registry, executor, virtualKeys, agentMaxDepth: settings.agentMaxDepth, keepAliveMs: settings.agentKeepAliveMs, publicBaseUrl: settings.publicBaseUrl, inference: options.inference }),
+    hook: mcpChatHook({ registry, executor, virtualKeys, agentMaxDepth: settings.agentMaxDepth, keepAliveMs: settings.agentKeepAliveMs, publicBaseUrl: settings.publicBaseUrl, inference: options.inference, sampling: settings.agentSampling, timeouts: { timeoutMs: settings.toolTimeoutMs, maxTimeoutMs: settings.toolMaxTimeoutMs } }),
     routes,
     /** The tool calls as they start and end, for the live feed (GET /api/ws). */
     liveSource: mcpLogSource(db),

@@ -50,6 +50,8 @@ export interface UpstreamOptions {
   capabilities?: ClientCapabilities;
   /** Sets handlers on the client before it connects (the upstream may use them during initialize). */
   prepare?: (client: Client, sdk: McpClientSdk) => void;
+  /** The tools are known already (a caller's own session next to the shared one): do not list them. */
+  skipTools?: boolean;
 }
 
 /**
@@ -62,7 +64,7 @@ export async function openUpstream(config: McpClientConfig, extraHeaders: Record
   options.prepare?.(client, sdk);
   try {
     await client.connect(transportFor(sdk, config, extraHeaders), { timeout: timeoutMs });
-    return { client, tools: client.getServerCapabilities()?.tools ? await listAllTools(client, timeoutMs) : [] };
+    return { client, tools: client.getServerCapabilities()?.tools && !options.skipTools ? await listAllTools(client, timeoutMs) : [] };
   } catch (error) {
     await client.close().catch(() => undefined);
     throw error;

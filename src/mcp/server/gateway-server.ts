@@ -1,6 +1,6 @@
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { Server } from "@modelcontextprotocol/sdk/server/index.js";
-import type { CallToolResult, ServerCapabilities } from "@modelcontextprotocol/sdk/types.js";
+import type { CallToolResult, RequestId, ServerCapabilities } from "@modelcontextprotocol/sdk/types.js";
 import { GatewayError } from "../../http/errors";
 import type { McpClientRegistry, RegisteredClient } from "../clients/registry";
 import { loadedMcpClientSdk, type McpServerSdk } from "../sdk";
@@ -34,6 +34,8 @@ export interface SessionState {
   links?: SessionLinks;
   /** Exposed URIs the caller subscribed to. */
   subscriptions: Set<string>;
+  /** The caller's tools/call requests under way, latest last: an upstream's request goes out related to one, on its stream. */
+  callsUnderway: RequestId[];
 }
 
 /** /mcp/{client} is that server: its name, version, instructions and capabilities, as far as the gateway proxies them. */
@@ -159,13 +161,13 @@ export function gatewayServer(deps: GatewayServerDeps, context: CallContext, sta
         notify: (notification: { method: string; params?: object }) => void extra.sendNotification(notification as never).catch(() => undefined),
         ownLink: state.links && (async (entry: RegisteredClient) => state.links!.linkFor(entry)),
       };
-      state.links?.callsUnderway.push(extra.requestId);
+      state.callsUnderway.push(extra.requestId);
       try {
         return (await executor.execute(call, { ...context, relay })) as CallToolResult;
       } catch (error) {
         return failedCall(sdk, error);
       } finally {
-        state.links?.callsUnderway.splice(state.links.callsUnderway.indexOf(extra.requestId), 1);
+        state.callsUnderway.splice(state.callsUnderway.indexOf(extra.requestId), 1);
       }
     });
   }

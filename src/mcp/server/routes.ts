@@ -7,7 +7,8 @@ import type { ResolvedMcpSettings } from "../settings";
 import type { CallContext, ToolExecutor } from "../tools/executor";
 import { gatewayServer, type GatewayServerDeps, type SessionState } from "./gateway-server";
 import { assertOriginAllowed } from "./origin-guard";
-import { relayedCapabilities, SessionLinks } from "./session-links";
+import type { Server } from "@modelcontextprotocol/sdk/server/index.js";
+import { type CallerAnswers, SessionLinks } from "./session-links";
 import { type GatewaySession, McpSessions } from "./sessions";
 
 const SESSION_HEADER = "mcp-session-id";
@@ -15,6 +16,17 @@ const SESSION_HEADER = "mcp-session-id";
 const jsonRpcError = (status: number, code: number, message: string) => Response.json({ jsonrpc: "2.0", error: { code, message }, id: null }, { status });
 
 const isInitialize = (sdk: McpServerSdk, body: unknown) => (Array.isArray(body) ? body.some((message) => sdk.isInitializeRequest(message)) : sdk.isInitializeRequest(body));
+
+/** The session's caller answers what it declared, on the stream of its latest call under way (or its own stream). */
+function answersOf(server: Server, state: SessionState, declared: { sampling?: object; elicitation?: object; roots?: object }, maxTimeoutMs = 0): CallerAnswers {
+  const related = (signal: AbortSignal) => ({ relatedRequestId: state.callsUnderway.at(-1), signal, ...(maxTimeoutMs > 0 ? { timeout: maxTimeoutMs } : {}) });
+  return {
+    ...(declared.sampling ? { sampling: (params, signal) => server.createMessage(params, related(signal)) } : {}),
+    ...(declared.elicitation ? { elicitation: (params, signal) => server.elicitInput(params, related(signal)) } : {}),
+    ...(declared.roots ? { roots: (signal) => server.listRoots(undefined, related(signal)) } : {}),
+    log: (notification) => void server.notification(notification).catch(() => undefined),
+  };
+}
 
 export interface McpServerOptions {
   registry: McpClientRegistry;
@@ -36,13 +48,14 @@ export function mcpServerRoutes(options: McpServerOptions) {
   const timeouts = { timeoutMs: settings.toolTimeoutMs, maxTimeoutMs: settings.toolMaxTimeoutMs };
 
   async function openSession(deps: GatewayServerDeps, context: CallContext, body: unknown, request: Request): Promise<Response> {
-    const state: SessionState = { subscriptions: new Set() };
+    const state: SessionState = { subscriptions: new Set(), callsUnderway: [] };
     const { server, capabilities } = gatewayServer(deps, context, state);
     const session: GatewaySession = { server, capabilities, state, filter: context.filter, keyId: context.caller.virtualKey?.id, lastSeen: Date.now(), transport: undefined as never };
     server.oninitialized = () => {
-      const relayed = relayedCapabilities(server.getClientCapabilities());
-      if (Object.keys(relayed).length === 0) return;
-      state.links = new SessionLinks(server, relayed, timeouts, (clientName, uri) => sessions.resourceUpdated(session, clientName, uri));
+      const { sampling, elicitation, roots } = server.getClientCapabilities() ?? {};
+      if (!sampling && !elicitation && !roots) return;
+      const declared = { ...(sampling ? { sampling } : {}), ...(elicitation ? { elicitation } : {}), ...(roots ? { roots } : {}) };
+      state.links = new SessionLinks(answersOf(server, state, declared, timeouts.maxTimeoutMs), declared, timeouts, (clientName, uri) => sessions.resourceUpdated(session, clientName, uri));
     };
     session.transport = new deps.sdk.WebStandardStreamableHTTPServerTransport({
       sessionIdGenerator: () => crypto.randomUUID(),
@@ -54,7 +67,7 @@ export function mcpServerRoutes(options: McpServerOptions) {
   }
 
   async function answerAlone(deps: GatewayServerDeps, context: CallContext, body: unknown, request: Request): Promise<Response> {
-    const { server } = gatewayServer(deps, context, { subscriptions: new Set() });
+    const { server } = gatewayServer(deps, context, { subscriptions: new Set(), callsUnderway: [] });
     const transport = new deps.sdk.WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
     await server.connect(transport);
     try {

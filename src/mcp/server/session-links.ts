@@ -1,5 +1,4 @@
-import type { Server } from "@modelcontextprotocol/sdk/server/index.js";
-import type { ClientCapabilities, RequestId } from "@modelcontextprotocol/sdk/types.js";
+import type { ClientCapabilities, CreateMessageRequest, CreateMessageResult, ElicitRequest, ElicitResult, ListRootsResult, ServerNotification } from "@modelcontextprotocol/sdk/types.js";
 import type { RegisteredClient } from "../clients/registry";
 import { NotificationRelays } from "../connection/relays";
 import { describeError, openUpstream } from "../connection/upstream";
@@ -10,28 +9,29 @@ interface OpenLink {
   link: Promise<UpstreamLink>;
 }
 
-/** The capabilities of the caller the upstream may use through the gateway. */
-export const relayedCapabilities = (caller: ClientCapabilities | undefined): ClientCapabilities => ({
-  ...(caller?.sampling ? { sampling: caller.sampling } : {}),
-  ...(caller?.elicitation ? { elicitation: caller.elicitation } : {}),
-  ...(caller?.roots ? { roots: caller.roots } : {}),
-});
+/** Who answers an upstream's requests to the caller (each present one is declared upstream), and hears its log messages outside any call. */
+export interface CallerAnswers {
+  sampling?: (params: CreateMessageRequest["params"], signal: AbortSignal) => Promise<CreateMessageResult>;
+  elicitation?: (params: ElicitRequest["params"], signal: AbortSignal) => Promise<ElicitResult>;
+  roots?: (signal: AbortSignal) => Promise<ListRootsResult>;
+  log?: (notification: ServerNotification) => void;
+}
 
 /**
- * A caller that can answer sampling, elicitation or roots requests gets sessions of its own with
- * the upstreams (opened on first use), declaring just those capabilities: the upstream's requests
- * then have one place to go, this caller, on the stream of its call under way.
+ * A caller that can answer sampling, elicitation or roots requests (an MCP client that declares
+ * them, or agent mode answering sampling with the request's model) gets sessions of its own with
+ * the upstreams, opened on first use and declaring just those capabilities: the upstream's
+ * requests then have one place to go, this caller.
  */
 export class SessionLinks {
   private readonly links = new Map<string, OpenLink>();
-  /** The caller's requests under way (tools/call), latest last: where an upstream request is related. */
-  readonly callsUnderway: RequestId[] = [];
 
+  /** `capabilities`: as the caller declared them (sampling, elicitation, roots), each with an answer. */
   constructor(
-    private readonly server: Server,
+    private readonly answers: CallerAnswers,
     private readonly capabilities: ClientCapabilities,
     private readonly timeouts: { timeoutMs: number; maxTimeoutMs: number },
-    private readonly resourceUpdated: (clientName: string, uri: string) => void,
+    private readonly resourceUpdated: (clientName: string, uri: string) => void = () => {},
   ) {}
 
   /** Undefined for per-user clients, whose calls open a session with the caller's own values anyway. */
@@ -59,19 +59,21 @@ export class SessionLinks {
 
   private async open(entry: RegisteredClient): Promise<UpstreamLink> {
     const relays = new NotificationRelays();
-    const related = () => ({ relatedRequestId: this.callsUnderway.at(-1), timeout: this.timeouts.maxTimeoutMs });
+    const { sampling, elicitation, roots, log } = this.answers;
     const { client } = await openUpstream(entry.config, {}, this.timeouts.timeoutMs, {
       capabilities: this.capabilities,
+      skipTools: true,
       prepare: (client, sdk) => {
         client.setNotificationHandler(sdk.ResourceUpdatedNotificationSchema, (notification) => this.resourceUpdated(entry.config.name, notification.params.uri));
         client.setNotificationHandler(sdk.LoggingMessageNotificationSchema, (notification) => {
-          if (!relays.deliver(notification)) void this.server.notification(notification).catch(() => undefined);
+          if (!relays.deliver(notification)) log?.(notification);
         });
-        if (this.capabilities.sampling) client.setRequestHandler(sdk.CreateMessageRequestSchema, (request, extra) => this.server.createMessage(request.params, { ...related(), signal: extra.signal }));
-        if (this.capabilities.elicitation) client.setRequestHandler(sdk.ElicitRequestSchema, (request, extra) => this.server.elicitInput(request.params, { ...related(), signal: extra.signal }));
-        if (this.capabilities.roots) client.setRequestHandler(sdk.ListRootsRequestSchema, (request, extra) => this.server.listRoots(request.params, { ...related(), signal: extra.signal }));
+        if (sampling) client.setRequestHandler(sdk.CreateMessageRequestSchema, (request, extra) => sampling(request.params, extra.signal));
+        if (elicitation) client.setRequestHandler(sdk.ElicitRequestSchema, (request, extra) => elicitation(request.params, extra.signal));
+        if (roots) client.setRequestHandler(sdk.ListRootsRequestSchema, (_request, extra) => roots(extra.signal));
       },
     });
+    client.onclose = () => this.links.get(entry.config.id)?.config === entry.config && this.links.delete(entry.config.id);
     return { client, relays };
   }
 }
