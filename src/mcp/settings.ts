@@ -6,7 +6,7 @@ export const McpSettings = t.Object(
   {
     /** Agent mode: how many rounds of auto-executed tool calls before the reply goes back as is. */
     agent_max_depth: t.Optional(t.Integer({ minimum: 1, maximum: 50 })),
-    /** Agent mode on a stream: how often an SSE comment goes out while tools run, so proxies do not close the quiet stream. */
+    /** Agent mode on a stream, and /mcp's SSE streams: how often an SSE comment goes out while nothing else does, so proxies do not close the quiet stream. */
     agent_keepalive_seconds: t.Optional(t.Number({ exclusiveMinimum: 0 })),
     /** How long a tool may stay silent; each progress notification it sends starts the wait again. */
     tool_execution_timeout_seconds: t.Optional(t.Number({ exclusiveMinimum: 0 })),
@@ -14,6 +14,8 @@ export const McpSettings = t.Object(
     tool_execution_max_timeout_seconds: t.Optional(t.Number({ exclusiveMinimum: 0 })),
     /** Idle MCP sessions on /mcp end after this long (default 1800). */
     session_idle_timeout_seconds: t.Optional(t.Number({ exclusiveMinimum: 0 })),
+    /** At most this many MCP sessions at once on a node (default 10000); beyond, initialize gets 503. */
+    max_sessions: t.Optional(t.Integer({ minimum: 1 })),
     /** Items per page of the lists /mcp answers (tools, resources, prompts); a cursor gets the next page. */
     list_page_size: t.Optional(t.Integer({ minimum: 1, maximum: 10_000 })),
     /** Agent mode on /v1/chat: an upstream's sampling request is answered with the request's model ("model", the default) or refused ("refuse"). */
@@ -45,6 +47,7 @@ export interface ResolvedMcpSettings {
   toolTimeoutMs: number;
   toolMaxTimeoutMs: number;
   sessionIdleMs: number;
+  maxSessions: number;
   listPageSize: number;
   agentSampling: "model" | "refuse";
   reconnectInitialMs: number;
@@ -72,6 +75,7 @@ export function resolveMcpSettings(config: object): ResolvedMcpSettings {
     toolMaxTimeoutMs: (settings.tool_execution_max_timeout_seconds ?? (settings.tool_execution_timeout_seconds ?? 30) * 10) * 1000,
     sessionIdleMs: (settings.session_idle_timeout_seconds ?? 1800) * 1000,
     listPageSize: settings.list_page_size ?? 100,
+    maxSessions: settings.max_sessions ?? 10_000,
     agentSampling: settings.agent_sampling ?? "model",
     reconnectInitialMs: settings.reconnect_initial_delay_ms ?? 1000,
     reconnectMaxMs: settings.reconnect_max_delay_ms ?? 60_000,

@@ -6,12 +6,16 @@ import { loadMcpServerSdk, type McpServerSdk } from "../sdk";
 import type { ResolvedMcpSettings } from "../settings";
 import type { CallContext, ToolExecutor } from "../tools/executor";
 import { gatewayServer, type GatewayServerDeps, type SessionState } from "./gateway-server";
+import { SessionEventStore } from "./event-store";
 import { assertOriginAllowed } from "./origin-guard";
+import { withKeepAlive } from "./sse-keepalive";
 import type { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { type CallerAnswers, SessionLinks } from "./session-links";
 import { type GatewaySession, McpSessions } from "./sessions";
 
 const SESSION_HEADER = "mcp-session-id";
+/** SSE events a session keeps for callers resuming a broken stream. */
+const RESUMABLE_EVENTS = 1000;
 
 const jsonRpcError = (status: number, code: number, message: string) => Response.json({ jsonrpc: "2.0", error: { code, message }, id: null }, { status });
 
@@ -59,11 +63,12 @@ export function mcpServerRoutes(options: McpServerOptions) {
     };
     session.transport = new deps.sdk.WebStandardStreamableHTTPServerTransport({
       sessionIdGenerator: () => crypto.randomUUID(),
+      eventStore: new SessionEventStore(RESUMABLE_EVENTS),
       onsessioninitialized: (id) => sessions.add(id, session),
       onsessionclosed: (id) => sessions.end(id),
     });
     await server.connect(session.transport);
-    return session.transport.handleRequest(request, { parsedBody: body });
+    return withKeepAlive(await session.transport.handleRequest(request, { parsedBody: body }), settings.agentKeepAliveMs);
   }
 
   async function answerAlone(deps: GatewayServerDeps, context: CallContext, body: unknown, request: Request): Promise<Response> {
@@ -89,7 +94,7 @@ export function mcpServerRoutes(options: McpServerOptions) {
     if (sessionId !== null) {
       const session = sessions.get(sessionId);
       if (!session || session.filter.bound !== bound || session.keyId !== context.caller.virtualKey?.id) return jsonRpcError(404, -32001, "Session not found");
-      return session.transport.handleRequest(request);
+      return withKeepAlive(await session.transport.handleRequest(request), settings.agentKeepAliveMs);
     }
     if (request.method !== "POST") return new Response(null, { status: 405, headers: { allow: "POST" } });
     let body: unknown;
@@ -99,7 +104,9 @@ export function mcpServerRoutes(options: McpServerOptions) {
       return jsonRpcError(400, -32700, "Parse error: the body is not JSON");
     }
     const deps = { sdk, registry, executor, pageSize: settings.listPageSize };
-    return isInitialize(sdk, body) ? openSession(deps, context, body, request) : answerAlone(deps, context, body, request);
+    if (!isInitialize(sdk, body)) return answerAlone(deps, context, body, request);
+    if (sessions.size >= settings.maxSessions) return jsonRpcError(503, -32000, "too many MCP sessions on this gateway: try again later, or send requests without a session");
+    return openSession(deps, context, body, request);
   }
 
   const routes = new Elysia({ name: "mcp-server" })

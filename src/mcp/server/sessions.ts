@@ -39,6 +39,10 @@ export class McpSessions {
     this.sweeper.unref?.();
   }
 
+  get size(): number {
+    return this.sessions.size;
+  }
+
   get(id: string): GatewaySession | undefined {
     const session = this.sessions.get(id);
     if (session) session.lastSeen = Date.now();
