@@ -179,3 +179,16 @@ describe("resources, prompts and logging", () => {
     expect(textOf(await client.callTool({ name: "slow", arguments: { steps: 1 } }))).toBe("done in 1 steps");
   });
 });
+
+test("a client's GET shows the resources, templates and prompts it offers, kept up to date like its tools", async () => {
+  type Listed = { clients: Array<{ name: string; resources: unknown[]; resource_templates: unknown[]; prompts: Array<{ name: string }> }> };
+  const deskOf = async () => ((await (await gw.admin("/api/mcp/clients")).json()) as Listed).clients.find((client) => client.name === "desk")!;
+  expect(await deskOf()).toMatchObject({
+    resources: [{ uri: "note://welcome", name: "welcome", description: "", mime_type: "text/plain" }],
+    resource_templates: [{ uri_template: "note://{name}", name: "note", description: "", mime_type: null }],
+    prompts: [{ name: "greet", description: "Greets someone", arguments: [{ name: "who", description: "", required: true }] }],
+  });
+  desk.addPrompt("farewell");
+  const after = await eventually(deskOf, (client) => client.prompts.length === 2, 1_000);
+  expect(after.prompts.map((prompt) => prompt.name)).toEqual(["greet", "farewell"]);
+});

@@ -29,6 +29,8 @@ export interface McpSessionServer {
   readonly logLevels: string[];
   /** Adds a tool and tells every session its list changed. */
   addTool(name: string): void;
+  /** Adds a prompt and tells every session its list changed. */
+  addPrompt(name: string): void;
   /** Tells every session subscribed to `uri` that it changed. */
   updateResource(uri: string): void;
   stop(): Promise<void>;
@@ -48,6 +50,7 @@ export function startMcpSessionServer(): McpSessionServer {
   const cancelled: string[] = [];
   const metas: Array<Record<string, unknown> | undefined> = [];
   const logLevels: string[] = [];
+  const prompts = [{ name: "greet", description: "Greets someone", arguments: [{ name: "who", required: true }] }];
   const tools: Tool[] = [
     {
       name: "slow",
@@ -105,7 +108,7 @@ export function startMcpSessionServer(): McpSessionServer {
       sessions.get(extra.sessionId!)?.subscriptions.add(request.params.uri);
       return {};
     });
-    server.setRequestHandler(ListPromptsRequestSchema, () => ({ prompts: [{ name: "greet", description: "Greets someone", arguments: [{ name: "who", required: true }] }] }));
+    server.setRequestHandler(ListPromptsRequestSchema, () => ({ prompts }));
     server.setRequestHandler(GetPromptRequestSchema, (request) => ({ messages: [{ role: "user", content: { type: "text", text: `Say hello to ${request.params.arguments?.who}` } }] }));
     server.setRequestHandler(SetLevelRequestSchema, (request) => {
       logLevels.push(request.params.level);
@@ -139,6 +142,10 @@ export function startMcpSessionServer(): McpSessionServer {
     addTool(name) {
       tools.push({ name, description: `the ${name} tool`, inputSchema: { type: "object" } });
       for (const { server } of sessions.values()) void server.sendToolListChanged();
+    },
+    addPrompt(name) {
+      prompts.push({ name, description: `the ${name} prompt`, arguments: [] });
+      for (const { server } of sessions.values()) void server.sendPromptListChanged();
     },
     updateResource(uri) {
       for (const { server, subscriptions } of sessions.values()) if (subscriptions.has(uri)) void server.sendResourceUpdated({ uri });

@@ -3,7 +3,7 @@ import { retryDelayMs } from "../../inference/backoff";
 import type { McpClientConfig } from "../clients/config";
 import { loadedMcpClientSdk } from "../sdk";
 import { type ListKind, NotificationRelays, type UpstreamEvents, watchUpstream } from "./relays";
-import { type DiscoveredTool, describeError, listAllTools, openUpstream } from "./upstream";
+import { type DiscoveredTool, describeError, EMPTY_CATALOGUE, listAllTools, listCatalogue, openUpstream, type UpstreamCatalogue } from "./upstream";
 
 export type ConnectionState = "connecting" | "connected" | "disconnected" | "error" | "closed";
 
@@ -28,6 +28,8 @@ function isProtocolAnswer(error: unknown): boolean {
 export class SupervisedConnection {
   state: ConnectionState = "connecting";
   tools: DiscoveredTool[] = [];
+  /** Resources, templates and prompts, kept like the tools: listed at connect and on list_changed. */
+  catalogue: UpstreamCatalogue = EMPTY_CATALOGUE;
   lastError?: string;
   private client?: Client;
   private attempt = 0;
@@ -104,7 +106,11 @@ export class SupervisedConnection {
       const { client, tools } = await openUpstream(this.config, {}, this.timings.requestTimeoutMs, {
         prepare: (client, sdk) => watchUpstream(client, sdk, { listChanged: (kind) => void this.listChanged(client, kind), resourceUpdated: (uri) => this.events.resourceUpdated(uri) }, this.relays),
       });
+      // A server whose resources or prompts fail to list still serves its tools.
+      const listed = (kind: "resources" | "prompts") => listCatalogue(client, kind, this.timings.requestTimeoutMs).catch(() => ({}));
+      const catalogue: UpstreamCatalogue = { ...EMPTY_CATALOGUE, ...(await listed("resources")), ...(await listed("prompts")) };
       if (this.closed) return void (await client.close());
+      this.catalogue = catalogue;
       client.onclose = () => client === this.client && this.dropped("the connection closed");
       this.client = client;
       this.tools = tools;
@@ -122,14 +128,18 @@ export class SupervisedConnection {
 
   /** The upstream changed a list: tools are listed again before the callers hear of it. */
   private async listChanged(client: Client, kind: ListKind): Promise<void> {
-    if (kind === "tools") {
-      try {
+    try {
+      if (kind === "tools") {
         const tools = await listAllTools(client, this.timings.requestTimeoutMs);
         if (client !== this.client) return;
         this.tools = tools;
-      } catch (error) {
-        return this.noteFailure(client, error);
+      } else {
+        const listed = await listCatalogue(client, kind, this.timings.requestTimeoutMs);
+        if (client !== this.client) return;
+        this.catalogue = { ...this.catalogue, ...listed };
       }
+    } catch (error) {
+      return this.noteFailure(client, error);
     }
     this.events.listChanged(kind);
   }

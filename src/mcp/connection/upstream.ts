@@ -1,6 +1,6 @@
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
-import type { ClientCapabilities, Tool } from "@modelcontextprotocol/sdk/types.js";
+import type { ClientCapabilities, Prompt, Resource, ResourceTemplate, Tool } from "@modelcontextprotocol/sdk/types.js";
 import { resolveEnvReference } from "../../config/env-reference";
 import type { McpClientConfig } from "../clients/config";
 import { loadedMcpClientSdk, loadMcpClientSdk, type McpClientSdk } from "../sdk";
@@ -43,6 +43,39 @@ export async function listAllTools(client: Client, timeoutMs: number): Promise<D
     cursor = page.nextCursor;
   } while (cursor);
   return tools;
+}
+
+/** Every page of a list, however the upstream pages it. */
+export async function allPages<T>(list: (cursor: string | undefined) => Promise<{ items: T[]; nextCursor?: string }>): Promise<T[]> {
+  const items: T[] = [];
+  let cursor: string | undefined;
+  do {
+    const next = await list(cursor);
+    items.push(...next.items);
+    cursor = next.nextCursor;
+  } while (cursor);
+  return items;
+}
+
+/** What an upstream offers besides tools, as the dashboard shows it. */
+export interface UpstreamCatalogue {
+  resources: Resource[];
+  resourceTemplates: ResourceTemplate[];
+  prompts: Prompt[];
+}
+
+export const EMPTY_CATALOGUE: UpstreamCatalogue = { resources: [], resourceTemplates: [], prompts: [] };
+
+/** The upstream's resources and templates (`kind` "resources") or prompts, when it offers them. */
+export async function listCatalogue(client: Client, kind: "resources" | "prompts", timeoutMs: number): Promise<Partial<UpstreamCatalogue>> {
+  const options = { timeout: timeoutMs };
+  if (!client.getServerCapabilities()?.[kind]) return kind === "resources" ? { resources: [], resourceTemplates: [] } : { prompts: [] };
+  if (kind === "prompts") return { prompts: await allPages(async (cursor) => ((page) => ({ items: page.prompts, nextCursor: page.nextCursor }))(await client.listPrompts(cursor ? { cursor } : undefined, options))) };
+  const [resources, resourceTemplates] = await Promise.all([
+    allPages(async (cursor) => ((page) => ({ items: page.resources, nextCursor: page.nextCursor }))(await client.listResources(cursor ? { cursor } : undefined, options))),
+    allPages(async (cursor) => ((page) => ({ items: page.resourceTemplates, nextCursor: page.nextCursor }))(await client.listResourceTemplates(cursor ? { cursor } : undefined, options))),
+  ]);
+  return { resources, resourceTemplates };
 }
 
 export interface UpstreamOptions {

@@ -3,6 +3,7 @@ import type { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import type { CallToolResult, RequestId, ServerCapabilities } from "@modelcontextprotocol/sdk/types.js";
 import { GatewayError } from "../../http/errors";
 import type { McpClientRegistry, RegisteredClient } from "../clients/registry";
+import { allPages } from "../connection/upstream";
 import { loadedMcpClientSdk, type McpServerSdk } from "../sdk";
 import { mcpErrorText } from "../tools/call-result";
 import { offeredTools } from "../tools/catalogue";
@@ -75,18 +76,6 @@ function failedCall(sdk: McpServerSdk, error: unknown): CallToolResult {
   if (error.status === 404 || error.status === 403 || (clientSdk && error.cause instanceof clientSdk.McpError)) throw protocolError(sdk, error);
   const authRequired = error.extra.mcp_auth_required;
   return { isError: true, content: [{ type: "text", text: error.message }], ...(authRequired ? { _meta: { mcp_auth_required: authRequired } } : {}) };
-}
-
-/** Every page of an upstream list. */
-async function allPages<T>(list: (cursor: string | undefined) => Promise<{ items: T[]; nextCursor?: string }>): Promise<T[]> {
-  const items: T[] = [];
-  let cursor: string | undefined;
-  do {
-    const next = await list(cursor);
-    items.push(...next.items);
-    cursor = next.nextCursor;
-  } while (cursor);
-  return items;
 }
 
 /**
