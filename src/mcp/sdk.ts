@@ -55,6 +55,7 @@ async function importServerSdk() {
     GetPromptRequestSchema: types.GetPromptRequestSchema,
     CompleteRequestSchema: types.CompleteRequestSchema,
     SetLevelRequestSchema: types.SetLevelRequestSchema,
+    RootsListChangedNotificationSchema: types.RootsListChangedNotificationSchema,
     isInitializeRequest: types.isInitializeRequest,
     McpError: types.McpError,
     ErrorCode: types.ErrorCode,

@@ -4,6 +4,7 @@ import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/
 import {
   type ClientCapabilities,
   CreateMessageRequestSchema,
+  ListRootsRequestSchema,
   LoggingMessageNotificationSchema,
   type Progress,
   ResourceUpdatedNotificationSchema,
@@ -96,6 +97,25 @@ describe("during a call through /mcp", () => {
     expect(asked).toEqual(["What is six times seven?"]);
     expect(desk.sessionCapabilities.some((capabilities) => capabilities.sampling !== undefined)).toBe(true);
     expect(desk.sessionCapabilities[0]).toEqual({});
+  });
+
+  test("roots: an upstream's roots/list reaches the caller, and the caller's roots list_changed reaches the upstream", async () => {
+    const client = await connect("/mcp", { roots: { listChanged: true } });
+    client.setRequestHandler(ListRootsRequestSchema, () => ({ roots: [{ uri: "file:///work", name: "work" }] }));
+    expect(textOf(await client.callTool({ name: "desk-roots", arguments: {} }))).toBe("file:///work");
+    const before = desk.rootsChanges.count;
+    await client.sendRootsListChanged();
+    expect(await eventually(async () => desk.rootsChanges.count, (count) => count > before)).toBe(before + 1);
+  });
+
+  test("resource links and embedded resources in a result point at the exposed URI, which reads through the gateway", async () => {
+    const client = await connect();
+    const result = await client.callTool({ name: "desk-link", arguments: {} });
+    expect(result.content).toEqual([
+      { type: "resource_link", uri: "desk+note://welcome", name: "welcome" },
+      { type: "resource", resource: { uri: "desk+note://welcome", mimeType: "text/plain", text: "note welcome" } },
+    ]);
+    expect((await client.readResource({ uri: "desk+note://welcome" })).contents[0]).toMatchObject({ text: "note welcome" });
   });
 
   test("an upstream's protocol error keeps its code and says it once", async () => {

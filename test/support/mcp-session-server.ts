@@ -10,9 +10,11 @@ import {
   ListPromptsRequestSchema,
   ListResourcesRequestSchema,
   ListResourceTemplatesRequestSchema,
+  ListRootsResultSchema,
   ListToolsRequestSchema,
   McpError,
   ReadResourceRequestSchema,
+  RootsListChangedNotificationSchema,
   SetLevelRequestSchema,
   SubscribeRequestSchema,
   type Tool,
@@ -27,6 +29,8 @@ export interface McpSessionServer {
   /** The `_meta` of every tools/call. */
   readonly metas: Array<Record<string, unknown> | undefined>;
   readonly logLevels: string[];
+  /** How many notifications/roots/list_changed arrived. */
+  readonly rootsChanges: { count: number };
   /** Adds a tool and tells every session its list changed. */
   addTool(name: string): void;
   /** Adds a prompt and tells every session its list changed. */
@@ -50,6 +54,7 @@ export function startMcpSessionServer(): McpSessionServer {
   const cancelled: string[] = [];
   const metas: Array<Record<string, unknown> | undefined> = [];
   const logLevels: string[] = [];
+  const rootsChanges = { count: 0 };
   const prompts = [{ name: "greet", description: "Greets someone", arguments: [{ name: "who", required: true }] }];
   const tools: Tool[] = [
     {
@@ -63,11 +68,14 @@ export function startMcpSessionServer(): McpSessionServer {
     },
     { name: "ask_model", description: "Asks the caller's model", inputSchema: { type: "object", properties: { question: { type: "string" } } } },
     { name: "strict", description: "Refuses its arguments", inputSchema: { type: "object" } },
+    { name: "link", description: "Points at its welcome note", inputSchema: { type: "object" } },
+    { name: "roots", description: "Names the caller's roots", inputSchema: { type: "object" } },
   ];
 
   function createServer(): Server {
     const server = new Server({ name: "desk", version: "2.0.0" }, { capabilities: { tools: { listChanged: true }, resources: { subscribe: true, listChanged: true }, prompts: { listChanged: true }, logging: {} } });
     server.oninitialized = () => sessionCapabilities.push(server.getClientCapabilities() ?? {});
+    server.setNotificationHandler(RootsListChangedNotificationSchema, () => void rootsChanges.count++);
     server.setRequestHandler(ListToolsRequestSchema, () => ({ tools }));
     server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
       metas.push(request.params._meta);
@@ -90,6 +98,17 @@ export function startMcpSessionServer(): McpSessionServer {
         case "ask_model": {
           const answer = await extra.sendRequest({ method: "sampling/createMessage", params: { messages: [{ role: "user", content: { type: "text", text: String(args.question) } }], maxTokens: 50 } }, CreateMessageResultSchema);
           return text(`the model said: ${answer.content.type === "text" ? answer.content.text : answer.content.type}`);
+        }
+        case "link":
+          return {
+            content: [
+              { type: "resource_link", uri: "note://welcome", name: "welcome" },
+              { type: "resource", resource: { uri: "note://welcome", mimeType: "text/plain", text: "note welcome" } },
+            ],
+          };
+        case "roots": {
+          const { roots } = await extra.sendRequest({ method: "roots/list" }, ListRootsResultSchema);
+          return text(roots.map((root) => root.uri).join(","));
         }
         case "strict":
           throw new McpError(ErrorCode.InvalidParams, "city is required");
@@ -139,6 +158,7 @@ export function startMcpSessionServer(): McpSessionServer {
     cancelled,
     metas,
     logLevels,
+    rootsChanges,
     addTool(name) {
       tools.push({ name, description: `the ${name} tool`, inputSchema: { type: "object" } });
       for (const { server } of sessions.values()) void server.sendToolListChanged();

@@ -9,7 +9,7 @@ import { mcpErrorText } from "../tools/call-result";
 import { offeredTools } from "../tools/catalogue";
 import type { CallContext, ToolExecutor } from "../tools/executor";
 import { clientVisible } from "../tools/filter";
-import { exposedPromptName, exposedUri, ownerOfName, page } from "./names";
+import { exposedPromptName, exposedUri, ownerOfName, page, withExposedUris } from "./names";
 import type { SessionLinks } from "./session-links";
 import { toolsNotSelectedNotice } from "../clients/tools-notice";
 
@@ -152,7 +152,9 @@ export function gatewayServer(deps: GatewayServerDeps, context: CallContext, sta
       };
       state.callsUnderway.push(extra.requestId);
       try {
-        return (await executor.execute(call, { ...context, relay })) as CallToolResult;
+        const result = (await executor.execute(call, { ...context, relay })) as CallToolResult;
+        const clientName = ownerOfName(filter, request.params.name, "-")?.clientName;
+        return clientName && Array.isArray(result.content) ? { ...result, content: result.content.map((block) => withExposedUris(filter, clientName, block)) } : result;
       } catch (error) {
         return failedCall(sdk, error);
       } finally {
@@ -216,7 +218,8 @@ export function gatewayServer(deps: GatewayServerDeps, context: CallContext, sta
     });
     server.setRequestHandler(sdk.GetPromptRequestSchema, async (request) => {
       const { entry, name } = owner(request.params.name, "-", "the prompt");
-      return upstream(entry, (client) => client.getPrompt({ ...request.params, name }));
+      const result = await upstream(entry, (client) => client.getPrompt({ ...request.params, name }));
+      return { ...result, messages: result.messages.map((message) => ({ ...message, content: withExposedUris(filter, entry.config.name, message.content) })) };
     });
   }
 
@@ -246,5 +249,6 @@ export function gatewayServer(deps: GatewayServerDeps, context: CallContext, sta
       return {};
     });
   }
+  server.setNotificationHandler(sdk.RootsListChangedNotificationSchema, () => state.links?.rootsChanged());
   return { server, capabilities };
 }

@@ -21,3 +21,14 @@ export function page<T>(items: T[], cursor: string | undefined, size: number): {
   const end = offset + size;
   return { items: items.slice(offset, end), ...(end < items.length ? { nextCursor: Buffer.from(String(end)).toString("base64url") } : {}) };
 }
+
+type Block = { type: string; uri?: string; resource?: { uri: string } };
+
+/** Resource links and embedded resources in content point at exposed URIs, so the caller can read them through the gateway. */
+export function withExposedUris<T>(filter: ToolFilter, clientName: string, content: T): T {
+  if (filter.bound !== undefined || !content || typeof content !== "object") return content;
+  const block = content as unknown as Block;
+  if (block.type === "resource_link" && typeof block.uri === "string") return { ...block, uri: exposedUri(filter, clientName, block.uri) } as T;
+  if (block.type === "resource" && block.resource && typeof block.resource.uri === "string") return { ...block, resource: { ...block.resource, uri: exposedUri(filter, clientName, block.resource.uri) } } as T;
+  return content;
+}

@@ -46,6 +46,11 @@ export class SessionLinks {
     return link;
   }
 
+  /** The caller's roots changed: every upstream session of its own hears it. */
+  async rootsChanged(): Promise<void> {
+    await Promise.all([...this.links.values()].map(async (open) => (await open.link.catch(() => undefined))?.client.sendRootsListChanged().catch(() => undefined)));
+  }
+
   async close(): Promise<void> {
     const open = [...this.links.values()];
     this.links.clear();
