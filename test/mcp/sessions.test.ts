@@ -99,5 +99,16 @@ describe("Streamable HTTP sessions on /mcp", () => {
     expect((await open.listPrompts()).prompts.map((prompt) => prompt.name)).toEqual(["desk-greet"]);
     await open.close();
   });
-});
 
+  test("every request of a session is checked again: a key's narrowed mcp_configs apply to the session it already has", async () => {
+    const key = await createVirtualKey(gw, "narrowed", { mcp_configs: [{ mcp_client_name: "weather", tools_to_execute: ["*"] }] });
+    const client = new Client({ name: "narrowed", version: "1.0.0" });
+    await client.connect(new StreamableHTTPClientTransport(new URL(`${gw.url}/mcp`), { requestInit: { headers: { authorization: `Bearer ${key.value}` } } }));
+    expect((await client.listTools()).tools.map((tool) => tool.name).sort()).toEqual(["weather-add", "weather-fail", "weather-get_weather"]);
+    const narrowed = await gw.admin(`/api/governance/virtual-keys/${key.id}`, { method: "PUT", json: { mcp_configs: [{ mcp_client_name: "weather", tools_to_execute: ["add"] }] } });
+    expect(narrowed.status).toBe(200);
+    expect((await client.listTools()).tools.map((tool) => tool.name)).toEqual(["weather-add"]);
+    await expect(client.callTool({ name: "weather-get_weather", arguments: { city: "Oslo" } })).rejects.toThrow(/not allowed/);
+    await client.close();
+  });
+});

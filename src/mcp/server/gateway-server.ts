@@ -35,6 +35,8 @@ export interface SessionState {
   links?: SessionLinks;
   /** Exposed URIs the caller subscribed to. */
   subscriptions: Set<string>;
+  /** The latest request's caller and filter (the session's key is checked to be the same). */
+  context: CallContext;
   /** The caller's tools/call requests under way, latest last: an upstream's request goes out related to one, on its stream. */
   callsUnderway: RequestId[];
 }
@@ -83,10 +85,11 @@ function failedCall(sdk: McpServerSdk, error: unknown): CallToolResult {
  * and prompts of the upstreams this caller may see, named apart per client (or unchanged on
  * /mcp/{client}), each request passed to the upstream that owns the name.
  */
-export function gatewayServer(deps: GatewayServerDeps, context: CallContext, state: SessionState): { server: Server; capabilities: ServerCapabilities } {
+export function gatewayServer(deps: GatewayServerDeps, state: SessionState): { server: Server; capabilities: ServerCapabilities } {
   const { sdk, registry, executor, pageSize } = deps;
-  const { filter } = context;
-  const identity = identityOf(deps, context);
+  // Read per request: a session's later requests re-authenticate and bring their own headers.
+  const filterNow = () => state.context.filter;
+  const identity = identityOf(deps, state.context);
   const server = new sdk.Server(identity.info, { capabilities: identity.capabilities, instructions: identity.instructions });
   const capabilities = identity.capabilities;
 
@@ -98,11 +101,11 @@ export function gatewayServer(deps: GatewayServerDeps, context: CallContext, sta
     }
   };
   const clientOf = async (entry: RegisteredClient): Promise<Client | undefined> => (await state.links?.linkFor(entry))?.client ?? entry.connection?.session();
-  const visibleClients = () => registry.list().filter((entry) => clientVisible(filter, entry.config));
+  const visibleClients = () => registry.list().filter((entry) => clientVisible(filterNow(), entry.config));
   const owner = (exposed: string, separator: "-" | "+", what: string) => {
-    const named = ownerOfName(filter, exposed, separator);
+    const named = ownerOfName(filterNow(), exposed, separator);
     const entry = named && registry.byName(named.clientName);
-    if (!named || !entry || !clientVisible(filter, entry.config)) throw rpcError(sdk.ErrorCode.InvalidParams, `no MCP client offers ${what} '${exposed}'`);
+    if (!named || !entry || !clientVisible(filterNow(), entry.config)) throw rpcError(sdk.ErrorCode.InvalidParams, `no MCP client offers ${what} '${exposed}'`);
     return { entry, name: named.name };
   };
   const upstream = async <T>(entry: RegisteredClient, run: (client: Client) => Promise<T>): Promise<T> => {
@@ -125,7 +128,7 @@ export function gatewayServer(deps: GatewayServerDeps, context: CallContext, sta
         try {
           return await list(client, entry);
         } catch (error) {
-          if (filter.bound !== undefined) throw protocolError(sdk, error);
+          if (filterNow().bound !== undefined) throw protocolError(sdk, error);
           return [];
         }
       }),
@@ -135,7 +138,7 @@ export function gatewayServer(deps: GatewayServerDeps, context: CallContext, sta
 
   if (capabilities.tools) {
     server.setRequestHandler(sdk.ListToolsRequestSchema, (request) => {
-      const tools = offeredTools(registry, filter).map((tool) => ({ ...(tool.definition ?? { inputSchema: { type: "object" as const } }), name: tool.exposedName }));
+      const tools = offeredTools(registry, filterNow()).map((tool) => ({ ...(tool.definition ?? { inputSchema: { type: "object" as const } }), name: tool.exposedName }));
       const { items, nextCursor } = paged(tools, request.params?.cursor);
       const notice = toolsNotSelectedNotice(visibleClients());
       return { tools: items, ...(nextCursor ? { nextCursor } : {}), ...(notice ? { _meta: { "ai-gateway/notice": notice } } : {}) };
@@ -152,9 +155,9 @@ export function gatewayServer(deps: GatewayServerDeps, context: CallContext, sta
       };
       state.callsUnderway.push(extra.requestId);
       try {
-        const result = (await executor.execute(call, { ...context, relay })) as CallToolResult;
-        const clientName = ownerOfName(filter, request.params.name, "-")?.clientName;
-        return clientName && Array.isArray(result.content) ? { ...result, content: result.content.map((block) => withExposedUris(filter, clientName, block)) } : result;
+        const result = (await executor.execute(call, { ...state.context, relay })) as CallToolResult;
+        const clientName = ownerOfName(filterNow(), request.params.name, "-")?.clientName;
+        return clientName && Array.isArray(result.content) ? { ...result, content: result.content.map((block) => withExposedUris(filterNow(), clientName, block)) } : result;
       } catch (error) {
         return failedCall(sdk, error);
       } finally {
@@ -169,7 +172,7 @@ export function gatewayServer(deps: GatewayServerDeps, context: CallContext, sta
         (await allPages(async (cursor) => {
           const result = await client.listResources(cursor ? { cursor } : undefined);
           return { items: result.resources, nextCursor: result.nextCursor };
-        })).map((resource) => ({ ...resource, uri: exposedUri(filter, entry.config.name, resource.uri) })),
+        })).map((resource) => ({ ...resource, uri: exposedUri(filterNow(), entry.config.name, resource.uri) })),
       );
       const { items, nextCursor } = paged(resources, request.params?.cursor);
       return { resources: items, ...(nextCursor ? { nextCursor } : {}) };
@@ -179,7 +182,7 @@ export function gatewayServer(deps: GatewayServerDeps, context: CallContext, sta
         (await allPages(async (cursor) => {
           const result = await client.listResourceTemplates(cursor ? { cursor } : undefined);
           return { items: result.resourceTemplates, nextCursor: result.nextCursor };
-        })).map((template) => ({ ...template, uriTemplate: exposedUri(filter, entry.config.name, template.uriTemplate) })),
+        })).map((template) => ({ ...template, uriTemplate: exposedUri(filterNow(), entry.config.name, template.uriTemplate) })),
       );
       const { items, nextCursor } = paged(templates, request.params?.cursor);
       return { resourceTemplates: items, ...(nextCursor ? { nextCursor } : {}) };
@@ -187,7 +190,7 @@ export function gatewayServer(deps: GatewayServerDeps, context: CallContext, sta
     server.setRequestHandler(sdk.ReadResourceRequestSchema, async (request) => {
       const { entry, name } = owner(request.params.uri, "+", "the resource");
       const result = await upstream(entry, (client) => client.readResource({ ...request.params, uri: name }));
-      return { ...result, contents: result.contents.map((content) => ({ ...content, uri: exposedUri(filter, entry.config.name, content.uri) })) };
+      return { ...result, contents: result.contents.map((content) => ({ ...content, uri: exposedUri(filterNow(), entry.config.name, content.uri) })) };
     });
     if (capabilities.resources.subscribe) {
       server.setRequestHandler(sdk.SubscribeRequestSchema, async (request) => {
@@ -211,7 +214,7 @@ export function gatewayServer(deps: GatewayServerDeps, context: CallContext, sta
         (await allPages(async (cursor) => {
           const result = await client.listPrompts(cursor ? { cursor } : undefined);
           return { items: result.prompts, nextCursor: result.nextCursor };
-        })).map((prompt) => ({ ...prompt, name: exposedPromptName(filter, entry.config.name, prompt.name) })),
+        })).map((prompt) => ({ ...prompt, name: exposedPromptName(filterNow(), entry.config.name, prompt.name) })),
       );
       const { items, nextCursor } = paged(prompts, request.params?.cursor);
       return { prompts: items, ...(nextCursor ? { nextCursor } : {}) };
@@ -219,7 +222,7 @@ export function gatewayServer(deps: GatewayServerDeps, context: CallContext, sta
     server.setRequestHandler(sdk.GetPromptRequestSchema, async (request) => {
       const { entry, name } = owner(request.params.name, "-", "the prompt");
       const result = await upstream(entry, (client) => client.getPrompt({ ...request.params, name }));
-      return { ...result, messages: result.messages.map((message) => ({ ...message, content: withExposedUris(filter, entry.config.name, message.content) })) };
+      return { ...result, messages: result.messages.map((message) => ({ ...message, content: withExposedUris(filterNow(), entry.config.name, message.content) })) };
     });
   }
 
@@ -242,7 +245,7 @@ export function gatewayServer(deps: GatewayServerDeps, context: CallContext, sta
           const client = await clientOf(entry).catch(() => undefined);
           if (!client?.getServerCapabilities()?.logging) return;
           await client.setLoggingLevel(request.params.level).catch((error) => {
-            if (filter.bound !== undefined) throw protocolError(sdk, error);
+            if (filterNow().bound !== undefined) throw protocolError(sdk, error);
           });
         }),
       );

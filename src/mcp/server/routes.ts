@@ -52,8 +52,8 @@ export function mcpServerRoutes(options: McpServerOptions) {
   const timeouts = { timeoutMs: settings.toolTimeoutMs, maxTimeoutMs: settings.toolMaxTimeoutMs };
 
   async function openSession(deps: GatewayServerDeps, context: CallContext, body: unknown, request: Request): Promise<Response> {
-    const state: SessionState = { subscriptions: new Set(), callsUnderway: [] };
-    const { server, capabilities } = gatewayServer(deps, context, state);
+    const state: SessionState = { context, subscriptions: new Set(), callsUnderway: [] };
+    const { server, capabilities } = gatewayServer(deps, state);
     const session: GatewaySession = { server, capabilities, state, filter: context.filter, keyId: context.caller.virtualKey?.id, lastSeen: Date.now(), transport: undefined as never };
     server.oninitialized = () => {
       const { sampling, elicitation, roots } = server.getClientCapabilities() ?? {};
@@ -72,7 +72,7 @@ export function mcpServerRoutes(options: McpServerOptions) {
   }
 
   async function answerAlone(deps: GatewayServerDeps, context: CallContext, body: unknown, request: Request): Promise<Response> {
-    const { server } = gatewayServer(deps, context, { subscriptions: new Set(), callsUnderway: [] });
+    const { server } = gatewayServer(deps, { context, subscriptions: new Set(), callsUnderway: [] });
     const transport = new deps.sdk.WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
     await server.connect(transport);
     try {
@@ -94,6 +94,7 @@ export function mcpServerRoutes(options: McpServerOptions) {
     if (sessionId !== null) {
       const session = sessions.get(sessionId);
       if (!session || session.filter.bound !== bound || session.keyId !== context.caller.virtualKey?.id) return jsonRpcError(404, -32001, "Session not found");
+      session.state.context = context;
       return withKeepAlive(await session.transport.handleRequest(request), settings.agentKeepAliveMs);
     }
     if (request.method !== "POST") return new Response(null, { status: 405, headers: { allow: "POST" } });
