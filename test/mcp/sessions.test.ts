@@ -111,4 +111,23 @@ describe("Streamable HTTP sessions on /mcp", () => {
     await expect(client.callTool({ name: "weather-get_weather", arguments: { city: "Oslo" } })).rejects.toThrow(/not allowed/);
     await client.close();
   });
+
+  test("a caller whose answer stream broke gets what it missed with Last-Event-ID", async () => {
+    const init = await post("/mcp", { ...INITIALIZE, params: { ...INITIALIZE.params, protocolVersion: "2025-11-25" } });
+    await init.body?.cancel();
+    const headers = { "mcp-session-id": init.headers.get("mcp-session-id")!, "mcp-protocol-version": "2025-11-25" };
+    expect((await post("/mcp", { jsonrpc: "2.0", method: "notifications/initialized" }, headers)).status).toBe(202);
+    const call = await post("/mcp", { jsonrpc: "2.0", id: 9, method: "tools/call", params: { name: "desk-slow", arguments: { steps: 2, interval_ms: 10 } } }, headers);
+    const answered = await call.text();
+    expect(answered).toContain("done in 2 steps");
+    // The stream's first event id, as a client that lost the stream right after it would send.
+    const firstId = /^id: (.+)$/m.exec(answered)![1]!;
+    const resumed = await fetch(`${gw.url}/mcp`, { headers: { ...headers, accept: "text/event-stream", "last-event-id": firstId } });
+    expect(resumed.status).toBe(200);
+    const reader = resumed.body!.getReader();
+    let replayed = "";
+    while (!replayed.includes("done in 2 steps")) replayed += new TextDecoder().decode((await reader.read()).value);
+    await reader.cancel();
+    expect(replayed).toContain('"id":9');
+  });
 });
