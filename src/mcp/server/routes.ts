@@ -1,3 +1,4 @@
+import type { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { Elysia } from "elysia";
 import { notFound } from "../../http/errors";
 import { type CallerAuth, callContextOf } from "../call-context";
@@ -8,10 +9,9 @@ import type { CallContext, ToolExecutor } from "../tools/executor";
 import { gatewayServer, type GatewayServerDeps, type SessionState } from "./gateway-server";
 import { SessionEventStore } from "./event-store";
 import { assertOriginAllowed } from "./origin-guard";
-import { withKeepAlive } from "./sse-keepalive";
-import type { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { type CallerAnswers, SessionLinks } from "./session-links";
 import { type GatewaySession, McpSessions } from "./sessions";
+import { withKeepAlive } from "./sse-keepalive";
 
 const SESSION_HEADER = "mcp-session-id";
 /** SSE events a session keeps for callers resuming a broken stream. */
@@ -22,8 +22,8 @@ const jsonRpcError = (status: number, code: number, message: string) => Response
 const isInitialize = (sdk: McpServerSdk, body: unknown) => (Array.isArray(body) ? body.some((message) => sdk.isInitializeRequest(message)) : sdk.isInitializeRequest(body));
 
 /** The session's caller answers what it declared, on the stream of its latest call under way (or its own stream). */
-function answersOf(server: Server, state: SessionState, declared: { sampling?: object; elicitation?: object; roots?: object }, maxTimeoutMs = 0): CallerAnswers {
-  const related = (signal: AbortSignal) => ({ relatedRequestId: state.callsUnderway.at(-1), signal, ...(maxTimeoutMs > 0 ? { timeout: maxTimeoutMs } : {}) });
+function answersOf(server: Server, state: SessionState, declared: { sampling?: object; elicitation?: object; roots?: object }, timeoutMs: number): CallerAnswers {
+  const related = (signal: AbortSignal) => ({ relatedRequestId: state.callsUnderway.at(-1), signal, timeout: timeoutMs });
   return {
     ...(declared.sampling ? { sampling: (params, signal) => server.createMessage(params, related(signal)) } : {}),
     ...(declared.elicitation ? { elicitation: (params, signal) => server.elicitInput(params, related(signal)) } : {}),
@@ -54,21 +54,21 @@ export function mcpServerRoutes(options: McpServerOptions) {
   async function openSession(deps: GatewayServerDeps, context: CallContext, body: unknown, request: Request): Promise<Response> {
     const state: SessionState = { context, subscriptions: new Set(), callsUnderway: [] };
     const { server, capabilities } = gatewayServer(deps, state);
-    const session: GatewaySession = { server, capabilities, state, filter: context.filter, keyId: context.caller.virtualKey?.id, lastSeen: Date.now(), transport: undefined as never };
+    const transport = new deps.sdk.WebStandardStreamableHTTPServerTransport({
+      sessionIdGenerator: () => crypto.randomUUID(),
+      eventStore: new SessionEventStore(RESUMABLE_EVENTS),
+      onsessioninitialized: (id) => sessions.add(id, session),
+      onsessionclosed: (id) => sessions.end(id),
+    });
+    const session: GatewaySession = { server, capabilities, transport, state, filter: context.filter, keyId: context.caller.virtualKey?.id, lastSeen: Date.now() };
     server.oninitialized = () => {
       const { sampling, elicitation, roots } = server.getClientCapabilities() ?? {};
       if (!sampling && !elicitation && !roots) return;
       const declared = { ...(sampling ? { sampling } : {}), ...(elicitation ? { elicitation } : {}), ...(roots ? { roots } : {}) };
       state.links = new SessionLinks(answersOf(server, state, declared, timeouts.maxTimeoutMs), declared, timeouts, (clientName, uri) => sessions.resourceUpdated(session, clientName, uri));
     };
-    session.transport = new deps.sdk.WebStandardStreamableHTTPServerTransport({
-      sessionIdGenerator: () => crypto.randomUUID(),
-      eventStore: new SessionEventStore(RESUMABLE_EVENTS),
-      onsessioninitialized: (id) => sessions.add(id, session),
-      onsessionclosed: (id) => sessions.end(id),
-    });
-    await server.connect(session.transport);
-    return withKeepAlive(await session.transport.handleRequest(request, { parsedBody: body }), settings.agentKeepAliveMs);
+    await server.connect(transport);
+    return withKeepAlive(await transport.handleRequest(request, { parsedBody: body }), settings.agentKeepAliveMs);
   }
 
   async function answerAlone(deps: GatewayServerDeps, context: CallContext, body: unknown, request: Request): Promise<Response> {
