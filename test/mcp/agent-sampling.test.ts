@@ -43,6 +43,18 @@ test("in agent mode an upstream's sampling request is answered by the request's 
   expect(logs.total).toBe(3);
 });
 
+test("streamed agent mode answers sampling the same way", async () => {
+  const gw = await agentGateway({});
+  const stream = await new OpenAI({ baseURL: `${gw.url}/v1`, apiKey: "unused", maxRetries: 0 }).chat.completions.create({
+    model: "openai/gpt-4o-mini",
+    messages: [{ role: "user", content: 'call desk-ask_model {"question":"And seven times eight?"}' }],
+    stream: true,
+  });
+  let text = "";
+  for await (const chunk of stream) text += chunk.choices[0]?.delta.content ?? "";
+  expect(text).toBe("results: the model said: echo: And seven times eight?");
+});
+
 test("with mcp.agent_sampling 'refuse' the upstream is not offered sampling, and the model hears the tool failed", async () => {
   const gw = await agentGateway({ agent_sampling: "refuse" });
   const before = desk.sessionCapabilities.length;
