@@ -1,6 +1,6 @@
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { Server } from "@modelcontextprotocol/sdk/server/index.js";
-import type { CallToolResult, RequestId, ServerCapabilities } from "@modelcontextprotocol/sdk/types.js";
+import type { CallToolResult, Progress, RequestId, ServerCapabilities, ServerNotification } from "@modelcontextprotocol/sdk/types.js";
 import { GatewayError } from "../../http/errors";
 import type { McpClientRegistry, RegisteredClient } from "../clients/registry";
 import { allPages } from "../connection/upstream";
@@ -148,9 +148,9 @@ export function gatewayServer(deps: GatewayServerDeps, state: SessionState): { s
       const call = { id: String(extra.requestId), function: { name: request.params.name, arguments: JSON.stringify(request.params.arguments ?? {}) } };
       const relay = {
         meta: Object.keys(meta).length > 0 ? meta : undefined,
-        onprogress: progressToken === undefined ? undefined : (progress: object) => void extra.sendNotification({ method: "notifications/progress", params: { ...progress, progressToken } } as never).catch(() => undefined),
+        onprogress: progressToken === undefined ? undefined : (progress: Progress) => void extra.sendNotification({ method: "notifications/progress", params: { ...progress, progressToken } }).catch(() => undefined),
         signal: extra.signal,
-        notify: (notification: { method: string; params?: object }) => void extra.sendNotification(notification as never).catch(() => undefined),
+        notify: (notification: ServerNotification) => void extra.sendNotification(notification).catch(() => undefined),
         ownLink: state.links && (async (entry: RegisteredClient) => state.links!.linkFor(entry)),
       };
       state.callsUnderway.push(extra.requestId);
