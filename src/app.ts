@@ -1,5 +1,6 @@
 import { Elysia } from "elysia";
 import { type Clock, systemClock } from "../actors/runtime/clock";
+import type { ActorMachines } from "../actors/machines";
 import { type ActorLease, ActorSnapshotStore, defaultLease } from "../actors/runtime/snapshot-store";
 import { createAgentGateway, governanceAgentAccess } from "./a2a";
 import { createAccessControl } from "./access";
@@ -28,6 +29,8 @@ import { markInternal } from "./http/internal-requests";
 import { createRequestLogs } from "./logs";
 import { LiveFeed } from "./logs/live-feed";
 import { liveFeedRoutes } from "./logs/live-routes";
+import { createLifecycles } from "./lifecycles";
+import { stately } from "./lifecycles/stately-inspector";
 import { createMcpGateway, resolveMcpSettings } from "./mcp";
 import { builtinFromHooks, createPlugins, type HostResolver } from "./plugins";
 import { reloadProvidersOnChange } from "./provider-registry/changes";
@@ -51,18 +54,26 @@ export interface GatewayOptions {
   actorClock?: Clock;
   /** This node's claim on the durable actors it runs; by default GATEWAY_NODE_ID or the host name, for 30 s at a time. */
   actorLease?: ActorLease;
+  /** Machines to run in place of those in actors/, by kind: a test sees a changed machine described and run. */
+  actorMachines?: Partial<ActorMachines>;
 }
 
 const DEFAULT_IDLE_TIMEOUT_SECONDS = 30;
 
 /** The composition root: stores, registries and route plugins, read top to bottom. */
-export async function createGateway({ config: givenConfig, databaseUrl, env = process.env, clock, resolveHost, actorClock = systemClock, actorLease }: GatewayOptions) {
+export async function createGateway({ config: givenConfig, databaseUrl, env = process.env, clock, resolveHost, actorClock = systemClock, actorLease, actorMachines }: GatewayOptions) {
   // The gateway's own copy: PUT /api/config changes it while it runs.
   const config = structuredClone(givenConfig);
   const database = await openDatabase(databaseUrl, config.database?.auth_token);
   const secrets = await secretBoxFor(database.db, env.GATEWAY_ENCRYPTION_KEY);
   // Every durable actor's writes: one group commit, one lease, one retry count.
-  const snapshots = new ActorSnapshotStore(database.db, actorLease ?? defaultLease(env));
+  const inspector = stately(env.GATEWAY_INSPECT_URL || config.inspect?.websocket_url);
+  const snapshots = new ActorSnapshotStore(database.db, actorLease ?? defaultLease(env), {
+    machines: actorMachines,
+    recordTransitions: () => config.actors?.record_transitions !== false,
+    inspect: inspector?.inspect,
+  });
+  const lifecycles = createLifecycles({ db: database.db, snapshots, clock: actorClock, retentionDays: () => config.actors?.history_retention_days });
   const providers = new ProviderStore(database.db, secrets);
   const providerChanges = reloadProvidersOnChange(database.db, providers);
   await providers.load();
@@ -167,6 +178,7 @@ export async function createGateway({ config: givenConfig, databaseUrl, env = pr
     .use(mcp.routes)
     .use(warp.routes)
     .use(webhooks.routes)
+    .use(lifecycles.routes)
     .use(asyncInference.routes)
     .use(inferenceMounts(inference));
   await requestLogs.recoverJournal();
@@ -205,6 +217,8 @@ export async function createGateway({ config: givenConfig, databaseUrl, env = pr
       await warp.stop();
       await asyncInference.stop();
       await webhooks.stop();
+      await lifecycles.stop();
+      inspector?.stop();
       // What finished before the stop is logged and charged before the hooks close.
       settlements.drain();
       await responses.close();

@@ -133,6 +133,14 @@ export const ROUTE_ACCESS: readonly RouteRule[] = [
   ...crud("/api/agents", "/:name", "Agents"),
   rule("GET", "/api/agents/history", need("Agents:View")),
 
+  // The durable actors' lifecycles: machines, instances, histories, live transitions.
+  rule("GET", "/api/actors", need("Actors:View")),
+  rule("GET", "/api/actors/counts", need("Actors:View")),
+  rule("GET", "/api/actors/events", need("Actors:View")),
+  rule("GET", "/api/actors/machines", need("Actors:View")),
+  rule("GET", "/api/actors/machines/:kind", need("Actors:View")),
+  rule("GET", "/api/actors/:kind/:id", need("Actors:View")),
+
   rule("GET", "/api/warp/config", need("Warp:View")),
   rule("PUT", "/api/warp/config", localAdminOnOss("Warp:Update")),
   rule("POST", "/api/warp/chat", need("Warp:Create")),

@@ -61,6 +61,12 @@ export const GatewayConfig = t.Object(
     mcp: t.Optional(McpSettings),
     /** /v1/async jobs: how many run at once on this node (default 64); the rest wait as `pending`. */
     async_inference: t.Optional(t.Object({ max_concurrent_jobs: t.Optional(t.Integer({ minimum: 1 })) }, { additionalProperties: false })),
+    /** The durable actors' transition history (docs/lifecycles.md): recorded unless turned off, kept `history_retention_days` (default 7) after an actor ends. */
+    actors: t.Optional(
+      t.Object({ record_transitions: t.Optional(t.Boolean()), history_retention_days: t.Optional(t.Integer({ minimum: 1, maximum: 3650 })) }, { additionalProperties: false }),
+    ),
+    /** Stately's WebSocket inspector to report every actor to; off when unset (GATEWAY_INSPECT_URL wins). */
+    inspect: t.Optional(t.Object({ websocket_url: t.Optional(t.String({ pattern: "^wss?://" })) }, { additionalProperties: false })),
   },
   { additionalProperties: false },
 );

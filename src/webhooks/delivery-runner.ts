@@ -37,7 +37,7 @@ export class DeliveryRunner {
 
   constructor(private readonly deps: SenderDeps) {
     this.slots = new KeyedSlots((endpointId) => deps.endpoints.get(endpointId)?.maxConcurrentDeliveries ?? 1);
-    const machine = webhookDeliveryMachine.provide({
+    const machine = deps.snapshots.machines["webhook-delivery"].provide({
       actors: {
         acquireSlot: fromPromise(({ input, signal }) => this.slots.acquire(input.endpointId, input.deliveryId, signal)),
         attempt: fromPromise(async ({ input, signal }) => {

@@ -1,0 +1,11 @@
+import { createWebSocketInspector } from "@statelyai/inspect";
+import { redactContext } from "./context-redaction";
+
+/**
+ * Stately's WebSocket inspector, reporting every actor to `url` (its inspection protocol), with
+ * contexts redacted as the API redacts them; undefined when no url is set, so nothing is paid.
+ */
+export function stately(url: string | undefined) {
+  if (!url) return undefined;
+  return createWebSocketInspector({ url, sanitizeContext: (context) => redactContext(undefined, context) as Record<string, unknown> });
+}
