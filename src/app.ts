@@ -140,7 +140,16 @@ export async function createGateway({ config: givenConfig, databaseUrl, env = pr
     help: "Writes of durable actors (async jobs, webhook deliveries, per-user MCP flows, A2A tasks) the database did not take (busy, locked, out of reach) and that were tried again.",
     collect: () => [{ labels: {}, value: snapshots.retries }],
   });
-  const webhooks = await createWebhooks({ db: database.db, secrets, snapshots, clock: actorClock, resolveHost: resolveHost ?? systemResolver, env });
+  const recordSystemEvent = "recordSystemEvent" in access ? access.recordSystemEvent : undefined;
+  const webhooks = await createWebhooks({
+    db: database.db,
+    secrets,
+    snapshots,
+    clock: actorClock,
+    resolveHost: resolveHost ?? systemResolver,
+    env,
+    audit: recordSystemEvent && ((entry) => recordSystemEvent({ action: entry.action, target: { type: "webhook_endpoint", id: entry.endpointId }, summary: entry.summary })),
+  });
   // A job replays its request through the app itself: the same pipeline as its synchronous twin.
   const asyncInference = createAsyncInference({
     snapshots,

@@ -126,6 +126,7 @@ export const ROUTE_ACCESS: readonly RouteRule[] = [
   ...crud("/api/webhooks", "/:id", "Webhooks"),
   rule("POST", "/api/webhooks/:id/rotate-secret", need("Webhooks:Update")),
   rule("POST", "/api/webhooks/:id/test", need("Webhooks:Update")),
+  rule("POST", "/api/webhooks/:id/recover", need("Webhooks:Update")),
   rule("GET", "/api/webhooks/:id/deliveries", need("Webhooks:View")),
   rule("GET", "/api/webhooks/deliveries", need("Webhooks:View")),
   rule("POST", "/api/webhooks/deliveries/:id/redeliver", need("Webhooks:Create")),

@@ -11,7 +11,8 @@ import { type McpHttpServer, startMcpHttpServer } from "../support/mcp-http-serv
 import { text } from "../support/mcp-tools";
 import { type MockOpenAI, startMockOpenAI } from "../support/mock-openai";
 import { TestClock } from "../support/test-clock";
-import { createEndpoint, type EndpointBody } from "../support/webhook-endpoints";
+import { eventually } from "../support/eventually";
+import { createEndpoint, type EndpointBody, historyUntil } from "../support/webhook-endpoints";
 import { startWebhookReceiver, type WebhookReceiver } from "../support/webhook-receiver";
 import { createMcpClient, createVirtualKey, executeTool } from "../mcp/support";
 import { type ActorDetail, type ActorList, actorDetail, actorList, actorUntil, pathOf, type TransitionBody } from "./support";
@@ -75,7 +76,7 @@ interface StateBody {
 describe("GET /api/actors/machines: the machines as data, read from their definitions", () => {
   test("every kind, with its states, initial and final states, transitions, guards, delays and invoked actors", async () => {
     const { machines } = (await (await gw.admin("/api/actors/machines")).json()) as { machines: Array<{ kind: string; id: string; root: StateBody }> };
-    expect(machines.map((machine) => machine.kind)).toEqual(["async-job", "webhook-delivery", "per-user-header-flow", "a2a-task"]);
+    expect(machines.map((machine) => machine.kind)).toEqual(["async-job", "webhook-endpoint", "webhook-delivery", "per-user-header-flow", "a2a-task"]);
     const delivery = machines.find((machine) => machine.kind === "webhook-delivery")!.root;
     expect(delivery.initial).toEqual(["webhook-delivery.queued"]);
     expect(Object.keys(delivery.states)).toEqual(["queued", "attempting", "waiting_retry", "delivered", "failed", "exhausted"]);
@@ -129,6 +130,9 @@ describe("GET /api/actors and /api/actors/counts", () => {
     const job = await submittedJob(gw, "chat/completions", { model: "openai/gpt-4o-mini", messages: [{ role: "user", content: "listed" }] });
     await finishedJob(gw, "chat/completions", job.id);
     await actorUntil(gw, "async-job", job.id, (found) => found.state_path === "completed.retained");
+    // The job notified the endpoint too: that delivery ends before anything is counted.
+    await historyUntil(gw, `?job_id=${job.id}`, (list) => list.deliveries[0]?.status === "delivered");
+    await eventually(() => actorList(gw, "?kind=webhook-delivery&status=active"), (list) => list.total_count === 0);
 
     const deliveries = await actorList(gw, "?kind=webhook-delivery&limit=500");
     expect(deliveries.actors.every((actor) => actor.kind === "webhook-delivery")).toBe(true);
