@@ -99,3 +99,35 @@ test("a gateway killed (SIGKILL) while a delivery waits to retry, then restarted
   expect(times.slice(3).every((at) => at > killedAt)).toBe(true);
   expect(receiver.received.filter((delivery) => delivery.path === "/killed").map((delivery) => delivery.headers.get("webhook-id"))).toHaveLength(2);
 });
+
+test("an endpoint failing when its gateway is killed (SIGKILL) is still failing after the restart, and is disabled automatically exactly when it would have been", async () => {
+  const refusing = startWebhookReceiver();
+  try {
+    const first = await startGatewayProcess();
+    const created = await admin(first.url, "/api/webhooks", {
+      method: "POST",
+      body: JSON.stringify({ name: "refusing", url: `${refusing.url}/gone`, allow_private_network: true, disable_after_failing_seconds: 3, disable_after_failed_messages: 1 }),
+    });
+    const { endpoint, secret } = (await created.json()) as { endpoint: { id: string }; secret: string };
+    refusing.secrets.set("/gone", secret);
+    // A 410 fails the message for good: the endpoint goes failing at once.
+    refusing.replies.push(410);
+    await fetch(`${first.url}/v1/async/chat/completions`, {
+      method: "POST",
+      headers: { "content-type": "application/json", "x-gw-async-webhook": "refusing" },
+      body: JSON.stringify({ model: "openai/gpt-4o-mini", messages: [{ role: "user", content: "to a receiver that is gone" }] }),
+    });
+    const readEndpoint = async (url: string) => (await (await admin(url, `/api/webhooks/${endpoint.id}`)).json()) as { state: string; state_since: string; failing_since: string | null };
+    const failing = await until(() => readEndpoint(first.url), (found) => found.state === "failing");
+
+    first.child.kill("SIGKILL");
+    await first.child.exited;
+
+    const second = await startGatewayProcess();
+    expect((await readEndpoint(second.url)).failing_since).toBe(failing.failing_since);
+    const disabled = await until(() => readEndpoint(second.url), (found) => found.state === "disabled_automatically");
+    expect(Date.parse(disabled.state_since) - Date.parse(failing.failing_since!)).toBe(3_000);
+  } finally {
+    refusing.stop();
+  }
+});
