@@ -35,11 +35,13 @@ function dispatch({ runner }: OperationDeps, message: NewMessage): Promise<strin
   return message.endpoint.state === "disabled_automatically" ? runner.skip(message) : runner.enqueue(message);
 }
 
-/** Ids derived from the job and the endpoint: notifying twice (after a restart) finds the first delivery. */
-function jobDeliveryIds(job: FinishedJob, endpoint: WebhookEndpoint) {
-  const digest = (purpose: string) => createHash("sha256").update(`${purpose}:${job.id}:${endpoint.id}:${eventOf(job)}`).digest("base64url").slice(0, 32);
+/** Ids derived from what the message is about (endpoint included): sending it twice (after a restart) finds the first delivery. */
+function derivedIds(subject: string) {
+  const digest = (purpose: string) => createHash("sha256").update(`${purpose}:${subject}`).digest("base64url").slice(0, 32);
   return { deliveryId: `dlv_${digest("delivery")}`, webhookId: `msg_${digest("message")}` };
 }
+
+const jobDeliveryIds = (job: FinishedJob, endpoint: WebhookEndpoint) => derivedIds(`${job.id}:${endpoint.id}:${eventOf(job)}`);
 
 /** The endpoint the job named, if it is enabled and subscribed; with none named, every enabled subscriber. */
 function targetsOf({ endpoints }: OperationDeps, job: FinishedJob): WebhookEndpoint[] {
@@ -63,7 +65,9 @@ export async function announceEndpointChange(deps: OperationDeps, endpointId: st
   const details = { failingSince: context.failingSince, reason: context.disabledReason };
   for (const subscriber of deps.endpoints.subscribers(event as WebhookEvent)) {
     if (subscriber.id === endpointId) continue;
-    await dispatch(deps, { webhookId: generateWebhookId(), endpoint: subscriber, event, payload: endpointPayload(event, endpoint, at, details) });
+    // Ids from the change itself: a change made again after a crash finds its first messages.
+    const ids = derivedIds(`${endpointId}:${event}:${context.stateSince}:${subscriber.id}`);
+    await dispatch(deps, { ...ids, endpoint: subscriber, event, payload: endpointPayload(event, endpoint, at, details) });
   }
   const action = event === "webhook_endpoint.disabled" ? "Webhooks:DisableAutomatically" : "Webhooks:EnableAfterAutomaticDisable";
   await deps.audit?.({ action, endpointId, summary: { name: endpoint.name, state: event === "webhook_endpoint.disabled" ? "disabled_automatically" : "active", ...(details.reason && { reason: details.reason }) } });
