@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { AUTH_CONFIG } from "../access/access-client";
+import { AUTH_CONFIG, bearer, call, createApiKey } from "../access/access-client";
 import { finishedJob, submittedJob } from "../support/async-jobs";
 import { startGateway, type TestGateway } from "../support/gateway";
 import { expectGatewayError } from "../support/gateway-error";
@@ -151,6 +151,14 @@ describe("an endpoint whose receiver keeps failing", () => {
     expect(await endpointUntil(endpoint.id, (found) => found.state === "disabled")).toMatchObject({ disabled: true, disabled_reason: "disabled through the API" });
     await gw.admin(`/api/webhooks/${endpoint.id}`, { method: "PUT", json: { disabled: false } });
     expect(await endpointUntil(endpoint.id, (found) => found.state === "active")).toMatchObject({ disabled: false, disabled_reason: null });
+  });
+
+  test("recover needs Webhooks:Update and a timestamp", async () => {
+    const endpoint = await createEndpoint(gw, broken, "/guarded");
+    const viewer = await createApiKey(gw, "webhook-viewer", ["Webhooks:View"]);
+    await expectGatewayError(await call(gw, `/api/webhooks/${endpoint.id}/recover`, { method: "POST", headers: bearer(viewer), json: { since: "2026-01-01T00:00:00Z" } }), 403);
+    await expectGatewayError(await gw.admin(`/api/webhooks/${endpoint.id}/recover`, { method: "POST", json: { since: "yesterday" } }), 400, { param: "since" });
+    await expectGatewayError(await gw.admin("/api/webhooks/no-such-endpoint/recover", { method: "POST", json: { since: "2026-01-01T00:00:00Z" } }), 404);
   });
 
   test("the thresholds are integers with bounds: anything else is a 400 naming the field", async () => {
