@@ -20,6 +20,8 @@ export interface DurableActorsOptions<TMachine extends AnyStateMachine> {
   clock: Clock;
   /** Rows written in the same batch as each snapshot, e.g. a history row mirroring the state. */
   mirror?: (id: string, snapshot: SnapshotFrom<TMachine>, at: Date) => Write[];
+  /** Told once a snapshot (and its mirror) is committed: what may be shown as done from then on. */
+  committed?: (id: string, snapshot: SnapshotFrom<TMachine>) => void;
   /** How often this node looks for signals other nodes left for its actors; never when unset. */
   signalCheckMs?: number;
 }
@@ -243,6 +245,7 @@ export class DurableActors<TMachine extends AnyStateMachine> {
     const transition = this.transitionOf(id, snapshot, at);
     try {
       await store.commit([...alongside, own, ...mirrored, ...transition], options);
+      this.options.committed?.(id, snapshot as SnapshotFrom<TMachine>);
     } catch (error) {
       // Not written: the actor's next transition writes its state whole, even if unchanged.
       if (this.lastWritten.get(id) === serialized) this.lastWritten.delete(id);

@@ -4,7 +4,7 @@ import { DurableActors } from "../../actors/runtime/durable-actors";
 import type { ActorSnapshotStore } from "../../actors/runtime/snapshot-store";
 import type { EndpointHealthPolicy, WebhookEndpointContext, WebhookEndpointEvent } from "../../actors/webhook-endpoint";
 import type { EndpointState } from "../db/schema";
-import type { WebhookEndpoint, WebhookEndpointStore } from "./endpoint-store";
+import type { EndpointStateColumns, WebhookEndpoint, WebhookEndpointStore } from "./endpoint-store";
 
 const KIND = "webhook-endpoint";
 /** How often the node running an endpoint's actor takes the outcomes other nodes' deliveries left for it. */
@@ -25,6 +25,15 @@ export const policyOf = (endpoint: WebhookEndpoint): EndpointHealthPolicy => ({
   disableAfterFailingMs: endpoint.disableAfterFailingSeconds * 1000,
   disableAfterFailedMessages: endpoint.disableAfterFailedMessages,
 });
+
+function stateColumnsOf(snapshot: { value: StateValue; context: WebhookEndpointContext }): EndpointStateColumns {
+  return {
+    state: snapshot.value as EndpointState,
+    stateSince: new Date(snapshot.context.stateSince),
+    failingSince: snapshot.context.failingSince === undefined ? null : new Date(snapshot.context.failingSince),
+    disabledReason: snapshot.context.disabledReason ?? null,
+  };
+}
 
 /**
  * Each webhook endpoint's lifecycle as a durable `webhook-endpoint` actor, run by one node at a
@@ -47,18 +56,9 @@ export class EndpointLifecycles {
       store: deps.snapshots,
       clock: deps.clock,
       signalCheckMs: SIGNAL_CHECK_MS,
-      mirror: (id, snapshot, at) => [
-        deps.endpoints.mirrorState(
-          id,
-          {
-            state: snapshot.value as EndpointState & StateValue,
-            stateSince: new Date(snapshot.context.stateSince),
-            failingSince: snapshot.context.failingSince === undefined ? null : new Date(snapshot.context.failingSince),
-            disabledReason: snapshot.context.disabledReason ?? null,
-          },
-          at,
-        ),
-      ],
+      mirror: (id, snapshot, at) => [deps.endpoints.mirrorState(id, stateColumnsOf(snapshot), at)],
+      // Shown (and acted on) by this node only once it is durable: a crash never undoes what was seen.
+      committed: (id, snapshot) => deps.endpoints.applyState(id, stateColumnsOf(snapshot)),
     });
   }
 

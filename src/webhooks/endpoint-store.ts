@@ -186,13 +186,14 @@ export class WebhookEndpointStore {
     return this.db.update(webhookEndpoints).set(change).where(eq(webhookEndpoints.id, id));
   }
 
-  /**
-   * The endpoint actor's state into its row (committed with the actor's snapshot), and into this
-   * node's copy at once; other nodes see the moved updated_at and reload it.
-   */
-  mirrorState(id: string, columns: EndpointStateColumns, at: Date): Write {
+  /** This node's copy takes the endpoint actor's state once it is committed; other nodes see the moved updated_at and reload it. */
+  applyState(id: string, columns: EndpointStateColumns): void {
     const current = this.byId.get(id);
     if (current) this.byId.set(id, { ...current, ...columns });
+  }
+
+  /** The endpoint actor's state into its row, for the caller to commit with the actor's snapshot. */
+  mirrorState(id: string, columns: EndpointStateColumns, at: Date): Write {
     return this.db
       .update(webhookEndpoints)
       .set({ ...columns, updatedAt: advancedUpdatedAt(webhookEndpoints.updatedAt, at.getTime()) as unknown as Date })
