@@ -1,5 +1,6 @@
 import { type AnyElysia, Elysia } from "elysia";
 import { type Clock, systemClock } from "../actors/runtime/clock";
+import type { ActorMachines } from "../actors/machines";
 import { type ActorLease, ActorSnapshotStore, defaultLease } from "../actors/runtime/snapshot-store";
 import { createAgentGateway, governanceAgentAccess } from "./a2a";
 import { createAccessControl } from "./access";
@@ -36,6 +37,8 @@ import { createRequestLogs } from "./logs";
 import { DEFAULT_REFUSED_REQUEST_LOGGING, isRefusedCaller } from "./logs/refused-requests";
 import { LiveFeed } from "./logs/live-feed";
 import { liveFeedRoutes } from "./logs/live-routes";
+import { createLifecycles } from "./lifecycles";
+import { stately } from "./lifecycles/stately-inspector";
 import { createMcpGateway, resolveMcpSettings } from "./mcp";
 import { builtinFromHooks, createPlugins, type HostResolver } from "./plugins";
 import { reloadProvidersOnChange } from "./provider-registry/changes";
@@ -60,6 +63,8 @@ export interface GatewayOptions {
   actorClock?: Clock;
   /** This node's claim on the durable actors it runs; by default GATEWAY_NODE_ID or the host name, for 30 s at a time. */
   actorLease?: ActorLease;
+  /** Machines to run in place of those in actors/, by kind: a test sees a changed machine described and run. */
+  actorMachines?: Partial<ActorMachines>;
 }
 
 const DEFAULT_IDLE_TIMEOUT_SECONDS = 30;
@@ -67,13 +72,19 @@ const DEFAULT_IDLE_TIMEOUT_SECONDS = 30;
 const INFERENCE_ROOTS = ["/v1/", ...MOUNT_ROOTS.map((root) => `${root}/`)];
 
 /** The composition root: stores, registries and route plugins, read top to bottom. */
-export async function createGateway({ config: givenConfig, databaseUrl, env = process.env, clock, resolveHost, actorClock = systemClock, actorLease }: GatewayOptions) {
+export async function createGateway({ config: givenConfig, databaseUrl, env = process.env, clock, resolveHost, actorClock = systemClock, actorLease, actorMachines }: GatewayOptions) {
   // The gateway's own copy: PUT /api/config changes it while it runs.
   const config = structuredClone(givenConfig);
   const database = await openDatabase(databaseUrl, config.database?.auth_token);
   const secrets = await secretBoxFor(database.db, env.GATEWAY_ENCRYPTION_KEY);
   // Every durable actor's writes: one group commit, one lease, one retry count.
-  const snapshots = new ActorSnapshotStore(database.db, actorLease ?? defaultLease(env));
+  const inspector = stately(env.GATEWAY_INSPECT_URL || config.inspect?.websocket_url);
+  const snapshots = new ActorSnapshotStore(database.db, actorLease ?? defaultLease(env), {
+    machines: actorMachines,
+    recordTransitions: () => config.actors?.record_transitions !== false,
+    inspect: inspector?.inspect,
+  });
+  const lifecycles = createLifecycles({ db: database.db, snapshots, clock: actorClock, retentionDays: () => config.actors?.history_retention_days });
   const providers = new ProviderStore(database.db, secrets);
   const providerChanges = reloadProvidersOnChange(database.db, providers);
   await providers.load();
@@ -145,7 +156,16 @@ export async function createGateway({ config: givenConfig, databaseUrl, env = pr
     help: "Writes of durable actors (async jobs, webhook deliveries, per-user MCP flows, A2A tasks) the database did not take (busy, locked, out of reach) and that were tried again.",
     collect: () => [{ labels: {}, value: snapshots.retries }],
   });
-  const webhooks = await createWebhooks({ db: database.db, secrets, snapshots, clock: actorClock, resolveHost: resolveHost ?? systemResolver, env });
+  const recordSystemEvent = "recordSystemEvent" in access ? access.recordSystemEvent : undefined;
+  const webhooks = await createWebhooks({
+    db: database.db,
+    secrets,
+    snapshots,
+    clock: actorClock,
+    resolveHost: resolveHost ?? systemResolver,
+    env,
+    audit: recordSystemEvent && ((entry) => recordSystemEvent({ action: entry.action, target: { type: "webhook_endpoint", id: entry.endpointId }, summary: entry.summary })),
+  });
   // A job replays its request through the app itself: the same pipeline as its synchronous twin.
   const asyncInference = createAsyncInference({
     snapshots,
@@ -202,6 +222,7 @@ export async function createGateway({ config: givenConfig, databaseUrl, env = pr
     .use(mcp.routes)
     .use(warp.routes)
     .use(webhooks.routes)
+    .use(lifecycles.routes)
     .use(asyncInference.routes)
     .use(inferenceMounts(inference));
   bodies.learnRoutes(app.routes);
@@ -254,6 +275,8 @@ export async function createGateway({ config: givenConfig, databaseUrl, env = pr
       await warp.stop();
       await asyncInference.stop();
       await webhooks.stop();
+      await lifecycles.stop();
+      inspector?.stop();
       // What finished before the stop is logged and charged before the hooks close.
       settlements.drain();
       await responses.close();

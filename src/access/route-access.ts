@@ -128,12 +128,21 @@ export const ROUTE_ACCESS: readonly RouteRule[] = [
   ...crud("/api/webhooks", "/:id", "Webhooks"),
   rule("POST", "/api/webhooks/:id/rotate-secret", need("Webhooks:Update")),
   rule("POST", "/api/webhooks/:id/test", need("Webhooks:Update")),
+  rule("POST", "/api/webhooks/:id/recover", need("Webhooks:Update")),
   rule("GET", "/api/webhooks/:id/deliveries", need("Webhooks:View")),
   rule("GET", "/api/webhooks/deliveries", need("Webhooks:View")),
   rule("POST", "/api/webhooks/deliveries/:id/redeliver", need("Webhooks:Create")),
 
   ...crud("/api/agents", "/:name", "Agents"),
   rule("GET", "/api/agents/history", need("Agents:View")),
+
+  // The durable actors' lifecycles: machines, instances, histories, live transitions.
+  rule("GET", "/api/actors", need("Actors:View")),
+  rule("GET", "/api/actors/counts", need("Actors:View")),
+  rule("GET", "/api/actors/events", need("Actors:View")),
+  rule("GET", "/api/actors/machines", need("Actors:View")),
+  rule("GET", "/api/actors/machines/:kind", need("Actors:View")),
+  rule("GET", "/api/actors/:kind/:id", need("Actors:View")),
 
   rule("GET", "/api/warp/config", need("Warp:View")),
   rule("PUT", "/api/warp/config", localAdminOnOss("Warp:Update")),

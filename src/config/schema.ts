@@ -106,6 +106,21 @@ export const GatewayConfig = t.Object(
         { additionalProperties: false, description: "/v1/async jobs." },
       ),
     ),
+    actors: t.Optional(
+      t.Object(
+        {
+          record_transitions: t.Optional(t.Boolean({ description: "Record every transition of every durable actor (default true): GET /api/actors/{kind}/{id} and the live stream show them." })),
+          history_retention_days: t.Optional(t.Integer({ minimum: 1, maximum: 3650, description: "Days an ended actor's transitions are kept (default 7)." })),
+        },
+        { additionalProperties: false, description: "The durable actors' transition history (docs/lifecycles.md)." },
+      ),
+    ),
+    inspect: t.Optional(
+      t.Object(
+        { websocket_url: t.Optional(t.String({ pattern: "^wss?://", description: "Stately's WebSocket inspector to report every actor to; off when unset. GATEWAY_INSPECT_URL wins." })) },
+        { additionalProperties: false, description: "Live inspection of the actors with Stately's inspector." },
+      ),
+    ),
   },
   { additionalProperties: false },
 );

@@ -9,7 +9,9 @@ import { parseTimestamp } from "../http/timestamps";
 export type NewDelivery = typeof webhookDeliveries.$inferInsert;
 export type NewAttempt = typeof webhookDeliveryAttempts.$inferInsert;
 
-const FINAL: ReadonlySet<DeliveryStatus> = new Set(["delivered", "failed", "exhausted"]);
+const FINAL: ReadonlySet<DeliveryStatus> = new Set(["delivered", "failed", "exhausted", "skipped"]);
+/** What a recover re-sends: messages whose last delivery did not arrive. */
+const NOT_ARRIVED: ReadonlySet<DeliveryStatus> = new Set(["failed", "exhausted", "skipped"]);
 const IN_FLIGHT: DeliveryStatus[] = ["queued", "attempting", "waiting_retry"];
 
 const listOf = (value: string | undefined) => value?.split(",").filter(Boolean);
@@ -72,6 +74,23 @@ export type DeliveryView = ReturnType<typeof deliveryView>;
 /** Delivery records and their attempts: what happened to each message, for the history endpoints. */
 export class DeliveryHistory {
   constructor(private readonly db: Database) {}
+
+  /**
+   * The messages to `endpointId` first sent at or after `since` whose latest delivery failed or
+   * was skipped, oldest first, each as that latest delivery (its id, webhook-id and payload).
+   */
+  async notArrivedSince(endpointId: string, since: Date): Promise<WebhookDeliveryRow[]> {
+    const rows = await this.db
+      .select()
+      .from(webhookDeliveries)
+      .where(and(eq(webhookDeliveries.endpointId, endpointId), gte(webhookDeliveries.createdAt, since)))
+      .orderBy(asc(webhookDeliveries.createdAt), asc(sql`rowid`));
+    const latest = new Map<string, WebhookDeliveryRow>();
+    for (const row of rows) latest.set(row.webhookId, row);
+    const firstSent = new Map<string, number>();
+    for (const [index, row] of rows.entries()) if (!firstSent.has(row.webhookId)) firstSent.set(row.webhookId, index);
+    return [...latest.values()].filter((row) => NOT_ARRIVED.has(row.status)).sort((a, b) => firstSent.get(a.webhookId)! - firstSent.get(b.webhookId)!);
+  }
 
   insert(delivery: NewDelivery): Write {
     return this.db.insert(webhookDeliveries).values(delivery);
