@@ -24,6 +24,9 @@ export const EnvironmentVariables = t.Object({
     t.String({ description: "Folder of the request logs' crash journal. Default: beside an embedded database file; none on a libSQL server unless set (a folder of the node's own that outlives it)." }),
   ),
   GATEWAY_NODE_ID: t.Optional(t.String({ description: "This node's name when several share one database (default: the host name); a node restarted under the same name takes its durable jobs straight back." })),
+  GATEWAY_INSPECT_URL: t.Optional(t.String({ description: "Stately's WebSocket inspector to report every actor to (`ws://…`); wins over `inspect.websocket_url`." })),
+  GATEWAY_URL: t.Optional(t.String({ description: "For `npm run actors` only: the gateway it asks (default `http://127.0.0.1:8080`)." })),
+  GATEWAY_API_KEY: t.Optional(t.String({ description: "For `npm run actors` only: a management API key it sends (else GATEWAY_SETUP_TOKEN)." })),
   AZURE_AUTHORITY_HOST: t.Optional(t.String({ description: "Azure's sign-in authority for Entra ID keys (default: the public cloud's login.microsoftonline.com), for sovereign clouds." })),
   BUN_JSC_forceRAMSize: t.Optional(
     t.String({ description: "The RAM, in bytes, Bun's JavaScriptCore sizes its heap by (`npm start` and the Docker image set 1073741824): a container's host RAM would let garbage pile up. A sizing hint, not a limit." }),

@@ -1,6 +1,6 @@
 /**
- * `bun run actors`: counts of a running gateway's actors per kind and state;
- * `bun run actors -- <id>`: one actor's timeline. Reads GATEWAY_URL (default
+ * `npm run actors`: counts of a running gateway's actors per kind and state;
+ * `npm run actors -- <id>`: one actor's timeline. Reads GATEWAY_URL (default
  * http://127.0.0.1:8080) and GATEWAY_API_KEY or GATEWAY_SETUP_TOKEN from the environment.
  */
 import { ACTOR_KINDS } from "../../actors/machines";
