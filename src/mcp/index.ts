@@ -54,11 +54,12 @@ export interface McpGatewayOptions {
 export async function createMcpGateway(options: McpGatewayOptions) {
   const { db, secrets, settings } = options;
   const timings = { requestTimeoutMs: settings.toolTimeoutMs, reconnectInitialMs: settings.reconnectInitialMs, reconnectMaxMs: settings.reconnectMaxMs, healthCheckMs: settings.healthCheckMs };
-  const registry = new McpClientRegistry(new McpClientStore(db, secrets), timings);
+  const reach = { stdioAllowedCommands: settings.stdioAllowedCommands };
+  const registry = new McpClientRegistry(new McpClientStore(db, secrets), timings, reach);
   const credentials = new PerUserCredentialStore(db, secrets);
-  const flows = new PerUserHeaderFlowStore(db, options.snapshots, settings.flowTtlMs, options.clock ?? systemClock, verifyAgainstUpstream(registry, settings.toolTimeoutMs));
+  const flows = new PerUserHeaderFlowStore(db, options.snapshots, settings.flowTtlMs, options.clock ?? systemClock, verifyAgainstUpstream(registry, settings.toolTimeoutMs, reach));
   const perUser = new PerUserHeaderResolver(credentials, flows, settings.publicBaseUrl);
-  const executor = new ToolExecutor(registry, perUser, new McpLogWriter(db, options.contentLogging ?? (() => true)), settings.toolTimeoutMs);
+  const executor = new ToolExecutor(registry, perUser, new McpLogWriter(db, options.contentLogging ?? (() => true)), settings.toolTimeoutMs, reach);
   const watched = reloadOnChange(db, [mcpClients], () => registry.load());
   await registry.load();
   await flows.resume();

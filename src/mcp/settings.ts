@@ -18,6 +18,11 @@ export const McpSettings = t.Object(
     per_user_flow_ttl_seconds: t.Optional(t.Integer({ minimum: 1 })),
     /** Base of the authorize_url in mcp_auth_required; default: the origin the request came to. */
     public_base_url: t.Optional(t.String({ pattern: "^https?://" })),
+    /**
+     * The only commands a stdio client may run, exactly as written in `stdio_config.command`
+     * (default none). Config file only: the API cannot widen it.
+     */
+    stdio_allowed_commands: t.Optional(t.Array(t.String({ minLength: 1 }))),
   },
   { additionalProperties: false },
 );
@@ -32,6 +37,7 @@ export interface ResolvedMcpSettings {
   healthCheckMs: number;
   flowTtlMs: number;
   publicBaseUrl?: string;
+  stdioAllowedCommands: string[];
 }
 
 /**
@@ -52,5 +58,6 @@ export function resolveMcpSettings(config: object): ResolvedMcpSettings {
     healthCheckMs: (settings.health_check_interval_seconds ?? 10) * 1000,
     flowTtlMs: (settings.per_user_flow_ttl_seconds ?? 900) * 1000,
     publicBaseUrl: settings.public_base_url?.replace(/\/+$/, ""),
+    stdioAllowedCommands: settings.stdio_allowed_commands ?? [],
   };
 }

@@ -2,7 +2,7 @@ import { isDeepStrictEqual } from "node:util";
 import { ChangeQueue } from "../../db/change-queue";
 import { notFound } from "../../http/errors";
 import { type ConnectionState, SupervisedConnection, type SupervisionTimings } from "../connection/supervised";
-import { type DiscoveredTool, openUpstream } from "../connection/upstream";
+import { type DiscoveredTool, type McpReach, openUpstream } from "../connection/upstream";
 import type { McpClientConfig } from "./config";
 import type { McpClientCreate, McpClientUpdate } from "./schemas";
 import type { McpClientStore } from "./store";
@@ -33,6 +33,7 @@ export class McpClientRegistry {
   constructor(
     private readonly store: McpClientStore,
     private readonly timings: SupervisionTimings,
+    readonly reach: McpReach,
   ) {}
 
   /**
@@ -139,7 +140,7 @@ export class McpClientRegistry {
 
   private entryFor(config: McpClientConfig, perUserTools: DiscoveredTool[]): RegisteredClient {
     const perUser = config.authType === "per_user_headers";
-    return { config, connection: perUser ? undefined : new SupervisedConnection(config, this.timings), perUserTools };
+    return { config, connection: perUser ? undefined : new SupervisedConnection(config, this.timings, this.reach), perUserTools };
   }
 
   private async start(entry: RegisteredClient): Promise<void> {
@@ -161,7 +162,7 @@ export class McpClientRegistry {
   /** Some servers list their tools without the per-user values; most refuse, which is fine. */
   private async discoverPerUserTools(entry: RegisteredClient): Promise<void> {
     try {
-      const session = await openUpstream(entry.config, {}, this.timings.requestTimeoutMs);
+      const session = await openUpstream(entry.config, {}, this.timings.requestTimeoutMs, this.reach);
       await session.client.close();
       if (session.tools.length > 0) entry.perUserTools = session.tools;
     } catch {

@@ -2,7 +2,7 @@ import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { retryDelayMs } from "../../inference/backoff";
 import type { McpClientConfig } from "../clients/config";
 import { loadedMcpClientSdk } from "../sdk";
-import { type DiscoveredTool, describeError, openUpstream } from "./upstream";
+import { type DiscoveredTool, describeError, type McpReach, openUpstream } from "./upstream";
 
 export type ConnectionState = "connecting" | "connected" | "disconnected" | "error" | "closed";
 
@@ -39,6 +39,7 @@ export class SupervisedConnection {
   constructor(
     private readonly config: McpClientConfig,
     private readonly timings: SupervisionTimings,
+    private readonly reach: McpReach,
   ) {}
 
   /** Connects now (joining an attempt already under way); failures schedule the next attempt. */
@@ -97,7 +98,7 @@ export class SupervisedConnection {
     if (this.closed) return;
     this.state = "connecting";
     try {
-      const { client, tools } = await openUpstream(this.config, {}, this.timings.requestTimeoutMs);
+      const { client, tools } = await openUpstream(this.config, {}, this.timings.requestTimeoutMs, this.reach);
       if (this.closed) return void (await client.close());
       client.onclose = () => client === this.client && this.dropped("the connection closed");
       this.client = client;

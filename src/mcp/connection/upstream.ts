@@ -19,9 +19,23 @@ export interface UpstreamSession {
 
 const CLIENT_INFO = { name: "ai-gateway", version: "1.0.0" };
 
+/** What the config file lets MCP clients start: the only commands a stdio client may run. */
+export interface McpReach {
+  stdioAllowedCommands: readonly string[];
+}
+
+export const stdioCommandAllowed = (reach: McpReach, command: string) => reach.stdioAllowedCommands.includes(command);
+
+/** A stdio command outside the allow-list: refused at every start, whenever it was stored. */
+export class StdioCommandRefused extends Error {
+  constructor(command: string) {
+    super(`the command '${command}' is not in mcp.stdio_allowed_commands of the configuration file`);
+  }
+}
+
 const resolveValues = (values: Record<string, string>) => Object.fromEntries(Object.entries(values).map(([name, value]) => [name, resolveEnvReference(value)]));
 
-function transportFor(sdk: McpClientSdk, config: McpClientConfig, extraHeaders: Record<string, string>): Transport {
+function transportFor(sdk: McpClientSdk, config: McpClientConfig, extraHeaders: Record<string, string>, reach: McpReach): Transport {
   const { SSEClientTransport, StdioClientTransport, StreamableHTTPClientTransport, getDefaultEnvironment } = sdk;
   const headers = { ...resolveValues(config.headers), ...extraHeaders };
   switch (config.connectionType) {
@@ -31,6 +45,7 @@ function transportFor(sdk: McpClientSdk, config: McpClientConfig, extraHeaders: 
       return new SSEClientTransport(new URL(config.connectionString!), { requestInit: { headers } });
     case "stdio": {
       const stdio = config.stdio!;
+      if (!stdioCommandAllowed(reach, stdio.command)) throw new StdioCommandRefused(stdio.command);
       return new StdioClientTransport({ command: stdio.command, args: stdio.args, env: { ...getDefaultEnvironment(), ...resolveValues(stdio.envs) }, stderr: "ignore" });
     }
   }
@@ -51,11 +66,11 @@ async function listAllTools(client: Client, timeoutMs: number): Promise<Discover
  * Connects (initialize) and lists the tools. `extraHeaders` carries per-user values; static
  * headers and stdio envs may be `env.NAME` references, resolved here and never stored resolved.
  */
-export async function openUpstream(config: McpClientConfig, extraHeaders: Record<string, string>, timeoutMs: number): Promise<UpstreamSession> {
+export async function openUpstream(config: McpClientConfig, extraHeaders: Record<string, string>, timeoutMs: number, reach: McpReach): Promise<UpstreamSession> {
   const sdk = await loadMcpClientSdk();
   const client = new sdk.Client(CLIENT_INFO, { capabilities: {} });
   try {
-    await client.connect(transportFor(sdk, config, extraHeaders), { timeout: timeoutMs });
+    await client.connect(transportFor(sdk, config, extraHeaders, reach), { timeout: timeoutMs });
     return { client, tools: await listAllTools(client, timeoutMs) };
   } catch (error) {
     await client.close().catch(() => undefined);

@@ -2,7 +2,7 @@ import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { badRequest, GatewayError } from "../../http/errors";
 import type { McpCaller } from "../caller";
 import type { McpClientRegistry } from "../clients/registry";
-import { describeError, isAuthRefusal, openUpstream } from "../connection/upstream";
+import { describeError, isAuthRefusal, type McpReach, openUpstream } from "../connection/upstream";
 import type { McpLogWriter, ToolCallSource } from "../logs/writer";
 import type { PerUserHeaderResolver } from "../per-user/auth-required";
 import { type CallResult, loggedResultText, upstreamFailure } from "./call-result";
@@ -50,6 +50,7 @@ export class ToolExecutor {
     private readonly perUser: PerUserHeaderResolver,
     private readonly logs: McpLogWriter,
     private readonly timeoutMs: number,
+    private readonly reach: McpReach,
   ) {}
 
   /** The tool's result, as its server answered it (`isError` set when the tool itself failed). */
@@ -103,7 +104,7 @@ export class ToolExecutor {
   private async runPerUser(tool: OfferedTool, args: Record<string, unknown>, context: CallContext): Promise<CallResult> {
     const { config } = tool.client;
     const { owner, values } = await this.perUser.valuesFor(config, context.caller, context.origin);
-    const session = await openUpstream(config, values, this.timeoutMs).catch(async (error) => {
+    const session = await openUpstream(config, values, this.timeoutMs, this.reach).catch(async (error) => {
       throw isAuthRefusal(error) ? await this.perUser.authRequired(config, owner, context.origin) : error;
     });
     try {
