@@ -62,7 +62,7 @@ const job = (id: string, webhook: string): FinishedJob => ({
 
 async function open(db: Database) {
   const snapshots = new ActorSnapshotStore(db);
-  const webhooks = await createWebhooks({ db, secrets: createSecretBox("bench-key"), snapshots, clock: systemClock, resolveHost: systemResolver, env: {} });
+  const webhooks = await createWebhooks({ db, secrets: createSecretBox("bench-key"), snapshots, clock: systemClock, resolveHost: systemResolver, readEnv: (value) => value });
   return { webhooks, snapshots };
 }
 

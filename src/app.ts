@@ -6,6 +6,7 @@ import { createAccessControl } from "./access";
 import { createAsyncInference } from "./async";
 import { createResponseCache } from "./cache";
 import type { GatewayConfig } from "./config/schema";
+import { DEFAULT_ENV_ALLOWLIST, EnvReferences } from "./config/env-reference";
 import { createRuntimeSettings } from "./config/runtime-settings";
 import { seedFromConfig } from "./config/seed";
 import { secretBoxFor } from "./crypto/secret-box";
@@ -63,7 +64,11 @@ export async function createGateway({ config: givenConfig, databaseUrl, env = pr
   const secrets = await secretBoxFor(database.db, env.GATEWAY_ENCRYPTION_KEY);
   // Every durable actor's writes: one group commit, one lease, one retry count.
   const snapshots = new ActorSnapshotStore(database.db, actorLease ?? defaultLease(env));
-  const providers = new ProviderStore(database.db, secrets);
+  const envReferences = new EnvReferences(config.env_references?.allow ?? DEFAULT_ENV_ALLOWLIST);
+  // Provider keys and MCP clients read the live environment at each use; the rest read the one given.
+  const readLiveEnv = envReferences.readerFor(process.env);
+  const readEnv = envReferences.readerFor(env);
+  const providers = new ProviderStore(database.db, secrets, readLiveEnv);
   const providerChanges = reloadProvidersOnChange(database.db, providers);
   await providers.load();
   await seedFromConfig(database.db, config, providers);
@@ -76,8 +81,8 @@ export async function createGateway({ config: givenConfig, databaseUrl, env = pr
     journalDir: env.GATEWAY_LOG_JOURNAL_DIR || undefined,
   });
   const governance = await createGovernance({ db: database.db, providers, requireVirtualKey: () => config.enforce_auth_on_inference === true, clock });
-  const mcp = await createMcpGateway({ db: database.db, secrets, snapshots, virtualKeys: governance.virtualKeys, settings: resolveMcpSettings(config), enforceAuth: () => config.enforce_auth_on_inference === true, inference: () => inference });
-  const access = await createAccessControl({ db: database.db, config, env, secrets });
+  const mcp = await createMcpGateway({ db: database.db, secrets, snapshots, virtualKeys: governance.virtualKeys, settings: resolveMcpSettings(config), enforceAuth: () => config.enforce_auth_on_inference === true, inference: () => inference, readEnv: readLiveEnv });
+  const access = await createAccessControl({ db: database.db, config, env, secrets, envReferences });
   const telemetry = createTelemetry({ db: database.db, config: config.telemetry, env, logQueue: requestLogs.queueStatus });
   const responseCache = createResponseCache(database.db, () => inference);
   const plugins = await createPlugins({
@@ -92,7 +97,7 @@ export async function createGateway({ config: givenConfig, databaseUrl, env = pr
     seeds: config.plugins,
     privateAllowlist: config.server?.plugin_download_private_allowlist,
     resolveHost,
-    env,
+    readEnv,
   });
   // The hooks are read per request, so plugin changes through the API apply at once.
   const settlements = new DeferredSettlements();
@@ -121,7 +126,7 @@ export async function createGateway({ config: givenConfig, databaseUrl, env = pr
   };
   // A video whose create was charged and that no client reads to its end is read by the gateway itself.
   const unreadVideos = governance.readUnreadVideos(videoReader(inference), actorClock);
-  const agents = await createAgentGateway({ db: database.db, secrets, snapshots, env, access: governanceAgentAccess(governance) });
+  const agents = await createAgentGateway({ db: database.db, secrets, snapshots, readEnv, access: governanceAgentAccess(governance) });
   const warp = createWarp({ db: database.db, reads: requestLogs.read, providers, inference: () => inference, governance, clock: clock ?? Date.now });
   requestLogs.onRowsWritten(warp.indexWrittenLogs);
   telemetry.metrics.counter({
@@ -129,7 +134,7 @@ export async function createGateway({ config: givenConfig, databaseUrl, env = pr
     help: "Writes of durable actors (async jobs, webhook deliveries, per-user MCP flows, A2A tasks) the database did not take (busy, locked, out of reach) and that were tried again.",
     collect: () => [{ labels: {}, value: snapshots.retries }],
   });
-  const webhooks = await createWebhooks({ db: database.db, secrets, snapshots, clock: actorClock, resolveHost: resolveHost ?? systemResolver, env });
+  const webhooks = await createWebhooks({ db: database.db, secrets, snapshots, clock: actorClock, resolveHost: resolveHost ?? systemResolver, readEnv });
   // A job replays its request through the app itself: the same pipeline as its synchronous twin.
   const asyncInference = createAsyncInference({
     snapshots,

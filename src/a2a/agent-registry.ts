@@ -1,5 +1,5 @@
 import { eq } from "drizzle-orm";
-import { resolveEnvReference } from "../config/env-reference";
+import type { EnvReader } from "../config/env-reference";
 import type { SecretBox } from "../crypto/secret-box";
 import type { Database } from "../db/client";
 import { a2aAgents, type A2AAgentRow } from "../db/schema";
@@ -66,7 +66,7 @@ export class AgentRegistry {
   constructor(
     private readonly db: Database,
     private readonly secrets: SecretBox,
-    private readonly env: Record<string, string | undefined>,
+    private readonly readEnv: EnvReader,
     private readonly fetchCard: CardFetcher = fetchAgentCard,
   ) {}
 
@@ -137,7 +137,7 @@ export class AgentRegistry {
 
   /** The headers to send upstream, `env.NAME` references resolved. */
   upstreamHeaders(agent: Pick<RegisteredAgent, "headers">): Record<string, string> {
-    return Object.fromEntries(Object.entries(agent.headers).map(([name, value]) => [name, resolveEnvReference(value, this.env)]));
+    return Object.fromEntries(Object.entries(agent.headers).map(([name, value]) => [name, this.readEnv(value)]));
   }
 
   /**

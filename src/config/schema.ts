@@ -41,6 +41,14 @@ export const GatewayConfig = t.Object(
       ),
     ),
     enforce_auth_on_inference: t.Optional(t.Boolean()),
+    /**
+     * The environment variables `env.NAME` values may read: names, `PREFIX*` or `*SUFFIX`
+     * (default `*_API_KEY`, `PROVIDER_*`, `GATEWAY_SECRET_*`). The gateway's own GATEWAY_*
+     * settings are never readable. Config file only.
+     */
+    env_references: t.Optional(
+      t.Object({ allow: t.Array(t.String({ pattern: "^(\\*[A-Za-z0-9_]+|[A-Za-z_][A-Za-z0-9_]*\\*?)$" })) }, { additionalProperties: false }),
+    ),
     providers: t.Optional(t.Record(t.String(), ProviderSeed)),
     /**
      * Plugins as POST /api/plugins takes them, each applied once (while the database knows no

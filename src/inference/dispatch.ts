@@ -1,4 +1,3 @@
-import { resolveEnvReference } from "../config/env-reference";
 import { badRequest, GatewayError, type RoutingInfo } from "../http/errors";
 import { type KeyNeed, keyMeets, pickKey } from "../provider-registry/key-selection";
 import { effectiveNetwork, type RuntimeKey, type RuntimeProvider } from "../provider-registry/runtime";
@@ -62,8 +61,9 @@ function upstreamTarget(provider: RuntimeProvider, key: RuntimeKey | undefined, 
     network: provider.network,
     clientHeaders: input.clientHeaders,
     endpoint: input.endpoint,
-    key: key && config ? { id: key.id, secret: resolveEnvReference(config.value ?? ""), config } : undefined,
+    key: key && config ? { id: key.id, secret: provider.readEnv(config.value ?? ""), config } : undefined,
     model: config?.aliases?.[model] ?? config?.vllm_key_config?.model_name ?? model,
+    readEnv: provider.readEnv,
   };
 }
 

@@ -3,6 +3,7 @@ import type { Clock } from "../../actors/runtime/clock";
 import { systemClock } from "../../actors/runtime/clock";
 import type { ActorSnapshotStore } from "../../actors/runtime/snapshot-store";
 import { ApiKeyStore } from "../access/api-keys/store";
+import type { EnvReader } from "../config/env-reference";
 import type { SecretBox } from "../crypto/secret-box";
 import type { Database } from "../db/client";
 import { mcpClients } from "../db/schema";
@@ -43,6 +44,8 @@ export interface McpGatewayOptions {
   /** The inference pipeline, for agent mode's follow-up requests. */
   inference: () => Inference;
   clock?: Clock;
+  /** `env.NAME` header and stdio env values, under the configuration's allow-list. */
+  readEnv: EnvReader;
 }
 
 /**
@@ -54,7 +57,7 @@ export interface McpGatewayOptions {
 export async function createMcpGateway(options: McpGatewayOptions) {
   const { db, secrets, settings } = options;
   const timings = { requestTimeoutMs: settings.toolTimeoutMs, reconnectInitialMs: settings.reconnectInitialMs, reconnectMaxMs: settings.reconnectMaxMs, healthCheckMs: settings.healthCheckMs };
-  const reach = { stdioAllowedCommands: settings.stdioAllowedCommands };
+  const reach = { stdioAllowedCommands: settings.stdioAllowedCommands, readEnv: options.readEnv };
   const registry = new McpClientRegistry(new McpClientStore(db, secrets), timings, reach);
   const credentials = new PerUserCredentialStore(db, secrets);
   const flows = new PerUserHeaderFlowStore(db, options.snapshots, settings.flowTtlMs, options.clock ?? systemClock, verifyAgainstUpstream(registry, settings.toolTimeoutMs, reach));

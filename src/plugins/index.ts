@@ -15,6 +15,7 @@ import type { PluginCreateInput } from "./schemas";
 import { PluginStore } from "./store";
 import { pluginTransport } from "./transport";
 import type { BuiltinPlugin } from "./types";
+import type { EnvReader } from "../config/env-reference";
 
 export type { BuiltinPlugin, GatewayPluginModule, PluginHooks, PluginHost } from "./types";
 export type { HostResolver } from "./download";
@@ -34,7 +35,7 @@ export interface PluginsOptions {
   /** config.json `server.plugin_download_private_allowlist`. */
   privateAllowlist?: readonly string[];
   resolveHost?: HostResolver;
-  env?: Record<string, string | undefined>;
+  readEnv: EnvReader;
 }
 
 /** An existing pipeline hook (logging, governance) listed and switched as a built-in plugin. */
@@ -61,7 +62,7 @@ export async function createPlugins(options: PluginsOptions) {
   const registry = new PluginRegistry({
     store: new PluginStore(options.db),
     builtins: options.builtins,
-    env: options.env,
+    readEnv: options.readEnv,
     sources: {
       downloadDir,
       resolve: options.resolveHost ?? systemResolver,

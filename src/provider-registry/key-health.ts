@@ -1,4 +1,3 @@
-import { resolveEnvReference } from "../config/env-reference";
 import { GatewayError } from "../http/errors";
 import type { UpstreamTarget } from "../inference/providers/types";
 import { sendUpstream } from "../inference/upstream-fetch";
@@ -23,8 +22,9 @@ function targetOf(provider: RuntimeProvider, key: RuntimeKey): UpstreamTarget {
     baseUrl: provider.baseUrl,
     network: provider.network,
     clientHeaders: new Headers(),
-    key: { id: key.id, secret: resolveEnvReference(key.config.value ?? ""), config: key.config },
+    key: { id: key.id, secret: provider.readEnv(key.config.value ?? ""), config: key.config },
     model: "",
+    readEnv: provider.readEnv,
   };
 }
 

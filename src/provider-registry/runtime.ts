@@ -8,6 +8,7 @@ import type { SelectableKey } from "./key-selection";
 import { redactKeySecrets } from "./key-secrets";
 import { compileModelFilter } from "./model-filter";
 import { NetworkConfig, ProviderKeyInput } from "./schemas";
+import type { EnvReader } from "../config/env-reference";
 
 export interface RuntimeKey extends SelectableKey {
   name: string;
@@ -26,6 +27,8 @@ export interface RuntimeProvider {
   network: NetworkConfig;
   customProviderConfig: { base_provider_type: string } | null;
   keys: RuntimeKey[];
+  /** Reads the keys' `env.NAME` values, under the configuration's allow-list. */
+  readEnv: EnvReader;
   createdAt: Date;
   updatedAt: Date;
 }

@@ -8,6 +8,7 @@ import { type KeyHealth, UNCHECKED } from "./key-health";
 import { keepRedactedSecrets } from "./key-secrets";
 import { normalizeKey, onlyKnownNetworkFields, resolveFamily, type RuntimeKey, type RuntimeProvider, toRuntimeKey } from "./runtime";
 import type { NetworkConfig, ProviderKeyInput, ProviderUpdateInput } from "./schemas";
+import type { EnvReader } from "../config/env-reference";
 
 type StoredKey = ReturnType<typeof normalizeKey>;
 
@@ -22,6 +23,7 @@ export class ProviderStore {
   constructor(
     private readonly db: Database,
     private readonly secrets: SecretBox,
+    private readonly readEnv: EnvReader,
   ) {}
 
   /**
@@ -201,6 +203,7 @@ export class ProviderStore {
       baseUrl,
       network,
       customProviderConfig: row.customProviderConfig,
+      readEnv: this.readEnv,
       keys: keyRows.map((keyRow) =>
         toRuntimeKey(JSON.parse(this.secrets.open(keyRow.sealedConfig)), { configHash: keyRow.configHash, status: keyRow.status, description: keyRow.description, reachedModels: keyRow.reachedModels }),
       ),

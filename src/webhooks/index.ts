@@ -1,5 +1,6 @@
 import type { Clock } from "../../actors/runtime/clock";
 import type { ActorSnapshotStore } from "../../actors/runtime/snapshot-store";
+import type { EnvReader } from "../config/env-reference";
 import type { SecretBox } from "../crypto/secret-box";
 import type { Database } from "../db/client";
 import { webhookEndpoints } from "../db/schema";
@@ -21,7 +22,8 @@ export interface WebhooksOptions {
   snapshots: ActorSnapshotStore;
   clock: Clock;
   resolveHost: HostResolver;
-  env: Record<string, string | undefined>;
+  /** `env.NAME` header values, under the configuration's allow-list. */
+  readEnv: EnvReader;
 }
 
 /**

@@ -1,7 +1,7 @@
 import type { Clock } from "../../actors/runtime/clock";
 import type { ActorSnapshotStore } from "../../actors/runtime/snapshot-store";
 import type { AttemptInput, AttemptOutcome, AttemptResult } from "../../actors/webhook-delivery";
-import { resolveEnvReference } from "../config/env-reference";
+import type { EnvReader } from "../config/env-reference";
 import type { WebhookDeliveryRow } from "../db/schema";
 import { DeadlineExceeded, withDeadline } from "./deadline";
 import type { DeliveryHistory } from "./delivery-history";
@@ -16,7 +16,7 @@ export interface SenderDeps {
   snapshots: ActorSnapshotStore;
   resolveHost: HostResolver;
   clock: Clock;
-  env: Record<string, string | undefined>;
+  readEnv: EnvReader;
 }
 
 type Sent = Omit<AttemptResult, "finishedAt"> & { responseExcerpt?: string };
@@ -66,7 +66,7 @@ function pinned(url: URL, address: ResolvedAddress): URL {
 function headersFor(deps: SenderDeps, endpoint: WebhookEndpoint, delivery: WebhookDeliveryRow, url: URL): Headers {
   const headers = new Headers();
   for (const [name, value] of Object.entries(deps.endpoints.headersOf(endpoint))) {
-    const resolved = resolveEnvReference(value, deps.env);
+    const resolved = deps.readEnv(value);
     if (resolved) headers.set(name, resolved);
   }
   const timestamp = Math.floor(deps.clock.now() / 1000);

@@ -3,6 +3,7 @@ import type { NetworkConfig, ProviderKeyInput } from "../../provider-registry/sc
 import type { BatchApi } from "../batches/types";
 import type { Operation, WireFormat } from "../operations";
 import type { UpstreamReply } from "../upstream-fetch";
+import type { EnvReader } from "../../config/env-reference";
 
 /** A provider key as the pipeline sees it: decrypted, with its secret resolved from env if referenced. */
 export interface UpstreamKey {
@@ -21,6 +22,8 @@ export interface UpstreamTarget {
   key: UpstreamKey | undefined;
   /** The provider's own model identifier, after aliases. */
   model: string;
+  /** Reads the key's `env.NAME` values, under the configuration's allow-list. */
+  readEnv: EnvReader;
 }
 
 export type HttpMethod = "GET" | "HEAD" | "POST" | "PUT" | "PATCH" | "DELETE";

@@ -1,6 +1,6 @@
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
-import { resolveEnvReference } from "../../config/env-reference";
+import type { EnvReader } from "../../config/env-reference";
 import type { McpClientConfig } from "../clients/config";
 import { loadedMcpClientSdk, loadMcpClientSdk, type McpClientSdk } from "../sdk";
 
@@ -19,9 +19,10 @@ export interface UpstreamSession {
 
 const CLIENT_INFO = { name: "ai-gateway", version: "1.0.0" };
 
-/** What the config file lets MCP clients start: the only commands a stdio client may run. */
+/** What the config file lets MCP clients start and read: the only commands a stdio client may run, the variables `env.NAME` may name. */
 export interface McpReach {
   stdioAllowedCommands: readonly string[];
+  readEnv: EnvReader;
 }
 
 export const stdioCommandAllowed = (reach: McpReach, command: string) => reach.stdioAllowedCommands.includes(command);
@@ -33,11 +34,11 @@ export class StdioCommandRefused extends Error {
   }
 }
 
-const resolveValues = (values: Record<string, string>) => Object.fromEntries(Object.entries(values).map(([name, value]) => [name, resolveEnvReference(value)]));
+const resolveValues = (values: Record<string, string>, readEnv: EnvReader) => Object.fromEntries(Object.entries(values).map(([name, value]) => [name, readEnv(value)]));
 
 function transportFor(sdk: McpClientSdk, config: McpClientConfig, extraHeaders: Record<string, string>, reach: McpReach): Transport {
   const { SSEClientTransport, StdioClientTransport, StreamableHTTPClientTransport, getDefaultEnvironment } = sdk;
-  const headers = { ...resolveValues(config.headers), ...extraHeaders };
+  const headers = { ...resolveValues(config.headers, reach.readEnv), ...extraHeaders };
   switch (config.connectionType) {
     case "http":
       return new StreamableHTTPClientTransport(new URL(config.connectionString!), { requestInit: { headers } });
@@ -46,7 +47,7 @@ function transportFor(sdk: McpClientSdk, config: McpClientConfig, extraHeaders: 
     case "stdio": {
       const stdio = config.stdio!;
       if (!stdioCommandAllowed(reach, stdio.command)) throw new StdioCommandRefused(stdio.command);
-      return new StdioClientTransport({ command: stdio.command, args: stdio.args, env: { ...getDefaultEnvironment(), ...resolveValues(stdio.envs) }, stderr: "ignore" });
+      return new StdioClientTransport({ command: stdio.command, args: stdio.args, env: { ...getDefaultEnvironment(), ...resolveValues(stdio.envs, reach.readEnv) }, stderr: "ignore" });
     }
   }
 }

@@ -1,4 +1,3 @@
-import { resolveEnvReference } from "../../../config/env-reference";
 import { GatewayError } from "../../../http/errors";
 import type { OAuthKeyConfig } from "../../../provider-registry/schemas";
 import { upstreamUnreachable } from "../../upstream-errors";
@@ -25,12 +24,12 @@ async function tokenRequest(config: OAuthKeyConfig, tokenUrl: string): Promise<{
   const grant = grantTypeOf(config);
   const form = new URLSearchParams({ grant_type: grant });
   const headers: Record<string, string> = { "content-type": "application/x-www-form-urlencoded", accept: "application/json" };
-  if (grant === JWT_BEARER) form.set("assertion", await signedAssertion(config, resolveEnvReference(config.private_key ?? ""), tokenUrl));
+  if (grant === JWT_BEARER) form.set("assertion", await signedAssertion(config, config.private_key ?? "", tokenUrl));
   if (config.scopes?.length) form.set("scope", config.scopes.join(" "));
   if (config.audience && grant === CLIENT_CREDENTIALS) form.set("audience", config.audience);
   for (const [name, value] of Object.entries(config.extra_params ?? {})) form.set(name, asFormValue(value));
   const clientId = config.client_id ?? "";
-  const secret = resolveEnvReference(config.client_secret ?? "");
+  const secret = config.client_secret ?? "";
   if (clientId && secret && authStyleOf(config) === "header") {
     // RFC 6749 2.3.1: both parts form-encoded before they are joined.
     headers.authorization = `Basic ${Buffer.from(`${encodeURIComponent(clientId)}:${encodeURIComponent(secret)}`).toString("base64")}`;
