@@ -14,7 +14,7 @@ import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { count, eq } from "drizzle-orm";
 import { systemClock } from "../actors/runtime/clock";
-import { ActorSnapshotStore } from "../actors/runtime/snapshot-store";
+import { ActorSnapshotStore, DEFAULT_LEASE_MS } from "../actors/runtime/snapshot-store";
 import { createSecretBox } from "../src/crypto/secret-box";
 import { type Database, openDatabase } from "../src/db/client";
 import { webhookDeliveries } from "../src/db/schema";
@@ -61,7 +61,7 @@ const job = (id: string, webhook: string): FinishedJob => ({
 });
 
 async function open(db: Database) {
-  const snapshots = new ActorSnapshotStore(db);
+  const snapshots = new ActorSnapshotStore(db, { owner: "bench", durationMs: DEFAULT_LEASE_MS, now: Date.now });
   const webhooks = await createWebhooks({ db, secrets: createSecretBox("bench-key"), snapshots, clock: systemClock, resolveHost: systemResolver, readEnv: (value) => value });
   return { webhooks, snapshots };
 }

@@ -50,7 +50,7 @@ export interface GatewayOptions {
   resolveHost?: HostResolver;
   /** Time and timers of the durable actors (job result ttls, delivery retries); tests pass a simulated clock. */
   actorClock?: Clock;
-  /** This node's claim on the durable actors it runs; by default GATEWAY_NODE_ID or the host name, for 30 s at a time. */
+  /** This node's claim on the durable actors it runs; by default GATEWAY_NODE_ID or an id unique to this process, for 30 s at a time. */
   actorLease?: ActorLease;
 }
 
@@ -63,7 +63,8 @@ export async function createGateway({ config: givenConfig, databaseUrl, env = pr
   const database = await openDatabase(databaseUrl, config.database?.auth_token);
   const secrets = await secretBoxFor(database.db, env.GATEWAY_ENCRYPTION_KEY);
   // Every durable actor's writes: one group commit, one lease, one retry count.
-  const snapshots = new ActorSnapshotStore(database.db, actorLease ?? defaultLease(env));
+  const snapshots = new ActorSnapshotStore(database.db, actorLease ?? defaultLease(env, databaseUrl));
+  await snapshots.join();
   const envReferences = new EnvReferences(config.env_references?.allow ?? DEFAULT_ENV_ALLOWLIST);
   // Provider keys and MCP clients read the live environment at each use; the rest read the one given.
   const readLiveEnv = envReferences.readerFor(process.env);
@@ -221,6 +222,7 @@ export async function createGateway({ config: givenConfig, databaseUrl, env = pr
       await runtimeSettings.stop();
       await mcp.close();
       await agents.close();
+      await snapshots.leave().catch((error) => console.error(`handing the node id back failed: ${(error as Error).message}`));
       database.close();
     },
   };
