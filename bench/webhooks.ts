@@ -19,7 +19,7 @@ import { createSecretBox } from "../src/crypto/secret-box";
 import { type Database, openDatabase } from "../src/db/client";
 import { webhookDeliveries } from "../src/db/schema";
 import { createWebhooks, type FinishedJob, type Webhooks } from "../src/webhooks";
-import { systemResolver } from "../src/webhooks/host-resolver";
+import { systemResolver } from "../src/outbound/host-check";
 
 const { values: args } = parseArgs({ args: Bun.argv.slice(2), options: { deliveries: { type: "string", default: "5000" }, pending: { type: "string", default: "10000" } } });
 const DELIVERIES = Number(args.deliveries);
@@ -62,7 +62,7 @@ const job = (id: string, webhook: string): FinishedJob => ({
 
 async function open(db: Database) {
   const snapshots = new ActorSnapshotStore(db, { owner: "bench", durationMs: DEFAULT_LEASE_MS, now: Date.now });
-  const webhooks = await createWebhooks({ db, secrets: createSecretBox("bench-key"), snapshots, clock: systemClock, resolveHost: systemResolver, readEnv: (value) => value });
+  const webhooks = await createWebhooks({ db, secrets: createSecretBox("bench-key"), snapshots, clock: systemClock, resolveHost: systemResolver, configAllowsPrivate: false, readEnv: (value) => value });
   return { webhooks, snapshots };
 }
 

@@ -37,7 +37,8 @@ import { ProviderStore } from "./provider-registry/store";
 import { createTelemetry } from "./telemetry";
 import { createWarp } from "./warp";
 import { createWebhooks } from "./webhooks";
-import { systemResolver } from "./webhooks/host-resolver";
+import { systemResolver } from "./outbound/host-check";
+import type { OutboundReach } from "./outbound/reach";
 
 export interface GatewayOptions {
   config: GatewayConfig;
@@ -46,7 +47,7 @@ export interface GatewayOptions {
   env?: Record<string, string | undefined>;
   /** Milliseconds since the epoch, for budget and rate-limit windows; tests move it. */
   clock?: () => number;
-  /** Name resolution for plugin downloads (the address policy checks what it answers); tests point names anywhere. */
+  /** Name resolution for every outbound call (the address policy checks what it answers); tests point names anywhere. */
   resolveHost?: HostResolver;
   /** Time and timers of the durable actors (job result ttls, delivery retries); tests pass a simulated clock. */
   actorClock?: Clock;
@@ -65,11 +66,12 @@ export async function createGateway({ config: givenConfig, databaseUrl, env = pr
   // Every durable actor's writes: one group commit, one lease, one retry count.
   const snapshots = new ActorSnapshotStore(database.db, actorLease ?? defaultLease(env, databaseUrl));
   await snapshots.join();
+  const outbound: OutboundReach = { resolve: resolveHost ?? systemResolver, configAllowsPrivate: config.network?.allow_private_addresses === true };
   const envReferences = new EnvReferences(config.env_references?.allow ?? DEFAULT_ENV_ALLOWLIST);
   // Provider keys and MCP clients read the live environment at each use; the rest read the one given.
   const readLiveEnv = envReferences.readerFor(process.env);
   const readEnv = envReferences.readerFor(env);
-  const providers = new ProviderStore(database.db, secrets, readLiveEnv);
+  const providers = new ProviderStore(database.db, secrets, readLiveEnv, outbound);
   const providerChanges = reloadProvidersOnChange(database.db, providers);
   await providers.load();
   await seedFromConfig(database.db, config, providers);
@@ -82,7 +84,7 @@ export async function createGateway({ config: givenConfig, databaseUrl, env = pr
     journalDir: env.GATEWAY_LOG_JOURNAL_DIR || undefined,
   });
   const governance = await createGovernance({ db: database.db, providers, requireVirtualKey: () => config.enforce_auth_on_inference === true, clock });
-  const mcp = await createMcpGateway({ db: database.db, secrets, snapshots, virtualKeys: governance.virtualKeys, settings: resolveMcpSettings(config), enforceAuth: () => config.enforce_auth_on_inference === true, inference: () => inference, readEnv: readLiveEnv });
+  const mcp = await createMcpGateway({ db: database.db, secrets, snapshots, virtualKeys: governance.virtualKeys, settings: resolveMcpSettings(config), enforceAuth: () => config.enforce_auth_on_inference === true, inference: () => inference, readEnv: readLiveEnv, outbound });
   const access = await createAccessControl({ db: database.db, config, env, secrets, envReferences });
   const telemetry = createTelemetry({ db: database.db, config: config.telemetry, env, logQueue: requestLogs.queueStatus });
   const responseCache = createResponseCache(database.db, () => inference);
@@ -127,7 +129,7 @@ export async function createGateway({ config: givenConfig, databaseUrl, env = pr
   };
   // A video whose create was charged and that no client reads to its end is read by the gateway itself.
   const unreadVideos = governance.readUnreadVideos(videoReader(inference), actorClock);
-  const agents = await createAgentGateway({ db: database.db, secrets, snapshots, readEnv, access: governanceAgentAccess(governance) });
+  const agents = await createAgentGateway({ db: database.db, secrets, snapshots, readEnv, outbound, access: governanceAgentAccess(governance) });
   const warp = createWarp({ db: database.db, reads: requestLogs.read, providers, inference: () => inference, governance, clock: clock ?? Date.now });
   requestLogs.onRowsWritten(warp.indexWrittenLogs);
   telemetry.metrics.counter({
@@ -135,7 +137,7 @@ export async function createGateway({ config: givenConfig, databaseUrl, env = pr
     help: "Writes of durable actors (async jobs, webhook deliveries, per-user MCP flows, A2A tasks) the database did not take (busy, locked, out of reach) and that were tried again.",
     collect: () => [{ labels: {}, value: snapshots.retries }],
   });
-  const webhooks = await createWebhooks({ db: database.db, secrets, snapshots, clock: actorClock, resolveHost: resolveHost ?? systemResolver, readEnv });
+  const webhooks = await createWebhooks({ db: database.db, secrets, snapshots, clock: actorClock, resolveHost: outbound.resolve, configAllowsPrivate: outbound.configAllowsPrivate, readEnv });
   // A job replays its request through the app itself: the same pipeline as its synchronous twin.
   const asyncInference = createAsyncInference({
     snapshots,
@@ -163,7 +165,7 @@ export async function createGateway({ config: givenConfig, databaseUrl, env = pr
     .use(telemetry.routes)
     .use(access.routes)
     .use(runtimeSettings.routes)
-    .use(providerRoutes(providers))
+    .use(providerRoutes(providers, outbound))
     .use(governance.routes)
     .use(requestLogs.routes)
     .use(liveFeedRoutes(liveFeed, () => new Date()))

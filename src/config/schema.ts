@@ -49,6 +49,12 @@ export const GatewayConfig = t.Object(
     env_references: t.Optional(
       t.Object({ allow: t.Array(t.String({ pattern: "^(\\*[A-Za-z0-9_]+|[A-Za-z_][A-Za-z0-9_]*\\*?)$" })) }, { additionalProperties: false }),
     ),
+    /**
+     * The outbound address policy (providers, MCP, A2A, webhooks): link-local and metadata
+     * addresses are never reached; loopback and private ones only at the admin's word, or at
+     * anyone's with `allow_private_addresses`. Config file only.
+     */
+    network: t.Optional(t.Object({ allow_private_addresses: t.Optional(t.Boolean()) }, { additionalProperties: false })),
     providers: t.Optional(t.Record(t.String(), ProviderSeed)),
     /**
      * Plugins as POST /api/plugins takes them, each applied once (while the database knows no

@@ -64,6 +64,7 @@ function upstreamTarget(provider: RuntimeProvider, key: RuntimeKey | undefined, 
     key: key && config ? { id: key.id, secret: provider.readEnv(config.value ?? ""), config } : undefined,
     model: config?.aliases?.[model] ?? config?.vllm_key_config?.model_name ?? model,
     readEnv: provider.readEnv,
+    outbound: provider.outbound,
   };
 }
 

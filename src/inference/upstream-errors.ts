@@ -66,6 +66,9 @@ export function upstreamFailure(status: number, text: string, headers: Headers, 
 export const upstreamUnreachable = (reason: string, credentials: readonly string[] = []) =>
   new GatewayError({ status: 502, errorType: "provider_unreachable", message: `upstream could not be reached: ${withoutCredentials(reason, credentials)}` });
 
+/** The outbound address policy refused the upstream's address: configuration, not the provider's failure, so never retried. */
+export const upstreamRefused = (reason: string) => new GatewayError({ status: 502, errorType: "gateway_upstream_address_refused", message: `the upstream was not called: ${reason}` });
+
 export const upstreamTimedOut = (seconds: number) =>
   new GatewayError({ status: 504, errorType: "provider_timeout", message: `upstream did not answer within ${seconds}s` });
 
@@ -83,6 +86,6 @@ export const streamFailure = (error: unknown) =>
 export const clientClosed = () => new GatewayError({ status: 499, errorType: "caller_closed_request", message: "client closed the request" });
 
 /** 5xx and transport failures are worth retrying on the same key. */
-export const isRetryable = (error: GatewayError) => error.status >= 500 || error.errorType === "provider_timeout";
+export const isRetryable = (error: GatewayError) => (error.status >= 500 && error.errorType !== "gateway_upstream_address_refused") || error.errorType === "provider_timeout";
 /** 429 and auth failures take the key out of rotation for this request. */
 export const rotatesKey = (error: GatewayError) => error.status === 429 || error.status === 401 || error.status === 403;

@@ -1,6 +1,7 @@
 import type { GatewayError } from "../http/errors";
-import type { UpstreamCall } from "./providers/types";
-import { clientClosed, upstreamFailure, upstreamTimedOut, upstreamUnreachable } from "./upstream-errors";
+import { guardedFetch, OutboundRefused } from "../outbound/guarded-fetch";
+import type { UpstreamCall, UpstreamTarget } from "./providers/types";
+import { clientClosed, upstreamFailure, upstreamRefused, upstreamTimedOut, upstreamUnreachable } from "./upstream-errors";
 import { timerDelay } from "../../actors/runtime/clock";
 
 export type UpstreamReply =
@@ -30,7 +31,8 @@ function credentialsOf(call: UpstreamCall, keySecret: string | undefined): strin
  * Sends one upstream call. The timeout bounds the wait for the reply (for a stream: for its
  * headers); the client's signal cancels the call, streams included, whenever it fires.
  */
-export async function sendUpstream(call: UpstreamCall, stream: boolean, timeoutSeconds: number, clientSignal: AbortSignal, keySecret?: string): Promise<UpstreamReply> {
+export async function sendUpstream(call: UpstreamCall, stream: boolean, timeoutSeconds: number, clientSignal: AbortSignal, target: Pick<UpstreamTarget, "key" | "outbound">): Promise<UpstreamReply> {
+  const keySecret = target.key?.secret;
   if (clientSignal.aborted) return { ok: false, error: clientClosed() };
   const controller = new AbortController();
   const timer = setTimeout(() => controller.abort(new TimedOut()), timerDelay(timeoutSeconds * 1000));
@@ -38,7 +40,7 @@ export async function sendUpstream(call: UpstreamCall, stream: boolean, timeoutS
   clientSignal.addEventListener("abort", forwardAbort, { once: true });
   let relayed = false;
   try {
-    const response = await fetch(call.url, { method: call.method ?? "POST", headers: call.headers, body: call.body, signal: controller.signal });
+    const response = await guardedFetch(call.url, { method: call.method ?? "POST", headers: call.headers, body: call.body, signal: controller.signal }, target.outbound);
     if (!response.ok) return { ok: false, error: upstreamFailure(response.status, await response.text(), response.headers, credentialsOf(call, keySecret)) };
     // Binary replies (audio, images, file contents) pass through as they arrive, never as text.
     relayed = (stream || !isTextual(response.headers)) && response.body !== null;
@@ -47,6 +49,7 @@ export async function sendUpstream(call: UpstreamCall, stream: boolean, timeoutS
   } catch (error) {
     if (controller.signal.reason instanceof TimedOut) return { ok: false, error: upstreamTimedOut(timeoutSeconds) };
     if (clientSignal.aborted) return { ok: false, error: clientClosed() };
+    if (error instanceof OutboundRefused) return { ok: false, error: upstreamRefused(error.message) };
     return { ok: false, error: upstreamUnreachable((error as Error).message, credentialsOf(call, keySecret)) };
   } finally {
     clearTimeout(timer);

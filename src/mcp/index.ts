@@ -4,6 +4,7 @@ import { systemClock } from "../../actors/runtime/clock";
 import type { ActorSnapshotStore } from "../../actors/runtime/snapshot-store";
 import { ApiKeyStore } from "../access/api-keys/store";
 import type { EnvReader } from "../config/env-reference";
+import type { OutboundReach } from "../outbound/reach";
 import type { SecretBox } from "../crypto/secret-box";
 import type { Database } from "../db/client";
 import { mcpClients } from "../db/schema";
@@ -46,6 +47,7 @@ export interface McpGatewayOptions {
   clock?: Clock;
   /** `env.NAME` header and stdio env values, under the configuration's allow-list. */
   readEnv: EnvReader;
+  outbound: OutboundReach;
 }
 
 /**
@@ -57,7 +59,7 @@ export interface McpGatewayOptions {
 export async function createMcpGateway(options: McpGatewayOptions) {
   const { db, secrets, settings } = options;
   const timings = { requestTimeoutMs: settings.toolTimeoutMs, reconnectInitialMs: settings.reconnectInitialMs, reconnectMaxMs: settings.reconnectMaxMs, healthCheckMs: settings.healthCheckMs };
-  const reach = { stdioAllowedCommands: settings.stdioAllowedCommands, readEnv: options.readEnv };
+  const reach = { stdioAllowedCommands: settings.stdioAllowedCommands, readEnv: options.readEnv, outbound: options.outbound };
   const registry = new McpClientRegistry(new McpClientStore(db, secrets), timings, reach);
   const credentials = new PerUserCredentialStore(db, secrets);
   const flows = new PerUserHeaderFlowStore(db, options.snapshots, settings.flowTtlMs, options.clock ?? systemClock, verifyAgainstUpstream(registry, settings.toolTimeoutMs, reach));

@@ -25,6 +25,7 @@ function targetOf(provider: RuntimeProvider, key: RuntimeKey): UpstreamTarget {
     key: { id: key.id, secret: provider.readEnv(key.config.value ?? ""), config: key.config },
     model: "",
     readEnv: provider.readEnv,
+    outbound: provider.outbound,
   };
 }
 
@@ -37,7 +38,7 @@ async function listModels(provider: RuntimeProvider, key: RuntimeKey): Promise<s
   const authorized = provider.adapter.authorizeCall ? await provider.adapter.authorizeCall(call, target) : call;
   if (authorized instanceof GatewayError) return authorized;
   const timeout = Math.min(CHECK_TIMEOUT_SECONDS, effectiveNetwork(provider.network).default_request_timeout_in_seconds);
-  const reply = await sendUpstream(authorized, false, timeout, new AbortController().signal, target.key?.secret);
+  const reply = await sendUpstream(authorized, false, timeout, new AbortController().signal, target);
   if (!reply.ok) return reply.error;
   if (!("body" in reply)) return new GatewayError({ status: 502, errorType: "provider_bad_response", message: "the model list is not JSON" });
   return listing.ids(JSON.parse(reply.body));

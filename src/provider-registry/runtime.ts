@@ -9,6 +9,7 @@ import { redactKeySecrets } from "./key-secrets";
 import { compileModelFilter } from "./model-filter";
 import { NetworkConfig, ProviderKeyInput } from "./schemas";
 import type { EnvReader } from "../config/env-reference";
+import type { OutboundPolicy } from "../outbound/host-check";
 
 export interface RuntimeKey extends SelectableKey {
   name: string;
@@ -29,6 +30,8 @@ export interface RuntimeProvider {
   keys: RuntimeKey[];
   /** Reads the keys' `env.NAME` values, under the configuration's allow-list. */
   readEnv: EnvReader;
+  /** The addresses its calls may reach (its base URL, its keys' endpoints and token URLs). */
+  outbound: OutboundPolicy;
   createdAt: Date;
   updatedAt: Date;
 }

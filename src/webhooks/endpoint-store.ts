@@ -7,7 +7,7 @@ import { type WebhookEndpointRow, type WebhookEvent, WEBHOOK_EVENTS, webhookEndp
 import { badRequest, conflict, notFound } from "../http/errors";
 import { redactSecret } from "../provider-registry/key-secrets";
 import { resolveTunables, type Tunables, validateHeaders, validateUrl } from "./endpoint-rules";
-import type { HostResolver } from "./host-resolver";
+import type { HostResolver } from "../outbound/host-check";
 import type { WebhookEndpointCreate, WebhookEndpointUpdate } from "./schemas";
 import { generateSigningSecret } from "./signing";
 

@@ -8,13 +8,13 @@ import { reloadOnChange } from "../db/table-changes";
 import { DeliveryHistory } from "./delivery-history";
 import { DeliveryRunner } from "./delivery-runner";
 import { WebhookEndpointStore } from "./endpoint-store";
-import type { HostResolver } from "./host-resolver";
+import type { HostResolver } from "../outbound/host-check";
 import { notifyJobFinished, type OperationDeps, redeliver, removeEndpoint, sendTestDelivery } from "./operations";
 import type { FinishedJob } from "./payload";
 import { webhookRoutes } from "./routes";
 
 export type { FinishedJob } from "./payload";
-export type { HostResolver } from "./host-resolver";
+export type { HostResolver } from "../outbound/host-check";
 
 export interface WebhooksOptions {
   db: Database;
@@ -22,6 +22,8 @@ export interface WebhooksOptions {
   snapshots: ActorSnapshotStore;
   clock: Clock;
   resolveHost: HostResolver;
+  /** Whether the configuration lets anyone, not only the admin, turn on private receivers. */
+  configAllowsPrivate: boolean;
   /** `env.NAME` header values, under the configuration's allow-list. */
   readEnv: EnvReader;
 }
@@ -49,7 +51,7 @@ export async function createWebhooks(options: WebhooksOptions) {
   return {
     endpoints,
     runner,
-    routes: webhookRoutes({ endpoints, history, webhooks: operations }),
+    routes: webhookRoutes({ endpoints, history, webhooks: operations, reach: { resolve: options.resolveHost, configAllowsPrivate: options.configAllowsPrivate } }),
     hasEndpoint: (name: string) => endpoints.findByName(name) !== undefined,
     jobFinished: (job: FinishedJob) => notifyJobFinished(deps, job),
     resume: () => runner.resume(),

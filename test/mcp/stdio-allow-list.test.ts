@@ -49,7 +49,8 @@ describe("registering a stdio client needs the admin, never a narrower role", ()
   let gw: TestGateway;
   let mcpUser: string;
   beforeAll(async () => {
-    gw = await startGateway({ edition: "enterprise", auth: AUTH_CONFIG, mcp: { stdio_allowed_commands: [process.execPath] } });
+    // Private addresses opened to every writer, so the HTTP client below is this user's to register.
+    gw = await startGateway({ edition: "enterprise", auth: AUTH_CONFIG, mcp: { stdio_allowed_commands: [process.execPath] }, network: { allow_private_addresses: true } });
     const role = await gw.admin("/api/governance/rbac/roles", { method: "POST", json: { name: "mcp-editors", permission_ids: await permissionIds(gw, "MCP:View", "MCP:Create", "MCP:Update") } });
     const { id } = (await role.json()) as { id: number };
     expect((await gw.admin("/api/governance/rbac/users", { method: "POST", json: { username: "mcp-user", role_id: id, password: "mcp-user-password" } })).status).toBe(201);

@@ -82,15 +82,15 @@ export class McpClientRegistry {
   }
 
   /** Stores the client and waits for its first connection attempt, so the answer shows how it went. */
-  create(input: McpClientCreate): Promise<RegisteredClient> {
-    return this.changes.run(async () => this.takeOver(await this.started(this.entryFor(await this.store.create(input), []))));
+  create(input: McpClientCreate, privateNetworkAllowed: boolean): Promise<RegisteredClient> {
+    return this.changes.run(async () => this.takeOver(await this.started(this.entryFor(await this.store.create(input, privateNetworkAllowed), []))));
   }
 
   /** Applies the changes and connects afresh with the new configuration. */
-  update(id: string, changes: McpClientUpdate): Promise<RegisteredClient> {
+  update(id: string, changes: McpClientUpdate, privateNetworkAllowed?: boolean): Promise<RegisteredClient> {
     return this.changes.run(async () => {
       const current = this.require(id);
-      const config = await this.store.update(current.config, changes);
+      const config = await this.store.update(current.config, changes, privateNetworkAllowed);
       return this.takeOver(await this.started(this.entryFor(config, current.perUserTools)));
     });
   }

@@ -1,6 +1,7 @@
 import { Elysia } from "elysia";
 import { principalOf } from "../../access";
 import { badRequest, GatewayError } from "../../http/errors";
+import { checkWrittenAddresses, mayReachPrivateNetwork } from "../../outbound/reach";
 import { stdioCommandAllowed } from "../connection/upstream";
 import type { McpClientRegistry } from "./registry";
 import { ClientParams, McpClientCreate, McpClientUpdate } from "./schemas";
@@ -23,6 +24,13 @@ function checkStdioWrite(request: Request, body: McpClientUpdate, registry: McpC
   }
 }
 
+/** The reach of private addresses a write leaves the client with: its writer's when it carries the server's address, else as it was (undefined). */
+async function reachWritten(request: Request, body: McpClientUpdate, registry: McpClientRegistry): Promise<boolean | undefined> {
+  const principal = principalOf(request);
+  const carried = await checkWrittenAddresses(body, principal, registry.reach.outbound);
+  return carried ? mayReachPrivateNetwork(principal, registry.reach.outbound) : undefined;
+}
+
 /** /api/mcp/clients and /api/mcp/client: the upstream MCP servers the gateway connects to. */
 export const mcpClientRoutes = (registry: McpClientRegistry, removeClient: (id: string) => Promise<void>) =>
   new Elysia({ name: "mcp-clients", prefix: "/api/mcp" })
@@ -34,8 +42,9 @@ export const mcpClientRoutes = (registry: McpClientRegistry, removeClient: (id: 
       "/client",
       async ({ body, set, request }) => {
         checkStdioWrite(request, body, registry);
+        const reach = (await reachWritten(request, body, registry)) ?? mayReachPrivateNetwork(principalOf(request), registry.reach.outbound);
         set.status = 201;
-        return clientView(await registry.create(body));
+        return clientView(await registry.create(body, reach));
       },
       { body: McpClientCreate },
     )
@@ -43,7 +52,7 @@ export const mcpClientRoutes = (registry: McpClientRegistry, removeClient: (id: 
       "/client/:id",
       async ({ params, body, request }) => {
         checkStdioWrite(request, body, registry);
-        return clientView(await registry.update(params.id, body));
+        return clientView(await registry.update(params.id, body, await reachWritten(request, body, registry)));
       },
       { params: ClientParams, body: McpClientUpdate },
     )

@@ -1,6 +1,8 @@
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { EnvReader } from "../../config/env-reference";
+import { fetchUnder } from "../../outbound/guarded-fetch";
+import { type OutboundReach, policyFor } from "../../outbound/reach";
 import type { McpClientConfig } from "../clients/config";
 import { loadedMcpClientSdk, loadMcpClientSdk, type McpClientSdk } from "../sdk";
 
@@ -23,6 +25,8 @@ const CLIENT_INFO = { name: "ai-gateway", version: "1.0.0" };
 export interface McpReach {
   stdioAllowedCommands: readonly string[];
   readEnv: EnvReader;
+  /** The addresses HTTP and SSE servers may have. */
+  outbound: OutboundReach;
 }
 
 export const stdioCommandAllowed = (reach: McpReach, command: string) => reach.stdioAllowedCommands.includes(command);
@@ -39,11 +43,12 @@ const resolveValues = (values: Record<string, string>, readEnv: EnvReader) => Ob
 function transportFor(sdk: McpClientSdk, config: McpClientConfig, extraHeaders: Record<string, string>, reach: McpReach): Transport {
   const { SSEClientTransport, StdioClientTransport, StreamableHTTPClientTransport, getDefaultEnvironment } = sdk;
   const headers = { ...resolveValues(config.headers, reach.readEnv), ...extraHeaders };
+  const fetch = fetchUnder(policyFor(reach.outbound, config.privateNetworkAllowed));
   switch (config.connectionType) {
     case "http":
-      return new StreamableHTTPClientTransport(new URL(config.connectionString!), { requestInit: { headers } });
+      return new StreamableHTTPClientTransport(new URL(config.connectionString!), { requestInit: { headers }, fetch });
     case "sse":
-      return new SSEClientTransport(new URL(config.connectionString!), { requestInit: { headers } });
+      return new SSEClientTransport(new URL(config.connectionString!), { requestInit: { headers }, fetch });
     case "stdio": {
       const stdio = config.stdio!;
       if (!stdioCommandAllowed(reach, stdio.command)) throw new StdioCommandRefused(stdio.command);

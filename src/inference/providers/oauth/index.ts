@@ -22,7 +22,7 @@ const withSecretsRead = (config: OAuthKeyConfig, target: UpstreamTarget): OAuthK
  */
 export async function withMintedBearer(call: UpstreamCall, target: UpstreamTarget, config: OAuthKeyConfig | undefined = mintsBearer(target)): Promise<UpstreamCall | GatewayError> {
   if (!config) return call;
-  const token = await cachedAccessToken(withSecretsRead(config, target));
+  const token = await cachedAccessToken(withSecretsRead(config, target), target.outbound);
   if (token instanceof GatewayError) return token;
   return { ...call, headers: { ...call.headers, authorization: `Bearer ${token}` } };
 }

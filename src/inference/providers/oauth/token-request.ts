@@ -3,6 +3,8 @@ import type { OAuthKeyConfig } from "../../../provider-registry/schemas";
 import { upstreamUnreachable } from "../../upstream-errors";
 import { signedAssertion } from "./assertion";
 import { authStyleOf, CLIENT_CREDENTIALS, grantTypeOf, JWT_BEARER } from "./config";
+import { guardedFetch } from "../../../outbound/guarded-fetch";
+import type { OutboundPolicy } from "../../../outbound/host-check";
 
 const TOKEN_REQUEST_TIMEOUT_MS = 30_000;
 /** Endpoints that do not say how long a token lives are taken to issue hour-long ones. */
@@ -51,13 +53,13 @@ async function refused(response: Response, tokenUrl: string): Promise<GatewayErr
 }
 
 /** Asks the key's token endpoint for a bearer token; failures come back as GatewayError values. */
-export async function requestAccessToken(config: OAuthKeyConfig): Promise<AccessToken | GatewayError> {
+export async function requestAccessToken(config: OAuthKeyConfig, outbound: OutboundPolicy): Promise<AccessToken | GatewayError> {
   const tokenUrl = config.token_url!;
   const request = await tokenRequest(config, tokenUrl).catch((error: Error) => misconfigured(`oauth_key_config cannot sign the assertion: ${error.message}`));
   if (request instanceof GatewayError) return request;
   let response: Response;
   try {
-    response = await fetch(tokenUrl, { method: "POST", headers: request.headers, body: request.form, signal: AbortSignal.timeout(TOKEN_REQUEST_TIMEOUT_MS) });
+    response = await guardedFetch(tokenUrl, { method: "POST", headers: request.headers, body: request.form, signal: AbortSignal.timeout(TOKEN_REQUEST_TIMEOUT_MS) }, outbound);
   } catch (error) {
     return upstreamUnreachable(`token endpoint ${tokenUrl}: ${(error as Error).message}`);
   }

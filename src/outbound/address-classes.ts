@@ -1,6 +1,6 @@
 import { BlockList, isIP } from "node:net";
 
-/** What kind of network an address belongs to, as far as webhook receivers are concerned. */
+/** What kind of network an address belongs to, as far as the gateway's outbound calls are concerned. */
 export type AddressClass = "public" | "private" | "loopback" | "cgnat" | "link_local" | "metadata" | "unroutable";
 
 type Range = readonly [network: string, prefix: number];
@@ -22,7 +22,7 @@ const BLOCKS = RANGES.map(([kind, ranges]) => {
   return [kind, list] as const;
 });
 
-/** Never reachable, whatever the endpoint allows. */
+/** Never reachable, by anyone, whatever the configuration says. */
 const ALWAYS_REFUSED: ReadonlySet<AddressClass> = new Set(["metadata", "link_local", "unroutable"]);
 
 /** The eight 16-bit groups of an IPv6 address (already validated by `isIP`). */
@@ -63,11 +63,11 @@ export function classifyAddress(address: string): AddressClass {
   return BLOCKS.find(([, list]) => list.check(address, type))?.[0] ?? "public";
 }
 
-/** Why a receiver at this address is refused, or undefined when it may be called. */
-export function refusalOf(address: string, allowPrivateNetwork: boolean): string | undefined {
+/** Why a call to this address is refused, or undefined when it may be made; `privateHint` says how private addresses are allowed. */
+export function refusalOf(address: string, allowPrivateNetwork: boolean, privateHint: string): string | undefined {
   const kind = classifyAddress(address);
   if (kind === "public") return undefined;
   if (ALWAYS_REFUSED.has(kind)) return `${address} is a ${kind.replace("_", "-")} address, which is never allowed`;
-  if (!allowPrivateNetwork) return `${address} is a ${kind} address; set allow_private_network to deliver there`;
+  if (!allowPrivateNetwork) return `${address} is a ${kind} address; ${privateHint}`;
   return undefined;
 }
