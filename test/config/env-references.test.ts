@@ -62,7 +62,9 @@ describe("env.NAME resolves only variables the configuration file allows, never 
     const mcp = await gw.admin("/api/mcp/client", { method: "POST", json: { name: "remote", connection_type: "http", connection_string: "http://127.0.0.1:9/mcp", headers: { authorization: "env.PATH" } } });
     await expectGatewayError(mcp, 400, { param: "headers.authorization", errorType: "caller_env_reference_not_allowed" });
     const key = await gw.admin("/api/providers", { method: "POST", json: { provider: "openai", keys: [{ name: "leak", value: "env.GATEWAY_SETUP_TOKEN", models: ["*"] }] } });
-    await expectGatewayError(key, 400, { errorType: "caller_env_reference_not_allowed" });
+    await expectGatewayError(key, 400, { param: "keys[0].value", errorType: "caller_env_reference_not_allowed" });
+    const stdio = await gw.admin("/api/mcp/client", { method: "POST", json: { name: "local", connection_type: "stdio", stdio_config: { command: "env", envs: { LEAK: "env.GATEWAY_SETUP_TOKEN" } } } });
+    await expectGatewayError(stdio, 400, { param: "stdio_config.envs.LEAK", errorType: "caller_env_reference_not_allowed" });
   });
 });
 
@@ -70,7 +72,7 @@ describe("writing an env. reference through the API needs the admin", () => {
   let gw: TestGateway;
   beforeAll(async () => {
     gw = await startGateway({ edition: "enterprise", auth: AUTH_CONFIG });
-  });
+  }, 30_000);
   afterAll(() => gw.close());
 
   const CASES: Array<[string, string[], string, string, unknown, string]> = [

@@ -55,7 +55,7 @@ describe("registering a stdio client needs the admin, never a narrower role", ()
     const { id } = (await role.json()) as { id: number };
     expect((await gw.admin("/api/governance/rbac/users", { method: "POST", json: { username: "mcp-user", role_id: id, password: "mcp-user-password" } })).status).toBe(201);
     mcpUser = await login(gw, "mcp-user", "mcp-user-password");
-  });
+  }, 30_000);
   afterAll(() => gw.close());
 
   test("a user whose role holds MCP View and Create gets 403, even for an allowed command", async () => {
