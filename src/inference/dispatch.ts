@@ -12,6 +12,7 @@ import { translateRequest, upstreamOperationOf } from "./translate";
 import { isRetryable, rotatesKey } from "./upstream-errors";
 import { authorized, exchange, exchangeChoices, guarded } from "./upstream-exchange";
 import type { UpstreamReply } from "./upstream-fetch";
+import type { OutboundPolicy } from "../outbound/host-check";
 
 export interface DispatchInput {
   operation: Operation;
@@ -204,6 +205,8 @@ export interface PreparedConnection {
   keyId?: string;
   /** How long the provider may take to open it (its network config's request timeout). */
   timeoutSeconds: number;
+  /** The addresses the provider's socket may reach. */
+  outbound: OutboundPolicy;
 }
 
 /**
@@ -231,7 +234,7 @@ export async function prepareConnection(
   if (built instanceof GatewayError) return built;
   const call = await authorized(provider.adapter, built, upstream);
   if (call instanceof GatewayError) return call;
-  return { call, keyId: key?.id, timeoutSeconds: effectiveNetwork(provider.network).default_request_timeout_in_seconds };
+  return { call, keyId: key?.id, timeoutSeconds: effectiveNetwork(provider.network).default_request_timeout_in_seconds, outbound: provider.outbound };
 }
 
 function withRouting(error: GatewayError, input: DispatchInput, attempts: Attempt[]): GatewayError {

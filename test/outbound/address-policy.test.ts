@@ -77,6 +77,13 @@ describe("every connection is checked: an address written before, or a name that
     await expectGatewayError(await chat(gw, "metadata/gpt-4o-mini"), 502, { errorType: "gateway_upstream_address_refused" });
   });
 
+  test("its Realtime socket is refused before the client's socket opens", async () => {
+    const upgrade = { upgrade: "websocket", connection: "Upgrade", "sec-websocket-key": btoa("0123456789abcdef"), "sec-websocket-version": "13" };
+    const response = await fetch(`${gw.url}/v1/realtime?model=metadata/gpt-realtime`, { headers: upgrade });
+    const body = await expectGatewayError(response, 502, { errorType: "provider_unreachable" });
+    expect(JSON.stringify(body)).toContain("never allowed");
+  });
+
   test("a name that resolved to a local server when written and to the metadata address later (DNS rebinding), or to both at once, is refused", async () => {
     const port = new URL(upstream.baseUrl).port;
     expect((await gw.admin("/api/providers", { method: "POST", json: provider("rebinding", `http://llm.rebind.test:${port}/v1`) })).status).toBe(201);
