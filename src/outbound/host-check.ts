@@ -10,8 +10,31 @@ export interface ResolvedAddress {
 /** Resolves a host name to its addresses; injectable so tests can answer with any address. */
 export type HostResolver = (hostname: string) => Promise<ResolvedAddress[]>;
 
-export const systemResolver: HostResolver = async (hostname) =>
+const systemLookup: HostResolver = async (hostname) =>
   (await lookup(hostname, { all: true, verbatim: true })).map(({ address, family }) => ({ address, family: family === 6 ? 6 : 4 }));
+
+const CACHE_MS = 30_000;
+const CACHE_ENTRIES = 255;
+
+/**
+ * The system's answers, kept 30 s (as Bun keeps its own for fetch) and shared by concurrent
+ * lookups: a provider call to a name pays no lookup of its own. A kept answer is safe against
+ * rebinding, as the connection goes to the address checked from it. Failures are not kept.
+ */
+function cachedLookup(): HostResolver {
+  const answers = new Map<string, { until: number; addresses: Promise<ResolvedAddress[]> }>();
+  return (hostname) => {
+    const kept = answers.get(hostname);
+    if (kept && kept.until > Date.now()) return kept.addresses;
+    if (answers.size >= CACHE_ENTRIES) answers.delete(answers.keys().next().value!);
+    const addresses = systemLookup(hostname);
+    answers.set(hostname, { until: Date.now() + CACHE_MS, addresses });
+    addresses.catch(() => answers.delete(hostname));
+    return addresses;
+  };
+}
+
+export const systemResolver: HostResolver = cachedLookup();
 
 /** Names that mean this machine or a metadata service whatever DNS says. */
 const SPECIAL_NAMES: ReadonlyArray<readonly [RegExp, string]> = [

@@ -8,7 +8,7 @@ import { reloadOnChange } from "../db/table-changes";
 import { GatewayError } from "../http/errors";
 import type { InferenceHooks } from "../inference/hooks";
 import { AddressAllowlist } from "./address-policy";
-import { type HostResolver, systemResolver } from "./download";
+import { type HostResolver, systemResolver } from "../outbound/host-check";
 import { PluginRegistry } from "./registry";
 import { pluginRoutes } from "./routes";
 import type { PluginCreateInput } from "./schemas";
@@ -18,7 +18,7 @@ import type { BuiltinPlugin } from "./types";
 import type { EnvReader } from "../config/env-reference";
 
 export type { BuiltinPlugin, GatewayPluginModule, PluginHooks, PluginHost } from "./types";
-export type { HostResolver } from "./download";
+export type { HostResolver } from "../outbound/host-check";
 export { AddressAllowlist } from "./address-policy";
 export type { PluginRegistry } from "./registry";
 
