@@ -17,13 +17,20 @@ const randomSuffix = () => randomBytes(4).toString("hex");
 export function defaultNodeId(env: Record<string, string | undefined>, databaseUrl: string): string {
   if (env.GATEWAY_NODE_ID) return env.GATEWAY_NODE_ID;
   const databaseFile = embeddedFilePath(databaseUrl);
-  if (!databaseFile) return `${hostname()}-${process.pid}`;
+  const perProcess = `${hostname()}-${process.pid}`;
+  if (!databaseFile) return perProcess;
   const idFile = `${databaseFile}.node-id`;
   const kept = existsSync(idFile) ? readFileSync(idFile, "utf8").trim() : "";
   if (kept) return kept;
   const id = `${hostname()}-${randomSuffix()}`;
-  writeFileSync(idFile, `${id}\n`);
-  return id;
+  try {
+    writeFileSync(idFile, `${id}\n`);
+    return id;
+  } catch (error) {
+    // A folder the gateway may not write in: unique all the same, only not kept across restarts.
+    console.error(`the node id could not be kept in ${idFile} (${(error as Error).message}): this node runs as '${perProcess}'`);
+    return perProcess;
+  }
 }
 
 /** Who runs actors under a node id, and until when that holds without a renewal. */
