@@ -36,15 +36,17 @@ const redirectTarget = (response: Response, url: URL, method: string) => {
 /**
  * fetch() under the outbound address policy: every address the host resolves to must pass, and
  * the connection goes to the address that was checked. Redirects of GET and HEAD are followed
- * (at most five), each hop checked the same way; any other redirect comes back as it is.
+ * (at most five, unless the caller asked for none), each hop checked the same way; any other
+ * redirect comes back as it is.
  */
 export async function guardedFetch(input: string | URL, init: RequestInit, policy: OutboundPolicy): Promise<Response> {
   let url = new URL(input);
   const method = (init.method ?? "GET").toUpperCase();
+  const follows = init.redirect !== "manual" && init.redirect !== "error";
   for (let hop = 0; ; hop++) {
     const address = await checkedAddress(url, policy);
     const response = await fetch(pinnedUrl(url, address), pinnedInit(init, url));
-    const next = hop < MAX_REDIRECTS ? redirectTarget(response, url, method) : undefined;
+    const next = follows && hop < MAX_REDIRECTS ? redirectTarget(response, url, method) : undefined;
     if (!next) return response;
     await response.body?.cancel();
     url = next;

@@ -97,6 +97,22 @@ describe("every connection is checked: an address written before, or a name that
   });
 });
 
+describe("a redirect is followed only to an address that passes", () => {
+  test("a provider whose model listing redirects to the metadata service: the key check fails saying why", async () => {
+    const redirecting = Bun.serve({ port: 0, hostname: "127.0.0.1", fetch: () => Response.redirect("http://169.254.169.254/latest/meta-data/", 302) });
+    const gw = await startGateway({});
+    try {
+      const created = await gw.admin("/api/providers", { method: "POST", json: provider("redirecting", `http://127.0.0.1:${redirecting.port}/v1`) });
+      expect(created.status).toBe(201);
+      const { keys } = (await created.json()) as { keys: Array<{ status: string; description: string }> };
+      expect(keys[0]).toMatchObject({ status: "list_models_failed", description: expect.stringContaining("never allowed") });
+    } finally {
+      redirecting.stop(true);
+      await gw.close();
+    }
+  });
+});
+
 describe("loopback and private addresses are the admin's to configure", () => {
   let gw: TestGateway;
   let providerWriter: string;
