@@ -17,12 +17,12 @@ import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { count, eq } from "drizzle-orm";
 import { systemClock } from "../actors/runtime/clock";
-import { ActorSnapshotStore, defaultLease } from "../actors/runtime/snapshot-store";
+import { ActorSnapshotStore, DEFAULT_LEASE_MS } from "../actors/runtime/snapshot-store";
 import { createSecretBox } from "../src/crypto/secret-box";
 import { type Database, openDatabase } from "../src/db/client";
 import { webhookDeliveries } from "../src/db/schema";
 import { createWebhooks, type FinishedJob, type Webhooks } from "../src/webhooks";
-import { systemResolver } from "../src/webhooks/host-resolver";
+import { systemResolver } from "../src/outbound/host-check";
 
 const { values: args } = parseArgs({
   args: Bun.argv.slice(2),
@@ -68,8 +68,8 @@ const job = (id: string, webhook: string): FinishedJob => ({
 });
 
 async function open(db: Database, recording = true) {
-  const snapshots = new ActorSnapshotStore(db, defaultLease(), { recordTransitions: () => recording });
-  const webhooks = await createWebhooks({ db, secrets: createSecretBox("bench-key"), snapshots, clock: systemClock, resolveHost: systemResolver, env: {} });
+  const snapshots = new ActorSnapshotStore(db, { owner: "bench", durationMs: DEFAULT_LEASE_MS, now: Date.now }, { recordTransitions: () => recording });
+  const webhooks = await createWebhooks({ db, secrets: createSecretBox("bench-key"), snapshots, clock: systemClock, resolveHost: systemResolver, configAllowsPrivate: false, readEnv: (value) => value });
   return { webhooks, snapshots };
 }
 

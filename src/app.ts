@@ -8,6 +8,7 @@ import { createAsyncInference } from "./async";
 import { createResponseCache } from "./cache";
 import { ConfigError } from "./config/load";
 import type { GatewayConfig } from "./config/schema";
+import { DEFAULT_ENV_ALLOWLIST, EnvReferences } from "./config/env-reference";
 import { createRuntimeSettings } from "./config/runtime-settings";
 import { seedFromConfig } from "./config/seed";
 import { secretBoxFor } from "./crypto/secret-box";
@@ -48,7 +49,8 @@ import { warnOfUnsetKeyVariables } from "./provider-registry/unresolved-keys";
 import { createTelemetry } from "./telemetry";
 import { createWarp } from "./warp";
 import { createWebhooks } from "./webhooks";
-import { systemResolver } from "./webhooks/host-resolver";
+import { systemResolver } from "./outbound/host-check";
+import type { OutboundReach } from "./outbound/reach";
 
 export interface GatewayOptions {
   config: GatewayConfig;
@@ -57,11 +59,11 @@ export interface GatewayOptions {
   env?: Record<string, string | undefined>;
   /** Milliseconds since the epoch, for budget and rate-limit windows; tests move it. */
   clock?: () => number;
-  /** Name resolution for plugin downloads (the address policy checks what it answers); tests point names anywhere. */
+  /** Name resolution for every outbound call (the address policy checks what it answers); tests point names anywhere. */
   resolveHost?: HostResolver;
   /** Time and timers of the durable actors (job result ttls, delivery retries); tests pass a simulated clock. */
   actorClock?: Clock;
-  /** This node's claim on the durable actors it runs; by default GATEWAY_NODE_ID or the host name, for 30 s at a time. */
+  /** This node's claim on the durable actors it runs; by default GATEWAY_NODE_ID or an id unique to this process, for 30 s at a time. */
   actorLease?: ActorLease;
   /** Machines to run in place of those in actors/, by kind: a test sees a changed machine described and run. */
   actorMachines?: Partial<ActorMachines>;
@@ -79,13 +81,19 @@ export async function createGateway({ config: givenConfig, databaseUrl, env = pr
   const secrets = await secretBoxFor(database.db, env.GATEWAY_ENCRYPTION_KEY);
   // Every durable actor's writes: one group commit, one lease, one retry count.
   const inspector = stately(env.GATEWAY_INSPECT_URL || config.inspect?.websocket_url);
-  const snapshots = new ActorSnapshotStore(database.db, actorLease ?? defaultLease(env), {
+  const snapshots = new ActorSnapshotStore(database.db, actorLease ?? defaultLease(env, databaseUrl), {
     machines: actorMachines,
     recordTransitions: () => config.actors?.record_transitions !== false,
     inspect: inspector?.inspect,
   });
+  await snapshots.join();
   const lifecycles = createLifecycles({ db: database.db, snapshots, clock: actorClock, retentionDays: () => config.actors?.history_retention_days });
-  const providers = new ProviderStore(database.db, secrets);
+  const outbound: OutboundReach = { resolve: resolveHost ?? systemResolver, configAllowsPrivate: config.network?.allow_private_addresses === true };
+  const envReferences = new EnvReferences(config.env_references?.allow ?? DEFAULT_ENV_ALLOWLIST);
+  // Provider keys and MCP clients read the live environment at each use; the rest read the one given.
+  const readLiveEnv = envReferences.readerFor(process.env);
+  const readEnv = envReferences.readerFor(env);
+  const providers = new ProviderStore(database.db, secrets, readLiveEnv, outbound);
   const providerChanges = reloadProvidersOnChange(database.db, providers);
   await providers.load();
   await seedFromConfig(database.db, config, providers);
@@ -102,8 +110,8 @@ export async function createGateway({ config: givenConfig, databaseUrl, env = pr
     journalDir: env.GATEWAY_LOG_JOURNAL_DIR || undefined,
   });
   const governance = await createGovernance({ db: database.db, providers, requireVirtualKey: () => config.enforce_auth_on_inference === true, clock });
-  const mcp = await createMcpGateway({ db: database.db, secrets, snapshots, virtualKeys: governance.virtualKeys, settings: resolveMcpSettings(config), enforceAuth: () => config.enforce_auth_on_inference === true, inference: () => inference });
-  const access = await createAccessControl({ db: database.db, config, env, secrets });
+  const mcp = await createMcpGateway({ db: database.db, secrets, snapshots, virtualKeys: governance.virtualKeys, settings: resolveMcpSettings(config), enforceAuth: () => config.enforce_auth_on_inference === true, inference: () => inference, readEnv: readLiveEnv, outbound });
+  const access = await createAccessControl({ db: database.db, config, env, secrets, envReferences });
   const telemetry = createTelemetry({ db: database.db, config: config.telemetry, env, logQueue: requestLogs.queueStatus });
   const responseCache = createResponseCache(database.db, () => inference);
   const plugins = await createPlugins({
@@ -118,7 +126,7 @@ export async function createGateway({ config: givenConfig, databaseUrl, env = pr
     seeds: config.plugins,
     privateAllowlist: config.server?.plugin_download_private_allowlist,
     resolveHost,
-    env,
+    readEnv,
   });
   // The hooks are read per request, so plugin changes through the API apply at once.
   const settlements = new DeferredSettlements();
@@ -148,7 +156,7 @@ export async function createGateway({ config: givenConfig, databaseUrl, env = pr
   };
   // A video whose create was charged and that no client reads to its end is read by the gateway itself.
   const unreadVideos = governance.readUnreadVideos(videoReader(inference), actorClock);
-  const agents = await createAgentGateway({ db: database.db, secrets, snapshots, env, access: governanceAgentAccess(governance) });
+  const agents = await createAgentGateway({ db: database.db, secrets, snapshots, readEnv, outbound, access: governanceAgentAccess(governance) });
   const warp = createWarp({ db: database.db, reads: requestLogs.read, providers, inference: () => inference, governance, clock: clock ?? Date.now });
   requestLogs.onRowsWritten(warp.indexWrittenLogs);
   telemetry.metrics.counter({
@@ -162,8 +170,9 @@ export async function createGateway({ config: givenConfig, databaseUrl, env = pr
     secrets,
     snapshots,
     clock: actorClock,
-    resolveHost: resolveHost ?? systemResolver,
-    env,
+    resolveHost: outbound.resolve,
+    configAllowsPrivate: outbound.configAllowsPrivate,
+    readEnv,
     audit: recordSystemEvent && ((entry) => recordSystemEvent({ action: entry.action, target: { type: "webhook_endpoint", id: entry.endpointId }, summary: entry.summary })),
   });
   // A job replays its request through the app itself: the same pipeline as its synchronous twin.
@@ -212,7 +221,7 @@ export async function createGateway({ config: givenConfig, databaseUrl, env = pr
     .use(openApiRoutes((): AnyElysia => app))
     .use(access.routes)
     .use(runtimeSettings.routes)
-    .use(providerRoutes(providers))
+    .use(providerRoutes(providers, outbound))
     .use(governance.routes)
     .use(requestLogs.routes)
     .use(liveFeedRoutes(liveFeed, () => new Date()))
@@ -288,6 +297,7 @@ export async function createGateway({ config: givenConfig, databaseUrl, env = pr
       await runtimeSettings.stop();
       await mcp.close();
       await agents.close();
+      await snapshots.leave().catch((error) => console.error(`handing the node id back failed: ${(error as Error).message}`));
       database.close();
     },
   };

@@ -1,6 +1,5 @@
 import { and, eq, inArray, isNull, lt, or, type SQL, sql } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
-import { hostname } from "node:os";
 import type { Database } from "../../src/db/client";
 import { type ActorSignal, actorSignals, actorSnapshots } from "../../src/db/schema";
 import { WRITE_RETRY_DELAYS_MS } from "../../src/db/write-retries";
@@ -8,12 +7,13 @@ import type { InspectionEvent, Observer } from "xstate";
 import { ACTOR_MACHINES, type ActorMachines } from "../machines";
 import { GroupCommit } from "./group-commit";
 import { TransitionLog } from "./transition-log";
+import { defaultNodeId, NodePresence } from "./node-identity";
 
 export type Write = BatchItem<"sqlite">;
 
 /** Which node runs which actors when several share one database. */
 export interface ActorLease {
-  /** This node: GATEWAY_NODE_ID, or the host's name (a restarted node takes its actors straight back). */
+  /** This node: GATEWAY_NODE_ID, or an id unique to this process (node-identity.ts). */
   owner: string;
   /** How long a claim holds without renewal; a node that died leaves its actors for this long. */
   durationMs: number;
@@ -31,8 +31,8 @@ export interface ActorRuntimeOptions {
   inspect?: Observer<InspectionEvent>;
 }
 
-export const defaultLease = (env: Record<string, string | undefined> = process.env): ActorLease => ({
-  owner: env.GATEWAY_NODE_ID || hostname(),
+export const defaultLease = (env: Record<string, string | undefined>, databaseUrl: string): ActorLease => ({
+  owner: defaultNodeId(env, databaseUrl),
   durationMs: DEFAULT_LEASE_MS,
   now: Date.now,
 });
@@ -50,13 +50,17 @@ export class ActorSnapshotStore {
   readonly transitions: TransitionLog;
   readonly inspect?: Observer<InspectionEvent>;
   readonly machines: ActorMachines;
+  private readonly presence: NodePresence;
+  private current: ActorLease;
 
   constructor(
     private readonly db: Database,
-    readonly lease: ActorLease = defaultLease(),
+    lease: ActorLease,
     options: ActorRuntimeOptions = {},
   ) {
-    this.transitions = new TransitionLog(db, lease.owner, options.recordTransitions);
+    this.current = lease;
+    this.presence = new NodePresence(db, lease.now, lease.durationMs);
+    this.transitions = new TransitionLog(db, () => this.lease.owner, options.recordTransitions);
     this.inspect = options.inspect;
     this.machines = { ...ACTOR_MACHINES, ...options.machines };
     this.writer = new GroupCommit(
@@ -65,6 +69,23 @@ export class ActorSnapshotStore {
       },
       { retryDelaysMs: WRITE_RETRY_DELAYS_MS },
     );
+  }
+
+  get lease(): ActorLease {
+    return this.current;
+  }
+
+  /**
+   * Takes this node's id before any lease is claimed; a live node already running under it keeps
+   * its leases, and this one runs under an id of its own.
+   */
+  async join(): Promise<void> {
+    this.current = { ...this.current, owner: await this.presence.join(this.current.owner) };
+  }
+
+  /** Hands the node id back, once every actor has stopped and handed its lease back. */
+  leave(): Promise<void> {
+    return this.presence.leave();
   }
 
   /** Commits the database did not take at first and that were tried again. */

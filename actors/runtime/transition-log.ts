@@ -36,7 +36,8 @@ export const statePathOf = (value: StateValue) => statePaths(value).join(",");
 export class TransitionLog {
   constructor(
     private readonly db: Database,
-    private readonly node: string,
+    /** This node's id as it stands: taken when the node joins, after the log is made. */
+    private readonly nodeId: () => string,
     /** Read on every transition, so the setting applies at once. */
     private readonly recording: () => boolean = () => true,
   ) {}
@@ -52,13 +53,13 @@ export class TransitionLog {
       state: to,
       statePath: statePathOf(to),
       status,
-      node: this.node,
+      node: this.nodeId(),
       updatedAt: at,
       endedAt: status === "active" ? null : at,
       nextTimerAt: transition.nextTimerAt === undefined ? null : new Date(transition.nextTimerAt),
     };
     return [
-      this.db.insert(actorTransitions).values({ kind, actorId: id, from, event, to, at, node: this.node }),
+      this.db.insert(actorTransitions).values({ kind, actorId: id, from, event, to, at, node: this.nodeId() }),
       this.db
         .insert(actorInstances)
         .values({ kind, id, createdAt: at, ...where })
@@ -78,9 +79,9 @@ export class TransitionLog {
     if (!this.recording()) return [];
     const ending = this.db
       .update(actorInstances)
-      .set({ status, node: this.node, updatedAt: at, endedAt: at, nextTimerAt: null })
+      .set({ status, node: this.nodeId(), updatedAt: at, endedAt: at, nextTimerAt: null })
       .where(and(eq(actorInstances.kind, kind), eq(actorInstances.id, id), eq(actorInstances.status, "active")));
     if (value === undefined) return [ending];
-    return [this.db.insert(actorTransitions).values({ kind, actorId: id, from: value, event, to: value, at, node: this.node }), ending];
+    return [this.db.insert(actorTransitions).values({ kind, actorId: id, from: value, event, to: value, at, node: this.nodeId() }), ending];
   }
 }

@@ -1,6 +1,8 @@
 import { A2A_PROTOCOL_VERSION, AGENT_CARD_PATH } from "@a2a-js/sdk";
 import { type Static, Type as t } from "@sinclair/typebox";
 import { Value } from "@sinclair/typebox/value";
+import { guardedFetch } from "../outbound/guarded-fetch";
+import type { OutboundPolicy } from "../outbound/host-check";
 
 export type AgentCardJson = Record<string, unknown>;
 
@@ -81,9 +83,9 @@ export function gatewayAgentCard(card: AgentCardJson, agentBaseUrl: string): Age
 const CARD_FETCH_TIMEOUT_MS = 10_000;
 
 /** Fetches an agent's card; throws an Error whose message says what went wrong. */
-export async function fetchAgentCard(agentUrl: string, headers: Record<string, string>): Promise<AgentCardJson> {
+export async function fetchAgentCard(agentUrl: string, headers: Record<string, string>, policy: OutboundPolicy): Promise<AgentCardJson> {
   const url = cardUrlOf(agentUrl);
-  const response = await fetch(url, { headers: { ...headers, accept: "application/json" }, signal: AbortSignal.timeout(CARD_FETCH_TIMEOUT_MS) });
+  const response = await guardedFetch(url, { headers: { ...headers, accept: "application/json" }, signal: AbortSignal.timeout(CARD_FETCH_TIMEOUT_MS) }, policy);
   if (!response.ok) throw new Error(`agent card at ${url} answered ${response.status}`);
   const card: unknown = await response.json().catch(() => undefined);
   if (typeof card !== "object" || card === null || Array.isArray(card)) throw new Error(`agent card at ${url} is not a JSON object`);

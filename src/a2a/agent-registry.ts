@@ -1,10 +1,12 @@
 import { eq } from "drizzle-orm";
-import { resolveEnvReference } from "../config/env-reference";
+import type { EnvReader } from "../config/env-reference";
 import type { SecretBox } from "../crypto/secret-box";
 import type { Database } from "../db/client";
 import { a2aAgents, type A2AAgentRow } from "../db/schema";
 import { LocalWrites } from "../db/table-changes";
 import { badRequest, conflict, notFound } from "../http/errors";
+import type { OutboundPolicy } from "../outbound/host-check";
+import { type OutboundReach, policyFor } from "../outbound/reach";
 import { redactSecret } from "../provider-registry/key-secrets";
 import { type AgentCardJson, fetchAgentCard } from "./agent-card";
 import { type AgentCreateInput, type AgentUpdateInput, RESERVED_AGENT_NAMES } from "./schemas";
@@ -12,6 +14,8 @@ import { type AgentCreateInput, type AgentUpdateInput, RESERVED_AGENT_NAMES } fr
 export interface RegisteredAgent {
   name: string;
   url: string;
+  /** Its address was written by someone who may point the gateway at loopback and private addresses. */
+  privateNetworkAllowed: boolean;
   description: string;
   enabled: boolean;
   /** As written: values may be `env.NAME` references. */
@@ -31,7 +35,7 @@ const CARD_TTL_MS = 60 * 60 * 1000;
 /** An agent without a card is asked again at most this often, so calls to a down agent fail fast. */
 const CARD_RETRY_MS = 30 * 1000;
 
-export type CardFetcher = (url: string, headers: Record<string, string>) => Promise<AgentCardJson>;
+export type CardFetcher = (url: string, headers: Record<string, string>, policy: OutboundPolicy) => Promise<AgentCardJson>;
 
 function checkUrl(url: string): void {
   const parsed = URL.canParse(url) ? new URL(url) : undefined;
@@ -66,7 +70,8 @@ export class AgentRegistry {
   constructor(
     private readonly db: Database,
     private readonly secrets: SecretBox,
-    private readonly env: Record<string, string | undefined>,
+    private readonly readEnv: EnvReader,
+    private readonly outbound: OutboundReach,
     private readonly fetchCard: CardFetcher = fetchAgentCard,
   ) {}
 
@@ -91,17 +96,23 @@ export class AgentRegistry {
     return agent;
   }
 
-  async create(input: AgentCreateInput): Promise<RegisteredAgent> {
+  /** The addresses the agent's calls (its card, and the interfaces the card names) may reach. */
+  policyOf(agent: Pick<RegisteredAgent, "privateNetworkAllowed">): OutboundPolicy {
+    return policyFor(this.outbound, agent.privateNetworkAllowed);
+  }
+
+  async create(input: AgentCreateInput, privateNetworkAllowed: boolean): Promise<RegisteredAgent> {
     if (RESERVED_AGENT_NAMES.has(input.name)) throw badRequest(`'${input.name}' is reserved and cannot name an agent`, "name");
     if (this.byName.has(input.name)) throw conflict(`agent '${input.name}' already exists`, "name");
     const headers = input.headers ?? {};
     checkUrl(input.url);
     checkHeaders(headers);
     const now = new Date();
-    const card = await this.tryFetchCard(input.name, input.url, headers);
+    const card = await this.tryFetchCard(input.name, { url: input.url, headers, privateNetworkAllowed });
     await this.db.insert(a2aAgents).values({
       name: input.name,
       url: input.url,
+      privateNetworkAllowed,
       description: input.description ?? "",
       enabled: input.enabled ?? true,
       sealedHeaders: this.secrets.seal(JSON.stringify(headers)),
@@ -112,17 +123,17 @@ export class AgentRegistry {
     return this.reload(input.name);
   }
 
-  /** Replaces the agent's settings whole and fetches its card again. */
-  async update(name: string, input: AgentUpdateInput): Promise<RegisteredAgent> {
+  /** Replaces the agent's settings whole (its address with its writer's reach) and fetches its card again. */
+  async update(name: string, input: AgentUpdateInput, privateNetworkAllowed: boolean): Promise<RegisteredAgent> {
     const current = this.require(name);
     if (input.name !== undefined && input.name !== name) throw badRequest("an agent cannot be renamed; the name in the body must match the path", "name");
     const headers = keepRedactedHeaders(input.headers ?? {}, current.headers);
     checkUrl(input.url);
     checkHeaders(headers);
-    const card = await this.tryFetchCard(name, input.url, headers);
+    const card = await this.tryFetchCard(name, { url: input.url, headers, privateNetworkAllowed });
     await this.db
       .update(a2aAgents)
-      .set({ url: input.url, description: input.description ?? "", enabled: input.enabled ?? true, sealedHeaders: this.secrets.seal(JSON.stringify(headers)), ...card, updatedAt: new Date() })
+      .set({ url: input.url, privateNetworkAllowed, description: input.description ?? "", enabled: input.enabled ?? true, sealedHeaders: this.secrets.seal(JSON.stringify(headers)), ...card, updatedAt: new Date() })
       .where(eq(a2aAgents.name, name));
     return this.reload(name);
   }
@@ -137,7 +148,7 @@ export class AgentRegistry {
 
   /** The headers to send upstream, `env.NAME` references resolved. */
   upstreamHeaders(agent: Pick<RegisteredAgent, "headers">): Record<string, string> {
-    return Object.fromEntries(Object.entries(agent.headers).map(([name, value]) => [name, resolveEnvReference(value, this.env)]));
+    return Object.fromEntries(Object.entries(agent.headers).map(([name, value]) => [name, this.readEnv(value)]));
   }
 
   /**
@@ -156,7 +167,7 @@ export class AgentRegistry {
     if (running) return running;
     const refresh = (async () => {
       const agent = this.require(name);
-      const card = await this.tryFetchCard(name, agent.url, agent.headers);
+      const card = await this.tryFetchCard(name, agent);
       // A failed refresh keeps the last good card.
       const changes = card.agentCard ? card : { cardError: card.cardError };
       await this.db.update(a2aAgents).set(changes).where(eq(a2aAgents.name, name));
@@ -166,10 +177,10 @@ export class AgentRegistry {
     return refresh;
   }
 
-  private async tryFetchCard(name: string, url: string, headers: Record<string, string>) {
+  private async tryFetchCard(name: string, agent: Pick<RegisteredAgent, "url" | "headers" | "privateNetworkAllowed">) {
     this.lastCardAttempt.set(name, Date.now());
     try {
-      return { agentCard: await this.fetchCard(url, this.upstreamHeaders({ headers })), cardFetchedAt: new Date(), cardError: null };
+      return { agentCard: await this.fetchCard(agent.url, this.upstreamHeaders(agent), this.policyOf(agent)), cardFetchedAt: new Date(), cardError: null };
     } catch (error) {
       return { agentCard: null, cardFetchedAt: null, cardError: (error as Error).message };
     }
@@ -188,6 +199,7 @@ export class AgentRegistry {
     return {
       name: row.name,
       url: row.url,
+      privateNetworkAllowed: row.privateNetworkAllowed,
       description: row.description,
       enabled: row.enabled,
       headers: JSON.parse(this.secrets.open(row.sealedHeaders)) as Record<string, string>,

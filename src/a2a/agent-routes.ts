@@ -1,5 +1,7 @@
 import { Elysia } from "elysia";
+import { principalOf } from "../access";
 import type { Database } from "../db/client";
+import { checkWrittenAddresses, mayReachPrivateNetwork, type OutboundReach } from "../outbound/reach";
 import { redactSecret } from "../provider-registry/key-secrets";
 import type { AgentRegistry, RegisteredAgent } from "./agent-registry";
 import { AgentCreateInput, AgentParams, AgentUpdateInput, TaskHistoryQuery } from "./schemas";
@@ -22,8 +24,15 @@ export function agentView(agent: RegisteredAgent) {
   };
 }
 
+/** Every agent write carries its address: the agent's reach of private addresses is its writer's. */
+async function reachWritten(request: Request, body: unknown, outbound: OutboundReach): Promise<boolean> {
+  const principal = principalOf(request);
+  await checkWrittenAddresses(body, principal, outbound);
+  return mayReachPrivateNetwork(principal, outbound);
+}
+
 /** /api/agents: the registered A2A agents, and the history of the tasks seen through them. */
-export const agentRoutes = (registry: AgentRegistry, db: Database) =>
+export const agentRoutes = (registry: AgentRegistry, db: Database, outbound: OutboundReach) =>
   new Elysia({ name: "a2a-agents", prefix: "/api/agents" })
     .get("/", () => {
       const agents = registry.list().map(agentView);
@@ -31,9 +40,10 @@ export const agentRoutes = (registry: AgentRegistry, db: Database) =>
     })
     .post(
       "/",
-      async ({ body, set }) => {
+      async ({ body, set, request }) => {
+        const reach = await reachWritten(request, body, outbound);
         set.status = 201;
-        return agentView(await registry.create(body));
+        return agentView(await registry.create(body, reach));
       },
       { body: AgentCreateInput },
     )
@@ -46,7 +56,7 @@ export const agentRoutes = (registry: AgentRegistry, db: Database) =>
       { query: TaskHistoryQuery },
     )
     .get("/:name", ({ params }) => agentView(registry.require(params.name)), { params: AgentParams })
-    .put("/:name", async ({ params, body }) => agentView(await registry.update(params.name, body)), { params: AgentParams, body: AgentUpdateInput })
+    .put("/:name", async ({ params, body, request }) => agentView(await registry.update(params.name, body, await reachWritten(request, body, outbound))), { params: AgentParams, body: AgentUpdateInput })
     .delete(
       "/:name",
       async ({ params }) => {

@@ -65,7 +65,7 @@ export async function proxyCall(deps: ProxyDeps, inbound: InboundCall): Promise<
   if (belongsToAnother(known, caller)) return failed(failureFromA2AError(new TaskNotFoundError(`Task not found: ${taskId}`)));
   const iface = pickInterface(agent.card, inbound.binding, call.method);
   if (!("binding" in iface)) return failed(iface);
-  const target = { iface, headers: deps.registry.upstreamHeaders(agent) };
+  const target = { iface, headers: deps.registry.upstreamHeaders(agent), outbound: deps.registry.policyOf(agent) };
   const options = { version: versionForUpstream(inbound.version, iface.version), extensions: inbound.extensions, rpcId: inbound.rpcId, signal: inbound.signal };
   const outcome = await callUpstream(target, call, options);
   const observe = (sighting: TaskSighting | undefined) => (sighting ? observeSafely(deps.tracker, agent.name, sighting, caller) : Promise.resolve());

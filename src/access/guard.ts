@@ -1,5 +1,6 @@
 import { Elysia } from "elysia";
 import type { Server } from "bun";
+import { type EnvReferences, envReferencesIn } from "../config/env-reference";
 import { GatewayError } from "../http/errors";
 import { requestPath } from "../http/request-path";
 import { type Edition, enterpriseOnly } from "./access-errors";
@@ -15,6 +16,7 @@ export interface GuardDeps {
   authenticator: Authenticator;
   /** Enterprise only: OSS keeps no audit log. */
   recorder?: AuditRecorder;
+  envReferences: EnvReferences;
 }
 
 const WRITE_METHODS = new Set(["POST", "PUT", "PATCH", "DELETE"]);
@@ -31,6 +33,27 @@ async function admit(request: Request, access: RequestAccess, { edition, authent
   authorize(access.principal, rule, edition);
 }
 
+/** The JSON body of a write, read from a copy so the route still gets it; undefined when it is not JSON. */
+async function writtenJson(request: Request): Promise<unknown> {
+  if (!WRITE_METHODS.has(request.method) || !request.headers.get("content-type")?.includes("json")) return undefined;
+  return request.clone().json().catch(() => undefined);
+}
+
+/**
+ * An `env.NAME` value hands the gateway's environment to whatever receives it (a webhook receiver,
+ * an MCP server, a provider): only the local admin may write one, and only to a variable the
+ * configuration file allows. Checked here, once for every management route.
+ */
+async function checkEnvReferences(request: Request, access: RequestAccess, references: EnvReferences): Promise<void> {
+  if (access.principal.type === "anonymous") return;
+  for (const { reference, param } of envReferencesIn(await writtenJson(request))) {
+    if (!access.principal.localAdmin) {
+      throw new GatewayError({ status: 403, errorType: "policy_admin_authentication_required", message: `only the admin may write env. references (${param} is '${reference}')`, param });
+    }
+    references.checkWritten(reference, param);
+  }
+}
+
 function statusOf(responseValue: unknown, status: unknown): number {
   if (responseValue instanceof Response) return responseValue.status;
   return typeof status === "number" ? status : 200;
@@ -42,6 +65,7 @@ async function guardManagement(request: Request, path: string, server: Server<un
   rememberAccess(request, access);
   try {
     await admit(request, access, deps);
+    await checkEnvReferences(request, access, deps.envReferences);
   } catch (error) {
     if (deps.recorder && WRITE_METHODS.has(request.method) && error instanceof GatewayError) {
       await deps.recorder.record(request, access, { status: error.status, denied: true });

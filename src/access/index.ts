@@ -1,4 +1,5 @@
 import { Elysia } from "elysia";
+import type { EnvReferences } from "../config/env-reference";
 import type { GatewayConfig } from "../config/schema";
 import type { SecretBox } from "../crypto/secret-box";
 import type { Database } from "../db/client";
@@ -27,6 +28,7 @@ export interface AccessControlOptions {
   config: GatewayConfig;
   env: Record<string, string | undefined>;
   secrets: SecretBox;
+  envReferences: EnvReferences;
 }
 
 const AUDIT_KEY_META = "audit_signing_key";
@@ -36,7 +38,7 @@ const AUDIT_KEY_META = "audit_signing_key";
  * front of every route; `routes` serves /api/session, /api/config/auth and, in enterprise,
  * /api/api-keys, /api/governance/rbac and /api/governance/audit-logs.
  */
-export async function createAccessControl({ db, config, env, secrets }: AccessControlOptions) {
+export async function createAccessControl({ db, config, env, secrets, envReferences }: AccessControlOptions) {
   const edition = config.edition ?? "oss";
   const sessions = new SessionStore(db);
   const admin = new AdminAccount(db, sessions);
@@ -52,12 +54,12 @@ export async function createAccessControl({ db, config, env, secrets }: AccessCo
   const routes = new Elysia({ name: "access-routes" })
     .use(sessionRoutes({ edition, admin, users, sessions, setupLock, authenticator }))
     .use(authConfigRoutes(admin));
-  if (edition === "oss") return { guard: accessGuard({ edition, authenticator }), routes };
+  if (edition === "oss") return { guard: accessGuard({ edition, authenticator, envReferences }), routes };
 
   const audit = new AuditLog(db, env.GATEWAY_AUDIT_SIGNING_KEY || (await persistedSecret(db, secrets, AUDIT_KEY_META)));
   routes.use(apiKeyRoutes(apiKeys)).use(rbacRoutes(roles, users)).use(auditRoutes(audit));
   /** What the gateway did on its own (no request behind it), entered in the audit log as the system's. */
   const recordSystemEvent = (event: { action: string; target: { type: string; id: string }; summary: Record<string, unknown> }) =>
     audit.append({ initiator: { type: "system", id: "gateway" }, ...event, outcome: "success", method: "", path: "", ip: "", summary: event.summary });
-  return { guard: accessGuard({ edition, authenticator, recorder: new AuditRecorder(audit) }), routes, recordSystemEvent };
+  return { guard: accessGuard({ edition, authenticator, envReferences, recorder: new AuditRecorder(audit) }), routes, recordSystemEvent };
 }

@@ -73,6 +73,29 @@ export const GatewayConfig = t.Object(
           "Serve inference without a virtual key on an address other than loopback. Without it, or `enforce_auth_on_inference`, the gateway refuses to start there (exit code 2), and PUT /api/config refuses to turn enforcement off, since anyone who reaches the port would spend the provider keys. GATEWAY_ALLOW_OPEN_INFERENCE=true does the same.",
       }),
     ),
+    env_references: t.Optional(
+      t.Object(
+        {
+          allow: t.Array(t.String({ pattern: "^(\\*[A-Za-z0-9_]+|[A-Za-z_][A-Za-z0-9_]*\\*?)$" }), {
+            description: "Names, `PREFIX*` or `*SUFFIX` patterns (default `*_API_KEY`, `PROVIDER_*`, `GATEWAY_SECRET_*`).",
+          }),
+        },
+        { additionalProperties: false, description: "The environment variables `env.NAME` values may read. The gateway's own GATEWAY_* settings are never readable. Config file only." },
+      ),
+    ),
+    network: t.Optional(
+      t.Object(
+        {
+          allow_private_addresses: t.Optional(
+            t.Boolean({ description: "Let every role, not only the admin, point providers, MCP servers, A2A agents and webhooks at loopback and private addresses (default false)." }),
+          ),
+        },
+        {
+          additionalProperties: false,
+          description: "The outbound address policy (providers, MCP, A2A, webhooks, plugins): link-local and cloud metadata addresses are never reached; loopback and private ones only at the admin's word, or anyone's with `allow_private_addresses`. Config file only.",
+        },
+      ),
+    ),
     providers: t.Optional(t.Record(t.String(), ProviderSeed, { description: "Providers and their keys by name, as POST /api/providers takes them; applied while the database does not know the provider." })),
     plugins: t.Optional(
       t.Array(PluginCreateInput, {

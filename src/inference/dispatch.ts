@@ -1,4 +1,3 @@
-import { resolveEnvReference } from "../config/env-reference";
 import { badRequest, GatewayError, type RoutingInfo } from "../http/errors";
 import { type KeyNeed, keyMeets, pickKey } from "../provider-registry/key-selection";
 import { effectiveNetwork, type RuntimeKey, type RuntimeProvider } from "../provider-registry/runtime";
@@ -15,6 +14,7 @@ import { isRetryable, rotatesKey, unreadableReply } from "./upstream-errors";
 import { keyUnresolved, unsetKeyVariable } from "../provider-registry/unresolved-keys";
 import { authorized, exchange, exchangeChoices, guarded } from "./upstream-exchange";
 import type { UpstreamReply } from "./upstream-fetch";
+import type { OutboundPolicy } from "../outbound/host-check";
 
 export interface DispatchInput {
   operation: Operation;
@@ -76,7 +76,7 @@ interface Answered {
 /** Where one attempt goes, with the key's secret; a key whose `env.NAME` variable is not set cannot make it. */
 function upstreamTarget(provider: RuntimeProvider, key: RuntimeKey | undefined, model: string, input: Pick<DispatchInput, "clientHeaders" | "endpoint">): UpstreamTarget | GatewayError {
   const config = key?.config;
-  const secret = config && resolveEnvReference(config.value ?? "");
+  const secret = config && provider.readEnv(config.value ?? "");
   // Only an empty secret can be an unset variable: the common case costs no second look.
   const unset = key && secret === "" ? unsetKeyVariable(key) : undefined;
   if (unset) return keyUnresolved(provider.name, key!, unset);
@@ -87,6 +87,8 @@ function upstreamTarget(provider: RuntimeProvider, key: RuntimeKey | undefined, 
     endpoint: input.endpoint,
     key: key && config ? { id: key.id, secret: secret!, config } : undefined,
     model: config?.aliases?.[model] ?? config?.vllm_key_config?.model_name ?? model,
+    readEnv: provider.readEnv,
+    outbound: provider.outbound,
   };
 }
 
@@ -262,6 +264,8 @@ export interface PreparedConnection {
   keyId?: string;
   /** How long the provider may take to open it (its network config's request timeout). */
   timeoutSeconds: number;
+  /** The addresses the provider's socket may reach. */
+  outbound: OutboundPolicy;
 }
 
 /**
@@ -290,7 +294,7 @@ export async function prepareConnection(
   if (built instanceof GatewayError) return built;
   const call = await authorized(provider.adapter, built, upstream);
   if (call instanceof GatewayError) return call;
-  return { call, keyId: key?.id, timeoutSeconds: effectiveNetwork(provider.network).default_request_timeout_in_seconds };
+  return { call, keyId: key?.id, timeoutSeconds: effectiveNetwork(provider.network).default_request_timeout_in_seconds, outbound: provider.outbound };
 }
 
 function withRouting(error: GatewayError, input: DispatchInput, attempts: Attempt[]): GatewayError {

@@ -1,4 +1,22 @@
 import { GatewayError } from "../http/errors";
+import { VIRTUAL_KEY_PREFIX } from "../governance/stores/virtual-keys";
+
+export const REDACTED_CREDENTIAL = "[redacted]";
+
+/** Shorter values would blank out ordinary words; real keys are far longer. */
+const MIN_REDACTED_LENGTH = 8;
+const VIRTUAL_KEY = new RegExp(`${VIRTUAL_KEY_PREFIX}[A-Za-z0-9_-]+`, "g");
+
+/**
+ * Upstream text without the credentials the call carried nor any virtual key: providers echo
+ * the key they were sent ("Incorrect API key provided: sk-..."), and what they say reaches the
+ * client, the request log and webhooks.
+ */
+export function withoutCredentials(text: string, credentials: readonly string[]): string {
+  let redacted = text.replace(VIRTUAL_KEY, REDACTED_CREDENTIAL);
+  for (const credential of credentials) if (credential.length >= MIN_REDACTED_LENGTH) redacted = redacted.replaceAll(credential, REDACTED_CREDENTIAL);
+  return redacted;
+}
 
 function retryAfterMs(headers: Headers): number | undefined {
   const ms = Number(headers.get("retry-after-ms"));
@@ -34,19 +52,22 @@ function classify(status: number): `provider_${string}` {
   return "provider_rejected_request";
 }
 
-/** An upstream's non-2xx reply, with its status preserved. */
-export function upstreamFailure(status: number, text: string, headers: Headers): GatewayError {
+/** An upstream's non-2xx reply, with its status preserved and the `credentials` it was sent taken out of its message. */
+export function upstreamFailure(status: number, text: string, headers: Headers, credentials: readonly string[] = []): GatewayError {
   return new GatewayError({
     status,
     errorType: classify(status),
-    message: upstreamMessage(text, status),
+    message: withoutCredentials(upstreamMessage(text, status), credentials),
     isGatewayError: false,
     extra: { retry_after_ms: status === 429 ? retryAfterMs(headers) : undefined },
   });
 }
 
-export const upstreamUnreachable = (reason: string) =>
-  new GatewayError({ status: 502, errorType: "provider_unreachable", message: `upstream could not be reached: ${reason}` });
+export const upstreamUnreachable = (reason: string, credentials: readonly string[] = []) =>
+  new GatewayError({ status: 502, errorType: "provider_unreachable", message: `upstream could not be reached: ${withoutCredentials(reason, credentials)}` });
+
+/** The outbound address policy refused the upstream's address: configuration, not the provider's failure, so never retried. */
+export const upstreamRefused = (reason: string) => new GatewayError({ status: 502, errorType: "gateway_upstream_address_refused", message: `the upstream was not called: ${reason}` });
 
 export const upstreamTimedOut = (seconds: number) =>
   new GatewayError({ status: 504, errorType: "provider_timeout", message: `upstream did not answer within ${seconds}s` });
@@ -69,6 +90,6 @@ export const streamFailure = (error: unknown) =>
 export const clientClosed = () => new GatewayError({ status: 499, errorType: "caller_closed_request", message: "client closed the request" });
 
 /** 5xx and transport failures are worth retrying on the same key. */
-export const isRetryable = (error: GatewayError) => error.status >= 500 || error.errorType === "provider_timeout";
+export const isRetryable = (error: GatewayError) => (error.status >= 500 && error.errorType !== "gateway_upstream_address_refused") || error.errorType === "provider_timeout";
 /** 429 and auth failures take the key out of rotation for this request. */
 export const rotatesKey = (error: GatewayError) => error.status === 429 || error.status === 401 || error.status === 403;

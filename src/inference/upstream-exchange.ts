@@ -45,7 +45,7 @@ async function sendAuthorized(adapter: ProviderAdapter, target: UpstreamTarget, 
   const authorizing = authorized(adapter, call, target);
   const ready = authorizing instanceof Promise ? await authorizing : authorizing;
   if (ready instanceof GatewayError) return ready;
-  return sendUpstream(ready, stream, options.timeoutSeconds, options.signal);
+  return sendUpstream(ready, stream, options.timeoutSeconds, options.signal, target);
 }
 
 /**

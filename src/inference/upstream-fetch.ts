@@ -1,6 +1,7 @@
 import type { GatewayError } from "../http/errors";
-import type { UpstreamCall } from "./providers/types";
-import { clientClosed, upstreamFailure, upstreamTimedOut, upstreamUnreachable } from "./upstream-errors";
+import { guardedFetch, OutboundRefused } from "../outbound/guarded-fetch";
+import type { UpstreamCall, UpstreamTarget } from "./providers/types";
+import { clientClosed, upstreamFailure, upstreamRefused, upstreamTimedOut, upstreamUnreachable } from "./upstream-errors";
 import { timerDelay } from "../../actors/runtime/clock";
 
 export type UpstreamReply =
@@ -16,11 +17,22 @@ const isTextual = (headers: Headers) => {
   return !type || /json|text\/|xml|event-stream|x-www-form-urlencoded/i.test(type);
 };
 
+const CREDENTIAL_HEADERS = ["authorization", "x-api-key", "api-key", "x-goog-api-key"];
+
+/** The secrets a call carries: the key it was built with, its credential headers (without their scheme) and a `key` query parameter. */
+function credentialsOf(call: UpstreamCall, keySecret: string | undefined): string[] {
+  const headers = new Headers(call.headers);
+  const sent = CREDENTIAL_HEADERS.map((name) => headers.get(name)?.replace(/^(bearer|basic)\s+/i, ""));
+  const query = URL.canParse(call.url) ? new URL(call.url).searchParams.get("key") : null;
+  return [keySecret, ...sent, query].filter((value): value is string => Boolean(value));
+}
+
 /**
  * Sends one upstream call. The timeout bounds the wait for the reply (for a stream: for its
  * headers); the client's signal cancels the call, streams included, whenever it fires.
  */
-export async function sendUpstream(call: UpstreamCall, stream: boolean, timeoutSeconds: number, clientSignal: AbortSignal): Promise<UpstreamReply> {
+export async function sendUpstream(call: UpstreamCall, stream: boolean, timeoutSeconds: number, clientSignal: AbortSignal, target: Pick<UpstreamTarget, "key" | "outbound">): Promise<UpstreamReply> {
+  const keySecret = target.key?.secret;
   if (clientSignal.aborted) return { ok: false, error: clientClosed() };
   const controller = new AbortController();
   const timer = setTimeout(() => controller.abort(new TimedOut()), timerDelay(timeoutSeconds * 1000));
@@ -28,8 +40,8 @@ export async function sendUpstream(call: UpstreamCall, stream: boolean, timeoutS
   clientSignal.addEventListener("abort", forwardAbort, { once: true });
   let relayed = false;
   try {
-    const response = await fetch(call.url, { method: call.method ?? "POST", headers: call.headers, body: call.body, signal: controller.signal });
-    if (!response.ok) return { ok: false, error: upstreamFailure(response.status, await response.text(), response.headers) };
+    const response = await guardedFetch(call.url, { method: call.method ?? "POST", headers: call.headers, body: call.body, signal: controller.signal }, target.outbound);
+    if (!response.ok) return { ok: false, error: upstreamFailure(response.status, await response.text(), response.headers, credentialsOf(call, keySecret)) };
     // Binary replies (audio, images, file contents) pass through as they arrive, never as text.
     relayed = (stream || !isTextual(response.headers)) && response.body !== null;
     if (relayed) return { ok: true, status: response.status, headers: response.headers, stream: response.body! };
@@ -37,7 +49,8 @@ export async function sendUpstream(call: UpstreamCall, stream: boolean, timeoutS
   } catch (error) {
     if (controller.signal.reason instanceof TimedOut) return { ok: false, error: upstreamTimedOut(timeoutSeconds) };
     if (clientSignal.aborted) return { ok: false, error: clientClosed() };
-    return { ok: false, error: upstreamUnreachable((error as Error).message) };
+    if (error instanceof OutboundRefused) return { ok: false, error: upstreamRefused(error.message) };
+    return { ok: false, error: upstreamUnreachable((error as Error).message, credentialsOf(call, keySecret)) };
   } finally {
     clearTimeout(timer);
     if (!relayed) clientSignal.removeEventListener("abort", forwardAbort);

@@ -3,6 +3,8 @@ import type { Clock } from "../../actors/runtime/clock";
 import { systemClock } from "../../actors/runtime/clock";
 import type { ActorSnapshotStore } from "../../actors/runtime/snapshot-store";
 import { ApiKeyStore } from "../access/api-keys/store";
+import type { EnvReader } from "../config/env-reference";
+import type { OutboundReach } from "../outbound/reach";
 import type { SecretBox } from "../crypto/secret-box";
 import type { Database } from "../db/client";
 import { mcpClients } from "../db/schema";
@@ -43,6 +45,9 @@ export interface McpGatewayOptions {
   /** The inference pipeline, for agent mode's follow-up requests. */
   inference: () => Inference;
   clock?: Clock;
+  /** `env.NAME` header and stdio env values, under the configuration's allow-list. */
+  readEnv: EnvReader;
+  outbound: OutboundReach;
 }
 
 /**
@@ -54,11 +59,12 @@ export interface McpGatewayOptions {
 export async function createMcpGateway(options: McpGatewayOptions) {
   const { db, secrets, settings } = options;
   const timings = { requestTimeoutMs: settings.toolTimeoutMs, reconnectInitialMs: settings.reconnectInitialMs, reconnectMaxMs: settings.reconnectMaxMs, healthCheckMs: settings.healthCheckMs };
-  const registry = new McpClientRegistry(new McpClientStore(db, secrets), timings);
+  const reach = { stdioAllowedCommands: settings.stdioAllowedCommands, readEnv: options.readEnv, outbound: options.outbound };
+  const registry = new McpClientRegistry(new McpClientStore(db, secrets), timings, reach);
   const credentials = new PerUserCredentialStore(db, secrets);
-  const flows = new PerUserHeaderFlowStore(db, options.snapshots, settings.flowTtlMs, options.clock ?? systemClock, verifyAgainstUpstream(registry, settings.toolTimeoutMs));
+  const flows = new PerUserHeaderFlowStore(db, options.snapshots, settings.flowTtlMs, options.clock ?? systemClock, verifyAgainstUpstream(registry, settings.toolTimeoutMs, reach));
   const perUser = new PerUserHeaderResolver(credentials, flows, settings.publicBaseUrl);
-  const executor = new ToolExecutor(registry, perUser, new McpLogWriter(db, options.contentLogging ?? (() => true)), { timeoutMs: settings.toolTimeoutMs, maxTimeoutMs: settings.toolMaxTimeoutMs });
+  const executor = new ToolExecutor(registry, perUser, new McpLogWriter(db, options.contentLogging ?? (() => true)), { timeoutMs: settings.toolTimeoutMs, maxTimeoutMs: settings.toolMaxTimeoutMs }, reach);
   const watched = reloadOnChange(db, [mcpClients], () => registry.load());
   await registry.load();
   await flows.resume();

@@ -24,6 +24,9 @@ export const McpSettings = t.Object(
       t.Array(t.String({ minLength: 1 }), { description: "Host header values /mcp answers (a name, or name:port; `*` any). Default: the loopback names when the gateway listens on a loopback address, any host otherwise." }),
     ),
     allowed_origins: t.Optional(t.Array(t.String({ minLength: 1 }), { description: "Origins (`https://app.example.com`; `*` any) whose browser pages may call /mcp, besides the gateway's own." })),
+    stdio_allowed_commands: t.Optional(
+      t.Array(t.String({ minLength: 1 }), { description: "The only commands a stdio client may run, exactly as written in `stdio_config.command` (default none). Config file only: the API cannot widen it." }),
+    ),
   },
   { additionalProperties: false, description: "How the gateway runs its MCP clients, agent mode and per-user header flows." },
 );
@@ -45,6 +48,7 @@ export interface ResolvedMcpSettings {
   publicBaseUrl?: string;
   allowedHosts?: string[];
   allowedOrigins: string[];
+  stdioAllowedCommands: string[];
 }
 
 /**
@@ -72,5 +76,6 @@ export function resolveMcpSettings(config: object): ResolvedMcpSettings {
     publicBaseUrl: settings.public_base_url?.replace(/\/+$/, ""),
     allowedHosts: settings.allowed_hosts?.map((host) => host.toLowerCase()),
     allowedOrigins: (settings.allowed_origins ?? []).map((origin) => origin.toLowerCase().replace(/\/+$/, "")),
+    stdioAllowedCommands: settings.stdio_allowed_commands ?? [],
   };
 }

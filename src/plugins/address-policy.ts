@@ -1,55 +1,8 @@
 import { BlockList, isIP } from "node:net";
 import { ConfigError } from "../config/load";
-
-export type AddressClass = "public" | "loopback" | "unspecified" | "private" | "link-local" | "cgnat" | "multicast" | "reserved";
-
-type Subnet = readonly [network: string, prefix: number];
-
-/**
- * Every address a plugin download may not reach by default, by class. IPv4-mapped IPv6
- * addresses (::ffff:a.b.c.d) are matched against the IPv4 rules; NAT64, 6to4 and
- * IPv4-compatible prefixes embed an IPv4 address and are refused as reserved.
- */
-const NON_PUBLIC: ReadonlyArray<readonly [Exclude<AddressClass, "public">, readonly Subnet[]]> = [
-  ["loopback", [["127.0.0.0", 8], ["::1", 128]]],
-  ["unspecified", [["0.0.0.0", 8], ["::", 128]]],
-  ["private", [["10.0.0.0", 8], ["172.16.0.0", 12], ["192.168.0.0", 16], ["fc00::", 7]]],
-  ["link-local", [["169.254.0.0", 16], ["fe80::", 10]]],
-  ["cgnat", [["100.64.0.0", 10]]],
-  ["multicast", [["224.0.0.0", 4], ["ff00::", 8]]],
-  [
-    "reserved",
-    [
-      ["192.0.0.0", 24],
-      ["192.0.2.0", 24],
-      ["198.18.0.0", 15],
-      ["198.51.100.0", 24],
-      ["203.0.113.0", 24],
-      ["240.0.0.0", 4],
-      ["::", 96],
-      ["64:ff9b::", 96],
-      ["64:ff9b:1::", 48],
-      ["2002::", 16],
-      ["2001:db8::", 32],
-    ],
-  ],
-];
+import { ALWAYS_REFUSED, classifyAddress, classLabel } from "../outbound/address-classes";
 
 const familyOf = (address: string) => (isIP(address) === 6 ? "ipv6" : "ipv4");
-
-function blockListOf(subnets: readonly Subnet[]): BlockList {
-  const list = new BlockList();
-  for (const [network, prefix] of subnets) list.addSubnet(network, prefix, familyOf(network));
-  return list;
-}
-
-const CLASSES = NON_PUBLIC.map(([name, subnets]) => [name, blockListOf(subnets)] as const);
-
-/** The class of an IP address; anything not listed above is public. */
-export function classifyAddress(address: string): AddressClass {
-  const family = familyOf(address);
-  return CLASSES.find(([, list]) => list.check(address, family))?.[0] ?? "public";
-}
 
 /** IP addresses and CIDR ranges from a config list (`server.plugin_download_private_allowlist`, ...). */
 export class AddressAllowlist {
@@ -80,11 +33,17 @@ export class AddressAllowlist {
   }
 }
 
-/** Why a download may not reach `address`, or undefined when it may. */
+/**
+ * Why a download may not reach `address`, or undefined when it may: the outbound address
+ * policy's classes, stricter for code: only public addresses and those the allow-list names,
+ * and never a link-local, metadata or unroutable one.
+ */
 export function refusalFor(host: string, address: string, allowlist: AddressAllowlist): string | undefined {
   const kind = classifyAddress(address);
-  if (kind === "public" || allowlist.allows(address)) return undefined;
+  const alwaysRefused = ALWAYS_REFUSED.has(kind);
+  if (kind === "public" || (!alwaysRefused && allowlist.allows(address))) return undefined;
   const what = host === address ? `${address}:` : `${host}: it resolves to ${address},`;
-  const article = /^[aeiou]/.test(kind) ? "an" : "a";
-  return `refused to download from ${what} ${article} ${kind} address not listed in server.plugin_download_private_allowlist`;
+  const label = classLabel(kind);
+  const article = /^[aeiou]/.test(label) ? "an" : "a";
+  return `refused to download from ${what} ${article} ${label} address ${alwaysRefused ? "which is never allowed" : "not listed in server.plugin_download_private_allowlist"}`;
 }

@@ -1,19 +1,8 @@
-import { lookup as systemLookup } from "node:dns/promises";
 import http, { type IncomingMessage } from "node:http";
 import https from "node:https";
 import { isIP, type LookupFunction } from "node:net";
+import type { HostResolver } from "../outbound/host-check";
 import { type AddressAllowlist, refusalFor } from "./address-policy";
-
-export interface ResolvedAddress {
-  address: string;
-  family: 4 | 6;
-}
-
-/** Resolves a host name to every address it has; injectable so tests can point names anywhere. */
-export type HostResolver = (hostname: string) => Promise<ResolvedAddress[]>;
-
-export const systemResolver: HostResolver = async (hostname) =>
-  (await systemLookup(hostname, { all: true, verbatim: true })).map(({ address, family }) => ({ address, family: family === 6 ? 6 : 4 }));
 
 export interface DownloadPolicy {
   resolve: HostResolver;

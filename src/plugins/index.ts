@@ -8,16 +8,17 @@ import { reloadOnChange } from "../db/table-changes";
 import { GatewayError } from "../http/errors";
 import type { InferenceHooks } from "../inference/hooks";
 import { AddressAllowlist } from "./address-policy";
-import { type HostResolver, systemResolver } from "./download";
+import { type HostResolver, systemResolver } from "../outbound/host-check";
 import { PluginRegistry } from "./registry";
 import { pluginRoutes } from "./routes";
 import type { PluginCreateInput } from "./schemas";
 import { PluginStore } from "./store";
 import { pluginTransport } from "./transport";
 import type { BuiltinPlugin } from "./types";
+import type { EnvReader } from "../config/env-reference";
 
 export type { BuiltinPlugin, GatewayPluginModule, PluginHooks, PluginHost } from "./types";
-export type { HostResolver } from "./download";
+export type { HostResolver } from "../outbound/host-check";
 export { AddressAllowlist } from "./address-policy";
 export type { PluginRegistry } from "./registry";
 
@@ -34,7 +35,7 @@ export interface PluginsOptions {
   /** config.json `server.plugin_download_private_allowlist`. */
   privateAllowlist?: readonly string[];
   resolveHost?: HostResolver;
-  env?: Record<string, string | undefined>;
+  readEnv: EnvReader;
 }
 
 /** An existing pipeline hook (logging, governance) listed and switched as a built-in plugin. */
@@ -61,7 +62,7 @@ export async function createPlugins(options: PluginsOptions) {
   const registry = new PluginRegistry({
     store: new PluginStore(options.db),
     builtins: options.builtins,
-    env: options.env,
+    readEnv: options.readEnv,
     sources: {
       downloadDir,
       resolve: options.resolveHost ?? systemResolver,

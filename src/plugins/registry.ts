@@ -1,5 +1,5 @@
 import { isDeepStrictEqual } from "node:util";
-import { resolveEnvReference } from "../config/env-reference";
+import type { EnvReader } from "../config/env-reference";
 import { ChangeQueue } from "../db/change-queue";
 import type { PluginRow } from "../db/schema";
 import { badRequest, conflict, notFound } from "../http/errors";
@@ -36,7 +36,8 @@ export interface PluginRegistryOptions {
   /** In hook order within their placement. */
   builtins: readonly BuiltinPlugin[];
   sources: ModuleSources;
-  env?: Record<string, string | undefined>;
+  /** `env.NAME` config values, under the configuration's allow-list. */
+  readEnv: EnvReader;
 }
 
 function newEntry(name: string, settings: PluginSettings, persisted: boolean, builtin?: BuiltinPlugin): PluginEntry {
@@ -47,10 +48,10 @@ function newEntry(name: string, settings: PluginSettings, persisted: boolean, bu
 const sameSettings = (entry: PluginEntry, settings: PluginSettings) =>
   entry.path === (settings.path ?? "") && entry.enabled === settings.enabled && isDeepStrictEqual(entry.config, settings.config);
 
-function resolveReferences(value: unknown, env: Record<string, string | undefined>): unknown {
-  if (typeof value === "string") return resolveEnvReference(value, env);
-  if (Array.isArray(value)) return value.map((item) => resolveReferences(item, env));
-  if (value && typeof value === "object") return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, resolveReferences(item, env)]));
+function resolveReferences(value: unknown, readEnv: EnvReader): unknown {
+  if (typeof value === "string") return readEnv(value);
+  if (Array.isArray(value)) return value.map((item) => resolveReferences(item, readEnv));
+  if (value && typeof value === "object") return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, resolveReferences(item, readEnv)]));
   return value;
 }
 
@@ -222,7 +223,7 @@ export class PluginRegistry {
     if (!entry.enabled) return;
     try {
       const host: PluginHost = { log: (message) => entry.log.add(message) };
-      const config = resolveReferences(entry.config, this.options.env ?? process.env) as Record<string, unknown>;
+      const config = resolveReferences(entry.config, this.options.readEnv) as Record<string, unknown>;
       const hooks = entry.builtin ? entry.builtin.create(config, host) : await this.instantiate(entry, config, host);
       const failClosed = entry.builtin?.failClosed ?? entry.config.fail_closed === true;
       entry.active = { hooks, guarded: guardHooks(entry.name, hooks, failClosed, entry.log) };

@@ -1,4 +1,3 @@
-import { resolveEnvReference } from "../config/env-reference";
 import { GatewayError } from "../http/errors";
 import type { UpstreamTarget } from "../inference/providers/types";
 import { sendUpstream } from "../inference/upstream-fetch";
@@ -25,8 +24,10 @@ function targetOf(provider: RuntimeProvider, key: RuntimeKey): UpstreamTarget {
     baseUrl: provider.baseUrl,
     network: provider.network,
     clientHeaders: new Headers(),
-    key: { id: key.id, secret: resolveEnvReference(key.config.value ?? ""), config: key.config },
+    key: { id: key.id, secret: provider.readEnv(key.config.value ?? ""), config: key.config },
     model: "",
+    readEnv: provider.readEnv,
+    outbound: provider.outbound,
   };
 }
 
@@ -39,7 +40,7 @@ async function listModels(provider: RuntimeProvider, key: RuntimeKey): Promise<s
   const authorized = provider.adapter.authorizeCall ? await provider.adapter.authorizeCall(call, target) : call;
   if (authorized instanceof GatewayError) return authorized;
   const timeout = Math.min(CHECK_TIMEOUT_SECONDS, effectiveNetwork(provider.network).default_request_timeout_in_seconds);
-  const reply = await sendUpstream(authorized, false, timeout, new AbortController().signal);
+  const reply = await sendUpstream(authorized, false, timeout, new AbortController().signal, target);
   if (!reply.ok) return reply.error;
   if (!("body" in reply)) return new GatewayError({ status: 502, errorType: "provider_bad_response", message: "the model list is not JSON" });
   return listing.ids(JSON.parse(reply.body));

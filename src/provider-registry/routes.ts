@@ -1,4 +1,6 @@
 import { Elysia, t } from "elysia";
+import { principalOf } from "../access";
+import { checkWrittenAddresses, mayReachPrivateNetwork, type OutboundReach } from "../outbound/reach";
 import { checkKeyHealth } from "./key-health";
 import { configuredModels } from "./model-listing";
 import { keyView, providerView, type RuntimeKey } from "./runtime";
@@ -21,6 +23,15 @@ async function checkKeys(store: ProviderStore, providerName: string, keyIds?: re
   );
 }
 
+/**
+ * The reach of private addresses a write leaves the provider with: its writer's when it carries an
+ * address (a base URL, a key's endpoint or token URL), else as it was (undefined).
+ */
+async function reachWritten(request: Request, body: unknown, outbound: OutboundReach): Promise<boolean | undefined> {
+  const principal = principalOf(request);
+  return (await checkWrittenAddresses(body, principal, outbound)) ? mayReachPrivateNetwork(principal, outbound) : undefined;
+}
+
 /** GET /api/models: what every provider's enabled keys name or reach, with the keys that do. */
 const modelRoutes = (store: ProviderStore) =>
   new Elysia({ name: "models" }).get(
@@ -38,14 +49,15 @@ const modelRoutes = (store: ProviderStore) =>
  * /api/providers: providers and their keys (spec 2.7, 4.8). Every key written through the API
  * is checked by listing the provider's models with it (spec 2.7 `status`, `description`).
  */
-export const providerRoutes = (store: ProviderStore) =>
+export const providerRoutes = (store: ProviderStore, outbound: OutboundReach) =>
   new Elysia({ name: "providers" }).use(modelRoutes(store)).group("/api/providers", (app) =>
     app
       .get("/", () => ({ providers: store.list().map(providerView) }))
       .post(
         "/",
-        async ({ body, set }) => {
-          await store.create(body.provider, body);
+        async ({ body, set, request }) => {
+          const reach = (await reachWritten(request, body, outbound)) ?? mayReachPrivateNetwork(principalOf(request), outbound);
+          await store.create(body.provider, body, reach);
           await checkKeys(store, body.provider);
           set.status = 201;
           return providerView(store.require(body.provider));
@@ -55,8 +67,8 @@ export const providerRoutes = (store: ProviderStore) =>
       .get("/:provider", ({ params }) => providerView(store.require(params.provider)), { params: ProviderParams })
       .put(
         "/:provider",
-        async ({ params, body }) => {
-          await store.update(params.provider, body);
+        async ({ params, body, request }) => {
+          await store.update(params.provider, body, await reachWritten(request, body, outbound));
           await checkKeys(store, params.provider);
           return providerView(store.require(params.provider));
         },
@@ -73,8 +85,8 @@ export const providerRoutes = (store: ProviderStore) =>
       .get("/:provider/keys", ({ params }) => ({ keys: store.require(params.provider).keys.map(keyView) }), { params: ProviderParams })
       .post(
         "/:provider/keys",
-        async ({ params, body, set }) => {
-          const key = await store.addKey(params.provider, body);
+        async ({ params, body, set, request }) => {
+          const key = await store.addKey(params.provider, body, await reachWritten(request, body, outbound));
           const [checked] = await checkKeys(store, params.provider, [key.id]);
           set.status = 201;
           return keyView(checked!.key);
@@ -84,8 +96,8 @@ export const providerRoutes = (store: ProviderStore) =>
       .get("/:provider/keys/:key_id", ({ params }) => keyView(store.requireKey(params.provider, params.key_id)), { params: KeyParams })
       .put(
         "/:provider/keys/:key_id",
-        async ({ params, body }) => {
-          await store.updateKey(params.provider, params.key_id, body);
+        async ({ params, body, request }) => {
+          await store.updateKey(params.provider, params.key_id, body, await reachWritten(request, body, outbound));
           const [checked] = await checkKeys(store, params.provider, [params.key_id]);
           return keyView(checked!.key);
         },

@@ -8,6 +8,8 @@ import type { SelectableKey } from "./key-selection";
 import { redactKeySecrets } from "./key-secrets";
 import { compileModelFilter } from "./model-filter";
 import { NetworkConfig, ProviderKeyInput } from "./schemas";
+import type { EnvReader } from "../config/env-reference";
+import type { OutboundPolicy } from "../outbound/host-check";
 
 export interface RuntimeKey extends SelectableKey {
   name: string;
@@ -26,6 +28,10 @@ export interface RuntimeProvider {
   network: NetworkConfig;
   customProviderConfig: { base_provider_type: string } | null;
   keys: RuntimeKey[];
+  /** Reads the keys' `env.NAME` values, under the configuration's allow-list. */
+  readEnv: EnvReader;
+  /** The addresses its calls may reach (its base URL, its keys' endpoints and token URLs). */
+  outbound: OutboundPolicy;
   createdAt: Date;
   updatedAt: Date;
 }

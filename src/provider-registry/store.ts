@@ -8,6 +8,8 @@ import { type KeyHealth, UNCHECKED } from "./key-health";
 import { keepRedactedSecrets } from "./key-secrets";
 import { normalizeKey, onlyKnownNetworkFields, resolveFamily, type RuntimeKey, type RuntimeProvider, toRuntimeKey } from "./runtime";
 import type { NetworkConfig, ProviderKeyInput, ProviderUpdateInput } from "./schemas";
+import type { EnvReader } from "../config/env-reference";
+import { type OutboundReach, policyFor } from "../outbound/reach";
 
 type StoredKey = ReturnType<typeof normalizeKey>;
 
@@ -22,6 +24,8 @@ export class ProviderStore {
   constructor(
     private readonly db: Database,
     private readonly secrets: SecretBox,
+    private readonly readEnv: EnvReader,
+    private readonly outbound: OutboundReach,
   ) {}
 
   /**
@@ -57,21 +61,22 @@ export class ProviderStore {
     return key;
   }
 
-  async create(name: string, input: ProviderUpdateInput): Promise<RuntimeProvider> {
+  /** `privateNetworkAllowed`: whether the writer may point it at loopback and private addresses (config.json's providers may). */
+  async create(name: string, input: ProviderUpdateInput, privateNetworkAllowed = true): Promise<RuntimeProvider> {
     if (this.byName.has(name)) throw conflict(`provider '${name}' already exists`, "provider");
     const network = onlyKnownNetworkFields(input.network_config ?? {});
     resolveFamily(name, input.custom_provider_config, network);
     const keys = this.normalizeKeys(name, input.keys ?? [], []);
     const now = new Date();
     await this.db.transaction(async (tx) => {
-      await tx.insert(providers).values({ name, networkConfig: network, customProviderConfig: input.custom_provider_config ?? null, createdAt: now, updatedAt: now });
+      await tx.insert(providers).values({ name, networkConfig: network, customProviderConfig: input.custom_provider_config ?? null, privateNetworkAllowed, createdAt: now, updatedAt: now });
       for (const [position, key] of keys.entries()) await tx.insert(providerKeys).values(this.keyRow(name, position, key, now));
     });
     return this.refresh(name);
   }
 
-  /** Replaces the provider's settings; `keys`, when given, replaces the key list whole. */
-  async update(name: string, input: ProviderUpdateInput): Promise<RuntimeProvider> {
+  /** Replaces the provider's settings; `keys`, when given, replaces the key list whole. `privateNetworkAllowed` is set when given. */
+  async update(name: string, input: ProviderUpdateInput, privateNetworkAllowed?: boolean): Promise<RuntimeProvider> {
     const current = this.require(name);
     const network = input.network_config ? onlyKnownNetworkFields(input.network_config) : current.network;
     const custom = input.custom_provider_config ?? current.customProviderConfig;
@@ -79,7 +84,7 @@ export class ProviderStore {
     const keys = input.keys ? this.normalizeKeys(name, input.keys, current.keys) : undefined;
     const now = new Date();
     await this.db.transaction(async (tx) => {
-      await tx.update(providers).set({ networkConfig: network, customProviderConfig: custom, updatedAt: now }).where(eq(providers.name, name));
+      await tx.update(providers).set({ networkConfig: network, customProviderConfig: custom, privateNetworkAllowed, updatedAt: now }).where(eq(providers.name, name));
       if (!keys) return;
       await tx.delete(providerKeys).where(eq(providerKeys.provider, name));
       for (const [position, key] of keys.entries()) await tx.insert(providerKeys).values(this.keyRow(name, position, key, now, current.keys));
@@ -94,25 +99,25 @@ export class ProviderStore {
     this.localWrites.wrote();
   }
 
-  async addKey(providerName: string, input: ProviderKeyInput): Promise<RuntimeKey> {
+  async addKey(providerName: string, input: ProviderKeyInput, privateNetworkAllowed?: boolean): Promise<RuntimeKey> {
     const provider = this.require(providerName);
     if (input.id && provider.keys.some((key) => key.id === input.id)) throw conflict(`provider '${providerName}' already has a key '${input.id}'`, "id");
     const [key] = this.normalizeKeys(providerName, [input], [], "");
     const now = new Date();
     await this.db.insert(providerKeys).values(this.keyRow(providerName, provider.keys.length, key!, now));
-    await this.touch(providerName, now);
+    await this.touch(providerName, now, privateNetworkAllowed);
     return this.requireKey(providerName, key!.id);
   }
 
   /** Replaces one key's configuration whole; its id stays, redacted secrets keep their stored value. */
-  async updateKey(providerName: string, keyId: string, input: ProviderKeyInput): Promise<RuntimeKey> {
+  async updateKey(providerName: string, keyId: string, input: ProviderKeyInput, privateNetworkAllowed?: boolean): Promise<RuntimeKey> {
     const existing = this.requireKey(providerName, keyId);
     const [key] = this.normalizeKeys(providerName, [{ ...input, id: keyId }], [existing], "");
     const now = new Date();
     const row = this.keyRow(providerName, 0, key!, now, [existing]);
     const { position: _position, createdAt: _createdAt, ...changes } = row;
     await this.db.update(providerKeys).set(changes).where(and(eq(providerKeys.provider, providerName), eq(providerKeys.id, keyId)));
-    await this.touch(providerName, now);
+    await this.touch(providerName, now, privateNetworkAllowed);
     return this.requireKey(providerName, keyId);
   }
 
@@ -176,8 +181,8 @@ export class ProviderStore {
     return Object.assign(key, checked);
   }
 
-  private async touch(name: string, now: Date) {
-    await this.db.update(providers).set({ updatedAt: now }).where(eq(providers.name, name));
+  private async touch(name: string, now: Date, privateNetworkAllowed?: boolean) {
+    await this.db.update(providers).set({ updatedAt: now, privateNetworkAllowed }).where(eq(providers.name, name));
     await this.refresh(name);
   }
 
@@ -201,6 +206,8 @@ export class ProviderStore {
       baseUrl,
       network,
       customProviderConfig: row.customProviderConfig,
+      readEnv: this.readEnv,
+      outbound: policyFor(this.outbound, row.privateNetworkAllowed),
       keys: keyRows.map((keyRow) =>
         toRuntimeKey(JSON.parse(this.secrets.open(keyRow.sealedConfig)), { configHash: keyRow.configHash, status: keyRow.status, description: keyRow.description, reachedModels: keyRow.reachedModels }),
       ),

@@ -1,6 +1,6 @@
 import { isEnvReference } from "../config/env-reference";
 import { badRequest } from "../http/errors";
-import { checkReceiver, type HostResolver } from "./host-resolver";
+import { checkHost, type HostResolver, type OutboundPolicy } from "../outbound/host-check";
 
 /** Spec 2.6 and 8: a written zero selects these. */
 export const TUNABLE_DEFAULTS = {
@@ -72,6 +72,13 @@ export function validateHeaders(headers: Record<string, string>): void {
   }
 }
 
+/** A receiver's addresses, as its endpoint allows them. */
+export const receiverPolicy = (allowPrivateNetwork: boolean, resolve: HostResolver): OutboundPolicy => ({
+  allowPrivateNetwork,
+  resolve,
+  privateHint: "set allow_private_network to deliver there",
+});
+
 /**
  * HTTPS unless private networks are allowed; no credentials in the URL; a host that is (or
  * resolves to) a refused address is a 400. A host that does not resolve yet is accepted: the
@@ -87,7 +94,7 @@ export async function validateUrl(raw: string, allowPrivateNetwork: boolean, res
   if (url.protocol !== "https:" && url.protocol !== "http:") throw badRequest("the delivery URL must use https", "url");
   if (url.protocol === "http:" && !allowPrivateNetwork) throw badRequest("the delivery URL must use https unless allow_private_network is set", "url", "caller_insecure_url");
   if (url.username || url.password) throw badRequest("credentials cannot be part of the delivery URL; send them in headers", "url");
-  const check = await checkReceiver(url, allowPrivateNetwork, resolve);
+  const check = await checkHost(url, receiverPolicy(allowPrivateNetwork, resolve));
   if (!check.ok && check.refused) throw badRequest(`the delivery URL is not allowed: ${check.reason}`, "url", "caller_receiver_refused");
   return url.toString();
 }

@@ -8,7 +8,7 @@ import { advancedUpdatedAt } from "../db/table-changes";
 import { badRequest, conflict, notFound } from "../http/errors";
 import { redactSecret } from "../provider-registry/key-secrets";
 import { resolveTunables, type Tunables, validateHeaders, validateUrl } from "./endpoint-rules";
-import type { HostResolver } from "./host-resolver";
+import type { HostResolver } from "../outbound/host-check";
 import type { WebhookEndpointCreate, WebhookEndpointUpdate } from "./schemas";
 import { generateSigningSecret } from "./signing";
 

@@ -1,5 +1,6 @@
 import type { Clock } from "../../actors/runtime/clock";
 import type { ActorSnapshotStore } from "../../actors/runtime/snapshot-store";
+import type { EnvReader } from "../config/env-reference";
 import type { SecretBox } from "../crypto/secret-box";
 import type { Database } from "../db/client";
 import { webhookEndpoints } from "../db/schema";
@@ -8,7 +9,7 @@ import { DeliveryHistory } from "./delivery-history";
 import { DeliveryRunner } from "./delivery-runner";
 import { EndpointLifecycles, policyOf } from "./endpoint-lifecycle";
 import { WebhookEndpointStore } from "./endpoint-store";
-import type { HostResolver } from "./host-resolver";
+import type { HostResolver } from "../outbound/host-check";
 import {
   announceEndpointChange,
   createEndpoint,
@@ -25,7 +26,7 @@ import type { FinishedJob } from "./payload";
 import { webhookRoutes } from "./routes";
 
 export type { FinishedJob } from "./payload";
-export type { HostResolver } from "./host-resolver";
+export type { HostResolver } from "../outbound/host-check";
 
 export interface WebhooksOptions {
   db: Database;
@@ -33,7 +34,10 @@ export interface WebhooksOptions {
   snapshots: ActorSnapshotStore;
   clock: Clock;
   resolveHost: HostResolver;
-  env: Record<string, string | undefined>;
+  /** Whether the configuration lets anyone, not only the admin, turn on private receivers. */
+  configAllowsPrivate: boolean;
+  /** `env.NAME` header values, under the configuration's allow-list. */
+  readEnv: EnvReader;
   /** The audit log (enterprise): automatic disables and re-enables are entered in it. */
   audit?: (entry: EndpointAuditEntry) => Promise<void>;
 }
@@ -95,7 +99,7 @@ export async function createWebhooks(options: WebhooksOptions) {
   return {
     endpoints,
     runner,
-    routes: webhookRoutes({ endpoints, history, webhooks: operations }),
+    routes: webhookRoutes({ endpoints, history, webhooks: operations, reach: { resolve: options.resolveHost, configAllowsPrivate: options.configAllowsPrivate } }),
     hasEndpoint: (name: string) => endpoints.findByName(name) !== undefined,
     jobFinished: (job: FinishedJob) => notifyJobFinished(deps, job),
     async resume() {

@@ -1,4 +1,6 @@
 import { Elysia } from "elysia";
+import { principalOf } from "../access";
+import { checkPrivateOptIn, type OutboundReach } from "../outbound/reach";
 import type { DeliveryHistory, DeliveryView } from "./delivery-history";
 import type { WebhookEndpoint, WebhookEndpointStore } from "./endpoint-store";
 import { endpointView } from "./endpoint-view";
@@ -18,10 +20,16 @@ interface RouteDeps {
   endpoints: WebhookEndpointStore;
   history: DeliveryHistory;
   webhooks: WebhookOperations;
+  reach: OutboundReach;
+}
+
+/** Delivering to loopback or private addresses is the admin's to turn on (or anyone's, where the configuration allows it). */
+function checkOptIn(request: Request, body: { allow_private_network?: boolean }, reach: OutboundReach): void {
+  if (body.allow_private_network === true) checkPrivateOptIn(principalOf(request), reach, "allow_private_network");
 }
 
 /** /api/webhooks: endpoints (spec 2.6, 4.14), secret rotation, test deliveries, history and redelivery (4.15). */
-export const webhookRoutes = ({ endpoints, history, webhooks }: RouteDeps) =>
+export const webhookRoutes = ({ endpoints, history, webhooks, reach }: RouteDeps) =>
   new Elysia({ name: "webhooks", prefix: "/api/webhooks" })
     .get("/", async () => {
       const views = (await endpoints.withOutcomes(endpoints.list())).map((endpoint) => endpointView(endpoints, endpoint));
@@ -29,7 +37,8 @@ export const webhookRoutes = ({ endpoints, history, webhooks }: RouteDeps) =>
     })
     .post(
       "/",
-      async ({ body, set }) => {
+      async ({ body, set, request }) => {
+        checkOptIn(request, body, reach);
         const { endpoint, secret } = await webhooks.createEndpoint(body);
         set.status = 201;
         return { endpoint: endpointView(endpoints, endpoint), secret };
@@ -47,7 +56,14 @@ export const webhookRoutes = ({ endpoints, history, webhooks }: RouteDeps) =>
       { params: IdParams },
     )
     .get("/:id", async ({ params }) => endpointView(endpoints, (await endpoints.withOutcomes([endpoints.require(params.id)]))[0]!), { params: IdParams })
-    .put("/:id", async ({ params, body }) => endpointView(endpoints, await webhooks.updateEndpoint(params.id, body)), { params: IdParams, body: WebhookEndpointUpdate })
+    .put(
+      "/:id",
+      async ({ params, body, request }) => {
+        checkOptIn(request, body, reach);
+        return endpointView(endpoints, await webhooks.updateEndpoint(params.id, body));
+      },
+      { params: IdParams, body: WebhookEndpointUpdate },
+    )
     .delete(
       "/:id",
       async ({ params }) => {

@@ -1,12 +1,14 @@
 import type { Clock } from "../../actors/runtime/clock";
 import type { ActorSnapshotStore } from "../../actors/runtime/snapshot-store";
 import type { AttemptInput, AttemptOutcome, AttemptResult } from "../../actors/webhook-delivery";
-import { resolveEnvReference } from "../config/env-reference";
+import type { EnvReader } from "../config/env-reference";
 import type { WebhookDeliveryRow } from "../db/schema";
 import { DeadlineExceeded, withDeadline } from "./deadline";
 import type { DeliveryHistory } from "./delivery-history";
 import type { WebhookEndpoint, WebhookEndpointStore } from "./endpoint-store";
-import { bareHost, checkReceiver, type HostResolver, type ResolvedAddress } from "./host-resolver";
+import { guardedFetch, OutboundRefused } from "../outbound/guarded-fetch";
+import type { HostResolver } from "../outbound/host-check";
+import { receiverPolicy } from "./endpoint-rules";
 import { TEST_EVENT } from "./payload";
 import { signDelivery } from "./signing";
 
@@ -16,7 +18,7 @@ export interface SenderDeps {
   snapshots: ActorSnapshotStore;
   resolveHost: HostResolver;
   clock: Clock;
-  env: Record<string, string | undefined>;
+  readEnv: EnvReader;
 }
 
 type Sent = Omit<AttemptResult, "finishedAt"> & { responseExcerpt?: string };
@@ -58,17 +60,10 @@ async function excerptOf(response: Response): Promise<string | undefined> {
   return text || undefined;
 }
 
-/** The URL aimed at the address that was checked, so a second DNS answer cannot redirect the call. */
-function pinned(url: URL, address: ResolvedAddress): URL {
-  const target = new URL(url);
-  target.hostname = address.family === 6 ? `[${address.address}]` : address.address;
-  return target;
-}
-
 function headersFor(deps: SenderDeps, endpoint: WebhookEndpoint, delivery: WebhookDeliveryRow, url: URL): Headers {
   const headers = new Headers();
   for (const [name, value] of Object.entries(deps.endpoints.headersOf(endpoint))) {
-    const resolved = resolveEnvReference(value, deps.env);
+    const resolved = deps.readEnv(value);
     if (resolved) headers.set(name, resolved);
   }
   const timestamp = Math.floor(deps.clock.now() / 1000);
@@ -83,16 +78,12 @@ function headersFor(deps: SenderDeps, endpoint: WebhookEndpoint, delivery: Webho
 
 async function send(deps: SenderDeps, endpoint: WebhookEndpoint, delivery: WebhookDeliveryRow, signal: AbortSignal): Promise<Sent> {
   const url = new URL(endpoint.url);
-  const receiver = await checkReceiver(url, endpoint.allowPrivateNetwork, deps.resolveHost);
-  if (!receiver.ok) return { outcome: receiver.refused ? "permanent" : "retryable", error: receiver.reason };
-  const response = await fetch(pinned(url, receiver.address), {
-    method: "POST",
-    headers: headersFor(deps, endpoint, delivery, url),
-    body: delivery.payload,
-    redirect: "manual",
-    signal,
-    tls: { serverName: bareHost(url) },
+  const init = { method: "POST", headers: headersFor(deps, endpoint, delivery, url), body: delivery.payload, signal };
+  const response = await guardedFetch(url, init, receiverPolicy(endpoint.allowPrivateNetwork, deps.resolveHost)).catch((error: unknown) => {
+    if (error instanceof OutboundRefused) return { outcome: "permanent", error: error.message } satisfies Sent;
+    throw error;
   });
+  if (!(response instanceof Response)) return response;
   const responseExcerpt = await excerptOf(response);
   const redirect = response.status >= 300 && response.status < 400 ? `redirect to ${response.headers.get("location") ?? "(no location)"} not followed` : undefined;
   return { outcome: outcomeOf(response.status), statusCode: response.status, responseExcerpt, error: redirect };

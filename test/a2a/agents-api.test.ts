@@ -18,7 +18,7 @@ let other: SdkAgent;
 beforeAll(async () => {
   process.env.A2A_TEST_UPSTREAM_TENANT = "tenant-from-env";
   [agent, other] = await Promise.all([startSdkAgent({ name: "First agent" }), startSdkAgent({ name: "Second agent" })]);
-  gw = await startGateway();
+  gw = await startGateway({ env_references: { allow: ["A2A_TEST_UPSTREAM_TENANT"] } });
 });
 afterAll(async () => {
   await gw.close();

@@ -73,6 +73,8 @@ interface Deployment {
 async function deploy(edition: Edition, lock: Lock): Promise<Deployment> {
   const gw = await startGateway({
     edition,
+    // The rows' writes point at a local address: every credential the matrix allows may do so here.
+    network: { allow_private_addresses: true },
     providers: { openai: { keys: [{ id: "k1", value: "sk-upstream-provider-secret-77" }], network_config: { base_url: "http://127.0.0.1:9/v1" } } },
     ...(lock === "auth-enabled" ? { auth: AUTH_CONFIG } : {}),
   });

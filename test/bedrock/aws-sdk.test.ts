@@ -51,6 +51,7 @@ beforeAll(async () => {
   process.env.TEST_BEDROCK_SECRET_KEY = AUTH.secretAccessKey;
   upstream = startMockBedrock(AUTH);
   gw = await startGateway({
+    env_references: { allow: ["TEST_BEDROCK_*"] },
     providers: {
       bedrock: {
         keys: [

@@ -91,14 +91,14 @@ describe("bun src/main.ts exits with code 2 on a bad config.json", () => {
 
 describe("a good config.json starts the gateway", () => {
   test("it listens where --port says, answers /health and /api/version, seeds providers, and exits cleanly on SIGTERM", async () => {
-    const config = writeConfig({ setup_token: "main-setup", providers: { openai: { keys: [{ id: "seeded", value: "env.MAIN_TEST_OPENAI_KEY" }] } } });
-    const child = startMain(["--config", config, "--port", "0", "--host", "127.0.0.1"], { MAIN_TEST_OPENAI_KEY: "sk-from-env" });
+    const config = writeConfig({ setup_token: "main-setup", providers: { openai: { keys: [{ id: "seeded", value: "env.MAIN_TEST_OPENAI_API_KEY" }] } } });
+    const child = startMain(["--config", config, "--port", "0", "--host", "127.0.0.1"], { MAIN_TEST_OPENAI_API_KEY: "sk-from-env" });
     try {
       const [, url] = await printed(child.stdout)(LISTENING);
       expect(await (await fetch(`${url}/health`)).json()).toMatchObject({ status: "ok" });
       expect(await (await fetch(`${url}/api/version`)).json()).toMatchObject({ version: packageJson.version });
       const key = await fetch(`${url}/api/providers/openai/keys/seeded`, { headers: { "x-gateway-setup-token": "main-setup" } });
-      expect(await key.json()).toMatchObject({ id: "seeded", value: "env.MAIN_TEST_OPENAI_KEY" });
+      expect(await key.json()).toMatchObject({ id: "seeded", value: "env.MAIN_TEST_OPENAI_API_KEY" });
     } finally {
       child.kill("SIGTERM");
     }

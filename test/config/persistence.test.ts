@@ -98,7 +98,7 @@ describe("everything written through the API survives a restart", () => {
 });
 
 describe("env.NAME key values are read from the environment at call time", () => {
-  const VARIABLE = "GATEWAY_TEST_UPSTREAM_KEY";
+  const VARIABLE = "GATEWAY_SECRET_TEST_UPSTREAM_KEY";
   afterEach(() => {
     delete process.env[VARIABLE];
   });

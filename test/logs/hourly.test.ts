@@ -92,7 +92,8 @@ test("logs recorded before the hourly table existed are counted once the gateway
   // (0006, 0007), no background responses (0008), no actor signals (0009), no provider object
   // keys (0010), no MCP log change counter (0011), no gateway-kept conversations (0012), no held
   // video charges (0013, with their polls: 0014), no MCP log notifications (0015), no actor
-  // lifecycle records and webhook endpoint lifecycles (0016), and none of these migrations recorded.
+  // lifecycle records and webhook endpoint lifecycles (0016), no reach of private addresses (0017),
+  // and none of these migrations recorded.
   await undoMigrationsFrom(gw.databaseUrl, "0002_logs_hourly", [
     "DROP TRIGGER request_log_hours_delete",
     "DROP TABLE request_log_hours",
@@ -121,6 +122,9 @@ test("logs recorded before the hourly table existed are counted once the gateway
     "ALTER TABLE webhook_endpoints DROP COLUMN state_since",
     "ALTER TABLE webhook_endpoints DROP COLUMN failing_since",
     "ALTER TABLE webhook_endpoints DROP COLUMN disabled_reason",
+    "ALTER TABLE providers DROP COLUMN private_network_allowed",
+    "ALTER TABLE mcp_clients DROP COLUMN private_network_allowed",
+    "ALTER TABLE a2a_agents DROP COLUMN private_network_allowed",
   ]);
   const upgraded = await gw.restart();
   try {

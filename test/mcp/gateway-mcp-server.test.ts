@@ -22,7 +22,7 @@ const textOf = (result: Awaited<ReturnType<Client["callTool"]>>) => (result.cont
 
 beforeAll(async () => {
   weather = startMcpHttpServer();
-  gw = await startMcpGateway();
+  gw = await startMcpGateway({ mcp: { stdio_allowed_commands: [process.execPath] } });
   await createMcpClient(gw, { name: "weather", connection_type: "http", connection_string: weather.url, tools_to_execute: ["get_weather", "add"] });
   await createMcpClient(gw, { name: "local", connection_type: "stdio", stdio_config: { command: process.execPath, args: [STDIO_SERVER_PATH] }, tools_to_execute: ["process_id"] });
 });

@@ -22,8 +22,8 @@ export interface ClientView {
   tool_pricing: Record<string, number>;
 }
 
-/** Fast reconnects and pings, so tests see an upstream drop and return quickly. */
-export const FAST_MCP: McpSettings = { reconnect_initial_delay_ms: 20, reconnect_max_delay_ms: 100, health_check_interval_seconds: 0.05 };
+/** Fast reconnects and pings, so tests see an upstream drop and return quickly; the test stdio server's runtime may be started. */
+export const FAST_MCP: McpSettings = { reconnect_initial_delay_ms: 20, reconnect_max_delay_ms: 100, health_check_interval_seconds: 0.05, stdio_allowed_commands: [process.execPath] };
 
 /** startGateway with an `mcp` config section (the config type declares it once the lead adds it). */
 export const startMcpGateway = (config: GatewayConfig & { mcp?: McpSettings } = {}) => startGateway(config as GatewayConfig);

@@ -85,7 +85,7 @@ describe("remote plugins from an http URL on loopback, allowed by server.plugin_
 
   test("every redirect is checked again: private, metadata and other loopback addresses are refused", async () => {
     expectRefused(await create("to-private", modules.url("/to-private.ts")), /10\.0\.0\.1: a private address/);
-    expectRefused(await create("to-metadata", modules.url("/to-metadata.ts")), /169\.254\.169\.254: a link-local address/);
+    expectRefused(await create("to-metadata", modules.url("/to-metadata.ts")), /169\.254\.169\.254: a metadata address which is never allowed/);
     expectRefused(await create("to-loopback-v6", modules.url("/to-loopback-v6.ts")), /::1: a loopback address/);
   });
 
@@ -117,12 +117,18 @@ describe("remote plugins are fetched only when every resolved address is public"
     ["private", "https://172.16.5.4/p.js"],
     ["private", "http://192.168.1.1/p.js"],
     ["private", "http://[fd00::1]/p.js"],
-    ["link-local", "http://169.254.169.254/p.js"],
-    ["link-local", "http://[fe80::1]/p.js"],
     ["cgnat", "http://100.64.0.1/p.js"],
-    ["unspecified", "http://0.0.0.0:9/p.js"],
   ])("a %s address (%s) is refused unless allow-listed", async (kind, url) => {
     expectRefused(await create(`literal-${crypto.randomUUID()}`, url), new RegExp(`an? ${kind} address not listed in server.plugin_download_private_allowlist`));
+  });
+
+  test.each([
+    ["metadata", "http://169.254.169.254/p.js"],
+    ["link-local", "http://[fe80::1]/p.js"],
+    ["unroutable", "http://0.0.0.0:9/p.js"],
+    ["unroutable", "http://192.0.2.7/p.js"],
+  ])("a %s address (%s) is never allowed", async (kind, url) => {
+    expectRefused(await create(`literal-${crypto.randomUUID()}`, url), new RegExp(`an? ${kind} address which is never allowed`));
   });
 
   test("a DNS name that resolves to loopback (localhost) is refused, and the server is never asked", async () => {
@@ -161,7 +167,7 @@ describe("DNS names are checked by what they resolve to (injected resolver)", ()
   test.each([
     ["loopback.example.test", "127.0.0.1, a loopback"],
     ["private.example.test", "10.1.2.3, a private"],
-    ["link-local.example.test", "169.254.169.254, a link-local"],
+    ["link-local.example.test", "169.254.169.254, a metadata"],
     ["cgnat.example.test", "100.64.0.7, a cgnat"],
     ["ula.example.test", "fd12:3456::1, a private"],
     ["mixed.example.test", "192.168.0.10, a private"],

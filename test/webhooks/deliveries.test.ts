@@ -17,7 +17,7 @@ beforeAll(async () => {
   upstream = startMockOpenAI();
   receiver = startWebhookReceiver();
   gw = await startGateway(
-    { providers: { openai: { keys: [{ id: "k1", value: "sk-upstream" }], network_config: { base_url: upstream.baseUrl, max_retries: 0 } } } },
+    { env_references: { allow: ["WEBHOOK_TEST_TOKEN"] }, providers: { openai: { keys: [{ id: "k1", value: "sk-upstream" }], network_config: { base_url: upstream.baseUrl, max_retries: 0 } } } },
     { runtime: { actorClock: clock, resolveHost: dns.resolve } },
   );
 });

@@ -11,7 +11,7 @@ const dns = fakeDns({ "hooks.example.com": ["93.184.216.34"], "sneaky.example.co
 
 beforeAll(async () => {
   receiver = startWebhookReceiver();
-  gw = await startGateway({}, { runtime: { resolveHost: dns.resolve } });
+  gw = await startGateway({ env_references: { allow: ["RECEIVER_TENANT"] } }, { runtime: { resolveHost: dns.resolve } });
 });
 afterAll(async () => {
   await gw.close();

@@ -1,5 +1,7 @@
 import { InvalidAgentResponseError, UnsupportedOperationError } from "@a2a-js/sdk/errors";
 import { upstreamFailure, upstreamTimedOut, upstreamUnreachable } from "../../inference/upstream-errors";
+import { guardedFetch } from "../../outbound/guarded-fetch";
+import type { OutboundPolicy } from "../../outbound/host-check";
 import type { UpstreamInterface } from "../agent-card";
 import { type A2ACall, type A2AOutcome, isStreamingCall } from "./call";
 import { failureFromA2AError, failureFromGateway, failureFromJsonRpc, failureFromRestBody } from "./failure";
@@ -11,6 +13,8 @@ export interface UpstreamTarget {
   iface: UpstreamInterface;
   /** The agent's configured headers, resolved. */
   headers: Record<string, string>;
+  /** The addresses the agent's interfaces may have: a card names them, so its URLs are checked like any other. */
+  outbound: OutboundPolicy;
 }
 
 export interface UpstreamCallOptions {
@@ -106,7 +110,7 @@ export async function callUpstream(target: UpstreamTarget, call: A2ACall, option
   options.signal.addEventListener("abort", abort, { once: true });
   timeout.addEventListener("abort", abort, { once: true });
   try {
-    const response = await fetch(request.url, { method: request.method, headers, body: request.body, signal: controller.signal });
+    const response = await guardedFetch(request.url, { method: request.method, headers, body: request.body, signal: controller.signal }, target.outbound);
     // Once a stream's headers are in, only the caller going away ends it.
     timeout.removeEventListener("abort", abort);
     return await decodeReply(target.iface.binding, response, streaming);

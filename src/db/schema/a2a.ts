@@ -7,6 +7,12 @@ import { index, integer, primaryKey, sqliteTable, text } from "drizzle-orm/sqlit
 export const a2aAgents = sqliteTable("a2a_agents", {
   name: text("name").primaryKey(),
   url: text("url").notNull(),
+  /**
+   * Whoever last wrote its address may point the gateway at loopback and private addresses (the
+   * admin, or anyone under network.allow_private_addresses): every connection checks it.
+   * Rows from before the outbound address policy keep their reach.
+   */
+  privateNetworkAllowed: integer("private_network_allowed", { mode: "boolean" }).notNull().default(true),
   description: text("description").notNull().default(""),
   enabled: integer("enabled", { mode: "boolean" }).notNull(),
   sealedHeaders: text("sealed_headers").notNull(),

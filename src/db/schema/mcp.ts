@@ -14,6 +14,12 @@ export const mcpClients = sqliteTable("mcp_clients", {
   name: text("name").notNull().unique(),
   connectionType: text("connection_type", { enum: ["http", "sse", "stdio"] }).notNull(),
   connectionString: text("connection_string"),
+  /**
+   * Whoever last wrote its address may point the gateway at loopback and private addresses (the
+   * admin, or anyone under network.allow_private_addresses): every connection checks it.
+   * Rows from before the outbound address policy keep their reach.
+   */
+  privateNetworkAllowed: integer("private_network_allowed", { mode: "boolean" }).notNull().default(true),
   stdioLaunch: text("stdio_launch", { mode: "json" }).$type<StdioLaunch>(),
   authType: text("auth_type", { enum: ["none", "headers", "per_user_headers"] }).notNull(),
   sealedSecrets: text("sealed_secrets").notNull(),

@@ -4,6 +4,12 @@ export const providers = sqliteTable("providers", {
   name: text("name").primaryKey(),
   networkConfig: text("network_config", { mode: "json" }).$type<Record<string, unknown>>().notNull().default({}),
   customProviderConfig: text("custom_provider_config", { mode: "json" }).$type<{ base_provider_type: string } | null>(),
+  /**
+   * Whoever last wrote its address may point the gateway at loopback and private addresses (the
+   * admin, or anyone under network.allow_private_addresses): every connection checks it.
+   * Rows from before the outbound address policy keep their reach.
+   */
+  privateNetworkAllowed: integer("private_network_allowed", { mode: "boolean" }).notNull().default(true),
   createdAt: integer("created_at", { mode: "timestamp_ms" }).notNull(),
   updatedAt: integer("updated_at", { mode: "timestamp_ms" }).notNull(),
 });

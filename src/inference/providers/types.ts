@@ -3,6 +3,8 @@ import type { NetworkConfig, ProviderKeyInput } from "../../provider-registry/sc
 import type { BatchApi } from "../batches/types";
 import type { Operation, WireFormat } from "../operations";
 import type { UpstreamReply } from "../upstream-fetch";
+import type { EnvReader } from "../../config/env-reference";
+import type { OutboundPolicy } from "../../outbound/host-check";
 
 /** A provider key as the pipeline sees it: decrypted, with its secret resolved from env if referenced. */
 export interface UpstreamKey {
@@ -21,6 +23,10 @@ export interface UpstreamTarget {
   key: UpstreamKey | undefined;
   /** The provider's own model identifier, after aliases. */
   model: string;
+  /** Reads the key's `env.NAME` values, under the configuration's allow-list. */
+  readEnv: EnvReader;
+  /** The addresses calls for this target may reach. */
+  outbound: OutboundPolicy;
 }
 
 export type HttpMethod = "GET" | "HEAD" | "POST" | "PUT" | "PATCH" | "DELETE";

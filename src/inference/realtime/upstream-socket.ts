@@ -5,12 +5,21 @@ import type { InferenceOutcome } from "../hooks";
 import type { ReplySummary } from "../reply-summary";
 import type { ModelRef } from "../model-ref";
 import { timerDelay } from "../../../actors/runtime/clock";
+import { pinnedUrl } from "../../outbound/guarded-fetch";
+import { checkHost } from "../../outbound/host-check";
 
-/** The handshake's URL as the adapter built it (`https://…/v1/realtime?model=…`), in the WebSocket scheme. */
-function socketUrl({ call }: PreparedConnection): string {
+/**
+ * The handshake's URL as the adapter built it (`https://…/v1/realtime?model=…`), in the WebSocket
+ * scheme, once the outbound address policy passed its host. A plain socket goes to the address
+ * that was checked; a TLS one by name, as its certificate is checked against the name.
+ */
+async function socketUrl({ call, outbound }: PreparedConnection): Promise<string> {
   const url = new URL(call.url);
-  url.protocol = url.protocol === "http:" ? "ws:" : "wss:";
-  return url.toString();
+  const check = await checkHost(url, outbound);
+  if (!check.ok) throw new Error(check.reason);
+  const target = url.protocol === "http:" ? pinnedUrl(url, check.address) : url;
+  target.protocol = url.protocol === "http:" ? "ws:" : "wss:";
+  return target.toString();
 }
 
 /** Close codes a peer may be sent; the others (1005 none given, 1006 dropped) only describe a close. */
@@ -56,12 +65,17 @@ const unreachable = (provider: string, why: string) =>
  * failed handshake (a bad key, an unknown model: the provider answers it before any event) is a
  * 502, as is no answer within the provider's request timeout.
  */
-function openUpstreamSocket(provider: string, prepared: PreparedConnection): Promise<WebSocket> {
+async function openUpstreamSocket(provider: string, prepared: PreparedConnection): Promise<WebSocket> {
   const timeoutMs = prepared.timeoutSeconds * 1000;
+  const url = await socketUrl(prepared).catch((error: Error) => {
+    throw unreachable(provider, error.message);
+  });
+  // A pinned URL names the address: the Host header keeps naming the provider.
+  const headers = { ...prepared.call.headers, host: new URL(prepared.call.url).host };
   return new Promise((resolve, reject) => {
     // Bun's WebSocket takes handshake headers, which the browser's does not. The adapter's
     // handshake call (realtimeHandshake) carries none of an HTTP body's.
-    const socket = new WebSocket(socketUrl(prepared), { headers: prepared.call.headers } as unknown as string[]);
+    const socket = new WebSocket(url, { headers } as unknown as string[]);
     const settle = (error?: GatewayError) => {
       clearTimeout(timer);
       socket.removeEventListener("open", opened);

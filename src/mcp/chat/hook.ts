@@ -89,7 +89,7 @@ export function mcpChatHook(deps: ChatHookDeps): InferenceHooks {
       if (!result) throw samplingFailure(`the gateway's model '${context.requestedModel}' gave no message`);
       return result;
     };
-    return new SessionLinks({ sampling }, { sampling: {} }, deps.timeouts);
+    return new SessionLinks({ sampling }, { sampling: {} }, deps.timeouts, deps.registry.reach);
   }
 
   async function injectTools(context: RequestContext): Promise<void> {

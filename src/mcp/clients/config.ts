@@ -10,6 +10,8 @@ export interface McpClientConfig {
   name: string;
   connectionType: ConnectionType;
   connectionString?: string;
+  /** The server's address was written by someone who may point the gateway at loopback and private addresses. */
+  privateNetworkAllowed: boolean;
   stdio?: { command: string; args: string[]; envs: Record<string, string> };
   authType: AuthType;
   headers: Record<string, string>;
@@ -44,7 +46,7 @@ function checkAutoExecute(toolsToExecute: string[], toolsToAutoExecute: string[]
 }
 
 /** Checks a complete client description and turns it into a configuration (400 naming the field otherwise). */
-export function configFromInput(id: string, input: McpClientCreate, times: { createdAt: Date; updatedAt: Date }): McpClientConfig {
+export function configFromInput(id: string, input: McpClientCreate, times: { createdAt: Date; updatedAt: Date }, privateNetworkAllowed: boolean): McpClientConfig {
   checkConnection(input);
   const perUserHeaderKeys = [...new Set((input.per_user_header_keys ?? []).map((key) => key.toLowerCase()))];
   checkAuth(input, perUserHeaderKeys);
@@ -57,6 +59,7 @@ export function configFromInput(id: string, input: McpClientCreate, times: { cre
     name: input.name,
     connectionType: input.connection_type,
     connectionString: input.connection_type === "stdio" ? undefined : input.connection_string,
+    privateNetworkAllowed,
     stdio: input.connection_type === "stdio" && input.stdio_config ? { command: input.stdio_config.command, args: input.stdio_config.args ?? [], envs: input.stdio_config.envs ?? {} } : undefined,
     authType: input.auth_type ?? (Object.keys(headers).length > 0 ? "headers" : "none"),
     headers,

@@ -3,7 +3,7 @@ import { ChangeQueue } from "../../db/change-queue";
 import { notFound } from "../../http/errors";
 import { type ConnectionState, SupervisedConnection, type SupervisionTimings } from "../connection/supervised";
 import type { ListKind } from "../connection/relays";
-import { type DiscoveredTool, openUpstream } from "../connection/upstream";
+import { type DiscoveredTool, type McpReach, openUpstream } from "../connection/upstream";
 import type { McpClientConfig } from "./config";
 import type { McpClientCreate, McpClientUpdate } from "./schemas";
 import type { McpClientStore } from "./store";
@@ -38,6 +38,7 @@ export class McpClientRegistry {
   constructor(
     private readonly store: McpClientStore,
     private readonly timings: SupervisionTimings,
+    readonly reach: McpReach,
   ) {}
 
   /**
@@ -101,15 +102,15 @@ export class McpClientRegistry {
   }
 
   /** Stores the client and waits for its first connection attempt, so the answer shows how it went. */
-  create(input: McpClientCreate): Promise<RegisteredClient> {
-    return this.changes.run(async () => this.takeOver(await this.started(this.entryFor(await this.store.create(input), []))));
+  create(input: McpClientCreate, privateNetworkAllowed: boolean): Promise<RegisteredClient> {
+    return this.changes.run(async () => this.takeOver(await this.started(this.entryFor(await this.store.create(input, privateNetworkAllowed), []))));
   }
 
   /** Applies the changes and connects afresh with the new configuration. */
-  update(id: string, changes: McpClientUpdate): Promise<RegisteredClient> {
+  update(id: string, changes: McpClientUpdate, privateNetworkAllowed?: boolean): Promise<RegisteredClient> {
     return this.changes.run(async () => {
       const current = this.require(id);
-      const config = await this.store.update(current.config, changes);
+      const config = await this.store.update(current.config, changes, privateNetworkAllowed);
       return this.takeOver(await this.started(this.entryFor(config, current.perUserTools)));
     });
   }
@@ -166,7 +167,7 @@ export class McpClientRegistry {
       listChanged: (kind: ListKind) => this.entries.get(config.id)?.config === config && this.emit({ type: "list_changed", clientName: config.name, kind }),
       resourceUpdated: (uri: string) => this.entries.get(config.id)?.config === config && this.emit({ type: "resource_updated", clientName: config.name, uri }),
     };
-    return { config, connection: perUser ? undefined : new SupervisedConnection(config, this.timings, events), perUserTools };
+    return { config, connection: perUser ? undefined : new SupervisedConnection(config, this.timings, this.reach, events), perUserTools };
   }
 
   private async start(entry: RegisteredClient): Promise<void> {
@@ -188,7 +189,7 @@ export class McpClientRegistry {
   /** Some servers list their tools without the per-user values; most refuse, which is fine. */
   private async discoverPerUserTools(entry: RegisteredClient): Promise<void> {
     try {
-      const session = await openUpstream(entry.config, {}, this.timings.requestTimeoutMs);
+      const session = await openUpstream(entry.config, {}, this.timings.requestTimeoutMs, this.reach);
       await session.client.close();
       if (session.tools.length > 0) entry.perUserTools = session.tools;
     } catch {

@@ -1,7 +1,35 @@
 import { Elysia } from "elysia";
+import { principalOf } from "../../access";
+import { badRequest, GatewayError } from "../../http/errors";
+import { checkWrittenAddresses, mayReachPrivateNetwork } from "../../outbound/reach";
+import { stdioCommandAllowed } from "../connection/upstream";
 import type { McpClientRegistry } from "./registry";
 import { ClientParams, McpClientCreate, McpClientUpdate } from "./schemas";
 import { clientView } from "./view";
+
+/**
+ * A stdio client runs a command as the gateway's user: only the local admin (the admin account,
+ * or the setup-token holder) may write one, whatever RBAC role or API key scope another caller
+ * holds, and only a command the configuration file lists.
+ */
+function checkStdioWrite(request: Request, body: McpClientUpdate, registry: McpClientRegistry): void {
+  if (body.stdio_config === undefined && body.connection_type !== "stdio") return;
+  if (!principalOf(request).localAdmin) {
+    const message = "a stdio MCP client runs a command on the gateway's host: only the admin may register or change one";
+    throw new GatewayError({ status: 403, errorType: "policy_admin_authentication_required", message });
+  }
+  const command = body.stdio_config?.command;
+  if (command !== undefined && !stdioCommandAllowed(registry.reach, command)) {
+    throw badRequest(`the command '${command}' is not in mcp.stdio_allowed_commands of the configuration file`, "stdio_config.command", "caller_stdio_command_not_allowed");
+  }
+}
+
+/** The reach of private addresses a write leaves the client with: its writer's when it carries the server's address, else as it was (undefined). */
+async function reachWritten(request: Request, body: McpClientUpdate, registry: McpClientRegistry): Promise<boolean | undefined> {
+  const principal = principalOf(request);
+  const carried = await checkWrittenAddresses(body, principal, registry.reach.outbound);
+  return carried ? mayReachPrivateNetwork(principal, registry.reach.outbound) : undefined;
+}
 
 /** /api/mcp/clients and /api/mcp/client: the upstream MCP servers the gateway connects to. */
 export const mcpClientRoutes = (registry: McpClientRegistry, removeClient: (id: string) => Promise<void>) =>
@@ -12,13 +40,22 @@ export const mcpClientRoutes = (registry: McpClientRegistry, removeClient: (id: 
     })
     .post(
       "/client",
-      async ({ body, set }) => {
+      async ({ body, set, request }) => {
+        checkStdioWrite(request, body, registry);
+        const reach = (await reachWritten(request, body, registry)) ?? mayReachPrivateNetwork(principalOf(request), registry.reach.outbound);
         set.status = 201;
-        return clientView(await registry.create(body));
+        return clientView(await registry.create(body, reach));
       },
       { body: McpClientCreate },
     )
-    .put("/client/:id", async ({ params, body }) => clientView(await registry.update(params.id, body)), { params: ClientParams, body: McpClientUpdate })
+    .put(
+      "/client/:id",
+      async ({ params, body, request }) => {
+        checkStdioWrite(request, body, registry);
+        return clientView(await registry.update(params.id, body, await reachWritten(request, body, registry)));
+      },
+      { params: ClientParams, body: McpClientUpdate },
+    )
     .delete(
       "/client/:id",
       async ({ params }) => {

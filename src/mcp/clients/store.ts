@@ -30,15 +30,16 @@ export class McpClientStore {
     return rows.map((row) => this.fromRow(row));
   }
 
-  async create(input: McpClientCreate): Promise<McpClientConfig> {
+  async create(input: McpClientCreate, privateNetworkAllowed: boolean): Promise<McpClientConfig> {
     await this.assertNameFree(input.name);
     const now = new Date();
-    const config = configFromInput(crypto.randomUUID(), input, { createdAt: now, updatedAt: now });
+    const config = configFromInput(crypto.randomUUID(), input, { createdAt: now, updatedAt: now }, privateNetworkAllowed);
     await this.db.insert(mcpClients).values(this.toRow(config));
     return config;
   }
 
-  async update(current: McpClientConfig, changes: McpClientUpdate): Promise<McpClientConfig> {
+  /** `privateNetworkAllowed` is the writer's when the changes carry an address; otherwise it stays. */
+  async update(current: McpClientConfig, changes: McpClientUpdate, privateNetworkAllowed = current.privateNetworkAllowed): Promise<McpClientConfig> {
     if (changes.name !== undefined && changes.name !== current.name) await this.assertNameFree(changes.name);
     const base = inputFromConfig(current);
     const merged: McpClientCreate = {
@@ -47,7 +48,7 @@ export class McpClientStore {
       headers: keepRedacted(changes.headers, current.headers) ?? base.headers,
       stdio_config: changes.stdio_config ? { ...changes.stdio_config, envs: keepRedacted(changes.stdio_config.envs, current.stdio?.envs ?? {}) } : base.stdio_config,
     };
-    const config = configFromInput(current.id, merged, { createdAt: current.createdAt, updatedAt: new Date() });
+    const config = configFromInput(current.id, merged, { createdAt: current.createdAt, updatedAt: new Date() }, privateNetworkAllowed);
     await this.db.update(mcpClients).set(this.toRow(config)).where(eq(mcpClients.id, current.id));
     return config;
   }
@@ -68,6 +69,7 @@ export class McpClientStore {
       name: config.name,
       connectionType: config.connectionType,
       connectionString: config.connectionString ?? null,
+      privateNetworkAllowed: config.privateNetworkAllowed,
       stdioLaunch: config.stdio ? { command: config.stdio.command, args: config.stdio.args } : null,
       authType: config.authType,
       sealedSecrets: this.box.seal(JSON.stringify(secrets)),
@@ -87,6 +89,7 @@ export class McpClientStore {
       name: row.name,
       connectionType: row.connectionType,
       connectionString: row.connectionString ?? undefined,
+      privateNetworkAllowed: row.privateNetworkAllowed,
       stdio: row.stdioLaunch ? { ...row.stdioLaunch, envs: secrets.envs } : undefined,
       authType: row.authType,
       headers: secrets.headers,

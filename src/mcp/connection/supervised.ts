@@ -3,7 +3,7 @@ import { retryDelayMs } from "../../inference/backoff";
 import type { McpClientConfig } from "../clients/config";
 import { loadedMcpClientSdk } from "../sdk";
 import { type ListKind, NotificationRelays, type UpstreamEvents, watchUpstream } from "./relays";
-import { type DiscoveredTool, describeError, EMPTY_CATALOGUE, listAllTools, listCatalogue, openUpstream, type UpstreamCatalogue } from "./upstream";
+import { type DiscoveredTool, describeError, EMPTY_CATALOGUE, listAllTools, listCatalogue, type McpReach, openUpstream, type UpstreamCatalogue } from "./upstream";
 
 export type ConnectionState = "connecting" | "connected" | "disconnected" | "error" | "closed";
 
@@ -44,6 +44,7 @@ export class SupervisedConnection {
   constructor(
     private readonly config: McpClientConfig,
     private readonly timings: SupervisionTimings,
+    private readonly reach: McpReach,
     private readonly events: UpstreamEvents = { listChanged() {}, resourceUpdated() {} },
   ) {}
 
@@ -103,7 +104,7 @@ export class SupervisedConnection {
     if (this.closed) return;
     this.state = "connecting";
     try {
-      const { client, tools } = await openUpstream(this.config, {}, this.timings.requestTimeoutMs, {
+      const { client, tools } = await openUpstream(this.config, {}, this.timings.requestTimeoutMs, this.reach, {
         prepare: (client, sdk) => watchUpstream(client, sdk, { listChanged: (kind) => void this.listChanged(client, kind), resourceUpdated: (uri) => this.events.resourceUpdated(uri) }, this.relays),
       });
       // A server whose resources or prompts fail to list still serves its tools.

@@ -1,7 +1,9 @@
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { ClientCapabilities, Prompt, Resource, ResourceTemplate, Tool } from "@modelcontextprotocol/sdk/types.js";
-import { resolveEnvReference } from "../../config/env-reference";
+import type { EnvReader } from "../../config/env-reference";
+import { fetchUnder } from "../../outbound/guarded-fetch";
+import { type OutboundReach, policyFor } from "../../outbound/reach";
 import type { McpClientConfig } from "../clients/config";
 import { loadedMcpClientSdk, loadMcpClientSdk, type McpClientSdk } from "../sdk";
 
@@ -16,19 +18,38 @@ export interface UpstreamSession {
 
 const CLIENT_INFO = { name: "ai-gateway", version: "1.0.0" };
 
-const resolveValues = (values: Record<string, string>) => Object.fromEntries(Object.entries(values).map(([name, value]) => [name, resolveEnvReference(value)]));
+/** What the config file lets MCP clients start and read: the only commands a stdio client may run, the variables `env.NAME` may name. */
+export interface McpReach {
+  stdioAllowedCommands: readonly string[];
+  readEnv: EnvReader;
+  /** The addresses HTTP and SSE servers may have. */
+  outbound: OutboundReach;
+}
 
-function transportFor(sdk: McpClientSdk, config: McpClientConfig, extraHeaders: Record<string, string>): Transport {
+export const stdioCommandAllowed = (reach: McpReach, command: string) => reach.stdioAllowedCommands.includes(command);
+
+/** A stdio command outside the allow-list: refused at every start, whenever it was stored. */
+export class StdioCommandRefused extends Error {
+  constructor(command: string) {
+    super(`the command '${command}' is not in mcp.stdio_allowed_commands of the configuration file`);
+  }
+}
+
+const resolveValues = (values: Record<string, string>, readEnv: EnvReader) => Object.fromEntries(Object.entries(values).map(([name, value]) => [name, readEnv(value)]));
+
+function transportFor(sdk: McpClientSdk, config: McpClientConfig, extraHeaders: Record<string, string>, reach: McpReach): Transport {
   const { SSEClientTransport, StdioClientTransport, StreamableHTTPClientTransport, getDefaultEnvironment } = sdk;
-  const headers = { ...resolveValues(config.headers), ...extraHeaders };
+  const headers = { ...resolveValues(config.headers, reach.readEnv), ...extraHeaders };
+  const fetch = fetchUnder(policyFor(reach.outbound, config.privateNetworkAllowed));
   switch (config.connectionType) {
     case "http":
-      return new StreamableHTTPClientTransport(new URL(config.connectionString!), { requestInit: { headers } });
+      return new StreamableHTTPClientTransport(new URL(config.connectionString!), { requestInit: { headers }, fetch });
     case "sse":
-      return new SSEClientTransport(new URL(config.connectionString!), { requestInit: { headers } });
+      return new SSEClientTransport(new URL(config.connectionString!), { requestInit: { headers }, fetch });
     case "stdio": {
       const stdio = config.stdio!;
-      return new StdioClientTransport({ command: stdio.command, args: stdio.args, env: { ...getDefaultEnvironment(), ...resolveValues(stdio.envs) }, stderr: "ignore" });
+      if (!stdioCommandAllowed(reach, stdio.command)) throw new StdioCommandRefused(stdio.command);
+      return new StdioClientTransport({ command: stdio.command, args: stdio.args, env: { ...getDefaultEnvironment(), ...resolveValues(stdio.envs, reach.readEnv) }, stderr: "ignore" });
     }
   }
 }
@@ -91,12 +112,12 @@ export interface UpstreamOptions {
  * Connects (initialize) and lists the tools. `extraHeaders` carries per-user values; static
  * headers and stdio envs may be `env.NAME` references, resolved here and never stored resolved.
  */
-export async function openUpstream(config: McpClientConfig, extraHeaders: Record<string, string>, timeoutMs: number, options: UpstreamOptions = {}): Promise<UpstreamSession> {
+export async function openUpstream(config: McpClientConfig, extraHeaders: Record<string, string>, timeoutMs: number, reach: McpReach, options: UpstreamOptions = {}): Promise<UpstreamSession> {
   const sdk = await loadMcpClientSdk();
   const client = new sdk.Client(CLIENT_INFO, { capabilities: options.capabilities ?? {} });
   options.prepare?.(client, sdk);
   try {
-    await client.connect(transportFor(sdk, config, extraHeaders), { timeout: timeoutMs });
+    await client.connect(transportFor(sdk, config, extraHeaders, reach), { timeout: timeoutMs });
     return { client, tools: client.getServerCapabilities()?.tools && !options.skipTools ? await listAllTools(client, timeoutMs) : [] };
   } catch (error) {
     await client.close().catch(() => undefined);

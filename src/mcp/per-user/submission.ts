@@ -1,7 +1,7 @@
 import { badRequest, GatewayError, notFound } from "../../http/errors";
 import type { McpPerUserHeaderFlowRow } from "../../db/schema";
 import type { McpClientRegistry, RegisteredClient } from "../clients/registry";
-import { describeError, isAuthRefusal, openUpstream } from "../connection/upstream";
+import { describeError, isAuthRefusal, type McpReach, openUpstream } from "../connection/upstream";
 import type { PerUserCredentialStore } from "./credentials";
 import type { PerUserHeaderFlowStore } from "./flows";
 
@@ -13,10 +13,10 @@ export interface FlowDeps {
 
 /** Verification: initialize and list tools with the values; the tools become the client's known tools. */
 export const verifyAgainstUpstream =
-  (registry: McpClientRegistry, timeoutMs: number) =>
+  (registry: McpClientRegistry, timeoutMs: number, reach: McpReach) =>
   async (mcpClientId: string, values: Record<string, string>): Promise<void> => {
     const client = registry.require(mcpClientId);
-    const session = await openUpstream(client.config, values, timeoutMs);
+    const session = await openUpstream(client.config, values, timeoutMs, reach);
     await session.client.close();
     registry.noteDiscovered(mcpClientId, session.tools);
   };

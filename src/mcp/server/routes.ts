@@ -65,7 +65,7 @@ export function mcpServerRoutes(options: McpServerOptions) {
       const { sampling, elicitation, roots } = server.getClientCapabilities() ?? {};
       if (!sampling && !elicitation && !roots) return;
       const declared = { ...(sampling ? { sampling } : {}), ...(elicitation ? { elicitation } : {}), ...(roots ? { roots } : {}) };
-      state.links = new SessionLinks(answersOf(server, state, declared, timeouts.maxTimeoutMs), declared, timeouts, (clientName, uri) => sessions.resourceUpdated(session, clientName, uri));
+      state.links = new SessionLinks(answersOf(server, state, declared, timeouts.maxTimeoutMs), declared, timeouts, registry.reach, (clientName, uri) => sessions.resourceUpdated(session, clientName, uri));
     };
     await server.connect(transport);
     return withKeepAlive(await transport.handleRequest(request, { parsedBody: body }), settings.agentKeepAliveMs);

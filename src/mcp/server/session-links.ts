@@ -1,7 +1,7 @@
 import type { ClientCapabilities, CreateMessageRequest, CreateMessageResult, ElicitRequest, ElicitResult, ListRootsResult, ServerNotification } from "@modelcontextprotocol/sdk/types.js";
 import type { RegisteredClient } from "../clients/registry";
 import { NotificationRelays } from "../connection/relays";
-import { describeError, openUpstream } from "../connection/upstream";
+import { describeError, type McpReach, openUpstream } from "../connection/upstream";
 import type { UpstreamLink } from "../tools/executor";
 
 interface OpenLink {
@@ -31,6 +31,7 @@ export class SessionLinks {
     private readonly answers: CallerAnswers,
     private readonly capabilities: ClientCapabilities,
     private readonly timeouts: { timeoutMs: number; maxTimeoutMs: number },
+    private readonly reach: McpReach,
     private readonly resourceUpdated: (clientName: string, uri: string) => void = () => {},
   ) {}
 
@@ -65,7 +66,7 @@ export class SessionLinks {
   private async open(entry: RegisteredClient): Promise<UpstreamLink> {
     const relays = new NotificationRelays();
     const { sampling, elicitation, roots, log } = this.answers;
-    const { client } = await openUpstream(entry.config, {}, this.timeouts.timeoutMs, {
+    const { client } = await openUpstream(entry.config, {}, this.timeouts.timeoutMs, this.reach, {
       capabilities: this.capabilities,
       skipTools: true,
       prepare: (client, sdk) => {

@@ -4,7 +4,7 @@ import { badRequest, GatewayError } from "../../http/errors";
 import type { McpCaller } from "../caller";
 import type { McpClientRegistry, RegisteredClient } from "../clients/registry";
 import type { NotificationRelays } from "../connection/relays";
-import { describeError, isAuthRefusal, openUpstream } from "../connection/upstream";
+import { describeError, isAuthRefusal, type McpReach, openUpstream } from "../connection/upstream";
 import type { McpLogWriter, ToolCallSource } from "../logs/writer";
 import type { PerUserHeaderResolver } from "../per-user/auth-required";
 import { type CallResult, loggedResultText, upstreamFailure } from "./call-result";
@@ -85,6 +85,7 @@ export class ToolExecutor {
     private readonly perUser: PerUserHeaderResolver,
     private readonly logs: McpLogWriter,
     private readonly timeouts: { timeoutMs: number; maxTimeoutMs: number },
+    private readonly reach: McpReach,
   ) {}
 
   /** The tool's result, as its server answered it (`isError` set when the tool itself failed). */
@@ -149,7 +150,7 @@ export class ToolExecutor {
   private async runPerUser(tool: OfferedTool, args: Record<string, unknown>, context: CallContext): Promise<CallResult> {
     const { config } = tool.client;
     const { owner, values } = await this.perUser.valuesFor(config, context.caller, context.origin);
-    const session = await openUpstream(config, values, this.timeouts.timeoutMs).catch(async (error) => {
+    const session = await openUpstream(config, values, this.timeouts.timeoutMs, this.reach).catch(async (error) => {
       throw isAuthRefusal(error) ? await this.perUser.authRequired(config, owner, context.origin) : error;
     });
     try {

@@ -1,4 +1,3 @@
-import { resolveEnvReference } from "../../../config/env-reference";
 import type { UpstreamTarget } from "../types";
 import { DEFAULT_REGION } from "./endpoint";
 import type { AwsCredentials } from "./sign";
@@ -6,7 +5,7 @@ import type { AwsCredentials } from "./sign";
 /** The key's bedrock_key_config with env references resolved and the region defaulted. */
 export function keyConfigOf(target: UpstreamTarget) {
   const config = target.key?.config.bedrock_key_config ?? {};
-  const read = (value: string | undefined) => (value ? resolveEnvReference(value) || undefined : undefined);
+  const read = (value: string | undefined) => (value ? target.readEnv(value) || undefined : undefined);
   return { accessKey: read(config.access_key), secretKey: read(config.secret_key), sessionToken: read(config.session_token), region: read(config.region) ?? DEFAULT_REGION, arn: read(config.arn) };
 }
 

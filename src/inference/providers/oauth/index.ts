@@ -9,13 +9,20 @@ export const mintsBearer = (target: UpstreamTarget): OAuthKeyConfig | undefined 
   return !target.key?.secret && config?.token_url ? config : undefined;
 };
 
+/** The config with its secrets' `env.NAME` references read, as the token request sends them. */
+const withSecretsRead = (config: OAuthKeyConfig, target: UpstreamTarget): OAuthKeyConfig => ({
+  ...config,
+  ...(config.client_secret !== undefined ? { client_secret: target.readEnv(config.client_secret) } : {}),
+  ...(config.private_key !== undefined ? { private_key: target.readEnv(config.private_key) } : {}),
+});
+
 /**
  * `authorizeCall` for bearer-token providers: a key's non-empty value always wins (already in
  * the call); otherwise its `oauth_key_config` mints the bearer, cached until shortly before expiry.
  */
 export async function withMintedBearer(call: UpstreamCall, target: UpstreamTarget, config: OAuthKeyConfig | undefined = mintsBearer(target)): Promise<UpstreamCall | GatewayError> {
   if (!config) return call;
-  const token = await cachedAccessToken(config);
+  const token = await cachedAccessToken(withSecretsRead(config, target), target.outbound);
   if (token instanceof GatewayError) return token;
   return { ...call, headers: { ...call.headers, authorization: `Bearer ${token}` } };
 }

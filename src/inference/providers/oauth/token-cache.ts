@@ -3,6 +3,7 @@ import type { GatewayError } from "../../../http/errors";
 import type { OAuthKeyConfig } from "../../../provider-registry/schemas";
 import { singleFlightTokens } from "../single-flight-tokens";
 import { type AccessToken, requestAccessToken } from "./token-request";
+import type { OutboundPolicy } from "../../../outbound/host-check";
 
 /** A token is replaced this long before it expires (at most a tenth of its lifetime), so it cannot expire mid-call. */
 const REFRESH_MARGIN_MS = 60_000;
@@ -15,4 +16,4 @@ const isFresh = (token: AccessToken, now: number) => token.expiresAt - Math.min(
 const tokens = singleFlightTokens<AccessToken>(isFresh);
 
 /** A bearer for the config: the cached token while it is fresh, else one exchange shared by every concurrent caller. */
-export const cachedAccessToken = (config: OAuthKeyConfig): Promise<string | GatewayError> => tokens(cacheKeyOf(config), () => requestAccessToken(config));
+export const cachedAccessToken = (config: OAuthKeyConfig, outbound: OutboundPolicy): Promise<string | GatewayError> => tokens(cacheKeyOf(config), () => requestAccessToken(config, outbound));

@@ -1,9 +1,10 @@
-import { resolveEnvReference } from "../../../config/env-reference";
 import { GatewayError } from "../../../http/errors";
 import type { OAuthKeyConfig } from "../../../provider-registry/schemas";
 import { upstreamUnreachable } from "../../upstream-errors";
 import { signedAssertion } from "./assertion";
 import { authStyleOf, CLIENT_CREDENTIALS, grantTypeOf, JWT_BEARER } from "./config";
+import { guardedFetch } from "../../../outbound/guarded-fetch";
+import type { OutboundPolicy } from "../../../outbound/host-check";
 
 const TOKEN_REQUEST_TIMEOUT_MS = 30_000;
 /** Endpoints that do not say how long a token lives are taken to issue hour-long ones. */
@@ -25,12 +26,12 @@ async function tokenRequest(config: OAuthKeyConfig, tokenUrl: string): Promise<{
   const grant = grantTypeOf(config);
   const form = new URLSearchParams({ grant_type: grant });
   const headers: Record<string, string> = { "content-type": "application/x-www-form-urlencoded", accept: "application/json" };
-  if (grant === JWT_BEARER) form.set("assertion", await signedAssertion(config, resolveEnvReference(config.private_key ?? ""), tokenUrl));
+  if (grant === JWT_BEARER) form.set("assertion", await signedAssertion(config, config.private_key ?? "", tokenUrl));
   if (config.scopes?.length) form.set("scope", config.scopes.join(" "));
   if (config.audience && grant === CLIENT_CREDENTIALS) form.set("audience", config.audience);
   for (const [name, value] of Object.entries(config.extra_params ?? {})) form.set(name, asFormValue(value));
   const clientId = config.client_id ?? "";
-  const secret = resolveEnvReference(config.client_secret ?? "");
+  const secret = config.client_secret ?? "";
   if (clientId && secret && authStyleOf(config) === "header") {
     // RFC 6749 2.3.1: both parts form-encoded before they are joined.
     headers.authorization = `Basic ${Buffer.from(`${encodeURIComponent(clientId)}:${encodeURIComponent(secret)}`).toString("base64")}`;
@@ -52,13 +53,13 @@ async function refused(response: Response, tokenUrl: string): Promise<GatewayErr
 }
 
 /** Asks the key's token endpoint for a bearer token; failures come back as GatewayError values. */
-export async function requestAccessToken(config: OAuthKeyConfig): Promise<AccessToken | GatewayError> {
+export async function requestAccessToken(config: OAuthKeyConfig, outbound: OutboundPolicy): Promise<AccessToken | GatewayError> {
   const tokenUrl = config.token_url!;
   const request = await tokenRequest(config, tokenUrl).catch((error: Error) => misconfigured(`oauth_key_config cannot sign the assertion: ${error.message}`));
   if (request instanceof GatewayError) return request;
   let response: Response;
   try {
-    response = await fetch(tokenUrl, { method: "POST", headers: request.headers, body: request.form, signal: AbortSignal.timeout(TOKEN_REQUEST_TIMEOUT_MS) });
+    response = await guardedFetch(tokenUrl, { method: "POST", headers: request.headers, body: request.form, signal: AbortSignal.timeout(TOKEN_REQUEST_TIMEOUT_MS) }, outbound);
   } catch (error) {
     return upstreamUnreachable(`token endpoint ${tokenUrl}: ${(error as Error).message}`);
   }

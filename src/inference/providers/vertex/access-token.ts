@@ -9,6 +9,8 @@ import { Value } from "@sinclair/typebox/value";
 import { GatewayError } from "../../../http/errors";
 import { upstreamUnreachable } from "../../upstream-errors";
 import { type MintedToken, singleFlightTokens } from "../single-flight-tokens";
+import { guardedFetch } from "../../../outbound/guarded-fetch";
+import type { OutboundPolicy } from "../../../outbound/host-check";
 
 const ServiceAccount = t.Object(
   { client_email: t.String({ minLength: 1 }), private_key: t.String({ minLength: 1 }), private_key_id: t.Optional(t.String()), token_uri: t.Optional(t.String()), project_id: t.Optional(t.String()) },
@@ -60,18 +62,18 @@ async function refused(response: Response): Promise<GatewayError> {
   return new GatewayError({ status: 401, errorType: "provider_auth_failed", isGatewayError: false, message: `the service account's token request was refused (${response.status}): ${reason}` });
 }
 
-async function mintToken(account: ServiceAccount): Promise<MintedToken | GatewayError> {
+async function mintToken(account: ServiceAccount, outbound: OutboundPolicy): Promise<MintedToken | GatewayError> {
   const tokenUri = account.token_uri ?? DEFAULT_TOKEN_URI;
   const assertion = await signedAssertion(account, tokenUri).catch((error: Error) => misconfigured(`the service account's private_key cannot sign: ${error.message}`));
   if (assertion instanceof GatewayError) return assertion;
   let response: Response;
   try {
-    response = await fetch(tokenUri, {
+    response = await guardedFetch(tokenUri, {
       method: "POST",
       headers: { "content-type": "application/x-www-form-urlencoded" },
       body: new URLSearchParams({ grant_type: JWT_BEARER, assertion }),
       signal: AbortSignal.timeout(TOKEN_REQUEST_TIMEOUT_MS),
-    });
+    }, outbound);
   } catch (error) {
     return upstreamUnreachable(`token endpoint ${tokenUri}: ${(error as Error).message}`);
   }
@@ -84,7 +86,7 @@ async function mintToken(account: ServiceAccount): Promise<MintedToken | Gateway
 const tokens = singleFlightTokens<MintedToken>((token, now) => token.expiresAt - REFRESH_MARGIN_MS > now);
 
 /** An access token for the account: the cached one while it is fresh, else one newly minted exchange shared by concurrent callers. */
-export function accessTokenFor(account: ServiceAccount): Promise<string | GatewayError> {
+export function accessTokenFor(account: ServiceAccount, outbound: OutboundPolicy): Promise<string | GatewayError> {
   const cacheKey = sha256Hex(`${account.client_email}\n${account.token_uri}\n${account.private_key}`);
-  return tokens(cacheKey, () => mintToken(account));
+  return tokens(cacheKey, () => mintToken(account, outbound));
 }

@@ -124,7 +124,7 @@ async function bearerFor(target: UpstreamTarget): Promise<string | GatewayError>
   const credentials = target.key?.config.vertex_key_config?.auth_credentials;
   if (!credentials) return misconfigured("vertex key has neither a value nor vertex_key_config.auth_credentials");
   const account = parseServiceAccount(credentials);
-  return account instanceof GatewayError ? account : accessTokenFor(account);
+  return account instanceof GatewayError ? account : accessTokenFor(account, target.outbound);
 }
 
 export const vertex: ProviderAdapter = {

@@ -1,6 +1,6 @@
 import { BlockList, isIP } from "node:net";
 
-/** What kind of network an address belongs to, as far as webhook receivers are concerned. */
+/** What kind of network an address belongs to, as far as the gateway's outbound calls are concerned. */
 export type AddressClass = "public" | "private" | "loopback" | "cgnat" | "link_local" | "metadata" | "unroutable";
 
 type Range = readonly [network: string, prefix: number];
@@ -10,7 +10,22 @@ const RANGES: ReadonlyArray<readonly [Exclude<AddressClass, "public">, ReadonlyA
   // Cloud instance metadata services: AWS/GCP/Azure, Alibaba (inside CGNAT space), AWS over IPv6.
   ["metadata", [["169.254.169.254", 32], ["100.100.100.200", 32], ["fd00:ec2::254", 128]]],
   ["link_local", [["169.254.0.0", 16], ["fe80::", 10]]],
-  ["unroutable", [["0.0.0.0", 8], ["224.0.0.0", 4], ["240.0.0.0", 4], ["::", 128], ["ff00::", 8]]],
+  // Unspecified, multicast, reserved, and the ranges kept for documentation and protocol assignments.
+  [
+    "unroutable",
+    [
+      ["0.0.0.0", 8],
+      ["224.0.0.0", 4],
+      ["240.0.0.0", 4],
+      ["192.0.0.0", 24],
+      ["192.0.2.0", 24],
+      ["198.51.100.0", 24],
+      ["203.0.113.0", 24],
+      ["::", 128],
+      ["ff00::", 8],
+      ["2001:db8::", 32],
+    ],
+  ],
   ["loopback", [["127.0.0.0", 8], ["::1", 128]]],
   ["cgnat", [["100.64.0.0", 10]]],
   ["private", [["10.0.0.0", 8], ["172.16.0.0", 12], ["192.168.0.0", 16], ["198.18.0.0", 15], ["fc00::", 7]]],
@@ -22,8 +37,11 @@ const BLOCKS = RANGES.map(([kind, ranges]) => {
   return [kind, list] as const;
 });
 
-/** Never reachable, whatever the endpoint allows. */
-const ALWAYS_REFUSED: ReadonlySet<AddressClass> = new Set(["metadata", "link_local", "unroutable"]);
+/** Never reachable, by anyone, whatever the configuration says. */
+export const ALWAYS_REFUSED: ReadonlySet<AddressClass> = new Set(["metadata", "link_local", "unroutable"]);
+
+/** The class as a message names it: `link-local`, `metadata`, ... */
+export const classLabel = (kind: AddressClass) => kind.replace("_", "-");
 
 /** The eight 16-bit groups of an IPv6 address (already validated by `isIP`). */
 function hextets(address: string): number[] {
@@ -63,11 +81,11 @@ export function classifyAddress(address: string): AddressClass {
   return BLOCKS.find(([, list]) => list.check(address, type))?.[0] ?? "public";
 }
 
-/** Why a receiver at this address is refused, or undefined when it may be called. */
-export function refusalOf(address: string, allowPrivateNetwork: boolean): string | undefined {
+/** Why a call to this address is refused, or undefined when it may be made; `privateHint` says how private addresses are allowed. */
+export function refusalOf(address: string, allowPrivateNetwork: boolean, privateHint: string): string | undefined {
   const kind = classifyAddress(address);
   if (kind === "public") return undefined;
-  if (ALWAYS_REFUSED.has(kind)) return `${address} is a ${kind.replace("_", "-")} address, which is never allowed`;
-  if (!allowPrivateNetwork) return `${address} is a ${kind} address; set allow_private_network to deliver there`;
+  if (ALWAYS_REFUSED.has(kind)) return `${address} is a ${classLabel(kind)} address, which is never allowed`;
+  if (!allowPrivateNetwork) return `${address} is a ${kind} address; ${privateHint}`;
   return undefined;
 }

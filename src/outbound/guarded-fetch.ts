@@ -1,0 +1,60 @@
+import { bareHost, checkHost, type OutboundPolicy, type ResolvedAddress } from "./host-check";
+
+/** A call the outbound address policy refused; its message says which address and why. */
+export class OutboundRefused extends Error {}
+
+const MAX_REDIRECTS = 5;
+const REDIRECTS = new Set([301, 302, 303, 307, 308]);
+
+/** The URL aimed at the address that was checked, so a second DNS answer cannot redirect the call. */
+export function pinnedUrl(url: URL, address: ResolvedAddress): URL {
+  const target = new URL(url);
+  target.hostname = address.family === 6 ? `[${address.address}]` : address.address;
+  return target;
+}
+
+/** The init for one hop to `url`, aimed at `address`: the Host header and TLS name stay the URL's. */
+function pinnedInit(init: RequestInit, url: URL): RequestInit {
+  const headers = new Headers(init.headers);
+  headers.set("host", url.host);
+  return { ...init, headers, redirect: "manual", tls: { serverName: bareHost(url) } } as RequestInit;
+}
+
+async function checkedAddress(url: URL, policy: OutboundPolicy): Promise<ResolvedAddress> {
+  if (url.protocol !== "http:" && url.protocol !== "https:") throw new OutboundRefused(`${url.protocol} URLs are not allowed: only http and https`);
+  const check = await checkHost(url, policy);
+  if (check.ok) return check.address;
+  if (check.refused) throw new OutboundRefused(`the address is not allowed: ${check.reason}`);
+  throw new Error(check.reason);
+}
+
+const redirectTarget = (response: Response, url: URL, method: string) => {
+  const location = response.headers.get("location");
+  return REDIRECTS.has(response.status) && location && (method === "GET" || method === "HEAD") ? new URL(location, url) : undefined;
+};
+
+/**
+ * fetch() under the outbound address policy: every address the host resolves to must pass, and
+ * the connection goes to the address that was checked. Redirects of GET and HEAD are followed
+ * (at most five, unless the caller asked for none), each hop checked the same way; any other
+ * redirect comes back as it is.
+ */
+export async function guardedFetch(input: string | URL, init: RequestInit, policy: OutboundPolicy): Promise<Response> {
+  let url = new URL(input);
+  const method = (init.method ?? "GET").toUpperCase();
+  const follows = init.redirect !== "manual" && init.redirect !== "error";
+  for (let hop = 0; ; hop++) {
+    const address = await checkedAddress(url, policy);
+    const response = await fetch(pinnedUrl(url, address), pinnedInit(init, url));
+    const next = follows && hop < MAX_REDIRECTS ? redirectTarget(response, url, method) : undefined;
+    if (!next) return response;
+    await response.body?.cancel();
+    url = next;
+  }
+}
+
+/** guardedFetch as a `fetch` for libraries that take one (the MCP SDK's transports). */
+export const fetchUnder =
+  (policy: OutboundPolicy) =>
+  (input: string | URL, init?: RequestInit): Promise<Response> =>
+    guardedFetch(input, init ?? {}, policy);
