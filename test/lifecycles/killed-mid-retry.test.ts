@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, expect, test } from "bun:test";
+import { afterAll, afterEach, beforeAll, expect, test } from "bun:test";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
@@ -24,9 +24,13 @@ beforeAll(() => {
     JSON.stringify({ setup_token: SETUP_TOKEN, providers: { openai: { keys: [{ id: "k1", value: "sk-upstream" }], network_config: { base_url: upstream.baseUrl, max_retries: 0 } } } }),
   );
 });
-afterAll(async () => {
+// Each test's gateways stop with it: a node still running under the test's node id would keep
+// the next test's processes from taking that id (and its actors) back.
+afterEach(async () => {
   for (const child of started) child.kill("SIGTERM");
-  await Promise.all(started.map((child) => child.exited));
+  await Promise.all(started.splice(0).map((child) => child.exited));
+});
+afterAll(() => {
   upstream.stop();
   receiver.stop();
   rmSync(workDir, { recursive: true, force: true });
