@@ -1,5 +1,5 @@
 import { GatewayError } from "../http/errors";
-import type { RequestContext } from "../inference/hooks";
+import type { InferenceOutcome, RequestContext } from "../inference/hooks";
 import { FORMATS } from "../inference/formats/registry";
 import type { PluginHooks } from "../plugins";
 import { rewriteText, type Stage, textsOf } from "./body-text";
@@ -55,13 +55,25 @@ export class GuardrailHooks implements PluginHooks {
     return isJson(response) ? this.guardedReply(run, context, response) : response;
   }
 
-  settle(context: RequestContext): void {
+  /**
+   * Runs before the request log's settle (built-ins before custom plugins, logging last), so the
+   * row it writes records the verdicts, keeps no text an output check redacts or blocks (the
+   * summary is the upstream's reply), and shows a reply blocked after the upstream answered as
+   * the error the client got.
+   */
+  settle(context: RequestContext, outcome: InferenceOutcome): void {
     const run = this.runs.get(context);
     if (!run) return;
+    if (outcome.summary.content && run.applied.matches.output.length > 0) outcome.summary.content = run.scrub(outcome.summary.content, "output");
     const verdicts = run.verdicts;
     if (verdicts.length === 0) return;
     context.guardrails = verdicts;
     this.metrics.count(verdicts);
+    if (run.blockedBy?.stage === "output" && !outcome.error) {
+      const error = blockedError(run);
+      outcome.error = error;
+      outcome.status = error.status;
+    }
   }
 
   private async judge(run: RequestRun, context: RequestContext, stage: Stage, text: string): Promise<void> {

@@ -82,6 +82,18 @@ export class RequestRun {
     return result + this.restored(text.slice(at), restoring);
   }
 
+  /** `text` with what the redacting and blocking checks of `stage` match replaced by placeholders, nothing recorded: what a log may keep. */
+  scrub(text: string, stage: Stage): string {
+    let result = "";
+    let at = 0;
+    for (const item of this.find(text, stage)) {
+      if (item.check.action === "log") continue;
+      result += text.slice(at, item.start) + this.pseudonyms.placeholderFor(item.check.matcher.label, text.slice(item.start, item.end), false);
+      at = item.end;
+    }
+    return result + text.slice(at);
+  }
+
   private restored(text: string, restoring: boolean): string {
     return restoring ? text.replace(PLACEHOLDER, (placeholder) => this.pseudonyms.valueOf(placeholder) ?? placeholder) : text;
   }

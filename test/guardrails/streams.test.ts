@@ -44,6 +44,9 @@ describe("output checks run on a stream as it arrives", () => {
     expect(pieces.some((piece) => piece.includes(OPENAI_KEY.slice(0, SPLIT_AT)) || piece.includes(OPENAI_KEY.slice(SPLIT_AT)))).toBe(false);
     // Only the word that could still become a key was held back: the text before it went out first.
     expect(pieces).toContain("Your key is ");
+    // The log keeps the reply as the upstream sent it, except what the check redacts.
+    const row = await loggedRequest(gw, "stream-redact");
+    expect(row.response_content).toBe("Your key is [API_KEY_1] keep it safe");
   });
 
   test("the same through the Anthropic SDK: the client's own stream format is rewritten", async () => {
@@ -68,6 +71,8 @@ describe("output checks run on a stream as it arrives", () => {
     expect(pieces.join("")).not.toContain("sk-proj");
     const row = await loggedRequest(gw, "stream-block");
     expect(row.guardrails).toEqual([{ guardrail: "stream-block", check: "api_key", stage: "output", action: "block", matches: 1 }]);
+    expect(row).toMatchObject({ status: "error", error_type: "policy_guardrail_blocked" });
+    expect(JSON.stringify(row)).not.toContain(OPENAI_KEY.slice(SPLIT_AT));
   });
 
   test("placeholders the upstream streams back are restored, even split over events", async () => {

@@ -42,6 +42,8 @@ describe("json_schema fails a reply that does not meet the schema", () => {
   test("a schema in the check: plain text is not JSON and fails it", async () => {
     const { client } = await keyWithGuardrail(gw, "schema-in-check", { checks: [{ type: "json_schema", stage: "output", schema: { type: "object" } }] });
     expect((await failure(ask(client, "plain words")))?.status).toBe(422);
+    // The log shows the answer the client got, not the upstream's 200.
+    expect(await loggedRequest(gw, "schema-in-check")).toMatchObject({ status: "error", status_code: 422, error_type: "policy_guardrail_blocked" });
   });
 });
 
