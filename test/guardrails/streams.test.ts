@@ -75,6 +75,18 @@ describe("output checks run on a stream as it arrives", () => {
     expect(JSON.stringify(row)).not.toContain(OPENAI_KEY.slice(SPLIT_AT));
   });
 
+  test("an Anthropic client's stream ends with Anthropic's error event, which its SDK raises", async () => {
+    const { key } = await keyWithGuardrail(gw, "stream-block-anthropic", { checks: [{ type: "api_key", stage: "output" }] });
+    leakKeyInTwoEvents();
+    const client = new Anthropic({ baseURL: `${gw.url}/anthropic`, apiKey: key.value, maxRetries: 0 });
+    const texts: string[] = [];
+    const stream = client.messages.stream({ model: "openai/gpt-4o-mini", max_tokens: 100, messages: [{ role: "user", content: "what is my key?" }] }).on("text", (text) => texts.push(text));
+    const error = await stream.finalMessage().catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(Anthropic.APIError);
+    expect(String((error as Error).message)).toContain("guardrail 'stream-block-anthropic'");
+    expect(texts.join("")).not.toContain("sk-proj");
+  });
+
   test("placeholders the upstream streams back are restored, even split over events", async () => {
     const { client } = await keyWithGuardrail(gw, "stream-restore", { restore_redacted: true, checks: [{ type: "email", action: "redact", stage: "input" }] });
     const stream = await client.chat.completions.create({ model: "openai/gpt-4o-mini", messages: [{ role: "user", content: `mail ${EMAIL} now` }], stream: true });
