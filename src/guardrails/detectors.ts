@@ -4,8 +4,10 @@ import { isIP } from "node:net";
 export interface Detector {
   /** The placeholder's type: `[EMAIL_1]`. */
   readonly label: string;
-  /** Global, so `matchAll` finds every occurrence. */
+  /** Global, so `matchAll` finds every occurrence; unused when `find` is given. */
   readonly pattern: RegExp;
+  /** Finds the matches itself, where a single pattern could take quadratic time. */
+  readonly find?: (text: string) => Array<{ start: number; end: number }>;
   readonly confirm?: (match: string) => boolean;
   /** Whether a match may contain whitespace: a stream must then hold back `maxLength` characters, not only the last word. */
   readonly spansWhitespace: boolean;
@@ -63,12 +65,34 @@ export function passesCpf(cpf: string): boolean {
 }
 
 const PRIVATE_KEY_HEADER = /-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY-----/g;
+const PRIVATE_KEY_FOOTER = /-----END (?:[A-Z0-9]+ )*PRIVATE KEY-----/g;
+/** Longer than any PEM private key (an RSA 8192 key is about 6.5 KB): a header without a footer within it opens no key. */
+const PRIVATE_KEY_MAX_LENGTH = 16 * 1024;
+
+/** Each header to the first footer after it, in one pass: a lazy `[\s\S]*?` would rescan the text from every header that has no footer. */
+function findPrivateKeys(text: string): Array<{ start: number; end: number }> {
+  const keys: Array<{ start: number; end: number }> = [];
+  const header = new RegExp(PRIVATE_KEY_HEADER.source, "g");
+  const footer = new RegExp(PRIVATE_KEY_FOOTER.source, "g");
+  for (let opened = header.exec(text); opened; opened = header.exec(text)) {
+    footer.lastIndex = header.lastIndex;
+    const closed = footer.exec(text);
+    if (!closed) break;
+    keys.push({ start: opened.index, end: footer.lastIndex });
+    header.lastIndex = footer.lastIndex;
+  }
+  return keys;
+}
 
 function unfinishedPrivateKey(text: string): number | undefined {
+  const header = new RegExp(PRIVATE_KEY_HEADER.source, "g");
+  header.lastIndex = Math.max(0, text.length - PRIVATE_KEY_MAX_LENGTH);
   let last: number | undefined;
-  for (const match of text.matchAll(PRIVATE_KEY_HEADER)) last = match.index;
+  for (let opened = header.exec(text); opened; opened = header.exec(text)) last = opened.index;
   if (last === undefined) return undefined;
-  return /-----END (?:[A-Z0-9]+ )*PRIVATE KEY-----/.test(text.slice(last)) ? undefined : last;
+  const footer = new RegExp(PRIVATE_KEY_FOOTER.source, "g");
+  footer.lastIndex = last;
+  return footer.test(text) ? undefined : last;
 }
 
 /** The built-in detectors, by the check type that enables them. */
@@ -108,7 +132,8 @@ export const DETECTORS = {
   },
   private_key: {
     label: "PRIVATE_KEY",
-    pattern: /-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY-----[\s\S]*?-----END (?:[A-Z0-9]+ )*PRIVATE KEY-----/g,
+    pattern: PRIVATE_KEY_HEADER,
+    find: findPrivateKeys,
     spansWhitespace: true,
     maxLength: 40,
     openingAt: unfinishedPrivateKey,

@@ -23,13 +23,13 @@ export function detectorMatcher(detector: Detector): Matcher {
     spansWhitespace: detector.spansWhitespace,
     maxLength: detector.maxLength,
     openingAt: detector.openingAt,
-    find(text) {
+    find: detector.find ?? ((text) => {
       const spans: Span[] = [];
       for (const match of text.matchAll(detector.pattern)) {
         if (!detector.confirm || detector.confirm(match[0])) spans.push({ start: match.index, end: match.index + match[0].length });
       }
       return spans;
-    },
+    }),
   };
 }
 

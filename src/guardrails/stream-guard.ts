@@ -12,6 +12,13 @@ function encodeEvent(message: EventSourceMessage, data: string): string {
   return `${message.event ? `event: ${message.event}\n` : ""}${message.id ? `id: ${message.id}\n` : ""}data: ${data}\n\n`;
 }
 
+/** Scanned backwards: a regex anchored at the end would retry from every position of every long word. */
+function startOfLastWord(text: string): number {
+  let index = text.length;
+  while (index > 0 && !/\s/.test(text[index - 1]!)) index--;
+  return index;
+}
+
 /**
  * Where the text a stream may let out ends: before any match a later piece could still
  * complete or extend. A pattern without whitespace can only continue the last word; one with
@@ -19,7 +26,7 @@ function encodeEvent(message: EventSourceMessage, data: string): string {
  */
 function releasableEnd(text: string, matchers: readonly Matcher[], restoring: boolean): number {
   let end = text.length;
-  const lastWord = text.length - /\S*$/.exec(text)![0].length;
+  const lastWord = startOfLastWord(text);
   for (const matcher of matchers) {
     const reach = matcher.spansWhitespace ? text.length - (matcher.maxLength - 1) : Math.max(lastWord, text.length - (matcher.maxLength - 1));
     end = Math.min(end, Math.max(0, reach));

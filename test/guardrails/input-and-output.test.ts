@@ -78,6 +78,18 @@ describe("block refuses the request before any upstream call", () => {
   });
 });
 
+describe("no input stalls the gateway", () => {
+  test("20,000 private key headers without a footer, and a 200 KB word, are scanned in linear time", async () => {
+    const { client } = await keyWithGuardrail(gw, "pathological", { checks: [{ type: "private_key", action: "redact" }, { type: "email", action: "redact" }, { type: "api_key", action: "redact" }] });
+    const content = `${"-----BEGIN RSA PRIVATE KEY----- x ".repeat(20_000)} ${"sk-".repeat(70_000)}@`;
+    const started = performance.now();
+    const reply = await client.chat.completions.create({ model: "openai/gpt-4o-mini", messages: [{ role: "user", content }] });
+    // A scan from every header to the end of the text would take minutes.
+    expect(performance.now() - started).toBeLessThan(5_000);
+    expect(reply.choices[0]!.message.content).toStartWith("echo: -----BEGIN RSA PRIVATE KEY----- x");
+  });
+});
+
 describe("a policy attached to a virtual key applies to that key only", () => {
   test("another key's identical request passes unredacted", async () => {
     await keyWithGuardrail(gw, "scoped", { checks: [{ type: "email", action: "redact" }] });
