@@ -118,8 +118,10 @@ export class StreamGuard {
 
   /** The part of a channel's text that can go out now, rewritten; the rest waits for the next piece. */
   private take(slot: DeltaSlot, message: EventSourceMessage, event: unknown, piece: string, final: boolean): string {
-    const channel = this.channels.get(slot.channel) ?? { pending: "", template: { message, event, path: slot.path } };
-    channel.template = { message, event: structuredClone(event), path: slot.path };
+    // The event itself is the template: it is serialized before anything else changes it, and a release clones it.
+    const template = { message, event, path: slot.path };
+    const channel = this.channels.get(slot.channel) ?? { pending: "", template };
+    channel.template = template;
     this.channels.set(slot.channel, channel);
     const text = channel.pending + piece;
     const found = this.run.find(text, "output");
