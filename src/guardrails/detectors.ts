@@ -102,7 +102,9 @@ export const DETECTORS = {
   email: { label: "EMAIL", pattern: /(?<![A-Za-z0-9._%+-])[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}/g, spansWhitespace: false, maxLength: 254 },
   phone: {
     label: "PHONE",
-    pattern: /(?<![\w+])(?:\+\d{1,3}[ .-]?)?(?:\(\d{1,4}\)[ .-]?)?\d{2,4}(?:[ .-]?\d{2,4}){2,4}(?![\w])/g,
+    // International (+country), national with a trunk 0, or North American 3-3-4: a bare run of
+    // digit groups (an IP address, the tail of an IBAN, a tax id) is not taken for a phone.
+    pattern: /(?<![\w+.-])(?:\+\d{1,3}[ .-]?(?:\(\d{1,4}\)[ .-]?)?\d{1,4}(?:[ .-]?\d{2,4}){1,4}|0\d{2,4}[ .-]?\d{3,4}[ .-]?\d{3,4}|\(?\d{3}\)?[ .-]?\d{3}[ .-]\d{4})(?![\w.-])/g,
     confirm: (match) => digitsOf(match).length >= 9 && digitsOf(match).length <= 15,
     spansWhitespace: true,
     maxLength: 24,

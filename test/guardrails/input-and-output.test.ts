@@ -54,6 +54,44 @@ describe("redact replaces personal data before the upstream sees it", () => {
   });
 });
 
+describe("every built-in detector finds its kind and confirms checksums", () => {
+  test("one prompt with one of each gets one placeholder of each type; look-alikes that fail their checksum pass", async () => {
+    const checks = ["email", "phone", "payment_card", "iban", "national_id", "ip_address", "api_key", "private_key", "jwt"].map((type) => ({ type, action: "redact" }));
+    const { client } = await keyWithGuardrail(gw, "every-detector", { checks });
+    const jwt = "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U";
+    const prompt = [
+      `mail ${EMAIL}`,
+      "call +44 20 7946 0958 or (415) 555-0100 or 020 7946 0958",
+      `card ${CARD}`,
+      "iban GB82 WEST 1234 5698 7654 32",
+      "dni 12345678Z",
+      "cpf 529.982.247-25",
+      "host 192.168.10.20 or 2001:db8::8a2e:370:7334",
+      `key ${OPENAI_KEY} and AKIAIOSFODNN7EXAMPLE`,
+      "-----BEGIN PRIVATE KEY-----\nMIIEvQIBADANBgkqhkiG9w0BAQEFAASC\n-----END PRIVATE KEY-----",
+      `token ${jwt}`,
+      "not secrets: iban GB82 WEST 1234 5698 7654 33, dni 12345678A, cpf 529.982.247-26, version 1.2.3.4.5, 999.1.1.1",
+    ].join("; ");
+    await client.chat.completions.create({ model: "openai/gpt-4o-mini", messages: [{ role: "user", content: prompt }] });
+    const seen = upstream.requests.at(-1)!.body.messages as Array<{ content: string }>;
+    expect(seen[0]!.content).toBe(
+      [
+        "mail [EMAIL_1]",
+        "call [PHONE_1] or [PHONE_2] or [PHONE_3]",
+        "card [CARD_1]",
+        "iban [IBAN_1]",
+        "dni [NATIONAL_ID_1]",
+        "cpf [NATIONAL_ID_2]",
+        "host [IP_1] or [IP_2]",
+        "key [API_KEY_1] and [API_KEY_2]",
+        "[PRIVATE_KEY_1]",
+        "token [JWT_1]",
+        "not secrets: iban GB82 WEST 1234 5698 7654 33, dni 12345678A, cpf 529.982.247-26, version 1.2.3.4.5, 999.1.1.1",
+      ].join("; "),
+    );
+  });
+});
+
 describe("block refuses the request before any upstream call", () => {
   test("a prompt with a private key gets the gateway error naming the guardrail and check, and the upstream is never called", async () => {
     const { key } = await keyWithGuardrail(gw, "no-keys", { checks: [{ type: "private_key", name: "private-keys" }, { type: "api_key" }] });
