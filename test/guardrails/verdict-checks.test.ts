@@ -76,6 +76,16 @@ describe("a model-based check asks a model through the gateway and acts on its v
     else expect(result).toBeUndefined();
   });
 
+  test("a moderation endpoint: a flagged result blocks, an unflagged one allows", async () => {
+    const { client } = await keyWithGuardrail(gw, "moderation", { checks: [{ type: "model", endpoint: "moderation", model: "judge/omni-moderation-latest", stage: "input", fail_closed: true }] });
+    const moderation = (flagged: boolean) => judge.faults.push({ kind: "body", contentType: "application/json", body: JSON.stringify({ id: "modr", model: "omni-moderation-latest", results: [{ flagged, categories: {}, category_scores: {} }] }) });
+    moderation(true);
+    expect((await failure(ask(client, "something flagged")))?.status).toBe(400);
+    expect(judge.requests.at(-1)).toMatchObject({ path: "/v1/moderations", body: { model: "omni-moderation-latest", input: "something flagged" } });
+    moderation(false);
+    expect((await ask(client, "something fine")).choices[0]!.message.content).toBe("echo: something fine");
+  });
+
   test("two model checks ask at the same time", async () => {
     const { client } = await keyWithGuardrail(gw, "model-parallel", {
       checks: [
