@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { AUTH_CONFIG, bearer, call, createApiKey } from "../access/access-client";
-import { chat, created, openAIProvider } from "../governance/support";
+import { chat, created, createVirtualKey, openAIProvider } from "../governance/support";
 import { startGateway, type TestGateway } from "../support/gateway";
 import { expectGatewayError } from "../support/gateway-error";
 import { type MockOpenAI, startMockOpenAI } from "../support/mock-openai";
@@ -60,6 +60,36 @@ describe("CRUD", () => {
     await gw.admin(`/api/guardrails/${guardrail.id}`, { method: "PUT", json: { enabled: false } });
     await chat(gw, undefined, { messages: [{ role: "user", content: `hi ${EMAIL}` }] });
     expect(JSON.stringify(upstream.requests.at(-1)!.body)).toContain(EMAIL);
+  });
+});
+
+describe("a policy applies to the team, customer or routing rule it is attached to", () => {
+  const reachesUpstream = async (vk: string | undefined, headers: Record<string, string> = {}) => {
+    expect((await chat(gw, vk, { messages: [{ role: "user", content: `hi ${EMAIL}` }] }, headers)).status).toBe(200);
+    return JSON.stringify(upstream.requests.at(-1)!.body).includes(EMAIL);
+  };
+
+  test("a team's policy covers its keys, a customer's the keys under it (through its teams too), and no one else's", async () => {
+    const { customer } = await created(gw, "/api/governance/customers", { name: "guarded-customer" });
+    const { team } = await created(gw, "/api/governance/teams", { name: "guarded-team" });
+    const { team: customerTeam } = await created(gw, "/api/governance/teams", { name: "customer-team", customer_id: customer.id });
+    await created(gw, "/api/guardrails", { ...emailPolicy, name: "team-policy", scope: "team", scope_id: team.id });
+    await created(gw, "/api/guardrails", { ...emailPolicy, name: "customer-policy", scope: "customer", scope_id: customer.id });
+    const inTeam = await createVirtualKey(gw, { name: "in-team", team_id: team.id });
+    const ofCustomer = await createVirtualKey(gw, { name: "of-customer", customer_id: customer.id });
+    const viaCustomerTeam = await createVirtualKey(gw, { name: "via-customer-team", team_id: customerTeam.id });
+    const outside = await createVirtualKey(gw, { name: "outside" });
+    expect(await reachesUpstream(inTeam.value)).toBe(false);
+    expect(await reachesUpstream(ofCustomer.value)).toBe(false);
+    expect(await reachesUpstream(viaCustomerTeam.value)).toBe(false);
+    expect(await reachesUpstream(outside.value)).toBe(true);
+  });
+
+  test("a routing rule's policy covers the requests the rule routed", async () => {
+    const { rule } = await created(gw, "/api/governance/routing-rules", { name: "guarded-route", cel_expression: 'headers["x-route"] == "guarded"', targets: [{ provider: "openai", model: "gpt-4o-mini" }] });
+    await created(gw, "/api/guardrails", { ...emailPolicy, name: "rule-policy", scope: "routing_rule", scope_id: rule.id });
+    expect(await reachesUpstream(undefined, { "x-route": "guarded" })).toBe(false);
+    expect(await reachesUpstream(undefined, { "x-route": "other" })).toBe(true);
   });
 });
 
