@@ -96,6 +96,23 @@ describe("output checks run on a stream as it arrives", () => {
     expect(pieces.join("")).toBe(`echo: mail ${EMAIL} now`);
   });
 
+  test("a Responses API stream: deltas, the done event and the completed response all carry the restored value", async () => {
+    const { client } = await keyWithGuardrail(gw, "stream-responses", { restore_redacted: true, checks: [{ type: "email", action: "redact", stage: "input" }] });
+    const stream = await client.responses.create({ model: "openai/gpt-4o-mini", input: `mail ${EMAIL} now`, stream: true });
+    let deltas = "";
+    let done = "";
+    let completed = "";
+    for await (const event of stream) {
+      if (event.type === "response.output_text.delta") deltas += event.delta;
+      if (event.type === "response.output_text.done") done = event.text;
+      if (event.type === "response.completed") completed = event.response.output_text ?? JSON.stringify(event.response.output);
+    }
+    expect(JSON.stringify(upstream.requests.at(-1)!.body.input)).not.toContain(EMAIL);
+    expect(deltas).toBe(`echo: mail ${EMAIL} now`);
+    expect(done).toBe(`echo: mail ${EMAIL} now`);
+    expect(completed).toContain(`echo: mail ${EMAIL} now`);
+  });
+
   test("a placeholder split over two events is restored whole", async () => {
     const { client } = await keyWithGuardrail(gw, "stream-restore-split", { restore_redacted: true, checks: [{ type: "email", action: "redact", stage: "input" }] });
     upstream.faults.push({ kind: "stream-events", events: [chunk("I wrote to [EMA"), chunk("IL_1] today"), finish] });
