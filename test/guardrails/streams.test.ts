@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import Anthropic from "@anthropic-ai/sdk";
+import { GoogleGenAI } from "@google/genai";
 import OpenAI from "openai";
 import { openAIProvider } from "../governance/support";
 import { startGateway, type TestGateway } from "../support/gateway";
@@ -56,6 +57,16 @@ describe("output checks run on a stream as it arrives", () => {
     const stream = client.messages.stream({ model: "openai/gpt-4o-mini", max_tokens: 100, messages: [{ role: "user", content: "what is my key?" }] });
     const message = await stream.finalMessage();
     expect(message.content).toEqual([expect.objectContaining({ type: "text", text: "Your key is [API_KEY_1] keep it safe" })]);
+  });
+
+  test("the same through the Gemini SDK", async () => {
+    const { key } = await keyWithGuardrail(gw, "stream-genai", { checks: [{ type: "api_key", action: "redact", stage: "output" }] });
+    leakKeyInTwoEvents();
+    const genai = new GoogleGenAI({ apiKey: key.value, httpOptions: { baseUrl: `${gw.url}/genai` } });
+    const pieces: string[] = [];
+    for await (const part of await genai.models.generateContentStream({ model: "openai/gpt-4o-mini", contents: "what is my key?" })) pieces.push(part.text ?? "");
+    expect(pieces.join("")).toBe("Your key is [API_KEY_1] keep it safe");
+    expect(pieces.some((piece) => piece.includes("sk-proj"))).toBe(false);
   });
 
   test("a block ends the stream with the format's error event, which the SDK raises; the key never reaches the client", async () => {
