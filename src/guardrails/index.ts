@@ -1,4 +1,5 @@
 import type { Database } from "../db/client";
+import type { Governance } from "../governance";
 import { guardrailPolicies } from "../db/schema";
 import { reloadOnChange } from "../db/table-changes";
 import { handleInference, type Inference } from "../inference/handle";
@@ -9,6 +10,7 @@ import { GUARDRAIL_CALLER, GuardrailHooks } from "./hooks";
 import { GuardrailMetrics } from "./metrics";
 import { GuardrailPolicyStore } from "./policy-store";
 import { guardrailRoutes } from "./routes";
+import type { GuardrailScope } from "./schemas";
 import type { SelfCall } from "./verdicts/model-check";
 
 export type { GuardrailVerdict } from "./schemas";
@@ -20,6 +22,8 @@ export interface GuardrailsOptions {
   resolveHost: HostResolver;
   env: Record<string, string | undefined>;
   metrics: MetricsRegistry;
+  /** Where the virtual keys, teams, customers and routing rules policies attach to are looked up. */
+  governance: Pick<Governance, "virtualKeys" | "organization" | "routingRules">;
 }
 
 const VERDICT_LABELS = ["guardrail", "check", "stage", "action"] as const;
@@ -34,7 +38,12 @@ function callSelf(inference: () => Inference) {
 
 /** Guardrails: the `guardrails` built-in plugin, /api/guardrails, and their counters in /metrics. */
 export async function createGuardrails(options: GuardrailsOptions) {
-  const store = new GuardrailPolicyStore(options.db, { callSelf: callSelf(options.inference), resolveHost: options.resolveHost, env: options.env });
+  const { virtualKeys, organization, routingRules } = options.governance;
+  const scopeExists = (scope: Exclude<GuardrailScope, "global">, id: string) =>
+    Boolean(
+      scope === "virtual_key" ? virtualKeys.keys.get(id) : scope === "team" ? organization.teams.get(id) : scope === "customer" ? organization.customers.get(id) : routingRules.rules.get(id),
+    );
+  const store = new GuardrailPolicyStore(options.db, { callSelf: callSelf(options.inference), resolveHost: options.resolveHost, env: options.env }, scopeExists);
   const watched = reloadOnChange(options.db, [guardrailPolicies], () => store.load());
   await store.load();
   const metrics = new GuardrailMetrics();

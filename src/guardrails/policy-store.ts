@@ -40,6 +40,8 @@ export class GuardrailPolicyStore {
   constructor(
     private readonly db: Database,
     private readonly deps: CheckDeps,
+    /** Whether the virtual key, team, customer or routing rule a policy is attached to exists. */
+    private readonly scopeExists: (scope: Exclude<GuardrailScope, "global">, id: string) => boolean,
   ) {}
 
   async load(): Promise<void> {
@@ -94,6 +96,7 @@ export class GuardrailPolicyStore {
   private fieldsOf(input: GuardrailPolicyInput) {
     const scope = input.scope ?? "global";
     if (scope !== "global" && !input.scope_id) throw badRequest(`scope_id is required for scope '${scope}'`, "scope_id");
+    if (scope !== "global" && !this.scopeExists(scope, input.scope_id!)) throw badRequest(`${scope.replace("_", " ")} '${input.scope_id}' does not exist`, "scope_id");
     return {
       name: input.name,
       description: input.description ?? "",

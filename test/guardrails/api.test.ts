@@ -30,6 +30,8 @@ describe("policies are checked when written: a 400 names the field", () => {
     ["a json_schema check on the input", { name: "x", checks: [{ type: "json_schema", stage: "input" }] }, "checks[0].stage"],
     ["a model check without a model", { name: "x", checks: [{ type: "model" }] }, "checks[0].model"],
     ["a scope without its id", { ...emailPolicy, scope: "team" }, "scope_id"],
+    ["a virtual key that does not exist", { ...emailPolicy, scope: "virtual_key", scope_id: "no-such-key" }, "scope_id"],
+    ["a routing rule that does not exist", { ...emailPolicy, scope: "routing_rule", scope_id: "no-such-rule" }, "scope_id"],
     ["no checks", { name: "x", checks: [] }, "checks"],
   ])("%s", async (_, body, param) => {
     const response = await post(body);
@@ -40,15 +42,16 @@ describe("policies are checked when written: a 400 names the field", () => {
 
 describe("CRUD", () => {
   test("create, read, list by scope, update, delete; an unknown id is a 404", async () => {
-    const { guardrail } = await created(gw, "/api/guardrails", { ...emailPolicy, name: "crud", scope: "team", scope_id: "team-a" });
-    expect(guardrail).toMatchObject({ name: "crud", scope: "team", scope_id: "team-a", enabled: true, restore_redacted: false, checks: emailPolicy.checks });
+    const { team } = await created(gw, "/api/governance/teams", { name: "crud-team" });
+    const { guardrail } = await created(gw, "/api/guardrails", { ...emailPolicy, name: "crud", scope: "team", scope_id: team.id });
+    expect(guardrail).toMatchObject({ name: "crud", scope: "team", scope_id: team.id, enabled: true, restore_redacted: false, checks: emailPolicy.checks });
     type Answer = { guardrail: Record<string, unknown>; guardrails: Array<{ id: string }> };
     const read = async (path: string, init?: Parameters<TestGateway["admin"]>[1]) => (await (await gw.admin(path, init)).json()) as Answer;
     expect((await read(`/api/guardrails/${guardrail.id}`)).guardrail.id).toBe(guardrail.id);
-    const listed = await read("/api/guardrails?scope=team&scope_id=team-a");
+    const listed = await read(`/api/guardrails?scope=team&scope_id=${team.id}`);
     expect(listed.guardrails.map((item) => item.id)).toEqual([guardrail.id]);
     const updated = await read(`/api/guardrails/${guardrail.id}`, { method: "PUT", json: { enabled: false } });
-    expect(updated.guardrail).toMatchObject({ enabled: false, scope: "team", scope_id: "team-a" });
+    expect(updated.guardrail).toMatchObject({ enabled: false, scope: "team", scope_id: team.id });
     expect((await gw.admin(`/api/guardrails/${guardrail.id}`, { method: "DELETE" })).status).toBe(200);
     await expectGatewayError(await gw.admin(`/api/guardrails/${guardrail.id}`), 404);
   });
