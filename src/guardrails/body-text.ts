@@ -1,7 +1,10 @@
 /** Keys whose string values (or arrays of strings) are what a person or model wrote, in every wire format. */
 const INPUT_KEYS = new Set(["content", "text", "input", "instructions", "system", "prompt", "output", "query"]);
-/** In replies, tool call arguments too: a model can leak a secret through them. */
-const OUTPUT_KEYS = new Set([...INPUT_KEYS, "arguments", "output_text", "refusal"]);
+/**
+ * In replies, what the model wrote, tool call arguments included (a model can leak a secret
+ * through them); not the request fields a reply echoes (a Response's `instructions`).
+ */
+const OUTPUT_KEYS = new Set(["content", "text", "output_text", "arguments", "refusal"]);
 /** Parts of a body that configure the call rather than carry text. */
 const SKIPPED_KEYS = new Set(["model", "tools", "tool_choice", "functions", "response_format", "metadata", "text_format", "generationConfig", "safetySettings"]);
 
