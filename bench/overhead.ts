@@ -11,7 +11,7 @@ import { cpus, loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import type { LoadPlan } from "./load-generator";
 import { type BenchServer, memoryOf, settled, stopAll } from "./processes";
-import { type ByTarget, governanceCost, renderTable, type ScenarioResult, TARGETS, type TargetName, verdicts } from "./report";
+import { type ByTarget, governanceCost, guardrailCost, renderTable, type ScenarioResult, TARGETS, type TargetName, verdicts } from "./report";
 import { type Measured, runLoad } from "./run-load";
 import { SCENARIOS, type Scenario } from "./scenarios";
 import { adminOf, JIT_QUIET_SHARE, LOAD, loadPlan, startBareProxy, startGateway, startMockUpstream, startScriptEnv, warmUp } from "./targets";
@@ -123,6 +123,8 @@ async function main(): Promise<number> {
     console.log(`\n${renderTable(results, SETTINGS)}`);
     const governance = governanceCost(results);
     if (governance) console.log(governance);
+    const guardrails = guardrailCost(results);
+    if (guardrails) console.log(guardrails);
     console.log(`gateway RSS after the run: ${memory.rssMB.toFixed(1)} MB (peak ${memory.peakMB.toFixed(1)} MB)\n`);
     const checks = verdicts(results, memory.rssMB);
     for (const check of checks) console.log(`${check.pass ? "PASS" : "FAIL"}  ${check.text}`);

@@ -94,6 +94,16 @@ export function governanceCost(results: ScenarioResult[]): string | undefined {
   return `governance cost ("chat governed" − "chat", gateway at the fixed rate): p50 ${signed(p50)} µs, server CPU per request ${signed(cpu)} µs`;
 }
 
+/** What the pattern checks of a guardrail policy add on a 4 KB prompt: "guardrails" − "guardrails none", gateway at the fixed rate. */
+export function guardrailCost(results: ScenarioResult[]): string | undefined {
+  const byName = (name: string) => results.find((result) => result.scenario.name === name)?.atRate.gateway;
+  const [plain, guarded] = [byName("guardrails none"), byName("guardrails")];
+  if (!plain || !guarded) return undefined;
+  const p50 = guarded.latency.p50 - plain.latency.p50;
+  const cpu = guarded.serverCpuMicrosPerRequest - plain.serverCpuMicrosPerRequest;
+  return `guardrail cost ("guardrails" − "guardrails none", 4 KB prompt, gateway at the fixed rate): p50 ${signed(p50)} µs (target ≤ 50 µs), server CPU per request ${signed(cpu)} µs`;
+}
+
 export interface Verdict {
   pass: boolean;
   text: string;

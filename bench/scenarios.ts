@@ -48,6 +48,30 @@ async function governedKey(admin: AdminFetch): Promise<Record<string, string>> {
   return { "x-gw-vk": created.virtual_key.value, "x-bench": "governed" };
 }
 
+/** A 4 KB prompt of prose with an email and a card number in it, for the pattern checks to find. */
+const SENTENCE = "The quarterly report covers revenue, churn and hiring plans for the next two quarters. ";
+const FOUR_KB_PROMPT = `${SENTENCE.repeat(23)}Send it to jane.doe@example.com and bill card 4111 1111 1111 1111. ${SENTENCE.repeat(23)}`.slice(0, 4096);
+const fourKbMessages = [{ role: "user", content: FOUR_KB_PROMPT }];
+
+/** A virtual key without guardrails: the baseline of "guardrails", with the same prompt and key lookup. */
+async function keyWithoutGuardrails(admin: AdminFetch): Promise<Record<string, string>> {
+  const created = (await admin("/api/governance/virtual-keys", { name: "bench-no-guardrails" })) as { virtual_key: { value: string } };
+  return { "x-gw-vk": created.virtual_key.value };
+}
+
+/** A virtual key whose policy runs every pattern check on the input: two redact, the rest log. */
+async function keyWithPatternGuardrails(admin: AdminFetch): Promise<Record<string, string>> {
+  const created = (await admin("/api/governance/virtual-keys", { name: "bench-guardrails" })) as { virtual_key: { id: string; value: string } };
+  const logged = ["phone", "iban", "national_id", "ip_address", "api_key", "private_key", "jwt"].map((type) => ({ type, action: "log", stage: "input" }));
+  await admin("/api/guardrails", {
+    name: "bench-patterns",
+    scope: "virtual_key",
+    scope_id: created.virtual_key.id,
+    checks: [{ type: "email", action: "redact", stage: "input" }, { type: "payment_card", action: "redact", stage: "input" }, ...logged],
+  });
+  return { "x-gw-vk": created.virtual_key.value };
+}
+
 export const SCENARIOS: Scenario[] = [
   {
     name: "chat",
@@ -78,5 +102,21 @@ export const SCENARIOS: Scenario[] = [
     headers: { "anthropic-version": "2023-06-01" },
     stream: true,
     expect: "event: message_stop",
+  },
+  {
+    name: "guardrails none",
+    path: "/v1/chat/completions",
+    body: { model: "openai/gpt-4o-mini", messages: fourKbMessages, max_tokens: 16 },
+    stream: false,
+    expect: "echo: The quarterly report",
+    setup: keyWithoutGuardrails,
+  },
+  {
+    name: "guardrails",
+    path: "/v1/chat/completions",
+    body: { model: "openai/gpt-4o-mini", messages: fourKbMessages, max_tokens: 16 },
+    stream: false,
+    expect: "echo: The quarterly report",
+    setup: keyWithPatternGuardrails,
   },
 ];

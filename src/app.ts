@@ -15,6 +15,7 @@ import { secretBoxFor } from "./crypto/secret-box";
 import { openDatabase } from "./db/client";
 import { STOP_GRACE_MS } from "./db/write-retries";
 import { createGovernance } from "./governance";
+import { createGuardrails } from "./guardrails";
 import { authenticateCaller } from "./governance/caller";
 import { catalogOutputLimit } from "./governance/pricing/catalog";
 import { bodyLimit, DEFAULT_MAX_REQUEST_BODY_MB, serverBodyLimitBytes } from "./http/body-limit";
@@ -114,11 +115,13 @@ export async function createGateway({ config: givenConfig, databaseUrl, env = pr
   const access = await createAccessControl({ db: database.db, config, env, secrets, envReferences });
   const telemetry = createTelemetry({ db: database.db, config: config.telemetry, env, logQueue: requestLogs.queueStatus });
   const responseCache = createResponseCache(database.db, () => inference);
+  const guardrails = await createGuardrails({ db: database.db, inference: () => inference, resolveHost: resolveHost ?? systemResolver, env, metrics: telemetry.metrics, governance });
   const plugins = await createPlugins({
     db: database.db,
     builtins: [
       builtinFromHooks("governance", governance.hook, "before-custom", true),
       builtinFromHooks("mcp", mcp.hook, "before-custom", false),
+      guardrails.builtin,
       responseCache.builtin,
       builtinFromHooks("logging", requestLogs.recorder, "after-custom", false),
       telemetry.builtin,
@@ -227,6 +230,7 @@ export async function createGateway({ config: givenConfig, databaseUrl, env = pr
     .use(liveFeedRoutes(liveFeed, () => new Date()))
     .use(plugins.routes)
     .use(responseCache.routes)
+    .use(guardrails.routes)
     .use(agents.routes)
     .use(mcp.routes)
     .use(warp.routes)
@@ -290,6 +294,7 @@ export async function createGateway({ config: givenConfig, databaseUrl, env = pr
       settlements.drain();
       await responses.close();
       await plugins.close();
+      await guardrails.close();
       await requestLogs.close();
       await telemetry.close();
       await governance.close();

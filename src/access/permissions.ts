@@ -33,6 +33,7 @@ const RESOURCES = [
   { resource: "Cache", base: 2100, operations: ["Delete"] },
   { resource: "Config", base: 2200, operations: ["View", "Update"] },
   { resource: "Actors", base: 2300, operations: ["View"] },
+  { resource: "Guardrails", base: 2400, operations: ["View", "Create", "Update", "Delete"] },
 ] as const;
 
 type ResourceEntry = (typeof RESOURCES)[number];

@@ -36,7 +36,7 @@ const ownCredential = (credential: string): RouteAccess => ({ kind: "own-credent
 
 const rule = (method: HttpMethod, path: string, access: RouteAccess, action?: string): RouteRule => ({ method, path, access, action });
 
-type CrudResource = "ModelProvider" | "Plugins" | "APIKeys" | "VirtualKeys" | "Teams" | "Customers" | "RoutingRules" | "PricingOverrides" | "Roles" | "Users" | "Webhooks" | "Agents";
+type CrudResource = "ModelProvider" | "Plugins" | "APIKeys" | "VirtualKeys" | "Teams" | "Customers" | "RoutingRules" | "PricingOverrides" | "Roles" | "Users" | "Webhooks" | "Agents" | "Guardrails";
 
 /** The usual five: list and create on the collection, read, update and delete on an item. */
 function crud(collection: string, item: string, resource: CrudResource): RouteRule[] {
@@ -124,6 +124,7 @@ export const ROUTE_ACCESS: readonly RouteRule[] = [
   // GET /metrics is outside /api and this table: a metrics token or an allow-listed address opens it (src/telemetry/README.md).
   rule("DELETE", "/api/cache/clear/:cacheId", need("Cache:Delete")),
   rule("DELETE", "/api/cache/clear-by-key/:cacheKey", need("Cache:Delete")),
+  ...crud("/api/guardrails", "/:id", "Guardrails"),
 
   ...crud("/api/webhooks", "/:id", "Webhooks"),
   rule("POST", "/api/webhooks/:id/rotate-secret", need("Webhooks:Update")),

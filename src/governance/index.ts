@@ -102,6 +102,7 @@ export async function createGovernance({ db, providers, requireVirtualKey, clock
     // What other areas check virtual keys with (agent grants, MCP configs): they read, governance writes.
     virtualKeys,
     organization,
+    routingRules: rules,
     counters,
     clock,
     requireVirtualKey,

@@ -1,3 +1,4 @@
+import type { GuardrailVerdict } from "../guardrails/schemas";
 import type { GatewayError } from "../http/errors";
 import type { Attempt } from "./dispatch";
 import type { ModelRef } from "./model-ref";
@@ -50,6 +51,8 @@ export interface RequestContext {
   readonly parentRequestId?: string;
   /** A gateway component calling on the deployment's own behalf (the dashboard agent); never set from HTTP. */
   readonly internalCaller?: string;
+  /** What guardrails found and did, set when they settle: the request log records it. */
+  guardrails?: GuardrailVerdict[];
 }
 
 export interface InferenceOutcome {

@@ -5,7 +5,7 @@ import type { Bounds, ListFilter, LogFilters } from "./filters";
 import { contentMatches } from "./full-text";
 import type { TimeWindow } from "./time-window";
 
-const LIST_COLUMNS: Record<Exclude<ListFilter, "tool_call_names">, AnySQLiteColumn> = {
+const LIST_COLUMNS: Record<Exclude<ListFilter, JsonListFilter>, AnySQLiteColumn> = {
   providers: requestLogs.provider,
   models: requestLogs.model,
   aliases: requestLogs.alias,
@@ -24,8 +24,16 @@ const LIST_COLUMNS: Record<Exclude<ListFilter, "tool_call_names">, AnySQLiteColu
   cache_hit_types: requestLogs.cacheHitType,
 };
 
-// tool_call_names and metadata are JSON columns; json_each reads them without path quoting.
+// tool_call_names, guardrails and metadata are JSON columns; json_each reads them without path quoting.
 const calledAnyTool = (names: string[]) => sql`EXISTS (SELECT 1 FROM json_each(${requestLogs.toolCallNames}) WHERE value IN ${names})`;
+const guardrailFired = (field: "guardrail" | "action", values: string[]) =>
+  sql`EXISTS (SELECT 1 FROM json_each(${requestLogs.guardrails}) WHERE json_extract(value, ${`$.${field}`}) IN ${values})`;
+const JSON_LISTS = {
+  tool_call_names: calledAnyTool,
+  guardrails: (values: string[]) => guardrailFired("guardrail", values),
+  guardrail_actions: (values: string[]) => guardrailFired("action", values),
+};
+type JsonListFilter = keyof typeof JSON_LISTS;
 const hasMetadata = (key: string, value: string) => sql`EXISTS (SELECT 1 FROM json_each(${requestLogs.metadata}) WHERE key = ${key} AND value = ${value})`;
 const lacksMetadataKeys = (keys: readonly string[]) => sql`NOT EXISTS (SELECT 1 FROM json_each(${requestLogs.metadata}) WHERE key IN ${keys})`;
 
@@ -38,7 +46,7 @@ function withinWindow(window: TimeWindow): SQL[] {
 }
 
 function listConditions(lists: LogFilters["lists"]): SQL[] {
-  return Object.entries(lists).map(([name, values]) => (name === "tool_call_names" ? calledAnyTool(values) : inArray(LIST_COLUMNS[name as keyof typeof LIST_COLUMNS], values)));
+  return Object.entries(lists).map(([name, values]) => (name in JSON_LISTS ? JSON_LISTS[name as JsonListFilter](values) : inArray(LIST_COLUMNS[name as keyof typeof LIST_COLUMNS], values)));
 }
 
 function identityConditions(filters: LogFilters): SQL[] {

@@ -22,6 +22,8 @@ export const LIST_FILTERS = [
   "stop_reasons",
   "tool_call_names",
   "cache_hit_types",
+  "guardrails",
+  "guardrail_actions",
 ] as const;
 export type ListFilter = (typeof LIST_FILTERS)[number];
 

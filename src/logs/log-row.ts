@@ -74,6 +74,7 @@ export function logRowFromSettled(context: RequestContext, outcome: InferenceOut
     stopReason: outcome.summary.finishReason ?? null,
     toolCallNames: outcome.summary.toolCallNames,
     cacheHitType: outcome.cacheHit ?? null,
+    guardrails: context.guardrails ?? null,
     ...tokenColumns(outcome),
     cost: outcome.cost ?? null,
     latencyMs: outcome.latencyMs,

@@ -79,6 +79,7 @@ export function logView(row: LogSummaryRow & Partial<Pick<RequestLogRow, "reques
     stop_reason: row.stopReason,
     tool_call_names: row.toolCallNames,
     cache_hit_type: row.cacheHitType,
+    guardrails: row.guardrails ?? [],
     input_tokens: row.inputTokens,
     output_tokens: row.outputTokens,
     cached_tokens: row.cachedTokens,

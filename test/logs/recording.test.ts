@@ -95,6 +95,7 @@ describe("recording: one row per settled request", () => {
       stop_reason: "tool_calls",
       tool_call_names: ["get_weather", "get_time"],
       cache_hit_type: "semantic",
+      guardrails: [],
       input_tokens: 120,
       output_tokens: 30,
       cached_tokens: 64,

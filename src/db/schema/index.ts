@@ -12,3 +12,4 @@ export * from "./a2a";
 export * from "./warp";
 export * from "./responses";
 export * from "./conversations";
+export * from "./guardrails";

@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
 import { type AnySQLiteColumn, index, integer, primaryKey, real, sqliteTable, text } from "drizzle-orm/sqlite-core";
+import type { GuardrailVerdict } from "../../guardrails/schemas";
 import type { Attempt } from "../../inference/dispatch";
 
 const USAGE = ["inputTokens", "outputTokens", "cachedTokens", "reasoningTokens", "totalTokens", "cost", "latencyMs"] as const;
@@ -39,6 +40,8 @@ export const requestLogs = sqliteTable(
     stopReason: text("stop_reason"),
     toolCallNames: text("tool_call_names", { mode: "json" }).$type<string[]>().notNull(),
     cacheHitType: text("cache_hit_type"),
+    /** What guardrails found and did (guardrail, check, stage, action, match count); never the matched text. */
+    guardrails: text("guardrails", { mode: "json" }).$type<GuardrailVerdict[]>(),
     inputTokens: integer("input_tokens").notNull(),
     outputTokens: integer("output_tokens").notNull(),
     cachedTokens: integer("cached_tokens").notNull(),
