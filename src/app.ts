@@ -115,7 +115,7 @@ export async function createGateway({ config: givenConfig, databaseUrl, env = pr
   const access = await createAccessControl({ db: database.db, config, env, secrets, envReferences });
   const telemetry = createTelemetry({ db: database.db, config: config.telemetry, env, logQueue: requestLogs.queueStatus });
   const responseCache = createResponseCache(database.db, () => inference);
-  const guardrails = await createGuardrails({ db: database.db, inference: () => inference, resolveHost: resolveHost ?? systemResolver, env, metrics: telemetry.metrics, governance });
+  const guardrails = await createGuardrails({ db: database.db, inference: () => inference, outbound, readEnv, metrics: telemetry.metrics, governance });
   const plugins = await createPlugins({
     db: database.db,
     builtins: [

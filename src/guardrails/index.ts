@@ -5,7 +5,8 @@ import { reloadOnChange } from "../db/table-changes";
 import { handleInference, type Inference } from "../inference/handle";
 import type { BuiltinPlugin } from "../plugins";
 import type { MetricsRegistry } from "../telemetry/metrics-registry";
-import type { HostResolver } from "../webhooks/host-resolver";
+import type { EnvReader } from "../config/env-reference";
+import type { OutboundReach } from "../outbound/reach";
 import { GUARDRAIL_CALLER, GuardrailHooks } from "./hooks";
 import { GuardrailMetrics } from "./metrics";
 import { GuardrailPolicyStore } from "./policy-store";
@@ -19,8 +20,9 @@ export interface GuardrailsOptions {
   db: Database;
   /** The pipeline model checks call through (resolved late: its hooks include guardrails). */
   inference: () => Inference;
-  resolveHost: HostResolver;
-  env: Record<string, string | undefined>;
+  outbound: OutboundReach;
+  /** `env.NAME` values in checks' headers, under the configuration's allow-list. */
+  readEnv: EnvReader;
   metrics: MetricsRegistry;
   /** Where the virtual keys, teams, customers and routing rules policies attach to are looked up. */
   governance: Pick<Governance, "virtualKeys" | "organization" | "routingRules">;
@@ -43,7 +45,7 @@ export async function createGuardrails(options: GuardrailsOptions) {
     Boolean(
       scope === "virtual_key" ? virtualKeys.keys.get(id) : scope === "team" ? organization.teams.get(id) : scope === "customer" ? organization.customers.get(id) : routingRules.rules.get(id),
     );
-  const store = new GuardrailPolicyStore(options.db, { callSelf: callSelf(options.inference), resolveHost: options.resolveHost, env: options.env }, scopeExists);
+  const store = new GuardrailPolicyStore(options.db, { callSelf: callSelf(options.inference), outbound: options.outbound, readEnv: options.readEnv }, scopeExists);
   const watched = reloadOnChange(options.db, [guardrailPolicies], () => store.load());
   await store.load();
   const metrics = new GuardrailMetrics();
@@ -56,5 +58,5 @@ export async function createGuardrails(options: GuardrailsOptions) {
     failClosed: true,
     create: () => new GuardrailHooks(store, metrics),
   };
-  return { builtin, routes: guardrailRoutes(store), close: () => watched.stop() };
+  return { builtin, routes: guardrailRoutes(store, options.outbound), close: () => watched.stop() };
 }

@@ -1,5 +1,6 @@
 import { Elysia, t } from "elysia";
-import { noteAudit } from "../access";
+import { noteAudit, principalOf } from "../access";
+import { checkPrivateOptIn, type OutboundReach } from "../outbound/reach";
 import { ListQuery } from "../governance/schemas";
 import { guardrailView, type GuardrailPolicyStore } from "./policy-store";
 import { GuardrailPolicyInput, GuardrailPolicyUpdate, GuardrailScope } from "./schemas";
@@ -7,8 +8,15 @@ import { GuardrailPolicyInput, GuardrailPolicyUpdate, GuardrailScope } from "./s
 const IdParams = t.Object({ id: t.String() });
 const GuardrailListQuery = t.Object({ ...ListQuery.properties, scope: t.Optional(GuardrailScope), scope_id: t.Optional(t.String()) });
 
+/** An external check may reach a private address only at the word of one allowed to say so, as a webhook may. */
+function checkOptIns(request: Request, body: { checks?: ReadonlyArray<{ allow_private_network?: boolean }> }, reach: OutboundReach): void {
+  body.checks?.forEach((check, index) => {
+    if (check.allow_private_network === true) checkPrivateOptIn(principalOf(request), reach, `checks[${index}].allow_private_network`);
+  });
+}
+
 /** /api/guardrails: policies of checks on requests and replies; a check that does not compile is a 400 naming its field. */
-export const guardrailRoutes = (store: GuardrailPolicyStore) =>
+export const guardrailRoutes = (store: GuardrailPolicyStore, reach: OutboundReach) =>
   new Elysia({ name: "guardrails", prefix: "/api/guardrails" })
     .get(
       "/",
@@ -22,6 +30,7 @@ export const guardrailRoutes = (store: GuardrailPolicyStore) =>
     .post(
       "/",
       async ({ body, request, set }) => {
+        checkOptIns(request, body, reach);
         const guardrail = guardrailView(await store.create(body));
         noteAudit(request, { targetId: guardrail.id, after: guardrail });
         set.status = 201;
@@ -33,6 +42,7 @@ export const guardrailRoutes = (store: GuardrailPolicyStore) =>
     .put(
       "/:id",
       async ({ params, body, request }) => {
+        checkOptIns(request, body, reach);
         const before = guardrailView(store.policies.require(params.id));
         const guardrail = guardrailView(await store.update(params.id, body));
         noteAudit(request, { targetId: guardrail.id, before, after: guardrail });

@@ -1,13 +1,15 @@
-import { resolveEnvReference } from "../../config/env-reference";
-import { bareHost, checkReceiver, type HostResolver } from "../../webhooks/host-resolver";
+import type { EnvReader } from "../../config/env-reference";
+import { guardedFetch } from "../../outbound/guarded-fetch";
+import { type OutboundReach, policyFor } from "../../outbound/reach";
 import type { VerdictFn } from "../checks";
 import { withTimeout } from "./deadline";
 
 const DEFAULT_TIMEOUT_MS = 3_000;
 
 export interface HttpCheckDeps {
-  resolveHost: HostResolver;
-  env: Record<string, string | undefined>;
+  outbound: OutboundReach;
+  /** `env.NAME` header values, under the configuration's allow-list. */
+  readEnv: EnvReader;
 }
 
 export interface HttpCheckConfig {
@@ -26,22 +28,19 @@ function verdictOf(reply: unknown): boolean {
 }
 
 /**
- * POSTs `{text, stage, request_id}` to a checker that answers `{"verdict": "block" | "allow"}`.
- * The host's addresses are checked as a webhook receiver's are (no private, loopback or metadata
- * address unless allowed), and the checked address is the one connected to.
+ * POSTs `{text, stage, request_id}` to a checker that answers `{"verdict": "block" | "allow"}`,
+ * under the outbound address policy (no private or loopback address unless allowed, never a
+ * metadata one; the checked address is the one connected to).
  */
 export function httpCheck(config: HttpCheckConfig, deps: HttpCheckDeps): VerdictFn {
   const url = new URL(config.url);
   return async ({ text, stage, requestId }) => {
     try {
       return await withTimeout(config.timeoutMs ?? DEFAULT_TIMEOUT_MS, async (signal) => {
-        const receiver = await checkReceiver(url, config.allowPrivateNetwork, deps.resolveHost);
-        if (!receiver.ok) throw new Error(receiver.reason);
-        const target = new URL(url);
-        target.hostname = receiver.address.family === 6 ? `[${receiver.address.address}]` : receiver.address.address;
-        const headers = new Headers({ "content-type": "application/json", host: url.host });
-        for (const [name, value] of Object.entries(config.headers)) headers.set(name, resolveEnvReference(value, deps.env));
-        const response = await fetch(target, { method: "POST", headers, body: JSON.stringify({ text, stage, request_id: requestId }), redirect: "manual", signal, tls: { serverName: bareHost(url) } });
+        const headers = new Headers({ "content-type": "application/json" });
+        for (const [name, value] of Object.entries(config.headers)) headers.set(name, deps.readEnv(value));
+        const body = JSON.stringify({ text, stage, request_id: requestId });
+        const response = await guardedFetch(url, { method: "POST", headers, body, redirect: "manual", signal }, policyFor(deps.outbound, config.allowPrivateNetwork));
         if (!response.ok) throw new Error(`the checker answered ${response.status}`);
         return verdictOf(await response.json());
       });
