@@ -35,9 +35,17 @@ beforeAll(async () => {
       providers: {
         openai: twoKeys("openai"),
         groq: twoKeys("groq"),
+        perplexity: twoKeys("perplexity"),
         mistral: oneKey("mistral", { cooldown_seconds: 45 }),
         deepseek: oneKey("deepseek", { failure_threshold: 2 }),
         cerebras: oneKey("cerebras", { enabled: false, failure_threshold: 1 }),
+        xai: {
+          keys: [
+            { id: "left", value: "secret-left" },
+            { id: "right", value: "secret-right" },
+          ],
+          network_config: { base_url: upstream.baseUrl, health: { strategy: "least_busy" } },
+        },
         fireworks: {
           keys: [
             { id: "fast", value: "secret-fast" },
@@ -130,6 +138,19 @@ describe("a key that keeps failing is left out until its cooldown ends", () => {
     expect((await keyHealth("deepseek", "deepseek-only")).state).toBe("closed");
   });
 
+  test("failures further apart than the window do not add up", async () => {
+    faultOfKey.set("perplexity-first", { kind: "status", status: 502 });
+    for (let i = 0; i < 4; i++) await (await chat("perplexity/sonar")).response.arrayBuffer();
+    expect((await keyHealth("perplexity", "perplexity-first")).state).toBe("closed");
+    clock.increment(60_000);
+    const late = await chat("perplexity/sonar");
+    await late.response.arrayBuffer();
+    expect(late.response.status).toBe(502);
+    expect(late.keys()).toEqual(["perplexity-first"]);
+    expect((await keyHealth("perplexity", "perplexity-first")).state).toBe("closed");
+    faultOfKey.delete("perplexity-first");
+  });
+
   test("the caller's own 400s never open a key", async () => {
     faultOfKey.set("mistral-only", { kind: "status", status: 400 });
     for (let i = 0; i < 8; i++) {
@@ -195,4 +216,18 @@ test("least_latency sends most requests to the faster key and still samples the 
   const body = (await (await gw.admin("/api/providers/fireworks")).json()) as { keys: Array<{ id: string; health: { latency_ms: number } }> };
   const latency = Object.fromEntries(body.keys.map((key) => [key.id, key.health.latency_ms]));
   expect(latency.slow!).toBeGreaterThan(latency.fast! + 30);
+});
+
+test("least_busy sends a request to the key with fewer requests under way", async () => {
+  faultOfKey.set("left", { kind: "delay", ms: 100 });
+  faultOfKey.set("right", { kind: "delay", ms: 100 });
+  for (let i = 0; i < 5; i++) {
+    const start = upstream.requests.length;
+    for (const { response } of await Promise.all([chat("xai/grok"), chat("xai/grok")])) {
+      expect(response.status).toBe(200);
+      await response.arrayBuffer();
+    }
+    expect(upstream.requests.slice(start).map(keyOf).toSorted()).toEqual(["left", "right"]);
+  }
+  faultOfKey.clear();
 });
