@@ -195,8 +195,9 @@ async function attemptTarget(store: ProviderStore, input: DispatchInput, target:
     // Every key that could serve is open: no attempt, straight to the fallbacks.
     const refused = picked instanceof GatewayError ? picked : provider.keys.length === 0 ? health.refusesKeyless(provider) : undefined;
     if (refused) {
+      if (lastError) return lastError;
       attempts.push({ provider: provider.name, model: target.model, status: refused.status, error_type: refused.errorType, is_fallback: isFallback });
-      return lastError ?? refused;
+      return refused;
     }
     const key = picked as RuntimeKey | undefined;
     if (!key && (provider.keys.length > 0 || !provider.adapter.keyOptional)) return lastError ?? noEligibleKey(provider, need);

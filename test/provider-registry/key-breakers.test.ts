@@ -197,6 +197,7 @@ describe("a target whose keys are all open", () => {
     expect(body.error.message).toContain("'mistral'");
     expect(body.error.message).toContain(reopensAt);
     expect((body.extra_fields as Record<string, unknown>).reopens_at).toBe(reopensAt);
+    expect(body.extra_fields.routing_info?.attempts).toEqual([{ provider: "mistral", model: "small", status: 503, error_type: "provider_keys_open", is_fallback: false }]);
   });
 });
 
