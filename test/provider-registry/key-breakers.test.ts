@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { afterAll, beforeAll, describe, expect, spyOn, test } from "bun:test";
 import { startGateway, type TestGateway } from "../support/gateway";
 import { expectGatewayError, postJson } from "../support/gateway-error";
 import { type Fault, type MockOpenAI, type RecordedRequest, startMockOpenAI } from "../support/mock-openai";
@@ -39,6 +39,7 @@ beforeAll(async () => {
         mistral: oneKey("mistral", { cooldown_seconds: 45 }),
         deepseek: oneKey("deepseek", { failure_threshold: 2 }),
         cerebras: oneKey("cerebras", { enabled: false, failure_threshold: 1 }),
+        local: { custom_provider_config: { base_provider_type: "openai" }, network_config: { base_url: upstream.baseUrl, health: { failure_threshold: 2 } } },
         xai: {
           keys: [
             { id: "left", value: "secret-left" },
@@ -78,6 +79,8 @@ const rateLimited = (headers: Record<string, string> = {}): Fault => ({ kind: "s
 
 describe("a key that keeps failing is left out until its cooldown ends", () => {
   test("five 429s open the key; the next requests go to the other key without touching it; after the cooldown one trial closes it", async () => {
+    const warned: string[] = [];
+    const spy = spyOn(console, "warn").mockImplementation((...parts: unknown[]) => void warned.push(parts.map(String).join(" ")));
     faultOfKey.set("openai-first", rateLimited());
     for (let i = 0; i < 5; i++) {
       const { response, keys } = await chat("openai/gpt-4o");
@@ -98,6 +101,8 @@ describe("a key that keeps failing is left out until its cooldown ends", () => {
     const metrics = parsePrometheus(await (await fetch(`${gw.url}/metrics`)).text());
     expect(valueOf(metrics, "gateway_key_breaker_state", { provider: "openai", key: "openai-first" })).toBe(2);
     expect(valueOf(metrics, "gateway_key_breaker_state", { provider: "openai", key: "openai-spare" })).toBe(0);
+    spy.mockRestore();
+    expect(warned.filter((line) => line.includes("'openai-first'"))).toEqual([expect.stringContaining("opened after repeated failures")]);
 
     faultOfKey.delete("openai-first");
     await clock.timerSet(30_000);
@@ -199,6 +204,19 @@ describe("a target whose keys are all open", () => {
     expect((body.extra_fields as Record<string, unknown>).reopens_at).toBe(reopensAt);
     expect(body.extra_fields.routing_info?.attempts).toEqual([{ provider: "mistral", model: "small", status: 503, error_type: "provider_keys_open", is_fallback: false }]);
   });
+});
+
+test("a keyless provider has one breaker, its own", async () => {
+  faultOfKey.set("", { kind: "status", status: 503 });
+  for (let i = 0; i < 2; i++) await (await chat("local/llama")).response.arrayBuffer();
+  faultOfKey.delete("");
+  const provider = (await (await gw.admin("/api/providers/local")).json()) as { health: { state: string } };
+  expect(provider.health.state).toBe("open");
+  const refused = await chat("local/llama");
+  expect(refused.keys()).toEqual([]);
+  await expectGatewayError(refused.response, 503, { errorType: "provider_keys_open" });
+  const metrics = parsePrometheus(await (await fetch(`${gw.url}/metrics`)).text());
+  expect(valueOf(metrics, "gateway_key_breaker_state", { provider: "local", key: "" })).toBe(2);
 });
 
 test("least_latency sends most requests to the faster key and still samples the slower one", async () => {
