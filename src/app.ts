@@ -1,6 +1,7 @@
 import { type AnyElysia, Elysia } from "elysia";
 import { type Clock, systemClock } from "../actors/runtime/clock";
 import type { ActorMachines } from "../actors/machines";
+import { KeyBreakers } from "./provider-registry/key-breakers";
 import { type ActorLease, ActorSnapshotStore, defaultLease } from "../actors/runtime/snapshot-store";
 import { createAgentGateway, governanceAgentAccess } from "./a2a";
 import { createAccessControl } from "./access";
@@ -94,9 +95,11 @@ export async function createGateway({ config: givenConfig, databaseUrl, env = pr
   // Provider keys and MCP clients read the live environment at each use; the rest read the one given.
   const readLiveEnv = envReferences.readerFor(process.env);
   const readEnv = envReferences.readerFor(env);
-  const providers = new ProviderStore(database.db, secrets, readLiveEnv, outbound);
+  const keyBreakers = new KeyBreakers(database.db, snapshots, actorClock);
+  const providers = new ProviderStore(database.db, secrets, readLiveEnv, outbound, keyBreakers);
   const providerChanges = reloadProvidersOnChange(database.db, providers);
   await providers.load();
+  await keyBreakers.start();
   await seedFromConfig(database.db, config, providers);
   // Where listen() put the gateway: reachable by others, inference stays closed unless that was chosen.
   let exposure: Exposure | undefined;
@@ -166,6 +169,12 @@ export async function createGateway({ config: givenConfig, databaseUrl, env = pr
     name: "gateway_actor_write_retries_total",
     help: "Writes of durable actors (async jobs, webhook deliveries, per-user MCP flows, A2A tasks) the database did not take (busy, locked, out of reach) and that were tried again.",
     collect: () => [{ labels: {}, value: snapshots.retries }],
+  });
+  telemetry.metrics.gauge<"provider" | "key">({
+    name: "gateway_key_breaker_state",
+    labelNames: ["provider", "key"],
+    help: "Each provider key's circuit breaker as this node sees it: 0 closed, 1 half-open (trial requests), 2 open (left out until its cooldown ends). A keyless provider's breaker has an empty key.",
+    collect: () => keyBreakers.metricSamples(providers.list()),
   });
   const recordSystemEvent = "recordSystemEvent" in access ? access.recordSystemEvent : undefined;
   const webhooks = await createWebhooks({
@@ -299,6 +308,7 @@ export async function createGateway({ config: givenConfig, databaseUrl, env = pr
       await telemetry.close();
       await governance.close();
       await providerChanges.stop();
+      await keyBreakers.stop();
       await runtimeSettings.stop();
       await mcp.close();
       await agents.close();

@@ -1,5 +1,6 @@
 import { badRequest, GatewayError, type RoutingInfo } from "../http/errors";
-import { type KeyNeed, keyMeets, pickKey } from "../provider-registry/key-selection";
+import type { AttemptOutcome } from "../provider-registry/key-breakers";
+import { type KeyNeed, keyMeets } from "../provider-registry/key-selection";
 import { effectiveNetwork, type RuntimeKey, type RuntimeProvider } from "../provider-registry/runtime";
 import type { ProviderStore } from "../provider-registry/store";
 import { retryDelayMs, sleep } from "./backoff";
@@ -184,9 +185,23 @@ async function attemptTarget(store: ProviderStore, input: DispatchInput, target:
   // 5xx and transport failures retry the key that failed; 429/401/403 move to another one.
   let retryKey: RuntimeKey | undefined;
   const need: KeyNeed = { model: target.model, batchApi: usesBatchKeys(input.operation), anyModel: isProviderObjectOperation(input.operation) };
+  const health = store.health;
   for (;;) {
-    const key = pinned ?? retryKey ?? pickKey(provider.keys, need, excluded);
+    // A key whose breaker opened while the request retried it is left for the others.
+    if (retryKey && !pinned && !health.admits(provider, retryKey.id)) {
+      excluded.add(retryKey.id);
+      retryKey = undefined;
+    }
+    const picked = pinned ?? retryKey ?? health.pick(provider, need, excluded);
     if (pinned && !keyMeets(pinned, need)) return unusablePin(pinned, target.model);
+    // Every key that could serve is open: no attempt, straight to the fallbacks.
+    const refused = picked instanceof GatewayError ? picked : provider.keys.length === 0 ? health.refusesKeyless(provider) : undefined;
+    if (refused) {
+      if (lastError) return lastError;
+      attempts.push({ provider: provider.name, model: target.model, status: refused.status, error_type: refused.errorType, is_fallback: isFallback });
+      return refused;
+    }
+    const key = picked as RuntimeKey | undefined;
     if (!key && (provider.keys.length > 0 || !provider.adapter.keyOptional)) return lastError ?? noEligibleKey(provider, need);
     const upstream = upstreamTarget(provider, key, target.model, input);
     if (upstream instanceof GatewayError) {
@@ -198,13 +213,21 @@ async function attemptTarget(store: ProviderStore, input: DispatchInput, target:
       continue;
     }
     const options = { provider: provider.name, stream: input.stream, timeoutSeconds: network.default_request_timeout_in_seconds, signal: input.signal };
-    const reply = choices > 1 ? await exchangeChoices(provider.adapter, call.operation, upstream, sent, options, choices, format) : await exchange(provider.adapter, call.operation, upstream, sent, options);
-    if (reply instanceof GatewayError) return reply;
+    const finished = health.begin(provider, key?.id);
+    const reply = await exchangeOn(provider, call.operation, upstream, sent, options, choices, format).catch((error: unknown) => {
+      finished({ kind: "neutral" });
+      throw error;
+    });
+    if (reply instanceof GatewayError) {
+      finished({ kind: "neutral" });
+      return reply;
+    }
     const attempt: Attempt = { provider: provider.name, model: target.model, key: key?.id, is_fallback: isFallback };
     attempts.push(attempt);
     // Several choices joined are an OpenAI reply, whatever the upstream's format.
     const replyFormat = choices > 1 ? "openai" : format;
     const answered = reply.ok ? answeredReply(reply, call.operation, replyFormat, network.stream_idle_timeout_in_seconds) : undefined;
+    finished(answered ? { kind: "success" } : outcomeOf(reply.ok ? unreadableReply(provider.name, replyFormat) : reply.error, input.signal));
     if (answered) {
       if (call.operation !== operation) markLackingResponsesApi(provider, target.model);
       return { ...answered, target, format: replyFormat, operation: call.operation, keyId: key?.id, isFallback, attempts, clampedMaxTokens: call.clampedMaxTokens };
@@ -239,6 +262,17 @@ async function attemptTarget(store: ProviderStore, input: DispatchInput, target:
     retryKey = key;
     await sleep(retryDelayMs(retries++, network.retry_backoff_initial, network.retry_backoff_max), input.signal);
   }
+}
+
+function exchangeOn(provider: RuntimeProvider, operation: Operation, upstream: UpstreamTarget, sent: Record<string, unknown>, options: Parameters<typeof exchange>[4], choices: number, format: WireFormat) {
+  return choices > 1 ? exchangeChoices(provider.adapter, operation, upstream, sent, options, choices, format) : exchange(provider.adapter, operation, upstream, sent, options);
+}
+
+/** What a failed attempt says of the key: rate limits, 5xx, timeouts and connection errors count against it; the caller's own 4xx (or the caller leaving) do not. */
+function outcomeOf(error: GatewayError, signal: AbortSignal): AttemptOutcome {
+  if (signal.aborted) return { kind: "neutral" };
+  if (error.status === 429) return { kind: "failure", retryAfterMs: error.extra.retry_after_ms };
+  return error.status >= 500 || error.errorType === "provider_timeout" ? { kind: "failure" } : { kind: "neutral" };
 }
 
 /**
@@ -286,7 +320,8 @@ export async function prepareConnection(
   const need: KeyNeed = { model: target.model, anyModel: typeof input.body.call_id === "string" };
   const pinned = pinnedKeyOf(provider, input.pinnedKeyId, excluded);
   if (pinned && !keyMeets(pinned, need)) return unusablePin(pinned, target.model);
-  const key = pinned ?? pickKey(provider.keys, need, excluded);
+  const key = pinned ?? store.health.pick(provider, need, excluded);
+  if (key instanceof GatewayError) return key;
   if (!key && (provider.keys.length > 0 || !provider.adapter.keyOptional)) return noEligibleKey(provider, need);
   const upstream = upstreamTarget(provider, key, target.model, input);
   if (upstream instanceof GatewayError) return upstream;

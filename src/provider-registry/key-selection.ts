@@ -38,18 +38,17 @@ export function keyMeets(key: SelectableKey, need: KeyNeed): boolean {
   return need.anyModel ? key.enabled : keyAllowsModel(key, need.model);
 }
 
-/**
- * Weighted random choice among the keys that meet the need (a bare model name: allow that model).
- * Keys with weight 0 are chosen only when no eligible key has a positive weight, and then uniformly.
- */
-export function pickKey<K extends SelectableKey>(
-  keys: readonly K[],
-  need: string | KeyNeed,
-  excluded: ReadonlySet<string> = new Set(),
-  random: () => number = Math.random,
-): K | undefined {
+/** The keys that meet the need and are not excluded, in their configured order. */
+export function eligibleKeys<K extends SelectableKey>(keys: readonly K[], need: string | KeyNeed, excluded: ReadonlySet<string> = new Set()): K[] {
   const wanted = typeof need === "string" ? { model: need } : need;
-  const eligible = keys.filter((key) => !excluded.has(key.id) && keyMeets(key, wanted));
+  return keys.filter((key) => !excluded.has(key.id) && keyMeets(key, wanted));
+}
+
+/**
+ * Weighted random choice among `eligible`. Keys with weight 0 are chosen only when no eligible
+ * key has a positive weight, and then uniformly.
+ */
+export function pickWeighted<K extends SelectableKey>(eligible: readonly K[], random: () => number = Math.random): K | undefined {
   const weighted = eligible.filter((key) => key.weight > 0);
   if (weighted.length === 0) return eligible[Math.floor(random() * eligible.length)];
   // Drawn in shares of the largest weight: weights near Number.MAX_VALUE would sum to Infinity.
@@ -61,4 +60,14 @@ export function pickKey<K extends SelectableKey>(
     if (point < 0) return key;
   }
   return weighted[weighted.length - 1];
+}
+
+/** Weighted random choice among the keys that meet the need (a bare model name: allow that model). */
+export function pickKey<K extends SelectableKey>(
+  keys: readonly K[],
+  need: string | KeyNeed,
+  excluded: ReadonlySet<string> = new Set(),
+  random: () => number = Math.random,
+): K | undefined {
+  return pickWeighted(eligibleKeys(keys, need, excluded), random);
 }

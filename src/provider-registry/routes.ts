@@ -3,7 +3,7 @@ import { principalOf } from "../access";
 import { checkWrittenAddresses, mayReachPrivateNetwork, type OutboundReach } from "../outbound/reach";
 import { checkKeyHealth } from "./key-health";
 import { configuredModels } from "./model-listing";
-import { keyView, providerView, type RuntimeKey } from "./runtime";
+import { type HealthOf, keyView, providerView, type RuntimeKey } from "./runtime";
 import { ProviderCreateInput, ProviderKeyInput, ProviderUpdateInput } from "./schemas";
 import type { ProviderStore } from "./store";
 
@@ -49,10 +49,13 @@ const modelRoutes = (store: ProviderStore) =>
  * /api/providers: providers and their keys (spec 2.7, 4.8). Every key written through the API
  * is checked by listing the provider's models with it (spec 2.7 `status`, `description`).
  */
-export const providerRoutes = (store: ProviderStore, outbound: OutboundReach) =>
-  new Elysia({ name: "providers" }).use(modelRoutes(store)).group("/api/providers", (app) =>
+export const providerRoutes = (store: ProviderStore, outbound: OutboundReach) => {
+  const healthOf: HealthOf = (provider, keyId) => store.health.view(provider, keyId);
+  const viewOf = (name: string) => providerView(store.require(name), healthOf);
+  const keyOf = (provider: string, key: RuntimeKey) => keyView(key, healthOf(provider, key.id));
+  return new Elysia({ name: "providers" }).use(modelRoutes(store)).group("/api/providers", (app) =>
     app
-      .get("/", () => ({ providers: store.list().map(providerView) }))
+      .get("/", () => ({ providers: store.list().map((provider) => providerView(provider, healthOf)) }))
       .post(
         "/",
         async ({ body, set, request }) => {
@@ -60,17 +63,17 @@ export const providerRoutes = (store: ProviderStore, outbound: OutboundReach) =>
           await store.create(body.provider, body, reach);
           await checkKeys(store, body.provider);
           set.status = 201;
-          return providerView(store.require(body.provider));
+          return viewOf(body.provider);
         },
         { body: ProviderCreateInput },
       )
-      .get("/:provider", ({ params }) => providerView(store.require(params.provider)), { params: ProviderParams })
+      .get("/:provider", ({ params }) => viewOf(params.provider), { params: ProviderParams })
       .put(
         "/:provider",
         async ({ params, body, request }) => {
           await store.update(params.provider, body, await reachWritten(request, body, outbound));
           await checkKeys(store, params.provider);
-          return providerView(store.require(params.provider));
+          return viewOf(params.provider);
         },
         { params: ProviderParams, body: ProviderUpdateInput },
       )
@@ -82,24 +85,24 @@ export const providerRoutes = (store: ProviderStore, outbound: OutboundReach) =>
         },
         { params: ProviderParams },
       )
-      .get("/:provider/keys", ({ params }) => ({ keys: store.require(params.provider).keys.map(keyView) }), { params: ProviderParams })
+      .get("/:provider/keys", ({ params }) => ({ keys: store.require(params.provider).keys.map((key) => keyOf(params.provider, key)) }), { params: ProviderParams })
       .post(
         "/:provider/keys",
         async ({ params, body, set, request }) => {
           const key = await store.addKey(params.provider, body, await reachWritten(request, body, outbound));
           const [checked] = await checkKeys(store, params.provider, [key.id]);
           set.status = 201;
-          return keyView(checked!.key);
+          return keyOf(params.provider, checked!.key);
         },
         { params: ProviderParams, body: ProviderKeyInput },
       )
-      .get("/:provider/keys/:key_id", ({ params }) => keyView(store.requireKey(params.provider, params.key_id)), { params: KeyParams })
+      .get("/:provider/keys/:key_id", ({ params }) => keyOf(params.provider, store.requireKey(params.provider, params.key_id)), { params: KeyParams })
       .put(
         "/:provider/keys/:key_id",
         async ({ params, body, request }) => {
           await store.updateKey(params.provider, params.key_id, body, await reachWritten(request, body, outbound));
           const [checked] = await checkKeys(store, params.provider, [params.key_id]);
-          return keyView(checked!.key);
+          return keyOf(params.provider, checked!.key);
         },
         { params: KeyParams, body: ProviderKeyInput },
       )
@@ -116,8 +119,9 @@ export const providerRoutes = (store: ProviderStore, outbound: OutboundReach) =>
         async ({ params }) => {
           store.requireKey(params.provider, params.key_id);
           const [checked] = await checkKeys(store, params.provider, [params.key_id]);
-          return { ...keyView(checked!.key), reachable_models: checked!.models };
+          return { ...keyOf(params.provider, checked!.key), reachable_models: checked!.models };
         },
         { params: KeyParams },
       ),
   );
+};

@@ -122,8 +122,20 @@ export function toRuntimeKey(config: ProviderKeyInput & { id: string }, meta: { 
   };
 }
 
-/** A key as every response shows it: secrets redacted. */
-export const keyView = (key: RuntimeKey) => ({
+/** A key's circuit breaker and what this node measured of it, as responses show them. */
+export interface KeyHealthView {
+  state: string;
+  reopens_at?: string;
+  recent_failures: number;
+  latency_ms?: number;
+  in_flight: number;
+}
+
+/** Where a view finds a key's health (undefined: a keyless provider's own). */
+export type HealthOf = (provider: string, keyId: string | undefined) => KeyHealthView;
+
+/** A key as every response shows it: secrets redacted; with its breaker when `health` is given. */
+export const keyView = (key: RuntimeKey, health?: KeyHealthView) => ({
   ...redactKeySecrets(key.config),
   id: key.id,
   name: key.name,
@@ -132,11 +144,14 @@ export const keyView = (key: RuntimeKey) => ({
   config_hash: key.configHash,
   status: key.status,
   description: key.description,
+  health,
 });
 
-export const providerView = (provider: RuntimeProvider) => ({
+export const providerView = (provider: RuntimeProvider, healthOf?: HealthOf) => ({
   provider: provider.name,
-  keys: provider.keys.map(keyView),
+  keys: provider.keys.map((key) => keyView(key, healthOf?.(provider.name, key.id))),
+  /** A keyless provider's breaker is its own. */
+  health: provider.keys.length === 0 ? healthOf?.(provider.name, undefined) : undefined,
   network_config: provider.network,
   custom_provider_config: provider.customProviderConfig ?? undefined,
   created_at: provider.createdAt.toISOString(),

@@ -92,6 +92,22 @@ export const ProviderKeyInput = t.Object({
 }, ACCEPTS_READ_FIELDS);
 export type ProviderKeyInput = Static<typeof ProviderKeyInput>;
 
+/** How a provider's keys are watched and chosen: circuit breakers per key and the choice among keys. */
+export const HealthConfig = t.Object({
+  enabled: t.Optional(t.Boolean({ description: "Circuit breakers on this provider's keys (default true): a key that keeps failing is left out until its cooldown ends." })),
+  failure_threshold: t.Optional(t.Integer({ minimum: 1, maximum: 1000, description: "Failures in a row (429, 5xx, timeouts, connection errors; not the caller's 4xx) that open a key's breaker (default 5)." })),
+  window_seconds: t.Optional(t.Integer({ minimum: 1, description: "The failures must fall within this many seconds of each other (default 60)." })),
+  cooldown_seconds: t.Optional(t.Integer({ minimum: 1, description: "How long an open key is left out before a trial request (default 30); the provider's retry-after, when it sent one, instead." })),
+  max_cooldown_seconds: t.Optional(t.Integer({ minimum: 1, description: "Cap on the cooldown, which doubles each time a trial fails (default 600)." })),
+  trial_requests: t.Optional(t.Integer({ minimum: 1, maximum: 100, description: "Requests let through at once to a key whose cooldown ended, to decide whether it closes (default 1)." })),
+  strategy: t.Optional(
+    t.Union([t.Literal("weighted"), t.Literal("least_latency"), t.Literal("least_busy")], {
+      description: "How a key is chosen among those that may serve: `weighted` at random by weight (default), `least_latency` the fastest by recent time to first byte (the others still sampled now and then), `least_busy` the fewest requests in flight.",
+    }),
+  ),
+}, { description: "Health-aware routing: each key's circuit breaker (shared by every node) and how a key is chosen." });
+export type HealthConfig = Static<typeof HealthConfig>;
+
 export const NetworkConfig = t.Object({
   base_url: t.Optional(t.String({ format: "uri", description: "Where the provider's API is (default: the provider's own); any OpenAI-compatible server for a custom provider." })),
   extra_headers: t.Optional(t.Record(Str, Str, { description: "Headers sent with every request to the provider." })),
@@ -102,6 +118,7 @@ export const NetworkConfig = t.Object({
   max_retries: t.Optional(t.Integer({ minimum: 0, maximum: 10, description: "Retries of a 5xx or network error on the same key; a 429 moves to another key." })),
   retry_backoff_initial: t.Optional(t.Integer({ minimum: 0, description: "Milliseconds before the first retry; each further retry doubles it, jittered." })),
   retry_backoff_max: t.Optional(t.Integer({ minimum: 0, description: "Cap in milliseconds on one retry delay." })),
+  health: t.Optional(HealthConfig),
 });
 export type NetworkConfig = Static<typeof NetworkConfig>;
 

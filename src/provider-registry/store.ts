@@ -4,6 +4,7 @@ import type { Database } from "../db/client";
 import { providerKeys, providers } from "../db/schema";
 import { advancedUpdatedAt, LocalWrites } from "../db/table-changes";
 import { conflict, notFound } from "../http/errors";
+import type { KeyBreakers } from "./key-breakers";
 import { type KeyHealth, UNCHECKED } from "./key-health";
 import { keepRedactedSecrets } from "./key-secrets";
 import { normalizeKey, onlyKnownNetworkFields, resolveFamily, type RuntimeKey, type RuntimeProvider, toRuntimeKey } from "./runtime";
@@ -26,6 +27,8 @@ export class ProviderStore {
     private readonly secrets: SecretBox,
     private readonly readEnv: EnvReader,
     private readonly outbound: OutboundReach,
+    /** Every key's circuit breaker and measured latency: what key selection reads on each request. */
+    readonly health: KeyBreakers,
   ) {}
 
   /**

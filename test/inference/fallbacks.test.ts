@@ -11,7 +11,8 @@ let client: OpenAI;
 /** Three providers on one mock upstream, told apart by their key. */
 beforeAll(async () => {
   upstream = startMockOpenAI();
-  const provider = (key: string, max_retries = 0) => ({ keys: [{ id: key, value: `secret-${key}` }], network_config: { base_url: upstream.baseUrl, max_retries, retry_backoff_initial: 1 } });
+  // Each test's failures are its own: breakers, which remember failures across requests, are off (key-breakers.test.ts has them).
+  const provider = (key: string, max_retries = 0) => ({ keys: [{ id: key, value: `secret-${key}` }], network_config: { base_url: upstream.baseUrl, max_retries, retry_backoff_initial: 1, health: { enabled: false } } });
   gw = await startGateway({ providers: { openai: provider("primary", 1), mistral: provider("first-fallback"), groq: provider("second-fallback") } });
   client = new OpenAI({ baseURL: `${gw.url}/v1`, apiKey: "unused", maxRetries: 0 });
 });

@@ -5,12 +5,15 @@ import { expectGatewayError, postJson } from "../support/gateway-error";
 import { startGateway, type TestGateway } from "../support/gateway";
 import { type MockOpenAI, type RecordedRequest, startMockOpenAI } from "../support/mock-openai";
 
+/** What one request does on failure is tested here: a key opened by the failures of earlier tests would hide it (breakers: key-breakers.test.ts). */
+const NO_BREAKERS = { enabled: false };
+
 let upstream: MockOpenAI;
 let gw: TestGateway;
 
 beforeAll(async () => {
   upstream = startMockOpenAI();
-  gw = await startGateway({ providers: { openai: { network_config: { base_url: upstream.baseUrl } } } });
+  gw = await startGateway({ providers: { openai: { network_config: { base_url: upstream.baseUrl, health: NO_BREAKERS } } } });
 });
 afterEach(() => {
   upstream.faults.length = 0;
@@ -24,7 +27,7 @@ afterAll(async () => {
 type NetworkSettings = { max_retries?: number; retry_backoff_initial?: number; retry_backoff_max?: number; default_request_timeout_in_seconds?: number };
 
 async function configure(keyIds: string[], network: NetworkSettings = {}) {
-  const json = { network_config: { base_url: upstream.baseUrl, ...network }, keys: keyIds.map((id) => ({ id, value: `secret-${id}` })) };
+  const json = { network_config: { base_url: upstream.baseUrl, health: NO_BREAKERS, ...network }, keys: keyIds.map((id) => ({ id, value: `secret-${id}` })) };
   expect((await gw.admin("/api/providers/openai", { method: "PUT", json })).status).toBe(200);
 }
 
@@ -196,7 +199,7 @@ describe("transport failures", () => {
   test("an unreachable base_url is a 502, not a 500", async () => {
     const closed = startMockOpenAI();
     closed.stop();
-    expect((await gw.admin("/api/providers/openai", { method: "PUT", json: { network_config: { base_url: closed.baseUrl } } })).status).toBe(200);
+    expect((await gw.admin("/api/providers/openai", { method: "PUT", json: { network_config: { base_url: closed.baseUrl, health: NO_BREAKERS } } })).status).toBe(200);
     await expectGatewayError((await chat()).response, 502, { errorType: "provider_unreachable" });
   });
 });

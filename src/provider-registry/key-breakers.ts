@@ -1,0 +1,320 @@
+import { eq } from "drizzle-orm";
+import { type Actor, createActor, type Snapshot } from "xstate";
+import { type BreakerPolicy, type KeyBreakerInput, keyBreakerMachine, type KeyBreakerState } from "../../actors/key-breaker";
+import type { Clock } from "../../actors/runtime/clock";
+import type { ActorSnapshotStore } from "../../actors/runtime/snapshot-store";
+import type { Database } from "../db/client";
+import { FailureStreak } from "../db/failure-streak";
+import { actorSnapshots } from "../db/schema";
+import { CHANGE_CHECK_MS } from "../db/table-changes";
+import { GatewayError } from "../http/errors";
+import { eligibleKeys, type KeyNeed, pickWeighted } from "./key-selection";
+import type { RuntimeKey, RuntimeProvider } from "./runtime";
+import type { HealthConfig, NetworkConfig } from "./schemas";
+
+export const ACTOR_KIND = "key-breaker";
+
+export const HEALTH_DEFAULTS = {
+  enabled: true,
+  failure_threshold: 5,
+  window_seconds: 60,
+  cooldown_seconds: 30,
+  max_cooldown_seconds: 600,
+  trial_requests: 1,
+  strategy: "weighted",
+} as const satisfies HealthConfig;
+
+type EffectiveHealth = Required<HealthConfig>;
+
+// Read on every request; a provider's network settings are replaced, never changed in place.
+const effective = new WeakMap<NetworkConfig, { health: EffectiveHealth; policy: BreakerPolicy }>();
+
+/** A provider's `network_config.health` over the defaults, with the breaker policy it makes. */
+export function effectiveHealth(network: NetworkConfig) {
+  let settings = effective.get(network);
+  if (!settings) {
+    const health: EffectiveHealth = { ...HEALTH_DEFAULTS, ...network.health };
+    const policy: BreakerPolicy = {
+      failureThreshold: health.failure_threshold,
+      windowMs: health.window_seconds * 1000,
+      cooldownMs: health.cooldown_seconds * 1000,
+      maxCooldownMs: health.max_cooldown_seconds * 1000,
+    };
+    effective.set(network, (settings = { health, policy }));
+  }
+  return settings;
+}
+
+/** Provider names hold no `/`: the id stays unambiguous. A keyless provider has one breaker, its own. */
+const breakerIdOf = (provider: string, keyId: string | undefined) => (keyId === undefined ? provider : `${provider}/${keyId}`);
+
+/** What one node knows of a key between requests: only in memory. */
+interface KeyUsage {
+  inFlight: number;
+  /** Trials let through to a half-open breaker and not answered yet. */
+  trials: number;
+  /** Decaying average of the time to the reply's headers (a stream's first byte), in ms. */
+  latencyMs?: number;
+  /** The provider's choice count when this key was last chosen, so the least recently sampled is found. */
+  lastChosen: number;
+}
+
+interface Breaker {
+  actor: Actor<typeof keyBreakerMachine>;
+  /** The stored row as this node last wrote or read it. */
+  row?: string;
+  /** Writes of this breaker not landed yet: a row read meanwhile may be older than this node's state. */
+  writing: number;
+  /** Bumped on every local change, so a row read that a change overtook is not adopted. */
+  version: number;
+}
+
+/** How a finished attempt went, as far as the key's health is concerned. */
+export type AttemptOutcome = { kind: "success" } | { kind: "failure"; retryAfterMs?: number } | { kind: "neutral" };
+
+/** Share of the decaying latency average the newest sample takes. */
+const LATENCY_WEIGHT = 0.3;
+/** With `least_latency`, one choice in this many goes to the key sampled least recently, so a slower key's average stays current. */
+const SAMPLE_EVERY = 10;
+
+const STATE_VALUE: Record<KeyBreakerState, number> = { closed: 0, half_open: 1, open: 2 };
+
+/** The error of a target whose keys are all open: a fallback is tried at once, and without one the client is told when to come back. */
+export function keysOpen(provider: string, reopensAt: number, now: number): GatewayError {
+  const retryAfterMs = Math.max(1000, reopensAt - now);
+  const at = new Date(Math.max(reopensAt, now)).toISOString();
+  return new GatewayError({
+    status: 503,
+    errorType: "provider_keys_open",
+    message: `every key of provider '${provider}' that may serve this request is open after repeated failures; the first reopens at ${at}`,
+    extra: { retry_after_ms: retryAfterMs, reopens_at: at },
+  });
+}
+
+/**
+ * Every provider key's circuit breaker (a `key-breaker` actor per key that ever failed) and what
+ * this node measures of each key (requests in flight, latency). Requests read it all from memory;
+ * a breaker's change of state is written to the actor snapshot store off the request path, and
+ * changes other nodes wrote are read back every second.
+ */
+export class KeyBreakers {
+  private readonly breakers = new Map<string, Breaker>();
+  private readonly usage = new Map<string, KeyUsage>();
+  private readonly choices = new Map<string, number>();
+  private poller?: ReturnType<typeof setInterval>;
+  private polling?: Promise<void>;
+
+  constructor(
+    private readonly db: Database,
+    private readonly snapshots: ActorSnapshotStore,
+    private readonly clock: Clock,
+  ) {}
+
+  /** Restores the stored breakers (an open one stays open until its cooldown ends) and follows other nodes' changes from then on. */
+  async start(intervalMs = CHANGE_CHECK_MS): Promise<void> {
+    await this.readStored();
+    const failures = new FailureStreak("key breakers: reading other nodes' changes");
+    this.poller = setInterval(() => {
+      this.polling ??= this.readStored()
+        .then(() => failures.succeeded(), (error) => failures.failed(error))
+        .finally(() => (this.polling = undefined));
+    }, intervalMs);
+    this.poller.unref?.();
+  }
+
+  async stop(): Promise<void> {
+    clearInterval(this.poller);
+    await this.polling;
+    for (const breaker of this.breakers.values()) breaker.actor.stop();
+    this.breakers.clear();
+    // An open breaker's last write lands before the database closes: the next start keeps it open.
+    await this.snapshots.idle();
+  }
+
+  stateOf(provider: string, keyId: string | undefined): KeyBreakerState {
+    return (this.breakers.get(breakerIdOf(provider, keyId))?.actor.getSnapshot().value as KeyBreakerState | undefined) ?? "closed";
+  }
+
+  /** Whether a request may go to the key now: closed, or half-open with a trial to spare; always when the provider's breakers are off. */
+  admits(provider: RuntimeProvider, keyId: string | undefined): boolean {
+    const { health } = effectiveHealth(provider.network);
+    if (!health.enabled) return true;
+    const id = breakerIdOf(provider.name, keyId);
+    const state = this.stateOf(provider.name, keyId);
+    if (state === "closed") return true;
+    return state === "half_open" && (this.usage.get(id)?.trials ?? 0) < health.trial_requests;
+  }
+
+  /**
+   * The key a request goes to among those that meet its need, leaving out open keys (and
+   * half-open ones without a trial to spare), by the provider's strategy; a `provider_keys_open`
+   * error when breakers left out every key that could serve, undefined when none could anyway.
+   */
+  pick(provider: RuntimeProvider, need: KeyNeed, excluded: ReadonlySet<string>): RuntimeKey | GatewayError | undefined {
+    const eligible = eligibleKeys(provider.keys, need, excluded);
+    const admitted = eligible.filter((key) => this.admits(provider, key.id));
+    if (admitted.length === 0) return eligible.length === 0 ? undefined : this.allOpen(provider, eligible.map((key) => key.id));
+    const strategy = effectiveHealth(provider.network).health.strategy;
+    const key = strategy === "weighted" ? pickWeighted(admitted) : this.byStrategy(provider.name, strategy, admitted);
+    if (key) this.usageOf(breakerIdOf(provider.name, key.id)).lastChosen = this.countChoice(provider.name);
+    return key;
+  }
+
+  /** For a keyless provider: undefined when its breaker lets the request through, else why not. */
+  refusesKeyless(provider: RuntimeProvider): GatewayError | undefined {
+    return this.admits(provider, undefined) ? undefined : this.allOpen(provider, [undefined]);
+  }
+
+  /** Marks an attempt under way on the key; the returned function, called once it is answered, records how it went. */
+  begin(provider: RuntimeProvider, keyId: string | undefined): (outcome: AttemptOutcome) => void {
+    const id = breakerIdOf(provider.name, keyId);
+    const usage = this.usageOf(id);
+    const trial = this.stateOf(provider.name, keyId) === "half_open";
+    usage.inFlight++;
+    if (trial) usage.trials++;
+    const started = performance.now();
+    return (outcome) => {
+      usage.inFlight--;
+      if (trial) usage.trials--;
+      if (outcome.kind === "neutral") return;
+      if (outcome.kind === "success") {
+        const sample = performance.now() - started;
+        usage.latencyMs = usage.latencyMs === undefined ? sample : usage.latencyMs + LATENCY_WEIGHT * (sample - usage.latencyMs);
+      }
+      this.record(provider, keyId, outcome);
+    };
+  }
+
+  /** What GET /api/providers shows of a key's health. */
+  view(provider: string, keyId: string | undefined) {
+    const id = breakerIdOf(provider, keyId);
+    const context = this.breakers.get(id)?.actor.getSnapshot().context;
+    const usage = this.usage.get(id);
+    const state = this.stateOf(provider, keyId);
+    return {
+      state,
+      reopens_at: state !== "closed" && context?.reopensAt !== undefined ? new Date(context.reopensAt).toISOString() : undefined,
+      recent_failures: context?.failures.length ?? 0,
+      latency_ms: usage?.latencyMs === undefined ? undefined : Math.round(usage.latencyMs),
+      in_flight: usage?.inFlight ?? 0,
+    };
+  }
+
+  /** `gateway_key_breaker_state` samples: 0 closed, 1 half-open, 2 open, per key of every provider. */
+  metricSamples(providers: readonly RuntimeProvider[]) {
+    return providers.flatMap((provider) =>
+      (provider.keys.length > 0 ? provider.keys.map((key) => key.id) : [undefined]).map((keyId) => ({
+        labels: { provider: provider.name, key: keyId ?? "" },
+        value: STATE_VALUE[this.stateOf(provider.name, keyId)],
+      })),
+    );
+  }
+
+  private byStrategy(provider: string, strategy: "least_latency" | "least_busy", keys: readonly RuntimeKey[]): RuntimeKey | undefined {
+    const candidates = keys.some((key) => key.weight > 0) ? keys.filter((key) => key.weight > 0) : keys;
+    const usageOf = (key: RuntimeKey) => this.usage.get(breakerIdOf(provider, key.id));
+    if (strategy === "least_busy") {
+      const fewest = Math.min(...candidates.map((key) => usageOf(key)?.inFlight ?? 0));
+      return pickWeighted(candidates.filter((key) => (usageOf(key)?.inFlight ?? 0) === fewest));
+    }
+    const unmeasured = candidates.filter((key) => usageOf(key)?.latencyMs === undefined);
+    if (unmeasured.length > 0) return pickWeighted(unmeasured);
+    if (((this.choices.get(provider) ?? 0) + 1) % SAMPLE_EVERY === 0) return minBy(candidates, (key) => usageOf(key)?.lastChosen ?? 0);
+    return minBy(candidates, (key) => usageOf(key)!.latencyMs!);
+  }
+
+  private countChoice(provider: string): number {
+    const count = (this.choices.get(provider) ?? 0) + 1;
+    this.choices.set(provider, count);
+    return count;
+  }
+
+  private allOpen(provider: RuntimeProvider, keyIds: ReadonlyArray<string | undefined>): GatewayError {
+    const now = this.clock.now();
+    const reopens = keyIds.map((keyId) => this.breakers.get(breakerIdOf(provider.name, keyId))?.actor.getSnapshot().context.reopensAt ?? now);
+    return keysOpen(provider.name, Math.min(...reopens), now);
+  }
+
+  private usageOf(id: string): KeyUsage {
+    let usage = this.usage.get(id);
+    if (!usage) this.usage.set(id, (usage = { inFlight: 0, trials: 0, lastChosen: 0 }));
+    return usage;
+  }
+
+  private record(provider: RuntimeProvider, keyId: string | undefined, outcome: Exclude<AttemptOutcome, { kind: "neutral" }>): void {
+    const { health, policy } = effectiveHealth(provider.network);
+    if (!health.enabled) return;
+    const id = breakerIdOf(provider.name, keyId);
+    const at = this.clock.now();
+    // A key that never failed needs no actor: it is closed.
+    if (outcome.kind === "success" && !this.breakers.has(id)) return;
+    const breaker = this.breakers.get(id) ?? this.run(id, createActor(keyBreakerMachine, { input: { provider: provider.name, keyId, at }, clock: this.clock }));
+    breaker.actor.send(outcome.kind === "success" ? { type: "success", at } : { type: "failure", at, policy, retryAfterMs: outcome.retryAfterMs });
+  }
+
+  /** Starts the actor; each change of its state (not each failure counted) is written, off the request path. */
+  private run(id: string, actor: Actor<typeof keyBreakerMachine>, row?: string): Breaker {
+    const breaker: Breaker = { actor, row, writing: 0, version: 0 };
+    this.breakers.get(id)?.actor.stop();
+    this.breakers.set(id, breaker);
+    let state = actor.getSnapshot().value;
+    let reopensAt = actor.getSnapshot().context.reopensAt;
+    actor.subscribe((snapshot) => {
+      if (this.breakers.get(id) !== breaker || (snapshot.value === state && snapshot.context.reopensAt === reopensAt)) return;
+      if (snapshot.value === "open" && state !== "open") {
+        const { provider, keyId } = snapshot.context;
+        console.warn(`key breaker: ${keyId === undefined ? `provider '${provider}'` : `key '${keyId}' of provider '${provider}'`} opened after repeated failures; left out until ${new Date(snapshot.context.reopensAt!).toISOString()}`);
+      }
+      state = snapshot.value;
+      reopensAt = snapshot.context.reopensAt;
+      this.write(id, breaker);
+    });
+    actor.start();
+    return breaker;
+  }
+
+  private write(id: string, breaker: Breaker): void {
+    const snapshot = breaker.actor.getSnapshot();
+    const persisted = breaker.actor.getPersistedSnapshot();
+    breaker.row = JSON.stringify(persisted);
+    breaker.version++;
+    breaker.writing++;
+    this.snapshots
+      .commit([this.snapshots.saveUnleased(ACTOR_KIND, id, snapshot.value, persisted, new Date(this.clock.now()))], { retry: true })
+      .catch((error) => console.error(`key breaker ${id}: writing its state failed`, error))
+      .finally(() => breaker.writing--);
+  }
+
+  /** Takes every stored breaker whose row differs from what this node last wrote or read: another node changed it, or this node just started. */
+  private async readStored(): Promise<void> {
+    const versions = new Map([...this.breakers].map(([id, breaker]) => [id, breaker.version]));
+    const rows = await this.db.select({ id: actorSnapshots.id, snapshot: actorSnapshots.snapshot }).from(actorSnapshots).where(eq(actorSnapshots.kind, ACTOR_KIND));
+    for (const { id, snapshot } of rows) {
+      const row = JSON.stringify(snapshot);
+      const current = this.breakers.get(id);
+      if (current && (current.row === row || current.writing > 0 || current.version !== versions.get(id))) continue;
+      try {
+        const restored = snapshot as Snapshot<unknown> & { context: KeyBreakerInput };
+        // The input only starts a new breaker; a restored one keeps its context.
+        const input = { provider: restored.context.provider, keyId: restored.context.keyId, at: this.clock.now() };
+        const actor = createActor(keyBreakerMachine, { snapshot: restored, input, clock: this.clock });
+        const breaker = this.run(id, actor, row);
+        // Told the time, an open breaker re-arms its cooldown for what is left of it; what follows is this node's own.
+        actor.send({ type: "rehydrated", at: this.clock.now() });
+        breaker.row = row;
+      } catch (error) {
+        console.error(`key breaker ${id} could not be restored`, error);
+      }
+    }
+  }
+}
+
+function minBy<T>(items: readonly T[], score: (item: T) => number): T | undefined {
+  let best: T | undefined;
+  let bestScore = Infinity;
+  for (const item of items) {
+    const value = score(item);
+    if (value < bestScore) [best, bestScore] = [item, value];
+  }
+  return best;
+}
