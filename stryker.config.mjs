@@ -12,7 +12,8 @@ if (!module) throw new Error(`MUTATION_MODULE must name one of: ${Object.keys(MO
 export default {
   testRunner: "command",
   // Each mutant runs only the covering test files, in a fresh Bun process (the command runner cannot tell tests apart).
-  commandRunner: { command: `npx bun test --timeout 20000 ${module.tests.join(" ")}` },
+  // --bail: a killed mutant stops at its first failing test.
+  commandRunner: { command: `npx bun test --bail --timeout 20000 ${module.tests.join(" ")}` },
   coverageAnalysis: "off",
   mutate: module.mutate,
   // The machine is shared and the tests start servers: one mutant at a time.

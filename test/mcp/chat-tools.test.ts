@@ -66,6 +66,13 @@ describe("chat requests get the allowed MCP tools", () => {
     expect(model.requests.at(-1)!.tools).toBeUndefined();
   });
 
+  test("the lists may have spaces around their commas, as headers usually do", async () => {
+    await ask("hello", { headers: { "x-gw-mcp-include-clients": "weather, maths" } });
+    expect(toolNames(model.requests.at(-1))).toEqual(["maths-add", "weather-fail", "weather-get_weather"]);
+    await ask("hello", { headers: { "x-gw-mcp-include-tools": " weather-get_weather , maths-* " } });
+    expect(toolNames(model.requests.at(-1))).toEqual(["maths-add", "weather-get_weather"]);
+  });
+
   test("a virtual key's mcp_configs decide which tools its requests get", async () => {
     const key = await createVirtualKey(gw, "maths-only", { mcp_configs: [{ mcp_client_name: "maths", tools_to_execute: ["*"] }] });
     await ask("hello", { headers: { "x-gw-vk": key.value } });
