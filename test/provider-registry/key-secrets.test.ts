@@ -157,11 +157,13 @@ describe("what a redacted secret shows", () => {
     return body.value as string;
   };
 
-  test("the last four characters of a secret of 16 or more, nothing of a shorter one, an env reference as written", async () => {
+  test("the last four characters of a secret of 16 or more, nothing of a shorter one, an env reference or no value as written", async () => {
     expect(await shown("sixteen", "sk-sixteen-12345")).toBe("****2345");
     expect(await shown("fifteen", "sk-fifteen-1234")).toBe("****");
     expect(await shown("long", SECRETS.value)).toBe("****1111");
     expect(await shown("from-env", "env.OPENAI_API_KEY")).toBe("env.OPENAI_API_KEY");
+    // An empty value (a keyless local model server) shows as empty, not as a set secret.
+    expect(await shown("empty", "")).toBe("");
   });
 
   test("each per-cloud secret is redacted the same way", async () => {
