@@ -7,7 +7,7 @@
 export const MODULES = {
   "limits-periods": {
     mutate: ["src/governance/limits/periods.ts"],
-    tests: ["test/governance/calendar-windows.test.ts", "test/governance/budgets-and-rate-limits.test.ts"],
+    tests: ["test/governance/calendar-windows.test.ts", "test/governance/entities-api.test.ts", "test/governance/budgets-and-rate-limits.test.ts"],
   },
   "routing-selection": {
     mutate: ["src/governance/routing/select-targets.ts", "src/governance/routing/weighted-choice.ts", "src/governance/routing/first-matching-rule.ts"],
