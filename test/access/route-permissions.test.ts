@@ -152,6 +152,31 @@ describe("every route of the permission table, by an API key (enterprise)", () =
     }
   });
 
+  test("the permission table also answers HEAD (as GET) and paths with a trailing slash", async () => {
+    const { withoutIt, onlyIt } = await keysFor("ModelProvider:View");
+    await expectGatewayError(await call(gw, "/api/providers/", { headers: bearer(withoutIt) }), 403, { errorType: "policy_permission_denied" });
+    for (const init of [{ path: "/api/providers/", method: "GET" }, { path: "/api/providers", method: "HEAD" }]) {
+      const response = await call(gw, init.path, { method: init.method, headers: bearer(onlyIt) });
+      expect({ ...init, status: response.status }).toEqual({ ...init, status: 200 });
+    }
+    // A collection's POST with a trailing slash is the collection's, not an undeclared item route.
+    const creator = (await keysFor("VirtualKeys:Create")).onlyIt;
+    const created = await call(gw, "/api/governance/virtual-keys/", { method: "POST", headers: bearer(creator), json: { name: "trailing-slash" } });
+    expect(await created.text()).not.toContain("policy_permission_denied");
+  });
+
+  test("a route the table does not declare is refused to a key holding every permission, not to the local admin", async () => {
+    const everything = await createApiKey(gw, "every permission, undeclared route", allPermissions);
+    await expectGatewayError(await call(gw, "/api/undeclared/thing", { headers: bearer(everything) }), 403, { errorType: "policy_permission_denied" });
+    await expectGatewayError(await gw.admin("/api/undeclared/thing"), 404, { errorType: "caller_route_not_found" });
+  });
+
+  test("the local admin passes a local-admin route", async () => {
+    const response = await gw.admin("/api/config/auth", { method: "PUT", json: {} });
+    expect(response.status).not.toBe(401);
+    expect(await response.text()).not.toContain("policy_");
+  });
+
   test("routes that check a credential of their own ask for that one, not a management login", async () => {
     await expectGatewayError(await call(gw, "/api/governance/virtual-keys/quota"), 401, { errorType: "caller_virtual_key_required" });
     await expectGatewayError(await call(gw, "/api/mcp/per-user-headers/flows/no-such-flow", { method: "PUT", json: {} }), 401, {
@@ -174,4 +199,22 @@ describe("every route of the permission table, by an API key (enterprise)", () =
       expect(text).not.toContain("caller_unauthenticated");
     });
   }
+});
+
+describe("enterprise routes on OSS", () => {
+  test("answer 404 naming the feature that needs the enterprise edition", async () => {
+    const oss = await startGateway({ edition: "oss" });
+    try {
+      for (const [path, feature] of [
+        ["/api/api-keys", "Management API keys"],
+        ["/api/governance/rbac/roles", "Role-based access control"],
+        ["/api/governance/audit-logs", "Audit logs"],
+      ]) {
+        const refused = await expectGatewayError(await oss.admin(path), 404, { errorType: "caller_enterprise_feature" });
+        expect(refused.error.message).toBe(`${feature} require the enterprise edition`);
+      }
+    } finally {
+      await oss.close();
+    }
+  });
 });
