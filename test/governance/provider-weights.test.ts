@@ -34,6 +34,9 @@ beforeAll(async () => {
       groq: openAIProvider(upstream, [{ id: "g1" }]),
       xai: openAIProvider(upstream, [{ id: "x1" }]),
       cerebras: openAIProvider(upstream, [{ id: "c1" }]),
+      // A local server needs no key; a hosted provider without keys cannot serve anything.
+      vllm: { keys: [], network_config: { base_url: upstream.baseUrl } },
+      perplexity: { keys: [], network_config: { base_url: upstream.baseUrl } },
     },
   });
 });
@@ -138,5 +141,15 @@ describe("which provider a bare model goes to", () => {
   test("when none of the key's providers serves the bare model, the key's policy refuses it: 403 on model", async () => {
     const key = await createVirtualKey(gw, { name: "serves-nothing", provider_configs: [{ provider: "openai", allowed_models: ["gpt-4o"] }] });
     await expectGatewayError(await chat(gw, key.value, { model: "gpt-4o-mini" }), 403, { param: "model", errorType: "policy_model_not_allowed" });
+  });
+
+  test("a local server without keys serves a bare model; a hosted provider without keys does not", async () => {
+    const key = await createVirtualKey(gw, { name: "local-and-keyless", provider_configs: [{ provider: "vllm", weight: 1 }, { provider: "perplexity", weight: 100 }] });
+    expect(await providersDrawn(key.value, 5, { model: "llama-3.1-8b" })).toEqual({ vllm: 5 });
+  });
+
+  test("a client's fallback that names no provider is a 400 on that fallback", async () => {
+    const key = await createVirtualKey(gw, { name: "bad-fallback", provider_configs: WEIGHTS });
+    await expectGatewayError(await chat(gw, key.value, { model: "gpt-4o-mini", fallbacks: ["groq/llama-3.1-8b", "nowhere/model-x"] }), 400, { param: "fallbacks[1]" });
   });
 });
