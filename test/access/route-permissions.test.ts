@@ -209,7 +209,7 @@ describe("enterprise routes on OSS", () => {
         ["/api/api-keys", "Management API keys"],
         ["/api/governance/rbac/roles", "Role-based access control"],
         ["/api/governance/audit-logs", "Audit logs"],
-      ]) {
+      ] as const) {
         const refused = await expectGatewayError(await oss.admin(path), 404, { errorType: "caller_enterprise_feature" });
         expect(refused.error.message).toBe(`${feature} require the enterprise edition`);
       }

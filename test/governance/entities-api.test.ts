@@ -99,7 +99,7 @@ describe("budgets and rate limits are validated when written", () => {
     // The century is 100 years of 366 days: 1180 months of 31 days fit, 1181 do not; 101Y does not.
     const longest = await created(gw, "/api/governance/virtual-keys", { name: "longest-months", budgets: [{ max_limit: 1, reset_duration: "1180M" }] });
     expect(longest.virtual_key.budgets[0].reset_duration).toBe("1180M");
-    for (const [name, reset_duration] of [["too-many-months", "1181M"], ["past-a-century", "101Y"], ["too-many-weeks", "5229w"]]) {
+    for (const [name, reset_duration] of [["too-many-months", "1181M"], ["past-a-century", "101Y"], ["too-many-weeks", "5229w"]] as const) {
       const refused = await expectGatewayError(await gw.admin("/api/governance/virtual-keys", { method: "POST", json: { name, budgets: [{ max_limit: 1, reset_duration }] } }), 400, { param: "budgets[0].reset_duration" });
       expect(refused.error.message).toContain(reset_duration);
     }
