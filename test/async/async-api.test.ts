@@ -161,6 +161,8 @@ describe("404 when unknown, expired or owned by another virtual key", () => {
     clock.increment(100_000);
     held.release();
     const done = await finishedJob(gw, "chat/completions", job.id);
+    // It started at once (a worker was free) and ran until the upstream answered.
+    expect(Date.parse(done.started_at!)).toBe(Date.parse(done.created_at));
     expect(Date.parse(done.completed_at!) - Date.parse(done.created_at)).toBe(100_000);
     expect(Date.parse(done.expires_at) - Date.parse(done.completed_at!)).toBe(120_000);
     // The expiry timer, whatever its delay (counted from submission it would be 20 s): shorter than the hour the other jobs here keep theirs.
