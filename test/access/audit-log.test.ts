@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { createClient } from "@libsql/client";
 import { expectGatewayError } from "../support/gateway-error";
 import { startGateway, type TestGateway } from "../support/gateway";
-import { ADMIN, AUTH_CONFIG, bearer, call, createApiKey, json } from "./access-client";
+import { ADMIN, AUTH_CONFIG, bearer, call, createApiKey, json, login } from "./access-client";
 
 interface AuditEvent {
   id: string;
@@ -98,6 +98,16 @@ describe("every login is recorded, success and failure", () => {
     expect(successes[0]).toMatchObject({ initiator: { type: "admin", id: ADMIN.username }, outcome: "success" });
     expect(JSON.stringify([...failures, ...successes])).not.toContain(WRONG_PASSWORD);
     expect(JSON.stringify(successes)).not.toContain(ADMIN.password);
+  });
+});
+
+describe("writes outside the permission table are recorded under their own action", () => {
+  test("a logout and a change of the admin account", async () => {
+    const session = await login(gw, ADMIN.username, ADMIN.password);
+    expect((await call(gw, "/api/session/logout", { method: "POST", headers: bearer(session) })).status).toBeLessThan(300);
+    expect((await audit("?action=Session:Logout")).audit_logs[0]).toMatchObject({ action: "Session:Logout", initiator: { id: ADMIN.username } });
+    await gw.admin("/api/config/auth", { method: "PUT", json: { admin_username: ADMIN.username, admin_password: ADMIN.password } });
+    expect((await audit("?action=Config:UpdateAuth")).audit_logs[0]).toMatchObject({ action: "Config:UpdateAuth", method: "PUT", path: "/api/config/auth" });
   });
 });
 

@@ -155,6 +155,27 @@ describe("404 when unknown, expired or owned by another virtual key", () => {
     clock.increment(1_000);
     await expectGatewayError(await pollJob(gw, "chat/completions", job.id), 404);
   });
+
+  test("the ttl counts from completion: a job that ran for most of its ttl keeps its result the whole ttl after finishing", async () => {
+    const held = holdUpstream();
+    const job = await submittedJob(gw, "chat/completions", chat("slow and short-lived"), { "x-gw-async-job-result-ttl": "120" });
+    await held.arrived;
+    clock.increment(100_000);
+    held.release();
+    const done = await finishedJob(gw, "chat/completions", job.id);
+    // It started at once (a worker was free) and ran until the upstream answered.
+    expect(Date.parse(done.started_at!)).toBe(Date.parse(done.created_at));
+    expect(Date.parse(done.completed_at!) - Date.parse(done.created_at)).toBe(100_000);
+    expect(Date.parse(done.expires_at) - Date.parse(done.completed_at!)).toBe(120_000);
+    // The expiry timer, whatever its delay (counted from submission it would be 20 s): shorter than the hour the other jobs here keep theirs.
+    await clock.timerSet((delay) => delay > 0 && delay < 3600_000);
+    clock.increment(20_000);
+    expect((await pollJob(gw, "chat/completions", job.id)).status).toBe(200);
+    clock.increment(99_000);
+    expect((await pollJob(gw, "chat/completions", job.id)).status).toBe(200);
+    clock.increment(1_000);
+    await expectGatewayError(await pollJob(gw, "chat/completions", job.id), 404);
+  });
 });
 
 describe("x-gw-async on /v1", () => {

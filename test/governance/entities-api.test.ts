@@ -96,6 +96,13 @@ describe("budgets and rate limits are validated when written", () => {
     await expectGatewayError(await gw.admin("/api/governance/virtual-keys", { method: "POST", json: { name: "eternal", budgets: [{ max_limit: 1, reset_duration: "300000Y" }] } }), 400, { param: "budgets[0].reset_duration" });
     const eternalLimit = { name: "eternal-limit", rate_limit: { token_max_limit: 5, token_reset_duration: "99999999999999999999Y" } };
     await expectGatewayError(await gw.admin("/api/governance/virtual-keys", { method: "POST", json: eternalLimit }), 400, { param: "rate_limit.token_reset_duration" });
+    // The century is 100 years of 366 days: 1180 months of 31 days fit, 1181 do not; 101Y does not.
+    const longest = await created(gw, "/api/governance/virtual-keys", { name: "longest-months", budgets: [{ max_limit: 1, reset_duration: "1180M" }] });
+    expect(longest.virtual_key.budgets[0].reset_duration).toBe("1180M");
+    for (const [name, reset_duration] of [["too-many-months", "1181M"], ["past-a-century", "101Y"], ["too-many-weeks", "5229w"]] as const) {
+      const refused = await expectGatewayError(await gw.admin("/api/governance/virtual-keys", { method: "POST", json: { name, budgets: [{ max_limit: 1, reset_duration }] } }), 400, { param: "budgets[0].reset_duration" });
+      expect(refused.error.message).toContain(reset_duration);
+    }
     // Budgets of other keys stay readable.
     expect((await gw.admin("/api/governance/budgets")).status).toBe(200);
   });

@@ -138,6 +138,18 @@ describe("targets, weights, keys and fallbacks", () => {
     for (let call = 0; call < 5; call++) expect(await routedTo(await chat(gw, undefined, {}, inCase("weights")))).toBe("groq/always");
   });
 
+  test("targets are drawn by weight: 300 draws at 3:1 land within five standard deviations of 225:75", async () => {
+    await createRule({ name: "three-to-one", cel_expression: forCase("three-to-one"), targets: [{ provider: "openai", model: "mostly", weight: 3 }, { provider: "groq", model: "sometimes", weight: 1 }] });
+    const drawn: Record<string, number> = {};
+    for (let call = 0; call < 300; call++) {
+      const target = await routedTo(await chat(gw, undefined, {}, inCase("three-to-one")));
+      drawn[target] = (drawn[target] ?? 0) + 1;
+    }
+    const spread = 5 * Math.sqrt(300 * 0.75 * 0.25);
+    expect(Math.abs((drawn["openai/mostly"] ?? 0) - 225)).toBeLessThan(spread);
+    expect(Math.abs((drawn["groq/sometimes"] ?? 0) - 75)).toBeLessThan(spread);
+  });
+
   test("the rule's fallbacks are tried when its target fails", async () => {
     await createRule({ name: "with-fallback", cel_expression: forCase("fallback"), targets: [{ provider: "openai", model: "flaky" }], fallbacks: ["groq/steady"] });
     upstream.faults.push({ kind: "status", status: 400, message: "flaky refuses" });

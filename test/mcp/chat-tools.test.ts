@@ -66,11 +66,32 @@ describe("chat requests get the allowed MCP tools", () => {
     expect(model.requests.at(-1)!.tools).toBeUndefined();
   });
 
+  test("the lists may have spaces around their commas, as headers usually do", async () => {
+    await ask("hello", { headers: { "x-gw-mcp-include-clients": "weather, maths" } });
+    expect(toolNames(model.requests.at(-1))).toEqual(["maths-add", "weather-fail", "weather-get_weather"]);
+    await ask("hello", { headers: { "x-gw-mcp-include-tools": " weather-get_weather , maths-* " } });
+    expect(toolNames(model.requests.at(-1))).toEqual(["maths-add", "weather-get_weather"]);
+  });
+
   test("a virtual key's mcp_configs decide which tools its requests get", async () => {
     const key = await createVirtualKey(gw, "maths-only", { mcp_configs: [{ mcp_client_name: "maths", tools_to_execute: ["*"] }] });
     await ask("hello", { headers: { "x-gw-vk": key.value } });
     expect(toolNames(model.requests.at(-1))).toEqual(["maths-add"]);
   });
+
+  for (const [label, mathsConfig] of [
+    ["without tools_to_execute", { mcp_client_name: "maths" }],
+    ["with an empty tools_to_execute", { mcp_client_name: "maths", tools_to_execute: [] }],
+  ] as const) {
+    test(`an mcp_configs entry ${label} injects none of that client's tools`, async () => {
+      const alongside = await createVirtualKey(gw, `no-maths ${label}`, { mcp_configs: [mathsConfig, { mcp_client_name: "weather", tools_to_execute: ["get_weather"] }] });
+      await ask("hello", { headers: { "x-gw-vk": alongside.value } });
+      expect(toolNames(model.requests.at(-1))).toEqual(["weather-get_weather"]);
+      const alone = await createVirtualKey(gw, `nothing ${label}`, { mcp_configs: [mathsConfig] });
+      await ask("hello", { headers: { "x-gw-vk": alone.value } });
+      expect(model.requests.at(-1)!.tools).toBeUndefined();
+    });
+  }
 });
 
 describe("chat requests in Anthropic's format", () => {

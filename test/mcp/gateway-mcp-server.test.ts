@@ -64,6 +64,22 @@ describe("POST /mcp: the gateway as an MCP server", () => {
     expect(logs.logs).toEqual([expect.objectContaining({ tool_name: "add", source: "mcp_server" })]);
   });
 
+  for (const [label, weatherConfig] of [
+    ["without tools_to_execute", { mcp_client_name: "weather" }],
+    ["with an empty tools_to_execute", { mcp_client_name: "weather", tools_to_execute: [] }],
+  ] as const) {
+    test(`a virtual key's mcp_configs entry ${label} gives none of that client's tools`, async () => {
+      const key = await createVirtualKey(gw, `mcp-no-weather ${label}`, { mcp_configs: [weatherConfig, { mcp_client_name: "local", tools_to_execute: ["*"] }] });
+      const client = await connect({ authorization: `Bearer ${key.value}` });
+      expect((await client.listTools()).tools.map((tool) => tool.name)).toEqual(["local-process_id"]);
+      const calls = weather.calls.length;
+      await expect(client.callTool({ name: "weather-add", arguments: { a: 1, b: 2 } })).rejects.toThrow(/not allowed/);
+      await expect(client.callTool({ name: "weather-get_weather", arguments: { city: "Lima" } })).rejects.toThrow(/not allowed/);
+      expect(weather.calls.length).toBe(calls);
+      expect(Number(textOf(await client.callTool({ name: "local-process_id", arguments: {} })))).toBeGreaterThan(0);
+    });
+  }
+
   test("an invalid virtual key is refused before any MCP exchange", async () => {
     const response = await fetch(`${gw.url}/mcp`, {
       method: "POST",

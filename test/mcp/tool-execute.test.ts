@@ -70,6 +70,15 @@ describe("virtual keys on /v1/mcp/tool/execute", () => {
     await expectGatewayError(await executeTool(gw, "weather-fail", {}, asKey), 403);
   });
 
+  test("an mcp_configs entry without tools_to_execute, or with an empty one, may call none of that client's tools", async () => {
+    for (const weatherConfig of [{ mcp_client_name: "weather" }, { mcp_client_name: "weather", tools_to_execute: [] }]) {
+      const key = await createVirtualKey(gw, `no-weather ${weatherConfig.tools_to_execute ? "empty" : "omitted"}`, { mcp_configs: [weatherConfig, { mcp_client_name: "maths", tools_to_execute: ["add"] }] });
+      const asKey = { authorization: `Bearer ${key.value}` };
+      await expectGatewayError(await executeTool(gw, "weather-get_weather", { city: "Oslo" }, asKey), 403);
+      expect(await toolContent(await executeTool(gw, "maths-add", { a: 2, b: 3 }, asKey))).toBe("5");
+    }
+  });
+
   test("with enforce_auth_on_inference a virtual key is required", async () => {
     const strict = await startMcpGateway({ enforce_auth_on_inference: true });
     try {

@@ -1,5 +1,5 @@
 import type { TestGateway } from "./gateway";
-import type { WebhookReceiver } from "./webhook-receiver";
+import { SIGNATURE_REFUSED, type WebhookReceiver } from "./webhook-receiver";
 
 export interface EndpointBody {
   id: string;
@@ -66,11 +66,16 @@ export async function deliveriesOf(gw: TestGateway, query = ""): Promise<Deliver
   return (await (await gw.admin(`/api/webhooks/deliveries${query}`)).json()) as DeliveryList;
 }
 
-/** Polls the history (as the dashboard would) until `accept` holds. */
+/**
+ * Polls the history (as the dashboard would) until `accept` holds; fails at once when the
+ * receiver refused a listed delivery's signature, which no amount of waiting mends.
+ */
 export async function historyUntil(gw: TestGateway, query: string, accept: (list: DeliveryList) => boolean): Promise<DeliveryList> {
   for (;;) {
     const list = await deliveriesOf(gw, query);
     if (accept(list)) return list;
+    const refused = list.deliveries.find((delivery) => delivery.attempts.some((attempt) => attempt.status_code === 401 && attempt.response_excerpt === SIGNATURE_REFUSED));
+    if (refused) throw new Error(`the webhook receiver refused the signature of delivery ${refused.id} (${refused.event})`);
     await Bun.sleep(5);
   }
 }

@@ -18,16 +18,24 @@ export interface WebhookReceiver {
   /** Signing secrets by path: every delivery to a path is verified with `standardwebhooks`. */
   secrets: Map<string, string>;
   received: ReceivedDelivery[];
-  /** Deliveries whose signature did not verify (answered 401). */
+  /**
+   * Deliveries whose signature did not verify (answered 401). Each one fails the waits for
+   * arrivals at once, pending or next, instead of leaving them to time out.
+   */
   rejected: Array<{ path: string; reason: string }>;
+  /** For a test that provokes a refusal on purpose: returns the refusals not yet reported, so they fail no wait. */
+  takeRejections(): Array<{ path: string; reason: string }>;
   /** Answers for the next deliveries, in order; 200 when empty. */
   replies: Reply[];
   inFlight: number;
   maxInFlight: number;
-  /** Resolves when the receiver has received `count` deliveries in all. */
+  /** Resolves when the receiver has received `count` deliveries in all; rejects on a refused signature. */
   arrivals(count: number): Promise<ReceivedDelivery[]>;
   stop(): void;
 }
+
+/** What the receiver answers (with 401) to a delivery whose signature does not verify. */
+export const SIGNATURE_REFUSED = "signature rejected";
 
 function toResponse(reply: Exclude<Reply, "hang" | Promise<number>>): Response {
   if (typeof reply === "number") return new Response(reply < 300 ? "ok" : `status ${reply}`, { status: reply });
@@ -36,7 +44,14 @@ function toResponse(reply: Exclude<Reply, "hang" | Promise<number>>): Response {
 
 /** A webhook receiver on a random loopback port that verifies every delivery it gets. */
 export function startWebhookReceiver(): WebhookReceiver {
-  const waiters: Array<{ count: number; resolve: (received: ReceivedDelivery[]) => void }> = [];
+  const waiters: Array<{ count: number; resolve: (received: ReceivedDelivery[]) => void; reject: (error: Error) => void }> = [];
+  /** Index in `rejected` of the first refusal no wait has failed on yet. */
+  let unreported = 0;
+  const refusal = () => {
+    const refused = receiver.rejected.slice(unreported);
+    unreported = receiver.rejected.length;
+    return new Error(`the webhook receiver refused ${refused.map(({ path, reason }) => `a delivery to ${path}: ${reason}`).join("; ")}`);
+  };
   const receiver: WebhookReceiver = {
     url: "",
     secrets: new Map(),
@@ -45,9 +60,15 @@ export function startWebhookReceiver(): WebhookReceiver {
     replies: [],
     inFlight: 0,
     maxInFlight: 0,
+    takeRejections() {
+      const taken = receiver.rejected.slice(unreported);
+      unreported = receiver.rejected.length;
+      return taken;
+    },
     arrivals(count) {
+      if (unreported < receiver.rejected.length) return Promise.reject(refusal());
       if (receiver.received.length >= count) return Promise.resolve(receiver.received);
-      return new Promise((resolve) => waiters.push({ count, resolve }));
+      return new Promise((resolve, reject) => waiters.push({ count, resolve, reject }));
     },
     stop: () => server.stop(true),
   };
@@ -79,7 +100,11 @@ export function startWebhookReceiver(): WebhookReceiver {
         payload = verified(path, request.headers, body);
       } catch (error) {
         receiver.rejected.push({ path, reason: String(error) });
-        return new Response("signature rejected", { status: 401 });
+        if (waiters.length) {
+          const error = refusal();
+          for (const waiter of waiters.splice(0)) waiter.reject(error);
+        }
+        return new Response(SIGNATURE_REFUSED, { status: 401 });
       }
       receiver.received.push({ path, headers: request.headers, body, payload, arrivedAt: performance.now() });
       for (const waiter of waiters.filter((candidate) => receiver.received.length >= candidate.count)) {

@@ -1,0 +1,81 @@
+/**
+ * The security- and money-critical modules mutation testing covers, each with the test files
+ * that cover it: every mutant runs only those (a whole folder would take hours per module).
+ * Modules are small so that one runs in minutes; `bun run mutate` with no name runs them all
+ * in this order.
+ */
+export const MODULES = {
+  "limits-periods": {
+    mutate: ["src/governance/limits/periods.ts"],
+    tests: ["test/governance/calendar-windows.test.ts", "test/governance/entities-api.test.ts", "test/governance/budgets-and-rate-limits.test.ts"],
+  },
+  "routing-selection": {
+    mutate: ["src/governance/routing/select-targets.ts", "src/governance/routing/weighted-choice.ts", "src/governance/routing/first-matching-rule.ts"],
+    tests: ["test/governance/provider-weights.test.ts", "test/governance/routing-rules.test.ts", "test/governance/key-restrictions.test.ts"],
+  },
+  "access-routes": {
+    mutate: ["src/access/route-access.ts", "src/access/authorize.ts"],
+    // Every row of the table, each kind of access: auth-matrix adds credentials, not routes, and triples the time.
+    tests: ["test/access/route-permissions.test.ts"],
+  },
+  "mcp-tool-filter": {
+    mutate: ["src/mcp/tools/filter.ts"],
+    tests: ["test/mcp/gateway-mcp-server.test.ts", "test/mcp/chat-tools.test.ts", "test/mcp/tool-execute.test.ts"],
+  },
+  "key-secrets": {
+    mutate: ["src/provider-registry/key-secrets.ts"],
+    tests: ["test/provider-registry/key-secrets.test.ts"],
+  },
+  "webhook-signing": {
+    mutate: ["src/webhooks/signing.ts"],
+    tests: ["test/webhooks/deliveries.test.ts"],
+  },
+  "webhook-address-guard": {
+    mutate: ["src/webhooks/address-guard.ts"],
+    tests: ["test/webhooks/deliveries.test.ts", "test/webhooks/endpoints.test.ts"],
+  },
+  "actors-async-job": {
+    mutate: ["actors/async-job.ts"],
+    tests: ["test/async/job-machine.test.ts", "test/async/async-api.test.ts"],
+  },
+  "access-policy": {
+    mutate: ["src/governance/access-policy.ts"],
+    tests: ["test/governance/key-restrictions.test.ts", "test/governance/model-visibility.test.ts"],
+  },
+  "a2a-ownership": {
+    mutate: ["src/a2a/caller-access.ts", "src/a2a/tasks/task-tracker.ts"],
+    tests: ["test/a2a/grants.test.ts", "test/a2a/task-listing.test.ts", "test/a2a/task-history.test.ts"],
+  },
+  "actors-webhook-delivery": {
+    mutate: ["actors/webhook-delivery.ts"],
+    tests: ["test/webhooks/delivery-machine.test.ts", "test/webhooks/deliveries.test.ts"],
+  },
+  "actors-a2a-task": {
+    mutate: ["actors/a2a-task.ts"],
+    tests: ["test/a2a/subscribe.test.ts", "test/a2a/task-history.test.ts"],
+  },
+  "actors-per-user-header-flow": {
+    mutate: ["actors/per-user-header-flow.ts"],
+    tests: ["test/mcp/per-user-header-flow-machine.test.ts", "test/mcp/per-user-headers.test.ts"],
+  },
+  "limits-counters": {
+    mutate: ["src/governance/limits/usage-counters.ts", "src/governance/limits/enforce-limits.ts", "src/governance/limits/caller-limits.ts", "src/governance/limits/applied-limits.ts"],
+    tests: ["test/governance/budgets-and-rate-limits.test.ts", "test/governance/calendar-windows.test.ts", "test/governance/streaming-charges.test.ts"],
+  },
+  "routing-conditions": {
+    mutate: ["src/governance/routing/cel-conditions.ts"],
+    tests: ["test/governance/routing-rules.test.ts"],
+  },
+  "webhook-host-resolver": {
+    mutate: ["src/webhooks/host-resolver.ts"],
+    tests: ["test/webhooks/deliveries.test.ts", "test/webhooks/endpoints.test.ts"],
+  },
+  "access-guard": {
+    mutate: ["src/access/guard.ts", "src/access/principal.ts", "src/access/permissions.ts"],
+    tests: ["test/access/route-permissions.test.ts", "test/access/auth-matrix.test.ts", "test/access/audit-log.test.ts"],
+  },
+  "access-credentials": {
+    mutate: ["src/access/authenticate.ts", "src/access/sessions.ts", "src/access/tokens.ts", "src/access/passwords.ts", "src/access/setup-lock.ts"],
+    tests: ["test/access/auth-matrix.test.ts", "test/access/sessions.test.ts", "test/access/setup-lock.test.ts", "test/access/api-keys.test.ts"],
+  },
+};
