@@ -30,8 +30,8 @@ export const MODULES = {
     mutate: ["src/webhooks/signing.ts"],
     tests: ["test/webhooks/deliveries.test.ts"],
   },
-  "webhook-address-guard": {
-    mutate: ["src/webhooks/address-guard.ts"],
+  "outbound-address-classes": {
+    mutate: ["src/outbound/address-classes.ts"],
     tests: ["test/webhooks/deliveries.test.ts", "test/webhooks/endpoints.test.ts"],
   },
   "actors-async-job": {
@@ -66,8 +66,8 @@ export const MODULES = {
     mutate: ["src/governance/routing/cel-conditions.ts"],
     tests: ["test/governance/routing-rules.test.ts"],
   },
-  "webhook-host-resolver": {
-    mutate: ["src/webhooks/host-resolver.ts"],
+  "outbound-host-check": {
+    mutate: ["src/outbound/host-check.ts"],
     tests: ["test/webhooks/deliveries.test.ts", "test/webhooks/endpoints.test.ts"],
   },
   "access-guard": {
