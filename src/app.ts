@@ -34,6 +34,7 @@ import { reloadProvidersOnChange } from "./provider-registry/changes";
 import { providerRoutes } from "./provider-registry/routes";
 import { ProviderStore } from "./provider-registry/store";
 import { createTelemetry } from "./telemetry";
+import { dashboardRoutes } from "./ui/routes";
 import { createWarp } from "./warp";
 import { createWebhooks } from "./webhooks";
 import { systemResolver } from "./webhooks/host-resolver";
@@ -168,6 +169,7 @@ export async function createGateway({ config: givenConfig, databaseUrl, env = pr
     .use(warp.routes)
     .use(webhooks.routes)
     .use(asyncInference.routes)
+    .use(dashboardRoutes())
     .use(inferenceMounts(inference));
   await requestLogs.recoverJournal();
   // Deliveries first: a job resumed mid-notification finds the deliveries it already made.

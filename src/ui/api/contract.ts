@@ -1,0 +1,65 @@
+/**
+ * The dashboard's types (types.ts) checked against the routes they talk to: each response the
+ * server infers from its handler must fit what the page reads, and each body the page sends must
+ * fit the route's TypeBox schema. Nothing here runs; `tsc --noEmit` fails when they drift.
+ */
+import type { authConfigRoutes } from "../../access/auth-config-routes";
+import type { sessionRoutes } from "../../access/session-routes";
+import type { organizationRoutes } from "../../governance/routes/organization";
+import type { pricingOverrideRoutes } from "../../governance/routes/pricing-overrides";
+import type { routingRuleRoutes } from "../../governance/routes/routing-rules";
+import type { usageRoutes } from "../../governance/routes/usage";
+import type { virtualKeyRoutes } from "../../governance/routes/virtual-keys";
+import type { logRoutes } from "../../logs/routes";
+import type { providerRoutes } from "../../provider-registry/routes";
+import type * as Ui from "./types";
+
+type Fits<From, To> = [From] extends [To] ? true : false;
+type Holds<Check extends true> = Check;
+type RoutesOf<Plugin extends (...args: never[]) => { "~Routes": unknown }> = ReturnType<Plugin>["~Routes"];
+
+type Session = RoutesOf<typeof sessionRoutes>["api"]["session"];
+type AuthConfig = RoutesOf<typeof authConfigRoutes>["api"]["config"]["auth"];
+type Logs = RoutesOf<typeof logRoutes>["api"]["logs"];
+type Providers = RoutesOf<typeof providerRoutes>["api"]["providers"];
+type VirtualKeys = RoutesOf<typeof virtualKeyRoutes>["virtual-keys"];
+type Organization = RoutesOf<typeof organizationRoutes>;
+type RoutingRules = RoutesOf<typeof routingRuleRoutes>["routing-rules"];
+type PricingOverrides = RoutesOf<typeof pricingOverrideRoutes>["pricing-overrides"];
+type Usage = RoutesOf<typeof usageRoutes>;
+
+export type Contract = [
+  Holds<Fits<Session["is-auth-enabled"]["get"]["response"][200], Ui.AuthProbe>>,
+  Holds<Fits<Session["me"]["get"]["response"][200], Ui.Me>>,
+  Holds<Fits<Ui.AuthConfigInput, AuthConfig["put"]["body"]>>,
+
+  Holds<Fits<Logs["get"]["response"][200], Ui.LogPage>>,
+  Holds<Fits<Logs[":id"]["get"]["response"][200], Ui.LogDetail>>,
+  Holds<Fits<Logs["stats"]["get"]["response"][200], Ui.LogStats>>,
+  Holds<Fits<Logs["histogram"]["get"]["response"][200], Ui.Histogram>>,
+  Holds<Fits<Logs["rankings"]["get"]["response"][200], Ui.Rankings>>,
+  Holds<Fits<{ ids: string[] }, Logs["delete"]["body"]>>,
+
+  Holds<Fits<Providers["get"]["response"][200], { providers: Ui.Provider[] }>>,
+  Holds<Fits<Ui.ProviderInput, Providers["post"]["body"]>>,
+  Holds<Fits<Omit<Ui.ProviderInput, "provider">, Providers[":provider"]["put"]["body"]>>,
+  Holds<Fits<Ui.ProviderKeyInput, Providers[":provider"]["keys"]["post"]["body"]>>,
+  Holds<Fits<Providers[":provider"]["keys"][":key_id"]["refresh-models"]["post"]["response"][200], Ui.ProviderKey & { reachable_models: string[] }>>,
+
+  Holds<Fits<VirtualKeys["get"]["response"][200], { virtual_keys: Ui.VirtualKey[] }>>,
+  Holds<Fits<VirtualKeys["post"]["response"][200], { virtual_key: Ui.VirtualKey & { value: string } }>>,
+  Holds<Fits<Ui.VirtualKeyInput & { name: string }, VirtualKeys["post"]["body"]>>,
+  Holds<Fits<Ui.VirtualKeyInput, VirtualKeys[":id"]["put"]["body"]>>,
+
+  Holds<Fits<Organization["teams"]["get"]["response"][200], { teams: Ui.Team[] }>>,
+  Holds<Fits<Organization["customers"]["get"]["response"][200], { customers: Ui.Customer[] }>>,
+  Holds<Fits<Ui.OrgInput & { name: string }, Organization["teams"]["post"]["body"]>>,
+  Holds<Fits<Omit<Ui.OrgInput, "customer_id"> & { name: string }, Organization["customers"]["post"]["body"]>>,
+
+  Holds<Fits<RoutingRules["get"]["response"][200], { rules: Ui.RoutingRule[] }>>,
+  Holds<Fits<Ui.RoutingRuleInput, RoutingRules["post"]["body"]>>,
+  Holds<Fits<PricingOverrides["get"]["response"][200], { pricing_overrides: Ui.PricingOverride[] }>>,
+  Holds<Fits<Ui.PricingOverrideInput, PricingOverrides["post"]["body"]>>,
+
+  Holds<Fits<Usage["budgets"]["get"]["response"][200], { budgets: Ui.BudgetUsage[] }>>,
+];

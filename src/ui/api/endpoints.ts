@@ -1,0 +1,60 @@
+import { call, type Query } from "./client";
+import type * as T from "./types";
+
+const json = (method: "POST" | "PUT" | "DELETE", body?: unknown) => ({ method, body });
+const segment = encodeURIComponent;
+
+export const session = {
+  probe: () => call<T.AuthProbe>("/api/session/is-auth-enabled", { expect401: true }),
+  me: () => call<T.Me>("/api/session/me"),
+  setup: (token: string) => call<{ message: string }>("/api/session/setup", { method: "POST", headers: { "x-gateway-setup-token": token }, expect401: true }),
+  login: (username: string, password: string) => call<{ token: string }>("/api/session/login", { ...json("POST", { username, password }), expect401: true }),
+  logout: () => call<{ message: string }>("/api/session/logout", { method: "POST", expect401: true }),
+  createAdmin: (input: T.AuthConfigInput) => call<{ is_configured: boolean }>("/api/config/auth", json("PUT", input)),
+};
+
+export const logs = {
+  list: (query: Query, signal?: AbortSignal) => call<T.LogPage>("/api/logs", { query, signal }),
+  get: (id: string) => call<T.LogDetail>(`/api/logs/${segment(id)}`),
+  stats: (query: Query) => call<T.LogStats>("/api/logs/stats", { query }),
+  histogram: (query: Query) => call<T.Histogram>("/api/logs/histogram", { query }),
+  rankings: (query: Query) => call<T.Rankings>("/api/logs/rankings", { query }),
+  remove: (ids: string[]) => call<{ message: string }>("/api/logs", json("DELETE", { ids })),
+};
+
+export const providers = {
+  list: () => call<{ providers: T.Provider[] }>("/api/providers"),
+  create: (input: T.ProviderInput) => call<T.Provider>("/api/providers", json("POST", input)),
+  update: (name: string, input: Omit<T.ProviderInput, "provider">) => call<T.Provider>(`/api/providers/${segment(name)}`, json("PUT", input)),
+  remove: (name: string) => call<{ message: string }>(`/api/providers/${segment(name)}`, json("DELETE")),
+  addKey: (name: string, input: T.ProviderKeyInput) => call<T.ProviderKey>(`/api/providers/${segment(name)}/keys`, json("POST", input)),
+  updateKey: (name: string, id: string, input: T.ProviderKeyInput) => call<T.ProviderKey>(`/api/providers/${segment(name)}/keys/${segment(id)}`, json("PUT", input)),
+  removeKey: (name: string, id: string) => call<{ message: string }>(`/api/providers/${segment(name)}/keys/${segment(id)}`, json("DELETE")),
+  testKey: (name: string, id: string) => call<T.ProviderKey & { reachable_models: string[] }>(`/api/providers/${segment(name)}/keys/${segment(id)}/refresh-models`, json("POST")),
+};
+
+const governance = "/api/governance";
+
+/** The five calls of a governance collection whose responses wrap the row in `wrapper`. */
+function collection<Row, Input, Wrapper extends string>(path: string, wrapper: Wrapper, listName: string) {
+  return {
+    list: () => call<Record<string, Row[]>>(`${governance}/${path}`).then((page) => page[listName] ?? []),
+    create: (input: Input) => call<Record<Wrapper, Row>>(`${governance}/${path}`, json("POST", input)).then((answer) => answer[wrapper]),
+    update: (id: string, input: Partial<Input>) => call<Record<Wrapper, Row>>(`${governance}/${path}/${segment(id)}`, json("PUT", input)).then((answer) => answer[wrapper]),
+    remove: (id: string) => call<{ message: string }>(`${governance}/${path}/${segment(id)}`, json("DELETE")),
+  };
+}
+
+export const virtualKeys = {
+  ...collection<T.VirtualKey, T.VirtualKeyInput & { name: string }, "virtual_key">("virtual-keys", "virtual_key", "virtual_keys"),
+  /** The value is in this answer only: the key is shown once. */
+  create: (input: T.VirtualKeyInput & { name: string }) => call<{ virtual_key: T.VirtualKey & { value: string } }>(`${governance}/virtual-keys`, json("POST", input)).then((answer) => answer.virtual_key),
+};
+export const teams = collection<T.Team, T.OrgInput & { name: string }, "team">("teams", "team", "teams");
+export const customers = collection<T.Customer, Omit<T.OrgInput, "customer_id"> & { name: string }, "customer">("customers", "customer", "customers");
+export const routingRules = collection<T.RoutingRule, T.RoutingRuleInput, "rule">("routing-rules", "rule", "rules");
+export const pricingOverrides = collection<T.PricingOverride, T.PricingOverrideInput, "pricing_override">("pricing-overrides", "pricing_override", "pricing_overrides");
+export const usage = {
+  budgets: () => call<{ budgets: T.BudgetUsage[] }>(`${governance}/budgets`).then((answer) => answer.budgets),
+  rateLimits: () => call<{ rate_limits: Array<Record<string, string | number>> }>(`${governance}/rate-limits`).then((answer) => answer.rate_limits),
+};

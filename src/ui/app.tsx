@@ -1,0 +1,77 @@
+import { useCallback, useEffect, useState } from "preact/hooks";
+import { onSessionExpired } from "./api/client";
+import { session } from "./api/endpoints";
+import type { Me } from "./api/types";
+import { FeedbackProvider } from "./components/feedback";
+import { Layout, NAV } from "./components/layout";
+import { ErrorState, Forbidden, Loading } from "./components/states";
+import { useLocation } from "./lib/router";
+import { CreateAdminPage, SetupTokenPage, SignInPage } from "./pages/first-run";
+import { GovernancePage } from "./pages/governance";
+import { LogsPage } from "./pages/logs";
+import { OverviewPage } from "./pages/overview";
+import { ProvidersPage } from "./pages/providers";
+import { SessionContext, useCan } from "./session";
+
+type Phase = { kind: "checking" } | { kind: "setup-token" } | { kind: "create-admin" } | { kind: "sign-in"; expired: boolean } | { kind: "ready"; me: Me } | { kind: "failed"; error: Error };
+
+async function currentPhase(): Promise<Phase> {
+  const probe = await session.probe();
+  if (!probe.is_auth_enabled) return probe.has_valid_token ? { kind: "create-admin" } : { kind: "setup-token" };
+  if (!probe.has_valid_token) return { kind: "sign-in", expired: false };
+  return { kind: "ready", me: await session.me() };
+}
+
+function Page({ path }: { path: string }) {
+  const can = useCan();
+  const item = NAV.find((entry) => (entry.path === "/" ? path === "/" : path === entry.path || path.startsWith(`${entry.path}/`)));
+  if (!item) return <ErrorState error={new Error(`There is no page at ${path}.`)} />;
+  if (!can(item.permission)) return <Forbidden permission={item.permission} />;
+  switch (item.path) {
+    case "/":
+      return <OverviewPage />;
+    case "/ui/logs":
+      return <LogsPage />;
+    case "/ui/providers":
+      return <ProvidersPage />;
+    default:
+      return <GovernancePage path={path} />;
+  }
+}
+
+/** First run, sign-in, and the pages; an ended session returns to sign-in and then to the same page. */
+export function App() {
+  const [phase, setPhase] = useState<Phase>({ kind: "checking" });
+  const { path } = useLocation();
+  const refresh = useCallback(() => {
+    currentPhase().then(setPhase, (error: Error) => setPhase({ kind: "failed", error }));
+  }, []);
+  useEffect(refresh, [refresh]);
+  useEffect(() => onSessionExpired(() => setPhase((current) => (current.kind === "ready" ? { kind: "sign-in", expired: true } : current))), []);
+  const signOut = useCallback(() => {
+    session.logout().finally(refresh);
+  }, [refresh]);
+
+  switch (phase.kind) {
+    case "checking":
+      return <Loading what="Starting" />;
+    case "failed":
+      return <ErrorState error={phase.error} retry={refresh} />;
+    case "setup-token":
+      return <SetupTokenPage onUnlocked={() => setPhase({ kind: "create-admin" })} />;
+    case "create-admin":
+      return <CreateAdminPage onCreated={refresh} />;
+    case "sign-in":
+      return <SignInPage expired={phase.expired} onSignedIn={refresh} />;
+    case "ready":
+      return (
+        <SessionContext.Provider value={{ me: phase.me, signOut }}>
+          <FeedbackProvider>
+            <Layout path={path}>
+              <Page path={path} />
+            </Layout>
+          </FeedbackProvider>
+        </SessionContext.Provider>
+      );
+  }
+}

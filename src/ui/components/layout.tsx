@@ -1,0 +1,59 @@
+import type { ComponentChildren } from "preact";
+import { followLink } from "../lib/router";
+import { useCan, useSession } from "../session";
+
+export interface NavItem {
+  path: string;
+  label: string;
+  permission: string;
+}
+
+export const NAV: NavItem[] = [
+  { path: "/", label: "Overview", permission: "Logs:View" },
+  { path: "/ui/logs", label: "Logs", permission: "Logs:View" },
+  { path: "/ui/providers", label: "Providers", permission: "ModelProvider:View" },
+  { path: "/ui/governance", label: "Governance", permission: "VirtualKeys:View" },
+];
+
+const isCurrent = (item: NavItem, path: string) => (item.path === "/" ? path === "/" : path === item.path || path.startsWith(`${item.path}/`));
+
+/** The frame of every signed-in page: navigation (only what the user may open) and sign-out. */
+export function Layout({ path, children }: { path: string; children: ComponentChildren }) {
+  const { me, signOut } = useSession();
+  const can = useCan();
+  return (
+    <div class="shell">
+      <header class="topbar">
+        <a class="brand" href="/" onClick={(event) => followLink(event, "/")}>
+          <span class="brand-mark" aria-hidden="true" />
+          Gateway
+        </a>
+        <nav aria-label="Main">
+          <ul>
+            {NAV.filter((item) => can(item.permission)).map((item) => (
+              <li key={item.path}>
+                <a href={item.path} aria-current={isCurrent(item, path) ? "page" : undefined} onClick={(event) => followLink(event, item.path)}>
+                  {item.label}
+                </a>
+              </li>
+            ))}
+          </ul>
+        </nav>
+        <div class="account">
+          <span class="muted">{me.type === "setup" ? "setup session" : me.id}</span>
+          <button type="button" onClick={signOut}>
+            Sign out
+          </button>
+        </div>
+      </header>
+      <main id="main">{children}</main>
+    </div>
+  );
+}
+
+export const PageHeader = ({ title, children }: { title: string; children?: ComponentChildren }) => (
+  <div class="page-header">
+    <h1>{title}</h1>
+    <div class="page-actions">{children}</div>
+  </div>
+);
