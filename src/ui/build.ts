@@ -65,5 +65,6 @@ export async function buildDashboard(): Promise<DashboardBuild> {
 export const kilobytes = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`;
 
 export function describeBuild(build: DashboardBuild): string {
-  return `dashboard built in ${Math.round(build.buildMs)} ms: initial JavaScript ${kilobytes(build.initialJsGzipBytes)} gzipped (budget ${kilobytes(INITIAL_JS_BUDGET_BYTES)}), pages loaded on demand ${kilobytes(build.lazyJsGzipBytes)} gzipped`;
+  const lazy = build.lazyJsGzipBytes > 0 ? `, pages loaded on demand ${kilobytes(build.lazyJsGzipBytes)} gzipped` : "";
+  return `dashboard built in ${Math.round(build.buildMs)} ms: initial JavaScript ${kilobytes(build.initialJsGzipBytes)} gzipped (budget ${kilobytes(INITIAL_JS_BUDGET_BYTES)})${lazy}`;
 }
