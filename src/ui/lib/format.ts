@@ -33,3 +33,17 @@ export function formatUntil(iso: string, now = Date.now()): string {
 
 /** Comma-separated text to a list, blanks dropped. */
 export const listOf = (text: string) => text.split(",").map((item) => item.trim()).filter(Boolean);
+
+const UNITS: Record<string, [string, string]> = { s: ["second", "seconds"], m: ["minute", "minutes"], h: ["hour", "hours"], d: ["day", "days"], w: ["week", "weeks"], M: ["month", "months"], Y: ["year", "years"] };
+
+/** `1M` reads "month", `5m` "5 minutes". */
+export function formatDuration(duration: string): string {
+  const match = /^(\d+)([smhdwMY])$/.exec(duration);
+  if (!match) return duration;
+  const [singular, plural] = UNITS[match[2]!]!;
+  return match[1] === "1" ? singular : `${match[1]} ${plural}`;
+}
+
+const LEVELS: Record<string, string> = { virtual_key: "Virtual key", team: "Team", customer: "Customer", provider: "Provider" };
+/** Who a limit belongs to, as a person would say it. */
+export const formatLevel = (level: string) => LEVELS[level] ?? level;

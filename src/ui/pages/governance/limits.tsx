@@ -1,20 +1,20 @@
 import { usage } from "../../api/endpoints";
 import { Empty, ErrorState, Loading } from "../../components/states";
 import { UsageBar } from "../../components/widgets";
-import { formatCost, formatCount } from "../../lib/format";
+import { formatCost, formatCount, formatDuration, formatLevel } from "../../lib/format";
 import { useResource } from "../../lib/use-resource";
 import { useCan } from "../../session";
 
 type RateRow = Record<string, string | number>;
 
 function RateLimitRow({ row }: { row: RateRow }) {
-  const owner = `${row.level} ${row.owner_name}`;
+  const owner = `${formatLevel(String(row.level))} ${row.owner_name}`;
   return (
     <section class="card" aria-label={`Rate limit of ${owner}`}>
       <h3>{owner}</h3>
-      {row.token_max_limit !== undefined && <UsageBar label={`Tokens of ${row.owner_name} per ${row.token_reset_duration}`} used={Number(row.token_current_usage)} max={Number(row.token_max_limit)} resetsAt={String(row.token_resets_at)} format={formatCount} />}
+      {row.token_max_limit !== undefined && <UsageBar label={`Tokens of ${row.owner_name} per ${formatDuration(String(row.token_reset_duration))}`} used={Number(row.token_current_usage)} max={Number(row.token_max_limit)} resetsAt={String(row.token_resets_at)} format={formatCount} />}
       {row.request_max_limit !== undefined && (
-        <UsageBar label={`Requests of ${row.owner_name} per ${row.request_reset_duration}`} used={Number(row.request_current_usage)} max={Number(row.request_max_limit)} resetsAt={String(row.request_resets_at)} format={formatCount} />
+        <UsageBar label={`Requests of ${row.owner_name} per ${formatDuration(String(row.request_reset_duration))}`} used={Number(row.request_current_usage)} max={Number(row.request_max_limit)} resetsAt={String(row.request_resets_at)} format={formatCount} />
       )}
     </section>
   );
@@ -40,11 +40,11 @@ export function LimitsTab() {
       {budgets.length === 0 && <p class="muted">No budget is set.</p>}
       <div class="grid-2">
         {budgets.map((budget) => (
-          <section class="card" key={`${budget.level}:${budget.owner_id}:${budget.reset_duration}`} aria-label={`Budget of ${budget.level} ${budget.owner_name}`}>
+          <section class="card" key={`${budget.level}:${budget.owner_id}:${budget.reset_duration}`} aria-label={`Budget of ${formatLevel(budget.level)} ${budget.owner_name}`}>
             <h3>
-              {budget.level} {budget.owner_name}
+              {formatLevel(budget.level)} {budget.owner_name}
             </h3>
-            <UsageBar label={`Spend of ${budget.owner_name} per ${budget.reset_duration}`} used={budget.current_usage} max={budget.max_limit} resetsAt={budget.resets_at} format={formatCost} />
+            <UsageBar label={`Spend of ${budget.owner_name} per ${formatDuration(budget.reset_duration)}`} used={budget.current_usage} max={budget.max_limit} resetsAt={budget.resets_at} format={formatCost} />
           </section>
         ))}
       </div>
