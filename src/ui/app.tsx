@@ -11,6 +11,7 @@ import { GovernancePage } from "./pages/governance";
 import { LogsPage } from "./pages/logs";
 import { OverviewPage } from "./pages/overview";
 import { ProvidersPage } from "./pages/providers";
+import { WebhooksPage } from "./pages/webhooks";
 import { SessionContext, useCan } from "./session";
 
 type Phase = { kind: "checking" } | { kind: "setup-token" } | { kind: "create-admin" } | { kind: "sign-in"; expired: boolean } | { kind: "ready"; me: Me } | { kind: "failed"; error: Error };
@@ -34,6 +35,8 @@ function Page({ path }: { path: string }) {
       return <LogsPage />;
     case "/ui/providers":
       return <ProvidersPage />;
+    case "/ui/webhooks":
+      return <WebhooksPage />;
     default:
       return <GovernancePage path={path} />;
   }

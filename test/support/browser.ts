@@ -82,3 +82,15 @@ export async function launchBrowser(options: { colorScheme?: "light" | "dark"; v
     },
   };
 }
+
+/** The dashboard's admin account in tests that start signed in: config.json `auth`. */
+export const DASHBOARD_ADMIN = { username: "admin", password: "dashboard-password" };
+export const DASHBOARD_AUTH = { admin_username: DASHBOARD_ADMIN.username, admin_password: DASHBOARD_ADMIN.password };
+
+/** Fills the sign-in form as a user does and waits for the signed-in app. */
+export async function signIn(page: Page, account = DASHBOARD_ADMIN): Promise<void> {
+  await page.getByLabel("Username").fill(account.username);
+  await page.getByLabel("Password").fill(account.password);
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await page.getByRole("navigation", { name: "Main" }).waitFor();
+}

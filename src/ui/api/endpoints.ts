@@ -58,3 +58,15 @@ export const usage = {
   budgets: () => call<{ budgets: T.BudgetUsage[] }>(`${governance}/budgets`).then((answer) => answer.budgets),
   rateLimits: () => call<{ rate_limits: Array<Record<string, string | number>> }>(`${governance}/rate-limits`).then((answer) => answer.rate_limits),
 };
+
+export const webhooks = {
+  list: () => call<{ webhooks: T.WebhookEndpoint[] }>("/api/webhooks").then((answer) => answer.webhooks),
+  /** The signing secret is in this answer only. */
+  create: (input: T.WebhookEndpointInput & { name: string; url: string }) => call<{ endpoint: T.WebhookEndpoint; secret: string }>("/api/webhooks", json("POST", input)),
+  update: (id: string, input: T.WebhookEndpointInput) => call<T.WebhookEndpoint>(`/api/webhooks/${segment(id)}`, json("PUT", input)),
+  remove: (id: string) => call<{ message: string }>(`/api/webhooks/${segment(id)}`, json("DELETE")),
+  rotateSecret: (id: string) => call<{ endpoint: T.WebhookEndpoint; secret: string }>(`/api/webhooks/${segment(id)}/rotate-secret`, json("POST")),
+  test: (id: string) => call<T.Delivery>(`/api/webhooks/${segment(id)}/test`, json("POST")),
+  deliveries: (id: string) => call<{ deliveries: T.Delivery[] }>(`/api/webhooks/${segment(id)}/deliveries`, { query: { limit: 50 } }).then((answer) => answer.deliveries),
+  redeliver: (deliveryId: string) => call<{ status: string; webhook_id: string }>(`/api/webhooks/deliveries/${segment(deliveryId)}/redeliver`, json("POST")),
+};

@@ -286,3 +286,57 @@ export interface BudgetUsage {
   resets_at: string;
 }
 
+
+export type WebhookEvent = "async_job.completed" | "async_job.failed";
+
+export interface WebhookEndpoint {
+  id: string;
+  name: string;
+  url: string;
+  events: WebhookEvent[];
+  headers: Record<string, string>;
+  include_response: boolean;
+  allow_private_network: boolean;
+  disabled: boolean;
+  max_retries: number;
+  retry_backoff_initial_seconds: number;
+  attempt_timeout_seconds: number;
+  consecutive_failures: number;
+  last_success_at?: string;
+  last_failure_at?: string;
+}
+
+export interface WebhookEndpointInput {
+  name?: string;
+  url?: string;
+  events?: WebhookEvent[];
+  headers?: Record<string, string>;
+  include_response?: boolean;
+  allow_private_network?: boolean;
+  disabled?: boolean;
+  max_retries?: number;
+}
+
+export interface DeliveryAttempt {
+  attempt: number;
+  started_at: string;
+  latency_ms: number | null;
+  status_code: number | null;
+  outcome: string;
+  error: string | null;
+}
+
+export interface Delivery {
+  id: string;
+  webhook_id: string;
+  endpoint_id: string;
+  event: string;
+  job_id: string | null;
+  status: string;
+  attempt_count: number;
+  last_status_code: number | null;
+  next_attempt_at: string | null;
+  redelivery_of: string | null;
+  created_at: string;
+  attempts: DeliveryAttempt[];
+}

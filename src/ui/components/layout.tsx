@@ -13,6 +13,7 @@ export const NAV: NavItem[] = [
   { path: "/ui/logs", label: "Logs", permission: "Logs:View" },
   { path: "/ui/providers", label: "Providers", permission: "ModelProvider:View" },
   { path: "/ui/governance", label: "Governance", permission: "VirtualKeys:View" },
+  { path: "/ui/webhooks", label: "Webhooks", permission: "Webhooks:View" },
 ];
 
 const isCurrent = (item: NavItem, path: string) => (item.path === "/" ? path === "/" : path === item.path || path.startsWith(`${item.path}/`));
