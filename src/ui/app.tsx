@@ -10,6 +10,7 @@ import { CreateAdminPage, SetupTokenPage, SignInPage } from "./pages/first-run";
 import { GovernancePage } from "./pages/governance";
 import { LogsPage } from "./pages/logs";
 import { OverviewPage } from "./pages/overview";
+import { McpPage } from "./pages/mcp";
 import { ProvidersPage } from "./pages/providers";
 import { WebhooksPage } from "./pages/webhooks";
 import { SessionContext, useCan } from "./session";
@@ -35,6 +36,8 @@ function Page({ path }: { path: string }) {
       return <LogsPage />;
     case "/ui/providers":
       return <ProvidersPage />;
+    case "/ui/mcp":
+      return <McpPage path={path} />;
     case "/ui/webhooks":
       return <WebhooksPage />;
     default:

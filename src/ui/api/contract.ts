@@ -12,6 +12,8 @@ import type { usageRoutes } from "../../governance/routes/usage";
 import type { virtualKeyRoutes } from "../../governance/routes/virtual-keys";
 import type { logRoutes } from "../../logs/routes";
 import type { providerRoutes } from "../../provider-registry/routes";
+import type { mcpClientRoutes } from "../../mcp/clients/routes";
+import type { mcpLogRoutes } from "../../mcp/logs/routes";
 import type { webhookRoutes } from "../../webhooks/routes";
 import type * as Ui from "./types";
 
@@ -29,6 +31,8 @@ type RoutingRules = RoutesOf<typeof routingRuleRoutes>["routing-rules"];
 type PricingOverrides = RoutesOf<typeof pricingOverrideRoutes>["pricing-overrides"];
 type Usage = RoutesOf<typeof usageRoutes>;
 type Webhooks = RoutesOf<typeof webhookRoutes>["api"]["webhooks"];
+type Mcp = RoutesOf<typeof mcpClientRoutes>["api"]["mcp"];
+type McpLogs = RoutesOf<typeof mcpLogRoutes>["api"]["mcp-logs"];
 
 export type Contract = [
   Holds<Fits<Session["is-auth-enabled"]["get"]["response"][200], Ui.AuthProbe>>,
@@ -70,6 +74,13 @@ export type Contract = [
   Holds<Fits<Webhooks[":id"]["deliveries"]["get"]["response"][200], { deliveries: Ui.Delivery[] }>>,
   Holds<Fits<Webhooks[":id"]["test"]["post"]["response"][200], Ui.Delivery>>,
   Holds<Fits<Webhooks["deliveries"][":id"]["redeliver"]["post"]["response"][200], { status: string; webhook_id: string }>>,
+
+  Holds<Fits<Mcp["clients"]["get"]["response"][200], { clients: Ui.McpClient[] }>>,
+  Holds<Fits<Mcp["client"]["post"]["response"][200], Ui.McpClient>>,
+  Holds<Fits<Ui.McpClientInput & { name: string; connection_type: Ui.McpConnectionType }, Mcp["client"]["post"]["body"]>>,
+  Holds<Fits<Ui.McpClientInput, Mcp["client"][":id"]["put"]["body"]>>,
+  Holds<Fits<McpLogs["get"]["response"][200], { logs: Ui.McpLog[] }>>,
+  Holds<Fits<McpLogs["histogram"]["cost"]["get"]["response"][200], Ui.CostHistogram>>,
 ];
 
 // Checked by assignment: the conditional form does not resolve these schemas. `events` is left out:

@@ -70,3 +70,13 @@ export const webhooks = {
   deliveries: (id: string) => call<{ deliveries: T.Delivery[] }>(`/api/webhooks/${segment(id)}/deliveries`, { query: { limit: 50 } }).then((answer) => answer.deliveries),
   redeliver: (deliveryId: string) => call<{ status: string; webhook_id: string }>(`/api/webhooks/deliveries/${segment(deliveryId)}/redeliver`, json("POST")),
 };
+
+export const mcp = {
+  clients: () => call<{ clients: T.McpClient[] }>("/api/mcp/clients").then((answer) => answer.clients),
+  create: (input: T.McpClientInput & { name: string; connection_type: T.McpConnectionType }) => call<T.McpClient>("/api/mcp/client", json("POST", input)),
+  update: (id: string, input: T.McpClientInput) => call<T.McpClient>(`/api/mcp/client/${segment(id)}`, json("PUT", input)),
+  remove: (id: string) => call<{ message: string }>(`/api/mcp/client/${segment(id)}`, json("DELETE")),
+  reconnect: (id: string) => call<T.McpClient>(`/api/mcp/client/${segment(id)}/reconnect`, json("POST")),
+  logs: (query: Query) => call<{ logs: T.McpLog[] }>("/api/mcp-logs", { query }).then((answer) => answer.logs),
+  costHistogram: (query: Query) => call<T.CostHistogram>("/api/mcp-logs/histogram/cost", { query }),
+};

@@ -340,3 +340,48 @@ export interface Delivery {
   created_at: string;
   attempts: DeliveryAttempt[];
 }
+
+export type McpConnectionType = "http" | "sse" | "stdio";
+
+export interface McpClient {
+  id: string;
+  name: string;
+  connection_type: McpConnectionType;
+  connection_string: string | null;
+  stdio_config: { command: string; args: string[]; envs: Record<string, string> } | null;
+  auth_type: string;
+  headers: Record<string, string>;
+  per_user_header_keys: string[];
+  tools_to_execute: string[];
+  state: string;
+  last_error: string | null;
+  tools: Array<{ name: string; description: string }>;
+}
+
+export interface McpClientInput {
+  name?: string;
+  connection_type?: McpConnectionType;
+  connection_string?: string;
+  stdio_config?: { command: string; args?: string[] };
+  headers?: Record<string, string>;
+  tools_to_execute?: string[];
+}
+
+export interface McpLog {
+  id: string;
+  timestamp: string;
+  tool_name: string;
+  server_label: string;
+  status: string;
+  arguments: unknown;
+  result: string | null;
+  error_message: string | null;
+  latency: number | null;
+  cost: number | null;
+  virtual_key_name: string | null;
+}
+
+export interface CostHistogram {
+  buckets: Array<{ timestamp: string; total_cost: number }>;
+  bucket_size_seconds: number;
+}
