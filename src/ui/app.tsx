@@ -11,6 +11,7 @@ import { GovernancePage } from "./pages/governance";
 import { LogsPage } from "./pages/logs";
 import { OverviewPage } from "./pages/overview";
 import { McpPage } from "./pages/mcp";
+import { PluginsPage } from "./pages/plugins";
 import { ProvidersPage } from "./pages/providers";
 import { WebhooksPage } from "./pages/webhooks";
 import { SessionContext, useCan } from "./session";
@@ -38,6 +39,8 @@ function Page({ path }: { path: string }) {
       return <ProvidersPage />;
     case "/ui/mcp":
       return <McpPage path={path} />;
+    case "/ui/plugins":
+      return <PluginsPage />;
     case "/ui/webhooks":
       return <WebhooksPage />;
     default:

@@ -14,6 +14,8 @@ import type { logRoutes } from "../../logs/routes";
 import type { providerRoutes } from "../../provider-registry/routes";
 import type { mcpClientRoutes } from "../../mcp/clients/routes";
 import type { mcpLogRoutes } from "../../mcp/logs/routes";
+import type { cacheRoutes } from "../../cache/routes";
+import type { pluginRoutes } from "../../plugins/routes";
 import type { webhookRoutes } from "../../webhooks/routes";
 import type * as Ui from "./types";
 
@@ -31,6 +33,8 @@ type RoutingRules = RoutesOf<typeof routingRuleRoutes>["routing-rules"];
 type PricingOverrides = RoutesOf<typeof pricingOverrideRoutes>["pricing-overrides"];
 type Usage = RoutesOf<typeof usageRoutes>;
 type Webhooks = RoutesOf<typeof webhookRoutes>["api"]["webhooks"];
+type Plugins = RoutesOf<typeof pluginRoutes>["api"]["plugins"];
+type Cache = RoutesOf<typeof cacheRoutes>["api"]["cache"];
 type Mcp = RoutesOf<typeof mcpClientRoutes>["api"]["mcp"];
 type McpLogs = RoutesOf<typeof mcpLogRoutes>["api"]["mcp-logs"];
 
@@ -81,6 +85,11 @@ export type Contract = [
   Holds<Fits<Ui.McpClientInput, Mcp["client"][":id"]["put"]["body"]>>,
   Holds<Fits<McpLogs["get"]["response"][200], { logs: Ui.McpLog[] }>>,
   Holds<Fits<McpLogs["histogram"]["cost"]["get"]["response"][200], Ui.CostHistogram>>,
+
+  Holds<Fits<Plugins["get"]["response"][200], { plugins: Ui.Plugin[] }>>,
+  Holds<Fits<Ui.PluginInput & { name: string }, Plugins["post"]["body"]>>,
+  Holds<Fits<Ui.PluginInput, Plugins[":name"]["put"]["body"]>>,
+  Holds<Fits<Cache["clear-by-key"][":cacheKey"]["delete"]["response"][200], { deleted: number }>>,
 ];
 
 // Checked by assignment: the conditional form does not resolve these schemas. `events` is left out:

@@ -80,3 +80,15 @@ export const mcp = {
   logs: (query: Query) => call<{ logs: T.McpLog[] }>("/api/mcp-logs", { query }).then((answer) => answer.logs),
   costHistogram: (query: Query) => call<T.CostHistogram>("/api/mcp-logs/histogram/cost", { query }),
 };
+
+export const plugins = {
+  list: () => call<{ plugins: T.Plugin[] }>("/api/plugins").then((answer) => answer.plugins),
+  create: (input: T.PluginInput & { name: string }) => call<{ plugin: T.Plugin }>("/api/plugins", json("POST", input)),
+  update: (name: string, input: T.PluginInput) => call<{ plugin: T.Plugin }>(`/api/plugins/${segment(name)}`, json("PUT", input)),
+  remove: (name: string) => call<{ message: string }>(`/api/plugins/${segment(name)}`, json("DELETE")),
+};
+
+export const cache = {
+  clearEntry: (cacheId: string) => call<{ message: string }>(`/api/cache/clear/${segment(cacheId)}`, json("DELETE")),
+  clearKey: (cacheKey: string) => call<{ deleted: number }>(`/api/cache/clear-by-key/${segment(cacheKey)}`, json("DELETE")),
+};

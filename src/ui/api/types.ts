@@ -385,3 +385,18 @@ export interface CostHistogram {
   buckets: Array<{ timestamp: string; total_cost: number }>;
   bucket_size_seconds: number;
 }
+
+export interface Plugin {
+  name: string;
+  enabled: boolean;
+  config: Record<string, unknown>;
+  isCustom: boolean;
+  path: string;
+  status: { status: "active" | "disabled" | "error"; logs: string[]; types: string[] };
+}
+
+export interface PluginInput {
+  path?: string;
+  enabled?: boolean;
+  config?: Record<string, unknown>;
+}

@@ -15,6 +15,7 @@ export const NAV: NavItem[] = [
   { path: "/ui/governance", label: "Governance", permission: "VirtualKeys:View" },
   { path: "/ui/mcp", label: "MCP", permission: "MCP:View" },
   { path: "/ui/webhooks", label: "Webhooks", permission: "Webhooks:View" },
+  { path: "/ui/plugins", label: "Plugins", permission: "Plugins:View" },
 ];
 
 const isCurrent = (item: NavItem, path: string) => (item.path === "/" ? path === "/" : path === item.path || path.startsWith(`${item.path}/`));
