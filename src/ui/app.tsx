@@ -7,6 +7,7 @@ import { Layout, NAV } from "./components/layout";
 import { ErrorState, Forbidden, Loading } from "./components/states";
 import { useLocation } from "./lib/router";
 import { CreateAdminPage, SetupTokenPage, SignInPage } from "./pages/first-run";
+import { AgentsPage } from "./pages/agents";
 import { GovernancePage } from "./pages/governance";
 import { LogsPage } from "./pages/logs";
 import { OverviewPage } from "./pages/overview";
@@ -41,6 +42,8 @@ function Page({ path }: { path: string }) {
       return <McpPage path={path} />;
     case "/ui/plugins":
       return <PluginsPage />;
+    case "/ui/agents":
+      return <AgentsPage />;
     case "/ui/webhooks":
       return <WebhooksPage />;
     default:

@@ -16,6 +16,7 @@ import type { mcpClientRoutes } from "../../mcp/clients/routes";
 import type { mcpLogRoutes } from "../../mcp/logs/routes";
 import type { cacheRoutes } from "../../cache/routes";
 import type { pluginRoutes } from "../../plugins/routes";
+import type { agentRoutes } from "../../a2a/agent-routes";
 import type { webhookRoutes } from "../../webhooks/routes";
 import type * as Ui from "./types";
 
@@ -35,6 +36,7 @@ type Usage = RoutesOf<typeof usageRoutes>;
 type Webhooks = RoutesOf<typeof webhookRoutes>["api"]["webhooks"];
 type Plugins = RoutesOf<typeof pluginRoutes>["api"]["plugins"];
 type Cache = RoutesOf<typeof cacheRoutes>["api"]["cache"];
+type Agents = RoutesOf<typeof agentRoutes>["api"]["agents"];
 type Mcp = RoutesOf<typeof mcpClientRoutes>["api"]["mcp"];
 type McpLogs = RoutesOf<typeof mcpLogRoutes>["api"]["mcp-logs"];
 
@@ -89,6 +91,10 @@ export type Contract = [
   Holds<Fits<Plugins["get"]["response"][200], { plugins: Ui.Plugin[] }>>,
   Holds<Fits<Ui.PluginInput & { name: string }, Plugins["post"]["body"]>>,
   Holds<Fits<Ui.PluginInput, Plugins[":name"]["put"]["body"]>>,
+  Holds<Fits<Agents["get"]["response"][200], { agents: Ui.Agent[] }>>,
+  Holds<Fits<Ui.AgentInput & { name: string; url: string }, Agents["post"]["body"]>>,
+  Holds<Fits<Ui.AgentInput & { url: string }, Agents[":name"]["put"]["body"]>>,
+  Holds<Fits<Agents["history"]["get"]["response"][200], { tasks: Ui.AgentTask[] }>>,
   Holds<Fits<Cache["clear-by-key"][":cacheKey"]["delete"]["response"][200], { deleted: number }>>,
 ];
 

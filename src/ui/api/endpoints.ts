@@ -92,3 +92,11 @@ export const cache = {
   clearEntry: (cacheId: string) => call<{ message: string }>(`/api/cache/clear/${segment(cacheId)}`, json("DELETE")),
   clearKey: (cacheKey: string) => call<{ deleted: number }>(`/api/cache/clear-by-key/${segment(cacheKey)}`, json("DELETE")),
 };
+
+export const agents = {
+  list: () => call<{ agents: T.Agent[] }>("/api/agents").then((answer) => answer.agents),
+  create: (input: T.AgentInput & { name: string; url: string }) => call<T.Agent>("/api/agents", json("POST", input)),
+  update: (name: string, input: T.AgentInput & { url: string }) => call<T.Agent>(`/api/agents/${segment(name)}`, json("PUT", input)),
+  remove: (name: string) => call<{ message: string }>(`/api/agents/${segment(name)}`, json("DELETE")),
+  tasks: (query: Query) => call<{ tasks: T.AgentTask[] }>("/api/agents/history", { query }).then((answer) => answer.tasks),
+};

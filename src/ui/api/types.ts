@@ -400,3 +400,34 @@ export interface PluginInput {
   enabled?: boolean;
   config?: Record<string, unknown>;
 }
+
+export interface Agent {
+  name: string;
+  url: string;
+  description: string | null;
+  enabled: boolean;
+  headers: Record<string, string>;
+  gateway_path: string;
+  agent_card: unknown;
+  card_fetched_at: string | null;
+  card_error: string | null;
+}
+
+export interface AgentInput {
+  url?: string;
+  description?: string;
+  enabled?: boolean;
+  headers?: Record<string, string>;
+}
+
+export interface AgentTask {
+  agent: string;
+  task_id: string;
+  context_id: string | null;
+  state: string;
+  live: boolean;
+  virtual_key_id: string | null;
+  transitions: Array<{ state: string; at: string }>;
+  created_at: string;
+  updated_at: string;
+}

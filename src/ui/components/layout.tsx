@@ -14,6 +14,7 @@ export const NAV: NavItem[] = [
   { path: "/ui/providers", label: "Providers", permission: "ModelProvider:View" },
   { path: "/ui/governance", label: "Governance", permission: "VirtualKeys:View" },
   { path: "/ui/mcp", label: "MCP", permission: "MCP:View" },
+  { path: "/ui/agents", label: "Agents", permission: "Agents:View" },
   { path: "/ui/webhooks", label: "Webhooks", permission: "Webhooks:View" },
   { path: "/ui/plugins", label: "Plugins", permission: "Plugins:View" },
 ];
