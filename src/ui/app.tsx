@@ -3,10 +3,11 @@ import { onSessionExpired } from "./api/client";
 import { session } from "./api/endpoints";
 import type { Me } from "./api/types";
 import { FeedbackProvider } from "./components/feedback";
-import { Layout, NAV } from "./components/layout";
+import { Layout, NAV, opens } from "./components/layout";
 import { ErrorState, Forbidden, Loading } from "./components/states";
 import { useLocation } from "./lib/router";
 import { CreateAdminPage, SetupTokenPage, SignInPage } from "./pages/first-run";
+import { AccessPage } from "./pages/access";
 import { AgentsPage } from "./pages/agents";
 import { GovernancePage } from "./pages/governance";
 import { LogsPage } from "./pages/logs";
@@ -30,7 +31,7 @@ function Page({ path }: { path: string }) {
   const can = useCan();
   const item = NAV.find((entry) => (entry.path === "/" ? path === "/" : path === entry.path || path.startsWith(`${entry.path}/`)));
   if (!item) return <ErrorState error={new Error(`There is no page at ${path}.`)} />;
-  if (!can(item.permission)) return <Forbidden permission={item.permission} />;
+  if (!opens(item, can)) return <Forbidden permission={[item.permission].flat().join(" or ")} />;
   switch (item.path) {
     case "/":
       return <OverviewPage />;
@@ -44,6 +45,8 @@ function Page({ path }: { path: string }) {
       return <PluginsPage />;
     case "/ui/agents":
       return <AgentsPage />;
+    case "/ui/access":
+      return <AccessPage path={path} />;
     case "/ui/webhooks":
       return <WebhooksPage />;
     default:

@@ -17,6 +17,9 @@ import type { mcpLogRoutes } from "../../mcp/logs/routes";
 import type { cacheRoutes } from "../../cache/routes";
 import type { pluginRoutes } from "../../plugins/routes";
 import type { agentRoutes } from "../../a2a/agent-routes";
+import type { apiKeyRoutes } from "../../access/api-keys/routes";
+import type { auditRoutes } from "../../access/audit/routes";
+import type { rbacRoutes } from "../../access/rbac/routes";
 import type { webhookRoutes } from "../../webhooks/routes";
 import type * as Ui from "./types";
 
@@ -37,6 +40,9 @@ type Webhooks = RoutesOf<typeof webhookRoutes>["api"]["webhooks"];
 type Plugins = RoutesOf<typeof pluginRoutes>["api"]["plugins"];
 type Cache = RoutesOf<typeof cacheRoutes>["api"]["cache"];
 type Agents = RoutesOf<typeof agentRoutes>["api"]["agents"];
+type Rbac = RoutesOf<typeof rbacRoutes>["api"]["governance"]["rbac"];
+type ApiKeys = RoutesOf<typeof apiKeyRoutes>["api"]["api-keys"];
+type Audit = RoutesOf<typeof auditRoutes>["api"]["governance"]["audit-logs"];
 type Mcp = RoutesOf<typeof mcpClientRoutes>["api"]["mcp"];
 type McpLogs = RoutesOf<typeof mcpLogRoutes>["api"]["mcp-logs"];
 
@@ -44,6 +50,18 @@ export type Contract = [
   Holds<Fits<Session["is-auth-enabled"]["get"]["response"][200], Ui.AuthProbe>>,
   Holds<Fits<Session["me"]["get"]["response"][200], Ui.Me>>,
   Holds<Fits<Ui.AuthConfigInput, AuthConfig["put"]["body"]>>,
+  Holds<Fits<AuthConfig["get"]["response"][200], Ui.AuthConfig>>,
+  Holds<Fits<Rbac["permissions"]["get"]["response"][200], { permissions: readonly Ui.Permission[] }>>,
+  Holds<Fits<Rbac["roles"]["get"]["response"][200], { roles: Ui.Role[] }>>,
+  Holds<Fits<{ name: string; permission_ids: number[] }, Rbac["roles"]["post"]["body"]>>,
+  Holds<Fits<{ permission_ids: number[] }, Rbac["roles"][":role_id"]["permissions"]["put"]["body"]>>,
+  Holds<Fits<Rbac["users"]["get"]["response"][200], { users: Ui.RbacUser[] }>>,
+  Holds<Fits<{ username: string; role_id: number; password?: string }, Rbac["users"]["post"]["body"]>>,
+  Holds<Fits<ApiKeys["get"]["response"][200], { api_keys: Ui.ApiKey[] }>>,
+  Holds<Fits<ApiKeys["post"]["response"][200], { api_key: Ui.ApiKey; key: string }>>,
+  Holds<Fits<{ name: string; scopes: number[] }, ApiKeys["post"]["body"]>>,
+  Holds<Fits<Audit["get"]["response"][200], { audit_logs: Ui.AuditEvent[] }>>,
+  Holds<Fits<Audit[":id"]["verify"]["get"]["response"][200], { valid: boolean }>>,
 
   Holds<Fits<Logs["get"]["response"][200], Ui.LogPage>>,
   Holds<Fits<Logs[":id"]["get"]["response"][200], Ui.LogDetail>>,

@@ -100,3 +100,22 @@ export const agents = {
   remove: (name: string) => call<{ message: string }>(`/api/agents/${segment(name)}`, json("DELETE")),
   tasks: (query: Query) => call<{ tasks: T.AgentTask[] }>("/api/agents/history", { query }).then((answer) => answer.tasks),
 };
+
+export const access = {
+  authConfig: () => call<T.AuthConfig>("/api/config/auth"),
+  updateAuth: (input: T.AuthConfigInput) => call<T.AuthConfig>("/api/config/auth", json("PUT", input)),
+  permissions: () => call<{ permissions: T.Permission[] }>("/api/governance/rbac/permissions").then((answer) => answer.permissions),
+  roles: () => call<{ roles: T.Role[] }>("/api/governance/rbac/roles").then((answer) => answer.roles),
+  createRole: (name: string, permission_ids: number[]) => call<T.Role>("/api/governance/rbac/roles", json("POST", { name, permission_ids })),
+  setRolePermissions: (id: number, permission_ids: number[]) => call<{ message: string }>(`/api/governance/rbac/roles/${id}/permissions`, json("PUT", { permission_ids })),
+  removeRole: (id: number) => call<{ message: string }>(`/api/governance/rbac/roles/${id}`, json("DELETE")),
+  users: () => call<{ users: T.RbacUser[] }>("/api/governance/rbac/users").then((answer) => answer.users),
+  createUser: (input: { username: string; role_id: number; password?: string }) => call<T.RbacUser>("/api/governance/rbac/users", json("POST", input)),
+  removeUser: (id: string) => call<{ message: string }>(`/api/governance/rbac/users/${segment(id)}`, json("DELETE")),
+  apiKeys: () => call<{ api_keys: T.ApiKey[] }>("/api/api-keys").then((answer) => answer.api_keys),
+  /** The key's value is in this answer only. */
+  createApiKey: (input: { name: string; scopes: number[] }) => call<{ api_key: T.ApiKey; key: string }>("/api/api-keys", json("POST", input)),
+  removeApiKey: (id: string) => call<{ message: string }>(`/api/api-keys/${segment(id)}`, json("DELETE")),
+  audit: (query: Query) => call<{ audit_logs: T.AuditEvent[] }>("/api/governance/audit-logs", { query }).then((answer) => answer.audit_logs),
+  verify: (id: string) => call<{ valid: boolean }>(`/api/governance/audit-logs/${segment(id)}/verify`),
+};

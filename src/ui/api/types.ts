@@ -431,3 +431,55 @@ export interface AgentTask {
   created_at: string;
   updated_at: string;
 }
+
+export interface AuthConfig {
+  admin_username: string;
+  enabled: boolean;
+  is_configured: boolean;
+}
+
+export interface Permission {
+  id: number;
+  name: string;
+  resource: string;
+  operation: string;
+}
+
+export interface Role {
+  id: number;
+  name: string;
+  description: string | null;
+  is_builtin: boolean;
+  permission_ids: number[];
+}
+
+export interface RbacUser {
+  id: string;
+  username: string;
+  name: string | null;
+  role_id: number;
+  role: string;
+  has_password: boolean;
+}
+
+export interface ApiKey {
+  id: string;
+  name: string;
+  description: string | null;
+  scopes: number[];
+  key_prefix: string;
+  expires_at: string | null;
+  created_at: string;
+}
+
+export interface AuditEvent {
+  id: string;
+  timestamp: string;
+  initiator: { type: string; id: string };
+  action: string;
+  target: { type: string; id: string | null };
+  outcome: string;
+  method: string;
+  path: string;
+  summary: unknown;
+}

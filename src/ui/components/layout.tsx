@@ -5,8 +5,11 @@ import { useCan, useSession } from "../session";
 export interface NavItem {
   path: string;
   label: string;
-  permission: string;
+  /** Any one of these opens the page. */
+  permission: string | string[];
 }
+
+export const opens = (item: NavItem, can: (permission: string) => boolean) => [item.permission].flat().some(can);
 
 export const NAV: NavItem[] = [
   { path: "/", label: "Overview", permission: "Logs:View" },
@@ -17,6 +20,7 @@ export const NAV: NavItem[] = [
   { path: "/ui/agents", label: "Agents", permission: "Agents:View" },
   { path: "/ui/webhooks", label: "Webhooks", permission: "Webhooks:View" },
   { path: "/ui/plugins", label: "Plugins", permission: "Plugins:View" },
+  { path: "/ui/access", label: "Access", permission: ["Users:View", "Roles:View", "APIKeys:View", "AuditLogs:View", "Config:View"] },
 ];
 
 const isCurrent = (item: NavItem, path: string) => (item.path === "/" ? path === "/" : path === item.path || path.startsWith(`${item.path}/`));
@@ -34,7 +38,7 @@ export function Layout({ path, children }: { path: string; children: ComponentCh
         </a>
         <nav aria-label="Main">
           <ul>
-            {NAV.filter((item) => can(item.permission)).map((item) => (
+            {NAV.filter((item) => opens(item, can)).map((item) => (
               <li key={item.path}>
                 <a href={item.path} aria-current={isCurrent(item, path) ? "page" : undefined} onClick={(event) => followLink(event, item.path)}>
                   {item.label}
