@@ -15,6 +15,7 @@ import { OverviewPage } from "./pages/overview";
 import { McpPage } from "./pages/mcp";
 import { PluginsPage } from "./pages/plugins";
 import { ProvidersPage } from "./pages/providers";
+import { WarpSettingsPage } from "./pages/warp-settings";
 import { WebhooksPage } from "./pages/webhooks";
 import { SessionContext, useCan } from "./session";
 
@@ -45,6 +46,8 @@ function Page({ path }: { path: string }) {
       return <PluginsPage />;
     case "/ui/agents":
       return <AgentsPage />;
+    case "/ui/warp":
+      return <WarpSettingsPage />;
     case "/ui/access":
       return <AccessPage path={path} />;
     case "/ui/webhooks":

@@ -20,6 +20,10 @@ import type { agentRoutes } from "../../a2a/agent-routes";
 import type { apiKeyRoutes } from "../../access/api-keys/routes";
 import type { auditRoutes } from "../../access/audit/routes";
 import type { rbacRoutes } from "../../access/rbac/routes";
+import type { ChatEvents } from "../../warp/agent/events";
+import type { chatRoutes } from "../../warp/agent/routes";
+import type { warpConfigRoutes } from "../../warp/config/routes";
+import type { conversationRoutes } from "../../warp/conversations/routes";
 import type { webhookRoutes } from "../../webhooks/routes";
 import type * as Ui from "./types";
 
@@ -43,6 +47,9 @@ type Agents = RoutesOf<typeof agentRoutes>["api"]["agents"];
 type Rbac = RoutesOf<typeof rbacRoutes>["api"]["governance"]["rbac"];
 type ApiKeys = RoutesOf<typeof apiKeyRoutes>["api"]["api-keys"];
 type Audit = RoutesOf<typeof auditRoutes>["api"]["governance"]["audit-logs"];
+type WarpConfig = RoutesOf<typeof warpConfigRoutes>["api"]["warp"]["config"];
+type WarpChat = RoutesOf<typeof chatRoutes>["api"]["warp"]["chat"];
+type WarpConversations = RoutesOf<typeof conversationRoutes>["api"]["warp"]["conversations"];
 type Mcp = RoutesOf<typeof mcpClientRoutes>["api"]["mcp"];
 type McpLogs = RoutesOf<typeof mcpLogRoutes>["api"]["mcp-logs"];
 
@@ -113,6 +120,12 @@ export type Contract = [
   Holds<Fits<Ui.AgentInput & { name: string; url: string }, Agents["post"]["body"]>>,
   Holds<Fits<Ui.AgentInput & { url: string }, Agents[":name"]["put"]["body"]>>,
   Holds<Fits<Agents["history"]["get"]["response"][200], { tasks: Ui.AgentTask[] }>>,
+  Holds<Fits<WarpConfig["get"]["response"][200], Ui.WarpConfig>>,
+  Holds<Fits<Ui.WarpConfigInput, WarpConfig["put"]["body"]>>,
+  Holds<Fits<Ui.WarpChatInput, WarpChat["post"]["body"]>>,
+  Holds<Fits<WarpConversations["get"]["response"][200], { conversations: Ui.WarpConversation[] }>>,
+  Holds<Fits<WarpConversations[":id"]["get"]["response"][200], { messages: Ui.WarpMessage[] }>>,
+  Holds<Fits<{ [Name in keyof ChatEvents]: ChatEvents[Name] }, { [Name in keyof Ui.WarpChatEvents]: Ui.WarpChatEvents[Name] }>>,
   Holds<Fits<Cache["clear-by-key"][":cacheKey"]["delete"]["response"][200], { deleted: number }>>,
 ];
 

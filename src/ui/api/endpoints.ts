@@ -119,3 +119,11 @@ export const access = {
   audit: (query: Query) => call<{ audit_logs: T.AuditEvent[] }>("/api/governance/audit-logs", { query }).then((answer) => answer.audit_logs),
   verify: (id: string) => call<{ valid: boolean }>(`/api/governance/audit-logs/${segment(id)}/verify`),
 };
+
+export const warp = {
+  config: () => call<T.WarpConfig>("/api/warp/config"),
+  saveConfig: (input: T.WarpConfigInput) => call<T.WarpConfig>("/api/warp/config", json("PUT", input)),
+  conversations: () => call<{ conversations: T.WarpConversation[] }>("/api/warp/conversations").then((answer) => answer.conversations),
+  conversation: (id: string) => call<{ messages: T.WarpMessage[] }>(`/api/warp/conversations/${segment(id)}`).then((answer) => answer.messages),
+  removeConversation: (id: string) => call<{ message: string }>(`/api/warp/conversations/${segment(id)}`, json("DELETE")),
+};

@@ -483,3 +483,54 @@ export interface AuditEvent {
   path: string;
   summary: unknown;
 }
+
+export interface WarpConfig {
+  configured: boolean;
+  enabled: boolean;
+  provider: string;
+  model: string;
+  max_iterations: number;
+  system_prompt_suffix: string;
+  embedding_provider: string;
+  embedding_model: string;
+  embedding_dimension: number;
+}
+
+export interface WarpConfigInput {
+  enabled?: boolean;
+  provider?: string;
+  model?: string;
+  max_iterations?: number;
+  system_prompt_suffix?: string;
+  embedding_provider?: string;
+  embedding_model?: string;
+  embedding_dimension?: number;
+}
+
+export interface WarpChatInput {
+  message: string;
+  conversation_id?: string;
+}
+
+export interface WarpMessage {
+  role: "user" | "assistant" | "tool";
+  content: string | null;
+  tool_calls?: Array<{ id: string; function: { name: string; arguments: string } }>;
+  tool_call_id?: string;
+}
+
+export interface WarpConversation {
+  id: string;
+  title: string;
+  updated_at: string;
+}
+
+/** The server-sent events of POST /api/warp/chat. */
+export interface WarpChatEvents {
+  start: { conversation_id: string; provider: string; model: string };
+  delta: { content: string };
+  tool_call_start: { id: string; name: string; arguments: string };
+  tool_call_end: { id: string; name: string; ok: boolean; result?: unknown; error?: string };
+  error: { error?: { message?: string } };
+  done: { conversation_id: string; finish_reason: string };
+}

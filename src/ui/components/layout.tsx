@@ -1,4 +1,6 @@
 import type { ComponentChildren } from "preact";
+import { useState } from "preact/hooks";
+import { WarpChat } from "../pages/warp-chat";
 import { followLink } from "../lib/router";
 import { useCan, useSession } from "../session";
 
@@ -20,6 +22,7 @@ export const NAV: NavItem[] = [
   { path: "/ui/agents", label: "Agents", permission: "Agents:View" },
   { path: "/ui/webhooks", label: "Webhooks", permission: "Webhooks:View" },
   { path: "/ui/plugins", label: "Plugins", permission: "Plugins:View" },
+  { path: "/ui/warp", label: "Warp", permission: "Warp:View" },
   { path: "/ui/access", label: "Access", permission: ["Users:View", "Roles:View", "APIKeys:View", "AuditLogs:View", "Config:View"] },
 ];
 
@@ -29,6 +32,7 @@ const isCurrent = (item: NavItem, path: string) => (item.path === "/" ? path ===
 export function Layout({ path, children }: { path: string; children: ComponentChildren }) {
   const { me, signOut } = useSession();
   const can = useCan();
+  const [warpOpen, setWarpOpen] = useState(false);
   return (
     <div class="shell">
       <header class="topbar">
@@ -36,25 +40,31 @@ export function Layout({ path, children }: { path: string; children: ComponentCh
           <span class="brand-mark" aria-hidden="true" />
           Gateway
         </a>
-        <nav aria-label="Main">
-          <ul>
-            {NAV.filter((item) => opens(item, can)).map((item) => (
-              <li key={item.path}>
-                <a href={item.path} aria-current={isCurrent(item, path) ? "page" : undefined} onClick={(event) => followLink(event, item.path)}>
-                  {item.label}
-                </a>
-              </li>
-            ))}
-          </ul>
-        </nav>
         <div class="account">
+          {can("Warp:Create") && (
+            <button type="button" class="primary" onClick={() => setWarpOpen(true)} aria-haspopup="dialog">
+              Ask Warp
+            </button>
+          )}
           <span class="muted">{me.type === "setup" ? "setup session" : me.id}</span>
           <button type="button" onClick={signOut}>
             Sign out
           </button>
         </div>
       </header>
+      <nav class="sidebar" aria-label="Main">
+        <ul>
+          {NAV.filter((item) => opens(item, can)).map((item) => (
+            <li key={item.path}>
+              <a href={item.path} aria-current={isCurrent(item, path) ? "page" : undefined} onClick={(event) => followLink(event, item.path)}>
+                {item.label}
+              </a>
+            </li>
+          ))}
+        </ul>
+      </nav>
       <main id="main">{children}</main>
+      {warpOpen && <WarpChat onClose={() => setWarpOpen(false)} />}
     </div>
   );
 }
