@@ -42,6 +42,12 @@ const PAGES: Array<[name: string, path: string, ready: (page: Page) => Promise<u
   ["virtual-keys", "/ui/governance/virtual-keys", (page) => page.getByRole("table", { name: "Virtual keys" }).waitFor()],
   ["limits", "/ui/governance/limits", (page) => page.getByRole("heading", { name: "Budgets" }).waitFor()],
   ["routing-rules", "/ui/governance/routing-rules", (page) => page.getByRole("table", { name: "Routing rules" }).waitFor()],
+  ["mcp", "/ui/mcp", (page) => page.getByRole("heading", { name: "MCP", exact: true }).waitFor()],
+  ["agents", "/ui/agents", (page) => page.getByRole("heading", { name: "Agents", exact: true }).waitFor()],
+  ["webhooks", "/ui/webhooks", (page) => page.getByRole("table", { name: "Webhook endpoints" }).waitFor()],
+  ["plugins", "/ui/plugins", (page) => page.getByRole("region", { name: "Plugin response_cache" }).waitFor()],
+  ["access", "/ui/access", (page) => page.getByRole("heading", { name: "Access", exact: true }).waitFor()],
+  ["warp-settings", "/ui/warp", (page) => page.getByRole("form", { name: "Warp settings" }).waitFor()],
 ];
 
 try {
