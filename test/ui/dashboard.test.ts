@@ -182,6 +182,13 @@ describe("the dashboard, as a new operator uses it", () => {
     await page().getByText("Deleted 2 logs").waitFor();
     await page().getByRole("heading", { name: "No request matches these filters" }).waitFor();
     const left = await storedLogs();
+    // Every spec filter is offered: the virtual key's id narrows to its requests.
+    await page().getByRole("button", { name: "Clear" }).click();
+    await page().getByRole("button", { name: "More filters" }).click();
+    await page().getByLabel("Virtual key ids").fill("no-such-key");
+    await page().getByRole("button", { name: "Apply filters" }).click();
+    await page().getByRole("heading", { name: "No request matches these filters" }).waitFor();
+    expect(new URL(page().url()).searchParams.get("virtual_key_ids")).toBe("no-such-key");
     expect(left.map((log) => log.model).sort()).toEqual(["gpt-4o-mini", "gpt-4o-mini"]);
   });
 

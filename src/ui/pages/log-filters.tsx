@@ -1,6 +1,6 @@
 import { useState } from "preact/hooks";
 import type { Query } from "../api/client";
-import { SelectField, TextField } from "../components/fields";
+import { Checkbox, SelectField, TextField } from "../components/fields";
 
 /** Every filter of the logs list, as URL query parameters (so a filtered view can be shared). */
 export const FILTER_FIELDS = [
@@ -18,11 +18,50 @@ export const FILTER_FIELDS = [
   "min_cost",
   "max_cost",
   "content_search",
+  "min_tokens",
+  "max_tokens",
+  "aliases",
+  "objects",
+  "selected_key_ids",
+  "user_ids",
+  "business_unit_ids",
+  "project_ids",
+  "routing_rule_ids",
+  "routing_engine_used",
+  "stop_reasons",
+  "tool_call_names",
+  "cache_hit_types",
+  "parent_request_id",
+  "session_id",
+  "request_id",
+  "missing_cost_only",
   "sort_by",
   "order",
 ] as const;
+
+/** The less common filters of spec 4.10, as plain text fields under "More filters" (lists are comma-separated). */
+const MORE_TEXT_FILTERS: Array<[FilterName, string]> = [
+  ["aliases", "Aliases"],
+  ["objects", "Request types"],
+  ["selected_key_ids", "Provider key ids"],
+  ["user_ids", "User ids"],
+  ["business_unit_ids", "Business unit ids"],
+  ["project_ids", "Project ids"],
+  ["routing_rule_ids", "Routing rule ids"],
+  ["routing_engine_used", "Routing engines"],
+  ["stop_reasons", "Stop reasons"],
+  ["tool_call_names", "Tool calls"],
+  ["cache_hit_types", "Cache hits"],
+  ["parent_request_id", "Parent request id"],
+  ["session_id", "Session id"],
+  ["request_id", "Request id"],
+];
+const METADATA_PREFIX = "metadata_";
+/** The filters always shown; the others open under "More filters" (and are open when one is set). */
+const FIRST_ROW = new Set<string>(["content_search", "period", "start_time", "end_time", "status", "models"]);
 export type FilterName = (typeof FILTER_FIELDS)[number];
-export type Filters = Partial<Record<FilterName, string>>;
+/** `metadata` holds `key=value` pairs, sent as `metadata_<key>=<value>`. */
+export type Filters = Partial<Record<FilterName | "metadata", string>>;
 
 export function filtersFrom(search: URLSearchParams): Filters {
   const filters: Filters = {};
@@ -30,13 +69,18 @@ export function filtersFrom(search: URLSearchParams): Filters {
     const value = search.get(name);
     if (value) filters[name] = value;
   }
+  const metadata = [...search.entries()].filter(([name]) => name.startsWith(METADATA_PREFIX)).map(([name, value]) => `${name.slice(METADATA_PREFIX.length)}=${value}`);
+  if (metadata.length) filters.metadata = metadata.join(", ");
   return filters;
 }
 
-export const filterQuery = (filters: Filters): Query => ({ ...filters });
+export function filterQuery({ metadata, ...filters }: Filters): Query {
+  const pairs = (metadata ?? "").split(",").map((pair) => pair.split("=").map((part) => part.trim())).filter(([key, value]) => key && value);
+  return { ...filters, ...Object.fromEntries(pairs.map(([key, value]) => [`${METADATA_PREFIX}${key}`, value])) };
+}
 
 /** The filters narrowing which rows match (sorting aside): what "delete all matching" removes. */
-export const narrowingFilters = (filters: Filters) => FILTER_FIELDS.filter((name) => name !== "sort_by" && name !== "order" && filters[name]);
+export const narrowingFilters = (filters: Filters) => [...FILTER_FIELDS, "metadata" as const].filter((name) => name !== "sort_by" && name !== "order" && filters[name]);
 
 const PERIODS = [
   { value: "", label: "Any time" },
@@ -54,9 +98,9 @@ const fromLocalInput = (value: string) => (value ? new Date(`${value}:00Z`).toIS
 /** The filter form: edits a draft and applies it on submit, so typing does not query on every key. */
 export function FilterBar({ filters, onApply }: { filters: Filters; onApply(filters: Filters): void }) {
   const [draft, setDraft] = useState<Filters>(filters);
-  const [more, setMore] = useState(false);
+  const [more, setMore] = useState(() => narrowingFilters(filters).some((name) => !FIRST_ROW.has(name)) || Boolean(filters.sort_by || filters.order));
   const custom = draft.period === "custom" || (!draft.period && (draft.start_time || draft.end_time));
-  const set = (name: FilterName) => (value: string) => setDraft((current) => ({ ...current, [name]: value || undefined }));
+  const set = (name: FilterName | "metadata") => (value: string) => setDraft((current) => ({ ...current, [name]: value || undefined }));
   const submit = (event: Event) => {
     event.preventDefault();
     const applied = { ...draft };
@@ -101,6 +145,13 @@ export function FilterBar({ filters, onApply }: { filters: Filters; onApply(filt
           <TextField label="Max latency (ms)" inputMode="decimal" value={draft.max_latency ?? ""} onValue={set("max_latency")} />
           <TextField label="Min cost ($)" inputMode="decimal" value={draft.min_cost ?? ""} onValue={set("min_cost")} />
           <TextField label="Max cost ($)" inputMode="decimal" value={draft.max_cost ?? ""} onValue={set("max_cost")} />
+          <TextField label="Min tokens" inputMode="numeric" value={draft.min_tokens ?? ""} onValue={set("min_tokens")} />
+          <TextField label="Max tokens" inputMode="numeric" value={draft.max_tokens ?? ""} onValue={set("max_tokens")} />
+          {MORE_TEXT_FILTERS.map(([name, label]) => (
+            <TextField key={name} label={label} value={draft[name] ?? ""} onValue={set(name)} />
+          ))}
+          <TextField label="Metadata" placeholder="env=prod, team=search" value={draft.metadata ?? ""} onValue={set("metadata")} />
+          <Checkbox label="Missing cost only" checked={draft.missing_cost_only === "true"} onChecked={(checked) => set("missing_cost_only")(checked ? "true" : "")} />
           <SelectField
             label="Sort by"
             value={draft.sort_by ?? "timestamp"}
