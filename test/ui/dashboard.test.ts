@@ -104,6 +104,8 @@ describe("the dashboard, as a new operator uses it", () => {
     await page().getByRole("button", { name: "Create virtual key" }).click();
     const form = page().getByRole("dialog", { name: "Create a virtual key" });
     await form.getByLabel("Name", { exact: true }).fill("web-app");
+    await form.getByLabel("Request limit", { exact: true }).fill("100");
+    await form.getByLabel("Request limit resets every").fill("1h");
     await form.getByRole("button", { name: "Create virtual key" }).click();
     const shown = page().getByRole("dialog", { name: "Virtual key web-app created" });
     const value = await shown.getByLabel("Virtual key value").innerText();
@@ -196,12 +198,17 @@ describe("the dashboard, as a new operator uses it", () => {
     await nav("Providers").click();
     await page().getByRole("region", { name: "Provider mock" }).waitFor();
     await browser.context.clearCookies();
-    watched.expectFailure("GET", "/api/governance/virtual-keys", 401);
+    for (const path of ["/api/governance/virtual-keys", "/api/governance/budgets", "/api/governance/rate-limits"]) watched.expectFailure("GET", path, 401);
     await nav("Governance").click();
     await page().getByText("Your session ended").waitFor();
     await signIn();
     expect(new URL(page().url()).pathname).toBe("/ui/governance");
-    await page().getByRole("table", { name: "Virtual keys" }).getByRole("cell", { name: "web-app", exact: true }).waitFor();
+    const keys = page().getByRole("table", { name: "Virtual keys" });
+    await keys.getByRole("cell", { name: "web-app", exact: true }).waitFor();
+    // The key's rate limit shows how much of its window the requests made above used.
+    const bar = keys.getByRole("progressbar", { name: "Requests per hour" });
+    expect(await bar.getAttribute("aria-valuemax")).toBe("100");
+    expect(Number(await bar.getAttribute("aria-valuenow"))).toBe(4);
   });
 
   test("no page error and no request failed that the user did not cause", () => {

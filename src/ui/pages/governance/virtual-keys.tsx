@@ -1,13 +1,13 @@
 import { useState } from "preact/hooks";
-import { customers, providers, teams, virtualKeys } from "../../api/endpoints";
-import type { ProviderConfig, VirtualKey, VirtualKeyInput } from "../../api/types";
+import { customers, providers, teams, usage, virtualKeys } from "../../api/endpoints";
+import type { BudgetUsage, ProviderConfig, VirtualKey, VirtualKeyInput } from "../../api/types";
 import { useFeedback } from "../../components/feedback";
 import { SelectField, TextField } from "../../components/fields";
 import { LimitsFields, limitsDraftOf, limitsInput, limitsSummary } from "../../components/limits-fields";
 import { Panel } from "../../components/panel";
 import { Empty, ErrorState, Loading } from "../../components/states";
-import { CopyButton } from "../../components/widgets";
-import { listOf } from "../../lib/format";
+import { CopyButton, UsageBar } from "../../components/widgets";
+import { formatCost, formatCount, formatDuration, listOf } from "../../lib/format";
 import { useResource } from "../../lib/use-resource";
 import { useSave } from "../../lib/use-save";
 import { useCan } from "../../session";
@@ -121,10 +121,35 @@ function CreatedKey({ name, value, onClose }: { name: string; value: string; onC
   );
 }
 
+type RateUsage = Record<string, string | number>;
+
+/** A key's own budgets and rate limits as bars with their reset times; the configured limits when usage is not readable. */
+function KeyLimits({ keyRow, budgets, rates }: { keyRow: VirtualKey; budgets?: BudgetUsage[]; rates?: RateUsage[] }) {
+  const own = (row: { level?: unknown; owner_id?: unknown }) => row.level === "virtual_key" && row.owner_id === keyRow.id;
+  const ownBudgets = budgets?.filter(own) ?? [];
+  const ownRate = rates?.find(own);
+  if (!budgets || (ownBudgets.length === 0 && !ownRate)) return <span class="small">{limitsSummary(keyRow.budgets, keyRow.rate_limit)}</span>;
+  return (
+    <div class="key-limits">
+      {ownBudgets.map((budget) => (
+        <UsageBar key={budget.reset_duration} label={`Budget per ${formatDuration(budget.reset_duration)}`} used={budget.current_usage} max={budget.max_limit} resetsAt={budget.resets_at} format={formatCost} />
+      ))}
+      {ownRate?.token_max_limit !== undefined && (
+        <UsageBar label={`Tokens per ${formatDuration(String(ownRate.token_reset_duration))}`} used={Number(ownRate.token_current_usage)} max={Number(ownRate.token_max_limit)} resetsAt={String(ownRate.token_resets_at)} format={formatCount} />
+      )}
+      {ownRate?.request_max_limit !== undefined && (
+        <UsageBar label={`Requests per ${formatDuration(String(ownRate.request_reset_duration))}`} used={Number(ownRate.request_current_usage)} max={Number(ownRate.request_max_limit)} resetsAt={String(ownRate.request_resets_at)} format={formatCount} />
+      )}
+    </div>
+  );
+}
+
 export function VirtualKeysTab() {
   const can = useCan();
   const { confirm } = useFeedback();
   const list = useResource(virtualKeys.list, []);
+  // Usage is shown where the role may read it; a key's configured limits otherwise.
+  const limits = useResource(() => Promise.all([can("Budgets:View") ? usage.budgets() : Promise.resolve(undefined), can("RateLimits:View") ? usage.rateLimits() : Promise.resolve(undefined)]), [list.data]);
   const { save } = useSave(list.reload);
   const [form, setForm] = useState<{ editing?: VirtualKey }>();
   const [created, setCreated] = useState<{ name: string; value: string }>();
@@ -156,7 +181,7 @@ export function VirtualKeysTab() {
                 <th scope="col">Key</th>
                 <th scope="col">Owner</th>
                 <th scope="col">Providers</th>
-                <th scope="col">Limits</th>
+                <th scope="col">Limits and usage</th>
                 <th scope="col">State</th>
                 <th scope="col">
                   <span class="visually-hidden">Actions</span>
@@ -175,7 +200,9 @@ export function VirtualKeysTab() {
                   </td>
                   <td>{key.team?.name ?? key.customer?.name ?? <span class="muted">–</span>}</td>
                   <td>{key.provider_configs.map((config) => config.provider).join(", ") || <span class="muted">all</span>}</td>
-                  <td class="small">{limitsSummary(key.budgets, key.rate_limit)}</td>
+                  <td>
+                    <KeyLimits keyRow={key} budgets={limits.data?.[0]} rates={limits.data?.[1]} />
+                  </td>
                   <td>{key.is_active ? <span class="badge badge-ok">active</span> : <span class="badge badge-neutral">inactive</span>}</td>
                   <td class="row-actions">
                     {can("VirtualKeys:Update") && (
