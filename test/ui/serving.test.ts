@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { Elysia } from "elysia";
 import { INITIAL_JS_BUDGET_BYTES } from "../../src/ui/build";
+import { dashboardRoutes } from "../../src/ui/routes";
 import { startGateway, type TestGateway } from "../support/gateway";
 
 let gw: TestGateway;
@@ -51,5 +53,23 @@ describe("the dashboard is served by the gateway itself", () => {
   test("an asset that does not exist is a 404", async () => {
     const response = await fetch(`${gw.url}/ui/assets/main-00000000.js`);
     expect(response.status).toBe(404);
+  });
+});
+
+describe("the bundle is built lazily", () => {
+  test("not when the gateway starts, but on the first request for the dashboard, and once", async () => {
+    const built: string[] = [];
+    const app = new Elysia().use(dashboardRoutes((line) => built.push(line))).listen({ port: 0, hostname: "127.0.0.1" });
+    try {
+      expect(built).toEqual([]);
+      const url = `http://127.0.0.1:${app.server!.port}`;
+      const [first, second] = await Promise.all([fetch(`${url}/`), fetch(`${url}/ui/logs`)]);
+      expect([first.status, second.status]).toEqual([200, 200]);
+      await fetch(`${url}/`);
+      expect(built).toHaveLength(1);
+      expect(built[0]).toMatch(/initial JavaScript [\d.]+ KB gzipped/);
+    } finally {
+      await app.stop(true);
+    }
   });
 });
