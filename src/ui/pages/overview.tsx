@@ -4,7 +4,7 @@ import type { Histogram, LogStats, Ranking } from "../api/types";
 import { type Series, TimeChart } from "../components/chart";
 import { PageHeader } from "../components/layout";
 import { Empty, ErrorState, Loading } from "../components/states";
-import { formatCost, formatCount, formatLatency, formatPercent } from "../lib/format";
+import { formatCost, formatCount, formatLatency } from "../lib/format";
 import { useLiveLogs } from "../lib/live-feed";
 import { followLink } from "../lib/router";
 import { useResource } from "../lib/use-resource";
