@@ -191,6 +191,15 @@ describe("the dashboard, as a new operator uses it", () => {
     await page().getByRole("button", { name: "Apply filters" }).click();
     await page().getByRole("heading", { name: "No request matches these filters" }).waitFor();
     expect(new URL(page().url()).searchParams.get("virtual_key_ids")).toBe("no-such-key");
+
+    // A row ticked and deleted is the only one gone.
+    await page().getByRole("button", { name: "Clear" }).click();
+    const [kept, removed] = await storedLogs();
+    await table.getByRole("checkbox", { name: `Select request ${removed!.id}` }).check();
+    await page().getByRole("button", { name: "Delete selected (1)" }).click();
+    await page().getByRole("dialog", { name: "Delete 1 request log?" }).getByRole("button", { name: "Delete" }).click();
+    await page().getByText("Deleted 1 log").waitFor();
+    expect((await storedLogs()).map((log) => log.id)).toEqual([kept!.id]);
     expect(left.map((log) => log.model).sort()).toEqual(["gpt-4o-mini", "gpt-4o-mini"]);
   });
 
