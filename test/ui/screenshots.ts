@@ -71,6 +71,9 @@ try {
     await page.goto(`${gw.url}/`);
     await page.getByRole("figure").first().waitFor();
     await shoot(page, "overview-phone", scheme);
+    await page.goto(`${gw.url}/ui/logs`);
+    await page.getByRole("table", { name: "Request logs" }).waitFor();
+    await shoot(page, "logs-phone", scheme);
     await page.context().clearCookies();
     await page.goto(`${gw.url}/`);
     await page.getByRole("heading", { name: "Sign in" }).waitFor();
