@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { gatewayClient, taskIdOfEvent, userMessage } from "../support/a2a-client";
 import { type SdkAgent, startSdkAgent } from "../support/a2a-sdk-agent";
+import { eventually } from "../support/eventually";
 import { type Browser, DASHBOARD_AUTH, launchBrowser, signIn, type WatchedPage } from "../support/browser";
 import { startGateway, type TestGateway } from "../support/gateway";
 
@@ -41,9 +42,16 @@ describe("agents page", () => {
     for await (const event of client.sendMessageStream(userMessage("hello agents page"))) events.push(event);
     const taskId = taskIdOfEvent(events[0]!)!;
 
-    await page().getByRole("button", { name: "Refresh tasks" }).click();
     const tasks = page().getByRole("table", { name: "Tasks" });
-    await tasks.getByText("completed", { exact: true }).waitFor();
+    // The task's record is written as it moves: refresh until it shows finished.
+    await eventually(
+      async () => {
+        await page().getByRole("button", { name: "Refresh tasks" }).click();
+        await page().getByRole("region", { name: "Recent tasks" }).locator("[aria-busy], table, p").first().waitFor();
+        return tasks.getByText("completed", { exact: true }).count();
+      },
+      (found) => found === 1,
+    );
     await tasks.getByRole("button", { name: `History of task ${taskId}` }).click();
     const transitions = await tasks.getByRole("list", { name: `Transitions of task ${taskId}` }).getByRole("listitem").allInnerTexts();
     expect(transitions.map((line) => line.split(" ")[0])).toEqual(["submitted", "working", "completed"]);

@@ -63,7 +63,15 @@ describe("MCP page", () => {
 
     await page().getByRole("navigation", { name: "MCP sections" }).getByRole("link", { name: "Tool calls" }).click();
     const calls = page().getByRole("table", { name: "Tool calls" });
-    await calls.getByRole("cell", { name: /Sunny and 21C in Oslo/ }).waitFor();
+    // Tool calls are logged in batches: reload until this one is.
+    await eventually(
+      async () => {
+        await page().reload();
+        await page().getByRole("search", { name: "Tool call filters" }).waitFor();
+        return calls.getByRole("cell", { name: /Sunny and 21C in Oslo/ }).count();
+      },
+      (found) => found === 1,
+    );
     await calls.getByText("success", { exact: true }).waitFor();
   });
 

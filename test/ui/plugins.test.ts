@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { join } from "node:path";
 import OpenAI from "openai";
+import { eventually } from "../support/eventually";
 import { type Browser, DASHBOARD_AUTH, launchBrowser, signIn, type WatchedPage } from "../support/browser";
 import { startGateway, type TestGateway } from "../support/gateway";
 import { type MockOpenAI, startMockOpenAI } from "../support/mock-openai";
@@ -50,10 +51,26 @@ describe("plugins and cache page", () => {
   });
 
   test("the cache's hit rate is shown and a key's responses are cleared", async () => {
+    // The cache stores a response after answering it: ask again until the answer comes from it.
     await ask("cached question");
-    await ask("cached question");
-    await page().reload();
-    await page().getByRole("region", { name: "Cache hit rate" }).getByText("25.0 %").waitFor();
+    await eventually(
+      async () => {
+        const upstreamCalls = upstream.requests.length;
+        await ask("cached question");
+        return upstream.requests.length === upstreamCalls;
+      },
+      (answeredFromCache) => answeredFromCache,
+    );
+    // Requests are logged in batches: the figures count the hit once its log is written.
+    const answeredFromCache = page().getByRole("region", { name: "Answered from the cache" });
+    await eventually(
+      async () => {
+        await page().reload();
+        return answeredFromCache.getByRole("paragraph").innerText();
+      },
+      (figure) => figure === "1",
+    );
+    expect(await page().getByRole("region", { name: "Cache hit rate" }).innerText()).toMatch(/\n[1-9]\d*\.\d %$/);
     await page().getByLabel("Cache key").fill("faq");
     await page().getByRole("button", { name: "Clear by key" }).click();
     await page().getByText(/Cleared [1-9]\d* cached responses/).waitFor();
