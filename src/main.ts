@@ -20,6 +20,7 @@ async function main() {
   const gateway = await createGateway({ config, databaseUrl });
   const server = gateway.listen(port, host);
   console.log(`gateway listening on http://${server.hostname}:${server.port} (database ${databaseUrl.replace(/\?.*$/, "")})`);
+  console.log(`dashboard at http://${server.hostname}:${server.port}/`);
   const graceSeconds = config.server?.shutdown_grace_seconds ?? DEFAULT_SHUTDOWN_GRACE_SECONDS;
   // The first signal drains; a second one cuts the drain short.
   const cut = new AbortController();
