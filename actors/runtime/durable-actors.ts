@@ -1,7 +1,7 @@
-import { type Actor, type AnyStateMachine, createActor, type EventFrom, type InputFrom, type Snapshot, type SnapshotFrom } from "xstate";
+import { type Actor, type AnyStateMachine, createActor, type EventFrom, type InputFrom, type InspectionEvent, type Snapshot, type SnapshotFrom, type StateValue } from "xstate";
 import { FailureStreak } from "../../src/db/failure-streak";
 import type { ActorSignal } from "../../src/db/schema";
-import type { Clock } from "./clock";
+import { type Clock, type TimerWatch, watchTimers } from "./clock";
 import type { ActorSnapshotStore, Write } from "./snapshot-store";
 
 /**
@@ -20,6 +20,8 @@ export interface DurableActorsOptions<TMachine extends AnyStateMachine> {
   clock: Clock;
   /** Rows written in the same batch as each snapshot, e.g. a history row mirroring the state. */
   mirror?: (id: string, snapshot: SnapshotFrom<TMachine>, at: Date) => Write[];
+  /** Told once a snapshot (and its mirror) is committed: what may be shown as done from then on. */
+  committed?: (id: string, snapshot: SnapshotFrom<TMachine>) => void;
   /** How often this node looks for signals other nodes left for its actors; never when unset. */
   signalCheckMs?: number;
 }
@@ -28,7 +30,16 @@ export interface DurableActorsOptions<TMachine extends AnyStateMachine> {
 const SIGNAL_MAX_AGE_MS = 3_600_000;
 
 type AnyActor = Actor<AnyStateMachine>;
-type ActorStart = { id: string; clock: Clock } & ({ input: unknown } | { snapshot: Snapshot<unknown> });
+type ActorStart = { id: string } & ({ input: unknown } | { snapshot: Snapshot<unknown> });
+
+/** What the transition history needs of one live actor: the state last written, the event being processed, its timers. */
+interface Trail {
+  value: StateValue | null;
+  event: string;
+  timers: TimerWatch;
+}
+
+const INIT_EVENT = "xstate.init";
 
 /**
  * The live actors of one kind. Every transition's persisted snapshot is written to libSQL, in
@@ -46,6 +57,7 @@ export class DurableActors<TMachine extends AnyStateMachine> {
   private readonly failed = new Set<string>();
   /** Discarded actors whose rows are not removed yet: a claim meanwhile must not restore them. */
   private readonly removing = new Set<string>();
+  private readonly trails = new Map<string, Trail>();
 
   constructor(private readonly options: DurableActorsOptions<TMachine>) {}
 
@@ -64,7 +76,7 @@ export class DurableActors<TMachine extends AnyStateMachine> {
 
   /** Creates the actor, persists its first snapshot (with `alongside`, in the same transaction), then starts it. */
   async spawn(id: string, input: InputFrom<TMachine>, alongside: Write[] = []): Promise<Actor<TMachine>> {
-    const actor = this.create({ id, input, clock: this.options.clock });
+    const actor = this.create({ id, input });
     // Live from here on, so a claim running meanwhile does not restore it a second time.
     this.live.set(id, actor);
     try {
@@ -72,9 +84,13 @@ export class DurableActors<TMachine extends AnyStateMachine> {
     } catch (error) {
       this.live.delete(id);
       this.lastWritten.delete(id);
+      this.trails.delete(id);
       throw error;
     }
     this.run(id, actor);
+    // Awaited only when there is one: a first state without a timer moves on at once, and the caller sees its snapshot as it is now.
+    const firstTimer = this.recordFirstTimer(id);
+    if (firstTimer) await firstTimer;
     return actor as Actor<TMachine>;
   }
 
@@ -90,12 +106,14 @@ export class DurableActors<TMachine extends AnyStateMachine> {
     for (const row of await this.options.store.claim(this.options.kind)) {
       if (this.live.has(row.id) || this.failed.has(row.id) || this.removing.has(row.id)) continue;
       try {
-        const actor = this.create({ id: row.id, snapshot: row.snapshot as Snapshot<unknown>, clock: this.options.clock });
+        const actor = this.create({ id: row.id, snapshot: row.snapshot as Snapshot<unknown> });
         this.lastWritten.set(row.id, JSON.stringify(row.snapshot));
+        this.trails.get(row.id)!.value = (row.snapshot as { value?: StateValue }).value ?? null;
         this.run(row.id, actor);
         actor.send({ type: "rehydrated", at: this.options.clock.now() } satisfies Rehydrated);
         resumed++;
       } catch (error) {
+        this.trails.delete(row.id);
         this.failed.add(row.id);
         console.error(`${this.options.kind} ${row.id} could not be restored; its snapshot is kept`, error);
       }
@@ -105,12 +123,16 @@ export class DurableActors<TMachine extends AnyStateMachine> {
 
   /** Stops one actor and deletes its snapshot: it will not resume. */
   async discard(id: string): Promise<void> {
+    const { store, kind, clock } = this.options;
+    const running = this.live.get(id)?.getSnapshot();
+    const last = running?.status === "active" ? (running.value as StateValue) : undefined;
     this.live.get(id)?.stop();
     this.live.delete(id);
     this.lastWritten.delete(id);
+    this.trails.delete(id);
     this.removing.add(id);
     try {
-      await this.options.store.commit([this.options.store.remove(this.options.kind, id)]);
+      await store.commit([store.remove(kind, id), ...store.transitions.ended(kind, id, "stopped", "discard", new Date(clock.now()), last)]);
     } finally {
       this.removing.delete(id);
     }
@@ -135,6 +157,7 @@ export class DurableActors<TMachine extends AnyStateMachine> {
     for (const actor of this.live.values()) actor.stop();
     this.live.clear();
     this.lastWritten.clear();
+    this.trails.clear();
     await this.options.store.idle();
     await this.options.store.release(this.options.kind);
   }
@@ -176,8 +199,17 @@ export class DurableActors<TMachine extends AnyStateMachine> {
     return timer;
   }
 
+  /** The actor, watched: its timers (for the next one due) and the event each transition follows, and Stately's inspector when attached. */
   private create(start: ActorStart): AnyActor {
-    return createActor(this.options.machine as AnyStateMachine, start);
+    const timers = watchTimers(this.options.clock);
+    const trail: Trail = { value: null, event: INIT_EVENT, timers };
+    this.trails.set(start.id, trail);
+    const inspector = this.options.store.inspect;
+    const inspect = (inspection: InspectionEvent) => {
+      if (inspection.type === "@xstate.microstep" && inspection.actorRef.sessionId === inspection.rootId) trail.event = inspection.event.type;
+      inspector?.next?.(inspection);
+    };
+    return createActor(this.options.machine as AnyStateMachine, { ...start, clock: timers, inspect });
   }
 
   private run(id: string, actor: AnyActor): void {
@@ -188,9 +220,13 @@ export class DurableActors<TMachine extends AnyStateMachine> {
         this.persist(id, snapshot, actor.getPersistedSnapshot(), [], { retry: true }).catch((error) => console.error(`${this.options.kind} ${id}: snapshot write failed`, error));
       },
       error: (error) => {
-        console.error(`${this.options.kind} ${id} failed; its last snapshot is kept`, error);
+        const { kind, store, clock } = this.options;
+        console.error(`${kind} ${id} failed; its last snapshot is kept`, error);
         this.live.delete(id);
         this.failed.add(id);
+        const last = this.trails.get(id)?.value ?? undefined;
+        this.trails.delete(id);
+        store.commit(store.transitions.ended(kind, id, "error", "xstate.error", new Date(clock.now()), last), { retry: true }).catch((failure) => console.error(`${kind} ${id}: recording the failure failed`, failure));
       },
     });
     actor.start();
@@ -206,8 +242,10 @@ export class DurableActors<TMachine extends AnyStateMachine> {
     const at = new Date(clock.now());
     const mirrored = mirror?.(id, snapshot as SnapshotFrom<TMachine>, at) ?? [];
     const own = finished ? store.remove(kind, id) : store.save(kind, id, snapshot.value, persisted, at);
+    const transition = this.transitionOf(id, snapshot, at);
     try {
-      await store.commit([...alongside, own, ...mirrored], options);
+      await store.commit([...alongside, own, ...mirrored, ...transition], options);
+      this.options.committed?.(id, snapshot as SnapshotFrom<TMachine>);
     } catch (error) {
       // Not written: the actor's next transition writes its state whole, even if unchanged.
       if (this.lastWritten.get(id) === serialized) this.lastWritten.delete(id);
@@ -216,7 +254,30 @@ export class DurableActors<TMachine extends AnyStateMachine> {
       // A finished actor stays live until its row is gone: until then the row may still hold an
       // earlier state (its last writes queue behind slower ones), which a lookup would show and a
       // claim would restore and run again.
-      if (finished) this.live.delete(id);
+      if (finished) {
+        this.live.delete(id);
+        this.trails.delete(id);
+      }
     }
+  }
+
+  /** A first state with a timer (an expiry) arms it only once started, after its first write. */
+  private recordFirstTimer(id: string): Promise<void> | undefined {
+    const due = this.trails.get(id)?.timers.nextDue();
+    if (due === undefined || !this.options.store.transitions.enabled) return undefined;
+    const { store, kind } = this.options;
+    return store.commit(store.transitions.timer(kind, id, due), { retry: true });
+  }
+
+  /** The history rows of a snapshot that entered another state; none when the state stayed. */
+  private transitionOf(id: string, snapshot: SnapshotFrom<AnyStateMachine>, at: Date) {
+    const trail = this.trails.get(id);
+    if (!trail) return [];
+    const to = snapshot.value as StateValue;
+    if (trail.value !== null && JSON.stringify(trail.value) === JSON.stringify(to)) return [];
+    const from = trail.value;
+    trail.value = to;
+    const status = snapshot.status === "done" ? "done" : "active";
+    return this.options.store.transitions.record({ kind: this.options.kind, id, from, event: trail.event, to, status, at, nextTimerAt: trail.timers.nextDue() });
   }
 }

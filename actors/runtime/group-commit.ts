@@ -1,4 +1,5 @@
-import { refusedByTable, retried } from "../../src/db/write-retries";
+import { refusedForItsValues } from "../../src/db/unavailable";
+import { retried } from "../../src/db/write-retries";
 
 export interface GroupCommitOptions {
   /** The most writes one transaction takes (default 1000). */
@@ -87,7 +88,7 @@ export class GroupCommit<TWrite> {
         delaysMs: retryDelaysMs,
         until: this.stopping.signal,
         // Nothing left to wait for when no write of the batch asked to.
-        refuses: (error) => refusedByTable(error) || !waiting.some((entry) => entry.retry),
+        refuses: (error) => refusedForItsValues(error) || !waiting.some((entry) => entry.retry),
         onRetry: (error) => {
           this.retriedBatches++;
           for (const entry of waiting) if (!entry.retry) entry.done.reject(error);

@@ -4,7 +4,10 @@ import { hostname } from "node:os";
 import type { Database } from "../../src/db/client";
 import { type ActorSignal, actorSignals, actorSnapshots } from "../../src/db/schema";
 import { WRITE_RETRY_DELAYS_MS } from "../../src/db/write-retries";
+import type { InspectionEvent, Observer } from "xstate";
+import { ACTOR_MACHINES, type ActorMachines } from "../machines";
 import { GroupCommit } from "./group-commit";
+import { TransitionLog } from "./transition-log";
 
 export type Write = BatchItem<"sqlite">;
 
@@ -19,6 +22,15 @@ export interface ActorLease {
 
 export const DEFAULT_LEASE_MS = 30_000;
 
+export interface ActorRuntimeOptions {
+  /** The machines the actors run, by kind; the definitions in actors/ unless replaced (a test runs a changed one). */
+  machines?: Partial<ActorMachines>;
+  /** Whether transitions are recorded (read on each one); on by default. */
+  recordTransitions?: () => boolean;
+  /** Told of everything every actor does, in xstate's inspection protocol (Stately's inspector); nothing when unset. */
+  inspect?: Observer<InspectionEvent>;
+}
+
 export const defaultLease = (env: Record<string, string | undefined> = process.env): ActorLease => ({
   owner: env.GATEWAY_NODE_ID || hostname(),
   durationMs: DEFAULT_LEASE_MS,
@@ -27,17 +39,26 @@ export const defaultLease = (env: Record<string, string | undefined> = process.e
 
 /**
  * Persisted xstate snapshots in libSQL, keyed by actor kind and id, and the group commit every
- * actor write goes through (the rows that mirror an actor's state included). Each row carries
+ * actor write goes through (the rows that mirror an actor's state and its transitions included);
+ * with them what every kind shares: the machines, the transition log, the inspector. Each row carries
  * the lease of the node running it: a node claims the rows nobody holds (a lease that ran out,
  * or its own), renews its leases while it runs, and hands them back when it stops.
  */
 export class ActorSnapshotStore {
   private readonly writer: GroupCommit<Write>;
+  /** The transition history and instance rows each actor writes along with its snapshot. */
+  readonly transitions: TransitionLog;
+  readonly inspect?: Observer<InspectionEvent>;
+  readonly machines: ActorMachines;
 
   constructor(
     private readonly db: Database,
     readonly lease: ActorLease = defaultLease(),
+    options: ActorRuntimeOptions = {},
   ) {
+    this.transitions = new TransitionLog(db, lease.owner, options.recordTransitions);
+    this.inspect = options.inspect;
+    this.machines = { ...ACTOR_MACHINES, ...options.machines };
     this.writer = new GroupCommit(
       async ([first, ...rest]) => {
         if (first) await this.db.batch([first, ...rest]);

@@ -56,5 +56,8 @@ export async function createAccessControl({ db, config, env, secrets }: AccessCo
 
   const audit = new AuditLog(db, env.GATEWAY_AUDIT_SIGNING_KEY || (await persistedSecret(db, secrets, AUDIT_KEY_META)));
   routes.use(apiKeyRoutes(apiKeys)).use(rbacRoutes(roles, users)).use(auditRoutes(audit));
-  return { guard: accessGuard({ edition, authenticator, recorder: new AuditRecorder(audit) }), routes };
+  /** What the gateway did on its own (no request behind it), entered in the audit log as the system's. */
+  const recordSystemEvent = (event: { action: string; target: { type: string; id: string }; summary: Record<string, unknown> }) =>
+    audit.append({ initiator: { type: "system", id: "gateway" }, ...event, outcome: "success", method: "", path: "", ip: "", summary: event.summary });
+  return { guard: accessGuard({ edition, authenticator, recorder: new AuditRecorder(audit) }), routes, recordSystemEvent };
 }

@@ -32,6 +32,7 @@ const RESOURCES = [
   { resource: "Agents", base: 2000, operations: ["View", "Create", "Update", "Delete"] },
   { resource: "Cache", base: 2100, operations: ["Delete"] },
   { resource: "Config", base: 2200, operations: ["View", "Update"] },
+  { resource: "Actors", base: 2300, operations: ["View"] },
 ] as const;
 
 type ResourceEntry = (typeof RESOURCES)[number];

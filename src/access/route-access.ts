@@ -54,6 +54,8 @@ const enterprise = (feature: string, rules: RouteRule[]) => rules.map((entry) =>
 export const ROUTE_ACCESS: readonly RouteRule[] = [
   // Public (spec 5.6); the setup exchange checks the setup token itself.
   rule("GET", "/api/version", PUBLIC),
+  rule("GET", "/api/openapi.json", PUBLIC),
+  rule("GET", "/api/docs", PUBLIC),
   rule("GET", "/api/session/is-auth-enabled", PUBLIC),
   rule("POST", "/api/session/login", PUBLIC, "Session:Login"),
   rule("POST", "/api/session/setup", PUBLIC, "Session:Setup"),
@@ -127,12 +129,21 @@ export const ROUTE_ACCESS: readonly RouteRule[] = [
   ...crud("/api/webhooks", "/:id", "Webhooks"),
   rule("POST", "/api/webhooks/:id/rotate-secret", need("Webhooks:Update")),
   rule("POST", "/api/webhooks/:id/test", need("Webhooks:Update")),
+  rule("POST", "/api/webhooks/:id/recover", need("Webhooks:Update")),
   rule("GET", "/api/webhooks/:id/deliveries", need("Webhooks:View")),
   rule("GET", "/api/webhooks/deliveries", need("Webhooks:View")),
   rule("POST", "/api/webhooks/deliveries/:id/redeliver", need("Webhooks:Create")),
 
   ...crud("/api/agents", "/:name", "Agents"),
   rule("GET", "/api/agents/history", need("Agents:View")),
+
+  // The durable actors' lifecycles: machines, instances, histories, live transitions.
+  rule("GET", "/api/actors", need("Actors:View")),
+  rule("GET", "/api/actors/counts", need("Actors:View")),
+  rule("GET", "/api/actors/events", need("Actors:View")),
+  rule("GET", "/api/actors/machines", need("Actors:View")),
+  rule("GET", "/api/actors/machines/:kind", need("Actors:View")),
+  rule("GET", "/api/actors/:kind/:id", need("Actors:View")),
 
   rule("GET", "/api/warp/config", need("Warp:View")),
   rule("PUT", "/api/warp/config", localAdminOnOss("Warp:Update")),

@@ -7,8 +7,15 @@ import { asyncRoutes } from "./routes";
 export interface AsyncInferenceOptions extends Omit<AsyncJobsDeps, "maxConcurrentJobs"> {
   /** Says whether a webhook endpoint of that name exists (`x-gw-async-webhook`). */
   hasWebhook: (name: string) => boolean;
-  /** Provider and framework mount roots where the `x-gw-async` headers apply. */
+  /** Mount roots where the `x-gw-async` headers apply (`/v1` and the provider and framework mounts). */
   mountRoots: readonly string[];
+  /** Paths under those roots that are not inference (`/v1/mcp`): the headers do not apply there. */
+  exceptUnder?: readonly string[];
+  /**
+   * Checks a submission's virtual key as inference checks it (throws the 401 or 403), before
+   * anything is stored: a job nobody may run is never written, run or notified.
+   */
+  checkCaller: (headers: Headers) => void;
   /** Jobs running at once on this node; more wait in `pending`. */
   maxConcurrentJobs?: number;
 }
@@ -19,7 +26,7 @@ export interface AsyncInferenceOptions extends Omit<AsyncJobsDeps, "maxConcurren
  */
 export function createAsyncInference(options: AsyncInferenceOptions) {
   const jobs = new AsyncJobs({ ...options, maxConcurrentJobs: options.maxConcurrentJobs ?? 64 });
-  const routes = new Elysia({ name: "async" }).use(asyncMountHook(jobs, options.hasWebhook, options.mountRoots)).use(asyncRoutes(jobs, options.hasWebhook));
+  const routes = new Elysia({ name: "async" }).use(asyncMountHook(jobs, options)).use(asyncRoutes(jobs, options));
   return {
     routes,
     backgroundResponses: backgroundResponses(jobs),

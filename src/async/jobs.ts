@@ -56,7 +56,7 @@ export class AsyncJobs {
 
   constructor(private readonly deps: AsyncJobsDeps) {
     this.workers = new KeyedSlots(() => deps.maxConcurrentJobs);
-    const machine = asyncJobMachine.provide({
+    const machine = deps.snapshots.machines["async-job"].provide({
       actors: {
         acquireWorker: fromPromise(async ({ input, signal }) => {
           await this.workers.acquire(WORKERS, input.jobId, signal);

@@ -1,6 +1,6 @@
 import { Elysia } from "elysia";
 import { badRequest } from "../http/errors";
-import { hasNoAsyncTwin, isStreamingPath, requestTypeOfMountPath } from "./job-kinds";
+import { ASYNC_KINDS, hasNoAsyncTwin, isStreamingPath, requestTypeOfMountPath } from "./job-kinds";
 import type { AsyncJobs, FoundJob } from "./jobs";
 import { ownerOf } from "./ownership";
 import { jobNotFound, pollResponse } from "./routes";
@@ -16,27 +16,46 @@ function nativeResult(found: FoundJob): Response {
 
 const isUnder = (roots: readonly string[], path: string) => roots.some((root) => path === root || path.startsWith(`${root}/`));
 
+/** The async routes' own root: the headers mean nothing on them. */
+const ASYNC_ROOT = "/v1/async";
+
+export interface MountHookOptions {
+  hasWebhook: (name: string) => boolean;
+  mountRoots: readonly string[];
+  exceptUnder?: readonly string[];
+  checkCaller: (headers: Headers) => void;
+}
+
 /**
- * On the provider and framework mounts, `x-gw-async: true` submits the request as a job (202
- * with the job) and `x-gw-async-id: <id>` polls one: 202 while it runs, then the response the
+ * On `/v1` and the provider and framework mounts, `x-gw-async: true` submits the request as a job
+ * (202 with the job) and `x-gw-async-id: <id>` polls one: 202 while it runs, then the response the
  * synchronous call would have given.
  */
-export function asyncMountHook(jobs: AsyncJobs, hasWebhook: (name: string) => boolean, mountRoots: readonly string[]) {
+export function asyncMountHook(jobs: AsyncJobs, { hasWebhook, mountRoots, exceptUnder = [], checkCaller }: MountHookOptions) {
+  const excluded = [ASYNC_ROOT, ...exceptUnder];
   async function answer(request: Request, pollId: string | undefined): Promise<Response | undefined> {
     const url = new URL(request.url);
-    if (!isUnder(mountRoots, url.pathname)) return;
+    if (!isUnder(mountRoots, url.pathname) || isUnder(excluded, url.pathname)) return;
     if (pollId) {
       const found = await jobs.find(pollId, ownerOf(request.headers));
       if (!found) throw jobNotFound(pollId);
       return nativeResult(found);
     }
     if (request.method !== "POST") return;
+    // Before anything else: a caller who may not run the job stores nothing.
+    checkCaller(request.headers);
     if (hasNoAsyncTwin(url.pathname)) throw badRequest("batches, files and containers are not available asynchronously: send the call without x-gw-async", "x-gw-async");
     if (isStreamingPath(url.pathname) || url.searchParams.get("alt") === "sse") {
       throw badRequest("streaming endpoints are not available asynchronously", "x-gw-async", "caller_streaming_unsupported");
     }
     const submission = await readSubmission(request, url.pathname + url.search, hasWebhook);
-    const job = await jobs.submit({ ...submission, route: url.pathname, requestType: requestTypeOfMountPath(url.pathname), resultUrl: () => `${url.origin}${url.pathname}` });
+    // A /v1 call with a /v1/async twin is that kind's job, polled on either route.
+    const kind = ASYNC_KINDS.find((candidate) => candidate.syncPath === url.pathname);
+    const job = await jobs.submit(
+      kind
+        ? { ...submission, route: kind.name, requestType: kind.requestType, resultUrl: (id) => `${url.origin}/v1/async/${kind.name}/${id}` }
+        : { ...submission, route: url.pathname, requestType: requestTypeOfMountPath(url.pathname), resultUrl: () => `${url.origin}${url.pathname}` },
+    );
     return pollResponse(job);
   }
 

@@ -17,12 +17,14 @@ export function pollResponse(found: FoundJob): Response {
 }
 
 /** /v1/async/{kind}: submit (202 with the job) and poll (GET .../{job_id}). */
-export function asyncRoutes(jobs: AsyncJobs, hasWebhook: (name: string) => boolean) {
+export function asyncRoutes(jobs: AsyncJobs, { hasWebhook, checkCaller }: { hasWebhook: (name: string) => boolean; checkCaller: (headers: Headers) => void }) {
   const app = new Elysia({ name: "async-inference", prefix: "/v1/async" });
   for (const kind of ASYNC_KINDS) {
     app.post(
       `/${kind.name}`,
       async ({ request }) => {
+        // Before the body is read: a caller who may not run the job stores nothing.
+        checkCaller(request.headers);
         const submission = await readSubmission(request, kind.syncPath, hasWebhook);
         const origin = new URL(request.url).origin;
         const job = await jobs.submit({ ...submission, route: kind.name, requestType: kind.requestType, resultUrl: (id) => `${origin}/v1/async/${kind.name}/${id}` });

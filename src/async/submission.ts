@@ -1,4 +1,5 @@
 import { badRequest } from "../http/errors";
+import { formBodyRefused, isFormBody } from "../http/form-bodies";
 import { ownerOf } from "./ownership";
 import { type StoredRequest, storeRequest } from "./stored-request";
 
@@ -35,6 +36,7 @@ async function checkBody(request: Request, body: ArrayBuffer): Promise<void> {
     if (form.get("stream") === "true") throw streamingRefused();
     return;
   }
+  if (isFormBody(request.headers)) throw formBodyRefused();
   let parsed: unknown;
   try {
     parsed = JSON.parse(new TextDecoder().decode(body));

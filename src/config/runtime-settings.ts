@@ -5,6 +5,8 @@ import type { Database } from "../db/client";
 import { FailureStreak } from "../db/failure-streak";
 import { gatewayMeta } from "../db/schema";
 import { CHANGE_CHECK_MS } from "../db/table-changes";
+import { badRequest } from "../http/errors";
+import { DEFAULT_REFUSED_REQUEST_LOGGING, RefusedRequestLogging } from "../logs/refused-requests";
 import { DEFAULT_RETENTION_DAYS } from "../responses/store";
 import type { GatewayConfig } from "./schema";
 
@@ -17,7 +19,12 @@ const days = t.Integer({ minimum: 1 });
 export const RuntimeSettingsUpdate = t.Object(
   {
     enforce_auth_on_inference: t.Optional(t.Boolean()),
-    logs_store: t.Optional(t.Object({ content_logging: t.Optional(t.Boolean()), retention_days: t.Optional(t.Union([days, t.Null()])) }, { additionalProperties: false })),
+    logs_store: t.Optional(
+      t.Object(
+        { content_logging: t.Optional(t.Boolean()), retention_days: t.Optional(t.Union([days, t.Null()])), refused_requests: t.Optional(RefusedRequestLogging) },
+        { additionalProperties: false },
+      ),
+    ),
     stored_responses: t.Optional(t.Object({ enabled: t.Optional(t.Boolean()), retention_days: t.Optional(days) }, { additionalProperties: false })),
   },
   { additionalProperties: false },
@@ -47,7 +54,7 @@ const merged = (earlier: RuntimeSettingsUpdate, later: RuntimeSettingsUpdate): R
  * runs. Changes are kept in the database over config.json's values (config.json still sets what
  * was never changed), survive a restart, and reach the other nodes within seconds.
  */
-export async function createRuntimeSettings(db: Database, config: GatewayConfig) {
+export async function createRuntimeSettings(db: Database, config: GatewayConfig, openingRefusal: () => string | undefined = () => undefined) {
   const seeded = structuredClone(config);
   let changes: RuntimeSettingsUpdate = {};
 
@@ -72,11 +79,17 @@ export async function createRuntimeSettings(db: Database, config: GatewayConfig)
   const view = () => ({
     edition: config.edition ?? "oss",
     enforce_auth_on_inference: config.enforce_auth_on_inference === true,
-    logs_store: { content_logging: config.logs_store?.content_logging ?? true, retention_days: config.logs_store?.retention_days ?? null },
+    logs_store: {
+      content_logging: config.logs_store?.content_logging ?? true,
+      retention_days: config.logs_store?.retention_days ?? null,
+      refused_requests: config.logs_store?.refused_requests ?? DEFAULT_REFUSED_REQUEST_LOGGING,
+    },
     stored_responses: { enabled: config.stored_responses?.enabled !== false, retention_days: config.stored_responses?.retention_days ?? DEFAULT_RETENTION_DAYS },
   });
 
   const update = async (update: RuntimeSettingsUpdate) => {
+    const refusal = update.enforce_auth_on_inference === false ? openingRefusal() : undefined;
+    if (refusal) throw badRequest(refusal, "enforce_auth_on_inference", "caller_open_inference_refused");
     const next = merged(changes, update);
     const value = JSON.stringify(next);
     await db.insert(gatewayMeta).values({ key: META_KEY, value }).onConflictDoUpdate({ target: gatewayMeta.key, set: { value } });

@@ -1,66 +1,126 @@
 import { type Static, Type as t } from "@sinclair/typebox";
+import { RefusedRequestLogging } from "../logs/refused-requests";
 import { McpSettings } from "../mcp/settings";
 import { PluginCreateInput } from "../plugins/schemas";
 import { ProviderSeed } from "../provider-registry/schemas";
 import { TelemetryConfig } from "../telemetry/config";
 
+// Every description here is the configuration reference (docs/configuration.md, written by `npm run config-reference`).
+
 /** config.json: everything optional; the database is the source of truth once seeded. */
 export const GatewayConfig = t.Object(
   {
     server: t.Optional(
-      t.Object({
-        host: t.Optional(t.String()),
-        port: t.Optional(t.Integer({ minimum: 0, maximum: 65535 })),
-        /** Seconds a connection may stay silent before its request has fully arrived (default 30; Bun allows 255). */
-        idle_timeout_seconds: t.Optional(t.Integer({ minimum: 1, maximum: 255 })),
-        /** The largest request body in MiB (default 128): a larger declared body is a 413 with the gateway's error body. */
-        max_request_body_mb: t.Optional(t.Integer({ minimum: 1, maximum: 4096 })),
-        /**
-         * Seconds the requests under way get to finish after SIGTERM or SIGINT, while no new
-         * connection is taken (default 8, inside the 10 s Docker waits before SIGKILL).
-         */
-        shutdown_grace_seconds: t.Optional(t.Integer({ minimum: 0, maximum: 3600 })),
-        plugin_download_private_allowlist: t.Optional(t.Array(t.String())),
-      }),
+      t.Object(
+        {
+          host: t.Optional(t.String({ description: "Listening address (default 127.0.0.1). Any address but loopback needs a choice about inference: see `allow_open_inference`." })),
+          port: t.Optional(t.Integer({ minimum: 0, maximum: 65535, description: "Listening port (default 8080)." })),
+          idle_timeout_seconds: t.Optional(
+            t.Integer({ minimum: 1, maximum: 255, description: "Seconds a connection may stay silent before its request has fully arrived (default 30; Bun allows 255). A request being served is bounded by its provider's timeout instead." }),
+          ),
+          max_request_body_mb: t.Optional(
+            t.Integer({ minimum: 1, maximum: 4096, description: "The largest request body in MiB (default 128): a larger declared body is a 413 with the gateway's error body. Raise it for file uploads up to OpenAI's 512 MB." }),
+          ),
+          max_json_depth: t.Optional(
+            t.Integer({ minimum: 1, maximum: 4_096, description: "How deep a JSON request body may nest, in objects and arrays (default 128): a deeper one is a 400 before it is parsed." }),
+          ),
+          shutdown_delay_seconds: t.Optional(
+            t.Integer({
+              minimum: 0,
+              maximum: 3600,
+              description: "Seconds after SIGTERM or SIGINT during which /health/ready answers 503 while new connections are still taken, so a load balancer stops sending traffic before they are refused (default 0). On Kubernetes a few seconds, within terminationGracePeriodSeconds.",
+            }),
+          ),
+          shutdown_grace_seconds: t.Optional(
+            t.Integer({
+              minimum: 0,
+              maximum: 3600,
+              description: "Seconds the requests under way, streams included, get to finish after SIGTERM or SIGINT (and the delay above), while no new connection is taken (default 8, inside the 10 s Docker waits before SIGKILL). A second signal cuts the wait short.",
+            }),
+          ),
+          plugin_download_private_allowlist: t.Optional(t.Array(t.String(), { description: "IP addresses and CIDR ranges of private networks a plugin may be downloaded from; public addresses are always allowed." })),
+        },
+        { description: "The HTTP server." },
+      ),
     ),
-    database: t.Optional(t.Object({ url: t.Optional(t.String()), auth_token: t.Optional(t.String()) })),
-    edition: t.Optional(t.Union([t.Literal("oss"), t.Literal("enterprise")])),
-    /** OSS setup lock token (spec 5.6); `env.NAME` allowed; GATEWAY_SETUP_TOKEN wins; generated when absent. */
-    setup_token: t.Optional(t.String()),
-    /** The dashboard admin account; applied at start whenever this section changes. */
+    database: t.Optional(
+      t.Object(
+        {
+          url: t.Optional(t.String({ description: "libSQL URL: `file:./data/gateway.db` (the default), or a libSQL server (`libsql://…`, `http://…`). GATEWAY_DB_URL wins." })),
+          auth_token: t.Optional(t.String({ description: "The libSQL server's token." })),
+        },
+        { description: "Where everything is stored." },
+      ),
+    ),
+    edition: t.Optional(t.Union([t.Literal("oss"), t.Literal("enterprise")], { description: "`oss` (default) or `enterprise`: enterprise turns on role-based access for the management API." })),
+    setup_token: t.Optional(
+      t.String({ description: "The setup lock's token: every management call needs it until a dashboard admin exists. `env.NAME` allowed; GATEWAY_SETUP_TOKEN wins; generated and printed at first start when absent." }),
+    ),
     auth: t.Optional(
       t.Object(
         {
-          admin_username: t.Optional(t.String({ minLength: 1 })),
-          /** `env.NAME` allowed; stored only as an argon2id hash. */
-          admin_password: t.Optional(t.String({ minLength: 1 })),
-          /** Default true when credentials are given. */
-          enabled: t.Optional(t.Boolean()),
+          admin_username: t.Optional(t.String({ minLength: 1, description: "The dashboard admin's user name." })),
+          admin_password: t.Optional(t.String({ minLength: 1, description: "`env.NAME` allowed; stored only as an argon2id hash." })),
+          enabled: t.Optional(t.Boolean({ description: "Default true when credentials are given." })),
         },
-        { additionalProperties: false },
+        { additionalProperties: false, description: "The dashboard admin account; applied at start whenever this section changes." },
       ),
     ),
-    enforce_auth_on_inference: t.Optional(t.Boolean()),
-    providers: t.Optional(t.Record(t.String(), ProviderSeed)),
-    /**
-     * Plugins as POST /api/plugins takes them, each applied once (while the database knows no
-     * plugin of that name): custom modules by `path`, built-ins (`response_cache`, ...) by `config`.
-     */
-    plugins: t.Optional(t.Array(PluginCreateInput)),
-    /** /metrics access and OTLP trace export (src/telemetry/README.md). */
+    enforce_auth_on_inference: t.Optional(t.Boolean({ description: "Every inference call needs a virtual key (default false). Changeable while running with PUT /api/config." })),
+    allow_open_inference: t.Optional(
+      t.Boolean({
+        description:
+          "Serve inference without a virtual key on an address other than loopback. Without it, or `enforce_auth_on_inference`, the gateway refuses to start there (exit code 2), and PUT /api/config refuses to turn enforcement off, since anyone who reaches the port would spend the provider keys. GATEWAY_ALLOW_OPEN_INFERENCE=true does the same.",
+      }),
+    ),
+    providers: t.Optional(t.Record(t.String(), ProviderSeed, { description: "Providers and their keys by name, as POST /api/providers takes them; applied while the database does not know the provider." })),
+    plugins: t.Optional(
+      t.Array(PluginCreateInput, {
+        description: "Plugins as POST /api/plugins takes them, each applied once (while the database knows no plugin of that name): custom modules by `path`, built-ins (`response_cache`, ...) by `config`.",
+      }),
+    ),
     telemetry: t.Optional(TelemetryConfig),
-    /** Request logs: content logging (default on) and how many days rows are kept (unset keeps them). */
     logs_store: t.Optional(
-      t.Object({ content_logging: t.Optional(t.Boolean()), retention_days: t.Optional(t.Integer({ minimum: 1 })) }, { additionalProperties: false }),
+      t.Object(
+        {
+          content_logging: t.Optional(t.Boolean({ description: "Keep request and response bodies in the logs (default true)." })),
+          retention_days: t.Optional(t.Integer({ minimum: 1, description: "Days a log row is kept (unset keeps them)." })),
+          refused_requests: t.Optional(RefusedRequestLogging),
+        },
+        { additionalProperties: false, description: "Request logs. Changeable while running with PUT /api/config." },
+      ),
     ),
-    /** Responses the gateway writes for providers without a Responses API (src/responses): kept unless disabled, for `retention_days` (default 30). */
     stored_responses: t.Optional(
-      t.Object({ enabled: t.Optional(t.Boolean()), retention_days: t.Optional(t.Integer({ minimum: 1 })) }, { additionalProperties: false }),
+      t.Object(
+        {
+          enabled: t.Optional(t.Boolean({ description: "Keep responses (default true)." })),
+          retention_days: t.Optional(t.Integer({ minimum: 1, description: "Days a response is kept (default 30)." })),
+        },
+        { additionalProperties: false, description: "Responses the gateway writes for providers without a Responses API. Changeable while running with PUT /api/config." },
+      ),
     ),
-    /** MCP clients, agent mode and per-user header flows (src/mcp/settings.ts). */
     mcp: t.Optional(McpSettings),
-    /** /v1/async jobs: how many run at once on this node (default 64); the rest wait as `pending`. */
-    async_inference: t.Optional(t.Object({ max_concurrent_jobs: t.Optional(t.Integer({ minimum: 1 })) }, { additionalProperties: false })),
+    async_inference: t.Optional(
+      t.Object(
+        { max_concurrent_jobs: t.Optional(t.Integer({ minimum: 1, description: "How many jobs run at once on this node (default 64); the rest wait as `pending`." })) },
+        { additionalProperties: false, description: "/v1/async jobs." },
+      ),
+    ),
+    actors: t.Optional(
+      t.Object(
+        {
+          record_transitions: t.Optional(t.Boolean({ description: "Record every transition of every durable actor (default true): GET /api/actors/{kind}/{id} and the live stream show them." })),
+          history_retention_days: t.Optional(t.Integer({ minimum: 1, maximum: 3650, description: "Days an ended actor's transitions are kept (default 7)." })),
+        },
+        { additionalProperties: false, description: "The durable actors' transition history (docs/lifecycles.md)." },
+      ),
+    ),
+    inspect: t.Optional(
+      t.Object(
+        { websocket_url: t.Optional(t.String({ pattern: "^wss?://", description: "Stately's WebSocket inspector to report every actor to; off when unset. GATEWAY_INSPECT_URL wins." })) },
+        { additionalProperties: false, description: "Live inspection of the actors with Stately's inspector." },
+      ),
+    ),
   },
   { additionalProperties: false },
 );

@@ -7,6 +7,9 @@ import { DrizzleQueryError } from "drizzle-orm";
  */
 const UNAVAILABLE_CODE = /^(ECONNREFUSED|ECONNRESET|ETIMEDOUT|EHOSTUNREACH|ENETUNREACH|ENOTFOUND|EAI_AGAIN|EPIPE|ConnectionRefused|ConnectionClosed|FailedToOpenSocket|SERVER_ERROR|HRANA_WEBSOCKET_ERROR|HRANA_CLOSED_ERROR|SQLITE_(BUSY|LOCKED|FULL|IOERR|CANTOPEN|READONLY))/;
 
+/** SQLite codes about the database rather than a statement's values: its state, its memory, its file. */
+const STATE_CODE = /^SQLITE_(BUSY|LOCKED|FULL|IOERR|CANTOPEN|READONLY|NOMEM|INTERRUPT|ABORT|PROTOCOL|CORRUPT|NOTADB|PERM|AUTH|NOLFS)/;
+
 /** A request of the libSQL server protocol (hrana over HTTP); batches fail with fetch's own error, unwrapped. */
 const SERVER_PROTOCOL_PATH = /\/v\d+\/(pipeline|cursor)$/;
 
@@ -26,6 +29,19 @@ export function* databaseErrorChain(error: unknown): Generator<Error> {
 export function databaseUnavailable(error: unknown): boolean {
   for (const link of databaseErrorChain(error)) {
     if (UNAVAILABLE_CODE.test(String((link as { code?: unknown }).code ?? ""))) return true;
+  }
+  return false;
+}
+
+/**
+ * Whether SQLite refused a write for what it holds (a constraint, a type, a size, JSON it cannot
+ * read), as opposed to the database's state (busy, locked, out of reach, I/O): the same write
+ * would be refused again. Told by the error's SQLite code, on any link of its cause chain.
+ */
+export function refusedForItsValues(error: unknown): boolean {
+  for (let link: unknown = error, depth = 0; link instanceof Error && depth < 8; link = link.cause, depth++) {
+    const code = String((link as { code?: unknown }).code ?? "");
+    if (code.startsWith("SQLITE_")) return !STATE_CODE.test(code);
   }
   return false;
 }

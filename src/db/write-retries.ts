@@ -10,9 +10,6 @@ export const WRITE_RETRY_DELAYS_MS: readonly number[] = [100, 250, 500, 1_000, 2
 /** How long a stopping gateway waits for a database that does not take its queued writes before it gives them up. */
 export const STOP_GRACE_MS = 10_000;
 
-/** SQLite's refusals of the rows themselves (a constraint, a type, a size), whatever the driver's wording: retrying them changes nothing. */
-export const refusedByTable = (error: unknown): boolean => /constraint|datatype mismatch|too big/i.test(String(error));
-
 export interface RetryOptions {
   delaysMs: readonly number[];
   /** Errors not worth another attempt: thrown at once. */

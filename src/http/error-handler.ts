@@ -2,6 +2,7 @@ import { Elysia, ValidationError } from "elysia";
 import { duplicatedColumns } from "../db/duplicate-value";
 import { databaseUnavailable } from "../db/unavailable";
 import { conflict, GatewayError } from "./errors";
+import { formBodyRefused, isFormBody } from "./form-bodies";
 import { fieldFromPath } from "./field-path";
 import { requestPath } from "./request-path";
 
@@ -42,8 +43,12 @@ export const errorHandler = new Elysia({ name: "error-handler" }).onError({ as: 
   if (error instanceof GatewayError) return error.toResponse();
   switch (code) {
     case "VALIDATION":
+      // A JSON route sent a URL-encoded form: what is wrong is the content type, not each field.
+      if (error.type === "body" && isFormBody(request.headers)) return formBodyRefused().toResponse();
       return fromValidation(error, request.url, route).toResponse();
     case "PARSE":
+      // What the body parse hook refused (too deep, a missing virtual key) is wrapped in Elysia's parse error.
+      if (error.cause instanceof GatewayError) return error.cause.toResponse();
       return new GatewayError({ status: 400, errorType: "caller_invalid_json", message: "request body is not valid JSON", param: "body" }).toResponse();
     case "NOT_FOUND":
       return new GatewayError({ status: 404, errorType: "caller_route_not_found", message: "no route matches this method and path" }).toResponse();

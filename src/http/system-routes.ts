@@ -1,12 +1,31 @@
 import { Elysia } from "elysia";
 import packageJson from "../../package.json";
+import type { SchemaState } from "../db/client";
 
-/** /health and /api/version: public, cheap, and honest about the database. */
-export const systemRoutes = (pingDatabase: () => Promise<boolean>) =>
+export interface SystemProbes {
+  /** Whether the database answers. */
+  pingDatabase(): Promise<boolean>;
+  /** Whether it answers with the schema this code needs. */
+  databaseSchema(): Promise<SchemaState>;
+  /** True from the first SIGTERM or SIGINT on: the node is on its way out and wants no new traffic. */
+  draining(): boolean;
+}
+
+/** /health, its liveness and readiness halves for orchestrators, and /api/version: public, cheap, and honest about the database. */
+export const systemRoutes = ({ pingDatabase, databaseSchema, draining }: SystemProbes) =>
   new Elysia({ name: "system" })
     .get("/health", async ({ set }) => {
       const database = (await pingDatabase()) ? "ok" : "unreachable";
       if (database !== "ok") set.status = 503;
       return { status: database === "ok" ? "ok" : "degraded", database };
+    })
+    // Liveness asks nothing of the database: an outage must not get a healthy process restarted.
+    .get("/health/live", () => ({ status: "ok" }))
+    .get("/health/ready", async ({ set }) => {
+      const database = await databaseSchema();
+      const isDraining = draining();
+      const ready = database === "ok" && !isDraining;
+      if (!ready) set.status = 503;
+      return { status: ready ? "ready" : "not_ready", database, draining: isDraining };
     })
     .get("/api/version", () => ({ version: packageJson.version, name: packageJson.name }));

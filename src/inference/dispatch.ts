@@ -7,10 +7,12 @@ import { retryDelayMs, sleep } from "./backoff";
 import { callsForChoices, oneChoiceEach } from "./choice-fan-out";
 import type { ModelRef } from "./model-ref";
 import { hasOneShape, isProviderObjectOperation, type Operation, REQUEST_TYPE, usesBatchKeys, type WireFormat } from "./operations";
-import type { UpstreamCall as ProviderCall, UpstreamTarget } from "./providers/types";
+import type { UpstreamCall as ProviderCall, UpstreamSuccess, UpstreamTarget } from "./providers/types";
 import { withoutStreamOptions } from "./formats/openai/stream-usage";
 import { translateRequest, upstreamOperationOf } from "./translate";
-import { isRetryable, rotatesKey } from "./upstream-errors";
+import { isStreamReply, readReplyBody, type ReadBody } from "./reply-body";
+import { isRetryable, rotatesKey, unreadableReply } from "./upstream-errors";
+import { keyUnresolved, unsetKeyVariable } from "../provider-registry/unresolved-keys";
 import { authorized, exchange, exchangeChoices, guarded } from "./upstream-exchange";
 import type { UpstreamReply } from "./upstream-fetch";
 
@@ -32,6 +34,8 @@ export interface DispatchInput {
   /** The sub-path of an extended endpoint, for passthrough calls. */
   endpoint?: string;
   signal: AbortSignal;
+  /** A model's known output limit (the model catalogue's), which a translated request's output cap is lowered to. */
+  outputLimit?: (provider: RuntimeProvider, model: string) => number | undefined;
 }
 
 /** One step of a request's key/target trail, as the logs keep it: no secrets, only the key's id. */
@@ -44,7 +48,20 @@ export interface Attempt {
   is_fallback: boolean;
 }
 
-export type Dispatched = Extract<UpstreamReply, { ok: true }> & {
+/** The reply of the attempt that succeeded, with what the client's answer needs of it. */
+export type Dispatched = Answered &
+  (
+    | (Extract<UpstreamReply, { body: string }> & {
+        /** The body as read once on arrival, for its translation and its summary. */
+        read: ReadBody;
+      })
+    | (Extract<UpstreamReply, { stream: ReadableStream<Uint8Array> }> & {
+        /** The provider's `stream_idle_timeout_in_seconds`, in effect. */
+        streamIdleTimeoutSeconds: number;
+      })
+  );
+
+interface Answered {
   target: ModelRef;
   /** The format the reply is written in: the answering provider's. */
   format: WireFormat;
@@ -53,16 +70,22 @@ export type Dispatched = Extract<UpstreamReply, { ok: true }> & {
   keyId?: string;
   isFallback: boolean;
   attempts: Attempt[];
-};
+  clampedMaxTokens?: ClampedMaxTokens;
+}
 
-function upstreamTarget(provider: RuntimeProvider, key: RuntimeKey | undefined, model: string, input: Pick<DispatchInput, "clientHeaders" | "endpoint">): UpstreamTarget {
+/** Where one attempt goes, with the key's secret; a key whose `env.NAME` variable is not set cannot make it. */
+function upstreamTarget(provider: RuntimeProvider, key: RuntimeKey | undefined, model: string, input: Pick<DispatchInput, "clientHeaders" | "endpoint">): UpstreamTarget | GatewayError {
   const config = key?.config;
+  const secret = config && resolveEnvReference(config.value ?? "");
+  // Only an empty secret can be an unset variable: the common case costs no second look.
+  const unset = key && secret === "" ? unsetKeyVariable(key) : undefined;
+  if (unset) return keyUnresolved(provider.name, key!, unset);
   return {
     baseUrl: provider.baseUrl,
     network: provider.network,
     clientHeaders: input.clientHeaders,
     endpoint: input.endpoint,
-    key: key && config ? { id: key.id, secret: resolveEnvReference(config.value ?? ""), config } : undefined,
+    key: key && config ? { id: key.id, secret: secret!, config } : undefined,
     model: config?.aliases?.[model] ?? config?.vllm_key_config?.model_name ?? model,
   };
 }
@@ -114,15 +137,23 @@ interface UpstreamCall {
   body: Record<string, unknown>;
   /** The gateway added `stream_options` to ask for usage on the client's behalf. */
   asksForUsage: boolean;
+  clampedMaxTokens?: ClampedMaxTokens;
+}
+
+/** The output cap a translated request asked for, and the target model's known limit it was lowered to. */
+export interface ClampedMaxTokens {
+  requested: number;
+  limit: number;
 }
 
 function upstreamCall(provider: RuntimeProvider, input: DispatchInput, format: WireFormat, model: string, operation: Operation): UpstreamCall | GatewayError {
-  const translated = guarded(() => translateRequest(input.operation, operation, input.format, format, input.body, input.stream));
-  if (translated instanceof GatewayError) return translated;
   const wasTranslated = format !== input.format || operation !== input.operation;
-  const body = wasTranslated && provider.adapter.translatedBody ? provider.adapter.translatedBody(operation, translated, model) : translated;
+  const outputLimit = wasTranslated ? input.outputLimit?.(provider, model) : undefined;
+  const translated = guarded(() => translateRequest(input.operation, operation, input.format, format, input.body, input.stream, outputLimit));
+  if (translated instanceof GatewayError) return translated;
+  const body = wasTranslated && provider.adapter.translatedBody ? provider.adapter.translatedBody(operation, translated.body, model) : translated.body;
   const asksForUsage = input.stream && format === "openai" && "stream_options" in body && !(input.format === "openai" && "stream_options" in input.body);
-  return { operation, body, asksForUsage };
+  return { operation, body, asksForUsage, clampedMaxTokens: translated.clampedFrom === undefined ? undefined : { requested: translated.clampedFrom, limit: outputLimit! } };
 }
 
 /** The body to send: without the usage request to a server known to refuse it. */
@@ -156,17 +187,28 @@ async function attemptTarget(store: ProviderStore, input: DispatchInput, target:
     if (pinned && !keyMeets(pinned, need)) return unusablePin(pinned, target.model);
     if (!key && (provider.keys.length > 0 || !provider.adapter.keyOptional)) return lastError ?? noEligibleKey(provider, need);
     const upstream = upstreamTarget(provider, key, target.model, input);
+    if (upstream instanceof GatewayError) {
+      // Another key of the provider may still serve the request; the error stands when none does.
+      attempts.push({ provider: provider.name, model: target.model, key: key?.id, status: upstream.status, error_type: upstream.errorType, is_fallback: isFallback });
+      lastError = upstream;
+      if (!key || pinned) return upstream;
+      excluded.add(key.id);
+      continue;
+    }
     const options = { provider: provider.name, stream: input.stream, timeoutSeconds: network.default_request_timeout_in_seconds, signal: input.signal };
     const reply = choices > 1 ? await exchangeChoices(provider.adapter, call.operation, upstream, sent, options, choices, format) : await exchange(provider.adapter, call.operation, upstream, sent, options);
     if (reply instanceof GatewayError) return reply;
     const attempt: Attempt = { provider: provider.name, model: target.model, key: key?.id, is_fallback: isFallback };
     attempts.push(attempt);
-    if (reply.ok) {
+    // Several choices joined are an OpenAI reply, whatever the upstream's format.
+    const replyFormat = choices > 1 ? "openai" : format;
+    const answered = reply.ok ? answeredReply(reply, call.operation, replyFormat, network.stream_idle_timeout_in_seconds) : undefined;
+    if (answered) {
       if (call.operation !== operation) markLackingResponsesApi(provider, target.model);
-      // Several choices joined are an OpenAI reply, whatever the upstream's format.
-      return { ...reply, target, format: choices > 1 ? "openai" : format, operation: call.operation, keyId: key?.id, isFallback, attempts };
+      return { ...answered, target, format: replyFormat, operation: call.operation, keyId: key?.id, isFallback, attempts, clampedMaxTokens: call.clampedMaxTokens };
     }
-    const error = reply.error;
+    // A 2xx whose body is not the format's reply failed as a 5xx would: retried, then the fallbacks.
+    const error = reply.ok ? unreadableReply(provider.name, replyFormat) : reply.error;
     attempt.status = error.status;
     attempt.error_type = error.errorType;
     lastError = error;
@@ -195,6 +237,23 @@ async function attemptTarget(store: ProviderStore, input: DispatchInput, target:
     retryKey = key;
     await sleep(retryDelayMs(retries++, network.retry_backoff_initial, network.retry_backoff_max), input.signal);
   }
+}
+
+/**
+ * A successful reply as the client's answer takes it: a body read once, a stream with how long it
+ * may be silent; undefined when it is not the format's reply (a stream that came as a page or a
+ * JSON body is let go).
+ */
+function answeredReply(reply: UpstreamSuccess, operation: Operation, format: WireFormat, streamIdleTimeoutSeconds: number) {
+  if ("stream" in reply) {
+    if (!isStreamReply(operation, reply.headers)) {
+      reply.stream.cancel().catch(() => undefined);
+      return undefined;
+    }
+    return { ...reply, streamIdleTimeoutSeconds };
+  }
+  const read = readReplyBody(operation, format, reply.body);
+  return read && { ...reply, read };
 }
 
 /** A connection to open to one target (a Realtime session): the call the provider's adapter builds, with the key chosen as for any request. */
@@ -226,6 +285,7 @@ export async function prepareConnection(
   const key = pinned ?? pickKey(provider.keys, need, excluded);
   if (!key && (provider.keys.length > 0 || !provider.adapter.keyOptional)) return noEligibleKey(provider, need);
   const upstream = upstreamTarget(provider, key, target.model, input);
+  if (upstream instanceof GatewayError) return upstream;
   const built = guarded(() => provider.adapter.buildCall(operation, upstream, input.body, true));
   if (built instanceof GatewayError) return built;
   const call = await authorized(provider.adapter, built, upstream);

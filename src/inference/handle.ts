@@ -6,7 +6,7 @@ import type { ProviderStore } from "../provider-registry/store";
 import type { Continuation, StoredResponses } from "../responses";
 import { inputItemsOf } from "../responses/chain";
 import type { DeferredSettlements } from "./deferred-settlements";
-import { type Attempt, type Dispatched, dispatch } from "./dispatch";
+import { type Attempt, type Dispatched, type DispatchInput, dispatch } from "./dispatch";
 import { type BackgroundResponses, rememberBackground, responseIdOf } from "./background-runs";
 import type { BridgedResponse } from "./formats/openai/responses-reply";
 import { FORMATS } from "./formats/registry";
@@ -18,8 +18,8 @@ import { isProviderObjectOperation, type Operation, type WireFormat } from "./op
 import { createdIdsOf, type ObjectKeys, rememberingStreamedCreate } from "./object-keys";
 import { type Creates, PROVIDER_OBJECT_CALLS } from "./provider-objects";
 import { type ReplySummary, summarizeReply } from "./reply-summary";
-import { editStream, observeStream } from "./stream-observer";
-import { type ReplyOrigin, translateResponse, translateStream, usageAskedFor } from "./translate";
+import { guardStream, observeStream } from "./stream-observer";
+import { type ReplyOrigin, streamErrorEncoder, translateResponse, translateStream, usageAskedFor } from "./translate";
 import { unreadableReply } from "./upstream-errors";
 
 /** A reply whose usage is to be priced. */
@@ -39,6 +39,8 @@ export interface Inference {
   settlements: DeferredSettlements;
   /** USD for a reply's usage, computed before the hooks settle so budgets and logs see one figure; undefined when unpriced. */
   price?(reply: PricedReply): number | undefined;
+  /** The most output tokens a model writes in one reply, where known: a translated request asking more is lowered to it. */
+  outputLimit?: DispatchInput["outputLimit"];
   /** Where Responses API calls answered as chats are kept, for `previous_response_id`. */
   responses?: StoredResponses;
   /** Where `background: true` Responses calls to providers without the API run. */
@@ -92,7 +94,7 @@ export function fallbacksOf(body: Record<string, unknown>, headers: Headers): st
 
 const METADATA_HEADER = "x-gw-metadata-";
 
-function metadataOf(headers: Headers, body: Record<string, unknown>): Record<string, string> {
+export function metadataOf(headers: Headers, body: Record<string, unknown>): Record<string, string> {
   const metadata: Record<string, string> = {};
   if (body.metadata && typeof body.metadata === "object") {
     for (const [key, value] of Object.entries(body.metadata)) if (typeof value === "string") metadata[key] = value;
@@ -178,33 +180,37 @@ function keepReplyHeaders(headers: Record<string, string>, reply: Headers, kept:
   }
 }
 
+/** Says that the output cap the client asked for was lowered to the target model's known limit: `<asked> -> <limit>`. */
+const MAX_TOKENS_CLAMPED = "x-gw-max-tokens-clamped";
+
 /** The client's response, in its own format. */
 function clientResponse(result: Dispatched, call: InferenceCall, origin: ReplyOrigin, onReplied: OnReplied | undefined, startedAt: number): Response {
   const headers: Record<string, string> = { "x-gw-provider": result.target.provider, "x-gw-model": headerValueOf(result.target.model) };
   const passthrough = result.format === call.format && result.operation === call.operation;
+  if (result.clampedMaxTokens) headers[MAX_TOKENS_CLAMPED] = `${result.clampedMaxTokens.requested} -> ${result.clampedMaxTokens.limit}`;
   if (isProviderObjectOperation(call.operation)) keepReplyHeaders(headers, result.headers, PROVIDER_OBJECT_CALLS[call.operation].replyHeaders);
   if ("stream" in result) {
     const streamType = FORMATS[call.format]?.streamContentType ?? "text/event-stream";
     headers["content-type"] = passthrough ? (result.headers.get("content-type") ?? streamType) : streamType;
     headers["cache-control"] = "no-cache";
     const edit = passthrough ? usageAskedFor(call.operation, call.format, call.body)?.strip() : undefined;
+    // A translated stream's failure reaches the client through the translation, in the client's format.
+    const guard = { idleTimeoutSeconds: result.streamIdleTimeoutSeconds, encodeError: passthrough ? streamErrorEncoder(call.operation, call.format) : undefined };
     const upstream = onReplied
-      ? observeStream(result.operation, result.format, { body: result.stream, headers: result.headers }, startedAt, (summary) => onReplied(() => summary, result), edit)
-      : edit
-        ? editStream(result.stream, edit)
-        : result.stream;
+      ? observeStream(result.operation, result.format, { body: result.stream, headers: result.headers }, startedAt, (summary) => onReplied(() => summary, result), guard, edit)
+      : guardStream(result.stream, guard, edit);
     return new Response(translateStream(call.operation, result.operation, result.format, call.format, upstream, origin), { status: result.status, headers });
   }
   // Translated first: a reply that does not translate is the provider's failure, and settles as one.
   const body = translatedReply(result, call, origin);
-  onReplied?.(() => summarizeReply(result.operation, result.format, result.body), result);
+  onReplied?.(() => summarizeReply(result.operation, result.format, result.body, result.read), result);
   headers["content-type"] = passthrough ? (result.headers.get("content-type") ?? "application/json") : "application/json";
   return new Response(body, { status: result.status, headers });
 }
 
-function translatedReply(result: Dispatched & { body: string }, call: InferenceCall, origin: ReplyOrigin): string {
+function translatedReply(result: Extract<Dispatched, { body: string }>, call: InferenceCall, origin: ReplyOrigin): string {
   try {
-    return translateResponse(call.operation, result.operation, result.format, call.format, result.body, origin);
+    return translateResponse(call.operation, result.operation, result.format, call.format, { text: result.body, ...result.read }, origin);
   } catch (error) {
     if (error instanceof GatewayError) throw error;
     throw unreadableReply(result.target.provider, result.format);
@@ -285,6 +291,7 @@ async function answer(inference: Inference, call: InferenceCall, context: Reques
     allowedKeyIds: context.allowedKeyIds,
     endpoint: call.endpoint,
     signal: call.request.signal,
+    outputLimit: inference.outputLimit,
   });
   if (call.body.background === true && result.operation === "responses" && "body" in result) await rememberBackground(inference.responses, result);
   let replied = rememberingCreated(inference.objectKeys, call, result);

@@ -4,6 +4,7 @@ import type { ChatChunk, ChatResponse, FinishReason, Usage } from "./canonical";
 import { canonicalUsage } from "./formats/openai/usage";
 import { FORMATS } from "./formats/registry";
 import type { Operation, WireFormat } from "./operations";
+import { LARGE_REPLY, type ReadBody } from "./reply-body";
 import { type VideoState, videoStateOf } from "./video-state";
 
 /** What logs, budgets and metrics need to know about a reply, whatever format it came in. */
@@ -42,8 +43,6 @@ function summarizeGeneric(body: { usage?: Record<string, unknown> | null }): Rep
   return body.usage ? { toolCallNames: [], usage: canonicalUsage(body.usage) } : { toolCallNames: [] };
 }
 
-/** A reply this long is not parsed whole for its usage when its tail holds it. */
-const LARGE_REPLY = 1024 * 1024;
 /** How far from the end a top-level `usage` is looked for. */
 const USAGE_TAIL = 4096;
 
@@ -65,12 +64,16 @@ function usageFromTail(text: string): { usage?: Record<string, unknown> } | unde
   }
 }
 
-/** Summarizes a buffered reply written in `format`; an unreadable body yields an empty summary. */
-export function summarizeReply(operation: Operation, format: WireFormat, text: string): ReplySummary {
+/**
+ * Summarizes a buffered reply written in `format`, from what was `read` of it on arrival where it
+ * was (never parsed twice); an unreadable body yields an empty summary.
+ */
+export function summarizeReply(operation: Operation, format: WireFormat, text: string, read?: ReadBody): ReplySummary {
   try {
-    const tail = operation !== "chat" && text.length >= LARGE_REPLY ? usageFromTail(text) : undefined;
+    if (read?.chat) return summarizeChat(read.chat);
+    const tail = read?.json === undefined && operation !== "chat" && text.length >= LARGE_REPLY ? usageFromTail(text) : undefined;
     if (tail) return summarizeGeneric(tail);
-    const body = JSON.parse(text);
+    const body = read?.json ?? JSON.parse(text);
     const chat = FORMATS[format]?.chat;
     if (operation === "chat" && chat) return summarizeChat(chat.decodeResponse(body));
     const reader = FORMATS[format]?.replies?.[operation];
@@ -112,7 +115,9 @@ export class ChunkAccumulator {
     }
   }
 
-  finish(truncated: boolean): ReplySummary {
+  /** `failure`: what ended the stream early, when the upstream did (an earlier error event of its own stands). */
+  finish(truncated: boolean, failure?: GatewayError): ReplySummary {
+    if (failure) this.summary.failure ??= failure;
     this.summary.content = this.text;
     this.summary.toolCallNames = [...this.tools.values()];
     this.summary.truncated = truncated;

@@ -6,17 +6,34 @@ import type { SseChunkDecoder } from "./formats/sse-chunks";
 import type { ByteEdit } from "./formats/types";
 import type { Operation, WireFormat } from "./operations";
 import { ChunkAccumulator, type ReplySummary } from "./reply-summary";
+import { streamFailure, streamIdleTimedOut } from "./upstream-errors";
+import { timerDelay } from "../../actors/runtime/clock";
 
-/** Reads a stream's bytes as they pass; `end` is called once, after the last byte or when the stream was cut. */
+/** Reads a stream's bytes as they pass; `end` is called once, after the last byte or when the stream was cut (`failure` when the upstream failed it). */
 export interface ByteTap {
   feed(bytes: Uint8Array): void;
-  end(truncated: boolean): void;
+  end(truncated: boolean, failure?: GatewayError): void;
+}
+
+/** How a relayed upstream stream is held to account: how long it may stay silent, and how its failure reaches the client. */
+export interface StreamGuard {
+  /** Seconds the upstream may send nothing between chunks before the stream is ended as timed out. */
+  idleTimeoutSeconds: number;
+  /**
+   * The client format's error event, written before the stream closes when the upstream fails
+   * it (cut, silent): the client's SDK raises it. Without one the failure errors the stream, for
+   * a translation downstream to report in the client's format.
+   */
+  encodeError?: (error: GatewayError) => Uint8Array;
 }
 
 const settled = Promise.resolve();
 
 /** Bytes a tap may lag behind the client: a stream that keeps arriving faster than it is flushed (a large download) is read along past this, not held whole. */
 const MAX_UNREAD_BYTES = 64 * 1024;
+
+/** Ends whatever event a cut stream left open, so the error event that follows parses on its own. */
+const EVENT_BOUNDARY = new TextEncoder().encode("\n\n");
 
 /**
  * Whether a read has already brought something, without waiting for it: both sides of the race
@@ -30,8 +47,11 @@ const readyNow = (read: Promise<unknown>): Promise<boolean> => Promise.race([rea
  * tap costs one JS loop rather than a TransformStream per request; a write that answers 0 means
  * the client left, which cancels the upstream read. The tap reads chunks once they have left
  * (flushed, or the stream closed), so parsing them never delays the client's bytes.
+ *
+ * The `guard` ends a stream whose upstream stays silent too long (one timer per stream, moved on
+ * with each read) or breaks off, as the client format's error event where it has one.
  */
-export function tapStream(stream: ReadableStream<Uint8Array>, tap: ByteTap, edit?: ByteEdit): ReadableStream<Uint8Array> {
+export function tapStream(stream: ReadableStream<Uint8Array>, tap: ByteTap, guard: StreamGuard | undefined, edit?: ByteEdit): ReadableStream<Uint8Array> {
   const reader = stream.getReader();
   const unread: Uint8Array[] = [];
   let unreadBytes = 0;
@@ -41,20 +61,34 @@ export function tapStream(stream: ReadableStream<Uint8Array>, tap: ByteTap, edit
     unread.length = 0;
     unreadBytes = 0;
   };
-  const end = (truncated: boolean) => {
+  const end = (truncated: boolean, failure?: GatewayError) => {
     if (ended) return;
     ended = true;
     feedUnread();
-    tap.end(truncated);
+    tap.end(truncated, failure);
   };
   return new ReadableStream({
     type: "direct",
     async pull(controller) {
+      let failure: GatewayError | undefined;
+      // Only the upstream's silence counts: a client slow to take the bytes is not it.
+      let awaitingUpstream = false;
+      const idle =
+        guard &&
+        setTimeout(() => {
+          if (!awaitingUpstream) return idle!.refresh();
+          failure = streamIdleTimedOut(guard.idleTimeoutSeconds);
+          // The pending read then answers `done`; the upstream connection is let go.
+          reader.cancel(failure).catch(() => undefined);
+        }, timerDelay(guard.idleTimeoutSeconds * 1000));
       try {
         let next = reader.read();
         for (;;) {
+          idle?.refresh();
+          awaitingUpstream = true;
           const { done, value } = await next;
-          if (done) break;
+          awaitingUpstream = false;
+          if (done || failure) break;
           unread.push(value);
           unreadBytes += value.length;
           const out = edit ? edit.edit(value) : value;
@@ -74,9 +108,24 @@ export function tapStream(stream: ReadableStream<Uint8Array>, tap: ByteTap, edit
           }
         }
       } catch (error) {
-        controller.close(error as Error);
-        end(true);
-        return;
+        // A read that failed is the upstream's failure; a write or flush that failed is the client's going.
+        if (!awaitingUpstream) {
+          controller.close(error as Error);
+          return end(true);
+        }
+        failure ??= streamFailure(error);
+      } finally {
+        clearTimeout(idle);
+      }
+      if (failure) {
+        if (guard?.encodeError) {
+          controller.write(EVENT_BOUNDARY);
+          controller.write(guard.encodeError(failure));
+          controller.close();
+        } else {
+          controller.close(failure);
+        }
+        return end(true, failure);
       }
       const rest = edit?.flush();
       if (rest) controller.write(rest);
@@ -108,11 +157,11 @@ function sseChatTap(decoder: SseChunkDecoder, accumulator: ChunkAccumulator, onD
   });
   return {
     feed: (bytes) => parser.feed(text.decode(bytes, { stream: true })),
-    end(truncated) {
+    end(truncated, failure) {
       try {
         add(decoder.end());
       } catch {}
-      onDone(accumulator.finish(truncated));
+      onDone(accumulator.finish(truncated, failure));
     },
   };
 }
@@ -126,8 +175,8 @@ function deferredChatTap(format: WireFormat, accumulator: ChunkAccumulator, onDo
       if (chunks.length === 0) accumulator.markFirstByte(performance.now());
       chunks.push(bytes);
     },
-    end(truncated) {
-      if (!codec) return onDone(accumulator.finish(truncated));
+    end(truncated, failure) {
+      if (!codec) return onDone(accumulator.finish(truncated, failure));
       const recorded = new ReadableStream<Uint8Array>({
         start(controller) {
           for (const chunk of chunks) controller.enqueue(chunk);
@@ -138,7 +187,7 @@ function deferredChatTap(format: WireFormat, accumulator: ChunkAccumulator, onDo
         .pipeThrough(codec.decodeStream())
         .pipeTo(new WritableStream({ write: (chunk) => accumulator.add(chunk) }))
         .catch(() => undefined)
-        .then(() => onDone(accumulator.finish(truncated)));
+        .then(() => onDone(accumulator.finish(truncated, failure)));
     },
   };
 }
@@ -147,7 +196,7 @@ function deferredChatTap(format: WireFormat, accumulator: ChunkAccumulator, onDo
 function timingTap(accumulator: ChunkAccumulator, onDone: (summary: ReplySummary) => void): ByteTap {
   return {
     feed: () => accumulator.markFirstByte(performance.now()),
-    end: (truncated) => onDone(accumulator.finish(truncated)),
+    end: (truncated, failure) => onDone(accumulator.finish(truncated, failure)),
   };
 }
 
@@ -163,12 +212,21 @@ function tapFor(operation: Operation, format: WireFormat, headers: Headers, accu
  * `onDone` once with its summary (usage, finish reason, tool names, content) when it ends, is cut,
  * or the client goes away. The stream's `headers` say what it is where its format does not (speech as bytes or events).
  */
-export function observeStream(operation: Operation, format: WireFormat, stream: { body: ReadableStream<Uint8Array>; headers: Headers }, startedAt: number, onDone: (summary: ReplySummary) => void, edit?: ByteEdit): ReadableStream<Uint8Array> {
+export function observeStream(
+  operation: Operation,
+  format: WireFormat,
+  stream: { body: ReadableStream<Uint8Array>; headers: Headers },
+  startedAt: number,
+  onDone: (summary: ReplySummary) => void,
+  /** For an upstream's stream; a reply the gateway itself replays (a cache hit) needs none. */
+  guard?: StreamGuard,
+  edit?: ByteEdit,
+): ReadableStream<Uint8Array> {
   const accumulator = new ChunkAccumulator(startedAt);
-  return tapStream(stream.body, tapFor(operation, format, stream.headers, accumulator, onDone), edit);
+  return tapStream(stream.body, tapFor(operation, format, stream.headers, accumulator, onDone), guard, edit);
 }
 
 const unobserved: ByteTap = { feed() {}, end() {} };
 
-/** The stream as `edit` rewrites it, for a request no hook observes. */
-export const editStream = (stream: ReadableStream<Uint8Array>, edit: ByteEdit): ReadableStream<Uint8Array> => tapStream(stream, unobserved, edit);
+/** The stream guarded (and as `edit` rewrites it), for a request no hook observes. */
+export const guardStream = (stream: ReadableStream<Uint8Array>, guard: StreamGuard, edit?: ByteEdit): ReadableStream<Uint8Array> => tapStream(stream, unobserved, guard, edit);

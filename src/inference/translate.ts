@@ -1,11 +1,12 @@
 import { badRequest, type GatewayError } from "../http/errors";
-import type { ChatChunk, TranslatableOperation } from "./canonical";
+import type { ChatChunk, ChatRequest, TranslatableOperation } from "./canonical";
 import { chatRequestOfResponses } from "./formats/openai/responses-request";
 import { withoutUnsignedThinking } from "./formats/anthropic/unsigned-thinking";
 import { type BridgedResponse, responseOfChat, withoutSealedThinking } from "./formats/openai/responses-reply";
 import { encodeResponsesStream, encodeResponsesStreamError } from "./formats/openai/responses-stream";
 import { FORMATS } from "./formats/registry";
 import type { Operation, WireFormat } from "./operations";
+import type { ReadBody } from "./reply-body";
 import { streamFailure } from "./upstream-errors";
 
 function codecsFor<O extends TranslatableOperation>(operation: O, from: WireFormat, to: WireFormat) {
@@ -55,19 +56,45 @@ function chatCodecOf(format: WireFormat, operation: Operation, from: WireFormat)
   return codec;
 }
 
-/** The client's body written in the upstream's format, for `upstreamOperation` (see upstreamOperationOf). */
-export function translateRequest(operation: Operation, upstreamOperation: Operation, from: WireFormat, to: WireFormat, body: Record<string, unknown>, stream: boolean): Record<string, unknown> {
-  if (bridged(operation, upstreamOperation)) return chatCodecOf(to, operation, from).encodeRequest({ ...chatRequestOfResponses(body), stream });
-  if (from === to) return passedThrough(operation, to, body, stream);
+/** A request as the upstream gets it; `clampedFrom` is the output cap the client asked for when it was lowered to the model's limit. */
+export interface TranslatedRequest {
+  body: Record<string, unknown>;
+  clampedFrom?: number;
+}
+
+/**
+ * The canonical request with its output cap no higher than `limit`, the target model's known
+ * output limit: the provider would refuse more (Claude Code's 32,000 to a model of 16,384).
+ */
+function withinOutputLimit(request: ChatRequest, limit: number | undefined): { request: ChatRequest; clampedFrom?: number } {
+  const asked = request.max_completion_tokens ?? request.max_tokens;
+  if (limit === undefined || asked === undefined || asked <= limit) return { request };
+  const capped = (value: number | undefined) => (value === undefined ? undefined : Math.min(value, limit));
+  return { request: { ...request, max_tokens: capped(request.max_tokens), max_completion_tokens: capped(request.max_completion_tokens) }, clampedFrom: asked };
+}
+
+/**
+ * The client's body written in the upstream's format, for `upstreamOperation` (see
+ * upstreamOperationOf). A translated chat's output cap is lowered to `outputLimit`, the target
+ * model's known limit; a body passed through is the client's to answer for.
+ */
+export function translateRequest(operation: Operation, upstreamOperation: Operation, from: WireFormat, to: WireFormat, body: Record<string, unknown>, stream: boolean, outputLimit?: number): TranslatedRequest {
+  if (bridged(operation, upstreamOperation)) return encodedChat(chatCodecOf(to, operation, from), { ...chatRequestOfResponses(body), stream }, outputLimit);
+  if (from === to) return { body: passedThrough(operation, to, body, stream) };
   if (operation === "chat") {
     const { source, target } = codecsFor("chat", from, to);
-    return target.encodeRequest({ ...source.decodeRequest(body), stream });
+    return encodedChat(target, { ...source.decodeRequest(body), stream }, outputLimit);
   }
   if (operation === "embedding") {
     const { source, target } = codecsFor("embedding", from, to);
-    return target.encodeRequest(source.decodeRequest(body));
+    return { body: target.encodeRequest(source.decodeRequest(body)) };
   }
   throw untranslatable(operation, from, to);
+}
+
+function encodedChat(codec: { encodeRequest(request: ChatRequest): Record<string, unknown> }, request: ChatRequest, outputLimit: number | undefined): TranslatedRequest {
+  const limited = withinOutputLimit(request, outputLimit);
+  return { body: codec.encodeRequest(limited.request), clampedFrom: limited.clampedFrom };
 }
 
 /** What a translated reply needs from the request that caused it. */
@@ -85,21 +112,26 @@ function responseOf(origin: ReplyOrigin): BridgedResponse {
   return origin.bridgedResponse;
 }
 
+/** A reply's body: its text, and what was read of it on arrival (see reply-body.ts). */
+export type ReplyBody = ReadBody & { text: string };
+
+const jsonOf = (reply: ReplyBody) => reply.json ?? JSON.parse(reply.text);
+
 /** An upstream's JSON reply to `upstreamOperation` written in the client's format. */
-export function translateResponse(operation: Operation, upstreamOperation: Operation, from: WireFormat, to: WireFormat, text: string, origin: ReplyOrigin): string {
+export function translateResponse(operation: Operation, upstreamOperation: Operation, from: WireFormat, to: WireFormat, reply: ReplyBody, origin: ReplyOrigin): string {
   if (bridged(operation, upstreamOperation)) {
-    const decoded = chatCodecOf(from, operation, to).decodeResponse(JSON.parse(text));
+    const decoded = reply.chat ?? chatCodecOf(from, operation, to).decodeResponse(jsonOf(reply));
     return JSON.stringify(responseOfChat({ ...decoded, model: decoded.model || origin.model }, origin.clientBody, responseOf(origin)));
   }
-  if (from === to) return text;
+  if (from === to) return reply.text;
   if (operation === "chat") {
     const { source, target } = codecsFor("chat", from, to);
-    const response = source.decodeResponse(JSON.parse(text));
+    const response = reply.chat ?? source.decodeResponse(jsonOf(reply));
     return JSON.stringify(target.encodeResponse({ ...response, model: response.model || origin.model }));
   }
   if (operation === "embedding") {
     const { source, target } = codecsFor("embedding", from, to);
-    const response = source.decodeResponse(JSON.parse(text));
+    const response = source.decodeResponse(jsonOf(reply));
     return JSON.stringify(target.encodeResponse({ ...response, model: response.model || origin.model }, target.decodeRequest(origin.clientBody)));
   }
   throw untranslatable(operation, from, to);
@@ -128,6 +160,15 @@ export function translateStream(
   const { source, target } = codecsFor("chat", from, to);
   const translated = stream.pipeThrough(source.decodeStream()).pipeThrough(withModel(model)).pipeThrough(target.encodeStream(clientBody));
   return target.encodeStreamError ? endingInError(translated, target.encodeStreamError) : translated;
+}
+
+/**
+ * The event a stream of `operation` in `format` ends with when it fails midway, where the format
+ * has one its SDKs raise: what a passed-through stream the upstream broke or left silent ends with.
+ */
+export function streamErrorEncoder(operation: Operation, format: WireFormat): ((error: GatewayError) => Uint8Array) | undefined {
+  if (operation === "responses") return format === "openai" ? encodeResponsesStreamError : undefined;
+  return operation === "chat" || operation === "text_completion" ? FORMATS[format]?.chat?.encodeStreamError : undefined;
 }
 
 /**

@@ -53,10 +53,14 @@ export const upstreamTimedOut = (seconds: number) =>
 
 /** A 2xx reply that does not read as the provider's format (an HTML error page, an error object). */
 export const unreadableReply = (provider: string, format: string) =>
-  new GatewayError({ status: 502, errorType: "provider_bad_response", isGatewayError: false, message: `${provider} answered with a body that is not a ${format} reply` });
+  new GatewayError({ status: 502, errorType: "provider_bad_response", isGatewayError: false, message: `${provider} answered with a body that is not a valid ${format}-format reply` });
 
 /** A stream that broke off after its 200: the provider said so in the stream (an error event), or stopped sending. */
 export const upstreamStreamFailed = (message: string) => new GatewayError({ status: 502, errorType: "provider_stream_error", isGatewayError: false, message });
+
+/** A stream whose upstream sent nothing for its provider's idle timeout: ended by the gateway, as a timeout. */
+export const streamIdleTimedOut = (seconds: number) =>
+  new GatewayError({ status: 504, errorType: "provider_timeout", code: "provider_stream_idle_timeout", message: `upstream sent nothing for ${seconds}s mid-stream: the gateway ended the stream` });
 
 /** What ended a stream early, as the error the client's format reports in the stream. */
 export const streamFailure = (error: unknown) =>

@@ -32,8 +32,15 @@ export interface BatchWriterOptions<Row> {
    * failed batch counts as failed at once.
    */
   retryDelaysMs?: readonly number[];
-  /** Whether an insert failed because of the rows themselves (a constraint): then retrying is pointless, and the batch is split to isolate them. */
+  /** Whether an insert failed because of the rows themselves (a constraint, JSON SQLite cannot read): then retrying is pointless, and the batch is split to isolate them. */
   refusesRows?: (error: unknown) => boolean;
+  /**
+   * A second way to store a row the table refused on its own (without what SQLite refused in it:
+   * its full-text entry, say), so that a row's content never costs the row.
+   */
+  storeRefusedRow?: (row: Row) => Promise<void>;
+  /** Told of a row the table refused both ways, before it is settled: the last chance to keep it somewhere. */
+  onRefused?: (row: Row, error: unknown) => void;
   /** Told of rows done with, in the order they were queued: stored, or refused by the table. */
   onSettled?: (rows: Row[]) => void;
   /** Told of rows given up on otherwise (a stop while the database is out of reach). */
@@ -181,17 +188,31 @@ export class BatchWriter<Row> {
 
   /** Halves a refused batch until the refused rows stand alone: the others are written. */
   private async isolate(batch: Row[], error: unknown): Promise<void> {
-    if (batch.length === 1) return this.lose(batch, error, true);
+    if (batch.length === 1) return this.storeRefused(batch[0]!, error);
     const middle = Math.ceil(batch.length / 2);
     await this.write(batch.slice(0, middle));
     await this.write(batch.slice(middle));
+  }
+
+  private async storeRefused(row: Row, refusal: unknown): Promise<void> {
+    const { storeRefusedRow } = this.options;
+    if (!storeRefusedRow) return this.lose([row], refusal, true);
+    try {
+      await storeRefusedRow(row);
+      console.error(`request log: a row was stored without its full-text entry, which the database refused: ${String(refusal)}`);
+      this.options.onSettled?.([row]);
+    } catch (error) {
+      this.lose([row], error, true);
+    }
   }
 
   /** Rows the table refused are settled: no later attempt could store them. */
   private lose(batch: Row[], error: unknown, refused: boolean): void {
     this.failed += batch.length;
     console.error(`request log: ${batch.length} row${batch.length === 1 ? "" : "s"} could not be written`, error);
-    if (refused) this.options.onSettled?.(batch);
-    else this.options.onGivenUp?.(batch);
+    if (refused) {
+      for (const row of batch) this.options.onRefused?.(row, error);
+      this.options.onSettled?.(batch);
+    } else this.options.onGivenUp?.(batch);
   }
 }

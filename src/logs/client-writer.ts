@@ -19,15 +19,15 @@ export function clientWriter(client: Client): TableWrites {
   const statementFor = boundedCache(CACHED_LENGTHS, insertStatementFor);
 
   return {
-    async insert(rows) {
+    async insert(rows, indexContent) {
       const steps: InStatement[] = [];
       for (let start = 0; start < rows.length; start += ROWS_PER_STATEMENT) {
         const chunk = rows.slice(start, start + ROWS_PER_STATEMENT);
         steps.push(
           { sql: statementFor(chunk.length), args: chunk.flat() },
           ...ROLL_UPS.map((rollUp) => ({ sql: rollUp, args: [chunk.length] })),
-          { sql: INDEX_INSERTED_CONTENT, args: [chunk.length] },
         );
+        if (indexContent) steps.push({ sql: INDEX_INSERTED_CONTENT, args: [chunk.length] });
       }
       await client.batch(steps, "write");
     },

@@ -1,4 +1,4 @@
-import { closeSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, unlinkSync, writeSync } from "node:fs";
+import { appendFileSync, closeSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, unlinkSync, writeSync } from "node:fs";
 import { join } from "node:path";
 import { FailureStreak } from "../db/failure-streak";
 
@@ -10,6 +10,8 @@ const ROWS_PER_SEGMENT = 4096;
  * gateway ~30 µs of CPU a request, 10 ms no more than 100 ms did (within noise).
  */
 const MIN_WRITE_INTERVAL_MS = 10;
+/** Rows the table refused for good, beside the segments; no segment name matches it, so no start recovers it. */
+export const QUARANTINE_FILE = "quarantine.jsonl";
 const SEGMENT = /^(\d+\.\d+)-[0-9a-f]+-\d+\.jsonl(?:\.claimed-(\d+\.\d+))?$/;
 
 export interface RecoveredSegment {
@@ -73,6 +75,8 @@ function processRuns(identity: string): boolean {
  */
 export class CrashJournal {
   private readonly instance = crypto.randomUUID().slice(0, 8);
+  /** Rows this process set aside in the quarantine file. */
+  quarantined = 0;
   /** Segments with unsettled rows, oldest first; the last one is appended to. */
   private readonly segments: Segment[] = [];
   private appended = 0;
@@ -128,6 +132,21 @@ export class CrashJournal {
         // Never written (its writes failed): nothing to remove.
         if ((error as NodeJS.ErrnoException).code !== "ENOENT") this.outage.failed(error);
       }
+    }
+  }
+
+  /**
+   * Sets aside a row the table refused for good (`line`, its JSON text) in QUARANTINE_FILE, one
+   * line a row with the error and the segments' header (what reads it): kept for an operator to
+   * read or replay, never retried.
+   */
+  quarantine(line: string, error: unknown): void {
+    const record = `{"quarantined_at":${JSON.stringify(new Date().toISOString())},"error":${JSON.stringify(String(error))},"header":${JSON.stringify(this.header)},"row":${line}}\n`;
+    try {
+      appendFileSync(join(this.dir, QUARANTINE_FILE), record);
+      this.quarantined++;
+    } catch (error) {
+      this.outage.failed(error);
     }
   }
 

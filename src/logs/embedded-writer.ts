@@ -16,15 +16,15 @@ export function embeddedWriter(path: string, statements: WriterStatements): Tabl
   const indexContent = database.prepare(statements.indexContent);
   const deleteIds = database.prepare(statements.deleteIds);
   const deleteOlderThan = database.prepare(statements.deleteOlderThan);
-  const insertBatch = database.transaction((rows: DriverRow[]) => {
+  const insertBatch = database.transaction((rows: DriverRow[], indexed: boolean) => {
     let next = 0;
     for (; next + group <= rows.length; next += group) insertRows.run(rows.slice(next, next + group).flat());
     for (; next < rows.length; next++) insertRow.run(rows[next]);
     for (const rollUp of rollUps) rollUp.run([rows.length]);
-    indexContent.run([rows.length]);
+    if (indexed) indexContent.run([rows.length]);
   });
   return {
-    insert: (rows) => insertBatch.immediate(rows),
+    insert: (rows, indexed) => insertBatch.immediate(rows, indexed),
     deleteIds: (ids) => void deleteIds.run([JSON.stringify(ids)]),
     deleteOlderThan: (cutoffMs, limit) => deleteOlderThan.run([cutoffMs, limit]).changes,
   };

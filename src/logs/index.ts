@@ -4,7 +4,9 @@ import { inArray } from "drizzle-orm";
 import type { Database } from "../db/client";
 import { embeddedFilePath } from "../db/embedded-file";
 import { type NewRequestLogRow, requestLogs } from "../db/schema/logs";
-import { refusedByTable, STOP_GRACE_MS, WRITE_RETRY_DELAYS_MS } from "../db/write-retries";
+import { refusedForItsValues } from "../db/unavailable";
+import type { GatewayError } from "../http/errors";
+import { STOP_GRACE_MS, WRITE_RETRY_DELAYS_MS } from "../db/write-retries";
 import { BatchWriter, rowsWithin } from "./batch-writer";
 import { clientReader } from "./client-reader";
 import { clientWriter } from "./client-writer";
@@ -12,6 +14,7 @@ import { CrashJournal, type RecoveredSegment } from "./crash-journal";
 import { type EncodedRow, rowsOfEncoded } from "./encoded-rows";
 import { driverRowLayout, encodedRowOf, LOG_COLUMN_NAMES, rowFromDriver } from "./log-columns";
 import { requestLogRecorder } from "./recorder";
+import { DEFAULT_REFUSED_REQUEST_LOGGING, type RefusedRequestLogging, refusedBeforeBodyRow } from "./refused-requests";
 import { scheduleRetention } from "./retention";
 import { requestLogSource } from "./live-source";
 import { logRoutes } from "./routes";
@@ -28,6 +31,8 @@ const ROW_OVERHEAD_BYTES = 1_024;
 export interface RequestLogsOptions {
   /** Whether request and response content is logged (config `logs_store.content_logging`, default true). */
   contentLogging?: () => boolean;
+  /** Config `logs_store.refused_requests`: how a request refused for want of a valid virtual key is logged. */
+  refusedRequests?: () => RefusedRequestLogging;
   /** Config `logs_store.retention_days`; unset or 0 keeps logs forever. */
   retentionDays?: () => number | undefined;
   queueCapacity?: number;
@@ -95,9 +100,11 @@ const JournalHeader = Type.Object({ columns: Type.Array(Type.String()) });
 
 /**
  * The rows of journal segments, read by the columns each segment names (a gateway of another
- * version may have written them). A segment or row that does not read as one is skipped.
+ * version may have written them), each id once (a start cut short left its rows both in the
+ * segments it claimed and in its own). A segment or row that does not read as one is skipped.
  */
 function journaledRows(segments: RecoveredSegment[]): QueuedRow[] {
+  const seen = new Set<string>();
   return segments.flatMap(({ header, rows }) => {
     if (!Value.Check(JournalHeader, header)) {
       console.error(`request log: skipped a journal segment of ${rows.length} rows without the columns of its rows`);
@@ -108,7 +115,10 @@ function journaledRows(segments: RecoveredSegment[]): QueuedRow[] {
       try {
         if (!Array.isArray(line)) throw new Error("not a row");
         const values = laidOut(line);
-        return [{ id: rowFromDriver(values).id, encoded: JSON.stringify(values) }];
+        const { id } = rowFromDriver(values);
+        if (seen.has(id)) return [];
+        seen.add(id);
+        return [{ id, encoded: JSON.stringify(values) }];
       } catch (error) {
         console.error("request log: skipped a journal row that does not read", error);
         return [];
@@ -131,9 +141,9 @@ export function createRequestLogs(db: Database, options: RequestLogsOptions = {}
   const journal = journalDir ? new CrashJournal(journalDir, { columns: LOG_COLUMN_NAMES }) : undefined;
   const tableWriter = options.threads ? workerWriter(options.threads) : logWriterOver(clientWriter(db.$client));
   const reader = embeddedFile ? workerReader(embeddedFile) : undefined;
-  const insertAndTell = async (batch: QueuedRow[]) => {
+  const insertAndTell = async (batch: QueuedRow[], indexContent = true) => {
     const encoded = batch.map((queued) => queued.encoded);
-    await tableWriter.insert(encoded);
+    await tableWriter.insert(encoded, indexContent);
     let rows: NewRequestLogRow[] | undefined;
     const written: WrittenBatch = { count: encoded.length, rows: () => (rows ??= rowsOfEncoded(encoded).map(rowFromDriver)) };
     for (const listener of writtenListeners) {
@@ -145,7 +155,7 @@ export function createRequestLogs(db: Database, options: RequestLogsOptions = {}
     }
   };
   const capacityBytes = options.queueCapacityBytes ?? DEFAULT_QUEUE_CAPACITY_BYTES;
-  const writer = new BatchWriter<QueuedRow>(insertAndTell, {
+  const writer = new BatchWriter<QueuedRow>((batch) => insertAndTell(batch), {
     capacity: options.queueCapacity ?? 10_000,
     capacityBytes,
     sizeOf: sizeOfQueued,
@@ -158,7 +168,10 @@ export function createRequestLogs(db: Database, options: RequestLogsOptions = {}
     maxBatchSize: options.maxBatchSize ?? 3_200,
     flushIntervalMs: options.flushIntervalMs ?? 200,
     retryDelaysMs: options.retryDelaysMs ?? WRITE_RETRY_DELAYS_MS,
-    refusesRows: refusedByTable,
+    refusesRows: refusedForItsValues,
+    // Content SQLite's JSON functions cannot read (nested past their 1,000 levels) costs the row its full-text entry, not the row.
+    storeRefusedRow: (row) => insertAndTell([row], false),
+    onRefused: journal && ((row, error) => journal.quarantine(row.encoded, error)),
     onSettled: journal && ((rows) => journal.settled(rows.length)),
     onGivenUp: journal && (() => journal.givenUp()),
   });
@@ -175,12 +188,18 @@ export function createRequestLogs(db: Database, options: RequestLogsOptions = {}
     clock,
     onSweep: options.onRetentionSweep,
   });
-  const queueStatus = () => writer.status();
+  const queueStatus = () => ({ ...writer.status(), quarantined: journal?.quarantined ?? 0 });
+  let closing = false;
+  let recovering: Promise<unknown> | undefined;
   const read = reader?.db ?? clientReader(db);
   return {
     /** Where queries over the logs run without stalling the main thread (the reader thread on a file). */
     read,
-    recorder: requestLogRecorder({ enqueue }, options.contentLogging ?? (() => true)),
+    recorder: requestLogRecorder({ enqueue }, options.contentLogging ?? (() => true), options.refusedRequests),
+    /** A request refused before its body was read, logged as `logs_store.refused_requests` says. */
+    recordRefusal(headers: Headers, error: GatewayError) {
+      if ((options.refusedRequests?.() ?? DEFAULT_REFUSED_REQUEST_LOGGING) !== "off") enqueue(refusedBeforeBodyRow(headers, error));
+    },
     routes: logRoutes({ writer: tableWriter, read, queueStatus, clock, exactPercentilesUpTo: options.exactPercentilesUpTo }),
     /** The rows as they are stored, for the live feed (GET /api/ws). */
     liveSource: requestLogSource(read),
@@ -190,31 +209,46 @@ export function createRequestLogs(db: Database, options: RequestLogsOptions = {}
     onRowsWritten(listener: WrittenRowsListener): void {
       writtenListeners.add(listener);
     },
-    /** Queues again the rows a process killed on this file left in the journal, but those the table already has; answers how many. */
-    async recoverJournal(): Promise<number> {
-      if (!journal) return 0;
-      const left = journal.recover();
-      const rows = journaledRows(left.segments);
-      let queued = 0;
-      for (const chunk of recoveryChunks(rows, capacityBytes)) {
-        const stored = await db.select({ id: requestLogs.id }).from(requestLogs).where(inArray(requestLogs.id, chunk.map(({ id }) => id)));
-        const known = new Set(stored.map(({ id }) => id));
-        for (const { id, encoded } of chunk) if (!known.has(id) && enqueueEncoded(id, encoded)) queued++;
-        // Never more than the queue holds: the rows wait in the journal until they fit.
-        await writer.flush();
-      }
-      journal.writePending();
-      left.release();
-      return queued;
+    /**
+     * Queues again the rows a process killed on this file left in the journal, but those the table
+     * already has; answers how many. Requests may be served meanwhile: a row the table refuses is
+     * quarantined like any other, and a close stops the recovery (the rows not yet queued wait in
+     * their claimed segments for the next start).
+     */
+    recoverJournal(): Promise<number> {
+      const recovery = recover();
+      recovering = recovery.catch(() => undefined);
+      return recovery;
     },
     async close() {
+      closing = true;
       await retention.stop();
+      // Also ends a recovery waiting for the queue to drain.
       await writer.stop(options.stopGraceMs ?? STOP_GRACE_MS);
+      await recovering;
       journal?.close();
       tableWriter.close();
       reader?.close();
     },
   };
+
+  async function recover(): Promise<number> {
+    if (!journal) return 0;
+    const left = journal.recover();
+    const rows = journaledRows(left.segments);
+    let queued = 0;
+    for (const chunk of recoveryChunks(rows, capacityBytes)) {
+      const stored = await db.select({ id: requestLogs.id }).from(requestLogs).where(inArray(requestLogs.id, chunk.map(({ id }) => id)));
+      if (closing) return queued;
+      const known = new Set(stored.map(({ id }) => id));
+      for (const { id, encoded } of chunk) if (!known.has(id) && enqueueEncoded(id, encoded)) queued++;
+      // Never more than the queue holds: the rows wait in the journal until they fit.
+      await writer.flush();
+    }
+    journal.writePending();
+    left.release();
+    return queued;
+  }
 }
 
 export type RequestLogs = ReturnType<typeof createRequestLogs>;

@@ -2,14 +2,20 @@ import type { NewRequestLogRow } from "../db/schema/logs";
 import type { InferenceHooks } from "../inference/hooks";
 import type { BatchWriter } from "./batch-writer";
 import { logRowFromSettled } from "./log-row";
+import { DEFAULT_REFUSED_REQUEST_LOGGING, isRefusedCaller, type RefusedRequestLogging } from "./refused-requests";
 
-/** The inference hook that turns every settled request into one queued log row. */
-export function requestLogRecorder(writer: Pick<BatchWriter<NewRequestLogRow>, "enqueue">, contentLogging: () => boolean): InferenceHooks {
+/**
+ * The inference hook that turns every settled request into one queued log row; a request refused
+ * for want of a valid virtual key is logged without its content, or not at all (`refusedRequests`).
+ */
+export function requestLogRecorder(writer: Pick<BatchWriter<NewRequestLogRow>, "enqueue">, contentLogging: () => boolean, refusedRequests: () => RefusedRequestLogging = () => DEFAULT_REFUSED_REQUEST_LOGGING): InferenceHooks {
   return {
     name: "request-logs",
     settle(context, outcome) {
       try {
-        writer.enqueue(logRowFromSettled(context, outcome, contentLogging()));
+        const refused = isRefusedCaller(outcome.status);
+        if (refused && refusedRequests() === "off") return;
+        writer.enqueue(logRowFromSettled(context, outcome, !refused && contentLogging()));
       } catch (error) {
         // A row that cannot be built must not disturb the response it describes.
         console.error(`request log: request ${context.id} could not be recorded`, error);

@@ -12,7 +12,8 @@ export const ROLL_UPS = [ROLL_UP_INSERTED, ROLL_UP_LATENCIES];
  * event loop or fighting the writer for the lock.
  */
 export interface TableWrites {
-  insert(rows: DriverRow[]): void | Promise<void>;
+  /** `indexContent` false leaves the rows out of the full-text index: for a row whose content SQLite's JSON functions refuse. */
+  insert(rows: DriverRow[], indexContent: boolean): void | Promise<void>;
   /** Ids that match no log are ignored. */
   deleteIds(ids: string[]): void | Promise<void>;
   /** Deletes at most `limit` of the oldest logs before `cutoffMs`; returns how many it deleted. */
@@ -38,7 +39,7 @@ export interface WriterStatements {
 
 /** The main thread's side of the log table's writes. */
 export interface LogWriter {
-  insert(rows: readonly EncodedRow[]): Promise<void>;
+  insert(rows: readonly EncodedRow[], indexContent?: boolean): Promise<void>;
   deleteIds(ids: string[]): Promise<void>;
   deleteOlderThan(cutoff: Date, limit: number): Promise<number>;
   /** Stops the writer's thread, if it has one; call after the last flush. */
@@ -48,7 +49,7 @@ export interface LogWriter {
 /** A LogWriter over `writes` running on this thread. */
 export function logWriterOver(writes: TableWrites): LogWriter {
   return {
-    insert: async (rows) => writes.insert(rowsOfEncoded(rows)),
+    insert: async (rows, indexContent = true) => writes.insert(rowsOfEncoded(rows), indexContent),
     deleteIds: async (ids) => writes.deleteIds(ids),
     deleteOlderThan: async (cutoff, limit) => writes.deleteOlderThan(cutoff.getTime(), limit),
     close() {},

@@ -1,5 +1,8 @@
 /** What a channel's thread answers to a request: its id, and a result or an error. */
-export type ChannelReply = { id: number; result?: unknown; error?: string };
+export type ChannelReply = { id: number; result?: unknown; error?: string; code?: string };
+
+/** The thread's error as an Error of this thread, with its code (SQLITE_BUSY, SQLITE_CONSTRAINT_NOTNULL, ...): what tells a busy database from a refused row. */
+const errorOf = ({ error, code }: ChannelReply) => Object.assign(new Error(error), code === undefined ? {} : { code });
 
 /**
  * Requests to a worker thread, each answered by id. The thread starts with the first request
@@ -25,7 +28,7 @@ export function workerChannel<Request extends object>(script: URL, name: string,
       const waiter = pending.get(data.id);
       pending.delete(data.id);
       if (pending.size === 0) thread.unref();
-      if (data.error !== undefined) waiter?.reject(new Error(data.error));
+      if (data.error !== undefined) waiter?.reject(errorOf(data));
       else waiter?.resolve(data.result);
     };
     thread.onerror = (event) => failPending(`the ${name} thread failed: ${event.message}`);
@@ -69,7 +72,8 @@ export function serveChannel<Open, Request>(open: (message: Open) => ((request: 
     try {
       self.postMessage({ id, result: await (await handler)(data as Request) } satisfies ChannelReply);
     } catch (error) {
-      self.postMessage({ id, error: String(error) } satisfies ChannelReply);
+      const code = (error as { code?: unknown } | undefined)?.code;
+      self.postMessage({ id, error: String(error), ...(typeof code === "string" ? { code } : {}) } satisfies ChannelReply);
     }
   };
 }

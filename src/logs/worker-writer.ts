@@ -22,8 +22,8 @@ export function workerWriter(database: WriterDatabase): LogWriter {
   });
   const channel = workerChannel<WriteRequest>(new URL("./write-worker.ts", import.meta.url), "log writer", open);
   return {
-    async insert(rows) {
-      await channel.request({ write: "insert", rows: batchText(rows) });
+    async insert(rows, indexContent = true) {
+      await channel.request({ write: "insert", rows: batchText(rows), indexContent });
     },
     async deleteIds(ids) {
       await channel.request({ write: "deleteIds", ids });

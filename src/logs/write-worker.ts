@@ -15,7 +15,7 @@ import { serveChannel } from "./worker-channel";
 export type WriterOpen = { url: string; authToken?: string; statements: WriterStatements };
 export type WriteRequest =
   /** `rows`: the batch's text (`batchText`). */
-  | { write: "insert"; rows: string }
+  | { write: "insert"; rows: string; indexContent: boolean }
   | { write: "deleteIds"; ids: string[] }
   | { write: "deleteOlderThan"; cutoffMs: number; limit: number };
 
@@ -25,7 +25,7 @@ async function writerFor({ url, authToken, statements }: WriterOpen) {
   return (request: WriteRequest) => {
     switch (request.write) {
       case "insert":
-        return writes.insert(rowsOfBatchText(request.rows));
+        return writes.insert(rowsOfBatchText(request.rows), request.indexContent);
       case "deleteIds":
         return writes.deleteIds(request.ids);
       case "deleteOlderThan":

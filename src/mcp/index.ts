@@ -20,7 +20,7 @@ import { PerUserCredentialStore } from "./per-user/credentials";
 import { PerUserHeaderFlowStore } from "./per-user/flows";
 import { perUserHeaderRoutes } from "./per-user/routes";
 import { verifyAgainstUpstream } from "./per-user/submission";
-import { mcpServerRoutes } from "./server";
+import { mcpServerRoutes } from "./server/routes";
 import type { ResolvedMcpSettings } from "./settings";
 import { toolExecuteRoute } from "./tool-execute-route";
 import { ToolExecutor } from "./tools/executor";
@@ -58,7 +58,7 @@ export async function createMcpGateway(options: McpGatewayOptions) {
   const credentials = new PerUserCredentialStore(db, secrets);
   const flows = new PerUserHeaderFlowStore(db, options.snapshots, settings.flowTtlMs, options.clock ?? systemClock, verifyAgainstUpstream(registry, settings.toolTimeoutMs));
   const perUser = new PerUserHeaderResolver(credentials, flows, settings.publicBaseUrl);
-  const executor = new ToolExecutor(registry, perUser, new McpLogWriter(db, options.contentLogging ?? (() => true)), settings.toolTimeoutMs);
+  const executor = new ToolExecutor(registry, perUser, new McpLogWriter(db, options.contentLogging ?? (() => true)), { timeoutMs: settings.toolTimeoutMs, maxTimeoutMs: settings.toolMaxTimeoutMs });
   const watched = reloadOnChange(db, [mcpClients], () => registry.load());
   await registry.load();
   await flows.resume();
@@ -71,19 +71,21 @@ export async function createMcpGateway(options: McpGatewayOptions) {
     await flows.removeForClient(id);
     await registry.remove(id);
   };
+  const server = mcpServerRoutes({ registry, executor, auth, settings });
   const routes = new Elysia({ name: "mcp" })
     .use(mcpClientRoutes(registry, removeClient))
     .use(perUserHeaderRoutes({ flows, credentials, registry }, (presented) => apiKeys.lookup(presented)))
     .use(mcpLogRoutes(db, () => new Date()))
     .use(toolExecuteRoute(executor, auth))
-    .use(mcpServerRoutes(registry, executor, auth));
+    .use(server.routes);
 
   return {
-    hook: mcpChatHook({ registry, executor, virtualKeys, agentMaxDepth: settings.agentMaxDepth, keepAliveMs: settings.agentKeepAliveMs, publicBaseUrl: settings.publicBaseUrl, inference: options.inference }),
+    hook: mcpChatHook({ registry, executor, virtualKeys, agentMaxDepth: settings.agentMaxDepth, keepAliveMs: settings.agentKeepAliveMs, publicBaseUrl: settings.publicBaseUrl, inference: options.inference, sampling: settings.agentSampling, timeouts: { timeoutMs: settings.toolTimeoutMs, maxTimeoutMs: settings.toolMaxTimeoutMs } }),
     routes,
     /** The tool calls as they start and end, for the live feed (GET /api/ws). */
     liveSource: mcpLogSource(db),
     async close() {
+      await server.close();
       await watched.stop();
       await flows.stop();
       await registry.close();

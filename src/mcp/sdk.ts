@@ -24,6 +24,14 @@ async function importClientSdk() {
     UnauthorizedError: auth.UnauthorizedError,
     McpError: types.McpError,
     ErrorCode: types.ErrorCode,
+    ToolListChangedNotificationSchema: types.ToolListChangedNotificationSchema,
+    ResourceListChangedNotificationSchema: types.ResourceListChangedNotificationSchema,
+    PromptListChangedNotificationSchema: types.PromptListChangedNotificationSchema,
+    ResourceUpdatedNotificationSchema: types.ResourceUpdatedNotificationSchema,
+    LoggingMessageNotificationSchema: types.LoggingMessageNotificationSchema,
+    CreateMessageRequestSchema: types.CreateMessageRequestSchema,
+    ElicitRequestSchema: types.ElicitRequestSchema,
+    ListRootsRequestSchema: types.ListRootsRequestSchema,
   };
 }
 
@@ -38,6 +46,17 @@ async function importServerSdk() {
     WebStandardStreamableHTTPServerTransport: transport.WebStandardStreamableHTTPServerTransport,
     CallToolRequestSchema: types.CallToolRequestSchema,
     ListToolsRequestSchema: types.ListToolsRequestSchema,
+    ListResourcesRequestSchema: types.ListResourcesRequestSchema,
+    ListResourceTemplatesRequestSchema: types.ListResourceTemplatesRequestSchema,
+    ReadResourceRequestSchema: types.ReadResourceRequestSchema,
+    SubscribeRequestSchema: types.SubscribeRequestSchema,
+    UnsubscribeRequestSchema: types.UnsubscribeRequestSchema,
+    ListPromptsRequestSchema: types.ListPromptsRequestSchema,
+    GetPromptRequestSchema: types.GetPromptRequestSchema,
+    CompleteRequestSchema: types.CompleteRequestSchema,
+    SetLevelRequestSchema: types.SetLevelRequestSchema,
+    RootsListChangedNotificationSchema: types.RootsListChangedNotificationSchema,
+    isInitializeRequest: types.isInitializeRequest,
     McpError: types.McpError,
     ErrorCode: types.ErrorCode,
   };

@@ -3,10 +3,12 @@ import { GatewayError } from "../http/errors";
 import type { UpstreamTarget } from "../inference/providers/types";
 import { sendUpstream } from "../inference/upstream-fetch";
 import { effectiveNetwork, type RuntimeKey, type RuntimeProvider } from "./runtime";
+import { unresolvedKeyDescription, unsetKeyVariable } from "./unresolved-keys";
 
 export const HEALTHY = "success";
 export const LISTING_FAILED = "list_models_failed";
 export const UNCHECKED = "unknown";
+export const KEY_UNRESOLVED = "key_unresolved";
 
 export interface KeyHealth {
   status: string;
@@ -46,9 +48,16 @@ async function listModels(provider: RuntimeProvider, key: RuntimeKey): Promise<s
 /**
  * Lists the provider's models with one key: `success` with what it reaches, or
  * `list_models_failed` saying why (the upstream's status and message, a network failure, a token
- * endpoint that refused). A provider with no model listing leaves the key unchecked.
+ * endpoint that refused). A provider with no model listing leaves the key unchecked; a key whose
+ * `env.NAME` variable is not set is `key_unresolved`, and a warning says so.
  */
 export async function checkKeyHealth(provider: RuntimeProvider, key: RuntimeKey): Promise<KeyHealth> {
+  const unset = unsetKeyVariable(key);
+  if (unset) {
+    const description = unresolvedKeyDescription(provider.name, key, unset);
+    console.warn(`provider registered: ${description}`);
+    return { status: KEY_UNRESOLVED, description, models: [] };
+  }
   if (!provider.adapter.listModels) return { status: UNCHECKED, description: `provider '${provider.name}' offers no model listing to check keys with`, models: [] };
   try {
     const models = await listModels(provider, key);

@@ -37,19 +37,35 @@ export const NETWORK_DEFAULTS = {
   retry_backoff_max: 5000,
 } as const satisfies NetworkConfig;
 
-type EffectiveNetwork = NetworkConfig & Required<Pick<NetworkConfig, keyof typeof NETWORK_DEFAULTS>>;
+type EffectiveNetwork = NetworkConfig & Required<Pick<NetworkConfig, keyof typeof NETWORK_DEFAULTS | "stream_idle_timeout_in_seconds">>;
 
 // Read on every request; a provider's network settings are replaced, never changed in place.
 const effective = new WeakMap<NetworkConfig, EffectiveNetwork>();
 
-/** A provider's network settings over the defaults; a timeout of 0 selects the default. */
+/** A provider's network settings over the defaults; a timeout of 0 selects the default (for a stream's silence: the request timeout). */
 export function effectiveNetwork(network: NetworkConfig): EffectiveNetwork {
   let settings = effective.get(network);
   if (!settings) {
     const timeout = network.default_request_timeout_in_seconds || NETWORK_DEFAULTS.default_request_timeout_in_seconds;
-    effective.set(network, (settings = { ...NETWORK_DEFAULTS, ...network, default_request_timeout_in_seconds: timeout }));
+    const streamIdle = network.stream_idle_timeout_in_seconds || timeout;
+    effective.set(network, (settings = { ...NETWORK_DEFAULTS, ...network, default_request_timeout_in_seconds: timeout, stream_idle_timeout_in_seconds: streamIdle }));
   }
   return settings;
+}
+
+/** Families whose calls are signed or authorized with what the key holds (credentials, a service account): no call without one. */
+const SIGNED_FAMILIES: ReadonlySet<string> = new Set(["bedrock", "vertex"]);
+
+/**
+ * A custom provider is some other server speaking the family's format (often a gateway or a
+ * proxy that takes the canonical extras): it gets translated bodies whole. Registered without
+ * keys, it is a server without auth (LM Studio, llama.cpp, a vLLM without a key), which serves
+ * every model and gets no auth header, as the built-in ollama does.
+ */
+function customAdapter(family: string, adapter: ProviderAdapter): ProviderAdapter {
+  const keyOptional = adapter.keyOptional || !SIGNED_FAMILIES.has(family);
+  if (!adapter.translatedBody && keyOptional === adapter.keyOptional) return adapter;
+  return { ...adapter, translatedBody: undefined, keyOptional };
 }
 
 /** Resolves which built-in family a provider belongs to and validates that it can be reached. */
@@ -64,10 +80,7 @@ export function resolveFamily(name: string, custom: { base_provider_type: string
   }
   const baseUrl = network.base_url ?? (custom ? undefined : family.defaultBaseUrl);
   if (custom && !baseUrl && !family.adapter.keyOptional) throw badRequest("a custom provider needs network_config.base_url", "network_config.base_url");
-  // A custom provider is some other server speaking the family's format (often a gateway or a
-  // proxy that takes the canonical extras): it gets translated bodies whole.
-  const adapter = custom && family.adapter.translatedBody ? { ...family.adapter, translatedBody: undefined } : family.adapter;
-  return { adapter, baseUrl: baseUrl ?? family.defaultBaseUrl };
+  return { adapter: custom ? customAdapter(familyName, family.adapter) : family.adapter, baseUrl: baseUrl ?? family.defaultBaseUrl };
 }
 
 

@@ -71,13 +71,13 @@ const ACCEPTS_READ_FIELDS = { additionalProperties: true } as const;
 
 /** Every writable field of a provider key (spec 2.7). */
 export const ProviderKeyInput = t.Object({
-  id: t.Optional(t.String({ minLength: 1, maxLength: 128 })),
+  id: t.Optional(t.String({ minLength: 1, maxLength: 128, description: "The key's id (generated when absent); `x-gw-api-key-id` pins a request to it." })),
   name: OptStr,
-  value: OptStr,
-  models: t.Optional(StrList),
-  blacklisted_models: t.Optional(StrList),
-  weight: t.Optional(t.Number({ minimum: 0 })),
-  aliases: t.Optional(t.Record(Str, Str)),
+  value: t.Optional(t.String({ description: "The provider's API key; `env.NAME` reads it from the environment when used. Encrypted at rest, answered redacted." })),
+  models: t.Optional(t.Array(Str, { description: "The models this key serves: names, `*` patterns or `regex:` (RE2); empty or absent means every model." })),
+  blacklisted_models: t.Optional(t.Array(Str, { description: "Models this key never serves, in the same forms." })),
+  weight: t.Optional(t.Number({ minimum: 0, description: "Share of traffic among the keys that serve a model (default 1)." })),
+  aliases: t.Optional(t.Record(Str, Str, { description: "Model name a client sends to the name the provider knows." })),
   azure_key_config: t.Optional(AzureKeyConfig),
   vertex_key_config: t.Optional(VertexKeyConfig),
   bedrock_key_config: t.Optional(BedrockKeyConfig),
@@ -87,25 +87,26 @@ export const ProviderKeyInput = t.Object({
   cloudflare_key_config: t.Optional(t.Object({ account_id: OptStr })),
   replicate_key_config: t.Optional(t.Object({ use_deployments_endpoint: t.Optional(t.Boolean()) })),
   oauth_key_config: t.Optional(OAuthKeyConfig),
-  enabled: t.Optional(t.Boolean()),
+  enabled: t.Optional(t.Boolean({ description: "A disabled key serves nothing (default true)." })),
   use_for_batch_api: t.Optional(t.Boolean()),
 }, ACCEPTS_READ_FIELDS);
 export type ProviderKeyInput = Static<typeof ProviderKeyInput>;
 
 export const NetworkConfig = t.Object({
-  base_url: t.Optional(t.String({ format: "uri" })),
-  extra_headers: t.Optional(t.Record(Str, Str)),
-  default_request_timeout_in_seconds: t.Optional(t.Integer({ minimum: 0 })),
-  max_retries: t.Optional(t.Integer({ minimum: 0, maximum: 10 })),
-  /** Milliseconds before the first retry; each further retry doubles it. */
-  retry_backoff_initial: t.Optional(t.Integer({ minimum: 0 })),
-  /** Cap in milliseconds on one retry delay. */
-  retry_backoff_max: t.Optional(t.Integer({ minimum: 0 })),
+  base_url: t.Optional(t.String({ format: "uri", description: "Where the provider's API is (default: the provider's own); any OpenAI-compatible server for a custom provider." })),
+  extra_headers: t.Optional(t.Record(Str, Str, { description: "Headers sent with every request to the provider." })),
+  default_request_timeout_in_seconds: t.Optional(t.Integer({ minimum: 0, description: "How long one provider request may take." })),
+  stream_idle_timeout_in_seconds: t.Optional(
+    t.Integer({ minimum: 0, description: "Seconds a stream may send nothing between chunks before the gateway ends it as timed out; 0 or unset: the request timeout." }),
+  ),
+  max_retries: t.Optional(t.Integer({ minimum: 0, maximum: 10, description: "Retries of a 5xx or network error on the same key; a 429 moves to another key." })),
+  retry_backoff_initial: t.Optional(t.Integer({ minimum: 0, description: "Milliseconds before the first retry; each further retry doubles it, jittered." })),
+  retry_backoff_max: t.Optional(t.Integer({ minimum: 0, description: "Cap in milliseconds on one retry delay." })),
 });
 export type NetworkConfig = Static<typeof NetworkConfig>;
 
 export const CustomProviderConfig = t.Object({
-  base_provider_type: t.String({ minLength: 1 }),
+  base_provider_type: t.String({ minLength: 1, description: "The built-in provider whose wire format the custom provider speaks (`openai` for any OpenAI-compatible server, `anthropic`, `gemini`, `bedrock`, `cohere`, ...)." }),
 });
 
 const providerFields = {

@@ -48,12 +48,15 @@ export interface LogQueueStatus {
   dropped: number;
   failed: number;
   retries: number;
+  /** Of the `failed`, the rows set aside in the crash journal's quarantine file. */
+  quarantined: number;
 }
 
 /** The request-log writer's queue: read at every scrape. */
 export function registerLogQueueMetrics(registry: MetricsRegistry, status: () => LogQueueStatus): void {
   registry.counter({ name: "gateway_log_queue_dropped_total", help: "Request log rows dropped because the log queue was full.", collect: () => [{ labels: {}, value: status().dropped }] });
   registry.counter({ name: "gateway_log_write_failed_total", help: "Request log rows lost: the table refused them, or the database was still unavailable when the gateway stopped.", collect: () => [{ labels: {}, value: status().failed }] });
+  registry.counter({ name: "gateway_log_rows_quarantined_total", help: "Request log rows the table refused even without their full-text entry, set aside in the quarantine file beside the crash journal.", collect: () => [{ labels: {}, value: status().quarantined }] });
   registry.counter({ name: "gateway_log_write_retries_total", help: "Request log batch writes the database did not take (busy, locked, out of reach) and that were tried again.", collect: () => [{ labels: {}, value: status().retries }] });
   registry.gauge({ name: "gateway_log_queue_depth", help: "Request log rows waiting to be written, not counting the batch being written.", collect: () => [{ labels: {}, value: status().depth }] });
   registry.gauge({ name: "gateway_log_queue_bytes", help: "Memory the request log rows waiting to be written hold, roughly, in bytes (bounded: rows beyond it are dropped).", collect: () => [{ labels: {}, value: status().bytes }] });

@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, gte, inArray, isNull, lte, or, type SQL, sql } from "drizzle-orm";
+import { and, asc, count, desc, eq, gte, inArray, isNull, lte, max, or, type SQL, sql } from "drizzle-orm";
 import type { WebhookDeliveryContext } from "../../actors/webhook-delivery";
 import type { Write } from "../../actors/runtime/snapshot-store";
 import type { Database } from "../db/client";
@@ -9,7 +9,9 @@ import { parseTimestamp } from "../http/timestamps";
 export type NewDelivery = typeof webhookDeliveries.$inferInsert;
 export type NewAttempt = typeof webhookDeliveryAttempts.$inferInsert;
 
-const FINAL: ReadonlySet<DeliveryStatus> = new Set(["delivered", "failed", "exhausted"]);
+const FINAL: ReadonlySet<DeliveryStatus> = new Set(["delivered", "failed", "exhausted", "skipped"]);
+/** What a recover re-sends: messages whose last delivery did not arrive. */
+const NOT_ARRIVED: ReadonlySet<DeliveryStatus> = new Set(["failed", "exhausted", "skipped"]);
 const IN_FLIGHT: DeliveryStatus[] = ["queued", "attempting", "waiting_retry"];
 
 const listOf = (value: string | undefined) => value?.split(",").filter(Boolean);
@@ -73,6 +75,23 @@ export type DeliveryView = ReturnType<typeof deliveryView>;
 export class DeliveryHistory {
   constructor(private readonly db: Database) {}
 
+  /**
+   * The messages to `endpointId` first sent at or after `since` whose latest delivery failed or
+   * was skipped, oldest first, each as that latest delivery (its id, webhook-id and payload).
+   */
+  async notArrivedSince(endpointId: string, since: Date): Promise<WebhookDeliveryRow[]> {
+    const rows = await this.db
+      .select()
+      .from(webhookDeliveries)
+      .where(and(eq(webhookDeliveries.endpointId, endpointId), gte(webhookDeliveries.createdAt, since)))
+      .orderBy(asc(webhookDeliveries.createdAt), asc(sql`rowid`));
+    const latest = new Map<string, WebhookDeliveryRow>();
+    for (const row of rows) latest.set(row.webhookId, row);
+    const firstSent = new Map<string, number>();
+    for (const [index, row] of rows.entries()) if (!firstSent.has(row.webhookId)) firstSent.set(row.webhookId, index);
+    return [...latest.values()].filter((row) => NOT_ARRIVED.has(row.status)).sort((a, b) => firstSent.get(a.webhookId)! - firstSent.get(b.webhookId)!);
+  }
+
   insert(delivery: NewDelivery): Write {
     return this.db.insert(webhookDeliveries).values(delivery);
   }
@@ -105,8 +124,16 @@ export class DeliveryHistory {
       .where(eq(webhookDeliveries.id, id));
   }
 
+  /** Records an attempt, or what became of one recorded before its request left (same id). */
   recordAttempt(attempt: NewAttempt): Write {
-    return this.db.insert(webhookDeliveryAttempts).values(attempt);
+    const { latencyMs, statusCode, outcome, error, responseExcerpt } = attempt;
+    return this.db.insert(webhookDeliveryAttempts).values(attempt).onConflictDoUpdate({ target: webhookDeliveryAttempts.id, set: { latencyMs, statusCode, outcome, error, responseExcerpt } });
+  }
+
+  /** The number of the delivery's last recorded attempt; 0 before the first. */
+  async lastAttemptNumber(deliveryId: string): Promise<number> {
+    const [row] = await this.db.select({ last: max(webhookDeliveryAttempts.attempt) }).from(webhookDeliveryAttempts).where(eq(webhookDeliveryAttempts.deliveryId, deliveryId));
+    return row?.last ?? 0;
   }
 
   async view(id: string): Promise<DeliveryView | undefined> {

@@ -1,8 +1,9 @@
 import { fromPromise, toPromise } from "xstate";
 import type { Clock } from "../../actors/runtime/clock";
 import { DurableActors } from "../../actors/runtime/durable-actors";
+import { RateGate } from "../../actors/runtime/rate-gate";
 import { KeyedSlots } from "../../actors/runtime/slots";
-import { type RetryPolicy, webhookDeliveryMachine } from "../../actors/webhook-delivery";
+import { type AttemptResult, type RetryPolicy, webhookDeliveryMachine } from "../../actors/webhook-delivery";
 import type { DeliveryStatus } from "../db/schema";
 import type { DeliveryHistory } from "./delivery-history";
 import type { WebhookEndpoint, WebhookEndpointStore } from "./endpoint-store";
@@ -27,17 +28,32 @@ const retryPolicyOf = (endpoint: WebhookEndpoint, retries: NewMessage["retries"]
   backoffMaxMs: endpoint.retryBackoffMaxSeconds * 1000,
 });
 
+/** What the endpoint's lifecycle hears of its deliveries. */
+export interface DeliveryOutcomes {
+  attempted(endpointId: string, result: AttemptResult): void;
+  /** A message's delivery failed for good (failed or exhausted). */
+  failed(endpointId: string): void;
+}
+
+const FAILED_FOR_GOOD: ReadonlySet<string> = new Set(["failed", "exhausted"]);
+
 /**
  * Runs webhook deliveries as durable actors: at most max_concurrent_deliveries HTTP exchanges
- * per endpoint at once on this node, every state mirrored into the delivery's history row.
+ * per endpoint at once on this node, and at most max_deliveries_per_second attempts started,
+ * each waiting its turn in order; every state mirrored into the delivery's history row.
  */
 export class DeliveryRunner {
   private readonly slots: KeyedSlots;
+  private readonly rate: RateGate;
   private readonly actors: DurableActors<typeof webhookDeliveryMachine>;
 
-  constructor(private readonly deps: SenderDeps) {
+  constructor(
+    private readonly deps: SenderDeps,
+    outcomes: DeliveryOutcomes,
+  ) {
     this.slots = new KeyedSlots((endpointId) => deps.endpoints.get(endpointId)?.maxConcurrentDeliveries ?? 1);
-    const machine = webhookDeliveryMachine.provide({
+    this.rate = new RateGate(deps.clock);
+    const machine = deps.snapshots.machines["webhook-delivery"].provide({
       actors: {
         acquireSlot: fromPromise(({ input, signal }) => this.slots.acquire(input.endpointId, input.deliveryId, signal)),
         attempt: fromPromise(async ({ input, signal }) => {
@@ -45,11 +61,14 @@ export class DeliveryRunner {
           await this.slots.acquire(input.endpointId, input.deliveryId, signal);
           let sent: Exchange;
           try {
+            await this.rate.take(input.endpointId, deps.endpoints.get(input.endpointId)?.maxDeliveriesPerSecond ?? 0, signal);
             sent = await exchange(deps, input, signal);
           } finally {
             this.slots.release(input.endpointId, input.deliveryId);
           }
-          return recordExchange(deps, sent);
+          const result = await recordExchange(deps, sent);
+          if (sent.endpointId !== undefined) outcomes.attempted(sent.endpointId, result);
+          return result;
         }),
       },
     });
@@ -58,7 +77,10 @@ export class DeliveryRunner {
       machine,
       store: deps.snapshots,
       clock: deps.clock,
-      mirror: (id, snapshot, at) => [deps.history.mirror(id, snapshot.value as DeliveryStatus, snapshot.context, at)],
+      mirror: (id, snapshot, at) => {
+        if (snapshot.status === "done" && FAILED_FOR_GOOD.has(snapshot.value as string)) outcomes.failed(snapshot.context.endpointId);
+        return [deps.history.mirror(id, snapshot.value as DeliveryStatus, snapshot.context, at)];
+      },
     });
   }
 
@@ -86,6 +108,28 @@ export class DeliveryRunner {
     });
     const input = { deliveryId: id, endpointId: message.endpoint.id, createdAt: now.getTime(), ...retryPolicyOf(message.endpoint, message.retries) };
     await this.actors.spawn(id, input, [record]);
+    return id;
+  }
+
+  /** Records a message its endpoint takes none of now (disabled automatically): kept as skipped, for a later recover. */
+  async skip(message: NewMessage): Promise<string | undefined> {
+    const id = message.deliveryId ?? `dlv_${crypto.randomUUID()}`;
+    if (message.deliveryId && (await this.deps.history.get(id))) return undefined;
+    const now = new Date(this.deps.clock.now());
+    const record = this.deps.history.insert({
+      id,
+      webhookId: message.webhookId,
+      endpointId: message.endpoint.id,
+      event: message.event,
+      jobId: message.jobId ?? null,
+      payload: message.payload,
+      status: "skipped",
+      redeliveryOf: message.redeliveryOf ?? null,
+      createdAt: now,
+      updatedAt: now,
+      completedAt: now,
+    });
+    await this.deps.snapshots.commit([record]);
     return id;
   }
 

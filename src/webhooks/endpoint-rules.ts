@@ -10,6 +10,14 @@ export const TUNABLE_DEFAULTS = {
   attempt_timeout_seconds: 10,
   max_response_payload_kbs: 256,
   max_concurrent_deliveries: 10,
+  /** Per node; 0 selects no limit. */
+  max_deliveries_per_second: 0,
+  /** The endpoint goes failing after this many consecutive failed attempts (or a message's final failure). */
+  failing_after_failed_attempts: 5,
+  /** Failing this long (5 days)... */
+  disable_after_failing_seconds: 432_000,
+  /** ...with at least this many messages failed for good disables it automatically. */
+  disable_after_failed_messages: 3,
 } as const;
 
 export type Tunable = keyof typeof TUNABLE_DEFAULTS;

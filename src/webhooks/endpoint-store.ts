@@ -3,7 +3,8 @@ import type { Write } from "../../actors/runtime/snapshot-store";
 import type { SecretBox } from "../crypto/secret-box";
 import type { Database } from "../db/client";
 import { LocalWrites } from "../db/table-changes";
-import { type WebhookEndpointRow, type WebhookEvent, WEBHOOK_EVENTS, webhookEndpoints } from "../db/schema";
+import { DEFAULT_WEBHOOK_EVENTS, type EndpointState, type WebhookEndpointRow, type WebhookEvent, webhookEndpoints } from "../db/schema";
+import { advancedUpdatedAt } from "../db/table-changes";
 import { badRequest, conflict, notFound } from "../http/errors";
 import { redactSecret } from "../provider-registry/key-secrets";
 import { resolveTunables, type Tunables, validateHeaders, validateUrl } from "./endpoint-rules";
@@ -20,6 +21,10 @@ const tunablesOf = (row: WebhookEndpoint): Tunables => ({
   attempt_timeout_seconds: row.attemptTimeoutSeconds,
   max_response_payload_kbs: row.maxResponsePayloadKbs,
   max_concurrent_deliveries: row.maxConcurrentDeliveries,
+  max_deliveries_per_second: row.maxDeliveriesPerSecond,
+  failing_after_failed_attempts: row.failingAfterFailedAttempts,
+  disable_after_failing_seconds: row.disableAfterFailingSeconds,
+  disable_after_failed_messages: row.disableAfterFailedMessages,
 });
 
 const tunableColumns = (tunables: Tunables) => ({
@@ -29,7 +34,19 @@ const tunableColumns = (tunables: Tunables) => ({
   attemptTimeoutSeconds: tunables.attempt_timeout_seconds,
   maxResponsePayloadKbs: tunables.max_response_payload_kbs,
   maxConcurrentDeliveries: tunables.max_concurrent_deliveries,
+  maxDeliveriesPerSecond: tunables.max_deliveries_per_second,
+  failingAfterFailedAttempts: tunables.failing_after_failed_attempts,
+  disableAfterFailingSeconds: tunables.disable_after_failing_seconds,
+  disableAfterFailedMessages: tunables.disable_after_failed_messages,
 });
+
+/** The endpoint actor's state as the endpoint row mirrors it. */
+export interface EndpointStateColumns {
+  state: EndpointState;
+  stateSince: Date;
+  failingSince: Date | null;
+  disabledReason: string | null;
+}
 
 interface Settings {
   name: string;
@@ -124,6 +141,10 @@ export class WebhookEndpointStore {
       consecutiveFailures: 0,
       lastSuccessAt: null,
       lastFailureAt: null,
+      state: settings.disabled ? "disabled" : "active",
+      stateSince: now,
+      failingSince: null,
+      disabledReason: null,
       createdAt: now,
       updatedAt: now,
     };
@@ -163,6 +184,26 @@ export class WebhookEndpointStore {
     const { consecutiveFailures, lastSuccessAt, lastFailureAt } = webhookEndpoints;
     const change = delivered ? { consecutiveFailures: 0, lastSuccessAt: sql`max(coalesce(${lastSuccessAt}, 0), ${at.getTime()})` } : { consecutiveFailures: sql`${consecutiveFailures} + 1`, lastFailureAt: sql`max(coalesce(${lastFailureAt}, 0), ${at.getTime()})` };
     return this.db.update(webhookEndpoints).set(change).where(eq(webhookEndpoints.id, id));
+  }
+
+  /** This node's copy takes the endpoint actor's state once it is committed; other nodes see the moved updated_at and reload it. */
+  applyState(id: string, columns: EndpointStateColumns): void {
+    const current = this.byId.get(id);
+    if (current) this.byId.set(id, { ...current, ...columns });
+  }
+
+  /** The endpoint actor's state into its row, for the caller to commit with the actor's snapshot. */
+  mirrorState(id: string, columns: EndpointStateColumns, at: Date): Write {
+    return this.db
+      .update(webhookEndpoints)
+      .set({ ...columns, updatedAt: advancedUpdatedAt(webhookEndpoints.updatedAt, at.getTime()) as unknown as Date })
+      .where(eq(webhookEndpoints.id, id));
+  }
+
+  /** The consecutive failed attempts as the database counts them now (every node's attempts). */
+  async consecutiveFailures(id: string): Promise<number> {
+    const row = await this.db.select({ failures: webhookEndpoints.consecutiveFailures }).from(webhookEndpoints).where(eq(webhookEndpoints.id, id)).get();
+    return row?.failures ?? 0;
   }
 
   /** The endpoints with their outcome counters as the database holds them now. */
@@ -212,7 +253,7 @@ export class WebhookEndpointStore {
     return {
       name: (input.name ?? current?.name)!,
       url: recheck ? await validateUrl((input.url ?? current?.url)!, allowPrivate, this.resolveHost) : current.url,
-      events: input.events ?? current?.events ?? [...WEBHOOK_EVENTS],
+      events: input.events ?? current?.events ?? [...DEFAULT_WEBHOOK_EVENTS],
       headers,
       include_response: input.include_response ?? current?.includeResponse ?? false,
       allow_private_network: allowPrivate,

@@ -2,25 +2,46 @@ import { createHash } from "node:crypto";
 import type { Clock } from "../../actors/runtime/clock";
 import { conflict, notFound } from "../http/errors";
 import type { DeliveryHistory, DeliveryView } from "./delivery-history";
-import type { DeliveryRunner } from "./delivery-runner";
+import type { WebhookEndpointContext } from "../../actors/webhook-endpoint";
+import type { WebhookEvent } from "../db/schema";
+import { parseTimestamp } from "../http/timestamps";
+import type { DeliveryRunner, NewMessage } from "./delivery-runner";
+import type { EndpointAnnouncement, EndpointLifecycles } from "./endpoint-lifecycle";
 import type { WebhookEndpoint, WebhookEndpointStore } from "./endpoint-store";
-import { eventOf, type FinishedJob, jobPayload, TEST_EVENT, testPayload } from "./payload";
+import { endpointPayload, eventOf, type FinishedJob, jobPayload, TEST_EVENT, testPayload } from "./payload";
+import type { WebhookEndpointCreate, WebhookEndpointUpdate } from "./schemas";
 import { generateWebhookId } from "./signing";
+
+/** An entry for the audit log (enterprise): what the gateway itself did to an endpoint. */
+export interface EndpointAuditEntry {
+  action: string;
+  endpointId: string;
+  summary: Record<string, unknown>;
+}
 
 export interface OperationDeps {
   endpoints: WebhookEndpointStore;
   history: DeliveryHistory;
   runner: DeliveryRunner;
+  lifecycles: EndpointLifecycles;
   clock: Clock;
   /** Messages (webhook-ids) this node is re-queuing right now, between the in-flight check and the enqueue. */
   redelivering: Set<string>;
+  audit?: (entry: EndpointAuditEntry) => Promise<void>;
 }
 
-/** Ids derived from the job and the endpoint: notifying twice (after a restart) finds the first delivery. */
-function jobDeliveryIds(job: FinishedJob, endpoint: WebhookEndpoint) {
-  const digest = (purpose: string) => createHash("sha256").update(`${purpose}:${job.id}:${endpoint.id}:${eventOf(job)}`).digest("base64url").slice(0, 32);
+/** A message for an endpoint: sent, or recorded as skipped while the endpoint is disabled automatically. */
+function dispatch({ runner }: OperationDeps, message: NewMessage): Promise<string | undefined> {
+  return message.endpoint.state === "disabled_automatically" ? runner.skip(message) : runner.enqueue(message);
+}
+
+/** Ids derived from what the message is about (endpoint included): sending it twice (after a restart) finds the first delivery. */
+function derivedIds(subject: string) {
+  const digest = (purpose: string) => createHash("sha256").update(`${purpose}:${subject}`).digest("base64url").slice(0, 32);
   return { deliveryId: `dlv_${digest("delivery")}`, webhookId: `msg_${digest("message")}` };
 }
+
+const jobDeliveryIds = (job: FinishedJob, endpoint: WebhookEndpoint) => derivedIds(`${job.id}:${endpoint.id}:${eventOf(job)}`);
 
 /** The endpoint the job named, if it is enabled and subscribed; with none named, every enabled subscriber. */
 function targetsOf({ endpoints }: OperationDeps, job: FinishedJob): WebhookEndpoint[] {
@@ -32,8 +53,54 @@ function targetsOf({ endpoints }: OperationDeps, job: FinishedJob): WebhookEndpo
 
 export async function notifyJobFinished(deps: OperationDeps, job: FinishedJob): Promise<void> {
   for (const endpoint of targetsOf(deps, job)) {
-    await deps.runner.enqueue({ ...jobDeliveryIds(job, endpoint), endpoint, event: eventOf(job), jobId: job.id, payload: jobPayload(job, endpoint) });
+    await dispatch(deps, { ...jobDeliveryIds(job, endpoint), endpoint, event: eventOf(job), jobId: job.id, payload: jobPayload(job, endpoint) });
   }
+}
+
+/** The other endpoints subscribed to it are told; the audit log records it. */
+export async function announceEndpointChange(deps: OperationDeps, endpointId: string, event: EndpointAnnouncement, context: WebhookEndpointContext): Promise<void> {
+  const endpoint = deps.endpoints.get(endpointId);
+  if (!endpoint) return;
+  const at = new Date(deps.clock.now());
+  const details = { failingSince: context.failingSince, reason: context.disabledReason };
+  for (const subscriber of deps.endpoints.subscribers(event as WebhookEvent)) {
+    if (subscriber.id === endpointId) continue;
+    // Ids from the change itself: a change made again after a crash finds its first messages.
+    const ids = derivedIds(`${endpointId}:${event}:${context.stateSince}:${subscriber.id}`);
+    await dispatch(deps, { ...ids, endpoint: subscriber, event, payload: endpointPayload(event, endpoint, at, details) });
+  }
+  const action = event === "webhook_endpoint.disabled" ? "Webhooks:DisableAutomatically" : "Webhooks:EnableAfterAutomaticDisable";
+  await deps.audit?.({ action, endpointId, summary: { name: endpoint.name, state: event === "webhook_endpoint.disabled" ? "disabled_automatically" : "active", ...(details.reason && { reason: details.reason }) } });
+}
+
+/** A new endpoint and its lifecycle actor. */
+export async function createEndpoint(deps: OperationDeps, input: WebhookEndpointCreate) {
+  const created = await deps.endpoints.create(input);
+  await deps.lifecycles.start(created.endpoint);
+  return created;
+}
+
+/** `disabled` given (true or false) is told to the endpoint's lifecycle: disabling, or enabling (also one disabled automatically). */
+export async function updateEndpoint(deps: OperationDeps, id: string, input: WebhookEndpointUpdate): Promise<WebhookEndpoint> {
+  const updated = await deps.endpoints.update(id, input);
+  if (input.disabled !== undefined) await deps.lifecycles.tell(id, { type: input.disabled ? "disable" : "enable", at: deps.clock.now() });
+  return deps.endpoints.get(id) ?? updated;
+}
+
+/**
+ * Re-sends, in order, every message to the endpoint first sent since `since` whose latest
+ * delivery failed or was skipped, under its original webhook-id: how many were queued.
+ */
+export async function recoverEndpoint(deps: OperationDeps, id: string, since: string): Promise<{ queued: number; webhook_ids: string[] }> {
+  const endpoint = deps.endpoints.require(id);
+  if (endpoint.disabled || endpoint.state === "disabled_automatically" || endpoint.state === "disabled") {
+    throw conflict(`webhook endpoint '${endpoint.name}' is ${endpoint.state.replace("_", " ")}; enable it (disabled: false) before recovering its messages`);
+  }
+  const messages = await deps.history.notArrivedSince(id, parseTimestamp(since));
+  for (const message of messages) {
+    await deps.runner.enqueue({ webhookId: message.webhookId, endpoint, event: message.event, payload: message.payload, jobId: message.jobId ?? undefined, redeliveryOf: message.id });
+  }
+  return { queued: messages.length, webhook_ids: messages.map((message) => message.webhookId) };
 }
 
 /** One attempt, no retries (sent even to a disabled endpoint, so it can be checked before it is enabled). */
@@ -65,9 +132,10 @@ export async function redeliver({ endpoints, history, runner, redelivering }: Op
   }
 }
 
-/** Its pending deliveries stop first; their history goes with the endpoint. */
-export async function removeEndpoint({ endpoints, runner }: OperationDeps, id: string): Promise<void> {
+/** Its pending deliveries and its lifecycle stop first; their history goes with the endpoint. */
+export async function removeEndpoint({ endpoints, runner, lifecycles }: OperationDeps, id: string): Promise<void> {
   endpoints.require(id);
   await runner.discardEndpoint(id);
+  await lifecycles.discard(id);
   await endpoints.remove(id);
 }

@@ -48,3 +48,15 @@ export const TEST_EVENT = "webhook.test";
 export function testPayload(endpoint: WebhookEndpoint, at: Date): string {
   return JSON.stringify({ event: TEST_EVENT, created_at: at.toISOString(), data: { endpoint_id: endpoint.id, message: "test delivery from the gateway" } });
 }
+
+/** An endpoint disabled or enabled again automatically, as its subscribers are told. */
+export function endpointPayload(event: "webhook_endpoint.disabled" | "webhook_endpoint.enabled", endpoint: WebhookEndpoint, at: Date, details: { failingSince?: number; reason?: string }): string {
+  const data = {
+    endpoint_id: endpoint.id,
+    name: endpoint.name,
+    state: event === "webhook_endpoint.disabled" ? "disabled_automatically" : "active",
+    ...(details.failingSince !== undefined && { failing_since: new Date(details.failingSince).toISOString() }),
+    ...(details.reason !== undefined && { reason: details.reason }),
+  };
+  return JSON.stringify({ event, created_at: at.toISOString(), data });
+}

@@ -1,11 +1,14 @@
 import { Elysia } from "elysia";
 import type { DeliveryHistory, DeliveryView } from "./delivery-history";
-import type { WebhookEndpointStore } from "./endpoint-store";
+import type { WebhookEndpoint, WebhookEndpointStore } from "./endpoint-store";
 import { endpointView } from "./endpoint-view";
-import { DeliveryHistoryQuery, IdParams, WebhookEndpointCreate, WebhookEndpointUpdate } from "./schemas";
+import { DeliveryHistoryQuery, IdParams, RecoverBody, WebhookEndpointCreate, WebhookEndpointUpdate } from "./schemas";
 
 /** What the routes ask of the webhook service beyond the stores. */
 export interface WebhookOperations {
+  createEndpoint(input: WebhookEndpointCreate): Promise<{ endpoint: WebhookEndpoint; secret: string }>;
+  updateEndpoint(id: string, input: WebhookEndpointUpdate): Promise<WebhookEndpoint>;
+  recover(id: string, since: string): Promise<{ queued: number; webhook_ids: string[] }>;
   sendTest(endpointId: string): Promise<DeliveryView>;
   redeliver(deliveryId: string): Promise<{ webhookId: string; deliveryId: string }>;
   removeEndpoint(id: string): Promise<void>;
@@ -27,7 +30,7 @@ export const webhookRoutes = ({ endpoints, history, webhooks }: RouteDeps) =>
     .post(
       "/",
       async ({ body, set }) => {
-        const { endpoint, secret } = await endpoints.create(body);
+        const { endpoint, secret } = await webhooks.createEndpoint(body);
         set.status = 201;
         return { endpoint: endpointView(endpoints, endpoint), secret };
       },
@@ -44,7 +47,7 @@ export const webhookRoutes = ({ endpoints, history, webhooks }: RouteDeps) =>
       { params: IdParams },
     )
     .get("/:id", async ({ params }) => endpointView(endpoints, (await endpoints.withOutcomes([endpoints.require(params.id)]))[0]!), { params: IdParams })
-    .put("/:id", async ({ params, body }) => endpointView(endpoints, await endpoints.update(params.id, body)), { params: IdParams, body: WebhookEndpointUpdate })
+    .put("/:id", async ({ params, body }) => endpointView(endpoints, await webhooks.updateEndpoint(params.id, body)), { params: IdParams, body: WebhookEndpointUpdate })
     .delete(
       "/:id",
       async ({ params }) => {
@@ -62,6 +65,15 @@ export const webhookRoutes = ({ endpoints, history, webhooks }: RouteDeps) =>
       { params: IdParams },
     )
     .post("/:id/test", ({ params }) => webhooks.sendTest(params.id), { params: IdParams })
+    .post(
+      "/:id/recover",
+      async ({ params, body, set }) => {
+        const recovered = await webhooks.recover(params.id, body.since);
+        set.status = 202;
+        return recovered;
+      },
+      { params: IdParams, body: RecoverBody },
+    )
     .get(
       "/:id/deliveries",
       ({ params, query }) => {

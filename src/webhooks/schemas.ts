@@ -24,6 +24,10 @@ const writable = {
   attempt_timeout_seconds: Tunable,
   max_response_payload_kbs: Tunable,
   max_concurrent_deliveries: Tunable,
+  max_deliveries_per_second: Tunable,
+  failing_after_failed_attempts: Tunable,
+  disable_after_failing_seconds: Tunable,
+  disable_after_failed_messages: Tunable,
 };
 
 export const WebhookEndpointCreate = t.Object(writable, { additionalProperties: false });
@@ -62,3 +66,6 @@ export const DeliveryHistoryQuery = t.Object({
 export type DeliveryHistoryQuery = typeof DeliveryHistoryQuery.static;
 
 export const IdParams = t.Object({ id: t.String({ minLength: 1 }) });
+
+/** POST /api/webhooks/{id}/recover: re-send what failed or was skipped since `since`. */
+export const RecoverBody = t.Object({ since: Timestamp() }, { additionalProperties: false });

@@ -21,11 +21,13 @@ export interface SenderDeps {
 
 type Sent = Omit<AttemptResult, "finishedAt"> & { responseExcerpt?: string };
 
-/** One HTTP exchange and when it happened; `endpointId` is absent when no request was made. */
+/** One HTTP exchange and when it happened; `endpointId` and `recorded` are absent when no request was made. */
 export interface Exchange {
   input: AttemptInput;
   sent: Sent;
   endpointId?: string;
+  /** The attempt's history row, written before its request left. */
+  recorded?: { id: string; attempt: number };
   startedAt: number;
   latencyMs: number;
 }
@@ -112,20 +114,35 @@ export async function exchange(deps: SenderDeps, input: AttemptInput, signal: Ab
   if (!endpoint || !delivery) throw new Error(`webhook endpoint '${input.endpointId}' no longer exists`);
   const startedAt = deps.clock.now();
   if (endpoint.disabled && delivery.event !== TEST_EVENT) return { input, sent: { outcome: "permanent", error: "the endpoint is disabled" }, startedAt, latencyMs: 0 };
+  const recorded = await recordAttemptStarted(deps, input, startedAt);
   const started = performance.now();
   const sent = await withDeadline(deps.clock, endpoint.attemptTimeoutSeconds * 1000, signal, (bounded) => send(deps, endpoint, delivery, bounded)).catch(failureOf);
   if (signal.aborted) throw signal.reason;
-  return { input, sent, endpointId: endpoint.id, startedAt, latencyMs: Math.round(performance.now() - started) };
+  return { input, sent, endpointId: endpoint.id, recorded, startedAt, latencyMs: Math.round(performance.now() - started) };
+}
+
+/** What an attempt's history row says until its outcome replaces it: all a crash during the attempt leaves. */
+export const INTERRUPTED_ATTEMPT = "interrupted: the gateway stopped before this attempt's outcome was known; the receiver may have got it";
+
+/**
+ * Records the attempt before its request leaves, so one a crash cuts short is in the history (a
+ * receiver that got it sees it there). Numbered after every attempt recorded so far: the attempt
+ * made again after a restart follows the interrupted one.
+ */
+async function recordAttemptStarted(deps: SenderDeps, input: AttemptInput, startedAt: number): Promise<{ id: string; attempt: number }> {
+  const recorded = { id: crypto.randomUUID(), attempt: Math.max(input.attempt, (await deps.history.lastAttemptNumber(input.deliveryId)) + 1) };
+  const row = { ...recorded, deliveryId: input.deliveryId, startedAt: new Date(startedAt), latencyMs: 0, statusCode: null, outcome: "retryable" as const, error: INTERRUPTED_ATTEMPT, responseExcerpt: null };
+  await deps.snapshots.commit([deps.history.recordAttempt(row)], { retry: true });
+  return recorded;
 }
 
 /** Records the attempt and the endpoint's outcome counters, and tells the machine how it went. */
-export async function recordExchange(deps: SenderDeps, { input, sent, endpointId, startedAt, latencyMs }: Exchange): Promise<AttemptResult> {
+export async function recordExchange(deps: SenderDeps, { input, sent, endpointId, recorded, startedAt, latencyMs }: Exchange): Promise<AttemptResult> {
   const finishedAt = deps.clock.now();
-  if (endpointId !== undefined) {
+  if (endpointId !== undefined && recorded) {
     const attempt = deps.history.recordAttempt({
-      id: crypto.randomUUID(),
+      ...recorded,
       deliveryId: input.deliveryId,
-      attempt: input.attempt,
       startedAt: new Date(startedAt),
       latencyMs,
       statusCode: sent.statusCode ?? null,

@@ -1,5 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, test } from "bun:test";
 import Anthropic from "@anthropic-ai/sdk";
+import OpenAI from "openai";
 import { finishedJob, type JobBody, pollJob, submitJob, submittedJob } from "../support/async-jobs";
 import { expectGatewayError } from "../support/gateway-error";
 import { startGateway, type TestGateway } from "../support/gateway";
@@ -134,12 +135,13 @@ describe("404 when unknown, expired or owned by another virtual key", () => {
   });
 
   test("only the virtual key that submitted the job sees it, wherever the key is presented", async () => {
-    const alice = { "x-gw-vk": "sk-gw-alice" };
+    const [aliceKey, bobKey] = await Promise.all(["alice", "bob"].map(async (name) => ((await (await gw.admin("/api/governance/virtual-keys", { method: "POST", json: { name } })).json()) as { virtual_key: { value: string } }).virtual_key.value));
+    const alice = { "x-gw-vk": aliceKey! };
     const job = await submittedJob(gw, "chat/completions", chat("private"), alice);
     await finishedJob(gw, "chat/completions", job.id, alice);
-    expect((await pollJob(gw, "chat/completions", job.id, { authorization: "Bearer sk-gw-alice" })).status).toBe(200);
-    expect((await pollJob(gw, "chat/completions", job.id, { "x-api-key": "sk-gw-alice" })).status).toBe(200);
-    await expectGatewayError(await pollJob(gw, "chat/completions", job.id, { "x-gw-vk": "sk-gw-bob" }), 404);
+    expect((await pollJob(gw, "chat/completions", job.id, { authorization: `Bearer ${aliceKey}` })).status).toBe(200);
+    expect((await pollJob(gw, "chat/completions", job.id, { "x-api-key": aliceKey! })).status).toBe(200);
+    await expectGatewayError(await pollJob(gw, "chat/completions", job.id, { "x-gw-vk": bobKey! }), 404);
     await expectGatewayError(await pollJob(gw, "chat/completions", job.id), 404);
   });
 
@@ -152,6 +154,40 @@ describe("404 when unknown, expired or owned by another virtual key", () => {
     expect((await pollJob(gw, "chat/completions", job.id)).status).toBe(200);
     clock.increment(1_000);
     await expectGatewayError(await pollJob(gw, "chat/completions", job.id), 404);
+  });
+});
+
+describe("x-gw-async on /v1", () => {
+  test("the OpenAI SDK submits a chat with x-gw-async: true (202 and the job) and collects the completion with x-gw-async-id", async () => {
+    const client = new OpenAI({ baseURL: `${gw.url}/v1`, apiKey: "unused", maxRetries: 0 });
+    const request = { model: "openai/gpt-4o-mini", messages: [{ role: "user" as const, content: "on /v1, later" }] };
+    const held = holdUpstream();
+    const submitted = await client.chat.completions.create(request, { headers: { "x-gw-async": "true" } }).withResponse();
+    expect(submitted.response.status).toBe(202);
+    const job = submitted.data as unknown as JobBody;
+    expect(job).toMatchObject({ status: "pending", request_type: "chat.completion" });
+    expect(submitted.response.headers.get("x-gw-async-id")).toBe(job.id);
+    await held.arrived;
+    expect(((await client.chat.completions.create(request, { headers: { "x-gw-async-id": job.id } })) as unknown as JobBody).status).toBe("processing");
+    held.release();
+    let answer: OpenAI.ChatCompletion | JobBody = job;
+    while ("status" in answer) {
+      await Bun.sleep(5);
+      answer = (await client.chat.completions.create(request, { headers: { "x-gw-async-id": job.id } })) as OpenAI.ChatCompletion | JobBody;
+    }
+    expect(answer.choices[0]!.message.content).toBe("echo: on /v1, later");
+    // The same job is on /v1/async too.
+    expect((await finishedJob(gw, "chat/completions", job.id)).status).toBe("completed");
+  });
+
+  test("embeddings too; files and batches cannot be, as on the provider mounts", async () => {
+    const response = await fetch(`${gw.url}/v1/embeddings`, { method: "POST", headers: { "content-type": "application/json", "x-gw-async": "true" }, body: JSON.stringify({ model: "openai/text-embedding-3-small", input: "later" }) });
+    expect(response.status).toBe(202);
+    const job = (await response.json()) as JobBody;
+    expect((await finishedJob(gw, "embeddings", job.id)).result!.data).toHaveLength(1);
+    for (const path of ["/v1/files", "/v1/batches"]) {
+      await expectGatewayError(await fetch(`${gw.url}${path}`, { method: "POST", headers: { "content-type": "application/json", "x-gw-async": "true" }, body: "{}" }), 400, { param: "x-gw-async" });
+    }
   });
 });
 

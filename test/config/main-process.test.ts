@@ -6,6 +6,7 @@ import { join, resolve } from "node:path";
 import packageJson from "../../package.json";
 import { createGateway } from "../../src/app";
 import { ConfigError, loadConfig } from "../../src/config/load";
+import { LISTENING, printed } from "../support/main-process";
 import { type MockOpenAI, startMockOpenAI } from "../support/mock-openai";
 
 const REPO_ROOT = resolve(import.meta.dir, "../..");
@@ -153,21 +154,3 @@ describe("SIGTERM drains the gateway: the requests under way finish before it ex
     await expect(reply).rejects.toThrow();
   });
 });
-
-/** The child's stdout, read on as it comes: `until` resolves with the first match of `pattern` in all it printed so far. */
-function printed(stdout: ReadableStream<Uint8Array>) {
-  const reader = stdout.getReader();
-  const decoder = new TextDecoder();
-  let seen = "";
-  return async function until(pattern: RegExp): Promise<RegExpMatchArray> {
-    for (;;) {
-      const match = seen.match(pattern);
-      if (match) return match;
-      const { value, done } = await reader.read();
-      if (done) throw new Error(`the gateway exited before printing ${pattern}; it printed: ${seen}`);
-      seen += decoder.decode(value, { stream: true });
-    }
-  };
-}
-
-const LISTENING = /listening on (http:\/\/[^\s]+)/;

@@ -33,7 +33,7 @@ describe("GET and PUT /api/config", () => {
     expect(await settingsOf(gw)).toEqual({
       edition: "oss",
       enforce_auth_on_inference: false,
-      logs_store: { content_logging: true, retention_days: 7 },
+      logs_store: { content_logging: true, retention_days: 7, refused_requests: "without_content" },
       stored_responses: { enabled: true, retention_days: 30 },
     });
   });
@@ -49,9 +49,9 @@ describe("GET and PUT /api/config", () => {
 
   test("a field left out stays as it was; retention_days null keeps logs forever", async () => {
     await put(gw, { logs_store: { content_logging: false } });
-    expect((await settingsOf(gw)).logs_store).toEqual({ content_logging: false, retention_days: 7 });
+    expect((await settingsOf(gw)).logs_store).toEqual({ content_logging: false, retention_days: 7, refused_requests: "without_content" });
     await put(gw, { logs_store: { retention_days: null, content_logging: true } });
-    expect((await settingsOf(gw)).logs_store).toEqual({ content_logging: true, retention_days: null });
+    expect((await settingsOf(gw)).logs_store).toEqual({ content_logging: true, retention_days: null, refused_requests: "without_content" });
   });
 
   test("bad input is a 400 naming the field, and changes nothing", async () => {

@@ -1,6 +1,6 @@
 /**
  * Sends extreme values to every route of a gateway and reports each answer of 500 (or a dropped
- * connection): `bun test/fuzz/every-route.ts [--ids] [--restarts] [--only <path part>]`. Not part
+ * connection): `npx bun test/fuzz/every-route.ts [--ids] [--restarts] [--only <path part>]`. Not part
  * of `bun test` (a whole run takes 8-25 minutes); run it after changing schemas or stores. A 500
  * an upstream answered (error_type provider_…) is the mock's, passed through, and not reported.
  *
@@ -10,6 +10,12 @@
  * (seeded objects first), so updates reach real objects. Afterwards every list is read again and
  * the gateway restarted on its database: a value that was stored but cannot be read back shows
  * there. `--restarts` restarts after every route, naming the route that broke the start.
+ *
+ * Every route that takes a body also gets JSON nested to the gateway's limit (MAX_JSON_DEPTH,
+ * past the 1,000 levels SQLite's JSON functions read: on an inference route, the row that once
+ * stopped the request log), one level past it and 100,000 levels past it: a body past the limit
+ * taken (2xx), or answered slowly (the event loop held), is reported. At the end a marked request
+ * must reach the log, and no log row may have been lost.
  * Exits 1 when anything was found.
  */
 import { parseArgs } from "node:util";
@@ -32,6 +38,10 @@ const NUMBERS = [1e308, -1e308, 2 ** 53 + 2, 2 ** 31, 2 ** 32 + 1, -1, 0, 0.5, 1
 const STRINGS = ["", "x".repeat(70_000), "\u0000\ud800", "9999-12-31T23:59:59Z", "0001-01-01T00:00:00Z", "+275760-09-13T00:00:00Z", "1e400", "-1", "99999999Y", "99999999999d", "regex:(", "env.NONEXISTENT", "http://[::1", "a/b/../../c"];
 const QUERY_VALUES = ["-1", "1e400", "99999999999999999999", "abc", "", "2026-02-30T00:00:00Z", "9999-12-31T23:59:59Z", "0001-01-01T00:00:00Z", "-999999999", "0", "1.5", "true", "%", "a,b,,", "NaN", "Infinity"];
 const PATH_IDS = ["%00", "..%2F..", "x".repeat(3000), "-1", "1e400"];
+/** The fuzzed gateway's server.max_json_depth: past SQLite's 1,000 JSON levels, so bodies at the limit reach the log as poison rows would. */
+const MAX_JSON_DEPTH = 1_200;
+/** A body past the nesting limit is refused before it is parsed: answered slower than this, it held the event loop. */
+const REFUSED_WITHIN_MS = 250;
 /** Objects made before fuzzing, so that `--ids` reaches real ones. */
 const SEEDS: Array<[string, Json]> = [
   ["/api/governance/teams", { name: "seed-team" }],
@@ -97,6 +107,13 @@ function exampleOf(schema: TSchema | undefined): Json {
   return filledIn;
 }
 
+/** `body` (JSON text) with one more field of nested arrays, so that the whole body is `depth` levels deep. */
+function nestedBody(body: Json, depth: number): string {
+  const base = body && typeof body === "object" && !Array.isArray(body) ? JSON.stringify(body) : "{}";
+  const nested = `${"[".repeat(depth - 1)}${"]".repeat(depth - 1)}`;
+  return base === "{}" ? `{"fuzz_deep":${nested}}` : `${base.slice(0, -1)},"fuzz_deep":${nested}}`;
+}
+
 function withField(body: Json, path: string[], value: Json): Json {
   const copy = structuredClone(body ?? {}) as Record<string, Json>;
   let at = copy;
@@ -115,9 +132,11 @@ class Fuzzer {
 
   constructor(public gw: TestGateway) {}
 
-  async send(method: string, path: string, body: Json, what: string): Promise<number> {
+  /** `body` goes as JSON; `raw`, JSON text already, as it is. */
+  async send(method: string, path: string, body: Json, what: string, raw?: string): Promise<number> {
     try {
-      const response = await this.gw.admin(path, { method, json: method === "GET" ? undefined : body, signal: AbortSignal.timeout(4000) });
+      const init = raw === undefined ? { json: method === "GET" ? undefined : body } : { body: raw, headers: { "content-type": "application/json" } };
+      const response = await this.gw.admin(path, { method, ...init, signal: AbortSignal.timeout(4000) });
       const text = await response.text().catch(() => "");
       if (response.status < 300) this.collectIds(text);
       if (response.status === 500 && !/"error_type":"provider_/.test(text)) this.report(`${method} ${path.split("?")[0]} 500`, `${what}: ${text.slice(0, 200)}`);
@@ -173,6 +192,34 @@ class Fuzzer {
       for (const value of QUERY_VALUES) await this.send(route.method, `${path}?${name}=${encodeURIComponent(value)}`, example, `?${name}=${value}`);
     }
     for (const id of PATH_IDS) if (route.path.includes(":")) await this.send(route.method, filled(route.path, id), example, `a path id ${id.slice(0, 20)}`);
+    if (route.method !== "GET") await this.nest(route, path, example);
+  }
+
+  /** Bodies at the nesting limit (taken, and logged on an inference route), one level past it and far past it (refused, at once). */
+  async nest(route: Route, path: string, example: Json) {
+    await this.send(route.method, path, undefined, `JSON nested ${MAX_JSON_DEPTH} levels (the limit)`, nestedBody(example, MAX_JSON_DEPTH));
+    for (const depth of [MAX_JSON_DEPTH + 1, 100_000]) {
+      const started = performance.now();
+      const status = await this.send(route.method, path, undefined, `JSON nested ${depth} levels`, nestedBody(example, depth));
+      const elapsed = performance.now() - started;
+      if (status >= 200 && status < 300) this.report(`${route.method} ${route.path} takes JSON past the nesting limit`, `${depth} levels answered ${status}`);
+      if (elapsed > REFUSED_WITHIN_MS) this.report(`${route.method} ${route.path} stalls on deep JSON`, `${depth} levels answered ${status} after ${Math.round(elapsed)} ms`);
+    }
+  }
+
+  /** A request marked after all the others reaches the log, and no row was lost on the way (a poison row once held every row behind it). */
+  async checkRequestLog() {
+    const marker = `fuzzlogmarker${Date.now()}`;
+    await this.send("POST", "/v1/chat/completions", { model: "openai/gpt-4o-mini", messages: [{ role: "user", content: marker }] }, "the log marker");
+    const deadline = performance.now() + 15_000;
+    let total = 0;
+    while (total === 0 && performance.now() < deadline) {
+      total = ((await (await this.gw.admin(`/api/logs?content_search=${marker}`)).json()) as { total: number }).total;
+      if (total === 0) await Bun.sleep(100);
+    }
+    if (total === 0) this.report("the request log stopped", "a request made after the fuzzing was not logged within 15 s");
+    const { log_queue: queue } = (await (await this.gw.admin("/api/logs/stats")).json()) as { log_queue: { failed: number; dropped: number; quarantined: number } };
+    if (queue.failed > 0 || queue.dropped > 0) this.report("request log rows were lost", JSON.stringify(queue));
   }
 
   /** Every list read again, then the gateway restarted on its database and every list read once more. */
@@ -193,7 +240,7 @@ class Fuzzer {
 const filled = (path: string, id = "fuzz-id") => path.replace(/:[A-Za-z_]+/g, id).replace(/\*/g, "x");
 
 const upstream = startMockOpenAI();
-const CONFIG = { providers: { openai: { keys: [{ id: "k1", value: "sk-upstream-k1", models: ["*"] }], network_config: { base_url: upstream.baseUrl } } } };
+const CONFIG = { server: { max_json_depth: MAX_JSON_DEPTH }, providers: { openai: { keys: [{ id: "k1", value: "sk-upstream-k1", models: ["*"] }], network_config: { base_url: upstream.baseUrl } } } };
 const fuzzer = new Fuzzer(await startGateway(CONFIG));
 try {
   const all = (fuzzer.gw.gateway.app as unknown as { routes: Route[] }).routes.filter((route) => ["GET", "POST", "PUT", "PATCH", "DELETE"].includes(route.method));
@@ -204,6 +251,7 @@ try {
     await fuzzer.fuzz(route);
     if (args.restarts && route.hooks.body && route.method !== "GET") await fuzzer.readBack(lists, `after ${route.method} ${route.path}`);
   }
+  await fuzzer.checkRequestLog();
   await fuzzer.readBack(lists, "after every route");
 } finally {
   await fuzzer.gw.close();

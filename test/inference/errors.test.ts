@@ -62,6 +62,16 @@ describe("bad bodies on /v1/chat/completions are 400s naming the field", () => {
     expect(response.status).toBeLessThan(500);
     if (response.status !== 200) await expectGatewayError(response, 400, { errorType: /^caller_/ });
   });
+
+  test("a URL-encoded form (curl -d without a content type) is a 415 saying the body must be JSON, on every mount", async () => {
+    const form = "model=openai%2Fgpt-4o&messages=hi";
+    for (const path of ["/v1/chat/completions", "/anthropic/v1/messages", "/v1/async/chat/completions"]) {
+      const response = await fetch(`${gw.url}${path}`, { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body: form });
+      const body = await expectGatewayError(response, 415, { param: "content-type", errorType: "caller_unsupported_media_type" });
+      expect(body.error.message).toContain("must be JSON");
+      expect(body.error.message).toContain("application/x-www-form-urlencoded");
+    }
+  });
 });
 
 describe("the other OpenAI routes name their own required fields", () => {

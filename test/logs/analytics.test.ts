@@ -82,7 +82,7 @@ describe("GET /api/logs/stats", () => {
         log_queue: undefined,
       }),
     );
-    expect(body.log_queue).toEqual({ depth: 0, bytes: 0, capacity: expect.any(Number), dropped: 0, failed: 0, retries: 0 });
+    expect(body.log_queue).toEqual({ depth: 0, bytes: 0, capacity: expect.any(Number), dropped: 0, failed: 0, retries: 0, quarantined: 0 });
   });
 
   test("filters narrow both periods alike", async () => {

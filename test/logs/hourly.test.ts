@@ -91,7 +91,8 @@ test("logs recorded before the hourly table existed are counted once the gateway
   // reached models of provider keys (0004), no latency histogram (0005), no stored responses
   // (0006, 0007), no background responses (0008), no actor signals (0009), no provider object
   // keys (0010), no MCP log change counter (0011), no gateway-kept conversations (0012), no held
-  // video charges (0013, with their polls: 0014), and none of these migrations recorded.
+  // video charges (0013, with their polls: 0014), no MCP log notifications (0015), no actor
+  // lifecycle records and webhook endpoint lifecycles (0016), and none of these migrations recorded.
   await undoMigrationsFrom(gw.databaseUrl, "0002_logs_hourly", [
     "DROP TRIGGER request_log_hours_delete",
     "DROP TABLE request_log_hours",
@@ -109,6 +110,17 @@ test("logs recorded before the hourly table existed are counted once the gateway
     "DROP TABLE conversation_items",
     "DROP TABLE conversations",
     "DROP TABLE governance_video_charges",
+    "ALTER TABLE mcp_tool_logs DROP COLUMN notifications",
+    "DROP TABLE actor_instances",
+    "DROP TABLE actor_transitions",
+    "ALTER TABLE webhook_endpoints DROP COLUMN max_deliveries_per_second",
+    "ALTER TABLE webhook_endpoints DROP COLUMN failing_after_failed_attempts",
+    "ALTER TABLE webhook_endpoints DROP COLUMN disable_after_failing_seconds",
+    "ALTER TABLE webhook_endpoints DROP COLUMN disable_after_failed_messages",
+    "ALTER TABLE webhook_endpoints DROP COLUMN state",
+    "ALTER TABLE webhook_endpoints DROP COLUMN state_since",
+    "ALTER TABLE webhook_endpoints DROP COLUMN failing_since",
+    "ALTER TABLE webhook_endpoints DROP COLUMN disabled_reason",
   ]);
   const upgraded = await gw.restart();
   try {

@@ -6,11 +6,13 @@ import type { Subprocess } from "bun";
 import OpenAI from "openai";
 import { SETUP_TOKEN_HEADER } from "../../src/access/setup-lock";
 import { openEmbeddedFile } from "../../src/db/embedded-file";
+import { QUARANTINE_FILE } from "../../src/logs/crash-journal";
 import { driverRowOf, LOG_COLUMN_NAMES } from "../../src/logs/log-columns";
 import { eventually } from "../support/eventually";
 import { startGateway } from "../support/gateway";
 import { LIBSQL_SERVER_BINARY, startLibsqlServer } from "../support/libsql-server";
 import { type MockOpenAI, startMockOpenAI } from "../support/mock-openai";
+import { parsePrometheus, valueOf } from "../telemetry/prometheus-text";
 import { minimalLogRow } from "./seed-logs";
 
 const REPO_ROOT = resolve(import.meta.dir, "../..");
@@ -28,7 +30,7 @@ beforeAll(() => {
   upstream = startMockOpenAI();
   writeFileSync(
     join(workDir, "config.json"),
-    JSON.stringify({ setup_token: SETUP_TOKEN, providers: { openai: { keys: [{ id: "k1", value: "sk-upstream" }], network_config: { base_url: upstream.baseUrl, max_retries: 0 } } } }),
+    JSON.stringify({ setup_token: SETUP_TOKEN, telemetry: { metrics_allowlist: ["127.0.0.1"] }, providers: { openai: { keys: [{ id: "k1", value: "sk-upstream" }], network_config: { base_url: upstream.baseUrl, max_retries: 0 } } } }),
   );
 });
 afterAll(async () => {
@@ -101,6 +103,32 @@ test("rows an earlier process left under this very pid (a container's pid 1, res
     await gw.close();
   }
 });
+
+test("rows in the journal that SQLite refuses never keep the next start from listening: one is stored without its full-text entry, one is set aside in the quarantine file and counted", async () => {
+  const file = join(workDir, "poisoned.db");
+  const leftBehind = `${file}-log-journal`;
+  mkdirSync(leftBehind);
+  // Content nested past the 1,000 levels SQLite's JSON functions read: the full-text indexing refuses it.
+  const deep = driverRowOf(minimalLogRow("poisoned-deep", { requestContent: `{"messages":[{"role":"user","content":"poisoned"}],"kept":${"[".repeat(1_100)}${"]".repeat(1_100)}}` }));
+  // No provider: the table refuses the row itself, indexed or not.
+  const unstorable = driverRowOf(minimalLogRow("poisoned-unstorable"));
+  unstorable[LOG_COLUMN_NAMES.indexOf("provider")] = null;
+  const healthy = driverRowOf(minimalLogRow("poisoned-healthy"));
+  const lines = [{ columns: LOG_COLUMN_NAMES }, deep, unstorable, healthy].map((line) => JSON.stringify(line));
+  writeFileSync(join(leftBehind, `${process.pid}.1-0badc0de-00000000.jsonl`), `${lines.join("\n")}\n`);
+
+  const url = await startGatewayProcess({ GATEWAY_DB_URL: `file:${file}` });
+  const statusOf = async (id: string) => (await fetch(`${url}/api/logs/${id}`, { headers: { [SETUP_TOKEN_HEADER]: SETUP_TOKEN } })).status;
+  expect(await eventually(() => statusOf("poisoned-healthy"), (status) => status === 200)).toBe(200);
+  expect(await statusOf("poisoned-deep")).toBe(200);
+  expect(await statusOf("poisoned-unstorable")).toBe(404);
+  const quarantined = readFileSync(join(leftBehind, QUARANTINE_FILE), "utf8").trim().split("\n").map((line) => JSON.parse(line));
+  expect(quarantined).toEqual([expect.objectContaining({ error: expect.stringContaining("NOT NULL"), header: { columns: LOG_COLUMN_NAMES }, row: unstorable })]);
+  const metrics = parsePrometheus(await (await fetch(`${url}/metrics`)).text());
+  expect(valueOf(metrics, "gateway_log_rows_quarantined_total")).toBe(1);
+  // The segment is gone: only the quarantine file is left, and no later start takes it up again.
+  expect(await eventually(async () => readdirSync(leftBehind), (names) => names.length === 1)).toEqual([QUARANTINE_FILE]);
+}, 30_000);
 
 test("a journal that cannot be written (its folder is a file) leaves the requests answered and logged", async () => {
   const file = join(workDir, "journal-blocked.db");

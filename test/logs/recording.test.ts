@@ -231,7 +231,7 @@ describe("recording never disturbs the request", () => {
     try {
       for (let index = 0; index < 8; index++) opened.logs.recorder.settle!(chatContext(`rec-burst-${index}`), answeredOutcome());
       const stats = (await (await fetch(`http://127.0.0.1:${server.server!.port}/api/logs/stats`)).json()) as { log_queue: unknown };
-      expect(stats.log_queue).toEqual({ depth: 3, bytes: expect.any(Number), capacity: 3, dropped: 5, failed: 0, retries: 0 });
+      expect(stats.log_queue).toEqual({ depth: 3, bytes: expect.any(Number), capacity: 3, dropped: 5, failed: 0, retries: 0, quarantined: 0 });
       await opened.logs.flush();
       const written = (await (await gw.admin("/api/logs?content_search=Lisbon&limit=1000")).json()) as { logs: Array<{ id: string }> };
       expect(written.logs.map((log) => log.id).filter((id) => id.startsWith("rec-burst-"))).toEqual(["rec-burst-2", "rec-burst-1", "rec-burst-0"]);

@@ -17,6 +17,7 @@ export interface ClientView {
   stdio_config: { command: string; args: string[]; envs: Record<string, string> } | null;
   tools: Array<{ name: string; description: string; input_schema: Record<string, unknown> }>;
   tools_to_execute: string[];
+  tools_notice: string | null;
   tools_to_auto_execute: string[];
   tool_pricing: Record<string, number>;
 }

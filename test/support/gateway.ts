@@ -36,7 +36,7 @@ function adminCredentials(config: GatewayConfig): string | undefined {
 }
 
 /** What a test may put in place of the real thing: clocks and name resolution; kept across `restart()`. */
-export type TestRuntime = Pick<GatewayOptions, "clock" | "resolveHost" | "actorClock" | "actorLease">;
+export type TestRuntime = Pick<GatewayOptions, "clock" | "resolveHost" | "actorClock" | "actorLease" | "actorMachines">;
 
 /**
  * `GATEWAY_TEST_DATABASE=libsql-server` runs every test on a libSQL server of its own instead of

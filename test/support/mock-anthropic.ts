@@ -165,13 +165,18 @@ function streamEvents(message: ReturnType<typeof plannedMessage>): Array<Record<
   return events;
 }
 
-/** A stream of `events`; with `failWith`, only its first half, then Anthropic's `error` event (as when it is overloaded midway). */
-function sse(events: Array<Record<string, unknown>>, failWith?: string): Response {
-  const sent = failWith ? [...events.slice(0, Math.max(1, Math.floor(events.length / 2))), { type: "error", error: { type: "overloaded_error", message: failWith } }] : events;
+/** How a stream breaks: Anthropic's `error` event (as when it is overloaded midway), or a cut connection. */
+type StreamBreak = { failWith: string } | { drop: true };
+
+/** A stream of `events`; with a `broken` end, only its first half, then the error event or the cut. */
+function sse(events: Array<Record<string, unknown>>, broken?: StreamBreak): Response {
+  const half = events.slice(0, Math.max(1, Math.floor(events.length / 2)));
+  const sent = broken ? ("failWith" in broken ? [...half, { type: "error", error: { type: "overloaded_error", message: broken.failWith } }] : half) : events;
   const frames = sent.map((event) => `event: ${event.type}\ndata: ${JSON.stringify(event)}\n\n`);
   const body = new ReadableStream<Uint8Array>({
     async pull(controller) {
       const frame = frames.shift();
+      if (frame === undefined && broken && "drop" in broken) return controller.error(new Error("connection dropped by mock"));
       if (frame === undefined) return controller.close();
       controller.enqueue(encoder.encode(frame));
       await Bun.sleep(1);
@@ -208,13 +213,13 @@ export interface MockAnthropic {
   stop(): void;
 }
 
-function route(path: string, body: Record<string, unknown>, cache: Set<string>, failWith?: string): Response {
+function route(path: string, body: Record<string, unknown>, cache: Set<string>, broken?: StreamBreak): Response {
   switch (path) {
     case "/v1/messages": {
       const invalid = invalidConversation(body as MessagesBody);
       if (invalid) return anthropicError(400, "invalid_request_error", invalid);
       const message = plannedMessage(body as MessagesBody, cache);
-      return body.stream ? sse(streamEvents(message), failWith) : Response.json(message);
+      return body.stream ? sse(streamEvents(message), broken) : Response.json(message);
     }
     case "/v1/messages/count_tokens":
       return Response.json({ input_tokens: countTokens(((body as MessagesBody).messages ?? []).map((message) => textOf(message.content)).join(" ")) });
@@ -245,7 +250,9 @@ export function startMockAnthropic(apiKey: string): MockAnthropic {
       if (fault?.kind === "delay") await Bun.sleep(fault.ms);
       if (fault?.kind === "status") return anthropicError(fault.status, fault.status === 429 ? "rate_limit_error" : "api_error", fault.message ?? `mock failure ${fault.status}`);
       if (fault?.kind === "drop") return new Response(new ReadableStream({ start: (controller) => controller.error(new Error("dropped")) }));
-      return route(url.pathname, body, cache, fault?.kind === "error-mid-stream" ? fault.message : undefined);
+      if (fault?.kind === "body") return new Response(fault.body, { headers: { "content-type": fault.contentType } });
+      const broken = fault?.kind === "error-mid-stream" ? { failWith: fault.message } : fault?.kind === "drop-mid-stream" ? { drop: true as const } : undefined;
+      return route(url.pathname, body, cache, broken);
     },
   });
   mock.url = `http://127.0.0.1:${server.port}`;

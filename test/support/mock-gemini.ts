@@ -104,14 +104,16 @@ function streamEvents(body: Record<string, unknown>, model: string): unknown[] {
   });
 }
 
-function sse(events: unknown[]): Response {
+/** Gemini's stream of `events`; `cut`: only the first, then the connection drops. */
+function sse(events: unknown[], cut = false): Response {
   const stream = new ReadableStream<Uint8Array>({
     async pull(controller) {
-      for (const event of events) {
+      for (const event of cut ? events.slice(0, 1) : events) {
         // Gemini separates its events with CRLF pairs.
         controller.enqueue(encoder.encode(`data: ${JSON.stringify(event)}\r\n\r\n`));
         await Bun.sleep(1);
       }
+      if (cut) return controller.error(new Error("connection dropped by mock"));
       controller.close();
     },
   });
@@ -166,6 +168,8 @@ export interface MockGemini {
   serviceAccountKey?: CryptoKey;
   /** When set, the next model call is refused with this Google error (400 INVALID_ARGUMENT when no status is given), and it is cleared. */
   refuseNext?: { message: string; code?: number; status?: string };
+  /** When set, the next Gemini API stream sends its first event, then drops the connection, and it is cleared. */
+  cutNextStream?: boolean;
   stop(): void;
 }
 
@@ -311,6 +315,10 @@ export function startMockGemini(): MockGemini {
         if (gemini[2] === "streamGenerateContent" && url.searchParams.get("alt") !== "sse") return googleError(400, "INVALID_ARGUMENT", "the mock streams only with alt=sse");
         const cached = cachedTokensFor(mock.caches, body, gemini[1]!);
         if (cached instanceof Response) return cached;
+        if (mock.cutNextStream && gemini[2] === "streamGenerateContent") {
+          mock.cutNextStream = undefined;
+          return sse(streamEvents(body, gemini[1]!), true);
+        }
         return geminiMethod(gemini[2]!, gemini[1]!, body, false, cached);
       }
       const vertex = VERTEX_PATH.exec(url.pathname);

@@ -9,6 +9,8 @@ export interface ReceivedDelivery {
   body: string;
   /** The parsed payload, after the signature was verified with the endpoint's secret. */
   payload: { event: string; created_at: string; data: Record<string, unknown> };
+  /** When it arrived (performance.now()). */
+  arrivedAt: number;
 }
 
 export interface WebhookReceiver {
@@ -79,7 +81,7 @@ export function startWebhookReceiver(): WebhookReceiver {
         receiver.rejected.push({ path, reason: String(error) });
         return new Response("signature rejected", { status: 401 });
       }
-      receiver.received.push({ path, headers: request.headers, body, payload });
+      receiver.received.push({ path, headers: request.headers, body, payload, arrivedAt: performance.now() });
       for (const waiter of waiters.filter((candidate) => receiver.received.length >= candidate.count)) {
         waiters.splice(waiters.indexOf(waiter), 1);
         waiter.resolve(receiver.received);

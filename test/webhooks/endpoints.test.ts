@@ -44,7 +44,7 @@ describe("creating, reading, updating and deleting endpoints (spec 2.6, 4.14)", 
     await expectGatewayError(await create({ name: "unique-one" }), 409, { param: "name" });
   });
 
-  test("events come from the enum; both are subscribed when none are given", async () => {
+  test("events come from the enum; both job events are subscribed when none are given", async () => {
     await expectGatewayError(await create({ events: ["async_job.started"] }), 400);
     const { endpoint } = (await (await create({})).json()) as { endpoint: EndpointBody };
     expect(endpoint.events).toEqual(["async_job.completed", "async_job.failed"]);

@@ -54,7 +54,7 @@ describe("deliveries survive a restart", () => {
     expect(webhookIds).toEqual([delivered!.webhook_id, delivered!.webhook_id]);
   });
 
-  test("an attempt cut short by the restart is made again", async () => {
+  test("an attempt cut short by the restart is in the history, and is made again", async () => {
     receiver.replies.push("hang", 200);
     const job = await notify();
     const before = receiver.received.length;
@@ -65,7 +65,11 @@ describe("deliveries survive a restart", () => {
 
     await receiver.arrivals(before + 2);
     const [delivered] = (await historyUntil(gw, `?job_id=${job.id}`, (list) => list.deliveries[0]?.status === "delivered")).deliveries;
-    expect(delivered!.attempts.map((attempt) => attempt.status_code)).toEqual([200]);
+    // The receiver got two requests: the history shows both, the one the stop cut short first.
+    expect(delivered!.attempts.map(({ attempt, status_code, outcome, error }) => ({ attempt, status_code, outcome, error }))).toEqual([
+      { attempt: 1, status_code: null, outcome: "retryable", error: expect.stringContaining("interrupted") },
+      { attempt: 2, status_code: 200, outcome: "delivered", error: null },
+    ]);
     expect(receiver.rejected).toEqual([]);
   });
 });

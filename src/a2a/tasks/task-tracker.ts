@@ -1,6 +1,6 @@
 import { and, eq, inArray, isNull } from "drizzle-orm";
-import { createActor, type Snapshot } from "xstate";
-import { type A2ATaskStatusSeen, a2aTaskMachine } from "../../../actors/a2a-task";
+import { createActor, type Snapshot, type StateValue } from "xstate";
+import type { A2ATaskStatusSeen } from "../../../actors/a2a-task";
 import type { ActorSnapshotStore } from "../../../actors/runtime/snapshot-store";
 import type { Database } from "../../db/client";
 import { a2aTasks, type A2ATaskRow } from "../../db/schema";
@@ -88,12 +88,13 @@ export class TaskTracker {
     const id = actorIdOf(agent, sighting.taskId);
     const now = this.now();
     const seen: A2ATaskStatusSeen = { type: "status.seen", state: sighting.state, at: now.toISOString(), status: sighting.status, contextId: sighting.contextId };
-    const stored = (await this.snapshots.load(ACTOR_KIND, id)) as Snapshot<unknown> | undefined;
+    const stored = (await this.snapshots.load(ACTOR_KIND, id)) as (Snapshot<unknown> & { value: StateValue }) | undefined;
     // No live snapshot but a history row: the task finished, and a finished task never changes.
     if (!stored && (await this.find(agent, sighting.taskId))) return;
     // The input only matters for a new task: a restored snapshot already carries its context.
     const input = { agent, taskId: sighting.taskId, first: seen };
-    const actor = createActor(a2aTaskMachine, stored ? { input, snapshot: stored } : { input });
+    const actor = createActor(this.snapshots.machines["a2a-task"], { ...(stored ? { input, snapshot: stored } : { input }), inspect: this.snapshots.inspect });
+    const before = stored ? stored.value : null;
     actor.start();
     if (stored) actor.send(seen);
     const snapshot = actor.getSnapshot();
@@ -102,7 +103,10 @@ export class TaskTracker {
     const finished = snapshot.status === "done";
     const { contextId, status, transitions } = snapshot.context;
     const history = { state: String(snapshot.value), live: !finished, contextId: contextId ?? null, status, transitions, updatedAt: now };
+    const moved = before === null || JSON.stringify(before) !== JSON.stringify(snapshot.value);
+    const transition = { kind: ACTOR_KIND, id, from: before, event: stored ? seen.type : "xstate.init", to: snapshot.value, status: finished ? "done" : "active", at: now } as const;
     await this.snapshots.commit([
+      ...(moved ? this.snapshots.transitions.record(transition) : []),
       finished ? this.snapshots.remove(ACTOR_KIND, id) : this.snapshots.saveUnleased(ACTOR_KIND, id, snapshot.value, persisted, now),
       this.db
         .insert(a2aTasks)

@@ -45,6 +45,8 @@ export const mcpToolLogs = sqliteTable(
     /** The result text; null when content logging is off or there was none. */
     result: text("result"),
     errorMessage: text("error_message"),
+    /** JSON `{ progress, messages, cancelled }`: what was relayed during a call from an MCP caller; null for other calls. */
+    notifications: text("notifications"),
     latencyMs: real("latency_ms"),
     cost: real("cost"),
     virtualKeyId: text("virtual_key_id"),

@@ -1,10 +1,16 @@
 import { index, integer, sqliteTable, text } from "drizzle-orm/sqlite-core";
 
-export const WEBHOOK_EVENTS = ["async_job.completed", "async_job.failed"] as const;
+export const WEBHOOK_EVENTS = ["async_job.completed", "async_job.failed", "webhook_endpoint.disabled", "webhook_endpoint.enabled"] as const;
 export type WebhookEvent = (typeof WEBHOOK_EVENTS)[number];
+/** What an endpoint created without `events` subscribes to: the jobs' events; an endpoint's own lifecycle events are asked for by name. */
+export const DEFAULT_WEBHOOK_EVENTS: WebhookEvent[] = ["async_job.completed", "async_job.failed"];
 
-/** Where a delivery stands; the last three are final. */
-export const DELIVERY_STATUSES = ["queued", "attempting", "waiting_retry", "delivered", "failed", "exhausted"] as const;
+/** Where a delivery stands; the last four are final (`skipped`: never sent, its endpoint was disabled automatically). */
+export const DELIVERY_STATUSES = ["queued", "attempting", "waiting_retry", "delivered", "failed", "exhausted", "skipped"] as const;
+
+/** Where an endpoint's lifecycle stands (actors/webhook-endpoint.ts). */
+export const ENDPOINT_STATES = ["active", "failing", "disabled_automatically", "disabled"] as const;
+export type EndpointState = (typeof ENDPOINT_STATES)[number];
 export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
 
 /**
@@ -26,6 +32,16 @@ export const webhookEndpoints = sqliteTable("webhook_endpoints", {
   attemptTimeoutSeconds: integer("attempt_timeout_seconds").notNull(),
   maxResponsePayloadKbs: integer("max_response_payload_kbs").notNull(),
   maxConcurrentDeliveries: integer("max_concurrent_deliveries").notNull(),
+  /** 0: no rate limit. */
+  maxDeliveriesPerSecond: integer("max_deliveries_per_second").notNull().default(0),
+  failingAfterFailedAttempts: integer("failing_after_failed_attempts").notNull().default(5),
+  disableAfterFailingSeconds: integer("disable_after_failing_seconds").notNull().default(432_000),
+  disableAfterFailedMessages: integer("disable_after_failed_messages").notNull().default(3),
+  /** The endpoint actor's state, mirrored in the same commit as its snapshot: what every node's delivery path reads. */
+  state: text("state", { enum: ENDPOINT_STATES }).notNull().default("active"),
+  stateSince: integer("state_since", { mode: "timestamp_ms" }),
+  failingSince: integer("failing_since", { mode: "timestamp_ms" }),
+  disabledReason: text("disabled_reason"),
   sealedSecret: text("sealed_secret").notNull(),
   consecutiveFailures: integer("consecutive_failures").notNull().default(0),
   lastSuccessAt: integer("last_success_at", { mode: "timestamp_ms" }),

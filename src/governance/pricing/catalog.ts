@@ -1,7 +1,10 @@
 import shipped from "./catalog.json" with { type: "json" };
 import type { ModelPrice } from "./cost";
 
-type Section = Readonly<Record<string, ModelPrice>>;
+/** A model's list prices, and the most output tokens it writes in one reply where that is known. */
+type CatalogEntry = ModelPrice & { max_output_tokens?: number };
+
+type Section = Readonly<Record<string, CatalogEntry>>;
 
 function deepFrozen<T>(value: T): T {
   if (value && typeof value === "object") for (const inner of Object.values(value)) deepFrozen(inner);
@@ -23,7 +26,7 @@ const VERSION_SEPARATORS = new Set(["-", ":", "@"]);
 /** Each section's names, longest first, so `gpt-4o-mini-2024-07-18` finds `gpt-4o-mini` before `gpt-4o`. */
 const NAMES_LONGEST_FIRST = Object.fromEntries(Object.entries(CATALOG).map(([family, section]) => [family, Object.keys(section).sort((a, b) => b.length - a.length)]));
 
-function lookup(family: string, model: string): ModelPrice | undefined {
+function lookup(family: string, model: string): CatalogEntry | undefined {
   const section = CATALOG[family];
   if (!section) return undefined;
   if (Object.hasOwn(section, model)) return section[model];
@@ -31,7 +34,7 @@ function lookup(family: string, model: string): ModelPrice | undefined {
   return name ? section[name] : undefined;
 }
 
-function search(family: string, model: string): ModelPrice | null {
+function search(family: string, model: string): CatalogEntry | null {
   const name = model.replace(REGION_PROFILE, "");
   for (const section of [family, ...(SHARED_PRICES[family] ?? [])]) {
     const price = lookup(section, name);
@@ -42,10 +45,10 @@ function search(family: string, model: string): ModelPrice | null {
 
 /** Every priced reply looks its model up: answers are remembered, for a bounded number of names (clients choose them). */
 const REMEMBERED = 2_048;
-const remembered = new Map<string, ModelPrice | null>();
+const remembered = new Map<string, CatalogEntry | null>();
 
 /** The shipped list price of a model served by a provider of `family`; undefined when unknown. */
-export function catalogPrice(family: string, model: string): ModelPrice | undefined {
+export function catalogPrice(family: string, model: string): CatalogEntry | undefined {
   const key = `${family}/${model}`;
   let price = remembered.get(key);
   if (price === undefined) {
@@ -54,3 +57,6 @@ export function catalogPrice(family: string, model: string): ModelPrice | undefi
   }
   return price ?? undefined;
 }
+
+/** The most output tokens a model served by a provider of `family` writes in one reply, where the catalogue knows it. */
+export const catalogOutputLimit = (family: string, model: string): number | undefined => catalogPrice(family, model)?.max_output_tokens;

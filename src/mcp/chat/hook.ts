@@ -9,7 +9,9 @@ import type { McpClientRegistry } from "../clients/registry";
 import { type OfferedTool, offeredTools } from "../tools/catalogue";
 import type { CallContext, ToolExecutor } from "../tools/executor";
 import { toolFilterOf } from "../tools/filter";
+import { SessionLinks } from "../server/session-links";
 import { autoExecutableCalls, nextRoundBody, parseCompletion, runToolRound } from "./agent-mode";
+import { samplingRequestBody, samplingResult } from "./sampling";
 import { relayRound, type StreamedRound, totalUsage } from "./streaming-agent";
 import { injectsInto, withInjectedTools } from "./tool-injection";
 
@@ -23,6 +25,9 @@ export interface ChatHookDeps {
   publicBaseUrl?: string;
   /** The pipeline, for agent mode's follow-up requests; read late, as the pipeline holds this hook. */
   inference: () => Inference;
+  /** "model": an upstream's sampling request is answered with the request's model; "refuse": sampling is not offered upstream. */
+  sampling: "model" | "refuse";
+  timeouts: { timeoutMs: number; maxTimeoutMs: number };
 }
 
 /** An SSE comment: clients skip it, proxies see the stream is alive. */
@@ -31,7 +36,12 @@ const KEEP_ALIVE = new TextEncoder().encode(": running tool calls\n\n");
 interface Prepared {
   offered: OfferedTool[];
   callContext: CallContext;
+  /** The request's own upstream sessions, which offer sampling; closed when the agent ends. */
+  links?: SessionLinks;
 }
+
+/** A sampling request the gateway's model could not answer, as the JSON-RPC error the upstream gets. */
+const samplingFailure = (message: string) => Object.assign(new Error(message), { code: -32603 });
 
 function originOf(headers: Headers, publicBaseUrl: string | undefined): string {
   return publicBaseUrl ?? `${headers.get("x-forwarded-proto") ?? "http"}://${headers.get("host") ?? "localhost"}`;
@@ -69,12 +79,28 @@ export function mcpChatHook(deps: ChatHookDeps): InferenceHooks {
     return handleInference(deps.inference(), call).catch((error) => (error instanceof GatewayError ? error.toResponse() : Promise.reject(error)));
   };
 
+  /** Sampling in agent mode: the request's model answers, as a follow-up request under the caller's key and budget. */
+  function samplingLinks(context: RequestContext): SessionLinks {
+    const sampling = async (params: Parameters<typeof samplingRequestBody>[1]) => {
+      const response = await followUp(context, samplingRequestBody(context.requestedModel, params));
+      const text = await response.text();
+      if (response.status !== 200) throw samplingFailure(`the gateway's model '${context.requestedModel}' failed the sampling request with HTTP ${response.status}`);
+      const result = samplingResult(text, context.requestedModel);
+      if (!result) throw samplingFailure(`the gateway's model '${context.requestedModel}' gave no message`);
+      return result;
+    };
+    return new SessionLinks({ sampling }, { sampling: {} }, deps.timeouts);
+  }
+
   async function injectTools(context: RequestContext): Promise<void> {
     const callContext = await chatCallContext(context, deps);
     const offered = offeredTools(deps.registry, callContext.filter);
     if (offered.length === 0) return;
     context.body = withInjectedTools(context.body, context.format, offered);
-    prepared.set(context, { offered, callContext });
+    const links = deps.sampling === "model" ? samplingLinks(context) : undefined;
+    // A stdio server would need a process per request: its calls stay on the shared session, without sampling.
+    if (links) callContext.relay = { ownLink: async (entry) => (entry.config.connectionType !== "stdio" && entry.connection?.session() ? links.linkFor(entry) : undefined) };
+    prepared.set(context, { offered, callContext, links });
   }
 
   async function runAgent(context: RequestContext, response: Response, { offered, callContext }: Prepared): Promise<Response> {
@@ -100,7 +126,7 @@ export function mcpChatHook(deps: ChatHookDeps): InferenceHooks {
    * are held back, and run when all are auto-executable (the next round then streams on in the
    * same response), or sent on when not. A client that asked for usage gets the rounds' sum.
    */
-  function runStreamingAgent(context: RequestContext, response: Response, { offered, callContext }: Prepared): Response {
+  function runStreamingAgent(context: RequestContext, response: Response, { offered, callContext, links }: Prepared): Response {
     if (response.status !== 200 || !response.body) return response;
     const left = new AbortController();
     const stream = new ReadableStream<Uint8Array>({
@@ -151,11 +177,15 @@ export function mcpChatHook(deps: ChatHookDeps): InferenceHooks {
           if (!(error instanceof GatewayError)) console.error("MCP agent mode: a streamed round failed", error);
           send((error instanceof GatewayError ? error : new GatewayError({ status: 502, errorType: "provider_stream_interrupted", message: "the agent's stream was interrupted" })).toBody());
         }
+        await links?.close();
         if (left.signal.aborted) return;
         send("[DONE]");
         controller.close();
       },
-      cancel: () => left.abort(),
+      cancel: () => {
+        left.abort();
+        void links?.close();
+      },
     });
     return new Response(stream, { status: 200, headers: response.headers });
   }
@@ -169,7 +199,8 @@ export function mcpChatHook(deps: ChatHookDeps): InferenceHooks {
     transformResponse(context, response) {
       const state = prepared.get(context);
       if (!state || context.format !== "openai") return response;
-      return context.stream ? runStreamingAgent(context, response, state) : runAgent(context, response, state);
+      if (context.stream) return runStreamingAgent(context, response, state);
+      return runAgent(context, response, state).finally(() => state.links?.close());
     },
   };
 }

@@ -2,6 +2,7 @@ import { isDeepStrictEqual } from "node:util";
 import { ChangeQueue } from "../../db/change-queue";
 import { notFound } from "../../http/errors";
 import { type ConnectionState, SupervisedConnection, type SupervisionTimings } from "../connection/supervised";
+import type { ListKind } from "../connection/relays";
 import { type DiscoveredTool, openUpstream } from "../connection/upstream";
 import type { McpClientConfig } from "./config";
 import type { McpClientCreate, McpClientUpdate } from "./schemas";
@@ -21,6 +22,9 @@ export interface RegisteredClient {
 export const toolsOf = (entry: RegisteredClient): DiscoveredTool[] => entry.connection?.tools ?? entry.perUserTools;
 export const stateOf = (entry: RegisteredClient): ClientState => entry.connection?.state ?? "on_demand";
 
+/** What the upstreams said outside any answer, by client name, for the gateway's own MCP sessions. */
+export type UpstreamEvent = { type: "list_changed"; clientName: string; kind: ListKind } | { type: "resource_updated"; clientName: string; uri: string };
+
 /**
  * The configured MCP clients and their live connections, keyed by client id. Changes are applied
  * one at a time; a replaced or removed client's connection closes once its calls in flight end.
@@ -29,6 +33,7 @@ export class McpClientRegistry {
   private readonly entries = new Map<string, RegisteredClient>();
   private readonly retiring = new Set<SupervisedConnection>();
   private readonly changes = new ChangeQueue();
+  private readonly listeners = new Set<(event: UpstreamEvent) => void>();
 
   constructor(
     private readonly store: McpClientStore,
@@ -48,6 +53,7 @@ export class McpClientRegistry {
         if (kept.has(id)) continue;
         this.entries.delete(id);
         this.retire(entry);
+        this.listsChanged(entry.config.name);
       }
       const changed = stored.flatMap((config) => {
         const current = this.entries.get(config.id);
@@ -56,6 +62,20 @@ export class McpClientRegistry {
       for (const config of stored) if (!this.entries.has(config.id)) this.startInBackground(config);
       for (const entry of await Promise.all(changed.map((entry) => this.started(entry)))) this.takeOver(entry);
     });
+  }
+
+  /** Hears list changes and resource updates of every client, and a client's arrival, change or removal as a change of all its lists. */
+  onEvent(listener: (event: UpstreamEvent) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  private emit(event: UpstreamEvent): void {
+    for (const listener of this.listeners) listener(event);
+  }
+
+  private listsChanged(clientName: string): void {
+    for (const kind of ["tools", "resources", "prompts"] as const) this.emit({ type: "list_changed", clientName, kind });
   }
 
   get size(): number {
@@ -100,6 +120,7 @@ export class McpClientRegistry {
       await this.store.remove(id);
       this.entries.delete(id);
       this.retire(entry);
+      this.listsChanged(entry.config.name);
     });
   }
 
@@ -134,12 +155,18 @@ export class McpClientRegistry {
     const current = this.entries.get(entry.config.id);
     this.entries.set(entry.config.id, entry);
     if (current) this.retire(current);
+    if (current && current.config.name !== entry.config.name) this.listsChanged(current.config.name);
+    this.listsChanged(entry.config.name);
     return entry;
   }
 
   private entryFor(config: McpClientConfig, perUserTools: DiscoveredTool[]): RegisteredClient {
     const perUser = config.authType === "per_user_headers";
-    return { config, connection: perUser ? undefined : new SupervisedConnection(config, this.timings), perUserTools };
+    const events = {
+      listChanged: (kind: ListKind) => this.entries.get(config.id)?.config === config && this.emit({ type: "list_changed", clientName: config.name, kind }),
+      resourceUpdated: (uri: string) => this.entries.get(config.id)?.config === config && this.emit({ type: "resource_updated", clientName: config.name, uri }),
+    };
+    return { config, connection: perUser ? undefined : new SupervisedConnection(config, this.timings, events), perUserTools };
   }
 
   private async start(entry: RegisteredClient): Promise<void> {

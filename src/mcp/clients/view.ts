@@ -1,7 +1,18 @@
 import { redactSecret } from "../../provider-registry/key-secrets";
 import { type RegisteredClient, stateOf, toolsOf } from "./registry";
+import { noToolsSelected } from "./tools-notice";
 
 const redacted = (values: Record<string, string>) => Object.fromEntries(Object.entries(values).map(([name, value]) => [name, redactSecret(value)]));
+
+/** The resources, templates and prompts a connected client offers (per-user clients: none listed). */
+function catalogueView(entry: RegisteredClient) {
+  const catalogue = entry.connection?.catalogue;
+  return {
+    resources: (catalogue?.resources ?? []).map((resource) => ({ uri: resource.uri, name: resource.name, description: resource.description ?? "", mime_type: resource.mimeType ?? null })),
+    resource_templates: (catalogue?.resourceTemplates ?? []).map((template) => ({ uri_template: template.uriTemplate, name: template.name, description: template.description ?? "", mime_type: template.mimeType ?? null })),
+    prompts: (catalogue?.prompts ?? []).map((prompt) => ({ name: prompt.name, description: prompt.description ?? "", arguments: (prompt.arguments ?? []).map((argument) => ({ name: argument.name, description: argument.description ?? "", required: argument.required === true })) })),
+  };
+}
 
 /** An MCP client as every response shows it: secrets redacted, with its connection state and tools. */
 export function clientView(entry: RegisteredClient) {
@@ -16,11 +27,14 @@ export function clientView(entry: RegisteredClient) {
     headers: redacted(config.headers),
     per_user_header_keys: config.perUserHeaderKeys,
     tools_to_execute: config.toolsToExecute,
+    /** Set while tools_to_execute is empty: says that every tool is hidden and how to select some. */
+    tools_notice: noToolsSelected(entry) ?? null,
     tools_to_auto_execute: config.toolsToAutoExecute,
     tool_pricing: config.toolPricing,
     state: stateOf(entry),
     last_error: entry.connection?.lastError ?? null,
     tools: toolsOf(entry).map((tool) => ({ name: tool.name, description: tool.description ?? "", input_schema: tool.inputSchema })),
+    ...catalogueView(entry),
     created_at: config.createdAt.toISOString(),
     updated_at: config.updatedAt.toISOString(),
   };

@@ -2,7 +2,8 @@ import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { retryDelayMs } from "../../inference/backoff";
 import type { McpClientConfig } from "../clients/config";
 import { loadedMcpClientSdk } from "../sdk";
-import { type DiscoveredTool, describeError, openUpstream } from "./upstream";
+import { type ListKind, NotificationRelays, type UpstreamEvents, watchUpstream } from "./relays";
+import { type DiscoveredTool, describeError, EMPTY_CATALOGUE, listAllTools, listCatalogue, openUpstream, type UpstreamCatalogue } from "./upstream";
 
 export type ConnectionState = "connecting" | "connected" | "disconnected" | "error" | "closed";
 
@@ -27,6 +28,8 @@ function isProtocolAnswer(error: unknown): boolean {
 export class SupervisedConnection {
   state: ConnectionState = "connecting";
   tools: DiscoveredTool[] = [];
+  /** Resources, templates and prompts, kept like the tools: listed at connect and on list_changed. */
+  catalogue: UpstreamCatalogue = EMPTY_CATALOGUE;
   lastError?: string;
   private client?: Client;
   private attempt = 0;
@@ -35,10 +38,13 @@ export class SupervisedConnection {
   private connecting?: Promise<void>;
   private closed = false;
   private readonly inFlight = new Set<Promise<unknown>>();
+  /** The calls under way on this session that relay its log messages to their callers. */
+  readonly relays = new NotificationRelays();
 
   constructor(
     private readonly config: McpClientConfig,
     private readonly timings: SupervisionTimings,
+    private readonly events: UpstreamEvents = { listChanged() {}, resourceUpdated() {} },
   ) {}
 
   /** Connects now (joining an attempt already under way); failures schedule the next attempt. */
@@ -97,8 +103,14 @@ export class SupervisedConnection {
     if (this.closed) return;
     this.state = "connecting";
     try {
-      const { client, tools } = await openUpstream(this.config, {}, this.timings.requestTimeoutMs);
+      const { client, tools } = await openUpstream(this.config, {}, this.timings.requestTimeoutMs, {
+        prepare: (client, sdk) => watchUpstream(client, sdk, { listChanged: (kind) => void this.listChanged(client, kind), resourceUpdated: (uri) => this.events.resourceUpdated(uri) }, this.relays),
+      });
+      // A server whose resources or prompts fail to list still serves its tools.
+      const listed = (kind: "resources" | "prompts") => listCatalogue(client, kind, this.timings.requestTimeoutMs).catch(() => ({}));
+      const catalogue: UpstreamCatalogue = { ...EMPTY_CATALOGUE, ...(await listed("resources")), ...(await listed("prompts")) };
       if (this.closed) return void (await client.close());
+      this.catalogue = catalogue;
       client.onclose = () => client === this.client && this.dropped("the connection closed");
       this.client = client;
       this.tools = tools;
@@ -106,11 +118,30 @@ export class SupervisedConnection {
       this.attempt = 0;
       this.lastError = undefined;
       this.watchHealth(client);
+      for (const kind of ["tools", "resources", "prompts"] as const) this.events.listChanged(kind);
     } catch (error) {
       this.state = "error";
       this.lastError = describeError(error);
       this.scheduleRetry();
     }
+  }
+
+  /** The upstream changed a list: tools are listed again before the callers hear of it. */
+  private async listChanged(client: Client, kind: ListKind): Promise<void> {
+    try {
+      if (kind === "tools") {
+        const tools = await listAllTools(client, this.timings.requestTimeoutMs);
+        if (client !== this.client) return;
+        this.tools = tools;
+      } else {
+        const listed = await listCatalogue(client, kind, this.timings.requestTimeoutMs);
+        if (client !== this.client) return;
+        this.catalogue = { ...this.catalogue, ...listed };
+      }
+    } catch (error) {
+      return this.noteFailure(client, error);
+    }
+    this.events.listChanged(kind);
   }
 
   private dropped(reason: string): void {

@@ -1,15 +1,12 @@
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
+import type { ClientCapabilities, Prompt, Resource, ResourceTemplate, Tool } from "@modelcontextprotocol/sdk/types.js";
 import { resolveEnvReference } from "../../config/env-reference";
 import type { McpClientConfig } from "../clients/config";
 import { loadedMcpClientSdk, loadMcpClientSdk, type McpClientSdk } from "../sdk";
 
-/** A tool as the upstream server describes it. */
-export interface DiscoveredTool {
-  name: string;
-  description?: string;
-  inputSchema: Record<string, unknown>;
-}
+/** A tool as the upstream server describes it, every field kept (title, annotations, outputSchema, execution, _meta). */
+export type DiscoveredTool = Tool;
 
 /** An initialized MCP session with one upstream server, and the tools it listed. */
 export interface UpstreamSession {
@@ -36,27 +33,71 @@ function transportFor(sdk: McpClientSdk, config: McpClientConfig, extraHeaders: 
   }
 }
 
-async function listAllTools(client: Client, timeoutMs: number): Promise<DiscoveredTool[]> {
+/** Every page of the upstream's tool list. */
+export async function listAllTools(client: Client, timeoutMs: number): Promise<DiscoveredTool[]> {
   const tools: DiscoveredTool[] = [];
   let cursor: string | undefined;
   do {
     const page = await client.listTools(cursor ? { cursor } : undefined, { timeout: timeoutMs });
-    tools.push(...page.tools.map(({ name, description, inputSchema }) => ({ name, description, inputSchema })));
+    tools.push(...page.tools);
     cursor = page.nextCursor;
   } while (cursor);
   return tools;
+}
+
+/** Every page of a list, however the upstream pages it. */
+export async function allPages<T>(list: (cursor: string | undefined) => Promise<{ items: T[]; nextCursor?: string }>): Promise<T[]> {
+  const items: T[] = [];
+  let cursor: string | undefined;
+  do {
+    const next = await list(cursor);
+    items.push(...next.items);
+    cursor = next.nextCursor;
+  } while (cursor);
+  return items;
+}
+
+/** What an upstream offers besides tools, as the dashboard shows it. */
+export interface UpstreamCatalogue {
+  resources: Resource[];
+  resourceTemplates: ResourceTemplate[];
+  prompts: Prompt[];
+}
+
+export const EMPTY_CATALOGUE: UpstreamCatalogue = { resources: [], resourceTemplates: [], prompts: [] };
+
+/** The upstream's resources and templates (`kind` "resources") or prompts, when it offers them. */
+export async function listCatalogue(client: Client, kind: "resources" | "prompts", timeoutMs: number): Promise<Partial<UpstreamCatalogue>> {
+  const options = { timeout: timeoutMs };
+  if (!client.getServerCapabilities()?.[kind]) return kind === "resources" ? { resources: [], resourceTemplates: [] } : { prompts: [] };
+  if (kind === "prompts") return { prompts: await allPages(async (cursor) => ((page) => ({ items: page.prompts, nextCursor: page.nextCursor }))(await client.listPrompts(cursor ? { cursor } : undefined, options))) };
+  const [resources, resourceTemplates] = await Promise.all([
+    allPages(async (cursor) => ((page) => ({ items: page.resources, nextCursor: page.nextCursor }))(await client.listResources(cursor ? { cursor } : undefined, options))),
+    allPages(async (cursor) => ((page) => ({ items: page.resourceTemplates, nextCursor: page.nextCursor }))(await client.listResourceTemplates(cursor ? { cursor } : undefined, options))),
+  ]);
+  return { resources, resourceTemplates };
+}
+
+export interface UpstreamOptions {
+  /** What the gateway declares upstream: sampling, elicitation or roots only for a caller that has them. */
+  capabilities?: ClientCapabilities;
+  /** Sets handlers on the client before it connects (the upstream may use them during initialize). */
+  prepare?: (client: Client, sdk: McpClientSdk) => void;
+  /** The tools are known already (a caller's own session next to the shared one): do not list them. */
+  skipTools?: boolean;
 }
 
 /**
  * Connects (initialize) and lists the tools. `extraHeaders` carries per-user values; static
  * headers and stdio envs may be `env.NAME` references, resolved here and never stored resolved.
  */
-export async function openUpstream(config: McpClientConfig, extraHeaders: Record<string, string>, timeoutMs: number): Promise<UpstreamSession> {
+export async function openUpstream(config: McpClientConfig, extraHeaders: Record<string, string>, timeoutMs: number, options: UpstreamOptions = {}): Promise<UpstreamSession> {
   const sdk = await loadMcpClientSdk();
-  const client = new sdk.Client(CLIENT_INFO, { capabilities: {} });
+  const client = new sdk.Client(CLIENT_INFO, { capabilities: options.capabilities ?? {} });
+  options.prepare?.(client, sdk);
   try {
     await client.connect(transportFor(sdk, config, extraHeaders), { timeout: timeoutMs });
-    return { client, tools: await listAllTools(client, timeoutMs) };
+    return { client, tools: client.getServerCapabilities()?.tools && !options.skipTools ? await listAllTools(client, timeoutMs) : [] };
   } catch (error) {
     await client.close().catch(() => undefined);
     throw error;

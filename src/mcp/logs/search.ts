@@ -31,6 +31,7 @@ export function mcpLogView(row: McpToolLogRow) {
     arguments: row.arguments === null ? null : (JSON.parse(row.arguments) as unknown),
     result: row.result,
     error_message: row.errorMessage,
+    notifications: row.notifications === null ? null : (JSON.parse(row.notifications) as { progress: number; messages: number; cancelled: boolean }),
     latency: row.latencyMs,
     cost: row.cost,
     virtual_key_id: row.virtualKeyId,

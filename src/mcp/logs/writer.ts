@@ -22,6 +22,10 @@ export interface ToolCallEnd {
   errorMessage?: string;
   latencyMs: number;
   cost?: number;
+  /** For calls from an MCP caller: the progress and log notifications relayed to it. */
+  notifications?: { progress: number; messages: number };
+  /** The caller cancelled the call (the upstream was told). */
+  cancelled?: boolean;
 }
 
 /** Past every row's: one database writes at a time, so each write's is its own, on every node. */
@@ -68,6 +72,7 @@ export class McpLogWriter {
       errorMessage: end.errorMessage ?? null,
       latencyMs: end.latencyMs,
       cost: end.cost ?? null,
+      notifications: end.notifications ? JSON.stringify({ ...end.notifications, cancelled: end.cancelled === true }) : null,
       changeSeq: nextChangeSeq,
     };
     await this.db

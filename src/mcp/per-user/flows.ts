@@ -59,7 +59,7 @@ export class PerUserHeaderFlowStore {
     });
     this.actors = new DurableActors({
       kind: FLOW_ACTOR_KIND,
-      machine: perUserHeaderFlowMachine.provide({ actors: { verifyValues } }),
+      machine: snapshots.machines["per-user-header-flow"].provide({ actors: { verifyValues } }),
       store: snapshots,
       clock,
       // Updates only: a late write never brings back a row a consumption deleted.

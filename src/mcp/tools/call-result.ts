@@ -22,6 +22,9 @@ export function resultText(result: CallResult, serialize: (value: unknown) => st
 /** The result as the MCP log keeps it: credentials and inline media (a screenshot's base64) left out of the parts that are not text. */
 export const loggedResultText = (result: CallResult) => resultText(result, loggedBodyJson);
 
+/** The SDK writes an McpError's code in front of its message, and the caller's SDK writes it again: keep it once. */
+export const mcpErrorText = (error: Error) => error.message.replace(/^(MCP error -?\d+: )+/, "");
+
 /** An upstream failure as a gateway error: a timeout, an MCP error the server answered, or no answer at all. */
 export function upstreamFailure(clientName: string, error: unknown): GatewayError {
   if (error instanceof GatewayError) return error;
@@ -31,7 +34,9 @@ export function upstreamFailure(clientName: string, error: unknown): GatewayErro
     return new GatewayError({ status: 504, errorType: "provider_mcp_timeout", message: `MCP client '${clientName}' did not answer in time` });
   }
   if (sdk && error instanceof sdk.McpError && error.code !== sdk.ErrorCode.ConnectionClosed) {
-    return new GatewayError({ status: 502, errorType: "provider_mcp_error", message: `MCP client '${clientName}' answered with an error: ${error.message}`, isGatewayError: false });
+    const failure = new GatewayError({ status: 502, errorType: "provider_mcp_error", message: `MCP client '${clientName}' answered with an error: ${mcpErrorText(error)}`, isGatewayError: false });
+    failure.cause = error;
+    return failure;
   }
   return new GatewayError({ status: 502, errorType: "provider_mcp_unreachable", message: `MCP client '${clientName}' could not be reached: ${describeError(error)}` });
 }

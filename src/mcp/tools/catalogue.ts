@@ -17,21 +17,26 @@ export const exposedName = (clientName: string, toolName: string) => `${clientNa
 
 const permitted = (client: RegisteredClient, toolName: string, filter: ToolFilter) => allowsTool(client.config.toolsToExecute, toolName) && filterPermits(filter, client.config, toolName);
 
-/** Every discovered tool the filter and the clients' tools_to_execute allow. */
+/** Every discovered tool the filter and the clients' tools_to_execute allow (a bound filter: under their own names). */
 export function offeredTools(registry: McpClientRegistry, filter: ToolFilter): OfferedTool[] {
   return registry.list().flatMap((client) =>
     toolsOf(client)
       .filter((tool) => permitted(client, tool.name, filter))
-      .map((definition) => ({ exposedName: exposedName(client.config.name, definition.name), toolName: definition.name, client, definition })),
+      .map((definition) => ({ exposedName: filter.bound === undefined ? exposedName(client.config.name, definition.name) : definition.name, toolName: definition.name, client, definition })),
   );
+}
+
+/** The client and tool an exposed name refers to, before any permission is checked. */
+function ownerOf(registry: McpClientRegistry, name: string, filter: ToolFilter): { client?: RegisteredClient; toolName: string } {
+  if (filter.bound !== undefined) return { client: registry.byName(filter.bound), toolName: name };
+  const separator = name.indexOf("-");
+  return { client: separator > 0 ? registry.byName(name.slice(0, separator)) : undefined, toolName: name.slice(separator + 1) };
 }
 
 /** The tool an exposed name refers to: 404 when no client owns it, 403 when this caller may not use it. */
 export function resolveOfferedTool(registry: McpClientRegistry, name: string, filter: ToolFilter): OfferedTool {
-  const separator = name.indexOf("-");
-  const client = separator > 0 ? registry.byName(name.slice(0, separator)) : undefined;
+  const { client, toolName } = ownerOf(registry, name, filter);
   if (!client) throw notFound(`no MCP client offers a tool named '${name}' (tools are named <client>-<tool>)`, "caller_mcp_tool_not_found");
-  const toolName = name.slice(separator + 1);
   if (!permitted(client, toolName, filter)) {
     throw new GatewayError({ status: 403, errorType: "policy_mcp_tool_not_allowed", message: `tool '${name}' is not allowed for this request`, param: "function.name" });
   }

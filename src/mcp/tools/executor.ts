@@ -1,7 +1,9 @@
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import type { Progress, ServerNotification } from "@modelcontextprotocol/sdk/types.js";
 import { badRequest, GatewayError } from "../../http/errors";
 import type { McpCaller } from "../caller";
-import type { McpClientRegistry } from "../clients/registry";
+import type { McpClientRegistry, RegisteredClient } from "../clients/registry";
+import type { NotificationRelays } from "../connection/relays";
 import { describeError, isAuthRefusal, openUpstream } from "../connection/upstream";
 import type { McpLogWriter, ToolCallSource } from "../logs/writer";
 import type { PerUserHeaderResolver } from "../per-user/auth-required";
@@ -15,6 +17,26 @@ export interface ToolCall {
   function: { name: string; arguments?: string };
 }
 
+/** An upstream session the caller has of its own (it declares the caller's capabilities), with the calls under way on it. */
+export interface UpstreamLink {
+  client: Client;
+  relays: NotificationRelays;
+}
+
+/** What travels between an MCP caller and the upstream during a call. */
+export interface CallRelay {
+  /** The caller's `_meta` without its progress token (the upstream gets one of the gateway's). */
+  meta?: Record<string, unknown>;
+  /** Set when the caller asked for progress; progress also extends the call's timeout. */
+  onprogress?: (progress: Progress) => void;
+  /** Aborted when the caller cancels: the upstream gets notifications/cancelled. */
+  signal?: AbortSignal;
+  /** The upstream's log messages during the call. */
+  notify?: (notification: ServerNotification) => void;
+  /** The caller's own session with the client, when it has one. */
+  ownLink?: (client: RegisteredClient) => Promise<UpstreamLink | undefined>;
+}
+
 /** Who asks for a call and through which door. */
 export interface CallContext {
   caller: McpCaller;
@@ -23,6 +45,7 @@ export interface CallContext {
   /** The origin the request came to, for the authorize URL of a per-user flow. */
   origin: string;
   llmRequestId?: string;
+  relay?: CallRelay;
 }
 
 function parseArguments(raw: string | undefined): Record<string, unknown> {
@@ -43,13 +66,25 @@ function loggedMessage(failure: GatewayError): string {
   return required ? `per-user header values required (flow ${required.session_id})` : failure.message;
 }
 
+/** The relay, counting what it passes on for the call's log row. */
+function countingRelay(relay: CallRelay | undefined) {
+  const counts = { progress: 0, messages: 0 };
+  if (!relay) return { relay, counts: () => undefined };
+  const counted: CallRelay = {
+    ...relay,
+    onprogress: relay.onprogress && ((progress) => (counts.progress++, relay.onprogress!(progress))),
+    notify: relay.notify && ((notification) => (counts.messages++, relay.notify!(notification))),
+  };
+  return { relay: counted, counts: () => ({ ...counts }) };
+}
+
 /** Runs tool calls on the clients that own them, with the right credentials, logging each one. */
 export class ToolExecutor {
   constructor(
     private readonly registry: McpClientRegistry,
     private readonly perUser: PerUserHeaderResolver,
     private readonly logs: McpLogWriter,
-    private readonly timeoutMs: number,
+    private readonly timeouts: { timeoutMs: number; maxTimeoutMs: number },
   ) {}
 
   /** The tool's result, as its server answered it (`isError` set when the tool itself failed). */
@@ -67,22 +102,33 @@ export class ToolExecutor {
       virtualKey: context.caller.virtualKey,
     });
     const startedAt = performance.now();
+    const relayed = countingRelay(context.relay);
     try {
-      const result = await this.run(tool, args, context);
-      await this.logs.finish(logId, { status: result.isError === true ? "error" : "success", result: () => loggedResultText(result), latencyMs: performance.now() - startedAt, cost: config.toolPricing[tool.toolName] });
+      const result = await this.run(tool, args, { ...context, relay: relayed.relay });
+      await this.logs.finish(logId, {
+        status: result.isError === true ? "error" : "success",
+        result: () => loggedResultText(result),
+        latencyMs: performance.now() - startedAt,
+        cost: config.toolPricing[tool.toolName],
+        notifications: relayed.counts(),
+      });
       return result;
     } catch (error) {
       const failure = upstreamFailure(config.name, error);
-      await this.logs.finish(logId, { status: "error", errorMessage: loggedMessage(failure), latencyMs: performance.now() - startedAt });
+      const cancelled = context.relay?.signal?.aborted === true;
+      await this.logs.finish(logId, { status: "error", errorMessage: cancelled ? "cancelled by the caller" : loggedMessage(failure), latencyMs: performance.now() - startedAt, notifications: relayed.counts(), cancelled });
       throw failure;
     }
   }
 
-  private run(tool: OfferedTool, args: Record<string, unknown>, context: CallContext): Promise<CallResult> {
-    return tool.client.connection ? this.runOnConnection(tool, args) : this.runPerUser(tool, args, context);
+  private async run(tool: OfferedTool, args: Record<string, unknown>, context: CallContext): Promise<CallResult> {
+    if (!tool.client.connection) return this.runPerUser(tool, args, context);
+    const own = await context.relay?.ownLink?.(tool.client);
+    if (own) return this.call(own.client, own.relays, tool.toolName, args, context.relay);
+    return this.runOnConnection(tool, args, context.relay);
   }
 
-  private async runOnConnection(tool: OfferedTool, args: Record<string, unknown>): Promise<CallResult> {
+  private async runOnConnection(tool: OfferedTool, args: Record<string, unknown>, relay: CallRelay | undefined): Promise<CallResult> {
     // The tool was resolved before the call was logged; a change meanwhile (here or on another
     // node) may have replaced the client's connection and retired this one: use the current one.
     const connection = this.registry.get(tool.client.config.id)?.connection ?? tool.client.connection!;
@@ -92,7 +138,7 @@ export class ToolExecutor {
       throw new GatewayError({ status: 503, errorType: "provider_mcp_unavailable", message: `MCP client '${tool.client.config.name}' is ${connection.state}${reason}` });
     }
     try {
-      return await connection.track(this.call(client, tool.toolName, args));
+      return await connection.track(this.call(client, connection.relays, tool.toolName, args, relay));
     } catch (error) {
       connection.noteFailure(client, error);
       throw error;
@@ -103,18 +149,26 @@ export class ToolExecutor {
   private async runPerUser(tool: OfferedTool, args: Record<string, unknown>, context: CallContext): Promise<CallResult> {
     const { config } = tool.client;
     const { owner, values } = await this.perUser.valuesFor(config, context.caller, context.origin);
-    const session = await openUpstream(config, values, this.timeoutMs).catch(async (error) => {
+    const session = await openUpstream(config, values, this.timeouts.timeoutMs).catch(async (error) => {
       throw isAuthRefusal(error) ? await this.perUser.authRequired(config, owner, context.origin) : error;
     });
     try {
       this.registry.noteDiscovered(config.id, session.tools);
-      return await this.call(session.client, tool.toolName, args);
+      return await this.call(session.client, undefined, tool.toolName, args, context.relay);
     } finally {
       await session.client.close().catch((error) => console.error(`MCP client '${config.name}': closing a per-user session failed: ${describeError(error)}`));
     }
   }
 
-  private async call(client: Client, name: string, args: Record<string, unknown>): Promise<CallResult> {
-    return (await client.callTool({ name, arguments: args }, undefined, { timeout: this.timeoutMs })) as CallResult;
+  /** Progress resets the timeout, up to the maximum; the caller's cancellation reaches the upstream. */
+  private async call(client: Client, relays: NotificationRelays | undefined, name: string, args: Record<string, unknown>, relay: CallRelay | undefined): Promise<CallResult> {
+    const stopRelaying = relay?.notify && relays ? relays.add(relay.notify) : undefined;
+    try {
+      const params = { name, arguments: args, ...(relay?.meta ? { _meta: relay.meta } : {}) };
+      const options = { timeout: this.timeouts.timeoutMs, maxTotalTimeout: this.timeouts.maxTimeoutMs, resetTimeoutOnProgress: true, onprogress: relay?.onprogress ?? (() => {}), signal: relay?.signal };
+      return (await client.callTool(params, undefined, options)) as CallResult;
+    } finally {
+      stopRelaying?.();
+    }
   }
 }

@@ -17,6 +17,8 @@ export interface ToolFilter {
   tools?: string[];
   /** The virtual key's mcp_configs, when it has any. */
   virtualKey?: VirtualKeyMcpConfig[];
+  /** /mcp/{client}: only this client, its tools, resources and prompts under their own names. */
+  bound?: string;
 }
 
 export const INCLUDE_CLIENTS_HEADER = "x-gw-mcp-include-clients";
@@ -44,8 +46,16 @@ function virtualKeyAllows(configs: VirtualKeyMcpConfig[], clientName: string, to
   return entry !== undefined && allowsTool(entry.tools_to_execute ?? [], tool);
 }
 
+/** Whether the request may see the client at all: its resources and prompts follow this; its tools also `filterPermits`. */
+export function clientVisible(filter: ToolFilter, client: { name: string }): boolean {
+  if (filter.bound !== undefined && filter.bound !== client.name) return false;
+  if (filter.clients && !filter.clients.includes(client.name)) return false;
+  return !filter.virtualKey || filter.virtualKey.some((config) => config.mcp_client_name === client.name);
+}
+
 /** Whether the filter lets a request use `tool` of `client`. */
 export function filterPermits(filter: ToolFilter, client: { name: string }, tool: string): boolean {
+  if (filter.bound !== undefined && filter.bound !== client.name) return false;
   if (filter.clients && !filter.clients.includes(client.name)) return false;
   if (filter.tools && !filter.tools.some((pattern) => pattern === `${client.name}-${tool}` || pattern === `${client.name}-*`)) return false;
   return !filter.virtualKey || virtualKeyAllows(filter.virtualKey, client.name, tool);

@@ -287,7 +287,7 @@ export interface BudgetUsage {
 }
 
 
-export type WebhookEvent = "async_job.completed" | "async_job.failed";
+export type WebhookEvent = "async_job.completed" | "async_job.failed" | "webhook_endpoint.disabled" | "webhook_endpoint.enabled";
 
 export interface WebhookEndpoint {
   id: string;
@@ -301,6 +301,9 @@ export interface WebhookEndpoint {
   max_retries: number;
   retry_backoff_initial_seconds: number;
   attempt_timeout_seconds: number;
+  /** Its lifecycle: active, failing, disabled_automatically or disabled. */
+  state: string;
+  disabled_reason: string | null;
   consecutive_failures: number;
   last_success_at?: string;
   last_failure_at?: string;

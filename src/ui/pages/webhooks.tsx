@@ -15,6 +15,8 @@ import { useCan } from "../session";
 const EVENTS: Array<{ event: WebhookEvent; label: string }> = [
   { event: "async_job.completed", label: "Async job completed" },
   { event: "async_job.failed", label: "Async job failed" },
+  { event: "webhook_endpoint.disabled", label: "An endpoint was disabled" },
+  { event: "webhook_endpoint.enabled", label: "An endpoint was enabled again" },
 ];
 const REFRESH_MS = 3000;
 
@@ -225,12 +227,15 @@ export function WebhooksPage() {
                 <tr key={endpoint.id}>
                   <td>
                     {endpoint.name}
-                    {endpoint.disabled && <span class="badge badge-neutral">disabled</span>}
+
                   </td>
                   <td class="small">{endpoint.url}</td>
                   <td class="small">{endpoint.events.join(", ")}</td>
                   <td class="small">
-                    {endpoint.consecutive_failures > 0 ? <span class="badge badge-bad">{endpoint.consecutive_failures} failing</span> : endpoint.last_success_at ? <span class="badge badge-ok">ok</span> : <span class="muted">no delivery yet</span>}
+                    <span class={`badge badge-${endpoint.state === "active" ? "ok" : endpoint.state === "disabled" ? "neutral" : "bad"}`}>{endpoint.state.replace("_", " ")}</span>
+                    {endpoint.consecutive_failures > 0 && <div class="muted">{endpoint.consecutive_failures} failed attempts in a row</div>}
+                    {endpoint.disabled_reason && <div class="muted">{endpoint.disabled_reason}</div>}
+                    {!endpoint.last_success_at && !endpoint.consecutive_failures && <div class="muted">no delivery yet</div>}
                   </td>
                   <td class="row-actions">
                     <button type="button" onClick={() => setHistory(endpoint)} aria-label={`Deliveries of ${endpoint.name}`}>

@@ -1,9 +1,11 @@
 import { encodeSSE } from "../../../http/sse";
 import type { ChatChunk, FinishReason, ThinkingBlock, Usage } from "../../canonical";
+import { estimateInputTokensNow } from "../../token-count";
+import { messagesRequestToCanonical } from "./request-decode";
 import { messageIdOf } from "./response";
 import { stopReasonOf } from "./stop-reason";
 import { usageFromCanonical } from "./usage";
-import type { BlockDelta, ContentBlock, StreamEvent } from "./wire";
+import type { BlockDelta, ContentBlock, MessagesRequest, StreamEvent } from "./wire";
 import type { GatewayError } from "../../../http/errors";
 
 type ToolCallDelta = NonNullable<ChatChunk["choices"][number]["delta"]["tool_calls"]>[number];
@@ -28,9 +30,15 @@ class MessagesStreamWriter {
     this.controller.enqueue(encodeSSE(event, event.type));
   }
 
-  private start(chunk: Pick<ChatChunk, "id" | "model" | "usage">) {
+  /** True until `message_start` is sent. */
+  get starting() {
+    return !this.started;
+  }
+
+  /** `estimatedInput`: the request's input tokens as the gateway estimated them, for an upstream whose first chunk does not count them. */
+  private start(chunk: Pick<ChatChunk, "id" | "model" | "usage">, estimatedInput?: number) {
     this.started = true;
-    const usage = { ...usageFromCanonical(chunk.usage), output_tokens: 0 };
+    const usage = { ...usageFromCanonical(chunk.usage ?? (estimatedInput ? { prompt_tokens: estimatedInput, completion_tokens: 0, total_tokens: estimatedInput } : undefined)), output_tokens: 0 };
     this.send({
       type: "message_start",
       message: { id: messageIdOf(chunk.id), type: "message", role: "assistant", content: [], model: chunk.model, stop_reason: null, stop_sequence: null, usage },
@@ -76,8 +84,8 @@ class MessagesStreamWriter {
     if (args && this.open?.kind === "tool_use" && this.open.toolIndex === call.index) this.delta({ type: "input_json_delta", partial_json: args });
   }
 
-  write(chunk: ChatChunk) {
-    if (!this.started) this.start(chunk);
+  write(chunk: ChatChunk, estimatedInput?: number) {
+    if (!this.started) this.start(chunk, estimatedInput);
     if (chunk.usage) this.usage = chunk.usage;
     const choice = chunk.choices.find((candidate) => candidate.index === 0);
     if (!choice) return;
@@ -107,14 +115,27 @@ class MessagesStreamWriter {
   }
 }
 
-/** Canonical chunks, event by event, as Anthropic's SSE. */
-export function encodeMessagesStream(): ReadableWritablePair<Uint8Array, ChatChunk> {
+/** The input tokens of the Messages request `clientBody`, estimated as count_tokens estimates them; undefined when it cannot be read. */
+function estimatedInputOf(clientBody: Record<string, unknown>): number | undefined {
+  try {
+    return estimateInputTokensNow(messagesRequestToCanonical({ ...(clientBody as unknown as MessagesRequest), max_tokens: 1 }));
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Canonical chunks, event by event, as Anthropic's SSE for the client who sent `clientBody`.
+ * Anthropic's `message_start` counts the input; an upstream that counts it only at the end
+ * (OpenAI's usage chunk) gets it estimated there, and counted exactly in `message_delta`.
+ */
+export function encodeMessagesStream(clientBody: Record<string, unknown>): ReadableWritablePair<Uint8Array, ChatChunk> {
   let writer: MessagesStreamWriter;
   return new TransformStream<ChatChunk, Uint8Array>({
     start: (controller) => {
       writer = new MessagesStreamWriter(controller);
     },
-    transform: (chunk) => writer.write(chunk),
+    transform: (chunk) => writer.write(chunk, writer.starting && !chunk.usage ? estimatedInputOf(clientBody) : undefined),
     flush: () => writer.end(),
   });
 }

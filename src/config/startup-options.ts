@@ -1,0 +1,31 @@
+import { Type as t } from "@sinclair/typebox";
+
+/** `bun src/main.ts --port 8080 --host 0.0.0.0 --config config.json`: each wins over its variable and config.json. */
+export const CommandLineFlags = t.Object({
+  port: t.Optional(t.String({ description: "Listening port (default 8080). Wins over PORT and `server.port`." })),
+  host: t.Optional(t.String({ description: "Listening address (default 127.0.0.1). Wins over HOST and `server.host`." })),
+  config: t.Optional(t.String({ description: "Path of config.json, validated at start (exit code 2 naming the bad field). Wins over GATEWAY_CONFIG." })),
+});
+
+/** Every environment variable the gateway reads; a test holds the source to this list. */
+export const EnvironmentVariables = t.Object({
+  PORT: t.Optional(t.String({ description: "Listening port (default 8080); wins over `server.port`." })),
+  HOST: t.Optional(t.String({ description: "Listening address (default 127.0.0.1; the Docker image sets 0.0.0.0); wins over `server.host`." })),
+  GATEWAY_CONFIG: t.Optional(t.String({ description: "Path of config.json." })),
+  GATEWAY_DB_URL: t.Optional(t.String({ description: "libSQL URL (default `file:./data/gateway.db`): a file, or a libSQL server (`libsql://…`, `http://…`); wins over `database.url`." })),
+  GATEWAY_ENCRYPTION_KEY: t.Optional(
+    t.String({ description: "Key for secrets at rest (provider keys, webhook secrets). Without it a random key is generated once and kept in the database: set it to keep the two apart." }),
+  ),
+  GATEWAY_SETUP_TOKEN: t.Optional(t.String({ description: "The setup lock's token; wins over `setup_token`. Generated and printed at first start when neither is set." })),
+  GATEWAY_ALLOW_OPEN_INFERENCE: t.Optional(t.String({ description: "`true`: the same as `allow_open_inference: true`." })),
+  GATEWAY_AUDIT_SIGNING_KEY: t.Optional(t.String({ description: "HMAC key of the audit log's signatures (generated and kept in the database when absent)." })),
+  GATEWAY_METRICS_TOKEN: t.Optional(t.String({ description: "Bearer token that opens GET /metrics; wins over `telemetry.metrics_token`." })),
+  GATEWAY_LOG_JOURNAL_DIR: t.Optional(
+    t.String({ description: "Folder of the request logs' crash journal. Default: beside an embedded database file; none on a libSQL server unless set (a folder of the node's own that outlives it)." }),
+  ),
+  GATEWAY_NODE_ID: t.Optional(t.String({ description: "This node's name when several share one database (default: the host name); a node restarted under the same name takes its durable jobs straight back." })),
+  AZURE_AUTHORITY_HOST: t.Optional(t.String({ description: "Azure's sign-in authority for Entra ID keys (default: the public cloud's login.microsoftonline.com), for sovereign clouds." })),
+  BUN_JSC_forceRAMSize: t.Optional(
+    t.String({ description: "The RAM, in bytes, Bun's JavaScriptCore sizes its heap by (`npm start` and the Docker image set 1073741824): a container's host RAM would let garbage pile up. A sizing hint, not a limit." }),
+  ),
+});

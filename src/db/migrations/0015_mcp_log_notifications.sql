@@ -1,0 +1,1 @@
+ALTER TABLE `mcp_tool_logs` ADD `notifications` text;

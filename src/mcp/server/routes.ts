@@ -1,0 +1,121 @@
+import type { Server } from "@modelcontextprotocol/sdk/server/index.js";
+import { Elysia } from "elysia";
+import { notFound } from "../../http/errors";
+import { type CallerAuth, callContextOf } from "../call-context";
+import type { McpClientRegistry } from "../clients/registry";
+import { loadMcpServerSdk, type McpServerSdk } from "../sdk";
+import type { ResolvedMcpSettings } from "../settings";
+import type { CallContext, ToolExecutor } from "../tools/executor";
+import { gatewayServer, type GatewayServerDeps, type SessionState } from "./gateway-server";
+import { SessionEventStore } from "./event-store";
+import { assertOriginAllowed } from "./origin-guard";
+import { type CallerAnswers, SessionLinks } from "./session-links";
+import { type GatewaySession, McpSessions } from "./sessions";
+import { withKeepAlive } from "./sse-keepalive";
+
+const SESSION_HEADER = "mcp-session-id";
+/** SSE events a session keeps for callers resuming a broken stream. */
+const RESUMABLE_EVENTS = 1000;
+
+const jsonRpcError = (status: number, code: number, message: string) => Response.json({ jsonrpc: "2.0", error: { code, message }, id: null }, { status });
+
+const isInitialize = (sdk: McpServerSdk, body: unknown) => (Array.isArray(body) ? body.some((message) => sdk.isInitializeRequest(message)) : sdk.isInitializeRequest(body));
+
+/** The session's caller answers what it declared, on the stream of its latest call under way (or its own stream). */
+function answersOf(server: Server, state: SessionState, declared: { sampling?: object; elicitation?: object; roots?: object }, timeoutMs: number): CallerAnswers {
+  const related = (signal: AbortSignal) => ({ relatedRequestId: state.callsUnderway.at(-1), signal, timeout: timeoutMs });
+  return {
+    ...(declared.sampling ? { sampling: (params, signal) => server.createMessage(params, related(signal)) } : {}),
+    ...(declared.elicitation ? { elicitation: (params, signal) => server.elicitInput(params, related(signal)) } : {}),
+    ...(declared.roots ? { roots: (signal) => server.listRoots(undefined, related(signal)) } : {}),
+    log: (notification) => void server.notification(notification).catch(() => undefined),
+  };
+}
+
+export interface McpServerOptions {
+  registry: McpClientRegistry;
+  executor: ToolExecutor;
+  auth: CallerAuth;
+  settings: ResolvedMcpSettings;
+}
+
+/**
+ * /mcp (every client, names prefixed per client) and /mcp/{client} (one client, its own names):
+ * the gateway as an MCP server over Streamable HTTP, authenticated by virtual key (spec 5).
+ * An initialize opens a session (Mcp-Session-Id): answers stream as SSE when the call sends
+ * progress, logs or requests, GET opens the server's stream, DELETE ends it. A request without a
+ * session is answered on its own in JSON, as before sessions existed.
+ */
+export function mcpServerRoutes(options: McpServerOptions) {
+  const { registry, executor, auth, settings } = options;
+  const sessions = new McpSessions(registry, settings.sessionIdleMs);
+  const timeouts = { timeoutMs: settings.toolTimeoutMs, maxTimeoutMs: settings.toolMaxTimeoutMs };
+
+  async function openSession(deps: GatewayServerDeps, context: CallContext, body: unknown, request: Request): Promise<Response> {
+    const state: SessionState = { context, subscriptions: new Set(), callsUnderway: [] };
+    const { server, capabilities } = gatewayServer(deps, state);
+    const transport = new deps.sdk.WebStandardStreamableHTTPServerTransport({
+      sessionIdGenerator: () => crypto.randomUUID(),
+      eventStore: new SessionEventStore(RESUMABLE_EVENTS),
+      onsessioninitialized: (id) => sessions.add(id, session),
+      onsessionclosed: (id) => sessions.end(id),
+    });
+    const session: GatewaySession = { server, capabilities, transport, state, filter: context.filter, keyId: context.caller.virtualKey?.id, lastSeen: Date.now() };
+    server.oninitialized = () => {
+      const { sampling, elicitation, roots } = server.getClientCapabilities() ?? {};
+      if (!sampling && !elicitation && !roots) return;
+      const declared = { ...(sampling ? { sampling } : {}), ...(elicitation ? { elicitation } : {}), ...(roots ? { roots } : {}) };
+      state.links = new SessionLinks(answersOf(server, state, declared, timeouts.maxTimeoutMs), declared, timeouts, (clientName, uri) => sessions.resourceUpdated(session, clientName, uri));
+    };
+    await server.connect(transport);
+    return withKeepAlive(await transport.handleRequest(request, { parsedBody: body }), settings.agentKeepAliveMs);
+  }
+
+  async function answerAlone(deps: GatewayServerDeps, context: CallContext, body: unknown, request: Request): Promise<Response> {
+    const { server } = gatewayServer(deps, { context, subscriptions: new Set(), callsUnderway: [] });
+    const transport = new deps.sdk.WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+    await server.connect(transport);
+    try {
+      return await transport.handleRequest(request, { parsedBody: body });
+    } finally {
+      await server.close();
+    }
+  }
+
+  async function handle(request: Request, listenerHostname: string | undefined, bound?: string): Promise<Response> {
+    assertOriginAllowed(request, listenerHostname, settings);
+    const context = await callContextOf(request, auth, "mcp_server");
+    if (bound !== undefined) {
+      if (!registry.byName(bound)) throw notFound(`MCP client '${bound}' does not exist`, "caller_mcp_client_not_found");
+      context.filter.bound = bound;
+    }
+    const sdk = await loadMcpServerSdk();
+    const sessionId = request.headers.get(SESSION_HEADER);
+    if (sessionId !== null) {
+      const session = sessions.get(sessionId);
+      if (!session || session.filter.bound !== bound || session.keyId !== context.caller.virtualKey?.id) return jsonRpcError(404, -32001, "Session not found");
+      session.state.context = context;
+      return withKeepAlive(await session.transport.handleRequest(request), settings.agentKeepAliveMs);
+    }
+    if (request.method !== "POST") return new Response(null, { status: 405, headers: { allow: "POST" } });
+    let body: unknown;
+    try {
+      body = await request.json();
+    } catch {
+      return jsonRpcError(400, -32700, "Parse error: the body is not JSON");
+    }
+    const deps = { sdk, registry, executor, pageSize: settings.listPageSize };
+    if (!isInitialize(sdk, body)) return answerAlone(deps, context, body, request);
+    if (sessions.size >= settings.maxSessions) return jsonRpcError(503, -32000, "too many MCP sessions on this gateway: try again later, or send requests without a session");
+    return openSession(deps, context, body, request);
+  }
+
+  const routes = new Elysia({ name: "mcp-server" })
+    .post("/mcp", ({ request, server }) => handle(request, server?.hostname), { parse: "none" })
+    .get("/mcp", ({ request, server }) => handle(request, server?.hostname))
+    .delete("/mcp", ({ request, server }) => handle(request, server?.hostname))
+    .post("/mcp/:client", ({ request, server, params }) => handle(request, server?.hostname, params.client), { parse: "none" })
+    .get("/mcp/:client", ({ request, server, params }) => handle(request, server?.hostname, params.client))
+    .delete("/mcp/:client", ({ request, server, params }) => handle(request, server?.hostname, params.client));
+  return { routes, close: () => sessions.close() };
+}
