@@ -10,6 +10,7 @@ import { CreateAdminPage, SetupTokenPage, SignInPage } from "./pages/first-run";
 import { AccessPage } from "./pages/access";
 import { AgentsPage } from "./pages/agents";
 import { GovernancePage } from "./pages/governance";
+import { LifecyclesPage } from "./pages/lifecycles";
 import { LogsPage } from "./pages/logs";
 import { OverviewPage } from "./pages/overview";
 import { McpPage } from "./pages/mcp";
@@ -42,6 +43,8 @@ function Page({ path }: { path: string }) {
       return <ProvidersPage />;
     case "/ui/mcp":
       return <McpPage path={path} />;
+    case "/ui/lifecycles":
+      return <LifecyclesPage />;
     case "/ui/plugins":
       return <PluginsPage />;
     case "/ui/agents":

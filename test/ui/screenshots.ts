@@ -47,6 +47,7 @@ const PAGES: Array<[name: string, path: string, ready: (page: Page) => Promise<u
   ["webhooks", "/ui/webhooks", (page) => page.getByRole("table", { name: "Webhook endpoints" }).waitFor()],
   ["plugins", "/ui/plugins", (page) => page.getByRole("region", { name: "Plugin response_cache" }).waitFor()],
   ["access", "/ui/access", (page) => page.getByRole("heading", { name: "Access", exact: true }).waitFor()],
+  ["lifecycles", "/ui/lifecycles", (page) => page.getByRole("img", { name: /^Statechart of/ }).waitFor()],
   ["warp-settings", "/ui/warp", (page) => page.getByRole("form", { name: "Warp settings" }).waitFor()],
 ];
 

@@ -24,6 +24,7 @@ import type { ChatEvents } from "../../warp/agent/events";
 import type { chatRoutes } from "../../warp/agent/routes";
 import type { warpConfigRoutes } from "../../warp/config/routes";
 import type { conversationRoutes } from "../../warp/conversations/routes";
+import type { lifecycleRoutes } from "../../lifecycles/routes";
 import type { webhookRoutes } from "../../webhooks/routes";
 import type * as Ui from "./types";
 
@@ -50,6 +51,7 @@ type Audit = RoutesOf<typeof auditRoutes>["api"]["governance"]["audit-logs"];
 type WarpConfig = RoutesOf<typeof warpConfigRoutes>["api"]["warp"]["config"];
 type WarpChat = RoutesOf<typeof chatRoutes>["api"]["warp"]["chat"];
 type WarpConversations = RoutesOf<typeof conversationRoutes>["api"]["warp"]["conversations"];
+type Actors = RoutesOf<typeof lifecycleRoutes>["api"]["actors"];
 type Mcp = RoutesOf<typeof mcpClientRoutes>["api"]["mcp"];
 type McpLogs = RoutesOf<typeof mcpLogRoutes>["api"]["mcp-logs"];
 
@@ -126,6 +128,10 @@ export type Contract = [
   Holds<Fits<WarpConversations["get"]["response"][200], { conversations: Ui.WarpConversation[] }>>,
   Holds<Fits<WarpConversations[":id"]["get"]["response"][200], { messages: Ui.WarpMessage[] }>>,
   Holds<Fits<{ [Name in keyof ChatEvents]: ChatEvents[Name] }, { [Name in keyof Ui.WarpChatEvents]: Ui.WarpChatEvents[Name] }>>,
+  Holds<Fits<Actors["machines"]["get"]["response"][200], { machines: Ui.Machine[] }>>,
+  Holds<Fits<Actors["get"]["response"][200], { actors: Ui.ActorSummary[] }>>,
+  Holds<Fits<Actors["counts"]["get"]["response"][200], { counts: Array<{ kind: string; state: string; count: number }> }>>,
+  Holds<Fits<Actors[":kind"][":id"]["get"]["response"][200], Ui.ActorSummary & { transitions: Ui.ActorTransition[] }>>,
   Holds<Fits<Cache["clear-by-key"][":cacheKey"]["delete"]["response"][200], { deleted: number }>>,
 ];
 

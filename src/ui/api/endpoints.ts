@@ -127,3 +127,10 @@ export const warp = {
   conversation: (id: string) => call<{ messages: T.WarpMessage[] }>(`/api/warp/conversations/${segment(id)}`).then((answer) => answer.messages),
   removeConversation: (id: string) => call<{ message: string }>(`/api/warp/conversations/${segment(id)}`, json("DELETE")),
 };
+
+export const actors = {
+  machines: () => call<{ machines: T.Machine[] }>("/api/actors/machines").then((answer) => answer.machines),
+  counts: () => call<{ counts: Array<{ kind: string; state: string; count: number }> }>("/api/actors/counts").then((answer) => answer.counts),
+  list: (query: Query) => call<{ actors: T.ActorSummary[] }>("/api/actors", { query }).then((answer) => answer.actors),
+  find: (kind: string, id: string) => call<T.ActorSummary & { transitions: T.ActorTransition[] }>(`/api/actors/${segment(kind)}/${segment(id)}`),
+};

@@ -537,3 +537,34 @@ export interface WarpChatEvents {
   error: { error?: { message?: string } };
   done: { conversation_id: string; finish_reason: string };
 }
+
+export interface MachineState {
+  id: string;
+  key: string;
+  type: "atomic" | "compound" | "parallel" | "final" | "history";
+  transitions: Array<{ event: string; trigger: string; targets: string[]; delay?: number | string }>;
+  states: Record<string, MachineState>;
+}
+
+export interface Machine {
+  kind: string;
+  id: string;
+  root: MachineState;
+}
+
+export interface ActorSummary {
+  kind: string;
+  id: string;
+  state_path: string;
+  status: string;
+  updated_at: string;
+}
+
+export interface ActorTransition {
+  seq: number;
+  from_path: string | null;
+  event: string;
+  to_path: string;
+  at: string;
+  node: string;
+}

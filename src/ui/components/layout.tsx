@@ -22,6 +22,7 @@ export const NAV: NavItem[] = [
   { path: "/ui/agents", label: "Agents", permission: "Agents:View" },
   { path: "/ui/webhooks", label: "Webhooks", permission: "Webhooks:View" },
   { path: "/ui/plugins", label: "Plugins", permission: "Plugins:View" },
+  { path: "/ui/lifecycles", label: "Lifecycles", permission: "Actors:View" },
   { path: "/ui/warp", label: "Warp", permission: "Warp:View" },
   { path: "/ui/access", label: "Access", permission: ["Users:View", "Roles:View", "APIKeys:View", "AuditLogs:View", "Config:View"] },
 ];
