@@ -27,7 +27,14 @@ interface ElkNode {
 }
 
 const pathOf = (machine: Machine, state: MachineState) => state.id.slice(machine.root.id.length + 1);
-const eventLabel = (event: string, trigger: string) => (trigger === "delayed" ? "after delay" : trigger === "eventless" ? "always" : event.replace(/^xstate\./, ""));
+/** Short edge labels: xstate's generated event names say only which invoked actor finished or failed. */
+function eventLabel(event: string, trigger: string): string {
+  if (trigger === "delayed") return "after delay";
+  if (trigger === "eventless") return "always";
+  if (event.startsWith("xstate.done.actor.")) return "done";
+  if (event.startsWith("xstate.error.actor.")) return "error";
+  return event.replace(/^xstate\./, "");
+}
 
 /** The machine as an ELK graph: states as (nested) boxes, transitions as labelled edges. */
 function graphOf(machine: Machine): ElkNode {
@@ -88,7 +95,7 @@ function Statechart({ machine, counts, current, onPick }: { machine: Machine; co
   const { nodes, edges, width, height } = layout.data;
   const countIn = (path: string) => [...counts].filter(([state]) => state === path || state.startsWith(`${path}.`)).reduce((sum, [, count]) => sum + count, 0);
   return (
-    <svg class="statechart" viewBox={`-10 -10 ${width + 20} ${height + 20}`} role="img" aria-label={`Statechart of ${machine.kind}`}>
+    <svg class="statechart" width={width + 20} height={height + 20} viewBox={`-10 -10 ${width + 20} ${height + 20}`} role="img" aria-label={`Statechart of ${machine.kind}`}>
       <defs>
         <marker id="arrow" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" markerHeight="7" orient="auto-start-reverse">
           <path d="M 0 0 L 10 5 L 0 10 z" class="arrowhead" />
