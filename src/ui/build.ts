@@ -40,7 +40,6 @@ export async function buildDashboard(): Promise<DashboardBuild> {
     splitting: true,
     publicPath: ASSET_PREFIX,
     naming: { entry: "[name]-[hash].[ext]", chunk: "[name]-[hash].[ext]", asset: "[name]-[hash].[ext]" },
-    define: { "process.env.NODE_ENV": '"production"' },
   });
   if (!result.success) throw new AggregateError(result.logs, "the dashboard did not build");
   const assets = new Map<string, BuiltAsset>();
