@@ -49,6 +49,7 @@ import { providerRoutes } from "./provider-registry/routes";
 import { ProviderStore } from "./provider-registry/store";
 import { warnOfUnsetKeyVariables } from "./provider-registry/unresolved-keys";
 import { createTelemetry } from "./telemetry";
+import { dashboardRoutes } from "./ui/routes";
 import { createWarp } from "./warp";
 import { createWebhooks } from "./webhooks";
 import { systemResolver } from "./outbound/host-check";
@@ -246,6 +247,7 @@ export async function createGateway({ config: givenConfig, databaseUrl, env = pr
     .use(webhooks.routes)
     .use(lifecycles.routes)
     .use(asyncInference.routes)
+    .use(dashboardRoutes())
     .use(inferenceMounts(inference));
   bodies.learnRoutes(app.routes);
   // Not awaited: the gateway serves while the rows a killed process left are stored again.

@@ -29,6 +29,7 @@ async function main() {
     throw error;
   }
   console.log(`gateway listening on http://${server.hostname}:${server.port} (database ${databaseUrl.replace(/\?.*$/, "")})`);
+  console.log(`dashboard at http://${server.hostname}:${server.port}/`);
   const delaySeconds = config.server?.shutdown_delay_seconds ?? 0;
   const graceSeconds = config.server?.shutdown_grace_seconds ?? DEFAULT_SHUTDOWN_GRACE_SECONDS;
   // The first signal drains; a second one cuts the delay and the drain short.

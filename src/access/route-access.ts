@@ -60,6 +60,7 @@ export const ROUTE_ACCESS: readonly RouteRule[] = [
   rule("POST", "/api/session/login", PUBLIC, "Session:Login"),
   rule("POST", "/api/session/setup", PUBLIC, "Session:Setup"),
   rule("POST", "/api/session/logout", AUTHENTICATED, "Session:Logout"),
+  rule("GET", "/api/session/me", AUTHENTICATED),
 
   // Exemptions: these take a non-management credential and verify it in their own handler.
   rule("GET", "/api/governance/virtual-keys/quota", ownCredential("virtual key")),

@@ -8,6 +8,8 @@ import type { UserStore } from "./rbac/users";
 import { noteAudit, principalOf } from "./request-context";
 import type { SessionStore } from "./sessions";
 import type { SetupLock } from "./setup-lock";
+import { PERMISSIONS } from "./permissions";
+import { holds } from "./principal";
 
 export interface SessionRouteDeps {
   edition: Edition;
@@ -35,6 +37,16 @@ export const sessionRoutes = (deps: SessionRouteDeps) =>
       is_auth_enabled: await deps.admin.isAuthActive(),
       has_valid_token: (await deps.authenticator.tryAuthenticate(request)) !== undefined,
     }))
+    // What the dashboard shows the caller: a page or button they may not use is hidden or disabled.
+    .get("/me", ({ request }) => {
+      const principal = principalOf(request);
+      return {
+        type: principal.type,
+        id: principal.id,
+        local_admin: principal.localAdmin,
+        permissions: PERMISSIONS.filter((permission) => holds(principal, permission.name)).map((permission) => permission.name),
+      };
+    })
     .post(
       "/login",
       async ({ request, body, cookie }) => {

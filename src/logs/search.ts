@@ -25,6 +25,7 @@ export const LogListQuery = t.Object(
     offset: t.Optional(NON_NEGATIVE_INTEGER),
     sort_by: t.Optional(t.Union(Object.keys(SORT_COLUMNS).map((name) => t.Literal(name as keyof typeof SORT_COLUMNS)))),
     order: t.Optional(t.Union([t.Literal("asc"), t.Literal("desc")])),
+    include_total: t.Optional(t.Boolean({ description: "default true; false answers total: null without counting every match" })),
   },
   { additionalProperties: true },
 );
@@ -35,6 +36,8 @@ export interface Page {
   offset: number;
   sortBy: keyof typeof SORT_COLUMNS;
   order: "asc" | "desc";
+  /** False skips the count of every match: a page of a large table need not wait for it. */
+  withTotal?: boolean;
 }
 
 export function readPage(query: LogListQuery): Page {
@@ -43,6 +46,7 @@ export function readPage(query: LogListQuery): Page {
     offset: query.offset ? Number(query.offset) : 0,
     sortBy: query.sort_by ?? "timestamp",
     order: query.order ?? "desc",
+    withTotal: query.include_total ?? true,
   };
 }
 
@@ -110,19 +114,17 @@ export async function searchLogs(db: ReadDatabase, filters: LogFilters, page: Pa
     .orderBy(...ordering)
     .limit(page.limit)
     .offset(page.offset);
+  const pageRows = db
+    .select(LOG_SUMMARY_COLUMNS)
+    .from(requestLogs)
+    .where(inArray(requestLogs.seq, pageSeqs))
+    .orderBy(...ordering);
   // One snapshot: a page read before a batch lands and a total read after it would disagree.
-  const [rows, [totals]] = await db.batch([
-    db
-      .select(LOG_SUMMARY_COLUMNS)
-      .from(requestLogs)
-      .where(inArray(requestLogs.seq, pageSeqs))
-      .orderBy(...ordering),
-    db.select({ total: count() }).from(requestLogs).where(where),
-  ]);
+  const [rows, total] = page.withTotal === false ? [await pageRows, null] : await db.batch([pageRows, db.select({ total: count() }).from(requestLogs).where(where)]).then(([found, [totals]]) => [found, totals?.total ?? 0] as const);
   return {
     logs: rows.map(logView),
     count: rows.length,
-    total: totals?.total ?? 0,
+    total,
     limit: page.limit,
     offset: page.offset,
     sort_by: page.sortBy,

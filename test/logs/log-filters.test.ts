@@ -20,7 +20,7 @@ afterAll(() => gw.close());
 interface ListBody {
   logs: Array<{ id: string }>;
   count: number;
-  total: number;
+  total: number | null;
   limit: number;
   offset: number;
 }
@@ -204,6 +204,13 @@ describe("GET /api/logs: sorting and paging", () => {
     const body = (await response.json()) as ListBody;
     expect(body.logs.map((log) => log.id)).toEqual(expected.slice(20, 30));
     expect({ count: body.count, total: body.total, limit: body.limit, offset: body.offset }).toEqual({ count: 10, total: expected.length, limit: 10, offset: 20 });
+  });
+
+  test("include_total=false answers the same page with total null: nothing counts every match", async () => {
+    const counted = (await (await gw.admin("/api/logs?status=success&limit=10&offset=20")).json()) as ListBody;
+    const uncounted = (await (await gw.admin("/api/logs?status=success&limit=10&offset=20&include_total=false")).json()) as ListBody;
+    expect(uncounted.logs).toEqual(counted.logs);
+    expect({ count: uncounted.count, total: uncounted.total, limit: uncounted.limit, offset: uncounted.offset }).toEqual({ count: 10, total: null, limit: 10, offset: 20 });
   });
 
   test("without limit a page holds 50 logs", async () => {

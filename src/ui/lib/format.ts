@@ -1,0 +1,49 @@
+const integer = new Intl.NumberFormat("en", { maximumFractionDigits: 0 });
+const compact = new Intl.NumberFormat("en", { notation: "compact", maximumFractionDigits: 1 });
+
+export const formatCount = (value: number | null | undefined) => (value === null || value === undefined ? "–" : value >= 100_000 ? compact.format(value) : integer.format(value));
+
+export function formatCost(value: number | null | undefined): string {
+  if (value === null || value === undefined) return "–";
+  if (value === 0) return "$0";
+  if (value < 0.01) return `$${value.toPrecision(2)}`;
+  return `$${value.toFixed(2)}`;
+}
+
+export function formatLatency(ms: number | null | undefined): string {
+  if (ms === null || ms === undefined) return "–";
+  return ms < 1000 ? `${Math.round(ms)} ms` : `${(ms / 1000).toFixed(2)} s`;
+}
+
+export const formatPercent = (value: number | null | undefined) => (value === null || value === undefined ? "–" : `${(value * 100).toFixed(1)} %`);
+
+export function formatTime(iso: string): string {
+  const date = new Date(iso);
+  return date.toLocaleString(undefined, { month: "short", day: "numeric", hour: "2-digit", minute: "2-digit", second: "2-digit" });
+}
+
+/** "in 3 h", "in 12 min": when a limit's window resets. */
+export function formatUntil(iso: string, now = Date.now()): string {
+  const seconds = Math.max(0, Math.round((new Date(iso).getTime() - now) / 1000));
+  if (seconds < 60) return `in ${seconds} s`;
+  if (seconds < 3600) return `in ${Math.round(seconds / 60)} min`;
+  if (seconds < 172800) return `in ${Math.round(seconds / 3600)} h`;
+  return `in ${Math.round(seconds / 86400)} days`;
+}
+
+/** Comma-separated text to a list, blanks dropped. */
+export const listOf = (text: string) => text.split(",").map((item) => item.trim()).filter(Boolean);
+
+const UNITS: Record<string, [string, string]> = { s: ["second", "seconds"], m: ["minute", "minutes"], h: ["hour", "hours"], d: ["day", "days"], w: ["week", "weeks"], M: ["month", "months"], Y: ["year", "years"] };
+
+/** `1M` reads "month", `5m` "5 minutes". */
+export function formatDuration(duration: string): string {
+  const match = /^(\d+)([smhdwMY])$/.exec(duration);
+  if (!match) return duration;
+  const [singular, plural] = UNITS[match[2]!]!;
+  return match[1] === "1" ? singular : `${match[1]} ${plural}`;
+}
+
+const LEVELS: Record<string, string> = { virtual_key: "Virtual key", team: "Team", customer: "Customer", provider: "Provider" };
+/** Who a limit belongs to, as a person would say it. */
+export const formatLevel = (level: string) => LEVELS[level] ?? level;

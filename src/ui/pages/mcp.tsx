@@ -1,0 +1,285 @@
+import { useState } from "preact/hooks";
+import { mcp } from "../api/endpoints";
+import type { McpClient, McpConnectionType } from "../api/types";
+import { TimeChart } from "../components/chart";
+import { useFeedback } from "../components/feedback";
+import { SelectField, TextField } from "../components/fields";
+import { PageHeader } from "../components/layout";
+import { Panel } from "../components/panel";
+import { Empty, ErrorState, Loading } from "../components/states";
+import { formatCost, formatLatency, formatTime, listOf } from "../lib/format";
+import { followLink } from "../lib/router";
+import { useResource } from "../lib/use-resource";
+import { messageOf, useSave } from "../lib/use-save";
+import { useCan } from "../session";
+
+const pairs = (text: string) => Object.fromEntries(listOf(text).map((pair) => pair.split("=").map((part) => part.trim()) as [string, string]));
+const pairsText = (values: Record<string, string>) =>
+  Object.entries(values)
+    .map(([name, value]) => `${name}=${value}`)
+    .join(", ");
+
+function ClientForm({ editing, onClose, reload }: { editing?: McpClient; onClose(): void; reload(): void }) {
+  const [name, setName] = useState(editing?.name ?? "");
+  const [type, setType] = useState<McpConnectionType>(editing?.connection_type ?? "http");
+  const [url, setUrl] = useState(editing?.connection_string ?? "");
+  const [command, setCommand] = useState(editing?.stdio_config?.command ?? "");
+  const [args, setArgs] = useState((editing?.stdio_config?.args ?? []).join(" "));
+  const [headers, setHeaders] = useState(pairsText(editing?.headers ?? {}));
+  const [tools, setTools] = useState((editing?.tools_to_execute ?? ["*"]).join(", "));
+  const { save, errorFor } = useSave(reload);
+  const submit = async (event: Event) => {
+    event.preventDefault();
+    const input = {
+      name: name.trim(),
+      connection_type: type,
+      ...(type === "stdio" ? { stdio_config: { command: command.trim(), args: args.split(" ").filter(Boolean) } } : { connection_string: url.trim() }),
+      headers: pairs(headers),
+      tools_to_execute: listOf(tools),
+    };
+    if (await save(() => (editing ? mcp.update(editing.id, input) : mcp.create(input)), `MCP server ${input.name} saved`)) onClose();
+  };
+  return (
+    <Panel title={editing ? `Edit MCP server ${editing.name}` : "Add an MCP server"} onClose={onClose}>
+      <form onSubmit={submit}>
+        <TextField label="Name" required value={name} onValue={setName} hint="Letters, digits, underscores; its tools are exposed as name-tool." error={errorFor("name")} />
+        <SelectField
+          label="Transport"
+          value={type}
+          onValue={(value) => setType(value as McpConnectionType)}
+          options={[
+            { value: "http", label: "Streamable HTTP" },
+            { value: "sse", label: "SSE" },
+            { value: "stdio", label: "stdio (a local command)" },
+          ]}
+        />
+        {type === "stdio" ? (
+          <>
+            <TextField label="Command" required value={command} onValue={setCommand} error={errorFor("stdio_config")} />
+            <TextField label="Arguments" value={args} onValue={setArgs} hint="Separated by spaces." />
+          </>
+        ) : (
+          <TextField label="Server URL" type="url" required value={url} onValue={setUrl} error={errorFor("connection_string")} />
+        )}
+        <TextField label="Headers" value={headers} onValue={setHeaders} hint="name=value pairs sent with every request; stored encrypted." error={errorFor("headers")} />
+        <TextField label="Tools to expose" value={tools} onValue={setTools} hint="Comma-separated tool names, * for all; empty exposes none." error={errorFor("tools_to_execute")} />
+        <div class="actions">
+          <button type="submit" class="primary">
+            {editing ? "Save server" : "Add server"}
+          </button>
+        </div>
+      </form>
+    </Panel>
+  );
+}
+
+const exposes = (client: McpClient, tool: string) => client.tools_to_execute.includes("*") || client.tools_to_execute.includes(tool);
+
+function ClientCard({ client, reload, onEdit }: { client: McpClient; reload(): void; onEdit(): void }) {
+  const can = useCan();
+  const { toast, confirm } = useFeedback();
+  const { save } = useSave(reload);
+  const reconnect = async () => {
+    try {
+      const after = await mcp.reconnect(client.id);
+      toast(`${client.name} is ${after.state}`, after.state === "connected" ? "success" : "error");
+      reload();
+    } catch (error) {
+      toast(messageOf(error), "error");
+    }
+  };
+  const remove = async () => {
+    if (await confirm(`Delete MCP server ${client.name}?`, <p>Its tools stop being offered to models and callers.</p>)) await save(() => mcp.remove(client.id), `MCP server ${client.name} deleted`);
+  };
+  const exposedCount = client.tools.filter((tool) => exposes(client, tool.name)).length;
+  return (
+    <section class="card" aria-label={`MCP server ${client.name}`}>
+      <div class="card-header">
+        <div>
+          <h2>
+            {client.name} <span class={`badge badge-${client.state === "connected" ? "ok" : client.state === "error" || client.state === "disconnected" ? "bad" : "neutral"}`}>{client.state}</span>
+          </h2>
+          <p class="muted small">
+            {client.connection_type} · {client.connection_string ?? client.stdio_config?.command}
+          </p>
+        </div>
+        <div class="row-actions">
+          {can("MCP:Update") && (
+            <>
+              <button type="button" onClick={reconnect}>
+                Reconnect
+              </button>
+              <button type="button" onClick={onEdit} aria-label={`Edit ${client.name}`}>
+                Edit
+              </button>
+            </>
+          )}
+          {can("MCP:Delete") && (
+            <button type="button" class="danger" onClick={remove} aria-label={`Delete ${client.name}`}>
+              Delete
+            </button>
+          )}
+        </div>
+      </div>
+      {client.last_error && (
+        <p class="field-error" role="alert">
+          {client.last_error}
+        </p>
+      )}
+      {client.tools_to_execute.length === 0 && (
+        <p class="notice" role="note">
+          This server exposes no tools: its list of tools to expose is empty, so no model or caller may use any of its {client.tools.length} tools. Edit it and list the tools (or *).
+        </p>
+      )}
+      {client.tools.length === 0 ? (
+        <p class="muted">{client.state === "connected" ? "The server lists no tools." : "Tools show once the gateway is connected."}</p>
+      ) : (
+        <table aria-label={`Tools of ${client.name}`}>
+          <thead>
+            <tr>
+              <th scope="col">Tool ({exposedCount} of {client.tools.length} exposed)</th>
+              <th scope="col">Description</th>
+              <th scope="col">Exposed</th>
+            </tr>
+          </thead>
+          <tbody>
+            {client.tools.map((tool) => (
+              <tr key={tool.name}>
+                <td>
+                  <code>{tool.name}</code>
+                </td>
+                <td>{tool.description}</td>
+                <td>{exposes(client, tool.name) ? "yes" : <span class="muted">no</span>}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+    </section>
+  );
+}
+
+function Servers() {
+  const can = useCan();
+  const list = useResource(mcp.clients, []);
+  const [form, setForm] = useState<{ editing?: McpClient }>();
+  return (
+    <>
+      <div class="toolbar">
+        {can("MCP:Create") && (
+          <button type="button" class="primary" onClick={() => setForm({})}>
+            Add MCP server
+          </button>
+        )}
+        <button type="button" onClick={list.reload}>
+          Refresh
+        </button>
+      </div>
+      {list.error && <ErrorState error={list.error} retry={list.reload} />}
+      {!list.data && !list.error && <Loading />}
+      {list.data?.length === 0 && (
+        <Empty title="No MCP server yet">
+          <p>Add an MCP server (over HTTP, SSE or a local command): the gateway connects to it and offers its tools to models, to /v1/mcp/tool/execute and through its own /mcp endpoint.</p>
+        </Empty>
+      )}
+      {list.data?.map((client) => (
+        <ClientCard key={client.id} client={client} reload={list.reload} onEdit={() => setForm({ editing: client })} />
+      ))}
+      {form && <ClientForm editing={form.editing} reload={list.reload} onClose={() => setForm(undefined)} />}
+    </>
+  );
+}
+
+function ToolCalls() {
+  const [status, setStatus] = useState("");
+  const [tool, setTool] = useState("");
+  const query = { status: status || undefined, tool_names: tool || undefined, limit: 100 };
+  const calls = useResource(() => Promise.all([mcp.logs(query), mcp.costHistogram({ ...query, limit: undefined })]), [status, tool]);
+  const [logs, histogram] = calls.data ?? [];
+  const times = histogram?.buckets.map((bucket) => new Date(bucket.timestamp).getTime() / 1000) ?? [];
+  return (
+    <>
+      <div class="filters filter-row" role="search" aria-label="Tool call filters">
+        <TextField label="Tool names" value={tool} onValue={setTool} placeholder="server-tool, …" />
+        <SelectField
+          label="Status"
+          value={status}
+          onValue={setStatus}
+          options={[
+            { value: "", label: "Any status" },
+            { value: "success", label: "Success" },
+            { value: "error", label: "Error" },
+            { value: "processing", label: "Processing" },
+          ]}
+        />
+      </div>
+      {calls.error && <ErrorState error={calls.error} retry={calls.reload} />}
+      {!calls.data && !calls.error && <Loading />}
+      {histogram && histogram.buckets.some((bucket) => bucket.total_cost > 0) && <TimeChart title="Cost of tool calls" times={times} series={[{ label: "cost", values: histogram.buckets.map((bucket) => bucket.total_cost), color: "#10b981" }]} format={formatCost} />}
+      {logs?.length === 0 && (
+        <Empty title="No tool call yet">
+          <p>Calls appear here as models, /v1/mcp/tool/execute or /mcp run the servers' tools.</p>
+        </Empty>
+      )}
+      {!!logs?.length && (
+        <div class="table-wrap">
+          <table aria-label="Tool calls">
+            <thead>
+              <tr>
+                <th scope="col">Time</th>
+                <th scope="col">Tool</th>
+                <th scope="col">Status</th>
+                <th scope="col">Result</th>
+                <th scope="col" class="number">
+                  Latency
+                </th>
+                <th scope="col" class="number">
+                  Cost
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {logs.map((log) => (
+                <tr key={log.id}>
+                  <td>{formatTime(log.timestamp)}</td>
+                  <td>
+                    <code>{log.tool_name}</code>
+                    <div class="muted small">{log.server_label}</div>
+                  </td>
+                  <td>
+                    <span class={`badge badge-${log.status === "success" ? "ok" : log.status === "error" ? "bad" : "neutral"}`}>{log.status}</span>
+                  </td>
+                  <td class="small">{log.error_message ?? log.result}</td>
+                  <td class="number">{formatLatency(log.latency)}</td>
+                  <td class="number">{formatCost(log.cost)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+    </>
+  );
+}
+
+/** MCP servers (their connection, tools and which are exposed) and the log of tool calls. */
+export function McpPage({ path }: { path: string }) {
+  const can = useCan();
+  const onCalls = path.endsWith("/tool-calls");
+  return (
+    <>
+      <PageHeader title="MCP" />
+      <nav class="tabs" aria-label="MCP sections">
+        <a href="/ui/mcp" aria-current={onCalls ? undefined : "page"} onClick={(event) => followLink(event, "/ui/mcp")}>
+          Servers
+        </a>
+        {can("MCPLogs:View") && (
+          <a href="/ui/mcp/tool-calls" aria-current={onCalls ? "page" : undefined} onClick={(event) => followLink(event, "/ui/mcp/tool-calls")}>
+            Tool calls
+          </a>
+        )}
+      </nav>
+      {onCalls ? <ToolCalls /> : <Servers />}
+    </>
+  );
+}

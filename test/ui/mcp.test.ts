@@ -1,0 +1,81 @@
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { type Browser, DASHBOARD_AUTH, launchBrowser, signIn, type WatchedPage } from "../support/browser";
+import { eventually } from "../support/eventually";
+import { startGateway, type TestGateway } from "../support/gateway";
+import { type McpHttpServer, startMcpHttpServer } from "../support/mcp-http-server";
+
+let server: McpHttpServer;
+let gw: TestGateway;
+let browser: Browser;
+let watched: WatchedPage;
+
+beforeAll(async () => {
+  server = startMcpHttpServer();
+  gw = await startGateway({ auth: DASHBOARD_AUTH });
+  browser = await launchBrowser();
+  watched = await browser.open(`${gw.url}/ui/mcp`);
+  await signIn(watched.page);
+});
+afterAll(async () => {
+  await browser?.close();
+  await gw?.close();
+  await server?.stop();
+});
+
+const page = () => watched.page;
+
+describe("MCP page", () => {
+  test("a registered server shows its tools, says plainly when it exposes none, and its calls are logged", async () => {
+    await page().getByRole("heading", { name: "No MCP server yet" }).waitFor();
+    await page().getByRole("button", { name: "Add MCP server" }).click();
+    const form = page().getByRole("dialog", { name: "Add an MCP server" });
+    await form.getByLabel("Name").fill("tools");
+    await form.getByLabel("Transport").selectOption("http");
+    await form.getByLabel("Server URL").fill(server.url);
+    await form.getByLabel("Tools to expose").fill("");
+    await form.getByRole("button", { name: "Add server" }).click();
+
+    const card = page().getByRole("region", { name: "MCP server tools" });
+    await eventually(
+      async () => {
+        await page().getByRole("button", { name: "Refresh" }).click();
+        return card.getByRole("table", { name: "Tools of tools" }).getByRole("cell", { name: "get_weather" }).count();
+      },
+      (count) => count === 1,
+      10_000,
+    );
+    await card.getByText("connected", { exact: true }).waitFor();
+    await card.getByRole("note").getByText("This server exposes no tools").waitFor();
+
+    await card.getByRole("button", { name: "Edit tools" }).click();
+    const edit = page().getByRole("dialog", { name: "Edit MCP server tools" });
+    await edit.getByLabel("Tools to expose").fill("*");
+    await edit.getByRole("button", { name: "Save server" }).click();
+    await card.getByRole("columnheader", { name: "Tool (3 of 3 exposed)" }).waitFor();
+    expect(await card.getByRole("note").count()).toBe(0);
+
+    const executed = await fetch(`${gw.url}/v1/mcp/tool/execute`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ id: "call_1", type: "function", function: { name: "tools-get_weather", arguments: JSON.stringify({ city: "Oslo" }) } }),
+    });
+    expect(executed.status).toBe(200);
+
+    await page().getByRole("navigation", { name: "MCP sections" }).getByRole("link", { name: "Tool calls" }).click();
+    const calls = page().getByRole("table", { name: "Tool calls" });
+    // Tool calls are logged in batches: reload until this one is.
+    await eventually(
+      async () => {
+        await page().reload();
+        await page().getByRole("search", { name: "Tool call filters" }).waitFor();
+        return calls.getByRole("cell", { name: /Sunny and 21C in Oslo/ }).count();
+      },
+      (found) => found === 1,
+    );
+    await calls.getByText("success", { exact: true }).waitFor();
+  });
+
+  test("no page error and no request failed that the user did not cause", () => {
+    expect(watched.problems()).toEqual([]);
+  });
+});

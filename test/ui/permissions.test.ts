@@ -1,0 +1,71 @@
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { AUTH_CONFIG, json, permissionIds } from "../access/access-client";
+import { type Browser, launchBrowser, type WatchedPage } from "../support/browser";
+import { startGateway, type TestGateway } from "../support/gateway";
+
+const USER = { username: "reader", password: "reader-password" };
+
+let gw: TestGateway;
+let browser: Browser;
+let watched: WatchedPage;
+let roleId = 0;
+
+async function grant(...permissions: string[]) {
+  const response = await gw.admin(`/api/governance/rbac/roles/${roleId}/permissions`, { method: "PUT", json: { permission_ids: await permissionIds(gw, ...permissions) } });
+  expect(response.status).toBe(200);
+}
+
+beforeAll(async () => {
+  gw = await startGateway({ edition: "enterprise", auth: AUTH_CONFIG });
+  const role = await json<{ id: number }>(await gw.admin("/api/governance/rbac/roles", { method: "POST", json: { name: "reader", permission_ids: [] } }), 201);
+  roleId = role.id;
+  await grant("Logs:View", "ModelProvider:View");
+  await json(await gw.admin("/api/governance/rbac/users", { method: "POST", json: { username: USER.username, role_id: role.id, password: USER.password } }), 201);
+  await json(await gw.admin("/api/providers", { method: "POST", json: { provider: "openai", keys: [{ id: "k1", name: "main", value: "sk-test", models: ["*"] }] } }), 201);
+  browser = await launchBrowser();
+  watched = await browser.open(`${gw.url}/ui/logs`);
+});
+afterAll(async () => {
+  await browser?.close();
+  await gw?.close();
+});
+
+const page = () => watched.page;
+
+describe("what a user may not use is hidden, and a refusal reads as one", () => {
+  test("a reader signs in and sees only the pages their role opens, without write buttons", async () => {
+    await page().getByLabel("Username").fill(USER.username);
+    await page().getByLabel("Password").fill(USER.password);
+    await page().getByRole("button", { name: "Sign in" }).click();
+    await page().getByRole("heading", { name: "Logs" }).waitFor();
+    const links = await page().getByRole("navigation", { name: "Main" }).getByRole("link").allInnerTexts();
+    expect(links).toEqual(["Overview", "Logs", "Providers"]);
+    expect(await page().getByRole("button", { name: /Delete/ }).count()).toBe(0);
+
+    await page().getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Providers" }).click();
+    await page().getByRole("region", { name: "Provider openai" }).waitFor();
+    expect(await page().getByRole("button", { name: "Add provider" }).count()).toBe(0);
+    expect(await page().getByRole("button", { name: /Delete/ }).count()).toBe(0);
+    expect(await page().getByRole("button", { name: "Test key main" }).isDisabled()).toBe(true);
+  });
+
+  test("a page the role does not open says so", async () => {
+    await page().goto(`${gw.url}/ui/governance`);
+    await page().getByRole("heading", { name: "No access" }).waitFor();
+    expect(await page().getByRole("alert").innerText()).toContain("VirtualKeys:View");
+  });
+
+  test("a 403 from the API (the role changed meanwhile) shows as no access, not as a blank page", async () => {
+    await page().getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Overview" }).click();
+    await page().getByRole("region", { name: "Requests", exact: true }).waitFor();
+    await grant("ModelProvider:View");
+    for (const path of ["/api/logs/stats", "/api/logs/histogram", "/api/logs/histogram", "/api/logs/rankings"]) watched.expectFailure("GET", path, 403);
+    await page().getByRole("button", { name: "Refresh" }).click();
+    await page().getByRole("heading", { name: "No access" }).waitFor();
+    expect(await page().getByRole("alert").innerText()).toContain("Logs:View");
+  });
+
+  test("no page error and no request failed that the user did not cause", () => {
+    expect(watched.problems()).toEqual([]);
+  });
+});

@@ -1,0 +1,88 @@
+/**
+ * `bun run screenshots`: a gateway with example data, every dashboard page in light and dark,
+ * written to docs/screenshots/ (page-scheme.png), plus the overview at phone width.
+ */
+import { mkdirSync } from "node:fs";
+import { join } from "node:path";
+import OpenAI from "openai";
+import type { Page } from "playwright-core";
+import { launchBrowser } from "../support/browser";
+import { startGateway } from "../support/gateway";
+import { startMockOpenAI } from "../support/mock-openai";
+import { loadExampleData } from "./example-data";
+
+const OUT = join(import.meta.dir, "../../docs/screenshots");
+const ADMIN = { username: "admin", password: "example-password" };
+const auth = btoa(`${ADMIN.username}:${ADMIN.password}`);
+
+const upstream = startMockOpenAI();
+const gw = await startGateway({ auth: { admin_username: ADMIN.username, admin_password: ADMIN.password } });
+const example = await loadExampleData(gw, upstream, auth);
+for (const [index, text] of ["What changed in the last release?", "Draft a reply to ticket 4812", "Classify: refund request", "Translate to German: good morning"].entries()) {
+  const key = example.virtualKeys[index % example.virtualKeys.length]!;
+  const client = new OpenAI({ baseURL: `${gw.url}/v1`, apiKey: key.value });
+  await client.chat.completions.create({ model: index % 2 ? "openai/gpt-4o-mini" : "mock/llama-3.1-70b", messages: [{ role: "user", content: text }] }).catch(() => undefined);
+}
+mkdirSync(OUT, { recursive: true });
+
+const settle = (page: Page) => page.waitForLoadState("networkidle").catch(() => undefined);
+
+async function shoot(page: Page, name: string, scheme: string) {
+  await settle(page);
+  await page.waitForTimeout(300);
+  const path = join(OUT, `${name}-${scheme}.png`);
+  await page.screenshot({ path });
+  console.log(`wrote ${path}`);
+}
+
+const PAGES: Array<[name: string, path: string, ready: (page: Page) => Promise<unknown>]> = [
+  ["overview", "/", (page) => page.getByRole("figure").first().waitFor()],
+  ["logs", "/ui/logs", (page) => page.getByRole("table", { name: "Request logs" }).waitFor()],
+  ["providers", "/ui/providers", (page) => page.getByRole("region", { name: "Provider openai" }).waitFor()],
+  ["virtual-keys", "/ui/governance/virtual-keys", (page) => page.getByRole("table", { name: "Virtual keys" }).waitFor()],
+  ["limits", "/ui/governance/limits", (page) => page.getByRole("heading", { name: "Budgets" }).waitFor()],
+  ["routing-rules", "/ui/governance/routing-rules", (page) => page.getByRole("table", { name: "Routing rules" }).waitFor()],
+  ["mcp", "/ui/mcp", (page) => page.getByRole("heading", { name: "MCP", exact: true }).waitFor()],
+  ["agents", "/ui/agents", (page) => page.getByRole("heading", { name: "Agents", exact: true }).waitFor()],
+  ["webhooks", "/ui/webhooks", (page) => page.getByRole("table", { name: "Webhook endpoints" }).waitFor()],
+  ["plugins", "/ui/plugins", (page) => page.getByRole("region", { name: "Plugin response_cache" }).waitFor()],
+  ["access", "/ui/access", (page) => page.getByRole("heading", { name: "Access", exact: true }).waitFor()],
+  ["lifecycles", "/ui/lifecycles", (page) => page.getByRole("img", { name: /^Statechart of/ }).waitFor()],
+  ["warp-settings", "/ui/warp", (page) => page.getByRole("form", { name: "Warp settings" }).waitFor()],
+];
+
+try {
+  for (const scheme of ["light", "dark"] as const) {
+    const browser = await launchBrowser({ colorScheme: scheme, viewport: { width: 1280, height: 860 } });
+    const { page } = await browser.open(`${gw.url}/`);
+    await page.getByLabel("Username").fill(ADMIN.username);
+    await page.getByLabel("Password").fill(ADMIN.password);
+    await page.getByRole("button", { name: "Sign in" }).click();
+    await page.getByRole("navigation", { name: "Main" }).waitFor();
+    for (const [name, path, ready] of PAGES) {
+      await page.goto(`${gw.url}${path}`);
+      await ready(page);
+      await shoot(page, name, scheme);
+    }
+    await page.goto(`${gw.url}/ui/logs`);
+    await page.getByRole("button", { name: /^Open request/ }).first().click();
+    await page.getByRole("dialog", { name: "Request detail" }).getByRole("region", { name: "Response" }).waitFor();
+    await shoot(page, "log-detail", scheme);
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.goto(`${gw.url}/`);
+    await page.getByRole("figure").first().waitFor();
+    await shoot(page, "overview-phone", scheme);
+    await page.goto(`${gw.url}/ui/logs`);
+    await page.getByRole("table", { name: "Request logs" }).waitFor();
+    await shoot(page, "logs-phone", scheme);
+    await page.context().clearCookies();
+    await page.goto(`${gw.url}/`);
+    await page.getByRole("heading", { name: "Sign in" }).waitFor();
+    await page.setViewportSize({ width: 1280, height: 860 });
+    await shoot(page, "sign-in", scheme);
+    await browser.close();
+  }
+} finally {
+  await gw.close();
+  upstream.stop();
+}
