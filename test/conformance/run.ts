@@ -1,14 +1,15 @@
-/** `bun run mcp-conformance`: the official MCP conformance suite through the gateway, in front of the suite's reference server. */
+/** `bun run mcp-conformance`: the official MCP conformance suite against our conformance server, directly and through the gateway. */
 import { runConformanceSuite, startConformanceSetup } from "./support";
 
 const setup = await startConformanceSetup();
 let failed = 0;
 try {
-  for (const path of ["/mcp/everything", "/mcp"]) {
-    const result = await runConformanceSuite(`${setup.gw.url}${path}`);
-    console.log(`${path}: ${result.passed} passed, ${result.failed} failed`);
+  const targets = { direct: setup.serverUrl, "/mcp/everything": `${setup.gw.url}/mcp/everything`, "/mcp": `${setup.gw.url}/mcp` };
+  for (const [target, url] of Object.entries(targets)) {
+    const result = await runConformanceSuite(url);
+    console.log(`${target}: ${result.passed} passed, ${result.failed} failed`);
     for (const line of result.scenarios) if (line.startsWith("✗") || process.argv.includes("--verbose")) console.log(`  ${line}`);
-    if (path === "/mcp/everything") failed += result.failed;
+    if (target !== "/mcp") failed += result.failed;
   }
 } finally {
   await setup.close();

@@ -1,36 +1,21 @@
 import { join } from "node:path";
 import type { TestGateway } from "../support/gateway";
 import { createMcpClient, startMcpGateway } from "../mcp/support";
+import { startMcpConformanceServer } from "../support/mcp-conformance-server";
 
-const SERVER_PATH = join(import.meta.dir, "everything-server.ts");
 const SUITE_PATH = join(import.meta.dir, "../../node_modules/@modelcontextprotocol/conformance/dist/index.js");
 
-/** The suite's reference server on a free port, and the gateway with it registered as `everything`. */
+/** Our conformance server, and the gateway with it registered as `everything`. */
 export async function startConformanceSetup(): Promise<{ gw: TestGateway; serverUrl: string; close(): Promise<void> }> {
-  const probe = Bun.serve({ port: 0, hostname: "127.0.0.1", fetch: () => new Response() });
-  const port = probe.port!;
-  await probe.stop(true);
-  const server = Bun.spawn([process.execPath, SERVER_PATH], { env: { ...process.env, PORT: String(port) }, stdout: "pipe", stderr: "inherit" });
-  const serverUrl = `http://localhost:${port}/mcp`;
-  const reader = server.stdout.getReader();
-  let output = "";
-  while (!output.includes("MCP endpoint")) {
-    const { value, done } = await reader.read();
-    if (done) throw new Error(`the reference server did not start: ${output}`);
-    output += new TextDecoder().decode(value);
-  }
-  void (async () => {
-    while (!(await reader.read()).done);
-  })();
+  const server = startMcpConformanceServer();
   const gw = await startMcpGateway();
-  await createMcpClient(gw, { name: "everything", connection_type: "http", connection_string: serverUrl, tools_to_execute: ["*"] });
+  await createMcpClient(gw, { name: "everything", connection_type: "http", connection_string: server.url, tools_to_execute: ["*"] });
   return {
     gw,
-    serverUrl,
+    serverUrl: server.url,
     async close() {
       await gw.close();
-      server.kill();
-      await server.exited;
+      await server.stop();
     },
   };
 }

@@ -15,7 +15,7 @@ const userDocuments = async () => ["README.md", ...(await files("docs/**/*.md"))
 const projectText = async () => [...(await userDocuments()), ...(await files("src/**/*.{md,ts}"))];
 
 /** The prose of a Markdown page: what a reader sees as text and links, code left out. */
-const prose = (markdown: string) => markdown.replace(/^```[\s\S]*?^```$/gm, "").replace(/`[^`\n]*`/g, "");
+const prose = (markdown: string) => markdown.replace(/^ *```[\s\S]*?^ *```$/gm, "").replace(/`[^`\n]*`/g, "");
 
 describe("the README and docs/ speak of the project only", () => {
   test("every link is to a file of the repository that exists", async () => {

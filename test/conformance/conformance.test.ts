@@ -1,0 +1,40 @@
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { runConformanceSuite, startConformanceSetup } from "./support";
+
+/** The scenarios that call none of the server's own tools, resources or prompts by name: on `/mcp` those carry a client prefix. */
+const NAME_FREE_SCENARIOS = [
+  "server-initialize",
+  "logging-set-level",
+  "ping",
+  "tools-list",
+  "server-sse-polling",
+  "server-sse-multiple-streams",
+  "resources-list",
+  "prompts-list",
+  "dns-rebinding-protection",
+];
+
+let setup: Awaited<ReturnType<typeof startConformanceSetup>>;
+
+beforeAll(async () => {
+  setup = await startConformanceSetup();
+});
+afterAll(async () => {
+  await setup.close();
+});
+
+describe("the official MCP conformance suite", () => {
+  test("passes every scenario through /mcp/{client} as it does against the server itself", async () => {
+    const direct = await runConformanceSuite(setup.serverUrl);
+    const through = await runConformanceSuite(`${setup.gw.url}/mcp/everything`);
+    expect(direct.failed).toBe(0);
+    expect(through.scenarios).toEqual(direct.scenarios);
+    expect({ passed: through.passed, failed: through.failed }).toEqual({ passed: direct.passed, failed: 0 });
+  }, 60_000);
+
+  test("passes on /mcp every scenario that calls no name of the server's own", async () => {
+    const result = await runConformanceSuite(`${setup.gw.url}/mcp`);
+    const passing = result.scenarios.filter((line) => line.startsWith("✓")).map((line) => line.slice(2, line.indexOf(":")));
+    expect(passing).toEqual(expect.arrayContaining(NAME_FREE_SCENARIOS));
+  }, 60_000);
+});
