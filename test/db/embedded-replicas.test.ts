@@ -1,0 +1,70 @@
+import { afterAll, beforeAll, expect, test } from "bun:test";
+import { createClient } from "@libsql/client";
+import { chat, created, createVirtualKey, openAIProvider } from "../governance/support";
+import { eventually } from "../support/eventually";
+import type { TestGateway } from "../support/gateway";
+import { type MockOpenAI, startMockOpenAI } from "../support/mock-openai";
+import { type ReplicaDeployment, startReplicaNodes, TEST_SYNC_INTERVAL_SECONDS } from "../support/replicas";
+
+let upstream: MockOpenAI;
+let deployment: ReplicaDeployment;
+
+beforeAll(async () => {
+  upstream = startMockOpenAI();
+  deployment = await startReplicaNodes({ enforce_auth_on_inference: true, providers: { openai: openAIProvider(upstream) } }, ["eu", "us"]);
+});
+afterAll(async () => {
+  await deployment?.close();
+  upstream.stop();
+});
+
+/** Another node sees a change within the sync interval plus one change check (1 s), with room for a loaded machine. */
+const PROPAGATION_BOUND_MS = TEST_SYNC_INTERVAL_SECONDS * 1000 + 1000 + 1000;
+
+test("the primary refuses a client without its token: the replicas' token is what lets them in", async () => {
+  const anonymous = createClient({ url: deployment.primary.url });
+  await expect(anonymous.execute("SELECT 1")).rejects.toThrow();
+  anonymous.close();
+});
+
+test("a provider, a virtual key and a routing rule made on one node carry the other node's traffic within the sync interval and one change check", async () => {
+  const [eu, us] = deployment.nodes as [TestGateway, TestGateway];
+  const added = await eu.admin("/api/providers", {
+    method: "POST",
+    json: { provider: "groq", network_config: { base_url: upstream.baseUrl }, keys: [{ id: "groq-eu", value: "sk-groq-made-in-eu", models: ["*"] }] },
+  });
+  expect(added.status).toBe(201);
+  const key = await createVirtualKey(eu, { name: "made-in-eu" });
+  await created(eu, "/api/governance/routing-rules", { name: "to-groq", cel_expression: 'metadata["case"] == "replicas"', targets: [{ provider: "groq", model: "routed-model" }] });
+  const madeAt = performance.now();
+
+  // Read your writes: the node that answered the writes uses them at once.
+  const onEu = await chat(eu, key.value, {}, { "x-gw-metadata-case": "replicas" });
+  expect(onEu.status).toBe(200);
+  await onEu.arrayBuffer();
+  expect(onEu.headers.get("x-gw-provider")).toBe("groq");
+  const listed = (await (await eu.admin("/api/governance/virtual-keys")).json()) as { virtual_keys: Array<{ id: string }> };
+  expect(listed.virtual_keys.map((listedKey) => listedKey.id)).toContain(key.id);
+
+  const routedOnUs = await eventually(
+    async () => {
+      const response = await chat(us, key.value, {}, { "x-gw-metadata-case": "replicas" });
+      await response.arrayBuffer();
+      return { status: response.status, provider: response.headers.get("x-gw-provider") };
+    },
+    (answer) => answer.status === 200 && answer.provider === "groq",
+    PROPAGATION_BOUND_MS * 2,
+  );
+  const tookMs = performance.now() - madeAt;
+  expect(routedOnUs).toEqual({ status: 200, provider: "groq" });
+  expect(upstream.requests.at(-1)!.headers.get("authorization")).toBe("Bearer sk-groq-made-in-eu");
+  expect(upstream.requests.at(-1)!.body.model).toBe("routed-model");
+  expect(tookMs).toBeLessThan(PROPAGATION_BOUND_MS);
+});
+
+test("/health names the node's region and database mode, the primary reachable and the replica's lag", async () => {
+  const [eu] = deployment.nodes as [TestGateway];
+  const health = (await (await fetch(`${eu.url}/health`)).json()) as Record<string, any>;
+  expect(health).toMatchObject({ status: "ok", node: "gateway-eu", region: "eu", database: "ok", database_mode: "embedded_replica", primary_reachable: true });
+  expect(health.replica_lag_ms).toBeLessThan(PROPAGATION_BOUND_MS);
+});
