@@ -22,6 +22,7 @@ export const LIST_FILTERS = [
   "stop_reasons",
   "tool_call_names",
   "cache_hit_types",
+  "regions",
 ] as const;
 export type ListFilter = (typeof LIST_FILTERS)[number];
 

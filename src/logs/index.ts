@@ -60,6 +60,8 @@ export interface RequestLogsOptions {
    * node there may have no disk of its own that outlives it.
    */
   journalDir?: string;
+  /** GATEWAY_REGION of this node, stored on every row. */
+  region?: string;
 }
 
 /**
@@ -191,7 +193,7 @@ export function createRequestLogs(db: Database, options: RequestLogsOptions = {}
   return {
     /** Where queries over the logs run without stalling the main thread (the reader thread on a file). */
     read,
-    recorder: requestLogRecorder({ enqueue }, options.contentLogging ?? (() => true)),
+    recorder: requestLogRecorder({ enqueue }, options.contentLogging ?? (() => true), options.region ?? null),
     routes: logRoutes({ writer: tableWriter, read, queueStatus, clock, exactPercentilesUpTo: options.exactPercentilesUpTo }),
     /** The rows as they are stored, for the live feed (GET /api/ws). */
     liveSource: requestLogSource(read),

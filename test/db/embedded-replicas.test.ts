@@ -68,3 +68,34 @@ test("/health names the node's region and database mode, the primary reachable a
   expect(health).toMatchObject({ status: "ok", node: "gateway-eu", region: "eu", database: "ok", database_mode: "embedded_replica", primary_reachable: true });
   expect(health.replica_lag_ms).toBeLessThan(PROPAGATION_BOUND_MS);
 });
+
+test("request logs written on both nodes are all present on both, each with the region of the node that served it", async () => {
+  const [eu, us] = deployment.nodes as [TestGateway, TestGateway];
+  const key = await createVirtualKey(eu, { name: "logged-in-both-regions" });
+  await eventually(
+    async () => (await chat(us, key.value)).status,
+    (status) => status === 200,
+    PROPAGATION_BOUND_MS * 2,
+  );
+  const perNode = 4;
+  for (const node of [eu, us]) {
+    const answers = await Promise.all(Array.from({ length: perNode }, () => chat(node, key.value)));
+    expect(answers.map((answer) => answer.status)).toEqual(Array(perNode).fill(200));
+  }
+  const logsOn = async (node: TestGateway, query = "") => (await (await node.admin(`/api/logs?virtual_key_ids=${key.id}&limit=100${query}`)).json()) as { total: number; logs: Array<{ region: string }> };
+  // The probe that waited for the key on `us` is logged too.
+  const expected = await eventually(
+    async () => [(await logsOn(eu)).total, (await logsOn(us)).total],
+    ([onEu, onUs]) => onEu === onUs && onEu! >= 2 * perNode + 1,
+    PROPAGATION_BOUND_MS * 3,
+  );
+  expect(expected[0]).toBe(expected[1]!);
+  for (const node of [eu, us]) {
+    const inEu = await logsOn(node, "&regions=eu");
+    const inUs = await logsOn(node, "&regions=us");
+    expect(inEu.total).toBe(perNode);
+    expect(new Set(inEu.logs.map((log) => log.region))).toEqual(new Set(["eu"]));
+    expect(inUs.total).toBe(expected[0]! - perNode);
+    expect(new Set(inUs.logs.map((log) => log.region))).toEqual(new Set(["us"]));
+  }
+});
