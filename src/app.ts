@@ -86,7 +86,7 @@ export async function createGateway({ config: givenConfig, databaseUrl, env = pr
     journalDir: env.GATEWAY_LOG_JOURNAL_DIR || undefined,
     region: env.GATEWAY_REGION || undefined,
   });
-  const governance = await createGovernance({ db: database.db, providers, requireVirtualKey: () => config.enforce_auth_on_inference === true, clock });
+  const governance = await createGovernance({ db: database.db, providers, requireVirtualKey: () => config.enforce_auth_on_inference === true, clock, sharedDatabase: database.mode !== "embedded_file" });
   const mcp = await createMcpGateway({ db: database.db, secrets, snapshots, virtualKeys: governance.virtualKeys, settings: resolveMcpSettings(config), region: env.GATEWAY_REGION || undefined, enforceAuth: () => config.enforce_auth_on_inference === true, inference: () => inference });
   const access = await createAccessControl({ db: database.db, config, env, secrets });
   const telemetry = createTelemetry({ db: database.db, config: config.telemetry, env, logQueue: requestLogs.queueStatus });
