@@ -50,6 +50,20 @@ const migrationsFolder = fileURLToPath(new URL("./migrations", import.meta.url))
 const KNOWN_MIGRATIONS: number = JSON.parse(readFileSync(`${migrationsFolder}/meta/_journal.json`, "utf8")).entries.length;
 const DEFAULT_SYNC_INTERVAL_SECONDS = 1;
 
+const PRIMARY_PROBE_TIMEOUT_MS = 1_000;
+
+/** Whether the libSQL server at `syncUrl` answers HTTP at all (any status: its auth is not the question). */
+async function primaryAnswers(syncUrl: string): Promise<boolean> {
+  const base = syncUrl.replace(/^libsql:\/\//, "https://").replace(/\?.*$/, "");
+  try {
+    const response = await fetch(new URL("/health", base), { signal: AbortSignal.timeout(PRIMARY_PROBE_TIMEOUT_MS) });
+    await response.body?.cancel();
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 export function databaseModeOf(location: DatabaseLocation): DatabaseMode {
   if (!embeddedFilePath(location.url)) return "remote";
   return location.syncUrl ? "embedded_replica" : "embedded_file";
@@ -67,6 +81,12 @@ export async function openDatabase(location: DatabaseLocation | string, authToke
   const replica = { lastSyncAt: undefined as number | undefined, frameNo: undefined as number | undefined, reachable: true };
   const sync = async () => {
     if (mode !== "embedded_replica") return;
+    // A sync with the primary away holds the replica's connection until its handshake times
+    // out, and every statement waits behind it: a plain HTTP request tells first.
+    if (!(await primaryAnswers(syncUrl!))) {
+      replica.reachable = false;
+      throw new Error(`the primary ${syncUrl} does not answer`);
+    }
     try {
       const synced = (await client.sync()) as { frame_no?: number } | undefined;
       replica.lastSyncAt = Date.now();
@@ -98,8 +118,9 @@ export async function openDatabase(location: DatabaseLocation | string, authToke
     mode,
     async ping() {
       try {
-        if (mode === "embedded_replica") await sync();
-        else await client.execute("SELECT 1");
+        // A replica answers from its file; whether the primary does is what its syncs found.
+        await client.execute("SELECT 1");
+        if (mode === "embedded_replica") return replica.reachable;
         return true;
       } catch {
         return false;
