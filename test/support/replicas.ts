@@ -13,7 +13,7 @@ export const TEST_SYNC_INTERVAL_SECONDS = 1;
  * its replica's local file, the primary, the primary's token, the sync interval, and the node's
  * name and region.
  */
-export function replicaNodeVariables(primary: LibsqlServer, replicaFile: string, region: string) {
+export function replicaNodeVariables(primary: Pick<LibsqlServer, "url" | "authToken">, replicaFile: string, region: string) {
   return {
     GATEWAY_DB_URL: `file:${replicaFile}`,
     GATEWAY_DB_SYNC_URL: primary.url,
