@@ -5,6 +5,8 @@ import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { BUSY_TIMEOUT_MS, embeddedFilePath } from "./embedded-file";
 import { FailureStreak } from "./failure-streak";
+import { replicaClient } from "./replica-client";
+import { ReplicaSync } from "./replica-sync";
 import * as schema from "./schema";
 
 export type Database = ReturnType<typeof drizzle<typeof schema>>;
@@ -50,20 +52,6 @@ const migrationsFolder = fileURLToPath(new URL("./migrations", import.meta.url))
 const KNOWN_MIGRATIONS: number = JSON.parse(readFileSync(`${migrationsFolder}/meta/_journal.json`, "utf8")).entries.length;
 const DEFAULT_SYNC_INTERVAL_SECONDS = 1;
 
-const PRIMARY_PROBE_TIMEOUT_MS = 1_000;
-
-/** Whether the libSQL server at `syncUrl` answers HTTP at all (any status: its auth is not the question). */
-async function primaryAnswers(syncUrl: string): Promise<boolean> {
-  const base = syncUrl.replace(/^libsql:\/\//, "https://").replace(/\?.*$/, "");
-  try {
-    const response = await fetch(new URL("/health", base), { signal: AbortSignal.timeout(PRIMARY_PROBE_TIMEOUT_MS) });
-    await response.body?.cancel();
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 export function databaseModeOf(location: DatabaseLocation): DatabaseMode {
   if (!embeddedFilePath(location.url)) return "remote";
   return location.syncUrl ? "embedded_replica" : "embedded_file";
@@ -74,40 +62,24 @@ export async function openDatabase(location: DatabaseLocation | string, authToke
   const { url, syncUrl, syncIntervalSeconds = DEFAULT_SYNC_INTERVAL_SECONDS, ...rest } = typeof location === "string" ? { url: location, authToken } : location;
   const mode = databaseModeOf({ url, syncUrl });
   if (syncUrl && mode !== "embedded_replica") throw new Error(`database: an embedded replica needs a local file as its url (file:<path>), not ${url.replace(/\?.*$/, "")}`);
-  // The client pools connections to a file: `timeout` (busy wait) applies to each of them,
-  // where a PRAGMA would reach only one; libSQL turns foreign keys on for every connection.
-  // A replica's writes go to the primary and are read back from it at once (read your writes).
-  const client = createClient({ url, authToken: rest.authToken, timeout: BUSY_TIMEOUT_MS, ...(syncUrl && { syncUrl }) });
-  const replica = { lastSyncAt: undefined as number | undefined, frameNo: undefined as number | undefined, reachable: true };
-  const sync = async () => {
-    if (mode !== "embedded_replica") return;
-    // A sync with the primary away holds the replica's connection until its handshake times
-    // out, and every statement waits behind it: a plain HTTP request tells first.
-    if (!(await primaryAnswers(syncUrl!))) {
-      replica.reachable = false;
-      throw new Error(`the primary ${syncUrl} does not answer`);
-    }
+  const replica = mode === "embedded_replica" ? new ReplicaSync({ path: embeddedFilePath(url)!, syncUrl: syncUrl!, authToken: rest.authToken }) : undefined;
+  if (replica) {
     try {
-      const synced = (await client.sync()) as { frame_no?: number } | undefined;
-      replica.lastSyncAt = Date.now();
-      replica.frameNo = synced?.frame_no ?? replica.frameNo;
-      replica.reachable = true;
+      await replica.sync();
     } catch (error) {
-      replica.reachable = false;
-      throw error;
-    }
-  };
-  if (mode === "embedded_replica") {
-    try {
-      await sync();
-    } catch (error) {
+      replica.close();
       throw new Error(`database: the embedded replica ${url} could not sync from its primary ${syncUrl}: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
     }
   }
+  // The client pools connections to a file: `timeout` (busy wait) applies to each of them,
+  // where a PRAGMA would reach only one; libSQL turns foreign keys on for every connection.
+  // A replica reads its file and writes to the primary, then syncs (read your writes).
+  const client = replica
+    ? replicaClient(createClient({ url, timeout: BUSY_TIMEOUT_MS }), createClient({ url: syncUrl!, authToken: rest.authToken }), () => replica.sync())
+    : createClient({ url, authToken: rest.authToken, timeout: BUSY_TIMEOUT_MS });
   // Synced by a timer of ours rather than the client's, so that /health can tell the lag.
   const syncFailures = new FailureStreak(`syncing the embedded replica from ${syncUrl}`);
-  const syncTimer =
-    mode === "embedded_replica" ? setInterval(() => void sync().then(() => syncFailures.succeeded(), (error) => syncFailures.failed(error)), syncIntervalSeconds * 1000) : undefined;
+  const syncTimer = replica ? setInterval(() => void replica.sync().then(() => syncFailures.succeeded(), (error) => syncFailures.failed(error)), syncIntervalSeconds * 1000) : undefined;
   syncTimer?.unref?.();
   // WAL is a property of the file: log writes and dashboard reads proceed together.
   if (mode === "embedded_file") await client.execute("PRAGMA journal_mode = WAL");
@@ -120,7 +92,7 @@ export async function openDatabase(location: DatabaseLocation | string, authToke
       try {
         // A replica answers from its file; whether the primary does is what its syncs found.
         await client.execute("SELECT 1");
-        if (mode === "embedded_replica") return replica.reachable;
+        if (replica) return replica.reachable;
         return true;
       } catch {
         return false;
@@ -135,13 +107,12 @@ export async function openDatabase(location: DatabaseLocation | string, authToke
         return /no such table/i.test(String(error)) ? "not_migrated" : "unreachable";
       }
     },
-    sync,
+    sync: async () => replica?.sync(),
     replicaStatus: () =>
-      mode === "embedded_replica"
-        ? { primaryReachable: replica.reachable, lagMs: replica.lastSyncAt === undefined ? undefined : Date.now() - replica.lastSyncAt, frameNo: replica.frameNo }
-        : undefined,
+      replica && { primaryReachable: replica.reachable, lagMs: replica.lastSyncAt === undefined ? undefined : Date.now() - replica.lastSyncAt, frameNo: replica.frameNo },
     close() {
       clearInterval(syncTimer);
+      replica?.close();
       client.close();
     },
   };

@@ -3,6 +3,8 @@ import { createClient } from "@libsql/client";
 import { chat, created, createVirtualKey, openAIProvider } from "../governance/support";
 import { eventually } from "../support/eventually";
 import type { TestGateway } from "../support/gateway";
+import { type JobBody, pollJob, submittedJob } from "../support/async-jobs";
+import { startWebhookReceiver } from "../support/webhook-receiver";
 import { type MockOpenAI, startMockOpenAI } from "../support/mock-openai";
 import { type ReplicaDeployment, startReplicaNodes, TEST_SYNC_INTERVAL_SECONDS } from "../support/replicas";
 
@@ -97,5 +99,37 @@ test("request logs written on both nodes are all present on both, each with the 
     expect(new Set(inEu.logs.map((log) => log.region))).toEqual(new Set(["eu"]));
     expect(inUs.total).toBe(expected[0]! - perNode);
     expect(new Set(inUs.logs.map((log) => log.region))).toEqual(new Set(["us"]));
+  }
+});
+
+test("an async job submitted on one node is completed, its webhook delivered once, and its result read on the other node", async () => {
+  const [eu, us] = deployment.nodes as [TestGateway, TestGateway];
+  const receiver = startWebhookReceiver();
+  try {
+    const created = await eu.admin("/api/webhooks", { method: "POST", json: { name: "jobs", url: `${receiver.url}/jobs`, allow_private_network: true } });
+    const { secret } = (await created.json()) as { secret: string };
+    receiver.secrets.set("/jobs", secret);
+    // The endpoint reaches the other node too before the job starts, so either may deliver.
+    await eventually(
+      async () => ((await (await us.admin("/api/webhooks")).json()) as { endpoints?: unknown[]; data?: unknown[] }),
+      (list) => JSON.stringify(list).includes(receiver.url),
+      PROPAGATION_BOUND_MS * 2,
+    );
+    const key = await createVirtualKey(eu, { name: "submits-jobs" });
+    const job = await submittedJob(eu, "chat/completions", { model: "openai/gpt-4o-mini", messages: [{ role: "user", content: "done in one region" }] }, { "x-gw-vk": key.value });
+    const [delivery] = await receiver.arrivals(1);
+    expect(delivery!.payload.data.job_id).toBe(job.id);
+    const onUs = await eventually(
+      async () => (await pollJob(us, "chat/completions", job.id, { "x-gw-vk": key.value })).json() as Promise<JobBody>,
+      (body) => body.status === "completed",
+      PROPAGATION_BOUND_MS * 2,
+    );
+    expect(JSON.stringify(onUs.result)).toContain("done in one region");
+    // Every node's lease-holding worker saw the job: still one delivery, never a second run.
+    await Bun.sleep(PROPAGATION_BOUND_MS);
+    expect(receiver.received.length).toBe(1);
+    expect(receiver.rejected).toEqual([]);
+  } finally {
+    receiver.stop();
   }
 });
