@@ -91,7 +91,8 @@ test("logs recorded before the hourly table existed are counted once the gateway
   // reached models of provider keys (0004), no latency histogram (0005), no stored responses
   // (0006, 0007), no background responses (0008), no actor signals (0009), no provider object
   // keys (0010), no MCP log change counter (0011), no gateway-kept conversations (0012), no held
-  // video charges (0013, with their polls: 0014), and none of these migrations recorded.
+  // video charges (0013, with their polls: 0014), no regions on log rows nor claimed quota (0015),
+  // and none of these migrations recorded.
   await undoMigrationsFrom(gw.databaseUrl, "0002_logs_hourly", [
     "DROP TRIGGER request_log_hours_delete",
     "DROP TABLE request_log_hours",
@@ -109,6 +110,9 @@ test("logs recorded before the hourly table existed are counted once the gateway
     "DROP TABLE conversation_items",
     "DROP TABLE conversations",
     "DROP TABLE governance_video_charges",
+    "DROP TABLE governance_quota",
+    "ALTER TABLE request_logs DROP COLUMN region",
+    "ALTER TABLE mcp_tool_logs DROP COLUMN region",
   ]);
   const upgraded = await gw.restart();
   try {

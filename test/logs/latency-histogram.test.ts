@@ -123,7 +123,7 @@ test("logs recorded before the latency histogram existed are in it once the gate
   const facts = generateFacts(400, anchor, 4);
   await recordFacts(gw.databaseUrl, facts);
   await gw.stop();
-  await undoMigrationsFrom(gw.databaseUrl, "0005_logs_latency_histogram", ["DROP TRIGGER request_log_latencies_delete", "DROP TABLE request_log_latencies", "DROP TABLE stored_responses", "DROP TABLE background_responses", "DROP TABLE actor_signals", "DROP TABLE provider_object_keys", "DROP INDEX mcp_tool_logs_change_idx", "ALTER TABLE mcp_tool_logs DROP COLUMN change_seq", "DROP TABLE conversation_items", "DROP TABLE conversations", "DROP TABLE governance_video_charges"]);
+  await undoMigrationsFrom(gw.databaseUrl, "0005_logs_latency_histogram", ["DROP TRIGGER request_log_latencies_delete", "DROP TABLE request_log_latencies", "DROP TABLE stored_responses", "DROP TABLE background_responses", "DROP TABLE actor_signals", "DROP TABLE provider_object_keys", "DROP INDEX mcp_tool_logs_change_idx", "ALTER TABLE mcp_tool_logs DROP COLUMN change_seq", "DROP TABLE conversation_items", "DROP TABLE conversations", "DROP TABLE governance_video_charges", "DROP TABLE governance_quota", "ALTER TABLE request_logs DROP COLUMN region", "ALTER TABLE mcp_tool_logs DROP COLUMN region"]);
   const upgraded = await gw.restart();
   const stats = await statsFromHistogram(upgraded.databaseUrl);
   try {
