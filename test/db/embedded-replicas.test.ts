@@ -1,12 +1,15 @@
 import { afterAll, beforeAll, expect, test } from "bun:test";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { createClient } from "@libsql/client";
 import { chat, created, createVirtualKey, openAIProvider } from "../governance/support";
-import { eventually } from "../support/eventually";
-import type { TestGateway } from "../support/gateway";
 import { type JobBody, pollJob, submittedJob } from "../support/async-jobs";
-import { startWebhookReceiver } from "../support/webhook-receiver";
+import { eventually } from "../support/eventually";
+import { startGateway, type TestGateway } from "../support/gateway";
 import { type MockOpenAI, startMockOpenAI } from "../support/mock-openai";
 import { type ReplicaDeployment, startReplicaNodes, TEST_SYNC_INTERVAL_SECONDS } from "../support/replicas";
+import { startWebhookReceiver } from "../support/webhook-receiver";
 
 let upstream: MockOpenAI;
 let deployment: ReplicaDeployment;
@@ -131,5 +134,17 @@ test("an async job submitted on one node is completed, its webhook delivered onc
     expect(receiver.rejected).toEqual([]);
   } finally {
     receiver.stop();
+  }
+});
+
+test("a replica that cannot be one says so at start: a sync URL beside a database that is no local file, or a primary that refuses the token", async () => {
+  await expect(startGateway({ database: { sync_url: deployment.primary.url } }, { databaseUrl: deployment.primary.url })).rejects.toThrow(/embedded replica needs a local file/);
+  const dir = mkdtempSync(join(tmpdir(), "replica-refused-"));
+  try {
+    await expect(startGateway({ database: { sync_url: deployment.primary.url, auth_token: "not-a-token" } }, { databaseUrl: `file:${join(dir, "replica.db")}`, dir })).rejects.toThrow(
+      /could not sync from its primary/,
+    );
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
   }
 });
