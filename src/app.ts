@@ -80,7 +80,8 @@ const INFERENCE_ROOTS = ["/v1/", ...MOUNT_ROOTS.map((root) => `${root}/`)];
 export async function createGateway({ config: givenConfig, databaseUrl, env = process.env, clock, resolveHost, actorClock = systemClock, actorLease, actorMachines }: GatewayOptions) {
   // The gateway's own copy: PUT /api/config changes it while it runs.
   const config = structuredClone(givenConfig);
-  const database = await openDatabase(databaseUrl, config.database?.auth_token);
+  const databaseLocation = { url: databaseUrl, authToken: config.database?.auth_token, syncUrl: config.database?.sync_url, syncIntervalSeconds: config.database?.sync_interval_seconds };
+  const database = await openDatabase(databaseLocation);
   const secrets = await secretBoxFor(database.db, env.GATEWAY_ENCRYPTION_KEY);
   // Every durable actor's writes: one group commit, one lease, one retry count.
   const inspector = stately(env.GATEWAY_INSPECT_URL || config.inspect?.websocket_url);
@@ -108,14 +109,15 @@ export async function createGateway({ config: givenConfig, databaseUrl, env = pr
   // Before anything reads the settings: what PUT /api/config changed applies from the start.
   const runtimeSettings = await createRuntimeSettings(database.db, config, () => (exposure && needsAChoice(exposure, false) ? openingRefusal(exposure.host) : undefined));
   const requestLogs = createRequestLogs(database.db, {
-    threads: { url: databaseUrl, authToken: config.database?.auth_token },
+    threads: { url: databaseUrl, authToken: config.database?.auth_token, syncUrl: databaseLocation.syncUrl },
     contentLogging: () => config.logs_store?.content_logging ?? true,
     refusedRequests: () => config.logs_store?.refused_requests ?? DEFAULT_REFUSED_REQUEST_LOGGING,
     retentionDays: () => config.logs_store?.retention_days,
     journalDir: env.GATEWAY_LOG_JOURNAL_DIR || undefined,
+    region: env.GATEWAY_REGION || undefined,
   });
-  const governance = await createGovernance({ db: database.db, providers, requireVirtualKey: () => config.enforce_auth_on_inference === true, clock });
-  const mcp = await createMcpGateway({ db: database.db, secrets, snapshots, virtualKeys: governance.virtualKeys, settings: resolveMcpSettings(config), enforceAuth: () => config.enforce_auth_on_inference === true, inference: () => inference, readEnv: readLiveEnv, outbound });
+  const governance = await createGovernance({ db: database.db, providers, requireVirtualKey: () => config.enforce_auth_on_inference === true, clock, sharedDatabase: database.mode !== "embedded_file" });
+  const mcp = await createMcpGateway({ db: database.db, secrets, snapshots, virtualKeys: governance.virtualKeys, settings: resolveMcpSettings(config), region: env.GATEWAY_REGION || undefined, enforceAuth: () => config.enforce_auth_on_inference === true, inference: () => inference, readEnv: readLiveEnv, outbound });
   const access = await createAccessControl({ db: database.db, config, env, secrets, envReferences });
   const telemetry = createTelemetry({ db: database.db, config: config.telemetry, env, logQueue: requestLogs.queueStatus });
   const responseCache = createResponseCache(database.db, () => inference);
@@ -229,7 +231,17 @@ export async function createGateway({ config: givenConfig, databaseUrl, env = pr
     .use(servedRequestsNeverIdle)
     .use(access.guard)
     .use(plugins.transport)
-    .use(systemRoutes({ pingDatabase: database.ping, databaseSchema: database.schemaState, draining: () => draining }))
+    .use(
+      systemRoutes({
+        pingDatabase: database.ping,
+        databaseSchema: database.schemaState,
+        draining: () => draining,
+        node: snapshots.lease.owner,
+        region: env.GATEWAY_REGION || undefined,
+        databaseMode: database.mode,
+        replicaStatus: database.replicaStatus,
+      }),
+    )
     .use(telemetry.routes)
     .use(openApiRoutes((): AnyElysia => app))
     .use(access.routes)

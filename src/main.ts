@@ -16,6 +16,7 @@ const { values: args } = parseArgs({
 async function main() {
   const config = await loadConfig(args.config ?? process.env.GATEWAY_CONFIG);
   const databaseUrl = process.env.GATEWAY_DB_URL ?? config.database?.url ?? DEFAULT_DATABASE;
+  config.database = { ...config.database, ...databaseVariables() };
   if (databaseUrl === DEFAULT_DATABASE) mkdirSync("./data", { recursive: true });
   const port = Number(args.port ?? process.env.PORT ?? config.server?.port ?? 8080);
   const host = args.host ?? process.env.HOST ?? config.server?.host ?? "127.0.0.1";
@@ -47,6 +48,18 @@ async function main() {
         .then(() => process.exit(0));
     });
   }
+}
+
+/** The database's variables that are set, as config.json's `database` fields they win over. */
+function databaseVariables() {
+  const { GATEWAY_DB_AUTH_TOKEN, GATEWAY_DB_SYNC_URL, GATEWAY_DB_SYNC_INTERVAL } = process.env;
+  const interval = GATEWAY_DB_SYNC_INTERVAL ? Number(GATEWAY_DB_SYNC_INTERVAL) : undefined;
+  if (interval !== undefined && !(interval > 0)) throw new ConfigError(`GATEWAY_DB_SYNC_INTERVAL must be a number of seconds above 0, not '${GATEWAY_DB_SYNC_INTERVAL}'`);
+  return {
+    ...(GATEWAY_DB_AUTH_TOKEN && { auth_token: GATEWAY_DB_AUTH_TOKEN }),
+    ...(GATEWAY_DB_SYNC_URL && { sync_url: GATEWAY_DB_SYNC_URL }),
+    ...(interval !== undefined && { sync_interval_seconds: interval }),
+  };
 }
 
 /** Resolves after `ms`, or at once when `cut` aborts. */

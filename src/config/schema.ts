@@ -47,7 +47,16 @@ export const GatewayConfig = t.Object(
       t.Object(
         {
           url: t.Optional(t.String({ description: "libSQL URL: `file:./data/gateway.db` (the default), or a libSQL server (`libsql://…`, `http://…`). GATEWAY_DB_URL wins." })),
-          auth_token: t.Optional(t.String({ description: "The libSQL server's token." })),
+          auth_token: t.Optional(t.String({ description: "The libSQL server's token (of the primary, for an embedded replica). GATEWAY_DB_AUTH_TOKEN wins." })),
+          sync_url: t.Optional(
+            t.String({
+              description:
+                "The primary (`libsql://…`, `http(s)://…`) that `url`, then a local `file:` path, is an embedded replica of: reads are local, writes go to the primary. GATEWAY_DB_SYNC_URL wins.",
+            }),
+          ),
+          sync_interval_seconds: t.Optional(
+            t.Number({ exclusiveMinimum: 0, description: "Seconds between an embedded replica's syncs from its primary (default 1). GATEWAY_DB_SYNC_INTERVAL wins." }),
+          ),
         },
         { description: "Where everything is stored." },
       ),

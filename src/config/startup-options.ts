@@ -13,6 +13,12 @@ export const EnvironmentVariables = t.Object({
   HOST: t.Optional(t.String({ description: "Listening address (default 127.0.0.1; the Docker image sets 0.0.0.0); wins over `server.host`." })),
   GATEWAY_CONFIG: t.Optional(t.String({ description: "Path of config.json." })),
   GATEWAY_DB_URL: t.Optional(t.String({ description: "libSQL URL (default `file:./data/gateway.db`): a file, or a libSQL server (`libsql://…`, `http://…`); wins over `database.url`." })),
+  GATEWAY_DB_AUTH_TOKEN: t.Optional(t.String({ description: "The libSQL server's token (the primary's, for an embedded replica); wins over `database.auth_token`." })),
+  GATEWAY_DB_SYNC_URL: t.Optional(
+    t.String({ description: "The primary an embedded replica syncs from (`libsql://…`, `http(s)://…`), with GATEWAY_DB_URL a local `file:` path; wins over `database.sync_url`." }),
+  ),
+  GATEWAY_DB_SYNC_INTERVAL: t.Optional(t.String({ description: "Seconds between an embedded replica's syncs (default 1); wins over `database.sync_interval_seconds`." })),
+  GATEWAY_REGION: t.Optional(t.String({ description: "This node's region, stored on every request-log and MCP log row and reported by /health." })),
   GATEWAY_ENCRYPTION_KEY: t.Optional(
     t.String({ description: "Key for secrets at rest (provider keys, webhook secrets). Without it a random key is generated once and kept in the database: set it to keep the two apart." }),
   ),

@@ -10,11 +10,17 @@ const UNAVAILABLE_CODE = /^(ECONNREFUSED|ECONNRESET|ETIMEDOUT|EHOSTUNREACH|ENETU
 /** SQLite codes about the database rather than a statement's values: its state, its memory, its file. */
 const STATE_CODE = /^SQLITE_(BUSY|LOCKED|FULL|IOERR|CANTOPEN|READONLY|NOMEM|INTERRUPT|ABORT|PROTOCOL|CORRUPT|NOTADB|PERM|AUTH|NOLFS)/;
 
+/**
+ * An embedded replica's primary out of reach: the driver reports a write it could not hand to the
+ * primary, or a sync it could not start, in the message of a plain Error without a code.
+ */
+const REPLICA_PRIMARY_AWAY = /^(WriteDelegation\(status: (Unavailable|DeadlineExceeded|Cancelled|Unknown, message: "(connection|error trying to connect|transport))|Replication\((PrimaryHandshakeTimeout|Client\(|.*connect))/;
+
 /** A request of the libSQL server protocol (hrana over HTTP); batches fail with fetch's own error, unwrapped. */
 const SERVER_PROTOCOL_PATH = /\/v\d+\/(pipeline|cursor)$/;
 
 const isDatabaseError = (error: Error) =>
-  error instanceof DrizzleQueryError || error instanceof LibsqlError || SERVER_PROTOCOL_PATH.test(String((error as { path?: unknown }).path ?? ""));
+  error instanceof DrizzleQueryError || error instanceof LibsqlError || SERVER_PROTOCOL_PATH.test(String((error as { path?: unknown }).path ?? "")) || REPLICA_PRIMARY_AWAY.test(error.message);
 
 /** The links of an error's cause chain from its first database error down; none when no database error is in it. */
 export function* databaseErrorChain(error: unknown): Generator<Error> {
@@ -28,7 +34,7 @@ export function* databaseErrorChain(error: unknown): Generator<Error> {
 /** Whether `error` is a database query failing because the database is out of reach or busy: worth a 503 and a later retry, not a 500. */
 export function databaseUnavailable(error: unknown): boolean {
   for (const link of databaseErrorChain(error)) {
-    if (UNAVAILABLE_CODE.test(String((link as { code?: unknown }).code ?? ""))) return true;
+    if (UNAVAILABLE_CODE.test(String((link as { code?: unknown }).code ?? "")) || REPLICA_PRIMARY_AWAY.test(link.message)) return true;
   }
   return false;
 }

@@ -8,7 +8,8 @@ import { allowedKeyIdsOf, assertPinnedKeyAllowed, assertTargetsAllowed, forbidde
 import { authenticateCaller, type Caller, callerIdentity } from "./caller";
 import type { AppliedLimit } from "./limits/applied-limits";
 import { organizationLimits, providerConfigLimits } from "./limits/caller-limits";
-import { admitWithinLimits, chargeLimits, highestUsePercent } from "./limits/enforce-limits";
+import { admitWithinLimits, chargeLimits, exceeded, highestUsePercent } from "./limits/enforce-limits";
+import { QuotaExhausted, type QuotaSlices } from "./limits/quota-slices";
 import { estimateUsage } from "./limits/estimate-usage";
 import type { UsageCounters } from "./limits/usage-counters";
 import type { VideoCharges } from "./limits/video-charges";
@@ -30,6 +31,8 @@ export interface AdmissionDeps {
   /** `enforce_auth_on_inference`. */
   requireVirtualKey: () => boolean;
   videoCharges: VideoCharges;
+  /** On a database several nodes share: the slices of each limit this node serves from. */
+  slices?: QuotaSlices;
 }
 
 /** What settle needs to charge an admitted request. */
@@ -95,7 +98,9 @@ export function governanceHook(deps: AdmissionDeps): InferenceHooks {
   const charge = (entry: Admitted, context: RequestContext, outcome: InferenceOutcome, usage: Usage | undefined, cost: number | undefined) => {
     const provider = outcome.answered?.target.provider ?? context.targets[0]?.provider;
     const limits = [...entry.organizationLimits, ...(provider ? providerConfigLimits(entry.caller, provider) : [])];
-    chargeLimits(counters, limits, { cost: cost ?? 0, tokens: usage?.total_tokens ?? 0 });
+    const spent = { cost: cost ?? 0, tokens: usage?.total_tokens ?? 0 };
+    chargeLimits(counters, limits, spent);
+    deps.slices?.spend(limits, spent);
     return limits;
   };
 
@@ -130,8 +135,19 @@ export function governanceHook(deps: AdmissionDeps): InferenceHooks {
       if (!caller) return;
       assertTargetsAllowed(caller, selection.targets);
       assertPinnedKeyAllowed(caller, context.headers.get("x-gw-api-key-id"), providers);
-      admitWithinLimits(counters, [...limits, ...providerConfigLimits(caller, selection.targets[0]!.provider)], deps.clock(), spends(context.operation));
-      admitted.set(context, { caller, organizationLimits: limits });
+      const held = [...limits, ...providerConfigLimits(caller, selection.targets[0]!.provider)];
+      const spending = spends(context.operation);
+      const admitHere = () => {
+        admitWithinLimits(counters, held, deps.clock(), spending);
+        admitted.set(context, { caller, organizationLimits: limits });
+      };
+      // Served from this node's slices when they have room; a claim from the database otherwise.
+      const claiming = deps.slices?.admit(held, spending);
+      if (!claiming) return admitHere();
+      return claiming.then(admitHere, (error) => {
+        if (!(error instanceof QuotaExhausted)) throw error;
+        throw exceeded(error.limit, { ...counters.read(error.limit), resetsAt: error.resetsAt }, deps.clock());
+      });
     },
     settle(context, outcome) {
       const entry = admitted.get(context);

@@ -12,6 +12,7 @@ import { mayUse } from "./access-policy";
 import { governanceHook } from "./admission";
 import { authenticateCaller } from "./caller";
 import { type ReadVideo, readUnreadVideos } from "./limits/unread-videos";
+import { QuotaSlices } from "./limits/quota-slices";
 import { UsageCounters } from "./limits/usage-counters";
 import { VideoCharges } from "./limits/video-charges";
 import { PriceBook } from "./pricing/price-book";
@@ -36,6 +37,8 @@ export interface GovernanceOptions {
   flushIntervalMs?: number;
   /** How often the entities are checked for changes another node made. */
   reloadIntervalMs?: number;
+  /** Whether other nodes share the database: limits are then served from slices claimed from it. */
+  sharedDatabase?: boolean;
 }
 
 /**
@@ -44,12 +47,13 @@ export interface GovernanceOptions {
  * /api/governance/*, and `close()` writes the usage counters still in memory. The stores it
  * returns let other areas (A2A agent grants) authenticate virtual keys the same way.
  */
-export async function createGovernance({ db, providers, requireVirtualKey, clock = Date.now, flushIntervalMs = 1_000, reloadIntervalMs }: GovernanceOptions) {
+export async function createGovernance({ db, providers, requireVirtualKey, clock = Date.now, flushIntervalMs = 1_000, reloadIntervalMs, sharedDatabase = false }: GovernanceOptions) {
   const organization = new Organization(db);
   const virtualKeys = new VirtualKeyStore(db, organization, providers);
   const rules = new RoutingRuleStore(db, { providers, organization, virtualKeys });
   const overrides = new PricingOverrideStore(db, { providers, virtualKeys });
   const counters = new UsageCounters(db, clock);
+  const slices = sharedDatabase ? new QuotaSlices(db, clock) : undefined;
   const loadEntities = async () => {
     await organization.load();
     await virtualKeys.load();
@@ -66,6 +70,7 @@ export async function createGovernance({ db, providers, requireVirtualKey, clock
   await loadEntities();
   await counters.load();
   counters.startFlushing(flushIntervalMs);
+  slices?.startReturning(flushIntervalMs);
   const prices = new PriceBook(overrides, providers);
 
   const routes = new Elysia({ name: "governance-routes" })
@@ -82,7 +87,7 @@ export async function createGovernance({ db, providers, requireVirtualKey, clock
   const videoCharges = new VideoCharges(db, counters, clock);
 
   return {
-    hook: governanceHook({ providers, virtualKeys, organization, rules, counters, prices, clock, requireVirtualKey, videoCharges }),
+    hook: governanceHook({ providers, virtualKeys, organization, rules, counters, prices, clock, requireVirtualKey, videoCharges, slices }),
     price: ({ target, keyId, usage, units, context }: PricedReply) =>
       prices.costOf(
         { provider: target.provider, model: target.model, variant: priceVariant(context.operation, context.body, units), requestType: REQUEST_TYPE[context.operation], keyId, virtualKeyId: context.caller?.virtualKeyId },
@@ -97,6 +102,7 @@ export async function createGovernance({ db, providers, requireVirtualKey, clock
     readUnreadVideos: (read: ReadVideo, actorClock: Clock) => readUnreadVideos(videoCharges, read, actorClock),
     async close() {
       await watched.stop();
+      await slices?.close().catch((error) => console.error("governance: unused quota could not be given back", error));
       await counters.close();
     },
     // What other areas check virtual keys with (agent grants, MCP configs): they read, governance writes.

@@ -22,6 +22,7 @@ const LIST_COLUMNS: Record<Exclude<ListFilter, JsonListFilter>, AnySQLiteColumn>
   routing_engine_used: requestLogs.routingEngine,
   stop_reasons: requestLogs.stopReason,
   cache_hit_types: requestLogs.cacheHitType,
+  regions: requestLogs.region,
 };
 
 // tool_call_names, guardrails and metadata are JSON columns; json_each reads them without path quoting.

@@ -24,6 +24,7 @@ export const LIST_FILTERS = [
   "cache_hit_types",
   "guardrails",
   "guardrail_actions",
+  "regions",
 ] as const;
 export type ListFilter = (typeof LIST_FILTERS)[number];
 

@@ -64,6 +64,8 @@ export interface RequestLogsOptions {
    * node there may have no disk of its own that outlives it.
    */
   journalDir?: string;
+  /** GATEWAY_REGION of this node, stored on every row. */
+  region?: string;
 }
 
 /**
@@ -195,10 +197,10 @@ export function createRequestLogs(db: Database, options: RequestLogsOptions = {}
   return {
     /** Where queries over the logs run without stalling the main thread (the reader thread on a file). */
     read,
-    recorder: requestLogRecorder({ enqueue }, options.contentLogging ?? (() => true), options.refusedRequests),
+    recorder: requestLogRecorder({ enqueue }, options.contentLogging ?? (() => true), options.refusedRequests, options.region ?? null),
     /** A request refused before its body was read, logged as `logs_store.refused_requests` says. */
     recordRefusal(headers: Headers, error: GatewayError) {
-      if ((options.refusedRequests?.() ?? DEFAULT_REFUSED_REQUEST_LOGGING) !== "off") enqueue(refusedBeforeBodyRow(headers, error));
+      if ((options.refusedRequests?.() ?? DEFAULT_REFUSED_REQUEST_LOGGING) !== "off") enqueue(refusedBeforeBodyRow(headers, error, options.region ?? null));
     },
     routes: logRoutes({ writer: tableWriter, read, queueStatus, clock, exactPercentilesUpTo: options.exactPercentilesUpTo }),
     /** The rows as they are stored, for the live feed (GET /api/ws). */

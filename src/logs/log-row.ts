@@ -51,7 +51,8 @@ function tokenColumns(outcome: InferenceOutcome) {
 }
 
 /** The log row of a settled request; tool call names are kept whether or not content is logged. */
-export function logRowFromSettled(context: RequestContext, outcome: InferenceOutcome, contentLogging: boolean): NewRequestLogRow {
+/** `region`: GATEWAY_REGION of this node, null when it names none. */
+export function logRowFromSettled(context: RequestContext, outcome: InferenceOutcome, contentLogging: boolean, region: string | null = null): NewRequestLogRow {
   const target = attributedTarget(context, outcome);
   const failed = outcome.error !== undefined || outcome.status >= 400;
   return {
@@ -81,6 +82,7 @@ export function logRowFromSettled(context: RequestContext, outcome: InferenceOut
     timeToFirstTokenMs: outcome.summary.timeToFirstTokenMs ?? null,
     stream: context.stream,
     sessionId: context.sessionId ?? null,
+    region,
     metadata: context.metadata,
     attempts: outcome.attempts,
     ...contentColumns(context, outcome, contentLogging),

@@ -22,7 +22,7 @@ export const isRefusedCaller = (status: number) => status === 401;
  * The row of a request refused before its body was read (its virtual key is in a header): what
  * it asked for was never read, so the row names no provider or model, and its kind is `request`.
  */
-export function refusedBeforeBodyRow(headers: Headers, error: GatewayError): NewRequestLogRow {
+export function refusedBeforeBodyRow(headers: Headers, error: GatewayError, region: string | null): NewRequestLogRow {
   return {
     id: Bun.randomUUIDv7(),
     timestamp: new Date(),
@@ -46,5 +46,6 @@ export function refusedBeforeBodyRow(headers: Headers, error: GatewayError): New
     attempts: [],
     requestContent: null,
     responseContent: null,
+    region,
   };
 }

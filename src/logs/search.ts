@@ -94,6 +94,7 @@ export function logView(row: LogSummaryRow & Partial<Pick<RequestLogRow, "reques
     time_to_first_token: row.timeToFirstTokenMs,
     stream: row.stream,
     session_id: row.sessionId,
+    region: row.region,
     metadata: row.metadata,
     attempts: row.attempts,
   };

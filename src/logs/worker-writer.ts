@@ -12,6 +12,8 @@ import type { WriteRequest, WriterOpen } from "./write-worker";
 export interface WriterDatabase {
   url: string;
   authToken?: string;
+  /** An embedded replica's primary: the thread writes through to it, the replica receives the rows at its next sync. */
+  syncUrl?: string;
 }
 
 /** Writes to the log table through the writer thread (write-worker.ts), in the order they are asked for. */

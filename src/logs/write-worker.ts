@@ -12,16 +12,17 @@ import { rowsOfBatchText } from "./encoded-rows";
 import type { TableWrites, WriterStatements } from "./table-writes";
 import { serveChannel } from "./worker-channel";
 
-export type WriterOpen = { url: string; authToken?: string; statements: WriterStatements };
+export type WriterOpen = { url: string; authToken?: string; syncUrl?: string; statements: WriterStatements };
 export type WriteRequest =
   /** `rows`: the batch's text (`batchText`). */
   | { write: "insert"; rows: string; indexContent: boolean }
   | { write: "deleteIds"; ids: string[] }
   | { write: "deleteOlderThan"; cutoffMs: number; limit: number };
 
-async function writerFor({ url, authToken, statements }: WriterOpen) {
-  const path = embeddedFilePath(url);
-  const writes = path ? embeddedWriter(path, statements) : await clientWriterFor(url, authToken);
+async function writerFor({ url, authToken, syncUrl, statements }: WriterOpen) {
+  // An embedded replica's file takes no writes of its own: they go to its primary.
+  const path = syncUrl ? undefined : embeddedFilePath(url);
+  const writes = path ? embeddedWriter(path, statements) : await clientWriterFor(syncUrl ?? url, authToken);
   return (request: WriteRequest) => {
     switch (request.write) {
       case "insert":

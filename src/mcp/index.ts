@@ -42,6 +42,8 @@ export interface McpGatewayOptions {
   enforceAuth: () => boolean;
   /** Whether tool arguments and results are logged (default true). */
   contentLogging?: () => boolean;
+  /** GATEWAY_REGION of this node, stored on every tool-call log row. */
+  region?: string;
   /** The inference pipeline, for agent mode's follow-up requests. */
   inference: () => Inference;
   clock?: Clock;
@@ -64,7 +66,7 @@ export async function createMcpGateway(options: McpGatewayOptions) {
   const credentials = new PerUserCredentialStore(db, secrets);
   const flows = new PerUserHeaderFlowStore(db, options.snapshots, settings.flowTtlMs, options.clock ?? systemClock, verifyAgainstUpstream(registry, settings.toolTimeoutMs, reach));
   const perUser = new PerUserHeaderResolver(credentials, flows, settings.publicBaseUrl);
-  const executor = new ToolExecutor(registry, perUser, new McpLogWriter(db, options.contentLogging ?? (() => true)), { timeoutMs: settings.toolTimeoutMs, maxTimeoutMs: settings.toolMaxTimeoutMs }, reach);
+  const executor = new ToolExecutor(registry, perUser, new McpLogWriter(db, options.contentLogging ?? (() => true), options.region ?? null), { timeoutMs: settings.toolTimeoutMs, maxTimeoutMs: settings.toolMaxTimeoutMs }, reach);
   const watched = reloadOnChange(db, [mcpClients], () => registry.load());
   await registry.load();
   await flows.resume();

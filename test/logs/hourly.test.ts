@@ -93,7 +93,8 @@ test("logs recorded before the hourly table existed are counted once the gateway
   // keys (0010), no MCP log change counter (0011), no gateway-kept conversations (0012), no held
   // video charges (0013, with their polls: 0014), no MCP log notifications (0015), no actor
   // lifecycle records and webhook endpoint lifecycles (0016), no reach of private addresses (0017),
-  // no guardrails (0018), and none of these migrations recorded.
+  // no guardrails (0018), no regions on log rows nor claimed quota (0019), and none of these
+  // migrations recorded.
   await undoMigrationsFrom(gw.databaseUrl, "0002_logs_hourly", [
     "DROP TRIGGER request_log_hours_delete",
     "DROP TABLE request_log_hours",
@@ -127,6 +128,9 @@ test("logs recorded before the hourly table existed are counted once the gateway
     "ALTER TABLE a2a_agents DROP COLUMN private_network_allowed",
     "DROP TABLE guardrail_policies",
     "ALTER TABLE request_logs DROP COLUMN guardrails",
+    "DROP TABLE governance_quota",
+    "ALTER TABLE request_logs DROP COLUMN region",
+    "ALTER TABLE mcp_tool_logs DROP COLUMN region",
   ]);
   const upgraded = await gw.restart();
   try {

@@ -188,3 +188,30 @@ test.skipIf(!LIBSQL_SERVER_BINARY)("on a libSQL server, GATEWAY_LOG_JOURNAL_DIR 
     await server.stop();
   }
 }, 60_000);
+
+test.skipIf(!LIBSQL_SERVER_BINARY)("on an embedded replica, the journal beside the replica keeps the logs of a node killed while its primary was away", async () => {
+  const primary = await startLibsqlServer({ jwt: true });
+  const replica = join(workDir, "replica.db");
+  const replicaJournal = `${replica}-log-journal`;
+  const env = { GATEWAY_DB_URL: `file:${replica}`, GATEWAY_DB_SYNC_URL: primary.url, GATEWAY_DB_AUTH_TOKEN: primary.authToken!, GATEWAY_REGION: "eu" };
+  try {
+    let url = await startGatewayProcess(env);
+    await primary.down();
+    const client = new OpenAI({ baseURL: `${url}/v1`, apiKey: "unused", maxRetries: 0 });
+    const prompts = Array.from({ length: 6 }, (_, index) => `replica-killed-${index}`);
+    for (const prompt of prompts) await client.chat.completions.create({ model: "openai/gpt-4o-mini", messages: [{ role: "user", content: prompt }] });
+    // Answered with the primary away: the rows wait in the queue and in the journal.
+    await eventually(() => journaledRows(replicaJournal), (rows) => rows >= prompts.length);
+    running!.kill("SIGKILL");
+    await running!.exited;
+
+    await primary.up();
+    url = await startGatewayProcess(env);
+    expect(await eventually(() => loggedTotal(url, "replica-killed"), (total) => total >= prompts.length, 10_000)).toBe(prompts.length);
+    expect(await eventually(() => journaledRows(replicaJournal), (rows) => rows === 0)).toBe(0);
+  } finally {
+    running?.kill("SIGTERM");
+    await running?.exited;
+    await primary.stop();
+  }
+}, 40_000);

@@ -106,6 +106,7 @@ describe("recording: one row per settled request", () => {
       time_to_first_token: null,
       stream: false,
       session_id: "sess-9",
+      region: null,
       metadata: { env: "prod", feature: "weather" },
       attempts: [{ provider: "openai", model: "gpt-4o", key: "openai-key-2", status: 200, is_fallback: false }],
       request_content: { model: "openai/gpt-4o", messages: [{ role: "user", content: "What is the weather in Lisbon?" }], api_key: "[REDACTED]", extra: { nested: { authorization: "[REDACTED]" } } },

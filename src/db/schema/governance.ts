@@ -87,6 +87,19 @@ export const governanceUsage = sqliteTable("governance_usage", {
   updatedAt: integer("updated_at", { mode: "timestamp_ms" }).notNull(),
 });
 
+/**
+ * What the nodes sharing a database have claimed of each budget and rate limit in its current
+ * window: a node serves requests from its slice, so the nodes together never pass the limit.
+ * `last_grant` is what the latest claim got, read back in the same write.
+ */
+export const governanceQuota = sqliteTable("governance_quota", {
+  counterId: text("counter_id").primaryKey(),
+  claimed: real("claimed").notNull(),
+  lastGrant: real("last_grant").notNull(),
+  windowStart: integer("window_start", { mode: "timestamp_ms" }).notNull(),
+  updatedAt: integer("updated_at", { mode: "timestamp_ms" }).notNull(),
+});
+
 /** What one budget was charged for a video being made, in the window it was charged in. */
 export interface HeldCharge {
   counterId: string;

@@ -53,6 +53,8 @@ export const requestLogs = sqliteTable(
     timeToFirstTokenMs: real("time_to_first_token_ms"),
     stream: integer("stream", { mode: "boolean" }).notNull(),
     sessionId: text("session_id"),
+    /** GATEWAY_REGION of the node that served the request; null when it names none. */
+    region: text("region"),
     metadata: text("metadata", { mode: "json" }).$type<Record<string, string>>().notNull(),
     attempts: text("attempts", { mode: "json" }).$type<Attempt[]>().notNull(),
     /** JSON of the request body with secrets removed; null when content logging is off. */

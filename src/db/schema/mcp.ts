@@ -57,6 +57,8 @@ export const mcpToolLogs = sqliteTable(
     cost: real("cost"),
     virtualKeyId: text("virtual_key_id"),
     virtualKeyName: text("virtual_key_name"),
+    /** GATEWAY_REGION of the node that made the call; null when it names none. */
+    region: text("region"),
     /** Raised past every other row's by each write (its start, its end): what the live feed reads new changes by. */
     changeSeq: integer("change_seq").notNull().default(0),
   },

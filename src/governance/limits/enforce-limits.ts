@@ -9,7 +9,7 @@ const LEVEL_NAMES = { virtual_key: "virtual key", provider_config: "provider con
  * help the way it does with a rate limit's 429 (`policy_rate_limited`). Both carry
  * `retry_after_ms`, the time until the window resets.
  */
-function exceeded(limit: AppliedLimit, reading: CounterReading, now: number): GatewayError {
+export function exceeded(limit: AppliedLimit, reading: CounterReading, now: number): GatewayError {
   const owner = `${LEVEL_NAMES[limit.owner.level]} '${limit.owner.name}'`;
   const retryAfterMs = Math.max(0, reading.resetsAt - now);
   const extra = { retry_after_ms: retryAfterMs };

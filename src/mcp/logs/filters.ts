@@ -13,6 +13,7 @@ const LIST_COLUMNS = {
   status: mcpToolLogs.status,
   virtual_key_ids: mcpToolLogs.virtualKeyId,
   llm_request_ids: mcpToolLogs.llmRequestId,
+  regions: mcpToolLogs.region,
 } satisfies Record<string, AnySQLiteColumn>;
 
 /** Spec 4.7's filters (shared by the MCP log list and the cost histogram); lists are comma-separated. */
@@ -22,6 +23,7 @@ export const McpLogFilterFields = {
   status: LogFilterFields.status,
   virtual_key_ids: t.Optional(t.String()),
   llm_request_ids: t.Optional(t.String()),
+  regions: t.Optional(t.String({ description: "GATEWAY_REGION of the node that made the call" })),
   start_time: LogFilterFields.start_time,
   end_time: LogFilterFields.end_time,
   period: LogFilterFields.period,

@@ -36,6 +36,7 @@ export function mcpLogView(row: McpToolLogRow) {
     cost: row.cost,
     virtual_key_id: row.virtualKeyId,
     virtual_key_name: row.virtualKeyName,
+    region: row.region,
   };
 }
 

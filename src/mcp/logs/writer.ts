@@ -41,6 +41,7 @@ export class McpLogWriter {
   constructor(
     private readonly db: Database,
     private readonly contentLogging: () => boolean,
+    private readonly region: string | null = null,
   ) {}
 
   async start(call: ToolCallStart): Promise<string> {
@@ -57,6 +58,7 @@ export class McpLogWriter {
       arguments: this.contentLogging() ? loggedBodyJson(call.arguments) : null,
       virtualKeyId: call.virtualKey?.id ?? null,
       virtualKeyName: call.virtualKey?.name ?? null,
+      region: this.region,
     };
     await this.db
       .insert(mcpToolLogs)
