@@ -46,6 +46,8 @@ export async function createAccessControl({ db, config, env, secrets }: AccessCo
   const passwordSignIn = config.oidc?.password_sign_in ?? true;
   const admin = new AdminAccount(db, sessions, { singleSignOn: providers.size > 0, passwordSignIn });
   await admin.applyConfig(config.auth, env);
+  // Turning password sign-in off also ends the admin sessions it opened before.
+  if (!passwordSignIn) await sessions.revokeAll("admin");
   const setupLock = await SetupLock.open({ configured: config.setup_token, env, db, box: secrets }, sessions);
   if (!(await admin.isAuthActive())) setupLock.announce();
   const roles = new RoleStore(db);

@@ -3,7 +3,7 @@ import { calculatePKCECodeChallenge, randomPKCECodeVerifier, randomState, random
 import type { SecretBox } from "../../crypto/secret-box";
 import { notFound } from "../../http/errors";
 import type { AuditLog } from "../audit/store";
-import { SESSION_COOKIE, sessionCookie } from "../cookies";
+import { SESSION_COOKIE, servedOverHttps, sessionCookie } from "../cookies";
 import type { SessionStore } from "../sessions";
 import type { OidcUsers } from "./oidc-users";
 import { refusalPage, signedInPage } from "./pages";
@@ -86,7 +86,7 @@ export function oidcRoutes(deps: OidcRouteDeps) {
           .catch((error: unknown) => error);
         if (!(target instanceof URL)) return html(refusalPage("Sign-in unavailable", target instanceof SignInRefused ? target.message : "the identity provider could not be reached"), 502);
         // Lax, not Strict: the provider sends the browser back with a cross-site navigation.
-        cookie[LOGIN_COOKIE]!.set({ value: deps.box.seal(JSON.stringify(pending)), path: LOGIN_COOKIE_PATH, httpOnly: true, sameSite: "lax", secure: new URL(request.url).protocol === "https:", maxAge: LOGIN_LIFETIME_MS / 1000 });
+        cookie[LOGIN_COOKIE]!.set({ value: deps.box.seal(JSON.stringify(pending)), path: LOGIN_COOKIE_PATH, httpOnly: true, sameSite: "lax", secure: servedOverHttps(request), maxAge: LOGIN_LIFETIME_MS / 1000 });
         return new Response(null, { status: 302, headers: { location: target.toString(), "cache-control": "no-store" } });
       },
       { query: t.Object({ return_to: t.Optional(t.String({ description: "Path on the gateway to land on once signed in (default /)." })) }) },

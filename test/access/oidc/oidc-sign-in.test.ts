@@ -1,8 +1,10 @@
+import { rmSync } from "node:fs";
+import { dirname } from "node:path";
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from "bun:test";
 import type { GatewayConfig } from "../../../src/config/schema";
 import { startGateway, type TestGateway } from "../../support/gateway";
 import { startMockOidcProvider, type MockOidcProvider } from "../../support/mock-oidc-provider";
-import { ADMIN, AUTH_CONFIG, basicToken, bearer, call, permissionIds } from "../access-client";
+import { ADMIN, AUTH_CONFIG, basicToken, bearer, call, login, permissionIds } from "../access-client";
 import { signInOverHttp, withSession } from "./sign-in-flow";
 
 const SECRET_ENV = "TEST_OIDC_CLIENT_SECRET";
@@ -196,6 +198,19 @@ describe("OIDC sign-in settings", () => {
       expect((await call(gw, "/api/providers", withSession(session!))).status).toBe(200);
     } finally {
       await gw.close();
+    }
+  });
+
+  test("turning password sign-in off ends the admin sessions opened before", async () => {
+    const before = await startGateway({ auth: AUTH_CONFIG, oidc: oidcConfig(idp) });
+    const adminSession = await login(before, ADMIN.username, ADMIN.password);
+    await before.stop();
+    const after = await startGateway({ auth: AUTH_CONFIG, oidc: oidcConfig(idp, { password_sign_in: false }) }, { databaseUrl: before.databaseUrl });
+    try {
+      expect((await call(after, "/api/providers", { headers: bearer(adminSession) })).status).toBe(401);
+    } finally {
+      await after.close();
+      rmSync(dirname(before.databaseUrl.replace(/^file:/, "")), { recursive: true, force: true });
     }
   });
 
