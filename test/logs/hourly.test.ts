@@ -92,7 +92,8 @@ test("logs recorded before the hourly table existed are counted once the gateway
   // (0006, 0007), no background responses (0008), no actor signals (0009), no provider object
   // keys (0010), no MCP log change counter (0011), no gateway-kept conversations (0012), no held
   // video charges (0013, with their polls: 0014), no MCP log notifications (0015), no actor
-  // lifecycle records and webhook endpoint lifecycles (0016), and none of these migrations recorded.
+  // lifecycle records and webhook endpoint lifecycles (0016), no
+  // sign-in identities or API key owners (0017), and none of these migrations recorded.
   await undoMigrationsFrom(gw.databaseUrl, "0002_logs_hourly", [
     "DROP TRIGGER request_log_hours_delete",
     "DROP TABLE request_log_hours",
@@ -121,6 +122,8 @@ test("logs recorded before the hourly table existed are counted once the gateway
     "ALTER TABLE webhook_endpoints DROP COLUMN state_since",
     "ALTER TABLE webhook_endpoints DROP COLUMN failing_since",
     "ALTER TABLE webhook_endpoints DROP COLUMN disabled_reason",
+    "DROP TABLE oidc_identities",
+    "ALTER TABLE management_api_keys DROP COLUMN owner_user_id",
   ]);
   const upgraded = await gw.restart();
   try {
