@@ -19,6 +19,13 @@ export interface AdminAccountChange {
   enabled: boolean;
 }
 
+export interface AdminSignInOptions {
+  /** OpenID Connect providers are configured. */
+  singleSignOn: boolean;
+  /** The admin account may sign in with its password (`oidc.password_sign_in`). */
+  passwordSignIn: boolean;
+}
+
 const ACCOUNT_ID = 1;
 const VERIFIED_CACHE_MS = 5 * 60 * 1000;
 const VERIFIED_CACHE_LIMIT = 1000;
@@ -37,20 +44,22 @@ export class AdminAccount {
   constructor(
     private readonly db: Database,
     private readonly sessions: SessionStore,
+    private readonly signIn: AdminSignInOptions = { singleSignOn: false, passwordSignIn: true },
   ) {}
 
   current(): Promise<AdminAccountRow | undefined> {
     return this.db.select().from(adminAccount).where(eq(adminAccount.id, ACCOUNT_ID)).get();
   }
 
+  /** Single sign-on keeps dashboard auth on even when the admin account is off or absent. */
   async isAuthActive(): Promise<boolean> {
-    return (await this.current())?.enabled === true;
+    return this.signIn.singleSignOn || (await this.current())?.enabled === true;
   }
 
-  /** True only for the admin's own credentials while dashboard auth is active. */
+  /** True only for the admin's own credentials while dashboard auth is active and password sign-in allowed. */
   async verify(username: string, password: string): Promise<boolean> {
     const account = await this.current();
-    if (account?.enabled !== true || account.username !== username) return verifyPassword(password, undefined);
+    if (account?.enabled !== true || account.username !== username || !this.signIn.passwordSignIn) return verifyPassword(password, undefined);
     // Keyed by the stored (salted) hash, so a password change invalidates every entry.
     const cacheKey = sha256Hex(`${account.passwordHash}\0${password}`);
     if ((this.recentlyVerified.get(cacheKey) ?? 0) > Date.now()) return true;

@@ -15,6 +15,8 @@ export interface AuthenticatorDeps {
   users: UserStore;
   apiKeys: ApiKeyStore;
   setupLock: SetupLock;
+  /** Whether RBAC users' sessions count: in enterprise, and wherever single sign-on is configured. */
+  userSessions: boolean;
 }
 
 /** Headers that carry virtual keys to the inference API; none of them opens a management route. */
@@ -80,7 +82,7 @@ export class Authenticator {
     const session = await this.deps.sessions.find(token);
     const tokenHash = sha256Hex(token);
     if (session?.kind === "admin" && session.subject === (await this.deps.admin.current())?.username) return localAdmin("admin", session.subject, tokenHash);
-    if (session?.kind === "user" && this.deps.edition === "enterprise") {
+    if (session?.kind === "user" && this.deps.userSessions) {
       const permissionIds = await this.deps.users.permissionsOf(session.subject);
       if (permissionIds) return { type: "user", id: session.subject, localAdmin: false, permissionIds, sessionTokenHash: tokenHash };
     }

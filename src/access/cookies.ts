@@ -3,7 +3,7 @@ import type { CookieOptions } from "elysia";
 export const SESSION_COOKIE = "gateway_session";
 export const SETUP_COOKIE = "gateway_setup_session";
 
-const servedOverHttps = (request: Request) =>
+export const servedOverHttps = (request: Request) =>
   new URL(request.url).protocol === "https:" || request.headers.get("x-forwarded-proto")?.split(",")[0]?.trim() === "https";
 
 /** HttpOnly and SameSite=Strict: scripts cannot read it and other sites cannot send it. */

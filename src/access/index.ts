@@ -19,6 +19,9 @@ import { sessionRoutes } from "./session-routes";
 import { SessionStore } from "./sessions";
 import { SetupLock } from "./setup-lock";
 import { persistedSecret } from "./tokens";
+import { OidcUsers } from "./oidc/oidc-users";
+import { OidcProviderClient } from "./oidc/provider-client";
+import { oidcRoutes } from "./oidc/routes";
 
 export { principalOf, noteAudit } from "./request-context";
 export type { Principal } from "./principal";
@@ -41,22 +44,32 @@ const AUDIT_KEY_META = "audit_signing_key";
 export async function createAccessControl({ db, config, env, secrets, envReferences }: AccessControlOptions) {
   const edition = config.edition ?? "oss";
   const sessions = new SessionStore(db);
-  const admin = new AdminAccount(db, sessions);
+  const providers = new Map(Object.entries(config.oidc?.providers ?? {}).map(([key, settings]) => [key, new OidcProviderClient(key, settings, env)]));
+  const passwordSignIn = config.oidc?.password_sign_in ?? true;
+  const admin = new AdminAccount(db, sessions, { singleSignOn: providers.size > 0, passwordSignIn });
   await admin.applyConfig(config.auth, env);
+  // Turning password sign-in off also ends the admin sessions it opened before.
+  if (!passwordSignIn) await sessions.revokeAll("admin");
   const setupLock = await SetupLock.open({ configured: config.setup_token, env, db, box: secrets }, sessions);
   if (!(await admin.isAuthActive())) setupLock.announce();
   const roles = new RoleStore(db);
   await roles.seedBuiltins();
-  const users = new UserStore(db, roles, sessions, admin);
+  const oidcUsers = new OidcUsers(db);
+  const users = new UserStore(db, roles, sessions, admin, oidcUsers);
   const apiKeys = new ApiKeyStore(db);
-  const authenticator = new Authenticator({ edition, admin, sessions, users, apiKeys, setupLock });
+  const authenticator = new Authenticator({ edition, admin, sessions, users, apiKeys, setupLock, userSessions: edition === "enterprise" || providers.size > 0 });
+  const audit = edition === "enterprise" ? new AuditLog(db, env.GATEWAY_AUDIT_SIGNING_KEY || (await persistedSecret(db, secrets, AUDIT_KEY_META))) : undefined;
+  const endSessionUrl = async (userId: string, request: Request) => {
+    const provider = providers.get((await oidcUsers.providerOf(userId)) ?? "");
+    return provider?.endSessionUrl(`${(config.oidc?.public_url ?? new URL(request.url).origin).replace(/\/$/, "")}/`);
+  };
 
   const routes = new Elysia({ name: "access-routes" })
-    .use(sessionRoutes({ edition, admin, users, sessions, setupLock, authenticator }))
+    .use(sessionRoutes({ edition, admin, users, sessions, setupLock, authenticator, endSessionUrl }))
+    .use(oidcRoutes({ providers, publicUrl: config.oidc?.public_url, passwordSignIn, users: oidcUsers, sessions, box: secrets, audit }))
     .use(authConfigRoutes(admin));
-  if (edition === "oss") return { guard: accessGuard({ edition, authenticator, envReferences }), routes };
+  if (!audit) return { guard: accessGuard({ edition, authenticator, envReferences }), routes };
 
-  const audit = new AuditLog(db, env.GATEWAY_AUDIT_SIGNING_KEY || (await persistedSecret(db, secrets, AUDIT_KEY_META)));
   routes.use(apiKeyRoutes(apiKeys)).use(rbacRoutes(roles, users)).use(auditRoutes(audit));
   /** What the gateway did on its own (no request behind it), entered in the audit log as the system's. */
   const recordSystemEvent = (event: { action: string; target: { type: string; id: string }; summary: Record<string, unknown> }) =>

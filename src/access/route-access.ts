@@ -59,6 +59,11 @@ export const ROUTE_ACCESS: readonly RouteRule[] = [
   rule("GET", "/api/session/is-auth-enabled", PUBLIC),
   rule("POST", "/api/session/login", PUBLIC, "Session:Login"),
   rule("POST", "/api/session/setup", PUBLIC, "Session:Setup"),
+  // Single sign-on: the provider list and login redirect are for people not signed in yet; the
+  // callback checks the sealed sign-in cookie, the state and the provider's ID token itself.
+  rule("GET", "/api/session/oidc/providers", PUBLIC),
+  rule("GET", "/api/session/oidc/:provider/login", PUBLIC),
+  rule("GET", "/api/session/oidc/:provider/callback", ownCredential("the identity provider's authorization code and the sealed sign-in cookie")),
   rule("POST", "/api/session/logout", AUTHENTICATED, "Session:Logout"),
   rule("GET", "/api/session/me", AUTHENTICATED),
 

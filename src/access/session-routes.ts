@@ -18,6 +18,8 @@ export interface SessionRouteDeps {
   sessions: SessionStore;
   setupLock: SetupLock;
   authenticator: Authenticator;
+  /** Where the browser goes to end the identity provider's session too, for a user who signed in through one. */
+  endSessionUrl(userId: string, request: Request): Promise<string | undefined>;
 }
 
 const LoginInput = t.Object({ username: t.String({ minLength: 1 }), password: t.String({ minLength: 1 }) });
@@ -61,11 +63,12 @@ export const sessionRoutes = (deps: SessionRouteDeps) =>
       { body: LoginInput },
     )
     .post("/logout", async ({ request, cookie }) => {
-      const { sessionTokenHash } = principalOf(request);
+      const { sessionTokenHash, type, id } = principalOf(request);
       if (sessionTokenHash) await deps.sessions.revoke(sessionTokenHash);
       cookie[SESSION_COOKIE]!.set(expiredCookie());
       cookie[SETUP_COOKIE]!.set(expiredCookie());
-      return { message: "Logout successful" };
+      const endSessionUrl = type === "user" ? await deps.endSessionUrl(id, request) : undefined;
+      return endSessionUrl ? { message: "Logout successful", end_session_url: endSessionUrl } : { message: "Logout successful" };
     })
     .post("/setup", async ({ request, cookie }) => {
       if (await deps.admin.isAuthActive()) throw badRequest("dashboard authentication is enabled: log in instead", undefined, "caller_auth_enabled");

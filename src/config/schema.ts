@@ -1,5 +1,6 @@
 import { type Static, Type as t } from "@sinclair/typebox";
 import { RefusedRequestLogging } from "../logs/refused-requests";
+import { OidcSignInConfig } from "../access/oidc/config";
 import { McpSettings } from "../mcp/settings";
 import { PluginCreateInput } from "../plugins/schemas";
 import { ProviderSeed } from "../provider-registry/schemas";
@@ -75,6 +76,7 @@ export const GatewayConfig = t.Object(
         { additionalProperties: false, description: "The dashboard admin account; applied at start whenever this section changes." },
       ),
     ),
+    oidc: t.Optional(OidcSignInConfig),
     enforce_auth_on_inference: t.Optional(t.Boolean({ description: "Every inference call needs a virtual key (default false). Changeable while running with PUT /api/config." })),
     allow_open_inference: t.Optional(
       t.Boolean({

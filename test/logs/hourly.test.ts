@@ -92,9 +92,10 @@ test("logs recorded before the hourly table existed are counted once the gateway
   // (0006, 0007), no background responses (0008), no actor signals (0009), no provider object
   // keys (0010), no MCP log change counter (0011), no gateway-kept conversations (0012), no held
   // video charges (0013, with their polls: 0014), no MCP log notifications (0015), no actor
+  // video charges (0013, with their polls: 0014), no MCP log notifications (0015), no actor
   // lifecycle records and webhook endpoint lifecycles (0016), no reach of private addresses (0017),
-  // no guardrails (0018), no regions on log rows nor claimed quota (0019), and none of these
-  // migrations recorded.
+  // no guardrails (0018), no regions on log rows nor claimed quota (0019), no single sign-on
+  // identities (0020), and none of these migrations recorded.
   await undoMigrationsFrom(gw.databaseUrl, "0002_logs_hourly", [
     "DROP TRIGGER request_log_hours_delete",
     "DROP TABLE request_log_hours",
@@ -131,6 +132,8 @@ test("logs recorded before the hourly table existed are counted once the gateway
     "DROP TABLE governance_quota",
     "ALTER TABLE request_logs DROP COLUMN region",
     "ALTER TABLE mcp_tool_logs DROP COLUMN region",
+    "DROP TABLE oidc_identities",
+    "ALTER TABLE management_api_keys DROP COLUMN owner_user_id",
   ]);
   const upgraded = await gw.restart();
   try {

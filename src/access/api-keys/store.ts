@@ -21,6 +21,8 @@ export interface ApiKeyView {
   key_prefix: string;
   expires_at: string | null;
   created_by: { type: string; id: string };
+  /** The user the key belongs to and dies with; null for a key of the gateway's own. */
+  owner_user_id: string | null;
   created_at: string;
   updated_at: string;
 }
@@ -44,6 +46,8 @@ export class ApiKeyStore {
       keyPrefix: key.slice(0, SHOWN_PREFIX_LENGTH),
       scopes,
       expiresAt: input.expires_at ? parseTimestamp(input.expires_at) : null,
+      // A key a user creates is theirs: deleting the user (a person who left) deletes it.
+      ownerUserId: creator.type === "user" ? creator.id : null,
       createdByType: creator.type,
       createdById: creator.id,
       createdAt: now,
@@ -116,6 +120,7 @@ function view(row: ManagementApiKeyRow): ApiKeyView {
     key_prefix: row.keyPrefix,
     expires_at: row.expiresAt?.toISOString() ?? null,
     created_by: { type: row.createdByType, id: row.createdById },
+    owner_user_id: row.ownerUserId,
     created_at: row.createdAt.toISOString(),
     updated_at: row.updatedAt.toISOString(),
   };

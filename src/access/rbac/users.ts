@@ -35,6 +35,8 @@ export class UserStore {
     private readonly roles: RoleStore,
     private readonly sessions: SessionStore,
     private readonly admin: AdminAccount,
+    /** What goes with a deleted user: their sign-in identities and API keys. */
+    private readonly belongings: { forget(userId: string): Promise<void> },
   ) {}
 
   async list(): Promise<UserView[]> {
@@ -75,6 +77,7 @@ export class UserStore {
 
   async remove(id: string): Promise<void> {
     await this.require(id);
+    await this.belongings.forget(id);
     await this.db.delete(rbacUsers).where(eq(rbacUsers.id, id));
     await this.sessions.revokeAll("user", id);
   }

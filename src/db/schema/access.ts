@@ -63,6 +63,23 @@ export const rbacUsers = sqliteTable("rbac_users", {
   updatedAt: integer("updated_at", { mode: "timestamp_ms" }).notNull(),
 });
 
+/** Who an RBAC user is at an OpenID Connect provider: created at their first sign-in. */
+export const oidcIdentities = sqliteTable(
+  "oidc_identities",
+  {
+    provider: text("provider").notNull(),
+    /** The provider's `sub` claim: stable for the account, unlike an email address. */
+    subject: text("subject").notNull(),
+    userId: text("user_id")
+      .notNull()
+      .unique()
+      .references(() => rbacUsers.id, { onDelete: "cascade" }),
+    createdAt: integer("created_at", { mode: "timestamp_ms" }).notNull(),
+    lastSignInAt: integer("last_sign_in_at", { mode: "timestamp_ms" }).notNull(),
+  },
+  (table) => [primaryKey({ columns: [table.provider, table.subject] })],
+);
+
 /** Management API keys: the value is shown once; only its SHA-256 and a short prefix are kept. */
 export const managementApiKeys = sqliteTable("management_api_keys", {
   id: text("id").primaryKey(),
@@ -72,6 +89,8 @@ export const managementApiKeys = sqliteTable("management_api_keys", {
   keyPrefix: text("key_prefix").notNull(),
   scopes: text("scopes", { mode: "json" }).$type<number[]>().notNull(),
   expiresAt: integer("expires_at", { mode: "timestamp_ms" }),
+  /** The user the key belongs to: it stops working when that user is deleted. */
+  ownerUserId: text("owner_user_id"),
   createdByType: text("created_by_type").notNull(),
   createdById: text("created_by_id").notNull(),
   createdAt: integer("created_at", { mode: "timestamp_ms" }).notNull(),
@@ -104,5 +123,6 @@ export type AdminAccountRow = typeof adminAccount.$inferSelect;
 export type AccessSessionRow = typeof accessSessions.$inferSelect;
 export type RbacRoleRow = typeof rbacRoles.$inferSelect;
 export type RbacUserRow = typeof rbacUsers.$inferSelect;
+export type OidcIdentityRow = typeof oidcIdentities.$inferSelect;
 export type ManagementApiKeyRow = typeof managementApiKeys.$inferSelect;
 export type AuditEventRow = typeof auditEvents.$inferSelect;
