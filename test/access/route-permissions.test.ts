@@ -89,7 +89,11 @@ const WITHOUT_PERMISSION: ReadonlyArray<readonly [method: string, path: string, 
   ["GET", "/api/session/is-auth-enabled", "public"],
   ["POST", "/api/session/login", "public"],
   ["POST", "/api/session/setup", "public"],
+  ["GET", "/api/session/oidc/providers", "public"],
+  ["GET", "/api/session/oidc/:provider/login", "public"],
+  ["GET", "/api/session/oidc/:provider/callback", "own-credential"],
   ["POST", "/api/session/logout", "authenticated"],
+  ["GET", "/api/session/me", "authenticated"],
   ["GET", "/api/governance/rbac/permissions", "authenticated"],
   ["GET", "/api/governance/virtual-keys/quota", "own-credential"],
   ["PUT", "/api/mcp/per-user-headers/flows/:id", "own-credential"],
@@ -141,8 +145,11 @@ describe("every route of the permission table, by an API key (enterprise)", () =
 
   test("public routes answer a caller without credentials (the setup exchange checks its token itself)", async () => {
     for (const [method, path] of WITHOUT_PERMISSION.filter(([, , kind]) => kind === "public")) {
-      const response = await call(gw, path, { method, json: method === "POST" ? {} : undefined });
+      const url = concretePath(path);
+      const response = await call(gw, url, { method, json: method === "POST" ? {} : undefined });
       if (path === "/api/session/setup") await expectGatewayError(response, 401, { errorType: "caller_setup_token_required" });
+      // A made-up sign-in provider is the route's own 404, not a refusal of the caller.
+      else if (url !== path) expect([401, 403], `${method} ${path}`).not.toContain(response.status);
       else expect(response.status, `${method} ${path}`).toBeLessThan(401);
     }
   });
