@@ -6,7 +6,7 @@ import { type MockOpenAI, startMockOpenAI } from "../support/mock-openai";
 // A key whose value is env.NAME, NAME unset, would send no auth header: the gateway says so when
 // the key is registered, and a request on it fails as the gateway's, not the provider's, 401.
 
-const UNSET = "GATEWAY_TEST_KEY_NEVER_SET";
+const UNSET = "PROVIDER_TEST_KEY_NEVER_SET";
 let upstream: MockOpenAI;
 let gw: TestGateway;
 
