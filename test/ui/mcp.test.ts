@@ -2,15 +2,18 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { type Browser, DASHBOARD_AUTH, launchBrowser, signIn, type WatchedPage } from "../support/browser";
 import { eventually } from "../support/eventually";
 import { startGateway, type TestGateway } from "../support/gateway";
+import { type McpConformanceServer, startMcpConformanceServer } from "../support/mcp-conformance-server";
 import { type McpHttpServer, startMcpHttpServer } from "../support/mcp-http-server";
 
 let server: McpHttpServer;
+let everything: McpConformanceServer;
 let gw: TestGateway;
 let browser: Browser;
 let watched: WatchedPage;
 
 beforeAll(async () => {
   server = startMcpHttpServer();
+  everything = startMcpConformanceServer();
   gw = await startGateway({ auth: DASHBOARD_AUTH });
   browser = await launchBrowser();
   watched = await browser.open(`${gw.url}/ui/mcp`);
@@ -20,6 +23,7 @@ afterAll(async () => {
   await browser?.close();
   await gw?.close();
   await server?.stop();
+  await everything?.stop();
 });
 
 const page = () => watched.page;
@@ -46,6 +50,7 @@ describe("MCP page", () => {
     );
     await card.getByText("connected", { exact: true }).waitFor();
     await card.getByRole("note").getByText("This server exposes no tools").waitFor();
+    await card.getByText("The server offers no resources and no prompts.").waitFor();
 
     await card.getByRole("button", { name: "Edit tools" }).click();
     const edit = page().getByRole("dialog", { name: "Edit MCP server tools" });
@@ -73,6 +78,32 @@ describe("MCP page", () => {
       (found) => found === 1,
     );
     await calls.getByText("success", { exact: true }).waitFor();
+  });
+
+  test("a server's resources, resource templates and prompts are listed beside its tools", async () => {
+    await page().goto(`${gw.url}/ui/mcp`);
+    await page().getByRole("button", { name: "Add MCP server" }).click();
+    const form = page().getByRole("dialog", { name: "Add an MCP server" });
+    await form.getByLabel("Name").fill("everything");
+    await form.getByLabel("Server URL").fill(everything.url);
+    await form.getByRole("button", { name: "Add server" }).click();
+
+    const card = page().getByRole("region", { name: "MCP server everything" });
+    const resources = card.getByRole("table", { name: "Resources of everything" });
+    await eventually(
+      async () => {
+        await page().getByRole("button", { name: "Refresh" }).click();
+        return resources.getByRole("cell", { name: "test://static-text" }).count();
+      },
+      (count) => count === 1,
+      10_000,
+    );
+    await resources.getByRole("row", { name: /static-binary.*A PNG image.*image\/png/ }).waitFor();
+    await card.getByRole("table", { name: "Resource templates of everything" }).getByRole("cell", { name: "test://template/{id}/data" }).waitFor();
+    const prompts = card.getByRole("table", { name: "Prompts of everything" });
+    await prompts.getByRole("row", { name: /test_simple_prompt.*A prompt with no arguments.*none/ }).waitFor();
+    await prompts.getByRole("row", { name: /test_prompt_with_arguments.*arg1, arg2/ }).waitFor();
+    expect(await card.getByText("The server offers no resources and no prompts.").count()).toBe(0);
   });
 
   test("no page error and no request failed that the user did not cause", () => {

@@ -359,6 +359,9 @@ export interface McpClient {
   state: string;
   last_error: string | null;
   tools: Array<{ name: string; description: string }>;
+  resources: Array<{ uri: string; name: string; description: string; mime_type: string | null }>;
+  resource_templates: Array<{ uri_template: string; name: string; description: string; mime_type: string | null }>;
+  prompts: Array<{ name: string; description: string; arguments: Array<{ name: string; description: string; required: boolean }> }>;
 }
 
 export interface McpClientInput {

@@ -73,6 +73,87 @@ function ClientForm({ editing, onClose, reload }: { editing?: McpClient; onClose
   );
 }
 
+/** The resources, resource templates and prompts a server offers beside its tools. */
+function Catalogue({ client }: { client: McpClient }) {
+  const { resources, resource_templates: templates, prompts } = client;
+  if (resources.length + templates.length + prompts.length === 0)
+    return <p class="muted">{client.state === "connected" ? "The server offers no resources and no prompts." : "Resources and prompts show once the gateway is connected."}</p>;
+  return (
+    <>
+      {resources.length > 0 && (
+        <table aria-label={`Resources of ${client.name}`}>
+          <thead>
+            <tr>
+              <th scope="col">Resource</th>
+              <th scope="col">URI</th>
+              <th scope="col">Description</th>
+              <th scope="col">Type</th>
+            </tr>
+          </thead>
+          <tbody>
+            {resources.map((resource) => (
+              <tr key={resource.uri}>
+                <td>{resource.name}</td>
+                <td>
+                  <code>{resource.uri}</code>
+                </td>
+                <td>{resource.description}</td>
+                <td class="muted">{resource.mime_type}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+      {templates.length > 0 && (
+        <table aria-label={`Resource templates of ${client.name}`}>
+          <thead>
+            <tr>
+              <th scope="col">Resource template</th>
+              <th scope="col">URI template</th>
+              <th scope="col">Description</th>
+              <th scope="col">Type</th>
+            </tr>
+          </thead>
+          <tbody>
+            {templates.map((template) => (
+              <tr key={template.uri_template}>
+                <td>{template.name}</td>
+                <td>
+                  <code>{template.uri_template}</code>
+                </td>
+                <td>{template.description}</td>
+                <td class="muted">{template.mime_type}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+      {prompts.length > 0 && (
+        <table aria-label={`Prompts of ${client.name}`}>
+          <thead>
+            <tr>
+              <th scope="col">Prompt</th>
+              <th scope="col">Description</th>
+              <th scope="col">Arguments</th>
+            </tr>
+          </thead>
+          <tbody>
+            {prompts.map((prompt) => (
+              <tr key={prompt.name}>
+                <td>
+                  <code>{prompt.name}</code>
+                </td>
+                <td>{prompt.description}</td>
+                <td>{prompt.arguments.length === 0 ? <span class="muted">none</span> : prompt.arguments.map((argument) => `${argument.name}${argument.required ? "" : " (optional)"}`).join(", ")}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+    </>
+  );
+}
+
 const exposes = (client: McpClient, tool: string) => client.tools_to_execute.includes("*") || client.tools_to_execute.includes(tool);
 
 function ClientCard({ client, reload, onEdit }: { client: McpClient; reload(): void; onEdit(): void }) {
@@ -155,6 +236,7 @@ function ClientCard({ client, reload, onEdit }: { client: McpClient; reload(): v
           </tbody>
         </table>
       )}
+      <Catalogue client={client} />
     </section>
   );
 }
