@@ -10,6 +10,7 @@ import { CreateAdminPage, SetupTokenPage, SignInPage } from "./pages/first-run";
 import { AccessPage } from "./pages/access";
 import { AgentsPage } from "./pages/agents";
 import { GovernancePage } from "./pages/governance";
+import { GuardrailsPage } from "./pages/guardrails";
 import { LifecyclesPage } from "./pages/lifecycles";
 import { LogsPage } from "./pages/logs";
 import { OverviewPage } from "./pages/overview";
@@ -41,6 +42,8 @@ function Page({ path }: { path: string }) {
       return <LogsPage />;
     case "/ui/providers":
       return <ProvidersPage />;
+    case "/ui/guardrails":
+      return <GuardrailsPage />;
     case "/ui/mcp":
       return <McpPage path={path} />;
     case "/ui/lifecycles":

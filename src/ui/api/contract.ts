@@ -12,6 +12,8 @@ import type { usageRoutes } from "../../governance/routes/usage";
 import type { virtualKeyRoutes } from "../../governance/routes/virtual-keys";
 import type { logRoutes } from "../../logs/routes";
 import type { providerRoutes } from "../../provider-registry/routes";
+import type { guardrailRoutes } from "../../guardrails/routes";
+import type { GuardrailPolicyInput, GuardrailPolicyUpdate } from "../../guardrails/schemas";
 import type { mcpClientRoutes } from "../../mcp/clients/routes";
 import type { mcpLogRoutes } from "../../mcp/logs/routes";
 import type { cacheRoutes } from "../../cache/routes";
@@ -53,6 +55,7 @@ type WarpChat = RoutesOf<typeof chatRoutes>["api"]["warp"]["chat"];
 type WarpConversations = RoutesOf<typeof conversationRoutes>["api"]["warp"]["conversations"];
 type Actors = RoutesOf<typeof lifecycleRoutes>["api"]["actors"];
 type Mcp = RoutesOf<typeof mcpClientRoutes>["api"]["mcp"];
+type Guardrails = RoutesOf<typeof guardrailRoutes>["api"]["guardrails"];
 type McpLogs = RoutesOf<typeof mcpLogRoutes>["api"]["mcp-logs"];
 
 export type Contract = [
@@ -115,6 +118,10 @@ export type Contract = [
   Holds<Fits<McpLogs["get"]["response"][200], { logs: Ui.McpLog[] }>>,
   Holds<Fits<McpLogs["histogram"]["cost"]["get"]["response"][200], Ui.CostHistogram>>,
 
+  Holds<Fits<Guardrails["get"]["response"][200], { guardrails: Ui.Guardrail[] }>>,
+  Holds<Fits<Guardrails["post"]["response"][200], { guardrail: Ui.Guardrail }>>,
+  Holds<Fits<Guardrails[":id"]["put"]["response"][200], { guardrail: Ui.Guardrail }>>,
+
   Holds<Fits<Plugins["get"]["response"][200], { plugins: Ui.Plugin[] }>>,
   Holds<Fits<Ui.PluginInput & { name: string }, Plugins["post"]["body"]>>,
   Holds<Fits<Ui.PluginInput, Plugins[":name"]["put"]["body"]>>,
@@ -140,3 +147,10 @@ export type Contract = [
 declare const webhookCreate: Omit<Ui.WebhookEndpointInput, "events"> & { name: string; url: string };
 declare const webhookUpdate: Omit<Ui.WebhookEndpointInput, "events">;
 export const webhookBodies: [Webhooks["post"]["body"], Webhooks[":id"]["put"]["body"]] = [webhookCreate, webhookUpdate];
+
+// Guardrail bodies are checked against the TypeBox types of the route's schemas: Elysia's inferred body
+// reads their literal unions (scope, check type, stage, action; built with .map) as never.
+export type GuardrailBodies = [
+  Holds<Fits<Ui.GuardrailInput & { name: string; checks: Ui.GuardrailCheck[] }, GuardrailPolicyInput>>,
+  Holds<Fits<Ui.GuardrailInput, GuardrailPolicyUpdate>>,
+];

@@ -88,6 +88,13 @@ export const plugins = {
   remove: (name: string) => call<{ message: string }>(`/api/plugins/${segment(name)}`, json("DELETE")),
 };
 
+export const guardrails = {
+  list: () => call<{ guardrails: T.Guardrail[] }>("/api/guardrails").then((answer) => answer.guardrails),
+  create: (input: T.GuardrailInput & { name: string; checks: T.GuardrailCheck[] }) => call<{ guardrail: T.Guardrail }>("/api/guardrails", json("POST", input)),
+  update: (id: string, input: T.GuardrailInput) => call<{ guardrail: T.Guardrail }>(`/api/guardrails/${segment(id)}`, json("PUT", input)),
+  remove: (id: string) => call<{ message: string }>(`/api/guardrails/${segment(id)}`, json("DELETE")),
+};
+
 export const cache = {
   clearEntry: (cacheId: string) => call<{ message: string }>(`/api/cache/clear/${segment(cacheId)}`, json("DELETE")),
   clearKey: (cacheKey: string) => call<{ deleted: number }>(`/api/cache/clear-by-key/${segment(cacheKey)}`, json("DELETE")),

@@ -571,3 +571,43 @@ export interface ActorTransition {
   at: string;
   node: string;
 }
+
+export type GuardrailScope = "global" | "virtual_key" | "team" | "customer" | "routing_rule";
+export type GuardrailCheckType = "email" | "phone" | "payment_card" | "iban" | "national_id" | "ip_address" | "api_key" | "private_key" | "jwt" | "regex" | "word_list" | "json_schema" | "length" | "language" | "model" | "http";
+export type GuardrailStage = "input" | "output" | "both";
+export type GuardrailAction = "block" | "redact" | "log";
+
+/** The fields of a check the page edits; a check of another type keeps its other fields as they came. */
+export interface GuardrailCheck {
+  type: GuardrailCheckType;
+  name?: string;
+  stage?: GuardrailStage;
+  action?: GuardrailAction;
+  pattern?: string;
+  label?: string;
+  case_sensitive?: boolean;
+  words?: string[];
+}
+
+export interface Guardrail {
+  id: string;
+  name: string;
+  description: string;
+  enabled: boolean;
+  scope: GuardrailScope;
+  scope_id: string | null;
+  restore_redacted: boolean;
+  checks: GuardrailCheck[];
+  created_at: string;
+  updated_at: string;
+}
+
+export interface GuardrailInput {
+  name?: string;
+  description?: string;
+  enabled?: boolean;
+  scope?: GuardrailScope;
+  scope_id?: string;
+  restore_redacted?: boolean;
+  checks?: GuardrailCheck[];
+}

@@ -58,10 +58,11 @@ interface SelectProps {
   onValue(value: string): void;
   options: Array<string | { value: string; label: string }>;
   hint?: ComponentChildren;
+  error?: string;
 }
 
-export const SelectField = ({ label, value, onValue, options, hint }: SelectProps) => (
-  <Field label={label} hint={hint}>
+export const SelectField = ({ label, value, onValue, options, hint, error }: SelectProps) => (
+  <Field label={label} hint={hint} error={error}>
     {(ids) => (
       <select {...ids} value={value} onChange={(event) => onValue(event.currentTarget.value)}>
         {options.map((option) => {
