@@ -65,6 +65,14 @@ describe("what a user may not use is hidden, and a refusal reads as one", () => 
     expect(await page().getByRole("alert").innerText()).toContain("Logs:View");
   });
 
+  test("Guardrails:View shows the policies without a button to change them", async () => {
+    await json(await gw.admin("/api/guardrails", { method: "POST", json: { name: "no-cards", checks: [{ type: "payment_card", action: "block" }] } }), 201);
+    await grant("ModelProvider:View", "Guardrails:View");
+    await page().goto(`${gw.url}/ui/guardrails`);
+    await page().getByRole("table", { name: "Guardrails" }).getByRole("row", { name: /no-cards/ }).waitFor();
+    for (const name of ["Add guardrail", "Edit no-cards", "Disable no-cards", "Delete no-cards"]) expect(await page().getByRole("button", { name }).count()).toBe(0);
+  });
+
   test("no page error and no request failed that the user did not cause", () => {
     expect(watched.problems()).toEqual([]);
   });
