@@ -89,23 +89,29 @@ export class DeliveryRunner {
     return this.actors.size;
   }
 
-  /** Records the delivery and starts its actor: its id, or undefined when that delivery already existed. */
-  async enqueue(message: NewMessage): Promise<string | undefined> {
-    const id = message.deliveryId ?? `dlv_${crypto.randomUUID()}`;
-    if (message.deliveryId && (this.actors.get(id) || (await this.deps.history.get(id)))) return undefined;
-    const now = new Date(this.deps.clock.now());
-    const record = this.deps.history.insert({
+  /** The history row of a new message: queued for its actor, or skipped (and so already complete). */
+  private record(id: string, message: NewMessage, status: "queued" | "skipped", now: Date) {
+    return this.deps.history.insert({
       id,
       webhookId: message.webhookId,
       endpointId: message.endpoint.id,
       event: message.event,
       jobId: message.jobId ?? null,
       payload: message.payload,
-      status: "queued",
+      status,
       redeliveryOf: message.redeliveryOf ?? null,
       createdAt: now,
       updatedAt: now,
+      ...(status === "skipped" ? { completedAt: now } : {}),
     });
+  }
+
+  /** Records the delivery and starts its actor: its id, or undefined when that delivery already existed. */
+  async enqueue(message: NewMessage): Promise<string | undefined> {
+    const id = message.deliveryId ?? `dlv_${crypto.randomUUID()}`;
+    if (message.deliveryId && (this.actors.get(id) || (await this.deps.history.get(id)))) return undefined;
+    const now = new Date(this.deps.clock.now());
+    const record = this.record(id, message, "queued", now);
     const input = { deliveryId: id, endpointId: message.endpoint.id, createdAt: now.getTime(), ...retryPolicyOf(message.endpoint, message.retries) };
     await this.actors.spawn(id, input, [record]);
     return id;
@@ -116,19 +122,7 @@ export class DeliveryRunner {
     const id = message.deliveryId ?? `dlv_${crypto.randomUUID()}`;
     if (message.deliveryId && (await this.deps.history.get(id))) return undefined;
     const now = new Date(this.deps.clock.now());
-    const record = this.deps.history.insert({
-      id,
-      webhookId: message.webhookId,
-      endpointId: message.endpoint.id,
-      event: message.event,
-      jobId: message.jobId ?? null,
-      payload: message.payload,
-      status: "skipped",
-      redeliveryOf: message.redeliveryOf ?? null,
-      createdAt: now,
-      updatedAt: now,
-      completedAt: now,
-    });
+    const record = this.record(id, message, "skipped", now);
     await this.deps.snapshots.commit([record]);
     return id;
   }
