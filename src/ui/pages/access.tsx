@@ -7,7 +7,7 @@ import { SelectField, TextField } from "../components/fields";
 import { PageHeader } from "../components/layout";
 import { Panel } from "../components/panel";
 import { ErrorState, Loading } from "../components/states";
-import { CopyButton } from "../components/widgets";
+import { CopyButton, DeleteButton } from "../components/widgets";
 import { formatTime } from "../lib/format";
 import { followLink } from "../lib/router";
 import { useResource } from "../lib/use-resource";
@@ -206,9 +206,7 @@ function Users() {
                       <td>{user.has_password ? "with a password" : <span class="muted">no password</span>}</td>
                       <td class="row-actions">
                         {can("Users:Delete") && (
-                          <button type="button" class="danger" aria-label={`Delete ${user.username}`} onClick={async () => (await confirm(`Delete user ${user.username}?`, <p>Their sessions end.</p>)) && save(() => access.removeUser(user.id), `User ${user.username} deleted`)}>
-                            Delete
-                          </button>
+                          <DeleteButton name={user.username} onDelete={async () => (await confirm(`Delete user ${user.username}?`, <p>Their sessions end.</p>)) && save(() => access.removeUser(user.id), `User ${user.username} deleted`)} />
                         )}
                       </td>
                     </tr>
@@ -297,9 +295,7 @@ function ApiKeys() {
                       <td>{key.expires_at ? formatTime(key.expires_at) : "never"}</td>
                       <td class="row-actions">
                         {can("APIKeys:Delete") && (
-                          <button type="button" class="danger" aria-label={`Delete ${key.name}`} onClick={() => remove(key)}>
-                            Delete
-                          </button>
+                          <DeleteButton name={key.name} onDelete={() => remove(key)} />
                         )}
                       </td>
                     </tr>

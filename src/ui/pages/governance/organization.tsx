@@ -1,4 +1,5 @@
 import { useState } from "preact/hooks";
+import { DeleteButton } from "../../components/widgets";
 import { customers, teams } from "../../api/endpoints";
 import type { Customer, Team } from "../../api/types";
 import { useFeedback } from "../../components/feedback";
@@ -101,9 +102,7 @@ function OrgTab({ kind }: { kind: Kind }) {
                       </button>
                     )}
                     {can(`${words.resource}:Delete`) && (
-                      <button type="button" class="danger" aria-label={`Delete ${row.name}`} onClick={() => remove(row)}>
-                        Delete
-                      </button>
+                      <DeleteButton name={row.name} onDelete={() => remove(row)} />
                     )}
                   </td>
                 </tr>

@@ -1,4 +1,5 @@
 import { useState } from "preact/hooks";
+import { DeleteButton } from "../../components/widgets";
 import { pricingOverrides } from "../../api/endpoints";
 import type { PricingOverride, PricingOverrideInput } from "../../api/types";
 import { useFeedback } from "../../components/feedback";
@@ -125,9 +126,7 @@ export function PricingTab() {
                       </button>
                     )}
                     {can("PricingOverrides:Delete") && (
-                      <button type="button" class="danger" aria-label={`Delete ${row.name}`} onClick={() => remove(row)}>
-                        Delete
-                      </button>
+                      <DeleteButton name={row.name} onDelete={() => remove(row)} />
                     )}
                   </td>
                 </tr>

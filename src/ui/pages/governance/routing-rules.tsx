@@ -1,4 +1,5 @@
 import { useState } from "preact/hooks";
+import { DeleteButton } from "../../components/widgets";
 import { routingRules } from "../../api/endpoints";
 import type { RoutingRule, RoutingRuleInput, RoutingScope } from "../../api/types";
 import { useFeedback } from "../../components/feedback";
@@ -134,9 +135,7 @@ export function RoutingRulesTab() {
                       </button>
                     )}
                     {can("RoutingRules:Delete") && (
-                      <button type="button" class="danger" aria-label={`Delete ${rule.name}`} onClick={() => remove(rule)}>
-                        Delete
-                      </button>
+                      <DeleteButton name={rule.name} onDelete={() => remove(rule)} />
                     )}
                   </td>
                 </tr>

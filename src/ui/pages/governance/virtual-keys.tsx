@@ -6,7 +6,7 @@ import { SelectField, TextField } from "../../components/fields";
 import { LimitsFields, limitsDraftOf, limitsInput, limitsSummary } from "../../components/limits-fields";
 import { Panel } from "../../components/panel";
 import { Empty, ErrorState, Loading } from "../../components/states";
-import { CopyButton, UsageBar } from "../../components/widgets";
+import { CopyButton, DeleteButton, UsageBar } from "../../components/widgets";
 import { formatCost, formatCount, formatDuration, listOf } from "../../lib/format";
 import { useResource } from "../../lib/use-resource";
 import { useSave } from "../../lib/use-save";
@@ -216,9 +216,7 @@ export function VirtualKeysTab() {
                       </>
                     )}
                     {can("VirtualKeys:Delete") && (
-                      <button type="button" class="danger" aria-label={`Delete ${key.name}`} onClick={() => remove(key)}>
-                        Delete
-                      </button>
+                      <DeleteButton name={key.name} onDelete={() => remove(key)} />
                     )}
                   </td>
                 </tr>
