@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { launchChromium, type HeadlessBrowser } from "../../support/chromium";
+import { type Browser, launchBrowser } from "../../support/browser";
 import { startGateway, type TestGateway } from "../../support/gateway";
 import { startMockOidcProvider, type MockOidcProvider } from "../../support/mock-oidc-provider";
 
@@ -8,14 +8,14 @@ const SECRET_ENV = "TEST_OIDC_BROWSER_CLIENT_SECRET";
 describe("OIDC sign-in in a browser", () => {
   let idp: MockOidcProvider;
   let gw: TestGateway;
-  let browser: HeadlessBrowser;
+  let browser: Browser;
   beforeAll(async () => {
     idp = await startMockOidcProvider();
     process.env[SECRET_ENV] = idp.clientSecret;
     gw = await startGateway({
       oidc: { providers: { corp: { issuer: idp.issuer, client_id: idp.clientId, client_secret: `env.${SECRET_ENV}`, roles: [{ claim: "groups", value: "gateway-admins", role: "Admin" }] } } },
     });
-    browser = await launchChromium();
+    browser = await launchBrowser();
   }, 30_000);
   afterAll(async () => {
     await browser.close();
