@@ -70,12 +70,25 @@ function embeddedIPv4(address: string): string | undefined {
   return undefined;
 }
 
+/** Classes of addresses already seen: a gateway calls a handful of addresses again and again. */
+const KNOWN_CLASSES = new Map<string, AddressClass>();
+const KNOWN_CLASSES_LIMIT = 1024;
+
 export function classifyAddress(address: string): AddressClass {
+  const known = KNOWN_CLASSES.get(address);
+  if (known) return known;
+  const kind = classifyUncached(address);
+  if (KNOWN_CLASSES.size >= KNOWN_CLASSES_LIMIT) KNOWN_CLASSES.clear();
+  KNOWN_CLASSES.set(address, kind);
+  return kind;
+}
+
+function classifyUncached(address: string): AddressClass {
   const family = isIP(address);
   if (family === 0) throw new Error(`'${address}' is not an IP address`);
   if (family === 6) {
     const inner = embeddedIPv4(address);
-    if (inner) return classifyAddress(inner);
+    if (inner) return classifyUncached(inner);
   }
   const type = family === 6 ? "ipv6" : "ipv4";
   return BLOCKS.find(([, list]) => list.check(address, type))?.[0] ?? "public";

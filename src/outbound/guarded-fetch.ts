@@ -13,11 +13,21 @@ export function pinnedUrl(url: URL, address: ResolvedAddress): URL {
   return target;
 }
 
-/** The init for one hop to `url`, aimed at `address`: the Host header and TLS name stay the URL's. */
-function pinnedInit(init: RequestInit, url: URL): RequestInit {
-  const headers = new Headers(init.headers);
-  headers.set("host", url.host);
-  return { ...init, headers, redirect: "manual", tls: { serverName: bareHost(url) } } as RequestInit;
+/** The headers of `init` with the URL's own Host, copied as cheaply as their shape allows. */
+function withHost(headers: RequestInit["headers"], url: URL): RequestInit["headers"] {
+  if (headers === undefined || (typeof headers === "object" && !Array.isArray(headers) && !(headers instanceof Headers))) return { ...headers, host: url.host };
+  const copy = new Headers(headers);
+  copy.set("host", url.host);
+  return copy;
+}
+
+/**
+ * The URL and init for one hop to `url`, aimed at `address`: the Host header and TLS name stay
+ * the URL's. A URL that names its address already is called as it is.
+ */
+function pinnedCall(url: URL, address: ResolvedAddress, init: RequestInit): [URL, RequestInit] {
+  if (bareHost(url) === address.address) return [url, { ...init, redirect: "manual" }];
+  return [pinnedUrl(url, address), { ...init, headers: withHost(init.headers, url), redirect: "manual", tls: { serverName: bareHost(url) } } as RequestInit];
 }
 
 async function checkedAddress(url: URL, policy: OutboundPolicy): Promise<ResolvedAddress> {
@@ -44,8 +54,8 @@ export async function guardedFetch(input: string | URL, init: RequestInit, polic
   const method = (init.method ?? "GET").toUpperCase();
   const follows = init.redirect !== "manual" && init.redirect !== "error";
   for (let hop = 0; ; hop++) {
-    const address = await checkedAddress(url, policy);
-    const response = await fetch(pinnedUrl(url, address), pinnedInit(init, url));
+    const [target, hopInit] = pinnedCall(url, await checkedAddress(url, policy), init);
+    const response = await fetch(target, hopInit);
     const next = follows && hop < MAX_REDIRECTS ? redirectTarget(response, url, method) : undefined;
     if (!next) return response;
     await response.body?.cancel();

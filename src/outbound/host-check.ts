@@ -65,9 +65,10 @@ export interface OutboundPolicy {
  */
 export async function checkHost(url: URL, policy: OutboundPolicy): Promise<HostCheck> {
   const host = bareHost(url);
-  const special = SPECIAL_NAMES.find(([pattern]) => pattern.test(host))?.[1];
+  const family = isIP(host);
+  const special = family ? undefined : SPECIAL_NAMES.find(([pattern]) => pattern.test(host))?.[1];
   let addresses: ResolvedAddress[];
-  if (isIP(host)) addresses = [{ address: host, family: isIP(host) === 6 ? 6 : 4 }];
+  if (family) addresses = [{ address: host, family: family === 6 ? 6 : 4 }];
   else if (special) addresses = [{ address: special, family: 4 }];
   else {
     try {
@@ -79,7 +80,7 @@ export async function checkHost(url: URL, policy: OutboundPolicy): Promise<HostC
   if (addresses.length === 0) return { ok: false, refused: false, reason: `${host} has no address` };
   for (const { address } of addresses) {
     const refusal = refusalOf(address, policy.allowPrivateNetwork, policy.privateHint);
-    if (refusal) return { ok: false, refused: true, reason: isIP(host) ? refusal : `${host} resolves to ${refusal}` };
+    if (refusal) return { ok: false, refused: true, reason: family ? refusal : `${host} resolves to ${refusal}` };
   }
   return { ok: true, address: addresses[0]! };
 }
