@@ -19,7 +19,7 @@ afterAll(async () => {
   await Promise.all(servers.map((server) => server.stop()));
 });
 
-test("calls made while a client moves between servers all succeed: none reaches the connection being retired", async () => {
+test("calls made while a client moves between servers all succeed and are all logged: none reaches the connection being retired", async () => {
   const client = await createMcpClient(gw, { name: "moving", connection_type: "http", connection_string: servers[0]!.url, tools_to_execute: ["*"] });
   let moving = true;
   const answers: Array<{ status: number; text: string }> = [];
@@ -29,14 +29,17 @@ test("calls made while a client moves between servers all succeed: none reaches 
       answers.push({ status: response.status, text: await response.text() });
     }
   };
-  const callers = Array.from({ length: 16 }, caller);
+  const callers = Array.from({ length: 8 }, caller);
   for (let move = 1; move <= 6; move++) {
     const moved = await gw.admin(`/api/mcp/client/${client.id}`, { method: "PUT", json: { connection_string: servers[move % 2]!.url } });
     expect(moved.status).toBe(200);
   }
   moving = false;
   await Promise.all(callers);
-  expect(answers.length).toBeGreaterThan(16);
+  expect(answers.length).toBeGreaterThan(8);
   expect(answers.filter((answer) => answer.status !== 200)).toEqual([]);
   expect(servers.every((server) => server.calls.some((call) => call.name === "add"))).toBe(true);
+  // Eight callers at once keep the database's one writer busy: every call still has its log row, completed.
+  const logged = (await (await gw.admin("/api/mcp-logs?status=success&limit=1")).json()) as { total: number };
+  expect(logged.total).toBe(answers.length);
 });

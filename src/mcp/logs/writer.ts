@@ -1,6 +1,8 @@
 import { eq, sql } from "drizzle-orm";
 import type { Database } from "../../db/client";
 import { mcpToolLogs, type NewMcpToolLogRow } from "../../db/schema";
+import { refusedForItsValues } from "../../db/unavailable";
+import { retried } from "../../db/write-retries";
 import { loggedBodyJson } from "../../logs/logged-body";
 
 export type ToolCallSource = "tool_execute" | "agent" | "mcp_server";
@@ -32,10 +34,16 @@ export interface ToolCallEnd {
 const nextChangeSeq = sql`(SELECT coalesce(max(${mcpToolLogs.changeSeq}), 0) + 1 FROM ${mcpToolLogs})`;
 
 /**
+ * The waits before another attempt at a row the database did not take: many callers at once keep
+ * a libSQL server's one writer busy past its timeout. Short, as the tool call waits for its row.
+ */
+const WRITE_RETRIES = { delaysMs: [50, 100, 250, 500, 1_000], refuses: refusedForItsValues };
+
+/**
  * Writes one row per MCP tool call: `processing` when it starts, completed when it ends.
  * Arguments and results are kept only while content logging is on, credentials and inline media
- * left out as in request logs. A failed write is reported
- * and swallowed: logging never fails a tool call.
+ * left out as in request logs. A write the database keeps refusing is reported and swallowed:
+ * logging never fails a tool call.
  */
 export class McpLogWriter {
   constructor(
@@ -60,10 +68,7 @@ export class McpLogWriter {
       virtualKeyName: call.virtualKey?.name ?? null,
       region: this.region,
     };
-    await this.db
-      .insert(mcpToolLogs)
-      .values({ ...row, changeSeq: nextChangeSeq })
-      .catch((error) => console.error("MCP log: a tool call could not be recorded", error));
+    await retried(() => this.db.insert(mcpToolLogs).values({ ...row, changeSeq: nextChangeSeq }), WRITE_RETRIES).catch((error) => console.error("MCP log: a tool call could not be recorded", error));
     return id;
   }
 
@@ -77,10 +82,6 @@ export class McpLogWriter {
       notifications: end.notifications ? JSON.stringify({ ...end.notifications, cancelled: end.cancelled === true }) : null,
       changeSeq: nextChangeSeq,
     };
-    await this.db
-      .update(mcpToolLogs)
-      .set(changes)
-      .where(eq(mcpToolLogs.id, id))
-      .catch((error) => console.error(`MCP log: tool call ${id} could not be completed`, error));
+    await retried(() => this.db.update(mcpToolLogs).set(changes).where(eq(mcpToolLogs.id, id)), WRITE_RETRIES).catch((error) => console.error(`MCP log: tool call ${id} could not be completed`, error));
   }
 }
