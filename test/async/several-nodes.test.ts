@@ -16,8 +16,9 @@ const config = { providers: { openai: { keys: [{ id: "k1", value: "sk-upstream" 
 const promptOf = (request: RecordedRequest) => (request.body.messages as Array<{ content: string }>)[0]!.content;
 
 test("a job runs on one node at a time; another node takes it over once its node stops renewing the lease", async () => {
-  // The first node's lease clock is the test's: freezing it in the past stands for a node that died.
-  let firstNow = () => Date.now();
+  // The first node's lease clock is the test's. An hour ahead, its leases hold however late a
+  // loaded machine runs its renewals; frozen in the past, it stands for a node that died.
+  let firstNow = () => Date.now() + 3_600_000;
   const first = await startGateway(config, { runtime: { actorLease: { owner: "node-a", durationMs: LEASE_MS, now: () => firstNow() } } });
   nodes.push(first);
 
