@@ -1,6 +1,6 @@
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { createGateway, type Gateway, type GatewayOptions } from "../../src/app";
 import { resolveEnvReference } from "../../src/config/env-reference";
 import type { GatewayConfig } from "../../src/config/schema";
@@ -54,6 +54,31 @@ interface ExistingDatabase {
   env?: Record<string, string>;
 }
 
+/** Gateways not yet stopped, with the folders their files are in. */
+const running = new Map<Gateway, string[]>();
+
+/**
+ * Makes `stop()` run once, however often it is called, and remembers the gateway until then: a
+ * test that restarts over a gateway it never stopped (a crash in-process) leaves it running, and
+ * deleting its folder under it would fail its background writes in some later test.
+ */
+function tracked(gateway: Gateway, folders: string[]): void {
+  const stop = gateway.stop.bind(gateway);
+  let stopped: Promise<void> | undefined;
+  gateway.stop = () => {
+    running.delete(gateway);
+    stopped ??= stop();
+    return stopped;
+  };
+  running.set(gateway, folders);
+}
+
+/** Stops every gateway whose files are in `folder`, before the folder goes. */
+async function stopAllIn(folder: string): Promise<void> {
+  const inFolder = [...running].filter(([, folders]) => folders.includes(folder)).map(([gateway]) => gateway);
+  await Promise.all(inFolder.map((gateway) => gateway.stop()));
+}
+
 /** Starts the gateway in-process on a random port with a fresh database (an embedded file unless told otherwise). */
 export async function startGateway(config: GatewayConfig = {}, existing?: ExistingDatabase): Promise<TestGateway> {
   const dir = existing?.dir ?? mkdtempSync(join(tmpdir(), "gateway-test-"));
@@ -62,6 +87,7 @@ export async function startGateway(config: GatewayConfig = {}, existing?: Existi
   const runtime = existing?.runtime ?? {};
   const fullConfig: GatewayConfig = { setup_token: SETUP_TOKEN, ...config };
   const gateway = await createGateway({ config: fullConfig, databaseUrl, env: { ...process.env, GATEWAY_ENCRYPTION_KEY: "test-encryption-key", ...existing?.env }, ...runtime });
+  tracked(gateway, databaseUrl.startsWith("file:") ? [dir, dirname(databaseUrl.slice("file:".length))] : [dir]);
   const server = gateway.listen(0, "127.0.0.1");
   const url = `http://127.0.0.1:${server.port}`;
   const operatorBasic = adminCredentials(fullConfig);
@@ -91,6 +117,7 @@ export async function startGateway(config: GatewayConfig = {}, existing?: Existi
     },
     async close() {
       await gateway.stop();
+      await stopAllIn(dir);
       await databaseServer?.stop();
       rmSync(dir, { recursive: true, force: true });
     },
