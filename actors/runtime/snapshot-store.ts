@@ -6,10 +6,13 @@ import { WRITE_RETRY_DELAYS_MS } from "../../src/db/write-retries";
 import type { InspectionEvent, Observer } from "xstate";
 import { ACTOR_MACHINES, type ActorMachines } from "../machines";
 import { GroupCommit } from "./group-commit";
-import { TransitionLog } from "./transition-log";
+import { type HistoryWrite, isHistoryWrite, TransitionLog } from "./transition-log";
 import { defaultNodeId, NodePresence } from "./node-identity";
 
 export type Write = BatchItem<"sqlite">;
+
+/** What a commit takes: statements, and the history rows written after them in one statement per table. */
+export type ActorWrite = Write | HistoryWrite;
 
 /** Which node runs which actors when several share one database. */
 export interface ActorLease {
@@ -45,7 +48,7 @@ export const defaultLease = (env: Record<string, string | undefined>, databaseUr
  * or its own), renews its leases while it runs, and hands them back when it stops.
  */
 export class ActorSnapshotStore {
-  private readonly writer: GroupCommit<Write>;
+  private readonly writer: GroupCommit<ActorWrite>;
   /** The transition history and instance rows each actor writes along with its snapshot. */
   readonly transitions: TransitionLog;
   readonly inspect?: Observer<InspectionEvent>;
@@ -63,8 +66,10 @@ export class ActorSnapshotStore {
     this.transitions = new TransitionLog(db, () => this.lease.owner, options.recordTransitions);
     this.inspect = options.inspect;
     this.machines = { ...ACTOR_MACHINES, ...options.machines };
-    this.writer = new GroupCommit(
-      async ([first, ...rest]) => {
+    this.writer = new GroupCommit<ActorWrite>(
+      async (writes) => {
+        // Only the transition log writes the history tables, so its writes may follow the others, in their own order.
+        const [first, ...rest] = [...writes.filter((write): write is Write => !isHistoryWrite(write)), ...this.transitions.statements(writes.filter(isHistoryWrite))];
         if (first) await this.db.batch([first, ...rest]);
       },
       { retryDelaysMs: WRITE_RETRY_DELAYS_MS },
@@ -112,7 +117,7 @@ export class ActorSnapshotStore {
    * the rows that mirror it never disagree. With `retry`, a database out of reach delays them
    * (until it is back, or until `giveUpAfter` runs out) instead of failing them.
    */
-  commit(writes: Write[], options: { retry?: boolean } = {}): Promise<void> {
+  commit(writes: ActorWrite[], options: { retry?: boolean } = {}): Promise<void> {
     return this.writer.write(writes, options);
   }
 
