@@ -6,7 +6,8 @@ import { governanceVirtualKeys, type VirtualKeyRow } from "../../db/schema";
 import { badRequest, conflict } from "../../http/errors";
 import type { ProviderStore } from "../../provider-registry/store";
 import { checkBudgets, checkRateLimit } from "../limits/validate-limits";
-import type { ProviderConfig, VirtualKeyCreateInput, VirtualKeyUpdateInput } from "../schemas";
+import type { VirtualKeyCreateInput, VirtualKeyUpdateInput } from "../schemas";
+import type { ProviderConfig } from "../../db/schema/types";
 import type { Organization } from "./organization";
 import { RowCache } from "./row-cache";
 
