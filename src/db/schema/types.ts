@@ -7,6 +7,9 @@ import { t } from "elysia";
 
 // Governance: the limits, routes and prices kept on keys, teams, customers and rules.
 
+/** How every virtual key's value starts: what tells one from other credentials. */
+export const VIRTUAL_KEY_PREFIX = "sk-gw-";
+
 /** `30s`, `5m`, `1h`, `1d`, `1w`, `1M` (month), `1Y` (year). */
 export const Duration = t.String({ pattern: "^[1-9][0-9]*(s|m|h|d|w|M|Y)$", description: "e.g. 30s, 5m, 1h, 1d, 1w, 1M, 1Y" });
 
