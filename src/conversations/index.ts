@@ -1,7 +1,6 @@
 import type { Database } from "../db/client";
 import type { ConversationRow } from "../db/schema";
 import { badRequest, notFound } from "../http/errors";
-import type { OpenAIObjectOperation } from "../inference/provider-objects";
 import { inputItemsOf } from "../responses/chain";
 import { checkedItems, checkedMetadata, type Item, inputOf } from "./items";
 import { ConversationStore, type ItemsPageQuery } from "./store";
@@ -9,10 +8,8 @@ import { type ConversationTurn, recordingTurn } from "./turn";
 
 type Body = Record<string, unknown>;
 
-export type ConversationOperation = Extract<OpenAIObjectOperation, `conversation_${string}`>;
-
 /** The calls of OpenAI's Conversations API, answered by the gateway for the conversations it keeps. */
-export const CONVERSATION_OPERATIONS: readonly ConversationOperation[] = [
+export const CONVERSATION_OPERATIONS = [
   "conversation_create",
   "conversation_retrieve",
   "conversation_update",
@@ -21,7 +18,8 @@ export const CONVERSATION_OPERATIONS: readonly ConversationOperation[] = [
   "conversation_items_create",
   "conversation_item_retrieve",
   "conversation_item_delete",
-];
+] as const;
+export type ConversationOperation = (typeof CONVERSATION_OPERATIONS)[number];
 
 const CONVERSATION_ID = /^conv_[0-9a-f]{32}$/;
 
