@@ -1,8 +1,7 @@
-import type { BackgroundResponses } from "../async/background-responses";
 import { badRequest } from "../http/errors";
 import { isInternal } from "../http/internal-requests";
 import type { StoredResponses } from "../responses";
-import { unfinishedResponse } from "../responses/background-view";
+import { type BackgroundResponses, unfinishedResponse } from "../responses/background-view";
 import { responseIdFor } from "../responses/ids";
 import { answersResponsesItself, type Dispatched } from "./dispatch";
 import type { Inference } from "./handle";
