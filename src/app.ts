@@ -22,7 +22,7 @@ import { catalogOutputLimit } from "./governance/pricing/catalog";
 import { bodyLimit, DEFAULT_MAX_REQUEST_BODY_MB, serverBodyLimitBytes } from "./http/body-limit";
 import { errorHandler } from "./http/error-handler";
 import { GatewayError } from "./http/errors";
-import { openApiRoutes } from "./http/openapi/routes";
+import { openApiRoutes } from "./openapi/routes";
 import { type Exposure, needsAChoice, openingRefusal, startRefusal } from "./http/protected-mode";
 import { DEFAULT_MAX_JSON_DEPTH, requestBodies } from "./http/request-bodies";
 import { requestPath } from "./http/request-path";
