@@ -23,7 +23,7 @@ import { bodyLimit, DEFAULT_MAX_REQUEST_BODY_MB, serverBodyLimitBytes } from "./
 import { errorHandler } from "./http/error-handler";
 import { GatewayError } from "./http/errors";
 import { openApiRoutes } from "./openapi/routes";
-import { type Exposure, needsAChoice, openingRefusal, startRefusal } from "./http/protected-mode";
+import { type Exposure, needsAChoice, openingRefusal, startRefusal } from "./protected-mode";
 import { DEFAULT_MAX_JSON_DEPTH, requestBodies } from "./http/request-bodies";
 import { requestPath } from "./http/request-path";
 import { servedRequestsNeverIdle } from "./http/served-requests";
