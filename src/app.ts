@@ -34,6 +34,7 @@ import { inferenceMounts, MOUNT_ROOTS } from "./inference/mounts";
 import { ObjectKeys } from "./inference/object-keys";
 import { videoReader } from "./inference/video-reads";
 import { createConversations } from "./conversations";
+import { conversationOperation } from "./conversations/operation";
 import { createStoredResponses } from "./responses";
 import { markInternal } from "./http/internal-requests";
 import { createRequestLogs } from "./logs";
@@ -157,7 +158,7 @@ export async function createGateway({ config: givenConfig, databaseUrl, env = pr
     modelsVisibleTo: governance.modelsVisibleTo,
     settlements,
     responses,
-    conversations,
+    operations: [conversationOperation(conversations, providers)],
     objectKeys: new ObjectKeys(database.db, providers, clock),
     // Background responses run as async jobs, which replay through the app built below.
     get background() {

@@ -1,7 +1,7 @@
 import type { Database } from "../db/client";
 import type { ConversationRow } from "../db/schema";
 import { badRequest, notFound } from "../http/errors";
-import { inputItemsOf } from "../responses/chain";
+import { conversationIdOf, inputItemsOf } from "../responses/chain";
 import { checkedItems, checkedMetadata, type Item, inputOf } from "./items";
 import { ConversationStore, type ItemsPageQuery } from "./store";
 import { type ConversationTurn, recordingTurn } from "./turn";
@@ -25,13 +25,6 @@ const CONVERSATION_ID = /^conv_[0-9a-f]{32}$/;
 
 /** Whether `id` has the shape of the gateway's conversation ids; OpenAI's own are longer. */
 const ownsId = (id: string) => CONVERSATION_ID.test(id);
-
-/** The conversation a Responses call names: `"conv_..."` or `{ "id": "conv_..." }`. */
-export function conversationIdOf(value: unknown): string | undefined {
-  if (typeof value === "string") return value;
-  const id = (value as { id?: unknown } | null | undefined)?.id;
-  return typeof id === "string" ? id : undefined;
-}
 
 const view = (row: ConversationRow) => ({ id: row.id, object: "conversation", created_at: Math.floor(row.createdAt.getTime() / 1000), metadata: row.metadata });
 

@@ -2,10 +2,12 @@ import { badRequest } from "../http/errors";
 import { isInternal } from "../http/internal-requests";
 import type { StoredResponses } from "../responses";
 import { type BackgroundResponses, unfinishedResponse } from "../responses/background-view";
+import { conversationIdOf } from "../responses/chain";
 import { responseIdFor } from "../responses/ids";
 import { answersResponsesItself, type Dispatched } from "./dispatch";
 import type { Inference } from "./handle";
 import { resolvedModelRef } from "./model-ref";
+import { keptByGateway } from "./operation-handlers";
 
 /**
  * The body the gateway runs in the background for a Responses call with `background: true`, or
@@ -23,7 +25,8 @@ export function backgroundRunOf(inference: Inference, request: Request, body: Re
   const provider = target ? inference.providers.get(target.provider) : undefined;
   if (!target || !provider) return undefined;
   if (!answersResponsesItself(provider, target.model)) return body;
-  return inference.conversations?.keptIdOf(body.conversation) !== undefined ? { ...body, background: false } : undefined;
+  const conversation = conversationIdOf(body.conversation);
+  return conversation !== undefined && keptByGateway(inference.operations, conversation) ? { ...body, background: false } : undefined;
 }
 
 /** Starts the call as a job and answers at once with the response queued; its id is the job's. */
