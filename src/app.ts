@@ -28,6 +28,7 @@ import { DEFAULT_MAX_JSON_DEPTH, requestBodies } from "./http/request-bodies";
 import { requestPath } from "./http/request-path";
 import { servedRequestsNeverIdle } from "./http/served-requests";
 import { systemRoutes } from "./http/system-routes";
+import { backgroundResponseOperation } from "./inference/background-runs";
 import { DeferredSettlements } from "./inference/deferred-settlements";
 import type { Inference } from "./inference/handle";
 import { inferenceMounts, MOUNT_ROOTS } from "./inference/mounts";
@@ -158,7 +159,7 @@ export async function createGateway({ config: givenConfig, databaseUrl, env = pr
     modelsVisibleTo: governance.modelsVisibleTo,
     settlements,
     responses,
-    operations: [conversationOperation(conversations, providers)],
+    operations: [conversationOperation(conversations, providers), backgroundResponseOperation(responses)],
     objectKeys: new ObjectKeys(database.db, providers, clock),
     // Background responses run as async jobs, which replay through the app built below.
     get background() {

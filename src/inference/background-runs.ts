@@ -7,7 +7,7 @@ import { responseIdFor } from "../responses/ids";
 import { answersResponsesItself, type Dispatched } from "./dispatch";
 import type { Inference } from "./handle";
 import { resolvedModelRef } from "./model-ref";
-import { keptByGateway } from "./operation-handlers";
+import { keptByGateway, type OperationHandler } from "./operation-handlers";
 
 /**
  * The body the gateway runs in the background for a Responses call with `background: true`, or
@@ -43,7 +43,7 @@ export function responseIdOf(request: Request, requestId: string): string {
 }
 
 /** A background response the provider goes on writing (OpenAI's): its usage is billed when it is read back finished. */
-export async function rememberBackground(responses: StoredResponses | undefined, result: Dispatched & { body: string }): Promise<void> {
+async function rememberBackground(responses: StoredResponses | undefined, result: Dispatched & { body: string }): Promise<void> {
   try {
     const { id, status } = JSON.parse(result.body) as { id?: unknown; status?: unknown };
     if (typeof id !== "string" || (status !== "queued" && status !== "in_progress")) return;
@@ -52,6 +52,16 @@ export async function rememberBackground(responses: StoredResponses | undefined,
     // The client still gets its response; only the billing of its usage is lost.
     console.error("a background response was not remembered for billing", error);
   }
+}
+
+/** Background responses the provider writes itself, attached to the pipeline: each is remembered once the provider has queued it. */
+export function backgroundResponseOperation(responses: StoredResponses): OperationHandler {
+  return {
+    before: (call) =>
+      call.operation === "responses" && call.body.background === true
+        ? { answered: (result) => (result.operation === "responses" && "body" in result ? rememberBackground(responses, result) : undefined) }
+        : undefined,
+  };
 }
 
 export type { BackgroundResponses };

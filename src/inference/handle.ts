@@ -7,7 +7,7 @@ import { conversationIdOf, inputItemsOf } from "../responses/chain";
 import type { DeferredSettlements } from "./deferred-settlements";
 import { type Dispatched, type DispatchInput, dispatch } from "./dispatch";
 import type { Attempt } from "../db/schema/types";
-import { type BackgroundResponses, rememberBackground, responseIdOf } from "./background-runs";
+import { type BackgroundResponses, responseIdOf } from "./background-runs";
 import type { BridgedResponse } from "./formats/openai/responses-reply";
 import { FORMATS } from "./formats/registry";
 import { admitThrough, type HookReply, type InferenceHooks, type InferenceOutcome, type RequestContext, transformThrough } from "./hooks";
@@ -294,7 +294,7 @@ async function answer(inference: Inference, call: InferenceCall, context: Reques
     signal: call.request.signal,
     outputLimit: inference.outputLimit,
   });
-  if (call.body.background === true && result.operation === "responses" && "body" in result) await rememberBackground(inference.responses, result);
+  for (const run of runs) await run.answered?.(result);
   let replied = rememberingCreated(inference.objectKeys, call, result);
   if (replied instanceof Promise) replied = await replied;
   const bridgedResponse = call.operation === "responses" && result.operation === "chat" ? bridgedResponseOf(inference.responses, call, context, continuing) : undefined;

@@ -1,3 +1,4 @@
+import type { Dispatched } from "./dispatch";
 import type { InferenceCall } from "./handle";
 import type { RequestContext } from "./hooks";
 import type { Forwarded } from "./mounts/kept-objects";
@@ -10,7 +11,7 @@ import type { ProviderObjectOperation } from "./provider-objects";
  */
 export interface OperationHandler {
   /** Whether the gateway itself keeps what `id` names: no provider holds it, and no key made it. */
-  ownsId(id: string): boolean;
+  ownsId?(id: string): boolean;
   /** Before the upstream call: its part in the call (it may rewrite `context.body`), or undefined when it has none. */
   before?(call: InferenceCall, context: RequestContext): OperationRun | undefined | Promise<OperationRun | undefined>;
   /** A call on the provider-object routes it answers itself; undefined sends the call on to the provider. */
@@ -19,12 +20,14 @@ export interface OperationHandler {
 
 /** A handler's part in one call, after the upstream answered. */
 export interface OperationRun {
+  /** The upstream's answer, before the client's response is made of it. */
+  answered?(result: Dispatched): void | Promise<void>;
   /** The client's response, as the operation passes it on. */
-  replied(response: Response): Response | Promise<Response>;
+  replied?(response: Response): Response | Promise<Response>;
 }
 
 /** Whether one of the handlers keeps what `id` names. */
-export const keptByGateway = (handlers: readonly OperationHandler[] | undefined, id: string) => handlers?.some((handler) => handler.ownsId(id)) === true;
+export const keptByGateway = (handlers: readonly OperationHandler[] | undefined, id: string) => handlers?.some((handler) => handler.ownsId?.(id)) === true;
 
 /** Each handler's part in a call, run in order before the upstream call; waited for only when a handler has to wait. */
 export function operationRuns(handlers: readonly OperationHandler[] = [], call: InferenceCall, context: RequestContext): OperationRun[] | Promise<OperationRun[]> {
@@ -39,8 +42,9 @@ export function operationRuns(handlers: readonly OperationHandler[] = [], call: 
 
 /** The client's response, passed through each run that takes part in the call. */
 export function repliedThrough(runs: readonly OperationRun[], response: Response): Response | Promise<Response> {
-  if (runs.length === 0) return response;
-  return runs.reduce<Promise<Response>>(async (reply, run) => run.replied(await reply), Promise.resolve(response));
+  const passing = runs.filter((run) => run.replied);
+  if (passing.length === 0) return response;
+  return passing.reduce<Promise<Response>>(async (reply, run) => run.replied!(await reply), Promise.resolve(response));
 }
 
 /** The answer of the first handler that answers a provider-object call itself; undefined when none does. */
