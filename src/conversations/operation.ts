@@ -2,7 +2,7 @@ import type { Forwarded } from "../inference/mounts/kept-objects";
 import type { OperationHandler } from "../inference/operation-handlers";
 import type { ProviderObjectOperation } from "../inference/provider-objects";
 import type { ProviderStore } from "../provider-registry/store";
-import { CONVERSATION_OPERATIONS, type ConversationOperation, type Conversations } from ".";
+import { CONVERSATION_OPERATIONS, type ConversationOperation, type Conversations } from "./index";
 
 const isConversationOperation = (operation: ProviderObjectOperation): operation is ConversationOperation => (CONVERSATION_OPERATIONS as readonly ProviderObjectOperation[]).includes(operation);
 
