@@ -38,6 +38,15 @@ export interface AsyncJobContext extends AsyncJobInput {
   notifyFailures?: number;
 }
 
+/** The status clients see: the machine's top-level state. */
+export type JobStatus = "pending" | "processing" | "completed" | "failed" | "expired";
+
+/** A job as it stands. */
+export interface FoundJob {
+  context: AsyncJobContext;
+  status: JobStatus;
+}
+
 /** The wait before notifying again after `failures` failed attempts: 1 s, doubling, at most a minute. */
 export const notifyRetryDelayMs = (failures: number) => Math.min(1000 * 2 ** Math.max(0, failures - 1), 60_000);
 

@@ -11,7 +11,7 @@ import { ConfigError } from "./config/load";
 import type { GatewayConfig } from "./config/schema";
 import { DEFAULT_ENV_ALLOWLIST, EnvReferences } from "./config/env-reference";
 import { createRuntimeSettings } from "./config/runtime-settings";
-import { seedFromConfig } from "./config/seed";
+import { seedFromConfig } from "./provider-registry/seed";
 import { secretBoxFor } from "./crypto/secret-box";
 import { openDatabase } from "./db/client";
 import { STOP_GRACE_MS } from "./db/write-retries";
@@ -22,22 +22,25 @@ import { catalogOutputLimit } from "./governance/pricing/catalog";
 import { bodyLimit, DEFAULT_MAX_REQUEST_BODY_MB, serverBodyLimitBytes } from "./http/body-limit";
 import { errorHandler } from "./http/error-handler";
 import { GatewayError } from "./http/errors";
-import { openApiRoutes } from "./http/openapi/routes";
-import { type Exposure, needsAChoice, openingRefusal, startRefusal } from "./http/protected-mode";
+import { openApiRoutes } from "./openapi/routes";
+import { type Exposure, needsAChoice, openingRefusal, startRefusal } from "./protected-mode";
 import { DEFAULT_MAX_JSON_DEPTH, requestBodies } from "./http/request-bodies";
 import { requestPath } from "./http/request-path";
 import { servedRequestsNeverIdle } from "./http/served-requests";
 import { systemRoutes } from "./http/system-routes";
+import { backgroundResponseOperation } from "./inference/background-runs";
 import { DeferredSettlements } from "./inference/deferred-settlements";
 import type { Inference } from "./inference/handle";
 import { inferenceMounts, MOUNT_ROOTS } from "./inference/mounts";
 import { ObjectKeys } from "./inference/object-keys";
 import { videoReader } from "./inference/video-reads";
 import { createConversations } from "./conversations";
+import { conversationOperation } from "./conversations/operation";
 import { createStoredResponses } from "./responses";
 import { markInternal } from "./http/internal-requests";
 import { createRequestLogs } from "./logs";
-import { DEFAULT_REFUSED_REQUEST_LOGGING, isRefusedCaller } from "./logs/refused-requests";
+import { isRefusedCaller } from "./logs/refused-requests";
+import { DEFAULT_REFUSED_REQUEST_LOGGING } from "./config/sections/refused-requests";
 import { LiveFeed } from "./logs/live-feed";
 import { liveFeedRoutes } from "./logs/live-routes";
 import { createLifecycles } from "./lifecycles";
@@ -156,7 +159,7 @@ export async function createGateway({ config: givenConfig, databaseUrl, env = pr
     modelsVisibleTo: governance.modelsVisibleTo,
     settlements,
     responses,
-    conversations,
+    operations: [conversationOperation(conversations, providers), backgroundResponseOperation(responses)],
     objectKeys: new ObjectKeys(database.db, providers, clock),
     // Background responses run as async jobs, which replay through the app built below.
     get background() {

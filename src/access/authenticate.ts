@@ -7,6 +7,7 @@ import type { UserStore } from "./rbac/users";
 import { SESSION_TOKEN_PREFIX, type SessionStore } from "./sessions";
 import type { SetupLock } from "./setup-lock";
 import { sha256Hex } from "../crypto/sha256-hex";
+import { VIRTUAL_KEY_PREFIX } from "../db/schema/types";
 
 export interface AuthenticatorDeps {
   edition: Edition;
@@ -21,7 +22,6 @@ export interface AuthenticatorDeps {
 
 /** Headers that carry virtual keys to the inference API; none of them opens a management route. */
 const VIRTUAL_KEY_HEADERS = ["x-api-key", "x-gw-vk", "x-goog-api-key"];
-const VIRTUAL_KEY_PREFIX = "sk-gw-";
 const INVALID = "the credentials are invalid or expired";
 
 /** The value of `Authorization: Bearer <x>` (or the legacy `Basic <x>`), if any. */

@@ -1,9 +1,11 @@
 import type { StoredResponse } from "../../actors/async-job";
 import { REQUEST_TYPE } from "../inference/operations";
 import { DEFAULT_RESULT_TTL_SECONDS } from "./submission";
-import type { AsyncJobs, FoundJob } from "./jobs";
+import type { FoundJob } from "../../actors/async-job";
+import type { AsyncJobs } from "./jobs";
 import { ownerOf } from "./ownership";
 import { storeRequest } from "./stored-request";
+import type { BackgroundResponses } from "../responses/background-view";
 
 /** The async kind the jobs are: `GET /v1/async/responses/{job_id}` shows them too. */
 const ROUTE = "responses";
@@ -13,9 +15,8 @@ const ROUTE = "responses";
  * jobs: durable, resumed after a restart, bounded by the same worker limit. The job replays the
  * request, which as a replay runs in the foreground; its id names the response.
  */
-export function backgroundResponses(jobs: AsyncJobs) {
+export function backgroundResponses(jobs: AsyncJobs): BackgroundResponses {
   return {
-    /** Starts the run of `body` as `request` asked it; the job's id. */
     async start(request: Request, body: Record<string, unknown>): Promise<string> {
       const bytes = new TextEncoder().encode(JSON.stringify(body));
       const { pathname, origin } = new URL(request.url);
@@ -35,5 +36,3 @@ export function backgroundResponses(jobs: AsyncJobs) {
     discard: (jobId: string, headers: Headers): Promise<boolean> => jobs.discard(jobId, ownerOf(headers)),
   };
 }
-
-export type BackgroundResponses = ReturnType<typeof backgroundResponses>;

@@ -1,7 +1,5 @@
-import type { AsyncJobContext } from "../../actors/async-job";
+import type { AsyncJobContext, JobStatus } from "../../actors/async-job";
 import { resultOf } from "./stored-request";
-
-export type JobStatus = "pending" | "processing" | "completed" | "failed" | "expired";
 
 /** The machine's top-level state is the status clients see. */
 export function statusOf(value: unknown): JobStatus {

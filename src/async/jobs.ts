@@ -1,5 +1,5 @@
 import { fromPromise } from "xstate";
-import { type AsyncJobContext, type AsyncJobInput, asyncJobMachine, type CancelJob, type JobRun, type StoredResponse } from "../../actors/async-job";
+import { type AsyncJobContext, type AsyncJobInput, asyncJobMachine, type CancelJob, type FoundJob, type JobRun, type JobStatus, type StoredResponse } from "../../actors/async-job";
 import type { Clock } from "../../actors/runtime/clock";
 import { DurableActors } from "../../actors/runtime/durable-actors";
 import { KeyedSlots } from "../../actors/runtime/slots";
@@ -7,7 +7,7 @@ import type { ActorSnapshotStore } from "../../actors/runtime/snapshot-store";
 import type { SecretBox } from "../crypto/secret-box";
 import { GatewayError } from "../http/errors";
 import type { FinishedJob } from "../webhooks";
-import { isFinished, type JobStatus, statusOf } from "./job-view";
+import { isFinished, statusOf } from "./job-view";
 import { replayRequest, resultOf, type StoredRequest, storeResponse } from "./stored-request";
 import type { Submission } from "./submission";
 
@@ -27,11 +27,6 @@ export interface AsyncJobsDeps {
   /** Told once per finished job. */
   jobFinished: (job: FinishedJob) => Promise<void>;
   maxConcurrentJobs: number;
-}
-
-export interface FoundJob {
-  context: AsyncJobContext;
-  status: JobStatus;
 }
 
 export interface NewJob extends Submission {

@@ -1,7 +1,8 @@
 import { Elysia } from "elysia";
 import { badRequest } from "../http/errors";
 import { ASYNC_KINDS, hasNoAsyncTwin, isStreamingPath, requestTypeOfMountPath } from "./job-kinds";
-import type { AsyncJobs, FoundJob } from "./jobs";
+import type { FoundJob } from "../../actors/async-job";
+import type { AsyncJobs } from "./jobs";
 import { ownerOf } from "./ownership";
 import { jobNotFound, pollResponse } from "./routes";
 import { readSubmission } from "./submission";

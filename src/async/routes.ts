@@ -2,7 +2,8 @@ import { Elysia, t } from "elysia";
 import { notFound } from "../http/errors";
 import { ASYNC_KINDS } from "./job-kinds";
 import { jobView } from "./job-view";
-import type { AsyncJobs, FoundJob } from "./jobs";
+import type { FoundJob } from "../../actors/async-job";
+import type { AsyncJobs } from "./jobs";
 import { ownerOf } from "./ownership";
 import { readSubmission } from "./submission";
 

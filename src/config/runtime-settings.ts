@@ -6,7 +6,7 @@ import { FailureStreak } from "../db/failure-streak";
 import { gatewayMeta } from "../db/schema";
 import { CHANGE_CHECK_MS } from "../db/table-changes";
 import { badRequest } from "../http/errors";
-import { DEFAULT_REFUSED_REQUEST_LOGGING, RefusedRequestLogging } from "../logs/refused-requests";
+import { DEFAULT_REFUSED_REQUEST_LOGGING, RefusedRequestLogging } from "./sections/refused-requests";
 import { DEFAULT_RETENTION_DAYS } from "../responses/store";
 import type { GatewayConfig } from "./schema";
 

@@ -1,10 +1,10 @@
 import { type Static, Type as t } from "@sinclair/typebox";
-import { RefusedRequestLogging } from "../logs/refused-requests";
-import { OidcSignInConfig } from "../access/oidc/config";
-import { McpSettings } from "../mcp/settings";
-import { PluginCreateInput } from "../plugins/schemas";
-import { ProviderSeed } from "../provider-registry/schemas";
-import { TelemetryConfig } from "../telemetry/config";
+import { RefusedRequestLogging } from "./sections/refused-requests";
+import { OidcSignInConfig } from "./sections/oidc";
+import { McpSettings } from "./sections/mcp";
+import { PluginCreateInput } from "./sections/plugins";
+import { ProviderSeed } from "./sections/providers";
+import { TelemetryConfig } from "./sections/telemetry";
 
 // Every description here is the configuration reference (docs/configuration.md, written by `npm run config-reference`).
 

@@ -1,18 +1,15 @@
 import type { Database } from "../db/client";
 import type { ConversationRow } from "../db/schema";
 import { badRequest, notFound } from "../http/errors";
-import type { OpenAIObjectOperation } from "../inference/provider-objects";
-import { inputItemsOf } from "../responses/chain";
+import { conversationIdOf, inputItemsOf } from "../responses/chain";
 import { checkedItems, checkedMetadata, type Item, inputOf } from "./items";
 import { ConversationStore, type ItemsPageQuery } from "./store";
 import { type ConversationTurn, recordingTurn } from "./turn";
 
 type Body = Record<string, unknown>;
 
-export type ConversationOperation = Extract<OpenAIObjectOperation, `conversation_${string}`>;
-
 /** The calls of OpenAI's Conversations API, answered by the gateway for the conversations it keeps. */
-export const CONVERSATION_OPERATIONS: readonly ConversationOperation[] = [
+export const CONVERSATION_OPERATIONS = [
   "conversation_create",
   "conversation_retrieve",
   "conversation_update",
@@ -21,19 +18,13 @@ export const CONVERSATION_OPERATIONS: readonly ConversationOperation[] = [
   "conversation_items_create",
   "conversation_item_retrieve",
   "conversation_item_delete",
-];
+] as const;
+export type ConversationOperation = (typeof CONVERSATION_OPERATIONS)[number];
 
 const CONVERSATION_ID = /^conv_[0-9a-f]{32}$/;
 
 /** Whether `id` has the shape of the gateway's conversation ids; OpenAI's own are longer. */
 const ownsId = (id: string) => CONVERSATION_ID.test(id);
-
-/** The conversation a Responses call names: `"conv_..."` or `{ "id": "conv_..." }`. */
-export function conversationIdOf(value: unknown): string | undefined {
-  if (typeof value === "string") return value;
-  const id = (value as { id?: unknown } | null | undefined)?.id;
-  return typeof id === "string" ? id : undefined;
-}
 
 const view = (row: ConversationRow) => ({ id: row.id, object: "conversation", created_at: Math.floor(row.createdAt.getTime() / 1000), metadata: row.metadata });
 

@@ -5,7 +5,7 @@
  * thread reads the file through a plain connection of its own and writes to the primary.
  */
 import Database from "libsql";
-import { serveChannel } from "../logs/worker-channel";
+import { serveChannel } from "./worker-channel";
 
 export type SyncOpen = { path: string; syncUrl: string; authToken?: string };
 export type SyncReply = { frameNo?: number };

@@ -1,4 +1,4 @@
-import { workerChannel } from "../logs/worker-channel";
+import { workerChannel } from "./worker-channel";
 import type { SyncOpen, SyncReply } from "./replica-sync-worker";
 
 const PRIMARY_PROBE_TIMEOUT_MS = 1_000;

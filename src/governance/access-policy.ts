@@ -2,7 +2,7 @@ import { GatewayError } from "../http/errors";
 import type { ModelRef, ServedModel } from "../inference/model-ref";
 import type { ProviderStore } from "../provider-registry/store";
 import type { Caller } from "./caller";
-import type { ProviderConfig } from "./schemas";
+import type { ProviderConfig } from "../db/schema/types";
 
 const forbidden = (errorType: `policy_${string}`, message: string, param: string) => new GatewayError({ status: 403, errorType, message, param });
 

@@ -2,7 +2,8 @@ import type { CustomerRow, TeamRow, VirtualKeyRow } from "../db/schema";
 import { GatewayError } from "../http/errors";
 import type { CallerIdentity } from "../inference/hooks";
 import type { Organization } from "./stores/organization";
-import { VIRTUAL_KEY_PREFIX, type VirtualKeyStore } from "./stores/virtual-keys";
+import { VIRTUAL_KEY_PREFIX } from "../db/schema/types";
+import type { VirtualKeyStore } from "./stores/virtual-keys";
 
 /** A virtual key with the team and customer it answers to. */
 export interface Caller {

@@ -1,7 +1,8 @@
 import { badRequest } from "../http/errors";
-import { DETECTORS, type DetectorName } from "./detectors";
+import { DETECTORS } from "./detectors";
+import type { DetectorName } from "../db/schema/types";
 import { detectorMatcher, type Matcher, regexMatcher, wordListMatcher } from "./matchers";
-import type { CheckAction, GuardrailCheck } from "./schemas";
+import type { CheckAction, GuardrailCheck } from "../db/schema/types";
 import { jsonSchemaCheck } from "./verdicts/json-schema";
 import { languageCheck } from "./verdicts/language";
 import { lengthCheck } from "./verdicts/length";

@@ -1,4 +1,5 @@
 import { isIP } from "node:net";
+import type { DetectorName } from "../db/schema/types";
 
 /** A kind of sensitive value found by pattern, confirmed by a checksum where one exists. */
 export interface Detector {
@@ -141,7 +142,4 @@ export const DETECTORS = {
     openingAt: unfinishedPrivateKey,
   },
   jwt: { label: "JWT", pattern: /\beyJ[A-Za-z0-9_-]{5,}\.eyJ[A-Za-z0-9_-]{5,}\.[A-Za-z0-9_-]{10,}/g, spansWhitespace: false, maxLength: 4096 },
-} satisfies Record<string, Detector>;
-
-export type DetectorName = keyof typeof DETECTORS;
-export const DETECTOR_NAMES = Object.keys(DETECTORS) as DetectorName[];
+} satisfies Record<DetectorName, Detector>;

@@ -11,10 +11,9 @@ import { GUARDRAIL_CALLER, GuardrailHooks } from "./hooks";
 import { GuardrailMetrics } from "./metrics";
 import { GuardrailPolicyStore } from "./policy-store";
 import { guardrailRoutes } from "./routes";
-import type { GuardrailScope } from "./schemas";
+import type { GuardrailScope } from "../db/schema/types";
 import type { SelfCall } from "./verdicts/model-check";
 
-export type { GuardrailVerdict } from "./schemas";
 
 export interface GuardrailsOptions {
   db: Database;

@@ -1,4 +1,4 @@
-import type { GuardrailVerdict } from "./schemas";
+import type { GuardrailVerdict } from "../db/schema/types";
 
 /** Verdicts and matches counted per guardrail, check, stage and action, for /metrics. */
 export class GuardrailMetrics {

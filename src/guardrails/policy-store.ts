@@ -6,7 +6,8 @@ import type { RequestContext } from "../inference/hooks";
 import { RowCache } from "../governance/stores/row-cache";
 import { type CheckDeps, type CompiledCheck, compileCheck } from "./checks";
 import type { AppliedChecks, MatchCheck, VerdictCheck } from "./request-run";
-import type { GuardrailPolicyInput, GuardrailPolicyUpdate, GuardrailScope } from "./schemas";
+import type { GuardrailPolicyInput, GuardrailPolicyUpdate } from "./schemas";
+import type { GuardrailScope } from "../db/schema/types";
 
 interface CompiledPolicy {
   row: GuardrailPolicyRow;

@@ -2,7 +2,7 @@ import type { Stage } from "./body-text";
 import type { CheckInput, CompiledCheck } from "./checks";
 import type { Span } from "./matchers";
 import { PLACEHOLDER, Pseudonyms } from "./pseudonyms";
-import type { GuardrailVerdict } from "./schemas";
+import type { GuardrailVerdict } from "../db/schema/types";
 
 export type MatchCheck = Extract<CompiledCheck, { kind: "match" }>;
 export type VerdictCheck = Extract<CompiledCheck, { kind: "verdict" }>;

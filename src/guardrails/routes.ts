@@ -3,7 +3,8 @@ import { noteAudit, principalOf } from "../access";
 import { checkPrivateOptIn, type OutboundReach } from "../outbound/reach";
 import { ListQuery } from "../governance/schemas";
 import { guardrailView, type GuardrailPolicyStore } from "./policy-store";
-import { GuardrailPolicyInput, GuardrailPolicyUpdate, GuardrailScope } from "./schemas";
+import { GuardrailPolicyInput, GuardrailPolicyUpdate } from "./schemas";
+import { GuardrailScope } from "../db/schema/types";
 
 const IdParams = t.Object({ id: t.String() });
 const GuardrailListQuery = t.Object({ ...ListQuery.properties, scope: t.Optional(GuardrailScope), scope_id: t.Optional(t.String()) });

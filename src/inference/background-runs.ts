@@ -1,12 +1,13 @@
-import type { BackgroundResponses } from "../async/background-responses";
 import { badRequest } from "../http/errors";
 import { isInternal } from "../http/internal-requests";
 import type { StoredResponses } from "../responses";
-import { unfinishedResponse } from "../responses/background-view";
+import { type BackgroundResponses, unfinishedResponse } from "../responses/background-view";
+import { conversationIdOf } from "../responses/chain";
 import { responseIdFor } from "../responses/ids";
 import { answersResponsesItself, type Dispatched } from "./dispatch";
 import type { Inference } from "./handle";
 import { resolvedModelRef } from "./model-ref";
+import { keptByGateway, type OperationHandler } from "./operation-handlers";
 
 /**
  * The body the gateway runs in the background for a Responses call with `background: true`, or
@@ -24,7 +25,8 @@ export function backgroundRunOf(inference: Inference, request: Request, body: Re
   const provider = target ? inference.providers.get(target.provider) : undefined;
   if (!target || !provider) return undefined;
   if (!answersResponsesItself(provider, target.model)) return body;
-  return inference.conversations?.keptIdOf(body.conversation) !== undefined ? { ...body, background: false } : undefined;
+  const conversation = conversationIdOf(body.conversation);
+  return conversation !== undefined && keptByGateway(inference.operations, conversation) ? { ...body, background: false } : undefined;
 }
 
 /** Starts the call as a job and answers at once with the response queued; its id is the job's. */
@@ -41,7 +43,7 @@ export function responseIdOf(request: Request, requestId: string): string {
 }
 
 /** A background response the provider goes on writing (OpenAI's): its usage is billed when it is read back finished. */
-export async function rememberBackground(responses: StoredResponses | undefined, result: Dispatched & { body: string }): Promise<void> {
+async function rememberBackground(responses: StoredResponses | undefined, result: Dispatched & { body: string }): Promise<void> {
   try {
     const { id, status } = JSON.parse(result.body) as { id?: unknown; status?: unknown };
     if (typeof id !== "string" || (status !== "queued" && status !== "in_progress")) return;
@@ -50,6 +52,16 @@ export async function rememberBackground(responses: StoredResponses | undefined,
     // The client still gets its response; only the billing of its usage is lost.
     console.error("a background response was not remembered for billing", error);
   }
+}
+
+/** Background responses the provider writes itself, attached to the pipeline: each is remembered once the provider has queued it. */
+export function backgroundResponseOperation(responses: StoredResponses): OperationHandler {
+  return {
+    before: (call) =>
+      call.operation === "responses" && call.body.background === true
+        ? { answered: (result) => (result.operation === "responses" && "body" in result ? rememberBackground(responses, result) : undefined) }
+        : undefined,
+  };
 }
 
 export type { BackgroundResponses };

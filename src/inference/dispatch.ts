@@ -16,6 +16,7 @@ import { keyUnresolved, unsetKeyVariable } from "../provider-registry/unresolved
 import { authorized, exchange, exchangeChoices, guarded } from "./upstream-exchange";
 import type { UpstreamReply } from "./upstream-fetch";
 import type { OutboundPolicy } from "../outbound/host-check";
+import type { Attempt } from "../db/schema/types";
 
 export interface DispatchInput {
   operation: Operation;
@@ -37,16 +38,6 @@ export interface DispatchInput {
   signal: AbortSignal;
   /** A model's known output limit (the model catalogue's), which a translated request's output cap is lowered to. */
   outputLimit?: (provider: RuntimeProvider, model: string) => number | undefined;
-}
-
-/** One step of a request's key/target trail, as the logs keep it: no secrets, only the key's id. */
-export interface Attempt {
-  provider: string;
-  model: string;
-  key?: string;
-  status?: number;
-  error_type?: string;
-  is_fallback: boolean;
 }
 
 /** The reply of the attempt that succeeded, with what the client's answer needs of it. */

@@ -1,13 +1,13 @@
 import { commaList } from "../http/comma-list";
-import { type Conversations, type ConversationTurn, conversationIdOf } from "../conversations";
 import { badRequest, GatewayError } from "../http/errors";
 import { headerValueOf } from "../http/header-value";
 import type { ProviderStore } from "../provider-registry/store";
 import type { Continuation, StoredResponses } from "../responses";
-import { inputItemsOf } from "../responses/chain";
+import { conversationIdOf, inputItemsOf } from "../responses/chain";
 import type { DeferredSettlements } from "./deferred-settlements";
-import { type Attempt, type Dispatched, type DispatchInput, dispatch } from "./dispatch";
-import { type BackgroundResponses, rememberBackground, responseIdOf } from "./background-runs";
+import { type Dispatched, type DispatchInput, dispatch } from "./dispatch";
+import type { Attempt } from "../db/schema/types";
+import { type BackgroundResponses, responseIdOf } from "./background-runs";
 import type { BridgedResponse } from "./formats/openai/responses-reply";
 import { FORMATS } from "./formats/registry";
 import { admitThrough, type HookReply, type InferenceHooks, type InferenceOutcome, type RequestContext, transformThrough } from "./hooks";
@@ -15,6 +15,7 @@ import { type ModelRef, resolveModelRef, type ServedModel } from "./model-ref";
 import { type BilledUnits, requestUnits } from "./billed-units";
 import type { Usage } from "./canonical";
 import { isProviderObjectOperation, type Operation, type WireFormat } from "./operations";
+import { keptByGateway, type OperationHandler, operationRuns, repliedThrough } from "./operation-handlers";
 import { createdIdsOf, type ObjectKeys, rememberingStreamedCreate } from "./object-keys";
 import { type Creates, PROVIDER_OBJECT_CALLS } from "./provider-objects";
 import { type ReplySummary, summarizeReply } from "./reply-summary";
@@ -45,8 +46,8 @@ export interface Inference {
   responses?: StoredResponses;
   /** Where `background: true` Responses calls to providers without the API run. */
   background?: BackgroundResponses;
-  /** Conversations the gateway keeps, which Responses calls on any provider may name. */
-  conversations?: Conversations;
+  /** The operations that need more than a relay (conversations the gateway keeps, ...), each attached here. */
+  operations?: readonly OperationHandler[];
   /** Which key made each object a provider keeps, for providers with several keys. */
   objectKeys?: ObjectKeys;
   /**
@@ -247,7 +248,7 @@ function rememberingCreated(objectKeys: ObjectKeys | undefined, call: InferenceC
 function keyOfContinuedObject(inference: Inference, call: InferenceCall, primary: ModelRef): Promise<string | undefined> | undefined {
   const { previous_response_id: previous, conversation } = call.body as { previous_response_id?: unknown; conversation?: unknown };
   const named = typeof previous === "string" ? previous : conversationIdOf(conversation);
-  if (named === undefined || inference.responses?.ownsId(named) || inference.conversations?.ownsId(named)) return undefined;
+  if (named === undefined || inference.responses?.ownsId(named) || keptByGateway(inference.operations, named)) return undefined;
   return inference.objectKeys?.keyOf(primary.provider, named);
 }
 
@@ -276,8 +277,8 @@ async function answer(inference: Inference, call: InferenceCall, context: Reques
   const pinnedKeyId = call.pinnedKeyId ?? context.headers.get("x-gw-api-key-id") ?? (call.operation === "responses" ? await keyOfContinuedObject(inference, call, primary) : undefined);
   assertPinnedKeyOfTargets(store, context.targets, pinnedKeyId);
   let continuing: Continuation | undefined;
-  let turn: ConversationTurn | undefined;
-  if (call.operation === "responses" && inference.conversations) ({ body: context.body, turn } = await inference.conversations.joined(context.body, context.caller?.virtualKeyId));
+  let runs = operationRuns(inference.operations, call, context);
+  if (runs instanceof Promise) runs = await runs;
   if (call.operation === "responses" && inference.responses) ({ body: context.body, continuing } = await inference.responses.continued(context.body, context.caller?.virtualKeyId));
 
   const result = await dispatch(store, {
@@ -293,12 +294,12 @@ async function answer(inference: Inference, call: InferenceCall, context: Reques
     signal: call.request.signal,
     outputLimit: inference.outputLimit,
   });
-  if (call.body.background === true && result.operation === "responses" && "body" in result) await rememberBackground(inference.responses, result);
+  for (const run of runs) await run.answered?.(result);
   let replied = rememberingCreated(inference.objectKeys, call, result);
   if (replied instanceof Promise) replied = await replied;
   const bridgedResponse = call.operation === "responses" && result.operation === "chat" ? bridgedResponseOf(inference.responses, call, context, continuing) : undefined;
   const reply = clientResponse(replied, call, { model: result.target.model, clientBody: call.body, bridgedResponse }, onReplied, context.startedAt);
-  return turn ? inference.conversations!.recording(turn, reply) : reply;
+  return repliedThrough(runs, reply);
 }
 
 /**

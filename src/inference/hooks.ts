@@ -1,6 +1,5 @@
-import type { GuardrailVerdict } from "../guardrails/schemas";
 import type { GatewayError } from "../http/errors";
-import type { Attempt } from "./dispatch";
+import type { Attempt, GuardrailVerdict } from "../db/schema/types";
 import type { ModelRef } from "./model-ref";
 import type { Operation, WireFormat } from "./operations";
 import type { ReplySummary } from "./reply-summary";

@@ -1,5 +1,5 @@
 import { GatewayError } from "../http/errors";
-import { VIRTUAL_KEY_PREFIX } from "../governance/stores/virtual-keys";
+import { VIRTUAL_KEY_PREFIX } from "../db/schema/types";
 
 export const REDACTED_CREDENTIAL = "[redacted]";
 

@@ -1,9 +1,7 @@
 import { operationNameParts, unmadeShareOf, type VideoOperation } from "./formats/genai/video-operation";
 import { objectIdOf } from "./object-keys";
 import type { Operation } from "./operations";
-
-/** The read that says how a video stands: Sora's retrieve by its id, or a poll of the Veo operation making it. */
-export type VideoPoll = { operation: "video_retrieve"; params: { id: string } } | { operation: "gemini_operation_get"; params: { model: string; id: string } };
+import type { VideoPoll } from "../db/schema/types";
 
 /** How a video being made stands, as a reply about it (its create, a read of it) says. */
 export interface VideoState {

@@ -7,7 +7,7 @@
 import { type EmbeddedConnection, openEmbeddedFile } from "../db/embedded-file";
 import { boundedCache } from "./bounded-cache";
 import { nearestRankPercentiles } from "./percentiles";
-import { serveChannel } from "./worker-channel";
+import { serveChannel } from "../db/worker-channel";
 
 export type ReaderOpen = { path: string };
 export type ReadStatement = { sql: string; params: unknown[]; method: "run" | "all" | "values" | "get" };

@@ -2,7 +2,8 @@ import type { NewRequestLogRow } from "../db/schema/logs";
 import type { InferenceHooks } from "../inference/hooks";
 import type { BatchWriter } from "./batch-writer";
 import { logRowFromSettled } from "./log-row";
-import { DEFAULT_REFUSED_REQUEST_LOGGING, isRefusedCaller, type RefusedRequestLogging } from "./refused-requests";
+import { isRefusedCaller } from "./refused-requests";
+import { DEFAULT_REFUSED_REQUEST_LOGGING, type RefusedRequestLogging } from "../config/sections/refused-requests";
 
 /**
  * The inference hook that turns every settled request into one queued log row; a request refused

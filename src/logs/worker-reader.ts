@@ -2,7 +2,7 @@ import type { BaseSQLiteDatabase } from "drizzle-orm/sqlite-core";
 import { drizzle, type SqliteRemoteDatabase } from "drizzle-orm/sqlite-proxy";
 import * as schema from "../db/schema";
 import type { ReaderOpen, ReadRequest, ReadStatement } from "./read-worker";
-import { workerChannel } from "./worker-channel";
+import { workerChannel } from "../db/worker-channel";
 
 /** A query whose one row holds one JSON array of numbers (json_group_array). */
 export type NumbersQuery = { toSQL(): { sql: string; params: unknown[] } };

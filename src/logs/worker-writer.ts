@@ -3,7 +3,7 @@ import { batchText } from "./encoded-rows";
 import { INDEX_INSERTED_CONTENT } from "./full-text";
 import { insertStatementFor } from "./log-columns";
 import { type LogWriter, ROLL_UPS } from "./table-writes";
-import { workerChannel } from "./worker-channel";
+import { workerChannel } from "../db/worker-channel";
 
 /** Rows one INSERT takes on the writer thread: 32 cost ~1 µs of CPU a row less than one at a time (of ~11). */
 const ROWS_PER_INSERT = 32;

@@ -10,7 +10,7 @@ import { embeddedFilePath } from "../db/embedded-file";
 import { embeddedWriter } from "./embedded-writer";
 import { rowsOfBatchText } from "./encoded-rows";
 import type { TableWrites, WriterStatements } from "./table-writes";
-import { serveChannel } from "./worker-channel";
+import { serveChannel } from "../db/worker-channel";
 
 export type WriterOpen = { url: string; authToken?: string; syncUrl?: string; statements: WriterStatements };
 export type WriteRequest =

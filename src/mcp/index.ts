@@ -23,12 +23,12 @@ import { PerUserHeaderFlowStore } from "./per-user/flows";
 import { perUserHeaderRoutes } from "./per-user/routes";
 import { verifyAgainstUpstream } from "./per-user/submission";
 import { mcpServerRoutes } from "./server/routes";
-import type { ResolvedMcpSettings } from "./settings";
+import type { ResolvedMcpSettings } from "../config/sections/mcp";
 import { toolExecuteRoute } from "./tool-execute-route";
 import { ToolExecutor } from "./tools/executor";
 import { type VirtualKeySource, virtualKeysFromGovernance } from "./virtual-keys";
 
-export { resolveMcpSettings } from "./settings";
+export { resolveMcpSettings } from "../config/sections/mcp";
 
 export interface McpGatewayOptions {
   db: Database;

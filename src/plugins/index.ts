@@ -11,7 +11,7 @@ import { AddressAllowlist } from "./address-policy";
 import { type HostResolver, systemResolver } from "../outbound/host-check";
 import { PluginRegistry } from "./registry";
 import { pluginRoutes } from "./routes";
-import type { PluginCreateInput } from "./schemas";
+import type { PluginCreateInput } from "../config/sections/plugins";
 import { PluginStore } from "./store";
 import { pluginTransport } from "./transport";
 import type { BuiltinPlugin } from "./types";

@@ -7,7 +7,8 @@ import type { InferenceHooks } from "../inference/hooks";
 import { type GuardedHooks, guardHooks } from "./guarded-hooks";
 import { importPluginModule, isRemotePath, type ModuleSources } from "./module-loader";
 import { PluginLog } from "./plugin-log";
-import type { PluginCreateInput, PluginUpdateInput, PluginView } from "./schemas";
+import type { PluginUpdateInput, PluginView } from "./schemas";
+import type { PluginCreateInput } from "../config/sections/plugins";
 import type { PluginSettings, PluginStore } from "./store";
 import type { BuiltinPlugin, HttpHooks, PluginHooks, PluginHost, PluginState, PluginType } from "./types";
 

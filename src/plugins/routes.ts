@@ -1,7 +1,8 @@
 import { Elysia, t } from "elysia";
 import { noteAudit, principalOf } from "../access";
 import { GatewayError } from "../http/errors";
-import { PluginCreateInput, PluginUpdateInput } from "./schemas";
+import { PluginUpdateInput } from "./schemas";
+import { PluginCreateInput } from "../config/sections/plugins";
 import type { PluginRegistry } from "./registry";
 
 const PluginParams = t.Object({ name: t.String() });

@@ -10,7 +10,7 @@ import { CHANGE_CHECK_MS } from "../db/table-changes";
 import { GatewayError } from "../http/errors";
 import { eligibleKeys, type KeyNeed, pickWeighted } from "./key-selection";
 import type { RuntimeKey, RuntimeProvider } from "./runtime";
-import type { HealthConfig, NetworkConfig } from "./schemas";
+import type { HealthConfig, NetworkConfig } from "../config/sections/providers";
 
 export const ACTOR_KIND = "key-breaker";
 

@@ -1,5 +1,5 @@
 import { isEnvReference } from "../config/env-reference";
-import type { ProviderKeyInput } from "./schemas";
+import type { ProviderKeyInput } from "../config/sections/providers";
 
 type SecretPath = readonly [] | readonly [section: keyof ProviderKeyInput, field: string];
 

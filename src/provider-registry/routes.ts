@@ -4,7 +4,7 @@ import { checkWrittenAddresses, mayReachPrivateNetwork, type OutboundReach } fro
 import { checkKeyHealth } from "./key-health";
 import { configuredModels } from "./model-listing";
 import { type HealthOf, keyView, providerView, type RuntimeKey } from "./runtime";
-import { ProviderCreateInput, ProviderKeyInput, ProviderUpdateInput } from "./schemas";
+import { ProviderCreateInput, ProviderKeyInput, ProviderUpdateInput } from "../config/sections/providers";
 import type { ProviderStore } from "./store";
 
 const ProviderParams = t.Object({ provider: t.String() });

@@ -7,7 +7,7 @@ import type { ProviderAdapter } from "../inference/providers/types";
 import type { SelectableKey } from "./key-selection";
 import { redactKeySecrets } from "./key-secrets";
 import { compileModelFilter } from "./model-filter";
-import { NetworkConfig, ProviderKeyInput } from "./schemas";
+import { NetworkConfig, ProviderKeyInput } from "../config/sections/providers";
 import type { EnvReader } from "../config/env-reference";
 import type { OutboundPolicy } from "../outbound/host-check";
 

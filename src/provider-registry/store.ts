@@ -8,7 +8,7 @@ import type { KeyBreakers } from "./key-breakers";
 import { type KeyHealth, UNCHECKED } from "./key-health";
 import { keepRedactedSecrets } from "./key-secrets";
 import { normalizeKey, onlyKnownNetworkFields, resolveFamily, type RuntimeKey, type RuntimeProvider, toRuntimeKey } from "./runtime";
-import type { NetworkConfig, ProviderKeyInput, ProviderUpdateInput } from "./schemas";
+import type { NetworkConfig, ProviderKeyInput, ProviderUpdateInput } from "../config/sections/providers";
 import type { EnvReader } from "../config/env-reference";
 import { type OutboundReach, policyFor } from "../outbound/reach";
 

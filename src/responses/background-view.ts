@@ -1,7 +1,18 @@
-import type { StoredResponse } from "../../actors/async-job";
-import type { FoundJob } from "../async/jobs";
+import type { FoundJob, StoredResponse } from "../../actors/async-job";
 
 type Body = Record<string, unknown>;
+
+/**
+ * The runs of `background: true` responses the gateway writes itself (src/async runs them as
+ * jobs), as the Responses API starts, reads and ends them; each takes the caller's headers.
+ */
+export interface BackgroundResponses {
+  /** Starts the run of `body` as `request` asked it; the job's id. */
+  start(request: Request, body: Body): Promise<string>;
+  find(jobId: string, headers: Headers): Promise<FoundJob | undefined>;
+  cancel(jobId: string, headers: Headers, response: StoredResponse): Promise<FoundJob | undefined>;
+  discard(jobId: string, headers: Headers): Promise<boolean>;
+}
 
 /** What a cancelled background run keeps as its answer; its status tells it from a failure. */
 const CANCELLED_STATUS = 499;

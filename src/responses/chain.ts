@@ -6,6 +6,13 @@ export interface ResponseLink {
   response: Record<string, unknown>;
 }
 
+/** The conversation a Responses call names: `"conv_..."` or `{ "id": "conv_..." }`. */
+export function conversationIdOf(value: unknown): string | undefined {
+  if (typeof value === "string") return value;
+  const id = (value as { id?: unknown } | null | undefined)?.id;
+  return typeof id === "string" ? id : undefined;
+}
+
 /** A Responses request's `input` as items: a string is one user message. */
 export function inputItemsOf(body: Body): unknown[] {
   const input = body.input;

@@ -1,7 +1,7 @@
 import { resolveEnvReference } from "../config/env-reference";
 import { AddressAllowlist, type BuiltinPlugin } from "../plugins";
 import type { Database } from "../db/client";
-import type { TelemetryConfig } from "./config";
+import type { TelemetryConfig } from "../config/sections/telemetry";
 import { registerDurableStateMetrics } from "./durable-state-metrics";
 import { inferenceMetrics, type LogQueueStatus, registerLogQueueMetrics } from "./gateway-metrics";
 import { metricsRoutes } from "./metrics-route";
@@ -9,7 +9,7 @@ import { MetricsRegistry } from "./metrics-registry";
 import { OtlpTraceExporter } from "./otlp-exporter";
 import { telemetryHooks } from "./telemetry-hooks";
 
-export { TelemetryConfig } from "./config";
+export { TelemetryConfig } from "../config/sections/telemetry";
 export type { Counter, Gauge, Histogram, MetricsRegistry, Sample } from "./metrics-registry";
 
 export interface TelemetryOptions {

@@ -4,7 +4,7 @@ import { eventually } from "../support/eventually";
 import type { TestGateway } from "../support/gateway";
 import { type McpSessionServer, startMcpSessionServer } from "../support/mcp-session-server";
 import { type ScriptedModel, startScriptedModel } from "../support/mcp-scripted-model";
-import type { McpSettings } from "../../src/mcp/settings";
+import type { McpSettings } from "../../src/config/sections/mcp";
 import { createMcpClient, createVirtualKey, startMcpGateway } from "./support";
 
 let model: ScriptedModel;

@@ -1,6 +1,6 @@
 import { expect } from "bun:test";
 import type { GatewayConfig } from "../../src/config/schema";
-import type { McpSettings } from "../../src/mcp/settings";
+import type { McpSettings } from "../../src/config/sections/mcp";
 import { startGateway, type TestGateway } from "../support/gateway";
 import { startMcpHttpServer } from "../support/mcp-http-server";
 import { type ScriptedModel, startScriptedModel } from "../support/mcp-scripted-model";

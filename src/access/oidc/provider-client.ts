@@ -1,6 +1,6 @@
 import { createRemoteJWKSet, type JWTPayload, jwtVerify } from "jose";
 import { resolveEnvReference } from "../../config/env-reference";
-import type { OidcProviderSettings } from "./config";
+import type { OidcProviderSettings } from "../../config/sections/oidc";
 
 /** The parts of the provider's discovery document the sign-in uses. */
 interface Discovery {

@@ -1,5 +1,5 @@
 import { integer, sqliteTable, text } from "drizzle-orm/sqlite-core";
-import type { GuardrailCheck, GuardrailScope } from "../../guardrails/schemas";
+import type { GuardrailCheck, GuardrailScope } from "./types";
 
 /** Guardrail policies: checks on what requests send and replies answer, attached to a scope. */
 export const guardrailPolicies = sqliteTable("guardrail_policies", {

@@ -1,7 +1,6 @@
 import { sql } from "drizzle-orm";
 import { type AnySQLiteColumn, index, integer, primaryKey, real, sqliteTable, text } from "drizzle-orm/sqlite-core";
-import type { GuardrailVerdict } from "../../guardrails/schemas";
-import type { Attempt } from "../../inference/dispatch";
+import type { Attempt, GuardrailVerdict } from "./types";
 
 const USAGE = ["inputTokens", "outputTokens", "cachedTokens", "reasoningTokens", "totalTokens", "cost", "latencyMs"] as const;
 const usageColumns = (table: Record<(typeof USAGE)[number], AnySQLiteColumn>) => USAGE.map((name) => table[name]);

@@ -1,4 +1,4 @@
-import type { BudgetSpec, RateLimitSpec } from "../schemas";
+import type { BudgetSpec, RateLimitSpec } from "../../db/schema/types";
 import { type Period, parsePeriod } from "./periods";
 
 export type LimitKind = "budget" | "tokens" | "requests";

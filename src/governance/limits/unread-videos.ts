@@ -1,5 +1,5 @@
 import type { Clock } from "../../../actors/runtime/clock";
-import type { VideoPoll } from "../../inference/video-state";
+import type { VideoPoll } from "../../db/schema/types";
 import type { VideoCharges } from "./video-charges";
 
 /** How often each node looks for videos whose charges no read has ended. */

@@ -1,5 +1,5 @@
 import { badRequest } from "../../http/errors";
-import type { BudgetSpec, RateLimitSpec } from "../schemas";
+import type { BudgetSpec, RateLimitSpec } from "../../db/schema/types";
 import { canAlignToCalendar, parsePeriod } from "./periods";
 
 /** Budgets as stored: calendar alignment only where a calendar boundary exists. */

@@ -1,6 +1,6 @@
 import type { BilledUnits } from "../../inference/billed-units";
 import type { Usage } from "../../inference/canonical";
-import type { PricePatch } from "../schemas";
+import type { PricePatch } from "../../db/schema/types";
 
 /** USD per token for one model. Missing cache and reasoning prices fall back to input and output. */
 export type ModelPrice = Required<Pick<PricePatch, "input_cost_per_token" | "output_cost_per_token">> & PricePatch;

@@ -5,7 +5,7 @@ import { keyAllowsModel } from "../../provider-registry/key-selection";
 import type { ProviderStore } from "../../provider-registry/store";
 import { configAllowsModel } from "../access-policy";
 import type { Caller } from "../caller";
-import type { ProviderConfig } from "../schemas";
+import type { ProviderConfig } from "../../db/schema/types";
 import type { RoutingRuleStore } from "../stores/routing-rules";
 import type { RoutingFacts } from "./cel-conditions";
 import { firstMatchingRule } from "./first-matching-rule";

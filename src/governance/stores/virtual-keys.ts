@@ -6,11 +6,11 @@ import { governanceVirtualKeys, type VirtualKeyRow } from "../../db/schema";
 import { badRequest, conflict } from "../../http/errors";
 import type { ProviderStore } from "../../provider-registry/store";
 import { checkBudgets, checkRateLimit } from "../limits/validate-limits";
-import type { ProviderConfig, VirtualKeyCreateInput, VirtualKeyUpdateInput } from "../schemas";
+import type { VirtualKeyCreateInput, VirtualKeyUpdateInput } from "../schemas";
+import { type ProviderConfig, VIRTUAL_KEY_PREFIX } from "../../db/schema/types";
 import type { Organization } from "./organization";
 import { RowCache } from "./row-cache";
 
-export const VIRTUAL_KEY_PREFIX = "sk-gw-";
 /** `sk-gw-` and 8 characters: enough to recognise a key, useless to use it. */
 const SHOWN_PREFIX_LENGTH = VIRTUAL_KEY_PREFIX.length + 8;
 

@@ -1,11 +1,11 @@
 import { Elysia, t } from "elysia";
-import { CONVERSATION_OPERATIONS, type ConversationOperation, type Conversations } from "../../conversations";
 import { badRequest, conflict, notFound } from "../../http/errors";
 import { InputItemsQuery, inputItemsPage } from "../../responses";
 import { backgroundView, cancelledRun } from "../../responses/background-view";
 import { replayedStream } from "../../responses/replayed-stream";
 import { uuidOf } from "../../responses/ids";
 import type { Inference } from "../handle";
+import { answeredByHandler } from "../operation-handlers";
 import { OPENAI_OBJECT_OPERATIONS, type ProviderObjectOperation, RESPONSE_OBJECT_OPERATIONS } from "../provider-objects";
 import { type ForwardCall, forwardedRoutes, keptObjectCalls } from "./kept-objects";
 import { pathParams } from "./path-params";
@@ -14,11 +14,6 @@ import { videosOnVeo } from "./videos-on-veo";
 const IdParams = pathParams({ id: t.String({ minLength: 1 }) });
 /** `stream=true` reads a response as the events that write it, from after `starting_after` when given. */
 const RetrieveQuery = t.Object({ stream: t.Optional(t.String()), starting_after: t.Optional(t.Numeric({ minimum: 0, multipleOf: 1 })) }, { additionalProperties: true });
-
-const isConversationOperation = (operation: ProviderObjectOperation): operation is ConversationOperation => (CONVERSATION_OPERATIONS as readonly ProviderObjectOperation[]).includes(operation);
-
-/** Who a conversation is created with when the client names it: `x-gw-provider: gateway`, or `?provider=gateway`. */
-const GATEWAY_KEEPER = "gateway";
 
 /**
  * What OpenAI (or Azure) keeps (OPENAI_OBJECT_CALLS: responses, conversations, containers, vector
@@ -45,22 +40,9 @@ export function providerObjectRoutes(inference: Inference, mountProvider?: strin
   const forward = keptObjectCalls(inference, "openai", mountProvider);
   const forwardOrOnVeo = videosOnVeo(inference, mountProvider, forward);
 
-  /**
-   * Whether the gateway answers a call on conversations: one it keeps (an id of its shape), or a
-   * new one the client asks it to keep or that no named (or configured) provider would keep.
-   */
-  const keptByGateway = (conversations: Conversations, params: Record<string, string> | undefined, request: Request) => {
-    if (params?.id) return conversations.ownsId(params.id);
-    const keeps = (provider: string) => inference.providers.get(provider)?.adapter.operations.has("conversation_create") === true;
-    const named = request.headers.get("x-gw-provider") ?? new URL(request.url).searchParams.get("provider") ?? mountProvider;
-    if (named) return named === GATEWAY_KEEPER || !keeps(named);
-    return !inference.providers.list().some((provider) => keeps(provider.name));
-  };
-  const forwardOrKeep: ForwardCall = async (operation, request, forwarded) => {
-    const { conversations } = inference;
-    if (!conversations || !isConversationOperation(operation) || !keptByGateway(conversations, forwarded?.params, request)) return forwardOrOnVeo(operation, request, forwarded);
-    return Response.json(await conversations.answer(operation, request, forwarded ?? {}));
-  };
+  /** A call an operation handler answers itself (on a conversation the gateway keeps), or the provider's. */
+  const forwardOrKeep: ForwardCall = async (operation, request, forwarded) =>
+    answeredByHandler(inference.operations, operation, request, forwarded ?? {}, mountProvider) ?? forwardOrOnVeo(operation, request, forwarded);
 
   /** A response of the provider's; an id of the gateway's shape is not, even when not found here. */
   const forwardResponse = async (operation: ProviderObjectOperation, id: string, request: Request) => {

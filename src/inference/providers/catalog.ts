@@ -1,4 +1,4 @@
-import type { ProviderKeyInput } from "../../provider-registry/schemas";
+import type { ProviderKeyInput } from "../../config/sections/providers";
 import { openAIBatches, underBaseUrl } from "../batches/openai";
 import type { Operation } from "../operations";
 import { anthropic } from "./anthropic";

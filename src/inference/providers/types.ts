@@ -1,5 +1,5 @@
 import type { GatewayError } from "../../http/errors";
-import type { NetworkConfig, ProviderKeyInput } from "../../provider-registry/schemas";
+import type { NetworkConfig, ProviderKeyInput } from "../../config/sections/providers";
 import type { BatchApi } from "../batches/types";
 import type { Operation, WireFormat } from "../operations";
 import type { UpstreamReply } from "../upstream-fetch";

@@ -2,7 +2,7 @@ import type { Server, ServerWebSocket } from "bun";
 import { badRequest, GatewayError, upgradeRequired } from "../../http/errors";
 import type { Usage } from "../canonical";
 import { usageOf } from "../formats/genai/response";
-import type { Attempt } from "../dispatch";
+import type { Attempt } from "../../db/schema/types";
 import { type AdmittedCall, admitCall, assertPinnedKeyOfTargets, failureOutcome, fallbacksOf, type Inference, type InferenceCall } from "../handle";
 import type { ReplySummary } from "../reply-summary";
 import { attemptOn, closeOtherSides, endedSession, type OpenedUpstream, openFirstTarget } from "./upstream-socket";

@@ -1,6 +1,6 @@
 import type { Server, ServerWebSocket } from "bun";
 import { badRequest, GatewayError, upgradeRequired } from "../../http/errors";
-import type { Attempt } from "../dispatch";
+import type { Attempt } from "../../db/schema/types";
 import { type AdmittedCall, admitCall, assertPinnedKeyOfTargets, failureOutcome, fallbacksOf, type Inference, type InferenceCall } from "../handle";
 import type { ModelRef } from "../model-ref";
 import { eventTypeOf, responseOf, responseSummary, sessionModelOf } from "./events";

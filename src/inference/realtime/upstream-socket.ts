@@ -1,5 +1,6 @@
 import { GatewayError } from "../../http/errors";
-import { type Attempt, type PreparedConnection, prepareConnection } from "../dispatch";
+import { type PreparedConnection, prepareConnection } from "../dispatch";
+import type { Attempt } from "../../db/schema/types";
 import type { AdmittedCall, Inference } from "../handle";
 import type { InferenceOutcome } from "../hooks";
 import type { ReplySummary } from "../reply-summary";

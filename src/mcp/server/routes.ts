@@ -4,7 +4,7 @@ import { notFound } from "../../http/errors";
 import { type CallerAuth, callContextOf } from "../call-context";
 import type { McpClientRegistry } from "../clients/registry";
 import { loadMcpServerSdk, type McpServerSdk } from "../sdk";
-import type { ResolvedMcpSettings } from "../settings";
+import type { ResolvedMcpSettings } from "../../config/sections/mcp";
 import type { CallContext, ToolExecutor } from "../tools/executor";
 import { gatewayServer, type GatewayServerDeps, type SessionState } from "./gateway-server";
 import { SessionEventStore } from "./event-store";

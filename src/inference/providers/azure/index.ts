@@ -1,4 +1,4 @@
-import type { OAuthKeyConfig } from "../../../provider-registry/schemas";
+import type { OAuthKeyConfig } from "../../../config/sections/providers";
 import { openAIBatches } from "../../batches/openai";
 import { isProviderObjectOperation, type Operation } from "../../operations";
 import { withoutStreamOptions } from "../../formats/openai/stream-usage";

@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import type { OAuthKeyConfig } from "../../../provider-registry/schemas";
+import type { OAuthKeyConfig } from "../../../config/sections/providers";
 import { parsePrivateKey, signingAlgorithmOf } from "./config";
 
 const DEFAULT_LIFETIME_SECONDS = 300;

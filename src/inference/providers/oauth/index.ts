@@ -1,5 +1,5 @@
 import { GatewayError } from "../../../http/errors";
-import type { OAuthKeyConfig } from "../../../provider-registry/schemas";
+import type { OAuthKeyConfig } from "../../../config/sections/providers";
 import type { UpstreamCall, UpstreamTarget } from "../types";
 import { cachedAccessToken } from "./token-cache";
 

@@ -1,6 +1,6 @@
 import { sha256Hex } from "../../../crypto/sha256-hex";
 import type { GatewayError } from "../../../http/errors";
-import type { OAuthKeyConfig } from "../../../provider-registry/schemas";
+import type { OAuthKeyConfig } from "../../../config/sections/providers";
 import { singleFlightTokens } from "../single-flight-tokens";
 import { type AccessToken, requestAccessToken } from "./token-request";
 import type { OutboundPolicy } from "../../../outbound/host-check";

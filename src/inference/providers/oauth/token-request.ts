@@ -1,5 +1,5 @@
 import { GatewayError } from "../../../http/errors";
-import type { OAuthKeyConfig } from "../../../provider-registry/schemas";
+import type { OAuthKeyConfig } from "../../../config/sections/providers";
 import { upstreamUnreachable } from "../../upstream-errors";
 import { signedAssertion } from "./assertion";
 import { authStyleOf, CLIENT_CREDENTIALS, grantTypeOf, JWT_BEARER } from "./config";

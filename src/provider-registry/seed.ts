@@ -3,11 +3,11 @@ import { eq } from "drizzle-orm";
 import type { Database } from "../db/client";
 import { gatewayMeta } from "../db/schema";
 import { GatewayError } from "../http/errors";
-import { normalizeKey, resolveFamily } from "../provider-registry/runtime";
-import { ProviderName, type ProviderUpdateInput } from "../provider-registry/schemas";
-import type { ProviderStore } from "../provider-registry/store";
-import { ConfigError } from "./load";
-import type { GatewayConfig } from "./schema";
+import { normalizeKey, resolveFamily } from "./runtime";
+import { ProviderName, type ProviderUpdateInput } from "../config/sections/providers";
+import type { ProviderStore } from "./store";
+import { ConfigError } from "../config/load";
+import type { GatewayConfig } from "../config/schema";
 
 const SEEDED = "config_seeded_at";
 

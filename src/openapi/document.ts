@@ -1,7 +1,7 @@
 import { toOpenAPISchema } from "@elysiajs/openapi";
 import type { AnyElysia } from "elysia";
-import packageJson from "../../../package.json";
-import { routeAccessFor } from "../../access/route-access";
+import packageJson from "../../package.json";
+import { routeAccessFor } from "../access/route-access";
 import { areaOf, SECURITY_SCHEMES, tagList } from "./areas";
 import { GatewayErrorBody } from "./error-body";
 

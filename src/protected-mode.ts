@@ -1,5 +1,5 @@
 import { isIP } from "node:net";
-import { classifyAddress } from "../outbound/address-classes";
+import { classifyAddress } from "./outbound/address-classes";
 
 /** Where the gateway listens, and whether its operator chose to serve inference without a virtual key there. */
 export interface Exposure {

@@ -1,0 +1,57 @@
+import type { Dispatched } from "./dispatch";
+import type { InferenceCall } from "./handle";
+import type { RequestContext } from "./hooks";
+import type { Forwarded } from "./mounts/kept-objects";
+import type { ProviderObjectOperation } from "./provider-objects";
+
+/**
+ * An operation that needs more than a relay (a conversation the gateway keeps, ...), attached to
+ * the pipeline rather than written into it: `handle.ts` and the provider-object mounts run every
+ * handler in `Inference.operations` and name none of them.
+ */
+export interface OperationHandler {
+  /** Whether the gateway itself keeps what `id` names: no provider holds it, and no key made it. */
+  ownsId?(id: string): boolean;
+  /** Before the upstream call: its part in the call (it may rewrite `context.body`), or undefined when it has none. */
+  before?(call: InferenceCall, context: RequestContext): OperationRun | undefined | Promise<OperationRun | undefined>;
+  /** A call on the provider-object routes it answers itself; undefined sends the call on to the provider. */
+  answer?(operation: ProviderObjectOperation, request: Request, forwarded: Forwarded, mountProvider: string | undefined): Promise<Response> | undefined;
+}
+
+/** A handler's part in one call, after the upstream answered. */
+export interface OperationRun {
+  /** The upstream's answer, before the client's response is made of it. */
+  answered?(result: Dispatched): void | Promise<void>;
+  /** The client's response, as the operation passes it on. */
+  replied?(response: Response): Response | Promise<Response>;
+}
+
+/** Whether one of the handlers keeps what `id` names. */
+export const keptByGateway = (handlers: readonly OperationHandler[] | undefined, id: string) => handlers?.some((handler) => handler.ownsId?.(id)) === true;
+
+/** Each handler's part in a call, run in order before the upstream call; waited for only when a handler has to wait. */
+export function operationRuns(handlers: readonly OperationHandler[] = [], call: InferenceCall, context: RequestContext): OperationRun[] | Promise<OperationRun[]> {
+  const runs: OperationRun[] = [];
+  for (const [index, handler] of handlers.entries()) {
+    const run = handler.before?.(call, context);
+    if (run instanceof Promise) return run.then(async (waited) => [...runs, ...(waited ? [waited] : []), ...(await operationRuns(handlers.slice(index + 1), call, context))]);
+    if (run) runs.push(run);
+  }
+  return runs;
+}
+
+/** The client's response, passed through each run that takes part in the call. */
+export function repliedThrough(runs: readonly OperationRun[], response: Response): Response | Promise<Response> {
+  const passing = runs.filter((run) => run.replied);
+  if (passing.length === 0) return response;
+  return passing.reduce<Promise<Response>>(async (reply, run) => run.replied!(await reply), Promise.resolve(response));
+}
+
+/** The answer of the first handler that answers a provider-object call itself; undefined when none does. */
+export function answeredByHandler(handlers: readonly OperationHandler[] | undefined, operation: ProviderObjectOperation, request: Request, forwarded: Forwarded, mountProvider: string | undefined): Promise<Response> | undefined {
+  for (const handler of handlers ?? []) {
+    const answered = handler.answer?.(operation, request, forwarded, mountProvider);
+    if (answered) return answered;
+  }
+  return undefined;
+}
