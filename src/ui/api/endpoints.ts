@@ -71,6 +71,10 @@ export const webhooks = {
   redeliver: (deliveryId: string) => call<{ status: string; webhook_id: string }>(`/api/webhooks/deliveries/${segment(deliveryId)}/redeliver`, json("POST")),
 };
 
+export const asyncJobs = {
+  list: (query: Query) => call<T.AsyncJobPage>("/api/async-jobs", { query }),
+};
+
 export const mcp = {
   clients: () => call<{ clients: T.McpClient[] }>("/api/mcp/clients").then((answer) => answer.clients),
   create: (input: T.McpClientInput & { name: string; connection_type: T.McpConnectionType }) => call<T.McpClient>("/api/mcp/client", json("POST", input)),

@@ -344,6 +344,32 @@ export interface Delivery {
   attempts: DeliveryAttempt[];
 }
 
+export type AsyncJobStatus = "pending" | "processing" | "completed" | "failed" | "expired";
+
+export interface AsyncJob {
+  id: string;
+  status: AsyncJobStatus;
+  request_type: string;
+  /** The path after /v1/async/ it was submitted on, or the provider mount path. */
+  route: string;
+  webhook?: string;
+  created_at: string;
+  expires_at: string;
+  started_at?: string;
+  completed_at?: string;
+  status_code?: number;
+  result?: unknown;
+  error?: unknown;
+}
+
+export interface AsyncJobPage {
+  jobs: AsyncJob[];
+  count: number;
+  total_count: number;
+  limit: number;
+  offset: number;
+}
+
 export type McpConnectionType = "http" | "sse" | "stdio";
 
 export interface McpClient {
