@@ -81,7 +81,7 @@ export type Contract = [
   Holds<Fits<Logs[":id"]["get"]["response"][200], Ui.LogDetail>>,
   Holds<Fits<Logs["stats"]["get"]["response"][200], Ui.LogStats>>,
   Holds<Fits<Logs["histogram"]["get"]["response"][200], Ui.Histogram>>,
-  Holds<Fits<Logs["rankings"]["get"]["response"][200], Ui.Rankings>>,
+  Holds<Fits<Logs["rankings"]["get"]["response"][200], Ui.Rankings | Ui.VirtualKeyRankings>>,
   Holds<Fits<{ ids: string[] }, Logs["delete"]["body"]>>,
 
   Holds<Fits<Providers["get"]["response"][200], { providers: Ui.Provider[] }>>,

@@ -124,6 +124,20 @@ export interface Rankings {
   rankings: Ranking[];
 }
 
+/** GET /api/logs/rankings?group_by=virtual_key: a row per virtual key, the name logged with its latest request. */
+export interface VirtualKeyRanking {
+  virtual_key_id: string;
+  virtual_key_name: string | null;
+  total_requests: number;
+  error_count: number;
+  total_tokens: number;
+  total_cost: number;
+}
+
+export interface VirtualKeyRankings {
+  rankings: VirtualKeyRanking[];
+}
+
 export interface ProviderKey {
   id: string;
   name: string;
