@@ -438,6 +438,8 @@ export interface Plugin {
   config: Record<string, unknown>;
   isCustom: boolean;
   path: string;
+  /** Custom plugins: lower runs earlier among them. */
+  order?: number;
   status: { status: "active" | "disabled" | "error"; logs: string[]; types: string[] };
 }
 
@@ -445,6 +447,7 @@ export interface PluginInput {
   path?: string;
   enabled?: boolean;
   config?: Record<string, unknown>;
+  order?: number;
 }
 
 export interface Agent {
