@@ -173,7 +173,9 @@ function ResponseCache() {
   const { toast } = useFeedback();
   const [key, setKey] = useState("");
   const [entry, setEntry] = useState("");
-  const rate = useResource(() => Promise.all([logs.stats({ period: "24h" }), logs.stats({ period: "24h", cache_hit_types: "direct,semantic" })]), []);
+  const canReadLogs = can("Logs:View");
+  // The hit rate is counted from the request log.
+  const rate = useResource(() => (canReadLogs ? Promise.all([logs.stats({ period: "24h" }), logs.stats({ period: "24h", cache_hit_types: "direct,semantic" })]) : Promise.resolve(undefined)), [canReadLogs]);
   const clear = async (event: Event, work: () => Promise<string>) => {
     event.preventDefault();
     try {
@@ -188,6 +190,7 @@ function ResponseCache() {
     <section aria-label="Response cache">
       <h2>Response cache</h2>
       {rate.error && <ErrorState error={rate.error} retry={rate.reload} />}
+      {!canReadLogs && <p class="muted">The hit rate is counted from the request log, which your role may not read (Logs:View).</p>}
       {all && hits && (
         <div class="figures">
           <section class="figure" aria-label="Cache hit rate">
