@@ -75,7 +75,7 @@ export function AsyncJobs() {
   }, [allowed, page.reload]);
   const data = page.data;
   return (
-    <section class="card" aria-labelledby="async-jobs-title">
+    <section class="card async-jobs" aria-labelledby="async-jobs-title">
       <div class="card-header">
         <h2 id="async-jobs-title">Async jobs</h2>
         {allowed && (

@@ -26,6 +26,9 @@ interface ElkNode {
   layoutOptions?: Record<string, string>;
 }
 
+/** A chart wider than its card shrinks to fit it, down to this width; below, the card scrolls. */
+const NARROWEST_CHART_PX = 900;
+
 const pathOf = (machine: Machine, state: MachineState) => state.id.slice(machine.root.id.length + 1);
 /** Short edge labels: xstate's generated event names say only which invoked actor finished or failed. */
 function eventLabel(event: string, trigger: string): string {
@@ -100,7 +103,7 @@ function Statechart({ machine, counts, current, onPick }: { machine: Machine; co
   const { nodes, edges, width, height } = layout.data;
   const countIn = (path: string) => [...counts].filter(([state]) => state === path || state.startsWith(`${path}.`)).reduce((sum, [, count]) => sum + count, 0);
   return (
-    <svg class="statechart" width={width + 20} height={height + 20} viewBox={`-10 -10 ${width + 20} ${height + 20}`} role="img" aria-label={`Statechart of ${machine.kind}`}>
+    <svg class="statechart" width={width + 20} height={height + 20} viewBox={`-10 -10 ${width + 20} ${height + 20}`} style={{ minWidth: `${Math.min(NARROWEST_CHART_PX, width + 20)}px` }} role="img" aria-label={`Statechart of ${machine.kind}`}>
       <defs>
         <marker id="arrow" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" markerHeight="7" orient="auto-start-reverse">
           <path d="M 0 0 L 10 5 L 0 10 z" class="arrowhead" />

@@ -195,7 +195,7 @@ export function WebhooksPage() {
   };
   return (
     <>
-      <PageHeader title="Webhooks">
+      <PageHeader title="Webhooks and async jobs">
         {can("Webhooks:Create") && (
           <button type="button" class="primary" onClick={() => setForm({})}>
             Add endpoint
