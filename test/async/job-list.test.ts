@@ -108,3 +108,20 @@ describe("GET /api/async-jobs", () => {
     expect(limit.error.message).toContain("limit");
   });
 });
+
+describe("GET /api/async-jobs on another node", () => {
+  test("a job whose result expired is left out even while the node holding it has not ended it yet", async () => {
+    // The second node's clock stands 61 s ahead: past the job's 60 s ttl, which the first node's clock has not reached.
+    const ahead = new TestClock(clock.now() + 61_000);
+    const other = await startGateway({}, { databaseUrl: gw.databaseUrl, runtime: { actorClock: ahead } });
+    try {
+      const job = await submittedJob(gw, "embeddings", { model: "openai/text-embedding-3-small", input: "short-lived" }, { "x-gw-async-job-result-ttl": "60" });
+      await finishedJob(gw, "embeddings", job.id);
+      expect((await list()).jobs.map((listed) => listed.id)).toContain(job.id);
+      const response = await other.admin("/api/async-jobs");
+      expect(((await response.json()) as JobPage).jobs.map((listed) => listed.id)).not.toContain(job.id);
+    } finally {
+      await other.stop();
+    }
+  });
+});
