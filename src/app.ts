@@ -195,6 +195,7 @@ export async function createGateway({ config: givenConfig, databaseUrl, env = pr
   });
   // A job replays its request through the app itself: the same pipeline as its synchronous twin.
   const asyncInference = createAsyncInference({
+    db: database.db,
     snapshots,
     secrets,
     clock: actorClock,

@@ -117,6 +117,8 @@ export const ROUTE_ACCESS: readonly RouteRule[] = [
   rule("GET", "/api/logs/rankings", need("Logs:View")),
   rule("GET", "/api/logs/:id", need("Logs:View")),
   rule("DELETE", "/api/logs", need("Logs:Delete")),
+  // Async jobs with their results: model output, as readable as the request logs.
+  rule("GET", "/api/async-jobs", need("Logs:View")),
   rule("GET", "/api/mcp-logs", need("MCPLogs:View")),
   rule("GET", "/api/mcp-logs/histogram/cost", need("MCPLogs:View")),
 

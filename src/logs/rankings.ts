@@ -1,4 +1,4 @@
-import { and, eq } from "drizzle-orm";
+import { and, eq, isNotNull, sql } from "drizzle-orm";
 import { type Static, Type as t } from "@sinclair/typebox";
 import { requestLogs } from "../db/schema/logs";
 import { badRequest } from "../http/errors";
@@ -19,6 +19,7 @@ export const RankingsQuery = t.Object(
     // Checked by readRankingOptions: ignored when all=true, whatever it is.
     limit: t.Optional(t.String({ description: `an integer >= 1, default ${DEFAULT_RANKING_LIMIT}; ignored when all=true` })),
     all: t.Optional(t.Boolean()),
+    group_by: t.Optional(t.String({ pattern: "^(model|virtual_key)$", description: "model (default): a row per provider and model; virtual_key: a row per virtual key" })),
   },
   { additionalProperties: true },
 );
@@ -57,7 +58,7 @@ async function rankedUsage(db: ReadDatabase, filters: LogFilters, window: TimeWi
   return usages.sort((a, b) => b.requests - a.requests || b.totalTokens - a.totalTokens || a.provider.localeCompare(b.provider) || a.model.localeCompare(b.model));
 }
 
-function trendOf(current: ModelUsage, previous: ModelUsage | undefined) {
+function trendOf(current: Usage, previous: Usage | undefined) {
   return {
     has_previous_period: previous !== undefined,
     requests_trend: percentChange(current.requests, previous?.requests),
@@ -68,10 +69,8 @@ function trendOf(current: ModelUsage, previous: ModelUsage | undefined) {
   };
 }
 
-function rankingView(current: ModelUsage, previous: ModelUsage | undefined) {
+function usageView(current: Usage, previous: Usage | undefined) {
   return {
-    provider: current.provider,
-    model: current.model,
     total_requests: current.requests,
     success_count: current.successes,
     error_count: current.errors,
@@ -88,21 +87,44 @@ function rankingView(current: ModelUsage, previous: ModelUsage | undefined) {
 
 /**
  * Models ranked by requests (then tokens), each with its change against the window of the same
- * length just before; `limit` is ignored when `all` is set.
+ * length just before; `limit` is ignored when `all` is set. `group_by=virtual_key`: virtualKeyRankings.
  */
 export async function modelRankings(db: ReadDatabase, filters: LogFilters, options: { limit: number; all: boolean }, now: Date) {
   const ranked = await rankedUsage(db, filters, filters.window);
   const shown = options.all ? ranked : ranked.slice(0, options.limit);
   const previousRange = previousWindow(filters.window, now);
   const previous = previousRange ? await previousUsage(db, filters, previousRange, shown) : [];
-  return { rankings: shown.map((row, index) => rankingView(row, previous[index]?.requests ? previous[index] : undefined)) };
+  return { rankings: shown.map((row, index) => ({ provider: row.provider, model: row.model, ...usageView(row, previous[index]?.requests ? previous[index] : undefined) })) };
+}
+
+type KeyUsage = Usage & { virtualKeyId: string; virtualKeyName: string | null };
+
+/**
+ * One GROUP BY over the virtual key index (the hourly table does not keep keys). The name is the
+ * one logged with the key's latest request: SQLite takes a bare column from the row that
+ * `max(timestamp)` picked.
+ */
+function usageByVirtualKey(db: ReadDatabase, filters: LogFilters, window: TimeWindow): Promise<KeyUsage[]> {
+  const where = and(isNotNull(requestLogs.virtualKeyId), logConditions(filters, window));
+  const columns = { virtualKeyId: sql<string>`${requestLogs.virtualKeyId}`, virtualKeyName: requestLogs.virtualKeyName, latest: sql`max(${requestLogs.timestamp})`, ...usageColumns };
+  return db.select(columns).from(requestLogs).where(where).groupBy(requestLogs.virtualKeyId) as Promise<KeyUsage[]>;
+}
+
+/** Virtual keys ranked by requests (then tokens), each with its change against the window just before; requests without a key are left out. */
+export async function virtualKeyRankings(db: ReadDatabase, filters: LogFilters, options: { limit: number; all: boolean }, now: Date) {
+  const ranked = (await usageByVirtualKey(db, filters, filters.window)).sort((a, b) => b.requests - a.requests || b.totalTokens - a.totalTokens || a.virtualKeyId.localeCompare(b.virtualKeyId));
+  const shown = options.all ? ranked : ranked.slice(0, options.limit);
+  const previousRange = previousWindow(filters.window, now);
+  const previous = new Map(previousRange ? (await usageByVirtualKey(db, filters, previousRange)).map((row) => [row.virtualKeyId, row]) : []);
+  return { rankings: shown.map((row) => ({ virtual_key_id: row.virtualKeyId, virtual_key_name: row.virtualKeyName, ...usageView(row, previous.get(row.virtualKeyId)) })) };
 }
 
 const POSITIVE_LIMIT = new RegExp(POSITIVE_INTEGER.pattern!);
 
 export function readRankingOptions(query: RankingsQuery) {
   const all = query.all ?? false;
-  if (all || query.limit === undefined) return { limit: DEFAULT_RANKING_LIMIT, all };
+  const groupBy = query.group_by === "virtual_key" ? "virtual_key" : "model";
+  if (all || query.limit === undefined) return { limit: DEFAULT_RANKING_LIMIT, all, groupBy };
   if (!POSITIVE_LIMIT.test(query.limit)) throw badRequest("query field 'limit': expected an integer >= 1 (below a billion)", "limit");
-  return { limit: Number(query.limit), all };
+  return { limit: Number(query.limit), all, groupBy };
 }

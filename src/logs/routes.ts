@@ -2,7 +2,7 @@ import { Elysia, t } from "elysia";
 import type { QueueStatus } from "./batch-writer";
 import { LogFilterQuery, readLogFilters } from "./filters";
 import { logHistogram } from "./histogram";
-import { modelRankings, RankingsQuery, readRankingOptions } from "./rankings";
+import { modelRankings, RankingsQuery, readRankingOptions, virtualKeyRankings } from "./rankings";
 import { getLog, LogListQuery, readPage, searchLogs } from "./search";
 import { logStats } from "./stats";
 import type { LogWriter } from "./table-writes";
@@ -51,7 +51,9 @@ export const logRoutes = ({ writer, read, queueStatus, clock, exactPercentilesUp
       "/rankings",
       ({ query }) => {
         const now = clock();
-        return modelRankings(read, readLogFilters(query, now), readRankingOptions(query), now);
+        const options = readRankingOptions(query);
+        const rank = options.groupBy === "virtual_key" ? virtualKeyRankings : modelRankings;
+        return rank(read, readLogFilters(query, now), options, now);
       },
       { query: RankingsQuery },
     )

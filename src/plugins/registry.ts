@@ -25,6 +25,8 @@ interface PluginEntry {
   path: string;
   enabled: boolean;
   config: Record<string, unknown>;
+  /** A custom plugin's place among the custom plugins (lower first); 0 for a built-in. */
+  order: number;
   /** Whether the plugins table has a row for it (a built-in gets one when first changed). */
   persisted: boolean;
   actualName: string;
@@ -41,9 +43,9 @@ export interface PluginRegistryOptions {
   readEnv: EnvReader;
 }
 
-function newEntry(name: string, settings: PluginSettings, persisted: boolean, builtin?: BuiltinPlugin): PluginEntry {
+function newEntry(name: string, settings: PluginSettings, order: number, persisted: boolean, builtin?: BuiltinPlugin): PluginEntry {
   const { path, enabled, config } = settings;
-  return { name, builtin, log: new PluginLog(name), path: path ?? "", enabled, config, persisted, actualName: name, state: "disabled" };
+  return { name, builtin, log: new PluginLog(name), path: path ?? "", enabled, config, order, persisted, actualName: name, state: "disabled" };
 }
 
 const sameSettings = (entry: PluginEntry, settings: PluginSettings) =>
@@ -80,7 +82,8 @@ async function closeInstance(entry: PluginEntry, instance: ActiveInstance | unde
 /**
  * Every plugin, built-in or custom, with its settings, status and recent logs, and the hooks
  * of the active ones in pipeline order: built-ins placed before the custom plugins, the custom
- * plugins in creation order, then the other built-ins. Changes are applied one at a time.
+ * plugins by `order` (equal ones in creation order), then the other built-ins. Changes are
+ * applied one at a time; a change of order alone moves the plugin without restarting it.
  */
 export class PluginRegistry {
   private readonly entries = new Map<string, PluginEntry>();
@@ -111,12 +114,13 @@ export class PluginRegistry {
       const removed = [...this.entries.values()].filter((entry) => !wanted.some(({ name }) => name === entry.name));
       for (const entry of removed) this.entries.delete(entry.name);
       const replaced: Array<[PluginEntry, ActiveInstance | undefined]> = [];
-      for (const { name, settings, builtin } of wanted) {
+      for (const { name, settings, order, builtin } of wanted) {
         const entry = this.entries.get(name);
         const persisted = rows.some((row) => row.name === name);
+        if (entry) entry.order = order;
         if (entry && sameSettings(entry, settings)) entry.persisted = persisted;
         else if (entry) replaced.push([entry, await this.reconfigure(entry, settings, persisted)]);
-        else await this.add(newEntry(name, settings, persisted, builtin));
+        else await this.add(newEntry(name, settings, order, persisted, builtin));
       }
       this.compose();
       for (const entry of removed) await closeInstance(entry, entry.active);
@@ -131,8 +135,9 @@ export class PluginRegistry {
     else if (entry.builtin && !entry.persisted) await this.update(seed.name, { enabled: seed.enabled, config: seed.config });
   }
 
+  /** In the order their hooks run. */
   list(): PluginView[] {
-    return [...this.entries.values()].map((entry) => this.viewOf(entry));
+    return this.inPipelineOrder().map((entry) => this.viewOf(entry));
   }
 
   view(name: string): PluginView {
@@ -147,26 +152,34 @@ export class PluginRegistry {
     return this.changes.run(async () => {
       if (this.entries.has(input.name)) throw conflict(`plugin '${input.name}' already exists`, "name");
       const settings = { path: checkedCustomPath(input.path), enabled: input.enabled ?? true, config: input.config ?? {} };
-      await this.options.store.insert(input.name, settings);
-      const entry = newEntry(input.name, settings, true);
+      const order = input.order ?? 0;
+      await this.options.store.insert(input.name, settings, order);
+      const entry = newEntry(input.name, settings, order, true);
       await this.add(entry);
       this.compose();
       return this.viewOf(entry);
     });
   }
 
-  /** Replaces the given settings and reloads the plugin; the previous instance is closed once the new hooks are in place. */
+  /**
+   * Replaces the given settings and reloads the plugin; the previous instance is closed once the
+   * new hooks are in place. A change of `order` alone moves the plugin's hooks and keeps its instance.
+   */
   update(name: string, input: PluginUpdateInput): Promise<PluginView> {
     return this.changes.run(async () => {
       const entry = this.require(name);
       if (entry.builtin && input.path !== undefined) throw badRequest(`'${name}' is a built-in plugin: it has no path`, "path");
+      if (entry.builtin && input.order !== undefined) throw badRequest(`'${name}' is a built-in plugin: it runs at a fixed place, before or after the custom plugins`, "order");
       const config = input.config ?? entry.config;
       entry.builtin?.validateConfig?.(config);
       const path = entry.builtin ? "" : checkedCustomPath(input.path ?? entry.path);
       const enabled = input.enabled ?? entry.enabled;
       const settings = { path: entry.builtin ? null : path, enabled, config };
-      await this.options.store.save(name, settings);
-      const previous = await this.reconfigure(entry, settings, true);
+      const order = input.order ?? entry.order;
+      await this.options.store.save(name, settings, order);
+      entry.order = order;
+      const orderOnly = input.order !== undefined && input.path === undefined && input.enabled === undefined && input.config === undefined;
+      const previous = orderOnly && entry.persisted ? undefined : await this.reconfigure(entry, settings, true);
       this.compose();
       await closeInstance(entry, previous);
       return this.viewOf(entry);
@@ -190,13 +203,13 @@ export class PluginRegistry {
   }
 
   /** Every plugin the table calls for: each built-in (its row, if any, holds its settings), then the custom plugins. */
-  private wanted(rows: readonly PluginRow[]): Array<{ name: string; settings: PluginSettings; builtin?: BuiltinPlugin }> {
+  private wanted(rows: readonly PluginRow[]): Array<{ name: string; settings: PluginSettings; order: number; builtin?: BuiltinPlugin }> {
     const builtins = this.options.builtins.map((builtin) => {
       const row = rows.find((candidate) => candidate.name === builtin.name);
-      return { name: builtin.name, builtin, settings: { path: null, enabled: row?.enabled ?? true, config: row?.config ?? {} } };
+      return { name: builtin.name, builtin, order: 0, settings: { path: null, enabled: row?.enabled ?? true, config: row?.config ?? {} } };
     });
     const custom = rows.filter((row) => row.path !== null && !builtins.some((builtin) => builtin.name === row.name));
-    return [...builtins, ...custom.map((row) => ({ name: row.name, settings: row }))];
+    return [...builtins, ...custom.map((row) => ({ name: row.name, settings: row, order: row.runOrder }))];
   }
 
   private async add(entry: PluginEntry): Promise<void> {
@@ -244,13 +257,18 @@ export class PluginRegistry {
     return hooks;
   }
 
-  private compose(): void {
+  /** The map holds custom plugins in creation order, and the sort is stable: equal orders keep it. */
+  private inPipelineOrder(): PluginEntry[] {
     const entries = [...this.entries.values()];
-    const ordered = [
+    return [
       ...entries.filter((entry) => entry.builtin?.placement === "before-custom"),
-      ...entries.filter((entry) => !entry.builtin),
+      ...entries.filter((entry) => !entry.builtin).sort((a, b) => a.order - b.order),
       ...entries.filter((entry) => entry.builtin?.placement === "after-custom"),
-    ].flatMap((entry) => (entry.active ? [entry.active.guarded] : []));
+    ];
+  }
+
+  private compose(): void {
+    const ordered = this.inPipelineOrder().flatMap((entry) => (entry.active ? [entry.active.guarded] : []));
     this.inference = ordered.map((guarded) => guarded.inference);
     this.http = ordered.map((guarded) => guarded.http).filter((http) => http.onHttpRequest || http.onHttpResponse);
   }
@@ -263,6 +281,7 @@ export class PluginRegistry {
       config: entry.config,
       isCustom: !entry.builtin,
       path: entry.path,
+      ...(!entry.builtin && { order: entry.order }),
       status: { name: entry.name, status: entry.state, logs: entry.log.snapshot(), types: entry.active ? typesOf(entry.active.hooks) : [] },
     };
   }

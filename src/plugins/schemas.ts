@@ -1,14 +1,15 @@
 import { type Static, Type as t } from "@sinclair/typebox";
-import { PluginConfig, PluginPath } from "../config/sections/plugins";
+import { PluginConfig, PluginOrder, PluginPath } from "../config/sections/plugins";
 
 export const PluginUpdateInput = t.Object({
   path: t.Optional(PluginPath),
   enabled: t.Optional(t.Boolean()),
   config: t.Optional(PluginConfig),
+  order: t.Optional(PluginOrder),
 });
 export type PluginUpdateInput = Static<typeof PluginUpdateInput>;
 
-/** Spec 2.5. `status.status`: active, disabled or error; `status.types`: llm (pipeline hooks), http (transport hooks). */
+/** Spec 2.5, plus `order`. `GET /api/plugins` lists them in the order their hooks run. `status.status`: active, disabled or error; `status.types`: llm (pipeline hooks), http (transport hooks). */
 export const PluginView = t.Object({
   name: t.String(),
   actualName: t.String(),
@@ -16,6 +17,8 @@ export const PluginView = t.Object({
   config: PluginConfig,
   isCustom: t.Boolean(),
   path: t.String(),
+  /** Custom plugins only: built-ins run at a fixed place, before or after all of them. */
+  order: t.Optional(t.Integer()),
   status: t.Object({
     name: t.String(),
     status: t.Union([t.Literal("active"), t.Literal("disabled"), t.Literal("error")]),

@@ -12,20 +12,20 @@ export class PluginStore {
     return this.db.select().from(plugins).orderBy(asc(plugins.createdAt), asc(plugins.name));
   }
 
-  async insert(name: string, settings: PluginSettings): Promise<PluginRow> {
+  async insert(name: string, settings: PluginSettings, runOrder: number): Promise<PluginRow> {
     const now = new Date();
-    const row = { name, ...settings, createdAt: now, updatedAt: now };
+    const row = { name, ...settings, runOrder, createdAt: now, updatedAt: now };
     await this.db.insert(plugins).values(row);
     return row;
   }
 
   /** Insert or replace: a built-in gets its row the first time its settings change. */
-  async save(name: string, settings: PluginSettings): Promise<void> {
+  async save(name: string, settings: PluginSettings, runOrder: number): Promise<void> {
     const now = new Date();
     await this.db
       .insert(plugins)
-      .values({ name, ...settings, createdAt: now, updatedAt: now })
-      .onConflictDoUpdate({ target: plugins.name, set: { ...settings, updatedAt: now } });
+      .values({ name, ...settings, runOrder, createdAt: now, updatedAt: now })
+      .onConflictDoUpdate({ target: plugins.name, set: { ...settings, runOrder, updatedAt: now } });
   }
 
   async remove(name: string): Promise<void> {

@@ -43,6 +43,7 @@ const EXPECTED: ReadonlyArray<readonly [method: string, path: string, permission
   ["GET", "/api/logs/rankings", "Logs:View"],
   ["GET", "/api/logs/:id", "Logs:View"],
   ["DELETE", "/api/logs", "Logs:Delete"],
+  ["GET", "/api/async-jobs", "Logs:View"],
   ["GET", "/api/mcp-logs", "MCPLogs:View"],
   ["GET", "/api/mcp-logs/histogram/cost", "MCPLogs:View"],
   ["GET", "/api/mcp/clients", "MCP:View"],

@@ -240,6 +240,27 @@ describe("GET /api/logs/rankings (spec 4.10)", () => {
     expect((await getJson<{ rankings: Ranking[] }>("/api/logs/rankings")).rankings.map((row) => row.model)).toEqual(everyModel);
   });
 
+  test("group_by=virtual_key: a row per virtual key, with the name it was logged under and its trend; requests without a key left out", async () => {
+    type KeyRanking = { virtual_key_id: string; virtual_key_name: string | null } & Record<string, unknown>;
+    const body = await getJson<{ rankings: KeyRanking[] }>("/api/logs/rankings?period=24h&group_by=virtual_key");
+    const current = facts.filter(lastDay());
+    const previous = facts.filter(dayBefore());
+    const keys = [...new Set(current.flatMap((fact) => (fact.virtualKeyId ? [fact.virtualKeyId] : [])))];
+    expect(keys.length).toBeGreaterThan(1);
+    expect(current.some((fact) => fact.virtualKeyId === undefined)).toBe(true);
+    const expected = keys
+      .map((key) => {
+        // The key's rows as if one model had served them all: that model's ranking row is the key's usage.
+        const ofKey = (rows: LogFact[]) => rows.filter((fact) => fact.virtualKeyId === key).map((fact) => ({ ...fact, provider: "any", model: "any" }));
+        const { provider: _, model: __, ...usage } = expectedRankings(ofKey(current), ofKey(previous))[0]!;
+        return { virtual_key_id: key, virtual_key_name: `name of ${key}`, ...usage };
+      })
+      .sort((a, b) => b.total_requests - a.total_requests || b.total_tokens - a.total_tokens || a.virtual_key_id.localeCompare(b.virtual_key_id));
+    expect(rounded(body.rankings)).toEqual(rounded(expected));
+    const limited = await getJson<{ rankings: KeyRanking[] }>("/api/logs/rankings?period=24h&group_by=virtual_key&limit=1");
+    expect(limited.rankings.map((row) => row.virtual_key_id)).toEqual([expected[0]!.virtual_key_id]);
+  });
+
   test("without a time range trends are absent", async () => {
     const body = await getJson<{ rankings: Ranking[] }>("/api/logs/rankings");
     expect(body.rankings.every((row) => row.trend.has_previous_period === false && row.trend.requests_trend === null)).toBe(true);
@@ -251,6 +272,7 @@ describe("GET /api/logs/rankings (spec 4.10)", () => {
     ["limit=100000000000", "limit"],
     ["all=yes", "all"],
     ["period=yesterday", "period"],
+    ["group_by=team", "group_by"],
   ])("%s is a 400 naming the parameter", async (query, param) => {
     await expectGatewayError(await gw.admin(`/api/logs/rankings?${query}`), 400, { param });
   });

@@ -134,6 +134,7 @@ test("logs recorded before the hourly table existed are counted once the gateway
     "ALTER TABLE mcp_tool_logs DROP COLUMN region",
     "DROP TABLE oidc_identities",
     "ALTER TABLE management_api_keys DROP COLUMN owner_user_id",
+    "ALTER TABLE plugins DROP COLUMN run_order",
   ]);
   const upgraded = await gw.restart();
   try {

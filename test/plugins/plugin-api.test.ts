@@ -42,6 +42,7 @@ describe("the plugin API with dashboard authentication on (the admin signed in)"
         config: { tag: "A" },
         isCustom: true,
         path,
+        order: 0,
         status: { name: "tag-a", status: "active", logs: expect.any(Array), types: ["llm", "http"] },
       },
     });

@@ -3,6 +3,7 @@ import OpenAI from "openai";
 import { expectGatewayError, postJson } from "../support/gateway-error";
 import { startGateway, type TestGateway } from "../support/gateway";
 import { type MockOpenAI, startMockOpenAI } from "../support/mock-openai";
+import type { PluginView } from "../../src/plugins/schemas";
 import { ADMIN_AUTH, fixturePath, jsonOf, type PluginResponse } from "./plugin-fixtures";
 
 let upstream: MockOpenAI;
@@ -68,6 +69,43 @@ describe("hook order", () => {
     expect(data.choices[0]!.message.content).toBe("echo: fewer [B]");
     expect(response.headers.get("x-plugin-trail")).toBe("B");
     await jsonOf(await gw.admin("/api/plugins/first", { method: "PUT", json: { enabled: true } }), 200);
+  });
+});
+
+describe("plugin order", () => {
+  let gw: TestGateway;
+  beforeAll(async () => {
+    gw = await gatewayWith([
+      { name: "first", fixture: "tagging-plugin.ts", config: { tag: "A" } },
+      { name: "second", fixture: "tagging-plugin.ts", config: { tag: "B" } },
+    ]);
+  });
+  afterAll(() => gw.close());
+
+  const customOrder = async (on = gw) => (await jsonOf<{ plugins: PluginView[] }>(await on.admin("/api/plugins"), 200)).plugins.filter((plugin) => plugin.isCustom).map((plugin) => [plugin.name, plugin.order]);
+
+  test("a lower order runs earlier: the next request goes through the moved plugin first, without restarting it", async () => {
+    expect(await customOrder()).toEqual([["first", 0], ["second", 0]]);
+    await jsonOf(await gw.admin("/api/plugins/first", { method: "PUT", json: { order: 2 } }), 200);
+    await jsonOf(await gw.admin("/api/plugins/second", { method: "PUT", json: { order: 1 } }), 200);
+    const { data, response } = await chat(gw, "reordered");
+    expect(data.choices[0]!.message.content).toBe("echo: reordered [B] [A]");
+    expect(response.headers.get("x-plugin-trail")).toBe("A,B");
+    expect(await customOrder()).toEqual([["second", 1], ["first", 2]]);
+    const first = await jsonOf<PluginView>(await gw.admin("/api/plugins/first"), 200);
+    expect(first.status.logs.filter((line) => line.includes("loaded"))).toHaveLength(1);
+  });
+
+  test("the order is kept across a restart", async () => {
+    await gw.stop();
+    gw = await gw.restart();
+    expect(await customOrder()).toEqual([["second", 1], ["first", 2]]);
+    expect((await chat(gw, "still")).data.choices[0]!.message.content).toBe("echo: still [B] [A]");
+  });
+
+  test("a built-in runs at a fixed place: giving it an order is a 400 naming the field; a negative order too", async () => {
+    await expectGatewayError(await gw.admin("/api/plugins/logging", { method: "PUT", json: { order: 1 } }), 400, { param: "order" });
+    await expectGatewayError(await gw.admin("/api/plugins/first", { method: "PUT", json: { order: -1 } }), 400, { param: "order" });
   });
 });
 

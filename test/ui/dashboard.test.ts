@@ -139,12 +139,19 @@ describe("the dashboard, as a new operator uses it", () => {
     await detail.getByRole("button", { name: "Close" }).click();
   });
 
-  test("the overview counts the request", async () => {
+  test("the overview counts the request, and ranks its model and its virtual key", async () => {
+    const calls: string[] = [];
+    const record = (request: { url(): string }) => calls.push(new URL(request.url()).pathname + new URL(request.url()).search);
+    page().on("request", record);
     await nav("Overview").click();
-    const requests = page().getByRole("region", { name: "Requests", exact: true });
-    await expect(eventually(() => requests.innerText(), (text) => /\n1\n/.test(`${text}\n`))).resolves.toContain("1");
-    await page().getByRole("region", { name: "Top models" }).getByRole("cell", { name: "mock/gpt-4o-mini" }).waitFor();
+    // Playwright waits for the figure itself, exactly "1", rather than the test polling the region's text.
+    await page().getByRole("region", { name: "Requests", exact: true }).getByText("1", { exact: true }).waitFor();
+    await page().getByRole("region", { name: "Top models" }).getByRole("cell", { name: "mock/gpt-4o-mini", exact: true }).waitFor();
     await page().getByRole("region", { name: "Top virtual keys" }).getByRole("cell", { name: "web-app", exact: true }).waitFor();
+    page().off("request", record);
+    // One ranking by virtual key, not a stats read per key.
+    expect(calls.filter((call) => call.includes("group_by=virtual_key"))).toHaveLength(1);
+    expect(calls.filter((call) => call.startsWith("/api/logs/stats"))).toHaveLength(1);
   });
 
   test("a routing rule whose CEL does not compile shows the error at the condition and is not saved", async () => {

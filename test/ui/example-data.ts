@@ -4,7 +4,7 @@ import { createRequestLogs } from "../../src/logs";
 import type { TestGateway } from "../support/gateway";
 import type { MockOpenAI } from "../support/mock-openai";
 
-/** A deployment with something to show: providers, an organisation with limits, rules, prices, and a week of traffic. */
+/** A deployment with something to show: providers, an organisation with limits, rules, prices, a guardrail, and a week of traffic. */
 export interface ExampleData {
   virtualKeys: Array<{ id: string; name: string; value: string }>;
 }
@@ -91,6 +91,7 @@ export async function loadExampleData(gw: TestGateway, upstream: MockOpenAI, aut
   }
   await created(admin("/api/governance/routing-rules", { name: "Free tier to mini", cel_expression: 'headers["x-tier"] == "free"', targets: [{ provider: "openai", model: "gpt-4o-mini" }], fallbacks: ["mock/llama-3.1-70b"], priority: 10 }));
   await created(admin("/api/governance/pricing-overrides", { name: "Self-hosted Llama", scope_kind: "provider", scope_id: "mock", pattern: "llama-", match_type: "prefix", patch: { input_cost_per_token: 0.0000002, output_cost_per_token: 0.0000006 } }));
+  await created(admin("/api/guardrails", { name: "No card numbers", description: "Payment card numbers never reach a provider.", checks: [{ type: "payment_card", action: "redact" }] }));
   await created(admin("/api/webhooks", { name: "job-events", url: "https://hooks.example.com/gateway", events: ["async_job.completed", "async_job.failed"] }));
   await seedHistory(gw.databaseUrl, virtualKeys, history.rows, history.days);
   return { virtualKeys };

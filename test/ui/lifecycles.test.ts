@@ -48,6 +48,36 @@ describe("Lifecycles page", () => {
     await chart.getByRole("button", { name: "State waiting_retry: 1 instances" }).and(page().locator('[aria-current="true"]')).waitFor();
   });
 
+  test("every transition of the async-job chart, nested ones included, starts on its source state's box and ends on its target's", async () => {
+    await page().getByLabel("Kind").selectOption("async-job");
+    const chart = page().getByRole("img", { name: "Statechart of async-job" });
+    await chart.getByRole("button", { name: /^State completed\.retained:/ }).waitFor();
+    const misplaced = await chart.evaluate((svg) => {
+      const box = (path: string) => {
+        const rect = svg.querySelector(`g[data-state="${path}"] > rect`)!;
+        const [x, y, width, height] = ["x", "y", "width", "height"].map((name) => Number(rect.getAttribute(name)));
+        return { x: x!, y: y!, width: width!, height: height! };
+      };
+      /** How far a point lies from the box's outline: 0 on it. */
+      const offOutline = (point: { x: number; y: number }, { x, y, width, height }: ReturnType<typeof box>) => {
+        const outside = Math.hypot(Math.max(x - point.x, 0, point.x - x - width), Math.max(y - point.y, 0, point.y - y - height));
+        return outside > 0 ? outside : Math.min(point.x - x, x + width - point.x, point.y - y, y + height - point.y);
+      };
+      return [...svg.querySelectorAll("g.transition")].map((edge) => {
+        const points = edge.querySelector("polyline")!.getAttribute("points")!.trim().split(" ").map((pair: string) => {
+          const [x, y] = pair.split(",").map(Number);
+          return { x: x!, y: y! };
+        });
+        const from = edge.getAttribute("data-from")!;
+        const to = edge.getAttribute("data-to")!;
+        return { from, to, start: offOutline(points[0]!, box(from)), end: offOutline(points.at(-1)!, box(to)) };
+      });
+    });
+    // Transitions between the states inside completed and failed are what was drawn out of place.
+    expect(misplaced.filter((edge) => edge.from.includes(".") && edge.to.includes(".")).length).toBeGreaterThanOrEqual(4);
+    expect(misplaced.filter((edge) => edge.start > 1 || edge.end > 1)).toEqual([]);
+  });
+
   test("no page error and no request failed that the user did not cause", () => {
     expect(watched.problems()).toEqual([]);
   });

@@ -59,7 +59,7 @@ describe("what a user may not use is hidden, and a refusal reads as one", () => 
     await page().getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Overview" }).click();
     await page().getByRole("region", { name: "Requests", exact: true }).waitFor();
     await grant("ModelProvider:View");
-    for (const path of ["/api/logs/stats", "/api/logs/histogram", "/api/logs/histogram", "/api/logs/rankings"]) watched.expectFailure("GET", path, 403);
+    for (const path of ["/api/logs/stats", "/api/logs/histogram", "/api/logs/histogram", "/api/logs/rankings", "/api/logs/rankings"]) watched.expectFailure("GET", path, 403);
     await page().getByRole("button", { name: "Refresh" }).click();
     await page().getByRole("heading", { name: "No access" }).waitFor();
     expect(await page().getByRole("alert").innerText()).toContain("Logs:View");
@@ -71,6 +71,22 @@ describe("what a user may not use is hidden, and a refusal reads as one", () => 
     await page().goto(`${gw.url}/ui/guardrails`);
     await page().getByRole("table", { name: "Guardrails" }).getByRole("row", { name: /no-cards/ }).waitFor();
     for (const name of ["Add guardrail", "Edit no-cards", "Disable no-cards", "Delete no-cards"]) expect(await page().getByRole("button", { name }).count()).toBe(0);
+  });
+
+  test("a page whose side area needs another permission shows the page and says what that area needs, without asking the API", async () => {
+    await grant("Webhooks:View", "Plugins:View", "VirtualKeys:View", "VirtualKeys:Create");
+    await page().goto(`${gw.url}/ui/webhooks`);
+    await page().getByRole("heading", { name: "No webhook endpoint yet" }).waitFor();
+    await page().getByRole("region", { name: "Async jobs" }).getByText("needs the permission Logs:View").waitFor();
+
+    await page().getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Plugins" }).click();
+    await page().getByRole("region", { name: "Plugin logging" }).waitFor();
+    await page().getByRole("region", { name: "Response cache" }).getByText("your role may not read (Logs:View)").waitFor();
+
+    // The key form offers teams, customers and providers only from the lists the role may read.
+    await page().getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Governance" }).click();
+    await page().getByRole("button", { name: "Create virtual key" }).click();
+    await page().getByRole("dialog", { name: "Create a virtual key" }).getByLabel("Name", { exact: true }).waitFor();
   });
 
   test("no page error and no request failed that the user did not cause", () => {

@@ -79,6 +79,25 @@ describe("plugins and cache page", () => {
     expect(upstream.requests.length).toBe(before + 1);
   });
 
+  test("moving a plugin earlier changes the order requests pass through them", async () => {
+    for (const [name, tag] of [["one", "1"], ["two", "2"]]) {
+      const created = await gw.admin("/api/plugins", { method: "POST", json: { name, path: TAGGING_PLUGIN, config: { tag } } });
+      expect(created.status).toBe(201);
+    }
+    await page().reload();
+    await page().getByRole("region", { name: "Plugin two" }).waitFor();
+    const customPlugins = async () => (await page().getByRole("region", { name: /^Plugin / }).filter({ hasText: "custom #" }).getByRole("heading").allInnerTexts()).map((title) => title.split(" ")[0]);
+    expect(await customPlugins()).toEqual(["tagger", "one", "two"]);
+    expect((await ask("in order")).choices[0]!.message.content).toBe("echo: in order [1] [2]");
+
+    await page().getByRole("button", { name: "Run two earlier" }).click();
+    await page().getByText("two now runs earlier").waitFor();
+    await page().getByRole("region", { name: "Plugin two" }).getByText(/custom #2/).waitFor();
+    expect(await customPlugins()).toEqual(["tagger", "two", "one"]);
+    expect((await ask("reordered")).choices[0]!.message.content).toBe("echo: reordered [2] [1]");
+    expect(await page().getByRole("button", { name: "Run tagger earlier" }).isDisabled()).toBe(true);
+  });
+
   test("no page error and no request failed that the user did not cause", () => {
     expect(watched.problems()).toEqual([]);
   });

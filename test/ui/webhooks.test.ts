@@ -33,6 +33,37 @@ afterAll(async () => {
 const page = () => watched.page;
 
 describe("webhooks page", () => {
+  test("an async job submitted through /v1 is listed while it runs, then with its result", async () => {
+    const jobs = page().getByRole("region", { name: "Async jobs" });
+    await jobs.getByRole("heading", { name: "No async job yet" }).waitFor();
+    await jobs.getByText("POST /v1/async/chat/completions").waitFor();
+
+    const arrived = Promise.withResolvers<void>();
+    const release = Promise.withResolvers<void>();
+    upstream.onRequest = async () => {
+      upstream.onRequest = undefined;
+      arrived.resolve();
+      await release.promise;
+    };
+    const job = await submittedJob(gw, "chat/completions", { model: "openai/gpt-4o-mini", messages: [{ role: "user", content: "list this job" }] });
+    await arrived.promise;
+    const row = jobs.getByRole("row").filter({ hasText: job.id });
+    await row.getByText("processing", { exact: true }).waitFor({ timeout: 10_000 });
+    expect(await row.getByRole("cell").nth(1).innerText()).toContain("chat.completion");
+
+    release.resolve();
+    await row.getByText("completed", { exact: true }).waitFor({ timeout: 10_000 });
+    await row.getByText("echo: list this job", { exact: true }).waitFor();
+    await row.getByText("HTTP 200").waitFor();
+    await row.getByText("Full result").click();
+    expect(JSON.parse(await row.locator("pre").innerText())).toMatchObject({ choices: [{ message: { content: "echo: list this job" } }] });
+
+    await jobs.getByLabel("Status").selectOption("failed");
+    await jobs.getByRole("heading", { name: "No failed job" }).waitFor();
+    await jobs.getByLabel("Status").selectOption("completed");
+    await row.waitFor();
+  });
+
   test("an endpoint's delivery fails once, is retried and delivered, then redelivered under the same webhook-id", async () => {
     await page().getByRole("heading", { name: "No webhook endpoint yet" }).waitFor();
     await page().getByRole("button", { name: "Add endpoint" }).click();

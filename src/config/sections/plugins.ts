@@ -8,11 +8,14 @@ export const PluginConfig = t.Record(t.String(), t.Unknown());
 /** A local file path or an http(s) URL of a JavaScript or TypeScript module. */
 export const PluginPath = t.String({ minLength: 1 });
 
+export const PluginOrder = t.Integer({ minimum: 0, maximum: 1_000_000, description: "where a custom plugin runs among the custom plugins: lower first, equal ones in creation order; default 0" });
+
 /** POST /api/plugins, and one entry of config.json `plugins`. */
 export const PluginCreateInput = t.Object({
   name: PluginName,
   path: t.Optional(PluginPath),
   enabled: t.Optional(t.Boolean()),
   config: t.Optional(PluginConfig),
+  order: t.Optional(PluginOrder),
 });
 export type PluginCreateInput = Static<typeof PluginCreateInput>;

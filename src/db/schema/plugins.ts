@@ -10,6 +10,8 @@ export const plugins = sqliteTable("plugins", {
   path: text("path"),
   enabled: integer("enabled", { mode: "boolean" }).notNull(),
   config: text("config", { mode: "json" }).$type<Record<string, unknown>>().notNull().default({}),
+  /** Where a custom plugin runs among the custom plugins: lower first, equal ones in creation order. */
+  runOrder: integer("run_order").notNull().default(0),
   createdAt: integer("created_at", { mode: "timestamp_ms" }).notNull(),
   updatedAt: integer("updated_at", { mode: "timestamp_ms" }).notNull(),
 });

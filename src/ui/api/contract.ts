@@ -28,6 +28,7 @@ import type { warpConfigRoutes } from "../../warp/config/routes";
 import type { conversationRoutes } from "../../warp/conversations/routes";
 import type { lifecycleRoutes } from "../../lifecycles/routes";
 import type { webhookRoutes } from "../../webhooks/routes";
+import type { jobListRoute } from "../../async/list-route";
 import type * as Ui from "./types";
 
 type Fits<From, To> = [From] extends [To] ? true : false;
@@ -57,6 +58,7 @@ type Actors = RoutesOf<typeof lifecycleRoutes>["api"]["actors"];
 type Mcp = RoutesOf<typeof mcpClientRoutes>["api"]["mcp"];
 type Guardrails = RoutesOf<typeof guardrailRoutes>["api"]["guardrails"];
 type McpLogs = RoutesOf<typeof mcpLogRoutes>["api"]["mcp-logs"];
+type AsyncJobs = RoutesOf<typeof jobListRoute>["api"]["async-jobs"];
 
 export type Contract = [
   Holds<Fits<Session["is-auth-enabled"]["get"]["response"][200], Ui.AuthProbe>>,
@@ -79,7 +81,7 @@ export type Contract = [
   Holds<Fits<Logs[":id"]["get"]["response"][200], Ui.LogDetail>>,
   Holds<Fits<Logs["stats"]["get"]["response"][200], Ui.LogStats>>,
   Holds<Fits<Logs["histogram"]["get"]["response"][200], Ui.Histogram>>,
-  Holds<Fits<Logs["rankings"]["get"]["response"][200], Ui.Rankings>>,
+  Holds<Fits<Logs["rankings"]["get"]["response"][200], Ui.Rankings | Ui.VirtualKeyRankings>>,
   Holds<Fits<{ ids: string[] }, Logs["delete"]["body"]>>,
 
   Holds<Fits<Providers["get"]["response"][200], { providers: Ui.Provider[] }>>,
@@ -110,6 +112,8 @@ export type Contract = [
   Holds<Fits<Webhooks[":id"]["deliveries"]["get"]["response"][200], { deliveries: Ui.Delivery[] }>>,
   Holds<Fits<Webhooks[":id"]["test"]["post"]["response"][200], Ui.Delivery>>,
   Holds<Fits<Webhooks["deliveries"][":id"]["redeliver"]["post"]["response"][200], { status: string; webhook_id: string }>>,
+
+  Holds<Fits<AsyncJobs["get"]["response"][200], Ui.AsyncJobPage>>,
 
   Holds<Fits<Mcp["clients"]["get"]["response"][200], { clients: Ui.McpClient[] }>>,
   Holds<Fits<Mcp["client"]["post"]["response"][200], Ui.McpClient>>,

@@ -19,6 +19,7 @@ export const logs = {
   stats: (query: Query) => call<T.LogStats>("/api/logs/stats", { query }),
   histogram: (query: Query) => call<T.Histogram>("/api/logs/histogram", { query }),
   rankings: (query: Query) => call<T.Rankings>("/api/logs/rankings", { query }),
+  virtualKeyRankings: (query: Query) => call<T.VirtualKeyRankings>("/api/logs/rankings", { query: { ...query, group_by: "virtual_key" } }),
   remove: (ids: string[]) => call<{ message: string }>("/api/logs", json("DELETE", { ids })),
 };
 
@@ -69,6 +70,10 @@ export const webhooks = {
   test: (id: string) => call<T.Delivery>(`/api/webhooks/${segment(id)}/test`, json("POST")),
   deliveries: (id: string) => call<{ deliveries: T.Delivery[] }>(`/api/webhooks/${segment(id)}/deliveries`, { query: { limit: 50 } }).then((answer) => answer.deliveries),
   redeliver: (deliveryId: string) => call<{ status: string; webhook_id: string }>(`/api/webhooks/deliveries/${segment(deliveryId)}/redeliver`, json("POST")),
+};
+
+export const asyncJobs = {
+  list: (query: Query) => call<T.AsyncJobPage>("/api/async-jobs", { query }),
 };
 
 export const mcp = {

@@ -124,6 +124,20 @@ export interface Rankings {
   rankings: Ranking[];
 }
 
+/** GET /api/logs/rankings?group_by=virtual_key: a row per virtual key, the name logged with its latest request. */
+export interface VirtualKeyRanking {
+  virtual_key_id: string;
+  virtual_key_name: string | null;
+  total_requests: number;
+  error_count: number;
+  total_tokens: number;
+  total_cost: number;
+}
+
+export interface VirtualKeyRankings {
+  rankings: VirtualKeyRanking[];
+}
+
 export interface ProviderKey {
   id: string;
   name: string;
@@ -344,6 +358,32 @@ export interface Delivery {
   attempts: DeliveryAttempt[];
 }
 
+export type AsyncJobStatus = "pending" | "processing" | "completed" | "failed" | "expired";
+
+export interface AsyncJob {
+  id: string;
+  status: AsyncJobStatus;
+  request_type: string;
+  /** The path after /v1/async/ it was submitted on, or the provider mount path. */
+  route: string;
+  webhook?: string;
+  created_at: string;
+  expires_at: string;
+  started_at?: string;
+  completed_at?: string;
+  status_code?: number;
+  result?: unknown;
+  error?: unknown;
+}
+
+export interface AsyncJobPage {
+  jobs: AsyncJob[];
+  count: number;
+  total_count: number;
+  limit: number;
+  offset: number;
+}
+
 export type McpConnectionType = "http" | "sse" | "stdio";
 
 export interface McpClient {
@@ -398,6 +438,8 @@ export interface Plugin {
   config: Record<string, unknown>;
   isCustom: boolean;
   path: string;
+  /** Custom plugins: lower runs earlier among them. */
+  order?: number;
   status: { status: "active" | "disabled" | "error"; logs: string[]; types: string[] };
 }
 
@@ -405,6 +447,7 @@ export interface PluginInput {
   path?: string;
   enabled?: boolean;
   config?: Record<string, unknown>;
+  order?: number;
 }
 
 export interface Agent {

@@ -162,7 +162,9 @@ function Roles() {
 function Users() {
   const can = useCan();
   const { confirm } = useFeedback();
-  const data = useResource(() => Promise.all([access.users(), access.roles()]), []);
+  // Roles are what the form picks from; a role that may not list them types the role's id.
+  const canListRoles = can("Roles:View");
+  const data = useResource(() => Promise.all([access.users(), canListRoles ? access.roles() : Promise.resolve([])]), []);
   const { save, errorFor } = useSave(data.reload);
   const [form, setForm] = useState<{ username: string; password: string; role: string }>();
   const [users, roles] = data.data ?? [];
@@ -220,7 +222,11 @@ function Users() {
               <form onSubmit={submit}>
                 <TextField label="Username" required value={form.username} onValue={(username) => setForm({ ...form, username })} error={errorFor("username")} />
                 <TextField label="Password" type="password" autocomplete="new-password" value={form.password} onValue={(password) => setForm({ ...form, password })} hint="At least 8 characters; without one the user cannot sign in." error={errorFor("password")} />
-                <SelectField label="Role" value={form.role} onValue={(role) => setForm({ ...form, role })} options={roles!.map((role) => ({ value: String(role.id), label: role.name }))} />
+                {canListRoles ? (
+                  <SelectField label="Role" value={form.role} onValue={(role) => setForm({ ...form, role })} options={roles!.map((role) => ({ value: String(role.id), label: role.name }))} />
+                ) : (
+                  <TextField label="Role id" required inputMode="numeric" value={form.role} onValue={(role) => setForm({ ...form, role })} hint="Your role may not list roles (Roles:View): ask an administrator for the id." error={errorFor("role_id")} />
+                )}
                 <div class="actions">
                   <button type="submit" class="primary">
                     Add user

@@ -9,7 +9,7 @@ import { useResource } from "../lib/use-resource";
 
 interface LaidOut {
   nodes: Array<{ path: string; label: string; x: number; y: number; width: number; height: number; compound: boolean; final: boolean }>;
-  edges: Array<{ id: string; label: string; points: Array<{ x: number; y: number }>; labelAt?: { x: number; y: number } }>;
+  edges: Array<{ id: string; from: string; to: string; label: string; points: Array<{ x: number; y: number }>; labelAt?: { x: number; y: number } }>;
   width: number;
   height: number;
 }
@@ -25,6 +25,9 @@ interface ElkNode {
   edges?: Array<{ id: string; sources: string[]; targets: string[]; labels?: Array<{ text: string; width: number; height: number; x?: number; y?: number }>; sections?: Array<{ startPoint: { x: number; y: number }; endPoint: { x: number; y: number }; bendPoints?: Array<{ x: number; y: number }> }> }>;
   layoutOptions?: Record<string, string>;
 }
+
+/** A chart wider than its card shrinks to fit it, down to this width; below, the card scrolls. */
+const NARROWEST_CHART_PX = 900;
 
 const pathOf = (machine: Machine, state: MachineState) => state.id.slice(machine.root.id.length + 1);
 /** Short edge labels: xstate's generated event names say only which invoked actor finished or failed. */
@@ -53,7 +56,11 @@ function graphOf(machine: Machine): ElkNode {
       : { id: state.id, width: Math.max(90, label.length * 7.5 + 40), height: 44, labels: [{ text: label }] };
   };
   const root = nodeOf(machine.root);
-  return { id: "graph", children: root.children, edges, layoutOptions: { "elk.algorithm": "layered", "elk.direction": "RIGHT", "elk.hierarchyHandling": "INCLUDE_CHILDREN", "elk.spacing.nodeNode": "30", "elk.layered.spacing.nodeNodeBetweenLayers": "60", "elk.edgeLabels.inline": "false" } };
+  // All edges sit at the root and ELK routes them across the hierarchy (INCLUDE_CHILDREN); by default it
+  // then gives an edge's points relative to the box that contains both its ends, so an edge inside
+  // `completed` would be drawn off by that box's position. ROOT: every point in the chart's own coordinates.
+  const options = { "elk.algorithm": "layered", "elk.direction": "RIGHT", "elk.hierarchyHandling": "INCLUDE_CHILDREN", "elk.json.edgeCoords": "ROOT", "elk.spacing.nodeNode": "30", "elk.layered.spacing.nodeNodeBetweenLayers": "60", "elk.edgeLabels.inline": "false" };
+  return { id: "graph", children: root.children, edges, layoutOptions: options };
 }
 
 async function layOut(machine: Machine): Promise<LaidOut> {
@@ -68,6 +75,7 @@ async function layOut(machine: Machine): Promise<LaidOut> {
   collect(machine.root);
   const nodes: LaidOut["nodes"] = [];
   const edges: LaidOut["edges"] = [];
+  // A node's position is relative to its parent box.
   const walk = (node: ElkNode, offsetX: number, offsetY: number) => {
     for (const child of node.children ?? []) {
       const x = offsetX + (child.x ?? 0);
@@ -76,15 +84,15 @@ async function layOut(machine: Machine): Promise<LaidOut> {
       nodes.push({ path: pathOf(machine, state), label: state.key, x, y, width: child.width ?? 0, height: child.height ?? 0, compound: Boolean(child.children?.length), final: state.type === "final" });
       walk(child, x, y);
     }
-    for (const edge of node.edges ?? []) {
-      const section = edge.sections?.[0];
-      if (!section) continue;
-      const shift = (point: { x: number; y: number }) => ({ x: point.x + offsetX, y: point.y + offsetY });
-      const label = edge.labels?.[0];
-      edges.push({ id: edge.id, label: label?.text ?? "", points: [section.startPoint, ...(section.bendPoints ?? []), section.endPoint].map(shift), labelAt: label && shift({ x: label.x ?? 0, y: (label.y ?? 0) + 10 }) });
-    }
   };
   walk(laid, 0, 0);
+  for (const edge of laid.edges ?? []) {
+    const section = edge.sections?.[0];
+    if (!section) continue;
+    const label = edge.labels?.[0];
+    const [from, to] = [edge.sources[0]!, edge.targets[0]!].map((id) => pathOf(machine, states.get(id)!));
+    edges.push({ id: edge.id, from: from!, to: to!, label: label?.text ?? "", points: [section.startPoint, ...(section.bendPoints ?? []), section.endPoint], labelAt: label && { x: label.x ?? 0, y: (label.y ?? 0) + 10 } });
+  }
   return { nodes, edges, width: laid.width ?? 0, height: laid.height ?? 0 };
 }
 
@@ -95,7 +103,7 @@ function Statechart({ machine, counts, current, onPick }: { machine: Machine; co
   const { nodes, edges, width, height } = layout.data;
   const countIn = (path: string) => [...counts].filter(([state]) => state === path || state.startsWith(`${path}.`)).reduce((sum, [, count]) => sum + count, 0);
   return (
-    <svg class="statechart" width={width + 20} height={height + 20} viewBox={`-10 -10 ${width + 20} ${height + 20}`} role="img" aria-label={`Statechart of ${machine.kind}`}>
+    <svg class="statechart" width={width + 20} height={height + 20} viewBox={`-10 -10 ${width + 20} ${height + 20}`} style={{ minWidth: `${Math.min(NARROWEST_CHART_PX, width + 20)}px` }} role="img" aria-label={`Statechart of ${machine.kind}`}>
       <defs>
         <marker id="arrow" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" markerHeight="7" orient="auto-start-reverse">
           <path d="M 0 0 L 10 5 L 0 10 z" class="arrowhead" />
@@ -104,7 +112,7 @@ function Statechart({ machine, counts, current, onPick }: { machine: Machine; co
       {nodes
         .filter((node) => node.compound)
         .map((node) => (
-          <g key={node.path} class="state compound">
+          <g key={node.path} class="state compound" data-state={node.path}>
             <rect x={node.x} y={node.y} width={node.width} height={node.height} rx={10} />
             <text x={node.x + 10} y={node.y + 18}>
               {node.label} ({countIn(node.path)})
@@ -112,7 +120,7 @@ function Statechart({ machine, counts, current, onPick }: { machine: Machine; co
           </g>
         ))}
       {edges.map((edge) => (
-        <g key={edge.id} class="transition">
+        <g key={edge.id} class="transition" data-from={edge.from} data-to={edge.to}>
           <polyline points={edge.points.map((point) => `${point.x},${point.y}`).join(" ")} marker-end="url(#arrow)" />
           {edge.labelAt && (
             <text x={edge.labelAt.x} y={edge.labelAt.y}>
@@ -126,7 +134,7 @@ function Statechart({ machine, counts, current, onPick }: { machine: Machine; co
         .map((node) => {
           const count = countIn(node.path);
           return (
-            <g key={node.path} class={`state${node.path === current ? " current" : ""}${node.final ? " final" : ""}`} role="button" tabIndex={0} aria-label={`State ${node.path}: ${count} instances`} aria-current={node.path === current ? "true" : undefined} onClick={() => onPick(node.path)} onKeyDown={(event) => event.key === "Enter" && onPick(node.path)}>
+            <g key={node.path} data-state={node.path} class={`state${node.path === current ? " current" : ""}${node.final ? " final" : ""}`} role="button" tabIndex={0} aria-label={`State ${node.path}: ${count} instances`} aria-current={node.path === current ? "true" : undefined} onClick={() => onPick(node.path)} onKeyDown={(event) => event.key === "Enter" && onPick(node.path)}>
               <rect x={node.x} y={node.y} width={node.width} height={node.height} rx={8} />
               <text x={node.x + node.width / 2} y={node.y + 19} text-anchor="middle">
                 {node.label}

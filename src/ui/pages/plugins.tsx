@@ -65,14 +65,34 @@ function PluginForm({ editing, onClose, reload }: { editing?: Plugin; onClose():
   );
 }
 
+/** The custom plugins with `moved` one place earlier (-1) or later (+1), numbered in their new order. */
+function reordered(custom: Plugin[], moved: Plugin, by: -1 | 1): Array<{ plugin: Plugin; order: number }> {
+  const names = custom.map((plugin) => plugin.name);
+  const from = names.indexOf(moved.name);
+  names.splice(from, 1);
+  names.splice(from + by, 0, moved.name);
+  return names.map((name, index) => ({ plugin: custom.find((plugin) => plugin.name === name)!, order: index + 1 }));
+}
+
 function PluginList() {
   const can = useCan();
-  const { confirm } = useFeedback();
+  const { confirm, toast } = useFeedback();
   const list = useResource(plugins.list, []);
   const { save } = useSave(list.reload);
   const [form, setForm] = useState<{ editing?: Plugin }>();
+  const custom = list.data?.filter((plugin) => plugin.isCustom) ?? [];
   const remove = async (plugin: Plugin) => {
     if (await confirm(`Delete plugin ${plugin.name}?`, <p>Requests stop passing through it at once.</p>)) await save(() => plugins.remove(plugin.name), `Plugin ${plugin.name} deleted`);
+  };
+  // Only the plugins whose number changes are saved; a move never restarts a plugin.
+  const move = async (plugin: Plugin, by: -1 | 1) => {
+    try {
+      for (const { plugin: each, order } of reordered(custom, plugin, by)) if (each.order !== order) await plugins.update(each.name, { order });
+      toast(`${plugin.name} now runs ${by < 0 ? "earlier" : "later"}`);
+    } catch (error) {
+      toast(messageOf(error), "error");
+    }
+    list.reload();
   };
   return (
     <section aria-label="Plugins">
@@ -91,6 +111,7 @@ function PluginList() {
           <p>Plugins run code on every request (before dispatch, on the response, on the transport). Add one by its path or URL.</p>
         </Empty>
       )}
+      {!!list.data?.length && <p class="muted">Requests pass through the plugins in the order listed, responses in reverse. Built-ins keep their place; custom plugins run between them, in the order you set.</p>}
       {list.data?.map((plugin) => (
         <section class="card" key={plugin.name} aria-label={`Plugin ${plugin.name}`}>
           <div class="card-header">
@@ -99,11 +120,21 @@ function PluginList() {
                 {plugin.name} <span class={`badge badge-${plugin.status.status === "active" ? "ok" : plugin.status.status === "error" ? "bad" : "neutral"}`}>{plugin.status.status}</span>
               </h3>
               <p class="muted small">
-                {plugin.isCustom ? plugin.path : "built-in"}
+                {plugin.isCustom ? `custom #${custom.indexOf(plugin) + 1} · ${plugin.path}` : "built-in"}
                 {plugin.status.types.length > 0 && ` · ${plugin.status.types.join(", ")} hooks`}
               </p>
             </div>
             <div class="row-actions">
+              {plugin.isCustom && can("Plugins:Update") && custom.length > 1 && (
+                <>
+                  <button type="button" disabled={custom.indexOf(plugin) === 0} onClick={() => move(plugin, -1)} aria-label={`Run ${plugin.name} earlier`}>
+                    ↑
+                  </button>
+                  <button type="button" disabled={custom.indexOf(plugin) === custom.length - 1} onClick={() => move(plugin, 1)} aria-label={`Run ${plugin.name} later`}>
+                    ↓
+                  </button>
+                </>
+              )}
               {can("Plugins:Update") && (
                 <>
                   <button type="button" onClick={() => save(() => plugins.update(plugin.name, { enabled: !plugin.enabled }), `Plugin ${plugin.name} ${plugin.enabled ? "disabled" : "enabled"}`)}>
@@ -142,7 +173,9 @@ function ResponseCache() {
   const { toast } = useFeedback();
   const [key, setKey] = useState("");
   const [entry, setEntry] = useState("");
-  const rate = useResource(() => Promise.all([logs.stats({ period: "24h" }), logs.stats({ period: "24h", cache_hit_types: "direct,semantic" })]), []);
+  const canReadLogs = can("Logs:View");
+  // The hit rate is counted from the request log.
+  const rate = useResource(() => (canReadLogs ? Promise.all([logs.stats({ period: "24h" }), logs.stats({ period: "24h", cache_hit_types: "direct,semantic" })]) : Promise.resolve(undefined)), [canReadLogs]);
   const clear = async (event: Event, work: () => Promise<string>) => {
     event.preventDefault();
     try {
@@ -157,6 +190,7 @@ function ResponseCache() {
     <section aria-label="Response cache">
       <h2>Response cache</h2>
       {rate.error && <ErrorState error={rate.error} retry={rate.reload} />}
+      {!canReadLogs && <p class="muted">The hit rate is counted from the request log, which your role may not read (Logs:View).</p>}
       {all && hits && (
         <div class="figures">
           <section class="figure" aria-label="Cache hit rate">

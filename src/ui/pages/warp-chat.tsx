@@ -71,7 +71,7 @@ function ToolCallView({ call }: { call: ToolCall }) {
 function History({ onOpen, current, refreshKey }: { onOpen(id: string | undefined): void; current?: string; refreshKey: number }) {
   const can = useCan();
   const { toast } = useFeedback();
-  const list = useResource(warp.conversations, [refreshKey]);
+  const list = useResource(() => (can("Warp:View") ? warp.conversations() : Promise.resolve([])), [refreshKey]);
   const remove = async (id: string) => {
     try {
       await warp.removeConversation(id);

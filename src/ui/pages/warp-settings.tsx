@@ -65,7 +65,9 @@ function ConfigForm({ config, providerNames, reload }: { config: WarpConfig; pro
 
 /** The dashboard agent's configuration (spec 4.1). */
 export function WarpSettingsPage() {
-  const data = useResource(() => Promise.all([warp.config(), providers.list().then((answer) => answer.providers.map((provider) => provider.provider)).catch(() => [])]), []);
+  const can = useCan();
+  const providerNames = () => (can("ModelProvider:View") ? providers.list().then((answer) => answer.providers.map((provider) => provider.provider)) : Promise.resolve([]));
+  const data = useResource(() => Promise.all([warp.config(), providerNames()]), []);
   return (
     <>
       <PageHeader title="Warp settings" />

@@ -7,6 +7,7 @@ import { PageHeader } from "../components/layout";
 import { Panel } from "../components/panel";
 import { Empty, ErrorState, Loading } from "../components/states";
 import { CopyButton } from "../components/widgets";
+import { AsyncJobs } from "./async-jobs";
 import { formatTime } from "../lib/format";
 import { useResource } from "../lib/use-resource";
 import { messageOf, useSave } from "../lib/use-save";
@@ -162,7 +163,7 @@ function Deliveries({ endpoint, onClose }: { endpoint: WebhookEndpoint; onClose(
   );
 }
 
-/** Webhook endpoints: add, edit, test, their delivery history and redelivery. */
+/** Webhook endpoints (add, edit, test, their delivery history and redelivery) and the async jobs they are told of. */
 export function WebhooksPage() {
   const can = useCan();
   const { toast, confirm } = useFeedback();
@@ -194,7 +195,7 @@ export function WebhooksPage() {
   };
   return (
     <>
-      <PageHeader title="Webhooks">
+      <PageHeader title="Webhooks and async jobs">
         {can("Webhooks:Create") && (
           <button type="button" class="primary" onClick={() => setForm({})}>
             Add endpoint
@@ -227,7 +228,6 @@ export function WebhooksPage() {
                 <tr key={endpoint.id}>
                   <td>
                     {endpoint.name}
-
                   </td>
                   <td class="small">{endpoint.url}</td>
                   <td class="small">{endpoint.events.join(", ")}</td>
@@ -266,6 +266,7 @@ export function WebhooksPage() {
           </table>
         </div>
       )}
+      <AsyncJobs />
       {form && (
         <EndpointForm
           editing={form.editing}

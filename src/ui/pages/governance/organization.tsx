@@ -53,7 +53,7 @@ function OrgTab({ kind }: { kind: Kind }) {
   const can = useCan();
   const { confirm } = useFeedback();
   const list = useResource<Row[]>(() => (kind === "team" ? teams.list() : customers.list()), [kind]);
-  const customerList = useResource(() => (kind === "team" ? customers.list().catch(() => []) : Promise.resolve([])), [kind]);
+  const customerList = useResource(() => (kind === "team" && can("Customers:View") ? customers.list() : Promise.resolve([])), [kind]);
   const { save } = useSave(list.reload);
   const [form, setForm] = useState<{ editing?: Row }>();
   const remove = async (row: Row) => {

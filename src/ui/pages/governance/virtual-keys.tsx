@@ -21,14 +21,19 @@ interface ConfigDraft {
 const configDraftOf = (config: ProviderConfig): ConfigDraft => ({ provider: config.provider, models: (config.allowed_models ?? []).join(", "), weight: String(config.weight ?? 1) });
 const configOf = (draft: ConfigDraft): ProviderConfig => ({ provider: draft.provider, allowed_models: listOf(draft.models), weight: Number(draft.weight) });
 
-/** What the form picks from: teams, customers and providers, each optional (a 403 leaves a list empty). */
-async function choices() {
-  const [teamList, customerList, providerList] = await Promise.all([teams.list().catch(() => []), customers.list().catch(() => []), providers.list().then((answer) => answer.providers.map((provider) => provider.provider)).catch(() => [])]);
+/** What the form picks from: teams, customers and providers, each read only when the role may list it (empty otherwise). */
+async function choices(can: (permission: string) => boolean) {
+  const [teamList, customerList, providerList] = await Promise.all([
+    can("Teams:View") ? teams.list() : [],
+    can("Customers:View") ? customers.list() : [],
+    can("ModelProvider:View") ? providers.list().then((answer) => answer.providers.map((provider) => provider.provider)) : [],
+  ]);
   return { teams: teamList, customers: customerList, providers: providerList };
 }
 
 function KeyForm({ editing, onClose, onCreated, reload }: { editing?: VirtualKey; onClose(): void; onCreated(value: string, name: string): void; reload(): void }) {
-  const options = useResource(choices, []);
+  const can = useCan();
+  const options = useResource(() => choices(can), []);
   const [name, setName] = useState(editing?.name ?? "");
   const [description, setDescription] = useState(editing?.description ?? "");
   const [team, setTeam] = useState(editing?.team_id ?? "");

@@ -1,0 +1,1 @@
+ALTER TABLE `plugins` ADD `run_order` integer DEFAULT 0 NOT NULL;
