@@ -3,7 +3,7 @@ import type { Database } from "../../db/client";
 import { governanceVideoCharges, type HeldCharge } from "../../db/schema";
 import type { VideoPoll, VideoState } from "../../inference/video-state";
 import type { AppliedLimit } from "./applied-limits";
-import type { UsageCounters } from "./usage-counters";
+import type { LimitCounters } from "./limit-counters";
 
 /** A video no read has reported on in this long (Google keeps Veo's for two days) keeps its charges. */
 const HELD_FOR_MS = 7 * 86_400_000;
@@ -27,7 +27,7 @@ export interface DueVideo {
 export class VideoCharges {
   constructor(
     private readonly db: Database,
-    private readonly counters: UsageCounters,
+    private readonly counters: LimitCounters,
     private readonly clock: () => number,
   ) {}
 
