@@ -122,6 +122,33 @@ describe("two workers on one port", () => {
     expect(statuses.slice(admitted)).toEqual(Array(12 - admitted).fill(402));
   });
 
+  test("async jobs submitted on both workers each run once, and any worker answers their polls", async () => {
+    const contents = Array.from({ length: 12 }, (_, index) => `job ${index}`);
+    const jobs = await Promise.all(
+      contents.map(async (content) => {
+        const response = await fresh(`${deployment.url}/v1/async/chat/completions`, {
+          method: "POST",
+          headers: { "content-type": "application/json" },
+          body: JSON.stringify({ model: "openai/gpt-4o-mini", messages: [{ role: "user", content }] }),
+        });
+        expect(response.status).toBe(202);
+        return ((await response.json()) as { id: string }).id;
+      }),
+    );
+    const finished = await Promise.all(
+      jobs.map((id) =>
+        eventually(
+          async () => (await (await fresh(`${deployment.url}/v1/async/chat/completions/${id}`)).json()) as { status: string; result?: { choices: Array<{ message: { content: string } }> } },
+          (job) => job.status === "completed" || job.status === "failed",
+          10_000,
+        ),
+      ),
+    );
+    expect(finished.map((job) => job.result?.choices[0]?.message.content)).toEqual(contents.map((content) => `echo: ${content}`));
+    const upstreamCalls = contents.map((content) => upstream.requests.filter((request) => JSON.stringify(request.body).includes(`"${content}"`)).length);
+    expect(upstreamCalls).toEqual(Array(contents.length).fill(1));
+  });
+
   test("a worker killed outright is started again and serves", async () => {
     const [, pid] = await deployment.until(/gateway worker 1 started \(pid (\d+)\)/);
     process.kill(Number(pid), "SIGKILL");
@@ -167,5 +194,23 @@ describe("SIGTERM drains every worker", () => {
     expect(await child.exited).toBe(0);
     const rows = await logRows(database);
     expect(rows.map(({ status, stream }) => ({ status, stream }))).toEqual(Array(8).fill({ status: "success", stream: 1 }));
+  });
+});
+
+describe("a worker whose first process is killed outright", () => {
+  test("drains and exits instead of serving on without the counters", async () => {
+    const { child, until } = await startWorkers(2);
+    const [, pid] = await until(/gateway worker 1 started \(pid (\d+)\)/);
+    child.kill("SIGKILL");
+    await child.exited;
+    const running = () => {
+      try {
+        process.kill(Number(pid), 0);
+        return true;
+      } catch {
+        return false;
+      }
+    };
+    expect(await eventually(async () => running(), (alive) => !alive, 10_000)).toBe(false);
   });
 });
