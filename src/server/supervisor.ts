@@ -49,7 +49,12 @@ export class Supervisor {
 
   private spawn(index: number, restartDelayMs: number): Promise<void> {
     const ready = Promise.withResolvers<void>();
-    const link: WorkerLink = { send: (message) => void child.send(message) };
+    const link: WorkerLink = {
+      send: (message) => {
+        // A worker that has just exited and is not detached yet gets nothing.
+        if (child.exitCode === null && child.signalCode === null) child.send(message);
+      },
+    };
     const child = Bun.spawn(this.options.command, {
       env: this.options.env(index),
       stdio: ["ignore", "inherit", "inherit"],
