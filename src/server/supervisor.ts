@@ -37,7 +37,7 @@ export class Supervisor {
 
   /** Starts the workers one after another, each once it listens: two starting at once would seed the database together. */
   async start(): Promise<void> {
-    for (let index = 1; index <= this.options.count; index++) await this.spawn(index, FIRST_RESTART_DELAY_MS);
+    for (let index = 1; index <= this.options.count && !this.stopping; index++) await this.spawn(index, FIRST_RESTART_DELAY_MS);
   }
 
   /** Passes the signal on to every worker and waits for them all to exit; a second call passes it again, which cuts their drain short. */
@@ -68,8 +68,9 @@ export class Supervisor {
         this.options.host.detach(link);
         const worker = this.workers.get(index);
         if (worker?.process !== child) return;
+        // Stopped while it started: there is nothing to wait for.
+        if (this.stopping) return ready.resolve();
         ready.reject(new Error(`gateway worker ${index} exited before it listened (${signalCode ?? `exit code ${exitCode}`})`));
-        if (this.stopping) return;
         const delay = Date.now() - worker.startedAt >= HEALTHY_RUN_MS ? FIRST_RESTART_DELAY_MS : worker.restartDelayMs;
         console.error(`gateway worker ${index} (pid ${child.pid}) died (${signalCode ?? `exit code ${exitCode}`}); starting it again in ${delay} ms`);
         setTimeout(() => {

@@ -84,7 +84,7 @@ describe("two workers on one port", () => {
   let deployment: Deployment;
   beforeAll(async () => {
     deployment = await startWorkers(2);
-  });
+  }, 30_000);
   afterAll(async () => {
     deployment.child.kill("SIGKILL");
     await deployment.child.exited;
@@ -172,7 +172,7 @@ describe("request logs of every worker land in the one database", () => {
     const rows = await logRows(database);
     expect(rows).toHaveLength(requests);
     expect(rows.every((row) => row.status === "success")).toBe(true);
-  });
+  }, 30_000);
 });
 
 describe("SIGTERM drains every worker", () => {
@@ -184,8 +184,12 @@ describe("SIGTERM drains every worker", () => {
     await Promise.all(held.map((stream) => stream.arrived));
     child.kill("SIGTERM");
     await until(/gateway stopping/);
-    // No new connection is taken meanwhile, by any worker.
-    await expect(fresh(`${url}/health`)).rejects.toThrow();
+    // Soon no new connection is taken, by any worker (each stops listening as it takes the signal in).
+    const refused = await eventually(
+      () => fresh(`${url}/health`).then(() => false, () => true),
+      (done) => done,
+    );
+    expect(refused).toBe(true);
     for (const stream of held) stream.release(100);
     for (const text of await Promise.all(replies)) {
       expect([...text.matchAll(/"content":"([^"]*)"/g)].map(([, content]) => content).join("")).toBe("echo: one two three");
@@ -194,7 +198,7 @@ describe("SIGTERM drains every worker", () => {
     expect(await child.exited).toBe(0);
     const rows = await logRows(database);
     expect(rows.map(({ status, stream }) => ({ status, stream }))).toEqual(Array(8).fill({ status: "success", stream: 1 }));
-  });
+  }, 30_000);
 });
 
 describe("a worker whose first process is killed outright", () => {
@@ -212,5 +216,19 @@ describe("a worker whose first process is killed outright", () => {
       }
     };
     expect(await eventually(async () => running(), (alive) => !alive, 10_000)).toBe(false);
-  });
+  }, 30_000);
+});
+
+describe("a bad number of workers stops the start with exit code 2, naming the setting", () => {
+  for (const [what, args, config, named] of [
+    ["--workers 0", ["--workers", "0"], {}, /--workers/],
+    ["--workers two", ["--workers", "two"], {}, /--workers/],
+    ["server.workers 0", [], { server: { workers: 0 } }, /server\.workers/],
+  ] as const) {
+    test(what, async () => {
+      const child = workspace.start(["--config", workspace.writeConfig(config), "--port", "0", ...args]);
+      const [code, stderr] = await Promise.all([child.exited, new Response(child.stderr).text()]);
+      expect({ code, stderr }).toMatchObject({ code: 2, stderr: expect.stringMatching(named) });
+    });
+  }
 });
