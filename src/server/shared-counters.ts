@@ -4,6 +4,7 @@ import { type CounterReading, type CounterWindow, currentWindow, type LimitCount
 import { GatewayError } from "../http/errors";
 import type { PrimaryMessage, Reply, SharedWindow, WorkerMessage } from "./messages";
 
+/** A message the first process answers, before `ask` numbers it (Omit taken of each kind on its own). */
 type Question = WorkerMessage extends infer M ? (M extends { id: number } ? Omit<M, "id"> : never) : never;
 
 const primaryGone = () =>
