@@ -16,6 +16,7 @@ import { secretBoxFor } from "./crypto/secret-box";
 import { openDatabase } from "./db/client";
 import { STOP_GRACE_MS } from "./db/write-retries";
 import { createGovernance } from "./governance";
+import type { LimitCounters } from "./governance/limits/limit-counters";
 import { createGuardrails } from "./guardrails";
 import { authenticateCaller } from "./governance/caller";
 import { catalogOutputLimit } from "./governance/pricing/catalog";
@@ -73,6 +74,8 @@ export interface GatewayOptions {
   actorLease?: ActorLease;
   /** Machines to run in place of those in actors/, by kind: a test sees a changed machine described and run. */
   actorMachines?: Partial<ActorMachines>;
+  /** In a worker of `server.workers`: the budget and rate-limit counters the first process keeps for all workers. */
+  limitCounters?: LimitCounters;
 }
 
 const DEFAULT_IDLE_TIMEOUT_SECONDS = 30;
@@ -80,7 +83,7 @@ const DEFAULT_IDLE_TIMEOUT_SECONDS = 30;
 const INFERENCE_ROOTS = ["/v1/", ...MOUNT_ROOTS.map((root) => `${root}/`)];
 
 /** The composition root: stores, registries and route plugins, read top to bottom. */
-export async function createGateway({ config: givenConfig, databaseUrl, env = process.env, clock, resolveHost, actorClock = systemClock, actorLease, actorMachines }: GatewayOptions) {
+export async function createGateway({ config: givenConfig, databaseUrl, env = process.env, clock, resolveHost, actorClock = systemClock, actorLease, actorMachines, limitCounters }: GatewayOptions) {
   // The gateway's own copy: PUT /api/config changes it while it runs.
   const config = structuredClone(givenConfig);
   const databaseLocation = { url: databaseUrl, authToken: config.database?.auth_token, syncUrl: config.database?.sync_url, syncIntervalSeconds: config.database?.sync_interval_seconds };
@@ -119,7 +122,7 @@ export async function createGateway({ config: givenConfig, databaseUrl, env = pr
     journalDir: env.GATEWAY_LOG_JOURNAL_DIR || undefined,
     region: env.GATEWAY_REGION || undefined,
   });
-  const governance = await createGovernance({ db: database.db, providers, requireVirtualKey: () => config.enforce_auth_on_inference === true, clock, sharedDatabase: database.mode !== "embedded_file" });
+  const governance = await createGovernance({ db: database.db, providers, requireVirtualKey: () => config.enforce_auth_on_inference === true, clock, sharedDatabase: database.mode !== "embedded_file", counters: limitCounters });
   const mcp = await createMcpGateway({ db: database.db, secrets, snapshots, virtualKeys: governance.virtualKeys, settings: resolveMcpSettings(config), region: env.GATEWAY_REGION || undefined, enforceAuth: () => config.enforce_auth_on_inference === true, inference: () => inference, readEnv: readLiveEnv, outbound });
   const access = await createAccessControl({ db: database.db, config, env, secrets, envReferences });
   const telemetry = createTelemetry({ db: database.db, config: config.telemetry, env, logQueue: requestLogs.queueStatus });
@@ -275,17 +278,19 @@ export async function createGateway({ config: givenConfig, databaseUrl, env = pr
   return {
     app,
     providers,
+    /** The budget and rate-limit counters this process keeps (not in a worker): the first process shares them with its workers. */
+    keptCounters: governance.keptCounters,
     /**
      * Refuses (ConfigError) to listen where others can reach it with inference open, unless
      * `allowOpenInference`; from then on PUT /api/config cannot open it there either.
      */
-    listen(port: number, hostname: string, { allowOpenInference = false }: { allowOpenInference?: boolean } = {}) {
+    listen(port: number, hostname: string, { allowOpenInference = false, reusePort = false }: { allowOpenInference?: boolean; reusePort?: boolean } = {}) {
       const wanted = { host: hostname, allowOpenInference };
       if (needsAChoice(wanted, config.enforce_auth_on_inference === true)) throw new ConfigError(startRefusal(hostname));
       exposure = wanted;
       // Without reusePort (Elysia's default turns it on), a second gateway on a taken port fails
-      // to start instead of silently sharing the traffic.
-      app.listen({ port, hostname, reusePort: false, idleTimeout: config.server?.idle_timeout_seconds ?? DEFAULT_IDLE_TIMEOUT_SECONDS, maxRequestBodySize: serverBodyLimitBytes(maxRequestBodyMb) });
+      // to start instead of silently sharing the traffic; `server.workers` share it on purpose.
+      app.listen({ port, hostname, reusePort, idleTimeout: config.server?.idle_timeout_seconds ?? DEFAULT_IDLE_TIMEOUT_SECONDS, maxRequestBodySize: serverBodyLimitBytes(maxRequestBodyMb) });
       return app.server!;
     },
     /** From now on /health/ready answers 503, so load balancers send this node no new traffic; the node still serves. */

@@ -1,7 +1,6 @@
 import { authenticateCaller, callerIdentity } from "../governance/caller";
 import { organizationLimits } from "../governance/limits/caller-limits";
-import { admitWithinLimits } from "../governance/limits/enforce-limits";
-import type { UsageCounters } from "../governance/limits/usage-counters";
+import type { LimitCounters } from "../governance/limits/limit-counters";
 import type { Organization } from "../governance/stores/organization";
 import type { VirtualKeyStore } from "../governance/stores/virtual-keys";
 import { GatewayError } from "../http/errors";
@@ -14,7 +13,7 @@ import type { CallerIdentity } from "../inference/hooks";
  * 429) to refuse. It answers undefined for an anonymous caller where keys are optional.
  */
 export interface AgentCallerAccess {
-  admit(headers: Headers, agent: string): CallerIdentity | undefined;
+  admit(headers: Headers, agent: string): Promise<CallerIdentity | undefined>;
 }
 
 /** A grant of `*` reaches every agent. */
@@ -23,7 +22,7 @@ const grantsReach = (grants: readonly string[], agent: string) => grants.include
 export interface GovernanceAgentAccessDeps {
   virtualKeys: VirtualKeyStore;
   organization: Organization;
-  counters: UsageCounters;
+  counters: LimitCounters;
   clock: () => number;
   /** `enforce_auth_on_inference`. */
   requireVirtualKey: () => boolean;
@@ -35,13 +34,13 @@ export interface GovernanceAgentAccessDeps {
  */
 export function governanceAgentAccess(deps: GovernanceAgentAccessDeps): AgentCallerAccess {
   return {
-    admit(headers, agent) {
+    async admit(headers, agent) {
       const caller = authenticateCaller(headers, deps.virtualKeys, deps.organization, deps.requireVirtualKey());
       if (!caller) return undefined;
       if (!grantsReach(caller.key.agentGrants, agent)) {
         throw new GatewayError({ status: 403, errorType: "policy_agent_not_granted", message: `virtual key '${caller.key.name}' is not granted agent '${agent}'` });
       }
-      admitWithinLimits(deps.counters, organizationLimits(caller), deps.clock());
+      await deps.counters.admit(organizationLimits(caller), deps.clock(), true);
       return callerIdentity(caller);
     },
   };

@@ -35,7 +35,7 @@ function failureOf(error: unknown): A2AFailure {
 async function admit(deps: AgentProtocolDeps, name: string, request: Request): Promise<{ agent: CardedAgent; caller?: CallerIdentity }> {
   const registered = deps.registry.get(name);
   if (!registered?.enabled) throw new AgentUnavailable();
-  const caller = deps.access.admit(request.headers, name);
+  const caller = await deps.access.admit(request.headers, name);
   const agent = await deps.registry.withCard(registered);
   if (!agent.card) {
     throw new GatewayError({ status: 502, errorType: "provider_agent_card_unavailable", message: `the card of agent '${name}' could not be fetched: ${agent.cardError ?? "unknown error"}` });

@@ -39,6 +39,14 @@ export const GatewayConfig = t.Object(
               description: "Seconds the requests under way, streams included, get to finish after SIGTERM or SIGINT (and the delay above), while no new connection is taken (default 8, inside the 10 s Docker waits before SIGKILL). A second signal cuts the wait short.",
             }),
           ),
+          workers: t.Optional(
+            t.Integer({
+              minimum: 1,
+              maximum: 256,
+              description:
+                "Gateway processes serving the one port (default 1): the first starts the others, restarts one that dies, and on SIGTERM drains them all. Rate limits and budgets stay exact across them; use about one per core. `--workers` wins.",
+            }),
+          ),
           plugin_download_private_allowlist: t.Optional(t.Array(t.String(), { description: "IP addresses and CIDR ranges of private networks a plugin may be downloaded from; public addresses are always allowed." })),
         },
         { description: "The HTTP server." },

@@ -4,6 +4,7 @@ import { Type as t } from "@sinclair/typebox";
 export const CommandLineFlags = t.Object({
   port: t.Optional(t.String({ description: "Listening port (default 8080). Wins over PORT and `server.port`." })),
   host: t.Optional(t.String({ description: "Listening address (default 127.0.0.1). Wins over HOST and `server.host`." })),
+  workers: t.Optional(t.String({ description: "Gateway processes serving the port (default 1): see `server.workers`, which it wins over." })),
   config: t.Optional(t.String({ description: "Path of config.json, validated at start (exit code 2 naming the bad field). Wins over GATEWAY_CONFIG." })),
 });
 
@@ -29,6 +30,7 @@ export const EnvironmentVariables = t.Object({
   GATEWAY_LOG_JOURNAL_DIR: t.Optional(
     t.String({ description: "Folder of the request logs' crash journal. Default: beside an embedded database file; none on a libSQL server unless set (a folder of the node's own that outlives it)." }),
   ),
+  GATEWAY_WORKER: t.Optional(t.String({ description: "Set by the gateway on the processes it starts for `server.workers` (their number, from 1); not to be set by hand." })),
   GATEWAY_NODE_ID: t.Optional(t.String({ description: "This node's name when several share one database (default: the host name); a node restarted under the same name takes its durable jobs straight back." })),
   GATEWAY_INSPECT_URL: t.Optional(t.String({ description: "Stately's WebSocket inspector to report every actor to (`ws://…`); wins over `inspect.websocket_url`." })),
   GATEWAY_URL: t.Optional(t.String({ description: "For `npm run actors` only: the gateway it asks (default `http://127.0.0.1:8080`)." })),

@@ -8,10 +8,10 @@ import { allowedKeyIdsOf, assertPinnedKeyAllowed, assertTargetsAllowed, forbidde
 import { authenticateCaller, type Caller, callerIdentity } from "./caller";
 import type { AppliedLimit } from "./limits/applied-limits";
 import { organizationLimits, providerConfigLimits } from "./limits/caller-limits";
-import { admitWithinLimits, chargeLimits, exceeded, highestUsePercent } from "./limits/enforce-limits";
+import { chargeLimits, exceeded, highestUsePercent } from "./limits/enforce-limits";
 import { QuotaExhausted, type QuotaSlices } from "./limits/quota-slices";
 import { estimateUsage } from "./limits/estimate-usage";
-import type { UsageCounters } from "./limits/usage-counters";
+import type { LimitCounters } from "./limits/limit-counters";
 import type { VideoCharges } from "./limits/video-charges";
 import type { PriceBook } from "./pricing/price-book";
 import type { RoutingFacts } from "./routing/cel-conditions";
@@ -25,7 +25,7 @@ export interface AdmissionDeps {
   virtualKeys: VirtualKeyStore;
   organization: Organization;
   rules: RoutingRuleStore;
-  counters: UsageCounters;
+  counters: LimitCounters;
   prices: PriceBook;
   clock: () => number;
   /** `enforce_auth_on_inference`. */
@@ -45,7 +45,7 @@ interface Admitted {
  * What a rule's expression reads about the request. Headers and limit usage are gathered only
  * when the expression reads them: most rules test one or two facts.
  */
-function routingFacts(context: RequestContext, caller: Caller | undefined, limits: readonly AppliedLimit[], counters: UsageCounters, target: ModelRef): RoutingFacts {
+function routingFacts(context: RequestContext, caller: Caller | undefined, limits: readonly AppliedLimit[], counters: LimitCounters, target: ModelRef): RoutingFacts {
   let headers: Record<string, string> | undefined;
   return {
     model: target.model,
@@ -138,8 +138,10 @@ export function governanceHook(deps: AdmissionDeps): InferenceHooks {
       const held = [...limits, ...providerConfigLimits(caller, selection.targets[0]!.provider)];
       const spending = spends(context.operation);
       const admitHere = () => {
-        admitWithinLimits(counters, held, deps.clock(), spending);
-        admitted.set(context, { caller, organizationLimits: limits });
+        const record = () => void admitted.set(context, { caller, organizationLimits: limits });
+        // Asked of the first process in a worker of `server.workers`, so the workers never overshoot together.
+        const asking = counters.admit(held, deps.clock(), spending);
+        return asking ? asking.then(record) : record();
       };
       // Served from this node's slices when they have room; a claim from the database otherwise.
       const claiming = deps.slices?.admit(held, spending);

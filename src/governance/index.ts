@@ -13,6 +13,7 @@ import { governanceHook } from "./admission";
 import { authenticateCaller } from "./caller";
 import { type ReadVideo, readUnreadVideos } from "./limits/unread-videos";
 import { QuotaSlices } from "./limits/quota-slices";
+import type { LimitCounters } from "./limits/limit-counters";
 import { UsageCounters } from "./limits/usage-counters";
 import { VideoCharges } from "./limits/video-charges";
 import { PriceBook } from "./pricing/price-book";
@@ -39,6 +40,8 @@ export interface GovernanceOptions {
   reloadIntervalMs?: number;
   /** Whether other nodes share the database: limits are then served from slices claimed from it. */
   sharedDatabase?: boolean;
+  /** The counters of a worker of `server.workers`, kept by the first process; by default this process's own, saved to the database. */
+  counters?: LimitCounters;
 }
 
 /**
@@ -47,12 +50,13 @@ export interface GovernanceOptions {
  * /api/governance/*, and `close()` writes the usage counters still in memory. The stores it
  * returns let other areas (A2A agent grants) authenticate virtual keys the same way.
  */
-export async function createGovernance({ db, providers, requireVirtualKey, clock = Date.now, flushIntervalMs = 1_000, reloadIntervalMs, sharedDatabase = false }: GovernanceOptions) {
+export async function createGovernance({ db, providers, requireVirtualKey, clock = Date.now, flushIntervalMs = 1_000, reloadIntervalMs, sharedDatabase = false, counters: workerCounters }: GovernanceOptions) {
   const organization = new Organization(db);
   const virtualKeys = new VirtualKeyStore(db, organization, providers);
   const rules = new RoutingRuleStore(db, { providers, organization, virtualKeys });
   const overrides = new PricingOverrideStore(db, { providers, virtualKeys });
-  const counters = new UsageCounters(db, clock);
+  const keptCounters = workerCounters ? undefined : new UsageCounters(db, clock);
+  const counters: LimitCounters = workerCounters ?? keptCounters!;
   const slices = sharedDatabase ? new QuotaSlices(db, clock) : undefined;
   const loadEntities = async () => {
     await organization.load();
@@ -110,6 +114,8 @@ export async function createGovernance({ db, providers, requireVirtualKey, clock
     organization,
     routingRules: rules,
     counters,
+    /** The counters this process keeps and saves; undefined in a worker of `server.workers`, which asks the first process. */
+    keptCounters,
     clock,
     requireVirtualKey,
   };

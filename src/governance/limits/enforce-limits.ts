@@ -1,6 +1,6 @@
 import { GatewayError } from "../../http/errors";
 import type { AppliedLimit } from "./applied-limits";
-import type { CounterReading, UsageCounters } from "./usage-counters";
+import type { CounterReading, LimitCounters } from "./limit-counters";
 
 const LEVEL_NAMES = { virtual_key: "virtual key", provider_config: "provider config", team: "team", customer: "customer" } as const;
 
@@ -26,22 +26,36 @@ function hasRoom(limit: AppliedLimit, used: number): boolean {
   return limit.kind === "requests" ? used + 1 <= limit.max : used < limit.max;
 }
 
+/** Reads and adds to the counters: this process's own, or those the first of several workers keeps. */
+type Counting = Pick<LimitCounters, "read" | "add">;
+
+/** The first limit one more request would pass, with its counter; a call that spends nothing is held to request limits alone. */
+export function refusedLimit(counters: Counting, limits: readonly AppliedLimit[], spends: boolean): { limit: AppliedLimit; reading: CounterReading } | undefined {
+  for (const limit of limits) {
+    if (!spends && limit.kind !== "requests") continue;
+    const reading = counters.read(limit);
+    if (!hasRoom(limit, reading.used)) return { limit, reading };
+  }
+  return undefined;
+}
+
+export function reserveRequests(counters: Counting, limits: readonly AppliedLimit[]): void {
+  for (const limit of limits) if (limit.kind === "requests") counters.add(limit, 1);
+}
+
 /**
  * Checks every limit before the upstream call and reserves a request slot on each request
  * limit. A call that spends nothing (reading a video the budget paid for) is held to request
  * limits alone. Synchronous on purpose: no other request can run between the check and the reservation.
  */
-export function admitWithinLimits(counters: UsageCounters, limits: readonly AppliedLimit[], now: number, spends = true): void {
-  for (const limit of limits) {
-    if (!spends && limit.kind !== "requests") continue;
-    const reading = counters.read(limit);
-    if (!hasRoom(limit, reading.used)) throw exceeded(limit, reading, now);
-  }
-  for (const limit of limits) if (limit.kind === "requests") counters.add(limit, 1);
+export function admitWithinLimits(counters: Counting, limits: readonly AppliedLimit[], now: number, spends = true): void {
+  const refused = refusedLimit(counters, limits, spends);
+  if (refused) throw exceeded(refused.limit, refused.reading, now);
+  reserveRequests(counters, limits);
 }
 
 /** After the reply: the real cost on budgets, the real tokens on token limits. */
-export function chargeLimits(counters: UsageCounters, limits: readonly AppliedLimit[], usage: { cost: number; tokens: number }): void {
+export function chargeLimits(counters: Counting, limits: readonly AppliedLimit[], usage: { cost: number; tokens: number }): void {
   for (const limit of limits) {
     if (limit.kind === "budget") counters.add(limit, usage.cost);
     else if (limit.kind === "tokens") counters.add(limit, usage.tokens);
@@ -49,7 +63,7 @@ export function chargeLimits(counters: UsageCounters, limits: readonly AppliedLi
 }
 
 /** Usage in percent of the fullest limit of a kind, for routing rules (`budget_used`, ...). */
-export function highestUsePercent(counters: UsageCounters, limits: readonly AppliedLimit[], kind: AppliedLimit["kind"]): number {
+export function highestUsePercent(counters: Counting, limits: readonly AppliedLimit[], kind: AppliedLimit["kind"]): number {
   let highest = 0;
   for (const limit of limits) {
     if (limit.kind !== kind) continue;

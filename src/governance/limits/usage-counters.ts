@@ -3,23 +3,13 @@ import type { Database } from "../../db/client";
 import { FailureStreak } from "../../db/failure-streak";
 import { governanceUsage } from "../../db/schema";
 import type { AppliedLimit } from "./applied-limits";
-import { addPeriod, calendarStart, type Period } from "./periods";
-
-interface Window {
-  used: number;
-  start: number;
-}
+import { admitWithinLimits } from "./enforce-limits";
+import { type CounterReading, type CounterWindow as Window, currentWindow, type LimitCounters, readingOf } from "./limit-counters";
+import { addPeriod, type Period } from "./periods";
 
 /** Usage added on this node and not yet saved, with the window it was counted in. */
 interface Unsaved extends Window {
   lengthMs: number;
-}
-
-export interface CounterReading {
-  used: number;
-  /** When the current window began; for a counter not used yet in this window, now (or the calendar boundary). */
-  windowStart: number;
-  resetsAt: number;
 }
 
 /** Rows another node saved up to this long before the last sync are read again (clocks drift). */
@@ -40,8 +30,9 @@ const sameWindow = (length: number) => sql`abs(excluded.window_start - ${governa
  * several nodes on one database count together (one save interval behind each other) and the
  * counters survive a restart (`close()` saves the rest).
  */
-export class UsageCounters {
+export class UsageCounters implements LimitCounters {
   private readonly windows = new Map<string, Window>();
+  private readonly watchers: Array<(counterId: string, window: Window) => void> = [];
   private unsaved = new Map<string, Unsaved>();
   private lastSync = Number.NEGATIVE_INFINITY;
   private timer?: ReturnType<typeof setInterval>;
@@ -63,8 +54,21 @@ export class UsageCounters {
   }
 
   read(limit: AppliedLimit): CounterReading {
-    const window = this.current(limit);
-    return { used: window.used, windowStart: window.start, resetsAt: addPeriod(window.start, limit.period) };
+    return readingOf(this.current(limit), limit);
+  }
+
+  admit(limits: readonly AppliedLimit[], now: number, spends: boolean): void {
+    admitWithinLimits(this, limits, now, spends);
+  }
+
+  /** Calls `watcher` with each window a change or a sync gives a counter: how the workers of `server.workers` follow them. */
+  watch(watcher: (counterId: string, window: Window) => void): void {
+    this.watchers.push(watcher);
+  }
+
+  /** Every counter's last window, ended or not. */
+  windowsNow(): Array<[string, Window]> {
+    return [...this.windows];
   }
 
   add(limit: AppliedLimit, amount: number): void {
@@ -89,7 +93,7 @@ export class UsageCounters {
 
   /** `length`: the window's period, or its length in ms. */
   private change(counterId: string, window: Window, amount: number, length: Period | number): void {
-    this.windows.set(counterId, { used: window.used + amount, start: window.start });
+    this.setWindow(counterId, { used: window.used + amount, start: window.start });
     const unsaved = this.unsaved.get(counterId);
     if (unsaved?.start === window.start) unsaved.used += amount;
     else this.unsaved.set(counterId, { used: amount, start: window.start, lengthMs: typeof length === "number" ? length : addPeriod(window.start, length) - window.start });
@@ -143,15 +147,15 @@ export class UsageCounters {
       const start = row.windowStart.getTime();
       const unsaved = this.unsaved.get(row.counterId);
       if (!unsaved) {
-        this.windows.set(row.counterId, { used: row.used, start });
+        this.setWindow(row.counterId, { used: row.used, start });
         continue;
       }
       // Usage counted here and not saved yet belongs to the saved window when the two are one;
       // a later window of this node's own stays as it is until its first save.
       if (Math.abs(unsaved.start - start) < unsaved.lengthMs) {
         unsaved.start = start;
-        this.windows.set(row.counterId, { used: row.used + unsaved.used, start });
-      } else if (start > unsaved.start) this.windows.set(row.counterId, { used: row.used, start });
+        this.setWindow(row.counterId, { used: row.used + unsaved.used, start });
+      } else if (start > unsaved.start) this.setWindow(row.counterId, { used: row.used, start });
     }
   }
 
@@ -160,11 +164,12 @@ export class UsageCounters {
     return newer.start === older.start ? { ...newer, used: newer.used + older.used } : newer;
   }
 
-  /** The counter's window at this moment: an ended window gives way to a new one at zero. */
+  private setWindow(counterId: string, window: Window): void {
+    this.windows.set(counterId, window);
+    for (const watcher of this.watchers) watcher(counterId, window);
+  }
+
   private current(limit: AppliedLimit): Window {
-    const now = this.clock();
-    const window = this.windows.get(limit.counterId);
-    if (window && now < addPeriod(window.start, limit.period)) return window;
-    return { used: 0, start: limit.calendarAligned ? calendarStart(now, limit.period) : now };
+    return currentWindow(this.windows.get(limit.counterId), limit, this.clock());
   }
 }

@@ -3,13 +3,13 @@ import type { Organization } from "../stores/organization";
 import type { VirtualKeyStore } from "../stores/virtual-keys";
 import type { AppliedLimit, LimitOwner } from "./applied-limits";
 import { organizationLimits, ownLimits, providerConfigLimits } from "./caller-limits";
-import type { UsageCounters } from "./usage-counters";
+import type { LimitCounters } from "./limit-counters";
 
 const ownerFields = (owner: LimitOwner) => ({ level: owner.level, owner_id: owner.id, owner_name: owner.name });
 const iso = (ms: number) => new Date(ms).toISOString();
 
 /** One row per budget: its limit, what the current window used, what is left, when it resets. */
-export function budgetUsage(limits: readonly AppliedLimit[], counters: UsageCounters) {
+export function budgetUsage(limits: readonly AppliedLimit[], counters: LimitCounters) {
   return limits
     .filter((limit) => limit.kind === "budget")
     .map((limit) => {
@@ -28,7 +28,7 @@ export function budgetUsage(limits: readonly AppliedLimit[], counters: UsageCoun
 }
 
 /** One row per owner with a rate limit, token and request halves side by side. */
-export function rateLimitUsage(limits: readonly AppliedLimit[], counters: UsageCounters) {
+export function rateLimitUsage(limits: readonly AppliedLimit[], counters: LimitCounters) {
   const rows = new Map<string, Record<string, unknown>>();
   for (const limit of limits) {
     if (limit.kind === "budget") continue;

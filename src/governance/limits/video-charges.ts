@@ -4,7 +4,7 @@ import { governanceVideoCharges, type HeldCharge } from "../../db/schema";
 import type { VideoState } from "../../inference/video-state";
 import type { VideoPoll } from "../../db/schema/types";
 import type { AppliedLimit } from "./applied-limits";
-import type { UsageCounters } from "./usage-counters";
+import type { LimitCounters } from "./limit-counters";
 
 /** A video no read has reported on in this long (Google keeps Veo's for two days) keeps its charges. */
 const HELD_FOR_MS = 7 * 86_400_000;
@@ -28,7 +28,7 @@ export interface DueVideo {
 export class VideoCharges {
   constructor(
     private readonly db: Database,
-    private readonly counters: UsageCounters,
+    private readonly counters: LimitCounters,
     private readonly clock: () => number,
   ) {}
 

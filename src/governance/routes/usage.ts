@@ -1,11 +1,11 @@
 import { Elysia } from "elysia";
 import { budgetUsage, everyLimit, rateLimitUsage } from "../limits/usage-report";
-import type { UsageCounters } from "../limits/usage-counters";
+import type { LimitCounters } from "../limits/limit-counters";
 import type { Organization } from "../stores/organization";
 import type { VirtualKeyStore } from "../stores/virtual-keys";
 
 /** GET /api/governance/budgets and /rate-limits: every limit with its current window's usage. */
-export function usageRoutes(organization: Organization, keys: VirtualKeyStore, counters: UsageCounters) {
+export function usageRoutes(organization: Organization, keys: VirtualKeyStore, counters: LimitCounters) {
   return new Elysia({ name: "governance-usage" })
     .get("/budgets", () => {
       const budgets = budgetUsage(everyLimit(organization, keys), counters);

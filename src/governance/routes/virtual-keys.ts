@@ -2,7 +2,7 @@ import { Elysia, t } from "elysia";
 import type { VirtualKeyRow } from "../../db/schema";
 import { authenticateCaller } from "../caller";
 import { budgetUsage, limitsOfCaller, rateLimitUsage } from "../limits/usage-report";
-import type { UsageCounters } from "../limits/usage-counters";
+import type { LimitCounters } from "../limits/limit-counters";
 import { ListQuery, VirtualKeyCreateInput, VirtualKeyUpdateInput } from "../schemas";
 import type { Organization } from "../stores/organization";
 import type { VirtualKeyStore } from "../stores/virtual-keys";
@@ -34,7 +34,7 @@ function virtualKeyView(row: VirtualKeyRow, organization: Organization) {
 }
 
 /** /api/governance/virtual-keys, and the quota a key can read about itself. */
-export function virtualKeyRoutes(keys: VirtualKeyStore, organization: Organization, counters: UsageCounters) {
+export function virtualKeyRoutes(keys: VirtualKeyStore, organization: Organization, counters: LimitCounters) {
   const view = (row: VirtualKeyRow) => virtualKeyView(row, organization);
   return (
     new Elysia({ name: "governance-virtual-keys", prefix: "/virtual-keys" })
