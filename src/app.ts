@@ -70,7 +70,7 @@ export interface GatewayOptions {
   resolveHost?: HostResolver;
   /** Time and timers of the durable actors (job result ttls, delivery retries); tests pass a simulated clock. */
   actorClock?: Clock;
-  /** This node's claim on the durable actors it runs; by default GATEWAY_NODE_ID or an id unique to this process, for 30 s at a time. */
+  /** This node's claim on the durable actors it runs; by default GATEWAY_NODE_ID or an id unique to this process, for GATEWAY_ACTOR_LEASE_SECONDS (30 s) at a time. */
   actorLease?: ActorLease;
   /** Machines to run in place of those in actors/, by kind: a test sees a changed machine described and run. */
   actorMachines?: Partial<ActorMachines>;

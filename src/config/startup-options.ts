@@ -32,6 +32,12 @@ export const EnvironmentVariables = t.Object({
   ),
   GATEWAY_WORKER: t.Optional(t.String({ description: "Set by the gateway on the processes it starts for `server.workers` (their number, from 1); not to be set by hand." })),
   GATEWAY_NODE_ID: t.Optional(t.String({ description: "This node's name when several share one database (default: the host name); a node restarted under the same name takes its durable jobs straight back." })),
+  GATEWAY_ACTOR_LEASE_SECONDS: t.Optional(
+    t.String({
+      description:
+        "How long a node's claim on a durable actor (an async job, a webhook delivery) holds without renewal (default 30, fractions allowed); a node killed mid-job leaves its jobs to the others for this long. Renewed every third of it: shorter means quicker takeover for more database writes.",
+    }),
+  ),
   GATEWAY_INSPECT_URL: t.Optional(t.String({ description: "Stately's WebSocket inspector to report every actor to (`ws://…`); wins over `inspect.websocket_url`." })),
   GATEWAY_URL: t.Optional(t.String({ description: "For `npm run actors` only: the gateway it asks (default `http://127.0.0.1:8080`)." })),
   GATEWAY_API_KEY: t.Optional(t.String({ description: "For `npm run actors` only: a management API key it sends (else GATEWAY_SETUP_TOKEN)." })),

@@ -95,12 +95,12 @@ export function governanceHook(deps: AdmissionDeps): InferenceHooks {
   const admitted = new WeakMap<RequestContext, Admitted>();
 
   /** Charges the request's usage and cost on every limit it is held to, and says which those were. */
-  const charge = (entry: Admitted, context: RequestContext, outcome: InferenceOutcome, usage: Usage | undefined, cost: number | undefined) => {
+  const charge = (entry: Admitted, context: RequestContext, outcome: InferenceOutcome, usage: Usage | undefined, cost: number | undefined, costOnSlices = cost) => {
     const provider = outcome.answered?.target.provider ?? context.targets[0]?.provider;
     const limits = [...entry.organizationLimits, ...(provider ? providerConfigLimits(entry.caller, provider) : [])];
     const spent = { cost: cost ?? 0, tokens: usage?.total_tokens ?? 0 };
     chargeLimits(counters, limits, spent);
-    deps.slices?.spend(limits, spent);
+    deps.slices?.spend(limits, { ...spent, cost: costOnSlices ?? 0 });
     return limits;
   };
 
@@ -114,8 +114,10 @@ export function governanceHook(deps: AdmissionDeps): InferenceHooks {
     if (provider && video.status !== "pending") noteFailure(deps.videoCharges.ended(provider, video), context);
     if (!entry) return;
     const cost = video.status === "failed" ? 0 : outcome.cost;
-    const limits = charge(entry, context, outcome, outcome.summary.usage, cost);
-    if (provider && video.status === "pending" && outcome.summary.units?.videoSeconds && cost) noteFailure(deps.videoCharges.hold(provider, video, limits, cost), context);
+    const held = Boolean(provider && video.status === "pending" && outcome.summary.units?.videoSeconds && cost);
+    // A held charge reaches the shared claimed totals with its hold, where a refund finds it, not through this node's slices.
+    const limits = charge(entry, context, outcome, outcome.summary.usage, cost, held ? 0 : cost);
+    if (held) noteFailure(deps.videoCharges.hold(provider!, video, limits, cost!), context);
   };
 
   return {

@@ -88,7 +88,7 @@ export async function createGovernance({ db, providers, requireVirtualKey, clock
         .use(pricingOverrideRoutes(overrides)),
     );
 
-  const videoCharges = new VideoCharges(db, counters, clock);
+  const videoCharges = new VideoCharges(db, counters, clock, slices);
 
   return {
     hook: governanceHook({ providers, virtualKeys, organization, rules, counters, prices, clock, requireVirtualKey, videoCharges, slices }),

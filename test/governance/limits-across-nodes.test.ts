@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, expect, test } from "bun:test";
+import OpenAI from "openai";
 import type { TestGateway } from "../support/gateway";
 import { eventually } from "../support/eventually";
 import { type MockOpenAI, startMockOpenAI } from "../support/mock-openai";
@@ -77,3 +78,39 @@ test("a budget in money over two nodes, spent by requests on both in turn, stops
   expect(admitted).toBeLessThanOrEqual(calls + 1);
   expect(statuses.slice(admitted)).toEqual(Array(statuses.length - admitted).fill(402));
 });
+
+test("a video that fails gives its charge back to the budget both nodes claim from: read on both nodes at once, the money is free again once, on either node", async () => {
+  // A Sora video of 8 s at $0.30 a second costs $2.40: one passes a budget of $1, as a call that finds money left may.
+  const price = 8 * 0.3;
+  const key = await keyOnBothNodes({ name: "video refunded across nodes", budgets: [{ max_limit: 1, reset_duration: "1d" }] });
+  const videos = (node: TestGateway) => new OpenAI({ baseURL: `${node.url}/v1`, apiKey: "unused", maxRetries: 0, defaultHeaders: { "x-gw-vk": key.value } }).videos;
+  const createOn = async (node: TestGateway, prompt: string) => {
+    const response = await fetch(`${node.url}/v1/videos`, { method: "POST", headers: { "content-type": "application/json", "x-gw-vk": key.value }, body: JSON.stringify({ model: "sora-2-pro", prompt, seconds: "8" }) });
+    await response.arrayBuffer();
+    return response.status;
+  };
+  const usedOn = async (node: TestGateway) => {
+    const { budgets } = (await (await node.admin("/api/governance/budgets")).json()) as { budgets: Array<{ owner_id: string; current_usage: number }> };
+    return budgets.find((budget) => budget.owner_id === key.id)?.current_usage;
+  };
+  const shows = (node: TestGateway, dollars: number) => eventually(() => usedOn(node), (used) => used !== undefined && Math.abs(used - dollars) < 1e-9, 5_000);
+
+  const doomed = await videos(eu).create({ model: "sora-2-pro", prompt: "something forbidden", seconds: "8" });
+  await shows(us, price);
+  expect(await createOn(eu, "refused on eu")).toBe(402);
+  expect(await createOn(us, "refused on us")).toBe(402);
+
+  // Sora's mock moves the video on with each read: both nodes find it failed, and race to give the charge back.
+  const readUntilFailed = async (node: TestGateway) => {
+    for (let video = await videos(node).retrieve(doomed.id); ; video = await videos(node).retrieve(doomed.id)) if (video.status === "failed") return video.status;
+  };
+  expect(await Promise.all([readUntilFailed(eu), readUntilFailed(us)])).toEqual(["failed", "failed"]);
+  await shows(eu, 0);
+  await shows(us, 0);
+
+  // The node that neither charged nor holds an unused slice claims the money back from the primary.
+  expect(await createOn(us, "a heron at dusk")).toBe(200);
+  await shows(eu, price);
+  expect(await createOn(eu, "one more after the refund")).toBe(402);
+  expect(await createOn(us, "and one more")).toBe(402);
+}, 30_000);

@@ -105,6 +105,8 @@ export interface HeldCharge {
   windowStart: number;
   windowMs: number;
   amount: number;
+  /** On a database several nodes share: the window of the limit's claimed total (governance_quota) the charge was added to, and is given back to. */
+  quotaWindowStart?: number;
 }
 
 /**

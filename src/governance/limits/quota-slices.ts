@@ -1,4 +1,4 @@
-import { and, eq, sql } from "drizzle-orm";
+import { and, eq, type SQL, sql } from "drizzle-orm";
 import type { Database } from "../../db/client";
 import { FailureStreak } from "../../db/failure-streak";
 import { governanceQuota } from "../../db/schema";
@@ -145,12 +145,8 @@ export class QuotaSlices {
     const slice = this.current(limit);
     const overrun = Math.max(0, slice.used - slice.granted);
     const want = Math.max(limit.kind === "requests" ? 1 : Number.MIN_VALUE, limit.max * this.sliceShare);
-    const start = limit.calendarAligned ? calendarStart(now, limit.period) : now;
-    const lengthMs = addPeriod(start, limit.period) - start;
+    const { start, current } = this.windowAt(limit, now);
     const q = governanceQuota;
-    // The row's window is still the current one: for calendar windows when it began at this
-    // window's boundary (or later, on a clock ahead of ours), for rolling ones while it lasts.
-    const current = limit.calendarAligned ? sql`${q.windowStart} >= ${start}` : sql`${now} < ${q.windowStart} + ${lengthMs}`;
     const grantFromRow = sql`min(${want}, max(0, ${limit.max} - ${q.claimed} - ${overrun}))`;
     const fresh = Math.min(want, Math.max(0, limit.max - overrun));
     const [row] = await this.db
@@ -176,6 +172,62 @@ export class QuotaSlices {
       // Another node began the window: this node's slice starts there.
       this.slices.set(limit.counterId, { windowStart, granted: row.lastGrant, used: 0, lastUsedAt: now });
     }
+  }
+
+  /**
+   * Adds `amount` to each limit's claimed total at once, outside every slice: a video's charge,
+   * held until a read says whether the video was made (video-charges.ts). Resolves with the window
+   * each was added to, keyed by counter, which a refund (`giveBackHeld`) gives back to.
+   */
+  async chargeOutright(limits: readonly AppliedLimit[], amount: number): Promise<Map<string, number>> {
+    const now = this.clock();
+    const q = governanceQuota;
+    const upserts = limits.map((limit) => {
+      const { start, current } = this.windowAt(limit, now);
+      return this.db
+        .insert(q)
+        .values({ counterId: limit.counterId, claimed: amount, lastGrant: 0, windowStart: new Date(start), updatedAt: new Date(now) })
+        .onConflictDoUpdate({
+          target: q.counterId,
+          set: {
+            claimed: sql`CASE WHEN ${current} THEN ${q.claimed} + ${amount} ELSE ${amount} END`,
+            windowStart: sql`CASE WHEN ${current} THEN ${q.windowStart} ELSE ${start} END`,
+            updatedAt: new Date(now),
+          },
+        })
+        .returning({ counterId: q.counterId, windowStart: q.windowStart });
+    });
+    const [first, ...rest] = upserts;
+    if (!first) return new Map();
+    const results = await this.db.batch([first, ...rest]);
+    return new Map(results.flat().map((row) => [row.counterId, row.windowStart.getTime()]));
+  }
+
+  /**
+   * The statement that gives back `share` of held charges to the claimed totals of the windows
+   * they were added to, where those rows are still in them. `charges` is a scalar query for the
+   * charges' JSON (HeldCharge[]): none (a row another node let go) gives back nothing, so a refund
+   * batched with the deletion of its row happens once.
+   */
+  giveBackHeld(charges: SQL, share: number) {
+    const q = governanceQuota;
+    const ofThisRow = sql`json_extract(held.value, '$.counterId') = ${q.counterId} AND json_extract(held.value, '$.quotaWindowStart') = ${q.windowStart}`;
+    const heldHere = sql`(SELECT coalesce(sum(json_extract(held.value, '$.amount')), 0) FROM json_each(${charges}) AS held WHERE ${ofThisRow})`;
+    return this.db
+      .update(q)
+      .set({ claimed: sql`max(0, ${q.claimed} - ${share} * ${heldHere})`, updatedAt: new Date(this.clock()) })
+      .where(sql`EXISTS (SELECT 1 FROM json_each(${charges}) AS held WHERE ${ofThisRow})`);
+  }
+
+  /** The limit's window as of `now`, and the condition under which the quota row is still in it. */
+  private windowAt(limit: AppliedLimit, now: number) {
+    const start = limit.calendarAligned ? calendarStart(now, limit.period) : now;
+    const lengthMs = addPeriod(start, limit.period) - start;
+    const q = governanceQuota;
+    // The row's window is still the current one: for calendar windows when it began at this
+    // window's boundary (or later, on a clock ahead of ours), for rolling ones while it lasts.
+    const current = limit.calendarAligned ? sql`${q.windowStart} >= ${start}` : sql`${now} < ${q.windowStart} + ${lengthMs}`;
+    return { start, current };
   }
 
   /** Gives back what idle slices (or, on close, all) did not use, and records what they overran. */

@@ -5,6 +5,7 @@ import type { VideoState } from "../../inference/video-state";
 import type { VideoPoll } from "../../db/schema/types";
 import type { AppliedLimit } from "./applied-limits";
 import type { LimitCounters } from "./limit-counters";
+import type { QuotaSlices } from "./quota-slices";
 
 /** A video no read has reported on in this long (Google keeps Veo's for two days) keeps its charges. */
 const HELD_FOR_MS = 7 * 86_400_000;
@@ -23,24 +24,29 @@ export interface DueVideo {
  * What budgets were charged for videos still being made, kept in the database until a read of the
  * video (on any node) says how it ended: a failed video's charges are given back, once, to the
  * windows they were taken from while those are still current, and so is the share of the videos
- * Veo's filter took out of a request for several; the videos made keep theirs.
+ * Veo's filter took out of a request for several; the videos made keep theirs. On a database
+ * several nodes share, the charge is also added to each budget's claimed total at once (not to
+ * this node's slice), and a refund takes it from there in the same write that lets the held row
+ * go: whichever node reads the failed video, every node's next claim finds the money free again.
  */
 export class VideoCharges {
   constructor(
     private readonly db: Database,
     private readonly counters: LimitCounters,
     private readonly clock: () => number,
+    private readonly slices?: QuotaSlices,
   ) {}
 
   /** Holds the charge of `cost` on each budget of `limits` for a video whose create was just answered. */
   async hold(provider: string, video: VideoState, limits: readonly AppliedLimit[], cost: number): Promise<void> {
-    const charges: HeldCharge[] = limits
-      .filter((limit) => limit.kind === "budget")
-      .map((limit) => {
-        const { windowStart, resetsAt } = this.counters.read(limit);
-        return { counterId: limit.counterId, windowStart, windowMs: resetsAt - windowStart, amount: cost };
-      });
-    if (charges.length === 0 || !(cost > 0)) return;
+    const budgets = limits.filter((limit) => limit.kind === "budget");
+    if (budgets.length === 0 || !(cost > 0)) return;
+    const quotaWindows = await this.chargeQuota(budgets, cost);
+    const charges: HeldCharge[] = budgets.map((limit) => {
+      const { windowStart, resetsAt } = this.counters.read(limit);
+      const quotaWindowStart = quotaWindows?.get(limit.counterId);
+      return { counterId: limit.counterId, windowStart, windowMs: resetsAt - windowStart, amount: cost, ...(quotaWindowStart !== undefined && { quotaWindowStart }) };
+    });
     const now = this.clock();
     await this.db.batch([
       this.db.delete(governanceVideoCharges).where(lt(governanceVideoCharges.createdAt, new Date(now - HELD_FOR_MS))),
@@ -78,9 +84,12 @@ export class VideoCharges {
    * them given back. Deleting the row is what claims it, so of several reads (on several nodes) one gives back.
    */
   async ended(provider: string, video: VideoState): Promise<void> {
-    const held = await this.letGo(provider, video.id);
-    if (!held || !(video.unmadeShare > 0)) return;
-    for (const charge of held.charges) this.counters.takeBack(charge.counterId, charge.windowStart, charge.windowMs, charge.amount * video.unmadeShare);
+    const share = video.unmadeShare;
+    const letGo = this.letGo(provider, video.id);
+    const toQuota = share > 0 && this.slices?.giveBackHeld(sql`(SELECT ${governanceVideoCharges.charges} FROM ${governanceVideoCharges} WHERE ${this.heldRow(provider, video.id)})`, share);
+    const [held] = toQuota ? (await this.db.batch([toQuota, letGo]))[1] : await letGo;
+    if (!held || !(share > 0)) return;
+    for (const charge of held.charges) this.counters.takeBack(charge.counterId, charge.windowStart, charge.windowMs, charge.amount * share);
   }
 
   /** A video its provider no longer has (deleted, or expired before a read saw its end): its charges stay as they are. */
@@ -88,11 +97,25 @@ export class VideoCharges {
     await this.letGo(provider, videoId);
   }
 
-  private async letGo(provider: string, videoId: string) {
-    const [held] = await this.db
-      .delete(governanceVideoCharges)
-      .where(and(eq(governanceVideoCharges.provider, provider), eq(governanceVideoCharges.videoId, videoId)))
-      .returning({ charges: governanceVideoCharges.charges });
-    return held;
+  /**
+   * On a shared database, the charge on each budget's claimed total: should that write fail, this
+   * node's slice carries the cost instead (sent with its next claim), with no refund to come.
+   */
+  private async chargeQuota(budgets: readonly AppliedLimit[], cost: number): Promise<Map<string, number> | undefined> {
+    if (!this.slices) return undefined;
+    try {
+      return await this.slices.chargeOutright(budgets, cost);
+    } catch (error) {
+      this.slices.spend(budgets, { cost, tokens: 0 });
+      throw error;
+    }
+  }
+
+  private heldRow(provider: string, videoId: string) {
+    return and(eq(governanceVideoCharges.provider, provider), eq(governanceVideoCharges.videoId, videoId));
+  }
+
+  private letGo(provider: string, videoId: string) {
+    return this.db.delete(governanceVideoCharges).where(this.heldRow(provider, videoId)).returning({ charges: governanceVideoCharges.charges });
   }
 }

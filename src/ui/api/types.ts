@@ -66,6 +66,8 @@ export interface LogSummary {
   latency: number;
   time_to_first_token: number | null;
   stream: boolean;
+  /** GATEWAY_REGION of the node that served it; null when that node names none. */
+  region: string | null;
   attempts: Attempt[];
 }
 

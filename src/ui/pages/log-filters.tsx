@@ -8,6 +8,7 @@ export const FILTER_FIELDS = [
   "start_time",
   "end_time",
   "providers",
+  "regions",
   "models",
   "status",
   "virtual_key_ids",
@@ -138,6 +139,7 @@ export function FilterBar({ filters, onApply }: { filters: Filters; onApply(filt
       {more && (
         <div class="filter-row">
           <TextField label="Providers" placeholder="openai, anthropic" value={draft.providers ?? ""} onValue={set("providers")} />
+          <TextField label="Regions" placeholder="eu, us" value={draft.regions ?? ""} onValue={set("regions")} />
           <TextField label="Virtual key ids" value={draft.virtual_key_ids ?? ""} onValue={set("virtual_key_ids")} />
           <TextField label="Team ids" value={draft.team_ids ?? ""} onValue={set("team_ids")} />
           <TextField label="Customer ids" value={draft.customer_ids ?? ""} onValue={set("customer_ids")} />

@@ -31,7 +31,23 @@ async function deleteMatching(filters: Filters): Promise<number> {
   }
 }
 
-function LogRow({ log, selected, onSelect, onOpen, fresh, selectable }: { log: LogSummary; selected: boolean; onSelect(checked: boolean): void; onOpen(): void; fresh: boolean; selectable: boolean }) {
+function LogRow({
+  log,
+  selected,
+  onSelect,
+  onOpen,
+  fresh,
+  selectable,
+  withRegion,
+}: {
+  log: LogSummary;
+  selected: boolean;
+  onSelect(checked: boolean): void;
+  onOpen(): void;
+  fresh: boolean;
+  selectable: boolean;
+  withRegion: boolean;
+}) {
   return (
     <tr class={fresh ? "fresh" : undefined}>
       {selectable && (
@@ -52,6 +68,7 @@ function LogRow({ log, selected, onSelect, onOpen, fresh, selectable }: { log: L
         {log.model}
       </td>
       <td>{log.virtual_key_name ?? <span class="muted">–</span>}</td>
+      {withRegion && <td>{log.region ?? <span class="muted">–</span>}</td>}
       <td class="number">{formatCount(log.total_tokens)}</td>
       <td class="number">{formatCost(log.cost)}</td>
       <td class="number">{formatLatency(log.latency)}</td>
@@ -87,6 +104,8 @@ export function LogsPage() {
   const shownIds = new Set(liveRows.map((row) => row.id));
   const rows = tailing ? [...liveRows, ...pageRows.filter((row) => !shownIds.has(row.id))] : pageRows;
   const canDelete = can("Logs:Delete");
+  // A deployment whose nodes name no region (GATEWAY_REGION) has no use for the column.
+  const withRegion = Boolean(filters.regions) || rows.some((row) => row.region);
 
   const deleteSelected = async () => {
     const ids = [...selected];
@@ -158,6 +177,7 @@ export function LogsPage() {
                 <th scope="col">Status</th>
                 <th scope="col">Model</th>
                 <th scope="col">Virtual key</th>
+                {withRegion && <th scope="col">Region</th>}
                 <th scope="col" class="number">
                   Tokens
                 </th>
@@ -175,6 +195,7 @@ export function LogsPage() {
                   key={log.id}
                   log={log}
                   selectable={canDelete}
+                  withRegion={withRegion}
                   fresh={shownIds.has(log.id)}
                   selected={selected.has(log.id)}
                   onOpen={() => setOpen(log.id)}
