@@ -2,7 +2,7 @@ import { type AnyElysia, Elysia } from "elysia";
 import { type Clock, systemClock } from "../actors/runtime/clock";
 import type { ActorMachines } from "../actors/machines";
 import { KeyBreakers } from "./provider-registry/key-breakers";
-import { type ActorLease, ActorSnapshotStore, defaultLease } from "../actors/runtime/snapshot-store";
+import { type ActorLease, ActorSnapshotStore, DEFAULT_LEASE_MS, defaultLease } from "../actors/runtime/snapshot-store";
 import { createAgentGateway, governanceAgentAccess } from "./a2a";
 import { createAccessControl } from "./access";
 import { createAsyncInference } from "./async";
@@ -83,6 +83,14 @@ const DEFAULT_IDLE_TIMEOUT_SECONDS = 30;
 const INFERENCE_ROOTS = ["/v1/", ...MOUNT_ROOTS.map((root) => `${root}/`)];
 
 /** The composition root: stores, registries and route plugins, read top to bottom. */
+/** GATEWAY_ACTOR_LEASE_SECONDS in ms, DEFAULT_LEASE_MS when unset; anything but seconds above 0 stops the start. */
+function leaseDurationMs(seconds: string | undefined): number {
+  if (!seconds) return DEFAULT_LEASE_MS;
+  const durationMs = Number(seconds) * 1000;
+  if (!(durationMs > 0) || !Number.isFinite(durationMs)) throw new ConfigError(`GATEWAY_ACTOR_LEASE_SECONDS must be a number of seconds above 0, not '${seconds}'`);
+  return durationMs;
+}
+
 export async function createGateway({ config: givenConfig, databaseUrl, env = process.env, clock, resolveHost, actorClock = systemClock, actorLease, actorMachines, limitCounters }: GatewayOptions) {
   // The gateway's own copy: PUT /api/config changes it while it runs.
   const config = structuredClone(givenConfig);
@@ -91,7 +99,7 @@ export async function createGateway({ config: givenConfig, databaseUrl, env = pr
   const secrets = await secretBoxFor(database.db, env.GATEWAY_ENCRYPTION_KEY);
   // Every durable actor's writes: one group commit, one lease, one retry count.
   const inspector = stately(env.GATEWAY_INSPECT_URL || config.inspect?.websocket_url);
-  const snapshots = new ActorSnapshotStore(database.db, actorLease ?? defaultLease(env, databaseUrl), {
+  const snapshots = new ActorSnapshotStore(database.db, actorLease ?? defaultLease(env, databaseUrl, leaseDurationMs(env.GATEWAY_ACTOR_LEASE_SECONDS)), {
     machines: actorMachines,
     recordTransitions: () => config.actors?.record_transitions !== false,
     inspect: inspector?.inspect,

@@ -3,7 +3,6 @@ import type { BatchItem } from "drizzle-orm/batch";
 import type { Database } from "../../src/db/client";
 import { type ActorSignal, actorSignals, actorSnapshots } from "../../src/db/schema";
 import { WRITE_RETRY_DELAYS_MS } from "../../src/db/write-retries";
-import { ConfigError } from "../../src/config/load";
 import type { InspectionEvent, Observer } from "xstate";
 import { ACTOR_MACHINES, type ActorMachines } from "../machines";
 import { GroupCommit } from "./group-commit";
@@ -35,19 +34,11 @@ export interface ActorRuntimeOptions {
   inspect?: Observer<InspectionEvent>;
 }
 
-export const defaultLease = (env: Record<string, string | undefined>, databaseUrl: string): ActorLease => ({
+export const defaultLease = (env: Record<string, string | undefined>, databaseUrl: string, durationMs = DEFAULT_LEASE_MS): ActorLease => ({
   owner: defaultNodeId(env, databaseUrl),
-  durationMs: leaseDurationMs(env.GATEWAY_ACTOR_LEASE_SECONDS),
+  durationMs,
   now: Date.now,
 });
-
-/** GATEWAY_ACTOR_LEASE_SECONDS in ms, DEFAULT_LEASE_MS when unset; anything but seconds above 0 stops the start. */
-function leaseDurationMs(seconds: string | undefined): number {
-  if (!seconds) return DEFAULT_LEASE_MS;
-  const durationMs = Number(seconds) * 1000;
-  if (!(durationMs > 0) || !Number.isFinite(durationMs)) throw new ConfigError(`GATEWAY_ACTOR_LEASE_SECONDS must be a number of seconds above 0, not '${seconds}'`);
-  return durationMs;
-}
 
 /**
  * Persisted xstate snapshots in libSQL, keyed by actor kind and id, and the group commit every
