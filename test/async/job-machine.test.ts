@@ -90,6 +90,24 @@ describe("async-job machine", () => {
     expect(restored.getSnapshot().value).toBe("expired");
   });
 
+  test("restored while notifying, long after it completed, it still expires when its result was due to", async () => {
+    const clock = new TestClock();
+    const hanging = fakes(clock, ok).machine.provide({ actors: { notifyWebhooks: fromPromise<void, { jobId: string }>(() => new Promise(() => undefined)) } });
+    const before = createActor(hanging, { input: input(clock), clock }).start();
+    const notifying = await reaches(before, { completed: "notifying" });
+    const persisted = JSON.parse(JSON.stringify(before.getPersistedSnapshot()));
+    before.stop();
+
+    clock.increment(30_000);
+    const { machine, calls } = fakes(clock, ok);
+    const restored = createActor(machine, { snapshot: persisted, input: input(clock), clock }).start();
+    restored.send({ type: "rehydrated", at: clock.now() });
+    await reaches(restored, { completed: "retained" });
+    expect(calls.notified).toBe(1);
+    clock.increment(notifying.context.expiresAt - clock.now());
+    expect(restored.getSnapshot().value).toBe("expired");
+  });
+
   test("notifications that keep failing stop when the result expires", async () => {
     const clock = new TestClock();
     const machine = fakes(clock, ok).machine.provide({ actors: { notifyWebhooks: fromPromise(async () => Promise.reject(new Error("database out of reach"))) } });
