@@ -165,6 +165,8 @@ describe("which provider a bare model goes to", () => {
     const key = await createVirtualKey(gw, { name: "slashed-model", provider_configs: [{ provider: "openai", weight: 0 }, { provider: "groq", weight: 1 }] });
     expect(await providersDrawn(key.value, 3, { model: "meta-llama/llama-3.1-8b" })).toEqual({ groq: 3 });
     expect(upstream.requests.at(-1)!.body.model).toBe("meta-llama/llama-3.1-8b");
+    // Without a slash, nothing in the name counts as a provider, not even a provider's name and one more character.
+    expect(await providersDrawn(key.value, 1, { model: "openai1" })).toEqual({ groq: 1 });
   });
 
   test("on a provider's mount a bare model goes to that provider, whatever the weights", async () => {
