@@ -9,7 +9,8 @@ let gw: TestGateway;
 let receiver: WebhookReceiver;
 const dns = fakeDns({ "hooks.example.com": ["93.184.216.34"], "sneaky.example.com": ["169.254.169.254"], "mixed.example.com": ["93.184.216.34", "10.1.2.3"],
   // Resolvers may write an embedded IPv4 address dotted, a form URLs never keep.
-  "mapped-metadata.example.com": ["::ffff:169.254.169.254"], "nat64-private.example.com": ["64:ff9b::10.0.0.1"], "mapped-public.example.com": ["::ffff:8.88.88.88"] });
+  "mapped-metadata.example.com": ["::ffff:169.254.169.254"], "nat64-private.example.com": ["64:ff9b::10.0.0.1"], "mapped-public.example.com": ["::ffff:8.88.88.88"],
+  "localhost.example.com": ["93.184.216.35"], "metadata.example.com": ["93.184.216.36"], mymetadata: ["93.184.216.37"] });
 
 beforeAll(async () => {
   receiver = startWebhookReceiver();
@@ -186,6 +187,12 @@ describe("the delivery URL: HTTPS unless allow_private_network; private only wit
     await expectGatewayError(await create({ url: "https://nat64-private.example.com/in" }), 400, { param: "url", errorType: "caller_receiver_refused" });
     expect((await create({ url: "https://nat64-private.example.com/in", allow_private_network: true })).status).toBe(201);
     expect((await create({ url: "https://mapped-public.example.com/in" })).status).toBe(201);
+  });
+
+  test("only the names that mean this machine or the metadata service are taken for them: names that merely begin so are resolved", async () => {
+    for (const url of ["https://metadata/in", "https://metadata.google.internal./in"]) await expectGatewayError(await create({ url, allow_private_network: true }), 400, { param: "url", errorType: "caller_receiver_refused" });
+    await expectGatewayError(await create({ url: "https://api.localhost/in" }), 400, { param: "url", errorType: "caller_receiver_refused" });
+    for (const url of ["https://localhost.example.com/in", "https://metadata.example.com/in", "https://mymetadata/in"]) expect({ url, status: (await create({ url })).status }).toEqual({ url, status: 201 });
   });
 
   test("credentials in the URL and schemes other than http(s) are refused", async () => {
