@@ -53,6 +53,9 @@ describe("each task seen through the gateway mirrors the A2A lifecycle", () => {
     const [task] = (await history(`?task_id=${taskId}`)).tasks;
     expect(task).toMatchObject({ agent: "echo", task_id: taskId, state: "completed", live: false, virtual_key_id: null, status: { state: "TASK_STATE_COMPLETED" } });
     expect(statesOf(task!)).toEqual(["submitted", "working", "completed"]);
+    const contextId = events[0]!.payload?.$case === "task" ? events[0]!.payload.value.contextId : undefined;
+    expect(contextId).toBeTruthy();
+    expect(task!.context_id).toBe(contextId!);
     const times = task!.transitions.map((transition) => Date.parse(transition.at));
     expect(times).toEqual([...times].sort());
   });

@@ -81,6 +81,25 @@ describe("background: true on a provider without a Responses API", () => {
     expect((await client.responses.retrieve(created.id)).status).toBe("cancelled");
   });
 
+  test("a response still queued behind another is cancelled before it starts: the provider never sees it", async () => {
+    const single = await startGateway({ providers: { anthropic: anthropicProvider() }, async_inference: { max_concurrent_jobs: 1 } });
+    try {
+      const singleClient = openAIClientOf(single.url);
+      const held = holdUpstream();
+      const running = await singleClient.responses.create({ model: MODEL, input: "first in line", background: true });
+      await held.arrived;
+      const queued = await singleClient.responses.create({ model: MODEL, input: "second in line", background: true });
+      expect((await singleClient.responses.retrieve(queued.id)).status).toBe("queued");
+      expect((await singleClient.responses.cancel(queued.id)).status).toBe("cancelled");
+      held.release();
+      expect((await finished(running.id, singleClient)).status).toBe("completed");
+      expect((await singleClient.responses.retrieve(queued.id)).status).toBe("cancelled");
+      expect(JSON.stringify(upstream.requests.map((request) => request.body))).not.toContain("second in line");
+    } finally {
+      await single.close();
+    }
+  });
+
   test("cancel and delete reach the run from any node of the deployment, not only the one writing it", async () => {
     const nodes = await startNodes({ providers: { anthropic: anthropicProvider() } });
     try {

@@ -70,6 +70,44 @@ describe("async-job machine", () => {
     expect(retained.context.response).toEqual(ok);
   });
 
+  test("restored while waiting to notify again (a restart during a database outage), it notifies once the wait is over and still expires on time", async () => {
+    const clock = new TestClock();
+    const failing = fakes(clock, ok).machine.provide({ actors: { notifyWebhooks: fromPromise(async () => Promise.reject(new Error("database out of reach"))) } });
+    const before = createActor(failing, { input: input(clock), clock }).start();
+    const waiting = await reaches(before, { completed: "notifyWaiting" });
+    const persisted = JSON.parse(JSON.stringify(before.getPersistedSnapshot()));
+    before.stop();
+
+    const { machine, calls } = fakes(clock, ok);
+    const restored = createActor(machine, { snapshot: persisted, input: input(clock), clock }).start();
+    restored.send({ type: "rehydrated", at: clock.now() });
+    // The timers a snapshot cannot carry are armed again: the retry after 1 s and the expiry.
+    expect(clock.pendingDelays().toSorted((a, b) => a - b)).toEqual([1_000, waiting.context.expiresAt - clock.now()]);
+    clock.increment(1_000);
+    await reaches(restored, { completed: "retained" });
+    expect(calls.notified).toBe(1);
+    clock.increment(waiting.context.expiresAt - clock.now());
+    expect(restored.getSnapshot().value).toBe("expired");
+  });
+
+  test("restored while notifying, long after it completed, it still expires when its result was due to", async () => {
+    const clock = new TestClock();
+    const hanging = fakes(clock, ok).machine.provide({ actors: { notifyWebhooks: fromPromise<void, { jobId: string }>(() => new Promise(() => undefined)) } });
+    const before = createActor(hanging, { input: input(clock), clock }).start();
+    const notifying = await reaches(before, { completed: "notifying" });
+    const persisted = JSON.parse(JSON.stringify(before.getPersistedSnapshot()));
+    before.stop();
+
+    clock.increment(30_000);
+    const { machine, calls } = fakes(clock, ok);
+    const restored = createActor(machine, { snapshot: persisted, input: input(clock), clock }).start();
+    restored.send({ type: "rehydrated", at: clock.now() });
+    await reaches(restored, { completed: "retained" });
+    expect(calls.notified).toBe(1);
+    clock.increment(notifying.context.expiresAt - clock.now());
+    expect(restored.getSnapshot().value).toBe("expired");
+  });
+
   test("notifications that keep failing stop when the result expires", async () => {
     const clock = new TestClock();
     const machine = fakes(clock, ok).machine.provide({ actors: { notifyWebhooks: fromPromise(async () => Promise.reject(new Error("database out of reach"))) } });

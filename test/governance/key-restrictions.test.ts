@@ -38,6 +38,12 @@ describe("allowed providers and models", () => {
     expect((await chat(gw, key.value)).status).toBe(200);
   });
 
+  test("\"*\" among a provider config's allowed models allows every model of that provider", async () => {
+    const key = await createVirtualKey(gw, { name: "openai-any-model", provider_configs: [{ provider: "openai", allowed_models: ["*"] }] });
+    expect((await chat(gw, key.value, { model: "openai/o3" })).status).toBe(200);
+    await expectGatewayError(await chat(gw, key.value, { model: "groq/llama-3.1-8b-instant" }), 403, { errorType: "policy_provider_not_allowed" });
+  });
+
   test("a key without provider configs may use every provider", async () => {
     const key = await createVirtualKey(gw, { name: "unrestricted" });
     expect((await chat(gw, key.value, { model: "groq/llama-3.1-8b-instant" })).status).toBe(200);
@@ -53,6 +59,17 @@ describe("allowed provider keys (key_ids)", () => {
       used.add(upstreamKeyOfLastCall());
     }
     expect([...used]).toEqual(["k2"]);
+  });
+
+  test("x-gw-api-key-id pins a key inside the list, and any key where the virtual key restricts none", async () => {
+    const listed = await createVirtualKey(gw, { name: "k1-k2-pinned", provider_configs: [{ provider: "openai", key_ids: ["k1", "k2"] }] });
+    const open = await createVirtualKey(gw, { name: "openai-unpinned", provider_configs: [{ provider: "openai" }] });
+    const unrestricted = await createVirtualKey(gw, { name: "no-configs-pinned" });
+    for (const [key, pinned] of [[listed, "k2"], [listed, "k1"], [open, "k2"], [unrestricted, "k1"]] as const) {
+      const response = await chat(gw, key.value, {}, { "x-gw-api-key-id": pinned });
+      expect({ pinned, status: response.status }).toEqual({ pinned, status: 200 });
+      expect(upstreamKeyOfLastCall()).toBe(pinned);
+    }
   });
 
   test("x-gw-api-key-id cannot pin a key outside the list", async () => {

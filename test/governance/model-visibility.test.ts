@@ -13,11 +13,12 @@ let enforced: TestGateway;
 
 const EVERY_MODEL = ["groq/llama-3.1-8b-instant", "openai/gpt-4o", "openai/gpt-4o-mini", "openai/o3"];
 
-/** openai's k1 serves the GPT-4o models and k2 serves o3; groq serves one model. */
+/** openai's k1 serves the GPT-4o models, k2 and k3 serve o3 (a key allowed one of them sees it); groq serves one model. */
 const providers = () => ({
   openai: openAIProvider(upstream, [
     { id: "k1", models: ["gpt-4o-mini", "gpt-4o"] },
     { id: "k2", models: ["o3"] },
+    { id: "k3", models: ["o3"] },
   ]),
   groq: openAIProvider(upstream, [{ id: "g1", models: ["llama-3.1-8b-instant"] }]),
 });

@@ -1,6 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, test } from "bun:test";
 import type { TestGateway } from "../support/gateway";
 import { startGateway } from "../support/gateway";
+import { eventually } from "../support/eventually";
 import { expectGatewayError } from "../support/gateway-error";
 import { type MockOpenAI, startMockOpenAI } from "../support/mock-openai";
 import { chat, createVirtualKey, openAIProvider } from "./support";
@@ -16,6 +17,18 @@ async function providersDrawn(key: string, count: number, body: Record<string, u
     drawn[provider] = (drawn[provider] ?? 0) + 1;
   }
   return drawn;
+}
+
+interface LoggedRequest {
+  provider: string;
+  routing_engine_used: string | null;
+  attempts: Array<{ provider: string; is_fallback: boolean }>;
+}
+
+/** The request log's rows for a virtual key, once `count` are written. */
+async function loggedRequests(keyId: string, count: number): Promise<LoggedRequest[]> {
+  const read = async () => ((await (await gw.admin(`/api/logs?virtual_key_ids=${keyId}&limit=100`)).json()) as { logs: LoggedRequest[] }).logs;
+  return eventually(read, (logs) => logs.length >= count);
 }
 
 let upstream: MockOpenAI;
@@ -121,10 +134,39 @@ describe("which provider a bare model goes to", () => {
     expect((await providersDrawn(anyKey.value, 10)).openai).toBeGreaterThan(0);
   });
 
+  // A provider that cannot serve the model is dropped before any request: drawn by mistake, it leaves the answer marked as a fallback's.
+  test("the log shows each bare model sent straight to a provider that serves it, not as a fallback after one whose allowed keys or missing keys cannot", async () => {
+    const limited = await createVirtualKey(gw, { name: "o2-only-logged", provider_configs: [{ provider: "openai", weight: 100, key_ids: ["o2"] }, { provider: "groq", weight: 1 }] });
+    const keyless = await createVirtualKey(gw, { name: "keyless-logged", provider_configs: [{ provider: "vllm", weight: 1 }, { provider: "perplexity", weight: 100 }] });
+    await providersDrawn(limited.value, 5);
+    await providersDrawn(keyless.value, 5, { model: "llama-3.1-8b" });
+    for (const [key, provider] of [
+      [limited, "groq"],
+      [keyless, "vllm"],
+    ] as const) {
+      const logs = await loggedRequests(key.id, 5);
+      expect(logs.map((log) => ({ provider: log.provider, engine: log.routing_engine_used, tried: log.attempts.map((attempt) => [attempt.provider, attempt.is_fallback]) }))).toEqual(Array(5).fill({ provider, engine: "governance", tried: [[provider, false]] }));
+    }
+  });
+
+  test("on the mount of a provider that is not configured, a bare model goes by the key's weights", async () => {
+    const key = await createVirtualKey(gw, { name: "unconfigured-mount", provider_configs: [{ provider: "groq", weight: 1 }] });
+    const response = await fetch(`${gw.url}/anthropic/v1/messages`, {
+      method: "POST",
+      headers: { "content-type": "application/json", "x-gw-vk": key.value, "anthropic-version": "2023-06-01" },
+      body: JSON.stringify({ model: "llama-3.1-8b", max_tokens: 16, messages: [{ role: "user", content: "hi" }] }),
+    });
+    expect(response.status).toBe(200);
+    expect(response.headers.get("x-gw-provider")).toBe("groq");
+    expect(((await response.json()) as { type: string }).type).toBe("message");
+  });
+
   test("a bare model with a slash that names no provider is still routed by weight", async () => {
     const key = await createVirtualKey(gw, { name: "slashed-model", provider_configs: [{ provider: "openai", weight: 0 }, { provider: "groq", weight: 1 }] });
     expect(await providersDrawn(key.value, 3, { model: "meta-llama/llama-3.1-8b" })).toEqual({ groq: 3 });
     expect(upstream.requests.at(-1)!.body.model).toBe("meta-llama/llama-3.1-8b");
+    // Without a slash, nothing in the name counts as a provider, not even a provider's name and one more character.
+    expect(await providersDrawn(key.value, 1, { model: "openai1" })).toEqual({ groq: 1 });
   });
 
   test("on a provider's mount a bare model goes to that provider, whatever the weights", async () => {

@@ -1,15 +1,19 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { eventually } from "../support/eventually";
 import { startGateway, type TestGateway } from "../support/gateway";
 import { expectGatewayError } from "../support/gateway-error";
+import { mainProcessWorkspace, startGatewayProcess } from "../support/main-process";
 import { type MockOpenAI, startMockOpenAI } from "../support/mock-openai";
 import { chat, created, createVirtualKey, openAIProvider } from "./support";
 
 let upstream: MockOpenAI;
 let gw: TestGateway;
 
+const config = () => ({ providers: { openai: openAIProvider(upstream, [{ id: "k1" }, { id: "k2" }]), groq: openAIProvider(upstream, [{ id: "g1" }]) } });
+
 beforeAll(async () => {
   upstream = startMockOpenAI();
-  gw = await startGateway({ providers: { openai: openAIProvider(upstream, [{ id: "k1" }, { id: "k2" }]), groq: openAIProvider(upstream, [{ id: "g1" }]) } });
+  gw = await startGateway(config());
 });
 afterAll(async () => {
   await gw.close();
@@ -29,14 +33,22 @@ async function routedTo(response: Response) {
 }
 
 describe("expressions are checked when written", () => {
+  // The reason is the first line of CEL's message, without the source excerpt it adds below.
   test.each([
-    ["a syntax error", 'model == "gpt-4o" &&'],
-    ["an unknown variable", 'tier == "premium"'],
-    ["a type error", "model + 1 == 2"],
-    ["an expression that is not a boolean", "model"],
-  ])("%s is a 400 naming cel_expression", async (_, expression) => {
+    ["a syntax error", 'model == "gpt-4o" &&', /^cel_expression is not a valid CEL expression: Unexpected token: EOF$/],
+    ["an unknown variable", 'tier == "premium"', /^cel_expression is not a valid CEL expression: Unknown variable: tier$/],
+    ["a type error", "model + 1 == 2", /^cel_expression is not a valid CEL expression: .*\bstring\b.*\bint\b[^\n]*$/],
+    ["an expression that is not a boolean", "model", /^cel_expression must be a boolean expression, not string$/],
+  ])("%s is a 400 naming cel_expression, and saying what is wrong", async (_, expression, message) => {
     const response = await gw.admin("/api/governance/routing-rules", { method: "POST", json: { name: "bad", cel_expression: expression, targets: [{ provider: "openai", model: "gpt-4o" }] } });
-    await expectGatewayError(response, 400, { param: "cel_expression", errorType: "caller_invalid_cel_expression" });
+    const body = await expectGatewayError(response, 400, { param: "cel_expression", errorType: "caller_invalid_cel_expression" });
+    expect(body.error.message).toMatch(message);
+  });
+
+  test("an expression typed only when it runs (dyn) is accepted, and matches only when it yields true", async () => {
+    await createRule({ name: "dyn-true", cel_expression: 'dyn(metadata["case"] == "dyn")', targets: [{ provider: "groq", model: "dyn-model" }] });
+    await createRule({ name: "dyn-string", cel_expression: 'dyn(metadata["case"])', targets: [{ provider: "groq", model: "never" }] });
+    expect(await routedTo(await chat(gw, undefined, {}, inCase("dyn")))).toBe("groq/dyn-model");
   });
 
   test("an update with an invalid expression is refused and the rule keeps routing", async () => {
@@ -65,7 +77,54 @@ describe("priorities are 32-bit integers", () => {
   });
 });
 
+describe("an empty expression", () => {
+  const workspace = mainProcessWorkspace();
+  afterAll(() => workspace.remove());
+
+  // A new process: CEL is loaded once per process, so only a fresh one shows whether a start loads it for the rules it reads.
+  test("an empty or blank expression matches every request in its scope, also in a gateway started later beside rules with expressions", async () => {
+    const empty = await createVirtualKey(gw, { name: "empty-expression" });
+    const blank = await createVirtualKey(gw, { name: "blank-expression" });
+    await createRule({ name: "empty", scope: "virtual_key", scope_id: empty.id, cel_expression: "", targets: [{ provider: "groq", model: "empty-model" }] });
+    await createRule({ name: "blank", scope: "virtual_key", scope_id: blank.id, cel_expression: "  ", targets: [{ provider: "groq", model: "blank-model" }] });
+    await createRule({ name: "beside", cel_expression: forCase("beside-empty"), targets: [{ provider: "groq", model: "beside-model" }] });
+    const routes = async (url: string) => {
+      const send = (vk: string | undefined, body: Record<string, unknown>, headers: Record<string, string> = {}) => chat({ url } as TestGateway, vk, body, headers).then(routedTo);
+      return [await send(empty.value, {}), await send(blank.value, { model: "groq/other" }), await send(undefined, {}, inCase("beside-empty"))];
+    };
+    expect(await routes(gw.url)).toEqual(["groq/empty-model", "groq/blank-model", "groq/beside-model"]);
+    await gw.stop();
+    const later = await startGatewayProcess(workspace.writeConfig(config()), { GATEWAY_DB_URL: gw.databaseUrl, GATEWAY_ENCRYPTION_KEY: "test-encryption-key" });
+    try {
+      expect(await routes(later.url)).toEqual(["groq/empty-model", "groq/blank-model", "groq/beside-model"]);
+    } finally {
+      expect(await later.stop()).toBe(0);
+      gw = await gw.restart();
+    }
+  });
+});
+
 describe("rule selection", () => {
+  test("a model that names no configured provider has provider \"\" in expressions", async () => {
+    await createRule({ name: "nameless", cel_expression: 'model == "nameless-model" && provider == ""', targets: [{ provider: "groq", model: "named-at-last" }] });
+    expect(await routedTo(await chat(gw, undefined, { model: "nameless-model" }))).toBe("groq/named-at-last");
+    expect(await routedTo(await chat(gw, undefined, { model: "openai/nameless-model" }))).toBe("openai/nameless-model");
+  });
+
+  test("the request log names the rule and the routing-rule engine for a routed request, and no engine for one no rule matched", async () => {
+    const key = await createVirtualKey(gw, { name: "logged-routes" });
+    const { rule } = await createRule({ name: "logged", scope: "virtual_key", scope_id: key.id, cel_expression: forCase("logged"), targets: [{ provider: "groq", model: "logged-model" }] });
+    await routedTo(await chat(gw, key.value, {}, inCase("logged")));
+    await routedTo(await chat(gw, key.value));
+    const read = async () => ((await (await gw.admin(`/api/logs?virtual_key_ids=${key.id}&order=asc`)).json()) as { logs: Array<Record<string, unknown>> }).logs;
+    const logs = await eventually(read, (rows) => rows.length >= 2);
+    expect(logs.map((log) => [log.model, log.routing_rule_id, log.routing_rule_name, log.routing_engine_used])).toEqual([
+      ["logged-model", rule.id, "logged", "routing-rule"],
+      ["gpt-4o-mini", null, null, null],
+    ]);
+  });
+
+
   test("a header condition reroutes; a request without the header is left alone", async () => {
     await createRule({ name: "premium", cel_expression: `${forCase("headers")} && headers["x-tier"] == "premium"`, targets: [{ provider: "groq", model: "llama-3.3-70b-versatile" }] });
     expect(await routedTo(await chat(gw, undefined, {}, { ...inCase("headers"), "x-tier": "premium" }))).toBe("groq/llama-3.3-70b-versatile");
@@ -118,9 +177,10 @@ describe("rule selection", () => {
     expect(await routedTo(await chat(gw, key.value, { model: "openai/budget-case-model" }))).toBe("groq/cheap-model");
   });
 
-  test("a rule can route a model name no key lists", async () => {
+  test("a rule can route a model name no key lists; without a matching rule, such a name is a 400 on model", async () => {
     await createRule({ name: "alias", cel_expression: 'model == "smart-alias"', targets: [{ provider: "openai", model: "gpt-4o" }] });
     expect(await routedTo(await chat(gw, undefined, { model: "smart-alias" }))).toBe("openai/gpt-4o");
+    await expectGatewayError(await chat(gw, undefined, { model: "dumb-alias" }), 400, { param: "model", errorType: "caller_invalid_model" });
   });
 });
 
@@ -154,6 +214,19 @@ describe("targets, weights, keys and fallbacks", () => {
     await createRule({ name: "with-fallback", cel_expression: forCase("fallback"), targets: [{ provider: "openai", model: "flaky" }], fallbacks: ["groq/steady"] });
     upstream.faults.push({ kind: "status", status: 400, message: "flaky refuses" });
     expect(await routedTo(await chat(gw, undefined, {}, inCase("fallback")))).toBe("groq/steady");
+  });
+
+  test("a target naming only a model no provider serves, for a model naming none either, is a 400 on model", async () => {
+    await createRule({ name: "nowhere", cel_expression: 'model == "unroutable"', targets: [{ model: "served-by-none" }] });
+    await expectGatewayError(await chat(gw, undefined, { model: "unroutable" }), 400, { param: "model", errorType: "caller_invalid_model" });
+  });
+
+  test("a rule's fallback whose provider was deleted since is a 400 on that fallback", async () => {
+    const added = await gw.admin("/api/providers", { method: "POST", json: { provider: "xai", network_config: { base_url: upstream.baseUrl }, keys: [{ id: "x1", value: "sk-upstream-x1" }] } });
+    expect(added.status).toBe(201);
+    await createRule({ name: "doomed-fallback", cel_expression: forCase("doomed"), targets: [{ provider: "openai" }], fallbacks: ["groq/steady", "xai/grok-2"] });
+    expect((await gw.admin("/api/providers/xai", { method: "DELETE" })).status).toBeLessThan(300);
+    await expectGatewayError(await chat(gw, undefined, {}, inCase("doomed")), 400, { param: "fallbacks[1]", errorType: "caller_provider_not_configured" });
   });
 
   test("a rule cannot take a key beyond its allowed providers", async () => {

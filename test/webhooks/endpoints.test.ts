@@ -7,7 +7,10 @@ import { startWebhookReceiver, type WebhookReceiver } from "../support/webhook-r
 
 let gw: TestGateway;
 let receiver: WebhookReceiver;
-const dns = fakeDns({ "hooks.example.com": ["93.184.216.34"], "sneaky.example.com": ["169.254.169.254"], "mixed.example.com": ["93.184.216.34", "10.1.2.3"] });
+const dns = fakeDns({ "hooks.example.com": ["93.184.216.34"], "sneaky.example.com": ["169.254.169.254"], "mixed.example.com": ["93.184.216.34", "10.1.2.3"],
+  // Resolvers may write an embedded IPv4 address dotted, a form URLs never keep.
+  "mapped-metadata.example.com": ["::ffff:169.254.169.254"], "nat64-private.example.com": ["64:ff9b::10.0.0.1"], "mapped-public.example.com": ["::ffff:8.88.88.88"],
+  "localhost.example.com": ["93.184.216.35"], "metadata.example.com": ["93.184.216.36"], mymetadata: ["93.184.216.37"] });
 
 beforeAll(async () => {
   receiver = startWebhookReceiver();
@@ -150,6 +153,46 @@ describe("the delivery URL: HTTPS unless allow_private_network; private only wit
       "https://sneaky.example.com/in",
     ];
     for (const url of urls) await expectGatewayError(await create({ url, allow_private_network: true }), 400, { param: "url", errorType: "caller_receiver_refused" });
+  });
+
+  test("each address is refused or allowed as its kind of network says, and the refusal names the kind", async () => {
+    const kinds: Record<string, string[]> = {
+      unroutable: ["0.1.2.3", "224.0.0.1", "239.1.1.1", "240.0.0.1", "192.0.0.8", "192.0.2.1", "198.51.100.7", "203.0.113.9", "::", "ff02::1", "2001:db8::5", "::2"],
+      "link-local": ["169.254.10.1", "fe80::1", "febf::1"],
+      metadata: ["169.254.169.254", "100.100.100.200", "fd00:ec2::254", "::a9fe:a9fe", "::ffff:a9fe:a9fe", "64:ff9b::a9fe:a9fe", "2002:a9fe:a9fe::1", "2002:a9fe:a9fe:1:2:3:4:5"],
+      loopback: ["127.0.0.5", "::1", "::ffff:127.0.0.1", "::7f00:1"],
+      cgnat: ["100.64.0.9", "100.127.255.254"],
+      private: ["10.0.0.1", "172.16.0.1", "172.31.255.1", "192.168.0.1", "198.18.0.1", "198.19.255.1", "fc00::1", "fdff::1", "::ffff:10.1.2.3", "64:ff9b::a01:203", "2002:c0a8:101::1"],
+      public: ["8.8.8.8", "32.2.169.254", "172.32.0.1", "100.128.0.1", "198.20.0.1", "169.255.0.1", "2606:4700::1111", "2606:4700:1:2:3:4:5:6", "2064:ff9b::a9fe:a9fe", "::ffff:8.8.8.8", "64:ff9b::808:808", "2002:808:808::1", "fec0::1"],
+    };
+    const messageOf = async (response: Response) => (response.status === 201 ? "201" : ((await response.json()) as { error: { message: string } }).error.message);
+    const outcomes: Array<{ address: string; closed: string; open: string }> = [];
+    const expected: typeof outcomes = [];
+    for (const [kind, addresses] of Object.entries(kinds)) {
+      for (const address of addresses) {
+        const url = new URL(`https://${address.includes(":") ? `[${address}]` : address}/in`);
+        outcomes.push({ address, closed: await messageOf(await create({ url: url.href })), open: await messageOf(await create({ url: url.href, allow_private_network: true })) });
+        // The message names the address as the URL parser normalised it (`::ffff:7f00:1`).
+        const refused = `the delivery URL is not allowed: ${url.hostname.replace(/^\[(.*)\]$/, "$1")} is a ${kind} address`;
+        if (kind === "public") expected.push({ address, closed: "201", open: "201" });
+        else if (["unroutable", "link-local", "metadata"].includes(kind)) expected.push({ address, closed: `${refused}, which is never allowed`, open: `${refused}, which is never allowed` });
+        else expected.push({ address, closed: `${refused}; set allow_private_network to deliver there`, open: "201" });
+      }
+    }
+    expect(outcomes).toEqual(expected);
+  });
+
+  test("a name resolving to an IPv4 address embedded in IPv6 and written dotted is judged by that IPv4 address", async () => {
+    await expectGatewayError(await create({ url: "https://mapped-metadata.example.com/in", allow_private_network: true }), 400, { param: "url", errorType: "caller_receiver_refused" });
+    await expectGatewayError(await create({ url: "https://nat64-private.example.com/in" }), 400, { param: "url", errorType: "caller_receiver_refused" });
+    expect((await create({ url: "https://nat64-private.example.com/in", allow_private_network: true })).status).toBe(201);
+    expect((await create({ url: "https://mapped-public.example.com/in" })).status).toBe(201);
+  });
+
+  test("only the names that mean this machine or the metadata service are taken for them: names that merely begin so are resolved", async () => {
+    for (const url of ["https://metadata/in", "https://metadata.google.internal./in"]) await expectGatewayError(await create({ url, allow_private_network: true }), 400, { param: "url", errorType: "caller_receiver_refused" });
+    await expectGatewayError(await create({ url: "https://api.localhost/in" }), 400, { param: "url", errorType: "caller_receiver_refused" });
+    for (const url of ["https://localhost.example.com/in", "https://metadata.example.com/in", "https://mymetadata/in"]) expect({ url, status: (await create({ url })).status }).toEqual({ url, status: 201 });
   });
 
   test("credentials in the URL and schemes other than http(s) are refused", async () => {
