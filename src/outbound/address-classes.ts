@@ -43,6 +43,9 @@ export const ALWAYS_REFUSED: ReadonlySet<AddressClass> = new Set(["metadata", "l
 /** The class as a message names it: `link-local`, `metadata`, ... */
 export const classLabel = (kind: AddressClass) => kind.replace("_", "-");
 
+/** The class with its article, as a sentence names it: `an unroutable`, `a link-local`. */
+export const aClassOf = (kind: AddressClass) => `${/^[aeiou]/.test(kind) ? "an" : "a"} ${classLabel(kind)}`;
+
 /** The eight 16-bit groups of an IPv6 address (already validated by `isIP`). */
 function hextets(address: string): number[] {
   let text = address.toLowerCase().replace(/%.*$/, "");
@@ -98,7 +101,7 @@ function classifyUncached(address: string): AddressClass {
 export function refusalOf(address: string, allowPrivateNetwork: boolean, privateHint: string): string | undefined {
   const kind = classifyAddress(address);
   if (kind === "public") return undefined;
-  if (ALWAYS_REFUSED.has(kind)) return `${address} is a ${classLabel(kind)} address, which is never allowed`;
-  if (!allowPrivateNetwork) return `${address} is a ${kind} address; ${privateHint}`;
+  if (ALWAYS_REFUSED.has(kind)) return `${address} is ${aClassOf(kind)} address, which is never allowed`;
+  if (!allowPrivateNetwork) return `${address} is ${aClassOf(kind)} address; ${privateHint}`;
   return undefined;
 }

@@ -80,7 +80,7 @@ export async function checkHost(url: URL, policy: OutboundPolicy): Promise<HostC
   if (addresses.length === 0) return { ok: false, refused: false, reason: `${host} has no address` };
   for (const { address } of addresses) {
     const refusal = refusalOf(address, policy.allowPrivateNetwork, policy.privateHint);
-    if (refusal) return { ok: false, refused: true, reason: family ? refusal : `${host} resolves to ${refusal}` };
+    if (refusal) return { ok: false, refused: true, reason: family ? refusal : `${host} resolves to ${address}: ${refusal}` };
   }
   return { ok: true, address: addresses[0]! };
 }

@@ -1,6 +1,6 @@
 import { BlockList, isIP } from "node:net";
 import { ConfigError } from "../config/load";
-import { ALWAYS_REFUSED, classifyAddress, classLabel } from "../outbound/address-classes";
+import { ALWAYS_REFUSED, aClassOf, classifyAddress } from "../outbound/address-classes";
 
 const familyOf = (address: string) => (isIP(address) === 6 ? "ipv6" : "ipv4");
 
@@ -43,7 +43,5 @@ export function refusalFor(host: string, address: string, allowlist: AddressAllo
   const alwaysRefused = ALWAYS_REFUSED.has(kind);
   if (kind === "public" || (!alwaysRefused && allowlist.allows(address))) return undefined;
   const what = host === address ? `${address}:` : `${host}: it resolves to ${address},`;
-  const label = classLabel(kind);
-  const article = /^[aeiou]/.test(label) ? "an" : "a";
-  return `refused to download from ${what} ${article} ${label} address ${alwaysRefused ? "which is never allowed" : "not listed in server.plugin_download_private_allowlist"}`;
+  return `refused to download from ${what} ${aClassOf(kind)} address ${alwaysRefused ? "which is never allowed" : "not listed in server.plugin_download_private_allowlist"}`;
 }

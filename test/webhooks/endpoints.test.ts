@@ -173,7 +173,7 @@ describe("the delivery URL: HTTPS unless allow_private_network; private only wit
         const url = new URL(`https://${address.includes(":") ? `[${address}]` : address}/in`);
         outcomes.push({ address, closed: await messageOf(await create({ url: url.href })), open: await messageOf(await create({ url: url.href, allow_private_network: true })) });
         // The message names the address as the URL parser normalised it (`::ffff:7f00:1`).
-        const refused = `the delivery URL is not allowed: ${url.hostname.replace(/^\[(.*)\]$/, "$1")} is a ${kind} address`;
+        const refused = `the delivery URL is not allowed: ${url.hostname.replace(/^\[(.*)\]$/, "$1")} is ${/^[aeiou]/.test(kind) ? "an" : "a"} ${kind} address`;
         if (kind === "public") expected.push({ address, closed: "201", open: "201" });
         else if (["unroutable", "link-local", "metadata"].includes(kind)) expected.push({ address, closed: `${refused}, which is never allowed`, open: `${refused}, which is never allowed` });
         else expected.push({ address, closed: `${refused}; set allow_private_network to deliver there`, open: "201" });
