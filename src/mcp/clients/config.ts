@@ -2,7 +2,14 @@ import { badRequest } from "../../http/errors";
 import type { McpClientCreate } from "./schemas";
 
 export type ConnectionType = "http" | "sse" | "stdio";
-export type AuthType = "none" | "headers" | "per_user_headers";
+export type AuthType = "none" | "headers" | "per_user_headers" | "oauth";
+
+/** auth_type oauth: a client registered beforehand, when there is one, and the scopes to ask for. */
+export interface OAuthClientSettings {
+  clientId?: string;
+  clientSecret?: string;
+  scope?: string;
+}
 
 /** An MCP client's whole configuration, secrets included: lives in memory only. */
 export interface McpClientConfig {
@@ -17,6 +24,7 @@ export interface McpClientConfig {
   headers: Record<string, string>;
   /** Lower-cased header names. */
   perUserHeaderKeys: string[];
+  oauth: OAuthClientSettings;
   toolsToExecute: string[];
   toolsToAutoExecute: string[];
   toolPricing: Record<string, number>;
@@ -35,6 +43,8 @@ function checkAuth(input: McpClientCreate, perUserKeys: string[]): void {
   if (input.auth_type === "per_user_headers" && perUserKeys.length === 0) {
     throw badRequest("auth_type per_user_headers needs at least one per_user_header_keys entry", "per_user_header_keys");
   }
+  if (input.auth_type === "oauth" && input.connection_type === "stdio") throw badRequest("auth_type oauth needs an http or sse client: a stdio server is not behind an authorization server", "auth_type");
+  if (input.oauth?.client_secret !== undefined && input.oauth.client_id === undefined) throw badRequest("oauth.client_secret needs oauth.client_id", "oauth.client_id");
   const clash = Object.keys(input.headers ?? {}).find((name) => perUserKeys.includes(name.toLowerCase()));
   if (clash) throw badRequest(`header '${clash}' cannot be both a static header and a per-user header key`, `headers.${clash}`);
 }
@@ -64,6 +74,7 @@ export function configFromInput(id: string, input: McpClientCreate, times: { cre
     authType: input.auth_type ?? (Object.keys(headers).length > 0 ? "headers" : "none"),
     headers,
     perUserHeaderKeys,
+    oauth: input.auth_type === "oauth" && input.oauth ? { clientId: input.oauth.client_id, clientSecret: input.oauth.client_secret, scope: input.oauth.scope } : {},
     toolsToExecute,
     toolsToAutoExecute,
     toolPricing: input.tool_pricing ?? {},
@@ -81,6 +92,7 @@ export function inputFromConfig(config: McpClientConfig): McpClientCreate {
     auth_type: config.authType,
     headers: config.headers,
     per_user_header_keys: config.perUserHeaderKeys,
+    oauth: { client_id: config.oauth.clientId, client_secret: config.oauth.clientSecret, scope: config.oauth.scope },
     tools_to_execute: config.toolsToExecute,
     tools_to_auto_execute: config.toolsToAutoExecute,
     tool_pricing: config.toolPricing,

@@ -1,4 +1,5 @@
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import type { OAuthClientProvider } from "@modelcontextprotocol/sdk/client/auth.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { ClientCapabilities, Prompt, Resource, ResourceTemplate, Tool } from "@modelcontextprotocol/sdk/types.js";
 import type { EnvReader } from "../../config/env-reference";
@@ -24,6 +25,8 @@ export interface McpReach {
   readEnv: EnvReader;
   /** The addresses HTTP and SSE servers may have. */
   outbound: OutboundReach;
+  /** auth_type oauth: what the transport authorizes with (tokens, refreshed; the SDK's discovery on a 401). */
+  oauth?: (config: McpClientConfig) => OAuthClientProvider | undefined;
 }
 
 export const stdioCommandAllowed = (reach: McpReach, command: string) => reach.stdioAllowedCommands.includes(command);
@@ -41,11 +44,12 @@ function transportFor(sdk: McpClientSdk, config: McpClientConfig, extraHeaders: 
   const { SSEClientTransport, StdioClientTransport, StreamableHTTPClientTransport, getDefaultEnvironment } = sdk;
   const headers = { ...resolveValues(config.headers, reach.readEnv), ...extraHeaders };
   const fetch = fetchUnder(policyFor(reach.outbound, config.privateNetworkAllowed));
+  const authProvider = reach.oauth?.(config);
   switch (config.connectionType) {
     case "http":
-      return new StreamableHTTPClientTransport(new URL(config.connectionString!), { requestInit: { headers }, fetch });
+      return new StreamableHTTPClientTransport(new URL(config.connectionString!), { requestInit: { headers }, fetch, authProvider });
     case "sse":
-      return new SSEClientTransport(new URL(config.connectionString!), { requestInit: { headers }, fetch });
+      return new SSEClientTransport(new URL(config.connectionString!), { requestInit: { headers }, fetch, authProvider });
     case "stdio": {
       const stdio = config.stdio!;
       if (!stdioCommandAllowed(reach, stdio.command)) throw new StdioCommandRefused(stdio.command);
