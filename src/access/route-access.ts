@@ -128,6 +128,7 @@ export const ROUTE_ACCESS: readonly RouteRule[] = [
   rule("DELETE", "/api/mcp/client/:id", need("MCP:Delete")),
   rule("POST", "/api/mcp/client/:id/reconnect", need("MCP:Update")),
   rule("POST", "/api/mcp/client/:id/oauth/connect", need("MCP:Update")),
+  rule("GET", "/api/mcp/per-user-headers/flows", need("MCP:View")),
 
   // GET /metrics is outside /api and this table: a metrics token or an allow-listed address opens it (src/telemetry/README.md).
   rule("DELETE", "/api/cache/clear/:cacheId", need("Cache:Delete")),

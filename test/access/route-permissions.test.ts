@@ -52,6 +52,7 @@ const EXPECTED: ReadonlyArray<readonly [method: string, path: string, permission
   ["DELETE", "/api/mcp/client/:id", "MCP:Delete"],
   ["POST", "/api/mcp/client/:id/reconnect", "MCP:Update"],
   ["POST", "/api/mcp/client/:id/oauth/connect", "MCP:Update"],
+  ["GET", "/api/mcp/per-user-headers/flows", "MCP:View"],
   ["DELETE", "/api/cache/clear/:cacheId", "Cache:Delete"],
   ["DELETE", "/api/cache/clear-by-key/:cacheKey", "Cache:Delete"],
   ...crud("/api/webhooks", "/:id", "Webhooks"),

@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { sha256Hex } from "../../crypto/sha256-hex";
-import { and, eq } from "drizzle-orm";
+import { and, desc, eq } from "drizzle-orm";
 import { fromPromise, waitFor } from "xstate";
 import { type PerUserHeaderFlowState, perUserHeaderFlowMachine, type VerifyInput } from "../../../actors/per-user-header-flow";
 import type { Clock } from "../../../actors/runtime/clock";
@@ -86,6 +86,11 @@ export class PerUserHeaderFlowStore {
     await this.db.insert(mcpPerUserHeaderFlows).values({ id: flowId, ...owner, mcpClientId, tempTokenHash: sha256Hex(tempToken), state: "pending", expiresAt: new Date(expiresAt), createdAt: new Date(createdAt) });
     await this.actors.spawn(flowId, { flowId, ...owner, mcpClientId, createdAt, expiresAt });
     return { flowId, tempToken, expiresAt: new Date(expiresAt) };
+  }
+
+  /** Every flow still kept (pending, being verified, or expired), newest first. */
+  list(): Promise<McpPerUserHeaderFlowRow[]> {
+    return this.db.select().from(mcpPerUserHeaderFlows).orderBy(desc(mcpPerUserHeaderFlows.createdAt));
   }
 
   find(id: string): Promise<McpPerUserHeaderFlowRow | undefined> {

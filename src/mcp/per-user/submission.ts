@@ -3,6 +3,7 @@ import type { McpPerUserHeaderFlowRow } from "../../db/schema";
 import type { McpClientRegistry, RegisteredClient } from "../clients/registry";
 import { describeError, isAuthRefusal, type McpReach, openUpstream } from "../connection/upstream";
 import type { PerUserCredentialStore } from "./credentials";
+import type { PerUserHeaderFlowState } from "../../../actors/per-user-header-flow";
 import type { PerUserHeaderFlowStore } from "./flows";
 
 export interface FlowDeps {
@@ -51,6 +52,27 @@ export async function describeFlow(deps: FlowDeps, id: string) {
     expires_at: row.expiresAt.toISOString(),
     created_at: row.createdAt.toISOString(),
   };
+}
+
+/** GET flows: the flows waiting for values (or expired unanswered), each with its client and owner; never a value or token. */
+export async function listFlows(deps: FlowDeps, state: PerUserHeaderFlowState | undefined) {
+  const flows = [];
+  for (const row of await deps.flows.list()) {
+    const client = deps.registry.get(row.mcpClientId);
+    const status = deps.flows.stateOf(row);
+    if (!client || (state && status !== state)) continue;
+    flows.push({
+      id: row.id,
+      flow_mode: row.mode,
+      status,
+      mcp_client: { id: client.config.id, name: client.config.name },
+      ...(row.mode === "virtual_key" ? { virtual_key_id: row.identity } : {}),
+      required_header_keys: client.config.perUserHeaderKeys,
+      expires_at: row.expiresAt.toISOString(),
+      created_at: row.createdAt.toISOString(),
+    });
+  }
+  return { flows, count: flows.length };
 }
 
 const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value);
