@@ -355,6 +355,8 @@ export interface McpClient {
   auth_type: string;
   headers: Record<string, string>;
   per_user_header_keys: string[];
+  /** auth_type oauth: the client and the state of its connection to the authorization server. */
+  oauth: { client_id: string | null; scope: string | null; connection: McpOAuthConnection | null } | null;
   tools_to_execute: string[];
   state: string;
   last_error: string | null;
@@ -364,11 +366,31 @@ export interface McpClient {
   prompts: Array<{ name: string; description: string; arguments: Array<{ name: string; description: string; required: boolean }> }>;
 }
 
+export interface McpOAuthConnection {
+  state: "needs_consent" | "connected" | "refresh_failed";
+  last_error: string | null;
+  connected_at: string | null;
+  access_token_expires_at: string | null;
+}
+
+/** A per-user header flow waiting for a caller's values. */
+export interface McpPerUserFlow {
+  id: string;
+  flow_mode: "virtual_key" | "session";
+  status: string;
+  mcp_client: { id: string; name: string };
+  virtual_key_id?: string;
+  required_header_keys: string[];
+  expires_at: string;
+  created_at: string;
+}
+
 export interface McpClientInput {
   name?: string;
   connection_type?: McpConnectionType;
   connection_string?: string;
   stdio_config?: { command: string; args?: string[] };
+  auth_type?: "none" | "headers" | "per_user_headers" | "oauth";
   headers?: Record<string, string>;
   tools_to_execute?: string[];
 }
