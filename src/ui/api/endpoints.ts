@@ -6,6 +6,7 @@ const segment = encodeURIComponent;
 
 export const session = {
   probe: () => call<T.AuthProbe>("/api/session/is-auth-enabled", { expect401: true }),
+  signInProviders: () => call<T.SignInProviders>("/api/session/oidc/providers", { expect401: true }),
   me: () => call<T.Me>("/api/session/me"),
   setup: (token: string) => call<{ message: string }>("/api/session/setup", { method: "POST", headers: { "x-gateway-setup-token": token }, expect401: true }),
   login: (username: string, password: string) => call<{ token: string }>("/api/session/login", { ...json("POST", { username, password }), expect401: true }),

@@ -17,6 +17,12 @@ export interface AuthProbe {
   has_valid_token: boolean;
 }
 
+/** The identity providers the sign-in page offers, and whether the password form is open. */
+export interface SignInProviders {
+  providers: Array<{ id: string; display_name: string; login_url: string }>;
+  password_sign_in: boolean;
+}
+
 export interface Me {
   type: string;
   id: string;
