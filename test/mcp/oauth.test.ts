@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
+import { AUTH_CONFIG } from "../access/access-client";
 import { eventually } from "../support/eventually";
 import { expectGatewayError } from "../support/gateway-error";
 import type { TestGateway } from "../support/gateway";
@@ -16,10 +17,10 @@ afterEach(async () => {
   for (const item of open.splice(0).reverse()) await ("close" in item ? item.close() : item.stop());
 });
 
-async function setUp(options: { now?: () => number } = {}) {
+async function setUp(options: { now?: () => number; config?: Record<string, unknown> } = {}) {
   const upstream = startMockOAuthMcpServer();
   open.push(upstream);
-  const gw = await startGateway({ mcp: FAST_MCP } as never, options.now ? { runtime: { clock: options.now } } : undefined);
+  const gw = await startGateway({ mcp: FAST_MCP, ...options.config } as never, options.now ? { runtime: { clock: options.now } } : undefined);
   open.push(gw);
   const client = (await createMcpClient(gw, { name: "hosted", connection_type: "http", connection_string: upstream.url, auth_type: "oauth", tools_to_execute: ["*"] })) as OAuthClientView;
   return { gw, upstream, client };
@@ -148,6 +149,22 @@ describe("MCP servers behind OAuth 2.1", () => {
     await clientWhen(restarted, client.id, (entry) => entry.state === "connected");
     expect(await toolContent(await executeTool(restarted, "hosted-add", { a: 4, b: 4 }))).toBe("8");
     expect(upstream.tokenGrants).toEqual(["authorization_code", "refresh_token"]);
+  });
+
+  test("a connection made and a refresh that failed are entered in the audit log, without a token", async () => {
+    const { gw, upstream, client } = await setUp({ config: { edition: "enterprise", auth: AUTH_CONFIG } });
+    await consent(gw, upstream, client.id);
+    await clientWhen(gw, client.id, (entry) => entry.state === "connected");
+    upstream.expireAccessTokens();
+    upstream.refuseRefresh(true);
+    await expectGatewayError(await executeTool(gw, "hosted-add", { a: 1, b: 2 }), 503, { errorType: "provider_mcp_oauth_consent_required" });
+    const read = async () => (await (await gw.admin(`/api/governance/audit-logs?search=${client.id}`)).json()) as { audit_logs: Array<{ action: string; initiator: { type: string }; summary: unknown }> };
+    const audit = await eventually(read, (page) => page.audit_logs.some((entry) => entry.action === "MCP:OAuthRefreshFailed"));
+    const actions = audit.audit_logs.map((entry) => entry.action);
+    expect(actions).toContain("MCP:OAuthConnected");
+    expect(actions).toContain("MCP:OAuthRefreshFailed");
+    expect(audit.audit_logs.find((entry) => entry.action === "MCP:OAuthRefreshFailed")).toMatchObject({ initiator: { type: "system" }, summary: { mcp_client: "hosted", tokens_revoked: true } });
+    for (const secret of upstream.issuedSecrets) expect(JSON.stringify(audit)).not.toContain(secret);
   });
 
   test("OAuth is refused for a stdio client, and a configured client secret is redacted", async () => {
