@@ -24,6 +24,7 @@ import { mcpLogRoutes } from "./logs/routes";
 import { PerUserHeaderResolver } from "./per-user/auth-required";
 import { PerUserCredentialStore } from "./per-user/credentials";
 import { PerUserHeaderFlowStore } from "./per-user/flows";
+import { completePerUserOAuth, PerUserOAuthResolver } from "./per-user/oauth";
 import { perUserHeaderRoutes } from "./per-user/routes";
 import { verifyAgainstUpstream } from "./per-user/submission";
 import { mcpServerRoutes } from "./server/routes";
@@ -79,9 +80,15 @@ export async function createMcpGateway(options: McpGatewayOptions) {
   const reach = { stdioAllowedCommands: settings.stdioAllowedCommands, readEnv: options.readEnv, outbound: options.outbound, oauth: (config: McpClientConfig) => oauth.providerFor(config) };
   registry = new McpClientRegistry(new McpClientStore(db, secrets), timings, reach);
   const credentials = new PerUserCredentialStore(db, secrets);
-  const flows = new PerUserHeaderFlowStore(db, options.snapshots, settings.flowTtlMs, options.clock ?? systemClock, verifyAgainstUpstream(registry, settings.toolTimeoutMs, reach));
+  const verifyHeaders = verifyAgainstUpstream(registry, settings.toolTimeoutMs, reach);
+  const configOf = (id: string) => registry?.get(id)?.config;
+  // A per-user OAuth flow is verified by exchanging the code its callback brought.
+  const verify = (mcpClientId: string, values: Record<string, string>) =>
+    configOf(mcpClientId)?.authType === "oauth" ? oauth.exchange(values.state ?? "", values.code ?? "", configOf).then(() => undefined) : verifyHeaders(mcpClientId, values);
+  const flows = new PerUserHeaderFlowStore(db, options.snapshots, settings.flowTtlMs, options.clock ?? systemClock, verify);
   const perUser = new PerUserHeaderResolver(credentials, flows, settings.publicBaseUrl);
-  const executor = new ToolExecutor(registry, perUser, new McpLogWriter(db, options.contentLogging ?? (() => true), options.region ?? null), { timeoutMs: settings.toolTimeoutMs, maxTimeoutMs: settings.toolMaxTimeoutMs }, reach);
+  const perUserOAuth = new PerUserOAuthResolver(oauth, flows, settings.publicBaseUrl);
+  const executor = new ToolExecutor(registry, perUser, perUserOAuth, new McpLogWriter(db, options.contentLogging ?? (() => true), options.region ?? null), { timeoutMs: settings.toolTimeoutMs, maxTimeoutMs: settings.toolMaxTimeoutMs }, reach);
   const watched = reloadOnChange(db, [mcpClients], () => registry.load());
   await oauth.load();
   await registry.load();
@@ -99,7 +106,7 @@ export async function createMcpGateway(options: McpGatewayOptions) {
   const server = mcpServerRoutes({ registry, executor, auth, settings });
   const routes = new Elysia({ name: "mcp" })
     .use(mcpClientRoutes(registry, removeClient, (config) => oauth.view(config)))
-    .use(mcpOAuthRoutes(registry, oauth, settings.publicBaseUrl))
+    .use(mcpOAuthRoutes(registry, oauth, settings.publicBaseUrl, completePerUserOAuth(flows)))
     .use(perUserHeaderRoutes({ flows, credentials, registry }, (presented) => apiKeys.lookup(presented)))
     .use(mcpLogRoutes(db, () => new Date()))
     .use(toolExecuteRoute(executor, auth))

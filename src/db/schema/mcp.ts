@@ -1,4 +1,4 @@
-import { index, integer, real, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+import { index, integer, primaryKey, real, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 
 export interface StdioLaunch {
   command: string;
@@ -113,17 +113,21 @@ export const mcpPerUserHeaderFlows = sqliteTable(
 );
 
 /**
- * The OAuth 2.1 connection of an `oauth` MCP client: its state, and sealed in `sealed_grant` what
- * the authorization server gave (the registered client, the tokens, discovery results) and, while
- * a consent is under way, the PKCE verifier. `pending_state_hash` finds the connection from the
- * authorization callback's `state`; only its hash is kept.
+ * The OAuth 2.1 connections of `oauth` MCP clients: one per client (owner `shared`), or with
+ * `oauth.per_user` one per virtual key or MCP session that connected its own account. Sealed in
+ * `sealed_grant`: what the authorization server gave (the registered client, the tokens,
+ * discovery results) and, while a consent is under way, the PKCE verifier.
+ * `pending_state_hash` finds the connection from the authorization callback's `state`.
  */
 export const mcpOAuthConnections = sqliteTable(
   "mcp_oauth_connections",
   {
     mcpClientId: text("mcp_client_id")
-      .primaryKey()
+      .notNull()
       .references(() => mcpClients.id, { onDelete: "cascade" }),
+    ownerMode: text("owner_mode", { enum: ["shared", "virtual_key", "session"] }).notNull(),
+    /** Empty for `shared`; the virtual key's id, or the SHA-256 of the session id. */
+    ownerIdentity: text("owner_identity").notNull(),
     state: text("state", { enum: ["needs_consent", "connected", "refresh_failed"] }).notNull(),
     sealedGrant: text("sealed_grant").notNull(),
     pendingStateHash: text("pending_state_hash"),
@@ -133,7 +137,7 @@ export const mcpOAuthConnections = sqliteTable(
     connectedAt: integer("connected_at", { mode: "timestamp_ms" }),
     updatedAt: integer("updated_at", { mode: "timestamp_ms" }).notNull(),
   },
-  (table) => [uniqueIndex("mcp_oauth_connections_pending_state_idx").on(table.pendingStateHash)],
+  (table) => [primaryKey({ columns: [table.mcpClientId, table.ownerMode, table.ownerIdentity] }), uniqueIndex("mcp_oauth_connections_pending_state_idx").on(table.pendingStateHash)],
 );
 
 export type McpClientRow = typeof mcpClients.$inferSelect;

@@ -9,7 +9,12 @@ export interface OAuthClientSettings {
   clientId?: string;
   clientSecret?: string;
   scope?: string;
+  /** Each virtual key or MCP session connects its own account. */
+  perUser?: boolean;
 }
+
+/** A client whose every call connects with the caller's own credentials (header values, or OAuth tokens): it holds no shared connection. */
+export const connectsPerCaller = (config: McpClientConfig) => config.authType === "per_user_headers" || (config.authType === "oauth" && config.oauth.perUser === true);
 
 /** An MCP client's whole configuration, secrets included: lives in memory only. */
 export interface McpClientConfig {
@@ -55,6 +60,12 @@ function checkAutoExecute(toolsToExecute: string[], toolsToAutoExecute: string[]
   if (toolsToAutoExecute.includes("*") && !toolsToExecute.includes("*")) throw badRequest("'*' in tools_to_auto_execute needs '*' in tools_to_execute", "tools_to_auto_execute");
 }
 
+/** Only the settings given: the configuration read back from the database has no undefined fields either, and a difference means a change. */
+function oauthSettings(oauth: NonNullable<McpClientCreate["oauth"]>): OAuthClientSettings {
+  const settings: OAuthClientSettings = { clientId: oauth.client_id, clientSecret: oauth.client_secret, scope: oauth.scope, perUser: oauth.per_user };
+  return Object.fromEntries(Object.entries(settings).filter(([, value]) => value !== undefined));
+}
+
 /** Checks a complete client description and turns it into a configuration (400 naming the field otherwise). */
 export function configFromInput(id: string, input: McpClientCreate, times: { createdAt: Date; updatedAt: Date }, privateNetworkAllowed: boolean): McpClientConfig {
   checkConnection(input);
@@ -74,7 +85,7 @@ export function configFromInput(id: string, input: McpClientCreate, times: { cre
     authType: input.auth_type ?? (Object.keys(headers).length > 0 ? "headers" : "none"),
     headers,
     perUserHeaderKeys,
-    oauth: input.auth_type === "oauth" && input.oauth ? { clientId: input.oauth.client_id, clientSecret: input.oauth.client_secret, scope: input.oauth.scope } : {},
+    oauth: input.auth_type === "oauth" && input.oauth ? oauthSettings(input.oauth) : {},
     toolsToExecute,
     toolsToAutoExecute,
     toolPricing: input.tool_pricing ?? {},
@@ -92,7 +103,7 @@ export function inputFromConfig(config: McpClientConfig): McpClientCreate {
     auth_type: config.authType,
     headers: config.headers,
     per_user_header_keys: config.perUserHeaderKeys,
-    oauth: { client_id: config.oauth.clientId, client_secret: config.oauth.clientSecret, scope: config.oauth.scope },
+    oauth: { client_id: config.oauth.clientId, client_secret: config.oauth.clientSecret, scope: config.oauth.scope, per_user: config.oauth.perUser },
     tools_to_execute: config.toolsToExecute,
     tools_to_auto_execute: config.toolsToAutoExecute,
     tool_pricing: config.toolPricing,

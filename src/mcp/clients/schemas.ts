@@ -34,6 +34,8 @@ const fields = {
       client_secret: t.Optional(t.String({ minLength: 1 })),
       /** Space-separated scopes to ask for; default: what the server's metadata lists. */
       scope: t.Optional(t.String({ minLength: 1 })),
+      /** Each virtual key (or MCP session) connects its own account instead of one administrator's consent serving everyone. */
+      per_user: t.Optional(t.Boolean()),
     }),
   ),
   tools_to_execute: t.Optional(ToolNames),

@@ -36,7 +36,7 @@ function clientView(entry: RegisteredClient, oauth: OAuthConnectionView | null) 
     /** auth_type oauth: the configured client (secret redacted), scopes, and the connection's state; never a token. */
     oauth:
       config.authType === "oauth"
-        ? { client_id: config.oauth.clientId ?? null, client_secret: config.oauth.clientSecret ? redactSecret(config.oauth.clientSecret) : null, scope: config.oauth.scope ?? null, connection: oauth }
+        ? { client_id: config.oauth.clientId ?? null, client_secret: config.oauth.clientSecret ? redactSecret(config.oauth.clientSecret) : null, scope: config.oauth.scope ?? null, per_user: config.oauth.perUser === true, connection: oauth }
         : null,
     tools_to_execute: config.toolsToExecute,
     /** Set while tools_to_execute is empty: says that every tool is hidden and how to select some. */

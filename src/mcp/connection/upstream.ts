@@ -40,11 +40,11 @@ export class StdioCommandRefused extends Error {
 
 const resolveValues = (values: Record<string, string>, readEnv: EnvReader) => Object.fromEntries(Object.entries(values).map(([name, value]) => [name, readEnv(value)]));
 
-function transportFor(sdk: McpClientSdk, config: McpClientConfig, extraHeaders: Record<string, string>, reach: McpReach): Transport {
+function transportFor(sdk: McpClientSdk, config: McpClientConfig, extraHeaders: Record<string, string>, reach: McpReach, ownProvider?: OAuthClientProvider): Transport {
   const { SSEClientTransport, StdioClientTransport, StreamableHTTPClientTransport, getDefaultEnvironment } = sdk;
   const headers = { ...resolveValues(config.headers, reach.readEnv), ...extraHeaders };
   const fetch = fetchUnder(policyFor(reach.outbound, config.privateNetworkAllowed));
-  const authProvider = reach.oauth?.(config);
+  const authProvider = ownProvider ?? reach.oauth?.(config);
   switch (config.connectionType) {
     case "http":
       return new StreamableHTTPClientTransport(new URL(config.connectionString!), { requestInit: { headers }, fetch, authProvider });
@@ -110,6 +110,8 @@ export interface UpstreamOptions {
   prepare?: (client: Client, sdk: McpClientSdk) => void;
   /** The tools are known already (a caller's own session next to the shared one): do not list them. */
   skipTools?: boolean;
+  /** A per-user OAuth client: the caller's own tokens. */
+  authProvider?: OAuthClientProvider;
 }
 
 /**
@@ -121,7 +123,7 @@ export async function openUpstream(config: McpClientConfig, extraHeaders: Record
   const client = new sdk.Client(CLIENT_INFO, { capabilities: options.capabilities ?? {} });
   options.prepare?.(client, sdk);
   try {
-    await client.connect(transportFor(sdk, config, extraHeaders, reach), { timeout: timeoutMs });
+    await client.connect(transportFor(sdk, config, extraHeaders, reach, options.authProvider), { timeout: timeoutMs });
     return { client, tools: client.getServerCapabilities()?.tools && !options.skipTools ? await listAllTools(client, timeoutMs) : [] };
   } catch (error) {
     await client.close().catch(() => undefined);

@@ -1,11 +1,11 @@
-import type { OAuthClientProvider } from "@modelcontextprotocol/sdk/client/auth.js";
 import { fetchUnder } from "../../outbound/guarded-fetch";
 import { type OutboundReach, policyFor } from "../../outbound/reach";
 import { badRequest, GatewayError } from "../../http/errors";
-import type { McpClientConfig } from "../clients/config";
+import { connectsPerCaller, type McpClientConfig } from "../clients/config";
+import type { CredentialOwner } from "../per-user/credentials";
 import { loadMcpClientSdk } from "../sdk";
 import { GrantProvider, type GrantKeeper } from "./provider";
-import type { McpOAuthStore, OAuthConnection, OAuthConnectionState, OAuthGrant } from "./store";
+import type { ConnectionKey, McpOAuthStore, OAuthConnection, OAuthConnectionState, OAuthGrant } from "./store";
 
 /** An OAuth connection event for the audit log (the gateway's own doing, or the end of a consent). */
 export interface OAuthAuditEvent {
@@ -41,10 +41,16 @@ export class OAuthConsentNeeded extends GatewayError {
 
 const describe = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
+const keyText = ({ mcpClientId, owner }: ConnectionKey) => `${mcpClientId}\0${owner?.mode ?? "shared"}\0${owner?.identity ?? ""}`;
+
+/** Who a connection belongs to, for messages and audit summaries. */
+const ownerSummary = (owner: CredentialOwner | undefined) => (owner ? { owner_mode: owner.mode, ...(owner.mode === "virtual_key" ? { virtual_key_id: owner.identity } : {}) } : { owner_mode: "shared" });
+
 /**
- * The OAuth 2.1 connections of `oauth` MCP clients: their providers for the transports, the
+ * The OAuth 2.1 connections of `oauth` MCP clients (one shared per client, or with
+ * `oauth.per_user` one per virtual key or session): their providers for the transports, the
  * consent (connect, then the authorization server's callback), and each connection's state,
- * kept in the store and in memory for the client list.
+ * kept in the store and, for the shared ones, in memory for the client list.
  */
 export class McpOAuthConnections {
   private readonly providers = new Map<string, { config: McpClientConfig; provider: GrantProvider }>();
@@ -56,11 +62,12 @@ export class McpOAuthConnections {
   ) {}
 
   async load(): Promise<void> {
-    for (const [id, connection] of await this.store.all()) this.summaries.set(id, connection);
+    for (const [id, connection] of await this.store.allShared()) this.summaries.set(id, connection);
   }
 
+  /** The shared connection; per-user clients show none (each caller has their own). */
   view(config: McpClientConfig): OAuthConnectionView | null {
-    if (config.authType !== "oauth") return null;
+    if (config.authType !== "oauth" || connectsPerCaller(config)) return null;
     const connection = this.summaries.get(config.id);
     return {
       state: connection?.state ?? "needs_consent",
@@ -71,25 +78,37 @@ export class McpOAuthConnections {
     };
   }
 
-  /** The provider the client's transports authorize with (one per client, so refreshes are not repeated). */
-  providerFor(config: McpClientConfig): OAuthClientProvider | undefined {
-    if (config.authType !== "oauth") return undefined;
-    const known = this.providers.get(config.id);
+  /**
+   * The provider a transport authorizes with (one per connection, so refreshes are not
+   * repeated); none for a per-user client without an owner.
+   */
+  providerFor(config: McpClientConfig, owner?: CredentialOwner): GrantProvider | undefined {
+    if (config.authType !== "oauth" || connectsPerCaller(config) !== (owner !== undefined)) return undefined;
+    const key = { mcpClientId: config.id, owner };
+    const known = this.providers.get(keyText(key));
     if (known?.config === config) return known.provider;
-    const provider = new GrantProvider(config, "calls", this.keeperFor(config));
-    this.providers.set(config.id, { config, provider });
+    const provider = new GrantProvider(config, "calls", this.keeperFor(config, owner));
+    this.providers.set(keyText(key), { config, provider });
     return provider;
+  }
+
+  /** Whether the owner has tokens for the client (a per-user call without them starts a consent). */
+  async hasTokens(config: McpClientConfig, owner: CredentialOwner): Promise<boolean> {
+    return (await this.store.find({ mcpClientId: config.id, owner })).grant.tokens !== undefined;
   }
 
   /**
    * Starts a consent: discovers the authorization server from the MCP server (its 401's
    * resource_metadata, RFC 9728, then RFC 8414), registers the gateway when no client id is
    * configured (RFC 7591), and answers the authorization URL (PKCE S256) for the browser.
+   * `state`: the one to send (a per-user flow's token); a fresh random one otherwise.
    */
-  async connect(config: McpClientConfig, redirectUrl: string): Promise<string> {
+  async connect(config: McpClientConfig, redirectUrl: string, owner?: CredentialOwner, state?: string): Promise<string> {
     if (config.authType !== "oauth") throw badRequest(`MCP client '${config.name}' does not use OAuth (auth_type is ${config.authType})`, "auth_type");
-    const current = await this.store.find(config.id);
-    const provider = new GrantProvider(config, "consent", this.keeperFor(config), { ...current.grant, redirectUrl });
+    if (connectsPerCaller(config) && !owner) throw badRequest(`MCP client '${config.name}' has oauth.per_user set: each caller connects their own account when a call asks for it`, "oauth.per_user");
+    const key = { mcpClientId: config.id, owner };
+    const current = await this.store.find(key);
+    const provider = new GrantProvider(config, "consent", this.keeperFor(config, owner), { ...current.grant, redirectUrl }, state);
     const sdk = await loadMcpClientSdk();
     try {
       await sdk.auth(provider, { serverUrl: config.connectionString!, fetchFn: this.fetchFor(config) });
@@ -97,30 +116,43 @@ export class McpOAuthConnections {
       throw new GatewayError({ status: 502, errorType: "provider_mcp_oauth_discovery_failed", message: `MCP client '${config.name}': the authorization server could not be reached or refused the gateway: ${describe(error)}` });
     }
     if (!provider.authorizationUrl || !provider.sentState) throw new GatewayError({ status: 502, errorType: "provider_mcp_oauth_discovery_failed", message: `MCP client '${config.name}': the authorization server gave no authorization URL` });
-    await this.save(config.id, { ...current, grant: provider.current }, provider.sentState);
+    await this.save(key, { ...current, grant: provider.current }, provider.sentState);
     return provider.authorizationUrl.href;
   }
 
-  /** The authorization server sent the browser back: exchanges the code (with the PKCE verifier) for tokens. */
-  async complete(state: string, code: string, configOf: (id: string) => McpClientConfig | undefined): Promise<McpClientConfig> {
+  /** The connection a callback's `state` belongs to: 400 when it is unknown or already used. */
+  async pending(state: string, configOf: (id: string) => McpClientConfig | undefined): Promise<{ key: ConnectionKey; config: McpClientConfig }> {
     const pending = await this.store.findPending(state);
-    const config = pending && configOf(pending.mcpClientId);
+    const config = pending && configOf(pending.key.mcpClientId);
     if (!pending || !config) throw badRequest("this authorization is unknown or already used: start the connection again", "state", "caller_mcp_oauth_state_unknown");
-    const provider = new GrantProvider(config, "callback", this.keeperFor(config), pending.connection.grant);
+    return { key: pending.key, config };
+  }
+
+  /** Exchanges the code the browser came back with (and the PKCE verifier) for tokens. */
+  async exchange(state: string, code: string, configOf: (id: string) => McpClientConfig | undefined): Promise<ConnectionKey> {
+    const pending = await this.store.findPending(state);
+    const config = pending && configOf(pending.key.mcpClientId);
+    if (!pending || !config) throw badRequest("this authorization is unknown or already used: start the connection again", "state", "caller_mcp_oauth_state_unknown");
+    const provider = new GrantProvider(config, "callback", this.keeperFor(config, pending.key.owner), pending.connection.grant);
     const sdk = await loadMcpClientSdk();
     try {
       await sdk.auth(provider, { serverUrl: config.connectionString!, authorizationCode: code, fetchFn: this.fetchFor(config) });
     } catch (error) {
-      await this.save(config.id, { ...pending.connection, lastError: `the authorization code was not accepted: ${describe(error)}` }, null);
+      await this.save(pending.key, { ...pending.connection, lastError: `the authorization code was not accepted: ${describe(error)}` }, null);
       throw new GatewayError({ status: 502, errorType: "provider_mcp_oauth_exchange_failed", message: `MCP client '${config.name}': the authorization server did not exchange the code: ${describe(error)}` });
     }
-    await this.options.connected(config.id);
-    return config;
+    return pending.key;
   }
 
-  /** A client deleted or no longer using OAuth: its provider goes (its row goes with the client). */
+  /** The shared connection's callback: the exchange, then the client connects with its new token. */
+  async complete(state: string, code: string, configOf: (id: string) => McpClientConfig | undefined): Promise<void> {
+    const key = await this.exchange(state, code, configOf);
+    await this.options.connected(key.mcpClientId);
+  }
+
+  /** A client deleted: its providers go (its rows go with the client). */
   forget(mcpClientId: string): void {
-    this.providers.delete(mcpClientId);
+    for (const [text, { config }] of this.providers) if (config.id === mcpClientId) this.providers.delete(text);
     this.summaries.delete(mcpClientId);
   }
 
@@ -128,38 +160,39 @@ export class McpOAuthConnections {
     return fetchUnder(policyFor(this.options.outbound, config.privateNetworkAllowed));
   }
 
-  private async save(mcpClientId: string, connection: Omit<OAuthConnection, "updatedAt">, pendingState?: string | null): Promise<void> {
-    await this.store.save(mcpClientId, connection, pendingState);
-    this.summaries.set(mcpClientId, { ...connection, updatedAt: new Date(this.options.now()) });
+  private async save(key: ConnectionKey, connection: Omit<OAuthConnection, "updatedAt">, pendingState?: string | null): Promise<void> {
+    await this.store.save(key, connection, pendingState);
+    if (!key.owner) this.summaries.set(key.mcpClientId, { ...connection, updatedAt: new Date(this.options.now()) });
   }
 
-  private keeperFor(config: McpClientConfig): GrantKeeper {
+  private keeperFor(config: McpClientConfig, owner: CredentialOwner | undefined): GrantKeeper {
     const { now, audit } = this.options;
-    const id = config.id;
+    const key = { mcpClientId: config.id, owner };
+    const whose = ownerSummary(owner);
     return {
       now,
-      load: async () => (await this.store.find(id)).grant,
+      load: async () => (await this.store.find(key)).grant,
       tokensIssued: async (grant: OAuthGrant) => {
-        const before = await this.store.find(id);
+        const before = await this.store.find(key);
         const expiresIn = grant.tokens?.expires_in;
         const connectedAt = before.state === "connected" ? before.connectedAt : new Date(now());
-        await this.save(id, { state: "connected", grant, accessExpiresAt: expiresIn === undefined ? undefined : new Date(now() + expiresIn * 1000), connectedAt }, grant.codeVerifier === undefined ? null : undefined);
-        if (before.state !== "connected") audit?.({ action: "MCP:OAuthConnected", mcpClientId: id, summary: { mcp_client: config.name, scope: grant.tokens?.scope ?? null, refreshed: before.grant.tokens !== undefined } });
+        await this.save(key, { state: "connected", grant, accessExpiresAt: expiresIn === undefined ? undefined : new Date(now() + expiresIn * 1000), connectedAt }, grant.codeVerifier === undefined ? null : undefined);
+        if (before.state !== "connected") audit?.({ action: "MCP:OAuthConnected", mcpClientId: config.id, summary: { mcp_client: config.name, ...whose, scope: grant.tokens?.scope ?? null, refreshed: before.grant.tokens !== undefined } });
       },
       consentLost: async (grant: OAuthGrant) => {
-        const before = await this.store.find(id);
+        const before = await this.store.find(key);
         const refused = grant.tokens === undefined;
         const lastError = refused
           ? "the authorization server refused to refresh the access token: connect the client again"
           : "the access token could not be refreshed (the authorization server did not answer as expected); it is tried again on the next call";
-        await this.save(id, { ...before, state: "refresh_failed", grant: { ...before.grant, tokens: grant.tokens }, lastError });
-        if (before.state !== "refresh_failed") audit?.({ action: "MCP:OAuthRefreshFailed", mcpClientId: id, summary: { mcp_client: config.name, tokens_revoked: refused } });
+        await this.save(key, { ...before, state: "refresh_failed", grant: { ...before.grant, tokens: grant.tokens }, lastError });
+        if (before.state !== "refresh_failed") audit?.({ action: "MCP:OAuthRefreshFailed", mcpClientId: config.id, summary: { mcp_client: config.name, ...whose, tokens_revoked: refused } });
         throw new OAuthConsentNeeded(`MCP client '${config.name}': ${lastError}`);
       },
       notConnected: async () => {
-        const connection = await this.store.find(id);
+        const connection = await this.store.find(key);
         const why = connection.state === "refresh_failed" ? (connection.lastError ?? "its token could not be refreshed") : "nobody has connected it to its authorization server yet";
-        return new OAuthConsentNeeded(`MCP client '${config.name}' needs an administrator's consent: ${why} (POST /api/mcp/client/${id}/oauth/connect, or Connect on the dashboard's MCP page)`);
+        return new OAuthConsentNeeded(`MCP client '${config.name}' needs an administrator's consent: ${why} (POST /api/mcp/client/${config.id}/oauth/connect, or Connect on the dashboard's MCP page)`);
       },
       refresh: async (provider: GrantProvider) => {
         const sdk = await loadMcpClientSdk();

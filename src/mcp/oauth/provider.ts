@@ -46,6 +46,8 @@ export class GrantProvider implements OAuthClientProvider {
     private readonly mode: "calls" | "consent" | "callback",
     private readonly keeper: GrantKeeper,
     grant: OAuthGrant = {},
+    /** The `state` to send, when the caller chose it (a per-user flow's token). */
+    private readonly presetState?: string,
   ) {
     this.grant = { ...grant };
   }
@@ -70,7 +72,7 @@ export class GrantProvider implements OAuthClientProvider {
   }
 
   state(): string {
-    this.sentState = randomBytes(32).toString("base64url");
+    this.sentState = this.presetState ?? randomBytes(32).toString("base64url");
     return this.sentState;
   }
 

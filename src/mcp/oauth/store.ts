@@ -1,10 +1,26 @@
 import type { OAuthDiscoveryState } from "@modelcontextprotocol/sdk/client/auth.js";
 import type { OAuthClientInformationMixed, OAuthTokens } from "@modelcontextprotocol/sdk/shared/auth.js";
-import { eq } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
 import type { SecretBox } from "../../crypto/secret-box";
 import { sha256Hex } from "../../crypto/sha256-hex";
 import type { Database } from "../../db/client";
 import { type McpOAuthConnectionRow, mcpOAuthConnections } from "../../db/schema";
+import type { CredentialOwner } from "../per-user/credentials";
+
+/** Whose connection: the client's one shared connection, or (oauth.per_user) a virtual key's or session's own. */
+export interface ConnectionKey {
+  mcpClientId: string;
+  owner?: CredentialOwner;
+}
+
+const ownerColumns = ({ owner }: ConnectionKey) => ({ ownerMode: owner?.mode ?? ("shared" as const), ownerIdentity: owner?.identity ?? "" });
+
+const keyOf = (row: McpOAuthConnectionRow): ConnectionKey => ({ mcpClientId: row.mcpClientId, ...(row.ownerMode === "shared" ? {} : { owner: { mode: row.ownerMode, identity: row.ownerIdentity } }) });
+
+const byKey = (key: ConnectionKey) => {
+  const { ownerMode, ownerIdentity } = ownerColumns(key);
+  return and(eq(mcpOAuthConnections.mcpClientId, key.mcpClientId), eq(mcpOAuthConnections.ownerMode, ownerMode), eq(mcpOAuthConnections.ownerIdentity, ownerIdentity));
+};
 
 export type OAuthConnectionState = McpOAuthConnectionRow["state"];
 
@@ -39,25 +55,26 @@ export class McpOAuthStore {
     private readonly box: SecretBox,
   ) {}
 
-  /** The client's connection; one never started reads as needing consent. */
-  async find(mcpClientId: string): Promise<OAuthConnection> {
-    const row = await this.db.select().from(mcpOAuthConnections).where(eq(mcpOAuthConnections.mcpClientId, mcpClientId)).get();
+  /** The connection; one never started reads as needing consent. */
+  async find(key: ConnectionKey): Promise<OAuthConnection> {
+    const row = await this.db.select().from(mcpOAuthConnections).where(byKey(key)).get();
     return row ? this.fromRow(row) : { ...NOT_CONNECTED, updatedAt: new Date(0) };
   }
 
-  async all(): Promise<Map<string, OAuthConnection>> {
-    const rows = await this.db.select().from(mcpOAuthConnections);
+  /** Every client's shared connection, by client id. */
+  async allShared(): Promise<Map<string, OAuthConnection>> {
+    const rows = await this.db.select().from(mcpOAuthConnections).where(eq(mcpOAuthConnections.ownerMode, "shared"));
     return new Map(rows.map((row) => [row.mcpClientId, this.fromRow(row)]));
   }
 
-  /** The client whose consent was sent out with this `state`. */
-  async findPending(state: string): Promise<{ mcpClientId: string; connection: OAuthConnection } | undefined> {
+  /** The connection whose consent was sent out with this `state`. */
+  async findPending(state: string): Promise<{ key: ConnectionKey; connection: OAuthConnection } | undefined> {
     const row = await this.db.select().from(mcpOAuthConnections).where(eq(mcpOAuthConnections.pendingStateHash, sha256Hex(state))).get();
-    return row && { mcpClientId: row.mcpClientId, connection: this.fromRow(row) };
+    return row && { key: keyOf(row), connection: this.fromRow(row) };
   }
 
   /** `pendingState`: the `state` of a consent just sent out; null ends the one under way; undefined keeps it. */
-  async save(mcpClientId: string, connection: Omit<OAuthConnection, "updatedAt">, pendingState?: string | null): Promise<void> {
+  async save(key: ConnectionKey, connection: Omit<OAuthConnection, "updatedAt">, pendingState?: string | null): Promise<void> {
     const values = {
       state: connection.state,
       sealedGrant: this.box.seal(JSON.stringify(connection.grant)),
@@ -69,8 +86,8 @@ export class McpOAuthStore {
     };
     await this.db
       .insert(mcpOAuthConnections)
-      .values({ mcpClientId, ...values })
-      .onConflictDoUpdate({ target: mcpOAuthConnections.mcpClientId, set: values });
+      .values({ mcpClientId: key.mcpClientId, ...ownerColumns(key), ...values })
+      .onConflictDoUpdate({ target: [mcpOAuthConnections.mcpClientId, mcpOAuthConnections.ownerMode, mcpOAuthConnections.ownerIdentity], set: values });
   }
 
   private fromRow(row: McpOAuthConnectionRow): OAuthConnection {

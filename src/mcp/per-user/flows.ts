@@ -93,6 +93,15 @@ export class PerUserHeaderFlowStore {
     return this.db.select().from(mcpPerUserHeaderFlows).orderBy(desc(mcpPerUserHeaderFlows.createdAt));
   }
 
+  /** The owner's flow for the client (starting one drops the older ones, so there is one at most). */
+  findFor(owner: CredentialOwner, mcpClientId: string): Promise<McpPerUserHeaderFlowRow | undefined> {
+    return this.db
+      .select()
+      .from(mcpPerUserHeaderFlows)
+      .where(and(eq(mcpPerUserHeaderFlows.mode, owner.mode), eq(mcpPerUserHeaderFlows.identity, owner.identity), eq(mcpPerUserHeaderFlows.mcpClientId, mcpClientId)))
+      .get();
+  }
+
   find(id: string): Promise<McpPerUserHeaderFlowRow | undefined> {
     return this.db.select().from(mcpPerUserHeaderFlows).where(flowRow(id)).get();
   }

@@ -362,7 +362,7 @@ export interface McpClient {
   headers: Record<string, string>;
   per_user_header_keys: string[];
   /** auth_type oauth: the client and the state of its connection to the authorization server. */
-  oauth: { client_id: string | null; scope: string | null; connection: McpOAuthConnection | null } | null;
+  oauth: { client_id: string | null; scope: string | null; per_user: boolean; connection: McpOAuthConnection | null } | null;
   tools_to_execute: string[];
   state: string;
   last_error: string | null;
@@ -383,6 +383,8 @@ export interface McpOAuthConnection {
 export interface McpPerUserFlow {
   id: string;
   flow_mode: "virtual_key" | "session";
+  /** What the flow waits for: header values, or the caller's consent at the authorization server. */
+  kind: "headers" | "oauth";
   status: string;
   mcp_client: { id: string; name: string };
   virtual_key_id?: string;

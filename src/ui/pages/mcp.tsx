@@ -175,6 +175,7 @@ const OAUTH_STATES = {
 
 /** Where an OAuth server's connection to its authorization server stands. */
 function OAuthStatus({ client }: { client: McpClient }) {
+  if (client.oauth?.per_user) return <p class="small muted" aria-label={`OAuth of ${client.name}`}>OAuth 2.1 · each caller connects their own account when a call asks for it</p>;
   const connection = client.oauth?.connection;
   const shown = OAUTH_STATES[connection?.state ?? "needs_consent"];
   return (
@@ -228,7 +229,7 @@ function ClientCard({ client, reload, onEdit }: { client: McpClient; reload(): v
         <div class="row-actions">
           {can("MCP:Update") && (
             <>
-              {client.oauth && (
+              {client.oauth && !client.oauth.per_user && (
                 <button type="button" class={client.oauth.connection?.state === "connected" ? undefined : "primary"} onClick={connectAccount} aria-label={`Connect ${client.name}`}>
                   {client.oauth.connection?.state === "connected" ? "Connect again" : "Connect"}
                 </button>
@@ -291,10 +292,10 @@ function ClientCard({ client, reload, onEdit }: { client: McpClient; reload(): v
 /** The per-user header flows still waiting for a caller's values. */
 function PendingFlows({ clients }: { clients: McpClient[] }) {
   const flows = useResource(() => mcp.perUserFlows("pending"), [clients]);
-  if (!clients.some((client) => client.auth_type === "per_user_headers") && !flows.data?.length) return null;
+  if (!clients.some((client) => client.auth_type === "per_user_headers" || client.oauth?.per_user) && !flows.data?.length) return null;
   return (
     <section class="card" aria-label="Per-user header flows">
-      <h2>Callers asked for their header values</h2>
+      <h2>Callers asked for their own credentials</h2>
       {flows.error && <ErrorState error={flows.error} retry={flows.reload} />}
       {flows.data?.length === 0 && <p class="muted">No caller is waiting: a flow opens when a caller without stored values uses a per-user server, and ends when the values are submitted.</p>}
       {!!flows.data?.length && (
@@ -303,7 +304,7 @@ function PendingFlows({ clients }: { clients: McpClient[] }) {
             <tr>
               <th scope="col">Server</th>
               <th scope="col">Caller</th>
-              <th scope="col">Headers to submit</th>
+              <th scope="col">Waiting for</th>
               <th scope="col">Opened</th>
               <th scope="col">Expires</th>
             </tr>
@@ -313,7 +314,7 @@ function PendingFlows({ clients }: { clients: McpClient[] }) {
               <tr key={flow.id}>
                 <td>{flow.mcp_client.name}</td>
                 <td>{flow.flow_mode === "virtual_key" ? <>virtual key <code>{flow.virtual_key_id}</code></> : "an MCP session"}</td>
-                <td>{flow.required_header_keys.map((key) => <code key={key}>{key} </code>)}</td>
+                <td>{flow.kind === "oauth" ? "consent at the authorization server" : flow.required_header_keys.map((key) => <code key={key}>{key} </code>)}</td>
                 <td>{formatTime(flow.created_at)}</td>
                 <td>{formatTime(flow.expires_at)}</td>
               </tr>
