@@ -121,18 +121,16 @@ export class McpOAuthConnections {
   }
 
   /** The connection a callback's `state` belongs to: 400 when it is unknown or already used. */
-  async pending(state: string, configOf: (id: string) => McpClientConfig | undefined): Promise<{ key: ConnectionKey; config: McpClientConfig }> {
+  async pending(state: string, configOf: (id: string) => McpClientConfig | undefined): Promise<{ key: ConnectionKey; config: McpClientConfig; connection: OAuthConnection }> {
     const pending = await this.store.findPending(state);
     const config = pending && configOf(pending.key.mcpClientId);
     if (!pending || !config) throw badRequest("this authorization is unknown or already used: start the connection again", "state", "caller_mcp_oauth_state_unknown");
-    return { key: pending.key, config };
+    return { ...pending, config };
   }
 
   /** Exchanges the code the browser came back with (and the PKCE verifier) for tokens. */
   async exchange(state: string, code: string, configOf: (id: string) => McpClientConfig | undefined): Promise<ConnectionKey> {
-    const pending = await this.store.findPending(state);
-    const config = pending && configOf(pending.key.mcpClientId);
-    if (!pending || !config) throw badRequest("this authorization is unknown or already used: start the connection again", "state", "caller_mcp_oauth_state_unknown");
+    const { config, ...pending } = await this.pending(state, configOf);
     const provider = new GrantProvider(config, "callback", this.keeperFor(config, pending.key.owner), pending.connection.grant);
     const sdk = await loadMcpClientSdk();
     try {
