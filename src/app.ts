@@ -47,6 +47,7 @@ import { liveFeedRoutes } from "./logs/live-routes";
 import { createLifecycles } from "./lifecycles";
 import { stately } from "./lifecycles/stately-inspector";
 import { createMcpGateway, resolveMcpSettings } from "./mcp";
+import type { OAuthAuditEvent } from "./mcp/oauth/connections";
 import { builtinFromHooks, createPlugins, type HostResolver } from "./plugins";
 import { reloadProvidersOnChange } from "./provider-registry/changes";
 import { providerRoutes } from "./provider-registry/routes";
@@ -131,7 +132,9 @@ export async function createGateway({ config: givenConfig, databaseUrl, env = pr
     region: env.GATEWAY_REGION || undefined,
   });
   const governance = await createGovernance({ db: database.db, providers, requireVirtualKey: () => config.enforce_auth_on_inference === true, clock, sharedDatabase: database.mode !== "embedded_file", counters: limitCounters });
-  const mcp = await createMcpGateway({ db: database.db, secrets, snapshots, virtualKeys: governance.virtualKeys, settings: resolveMcpSettings(config), region: env.GATEWAY_REGION || undefined, enforceAuth: () => config.enforce_auth_on_inference === true, inference: () => inference, readEnv: readLiveEnv, outbound });
+  // Access control comes after MCP, whose OAuth connections it audits.
+  const mcpAudit: { record?: (event: OAuthAuditEvent) => void } = {};
+  const mcp = await createMcpGateway({ db: database.db, secrets, snapshots, virtualKeys: governance.virtualKeys, settings: resolveMcpSettings(config), region: env.GATEWAY_REGION || undefined, enforceAuth: () => config.enforce_auth_on_inference === true, inference: () => inference, readEnv: readLiveEnv, outbound, now: clock, audit: (event) => mcpAudit.record?.(event) });
   const access = await createAccessControl({ db: database.db, config, env, secrets, envReferences });
   const telemetry = createTelemetry({ db: database.db, config: config.telemetry, env, logQueue: requestLogs.queueStatus });
   const responseCache = createResponseCache(database.db, () => inference);
@@ -194,6 +197,8 @@ export async function createGateway({ config: givenConfig, databaseUrl, env = pr
     collect: () => keyBreakers.metricSamples(providers.list()),
   });
   const recordSystemEvent = "recordSystemEvent" in access ? access.recordSystemEvent : undefined;
+  mcpAudit.record = (event) =>
+    void recordSystemEvent?.({ action: event.action, target: { type: "mcp_client", id: event.mcpClientId }, summary: event.summary }).catch((error) => console.error("audit log: an event could not be written", error));
   const webhooks = await createWebhooks({
     db: database.db,
     secrets,

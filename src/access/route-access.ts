@@ -71,6 +71,7 @@ export const ROUTE_ACCESS: readonly RouteRule[] = [
   rule("GET", "/api/governance/virtual-keys/quota", ownCredential("virtual key")),
   // Spec 5.3: only `Authorization: Bearer <management API key>` (checked, with MCP:Update, by the handler).
   rule("PUT", "/api/mcp/per-user-headers/flows/:id", ownCredential("management API key only")),
+  rule("GET", "/api/mcp/oauth/callback", ownCredential("the authorization server's code and the state of a consent the gateway started")),
 
   rule("GET", "/api/config", need("Config:View")),
   rule("PUT", "/api/config", need("Config:Update")),
@@ -128,6 +129,8 @@ export const ROUTE_ACCESS: readonly RouteRule[] = [
   rule("PUT", "/api/mcp/client/:id", need("MCP:Update")),
   rule("DELETE", "/api/mcp/client/:id", need("MCP:Delete")),
   rule("POST", "/api/mcp/client/:id/reconnect", need("MCP:Update")),
+  rule("POST", "/api/mcp/client/:id/oauth/connect", need("MCP:Update")),
+  rule("GET", "/api/mcp/per-user-headers/flows", need("MCP:View")),
 
   // GET /metrics is outside /api and this table: a metrics token or an allow-listed address opens it (src/telemetry/README.md).
   rule("DELETE", "/api/cache/clear/:cacheId", need("Cache:Delete")),

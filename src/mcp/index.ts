@@ -14,12 +14,17 @@ import { mcpChatHook } from "./chat/hook";
 import { McpClientRegistry } from "./clients/registry";
 import { mcpClientRoutes } from "./clients/routes";
 import { McpClientStore } from "./clients/store";
+import type { McpClientConfig } from "./clients/config";
+import { McpOAuthConnections, type OAuthAuditEvent } from "./oauth/connections";
+import { mcpOAuthRoutes } from "./oauth/routes";
+import { McpOAuthStore } from "./oauth/store";
 import { mcpLogSource } from "./logs/live-source";
 import { McpLogWriter } from "./logs/writer";
 import { mcpLogRoutes } from "./logs/routes";
 import { PerUserHeaderResolver } from "./per-user/auth-required";
 import { PerUserCredentialStore } from "./per-user/credentials";
 import { PerUserHeaderFlowStore } from "./per-user/flows";
+import { completePerUserOAuth, PerUserOAuthResolver } from "./per-user/oauth";
 import { perUserHeaderRoutes } from "./per-user/routes";
 import { verifyAgainstUpstream } from "./per-user/submission";
 import { mcpServerRoutes } from "./server/routes";
@@ -47,6 +52,10 @@ export interface McpGatewayOptions {
   /** The inference pipeline, for agent mode's follow-up requests. */
   inference: () => Inference;
   clock?: Clock;
+  /** Wall time for OAuth token expiry (tests move it). */
+  now?: () => number;
+  /** OAuth connections made and refreshes that failed, for the audit log. */
+  audit?: (event: OAuthAuditEvent) => void;
   /** `env.NAME` header and stdio env values, under the configuration's allow-list. */
   readEnv: EnvReader;
   outbound: OutboundReach;
@@ -61,13 +70,27 @@ export interface McpGatewayOptions {
 export async function createMcpGateway(options: McpGatewayOptions) {
   const { db, secrets, settings } = options;
   const timings = { requestTimeoutMs: settings.toolTimeoutMs, reconnectInitialMs: settings.reconnectInitialMs, reconnectMaxMs: settings.reconnectMaxMs, healthCheckMs: settings.healthCheckMs };
-  const reach = { stdioAllowedCommands: settings.stdioAllowedCommands, readEnv: options.readEnv, outbound: options.outbound };
-  const registry = new McpClientRegistry(new McpClientStore(db, secrets), timings, reach);
+  let registry: McpClientRegistry | undefined;
+  const oauth = new McpOAuthConnections(new McpOAuthStore(db, secrets), {
+    outbound: options.outbound,
+    now: options.now ?? Date.now,
+    audit: options.audit,
+    connected: async (id) => void (await registry?.reconnect(id)),
+  });
+  const reach = { stdioAllowedCommands: settings.stdioAllowedCommands, readEnv: options.readEnv, outbound: options.outbound, oauth: (config: McpClientConfig) => oauth.providerFor(config) };
+  registry = new McpClientRegistry(new McpClientStore(db, secrets), timings, reach);
   const credentials = new PerUserCredentialStore(db, secrets);
-  const flows = new PerUserHeaderFlowStore(db, options.snapshots, settings.flowTtlMs, options.clock ?? systemClock, verifyAgainstUpstream(registry, settings.toolTimeoutMs, reach));
+  const verifyHeaders = verifyAgainstUpstream(registry, settings.toolTimeoutMs, reach);
+  const configOf = (id: string) => registry?.get(id)?.config;
+  // A per-user OAuth flow is verified by exchanging the code its callback brought.
+  const verify = (mcpClientId: string, values: Record<string, string>) =>
+    configOf(mcpClientId)?.authType === "oauth" ? oauth.exchange(values.state ?? "", values.code ?? "", configOf).then(() => undefined) : verifyHeaders(mcpClientId, values);
+  const flows = new PerUserHeaderFlowStore(db, options.snapshots, settings.flowTtlMs, options.clock ?? systemClock, verify);
   const perUser = new PerUserHeaderResolver(credentials, flows, settings.publicBaseUrl);
-  const executor = new ToolExecutor(registry, perUser, new McpLogWriter(db, options.contentLogging ?? (() => true), options.region ?? null), { timeoutMs: settings.toolTimeoutMs, maxTimeoutMs: settings.toolMaxTimeoutMs }, reach);
+  const perUserOAuth = new PerUserOAuthResolver(oauth, flows, settings.publicBaseUrl);
+  const executor = new ToolExecutor(registry, perUser, perUserOAuth, new McpLogWriter(db, options.contentLogging ?? (() => true), options.region ?? null), { timeoutMs: settings.toolTimeoutMs, maxTimeoutMs: settings.toolMaxTimeoutMs }, reach);
   const watched = reloadOnChange(db, [mcpClients], () => registry.load());
+  await oauth.load();
   await registry.load();
   await flows.resume();
 
@@ -78,10 +101,12 @@ export async function createMcpGateway(options: McpGatewayOptions) {
     registry.require(id);
     await flows.removeForClient(id);
     await registry.remove(id);
+    oauth.forget(id);
   };
   const server = mcpServerRoutes({ registry, executor, auth, settings });
   const routes = new Elysia({ name: "mcp" })
-    .use(mcpClientRoutes(registry, removeClient))
+    .use(mcpClientRoutes(registry, removeClient, (config) => oauth.view(config)))
+    .use(mcpOAuthRoutes(registry, oauth, settings.publicBaseUrl, completePerUserOAuth(flows)))
     .use(perUserHeaderRoutes({ flows, credentials, registry }, (presented) => apiKeys.lookup(presented)))
     .use(mcpLogRoutes(db, () => new Date()))
     .use(toolExecuteRoute(executor, auth))

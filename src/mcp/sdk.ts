@@ -22,6 +22,7 @@ async function importClientSdk() {
     StreamableHTTPClientTransport: streamableHttp.StreamableHTTPClientTransport,
     StreamableHTTPError: streamableHttp.StreamableHTTPError,
     UnauthorizedError: auth.UnauthorizedError,
+    auth: auth.auth,
     McpError: types.McpError,
     ErrorCode: types.ErrorCode,
     ToolListChangedNotificationSchema: types.ToolListChangedNotificationSchema,

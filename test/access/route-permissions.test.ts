@@ -52,6 +52,8 @@ const EXPECTED: ReadonlyArray<readonly [method: string, path: string, permission
   ["PUT", "/api/mcp/client/:id", "MCP:Update"],
   ["DELETE", "/api/mcp/client/:id", "MCP:Delete"],
   ["POST", "/api/mcp/client/:id/reconnect", "MCP:Update"],
+  ["POST", "/api/mcp/client/:id/oauth/connect", "MCP:Update"],
+  ["GET", "/api/mcp/per-user-headers/flows", "MCP:View"],
   ["DELETE", "/api/cache/clear/:cacheId", "Cache:Delete"],
   ["DELETE", "/api/cache/clear-by-key/:cacheKey", "Cache:Delete"],
   ...crud("/api/webhooks", "/:id", "Webhooks"),
@@ -98,6 +100,7 @@ const WITHOUT_PERMISSION: ReadonlyArray<readonly [method: string, path: string, 
   ["GET", "/api/governance/rbac/permissions", "authenticated"],
   ["GET", "/api/governance/virtual-keys/quota", "own-credential"],
   ["PUT", "/api/mcp/per-user-headers/flows/:id", "own-credential"],
+  ["GET", "/api/mcp/oauth/callback", "own-credential"],
   ["PUT", "/api/config/auth", "local-admin"],
 ];
 

@@ -95,7 +95,7 @@ test("logs recorded before the hourly table existed are counted once the gateway
   // video charges (0013, with their polls: 0014), no MCP log notifications (0015), no actor
   // lifecycle records and webhook endpoint lifecycles (0016), no reach of private addresses (0017),
   // no guardrails (0018), no regions on log rows nor claimed quota (0019), no single sign-on
-  // identities (0020), and none of these migrations recorded.
+  // identities (0020), no OAuth connections of MCP clients (0021), and none of these migrations recorded.
   await undoMigrationsFrom(gw.databaseUrl, "0002_logs_hourly", [
     "DROP TRIGGER request_log_hours_delete",
     "DROP TABLE request_log_hours",
@@ -135,6 +135,7 @@ test("logs recorded before the hourly table existed are counted once the gateway
     "DROP TABLE oidc_identities",
     "ALTER TABLE management_api_keys DROP COLUMN owner_user_id",
     "ALTER TABLE plugins DROP COLUMN run_order",
+    "DROP TABLE mcp_oauth_connections",
   ]);
   const upgraded = await gw.restart();
   try {

@@ -70,6 +70,22 @@ describe("a per_user_headers client without the caller's values", () => {
   });
 });
 
+describe("GET /api/mcp/per-user-headers/flows", () => {
+  test("lists the flows waiting for values with their client and owner, filtered by state, never a token", async () => {
+    const { session_id, authorize_url } = await authRequired(asAlice());
+    const list = async (query = "") => {
+      const response = await gw.admin(`/api/mcp/per-user-headers/flows${query}`);
+      expect(response.status).toBe(200);
+      return (await response.json()) as { flows: Array<Record<string, unknown>>; count: number };
+    };
+    const pending = await list("?state=pending");
+    expect(pending.flows.find((flow) => flow.id === session_id)).toMatchObject({ status: "pending", flow_mode: "virtual_key", virtual_key_id: alice.id, mcp_client: { id: notes.id, name: "notes" }, required_header_keys: ["x-user-token"] });
+    expect(JSON.stringify(await list())).not.toContain(authorize_url.split("#t=")[1]!);
+    expect((await list("?state=expired")).flows.map((flow) => flow.id)).not.toContain(session_id);
+    await expectGatewayError(await gw.admin("/api/mcp/per-user-headers/flows?state=finished"), 400, { param: "state" });
+  });
+});
+
 describe("GET /api/mcp/per-user-headers/flows/{id}", () => {
   test("shows the keys to fill in, never a value", async () => {
     const { session_id } = await authRequired(asAlice());

@@ -1,4 +1,4 @@
-import { index, integer, real, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+import { index, integer, primaryKey, real, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 
 export interface StdioLaunch {
   command: string;
@@ -21,7 +21,7 @@ export const mcpClients = sqliteTable("mcp_clients", {
    */
   privateNetworkAllowed: integer("private_network_allowed", { mode: "boolean" }).notNull().default(true),
   stdioLaunch: text("stdio_launch", { mode: "json" }).$type<StdioLaunch>(),
-  authType: text("auth_type", { enum: ["none", "headers", "per_user_headers"] }).notNull(),
+  authType: text("auth_type", { enum: ["none", "headers", "per_user_headers", "oauth"] }).notNull(),
   sealedSecrets: text("sealed_secrets").notNull(),
   perUserHeaderKeys: text("per_user_header_keys", { mode: "json" }).$type<string[]>().notNull(),
   toolsToExecute: text("tools_to_execute", { mode: "json" }).$type<string[]>().notNull(),
@@ -112,7 +112,36 @@ export const mcpPerUserHeaderFlows = sqliteTable(
   (table) => [index("mcp_per_user_header_flows_owner_idx").on(table.mode, table.identity, table.mcpClientId)],
 );
 
+/**
+ * The OAuth 2.1 connections of `oauth` MCP clients: one per client (owner `shared`), or with
+ * `oauth.per_user` one per virtual key or MCP session that connected its own account. Sealed in
+ * `sealed_grant`: what the authorization server gave (the registered client, the tokens,
+ * discovery results) and, while a consent is under way, the PKCE verifier.
+ * `pending_state_hash` finds the connection from the authorization callback's `state`.
+ */
+export const mcpOAuthConnections = sqliteTable(
+  "mcp_oauth_connections",
+  {
+    mcpClientId: text("mcp_client_id")
+      .notNull()
+      .references(() => mcpClients.id, { onDelete: "cascade" }),
+    ownerMode: text("owner_mode", { enum: ["shared", "virtual_key", "session"] }).notNull(),
+    /** Empty for `shared`; the virtual key's id, or the SHA-256 of the session id. */
+    ownerIdentity: text("owner_identity").notNull(),
+    state: text("state", { enum: ["needs_consent", "connected", "refresh_failed"] }).notNull(),
+    sealedGrant: text("sealed_grant").notNull(),
+    pendingStateHash: text("pending_state_hash"),
+    /** When the access token stops working, as the authorization server said; null when it did not say. */
+    accessExpiresAt: integer("access_expires_at", { mode: "timestamp_ms" }),
+    lastError: text("last_error"),
+    connectedAt: integer("connected_at", { mode: "timestamp_ms" }),
+    updatedAt: integer("updated_at", { mode: "timestamp_ms" }).notNull(),
+  },
+  (table) => [primaryKey({ columns: [table.mcpClientId, table.ownerMode, table.ownerIdentity] }), uniqueIndex("mcp_oauth_connections_pending_state_idx").on(table.pendingStateHash)],
+);
+
 export type McpClientRow = typeof mcpClients.$inferSelect;
+export type McpOAuthConnectionRow = typeof mcpOAuthConnections.$inferSelect;
 export type McpToolLogRow = typeof mcpToolLogs.$inferSelect;
 export type NewMcpToolLogRow = typeof mcpToolLogs.$inferInsert;
 export type McpPerUserCredentialRow = typeof mcpPerUserCredentials.$inferSelect;

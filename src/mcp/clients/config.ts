@@ -2,7 +2,19 @@ import { badRequest } from "../../http/errors";
 import type { McpClientCreate } from "./schemas";
 
 export type ConnectionType = "http" | "sse" | "stdio";
-export type AuthType = "none" | "headers" | "per_user_headers";
+export type AuthType = "none" | "headers" | "per_user_headers" | "oauth";
+
+/** auth_type oauth: a client registered beforehand, when there is one, and the scopes to ask for. */
+export interface OAuthClientSettings {
+  clientId?: string;
+  clientSecret?: string;
+  scope?: string;
+  /** Each virtual key or MCP session connects its own account. */
+  perUser?: boolean;
+}
+
+/** A client whose every call connects with the caller's own credentials (header values, or OAuth tokens): it holds no shared connection. */
+export const connectsPerCaller = (config: McpClientConfig) => config.authType === "per_user_headers" || (config.authType === "oauth" && config.oauth.perUser === true);
 
 /** An MCP client's whole configuration, secrets included: lives in memory only. */
 export interface McpClientConfig {
@@ -17,6 +29,7 @@ export interface McpClientConfig {
   headers: Record<string, string>;
   /** Lower-cased header names. */
   perUserHeaderKeys: string[];
+  oauth: OAuthClientSettings;
   toolsToExecute: string[];
   toolsToAutoExecute: string[];
   toolPricing: Record<string, number>;
@@ -35,6 +48,8 @@ function checkAuth(input: McpClientCreate, perUserKeys: string[]): void {
   if (input.auth_type === "per_user_headers" && perUserKeys.length === 0) {
     throw badRequest("auth_type per_user_headers needs at least one per_user_header_keys entry", "per_user_header_keys");
   }
+  if (input.auth_type === "oauth" && input.connection_type === "stdio") throw badRequest("auth_type oauth needs an http or sse client: a stdio server is not behind an authorization server", "auth_type");
+  if (input.oauth?.client_secret !== undefined && input.oauth.client_id === undefined) throw badRequest("oauth.client_secret needs oauth.client_id", "oauth.client_id");
   const clash = Object.keys(input.headers ?? {}).find((name) => perUserKeys.includes(name.toLowerCase()));
   if (clash) throw badRequest(`header '${clash}' cannot be both a static header and a per-user header key`, `headers.${clash}`);
 }
@@ -43,6 +58,12 @@ function checkAutoExecute(toolsToExecute: string[], toolsToAutoExecute: string[]
   const stray = toolsToAutoExecute.findIndex((tool) => tool !== "*" && !allowsTool(toolsToExecute, tool));
   if (stray >= 0) throw badRequest(`tool '${toolsToAutoExecute[stray]}' is auto-executed but not in tools_to_execute`, `tools_to_auto_execute[${stray}]`);
   if (toolsToAutoExecute.includes("*") && !toolsToExecute.includes("*")) throw badRequest("'*' in tools_to_auto_execute needs '*' in tools_to_execute", "tools_to_auto_execute");
+}
+
+/** Only the settings given: the configuration read back from the database has no undefined fields either, and a difference means a change. */
+function oauthSettings(oauth: NonNullable<McpClientCreate["oauth"]>): OAuthClientSettings {
+  const settings: OAuthClientSettings = { clientId: oauth.client_id, clientSecret: oauth.client_secret, scope: oauth.scope, perUser: oauth.per_user };
+  return Object.fromEntries(Object.entries(settings).filter(([, value]) => value !== undefined));
 }
 
 /** Checks a complete client description and turns it into a configuration (400 naming the field otherwise). */
@@ -64,6 +85,7 @@ export function configFromInput(id: string, input: McpClientCreate, times: { cre
     authType: input.auth_type ?? (Object.keys(headers).length > 0 ? "headers" : "none"),
     headers,
     perUserHeaderKeys,
+    oauth: input.auth_type === "oauth" && input.oauth ? oauthSettings(input.oauth) : {},
     toolsToExecute,
     toolsToAutoExecute,
     toolPricing: input.tool_pricing ?? {},
@@ -81,6 +103,7 @@ export function inputFromConfig(config: McpClientConfig): McpClientCreate {
     auth_type: config.authType,
     headers: config.headers,
     per_user_header_keys: config.perUserHeaderKeys,
+    oauth: { client_id: config.oauth.clientId, client_secret: config.oauth.clientSecret, scope: config.oauth.scope, per_user: config.oauth.perUser },
     tools_to_execute: config.toolsToExecute,
     tools_to_auto_execute: config.toolsToAutoExecute,
     tool_pricing: config.toolPricing,

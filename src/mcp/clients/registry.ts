@@ -4,11 +4,11 @@ import { notFound } from "../../http/errors";
 import { type ConnectionState, SupervisedConnection, type SupervisionTimings } from "../connection/supervised";
 import type { ListKind } from "../connection/relays";
 import { type DiscoveredTool, type McpReach, openUpstream } from "../connection/upstream";
-import type { McpClientConfig } from "./config";
+import { connectsPerCaller, type McpClientConfig } from "./config";
 import type { McpClientCreate, McpClientUpdate } from "./schemas";
 import type { McpClientStore } from "./store";
 
-/** A per_user_headers client holds no connection: each call connects with the caller's own values. */
+/** A per-user client (headers or OAuth) holds no connection: each call connects with the caller's own credentials. */
 export type ClientState = ConnectionState | "on_demand";
 
 export interface RegisteredClient {
@@ -162,7 +162,7 @@ export class McpClientRegistry {
   }
 
   private entryFor(config: McpClientConfig, perUserTools: DiscoveredTool[]): RegisteredClient {
-    const perUser = config.authType === "per_user_headers";
+    const perUser = connectsPerCaller(config);
     const events = {
       listChanged: (kind: ListKind) => this.entries.get(config.id)?.config === config && this.emit({ type: "list_changed", clientName: config.name, kind }),
       resourceUpdated: (uri: string) => this.entries.get(config.id)?.config === config && this.emit({ type: "resource_updated", clientName: config.name, uri }),

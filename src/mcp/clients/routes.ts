@@ -5,7 +5,7 @@ import { checkWrittenAddresses, mayReachPrivateNetwork } from "../../outbound/re
 import { stdioCommandAllowed } from "../connection/upstream";
 import type { McpClientRegistry } from "./registry";
 import { ClientParams, McpClientCreate, McpClientUpdate } from "./schemas";
-import { clientView } from "./view";
+import { type OAuthViewOf, viewWith } from "./view";
 
 /**
  * A stdio client runs a command as the gateway's user: only the local admin (the admin account,
@@ -32,8 +32,9 @@ async function reachWritten(request: Request, body: McpClientUpdate, registry: M
 }
 
 /** /api/mcp/clients and /api/mcp/client: the upstream MCP servers the gateway connects to. */
-export const mcpClientRoutes = (registry: McpClientRegistry, removeClient: (id: string) => Promise<void>) =>
-  new Elysia({ name: "mcp-clients", prefix: "/api/mcp" })
+export const mcpClientRoutes = (registry: McpClientRegistry, removeClient: (id: string) => Promise<void>, oauthOf: OAuthViewOf) => {
+  const clientView = viewWith(oauthOf);
+  return new Elysia({ name: "mcp-clients", prefix: "/api/mcp" })
     .get("/clients", () => {
       const clients = registry.list().map(clientView);
       return { clients, count: clients.length };
@@ -65,3 +66,4 @@ export const mcpClientRoutes = (registry: McpClientRegistry, removeClient: (id: 
       { params: ClientParams },
     )
     .post("/client/:id/reconnect", async ({ params }) => clientView(await registry.reconnect(params.id)), { params: ClientParams });
+};

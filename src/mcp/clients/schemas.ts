@@ -19,11 +19,25 @@ const fields = {
       envs: t.Optional(StringMap),
     }),
   ),
-  auth_type: t.Optional(t.Union([t.Literal("none"), t.Literal("headers"), t.Literal("per_user_headers")])),
+  auth_type: t.Optional(t.Union([t.Literal("none"), t.Literal("headers"), t.Literal("per_user_headers"), t.Literal("oauth")])),
   /** Sent with every request to the upstream; encrypted at rest and redacted in responses. */
   headers: t.Optional(StringMap),
   /** auth_type per_user_headers: the headers each identity supplies for itself. */
   per_user_header_keys: t.Optional(t.Array(t.String({ pattern: "^[A-Za-z0-9!#$%&'*+.^_`|~-]+$" }))),
+  /**
+   * auth_type oauth: a client registered with the server's authorization server beforehand. Without
+   * client_id the gateway registers itself (RFC 7591); the secret is encrypted at rest and redacted.
+   */
+  oauth: t.Optional(
+    t.Object({
+      client_id: t.Optional(t.String({ minLength: 1 })),
+      client_secret: t.Optional(t.String({ minLength: 1 })),
+      /** Space-separated scopes to ask for; default: what the server's metadata lists. */
+      scope: t.Optional(t.String({ minLength: 1 })),
+      /** Each virtual key (or MCP session) connects its own account instead of one administrator's consent serving everyone. */
+      per_user: t.Optional(t.Boolean()),
+    }),
+  ),
   tools_to_execute: t.Optional(ToolNames),
   /** Tools agent mode runs by itself; each must also be allowed by tools_to_execute. */
   tools_to_auto_execute: t.Optional(ToolNames),

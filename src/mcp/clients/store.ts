@@ -4,12 +4,14 @@ import type { Database } from "../../db/client";
 import { type McpClientRow, mcpClients } from "../../db/schema";
 import { conflict } from "../../http/errors";
 import { redactSecret } from "../../provider-registry/key-secrets";
-import { configFromInput, inputFromConfig, type McpClientConfig } from "./config";
+import { configFromInput, inputFromConfig, type McpClientConfig, type OAuthClientSettings } from "./config";
 import type { McpClientCreate, McpClientUpdate } from "./schemas";
 
 interface Secrets {
   headers: Record<string, string>;
   envs: Record<string, string>;
+  /** Rows written before OAuth support have none. */
+  oauth?: OAuthClientSettings;
 }
 
 /** A written-back redacted value means "keep the stored one". */
@@ -17,6 +19,8 @@ function keepRedacted(incoming: Record<string, string> | undefined, stored: Reco
   if (!incoming) return undefined;
   return Object.fromEntries(Object.entries(incoming).map(([name, value]) => [name, stored[name] !== undefined && value === redactSecret(stored[name]) ? stored[name] : value]));
 }
+
+const keepRedactedValue = (incoming: string | undefined, stored: string | undefined) => (stored !== undefined && incoming === redactSecret(stored) ? stored : incoming);
 
 /** MCP client configurations in libSQL, header values and stdio envs sealed with the secret box. */
 export class McpClientStore {
@@ -47,6 +51,7 @@ export class McpClientStore {
       ...changes,
       headers: keepRedacted(changes.headers, current.headers) ?? base.headers,
       stdio_config: changes.stdio_config ? { ...changes.stdio_config, envs: keepRedacted(changes.stdio_config.envs, current.stdio?.envs ?? {}) } : base.stdio_config,
+      oauth: changes.oauth ? { ...changes.oauth, client_secret: keepRedactedValue(changes.oauth.client_secret, current.oauth.clientSecret) } : base.oauth,
     };
     const config = configFromInput(current.id, merged, { createdAt: current.createdAt, updatedAt: new Date() }, privateNetworkAllowed);
     await this.db.update(mcpClients).set(this.toRow(config)).where(eq(mcpClients.id, current.id));
@@ -63,7 +68,7 @@ export class McpClientStore {
   }
 
   private toRow(config: McpClientConfig): McpClientRow {
-    const secrets: Secrets = { headers: config.headers, envs: config.stdio?.envs ?? {} };
+    const secrets: Secrets = { headers: config.headers, envs: config.stdio?.envs ?? {}, oauth: config.oauth };
     return {
       id: config.id,
       name: config.name,
@@ -94,6 +99,7 @@ export class McpClientStore {
       authType: row.authType,
       headers: secrets.headers,
       perUserHeaderKeys: row.perUserHeaderKeys,
+      oauth: secrets.oauth ?? {},
       toolsToExecute: row.toolsToExecute,
       toolsToAutoExecute: row.toolsToAutoExecute,
       toolPricing: row.toolPricing,

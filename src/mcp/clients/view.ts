@@ -1,3 +1,5 @@
+import type { OAuthConnectionView } from "../oauth/connections";
+import type { McpClientConfig } from "./config";
 import { redactSecret } from "../../provider-registry/key-secrets";
 import { type RegisteredClient, stateOf, toolsOf } from "./registry";
 import { noToolsSelected } from "./tools-notice";
@@ -14,8 +16,13 @@ function catalogueView(entry: RegisteredClient) {
   };
 }
 
-/** An MCP client as every response shows it: secrets redacted, with its connection state and tools. */
-export function clientView(entry: RegisteredClient) {
+/** The OAuth connection of an `oauth` client as the list shows it (null for other clients). */
+export type OAuthViewOf = (config: McpClientConfig) => OAuthConnectionView | null;
+
+/** An MCP client as every response shows it: secrets redacted, with its connection state, its OAuth connection and tools. */
+export const viewWith = (oauthOf: OAuthViewOf) => (entry: RegisteredClient) => clientView(entry, oauthOf(entry.config));
+
+function clientView(entry: RegisteredClient, oauth: OAuthConnectionView | null) {
   const { config } = entry;
   return {
     id: config.id,
@@ -26,6 +33,11 @@ export function clientView(entry: RegisteredClient) {
     auth_type: config.authType,
     headers: redacted(config.headers),
     per_user_header_keys: config.perUserHeaderKeys,
+    /** auth_type oauth: the configured client (secret redacted), scopes, and the connection's state; never a token. */
+    oauth:
+      config.authType === "oauth"
+        ? { client_id: config.oauth.clientId ?? null, client_secret: config.oauth.clientSecret ? redactSecret(config.oauth.clientSecret) : null, scope: config.oauth.scope ?? null, per_user: config.oauth.perUser === true, connection: oauth }
+        : null,
     tools_to_execute: config.toolsToExecute,
     /** Set while tools_to_execute is empty: says that every tool is hidden and how to select some. */
     tools_notice: noToolsSelected(entry) ?? null,

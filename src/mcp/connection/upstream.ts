@@ -1,4 +1,5 @@
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import type { OAuthClientProvider } from "@modelcontextprotocol/sdk/client/auth.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { ClientCapabilities, Prompt, Resource, ResourceTemplate, Tool } from "@modelcontextprotocol/sdk/types.js";
 import type { EnvReader } from "../../config/env-reference";
@@ -24,6 +25,8 @@ export interface McpReach {
   readEnv: EnvReader;
   /** The addresses HTTP and SSE servers may have. */
   outbound: OutboundReach;
+  /** auth_type oauth: what the transport authorizes with (tokens, refreshed; the SDK's discovery on a 401). */
+  oauth?: (config: McpClientConfig) => OAuthClientProvider | undefined;
 }
 
 export const stdioCommandAllowed = (reach: McpReach, command: string) => reach.stdioAllowedCommands.includes(command);
@@ -37,15 +40,16 @@ export class StdioCommandRefused extends Error {
 
 const resolveValues = (values: Record<string, string>, readEnv: EnvReader) => Object.fromEntries(Object.entries(values).map(([name, value]) => [name, readEnv(value)]));
 
-function transportFor(sdk: McpClientSdk, config: McpClientConfig, extraHeaders: Record<string, string>, reach: McpReach): Transport {
+function transportFor(sdk: McpClientSdk, config: McpClientConfig, extraHeaders: Record<string, string>, reach: McpReach, ownProvider?: OAuthClientProvider): Transport {
   const { SSEClientTransport, StdioClientTransport, StreamableHTTPClientTransport, getDefaultEnvironment } = sdk;
   const headers = { ...resolveValues(config.headers, reach.readEnv), ...extraHeaders };
   const fetch = fetchUnder(policyFor(reach.outbound, config.privateNetworkAllowed));
+  const authProvider = ownProvider ?? reach.oauth?.(config);
   switch (config.connectionType) {
     case "http":
-      return new StreamableHTTPClientTransport(new URL(config.connectionString!), { requestInit: { headers }, fetch });
+      return new StreamableHTTPClientTransport(new URL(config.connectionString!), { requestInit: { headers }, fetch, authProvider });
     case "sse":
-      return new SSEClientTransport(new URL(config.connectionString!), { requestInit: { headers }, fetch });
+      return new SSEClientTransport(new URL(config.connectionString!), { requestInit: { headers }, fetch, authProvider });
     case "stdio": {
       const stdio = config.stdio!;
       if (!stdioCommandAllowed(reach, stdio.command)) throw new StdioCommandRefused(stdio.command);
@@ -106,6 +110,8 @@ export interface UpstreamOptions {
   prepare?: (client: Client, sdk: McpClientSdk) => void;
   /** The tools are known already (a caller's own session next to the shared one): do not list them. */
   skipTools?: boolean;
+  /** A per-user OAuth client: the caller's own tokens. */
+  authProvider?: OAuthClientProvider;
 }
 
 /**
@@ -117,7 +123,7 @@ export async function openUpstream(config: McpClientConfig, extraHeaders: Record
   const client = new sdk.Client(CLIENT_INFO, { capabilities: options.capabilities ?? {} });
   options.prepare?.(client, sdk);
   try {
-    await client.connect(transportFor(sdk, config, extraHeaders, reach), { timeout: timeoutMs });
+    await client.connect(transportFor(sdk, config, extraHeaders, reach, options.authProvider), { timeout: timeoutMs });
     return { client, tools: client.getServerCapabilities()?.tools && !options.skipTools ? await listAllTools(client, timeoutMs) : [] };
   } catch (error) {
     await client.close().catch(() => undefined);

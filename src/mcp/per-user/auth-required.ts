@@ -11,6 +11,14 @@ export interface PerUserHeaderValues {
   values: Record<string, string>;
 }
 
+/** A per-user client called by someone with no identity to keep credentials for. */
+export const identityRequired = (config: McpClientConfig, what: string) =>
+  new GatewayError({
+    status: 401,
+    errorType: "caller_mcp_identity_required",
+    message: `MCP client '${config.name}' needs each caller's ${what}: send a virtual key, or an opaque ${MCP_SESSION_HEADER} you will send again`,
+  });
+
 /**
  * Finds the caller's own header values for a per_user_headers client; when there are none (or
  * the upstream refused them), opens a submission flow and answers with `mcp_auth_required`.
@@ -24,13 +32,7 @@ export class PerUserHeaderResolver {
 
   async valuesFor(config: McpClientConfig, caller: McpCaller, origin: string): Promise<PerUserHeaderValues> {
     const owner = ownerOf(caller);
-    if (!owner) {
-      throw new GatewayError({
-        status: 401,
-        errorType: "caller_mcp_identity_required",
-        message: `MCP client '${config.name}' needs each caller's own headers: send a virtual key, or an opaque ${MCP_SESSION_HEADER} you will send again`,
-      });
-    }
+    if (!owner) throw identityRequired(config, "own headers");
     const values = valuesForKeys(await this.credentials.find(owner, config.id), config.perUserHeaderKeys);
     if (!values) throw await this.authRequired(config, owner, origin);
     return { owner, values };

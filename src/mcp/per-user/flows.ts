@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { sha256Hex } from "../../crypto/sha256-hex";
-import { and, eq } from "drizzle-orm";
+import { and, desc, eq } from "drizzle-orm";
 import { fromPromise, waitFor } from "xstate";
 import { type PerUserHeaderFlowState, perUserHeaderFlowMachine, type VerifyInput } from "../../../actors/per-user-header-flow";
 import type { Clock } from "../../../actors/runtime/clock";
@@ -86,6 +86,20 @@ export class PerUserHeaderFlowStore {
     await this.db.insert(mcpPerUserHeaderFlows).values({ id: flowId, ...owner, mcpClientId, tempTokenHash: sha256Hex(tempToken), state: "pending", expiresAt: new Date(expiresAt), createdAt: new Date(createdAt) });
     await this.actors.spawn(flowId, { flowId, ...owner, mcpClientId, createdAt, expiresAt });
     return { flowId, tempToken, expiresAt: new Date(expiresAt) };
+  }
+
+  /** Every flow still kept (pending, being verified, or expired), newest first. */
+  list(): Promise<McpPerUserHeaderFlowRow[]> {
+    return this.db.select().from(mcpPerUserHeaderFlows).orderBy(desc(mcpPerUserHeaderFlows.createdAt));
+  }
+
+  /** The owner's flow for the client (starting one drops the older ones, so there is one at most). */
+  findFor(owner: CredentialOwner, mcpClientId: string): Promise<McpPerUserHeaderFlowRow | undefined> {
+    return this.db
+      .select()
+      .from(mcpPerUserHeaderFlows)
+      .where(and(eq(mcpPerUserHeaderFlows.mode, owner.mode), eq(mcpPerUserHeaderFlows.identity, owner.identity), eq(mcpPerUserHeaderFlows.mcpClientId, mcpClientId)))
+      .get();
   }
 
   find(id: string): Promise<McpPerUserHeaderFlowRow | undefined> {

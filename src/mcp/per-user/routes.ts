@@ -1,15 +1,17 @@
 import { Elysia, t } from "elysia";
 import { FLOWS_PATH } from "./auth-required";
 import { type LookupApiKey, requireManagementApiKey } from "./management-api-key";
-import { describeFlow, type FlowDeps, submitFlow } from "./submission";
+import { describeFlow, type FlowDeps, listFlows, submitFlow } from "./submission";
 
 const FlowParams = t.Object({ id: t.String() });
+const FlowListQuery = t.Object({ state: t.Optional(t.Union([t.Literal("pending"), t.Literal("verifying"), t.Literal("expired")])) });
 /** `{headers: {name: value}}`, or the map of names to values itself. */
 const SubmissionBody = t.Record(t.String(), t.Unknown());
 
-/** GET/PUT /api/mcp/per-user-headers/flows/{id} (spec 4.13). */
+/** GET /api/mcp/per-user-headers/flows (filtered by state), GET/PUT /api/mcp/per-user-headers/flows/{id} (spec 4.13). */
 export const perUserHeaderRoutes = (deps: FlowDeps, lookupApiKey: LookupApiKey) =>
   new Elysia({ name: "mcp-per-user-headers", prefix: FLOWS_PATH })
+    .get("", ({ query }) => listFlows(deps, query.state), { query: FlowListQuery })
     .get("/:id", ({ params }) => describeFlow(deps, params.id), { params: FlowParams })
     .put(
       "/:id",

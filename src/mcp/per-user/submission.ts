@@ -1,8 +1,10 @@
 import { badRequest, GatewayError, notFound } from "../../http/errors";
 import type { McpPerUserHeaderFlowRow } from "../../db/schema";
+import { connectsPerCaller, type McpClientConfig } from "../clients/config";
 import type { McpClientRegistry, RegisteredClient } from "../clients/registry";
 import { describeError, isAuthRefusal, type McpReach, openUpstream } from "../connection/upstream";
 import type { PerUserCredentialStore } from "./credentials";
+import type { PerUserHeaderFlowState } from "../../../actors/per-user-header-flow";
 import type { PerUserHeaderFlowStore } from "./flows";
 
 export interface FlowDeps {
@@ -21,13 +23,16 @@ export const verifyAgainstUpstream =
     registry.noteDiscovered(mcpClientId, session.tools);
   };
 
+/** What a flow waits for: header values, or a consent at the authorization server. */
+const flowKind = (config: McpClientConfig) => (config.authType === "oauth" ? "oauth" : "headers");
+
 const gone = () => new GatewayError({ status: 410, errorType: "caller_mcp_flow_expired", message: "this per-user header flow has expired: call the tool again for a new one" });
 
 /** The flow and its (live) client: 404 when either is unknown, 410 once the flow has expired. */
 async function liveFlow(deps: FlowDeps, id: string): Promise<{ row: McpPerUserHeaderFlowRow; client: RegisteredClient; state: string }> {
   const row = await deps.flows.find(id);
   const client = row && deps.registry.get(row.mcpClientId);
-  if (!row || client?.config.authType !== "per_user_headers") throw notFound(`per-user header flow '${id}' does not exist`, "caller_mcp_flow_not_found");
+  if (!row || !client || !connectsPerCaller(client.config)) throw notFound(`per-user header flow '${id}' does not exist`, "caller_mcp_flow_not_found");
   const state = deps.flows.stateOf(row);
   if (state === "expired") throw gone();
   return { row, client, state };
@@ -41,6 +46,7 @@ export async function describeFlow(deps: FlowDeps, id: string) {
   return {
     id: row.id,
     flow_mode: row.mode,
+    kind: flowKind(config),
     status: state,
     mcp_client: { id: config.id, name: config.name },
     ...(row.mode === "virtual_key" ? { virtual_key_id: row.identity } : {}),
@@ -51,6 +57,29 @@ export async function describeFlow(deps: FlowDeps, id: string) {
     expires_at: row.expiresAt.toISOString(),
     created_at: row.createdAt.toISOString(),
   };
+}
+
+/** GET flows: the flows waiting for values (or expired unanswered), each with its client and owner; never a value or token. */
+export async function listFlows(deps: FlowDeps, state: PerUserHeaderFlowState | undefined) {
+  const flows = [];
+  for (const row of await deps.flows.list()) {
+    const client = deps.registry.get(row.mcpClientId);
+    const status = deps.flows.stateOf(row);
+    const kind = client && flowKind(client.config);
+    if (!client || (state && status !== state)) continue;
+    flows.push({
+      id: row.id,
+      flow_mode: row.mode,
+      kind,
+      status,
+      mcp_client: { id: client.config.id, name: client.config.name },
+      ...(row.mode === "virtual_key" ? { virtual_key_id: row.identity } : {}),
+      required_header_keys: client.config.perUserHeaderKeys,
+      expires_at: row.expiresAt.toISOString(),
+      created_at: row.createdAt.toISOString(),
+    });
+  }
+  return { flows, count: flows.length };
 }
 
 const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value);
@@ -80,6 +109,7 @@ export function liveValues(keys: readonly string[], body: Record<string, unknown
  */
 export async function submitFlow(deps: FlowDeps, id: string, body: Record<string, unknown>) {
   const { row, client } = await liveFlow(deps, id);
+  if (flowKind(client.config) === "oauth") throw badRequest(`MCP client '${client.config.name}' uses OAuth: this flow ends when its caller consents at the authorization_url the tool call answered`, "id", "caller_mcp_flow_is_oauth");
   const values = liveValues(client.config.perUserHeaderKeys, body);
   const { state, refusal } = await deps.flows.submit(row, values);
   if (state === "expired") throw gone();

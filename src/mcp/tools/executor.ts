@@ -4,7 +4,10 @@ import { badRequest, GatewayError } from "../../http/errors";
 import type { McpCaller } from "../caller";
 import type { McpClientRegistry, RegisteredClient } from "../clients/registry";
 import type { NotificationRelays } from "../connection/relays";
-import { describeError, isAuthRefusal, type McpReach, openUpstream } from "../connection/upstream";
+import type { McpClientConfig } from "../clients/config";
+import { describeError, isAuthRefusal, type McpReach, openUpstream, type UpstreamSession } from "../connection/upstream";
+import { OAuthConsentNeeded } from "../oauth/connections";
+import type { PerUserOAuthResolver } from "../per-user/oauth";
 import type { McpLogWriter, ToolCallSource } from "../logs/writer";
 import type { PerUserHeaderResolver } from "../per-user/auth-required";
 import { type CallResult, loggedResultText, upstreamFailure } from "./call-result";
@@ -62,8 +65,9 @@ function parseArguments(raw: string | undefined): Record<string, unknown> {
 
 /** The failure as the MCP log keeps it: an auth-required message carries the flow's temp token, which stays out of logs. */
 function loggedMessage(failure: GatewayError): string {
-  const required = failure.extra.mcp_auth_required as { session_id: string } | undefined;
-  return required ? `per-user header values required (flow ${required.session_id})` : failure.message;
+  const required = failure.extra.mcp_auth_required as { kind: string; session_id: string } | undefined;
+  if (!required) return failure.message;
+  return required.kind === "oauth" ? `per-user OAuth consent required (flow ${required.session_id})` : `per-user header values required (flow ${required.session_id})`;
 }
 
 /** The relay, counting what it passes on for the call's log row. */
@@ -83,6 +87,7 @@ export class ToolExecutor {
   constructor(
     private readonly registry: McpClientRegistry,
     private readonly perUser: PerUserHeaderResolver,
+    private readonly perUserOAuth: PerUserOAuthResolver,
     private readonly logs: McpLogWriter,
     private readonly timeouts: { timeoutMs: number; maxTimeoutMs: number },
     private readonly reach: McpReach,
@@ -149,16 +154,28 @@ export class ToolExecutor {
   /** A fresh session with the caller's own values; a refusal asks the caller for new ones. */
   private async runPerUser(tool: OfferedTool, args: Record<string, unknown>, context: CallContext): Promise<CallResult> {
     const { config } = tool.client;
-    const { owner, values } = await this.perUser.valuesFor(config, context.caller, context.origin);
-    const session = await openUpstream(config, values, this.timeouts.timeoutMs, this.reach).catch(async (error) => {
-      throw isAuthRefusal(error) ? await this.perUser.authRequired(config, owner, context.origin) : error;
-    });
+    const session = await (config.authType === "oauth" ? this.openWithOwnTokens(config, context) : this.openWithOwnHeaders(config, context));
     try {
       this.registry.noteDiscovered(config.id, session.tools);
       return await this.call(session.client, undefined, tool.toolName, args, context.relay);
     } finally {
       await session.client.close().catch((error) => console.error(`MCP client '${config.name}': closing a per-user session failed: ${describeError(error)}`));
     }
+  }
+
+  private async openWithOwnHeaders(config: McpClientConfig, context: CallContext): Promise<UpstreamSession> {
+    const { owner, values } = await this.perUser.valuesFor(config, context.caller, context.origin);
+    return openUpstream(config, values, this.timeouts.timeoutMs, this.reach).catch(async (error) => {
+      throw isAuthRefusal(error) ? await this.perUser.authRequired(config, owner, context.origin) : error;
+    });
+  }
+
+  /** A refused or lost token asks the caller to consent again. */
+  private async openWithOwnTokens(config: McpClientConfig, context: CallContext): Promise<UpstreamSession> {
+    const { owner, provider } = await this.perUserOAuth.providerFor(config, context.caller, context.origin);
+    return openUpstream(config, {}, this.timeouts.timeoutMs, this.reach, { authProvider: provider }).catch(async (error) => {
+      throw error instanceof OAuthConsentNeeded || isAuthRefusal(error) ? await this.perUserOAuth.authRequired(config, owner, context.origin) : error;
+    });
   }
 
   /** Progress resets the timeout, up to the maximum; the caller's cancellation reaches the upstream. */

@@ -6,6 +6,7 @@ const segment = encodeURIComponent;
 
 export const session = {
   probe: () => call<T.AuthProbe>("/api/session/is-auth-enabled", { expect401: true }),
+  signInProviders: () => call<T.SignInProviders>("/api/session/oidc/providers", { expect401: true }),
   me: () => call<T.Me>("/api/session/me"),
   setup: (token: string) => call<{ message: string }>("/api/session/setup", { method: "POST", headers: { "x-gateway-setup-token": token }, expect401: true }),
   login: (username: string, password: string) => call<{ token: string }>("/api/session/login", { ...json("POST", { username, password }), expect401: true }),
@@ -82,6 +83,8 @@ export const mcp = {
   update: (id: string, input: T.McpClientInput) => call<T.McpClient>(`/api/mcp/client/${segment(id)}`, json("PUT", input)),
   remove: (id: string) => call<{ message: string }>(`/api/mcp/client/${segment(id)}`, json("DELETE")),
   reconnect: (id: string) => call<T.McpClient>(`/api/mcp/client/${segment(id)}/reconnect`, json("POST")),
+  oauthConnect: (id: string) => call<{ authorization_url: string }>(`/api/mcp/client/${segment(id)}/oauth/connect`, json("POST")),
+  perUserFlows: (state: string) => call<{ flows: T.McpPerUserFlow[] }>("/api/mcp/per-user-headers/flows", { query: { state } }).then((answer) => answer.flows),
   logs: (query: Query) => call<{ logs: T.McpLog[] }>("/api/mcp-logs", { query }).then((answer) => answer.logs),
   costHistogram: (query: Query) => call<T.CostHistogram>("/api/mcp-logs/histogram/cost", { query }),
 };

@@ -17,6 +17,12 @@ export interface AuthProbe {
   has_valid_token: boolean;
 }
 
+/** The identity providers the sign-in page offers, and whether the password form is open. */
+export interface SignInProviders {
+  providers: Array<{ id: string; display_name: string; login_url: string }>;
+  password_sign_in: boolean;
+}
+
 export interface Me {
   type: string;
   id: string;
@@ -397,6 +403,8 @@ export interface McpClient {
   auth_type: string;
   headers: Record<string, string>;
   per_user_header_keys: string[];
+  /** auth_type oauth: the client and the state of its connection to the authorization server. */
+  oauth: { client_id: string | null; scope: string | null; per_user: boolean; connection: McpOAuthConnection | null } | null;
   tools_to_execute: string[];
   state: string;
   last_error: string | null;
@@ -406,11 +414,33 @@ export interface McpClient {
   prompts: Array<{ name: string; description: string; arguments: Array<{ name: string; description: string; required: boolean }> }>;
 }
 
+export interface McpOAuthConnection {
+  state: "needs_consent" | "connected" | "refresh_failed";
+  last_error: string | null;
+  connected_at: string | null;
+  access_token_expires_at: string | null;
+}
+
+/** A per-user header flow waiting for a caller's values. */
+export interface McpPerUserFlow {
+  id: string;
+  flow_mode: "virtual_key" | "session";
+  /** What the flow waits for: header values, or the caller's consent at the authorization server. */
+  kind: "headers" | "oauth";
+  status: string;
+  mcp_client: { id: string; name: string };
+  virtual_key_id?: string;
+  required_header_keys: string[];
+  expires_at: string;
+  created_at: string;
+}
+
 export interface McpClientInput {
   name?: string;
   connection_type?: McpConnectionType;
   connection_string?: string;
   stdio_config?: { command: string; args?: string[] };
+  auth_type?: "none" | "headers" | "per_user_headers" | "oauth";
   headers?: Record<string, string>;
   tools_to_execute?: string[];
 }

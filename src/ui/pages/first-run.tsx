@@ -1,7 +1,9 @@
 import { useState } from "preact/hooks";
 import { ApiError } from "../api/client";
 import { session } from "../api/endpoints";
+import type { SignInProviders } from "../api/types";
 import { TextField } from "../components/fields";
+import { useResource } from "../lib/use-resource";
 
 const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
@@ -93,7 +95,22 @@ export function CreateAdminPage({ onCreated }: { onCreated(): void }) {
   );
 }
 
+/** A button per configured identity provider; the provider sends the browser back to the page the person was on. */
+function ProviderButtons({ providers }: { providers: SignInProviders["providers"] }) {
+  const returnTo = `${window.location.pathname}${window.location.search}`;
+  return (
+    <nav class="sign-in-providers" aria-label="Sign in with your organization">
+      {providers.map((provider) => (
+        <a key={provider.id} href={`${provider.login_url}?return_to=${encodeURIComponent(returnTo)}`}>
+          Sign in with {provider.display_name}
+        </a>
+      ))}
+    </nav>
+  );
+}
+
 export function SignInPage({ onSignedIn, expired }: { onSignedIn(): void; expired: boolean }) {
+  const offered = useResource(session.signInProviders, []);
   const [username, setUsername] = useState("");
   const [password, setPassword] = useState("");
   const [error, setError] = useState<string>();
@@ -111,15 +128,22 @@ export function SignInPage({ onSignedIn, expired }: { onSignedIn(): void; expire
       setBusy(false);
     }
   };
+  // Until the list is in (or if it cannot be read), the password form shows as before.
+  const providers = offered.data?.providers ?? [];
+  const passwordOpen = offered.data?.password_sign_in ?? true;
+  const intro = expired ? "Your session ended. Sign in again to go back where you were." : passwordOpen ? "Sign in with the gateway's admin account or your user." : "Sign in with your organization's account.";
   return (
-    <AuthCard title="Sign in" intro={expired ? "Your session ended. Sign in again to go back where you were." : "Sign in with the gateway's admin account or your user."}>
-      <form onSubmit={submit}>
-        <TextField label="Username" autocomplete="username" required value={username} onValue={setUsername} />
-        <TextField label="Password" type="password" autocomplete="current-password" required value={password} onValue={setPassword} error={error} />
-        <button class="primary" type="submit" disabled={busy}>
-          Sign in
-        </button>
-      </form>
+    <AuthCard title="Sign in" intro={intro}>
+      {providers.length > 0 && <ProviderButtons providers={providers} />}
+      {passwordOpen && (
+        <form onSubmit={submit} aria-label="Account sign-in">
+          <TextField label="Username" autocomplete="username" required value={username} onValue={setUsername} />
+          <TextField label="Password" type="password" autocomplete="current-password" required value={password} onValue={setPassword} error={error} />
+          <button class="primary" type="submit" disabled={busy}>
+            Sign in
+          </button>
+        </form>
+      )}
     </AuthCard>
   );
 }

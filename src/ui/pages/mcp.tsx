@@ -26,6 +26,7 @@ function ClientForm({ editing, onClose, reload }: { editing?: McpClient; onClose
   const [command, setCommand] = useState(editing?.stdio_config?.command ?? "");
   const [args, setArgs] = useState((editing?.stdio_config?.args ?? []).join(" "));
   const [headers, setHeaders] = useState(pairsText(editing?.headers ?? {}));
+  const [oauth, setOauth] = useState(editing?.auth_type === "oauth");
   const [tools, setTools] = useState((editing?.tools_to_execute ?? ["*"]).join(", "));
   const { save, errorFor } = useSave(reload);
   const submit = async (event: Event) => {
@@ -35,6 +36,7 @@ function ClientForm({ editing, onClose, reload }: { editing?: McpClient; onClose
       connection_type: type,
       ...(type === "stdio" ? { stdio_config: { command: command.trim(), args: args.split(" ").filter(Boolean) } } : { connection_string: url.trim() }),
       headers: pairs(headers),
+      ...(type !== "stdio" && oauth ? { auth_type: "oauth" as const } : editing?.auth_type === "oauth" ? { auth_type: "headers" as const } : {}),
       tools_to_execute: listOf(tools),
     };
     if (await save(() => (editing ? mcp.update(editing.id, input) : mcp.create(input)), `MCP server ${input.name} saved`)) onClose();
@@ -59,7 +61,18 @@ function ClientForm({ editing, onClose, reload }: { editing?: McpClient; onClose
             <TextField label="Arguments" value={args} onValue={setArgs} hint="Separated by spaces." />
           </>
         ) : (
-          <TextField label="Server URL" type="url" required value={url} onValue={setUrl} error={errorFor("connection_string")} />
+          <>
+            <TextField label="Server URL" type="url" required value={url} onValue={setUrl} error={errorFor("connection_string")} />
+            <SelectField
+              label="Authorization"
+              value={oauth ? "oauth" : "headers"}
+              onValue={(value) => setOauth(value === "oauth")}
+              options={[
+                { value: "headers", label: "Headers below, or none" },
+                { value: "oauth", label: "OAuth 2.1 (connect once added)" },
+              ]}
+            />
+          </>
         )}
         <TextField label="Headers" value={headers} onValue={setHeaders} hint="name=value pairs sent with every request; stored encrypted." error={errorFor("headers")} />
         <TextField label="Tools to expose" value={tools} onValue={setTools} hint="Comma-separated tool names, * for all; empty exposes none." error={errorFor("tools_to_execute")} />
@@ -154,6 +167,27 @@ function Catalogue({ client }: { client: McpClient }) {
   );
 }
 
+const OAUTH_STATES = {
+  needs_consent: { label: "needs consent", badge: "neutral", hint: "An administrator connects the server to its authorization server: Connect opens its consent page." },
+  connected: { label: "authorized", badge: "ok", hint: "" },
+  refresh_failed: { label: "refresh failed", badge: "bad", hint: "The gateway could not refresh its access token: connect again." },
+} as const;
+
+/** Where an OAuth server's connection to its authorization server stands. */
+function OAuthStatus({ client }: { client: McpClient }) {
+  if (client.oauth?.per_user) return <p class="small muted" aria-label={`OAuth of ${client.name}`}>OAuth 2.1 · each caller connects their own account when a call asks for it</p>;
+  const connection = client.oauth?.connection;
+  const shown = OAUTH_STATES[connection?.state ?? "needs_consent"];
+  return (
+    <p class="small" aria-label={`OAuth of ${client.name}`}>
+      OAuth 2.1 <span class={`badge badge-${shown.badge}`}>{shown.label}</span>
+      {connection?.access_token_expires_at && connection.state === "connected" && <span class="muted"> · token renewed before {formatTime(connection.access_token_expires_at)}</span>}
+      {shown.hint && <span class="muted"> · {shown.hint}</span>}
+      {connection?.last_error && connection.state !== "connected" && <span class="field-error"> {connection.last_error}</span>}
+    </p>
+  );
+}
+
 const exposes = (client: McpClient, tool: string) => client.tools_to_execute.includes("*") || client.tools_to_execute.includes(tool);
 
 function ClientCard({ client, reload, onEdit }: { client: McpClient; reload(): void; onEdit(): void }) {
@@ -172,6 +206,14 @@ function ClientCard({ client, reload, onEdit }: { client: McpClient; reload(): v
   const remove = async () => {
     if (await confirm(`Delete MCP server ${client.name}?`, <p>Its tools stop being offered to models and callers.</p>)) await save(() => mcp.remove(client.id), `MCP server ${client.name} deleted`);
   };
+  const connectAccount = async () => {
+    try {
+      const { authorization_url } = await mcp.oauthConnect(client.id);
+      window.location.assign(authorization_url);
+    } catch (error) {
+      toast(messageOf(error), "error");
+    }
+  };
   const exposedCount = client.tools.filter((tool) => exposes(client, tool.name)).length;
   return (
     <section class="card" aria-label={`MCP server ${client.name}`}>
@@ -187,6 +229,11 @@ function ClientCard({ client, reload, onEdit }: { client: McpClient; reload(): v
         <div class="row-actions">
           {can("MCP:Update") && (
             <>
+              {client.oauth && !client.oauth.per_user && (
+                <button type="button" class={client.oauth.connection?.state === "connected" ? undefined : "primary"} onClick={connectAccount} aria-label={`Connect ${client.name}`}>
+                  {client.oauth.connection?.state === "connected" ? "Connect again" : "Connect"}
+                </button>
+              )}
               <button type="button" onClick={reconnect}>
                 Reconnect
               </button>
@@ -202,7 +249,8 @@ function ClientCard({ client, reload, onEdit }: { client: McpClient; reload(): v
           )}
         </div>
       </div>
-      {client.last_error && (
+      {client.oauth && <OAuthStatus client={client} />}
+      {client.last_error && client.oauth?.connection?.state !== "needs_consent" && (
         <p class="field-error" role="alert">
           {client.last_error}
         </p>
@@ -241,6 +289,43 @@ function ClientCard({ client, reload, onEdit }: { client: McpClient; reload(): v
   );
 }
 
+/** The per-user header flows still waiting for a caller's values. */
+function PendingFlows({ clients }: { clients: McpClient[] }) {
+  const flows = useResource(() => mcp.perUserFlows("pending"), [clients]);
+  if (!clients.some((client) => client.auth_type === "per_user_headers" || client.oauth?.per_user) && !flows.data?.length) return null;
+  return (
+    <section class="card" aria-label="Per-user header flows">
+      <h2>Callers asked for their own credentials</h2>
+      {flows.error && <ErrorState error={flows.error} retry={flows.reload} />}
+      {flows.data?.length === 0 && <p class="muted">No caller is waiting: a flow opens when a caller without stored values uses a per-user server, and ends when the values are submitted.</p>}
+      {!!flows.data?.length && (
+        <table aria-label="Flows waiting for values">
+          <thead>
+            <tr>
+              <th scope="col">Server</th>
+              <th scope="col">Caller</th>
+              <th scope="col">Waiting for</th>
+              <th scope="col">Opened</th>
+              <th scope="col">Expires</th>
+            </tr>
+          </thead>
+          <tbody>
+            {flows.data.map((flow) => (
+              <tr key={flow.id}>
+                <td>{flow.mcp_client.name}</td>
+                <td>{flow.flow_mode === "virtual_key" ? <>virtual key <code>{flow.virtual_key_id}</code></> : "an MCP session"}</td>
+                <td>{flow.kind === "oauth" ? "consent at the authorization server" : flow.required_header_keys.map((key) => <code key={key}>{key} </code>)}</td>
+                <td>{formatTime(flow.created_at)}</td>
+                <td>{formatTime(flow.expires_at)}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+    </section>
+  );
+}
+
 function Servers() {
   const can = useCan();
   const list = useResource(mcp.clients, []);
@@ -267,6 +352,7 @@ function Servers() {
       {list.data?.map((client) => (
         <ClientCard key={client.id} client={client} reload={list.reload} onEdit={() => setForm({ editing: client })} />
       ))}
+      {list.data && <PendingFlows clients={list.data} />}
       {form && <ClientForm editing={form.editing} reload={list.reload} onClose={() => setForm(undefined)} />}
     </>
   );
