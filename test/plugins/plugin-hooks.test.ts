@@ -27,13 +27,17 @@ const chat = (gw: TestGateway, content: string, headers: Record<string, string> 
     .create({ model: "openai/gpt-4o-mini", messages: [{ role: "user", content }] })
     .withResponse();
 
+/** Plugins `first` (tag A) and `second` (tag B), created in that order. */
+const twoTaggingPlugins = () =>
+  gatewayWith([
+    { name: "first", fixture: "tagging-plugin.ts", config: { tag: "A" } },
+    { name: "second", fixture: "tagging-plugin.ts", config: { tag: "B" } },
+  ]);
+
 describe("hook order", () => {
   let gw: TestGateway;
   beforeAll(async () => {
-    gw = await gatewayWith([
-      { name: "first", fixture: "tagging-plugin.ts", config: { tag: "A" } },
-      { name: "second", fixture: "tagging-plugin.ts", config: { tag: "B" } },
-    ]);
+    gw = await twoTaggingPlugins();
   });
   afterAll(() => gw.close());
 
@@ -75,10 +79,7 @@ describe("hook order", () => {
 describe("plugin order", () => {
   let gw: TestGateway;
   beforeAll(async () => {
-    gw = await gatewayWith([
-      { name: "first", fixture: "tagging-plugin.ts", config: { tag: "A" } },
-      { name: "second", fixture: "tagging-plugin.ts", config: { tag: "B" } },
-    ]);
+    gw = await twoTaggingPlugins();
   });
   afterAll(() => gw.close());
 

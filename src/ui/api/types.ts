@@ -1,3 +1,5 @@
+import type { Attempt } from "../../db/schema/types";
+
 /**
  * What the dashboard reads from and writes to the management API. Plain types, so the browser
  * code needs nothing from the server; contract.ts checks each against the route it names, so a
@@ -36,14 +38,7 @@ export interface AuthConfigInput {
   enabled: boolean;
 }
 
-export interface Attempt {
-  provider: string;
-  model: string;
-  key?: string;
-  status?: number;
-  error_type?: string;
-  is_fallback: boolean;
-}
+export type { Attempt };
 
 export interface LogSummary {
   id: string;
