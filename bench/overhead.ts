@@ -213,7 +213,7 @@ async function main(): Promise<number> {
     const memory = memoryOf(servers.gateway.pid);
     const peerMemory = peerNames.map((name) => `${name} ${treeRssMBOf(peers[name]!.server.pid).toFixed(1)} MB`);
     const shapes = withShapes ? await measureShapes(servers.direct, servers.proxy, servers.gateway, Math.min(streams, possibleStreams)) : {};
-    console.log(`\n${renderTable(results, SETTINGS, [...TARGETS, ...peerNames])}`);
+    if (results.length > 0) console.log(`\n${renderTable(results, SETTINGS, [...TARGETS, ...peerNames])}`);
     const governance = governanceCost(results);
     if (governance) console.log(governance);
     const guardrails = guardrailCost(results);
