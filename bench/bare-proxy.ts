@@ -1,6 +1,7 @@
 /**
  * The floor any proxy on this runtime pays: parse the JSON body, forward it with fetch, return
  * the reply (streams pass through). Run as its own process: `bare-proxy.ts <upstream url>`.
+ * A GET answers at once, as a health route would: the slow-upstream scenario probes it.
  */
 import { exitWhenParentLeaves } from "./child-lifetime";
 
@@ -11,6 +12,7 @@ const server = Bun.serve({
   hostname: "127.0.0.1",
   idleTimeout: 0,
   async fetch(request) {
+    if (request.method === "GET") return new Response("ok");
     const body = (await request.json()) as { model: string };
     body.model = body.model.slice(body.model.indexOf("/") + 1);
     const reply = await fetch(upstream + new URL(request.url).pathname, {

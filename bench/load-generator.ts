@@ -1,6 +1,6 @@
 /**
  * The bench's load generator, run as its own process so it never shares an event loop with a
- * server under test: `load-generator.ts '<LoadPlan JSON>'` prints one LoadResult JSON line.
+ * server under test: the LoadPlan JSON on its stdin (a 150 KB body is too long for an argument), it prints one LoadResult JSON line.
  * "rate" mode is open-loop: a pacer process ticks at the fixed rate and each tick sends one
  * request on an idle connection (or queues it, its latency then counting from its tick).
  * "saturate" mode keeps every connection busy, back to back, for the duration.
@@ -134,7 +134,7 @@ async function main(plan: LoadPlan): Promise<LoadResult> {
 }
 
 if (import.meta.main) {
-  const result = await main(JSON.parse(Bun.argv[2]!) as LoadPlan);
+  const result = await main(JSON.parse(await Bun.stdin.text()) as LoadPlan);
   console.log(JSON.stringify(result));
   process.exit(0);
 }

@@ -4,6 +4,11 @@
  * streams without the test mock's 1 ms pause between events, which would cap a 64-connection
  * stream run at a few thousand requests/s and make the mock, not the proxy, the bottleneck.
  * It still parses every body and speaks the real wire format: JSON replies and SSE chunks.
+ *
+ * A model named for a traffic shape changes the reply (the name reaches the mock unchanged
+ * through every proxy measured): `bench-answer-<bytes>` streams an answer of that many bytes in
+ * 20-byte tokens, `bench-ticks-<ms>x<count>` streams `count` tokens one every `ms`, and
+ * `bench-slow-<ms>` answers (not streamed) after `ms`.
  */
 import { exitWhenParentLeaves } from "./child-lifetime";
 
@@ -51,13 +56,17 @@ function inTwoWrites([first, ...rest]: string[]): ReadableStream<Uint8Array> {
 
 /** OpenAI's chat stream: one SSE event per word, and the usage after them when `include_usage` asks. */
 function chatStream(body: ChatBody, id: string): ReadableStream<Uint8Array> {
+  return inTwoWrites(chatEvents(body, id, replyText(body).split(/(?<= )/)));
+}
+
+/** The SSE events of an OpenAI chat stream of `words`. */
+function chatEvents(body: ChatBody, id: string, words: string[]): string[] {
   const withUsage = body.stream_options?.include_usage === true;
   const base = { id, object: "chat.completion.chunk", created: Math.floor(Date.now() / 1000), model: body.model, ...(withUsage ? { usage: null } : {}) };
   const event = (data: object) => `data: ${JSON.stringify({ ...base, ...data })}\n\n`;
   const chunk = (delta: object, finish_reason: string | null) => event({ choices: [{ index: 0, delta, finish_reason }] });
-  const words = replyText(body).split(/(?<= )/);
-  const usage = withUsage ? [event({ choices: [], usage: chatCompletion(body, id).usage })] : [];
-  return inTwoWrites([chunk({ role: "assistant", content: "" }, null), ...words.map((content) => chunk({ content }, null)), chunk({}, "stop"), ...usage, "data: [DONE]\n\n"]);
+  const usage = withUsage ? [event({ choices: [], usage: { prompt_tokens: words.length - 1, completion_tokens: words.length, total_tokens: 2 * words.length - 1 } })] : [];
+  return [chunk({ role: "assistant", content: "" }, null), ...words.map((content) => chunk({ content }, null)), chunk({}, "stop"), ...usage, "data: [DONE]\n\n"];
 }
 
 /** Anthropic's Messages stream, event by event. */
@@ -72,6 +81,46 @@ function messagesStream(body: ChatBody, id: string): ReadableStream<Uint8Array> 
     event("message_delta", { delta: { stop_reason: "end_turn", stop_sequence: null }, usage: { output_tokens: words.length } }),
     event("message_stop", {}),
   ]);
+}
+
+const TOKEN_BYTES = 20;
+
+/** An answer of `bytes` bytes in tokens of TOKEN_BYTES, as `bench-answer-<bytes>` asks. */
+function longAnswer(bytes: number): string[] {
+  const text = "The function reads the file, parses each line and returns the totals. ".repeat(Math.ceil(bytes / 70)).slice(0, bytes);
+  return Array.from({ length: Math.ceil(bytes / TOKEN_BYTES) }, (_, index) => text.slice(index * TOKEN_BYTES, (index + 1) * TOKEN_BYTES));
+}
+
+/** `count` tokens, one every `intervalMs`, each flushed on its own: a model generating slowly. */
+function paced(events: string[], intervalMs: number): ReadableStream<Uint8Array> {
+  return new ReadableStream({
+    type: "direct",
+    async pull(controller) {
+      for (const event of events) {
+        controller.write(encoder.encode(event));
+        await controller.flush();
+        await Bun.sleep(intervalMs);
+      }
+      controller.close();
+    },
+  });
+}
+
+const SHAPE = /^(?:[\w-]+\/)?bench-(answer|ticks|slow)-(\d+)(?:x(\d+))?$/;
+
+/** The reply a traffic-shape model asks for, or undefined for an ordinary model. */
+async function shapedReply(body: ChatBody, id: string): Promise<Response | undefined> {
+  const shape = SHAPE.exec(body.model ?? "");
+  if (!shape) return undefined;
+  const [, kind, first, second] = shape;
+  if (kind === "slow") {
+    await Bun.sleep(Number(first));
+    return Response.json(chatCompletion(body, id));
+  }
+  const tokens = kind === "answer" ? longAnswer(Number(first)) : Array.from({ length: Number(second ?? 1) }, (_, index) => `token ${index} `);
+  const events = chatEvents(body, id, tokens);
+  const stream = kind === "answer" ? inTwoWrites(events) : paced(events, Number(first));
+  return new Response(stream, { headers: { "content-type": "text/event-stream", "cache-control": "no-cache" } });
 }
 
 let served = 0;
@@ -90,6 +139,8 @@ const server = Bun.serve({
     }
     const body = (await request.json()) as ChatBody;
     const id = `chatcmpl-bench${++served}`;
+    const shaped = await shapedReply(body, id);
+    if (shaped) return shaped;
     if (!body.stream) return Response.json(chatCompletion(body, id));
     return new Response(chatStream(body, id), { headers: { "content-type": "text/event-stream", "cache-control": "no-cache" } });
   },

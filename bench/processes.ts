@@ -105,11 +105,71 @@ export function jitCpuSecondsOf(pid: number): number {
  */
 export async function settled(pid: number, limitMs = 3_000): Promise<void> {
   const deadline = Date.now() + limitMs;
-  let before = cpuSecondsOf(pid);
+  let before = treeCpuSecondsOf(pid);
   while (Date.now() < deadline) {
     await Bun.sleep(100);
-    const now = cpuSecondsOf(pid);
+    const now = treeCpuSecondsOf(pid);
     if (now - before < 0.005) return;
     before = now;
   }
+}
+
+/** A process and every process under it (nginx's workers under its master), by reading /proc. */
+export function processTree(pid: number): number[] {
+  const children = new Map<number, number[]>();
+  for (const entry of readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, "utf8");
+      const parent = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
+      children.set(parent, [...(children.get(parent) ?? []), Number(entry)]);
+    } catch {
+      // The process ended between the listing and the read.
+    }
+  }
+  const tree = [pid];
+  for (let index = 0; index < tree.length; index++) tree.push(...(children.get(tree[index]!) ?? []));
+  return tree;
+}
+
+const sumOver = (pid: number, read: (one: number) => number) =>
+  processTree(pid).reduce((sum, one) => {
+    try {
+      return sum + read(one);
+    } catch {
+      return sum;
+    }
+  }, 0);
+
+/** CPU seconds of a process and everything under it. */
+export const treeCpuSecondsOf = (pid: number): number => sumOver(pid, cpuSecondsOf);
+
+/** Resident memory of a process and everything under it, in MB. */
+export const treeRssMBOf = (pid: number): number => sumOver(pid, (one) => memoryOf(one).rssMB);
+
+/** A port nothing listens on right now, for a server that must be told its port. */
+export function freePort(): number {
+  const probe = Bun.listen({ hostname: "127.0.0.1", port: 0, socket: { data() {} } });
+  const { port } = probe;
+  probe.stop(true);
+  return port;
+}
+
+/** Starts a server that prints no line naming its port (nginx, Node programs) and waits until `port` takes connections. */
+export async function startOnPort(name: string, command: string[], port: number, options: { cwd?: string; env?: Record<string, string | undefined> } = {}): Promise<BenchServer> {
+  const child = spawnTracked(command, options);
+  let output = "";
+  drain(child.stdout, (text) => (output = (output + text).slice(-4000)));
+  drain(child.stderr, (text) => (output = (output + text).slice(-4000)));
+  const deadline = Date.now() + STARTUP_TIMEOUT_MS;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`${name} exited with code ${child.exitCode} before listening:\n${output}`);
+    const answered = await fetch(`http://127.0.0.1:${port}/`).then(
+      () => true,
+      () => false,
+    );
+    if (answered) return { name, pid: child.pid, port, url: `http://127.0.0.1:${port}` };
+    await Bun.sleep(100);
+  }
+  throw new Error(`${name} did not listen on port ${port} within ${STARTUP_TIMEOUT_MS} ms:\n${output}`);
 }

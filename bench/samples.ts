@@ -20,14 +20,15 @@ export class SampleLog {
 export interface Summary {
   p50: number;
   p99: number;
+  p999: number;
   mean: number;
 }
 
 /** Nearest-rank percentiles and the mean; NaN when there are no samples. */
 export function summarize(samples: SampleLog): Summary {
   const sorted = samples.sorted();
-  if (sorted.length === 0) return { p50: Number.NaN, p99: Number.NaN, mean: Number.NaN };
+  if (sorted.length === 0) return { p50: Number.NaN, p99: Number.NaN, p999: Number.NaN, mean: Number.NaN };
   const rank = (p: number) => sorted[Math.min(sorted.length - 1, Math.ceil(p * sorted.length) - 1)]!;
   const mean = sorted.reduce((sum, value) => sum + value, 0) / sorted.length;
-  return { p50: rank(0.5), p99: rank(0.99), mean };
+  return { p50: rank(0.5), p99: rank(0.99), p999: rank(0.999), mean };
 }

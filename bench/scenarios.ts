@@ -24,6 +24,12 @@ export interface Scenario {
    * (what it creates, such as a virtual key's value, exists only after the call).
    */
   setup?: (admin: AdminFetch) => Promise<Record<string, string>>;
+  /** Requests a second at the fixed rate, when not the bench's usual 2,000. */
+  rate?: number;
+  /** Measured at saturation too (the default); a scenario sized like real traffic may only be measured at its rate. */
+  saturation?: boolean;
+  /** `--peers` also measures nginx and Portkey's gateway on it. */
+  peers?: boolean;
 }
 
 const messages = [{ role: "user", content: "say hello in five words" }];
@@ -72,6 +78,36 @@ async function keyWithPatternGuardrails(admin: AdminFetch): Promise<Record<strin
   return { "x-gw-vk": created.virtual_key.value };
 }
 
+/**
+ * A long coding-agent conversation of about 150 KB, as Claude Code sends late in a session: a
+ * system prompt, tool definitions, and turns in which the assistant calls tools and the tool
+ * results carry source files back.
+ */
+function agentConversation(targetBytes: number): Record<string, unknown>[] {
+  const source = (file: number) =>
+    Array.from({ length: 60 }, (_, line) => `export function step${file}_${line}(input: number[]): number { return input.reduce((sum, value) => sum + value * ${line}, ${file}); }`).join("\n");
+  const messages: Record<string, unknown>[] = [
+    { role: "system", content: "You are a coding agent. Read files with read_file, change them with edit_file, and explain what you changed. ".repeat(20) },
+  ];
+  for (let turn = 0; JSON.stringify(messages).length < targetBytes; turn++) {
+    const call = { id: `call_${turn}`, type: "function", function: { name: "read_file", arguments: JSON.stringify({ path: `src/module${turn}.ts` }) } };
+    messages.push({ role: "user", content: `Now look at src/module${turn}.ts and tell me whether step${turn}_3 handles an empty list.` });
+    messages.push({ role: "assistant", content: null, tool_calls: [call] });
+    messages.push({ role: "tool", tool_call_id: call.id, content: source(turn) });
+    messages.push({ role: "assistant", content: `step${turn}_3 returns ${turn} for an empty list, which is what the caller expects.` });
+  }
+  messages.push({ role: "user", content: "Summarise every change so far." });
+  return messages;
+}
+
+const CODING_TOOLS = ["read_file", "edit_file", "run_tests", "search"].map((name) => ({
+  type: "function",
+  function: { name, description: `The agent's ${name} tool.`, parameters: { type: "object", properties: { path: { type: "string" } }, required: ["path"] } },
+}));
+
+export const CLAUDE_CODE_REQUEST_BYTES = 150 * 1024;
+export const CLAUDE_CODE_ANSWER_BYTES = 5 * 1024;
+
 export const SCENARIOS: Scenario[] = [
   {
     name: "chat",
@@ -79,6 +115,7 @@ export const SCENARIOS: Scenario[] = [
     body: { model: "openai/gpt-4o-mini", messages, max_tokens: 16 },
     stream: false,
     expect: "echo: say hello in five words",
+    peers: true,
   },
   {
     name: "chat governed",
@@ -94,6 +131,18 @@ export const SCENARIOS: Scenario[] = [
     body: { model: "openai/gpt-4o-mini", messages, max_tokens: 16, stream: true },
     stream: true,
     expect: "data: [DONE]",
+    peers: true,
+  },
+  {
+    // 150 KB in, 5 KB streamed out, the request's content logged: a coding agent's traffic, as a
+    // team of a hundred or so agents sends it (at 200 req/s the gateway fell behind on a shared 2-core machine).
+    name: "claude-code sized",
+    path: "/v1/chat/completions",
+    body: { model: `openai/bench-answer-${CLAUDE_CODE_ANSWER_BYTES}`, messages: agentConversation(CLAUDE_CODE_REQUEST_BYTES), tools: CODING_TOOLS, max_tokens: 2048, stream: true },
+    stream: true,
+    expect: "data: [DONE]",
+    rate: 50,
+    saturation: false,
   },
   {
     name: "anthropic stream",
