@@ -8,6 +8,8 @@ COPY . .
 ENV HOST=0.0.0.0 PORT=8080 GATEWAY_DB_URL=file:/data/gateway.db
 # JavaScriptCore sizes its heap from the host's RAM, not the container's limit (docs/deployment.md, "Memory").
 ENV BUN_JSC_forceRAMSize=1073741824
+# Bun's fetch sends at most 256 requests at once unless told more; the rest wait (docs/deployment.md, "Upstream calls at once").
+ENV BUN_CONFIG_MAX_HTTP_REQUESTS=65336
 VOLUME /data
 EXPOSE 8080
 # Liveness only: a database outage makes /health/ready 503, and restarting the process would not end it.

@@ -42,6 +42,9 @@ export const EnvironmentVariables = t.Object({
   GATEWAY_URL: t.Optional(t.String({ description: "For `npm run actors` only: the gateway it asks (default `http://127.0.0.1:8080`)." })),
   GATEWAY_API_KEY: t.Optional(t.String({ description: "For `npm run actors` only: a management API key it sends (else GATEWAY_SETUP_TOKEN)." })),
   AZURE_AUTHORITY_HOST: t.Optional(t.String({ description: "Azure's sign-in authority for Entra ID keys (default: the public cloud's login.microsoftonline.com), for sovereign clouds." })),
+  BUN_CONFIG_MAX_HTTP_REQUESTS: t.Optional(
+    t.String({ description: "How many upstream calls Bun's fetch makes at once (`npm start` and the Docker image set 65336, its most; Bun's own default is 256): past it, calls wait for one to finish, so a gateway holding 256 streams would stall the next client." }),
+  ),
   BUN_JSC_forceRAMSize: t.Optional(
     t.String({ description: "The RAM, in bytes, Bun's JavaScriptCore sizes its heap by (`npm start` and the Docker image set 1073741824): a container's host RAM would let garbage pile up. A sizing hint, not a limit." }),
   ),
