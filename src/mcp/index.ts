@@ -7,7 +7,7 @@ import type { EnvReader } from "../config/env-reference";
 import type { OutboundReach } from "../outbound/reach";
 import type { SecretBox } from "../crypto/secret-box";
 import type { Database } from "../db/client";
-import { mcpClients } from "../db/schema";
+import { mcpClients, mcpOAuthConnections } from "../db/schema";
 import { reloadOnChange } from "../db/table-changes";
 import type { Inference } from "../inference/handle";
 import { mcpChatHook } from "./chat/hook";
@@ -90,6 +90,8 @@ export async function createMcpGateway(options: McpGatewayOptions) {
   const perUserOAuth = new PerUserOAuthResolver(oauth, flows, settings.publicBaseUrl);
   const executor = new ToolExecutor(registry, perUser, perUserOAuth, new McpLogWriter(db, options.contentLogging ?? (() => true), options.region ?? null), { timeoutMs: settings.toolTimeoutMs, maxTimeoutMs: settings.toolMaxTimeoutMs }, reach);
   const watched = reloadOnChange(db, [mcpClients], () => registry.load());
+  // Another node's consent or failed refresh shows in this node's client list too.
+  const watchedConnections = reloadOnChange(db, [mcpOAuthConnections], () => oauth.load());
   await oauth.load();
   await registry.load();
   await flows.resume();
@@ -120,6 +122,7 @@ export async function createMcpGateway(options: McpGatewayOptions) {
     async close() {
       await server.close();
       await watched.stop();
+      await watchedConnections.stop();
       await flows.stop();
       await registry.close();
     },

@@ -4,7 +4,7 @@ import { AUTH_CONFIG } from "../access/access-client";
 import { eventually } from "../support/eventually";
 import { expectGatewayError } from "../support/gateway-error";
 import type { TestGateway } from "../support/gateway";
-import { startGateway } from "../support/gateway";
+import { closeNodes, startGateway, startNodes } from "../support/gateway";
 import { type MockOAuthMcpServer, startMockOAuthMcpServer } from "../support/mock-oauth-mcp-server";
 import { type ClientView, clientWhen, createMcpClient, executeTool, FAST_MCP, listClients, toolContent } from "./support";
 
@@ -178,5 +178,21 @@ describe("MCP servers behind OAuth 2.1", () => {
     expect(created.oauth).toMatchObject({ client_id: "pre-client", scope: null });
     expect(JSON.stringify(created)).not.toContain(secret);
     expect(created.oauth?.client_secret).toContain(secret.slice(-4));
+  });
+
+  test("a consent given on one node shows on the other, whose calls use the same token", async () => {
+    const upstream = startMockOAuthMcpServer();
+    open.push(upstream);
+    const nodes = await startNodes({ mcp: FAST_MCP } as never);
+    open.push({ close: () => closeNodes(nodes) });
+    const [first, second] = nodes;
+    const client = (await createMcpClient(first, { name: "hosted", connection_type: "http", connection_string: upstream.url, auth_type: "oauth", tools_to_execute: ["*"] })) as OAuthClientView;
+    expect((await clientWhen(second, client.id, (entry) => entry.id === client.id)) as OAuthClientView).toMatchObject({ oauth: { connection: { state: "needs_consent" } } });
+
+    expect((await consent(first, upstream, client.id)).status).toBe(303);
+    const seen = await eventually(() => clientOf(second, client.id), (entry) => entry.oauth?.connection?.state === "connected");
+    expect(seen.oauth?.connection?.state).toBe("connected");
+    expect(await toolContent(await executeTool(second, "hosted-get_weather", { city: "Oslo" }))).toBe("Sunny and 21C in Oslo");
+    expect(upstream.tokenGrants).toEqual(["authorization_code"]);
   });
 });

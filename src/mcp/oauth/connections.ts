@@ -62,7 +62,9 @@ export class McpOAuthConnections {
   ) {}
 
   async load(): Promise<void> {
-    for (const [id, connection] of await this.store.allShared()) this.summaries.set(id, connection);
+    const stored = await this.store.allShared();
+    this.summaries.clear();
+    for (const [id, connection] of stored) this.summaries.set(id, connection);
   }
 
   /** The shared connection; per-user clients show none (each caller has their own). */
