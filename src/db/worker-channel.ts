@@ -12,6 +12,7 @@ const errorOf = ({ error, code }: ChannelReply) => Object.assign(new Error(error
  */
 export function workerChannel<Request extends object>(script: URL, name: string, open: () => object) {
   let worker: Worker | undefined;
+  let closed = false;
   let nextId = 0;
   const pending = new Map<number, { resolve: (result: unknown) => void; reject: (error: Error) => void }>();
 
@@ -40,6 +41,8 @@ export function workerChannel<Request extends object>(script: URL, name: string,
 
   return {
     request(message: Request): Promise<unknown> {
+      // A closed channel starts no thread again: one would outlive its gateway, on a database that may be gone.
+      if (closed) return Promise.reject(new Error(`the ${name} is closed`));
       const id = nextId++;
       const thread = started();
       if (pending.size === 0) thread.ref();
@@ -48,6 +51,7 @@ export function workerChannel<Request extends object>(script: URL, name: string,
       return answered;
     },
     close() {
+      closed = true;
       worker?.terminate();
       worker = undefined;
     },
