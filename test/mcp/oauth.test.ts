@@ -26,6 +26,16 @@ async function setUp(options: { now?: () => number; config?: Record<string, unkn
   return { gw, upstream, client };
 }
 
+/** `setUp` on two nodes of one database, the client created on the first. */
+async function setUpNodes() {
+  const upstream = startMockOAuthMcpServer();
+  open.push(upstream);
+  const nodes = await startNodes({ mcp: FAST_MCP } as never);
+  open.push({ close: () => closeNodes(nodes) });
+  const client = (await createMcpClient(nodes[0], { name: "hosted", connection_type: "http", connection_string: upstream.url, auth_type: "oauth", tools_to_execute: ["*"] })) as OAuthClientView;
+  return { upstream, nodes, client };
+}
+
 const clientOf = async (gw: TestGateway, id: string) => (await listClients(gw)).find((entry) => entry.id === id) as OAuthClientView;
 
 /** What an administrator does: asks for the authorization URL, consents on the server's page, and follows the redirect back to the gateway. */
@@ -181,12 +191,8 @@ describe("MCP servers behind OAuth 2.1", () => {
   });
 
   test("a consent given on one node shows on the other, whose calls use the same token", async () => {
-    const upstream = startMockOAuthMcpServer();
-    open.push(upstream);
-    const nodes = await startNodes({ mcp: FAST_MCP } as never);
-    open.push({ close: () => closeNodes(nodes) });
+    const { upstream, nodes, client } = await setUpNodes();
     const [first, second] = nodes;
-    const client = (await createMcpClient(first, { name: "hosted", connection_type: "http", connection_string: upstream.url, auth_type: "oauth", tools_to_execute: ["*"] })) as OAuthClientView;
     expect((await clientWhen(second, client.id, (entry) => entry.id === client.id)) as OAuthClientView).toMatchObject({ oauth: { connection: { state: "needs_consent" } } });
 
     expect((await consent(first, upstream, client.id)).status).toBe(303);
@@ -197,12 +203,8 @@ describe("MCP servers behind OAuth 2.1", () => {
   });
 
   test("two nodes refreshing the one connection at once both go on: the one the server refuses takes the tokens the other stored", async () => {
-    const upstream = startMockOAuthMcpServer();
-    open.push(upstream);
-    const nodes = await startNodes({ mcp: FAST_MCP } as never);
-    open.push({ close: () => closeNodes(nodes) });
-    const [first, second] = nodes;
-    const client = (await createMcpClient(first, { name: "hosted", connection_type: "http", connection_string: upstream.url, auth_type: "oauth", tools_to_execute: ["*"] })) as OAuthClientView;
+    const { upstream, nodes, client } = await setUpNodes();
+    const [first] = nodes;
     expect((await consent(first, upstream, client.id)).status).toBe(303);
     for (const node of nodes) await clientWhen(node, client.id, (entry) => entry.state === "connected");
 
