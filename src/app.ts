@@ -83,7 +83,6 @@ const DEFAULT_IDLE_TIMEOUT_SECONDS = 30;
 /** The inference surfaces, where every request answers to a virtual key (`enforce_auth_on_inference`). */
 const INFERENCE_ROOTS = ["/v1/", ...MOUNT_ROOTS.map((root) => `${root}/`)];
 
-/** The composition root: stores, registries and route plugins, read top to bottom. */
 /** GATEWAY_ACTOR_LEASE_SECONDS in ms, DEFAULT_LEASE_MS when unset; anything but seconds above 0 stops the start. */
 function leaseDurationMs(seconds: string | undefined): number {
   if (!seconds) return DEFAULT_LEASE_MS;
@@ -92,6 +91,7 @@ function leaseDurationMs(seconds: string | undefined): number {
   return durationMs;
 }
 
+/** The composition root: stores, registries and route plugins, read top to bottom. */
 export async function createGateway({ config: givenConfig, databaseUrl, env = process.env, clock, resolveHost, actorClock = systemClock, actorLease, actorMachines, limitCounters }: GatewayOptions) {
   // The gateway's own copy: PUT /api/config changes it while it runs.
   const config = structuredClone(givenConfig);

@@ -8,7 +8,8 @@ const errorOf = ({ error, code }: ChannelReply) => Object.assign(new Error(error
  * Requests to a worker thread, each answered by id. The thread starts with the first request
  * and receives `open` first; it is referenced only while requests are in flight (an idle thread
  * must not keep a stopping process alive, and Bun delivers replies from an unreferenced worker
- * far more slowly). A thread that dies fails the requests it held; the next starts a fresh one.
+ * far more slowly). A thread that dies fails the requests it held; the next starts a fresh one,
+ * unless the channel was closed.
  */
 export function workerChannel<Request extends object>(script: URL, name: string, open: () => object) {
   let worker: Worker | undefined;
