@@ -15,7 +15,13 @@ export function pinnedUrl(url: URL, address: ResolvedAddress): URL {
 
 /** The headers of `init` with the URL's own Host, copied as cheaply as their shape allows. */
 function withHost(headers: RequestInit["headers"], url: URL): RequestInit["headers"] {
-  if (headers === undefined || (typeof headers === "object" && !Array.isArray(headers) && !(headers instanceof Headers))) return { ...headers, host: url.host };
+  if (headers === undefined || (typeof headers === "object" && !Array.isArray(headers) && !(headers instanceof Headers))) {
+    // Header names are case-insensitive: a `Host` given in the record gives way too.
+    const record: Record<string, string | readonly string[]> = {};
+    for (const [name, value] of Object.entries(headers ?? {})) if (name.toLowerCase() !== "host") record[name] = value;
+    record.host = url.host;
+    return record;
+  }
   const copy = new Headers(headers);
   copy.set("host", url.host);
   return copy;

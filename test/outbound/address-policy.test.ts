@@ -97,6 +97,24 @@ describe("every connection is checked: an address written before, or a name that
   });
 });
 
+describe("a call to a name goes to the address checked, under the name's own Host", () => {
+  let gw: TestGateway;
+  const names = fakeDns({ "llm.pinned.test": ["127.0.0.1"] });
+  beforeAll(async () => {
+    gw = await startGateway({}, { runtime: { resolveHost: names.resolve } });
+  });
+  afterAll(() => gw.close());
+
+  test("a Host among the provider's extra headers, in any case, does not replace it", async () => {
+    const port = new URL(upstream.baseUrl).port;
+    const pinned = provider("pinned", `http://llm.pinned.test:${port}/v1`);
+    const created = await gw.admin("/api/providers", { method: "POST", json: { ...pinned, network_config: { ...pinned.network_config, extra_headers: { HOST: "elsewhere.test" } } } });
+    expect(created.status).toBe(201);
+    expect((await chat(gw, "pinned/gpt-4o-mini")).status).toBe(200);
+    expect(upstream.requests.at(-1)!.headers.get("host")).toBe(`llm.pinned.test:${port}`);
+  });
+});
+
 describe("a redirect is followed only to an address that passes", () => {
   test("a provider whose model listing redirects to the metadata service: the key check fails saying why", async () => {
     const redirecting = Bun.serve({ port: 0, hostname: "127.0.0.1", fetch: () => Response.redirect("http://169.254.169.254/latest/meta-data/", 302) });
