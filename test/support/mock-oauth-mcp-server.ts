@@ -40,8 +40,6 @@ export interface MockOAuthMcpServer {
   expireAccessTokens(): void;
   /** The token endpoint refuses refresh tokens from now on (invalid_grant), as after a revocation. */
   refuseRefresh(refuse: boolean): void;
-  /** The next `count` refresh requests are held until all have arrived, then answered in the order they came: a race between two nodes, made certain. */
-  holdRefreshes(count: number): void;
   stop(): Promise<void>;
 }
 
@@ -60,16 +58,6 @@ export function startMockOAuthMcpServer(options: { accessTokenLifetimeSeconds?: 
   const refreshTokens = new Map<string, { clientId: string; scope: string }>();
   let refusals = 0;
   let refusingRefresh = false;
-  let heldRefreshes: { count: number; waiting: Array<() => void> } | undefined;
-  const refreshTurn = () =>
-    new Promise<void>((resolve) => {
-      const gate = heldRefreshes;
-      if (!gate) return resolve();
-      gate.waiting.push(resolve);
-      if (gate.waiting.length < gate.count) return;
-      heldRefreshes = undefined;
-      for (const release of gate.waiting) release();
-    });
   let origin = "";
   const issuer = () => `${origin}/as`;
   const resourceMetadataUrl = () => `${origin}/.well-known/oauth-protected-resource/mcp`;
@@ -120,7 +108,6 @@ export function startMockOAuthMcpServer(options: { accessTokenLifetimeSeconds?: 
       return issue(code.clientId, code.scope);
     }
     if (grant === "refresh_token") {
-      await refreshTurn();
       const refresh = refreshTokens.get(form.get("refresh_token") ?? "");
       if (refusingRefresh || !refresh || refresh.clientId !== form.get("client_id")) return oauthError("invalid_grant", "the refresh token is not valid");
       refreshTokens.delete(form.get("refresh_token")!);
@@ -204,9 +191,6 @@ export function startMockOAuthMcpServer(options: { accessTokenLifetimeSeconds?: 
     },
     refuseRefresh(refuse) {
       refusingRefresh = refuse;
-    },
-    holdRefreshes(count) {
-      heldRefreshes = { count, waiting: [] };
     },
     async stop() {
       await server.stop(true);

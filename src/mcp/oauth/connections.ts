@@ -39,13 +39,6 @@ export class OAuthConsentNeeded extends GatewayError {
   }
 }
 
-/**
- * A refused refresh looks this many times, this far apart, for the tokens another node's refresh
- * of the same grant stores: its answer and its write land moments after the refusal.
- */
-const ROTATION_CHECKS = 5;
-const ROTATION_CHECK_MS = 100;
-
 const describe = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
 const keyText = ({ mcpClientId, owner }: ConnectionKey) => `${mcpClientId}\0${owner?.mode ?? "shared"}\0${owner?.identity ?? ""}`;
@@ -195,14 +188,6 @@ export class McpOAuthConnections {
         await this.save(key, { ...before, state: "refresh_failed", grant: { ...before.grant, tokens: grant.tokens }, lastError });
         if (before.state !== "refresh_failed") audit?.({ action: "MCP:OAuthRefreshFailed", mcpClientId: config.id, summary: { mcp_client: config.name, ...whose, tokens_revoked: refused } });
         throw new OAuthConsentNeeded(`MCP client '${config.name}': ${lastError}`);
-      },
-      refreshedElsewhere: async (refreshToken: string) => {
-        for (let attempt = 0; attempt < ROTATION_CHECKS; attempt++) {
-          const stored = (await this.store.find(key)).grant;
-          if (stored.tokens?.refresh_token && stored.tokens.refresh_token !== refreshToken) return stored;
-          await Bun.sleep(ROTATION_CHECK_MS);
-        }
-        return undefined;
       },
       notConnected: async () => {
         const connection = await this.store.find(key);

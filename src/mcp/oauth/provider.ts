@@ -11,8 +11,6 @@ export interface GrantKeeper {
   tokensIssued(grant: OAuthGrant): Promise<void>;
   /** The authorization server wants a person's consent again (a refresh failed or was refused): records it and throws what the caller is told. */
   consentLost(grant: OAuthGrant): Promise<never>;
-  /** The stored grant once it holds a refresh token other than `refreshToken` (another node refreshed meanwhile); undefined when none lands soon. */
-  refreshedElsewhere(refreshToken: string): Promise<OAuthGrant | undefined>;
   /** The error for calls while there is no token at all. */
   notConnected(): Promise<Error>;
   /** Runs the SDK's `auth()` for this provider against the client's server (a refresh, as tokens are stored). */
@@ -124,16 +122,11 @@ export class GrantProvider implements OAuthClientProvider {
 
   /** The authorization server refused what it was shown; refused tokens during calls mean a person must consent again. */
   async invalidateCredentials(scope: "all" | "client" | "tokens" | "verifier" | "discovery"): Promise<void> {
-    const held = this.grant.tokens?.refresh_token;
     if (scope === "all" || scope === "tokens") this.grant.tokens = undefined;
     if (scope === "all" || scope === "client") this.grant.client = undefined;
     if (scope === "all" || scope === "discovery") this.grant.discovery = undefined;
     if (scope === "all" || scope === "verifier") this.grant.codeVerifier = undefined;
-    if (this.mode !== "calls" || (scope !== "all" && scope !== "tokens")) return;
-    // Two nodes refreshing at once send the same refresh token: the server rotates it for the first and refuses the second, whose next attempt uses what the first stored.
-    const rotated = held && (await this.keeper.refreshedElsewhere(held));
-    if (rotated) this.grant = rotated;
-    else await this.keeper.consentLost(this.grant);
+    if (this.mode === "calls" && (scope === "all" || scope === "tokens")) await this.keeper.consentLost(this.grant);
   }
 
   saveDiscoveryState(state: OAuthDiscoveryState): void {
