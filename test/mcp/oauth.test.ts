@@ -201,4 +201,18 @@ describe("MCP servers behind OAuth 2.1", () => {
     expect(await toolContent(await executeTool(second, "hosted-get_weather", { city: "Oslo" }))).toBe("Sunny and 21C in Oslo");
     expect(upstream.tokenGrants).toEqual(["authorization_code"]);
   });
+
+  test("two nodes finding the token expired at once refresh it once, and both go on with it", async () => {
+    const { upstream, nodes, client } = await setUpNodes();
+    expect((await consent(nodes[0], upstream, client.id)).status).toBe(303);
+    for (const node of nodes) await clientWhen(node, client.id, (entry) => entry.state === "connected");
+
+    // The server rotates refresh tokens: were both nodes to refresh, it would refuse the second.
+    upstream.holdRefreshes(2, 500);
+    upstream.expireAccessTokens();
+    const answers = await Promise.all(nodes.map(async (node) => toolContent(await executeTool(node, "hosted-add", { a: 2, b: 2 }))));
+    expect(answers).toEqual(["4", "4"]);
+    expect(upstream.tokenGrants).toEqual(["authorization_code", "refresh_token"]);
+    for (const node of nodes) expect((await clientOf(node, client.id)).oauth?.connection?.state).toBe("connected");
+  });
 });

@@ -40,6 +40,11 @@ export interface MockOAuthMcpServer {
   expireAccessTokens(): void;
   /** The token endpoint refuses refresh tokens from now on (invalid_grant), as after a revocation. */
   refuseRefresh(refuse: boolean): void;
+  /**
+   * The next refresh requests are held until `count` have arrived (or `windowMs` passed since the
+   * first), then answered in the order they came: two nodes refreshing at once race for certain.
+   */
+  holdRefreshes(count: number, windowMs: number): void;
   stop(): Promise<void>;
 }
 
@@ -58,6 +63,19 @@ export function startMockOAuthMcpServer(options: { accessTokenLifetimeSeconds?: 
   const refreshTokens = new Map<string, { clientId: string; scope: string }>();
   let refusals = 0;
   let refusingRefresh = false;
+  let heldRefreshes: { count: number; windowMs: number; waiting: Array<() => void> } | undefined;
+  const refreshTurn = () =>
+    new Promise<void>((resolve) => {
+      const gate = heldRefreshes;
+      if (!gate) return resolve();
+      const releaseAll = () => {
+        if (heldRefreshes === gate) heldRefreshes = undefined;
+        for (const release of gate.waiting.splice(0)) release();
+      };
+      gate.waiting.push(resolve);
+      if (gate.waiting.length === 1) setTimeout(releaseAll, gate.windowMs);
+      if (gate.waiting.length >= gate.count) releaseAll();
+    });
   let origin = "";
   const issuer = () => `${origin}/as`;
   const resourceMetadataUrl = () => `${origin}/.well-known/oauth-protected-resource/mcp`;
@@ -108,6 +126,7 @@ export function startMockOAuthMcpServer(options: { accessTokenLifetimeSeconds?: 
       return issue(code.clientId, code.scope);
     }
     if (grant === "refresh_token") {
+      await refreshTurn();
       const refresh = refreshTokens.get(form.get("refresh_token") ?? "");
       if (refusingRefresh || !refresh || refresh.clientId !== form.get("client_id")) return oauthError("invalid_grant", "the refresh token is not valid");
       refreshTokens.delete(form.get("refresh_token")!);
@@ -191,6 +210,9 @@ export function startMockOAuthMcpServer(options: { accessTokenLifetimeSeconds?: 
     },
     refuseRefresh(refuse) {
       refusingRefresh = refuse;
+    },
+    holdRefreshes(count, windowMs) {
+      heldRefreshes = { count, windowMs, waiting: [] };
     },
     async stop() {
       await server.stop(true);

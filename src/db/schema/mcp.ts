@@ -136,6 +136,10 @@ export const mcpOAuthConnections = sqliteTable(
     lastError: text("last_error"),
     connectedAt: integer("connected_at", { mode: "timestamp_ms" }),
     updatedAt: integer("updated_at", { mode: "timestamp_ms" }).notNull(),
+    /** The process refreshing the tokens now, so that nodes sharing the connection refresh one at a time (a server that rotates refresh tokens refuses the second). */
+    refreshHolder: text("refresh_holder"),
+    /** When that right lapses, should its holder die before it lets go. */
+    refreshUntil: integer("refresh_until", { mode: "timestamp_ms" }),
   },
   (table) => [primaryKey({ columns: [table.mcpClientId, table.ownerMode, table.ownerIdentity] }), uniqueIndex("mcp_oauth_connections_pending_state_idx").on(table.pendingStateHash)],
 );

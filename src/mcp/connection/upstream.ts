@@ -1,11 +1,11 @@
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import type { OAuthClientProvider } from "@modelcontextprotocol/sdk/client/auth.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { ClientCapabilities, Prompt, Resource, ResourceTemplate, Tool } from "@modelcontextprotocol/sdk/types.js";
 import type { EnvReader } from "../../config/env-reference";
 import { fetchUnder } from "../../outbound/guarded-fetch";
 import { type OutboundReach, policyFor } from "../../outbound/reach";
 import type { McpClientConfig } from "../clients/config";
+import type { GrantProvider } from "../oauth/provider";
 import { loadedMcpClientSdk, loadMcpClientSdk, type McpClientSdk } from "../sdk";
 
 /** A tool as the upstream server describes it, every field kept (title, annotations, outputSchema, execution, _meta). */
@@ -26,7 +26,7 @@ export interface McpReach {
   /** The addresses HTTP and SSE servers may have. */
   outbound: OutboundReach;
   /** auth_type oauth: what the transport authorizes with (tokens, refreshed; the SDK's discovery on a 401). */
-  oauth?: (config: McpClientConfig) => OAuthClientProvider | undefined;
+  oauth?: (config: McpClientConfig) => GrantProvider | undefined;
 }
 
 export const stdioCommandAllowed = (reach: McpReach, command: string) => reach.stdioAllowedCommands.includes(command);
@@ -40,11 +40,12 @@ export class StdioCommandRefused extends Error {
 
 const resolveValues = (values: Record<string, string>, readEnv: EnvReader) => Object.fromEntries(Object.entries(values).map(([name, value]) => [name, readEnv(value)]));
 
-function transportFor(sdk: McpClientSdk, config: McpClientConfig, extraHeaders: Record<string, string>, reach: McpReach, ownProvider?: OAuthClientProvider): Transport {
+function transportFor(sdk: McpClientSdk, config: McpClientConfig, extraHeaders: Record<string, string>, reach: McpReach, ownProvider?: GrantProvider): Transport {
   const { SSEClientTransport, StdioClientTransport, StreamableHTTPClientTransport, getDefaultEnvironment } = sdk;
   const headers = { ...resolveValues(config.headers, reach.readEnv), ...extraHeaders };
-  const fetch = fetchUnder(policyFor(reach.outbound, config.privateNetworkAllowed));
   const authProvider = ownProvider ?? reach.oauth?.(config);
+  const guarded = fetchUnder(policyFor(reach.outbound, config.privateNetworkAllowed));
+  const fetch = authProvider ? authProvider.refreshingOnRefusal(guarded) : guarded;
   switch (config.connectionType) {
     case "http":
       return new StreamableHTTPClientTransport(new URL(config.connectionString!), { requestInit: { headers }, fetch, authProvider });
@@ -111,7 +112,7 @@ export interface UpstreamOptions {
   /** The tools are known already (a caller's own session next to the shared one): do not list them. */
   skipTools?: boolean;
   /** A per-user OAuth client: the caller's own tokens. */
-  authProvider?: OAuthClientProvider;
+  authProvider?: GrantProvider;
 }
 
 /**

@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import { fetchUnder } from "../../outbound/guarded-fetch";
 import { type OutboundReach, policyFor } from "../../outbound/reach";
 import { badRequest, GatewayError } from "../../http/errors";
@@ -32,6 +33,11 @@ export interface OAuthConnectionView {
   registered_client_id: string | null;
 }
 
+/** How long a node may take to refresh a connection's tokens before another may try: past any token endpoint's answer. */
+const REFRESH_LEASE_MS = 30_000;
+/** How often a node waiting on another's refresh looks whether it is done. */
+const REFRESH_WAIT_MS = 25;
+
 /** The caller's error when an oauth client cannot be used until someone consents (again). */
 export class OAuthConsentNeeded extends GatewayError {
   constructor(message: string) {
@@ -55,6 +61,8 @@ const ownerSummary = (owner: CredentialOwner | undefined) => (owner ? { owner_mo
 export class McpOAuthConnections {
   private readonly providers = new Map<string, { config: McpClientConfig; provider: GrantProvider }>();
   private readonly summaries = new Map<string, OAuthConnection>();
+  /** This process, as the holder of a refresh (see refreshAlone). */
+  private readonly refreshHolder = randomUUID();
 
   constructor(
     private readonly store: McpOAuthStore,
@@ -165,11 +173,31 @@ export class McpOAuthConnections {
     if (!key.owner) this.summaries.set(key.mcpClientId, { ...connection, updatedAt: new Date(this.options.now()) });
   }
 
+  /**
+   * Runs `refresh` while no other process refreshes the same connection: nodes sharing it take
+   * turns through a claim on its row, which lapses should its holder die.
+   */
+  private async refreshAlone(key: ConnectionKey, refresh: () => Promise<void>, gone: () => Promise<Error>): Promise<void> {
+    // A lapsed claim is taken over, so waiting longer than one lease means the row itself is gone (the client deleted).
+    const giveUpAt = performance.now() + REFRESH_LEASE_MS + 10 * REFRESH_WAIT_MS;
+    for (;;) {
+      const now = this.options.now();
+      if (await this.store.claimRefresh(key, this.refreshHolder, new Date(now), new Date(now + REFRESH_LEASE_MS))) break;
+      if (performance.now() > giveUpAt) throw await gone();
+      await Bun.sleep(REFRESH_WAIT_MS);
+    }
+    try {
+      await refresh();
+    } finally {
+      await this.store.releaseRefresh(key, this.refreshHolder);
+    }
+  }
+
   private keeperFor(config: McpClientConfig, owner: CredentialOwner | undefined): GrantKeeper {
     const { now, audit } = this.options;
     const key = { mcpClientId: config.id, owner };
     const whose = ownerSummary(owner);
-    return {
+    const keeper: GrantKeeper = {
       now,
       load: async () => (await this.store.find(key)).grant,
       tokensIssued: async (grant: OAuthGrant) => {
@@ -194,10 +222,18 @@ export class McpOAuthConnections {
         const why = connection.state === "refresh_failed" ? (connection.lastError ?? "its token could not be refreshed") : "nobody has connected it to its authorization server yet";
         return new OAuthConsentNeeded(`MCP client '${config.name}' needs an administrator's consent: ${why} (POST /api/mcp/client/${config.id}/oauth/connect, or Connect on the dashboard's MCP page)`);
       },
-      refresh: async (provider: GrantProvider) => {
-        const sdk = await loadMcpClientSdk();
-        await sdk.auth(provider, { serverUrl: config.connectionString!, fetchFn: this.fetchFor(config) });
-      },
+      refresh: (provider: GrantProvider) =>
+        this.refreshAlone(key, async () => {
+          // A server that rotates refresh tokens refuses the one another node has just used: take what that node stored.
+          const stored = (await this.store.find(key)).grant;
+          if (stored.tokens?.refresh_token !== provider.current.tokens?.refresh_token) {
+            if (!stored.tokens) throw await keeper.notConnected();
+            return provider.adopt(stored);
+          }
+          const sdk = await loadMcpClientSdk();
+          await sdk.auth(provider, { serverUrl: config.connectionString!, fetchFn: this.fetchFor(config) });
+        }, keeper.notConnected),
     };
+    return keeper;
   }
 }

@@ -1,6 +1,7 @@
 import { randomBytes } from "node:crypto";
 import type { OAuthClientProvider, OAuthDiscoveryState } from "@modelcontextprotocol/sdk/client/auth.js";
 import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } from "@modelcontextprotocol/sdk/shared/auth.js";
+import type { FetchLike } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { McpClientConfig } from "../clients/config";
 import type { OAuthGrant } from "./store";
 
@@ -23,6 +24,8 @@ export const REFRESH_EARLY_MS = 30_000;
 
 /** Placeholder for a provider that never sends a browser anywhere; undefined would make the SDK take it for a client-credentials client. */
 const NO_REDIRECT = "http://localhost/api/mcp/oauth/callback";
+
+const bearerTokenOf = (headers: RequestInit["headers"]) => /^Bearer (.+)$/i.exec(new Headers(headers).get("authorization") ?? "")?.[1];
 
 /**
  * The MCP SDK's view of one `oauth` client's grant, for `auth()` and the HTTP transports: the
@@ -98,6 +101,32 @@ export class GrantProvider implements OAuthClientProvider {
     if (!this.grant.tokens) throw await this.keeper.notConnected();
     if (this.due()) await this.refresh();
     return this.grant.tokens;
+  }
+
+  /**
+   * `fetch` for the transports, answering the MCP server's refusal of the access token (401)
+   * itself: the tokens are refreshed as when they are due (one node at a time) and the request
+   * is sent once more. Left to the SDK, each node would refresh on its own, and a server that
+   * rotates refresh tokens refuses all but the first.
+   */
+  refreshingOnRefusal(fetch: FetchLike): FetchLike {
+    return async (url, init) => {
+      const response = await fetch(url, init);
+      const refused = response.status === 401 && this.mode === "calls" ? bearerTokenOf(init?.headers) : undefined;
+      if (!refused) return response;
+      if (this.grant.tokens?.access_token === refused) await this.refresh();
+      const token = this.grant.tokens?.access_token;
+      if (!token || token === refused) return response;
+      await response.body?.cancel();
+      const headers = new Headers(init?.headers);
+      headers.set("authorization", `Bearer ${token}`);
+      return fetch(url, { ...init, headers });
+    };
+  }
+
+  /** Tokens another node refreshed and stored while this one waited its turn. */
+  adopt(grant: OAuthGrant): void {
+    this.grant = grant;
   }
 
   async saveTokens(tokens: OAuthTokens): Promise<void> {

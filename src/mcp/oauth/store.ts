@@ -1,6 +1,6 @@
 import type { OAuthDiscoveryState } from "@modelcontextprotocol/sdk/client/auth.js";
 import type { OAuthClientInformationMixed, OAuthTokens } from "@modelcontextprotocol/sdk/shared/auth.js";
-import { and, eq } from "drizzle-orm";
+import { and, eq, isNull, lt, or } from "drizzle-orm";
 import type { SecretBox } from "../../crypto/secret-box";
 import { sha256Hex } from "../../crypto/sha256-hex";
 import type { Database } from "../../db/client";
@@ -88,6 +88,28 @@ export class McpOAuthStore {
       .insert(mcpOAuthConnections)
       .values({ mcpClientId: key.mcpClientId, ...ownerColumns(key), ...values })
       .onConflictDoUpdate({ target: [mcpOAuthConnections.mcpClientId, mcpOAuthConnections.ownerMode, mcpOAuthConnections.ownerIdentity], set: values });
+  }
+
+  /**
+   * Takes the right to refresh the connection's tokens until `until` for `holder`, unless another
+   * holder has it and it has not lapsed at `now`: answers whether it was taken. One row update,
+   * so two nodes asking at once cannot both get it.
+   */
+  async claimRefresh(key: ConnectionKey, holder: string, now: Date, until: Date): Promise<boolean> {
+    const { refreshHolder, refreshUntil } = mcpOAuthConnections;
+    const claimed = await this.db
+      .update(mcpOAuthConnections)
+      .set({ refreshHolder: holder, refreshUntil: until })
+      .where(and(byKey(key), or(isNull(refreshUntil), lt(refreshUntil, now), eq(refreshHolder, holder))))
+      .returning({ state: mcpOAuthConnections.state });
+    return claimed.length > 0;
+  }
+
+  async releaseRefresh(key: ConnectionKey, holder: string): Promise<void> {
+    await this.db
+      .update(mcpOAuthConnections)
+      .set({ refreshHolder: null, refreshUntil: null })
+      .where(and(byKey(key), eq(mcpOAuthConnections.refreshHolder, holder)));
   }
 
   private fromRow(row: McpOAuthConnectionRow): OAuthConnection {
