@@ -5,9 +5,9 @@ import type { ApiKey, AuditEvent, Permission, Role } from "../api/types";
 import { useFeedback } from "../components/feedback";
 import { SelectField, TextField } from "../components/fields";
 import { PageHeader } from "../components/layout";
-import { Panel } from "../components/panel";
+import { Panel, SecretShownOnce } from "../components/panel";
 import { ErrorState, Loading } from "../components/states";
-import { CopyButton, DeleteButton } from "../components/widgets";
+import { DeleteButton } from "../components/widgets";
 import { formatTime } from "../lib/format";
 import { followLink } from "../lib/router";
 import { useResource } from "../lib/use-resource";
@@ -329,18 +329,15 @@ function ApiKeys() {
             </Panel>
           )}
           {created && (
-            <Panel title={`API key ${created.name} created`} onClose={() => setCreated(undefined)}>
-              <p>Copy the key now: it is shown only this once. Send it as Authorization: Bearer &lt;key&gt;.</p>
-              <div class="secret">
-                <code aria-label="API key value">{created.key}</code>
-                <CopyButton text={created.key} label="Copy key" />
-              </div>
-              <div class="actions">
-                <button type="button" class="primary" onClick={() => setCreated(undefined)}>
-                  Done
-                </button>
-              </div>
-            </Panel>
+            <SecretShownOnce
+              title={`API key ${created.name} created`}
+              noun="key"
+              label="API key value"
+              secret={created.key}
+              usage="Send it as Authorization: Bearer <key>."
+              copyLabel="Copy key"
+              onClose={() => setCreated(undefined)}
+            />
           )}
         </>
       )}

@@ -4,9 +4,8 @@ import type { Delivery, WebhookEndpoint, WebhookEvent } from "../api/types";
 import { useFeedback } from "../components/feedback";
 import { Checkbox, TextField } from "../components/fields";
 import { PageHeader } from "../components/layout";
-import { Panel } from "../components/panel";
+import { Panel, SecretShownOnce } from "../components/panel";
 import { Empty, ErrorState, Loading } from "../components/states";
-import { CopyButton } from "../components/widgets";
 import { AsyncJobs } from "./async-jobs";
 import { formatTime } from "../lib/format";
 import { useResource } from "../lib/use-resource";
@@ -70,18 +69,15 @@ function EndpointForm({ editing, onClose, onCreated, reload }: { editing?: Webho
 
 function SecretShown({ name, secret, onClose }: { name: string; secret: string; onClose(): void }) {
   return (
-    <Panel title={`Signing secret of ${name}`} onClose={onClose}>
-      <p>Copy the signing secret now: it is shown only this once. Receivers verify each delivery's webhook-signature header with it (Standard Webhooks).</p>
-      <div class="secret">
-        <code aria-label="Signing secret">{secret}</code>
-        <CopyButton text={secret} label="Copy secret" />
-      </div>
-      <div class="actions">
-        <button type="button" class="primary" onClick={onClose}>
-          Done
-        </button>
-      </div>
-    </Panel>
+    <SecretShownOnce
+      title={`Signing secret of ${name}`}
+      noun="signing secret"
+      label="Signing secret"
+      secret={secret}
+      usage="Receivers verify each delivery's webhook-signature header with it (Standard Webhooks)."
+      copyLabel="Copy secret"
+      onClose={onClose}
+    />
   );
 }
 

@@ -4,9 +4,9 @@ import type { BudgetUsage, ProviderConfig, VirtualKey, VirtualKeyInput } from ".
 import { useFeedback } from "../../components/feedback";
 import { SelectField, TextField } from "../../components/fields";
 import { LimitsFields, limitsDraftOf, limitsInput, limitsSummary } from "../../components/limits-fields";
-import { Panel } from "../../components/panel";
+import { Panel, SecretShownOnce } from "../../components/panel";
 import { Empty, ErrorState, Loading } from "../../components/states";
-import { CopyButton, DeleteButton, UsageBar } from "../../components/widgets";
+import { DeleteButton, UsageBar } from "../../components/widgets";
 import { formatCost, formatCount, formatDuration, listOf } from "../../lib/format";
 import { useResource } from "../../lib/use-resource";
 import { useSave } from "../../lib/use-save";
@@ -111,18 +111,15 @@ function KeyForm({ editing, onClose, onCreated, reload }: { editing?: VirtualKey
 /** The key's value, shown this once. */
 function CreatedKey({ name, value, onClose }: { name: string; value: string; onClose(): void }) {
   return (
-    <Panel title={`Virtual key ${name} created`} onClose={onClose}>
-      <p>Copy the key now: it is shown only this once. Clients send it as a bearer token, e.g. the OpenAI SDK's apiKey.</p>
-      <div class="secret">
-        <code aria-label="Virtual key value">{value}</code>
-        <CopyButton text={value} label="Copy key" />
-      </div>
-      <div class="actions">
-        <button type="button" class="primary" onClick={onClose}>
-          Done
-        </button>
-      </div>
-    </Panel>
+    <SecretShownOnce
+      title={`Virtual key ${name} created`}
+      noun="key"
+      label="Virtual key value"
+      secret={value}
+      usage="Clients send it as a bearer token, e.g. the OpenAI SDK's apiKey."
+      copyLabel="Copy key"
+      onClose={onClose}
+    />
   );
 }
 
