@@ -51,7 +51,8 @@ export async function createAccessControl({ db, config, env, secrets, envReferen
   // Turning password sign-in off also ends the admin sessions it opened before.
   if (!passwordSignIn) await sessions.revokeAll("admin");
   const setupLock = await SetupLock.open({ configured: config.setup_token, env, db, box: secrets }, sessions);
-  if (!(await admin.isAuthActive())) setupLock.announce();
+  // A worker of `server.workers` shares the first process's database, token and terminal: that one has printed it.
+  if (!env.GATEWAY_WORKER && !(await admin.isAuthActive())) setupLock.announce();
   const roles = new RoleStore(db);
   await roles.seedBuiltins();
   const oidcUsers = new OidcUsers(db);

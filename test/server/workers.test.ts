@@ -220,6 +220,15 @@ describe("a worker whose first process is killed outright", () => {
   }, 30_000);
 });
 
+test("a generated setup token is printed once, by the first process, not again by each worker", async () => {
+  const child = workspace.start(["--config", workspace.writeConfig({}), "--port", "0", "--workers", "2"], { GATEWAY_DB_URL: `file:${workspace.path("generated-token.sqlite")}`, GATEWAY_NODE_ID: "" });
+  const [, url] = await printed(child.stdout)(LISTENING);
+  await eventually(() => nodesAnswering(url!), (seen) => seen.size === 2);
+  child.kill("SIGTERM");
+  const [stderr] = await Promise.all([new Response(child.stderr).text(), child.exited]);
+  expect(stderr.match(/setup token: \S+/g)).toHaveLength(1);
+}, 30_000);
+
 describe("a bad number of workers stops the start with exit code 2, naming the setting", () => {
   for (const [what, args, config, named] of [
     ["--workers 0", ["--workers", "0"], {}, /--workers/],
