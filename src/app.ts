@@ -7,7 +7,7 @@ import { createAgentGateway, governanceAgentAccess } from "./a2a";
 import { createAccessControl } from "./access";
 import { createAsyncInference } from "./async";
 import { createResponseCache } from "./cache";
-import { ConfigError } from "./config/load";
+import { ConfigError, secondsVariable } from "./config/load";
 import type { GatewayConfig } from "./config/schema";
 import { DEFAULT_ENV_ALLOWLIST, EnvReferences } from "./config/env-reference";
 import { createRuntimeSettings } from "./config/runtime-settings";
@@ -83,14 +83,6 @@ const DEFAULT_IDLE_TIMEOUT_SECONDS = 30;
 /** The inference surfaces, where every request answers to a virtual key (`enforce_auth_on_inference`). */
 const INFERENCE_ROOTS = ["/v1/", ...MOUNT_ROOTS.map((root) => `${root}/`)];
 
-/** GATEWAY_ACTOR_LEASE_SECONDS in ms, DEFAULT_LEASE_MS when unset; anything but seconds above 0 stops the start. */
-function leaseDurationMs(seconds: string | undefined): number {
-  if (!seconds) return DEFAULT_LEASE_MS;
-  const durationMs = Number(seconds) * 1000;
-  if (!(durationMs > 0) || !Number.isFinite(durationMs)) throw new ConfigError(`GATEWAY_ACTOR_LEASE_SECONDS must be a number of seconds above 0, not '${seconds}'`);
-  return durationMs;
-}
-
 /** The composition root: stores, registries and route plugins, read top to bottom. */
 export async function createGateway({ config: givenConfig, databaseUrl, env = process.env, clock, resolveHost, actorClock = systemClock, actorLease, actorMachines, limitCounters }: GatewayOptions) {
   // The gateway's own copy: PUT /api/config changes it while it runs.
@@ -100,7 +92,8 @@ export async function createGateway({ config: givenConfig, databaseUrl, env = pr
   const secrets = await secretBoxFor(database.db, env.GATEWAY_ENCRYPTION_KEY);
   // Every durable actor's writes: one group commit, one lease, one retry count.
   const inspector = stately(env.GATEWAY_INSPECT_URL || config.inspect?.websocket_url);
-  const snapshots = new ActorSnapshotStore(database.db, actorLease ?? defaultLease(env, databaseUrl, leaseDurationMs(env.GATEWAY_ACTOR_LEASE_SECONDS)), {
+  const leaseSeconds = secondsVariable("GATEWAY_ACTOR_LEASE_SECONDS", env.GATEWAY_ACTOR_LEASE_SECONDS);
+  const snapshots = new ActorSnapshotStore(database.db, actorLease ?? defaultLease(env, databaseUrl, leaseSeconds === undefined ? DEFAULT_LEASE_MS : leaseSeconds * 1000), {
     machines: actorMachines,
     recordTransitions: () => config.actors?.record_transitions !== false,
     inspect: inspector?.inspect,

@@ -2,7 +2,7 @@ import { mkdirSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { defaultNodeId } from "../actors/runtime/node-identity";
 import { createGateway, type Gateway } from "./app";
-import { ConfigError, loadConfig } from "./config/load";
+import { ConfigError, loadConfig, secondsVariable } from "./config/load";
 import { CommandLineFlags } from "./config/startup-options";
 import { CounterHost } from "./server/counter-host";
 import { connectToFirstProcess } from "./server/first-process";
@@ -95,8 +95,7 @@ function startWorkers(gateway: Gateway, count: number, port: number, host: strin
 /** The database's variables that are set, as config.json's `database` fields they win over. */
 function databaseVariables() {
   const { GATEWAY_DB_AUTH_TOKEN, GATEWAY_DB_SYNC_URL, GATEWAY_DB_SYNC_INTERVAL } = process.env;
-  const interval = GATEWAY_DB_SYNC_INTERVAL ? Number(GATEWAY_DB_SYNC_INTERVAL) : undefined;
-  if (interval !== undefined && !(interval > 0)) throw new ConfigError(`GATEWAY_DB_SYNC_INTERVAL must be a number of seconds above 0, not '${GATEWAY_DB_SYNC_INTERVAL}'`);
+  const interval = secondsVariable("GATEWAY_DB_SYNC_INTERVAL", GATEWAY_DB_SYNC_INTERVAL);
   return {
     ...(GATEWAY_DB_AUTH_TOKEN && { auth_token: GATEWAY_DB_AUTH_TOKEN }),
     ...(GATEWAY_DB_SYNC_URL && { sync_url: GATEWAY_DB_SYNC_URL }),

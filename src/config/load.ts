@@ -4,6 +4,14 @@ import { GatewayConfig } from "./schema";
 
 export class ConfigError extends Error {}
 
+/** An environment variable of seconds above 0 (`name`'s `value`): undefined when unset; anything else stops the start. */
+export function secondsVariable(name: string, value: string | undefined): number | undefined {
+  if (!value) return undefined;
+  const seconds = Number(value);
+  if (!(seconds > 0) || !Number.isFinite(seconds)) throw new ConfigError(`${name} must be a number of seconds above 0, not '${value}'`);
+  return seconds;
+}
+
 /** Reads and validates config.json; an absent path means an empty config. */
 export async function loadConfig(path: string | undefined): Promise<GatewayConfig> {
   if (!path) return {};

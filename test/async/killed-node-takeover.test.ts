@@ -120,11 +120,12 @@ test.skipIf(!LIBSQL_SERVER_BINARY)(
   60_000,
 );
 
-test("a lease that is no number of seconds above 0 stops the start, naming the variable", async () => {
-  for (const value of ["0", "soon"]) {
-    const child = workspace.start(["--port", "0", "--config", workspace.writeConfig({})], { GATEWAY_ACTOR_LEASE_SECONDS: value });
-    const [code, stderr] = await Promise.all([child.exited, new Response(child.stderr).text()]);
-    expect(code).toBe(2);
-    expect(stderr).toContain(`GATEWAY_ACTOR_LEASE_SECONDS must be a number of seconds above 0, not '${value}'`);
-  }
+test("a lease or a replica's sync interval that is no number of seconds above 0 stops the start, naming the variable", async () => {
+  for (const variable of ["GATEWAY_ACTOR_LEASE_SECONDS", "GATEWAY_DB_SYNC_INTERVAL"])
+    for (const value of ["0", "soon", "Infinity"]) {
+      const child = workspace.start(["--port", "0", "--config", workspace.writeConfig({})], { [variable]: value });
+      const [code, stderr] = await Promise.all([child.exited, new Response(child.stderr).text()]);
+      expect({ variable, value, code }).toEqual({ variable, value, code: 2 });
+      expect(stderr).toContain(`${variable} must be a number of seconds above 0, not '${value}'`);
+    }
 });
