@@ -87,8 +87,12 @@ export function summarizeReply(operation: Operation, format: WireFormat, text: s
 }
 
 /** Folds canonical chunks into a summary as they pass. */
+/** Content pieces joined into one string at a time: an open stream then holds a few strings, not one (and a rope node) per token. */
+const PIECES_A_BLOCK = 64;
+
 export class ChunkAccumulator {
-  private text = "";
+  private readonly blocks: string[] = [];
+  private pieces: string[] = [];
   private readonly tools = new Map<number, string>();
   readonly summary: ReplySummary = { toolCallNames: [] };
 
@@ -105,7 +109,11 @@ export class ChunkAccumulator {
       const delta = choice.delta;
       if (delta.content) {
         this.summary.timeToFirstTokenMs ??= performance.now() - this.startedAt;
-        this.text += delta.content;
+        this.pieces.push(delta.content);
+        if (this.pieces.length === PIECES_A_BLOCK) {
+          this.blocks.push(this.pieces.join(""));
+          this.pieces = [];
+        }
       }
       for (const call of delta.tool_calls ?? []) {
         this.summary.timeToFirstTokenMs ??= performance.now() - this.startedAt;
@@ -118,7 +126,7 @@ export class ChunkAccumulator {
   /** `failure`: what ended the stream early, when the upstream did (an earlier error event of its own stands). */
   finish(truncated: boolean, failure?: GatewayError): ReplySummary {
     if (failure) this.summary.failure ??= failure;
-    this.summary.content = this.text;
+    this.summary.content = this.blocks.join("") + this.pieces.join("");
     this.summary.toolCallNames = [...this.tools.values()];
     this.summary.truncated = truncated;
     return this.summary;

@@ -21,6 +21,9 @@ async function loggedCase(name: string): Promise<LogRow[]> {
 let toolsUsage: OpenAI.CompletionUsage | undefined;
 let streamUsage: OpenAI.CompletionUsage | undefined;
 let streamedText = "";
+let longStreamedText = "";
+/** Enough words that the reply arrives in a few hundred events. */
+const LONG_PROMPT = Array.from({ length: 300 }, (_, index) => `word${index}`).join(" ");
 
 beforeAll(async () => {
   upstream = startMockOpenAI();
@@ -36,6 +39,8 @@ beforeAll(async () => {
     streamedText += chunk.choices[0]?.delta.content ?? "";
     streamUsage = chunk.usage ?? streamUsage;
   }
+  const long = await client.chat.completions.create({ model: "openai/gpt-4o-mini", messages: [{ role: "user", content: LONG_PROMPT }], stream: true }, tagged("long-stream"));
+  for await (const chunk of long) longStreamedText += chunk.choices[0]?.delta.content ?? "";
   upstream.faults.push({ kind: "status", status: 500, message: "upstream exploded" });
   await client.chat.completions.create({ model: "openai/gpt-4o-mini", messages: [{ role: "user", content: "this one fails" }] }, tagged("failure")).catch(() => undefined);
   // Stopping flushes the log queue; the restarted gateway reads what was written.
@@ -77,6 +82,12 @@ describe("every inference request through the gateway writes one log row", () =>
     expect(row).toMatchObject({ stream: true, status: "success", response_content: streamedText, total_tokens: streamUsage!.total_tokens });
     expect(row!.time_to_first_token).toBeGreaterThan(0);
     expect(row!.time_to_first_token as number).toBeLessThanOrEqual(row!.latency as number);
+  });
+
+  test("a long stream's text is logged whole, in order", async () => {
+    const [row] = await loggedCase("long-stream");
+    expect(longStreamedText).toBe(`echo: ${LONG_PROMPT}`);
+    expect(row).toMatchObject({ stream: true, status: "success", response_content: longStreamedText });
   });
 
   test("a failed request is logged as an error with its fault domain", async () => {
