@@ -29,13 +29,15 @@ function drain(stream: ReadableStream<Uint8Array>, onText: (text: string) => voi
   })().catch(() => {});
 }
 
-/** Starts a server process and waits for the line that names its port. */
-export async function startServer(name: string, command: string[], options: { cwd?: string; env?: Record<string, string | undefined> } = {}): Promise<BenchServer> {
-  const child = spawnTracked(command, options);
+/** Starts a server process and waits for the line that names its port; `onOutput` sees everything it prints, then and later. */
+export async function startServer(name: string, command: string[], options: { cwd?: string; env?: Record<string, string | undefined>; onOutput?: (text: string) => void } = {}): Promise<BenchServer> {
+  const { onOutput, ...spawnOptions } = options;
+  const child = spawnTracked(command, spawnOptions);
   let output = "";
   const port = await new Promise<number>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`${name} did not start within ${STARTUP_TIMEOUT_MS} ms:\n${output}`)), STARTUP_TIMEOUT_MS);
     const onText = (text: string) => {
+      onOutput?.(text);
       output = (output + text).slice(-4000);
       const match = LISTENING_LINE.exec(output);
       if (match) {

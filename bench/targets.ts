@@ -26,21 +26,22 @@ export function startMockUpstream(): Promise<BenchServer> {
   return startServer("mock upstream", [bun, `${import.meta.dir}/mock-upstream.ts`]);
 }
 
-export function startBareProxy(mock: BenchServer, env: Record<string, string> = {}): Promise<BenchServer> {
-  return startServer("bare proxy", [bun, `${import.meta.dir}/bare-proxy.ts`, mock.url], { env: { ...process.env, ...env } });
+export function startBareProxy(mock: BenchServer, env: Record<string, string> = {}, onOutput?: (text: string) => void): Promise<BenchServer> {
+  return startServer("bare proxy", [bun, `${import.meta.dir}/bare-proxy.ts`, mock.url], { env: { ...process.env, ...env }, onOutput });
 }
 
 /**
  * The gateway over the bench config, its database in `workDir`; `env` is added to what `npm start`
  * sets. `tree` is the checkout it runs from (another worktree, to compare two builds).
  */
-export function startGateway(workDir: string, mock: BenchServer, env: Record<string, string> = {}, tree = repoRoot, name = "gateway"): Promise<BenchServer> {
+export function startGateway(workDir: string, mock: BenchServer, env: Record<string, string> = {}, tree = repoRoot, name = "gateway", onOutput?: (text: string) => void): Promise<BenchServer> {
   const configPath = join(workDir, "config.json");
   writeFileSync(configPath, JSON.stringify(benchGatewayConfig(mock.url)));
   // The bun binary itself rather than `npx bun`, so the pid is the gateway's and its RSS can be read.
   return startServer(name, [bun, "src/main.ts", "--port", "0", "--config", configPath], {
     cwd: tree,
     env: { ...process.env, ...startScriptEnv(), ...env, GATEWAY_DB_URL: `file:${join(workDir, "gateway.db")}`, GATEWAY_ENCRYPTION_KEY: "bench-encryption-key" },
+    onOutput,
   });
 }
 
