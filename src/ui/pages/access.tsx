@@ -13,6 +13,7 @@ import { followLink } from "../lib/router";
 import { useResource } from "../lib/use-resource";
 import { messageOf, useSave } from "../lib/use-save";
 import { useCan } from "../session";
+import { TableHead } from "../components/table-head";
 
 const OPERATIONS = ["View", "Create", "Update", "Delete"];
 
@@ -37,16 +38,7 @@ function PermissionMatrix({ permissions, chosen, onChange, disabled, label }: { 
   const resources = [...new Set(permissions.map((permission) => permission.resource))];
   return (
     <table aria-label={label} class="matrix">
-      <thead>
-        <tr>
-          <th scope="col">Resource</th>
-          {OPERATIONS.map((operation) => (
-            <th scope="col" key={operation}>
-              {operation}
-            </th>
-          ))}
-        </tr>
-      </thead>
+      <TableHead columns={["Resource", ...OPERATIONS]} />
       <tbody>
         {resources.map((resource) => (
           <tr key={resource}>
@@ -108,15 +100,7 @@ function Roles() {
           </div>
           <div class="table-wrap">
             <table aria-label="Roles">
-              <thead>
-                <tr>
-                  <th scope="col">Role</th>
-                  <th scope="col">Permissions</th>
-                  <th scope="col">
-                    <span class="visually-hidden">Actions</span>
-                  </th>
-                </tr>
-              </thead>
+              <TableHead columns={["Role", "Permissions"]} actions />
               <tbody>
                 {roles!.map((role) => (
                   <tr key={role.id}>
@@ -190,16 +174,7 @@ function Users() {
           ) : (
             <div class="table-wrap">
               <table aria-label="Users">
-                <thead>
-                  <tr>
-                    <th scope="col">User</th>
-                    <th scope="col">Role</th>
-                    <th scope="col">Signs in</th>
-                    <th scope="col">
-                      <span class="visually-hidden">Actions</span>
-                    </th>
-                  </tr>
-                </thead>
+                <TableHead columns={["User", "Role", "Signs in"]} actions />
                 <tbody>
                   {users!.map((user) => (
                     <tr key={user.id}>
@@ -279,17 +254,7 @@ function ApiKeys() {
           ) : (
             <div class="table-wrap">
               <table aria-label="API keys">
-                <thead>
-                  <tr>
-                    <th scope="col">Name</th>
-                    <th scope="col">Key</th>
-                    <th scope="col">Scopes</th>
-                    <th scope="col">Expires</th>
-                    <th scope="col">
-                      <span class="visually-hidden">Actions</span>
-                    </th>
-                  </tr>
-                </thead>
+                <TableHead columns={["Name", "Key", "Scopes", "Expires"]} actions />
                 <tbody>
                   {keys!.map((key) => (
                     <tr key={key.id}>
@@ -412,15 +377,7 @@ function AuditLog() {
       ) : (
         <div class="table-wrap">
           <table aria-label="Audit log">
-            <thead>
-              <tr>
-                <th scope="col">Time</th>
-                <th scope="col">Who</th>
-                <th scope="col">Action</th>
-                <th scope="col">Outcome</th>
-                <th scope="col">Signature</th>
-              </tr>
-            </thead>
+            <TableHead columns={["Time", "Who", "Action", "Outcome", "Signature"]} />
             <tbody>
               {events.data.map((event) => (
                 <AuditRow key={event.id} event={event} />

@@ -10,6 +10,7 @@ import { formatTime } from "../lib/format";
 import { useResource } from "../lib/use-resource";
 import { useSave } from "../lib/use-save";
 import { useCan } from "../session";
+import { TableHead } from "../components/table-head";
 
 interface Card {
   name?: string;
@@ -155,14 +156,7 @@ function Tasks() {
       {!!tasks.data?.length && (
         <div class="table-wrap">
           <table aria-label="Tasks">
-            <thead>
-              <tr>
-                <th scope="col">Created</th>
-                <th scope="col">Agent</th>
-                <th scope="col">Task</th>
-                <th scope="col">State</th>
-              </tr>
-            </thead>
+            <TableHead columns={["Created", "Agent", "Task", "State"]} />
             <tbody>
               {tasks.data.map((task) => (
                 <TaskRow key={`${task.agent}:${task.task_id}`} task={task} />

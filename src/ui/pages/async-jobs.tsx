@@ -6,6 +6,7 @@ import { Empty, ErrorState, Loading } from "../components/states";
 import { formatTime } from "../lib/format";
 import { useResource } from "../lib/use-resource";
 import { useCan } from "../session";
+import { TableHead } from "../components/table-head";
 
 const PAGE_SIZE = 20;
 const REFRESH_MS = 3000;
@@ -104,16 +105,7 @@ export function AsyncJobs() {
       {!!data?.jobs.length && (
         <div class="table-wrap">
           <table aria-label="Async jobs">
-            <thead>
-              <tr>
-                <th scope="col">Submitted</th>
-                <th scope="col">Type</th>
-                <th scope="col">Status</th>
-                <th scope="col">Result</th>
-                <th scope="col">Webhook</th>
-                <th scope="col">Kept until</th>
-              </tr>
-            </thead>
+            <TableHead columns={["Submitted", "Type", "Status", "Result", "Webhook", "Kept until"]} />
             <tbody>
               {data.jobs.map((job) => (
                 <JobRow key={job.id} job={job} />

@@ -10,6 +10,7 @@ import { listOf } from "../lib/format";
 import { useResource } from "../lib/use-resource";
 import { useSave } from "../lib/use-save";
 import { useCan } from "../session";
+import { TableHead } from "../components/table-head";
 
 /** The check types the form builds; a policy's check of another type (made through the API) is kept as it is. */
 const CHECK_TYPES: Array<{ value: GuardrailCheckType; label: string }> = [
@@ -151,17 +152,7 @@ export function GuardrailsPage() {
       {!!list.data?.length && (
         <div class="table-wrap">
           <table aria-label="Guardrails">
-            <thead>
-              <tr>
-                <th scope="col">Name</th>
-                <th scope="col">Applies to</th>
-                <th scope="col">Checks</th>
-                <th scope="col">Status</th>
-                <th scope="col">
-                  <span class="visually-hidden">Actions</span>
-                </th>
-              </tr>
-            </thead>
+            <TableHead columns={["Name", "Applies to", "Checks", "Status"]} actions />
             <tbody>
               {list.data.map((guardrail) => (
                 <tr key={guardrail.id}>

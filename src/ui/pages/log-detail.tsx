@@ -5,6 +5,7 @@ import { ErrorState, Loading } from "../components/states";
 import { StatusBadge } from "../components/widgets";
 import { formatCost, formatCount, formatLatency, formatTime } from "../lib/format";
 import { useResource } from "../lib/use-resource";
+import { TableHead } from "../components/table-head";
 
 const pretty = (value: unknown) => (typeof value === "string" ? prettyText(value) : JSON.stringify(value, null, 2));
 
@@ -51,15 +52,7 @@ function Attempts({ log }: { log: LogDetail }) {
     <section aria-label="Retries and fallbacks">
       <h3>Retries and fallbacks</h3>
       <table>
-        <thead>
-          <tr>
-            <th scope="col">#</th>
-            <th scope="col">Target</th>
-            <th scope="col">Key</th>
-            <th scope="col">Status</th>
-            <th scope="col">Error</th>
-          </tr>
-        </thead>
+        <TableHead columns={["#", "Target", "Key", "Status", "Error"]} />
         <tbody>
           {log.attempts.map((attempt, index) => (
             <tr key={index}>

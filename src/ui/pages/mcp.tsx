@@ -12,6 +12,7 @@ import { followLink } from "../lib/router";
 import { useResource } from "../lib/use-resource";
 import { messageOf, useSave } from "../lib/use-save";
 import { useCan } from "../session";
+import { TableHead } from "../components/table-head";
 
 const pairs = (text: string) => Object.fromEntries(listOf(text).map((pair) => pair.split("=").map((part) => part.trim()) as [string, string]));
 const pairsText = (values: Record<string, string>) =>
@@ -95,14 +96,7 @@ function Catalogue({ client }: { client: McpClient }) {
     <>
       {resources.length > 0 && (
         <table aria-label={`Resources of ${client.name}`}>
-          <thead>
-            <tr>
-              <th scope="col">Resource</th>
-              <th scope="col">URI</th>
-              <th scope="col">Description</th>
-              <th scope="col">Type</th>
-            </tr>
-          </thead>
+          <TableHead columns={["Resource", "URI", "Description", "Type"]} />
           <tbody>
             {resources.map((resource) => (
               <tr key={resource.uri}>
@@ -119,14 +113,7 @@ function Catalogue({ client }: { client: McpClient }) {
       )}
       {templates.length > 0 && (
         <table aria-label={`Resource templates of ${client.name}`}>
-          <thead>
-            <tr>
-              <th scope="col">Resource template</th>
-              <th scope="col">URI template</th>
-              <th scope="col">Description</th>
-              <th scope="col">Type</th>
-            </tr>
-          </thead>
+          <TableHead columns={["Resource template", "URI template", "Description", "Type"]} />
           <tbody>
             {templates.map((template) => (
               <tr key={template.uri_template}>
@@ -143,13 +130,7 @@ function Catalogue({ client }: { client: McpClient }) {
       )}
       {prompts.length > 0 && (
         <table aria-label={`Prompts of ${client.name}`}>
-          <thead>
-            <tr>
-              <th scope="col">Prompt</th>
-              <th scope="col">Description</th>
-              <th scope="col">Arguments</th>
-            </tr>
-          </thead>
+          <TableHead columns={["Prompt", "Description", "Arguments"]} />
           <tbody>
             {prompts.map((prompt) => (
               <tr key={prompt.name}>
@@ -264,13 +245,7 @@ function ClientCard({ client, reload, onEdit }: { client: McpClient; reload(): v
         <p class="muted">{client.state === "connected" ? "The server lists no tools." : "Tools show once the gateway is connected."}</p>
       ) : (
         <table aria-label={`Tools of ${client.name}`}>
-          <thead>
-            <tr>
-              <th scope="col">Tool ({exposedCount} of {client.tools.length} exposed)</th>
-              <th scope="col">Description</th>
-              <th scope="col">Exposed</th>
-            </tr>
-          </thead>
+          <TableHead columns={[`Tool (${exposedCount} of ${client.tools.length} exposed)`, "Description", "Exposed"]} />
           <tbody>
             {client.tools.map((tool) => (
               <tr key={tool.name}>
@@ -300,15 +275,7 @@ function PendingFlows({ clients }: { clients: McpClient[] }) {
       {flows.data?.length === 0 && <p class="muted">No caller is waiting: a flow opens when a caller without stored values uses a per-user server, and ends when the values are submitted.</p>}
       {!!flows.data?.length && (
         <table aria-label="Flows waiting for values">
-          <thead>
-            <tr>
-              <th scope="col">Server</th>
-              <th scope="col">Caller</th>
-              <th scope="col">Waiting for</th>
-              <th scope="col">Opened</th>
-              <th scope="col">Expires</th>
-            </tr>
-          </thead>
+          <TableHead columns={["Server", "Caller", "Waiting for", "Opened", "Expires"]} />
           <tbody>
             {flows.data.map((flow) => (
               <tr key={flow.id}>
@@ -392,20 +359,7 @@ function ToolCalls() {
       {!!logs?.length && (
         <div class="table-wrap">
           <table aria-label="Tool calls">
-            <thead>
-              <tr>
-                <th scope="col">Time</th>
-                <th scope="col">Tool</th>
-                <th scope="col">Status</th>
-                <th scope="col">Result</th>
-                <th scope="col" class="number">
-                  Latency
-                </th>
-                <th scope="col" class="number">
-                  Cost
-                </th>
-              </tr>
-            </thead>
+            <TableHead columns={["Time", "Tool", "Status", "Result", { label: "Latency", number: true }, { label: "Cost", number: true }]} />
             <tbody>
               {logs.map((log) => (
                 <tr key={log.id}>

@@ -8,6 +8,7 @@ import { formatCost, formatCount, formatLatency } from "../lib/format";
 import { useLiveLogs } from "../lib/live-feed";
 import { followLink } from "../lib/router";
 import { useResource } from "../lib/use-resource";
+import { TableHead } from "../components/table-head";
 
 const WINDOWS = [
   { period: "1h", label: "Last hour", ms: 3_600_000 },
@@ -101,17 +102,7 @@ function TopList({ title, rows, empty }: { title: string; rows: Ranked[]; empty:
         <p class="muted">{empty}</p>
       ) : (
         <table>
-          <thead>
-            <tr>
-              <th scope="col">Name</th>
-              <th scope="col" class="number">
-                Requests
-              </th>
-              <th scope="col" class="number">
-                Cost
-              </th>
-            </tr>
-          </thead>
+          <TableHead columns={["Name", { label: "Requests", number: true }, { label: "Cost", number: true }]} />
           <tbody>
             {rows.slice(0, 8).map((row) => (
               <tr key={row.name}>

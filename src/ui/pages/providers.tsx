@@ -12,6 +12,7 @@ import { listOf } from "../lib/format";
 import { useResource } from "../lib/use-resource";
 import { messageOf, useSave } from "../lib/use-save";
 import { useCan } from "../session";
+import { TableHead } from "../components/table-head";
 
 /** The providers the gateway knows by name (src/inference/providers/catalog.ts); custom ones reuse one as their base type. */
 export const BUILT_IN_PROVIDERS = [
@@ -300,19 +301,7 @@ function ProviderCard({ provider, reload }: { provider: Provider; reload(): void
       ) : (
         <div class="table-wrap">
           <table aria-label={`Keys of ${provider.provider}`}>
-            <thead>
-              <tr>
-                <th scope="col">Key</th>
-                <th scope="col">Health</th>
-                <th scope="col" class="number">
-                  Weight
-                </th>
-                <th scope="col">Models</th>
-                <th scope="col">
-                  <span class="visually-hidden">Actions</span>
-                </th>
-              </tr>
-            </thead>
+            <TableHead columns={["Key", "Health", { label: "Weight", number: true }, "Models"]} actions />
             <tbody>
               {provider.keys.map((key) => (
                 <KeyRow key={key.id} provider={provider.provider} keyRow={key} reload={reload} onEdit={() => setPanel({ kind: "key", key })} />

@@ -11,6 +11,7 @@ import { formatTime } from "../lib/format";
 import { useResource } from "../lib/use-resource";
 import { messageOf, useSave } from "../lib/use-save";
 import { useCan } from "../session";
+import { TableHead } from "../components/table-head";
 
 const EVENTS: Array<{ event: WebhookEvent; label: string }> = [
   { event: "async_job.completed", label: "Async job completed" },
@@ -110,21 +111,7 @@ function Deliveries({ endpoint, onClose }: { endpoint: WebhookEndpoint; onClose(
       )}
       {!!history.data?.length && (
         <table aria-label="Deliveries">
-          <thead>
-            <tr>
-              <th scope="col">Created</th>
-              <th scope="col">Event</th>
-              <th scope="col">Status</th>
-              <th scope="col" class="number">
-                Attempts
-              </th>
-              <th scope="col">Last answer</th>
-              <th scope="col">Next retry</th>
-              <th scope="col">
-                <span class="visually-hidden">Actions</span>
-              </th>
-            </tr>
-          </thead>
+          <TableHead columns={["Created", "Event", "Status", { label: "Attempts", number: true }, "Last answer", "Next retry"]} actions />
           <tbody>
             {history.data.map((delivery) => (
               <tr key={delivery.id}>
@@ -208,17 +195,7 @@ export function WebhooksPage() {
       {!!list.data?.length && (
         <div class="table-wrap">
           <table aria-label="Webhook endpoints">
-            <thead>
-              <tr>
-                <th scope="col">Name</th>
-                <th scope="col">URL</th>
-                <th scope="col">Events</th>
-                <th scope="col">Health</th>
-                <th scope="col">
-                  <span class="visually-hidden">Actions</span>
-                </th>
-              </tr>
-            </thead>
+            <TableHead columns={["Name", "URL", "Events", "Health"]} actions />
             <tbody>
               {list.data.map((endpoint) => (
                 <tr key={endpoint.id}>

@@ -10,6 +10,7 @@ import { Empty, ErrorState, Loading } from "../../components/states";
 import { useResource } from "../../lib/use-resource";
 import { useSave } from "../../lib/use-save";
 import { useCan } from "../../session";
+import { TableHead } from "../../components/table-head";
 
 type Kind = "team" | "customer";
 type Row = Team | Customer;
@@ -79,16 +80,7 @@ function OrgTab({ kind }: { kind: Kind }) {
       {!!list.data?.length && (
         <div class="table-wrap">
           <table aria-label={words.title + "s"}>
-            <thead>
-              <tr>
-                <th scope="col">Name</th>
-                {kind === "team" && <th scope="col">Customer</th>}
-                <th scope="col">Limits</th>
-                <th scope="col">
-                  <span class="visually-hidden">Actions</span>
-                </th>
-              </tr>
-            </thead>
+            <TableHead columns={["Name", kind === "team" && "Customer", "Limits"]} actions />
             <tbody>
               {list.data.map((row) => (
                 <tr key={row.id}>

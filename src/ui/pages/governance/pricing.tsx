@@ -9,6 +9,7 @@ import { Empty, ErrorState, Loading } from "../../components/states";
 import { useResource } from "../../lib/use-resource";
 import { useSave } from "../../lib/use-save";
 import { useCan } from "../../session";
+import { TableHead } from "../../components/table-head";
 
 const PER_MILLION = 1_000_000;
 const perMillion = (perToken?: number) => (perToken === undefined ? "" : String(+(perToken * PER_MILLION).toPrecision(6)));
@@ -90,22 +91,7 @@ export function PricingTab() {
       {!!list.data?.length && (
         <div class="table-wrap">
           <table aria-label="Pricing overrides">
-            <thead>
-              <tr>
-                <th scope="col">Name</th>
-                <th scope="col">Model</th>
-                <th scope="col">Applies to</th>
-                <th scope="col" class="number">
-                  Input $/M
-                </th>
-                <th scope="col" class="number">
-                  Output $/M
-                </th>
-                <th scope="col">
-                  <span class="visually-hidden">Actions</span>
-                </th>
-              </tr>
-            </thead>
+            <TableHead columns={["Name", "Model", "Applies to", { label: "Input $/M", number: true }, { label: "Output $/M", number: true }]} actions />
             <tbody>
               {list.data.map((row) => (
                 <tr key={row.id}>

@@ -10,6 +10,7 @@ import { listOf } from "../../lib/format";
 import { useResource } from "../../lib/use-resource";
 import { useSave } from "../../lib/use-save";
 import { useCan } from "../../session";
+import { TableHead } from "../../components/table-head";
 
 const SCOPES: RoutingScope[] = ["global", "customer", "team", "virtual_key"];
 
@@ -101,20 +102,7 @@ export function RoutingRulesTab() {
       {rules.length > 0 && (
         <div class="table-wrap">
           <table aria-label="Routing rules">
-            <thead>
-              <tr>
-                <th scope="col" class="number">
-                  Priority
-                </th>
-                <th scope="col">Name</th>
-                <th scope="col">Condition</th>
-                <th scope="col">Target</th>
-                <th scope="col">Scope</th>
-                <th scope="col">
-                  <span class="visually-hidden">Actions</span>
-                </th>
-              </tr>
-            </thead>
+            <TableHead columns={[{ label: "Priority", number: true }, "Name", "Condition", "Target", "Scope"]} actions />
             <tbody>
               {rules.map((rule) => (
                 <tr key={rule.id}>

@@ -11,6 +11,7 @@ import { formatCost, formatCount, formatDuration, listOf } from "../../lib/forma
 import { useResource } from "../../lib/use-resource";
 import { useSave } from "../../lib/use-save";
 import { useCan } from "../../session";
+import { TableHead } from "../../components/table-head";
 
 interface ConfigDraft {
   provider: string;
@@ -177,19 +178,7 @@ export function VirtualKeysTab() {
       {!!list.data?.length && (
         <div class="table-wrap">
           <table aria-label="Virtual keys">
-            <thead>
-              <tr>
-                <th scope="col">Name</th>
-                <th scope="col">Key</th>
-                <th scope="col">Owner</th>
-                <th scope="col">Providers</th>
-                <th scope="col">Limits and usage</th>
-                <th scope="col">State</th>
-                <th scope="col">
-                  <span class="visually-hidden">Actions</span>
-                </th>
-              </tr>
-            </thead>
+            <TableHead columns={["Name", "Key", "Owner", "Providers", "Limits and usage", "State"]} actions />
             <tbody>
               {list.data.map((key) => (
                 <tr key={key.id}>
