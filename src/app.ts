@@ -80,6 +80,8 @@ export interface GatewayOptions {
 }
 
 const DEFAULT_IDLE_TIMEOUT_SECONDS = 30;
+/** How long a stop waits for the calls it cut to settle; they abort at once, unless stuck elsewhere. */
+const CUT_CALLS_SETTLE_MS = 2_000;
 /** The inference surfaces, where every request answers to a virtual key (`enforce_auth_on_inference`). */
 const INFERENCE_ROOTS = ["/v1/", ...MOUNT_ROOTS.map((root) => `${root}/`)];
 
@@ -321,6 +323,8 @@ export async function createGateway({ config: givenConfig, databaseUrl, env = pr
       snapshots.giveUpAfter(STOP_GRACE_MS);
       liveFeed.close();
       if (app.server) await app.stop(true);
+      // Cut, the calls still running abort upstream and settle: their rows and charges go in before the logs close.
+      await settlements.cutSettled(CUT_CALLS_SETTLE_MS);
       await unreadVideos.stop();
       // Before the logs close: the agent stops indexing, its backfill and its retention sweep.
       await warp.stop();

@@ -2,13 +2,31 @@
  * Settlements (logging, metrics, usage charging) wait for the next turn of the event loop, so
  * the response leaves first. `drain()` runs the waiting ones at once: a stopping gateway calls
  * it before closing the logs, and loses none.
+ *
+ * A call under way is `expect`ed, with its client's signal, until its settlement has run: a
+ * stopping gateway cuts the connections of the calls still running, which aborts their upstream
+ * requests, and waits in `cutSettled` for those to settle (their log rows and charges) before it
+ * closes the logs. Calls with no connection to cut (a background run) are not waited for.
  */
 export class DeferredSettlements {
   private pending: Array<() => void> = [];
   private scheduled = false;
+  private readonly expected = new Map<object, AbortSignal>();
+  private onSettled?: () => void;
 
-  defer(settle: () => void): void {
-    this.pending.push(settle);
+  /** `call` will settle here (or be `forget`-ten); `signal` aborts when its client is cut off. */
+  expect(call: object, signal: AbortSignal): void {
+    this.expected.set(call, signal);
+  }
+
+  /** `call` ended without anything to settle. */
+  forget(call: object): void {
+    this.expected.delete(call);
+    this.onSettled?.();
+  }
+
+  defer(settle: () => void, call?: object): void {
+    this.pending.push(call ? () => this.settleExpected(settle, call) : settle);
     if (this.scheduled) return;
     this.scheduled = true;
     setImmediate(() => this.drain());
@@ -25,6 +43,28 @@ export class DeferredSettlements {
         // One settlement's failure must not cost the others their logs and charges.
         console.error("a settlement failed", error);
       }
+    }
+  }
+
+  /** Resolves once every expected call whose client was cut off has settled, or after `limitMs`. */
+  async cutSettled(limitMs: number): Promise<void> {
+    const deadline = performance.now() + limitMs;
+    const cutUnsettled = () => [...this.expected.values()].some((signal) => signal.aborted);
+    while (cutUnsettled() && performance.now() < deadline) {
+      const { promise, resolve } = Promise.withResolvers<void>();
+      this.onSettled = resolve;
+      const timer = setTimeout(resolve, deadline - performance.now());
+      await promise;
+      clearTimeout(timer);
+    }
+    this.onSettled = undefined;
+  }
+
+  private settleExpected(settle: () => void, call: object): void {
+    try {
+      settle();
+    } finally {
+      this.forget(call);
     }
   }
 }

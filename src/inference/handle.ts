@@ -147,7 +147,7 @@ type Outcome = Omit<InferenceOutcome, "latencyMs">;
  */
 function settle({ settlements, hooks }: Pick<Inference, "settlements" | "hooks">, context: RequestContext, outcome: Outcome | (() => Outcome)) {
   const latencyMs = performance.now() - context.startedAt;
-  settlements.defer(() => settleNow(hooks, context, { ...(typeof outcome === "function" ? outcome() : outcome), latencyMs }));
+  settlements.defer(() => settleNow(hooks, context, { ...(typeof outcome === "function" ? outcome() : outcome), latencyMs }), context);
 }
 
 export function failureOutcome(error: GatewayError): Outcome {
@@ -352,6 +352,7 @@ export interface AdmittedCall {
 export async function admitCall(inference: Inference, call: InferenceCall): Promise<AdmittedCall> {
   const settling = { hooks: inference.hooks, settlements: inference.settlements };
   const context = createContext(call);
+  inference.settlements.expect(context, call.request.signal);
   try {
     const resolve = (raw: string, param: string) => resolveModelRef(raw, inference.providers, param, call.mountProvider);
     const resolveAll = () => [resolve(call.model, "model"), ...call.fallbacks.map((fallback, index) => resolve(fallback, `fallbacks[${index}]`))];
@@ -360,6 +361,7 @@ export async function admitCall(inference: Inference, call: InferenceCall): Prom
     if (context.targets.length === 0) context.targets = resolveAll();
   } catch (error) {
     if (error instanceof GatewayError) settle(settling, context, failureOutcome(error));
+    else inference.settlements.forget(context);
     throw error;
   }
   return { context, settle: (outcome) => settle(settling, context, outcome) };
@@ -375,6 +377,7 @@ export async function handleInference(inference: Inference, call: InferenceCall)
   const settling = { hooks, settlements };
   const context = createContext(call);
   const observed = hooks.some((hook) => hook.settle);
+  if (observed) settlements.expect(context, call.request.signal);
   try {
     const resolve = (raw: string, param: string) => resolveModelRef(raw, providers, param, call.mountProvider);
     const resolveAll = () => [resolve(call.model, "model"), ...call.fallbacks.map((fallback, index) => resolve(fallback, `fallbacks[${index}]`))];
@@ -400,6 +403,7 @@ export async function handleInference(inference: Inference, call: InferenceCall)
     return await transformThrough(admission, context, await answer(inference, call, context, onReplied));
   } catch (error) {
     if (observed && error instanceof GatewayError) settle(settling, context, failureOutcome(error));
+    else settlements.forget(context);
     throw error;
   }
 }

@@ -148,9 +148,14 @@ describe("SIGTERM drains the gateway: the requests under way finish before it ex
     expect(rows.map(({ status, stream }) => ({ status, stream }))).toEqual([{ status: "success", stream: 1 }]);
   });
 
-  test("past server.shutdown_grace_seconds what is left is cut, and the gateway still exits 0", async () => {
-    const { child, reply } = await startDraining(join(workDir, "cut.sqlite"), { shutdown_grace_seconds: 0 });
+  test("past server.shutdown_grace_seconds what is left is cut, logged as cut, and the gateway still exits 0", async () => {
+    const database = join(workDir, "cut.sqlite");
+    const { child, reply } = await startDraining(database, { shutdown_grace_seconds: 0 });
     expect(await child.exited).toBe(0);
     await expect(reply).rejects.toThrow();
+    const logs = createClient({ url: `file:${database}` });
+    const { rows } = await logs.execute("SELECT status, stream FROM request_logs");
+    logs.close();
+    expect(rows.map(({ status, stream }) => ({ status, stream }))).toEqual([{ status: "error", stream: 1 }]);
   });
 });
