@@ -34,6 +34,7 @@ import { DeferredSettlements } from "./inference/deferred-settlements";
 import type { Inference } from "./inference/handle";
 import { inferenceMounts, MOUNT_ROOTS } from "./inference/mounts";
 import { ObjectKeys } from "./inference/object-keys";
+import { BUILT_IN_PROVIDERS } from "./inference/providers/catalog";
 import { videoReader } from "./inference/video-reads";
 import { createConversations } from "./conversations";
 import { conversationOperation } from "./conversations/operation";
@@ -113,7 +114,7 @@ export async function createGateway({ config: givenConfig, databaseUrl, env = pr
   const readLiveEnv = envReferences.readerFor(process.env);
   const readEnv = envReferences.readerFor(env);
   const keyBreakers = new KeyBreakers(database.db, snapshots, actorClock);
-  const providers = new ProviderStore(database.db, secrets, readLiveEnv, outbound, keyBreakers);
+  const providers = new ProviderStore(database.db, secrets, readLiveEnv, outbound, keyBreakers, BUILT_IN_PROVIDERS);
   const providerChanges = reloadProvidersOnChange(database.db, providers);
   await providers.load();
   await keyBreakers.start();

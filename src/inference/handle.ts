@@ -14,14 +14,14 @@ import { admitThrough, type HookReply, type InferenceHooks, type InferenceOutcom
 import { type ModelRef, resolveModelRef, type ServedModel } from "./model-ref";
 import { type BilledUnits, requestUnits } from "./billed-units";
 import type { Usage } from "./canonical";
-import { isProviderObjectOperation, type Operation, type WireFormat } from "./operations";
+import { isProviderObjectOperation, type Operation, type WireFormat } from "../upstream/operations";
 import { keptByGateway, type OperationHandler, operationRuns, repliedThrough } from "./operation-handlers";
 import { createdIdsOf, type ObjectKeys, rememberingStreamedCreate } from "./object-keys";
-import { type Creates, PROVIDER_OBJECT_CALLS } from "./provider-objects";
+import { type Creates, PROVIDER_OBJECT_CALLS } from "../upstream/provider-objects";
 import { type ReplySummary, summarizeReply } from "./reply-summary";
 import { guardStream, observeStream } from "./stream-observer";
 import { type ReplyOrigin, streamErrorEncoder, translateResponse, translateStream, usageAskedFor } from "./translate";
-import { unreadableReply } from "./upstream-errors";
+import { unreadableReply } from "../upstream/errors";
 
 /** A reply whose usage is to be priced. */
 export interface PricedReply {

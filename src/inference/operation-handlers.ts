@@ -2,7 +2,7 @@ import type { Dispatched } from "./dispatch";
 import type { InferenceCall } from "./handle";
 import type { RequestContext } from "./hooks";
 import type { Forwarded } from "./mounts/kept-objects";
-import type { ProviderObjectOperation } from "./provider-objects";
+import type { ProviderObjectOperation } from "../upstream/provider-objects";
 
 /**
  * An operation that needs more than a relay (a conversation the gateway keeps, ...), attached to

@@ -1,10 +1,10 @@
 import { GatewayError } from "../http/errors";
-import { withUpstreamFileIds } from "./batches/ids";
+import { withUpstreamFileIds } from "../upstream/batch-ids";
 import { runBatchCall } from "./batches/run";
 import { joinedChoiceStreams, joinedChoices } from "./choice-fan-out";
-import { type Operation, usesBatchKeys, type WireFormat } from "./operations";
-import type { ProviderAdapter, UpstreamCall, UpstreamSuccess, UpstreamTarget } from "./providers/types";
-import { sendUpstream, type UpstreamReply } from "./upstream-fetch";
+import { type Operation, usesBatchKeys, type WireFormat } from "../upstream/operations";
+import type { ProviderAdapter, UpstreamCall, UpstreamSuccess, UpstreamTarget } from "../upstream/adapter";
+import { sendUpstream, type UpstreamReply } from "../upstream/fetch";
 
 /** What a build step throws: a GatewayError (bad input), or an Error saying how the provider is configured wrongly. */
 function asGatewayError(error: unknown): GatewayError {
