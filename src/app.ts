@@ -33,7 +33,8 @@ import { backgroundResponseOperation } from "./inference/background-runs";
 import { DeferredSettlements } from "./inference/deferred-settlements";
 import type { Inference } from "./inference/handle";
 import { inferenceMounts, MOUNT_ROOTS } from "./inference/mounts";
-import { ObjectKeys } from "./inference/object-keys";
+import { ObjectKeys } from "./inference/kept-objects/object-keys";
+import { keptObjectsOperation } from "./inference/kept-objects/operation";
 import { BUILT_IN_PROVIDERS } from "./inference/providers/catalog";
 import { videoReader } from "./inference/video-reads";
 import { createConversations } from "./conversations";
@@ -164,6 +165,7 @@ export async function createGateway({ config: givenConfig, databaseUrl, env = pr
     clock,
   });
   const conversations = createConversations({ db: database.db, callerOf: responses.callerOf, clock });
+  const objectKeys = new ObjectKeys(database.db, providers, clock);
   const inference: Inference = {
     providers,
     get hooks() {
@@ -174,8 +176,8 @@ export async function createGateway({ config: givenConfig, databaseUrl, env = pr
     modelsVisibleTo: governance.modelsVisibleTo,
     settlements,
     responses,
-    operations: [conversationOperation(conversations, providers), backgroundResponseOperation(responses)],
-    objectKeys: new ObjectKeys(database.db, providers, clock),
+    operations: [conversationOperation(conversations, providers), backgroundResponseOperation(responses), keptObjectsOperation(objectKeys, responses)],
+    objectKeys,
     // Background responses run as async jobs, which replay through the app built below.
     get background() {
       return asyncInference.backgroundResponses;

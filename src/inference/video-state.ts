@@ -1,5 +1,5 @@
 import { operationNameParts, unmadeShareOf, type VideoOperation } from "./formats/genai/video-operation";
-import { objectIdOf } from "./object-keys";
+import { objectIdOf } from "./kept-objects/object-keys";
 import type { Operation } from "../upstream/operations";
 import type { VideoPoll } from "../db/schema/types";
 
