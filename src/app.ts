@@ -29,7 +29,8 @@ import { DEFAULT_MAX_JSON_DEPTH, requestBodies } from "./http/request-bodies";
 import { requestPath } from "./http/request-path";
 import { servedRequestsNeverIdle } from "./http/served-requests";
 import { systemRoutes } from "./http/system-routes";
-import { backgroundResponseOperation } from "./inference/background-runs";
+import { backgroundResponseOperation } from "./inference/kept-responses/background-runs";
+import { storedResponsesOperation } from "./inference/kept-responses/operation";
 import { DeferredSettlements } from "./inference/deferred-settlements";
 import type { Inference } from "./inference/handle";
 import { inferenceMounts, MOUNT_ROOTS } from "./inference/mounts";
@@ -176,7 +177,7 @@ export async function createGateway({ config: givenConfig, databaseUrl, env = pr
     modelsVisibleTo: governance.modelsVisibleTo,
     settlements,
     responses,
-    operations: [conversationOperation(conversations, providers), backgroundResponseOperation(responses), keptObjectsOperation(objectKeys, responses)],
+    operations: [conversationOperation(conversations, providers), backgroundResponseOperation(responses), storedResponsesOperation(responses), keptObjectsOperation(objectKeys)],
     objectKeys,
     // Background responses run as async jobs, which replay through the app built below.
     get background() {

@@ -2,20 +2,18 @@ import { commaList } from "../http/comma-list";
 import { badRequest, GatewayError } from "../http/errors";
 import { headerValueOf } from "../http/header-value";
 import type { ProviderStore } from "../provider-registry/store";
-import type { Continuation, StoredResponses } from "../responses";
-import { inputItemsOf } from "../responses/chain";
+import type { StoredResponses } from "../responses";
 import type { DeferredSettlements } from "./deferred-settlements";
 import { type Dispatched, type DispatchInput, dispatch } from "./dispatch";
 import type { Attempt } from "../db/schema/types";
-import { type BackgroundResponses, responseIdOf } from "./background-runs";
-import type { BridgedResponse } from "./formats/openai/responses-reply";
+import { type BackgroundResponses, responseIdOf } from "./kept-responses/background-runs";
 import { FORMATS } from "./formats/registry";
 import { admitThrough, type HookReply, type InferenceHooks, type InferenceOutcome, type RequestContext, transformThrough } from "./hooks";
 import { type ModelRef, resolveModelRef, type ServedModel } from "./model-ref";
 import { type BilledUnits, requestUnits } from "./billed-units";
 import type { Usage } from "./canonical";
 import { isProviderObjectOperation, type Operation, type WireFormat } from "../upstream/operations";
-import { answeredThrough, keyPinnedByHandler, type OperationHandler, operationRuns, repliedThrough } from "./operation-handlers";
+import { answeredThrough, bridgedThrough, keyPinnedByHandler, type OperationHandler, operationRuns, repliedThrough } from "./operation-handlers";
 import type { ObjectKeys } from "./kept-objects/object-keys";
 import { PROVIDER_OBJECT_CALLS } from "../upstream/provider-objects";
 import { type ReplySummary, summarizeReply } from "./reply-summary";
@@ -42,7 +40,7 @@ export interface Inference {
   price?(reply: PricedReply): number | undefined;
   /** The most output tokens a model writes in one reply, where known: a translated request asking more is lowered to it. */
   outputLimit?: DispatchInput["outputLimit"];
-  /** Where Responses API calls answered as chats are kept, for `previous_response_id`. */
+  /** The responses the gateway keeps, read back on the provider-object routes (kept and continued through `storedResponsesOperation`). */
   responses?: StoredResponses;
   /** Where `background: true` Responses calls to providers without the API run. */
   background?: BackgroundResponses;
@@ -158,21 +156,6 @@ export function failureOutcome(error: GatewayError): Outcome {
 /** Called once the reply (or the stream) is complete, with what summarizes it (read only when it is settled). */
 type OnReplied = (summary: () => ReplySummary, result?: Dispatched) => void;
 
-/**
- * What a Responses call answered as a chat becomes: `resp_` and the request's id, kept unless the
- * client said `store: false`. A continuation stores the items after the conversation it continued.
- */
-function bridgedResponseOf(responses: StoredResponses | undefined, call: InferenceCall, context: RequestContext, continuing?: Continuation): BridgedResponse {
-  const id = responseIdOf(call.request, context.id);
-  if (!responses?.enabled || call.body.store === false) return { id };
-  const owner = context.caller?.virtualKeyId ?? null;
-  const wholeInput = inputItemsOf(context.body);
-  const linked = continuing !== undefined && wholeInput.length >= continuing.length;
-  const previousId = linked ? continuing.id : null;
-  const ownInput = linked ? wholeInput.slice(continuing.length) : wholeInput;
-  return { id, completed: (response) => responses.keep({ id, owner, previousId, ownInput, wholeInput, response }) };
-}
-
 /** The provider's reply headers the client needs too, copied where the provider sent them. */
 function keepReplyHeaders(headers: Record<string, string>, reply: Headers, kept: readonly string[] = []): void {
   for (const name of kept) {
@@ -243,10 +226,8 @@ async function answer(inference: Inference, call: InferenceCall, context: Reques
   let pinnedKeyId = call.pinnedKeyId ?? context.headers.get("x-gw-api-key-id") ?? keyPinnedByHandler(inference.operations, call, primary);
   if (pinnedKeyId instanceof Promise) pinnedKeyId = await pinnedKeyId;
   assertPinnedKeyOfTargets(store, context.targets, pinnedKeyId);
-  let continuing: Continuation | undefined;
   let runs = operationRuns(inference.operations, call, context);
   if (runs instanceof Promise) runs = await runs;
-  if (call.operation === "responses" && inference.responses) ({ body: context.body, continuing } = await inference.responses.continued(context.body, context.caller?.virtualKeyId));
 
   const result = await dispatch(store, {
     operation: call.operation,
@@ -262,7 +243,7 @@ async function answer(inference: Inference, call: InferenceCall, context: Reques
     outputLimit: inference.outputLimit,
   });
   const replied = runs.length === 0 ? result : await answeredThrough(runs, result);
-  const bridgedResponse = call.operation === "responses" && result.operation === "chat" ? bridgedResponseOf(inference.responses, call, context, continuing) : undefined;
+  const bridgedResponse = call.operation === "responses" && result.operation === "chat" ? bridgedThrough(runs, responseIdOf(call.request, context.id)) : undefined;
   const reply = clientResponse(replied, call, { model: result.target.model, clientBody: call.body, bridgedResponse }, onReplied, context.startedAt);
   return repliedThrough(runs, reply);
 }

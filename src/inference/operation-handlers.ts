@@ -1,4 +1,5 @@
 import type { Dispatched } from "./dispatch";
+import type { BridgedResponse } from "./formats/openai/responses-reply";
 import type { InferenceCall } from "./handle";
 import type { RequestContext } from "./hooks";
 import type { ModelRef } from "./model-ref";
@@ -27,6 +28,8 @@ export interface OperationRun {
   answered?(result: Dispatched): Dispatched | void | Promise<Dispatched | void>;
   /** The client's response, as the operation passes it on. */
   replied?(response: Response): Response | Promise<Response>;
+  /** A Responses call answered as a chat: the response it becomes, named `id` (kept where the operation keeps it). */
+  bridged?(id: string): BridgedResponse;
 }
 
 /** Whether one of the handlers keeps what `id` names. */
@@ -59,6 +62,12 @@ export function operationRuns(handlers: readonly OperationHandler[] = [], call: 
     if (run) runs.push(run);
   }
   return runs;
+}
+
+/** The response a Responses call answered as a chat becomes: as the first run that keeps it says, else only named. */
+export function bridgedThrough(runs: readonly OperationRun[], id: string): BridgedResponse {
+  for (const run of runs) if (run.bridged) return run.bridged(id);
+  return { id };
 }
 
 /** The client's response, passed through each run that takes part in the call. */

@@ -50,16 +50,16 @@ function rememberingCreated(objectKeys: ObjectKeys, call: InferenceCall, result:
 /**
  * The objects a provider keeps for its clients (its responses, stored chat completions, batches,
  * videos, files...), attached to the pipeline: a call continuing one goes with the key that made
- * it, and a reply creating one remembers its key. `ownResponses` tells the responses the gateway
- * keeps itself, which no key made.
+ * it, and a reply creating one remembers its key. What the gateway keeps itself (its responses,
+ * its conversations: what another handler `ownsId`) no key made.
  */
-export function keptObjectsOperation(objectKeys: ObjectKeys, ownResponses?: { ownsId(id: string): boolean }): OperationHandler {
+export function keptObjectsOperation(objectKeys: ObjectKeys): OperationHandler {
   return {
     pinnedKey(call: InferenceCall, primary: ModelRef, handlers: readonly OperationHandler[]) {
       if (call.operation !== "responses") return undefined;
       const { previous_response_id: previous, conversation } = call.body as { previous_response_id?: unknown; conversation?: unknown };
       const named = typeof previous === "string" ? previous : conversationIdOf(conversation);
-      if (named === undefined || ownResponses?.ownsId(named) || keptByGateway(handlers, named)) return undefined;
+      if (named === undefined || keptByGateway(handlers, named)) return undefined;
       return objectKeys.keyOf(primary.provider, named);
     },
     before(call): OperationRun | undefined {
