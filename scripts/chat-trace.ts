@@ -4,7 +4,7 @@
  * first enters each. Every function of src/inference is made to say which module it is in as it
  * is loaded; one gateway, started on a mock OpenAI upstream, answers a call to warm up, then the
  * call that is traced, whose settling (after the reply has left) is waited for. The attached
- * operations (a module whose factory returns an `OperationHandler`) are asked whether they take
+ * operations (a module that makes an `OperationHandler`) are asked whether they take
  * part in every call: they are listed apart.
  */
 import { relative, resolve } from "node:path";
@@ -39,7 +39,7 @@ function* nodesUnder(node: unknown): Generator<Node> {
 function instrumented(path: string, source: string): string {
   const module = JSON.stringify(relative(`${ROOT}/src/inference`, path).replace(/\.ts$/, ""));
   const call = `globalThis.__enteredModule(${module})`;
-  if (/\): OperationHandler \{/.test(source)) operations.add(JSON.parse(module));
+  if (/:\s*OperationHandler\s*(=\s*)?\{/.test(source)) operations.add(JSON.parse(module));
   const edits: [number, string][] = [];
   for (const node of nodesUnder(parse(source, { sourceType: "module", plugins: ["typescript"] }).program)) {
     if (!FUNCTIONS.has(node.type) || !node.body || Array.isArray(node.body)) continue;

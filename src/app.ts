@@ -29,6 +29,7 @@ import { DEFAULT_MAX_JSON_DEPTH, requestBodies } from "./http/request-bodies";
 import { requestPath } from "./http/request-path";
 import { servedRequestsNeverIdle } from "./http/served-requests";
 import { systemRoutes } from "./http/system-routes";
+import { batchOperation } from "./inference/batches/operation";
 import { backgroundResponseOperation } from "./inference/kept-responses/background-runs";
 import { storedResponsesOperation } from "./inference/kept-responses/operation";
 import { DeferredSettlements } from "./inference/deferred-settlements";
@@ -177,7 +178,7 @@ export async function createGateway({ config: givenConfig, databaseUrl, env = pr
     modelsVisibleTo: governance.modelsVisibleTo,
     settlements,
     responses,
-    operations: [conversationOperation(conversations, providers), backgroundResponseOperation(responses), storedResponsesOperation(responses), keptObjectsOperation(objectKeys)],
+    operations: [batchOperation, conversationOperation(conversations, providers), backgroundResponseOperation(responses), storedResponsesOperation(responses), keptObjectsOperation(objectKeys)],
     objectKeys,
     // Background responses run as async jobs, which replay through the app built below.
     get background() {

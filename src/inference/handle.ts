@@ -13,7 +13,7 @@ import { type ModelRef, resolveModelRef, type ServedModel } from "./model-ref";
 import { type BilledUnits, requestUnits } from "./billed-units";
 import type { Usage } from "./canonical";
 import { isProviderObjectOperation, type Operation, type WireFormat } from "../upstream/operations";
-import { answeredThrough, bridgedThrough, keyPinnedByHandler, type OperationHandler, operationRuns, repliedThrough } from "./operation-handlers";
+import { answeredThrough, bridgedThrough, keyPinnedByHandler, type OperationHandler, operationRuns, ownExchangeOf, repliedThrough } from "./operation-handlers";
 import type { ObjectKeys } from "./kept-objects/object-keys";
 import { PROVIDER_OBJECT_CALLS } from "../upstream/provider-objects";
 import { type ReplySummary, summarizeReply } from "./reply-summary";
@@ -241,6 +241,7 @@ async function answer(inference: Inference, call: InferenceCall, context: Reques
     endpoint: call.endpoint,
     signal: call.request.signal,
     outputLimit: inference.outputLimit,
+    ownExchange: runs.length === 0 ? undefined : ownExchangeOf(runs),
   });
   const replied = runs.length === 0 ? result : await answeredThrough(runs, result);
   const bridgedResponse = call.operation === "responses" && result.operation === "chat" ? bridgedThrough(runs, responseIdOf(call.request, context.id)) : undefined;

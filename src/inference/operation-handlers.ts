@@ -5,6 +5,7 @@ import type { RequestContext } from "./hooks";
 import type { ModelRef } from "./model-ref";
 import type { Forwarded } from "./mounts/kept-objects";
 import type { ProviderObjectOperation } from "../upstream/provider-objects";
+import type { OwnExchange } from "./upstream-exchange";
 
 /**
  * An operation that needs more than a relay (a conversation the gateway keeps, ...), attached to
@@ -22,8 +23,10 @@ export interface OperationHandler {
   answer?(operation: ProviderObjectOperation, request: Request, forwarded: Forwarded, mountProvider: string | undefined): Promise<Response> | undefined;
 }
 
-/** A handler's part in one call, after the upstream answered. */
+/** A handler's part in one call. */
 export interface OperationRun {
+  /** The upstream calls, made by the operation itself on each attempt (a batch's, through the adapter's batch API) in place of the adapter's one call. */
+  exchange?: OwnExchange;
   /** The upstream's answer, before the client's response is made of it; a run may hand on a reply of its own making (one that remembers what it created). */
   answered?(result: Dispatched): Dispatched | void | Promise<Dispatched | void>;
   /** The client's response, as the operation passes it on. */
@@ -41,6 +44,12 @@ export function keyPinnedByHandler(handlers: readonly OperationHandler[] = [], c
     const pinned = handler.pinnedKey?.(call, primary, handlers);
     if (pinned !== undefined) return pinned;
   }
+  return undefined;
+}
+
+/** The exchange of the first run that makes its own upstream calls; undefined when the adapter's one call is made. */
+export function ownExchangeOf(runs: readonly OperationRun[]): OwnExchange | undefined {
+  for (const run of runs) if (run.exchange) return run.exchange;
   return undefined;
 }
 
