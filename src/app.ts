@@ -29,11 +29,15 @@ import { DEFAULT_MAX_JSON_DEPTH, requestBodies } from "./http/request-bodies";
 import { requestPath } from "./http/request-path";
 import { servedRequestsNeverIdle } from "./http/served-requests";
 import { systemRoutes } from "./http/system-routes";
-import { backgroundResponseOperation } from "./inference/background-runs";
+import { batchOperation } from "./inference/batches/operation";
+import { backgroundResponseOperation } from "./inference/kept-responses/background-runs";
+import { storedResponsesOperation } from "./inference/kept-responses/operation";
 import { DeferredSettlements } from "./inference/deferred-settlements";
 import type { Inference } from "./inference/handle";
 import { inferenceMounts, MOUNT_ROOTS } from "./inference/mounts";
-import { ObjectKeys } from "./inference/object-keys";
+import { ObjectKeys } from "./inference/kept-objects/object-keys";
+import { keptObjectsOperation } from "./inference/kept-objects/operation";
+import { BUILT_IN_PROVIDERS } from "./inference/providers/catalog";
 import { videoReader } from "./inference/video-reads";
 import { createConversations } from "./conversations";
 import { conversationOperation } from "./conversations/operation";
@@ -108,7 +112,7 @@ export async function createGateway({ config: givenConfig, databaseUrl, env = pr
   const readLiveEnv = envReferences.readerFor(process.env);
   const readEnv = envReferences.readerFor(env);
   const keyBreakers = new KeyBreakers(database.db, snapshots, actorClock);
-  const providers = new ProviderStore(database.db, secrets, readLiveEnv, outbound, keyBreakers);
+  const providers = new ProviderStore(database.db, secrets, readLiveEnv, outbound, keyBreakers, BUILT_IN_PROVIDERS);
   const providerChanges = reloadProvidersOnChange(database.db, providers);
   await providers.load();
   await keyBreakers.start();
@@ -158,6 +162,7 @@ export async function createGateway({ config: givenConfig, databaseUrl, env = pr
     clock,
   });
   const conversations = createConversations({ db: database.db, callerOf: responses.callerOf, clock });
+  const objectKeys = new ObjectKeys(database.db, providers, clock);
   const inference: Inference = {
     providers,
     get hooks() {
@@ -168,8 +173,8 @@ export async function createGateway({ config: givenConfig, databaseUrl, env = pr
     modelsVisibleTo: governance.modelsVisibleTo,
     settlements,
     responses,
-    operations: [conversationOperation(conversations, providers), backgroundResponseOperation(responses)],
-    objectKeys: new ObjectKeys(database.db, providers, clock),
+    operations: [batchOperation, conversationOperation(conversations, providers), backgroundResponseOperation(responses), storedResponsesOperation(responses), keptObjectsOperation(objectKeys)],
+    objectKeys,
     // Background responses run as async jobs, which replay through the app built below.
     get background() {
       return asyncInference.backgroundResponses;

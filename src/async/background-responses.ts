@@ -1,5 +1,5 @@
 import type { StoredResponse } from "../../actors/async-job";
-import { REQUEST_TYPE } from "../inference/operations";
+import { REQUEST_TYPE } from "../upstream/operations";
 import { DEFAULT_RESULT_TTL_SECONDS } from "./submission";
 import type { FoundJob } from "../../actors/async-job";
 import type { AsyncJobs } from "./jobs";

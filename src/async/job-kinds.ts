@@ -1,4 +1,4 @@
-import { REQUEST_TYPE } from "../inference/operations";
+import { REQUEST_TYPE } from "../upstream/operations";
 
 export interface AsyncKind {
   /** The path after /v1/async/. */

@@ -1,5 +1,5 @@
 import type { HookReply, RequestContext } from "../inference/hooks";
-import type { Operation } from "../inference/operations";
+import type { Operation } from "../upstream/operations";
 import type { PluginHooks, PluginHost } from "../plugins";
 import { captureResponse, replayableHeaders } from "./capture";
 import { type CacheDirectives, cacheDirectivesOf } from "./cache-directives";

@@ -1,6 +1,6 @@
 import type { Forwarded } from "../inference/mounts/kept-objects";
 import type { OperationHandler } from "../inference/operation-handlers";
-import type { ProviderObjectOperation } from "../inference/provider-objects";
+import type { ProviderObjectOperation } from "../upstream/provider-objects";
 import type { ProviderStore } from "../provider-registry/store";
 import { CONVERSATION_OPERATIONS, type ConversationOperation, type Conversations } from "./index";
 

@@ -1,7 +1,7 @@
 import type { Usage } from "../inference/canonical";
 import type { InferenceHooks, InferenceOutcome, RequestContext } from "../inference/hooks";
 import type { ModelRef } from "../inference/model-ref";
-import { REQUEST_TYPE, spends } from "../inference/operations";
+import { REQUEST_TYPE, spends } from "../upstream/operations";
 import type { VideoState } from "../inference/video-state";
 import type { ProviderStore } from "../provider-registry/store";
 import { allowedKeyIdsOf, assertPinnedKeyAllowed, assertTargetsAllowed, forbiddenKey } from "./access-policy";

@@ -6,7 +6,7 @@ import { reloadOnChange } from "../db/table-changes";
 import type { PricedReply } from "../inference/handle";
 import type { ServedModel } from "../inference/model-ref";
 import { priceVariant } from "../inference/billed-units";
-import { REQUEST_TYPE } from "../inference/operations";
+import { REQUEST_TYPE } from "../upstream/operations";
 import type { ProviderStore } from "../provider-registry/store";
 import { mayUse } from "./access-policy";
 import { governanceHook } from "./admission";

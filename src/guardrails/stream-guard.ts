@@ -4,7 +4,7 @@ import type { Matcher } from "./matchers";
 import { PLACEHOLDER_MAX_LENGTH } from "./pseudonyms";
 import type { RequestRun } from "./request-run";
 import { type DeltaSlot, deltaSlotsOf, endsText, isClosingEvent, setTextAt, textAt } from "./stream-slots";
-import type { WireFormat } from "../inference/operations";
+import type { WireFormat } from "../upstream/operations";
 
 const encoder = new TextEncoder();
 

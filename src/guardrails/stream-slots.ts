@@ -1,4 +1,4 @@
-import type { WireFormat } from "../inference/operations";
+import type { WireFormat } from "../upstream/operations";
 
 /** Where one streamed event carries a piece of reply text: its channel (a choice, a content block) and its path in the event. */
 export interface DeltaSlot {

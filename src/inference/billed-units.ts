@@ -1,4 +1,4 @@
-import type { Operation } from "./operations";
+import type { Operation } from "../upstream/operations";
 
 type Body = Record<string, unknown>;
 

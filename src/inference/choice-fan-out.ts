@@ -2,8 +2,8 @@ import { badRequest, type GatewayError } from "../http/errors";
 import type { ChatChunk, ChatResponse, Usage } from "./canonical";
 import { withStreamUsage } from "./formats/openai/stream-usage";
 import { FORMATS } from "./formats/registry";
-import type { Operation, WireFormat } from "./operations";
-import type { UpstreamSuccess } from "./providers/types";
+import type { Operation, WireFormat } from "../upstream/operations";
+import type { UpstreamSuccess } from "../upstream/adapter";
 import { jsonReply, replyJson } from "./providers/media-replies";
 import { summedUsage } from "./summed-usage";
 

@@ -6,15 +6,15 @@ import type { ProviderStore } from "../provider-registry/store";
 import { retryDelayMs, sleep } from "./backoff";
 import { callsForChoices, oneChoiceEach } from "./choice-fan-out";
 import type { ModelRef } from "./model-ref";
-import { hasOneShape, isProviderObjectOperation, type Operation, REQUEST_TYPE, usesBatchKeys, type WireFormat } from "./operations";
-import type { UpstreamCall as ProviderCall, UpstreamSuccess, UpstreamTarget } from "./providers/types";
+import { hasOneShape, isProviderObjectOperation, type Operation, REQUEST_TYPE, usesBatchKeys, type WireFormat } from "../upstream/operations";
+import type { UpstreamCall as ProviderCall, UpstreamSuccess, UpstreamTarget } from "../upstream/adapter";
 import { withoutStreamOptions } from "./formats/openai/stream-usage";
 import { translateRequest, upstreamOperationOf } from "./translate";
 import { isStreamReply, readReplyBody, type ReadBody } from "./reply-body";
-import { isRetryable, rotatesKey, unreadableReply } from "./upstream-errors";
+import { isRetryable, rotatesKey, unreadableReply } from "../upstream/errors";
 import { keyUnresolved, unsetKeyVariable } from "../provider-registry/unresolved-keys";
-import { authorized, exchange, exchangeChoices, guarded } from "./upstream-exchange";
-import type { UpstreamReply } from "./upstream-fetch";
+import { authorized, exchange, exchangeChoices, guarded, type OwnExchange } from "./upstream-exchange";
+import type { UpstreamReply } from "../upstream/fetch";
 import type { OutboundPolicy } from "../outbound/host-check";
 import type { Attempt } from "../db/schema/types";
 
@@ -38,6 +38,8 @@ export interface DispatchInput {
   signal: AbortSignal;
   /** A model's known output limit (the model catalogue's), which a translated request's output cap is lowered to. */
   outputLimit?: (provider: RuntimeProvider, model: string) => number | undefined;
+  /** Set when an attached operation makes the upstream calls itself (batches and files). */
+  ownExchange?: OwnExchange;
 }
 
 /** The reply of the attempt that succeeded, with what the client's answer needs of it. */
@@ -203,7 +205,7 @@ async function attemptTarget(store: ProviderStore, input: DispatchInput, target:
       excluded.add(key.id);
       continue;
     }
-    const options = { provider: provider.name, stream: input.stream, timeoutSeconds: network.default_request_timeout_in_seconds, signal: input.signal };
+    const options = { provider: provider.name, stream: input.stream, timeoutSeconds: network.default_request_timeout_in_seconds, signal: input.signal, ownExchange: input.ownExchange };
     const finished = health.begin(provider, key?.id);
     const reply = await exchangeOn(provider, call.operation, upstream, sent, options, choices, format).catch((error: unknown) => {
       finished({ kind: "neutral" });

@@ -2,26 +2,24 @@ import { commaList } from "../http/comma-list";
 import { badRequest, GatewayError } from "../http/errors";
 import { headerValueOf } from "../http/header-value";
 import type { ProviderStore } from "../provider-registry/store";
-import type { Continuation, StoredResponses } from "../responses";
-import { conversationIdOf, inputItemsOf } from "../responses/chain";
+import type { StoredResponses } from "../responses";
 import type { DeferredSettlements } from "./deferred-settlements";
 import { type Dispatched, type DispatchInput, dispatch } from "./dispatch";
 import type { Attempt } from "../db/schema/types";
-import { type BackgroundResponses, responseIdOf } from "./background-runs";
-import type { BridgedResponse } from "./formats/openai/responses-reply";
+import { type BackgroundResponses, responseIdOf } from "./kept-responses/background-runs";
 import { FORMATS } from "./formats/registry";
 import { admitThrough, type HookReply, type InferenceHooks, type InferenceOutcome, type RequestContext, transformThrough } from "./hooks";
 import { type ModelRef, resolveModelRef, type ServedModel } from "./model-ref";
 import { type BilledUnits, requestUnits } from "./billed-units";
 import type { Usage } from "./canonical";
-import { isProviderObjectOperation, type Operation, type WireFormat } from "./operations";
-import { keptByGateway, type OperationHandler, operationRuns, repliedThrough } from "./operation-handlers";
-import { createdIdsOf, type ObjectKeys, rememberingStreamedCreate } from "./object-keys";
-import { type Creates, PROVIDER_OBJECT_CALLS } from "./provider-objects";
+import { isProviderObjectOperation, type Operation, type WireFormat } from "../upstream/operations";
+import { answeredThrough, bridgedThrough, keyPinnedByHandler, type OperationHandler, operationRuns, ownExchangeOf, repliedThrough } from "./operation-handlers";
+import type { ObjectKeys } from "./kept-objects/object-keys";
+import { PROVIDER_OBJECT_CALLS } from "../upstream/provider-objects";
 import { type ReplySummary, summarizeReply } from "./reply-summary";
 import { guardStream, observeStream } from "./stream-observer";
 import { type ReplyOrigin, streamErrorEncoder, translateResponse, translateStream, usageAskedFor } from "./translate";
-import { unreadableReply } from "./upstream-errors";
+import { unreadableReply } from "../upstream/errors";
 
 /** A reply whose usage is to be priced. */
 export interface PricedReply {
@@ -42,7 +40,7 @@ export interface Inference {
   price?(reply: PricedReply): number | undefined;
   /** The most output tokens a model writes in one reply, where known: a translated request asking more is lowered to it. */
   outputLimit?: DispatchInput["outputLimit"];
-  /** Where Responses API calls answered as chats are kept, for `previous_response_id`. */
+  /** The responses the gateway keeps, read back on the provider-object routes (kept and continued through `storedResponsesOperation`). */
   responses?: StoredResponses;
   /** Where `background: true` Responses calls to providers without the API run. */
   background?: BackgroundResponses;
@@ -158,21 +156,6 @@ export function failureOutcome(error: GatewayError): Outcome {
 /** Called once the reply (or the stream) is complete, with what summarizes it (read only when it is settled). */
 type OnReplied = (summary: () => ReplySummary, result?: Dispatched) => void;
 
-/**
- * What a Responses call answered as a chat becomes: `resp_` and the request's id, kept unless the
- * client said `store: false`. A continuation stores the items after the conversation it continued.
- */
-function bridgedResponseOf(responses: StoredResponses | undefined, call: InferenceCall, context: RequestContext, continuing?: Continuation): BridgedResponse {
-  const id = responseIdOf(call.request, context.id);
-  if (!responses?.enabled || call.body.store === false) return { id };
-  const owner = context.caller?.virtualKeyId ?? null;
-  const wholeInput = inputItemsOf(context.body);
-  const linked = continuing !== undefined && wholeInput.length >= continuing.length;
-  const previousId = linked ? continuing.id : null;
-  const ownInput = linked ? wholeInput.slice(continuing.length) : wholeInput;
-  return { id, completed: (response) => responses.keep({ id, owner, previousId, ownInput, wholeInput, response }) };
-}
-
 /** The provider's reply headers the client needs too, copied where the provider sent them. */
 function keepReplyHeaders(headers: Record<string, string>, reply: Headers, kept: readonly string[] = []): void {
   for (const name of kept) {
@@ -218,40 +201,6 @@ function translatedReply(result: Extract<Dispatched, { body: string }>, call: In
   }
 }
 
-/** What the reply creates that the provider keeps: a response of its own Responses API, a stored chat completion, a batch, or what the call table says (an upload session too). */
-function createdByCall(call: InferenceCall, result: Dispatched): Creates | undefined {
-  if (result.operation === "responses") return call.body.store !== false || undefined;
-  if (call.operation === "chat") return (call.body.store === true && result.format === "openai") || undefined;
-  if (call.operation === "invoke") return call.endpoint === "batches" || undefined;
-  // Veo's operation: polled with the key that started it.
-  if (call.operation === "video_generation") return true;
-  return isProviderObjectOperation(call.operation) ? PROVIDER_OBJECT_CALLS[call.operation].creates : undefined;
-}
-
-/**
- * Remembers which key made what the reply creates, when the provider has several: later calls on
- * it go with that key. A stream names it in its first event, and ends once it is remembered; a
- * reply that names it in a header (an upload session, a Realtime call) is remembered before it goes out.
- */
-function rememberingCreated(objectKeys: ObjectKeys | undefined, call: InferenceCall, result: Dispatched): Dispatched | Promise<Dispatched> {
-  const { keyId, target } = result;
-  // Most calls create nothing: that is the cheaper question, asked first.
-  const creates = keyId && objectKeys ? createdByCall(call, result) : undefined;
-  if (!creates || !objectKeys || !keyId || !objectKeys.tracks(target.provider)) return result;
-  // A streamed reply names what it created in its first event; headers name it either way.
-  if (creates === true && "stream" in result) return { ...result, stream: rememberingStreamedCreate(result.stream, (id) => objectKeys.remember(target.provider, id, keyId)) };
-  const created = createdIdsOf(creates, { headers: result.headers, body: "body" in result ? result.body : "" });
-  return created.length > 0 ? Promise.all(created.map((id) => objectKeys.remember(target.provider, id, keyId))).then(() => result) : result;
-}
-
-/** The key that made what a Responses call continues (`previous_response_id`, `conversation`), when it is the provider's. */
-function keyOfContinuedObject(inference: Inference, call: InferenceCall, primary: ModelRef): Promise<string | undefined> | undefined {
-  const { previous_response_id: previous, conversation } = call.body as { previous_response_id?: unknown; conversation?: unknown };
-  const named = typeof previous === "string" ? previous : conversationIdOf(conversation);
-  if (named === undefined || inference.responses?.ownsId(named) || keptByGateway(inference.operations, named)) return undefined;
-  return inference.objectKeys?.keyOf(primary.provider, named);
-}
-
 /** A pinned key must be one of the targets' providers': it applies to whichever has it. */
 export function assertPinnedKeyOfTargets(providers: ProviderStore, targets: readonly ModelRef[], pinnedKeyId: string | null | undefined): void {
   if (pinnedKeyId && !targets.some((target) => providers.get(target.provider)?.keys.some((key) => key.id === pinnedKeyId))) {
@@ -274,12 +223,11 @@ async function answer(inference: Inference, call: InferenceCall, context: Reques
     onReplied?.(() => ({ toolCallNames: [] }));
     return Response.json(counted, { headers: { "x-gw-provider": "gateway", "x-gw-model": headerValueOf(primary.model) } });
   }
-  const pinnedKeyId = call.pinnedKeyId ?? context.headers.get("x-gw-api-key-id") ?? (call.operation === "responses" ? await keyOfContinuedObject(inference, call, primary) : undefined);
+  let pinnedKeyId = call.pinnedKeyId ?? context.headers.get("x-gw-api-key-id") ?? keyPinnedByHandler(inference.operations, call, primary);
+  if (pinnedKeyId instanceof Promise) pinnedKeyId = await pinnedKeyId;
   assertPinnedKeyOfTargets(store, context.targets, pinnedKeyId);
-  let continuing: Continuation | undefined;
   let runs = operationRuns(inference.operations, call, context);
   if (runs instanceof Promise) runs = await runs;
-  if (call.operation === "responses" && inference.responses) ({ body: context.body, continuing } = await inference.responses.continued(context.body, context.caller?.virtualKeyId));
 
   const result = await dispatch(store, {
     operation: call.operation,
@@ -293,11 +241,10 @@ async function answer(inference: Inference, call: InferenceCall, context: Reques
     endpoint: call.endpoint,
     signal: call.request.signal,
     outputLimit: inference.outputLimit,
+    ownExchange: runs.length === 0 ? undefined : ownExchangeOf(runs),
   });
-  for (const run of runs) await run.answered?.(result);
-  let replied = rememberingCreated(inference.objectKeys, call, result);
-  if (replied instanceof Promise) replied = await replied;
-  const bridgedResponse = call.operation === "responses" && result.operation === "chat" ? bridgedResponseOf(inference.responses, call, context, continuing) : undefined;
+  const replied = runs.length === 0 ? result : await answeredThrough(runs, result);
+  const bridgedResponse = call.operation === "responses" && result.operation === "chat" ? bridgedThrough(runs, responseIdOf(call.request, context.id)) : undefined;
   const reply = clientResponse(replied, call, { model: result.target.model, clientBody: call.body, bridgedResponse }, onReplied, context.startedAt);
   return repliedThrough(runs, reply);
 }

@@ -1,7 +1,7 @@
 import type { GatewayError } from "../http/errors";
 import type { Attempt, GuardrailVerdict } from "../db/schema/types";
 import type { ModelRef } from "./model-ref";
-import type { Operation, WireFormat } from "./operations";
+import type { Operation, WireFormat } from "../upstream/operations";
 import type { ReplySummary } from "./reply-summary";
 
 /** Who is calling, as governance resolved it from the virtual key. */

@@ -1,6 +1,6 @@
 import type { ChatResponse } from "./canonical";
 import { FORMATS } from "./formats/registry";
-import type { Operation, WireFormat } from "./operations";
+import type { Operation, WireFormat } from "../upstream/operations";
 
 /** Operations whose reply is a JSON object whatever the client asked (a transcription may be plain text, a file's content anything). */
 const ANSWERS_JSON: ReadonlySet<Operation> = new Set<Operation>([

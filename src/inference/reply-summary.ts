@@ -3,7 +3,7 @@ import { type BilledUnits, replyUnits } from "./billed-units";
 import type { ChatChunk, ChatResponse, FinishReason, Usage } from "./canonical";
 import { canonicalUsage } from "./formats/openai/usage";
 import { FORMATS } from "./formats/registry";
-import type { Operation, WireFormat } from "./operations";
+import type { Operation, WireFormat } from "../upstream/operations";
 import { LARGE_REPLY, type ReadBody } from "./reply-body";
 import { type VideoState, videoStateOf } from "./video-state";
 

@@ -4,9 +4,9 @@ import type { ChatChunk } from "./canonical";
 import { FORMATS } from "./formats/registry";
 import type { SseChunkDecoder } from "./formats/sse-chunks";
 import type { ByteEdit } from "./formats/types";
-import type { Operation, WireFormat } from "./operations";
+import type { Operation, WireFormat } from "../upstream/operations";
 import { ChunkAccumulator, type ReplySummary } from "./reply-summary";
-import { streamFailure, streamIdleTimedOut } from "./upstream-errors";
+import { streamFailure, streamIdleTimedOut } from "../upstream/errors";
 import { timerDelay } from "../../actors/runtime/clock";
 
 /** Reads a stream's bytes as they pass; `end` is called once, after the last byte or when the stream was cut (`failure` when the upstream failed it). */

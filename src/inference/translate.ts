@@ -5,9 +5,9 @@ import { withoutUnsignedThinking } from "./formats/anthropic/unsigned-thinking";
 import { type BridgedResponse, responseOfChat, withoutSealedThinking } from "./formats/openai/responses-reply";
 import { encodeResponsesStream, encodeResponsesStreamError } from "./formats/openai/responses-stream";
 import { FORMATS } from "./formats/registry";
-import type { Operation, WireFormat } from "./operations";
+import type { Operation, WireFormat } from "../upstream/operations";
 import type { ReadBody } from "./reply-body";
-import { streamFailure } from "./upstream-errors";
+import { streamFailure } from "../upstream/errors";
 
 function codecsFor<O extends TranslatableOperation>(operation: O, from: WireFormat, to: WireFormat) {
   const source = FORMATS[from]?.[operation];

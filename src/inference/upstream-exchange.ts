@@ -1,10 +1,10 @@
 import { GatewayError } from "../http/errors";
-import { withUpstreamFileIds } from "./batches/ids";
-import { runBatchCall } from "./batches/run";
+import { withUpstreamFileIds } from "../upstream/batch-ids";
+import type { SendUpstream } from "../upstream/batch-api";
 import { joinedChoiceStreams, joinedChoices } from "./choice-fan-out";
-import { type Operation, usesBatchKeys, type WireFormat } from "./operations";
-import type { ProviderAdapter, UpstreamCall, UpstreamSuccess, UpstreamTarget } from "./providers/types";
-import { sendUpstream, type UpstreamReply } from "./upstream-fetch";
+import type { Operation, WireFormat } from "../upstream/operations";
+import type { ProviderAdapter, UpstreamCall, UpstreamSuccess, UpstreamTarget } from "../upstream/adapter";
+import { sendUpstream, type UpstreamReply } from "../upstream/fetch";
 
 /** What a build step throws: a GatewayError (bad input), or an Error saying how the provider is configured wrongly. */
 function asGatewayError(error: unknown): GatewayError {
@@ -28,11 +28,19 @@ function withUpstreamIds(call: UpstreamCall, provider: string): UpstreamCall {
   return body === call.body ? call : { ...call, body };
 }
 
+/**
+ * An operation's own exchange in place of the adapter's one call (batches and files, run through
+ * the adapter's `BatchApi`): each call it makes is sent by `send`, authorized with the attempt's key.
+ */
+export type OwnExchange = (adapter: ProviderAdapter, operation: Operation, call: { provider: string; target: UpstreamTarget; body: Record<string, unknown> }, send: SendUpstream) => Promise<UpstreamReply | GatewayError>;
+
 export interface ExchangeOptions {
   provider: string;
   stream: boolean;
   timeoutSeconds: number;
   signal: AbortSignal;
+  /** Set when an attached operation makes the calls itself. */
+  ownExchange?: OwnExchange;
 }
 
 /** The call with the key's authorization (a signature, a minted token) applied; as it is, without waiting, for adapters with none. */
@@ -54,10 +62,9 @@ async function sendAuthorized(adapter: ProviderAdapter, target: UpstreamTarget, 
  * configured wrongly) and is not retried; `{ ok: false }` is the upstream's own failure.
  */
 export async function exchange(adapter: ProviderAdapter, operation: Operation, target: UpstreamTarget, body: Record<string, unknown>, options: ExchangeOptions): Promise<UpstreamReply | GatewayError> {
-  if (usesBatchKeys(operation)) {
-    if (!adapter.batches) return new GatewayError({ status: 400, errorType: "caller_unsupported_operation", message: `provider '${options.provider}' runs no batches or files` });
+  if (options.ownExchange) {
     const send = (call: UpstreamCall, sent: { stream?: boolean } = {}) => sendAuthorized(adapter, target, call, sent.stream ?? false, options);
-    return runBatchCall(adapter.batches, { operation, provider: options.provider, target, body }, send).catch(asGatewayError);
+    return options.ownExchange(adapter, operation, { provider: options.provider, target, body }, send).catch(asGatewayError);
   }
   const preparing = adapter.prepareBody?.(operation, body);
   const prepared = preparing ? await preparing : body;

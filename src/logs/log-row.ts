@@ -1,7 +1,7 @@
 import type { NewRequestLogRow } from "../db/schema/logs";
 import type { InferenceOutcome, RequestContext } from "../inference/hooks";
 import type { ModelRef } from "../inference/model-ref";
-import { REQUEST_TYPE } from "../inference/operations";
+import { REQUEST_TYPE } from "../upstream/operations";
 import { loggedBodyJson } from "./logged-body";
 
 /** The target a row is attributed to: the one that answered, else the primary the client asked for. */

@@ -1,6 +1,6 @@
 import { GatewayError } from "../http/errors";
-import type { UpstreamTarget } from "../inference/providers/types";
-import { sendUpstream } from "../inference/upstream-fetch";
+import type { UpstreamTarget } from "../upstream/adapter";
+import { sendUpstream } from "../upstream/fetch";
 import { effectiveNetwork, type RuntimeKey, type RuntimeProvider } from "./runtime";
 import { unresolvedKeyDescription, unsetKeyVariable } from "./unresolved-keys";
 

@@ -1,9 +1,8 @@
 import { randomUUID } from "node:crypto";
 import { Value } from "@sinclair/typebox/value";
 import { badRequest } from "../http/errors";
-import { BUILT_IN_PROVIDERS, isBuiltInProvider } from "../inference/providers/catalog";
-import { validateOAuthKeyConfig } from "../inference/providers/oauth/config";
-import type { ProviderAdapter } from "../inference/providers/types";
+import { validateOAuthKeyConfig } from "../upstream/oauth-config";
+import type { ProviderAdapter, ProviderFamilies } from "../upstream/adapter";
 import type { SelectableKey } from "./key-selection";
 import { redactKeySecrets } from "./key-secrets";
 import { compileModelFilter } from "./model-filter";
@@ -75,10 +74,10 @@ function customAdapter(family: string, adapter: ProviderAdapter): ProviderAdapte
 }
 
 /** Resolves which built-in family a provider belongs to and validates that it can be reached. */
-export function resolveFamily(name: string, custom: { base_provider_type: string } | null | undefined, network: NetworkConfig) {
-  if (custom && isBuiltInProvider(name)) throw badRequest(`'${name}' is a built-in provider and cannot carry custom_provider_config`, "custom_provider_config");
+export function resolveFamily(families: ProviderFamilies, name: string, custom: { base_provider_type: string } | null | undefined, network: NetworkConfig) {
+  if (custom && Object.hasOwn(families, name)) throw badRequest(`'${name}' is a built-in provider and cannot carry custom_provider_config`, "custom_provider_config");
   const familyName = custom ? custom.base_provider_type : name;
-  const family = BUILT_IN_PROVIDERS[familyName];
+  const family = families[familyName];
   if (!family) {
     throw custom
       ? badRequest(`custom_provider_config.base_provider_type '${familyName}' is not a known provider type`, "custom_provider_config.base_provider_type")

@@ -8,6 +8,7 @@ import { ProviderName, type ProviderUpdateInput } from "../config/sections/provi
 import type { ProviderStore } from "./store";
 import { ConfigError } from "../config/load";
 import type { GatewayConfig } from "../config/schema";
+import type { ProviderFamilies } from "../upstream/adapter";
 
 const SEEDED = "config_seeded_at";
 
@@ -19,10 +20,10 @@ function asConfigError(error: unknown, provider: string): unknown {
 }
 
 /** The checks the API applies to a provider body, run on every start so a bad config.json never half-starts. */
-function validateProviderSeed(name: string, seed: ProviderUpdateInput): void {
+function validateProviderSeed(families: ProviderFamilies, name: string, seed: ProviderUpdateInput): void {
   if (!Value.Check(ProviderName, name)) throw new ConfigError(`config: field 'providers.${name}': provider names are lowercase letters, digits, '.', '_' and '-'`);
   try {
-    resolveFamily(name, seed.custom_provider_config, seed.network_config ?? {});
+    resolveFamily(families, name, seed.custom_provider_config, seed.network_config ?? {});
     for (const [index, key] of (seed.keys ?? []).entries()) normalizeKey(key, name, `keys[${index}].`);
   } catch (error) {
     throw asConfigError(error, name);
@@ -32,7 +33,7 @@ function validateProviderSeed(name: string, seed: ProviderUpdateInput): void {
 /** config.json fills an empty database once; afterwards the API and the database own the state. */
 export async function seedFromConfig(db: Database, config: GatewayConfig, providers: ProviderStore): Promise<void> {
   const seeds = Object.entries(config.providers ?? {});
-  for (const [name, seed] of seeds) validateProviderSeed(name, seed);
+  for (const [name, seed] of seeds) validateProviderSeed(providers.families, name, seed);
   if (await db.select().from(gatewayMeta).where(eq(gatewayMeta.key, SEEDED)).get()) return;
   for (const [name, seed] of seeds) {
     if (providers.get(name)) continue;

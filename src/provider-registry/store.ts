@@ -11,6 +11,7 @@ import { normalizeKey, onlyKnownNetworkFields, resolveFamily, type RuntimeKey, t
 import type { NetworkConfig, ProviderKeyInput, ProviderUpdateInput } from "../config/sections/providers";
 import type { EnvReader } from "../config/env-reference";
 import { type OutboundReach, policyFor } from "../outbound/reach";
+import type { ProviderFamilies } from "../upstream/adapter";
 
 type StoredKey = ReturnType<typeof normalizeKey>;
 
@@ -29,6 +30,8 @@ export class ProviderStore {
     private readonly outbound: OutboundReach,
     /** Every key's circuit breaker and measured latency: what key selection reads on each request. */
     readonly health: KeyBreakers,
+    /** The provider families a provider may belong to, each with its adapter. */
+    readonly families: ProviderFamilies,
   ) {}
 
   /**
@@ -68,7 +71,7 @@ export class ProviderStore {
   async create(name: string, input: ProviderUpdateInput, privateNetworkAllowed = true): Promise<RuntimeProvider> {
     if (this.byName.has(name)) throw conflict(`provider '${name}' already exists`, "provider");
     const network = onlyKnownNetworkFields(input.network_config ?? {});
-    resolveFamily(name, input.custom_provider_config, network);
+    resolveFamily(this.families, name, input.custom_provider_config, network);
     const keys = this.normalizeKeys(name, input.keys ?? [], []);
     const now = new Date();
     await this.db.transaction(async (tx) => {
@@ -83,7 +86,7 @@ export class ProviderStore {
     const current = this.require(name);
     const network = input.network_config ? onlyKnownNetworkFields(input.network_config) : current.network;
     const custom = input.custom_provider_config ?? current.customProviderConfig;
-    resolveFamily(name, custom, network);
+    resolveFamily(this.families, name, custom, network);
     const keys = input.keys ? this.normalizeKeys(name, input.keys, current.keys) : undefined;
     const now = new Date();
     await this.db.transaction(async (tx) => {
@@ -202,7 +205,7 @@ export class ProviderStore {
   private runtimeOf(row: typeof providers.$inferSelect, keyRows: Array<typeof providerKeys.$inferSelect>): RuntimeProvider {
     const name = row.name;
     const network = row.networkConfig as NetworkConfig;
-    const { adapter, baseUrl } = resolveFamily(name, row.customProviderConfig, network);
+    const { adapter, baseUrl } = resolveFamily(this.families, name, row.customProviderConfig, network);
     return {
       name,
       adapter,

@@ -1,5 +1,5 @@
 import type { InferenceOutcome, RequestContext } from "../inference/hooks";
-import { REQUEST_TYPE } from "../inference/operations";
+import { REQUEST_TYPE } from "../upstream/operations";
 import type { SpanRecord } from "./otlp-exporter";
 
 const TRACEPARENT = /^[\da-f]{2}-([\da-f]{32})-([\da-f]{16})-[\da-f]{2}$/;

@@ -1,6 +1,6 @@
 import type { InferenceOutcome, RequestContext } from "../inference/hooks";
 import type { ModelRef } from "../inference/model-ref";
-import { REQUEST_TYPE } from "../inference/operations";
+import { REQUEST_TYPE } from "../upstream/operations";
 import type { PluginHooks } from "../plugins";
 import type { InferenceMetrics } from "./gateway-metrics";
 import type { OtlpTraceExporter } from "./otlp-exporter";

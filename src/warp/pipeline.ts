@@ -1,5 +1,5 @@
 import { handleInference, type Inference } from "../inference/handle";
-import { clientClosed, upstreamTimedOut } from "../inference/upstream-errors";
+import { clientClosed, upstreamTimedOut } from "../upstream/errors";
 import { timerDelay } from "../../actors/runtime/clock";
 
 /** Metadata every request the agent makes carries (`metadata_warp_agent=chat|embedding` in the logs). */

@@ -1,7 +1,7 @@
 import { openDatabase } from "../../src/db/client";
 import { GatewayError } from "../../src/http/errors";
 import type { InferenceOutcome, RequestContext } from "../../src/inference/hooks";
-import type { Operation } from "../../src/inference/operations";
+import type { Operation } from "../../src/upstream/operations";
 import type { NewRequestLogRow } from "../../src/db/schema/logs";
 import { createRequestLogs, type RequestLogsOptions } from "../../src/logs";
 

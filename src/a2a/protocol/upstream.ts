@@ -1,5 +1,5 @@
 import { InvalidAgentResponseError, UnsupportedOperationError } from "@a2a-js/sdk/errors";
-import { upstreamFailure, upstreamTimedOut, upstreamUnreachable } from "../../inference/upstream-errors";
+import { upstreamFailure, upstreamTimedOut, upstreamUnreachable } from "../../upstream/errors";
 import { guardedFetch } from "../../outbound/guarded-fetch";
 import type { OutboundPolicy } from "../../outbound/host-check";
 import type { UpstreamInterface } from "../agent-card";

@@ -1,9 +1,9 @@
 import { badRequest, GatewayError } from "../../http/errors";
 import { replyText } from "../providers/media-replies";
 import { multipartBody, withoutContentType } from "../providers/multipart";
-import type { UpstreamCall, UpstreamTarget } from "../providers/types";
+import type { UpstreamCall, UpstreamTarget } from "../../upstream/adapter";
 import { type BatchLine, chatReplyFrom, chatRequestIn, epochSeconds, jsonlReply, lineModel, outputLine } from "./lines";
-import type { BatchApi, BatchCall, BatchOrFileOperation, BatchReply, SendUpstream, UpstreamSuccess } from "./types";
+import type { BatchApi, BatchCall, BatchOrFileOperation, BatchReply, SendUpstream, UpstreamSuccess } from "../../upstream/batch-api";
 
 const FILES_BETA = "files-api-2025-04-14";
 

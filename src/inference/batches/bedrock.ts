@@ -2,10 +2,10 @@ import { randomUUID } from "node:crypto";
 import { badRequest, GatewayError } from "../../http/errors";
 import { bearerOrNone, controlPlaneOf, credentialsOf, keyConfigOf } from "../providers/bedrock/credentials";
 import { replyText } from "../providers/media-replies";
-import type { UpstreamTarget } from "../providers/types";
+import type { UpstreamTarget } from "../../upstream/adapter";
 import { type BatchLine, chatReplyFrom, chatRequestIn, epochSeconds, jsonAnswer, jsonlReply, lineModel, outputLine, parseBatchLines } from "./lines";
 import { batchBucketOf, listedObjects, locationId, locationOf, objectUrl, type S3Location, s3Call, s3Uri } from "./s3-objects";
-import { type BatchApi, type BatchCall, type BatchOrFileOperation, type BatchReply, isBatchReply, type SendUpstream } from "./types";
+import { type BatchApi, type BatchCall, type BatchOrFileOperation, type BatchReply, isBatchReply, type SendUpstream } from "../../upstream/batch-api";
 
 interface InvocationJob {
   jobArn: string;

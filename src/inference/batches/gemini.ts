@@ -1,9 +1,9 @@
 import { badRequest, GatewayError } from "../../http/errors";
 import { baseUrlOf, keyHeaders } from "../providers/gemini/keys";
 import { replyText } from "../providers/media-replies";
-import type { UpstreamTarget } from "../providers/types";
+import type { UpstreamTarget } from "../../upstream/adapter";
 import { type BatchLine, chatReplyFrom, chatRequestIn, epochSeconds, jsonAnswer, jsonlReply, lineModel, outputLine, parseBatchLines } from "./lines";
-import { type BatchApi, type BatchCall, type BatchOrFileOperation, type BatchReply, isBatchReply, type SendUpstream } from "./types";
+import { type BatchApi, type BatchCall, type BatchOrFileOperation, type BatchReply, isBatchReply, type SendUpstream } from "../../upstream/batch-api";
 
 interface GeminiFile {
   name: string;

@@ -1,7 +1,7 @@
 import { badRequest } from "../../http/errors";
 import { FORMATS } from "../formats/registry";
-import type { WireFormat } from "../operations";
-import type { UpstreamTarget } from "../providers/types";
+import type { WireFormat } from "../../upstream/operations";
+import type { UpstreamTarget } from "../../upstream/adapter";
 
 /** One request of an OpenAI batch: an input file line, or an entry of `requests`. */
 export interface BatchLine {

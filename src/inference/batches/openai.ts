@@ -1,7 +1,7 @@
 import { GatewayError } from "../../http/errors";
 import { multipartBody, withoutContentType } from "../providers/multipart";
-import type { UpstreamCall, UpstreamTarget } from "../providers/types";
-import type { BatchApi, BatchCall, BatchOrFileOperation, BatchReply, SendUpstream } from "./types";
+import type { UpstreamCall, UpstreamTarget } from "../../upstream/adapter";
+import type { BatchApi, BatchCall, BatchOrFileOperation, BatchReply, SendUpstream } from "../../upstream/batch-api";
 
 /** Where a path of the OpenAI API lives for a key (`{base}/files`, or Azure's `{endpoint}/openai/files?api-version=`). */
 export type OpenAIUrl = (target: UpstreamTarget, path: string, query?: Record<string, string>) => string;

@@ -2,8 +2,8 @@ import { Elysia, t } from "elysia";
 import { badRequest } from "../../http/errors";
 import { handleInference, type Inference } from "../handle";
 import { pathParams } from "../mounts/path-params";
-import type { BatchOrFileOperation } from "./types";
-import { unwrapId } from "./ids";
+import type { BatchOrFileOperation } from "../../upstream/batch-api";
+import { unwrapId } from "../../upstream/batch-ids";
 
 const open = { additionalProperties: true } as const;
 const FileParams = pathParams({ file_id: t.String({ minLength: 1 }) });

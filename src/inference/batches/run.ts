@@ -1,6 +1,6 @@
 import { GatewayError } from "../../http/errors";
-import { type BatchObjectKind, wrapId } from "./ids";
-import type { BatchApi, BatchCall, BatchReply, SendUpstream } from "./types";
+import { type BatchObjectKind, wrapId } from "../../upstream/batch-ids";
+import type { BatchApi, BatchCall, BatchReply, SendUpstream } from "../../upstream/batch-api";
 
 type Json = Record<string, unknown>;
 

@@ -1,6 +1,6 @@
 import { badRequest } from "../../http/errors";
 import { keyConfigOf } from "../providers/bedrock/credentials";
-import type { UpstreamCall, UpstreamTarget } from "../providers/types";
+import type { UpstreamCall, UpstreamTarget } from "../../upstream/adapter";
 
 /** An S3 object as the gateway names it upstream: `bucket/key`. */
 export interface S3Location {

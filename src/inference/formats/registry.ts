@@ -1,4 +1,4 @@
-import type { WireFormat } from "../operations";
+import type { WireFormat } from "../../upstream/operations";
 import { anthropicFormat } from "./anthropic";
 import { bedrockFormat } from "./bedrock";
 import { cohereFormat } from "./cohere";

@@ -1,6 +1,6 @@
 import type { GatewayError } from "../../http/errors";
 import type { ChatChunk, ChatRequest, ChatResponse, EmbeddingRequest, EmbeddingResponse } from "../canonical";
-import type { Operation, WireFormat } from "../operations";
+import type { Operation, WireFormat } from "../../upstream/operations";
 import type { ReplySummary } from "../reply-summary";
 import type { SseChunkDecoder } from "./sse-chunks";
 

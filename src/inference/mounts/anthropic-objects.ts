@@ -1,6 +1,6 @@
 import { Elysia } from "elysia";
 import type { Inference } from "../handle";
-import { ANTHROPIC_OBJECT_OPERATIONS, type ProviderObjectOperation } from "../provider-objects";
+import { ANTHROPIC_OBJECT_OPERATIONS, type ProviderObjectOperation } from "../../upstream/provider-objects";
 import { forwardedRoutes, keptObjectCalls } from "./kept-objects";
 import { prefixAsRequested } from "./path-params";
 

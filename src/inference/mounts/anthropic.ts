@@ -4,7 +4,7 @@ import { notFound } from "../../http/errors";
 import { fallbacksOf, handleInference, type Inference } from "../handle";
 import { modelInPath } from "../model-ref";
 import { visibleModels, visibleServedModel } from "../visible-models";
-import type { Operation } from "../operations";
+import type { Operation } from "../../upstream/operations";
 import { anthropicObjectRoutes } from "./anthropic-objects";
 
 const open = { additionalProperties: true } as const;

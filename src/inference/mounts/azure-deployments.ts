@@ -2,7 +2,7 @@ import { Elysia, type TSchema, t } from "elysia";
 import type { ProviderStore } from "../../provider-registry/store";
 import type { Inference } from "../handle";
 import { modelInPath, providerListing } from "../model-ref";
-import type { Operation } from "../operations";
+import type { Operation } from "../../upstream/operations";
 import { openRealtimeSession } from "../realtime/session";
 import { speechUsage } from "../request-usage";
 import { ChatCompletionBody, CompletionBody, EmbeddingBody, ImageBody, ImageEditForm, type OpenAIBody, openAIHandler, SpeechBody, TranscriptionForm, TranslationForm } from "./openai-bodies";

@@ -2,7 +2,7 @@ import { Elysia, t } from "elysia";
 import { GatewayError } from "../../http/errors";
 import { ConverseRequest } from "../formats/bedrock/wire";
 import { fallbacksOf, handleInference, type Inference } from "../handle";
-import type { Operation } from "../operations";
+import type { Operation } from "../../upstream/operations";
 import { pathParams } from "./path-params";
 
 const ModelPath = pathParams({ modelId: t.String({ minLength: 1 }) });

@@ -2,7 +2,7 @@ import { Elysia } from "elysia";
 import { badRequest } from "../../http/errors";
 import { CohereChatBody, type CohereChatRequest, CohereEmbedBody, type CohereEmbedRequest, CohereRerankBody, type CohereRerankRequest } from "../formats/cohere/request-schema";
 import { fallbacksOf, handleInference, type Inference } from "../handle";
-import type { Operation } from "../operations";
+import type { Operation } from "../../upstream/operations";
 
 type CohereBody = CohereChatRequest | CohereEmbedRequest | CohereRerankRequest;
 

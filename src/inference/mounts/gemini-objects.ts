@@ -4,7 +4,7 @@ import { operationNameParts } from "../formats/genai/video-operation";
 import { vertexOperationOf } from "../formats/genai/vertex-video-operation";
 import type { Inference } from "../handle";
 import { modelInPath } from "../model-ref";
-import { GEMINI_OBJECT_OPERATIONS, type ProviderObjectOperation } from "../provider-objects";
+import { GEMINI_OBJECT_OPERATIONS, type ProviderObjectOperation } from "../../upstream/provider-objects";
 import { rewritten, withProviderInName } from "./genai-replies";
 import { forwardedRoutes, keptObjectCalls, requestAt } from "./kept-objects";
 import { prefixAsRequested } from "./path-params";

@@ -12,7 +12,7 @@ import { fallbacksOf, handleInference, type Inference } from "../handle";
 import { modelInPath } from "../model-ref";
 import { visibleModels, visibleServedModel } from "../visible-models";
 import { openGeminiLiveSession } from "../realtime/gemini-live";
-import type { Operation } from "../operations";
+import type { Operation } from "../../upstream/operations";
 import { geminiObjectRoutes, isFetchPredictOperation, videoOperationPolls } from "./gemini-objects";
 import { rewritten, withProviderInName } from "./genai-replies";
 import { vertexModeCacheRoutes } from "./vertex-caches";

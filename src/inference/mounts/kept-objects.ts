@@ -1,10 +1,10 @@
 import { type AnyElysia, t } from "elysia";
 import { badRequest, notFound } from "../../http/errors";
-import { upstreamFileId } from "../batches/ids";
+import { upstreamFileId } from "../../upstream/batch-ids";
 import { handleInference, type Inference } from "../handle";
-import { UPLOAD_SESSION_PARAM } from "../object-keys";
-import type { WireFormat } from "../operations";
-import { PROVIDER_OBJECT_CALLS, type ProviderObjectBody, type ProviderObjectCall, type ProviderObjectOperation, providerObjectPath } from "../provider-objects";
+import { UPLOAD_SESSION_PARAM } from "../kept-objects/object-keys";
+import type { WireFormat } from "../../upstream/operations";
+import { PROVIDER_OBJECT_CALLS, type ProviderObjectBody, type ProviderObjectCall, type ProviderObjectOperation, providerObjectPath } from "../../upstream/provider-objects";
 import { pathParams } from "./path-params";
 
 /** A call's JSON body: any object. */

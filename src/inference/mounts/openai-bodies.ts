@@ -3,7 +3,7 @@ import { t } from "elysia";
 import { Type } from "@sinclair/typebox";
 import type { Usage } from "../canonical";
 import { fallbacksOf, handleInference, type Inference } from "../handle";
-import type { Operation } from "../operations";
+import type { Operation } from "../../upstream/operations";
 
 const open = { additionalProperties: true } as const;
 const gatewayFields = {

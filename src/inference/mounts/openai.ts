@@ -1,6 +1,6 @@
 import { Elysia } from "elysia";
 import { notFound } from "../../http/errors";
-import { backgroundRunOf, startInBackground } from "../background-runs";
+import { backgroundRunOf, startInBackground } from "../kept-responses/background-runs";
 import { batchRoutes } from "../batches/routes";
 import type { Inference } from "../handle";
 import { modelInPath } from "../model-ref";

@@ -6,7 +6,7 @@ import { replayedStream } from "../../responses/replayed-stream";
 import { uuidOf } from "../../responses/ids";
 import type { Inference } from "../handle";
 import { answeredByHandler } from "../operation-handlers";
-import { OPENAI_OBJECT_OPERATIONS, type ProviderObjectOperation, RESPONSE_OBJECT_OPERATIONS } from "../provider-objects";
+import { OPENAI_OBJECT_OPERATIONS, type ProviderObjectOperation, RESPONSE_OBJECT_OPERATIONS } from "../../upstream/provider-objects";
 import { type ForwardCall, forwardedRoutes, keptObjectCalls } from "./kept-objects";
 import { pathParams } from "./path-params";
 import { videosOnVeo } from "./videos-on-veo";

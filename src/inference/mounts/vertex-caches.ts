@@ -1,7 +1,7 @@
 import { Elysia, t } from "elysia";
 import { cachedContentsNamed, GEMINI_NAMING, vertexNaming } from "../formats/genai/cached-content-names";
 import type { Inference } from "../handle";
-import type { ProviderObjectOperation } from "../provider-objects";
+import type { ProviderObjectOperation } from "../../upstream/provider-objects";
 import { rewritten } from "./genai-replies";
 import { JsonObject, keptObjectCalls } from "./kept-objects";
 import { pathParams } from "./path-params";

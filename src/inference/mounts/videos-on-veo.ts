@@ -2,7 +2,7 @@ import { badRequest, conflict, GatewayError, notFound } from "../../http/errors"
 import { handleInference, type Inference } from "../handle";
 import { fileIdInUri, operationNameParts, type VideoOperation, videoOperationFailed } from "../formats/genai/video-operation";
 import { resolvedModelRef } from "../model-ref";
-import type { ProviderObjectOperation } from "../provider-objects";
+import type { ProviderObjectOperation } from "../../upstream/provider-objects";
 import { type ForwardCall, keptObjectCalls, requestAt } from "./kept-objects";
 
 /** What a video id the gateway made holds: the provider and the Veo operation making the video, and what the create asked for. */

@@ -1,6 +1,6 @@
 import type { ProviderKeyInput } from "../../config/sections/providers";
 import { openAIBatches, underBaseUrl } from "../batches/openai";
-import type { Operation } from "../operations";
+import type { Operation } from "../../upstream/operations";
 import { anthropic } from "./anthropic";
 import { azure } from "./azure";
 import { bedrock } from "./bedrock";
@@ -12,23 +12,17 @@ import { huggingface } from "./huggingface";
 import { mistralBody } from "./mistral/request-body";
 import { bearerHeaders, OPENAI_MEDIA_OPERATIONS, type OpenAICompatibleOptions, openAICompatible, serverUrlFromKey } from "./openai-compatible";
 import { replicate } from "./replicate";
-import type { ProviderAdapter } from "./types";
+import type { ProviderFamily } from "../../upstream/adapter";
 import { vertex } from "./vertex";
 
-export interface BuiltInProvider {
-  adapter: ProviderAdapter;
-  /** API root including the version segment, e.g. `https://api.openai.com/v1`. */
-  defaultBaseUrl?: string;
-}
-
 /** A hosted OpenAI-format API: it refuses fields OpenAI's API does not define, unless `lenient`. */
-const hosted = (defaultBaseUrl: string, options: OpenAICompatibleOptions = {}, lenient = false): BuiltInProvider => ({
+const hosted = (defaultBaseUrl: string, options: OpenAICompatibleOptions = {}, lenient = false): ProviderFamily => ({
   adapter: openAICompatible({ definedFieldsOnly: !lenient, ...options }),
   defaultBaseUrl,
 });
 
 /** Ollama, vLLM and SGLang: reachable without a key, at the server a key's `url` names. */
-const selfHosted = (defaultServer: string, urlOf: (config: ProviderKeyInput) => string | undefined, extraOperations: readonly Operation[] = []): BuiltInProvider => ({
+const selfHosted = (defaultServer: string, urlOf: (config: ProviderKeyInput) => string | undefined, extraOperations: readonly Operation[] = []): ProviderFamily => ({
   adapter: openAICompatible({ keyOptional: true, baseUrlFromKey: (target) => (target.key ? serverUrlFromKey(urlOf(target.key.config)) : undefined), extraOperations }),
   defaultBaseUrl: `${defaultServer}/v1`,
 });
@@ -41,7 +35,7 @@ const openAIApi = openAICompatible({
 });
 
 /** Every provider the gateway knows by name. Custom providers reuse one of these as their base type. */
-export const BUILT_IN_PROVIDERS: Record<string, BuiltInProvider> = {
+export const BUILT_IN_PROVIDERS: Record<string, ProviderFamily> = {
   openai: { adapter: openAIApi, defaultBaseUrl: "https://api.openai.com/v1" },
   azure: { adapter: azure },
   anthropic: { adapter: anthropic, defaultBaseUrl: "https://api.anthropic.com/v1" },

@@ -1,4 +1,4 @@
-import type { UpstreamSuccess } from "./types";
+import type { UpstreamSuccess } from "../../upstream/adapter";
 
 /** A reply's body as bytes, whichever way it arrived (binary replies come as streams). */
 export async function replyBytes(reply: UpstreamSuccess): Promise<Uint8Array> {

@@ -1,6 +1,6 @@
-import { PROVIDER_OBJECT_CALLS, type ProviderObjectBody, type ProviderObjectOperation } from "../provider-objects";
+import { PROVIDER_OBJECT_CALLS, type ProviderObjectBody, type ProviderObjectOperation } from "../../upstream/provider-objects";
 import { multipartBody, withoutContentType } from "./multipart";
-import type { UpstreamCall } from "./types";
+import type { UpstreamCall } from "../../upstream/adapter";
 
 const isFile = (value: unknown) => value instanceof Blob || (Array.isArray(value) && value.some((item) => item instanceof Blob));
 

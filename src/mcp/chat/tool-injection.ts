@@ -1,4 +1,4 @@
-import type { WireFormat } from "../../inference/operations";
+import type { WireFormat } from "../../upstream/operations";
 import type { OfferedTool } from "../tools/catalogue";
 
 type ToolDefinition = Record<string, unknown>;

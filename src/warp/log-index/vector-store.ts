@@ -2,7 +2,7 @@ import { and, count, desc, eq, getTableColumns, inArray, isNotNull, lt, lte, ne,
 import type { Database } from "../../db/client";
 import { type NewRequestLogRow, type RequestLogRow, requestLogs } from "../../db/schema/logs";
 import { warpLogVectors } from "../../db/schema/warp";
-import { REQUEST_TYPE } from "../../inference/operations";
+import { REQUEST_TYPE } from "../../upstream/operations";
 import { WARP_METADATA_KEY } from "../pipeline";
 import type { EmbeddingSpace } from "./embedding-space";
 

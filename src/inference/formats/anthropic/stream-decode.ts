@@ -4,7 +4,7 @@ import { thinkingToCanonical } from "./response";
 import { finishReasonOf } from "./stop-reason";
 import { usageToCanonical } from "./usage";
 import type { ContentBlock, MessagesUsage, StreamEvent } from "./wire";
-import { upstreamStreamFailed } from "../../upstream-errors";
+import { upstreamStreamFailed } from "../../../upstream/errors";
 
 type Delta = ChatChunk["choices"][number]["delta"];
 

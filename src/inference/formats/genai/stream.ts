@@ -9,7 +9,7 @@ import { signatureExtra } from "./contents";
 import { finishReasonOf, genaiFinishReason, newCallId, usageMetadataOf, usageOf } from "./response";
 import type { Candidate, GenerateContentResponse, Part } from "./schemas";
 import type { GatewayError } from "../../../http/errors";
-import { upstreamStreamFailed } from "../../upstream-errors";
+import { upstreamStreamFailed } from "../../../upstream/errors";
 
 type ChunkChoice = ChatChunk["choices"][number];
 type Delta = ChunkChoice["delta"];

@@ -2,7 +2,7 @@ import { encodeSSE } from "../../../http/sse";
 import type { ChatChunk, ChatRequest, ChatResponse, EmbeddingRequest, EmbeddingResponse } from "../../canonical";
 import { type SseChunkDecoder, sseChunkStream } from "../sse-chunks";
 import type { FormatCodec } from "../types";
-import { upstreamStreamFailed } from "../../upstream-errors";
+import { upstreamStreamFailed } from "../../../upstream/errors";
 import { completionOutcome, completionSseDecoder } from "./completion-summary";
 import { countResponsesTokensLocally } from "./count-tokens";
 import { type ResponseObject, responseOutcome, responsesSseDecoder } from "./responses-summary";

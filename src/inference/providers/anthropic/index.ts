@@ -1,10 +1,10 @@
 import { badRequest } from "../../../http/errors";
-import { isProviderObjectOperation, type Operation } from "../../operations";
-import { ANTHROPIC_OBJECT_OPERATIONS } from "../../provider-objects";
+import { isProviderObjectOperation, type Operation } from "../../../upstream/operations";
+import { ANTHROPIC_OBJECT_OPERATIONS } from "../../../upstream/provider-objects";
 import { anthropicBatchApi } from "../../batches/anthropic";
 import { withoutContentType } from "../multipart";
 import { providerObjectCall } from "../provider-object-call";
-import type { ProviderAdapter, UpstreamTarget } from "../types";
+import type { ProviderAdapter, UpstreamTarget } from "../../../upstream/adapter";
 
 const DEFAULT_VERSION = "2023-06-01";
 

@@ -1,11 +1,11 @@
 import type { OAuthKeyConfig } from "../../../config/sections/providers";
 import { openAIBatches } from "../../batches/openai";
-import { isProviderObjectOperation, type Operation } from "../../operations";
+import { isProviderObjectOperation, type Operation } from "../../../upstream/operations";
 import { withoutStreamOptions } from "../../formats/openai/stream-usage";
 import { definedFieldsOf, OPENAI_PATHS, openAIModelListing, openAIPayload, OPENAI_OBJECT_OPERATIONS, realtimeHandshake, TEXT_OPERATIONS } from "../openai-compatible";
 import { providerObjectCall } from "../provider-object-call";
 import { mintsBearer, withMintedBearer } from "../oauth";
-import type { ProviderAdapter, UpstreamTarget } from "../types";
+import type { ProviderAdapter, UpstreamTarget } from "../../../upstream/adapter";
 
 const DEFAULT_API_VERSION = "2024-10-21";
 /** The first version that takes `stream_options`; earlier ones refuse it. */

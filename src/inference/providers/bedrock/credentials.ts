@@ -1,4 +1,4 @@
-import type { UpstreamTarget } from "../types";
+import type { UpstreamTarget } from "../../../upstream/adapter";
 import { DEFAULT_REGION } from "./endpoint";
 import type { AwsCredentials } from "./sign";
 

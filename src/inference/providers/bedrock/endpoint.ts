@@ -1,4 +1,4 @@
-import type { Operation } from "../../operations";
+import type { Operation } from "../../../upstream/operations";
 
 /** Region used when a key names none, as the AWS SDKs' most common default. */
 export const DEFAULT_REGION = "us-east-1";

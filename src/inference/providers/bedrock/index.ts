@@ -1,6 +1,6 @@
 import { EVENT_STREAM_CONTENT_TYPE } from "../../formats/bedrock/event-stream";
-import type { Operation } from "../../operations";
-import type { ProviderAdapter, UpstreamCall, UpstreamTarget } from "../types";
+import type { Operation } from "../../../upstream/operations";
+import type { ProviderAdapter, UpstreamCall, UpstreamTarget } from "../../../upstream/adapter";
 import { bedrockBatches } from "../../batches/bedrock";
 import { bearerOrNone, controlPlaneOf, credentialsOf, keyConfigOf } from "./credentials";
 import { ACTIONS, bedrockUrl, modelIdOf, runtimeHost } from "./endpoint";

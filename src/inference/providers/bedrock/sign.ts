@@ -1,4 +1,4 @@
-import type { UpstreamCall } from "../types";
+import type { UpstreamCall } from "../../../upstream/adapter";
 
 /** The signer loads with the first signed call: a gateway with no AWS provider never holds it in memory. */
 const signerLibraries = () => Promise.all([import("@smithy/signature-v4"), import("@aws-crypto/sha256-js")]);

@@ -1,8 +1,8 @@
 import { GatewayError } from "../../../http/errors";
-import type { Operation } from "../../operations";
+import type { Operation } from "../../../upstream/operations";
 import { binaryReply, imagesResponse, jsonReply, replyBytes, replyJson } from "../media-replies";
 import { bearerHeaders, OPENAI_PATHS, openAIModelListing, openAIPayload } from "../openai-compatible";
-import type { ProviderAdapter, UpstreamCall, UpstreamTarget } from "../types";
+import type { ProviderAdapter, UpstreamCall, UpstreamTarget } from "../../../upstream/adapter";
 
 /** Workers AI answers `{result, success, errors}`; text-to-image models may answer the image bytes instead. */
 interface RunResult {

@@ -1,5 +1,5 @@
-import type { Operation } from "../../operations";
-import type { ProviderAdapter, UpstreamTarget } from "../types";
+import type { Operation } from "../../../upstream/operations";
+import type { ProviderAdapter, UpstreamTarget } from "../../../upstream/adapter";
 
 const COHERE_PATHS: Partial<Record<Operation, string>> = {
   chat: "/chat",

@@ -1,8 +1,8 @@
 import { badRequest } from "../../../http/errors";
-import type { Operation } from "../../operations";
+import type { Operation } from "../../../upstream/operations";
 import { jsonReply, replyJson } from "../media-replies";
 import { multipartBody } from "../multipart";
-import type { ProviderAdapter, UpstreamTarget } from "../types";
+import type { ProviderAdapter, UpstreamTarget } from "../../../upstream/adapter";
 
 /** OpenAI's `response_format` as ElevenLabs' `output_format`. */
 const OUTPUT_FORMATS: Record<string, string> = { mp3: "mp3_44100_128", opus: "opus_48000_128", pcm: "pcm_24000", wav: "wav_44100" };

@@ -1,12 +1,12 @@
 import { geminiBatches } from "../../batches/gemini";
-import { isProviderObjectOperation, type Operation } from "../../operations";
-import { GEMINI_OBJECT_OPERATIONS } from "../../provider-objects";
+import { isProviderObjectOperation, type Operation } from "../../../upstream/operations";
+import { GEMINI_OBJECT_OPERATIONS } from "../../../upstream/provider-objects";
 import { badRequest } from "../../../http/errors";
 import { contentImagesOf, geminiImageRequestOf, type ImagesReply, imageCount, isImagenModel, joinedImagesReplies, withInlineImages } from "../../formats/genai/gemini-images";
 import { imagenImagesOf, imagenRequestOf } from "../../formats/genai/imagen";
 import { imagesResponse, jsonReply, replyJson } from "../media-replies";
 import { providerObjectCall } from "../provider-object-call";
-import type { FanOut, ProviderAdapter, UpstreamCall, UpstreamSuccess, UpstreamTarget } from "../types";
+import type { FanOut, ProviderAdapter, UpstreamCall, UpstreamSuccess, UpstreamTarget } from "../../../upstream/adapter";
 import { baseUrlOf, keyHeaders } from "./keys";
 
 const GENAI_OPERATIONS: ReadonlySet<Operation> = new Set(["chat", "embedding", "count_tokens", "live", "image_generation", "image_edit", "video_generation"]);

@@ -1,4 +1,4 @@
-import type { UpstreamTarget } from "../types";
+import type { UpstreamTarget } from "../../../upstream/adapter";
 
 /** The key in `x-goog-api-key`; JSON bodies say so. */
 export function keyHeaders(target: UpstreamTarget, json = true): Record<string, string> {

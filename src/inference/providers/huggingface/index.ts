@@ -1,8 +1,8 @@
-import type { Operation } from "../../operations";
+import type { Operation } from "../../../upstream/operations";
 import { imagesResponse, jsonReply, replyBytes, replyJson } from "../media-replies";
 import { bearerHeaders, OPENAI_PATHS, openAIModelListing, openAIPayload } from "../openai-compatible";
 import { withMintedBearer } from "../oauth";
-import type { ProviderAdapter, UpstreamCall, UpstreamTarget } from "../types";
+import type { ProviderAdapter, UpstreamCall, UpstreamTarget } from "../../../upstream/adapter";
 
 function routerOf(target: UpstreamTarget): string {
   if (!target.baseUrl) throw new Error("provider has no base_url");

@@ -1,4 +1,4 @@
-import type { Operation } from "../../operations";
+import type { Operation } from "../../../upstream/operations";
 import { withoutStreamOptions } from "../../formats/openai/stream-usage";
 
 type Body = Record<string, unknown>;

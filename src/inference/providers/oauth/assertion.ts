@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import type { OAuthKeyConfig } from "../../../config/sections/providers";
-import { parsePrivateKey, signingAlgorithmOf } from "./config";
+import { parsePrivateKey, signingAlgorithmOf } from "../../../upstream/oauth-config";
 
 const DEFAULT_LIFETIME_SECONDS = 300;
 

@@ -1,6 +1,6 @@
 import { GatewayError } from "../../../http/errors";
 import type { OAuthKeyConfig } from "../../../config/sections/providers";
-import type { UpstreamCall, UpstreamTarget } from "../types";
+import type { UpstreamCall, UpstreamTarget } from "../../../upstream/adapter";
 import { cachedAccessToken } from "./token-cache";
 
 /** A key mints its bearer when it has no value of its own and names a token endpoint. */

@@ -1,8 +1,8 @@
 import { GatewayError } from "../../../http/errors";
 import type { OAuthKeyConfig } from "../../../config/sections/providers";
-import { upstreamUnreachable } from "../../upstream-errors";
+import { upstreamUnreachable } from "../../../upstream/errors";
 import { signedAssertion } from "./assertion";
-import { authStyleOf, CLIENT_CREDENTIALS, grantTypeOf, JWT_BEARER } from "./config";
+import { authStyleOf, CLIENT_CREDENTIALS, grantTypeOf, JWT_BEARER } from "../../../upstream/oauth-config";
 import { guardedFetch } from "../../../outbound/guarded-fetch";
 import type { OutboundPolicy } from "../../../outbound/host-check";
 

@@ -1,11 +1,11 @@
-import type { BatchApi } from "../../batches/types";
-import { isProviderObjectOperation, type Operation } from "../../operations";
-import { OPENAI_OBJECT_OPERATIONS, RESPONSE_OBJECT_OPERATIONS } from "../../provider-objects";
+import type { BatchApi } from "../../../upstream/batch-api";
+import { isProviderObjectOperation, type Operation } from "../../../upstream/operations";
+import { OPENAI_OBJECT_OPERATIONS, RESPONSE_OBJECT_OPERATIONS } from "../../../upstream/provider-objects";
 import { multipartBody, withoutContentType } from "../multipart";
 import { withMintedBearer } from "../oauth";
 import { type DefinedFieldsOptions, onlyDefinedChatFields } from "./defined-fields";
 import { providerObjectCall } from "../provider-object-call";
-import type { ModelListing, ProviderAdapter, UpstreamCall, UpstreamTarget } from "../types";
+import type { ModelListing, ProviderAdapter, UpstreamCall, UpstreamTarget } from "../../../upstream/adapter";
 
 export const OPENAI_PATHS: Partial<Record<Operation, string>> = {
   chat: "/chat/completions",

@@ -1,9 +1,9 @@
 import { badRequest, GatewayError } from "../../../http/errors";
 import type { ChatMessage } from "../../canonical";
-import type { Operation } from "../../operations";
+import type { Operation } from "../../../upstream/operations";
 import { imagesResponse, jsonReply, replyJson } from "../media-replies";
 import { bearerHeaders } from "../openai-compatible";
-import type { ProviderAdapter, UpstreamTarget } from "../types";
+import type { ProviderAdapter, UpstreamTarget } from "../../../upstream/adapter";
 
 interface Prediction {
   id: string;

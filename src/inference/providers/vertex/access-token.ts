@@ -7,7 +7,7 @@ import { sha256Hex } from "../../../crypto/sha256-hex";
 import { type Static, Type as t } from "@sinclair/typebox";
 import { Value } from "@sinclair/typebox/value";
 import { GatewayError } from "../../../http/errors";
-import { upstreamUnreachable } from "../../upstream-errors";
+import { upstreamUnreachable } from "../../../upstream/errors";
 import { type MintedToken, singleFlightTokens } from "../single-flight-tokens";
 import { guardedFetch } from "../../../outbound/guarded-fetch";
 import type { OutboundPolicy } from "../../../outbound/host-check";

@@ -9,12 +9,12 @@
 import { badRequest, GatewayError } from "../../../http/errors";
 import { cachedContentsNamed, GEMINI_NAMING, vertexCacheName, vertexModelName } from "../../formats/genai/cached-content-names";
 import { geminiOperationOf } from "../../formats/genai/vertex-video-operation";
-import type { Operation } from "../../operations";
-import type { ProviderObjectBody, ProviderObjectOperation } from "../../provider-objects";
+import type { Operation } from "../../../upstream/operations";
+import type { ProviderObjectBody, ProviderObjectOperation } from "../../../upstream/provider-objects";
 import { genaiMethod, IMAGE_OPERATIONS, imageCallOf, imageFanOut, imagesReply, prepareImages } from "../gemini";
 import { jsonReply, replyJson } from "../media-replies";
 import { providerObjectCall } from "../provider-object-call";
-import type { ProviderAdapter, UpstreamCall, UpstreamTarget } from "../types";
+import type { ProviderAdapter, UpstreamCall, UpstreamTarget } from "../../../upstream/adapter";
 import { accessTokenFor, parseServiceAccount } from "./access-token";
 import { batchEmbedReply, predictBody } from "./embedding";
 import { polledOperation } from "./veo";

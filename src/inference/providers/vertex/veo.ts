@@ -4,7 +4,7 @@
  * Gemini-API name, is Vertex's `:fetchPredictOperation`.
  */
 import { operationNameParts } from "../../formats/genai/video-operation";
-import type { ProviderObjectBody } from "../../provider-objects";
+import type { ProviderObjectBody } from "../../../upstream/provider-objects";
 
 /** The model and operation a poll's path (`/v1beta/models/{model}/operations/{id}`) names. */
 export const polledOperation = (body: Record<string, unknown>) => operationNameParts(decodeURIComponent((body as ProviderObjectBody).path));

@@ -1,13 +1,13 @@
-import { badRequest } from "../http/errors";
-import { isInternal } from "../http/internal-requests";
-import type { StoredResponses } from "../responses";
-import { type BackgroundResponses, unfinishedResponse } from "../responses/background-view";
-import { conversationIdOf } from "../responses/chain";
-import { responseIdFor } from "../responses/ids";
-import { answersResponsesItself, type Dispatched } from "./dispatch";
-import type { Inference } from "./handle";
-import { resolvedModelRef } from "./model-ref";
-import { keptByGateway, type OperationHandler } from "./operation-handlers";
+import { badRequest } from "../../http/errors";
+import { isInternal } from "../../http/internal-requests";
+import type { StoredResponses } from "../../responses";
+import { type BackgroundResponses, unfinishedResponse } from "../../responses/background-view";
+import { conversationIdOf } from "../../responses/chain";
+import { responseIdFor } from "../../responses/ids";
+import { answersResponsesItself, type Dispatched } from "../dispatch";
+import type { Inference } from "../handle";
+import { resolvedModelRef } from "../model-ref";
+import { keptByGateway, type OperationHandler } from "../operation-handlers";
 
 /**
  * The body the gateway runs in the background for a Responses call with `background: true`, or

@@ -1,5 +1,5 @@
-import { upstreamFileId } from "./batches/ids";
-import type { HttpMethod } from "./providers/types";
+import { upstreamFileId } from "./batch-ids";
+import type { HttpMethod } from "./adapter";
 
 /**
  * What a call's reply makes: a new object (its `id`, or Gemini's `name`), or `upload_session`: a

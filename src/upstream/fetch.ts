@@ -1,7 +1,7 @@
 import type { GatewayError } from "../http/errors";
 import { guardedFetch, OutboundRefused } from "../outbound/guarded-fetch";
-import type { UpstreamCall, UpstreamTarget } from "./providers/types";
-import { clientClosed, upstreamFailure, upstreamRefused, upstreamTimedOut, upstreamUnreachable } from "./upstream-errors";
+import type { UpstreamCall, UpstreamTarget } from "./adapter";
+import { clientClosed, upstreamFailure, upstreamRefused, upstreamTimedOut, upstreamUnreachable } from "./errors";
 import { timerDelay } from "../../actors/runtime/clock";
 
 export type UpstreamReply =

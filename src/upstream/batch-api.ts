@@ -1,7 +1,7 @@
-import { GatewayError } from "../../http/errors";
-import type { BatchOperation, FileOperation } from "../operations";
-import type { UpstreamCall, UpstreamSuccess, UpstreamTarget } from "../providers/types";
-import type { UpstreamReply } from "../upstream-fetch";
+import { GatewayError } from "../http/errors";
+import type { BatchOperation, FileOperation } from "./operations";
+import type { UpstreamCall, UpstreamSuccess, UpstreamTarget } from "./adapter";
+import type { UpstreamReply } from "./fetch";
 
 export type BatchOrFileOperation = FileOperation | BatchOperation;
 

@@ -1,10 +1,10 @@
 import { and, eq, lt } from "drizzle-orm";
 import { createParser } from "eventsource-parser";
-import type { Database } from "../db/client";
-import { providerObjectKeys } from "../db/schema";
-import type { ProviderStore } from "../provider-registry/store";
-import { type VideoOperation, videoFileIdsOf } from "./formats/genai/video-operation";
-import type { Creates } from "./provider-objects";
+import type { Database } from "../../db/client";
+import { providerObjectKeys } from "../../db/schema";
+import type { ProviderStore } from "../../provider-registry/store";
+import { type VideoOperation, videoFileIdsOf } from "../formats/genai/video-operation";
+import type { Creates } from "../../upstream/provider-objects";
 
 /** Providers keep most objects for at most this long (OpenAI's stored responses: 30 days). */
 const REMEMBERED_FOR_MS = 30 * 86_400_000;

@@ -1,10 +1,10 @@
-import type { GatewayError } from "../../http/errors";
-import type { NetworkConfig, ProviderKeyInput } from "../../config/sections/providers";
-import type { BatchApi } from "../batches/types";
-import type { Operation, WireFormat } from "../operations";
-import type { UpstreamReply } from "../upstream-fetch";
-import type { EnvReader } from "../../config/env-reference";
-import type { OutboundPolicy } from "../../outbound/host-check";
+import type { GatewayError } from "../http/errors";
+import type { NetworkConfig, ProviderKeyInput } from "../config/sections/providers";
+import type { BatchApi } from "./batch-api";
+import type { Operation, WireFormat } from "./operations";
+import type { UpstreamReply } from "./fetch";
+import type { EnvReader } from "../config/env-reference";
+import type { OutboundPolicy } from "../outbound/host-check";
 
 /** A provider key as the pipeline sees it: decrypted, with its secret resolved from env if referenced. */
 export interface UpstreamKey {
@@ -96,3 +96,13 @@ export interface ProviderAdapter {
   /** Batch and file calls, for providers that run batches. */
   readonly batches?: BatchApi;
 }
+
+/** A provider the gateway knows by name, or the family a custom provider speaks. */
+export interface ProviderFamily {
+  adapter: ProviderAdapter;
+  /** API root including the version segment, e.g. `https://api.openai.com/v1`. */
+  defaultBaseUrl?: string;
+}
+
+/** The families by name: the registry is given them where the gateway is put together. */
+export type ProviderFamilies = Readonly<Record<string, ProviderFamily>>;

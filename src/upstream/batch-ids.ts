@@ -1,4 +1,4 @@
-import { badRequest } from "../../http/errors";
+import { badRequest } from "../http/errors";
 
 /**
  * Ids the gateway hands out for files and batches. A file or batch lives in one provider account,

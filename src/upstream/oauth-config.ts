@@ -1,7 +1,7 @@
 import { createPrivateKey, type KeyObject } from "node:crypto";
-import { isEnvReference } from "../../../config/env-reference";
-import { badRequest } from "../../../http/errors";
-import type { OAuthKeyConfig } from "../../../config/sections/providers";
+import { isEnvReference } from "../config/env-reference";
+import { badRequest } from "../http/errors";
+import type { OAuthKeyConfig } from "../config/sections/providers";
 
 export const CLIENT_CREDENTIALS = "client_credentials";
 export const JWT_BEARER = "urn:ietf:params:oauth:grant-type:jwt-bearer";
