@@ -8,7 +8,6 @@
  * part in every call: they are listed apart.
  */
 import { relative, resolve } from "node:path";
-// Babel's parser comes with the mutation tester (@stryker-mutator/core), a dev dependency.
 import { parse } from "@babel/parser";
 
 const ROOT = resolve(import.meta.dir, "..");
