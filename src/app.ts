@@ -38,7 +38,7 @@ import { inferenceMounts, MOUNT_ROOTS } from "./inference/mounts";
 import { ObjectKeys } from "./inference/kept-objects/object-keys";
 import { keptObjectsOperation } from "./inference/kept-objects/operation";
 import { BUILT_IN_PROVIDERS } from "./inference/providers/catalog";
-import { videoReader } from "./inference/video-reads";
+import { videoReader } from "./inference/videos/reads";
 import { createConversations } from "./conversations";
 import { conversationOperation } from "./conversations/operation";
 import { createStoredResponses } from "./responses";

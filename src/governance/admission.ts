@@ -2,7 +2,7 @@ import type { Usage } from "../inference/canonical";
 import type { InferenceHooks, InferenceOutcome, RequestContext } from "../inference/hooks";
 import type { ModelRef } from "../inference/model-ref";
 import { REQUEST_TYPE, spends } from "../upstream/operations";
-import type { VideoState } from "../inference/video-state";
+import type { VideoState } from "../inference/videos/state";
 import type { ProviderStore } from "../provider-registry/store";
 import { allowedKeyIdsOf, assertPinnedKeyAllowed, assertTargetsAllowed, forbiddenKey } from "./access-policy";
 import { authenticateCaller, type Caller, callerIdentity } from "./caller";

@@ -5,7 +5,7 @@ import { canonicalUsage } from "./formats/openai/usage";
 import { FORMATS } from "./formats/registry";
 import type { Operation, WireFormat } from "../upstream/operations";
 import { LARGE_REPLY, type ReadBody } from "./reply-body";
-import { type VideoState, videoStateOf } from "./video-state";
+import { type VideoState, videoStateOf } from "./videos/state";
 
 /** What logs, budgets and metrics need to know about a reply, whatever format it came in. */
 export interface ReplySummary {

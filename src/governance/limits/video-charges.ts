@@ -1,7 +1,7 @@
 import { and, asc, eq, isNotNull, isNull, lt, lte, or, sql } from "drizzle-orm";
 import type { Database } from "../../db/client";
 import { governanceVideoCharges, type HeldCharge } from "../../db/schema";
-import type { VideoState } from "../../inference/video-state";
+import type { VideoState } from "../../inference/videos/state";
 import type { VideoPoll } from "../../db/schema/types";
 import type { AppliedLimit } from "./applied-limits";
 import type { LimitCounters } from "./limit-counters";

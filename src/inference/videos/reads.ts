@@ -1,7 +1,7 @@
-import { GatewayError } from "../http/errors";
-import type { Inference } from "./handle";
-import { keptObjectCalls } from "./mounts/kept-objects";
-import type { VideoPoll } from "../db/schema/types";
+import { GatewayError } from "../../http/errors";
+import type { Inference } from "../handle";
+import { keptObjectCalls } from "../mounts/kept-objects";
+import type { VideoPoll } from "../../db/schema/types";
 
 /** Who the gateway's own reads of videos are logged as made by. */
 export const VIDEO_READER = "video-reader";

@@ -1,7 +1,7 @@
-import { operationNameParts, unmadeShareOf, type VideoOperation } from "./formats/genai/video-operation";
-import { objectIdOf } from "./kept-objects/object-keys";
-import type { Operation } from "../upstream/operations";
-import type { VideoPoll } from "../db/schema/types";
+import { operationNameParts, unmadeShareOf, type VideoOperation } from "../formats/genai/video-operation";
+import { objectIdOf } from "../kept-objects/object-keys";
+import type { Operation } from "../../upstream/operations";
+import type { VideoPoll } from "../../db/schema/types";
 
 /** How a video being made stands, as a reply about it (its create, a read of it) says. */
 export interface VideoState {
