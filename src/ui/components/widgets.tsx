@@ -49,6 +49,13 @@ export function CopyButton({ text, label = "Copy" }: { text: string; label?: str
 
 export const StatusBadge = ({ status }: { status: string }) => <span class={`badge badge-${status === "success" ? "ok" : status === "error" || status.endsWith("failed") ? "bad" : "neutral"}`}>{status}</span>;
 
+/** A row's Edit button, named for the row as its Delete button is. */
+export const EditButton = ({ name, onEdit }: { name: string; onEdit: () => unknown }) => (
+  <button type="button" aria-label={`Edit ${name}`} onClick={() => void onEdit()}>
+    Edit
+  </button>
+);
+
 /** A row's Delete button, named for the row so a screen reader (and a test) can tell the rows apart. */
 export const DeleteButton = ({ name, onDelete }: { name: string; onDelete: () => unknown }) => (
   <button type="button" class="danger" aria-label={`Delete ${name}`} onClick={() => void onDelete()}>

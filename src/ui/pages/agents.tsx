@@ -11,6 +11,7 @@ import { useResource } from "../lib/use-resource";
 import { useSave } from "../lib/use-save";
 import { useCan } from "../session";
 import { TableHead } from "../components/table-head";
+import { EditButton } from "../components/widgets";
 
 interface Card {
   name?: string;
@@ -71,9 +72,7 @@ function AgentCard({ agent, reload, onEdit }: { agent: Agent; reload(): void; on
         </div>
         <div class="row-actions">
           {can("Agents:Update") && (
-            <button type="button" onClick={onEdit} aria-label={`Edit ${agent.name}`}>
-              Edit
-            </button>
+            <EditButton name={agent.name} onEdit={onEdit} />
           )}
           {can("Agents:Delete") && (
             <button type="button" class="danger" onClick={remove} aria-label={`Delete ${agent.name}`}>

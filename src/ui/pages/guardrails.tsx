@@ -11,6 +11,7 @@ import { useResource } from "../lib/use-resource";
 import { useSave } from "../lib/use-save";
 import { useCan } from "../session";
 import { TableHead } from "../components/table-head";
+import { DeleteButton, EditButton } from "../components/widgets";
 
 /** The check types the form builds; a policy's check of another type (made through the API) is kept as it is. */
 const CHECK_TYPES: Array<{ value: GuardrailCheckType; label: string }> = [
@@ -177,15 +178,11 @@ export function GuardrailsPage() {
                         <button type="button" onClick={() => save(() => guardrails.update(guardrail.id, { enabled: !guardrail.enabled }), `Guardrail ${guardrail.name} ${guardrail.enabled ? "disabled" : "enabled"}`)} aria-label={`${guardrail.enabled ? "Disable" : "Enable"} ${guardrail.name}`}>
                           {guardrail.enabled ? "Disable" : "Enable"}
                         </button>
-                        <button type="button" onClick={() => setForm({ editing: guardrail })} aria-label={`Edit ${guardrail.name}`}>
-                          Edit
-                        </button>
+                        <EditButton name={guardrail.name} onEdit={() => setForm({ editing: guardrail })} />
                       </>
                     )}
                     {can("Guardrails:Delete") && (
-                      <button type="button" class="danger" onClick={() => remove(guardrail)} aria-label={`Delete ${guardrail.name}`}>
-                        Delete
-                      </button>
+                      <DeleteButton name={guardrail.name} onDelete={() => remove(guardrail)} />
                     )}
                   </td>
                 </tr>

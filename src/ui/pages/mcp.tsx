@@ -13,6 +13,7 @@ import { useResource } from "../lib/use-resource";
 import { messageOf, useSave } from "../lib/use-save";
 import { useCan } from "../session";
 import { TableHead } from "../components/table-head";
+import { EditButton } from "../components/widgets";
 
 const pairs = (text: string) => Object.fromEntries(listOf(text).map((pair) => pair.split("=").map((part) => part.trim()) as [string, string]));
 const pairsText = (values: Record<string, string>) =>
@@ -218,9 +219,7 @@ function ClientCard({ client, reload, onEdit }: { client: McpClient; reload(): v
               <button type="button" onClick={reconnect}>
                 Reconnect
               </button>
-              <button type="button" onClick={onEdit} aria-label={`Edit ${client.name}`}>
-                Edit
-              </button>
+              <EditButton name={client.name} onEdit={onEdit} />
             </>
           )}
           {can("MCP:Delete") && (

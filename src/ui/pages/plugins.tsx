@@ -10,6 +10,7 @@ import { formatCount, formatPercent } from "../lib/format";
 import { useResource } from "../lib/use-resource";
 import { messageOf, useSave } from "../lib/use-save";
 import { useCan } from "../session";
+import { DeleteButton, EditButton } from "../components/widgets";
 
 function parseConfig(text: string): Record<string, unknown> {
   const value = text.trim() ? (JSON.parse(text) as unknown) : {};
@@ -140,15 +141,11 @@ function PluginList() {
                   <button type="button" onClick={() => save(() => plugins.update(plugin.name, { enabled: !plugin.enabled }), `Plugin ${plugin.name} ${plugin.enabled ? "disabled" : "enabled"}`)}>
                     {plugin.enabled ? "Disable" : "Enable"}
                   </button>
-                  <button type="button" onClick={() => setForm({ editing: plugin })} aria-label={`Edit ${plugin.name}`}>
-                    Edit
-                  </button>
+                  <EditButton name={plugin.name} onEdit={() => setForm({ editing: plugin })} />
                 </>
               )}
               {plugin.isCustom && can("Plugins:Delete") && (
-                <button type="button" class="danger" onClick={() => remove(plugin)} aria-label={`Delete ${plugin.name}`}>
-                  Delete
-                </button>
+                <DeleteButton name={plugin.name} onDelete={() => remove(plugin)} />
               )}
             </div>
           </div>

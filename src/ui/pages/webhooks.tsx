@@ -12,6 +12,7 @@ import { useResource } from "../lib/use-resource";
 import { messageOf, useSave } from "../lib/use-save";
 import { useCan } from "../session";
 import { TableHead } from "../components/table-head";
+import { DeleteButton, EditButton } from "../components/widgets";
 
 const EVENTS: Array<{ event: WebhookEvent; label: string }> = [
   { event: "async_job.completed", label: "Async job completed" },
@@ -219,18 +220,14 @@ export function WebhooksPage() {
                         <button type="button" onClick={() => test(endpoint)} aria-label={`Send a test to ${endpoint.name}`}>
                           Test
                         </button>
-                        <button type="button" onClick={() => setForm({ editing: endpoint })} aria-label={`Edit ${endpoint.name}`}>
-                          Edit
-                        </button>
+                        <EditButton name={endpoint.name} onEdit={() => setForm({ editing: endpoint })} />
                         <button type="button" onClick={() => rotate(endpoint)}>
                           Rotate secret
                         </button>
                       </>
                     )}
                     {can("Webhooks:Delete") && (
-                      <button type="button" class="danger" onClick={() => remove(endpoint)} aria-label={`Delete ${endpoint.name}`}>
-                        Delete
-                      </button>
+                      <DeleteButton name={endpoint.name} onDelete={() => remove(endpoint)} />
                     )}
                   </td>
                 </tr>

@@ -1,5 +1,5 @@
 import { useState } from "preact/hooks";
-import { DeleteButton } from "../../components/widgets";
+import { DeleteButton, EditButton } from "../../components/widgets";
 import { customers, teams } from "../../api/endpoints";
 import type { Customer, Team } from "../../api/types";
 import { useFeedback } from "../../components/feedback";
@@ -89,9 +89,7 @@ function OrgTab({ kind }: { kind: Kind }) {
                   <td class="small">{limitsSummary(row.budgets, row.rate_limit)}</td>
                   <td class="row-actions">
                     {can(`${words.resource}:Update`) && (
-                      <button type="button" aria-label={`Edit ${row.name}`} onClick={() => setForm({ editing: row })}>
-                        Edit
-                      </button>
+                      <EditButton name={row.name} onEdit={() => setForm({ editing: row })} />
                     )}
                     {can(`${words.resource}:Delete`) && (
                       <DeleteButton name={row.name} onDelete={() => remove(row)} />

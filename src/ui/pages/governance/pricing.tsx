@@ -1,5 +1,5 @@
 import { useState } from "preact/hooks";
-import { DeleteButton } from "../../components/widgets";
+import { DeleteButton, EditButton } from "../../components/widgets";
 import { pricingOverrides } from "../../api/endpoints";
 import type { PricingOverride, PricingOverrideInput } from "../../api/types";
 import { useFeedback } from "../../components/feedback";
@@ -107,9 +107,7 @@ export function PricingTab() {
                   <td class="number">{perMillion(row.patch.output_cost_per_token) || "–"}</td>
                   <td class="row-actions">
                     {can("PricingOverrides:Update") && (
-                      <button type="button" aria-label={`Edit ${row.name}`} onClick={() => setForm({ editing: row })}>
-                        Edit
-                      </button>
+                      <EditButton name={row.name} onEdit={() => setForm({ editing: row })} />
                     )}
                     {can("PricingOverrides:Delete") && (
                       <DeleteButton name={row.name} onDelete={() => remove(row)} />

@@ -1,5 +1,5 @@
 import { useState } from "preact/hooks";
-import { DeleteButton } from "../../components/widgets";
+import { DeleteButton, EditButton } from "../../components/widgets";
 import { routingRules } from "../../api/endpoints";
 import type { RoutingRule, RoutingRuleInput, RoutingScope } from "../../api/types";
 import { useFeedback } from "../../components/feedback";
@@ -118,9 +118,7 @@ export function RoutingRulesTab() {
                   <td>{rule.scope}</td>
                   <td class="row-actions">
                     {can("RoutingRules:Update") && (
-                      <button type="button" aria-label={`Edit ${rule.name}`} onClick={() => setForm({ editing: rule })}>
-                        Edit
-                      </button>
+                      <EditButton name={rule.name} onEdit={() => setForm({ editing: rule })} />
                     )}
                     {can("RoutingRules:Delete") && (
                       <DeleteButton name={rule.name} onDelete={() => remove(rule)} />

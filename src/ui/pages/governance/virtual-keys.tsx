@@ -6,7 +6,7 @@ import { SelectField, TextField } from "../../components/fields";
 import { LimitsFields, limitsDraftOf, limitsInput, limitsSummary } from "../../components/limits-fields";
 import { Panel, SecretShownOnce } from "../../components/panel";
 import { Empty, ErrorState, Loading } from "../../components/states";
-import { DeleteButton, UsageBar } from "../../components/widgets";
+import { DeleteButton, EditButton, UsageBar } from "../../components/widgets";
 import { formatCost, formatCount, formatDuration, listOf } from "../../lib/format";
 import { useResource } from "../../lib/use-resource";
 import { useSave } from "../../lib/use-save";
@@ -198,9 +198,7 @@ export function VirtualKeysTab() {
                   <td class="row-actions">
                     {can("VirtualKeys:Update") && (
                       <>
-                        <button type="button" aria-label={`Edit ${key.name}`} onClick={() => setForm({ editing: key })}>
-                          Edit
-                        </button>
+                        <EditButton name={key.name} onEdit={() => setForm({ editing: key })} />
                         <button type="button" onClick={() => save(() => virtualKeys.update(key.id, { is_active: !key.is_active }), `Virtual key ${key.name} ${key.is_active ? "deactivated" : "activated"}`)}>
                           {key.is_active ? "Deactivate" : "Activate"}
                         </button>
