@@ -1,3 +1,4 @@
+import { TaskState } from "@a2a-js/sdk";
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { describeEvent, gatewayAgentUrl, gatewayClient, registerAgent, taskIdOfEvent, userMessage } from "../support/a2a-client";
 import { type SdkAgent, startSdkAgent } from "../support/a2a-sdk-agent";
@@ -58,6 +59,16 @@ describe("each task seen through the gateway mirrors the A2A lifecycle", () => {
     expect(task!.context_id).toBe(contextId!);
     const times = task!.transitions.map((transition) => Date.parse(transition.at));
     expect(times).toEqual([...times].sort());
+  });
+
+  test("a finished task read again keeps its history: a later sighting changes nothing", async () => {
+    const taskId = taskIdOfEvent((await streamToEnd("echo read later"))[0]!)!;
+    const [finished] = (await history(`?task_id=${taskId}`)).tasks;
+    const client = await gatewayClient(gw, "echo", { transport: "JSONRPC" });
+    expect((await client.getTask({ tenant: "", id: taskId })).status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
+    const [after] = (await history(`?task_id=${taskId}`)).tasks;
+    expect(after).toEqual(finished!);
+    expect(statesOf(after!)).toEqual(["submitted", "working", "completed"]);
   });
 
   test("a task first met midway (a blocking send that returns it completed) starts where it stands", async () => {
