@@ -46,7 +46,8 @@ export const MODULES = {
   },
   "a2a-ownership": {
     mutate: ["src/a2a/caller-access.ts", "src/a2a/tasks/task-tracker.ts"],
-    tests: ["test/a2a/grants.test.ts", "test/a2a/task-listing.test.ts", "test/a2a/task-history.test.ts"],
+    // The lifecycle view of a task (its recorded transitions) is read by recorded-paths.
+    tests: ["test/a2a/grants.test.ts", "test/a2a/task-listing.test.ts", "test/a2a/task-history.test.ts", "test/lifecycles/recorded-paths.test.ts"],
   },
   "actors-webhook-delivery": {
     mutate: ["actors/webhook-delivery.ts"],
@@ -70,7 +71,8 @@ export const MODULES = {
   },
   "outbound-host-check": {
     mutate: ["src/outbound/host-check.ts"],
-    tests: ["test/webhooks/endpoints.test.ts", "test/outbound/address-policy.test.ts"],
+    // system-resolver: the system's resolver and its cache, which the other two replace by a table.
+    tests: ["test/webhooks/endpoints.test.ts", "test/outbound/address-policy.test.ts", "test/outbound/system-resolver.test.ts"],
   },
   "access-guard": {
     mutate: ["src/access/guard.ts", "src/access/principal.ts", "src/access/permissions.ts"],
