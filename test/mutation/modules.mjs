@@ -49,17 +49,19 @@ export const MODULES = {
     // The lifecycle view of a task (its recorded transitions) is read by recorded-paths.
     tests: ["test/a2a/grants.test.ts", "test/a2a/task-listing.test.ts", "test/a2a/task-history.test.ts", "test/lifecycles/recorded-paths.test.ts"],
   },
+  // The actors' recorded paths (test/lifecycles) are where their state names and final states show.
   "actors-webhook-delivery": {
     mutate: ["actors/webhook-delivery.ts"],
-    tests: ["test/webhooks/delivery-machine.test.ts", "test/webhooks/deliveries.test.ts"],
+    tests: ["test/webhooks/delivery-machine.test.ts", "test/webhooks/deliveries.test.ts", "test/lifecycles/recorded-paths.test.ts"],
   },
   "actors-a2a-task": {
     mutate: ["actors/a2a-task.ts"],
-    tests: ["test/a2a/subscribe.test.ts", "test/a2a/task-history.test.ts"],
+    // The machine's id shows only in the lifecycle view's description of it (actors-api).
+    tests: ["test/a2a/subscribe.test.ts", "test/a2a/task-history.test.ts", "test/lifecycles/recorded-paths.test.ts", "test/lifecycles/actors-api.test.ts"],
   },
   "actors-per-user-header-flow": {
     mutate: ["actors/per-user-header-flow.ts"],
-    tests: ["test/mcp/per-user-header-flow-machine.test.ts", "test/mcp/per-user-headers.test.ts"],
+    tests: ["test/mcp/per-user-header-flow-machine.test.ts", "test/mcp/per-user-headers.test.ts", "test/lifecycles/recorded-paths.test.ts"],
   },
   "limits-counters": {
     mutate: ["src/governance/limits/usage-counters.ts", "src/governance/limits/enforce-limits.ts", "src/governance/limits/caller-limits.ts", "src/governance/limits/applied-limits.ts"],
