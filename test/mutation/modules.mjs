@@ -63,9 +63,16 @@ export const MODULES = {
     mutate: ["actors/per-user-header-flow.ts"],
     tests: ["test/mcp/per-user-header-flow-machine.test.ts", "test/mcp/per-user-headers.test.ts", "test/lifecycles/recorded-paths.test.ts"],
   },
-  "limits-counters": {
-    mutate: ["src/governance/limits/usage-counters.ts", "src/governance/limits/enforce-limits.ts", "src/governance/limits/caller-limits.ts", "src/governance/limits/applied-limits.ts"],
-    tests: ["test/governance/budgets-and-rate-limits.test.ts", "test/governance/calendar-windows.test.ts", "test/governance/streaming-charges.test.ts"],
+  // Two modules (once one, limits-counters): each with the tests that reach it, in minutes rather than an hour.
+  "limits-enforcement": {
+    mutate: ["src/governance/limits/enforce-limits.ts", "src/governance/limits/caller-limits.ts", "src/governance/limits/applied-limits.ts"],
+    // Reading a video spends nothing (video-refunds); routing rules read how much of a budget is used.
+    tests: ["test/governance/budgets-and-rate-limits.test.ts", "test/governance/video-refunds.test.ts", "test/governance/routing-rules.test.ts"],
+  },
+  "limits-usage-counters": {
+    mutate: ["src/governance/limits/usage-counters.ts"],
+    // Charges given back (video-refunds) and counters merged between nodes (limits-across-nodes).
+    tests: ["test/governance/budgets-and-rate-limits.test.ts", "test/governance/video-refunds.test.ts", "test/governance/limits-across-nodes.test.ts"],
   },
   "routing-conditions": {
     mutate: ["src/governance/routing/cel-conditions.ts"],
