@@ -108,8 +108,12 @@ describe("PUT /api/governance/rbac/roles/{role_id}/permissions (spec 4.9)", () =
   test("an unknown permission id is a 400 and changes nothing", async () => {
     const role = await createRole("unchanged", ["Logs:View"]);
     const known = await permissionIds(gw, "Logs:View");
-    await expectGatewayError(await gw.admin(`/api/governance/rbac/roles/${role.id}/permissions`, { method: "PUT", json: { permission_ids: [...known, 424242] } }), 400, {
+    const refused = await expectGatewayError(await gw.admin(`/api/governance/rbac/roles/${role.id}/permissions`, { method: "PUT", json: { permission_ids: [...known, 424242] } }), 400, {
       param: "permission_ids[1]",
+    });
+    expect(refused.error.message).toBe("permission id 424242 does not exist (see GET /api/governance/rbac/permissions)");
+    await expectGatewayError(await gw.admin(`/api/governance/rbac/roles/${role.id}/permissions`, { method: "PUT", json: { permission_ids: [424243, ...known] } }), 400, {
+      param: "permission_ids[0]",
     });
     expect((await json<Role>(await gw.admin(`/api/governance/rbac/roles/${role.id}`))).permission_ids).toEqual(known);
   });

@@ -85,7 +85,8 @@ export const MODULES = {
   },
   "access-guard": {
     mutate: ["src/access/guard.ts", "src/access/principal.ts", "src/access/permissions.ts"],
-    tests: ["test/access/route-permissions.test.ts", "test/access/auth-matrix.test.ts", "test/access/audit-log.test.ts"],
+    // env. references in written bodies (env-references), the permission catalogue and role grants (rbac), what a key may grant (api-keys).
+    tests: ["test/access/route-permissions.test.ts", "test/access/auth-matrix.test.ts", "test/access/audit-log.test.ts", "test/config/env-references.test.ts", "test/access/rbac.test.ts", "test/access/api-keys.test.ts"],
   },
   "access-credentials": {
     mutate: ["src/access/authenticate.ts", "src/access/sessions.ts", "src/access/tokens.ts", "src/access/passwords.ts", "src/access/setup-lock.ts"],
