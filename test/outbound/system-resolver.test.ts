@@ -69,7 +69,8 @@ describe("a provider at a name: the system's answer decides where the call goes"
     expect((await chat(gw, "moving/gpt-4o-mini")).status).toBe(200);
     expect(dns.asked("llm-moving.system.test")).toBe(asked);
     setSystemTime(start + 30_000);
-    await expectGatewayError(await chat(gw, "moving/gpt-4o-mini"), 502, { errorType: "gateway_upstream_address_refused" });
+    const refused = await expectGatewayError(await chat(gw, "moving/gpt-4o-mini"), 502, { errorType: "gateway_upstream_address_refused" });
+    expect(refused.error.message).toContain("llm-moving.system.test resolves to 169.254.169.254: ");
     expect(dns.asked("llm-moving.system.test")).toBe(asked + 1);
   });
 
