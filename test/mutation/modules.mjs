@@ -90,6 +90,7 @@ export const MODULES = {
   },
   "access-credentials": {
     mutate: ["src/access/authenticate.ts", "src/access/sessions.ts", "src/access/tokens.ts", "src/access/passwords.ts", "src/access/setup-lock.ts"],
-    tests: ["test/access/auth-matrix.test.ts", "test/access/sessions.test.ts", "test/access/setup-lock.test.ts", "test/access/api-keys.test.ts"],
+    // RBAC users' sessions are opened and ended in rbac.
+    tests: ["test/access/auth-matrix.test.ts", "test/access/sessions.test.ts", "test/access/setup-lock.test.ts", "test/access/api-keys.test.ts", "test/access/rbac.test.ts"],
   },
 };
