@@ -179,10 +179,13 @@ describe("users", () => {
   test("a deleted user's session ends", async () => {
     const role = await createRole("short-term", ["ModelProvider:View"]);
     const session = await userWithRole("temp", role);
+    const colleague = await userWithRole("stays", role);
     const { users } = await json<{ users: Array<{ id: string; username: string }> }>(await gw.admin("/api/governance/rbac/users"));
     const temp = users.find((user) => user.username === "temp")!;
     expect(await json(await gw.admin(`/api/governance/rbac/users/${temp.id}`, { method: "DELETE" }))).toEqual({ message: "User deleted successfully" });
     await expectGatewayError(await call(gw, "/api/providers", { headers: bearer(session) }), 401);
+    // Only that user's: a colleague's session goes on.
+    expect((await call(gw, "/api/providers", { headers: bearer(colleague) })).status).toBe(200);
   });
 
   test("passwords never come back", async () => {

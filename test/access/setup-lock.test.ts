@@ -53,6 +53,9 @@ describe("OSS setup lock (spec 5.6) while dashboard auth is not active", () => {
     await expectGatewayError(await call(gw, "/api/providers", { headers: { "x-gateway-setup-token": SETUP_TOKEN, "x-api-key": "sk-gw-abc" } }), 401, {
       errorType: "caller_virtual_key_not_accepted",
     });
+    await expectGatewayError(await call(gw, "/api/providers", { headers: { "x-gateway-setup-token": SETUP_TOKEN, authorization: "Bearer sk-gw-abc" } }), 401, {
+      errorType: "caller_virtual_key_not_accepted",
+    });
   });
 
   test("inference routes are not management routes: the lock leaves them alone", async () => {
