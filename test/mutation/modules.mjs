@@ -90,7 +90,7 @@ export const MODULES = {
   },
   "access-credentials": {
     mutate: ["src/access/authenticate.ts", "src/access/sessions.ts", "src/access/tokens.ts", "src/access/passwords.ts", "src/access/setup-lock.ts"],
-    // RBAC users' sessions are opened and ended in rbac.
-    tests: ["test/access/auth-matrix.test.ts", "test/access/sessions.test.ts", "test/access/setup-lock.test.ts", "test/access/api-keys.test.ts", "test/access/rbac.test.ts"],
+    // RBAC users' sessions are opened and ended in rbac; who a credential makes the caller shows in session-me.
+    tests: ["test/access/auth-matrix.test.ts", "test/access/sessions.test.ts", "test/access/setup-lock.test.ts", "test/access/api-keys.test.ts", "test/access/rbac.test.ts", "test/access/session-me.test.ts"],
   },
 };
