@@ -65,6 +65,8 @@ describe("a virtual key's agent grants decide which agents it reaches", () => {
     const headers = { "x-gw-vk": keys["echo-only"]!.value };
     await expectEnvelope(await sendOverRest("other", headers), 403, "PERMISSION_DENIED", "POLICY_AGENT_NOT_GRANTED");
     await expectEnvelope(await fetch(`${gatewayAgentUrl(gw, "other")}/.well-known/agent-card.json`, { headers }), 403, "PERMISSION_DENIED", "POLICY_AGENT_NOT_GRANTED");
+    const refused = (await (await sendOverRest("other", headers)).json()) as { error: { message: string } };
+    expect(refused.error.message).toBe("virtual key 'echo-only' is not granted agent 'other'");
   });
 
   test("a key without grants reaches no agent; a `*` grant reaches every agent", async () => {

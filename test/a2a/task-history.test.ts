@@ -1,7 +1,9 @@
+import { TaskState } from "@a2a-js/sdk";
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { describeEvent, gatewayAgentUrl, gatewayClient, registerAgent, taskIdOfEvent, userMessage } from "../support/a2a-client";
 import { type SdkAgent, startSdkAgent } from "../support/a2a-sdk-agent";
 import { sseEvents, stateOf } from "../support/a2a-sse";
+import { eventually } from "../support/eventually";
 import { startGateway, type TestGateway } from "../support/gateway";
 import { expectGatewayError } from "../support/gateway-error";
 
@@ -60,6 +62,16 @@ describe("each task seen through the gateway mirrors the A2A lifecycle", () => {
     expect(times).toEqual([...times].sort());
   });
 
+  test("a finished task read again keeps its history: a later sighting changes nothing", async () => {
+    const taskId = taskIdOfEvent((await streamToEnd("echo read later"))[0]!)!;
+    const [finished] = (await history(`?task_id=${taskId}`)).tasks;
+    const client = await gatewayClient(gw, "echo", { transport: "JSONRPC" });
+    expect((await client.getTask({ tenant: "", id: taskId })).status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
+    const [after] = (await history(`?task_id=${taskId}`)).tasks;
+    expect(after).toEqual(finished!);
+    expect(statesOf(after!)).toEqual(["submitted", "working", "completed"]);
+  });
+
   test("a task first met midway (a blocking send that returns it completed) starts where it stands", async () => {
     const response = await fetch(`${gatewayAgentUrl(gw, "echo")}/rest/message:send`, {
       method: "POST",
@@ -68,6 +80,7 @@ describe("each task seen through the gateway mirrors the A2A lifecycle", () => {
     });
     const taskId = ((await response.json()) as { task: { id: string } }).task.id;
     const [task] = (await history(`?task_id=${taskId}`)).tasks;
+    expect(task).toMatchObject({ state: "completed", live: false });
     expect(statesOf(task!)).toEqual(["completed"]);
   });
 
@@ -80,6 +93,60 @@ describe("each task seen through the gateway mirrors the A2A lifecycle", () => {
     expect(answered.map(describeEvent).at(-1)).toBe("status:completed");
     const [task] = (await history(`?task_id=${taskId}`)).tasks;
     expect(statesOf(task!)).toEqual(["submitted", "input-required", "working", "completed"]);
+  });
+
+  test("auth-required: the follow-up message carries the task on; the task's own status again is no new state", async () => {
+    const asked = await streamToEnd("login");
+    const taskId = taskIdOfEvent(asked[0]!)!;
+    const contextId = asked[0]!.payload?.$case === "task" ? asked[0]!.payload.value.contextId : "";
+    // The agent answers the follow-up with the task as it stands (auth-required) before it works on.
+    expect((await streamToEnd("echo signed in", taskId, contextId)).map(describeEvent).at(-1)).toBe("status:completed");
+    expect(statesOf((await history(`?task_id=${taskId}`)).tasks[0]!)).toEqual(["submitted", "auth-required", "working", "completed"]);
+  });
+
+  test("a task read while it is still submitted is recorded submitted once", async () => {
+    const client = await gatewayClient(gw, "echo", { transport: "JSONRPC" });
+    const held = agent.nextHeldTask();
+    const stream = client.sendMessageStream(userMessage("queue me"));
+    await stream.next();
+    const taskId = await held;
+    expect((await client.getTask({ tenant: "", id: taskId })).status?.state).toBe(TaskState.TASK_STATE_SUBMITTED);
+    agent.release(taskId);
+    for await (const _ of stream);
+    expect(statesOf((await history(`?task_id=${taskId}`)).tasks[0]!)).toEqual(["submitted", "working", "completed"]);
+  });
+
+  test("a second status in the same state is the task's status from then on", async () => {
+    const client = await gatewayClient(gw, "echo", { transport: "JSONRPC" });
+    const held = agent.nextHeldTask();
+    const stream = client.sendMessageStream(userMessage("progress"));
+    // The task, then "on it" and "halfway there", both working.
+    for (let event = 0; event < 3; event++) await stream.next();
+    const taskId = await held;
+    const latest = await eventually(
+      async () => (await history(`?task_id=${taskId}`)).tasks[0],
+      (task) => JSON.stringify(task?.status).includes("halfway there"),
+    );
+    expect(latest).toMatchObject({ state: "working", live: true });
+    expect(JSON.stringify(latest!.status)).toContain("halfway there");
+    expect(statesOf(latest!)).toEqual(["submitted", "working"]);
+    agent.release(taskId);
+    for await (const _ of stream);
+  });
+
+  test("a task cancelled while it works ends canceled and keeps its context, though the agent's cancel names none", async () => {
+    const client = await gatewayClient(gw, "echo", { transport: "JSONRPC" });
+    const held = agent.nextHeldTask();
+    const stream = client.sendMessageStream(userMessage("hold to cancel"));
+    const first = await stream.next();
+    const contextId = first.value?.payload?.$case === "task" ? first.value.payload.value.contextId : undefined;
+    const taskId = await held;
+    await client.cancelTask({ tenant: "", id: taskId, metadata: undefined });
+    await stream.return(undefined);
+    const [task] = (await history(`?task_id=${taskId}`)).tasks;
+    expect(task).toMatchObject({ state: "canceled", live: false });
+    expect(contextId).toBeTruthy();
+    expect(task!.context_id).toBe(contextId!);
   });
 
   test("auth-required is live, rejected is finished", async () => {

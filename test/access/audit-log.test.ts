@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { createClient } from "@libsql/client";
 import { expectGatewayError } from "../support/gateway-error";
 import { startGateway, type TestGateway } from "../support/gateway";
+import { startMockOpenAI } from "../support/mock-openai";
 import { ADMIN, AUTH_CONFIG, bearer, call, createApiKey, json, login } from "./access-client";
 
 interface AuditEvent {
@@ -186,6 +187,22 @@ describe("signature verification (spec 4.6)", () => {
     expect(response.headers.get("link")).toBe(`</api/governance/audit-logs/${event!.id}/verify>; rel="successor-version"`);
     expect(await json(response)).toEqual(current);
     await expectGatewayError(await gw.admin("/api/audit-logs/unknown/verify"), 404);
+  });
+});
+
+describe("inference is not management", () => {
+  test("a chat completion needs no management credential and leaves no audit event", async () => {
+    const upstream = startMockOpenAI();
+    try {
+      const provider = { provider: "openai", keys: [{ id: "o1", value: "sk-audit-inference", models: ["*"] }], network_config: { base_url: upstream.baseUrl } };
+      expect((await gw.admin("/api/providers", { method: "POST", json: provider })).status).toBe(201);
+      const body = JSON.stringify({ model: "openai/gpt-4o-mini", messages: [{ role: "user", content: "hi" }] });
+      const response = await fetch(`${gw.url}/v1/chat/completions`, { method: "POST", headers: { "content-type": "application/json" }, body });
+      expect(response.status).toBe(200);
+      expect((await audit("?limit=1000")).audit_logs.filter((event) => !event.path.startsWith("/api/"))).toEqual([]);
+    } finally {
+      upstream.stop();
+    }
   });
 });
 

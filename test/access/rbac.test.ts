@@ -108,8 +108,12 @@ describe("PUT /api/governance/rbac/roles/{role_id}/permissions (spec 4.9)", () =
   test("an unknown permission id is a 400 and changes nothing", async () => {
     const role = await createRole("unchanged", ["Logs:View"]);
     const known = await permissionIds(gw, "Logs:View");
-    await expectGatewayError(await gw.admin(`/api/governance/rbac/roles/${role.id}/permissions`, { method: "PUT", json: { permission_ids: [...known, 424242] } }), 400, {
+    const refused = await expectGatewayError(await gw.admin(`/api/governance/rbac/roles/${role.id}/permissions`, { method: "PUT", json: { permission_ids: [...known, 424242] } }), 400, {
       param: "permission_ids[1]",
+    });
+    expect(refused.error.message).toBe("permission id 424242 does not exist (see GET /api/governance/rbac/permissions)");
+    await expectGatewayError(await gw.admin(`/api/governance/rbac/roles/${role.id}/permissions`, { method: "PUT", json: { permission_ids: [424243, ...known] } }), 400, {
+      param: "permission_ids[0]",
     });
     expect((await json<Role>(await gw.admin(`/api/governance/rbac/roles/${role.id}`))).permission_ids).toEqual(known);
   });
@@ -175,10 +179,13 @@ describe("users", () => {
   test("a deleted user's session ends", async () => {
     const role = await createRole("short-term", ["ModelProvider:View"]);
     const session = await userWithRole("temp", role);
+    const colleague = await userWithRole("stays", role);
     const { users } = await json<{ users: Array<{ id: string; username: string }> }>(await gw.admin("/api/governance/rbac/users"));
     const temp = users.find((user) => user.username === "temp")!;
     expect(await json(await gw.admin(`/api/governance/rbac/users/${temp.id}`, { method: "DELETE" }))).toEqual({ message: "User deleted successfully" });
     await expectGatewayError(await call(gw, "/api/providers", { headers: bearer(session) }), 401);
+    // Only that user's: a colleague's session goes on.
+    expect((await call(gw, "/api/providers", { headers: bearer(colleague) })).status).toBe(200);
   });
 
   test("passwords never come back", async () => {

@@ -31,10 +31,13 @@ describe("dashboard login (spec 5.1)", () => {
   });
 
   test("login answers a session token and sets it as an HttpOnly, SameSite cookie", async () => {
+    const before = Date.now();
     const response = await call(gw, "/api/session/login", { method: "POST", json: { username: ADMIN.username, password: ADMIN.password } });
     const body = await json<{ message: string; token: string; expires_at: string }>(response);
     expect(body.message).toBe("Login successful");
-    expect(Date.parse(body.expires_at)).toBeGreaterThan(Date.now());
+    // A session lasts 24 hours.
+    expect(Date.parse(body.expires_at) - before).toBeGreaterThanOrEqual(24 * 3_600_000);
+    expect(Date.parse(body.expires_at) - Date.now()).toBeLessThanOrEqual(24 * 3_600_000);
     const cookie = setCookie(response, "gateway_session")!;
     expect(cookie).toContain("HttpOnly");
     expect(cookie).toContain("SameSite=Strict");
@@ -107,6 +110,20 @@ describe("the admin account from config.json", () => {
       expect((await call(again, "/api/providers", { headers: bearer(basicToken(ADMIN.username, changed)) })).status).toBe(200);
     } finally {
       await again.close();
+    }
+  });
+
+  test("an admin session belongs to its username: once config.json names another admin, it opens nothing", async () => {
+    const gw = await startGateway({ auth: AUTH_CONFIG });
+    const token = await login(gw, ADMIN.username, ADMIN.password);
+    await gw.stop();
+    const renamed = await startGateway({ auth: { ...AUTH_CONFIG, admin_username: "another-operator" } }, { databaseUrl: gw.databaseUrl });
+    try {
+      await expectGatewayError(await call(renamed, "/api/providers", { headers: bearer(token) }), 401);
+      expect((await call(renamed, "/api/providers", { headers: bearer(basicToken("another-operator", ADMIN.password)) })).status).toBe(200);
+    } finally {
+      await renamed.close();
+      await gw.close();
     }
   });
 

@@ -53,6 +53,9 @@ describe("OSS setup lock (spec 5.6) while dashboard auth is not active", () => {
     await expectGatewayError(await call(gw, "/api/providers", { headers: { "x-gateway-setup-token": SETUP_TOKEN, "x-api-key": "sk-gw-abc" } }), 401, {
       errorType: "caller_virtual_key_not_accepted",
     });
+    await expectGatewayError(await call(gw, "/api/providers", { headers: { "x-gateway-setup-token": SETUP_TOKEN, authorization: "Bearer sk-gw-abc" } }), 401, {
+      errorType: "caller_virtual_key_not_accepted",
+    });
   });
 
   test("inference routes are not management routes: the lock leaves them alone", async () => {
@@ -152,6 +155,30 @@ describe("the setup token's sources", () => {
     const gw = await startGateway();
     await gw.close();
     expect(printed.join("\n")).not.toContain(SETUP_TOKEN);
+  });
+
+  test("a setup session belongs to the token it was exchanged for: once the token changes, its cookie opens nothing", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "gateway-setup-rotated-"));
+    const started = async (token: string) => {
+      const gateway = await createGateway({ config: { setup_token: token }, databaseUrl: `file:${join(dir, "gateway.db")}`, env: { GATEWAY_ENCRYPTION_KEY: "test-encryption-key" } });
+      return { gateway, url: `http://127.0.0.1:${gateway.listen(0, "127.0.0.1").port}` };
+    };
+    try {
+      const first = await started("the-first-setup-token");
+      const exchanged = await fetch(`${first.url}/api/session/setup`, { method: "POST", headers: { "x-gateway-setup-token": "the-first-setup-token" } });
+      const cookieHeader = { cookie: `gateway_setup_session=${cookieValue(setCookie(exchanged, "gateway_setup_session")!)}` };
+      expect((await fetch(`${first.url}/api/providers`, { headers: cookieHeader })).status).toBe(200);
+      await first.gateway.stop();
+      const second = await started("the-second-setup-token");
+      try {
+        await expectGatewayError(await fetch(`${second.url}/api/providers`, { headers: cookieHeader }), 401, { errorType: "caller_setup_token_required" });
+        expect((await fetch(`${second.url}/api/providers`, { headers: { "x-gateway-setup-token": "the-second-setup-token" } })).status).toBe(200);
+      } finally {
+        await second.gateway.stop();
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   test("GATEWAY_SETUP_TOKEN wins over config.json's setup_token", async () => {

@@ -84,7 +84,9 @@ describe("writing an env. reference through the API needs the admin", () => {
   for (const [index, [what, scopes, method, path, json, param]] of CASES.entries()) {
     test(what, async () => {
       const key = await createApiKey(gw, `writer-${index}`, scopes);
-      await expectGatewayError(await call(gw, path, { method, headers: bearer(key), json }), 403, { errorType: "policy_admin_authentication_required", param });
+      const refused = await expectGatewayError(await call(gw, path, { method, headers: bearer(key), json }), 403, { errorType: "policy_admin_authentication_required", param });
+      const reference = JSON.stringify(json).match(/env\.[A-Z_]+/)![0];
+      expect(refused.error.message).toBe(`only the admin may write env. references (${param} is '${reference}')`);
     });
   }
 

@@ -18,7 +18,9 @@ let gw: TestGateway;
 beforeAll(async () => {
   upstream = startMockOpenAI();
   clock = new ManualClock();
-  gw = await startClockedGateway({ providers: { openai: openAIProvider(upstream) } }, clock);
+  // Two more providers on the same mock, for a key's limits per provider.
+  const alsoOpenAI = { custom_provider_config: { base_provider_type: "openai" as const } };
+  gw = await startClockedGateway({ providers: { openai: openAIProvider(upstream), second: { ...alsoOpenAI, ...openAIProvider(upstream, [{ id: "s1" }]) }, third: { ...alsoOpenAI, ...openAIProvider(upstream, [{ id: "t1" }]) } } }, clock);
   await created(gw, "/api/governance/pricing-overrides", { name: "round prices", pattern: "gpt-4o-mini", patch: PRICE });
 });
 afterAll(async () => {
@@ -89,6 +91,7 @@ describe("rate limits (429 policy_rate_limited)", () => {
     clock.advance(10_000);
     expect((await chat(gw, key.value)).status).toBe(200);
     const refused = await expectGatewayError(await chat(gw, key.value), 429, { errorType: "policy_rate_limited" });
+    expect(refused.error.message).toBe("requests limit of virtual key 'two-per-30s' reached: 2 of 2 per 30s");
     expect(refused.extra_fields.retry_after_ms).toBe(20_000);
     clock.advance(20_000);
     expect((await chat(gw, key.value)).status).toBe(200);
@@ -98,11 +101,19 @@ describe("rate limits (429 policy_rate_limited)", () => {
     const key = await createVirtualKey(gw, { name: "ten-tokens-a-minute", rate_limit: { token_max_limit: 10, token_reset_duration: "1m" } });
     expect((await chat(gw, key.value)).status).toBe(200);
     expect((await chat(gw, key.value)).status).toBe(200);
-    await expectGatewayError(await chat(gw, key.value), 429, { errorType: "policy_rate_limited" });
+    const refused = await expectGatewayError(await chat(gw, key.value), 429, { errorType: "policy_rate_limited" });
+    expect(refused.error.message).toBe(`tokens limit of virtual key 'ten-tokens-a-minute' reached: ${2 * TOKENS_PER_CALL} of 10 per 1m`);
     const { rate_limits } = (await (await gw.admin("/api/governance/rate-limits")).json()) as { rate_limits: Array<Record<string, unknown>> };
     expect(rate_limits.find((row) => row.owner_id === key.id)).toMatchObject({ level: "virtual_key", token_max_limit: 10, token_current_usage: 2 * TOKENS_PER_CALL, token_remaining: 0 });
     clock.advance(60_000);
     expect((await chat(gw, key.value)).status).toBe(200);
+  });
+
+  test("a token limit reached exactly refuses the next request", async () => {
+    const key = await createVirtualKey(gw, { name: "two-calls-of-tokens", rate_limit: { token_max_limit: 2 * TOKENS_PER_CALL, token_reset_duration: "1h" } });
+    expect((await chat(gw, key.value)).status).toBe(200);
+    expect((await chat(gw, key.value)).status).toBe(200);
+    await expectGatewayError(await chat(gw, key.value), 429, { errorType: "policy_rate_limited" });
   });
 
   test("exactly 50 of 200 simultaneous requests pass a request limit of 50", async () => {
@@ -144,6 +155,28 @@ describe("hierarchy: the key's, its team's and its customer's budgets are each c
     expect((await chat(gw, key.value)).status).toBe(200);
     const refused = await expectGatewayError(await chat(gw, key.value), 402, { errorType: "policy_budget_exceeded" });
     expect(refused.error.message).toContain("provider config 'per-provider/openai'");
+  });
+
+  test("each provider config counts on its own: a budget per provider, and a provider with only a request limit", async () => {
+    const key = await createVirtualKey(gw, {
+      name: "three-providers",
+      provider_configs: [
+        { provider: "openai", budgets: [{ max_limit: 0.1, reset_duration: "1d" }] },
+        { provider: "second", budgets: [{ max_limit: 0.2, reset_duration: "1d" }] },
+        { provider: "third", rate_limit: { request_max_limit: 1, request_reset_duration: "1h" } },
+      ],
+    });
+    const on = (provider: string) => chat(gw, key.value, { model: `${provider}/gpt-4o-mini` });
+    expect((await on("openai")).status).toBe(200);
+    await expectGatewayError(await on("openai"), 402, { errorType: "policy_budget_exceeded" });
+    // $0.11 of $0.20 spent on the second after one call: a second call still fits.
+    expect((await on("second")).status).toBe(200);
+    expect((await on("second")).status).toBe(200);
+    const spent = await expectGatewayError(await on("second"), 402, { errorType: "policy_budget_exceeded" });
+    expect(spent.error.message).toContain("provider config 'three-providers/second'");
+    expect((await on("third")).status).toBe(200);
+    const limited = await expectGatewayError(await on("third"), 429, { errorType: "policy_rate_limited" });
+    expect(limited.error.message).toBe("requests limit of provider config 'three-providers/third' reached: 1 of 1 per 1h");
   });
 });
 

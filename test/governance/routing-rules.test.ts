@@ -170,9 +170,9 @@ describe("rule selection", () => {
 
   test("budget_used lets a key move to a cheaper model as its budget runs down", async () => {
     await created(gw, "/api/governance/pricing-overrides", { name: "budget-case prices", pattern: "budget-case-model", patch: { input_cost_per_token: 0.1, output_cost_per_token: 0.1 } });
-    const key = await createVirtualKey(gw, { name: "thrifty", budgets: [{ max_limit: 1, reset_duration: "1d" }] });
-    await createRule({ name: "cheap-when-spent", scope: "virtual_key", scope_id: key.id, cel_expression: "budget_used >= 50.0", targets: [{ provider: "groq", model: "cheap-model" }] });
-    // 3 prompt and 4 completion tokens at $0.10 each: $0.70, 70% of the budget.
+    const key = await createVirtualKey(gw, { name: "thrifty", budgets: [{ max_limit: 0.9, reset_duration: "1d" }] });
+    await createRule({ name: "cheap-when-spent", scope: "virtual_key", scope_id: key.id, cel_expression: "budget_used >= 70.0", targets: [{ provider: "groq", model: "cheap-model" }] });
+    // 3 prompt and 4 completion tokens at $0.10 each: $0.70, 78% of the budget.
     expect(await routedTo(await chat(gw, key.value, { model: "openai/budget-case-model" }))).toBe("openai/budget-case-model");
     expect(await routedTo(await chat(gw, key.value, { model: "openai/budget-case-model" }))).toBe("groq/cheap-model");
   });

@@ -148,6 +148,18 @@ describe("every transition of every actor is recorded, exactly the machine's pat
     expectContinuous(actor);
   });
 
+  test("an A2A task that asks for input: the agent's repeat of input-required on the answer is no transition", async () => {
+    const client = await gatewayClient(gw, "echo", { transport: "JSONRPC" });
+    const asked = [];
+    for await (const event of client.sendMessageStream(userMessage("ask"))) asked.push(event);
+    const taskId = taskIdOfEvent(asked[0]!)!;
+    const contextId = asked[0]!.payload?.$case === "task" ? asked[0]!.payload.value.contextId : "";
+    for await (const _ of client.sendMessageStream(userMessage("echo Paris", taskId, contextId)));
+    const actor = await actorUntil(gw, "a2a-task", `echo/${taskId}`, (found) => found.status === "done");
+    expect(pathOf(actor)).toEqual(["submitted", "input-required", "working", "completed"]);
+    expectContinuous(actor);
+  });
+
   test("an A2A task cancelled while it works: it ends canceled", async () => {
     const client = await gatewayClient(gw, "echo", { transport: "JSONRPC" });
     const held = agent.nextHeldTask();

@@ -46,23 +46,33 @@ export const MODULES = {
   },
   "a2a-ownership": {
     mutate: ["src/a2a/caller-access.ts", "src/a2a/tasks/task-tracker.ts"],
-    tests: ["test/a2a/grants.test.ts", "test/a2a/task-listing.test.ts", "test/a2a/task-history.test.ts"],
+    // The lifecycle view of a task (its recorded transitions) is read by recorded-paths.
+    tests: ["test/a2a/grants.test.ts", "test/a2a/task-listing.test.ts", "test/a2a/task-history.test.ts", "test/lifecycles/recorded-paths.test.ts"],
   },
+  // The actors' recorded paths (test/lifecycles) are where their state names and final states show.
   "actors-webhook-delivery": {
     mutate: ["actors/webhook-delivery.ts"],
-    tests: ["test/webhooks/delivery-machine.test.ts", "test/webhooks/deliveries.test.ts"],
+    tests: ["test/webhooks/delivery-machine.test.ts", "test/webhooks/deliveries.test.ts", "test/lifecycles/recorded-paths.test.ts"],
   },
   "actors-a2a-task": {
     mutate: ["actors/a2a-task.ts"],
-    tests: ["test/a2a/subscribe.test.ts", "test/a2a/task-history.test.ts"],
+    // The machine's id shows only in the lifecycle view's description of it (actors-api).
+    tests: ["test/a2a/subscribe.test.ts", "test/a2a/task-history.test.ts", "test/lifecycles/recorded-paths.test.ts", "test/lifecycles/actors-api.test.ts"],
   },
   "actors-per-user-header-flow": {
     mutate: ["actors/per-user-header-flow.ts"],
-    tests: ["test/mcp/per-user-header-flow-machine.test.ts", "test/mcp/per-user-headers.test.ts"],
+    tests: ["test/mcp/per-user-header-flow-machine.test.ts", "test/mcp/per-user-headers.test.ts", "test/lifecycles/recorded-paths.test.ts"],
   },
-  "limits-counters": {
-    mutate: ["src/governance/limits/usage-counters.ts", "src/governance/limits/enforce-limits.ts", "src/governance/limits/caller-limits.ts", "src/governance/limits/applied-limits.ts"],
-    tests: ["test/governance/budgets-and-rate-limits.test.ts", "test/governance/calendar-windows.test.ts", "test/governance/streaming-charges.test.ts"],
+  // Two modules (once one, limits-counters): each with the tests that reach it, in minutes rather than an hour.
+  "limits-enforcement": {
+    mutate: ["src/governance/limits/enforce-limits.ts", "src/governance/limits/caller-limits.ts", "src/governance/limits/applied-limits.ts"],
+    // Reading a video spends nothing (video-refunds); routing rules read how much of a budget is used.
+    tests: ["test/governance/budgets-and-rate-limits.test.ts", "test/governance/video-refunds.test.ts", "test/governance/routing-rules.test.ts"],
+  },
+  "limits-usage-counters": {
+    mutate: ["src/governance/limits/usage-counters.ts"],
+    // Charges given back (video-refunds) and counters merged between nodes (limits-across-nodes).
+    tests: ["test/governance/budgets-and-rate-limits.test.ts", "test/governance/video-refunds.test.ts", "test/governance/limits-across-nodes.test.ts"],
   },
   "routing-conditions": {
     mutate: ["src/governance/routing/cel-conditions.ts"],
@@ -70,14 +80,17 @@ export const MODULES = {
   },
   "outbound-host-check": {
     mutate: ["src/outbound/host-check.ts"],
-    tests: ["test/webhooks/endpoints.test.ts", "test/outbound/address-policy.test.ts"],
+    // system-resolver: the system's resolver and its cache, which the other two replace by a table.
+    tests: ["test/webhooks/endpoints.test.ts", "test/outbound/address-policy.test.ts", "test/outbound/system-resolver.test.ts"],
   },
   "access-guard": {
     mutate: ["src/access/guard.ts", "src/access/principal.ts", "src/access/permissions.ts"],
-    tests: ["test/access/route-permissions.test.ts", "test/access/auth-matrix.test.ts", "test/access/audit-log.test.ts"],
+    // env. references in written bodies (env-references), the permission catalogue and role grants (rbac), what a key may grant (api-keys).
+    tests: ["test/access/route-permissions.test.ts", "test/access/auth-matrix.test.ts", "test/access/audit-log.test.ts", "test/config/env-references.test.ts", "test/access/rbac.test.ts", "test/access/api-keys.test.ts"],
   },
   "access-credentials": {
     mutate: ["src/access/authenticate.ts", "src/access/sessions.ts", "src/access/tokens.ts", "src/access/passwords.ts", "src/access/setup-lock.ts"],
-    tests: ["test/access/auth-matrix.test.ts", "test/access/sessions.test.ts", "test/access/setup-lock.test.ts", "test/access/api-keys.test.ts"],
+    // RBAC users' sessions are opened and ended in rbac; who a credential makes the caller shows in session-me.
+    tests: ["test/access/auth-matrix.test.ts", "test/access/sessions.test.ts", "test/access/setup-lock.test.ts", "test/access/api-keys.test.ts", "test/access/rbac.test.ts", "test/access/session-me.test.ts"],
   },
 };

@@ -11,9 +11,11 @@ import express from "express";
  *
  * - `echo <text>`: a task that works, emits an artifact `echo: <text>` and completes
  * - `hold`: a task that works and then waits until the test calls `release(taskId)`
+ * - `queue`: a task that waits in submitted until released, then works and completes
+ * - `progress`: as `hold`, with a second working status ("halfway there") before it waits
  * - `fail`: a task that works and then throws (the SDK reports it failed)
  * - `ask`: a task that stops in input-required; any message sent to that task then continues it
- * - `login`: a task that stops in auth-required
+ * - `login`: a task that stops in auth-required; any message sent to that task then continues it
  * - `refuse`: a task the agent rejects
  * - `reply <text>`: a plain message, no task
  *
@@ -40,7 +42,7 @@ export interface SdkAgent {
   /** Where its card is: `<baseUrl>/.well-known/agent-card.json`. */
   baseUrl: string;
   requests: ReceivedRequest[];
-  /** Resolves with the id of the next `hold` task once it is working. */
+  /** Resolves with the id of the next `hold`, `queue` or `progress` task once it waits. */
   nextHeldTask(): Promise<string>;
   /** Lets a held task complete. */
   release(taskId: string): void;
@@ -76,6 +78,16 @@ class ScriptedExecutor implements AgentExecutor {
     this.gates.get(taskId)?.();
   }
 
+  /** Waits for `release` (true) or a cancel (false), once `nextHeldTask` has been told the id. */
+  private async heldUntilReleased(taskId: string): Promise<boolean> {
+    const released = new Promise<void>((resolve) => this.gates.set(taskId, resolve));
+    this.heldWaiters.shift()?.(taskId);
+    await released;
+    if (this.gates.get(taskId) === undefined) return false;
+    this.gates.delete(taskId);
+    return true;
+  }
+
   execute = async (request: RequestContext, bus: ExecutionEventBus): Promise<void> => {
     const { taskId, contextId } = request;
     const status = (state: TaskState, text?: string): TaskStatus => ({ state, timestamp: new Date().toISOString(), message: text ? agentMessage(taskId, contextId, text) : undefined });
@@ -94,15 +106,11 @@ class ScriptedExecutor implements AgentExecutor {
       publishStatus(stopsAt[command], `stopped at ${command}`);
       return bus.finished();
     }
+    if (command === "queue" && !(await this.heldUntilReleased(taskId))) return bus.finished();
     publishStatus(TaskState.TASK_STATE_WORKING, "on it");
+    if (command === "progress") publishStatus(TaskState.TASK_STATE_WORKING, "halfway there");
     if (command === "fail") throw new Error("the agent broke down");
-    if (command === "hold") {
-      const released = new Promise<void>((resolve) => this.gates.set(taskId, resolve));
-      this.heldWaiters.shift()?.(taskId);
-      await released;
-      if (this.gates.get(taskId) === undefined) return bus.finished();
-      this.gates.delete(taskId);
-    }
+    if ((command === "hold" || command === "progress") && !(await this.heldUntilReleased(taskId))) return bus.finished();
     const artifact = { artifactId: crypto.randomUUID(), name: "answer", description: "", parts: agentMessage(taskId, contextId, `echo: ${rest.join(" ")}`).parts, metadata: undefined, extensions: [] };
     bus.publish(AgentEvent.artifactUpdate({ taskId, contextId, artifact, append: false, lastChunk: true, metadata: undefined }));
     publishStatus(TaskState.TASK_STATE_COMPLETED, "done");

@@ -397,7 +397,8 @@ export interface MockOpenAI {
   stop(): void;
 }
 
-export function startMockOpenAI(): MockOpenAI {
+/** Listens on 127.0.0.1 and a free port unless told an address (`::1`) or a port. */
+export function startMockOpenAI({ hostname = "127.0.0.1", port = 0 }: { hostname?: string; port?: number } = {}): MockOpenAI {
   const mock: MockOpenAI = {
     url: "",
     baseUrl: "",
@@ -423,8 +424,8 @@ export function startMockOpenAI(): MockOpenAI {
   };
   const gates: StreamGate[] = [];
   const server = Bun.serve({
-    port: 0,
-    hostname: "127.0.0.1",
+    port,
+    hostname,
     idleTimeout: 0,
     async fetch(request) {
       const url = new URL(request.url);
@@ -504,7 +505,7 @@ export function startMockOpenAI(): MockOpenAI {
       }
     },
   });
-  mock.url = `http://127.0.0.1:${server.port}`;
+  mock.url = `http://${hostname.includes(":") ? `[${hostname}]` : hostname}:${server.port}`;
   mock.baseUrl = `${mock.url}/v1`;
   return mock;
 }

@@ -56,7 +56,7 @@ describe("webhook-delivery machine", () => {
 
   test("after max_retries retries it is exhausted", async () => {
     const clock = new TestClock();
-    const { machine, attempts } = scripted(clock, [retryable(500), retryable(500), retryable(500)]);
+    const { machine, attempts } = scripted(clock, [retryable(500), retryable(500), retryable(503)]);
     const actor = createActor(machine, { input: { ...input(clock), maxRetries: 2 }, clock }).start();
     for (const delay of [30_000, 60_000]) {
       await reaches(actor, "waiting_retry");
@@ -65,6 +65,8 @@ describe("webhook-delivery machine", () => {
     const done = await reaches(actor, "exhausted");
     expect(done.status).toBe("done");
     expect(attempts).toHaveLength(3);
+    // What the delivery's history row shows: every attempt counted, the last one's status.
+    expect(done.context).toMatchObject({ attempts: 3, lastStatusCode: 503 });
   });
 
   test("a permanent failure (a 4xx other than 408 and 429) ends it at once", async () => {
@@ -74,6 +76,25 @@ describe("webhook-delivery machine", () => {
     const done = await reaches(actor, "failed");
     expect(done.context.lastStatusCode).toBe(404);
     expect(attempts).toHaveLength(1);
+  });
+
+  test("a slot that cannot be taken, or an attempt that breaks (the database away), ends it failed, saying why", async () => {
+    for (const broken of ["acquireSlot", "attempt"] as const) {
+      const clock = new TestClock();
+      const machine = webhookDeliveryMachine.provide({
+        actors: {
+          acquireSlot: fromPromise<void, AttemptInput>(async () => {
+            if (broken === "acquireSlot") throw new Error("database unavailable");
+          }),
+          attempt: fromPromise<AttemptResult, AttemptInput>(async () => {
+            throw new Error("database unavailable");
+          }),
+        },
+      });
+      const actor = createActor(machine, { input: input(clock), clock }).start();
+      const done = await reaches(actor, "failed");
+      expect({ broken, status: done.status, lastError: done.context.lastError }).toEqual({ broken, status: "done", lastError: "Error: database unavailable" });
+    }
   });
 
   test("restored while waiting, it re-arms the retry for the time that is left", async () => {
