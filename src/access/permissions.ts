@@ -70,10 +70,6 @@ export function permissionId(name: PermissionName): number {
   return BY_NAME.get(name)!.id;
 }
 
-export function permissionById(id: number): Permission | undefined {
-  return BY_ID.get(id);
-}
-
 export function permissionNames(ids: Iterable<number>): PermissionName[] {
   return [...ids].flatMap((id) => BY_ID.get(id)?.name ?? []);
 }
