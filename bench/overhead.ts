@@ -47,9 +47,10 @@ type Servers = Record<(typeof TARGETS)[number], BenchServer>;
 /**
  * Bun's fetch holds at most 256 requests to upstreams at once unless told more (the 257th
  * waits for a free slot), which would make the many-streams and slow-upstream shapes measure
- * that queue. Both Bun targets get the runtime's maximum, unless `npm start` sets its own.
+ * that queue. Both Bun targets get what `npm start` sets, else the runtime's maximum: the bare
+ * proxy is not started through `npm start`, so it must be told too.
  */
-const FETCH_LIMIT_ENV: Record<string, string> = gatewayEnv.BUN_CONFIG_MAX_HTTP_REQUESTS ? {} : { BUN_CONFIG_MAX_HTTP_REQUESTS: "65336" };
+const FETCH_LIMIT_ENV: Record<string, string> = { BUN_CONFIG_MAX_HTTP_REQUESTS: gatewayEnv.BUN_CONFIG_MAX_HTTP_REQUESTS ?? "65336" };
 
 async function startTargets(workDir: string): Promise<Servers> {
   const direct = await startMockUpstream();
