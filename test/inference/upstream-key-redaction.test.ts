@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import Anthropic from "@anthropic-ai/sdk";
 import OpenAI from "openai";
 import { createVirtualKey } from "../governance/support";
+import { finishedJob, submittedJob } from "../support/async-jobs";
 import { startGateway, type TestGateway } from "../support/gateway";
 import { loggedRequest } from "../support/logged-request";
 import { type MockAnthropic, startMockAnthropic } from "../support/mock-anthropic";
@@ -146,5 +147,22 @@ describe("a stream that ends in an error event echoing the key reaches nobody wi
     expect(text).toContain("Incorrect API key provided: [redacted]");
     expectNoKey(text, PROVIDER_KEY);
     expectNoKey(JSON.stringify(await loggedRequest(gw, "sync-spelled-key")), PROVIDER_KEY);
+  });
+});
+
+describe("async job results hold no echoed key", () => {
+  const request = { model: "openai/gpt-4o-mini", messages: [{ role: "user", content: "hi" }] };
+
+  test("a reply that echoes the key in its body, and a failure that echoes it in every spelling", async () => {
+    const reply = { id: "chatcmpl-1", object: "chat.completion", created: 0, model: "gpt-4o-mini", choices: [{ index: 0, message: { role: "assistant", content: echoOf(PROVIDER_KEY) }, finish_reason: "stop" }] };
+    upstream.faults.push({ kind: "body", contentType: "application/json", body: JSON.stringify(reply) });
+    const answered = await finishedJob(gw, "chat/completions", (await submittedJob(gw, "chat/completions", request)).id);
+    expect(JSON.stringify(answered.result)).toContain("Incorrect API key provided: [redacted]");
+    expectNoKey(JSON.stringify(answered), PROVIDER_KEY);
+
+    upstream.faults.push({ kind: "status", status: 401, message: echoOf(PROVIDER_KEY) });
+    const failed = await finishedJob(gw, "chat/completions", (await submittedJob(gw, "chat/completions", request)).id);
+    expect(failed.error?.error.message).toContain("[redacted]");
+    expectNoKey(JSON.stringify(failed), PROVIDER_KEY);
   });
 });
