@@ -96,6 +96,21 @@ function unfinishedPrivateKey(text: string): number | undefined {
   return footer.test(text) ? undefined : last;
 }
 
+/** The key formats, found wherever they start: a key glued to the word before it (`mykeysk-proj-...`) is still a key. */
+const API_KEY = /(?:sk-(?:ant-|proj-)?[A-Za-z0-9_-]{20,}|AKIA[0-9A-Z]{16}|gh[pousr]_[A-Za-z0-9]{36,}|github_pat_[A-Za-z0-9_]{40,}|xox[abprs]-[A-Za-z0-9-]{10,}|AIza[0-9A-Za-z_-]{35}|(?:sk|rk)_live_[0-9A-Za-z]{20,}|glpat-[0-9A-Za-z_-]{20})\b/g;
+/** Generated keys mix digits, upper- and lower-case letters; words (`risk-management-...`) do not. */
+const looksGenerated = (key: string) => /\d/.test(key) && /[a-z]/.test(key) && /[A-Z]/.test(key);
+
+/** Keys after a word boundary as they are; one glued to a preceding letter or digit only when it looks generated. */
+function findApiKeys(text: string): Array<{ start: number; end: number }> {
+  const keys: Array<{ start: number; end: number }> = [];
+  for (const match of text.matchAll(API_KEY)) {
+    const glued = match.index > 0 && /\w/.test(text[match.index - 1]!);
+    if (!glued || looksGenerated(match[0])) keys.push({ start: match.index, end: match.index + match[0].length });
+  }
+  return keys;
+}
+
 /** The built-in detectors, by the check type that enables them. */
 export const DETECTORS = {
   // Each pattern starts only where its match could (after a character it cannot contain): a scan
@@ -128,8 +143,8 @@ export const DETECTORS = {
   },
   api_key: {
     label: "API_KEY",
-    pattern:
-      /\b(?:sk-(?:ant-|proj-)?[A-Za-z0-9_-]{20,}|AKIA[0-9A-Z]{16}|gh[pousr]_[A-Za-z0-9]{36,}|github_pat_[A-Za-z0-9_]{40,}|xox[abprs]-[A-Za-z0-9-]{10,}|AIza[0-9A-Za-z_-]{35}|(?:sk|rk)_live_[0-9A-Za-z]{20,}|glpat-[0-9A-Za-z_-]{20})\b/g,
+    pattern: API_KEY,
+    find: findApiKeys,
     spansWhitespace: false,
     maxLength: 200,
   },

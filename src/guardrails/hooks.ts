@@ -3,6 +3,7 @@ import type { InferenceOutcome, RequestContext } from "../inference/hooks";
 import { FORMATS } from "../inference/formats/registry";
 import type { PluginHooks } from "../plugins";
 import { rewriteText, type Stage, textsOf } from "./body-text";
+import { rewriteInput } from "./input-scan";
 import type { GuardrailMetrics } from "./metrics";
 import type { GuardrailPolicyStore } from "./policy-store";
 import { RequestRun } from "./request-run";
@@ -40,7 +41,7 @@ export class GuardrailHooks implements PluginHooks {
     if (!applied) return;
     const run = new RequestRun(applied);
     this.runs.set(context, run);
-    context.body = rewriteText(context.body, "input", (text) => run.rewrite(text, "input"));
+    context.body = rewriteInput(context.body, run);
     if (run.blockedBy) throw blockedError(run);
     if (applied.verdicts.input.length > 0) return this.judge(run, context, "input", textsOf(context.body, "input").join("\n"));
   }

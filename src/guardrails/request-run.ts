@@ -1,14 +1,18 @@
 import type { Stage } from "./body-text";
 import type { CheckInput, CompiledCheck } from "./checks";
 import type { Span } from "./matchers";
+import { normalisedText, originalSpan } from "./normalised-text";
 import { PLACEHOLDER, Pseudonyms } from "./pseudonyms";
 import type { GuardrailVerdict } from "../db/schema/types";
 
 export type MatchCheck = Extract<CompiledCheck, { kind: "match" }>;
 export type VerdictCheck = Extract<CompiledCheck, { kind: "verdict" }>;
 
-interface Found extends Span {
+export interface Found extends Span {
   check: MatchCheck;
+  /** A match split across strings: its whole value (on its first piece), or that this piece only continues it (replaced by nothing, not counted). */
+  whole?: string;
+  continuation?: boolean;
 }
 
 /** The checks that apply to one request, split by stage and kind. */
@@ -57,8 +61,11 @@ export class RequestRun {
 
   /** The matches of `stage`'s pattern checks in `text`, recorded. */
   find(text: string, stage: Stage): Found[] {
+    const view = normalisedText(text);
     const found: Found[] = [];
-    for (const check of this.applied.matches[stage]) for (const span of check.matcher.find(text)) found.push({ ...span, check });
+    for (const check of this.applied.matches[stage]) {
+      for (const span of check.matcher.find(view?.text ?? text)) found.push({ ...(view ? originalSpan(view, span) : span), check });
+    }
     return nonOverlapping(found);
   }
 
@@ -68,7 +75,7 @@ export class RequestRun {
    */
   rewrite(text: string, stage: Stage, found: Found[] = this.find(text, stage)): string {
     const counts = new Map<MatchCheck, number>();
-    for (const item of found) counts.set(item.check, (counts.get(item.check) ?? 0) + 1);
+    for (const item of found) if (!item.continuation) counts.set(item.check, (counts.get(item.check) ?? 0) + 1);
     for (const [check, count] of counts) this.tally(check, stage, count);
     const restoring = stage === "output" && this.applied.restoreRedacted && this.pseudonyms.hasRestorable;
     if (!found.some((item) => item.check.action === "redact") && !restoring) return text;
@@ -76,7 +83,8 @@ export class RequestRun {
     let at = 0;
     for (const item of found) {
       if (item.check.action !== "redact") continue;
-      result += this.restored(text.slice(at, item.start), restoring) + this.pseudonyms.placeholderFor(item.check.matcher.label, text.slice(item.start, item.end), stage === "input");
+      const placeholder = item.continuation ? "" : this.pseudonyms.placeholderFor(item.check.matcher.label, item.whole ?? text.slice(item.start, item.end), stage === "input");
+      result += this.restored(text.slice(at, item.start), restoring) + placeholder;
       at = item.end;
     }
     return result + this.restored(text.slice(at), restoring);

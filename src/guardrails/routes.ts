@@ -1,6 +1,6 @@
 import { Elysia, t } from "elysia";
 import { noteAudit, principalOf } from "../access";
-import { checkPrivateOptIn, type OutboundReach } from "../outbound/reach";
+import { checkOptedInAddress, checkPrivateOptIn, type OutboundReach } from "../outbound/reach";
 import { ListQuery } from "../governance/schemas";
 import { guardrailView, type GuardrailPolicyStore } from "./policy-store";
 import { GuardrailPolicyInput, GuardrailPolicyUpdate } from "./schemas";
@@ -9,11 +9,17 @@ import { GuardrailScope } from "../db/schema/types";
 const IdParams = t.Object({ id: t.String() });
 const GuardrailListQuery = t.Object({ ...ListQuery.properties, scope: t.Optional(GuardrailScope), scope_id: t.Optional(t.String()) });
 
-/** An external check may reach a private address only at the word of one allowed to say so, as a webhook may. */
-function checkOptIns(request: Request, body: { checks?: ReadonlyArray<{ allow_private_network?: boolean }> }, reach: OutboundReach): void {
-  body.checks?.forEach((check, index) => {
+type WrittenChecks = { checks?: Array<{ url?: string; allow_private_network?: boolean }> };
+
+/**
+ * An external check may reach a private address only at the word of one allowed to say so, as a
+ * webhook may; its URL is checked against the address policy as written, and stored normalised.
+ */
+async function checkAddresses(request: Request, body: WrittenChecks, reach: OutboundReach): Promise<void> {
+  for (const [index, check] of (body.checks ?? []).entries()) {
     if (check.allow_private_network === true) checkPrivateOptIn(principalOf(request), reach, `checks[${index}].allow_private_network`);
-  });
+    if (check.url !== undefined) check.url = await checkOptedInAddress(check.url, check.allow_private_network === true, reach, `checks[${index}].url`);
+  }
 }
 
 /** /api/guardrails: policies of checks on requests and replies; a check that does not compile is a 400 naming its field. */
@@ -31,7 +37,7 @@ export const guardrailRoutes = (store: GuardrailPolicyStore, reach: OutboundReac
     .post(
       "/",
       async ({ body, request, set }) => {
-        checkOptIns(request, body, reach);
+        await checkAddresses(request, body, reach);
         const guardrail = guardrailView(await store.create(body));
         noteAudit(request, { targetId: guardrail.id, after: guardrail });
         set.status = 201;
@@ -43,7 +49,7 @@ export const guardrailRoutes = (store: GuardrailPolicyStore, reach: OutboundReac
     .put(
       "/:id",
       async ({ params, body, request }) => {
-        checkOptIns(request, body, reach);
+        await checkAddresses(request, body, reach);
         const before = guardrailView(store.policies.require(params.id));
         const guardrail = guardrailView(await store.update(params.id, body));
         noteAudit(request, { targetId: guardrail.id, before, after: guardrail });

@@ -9,21 +9,38 @@ export interface DeltaSlot {
 type Json = Record<string, unknown>;
 const isObject = (value: unknown): value is Json => typeof value === "object" && value !== null && !Array.isArray(value);
 
+/** A choice's tool calls' argument deltas, each call a channel of its own: a model can leak a secret through them. */
+function toolCallSlots(delta: Json, channel: string, choicePath: ReadonlyArray<string | number>): DeltaSlot[] {
+  if (!Array.isArray(delta.tool_calls)) return [];
+  return delta.tool_calls.flatMap((call: unknown, callIndex): DeltaSlot[] =>
+    isObject(call) && isObject(call.function) && typeof call.function.arguments === "string"
+      ? [{ channel: `${channel}:tool:${call.index ?? callIndex}`, path: [...choicePath, "delta", "tool_calls", callIndex, "function", "arguments"] }]
+      : [],
+  );
+}
+
 function openaiSlots(event: Json): DeltaSlot[] {
   if (event.type === "response.output_text.delta" && typeof event.delta === "string") return [{ channel: `output:${event.output_index}:${event.content_index}`, path: ["delta"] }];
+  if (event.type === "response.function_call_arguments.delta" && typeof event.delta === "string") return [{ channel: `arguments:${event.output_index}`, path: ["delta"] }];
   if (!Array.isArray(event.choices)) return [];
   return event.choices.flatMap((choice: unknown, index): DeltaSlot[] => {
     if (!isObject(choice)) return [];
     const channel = `choice:${choice.index ?? index}`;
-    if (isObject(choice.delta) && typeof choice.delta.content === "string") return [{ channel, path: ["choices", index, "delta", "content"] }];
+    const delta = isObject(choice.delta) ? choice.delta : undefined;
+    const tools = delta ? toolCallSlots(delta, channel, ["choices", index]) : [];
+    if (typeof delta?.content === "string") return [{ channel, path: ["choices", index, "delta", "content"] }, ...tools];
     if (typeof choice.text === "string") return [{ channel, path: ["choices", index, "text"] }];
-    return [];
+    return tools;
   });
 }
 
 function anthropicSlots(event: Json): DeltaSlot[] {
   const delta = event.delta;
-  return event.type === "content_block_delta" && isObject(delta) && delta.type === "text_delta" && typeof delta.text === "string" ? [{ channel: `block:${event.index}`, path: ["delta", "text"] }] : [];
+  if (event.type !== "content_block_delta" || !isObject(delta)) return [];
+  if (delta.type === "text_delta" && typeof delta.text === "string") return [{ channel: `block:${event.index}`, path: ["delta", "text"] }];
+  // A tool_use block's input, streamed as pieces of its JSON.
+  if (delta.type === "input_json_delta" && typeof delta.partial_json === "string") return [{ channel: `block:${event.index}`, path: ["delta", "partial_json"] }];
+  return [];
 }
 
 function genaiSlots(event: Json): DeltaSlot[] {

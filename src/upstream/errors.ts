@@ -1,22 +1,15 @@
 import { GatewayError } from "../http/errors";
 import { VIRTUAL_KEY_PREFIX } from "../db/schema/types";
+import { REDACTED_CREDENTIAL, withoutEchoes } from "./credential-echoes";
 
-export const REDACTED_CREDENTIAL = "[redacted]";
-
-/** Shorter values would blank out ordinary words; real keys are far longer. */
-const MIN_REDACTED_LENGTH = 8;
 const VIRTUAL_KEY = new RegExp(`${VIRTUAL_KEY_PREFIX}[A-Za-z0-9_-]+`, "g");
 
 /**
- * Upstream text without the credentials the call carried nor any virtual key: providers echo
- * the key they were sent ("Incorrect API key provided: sk-..."), and what they say reaches the
- * client, the request log and webhooks.
+ * Upstream text without the credentials the call carried (in any spelling, see
+ * credential-echoes.ts) nor any virtual key: providers echo the key they were sent ("Incorrect
+ * API key provided: sk-..."), and what they say reaches the client, the request log and webhooks.
  */
-export function withoutCredentials(text: string, credentials: readonly string[]): string {
-  let redacted = text.replace(VIRTUAL_KEY, REDACTED_CREDENTIAL);
-  for (const credential of credentials) if (credential.length >= MIN_REDACTED_LENGTH) redacted = redacted.replaceAll(credential, REDACTED_CREDENTIAL);
-  return redacted;
-}
+export const withoutCredentials = (text: string, credentials: readonly string[]): string => withoutEchoes(text.replace(VIRTUAL_KEY, REDACTED_CREDENTIAL), credentials);
 
 function retryAfterMs(headers: Headers): number | undefined {
   const ms = Number(headers.get("retry-after-ms"));

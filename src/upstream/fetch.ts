@@ -1,6 +1,7 @@
 import type { GatewayError } from "../http/errors";
 import { guardedFetch, OutboundRefused } from "../outbound/guarded-fetch";
 import type { UpstreamCall, UpstreamTarget } from "./adapter";
+import { withoutEchoedCredentials, withoutEchoes } from "./credential-echoes";
 import { clientClosed, upstreamFailure, upstreamRefused, upstreamTimedOut, upstreamUnreachable } from "./errors";
 import { timerDelay } from "../../actors/runtime/clock";
 
@@ -23,7 +24,7 @@ const CREDENTIAL_HEADERS = ["authorization", "x-api-key", "api-key", "x-goog-api
 function credentialsOf(call: UpstreamCall, keySecret: string | undefined): string[] {
   const headers = new Headers(call.headers);
   const sent = CREDENTIAL_HEADERS.map((name) => headers.get(name)?.replace(/^(bearer|basic)\s+/i, ""));
-  const query = URL.canParse(call.url) ? new URL(call.url).searchParams.get("key") : null;
+  const query = call.url.includes("key=") && URL.canParse(call.url) ? new URL(call.url).searchParams.get("key") : null;
   return [keySecret, ...sent, query].filter((value): value is string => Boolean(value));
 }
 
@@ -41,11 +42,14 @@ export async function sendUpstream(call: UpstreamCall, stream: boolean, timeoutS
   let relayed = false;
   try {
     const response = await guardedFetch(call.url, { method: call.method ?? "POST", headers: call.headers, body: call.body, signal: controller.signal }, target.outbound);
-    if (!response.ok) return { ok: false, error: upstreamFailure(response.status, await response.text(), response.headers, credentialsOf(call, keySecret)) };
+    const credentials = credentialsOf(call, keySecret);
+    if (!response.ok) return { ok: false, error: upstreamFailure(response.status, await response.text(), response.headers, credentials) };
     // Binary replies (audio, images, file contents) pass through as they arrive, never as text.
-    relayed = (stream || !isTextual(response.headers)) && response.body !== null;
-    if (relayed) return { ok: true, status: response.status, headers: response.headers, stream: response.body! };
-    return { ok: true, status: response.status, headers: response.headers, body: await response.text() };
+    const textual = isTextual(response.headers);
+    relayed = (stream || !textual) && response.body !== null;
+    // A stream may end in an error event echoing the key (after its 200): its text loses the key as it passes.
+    if (relayed) return { ok: true, status: response.status, headers: response.headers, stream: textual ? withoutEchoedCredentials(response.body!, credentials) : response.body! };
+    return { ok: true, status: response.status, headers: response.headers, body: withoutEchoes(await response.text(), credentials) };
   } catch (error) {
     if (controller.signal.reason instanceof TimedOut) return { ok: false, error: upstreamTimedOut(timeoutSeconds) };
     if (clientSignal.aborted) return { ok: false, error: clientClosed() };

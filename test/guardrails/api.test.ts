@@ -33,6 +33,9 @@ describe("policies are checked when written: a 400 names the field", () => {
     ["a virtual key that does not exist", { ...emailPolicy, scope: "virtual_key", scope_id: "no-such-key" }, "scope_id"],
     ["a routing rule that does not exist", { ...emailPolicy, scope: "routing_rule", scope_id: "no-such-rule" }, "scope_id"],
     ["no checks", { name: "x", checks: [] }, "checks"],
+    ["an http check at the metadata address", { name: "x", checks: [{ type: "http", url: "http://169.254.169.254/latest/meta-data" }] }, "checks[0].url"],
+    ["an http check at the metadata address, even where private addresses are allowed", { name: "x", checks: [{ type: "http", url: "http://[::ffff:a9fe:a9fe]/v", allow_private_network: true }] }, "checks[0].url"],
+    ["an http check at a loopback address without allow_private_network", { name: "x", checks: [{ type: "http", url: "http://127.1:9/verdict" }] }, "checks[0].url"],
   ])("%s", async (_, body, param) => {
     const response = await post(body);
     const error = await expectGatewayError(response, 400);

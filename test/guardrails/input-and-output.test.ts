@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import Anthropic from "@anthropic-ai/sdk";
 import OpenAI from "openai";
 import { openAIProvider } from "../governance/support";
 import { startGateway, type TestGateway } from "../support/gateway";
@@ -113,6 +114,68 @@ describe("block refuses the request before any upstream call", () => {
     const { client } = await keyWithGuardrail(gw, "sdk-block", { checks: [{ type: "api_key" }] });
     const error = await client.chat.completions.create({ model: "openai/gpt-4o-mini", messages: [{ role: "user", content: `use ${OPENAI_KEY}` }] }).catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(OpenAI.BadRequestError);
+  });
+});
+
+describe("input checks read every string a provider receives, as a reader would see it", () => {
+  const ZERO_WIDTH_SPACE = "\u200b";
+  const SOFT_HYPHEN = "\u00ad";
+  const half = OPENAI_KEY.length / 2;
+
+  /** Whether a request with these messages (and other fields) is refused by an api_key block, before any upstream call. */
+  async function blocked(name: string, body: Record<string, unknown>): Promise<boolean> {
+    const { key } = await keyWithGuardrail(gw, name, { checks: [{ type: "api_key" }] });
+    const before = upstream.requests.length;
+    const response = await fetch(`${gw.url}/v1/chat/completions`, { method: "POST", headers: { "content-type": "application/json", "x-gw-vk": key.value }, body: JSON.stringify({ model: "openai/gpt-4o-mini", ...body }) });
+    await response.body?.cancel();
+    return response.status === 400 && upstream.requests.length === before;
+  }
+  const user = (content: unknown) => ({ role: "user", content });
+
+  test("a key in an assistant's tool call arguments", async () => {
+    const call = { id: "call_1", type: "function", function: { name: "deploy", arguments: JSON.stringify({ token: OPENAI_KEY }) } };
+    expect(await blocked("in-tool-arguments", { messages: [user("deploy it"), { role: "assistant", content: null, tool_calls: [call] }, { role: "tool", tool_call_id: "call_1", content: "done" }] })).toBe(true);
+  });
+
+  test("a key in the user and name fields", async () => {
+    expect(await blocked("in-user-field", { messages: [user("hi")], user: OPENAI_KEY })).toBe(true);
+    expect(await blocked("in-name-field", { messages: [{ role: "user", name: OPENAI_KEY, content: "hi" }] })).toBe(true);
+  });
+
+  test("a key glued to the word before it; a hyphenated word that merely contains 'sk-' passes", async () => {
+    expect(await blocked("glued-key", { messages: [user(`mykey${OPENAI_KEY}`)] })).toBe(true);
+    expect(await blocked("not-a-key", { messages: [user("see the risk-management-framework-overview page")] })).toBe(false);
+  });
+
+  test("a key split across two messages, or across two content parts", async () => {
+    expect(await blocked("split-messages", { messages: [user(`my key is ${OPENAI_KEY.slice(0, half)}`), user(OPENAI_KEY.slice(half))] })).toBe(true);
+    const parts = [{ type: "text", text: `my key is ${OPENAI_KEY.slice(0, half)}` }, { type: "text", text: OPENAI_KEY.slice(half) }];
+    expect(await blocked("split-parts", { messages: [user(parts)] })).toBe(true);
+  });
+
+  test("a key with a zero-width space or a soft hyphen inside", async () => {
+    expect(await blocked("zero-width", { messages: [user(`key ${OPENAI_KEY.slice(0, half)}${ZERO_WIDTH_SPACE}${OPENAI_KEY.slice(half)}`)] })).toBe(true);
+    expect(await blocked("soft-hyphen", { messages: [user(`key ${OPENAI_KEY.slice(0, half)}${SOFT_HYPHEN}${OPENAI_KEY.slice(half)}`)] })).toBe(true);
+  });
+
+  test("a redacted key split across two parts reaches the upstream as one placeholder, no piece of it left", async () => {
+    const { client } = await keyWithGuardrail(gw, "split-redact", { checks: [{ type: "api_key", action: "redact" }] });
+    const parts = [{ type: "text" as const, text: `my key is ${OPENAI_KEY.slice(0, half)}` }, { type: "text" as const, text: `${OPENAI_KEY.slice(half)} ok` }];
+    await client.chat.completions.create({ model: "openai/gpt-4o-mini", messages: [{ role: "user", content: parts }] });
+    const seen = upstream.requests.at(-1)!.body.messages as Array<{ content: Array<{ text: string }> }>;
+    expect(seen[0]!.content.map((part) => part.text)).toEqual(["my key is [API_KEY_1]", " ok"]);
+  });
+
+  test("a key in an Anthropic tool_use block's input, through the Anthropic SDK", async () => {
+    const { key } = await keyWithGuardrail(gw, "in-tool-use", { checks: [{ type: "api_key" }] });
+    const client = new Anthropic({ baseURL: `${gw.url}/anthropic`, apiKey: key.value, maxRetries: 0 });
+    const messages: Anthropic.MessageParam[] = [
+      { role: "user", content: "deploy it" },
+      { role: "assistant", content: [{ type: "tool_use", id: "toolu_1", name: "deploy", input: { token: OPENAI_KEY } }] },
+      { role: "user", content: [{ type: "tool_result", tool_use_id: "toolu_1", content: "done" }] },
+    ];
+    const error = await client.messages.create({ model: "openai/gpt-4o-mini", max_tokens: 50, messages }).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(Anthropic.BadRequestError);
   });
 });
 

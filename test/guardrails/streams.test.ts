@@ -86,6 +86,39 @@ describe("output checks run on a stream as it arrives", () => {
     expect(JSON.stringify(row)).not.toContain(OPENAI_KEY.slice(SPLIT_AT));
   });
 
+  test("a key in a streamed tool call's arguments, split over two deltas, blocks the stream for the OpenAI and the Anthropic SDK", async () => {
+    const toolDelta = (call: Record<string, unknown>) => ({ id: "c1", object: "chat.completion.chunk", created: 0, model: "gpt-4o-mini", choices: [{ index: 0, delta: { tool_calls: [{ index: 0, ...call }] }, finish_reason: null }] });
+    const leakKeyInArguments = () =>
+      upstream.faults.push({
+        kind: "stream-events",
+        events: [
+          toolDelta({ id: "call_1", type: "function", function: { name: "deploy", arguments: "" } }),
+          toolDelta({ function: { arguments: `{"token": "${OPENAI_KEY.slice(0, SPLIT_AT)}` } }),
+          toolDelta({ function: { arguments: `${OPENAI_KEY.slice(SPLIT_AT)}"}` } }),
+          { ...finish, choices: [{ index: 0, delta: {}, finish_reason: "tool_calls" }] },
+        ],
+      });
+    const { client, key } = await keyWithGuardrail(gw, "stream-block-arguments", { checks: [{ type: "api_key", stage: "output" }] });
+    leakKeyInArguments();
+    const seen: string[] = [];
+    const stream = await client.chat.completions.create({ model: "openai/gpt-4o-mini", messages: [{ role: "user", content: "deploy" }], stream: true });
+    const error = await (async () => {
+      for await (const part of stream) seen.push(JSON.stringify(part));
+    })().catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(OpenAI.APIError);
+    expect(String((error as Error).message)).toContain("guardrail 'stream-block-arguments'");
+    expect(seen.join("")).not.toContain(OPENAI_KEY.slice(SPLIT_AT));
+
+    leakKeyInArguments();
+    const anthropic = new Anthropic({ baseURL: `${gw.url}/anthropic`, apiKey: key.value, maxRetries: 0 });
+    const events: string[] = [];
+    const anthropicError = await (async () => {
+      for await (const event of anthropic.messages.stream({ model: "openai/gpt-4o-mini", max_tokens: 100, messages: [{ role: "user", content: "deploy" }] })) events.push(JSON.stringify(event));
+    })().catch((caught: unknown) => caught);
+    expect(anthropicError).toBeInstanceOf(Anthropic.APIError);
+    expect(events.join("")).not.toContain(OPENAI_KEY.slice(SPLIT_AT));
+  });
+
   test("an Anthropic client's stream ends with Anthropic's error event, which its SDK raises", async () => {
     const { key } = await keyWithGuardrail(gw, "stream-block-anthropic", { checks: [{ type: "api_key", stage: "output" }] });
     leakKeyInTwoEvents();

@@ -133,9 +133,17 @@ describe("an external check over HTTP", () => {
     expect((await ask(client, "a fine topic")).choices[0]!.message.content).toBe("echo: a fine topic");
   });
 
-  test("a loopback checker is refused unless allowed, and the refusal fails closed when told", async () => {
+  test("a loopback checker is refused when written unless allowed; its address is stored as the URL parser reads it", async () => {
+    const refused = await gw.admin("/api/guardrails", { method: "POST", json: { name: "http-refused", checks: [{ type: "http", url: `http://127.0.0.1:${checker.port}/verdict`, stage: "input" }] } });
+    expect(refused.status).toBe(400);
+    expect(((await refused.json()) as { error: { param: string } }).error.param).toBe("checks[0].url");
+    const { guardrail } = await keyWithGuardrail(gw, "http-spelled", { checks: [{ type: "http", url: `http://127.1:${checker.port}/verdict`, allow_private_network: true, stage: "input" }] });
+    expect((guardrail as { checks: Array<{ url: string }> }).checks[0]!.url).toBe(`http://127.0.0.1:${checker.port}/verdict`);
+  });
+
+  test("a checker that cannot be reached fails closed when told", async () => {
     const count = received.length;
-    const { client } = await keyWithGuardrail(gw, "http-refused", { checks: [{ type: "http", url: `http://127.0.0.1:${checker.port}/verdict`, fail_closed: true, stage: "input" }] });
+    const { client } = await keyWithGuardrail(gw, "http-unreachable", { checks: [{ type: "http", url: "http://127.0.0.1:9/verdict", allow_private_network: true, fail_closed: true, stage: "input" }] });
     expect((await failure(ask(client, "a fine topic")))?.status).toBe(400);
     expect(received.length).toBe(count);
   });

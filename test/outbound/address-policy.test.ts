@@ -159,6 +159,32 @@ describe("loopback and private addresses are the admin's to configure", () => {
     });
   }
 
+  /** Addresses as the URL parser (and so fetch) reads them, which no `^https?://` pattern recognises. */
+  const spellings = (port: string) => [`http:127.0.0.1:${port}/v1`, `http:/127.0.0.1:${port}/v1`, `http:192.168.0.9:${port}/v1`];
+
+  test("a narrower role cannot retarget the admin's loopback provider by spelling the address another way", async () => {
+    const port = new URL(upstream.baseUrl).port;
+    const before = ((await (await gw.admin("/api/providers/local")).json()) as { network_config: { base_url: string } }).network_config.base_url;
+    for (const spelled of spellings(port)) {
+      const response = await call(gw, "/api/providers/local", { method: "PUT", headers: bearer(providerWriter), json: { network_config: { base_url: spelled, max_retries: 0 } } });
+      await expectGatewayError(response, 403, { param: "network_config.base_url", errorType: "policy_private_address_refused" });
+    }
+    const after = ((await (await gw.admin("/api/providers/local")).json()) as { network_config: { base_url: string } }).network_config.base_url;
+    expect(after).toBe(before);
+  });
+
+  test("the admin's spelled address is stored as the URL parser reads it, and is called there", async () => {
+    const port = new URL(upstream.baseUrl).port;
+    const written = await gw.admin("/api/providers", { method: "POST", json: provider("spelled", `http:127.0.0.1:${port}/v1`) });
+    expect(((await written.json()) as { network_config: { base_url: string } }).network_config.base_url).toBe(`http://127.0.0.1:${port}/v1`);
+    expect((await chat(gw, "spelled/gpt-4o-mini")).status).toBe(200);
+  });
+
+  test("a narrower role cannot point an A2A agent at a private address spelled without slashes", async () => {
+    const agent = await call(gw, "/api/agents", { method: "POST", headers: bearer(agentWriter), json: { name: "spelled", url: "http:10.0.0.8:8080/" } });
+    await expectGatewayError(agent, 403, { param: "url", errorType: "policy_private_address_refused" });
+  });
+
   test("a narrower role's public name that later answers with a loopback address is refused at connect", async () => {
     const port = new URL(upstream.baseUrl).port;
     const created = await call(gw, "/api/providers", { method: "POST", headers: bearer(providerWriter), json: provider("public", `http://llm.example.test:${port}/v1`) });

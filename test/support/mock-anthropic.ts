@@ -8,7 +8,7 @@
  * blocks without a signature. Prompt caching is simulated: the first request with a cache
  * breakpoint writes the cache, the same prefix again reads it.
  */
-import type { Fault, RecordedRequest } from "./mock-openai";
+import { type Fault, type RecordedRequest, splitInMessage } from "./mock-openai";
 
 type Block = { type: string; text?: string; id?: string; tool_use_id?: string; content?: unknown; signature?: string; cache_control?: { ttl?: string } };
 type Message = { role: "user" | "assistant"; content: string | Block[] };
@@ -173,6 +173,7 @@ function sse(events: Array<Record<string, unknown>>, broken?: StreamBreak): Resp
   const half = events.slice(0, Math.max(1, Math.floor(events.length / 2)));
   const sent = broken ? ("failWith" in broken ? [...half, { type: "error", error: { type: "overloaded_error", message: broken.failWith } }] : half) : events;
   const frames = sent.map((event) => `event: ${event.type}\ndata: ${JSON.stringify(event)}\n\n`);
+  if (broken && "failWith" in broken) frames.push(...splitInMessage(frames.pop()!, broken.failWith));
   const body = new ReadableStream<Uint8Array>({
     async pull(controller) {
       const frame = frames.shift();

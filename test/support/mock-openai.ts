@@ -268,6 +268,12 @@ function heldSse(events: Array<{ event?: string; data: unknown }>, done: boolean
   });
 }
 
+/** An error event in two pieces cut halfway through its message, sent apart: a reader of the stream may get any word in two chunks. */
+export function splitInMessage(frame: string, message: string): [string, string] {
+  const cut = Math.max(1, frame.indexOf(message) + Math.floor(message.length / 2));
+  return [frame.slice(0, cut), frame.slice(cut)];
+}
+
 function sse(events: Array<{ event?: string; data: unknown }>, done: boolean, end: StreamEnd = { kind: "complete" }, gate?: StreamGate): ReadableStream<Uint8Array> {
   if (gate) return heldSse(events, done, gate);
   return new ReadableStream({
@@ -275,7 +281,10 @@ function sse(events: Array<{ event?: string; data: unknown }>, done: boolean, en
       const limit = end.kind === "complete" ? events.length : Math.max(1, Math.floor(events.length / 2));
       for (const [index, event] of events.entries()) {
         if (index >= limit && end.kind === "error") {
-          controller.enqueue(encoder.encode(`data: ${JSON.stringify({ error: { message: end.message, type: "server_error", param: null, code: null } })}\n\n`));
+          for (const piece of splitInMessage(`data: ${JSON.stringify({ error: { message: end.message, type: "server_error", param: null, code: null } })}\n\n`, end.message)) {
+            controller.enqueue(encoder.encode(piece));
+            await Bun.sleep(5);
+          }
           controller.close();
           return;
         }
