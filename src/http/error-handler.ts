@@ -5,6 +5,7 @@ import { conflict, GatewayError } from "./errors";
 import { formBodyRefused, isFormBody } from "./form-bodies";
 import { fieldFromPath } from "./field-path";
 import { requestPath } from "./request-path";
+import { violationSentence } from "./validation-sentence";
 
 /**
  * Elysia checks a coerced query value (a number, a boolean) on its own, as a "property" with no
@@ -22,13 +23,13 @@ function coercedField(value: unknown, url: URL, route: string): { where: string;
 
 function fromValidation(error: Readonly<ValidationError>, url: string, route: string): GatewayError {
   const first = error.all[0];
-  const coerced = error.type === "property" && first && "path" in first ? coercedField(first.value, new URL(url), route) : undefined;
-  const field = !first || !("path" in first) ? "" : coerced ? coerced.field : fieldFromPath(first.path);
+  const violation = first && "path" in first ? first : undefined;
+  const coerced = error.type === "property" && violation ? coercedField(violation.value, new URL(url), route) : undefined;
+  const field = !violation ? "" : coerced ? coerced.field : fieldFromPath(violation.path);
   const where = error.type === "body" ? "body" : (coerced?.where ?? (error.type === "property" ? "query" : error.type));
-  const reason = first?.summary ?? first?.message ?? "is invalid";
-  const param = field || where;
-  const message = field ? `${where} field '${field}': ${reason}` : `${where}: ${reason}`;
-  return new GatewayError({ status: 400, errorType: "caller_invalid_request", message, param });
+  const reason = violation ? violationSentence(violation) : "is invalid";
+  const subject = where === "body" ? field || "body" : field ? `${where} field '${field}'` : where;
+  return new GatewayError({ status: 400, errorType: "caller_invalid_request", message: `${subject} ${reason}`, param: field || where });
 }
 
 const DATABASE_UNAVAILABLE = new GatewayError({
