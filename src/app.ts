@@ -18,7 +18,7 @@ import { STOP_GRACE_MS } from "./db/write-retries";
 import { createGovernance } from "./governance";
 import type { LimitCounters } from "./governance/limits/limit-counters";
 import { createGuardrails } from "./guardrails";
-import { authenticateCaller } from "./governance/caller";
+import { authenticateCaller, callerIdentity } from "./governance/caller";
 import { catalogOutputLimit } from "./governance/pricing/catalog";
 import { bodyLimit, DEFAULT_MAX_REQUEST_BODY_MB, serverBodyLimitBytes } from "./http/body-limit";
 import { errorHandling, type RefusalListener } from "./http/error-handler";
@@ -242,11 +242,20 @@ export async function createGateway({ config: givenConfig, databaseUrl, env = pr
       authenticateCaller(request.headers, governance.virtualKeys, governance.organization, governance.requireVirtualKey());
     },
   });
+  /** The virtual key of a request refused for its body, named on its log row; none when the key is what was refused. */
+  const refusedCaller = (headers: Headers) => {
+    try {
+      const caller = authenticateCaller(headers, governance.virtualKeys, governance.organization, false);
+      return caller && callerIdentity(caller);
+    } catch {
+      return undefined;
+    }
+  };
   // What the gateway refuses before the pipeline takes a request (credentials, a body no route
   // accepts) is logged here; the pipeline logs its own refusals (unknown model, policy).
   const logRefusal: RefusalListener = (request, refusal, thrown, body) => {
     if (refusal.errorType === "caller_route_not_found" || settledByPipeline(thrown) || !isInferencePath(request)) return;
-    requestLogs.recordRefusal(request.headers, refusal, body);
+    requestLogs.recordRefusal(request.headers, refusal, body, refusal.status === 401 ? undefined : refusedCaller(request.headers));
   };
   let draining = false;
   const app = new Elysia({ normalize: false })

@@ -1,5 +1,6 @@
 import type { NewRequestLogRow } from "../db/schema/logs";
 import type { GatewayError } from "../http/errors";
+import type { CallerIdentity } from "../inference/hooks";
 import type { RefusedRequestLogging } from "../config/sections/refused-requests";
 import { loggedBodyJson } from "./logged-body";
 import { isRefusedCaller, refusedRequestRow } from "./refused-requests";
@@ -26,7 +27,7 @@ export interface RefusalLogSettings {
 export function refusalLog(enqueue: (row: NewRequestLogRow) => unknown, settings: RefusalLogSettings, bucket = new TokenBucket(REFUSED_ROWS_BURST, REFUSED_ROWS_PER_SECOND)) {
   let dropped = 0;
   return {
-    record(headers: Headers, error: GatewayError, body?: unknown): void {
+    record(headers: Headers, error: GatewayError, body?: unknown, caller?: CallerIdentity): void {
       const callerRefused = isRefusedCaller(error.status);
       if (callerRefused && settings.refusedRequests() === "off") return;
       if (!bucket.take()) {
@@ -34,7 +35,7 @@ export function refusalLog(enqueue: (row: NewRequestLogRow) => unknown, settings
         return;
       }
       const content = !callerRefused && body !== undefined && settings.contentLogging() ? loggedBodyJson(body, Number(headers.get("content-length"))) : null;
-      enqueue(refusedRequestRow(headers, error, body, content, settings.region));
+      enqueue(refusedRequestRow({ headers, error, body, content, caller }, settings.region));
     },
     /** Refused requests left out of the log by the rate bound since start. */
     dropped: () => dropped,

@@ -1,6 +1,8 @@
 import type { NewRequestLogRow } from "../db/schema/logs";
 import type { GatewayError } from "../http/errors";
 import { metadataOf } from "../inference/handle";
+import type { CallerIdentity } from "../inference/hooks";
+import { callerColumns } from "./log-row";
 
 /** Refused before it was let in: the caller's credentials were missing or not valid. */
 export const isRefusedCaller = (status: number) => status === 401;
@@ -13,18 +15,28 @@ function requestedModel(body: unknown): string {
   return typeof model === "string" ? model.slice(0, MODEL_NAME_LIMIT) : "";
 }
 
+/** A refused request as its log row tells it: `content` is its body as logged (or null), `caller` the virtual key it came with. */
+export interface Refusal {
+  headers: Headers;
+  error: GatewayError;
+  body: unknown;
+  content: string | null;
+  caller?: CallerIdentity;
+}
+
 /**
  * The row of a request the gateway refused before its pipeline took it (no virtual key, a body
  * that is not JSON or fails its route's schema): it names the model the body asked for, if it
- * could be read, no provider, and its kind is `request`. `content` is the body as logged, or null.
+ * could be read, no provider, and its kind is `request`.
  */
-export function refusedRequestRow(headers: Headers, error: GatewayError, body: unknown, content: string | null, region: string | null): NewRequestLogRow {
+export function refusedRequestRow({ headers, error, body, content, caller }: Refusal, region: string | null): NewRequestLogRow {
   return {
     id: Bun.randomUUIDv7(),
     timestamp: new Date(),
     object: "request",
     provider: "",
     model: requestedModel(body),
+    ...callerColumns(caller),
     status: "error",
     statusCode: error.status,
     errorType: error.errorType,

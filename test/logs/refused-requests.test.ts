@@ -40,7 +40,7 @@ describe("requests the gateway refuses before its pipeline", () => {
     const body = JSON.stringify({ model: "anthropic/claude-sonnet-4-5", max_tokens: 0, messages: [{ role: "user", content: "a refused body" }] });
     expect((await post("/anthropic/v1/messages", body, "refused-schema")).status).toBe(400);
     const row = await loggedRequest(gw, "refused-schema");
-    expect(row).toMatchObject({ status: "error", status_code: 400, error_type: "caller_invalid_request", error_message: "max_tokens must be an integer of at least 1", model: "anthropic/claude-sonnet-4-5" });
+    expect(row).toMatchObject({ status: "error", status_code: 400, error_type: "caller_invalid_request", error_message: "max_tokens must be an integer of at least 1", model: "anthropic/claude-sonnet-4-5", virtual_key_name: "caller" });
     expect(JSON.stringify(row.request_content)).toContain("a refused body");
     const stats = (await (await gw.admin("/api/logs/stats?metadata_case=refused-schema")).json()) as { error_count: number; total_requests?: number };
     expect(stats.error_count).toBe(1);
