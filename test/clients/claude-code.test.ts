@@ -100,6 +100,16 @@ const THINKING: Record<string, (body: Body) => string | undefined> = {
   gemini: (body) => body.generationConfig?.thinkingConfig && `thinkingBudget: ${body.generationConfig.thinkingConfig.thinkingBudget}`,
 };
 
+const ENVIRONMENT = "# Environment";
+const says = (content: unknown) => JSON.stringify(content ?? "").includes(ENVIRONMENT);
+
+/** Where Claude Code's system message (its environment) reached the provider: as instructions, or in a user turn. */
+const ENVIRONMENT_AS: Record<string, (body: Body) => string[]> = {
+  anthropic: (body) => body.messages.filter((message: Body) => says(message.content)).map((message: Body) => message.role),
+  openai: (body) => body.messages.filter((message: Body) => says(message.content)).map((message: Body) => message.role),
+  gemini: (body) => [...(says(body.systemInstruction) ? ["system"] : []), ...body.contents.filter((content: Body) => says(content.parts)).map((content: Body) => content.role)],
+};
+
 /** Every request body the provider's mock received. */
 function received(provider: string): Body[] {
   const mock = provider === "anthropic" ? anthropic : provider === "openai" ? openai : provider === "gemini" ? gemini : undefined;
@@ -126,7 +136,7 @@ describe("Claude Code through /anthropic, each row of docs/clients.md", () => {
       // The prompt, then the file's text as the tool's result.
       expect(sent.length).toBeGreaterThanOrEqual(2);
       expect(JSON.stringify(sent.at(-1))).toContain(FILE_TEXT);
-      expect(JSON.stringify(sent[0])).toContain("# Environment");
+      expect(new Set(ENVIRONMENT_AS[row.provider]!(sent[0]!))).toEqual(new Set(["system"]));
       expect(sent.map((body) => THINKING[row.provider]!(body) ?? "none")).toEqual(sent.map(() => row.thinking));
       expect(trap.connections).toEqual([]);
     }, 90_000);
