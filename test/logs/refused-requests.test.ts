@@ -51,6 +51,13 @@ describe("requests the gateway refuses before its pipeline", () => {
     expect(await loggedRequest(gw, "refused-json")).toMatchObject({ status_code: 400, error_type: "caller_invalid_json", request_content: null });
   });
 
+  test("an unknown model, refused by the pipeline, is one row with its error", async () => {
+    const unknown = JSON.stringify({ model: "nowhere/model-x", messages: [{ role: "user", content: "hi" }] });
+    expect((await post("/v1/chat/completions", unknown, "refused-model")).status).toBe(400);
+    expect(await loggedRequest(gw, "refused-model")).toMatchObject({ status: "error", status_code: 400, error_type: "caller_invalid_model" });
+    expect(await rowsOf("refused-model")).toHaveLength(1);
+  });
+
   test("a flood of refused requests is logged at a bounded rate; the rest are counted in /metrics", async () => {
     const before = await unlogged();
     const sent = 300;
