@@ -18,11 +18,10 @@ import { STOP_GRACE_MS } from "./db/write-retries";
 import { createGovernance } from "./governance";
 import type { LimitCounters } from "./governance/limits/limit-counters";
 import { createGuardrails } from "./guardrails";
-import { authenticateCaller } from "./governance/caller";
+import { authenticateCaller, callerIdentity } from "./governance/caller";
 import { catalogOutputLimit } from "./governance/pricing/catalog";
 import { bodyLimit, DEFAULT_MAX_REQUEST_BODY_MB, serverBodyLimitBytes } from "./http/body-limit";
-import { errorHandler } from "./http/error-handler";
-import { GatewayError } from "./http/errors";
+import { errorHandling, type RefusalListener } from "./http/error-handler";
 import { openApiRoutes } from "./openapi/routes";
 import { type Exposure, needsAChoice, openingRefusal, startRefusal } from "./protected-mode";
 import { DEFAULT_MAX_JSON_DEPTH, requestBodies } from "./http/request-bodies";
@@ -33,7 +32,7 @@ import { batchOperation } from "./inference/batches/operation";
 import { backgroundResponseOperation } from "./inference/kept-responses/background-runs";
 import { storedResponsesOperation } from "./inference/kept-responses/operation";
 import { DeferredSettlements } from "./inference/deferred-settlements";
-import type { Inference } from "./inference/handle";
+import { type Inference, settledByPipeline } from "./inference/handle";
 import { inferenceMounts, MOUNT_ROOTS } from "./inference/mounts";
 import { ObjectKeys } from "./inference/kept-objects/object-keys";
 import { keptObjectsOperation } from "./inference/kept-objects/operation";
@@ -44,7 +43,6 @@ import { conversationOperation } from "./conversations/operation";
 import { createStoredResponses } from "./responses";
 import { markInternal } from "./http/internal-requests";
 import { createRequestLogs } from "./logs";
-import { isRefusedCaller } from "./logs/refused-requests";
 import { DEFAULT_REFUSED_REQUEST_LOGGING } from "./config/sections/refused-requests";
 import { LiveFeed } from "./logs/live-feed";
 import { liveFeedRoutes } from "./logs/live-routes";
@@ -88,6 +86,7 @@ const DEFAULT_IDLE_TIMEOUT_SECONDS = 30;
 const CUT_CALLS_SETTLE_MS = 2_000;
 /** The inference surfaces, where every request answers to a virtual key (`enforce_auth_on_inference`). */
 const INFERENCE_ROOTS = ["/v1/", ...MOUNT_ROOTS.map((root) => `${root}/`)];
+const isInferencePath = (request: Request) => INFERENCE_ROOTS.some((root) => requestPath(request).startsWith(root));
 
 /** The composition root: stores, registries and route plugins, read top to bottom. */
 export async function createGateway({ config: givenConfig, databaseUrl, env = process.env, clock, resolveHost, actorClock = systemClock, actorLease, actorMachines, limitCounters }: GatewayOptions) {
@@ -190,6 +189,11 @@ export async function createGateway({ config: givenConfig, databaseUrl, env = pr
     help: "Writes of durable actors (async jobs, webhook deliveries, per-user MCP flows, A2A tasks) the database did not take (busy, locked, out of reach) and that were tried again.",
     collect: () => [{ labels: {}, value: snapshots.retries }],
   });
+  telemetry.metrics.counter({
+    name: "gateway_refused_requests_unlogged_total",
+    help: "Requests the gateway refused (4xx) before its pipeline took them and left out of the request log: past the rate refused requests are logged at (100 at once, then 20 a second per node).",
+    collect: () => [{ labels: {}, value: requestLogs.refusalsDropped() }],
+  });
   telemetry.metrics.gauge<"provider" | "key">({
     name: "gateway_key_breaker_state",
     labelNames: ["provider", "key"],
@@ -234,18 +238,28 @@ export async function createGateway({ config: givenConfig, databaseUrl, env = pr
     maxBodyBytes: maxRequestBodyMb * 2 ** 20,
     // Where the virtual key is in a header, a caller without a valid one costs no read and no parse of its body.
     beforeBody: (request) => {
-      if (!INFERENCE_ROOTS.some((root) => requestPath(request).startsWith(root))) return;
-      try {
-        authenticateCaller(request.headers, governance.virtualKeys, governance.organization, governance.requireVirtualKey());
-      } catch (error) {
-        if (error instanceof GatewayError && isRefusedCaller(error.status)) requestLogs.recordRefusal(request.headers, error);
-        throw error;
-      }
+      if (!isInferencePath(request)) return;
+      authenticateCaller(request.headers, governance.virtualKeys, governance.organization, governance.requireVirtualKey());
     },
   });
+  /** The virtual key of a request refused for its body, named on its log row; none when the key is what was refused. */
+  const refusedCaller = (headers: Headers) => {
+    try {
+      const caller = authenticateCaller(headers, governance.virtualKeys, governance.organization, false);
+      return caller && callerIdentity(caller);
+    } catch {
+      return undefined;
+    }
+  };
+  // What the gateway refuses before the pipeline takes a request (credentials, a body no route
+  // accepts) is logged here; the pipeline logs its own refusals (unknown model, policy).
+  const logRefusal: RefusalListener = (request, refusal, thrown, body) => {
+    if (refusal.errorType === "caller_route_not_found" || settledByPipeline(thrown) || !isInferencePath(request)) return;
+    requestLogs.recordRefusal(request.headers, refusal, body, refusal.status === 401 ? undefined : refusedCaller(request.headers));
+  };
   let draining = false;
   const app = new Elysia({ normalize: false })
-    .use(errorHandler)
+    .use(errorHandling(logRefusal))
     .use(bodyLimit(maxRequestBodyMb))
     .use(bodies.plugin)
     .use(servedRequestsNeverIdle)

@@ -2,6 +2,7 @@ import { type Static, Type as t } from "@sinclair/typebox";
 import { Value } from "@sinclair/typebox/value";
 import { badRequest } from "../http/errors";
 import { fieldFromPath } from "../http/field-path";
+import { violationSentence } from "../http/validation-sentence";
 import { LONGEST_TTL_SECONDS } from "./cache-directives";
 
 /** The `response_cache` plugin's config (PUT /api/plugins/response_cache, or config.json `plugins`). */
@@ -50,7 +51,7 @@ export function validateCacheConfig(config: Record<string, unknown>): void {
   const first = Value.Errors(ResponseCacheConfig, config).First();
   if (!first) return;
   const field = `config${fieldFromPath(first.path) ? `.${fieldFromPath(first.path)}` : ""}`;
-  throw badRequest(`${field}: ${first.message.toLowerCase()}`, field, "caller_invalid_plugin_config");
+  throw badRequest(`${field} ${violationSentence(first)}`, field, "caller_invalid_plugin_config");
 }
 
 export function resolveCacheConfig(config: ResponseCacheConfig): ResolvedCacheConfig {

@@ -5,6 +5,7 @@ import { conflict, GatewayError } from "./errors";
 import { formBodyRefused, isFormBody } from "./form-bodies";
 import { fieldFromPath } from "./field-path";
 import { requestPath } from "./request-path";
+import { violationSentence } from "./validation-sentence";
 
 /**
  * Elysia checks a coerced query value (a number, a boolean) on its own, as a "property" with no
@@ -22,13 +23,13 @@ function coercedField(value: unknown, url: URL, route: string): { where: string;
 
 function fromValidation(error: Readonly<ValidationError>, url: string, route: string): GatewayError {
   const first = error.all[0];
-  const coerced = error.type === "property" && first && "path" in first ? coercedField(first.value, new URL(url), route) : undefined;
-  const field = !first || !("path" in first) ? "" : coerced ? coerced.field : fieldFromPath(first.path);
+  const violation = first && "path" in first ? first : undefined;
+  const coerced = error.type === "property" && violation ? coercedField(violation.value, new URL(url), route) : undefined;
+  const field = !violation ? "" : coerced ? coerced.field : fieldFromPath(violation.path);
   const where = error.type === "body" ? "body" : (coerced?.where ?? (error.type === "property" ? "query" : error.type));
-  const reason = first?.summary ?? first?.message ?? "is invalid";
-  const param = field || where;
-  const message = field ? `${where} field '${field}': ${reason}` : `${where}: ${reason}`;
-  return new GatewayError({ status: 400, errorType: "caller_invalid_request", message, param });
+  const reason = violation ? violationSentence(violation) : "is invalid";
+  const subject = where === "body" ? field || "body" : field ? `${where} field '${field}'` : where;
+  return new GatewayError({ status: 400, errorType: "caller_invalid_request", message: `${subject} ${reason}`, param: field || where });
 }
 
 const DATABASE_UNAVAILABLE = new GatewayError({
@@ -38,29 +39,50 @@ const DATABASE_UNAVAILABLE = new GatewayError({
   extra: { retry_after_ms: 1000 },
 });
 
-/** Maps every error the app can raise onto the gateway error body (spec section 7). */
-export const errorHandler = new Elysia({ name: "error-handler" }).onError({ as: "global" }, ({ code, error, request, route }) => {
-  if (error instanceof GatewayError) return error.toResponse();
+type ErrorContext = { code: unknown; error: unknown; request: Request; route: string };
+
+/** The gateway error body of spec section 7 for every error the app can raise. */
+function gatewayErrorOf({ code, error, request, route }: ErrorContext): GatewayError {
+  if (error instanceof GatewayError) return error;
   switch (code) {
-    case "VALIDATION":
+    case "VALIDATION": {
       // A JSON route sent a URL-encoded form: what is wrong is the content type, not each field.
-      if (error.type === "body" && isFormBody(request.headers)) return formBodyRefused().toResponse();
-      return fromValidation(error, request.url, route).toResponse();
+      const invalid = error as ValidationError;
+      if (invalid.type === "body" && isFormBody(request.headers)) return formBodyRefused();
+      return fromValidation(invalid, request.url, route);
+    }
     case "PARSE":
       // What the body parse hook refused (too deep, a missing virtual key) is wrapped in Elysia's parse error.
-      if (error.cause instanceof GatewayError) return error.cause.toResponse();
-      return new GatewayError({ status: 400, errorType: "caller_invalid_json", message: "request body is not valid JSON", param: "body" }).toResponse();
+      if ((error as Error).cause instanceof GatewayError) return (error as Error).cause as GatewayError;
+      return new GatewayError({ status: 400, errorType: "caller_invalid_json", message: "request body is not valid JSON", param: "body" });
     case "NOT_FOUND":
-      return new GatewayError({ status: 404, errorType: "caller_route_not_found", message: "no route matches this method and path" }).toResponse();
+      return new GatewayError({ status: 404, errorType: "caller_route_not_found", message: "no route matches this method and path" });
     default: {
       if (databaseUnavailable(error)) {
         console.error(`database unavailable: ${request.method} ${requestPath(request)} answered 503:`, (error as Error).cause ?? error);
-        return DATABASE_UNAVAILABLE.toResponse();
+        return DATABASE_UNAVAILABLE;
       }
       const duplicated = duplicatedColumns(error);
-      if (duplicated) return conflict(`another record already has this ${duplicated.join(" and ")}`, duplicated[0]).toResponse();
+      if (duplicated) return conflict(`another record already has this ${duplicated.join(" and ")}`, duplicated[0]);
       console.error("unhandled error", error);
-      return new GatewayError({ status: 500, errorType: "gateway_internal_error", message: "internal server error" }).toResponse();
+      return new GatewayError({ status: 500, errorType: "gateway_internal_error", message: "internal server error" });
     }
   }
-});
+}
+
+/**
+ * Told of each request the gateway itself answers with a 4xx: the error it answers, what was
+ * thrown, and the body as far as it was read (undefined when it could not be).
+ */
+export type RefusalListener = (request: Request, refusal: GatewayError, thrown: unknown, body: unknown) => void;
+
+/** Maps every error onto the gateway error body; `onRefusal` hears of the gateway's own 4xx answers. */
+export function errorHandling(onRefusal?: RefusalListener) {
+  return new Elysia({ name: "error-handler" }).onError({ as: "global" }, (context) => {
+    const answered = gatewayErrorOf(context);
+    if (onRefusal && answered.isGatewayError && answered.status >= 400 && answered.status < 500) onRefusal(context.request, answered, context.error, (context as { body?: unknown }).body);
+    return answered.toResponse();
+  });
+}
+
+export const errorHandler = errorHandling();

@@ -148,6 +148,18 @@ function settle({ settlements, hooks }: Pick<Inference, "settlements" | "hooks">
   settlements.defer(() => settleNow(hooks, context, { ...(typeof outcome === "function" ? outcome() : outcome), latencyMs }), context);
 }
 
+/** Refusals thrown through the pipeline, which settles (and so logs) them itself. */
+const settledRefusals = new WeakSet<GatewayError>();
+
+/** Whether `error` went through the pipeline: its hooks settled it, the log row is its own. */
+export const settledByPipeline = (error: unknown): boolean => error instanceof GatewayError && settledRefusals.has(error);
+
+function settleFailure(settling: Pick<Inference, "settlements" | "hooks">, context: RequestContext, error: GatewayError, observed = true) {
+  settledRefusals.add(error);
+  if (observed) settle(settling, context, failureOutcome(error));
+  else settling.settlements.forget(context);
+}
+
 export function failureOutcome(error: GatewayError): Outcome {
   const attempts = (error.extra.routing_info?.attempts ?? []) as Attempt[];
   return { status: error.status, error, attempts, summary: { toolCallNames: [] } };
@@ -307,7 +319,7 @@ export async function admitCall(inference: Inference, call: InferenceCall): Prom
     await admitThrough(inference.hooks, context);
     if (context.targets.length === 0) context.targets = resolveAll();
   } catch (error) {
-    if (error instanceof GatewayError) settle(settling, context, failureOutcome(error));
+    if (error instanceof GatewayError) settleFailure(settling, context, error);
     else inference.settlements.forget(context);
     throw error;
   }
@@ -349,7 +361,7 @@ export async function handleInference(inference: Inference, call: InferenceCall)
       : undefined;
     return await transformThrough(admission, context, await answer(inference, call, context, onReplied));
   } catch (error) {
-    if (observed && error instanceof GatewayError) settle(settling, context, failureOutcome(error));
+    if (error instanceof GatewayError) settleFailure(settling, context, error, observed);
     else settlements.forget(context);
     throw error;
   }

@@ -5,7 +5,6 @@ import type { Database } from "../db/client";
 import { embeddedFilePath } from "../db/embedded-file";
 import { type NewRequestLogRow, requestLogs } from "../db/schema/logs";
 import { refusedForItsValues } from "../db/unavailable";
-import type { GatewayError } from "../http/errors";
 import { STOP_GRACE_MS, WRITE_RETRY_DELAYS_MS } from "../db/write-retries";
 import { BatchWriter, rowsWithin } from "./batch-writer";
 import { clientReader } from "./client-reader";
@@ -14,7 +13,7 @@ import { CrashJournal, type RecoveredSegment } from "./crash-journal";
 import { type EncodedRow, rowsOfEncoded } from "./encoded-rows";
 import { driverRowLayout, encodedRowOf, LOG_COLUMN_NAMES, rowFromDriver } from "./log-columns";
 import { requestLogRecorder } from "./recorder";
-import { refusedBeforeBodyRow } from "./refused-requests";
+import { refusalLog } from "./refusal-log";
 import { DEFAULT_REFUSED_REQUEST_LOGGING, type RefusedRequestLogging } from "../config/sections/refused-requests";
 import { scheduleRetention } from "./retention";
 import { requestLogSource } from "./live-source";
@@ -195,14 +194,19 @@ export function createRequestLogs(db: Database, options: RequestLogsOptions = {}
   let closing = false;
   let recovering: Promise<unknown> | undefined;
   const read = reader?.db ?? clientReader(db);
+  const refusals = refusalLog(enqueue, {
+    contentLogging: options.contentLogging ?? (() => true),
+    refusedRequests: options.refusedRequests ?? (() => DEFAULT_REFUSED_REQUEST_LOGGING),
+    region: options.region ?? null,
+  });
   return {
     /** Where queries over the logs run without stalling the main thread (the reader thread on a file). */
     read,
     recorder: requestLogRecorder({ enqueue }, options.contentLogging ?? (() => true), options.refusedRequests, options.region ?? null),
-    /** A request refused before its body was read, logged as `logs_store.refused_requests` says. */
-    recordRefusal(headers: Headers, error: GatewayError) {
-      if ((options.refusedRequests?.() ?? DEFAULT_REFUSED_REQUEST_LOGGING) !== "off") enqueue(refusedBeforeBodyRow(headers, error, options.region ?? null));
-    },
+    /** A request the gateway refused before its pipeline took it, with its body if it was read (see refusal-log.ts). */
+    recordRefusal: refusals.record,
+    /** Refused requests the rate bound kept out of the log. */
+    refusalsDropped: refusals.dropped,
     routes: logRoutes({ writer: tableWriter, read, queueStatus, clock, exactPercentilesUpTo: options.exactPercentilesUpTo }),
     /** The rows as they are stored, for the live feed (GET /api/ws). */
     liveSource: requestLogSource(read),

@@ -1,5 +1,5 @@
 import type { NewRequestLogRow } from "../db/schema/logs";
-import type { InferenceOutcome, RequestContext } from "../inference/hooks";
+import type { CallerIdentity, InferenceOutcome, RequestContext } from "../inference/hooks";
 import type { ModelRef } from "../inference/model-ref";
 import { REQUEST_TYPE } from "../upstream/operations";
 import { loggedBodyJson } from "./logged-body";
@@ -26,8 +26,8 @@ function contentColumns(context: RequestContext, outcome: InferenceOutcome, cont
   };
 }
 
-function callerColumns(context: RequestContext) {
-  const caller = context.caller;
+/** The columns naming who called: virtual key, team, customer... (all null for an anonymous caller). */
+export function callerColumns(caller: CallerIdentity | undefined) {
   return {
     virtualKeyId: caller?.virtualKeyId ?? null,
     virtualKeyName: caller?.virtualKeyName ?? null,
@@ -64,7 +64,7 @@ export function logRowFromSettled(context: RequestContext, outcome: InferenceOut
     model: target.model,
     alias: aliasOf(context.requestedModel, target),
     selectedKeyId: outcome.answered?.keyId ?? outcome.attempts.at(-1)?.key ?? null,
-    ...callerColumns(context),
+    ...callerColumns(context.caller),
     routingRuleId: context.routingRule?.id ?? null,
     routingRuleName: context.routingRule?.name ?? null,
     routingEngine: context.routingEngine ?? null,

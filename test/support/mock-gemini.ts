@@ -10,6 +10,7 @@
  * Like Gemini 3, a `gemini-3`+ model signs its function calls and refuses a current turn whose
  * function call comes back without a thought signature.
  */
+import { scriptedToolCall } from "./scripted-tool-call";
 import { jwtVerify } from "jose";
 import { type CachedContent, cachedContentCall, cachedTokensFor } from "./mock-gemini-caches";
 import { type VideoOperation, vertexVideoCall, videoCall } from "./mock-gemini-videos";
@@ -42,7 +43,9 @@ function plan(body: Record<string, unknown>) {
   const text = textOf(last);
   const declarations = (body.tools as Array<{ functionDeclarations?: Array<{ name: string }> }> | undefined)?.flatMap((tool) => tool.functionDeclarations ?? []) ?? [];
   const config = (body.generationConfig ?? {}) as { responseMimeType?: string; maxOutputTokens?: number; thinkingConfig?: { includeThoughts?: boolean } };
-  const callTool = !toolAnswer && declarations.length > 0 && /\btool\b|weather/i.test(text) ? declarations[0]!.name : undefined;
+  const scripted = toolAnswer ? undefined : scriptedToolCall(text, declarations.map((declaration) => declaration.name));
+  const asked = !toolAnswer && declarations.length > 0 && /\btool\b|weather/i.test(text);
+  const callTool = scripted ? { name: scripted.name, args: scripted.input } : asked ? { name: declarations[0]!.name, args: { city: "Paris" } } : undefined;
   let reply = toolAnswer ? `the tool said ${JSON.stringify(toolAnswer.response)}` : `echo: ${text}`;
   if (config.responseMimeType === "application/json") reply = JSON.stringify({ answer: reply });
   const truncated = config.maxOutputTokens !== undefined && words(reply).length > config.maxOutputTokens;
@@ -70,7 +73,7 @@ function generateContentResponse(body: Record<string, unknown>, model: string, c
   const parts: Part[] = [];
   if (planned.thought) parts.push({ text: planned.thought, thought: true, thoughtSignature: Buffer.from(`signature of ${planned.thought}`).toString("base64") });
   // Gemini 3 signs each turn's first function call, and wants the signature back.
-  if (planned.callTool) parts.push({ functionCall: { name: planned.callTool, args: { city: "Paris" } }, ...(signsCalls(model) ? { thoughtSignature: CALL_SIGNATURE } : {}) });
+  if (planned.callTool) parts.push({ functionCall: planned.callTool, ...(signsCalls(model) ? { thoughtSignature: CALL_SIGNATURE } : {}) });
   else parts.push({ text: planned.reply });
   const candidates = planned.callTool ? 6 : countWords(planned.reply);
   const thoughts = planned.thought ? countWords(planned.thought) : 0;

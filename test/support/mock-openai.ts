@@ -5,6 +5,7 @@
  * retry-after, slow and dropped replies.
  */
 
+import { scriptedToolCall } from "./scripted-tool-call";
 import { type Container, containerCall } from "./mock-openai-containers";
 import { type Eval, evalCall } from "./mock-openai-evals";
 import { type Video, videoCall } from "./mock-openai-videos";
@@ -97,10 +98,21 @@ function lastUserText(messages: Message[] | undefined): string {
   return "";
 }
 
+/** A tool call the user's text scripts (see scripted-tool-call.ts) while no tool has answered, then what the tool said. */
+function scriptedReply(messages: Message[] | undefined, text: string, offered: string[]) {
+  const call = scriptedToolCall(text, offered);
+  const turn = messages?.findLast((message) => message.role !== "system" && message.role !== "developer");
+  if (!call || !turn) return undefined;
+  if (turn.role === "tool") return { text: `tool said: ${lastUserText([{ ...turn, role: "user" }])}`, toolCall: undefined };
+  return { text: "", toolCall: { id: `call_mock_${messages!.length}`, name: call.name, arguments: JSON.stringify(call.input) } };
+}
+
 /** Deterministic reply: the mock answers `echo: <last user text>`, or calls the first tool when tools are offered and the text asks for one. */
 export function plannedReply(body: Record<string, unknown>) {
   const text = lastUserText(body.messages as Message[]);
   const tools = body.tools as Array<{ function: { name: string } }> | undefined;
+  const scripted = scriptedReply(body.messages as Message[], text, tools?.map((tool) => tool.function?.name) ?? []);
+  if (scripted) return scripted;
   const toolName = tools?.[0]?.function.name;
   const wantsTool = Boolean(toolName) && /\btool\b|weather/i.test(text);
   return { text: `echo: ${text}`, toolCall: wantsTool ? { id: "call_mock_1", name: toolName!, arguments: JSON.stringify({ city: "Paris" }) } : undefined };

@@ -10,7 +10,9 @@ import { anthropicObjectRoutes } from "./anthropic-objects";
 const open = { additionalProperties: true } as const;
 const Block = t.Object({ type: t.String() }, open);
 const Content = t.Union([t.String(), t.Array(Block)]);
-const Message = t.Object({ role: t.Union([t.Literal("user"), t.Literal("assistant")]), content: Content }, open);
+// Roles are not checked here: the same format relays any (Claude Code sends `system` mid-conversation);
+// a translation refuses the roles it cannot carry, naming the message.
+const Message = t.Object({ role: t.String(), content: Content }, open);
 const gatewayFields = {
   model: t.String({ minLength: 1 }),
   fallbacks: t.Optional(t.Array(t.String({ minLength: 1 }))),

@@ -2,7 +2,7 @@ import type { TSchema } from "@sinclair/typebox";
 import { TypeCompiler } from "@sinclair/typebox/compiler";
 import { Elysia } from "elysia";
 import { badRequest, notFound } from "../../http/errors";
-import { fieldFromPath } from "../../http/field-path";
+import { violationMessage } from "../../http/validation-sentence";
 import type { RuntimeProvider } from "../../provider-registry/runtime";
 import { withGeminiCacheName } from "../formats/genai/cached-content-names";
 import { imagenReplyOf, openAIImageRequestOf } from "../formats/genai/imagen";
@@ -55,8 +55,8 @@ function parseModelPath(rest: string): { model: string; name: string; method: Me
 function validate(check: Method["check"], body: unknown, name: string): Record<string, unknown> {
   const error = check.Errors(body).First();
   if (error) {
-    const field = fieldFromPath(error.path);
-    throw badRequest(field ? `body field '${field}': ${error.message}` : `body: ${error.message}`, field || "body");
+    const { field, message } = violationMessage(error);
+    throw badRequest(message, field || "body");
   }
   const fields = body as Record<string, unknown>;
   if (name === "countTokens" && !fields.contents && !fields.generateContentRequest) throw badRequest("countTokens needs contents or generateContentRequest", "contents");

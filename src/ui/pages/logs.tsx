@@ -64,8 +64,8 @@ function LogRow({
         <StatusBadge status={log.status} />
       </td>
       <td>
-        <span class="muted">{log.provider}/</span>
-        {log.model}
+        {log.provider && <span class="muted">{log.provider}/</span>}
+        {log.model || <span class="muted">–</span>}
       </td>
       <td>{log.virtual_key_name ?? <span class="muted">–</span>}</td>
       {withRegion && <td>{log.region ?? <span class="muted">–</span>}</td>}

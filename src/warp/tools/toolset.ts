@@ -2,6 +2,7 @@ import { Value } from "@sinclair/typebox/value";
 import { holds, type Principal } from "../../access/principal";
 import type { ToolDefinition } from "../../inference/canonical";
 import { GatewayError } from "../../http/errors";
+import { violationSentence } from "../../http/validation-sentence";
 import type { ToolContext, WarpTool } from "./tool";
 
 /** Characters of one tool result the model is given at most. */
@@ -26,7 +27,7 @@ function parseArguments(text: string): unknown {
 function checkedArguments(tool: WarpTool, text: string): unknown {
   const args = parseArguments(text);
   const error = Value.Errors(tool.parameters, args).First();
-  if (error) throw new GatewayError({ status: 400, errorType: "caller_invalid_tool_arguments", message: `argument '${error.path.slice(1) || "(root)"}': ${error.message}`, param: error.path.slice(1) });
+  if (error) throw new GatewayError({ status: 400, errorType: "caller_invalid_tool_arguments", message: `argument '${error.path.slice(1) || "(root)"}' ${violationSentence(error)}`, param: error.path.slice(1) });
   return args;
 }
 

@@ -1,3 +1,4 @@
+import { badRequest } from "../../../http/errors";
 import type { ChatMessage, ChatRequest, ContentPart, ThinkingBlock, ToolCall, ToolChoice, ToolDefinition } from "../../canonical";
 import { blockToPart, simplifiedContent } from "./content";
 import type { ContentBlock, MessageParam, MessagesRequest, ToolChoiceParam, ToolParam } from "./wire";
@@ -6,9 +7,11 @@ const blocksOf = (content: string | ContentBlock[]): ContentBlock[] => (typeof c
 
 const partsOf = (blocks: ContentBlock[]) => blocks.map(blockToPart).filter((part): part is ContentPart => part !== undefined);
 
+const contentOf = (content: MessageParam["content"]) => (typeof content === "string" ? content : simplifiedContent(partsOf(content)));
+
 function systemMessages(system: MessagesRequest["system"]): ChatMessage[] {
   if (system === undefined || system.length === 0) return [];
-  return [{ role: "system", content: typeof system === "string" ? system : simplifiedContent(partsOf(system)) }];
+  return [{ role: "system", content: contentOf(system) }];
 }
 
 /** A `tool_result` block is a `tool` message; its cache breakpoint moves onto its last part. */
@@ -44,9 +47,18 @@ function assistantMessage(blocks: ContentBlock[]): ChatMessage {
   };
 }
 
-function conversationMessages(message: MessageParam): ChatMessage[] {
-  if (message.role === "assistant") return [assistantMessage(blocksOf(message.content))];
-  return typeof message.content === "string" ? [{ role: "user", content: message.content }] : userMessages(message.content);
+/** A system message mid-conversation stays a system message where it stands, never a user turn. */
+function conversationMessages(message: MessageParam, index: number): ChatMessage[] {
+  switch (message.role) {
+    case "assistant":
+      return [assistantMessage(blocksOf(message.content))];
+    case "system":
+      return [{ role: "system", content: contentOf(message.content) }];
+    case "user":
+      return typeof message.content === "string" ? [{ role: "user", content: message.content }] : userMessages(message.content);
+    default:
+      throw badRequest(`messages[${index}].role must be one of user, assistant, system: role '${message.role}' reaches only a provider of Anthropic's format`, `messages[${index}].role`);
+  }
 }
 
 /** Server tools (web search, code execution...) have no input schema and no canonical twin. */
@@ -89,7 +101,7 @@ export function messagesRequestToCanonical(body: MessagesRequest): ChatRequest {
   const thinking = body.thinking?.type === "enabled" || body.thinking?.type === "disabled" ? body.thinking : undefined;
   return {
     model: body.model,
-    messages: [...systemMessages(body.system), ...body.messages.flatMap(conversationMessages)],
+    messages: [...systemMessages(body.system), ...body.messages.flatMap((message, index) => conversationMessages(message, index))],
     max_tokens: body.max_tokens,
     temperature: body.temperature,
     top_p: body.top_p,

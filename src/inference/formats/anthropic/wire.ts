@@ -32,7 +32,8 @@ export type ContentBlock =
 // routes; translation drops them in the `default` branch of its switches.
 
 export interface MessageParam {
-  role: "user" | "assistant";
+  /** `system` carries instructions mid-conversation (Claude Code sends them); other roles pass through on same-format routes only. */
+  role: "user" | "assistant" | "system" | (string & {});
   content: string | ContentBlock[];
 }
 
