@@ -1,11 +1,11 @@
 import { randomBytes, randomUUID } from "node:crypto";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { hostname } from "node:os";
-import { processStart } from "./process-start";
 import { and, eq, sql } from "drizzle-orm";
 import type { Database } from "../../src/db/client";
 import { embeddedFilePath } from "../../src/db/embedded-file";
 import { actorSnapshots, gatewayMeta } from "../../src/db/schema";
+import { processStart } from "./process-start";
 
 const randomSuffix = () => randomBytes(4).toString("hex");
 
@@ -115,11 +115,18 @@ export class NodePresence {
     this.watch = watch;
   }
 
-  /** The holder is gone: its presence record goes, and its leases run out now. */
+  /**
+   * The holder is gone: its leases run out now, and its presence record goes. Only while the
+   * record is still the holder's: a node that took the id meanwhile keeps its leases.
+   */
   private async freeLeasesOf(nodeId: string, holder: Presence): Promise<void> {
+    const holderRecord = and(eq(gatewayMeta.key, presenceKey(nodeId)), sql`json_extract(${gatewayMeta.value}, '$.instance') = ${holder.instance}`);
     await this.db.batch([
-      this.db.delete(gatewayMeta).where(and(eq(gatewayMeta.key, presenceKey(nodeId)), sql`json_extract(${gatewayMeta.value}, '$.instance') = ${holder.instance}`)),
-      this.db.update(actorSnapshots).set({ leaseUntil: 0 }).where(eq(actorSnapshots.owner, nodeId)),
+      this.db
+        .update(actorSnapshots)
+        .set({ leaseUntil: 0 })
+        .where(and(eq(actorSnapshots.owner, nodeId), sql`exists (select 1 from ${gatewayMeta} where ${holderRecord})`)),
+      this.db.delete(gatewayMeta).where(holderRecord),
     ]);
     this.holderGone();
   }

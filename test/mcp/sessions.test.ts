@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import type { FetchLike } from "@modelcontextprotocol/sdk/shared/transport.js";
 import { expectGatewayError } from "../support/gateway-error";
 import type { TestGateway } from "../support/gateway";
 import { type McpHttpServer, startMcpHttpServer } from "../support/mcp-http-server";
@@ -151,7 +152,7 @@ describe("Streamable HTTP sessions on /mcp", () => {
     const requests: string[] = [];
     let cutNext = true;
     // The network between client and gateway: the first tool call's stream breaks right after its first event id.
-    const lossy: typeof fetch = async (input, init) => {
+    const lossy: FetchLike = async (input, init) => {
       const response = await fetch(input, init);
       const sent = typeof init?.body === "string" ? init.body : "";
       requests.push(`${init?.method ?? "GET"} ${new Headers(init?.headers).get("last-event-id") ?? ""}`.trim());
