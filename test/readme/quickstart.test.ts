@@ -122,6 +122,24 @@ test("the quickstart's optional local server, absent, makes its call print the g
   expect(output).toMatch(/"error":\{[^\n]*"message":"[^"]+"/);
 }, 60_000);
 
+test("the quickstart's first block, on a port already taken, shows the gateway's one-line reason instead of waiting forever", async () => {
+  const taken = Bun.serve({ hostname: "127.0.0.1", port: 0, fetch: () => new Response("taken", { status: 503 }) });
+  try {
+    const [start] = await markedBlocks("sh");
+    const shell = Bun.spawn(["setsid", "bash", "-uo", "pipefail", "-c", replaced(start!, "http://127.0.0.1:8080", `http://127.0.0.1:${taken.port}`)], {
+      cwd: workDir,
+      env: { ...process.env, PORT: String(taken.port), GATEWAY_DB_URL: `file:${join(workDir, "taken.db")}` },
+      stdout: "pipe",
+      stderr: "pipe",
+    });
+    shells.push(shell);
+    const output = await new Response(shell.stdout as ReadableStream).text();
+    expect(output).toContain(`port ${taken.port} on 127.0.0.1 is already in use`);
+  } finally {
+    taken.stop(true);
+  }
+}, 60_000);
+
 test("the quickstart says what its SDK snippets need, and what it creates in the repository is git-ignored", async () => {
   expect(await textBefore("python")).toContain("pip install openai");
   expect(await textBefore("ts")).toContain("save it as `hello.ts`");
