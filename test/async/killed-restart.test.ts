@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { createClient } from "@libsql/client";
 import { eventually } from "../support/eventually";
-import { type GatewayProcess, LISTENING, mainProcessWorkspace, printed, REPO_ROOT, startGatewayProcess } from "../support/main-process";
+import { LISTENING, mainProcessWorkspace, printed, REPO_ROOT, startGatewayProcess } from "../support/main-process";
 import { type MockOpenAI, startMockOpenAI } from "../support/mock-openai";
 
 /**
@@ -72,22 +72,32 @@ function holdFirstCall(): Promise<void> {
   return arrived.promise;
 }
 
+/** A gateway started by `start` on a database of its own, with a job whose upstream call is under way. */
+async function jobInFlight<Node extends { url: string }>(start: (config: string, env: Record<string, string>) => Promise<Node>, text: string) {
+  const { config, env } = setup();
+  const arrived = holdFirstCall();
+  const node = await start(config, env);
+  const id = await submit(node.url, text);
+  await arrived;
+  return { config, env, node, id };
+}
+
+/** How long, from now, until the job is completed as `url` sees it. */
+async function msUntilCompleted(url: string, id: string): Promise<number> {
+  const since = performance.now();
+  expect(await eventually(() => status(url, id), (state) => state === "completed", 40_000)).toBe("completed");
+  return performance.now() - since;
+}
+
 async function restartAndFinish(config: string, env: Record<string, string>, id: string): Promise<number> {
   const restarted = await startGatewayProcess(config, env);
   cleanups.push(() => restarted.stop());
-  const since = performance.now();
-  const finished = await eventually(() => status(restarted.url, id), (state) => state === "completed", 40_000);
-  expect(finished).toBe("completed");
-  return performance.now() - since;
+  return msUntilCompleted(restarted.url, id);
 }
 
 describe("a gateway killed with a job in flight and restarted at once takes the job back at once", () => {
   test("the killed process is still a zombie (not reaped yet) when the new one starts", async () => {
-    const { config, env } = setup();
-    const arrived = holdFirstCall();
-    const killed = await startUnreaped(config, env);
-    const id = await submit(killed.url, "in flight at the kill");
-    await arrived;
+    const { config, env, node: killed, id } = await jobInFlight(startUnreaped, "in flight at the kill");
     process.kill(killed.pid, "SIGKILL");
     await eventually(async () => (await Bun.file(`/proc/${killed.pid}/stat`).text().catch(() => "")).split(" ")[2], (state) => state === "Z" || process.platform !== "linux");
 
@@ -95,11 +105,7 @@ describe("a gateway killed with a job in flight and restarted at once takes the 
   }, 60_000);
 
   test("the killed process's pid now belongs to another process", async () => {
-    const { config, env } = setup();
-    const arrived = holdFirstCall();
-    const killed: GatewayProcess = await startGatewayProcess(config, env);
-    const id = await submit(killed.url, "in flight at the kill, pid reused");
-    await arrived;
+    const { config, env, node: killed, id } = await jobInFlight(startGatewayProcess, "in flight at the kill, pid reused");
     killed.child.kill("SIGKILL");
     await killed.child.exited;
     // The system gives the pid to another process: here, the record of the killed node names a live one.
@@ -115,19 +121,13 @@ describe("a gateway killed with a job in flight and restarted at once takes the 
   }, 60_000);
 
   test("the killed process was still alive when the new one started: the new one looks again and takes its jobs over", async () => {
-    const { config, env } = setup();
-    const arrived = holdFirstCall();
-    const first = await startGatewayProcess(config, env);
-    const id = await submit(first.url, "in flight, holder killed after the restart");
-    await arrived;
+    const { config, env, node: first, id } = await jobInFlight(startGatewayProcess, "in flight, holder killed after the restart");
     // Started beside a live holder of its id, it runs under an id of its own; then the holder dies.
     const second = await startGatewayProcess(config, env);
     cleanups.push(() => second.stop());
     first.child.kill("SIGKILL");
     await first.child.exited;
-    const since = performance.now();
-    expect(await eventually(() => status(second.url, id), (state) => state === "completed", 40_000)).toBe("completed");
     // At once, not when the lease (30 s) runs out.
-    expect(performance.now() - since).toBeLessThan(WITHIN_MS);
+    expect(await msUntilCompleted(second.url, id)).toBeLessThan(WITHIN_MS);
   }, 60_000);
 });
