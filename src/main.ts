@@ -6,6 +6,7 @@ import { ConfigError, loadConfig, secondsVariable } from "./config/load";
 import { CommandLineFlags } from "./config/startup-options";
 import { CounterHost } from "./server/counter-host";
 import { connectToFirstProcess } from "./server/first-process";
+import { ensurePortFree, portTakenError } from "./server/port-check";
 import { Supervisor } from "./server/supervisor";
 
 const DEFAULT_DATABASE = "file:./data/gateway.db";
@@ -30,6 +31,7 @@ async function main() {
   // A worker of `server.workers`, started by the first process: it stops when that one is gone.
   let firstProcessLost: () => void = () => process.exit(1);
   const firstProcess = process.env.GATEWAY_WORKER ? connectToFirstProcess(() => firstProcessLost()) : undefined;
+  if (!firstProcess) ensurePortFree(port, host, workers > 1);
   const gateway = await createGateway({ config, databaseUrl, limitCounters: firstProcess?.counters });
   const allowOpenInference = config.allow_open_inference === true || process.env.GATEWAY_ALLOW_OPEN_INFERENCE === "true";
   let server: ReturnType<typeof gateway.listen>;
@@ -37,7 +39,7 @@ async function main() {
     server = gateway.listen(port, host, { allowOpenInference, reusePort: firstProcess !== undefined || workers > 1 });
   } catch (error) {
     await gateway.stop();
-    throw error;
+    throw portTakenError(error, port, host) ?? error;
   }
   const supervisor = !firstProcess && workers > 1 ? startWorkers(gateway, workers - 1, server.port!, host, databaseUrl) : undefined;
   const delaySeconds = config.server?.shutdown_delay_seconds ?? 0;

@@ -52,6 +52,7 @@ export class DurableActors<TMachine extends AnyStateMachine> {
   /** What was last written per actor: a transition that changes nothing persisted is not written again. */
   private readonly lastWritten = new Map<string, string>();
   private leases?: ReturnType<typeof setInterval>;
+  private stopListening?: () => void;
   private signals?: ReturnType<typeof setInterval>;
   /** Actors that failed in this process: their snapshots wait for the next start, not the next claim. */
   private readonly failed = new Set<string>();
@@ -152,6 +153,7 @@ export class DurableActors<TMachine extends AnyStateMachine> {
   async stop(): Promise<void> {
     clearInterval(this.leases);
     clearInterval(this.signals);
+    this.stopListening?.();
     this.leases = undefined;
     this.signals = undefined;
     for (const actor of this.live.values()) actor.stop();
@@ -164,11 +166,11 @@ export class DurableActors<TMachine extends AnyStateMachine> {
 
   private keepLeases(): ReturnType<typeof setInterval> {
     const { store, kind } = this.options;
-    // A claim renews this node's leases and takes over the rows whose leases ran out.
+    // A claim renews this node's leases and takes over the rows whose leases ran out (or were freed).
     const failures = new FailureStreak(`${kind}: renewing and claiming leases`);
-    const timer = setInterval(() => {
-      this.resume().then(() => failures.succeeded(), (error) => failures.failed(error));
-    }, store.lease.durationMs / 3);
+    const claim = () => void this.resume().then(() => failures.succeeded(), (error) => failures.failed(error));
+    this.stopListening = store.onLeasesFreed(claim);
+    const timer = setInterval(claim, store.lease.durationMs / 3);
     timer.unref?.();
     return timer;
   }

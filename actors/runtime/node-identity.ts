@@ -4,7 +4,8 @@ import { hostname } from "node:os";
 import { and, eq, sql } from "drizzle-orm";
 import type { Database } from "../../src/db/client";
 import { embeddedFilePath } from "../../src/db/embedded-file";
-import { gatewayMeta } from "../../src/db/schema";
+import { actorSnapshots, gatewayMeta } from "../../src/db/schema";
+import { processStart } from "./process-start";
 
 const randomSuffix = () => randomBytes(4).toString("hex");
 
@@ -38,28 +39,29 @@ interface Presence {
   instance: string;
   host: string;
   pid: number;
+  /** When the process started (processStart): a later process given the same pid is not this one. */
+  started?: string;
   alive_until: number;
 }
 
+const OWN_START = processStart(process.pid);
+
 const presenceKey = (nodeId: string) => `actor_node:${nodeId}`;
 
-function processIsAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === "EPERM";
-  }
-}
+/** How often a node that found its id held looks again whether the holder is still alive. */
+const RECHECK_MS = 250;
 
 /**
  * Another process still running actors under the id: its renewal has not run out, and it is not
- * a process of this host that is gone (or this very process, started again in place).
+ * a process of this host that is gone (exited, a zombie, or its pid now another process's), nor
+ * this very process, started again in place.
  */
 function heldByAnother(presence: Presence, now: number): boolean {
   if (presence.alive_until <= now) return false;
   if (presence.host !== hostname()) return true;
-  return presence.pid !== process.pid && processIsAlive(presence.pid);
+  if (presence.pid === process.pid) return false;
+  const started = processStart(presence.pid);
+  return started !== undefined && (presence.started === undefined || started === presence.started);
 }
 
 /**
@@ -70,12 +72,15 @@ function heldByAnother(presence: Presence, now: number): boolean {
 export class NodePresence {
   private readonly instance = randomUUID();
   private timer?: ReturnType<typeof setInterval>;
+  private watch?: ReturnType<typeof setInterval>;
   private nodeId = "";
 
   constructor(
     private readonly db: Database,
     private readonly now: () => number,
     private readonly durationMs: number,
+    /** Told once a holder of this node's id, found gone, has had its leases freed. */
+    private readonly holderGone: () => void = () => undefined,
   ) {}
 
   /** The id this node runs its actors under: `wanted`, unless a live node holds it. */
@@ -86,6 +91,7 @@ export class NodePresence {
       nodeId = `${wanted}-${process.pid}-${randomSuffix()}`;
       console.error(`node id '${wanted}' is held by a live node (host ${holder.host}, pid ${holder.pid}): its leases are not taken; this node runs its actors as '${nodeId}'. Give each node its own GATEWAY_NODE_ID.`);
       await this.takeOrHolder(nodeId);
+      this.watchHolder(wanted, holder);
     }
     this.nodeId = nodeId;
     this.timer = setInterval(() => void this.renew().catch((error) => console.error(`renewing node id '${nodeId}' failed: ${(error as Error).message}`)), this.durationMs / 3);
@@ -93,9 +99,42 @@ export class NodePresence {
     return nodeId;
   }
 
+  /**
+   * Looks again until the holder's record would run out: a holder found gone meanwhile (a process
+   * killed a moment ago, still exiting) leaves its actors to whichever node claims them next, at
+   * once instead of when their leases run out.
+   */
+  private watchHolder(nodeId: string, holder: Presence): void {
+    const watch = setInterval(() => {
+      if (this.now() >= holder.alive_until) return clearInterval(watch);
+      if (heldByAnother(holder, this.now())) return;
+      clearInterval(watch);
+      void this.freeLeasesOf(nodeId, holder).catch((error) => console.error(`freeing the leases of node id '${nodeId}' failed: ${(error as Error).message}`));
+    }, RECHECK_MS);
+    watch.unref?.();
+    this.watch = watch;
+  }
+
+  /**
+   * The holder is gone: its leases run out now, and its presence record goes. Only while the
+   * record is still the holder's: a node that took the id meanwhile keeps its leases.
+   */
+  private async freeLeasesOf(nodeId: string, holder: Presence): Promise<void> {
+    const holderRecord = and(eq(gatewayMeta.key, presenceKey(nodeId)), sql`json_extract(${gatewayMeta.value}, '$.instance') = ${holder.instance}`);
+    await this.db.batch([
+      this.db
+        .update(actorSnapshots)
+        .set({ leaseUntil: 0 })
+        .where(and(eq(actorSnapshots.owner, nodeId), sql`exists (select 1 from ${gatewayMeta} where ${holderRecord})`)),
+      this.db.delete(gatewayMeta).where(holderRecord),
+    ]);
+    this.holderGone();
+  }
+
   /** Hands the id back: the next node to start under it (this one again, or another) takes it at once. */
   async leave(): Promise<void> {
     clearInterval(this.timer);
+    clearInterval(this.watch);
     if (!this.nodeId) return;
     await this.db.delete(gatewayMeta).where(and(eq(gatewayMeta.key, presenceKey(this.nodeId)), this.isMine()));
   }
@@ -124,7 +163,7 @@ export class NodePresence {
   }
 
   private presence(): Presence {
-    return { instance: this.instance, host: hostname(), pid: process.pid, alive_until: this.now() + this.durationMs };
+    return { instance: this.instance, host: hostname(), pid: process.pid, started: OWN_START, alive_until: this.now() + this.durationMs };
   }
 
   private isMine() {

@@ -55,6 +55,7 @@ export class ActorSnapshotStore {
   readonly machines: ActorMachines;
   private readonly presence: NodePresence;
   private current: ActorLease;
+  private readonly freedListeners = new Set<() => void>();
 
   constructor(
     private readonly db: Database,
@@ -62,7 +63,9 @@ export class ActorSnapshotStore {
     options: ActorRuntimeOptions = {},
   ) {
     this.current = lease;
-    this.presence = new NodePresence(db, lease.now, lease.durationMs);
+    this.presence = new NodePresence(db, lease.now, lease.durationMs, () => {
+      for (const listener of this.freedListeners) listener();
+    });
     this.transitions = new TransitionLog(db, () => this.lease.owner, options.recordTransitions);
     this.inspect = options.inspect;
     this.machines = { ...ACTOR_MACHINES, ...options.machines };
@@ -91,6 +94,12 @@ export class ActorSnapshotStore {
   /** Hands the node id back, once every actor has stopped and handed its lease back. */
   leave(): Promise<void> {
     return this.presence.leave();
+  }
+
+  /** Calls `listener` whenever leases this node may claim were freed early (their node found gone); answers how to stop. */
+  onLeasesFreed(listener: () => void): () => void {
+    this.freedListeners.add(listener);
+    return () => this.freedListeners.delete(listener);
   }
 
   /** Commits the database did not take at first and that were tried again. */

@@ -54,29 +54,44 @@ const VIRTUAL_KEY_SCHEME = "gateway_virtual_key";
 
 const BINDING_PATHS: Record<Binding, string> = { JSONRPC: "json-rpc", "HTTP+JSON": "rest" };
 
+/** What the card declares where a virtual key is required. */
+const VIRTUAL_KEY_SECURITY = {
+  securitySchemes: {
+    [VIRTUAL_KEY_SCHEME]: {
+      apiKeySecurityScheme: {
+        description: "A gateway virtual key; also accepted as `Authorization: Bearer`, `x-api-key` or `x-goog-api-key`.",
+        location: "header",
+        name: "x-gw-vk",
+      },
+    },
+  },
+  securityRequirements: [{ schemes: { [VIRTUAL_KEY_SCHEME]: { list: [] } } }],
+};
+
 /**
  * The card the gateway serves for an agent: the upstream's, with the gateway's own endpoints
  * (both bindings, the upstream's preferred one first, since the gateway translates between
- * them), the gateway's virtual key as the security scheme, and no upstream signature (the
- * rewritten card would not match it) or 0.3-era endpoint fields.
+ * them), the gateway's virtual key as the security scheme when one is required (and no scheme
+ * when callers without a key pass: a card says what is enforced), and no upstream signature
+ * (the rewritten card would not match it), upstream security or 0.3-era endpoint fields.
  */
-export function gatewayAgentCard(card: AgentCardJson, agentBaseUrl: string): AgentCardJson {
+export function gatewayAgentCard(card: AgentCardJson, agentBaseUrl: string, keyRequired: boolean): AgentCardJson {
   const preferred = usableInterfaces(card)[0]?.binding ?? "JSONRPC";
   const ordered = [preferred, ...BINDINGS.filter((binding) => binding !== preferred)];
-  const { signatures: _signatures, url: _url, preferredTransport: _preferred, additionalInterfaces: _additional, ...rest } = card;
+  const {
+    signatures: _signatures,
+    url: _url,
+    preferredTransport: _preferred,
+    additionalInterfaces: _additional,
+    securitySchemes: _schemes,
+    securityRequirements: _requirements,
+    security: _security,
+    ...rest
+  } = card;
   return {
     ...rest,
     supportedInterfaces: ordered.map((binding) => ({ url: `${agentBaseUrl}/${BINDING_PATHS[binding]}`, protocolBinding: binding, protocolVersion: A2A_PROTOCOL_VERSION })),
-    securitySchemes: {
-      [VIRTUAL_KEY_SCHEME]: {
-        apiKeySecurityScheme: {
-          description: "A gateway virtual key; also accepted as `Authorization: Bearer`, `x-api-key` or `x-goog-api-key`.",
-          location: "header",
-          name: "x-gw-vk",
-        },
-      },
-    },
-    securityRequirements: [{ schemes: { [VIRTUAL_KEY_SCHEME]: { list: [] } } }],
+    ...(keyRequired ? VIRTUAL_KEY_SECURITY : {}),
   };
 }
 

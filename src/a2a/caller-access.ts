@@ -14,6 +14,8 @@ import type { CallerIdentity } from "../inference/hooks";
  */
 export interface AgentCallerAccess {
   admit(headers: Headers, agent: string): Promise<CallerIdentity | undefined>;
+  /** Whether `admit` refuses a caller without a virtual key: what the agent's card declares. */
+  keyRequired(agent: string): boolean;
 }
 
 /** A grant of `*` reaches every agent. */
@@ -43,5 +45,6 @@ export function governanceAgentAccess(deps: GovernanceAgentAccessDeps): AgentCal
       await deps.counters.admit(organizationLimits(caller), deps.clock(), true);
       return callerIdentity(caller);
     },
+    keyRequired: () => deps.requireVirtualKey(),
   };
 }

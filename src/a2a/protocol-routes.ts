@@ -76,7 +76,7 @@ export const agentProtocolRoutes = (deps: AgentProtocolDeps) =>
     .get("/agents/a2a/:name/.well-known/agent-card.json", ({ params, request }) =>
       answer(restFailure, async () => {
         const { agent } = await admit(deps, params.name, request);
-        return Response.json(gatewayAgentCard(agent.card, agentBaseUrl(request, params.name)));
+        return Response.json(gatewayAgentCard(agent.card, agentBaseUrl(request, params.name), deps.access.keyRequired(params.name)));
       }),
     )
     .post(
@@ -86,9 +86,10 @@ export const agentProtocolRoutes = (deps: AgentProtocolDeps) =>
         return answer(
           (failure) => jsonRpcFailure(rpcId, failure),
           async () => {
-            const admitted = await admit(deps, params.name, request);
+            // Read before admission, so that a refusal answers with the request's id.
             const parsed = callFromJsonRpc(await request.text());
             rpcId = parsed.id;
+            const admitted = await admit(deps, params.name, request);
             if ("failure" in parsed) return jsonRpcFailure(parsed.id, parsed.failure);
             return jsonRpcResponse(parsed.id, await forward(deps, request, admitted, "JSONRPC", parsed.call, parsed.id));
           },

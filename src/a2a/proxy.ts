@@ -69,7 +69,7 @@ export async function proxyCall(deps: ProxyDeps, inbound: InboundCall): Promise<
   const options = { version: versionForUpstream(inbound.version, iface.version), extensions: inbound.extensions, rpcId: inbound.rpcId, signal: inbound.signal };
   const outcome = await callUpstream(target, call, options);
   const observe = (sighting: TaskSighting | undefined) => (sighting ? observeSafely(deps.tracker, agent.name, sighting, caller) : Promise.resolve());
-  if (outcome.kind === "result" && call.method === A2A_METHODS.listTasks) return { ...outcome, value: await ownTasksOnly(deps.tracker, agent.name, caller?.virtualKeyId, outcome.value) };
+  if (outcome.kind === "result" && call.method === A2A_METHODS.listTasks) return { ...outcome, value: await ownTasksOnly(deps.tracker, agent.name, caller?.virtualKeyId, call.params, outcome.value) };
   if (outcome.kind === "result") await observe(sightingInResult(call.method, outcome.value));
   if (outcome.kind !== "stream") return outcome;
   const opening = call.method === A2A_METHODS.subscribeToTask ? known : undefined;

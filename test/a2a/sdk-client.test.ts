@@ -9,7 +9,7 @@ import { startGateway, type TestGateway } from "../support/gateway";
 interface GatewayCard {
   name: string;
   supportedInterfaces: Array<{ url: string; protocolBinding: string; protocolVersion: string }>;
-  securitySchemes: Record<string, { apiKeySecurityScheme?: Record<string, string> }>;
+  securitySchemes?: Record<string, { apiKeySecurityScheme?: Record<string, string> }>;
   capabilities: { extensions: Array<{ uri: string }> };
 }
 
@@ -40,7 +40,7 @@ async function collect(stream: AsyncGenerator<Parameters<typeof describeEvent>[0
 }
 
 describe("the agent card the gateway serves", () => {
-  test("lists the gateway's own endpoints for both bindings, never the upstream's, and the virtual key as its security scheme", async () => {
+  test("lists the gateway's own endpoints for both bindings, never the upstream's, and no security scheme where keys are optional", async () => {
     const response = await fetch(`${gatewayAgentUrl(gw, "echo")}/.well-known/agent-card.json`);
     expect(response.status).toBe(200);
     const card = (await response.json()) as GatewayCard;
@@ -50,7 +50,8 @@ describe("the agent card the gateway serves", () => {
       { url: `${gatewayAgentUrl(gw, "echo")}/rest`, protocolBinding: "HTTP+JSON", protocolVersion: "1.0" },
     ]);
     expect(JSON.stringify(card)).not.toContain(agent.baseUrl);
-    expect(card.securitySchemes.gateway_virtual_key?.apiKeySecurityScheme).toMatchObject({ location: "header", name: "x-gw-vk" });
+    expect(card.securitySchemes).toBeUndefined();
+    expect("securityRequirements" in card).toBe(false);
     expect(card.capabilities.extensions[0]?.uri).toBe(TRACE_EXTENSION);
   });
 

@@ -68,7 +68,7 @@ describe("where every caller has a virtual key", () => {
     });
   }
 
-  test("pages keep the agent's page tokens; following them yields the key's own tasks and no page counts others", async () => {
+  test("pages keep the agent's page tokens; following them yields the key's own tasks, and every page's totalSize is the key's total", async () => {
     const seen: string[] = [];
     let pageToken = "";
     let pages = 0;
@@ -77,7 +77,8 @@ describe("where every caller has a virtual key", () => {
       const response = await fetch(`${gatewayAgentUrl(gw, "echo")}/rest/tasks?${query}`, { headers: { "x-gw-vk": values.bob! } });
       expect(response.status).toBe(200);
       const page = (await response.json()) as { tasks: Array<{ id: string }>; nextPageToken?: string; totalSize: number };
-      expect(page.totalSize).toBe(page.tasks.length);
+      // Before pagination, of the tasks bob may see: on every page, whatever it holds.
+      expect(page.totalSize).toBe(own.bob!.length);
       seen.push(...page.tasks.map((task) => task.id));
       pageToken = page.nextPageToken ?? "";
       pages += 1;
@@ -85,6 +86,18 @@ describe("where every caller has a virtual key", () => {
     // The agent holds five tasks, one per page; only bob's two come through.
     expect(pages).toBeGreaterThanOrEqual(5);
     expect(seen.sort()).toEqual(own.bob!);
+  });
+
+  test("totalSize counts only the key's tasks that match the request's filters", async () => {
+    const client = await gatewayClient(gw, "echo", { transport: "JSONRPC", virtualKey: values.alice });
+    const task = await client.getTask({ tenant: "", id: own.alice![0]!, historyLength: undefined });
+    const total = async (filters: { contextId?: string; status?: TaskState; statusTimestampAfter?: string }) =>
+      (await client.listTasks({ tenant: "", contextId: "", status: TaskState.TASK_STATE_UNSPECIFIED, pageToken: "", statusTimestampAfter: undefined, ...filters })).totalSize;
+    expect(await total({})).toBe(2);
+    expect(await total({ contextId: task.contextId })).toBe(1);
+    expect(await total({ status: TaskState.TASK_STATE_COMPLETED })).toBe(2);
+    expect(await total({ status: TaskState.TASK_STATE_WORKING })).toBe(0);
+    expect(await total({ statusTimestampAfter: new Date(Date.now() + 60_000).toISOString() })).toBe(0);
   });
 });
 

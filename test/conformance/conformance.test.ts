@@ -28,8 +28,11 @@ describe("the official MCP conformance suite", () => {
     const direct = await runConformanceSuite(setup.serverUrl);
     const through = await runConformanceSuite(`${setup.gw.url}/mcp/everything`);
     expect(direct.failed).toBe(0);
-    expect(through.scenarios).toEqual(direct.scenarios);
-    expect({ passed: through.passed, failed: through.failed }).toEqual({ passed: direct.passed, failed: 0 });
+    // One check more through the gateway: it sends the SSE retry field on every stream, where the
+    // SDK's server sends it only with the priming event of 2025-11-25 clients (the suite says 2025-03-26).
+    const retryField = (scenarios: string[]) => scenarios.map((line) => line.replace(/^✓ server-sse-polling: 0 passed/, "✓ server-sse-polling: 1 passed"));
+    expect(through.scenarios).toEqual(retryField(direct.scenarios));
+    expect({ passed: through.passed, failed: through.failed }).toEqual({ passed: direct.passed + 1, failed: 0 });
   }, 60_000);
 
   test("passes on /mcp every scenario that calls no name of the server's own", async () => {

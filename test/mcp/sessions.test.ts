@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import type { FetchLike } from "@modelcontextprotocol/sdk/shared/transport.js";
 import { expectGatewayError } from "../support/gateway-error";
 import type { TestGateway } from "../support/gateway";
 import { type McpHttpServer, startMcpHttpServer } from "../support/mcp-http-server";
@@ -130,4 +131,61 @@ describe("Streamable HTTP sessions on /mcp", () => {
     await reader.cancel();
     expect(replayed).toContain('"id":9');
   });
+
+  test("every SSE answer tells the client when to reconnect (the retry field), and the priming event carries it with its id", async () => {
+    const init = await post("/mcp", { ...INITIALIZE, params: { ...INITIALIZE.params, protocolVersion: "2025-11-25" } });
+    await init.body?.cancel();
+    const headers = { "mcp-session-id": init.headers.get("mcp-session-id")!, "mcp-protocol-version": "2025-11-25" };
+    expect((await post("/mcp", { jsonrpc: "2.0", method: "notifications/initialized" }, headers)).status).toBe(202);
+    const call = await (await post("/mcp", { jsonrpc: "2.0", id: 10, method: "tools/call", params: { name: "weather-add", arguments: { a: 1, b: 2 } } }, headers)).text();
+    expect(call).toMatch(/^id: \S+\nretry: \d+\ndata: \n\n/m);
+    // The session's own stream, which may stay without events for long, says it as it opens.
+    const stream = await fetch(`${gw.url}/mcp`, { headers: { ...headers, accept: "text/event-stream" } });
+    const reader = stream.body!.getReader();
+    let opened = "";
+    while (!opened.includes("\n\n")) opened += new TextDecoder().decode((await reader.read()).value);
+    await reader.cancel();
+    expect(opened).toMatch(/^retry: \d+$/m);
+  });
+
+  test("the MCP SDK client whose call stream is cut resumes it after the server's retry delay and gets its result", async () => {
+    const requests: string[] = [];
+    let cutNext = true;
+    // The network between client and gateway: the first tool call's stream breaks right after its first event id.
+    const lossy: FetchLike = async (input, init) => {
+      const response = await fetch(input, init);
+      const sent = typeof init?.body === "string" ? init.body : "";
+      requests.push(`${init?.method ?? "GET"} ${new Headers(init?.headers).get("last-event-id") ?? ""}`.trim());
+      if (!cutNext || !sent.includes('"tools/call"') || !response.body) return response;
+      cutNext = false;
+      const reader = response.body.getReader();
+      let seen = "";
+      const broken = new ReadableStream<Uint8Array>({
+        async pull(controller) {
+          if (/^id: /m.test(seen)) {
+            await reader.cancel();
+            return controller.error(new Error("connection reset"));
+          }
+          const { value, done } = await reader.read();
+          if (done) return controller.close();
+          seen += new TextDecoder().decode(value);
+          controller.enqueue(value);
+        },
+      });
+      return new Response(broken, { status: response.status, headers: response.headers });
+    };
+    const client = new Client({ name: "resuming", version: "1.0.0" });
+    // Left to itself, the client would wait a minute before reconnecting.
+    const transport = new StreamableHTTPClientTransport(new URL(`${gw.url}/mcp`), {
+      fetch: lossy,
+      reconnectionOptions: { initialReconnectionDelay: 60_000, maxReconnectionDelay: 60_000, reconnectionDelayGrowFactor: 1, maxRetries: 2 },
+    });
+    await client.connect(transport);
+    const started = performance.now();
+    const result = await client.callTool({ name: "desk-slow", arguments: { steps: 3, interval_ms: 200 } });
+    expect(JSON.stringify(result.content)).toContain("done in 3 steps");
+    expect(performance.now() - started).toBeLessThan(10_000);
+    expect(requests.some((request) => /^GET \S+\/\d+$/.test(request))).toBe(true);
+    await client.close();
+  }, 30_000);
 });

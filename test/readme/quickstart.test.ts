@@ -26,17 +26,24 @@ function freePort(): number {
   return port;
 }
 
+/** The paragraph of the README right before the block marked `language mark`. */
+async function textBefore(language: string, mark = "quickstart"): Promise<string> {
+  const readme = await Bun.file(join(REPO_ROOT, "README.md")).text();
+  const before = readme.slice(0, readme.indexOf(`\`\`\`${language} ${mark}\n`)).trimEnd();
+  return before.slice(before.lastIndexOf("\n\n"));
+}
+
 // Where the reader's shell is: a folder of its own (gateway.log lands there) that sees the repository's files.
 const workDir = mkdtempSync(join(tmpdir(), "gateway-quickstart-"));
 for (const entry of ["package.json", "src", "actors", "node_modules", "tsconfig.json"]) symlinkSync(join(REPO_ROOT, entry), join(workDir, entry));
 let upstream: MockOpenAI;
-let shell: ReturnType<typeof Bun.spawn> | undefined;
+const shells: Array<ReturnType<typeof Bun.spawn>> = [];
 beforeAll(() => {
   upstream = startMockOpenAI();
 });
 afterAll(() => {
-  // The shell's session: the gateway it started in the background goes with it.
-  if (shell) {
+  // Each shell's session: the gateway it started in the background goes with it.
+  for (const shell of shells) {
     try {
       process.kill(-shell.pid, "SIGTERM");
     } catch {
@@ -47,25 +54,34 @@ afterAll(() => {
   rmSync(workDir, { recursive: true, force: true });
 });
 
-test("the README's quickstart, pasted into a shell, registers providers, creates a virtual key, calls models with curl and the SDK, and shows the logs", async () => {
+/**
+ * The README's shell blocks pasted into one shell, on a port and database of their own, with
+ * OpenAI-compatible servers of this test's: `OPENAI_BASE_URL` as the README says, and
+ * `localUrl` for the local server. `bash -e` stops at the first failing command; a pasted shell
+ * (`stopAtError` false) goes on.
+ */
+async function runQuickstart(localUrl: string, stopAtError: boolean) {
   const port = freePort();
   const gateway = `http://127.0.0.1:${port}`;
   const shellBlocks = await markedBlocks("sh");
-  const [sdkSnippet] = await markedBlocks("ts");
   expect(shellBlocks.length).toBeGreaterThanOrEqual(4);
-  expect(sdkSnippet).toBeDefined();
-
-  // The reader's machine, but for where things are: the port, OpenAI and the local server are this test's.
   let script = replaced(shellBlocks.join("\n"), "http://127.0.0.1:8080", gateway);
-  script = replaced(script, `{"provider": "openai", `, `{"provider": "openai", "network_config": {"base_url": "${upstream.baseUrl}"}, `);
-  script = replaced(script, "http://127.0.0.1:11434/v1", upstream.baseUrl);
-  shell = Bun.spawn(["setsid", "bash", "-euo", "pipefail", "-c", `${script}\necho "VK=$VK"`], {
+  script = replaced(script, "http://127.0.0.1:11434/v1", localUrl);
+  const shell = Bun.spawn(["setsid", "bash", stopAtError ? "-euo" : "-uo", "pipefail", "-c", `${script}\necho "VK=$VK"`], {
     cwd: workDir,
-    env: { ...process.env, PORT: String(port), GATEWAY_DB_URL: `file:${join(workDir, "gateway.db")}`, OPENAI_API_KEY: "sk-quickstart-openai" },
+    env: { ...process.env, PORT: String(port), GATEWAY_DB_URL: `file:${join(workDir, `gateway-${port}.db`)}`, OPENAI_API_KEY: "sk-quickstart-openai", OPENAI_BASE_URL: upstream.baseUrl },
     stdout: "pipe",
     stderr: "pipe",
   });
+  shells.push(shell);
   const [code, output, errors] = await Promise.all([shell.exited, new Response(shell.stdout as ReadableStream).text(), new Response(shell.stderr as ReadableStream).text()]);
+  return { gateway, code, output, errors };
+}
+
+test("the README's quickstart, pasted into a shell, registers providers, creates a virtual key, calls models with curl and the SDK, and shows the logs", async () => {
+  const [sdkSnippet] = await markedBlocks("ts");
+  expect(sdkSnippet).toBeDefined();
+  const { gateway, code, output, errors } = await runQuickstart(upstream.baseUrl, true);
   expect({ code, errors, output: code === 0 ? "" : output }).toEqual({ code: 0, errors: "", output: "" });
 
   expect(output).toMatch(/^setup token: \S{20,}$/m);
@@ -96,6 +112,40 @@ test("the README's quickstart, pasted into a shell, registers providers, creates
   );
   expect(logs.logs.map(({ provider, status }) => `${provider} ${status}`).toSorted()).toEqual(["local success", "openai success", "openai success"]);
 }, 60_000);
+
+test("the quickstart's optional local server, absent, makes its call print the gateway's 502 and its error instead of nothing", async () => {
+  const nothingListens = `http://127.0.0.1:${freePort()}/v1`;
+  const { output, errors } = await runQuickstart(nothingListens, false);
+  // OpenAI (this test's) still answers; the local call's failure is on the screen.
+  expect(output).toContain('"content":"echo: Say hello"');
+  expect(errors).toContain("error: 502");
+  expect(output).toMatch(/"error":\{[^\n]*"message":"[^"]+"/);
+}, 60_000);
+
+test("the quickstart's first block, on a port already taken, shows the gateway's one-line reason instead of waiting forever", async () => {
+  const taken = Bun.serve({ hostname: "127.0.0.1", port: 0, fetch: () => new Response("taken", { status: 503 }) });
+  try {
+    const [start] = await markedBlocks("sh");
+    const shell = Bun.spawn(["setsid", "bash", "-uo", "pipefail", "-c", replaced(start!, "http://127.0.0.1:8080", `http://127.0.0.1:${taken.port}`)], {
+      cwd: workDir,
+      env: { ...process.env, PORT: String(taken.port), GATEWAY_DB_URL: `file:${join(workDir, "taken.db")}` },
+      stdout: "pipe",
+      stderr: "pipe",
+    });
+    shells.push(shell);
+    const output = await new Response(shell.stdout as ReadableStream).text();
+    expect(output).toContain(`port ${taken.port} on 127.0.0.1 is already in use`);
+  } finally {
+    taken.stop(true);
+  }
+}, 60_000);
+
+test("the quickstart says what its SDK snippets need, and what it creates in the repository is git-ignored", async () => {
+  expect(await textBefore("python")).toContain("pip install openai");
+  expect(await textBefore("ts")).toContain("save it as `hello.ts`");
+  const ignored = Bun.spawnSync(["git", "check-ignore", "gateway.log", "hello.ts"], { cwd: REPO_ROOT });
+  expect(ignored.stdout.toString().trim().split("\n")).toEqual(["gateway.log", "hello.ts"]);
+});
 
 test("the README's Python snippet is valid Python and calls the gateway the TypeScript one calls, the same way", async () => {
   const [python] = await markedBlocks("python");

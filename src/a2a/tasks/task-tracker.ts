@@ -1,4 +1,4 @@
-import { and, eq, inArray, isNull } from "drizzle-orm";
+import { and, count, eq, inArray, isNull, type SQL, sql } from "drizzle-orm";
 import { createActor, type Snapshot, type StateValue } from "xstate";
 import type { A2ATaskStatusSeen } from "../../../actors/a2a-task";
 import type { ActorSnapshotStore } from "../../../actors/runtime/snapshot-store";
@@ -35,6 +35,14 @@ export const taskRecordOf = (row: A2ATaskRow): TaskRecord => ({
   createdAt: row.createdAt,
   updatedAt: row.updatedAt,
 });
+
+/** ListTasks' filters, as the tracker can apply them. */
+export interface OwnedTaskFilter {
+  contextId?: string;
+  state?: string;
+  /** An ISO 8601 time: tasks whose status timestamp is this or later. */
+  statusSince?: string;
+}
 
 /** Agent names cannot hold a `/`, so the pair stays unambiguous. */
 const actorIdOf = (agent: string, taskId: string) => `${agent}/${taskId}`;
@@ -82,6 +90,16 @@ export class TaskTracker {
       .where(and(eq(a2aTasks.agentName, agent), inArray(a2aTasks.taskId, [...taskIds]), owner))
       .all();
     return new Set(rows.map((row) => row.taskId));
+  }
+
+  /** How many tasks of an agent the gateway saw started by this virtual key (by no key when undefined) that match `filter`. */
+  async countOwned(agent: string, virtualKeyId: string | undefined, filter: OwnedTaskFilter): Promise<number> {
+    const conditions: SQL[] = [eq(a2aTasks.agentName, agent), virtualKeyId === undefined ? isNull(a2aTasks.virtualKeyId) : eq(a2aTasks.virtualKeyId, virtualKeyId)];
+    if (filter.contextId) conditions.push(eq(a2aTasks.contextId, filter.contextId));
+    if (filter.state) conditions.push(eq(a2aTasks.state, filter.state));
+    if (filter.statusSince) conditions.push(sql`json_extract(${a2aTasks.status}, '$.timestamp') >= ${filter.statusSince}`);
+    const row = await this.db.select({ total: count() }).from(a2aTasks).where(and(...conditions)).get();
+    return row?.total ?? 0;
   }
 
   private async apply(agent: string, sighting: TaskSighting, virtualKeyId: string | undefined): Promise<void> {

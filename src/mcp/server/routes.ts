@@ -11,7 +11,7 @@ import { SessionEventStore } from "./event-store";
 import { assertOriginAllowed } from "./origin-guard";
 import { type CallerAnswers, SessionLinks } from "./session-links";
 import { type GatewaySession, McpSessions } from "./sessions";
-import { withKeepAlive } from "./sse-keepalive";
+import { SSE_RETRY_MS, withKeepAlive } from "./sse-keepalive";
 
 const SESSION_HEADER = "mcp-session-id";
 /** SSE events a session keeps for callers resuming a broken stream. */
@@ -57,6 +57,8 @@ export function mcpServerRoutes(options: McpServerOptions) {
     const transport = new deps.sdk.WebStandardStreamableHTTPServerTransport({
       sessionIdGenerator: () => crypto.randomUUID(),
       eventStore: new SessionEventStore(RESUMABLE_EVENTS),
+      // The priming event (an id, no data) a stream opens with for clients of 2025-11-25 and later carries it too.
+      retryInterval: SSE_RETRY_MS,
       onsessioninitialized: (id) => sessions.add(id, session),
       onsessionclosed: (id) => sessions.end(id),
     });
