@@ -20,6 +20,7 @@ import type { LimitCounters } from "./governance/limits/limit-counters";
 import { createGuardrails } from "./guardrails";
 import { authenticateCaller } from "./governance/caller";
 import { catalogOutputLimit } from "./governance/pricing/catalog";
+import { corsPolicy } from "./http/cors";
 import { bodyLimit, DEFAULT_MAX_REQUEST_BODY_MB, serverBodyLimitBytes } from "./http/body-limit";
 import { errorHandler } from "./http/error-handler";
 import { GatewayError } from "./http/errors";
@@ -246,6 +247,8 @@ export async function createGateway({ config: givenConfig, databaseUrl, env = pr
   let draining = false;
   const app = new Elysia({ normalize: false })
     .use(errorHandler)
+    // Ahead of the access guard: a browser's preflight carries no credential.
+    .use(corsPolicy(config.cors, { inference: [...INFERENCE_ROOTS, "/mcp", "/agents/"], management: ["/api/"] }))
     .use(bodyLimit(maxRequestBodyMb))
     .use(bodies.plugin)
     .use(servedRequestsNeverIdle)
