@@ -31,6 +31,14 @@ function fromValidation(error: Readonly<ValidationError>, url: string, route: st
   return new GatewayError({ status: 400, errorType: "caller_invalid_request", message, param });
 }
 
+/** A reply that does not match its route's declared schema (checked only with GATEWAY_CHECK_REPLIES, in the tests). */
+function replyContractBroken(error: Readonly<ValidationError>, request: Request, route: string): GatewayError {
+  const first = error.all[0];
+  const where = first && "path" in first ? `${first.path || "/"}: ${first.summary ?? first.message}` : error.message;
+  console.error(`reply contract broken: ${request.method} ${route}: ${where}`);
+  return new GatewayError({ status: 500, errorType: "gateway_reply_contract_broken", message: `the reply of ${request.method} ${route} does not match its declared schema at ${where}` });
+}
+
 const DATABASE_UNAVAILABLE = new GatewayError({
   status: 503,
   errorType: "gateway_database_unavailable",
@@ -43,6 +51,7 @@ export const errorHandler = new Elysia({ name: "error-handler" }).onError({ as: 
   if (error instanceof GatewayError) return error.toResponse();
   switch (code) {
     case "VALIDATION":
+      if (error.type === "response") return replyContractBroken(error, request, route).toResponse();
       // A JSON route sent a URL-encoded form: what is wrong is the content type, not each field.
       if (error.type === "body" && isFormBody(request.headers)) return formBodyRefused().toResponse();
       return fromValidation(error, request.url, route).toResponse();

@@ -108,7 +108,8 @@ function describeAccess(method: string, path: string): { security?: unknown[]; n
 function withNamedParsersOnly(app: AnyElysia): AnyElysia {
   const routes = app.routes.map((route) => {
     const parsers = Array.isArray(route.hooks.parse) ? route.hooks.parse.filter(({ fn }: { fn: unknown }) => typeof fn === "string") : [];
-    return { ...route, hooks: { ...route.hooks, parse: parsers.length > 0 ? parsers : undefined } };
+    // Declared replies are documented from `detail.responses` (src/http/replies.ts), whether or not the route checks them.
+    return { ...route, hooks: { ...route.hooks, parse: parsers.length > 0 ? parsers : undefined, response: undefined } };
   });
   return Object.assign(Object.create(app), { getGlobalRoutes: () => routes });
 }

@@ -1,0 +1,65 @@
+import { Type as t } from "@sinclair/typebox";
+import { Message, Timestamp } from "../http/replies";
+
+/** What the management API answers about request logs (search.ts `logView`). */
+
+const Text = t.Union([t.String(), t.Null()]);
+const Figure = t.Union([t.Number(), t.Null()]);
+
+const logFields = {
+  id: t.String(),
+  parent_request_id: Text,
+  timestamp: Timestamp,
+  object: t.String({ description: "What was called: `chat.completion`, `embedding`, `response`, ..." }),
+  provider: t.String(),
+  model: t.String(),
+  alias: Text,
+  selected_key_id: Text,
+  virtual_key_id: Text,
+  virtual_key_name: Text,
+  team_id: Text,
+  customer_id: Text,
+  user_id: Text,
+  business_unit_id: Text,
+  project_id: Text,
+  routing_rule_id: Text,
+  routing_rule_name: Text,
+  routing_engine_used: Text,
+  status: t.Union([t.Literal("processing"), t.Literal("success"), t.Literal("error")]),
+  status_code: Figure,
+  error_type: Text,
+  error_message: Text,
+  stop_reason: Text,
+  tool_call_names: t.Array(t.String()),
+  cache_hit_type: Text,
+  guardrails: t.Array(t.Object({}, { additionalProperties: true, description: "What a guardrail found and did; never the matched text." })),
+  input_tokens: t.Integer(),
+  output_tokens: t.Integer(),
+  cached_tokens: t.Integer(),
+  reasoning_tokens: t.Integer(),
+  total_tokens: t.Integer(),
+  cost: t.Union([t.Number(), t.Null()], { description: "USD; null when pricing did not know the model." }),
+  latency: t.Number({ description: "Milliseconds." }),
+  time_to_first_token: Figure,
+  stream: t.Boolean(),
+  session_id: Text,
+  region: Text,
+  metadata: t.Record(t.String(), t.String()),
+  attempts: t.Array(t.Object({}, { additionalProperties: true, description: "One provider call: fallbacks and retries each add one." })),
+};
+
+export const LogSummary = t.Object(logFields, { description: "A request's log row, without its content." });
+export const LogEntry = t.Object(
+  { ...logFields, request_content: t.Unknown({ description: "The request body with secrets removed; null when content logging is off." }), response_content: Text },
+  { description: "A request's log row with its content." },
+);
+export const LogPage = t.Object({
+  logs: t.Array(LogSummary),
+  count: t.Integer(),
+  total: t.Union([t.Integer(), t.Null()], { description: "Rows matching, all pages; null when `with_total=false`." }),
+  limit: t.Integer(),
+  offset: t.Integer(),
+  sort_by: t.String(),
+  order: t.Union([t.Literal("asc"), t.Literal("desc")]),
+});
+export const LogsDeleted = t.Object({ message: Message });
