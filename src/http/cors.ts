@@ -110,7 +110,7 @@ export function corsPolicy(cors: CorsConfig | undefined, surfaces: CorsSurfaces)
   if (!cors || cors.allowed_origins.length === 0) return plugin;
   const originFor = corsOrigin(cors, surfaces);
   const maxAge = String(cors.max_age_seconds ?? DEFAULT_MAX_AGE_SECONDS);
-  const credentialsFor = (allow: string) => (cors.allow_credentials === true && allow !== "*" ? { "access-control-allow-credentials": "true" } : {});
+  const credentialsFor = (allow: string): Record<string, string> => (cors.allow_credentials === true && allow !== "*" ? { "access-control-allow-credentials": "true" } : {});
   return plugin.onRequest(({ request, set }) => {
     const origin = request.headers.get("origin");
     if (!origin) return;

@@ -1,10 +1,16 @@
 import { Type as t } from "@sinclair/typebox";
+import { GuardrailVerdict } from "../db/schema/types";
 import { Message, Timestamp } from "../http/replies";
 
 /** What the management API answers about request logs (search.ts `logView`). */
 
 const Text = t.Union([t.String(), t.Null()]);
 const Figure = t.Union([t.Number(), t.Null()]);
+
+const Attempt = t.Object(
+  { provider: t.String(), model: t.String(), key: t.Optional(t.String({ description: "The provider key's id." })), status: t.Optional(t.Integer()), error_type: t.Optional(t.String()), is_fallback: t.Boolean() },
+  { description: "One provider call: fallbacks and retries each add one." },
+);
 
 const logFields = {
   id: t.String(),
@@ -32,7 +38,7 @@ const logFields = {
   stop_reason: Text,
   tool_call_names: t.Array(t.String()),
   cache_hit_type: Text,
-  guardrails: t.Array(t.Object({}, { additionalProperties: true, description: "What a guardrail found and did; never the matched text." })),
+  guardrails: t.Array(GuardrailVerdict, { description: "What each guardrail found and did; never the matched text." }),
   input_tokens: t.Integer(),
   output_tokens: t.Integer(),
   cached_tokens: t.Integer(),
@@ -45,7 +51,7 @@ const logFields = {
   session_id: Text,
   region: Text,
   metadata: t.Record(t.String(), t.String()),
-  attempts: t.Array(t.Object({}, { additionalProperties: true, description: "One provider call: fallbacks and retries each add one." })),
+  attempts: t.Array(Attempt),
 };
 
 export const LogSummary = t.Object(logFields, { description: "A request's log row, without its content." });

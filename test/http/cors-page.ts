@@ -7,4 +7,4 @@ async function chat(baseURL: string, apiKey: string): Promise<string> {
   return reply.choices[0]?.message.content ?? "";
 }
 
-(window as unknown as { chat: typeof chat }).chat = chat;
+(globalThis as unknown as { chat: typeof chat }).chat = chat;

@@ -122,7 +122,7 @@ describe("the OpenAI SDK in a browser page (dangerouslyAllowBrowser)", () => {
     const created = await gw.admin("/api/governance/virtual-keys", { method: "POST", json: { name: "page" } });
     virtualKey = ((await created.json()) as { virtual_key: { value: string } }).virtual_key.value;
     browser = await launchBrowser();
-  });
+  }, 60_000);
   afterAll(async () => {
     await browser?.close();
     await gw.close();
@@ -133,7 +133,7 @@ describe("the OpenAI SDK in a browser page (dangerouslyAllowBrowser)", () => {
   test("a chat completion from a page on another origin reaches the model and the page reads the reply", async () => {
     const watched = await browser.open(`http://127.0.0.1:${page.port}/`);
     const content = await watched.page.evaluate(
-      ([baseURL, apiKey]) => (window as unknown as { chat(baseURL: string, apiKey: string): Promise<string> }).chat(baseURL!, apiKey!),
+      ([baseURL, apiKey]) => (globalThis as unknown as { chat(baseURL: string, apiKey: string): Promise<string> }).chat(baseURL!, apiKey!),
       [`${gw.url}/v1`, virtualKey],
     );
     expect(content).toBe("echo: from the page");

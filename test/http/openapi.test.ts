@@ -9,7 +9,7 @@ interface Operation {
   security: Array<Record<string, string[]>>;
   parameters: Array<{ name: string; in: string }>;
   requestBody?: { content: Record<string, { schema: unknown }> };
-  responses: Record<string, { content?: Record<string, { schema: unknown }> }>;
+  responses: Record<string, { $ref?: string; content?: Record<string, { schema: unknown }> }>;
 }
 interface OpenApiDocument {
   openapi: string;

@@ -31,7 +31,7 @@ describe("replies described in /api/openapi.json", () => {
   test("a create answers 201 with the body its document describes: a virtual key's value, shown once", async () => {
     const created = await gateway.admin("/api/governance/virtual-keys", { method: "POST", json: { name: "documented", budgets: [{ max_limit: 5, reset_duration: "1M" }] } });
     expect(created.status).toBe(201);
-    const body = await created.json();
+    const body = (await created.json()) as { virtual_key: Record<string, unknown> };
     const validate = documentedSchema("post", "/api/governance/virtual-keys", 201);
     expect(validate(body) ? [] : validate.errors).toEqual([]);
     expect(validate({ ...body, virtual_key: { ...body.virtual_key, value: 42 } })).toBe(false);
@@ -60,14 +60,15 @@ describe("replies described in /api/openapi.json", () => {
 });
 
 describe("the reply check the tests turn on (GATEWAY_CHECK_REPLIES)", () => {
-  let server: ReturnType<Elysia["listen"]>;
-  beforeAll(() => {
-    const Declared = t.Object({ count: t.Integer() });
-    server = new Elysia({ normalize: false })
+  const Declared = t.Object({ count: t.Integer() });
+  const app = () =>
+    new Elysia({ normalize: false })
       .use(errorHandler)
       .get("/drifted", () => ({ count: "three" }) as unknown as { count: number }, replies({ 200: Declared }, { summary: "A reply that drifted from its schema" }))
-      .get("/kept", () => ({ count: 3 }), replies({ 200: Declared }, { summary: "A reply that keeps its schema" }))
-      .listen({ port: 0, hostname: "127.0.0.1" });
+      .get("/kept", () => ({ count: 3 }), replies({ 200: Declared }, { summary: "A reply that keeps its schema" }));
+  let server: ReturnType<typeof app>;
+  beforeAll(() => {
+    server = app().listen({ port: 0, hostname: "127.0.0.1" });
   });
   afterAll(() => server.stop(true));
 
