@@ -51,4 +51,3 @@ export const TeamWritten = t.Object({ message: Message, team: Team });
 export const CustomerList = t.Object({ customers: t.Array(Customer), ...PageFields });
 export const CustomerReply = t.Object({ customer: Customer });
 export const CustomerWritten = t.Object({ message: Message, customer: Customer });
-export const Deleted = t.Object({ message: Message });

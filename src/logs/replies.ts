@@ -1,6 +1,6 @@
 import { Type as t } from "@sinclair/typebox";
 import { GuardrailVerdict } from "../db/schema/types";
-import { Message, Timestamp } from "../http/replies";
+import { Timestamp } from "../http/replies";
 
 /** What the management API answers about request logs (search.ts `logView`). */
 
@@ -54,13 +54,17 @@ const logFields = {
   attempts: t.Array(Attempt),
 };
 
-export const LogSummary = t.Object(logFields, { description: "A request's log row, without its content." });
+/** One schema for both: Elysia's types of a list and a read are those of `logView`, which may carry the content. */
 export const LogEntry = t.Object(
-  { ...logFields, request_content: t.Unknown({ description: "The request body with secrets removed; null when content logging is off." }), response_content: Text },
-  { description: "A request's log row with its content." },
+  {
+    ...logFields,
+    request_content: t.Optional(t.Unknown({ description: "GET /api/logs/{id} only: the request body with secrets removed; null when content logging is off." })),
+    response_content: t.Optional(t.Union([t.String(), t.Null()], { description: "GET /api/logs/{id} only: the response text; null when content logging is off." })),
+  },
+  { description: "A request's log row; its content only when read alone." },
 );
 export const LogPage = t.Object({
-  logs: t.Array(LogSummary),
+  logs: t.Array(LogEntry),
   count: t.Integer(),
   total: t.Union([t.Integer(), t.Null()], { description: "Rows matching, all pages; null when `with_total=false`." }),
   limit: t.Integer(),
@@ -68,4 +72,3 @@ export const LogPage = t.Object({
   sort_by: t.String(),
   order: t.Union([t.Literal("asc"), t.Literal("desc")]),
 });
-export const LogsDeleted = t.Object({ message: Message });

@@ -7,8 +7,8 @@ import { getLog, LogListQuery, readPage, searchLogs } from "./search";
 import { logStats } from "./stats";
 import type { LogWriter } from "./table-writes";
 import type { ReadDatabase } from "./worker-reader";
-import { replies } from "../http/replies";
-import { LogEntry, LogPage, LogsDeleted, LogSummary } from "./replies";
+import { Deleted, replies } from "../http/replies";
+import { LogEntry, LogPage } from "./replies";
 
 /** What the routes use: the writer (deletions), where queries run, the writer's queue, the clock, and how stats take percentiles. */
 export interface LogRoutesOptions {
@@ -31,7 +31,7 @@ export const logRoutes = ({ writer, read, queueStatus, clock, exactPercentilesUp
         await writer.deleteIds(body.ids);
         return { message: "Logs deleted successfully" };
       },
-      { body: DeleteLogsBody, ...replies({ 200: LogsDeleted }, { summary: "Delete request logs" }) },
+      { body: DeleteLogsBody, ...replies({ 200: Deleted }, { summary: "Delete request logs" }) },
     )
     .get(
       "/stats",
@@ -59,4 +59,4 @@ export const logRoutes = ({ writer, read, queueStatus, clock, exactPercentilesUp
       },
       { query: RankingsQuery },
     )
-    .get("/:id", ({ params }) => getLog(read, params.id), { params: t.Object({ id: t.String() }), ...replies({ 200: t.Union([LogEntry, LogSummary]) }, { summary: "Get a request log", description: "The row with the request body (secrets removed) and the response text, when content logging kept them." }) });
+    .get("/:id", ({ params }) => getLog(read, params.id), { params: t.Object({ id: t.String() }), ...replies({ 200: LogEntry }, { summary: "Get a request log", description: "The row with the request body (secrets removed) and the response text, when content logging kept them." }) });

@@ -1,6 +1,6 @@
 import { Type as t } from "@sinclair/typebox";
 import { CustomProviderConfig, NetworkConfig, ProviderKeyInput } from "../config/sections/providers";
-import { Message, Timestamp } from "../http/replies";
+import { Timestamp } from "../http/replies";
 
 /** What the management API answers about providers and their keys. */
 
@@ -34,7 +34,7 @@ export const Provider = t.Object({
   provider: t.String(),
   keys: t.Array(ProviderKey),
   health: t.Optional(KeyHealth),
-  network_config: t.Optional(NetworkConfig),
+  network_config: NetworkConfig,
   custom_provider_config: t.Optional(CustomProviderConfig),
   created_at: Timestamp,
   updated_at: Timestamp,
@@ -47,4 +47,3 @@ export const ModelList = t.Object({
   models: t.Array(t.Object({ id: t.String({ description: "`provider/model`" }), provider: t.String(), model: t.String(), key_ids: t.Array(t.String()) })),
   count: t.Integer(),
 });
-export const Deleted = t.Object({ message: Message });

@@ -6,8 +6,8 @@ import { configuredModels } from "./model-listing";
 import { type HealthOf, keyView, providerView, type RuntimeKey } from "./runtime";
 import { ProviderCreateInput, ProviderKeyInput, ProviderUpdateInput } from "../config/sections/providers";
 import type { ProviderStore } from "./store";
-import { replies } from "../http/replies";
-import { CheckedKey, Deleted, ModelList, Provider, ProviderKey, ProviderKeyList, ProviderList } from "./replies";
+import { Deleted, replies } from "../http/replies";
+import { CheckedKey, ModelList, Provider, ProviderKey, ProviderKeyList, ProviderList } from "./replies";
 
 const ProviderParams = t.Object({ provider: t.String() });
 const KeyParams = t.Object({ provider: t.String(), key_id: t.String() });

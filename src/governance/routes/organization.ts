@@ -3,8 +3,8 @@ import { markDeprecated } from "../../access/deprecation";
 import { CustomerInput, CustomerUpdateInput, ListQuery, TeamInput, TeamUpdateInput } from "../schemas";
 import { customerView, type Organization } from "../stores/organization";
 import type { VirtualKeyStore } from "../stores/virtual-keys";
-import { replies } from "../../http/replies";
-import { CustomerList, CustomerReply, CustomerWritten, Deleted, TeamList, TeamReply, TeamWritten } from "../replies";
+import { Deleted, replies } from "../../http/replies";
+import { CustomerList, CustomerReply, CustomerWritten, TeamList, TeamReply, TeamWritten } from "../replies";
 
 const TeamParams = t.Object({ team_id: t.String() });
 const CustomerParams = t.Object({ id: t.String() });

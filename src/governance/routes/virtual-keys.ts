@@ -6,8 +6,8 @@ import type { LimitCounters } from "../limits/limit-counters";
 import { ListQuery, VirtualKeyCreateInput, VirtualKeyUpdateInput } from "../schemas";
 import type { Organization } from "../stores/organization";
 import type { VirtualKeyStore } from "../stores/virtual-keys";
-import { replies } from "../../http/replies";
-import { Deleted, VirtualKeyIssued, VirtualKeyList, VirtualKeyReply, VirtualKeyWritten } from "../replies";
+import { Deleted, replies } from "../../http/replies";
+import { VirtualKeyIssued, VirtualKeyList, VirtualKeyReply, VirtualKeyWritten } from "../replies";
 
 const IdParams = t.Object({ id: t.String() });
 

@@ -1,5 +1,5 @@
 import { Type as t } from "@sinclair/typebox";
-import { Message, Timestamp } from "../../http/replies";
+import { Timestamp } from "../../http/replies";
 
 /** What the management API answers about MCP clients (view.ts builds it). */
 
@@ -7,7 +7,7 @@ const Nullable = <T extends Parameters<typeof t.Union>[0][number]>(schema: T) =>
 const Described = { name: t.String(), description: t.String() };
 
 const OAuthConnection = t.Object({
-  state: t.String({ description: "`not_connected`, `connected`, `expired` or `failed`." }),
+  state: t.Union([t.Literal("needs_consent"), t.Literal("connected"), t.Literal("refresh_failed")]),
   last_error: Nullable(t.String()),
   connected_at: Nullable(Timestamp),
   access_token_expires_at: Nullable(Timestamp),
@@ -18,10 +18,10 @@ export const McpClient = t.Object(
   {
     id: t.String(),
     name: t.String(),
-    connection_type: t.String({ description: "`http`, `sse` or `stdio`." }),
+    connection_type: t.Union([t.Literal("http"), t.Literal("sse"), t.Literal("stdio")]),
     connection_string: Nullable(t.String()),
     stdio_config: Nullable(t.Object({ command: t.String(), args: t.Array(t.String()), envs: t.Record(t.String(), t.String(), { description: "Values redacted." }) })),
-    auth_type: t.String({ description: "`none`, `headers`, `per_user_headers` or `oauth`." }),
+    auth_type: t.Union([t.Literal("none"), t.Literal("headers"), t.Literal("per_user_headers"), t.Literal("oauth")]),
     headers: t.Record(t.String(), t.String(), { description: "Values redacted." }),
     per_user_header_keys: t.Array(t.String()),
     oauth: Nullable(t.Object({ client_id: Nullable(t.String()), client_secret: Nullable(t.String({ description: "Redacted." })), scope: Nullable(t.String()), per_user: t.Boolean(), connection: Nullable(OAuthConnection) })),
@@ -42,4 +42,3 @@ export const McpClient = t.Object(
 );
 
 export const McpClientList = t.Object({ clients: t.Array(McpClient), count: t.Integer() });
-export const Deleted = t.Object({ message: Message });

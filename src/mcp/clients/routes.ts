@@ -6,8 +6,8 @@ import { stdioCommandAllowed } from "../connection/upstream";
 import type { McpClientRegistry } from "./registry";
 import { ClientParams, McpClientCreate, McpClientUpdate } from "./schemas";
 import { type OAuthViewOf, viewWith } from "./view";
-import { replies } from "../../http/replies";
-import { Deleted, McpClient, McpClientList } from "./replies";
+import { Deleted, replies } from "../../http/replies";
+import { McpClient, McpClientList } from "./replies";
 
 /**
  * A stdio client runs a command as the gateway's user: only the local admin (the admin account,
