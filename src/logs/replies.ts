@@ -1,5 +1,4 @@
 import { Type as t } from "@sinclair/typebox";
-import { GuardrailVerdict } from "../db/schema/types";
 import { Timestamp } from "../http/replies";
 
 /** What the management API answers about request logs (search.ts `logView`). */
@@ -10,6 +9,11 @@ const Figure = t.Union([t.Number(), t.Null()]);
 const Attempt = t.Object(
   { provider: t.String(), model: t.String(), key: t.Optional(t.String({ description: "The provider key's id." })), status: t.Optional(t.Integer()), error_type: t.Optional(t.String()), is_fallback: t.Boolean() },
   { description: "One provider call: fallbacks and retries each add one." },
+);
+
+const GuardrailVerdict = t.Object(
+  { guardrail: t.String(), check: t.String(), stage: t.String({ description: "`input` or `output`." }), action: t.String({ description: "`block`, `redact` or `log`." }), matches: t.Integer() },
+  { description: "What a guardrail found and did; never the matched text." },
 );
 
 const logFields = {
