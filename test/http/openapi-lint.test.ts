@@ -60,6 +60,9 @@ describe("redocly lint of /api/openapi.json", () => {
     expect(created.responses["400"]).toEqual({ $ref: "#/components/responses/Error400" });
     expect(created.responses["401"]).toEqual({ $ref: "#/components/responses/Error401" });
     expect(document.paths["/v1/chat/completions"]!.post!.responses["429"]).toEqual({ $ref: "#/components/responses/Error429" });
+    // Every create that answers 201 says so, and none of them a 200 it never answers (the enterprise-only creates are not mounted here).
+    const creates = ["/api/governance/virtual-keys", "/api/governance/teams", "/api/governance/customers", "/api/governance/routing-rules", "/api/governance/pricing-overrides", "/api/providers", "/api/providers/{provider}/keys", "/api/mcp/client", "/api/plugins", "/api/webhooks", "/api/agents", "/api/guardrails"];
+    expect(creates.map((path) => ({ path, statuses: Object.keys(document.paths[path]?.post?.responses ?? {}).filter((status) => status.startsWith("2")) }))).toEqual(creates.map((path) => ({ path, statuses: ["201"] })));
     const lacking4xx = problems.filter((problem) => problem.ruleId === "operation-4xx-response").map((problem) => problem.location[0]?.pointer);
     expect(lacking4xx.filter((pointer) => pointer?.includes("/v1/") || pointer?.includes("governance"))).toEqual([]);
   });

@@ -1,6 +1,7 @@
 import { Elysia, t } from "elysia";
 import { ListQuery, PricingOverrideInput, PricingOverrideUpdateInput } from "../schemas";
 import { type PricingOverrideStore, pricingOverrideView } from "../stores/pricing-overrides";
+import { answersCreated } from "../../http/replies";
 
 const IdParams = t.Object({ id: t.String() });
 
@@ -21,7 +22,7 @@ export function pricingOverrideRoutes(overrides: PricingOverrideStore) {
         set.status = 201;
         return { message: "Pricing override created successfully", pricing_override: pricingOverrideView(await overrides.create(body)) };
       },
-      { body: PricingOverrideInput },
+      { body: PricingOverrideInput, ...answersCreated("Create a pricing override") },
     )
     .get("/:id", ({ params }) => ({ pricing_override: pricingOverrideView(overrides.overrides.require(params.id)) }), { params: IdParams })
     .put(

@@ -1,6 +1,7 @@
 import { Elysia, t } from "elysia";
 import { ListQuery, RoutingRuleInput, RoutingRuleUpdateInput } from "../schemas";
 import { type RoutingRuleStore, routingRuleView } from "../stores/routing-rules";
+import { answersCreated } from "../../http/replies";
 
 const IdParams = t.Object({ id: t.String() });
 
@@ -21,7 +22,7 @@ export function routingRuleRoutes(rules: RoutingRuleStore) {
         set.status = 201;
         return { message: "Routing rule created successfully", rule: routingRuleView(await rules.create(body)) };
       },
-      { body: RoutingRuleInput },
+      { body: RoutingRuleInput, ...answersCreated("Create a routing rule") },
     )
     .get("/:id", ({ params }) => ({ rule: routingRuleView(rules.rules.require(params.id)) }), { params: IdParams })
     .put("/:id", async ({ params, body }) => ({ message: "Routing rule updated successfully", rule: routingRuleView(await rules.update(params.id, body)) }), { params: IdParams, body: RoutingRuleUpdateInput })
