@@ -1,5 +1,6 @@
 import { type Static, Type as t } from "@sinclair/typebox";
-import { BudgetSpec, McpConfig, ProviderConfig, RateLimitSpec } from "../db/schema/types";
+import { BudgetSpec, McpConfig, PricePatch, ProviderConfig, RateLimitSpec, RoutingTarget } from "../db/schema/types";
+import { RoutingScope } from "./schemas";
 import { Message, PageFields, Timestamp } from "../http/replies";
 
 /** What the management API answers about governance records: the replies' one description. */
@@ -51,3 +52,43 @@ export const TeamWritten = t.Object({ message: Message, team: Team });
 export const CustomerList = t.Object({ customers: t.Array(Customer), ...PageFields });
 export const CustomerReply = t.Object({ customer: Customer });
 export const CustomerWritten = t.Object({ message: Message, customer: Customer });
+
+export const RoutingRule = t.Object(
+  {
+    id: t.String(),
+    name: t.String(),
+    description: t.String(),
+    enabled: t.Boolean(),
+    cel_expression: t.String({ description: "The CEL condition a request must meet." }),
+    targets: t.Array(RoutingTarget),
+    fallbacks: t.Array(t.String(), { description: "`provider/model`, tried in order when the chosen target fails." }),
+    scope: RoutingScope,
+    scope_id: NullableId,
+    priority: t.Integer({ description: "Lower first, within its scope." }),
+    created_at: Timestamp,
+    updated_at: Timestamp,
+  },
+  { description: "A routing rule: where requests that meet its condition go." },
+);
+export const RoutingRuleList = t.Object({ rules: t.Array(RoutingRule), ...PageFields });
+export const RoutingRuleReply = t.Object({ rule: RoutingRule });
+export const RoutingRuleWritten = t.Object({ message: Message, rule: RoutingRule });
+
+export const PricingOverride = t.Object(
+  {
+    id: t.String(),
+    name: t.String(),
+    scope_kind: t.Union([t.Literal("global"), t.Literal("provider"), t.Literal("provider_key"), t.Literal("virtual_key")]),
+    scope_id: NullableId,
+    match_type: t.Union([t.Literal("exact"), t.Literal("prefix")]),
+    pattern: t.String(),
+    request_types: t.Array(t.String(), { description: "Empty: every request type." }),
+    patch: PricePatch,
+    created_at: Timestamp,
+    updated_at: Timestamp,
+  },
+  { description: "An operator's price that wins over the shipped catalogue for the models it matches." },
+);
+export const PricingOverrideList = t.Object({ pricing_overrides: t.Array(PricingOverride), ...PageFields });
+export const PricingOverrideReply = t.Object({ pricing_override: PricingOverride });
+export const PricingOverrideWritten = t.Object({ message: Message, pricing_override: PricingOverride });
