@@ -20,6 +20,7 @@ import type { LimitCounters } from "./governance/limits/limit-counters";
 import { createGuardrails } from "./guardrails";
 import { authenticateCaller, callerIdentity } from "./governance/caller";
 import { catalogOutputLimit } from "./governance/pricing/catalog";
+import { corsPolicy } from "./http/cors";
 import { bodyLimit, DEFAULT_MAX_REQUEST_BODY_MB, serverBodyLimitBytes } from "./http/body-limit";
 import { errorHandling, type RefusalListener } from "./http/error-handler";
 import { openApiRoutes } from "./openapi/routes";
@@ -260,6 +261,8 @@ export async function createGateway({ config: givenConfig, databaseUrl, env = pr
   let draining = false;
   const app = new Elysia({ normalize: false })
     .use(errorHandling(logRefusal))
+    // Ahead of the access guard: a browser's preflight carries no credential.
+    .use(corsPolicy(config.cors, { inference: [...INFERENCE_ROOTS, "/mcp", "/agents/"], management: ["/api/"] }))
     .use(bodyLimit(maxRequestBodyMb))
     .use(bodies.plugin)
     .use(servedRequestsNeverIdle)

@@ -6,6 +6,7 @@ import { redactSecret } from "../provider-registry/key-secrets";
 import type { AgentRegistry, RegisteredAgent } from "./agent-registry";
 import { AgentCreateInput, AgentParams, AgentUpdateInput, TaskHistoryQuery } from "./schemas";
 import { taskHistory, taskView } from "./tasks/task-history";
+import { answersCreated } from "../http/replies";
 
 export function agentView(agent: RegisteredAgent) {
   return {
@@ -45,7 +46,7 @@ export const agentRoutes = (registry: AgentRegistry, db: Database, outbound: Out
         set.status = 201;
         return agentView(await registry.create(body, reach));
       },
-      { body: AgentCreateInput },
+      { body: AgentCreateInput, ...answersCreated("Register an A2A agent") },
     )
     .get(
       "/history",

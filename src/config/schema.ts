@@ -1,4 +1,5 @@
 import { type Static, Type as t } from "@sinclair/typebox";
+import { CorsConfig } from "./sections/cors";
 import { RefusedRequestLogging } from "./sections/refused-requests";
 import { OidcSignInConfig } from "./sections/oidc";
 import { McpSettings } from "./sections/mcp";
@@ -102,6 +103,7 @@ export const GatewayConfig = t.Object(
         { additionalProperties: false, description: "The environment variables `env.NAME` values may read. The gateway's own GATEWAY_* settings are never readable. Config file only." },
       ),
     ),
+    cors: t.Optional(CorsConfig),
     network: t.Optional(
       t.Object(
         {

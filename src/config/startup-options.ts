@@ -39,6 +39,9 @@ export const EnvironmentVariables = t.Object({
     }),
   ),
   GATEWAY_INSPECT_URL: t.Optional(t.String({ description: "Stately's WebSocket inspector to report every actor to (`ws://…`); wins over `inspect.websocket_url`." })),
+  GATEWAY_CHECK_REPLIES: t.Optional(
+    t.String({ description: "`1`: check every reply a route declares against its schema, a mismatch answered as a 500 (the tests set it; it costs each management reply a check)." }),
+  ),
   GATEWAY_URL: t.Optional(t.String({ description: "For `npm run actors` only: the gateway it asks (default `http://127.0.0.1:8080`)." })),
   GATEWAY_API_KEY: t.Optional(t.String({ description: "For `npm run actors` only: a management API key it sends (else GATEWAY_SETUP_TOKEN)." })),
   AZURE_AUTHORITY_HOST: t.Optional(t.String({ description: "Azure's sign-in authority for Entra ID keys (default: the public cloud's login.microsoftonline.com), for sovereign clouds." })),

@@ -5,6 +5,7 @@ import { ListQuery } from "../governance/schemas";
 import { guardrailView, type GuardrailPolicyStore } from "./policy-store";
 import { GuardrailPolicyInput, GuardrailPolicyUpdate } from "./schemas";
 import { GuardrailScope } from "../db/schema/types";
+import { answersCreated } from "../http/replies";
 
 const IdParams = t.Object({ id: t.String() });
 const GuardrailListQuery = t.Object({ ...ListQuery.properties, scope: t.Optional(GuardrailScope), scope_id: t.Optional(t.String()) });
@@ -43,7 +44,7 @@ export const guardrailRoutes = (store: GuardrailPolicyStore, reach: OutboundReac
         set.status = 201;
         return { message: "Guardrail created successfully", guardrail };
       },
-      { body: GuardrailPolicyInput },
+      { body: GuardrailPolicyInput, ...answersCreated("Create a guardrail") },
     )
     .get("/:id", ({ params }) => ({ guardrail: guardrailView(store.policies.require(params.id)) }), { params: IdParams })
     .put(

@@ -32,6 +32,14 @@ function fromValidation(error: Readonly<ValidationError>, url: string, route: st
   return new GatewayError({ status: 400, errorType: "caller_invalid_request", message: `${subject} ${reason}`, param: field || where });
 }
 
+/** A reply that does not match its route's declared schema (checked only with GATEWAY_CHECK_REPLIES, in the tests). */
+function replyContractBroken(error: Readonly<ValidationError>, request: Request, route: string): GatewayError {
+  const first = error.all[0];
+  const where = first && "path" in first ? `${first.path || "/"}: ${first.summary ?? first.message}` : error.message;
+  console.error(`reply contract broken: ${request.method} ${route}: ${where}`);
+  return new GatewayError({ status: 500, errorType: "gateway_reply_contract_broken", message: `the reply of ${request.method} ${route} does not match its declared schema at ${where}` });
+}
+
 const DATABASE_UNAVAILABLE = new GatewayError({
   status: 503,
   errorType: "gateway_database_unavailable",
@@ -46,8 +54,9 @@ function gatewayErrorOf({ code, error, request, route }: ErrorContext): GatewayE
   if (error instanceof GatewayError) return error;
   switch (code) {
     case "VALIDATION": {
-      // A JSON route sent a URL-encoded form: what is wrong is the content type, not each field.
       const invalid = error as ValidationError;
+      if (invalid.type === "response") return replyContractBroken(invalid, request, route);
+      // A JSON route sent a URL-encoded form: what is wrong is the content type, not each field.
       if (invalid.type === "body" && isFormBody(request.headers)) return formBodyRefused();
       return fromValidation(invalid, request.url, route);
     }

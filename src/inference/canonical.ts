@@ -96,6 +96,8 @@ export interface ChatResponse {
     finish_reason: FinishReason;
     /** The stop sequence that ended the turn, when one did. */
     stop_sequence?: string | null;
+    /** OpenAI's token log probabilities; null from every other provider. */
+    logprobs?: { content: unknown[] | null; refusal?: unknown[] | null } | null;
   }>;
   usage?: Usage;
 }

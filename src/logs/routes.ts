@@ -7,6 +7,8 @@ import { getLog, LogListQuery, readPage, searchLogs } from "./search";
 import { logStats } from "./stats";
 import type { LogWriter } from "./table-writes";
 import type { ReadDatabase } from "./worker-reader";
+import { Deleted, replies } from "../http/replies";
+import { LogEntry, LogPage } from "./replies";
 
 /** What the routes use: the writer (deletions), where queries run, the writer's queue, the clock, and how stats take percentiles. */
 export interface LogRoutesOptions {
@@ -22,14 +24,14 @@ const DeleteLogsBody = t.Object({ ids: t.Array(t.String({ minLength: 1 }), { min
 /** /api/logs: search, detail, stats, histogram, rankings (spec 4.10) and deletion (spec 4.11). */
 export const logRoutes = ({ writer, read, queueStatus, clock, exactPercentilesUpTo }: LogRoutesOptions) =>
   new Elysia({ name: "logs", prefix: "/api/logs" })
-    .get("/", ({ query }) => searchLogs(read, readLogFilters(query, clock()), readPage(query)), { query: LogListQuery })
+    .get("/", ({ query }) => searchLogs(read, readLogFilters(query, clock()), readPage(query)), { query: LogListQuery, ...replies({ 200: LogPage }, { summary: "Search request logs", description: "A page of log rows matching the filters, newest first by default; `content_search` searches request and response text." }) })
     .delete(
       "/",
       async ({ body }) => {
         await writer.deleteIds(body.ids);
         return { message: "Logs deleted successfully" };
       },
-      { body: DeleteLogsBody },
+      { body: DeleteLogsBody, ...replies({ 200: Deleted }, { summary: "Delete request logs" }) },
     )
     .get(
       "/stats",
@@ -57,4 +59,4 @@ export const logRoutes = ({ writer, read, queueStatus, clock, exactPercentilesUp
       },
       { query: RankingsQuery },
     )
-    .get("/:id", ({ params }) => getLog(read, params.id), { params: t.Object({ id: t.String() }) });
+    .get("/:id", ({ params }) => getLog(read, params.id), { params: t.Object({ id: t.String() }), ...replies({ 200: LogEntry }, { summary: "Get a request log", description: "The row with the request body (secrets removed) and the response text, when content logging kept them." }) });

@@ -3,9 +3,11 @@ import type { AnyElysia } from "elysia";
 import packageJson from "../../package.json";
 import { routeAccessFor } from "../access/route-access";
 import { areaOf, SECURITY_SCHEMES, tagList } from "./areas";
-import { GatewayErrorBody } from "./error-body";
+import { A2AErrorBody, GatewayErrorBody } from "./error-body";
+import { ERROR_RESPONSES, errorResponses, type RouteKind } from "./error-responses";
+import { summaryOf } from "./summaries";
 
-type Operation = Record<string, unknown> & { parameters?: Array<{ name: string; in: string }>; responses?: Record<string, unknown>; tags?: string[] };
+type Operation = Record<string, unknown> & { parameters?: Array<{ name: string; in: string }>; responses?: Record<string, unknown>; tags?: string[]; summary?: string; requestBody?: unknown };
 type PathItem = Record<string, Operation>;
 
 const HTTP_METHODS = ["get", "put", "post", "delete", "options", "head", "patch", "trace"];
@@ -37,7 +39,38 @@ const pathParameters = (path: string) =>
     required: true,
     schema: { type: "string" },
     ...(name === WILDCARD ? { description: "The rest of the path, slashes included." } : {}),
+    ...(name === "framework" ? { description: "The framework's name: `litellm`, `langchain` or `pydanticai`." } : {}),
   }));
+
+const SYSTEM_PATHS = ["/health", "/metrics", "/api/openapi.json", "/api/docs", "/api/version", "/ui"];
+
+function routeKind(path: string, security: Array<Record<string, string[]>>, ownCredential: boolean): RouteKind {
+  if (path === "/" || SYSTEM_PATHS.some((prefix) => path === prefix || path.startsWith(`${prefix}/`))) {
+    return security.some((requirement) => Object.keys(requirement).length > 0) ? "guarded-system" : "system";
+  }
+  if (path.startsWith("/api/")) return security.length === 0 && !ownCredential ? "public-management" : "management";
+  return "inference";
+}
+
+/** An A2A protocol route answers errors in the protocol's envelope, and an unknown agent with an empty 404 (spec 4.12). */
+const A2A_ERRORS = {
+  404: { description: "No enabled agent has this name: an empty body." },
+  default: { description: "An error in the A2A binding's envelope.", content: { "application/json": { schema: { $ref: "#/components/schemas/A2AError" } } } },
+};
+
+/** The operation's responses: those its route declares (or a bare 200), and the errors it answers. */
+function responsesOf(method: string, path: string, operation: Operation, ownCredential: boolean): Record<string, unknown> {
+  const declared = operation.responses ?? { 200: { description: "Success." } };
+  if (path.startsWith("/agents/a2a/")) return { ...declared, ...A2A_ERRORS };
+  const kind = routeKind(path, (operation.security as Array<Record<string, string[]>> | undefined) ?? [], ownCredential);
+  const facts = {
+    kind,
+    method,
+    hasInput: operation.requestBody !== undefined || (operation.parameters ?? []).some((parameter) => parameter.in !== "path" || parameter.name !== "framework"),
+    addressesItem: /\{(?!rest\}|framework\})\w+\}/.test(path),
+  };
+  return { ...declared, ...errorResponses(facts, declared), default: { $ref: "#/components/responses/Error500" } };
+}
 
 /**
  * @elysiajs/openapi offers every body schema as JSON, a form and multipart too; the gateway's
@@ -49,7 +82,7 @@ function keepJsonOnly(operation: Operation): void {
   for (const type of Object.keys(content)) if (type !== "application/json") delete content[type];
 }
 
-function describeAccess(method: string, path: string): { security?: unknown[]; note?: string } {
+function describeAccess(method: string, path: string): { security?: unknown[]; note?: string; ownCredential?: boolean } {
   if (!path.startsWith("/api/") || path === "/api/openapi.json" || path === "/api/docs") return {};
   const rule = routeAccessFor(method.toUpperCase(), path.replace(/\{(\w+)\}/g, ":$1"))?.rule;
   if (!rule) return { note: "Not in the access table: the local admin only." };
@@ -59,7 +92,7 @@ function describeAccess(method: string, path: string): { security?: unknown[]; n
     case "permission":
       return { note: `Permission: ${rule.access.permission}${rule.access.localAdminOnOss ? " (on the OSS edition, the local admin only)" : ""}.` };
     case "own-credential":
-      return { security: [], note: `Checks its own credential: ${rule.access.credential}.` };
+      return { security: [], note: `Checks its own credential: ${rule.access.credential}.`, ownCredential: true };
     case "local-admin":
       return { note: "The local admin only." };
     default:
@@ -75,7 +108,8 @@ function describeAccess(method: string, path: string): { security?: unknown[]; n
 function withNamedParsersOnly(app: AnyElysia): AnyElysia {
   const routes = app.routes.map((route) => {
     const parsers = Array.isArray(route.hooks.parse) ? route.hooks.parse.filter(({ fn }: { fn: unknown }) => typeof fn === "string") : [];
-    return { ...route, hooks: { ...route.hooks, parse: parsers.length > 0 ? parsers : undefined } };
+    // Declared replies are documented from `detail.responses` (src/http/replies.ts), whether or not the route checks them.
+    return { ...route, hooks: { ...route.hooks, parse: parsers.length > 0 ? parsers : undefined, response: undefined } };
   });
   return Object.assign(Object.create(app), { getGlobalRoutes: () => routes });
 }
@@ -114,10 +148,8 @@ export function buildOpenApiDocument(app: AnyElysia) {
       const access = describeAccess(method, path);
       operation.security = access.security ?? area.security;
       if (access.note) operation.description = [operation.description, access.note].filter(Boolean).join(" ");
-      operation.responses = {
-        ...(operation.responses ?? { 200: { description: "Success." } }),
-        default: { description: "An error, in the gateway's error body.", content: { "application/json": { schema: { $ref: "#/components/schemas/GatewayError" } } } },
-      };
+      operation.summary ??= summaryOf(method, path);
+      operation.responses = responsesOf(method, path, operation, access.ownCredential === true);
     }
   }
   return {
@@ -127,10 +159,12 @@ export function buildOpenApiDocument(app: AnyElysia) {
       version: packageJson.version,
       description: "One endpoint and key format in front of many model providers, with virtual keys, request logs, MCP, A2A and async jobs. Inference mounts speak each provider's own wire format; management lives under /api.",
     },
+    servers: [{ url: "/", description: "The gateway that serves this document." }],
     tags: tagList(),
     paths: Object.fromEntries(Object.entries(paths).sort(([a], [b]) => a.localeCompare(b))),
     components: {
-      schemas: { ...(generated.components.schemas as object), GatewayError: GatewayErrorBody },
+      schemas: { ...(generated.components.schemas as object), GatewayError: GatewayErrorBody, A2AError: A2AErrorBody },
+      responses: ERROR_RESPONSES,
       securitySchemes: SECURITY_SCHEMES,
     },
   };

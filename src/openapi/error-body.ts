@@ -26,3 +26,9 @@ export const GatewayErrorBody = t.Object(
   },
   { description: "The gateway's error body. A2A routes answer errors in the A2A envelope instead." },
 );
+
+/** The A2A bindings' error envelope: a JSON-RPC error on json-rpc, a google.rpc.Status on the HTTP+JSON binding. */
+export const A2AErrorBody = t.Object(
+  { error: t.Object({ code: t.Integer(), message: t.String() }, { additionalProperties: true }) },
+  { additionalProperties: true, description: "The A2A protocol's error envelope (JSON-RPC 2.0 error, or google.rpc.Status on the HTTP+JSON binding)." },
+);

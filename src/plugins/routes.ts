@@ -4,6 +4,7 @@ import { GatewayError } from "../http/errors";
 import { PluginUpdateInput } from "./schemas";
 import { PluginCreateInput } from "../config/sections/plugins";
 import type { PluginRegistry } from "./registry";
+import { answersCreated } from "../http/replies";
 
 const PluginParams = t.Object({ name: t.String() });
 
@@ -36,7 +37,7 @@ export const pluginRoutes = (registry: PluginRegistry) =>
         set.status = 201;
         return { message: "Plugin created successfully", plugin };
       },
-      { body: PluginCreateInput },
+      { body: PluginCreateInput, ...answersCreated("Create a plugin") },
     )
     .get("/:name", ({ params }) => registry.view(params.name), { params: PluginParams })
     .put(

@@ -6,6 +6,8 @@ import { configuredModels } from "./model-listing";
 import { type HealthOf, keyView, providerView, type RuntimeKey } from "./runtime";
 import { ProviderCreateInput, ProviderKeyInput, ProviderUpdateInput } from "../config/sections/providers";
 import type { ProviderStore } from "./store";
+import { Deleted, replies } from "../http/replies";
+import { CheckedKey, ModelList, Provider, ProviderKey, ProviderKeyList, ProviderList } from "./replies";
 
 const ProviderParams = t.Object({ provider: t.String() });
 const KeyParams = t.Object({ provider: t.String(), key_id: t.String() });
@@ -42,7 +44,7 @@ const modelRoutes = (store: ProviderStore) =>
         .map(({ id, provider, model, keyIds }) => ({ id, provider: provider.name, model, key_ids: keyIds }));
       return { models, count: models.length };
     },
-    { query: ModelsQuery },
+    { query: ModelsQuery, ...replies({ 200: ModelList }, { summary: "List the models providers serve", description: "Every model the enabled keys name or reach, as `provider/model`, with the keys that serve it." }) },
   );
 
 /**
@@ -55,7 +57,7 @@ export const providerRoutes = (store: ProviderStore, outbound: OutboundReach) =>
   const keyOf = (provider: string, key: RuntimeKey) => keyView(key, healthOf(provider, key.id));
   return new Elysia({ name: "providers" }).use(modelRoutes(store)).group("/api/providers", (app) =>
     app
-      .get("/", () => ({ providers: store.list().map((provider) => providerView(provider, healthOf)) }))
+      .get("/", () => ({ providers: store.list().map((provider) => providerView(provider, healthOf)) }), replies({ 200: ProviderList }, { summary: "List providers" }))
       .post(
         "/",
         async ({ body, set, request }) => {
@@ -65,9 +67,9 @@ export const providerRoutes = (store: ProviderStore, outbound: OutboundReach) =>
           set.status = 201;
           return viewOf(body.provider);
         },
-        { body: ProviderCreateInput },
+        { body: ProviderCreateInput, ...replies({ 201: Provider }, { summary: "Create a provider", description: "Each key is checked by listing the provider's models with it; the reply shows what each found." }) },
       )
-      .get("/:provider", ({ params }) => viewOf(params.provider), { params: ProviderParams })
+      .get("/:provider", ({ params }) => viewOf(params.provider), { params: ProviderParams, ...replies({ 200: Provider }, { summary: "Get a provider" }) })
       .put(
         "/:provider",
         async ({ params, body, request }) => {
@@ -75,7 +77,7 @@ export const providerRoutes = (store: ProviderStore, outbound: OutboundReach) =>
           await checkKeys(store, params.provider);
           return viewOf(params.provider);
         },
-        { params: ProviderParams, body: ProviderUpdateInput },
+        { params: ProviderParams, body: ProviderUpdateInput, ...replies({ 200: Provider }, { summary: "Update a provider", description: "`keys`, when given, replaces the provider's keys; a redacted value keeps the stored secret." }) },
       )
       .delete(
         "/:provider",
@@ -83,9 +85,9 @@ export const providerRoutes = (store: ProviderStore, outbound: OutboundReach) =>
           await store.remove(params.provider);
           return { message: "Provider deleted successfully" };
         },
-        { params: ProviderParams },
+        { params: ProviderParams, ...replies({ 200: Deleted }, { summary: "Delete a provider" }) },
       )
-      .get("/:provider/keys", ({ params }) => ({ keys: store.require(params.provider).keys.map((key) => keyOf(params.provider, key)) }), { params: ProviderParams })
+      .get("/:provider/keys", ({ params }) => ({ keys: store.require(params.provider).keys.map((key) => keyOf(params.provider, key)) }), { params: ProviderParams, ...replies({ 200: ProviderKeyList }, { summary: "List a provider's keys" }) })
       .post(
         "/:provider/keys",
         async ({ params, body, set, request }) => {
@@ -94,9 +96,9 @@ export const providerRoutes = (store: ProviderStore, outbound: OutboundReach) =>
           set.status = 201;
           return keyOf(params.provider, checked!.key);
         },
-        { params: ProviderParams, body: ProviderKeyInput },
+        { params: ProviderParams, body: ProviderKeyInput, ...replies({ 201: ProviderKey }, { summary: "Add a key to a provider" }) },
       )
-      .get("/:provider/keys/:key_id", ({ params }) => keyOf(params.provider, store.requireKey(params.provider, params.key_id)), { params: KeyParams })
+      .get("/:provider/keys/:key_id", ({ params }) => keyOf(params.provider, store.requireKey(params.provider, params.key_id)), { params: KeyParams, ...replies({ 200: ProviderKey }, { summary: "Get a provider key" }) })
       .put(
         "/:provider/keys/:key_id",
         async ({ params, body, request }) => {
@@ -104,7 +106,7 @@ export const providerRoutes = (store: ProviderStore, outbound: OutboundReach) =>
           const [checked] = await checkKeys(store, params.provider, [params.key_id]);
           return keyOf(params.provider, checked!.key);
         },
-        { params: KeyParams, body: ProviderKeyInput },
+        { params: KeyParams, body: ProviderKeyInput, ...replies({ 200: ProviderKey }, { summary: "Update a provider key" }) },
       )
       .delete(
         "/:provider/keys/:key_id",
@@ -112,7 +114,7 @@ export const providerRoutes = (store: ProviderStore, outbound: OutboundReach) =>
           await store.removeKey(params.provider, params.key_id);
           return { message: "Key deleted successfully" };
         },
-        { params: KeyParams },
+        { params: KeyParams, ...replies({ 200: Deleted }, { summary: "Delete a provider key" }) },
       )
       .post(
         "/:provider/keys/:key_id/refresh-models",
@@ -121,7 +123,7 @@ export const providerRoutes = (store: ProviderStore, outbound: OutboundReach) =>
           const [checked] = await checkKeys(store, params.provider, [params.key_id]);
           return { ...keyOf(params.provider, checked!.key), reachable_models: checked!.models };
         },
-        { params: KeyParams },
+        { params: KeyParams, ...replies({ 200: CheckedKey }, { summary: "Check a provider key's models again" }) },
       ),
   );
 };

@@ -5,6 +5,7 @@ import type { DeliveryHistory, DeliveryView } from "./delivery-history";
 import type { WebhookEndpoint, WebhookEndpointStore } from "./endpoint-store";
 import { endpointView } from "./endpoint-view";
 import { DeliveryHistoryQuery, IdParams, RecoverBody, WebhookEndpointCreate, WebhookEndpointUpdate } from "./schemas";
+import { answersCreated } from "../http/replies";
 
 /** What the routes ask of the webhook service beyond the stores. */
 export interface WebhookOperations {
@@ -43,7 +44,7 @@ export const webhookRoutes = ({ endpoints, history, webhooks, reach }: RouteDeps
         set.status = 201;
         return { endpoint: endpointView(endpoints, endpoint), secret };
       },
-      { body: WebhookEndpointCreate },
+      { body: WebhookEndpointCreate, ...answersCreated("Create a webhook endpoint") },
     )
     .get("/deliveries", ({ query }) => history.list(query), { query: DeliveryHistoryQuery })
     .post(

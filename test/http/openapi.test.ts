@@ -9,12 +9,12 @@ interface Operation {
   security: Array<Record<string, string[]>>;
   parameters: Array<{ name: string; in: string }>;
   requestBody?: { content: Record<string, { schema: unknown }> };
-  responses: Record<string, { content?: Record<string, { schema: unknown }> }>;
+  responses: Record<string, { $ref?: string; content?: Record<string, { schema: unknown }> }>;
 }
 interface OpenApiDocument {
   openapi: string;
   paths: Record<string, Record<string, Operation>>;
-  components: { schemas: Record<string, unknown>; securitySchemes: Record<string, { type: string; in?: string; name?: string; scheme?: string }> };
+  components: { schemas: Record<string, unknown>; responses: Record<string, { content?: Record<string, { schema: unknown }> }>; securitySchemes: Record<string, { type: string; in?: string; name?: string; scheme?: string }> };
   tags: Array<{ name: string }>;
 }
 
@@ -106,7 +106,8 @@ describe("GET /api/openapi.json", () => {
     const validate = new Ajv2020({ strict: false }).compile(document.components.schemas.GatewayError as object);
     expect(validate(await refused.json())).toBe(true);
     expect(validate({ error: "a different shape" })).toBe(false);
-    expect(operation("post", "/api/governance/virtual-keys")!.responses.default!.content!["application/json"]!.schema).toEqual({ $ref: "#/components/schemas/GatewayError" });
+    expect(operation("post", "/api/governance/virtual-keys")!.responses["400"]).toEqual({ $ref: "#/components/responses/Error400" });
+    expect(document.components.responses.Error400!.content!["application/json"]!.schema).toEqual({ $ref: "#/components/schemas/GatewayError" });
   });
 });
 

@@ -68,7 +68,13 @@ describe("Streamable HTTP sessions on /mcp", () => {
     expect(stream.status).toBe(200);
     expect(stream.headers.get("content-type")).toContain("text/event-stream");
     await stream.body?.cancel();
-    expect((await fetch(`${gw.url}/mcp`)).status).toBe(405);
+  });
+
+  test("GET without a session is a 405 with the gateway error body and `Allow: POST`", async () => {
+    const refused = await fetch(`${gw.url}/mcp`);
+    expect(refused.headers.get("allow")).toBe("POST");
+    expect(refused.headers.get("content-type")).toContain("application/json");
+    await expectGatewayError(refused, 405, { errorType: "caller_method_not_allowed" });
   });
 
   test("a session belongs to the virtual key that opened it", async () => {

@@ -4,6 +4,7 @@ import { knownPermissionIds } from "../permissions";
 import { noteAudit, principalOf } from "../request-context";
 import { ApiKeyCreateInput, ApiKeyListQuery, ApiKeyUpdateInput } from "./schemas";
 import type { ApiKeyStore } from "./store";
+import { answersCreated } from "../../http/replies";
 
 const KeyParams = t.Object({ id: t.String() });
 
@@ -21,7 +22,7 @@ export const apiKeyRoutes = (store: ApiKeyStore) =>
         set.status = 201;
         return created;
       },
-      { body: ApiKeyCreateInput },
+      { body: ApiKeyCreateInput, ...answersCreated("Create a management API key") },
     )
     .get("/:id", ({ params }) => store.require(params.id), { params: KeyParams })
     .put(

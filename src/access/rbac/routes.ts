@@ -6,6 +6,7 @@ import { noteAudit, principalOf } from "../request-context";
 import type { RoleStore } from "./roles";
 import { RoleCreateInput, RoleParams, RolePermissionsInput, RoleUpdateInput, UserCreateInput, UserParams, UserUpdateInput } from "./schemas";
 import type { UserStore } from "./users";
+import { answersCreated } from "../../http/replies";
 
 const rolePath = (roleId: number) => `/api/governance/rbac/roles/${roleId}`;
 
@@ -38,7 +39,7 @@ const roleRoutes = (roles: RoleStore) =>
             set.status = 201;
             return role;
           },
-          { body: RoleCreateInput },
+          { body: RoleCreateInput, ...answersCreated("Create a role") },
         )
         .get("/:role_id", ({ params }) => roles.require(params.role_id), { params: RoleParams })
         .put(
@@ -90,7 +91,7 @@ const userRoutes = (roles: RoleStore, users: UserStore) =>
         set.status = 201;
         return user;
       },
-      { body: UserCreateInput },
+      { body: UserCreateInput, ...answersCreated("Create a dashboard user") },
     )
     .get("/:user_id", ({ params }) => users.require(params.user_id), { params: UserParams })
     .put(

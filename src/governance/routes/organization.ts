@@ -3,6 +3,8 @@ import { markDeprecated } from "../../access/deprecation";
 import { CustomerInput, CustomerUpdateInput, ListQuery, TeamInput, TeamUpdateInput } from "../schemas";
 import { customerView, type Organization } from "../stores/organization";
 import type { VirtualKeyStore } from "../stores/virtual-keys";
+import { Deleted, replies } from "../../http/replies";
+import { CustomerList, CustomerReply, CustomerWritten, TeamList, TeamReply, TeamWritten } from "../replies";
 
 const TeamParams = t.Object({ team_id: t.String() });
 const CustomerParams = t.Object({ id: t.String() });
@@ -24,7 +26,7 @@ export function organizationRoutes(organization: Organization, keys: VirtualKeyS
         const { rows, ...page } = teams.page(query);
         return { teams: rows.map(organization.teamView), ...page };
       },
-      { query: ListQuery },
+      { query: ListQuery, ...replies({ 200: TeamList }, { summary: "List teams" }) },
     )
     .post(
       "/teams",
@@ -32,18 +34,18 @@ export function organizationRoutes(organization: Organization, keys: VirtualKeyS
         set.status = 201;
         return { message: "Team created successfully", team: organization.teamView(await organization.createTeam(body)) };
       },
-      { body: TeamInput },
+      { body: TeamInput, ...replies({ 201: TeamWritten }, { summary: "Create a team" }) },
     )
-    .get("/teams/:team_id", ({ params }) => ({ team: organization.teamView(teams.require(params.team_id)) }), { params: TeamParams })
-    .put("/teams/:team_id", async ({ params, body }) => ({ message: "Team updated successfully", team: organization.teamView(await organization.updateTeam(params.team_id, body)) }), { params: TeamParams, body: TeamUpdateInput })
-    .delete("/teams/:team_id", ({ params }) => removeTeam(organization, keys, params.team_id), { params: TeamParams })
+    .get("/teams/:team_id", ({ params }) => ({ team: organization.teamView(teams.require(params.team_id)) }), { params: TeamParams, ...replies({ 200: TeamReply }, { summary: "Get a team" }) })
+    .put("/teams/:team_id", async ({ params, body }) => ({ message: "Team updated successfully", team: organization.teamView(await organization.updateTeam(params.team_id, body)) }), { params: TeamParams, body: TeamUpdateInput, ...replies({ 200: TeamWritten }, { summary: "Update a team" }) })
+    .delete("/teams/:team_id", ({ params }) => removeTeam(organization, keys, params.team_id), { params: TeamParams, ...replies({ 200: Deleted }, { summary: "Delete a team", description: "Its keys stay, detached from it." }) })
     .get(
       "/customers",
       ({ query }) => {
         const { rows, ...page } = customers.page(query);
         return { customers: rows.map(customerView), ...page };
       },
-      { query: ListQuery },
+      { query: ListQuery, ...replies({ 200: CustomerList }, { summary: "List customers" }) },
     )
     .post(
       "/customers",
@@ -51,10 +53,10 @@ export function organizationRoutes(organization: Organization, keys: VirtualKeyS
         set.status = 201;
         return { message: "Customer created successfully", customer: customerView(await organization.createCustomer(body)) };
       },
-      { body: CustomerInput },
+      { body: CustomerInput, ...replies({ 201: CustomerWritten }, { summary: "Create a customer" }) },
     )
-    .get("/customers/:id", ({ params }) => ({ customer: customerView(customers.require(params.id)) }), { params: CustomerParams })
-    .put("/customers/:id", async ({ params, body }) => ({ message: "Customer updated successfully", customer: customerView(await organization.updateCustomer(params.id, body)) }), { params: CustomerParams, body: CustomerUpdateInput })
+    .get("/customers/:id", ({ params }) => ({ customer: customerView(customers.require(params.id)) }), { params: CustomerParams, ...replies({ 200: CustomerReply }, { summary: "Get a customer" }) })
+    .put("/customers/:id", async ({ params, body }) => ({ message: "Customer updated successfully", customer: customerView(await organization.updateCustomer(params.id, body)) }), { params: CustomerParams, body: CustomerUpdateInput, ...replies({ 200: CustomerWritten }, { summary: "Update a customer" }) })
     .delete(
       "/customers/:id",
       async ({ params }) => {
@@ -62,7 +64,7 @@ export function organizationRoutes(organization: Organization, keys: VirtualKeyS
         await keys.load();
         return { message: "Customer deleted successfully" };
       },
-      { params: CustomerParams },
+      { params: CustomerParams, ...replies({ 200: Deleted }, { summary: "Delete a customer", description: "Its teams and keys stay, detached from it." }) },
     );
 }
 

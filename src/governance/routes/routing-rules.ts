@@ -1,6 +1,8 @@
 import { Elysia, t } from "elysia";
 import { ListQuery, RoutingRuleInput, RoutingRuleUpdateInput } from "../schemas";
 import { type RoutingRuleStore, routingRuleView } from "../stores/routing-rules";
+import { Deleted, replies } from "../../http/replies";
+import { RoutingRuleList, RoutingRuleReply, RoutingRuleWritten } from "../replies";
 
 const IdParams = t.Object({ id: t.String() });
 
@@ -13,7 +15,7 @@ export function routingRuleRoutes(rules: RoutingRuleStore) {
         const { rows, ...page } = rules.rules.page(query);
         return { rules: rows.map(routingRuleView), ...page };
       },
-      { query: ListQuery },
+      { query: ListQuery, ...replies({ 200: RoutingRuleList }, { summary: "List routing rules" }) },
     )
     .post(
       "/",
@@ -21,16 +23,16 @@ export function routingRuleRoutes(rules: RoutingRuleStore) {
         set.status = 201;
         return { message: "Routing rule created successfully", rule: routingRuleView(await rules.create(body)) };
       },
-      { body: RoutingRuleInput },
+      { body: RoutingRuleInput, ...replies({ 201: RoutingRuleWritten }, { summary: "Create a routing rule", description: "An invalid CEL expression is a 400." }) },
     )
-    .get("/:id", ({ params }) => ({ rule: routingRuleView(rules.rules.require(params.id)) }), { params: IdParams })
-    .put("/:id", async ({ params, body }) => ({ message: "Routing rule updated successfully", rule: routingRuleView(await rules.update(params.id, body)) }), { params: IdParams, body: RoutingRuleUpdateInput })
+    .get("/:id", ({ params }) => ({ rule: routingRuleView(rules.rules.require(params.id)) }), { params: IdParams, ...replies({ 200: RoutingRuleReply }, { summary: "Get a routing rule" }) })
+    .put("/:id", async ({ params, body }) => ({ message: "Routing rule updated successfully", rule: routingRuleView(await rules.update(params.id, body)) }), { params: IdParams, body: RoutingRuleUpdateInput, ...replies({ 200: RoutingRuleWritten }, { summary: "Update a routing rule" }) })
     .delete(
       "/:id",
       async ({ params }) => {
         await rules.remove(params.id);
         return { message: "Routing rule deleted successfully" };
       },
-      { params: IdParams },
+      { params: IdParams, ...replies({ 200: Deleted }, { summary: "Delete a routing rule" }) },
     );
 }

@@ -6,6 +6,8 @@ import type { LimitCounters } from "../limits/limit-counters";
 import { ListQuery, VirtualKeyCreateInput, VirtualKeyUpdateInput } from "../schemas";
 import type { Organization } from "../stores/organization";
 import type { VirtualKeyStore } from "../stores/virtual-keys";
+import { Deleted, replies } from "../../http/replies";
+import { VirtualKeyIssued, VirtualKeyList, VirtualKeyReply, VirtualKeyWritten } from "../replies";
 
 const IdParams = t.Object({ id: t.String() });
 
@@ -44,7 +46,7 @@ export function virtualKeyRoutes(keys: VirtualKeyStore, organization: Organizati
           const { rows, ...page } = keys.keys.page(query);
           return { virtual_keys: rows.map(view), ...page };
         },
-        { query: ListQuery },
+        { query: ListQuery, ...replies({ 200: VirtualKeyList }, { summary: "List virtual keys", description: "A page of virtual keys, without their values; `search` matches the name." }) },
       )
       .post(
         "/",
@@ -53,7 +55,7 @@ export function virtualKeyRoutes(keys: VirtualKeyStore, organization: Organizati
           set.status = 201;
           return { message: "Virtual key created successfully", virtual_key: { ...view(row), value } };
         },
-        { body: VirtualKeyCreateInput },
+        { body: VirtualKeyCreateInput, ...replies({ 201: VirtualKeyIssued }, { summary: "Create a virtual key", description: "Its value is in this reply once; the gateway keeps only its hash." }) },
       )
       // Authenticated by the virtual key alone (spec 5): what is left of every budget and limit it answers to.
       .get("/quota", ({ request }) => {
@@ -61,15 +63,15 @@ export function virtualKeyRoutes(keys: VirtualKeyStore, organization: Organizati
         const limits = limitsOfCaller(caller);
         return { virtual_key: { id: caller.key.id, name: caller.key.name }, budgets: budgetUsage(limits, counters), rate_limits: rateLimitUsage(limits, counters) };
       })
-      .get("/:id", ({ params }) => ({ virtual_key: view(keys.keys.require(params.id)) }), { params: IdParams })
-      .put("/:id", async ({ params, body }) => ({ message: "Virtual key updated successfully", virtual_key: view(await keys.update(params.id, body)) }), { params: IdParams, body: VirtualKeyUpdateInput })
+      .get("/:id", ({ params }) => ({ virtual_key: view(keys.keys.require(params.id)) }), { params: IdParams, ...replies({ 200: VirtualKeyReply }, { summary: "Get a virtual key" }) })
+      .put("/:id", async ({ params, body }) => ({ message: "Virtual key updated successfully", virtual_key: view(await keys.update(params.id, body)) }), { params: IdParams, body: VirtualKeyUpdateInput, ...replies({ 200: VirtualKeyWritten }, { summary: "Update a virtual key", description: "Omitted fields keep their value; `null` clears `team_id`, `customer_id` and `rate_limit`." }) })
       .post(
         "/:id/rotate",
         async ({ params }) => {
           const { row, value } = await keys.rotate(params.id);
           return { message: "Virtual key rotated successfully", virtual_key: { ...view(row), value } };
         },
-        { params: IdParams },
+        { params: IdParams, ...replies({ 200: VirtualKeyIssued }, { summary: "Rotate a virtual key", description: "A new value, answered once; the old one stops working at once." }) },
       )
       .delete(
         "/:id",
@@ -77,7 +79,7 @@ export function virtualKeyRoutes(keys: VirtualKeyStore, organization: Organizati
           await keys.remove(params.id);
           return { message: "Virtual key deleted successfully" };
         },
-        { params: IdParams },
+        { params: IdParams, ...replies({ 200: Deleted }, { summary: "Delete a virtual key" }) },
       )
   );
 }

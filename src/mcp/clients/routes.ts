@@ -6,6 +6,8 @@ import { stdioCommandAllowed } from "../connection/upstream";
 import type { McpClientRegistry } from "./registry";
 import { ClientParams, McpClientCreate, McpClientUpdate } from "./schemas";
 import { type OAuthViewOf, viewWith } from "./view";
+import { Deleted, replies } from "../../http/replies";
+import { McpClient, McpClientList } from "./replies";
 
 /**
  * A stdio client runs a command as the gateway's user: only the local admin (the admin account,
@@ -38,7 +40,7 @@ export const mcpClientRoutes = (registry: McpClientRegistry, removeClient: (id: 
     .get("/clients", () => {
       const clients = registry.list().map(clientView);
       return { clients, count: clients.length };
-    })
+    }, replies({ 200: McpClientList }, { summary: "List MCP clients", description: "Every MCP server the gateway connects to, with its state, tools, resources and prompts." }))
     .post(
       "/client",
       async ({ body, set, request }) => {
@@ -47,7 +49,7 @@ export const mcpClientRoutes = (registry: McpClientRegistry, removeClient: (id: 
         set.status = 201;
         return clientView(await registry.create(body, reach));
       },
-      { body: McpClientCreate },
+      { body: McpClientCreate, ...replies({ 201: McpClient }, { summary: "Add an MCP client", description: "The gateway connects to it at once; the reply shows the connection's state." }) },
     )
     .put(
       "/client/:id",
@@ -55,7 +57,7 @@ export const mcpClientRoutes = (registry: McpClientRegistry, removeClient: (id: 
         checkStdioWrite(request, body, registry);
         return clientView(await registry.update(params.id, body, await reachWritten(request, body, registry)));
       },
-      { params: ClientParams, body: McpClientUpdate },
+      { params: ClientParams, body: McpClientUpdate, ...replies({ 200: McpClient }, { summary: "Update an MCP client" }) },
     )
     .delete(
       "/client/:id",
@@ -63,7 +65,7 @@ export const mcpClientRoutes = (registry: McpClientRegistry, removeClient: (id: 
         await removeClient(params.id);
         return { message: "MCP client deleted successfully" };
       },
-      { params: ClientParams },
+      { params: ClientParams, ...replies({ 200: Deleted }, { summary: "Remove an MCP client" }) },
     )
-    .post("/client/:id/reconnect", async ({ params }) => clientView(await registry.reconnect(params.id)), { params: ClientParams });
+    .post("/client/:id/reconnect", async ({ params }) => clientView(await registry.reconnect(params.id)), { params: ClientParams, ...replies({ 200: McpClient }, { summary: "Reconnect an MCP client" }) });
 };

@@ -1,6 +1,6 @@
 import type { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { Elysia } from "elysia";
-import { notFound } from "../../http/errors";
+import { GatewayError, notFound } from "../../http/errors";
 import { type CallerAuth, callContextOf } from "../call-context";
 import type { McpClientRegistry } from "../clients/registry";
 import { loadMcpServerSdk, type McpServerSdk } from "../sdk";
@@ -18,6 +18,10 @@ const SESSION_HEADER = "mcp-session-id";
 const RESUMABLE_EVENTS = 1000;
 
 const jsonRpcError = (status: number, code: number, message: string) => Response.json({ jsonrpc: "2.0", error: { code, message }, id: null }, { status });
+
+/** GET and DELETE address a session: without its id there is nothing to stream or end. */
+const withoutSession = (method: string) =>
+  new GatewayError({ status: 405, errorType: "caller_method_not_allowed", message: `${method} needs the Mcp-Session-Id of a session; without one, send JSON-RPC messages with POST` });
 
 const isInitialize = (sdk: McpServerSdk, body: unknown) => (Array.isArray(body) ? body.some((message) => sdk.isInitializeRequest(message)) : sdk.isInitializeRequest(body));
 
@@ -99,7 +103,7 @@ export function mcpServerRoutes(options: McpServerOptions) {
       session.state.context = context;
       return withKeepAlive(await session.transport.handleRequest(request), settings.agentKeepAliveMs);
     }
-    if (request.method !== "POST") return new Response(null, { status: 405, headers: { allow: "POST" } });
+    if (request.method !== "POST") return withoutSession(request.method).toResponse({ allow: "POST" });
     let body: unknown;
     try {
       body = await request.json();

@@ -91,7 +91,7 @@ export type Contract = [
   Holds<Fits<Providers[":provider"]["keys"][":key_id"]["refresh-models"]["post"]["response"][200], Ui.ProviderKey & { reachable_models: string[] }>>,
 
   Holds<Fits<VirtualKeys["get"]["response"][200], { virtual_keys: Ui.VirtualKey[] }>>,
-  Holds<Fits<VirtualKeys["post"]["response"][200], { virtual_key: Ui.VirtualKey & { value: string } }>>,
+  Holds<Fits<VirtualKeys["post"]["response"][201], { virtual_key: Ui.VirtualKey & { value: string } }>>,
   Holds<Fits<Ui.VirtualKeyInput & { name: string }, VirtualKeys["post"]["body"]>>,
   Holds<Fits<Ui.VirtualKeyInput, VirtualKeys[":id"]["put"]["body"]>>,
 
@@ -116,7 +116,7 @@ export type Contract = [
   Holds<Fits<AsyncJobs["get"]["response"][200], Ui.AsyncJobPage>>,
 
   Holds<Fits<Mcp["clients"]["get"]["response"][200], { clients: Ui.McpClient[] }>>,
-  Holds<Fits<Mcp["client"]["post"]["response"][200], Ui.McpClient>>,
+  Holds<Fits<Mcp["client"]["post"]["response"][201], Ui.McpClient>>,
   Holds<Fits<Ui.McpClientInput & { name: string; connection_type: Ui.McpConnectionType }, Mcp["client"]["post"]["body"]>>,
   Holds<Fits<Ui.McpClientInput, Mcp["client"][":id"]["put"]["body"]>>,
   Holds<Fits<McpLogs["get"]["response"][200], { logs: Ui.McpLog[] }>>,

@@ -94,7 +94,16 @@ const withBase64Embeddings = (response: EmbeddingResponse) => ({
   data: response.data.map((row) => ({ ...row, embedding: Buffer.from(new Float32Array(row.embedding).buffer).toString("base64") })),
 });
 
-/** The canonical shapes are OpenAI's, so this codec is the identity plus streaming usage. */
+/**
+ * A reply written for an OpenAI client with the fields OpenAI's API reference marks required and
+ * other formats have no word for: `logprobs` per choice and the message's `refusal`, null.
+ */
+const withRequiredChatFields = (response: ChatResponse): ChatResponse => ({
+  ...response,
+  choices: response.choices.map((choice) => ({ ...choice, message: { ...choice.message, refusal: choice.message.refusal ?? null }, logprobs: choice.logprobs ?? null })),
+});
+
+/** The canonical shapes are OpenAI's, so this codec is the identity plus streaming usage and required fields. */
 export const openAIFormat: FormatCodec = {
   format: "openai",
   streamContentType: "text/event-stream",
@@ -113,7 +122,7 @@ export const openAIFormat: FormatCodec = {
       return sent.stream ? withStreamUsage(sent) : { ...sent };
     },
     decodeResponse: (body) => withRefusalsAsText(body as ChatResponse),
-    encodeResponse: (response) => response,
+    encodeResponse: withRequiredChatFields,
     decodeStream: () => sseChunkStream(chatSseDecoder()),
     sseDecoder: chatSseDecoder,
     encodeStream: encodeChatStream,

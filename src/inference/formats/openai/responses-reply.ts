@@ -76,12 +76,15 @@ export const reasoningItem = (id: string, text: string, blocks: readonly Thinkin
   ...(blocks?.length ? { encrypted_content: sealThinking(blocks) } : {}),
 });
 
+/** A text part as OpenAI's reference requires it: token log probabilities are never asked of another provider, so none. */
+export const outputText = (text: string) => ({ type: "output_text", text, annotations: [], logprobs: [] });
+
 export const messageItem = (id: string, text: string, status: "in_progress" | "completed") => ({
   type: "message",
   id,
   status,
   role: "assistant",
-  content: status === "completed" ? [{ type: "output_text", text, annotations: [] }] : [],
+  content: status === "completed" ? [outputText(text)] : [],
 });
 
 export const functionCallItem = (id: string, call: ToolCall, status: "in_progress" | "completed") => ({

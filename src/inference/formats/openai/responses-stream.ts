@@ -1,7 +1,7 @@
 import type { GatewayError } from "../../../http/errors";
 import { encodeSSE } from "../../../http/sse";
 import type { ChatChunk, FinishReason, ThinkingBlock, ToolCall, Usage } from "../../canonical";
-import { type BridgedResponse, functionCallItem, messageItem, reasoningItem, responseHead, responsesUsageOf, statusOf } from "./responses-reply";
+import { type BridgedResponse, functionCallItem, messageItem, outputText, reasoningItem, responseHead, responsesUsageOf, statusOf } from "./responses-reply";
 
 type Body = Record<string, unknown>;
 type OpenItem = { kind: "reasoning"; id: string; index: number; text: string; blocks: ThinkingBlock[] } | { kind: "message"; id: string; index: number; text: string };
@@ -66,8 +66,8 @@ class ResponsesStreamWriter {
       }
       this.done.push(reasoningItem(item.id, item.text, item.blocks));
     } else {
-      this.send("response.output_text.done", { ...position, content_index: 0, text: item.text });
-      this.send("response.content_part.done", { ...position, content_index: 0, part: { type: "output_text", text: item.text, annotations: [] } });
+      this.send("response.output_text.done", { ...position, content_index: 0, text: item.text, logprobs: [] });
+      this.send("response.content_part.done", { ...position, content_index: 0, part: outputText(item.text) });
       this.done.push(messageItem(item.id, item.text, "completed"));
     }
     this.send("response.output_item.done", { output_index: item.index, item: this.done.at(-1) });
@@ -97,10 +97,10 @@ class ResponsesStreamWriter {
       const index = this.done.length;
       this.open = { kind: "message", id: `msg_${this.head!.id as string}_${index}`, index, text: "" };
       this.send("response.output_item.added", { output_index: index, item: messageItem(this.open.id, "", "in_progress") });
-      this.send("response.content_part.added", { item_id: this.open.id, output_index: index, content_index: 0, part: { type: "output_text", text: "", annotations: [] } });
+      this.send("response.content_part.added", { item_id: this.open.id, output_index: index, content_index: 0, part: outputText("") });
     }
     this.open.text += delta;
-    this.send("response.output_text.delta", { item_id: this.open.id, output_index: this.open.index, content_index: 0, delta });
+    this.send("response.output_text.delta", { item_id: this.open.id, output_index: this.open.index, content_index: 0, delta, logprobs: [] });
   }
 
   private toolCall(delta: NonNullable<ChatChunk["choices"][number]["delta"]["tool_calls"]>[number]) {

@@ -1,0 +1,57 @@
+import { type TSchema, Type as t } from "@sinclair/typebox";
+
+/**
+ * Whether every reply a route declares is checked against its schema as it is sent: on in the
+ * tests (test/support sets GATEWAY_CHECK_REPLIES=1), off in production, where a route declares
+ * its replies for the document and the types only and no reply pays a check.
+ */
+export const CHECK_REPLIES = process.env.GATEWAY_CHECK_REPLIES === "1";
+
+const STATUS_TEXT: Record<number, string> = { 200: "OK.", 201: "Created.", 202: "Accepted: under way.", 204: "Done, no body." };
+
+interface Summary {
+  summary: string;
+  description?: string;
+}
+
+/** The OpenAPI response objects of declared replies; errors refer to the shared error responses. */
+function documented(schemas: Record<number, TSchema>) {
+  return Object.fromEntries(
+    Object.entries(schemas).map(([status, schema]) => [
+      status,
+      Number(status) >= 400
+        ? { $ref: `#/components/responses/Error${status}` }
+        : { description: schema.description ?? STATUS_TEXT[Number(status)] ?? "Success.", content: { "application/json": { schema } } },
+    ]),
+  );
+}
+
+/**
+ * A route's replies, declared once per status as TypeBox schemas: Elysia types the handler's
+ * return from them, the OpenAPI document shows them, and with CHECK_REPLIES Elysia checks each
+ * reply against them (a mismatch is a 500 `gateway_reply_contract_broken`).
+ */
+export function replies<const Schemas extends Record<number, TSchema>>(schemas: Schemas, { summary, description }: Summary) {
+  const detail = { summary, ...(description ? { description } : {}), responses: documented(schemas) };
+  return (CHECK_REPLIES ? { response: schemas, detail } : { detail }) as { response: Schemas; detail: typeof detail };
+}
+
+/**
+ * A create's status and summary where its body is not declared yet: the document says 201, as
+ * the route answers, with no schema and no check.
+ */
+export const answersCreated = (summary: string) => ({ detail: { summary, responses: { 201: { description: STATUS_TEXT[201]! } } } });
+
+/** The `{message}` most writes answer beside the record. */
+export const Message = t.String({ description: "What was done, in words." });
+/** What a delete answers. */
+export const Deleted = t.Object({ message: Message });
+/** An ISO 8601 timestamp as the management API answers it. */
+export const Timestamp = t.String({ format: "date-time" });
+/** The page fields of a paginated list. */
+export const PageFields = {
+  count: t.Integer({ description: "Rows in this page." }),
+  total_count: t.Integer({ description: "Rows matching, all pages." }),
+  limit: t.Integer({ description: "The page size asked for; 0 when none was." }),
+  offset: t.Integer(),
+};

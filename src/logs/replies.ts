@@ -1,0 +1,78 @@
+import { Type as t } from "@sinclair/typebox";
+import { Timestamp } from "../http/replies";
+
+/** What the management API answers about request logs (search.ts `logView`). */
+
+const Text = t.Union([t.String(), t.Null()]);
+const Figure = t.Union([t.Number(), t.Null()]);
+
+const Attempt = t.Object(
+  { provider: t.String(), model: t.String(), key: t.Optional(t.String({ description: "The provider key's id." })), status: t.Optional(t.Integer()), error_type: t.Optional(t.String()), is_fallback: t.Boolean() },
+  { description: "One provider call: fallbacks and retries each add one." },
+);
+
+const GuardrailVerdict = t.Object(
+  { guardrail: t.String(), check: t.String(), stage: t.String({ description: "`input` or `output`." }), action: t.String({ description: "`block`, `redact` or `log`." }), matches: t.Integer() },
+  { description: "What a guardrail found and did; never the matched text." },
+);
+
+const logFields = {
+  id: t.String(),
+  parent_request_id: Text,
+  timestamp: Timestamp,
+  object: t.String({ description: "What was called: `chat.completion`, `embedding`, `response`, ..." }),
+  provider: t.String(),
+  model: t.String(),
+  alias: Text,
+  selected_key_id: Text,
+  virtual_key_id: Text,
+  virtual_key_name: Text,
+  team_id: Text,
+  customer_id: Text,
+  user_id: Text,
+  business_unit_id: Text,
+  project_id: Text,
+  routing_rule_id: Text,
+  routing_rule_name: Text,
+  routing_engine_used: Text,
+  status: t.Union([t.Literal("processing"), t.Literal("success"), t.Literal("error")]),
+  status_code: Figure,
+  error_type: Text,
+  error_message: Text,
+  stop_reason: Text,
+  tool_call_names: t.Array(t.String()),
+  cache_hit_type: Text,
+  guardrails: t.Array(GuardrailVerdict, { description: "What each guardrail found and did; never the matched text." }),
+  input_tokens: t.Integer(),
+  output_tokens: t.Integer(),
+  cached_tokens: t.Integer(),
+  reasoning_tokens: t.Integer(),
+  total_tokens: t.Integer(),
+  cost: t.Union([t.Number(), t.Null()], { description: "USD; null when pricing did not know the model." }),
+  latency: t.Number({ description: "Milliseconds." }),
+  time_to_first_token: Figure,
+  stream: t.Boolean(),
+  session_id: Text,
+  region: Text,
+  metadata: t.Record(t.String(), t.String()),
+  attempts: t.Array(Attempt),
+};
+
+/** One schema for both: Elysia's types of a list and a read are those of `logView`, which may carry the content. */
+export const LogEntry = t.Object(
+  {
+    ...logFields,
+    request_content: t.Optional(t.Unknown({ description: "GET /api/logs/{id} only: the request body with secrets removed; null when content logging is off." })),
+    response_content: t.Optional(t.Union([t.String(), t.Null()], { description: "GET /api/logs/{id} only: the response text; null when content logging is off." })),
+  },
+  { description: "A request's log row; its content only when read alone." },
+);
+export const LogPage = t.Object({
+  logs: t.Array(LogEntry),
+  count: t.Integer(),
+  total: t.Union([t.Integer(), t.Null()], { description: "Rows matching, all pages; null when `with_total=false`." }),
+  limit: t.Integer(),
+  offset: t.Integer(),
+  sort_by: t.String(),
+  order: t.Union([t.Literal("asc"), t.Literal("desc")]),
+});

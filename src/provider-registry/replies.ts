@@ -1,0 +1,49 @@
+import { Type as t } from "@sinclair/typebox";
+import { CustomProviderConfig, NetworkConfig, ProviderKeyInput } from "../config/sections/providers";
+import { Timestamp } from "../http/replies";
+
+/** What the management API answers about providers and their keys. */
+
+export const KeyHealth = t.Object(
+  {
+    state: t.String({ description: "The key's circuit breaker: `closed`, `half_open` or `open`." }),
+    reopens_at: t.Optional(Timestamp),
+    recent_failures: t.Integer(),
+    latency_ms: t.Optional(t.Number({ description: "Recent time to first byte." })),
+    in_flight: t.Integer(),
+  },
+  { description: "The key's breaker and load as this node sees them." },
+);
+
+export const ProviderKey = t.Object(
+  {
+    ...ProviderKeyInput.properties,
+    id: t.String(),
+    name: t.String(),
+    enabled: t.Boolean(),
+    weight: t.Number(),
+    config_hash: t.String({ description: "Changes when the key's configuration does." }),
+    status: t.String({ description: "What listing the provider's models with this key found: `success` or `failed`." }),
+    description: t.String({ description: "Why the last check failed, when it did." }),
+    health: t.Optional(KeyHealth),
+  },
+  { additionalProperties: true, description: "A provider key as written, its secrets (`value`, credentials) redacted to `****` and their last four characters." },
+);
+
+export const Provider = t.Object({
+  provider: t.String(),
+  keys: t.Array(ProviderKey),
+  health: t.Optional(KeyHealth),
+  network_config: NetworkConfig,
+  custom_provider_config: t.Optional(CustomProviderConfig),
+  created_at: Timestamp,
+  updated_at: Timestamp,
+});
+
+export const ProviderList = t.Object({ providers: t.Array(Provider) });
+export const ProviderKeyList = t.Object({ keys: t.Array(ProviderKey) });
+export const CheckedKey = t.Object({ ...ProviderKey.properties, reachable_models: t.Array(t.String(), { description: "The models listing found with the key." }) }, { additionalProperties: true });
+export const ModelList = t.Object({
+  models: t.Array(t.Object({ id: t.String({ description: "`provider/model`" }), provider: t.String(), model: t.String(), key_ids: t.Array(t.String()) })),
+  count: t.Integer(),
+});
