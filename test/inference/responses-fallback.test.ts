@@ -70,10 +70,12 @@ describe("a server without the Responses API", () => {
     await expectGatewayError(response, 400, { param: "previous_response_id" });
   });
 
-  test("a call the bridge cannot carry keeps the server's own answer", async () => {
+  test("a call the bridge cannot carry is a 400 saying why, not the server's 404 that clients retry", async () => {
     const before = oldServer.requests.length;
     const response = await postJson(`${gw.url}/v1/responses`, { model: "localserver/fresh-model", input: "and then?", previous_response_id: "resp_123" });
-    expect(response.status).toBe(404);
+    const body = await expectGatewayError(response, 400, { param: "previous_response_id" });
+    expect(body.error.message).toContain("provider 'localserver' has no Responses API (its /responses answered 404)");
+    expect(body.error.message).toContain("resp_123");
     expect(oldServer.requests.slice(before).map((request) => request.path)).toEqual(["/v1/responses"]);
   });
 });
