@@ -5,6 +5,7 @@ import { withoutUnsignedThinking } from "./formats/anthropic/unsigned-thinking";
 import { type BridgedResponse, responseOfChat, withoutSealedThinking } from "./formats/openai/responses-reply";
 import { encodeResponsesStream, encodeResponsesStreamError } from "./formats/openai/responses-stream";
 import { FORMATS } from "./formats/registry";
+import { type DroppedTool, withHostedTools } from "./hosted-tools";
 import type { Operation, WireFormat } from "../upstream/operations";
 import type { ReadBody } from "./reply-body";
 import { streamFailure } from "../upstream/errors";
@@ -60,6 +61,8 @@ function chatCodecOf(format: WireFormat, operation: Operation, from: WireFormat)
 export interface TranslatedRequest {
   body: Record<string, unknown>;
   clampedFrom?: number;
+  /** Hosted tools the target cannot run, left out. */
+  dropped?: DroppedTool[];
 }
 
 /**
@@ -79,7 +82,10 @@ function withinOutputLimit(request: ChatRequest, limit: number | undefined): { r
  * model's known limit; a body passed through is the client's to answer for.
  */
 export function translateRequest(operation: Operation, upstreamOperation: Operation, from: WireFormat, to: WireFormat, body: Record<string, unknown>, stream: boolean, outputLimit?: number): TranslatedRequest {
-  if (bridged(operation, upstreamOperation)) return encodedChat(chatCodecOf(to, operation, from), { ...chatRequestOfResponses(body), stream }, outputLimit);
+  if (bridged(operation, upstreamOperation)) {
+    const { request, dropped } = withHostedTools({ ...chatRequestOfResponses(body), stream }, to);
+    return { ...encodedChat(chatCodecOf(to, operation, from), request, outputLimit), ...(dropped ? { dropped } : {}) };
+  }
   if (from === to) return { body: passedThrough(operation, to, body, stream) };
   if (operation === "chat") {
     const { source, target } = codecsFor("chat", from, to);

@@ -1,4 +1,4 @@
-import type { ChatMessage, ChatRequest, ToolChoice, ToolDefinition } from "../../canonical";
+import type { ChatMessage, ChatRequest, HostedTool, ToolChoice, ToolDefinition } from "../../canonical";
 import { thinkingBlocksOf, toolUseBlocksOf } from "./assistant-blocks";
 import { partToBlock } from "./content";
 import type { ContentBlock, MessageParam, MessagesRequest, TextBlock, ToolChoiceParam, ToolParam } from "./wire";
@@ -57,6 +57,14 @@ function toolParam(tool: ToolDefinition): ToolParam {
     input_schema: parameters ?? { type: "object", properties: {} },
     ...(tool.cache_control ? { cache_control: tool.cache_control } : {}),
   };
+}
+
+/** Anthropic's server-side web search, for a client's hosted web search. */
+const webSearchTool = (tool: HostedTool): ToolParam => ({ type: "web_search_20250305", name: "web_search", ...(tool.allowed_domains ? { allowed_domains: tool.allowed_domains } : {}) });
+
+function toolParams(request: ChatRequest): ToolParam[] | undefined {
+  const tools = [...(request.tools ?? []).map(toolParam), ...(request.hosted_tools ?? []).map(webSearchTool)];
+  return tools.length > 0 ? tools : undefined;
 }
 
 function toolChoiceParam(choice: ToolChoice | undefined, parallel: boolean | undefined): ToolChoiceParam | undefined {
@@ -118,7 +126,7 @@ export function canonicalToMessagesRequest(request: ChatRequest): MessagesReques
     ...samplingOf(request, thinking?.type === "enabled"),
     stop_sequences: asArray(request.stop),
     stream: request.stream,
-    tools: hasTools ? request.tools!.map(toolParam) : undefined,
+    tools: toolParams(request),
     tool_choice: toolChoice,
     thinking,
     metadata: request.user ? { user_id: request.user } : undefined,

@@ -120,13 +120,21 @@ function generationConfigOf(request: ChatRequest): GenerationConfig {
   });
 }
 
+/** Function declarations, and Google Search grounding for a client's hosted web search. */
+function toolsOf(request: ChatRequest): Array<Record<string, unknown>> | undefined {
+  // JSON Schema goes in `parametersJsonSchema`: Gemini's `parameters` takes only its OpenAPI subset.
+  const functions = request.tools?.length ? [{ functionDeclarations: request.tools.map(({ function: fn }) => defined({ name: fn.name, description: fn.description, parametersJsonSchema: fn.parameters })) }] : [];
+  const search = request.hosted_tools?.length ? [{ googleSearch: {} }] : [];
+  const tools = [...functions, ...search];
+  return tools.length > 0 ? tools : undefined;
+}
+
 export function canonicalToGenerateContent(request: ChatRequest): Record<string, unknown> {
   const generationConfig = generationConfigOf(request);
   return {
     ...messagesToContents(request.messages, signsFunctionCalls(request.model)),
     ...defined({
-      // JSON Schema goes in `parametersJsonSchema`: Gemini's `parameters` takes only its OpenAPI subset.
-      tools: request.tools?.length ? [{ functionDeclarations: request.tools.map(({ function: fn }) => defined({ name: fn.name, description: fn.description, parametersJsonSchema: fn.parameters })) }] : undefined,
+      tools: toolsOf(request),
       toolConfig: toolConfigOf(request.tool_choice),
       generationConfig: Object.keys(generationConfig).length > 0 ? generationConfig : undefined,
     }),

@@ -1,4 +1,5 @@
 import type { ChatResponse, FinishReason, ThinkingBlock, ToolCall, Usage } from "../../canonical";
+import { type ClientToolName, clientToolNames } from "./responses-tools";
 
 /** A canonical chat reply written as a Responses API response object, for a client of that API on a provider without one. */
 
@@ -84,11 +85,12 @@ export const messageItem = (id: string, text: string, status: "in_progress" | "c
   content: status === "completed" ? [{ type: "output_text", text, annotations: [] }] : [],
 });
 
-export const functionCallItem = (id: string, call: ToolCall, status: "in_progress" | "completed") => ({
+/** A call as a function_call item; `names` gives a flattened namespace tool its client's name and namespace back. */
+export const functionCallItem = (id: string, call: ToolCall, status: "in_progress" | "completed", names?: (name: string) => ClientToolName) => ({
   type: "function_call",
   id,
   call_id: call.id,
-  name: call.function.name,
+  ...(names ? names(call.function.name) : { name: call.function.name }),
   arguments: status === "completed" ? call.function.arguments : "",
   status,
 });
@@ -124,10 +126,11 @@ export function responseOfChat(response: ChatResponse, clientBody: Body, bridged
   const text = typeof message?.content === "string" ? message.content : "";
   const reasoning = message?.reasoning_content ?? "";
   const thinking = message?.thinking_blocks;
+  const names = clientToolNames(clientBody);
   const output = [
     ...(reasoning || thinking?.length ? [reasoningItem(`rs_${response.id.replace(/[^A-Za-z0-9]/g, "")}`, reasoning, thinking)] : []),
     ...(text ? [messageItem(`msg_${response.id.replace(/[^A-Za-z0-9]/g, "")}`, text, "completed")] : []),
-    ...(message?.tool_calls ?? []).map((call, index) => functionCallItem(`fc_${index}_${call.id}`, call, "completed")),
+    ...(message?.tool_calls ?? []).map((call, index) => functionCallItem(`fc_${index}_${call.id}`, call, "completed", names)),
   ];
   const written = {
     ...responseHead(bridged, clientBody, Math.floor(Date.now() / 1000), response.model),

@@ -1,6 +1,7 @@
 import { badRequest } from "../../../http/errors";
-import type { ChatMessage, ChatRequest, ContentPart, ThinkingBlock, ToolChoice, ToolDefinition } from "../../canonical";
+import type { ChatMessage, ChatRequest, ContentPart, ThinkingBlock, ToolChoice } from "../../canonical";
 import { unsealThinking } from "./responses-reply";
+import { bridgedToolsOf, calledName } from "./responses-tools";
 
 /**
  * A Responses API request as a canonical chat request, for providers that have no Responses API
@@ -103,7 +104,7 @@ function messagesOf(body: Item): ChatMessage[] {
     else if (type === "function_call") {
       const args = item.arguments ?? "{}";
       if (typeof args !== "string") throw badRequest("arguments must be a JSON string", `${param}.arguments`);
-      const call = { id: nameAt(item, "call_id", param), type: "function" as const, function: { name: nameAt(item, "name", param), arguments: args } };
+      const call = { id: nameAt(item, "call_id", param), type: "function" as const, function: { name: calledName(item, param), arguments: args } };
       const last = messages.at(-1);
       // Calls made in one turn arrive as separate items; the canonical turn holds them together.
       if (last?.role === "assistant" && !thinking) last.tool_calls = [...(last.tool_calls ?? []), call];
@@ -115,28 +116,10 @@ function messagesOf(body: Item): ChatMessage[] {
   return messages;
 }
 
-function toolsOf(tools: unknown): ToolDefinition[] | undefined {
-  if (tools === undefined) return undefined;
-  if (!Array.isArray(tools)) throw badRequest("tools must be an array", "tools");
-  return tools.map((raw, index) => {
-    const tool = itemAt(raw, `tools[${index}]`);
-    if (tool.type !== "function") throw badRequest(`tool type '${String(tool.type)}' runs only on OpenAI's Responses API; other providers take function tools`, `tools[${index}].type`);
-    return {
-      type: "function",
-      function: {
-        name: nameAt(tool, "name", `tools[${index}]`),
-        ...(textOf(tool.description) ? { description: tool.description as string } : {}),
-        ...(tool.parameters ? { parameters: tool.parameters as Record<string, unknown> } : {}),
-        ...(typeof tool.strict === "boolean" ? { strict: tool.strict } : {}),
-      },
-    };
-  });
-}
-
 function toolChoiceOf(choice: unknown): ToolChoice | undefined {
   if (choice === "auto" || choice === "none" || choice === "required") return choice;
   const named = choice as Item | undefined;
-  if (named?.type === "function" && typeof named.name === "string") return { type: "function", function: { name: named.name } };
+  if (named?.type === "function" && typeof named.name === "string") return { type: "function", function: { name: calledName(named, "tool_choice") } };
   if (choice !== undefined) throw badRequest("tool_choice must be auto, none, required or a function", "tool_choice");
   return undefined;
 }
@@ -169,7 +152,7 @@ export function chatRequestOfResponses(body: Item): ChatRequest {
   const request: ChatRequest = {
     model: String(body.model),
     messages: messagesOf(body),
-    tools: toolsOf(body.tools),
+    ...bridgedToolsOf(body.tools),
     tool_choice: toolChoiceOf(body.tool_choice),
     response_format: responseFormatOf(body.text),
     ...(typeof body.max_output_tokens === "number" ? { max_tokens: body.max_output_tokens } : {}),

@@ -1,6 +1,7 @@
 import type { GatewayError } from "../../../http/errors";
 import { encodeSSE } from "../../../http/sse";
 import type { ChatChunk, FinishReason, ThinkingBlock, ToolCall, Usage } from "../../canonical";
+import { type ClientToolName, clientToolNames } from "./responses-tools";
 import { type BridgedResponse, functionCallItem, messageItem, reasoningItem, responseHead, responsesUsageOf, statusOf } from "./responses-reply";
 
 type Body = Record<string, unknown>;
@@ -23,12 +24,16 @@ class ResponsesStreamWriter {
   private readonly done: Body[] = [];
   private finish: FinishReason = null;
   private usage: Usage | undefined;
+  /** The client's names of flattened namespace tools, when it sent a namespace. */
+  private readonly names: ((name: string) => ClientToolName) | undefined;
 
   constructor(
     private readonly controller: TransformStreamDefaultController<Uint8Array>,
     private readonly clientBody: Body,
     private readonly bridged: BridgedResponse,
-  ) {}
+  ) {
+    this.names = clientToolNames(clientBody);
+  }
 
   private send(type: string, fields: Body) {
     this.controller.enqueue(encodeSSE({ type, sequence_number: this.sequence++, ...fields }, type));
@@ -48,7 +53,7 @@ class ResponsesStreamWriter {
     this.closeItem();
     for (const { id, index, call } of this.calls.values()) {
       this.send("response.function_call_arguments.done", { item_id: id, output_index: index, arguments: call.function.arguments });
-      this.done.push(functionCallItem(id, call, "completed"));
+      this.done.push(functionCallItem(id, call, "completed", this.names));
       this.send("response.output_item.done", { output_index: index, item: this.done.at(-1) });
     }
     this.calls.clear();
@@ -111,7 +116,7 @@ class ResponsesStreamWriter {
       const call: ToolCall = { id: delta.id, type: "function", function: { name: delta.function?.name ?? "", arguments: "" } };
       open = { id: `fc_${index}_${delta.id}`, index, call };
       this.calls.set(delta.index, open);
-      this.send("response.output_item.added", { output_index: index, item: functionCallItem(open.id, call, "in_progress") });
+      this.send("response.output_item.added", { output_index: index, item: functionCallItem(open.id, call, "in_progress", this.names) });
     }
     const args = delta.function?.arguments;
     if (args && open) {
