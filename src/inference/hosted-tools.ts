@@ -13,8 +13,8 @@ const searchesBesideFunctions = (model: string) => Number(/gemini-(\d+)/.exec(mo
 /** Why `format` cannot run a web search for `request`; undefined where it writes its own. */
 function webSearchRefusal(format: WireFormat, request: ChatRequest): string | undefined {
   if (format === "anthropic") return undefined;
-  if (format === "genai") return request.tools?.length && !searchesBesideFunctions(request.model) ? `${request.model} takes Google Search grounding only without function tools (Gemini 3 and later take both)` : undefined;
-  return `a ${format}-format provider has no web search the gateway can ask for`;
+  if (format === "genai") return request.tools?.length && !searchesBesideFunctions(request.model) ? "Gemini models before Gemini 3 take Google Search grounding only without function tools" : undefined;
+  return `the ${format} format has no web search the gateway can ask for`;
 }
 
 /**

@@ -8,6 +8,7 @@
  * blocks without a signature. Prompt caching is simulated: the first request with a cache
  * breakpoint writes the cache, the same prefix again reads it.
  */
+import { loopTurn, resultText, type ToolLoop } from "./tool-loop";
 import type { Fault, RecordedRequest } from "./mock-openai";
 
 type Block = { type: string; text?: string; id?: string; tool_use_id?: string; content?: unknown; signature?: string; cache_control?: { ttl?: string } };
@@ -95,18 +96,24 @@ function plannedText(body: MessagesBody): { text: string; stopReason: string; st
 }
 
 /** `echo: <last user text>`, after tool results `tool said: ...`; thinking first when enabled; a tool call when tools are offered and asked for. */
-function plannedMessage(body: MessagesBody, cache: Set<string>) {
+const toolResultsOf = (body: MessagesBody) =>
+  (body.messages ?? []).flatMap((message) => blocksOf(message.content)).flatMap((block) => (block.type === "tool_result" ? [resultText(block.content)] : []));
+
+function plannedMessage(body: MessagesBody, cache: Set<string>, loop?: ToolLoop) {
   const userText = textOf(body.messages!.at(-1)!.content);
+  const turn = loopTurn(loop, (body.tools ?? []).map((tool) => tool.name), toolResultsOf(body));
   const content: Array<Record<string, unknown>> = [];
   if (body.thinking?.type === "enabled") {
     content.push({ type: "thinking", thinking: `Considering: ${userText}`, signature: `sig-${Buffer.from(userText).toString("base64")}` });
     if (/redacted/i.test(userText)) content.push({ type: "redacted_thinking", data: "opaque-redacted-thinking" });
   }
   const tool = body.tools?.[0];
-  const wantsTool = tool && body.messages!.at(-1)!.role === "user" && typeof body.messages!.at(-1)!.content === "string" && /\btool\b|weather/i.test(userText);
+  const asked = tool && body.messages!.at(-1)!.role === "user" && typeof body.messages!.at(-1)!.content === "string" && /\btool\b|weather/i.test(userText);
+  const wantsTool = turn ? "call" in turn : asked;
   let planned: ReturnType<typeof plannedText> = { text: "", stopReason: "tool_use", stopSequence: null };
-  if (wantsTool) content.push({ type: "tool_use", id: "toolu_mock_1", name: tool.name, input: { city: "Paris" } });
-  else planned = plannedText(body);
+  if (turn && "call" in turn) content.push({ type: "tool_use", id: "toolu_loop_1", name: turn.call.name, input: JSON.parse(turn.call.arguments) });
+  else if (wantsTool) content.push({ type: "tool_use", id: "toolu_mock_1", name: tool!.name, input: { city: "Paris" } });
+  else planned = turn ? { text: turn.text, stopReason: "end_turn", stopSequence: null } : plannedText(body);
   if (planned.text) {
     const citations = /\bcite\b/i.test(userText) ? [{ type: "web_search_result_location", url: "https://example.com/source", title: "Source", cited_text: "the source text", encrypted_index: "enc-1" }] : undefined;
     content.push({ type: "text", text: planned.text, ...(citations ? { citations } : {}) });
@@ -210,15 +217,17 @@ export interface MockAnthropic {
   faults: Fault[];
   /** Called with every request; lets a test hold one until it decides. */
   onRequest?: (request: RecordedRequest) => Promise<void> | void;
+  /** Set: the model plays this tool loop whenever the request offers its tool (see tool-loop.ts). */
+  toolLoop?: ToolLoop;
   stop(): void;
 }
 
-function route(path: string, body: Record<string, unknown>, cache: Set<string>, broken?: StreamBreak): Response {
+function route(path: string, body: Record<string, unknown>, cache: Set<string>, broken?: StreamBreak, loop?: ToolLoop): Response {
   switch (path) {
     case "/v1/messages": {
       const invalid = invalidConversation(body as MessagesBody);
       if (invalid) return anthropicError(400, "invalid_request_error", invalid);
-      const message = plannedMessage(body as MessagesBody, cache);
+      const message = plannedMessage(body as MessagesBody, cache, loop);
       return body.stream ? sse(streamEvents(message), broken) : Response.json(message);
     }
     case "/v1/messages/count_tokens":
@@ -252,7 +261,7 @@ export function startMockAnthropic(apiKey: string): MockAnthropic {
       if (fault?.kind === "drop") return new Response(new ReadableStream({ start: (controller) => controller.error(new Error("dropped")) }));
       if (fault?.kind === "body") return new Response(fault.body, { headers: { "content-type": fault.contentType } });
       const broken = fault?.kind === "error-mid-stream" ? { failWith: fault.message } : fault?.kind === "drop-mid-stream" ? { drop: true as const } : undefined;
-      return route(url.pathname, body, cache, broken);
+      return route(url.pathname, body, cache, broken, mock.toolLoop);
     },
   });
   mock.url = `http://127.0.0.1:${server.port}`;

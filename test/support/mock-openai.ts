@@ -10,6 +10,7 @@ import { type Eval, evalCall } from "./mock-openai-evals";
 import { type Video, videoCall } from "./mock-openai-videos";
 import { type Conversation, conversationCall } from "./mock-openai-conversations";
 import { keptIfAsked, type StoredCompletion, storedCompletionCall } from "./mock-openai-stored-completions";
+import { loopTurn, resultText, type ToolLoop } from "./tool-loop";
 
 export interface RecordedRequest {
   path: string;
@@ -97,10 +98,12 @@ function lastUserText(messages: Message[] | undefined): string {
   return "";
 }
 
-/** Deterministic reply: the mock answers `echo: <last user text>`, or calls the first tool when tools are offered and the text asks for one. */
-export function plannedReply(body: Record<string, unknown>) {
+/** Deterministic reply: the mock answers `echo: <last user text>`, or calls the first tool when tools are offered and the text asks for one; a tool loop's turn first. */
+export function plannedReply(body: Record<string, unknown>, loop?: ToolLoop) {
   const text = lastUserText(body.messages as Message[]);
   const tools = body.tools as Array<{ function: { name: string } }> | undefined;
+  const turn = loopTurn(loop, tools?.map((tool) => tool.function.name) ?? [], chatToolResults(body));
+  if (turn) return "call" in turn ? { text: "", toolCall: turn.call } : { text: turn.text, toolCall: undefined };
   const toolName = tools?.[0]?.function.name;
   const wantsTool = Boolean(toolName) && /\btool\b|weather/i.test(text);
   return { text: `echo: ${text}`, toolCall: wantsTool ? { id: "call_mock_1", name: toolName!, arguments: JSON.stringify({ city: "Paris" }) } : undefined };
@@ -108,8 +111,11 @@ export function plannedReply(body: Record<string, unknown>) {
 
 export const countTokens = (text: string) => Math.max(1, text.split(/\s+/).filter(Boolean).length);
 
-function chatCompletion(body: Record<string, unknown>, thinking = false) {
-  const reply = plannedReply(body);
+const chatToolResults = (body: Record<string, unknown>) =>
+  ((body.messages as Array<{ role: string; content?: unknown }> | undefined) ?? []).filter((message) => message.role === "tool").map((message) => resultText(message.content));
+
+function chatCompletion(body: Record<string, unknown>, thinking = false, loop?: ToolLoop) {
+  const reply = plannedReply(body, loop);
   const reasoning = thinking ? { reasoning_content: `thinking about: ${lastUserText(body.messages as Message[])}` } : {};
   const promptTokens = countTokens(lastUserText(body.messages as Message[]));
   const completionTokens = reply.toolCall ? 10 : countTokens(reply.text);
@@ -138,8 +144,8 @@ function chatCompletion(body: Record<string, unknown>, thinking = false) {
  */
 export type StreamUsageDialect = "when-asked" | "never" | "in-last-chunk";
 
-function chatChunks(body: Record<string, unknown>, dialect: StreamUsageDialect, thinking = false): unknown[] {
-  const full = chatCompletion(body, thinking);
+function chatChunks(body: Record<string, unknown>, dialect: StreamUsageDialect, thinking = false, loop?: ToolLoop): unknown[] {
+  const full = chatCompletion(body, thinking, loop);
   const choice = full.choices[0]!;
   const withUsage = dialect === "when-asked" && (body.stream_options as { include_usage?: boolean } | undefined)?.include_usage === true;
   const base = { id: full.id, object: "chat.completion.chunk", created: full.created, model: full.model, ...(withUsage ? { usage: null } : {}) };
@@ -173,12 +179,19 @@ function completionChunks(body: Record<string, unknown>, dialect: StreamUsageDia
   return chunks;
 }
 
-/** The Responses API's answer: `echo: <input>`, or a call of the first function offered when the input asks for a tool. */
-function responsesObject(body: Record<string, unknown>) {
+type InputItem = { type?: string; role?: string; output?: unknown };
+
+/** The Responses API's answer: `echo: <input>`, or a call of the first function offered when the input asks for a tool; a tool loop's turn first. */
+function responsesObject(body: Record<string, unknown>, loop?: ToolLoop) {
   const input = typeof body.input === "string" ? body.input : lastUserText(body.input as Message[]);
-  const tool = (body.tools as Array<{ type: string; name?: string }> | undefined)?.find((offered) => offered.type === "function");
-  const call = tool?.name && /\btool\b|weather/i.test(input) ? { type: "function_call", id: "fc_1", call_id: "call_mock_1", name: tool.name, arguments: JSON.stringify({ city: "Paris" }), status: "completed" } : undefined;
-  const text = `echo: ${input}`;
+  const tools = (body.tools as Array<{ type: string; name?: string }> | undefined) ?? [];
+  const tool = tools.find((offered) => offered.type === "function");
+  const results = (Array.isArray(body.input) ? (body.input as InputItem[]) : []).filter((item) => item.type === "function_call_output").map((item) => resultText(item.output));
+  const turn = loopTurn(loop, tools.flatMap((offered) => (offered.type === "function" && offered.name ? [offered.name] : [])), results);
+  const asked = tool?.name && /\btool\b|weather/i.test(input) ? { name: tool.name, call_id: "call_mock_1", arguments: JSON.stringify({ city: "Paris" }) } : undefined;
+  const planned = turn ? ("call" in turn ? { name: turn.call.name, call_id: turn.call.id, arguments: turn.call.arguments } : undefined) : asked;
+  const call = planned && { type: "function_call", id: "fc_1", status: "completed", ...planned };
+  const text = turn && "text" in turn ? turn.text : `echo: ${input}`;
   const outputTokens = call ? 10 : countTokens(text);
   return {
     // OpenAI's ids are 48 hex digits after `resp_`, longer than the gateway's own.
@@ -378,6 +391,10 @@ export interface MockOpenAI {
   toolCallIds?: RegExp;
   /** Paths under /v1 the server does not have (`/responses` for an older vLLM): 404 as FastAPI answers it. */
   missingRoutes: string[];
+  /** How a missing route is answered: FastAPI's JSON (vLLM), or Go's plain `404 page not found` (Ollama, llama.cpp's router). */
+  missingRouteStyle?: "fastapi" | "go";
+  /** Set: the model plays this tool loop whenever the request offers its tool (see tool-loop.ts). */
+  toolLoop?: ToolLoop;
   /** Models the server does not serve: 404 `model_not_found` on every route, as OpenAI answers. */
   missingModels: string[];
   /** The responses it keeps, by id. */
@@ -444,7 +461,7 @@ export function startMockOpenAI({ hostname = "127.0.0.1", port = 0 }: { hostname
       mock.requests.push(recorded);
       await mock.onRequest?.(recorded);
       const path = url.pathname.replace(/^.*\/v1/, "").replace(/^\/openai\/deployments\/[^/]+/, "");
-      if (mock.missingRoutes.includes(path)) return Response.json({ detail: "Not Found" }, { status: 404 });
+      if (mock.missingRoutes.includes(path)) return mock.missingRouteStyle === "go" ? new Response("404 page not found", { status: 404, headers: { "content-type": "text/plain; charset=utf-8" } }) : Response.json({ detail: "Not Found" }, { status: 404 });
       if (mock.missingModels.includes(String(body.model))) return Response.json(modelNotFound(String(body.model)), { status: 404 });
       const refused = mock.refusedFields.find((field) => field in body);
       if (refused) return Response.json(extraForbidden(refused), { status: 422 });
@@ -483,8 +500,8 @@ export function startMockOpenAI({ hostname = "127.0.0.1", port = 0 }: { hostname
       const streamHeaders = { "content-type": "text/event-stream", "cache-control": "no-cache" };
       switch (path) {
         case "/chat/completions":
-          if (body.stream) return new Response(sse(chatChunks(body, mock.streamUsage, mock.thinking).map((data) => ({ data })), true, end, gate), { headers: streamHeaders });
-          return Response.json(keptIfAsked(mock.storedCompletions, body, chatCompletion(body, mock.thinking)));
+          if (body.stream) return new Response(sse(chatChunks(body, mock.streamUsage, mock.thinking, mock.toolLoop).map((data) => ({ data })), true, end, gate), { headers: streamHeaders });
+          return Response.json(keptIfAsked(mock.storedCompletions, body, chatCompletion(body, mock.thinking, mock.toolLoop)));
         case "/completions":
           return body.stream ? new Response(sse(completionChunks(body, mock.streamUsage).map((data) => ({ data })), true, end, gate), { headers: streamHeaders }) : Response.json(textCompletion(body));
         case "/embeddings":
@@ -495,7 +512,7 @@ export function startMockOpenAI({ hostname = "127.0.0.1", port = 0 }: { hostname
         }
         case "/responses": {
           if (foreignReasoning(body)) return Response.json(undecryptable(foreignReasoning(body)!), { status: 400 });
-          const done = responsesObject(body);
+          const done = responsesObject(body, mock.toolLoop);
           const shown = keptResponse(mock.kept, body, done, bearer);
           if (body.stream) return new Response(sse(responsesEvents(done), false, end, gate), { headers: streamHeaders });
           return Response.json(shown);
