@@ -111,7 +111,10 @@ function plannedMessage(body: MessagesBody, cache: Set<string>, loop?: ToolLoop)
   const asked = tool && body.messages!.at(-1)!.role === "user" && typeof body.messages!.at(-1)!.content === "string" && /\btool\b|weather/i.test(userText);
   const wantsTool = turn ? "call" in turn : asked;
   let planned: ReturnType<typeof plannedText> = { text: "", stopReason: "tool_use", stopSequence: null };
-  if (turn && "call" in turn) content.push({ type: "tool_use", id: "toolu_loop_1", name: turn.call.name, input: JSON.parse(turn.call.arguments) });
+  if (turn && "call" in turn) {
+    if (loop?.preamble) content.push({ type: "text", text: loop.preamble });
+    content.push({ type: "tool_use", id: "toolu_loop_1", name: turn.call.name, input: JSON.parse(turn.call.arguments) });
+  }
   else if (wantsTool) content.push({ type: "tool_use", id: "toolu_mock_1", name: tool!.name, input: { city: "Paris" } });
   else planned = turn ? { text: turn.text, stopReason: "end_turn", stopSequence: null } : plannedText(body);
   if (planned.text) {

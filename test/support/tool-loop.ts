@@ -7,6 +7,8 @@
 export interface ToolLoop {
   tool: string;
   input: Record<string, unknown>;
+  /** Text the model writes before its call, as Claude often does (the Anthropic mock writes it). */
+  preamble?: string;
 }
 
 export type LoopTurn = { call: { id: string; name: string; arguments: string } } | { text: string };

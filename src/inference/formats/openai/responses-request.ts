@@ -80,6 +80,13 @@ function thoughtOf(item: Item): Pick<ChatMessage, "thinking_blocks" | "reasoning
   return summary ? { reasoning_content: summary } : undefined;
 }
 
+/** A reference the gateway could not resolve (kept-responses/operation.ts resolves those to items it keeps). */
+const unknownReference = (item: Item, param: string) =>
+  badRequest(
+    `input item_reference '${String(item.id)}' names no item this gateway keeps for this caller (it keeps the output of the responses it answered, unless store was false, for 30 days, for the virtual key that made them); send the item itself`,
+    `${param}.id`,
+  );
+
 function messagesOf(body: Item): ChatMessage[] {
   const messages: ChatMessage[] = [];
   const instructions = textOf(body.instructions);
@@ -111,6 +118,7 @@ function messagesOf(body: Item): ChatMessage[] {
       else messages.push(withThinking({ role: "assistant", content: null, tool_calls: [call] }));
     } else if (type === "function_call_output") messages.push({ role: "tool", tool_call_id: nameAt(item, "call_id", param), content: toolOutputOf(item.output) });
     else if (type === "reasoning") thinking = thoughtOf(item) ?? thinking;
+    else if (type === "item_reference") throw unknownReference(item, param);
     else throw badRequest(`input item type '${String(type)}' cannot be sent to a provider without a Responses API`, `${param}.type`);
   }
   return messages;

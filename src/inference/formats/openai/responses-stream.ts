@@ -2,7 +2,7 @@ import type { GatewayError } from "../../../http/errors";
 import { encodeSSE } from "../../../http/sse";
 import type { ChatChunk, FinishReason, ThinkingBlock, ToolCall, Usage } from "../../canonical";
 import { type ClientToolName, clientToolNames } from "./responses-tools";
-import { type BridgedResponse, functionCallItem, messageItem, reasoningItem, responseHead, responsesUsageOf, statusOf } from "./responses-reply";
+import { type BridgedResponse, functionCallItem, outputItemId, messageItem, reasoningItem, responseHead, responsesUsageOf, statusOf } from "./responses-reply";
 
 type Body = Record<string, unknown>;
 type OpenItem = { kind: "reasoning"; id: string; index: number; text: string; blocks: ThinkingBlock[] } | { kind: "message"; id: string; index: number; text: string };
@@ -82,7 +82,7 @@ class ResponsesStreamWriter {
     if (this.open?.kind === "reasoning") return this.open;
     this.close();
     const index = this.done.length;
-    const item = { kind: "reasoning" as const, id: `rs_${this.head!.id as string}_${index}`, index, text: "", blocks: [] };
+    const item = { kind: "reasoning" as const, id: outputItemId("rs", this.head!.id as string, index), index, text: "", blocks: [] };
     this.open = item;
     this.send("response.output_item.added", { output_index: index, item: reasoningItem(item.id, "", undefined) });
     return item;
@@ -100,7 +100,7 @@ class ResponsesStreamWriter {
     if (this.open?.kind !== "message") {
       this.close();
       const index = this.done.length;
-      this.open = { kind: "message", id: `msg_${this.head!.id as string}_${index}`, index, text: "" };
+      this.open = { kind: "message", id: outputItemId("msg", this.head!.id as string, index), index, text: "" };
       this.send("response.output_item.added", { output_index: index, item: messageItem(this.open.id, "", "in_progress") });
       this.send("response.content_part.added", { item_id: this.open.id, output_index: index, content_index: 0, part: { type: "output_text", text: "", annotations: [] } });
     }
@@ -114,7 +114,7 @@ class ResponsesStreamWriter {
       this.closeItem();
       const index = this.done.length + this.calls.size;
       const call: ToolCall = { id: delta.id, type: "function", function: { name: delta.function?.name ?? "", arguments: "" } };
-      open = { id: `fc_${index}_${delta.id}`, index, call };
+      open = { id: outputItemId("fc", this.head!.id as string, index), index, call };
       this.calls.set(delta.index, open);
       this.send("response.output_item.added", { output_index: index, item: functionCallItem(open.id, call, "in_progress", this.names) });
     }
