@@ -61,6 +61,8 @@ export interface ChatRequest {
   messages: ChatMessage[];
   max_tokens?: number;
   max_completion_tokens?: number;
+  /** The target model's known output limit: the cap a format that requires one (Anthropic's) takes when the client set none. */
+  output_limit?: number;
   temperature?: number;
   top_p?: number;
   top_k?: number;

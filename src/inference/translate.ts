@@ -65,12 +65,17 @@ export interface TranslatedRequest {
   dropped?: DroppedTool[];
 }
 
+/** The formats whose requests must carry an output cap (Anthropic's `max_tokens`). */
+const CAP_REQUIRED: ReadonlySet<WireFormat> = new Set(["anthropic"]);
+
 /**
  * The canonical request with its output cap no higher than `limit`, the target model's known
- * output limit: the provider would refuse more (Claude Code's 32,000 to a model of 16,384).
+ * output limit: the provider would refuse more (Claude Code's 32,000 to a model of 16,384). With
+ * no cap asked, the limit goes along for the formats that must send one.
  */
-function withinOutputLimit(request: ChatRequest, limit: number | undefined): { request: ChatRequest; clampedFrom?: number } {
+function withinOutputLimit(request: ChatRequest, limit: number | undefined, to: WireFormat): { request: ChatRequest; clampedFrom?: number } {
   const asked = request.max_completion_tokens ?? request.max_tokens;
+  if (limit !== undefined && asked === undefined) return { request: CAP_REQUIRED.has(to) ? { ...request, output_limit: limit } : request };
   if (limit === undefined || asked === undefined || asked <= limit) return { request };
   const capped = (value: number | undefined) => (value === undefined ? undefined : Math.min(value, limit));
   return { request: { ...request, max_tokens: capped(request.max_tokens), max_completion_tokens: capped(request.max_completion_tokens) }, clampedFrom: asked };
@@ -84,12 +89,12 @@ function withinOutputLimit(request: ChatRequest, limit: number | undefined): { r
 export function translateRequest(operation: Operation, upstreamOperation: Operation, from: WireFormat, to: WireFormat, body: Record<string, unknown>, stream: boolean, outputLimit?: number): TranslatedRequest {
   if (bridged(operation, upstreamOperation)) {
     const { request, dropped } = withHostedTools({ ...chatRequestOfResponses(body), stream }, to);
-    return { ...encodedChat(chatCodecOf(to, operation, from), request, outputLimit), ...(dropped ? { dropped } : {}) };
+    return { ...encodedChat(chatCodecOf(to, operation, from), request, outputLimit, to), ...(dropped ? { dropped } : {}) };
   }
   if (from === to) return { body: passedThrough(operation, to, body, stream) };
   if (operation === "chat") {
     const { source, target } = codecsFor("chat", from, to);
-    return encodedChat(target, { ...source.decodeRequest(body), stream }, outputLimit);
+    return encodedChat(target, { ...source.decodeRequest(body), stream }, outputLimit, to);
   }
   if (operation === "embedding") {
     const { source, target } = codecsFor("embedding", from, to);
@@ -98,8 +103,8 @@ export function translateRequest(operation: Operation, upstreamOperation: Operat
   throw untranslatable(operation, from, to);
 }
 
-function encodedChat(codec: { encodeRequest(request: ChatRequest): Record<string, unknown> }, request: ChatRequest, outputLimit: number | undefined): TranslatedRequest {
-  const limited = withinOutputLimit(request, outputLimit);
+function encodedChat(codec: { encodeRequest(request: ChatRequest): Record<string, unknown> }, request: ChatRequest, outputLimit: number | undefined, to: WireFormat): TranslatedRequest {
+  const limited = withinOutputLimit(request, outputLimit, to);
   return { body: codec.encodeRequest(limited.request), clampedFrom: limited.clampedFrom };
 }
 

@@ -3,7 +3,7 @@ import { thinkingBlocksOf, toolUseBlocksOf } from "./assistant-blocks";
 import { partToBlock } from "./content";
 import type { ContentBlock, MessageParam, MessagesRequest, TextBlock, ToolChoiceParam, ToolParam } from "./wire";
 
-/** Anthropic requires `max_tokens`; OpenAI-format clients may leave it out. */
+/** Anthropic requires `max_tokens`; OpenAI-format clients may leave it out: the model's known limit, else this. */
 const DEFAULT_MAX_TOKENS = 4096;
 const MIN_THINKING_BUDGET = 1024;
 const EFFORT_BUDGET = { minimal: 1024, low: 1024, medium: 2048, high: 4096 } as const;
@@ -75,11 +75,14 @@ function toolChoiceParam(choice: ToolChoice | undefined, parallel: boolean | und
   return { type: "tool", name: choice.function.name, ...disable };
 }
 
-/** `reasoning_effort` becomes a thinking budget that fits under `max_tokens`, or no thinking when none fits. */
+/**
+ * `reasoning_effort` becomes a thinking budget of at most half of `max_tokens`, so that the answer
+ * keeps the other half; no thinking when the smallest budget Anthropic takes does not fit.
+ */
 function requestedThinking(request: ChatRequest, maxTokens: number): MessagesRequest["thinking"] {
   if (request.thinking) return request.thinking;
   if (!request.reasoning_effort) return undefined;
-  const budget = Math.min(EFFORT_BUDGET[request.reasoning_effort], maxTokens - 1);
+  const budget = Math.min(EFFORT_BUDGET[request.reasoning_effort], Math.floor(maxTokens / 2));
   return budget >= MIN_THINKING_BUDGET ? { type: "enabled", budget_tokens: budget } : undefined;
 }
 
@@ -113,7 +116,7 @@ const asArray = (stop: string | string[] | undefined) => (stop === undefined ? u
 
 /** The canonical chat request as an Anthropic Messages request. */
 export function canonicalToMessagesRequest(request: ChatRequest): MessagesRequest {
-  const maxTokens = request.max_completion_tokens ?? request.max_tokens ?? DEFAULT_MAX_TOKENS;
+  const maxTokens = request.max_completion_tokens ?? request.max_tokens ?? request.output_limit ?? DEFAULT_MAX_TOKENS;
   const hasTools = Boolean(request.tools?.length);
   const format = request.response_format?.type === "json_schema" ? request.response_format.json_schema.schema : undefined;
   const toolChoice = hasTools ? toolChoiceParam(request.tool_choice, request.parallel_tool_calls) : undefined;
