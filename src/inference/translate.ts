@@ -6,6 +6,7 @@ import { type BridgedResponse, responseOfChat, withoutSealedThinking } from "./f
 import { encodeResponsesStream, encodeResponsesStreamError } from "./formats/openai/responses-stream";
 import { FORMATS } from "./formats/registry";
 import { type DroppedTool, withHostedTools } from "./hosted-tools";
+import { assertStrictReply } from "./strict-output";
 import type { Operation, WireFormat } from "../upstream/operations";
 import type { ReadBody } from "./reply-body";
 import { streamFailure } from "../upstream/errors";
@@ -132,12 +133,14 @@ const jsonOf = (reply: ReplyBody) => reply.json ?? JSON.parse(reply.text);
 export function translateResponse(operation: Operation, upstreamOperation: Operation, from: WireFormat, to: WireFormat, reply: ReplyBody, origin: ReplyOrigin): string {
   if (bridged(operation, upstreamOperation)) {
     const decoded = reply.chat ?? chatCodecOf(from, operation, to).decodeResponse(jsonOf(reply));
+    assertStrictReply(decoded, origin.clientBody, from);
     return JSON.stringify(responseOfChat({ ...decoded, model: decoded.model || origin.model }, origin.clientBody, responseOf(origin)));
   }
   if (from === to) return reply.text;
   if (operation === "chat") {
     const { source, target } = codecsFor("chat", from, to);
     const response = reply.chat ?? source.decodeResponse(jsonOf(reply));
+    if (to === "openai") assertStrictReply(response, origin.clientBody, from);
     return JSON.stringify(target.encodeResponse({ ...response, model: response.model || origin.model }));
   }
   if (operation === "embedding") {

@@ -36,7 +36,8 @@ beforeAll(async () => {
   const created = await gw.admin("/api/governance/virtual-keys", { method: "POST", json: { name: "agents" } });
   const virtualKey = ((await created.json()) as { virtual_key: { value: string } }).virtual_key.value;
   setTracingDisabled(true);
-  setDefaultOpenAIClient(new OpenAI({ baseURL: `${gw.url}/v1`, apiKey: virtualKey, maxRetries: 0 }));
+  // The Agents SDK pins its own copy of the openai package: the same client, typed by another copy.
+  setDefaultOpenAIClient(new OpenAI({ baseURL: `${gw.url}/v1`, apiKey: virtualKey, maxRetries: 0 }) as unknown as Parameters<typeof setDefaultOpenAIClient>[0]);
 });
 afterAll(async () => {
   setOpenAIAPI("responses");

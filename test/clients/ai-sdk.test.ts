@@ -25,7 +25,7 @@ let virtualKey: string;
 /** The bodies the SDK sent the gateway, in order. */
 const sent: Array<Record<string, unknown>> = [];
 
-const recordingFetch = (async (input: RequestInfo | URL, init?: RequestInit) => {
+const recordingFetch = (async (input: Parameters<typeof fetch>[0], init?: RequestInit) => {
   if (typeof init?.body === "string") sent.push(JSON.parse(init.body) as Record<string, unknown>);
   return fetch(input, init);
 }) as typeof fetch;

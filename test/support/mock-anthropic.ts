@@ -26,6 +26,7 @@ type MessagesBody = {
   top_p?: number;
   top_k?: number;
   tool_choice?: { type: string };
+  output_config?: { format?: unknown };
 };
 
 const encoder = new TextEncoder();
@@ -82,11 +83,22 @@ function cacheUsage(body: MessagesBody, cache: Set<string>) {
   };
 }
 
+function isJson(text: string): boolean {
+  try {
+    JSON.parse(text);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 function plannedText(body: MessagesBody): { text: string; stopReason: string; stopSequence: string | null } {
   const last = body.messages!.at(-1)!;
   const results = blocksOf(last.content).filter((block) => block.type === "tool_result");
   const userText = textOf(last.content);
-  let text = results.length > 0 ? `tool said: ${results.map((block) => textOf(block.content)).join(", ")}` : `echo: ${userText}`;
+  // Asked for structured output, the mock answers a user text that is JSON as it is: the test writes the model's JSON.
+  const structured = body.output_config?.format !== undefined && isJson(userText);
+  let text = results.length > 0 ? `tool said: ${results.map((block) => textOf(block.content)).join(", ")}` : structured ? userText : `echo: ${userText}`;
   const forced = FORCED_STOP.exec(userText)?.[1];
   if (forced) return { text, stopReason: forced, stopSequence: null };
   const stop = body.stop_sequences?.find((sequence) => text.includes(sequence));

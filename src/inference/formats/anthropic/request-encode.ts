@@ -1,6 +1,7 @@
 import type { ChatMessage, ChatRequest, HostedTool, ToolChoice, ToolDefinition } from "../../canonical";
 import { thinkingBlocksOf, toolUseBlocksOf } from "./assistant-blocks";
 import { partToBlock } from "./content";
+import { anthropicSchema } from "./output-schema";
 import type { ContentBlock, MessageParam, MessagesRequest, TextBlock, ToolChoiceParam, ToolParam } from "./wire";
 
 /** Anthropic requires `max_tokens`; OpenAI-format clients may leave it out: the model's known limit, else this. */
@@ -133,6 +134,6 @@ export function canonicalToMessagesRequest(request: ChatRequest): MessagesReques
     tool_choice: toolChoice,
     thinking,
     metadata: request.user ? { user_id: request.user } : undefined,
-    output_config: format ? { format: { type: "json_schema", schema: format } } : undefined,
+    output_config: format ? { format: { type: "json_schema", schema: anthropicSchema(format) } } : undefined,
   };
 }

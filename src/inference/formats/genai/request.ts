@@ -104,6 +104,12 @@ function thinkingConfigOf(request: ChatRequest): GenerationConfig["thinkingConfi
   return undefined;
 }
 
+/** A response schema without `$schema`, which Gemini's `responseJsonSchema` refuses; it takes the rest of JSON Schema's keywords. */
+function withoutDialect(schema: Schema): Schema {
+  const { $schema: _, ...rest } = schema;
+  return rest;
+}
+
 function generationConfigOf(request: ChatRequest): GenerationConfig {
   const format = request.response_format;
   return defined({
@@ -115,7 +121,7 @@ function generationConfigOf(request: ChatRequest): GenerationConfig {
     candidateCount: request.n,
     seed: request.seed,
     responseMimeType: format && format.type !== "text" ? "application/json" : undefined,
-    responseJsonSchema: format?.type === "json_schema" ? format.json_schema.schema : undefined,
+    responseJsonSchema: format?.type === "json_schema" && format.json_schema.schema ? withoutDialect(format.json_schema.schema) : undefined,
     thinkingConfig: thinkingConfigOf(request),
   });
 }
