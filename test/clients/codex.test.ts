@@ -51,7 +51,7 @@ afterAll(async () => {
   for (const mock of [openai, anthropic, gemini, chatOnly]) mock.stop();
 });
 
-const codex = (model: string) => runCodex({ baseUrl: `${gw.url}/v1`, virtualKey, model, prompt: "What does notes.txt say?", files: { "notes.txt": `${NOTES}\n` } });
+const codex = (model: string, reasoningEffort?: "high") => runCodex({ baseUrl: `${gw.url}/v1`, virtualKey, model, reasoningEffort, prompt: "What does notes.txt say?", files: { "notes.txt": `${NOTES}\n` } });
 
 /** The request logs of a model, newest first. */
 async function logsOf(model: string): Promise<Array<{ status: string; metadata: Record<string, string> }>> {
@@ -89,6 +89,16 @@ describe("codex exec through /v1/responses", () => {
     expect(tools.map((tool) => tool.name)).toEqual(expect.arrayContaining(["exec_command", "multi_agent_v1__spawn_agent", "multi_agent_v1__wait_agent"]));
     expect(tools).toContainEqual({ type: "web_search_20250305", name: "web_search" });
     expect(JSON.stringify(sent[1]!.body.messages)).toContain(NOTES);
+  }, 90_000);
+
+  test("to Anthropic with reasoning effort high: the signed thinking goes back with the tool call, as Anthropic requires", async () => {
+    let run: Awaited<ReturnType<typeof codex>> | undefined;
+    const sent = await sentDuring(anthropic, async () => (run = await codex("anthropic/claude-sonnet-4-5", "high")));
+    expect(run!.exitCode).toBe(0);
+    expect(run!.stdout).toContain(NOTES);
+    expect(sent[0]!.body).toMatchObject({ max_tokens: 64000, thinking: { type: "enabled", budget_tokens: 4096 } });
+    const turns = sent[1]!.body.messages as Array<{ role: string; content: Array<{ type: string }> }>;
+    expect(turns[1]!.content.map((block) => block.type)).toEqual(["thinking", "tool_use"]);
   }, 90_000);
 
   test("to Gemini 2.5: web search beside function tools is left out with a log note, and the loop completes", async () => {

@@ -48,11 +48,13 @@ export interface CodexOptions {
   prompt: string;
   /** Files to put in the working directory, by name. */
   files?: Record<string, string>;
+  /** `model_reasoning_effort`; Codex's default (none for a model it has no metadata for) when unset. */
+  reasoningEffort?: "low" | "medium" | "high";
   timeoutMs?: number;
 }
 
 /** Runs `codex exec <prompt>` in a fresh working directory and home, removed afterwards. */
-export async function runCodex({ baseUrl, virtualKey, model, prompt, files = {}, timeoutMs = 60_000 }: CodexOptions): Promise<CodexRun> {
+export async function runCodex({ baseUrl, virtualKey, model, prompt, files = {}, reasoningEffort, timeoutMs = 60_000 }: CodexOptions): Promise<CodexRun> {
   const root = mkdtempSync(join(tmpdir(), "codex-run-"));
   const home = join(root, "home");
   const codexHome = join(home, ".codex");
@@ -62,7 +64,8 @@ export async function runCodex({ baseUrl, virtualKey, model, prompt, files = {},
   writeFileSync(join(codexHome, "config.toml"), codexConfig(baseUrl, model));
   for (const [name, text] of Object.entries(files)) writeFileSync(join(work, name), text);
   try {
-    const child = Bun.spawn([CODEX, "exec", "--skip-git-repo-check", prompt], {
+    const effort = reasoningEffort ? ["-c", `model_reasoning_effort="${reasoningEffort}"`] : [];
+    const child = Bun.spawn([CODEX, "exec", "--skip-git-repo-check", ...effort, prompt], {
       cwd: work,
       stdin: "ignore",
       stdout: "pipe",
