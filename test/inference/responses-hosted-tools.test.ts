@@ -3,6 +3,7 @@ import OpenAI from "openai";
 import { expectGatewayError, postJson } from "../support/gateway-error";
 import { startGateway, type TestGateway } from "../support/gateway";
 import { type MockAnthropic, startMockAnthropic } from "../support/mock-anthropic";
+import { type MockGemini, startMockGemini } from "../support/mock-gemini";
 import { type MockOpenAI, startMockOpenAI } from "../support/mock-openai";
 
 /**
@@ -26,6 +27,7 @@ const NAMESPACE: OpenAI.Responses.Tool = {
 let gw: TestGateway;
 let anthropic: MockAnthropic;
 let chatOnly: MockOpenAI;
+let gemini: MockGemini;
 let client: OpenAI;
 
 beforeAll(async () => {
@@ -33,9 +35,11 @@ beforeAll(async () => {
   anthropic.toolLoop = { tool: "multi_agent_v1__spawn_agent", input: { message: "look around" } };
   chatOnly = startMockOpenAI();
   chatOnly.missingRoutes = ["/responses"];
+  gemini = startMockGemini();
   gw = await startGateway({
     providers: {
       anthropic: { keys: [{ id: "ant", value: ANTHROPIC_KEY }], network_config: { base_url: anthropic.baseUrl } },
+      gemini: { keys: [{ id: "gem", value: gemini.apiKey }], network_config: { base_url: gemini.geminiBaseUrl } },
       local: { network_config: { base_url: chatOnly.baseUrl }, custom_provider_config: { base_provider_type: "openai" } },
     },
   });
@@ -45,6 +49,7 @@ afterAll(async () => {
   await gw.close();
   anthropic.stop();
   chatOnly.stop();
+  gemini.stop();
 });
 
 const MODEL = "anthropic/claude-sonnet-4-5";
@@ -94,6 +99,16 @@ describe("web_search on a provider without the Responses API", () => {
     expect(response.status).toBe(200);
     expect(response.headers.get("x-gw-dropped-tools")).toBeNull();
     expect(anthropic.requests.at(-1)!.body.tools).toEqual([{ type: "web_search_20250305", name: "web_search", allowed_domains: ["example.com"] }]);
+  });
+
+  test("becomes Gemini's Google Search grounding, beside function tools from Gemini 3 on, alone before", async () => {
+    const weather = { type: "function", name: "get_weather", parameters: { type: "object", properties: {} } };
+    const newer = await postJson(`${gw.url}/v1/responses`, { model: "gemini/gemini-3-pro-preview", input: "news?", tools: [weather, { type: "web_search" }] });
+    expect(newer.headers.get("x-gw-dropped-tools")).toBeNull();
+    expect(gemini.requests.at(-1)!.body.tools).toEqual([{ functionDeclarations: [expect.objectContaining({ name: "get_weather" })] }, { googleSearch: {} }]);
+    const alone = await postJson(`${gw.url}/v1/responses`, { model: "gemini/gemini-2.5-flash", input: "news?", tools: [{ type: "web_search" }] });
+    expect(alone.headers.get("x-gw-dropped-tools")).toBeNull();
+    expect(gemini.requests.at(-1)!.body.tools).toEqual([{ googleSearch: {} }]);
   });
 
   test("is left out towards a chat-only server, and the reply says so in x-gw-dropped-tools", async () => {
