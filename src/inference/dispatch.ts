@@ -115,17 +115,21 @@ const refusedStreamOptions = (error: GatewayError) => (error.status === 400 || e
  * Per provider, the models whose Responses endpoint turned out missing while their chat answered
  * (a vLLM or Ollama too old for it, an Azure api-version before it): their Responses calls are
  * sent as chats from then on. Per model, because one model missing there says nothing of the rest.
+ * Kept by the provider's name and address, so that the provider store reloading its providers
+ * (any change of a provider or key, on any node) forgets nothing, and a new address starts afresh.
  */
-const lackingResponsesApi = new WeakMap<RuntimeProvider, Set<string>>();
+const lackingResponsesApi = new Map<string, Set<string>>();
+
+const serverOf = (provider: RuntimeProvider) => `${provider.name} ${provider.baseUrl}`;
 
 function markLackingResponsesApi(provider: RuntimeProvider, model: string) {
-  const models = lackingResponsesApi.get(provider) ?? new Set<string>();
-  lackingResponsesApi.set(provider, models.add(model));
+  const server = serverOf(provider);
+  lackingResponsesApi.set(server, (lackingResponsesApi.get(server) ?? new Set<string>()).add(model));
 }
 
 /** Whether the provider runs a Responses call for `model` itself, rather than as a chat through the bridge. */
 export const answersResponsesItself = (provider: RuntimeProvider, model: string) =>
-  (provider.adapter.formatFor?.(model) ?? provider.adapter.format) === "openai" && provider.adapter.operations.has("responses") && !lackingResponsesApi.get(provider)?.has(model);
+  (provider.adapter.formatFor?.(model) ?? provider.adapter.format) === "openai" && provider.adapter.operations.has("responses") && !lackingResponsesApi.get(serverOf(provider))?.has(model);
 
 /** How a server without a route answers one (FastAPI's 404, Go's 404 or 405, a proxy's 501). */
 const missingEndpoint = (error: GatewayError) => error.status === 404 || error.status === 405 || error.status === 501;

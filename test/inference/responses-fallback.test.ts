@@ -57,6 +57,13 @@ describe("a server without the Responses API", () => {
     expect(await pathsAskedDuring(() => client.responses.create({ model: "localserver/another-model", input: "six" }))).toEqual(["/v1/responses", "/v1/chat/completions"]);
   });
 
+  test("is remembered across a change of the provider's settings that keeps its address", async () => {
+    await client.responses.create({ model: "localserver/kept-model", input: "one" });
+    const changed = await gw.admin("/api/providers/localserver", { method: "PUT", json: { network_config: { base_url: oldServer.baseUrl, max_retries: 1 } } });
+    expect(changed.status).toBe(200);
+    expect(await pathsAskedDuring(() => client.responses.create({ model: "localserver/kept-model", input: "two" }))).toEqual(["/v1/chat/completions"]);
+  });
+
   test("a model the server does not have keeps its 404, and is not taken for one without the API", async () => {
     const call = () => client.responses.create({ model: "localserver/gone-model", input: "hello" });
     const error = await call().catch((caught: unknown) => caught);
