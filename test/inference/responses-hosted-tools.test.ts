@@ -32,7 +32,6 @@ let client: OpenAI;
 
 beforeAll(async () => {
   anthropic = startMockAnthropic(ANTHROPIC_KEY);
-  anthropic.toolLoop = { tool: "multi_agent_v1__spawn_agent", input: { message: "look around" } };
   chatOnly = startMockOpenAI();
   chatOnly.missingRoutes = ["/responses"];
   gemini = startMockGemini();
@@ -53,10 +52,12 @@ afterAll(async () => {
 });
 
 const MODEL = "anthropic/claude-sonnet-4-5";
+/** The prompt scripts the mock model's call of the namespace's tool, by its flattened name (scripted-tool-call.ts). */
+const START = 'start a helper [call:multi_agent_v1__spawn_agent {"message":"look around"}]';
 
 describe("a namespace of function tools on Anthropic", () => {
   test("goes as <namespace>__<tool>, and the model's call comes back named and namespaced as the client's tool", async () => {
-    const response = await client.responses.create({ model: MODEL, input: "start a helper", tools: [NAMESPACE] });
+    const response = await client.responses.create({ model: MODEL, input: START, tools: [NAMESPACE] });
     const sent = anthropic.requests.at(-1)!.body.tools as Array<{ name: string; description: string }>;
     expect(sent.map((tool) => tool.name)).toEqual(["multi_agent_v1__spawn_agent", "multi_agent_v1__wait_agent"]);
     expect(sent[0]!.description).toBe("Tools for sub-agents.\n\nStart an agent.");
@@ -64,7 +65,7 @@ describe("a namespace of function tools on Anthropic", () => {
   });
 
   test("streamed, the call's events name the client's tool too", async () => {
-    const stream = client.responses.stream({ model: MODEL, input: "start a helper", tools: [NAMESPACE] });
+    const stream = client.responses.stream({ model: MODEL, input: START, tools: [NAMESPACE] });
     const added: unknown[] = [];
     stream.on("response.output_item.added", (event) => added.push(event.item));
     const response = await stream.finalResponse();
@@ -73,16 +74,16 @@ describe("a namespace of function tools on Anthropic", () => {
   });
 
   test("the call sent back with its output reaches Anthropic as the flattened tool's use and result", async () => {
-    const first = await client.responses.create({ model: MODEL, input: "start a helper", tools: [NAMESPACE] });
+    const first = await client.responses.create({ model: MODEL, input: START, tools: [NAMESPACE] });
     const call = first.output[0] as OpenAI.Responses.ResponseFunctionToolCall;
     const second = await client.responses.create({
       model: MODEL,
       tools: [NAMESPACE],
-      input: [{ role: "user", content: "start a helper" }, call, { type: "function_call_output", call_id: call.call_id, output: "agent a1 started" }],
+      input: [{ role: "user", content: START }, call, { type: "function_call_output", call_id: call.call_id, output: "agent a1 started" }],
     });
     const messages = anthropic.requests.at(-1)!.body.messages as Array<{ role: string; content: Array<{ type: string; name?: string }> }>;
     expect(messages[1]!.content).toContainEqual(expect.objectContaining({ type: "tool_use", name: "multi_agent_v1__spawn_agent" }));
-    expect(second.output_text).toBe("the tool said: agent a1 started");
+    expect(second.output_text).toBe("tool said: agent a1 started");
   });
 
   test("a namespace tool whose flattened name is already a function's is a 400 naming it", async () => {

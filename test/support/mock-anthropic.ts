@@ -8,11 +8,11 @@
  * blocks without a signature. Prompt caching is simulated: the first request with a cache
  * breakpoint writes the cache, the same prefix again reads it.
  */
-import { loopTurn, resultText, type ToolLoop } from "./tool-loop";
-import type { Fault, RecordedRequest } from "./mock-openai";
+import { type Fault, type RecordedRequest, splitInMessage } from "./mock-openai";
+import { scriptedToolCall } from "./scripted-tool-call";
 
 type Block = { type: string; text?: string; id?: string; tool_use_id?: string; content?: unknown; signature?: string; cache_control?: { ttl?: string } };
-type Message = { role: "user" | "assistant"; content: string | Block[] };
+type Message = { role: "user" | "assistant" | "system"; content: string | Block[] };
 type MessagesBody = {
   model: string;
   max_tokens?: number;
@@ -20,7 +20,7 @@ type MessagesBody = {
   system?: string | Block[];
   tools?: Array<{ name: string; cache_control?: unknown }>;
   stop_sequences?: string[];
-  thinking?: { type: string };
+  thinking?: { type: string; display?: string };
   stream?: boolean;
   temperature?: number;
   top_p?: number;
@@ -37,6 +37,19 @@ const textOf = (content: unknown): string => (typeof content === "string" ? cont
 
 const anthropicError = (status: number, type: string, message: string) => Response.json({ type: "error", error: { type, message } }, { status });
 
+/** Extended thinking is on: `enabled` with a budget, or `adaptive` (the model decides how much). */
+const thinkingOn = (body: MessagesBody) => body.thinking?.type === "enabled" || body.thinking?.type === "adaptive";
+
+/** The last turn of the conversation: system messages between turns (Claude Code's) are instructions, not turns. */
+const lastTurn = (body: MessagesBody): Message => body.messages!.findLast((message) => message.role !== "system") ?? body.messages!.at(-1)!;
+
+/** The tool call a test scripted in the user's prompt (see scripted-tool-call.ts), while no tool has answered yet. */
+function scriptedCall(body: MessagesBody) {
+  const turn = lastTurn(body);
+  if (turn.role !== "user" || blocksOf(turn.content).some((block) => block.type === "tool_result")) return undefined;
+  return scriptedToolCall(textOf(turn.content), (body.tools ?? []).map((tool) => tool.name));
+}
+
 /** The stop reasons no prompt can provoke from a mock; a test names them as `[stop_reason:<reason>]`. */
 const FORCED_STOP = /\[stop_reason:(pause_turn|refusal|model_context_window_exceeded)\]/;
 
@@ -45,16 +58,18 @@ function invalidConversation(body: MessagesBody): string | undefined {
   if (typeof body.max_tokens !== "number") return "max_tokens: Field required";
   // Claude 4.1 and later take one of temperature and top_p; thinking takes neither changed, nor top_k, nor a forced tool.
   if (body.temperature !== undefined && body.top_p !== undefined) return "`temperature` and `top_p` cannot both be specified for this model. Please use only one.";
-  if (body.thinking?.type === "enabled") {
+  if (thinkingOn(body)) {
     if (body.temperature !== undefined && body.temperature !== 1) return "`temperature` may only be set to 1 when thinking is enabled or in interleaved thinking mode.";
     if (body.top_k !== undefined) return "`top_k` must be unset when thinking is enabled.";
     if (body.top_p !== undefined && body.top_p < 0.95) return "`top_p` must be greater than or equal to 0.95 or unset when thinking is enabled.";
     if (body.tool_choice?.type === "any" || body.tool_choice?.type === "tool") return "Thinking may not be enabled when tool_choice forces tool use.";
   }
   if (!Array.isArray(body.messages) || body.messages.length === 0) return "messages: Field required";
+  const unknownRole = body.messages.findIndex((message) => !["user", "assistant", "system"].includes(message.role));
+  if (unknownRole >= 0) return `messages.${unknownRole}.role: Input should be 'user', 'assistant' or 'system'`;
   const lastAssistant = body.messages.findLastIndex((message) => message.role === "assistant");
   const turn = blocksOf(body.messages[lastAssistant]?.content);
-  if (body.thinking?.type === "enabled" && turn.some((block) => block.type === "tool_use") && turn[0]?.type !== "thinking" && turn[0]?.type !== "redacted_thinking") {
+  if (thinkingOn(body) && turn.some((block) => block.type === "tool_use") && turn[0]?.type !== "thinking" && turn[0]?.type !== "redacted_thinking") {
     return `messages.${lastAssistant}.content.0.type: Expected \`thinking\` or \`redacted_thinking\`, but found \`${turn[0]?.type}\`. When \`thinking\` is enabled, a final \`assistant\` message must start with a thinking block`;
   }
   for (const [index, message] of body.messages.entries()) {
@@ -93,7 +108,7 @@ function isJson(text: string): boolean {
 }
 
 function plannedText(body: MessagesBody): { text: string; stopReason: string; stopSequence: string | null } {
-  const last = body.messages!.at(-1)!;
+  const last = lastTurn(body);
   const results = blocksOf(last.content).filter((block) => block.type === "tool_result");
   const userText = textOf(last.content);
   // Asked for structured output, the mock answers a user text that is JSON as it is: the test writes the model's JSON.
@@ -108,27 +123,23 @@ function plannedText(body: MessagesBody): { text: string; stopReason: string; st
 }
 
 /** `echo: <last user text>`, after tool results `tool said: ...`; thinking first when enabled; a tool call when tools are offered and asked for. */
-const toolResultsOf = (body: MessagesBody) =>
-  (body.messages ?? []).flatMap((message) => blocksOf(message.content)).flatMap((block) => (block.type === "tool_result" ? [resultText(block.content)] : []));
-
-function plannedMessage(body: MessagesBody, cache: Set<string>, loop?: ToolLoop) {
-  const userText = textOf(body.messages!.at(-1)!.content);
-  const turn = loopTurn(loop, (body.tools ?? []).map((tool) => tool.name), toolResultsOf(body));
+function plannedMessage(body: MessagesBody, cache: Set<string>, preamble?: string) {
+  const userText = textOf(lastTurn(body).content);
   const content: Array<Record<string, unknown>> = [];
-  if (body.thinking?.type === "enabled") {
-    content.push({ type: "thinking", thinking: `Considering: ${userText}`, signature: `sig-${Buffer.from(userText).toString("base64")}` });
+  if (thinkingOn(body)) {
+    // `display: "omitted"` keeps the thinking to the signature.
+    const thinking = body.thinking?.display === "omitted" ? "" : `Considering: ${userText}`;
+    content.push({ type: "thinking", thinking, signature: `sig-${Buffer.from(userText.slice(0, 200)).toString("base64")}` });
     if (/redacted/i.test(userText)) content.push({ type: "redacted_thinking", data: "opaque-redacted-thinking" });
   }
   const tool = body.tools?.[0];
-  const asked = tool && body.messages!.at(-1)!.role === "user" && typeof body.messages!.at(-1)!.content === "string" && /\btool\b|weather/i.test(userText);
-  const wantsTool = turn ? "call" in turn : asked;
+  const scripted = scriptedCall(body);
+  const wantsTool = scripted ?? (tool && lastTurn(body).role === "user" && typeof lastTurn(body).content === "string" && /\btool\b|weather/i.test(userText));
   let planned: ReturnType<typeof plannedText> = { text: "", stopReason: "tool_use", stopSequence: null };
-  if (turn && "call" in turn) {
-    if (loop?.preamble) content.push({ type: "text", text: loop.preamble });
-    content.push({ type: "tool_use", id: "toolu_loop_1", name: turn.call.name, input: JSON.parse(turn.call.arguments) });
-  }
+  if (scripted && preamble) content.push({ type: "text", text: preamble });
+  if (scripted) content.push({ type: "tool_use", id: `toolu_mock_${body.messages!.length}`, name: scripted.name, input: scripted.input });
   else if (wantsTool) content.push({ type: "tool_use", id: "toolu_mock_1", name: tool!.name, input: { city: "Paris" } });
-  else planned = turn ? { text: turn.text, stopReason: "end_turn", stopSequence: null } : plannedText(body);
+  else planned = plannedText(body);
   if (planned.text) {
     const citations = /\bcite\b/i.test(userText) ? [{ type: "web_search_result_location", url: "https://example.com/source", title: "Source", cited_text: "the source text", encrypted_index: "enc-1" }] : undefined;
     content.push({ type: "text", text: planned.text, ...(citations ? { citations } : {}) });
@@ -195,6 +206,7 @@ function sse(events: Array<Record<string, unknown>>, broken?: StreamBreak): Resp
   const half = events.slice(0, Math.max(1, Math.floor(events.length / 2)));
   const sent = broken ? ("failWith" in broken ? [...half, { type: "error", error: { type: "overloaded_error", message: broken.failWith } }] : half) : events;
   const frames = sent.map((event) => `event: ${event.type}\ndata: ${JSON.stringify(event)}\n\n`);
+  if (broken && "failWith" in broken) frames.push(...splitInMessage(frames.pop()!, broken.failWith));
   const body = new ReadableStream<Uint8Array>({
     async pull(controller) {
       const frame = frames.shift();
@@ -232,17 +244,17 @@ export interface MockAnthropic {
   faults: Fault[];
   /** Called with every request; lets a test hold one until it decides. */
   onRequest?: (request: RecordedRequest) => Promise<void> | void;
-  /** Set: the model plays this tool loop whenever the request offers its tool (see tool-loop.ts). */
-  toolLoop?: ToolLoop;
+  /** Text the model writes before a scripted tool call, as Claude often does. */
+  preamble?: string;
   stop(): void;
 }
 
-function route(path: string, body: Record<string, unknown>, cache: Set<string>, broken?: StreamBreak, loop?: ToolLoop): Response {
+function route(path: string, body: Record<string, unknown>, cache: Set<string>, broken?: StreamBreak, preamble?: string): Response {
   switch (path) {
     case "/v1/messages": {
       const invalid = invalidConversation(body as MessagesBody);
       if (invalid) return anthropicError(400, "invalid_request_error", invalid);
-      const message = plannedMessage(body as MessagesBody, cache, loop);
+      const message = plannedMessage(body as MessagesBody, cache, preamble);
       return body.stream ? sse(streamEvents(message), broken) : Response.json(message);
     }
     case "/v1/messages/count_tokens":
@@ -276,7 +288,7 @@ export function startMockAnthropic(apiKey: string): MockAnthropic {
       if (fault?.kind === "drop") return new Response(new ReadableStream({ start: (controller) => controller.error(new Error("dropped")) }));
       if (fault?.kind === "body") return new Response(fault.body, { headers: { "content-type": fault.contentType } });
       const broken = fault?.kind === "error-mid-stream" ? { failWith: fault.message } : fault?.kind === "drop-mid-stream" ? { drop: true as const } : undefined;
-      return route(url.pathname, body, cache, broken, mock.toolLoop);
+      return route(url.pathname, body, cache, broken, mock.preamble);
     },
   });
   mock.url = `http://127.0.0.1:${server.port}`;

@@ -10,11 +10,11 @@
  * Like Gemini 3, a `gemini-3`+ model signs its function calls and refuses a current turn whose
  * function call comes back without a thought signature.
  */
+import { scriptedToolCall } from "./scripted-tool-call";
 import { jwtVerify } from "jose";
 import { type CachedContent, cachedContentCall, cachedTokensFor } from "./mock-gemini-caches";
 import { type VideoOperation, vertexVideoCall, videoCall } from "./mock-gemini-videos";
 import { mockEmbedding } from "./mock-openai";
-import { loopTurn, resultText, type ToolLoop } from "./tool-loop";
 
 export interface RecordedGoogleRequest {
   path: string;
@@ -36,18 +36,17 @@ function googleError(code: number, status: string, message: string): Response {
 const textOf = (content: Content | undefined) => (content?.parts ?? []).map((part) => part.text ?? "").join("");
 
 /** The mock's deterministic answer: `echo: <last user text>`, a function call when tools are offered and asked for, or what a tool said. */
-function plan(body: Record<string, unknown>, loop?: ToolLoop) {
+function plan(body: Record<string, unknown>) {
   const contents = (body.contents as Content[] | undefined) ?? [];
   const last = contents.at(-1);
   const toolAnswer = last?.parts.find((part) => part.functionResponse)?.functionResponse;
   const text = textOf(last);
   const declarations = (body.tools as Array<{ functionDeclarations?: Array<{ name: string }> }> | undefined)?.flatMap((tool) => tool.functionDeclarations ?? []) ?? [];
   const config = (body.generationConfig ?? {}) as { responseMimeType?: string; maxOutputTokens?: number; thinkingConfig?: { includeThoughts?: boolean } };
-  const results = contents.flatMap((content) => content.parts.flatMap((part) => (part.functionResponse ? [resultText(part.functionResponse.response)] : [])));
-  const turn = loopTurn(loop, declarations.map((declaration) => declaration.name), results);
-  const asked = !toolAnswer && declarations.length > 0 && /\btool\b|weather/i.test(text) ? { name: declarations[0]!.name, args: { city: "Paris" } as unknown } : undefined;
-  const callTool = turn ? ("call" in turn ? { name: turn.call.name, args: JSON.parse(turn.call.arguments) as unknown } : undefined) : asked;
-  let reply = turn && "text" in turn ? turn.text : toolAnswer ? `the tool said ${JSON.stringify(toolAnswer.response)}` : `echo: ${text}`;
+  const scripted = toolAnswer ? undefined : scriptedToolCall(text, declarations.map((declaration) => declaration.name));
+  const asked = !toolAnswer && declarations.length > 0 && /\btool\b|weather/i.test(text);
+  const callTool = scripted ? { name: scripted.name, args: scripted.input } : asked ? { name: declarations[0]!.name, args: { city: "Paris" } } : undefined;
+  let reply = toolAnswer ? `the tool said ${JSON.stringify(toolAnswer.response)}` : `echo: ${text}`;
   if (config.responseMimeType === "application/json") reply = JSON.stringify({ answer: reply });
   const truncated = config.maxOutputTokens !== undefined && words(reply).length > config.maxOutputTokens;
   if (truncated) reply = words(reply).slice(0, config.maxOutputTokens).join(" ");
@@ -69,8 +68,8 @@ function unsignedCall(body: Record<string, unknown>, model: string): string | un
   return `Function call is missing a thought_signature in functionCall parts. This is required for tools to work correctly, and missing thought_signature may lead to degraded model performance. Additional data, function call \`default_api:tool\` , position ${turnStart + 2 + position}. Please refer to https://ai.google.dev/gemini-api/docs/thought-signatures for more details.`;
 }
 
-function generateContentResponse(body: Record<string, unknown>, model: string, cachedTokens = 0, loop?: ToolLoop) {
-  const planned = plan(body, loop);
+function generateContentResponse(body: Record<string, unknown>, model: string, cachedTokens = 0) {
+  const planned = plan(body);
   const parts: Part[] = [];
   if (planned.thought) parts.push({ text: planned.thought, thought: true, thoughtSignature: Buffer.from(`signature of ${planned.thought}`).toString("base64") });
   // Gemini 3 signs each turn's first function call, and wants the signature back.
@@ -93,8 +92,8 @@ function generateContentResponse(body: Record<string, unknown>, model: string, c
 }
 
 /** The same answer cut into events as Gemini streams it: thoughts, then the text word by word, the last event with finishReason and full usage. */
-function streamEvents(body: Record<string, unknown>, model: string, loop?: ToolLoop): unknown[] {
-  const whole = generateContentResponse(body, model, 0, loop);
+function streamEvents(body: Record<string, unknown>, model: string): unknown[] {
+  const whole = generateContentResponse(body, model);
   const [candidate] = whole.candidates;
   const head = { modelVersion: whole.modelVersion, responseId: whole.responseId };
   const pieces: Part[] = candidate!.content.parts.flatMap((part) => (part.text !== undefined && !part.thought ? part.text.split(/(?<= )/).map((text) => ({ text })) : [part]));
@@ -147,8 +146,6 @@ function anthropicStream(message: ReturnType<typeof anthropicMessage>): Response
 }
 
 export interface MockGemini {
-  /** Set: the model plays this tool loop whenever the request offers its tool (see tool-loop.ts). */
-  toolLoop?: ToolLoop;
   url: string;
   /** The Gemini API root, as a gemini provider's base_url. */
   geminiBaseUrl: string;
@@ -193,14 +190,14 @@ async function issueToken(mock: MockGemini, request: Request): Promise<Response>
   return Response.json({ access_token: token, expires_in: mock.tokenLifetimeSeconds, token_type: "Bearer" });
 }
 
-function geminiMethod(method: string, model: string, body: Record<string, unknown>, vertex: boolean, cachedTokens = 0, loop?: ToolLoop): Response {
+function geminiMethod(method: string, model: string, body: Record<string, unknown>, vertex: boolean, cachedTokens = 0): Response {
   const unsigned = method.endsWith("enerateContent") ? unsignedCall(body, model) : undefined;
   if (unsigned) return googleError(400, "INVALID_ARGUMENT", unsigned);
   switch (method) {
     case "generateContent":
-      return Response.json(model.includes("-image") ? imageContentResponse(body) : generateContentResponse(body, model, cachedTokens, loop));
+      return Response.json(model.includes("-image") ? imageContentResponse(body) : generateContentResponse(body, model, cachedTokens));
     case "streamGenerateContent":
-      return sse(streamEvents(body, model, loop));
+      return sse(streamEvents(body, model));
     case "embedContent": {
       const content = body.content as Content;
       return Response.json({ embedding: { values: mockEmbedding(textOf(content), Number(body.outputDimensionality ?? 8)) } });
@@ -325,7 +322,7 @@ export function startMockGemini(): MockGemini {
           mock.cutNextStream = undefined;
           return sse(streamEvents(body, gemini[1]!), true);
         }
-        return geminiMethod(gemini[2]!, gemini[1]!, body, false, cached, mock.toolLoop);
+        return geminiMethod(gemini[2]!, gemini[1]!, body, false, cached);
       }
       const vertex = VERTEX_PATH.exec(url.pathname);
       const onVertexCache = VERTEX_CACHE_PATH.test(url.pathname);
@@ -340,7 +337,7 @@ export function startMockGemini(): MockGemini {
         if (video) return video;
         const cached = cachedTokensFor(mock.caches, body, model!, `projects/${project}/locations/${location}/`);
         if (cached instanceof Response) return cached;
-        return method === "predict" && !model!.startsWith("imagen") ? vertexPredict(body) : geminiMethod(method!, model!, body, true, cached, mock.toolLoop);
+        return method === "predict" && !model!.startsWith("imagen") ? vertexPredict(body) : geminiMethod(method!, model!, body, true, cached);
       }
       return googleError(404, "NOT_FOUND", `mock has no route ${url.pathname}`);
     },

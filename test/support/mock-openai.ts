@@ -5,12 +5,12 @@
  * retry-after, slow and dropped replies.
  */
 
+import { scriptedToolCall } from "./scripted-tool-call";
 import { type Container, containerCall } from "./mock-openai-containers";
 import { type Eval, evalCall } from "./mock-openai-evals";
 import { type Video, videoCall } from "./mock-openai-videos";
 import { type Conversation, conversationCall } from "./mock-openai-conversations";
 import { keptIfAsked, type StoredCompletion, storedCompletionCall } from "./mock-openai-stored-completions";
-import { loopTurn, resultText, type ToolLoop } from "./tool-loop";
 
 export interface RecordedRequest {
   path: string;
@@ -98,12 +98,21 @@ function lastUserText(messages: Message[] | undefined): string {
   return "";
 }
 
-/** Deterministic reply: the mock answers `echo: <last user text>`, or calls the first tool when tools are offered and the text asks for one; a tool loop's turn first. */
-export function plannedReply(body: Record<string, unknown>, loop?: ToolLoop) {
+/** A tool call the user's text scripts (see scripted-tool-call.ts) while no tool has answered, then what the tool said. */
+function scriptedReply(messages: Message[] | undefined, text: string, offered: string[]) {
+  const call = scriptedToolCall(text, offered);
+  const turn = messages?.findLast((message) => message.role !== "system" && message.role !== "developer");
+  if (!call || !turn) return undefined;
+  if (turn.role === "tool") return { text: `tool said: ${lastUserText([{ ...turn, role: "user" }])}`, toolCall: undefined };
+  return { text: "", toolCall: { id: `call_mock_${messages!.length}`, name: call.name, arguments: JSON.stringify(call.input) } };
+}
+
+/** Deterministic reply: the mock answers `echo: <last user text>`, or calls the first tool when tools are offered and the text asks for one. */
+export function plannedReply(body: Record<string, unknown>) {
   const text = lastUserText(body.messages as Message[]);
   const tools = body.tools as Array<{ function: { name: string } }> | undefined;
-  const turn = loopTurn(loop, tools?.map((tool) => tool.function.name) ?? [], chatToolResults(body));
-  if (turn) return "call" in turn ? { text: "", toolCall: turn.call } : { text: turn.text, toolCall: undefined };
+  const scripted = scriptedReply(body.messages as Message[], text, tools?.map((tool) => tool.function?.name) ?? []);
+  if (scripted) return scripted;
   const toolName = tools?.[0]?.function.name;
   const wantsTool = Boolean(toolName) && /\btool\b|weather/i.test(text);
   return { text: `echo: ${text}`, toolCall: wantsTool ? { id: "call_mock_1", name: toolName!, arguments: JSON.stringify({ city: "Paris" }) } : undefined };
@@ -111,11 +120,8 @@ export function plannedReply(body: Record<string, unknown>, loop?: ToolLoop) {
 
 export const countTokens = (text: string) => Math.max(1, text.split(/\s+/).filter(Boolean).length);
 
-const chatToolResults = (body: Record<string, unknown>) =>
-  ((body.messages as Array<{ role: string; content?: unknown }> | undefined) ?? []).filter((message) => message.role === "tool").map((message) => resultText(message.content));
-
-function chatCompletion(body: Record<string, unknown>, thinking = false, loop?: ToolLoop) {
-  const reply = plannedReply(body, loop);
+function chatCompletion(body: Record<string, unknown>, thinking = false) {
+  const reply = plannedReply(body);
   const reasoning = thinking ? { reasoning_content: `thinking about: ${lastUserText(body.messages as Message[])}` } : {};
   const promptTokens = countTokens(lastUserText(body.messages as Message[]));
   const completionTokens = reply.toolCall ? 10 : countTokens(reply.text);
@@ -144,8 +150,8 @@ function chatCompletion(body: Record<string, unknown>, thinking = false, loop?: 
  */
 export type StreamUsageDialect = "when-asked" | "never" | "in-last-chunk";
 
-function chatChunks(body: Record<string, unknown>, dialect: StreamUsageDialect, thinking = false, loop?: ToolLoop): unknown[] {
-  const full = chatCompletion(body, thinking, loop);
+function chatChunks(body: Record<string, unknown>, dialect: StreamUsageDialect, thinking = false): unknown[] {
+  const full = chatCompletion(body, thinking);
   const choice = full.choices[0]!;
   const withUsage = dialect === "when-asked" && (body.stream_options as { include_usage?: boolean } | undefined)?.include_usage === true;
   const base = { id: full.id, object: "chat.completion.chunk", created: full.created, model: full.model, ...(withUsage ? { usage: null } : {}) };
@@ -181,17 +187,27 @@ function completionChunks(body: Record<string, unknown>, dialect: StreamUsageDia
 
 type InputItem = { type?: string; role?: string; output?: unknown };
 
-/** The Responses API's answer: `echo: <input>`, or a call of the first function offered when the input asks for a tool; a tool loop's turn first. */
-function responsesObject(body: Record<string, unknown>, loop?: ToolLoop) {
+/** A tool call the user's text scripts (see scripted-tool-call.ts) while no tool has answered since, then what the tools said. */
+function scriptedResponse(body: Record<string, unknown>, text: string, offered: string[]) {
+  const call = scriptedToolCall(text, offered);
+  if (!call) return undefined;
+  const items = Array.isArray(body.input) ? (body.input as InputItem[]) : [];
+  const since = items.slice(items.findLastIndex((item) => (item.type ?? "message") === "message" && item.role === "user") + 1);
+  const outputs = since.flatMap((item) => (item.type === "function_call_output" ? [typeof item.output === "string" ? item.output : JSON.stringify(item.output)] : []));
+  if (outputs.length > 0) return { text: `tool said: ${outputs.join(", ")}` };
+  return { call: { name: call.name, call_id: `call_mock_${items.length}`, arguments: JSON.stringify(call.input) } };
+}
+
+/** The Responses API's answer: `echo: <input>`, or a call of the first function offered when the input asks for a tool, or the call the input scripts. */
+function responsesObject(body: Record<string, unknown>) {
   const input = typeof body.input === "string" ? body.input : lastUserText(body.input as Message[]);
   const tools = (body.tools as Array<{ type: string; name?: string }> | undefined) ?? [];
   const tool = tools.find((offered) => offered.type === "function");
-  const results = (Array.isArray(body.input) ? (body.input as InputItem[]) : []).filter((item) => item.type === "function_call_output").map((item) => resultText(item.output));
-  const turn = loopTurn(loop, tools.flatMap((offered) => (offered.type === "function" && offered.name ? [offered.name] : [])), results);
+  const scripted = scriptedResponse(body, input, tools.flatMap((offered) => (offered.type === "function" && offered.name ? [offered.name] : [])));
   const asked = tool?.name && /\btool\b|weather/i.test(input) ? { name: tool.name, call_id: "call_mock_1", arguments: JSON.stringify({ city: "Paris" }) } : undefined;
-  const planned = turn ? ("call" in turn ? { name: turn.call.name, call_id: turn.call.id, arguments: turn.call.arguments } : undefined) : asked;
+  const planned = scripted ? scripted.call : asked;
   const call = planned && { type: "function_call", id: "fc_1", status: "completed", ...planned };
-  const text = turn && "text" in turn ? turn.text : `echo: ${input}`;
+  const text = scripted?.text ?? `echo: ${input}`;
   const outputTokens = call ? 10 : countTokens(text);
   return {
     // OpenAI's ids are 48 hex digits after `resp_`, longer than the gateway's own.
@@ -281,6 +297,12 @@ function heldSse(events: Array<{ event?: string; data: unknown }>, done: boolean
   });
 }
 
+/** An error event in two pieces cut halfway through its message, sent apart: a reader of the stream may get any word in two chunks. */
+export function splitInMessage(frame: string, message: string): [string, string] {
+  const cut = Math.max(1, frame.indexOf(message) + Math.floor(message.length / 2));
+  return [frame.slice(0, cut), frame.slice(cut)];
+}
+
 function sse(events: Array<{ event?: string; data: unknown }>, done: boolean, end: StreamEnd = { kind: "complete" }, gate?: StreamGate): ReadableStream<Uint8Array> {
   if (gate) return heldSse(events, done, gate);
   return new ReadableStream({
@@ -288,7 +310,10 @@ function sse(events: Array<{ event?: string; data: unknown }>, done: boolean, en
       const limit = end.kind === "complete" ? events.length : Math.max(1, Math.floor(events.length / 2));
       for (const [index, event] of events.entries()) {
         if (index >= limit && end.kind === "error") {
-          controller.enqueue(encoder.encode(`data: ${JSON.stringify({ error: { message: end.message, type: "server_error", param: null, code: null } })}\n\n`));
+          for (const piece of splitInMessage(`data: ${JSON.stringify({ error: { message: end.message, type: "server_error", param: null, code: null } })}\n\n`, end.message)) {
+            controller.enqueue(encoder.encode(piece));
+            await Bun.sleep(5);
+          }
           controller.close();
           return;
         }
@@ -393,8 +418,6 @@ export interface MockOpenAI {
   missingRoutes: string[];
   /** How a missing route is answered: FastAPI's JSON (vLLM), or Go's plain `404 page not found` (Ollama, llama.cpp's router). */
   missingRouteStyle?: "fastapi" | "go";
-  /** Set: the model plays this tool loop whenever the request offers its tool (see tool-loop.ts). */
-  toolLoop?: ToolLoop;
   /** Models the server does not serve: 404 `model_not_found` on every route, as OpenAI answers. */
   missingModels: string[];
   /** The responses it keeps, by id. */
@@ -500,8 +523,8 @@ export function startMockOpenAI({ hostname = "127.0.0.1", port = 0 }: { hostname
       const streamHeaders = { "content-type": "text/event-stream", "cache-control": "no-cache" };
       switch (path) {
         case "/chat/completions":
-          if (body.stream) return new Response(sse(chatChunks(body, mock.streamUsage, mock.thinking, mock.toolLoop).map((data) => ({ data })), true, end, gate), { headers: streamHeaders });
-          return Response.json(keptIfAsked(mock.storedCompletions, body, chatCompletion(body, mock.thinking, mock.toolLoop)));
+          if (body.stream) return new Response(sse(chatChunks(body, mock.streamUsage, mock.thinking).map((data) => ({ data })), true, end, gate), { headers: streamHeaders });
+          return Response.json(keptIfAsked(mock.storedCompletions, body, chatCompletion(body, mock.thinking)));
         case "/completions":
           return body.stream ? new Response(sse(completionChunks(body, mock.streamUsage).map((data) => ({ data })), true, end, gate), { headers: streamHeaders }) : Response.json(textCompletion(body));
         case "/embeddings":
@@ -512,7 +535,7 @@ export function startMockOpenAI({ hostname = "127.0.0.1", port = 0 }: { hostname
         }
         case "/responses": {
           if (foreignReasoning(body)) return Response.json(undecryptable(foreignReasoning(body)!), { status: 400 });
-          const done = responsesObject(body, mock.toolLoop);
+          const done = responsesObject(body);
           const shown = keptResponse(mock.kept, body, done, bearer);
           if (body.stream) return new Response(sse(responsesEvents(done), false, end, gate), { headers: streamHeaders });
           return Response.json(shown);
