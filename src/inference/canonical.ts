@@ -47,6 +47,13 @@ export interface ToolDefinition {
   cache_control?: CacheControl;
 }
 
+/**
+ * A tool the provider runs itself, asked for by a client of another format (a Responses API
+ * `web_search`): each format writes its own (Anthropic's server-side web search, Gemini's Google
+ * Search grounding), and translate.ts drops it, saying so, towards a format without one.
+ */
+export type HostedTool = { type: "web_search"; allowed_domains?: string[] };
+
 export type ToolChoice = "auto" | "none" | "required" | { type: "function"; function: { name: string } };
 
 export interface ChatRequest {
@@ -54,11 +61,14 @@ export interface ChatRequest {
   messages: ChatMessage[];
   max_tokens?: number;
   max_completion_tokens?: number;
+  /** The target model's known output limit: the cap a format that requires one (Anthropic's) takes when the client set none. */
+  output_limit?: number;
   temperature?: number;
   top_p?: number;
   top_k?: number;
   stop?: string | string[];
   tools?: ToolDefinition[];
+  hosted_tools?: HostedTool[];
   tool_choice?: ToolChoice;
   parallel_tool_calls?: boolean;
   response_format?: { type: "text" } | { type: "json_object" } | { type: "json_schema"; json_schema: { name: string; schema?: Record<string, unknown>; strict?: boolean } };

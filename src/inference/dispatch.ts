@@ -10,6 +10,7 @@ import { hasOneShape, isProviderObjectOperation, type Operation, REQUEST_TYPE, u
 import type { UpstreamCall as ProviderCall, UpstreamSuccess, UpstreamTarget } from "../upstream/adapter";
 import { withoutStreamOptions } from "./formats/openai/stream-usage";
 import { translateRequest, upstreamOperationOf } from "./translate";
+import type { DroppedTool } from "./hosted-tools";
 import { isStreamReply, readReplyBody, type ReadBody } from "./reply-body";
 import { isRetryable, rotatesKey, unreadableReply } from "../upstream/errors";
 import { keyUnresolved, unsetKeyVariable } from "../provider-registry/unresolved-keys";
@@ -65,6 +66,8 @@ interface Answered {
   isFallback: boolean;
   attempts: Attempt[];
   clampedMaxTokens?: ClampedMaxTokens;
+  /** Hosted tools of the client's request the answering provider could not run. */
+  droppedTools?: DroppedTool[];
 }
 
 /** Where one attempt goes, with the key's secret; a key whose `env.NAME` variable is not set cannot make it. */
@@ -112,20 +115,28 @@ const refusedStreamOptions = (error: GatewayError) => (error.status === 400 || e
  * Per provider, the models whose Responses endpoint turned out missing while their chat answered
  * (a vLLM or Ollama too old for it, an Azure api-version before it): their Responses calls are
  * sent as chats from then on. Per model, because one model missing there says nothing of the rest.
+ * Kept by the provider's name and address, so that the provider store reloading its providers
+ * (any change of a provider or key, on any node) forgets nothing, and a new address starts afresh.
  */
-const lackingResponsesApi = new WeakMap<RuntimeProvider, Set<string>>();
+const lackingResponsesApi = new Map<string, Set<string>>();
+
+const serverOf = (provider: RuntimeProvider) => `${provider.name} ${provider.baseUrl}`;
 
 function markLackingResponsesApi(provider: RuntimeProvider, model: string) {
-  const models = lackingResponsesApi.get(provider) ?? new Set<string>();
-  lackingResponsesApi.set(provider, models.add(model));
+  const server = serverOf(provider);
+  lackingResponsesApi.set(server, (lackingResponsesApi.get(server) ?? new Set<string>()).add(model));
 }
 
 /** Whether the provider runs a Responses call for `model` itself, rather than as a chat through the bridge. */
 export const answersResponsesItself = (provider: RuntimeProvider, model: string) =>
-  (provider.adapter.formatFor?.(model) ?? provider.adapter.format) === "openai" && provider.adapter.operations.has("responses") && !lackingResponsesApi.get(provider)?.has(model);
+  (provider.adapter.formatFor?.(model) ?? provider.adapter.format) === "openai" && provider.adapter.operations.has("responses") && !lackingResponsesApi.get(serverOf(provider))?.has(model);
 
 /** How a server without a route answers one (FastAPI's 404, Go's 404 or 405, a proxy's 501). */
 const missingEndpoint = (error: GatewayError) => error.status === 404 || error.status === 405 || error.status === 501;
+
+/** A Responses call to a server without that API that cannot run as a chat: the translation's refusal, saying what the server answered. */
+const unbridgeable = (provider: string, missing: GatewayError, refusal: GatewayError) =>
+  badRequest(`provider '${provider}' has no Responses API (its /responses answered ${missing.status}) and this call cannot run as a chat: ${refusal.message}`, refusal.param, refusal.errorType.startsWith("caller_") ? (refusal.errorType as `caller_${string}`) : undefined);
 
 /** What one provider is sent for the client's call: the operation it is asked and the body in its format. */
 interface UpstreamCall {
@@ -134,6 +145,7 @@ interface UpstreamCall {
   /** The gateway added `stream_options` to ask for usage on the client's behalf. */
   asksForUsage: boolean;
   clampedMaxTokens?: ClampedMaxTokens;
+  droppedTools?: DroppedTool[];
 }
 
 /** The output cap a translated request asked for, and the target model's known limit it was lowered to. */
@@ -149,7 +161,8 @@ function upstreamCall(provider: RuntimeProvider, input: DispatchInput, format: W
   if (translated instanceof GatewayError) return translated;
   const body = wasTranslated && provider.adapter.translatedBody ? provider.adapter.translatedBody(operation, translated.body, model) : translated.body;
   const asksForUsage = input.stream && format === "openai" && "stream_options" in body && !(input.format === "openai" && "stream_options" in input.body);
-  return { operation, body, asksForUsage, clampedMaxTokens: translated.clampedFrom === undefined ? undefined : { requested: translated.clampedFrom, limit: outputLimit! } };
+  const clampedMaxTokens = translated.clampedFrom === undefined ? undefined : { requested: translated.clampedFrom, limit: outputLimit! };
+  return { operation, body, asksForUsage, clampedMaxTokens, droppedTools: translated.dropped };
 }
 
 /** The body to send: without the usage request to a server known to refuse it. */
@@ -223,7 +236,7 @@ async function attemptTarget(store: ProviderStore, input: DispatchInput, target:
     finished(answered ? { kind: "success" } : outcomeOf(reply.ok ? unreadableReply(provider.name, replyFormat) : reply.error, input.signal));
     if (answered) {
       if (call.operation !== operation) markLackingResponsesApi(provider, target.model);
-      return { ...answered, target, format: replyFormat, operation: call.operation, keyId: key?.id, isFallback, attempts, clampedMaxTokens: call.clampedMaxTokens };
+      return { ...answered, target, format: replyFormat, operation: call.operation, keyId: key?.id, isFallback, attempts, clampedMaxTokens: call.clampedMaxTokens, droppedTools: call.droppedTools };
     }
     // A 2xx whose body is not the format's reply failed as a 5xx would: retried, then the fallbacks.
     const error = reply.ok ? unreadableReply(provider.name, replyFormat) : reply.error;
@@ -240,8 +253,8 @@ async function attemptTarget(store: ProviderStore, input: DispatchInput, target:
     // A server without the Responses API gets the call again as a chat, on the same key.
     if (call.operation === "responses" && missingEndpoint(error)) {
       const bridged = upstreamCall(provider, input, format, target.model, "chat");
-      // What cannot run as a chat (previous_response_id, say) keeps the server's own answer.
-      if (bridged instanceof GatewayError) return error;
+      // What cannot run as a chat says why, rather than the server's 404 that clients retry.
+      if (bridged instanceof GatewayError) return unbridgeable(provider.name, error, bridged);
       call = bridged;
       sent = sendable(call, provider);
       retryKey = key;

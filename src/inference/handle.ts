@@ -8,6 +8,7 @@ import { type Dispatched, type DispatchInput, dispatch } from "./dispatch";
 import type { Attempt } from "../db/schema/types";
 import { type BackgroundResponses, responseIdOf } from "./kept-responses/background-runs";
 import { FORMATS } from "./formats/registry";
+import { droppedToolsHeader } from "./hosted-tools";
 import { admitThrough, type HookReply, type InferenceHooks, type InferenceOutcome, type RequestContext, transformThrough } from "./hooks";
 import { type ModelRef, resolveModelRef, type ServedModel } from "./model-ref";
 import { type BilledUnits, requestUnits } from "./billed-units";
@@ -179,11 +180,17 @@ function keepReplyHeaders(headers: Record<string, string>, reply: Headers, kept:
 /** Says that the output cap the client asked for was lowered to the target model's known limit: `<asked> -> <limit>`. */
 const MAX_TOKENS_CLAMPED = "x-gw-max-tokens-clamped";
 
+/** Names the hosted tools the provider could not run and that were left out, each with why. */
+const DROPPED_TOOLS = "x-gw-dropped-tools";
+/** The request log's metadata key for the same. */
+const DROPPED_TOOLS_NOTE = "gw_dropped_tools";
+
 /** The client's response, in its own format. */
 function clientResponse(result: Dispatched, call: InferenceCall, origin: ReplyOrigin, onReplied: OnReplied | undefined, startedAt: number): Response {
   const headers: Record<string, string> = { "x-gw-provider": result.target.provider, "x-gw-model": headerValueOf(result.target.model) };
   const passthrough = result.format === call.format && result.operation === call.operation;
   if (result.clampedMaxTokens) headers[MAX_TOKENS_CLAMPED] = `${result.clampedMaxTokens.requested} -> ${result.clampedMaxTokens.limit}`;
+  if (result.droppedTools) headers[DROPPED_TOOLS] = headerValueOf(droppedToolsHeader(result.droppedTools));
   if (isProviderObjectOperation(call.operation)) keepReplyHeaders(headers, result.headers, PROVIDER_OBJECT_CALLS[call.operation].replyHeaders);
   if ("stream" in result) {
     const streamType = FORMATS[call.format]?.streamContentType ?? "text/event-stream";
@@ -255,6 +262,8 @@ async function answer(inference: Inference, call: InferenceCall, context: Reques
     outputLimit: inference.outputLimit,
     ownExchange: runs.length === 0 ? undefined : ownExchangeOf(runs),
   });
+  // The request log keeps the same note as the header: which tools the provider never saw, and why.
+  if (result.droppedTools) context.metadata[DROPPED_TOOLS_NOTE] = droppedToolsHeader(result.droppedTools);
   const replied = runs.length === 0 ? result : await answeredThrough(runs, result);
   const bridgedResponse = call.operation === "responses" && result.operation === "chat" ? bridgedThrough(runs, responseIdOf(call.request, context.id)) : undefined;
   const reply = clientResponse(replied, call, { model: result.target.model, clientBody: call.body, bridgedResponse }, onReplied, context.startedAt);

@@ -5,6 +5,8 @@ import { withoutUnsignedThinking } from "./formats/anthropic/unsigned-thinking";
 import { type BridgedResponse, responseOfChat, withoutSealedThinking } from "./formats/openai/responses-reply";
 import { encodeResponsesStream, encodeResponsesStreamError } from "./formats/openai/responses-stream";
 import { FORMATS } from "./formats/registry";
+import { type DroppedTool, withHostedTools } from "./hosted-tools";
+import { assertStrictReply } from "./strict-output";
 import type { Operation, WireFormat } from "../upstream/operations";
 import type { ReadBody } from "./reply-body";
 import { streamFailure } from "../upstream/errors";
@@ -60,14 +62,21 @@ function chatCodecOf(format: WireFormat, operation: Operation, from: WireFormat)
 export interface TranslatedRequest {
   body: Record<string, unknown>;
   clampedFrom?: number;
+  /** Hosted tools the target cannot run, left out. */
+  dropped?: DroppedTool[];
 }
+
+/** The formats whose requests must carry an output cap (Anthropic's `max_tokens`). */
+const CAP_REQUIRED: ReadonlySet<WireFormat> = new Set(["anthropic"]);
 
 /**
  * The canonical request with its output cap no higher than `limit`, the target model's known
- * output limit: the provider would refuse more (Claude Code's 32,000 to a model of 16,384).
+ * output limit: the provider would refuse more (Claude Code's 32,000 to a model of 16,384). With
+ * no cap asked, the limit goes along for the formats that must send one.
  */
-function withinOutputLimit(request: ChatRequest, limit: number | undefined): { request: ChatRequest; clampedFrom?: number } {
+function withinOutputLimit(request: ChatRequest, limit: number | undefined, to: WireFormat): { request: ChatRequest; clampedFrom?: number } {
   const asked = request.max_completion_tokens ?? request.max_tokens;
+  if (limit !== undefined && asked === undefined) return { request: CAP_REQUIRED.has(to) ? { ...request, output_limit: limit } : request };
   if (limit === undefined || asked === undefined || asked <= limit) return { request };
   const capped = (value: number | undefined) => (value === undefined ? undefined : Math.min(value, limit));
   return { request: { ...request, max_tokens: capped(request.max_tokens), max_completion_tokens: capped(request.max_completion_tokens) }, clampedFrom: asked };
@@ -79,11 +88,14 @@ function withinOutputLimit(request: ChatRequest, limit: number | undefined): { r
  * model's known limit; a body passed through is the client's to answer for.
  */
 export function translateRequest(operation: Operation, upstreamOperation: Operation, from: WireFormat, to: WireFormat, body: Record<string, unknown>, stream: boolean, outputLimit?: number): TranslatedRequest {
-  if (bridged(operation, upstreamOperation)) return encodedChat(chatCodecOf(to, operation, from), { ...chatRequestOfResponses(body), stream }, outputLimit);
+  if (bridged(operation, upstreamOperation)) {
+    const { request, dropped } = withHostedTools({ ...chatRequestOfResponses(body), stream }, to);
+    return { ...encodedChat(chatCodecOf(to, operation, from), request, outputLimit, to), ...(dropped ? { dropped } : {}) };
+  }
   if (from === to) return { body: passedThrough(operation, to, body, stream) };
   if (operation === "chat") {
     const { source, target } = codecsFor("chat", from, to);
-    return encodedChat(target, { ...source.decodeRequest(body), stream }, outputLimit);
+    return encodedChat(target, { ...source.decodeRequest(body), stream }, outputLimit, to);
   }
   if (operation === "embedding") {
     const { source, target } = codecsFor("embedding", from, to);
@@ -92,8 +104,8 @@ export function translateRequest(operation: Operation, upstreamOperation: Operat
   throw untranslatable(operation, from, to);
 }
 
-function encodedChat(codec: { encodeRequest(request: ChatRequest): Record<string, unknown> }, request: ChatRequest, outputLimit: number | undefined): TranslatedRequest {
-  const limited = withinOutputLimit(request, outputLimit);
+function encodedChat(codec: { encodeRequest(request: ChatRequest): Record<string, unknown> }, request: ChatRequest, outputLimit: number | undefined, to: WireFormat): TranslatedRequest {
+  const limited = withinOutputLimit(request, outputLimit, to);
   return { body: codec.encodeRequest(limited.request), clampedFrom: limited.clampedFrom };
 }
 
@@ -121,12 +133,14 @@ const jsonOf = (reply: ReplyBody) => reply.json ?? JSON.parse(reply.text);
 export function translateResponse(operation: Operation, upstreamOperation: Operation, from: WireFormat, to: WireFormat, reply: ReplyBody, origin: ReplyOrigin): string {
   if (bridged(operation, upstreamOperation)) {
     const decoded = reply.chat ?? chatCodecOf(from, operation, to).decodeResponse(jsonOf(reply));
+    assertStrictReply(decoded, origin.clientBody, from);
     return JSON.stringify(responseOfChat({ ...decoded, model: decoded.model || origin.model }, origin.clientBody, responseOf(origin)));
   }
   if (from === to) return reply.text;
   if (operation === "chat") {
     const { source, target } = codecsFor("chat", from, to);
     const response = reply.chat ?? source.decodeResponse(jsonOf(reply));
+    if (to === "openai") assertStrictReply(response, origin.clientBody, from);
     return JSON.stringify(target.encodeResponse({ ...response, model: response.model || origin.model }));
   }
   if (operation === "embedding") {

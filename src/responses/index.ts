@@ -2,6 +2,7 @@ import type { Database } from "../db/client";
 import { BackgroundResponseLedger, type PendingResponse } from "./background";
 import { continuationOf, continuedBody } from "./chain";
 import { mayBeStored } from "./ids";
+import { refersToItems, withReferencesResolved } from "./references";
 import { DEFAULT_RETENTION_DAYS, type NewStoredResponse, type StoredResponse, StoredResponseStore } from "./store";
 
 type Body = Record<string, unknown>;
@@ -63,6 +64,13 @@ export function createStoredResponses({ db, callerOf, settings, clock = Date.now
       if (!previous) return { body };
       const conversation = continuationOf([previous]);
       return { body: continuedBody(body, conversation), continuing: { id, length: conversation.length } };
+    },
+    /** The body with its references to items of the caller's stored responses replaced by the items; as it came when it has none. */
+    async withItemsReferenced(body: Body, owner: string | undefined): Promise<Body> {
+      if (!refersToItems(body)) return body;
+      // A client's next step may come before the write of the response it refers to is done.
+      await Promise.all(writing);
+      return withReferencesResolved(body, (id) => store.get(id, owner));
     },
     /** Keeps a bridged response; a failed write is logged, never the client's problem. */
     keep(entry: NewStoredResponse): void {

@@ -434,7 +434,7 @@ describe("the OpenAI SDK to an Anthropic model", () => {
       messages: [{ role: "user", content: "structured" }],
       response_format: { type: "json_schema", json_schema: { name: "reply", schema } },
     });
-    expect(lastAnthropicUpstream().body.output_config).toEqual({ format: { type: "json_schema", schema } });
+    expect(lastAnthropicUpstream().body.output_config).toEqual({ format: { type: "json_schema", schema: { ...schema, additionalProperties: false } } });
   });
 
   test("citations come back as annotations over the text", async () => {

@@ -97,8 +97,8 @@ describe("the OpenAI SDK's responses on an Anthropic model", () => {
   test("what only OpenAI's own Responses API can do is a 400 naming the field", async () => {
     const url = `${fixture.gw.url}/v1/responses`;
     await expectGatewayError(await postJson(url, { model: MODEL, input: "hi", previous_response_id: "resp_1" }), 400, { param: "previous_response_id" });
-    await expectGatewayError(await postJson(url, { model: MODEL, input: "hi", tools: [{ type: "web_search" }] }), 400, { param: "tools[0].type" });
-    await expectGatewayError(await postJson(url, { model: MODEL, input: [{ type: "item_reference", id: "msg_1" }] }), 400, { param: "input[0].type" });
+    await expectGatewayError(await postJson(url, { model: MODEL, input: "hi", tools: [{ type: "code_interpreter", container: { type: "auto" } }] }), 400, { param: "tools[0].type" });
+    await expectGatewayError(await postJson(url, { model: MODEL, input: [{ type: "item_reference", id: "msg_1" }] }), 400, { param: "input[0].id" });
     await expectGatewayError(await postJson(url, { model: MODEL, input: "hi", conversation: "conv_1" }), 400, { param: "conversation" });
     await expectGatewayError(await postJson(url, { model: MODEL, prompt: { id: "pmpt_1", variables: { city: "Paris" } } }), 400, { param: "prompt" });
   });

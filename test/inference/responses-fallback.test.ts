@@ -57,6 +57,13 @@ describe("a server without the Responses API", () => {
     expect(await pathsAskedDuring(() => client.responses.create({ model: "localserver/another-model", input: "six" }))).toEqual(["/v1/responses", "/v1/chat/completions"]);
   });
 
+  test("is remembered across a change of the provider's settings that keeps its address", async () => {
+    await client.responses.create({ model: "localserver/kept-model", input: "one" });
+    const changed = await gw.admin("/api/providers/localserver", { method: "PUT", json: { network_config: { base_url: oldServer.baseUrl, max_retries: 1 } } });
+    expect(changed.status).toBe(200);
+    expect(await pathsAskedDuring(() => client.responses.create({ model: "localserver/kept-model", input: "two" }))).toEqual(["/v1/chat/completions"]);
+  });
+
   test("a model the server does not have keeps its 404, and is not taken for one without the API", async () => {
     const call = () => client.responses.create({ model: "localserver/gone-model", input: "hello" });
     const error = await call().catch((caught: unknown) => caught);
@@ -70,10 +77,12 @@ describe("a server without the Responses API", () => {
     await expectGatewayError(response, 400, { param: "previous_response_id" });
   });
 
-  test("a call the bridge cannot carry keeps the server's own answer", async () => {
+  test("a call the bridge cannot carry is a 400 saying why, not the server's 404 that clients retry", async () => {
     const before = oldServer.requests.length;
     const response = await postJson(`${gw.url}/v1/responses`, { model: "localserver/fresh-model", input: "and then?", previous_response_id: "resp_123" });
-    expect(response.status).toBe(404);
+    const body = await expectGatewayError(response, 400, { param: "previous_response_id" });
+    expect(body.error.message).toContain("provider 'localserver' has no Responses API (its /responses answered 404)");
+    expect(body.error.message).toContain("resp_123");
     expect(oldServer.requests.slice(before).map((request) => request.path)).toEqual(["/v1/responses"]);
   });
 });

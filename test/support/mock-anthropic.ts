@@ -26,6 +26,7 @@ type MessagesBody = {
   top_p?: number;
   top_k?: number;
   tool_choice?: { type: string };
+  output_config?: { format?: unknown };
 };
 
 const encoder = new TextEncoder();
@@ -97,11 +98,22 @@ function cacheUsage(body: MessagesBody, cache: Set<string>) {
   };
 }
 
+function isJson(text: string): boolean {
+  try {
+    JSON.parse(text);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 function plannedText(body: MessagesBody): { text: string; stopReason: string; stopSequence: string | null } {
   const last = lastTurn(body);
   const results = blocksOf(last.content).filter((block) => block.type === "tool_result");
   const userText = textOf(last.content);
-  let text = results.length > 0 ? `tool said: ${results.map((block) => textOf(block.content)).join(", ")}` : `echo: ${userText}`;
+  // Asked for structured output, the mock answers a user text that is JSON as it is: the test writes the model's JSON.
+  const structured = body.output_config?.format !== undefined && isJson(userText);
+  let text = results.length > 0 ? `tool said: ${results.map((block) => textOf(block.content)).join(", ")}` : structured ? userText : `echo: ${userText}`;
   const forced = FORCED_STOP.exec(userText)?.[1];
   if (forced) return { text, stopReason: forced, stopSequence: null };
   const stop = body.stop_sequences?.find((sequence) => text.includes(sequence));
@@ -111,7 +123,7 @@ function plannedText(body: MessagesBody): { text: string; stopReason: string; st
 }
 
 /** `echo: <last user text>`, after tool results `tool said: ...`; thinking first when enabled; a tool call when tools are offered and asked for. */
-function plannedMessage(body: MessagesBody, cache: Set<string>) {
+function plannedMessage(body: MessagesBody, cache: Set<string>, preamble?: string) {
   const userText = textOf(lastTurn(body).content);
   const content: Array<Record<string, unknown>> = [];
   if (thinkingOn(body)) {
@@ -124,6 +136,7 @@ function plannedMessage(body: MessagesBody, cache: Set<string>) {
   const scripted = scriptedCall(body);
   const wantsTool = scripted ?? (tool && lastTurn(body).role === "user" && typeof lastTurn(body).content === "string" && /\btool\b|weather/i.test(userText));
   let planned: ReturnType<typeof plannedText> = { text: "", stopReason: "tool_use", stopSequence: null };
+  if (scripted && preamble) content.push({ type: "text", text: preamble });
   if (scripted) content.push({ type: "tool_use", id: `toolu_mock_${body.messages!.length}`, name: scripted.name, input: scripted.input });
   else if (wantsTool) content.push({ type: "tool_use", id: "toolu_mock_1", name: tool!.name, input: { city: "Paris" } });
   else planned = plannedText(body);
@@ -231,15 +244,17 @@ export interface MockAnthropic {
   faults: Fault[];
   /** Called with every request; lets a test hold one until it decides. */
   onRequest?: (request: RecordedRequest) => Promise<void> | void;
+  /** Text the model writes before a scripted tool call, as Claude often does. */
+  preamble?: string;
   stop(): void;
 }
 
-function route(path: string, body: Record<string, unknown>, cache: Set<string>, broken?: StreamBreak): Response {
+function route(path: string, body: Record<string, unknown>, cache: Set<string>, broken?: StreamBreak, preamble?: string): Response {
   switch (path) {
     case "/v1/messages": {
       const invalid = invalidConversation(body as MessagesBody);
       if (invalid) return anthropicError(400, "invalid_request_error", invalid);
-      const message = plannedMessage(body as MessagesBody, cache);
+      const message = plannedMessage(body as MessagesBody, cache, preamble);
       return body.stream ? sse(streamEvents(message), broken) : Response.json(message);
     }
     case "/v1/messages/count_tokens":
@@ -273,7 +288,7 @@ export function startMockAnthropic(apiKey: string): MockAnthropic {
       if (fault?.kind === "drop") return new Response(new ReadableStream({ start: (controller) => controller.error(new Error("dropped")) }));
       if (fault?.kind === "body") return new Response(fault.body, { headers: { "content-type": fault.contentType } });
       const broken = fault?.kind === "error-mid-stream" ? { failWith: fault.message } : fault?.kind === "drop-mid-stream" ? { drop: true as const } : undefined;
-      return route(url.pathname, body, cache, broken);
+      return route(url.pathname, body, cache, broken, mock.preamble);
     },
   });
   mock.url = `http://127.0.0.1:${server.port}`;

@@ -185,12 +185,29 @@ function completionChunks(body: Record<string, unknown>, dialect: StreamUsageDia
   return chunks;
 }
 
-/** The Responses API's answer: `echo: <input>`, or a call of the first function offered when the input asks for a tool. */
+type InputItem = { type?: string; role?: string; output?: unknown };
+
+/** A tool call the user's text scripts (see scripted-tool-call.ts) while no tool has answered since, then what the tools said. */
+function scriptedResponse(body: Record<string, unknown>, text: string, offered: string[]) {
+  const call = scriptedToolCall(text, offered);
+  if (!call) return undefined;
+  const items = Array.isArray(body.input) ? (body.input as InputItem[]) : [];
+  const since = items.slice(items.findLastIndex((item) => (item.type ?? "message") === "message" && item.role === "user") + 1);
+  const outputs = since.flatMap((item) => (item.type === "function_call_output" ? [typeof item.output === "string" ? item.output : JSON.stringify(item.output)] : []));
+  if (outputs.length > 0) return { text: `tool said: ${outputs.join(", ")}` };
+  return { call: { name: call.name, call_id: `call_mock_${items.length}`, arguments: JSON.stringify(call.input) } };
+}
+
+/** The Responses API's answer: `echo: <input>`, or a call of the first function offered when the input asks for a tool, or the call the input scripts. */
 function responsesObject(body: Record<string, unknown>) {
   const input = typeof body.input === "string" ? body.input : lastUserText(body.input as Message[]);
-  const tool = (body.tools as Array<{ type: string; name?: string }> | undefined)?.find((offered) => offered.type === "function");
-  const call = tool?.name && /\btool\b|weather/i.test(input) ? { type: "function_call", id: "fc_1", call_id: "call_mock_1", name: tool.name, arguments: JSON.stringify({ city: "Paris" }), status: "completed" } : undefined;
-  const text = `echo: ${input}`;
+  const tools = (body.tools as Array<{ type: string; name?: string }> | undefined) ?? [];
+  const tool = tools.find((offered) => offered.type === "function");
+  const scripted = scriptedResponse(body, input, tools.flatMap((offered) => (offered.type === "function" && offered.name ? [offered.name] : [])));
+  const asked = tool?.name && /\btool\b|weather/i.test(input) ? { name: tool.name, call_id: "call_mock_1", arguments: JSON.stringify({ city: "Paris" }) } : undefined;
+  const planned = scripted ? scripted.call : asked;
+  const call = planned && { type: "function_call", id: "fc_1", status: "completed", ...planned };
+  const text = scripted?.text ?? `echo: ${input}`;
   const outputTokens = call ? 10 : countTokens(text);
   return {
     // OpenAI's ids are 48 hex digits after `resp_`, longer than the gateway's own.
@@ -399,6 +416,8 @@ export interface MockOpenAI {
   toolCallIds?: RegExp;
   /** Paths under /v1 the server does not have (`/responses` for an older vLLM): 404 as FastAPI answers it. */
   missingRoutes: string[];
+  /** How a missing route is answered: FastAPI's JSON (vLLM), or Go's plain `404 page not found` (Ollama, llama.cpp's router). */
+  missingRouteStyle?: "fastapi" | "go";
   /** Models the server does not serve: 404 `model_not_found` on every route, as OpenAI answers. */
   missingModels: string[];
   /** The responses it keeps, by id. */
@@ -465,7 +484,7 @@ export function startMockOpenAI({ hostname = "127.0.0.1", port = 0 }: { hostname
       mock.requests.push(recorded);
       await mock.onRequest?.(recorded);
       const path = url.pathname.replace(/^.*\/v1/, "").replace(/^\/openai\/deployments\/[^/]+/, "");
-      if (mock.missingRoutes.includes(path)) return Response.json({ detail: "Not Found" }, { status: 404 });
+      if (mock.missingRoutes.includes(path)) return mock.missingRouteStyle === "go" ? new Response("404 page not found", { status: 404, headers: { "content-type": "text/plain; charset=utf-8" } }) : Response.json({ detail: "Not Found" }, { status: 404 });
       if (mock.missingModels.includes(String(body.model))) return Response.json(modelNotFound(String(body.model)), { status: 404 });
       const refused = mock.refusedFields.find((field) => field in body);
       if (refused) return Response.json(extraForbidden(refused), { status: 422 });

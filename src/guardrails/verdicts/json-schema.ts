@@ -1,25 +1,7 @@
-import Ajv, { type ValidateFunction } from "ajv";
+import type { ValidateFunction } from "ajv";
+import { ajv, compiledSchema } from "../../inference/compiled-schemas";
 import { badRequest } from "../../http/errors";
 import type { VerdictFn } from "../checks";
-
-const ajv = new Ajv({ allErrors: false, strict: false });
-/** Schemas from `response_format`, compiled once per distinct schema. */
-const compiledFromRequests = new Map<string, ValidateFunction>();
-const MAX_REMEMBERED_SCHEMAS = 256;
-
-function compileFromRequest(schema: unknown): ValidateFunction | undefined {
-  const key = JSON.stringify(schema);
-  let validate = compiledFromRequests.get(key);
-  if (validate) return validate;
-  try {
-    validate = ajv.compile(schema as object);
-  } catch {
-    return undefined;
-  }
-  if (compiledFromRequests.size >= MAX_REMEMBERED_SCHEMAS) compiledFromRequests.delete(compiledFromRequests.keys().next().value!);
-  compiledFromRequests.set(key, validate);
-  return validate;
-}
 
 /** The schema of OpenAI's `response_format: {type: "json_schema", json_schema: {schema}}`. */
 function requestedSchema(body: Record<string, unknown>): unknown {
@@ -49,7 +31,7 @@ export function jsonSchemaCheck(schema: Record<string, unknown> | undefined, par
     const reply = parsed(text.trim());
     if (!reply.ok) return true;
     const requested = requestedSchema(body);
-    const validate = own ?? (requested === undefined ? undefined : compileFromRequest(requested));
+    const validate = own ?? (requested === undefined ? undefined : compiledSchema(requested));
     return validate ? !validate(reply.value) : false;
   };
 }

@@ -15,8 +15,9 @@ export function storedResponsesOperation(responses: StoredResponses): OperationH
     ownsId: responses.ownsId,
     before(call, context) {
       if (call.operation !== "responses") return undefined;
-      return responses.continued(context.body, context.caller?.virtualKeyId).then(({ body, continuing }) => {
-        context.body = body;
+      const owner = context.caller?.virtualKeyId;
+      return responses.continued(context.body, owner).then(async ({ body, continuing }) => {
+        context.body = await responses.withItemsReferenced(body, owner);
         return {
           bridged(id): BridgedResponse {
             if (!responses.enabled || call.body.store === false) return { id };

@@ -1,9 +1,10 @@
-import type { ChatMessage, ChatRequest, ToolChoice, ToolDefinition } from "../../canonical";
+import type { ChatMessage, ChatRequest, HostedTool, ToolChoice, ToolDefinition } from "../../canonical";
 import { thinkingBlocksOf, toolUseBlocksOf } from "./assistant-blocks";
 import { partToBlock } from "./content";
+import { anthropicSchema } from "./output-schema";
 import type { ContentBlock, MessageParam, MessagesRequest, TextBlock, ToolChoiceParam, ToolParam } from "./wire";
 
-/** Anthropic requires `max_tokens`; OpenAI-format clients may leave it out. */
+/** Anthropic requires `max_tokens`; OpenAI-format clients may leave it out: the model's known limit, else this. */
 const DEFAULT_MAX_TOKENS = 4096;
 const MIN_THINKING_BUDGET = 1024;
 const EFFORT_BUDGET = { minimal: 1024, low: 1024, medium: 2048, high: 4096 } as const;
@@ -59,6 +60,14 @@ function toolParam(tool: ToolDefinition): ToolParam {
   };
 }
 
+/** Anthropic's server-side web search, for a client's hosted web search. */
+const webSearchTool = (tool: HostedTool): ToolParam => ({ type: "web_search_20250305", name: "web_search", ...(tool.allowed_domains ? { allowed_domains: tool.allowed_domains } : {}) });
+
+function toolParams(request: ChatRequest): ToolParam[] | undefined {
+  const tools = [...(request.tools ?? []).map(toolParam), ...(request.hosted_tools ?? []).map(webSearchTool)];
+  return tools.length > 0 ? tools : undefined;
+}
+
 function toolChoiceParam(choice: ToolChoice | undefined, parallel: boolean | undefined): ToolChoiceParam | undefined {
   const disable = parallel === false ? { disable_parallel_tool_use: true } : {};
   if (choice === undefined) return parallel === false ? { type: "auto", ...disable } : undefined;
@@ -67,11 +76,14 @@ function toolChoiceParam(choice: ToolChoice | undefined, parallel: boolean | und
   return { type: "tool", name: choice.function.name, ...disable };
 }
 
-/** `reasoning_effort` becomes a thinking budget that fits under `max_tokens`, or no thinking when none fits. */
+/**
+ * `reasoning_effort` becomes a thinking budget of at most half of `max_tokens`, so that the answer
+ * keeps the other half; no thinking when the smallest budget Anthropic takes does not fit.
+ */
 function requestedThinking(request: ChatRequest, maxTokens: number): MessagesRequest["thinking"] {
   if (request.thinking) return request.thinking;
   if (!request.reasoning_effort) return undefined;
-  const budget = Math.min(EFFORT_BUDGET[request.reasoning_effort], maxTokens - 1);
+  const budget = Math.min(EFFORT_BUDGET[request.reasoning_effort], Math.floor(maxTokens / 2));
   return budget >= MIN_THINKING_BUDGET ? { type: "enabled", budget_tokens: budget } : undefined;
 }
 
@@ -105,7 +117,7 @@ const asArray = (stop: string | string[] | undefined) => (stop === undefined ? u
 
 /** The canonical chat request as an Anthropic Messages request. */
 export function canonicalToMessagesRequest(request: ChatRequest): MessagesRequest {
-  const maxTokens = request.max_completion_tokens ?? request.max_tokens ?? DEFAULT_MAX_TOKENS;
+  const maxTokens = request.max_completion_tokens ?? request.max_tokens ?? request.output_limit ?? DEFAULT_MAX_TOKENS;
   const hasTools = Boolean(request.tools?.length);
   const format = request.response_format?.type === "json_schema" ? request.response_format.json_schema.schema : undefined;
   const toolChoice = hasTools ? toolChoiceParam(request.tool_choice, request.parallel_tool_calls) : undefined;
@@ -118,10 +130,10 @@ export function canonicalToMessagesRequest(request: ChatRequest): MessagesReques
     ...samplingOf(request, thinking?.type === "enabled"),
     stop_sequences: asArray(request.stop),
     stream: request.stream,
-    tools: hasTools ? request.tools!.map(toolParam) : undefined,
+    tools: toolParams(request),
     tool_choice: toolChoice,
     thinking,
     metadata: request.user ? { user_id: request.user } : undefined,
-    output_config: format ? { format: { type: "json_schema", schema: format } } : undefined,
+    output_config: format ? { format: { type: "json_schema", schema: anthropicSchema(format) } } : undefined,
   };
 }

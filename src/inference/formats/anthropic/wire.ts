@@ -44,6 +44,8 @@ export interface ToolParam {
   input_schema?: Record<string, unknown>;
   type?: string;
   cache_control?: CacheControl;
+  /** The web search server tool's: the only domains it may search. */
+  allowed_domains?: string[];
 }
 
 export type ToolChoiceParam = { type: "auto" | "any" | "none"; disable_parallel_tool_use?: boolean } | { type: "tool"; name: string; disable_parallel_tool_use?: boolean };

@@ -104,6 +104,12 @@ function thinkingConfigOf(request: ChatRequest): GenerationConfig["thinkingConfi
   return undefined;
 }
 
+/** A response schema without `$schema`, which Gemini's `responseJsonSchema` refuses; it takes the rest of JSON Schema's keywords. */
+function withoutDialect(schema: Schema): Schema {
+  const { $schema: _, ...rest } = schema;
+  return rest;
+}
+
 function generationConfigOf(request: ChatRequest): GenerationConfig {
   const format = request.response_format;
   return defined({
@@ -115,9 +121,18 @@ function generationConfigOf(request: ChatRequest): GenerationConfig {
     candidateCount: request.n,
     seed: request.seed,
     responseMimeType: format && format.type !== "text" ? "application/json" : undefined,
-    responseJsonSchema: format?.type === "json_schema" ? format.json_schema.schema : undefined,
+    responseJsonSchema: format?.type === "json_schema" && format.json_schema.schema ? withoutDialect(format.json_schema.schema) : undefined,
     thinkingConfig: thinkingConfigOf(request),
   });
+}
+
+/** Function declarations, and Google Search grounding for a client's hosted web search. */
+function toolsOf(request: ChatRequest): Array<Record<string, unknown>> | undefined {
+  // JSON Schema goes in `parametersJsonSchema`: Gemini's `parameters` takes only its OpenAPI subset.
+  const functions = request.tools?.length ? [{ functionDeclarations: request.tools.map(({ function: fn }) => defined({ name: fn.name, description: fn.description, parametersJsonSchema: fn.parameters })) }] : [];
+  const search = request.hosted_tools?.length ? [{ googleSearch: {} }] : [];
+  const tools = [...functions, ...search];
+  return tools.length > 0 ? tools : undefined;
 }
 
 export function canonicalToGenerateContent(request: ChatRequest): Record<string, unknown> {
@@ -125,8 +140,7 @@ export function canonicalToGenerateContent(request: ChatRequest): Record<string,
   return {
     ...messagesToContents(request.messages, signsFunctionCalls(request.model)),
     ...defined({
-      // JSON Schema goes in `parametersJsonSchema`: Gemini's `parameters` takes only its OpenAPI subset.
-      tools: request.tools?.length ? [{ functionDeclarations: request.tools.map(({ function: fn }) => defined({ name: fn.name, description: fn.description, parametersJsonSchema: fn.parameters })) }] : undefined,
+      tools: toolsOf(request),
       toolConfig: toolConfigOf(request.tool_choice),
       generationConfig: Object.keys(generationConfig).length > 0 ? generationConfig : undefined,
     }),

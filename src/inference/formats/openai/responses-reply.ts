@@ -1,4 +1,5 @@
 import type { ChatResponse, FinishReason, ThinkingBlock, ToolCall, Usage } from "../../canonical";
+import { type ClientToolName, clientToolNames } from "./responses-tools";
 
 /** A canonical chat reply written as a Responses API response object, for a client of that API on a provider without one. */
 
@@ -68,6 +69,12 @@ export function withoutSealedThinking(body: Body): Body {
   return { ...body, input: input.filter((item) => !sealedByGateway(item)) };
 }
 
+/**
+ * An output item's id: its kind, the response's id and its place in the output, so that a later
+ * request referring to it (`item_reference`) finds the response it is kept with.
+ */
+export const outputItemId = (kind: "rs" | "msg" | "fc", responseId: string, index: number) => `${kind}_${responseId.replace(/^resp_/, "")}_${index}`;
+
 /** The model's reasoning as a reasoning item: its text as the summary, its signed blocks sealed. */
 export const reasoningItem = (id: string, text: string, blocks: readonly ThinkingBlock[] | undefined) => ({
   type: "reasoning",
@@ -87,11 +94,12 @@ export const messageItem = (id: string, text: string, status: "in_progress" | "c
   content: status === "completed" ? [outputText(text)] : [],
 });
 
-export const functionCallItem = (id: string, call: ToolCall, status: "in_progress" | "completed") => ({
+/** A call as a function_call item; `names` gives a flattened namespace tool its client's name and namespace back. */
+export const functionCallItem = (id: string, call: ToolCall, status: "in_progress" | "completed", names?: (name: string) => ClientToolName) => ({
   type: "function_call",
   id,
   call_id: call.id,
-  name: call.function.name,
+  ...(names ? names(call.function.name) : { name: call.function.name }),
   arguments: status === "completed" ? call.function.arguments : "",
   status,
 });
@@ -127,11 +135,12 @@ export function responseOfChat(response: ChatResponse, clientBody: Body, bridged
   const text = typeof message?.content === "string" ? message.content : "";
   const reasoning = message?.reasoning_content ?? "";
   const thinking = message?.thinking_blocks;
+  const names = clientToolNames(clientBody);
   const output = [
-    ...(reasoning || thinking?.length ? [reasoningItem(`rs_${response.id.replace(/[^A-Za-z0-9]/g, "")}`, reasoning, thinking)] : []),
-    ...(text ? [messageItem(`msg_${response.id.replace(/[^A-Za-z0-9]/g, "")}`, text, "completed")] : []),
-    ...(message?.tool_calls ?? []).map((call, index) => functionCallItem(`fc_${index}_${call.id}`, call, "completed")),
-  ];
+    ...(reasoning || thinking?.length ? [(index: number) => reasoningItem(outputItemId("rs", bridged.id, index), reasoning, thinking)] : []),
+    ...(text ? [(index: number) => messageItem(outputItemId("msg", bridged.id, index), text, "completed")] : []),
+    ...(message?.tool_calls ?? []).map((call) => (index: number) => functionCallItem(outputItemId("fc", bridged.id, index), call, "completed", names)),
+  ].map((item, index) => item(index));
   const written = {
     ...responseHead(bridged, clientBody, Math.floor(Date.now() / 1000), response.model),
     ...statusOf(choice?.finish_reason ?? null),

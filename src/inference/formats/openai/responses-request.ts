@@ -1,6 +1,7 @@
 import { badRequest } from "../../../http/errors";
-import type { ChatMessage, ChatRequest, ContentPart, ThinkingBlock, ToolChoice, ToolDefinition } from "../../canonical";
+import type { ChatMessage, ChatRequest, ContentPart, ThinkingBlock, ToolChoice } from "../../canonical";
 import { unsealThinking } from "./responses-reply";
+import { bridgedToolsOf, calledName } from "./responses-tools";
 
 /**
  * A Responses API request as a canonical chat request, for providers that have no Responses API
@@ -79,6 +80,13 @@ function thoughtOf(item: Item): Pick<ChatMessage, "thinking_blocks" | "reasoning
   return summary ? { reasoning_content: summary } : undefined;
 }
 
+/** A reference the gateway could not resolve (kept-responses/operation.ts resolves those to items it keeps). */
+const unknownReference = (item: Item, param: string) =>
+  badRequest(
+    `input item_reference '${String(item.id)}' names no item this gateway keeps for this caller (it keeps the output of the responses it answered, unless store was false, for 30 days, for the virtual key that made them); send the item itself`,
+    `${param}.id`,
+  );
+
 function messagesOf(body: Item): ChatMessage[] {
   const messages: ChatMessage[] = [];
   const instructions = textOf(body.instructions);
@@ -103,40 +111,23 @@ function messagesOf(body: Item): ChatMessage[] {
     else if (type === "function_call") {
       const args = item.arguments ?? "{}";
       if (typeof args !== "string") throw badRequest("arguments must be a JSON string", `${param}.arguments`);
-      const call = { id: nameAt(item, "call_id", param), type: "function" as const, function: { name: nameAt(item, "name", param), arguments: args } };
+      const call = { id: nameAt(item, "call_id", param), type: "function" as const, function: { name: calledName(item, param), arguments: args } };
       const last = messages.at(-1);
       // Calls made in one turn arrive as separate items; the canonical turn holds them together.
       if (last?.role === "assistant" && !thinking) last.tool_calls = [...(last.tool_calls ?? []), call];
       else messages.push(withThinking({ role: "assistant", content: null, tool_calls: [call] }));
     } else if (type === "function_call_output") messages.push({ role: "tool", tool_call_id: nameAt(item, "call_id", param), content: toolOutputOf(item.output) });
     else if (type === "reasoning") thinking = thoughtOf(item) ?? thinking;
+    else if (type === "item_reference") throw unknownReference(item, param);
     else throw badRequest(`input item type '${String(type)}' cannot be sent to a provider without a Responses API`, `${param}.type`);
   }
   return messages;
 }
 
-function toolsOf(tools: unknown): ToolDefinition[] | undefined {
-  if (tools === undefined) return undefined;
-  if (!Array.isArray(tools)) throw badRequest("tools must be an array", "tools");
-  return tools.map((raw, index) => {
-    const tool = itemAt(raw, `tools[${index}]`);
-    if (tool.type !== "function") throw badRequest(`tool type '${String(tool.type)}' runs only on OpenAI's Responses API; other providers take function tools`, `tools[${index}].type`);
-    return {
-      type: "function",
-      function: {
-        name: nameAt(tool, "name", `tools[${index}]`),
-        ...(textOf(tool.description) ? { description: tool.description as string } : {}),
-        ...(tool.parameters ? { parameters: tool.parameters as Record<string, unknown> } : {}),
-        ...(typeof tool.strict === "boolean" ? { strict: tool.strict } : {}),
-      },
-    };
-  });
-}
-
 function toolChoiceOf(choice: unknown): ToolChoice | undefined {
   if (choice === "auto" || choice === "none" || choice === "required") return choice;
   const named = choice as Item | undefined;
-  if (named?.type === "function" && typeof named.name === "string") return { type: "function", function: { name: named.name } };
+  if (named?.type === "function" && typeof named.name === "string") return { type: "function", function: { name: calledName(named, "tool_choice") } };
   if (choice !== undefined) throw badRequest("tool_choice must be auto, none, required or a function", "tool_choice");
   return undefined;
 }
@@ -169,7 +160,7 @@ export function chatRequestOfResponses(body: Item): ChatRequest {
   const request: ChatRequest = {
     model: String(body.model),
     messages: messagesOf(body),
-    tools: toolsOf(body.tools),
+    ...bridgedToolsOf(body.tools),
     tool_choice: toolChoiceOf(body.tool_choice),
     response_format: responseFormatOf(body.text),
     ...(typeof body.max_output_tokens === "number" ? { max_tokens: body.max_output_tokens } : {}),

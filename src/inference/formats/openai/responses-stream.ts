@@ -1,7 +1,8 @@
 import type { GatewayError } from "../../../http/errors";
 import { encodeSSE } from "../../../http/sse";
 import type { ChatChunk, FinishReason, ThinkingBlock, ToolCall, Usage } from "../../canonical";
-import { type BridgedResponse, functionCallItem, messageItem, outputText, reasoningItem, responseHead, responsesUsageOf, statusOf } from "./responses-reply";
+import { type ClientToolName, clientToolNames } from "./responses-tools";
+import { type BridgedResponse, functionCallItem, outputItemId, messageItem, outputText, reasoningItem, responseHead, responsesUsageOf, statusOf } from "./responses-reply";
 
 type Body = Record<string, unknown>;
 type OpenItem = { kind: "reasoning"; id: string; index: number; text: string; blocks: ThinkingBlock[] } | { kind: "message"; id: string; index: number; text: string };
@@ -23,12 +24,16 @@ class ResponsesStreamWriter {
   private readonly done: Body[] = [];
   private finish: FinishReason = null;
   private usage: Usage | undefined;
+  /** The client's names of flattened namespace tools, when it sent a namespace. */
+  private readonly names: ((name: string) => ClientToolName) | undefined;
 
   constructor(
     private readonly controller: TransformStreamDefaultController<Uint8Array>,
     private readonly clientBody: Body,
     private readonly bridged: BridgedResponse,
-  ) {}
+  ) {
+    this.names = clientToolNames(clientBody);
+  }
 
   private send(type: string, fields: Body) {
     this.controller.enqueue(encodeSSE({ type, sequence_number: this.sequence++, ...fields }, type));
@@ -48,7 +53,7 @@ class ResponsesStreamWriter {
     this.closeItem();
     for (const { id, index, call } of this.calls.values()) {
       this.send("response.function_call_arguments.done", { item_id: id, output_index: index, arguments: call.function.arguments });
-      this.done.push(functionCallItem(id, call, "completed"));
+      this.done.push(functionCallItem(id, call, "completed", this.names));
       this.send("response.output_item.done", { output_index: index, item: this.done.at(-1) });
     }
     this.calls.clear();
@@ -77,7 +82,7 @@ class ResponsesStreamWriter {
     if (this.open?.kind === "reasoning") return this.open;
     this.close();
     const index = this.done.length;
-    const item = { kind: "reasoning" as const, id: `rs_${this.head!.id as string}_${index}`, index, text: "", blocks: [] };
+    const item = { kind: "reasoning" as const, id: outputItemId("rs", this.head!.id as string, index), index, text: "", blocks: [] };
     this.open = item;
     this.send("response.output_item.added", { output_index: index, item: reasoningItem(item.id, "", undefined) });
     return item;
@@ -95,7 +100,7 @@ class ResponsesStreamWriter {
     if (this.open?.kind !== "message") {
       this.close();
       const index = this.done.length;
-      this.open = { kind: "message", id: `msg_${this.head!.id as string}_${index}`, index, text: "" };
+      this.open = { kind: "message", id: outputItemId("msg", this.head!.id as string, index), index, text: "" };
       this.send("response.output_item.added", { output_index: index, item: messageItem(this.open.id, "", "in_progress") });
       this.send("response.content_part.added", { item_id: this.open.id, output_index: index, content_index: 0, part: outputText("") });
     }
@@ -109,9 +114,9 @@ class ResponsesStreamWriter {
       this.closeItem();
       const index = this.done.length + this.calls.size;
       const call: ToolCall = { id: delta.id, type: "function", function: { name: delta.function?.name ?? "", arguments: "" } };
-      open = { id: `fc_${index}_${delta.id}`, index, call };
+      open = { id: outputItemId("fc", this.head!.id as string, index), index, call };
       this.calls.set(delta.index, open);
-      this.send("response.output_item.added", { output_index: index, item: functionCallItem(open.id, call, "in_progress") });
+      this.send("response.output_item.added", { output_index: index, item: functionCallItem(open.id, call, "in_progress", this.names) });
     }
     const args = delta.function?.arguments;
     if (args && open) {
