@@ -189,6 +189,7 @@ export interface ProviderConfig {
   provider: string;
   weight?: number;
   allowed_models?: string[];
+  key_ids?: string[];
   budgets?: Budget[];
   rate_limit?: RateLimit;
 }
@@ -206,6 +207,14 @@ export interface VirtualKey {
   provider_configs: ProviderConfig[];
   budgets: Budget[];
   rate_limit: RateLimit | null;
+  mcp_configs: McpToolGrant[];
+  agent_grants: string[];
+}
+
+/** The tools a virtual key may call on one MCP client: names, `*` for all, empty for none. */
+export interface McpToolGrant {
+  mcp_client_name: string;
+  tools_to_execute?: string[];
 }
 
 export interface VirtualKeyInput {
@@ -217,6 +226,8 @@ export interface VirtualKeyInput {
   provider_configs?: ProviderConfig[];
   budgets?: Budget[];
   rate_limit?: RateLimit | null;
+  mcp_configs?: McpToolGrant[];
+  agent_grants?: string[];
 }
 
 export interface Customer {
