@@ -29,6 +29,7 @@ export interface Me {
   type: string;
   id: string;
   local_admin: boolean;
+  edition: "oss" | "enterprise";
   permissions: string[];
 }
 
@@ -164,6 +165,7 @@ export interface NetworkConfig {
 export interface Provider {
   provider: string;
   keys: ProviderKey[];
+  key_optional: boolean;
   network_config: NetworkConfig;
   custom_provider_config?: { base_provider_type: string };
 }
