@@ -23,6 +23,8 @@ const LIST_COLUMNS: Record<Exclude<ListFilter, JsonListFilter>, AnySQLiteColumn>
   stop_reasons: requestLogs.stopReason,
   cache_hit_types: requestLogs.cacheHitType,
   regions: requestLogs.region,
+  status_codes: requestLogs.statusCode,
+  error_types: requestLogs.errorType,
 };
 
 // tool_call_names, guardrails and metadata are JSON columns; json_each reads them without path quoting.

@@ -25,6 +25,8 @@ export const LIST_FILTERS = [
   "guardrails",
   "guardrail_actions",
   "regions",
+  "status_codes",
+  "error_types",
 ] as const;
 export type ListFilter = (typeof LIST_FILTERS)[number];
 

@@ -1,7 +1,9 @@
--- The gateway's own requests (Warp, LLM guardrails, video reads) are marked by internal_caller and
+-- Indexes for the logs page's status code and error type filters. The gateway's own requests (Warp, LLM guardrails, video reads) are marked by internal_caller and
 -- kept out of the hourly tables, which hold client traffic only (src/logs/hourly.ts): the deletion
 -- triggers of 0002 and 0005 skip them too, or deleting one would subtract what was never added.
 ALTER TABLE `request_logs` ADD `internal_caller` text;--> statement-breakpoint
+CREATE INDEX `request_logs_status_code_idx` ON `request_logs` (`status_code`,`timestamp`);--> statement-breakpoint
+CREATE INDEX `request_logs_error_type_idx` ON `request_logs` (`error_type`,`timestamp`) WHERE "request_logs"."error_type" IS NOT NULL;--> statement-breakpoint
 CREATE INDEX `request_logs_internal_idx` ON `request_logs` (`timestamp`) WHERE "request_logs"."internal_caller" IS NOT NULL;--> statement-breakpoint
 DROP TRIGGER IF EXISTS `request_log_hours_delete`;--> statement-breakpoint
 CREATE TRIGGER `request_log_hours_delete` AFTER DELETE ON `request_logs` WHEN old.`internal_caller` IS NULL

@@ -76,6 +76,9 @@ export const requestLogs = sqliteTable(
     // Most requests have no parent or session: partial indexes skip them.
     index("request_logs_parent_idx").on(table.parentRequestId).where(sql`${table.parentRequestId} IS NOT NULL`),
     index("request_logs_session_idx").on(table.sessionId).where(sql`${table.sessionId} IS NOT NULL`),
+    // The logs page's status code and error type filters: a page newest first reads only matches.
+    index("request_logs_status_code_idx").on(table.statusCode, table.timestamp),
+    index("request_logs_error_type_idx").on(table.errorType, table.timestamp).where(sql`${table.errorType} IS NOT NULL`),
     index("request_logs_internal_idx").on(table.timestamp).where(sql`${table.internalCaller} IS NOT NULL`),
   ],
 );
