@@ -88,7 +88,7 @@ try {
       await shoot(page, name, scheme, fullPage);
     }
     await page.goto(`${gw.url}/ui/logs`);
-    await page.getByRole("button", { name: /^Open request/ }).first().click();
+    await page.getByRole("button", { name: /open request/ }).first().click();
     await page.getByRole("dialog", { name: "Request detail" }).getByRole("region", { name: "Response" }).waitFor();
     await shoot(page, "log-detail", scheme);
     await page.setViewportSize({ width: 390, height: 844 });

@@ -61,8 +61,11 @@ export interface LogSummary {
   error_message: string | null;
   stop_reason: string | null;
   cache_hit_type: string | null;
+  guardrails: GuardrailVerdict[];
   input_tokens: number;
   output_tokens: number;
+  cached_tokens: number;
+  reasoning_tokens: number;
   total_tokens: number;
   cost: number | null;
   latency: number;
@@ -70,7 +73,18 @@ export interface LogSummary {
   stream: boolean;
   /** GATEWAY_REGION of the node that served it; null when that node names none. */
   region: string | null;
+  /** Which part of the gateway made the call for itself (`warp`, ...); null for client traffic. */
+  internal_caller: string | null;
   attempts: Attempt[];
+}
+
+/** What one guardrail check found in a request: never the matched text. */
+export interface GuardrailVerdict {
+  guardrail: string;
+  check: string;
+  stage: "input" | "output";
+  action: "block" | "redact" | "log";
+  matches: number;
 }
 
 export interface LogDetail extends LogSummary {
