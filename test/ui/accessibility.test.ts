@@ -35,7 +35,8 @@ afterAll(async () => {
 });
 
 const page = () => watched.page;
-const background = () => page().evaluate(() => getComputedStyle(document.body).backgroundColor);
+// Evaluated in the page, where getComputedStyle exists; the test's program has no DOM types.
+const background = () => page().evaluate("getComputedStyle(document.body).backgroundColor") as Promise<string>;
 
 async function checkEveryPage(theme: string) {
   for (const path of PAGES) {
