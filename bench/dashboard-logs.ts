@@ -56,7 +56,6 @@ const CASES: Array<[name: string, measure: (page: Page) => Promise<number>]> = [
       await p.getByLabel("Error types").fill("provider_upstream_error");
       await p.getByLabel("Time").selectOption("24h");
     })],
-  ["filter: the gateway's own calls (none among them)", (page) => filterChange(page, async (p) => void (await p.getByLabel("Calls").selectOption("gateway")))],
   ["filter: status error, last 24 hours", (page) =>
     filterChange(page, async (p) => {
       await p.getByLabel("Status").selectOption("error");
