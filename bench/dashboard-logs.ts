@@ -49,7 +49,13 @@ async function filterChange(page: Page, fill: (page: Page) => Promise<void>): Pr
 
 const CASES: Array<[name: string, measure: (page: Page) => Promise<number>]> = [
   ["open the logs page (navigation to first rows)", (page) => timed(async () => (await page.goto(`${url}/ui/logs`), await rowsShown(page)))],
-  ["filter: model gpt-4o", (page) => filterChange(page, (p) => p.getByLabel("Models").fill("gpt-4o"))],
+  ["filter: model gpt-4o", (page) => filterChange(page, async (p) => void (await p.getByLabel("Model", { exact: true }).selectOption("gpt-4o")))],
+  ["filter: status code 429", (page) => filterChange(page, (p) => p.getByLabel("Status codes").fill("429"))],
+  ["filter: error type provider_upstream_error, last 24 hours", (page) =>
+    filterChange(page, async (p) => {
+      await p.getByLabel("Error types").fill("provider_upstream_error");
+      await p.getByLabel("Time").selectOption("24h");
+    })],
   ["filter: status error, last 24 hours", (page) =>
     filterChange(page, async (p) => {
       await p.getByLabel("Status").selectOption("error");

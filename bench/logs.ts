@@ -17,6 +17,7 @@ import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { openDatabase } from "../src/db/client";
 import { errorHandler } from "../src/http/error-handler";
+import { GatewayError } from "../src/http/errors";
 import type { InferenceOutcome, RequestContext } from "../src/inference/hooks";
 import { createRequestLogs } from "../src/logs";
 
@@ -74,10 +75,13 @@ function settledRequest(index: number, now: number): [RequestContext, InferenceO
     metadata: { env: pick(["prod", "staging"]) },
     sessionId: random() < 0.2 ? `session-${Math.floor(random() * 5000)}` : undefined,
   };
+  // Failures as the gateway logs them: a status code and an error type (one in five a rate limit).
+  const status = failed ? (random() < 0.2 ? 429 : 502) : 200;
   const outcome: InferenceOutcome = {
-    status: failed ? 502 : 200,
+    status,
+    error: failed ? new GatewayError({ status, errorType: status === 429 ? "policy_rate_limited" : "provider_upstream_error", message: "upstream said no" }) : undefined,
     answered: failed ? undefined : { target: { provider, model }, keyId: `${provider}-key-1`, isFallback: false },
-    attempts: [{ provider, model, key: `${provider}-key-1`, status: failed ? 502 : 200, is_fallback: false }],
+    attempts: [{ provider, model, key: `${provider}-key-1`, status, is_fallback: false }],
     summary: { usage: { prompt_tokens: input, completion_tokens: output, total_tokens: input + output }, finishReason: failed ? undefined : pick(["stop", "length", "tool_calls"] as const), toolCallNames: random() < 0.1 ? ["get_weather"] : [], content: failed ? undefined : sentence(20) },
     cost: random() < 0.05 ? undefined : (input * 2.5 + output * 10) / 1_000_000,
     latencyMs: 50 + random() * 4000,

@@ -46,6 +46,7 @@ export const sessionRoutes = (deps: SessionRouteDeps) =>
         type: principal.type,
         id: principal.id,
         local_admin: principal.localAdmin,
+        edition: deps.edition,
         permissions: PERMISSIONS.filter((permission) => holds(principal, permission.name)).map((permission) => permission.name),
       };
     })

@@ -1,4 +1,4 @@
-import { and, eq, gte, inArray, isNull, lte, type SQL, sql } from "drizzle-orm";
+import { and, eq, gte, inArray, isNotNull, isNull, lte, type SQL, sql } from "drizzle-orm";
 import type { AnySQLiteColumn } from "drizzle-orm/sqlite-core";
 import { requestLogs } from "../db/schema/logs";
 import type { Bounds, ListFilter, LogFilters } from "./filters";
@@ -23,6 +23,8 @@ const LIST_COLUMNS: Record<Exclude<ListFilter, JsonListFilter>, AnySQLiteColumn>
   stop_reasons: requestLogs.stopReason,
   cache_hit_types: requestLogs.cacheHitType,
   regions: requestLogs.region,
+  status_codes: requestLogs.statusCode,
+  error_types: requestLogs.errorType,
 };
 
 // tool_call_names, guardrails and metadata are JSON columns; json_each reads them without path quoting.
@@ -50,8 +52,17 @@ function listConditions(lists: LogFilters["lists"]): SQL[] {
   return Object.entries(lists).map(([name, values]) => (name in JSON_LISTS ? JSON_LISTS[name as JsonListFilter](values) : inArray(LIST_COLUMNS[name as keyof typeof LIST_COLUMNS], values)));
 }
 
+/**
+ * Client traffic, by rowid: the gateway's own calls are few and have a partial index, read once
+ * into a set, so aggregates still read only their covering indexes (`internal_caller IS NULL`
+ * would fetch every row).
+ */
+const notGatewayCall = sql`${requestLogs.seq} NOT IN (SELECT seq FROM request_logs WHERE internal_caller IS NOT NULL)`;
+
 function identityConditions(filters: LogFilters): SQL[] {
   const conditions: SQL[] = [];
+  if (filters.origin === "client") conditions.push(notGatewayCall);
+  if (filters.origin === "gateway") conditions.push(isNotNull(requestLogs.internalCaller));
   if (filters.requestId) conditions.push(eq(requestLogs.id, filters.requestId));
   if (filters.parentRequestId) conditions.push(eq(requestLogs.parentRequestId, filters.parentRequestId));
   if (filters.sessionId) conditions.push(eq(requestLogs.sessionId, filters.sessionId));

@@ -25,6 +25,8 @@ export const LIST_FILTERS = [
   "guardrails",
   "guardrail_actions",
   "regions",
+  "status_codes",
+  "error_types",
 ] as const;
 export type ListFilter = (typeof LIST_FILTERS)[number];
 
@@ -58,9 +60,12 @@ export const LogFilterFields = {
   content_search: t.Optional(t.String()),
   request_id: t.Optional(t.String()),
   roots_only: t.Optional(t.Boolean()),
+  origin: t.Optional(t.Union([t.Literal("client"), t.Literal("gateway"), t.Literal("all")], { description: "client traffic (the default), the gateway's own calls (Warp, LLM guardrails), or all" })),
 };
 export const LogFilterQuery = t.Object(LogFilterFields, { additionalProperties: true });
 export type LogFilterQuery = Static<typeof LogFilterQuery>;
+
+export type LogOrigin = "client" | "gateway" | "all";
 
 export interface Bounds {
   min?: number;
@@ -82,6 +87,8 @@ export interface LogFilters {
   /** Never set together with `requestId`, so a fallback child can be looked up by its id. */
   rootsOnly: boolean;
   metadata: Record<string, string>;
+  /** Client traffic, the gateway's own calls (`internal_caller` set), or both; a lookup by request id reads both. */
+  origin: LogOrigin;
   /** Not from the query: callers in the gateway (the dashboard agent) leave out logs carrying any of these metadata keys. */
   withoutMetadataKeys?: readonly string[];
 }
@@ -117,5 +124,6 @@ export function readLogFilters(query: LogFilterQuery, now: Date): LogFilters {
     requestId,
     rootsOnly: !requestId && (query.roots_only ?? false),
     metadata: metadataFilters(query),
+    origin: query.origin ?? (requestId ? "all" : "client"),
   };
 }

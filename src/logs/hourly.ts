@@ -21,13 +21,14 @@ export const ROLL_UP_INSERTED = `WITH inserted AS MATERIALIZED (SELECT last_inse
   SELECT timestamp / ${HOUR_MS} * ${HOUR_MS}, provider, model, status, count(*), sum(input_tokens), sum(output_tokens),
     sum(cached_tokens), sum(reasoning_tokens), sum(total_tokens), coalesce(sum(cost), 0), sum(latency_ms)
   FROM request_logs, inserted
-  WHERE seq > inserted.last - ? AND seq <= inserted.last
+  WHERE seq > inserted.last - ? AND seq <= inserted.last AND internal_caller IS NULL
   GROUP BY 1, 2, 3, 4
   ON CONFLICT DO UPDATE SET requests = requests + excluded.requests, ${SUMMED.map((column) => `${column} = ${column} + excluded.${column}`).join(", ")}`;
 
-/** Filters the hourly table can answer: the window, providers, models and statuses, nothing else. */
+/** Filters the hourly table can answer: client traffic by window, providers, models and statuses, nothing else. */
 export function answeredByHours(filters: LogFilters): boolean {
   return (
+    filters.origin === "client" &&
     Object.keys(filters.lists).every((name) => name === "providers" || name === "models" || name === "status") &&
     [filters.latency, filters.cost, filters.tokens].every((bounds) => bounds.min === undefined && bounds.max === undefined) &&
     !filters.missingCostOnly &&

@@ -26,7 +26,7 @@ export const ROLL_UP_LATENCIES = `WITH inserted AS MATERIALIZED (SELECT last_ins
   INSERT INTO request_log_latencies
   SELECT timestamp / ${HOUR_MS} * ${HOUR_MS}, status, ${latencyBucket("latency_ms")}, count(*)
   FROM request_logs, inserted
-  WHERE seq > inserted.last - ? AND seq <= inserted.last
+  WHERE seq > inserted.last - ? AND seq <= inserted.last AND internal_caller IS NULL
   GROUP BY 1, 2, 3
   ON CONFLICT DO UPDATE SET requests = requests + excluded.requests`;
 

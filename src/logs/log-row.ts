@@ -83,6 +83,7 @@ export function logRowFromSettled(context: RequestContext, outcome: InferenceOut
     stream: context.stream,
     sessionId: context.sessionId ?? null,
     region,
+    internalCaller: context.internalCaller ?? null,
     metadata: context.metadata,
     attempts: outcome.attempts,
     ...contentColumns(context, outcome, contentLogging),

@@ -95,6 +95,7 @@ export function logView(row: LogSummaryRow & Partial<Pick<RequestLogRow, "reques
     stream: row.stream,
     session_id: row.sessionId,
     region: row.region,
+    internal_caller: row.internalCaller,
     metadata: row.metadata,
     attempts: row.attempts,
   };

@@ -149,6 +149,8 @@ export const keyView = (key: RuntimeKey, health?: KeyHealthView) => ({
 export const providerView = (provider: RuntimeProvider, healthOf?: HealthOf) => ({
   provider: provider.name,
   keys: provider.keys.map((key) => keyView(key, healthOf?.(provider.name, key.id))),
+  /** Whether requests reach it with no key at all (no auth header sent): a local server, say. */
+  key_optional: provider.adapter.keyOptional,
   /** A keyless provider's breaker is its own. */
   health: provider.keys.length === 0 ? healthOf?.(provider.name, undefined) : undefined,
   network_config: provider.network,

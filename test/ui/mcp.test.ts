@@ -1,4 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { seriousViolations } from "../support/axe";
+import { chartInk } from "../support/chart-ink";
 import { type Browser, DASHBOARD_AUTH, launchBrowser, signIn, type WatchedPage } from "../support/browser";
 import { eventually } from "../support/eventually";
 import { startGateway, type TestGateway } from "../support/gateway";
@@ -104,6 +106,33 @@ describe("MCP page", () => {
     await prompts.getByRole("row", { name: /test_simple_prompt.*A prompt with no arguments.*none/ }).waitFor();
     await prompts.getByRole("row", { name: /test_prompt_with_arguments.*arg1, arg2/ }).waitFor();
     expect(await card.getByText("The server offers no resources and no prompts.").count()).toBe(0);
+  });
+
+  test("the cost of tool calls is drawn where the calls happened, and each call shows its cost", async () => {
+    const { clients } = (await (await gw.admin("/api/mcp/clients")).json()) as { clients: Array<{ id: string; name: string }> };
+    const tools = clients.find((client) => client.name === "tools")!;
+    expect((await gw.admin(`/api/mcp/client/${tools.id}`, { method: "PUT", json: { tool_pricing: { get_weather: 0.006 } } })).status).toBe(200);
+    const executed = await fetch(`${gw.url}/v1/mcp/tool/execute`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ id: "call_2", type: "function", function: { name: "tools-get_weather", arguments: JSON.stringify({ city: "Bergen" }) } }),
+    });
+    expect(executed.status).toBe(200);
+    await page().goto(`${gw.url}/ui/mcp`);
+    await page().getByRole("navigation", { name: "MCP sections" }).getByRole("link", { name: "Tool calls" }).click();
+    const chart = page().getByRole("figure", { name: "Cost of tool calls" });
+    await eventually(
+      async () => {
+        await page().reload();
+        await page().getByRole("search", { name: "Tool call filters" }).waitFor();
+        return chart.count();
+      },
+      (found) => found === 1,
+    );
+    await page().getByRole("table", { name: "Tool calls" }).getByRole("row", { name: /Bergen.*\$0\.006/ }).waitFor();
+    // The one bucket's point, in the series' colour (#10b981), is on the canvas.
+    expect(await chartInk(page(), "Cost of tool calls", [16, 185, 129])).toBeGreaterThan(20);
+    expect(await seriousViolations(page())).toEqual([]);
   });
 
   test("no page error and no request failed that the user did not cause", () => {

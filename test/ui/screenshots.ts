@@ -68,7 +68,7 @@ const PAGES: Array<[name: string, path: string, ready: (page: Page) => Promise<u
     async (page) => {
       // The async job's chart: nested states, and the jobs above standing in them.
       await page.getByLabel("Kind").selectOption("async-job");
-      await page.getByRole("img", { name: "Statechart of async-job" }).getByRole("button", { name: /^State completed\.retained: [1-9]/ }).waitFor();
+      await page.getByRole("img", { name: "Statechart of async-job" }).getByRole("button", { name: /^completed\.retained: [1-9]/ }).waitFor();
     },
   ],
   ["warp-settings", "/ui/warp", (page) => page.getByRole("form", { name: "Warp settings" }).waitFor()],
@@ -88,7 +88,7 @@ try {
       await shoot(page, name, scheme, fullPage);
     }
     await page.goto(`${gw.url}/ui/logs`);
-    await page.getByRole("button", { name: /^Open request/ }).first().click();
+    await page.getByRole("button", { name: /open request/ }).first().click();
     await page.getByRole("dialog", { name: "Request detail" }).getByRole("region", { name: "Response" }).waitFor();
     await shoot(page, "log-detail", scheme);
     await page.setViewportSize({ width: 390, height: 844 });

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { seriousViolations } from "../support/axe";
 import { type Browser, DASHBOARD_AUTH, launchBrowser, signIn, type WatchedPage } from "../support/browser";
 import { startGateway, type TestGateway } from "../support/gateway";
 import { startWarpModel, type WarpModel } from "../support/warp-model";
@@ -68,6 +69,24 @@ describe("Warp", () => {
     await conversations.getByRole("button", { name: "Delete conversation How many requests failed today?" }).click();
     await page().getByText("Conversation deleted").waitFor();
     expect(await conversations.getByRole("listitem").count()).toBe(0);
+  });
+
+  test("a long conversation title wraps in its column beside the answer, and its delete button shows an icon", async () => {
+    const question = "Which virtual keys spent the most on gpt-4o-mini during the last seven days, and what share of it failed?";
+    model.script = [{ text: "web-app spent the most." }];
+    const chat = page().getByRole("dialog", { name: "Warp" });
+    await chat.getByRole("navigation", { name: "Conversations" }).getByRole("button", { name: "New conversation" }).click();
+    await chat.getByLabel("Ask Warp").fill(question);
+    await chat.getByRole("button", { name: "Send" }).click();
+    const log = chat.getByRole("log", { name: "Warp conversation" });
+    await log.getByText("web-app spent the most.").waitFor();
+    const title = chat.getByRole("navigation", { name: "Conversations" }).getByRole("button", { name: /^Which virtual keys spent the most/ });
+    const [titleBox, logBox] = [await title.boundingBox(), await log.boundingBox()];
+    expect(titleBox!.x + titleBox!.width).toBeLessThanOrEqual(logBox!.x);
+    const remove = chat.getByRole("button", { name: /^Delete conversation Which virtual keys/ });
+    const icon = await remove.locator("svg").boundingBox();
+    expect(icon?.width).toBeGreaterThan(8);
+    expect(await seriousViolations(page())).toEqual([]);
   });
 
   test("no page error and no request failed that the user did not cause", () => {

@@ -70,10 +70,10 @@ describe("new logs are indexed as they arrive", () => {
     await chat(bed.gw, { message: "what happened today?" });
     // Wait until the agent's own chat is in the logs, then check it stayed out of the index.
     await eventually(
-      async () => (await (await bed.gw.admin("/api/logs?metadata_warp_agent=chat")).json()) as { total: number },
+      async () => (await (await bed.gw.admin("/api/logs?metadata_warp_agent=chat&origin=gateway")).json()) as { total: number },
       (logs) => logs.total >= 1,
     );
-    const embeddingLogs = (await (await bed.gw.admin("/api/logs?objects=embedding")).json()) as { total: number };
+    const embeddingLogs = (await (await bed.gw.admin("/api/logs?objects=embedding&origin=gateway")).json()) as { total: number };
     expect(embeddingLogs.total).toBeGreaterThan(0);
     expect((await status()).vectors_in_space).toBe(LIVE_PROMPTS.length);
   });

@@ -54,6 +54,11 @@ export const requestLogs = sqliteTable(
     sessionId: text("session_id"),
     /** GATEWAY_REGION of the node that served the request; null when it names none. */
     region: text("region"),
+    /**
+     * Which part of the gateway made the request for itself (`warp`, `guardrail`, ...); null for
+     * client traffic. The hourly tables hold client traffic only (src/logs/hourly.ts).
+     */
+    internalCaller: text("internal_caller"),
     metadata: text("metadata", { mode: "json" }).$type<Record<string, string>>().notNull(),
     attempts: text("attempts", { mode: "json" }).$type<Attempt[]>().notNull(),
     /** JSON of the request body with secrets removed; null when content logging is off. */
@@ -71,6 +76,10 @@ export const requestLogs = sqliteTable(
     // Most requests have no parent or session: partial indexes skip them.
     index("request_logs_parent_idx").on(table.parentRequestId).where(sql`${table.parentRequestId} IS NOT NULL`),
     index("request_logs_session_idx").on(table.sessionId).where(sql`${table.sessionId} IS NOT NULL`),
+    // The logs page's status code and error type filters: a page newest first reads only matches.
+    index("request_logs_status_code_idx").on(table.statusCode, table.timestamp),
+    index("request_logs_error_type_idx").on(table.errorType, table.timestamp).where(sql`${table.errorType} IS NOT NULL`),
+    index("request_logs_internal_idx").on(table.timestamp).where(sql`${table.internalCaller} IS NOT NULL`),
   ],
 );
 

@@ -2,15 +2,20 @@ import { badRequest } from "../../http/errors";
 import type { BudgetSpec, RateLimitSpec } from "../../db/schema/types";
 import { canAlignToCalendar, parsePeriod } from "./periods";
 
-/** Budgets as stored: calendar alignment only where a calendar boundary exists. */
-export function checkBudgets(budgets: readonly BudgetSpec[] | undefined, param: string): BudgetSpec[] {
+/**
+ * Budgets as stored: calendar alignment only where a calendar boundary exists. On an update,
+ * a budget that leaves `calendar_aligned` out keeps the alignment of the current budget with the
+ * same window: flipping it would start a new counter, and the spend so far would be forgotten.
+ */
+export function checkBudgets(budgets: readonly BudgetSpec[] | undefined, param: string, current: readonly BudgetSpec[] = []): BudgetSpec[] {
   return (budgets ?? []).map((budget, index) => {
     const field = `${param}[${index}]`;
     const period = parsePeriod(budget.reset_duration, `${field}.reset_duration`);
-    if (budget.calendar_aligned && !canAlignToCalendar(period)) {
+    const calendarAligned = budget.calendar_aligned ?? current.find((kept) => kept.reset_duration === budget.reset_duration)?.calendar_aligned ?? false;
+    if (calendarAligned && !canAlignToCalendar(period)) {
       throw badRequest(`${field}.calendar_aligned needs a reset_duration in days, weeks, months or years, not '${budget.reset_duration}'`, `${field}.calendar_aligned`);
     }
-    return { max_limit: budget.max_limit, reset_duration: budget.reset_duration, calendar_aligned: budget.calendar_aligned ?? false };
+    return { max_limit: budget.max_limit, reset_duration: budget.reset_duration, calendar_aligned: calendarAligned };
   });
 }
 

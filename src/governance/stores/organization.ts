@@ -18,7 +18,7 @@ export const customerView = (row: CustomerRow) => ({
 /** Limits as stored: validated, with the old value kept where the input leaves a field out. */
 function limitsOf(input: CustomerUpdateInput, current?: Pick<CustomerRow, "budgets" | "rateLimit">) {
   return {
-    budgets: input.budgets === undefined ? (current?.budgets ?? []) : checkBudgets(input.budgets, "budgets"),
+    budgets: input.budgets === undefined ? (current?.budgets ?? []) : checkBudgets(input.budgets, "budgets", current?.budgets),
     rateLimit: input.rate_limit === undefined ? (current?.rateLimit ?? null) : checkRateLimit(input.rate_limit, "rate_limit"),
   };
 }

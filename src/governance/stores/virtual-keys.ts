@@ -75,8 +75,8 @@ export class VirtualKeyStore {
       description: input.description ?? current.description,
       isActive: input.is_active ?? input.active ?? current.isActive,
       ...this.membership({ team_id: input.team_id === undefined ? current.teamId : input.team_id, customer_id: input.customer_id === undefined ? current.customerId : input.customer_id }),
-      providerConfigs: input.provider_configs === undefined ? current.providerConfigs : this.checkProviderConfigs(input.provider_configs),
-      budgets: input.budgets === undefined ? current.budgets : checkBudgets(input.budgets, "budgets"),
+      providerConfigs: input.provider_configs === undefined ? current.providerConfigs : this.checkProviderConfigs(input.provider_configs, current.providerConfigs),
+      budgets: input.budgets === undefined ? current.budgets : checkBudgets(input.budgets, "budgets", current.budgets),
       rateLimit: input.rate_limit === undefined ? current.rateLimit : checkRateLimit(input.rate_limit, "rate_limit"),
       mcpConfigs: input.mcp_configs ?? current.mcpConfigs,
       agentGrants: input.agent_grants ?? current.agentGrants,
@@ -122,7 +122,7 @@ export class VirtualKeyStore {
     return { teamId, customerId };
   }
 
-  private checkProviderConfigs(configs: readonly ProviderConfig[]): ProviderConfig[] {
+  private checkProviderConfigs(configs: readonly ProviderConfig[], current: readonly ProviderConfig[] = []): ProviderConfig[] {
     const seen = new Set<string>();
     return configs.map((config, index) => {
       const param = `provider_configs[${index}]`;
@@ -137,7 +137,7 @@ export class VirtualKeyStore {
         weight: config.weight ?? 1,
         allowed_models: config.allowed_models ?? [],
         key_ids: config.key_ids ?? [],
-        budgets: checkBudgets(config.budgets, `${param}.budgets`),
+        budgets: checkBudgets(config.budgets, `${param}.budgets`, current.find((kept) => kept.provider === config.provider)?.budgets),
         ...(config.rate_limit ? { rate_limit: checkRateLimit(config.rate_limit, `${param}.rate_limit`) ?? undefined } : {}),
       };
     });

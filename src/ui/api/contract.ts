@@ -94,6 +94,7 @@ export type Contract = [
   Holds<Fits<VirtualKeys["post"]["response"][201], { virtual_key: Ui.VirtualKey & { value: string } }>>,
   Holds<Fits<Ui.VirtualKeyInput & { name: string }, VirtualKeys["post"]["body"]>>,
   Holds<Fits<Ui.VirtualKeyInput, VirtualKeys[":id"]["put"]["body"]>>,
+  Holds<Fits<VirtualKeys[":id"]["rotate"]["post"]["response"][200], { virtual_key: Ui.VirtualKey & { value: string } }>>,
 
   Holds<Fits<Organization["teams"]["get"]["response"][200], { teams: Ui.Team[] }>>,
   Holds<Fits<Organization["customers"]["get"]["response"][200], { customers: Ui.Customer[] }>>,

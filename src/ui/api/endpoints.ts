@@ -51,6 +51,8 @@ export const virtualKeys = {
   ...collection<T.VirtualKey, T.VirtualKeyInput & { name: string }, "virtual_key">("virtual-keys", "virtual_key", "virtual_keys"),
   /** The value is in this answer only: the key is shown once. */
   create: (input: T.VirtualKeyInput & { name: string }) => call<{ virtual_key: T.VirtualKey & { value: string } }>(`${governance}/virtual-keys`, json("POST", input)).then((answer) => answer.virtual_key),
+  /** A new value, in this answer only; the old one stops working. */
+  rotate: (id: string) => call<{ virtual_key: T.VirtualKey & { value: string } }>(`${governance}/virtual-keys/${segment(id)}/rotate`, json("POST")).then((answer) => answer.virtual_key),
 };
 export const teams = collection<T.Team, T.OrgInput & { name: string }, "team">("teams", "team", "teams");
 export const customers = collection<T.Customer, Omit<T.OrgInput, "customer_id"> & { name: string }, "customer">("customers", "customer", "customers");

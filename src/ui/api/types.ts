@@ -29,6 +29,7 @@ export interface Me {
   type: string;
   id: string;
   local_admin: boolean;
+  edition: "oss" | "enterprise";
   permissions: string[];
 }
 
@@ -60,8 +61,11 @@ export interface LogSummary {
   error_message: string | null;
   stop_reason: string | null;
   cache_hit_type: string | null;
+  guardrails: GuardrailVerdict[];
   input_tokens: number;
   output_tokens: number;
+  cached_tokens: number;
+  reasoning_tokens: number;
   total_tokens: number;
   cost: number | null;
   latency: number;
@@ -69,7 +73,18 @@ export interface LogSummary {
   stream: boolean;
   /** GATEWAY_REGION of the node that served it; null when that node names none. */
   region: string | null;
+  /** Which part of the gateway made the call for itself (`warp`, ...); null for client traffic. */
+  internal_caller: string | null;
   attempts: Attempt[];
+}
+
+/** What one guardrail check found in a request: never the matched text. */
+export interface GuardrailVerdict {
+  guardrail: string;
+  check: string;
+  stage: "input" | "output";
+  action: "block" | "redact" | "log";
+  matches: number;
 }
 
 export interface LogDetail extends LogSummary {
@@ -164,6 +179,7 @@ export interface NetworkConfig {
 export interface Provider {
   provider: string;
   keys: ProviderKey[];
+  key_optional: boolean;
   network_config: NetworkConfig;
   custom_provider_config?: { base_provider_type: string };
 }
@@ -189,6 +205,7 @@ export interface ProviderConfig {
   provider: string;
   weight?: number;
   allowed_models?: string[];
+  key_ids?: string[];
   budgets?: Budget[];
   rate_limit?: RateLimit;
 }
@@ -206,6 +223,14 @@ export interface VirtualKey {
   provider_configs: ProviderConfig[];
   budgets: Budget[];
   rate_limit: RateLimit | null;
+  mcp_configs: McpToolGrant[];
+  agent_grants: string[];
+}
+
+/** The tools a virtual key may call on one MCP client: names, `*` for all, empty for none. */
+export interface McpToolGrant {
+  mcp_client_name: string;
+  tools_to_execute?: string[];
 }
 
 export interface VirtualKeyInput {
@@ -217,6 +242,8 @@ export interface VirtualKeyInput {
   provider_configs?: ProviderConfig[];
   budgets?: Budget[];
   rate_limit?: RateLimit | null;
+  mcp_configs?: McpToolGrant[];
+  agent_grants?: string[];
 }
 
 export interface Customer {

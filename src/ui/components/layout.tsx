@@ -1,5 +1,6 @@
 import type { ComponentChildren } from "preact";
 import { useState } from "preact/hooks";
+import { applyTheme, savedTheme, type Theme } from "../lib/theme";
 import { WarpChat } from "../pages/warp-chat";
 import { followLink } from "../lib/router";
 import { useCan, useSession } from "../session";
@@ -30,6 +31,25 @@ export const NAV: NavItem[] = [
 
 const isCurrent = (item: NavItem, path: string) => (item.path === "/" ? path === "/" : path === item.path || path.startsWith(`${item.path}/`));
 
+/** Light, dark, or as the operating system says; remembered in this browser. */
+function ThemePicker() {
+  const [theme, setTheme] = useState(savedTheme);
+  const choose = (next: Theme) => {
+    applyTheme(next);
+    setTheme(next);
+  };
+  return (
+    <label class="theme-picker">
+      <span class="visually-hidden">Theme</span>
+      <select value={theme} onChange={(event) => choose(event.currentTarget.value as Theme)}>
+        <option value="system">System theme</option>
+        <option value="light">Light</option>
+        <option value="dark">Dark</option>
+      </select>
+    </label>
+  );
+}
+
 /** The frame of every signed-in page: navigation (only what the user may open) and sign-out. */
 export function Layout({ path, children }: { path: string; children: ComponentChildren }) {
   const { me, signOut } = useSession();
@@ -48,6 +68,7 @@ export function Layout({ path, children }: { path: string; children: ComponentCh
               Ask Warp
             </button>
           )}
+          <ThemePicker />
           <span class="muted">{me.type === "setup" ? "setup session" : me.id}</span>
           <button type="button" onClick={signOut}>
             Sign out

@@ -3,11 +3,18 @@ const compact = new Intl.NumberFormat("en", { notation: "compact", maximumFracti
 
 export const formatCount = (value: number | null | undefined) => (value === null || value === undefined ? "–" : value >= 100_000 ? compact.format(value) : integer.format(value));
 
+const cents = new Intl.NumberFormat("en", { minimumFractionDigits: 2, maximumFractionDigits: 2 });
+const fraction = new Intl.NumberFormat("en", { maximumSignificantDigits: 2 });
+
+/**
+ * Every cost on the dashboard: a dollar or more in cents ($1,234.50), less in two significant
+ * digits without trailing zeros or an exponent ($0.013, $0.00001, $0.00000016).
+ */
 export function formatCost(value: number | null | undefined): string {
-  if (value === null || value === undefined) return "–";
-  if (value === 0) return "$0";
-  if (value < 0.01) return `$${value.toPrecision(2)}`;
-  return `$${value.toFixed(2)}`;
+  if (value === null || value === undefined || !Number.isFinite(value)) return "–";
+  const sign = value < 0 ? "-" : "";
+  const size = Math.abs(value);
+  return `${sign}$${size >= 0.995 ? cents.format(size) : fraction.format(size)}`;
 }
 
 export function formatLatency(ms: number | null | undefined): string {

@@ -12,7 +12,7 @@ import { formatTime } from "../lib/format";
 import { followLink } from "../lib/router";
 import { useResource } from "../lib/use-resource";
 import { messageOf, useSave } from "../lib/use-save";
-import { useCan } from "../session";
+import { useCan, useSession } from "../session";
 import { TableHead } from "../components/table-head";
 
 const OPERATIONS = ["View", "Create", "Update", "Delete"];
@@ -25,7 +25,7 @@ function Section({ error, retry, children }: { error?: Error; retry(): void; chi
     return (
       <div class="state state-empty">
         <h2>Enterprise edition</h2>
-        <p>{error!.message}. This deployment runs the open-source edition: the admin account below is its only sign-in.</p>
+        <p>{error!.message}.</p>
       </div>
     );
   }
@@ -416,17 +416,26 @@ function SignInSettings() {
 }
 
 const SECTIONS = [
-  { slug: "users", label: "Users", permission: "Users:View", Section: Users },
-  { slug: "roles", label: "Roles", permission: "Roles:View", Section: Roles },
-  { slug: "api-keys", label: "API keys", permission: "APIKeys:View", Section: ApiKeys },
-  { slug: "audit", label: "Audit log", permission: "AuditLogs:View", Section: AuditLog },
-  { slug: "sign-in", label: "Admin account", permission: "Config:View", Section: SignInSettings },
+  { slug: "users", label: "Users", permission: "Users:View", Section: Users, enterprise: true },
+  { slug: "roles", label: "Roles", permission: "Roles:View", Section: Roles, enterprise: true },
+  { slug: "api-keys", label: "API keys", permission: "APIKeys:View", Section: ApiKeys, enterprise: true },
+  { slug: "audit", label: "Audit log", permission: "AuditLogs:View", Section: AuditLog, enterprise: true },
+  { slug: "sign-in", label: "Admin account", permission: "Config:View", Section: SignInSettings, enterprise: false },
 ];
+
+/** On the open-source edition: what the enterprise sections would be, said once, above the admin account. */
+const OpenSourceNote = () => (
+  <div class="card" role="note">
+    <h2>Enterprise edition</h2>
+    <p class="muted">Users, roles, API keys and the audit log come with the enterprise edition. This deployment runs the open-source edition: the admin account here is its only sign-in.</p>
+  </div>
+);
 
 /** Who may use the gateway's management: users and roles, API keys, the audit log, the admin account. */
 export function AccessPage({ path }: { path: string }) {
   const can = useCan();
-  const visible = SECTIONS.filter((section) => can(section.permission));
+  const oss = useSession().me.edition === "oss";
+  const visible = SECTIONS.filter((section) => can(section.permission) && !(oss && section.enterprise));
   const current = visible.find((section) => path.endsWith(`/${section.slug}`)) ?? visible[0];
   return (
     <>
@@ -438,6 +447,7 @@ export function AccessPage({ path }: { path: string }) {
           </a>
         ))}
       </nav>
+      {oss && <OpenSourceNote />}
       {current && <current.Section />}
     </>
   );

@@ -4,6 +4,7 @@ import type { Machine, MachineState } from "../api/types";
 import { SelectField, TextField } from "../components/fields";
 import { PageHeader } from "../components/layout";
 import { ErrorState, Loading } from "../components/states";
+import { readableEvent } from "../lib/event-names";
 import { formatTime } from "../lib/format";
 import { useResource } from "../lib/use-resource";
 
@@ -134,7 +135,9 @@ function Statechart({ machine, counts, current, onPick }: { machine: Machine; co
         .map((node) => {
           const count = countIn(node.path);
           return (
-            <g key={node.path} data-state={node.path} class={`state${node.path === current ? " current" : ""}${node.final ? " final" : ""}`} role="button" tabIndex={0} aria-label={`State ${node.path}: ${count} instances`} aria-current={node.path === current ? "true" : undefined} onClick={() => onPick(node.path)} onKeyDown={(event) => event.key === "Enter" && onPick(node.path)}>
+            <g key={node.path} data-state={node.path} class={`state${node.path === current ? " current" : ""}${node.final ? " final" : ""}`} role="button" tabIndex={0} aria-current={node.path === current ? "true" : undefined} onClick={() => onPick(node.path)} onKeyDown={(event) => event.key === "Enter" && onPick(node.path)}>
+              {/* The name: a title, which also shows on hover, rather than an aria-label the visible text would have to repeat. */}
+              <title>{`${node.path}: ${count} instances`}</title>
               <rect x={node.x} y={node.y} width={node.width} height={node.height} rx={8} />
               <text x={node.x + node.width / 2} y={node.y + 19} text-anchor="middle">
                 {node.label}
@@ -161,7 +164,9 @@ function Instance({ kind, id }: { kind: string; id: string }) {
       <ol class="timeline" aria-label="Transitions">
         {instance.data.transitions.map((transition) => (
           <li key={transition.seq}>
-            <strong>{transition.to_path}</strong> <span class="muted">from {transition.from_path ?? "start"} on {transition.event}</span> <span class="muted small">{formatTime(transition.at)} · {transition.node}</span>
+            <strong>{transition.to_path}</strong> <span class="muted">
+              from {transition.from_path ?? "start"}: <span title={transition.event}>{readableEvent(transition.event)}</span>
+            </span> <span class="muted small">{formatTime(transition.at)} · {transition.node}</span>
           </li>
         ))}
       </ol>

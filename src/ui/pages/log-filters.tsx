@@ -1,6 +1,7 @@
 import { useState } from "preact/hooks";
 import type { Query } from "../api/client";
 import { Checkbox, SelectField, TextField } from "../components/fields";
+import type { Choice, LogChoices } from "./log-choices";
 
 /** Every filter of the logs list, as URL query parameters (so a filtered view can be shared). */
 export const FILTER_FIELDS = [
@@ -11,6 +12,10 @@ export const FILTER_FIELDS = [
   "regions",
   "models",
   "status",
+  "status_codes",
+  "error_types",
+  "guardrails",
+  "origin",
   "virtual_key_ids",
   "team_ids",
   "customer_ids",
@@ -44,7 +49,6 @@ export const FILTER_FIELDS = [
 const MORE_TEXT_FILTERS: Array<[FilterName, string]> = [
   ["aliases", "Aliases"],
   ["objects", "Request types"],
-  ["selected_key_ids", "Provider key ids"],
   ["user_ids", "User ids"],
   ["business_unit_ids", "Business unit ids"],
   ["project_ids", "Project ids"],
@@ -59,7 +63,7 @@ const MORE_TEXT_FILTERS: Array<[FilterName, string]> = [
 ];
 const METADATA_PREFIX = "metadata_";
 /** The filters always shown; the others open under "More filters" (and are open when one is set). */
-const FIRST_ROW = new Set<string>(["content_search", "period", "start_time", "end_time", "status", "models"]);
+const FIRST_ROW = new Set<string>(["content_search", "period", "start_time", "end_time", "status", "status_codes", "error_types", "models", "virtual_key_ids", "team_ids", "customer_ids", "selected_key_ids", "guardrails", "origin"]);
 export type FilterName = (typeof FILTER_FIELDS)[number];
 /** `metadata` holds `key=value` pairs, sent as `metadata_<key>=<value>`. */
 export type Filters = Partial<Record<FilterName | "metadata", string>>;
@@ -96,8 +100,20 @@ const PERIODS = [
 const toLocalInput = (iso?: string) => (iso ? new Date(iso).toISOString().slice(0, 16) : "");
 const fromLocalInput = (value: string) => (value ? new Date(`${value}:00Z`).toISOString() : "");
 
+const ORIGINS = [
+  { value: "", label: "Client traffic" },
+  { value: "gateway", label: "The gateway's own (Warp, guardrails)" },
+  { value: "all", label: "Both" },
+];
+
+/** A filter picked by name; the id it stands for goes in the URL (one kept there that is not listed still shows). */
+function Picker({ label, any, value, choices, onValue }: { label: string; any: string; value?: string; choices: Choice[]; onValue(value: string): void }) {
+  const listed = !value || choices.some((choice) => choice.value === value);
+  return <SelectField label={label} value={value ?? ""} onValue={onValue} options={[{ value: "", label: any }, ...choices, ...(listed ? [] : [{ value: value!, label: value! }])]} />;
+}
+
 /** The filter form: edits a draft and applies it on submit, so typing does not query on every key. */
-export function FilterBar({ filters, onApply }: { filters: Filters; onApply(filters: Filters): void }) {
+export function FilterBar({ filters, choices, onApply }: { filters: Filters; choices?: LogChoices; onApply(filters: Filters): void }) {
   const [draft, setDraft] = useState<Filters>(filters);
   const [more, setMore] = useState(() => narrowingFilters(filters).some((name) => !FIRST_ROW.has(name)) || Boolean(filters.sort_by || filters.order));
   const custom = draft.period === "custom" || (!draft.period && (draft.start_time || draft.end_time));
@@ -134,15 +150,22 @@ export function FilterBar({ filters, onApply }: { filters: Filters; onApply(filt
             { value: "processing", label: "Processing" },
           ]}
         />
-        <TextField label="Models" placeholder="gpt-4o, claude-…" value={draft.models ?? ""} onValue={set("models")} />
+        <TextField label="Status codes" placeholder="429, 500" value={draft.status_codes ?? ""} onValue={set("status_codes")} />
+        <TextField label="Error types" placeholder="policy_rate_limited" value={draft.error_types ?? ""} onValue={set("error_types")} />
+        <Picker label="Model" any="Any model" value={draft.models} choices={choices?.models ?? []} onValue={set("models")} />
+      </div>
+      <div class="filter-row">
+        <Picker label="Virtual key" any="Any virtual key" value={draft.virtual_key_ids} choices={choices?.virtualKeys ?? []} onValue={set("virtual_key_ids")} />
+        <Picker label="Team" any="Any team" value={draft.team_ids} choices={choices?.teams ?? []} onValue={set("team_ids")} />
+        <Picker label="Customer" any="Any customer" value={draft.customer_ids} choices={choices?.customers ?? []} onValue={set("customer_ids")} />
+        <Picker label="Provider key" any="Any provider key" value={draft.selected_key_ids} choices={choices?.providerKeys ?? []} onValue={set("selected_key_ids")} />
+        <Picker label="Guardrail" any="Any or no guardrail" value={draft.guardrails} choices={choices?.guardrails ?? []} onValue={set("guardrails")} />
+        <SelectField label="Calls" value={draft.origin ?? ""} onValue={set("origin")} options={ORIGINS} />
       </div>
       {more && (
         <div class="filter-row">
           <TextField label="Providers" placeholder="openai, anthropic" value={draft.providers ?? ""} onValue={set("providers")} />
           <TextField label="Regions" placeholder="eu, us" value={draft.regions ?? ""} onValue={set("regions")} />
-          <TextField label="Virtual key ids" value={draft.virtual_key_ids ?? ""} onValue={set("virtual_key_ids")} />
-          <TextField label="Team ids" value={draft.team_ids ?? ""} onValue={set("team_ids")} />
-          <TextField label="Customer ids" value={draft.customer_ids ?? ""} onValue={set("customer_ids")} />
           <TextField label="Min latency (ms)" inputMode="decimal" value={draft.min_latency ?? ""} onValue={set("min_latency")} />
           <TextField label="Max latency (ms)" inputMode="decimal" value={draft.max_latency ?? ""} onValue={set("max_latency")} />
           <TextField label="Min cost ($)" inputMode="decimal" value={draft.min_cost ?? ""} onValue={set("min_cost")} />

@@ -3,7 +3,6 @@ import { queryString } from "../api/client";
 import { logs } from "../api/endpoints";
 import type { LogSummary } from "../api/types";
 import { useFeedback } from "../components/feedback";
-import { Checkbox } from "../components/fields";
 import { PageHeader } from "../components/layout";
 import { Empty, ErrorState, Loading } from "../components/states";
 import { StatusBadge } from "../components/widgets";
@@ -12,6 +11,7 @@ import { useLiveLogs } from "../lib/live-feed";
 import { navigate, useLocation } from "../lib/router";
 import { useResource } from "../lib/use-resource";
 import { useCan } from "../session";
+import { type LogChoices, labelOf, loadLogChoices } from "./log-choices";
 import { LogDetailPanel } from "./log-detail";
 import { FilterBar, type Filters, filterQuery, filtersFrom, narrowingFilters } from "./log-filters";
 
@@ -31,6 +31,11 @@ async function deleteMatching(filters: Filters): Promise<number> {
   }
 }
 
+/** "pii-redaction: redact ×2": what guardrails did to a request, one verdict after another. */
+export const verdictsOf = (log: Pick<LogSummary, "guardrails">) => log.guardrails.map((verdict) => `${verdict.guardrail}: ${verdict.action}${verdict.matches > 1 ? ` ×${verdict.matches}` : ""}`).join(", ");
+
+const COLUMNS = ["Time", "Status", "Model", "Virtual key", "Provider key", "Error type", "Guardrails"];
+
 function LogRow({
   log,
   selected,
@@ -39,6 +44,7 @@ function LogRow({
   fresh,
   selectable,
   withRegion,
+  choices,
 }: {
   log: LogSummary;
   selected: boolean;
@@ -47,7 +53,9 @@ function LogRow({
   fresh: boolean;
   selectable: boolean;
   withRegion: boolean;
+  choices?: LogChoices;
 }) {
+  const none = <span class="muted">–</span>;
   return (
     <tr class={fresh ? "fresh" : undefined}>
       {selectable && (
@@ -56,19 +64,23 @@ function LogRow({
         </td>
       )}
       <td>
-        <button type="button" class="link" onClick={onOpen} aria-label={`Open request ${log.id}`}>
+        <button type="button" class="link" onClick={onOpen} aria-label={`${formatTime(log.timestamp)}: open request ${log.id}`}>
           {formatTime(log.timestamp)}
         </button>
       </td>
-      <td>
-        <StatusBadge status={log.status} />
+      <td class="nowrap">
+        <StatusBadge status={log.status} /> {log.status_code ?? ""}
       </td>
       <td>
         {log.provider && <span class="muted">{log.provider}/</span>}
         {log.model || <span class="muted">–</span>}
+        {log.internal_caller && <span class="badge badge-neutral">{log.internal_caller}</span>}
       </td>
-      <td>{log.virtual_key_name ?? <span class="muted">–</span>}</td>
-      {withRegion && <td>{log.region ?? <span class="muted">–</span>}</td>}
+      <td>{log.virtual_key_name ?? none}</td>
+      <td>{labelOf(choices?.providerKeys, log.selected_key_id) ?? none}</td>
+      <td>{log.error_type ?? none}</td>
+      <td>{verdictsOf(log) || none}</td>
+      {withRegion && <td>{log.region ?? none}</td>}
       <td class="number">{formatCount(log.total_tokens)}</td>
       <td class="number">{formatCost(log.cost)}</td>
       <td class="number">{formatLatency(log.latency)}</td>
@@ -84,7 +96,9 @@ export function LogsPage() {
   const filterKey = queryString(filterQuery(filters));
   const can = useCan();
   const { toast, confirm } = useFeedback();
-  const [tail, setTail] = useState(false);
+  // Live by default: new requests appear at the top of the first page until paused.
+  const [tail, setTail] = useState(true);
+  const choices = useResource(() => loadLogChoices(can), []);
   const [liveRows, setLiveRows] = useState<LogSummary[]>([]);
   const [selected, setSelected] = useState<Set<string>>(new Set());
   const [open, setOpen] = useState<string>();
@@ -102,7 +116,8 @@ export function LogsPage() {
 
   const pageRows = page.data?.logs ?? [];
   const shownIds = new Set(liveRows.map((row) => row.id));
-  const rows = tailing ? [...liveRows, ...pageRows.filter((row) => !shownIds.has(row.id))] : pageRows;
+  // Paused, the rows that came live stay; only new ones stop coming.
+  const rows = [...liveRows, ...pageRows.filter((row) => !shownIds.has(row.id))];
   const canDelete = can("Logs:Delete");
   // A deployment whose nodes name no region (GATEWAY_REGION) has no use for the column.
   const withRegion = Boolean(filters.regions) || rows.some((row) => row.region);
@@ -141,8 +156,8 @@ export function LogsPage() {
     <>
       <PageHeader title="Logs">
         <label class="switch">
-          <input type="checkbox" role="switch" checked={tail} onChange={(event) => setTail(event.currentTarget.checked)} /> Live tail
-          {tail && <span class={`live-dot live-${liveState}`} aria-label={tailing ? `live tail ${liveState}` : "live tail shows only on the first page, newest first"} />}
+          <input type="checkbox" role="switch" checked={tail} onChange={(event) => setTail(event.currentTarget.checked)} /> Live updates
+          {tail && <span class={`live-dot live-${liveState}`} role="img" aria-label={tailing ? `live updates ${liveState}` : "live updates show only on the first page, newest first"} />}
         </label>
         {canDelete && (
           <>
@@ -155,12 +170,12 @@ export function LogsPage() {
           </>
         )}
       </PageHeader>
-      <FilterBar key={filterKey} filters={filters} onApply={(next) => go(next)} />
+      <FilterBar key={filterKey} filters={filters} choices={choices.data} onApply={(next) => go(next)} />
       {page.error && <ErrorState error={page.error} retry={page.reload} />}
       {!page.data && !page.error && <Loading what="Loading logs" />}
       {page.data && rows.length === 0 && (
         <Empty title={narrowingFilters(filters).length ? "No request matches these filters" : "No requests logged yet"}>
-          <p>{narrowingFilters(filters).length ? "Widen the time range or clear a filter." : "Requests sent to /v1/... appear here as soon as they finish. Turn on Live tail to watch them arrive."}</p>
+          <p>{narrowingFilters(filters).length ? "Widen the time range or clear a filter." : "Requests sent to /v1/... appear here as soon as they finish."}</p>
         </Empty>
       )}
       {rows.length > 0 && (
@@ -170,13 +185,14 @@ export function LogsPage() {
               <tr>
                 {canDelete && (
                   <th scope="col">
-                    <Checkbox label="" checked={allSelected} onChecked={(checked) => setSelected(checked ? new Set(rows.map((row) => row.id)) : new Set())} />
+                    <input type="checkbox" aria-label="Select every request on this page" checked={allSelected} onChange={(event) => setSelected(event.currentTarget.checked ? new Set(rows.map((row) => row.id)) : new Set())} />
                   </th>
                 )}
-                <th scope="col">Time</th>
-                <th scope="col">Status</th>
-                <th scope="col">Model</th>
-                <th scope="col">Virtual key</th>
+                {COLUMNS.map((column) => (
+                  <th key={column} scope="col">
+                    {column}
+                  </th>
+                ))}
                 {withRegion && <th scope="col">Region</th>}
                 <th scope="col" class="number">
                   Tokens
@@ -196,6 +212,7 @@ export function LogsPage() {
                   log={log}
                   selectable={canDelete}
                   withRegion={withRegion}
+                  choices={choices.data}
                   fresh={shownIds.has(log.id)}
                   selected={selected.has(log.id)}
                   onOpen={() => setOpen(log.id)}
@@ -226,7 +243,7 @@ export function LogsPage() {
           </button>
         </nav>
       )}
-      {open && <LogDetailPanel id={open} onClose={() => setOpen(undefined)} />}
+      {open && <LogDetailPanel id={open} choices={choices.data} onClose={() => setOpen(undefined)} />}
     </>
   );
 }

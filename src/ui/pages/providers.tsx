@@ -297,7 +297,11 @@ function ProviderCard({ provider, reload }: { provider: Provider; reload(): void
         </div>
       </div>
       {provider.keys.length === 0 ? (
-        <p class="muted">No key yet: add one so requests can reach {provider.provider}.</p>
+        <p class="muted">
+          {provider.key_optional
+            ? `No key: ${provider.provider} is reached without one, and no auth header is sent. Add a key only if the server asks for one.`
+            : `No key yet: add one so requests can reach ${provider.provider}.`}
+        </p>
       ) : (
         <div class="table-wrap">
           <table aria-label={`Keys of ${provider.provider}`}>

@@ -97,7 +97,7 @@ function History({ onOpen, current, refreshKey }: { onOpen(id: string | undefine
             <span class="muted small"> {formatTime(conversation.updated_at)}</span>
             {can("Warp:Delete") && (
               <button type="button" class="icon" aria-label={`Delete conversation ${conversation.title}`} onClick={() => remove(conversation.id)}>
-                🗑
+                <TrashIcon />
               </button>
             )}
           </li>
@@ -106,6 +106,13 @@ function History({ onOpen, current, refreshKey }: { onOpen(id: string | undefine
     </nav>
   );
 }
+
+/** Drawn, not an emoji: a system without an emoji font shows an empty box for 🗑. */
+const TrashIcon = () => (
+  <svg class="icon-svg" viewBox="0 0 16 16" width="16" height="16" aria-hidden="true" focusable="false">
+    <path d="M6 2h4l1 1h3v1.5H2V3h3zM3.5 6h9l-.7 8.2a1 1 0 0 1-1 .8H5.2a1 1 0 0 1-1-.8z" fill="currentColor" />
+  </svg>
+);
 
 /** Warp, the dashboard agent: ask about this deployment's traffic; answers stream in, tool calls fold away. */
 export function WarpChat({ onClose }: { onClose(): void }) {

@@ -62,6 +62,7 @@ export function logFiltersOf(args: LogFilterArgs, now: Date): LogFilters {
   const error = Value.Errors(LogFilterQuery, query).First();
   if (error) throw badRequest(`filter '${error.path.slice(1)}': ${error.message}`, error.path.slice(1));
   const filters = readLogFilters(query as LogFilterQuery, now);
-  // The agent's own calls would otherwise be counted in the answers they produce.
-  return args.include_agent_requests ? filters : { ...filters, withoutMetadataKeys: [WARP_METADATA_KEY] };
+  // The agent's own calls would otherwise be counted in the answers they produce (rows written
+  // before internal_caller existed are known by their metadata).
+  return args.include_agent_requests ? { ...filters, origin: "all" } : { ...filters, withoutMetadataKeys: [WARP_METADATA_KEY] };
 }

@@ -1,5 +1,5 @@
 import { useState } from "preact/hooks";
-import { customers, providers, teams, usage, virtualKeys } from "../../api/endpoints";
+import { agents, customers, mcp, providers, teams, usage, virtualKeys } from "../../api/endpoints";
 import type { BudgetUsage, ProviderConfig, VirtualKey, VirtualKeyInput } from "../../api/types";
 import { useFeedback } from "../../components/feedback";
 import { SelectField, TextField } from "../../components/fields";
@@ -12,24 +12,29 @@ import { useResource } from "../../lib/use-resource";
 import { useSave } from "../../lib/use-save";
 import { useCan } from "../../session";
 import { TableHead } from "../../components/table-head";
+import { AgentGrantFields, McpToolFields, mcpDraftOf, mcpGrantsOf } from "./key-access-fields";
 
+/** A provider config as the form edits it; what the form does not show (key ids, budgets, rate limit) is sent back as it was. */
 interface ConfigDraft {
   provider: string;
   models: string;
   weight: string;
+  kept: Omit<ProviderConfig, "provider" | "allowed_models" | "weight">;
 }
 
-const configDraftOf = (config: ProviderConfig): ConfigDraft => ({ provider: config.provider, models: (config.allowed_models ?? []).join(", "), weight: String(config.weight ?? 1) });
-const configOf = (draft: ConfigDraft): ProviderConfig => ({ provider: draft.provider, allowed_models: listOf(draft.models), weight: Number(draft.weight) });
+const configDraftOf = ({ provider, allowed_models, weight, ...kept }: ProviderConfig): ConfigDraft => ({ provider, models: (allowed_models ?? []).join(", "), weight: String(weight ?? 1), kept });
+const configOf = (draft: ConfigDraft): ProviderConfig => ({ ...draft.kept, provider: draft.provider, allowed_models: listOf(draft.models), weight: Number(draft.weight) });
 
-/** What the form picks from: teams, customers and providers, each read only when the role may list it (empty otherwise). */
+/** What the form picks from: teams, customers, providers, MCP clients and agents, each read only when the role may list it (empty otherwise). */
 async function choices(can: (permission: string) => boolean) {
-  const [teamList, customerList, providerList] = await Promise.all([
+  const [teamList, customerList, providerList, mcpClients, agentList] = await Promise.all([
     can("Teams:View") ? teams.list() : [],
     can("Customers:View") ? customers.list() : [],
     can("ModelProvider:View") ? providers.list().then((answer) => answer.providers.map((provider) => provider.provider)) : [],
+    can("MCP:View") ? mcp.clients().then((clients) => clients.map((client) => client.name)) : [],
+    can("Agents:View") ? agents.list().then((list) => list.map((agent) => agent.name)) : [],
   ]);
-  return { teams: teamList, customers: customerList, providers: providerList };
+  return { teams: teamList, customers: customerList, providers: providerList, mcpClients, agents: agentList };
 }
 
 function KeyForm({ editing, onClose, onCreated, reload }: { editing?: VirtualKey; onClose(): void; onCreated(value: string, name: string): void; reload(): void }) {
@@ -41,7 +46,10 @@ function KeyForm({ editing, onClose, onCreated, reload }: { editing?: VirtualKey
   const [customer, setCustomer] = useState(editing?.customer_id ?? "");
   const [configs, setConfigs] = useState<ConfigDraft[]>((editing?.provider_configs ?? []).map(configDraftOf));
   const [limits, setLimits] = useState(limitsDraftOf(editing?.budgets, editing?.rate_limit));
+  const [mcpTools, setMcpTools] = useState<Record<string, string>>();
+  const [agentGrants, setAgentGrants] = useState(editing?.agent_grants ?? []);
   const { save, errorFor } = useSave(reload);
+  const mcpDraft = mcpTools ?? mcpDraftOf(editing?.mcp_configs ?? [], options.data?.mcpClients ?? []);
   const submit = async (event: Event) => {
     event.preventDefault();
     const input: VirtualKeyInput & { name: string } = {
@@ -51,6 +59,8 @@ function KeyForm({ editing, onClose, onCreated, reload }: { editing?: VirtualKey
       customer_id: team ? null : customer || null,
       provider_configs: configs.filter((config) => config.provider).map(configOf),
       ...limitsInput(limits),
+      mcp_configs: mcpGrantsOf(mcpDraft, editing?.mcp_configs ?? []),
+      agent_grants: agentGrants,
     };
     if (editing) {
       if (await save(() => virtualKeys.update(editing.id, input), `Virtual key ${input.name} saved`)) onClose();
@@ -88,7 +98,7 @@ function KeyForm({ editing, onClose, onCreated, reload }: { editing?: VirtualKey
                 <TextField label={`Weight ${index + 1}`} inputMode="decimal" value={config.weight} onValue={(weight) => setConfigs(configs.map((entry, at) => (at === index ? { ...entry, weight } : entry)))} />
               </div>
             ))}
-            <button type="button" onClick={() => setConfigs([...configs, { provider: options.data?.providers[0] ?? "", models: "", weight: "1" }])}>
+            <button type="button" onClick={() => setConfigs([...configs, { provider: options.data?.providers[0] ?? "", models: "", weight: "1", kept: {} }])}>
               Add provider
             </button>
             {errorFor("provider_configs") && (
@@ -98,6 +108,8 @@ function KeyForm({ editing, onClose, onCreated, reload }: { editing?: VirtualKey
             )}
           </fieldset>
           <LimitsFields draft={limits} onDraft={setLimits} errorFor={errorFor} />
+          <McpToolFields draft={mcpDraft} onDraft={setMcpTools} />
+          <AgentGrantFields grants={agentGrants} agents={options.data.agents} onGrants={setAgentGrants} />
           <div class="actions">
             <button type="submit" class="primary">
               {editing ? "Save virtual key" : "Create virtual key"}
@@ -109,11 +121,11 @@ function KeyForm({ editing, onClose, onCreated, reload }: { editing?: VirtualKey
   );
 }
 
-/** The key's value, shown this once. */
-function CreatedKey({ name, value, onClose }: { name: string; value: string; onClose(): void }) {
+/** The key's value, shown this once: after create or rotate. */
+function CreatedKey({ name, value, rotated, onClose }: { name: string; value: string; rotated?: boolean; onClose(): void }) {
   return (
     <SecretShownOnce
-      title={`Virtual key ${name} created`}
+      title={`Virtual key ${name} ${rotated ? "rotated" : "created"}`}
       noun="key"
       label="Virtual key value"
       secret={value}
@@ -155,9 +167,14 @@ export function VirtualKeysTab() {
   const limits = useResource(() => Promise.all([can("Budgets:View") ? usage.budgets() : Promise.resolve(undefined), can("RateLimits:View") ? usage.rateLimits() : Promise.resolve(undefined)]), [list.data]);
   const { save } = useSave(list.reload);
   const [form, setForm] = useState<{ editing?: VirtualKey }>();
-  const [created, setCreated] = useState<{ name: string; value: string }>();
+  const [created, setCreated] = useState<{ name: string; value: string; rotated?: boolean }>();
   const remove = async (key: VirtualKey) => {
     if (await confirm(`Delete virtual key ${key.name}?`, <p>Clients using it are refused from now on.</p>)) await save(() => virtualKeys.remove(key.id), `Virtual key ${key.name} deleted`);
+  };
+  const rotate = async (key: VirtualKey) => {
+    if (!(await confirm(`Rotate virtual key ${key.name}?`, <p>A new value is issued; clients using the current one are refused from now on.</p>, "Rotate"))) return;
+    let value = "";
+    if (await save(async () => (value = (await virtualKeys.rotate(key.id)).value), `Virtual key ${key.name} rotated`)) setCreated({ name: key.name, value, rotated: true });
   };
   return (
     <>
@@ -201,6 +218,9 @@ export function VirtualKeysTab() {
                         <EditButton name={key.name} onEdit={() => setForm({ editing: key })} />
                         <button type="button" onClick={() => save(() => virtualKeys.update(key.id, { is_active: !key.is_active }), `Virtual key ${key.name} ${key.is_active ? "deactivated" : "activated"}`)}>
                           {key.is_active ? "Deactivate" : "Activate"}
+                        </button>
+                        <button type="button" aria-label={`Rotate ${key.name}`} onClick={() => rotate(key)}>
+                          Rotate
                         </button>
                       </>
                     )}
