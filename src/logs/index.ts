@@ -203,7 +203,7 @@ export function createRequestLogs(db: Database, options: RequestLogsOptions = {}
     recordRefusal(headers: Headers, error: GatewayError) {
       if ((options.refusedRequests?.() ?? DEFAULT_REFUSED_REQUEST_LOGGING) !== "off") enqueue(refusedBeforeBodyRow(headers, error, options.region ?? null));
     },
-    routes: logRoutes({ writer: tableWriter, read, queueStatus, clock, exactPercentilesUpTo: options.exactPercentilesUpTo }),
+    routes: logRoutes({ writer: tableWriter, read, queueStatus, clock, contentLogging: options.contentLogging ?? (() => true), exactPercentilesUpTo: options.exactPercentilesUpTo }),
     /** The rows as they are stored, for the live feed (GET /api/ws). */
     liveSource: requestLogSource(read),
     queueStatus,
