@@ -13,6 +13,7 @@ import { navigate, useLocation } from "../lib/router";
 import { useResource } from "../lib/use-resource";
 import { useCan } from "../session";
 import { LogDetailPanel } from "./log-detail";
+import { LogExportLinks } from "./log-export";
 import { FilterBar, type Filters, filterQuery, filtersFrom, narrowingFilters } from "./log-filters";
 
 const PAGE_SIZE = 50;
@@ -144,6 +145,7 @@ export function LogsPage() {
           <input type="checkbox" role="switch" checked={tail} onChange={(event) => setTail(event.currentTarget.checked)} /> Live tail
           {tail && <span class={`live-dot live-${liveState}`} aria-label={tailing ? `live tail ${liveState}` : "live tail shows only on the first page, newest first"} />}
         </label>
+        <LogExportLinks query={filterQuery(filters)} />
         {canDelete && (
           <>
             <button type="button" class="danger" disabled={selected.size === 0} onClick={deleteSelected}>
