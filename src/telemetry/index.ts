@@ -7,6 +7,7 @@ import { inferenceMetrics, type LogQueueStatus, registerLogQueueMetrics } from "
 import { metricsRoutes } from "./metrics-route";
 import { MetricsRegistry } from "./metrics-registry";
 import { OtlpTraceExporter } from "./otlp-exporter";
+import { registerOtlpMetrics } from "./otlp-metrics";
 import { telemetryHooks } from "./telemetry-hooks";
 
 export { TelemetryConfig } from "../config/sections/telemetry";
@@ -20,10 +21,11 @@ export interface TelemetryOptions {
   logQueue: () => LogQueueStatus;
 }
 
-function exporterFor(config: TelemetryConfig["otlp"], env: Record<string, string | undefined>): OtlpTraceExporter | undefined {
+function tracesFor(config: TelemetryConfig["otlp"], env: Record<string, string | undefined>) {
   if (!config) return undefined;
   const headers = Object.fromEntries(Object.entries(config.headers ?? {}).map(([name, value]) => [name, resolveEnvReference(value, env)]));
-  return new OtlpTraceExporter({ endpoint: config.endpoint, headers, serviceName: config.service_name ?? "gateway" });
+  const exporter = new OtlpTraceExporter({ endpoint: config.endpoint, headers, serviceName: config.service_name ?? "gateway", protocol: config.protocol });
+  return { exporter, captureContent: config.capture_content ?? false };
 }
 
 /**
@@ -35,8 +37,10 @@ export function createTelemetry({ db, config, env, logQueue }: TelemetryOptions)
   const inference = inferenceMetrics(metrics);
   registerLogQueueMetrics(metrics, logQueue);
   registerDurableStateMetrics(metrics, db);
-  const exporter = exporterFor(config?.otlp, env);
-  const builtin: BuiltinPlugin = { name: "telemetry", placement: "after-custom", failClosed: false, create: () => telemetryHooks(inference, exporter) };
+  const traces = tracesFor(config?.otlp, env);
+  if (traces) registerOtlpMetrics(metrics, traces.exporter.drops);
+  const exporter = traces?.exporter;
+  const builtin: BuiltinPlugin = { name: "telemetry", placement: "after-custom", failClosed: false, create: () => telemetryHooks(inference, traces) };
   const token = env.GATEWAY_METRICS_TOKEN || resolveEnvReference(config?.metrics_token ?? "", env) || undefined;
   const allowlist = new AddressAllowlist(config?.metrics_allowlist, "telemetry.metrics_allowlist");
   return {

@@ -30,10 +30,11 @@ function record(metrics: InferenceMetrics, context: RequestContext, outcome: Inf
 }
 
 /**
- * The telemetry plugin: metrics for every settled request and, when OTLP is configured, a span.
+ * The telemetry plugin: metrics for every settled request and, when OTLP is configured, a span
+ * (with the prompt and reply only when `captureContent`).
  * It admits last, so the time from its `admit` to the reply's end is the upstream's share.
  */
-export function telemetryHooks(metrics: InferenceMetrics, exporter: OtlpTraceExporter | undefined): PluginHooks {
+export function telemetryHooks(metrics: InferenceMetrics, traces: { exporter: OtlpTraceExporter; captureContent: boolean } | undefined): PluginHooks {
   const admittedAt = new WeakMap<RequestContext, number>();
   return {
     admit(context) {
@@ -44,7 +45,7 @@ export function telemetryHooks(metrics: InferenceMetrics, exporter: OtlpTraceExp
       const wentUpstream = admitted !== undefined && outcome.attempts.length > 0;
       // Settling may run a moment after the reply ended, so the time is taken from the outcome.
       record(metrics, context, outcome, wentUpstream ? (context.startedAt + outcome.latencyMs - admitted) / 1000 : undefined);
-      exporter?.export(requestSpan(context, outcome, targetOf(context, outcome)));
+      if (traces) traces.exporter.export(requestSpan(context, outcome, targetOf(context, outcome), traces.captureContent));
     },
   };
 }
