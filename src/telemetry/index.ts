@@ -9,6 +9,7 @@ import { MetricsRegistry } from "./metrics-registry";
 import { OtlpTraceExporter } from "./otlp-exporter";
 import { registerOtlpMetrics } from "./otlp-metrics";
 import { telemetryHooks } from "./telemetry-hooks";
+import { createTraces, type Traces } from "./traces";
 
 export { TelemetryConfig } from "../config/sections/telemetry";
 export type { Counter, Gauge, Histogram, MetricsRegistry, Sample } from "./metrics-registry";
@@ -21,11 +22,11 @@ export interface TelemetryOptions {
   logQueue: () => LogQueueStatus;
 }
 
-function tracesFor(config: TelemetryConfig["otlp"], env: Record<string, string | undefined>) {
+function tracesFor(config: TelemetryConfig["otlp"], env: Record<string, string | undefined>): Traces | undefined {
   if (!config) return undefined;
   const headers = Object.fromEntries(Object.entries(config.headers ?? {}).map(([name, value]) => [name, resolveEnvReference(value, env)]));
   const exporter = new OtlpTraceExporter({ endpoint: config.endpoint, headers, serviceName: config.service_name ?? "gateway", protocol: config.protocol });
-  return { exporter, captureContent: config.capture_content ?? false };
+  return createTraces(exporter, config.capture_content ?? false);
 }
 
 /**
@@ -47,6 +48,8 @@ export function createTelemetry({ db, config, env, logQueue }: TelemetryOptions)
     metrics,
     builtin,
     routes: metricsRoutes(metrics, { token, allowlist }),
+    /** For the MCP gateway: an `execute_tool` span per tool call; undefined while no OTLP endpoint is set. */
+    onToolCall: traces?.onToolCall,
     flush: () => exporter?.flush(),
     close: async () => exporter?.flush(),
   };

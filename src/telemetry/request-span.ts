@@ -3,19 +3,7 @@ import type { InferenceOutcome, RequestContext } from "../inference/hooks";
 import { loggedBodyJson } from "../logs/logged-body";
 import type { Operation } from "../upstream/operations";
 import { type Attributes, SPAN_KIND, type SpanEvent, type SpanRecord } from "./otlp-encoding";
-
-const TRACEPARENT = /^[\da-f]{2}-([\da-f]{32})-([\da-f]{16})-[\da-f]{2}$/;
-
-const randomHex = (bytes: number) => Buffer.from(crypto.getRandomValues(new Uint8Array(bytes))).toString("hex");
-
-/** A W3C `traceparent` from the client joins its trace; otherwise the request starts one. */
-function traceOf(headers: Headers): { traceId: string; parentSpanId?: string } {
-  const match = TRACEPARENT.exec(headers.get("traceparent")?.trim().toLowerCase() ?? "");
-  if (match && !/^0+$/.test(match[1]!) && !/^0+$/.test(match[2]!)) return { traceId: match[1]!, parentSpanId: match[2]! };
-  return { traceId: randomHex(16) };
-}
-
-const nanos = (milliseconds: number) => BigInt(Math.round(milliseconds * 1_000_000));
+import { nanos, type SpanPlace } from "./trace-context";
 
 /** `gen_ai.operation.name`: the conventions' well-known names where one fits, else the gateway's own. */
 const OPERATION_NAMES: Partial<Record<Operation, string>> = { chat: "chat", responses: "chat", text_completion: "text_completion", embedding: "embeddings" };
@@ -81,13 +69,12 @@ function gatewayAttributes(context: RequestContext, outcome: InferenceOutcome): 
  * conventions see it), with the conventions' attributes, the gateway's own, an event per
  * attempt and, with `captureContent`, the prompt and reply as an event.
  */
-export function requestSpan(context: RequestContext, outcome: InferenceOutcome, target: { provider: string; model: string }, captureContent: boolean): SpanRecord {
+export function requestSpan(context: RequestContext, outcome: InferenceOutcome, target: { provider: string; model: string }, place: SpanPlace, captureContent: boolean): SpanRecord {
   const start = nanos(context.receivedAt.getTime());
   const end = start + nanos(outcome.latencyMs);
   const attempts = outcome.attempts.map((attempt) => attemptEvent(attempt, start));
   return {
-    ...traceOf(context.headers),
-    spanId: randomHex(8),
+    ...place,
     name: `${genAiOperation(context.operation)} ${context.requestedModel}`,
     kind: SPAN_KIND.client,
     startTimeUnixNano: start,

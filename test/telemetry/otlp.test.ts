@@ -4,7 +4,9 @@ import { eventually } from "../support/eventually";
 import { postJson } from "../support/gateway-error";
 import { startGateway, type TestGateway } from "../support/gateway";
 import { type MockOpenAI, startMockOpenAI } from "../support/mock-openai";
+import { type McpHttpServer, startMcpHttpServer } from "../support/mcp-http-server";
 import { type OtlpReceiver, type OtlpSpan, startOtlpReceiver } from "../support/otlp-receiver";
+import { createMcpClient, executeTool, startMcpGateway } from "../mcp/support";
 
 const attribute = (span: { attributes: Array<{ key: string; value: Record<string, unknown> }> }, key: string) => span.attributes.find((entry) => entry.key === key)?.value;
 
@@ -41,7 +43,7 @@ describe("OpenTelemetry traces by the GenAI semantic conventions, OTLP/HTTP prot
     // Stopping flushes the exporter's queue.
     await gw.close();
     spans = receiver.spans();
-  });
+  }, 20_000);
   afterAll(() => {
     delete process.env.OTLP_TEST_TOKEN;
     receiver.stop();
@@ -136,4 +138,33 @@ describe("OTLP/HTTP JSON, content capture, and a collector that is down for a wh
     const metrics = await (await fetch(`${gw.url}/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } })).text();
     expect(metrics).toContain('gateway_otlp_spans_dropped_total{reason="export_failed"} 0');
   }, 20_000);
+});
+
+describe("MCP tool calls as execute_tool spans", () => {
+  let receiver: OtlpReceiver;
+  let weather: McpHttpServer;
+  let gw: TestGateway;
+
+  beforeAll(async () => {
+    receiver = startOtlpReceiver();
+    weather = startMcpHttpServer();
+    gw = await startMcpGateway({ telemetry: { otlp: { endpoint: receiver.url } } });
+    await createMcpClient(gw, { name: "weather", connection_type: "http", connection_string: weather.url, tools_to_execute: ["*"] });
+  });
+  afterAll(async () => {
+    await gw.close();
+    await weather.stop();
+    receiver.stop();
+  });
+
+  test("a tool call is an INTERNAL `execute_tool {tool}` span with the conventions' tool attributes, no arguments without capture_content", async () => {
+    expect((await executeTool(gw, "weather-get_weather", { city: "Lisbon" })).status).toBe(200);
+    const [span] = await eventually(async () => receiver.spans(), (spans) => spans.length === 1);
+    expect(span).toMatchObject({ name: "execute_tool get_weather", kind: 1, status: {} });
+    expect(attribute(span!, "gen_ai.operation.name")).toEqual({ stringValue: "execute_tool" });
+    expect(attribute(span!, "gen_ai.tool.name")).toEqual({ stringValue: "get_weather" });
+    expect(attribute(span!, "gateway.mcp.server")).toEqual({ stringValue: "weather" });
+    expect(BigInt(span!.endTimeUnixNano)).toBeGreaterThan(BigInt(span!.startTimeUnixNano));
+    expect(JSON.stringify(span)).not.toContain("Lisbon");
+  });
 });
