@@ -69,7 +69,11 @@ function traceRequest(spans: readonly SpanRecord[], serviceName: string) {
 
 const hexBytes = (hex: string | undefined) => (hex ? Buffer.from(hex, "hex") : undefined);
 
-/** The same request in protobuf: ids become bytes; protobufjs reads the rest of the JSON shape (with `long` for the 64-bit times). */
+/**
+ * The same request in protobuf: ids become bytes; protobufjs's generated encoder takes the rest
+ * of the JSON shape as it is (64-bit times as decimal strings, read with `long`). Encoding the
+ * plain object directly skips `fromObject`'s reflective copy, which cost ~5x as much.
+ */
 function protobufOf(request: ReturnType<typeof traceRequest>): Uint8Array {
   const type = exportTraceServiceRequest();
   const withByteIds = {
@@ -81,12 +85,29 @@ function protobufOf(request: ReturnType<typeof traceRequest>): Uint8Array {
       })),
     })),
   };
-  return type.encode(type.fromObject(withByteIds)).finish();
+  return type.encode(withByteIds).finish();
+}
+
+/** Spans protobuf-encoded between two turns of the event loop: a batch of 256 in one go held it ~50 ms on a loaded machine. */
+const PROTOBUF_CHUNK = 32;
+const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
+
+/**
+ * The protobuf request, encoded a chunk at a time with the event loop free in between. Repeated
+ * fields concatenate in protobuf, so the chunks' requests, each one resource's spans, joined
+ * byte for byte are one request holding them all.
+ */
+async function chunkedProtobuf(spans: readonly SpanRecord[], serviceName: string): Promise<Uint8Array> {
+  const parts: Uint8Array[] = [];
+  for (let start = 0; start < spans.length; start += PROTOBUF_CHUNK) {
+    if (start > 0) await nextTurn();
+    parts.push(protobufOf(traceRequest(spans.slice(start, start + PROTOBUF_CHUNK), serviceName)));
+  }
+  return Buffer.concat(parts);
 }
 
 /** A batch of spans as the body and content type of one OTLP/HTTP export. */
-export function encodeTraceExport(spans: readonly SpanRecord[], serviceName: string, protocol: OtlpProtocol): { body: string | Uint8Array; contentType: string } {
-  const request = traceRequest(spans, serviceName);
-  if (protocol === "http/json") return { body: JSON.stringify(request), contentType: "application/json" };
-  return { body: protobufOf(request), contentType: "application/x-protobuf" };
+export async function encodeTraceExport(spans: readonly SpanRecord[], serviceName: string, protocol: OtlpProtocol): Promise<{ body: string | Uint8Array; contentType: string }> {
+  if (protocol === "http/json") return { body: JSON.stringify(traceRequest(spans, serviceName)), contentType: "application/json" };
+  return { body: await chunkedProtobuf(spans, serviceName), contentType: "application/x-protobuf" };
 }

@@ -75,7 +75,7 @@ export class OtlpTraceExporter {
   }
 
   private async send(batch: SpanRecord[]): Promise<void> {
-    const { body, contentType } = encodeTraceExport(batch, this.options.serviceName, this.options.protocol ?? "http/protobuf");
+    const { body, contentType } = await encodeTraceExport(batch, this.options.serviceName, this.options.protocol ?? "http/protobuf");
     const delays = this.options.retryDelaysMs ?? RETRY_DELAYS_MS;
     for (let attempt = 0; ; attempt++) {
       const problem = await this.post(body, contentType);

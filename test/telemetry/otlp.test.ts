@@ -167,4 +167,12 @@ describe("MCP tool calls as execute_tool spans", () => {
     expect(BigInt(span!.endTimeUnixNano)).toBeGreaterThan(BigInt(span!.startTimeUnixNano));
     expect(JSON.stringify(span)).not.toContain("Lisbon");
   });
+
+  test("a batch larger than one protobuf chunk (32 spans) arrives whole, every span decodable", async () => {
+    const before = receiver.spans().length;
+    await Promise.all(Array.from({ length: 40 }, (_, index) => executeTool(gw, "weather-get_weather", { city: `city ${index}` })));
+    const spans = await eventually(async () => receiver.spans(), (all) => all.length === before + 40, 10_000);
+    expect(spans.slice(before).every((span) => span.name === "execute_tool get_weather")).toBe(true);
+    expect(new Set(spans.map((span) => span.spanId)).size).toBe(spans.length);
+  }, 20_000);
 });
