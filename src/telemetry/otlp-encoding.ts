@@ -1,3 +1,4 @@
+import type { Type } from "protobufjs";
 import { exportTraceServiceRequest } from "./otlp-proto";
 
 export type AttributeValue = string | number | boolean | readonly string[];
@@ -74,8 +75,7 @@ const hexBytes = (hex: string | undefined) => (hex ? Buffer.from(hex, "hex") : u
  * of the JSON shape as it is (64-bit times as decimal strings, read with `long`). Encoding the
  * plain object directly skips `fromObject`'s reflective copy, which cost ~5x as much.
  */
-function protobufOf(request: ReturnType<typeof traceRequest>): Uint8Array {
-  const type = exportTraceServiceRequest();
+function protobufOf(type: Type, request: ReturnType<typeof traceRequest>): Uint8Array {
   const withByteIds = {
     resourceSpans: request.resourceSpans.map((resourceSpans) => ({
       ...resourceSpans,
@@ -98,10 +98,11 @@ const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
  * byte for byte are one request holding them all.
  */
 async function chunkedProtobuf(spans: readonly SpanRecord[], serviceName: string): Promise<Uint8Array> {
+  const type = await exportTraceServiceRequest();
   const parts: Uint8Array[] = [];
   for (let start = 0; start < spans.length; start += PROTOBUF_CHUNK) {
     if (start > 0) await nextTurn();
-    parts.push(protobufOf(traceRequest(spans.slice(start, start + PROTOBUF_CHUNK), serviceName)));
+    parts.push(protobufOf(type, traceRequest(spans.slice(start, start + PROTOBUF_CHUNK), serviceName)));
   }
   return Buffer.concat(parts);
 }

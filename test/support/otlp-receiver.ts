@@ -26,8 +26,8 @@ export interface ReceivedExport {
 const hexOf = (base64: string | undefined) => (base64 ? Buffer.from(base64, "base64").toString("hex") : undefined);
 
 /** A protobuf ExportTraceServiceRequest, decoded by the official OTLP definitions, in the JSON encoding's shape (ids in hex). */
-function decodeProtobuf(bytes: Uint8Array): OtlpExport {
-  const type = exportTraceServiceRequest();
+async function decodeProtobuf(bytes: Uint8Array): Promise<OtlpExport> {
+  const type = await exportTraceServiceRequest();
   const decoded = type.toObject(type.decode(bytes), { longs: String, bytes: String, enums: Number, defaults: false, arrays: true }) as OtlpExport;
   for (const resource of decoded.resourceSpans)
     for (const scope of resource.scopeSpans)
@@ -57,7 +57,7 @@ export function startOtlpReceiver() {
         state.refused++;
         return new Response("unavailable", { status: state.status });
       }
-      const body = contentType === "application/x-protobuf" ? decodeProtobuf(new Uint8Array(await request.arrayBuffer())) : ((await request.json()) as OtlpExport);
+      const body = contentType === "application/x-protobuf" ? await decodeProtobuf(new Uint8Array(await request.arrayBuffer())) : ((await request.json()) as OtlpExport);
       received.push({ path: new URL(request.url).pathname, authorization: request.headers.get("authorization"), contentType, body });
       return Response.json({ partialSuccess: {} });
     },
