@@ -131,11 +131,11 @@ export async function createGateway({ config: givenConfig, databaseUrl, env = pr
     region: env.GATEWAY_REGION || undefined,
   });
   const governance = await createGovernance({ db: database.db, providers, requireVirtualKey: () => config.enforce_auth_on_inference === true, clock, sharedDatabase: database.mode !== "embedded_file", counters: limitCounters });
+  const telemetry = createTelemetry({ db: database.db, config: config.telemetry, env, logQueue: requestLogs.queueStatus });
   // Access control comes after MCP, whose OAuth connections it audits.
   const mcpAudit: { record?: (event: OAuthAuditEvent) => void } = {};
-  const mcp = await createMcpGateway({ db: database.db, secrets, snapshots, virtualKeys: governance.virtualKeys, settings: resolveMcpSettings(config), region: env.GATEWAY_REGION || undefined, enforceAuth: () => config.enforce_auth_on_inference === true, inference: () => inference, readEnv: readLiveEnv, outbound, now: clock, audit: (event) => mcpAudit.record?.(event) });
+  const mcp = await createMcpGateway({ db: database.db, secrets, snapshots, virtualKeys: governance.virtualKeys, settings: resolveMcpSettings(config), region: env.GATEWAY_REGION || undefined, enforceAuth: () => config.enforce_auth_on_inference === true, inference: () => inference, readEnv: readLiveEnv, outbound, now: clock, audit: (event) => mcpAudit.record?.(event), onToolCall: telemetry.onToolCall });
   const access = await createAccessControl({ db: database.db, config, env, secrets, envReferences });
-  const telemetry = createTelemetry({ db: database.db, config: config.telemetry, env, logQueue: requestLogs.queueStatus });
   const responseCache = createResponseCache(database.db, () => inference);
   const guardrails = await createGuardrails({ db: database.db, inference: () => inference, outbound, readEnv, metrics: telemetry.metrics, governance });
   const plugins = await createPlugins({

@@ -113,6 +113,7 @@ export const ROUTE_ACCESS: readonly RouteRule[] = [
   rule("GET", "/api/logs", need("Logs:View")),
   // The dashboard's notification WebSocket: request logs as they are stored.
   rule("GET", "/api/ws", need("Logs:View")),
+  rule("GET", "/api/logs/export", need("Logs:View")),
   rule("GET", "/api/logs/stats", need("Logs:View")),
   rule("GET", "/api/logs/histogram", need("Logs:View")),
   rule("GET", "/api/logs/rankings", need("Logs:View")),

@@ -207,7 +207,7 @@ export function createRequestLogs(db: Database, options: RequestLogsOptions = {}
     recordRefusal: refusals.record,
     /** Refused requests the rate bound kept out of the log. */
     refusalsDropped: refusals.dropped,
-    routes: logRoutes({ writer: tableWriter, read, queueStatus, clock, exactPercentilesUpTo: options.exactPercentilesUpTo }),
+    routes: logRoutes({ writer: tableWriter, read, queueStatus, clock, contentLogging: options.contentLogging ?? (() => true), exactPercentilesUpTo: options.exactPercentilesUpTo }),
     /** The rows as they are stored, for the live feed (GET /api/ws). */
     liveSource: requestLogSource(read),
     queueStatus,

@@ -1,5 +1,6 @@
 import { Elysia, t } from "elysia";
 import type { QueueStatus } from "./batch-writer";
+import { exportLogs, LOG_EXPORT_DETAIL, LogExportQuery } from "./export";
 import { LogFilterQuery, readLogFilters } from "./filters";
 import { logHistogram } from "./histogram";
 import { modelRankings, RankingsQuery, readRankingOptions, virtualKeyRankings } from "./rankings";
@@ -10,21 +11,31 @@ import type { ReadDatabase } from "./worker-reader";
 import { Deleted, replies } from "../http/replies";
 import { LogEntry, LogPage } from "./replies";
 
-/** What the routes use: the writer (deletions), where queries run, the writer's queue, the clock, and how stats take percentiles. */
+/** What the routes use: the writer (deletions), where queries run, the writer's queue, the clock, whether bodies may be shown, and how stats take percentiles. */
 export interface LogRoutesOptions {
   writer: Pick<LogWriter, "deleteIds">;
   read: ReadDatabase;
   queueStatus(): QueueStatus;
   clock(): Date;
+  /** Config `logs_store.content_logging`: while off, an export carries no bodies, even those stored before. */
+  contentLogging(): boolean;
   exactPercentilesUpTo?: number;
 }
 
 const DeleteLogsBody = t.Object({ ids: t.Array(t.String({ minLength: 1 }), { minItems: 1 }) });
 
-/** /api/logs: search, detail, stats, histogram, rankings (spec 4.10) and deletion (spec 4.11). */
-export const logRoutes = ({ writer, read, queueStatus, clock, exactPercentilesUpTo }: LogRoutesOptions) =>
+/** /api/logs: search, export, detail, stats, histogram, rankings (spec 4.10) and deletion (spec 4.11). */
+export const logRoutes = ({ writer, read, queueStatus, clock, contentLogging, exactPercentilesUpTo }: LogRoutesOptions) =>
   new Elysia({ name: "logs", prefix: "/api/logs" })
     .get("/", ({ query }) => searchLogs(read, readLogFilters(query, clock()), readPage(query)), { query: LogListQuery, ...replies({ 200: LogPage }, { summary: "Search request logs", description: "A page of log rows matching the filters, newest first by default; `content_search` searches request and response text." }) })
+    .get(
+      "/export",
+      ({ query }) => {
+        const now = clock();
+        return exportLogs(read, readLogFilters(query, now), query.format ?? "csv", (query.include_content ?? false) && contentLogging(), now);
+      },
+      { query: LogExportQuery, detail: LOG_EXPORT_DETAIL },
+    )
     .delete(
       "/",
       async ({ body }) => {

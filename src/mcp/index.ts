@@ -20,6 +20,7 @@ import { mcpOAuthRoutes } from "./oauth/routes";
 import { McpOAuthStore } from "./oauth/store";
 import { mcpLogSource } from "./logs/live-source";
 import { McpLogWriter } from "./logs/writer";
+import { observedToolCalls, type ToolCallObserver } from "./logs/observed";
 import { mcpLogRoutes } from "./logs/routes";
 import { PerUserHeaderResolver } from "./per-user/auth-required";
 import { PerUserCredentialStore } from "./per-user/credentials";
@@ -49,6 +50,8 @@ export interface McpGatewayOptions {
   contentLogging?: () => boolean;
   /** GATEWAY_REGION of this node, stored on every tool-call log row. */
   region?: string;
+  /** Told of every tool call as it ends (the trace exporter); unset, calls pay nothing for it. */
+  onToolCall?: ToolCallObserver;
   /** The inference pipeline, for agent mode's follow-up requests. */
   inference: () => Inference;
   clock?: Clock;
@@ -88,7 +91,8 @@ export async function createMcpGateway(options: McpGatewayOptions) {
   const flows = new PerUserHeaderFlowStore(db, options.snapshots, settings.flowTtlMs, options.clock ?? systemClock, verify);
   const perUser = new PerUserHeaderResolver(credentials, flows, settings.publicBaseUrl);
   const perUserOAuth = new PerUserOAuthResolver(oauth, flows, settings.publicBaseUrl);
-  const executor = new ToolExecutor(registry, perUser, perUserOAuth, new McpLogWriter(db, options.contentLogging ?? (() => true), options.region ?? null), { timeoutMs: settings.toolTimeoutMs, maxTimeoutMs: settings.toolMaxTimeoutMs }, reach);
+  const toolLog = new McpLogWriter(db, options.contentLogging ?? (() => true), options.region ?? null);
+  const executor = new ToolExecutor(registry, perUser, perUserOAuth, options.onToolCall ? observedToolCalls(toolLog, options.onToolCall) : toolLog, { timeoutMs: settings.toolTimeoutMs, maxTimeoutMs: settings.toolMaxTimeoutMs }, reach);
   const watched = reloadOnChange(db, [mcpClients], () => registry.load());
   // Another node's consent or failed refresh shows in this node's client list too.
   const watchedConnections = reloadOnChange(db, [mcpOAuthConnections], () => oauth.load());

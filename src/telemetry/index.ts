@@ -7,7 +7,9 @@ import { inferenceMetrics, type LogQueueStatus, registerLogQueueMetrics } from "
 import { metricsRoutes } from "./metrics-route";
 import { MetricsRegistry } from "./metrics-registry";
 import { OtlpTraceExporter } from "./otlp-exporter";
+import { registerOtlpMetrics } from "./otlp-metrics";
 import { telemetryHooks } from "./telemetry-hooks";
+import { createTraces, type Traces } from "./traces";
 
 export { TelemetryConfig } from "../config/sections/telemetry";
 export type { Counter, Gauge, Histogram, MetricsRegistry, Sample } from "./metrics-registry";
@@ -20,10 +22,11 @@ export interface TelemetryOptions {
   logQueue: () => LogQueueStatus;
 }
 
-function exporterFor(config: TelemetryConfig["otlp"], env: Record<string, string | undefined>): OtlpTraceExporter | undefined {
+function tracesFor(config: TelemetryConfig["otlp"], env: Record<string, string | undefined>): Traces | undefined {
   if (!config) return undefined;
   const headers = Object.fromEntries(Object.entries(config.headers ?? {}).map(([name, value]) => [name, resolveEnvReference(value, env)]));
-  return new OtlpTraceExporter({ endpoint: config.endpoint, headers, serviceName: config.service_name ?? "gateway" });
+  const exporter = new OtlpTraceExporter({ endpoint: config.endpoint, headers, serviceName: config.service_name ?? "gateway", protocol: config.protocol });
+  return createTraces(exporter, config.capture_content ?? false);
 }
 
 /**
@@ -35,14 +38,18 @@ export function createTelemetry({ db, config, env, logQueue }: TelemetryOptions)
   const inference = inferenceMetrics(metrics);
   registerLogQueueMetrics(metrics, logQueue);
   registerDurableStateMetrics(metrics, db);
-  const exporter = exporterFor(config?.otlp, env);
-  const builtin: BuiltinPlugin = { name: "telemetry", placement: "after-custom", failClosed: false, create: () => telemetryHooks(inference, exporter) };
+  const traces = tracesFor(config?.otlp, env);
+  if (traces) registerOtlpMetrics(metrics, traces.exporter.drops);
+  const exporter = traces?.exporter;
+  const builtin: BuiltinPlugin = { name: "telemetry", placement: "after-custom", failClosed: false, create: () => telemetryHooks(inference, traces) };
   const token = env.GATEWAY_METRICS_TOKEN || resolveEnvReference(config?.metrics_token ?? "", env) || undefined;
   const allowlist = new AddressAllowlist(config?.metrics_allowlist, "telemetry.metrics_allowlist");
   return {
     metrics,
     builtin,
     routes: metricsRoutes(metrics, { token, allowlist }),
+    /** For the MCP gateway: an `execute_tool` span per tool call; undefined while no OTLP endpoint is set. */
+    onToolCall: traces?.onToolCall,
     flush: () => exporter?.flush(),
     close: async () => exporter?.flush(),
   };

@@ -1,64 +1,44 @@
-export type AttributeValue = string | number | boolean;
-
-export interface SpanRecord {
-  traceId: string;
-  spanId: string;
-  parentSpanId?: string;
-  name: string;
-  startTimeUnixNano: bigint;
-  endTimeUnixNano: bigint;
-  attributes: Record<string, AttributeValue | undefined>;
-  /** Set on failure: the span's status becomes ERROR with this message. */
-  error?: string;
-}
+import { encodeTraceExport, type OtlpProtocol, type SpanRecord } from "./otlp-encoding";
 
 export interface OtlpExporterOptions {
   /** The collector's base URL or its full `/v1/traces` URL. */
   endpoint: string;
   headers: Record<string, string>;
   serviceName: string;
+  protocol?: OtlpProtocol;
   flushIntervalMs?: number;
+  /** Waits before each new attempt at a batch the collector did not take (default 0.5, 1, 2, 4 s), then it is dropped. */
+  retryDelaysMs?: readonly number[];
 }
 
 const MAX_QUEUED = 2048;
 const BATCH_SIZE = 256;
-const SPAN_KIND_SERVER = 2;
-const STATUS_CODE_ERROR = 2;
+const RETRY_DELAYS_MS = [500, 1000, 2000, 4000];
+/** Answers OTLP/HTTP says to retry (throttled, or the collector briefly unavailable); any other failure is final. */
+const RETRYABLE_STATUS = new Set([429, 502, 503, 504]);
 
-function encodeAttribute(key: string, value: AttributeValue) {
-  if (typeof value === "string") return { key, value: { stringValue: value } };
-  if (typeof value === "boolean") return { key, value: { boolValue: value } };
-  return { key, value: Number.isInteger(value) ? { intValue: String(value) } : { doubleValue: value } };
+/** Why spans never reached the collector. */
+export interface ExportDrops {
+  /** The queue was full (the collector slower than the traffic, or down). */
+  queueFull: number;
+  /** The collector refused the batch, or did not take it after every retry. */
+  failed: number;
 }
 
-const encodeAttributes = (attributes: Record<string, AttributeValue | undefined>) =>
-  Object.entries(attributes).flatMap(([key, value]) => (value === undefined ? [] : [encodeAttribute(key, value)]));
-
-function encodeSpan(span: SpanRecord) {
-  return {
-    traceId: span.traceId,
-    spanId: span.spanId,
-    ...(span.parentSpanId ? { parentSpanId: span.parentSpanId } : {}),
-    name: span.name,
-    kind: SPAN_KIND_SERVER,
-    startTimeUnixNano: span.startTimeUnixNano.toString(),
-    endTimeUnixNano: span.endTimeUnixNano.toString(),
-    attributes: encodeAttributes(span.attributes),
-    status: span.error === undefined ? {} : { code: STATUS_CODE_ERROR, message: span.error },
-  };
-}
+const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms).unref?.());
 
 /**
- * Exports spans with OTLP/HTTP in its JSON encoding (one POST per batch, no SDK): queued
- * without waiting, sent every `flushIntervalMs` or as soon as a batch is full; a full queue
- * drops new spans and counts them.
+ * Exports spans with OTLP/HTTP (protobuf by default, or JSON): queued without waiting, sent
+ * every `flushIntervalMs` or as soon as a batch is full, one batch at a time; a batch the
+ * collector throttles or cannot take yet is retried with growing waits while new spans queue
+ * behind it, and a full queue drops new spans. Both losses are counted (`drops`).
  */
 export class OtlpTraceExporter {
   private queue: SpanRecord[] = [];
   private timer: ReturnType<typeof setTimeout> | undefined;
   private sending: Promise<void> = Promise.resolve();
   private readonly url: string;
-  dropped = 0;
+  readonly drops: ExportDrops = { queueFull: 0, failed: 0 };
 
   constructor(private readonly options: OtlpExporterOptions) {
     const endpoint = options.endpoint.replace(/\/+$/, "");
@@ -67,7 +47,7 @@ export class OtlpTraceExporter {
 
   export(span: SpanRecord): void {
     if (this.queue.length >= MAX_QUEUED) {
-      this.dropped++;
+      this.drops.queueFull++;
       return;
     }
     this.queue.push(span);
@@ -95,19 +75,29 @@ export class OtlpTraceExporter {
   }
 
   private async send(batch: SpanRecord[]): Promise<void> {
-    const body = {
-      resourceSpans: [
-        {
-          resource: { attributes: encodeAttributes({ "service.name": this.options.serviceName }) },
-          scopeSpans: [{ scope: { name: "gateway" }, spans: batch.map(encodeSpan) }],
-        },
-      ],
-    };
+    const { body, contentType } = await encodeTraceExport(batch, this.options.serviceName, this.options.protocol ?? "http/protobuf");
+    const delays = this.options.retryDelaysMs ?? RETRY_DELAYS_MS;
+    for (let attempt = 0; ; attempt++) {
+      const problem = await this.post(body, contentType);
+      if (problem === undefined) return;
+      if (!problem.retryable || attempt >= delays.length) {
+        this.drops.failed += batch.length;
+        console.error(`otlp: ${batch.length} spans dropped: ${problem.reason}`);
+        return;
+      }
+      await pause(delays[attempt]!);
+    }
+  }
+
+  /** One POST: undefined once the collector took the batch, else why not and whether to try again. */
+  private async post(body: string | Uint8Array, contentType: string): Promise<{ reason: string; retryable: boolean } | undefined> {
     try {
-      const response = await fetch(this.url, { method: "POST", headers: { ...this.options.headers, "content-type": "application/json" }, body: JSON.stringify(body) });
-      if (!response.ok) console.error(`otlp: the collector answered ${response.status} to ${batch.length} spans`);
+      const response = await fetch(this.url, { method: "POST", headers: { ...this.options.headers, "content-type": contentType }, body });
+      await response.arrayBuffer();
+      if (response.ok) return undefined;
+      return { reason: `the collector answered ${response.status}`, retryable: RETRYABLE_STATUS.has(response.status) };
     } catch (error) {
-      console.error(`otlp: ${batch.length} spans could not be exported:`, (error as Error).message);
+      return { reason: (error as Error).message, retryable: true };
     }
   }
 }

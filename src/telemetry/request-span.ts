@@ -1,47 +1,91 @@
+import type { Attempt } from "../db/schema/types";
 import type { InferenceOutcome, RequestContext } from "../inference/hooks";
-import { REQUEST_TYPE } from "../upstream/operations";
-import type { SpanRecord } from "./otlp-exporter";
+import { loggedBodyJson } from "../logs/logged-body";
+import type { Operation } from "../upstream/operations";
+import { type Attributes, SPAN_KIND, type SpanEvent, type SpanRecord } from "./otlp-encoding";
+import { nanos, type SpanPlace } from "./trace-context";
 
-const TRACEPARENT = /^[\da-f]{2}-([\da-f]{32})-([\da-f]{16})-[\da-f]{2}$/;
+/** `gen_ai.operation.name`: the conventions' well-known names where one fits, else the gateway's own. */
+const OPERATION_NAMES: Partial<Record<Operation, string>> = { chat: "chat", responses: "chat", text_completion: "text_completion", embedding: "embeddings" };
+/** `gen_ai.provider.name`: the conventions' well-known names for the providers that have one. */
+const PROVIDER_NAMES: Record<string, string> = { genai: "gcp.gemini", gemini: "gcp.gemini", vertex: "gcp.vertex_ai", bedrock: "aws.bedrock", azure: "azure.ai.openai", mistral: "mistral_ai", xai: "x_ai" };
 
-const randomHex = (bytes: number) => Buffer.from(crypto.getRandomValues(new Uint8Array(bytes))).toString("hex");
+export const genAiOperation = (operation: Operation) => OPERATION_NAMES[operation] ?? operation;
+export const genAiProvider = (provider: string) => PROVIDER_NAMES[provider] ?? provider;
 
-/** A W3C `traceparent` from the client joins its trace; otherwise the request starts one. */
-function traceOf(headers: Headers): { traceId: string; parentSpanId?: string } {
-  const match = TRACEPARENT.exec(headers.get("traceparent")?.trim().toLowerCase() ?? "");
-  if (match && !/^0+$/.test(match[1]!) && !/^0+$/.test(match[2]!)) return { traceId: match[1]!, parentSpanId: match[2]! };
-  return { traceId: randomHex(16) };
+/** Each try at a target (a key, a fallback), as an event: which answered, which failed and how. */
+const attemptEvent = (attempt: Attempt, at: bigint): SpanEvent => ({
+  name: "gateway.attempt",
+  timeUnixNano: at,
+  attributes: {
+    "gen_ai.provider.name": genAiProvider(attempt.provider),
+    "gen_ai.request.model": attempt.model,
+    "gateway.key_id": attempt.key,
+    "http.response.status_code": attempt.status,
+    "error.type": attempt.error_type,
+    "gateway.is_fallback": attempt.is_fallback,
+  },
+});
+
+/** The prompt and the reply, as the request log keeps them (credentials redacted, inline media left out). */
+const contentEvent = (context: RequestContext, outcome: InferenceOutcome, at: bigint): SpanEvent => ({
+  name: "gen_ai.client.inference.operation.details",
+  timeUnixNano: at,
+  attributes: { "gen_ai.input.messages": loggedBodyJson(context.body), "gen_ai.output.messages": outcome.summary.content },
+});
+
+function genAiAttributes(context: RequestContext, outcome: InferenceOutcome, target: { provider: string; model: string }): Attributes {
+  const usage = outcome.summary.usage;
+  const ttft = outcome.summary.timeToFirstTokenMs;
+  return {
+    "gen_ai.operation.name": genAiOperation(context.operation),
+    "gen_ai.provider.name": genAiProvider(target.provider),
+    "gen_ai.request.model": context.requestedModel,
+    "gen_ai.response.model": target.model,
+    "gen_ai.usage.input_tokens": usage?.prompt_tokens,
+    "gen_ai.usage.output_tokens": usage?.completion_tokens,
+    "gen_ai.response.finish_reasons": outcome.summary.finishReason ? [outcome.summary.finishReason] : undefined,
+    "gen_ai.response.time_to_first_chunk": ttft === undefined ? undefined : ttft / 1000,
+  };
 }
 
-const nanos = (milliseconds: number) => BigInt(Math.round(milliseconds * 1_000_000));
-
-/** One SERVER span per inference request, with the GenAI semantic-convention attributes. */
-export function requestSpan(context: RequestContext, outcome: InferenceOutcome, target: { provider: string; model: string }): SpanRecord {
-  const start = nanos(context.receivedAt.getTime());
-  const usage = outcome.summary.usage;
+function gatewayAttributes(context: RequestContext, outcome: InferenceOutcome): Attributes {
   return {
-    ...traceOf(context.headers),
-    spanId: randomHex(8),
-    name: `${REQUEST_TYPE[context.operation]} ${target.provider}/${target.model}`,
+    "gateway.request_id": context.id,
+    "gateway.stream": context.stream,
+    "gateway.virtual_key.id": context.caller?.virtualKeyId,
+    "gateway.virtual_key.name": context.caller?.virtualKeyName,
+    "gateway.team.id": context.caller?.teamId,
+    "gateway.customer.id": context.caller?.customerId,
+    "gateway.cache_hit": outcome.cacheHit,
+    "gateway.cost_usd": outcome.cost,
+    "gateway.is_fallback": outcome.answered?.isFallback,
+    "gateway.attempts": outcome.attempts.length,
+  };
+}
+
+/**
+ * One CLIENT span per inference request (the gateway calling a model, as the GenAI semantic
+ * conventions see it), with the conventions' attributes, the gateway's own, an event per
+ * attempt and, with `captureContent`, the prompt and reply as an event.
+ */
+export function requestSpan(context: RequestContext, outcome: InferenceOutcome, target: { provider: string; model: string }, place: SpanPlace, captureContent: boolean): SpanRecord {
+  const start = nanos(context.receivedAt.getTime());
+  const end = start + nanos(outcome.latencyMs);
+  const attempts = outcome.attempts.map((attempt) => attemptEvent(attempt, start));
+  return {
+    ...place,
+    name: `${genAiOperation(context.operation)} ${context.requestedModel}`,
+    kind: SPAN_KIND.client,
     startTimeUnixNano: start,
-    endTimeUnixNano: start + nanos(outcome.latencyMs),
+    endTimeUnixNano: end,
     attributes: {
-      "gen_ai.operation.name": context.operation,
-      "gen_ai.system": target.provider,
-      "gen_ai.request.model": context.requestedModel,
-      "gen_ai.response.model": target.model,
-      "gen_ai.usage.input_tokens": usage?.prompt_tokens,
-      "gen_ai.usage.output_tokens": usage?.completion_tokens,
-      "gen_ai.response.finish_reasons": outcome.summary.finishReason ?? undefined,
+      ...genAiAttributes(context, outcome, target),
       "http.response.status_code": outcome.status,
       "error.type": outcome.error?.errorType,
-      "gateway.request_id": context.id,
-      "gateway.stream": context.stream,
-      "gateway.cache_hit": outcome.cacheHit,
-      "gateway.cost_usd": outcome.cost,
-      "gateway.is_fallback": outcome.answered?.isFallback,
-      "gateway.attempts": outcome.attempts.length,
+      ...gatewayAttributes(context, outcome),
     },
+    events: captureContent ? [...attempts, contentEvent(context, outcome, end)] : attempts,
     error: outcome.error?.message,
   };
 }

@@ -3,8 +3,8 @@ import type { ModelRef } from "../inference/model-ref";
 import { REQUEST_TYPE } from "../upstream/operations";
 import type { PluginHooks } from "../plugins";
 import type { InferenceMetrics } from "./gateway-metrics";
-import type { OtlpTraceExporter } from "./otlp-exporter";
 import { requestSpan } from "./request-span";
+import type { Traces } from "./traces";
 
 /** The target a request is counted under: the one that answered, else the primary asked for. */
 function targetOf(context: RequestContext, outcome: InferenceOutcome): ModelRef {
@@ -30,21 +30,23 @@ function record(metrics: InferenceMetrics, context: RequestContext, outcome: Inf
 }
 
 /**
- * The telemetry plugin: metrics for every settled request and, when OTLP is configured, a span.
+ * The telemetry plugin: metrics for every settled request and, when OTLP is configured, a span
+ * (with the prompt and reply only when `captureContent`).
  * It admits last, so the time from its `admit` to the reply's end is the upstream's share.
  */
-export function telemetryHooks(metrics: InferenceMetrics, exporter: OtlpTraceExporter | undefined): PluginHooks {
+export function telemetryHooks(metrics: InferenceMetrics, traces: Traces | undefined): PluginHooks {
   const admittedAt = new WeakMap<RequestContext, number>();
   return {
     admit(context) {
       admittedAt.set(context, performance.now());
+      traces?.begin(context);
     },
     settle(context, outcome) {
       const admitted = admittedAt.get(context);
       const wentUpstream = admitted !== undefined && outcome.attempts.length > 0;
       // Settling may run a moment after the reply ended, so the time is taken from the outcome.
       record(metrics, context, outcome, wentUpstream ? (context.startedAt + outcome.latencyMs - admitted) / 1000 : undefined);
-      exporter?.export(requestSpan(context, outcome, targetOf(context, outcome)));
+      if (traces) traces.exporter.export(requestSpan(context, outcome, targetOf(context, outcome), traces.end(context), traces.captureContent));
     },
   };
 }

@@ -38,6 +38,7 @@ const EXPECTED: ReadonlyArray<readonly [method: string, path: string, permission
   ["GET", "/api/audit-logs/:id/verify", "AuditLogs:View"],
   ["GET", "/api/logs", "Logs:View"],
   ["GET", "/api/ws", "Logs:View"],
+  ["GET", "/api/logs/export", "Logs:View"],
   ["GET", "/api/logs/stats", "Logs:View"],
   ["GET", "/api/logs/histogram", "Logs:View"],
   ["GET", "/api/logs/rankings", "Logs:View"],

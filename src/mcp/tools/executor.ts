@@ -8,7 +8,8 @@ import type { McpClientConfig } from "../clients/config";
 import { describeError, isAuthRefusal, type McpReach, openUpstream, type UpstreamSession } from "../connection/upstream";
 import { OAuthConsentNeeded } from "../oauth/connections";
 import type { PerUserOAuthResolver } from "../per-user/oauth";
-import type { McpLogWriter, ToolCallSource } from "../logs/writer";
+import type { ToolCallLog } from "../logs/observed";
+import type { ToolCallSource } from "../logs/writer";
 import type { PerUserHeaderResolver } from "../per-user/auth-required";
 import { type CallResult, loggedResultText, upstreamFailure } from "./call-result";
 import { type OfferedTool, resolveOfferedTool } from "./catalogue";
@@ -88,7 +89,7 @@ export class ToolExecutor {
     private readonly registry: McpClientRegistry,
     private readonly perUser: PerUserHeaderResolver,
     private readonly perUserOAuth: PerUserOAuthResolver,
-    private readonly logs: McpLogWriter,
+    private readonly logs: ToolCallLog,
     private readonly timeouts: { timeoutMs: number; maxTimeoutMs: number },
     private readonly reach: McpReach,
   ) {}

@@ -13,6 +13,7 @@ import { useResource } from "../lib/use-resource";
 import { useCan } from "../session";
 import { type LogChoices, labelOf, loadLogChoices } from "./log-choices";
 import { LogDetailPanel } from "./log-detail";
+import { LogExportLinks } from "./log-export";
 import { FilterBar, type Filters, filterQuery, filtersFrom, narrowingFilters } from "./log-filters";
 
 const PAGE_SIZE = 50;
@@ -159,6 +160,7 @@ export function LogsPage() {
           <input type="checkbox" role="switch" checked={tail} onChange={(event) => setTail(event.currentTarget.checked)} /> Live updates
           {tail && <span class={`live-dot live-${liveState}`} role="img" aria-label={tailing ? `live updates ${liveState}` : "live updates show only on the first page, newest first"} />}
         </label>
+        <LogExportLinks query={filterQuery(filters)} />
         {canDelete && (
           <>
             <button type="button" class="danger" disabled={selected.size === 0} onClick={deleteSelected}>
