@@ -12,7 +12,7 @@ const Attempt = t.Object(
 );
 
 const GuardrailVerdict = t.Object(
-  { guardrail: t.String(), check: t.String(), stage: t.String({ description: "`input` or `output`." }), action: t.String({ description: "`block`, `redact` or `log`." }), matches: t.Integer() },
+  { guardrail: t.String(), check: t.String(), stage: t.Union([t.Literal("input"), t.Literal("output")]), action: t.Union([t.Literal("block"), t.Literal("redact"), t.Literal("log")]), matches: t.Integer() },
   { description: "What a guardrail found and did; never the matched text." },
 );
 
@@ -54,6 +54,7 @@ const logFields = {
   stream: t.Boolean(),
   session_id: Text,
   region: Text,
+  internal_caller: t.Union([t.String(), t.Null()], { description: "What in the gateway made the call (`warp`, a guardrail, ...); null for a client's request." }),
   metadata: t.Record(t.String(), t.String()),
   attempts: t.Array(Attempt),
 };

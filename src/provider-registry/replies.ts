@@ -33,6 +33,7 @@ export const ProviderKey = t.Object(
 export const Provider = t.Object({
   provider: t.String(),
   keys: t.Array(ProviderKey),
+  key_optional: t.Boolean({ description: "True when the provider serves without a key (a local server, a keyless custom provider)." }),
   health: t.Optional(KeyHealth),
   network_config: NetworkConfig,
   custom_provider_config: t.Optional(CustomProviderConfig),
