@@ -44,14 +44,12 @@ class FailurePolicy {
   }
 }
 
-/** Runs `call`, handing a failure (thrown or rejected) to `onError`; a synchronous result stays synchronous. */
-function guardedCall<T>(call: () => T | Promise<T>, onError: (error: unknown) => T): T | Promise<T> {
-  try {
-    const result = call();
-    return result instanceof Promise ? result.catch(onError) : result;
-  } catch (error) {
-    return onError(error);
-  }
+/**
+ * A hook's result, with a rejection handed to `onError`: a synchronous result stays synchronous,
+ * and only a promise gets a handler attached (the hooks run on every request; most answer at once).
+ */
+function caught<T>(result: T | Promise<T>, onError: (error: unknown) => T): T | Promise<T> {
+  return result instanceof Promise ? result.catch(onError) : result;
 }
 
 function guardInference(name: string, hooks: PluginHooks, policy: FailurePolicy): InferenceHooks {
@@ -59,9 +57,25 @@ function guardInference(name: string, hooks: PluginHooks, policy: FailurePolicy)
   const transformResponse = hooks.transformResponse?.bind(hooks);
   const settle = hooks.settle?.bind(hooks);
   const inference: InferenceHooks = { name };
-  if (admit) inference.admit = (context) => guardedCall(() => admit(context), (error) => policy.rethrow("admit", error));
+  const admitFailed = (error: unknown) => policy.rethrow("admit", error);
+  if (admit) {
+    inference.admit = (context) => {
+      try {
+        return caught(admit(context), admitFailed);
+      } catch (error) {
+        return admitFailed(error);
+      }
+    };
+  }
   if (transformResponse) {
-    inference.transformResponse = (context, response) => guardedCall(() => transformResponse(context, response), (error) => policy.replace("transformResponse", error, response)!);
+    inference.transformResponse = (context, response) => {
+      try {
+        const transformed = transformResponse(context, response);
+        return transformed instanceof Promise ? transformed.catch((error: unknown) => policy.replace("transformResponse", error, response)!) : transformed;
+      } catch (error) {
+        return policy.replace("transformResponse", error, response)!;
+      }
+    };
   }
   if (settle) {
     inference.settle = (context, outcome) => {
@@ -79,8 +93,26 @@ function guardHttp(hooks: PluginHooks, policy: FailurePolicy): HttpHooks {
   const onHttpRequest = hooks.onHttpRequest?.bind(hooks);
   const onHttpResponse = hooks.onHttpResponse?.bind(hooks);
   const http: HttpHooks = {};
-  if (onHttpRequest) http.onHttpRequest = (request) => guardedCall(() => onHttpRequest(request), (error) => policy.replace("onHttpRequest", error));
-  if (onHttpResponse) http.onHttpResponse = (request, response) => guardedCall(() => onHttpResponse(request, response), (error) => policy.replace("onHttpResponse", error, response));
+  if (onHttpRequest) {
+    const failed = (error: unknown) => policy.replace("onHttpRequest", error);
+    http.onHttpRequest = (request) => {
+      try {
+        return caught(onHttpRequest(request), failed);
+      } catch (error) {
+        return failed(error);
+      }
+    };
+  }
+  if (onHttpResponse) {
+    http.onHttpResponse = (request, response) => {
+      try {
+        const answered = onHttpResponse(request, response);
+        return answered instanceof Promise ? answered.catch((error: unknown) => policy.replace("onHttpResponse", error, response)) : answered;
+      } catch (error) {
+        return policy.replace("onHttpResponse", error, response);
+      }
+    };
+  }
   return http;
 }
 
