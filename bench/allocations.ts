@@ -44,7 +44,7 @@ function collectionsIn(slice: string): Collection[] {
     const start = START.exec(line);
     if (start) started.set(start[1]!, Number(start[2]));
     const end = END.exec(line);
-    const beforeKB = end && started.get(end[1]!);
+    const beforeKB = end ? started.get(end[1]!) : undefined;
     if (end && beforeKB !== undefined) {
       collections.push({ heap: end[1]!, beforeKB, afterKB: Number(end[2]) });
       started.delete(end[1]!);
