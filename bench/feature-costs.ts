@@ -1,8 +1,8 @@
 /**
  * What each feature costs a request: `npx bun bench/feature-costs.ts [--rounds 3] [--feature
- * <name>]... [--scenario chat]`. One gateway of the working tree, the bench's (every built-in
+ * <name>]... [--scenario chat] [--mode rate|saturate] [--rate 1000]`. One gateway of the working tree, the bench's (every built-in
  * plugin on, request content logged); each feature is turned off and on through the management
- * API in turn, and each state measured at saturation, in rounds that interleave every feature's
+ * API in turn, and each state measured (at 1,000 req/s unless told), in rounds that interleave every feature's
  * two states, so a slow spell of a shared machine falls on both sides. Prints, per feature, the
  * CPU and the bytes allocated a request (bench/allocations.ts) with it off and on, and the
  * difference: the median of the per-round differences.
@@ -13,6 +13,7 @@ import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { ALLOCATION_ENV, allocationCounter } from "./allocations";
 import { type BenchServer, settled, stopAll } from "./processes";
+import type { LoadPlan } from "./load-generator";
 import { runLoad } from "./run-load";
 import { type AdminFetch, SCENARIOS } from "./scenarios";
 import { adminOf, loadPlan, startGateway, startMockUpstream, warmUp } from "./targets";
@@ -22,11 +23,20 @@ const { values: args } = parseArgs({
   args: Bun.argv.slice(2),
   options: {
     rounds: { type: "string", default: "3" },
+    mode: { type: "string", default: "rate" },
+    rate: { type: "string", default: "1000" },
     feature: { type: "string", multiple: true },
     scenario: { type: "string", default: "chat" },
   },
 });
 const ROUND_SECONDS = 3;
+/**
+ * A fixed rate by default: the work a gateway does each second whatever its load (timers, log
+ * batches) then falls on as many requests in every round, where at saturation a busy machine's
+ * slow round spreads it over fewer. `--mode saturate` measures at saturation.
+ */
+const mode = args.mode as LoadPlan["mode"];
+const rate = Number(args.rate);
 const rounds = Number(args.rounds);
 const scenario = SCENARIOS.find((candidate) => candidate.name === args.scenario && !candidate.setup);
 if (!scenario) throw new Error(`no scenario without setup named ${args.scenario}`);
@@ -39,11 +49,11 @@ interface Measure {
 
 const median = (values: number[]) => values.toSorted((a, b) => a - b)[Math.floor(values.length / 2)]!;
 
-/** One saturation run in the state the gateway is in, with the extra headers that state needs. */
+/** One run in the state the gateway is in, with the extra headers that state needs. */
 async function measure(gateway: BenchServer, allocations: ReturnType<typeof allocationCounter>, headers: Record<string, string>): Promise<Measure> {
   await settled(gateway.pid);
   await allocations.mark(gateway);
-  const measured = await runLoad(loadPlan(scenario!, gateway, { ...scenario!.headers, ...headers }, "saturate", ROUND_SECONDS), gateway.pid);
+  const measured = await runLoad(loadPlan(scenario!, gateway, { ...scenario!.headers, ...headers }, mode, ROUND_SECONDS, rate), gateway.pid);
   await allocations.mark(gateway);
   return { cpuMicros: measured.serverCpuMicrosPerRequest, allocatedKB: allocations.allocatedBetweenMarks() / Math.max(1, measured.completed) / 1024 };
 }
@@ -59,7 +69,7 @@ async function measureBoth(gateway: BenchServer, allocations: ReturnType<typeof 
 
 function report(results: Map<Feature, Array<{ off: Measure; on: Measure }>>) {
   const cell = (value: number, digits = 1) => value.toFixed(digits).padStart(9);
-  console.log(`\n${scenario!.name} at saturation, ${rounds} rounds of ${ROUND_SECONDS} s a state; medians (the difference: of the per-round differences)`);
+  console.log(`\n${scenario!.name} ${mode === "rate" ? `at ${rate.toLocaleString("en-US")} req/s` : "at saturation"}, ${rounds} rounds of ${ROUND_SECONDS} s a state; medians (the difference: of the per-round differences)`);
   console.log(`${"feature".padEnd(44)}${"CPU µs off".padStart(11)}${"on".padStart(9)}${"added".padStart(9)}${"KB off".padStart(10)}${"on".padStart(9)}${"added".padStart(9)}`);
   for (const [feature, runs] of results) {
     const cpu = (state: "off" | "on") => median(runs.map((run) => run[state].cpuMicros));

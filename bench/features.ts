@@ -37,6 +37,7 @@ const idOf = (created: unknown, field: string) => ((created as Record<string, { 
 const NEVER_REACHED = { token_max_limit: 1_000_000_000, token_reset_duration: "1m", request_max_limit: 1_000_000_000, request_reset_duration: "1m" };
 
 let virtualKey = "";
+let mockUrl = "";
 let guardrailId = "";
 let ruleId = "";
 
@@ -66,6 +67,14 @@ export const FEATURES: Feature[] = [
     },
     off: async () => {},
     on: async () => ({ "x-gw-vk": virtualKey }),
+  },
+  {
+    name: "health",
+    label: "health-aware routing (breakers off → on)",
+    prepare: async (_admin, mock) => void (mockUrl = mock.url),
+    off: async (admin) => void (await admin("PUT")("/api/providers/openai", { network_config: { base_url: `${mockUrl}/v1`, health: { enabled: false } } })),
+    on: async (admin) => void (await admin("PUT")("/api/providers/openai", { network_config: { base_url: `${mockUrl}/v1` } })),
+    restore: async (admin) => void (await admin("PUT")("/api/providers/openai", { network_config: { base_url: `${mockUrl}/v1` } })),
   },
   pluginFeature("guardrails", "guardrails, no policy (plugin off → on)"),
   {

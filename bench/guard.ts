@@ -1,6 +1,7 @@
 /**
- * The regression guard (`npm run bench:guard [-- --rounds 6] [--scenario <name>]...`): the chat
- * and chat stream scenarios at saturation, on the working tree and twice on the commit named in
+ * The regression guard (`npm run bench:guard [-- --rounds 6] [--scenario <name>]... [--mode
+ * rate|saturate] [--rate 1000] [--against <commit>]`): the chat and chat stream scenarios (at
+ * 1,000 req/s unless told), on the working tree and twice on the commit named in
  * bench/baseline, in interleaved rounds whose order turns each round. The two gateways of the
  * same commit give the noise (A against A); the working tree fails when its CPU a request, the
  * median of its per-round ratios to the baseline, grows by more than 5 % beyond that noise. Bytes
@@ -12,6 +13,7 @@ import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { ALLOCATION_ENV, type AllocationCounter, allocationCounter } from "./allocations";
 import { type BenchServer, settled, stopAll } from "./processes";
+import type { LoadPlan } from "./load-generator";
 import { runLoad } from "./run-load";
 import { SCENARIOS } from "./scenarios";
 import { checkoutTree, commitOf } from "./tree-checkout";
@@ -22,12 +24,21 @@ const { values: args } = parseArgs({
   options: {
     scenario: { type: "string", multiple: true, default: ["chat", "chat stream"] },
     rounds: { type: "string", default: "6" },
+    mode: { type: "string", default: "rate" },
+    rate: { type: "string", default: "1000" },
     against: { type: "string" },
   },
 });
 /** Growth of CPU a request, beyond the A-against-A difference, that fails the guard. */
 const LIMIT = 0.05;
 const ROUND_SECONDS = 3;
+/**
+ * A fixed rate by default: the work a gateway does each second whatever its load (timers, log
+ * batches) then falls on as many requests in every round, where at saturation a busy machine's
+ * slow round spreads it over fewer. `--mode saturate` measures at saturation.
+ */
+const mode = args.mode as LoadPlan["mode"];
+const rate = Number(args.rate);
 const rounds = Number(args.rounds);
 const repoRoot = resolve(import.meta.dir, "..");
 const baseline = args.against ?? readFileSync(join(import.meta.dir, "baseline"), "utf8").split("\n")[0]!.trim();
@@ -54,7 +65,7 @@ async function start(label: string, tree: string, workDir: string, mock: BenchSe
 async function measureRound(target: Target, scenario: (typeof SCENARIOS)[number]): Promise<Round> {
   await settled(target.server.pid);
   await target.allocations.mark(target.server);
-  const measured = await runLoad(loadPlan(scenario, target.server, scenario.headers, "saturate", ROUND_SECONDS), target.server.pid);
+  const measured = await runLoad(loadPlan(scenario, target.server, scenario.headers, mode, ROUND_SECONDS, rate), target.server.pid);
   await target.allocations.mark(target.server);
   return { cpuMicros: measured.serverCpuMicrosPerRequest, allocatedBytes: target.allocations.allocatedBetweenMarks() / Math.max(1, measured.completed) };
 }
@@ -102,7 +113,7 @@ try {
         runs.get(target)!.push(await measureRound(target, scenario));
       }
     }
-    console.log(`${scenario.name}, saturation, ${rounds} rounds of ${ROUND_SECONDS} s:`);
+    console.log(`${scenario.name}, ${mode === "rate" ? `${rate.toLocaleString("en-US")} req/s` : "saturation"}, ${rounds} rounds of ${ROUND_SECONDS} s:`);
     printRows(targets, runs);
     if (!verdict(scenario.name, targets, runs)) failed = true;
   }
