@@ -45,11 +45,26 @@ class FailurePolicy {
 }
 
 /**
- * A hook's result, with a rejection handed to `onError`: a synchronous result stays synchronous,
- * and only a promise gets a handler attached (the hooks run on every request; most answer at once).
+ * Calls a hook, a failure (thrown or rejected) handed to `onError`. A synchronous result stays
+ * synchronous, and only a promise gets a handler: the hooks run on every request, most answer at once.
  */
-function caught<T>(result: T | Promise<T>, onError: (error: unknown) => T): T | Promise<T> {
-  return result instanceof Promise ? result.catch(onError) : result;
+function called<A, T>(hook: (argument: A) => T | Promise<T>, argument: A, onError: (error: unknown) => T): T | Promise<T> {
+  try {
+    const result = hook(argument);
+    return result instanceof Promise ? result.catch(onError) : result;
+  } catch (error) {
+    return onError(error);
+  }
+}
+
+/** Calls a hook on a response; on a failure, the response the policy gives in its place (given the response, it always gives one). */
+function calledOnResponse<A, T extends Response | void>(hook: (first: A, response: Response) => T | Promise<T>, first: A, response: Response, stage: string, policy: FailurePolicy): T | Response | Promise<T | Response> {
+  try {
+    const result = hook(first, response);
+    return result instanceof Promise ? result.catch((error: unknown) => policy.replace(stage, error, response)!) : result;
+  } catch (error) {
+    return policy.replace(stage, error, response)!;
+  }
 }
 
 function guardInference(name: string, hooks: PluginHooks, policy: FailurePolicy): InferenceHooks {
@@ -58,25 +73,8 @@ function guardInference(name: string, hooks: PluginHooks, policy: FailurePolicy)
   const settle = hooks.settle?.bind(hooks);
   const inference: InferenceHooks = { name };
   const admitFailed = (error: unknown) => policy.rethrow("admit", error);
-  if (admit) {
-    inference.admit = (context) => {
-      try {
-        return caught(admit(context), admitFailed);
-      } catch (error) {
-        return admitFailed(error);
-      }
-    };
-  }
-  if (transformResponse) {
-    inference.transformResponse = (context, response) => {
-      try {
-        const transformed = transformResponse(context, response);
-        return transformed instanceof Promise ? transformed.catch((error: unknown) => policy.replace("transformResponse", error, response)!) : transformed;
-      } catch (error) {
-        return policy.replace("transformResponse", error, response)!;
-      }
-    };
-  }
+  if (admit) inference.admit = (context) => called(admit, context, admitFailed);
+  if (transformResponse) inference.transformResponse = (context, response) => calledOnResponse(transformResponse, context, response, "transformResponse", policy);
   if (settle) {
     inference.settle = (context, outcome) => {
       try {
@@ -93,26 +91,9 @@ function guardHttp(hooks: PluginHooks, policy: FailurePolicy): HttpHooks {
   const onHttpRequest = hooks.onHttpRequest?.bind(hooks);
   const onHttpResponse = hooks.onHttpResponse?.bind(hooks);
   const http: HttpHooks = {};
-  if (onHttpRequest) {
-    const failed = (error: unknown) => policy.replace("onHttpRequest", error);
-    http.onHttpRequest = (request) => {
-      try {
-        return caught(onHttpRequest(request), failed);
-      } catch (error) {
-        return failed(error);
-      }
-    };
-  }
-  if (onHttpResponse) {
-    http.onHttpResponse = (request, response) => {
-      try {
-        const answered = onHttpResponse(request, response);
-        return answered instanceof Promise ? answered.catch((error: unknown) => policy.replace("onHttpResponse", error, response)) : answered;
-      } catch (error) {
-        return policy.replace("onHttpResponse", error, response);
-      }
-    };
-  }
+  const requestFailed = (error: unknown) => policy.replace("onHttpRequest", error);
+  if (onHttpRequest) http.onHttpRequest = (request) => called(onHttpRequest, request, requestFailed);
+  if (onHttpResponse) http.onHttpResponse = (request, response) => calledOnResponse(onHttpResponse, request, response, "onHttpResponse", policy);
   return http;
 }
 
