@@ -70,13 +70,13 @@ async function measureBoth(gateway: BenchServer, allocations: ReturnType<typeof 
 function report(results: Map<Feature, Array<{ off: Measure; on: Measure }>>) {
   const cell = (value: number, digits = 1) => value.toFixed(digits).padStart(9);
   console.log(`\n${scenario!.name} ${mode === "rate" ? `at ${rate.toLocaleString("en-US")} req/s` : "at saturation"}, ${rounds} rounds of ${ROUND_SECONDS} s a state; medians (the difference: of the per-round differences)`);
-  console.log(`${"feature".padEnd(44)}${"CPU µs off".padStart(11)}${"on".padStart(9)}${"added".padStart(9)}${"KB off".padStart(10)}${"on".padStart(9)}${"added".padStart(9)}`);
+  console.log(`${"feature".padEnd(56)}${"CPU µs off".padStart(11)}${"on".padStart(9)}${"added".padStart(9)}${"KB off".padStart(10)}${"on".padStart(9)}${"added".padStart(9)}`);
   for (const [feature, runs] of results) {
     const cpu = (state: "off" | "on") => median(runs.map((run) => run[state].cpuMicros));
     const kb = (state: "off" | "on") => median(runs.map((run) => run[state].allocatedKB));
     const addedCpu = median(runs.map((run) => run.on.cpuMicros - run.off.cpuMicros));
     const addedKb = median(runs.map((run) => run.on.allocatedKB - run.off.allocatedKB));
-    console.log(`${feature.label.padEnd(44)}${cell(cpu("off"))}  ${cell(cpu("on"))}${cell(addedCpu)} ${cell(kb("off"))}${cell(kb("on"))}${cell(addedKb)}`);
+    console.log(`${feature.label.padEnd(56)}${cell(cpu("off"))}  ${cell(cpu("on"))}${cell(addedCpu)} ${cell(kb("off"))}${cell(kb("on"))}${cell(addedKb)}`);
   }
 }
 
