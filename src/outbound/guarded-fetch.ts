@@ -45,11 +45,11 @@ async function checkedAddress(url: URL, policy: OutboundPolicy): Promise<Resolve
   throw new Error(check.reason);
 }
 
-/** A URL's check as a later call to it reuses it: the parsed URL and the address it passed with. */
+/** A URL's check as a later call to it reuses it: the parsed URL and the address it passed with; for a name, the name and until when the answer checked is kept. */
 interface KeptCheck {
   url: URL;
   address: ResolvedAddress;
-  until: number;
+  name?: { host: string; until: number };
 }
 
 const CHECKS_KEPT = 255;
@@ -65,7 +65,10 @@ const keptChecks = new WeakMap<OutboundPolicy, Map<string, KeptCheck>>();
  */
 function keptCheck(input: string | URL, policy: OutboundPolicy): KeptCheck | undefined {
   const kept = typeof input === "string" ? keptChecks.get(policy)?.get(input) : undefined;
-  return kept && kept.until > Date.now() ? kept : undefined;
+  if (!kept?.name) return kept;
+  // A name's check holds while the resolver keeps that very answer: not once it expired, made room for others or was asked again.
+  const { host, until } = kept.name;
+  return until > Date.now() && systemAnswerKeptUntil(host) === until ? kept : undefined;
 }
 
 function keepCheck(input: string | URL, policy: OutboundPolicy, url: URL, address: ResolvedAddress): void {
@@ -76,7 +79,7 @@ function keepCheck(input: string | URL, policy: OutboundPolicy, url: URL, addres
   let kept = keptChecks.get(policy);
   if (!kept) keptChecks.set(policy, (kept = new Map()));
   if (kept.size >= CHECKS_KEPT) kept.delete(kept.keys().next().value!);
-  kept.set(input, { url, address, until: literal ? Number.POSITIVE_INFINITY : systemAnswerKeptUntil(host) });
+  kept.set(input, { url, address, name: literal ? undefined : { host, until: systemAnswerKeptUntil(host) } });
 }
 
 const redirectTarget = (response: Response, url: URL, method: string) => {
