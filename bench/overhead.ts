@@ -12,6 +12,7 @@ import { cpus, loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import type { LoadPlan } from "./load-generator";
 import { type Peer, type PeerName, startPeers } from "./peers";
+import { ALLOCATION_ENV, type AllocationCounter, allocationCounter } from "./allocations";
 import { type BenchServer, memoryOf, settled, stopAll, treeRssMBOf } from "./processes";
 import { type ByTarget, governanceCost, guardrailCost, renderShapes, renderTable, type ScenarioResult, TARGETS, type TargetName, verdicts } from "./report";
 import { type Measured, runLoad } from "./run-load";
@@ -52,10 +53,26 @@ type Servers = Record<(typeof TARGETS)[number], BenchServer>;
  */
 const FETCH_LIMIT_ENV: Record<string, string> = { BUN_CONFIG_MAX_HTTP_REQUESTS: gatewayEnv.BUN_CONFIG_MAX_HTTP_REQUESTS ?? "65336" };
 
+/** The bare proxy's and the gateway's allocations, counted over the fixed-rate rounds (a fixed rate spreads the work done each second alike on every round). */
+const allocations = new Map<BenchServer, AllocationCounter>();
+
 async function startTargets(workDir: string): Promise<Servers> {
   const direct = await startMockUpstream();
-  const [proxy, gateway] = await Promise.all([startBareProxy(direct, FETCH_LIMIT_ENV), startGateway(workDir, direct, FETCH_LIMIT_ENV)]);
+  const [proxyCount, gatewayCount] = [allocationCounter(), allocationCounter()];
+  const env = { ...FETCH_LIMIT_ENV, ...ALLOCATION_ENV };
+  const [proxy, gateway] = await Promise.all([startBareProxy(direct, env, proxyCount.onOutput), startGateway(workDir, direct, env, undefined, "gateway", gatewayCount.onOutput)]);
+  allocations.set(proxy, proxyCount).set(gateway, gatewayCount);
   return { direct, proxy, gateway };
+}
+
+/** A run, with the bytes its server allocated a request where they are counted. */
+async function runCounted(plan: LoadPlan, server: BenchServer): Promise<Measured> {
+  const counter = allocations.get(server);
+  if (!counter) return runLoad(plan, server.pid);
+  await counter.mark(server);
+  const measured = await runLoad(plan, server.pid);
+  await counter.mark(server);
+  return { ...measured, allocatedBytesPerRequest: counter.allocatedBetweenMarks() / Math.max(1, measured.completed + measured.errors) };
 }
 
 const fileLimit = (which: "SOFT" | "HARD") => Number(Bun.spawnSync(["prlimit", `--pid=${process.pid}`, "--nofile", `--output=${which}`, "--noheadings"]).stdout.toString().trim());
@@ -146,7 +163,8 @@ async function measureScenario(scenario: Scenario, servers: Servers, peers: Part
   for (const target of targets) await warmUpTarget(scenario, target);
   const measure = (mode: LoadPlan["mode"], seconds: number) => async ({ server, headers }: Target) => {
     await settled(server.pid);
-    return runLoad(loadPlan(scenario, server, headers, mode, seconds, scenario.rate), server.pid);
+    const plan = loadPlan(scenario, server, headers, mode, seconds, scenario.rate);
+    return mode === "rate" ? runCounted(plan, server) : runLoad(plan, server.pid);
   };
   await settled(servers.gateway.pid, 30_000);
   const bytesBefore = databaseBytes(databaseFile);
@@ -180,6 +198,8 @@ function describeSetup(): string {
     `Each target first gets saturation (not counted) in ${SETTINGS.warmupSeconds} s slices until its JIT compiler threads use under ${JIT_QUIET_SHARE * 100}% of a core`,
     `(at most ${SETTINGS.warmupLimitSeconds} s): steady state, not the compilation of its code. Each run starts once the target is idle (≤3 s wait).`,
     '"server CPU per request": user+system time of the measured process and any under it (nginx\'s workers) over its requests, every thread.',
+    '"allocated per request": what the main thread of the bare proxy and of the gateway allocated over a fixed-rate round, from JavaScriptCore\'s GC log',
+    "between two full collections the bench asks for (bench/allocations.ts); both run with BUN_JSC_logGC=1 for it.",
     '"log bytes per request": what the gateway\'s database (pages in use, write-ahead log included) grew by over its fixed-rate rounds, over their requests.',
     `Many streams: N streams opened within ~N/10,000 s, each a mock model sending ${STREAM_SHAPE.tokens} tokens ${STREAM_SHAPE.intervalMs} ms apart; the bare proxy, then the gateway.`,
     `Slow upstream: ${SLOW_SHAPE.inFlight.toLocaleString("en-US")} connections each waiting on a reply the mock sends after ${SLOW_SHAPE.upstreamMs / 1000} s, ${SLOW_SHAPE.rounds} rounds of ${SLOW_SHAPE.seconds} s alternating`,

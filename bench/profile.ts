@@ -1,9 +1,10 @@
 /**
  * Where the gateway's CPU goes, per request: `npx bun bench/profile.ts [--scenario chat] [--seconds 5]
- * [--proxy] [--top 25] [--rate 2000] [--callers name]`. Runs one scenario of the overhead bench at saturation (or,
+ * [--proxy] [--top 25] [--rate 2000] [--callers name] [--commit <commit>]`. Runs one scenario of the overhead bench at saturation (or,
  * with --rate, at that fixed rate, as the latency half of the bench does) under Linux
  * `perf record`, with JavaScriptCore writing a JITDump so compiled JS functions have names, then
- * prints the CPU each thread spends a request and the main thread's by JS function. A function's
+ * prints the CPU each thread spends a request and the main thread's by JS function. `--commit`
+ * profiles the gateway of another commit (bench/tree-checkout.ts) instead of the working tree's. A function's
  * "self" includes the native code it calls (fetch, Response, JSON, the allocator), which Bun's
  * --cpu-prof leaves out; and these are CPU samples, where --cpu-prof samples wall time.
  * Needs `perf` and the right to profile another process (root, or perf_event_paranoid ≤ 1).
@@ -18,6 +19,7 @@ import { callersOf, costByFunction, parseSamples, samplesByThread } from "./perf
 import { settled, stopAll } from "./processes";
 import { runLoad } from "./run-load";
 import { SCENARIOS } from "./scenarios";
+import { checkoutTree } from "./tree-checkout";
 import { adminOf, loadPlan, startBareProxy, startGateway, startMockUpstream, warmUp } from "./targets";
 
 const { values: args } = parseArgs({
@@ -31,6 +33,7 @@ const { values: args } = parseArgs({
     rate: { type: "string" },
     // Also prints the call chains under which the JS function of that name ran.
     callers: { type: "string" },
+    commit: { type: "string" },
   },
 });
 const scenario = SCENARIOS.find((candidate) => candidate.name === args.scenario);
@@ -55,7 +58,7 @@ const row = (label: string, micros: number, extra = "") => `  ${micros.toFixed(1
 
 try {
   const mock = await startMockUpstream();
-  const server = args.proxy ? await startBareProxy(mock, jitDump) : await startGateway(workDir, mock, jitDump);
+  const server = args.proxy ? await startBareProxy(mock, jitDump) : await startGateway(workDir, mock, jitDump, args.commit ? checkoutTree(args.commit) : undefined);
   const headers = { ...scenario.headers, ...(scenario.setup && !args.proxy ? await scenario.setup(adminOf(server)) : {}) };
   await warmUp((duration) => loadPlan(scenario, server, headers, "saturate", duration), server, 1, 15);
   await settled(server.pid);

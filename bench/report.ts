@@ -25,11 +25,12 @@ export const LIMITS = {
   rssPerStreamKB: 40,
   addedChunkDelayP99Ms: 5,
   controlRouteP99Ms: 50,
+  chatAllocatedKB: 10,
 };
 /** The scenarios the tail and cost-a-request targets are about. */
 const TAIL_SCENARIOS = ["chat", "chat stream"];
 
-type Row = { label: string; values: (number | undefined)[]; difference: string };
+type Row = { label: string; values: (number | undefined)[]; difference: string; decimals?: number };
 
 const number = (value: number | undefined, decimals = 0) =>
   value === undefined || Number.isNaN(value) ? "—" : value.toLocaleString("en-US", { minimumFractionDigits: decimals, maximumFractionDigits: decimals });
@@ -47,6 +48,14 @@ function addedOverDirect(label: string, runs: ByTarget, columns: TargetName[], p
   return { label, values, difference: signed(pick(runs.gateway) - pick(runs.proxy)) };
 }
 
+/** KB the main thread allocated a request, where it was counted (the bare proxy and the gateway). */
+const kilobytesOf = (run: Measured | undefined) => (run?.allocatedBytesPerRequest === undefined ? undefined : run.allocatedBytesPerRequest / 1024);
+
+function allocatedRow(runs: ByTarget, columns: TargetName[]): Row {
+  const [gateway, proxy] = [kilobytesOf(runs.gateway), kilobytesOf(runs.proxy)];
+  return { label: "  allocated per request (KB)", values: columns.map((target) => kilobytesOf(runs[target])), difference: gateway === undefined || proxy === undefined ? "" : signed(gateway - proxy, 1), decimals: 1 };
+}
+
 function rateRows({ scenario, atRate, logBytesPerRequest }: ScenarioResult, columns: TargetName[]): Row[] {
   return [
     row("  p50 (µs)", atRate, columns, (run) => run.latency.p50),
@@ -58,6 +67,7 @@ function rateRows({ scenario, atRate, logBytesPerRequest }: ScenarioResult, colu
     addedOverDirect("  p99 added over direct (µs)", atRate, columns, (run) => run.latency.p99),
     row("  achieved rate (req/s)", atRate, columns, (run) => run.throughput),
     row("  server CPU per request (µs)", atRate, columns, (run) => run.serverCpuMicrosPerRequest),
+    allocatedRow(atRate, columns),
     { label: "  log bytes per request", values: columns.map((target) => (target === "gateway" ? logBytesPerRequest : undefined)), difference: "" },
   ];
 }
@@ -95,7 +105,7 @@ export function renderTable(results: ScenarioResult[], settings: TableSettings, 
   const lines = [line(["", ...columns.map((target) => COLUMN_TITLES[target]), "gateway − proxy"]), "─".repeat(widths.reduce((sum, width) => sum + width + 1, -1))];
   const section = (title: string, rows: Row[]) => {
     lines.push(title);
-    for (const entry of rows) lines.push(line([entry.label, ...entry.values.map((value) => number(value)), entry.difference]));
+    for (const entry of rows) lines.push(line([entry.label, ...entry.values.map((value) => number(value, entry.decimals)), entry.difference]));
   };
   for (const result of results) {
     const rate = result.scenario.rate ?? settings.rate;
@@ -151,6 +161,13 @@ function scenarioVerdicts({ scenario, atRate, saturated, logBytesPerRequest }: S
     ];
   }
   const checks: Verdict[] = [{ pass: addedP50 <= LIMITS.addedP50Micros, text: `${scenario.name}: gateway adds ${signed(addedP50)} µs p50 over the bare proxy ${rate} (target ≤ ${LIMITS.addedP50Micros} µs)` }];
+  const allocated = kilobytesOf(atRate.gateway);
+  if (scenario.name === "chat" && allocated !== undefined) {
+    checks.push({
+      pass: allocated <= LIMITS.chatAllocatedKB,
+      text: `chat: the gateway allocates ${number(allocated, 1)} KB a request on its main thread ${rate} (target ≤ ${LIMITS.chatAllocatedKB} KB; bare proxy ${number(kilobytesOf(atRate.proxy), 1)} KB)`,
+    });
+  }
   if (!TAIL_SCENARIOS.includes(scenario.name)) return checks;
   checks.push({
     pass: addedP99 <= LIMITS.addedP99Micros,

@@ -4,6 +4,8 @@ import { spawnTracked, treeCpuSecondsOf } from "./processes";
 export interface Measured extends LoadResult {
   /** CPU time the measured server spent per completed request, µs (its process and any under it, such as nginx's workers). */
   serverCpuMicrosPerRequest: number;
+  /** Bytes the server's main thread allocated a request (bench/allocations.ts), where it was counted. */
+  allocatedBytesPerRequest?: number;
 }
 
 // An overloaded peer (Portkey at 2,000 req/s) takes many seconds to answer the backlog of a fixed-rate run.

@@ -46,6 +46,8 @@ export class ResponseCacheHooks implements PluginHooks {
     if (!CACHEABLE.has(context.operation)) return;
     // A conversation grows with each turn: the same request in it asks something new.
     if (context.body.conversation !== undefined && context.body.conversation !== null) return;
+    // Neither a default key nor one asked for: nothing to look up (the usual case), without reading the other directives.
+    if (!this.config.defaultKey && !context.headers.has("x-gw-cache-key")) return;
     const directives = cacheDirectivesOf(context.headers, this.config.defaultKey);
     if (!directives.key) return;
     return this.lookUp(context, directives.key, directives);

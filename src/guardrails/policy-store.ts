@@ -76,6 +76,8 @@ export class GuardrailPolicyStore {
 
   /** The checks of the enabled policies attached globally or to the request's key, team, customer or routing rule; undefined when none. */
   appliedTo(context: RequestContext): AppliedChecks | undefined {
+    // No policy at all (the usual case): nothing is looked up or built for the request.
+    if (this.byScope.size === 0) return undefined;
     const caller = context.caller;
     const keys = [
       scopeKey("global", null),

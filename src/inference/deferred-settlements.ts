@@ -10,6 +10,8 @@
  */
 export class DeferredSettlements {
   private pending: Array<() => void> = [];
+  /** Beside each pending settlement, the expected call it ends (undefined for one that ends none): no wrapper per settlement. */
+  private pendingCalls: Array<object | undefined> = [];
   private scheduled = false;
   private readonly expected = new Map<object, AbortSignal>();
   private onSettled?: () => void;
@@ -26,7 +28,8 @@ export class DeferredSettlements {
   }
 
   defer(settle: () => void, call?: object): void {
-    this.pending.push(call ? () => this.settleExpected(settle, call) : settle);
+    this.pending.push(settle);
+    this.pendingCalls.push(call);
     if (this.scheduled) return;
     this.scheduled = true;
     setImmediate(() => this.drain());
@@ -35,13 +38,18 @@ export class DeferredSettlements {
   drain(): void {
     this.scheduled = false;
     const due = this.pending;
+    const calls = this.pendingCalls;
     this.pending = [];
-    for (const settle of due) {
+    this.pendingCalls = [];
+    for (let index = 0; index < due.length; index++) {
       try {
-        settle();
+        due[index]!();
       } catch (error) {
         // One settlement's failure must not cost the others their logs and charges.
         console.error("a settlement failed", error);
+      } finally {
+        const call = calls[index];
+        if (call) this.forget(call);
       }
     }
   }
@@ -58,13 +66,5 @@ export class DeferredSettlements {
       clearTimeout(timer);
     }
     this.onSettled = undefined;
-  }
-
-  private settleExpected(settle: () => void, call: object): void {
-    try {
-      settle();
-    } finally {
-      this.forget(call);
-    }
   }
 }

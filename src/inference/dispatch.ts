@@ -220,12 +220,15 @@ async function attemptTarget(store: ProviderStore, input: DispatchInput, target:
     }
     const options = { provider: provider.name, stream: input.stream, timeoutSeconds: network.default_request_timeout_in_seconds, signal: input.signal, ownExchange: input.ownExchange };
     const finished = health.begin(provider, key?.id);
-    const reply = await exchangeOn(provider, call.operation, upstream, sent, options, choices, format).catch((error: unknown) => {
-      finished({ kind: "neutral" });
+    let reply: Awaited<ReturnType<typeof exchangeOn>>;
+    try {
+      reply = await exchangeOn(provider, call.operation, upstream, sent, options, choices, format);
+    } catch (error) {
+      finished(NEUTRAL);
       throw error;
-    });
+    }
     if (reply instanceof GatewayError) {
-      finished({ kind: "neutral" });
+      finished(NEUTRAL);
       return reply;
     }
     const attempt: Attempt = { provider: provider.name, model: target.model, key: key?.id, is_fallback: isFallback };
@@ -233,7 +236,7 @@ async function attemptTarget(store: ProviderStore, input: DispatchInput, target:
     // Several choices joined are an OpenAI reply, whatever the upstream's format.
     const replyFormat = choices > 1 ? "openai" : format;
     const answered = reply.ok ? answeredReply(reply, call.operation, replyFormat, network.stream_idle_timeout_in_seconds) : undefined;
-    finished(answered ? { kind: "success" } : outcomeOf(reply.ok ? unreadableReply(provider.name, replyFormat) : reply.error, input.signal));
+    finished(answered ? SUCCEEDED : outcomeOf(reply.ok ? unreadableReply(provider.name, replyFormat) : reply.error, input.signal));
     if (answered) {
       if (call.operation !== operation) markLackingResponsesApi(provider, target.model);
       return { ...answered, target, format: replyFormat, operation: call.operation, keyId: key?.id, isFallback, attempts, clampedMaxTokens: call.clampedMaxTokens, droppedTools: call.droppedTools };
@@ -274,11 +277,14 @@ function exchangeOn(provider: RuntimeProvider, operation: Operation, upstream: U
   return choices > 1 ? exchangeChoices(provider.adapter, operation, upstream, sent, options, choices, format) : exchange(provider.adapter, operation, upstream, sent, options);
 }
 
+const NEUTRAL: AttemptOutcome = { kind: "neutral" };
+const SUCCEEDED: AttemptOutcome = { kind: "success" };
+
 /** What a failed attempt says of the key: rate limits, 5xx, timeouts and connection errors count against it; the caller's own 4xx (or the caller leaving) do not. */
 function outcomeOf(error: GatewayError, signal: AbortSignal): AttemptOutcome {
-  if (signal.aborted) return { kind: "neutral" };
+  if (signal.aborted) return NEUTRAL;
   if (error.status === 429) return { kind: "failure", retryAfterMs: error.extra.retry_after_ms };
-  return error.status >= 500 || error.errorType === "provider_timeout" ? { kind: "failure" } : { kind: "neutral" };
+  return error.status >= 500 || error.errorType === "provider_timeout" ? { kind: "failure" } : NEUTRAL;
 }
 
 /**

@@ -296,14 +296,27 @@ async function answeredByHook(settling: Pick<Inference, "settlements" | "hooks">
   return new Response(text, response);
 }
 
+/** The call's model, then its fallbacks, each resolved to a target (a 400 naming the one that does not resolve). */
+function resolveTargets(providers: ProviderStore, call: InferenceCall): ModelRef[] {
+  const targets = [resolveModelRef(call.model, providers, "model", call.mountProvider)];
+  for (let index = 0; index < call.fallbacks.length; index++) targets.push(resolveModelRef(call.fallbacks[index]!, providers, `fallbacks[${index}]`, call.mountProvider));
+  return targets;
+}
+
 /** A model no key lists may still be routed by an `admit` hook (a virtual key's providers, a routing rule). */
-function resolvedOrNone(resolveAll: () => ModelRef[]): ModelRef[] {
+function resolvedOrNone(providers: ProviderStore, call: InferenceCall): ModelRef[] {
   try {
-    return resolveAll();
+    return resolveTargets(providers, call);
   } catch (error) {
     if (error instanceof GatewayError) return [];
     throw error;
   }
+}
+
+/** Whether any hook settles: a plain loop, as it runs on every request. */
+function anySettles(hooks: readonly InferenceHooks[]): boolean {
+  for (const hook of hooks) if (hook.settle) return true;
+  return false;
 }
 
 /** A call admitted by the hooks that its caller carries out itself, then settles once. */
@@ -322,11 +335,10 @@ export async function admitCall(inference: Inference, call: InferenceCall): Prom
   const context = createContext(call);
   inference.settlements.expect(context, call.request.signal);
   try {
-    const resolve = (raw: string, param: string) => resolveModelRef(raw, inference.providers, param, call.mountProvider);
-    const resolveAll = () => [resolve(call.model, "model"), ...call.fallbacks.map((fallback, index) => resolve(fallback, `fallbacks[${index}]`))];
-    context.targets = resolvedOrNone(resolveAll);
-    await admitThrough(inference.hooks, context);
-    if (context.targets.length === 0) context.targets = resolveAll();
+    context.targets = resolvedOrNone(inference.providers, call);
+    const admitting = admitThrough(inference.hooks, context);
+    if (admitting instanceof Promise) await admitting;
+    if (context.targets.length === 0) context.targets = resolveTargets(inference.providers, call);
   } catch (error) {
     if (error instanceof GatewayError) settleFailure(settling, context, error);
     else inference.settlements.forget(context);
@@ -344,14 +356,13 @@ export async function handleInference(inference: Inference, call: InferenceCall)
   // The hooks of this moment settle this request, whatever the plugins become meanwhile.
   const settling = { hooks, settlements };
   const context = createContext(call);
-  const observed = hooks.some((hook) => hook.settle);
+  const observed = anySettles(hooks);
   if (observed) settlements.expect(context, call.request.signal);
   try {
-    const resolve = (raw: string, param: string) => resolveModelRef(raw, providers, param, call.mountProvider);
-    const resolveAll = () => [resolve(call.model, "model"), ...call.fallbacks.map((fallback, index) => resolve(fallback, `fallbacks[${index}]`))];
-    context.targets = resolvedOrNone(resolveAll);
-    const admission = await admitThrough(hooks, context);
-    if (context.targets.length === 0) context.targets = resolveAll();
+    context.targets = resolvedOrNone(providers, call);
+    let admission = admitThrough(hooks, context);
+    if (admission instanceof Promise) admission = await admission;
+    if (context.targets.length === 0) context.targets = resolveTargets(providers, call);
     if (admission.reply) return await transformThrough(admission, context, await answeredByHook(settling, call, context, admission.reply));
     const onReplied: OnReplied | undefined = observed
       ? (replied, result) =>

@@ -96,25 +96,26 @@ export interface Admission {
   reply?: HookReply;
 }
 
-/** Runs `admit` in hook order until one answers. */
-export async function admitThrough(hooks: readonly InferenceHooks[], context: RequestContext): Promise<Admission> {
-  const admitted: InferenceHooks[] = [];
-  for (const hook of hooks) {
-    admitted.push(hook);
-    // Most hooks admit synchronously: awaiting only promises spares a turn of the loop each.
-    let reply = hook.admit?.(context);
-    if (reply instanceof Promise) reply = await reply;
-    if (reply) return { admitted, reply };
+/**
+ * Runs `admit` in hook order, from `start`, until one answers. Most hooks admit synchronously:
+ * the admission is then had without a promise, and only a hook's promise is waited for.
+ */
+export function admitThrough(hooks: readonly InferenceHooks[], context: RequestContext, start = 0): Admission | Promise<Admission> {
+  for (let index = start; index < hooks.length; index++) {
+    const reply = hooks[index]!.admit?.(context);
+    if (reply instanceof Promise) return reply.then((waited) => (waited ? { admitted: hooks.slice(0, index + 1), reply: waited } : admitThrough(hooks, context, index + 1)));
+    if (reply) return { admitted: hooks.slice(0, index + 1), reply };
   }
-  return { admitted };
+  return { admitted: hooks };
 }
 
-/** Passes the client's response back through the admitted hooks, last admitted first. */
-export async function transformThrough(admission: Admission, context: RequestContext, response: Response): Promise<Response> {
+/** Passes the client's response back through the admitted hooks, last admitted first; without a promise while every hook answers at once. */
+export function transformThrough(admission: Admission, context: RequestContext, response: Response, end = admission.admitted.length): Response | Promise<Response> {
   let current = response;
-  for (let index = admission.admitted.length - 1; index >= 0; index--) {
+  for (let index = end - 1; index >= 0; index--) {
     const transformed = admission.admitted[index]!.transformResponse?.(context, current);
-    if (transformed) current = transformed instanceof Promise ? await transformed : transformed;
+    if (transformed instanceof Promise) return transformed.then((waited) => transformThrough(admission, context, waited, index));
+    if (transformed) current = transformed;
   }
   return current;
 }

@@ -18,14 +18,6 @@ function aliasOf(requested: string, target: ModelRef): string | null {
   return requested === target.model || requested === `${target.provider}/${target.model}` ? null : requested;
 }
 
-function contentColumns(context: RequestContext, outcome: InferenceOutcome, contentLogging: boolean) {
-  if (!contentLogging) return { requestContent: null, responseContent: null };
-  return {
-    requestContent: loggedBodyJson(context.body, Number(context.headers.get("content-length"))),
-    responseContent: outcome.summary.content || null,
-  };
-}
-
 /** The columns naming who called: virtual key, team, customer... (all null for an anonymous caller). */
 export function callerColumns(caller: CallerIdentity | undefined) {
   return {
@@ -39,22 +31,16 @@ export function callerColumns(caller: CallerIdentity | undefined) {
   };
 }
 
-function tokenColumns(outcome: InferenceOutcome) {
-  const usage = outcome.summary.usage;
-  return {
-    inputTokens: usage?.prompt_tokens ?? 0,
-    outputTokens: usage?.completion_tokens ?? 0,
-    cachedTokens: usage?.prompt_tokens_details?.cached_tokens ?? 0,
-    reasoningTokens: usage?.completion_tokens_details?.reasoning_tokens ?? 0,
-    totalTokens: usage?.total_tokens ?? (usage ? usage.prompt_tokens + usage.completion_tokens : 0),
-  };
-}
+/** The total a usage reports, else the sum of its parts; 0 without usage. */
+const totalTokensOf = (usage: InferenceOutcome["summary"]["usage"]) => usage?.total_tokens ?? (usage ? usage.prompt_tokens + usage.completion_tokens : 0);
 
 /** The log row of a settled request; tool call names are kept whether or not content is logged. */
 /** `region`: GATEWAY_REGION of this node, null when it names none. */
 export function logRowFromSettled(context: RequestContext, outcome: InferenceOutcome, contentLogging: boolean, region: string | null = null): NewRequestLogRow {
   const target = attributedTarget(context, outcome);
   const failed = outcome.error !== undefined || outcome.status >= 400;
+  const usage = outcome.summary.usage;
+  // One object literal (only the caller's columns are shared, with refused requests' rows): the row is built on every request.
   return {
     id: context.id,
     parentRequestId: context.parentRequestId ?? null,
@@ -76,7 +62,11 @@ export function logRowFromSettled(context: RequestContext, outcome: InferenceOut
     toolCallNames: outcome.summary.toolCallNames,
     cacheHitType: outcome.cacheHit ?? null,
     guardrails: context.guardrails ?? null,
-    ...tokenColumns(outcome),
+    inputTokens: usage?.prompt_tokens ?? 0,
+    outputTokens: usage?.completion_tokens ?? 0,
+    cachedTokens: usage?.prompt_tokens_details?.cached_tokens ?? 0,
+    reasoningTokens: usage?.completion_tokens_details?.reasoning_tokens ?? 0,
+    totalTokens: totalTokensOf(usage),
     cost: outcome.cost ?? null,
     latencyMs: outcome.latencyMs,
     timeToFirstTokenMs: outcome.summary.timeToFirstTokenMs ?? null,
@@ -86,6 +76,7 @@ export function logRowFromSettled(context: RequestContext, outcome: InferenceOut
     internalCaller: context.internalCaller ?? null,
     metadata: context.metadata,
     attempts: outcome.attempts,
-    ...contentColumns(context, outcome, contentLogging),
+    requestContent: contentLogging ? loggedBodyJson(context.body, Number(context.headers.get("content-length"))) : null,
+    responseContent: contentLogging ? outcome.summary.content || null : null,
   };
 }

@@ -1,4 +1,5 @@
-import { bareHost, checkHost, type OutboundPolicy, type ResolvedAddress } from "./host-check";
+import { isIP } from "node:net";
+import { bareHost, checkHost, type OutboundPolicy, type ResolvedAddress, systemAnswerKeptUntil, systemResolver } from "./host-check";
 
 /** A call the outbound address policy refused; its message says which address and why. */
 export class OutboundRefused extends Error {}
@@ -44,6 +45,43 @@ async function checkedAddress(url: URL, policy: OutboundPolicy): Promise<Resolve
   throw new Error(check.reason);
 }
 
+/** A URL's check as a later call to it reuses it: the parsed URL and the address it passed with; for a name, the name and until when the answer checked is kept. */
+interface KeptCheck {
+  url: URL;
+  address: ResolvedAddress;
+  name?: { host: string; until: number };
+}
+
+const CHECKS_KEPT = 255;
+const keptChecks = new WeakMap<OutboundPolicy, Map<string, KeptCheck>>();
+
+/**
+ * A provider's every request goes to the same few URLs under the same policy: their checks are
+ * kept, so a request pays no URL parse, lookup or promise for them. An address in the URL is kept
+ * for good (the policy object changes when its reach does). A name is kept only under the system
+ * resolver, and only as long as it keeps the answer that was checked, so a changed answer is seen
+ * as soon as before; under any other resolver (tests point names anywhere) it is looked up on
+ * each call.
+ */
+function keptCheck(input: string | URL, policy: OutboundPolicy): KeptCheck | undefined {
+  const kept = typeof input === "string" ? keptChecks.get(policy)?.get(input) : undefined;
+  if (!kept?.name) return kept;
+  // A name's check holds while the resolver keeps that very answer: not once it expired, made room for others or was asked again.
+  const { host, until } = kept.name;
+  return until > Date.now() && systemAnswerKeptUntil(host) === until ? kept : undefined;
+}
+
+function keepCheck(input: string | URL, policy: OutboundPolicy, url: URL, address: ResolvedAddress): void {
+  if (typeof input !== "string") return;
+  const host = bareHost(url);
+  const literal = isIP(host) !== 0;
+  if (!literal && policy.resolve !== systemResolver) return;
+  let kept = keptChecks.get(policy);
+  if (!kept) keptChecks.set(policy, (kept = new Map()));
+  if (kept.size >= CHECKS_KEPT) kept.delete(kept.keys().next().value!);
+  kept.set(input, { url, address, name: literal ? undefined : { host, until: systemAnswerKeptUntil(host) } });
+}
+
 const redirectTarget = (response: Response, url: URL, method: string) => {
   const location = response.headers.get("location");
   return REDIRECTS.has(response.status) && location && (method === "GET" || method === "HEAD") ? new URL(location, url) : undefined;
@@ -56,11 +94,18 @@ const redirectTarget = (response: Response, url: URL, method: string) => {
  * redirect comes back as it is.
  */
 export async function guardedFetch(input: string | URL, init: RequestInit, policy: OutboundPolicy): Promise<Response> {
-  let url = new URL(input);
+  let kept = keptCheck(input, policy);
+  let url = kept?.url ?? new URL(input);
   const method = (init.method ?? "GET").toUpperCase();
   const follows = init.redirect !== "manual" && init.redirect !== "error";
   for (let hop = 0; ; hop++) {
-    const [target, hopInit] = pinnedCall(url, await checkedAddress(url, policy), init);
+    let address = kept?.address;
+    if (!address) {
+      address = await checkedAddress(url, policy);
+      if (hop === 0) keepCheck(input, policy, url, address);
+    }
+    kept = undefined;
+    const [target, hopInit] = pinnedCall(url, address, init);
     const response = await fetch(target, hopInit);
     const next = follows && hop < MAX_REDIRECTS ? redirectTarget(response, url, method) : undefined;
     if (!next) return response;

@@ -21,9 +21,9 @@ const CACHE_ENTRIES = 255;
  * lookups: a provider call to a name pays no lookup of its own. A kept answer is safe against
  * rebinding, as the connection goes to the address checked from it. Failures are not kept.
  */
-function cachedLookup(): HostResolver {
+function cachedLookup() {
   const answers = new Map<string, { until: number; addresses: Promise<ResolvedAddress[]> }>();
-  return (hostname) => {
+  const resolve: HostResolver = (hostname) => {
     const kept = answers.get(hostname);
     if (kept && kept.until > Date.now()) return kept.addresses;
     if (answers.size >= CACHE_ENTRIES) answers.delete(answers.keys().next().value!);
@@ -32,9 +32,15 @@ function cachedLookup(): HostResolver {
     addresses.catch(() => answers.delete(hostname));
     return addresses;
   };
+  /** Until when the answer for `hostname` is kept (0 when none is). */
+  const keptUntil = (hostname: string) => answers.get(hostname)?.until ?? 0;
+  return { resolve, keptUntil };
 }
 
-export const systemResolver: HostResolver = cachedLookup();
+const systemLookups = cachedLookup();
+export const systemResolver: HostResolver = systemLookups.resolve;
+/** Until when the system resolver keeps its answer for a name: a check made from that answer holds as long. */
+export const systemAnswerKeptUntil = systemLookups.keptUntil;
 
 /** Names that mean this machine or a metadata service whatever DNS says. */
 const SPECIAL_NAMES: ReadonlyArray<readonly [RegExp, string]> = [
@@ -43,7 +49,10 @@ const SPECIAL_NAMES: ReadonlyArray<readonly [RegExp, string]> = [
 ];
 
 /** The URL's host without IPv6 brackets. */
-export const bareHost = (url: URL) => url.hostname.replace(/^\[(.*)\]$/, "$1");
+export function bareHost(url: URL): string {
+  const host = url.hostname;
+  return host.startsWith("[") && host.endsWith("]") ? host.slice(1, -1) : host;
+}
 
 /** `refused`: the policy said no; otherwise the host could not be resolved. */
 export type HostCheck = { ok: true; address: ResolvedAddress } | { ok: false; refused: boolean; reason: string };

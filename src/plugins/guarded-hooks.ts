@@ -44,13 +44,26 @@ class FailurePolicy {
   }
 }
 
-/** Runs `call`, handing a failure (thrown or rejected) to `onError`; a synchronous result stays synchronous. */
-function guardedCall<T>(call: () => T | Promise<T>, onError: (error: unknown) => T): T | Promise<T> {
+/**
+ * Calls a hook, a failure (thrown or rejected) handed to `onError`. A synchronous result stays
+ * synchronous, and only a promise gets a handler: the hooks run on every request, most answer at once.
+ */
+function called<A, T>(hook: (argument: A) => T | Promise<T>, argument: A, onError: (error: unknown) => T): T | Promise<T> {
   try {
-    const result = call();
+    const result = hook(argument);
     return result instanceof Promise ? result.catch(onError) : result;
   } catch (error) {
     return onError(error);
+  }
+}
+
+/** Calls a hook on a response; on a failure, the response the policy gives in its place (given the response, it always gives one). */
+function calledOnResponse<A, T extends Response | void>(hook: (first: A, response: Response) => T | Promise<T>, first: A, response: Response, stage: string, policy: FailurePolicy): T | Response | Promise<T | Response> {
+  try {
+    const result = hook(first, response);
+    return result instanceof Promise ? result.catch((error: unknown) => policy.replace(stage, error, response)!) : result;
+  } catch (error) {
+    return policy.replace(stage, error, response)!;
   }
 }
 
@@ -59,10 +72,9 @@ function guardInference(name: string, hooks: PluginHooks, policy: FailurePolicy)
   const transformResponse = hooks.transformResponse?.bind(hooks);
   const settle = hooks.settle?.bind(hooks);
   const inference: InferenceHooks = { name };
-  if (admit) inference.admit = (context) => guardedCall(() => admit(context), (error) => policy.rethrow("admit", error));
-  if (transformResponse) {
-    inference.transformResponse = (context, response) => guardedCall(() => transformResponse(context, response), (error) => policy.replace("transformResponse", error, response)!);
-  }
+  const admitFailed = (error: unknown) => policy.rethrow("admit", error);
+  if (admit) inference.admit = (context) => called(admit, context, admitFailed);
+  if (transformResponse) inference.transformResponse = (context, response) => calledOnResponse(transformResponse, context, response, "transformResponse", policy);
   if (settle) {
     inference.settle = (context, outcome) => {
       try {
@@ -79,8 +91,9 @@ function guardHttp(hooks: PluginHooks, policy: FailurePolicy): HttpHooks {
   const onHttpRequest = hooks.onHttpRequest?.bind(hooks);
   const onHttpResponse = hooks.onHttpResponse?.bind(hooks);
   const http: HttpHooks = {};
-  if (onHttpRequest) http.onHttpRequest = (request) => guardedCall(() => onHttpRequest(request), (error) => policy.replace("onHttpRequest", error));
-  if (onHttpResponse) http.onHttpResponse = (request, response) => guardedCall(() => onHttpResponse(request, response), (error) => policy.replace("onHttpResponse", error, response));
+  const requestFailed = (error: unknown) => policy.replace("onHttpRequest", error);
+  if (onHttpRequest) http.onHttpRequest = (request) => called(onHttpRequest, request, requestFailed);
+  if (onHttpResponse) http.onHttpResponse = (request, response) => calledOnResponse(onHttpResponse, request, response, "onHttpResponse", policy);
   return http;
 }
 

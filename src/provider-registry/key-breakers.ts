@@ -132,6 +132,8 @@ export class KeyBreakers {
   }
 
   stateOf(provider: string, keyId: string | undefined): KeyBreakerState {
+    // A key that never failed has no breaker: while none has, no id is built to look one up.
+    if (this.breakers.size === 0) return "closed";
     return (this.breakers.get(breakerIdOf(provider, keyId))?.actor.getSnapshot().value as KeyBreakerState | undefined) ?? "closed";
   }
 
@@ -152,10 +154,12 @@ export class KeyBreakers {
    */
   pick(provider: RuntimeProvider, need: KeyNeed, excluded: ReadonlySet<string>): RuntimeKey | GatewayError | undefined {
     const eligible = eligibleKeys(provider.keys, need, excluded);
-    const admitted = eligible.filter((key) => this.admits(provider, key.id));
+    const admitted = this.breakers.size === 0 ? eligible : eligible.filter((key) => this.admits(provider, key.id));
     if (admitted.length === 0) return eligible.length === 0 ? undefined : this.allOpen(provider, eligible.map((key) => key.id));
     const strategy = effectiveHealth(provider.network).health.strategy;
-    const key = strategy === "weighted" ? pickWeighted(admitted) : this.byStrategy(provider.name, strategy, admitted);
+    if (strategy === "weighted") return pickWeighted(admitted);
+    const key = this.byStrategy(provider.name, strategy, admitted);
+    // When each key was last chosen serves least_latency's sampling: the weighted pick needs none of it.
     if (key) this.usageOf(breakerIdOf(provider.name, key.id)).lastChosen = this.countChoice(provider.name);
     return key;
   }

@@ -128,6 +128,9 @@ class ValueMetric<L extends string> implements Metric {
   }
 }
 
+/** A sample's first value; one function for every call, so counting on the hot path allocates no closure. */
+const newValue = () => ({ value: 0 });
+
 export class Counter<L extends string = never> extends ValueMetric<L> {
   constructor(options: CollectedOptions<L>) {
     super("counter", options);
@@ -135,7 +138,7 @@ export class Counter<L extends string = never> extends ValueMetric<L> {
 
   inc(labels: Labels<L>, by = 1): void {
     if (by < 0) throw new Error(`counter ${this.name} cannot decrease`);
-    this.samples.upsert(labels, () => ({ value: 0 })).value += by;
+    this.samples.upsert(labels, newValue).value += by;
   }
 }
 
@@ -145,7 +148,7 @@ export class Gauge<L extends string = never> extends ValueMetric<L> {
   }
 
   set(labels: Labels<L>, value: number): void {
-    this.samples.upsert(labels, () => ({ value: 0 })).value = value;
+    this.samples.upsert(labels, newValue).value = value;
   }
 }
 
@@ -166,8 +169,10 @@ export class Histogram<L extends string = never> implements Metric {
     return this.options.name;
   }
 
+  private readonly newState = (): HistogramState => ({ counts: this.options.buckets.map(() => 0), sum: 0, count: 0 });
+
   observe(labels: Labels<L>, value: number): void {
-    const state = this.samples.upsert(labels, () => ({ counts: this.options.buckets.map(() => 0), sum: 0, count: 0 }));
+    const state = this.samples.upsert(labels, this.newState);
     const { buckets } = this.options;
     for (let index = 0; index < buckets.length; index++) if (value <= buckets[index]!) state.counts[index]!++;
     state.sum += value;

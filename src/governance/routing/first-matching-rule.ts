@@ -19,6 +19,7 @@ function scopeChain(caller: Caller | undefined): Array<[RoutingScope, string | n
  * priority. The facts are gathered only when some rule applies: most requests meet none.
  */
 export function firstMatchingRule(rules: RoutingRuleStore, caller: Caller | undefined, factsOf: () => RoutingFacts): RoutingRuleRow | undefined {
+  if (!rules.anyEnabled) return undefined;
   const candidates = scopeChain(caller).flatMap(([scope, scopeId]) => rules.inScope(scope, scopeId));
   if (candidates.length === 0) return undefined;
   const facts = factsOf();

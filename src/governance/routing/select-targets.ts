@@ -83,7 +83,7 @@ export function selectTargets(input: SelectionInput, providers: ProviderStore, r
   const resolved = tryResolve(raw, providers, mountProvider);
   const named = namesProvider(raw, providers, mountProvider);
   const incoming = resolved instanceof GatewayError ? { provider: "", model: raw } : resolved;
-  const rule = firstMatchingRule(rules, caller, () => input.facts(incoming));
+  const rule = rules.anyEnabled ? firstMatchingRule(rules, caller, () => input.facts(incoming)) : undefined;
   if (rule) return fromRule(rule, incoming, clientFallbacks, providers, mountProvider);
   const weighted = caller && !named ? byProviderWeights(caller, incoming.model, providers) : undefined;
   if (weighted) return { targets: [weighted[0]!, ...(clientFallbacks.length ? clientFallbacks : weighted.slice(1))], engine: "governance" };

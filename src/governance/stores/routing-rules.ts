@@ -48,6 +48,11 @@ export class RoutingRuleStore {
     this.reindex();
   }
 
+  /** Whether any rule is enabled anywhere: while none is, routing looks nothing up. */
+  get anyEnabled(): boolean {
+    return this.byScope.size > 0;
+  }
+
   /** The enabled rules of one scope, lowest priority number first. */
   inScope(scope: RoutingScope, scopeId: string | null): readonly ActiveRule[] {
     return this.byScope.get(scopeKey(scope, scopeId)) ?? [];
