@@ -61,7 +61,8 @@ describe("the shipped catalogue", () => {
     expect(catalogPrice("openai", "gpt-4o-2024-08-06")!.input_cost_per_token).toBe(2.5e-6);
     expect(catalogPrice("bedrock", "us.anthropic.claude-3-5-haiku-20241022-v1:0")!.input_cost_per_token).toBe(0.8e-6);
     expect(catalogPrice("vertex", "claude-3-5-sonnet-v2@20241022")!.output_cost_per_token).toBe(15e-6);
-    expect(catalogPrice("openai", "gpt-4.5-preview")).toBeUndefined();
+    // GPT-4.5 is priced as itself ($75/M in the catalogue), not as the shorter gpt-4 ($30/M).
+    expect(catalogPrice("openai", "gpt-4.5-preview")!.input_cost_per_token).toBe(75e-6);
     expect(catalogPrice("openai", "no-such-model")).toBeUndefined();
   });
 
