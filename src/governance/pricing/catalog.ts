@@ -76,3 +76,11 @@ export function catalogPrice(family: string, model: string): CatalogEntry | unde
 
 /** The most output tokens a model served by a provider of `family` writes in one reply, where the catalogue knows it. */
 export const catalogOutputLimit = (family: string, model: string): number | undefined => catalogPrice(family, model)?.max_output_tokens;
+
+/** A model's context window, output limit and list prices, for model listings; undefined when the catalogue does not know it. */
+export function catalogFacts(family: string, model: string): { context_window?: number; max_output_tokens?: number; pricing: ModelPrice } | undefined {
+  const entry = catalogPrice(family, model);
+  if (!entry) return undefined;
+  const { context_window, max_output_tokens, ...pricing } = entry;
+  return { ...(context_window ? { context_window } : {}), ...(max_output_tokens ? { max_output_tokens } : {}), pricing };
+}

@@ -3,7 +3,7 @@ import type { LogDetail } from "../api/types";
 import { Panel } from "../components/panel";
 import { ErrorState, Loading } from "../components/states";
 import { StatusBadge } from "../components/widgets";
-import { formatCost, formatCount, formatLatency, formatTime } from "../lib/format";
+import { formatCount, formatLatency, formatLoggedCost, formatTime } from "../lib/format";
 import { useResource } from "../lib/use-resource";
 import { TableHead } from "../components/table-head";
 
@@ -26,7 +26,7 @@ function Facts({ log }: { log: LogDetail }) {
     ["Latency", formatLatency(log.latency)],
     ["Time to first token", formatLatency(log.time_to_first_token)],
     ["Tokens in / out", `${formatCount(log.input_tokens)} / ${formatCount(log.output_tokens)}`],
-    ["Cost", formatCost(log.cost)],
+    ["Cost", formatLoggedCost(log.cost)],
     ["Provider key", log.selected_key_id ?? "–"],
     ["Virtual key", log.virtual_key_name ?? log.virtual_key_id ?? "–"],
     ["Routing rule", log.routing_rule_name ?? "–"],
