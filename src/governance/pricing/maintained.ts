@@ -58,6 +58,8 @@ export function toModelPrice(listed: ListedPrice): ModelPrice | undefined {
   const starts = new Set<number>();
   for (const [unit, value] of Object.entries(listed)) {
     if (unit === "requests_kcount" && typeof value === "number") base.cost_per_request = value / 1_000;
+    // Speech heard (whisper and its kin) is listed by the hour; the gateway bills it by the second.
+    if ((unit === "audio_hours" || unit === "input_audio_hours") && typeof value === "number") base.input_cost_per_second = Number((value / 3_600).toPrecision(12));
     const field = PER_MILLION[unit];
     if (!field || value === undefined) continue;
     if (typeof value === "number") base[field] = perToken(value);
@@ -66,7 +68,7 @@ export function toModelPrice(listed: ListedPrice): ModelPrice | undefined {
       for (const tier of value.tiers) starts.add(tier.start);
     }
   }
-  if (base.input_cost_per_token === undefined && base.output_cost_per_token === undefined) return undefined;
+  if (Object.keys(base).length === 0) return undefined;
   const flat = { input_cost_per_token: 0, output_cost_per_token: 0, ...base } as ModelPrice;
   const tiers = [...starts].sort((a, b) => a - b).map((start) => ({ above_input_tokens: start, ...tierRates(listed, start) }) as PriceTier);
   return tiers.length ? { ...flat, tiers } : flat;
