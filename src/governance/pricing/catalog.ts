@@ -1,6 +1,6 @@
 import shipped from "./catalog.json" with { type: "json" };
 import type { ModelPrice } from "./cost";
-import { maintainedModel } from "./maintained";
+import { indexCatalogue, maintainedModel } from "./maintained";
 
 /** A model's list prices, its context window and the most output tokens it writes in one reply, where each is known. */
 export type CatalogEntry = ModelPrice & { max_output_tokens?: number; context_window?: number };
@@ -17,6 +17,8 @@ const CATALOG: Readonly<Record<string, Section>> = deepFrozen(shipped);
 
 /** Families that serve another family's models at the same list prices. */
 const SHARED_PRICES: Readonly<Record<string, readonly string[]>> = { azure: ["openai"], vertex: ["gemini", "anthropic"] };
+
+indexCatalogue([...Object.keys(CATALOG), ...Object.keys(SHARED_PRICES)]);
 
 /** Bedrock's cross-region inference profiles (`us.anthropic...`) cost what the model costs. */
 const REGION_PROFILE = /^(us|eu|apac|au|ca|jp|us-gov|global)\./;

@@ -124,6 +124,11 @@ function providersOf(family: string): string[] {
   return provider ? [provider.id, ...(provider.fallback_model_providers ?? [])] : [];
 }
 
+/** Builds the indexes of the catalogue providers that price `families`, so no request pays for it. */
+export function indexCatalogue(families: readonly string[]): void {
+  for (const family of families) for (const providerId of providersOf(family)) indexOf(providerId);
+}
+
 /** What the maintained catalogue says of `model` served by a provider of `family`; undefined when it does not list it. */
 export function maintainedModel(family: string, model: string): CatalogueModel | undefined {
   for (const providerId of providersOf(family)) {
