@@ -2,10 +2,8 @@ import { type Static, Type as t } from "@sinclair/typebox";
 import type { RuntimeProvider } from "../provider-registry/runtime";
 import type { Inference } from "./handle";
 
-const Usd = t.Number({ minimum: 0 });
-
 /** A model's list prices in USD per token (and per unit where priced so), as `/v1/models` shows them. */
-const ListPrices = t.Record(t.String(), t.Union([Usd, t.Array(t.Record(t.String(), Usd))]), {
+const ListPrices = t.Record(t.String(), t.Unknown(), {
   description: "input_cost_per_token, output_cost_per_token, cache_read_input_token_cost, ...; `tiers`: the rates from `above_input_tokens` on",
 });
 

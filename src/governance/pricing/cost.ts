@@ -3,12 +3,12 @@ import type { Usage } from "../../inference/canonical";
 import type { PricePatch } from "../../db/schema/types";
 
 /** Prices the maintained catalogue describes beyond what an override can set. */
-interface CatalogueRates {
+type CatalogueRates = {
   /** A one-hour cache write (Anthropic's `ttl: "1h"`); a five-minute one costs `cache_creation_input_token_cost`. */
   cache_creation_1h_input_token_cost?: number;
   /** A fee for each request, whatever its tokens. */
   cost_per_request?: number;
-}
+};
 
 /** The rates that replace the base ones once a prompt passes `above_input_tokens` (long-context prices). */
 export type PriceTier = { above_input_tokens: number } & Partial<Omit<PricePatch, "output_cost_per_image" | "input_cost_per_character" | "input_cost_per_second" | "output_cost_per_second">> & CatalogueRates;
