@@ -75,6 +75,26 @@ describe("the shipped catalogue", () => {
   });
 });
 
+describe("the maintained catalogue's special prices", () => {
+  test("a prompt past a long-context tier is billed at that tier's rates, the whole request", () => {
+    const pro = catalogPrice("gemini", "gemini-2.5-pro")!;
+    const reply = (prompt: number) => ({ usage: { prompt_tokens: prompt, completion_tokens: 1000, total_tokens: prompt + 1000 } });
+    // $1.25/M in and $10/M out up to 200k prompt tokens; $2.50/M and $15/M past them.
+    expect(costOf(reply(200_000), pro)).toBeCloseTo(200_000 * 1.25e-6 + 1000 * 10e-6, 12);
+    expect(costOf(reply(200_001), pro)).toBeCloseTo(200_001 * 2.5e-6 + 1000 * 15e-6, 12);
+  });
+
+  test("one-hour cache writes at their own rate, and a per-request fee on every request", () => {
+    const sonnet = catalogPrice("anthropic", "claude-sonnet-4-5")!;
+    const usage = { prompt_tokens: 110, completion_tokens: 0, total_tokens: 110, prompt_tokens_details: { cache_write_tokens: 100, cache_write_1h_tokens: 40 } };
+    // 10 plain at $3/M, 60 five-minute writes at $3.75/M, 40 one-hour writes at $6/M.
+    expect(costOf({ usage }, sonnet)).toBeCloseTo(10 * 3e-6 + 60 * 3.75e-6 + 40 * 6e-6, 12);
+    const sonar = catalogPrice("perplexity", "sonar")!;
+    // $1/M either way, and $12 per thousand requests.
+    expect(costOf({ usage: { prompt_tokens: 10, completion_tokens: 5, total_tokens: 15 } }, sonar)).toBeCloseTo(15 * 1e-6 + 0.012, 12);
+  });
+});
+
 describe("the cost of every request, from its usage", () => {
   test("an OpenAI chat at gpt-4o-mini's list price", async () => {
     const key = await budgeted("list-price");
