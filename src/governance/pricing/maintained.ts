@@ -28,12 +28,16 @@ type Rates = Partial<Record<keyof ModelPrice, number>>;
 /** USD per million as USD per one, without the float noise of the division (0.2 / 1e6 is 2.0000000000000002e-7). */
 const perToken = (perMillion: number) => Number((perMillion / 1e6).toPrecision(12));
 
+/** Each catalogue pattern compiled once: a name the index misses is tried against many. */
+const compiled = new Map<string, RegExp>();
+const regexOf = (source: string) => compiled.get(source) ?? compiled.set(source, new RegExp(source)).get(source)!;
+
 function matches(logic: MatchLogic, name: string): boolean {
   if ("equals" in logic) return name === logic.equals;
   if ("starts_with" in logic) return name.startsWith(logic.starts_with);
   if ("ends_with" in logic) return name.endsWith(logic.ends_with);
   if ("contains" in logic) return name.includes(logic.contains);
-  if ("regex" in logic) return new RegExp(logic.regex).test(name);
+  if ("regex" in logic) return regexOf(logic.regex).test(name);
   if ("or" in logic) return logic.or.some((inner) => matches(inner, name));
   return logic.and.every((inner) => matches(inner, name));
 }
