@@ -82,7 +82,7 @@ describe("a model no catalogue knows", () => {
 });
 
 describe("/v1/models", () => {
-  test("carries each model's context window, output limit and list prices where the catalogue knows them", async () => {
+  test("(and Anthropic's) carries each model's context window, output limit and list prices where the catalogue knows them", async () => {
     const models = await new OpenAI({ baseURL: `${gw.url}/v1`, apiKey: "unused" }).models.list();
     const byId = Object.fromEntries(models.data.map((model) => [model.id, model as unknown as Record<string, unknown>]));
     expect(byId["anthropic/claude-sonnet-4-5"]).toMatchObject({
@@ -95,5 +95,8 @@ describe("/v1/models", () => {
 
     const one = (await (await fetch(`${gw.url}/v1/models/anthropic/claude-sonnet-4-5`)).json()) as Record<string, unknown>;
     expect(one).toMatchObject({ id: "anthropic/claude-sonnet-4-5", context_window: 200_000 });
+
+    const anthropicListing = await anthropicClient("listing").models.list();
+    expect(anthropicListing.data.find((model) => model.id === "anthropic/claude-sonnet-4-5")).toMatchObject({ context_window: 200_000, pricing: { input_cost_per_token: 3e-6 } });
   });
 });
