@@ -19,7 +19,7 @@ import { createGovernance } from "./governance";
 import type { LimitCounters } from "./governance/limits/limit-counters";
 import { createGuardrails } from "./guardrails";
 import { authenticateCaller, callerIdentity } from "./governance/caller";
-import { catalogOutputLimit } from "./governance/pricing/catalog";
+import { catalogFacts, catalogOutputLimit } from "./governance/pricing/catalog";
 import { corsPolicy } from "./http/cors";
 import { bodyLimit, DEFAULT_MAX_REQUEST_BODY_MB, serverBodyLimitBytes } from "./http/body-limit";
 import { errorHandling, type RefusalListener } from "./http/error-handler";
@@ -54,6 +54,7 @@ import type { OAuthAuditEvent } from "./mcp/oauth/connections";
 import { builtinFromHooks, createPlugins, type HostResolver } from "./plugins";
 import { reloadProvidersOnChange } from "./provider-registry/changes";
 import { providerRoutes } from "./provider-registry/routes";
+import type { RuntimeProvider } from "./provider-registry/runtime";
 import { ProviderStore } from "./provider-registry/store";
 import { warnOfUnsetKeyVariables } from "./provider-registry/unresolved-keys";
 import { createTelemetry } from "./telemetry";
@@ -163,13 +164,16 @@ export async function createGateway({ config: givenConfig, databaseUrl, env = pr
   });
   const conversations = createConversations({ db: database.db, callerOf: responses.callerOf, clock });
   const objectKeys = new ObjectKeys(database.db, providers, clock);
+  /** A custom provider is priced as the family it is built on. */
+  const priceFamilyOf = (provider: RuntimeProvider) => provider.customProviderConfig?.base_provider_type ?? provider.name;
   const inference: Inference = {
     providers,
     get hooks() {
       return plugins.registry.inferenceHooks;
     },
     price: governance.price,
-    outputLimit: (provider, model) => catalogOutputLimit(provider.customProviderConfig?.base_provider_type ?? provider.name, model),
+    outputLimit: (provider, model) => catalogOutputLimit(priceFamilyOf(provider), model),
+    modelFacts: (provider, model) => catalogFacts(priceFamilyOf(provider), model),
     modelsVisibleTo: governance.modelsVisibleTo,
     settlements,
     responses,

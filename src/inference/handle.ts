@@ -2,6 +2,8 @@ import { commaList } from "../http/comma-list";
 import { badRequest, GatewayError } from "../http/errors";
 import { headerValueOf } from "../http/header-value";
 import type { ProviderStore } from "../provider-registry/store";
+import type { RuntimeProvider } from "../provider-registry/runtime";
+import type { ModelFacts } from "./model-facts";
 import type { StoredResponses } from "../responses";
 import type { DeferredSettlements } from "./deferred-settlements";
 import { type Dispatched, type DispatchInput, dispatch } from "./dispatch";
@@ -41,6 +43,8 @@ export interface Inference {
   price?(reply: PricedReply): number | undefined;
   /** The most output tokens a model writes in one reply, where known: a translated request asking more is lowered to it. */
   outputLimit?: DispatchInput["outputLimit"];
+  /** What the price catalogue knows of a model (context window, output limit, list prices), for `/v1/models`. */
+  modelFacts?: (provider: RuntimeProvider, model: string) => ModelFacts | undefined;
   /** The responses the gateway keeps, read back on the provider-object routes (kept and continued through `storedResponsesOperation`). */
   responses?: StoredResponses;
   /** Where `background: true` Responses calls to providers without the API run. */

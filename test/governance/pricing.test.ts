@@ -61,7 +61,8 @@ describe("the shipped catalogue", () => {
     expect(catalogPrice("openai", "gpt-4o-2024-08-06")!.input_cost_per_token).toBe(2.5e-6);
     expect(catalogPrice("bedrock", "us.anthropic.claude-3-5-haiku-20241022-v1:0")!.input_cost_per_token).toBe(0.8e-6);
     expect(catalogPrice("vertex", "claude-3-5-sonnet-v2@20241022")!.output_cost_per_token).toBe(15e-6);
-    expect(catalogPrice("openai", "gpt-4.5-preview")).toBeUndefined();
+    // GPT-4.5 is priced as itself ($75/M in the catalogue), not as the shorter gpt-4 ($30/M).
+    expect(catalogPrice("openai", "gpt-4.5-preview")!.input_cost_per_token).toBe(75e-6);
     expect(catalogPrice("openai", "no-such-model")).toBeUndefined();
   });
 
@@ -71,6 +72,26 @@ describe("the shipped catalogue", () => {
     // 300 plain input at $3/M, 600 read at $0.30/M, 100 written at $3.75/M, 300 plain output and 200 reasoning at $15/M.
     expect(costOf({ usage }, sonnet)).toBeCloseTo(300 * 3e-6 + 600 * 0.3e-6 + 100 * 3.75e-6 + 300 * 15e-6 + 200 * 15e-6, 12);
     expect(costOf({ usage }, { ...sonnet, output_cost_per_reasoning_token: 1e-6 })).toBeCloseTo(300 * 3e-6 + 600 * 0.3e-6 + 100 * 3.75e-6 + 300 * 15e-6 + 200 * 1e-6, 12);
+  });
+});
+
+describe("the maintained catalogue's special prices", () => {
+  test("a prompt past a long-context tier is billed at that tier's rates, the whole request", () => {
+    const pro = catalogPrice("gemini", "gemini-2.5-pro")!;
+    const reply = (prompt: number) => ({ usage: { prompt_tokens: prompt, completion_tokens: 1000, total_tokens: prompt + 1000 } });
+    // $1.25/M in and $10/M out up to 200k prompt tokens; $2.50/M and $15/M past them.
+    expect(costOf(reply(200_000), pro)).toBeCloseTo(200_000 * 1.25e-6 + 1000 * 10e-6, 12);
+    expect(costOf(reply(200_001), pro)).toBeCloseTo(200_001 * 2.5e-6 + 1000 * 15e-6, 12);
+  });
+
+  test("one-hour cache writes at their own rate, and a per-request fee on every request", () => {
+    const sonnet = catalogPrice("anthropic", "claude-sonnet-4-5")!;
+    const usage = { prompt_tokens: 110, completion_tokens: 0, total_tokens: 110, prompt_tokens_details: { cache_write_tokens: 100, cache_write_1h_tokens: 40 } };
+    // 10 plain at $3/M, 60 five-minute writes at $3.75/M, 40 one-hour writes at $6/M.
+    expect(costOf({ usage }, sonnet)).toBeCloseTo(10 * 3e-6 + 60 * 3.75e-6 + 40 * 6e-6, 12);
+    const sonar = catalogPrice("perplexity", "sonar")!;
+    // $1/M either way, and $12 per thousand requests.
+    expect(costOf({ usage: { prompt_tokens: 10, completion_tokens: 5, total_tokens: 15 } }, sonar)).toBeCloseTo(15 * 1e-6 + 0.012, 12);
   });
 });
 

@@ -2,8 +2,24 @@ import type { BilledUnits } from "../../inference/billed-units";
 import type { Usage } from "../../inference/canonical";
 import type { PricePatch } from "../../db/schema/types";
 
+/** Prices the maintained catalogue describes beyond what an override can set. */
+type CatalogueRates = {
+  /** A one-hour cache write (Anthropic's `ttl: "1h"`); a five-minute one costs `cache_creation_input_token_cost`. */
+  cache_creation_1h_input_token_cost?: number;
+  /** A fee for each request, whatever its tokens. */
+  cost_per_request?: number;
+};
+
+/** The rates that replace the base ones once a prompt passes `above_input_tokens` (long-context prices). */
+export type PriceTier = { above_input_tokens: number } & Partial<Omit<PricePatch, "output_cost_per_image" | "input_cost_per_character" | "input_cost_per_second" | "output_cost_per_second">> & CatalogueRates;
+
 /** USD per token for one model. Missing cache and reasoning prices fall back to input and output. */
-export type ModelPrice = Required<Pick<PricePatch, "input_cost_per_token" | "output_cost_per_token">> & PricePatch;
+export type ModelPrice = Required<Pick<PricePatch, "input_cost_per_token" | "output_cost_per_token">> &
+  PricePatch &
+  CatalogueRates & {
+    /** Ascending; the last one a prompt passes applies to the whole request, as providers bill long contexts. */
+    tiers?: readonly PriceTier[];
+  };
 
 /** What a reply is billed for: its tokens, and the units of what is priced by the unit. */
 export interface Billed {
@@ -19,7 +35,16 @@ export interface Billed {
  * has them.
  */
 export function costOf({ usage, units }: Billed, price: ModelPrice): number {
-  return (usage ? tokenCostOf(usage, price) : 0) + (units ? unitCostOf(units, price) : 0);
+  const rated = usage ? atPromptLength(price, usage.prompt_tokens) : price;
+  return (usage ? tokenCostOf(usage, rated) : 0) + (units ? unitCostOf(units, rated) : 0) + (price.cost_per_request ?? 0);
+}
+
+/** The price with the rates of the longest-context tier the prompt passes laid over the base ones. */
+function atPromptLength(price: ModelPrice, promptTokens: number): ModelPrice {
+  const tier = price.tiers?.findLast((candidate) => promptTokens > candidate.above_input_tokens);
+  if (!tier) return price;
+  const { above_input_tokens: _, ...rates } = tier;
+  return { ...price, ...rates };
 }
 
 function unitCostOf(units: BilledUnits, price: ModelPrice): number {
@@ -34,6 +59,8 @@ function unitCostOf(units: BilledUnits, price: ModelPrice): number {
 function tokenCostOf(usage: Usage, price: ModelPrice): number {
   const cacheRead = usage.prompt_tokens_details?.cached_tokens ?? 0;
   const cacheWrite = usage.prompt_tokens_details?.cache_write_tokens ?? 0;
+  // One-hour writes are counted among the cache writes too.
+  const cacheWrite1h = Math.min(usage.prompt_tokens_details?.cache_write_1h_tokens ?? 0, cacheWrite);
   const audio = usage.prompt_tokens_details?.audio_tokens ?? 0;
   // Cached audio is in both the cached and the audio count: it is priced once, as a cached read of audio.
   const cachedAudio = Math.min(usage.prompt_tokens_details?.cached_audio_tokens ?? 0, audio, cacheRead);
@@ -49,7 +76,8 @@ function tokenCostOf(usage: Usage, price: ModelPrice): number {
     plainInput * input +
     cachedText * (price.cache_read_input_token_cost ?? input) +
     cachedAudio * (price.cache_read_input_audio_token_cost ?? price.cache_read_input_token_cost ?? input) +
-    cacheWrite * (price.cache_creation_input_token_cost ?? input) +
+    (cacheWrite - cacheWrite1h) * (price.cache_creation_input_token_cost ?? input) +
+    cacheWrite1h * (price.cache_creation_1h_input_token_cost ?? price.cache_creation_input_token_cost ?? input) +
     audioIn * (price.input_cost_per_audio_token ?? input) +
     plainOutput * output +
     reasoning * (price.output_cost_per_reasoning_token ?? output) +

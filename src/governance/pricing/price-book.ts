@@ -3,7 +3,7 @@ import type { PricedRequest, PricingOverrideStore } from "../stores/pricing-over
 import { catalogPrice } from "./catalog";
 import { type Billed, costOf, type ModelPrice } from "./cost";
 
-/** Prices: the most specific operator override, laid over the shipped catalogue. */
+/** Prices: the most specific operator override, laid over the catalogue (src/governance/pricing/README.md). */
 export class PriceBook {
   constructor(
     private readonly overrides: PricingOverrideStore,
@@ -18,7 +18,9 @@ export class PriceBook {
     const override = this.overrides.bestMatch(request);
     if (!override) return listed;
     // An override may set only some prices; what neither it nor the catalogue sets costs nothing.
-    return { input_cost_per_token: 0, output_cost_per_token: 0, ...listed, ...override.patch };
+    // Its flat prices hold at any prompt length: the catalogue's long-context tiers would replace them.
+    const { tiers: _, ...flat } = listed ?? {};
+    return { input_cost_per_token: 0, output_cost_per_token: 0, ...flat, ...override.patch };
   }
 
   costOf(request: PricedRequest, billed: Billed): number | undefined {

@@ -4,6 +4,7 @@ import { notFound } from "../../http/errors";
 import { fallbacksOf, handleInference, type Inference } from "../handle";
 import { modelInPath } from "../model-ref";
 import { visibleModels, visibleServedModel } from "../visible-models";
+import { withModelFacts } from "../model-facts";
 import type { Operation } from "../../upstream/operations";
 import { anthropicObjectRoutes } from "./anthropic-objects";
 
@@ -76,11 +77,11 @@ export function anthropicMessagesMount(prefix: string, inference: Inference, mou
     .post("/messages/*", ({ body, params, request }) => handle("invoke", body, request, { model: routingModelOf(body), endpoint: params["*"] }), { body: ExtendedBody });
 }
 
-/** Every model the configured keys name, as `provider/model`, in Anthropic's list shape. */
+/** Every model the configured keys name, as `provider/model`, in Anthropic's list shape, with what the price catalogue knows of it. */
 function listModels(inference: Inference, headers: Headers) {
-  const ids = visibleModels(inference, headers).map((entry) => entry.id);
-  const data = ids.map((id) => ({ type: "model", id, display_name: id, created_at: new Date(0).toISOString() }));
-  return { data, has_more: false, first_id: ids[0] ?? null, last_id: ids.at(-1) ?? null };
+  const listed = visibleModels(inference, headers);
+  const data = listed.map(({ id, model, provider }) => withModelFacts(inference, provider, model, { type: "model", id, display_name: id, created_at: new Date(0).toISOString() }));
+  return { data, has_more: false, first_id: listed[0]?.id ?? null, last_id: listed.at(-1)?.id ?? null };
 }
 
 /** The Anthropic-format surface: messages and its extended endpoints, legacy /v1/complete, /v1/models, the batches and files Anthropic keeps. */

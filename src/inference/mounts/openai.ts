@@ -22,6 +22,7 @@ import {
   TranslationForm,
 } from "./openai-bodies";
 import { providerObjectRoutes } from "./provider-objects";
+import { withModelFacts } from "../model-facts";
 import { openRealtimeSession } from "../realtime/session";
 
 /**
@@ -33,7 +34,7 @@ export function openAIMount(prefix: string, inference: Inference, mountProvider?
 
   const listModels = ({ request }: { request: Request }) => ({
     object: "list",
-    data: visibleModels(inference, request.headers).map(({ id, provider }) => ({ id, object: "model", created: 0, owned_by: provider.name })),
+    data: visibleModels(inference, request.headers).map(({ id, model, provider }) => withModelFacts(inference, provider, model, { id, object: "model", created: 0, owned_by: provider.name })),
   });
 
   return new Elysia({ name: `openai-mount:${prefix}`, prefix })
@@ -42,7 +43,9 @@ export function openAIMount(prefix: string, inference: Inference, mountProvider?
       const model = modelInPath(params["*"]);
       const served = visibleServedModel(inference, request.headers, model, mountProvider);
       if (!served) throw notFound(`The model '${model}' does not exist or no key here serves it`, "caller_model_not_found");
-      return { id: model, object: "model", created: 0, owned_by: served.provider };
+      const entry = { id: model, object: "model", created: 0, owned_by: served.provider };
+      const provider = inference.providers.get(served.provider);
+      return provider ? withModelFacts(inference, provider, served.model, entry) : entry;
     })
     .post("/chat/completions", ({ body, request }) => handle("chat", body, request), { body: ChatCompletionBody })
     .post("/completions", ({ body, request }) => handle("text_completion", body, request), { body: CompletionBody })

@@ -17,6 +17,9 @@ export function formatCost(value: number | null | undefined): string {
   return `${sign}$${size >= 0.995 ? cents.format(size) : fraction.format(size)}`;
 }
 
+/** A request's cost: a log row without one was not priced (its model is in no catalogue), which is not $0. */
+export const formatLoggedCost = (value: number | null | undefined) => (value === null || value === undefined ? "unknown" : formatCost(value));
+
 export function formatLatency(ms: number | null | undefined): string {
   if (ms === null || ms === undefined) return "–";
   return ms < 1000 ? `${Math.round(ms)} ms` : `${(ms / 1000).toFixed(2)} s`;

@@ -6,7 +6,7 @@ import { useFeedback } from "../components/feedback";
 import { PageHeader } from "../components/layout";
 import { Empty, ErrorState, Loading } from "../components/states";
 import { StatusBadge } from "../components/widgets";
-import { formatCost, formatCount, formatLatency, formatTime } from "../lib/format";
+import { formatCount, formatLatency, formatLoggedCost, formatTime } from "../lib/format";
 import { useLiveLogs } from "../lib/live-feed";
 import { navigate, useLocation } from "../lib/router";
 import { useResource } from "../lib/use-resource";
@@ -83,7 +83,7 @@ function LogRow({
       <td>{verdictsOf(log) || none}</td>
       {withRegion && <td>{log.region ?? none}</td>}
       <td class="number">{formatCount(log.total_tokens)}</td>
-      <td class="number">{formatCost(log.cost)}</td>
+      <td class="number">{formatLoggedCost(log.cost)}</td>
       <td class="number">{formatLatency(log.latency)}</td>
     </tr>
   );
