@@ -1,5 +1,5 @@
 import { badRequest, GatewayError, type RoutingInfo } from "../http/errors";
-import type { AttemptOutcome } from "../provider-registry/key-breakers";
+import { type AttemptOutcome, breakerModelOf } from "../provider-registry/key-breakers";
 import { type KeyNeed, keyMeets } from "../provider-registry/key-selection";
 import { effectiveNetwork, type RuntimeKey, type RuntimeProvider } from "../provider-registry/runtime";
 import type { ProviderStore } from "../provider-registry/store";
@@ -179,16 +179,17 @@ async function attemptTarget(store: ProviderStore, input: DispatchInput, target:
   let retryKey: RuntimeKey | undefined;
   const need: KeyNeed = { model: target.model, batchApi: usesBatchKeys(input.operation), anyModel: isProviderObjectOperation(input.operation) };
   const health = store.health;
+  const breakerModel = breakerModelOf(need);
   for (;;) {
     // A key whose breaker opened while the request retried it is left for the others.
-    if (retryKey && !pinned && !health.admits(provider, retryKey.id)) {
+    if (retryKey && !pinned && !health.admits(provider, retryKey.id, breakerModel)) {
       excluded.add(retryKey.id);
       retryKey = undefined;
     }
     const picked = pinned ?? retryKey ?? health.pick(provider, need, excluded);
     if (pinned && !keyMeets(pinned, need)) return unusablePin(pinned, target.model);
     // Every key that could serve is open: no attempt, straight to the fallbacks.
-    const refused = picked instanceof GatewayError ? picked : provider.keys.length === 0 ? health.refusesKeyless(provider) : undefined;
+    const refused = picked instanceof GatewayError ? picked : provider.keys.length === 0 ? health.refusesKeyless(provider, breakerModel) : undefined;
     if (refused) {
       if (lastError) return lastError;
       attempts.push({ provider: provider.name, model: target.model, status: refused.status, error_type: refused.errorType, is_fallback: isFallback });
@@ -206,7 +207,7 @@ async function attemptTarget(store: ProviderStore, input: DispatchInput, target:
       continue;
     }
     const options = { provider: provider.name, stream: input.stream, timeoutSeconds: network.default_request_timeout_in_seconds, signal: input.signal, ownExchange: input.ownExchange };
-    const finished = health.begin(provider, key?.id);
+    const finished = health.begin(provider, key?.id, breakerModel);
     const reply = await exchangeOn(provider, call.operation, upstream, sent, options, choices, format).catch((error: unknown) => {
       finished({ kind: "neutral" });
       throw error;
@@ -261,11 +262,17 @@ function exchangeOn(provider: RuntimeProvider, operation: Operation, upstream: U
   return choices > 1 ? exchangeChoices(provider.adapter, operation, upstream, sent, options, choices, format) : exchange(provider.adapter, operation, upstream, sent, options);
 }
 
-/** What a failed attempt says of the key: rate limits, 5xx, timeouts and connection errors count against it; the caller's own 4xx (or the caller leaving) do not. */
+/**
+ * What a failed attempt says of the key: rate limits and connections that failed count against
+ * the key, 404s and malformed replies against the key for that model only, 5xx and timeouts
+ * against both; the caller's other 4xx (or the caller leaving) do not count.
+ */
 function outcomeOf(error: GatewayError, signal: AbortSignal): AttemptOutcome {
   if (signal.aborted) return { kind: "neutral" };
-  if (error.status === 429) return { kind: "failure", retryAfterMs: error.extra.retry_after_ms };
-  return error.status >= 500 || error.errorType === "provider_timeout" ? { kind: "failure" } : { kind: "neutral" };
+  if (error.status === 429) return { kind: "failure", scope: "key", retryAfterMs: error.extra.retry_after_ms, rateLimited: true };
+  if (error.errorType === "provider_unreachable") return { kind: "failure", scope: "key" };
+  if (error.errorType === "provider_not_found" || error.errorType === "provider_bad_response") return { kind: "failure", scope: "model" };
+  return error.status >= 500 || error.errorType === "provider_timeout" ? { kind: "failure", scope: "key_and_model" } : { kind: "neutral" };
 }
 
 /**
