@@ -1,5 +1,6 @@
 import { badRequest, GatewayError, type RoutingInfo } from "../http/errors";
-import { type AttemptOutcome, breakerModelOf } from "../provider-registry/key-breakers";
+import { type AttemptOutcome, breakerModelOf, effectiveHealth } from "../provider-registry/key-breakers";
+import { conversationIdOf } from "./conversation-id";
 import { type KeyNeed, keyMeets } from "../provider-registry/key-selection";
 import { effectiveNetwork, type RuntimeKey, type RuntimeProvider } from "../provider-registry/runtime";
 import type { ProviderStore } from "../provider-registry/store";
@@ -62,6 +63,8 @@ interface Answered {
   /** What the provider was asked: the client's operation, or chat for a Responses call to a provider without that API. */
   operation: Operation;
   keyId?: string;
+  /** The conversation the request belongs to, when its provider keeps conversations on one key. */
+  conversationId?: string;
   isFallback: boolean;
   attempts: Attempt[];
   clampedMaxTokens?: ClampedMaxTokens;
@@ -180,13 +183,15 @@ async function attemptTarget(store: ProviderStore, input: DispatchInput, target:
   const need: KeyNeed = { model: target.model, batchApi: usesBatchKeys(input.operation), anyModel: isProviderObjectOperation(input.operation) };
   const health = store.health;
   const breakerModel = breakerModelOf(need);
+  const conversation = effectiveHealth(provider.network).health.conversation_affinity ? conversationIdOf(input.clientHeaders, input.body) : undefined;
+  const conversationKey = conversation === undefined ? undefined : store.conversations.keyOf(provider.name, conversation);
   for (;;) {
     // A key whose breaker opened while the request retried it is left for the others.
     if (retryKey && !pinned && !health.admits(provider, retryKey.id, breakerModel)) {
       excluded.add(retryKey.id);
       retryKey = undefined;
     }
-    const picked = pinned ?? retryKey ?? health.pick(provider, need, excluded);
+    const picked = pinned ?? retryKey ?? health.pick(provider, need, excluded, conversationKey);
     if (pinned && !keyMeets(pinned, need)) return unusablePin(pinned, target.model);
     // Every key that could serve is open: no attempt, straight to the fallbacks.
     const refused = picked instanceof GatewayError ? picked : provider.keys.length === 0 ? health.refusesKeyless(provider, breakerModel) : undefined;
@@ -224,7 +229,8 @@ async function attemptTarget(store: ProviderStore, input: DispatchInput, target:
     finished(answered ? { kind: "success" } : outcomeOf(reply.ok ? unreadableReply(provider.name, replyFormat) : reply.error, input.signal));
     if (answered) {
       if (call.operation !== operation) markLackingResponsesApi(provider, target.model);
-      return { ...answered, target, format: replyFormat, operation: call.operation, keyId: key?.id, isFallback, attempts, clampedMaxTokens: call.clampedMaxTokens };
+      if (conversation !== undefined && key) store.conversations.answeredOn(provider.name, conversation, key.id);
+      return { ...answered, target, format: replyFormat, operation: call.operation, keyId: key?.id, conversationId: conversation, isFallback, attempts, clampedMaxTokens: call.clampedMaxTokens };
     }
     // A 2xx whose body is not the format's reply failed as a 5xx would: retried, then the fallbacks.
     const error = reply.ok ? unreadableReply(provider.name, replyFormat) : reply.error;

@@ -22,6 +22,7 @@ export const HEALTH_DEFAULTS = {
   max_cooldown_seconds: 600,
   trial_requests: 1,
   panic_threshold: 1,
+  conversation_affinity: false,
   strategy: "weighted",
 } as const satisfies HealthConfig;
 
@@ -169,16 +170,19 @@ export class KeyBreakers {
   /**
    * The key a request goes to among those that meet its need, leaving out open keys (and
    * half-open ones without a trial to spare), by the provider's strategy; in panic, among all of
-   * them but those a 429 holds back. A `provider_keys_open` error when breakers left out every key
-   * that could serve, undefined when none could anyway.
+   * them but those a 429 holds back; `preferred` (a conversation's key) whenever it is among them.
+   * A `provider_keys_open` error when breakers left out every key that could serve, undefined when
+   * none could anyway.
    */
-  pick(provider: RuntimeProvider, need: KeyNeed, excluded: ReadonlySet<string>): RuntimeKey | GatewayError | undefined {
+  pick(provider: RuntimeProvider, need: KeyNeed, excluded: ReadonlySet<string>, preferred?: string): RuntimeKey | GatewayError | undefined {
     const eligible = eligibleKeys(provider.keys, need, excluded);
     if (eligible.length === 0) return undefined;
     const usable = this.usable(provider, eligible, breakerModelOf(need));
     if (usable instanceof GatewayError) return usable;
     const strategy = effectiveHealth(provider.network).health.strategy;
-    const key = strategy === "weighted" ? pickWeighted(usable) : this.byStrategy(provider.name, strategy, usable);
+    const key =
+      (preferred !== undefined ? usable.find((candidate) => candidate.id === preferred) : undefined) ??
+      (strategy === "weighted" ? pickWeighted(usable) : this.byStrategy(provider.name, strategy, usable));
     if (key) this.usageOf(breakerIdOf(provider.name, key.id)).lastChosen = this.countChoice(provider.name);
     return key;
   }

@@ -108,6 +108,12 @@ export const HealthConfig = t.Object({
         "Share of the keys that may serve a request whose breakers are open at which the provider is in panic (default 1: all of them): requests then go to every such key as if closed, except one a 429's retry-after holds back. 0 turns panic off: such a request is refused with 503 `provider_keys_open`.",
     }),
   ),
+  conversation_affinity: t.Optional(
+    t.Boolean({
+      description:
+        "Keeps each conversation on the key that answered its last turn while that key may serve (default false), so the provider's prompt cache for that key is hit. A conversation is named by `x-gw-session-id`, Claude Code's or Codex's session header, or its system prompt and first user turn.",
+    }),
+  ),
   strategy: t.Optional(
     t.Union([t.Literal("weighted"), t.Literal("least_latency"), t.Literal("least_busy")], {
       description: "How a key is chosen among those that may serve: `weighted` at random by weight (default), `least_latency` the fastest by recent time to first byte (the others still sampled now and then), `least_busy` the fewest requests in flight.",

@@ -22,6 +22,8 @@ export const requestLogs = sqliteTable(
     model: text("model").notNull(),
     alias: text("alias"),
     selectedKeyId: text("selected_key_id"),
+    /** The conversation the request belongs to, when its provider keeps conversations on one key. */
+    conversationId: text("conversation_id"),
     virtualKeyId: text("virtual_key_id"),
     virtualKeyName: text("virtual_key_name"),
     teamId: text("team_id"),
