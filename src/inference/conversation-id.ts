@@ -15,14 +15,17 @@ function openingOf(body: Record<string, unknown>): unknown[] | undefined {
 }
 
 /**
- * The conversation a request belongs to: a session header the client sent, else a hash of its
- * system prompt and first user turn (which every later turn repeats); undefined when it has neither.
+ * The conversation a request belongs to: a session header the client sent, else that of the
+ * Responses reply its `previous_response_id` names (when this node answered it), else a hash of
+ * its system prompt and first user turn (which every later turn repeats); undefined when it has none.
  */
-export function conversationIdOf(headers: Headers, body: Record<string, unknown>): string | undefined {
+export function conversationIdOf(headers: Headers, body: Record<string, unknown>, conversationOfResponse: (id: string) => string | undefined): string | undefined {
   for (const name of SESSION_HEADERS) {
     const value = headers.get(name);
     if (value) return value.slice(0, MAX_ID_LENGTH);
   }
+  const previous = typeof body.previous_response_id === "string" ? conversationOfResponse(body.previous_response_id) : undefined;
+  if (previous !== undefined) return previous;
   const opening = openingOf(body);
   return opening && `opening:${Bun.hash(JSON.stringify(opening)).toString(16)}`;
 }

@@ -183,7 +183,7 @@ async function attemptTarget(store: ProviderStore, input: DispatchInput, target:
   const need: KeyNeed = { model: target.model, batchApi: usesBatchKeys(input.operation), anyModel: isProviderObjectOperation(input.operation) };
   const health = store.health;
   const breakerModel = breakerModelOf(need);
-  const conversation = effectiveHealth(provider.network).health.conversation_affinity ? conversationIdOf(input.clientHeaders, input.body) : undefined;
+  const conversation = effectiveHealth(provider.network).health.conversation_affinity ? conversationIdOf(input.clientHeaders, input.body, (id) => store.conversations.conversationOfResponse(id)) : undefined;
   const conversationKey = conversation === undefined ? undefined : store.conversations.keyOf(provider.name, conversation);
   for (;;) {
     // A key whose breaker opened while the request retried it is left for the others.
@@ -229,7 +229,7 @@ async function attemptTarget(store: ProviderStore, input: DispatchInput, target:
     finished(answered ? { kind: "success" } : outcomeOf(reply.ok ? unreadableReply(provider.name, replyFormat) : reply.error, input.signal));
     if (answered) {
       if (call.operation !== operation) markLackingResponsesApi(provider, target.model);
-      if (conversation !== undefined && key) store.conversations.answeredOn(provider.name, conversation, key.id);
+      if (conversation !== undefined && key) store.conversations.answeredOn(provider.name, conversation, key.id, responseIdOf(call.operation, answered));
       return { ...answered, target, format: replyFormat, operation: call.operation, keyId: key?.id, conversationId: conversation, isFallback, attempts, clampedMaxTokens: call.clampedMaxTokens };
     }
     // A 2xx whose body is not the format's reply failed as a 5xx would: retried, then the fallbacks.
@@ -279,6 +279,12 @@ function outcomeOf(error: GatewayError, signal: AbortSignal): AttemptOutcome {
   if (error.errorType === "provider_unreachable") return { kind: "failure", scope: "key" };
   if (error.errorType === "provider_not_found" || error.errorType === "provider_bad_response") return { kind: "failure", scope: "model" };
   return error.status >= 500 || error.errorType === "provider_timeout" ? { kind: "failure", scope: "key_and_model" } : { kind: "neutral" };
+}
+
+/** The id of a Responses reply read whole (a stream's is not looked for). */
+function responseIdOf(operation: Operation, answered: { read: ReadBody } | { stream: unknown }): string | undefined {
+  const id = operation === "responses" && "read" in answered ? (answered.read.json as { id?: unknown } | undefined)?.id : undefined;
+  return typeof id === "string" ? id : undefined;
 }
 
 /**

@@ -28,6 +28,17 @@ function cachedUsage(request: RecordedRequest) {
   return { prompt_tokens: messages.length * TOKENS_PER_MESSAGE, completion_tokens: 5, total_tokens: messages.length * TOKENS_PER_MESSAGE + 5, prompt_tokens_details: { cached_tokens: cachedMessages * TOKENS_PER_MESSAGE } };
 }
 
+/** A Responses API reply whose id the next turn names in `previous_response_id`. */
+const responsesReply = (request: RecordedRequest) => ({
+  id: `resp_${upstream.requests.length}`,
+  object: "response",
+  created_at: 1,
+  status: "completed",
+  model: request.body.model,
+  output: [{ type: "message", id: `msg_${upstream.requests.length}`, status: "completed", role: "assistant", content: [{ type: "output_text", text: "noted", annotations: [] }] }],
+  usage: { input_tokens: 10, output_tokens: 1, total_tokens: 11 },
+});
+
 const threeKeys = (name: string, health: Record<string, unknown> = {}) => ({
   custom_provider_config: { base_provider_type: "openai" },
   keys: ["a", "b", "c"].map((suffix) => ({ id: `${name}-${suffix}`, value: `secret-${name}-${suffix}` })),
@@ -38,6 +49,7 @@ beforeAll(async () => {
   upstream = startMockOpenAI();
   upstream.onRequest = (request) => {
     if (rateLimitedKeys.has(keyOf(request))) return void upstream.faults.unshift({ kind: "status", status: 429, headers: { "retry-after": "60" } });
+    if (request.path.endsWith("/responses")) return void upstream.faults.unshift({ kind: "body", body: JSON.stringify(responsesReply(request)), contentType: "application/json" });
     const reply = { id: `chatcmpl-${upstream.requests.length}`, object: "chat.completion", created: 1, model: request.body.model, choices: [{ index: 0, message: { role: "assistant", content: `reply ${upstream.requests.length}` }, finish_reason: "stop" }], usage: cachedUsage(request) };
     upstream.faults.unshift({ kind: "body", body: JSON.stringify(reply), contentType: "application/json" });
   };
@@ -91,9 +103,22 @@ describe("conversation affinity keeps a conversation on one key, where the provi
   test("a conversation whose key is rate limited moves to another key and stays there", async () => {
     const [first] = await converse("sticky/model", "write a poem", 1, { "x-gw-session-id": "poem-session" });
     rateLimitedKeys.add(first!.key);
-    const later = await converse("sticky/model", "write a poem", 3, { "x-gw-session-id": "poem-session" });
+    const later = await converse("sticky/model", "write a poem", 8, { "x-gw-session-id": "poem-session" });
     rateLimitedKeys.clear();
     expect(later.map((turn) => turn.key).every((key) => key === later[0]!.key && key !== first!.key)).toBe(true);
+  });
+
+  test("a Responses API conversation chained by previous_response_id stays on the key of its first turn", async () => {
+    const keys: string[] = [];
+    let previous: string | undefined;
+    for (let turn = 0; turn < 6; turn++) {
+      const response = await postJson(`${gw.url}/v1/responses`, { model: "sticky/model", input: `step ${turn}`, previous_response_id: previous });
+      expect(response.status).toBe(200);
+      answered++;
+      previous = ((await response.json()) as { id: string }).id;
+      keys.push(keyOf(upstream.requests.at(-1)!));
+    }
+    expect(new Set(keys).size).toBe(1);
   });
 
   test("log rows carry the conversation id: the client's session header, or one derived from the opening", async () => {
@@ -107,11 +132,11 @@ describe("conversation affinity keeps a conversation on one key, where the provi
     );
     const sticky = rows.filter((row) => row.provider === "sticky").map((row) => row.conversation_id);
     expect(sticky.filter((id) => id === "named-session")).toHaveLength(2);
-    expect(sticky.filter((id) => id === "poem-session")).toHaveLength(4);
+    expect(sticky.filter((id) => id === "poem-session")).toHaveLength(9);
     const derived = sticky.filter((id) => id?.startsWith("opening:"));
-    // The trip of the first test (20 turns) and this one (2): two conversations, each with one id.
-    expect(new Set(derived).size).toBe(2);
-    expect(derived).toHaveLength(TURNS + 2);
+    // The trip of the first test (20 turns), the Responses chain (6) and this one (2): three conversations, each with one id.
+    expect(new Set(derived).size).toBe(3);
+    expect(derived).toHaveLength(TURNS + 6 + 2);
     // A provider without affinity computes nothing.
     expect(rows.filter((row) => row.provider === "spread").every((row) => row.conversation_id === null)).toBe(true);
   });
