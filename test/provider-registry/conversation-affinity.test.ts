@@ -137,6 +137,8 @@ describe("conversation affinity keeps a conversation on one key, where the provi
     const rows = await logRows();
     const sticky = rows.filter((row) => row.provider === "sticky").map((row) => row.conversation_id);
     expect(sticky.filter((id) => id === "named-session")).toHaveLength(2);
+    const named = (await (await gw.admin("/api/logs?conversation_ids=named-session")).json()) as { logs: Row[] };
+    expect(named.logs.map((row) => row.conversation_id)).toEqual(["named-session", "named-session"]);
     expect(sticky.filter((id) => id === "poem-session")).toHaveLength(9);
     const derived = sticky.filter((id) => id?.startsWith("opening:"));
     // The trip of the first test (20 turns), the Responses chain (6) and this one (2): three conversations.

@@ -73,6 +73,7 @@ export const requestLogs = sqliteTable(
     // Most requests have no parent or session: partial indexes skip them.
     index("request_logs_parent_idx").on(table.parentRequestId).where(sql`${table.parentRequestId} IS NOT NULL`),
     index("request_logs_session_idx").on(table.sessionId).where(sql`${table.sessionId} IS NOT NULL`),
+    index("request_logs_conversation_idx").on(table.conversationId).where(sql`${table.conversationId} IS NOT NULL`),
   ],
 );
 
