@@ -119,6 +119,8 @@ export class KeyBreakers {
   private readonly usage = new Map<string, KeyUsage>();
   private readonly choices = new Map<string, number>();
   private readonly panics = new Map<string, PanicCount>();
+  /** Whether a breaker of a single model was ever made on this node: until then requests look up only their key's. */
+  private anyModelBreaker = false;
   private poller?: ReturnType<typeof setInterval>;
   private polling?: Promise<void>;
 
@@ -160,11 +162,16 @@ export class KeyBreakers {
    */
   admits(provider: RuntimeProvider, keyId: string | undefined, model?: string): boolean {
     const { health } = effectiveHealth(provider.network);
-    if (!health.enabled) return true;
-    return this.idsOf(provider.name, keyId, model).every((id) => {
-      const state = this.stateById(id);
-      return state === "closed" || (state === "half_open" && (this.usage.get(id)?.trials ?? 0) < health.trial_requests);
-    });
+    // While no key ever failed, nothing is looked up (nor allocated) per request.
+    if (!health.enabled || this.breakers.size === 0) return true;
+    const id = breakerIdOf(provider.name, keyId);
+    if (!this.admitsId(id, health.trial_requests)) return false;
+    return model === undefined || !this.anyModelBreaker || this.admitsId(modelBreakerIdOf(id, model), health.trial_requests);
+  }
+
+  private admitsId(id: string, trialRequests: number): boolean {
+    const state = this.stateById(id);
+    return state === "closed" || (state === "half_open" && (this.usage.get(id)?.trials ?? 0) < trialRequests);
   }
 
   /**
@@ -196,7 +203,7 @@ export class KeyBreakers {
   /** Marks an attempt under way on the key (for `model`); the returned function, called once it is answered, records how it went. */
   begin(provider: RuntimeProvider, keyId: string | undefined, model?: string): (outcome: AttemptOutcome) => void {
     const usage = this.usageOf(breakerIdOf(provider.name, keyId));
-    const trials = this.idsOf(provider.name, keyId, model).filter((id) => this.stateById(id) === "half_open").map((id) => this.usageOf(id));
+    const trials = this.breakers.size === 0 ? [] : this.idsOf(provider.name, keyId, model).filter((id) => this.stateById(id) === "half_open").map((id) => this.usageOf(id));
     usage.inFlight++;
     for (const trial of trials) trial.trials++;
     const started = performance.now();
@@ -330,7 +337,7 @@ export class KeyBreakers {
   /** A success clears the key's breaker and its model's; a failure counts against those its scope names. */
   private record(provider: RuntimeProvider, keyId: string | undefined, model: string | undefined, outcome: Exclude<AttemptOutcome, { kind: "neutral" }>): void {
     const { health, policy } = effectiveHealth(provider.network);
-    if (!health.enabled) return;
+    if (!health.enabled || (outcome.kind === "success" && this.breakers.size === 0)) return;
     const at = this.clock.now();
     const scope = outcome.kind === "failure" ? outcome.scope : "key_and_model";
     // A model-less call's 404 or odd reply is about the object it named, not the key.
@@ -350,6 +357,7 @@ export class KeyBreakers {
   /** Starts the actor; each change of its state (not each failure counted) is written, off the request path. */
   private run(id: string, actor: Actor<typeof keyBreakerMachine>, row?: string): Breaker {
     const breaker: Breaker = { actor, row, writing: 0, version: 0 };
+    if (actor.getSnapshot().context.model !== undefined) this.anyModelBreaker = true;
     this.breakers.get(id)?.actor.stop();
     this.breakers.set(id, breaker);
     let state = actor.getSnapshot().value;
