@@ -5,6 +5,7 @@ import { join } from "node:path";
 import { eventually } from "../support/eventually";
 import { startGateway, type TestGateway } from "../support/gateway";
 import { type MockAnthropic, startMockAnthropic } from "../support/mock-anthropic";
+import { claudeEnv } from "./claude-env";
 import { startTrapProxy, type TrapProxy } from "./trap-proxy";
 
 // The real Claude Code CLI through a provider with conversation affinity: its session header
@@ -38,20 +39,7 @@ test("Claude Code's x-claude-code-session-id keeps its tool loop on one key, and
   const prompt = `What do my notes say? [call:Read {"file_path":"${join(scratch, "notes.txt")}"}]`;
   const child = Bun.spawn([CLAUDE, "-p", prompt, "--model", "claude-sonnet-4-5", "--output-format", "json"], {
     cwd: scratch,
-    env: {
-      PATH: process.env.PATH ?? "/usr/bin:/bin",
-      HOME: scratch,
-      ANTHROPIC_BASE_URL: `${gw.url}/anthropic`,
-      ANTHROPIC_API_KEY: "unused-without-enforced-auth",
-      ANTHROPIC_SMALL_FAST_MODEL: "claude-sonnet-4-5",
-      DISABLE_TELEMETRY: "1",
-      DISABLE_ERROR_REPORTING: "1",
-      DISABLE_AUTOUPDATER: "1",
-      CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1",
-      HTTP_PROXY: trap.url,
-      HTTPS_PROXY: trap.url,
-      NO_PROXY: "127.0.0.1",
-    },
+    env: claudeEnv({ gatewayUrl: gw.url, apiKey: "unused-without-enforced-auth", model: "claude-sonnet-4-5", home: scratch, trapUrl: trap.url }),
     stdout: "pipe",
     stderr: "pipe",
     timeout: 60_000,
