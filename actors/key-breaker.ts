@@ -15,6 +15,8 @@ export interface KeyBreakerInput {
   provider: string;
   /** The key's id; absent for a keyless provider, whose breaker is the provider's. */
   keyId?: string;
+  /** Set for a breaker of one model on the key: failures that only that model met (404, a malformed reply). */
+  model?: string;
 }
 
 export interface KeyBreakerContext extends KeyBreakerInput {
@@ -24,6 +26,8 @@ export interface KeyBreakerContext extends KeyBreakerInput {
   opened: number;
   /** When an open breaker lets trials through again (epoch ms). */
   reopensAt?: number;
+  /** Opened by a 429: a rate limit the provider set, which even a provider in panic keeps to. */
+  rateLimited?: boolean;
   /** The last time the machine was told (by an event); the cooldown timer counts from it. */
   observedAt: number;
 }
@@ -35,6 +39,8 @@ export interface FailureSeen {
   policy: BreakerPolicy;
   /** The provider's `retry-after`: the cooldown, when it gave one. */
   retryAfterMs?: number;
+  /** A 429. */
+  rateLimited?: boolean;
 }
 
 export interface SuccessSeen {
@@ -75,13 +81,14 @@ export const keyBreakerMachine = setup({
       failures: [],
       opened: context.opened + 1,
       reopensAt: event.at + cooldownMs(event, context.opened),
+      rateLimited: event.rateLimited === true,
       observedAt: event.at,
     })),
-    close: assign({ failures: [], opened: 0, reopensAt: undefined, observedAt: (_, params: { at: number }) => params.at }),
+    close: assign({ failures: [], opened: 0, reopensAt: undefined, rateLimited: undefined, observedAt: (_, params: { at: number }) => params.at }),
   },
 }).createMachine({
   id: "key-breaker",
-  context: ({ input }) => ({ provider: input.provider, keyId: input.keyId, failures: [], opened: 0, observedAt: input.at }),
+  context: ({ input }) => ({ provider: input.provider, keyId: input.keyId, model: input.model, failures: [], opened: 0, observedAt: input.at }),
   initial: "closed",
   on: {
     rehydrated: { actions: { type: "observe", params: ({ event }) => ({ at: event.at }) } },

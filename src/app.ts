@@ -205,6 +205,12 @@ export async function createGateway({ config: givenConfig, databaseUrl, env = pr
     help: "Each provider key's circuit breaker as this node sees it: 0 closed, 1 half-open (trial requests), 2 open (left out until its cooldown ends). A keyless provider's breaker has an empty key.",
     collect: () => keyBreakers.metricSamples(providers.list()),
   });
+  telemetry.metrics.counter<"provider">({
+    name: "gateway_provider_panic_requests_total",
+    labelNames: ["provider"],
+    help: "Requests sent while the provider was in panic (at least its `panic_threshold` share of the keys that could serve them open): spread over its open keys as if closed, except those a 429's retry-after held back.",
+    collect: () => keyBreakers.panicSamples(),
+  });
   const recordSystemEvent = "recordSystemEvent" in access ? access.recordSystemEvent : undefined;
   mcpAudit.record = (event) =>
     void recordSystemEvent?.({ action: event.action, target: { type: "mcp_client", id: event.mcpClientId }, summary: event.summary }).catch((error) => console.error("audit log: an event could not be written", error));

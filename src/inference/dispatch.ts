@@ -1,5 +1,6 @@
 import { badRequest, GatewayError, type RoutingInfo } from "../http/errors";
-import type { AttemptOutcome } from "../provider-registry/key-breakers";
+import { type AttemptOutcome, breakerModelOf, effectiveHealth } from "../provider-registry/key-breakers";
+import { conversationIdOf } from "./conversation-id";
 import { type KeyNeed, keyMeets } from "../provider-registry/key-selection";
 import { effectiveNetwork, type RuntimeKey, type RuntimeProvider } from "../provider-registry/runtime";
 import type { ProviderStore } from "../provider-registry/store";
@@ -63,6 +64,8 @@ interface Answered {
   /** What the provider was asked: the client's operation, or chat for a Responses call to a provider without that API. */
   operation: Operation;
   keyId?: string;
+  /** The conversation the request belongs to, when its provider keeps conversations on one key. */
+  conversationId?: string;
   isFallback: boolean;
   attempts: Attempt[];
   clampedMaxTokens?: ClampedMaxTokens;
@@ -192,16 +195,19 @@ async function attemptTarget(store: ProviderStore, input: DispatchInput, target:
   let retryKey: RuntimeKey | undefined;
   const need: KeyNeed = { model: target.model, batchApi: usesBatchKeys(input.operation), anyModel: isProviderObjectOperation(input.operation) };
   const health = store.health;
+  const breakerModel = breakerModelOf(need);
+  const conversation = effectiveHealth(provider.network).health.conversation_affinity ? conversationIdOf(input.clientHeaders, input.body, (id) => store.conversations.conversationOfResponse(id)) : undefined;
+  const conversationKey = conversation === undefined ? undefined : store.conversations.keyOf(provider.name, conversation);
   for (;;) {
     // A key whose breaker opened while the request retried it is left for the others.
-    if (retryKey && !pinned && !health.admits(provider, retryKey.id)) {
+    if (retryKey && !pinned && !health.admits(provider, retryKey.id, breakerModel)) {
       excluded.add(retryKey.id);
       retryKey = undefined;
     }
-    const picked = pinned ?? retryKey ?? health.pick(provider, need, excluded);
+    const picked = pinned ?? retryKey ?? health.pick(provider, need, excluded, conversationKey);
     if (pinned && !keyMeets(pinned, need)) return unusablePin(pinned, target.model);
     // Every key that could serve is open: no attempt, straight to the fallbacks.
-    const refused = picked instanceof GatewayError ? picked : provider.keys.length === 0 ? health.refusesKeyless(provider) : undefined;
+    const refused = picked instanceof GatewayError ? picked : provider.keys.length === 0 ? health.refusesKeyless(provider, breakerModel) : undefined;
     if (refused) {
       if (lastError) return lastError;
       attempts.push({ provider: provider.name, model: target.model, status: refused.status, error_type: refused.errorType, is_fallback: isFallback });
@@ -219,7 +225,7 @@ async function attemptTarget(store: ProviderStore, input: DispatchInput, target:
       continue;
     }
     const options = { provider: provider.name, stream: input.stream, timeoutSeconds: network.default_request_timeout_in_seconds, signal: input.signal, ownExchange: input.ownExchange };
-    const finished = health.begin(provider, key?.id);
+    const finished = health.begin(provider, key?.id, breakerModel);
     let reply: Awaited<ReturnType<typeof exchangeOn>>;
     try {
       reply = await exchangeOn(provider, call.operation, upstream, sent, options, choices, format);
@@ -239,7 +245,8 @@ async function attemptTarget(store: ProviderStore, input: DispatchInput, target:
     finished(answered ? SUCCEEDED : outcomeOf(reply.ok ? unreadableReply(provider.name, replyFormat) : reply.error, input.signal));
     if (answered) {
       if (call.operation !== operation) markLackingResponsesApi(provider, target.model);
-      return { ...answered, target, format: replyFormat, operation: call.operation, keyId: key?.id, isFallback, attempts, clampedMaxTokens: call.clampedMaxTokens, droppedTools: call.droppedTools };
+      if (conversation !== undefined && key) store.conversations.answeredOn(provider.name, conversation, key.id, responseIdOf(call.operation, answered));
+      return { ...answered, target, format: replyFormat, operation: call.operation, keyId: key?.id, conversationId: conversation, isFallback, attempts, clampedMaxTokens: call.clampedMaxTokens, droppedTools: call.droppedTools };
     }
     // A 2xx whose body is not the format's reply failed as a 5xx would: retried, then the fallbacks.
     const error = reply.ok ? unreadableReply(provider.name, replyFormat) : reply.error;
@@ -280,11 +287,23 @@ function exchangeOn(provider: RuntimeProvider, operation: Operation, upstream: U
 const NEUTRAL: AttemptOutcome = { kind: "neutral" };
 const SUCCEEDED: AttemptOutcome = { kind: "success" };
 
-/** What a failed attempt says of the key: rate limits, 5xx, timeouts and connection errors count against it; the caller's own 4xx (or the caller leaving) do not. */
+/**
+ * What a failed attempt says of the key: rate limits and connections that failed count against
+ * the key, 404s and malformed replies against the key for that model only, 5xx and timeouts
+ * against both; the caller's other 4xx (or the caller leaving) do not count.
+ */
 function outcomeOf(error: GatewayError, signal: AbortSignal): AttemptOutcome {
   if (signal.aborted) return NEUTRAL;
-  if (error.status === 429) return { kind: "failure", retryAfterMs: error.extra.retry_after_ms };
-  return error.status >= 500 || error.errorType === "provider_timeout" ? { kind: "failure" } : NEUTRAL;
+  if (error.status === 429) return { kind: "failure", scope: "key", retryAfterMs: error.extra.retry_after_ms, rateLimited: true };
+  if (error.errorType === "provider_unreachable") return { kind: "failure", scope: "key" };
+  if (error.errorType === "provider_not_found" || error.errorType === "provider_bad_response") return { kind: "failure", scope: "model" };
+  return error.status >= 500 || error.errorType === "provider_timeout" ? { kind: "failure", scope: "key_and_model" } : NEUTRAL;
+}
+
+/** The id of a Responses reply read whole (a stream's is not looked for). */
+function responseIdOf(operation: Operation, answered: { read: ReadBody } | { stream: unknown }): string | undefined {
+  const id = operation === "responses" && "read" in answered ? (answered.read.json as { id?: unknown } | undefined)?.id : undefined;
+  return typeof id === "string" ? id : undefined;
 }
 
 /**

@@ -376,7 +376,7 @@ export async function handleInference(inference: Inference, call: InferenceCall)
             return {
               status: result?.status ?? 200,
               error: summary.failure,
-              answered: result && target && { target, keyId: result.keyId, isFallback: result.isFallback },
+              answered: result && target && { target, keyId: result.keyId, conversationId: result.conversationId, isFallback: result.isFallback },
               attempts: result?.attempts ?? [],
               summary,
               cost: target && (summary.usage || summary.units) ? inference.price?.({ target, keyId: result.keyId, usage: summary.usage, units: summary.units, context }) : undefined,

@@ -58,7 +58,7 @@ export interface InferenceOutcome {
   status: number;
   error?: GatewayError;
   /** The target that answered, when one did. */
-  answered?: { target: ModelRef; keyId?: string; isFallback: boolean };
+  answered?: { target: ModelRef; keyId?: string; conversationId?: string; isFallback: boolean };
   attempts: Attempt[];
   summary: ReplySummary;
   /** USD, when pricing knows the model; undefined means missing. */

@@ -12,6 +12,7 @@ const LIST_COLUMNS: Record<Exclude<ListFilter, JsonListFilter>, AnySQLiteColumn>
   status: requestLogs.status,
   objects: requestLogs.object,
   selected_key_ids: requestLogs.selectedKeyId,
+  conversation_ids: requestLogs.conversationId,
   virtual_key_ids: requestLogs.virtualKeyId,
   team_ids: requestLogs.teamId,
   customer_ids: requestLogs.customerId,

@@ -11,6 +11,7 @@ export const LIST_FILTERS = [
   "status",
   "objects",
   "selected_key_ids",
+  "conversation_ids",
   "virtual_key_ids",
   "team_ids",
   "customer_ids",

@@ -50,6 +50,7 @@ export function logRowFromSettled(context: RequestContext, outcome: InferenceOut
     model: target.model,
     alias: aliasOf(context.requestedModel, target),
     selectedKeyId: outcome.answered?.keyId ?? outcome.attempts.at(-1)?.key ?? null,
+    conversationId: outcome.answered?.conversationId ?? null,
     ...callerColumns(context.caller),
     routingRuleId: context.routingRule?.id ?? null,
     routingRuleName: context.routingRule?.name ?? null,

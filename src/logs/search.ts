@@ -66,6 +66,7 @@ export function logView(row: LogSummaryRow & Partial<Pick<RequestLogRow, "reques
     model: row.model,
     alias: row.alias,
     selected_key_id: row.selectedKeyId,
+    conversation_id: row.conversationId,
     virtual_key_id: row.virtualKeyId,
     virtual_key_name: row.virtualKeyName,
     team_id: row.teamId,

@@ -21,6 +21,8 @@ export const HEALTH_DEFAULTS = {
   cooldown_seconds: 30,
   max_cooldown_seconds: 600,
   trial_requests: 1,
+  panic_threshold: 1,
+  conversation_affinity: false,
   strategy: "weighted",
 } as const satisfies HealthConfig;
 
@@ -47,6 +49,8 @@ export function effectiveHealth(network: NetworkConfig) {
 
 /** Provider names hold no `/`: the id stays unambiguous. A keyless provider has one breaker, its own. */
 const breakerIdOf = (provider: string, keyId: string | undefined) => (keyId === undefined ? provider : `${provider}/${keyId}`);
+/** The breaker of one model on a key (or on a keyless provider). */
+const modelBreakerIdOf = (keyBreakerId: string, model: string) => `${keyBreakerId}\n${model}`;
 
 /** What one node knows of a key between requests: only in memory. */
 interface KeyUsage {
@@ -69,8 +73,21 @@ interface Breaker {
   version: number;
 }
 
+/**
+ * Which breakers a failure counts against: the key's (a 429, a connection that failed), the
+ * key's for that model only (a 404, a malformed reply), or both (a 5xx, a timeout: since any
+ * success on the key clears its streak, the key opens only when its models all fail).
+ */
+export type FailureScope = "key" | "model" | "key_and_model";
+
 /** How a finished attempt went, as far as the key's health is concerned. */
-export type AttemptOutcome = { kind: "success" } | { kind: "failure"; retryAfterMs?: number } | { kind: "neutral" };
+export type AttemptOutcome = { kind: "success" } | { kind: "failure"; scope: FailureScope; retryAfterMs?: number; rateLimited?: boolean } | { kind: "neutral" };
+
+/** Requests a provider in panic sent to keys whose breakers were open, on this node. */
+interface PanicCount {
+  requests: number;
+  lastAt: number;
+}
 
 /** Share of the decaying latency average the newest sample takes. */
 const LATENCY_WEIGHT = 0.3;
@@ -101,6 +118,9 @@ export class KeyBreakers {
   private readonly breakers = new Map<string, Breaker>();
   private readonly usage = new Map<string, KeyUsage>();
   private readonly choices = new Map<string, number>();
+  private readonly panics = new Map<string, PanicCount>();
+  /** Whether a breaker of a single model was ever made on this node: until then requests look up only their key's. */
+  private anyModelBreaker = false;
   private poller?: ReturnType<typeof setInterval>;
   private polling?: Promise<void>;
 
@@ -132,76 +152,145 @@ export class KeyBreakers {
   }
 
   stateOf(provider: string, keyId: string | undefined): KeyBreakerState {
-    // A key that never failed has no breaker: while none has, no id is built to look one up.
-    if (this.breakers.size === 0) return "closed";
-    return (this.breakers.get(breakerIdOf(provider, keyId))?.actor.getSnapshot().value as KeyBreakerState | undefined) ?? "closed";
+    return this.stateById(breakerIdOf(provider, keyId));
   }
 
-  /** Whether a request may go to the key now: closed, or half-open with a trial to spare; always when the provider's breakers are off. */
-  admits(provider: RuntimeProvider, keyId: string | undefined): boolean {
+  /**
+   * Whether a request (for `model`, when it names one) may go to the key now: its breaker, and
+   * its breaker for that model, each closed or half-open with a trial to spare; always when the
+   * provider's breakers are off.
+   */
+  admits(provider: RuntimeProvider, keyId: string | undefined, model?: string): boolean {
     const { health } = effectiveHealth(provider.network);
-    if (!health.enabled) return true;
+    // While no key ever failed, nothing is looked up (nor allocated) per request.
+    if (!health.enabled || this.breakers.size === 0) return true;
     const id = breakerIdOf(provider.name, keyId);
-    const state = this.stateOf(provider.name, keyId);
-    if (state === "closed") return true;
-    return state === "half_open" && (this.usage.get(id)?.trials ?? 0) < health.trial_requests;
+    if (!this.admitsId(id, health.trial_requests)) return false;
+    return model === undefined || !this.anyModelBreaker || this.admitsId(modelBreakerIdOf(id, model), health.trial_requests);
+  }
+
+  private admitsId(id: string, trialRequests: number): boolean {
+    const state = this.stateById(id);
+    return state === "closed" || (state === "half_open" && (this.usage.get(id)?.trials ?? 0) < trialRequests);
   }
 
   /**
    * The key a request goes to among those that meet its need, leaving out open keys (and
-   * half-open ones without a trial to spare), by the provider's strategy; a `provider_keys_open`
-   * error when breakers left out every key that could serve, undefined when none could anyway.
+   * half-open ones without a trial to spare), by the provider's strategy; in panic, among all of
+   * them but those a 429 holds back; `preferred` (a conversation's key) whenever it is among them.
+   * A `provider_keys_open` error when breakers left out every key that could serve, undefined when
+   * none could anyway.
    */
-  pick(provider: RuntimeProvider, need: KeyNeed, excluded: ReadonlySet<string>): RuntimeKey | GatewayError | undefined {
+  pick(provider: RuntimeProvider, need: KeyNeed, excluded: ReadonlySet<string>, preferred?: string): RuntimeKey | GatewayError | undefined {
     const eligible = eligibleKeys(provider.keys, need, excluded);
-    const admitted = this.breakers.size === 0 ? eligible : eligible.filter((key) => this.admits(provider, key.id));
-    if (admitted.length === 0) return eligible.length === 0 ? undefined : this.allOpen(provider, eligible.map((key) => key.id));
+    if (eligible.length === 0) return undefined;
+    // While no key ever failed, every eligible key is usable: nothing is filtered (nor allocated).
+    const usable = this.breakers.size === 0 ? eligible : this.usable(provider, eligible, breakerModelOf(need));
+    if (usable instanceof GatewayError) return usable;
     const strategy = effectiveHealth(provider.network).health.strategy;
-    if (strategy === "weighted") return pickWeighted(admitted);
-    const key = this.byStrategy(provider.name, strategy, admitted);
+    const conversationKey = preferred !== undefined ? usable.find((candidate) => candidate.id === preferred) : undefined;
+    if (strategy === "weighted") return conversationKey ?? pickWeighted(usable);
+    const key = conversationKey ?? this.byStrategy(provider.name, strategy, usable);
     // When each key was last chosen serves least_latency's sampling: the weighted pick needs none of it.
     if (key) this.usageOf(breakerIdOf(provider.name, key.id)).lastChosen = this.countChoice(provider.name);
     return key;
   }
 
-  /** For a keyless provider: undefined when its breaker lets the request through, else why not. */
-  refusesKeyless(provider: RuntimeProvider): GatewayError | undefined {
-    return this.admits(provider, undefined) ? undefined : this.allOpen(provider, [undefined]);
+  /** For a keyless provider: undefined when its breaker (or panic) lets the request through, else why not. */
+  refusesKeyless(provider: RuntimeProvider, model?: string): GatewayError | undefined {
+    const usable = this.usable(provider, [{ id: undefined }], model);
+    return usable instanceof GatewayError ? usable : undefined;
   }
 
-  /** Marks an attempt under way on the key; the returned function, called once it is answered, records how it went. */
-  begin(provider: RuntimeProvider, keyId: string | undefined): (outcome: AttemptOutcome) => void {
-    const id = breakerIdOf(provider.name, keyId);
-    const usage = this.usageOf(id);
-    const trial = this.stateOf(provider.name, keyId) === "half_open";
+  /** Marks an attempt under way on the key (for `model`); the returned function, called once it is answered, records how it went. */
+  begin(provider: RuntimeProvider, keyId: string | undefined, model?: string): (outcome: AttemptOutcome) => void {
+    const usage = this.usageOf(breakerIdOf(provider.name, keyId));
+    const trials = this.breakers.size === 0 ? [] : this.idsOf(provider.name, keyId, model).filter((id) => this.stateById(id) === "half_open").map((id) => this.usageOf(id));
     usage.inFlight++;
-    if (trial) usage.trials++;
+    for (const trial of trials) trial.trials++;
     const started = performance.now();
     return (outcome) => {
       usage.inFlight--;
-      if (trial) usage.trials--;
+      for (const trial of trials) trial.trials--;
       if (outcome.kind === "neutral") return;
       if (outcome.kind === "success") {
         const sample = performance.now() - started;
         usage.latencyMs = usage.latencyMs === undefined ? sample : usage.latencyMs + LATENCY_WEIGHT * (sample - usage.latencyMs);
       }
-      this.record(provider, keyId, outcome);
+      this.record(provider, keyId, model, outcome);
     };
   }
 
-  /** What GET /api/providers shows of a key's health. */
+  /** What GET /api/providers shows of a provider's panic on this node: requests sent to open keys, and when the last was. */
+  panicView(provider: string) {
+    const panic = this.panics.get(provider);
+    return { requests: panic?.requests ?? 0, last_at: panic ? new Date(panic.lastAt).toISOString() : undefined };
+  }
+
+  /** `gateway_provider_panic_requests_total` samples: per provider that was ever in panic on this node. */
+  panicSamples() {
+    return [...this.panics].map(([provider, panic]) => ({ labels: { provider }, value: panic.requests }));
+  }
+
+  /** What GET /api/providers shows of a key's health, with its breakers for single models that are not closed. */
   view(provider: string, keyId: string | undefined) {
     const id = breakerIdOf(provider, keyId);
-    const context = this.breakers.get(id)?.actor.getSnapshot().context;
     const usage = this.usage.get(id);
-    const state = this.stateOf(provider, keyId);
+    const models = [...this.breakers.values()]
+      .map(({ actor }) => actor.getSnapshot())
+      .filter(({ context, value }) => context.model !== undefined && value !== "closed" && context.provider === provider && context.keyId === keyId)
+      .map(({ context }) => ({ model: context.model!, ...this.breakerView(modelBreakerIdOf(id, context.model!)) }));
+    return {
+      ...this.breakerView(id),
+      latency_ms: usage?.latencyMs === undefined ? undefined : Math.round(usage.latencyMs),
+      in_flight: usage?.inFlight ?? 0,
+      models: models.length > 0 ? models : undefined,
+    };
+  }
+
+  private breakerView(id: string) {
+    const context = this.breakers.get(id)?.actor.getSnapshot().context;
+    const state = this.stateById(id);
     return {
       state,
       reopens_at: state !== "closed" && context?.reopensAt !== undefined ? new Date(context.reopensAt).toISOString() : undefined,
       recent_failures: context?.failures.length ?? 0,
-      latency_ms: usage?.latencyMs === undefined ? undefined : Math.round(usage.latencyMs),
-      in_flight: usage?.inFlight ?? 0,
     };
+  }
+
+  private stateById(id: string): KeyBreakerState {
+    return (this.breakers.get(id)?.actor.getSnapshot().value as KeyBreakerState | undefined) ?? "closed";
+  }
+
+  /** The breakers a request on the key passes: the key's, and its breaker for the model when the request names one. */
+  private idsOf(provider: string, keyId: string | undefined, model: string | undefined): string[] {
+    const id = breakerIdOf(provider, keyId);
+    return model === undefined ? [id] : [id, modelBreakerIdOf(id, model)];
+  }
+
+  /**
+   * The keys the breakers admit; when at least `panic_threshold` of them are open, the provider
+   * is in panic (as Envoy's load balancers are): every key but those a 429's retry-after holds back.
+   */
+  private usable<K extends { id: string | undefined }>(provider: RuntimeProvider, keys: readonly K[], model: string | undefined): K[] | GatewayError {
+    const admitted = keys.filter((key) => this.admits(provider, key.id, model));
+    if (admitted.length === keys.length) return admitted;
+    const threshold = effectiveHealth(provider.network).health.panic_threshold;
+    const inPanic = threshold > 0 && (keys.length - admitted.length) / keys.length >= threshold;
+    const usable = inPanic ? keys.filter((key) => !this.heldByRateLimit(provider.name, key.id)) : admitted;
+    if (usable.length === 0) return this.allOpen(provider, keys.map((key) => key.id), model);
+    if (inPanic) this.countPanic(provider.name);
+    return usable;
+  }
+
+  private heldByRateLimit(provider: string, keyId: string | undefined): boolean {
+    const id = breakerIdOf(provider, keyId);
+    return this.stateById(id) === "open" && this.breakers.get(id)!.actor.getSnapshot().context.rateLimited === true;
+  }
+
+  private countPanic(provider: string): void {
+    const panic = this.panics.get(provider) ?? { requests: 0, lastAt: 0 };
+    this.panics.set(provider, { requests: panic.requests + 1, lastAt: this.clock.now() });
   }
 
   /** `gateway_key_breaker_state` samples: 0 closed, 1 half-open, 2 open, per key of every provider. */
@@ -233,9 +322,11 @@ export class KeyBreakers {
     return count;
   }
 
-  private allOpen(provider: RuntimeProvider, keyIds: ReadonlyArray<string | undefined>): GatewayError {
+  /** The error when no key may serve: it names when the first of them reopens (a key reopens once its breaker and its model's both have). */
+  private allOpen(provider: RuntimeProvider, keyIds: ReadonlyArray<string | undefined>, model: string | undefined): GatewayError {
     const now = this.clock.now();
-    const reopens = keyIds.map((keyId) => this.breakers.get(breakerIdOf(provider.name, keyId))?.actor.getSnapshot().context.reopensAt ?? now);
+    const reopensAtOf = (id: string) => (this.stateById(id) === "closed" ? now : (this.breakers.get(id)!.actor.getSnapshot().context.reopensAt ?? now));
+    const reopens = keyIds.map((keyId) => Math.max(...this.idsOf(provider.name, keyId, model).map(reopensAtOf)));
     return keysOpen(provider.name, Math.min(...reopens), now);
   }
 
@@ -245,20 +336,30 @@ export class KeyBreakers {
     return usage;
   }
 
-  private record(provider: RuntimeProvider, keyId: string | undefined, outcome: Exclude<AttemptOutcome, { kind: "neutral" }>): void {
+  /** A success clears the key's breaker and its model's; a failure counts against those its scope names. */
+  private record(provider: RuntimeProvider, keyId: string | undefined, model: string | undefined, outcome: Exclude<AttemptOutcome, { kind: "neutral" }>): void {
     const { health, policy } = effectiveHealth(provider.network);
-    if (!health.enabled) return;
-    const id = breakerIdOf(provider.name, keyId);
+    if (!health.enabled || (outcome.kind === "success" && this.breakers.size === 0)) return;
     const at = this.clock.now();
-    // A key that never failed needs no actor: it is closed.
-    if (outcome.kind === "success" && !this.breakers.has(id)) return;
-    const breaker = this.breakers.get(id) ?? this.run(id, createActor(keyBreakerMachine, { input: { provider: provider.name, keyId, at }, clock: this.clock }));
-    breaker.actor.send(outcome.kind === "success" ? { type: "success", at } : { type: "failure", at, policy, retryAfterMs: outcome.retryAfterMs });
+    const scope = outcome.kind === "failure" ? outcome.scope : "key_and_model";
+    // A model-less call's 404 or odd reply is about the object it named, not the key.
+    if (scope === "model" && model === undefined) return;
+    const keyBreakerId = breakerIdOf(provider.name, keyId);
+    const targets: Array<[string, string | undefined]> = [];
+    if (scope !== "model") targets.push([keyBreakerId, undefined]);
+    if (scope !== "key" && model !== undefined) targets.push([modelBreakerIdOf(keyBreakerId, model), model]);
+    for (const [id, scoped] of targets) {
+      // A key that never failed needs no actor: it is closed.
+      if (outcome.kind === "success" && !this.breakers.has(id)) continue;
+      const breaker = this.breakers.get(id) ?? this.run(id, createActor(keyBreakerMachine, { input: { provider: provider.name, keyId, model: scoped, at }, clock: this.clock }));
+      breaker.actor.send(outcome.kind === "success" ? { type: "success", at } : { type: "failure", at, policy, retryAfterMs: outcome.retryAfterMs, rateLimited: outcome.rateLimited });
+    }
   }
 
   /** Starts the actor; each change of its state (not each failure counted) is written, off the request path. */
   private run(id: string, actor: Actor<typeof keyBreakerMachine>, row?: string): Breaker {
     const breaker: Breaker = { actor, row, writing: 0, version: 0 };
+    if (actor.getSnapshot().context.model !== undefined) this.anyModelBreaker = true;
     this.breakers.get(id)?.actor.stop();
     this.breakers.set(id, breaker);
     let state = actor.getSnapshot().value;
@@ -266,8 +367,9 @@ export class KeyBreakers {
     actor.subscribe((snapshot) => {
       if (this.breakers.get(id) !== breaker || (snapshot.value === state && snapshot.context.reopensAt === reopensAt)) return;
       if (snapshot.value === "open" && state !== "open") {
-        const { provider, keyId } = snapshot.context;
-        console.warn(`key breaker: ${keyId === undefined ? `provider '${provider}'` : `key '${keyId}' of provider '${provider}'`} opened after repeated failures; left out until ${new Date(snapshot.context.reopensAt!).toISOString()}`);
+        const { provider, keyId, model } = snapshot.context;
+        const what = `${keyId === undefined ? `provider '${provider}'` : `key '${keyId}' of provider '${provider}'`}${model === undefined ? "" : ` for model '${model}'`}`;
+        console.warn(`key breaker: ${what} opened after repeated failures; left out until ${new Date(snapshot.context.reopensAt!).toISOString()}`);
       }
       state = snapshot.value;
       reopensAt = snapshot.context.reopensAt;
@@ -300,7 +402,7 @@ export class KeyBreakers {
       try {
         const restored = snapshot as Snapshot<unknown> & { context: KeyBreakerInput };
         // The input only starts a new breaker; a restored one keeps its context.
-        const input = { provider: restored.context.provider, keyId: restored.context.keyId, at: this.clock.now() };
+        const input = { provider: restored.context.provider, keyId: restored.context.keyId, model: restored.context.model, at: this.clock.now() };
         const actor = createActor(keyBreakerMachine, { snapshot: restored, input, clock: this.clock });
         const breaker = this.run(id, actor, row);
         // Told the time, an open breaker re-arms its cooldown for what is left of it; what follows is this node's own.
@@ -312,6 +414,9 @@ export class KeyBreakers {
     }
   }
 }
+
+/** The model whose breakers a call passes besides its key's: none for batch and model-less calls. */
+export const breakerModelOf = (need: KeyNeed) => (need.batchApi || need.anyModel ? undefined : need.model);
 
 function minBy<T>(items: readonly T[], score: (item: T) => number): T | undefined {
   let best: T | undefined;

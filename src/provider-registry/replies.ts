@@ -4,13 +4,18 @@ import { Timestamp } from "../http/replies";
 
 /** What the management API answers about providers and their keys. */
 
+const breakerFields = {
+  state: t.String({ description: "The circuit breaker: `closed`, `half_open` or `open`." }),
+  reopens_at: t.Optional(Timestamp),
+  recent_failures: t.Integer(),
+};
+
 export const KeyHealth = t.Object(
   {
-    state: t.String({ description: "The key's circuit breaker: `closed`, `half_open` or `open`." }),
-    reopens_at: t.Optional(Timestamp),
-    recent_failures: t.Integer(),
+    ...breakerFields,
     latency_ms: t.Optional(t.Number({ description: "Recent time to first byte." })),
     in_flight: t.Integer(),
+    models: t.Optional(t.Array(t.Object({ model: t.String(), ...breakerFields }), { description: "The key's breakers for single models that are not closed (404s and malformed replies open only these)." })),
   },
   { description: "The key's breaker and load as this node sees them." },
 );
@@ -35,6 +40,7 @@ export const Provider = t.Object({
   keys: t.Array(ProviderKey),
   key_optional: t.Boolean({ description: "True when the provider serves without a key (a local server, a keyless custom provider)." }),
   health: t.Optional(KeyHealth),
+  panic: t.Optional(t.Object({ requests: t.Integer(), last_at: t.Optional(Timestamp) }, { description: "Requests this node sent to open keys because too many were open (the panic threshold), and when the last was." })),
   network_config: NetworkConfig,
   custom_provider_config: t.Optional(CustomProviderConfig),
   created_at: Timestamp,

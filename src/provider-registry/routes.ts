@@ -3,7 +3,7 @@ import { principalOf } from "../access";
 import { checkWrittenAddresses, mayReachPrivateNetwork, type OutboundReach } from "../outbound/reach";
 import { checkKeyHealth } from "./key-health";
 import { configuredModels } from "./model-listing";
-import { type HealthOf, keyView, providerView, type RuntimeKey } from "./runtime";
+import { keyView, providerView, type RuntimeKey } from "./runtime";
 import { ProviderCreateInput, ProviderKeyInput, ProviderUpdateInput } from "../config/sections/providers";
 import type { ProviderStore } from "./store";
 import { Deleted, replies } from "../http/replies";
@@ -52,12 +52,11 @@ const modelRoutes = (store: ProviderStore) =>
  * is checked by listing the provider's models with it (spec 2.7 `status`, `description`).
  */
 export const providerRoutes = (store: ProviderStore, outbound: OutboundReach) => {
-  const healthOf: HealthOf = (provider, keyId) => store.health.view(provider, keyId);
-  const viewOf = (name: string) => providerView(store.require(name), healthOf);
-  const keyOf = (provider: string, key: RuntimeKey) => keyView(key, healthOf(provider, key.id));
+  const viewOf = (name: string) => providerView(store.require(name), store.health);
+  const keyOf = (provider: string, key: RuntimeKey) => keyView(key, store.health.view(provider, key.id));
   return new Elysia({ name: "providers" }).use(modelRoutes(store)).group("/api/providers", (app) =>
     app
-      .get("/", () => ({ providers: store.list().map((provider) => providerView(provider, healthOf)) }), replies({ 200: ProviderList }, { summary: "List providers" }))
+      .get("/", () => ({ providers: store.list().map((provider) => providerView(provider, store.health)) }), replies({ 200: ProviderList }, { summary: "List providers" }))
       .post(
         "/",
         async ({ body, set, request }) => {

@@ -121,17 +121,31 @@ export function toRuntimeKey(config: ProviderKeyInput & { id: string }, meta: { 
   };
 }
 
-/** A key's circuit breaker and what this node measured of it, as responses show them. */
-export interface KeyHealthView {
+/** A breaker as responses show it. */
+interface BreakerView {
   state: string;
   reopens_at?: string;
   recent_failures: number;
-  latency_ms?: number;
-  in_flight: number;
 }
 
-/** Where a view finds a key's health (undefined: a keyless provider's own). */
-export type HealthOf = (provider: string, keyId: string | undefined) => KeyHealthView;
+/** A key's circuit breaker and what this node measured of it, as responses show them; with its breakers for single models that are not closed. */
+export interface KeyHealthView extends BreakerView {
+  latency_ms?: number;
+  in_flight: number;
+  models?: Array<BreakerView & { model: string }>;
+}
+
+/** Requests a provider in panic sent to keys whose breakers were open, on this node. */
+export interface PanicView {
+  requests: number;
+  last_at?: string;
+}
+
+/** Where a view finds a key's health (undefined key: a keyless provider's own) and the provider's panic. */
+export interface HealthViews {
+  view(provider: string, keyId: string | undefined): KeyHealthView;
+  panicView(provider: string): PanicView;
+}
 
 /** A key as every response shows it: secrets redacted; with its breaker when `health` is given. */
 export const keyView = (key: RuntimeKey, health?: KeyHealthView) => ({
@@ -146,13 +160,14 @@ export const keyView = (key: RuntimeKey, health?: KeyHealthView) => ({
   health,
 });
 
-export const providerView = (provider: RuntimeProvider, healthOf?: HealthOf) => ({
+export const providerView = (provider: RuntimeProvider, health?: HealthViews) => ({
   provider: provider.name,
-  keys: provider.keys.map((key) => keyView(key, healthOf?.(provider.name, key.id))),
+  keys: provider.keys.map((key) => keyView(key, health?.view(provider.name, key.id))),
   /** Whether requests reach it with no key at all (no auth header sent): a local server, say. */
   key_optional: provider.adapter.keyOptional,
   /** A keyless provider's breaker is its own. */
-  health: provider.keys.length === 0 ? healthOf?.(provider.name, undefined) : undefined,
+  health: provider.keys.length === 0 ? health?.view(provider.name, undefined) : undefined,
+  panic: health?.panicView(provider.name),
   network_config: provider.network,
   custom_provider_config: provider.customProviderConfig ?? undefined,
   created_at: provider.createdAt.toISOString(),

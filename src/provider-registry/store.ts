@@ -5,6 +5,7 @@ import { providerKeys, providers } from "../db/schema";
 import { advancedUpdatedAt, LocalWrites } from "../db/table-changes";
 import { conflict, notFound } from "../http/errors";
 import type { KeyBreakers } from "./key-breakers";
+import { ConversationKeys } from "./conversation-keys";
 import { type KeyHealth, UNCHECKED } from "./key-health";
 import { keepRedactedSecrets } from "./key-secrets";
 import { normalizeKey, onlyKnownNetworkFields, resolveFamily, type RuntimeKey, type RuntimeProvider, toRuntimeKey } from "./runtime";
@@ -22,6 +23,8 @@ type StoredKey = ReturnType<typeof normalizeKey>;
 export class ProviderStore {
   private readonly byName = new Map<string, RuntimeProvider>();
   private readonly localWrites = new LocalWrites();
+  /** The key each conversation was last answered on, for providers with `conversation_affinity`. */
+  readonly conversations = new ConversationKeys();
 
   constructor(
     private readonly db: Database,

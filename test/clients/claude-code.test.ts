@@ -7,6 +7,7 @@ import { type MockAnthropic, startMockAnthropic } from "../support/mock-anthropi
 import { type MockGemini, startMockGemini } from "../support/mock-gemini";
 import { type MockOpenAI, startMockOpenAI } from "../support/mock-openai";
 import { type CompatibilityRow, compatibilityRows } from "./compatibility-table";
+import { claudeEnv } from "./claude-env";
 import { startTrapProxy, type TrapProxy } from "./trap-proxy";
 
 // The real Claude Code CLI (`claude -p`), pointed at the gateway's /anthropic mount with a
@@ -67,21 +68,7 @@ async function runClaude({ model, env, args }: CompatibilityRow, name: string): 
   const prompt = `What do my notes say? [call:Read {"file_path":"${join(work, "notes.txt")}"}]`;
   const child = Bun.spawn([CLAUDE, "-p", prompt, "--model", model, ...args, "--output-format", "json"], {
     cwd: work,
-    env: {
-      PATH: process.env.PATH ?? "/usr/bin:/bin",
-      HOME: home,
-      ANTHROPIC_BASE_URL: `${gw.url}/anthropic`,
-      ANTHROPIC_API_KEY: virtualKey,
-      ANTHROPIC_SMALL_FAST_MODEL: model,
-      DISABLE_TELEMETRY: "1",
-      DISABLE_ERROR_REPORTING: "1",
-      DISABLE_AUTOUPDATER: "1",
-      CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1",
-      HTTP_PROXY: trap.url,
-      HTTPS_PROXY: trap.url,
-      NO_PROXY: "127.0.0.1",
-      ...env,
-    },
+    env: { ...claudeEnv({ gatewayUrl: gw.url, apiKey: virtualKey, model, home, trapUrl: trap.url }), ...env },
     stdout: "pipe",
     stderr: "pipe",
     timeout: 60_000,

@@ -36,10 +36,10 @@ beforeAll(async () => {
         openai: twoKeys("openai"),
         groq: twoKeys("groq"),
         perplexity: twoKeys("perplexity"),
-        mistral: oneKey("mistral", { cooldown_seconds: 45 }),
+        mistral: oneKey("mistral", { cooldown_seconds: 45, panic_threshold: 0 }),
         deepseek: oneKey("deepseek", { failure_threshold: 2 }),
         cerebras: oneKey("cerebras", { enabled: false, failure_threshold: 1 }),
-        local: { custom_provider_config: { base_provider_type: "openai" }, network_config: { base_url: upstream.baseUrl, health: { failure_threshold: 2 } } },
+        local: { custom_provider_config: { base_provider_type: "openai" }, network_config: { base_url: upstream.baseUrl, health: { failure_threshold: 2, panic_threshold: 0 } } },
         xai: {
           keys: [
             { id: "left", value: "secret-left" },

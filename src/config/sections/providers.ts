@@ -95,11 +95,25 @@ export type ProviderKeyInput = Static<typeof ProviderKeyInput>;
 /** How a provider's keys are watched and chosen: circuit breakers per key and the choice among keys. */
 export const HealthConfig = t.Object({
   enabled: t.Optional(t.Boolean({ description: "Circuit breakers on this provider's keys (default true): a key that keeps failing is left out until its cooldown ends." })),
-  failure_threshold: t.Optional(t.Integer({ minimum: 1, maximum: 1000, description: "Failures in a row (429, 5xx, timeouts, connection errors; not the caller's 4xx) that open a key's breaker (default 5)." })),
+  failure_threshold: t.Optional(t.Integer({ minimum: 1, maximum: 1000, description: "Failures in a row (429, 5xx, timeouts, connection errors; for one model: its 404s and malformed replies) that open a key's breaker, or the key's breaker for that model (default 5)." })),
   window_seconds: t.Optional(t.Integer({ minimum: 1, description: "The failures must fall within this many seconds of each other (default 60)." })),
   cooldown_seconds: t.Optional(t.Integer({ minimum: 1, description: "How long an open key is left out before a trial request (default 30); the provider's retry-after, when it sent one, instead." })),
   max_cooldown_seconds: t.Optional(t.Integer({ minimum: 1, description: "Cap on the cooldown, which doubles each time a trial fails (default 600)." })),
   trial_requests: t.Optional(t.Integer({ minimum: 1, maximum: 100, description: "Requests let through at once to a key whose cooldown ended, to decide whether it closes (default 1)." })),
+  panic_threshold: t.Optional(
+    t.Number({
+      minimum: 0,
+      maximum: 1,
+      description:
+        "Share of the keys that may serve a request whose breakers are open at which the provider is in panic (default 1: all of them): requests then go to every such key as if closed, except one a 429's retry-after holds back. 0 turns panic off: such a request is refused with 503 `provider_keys_open`.",
+    }),
+  ),
+  conversation_affinity: t.Optional(
+    t.Boolean({
+      description:
+        "Keeps each conversation on the key that answered its last turn while that key may serve (default false), so the provider's prompt cache for that key is hit. A conversation is named by `x-gw-session-id`, Claude Code's or Codex's session header, or its system prompt and first user turn.",
+    }),
+  ),
   strategy: t.Optional(
     t.Union([t.Literal("weighted"), t.Literal("least_latency"), t.Literal("least_busy")], {
       description: "How a key is chosen among those that may serve: `weighted` at random by weight (default), `least_latency` the fastest by recent time to first byte (the others still sampled now and then), `least_busy` the fewest requests in flight.",

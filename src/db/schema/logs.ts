@@ -22,6 +22,8 @@ export const requestLogs = sqliteTable(
     model: text("model").notNull(),
     alias: text("alias"),
     selectedKeyId: text("selected_key_id"),
+    /** The conversation the request belongs to, when its provider keeps conversations on one key. */
+    conversationId: text("conversation_id"),
     virtualKeyId: text("virtual_key_id"),
     virtualKeyName: text("virtual_key_name"),
     teamId: text("team_id"),
@@ -80,6 +82,7 @@ export const requestLogs = sqliteTable(
     index("request_logs_status_code_idx").on(table.statusCode, table.timestamp),
     index("request_logs_error_type_idx").on(table.errorType, table.timestamp).where(sql`${table.errorType} IS NOT NULL`),
     index("request_logs_internal_idx").on(table.timestamp).where(sql`${table.internalCaller} IS NOT NULL`),
+    index("request_logs_conversation_idx").on(table.conversationId).where(sql`${table.conversationId} IS NOT NULL`),
   ],
 );
 

@@ -182,6 +182,8 @@ export interface Provider {
   key_optional: boolean;
   network_config: NetworkConfig;
   custom_provider_config?: { base_provider_type: string };
+  /** Requests this node sent to open keys while the provider was in panic. */
+  panic?: { requests: number; last_at?: string };
 }
 
 export interface ProviderKeyInput {

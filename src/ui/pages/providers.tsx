@@ -277,6 +277,11 @@ function ProviderCard({ provider, reload }: { provider: Provider; reload(): void
             {provider.custom_provider_config ? `custom, ${provider.custom_provider_config.base_provider_type} format` : "built-in"}
             {provider.network_config?.base_url && ` · ${provider.network_config.base_url}`}
           </p>
+          {provider.panic?.last_at && (
+            <p class="small" role="status">
+              Panic: {provider.panic.requests} requests sent to keys whose breakers were open, the last at {new Date(provider.panic.last_at).toLocaleString()}
+            </p>
+          )}
         </div>
         <div class="row-actions">
           {can("ModelProvider:Update") && (

@@ -1,0 +1,2 @@
+ALTER TABLE `request_logs` ADD `conversation_id` text;--> statement-breakpoint
+CREATE INDEX `request_logs_conversation_idx` ON `request_logs` (`conversation_id`) WHERE "request_logs"."conversation_id" IS NOT NULL;
