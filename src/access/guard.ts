@@ -2,6 +2,7 @@ import { Elysia } from "elysia";
 import type { Server } from "bun";
 import { type EnvReferences, envReferencesIn } from "../config/env-reference";
 import { GatewayError } from "../http/errors";
+import { formBodyRefused, formEncodingOf } from "../http/form-bodies";
 import { requestPath } from "../http/request-path";
 import { type Edition, enterpriseOnly } from "./access-errors";
 import type { AuditRecorder } from "./audit/recorder";
@@ -10,6 +11,7 @@ import { authorize } from "./authorize";
 import { ANONYMOUS } from "./principal";
 import { accessOf, type RequestAccess, rememberAccess } from "./request-context";
 import { routeAccessFor } from "./route-access";
+import { assertSameOrigin } from "./same-origin";
 
 export interface GuardDeps {
   edition: Edition;
@@ -26,11 +28,15 @@ const isManagementPath = (path: string) => path === "/api" || path.startsWith("/
 
 /** Sets the caller on `access` as soon as it is known, so a refusal is audited with its author. */
 async function admit(request: Request, access: RequestAccess, { edition, authenticator }: GuardDeps): Promise<void> {
+  // No management route takes a form: one is what a page on another site posts, with the browser's cookie.
+  const formEncoding = WRITE_METHODS.has(request.method) ? formEncodingOf(request.headers) : undefined;
+  if (formEncoding) throw formBodyRefused(formEncoding);
   const rule = access.route?.rule;
   if (rule?.enterprise && edition === "oss") throw enterpriseOnly(rule.enterprise);
   if (rule?.access.kind === "public" || rule?.access.kind === "own-credential") return;
   access.principal = await authenticator.authenticate(request);
   authorize(access.principal, rule, edition);
+  if (access.principal.byCookie && WRITE_METHODS.has(request.method)) assertSameOrigin(request);
 }
 
 /** The JSON body of a write, read from a copy so the route still gets it; undefined when it is not JSON. */
