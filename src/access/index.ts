@@ -22,6 +22,7 @@ import { persistedSecret } from "./tokens";
 import { OidcUsers } from "./oidc/oidc-users";
 import { OidcProviderClient } from "./oidc/provider-client";
 import { oidcRoutes } from "./oidc/routes";
+import { UsedStates } from "./oidc/used-states";
 
 export { principalOf, noteAudit } from "./request-context";
 export type { Principal } from "./principal";
@@ -67,7 +68,7 @@ export async function createAccessControl({ db, config, env, secrets, envReferen
 
   const routes = new Elysia({ name: "access-routes" })
     .use(sessionRoutes({ edition, admin, users, sessions, setupLock, authenticator, endSessionUrl }))
-    .use(oidcRoutes({ providers, publicUrl: config.oidc?.public_url, passwordSignIn, users: oidcUsers, sessions, box: secrets, audit }))
+    .use(oidcRoutes({ providers, publicUrl: config.oidc?.public_url, passwordSignIn, users: oidcUsers, usedStates: new UsedStates(db), sessions, box: secrets, audit }))
     .use(authConfigRoutes(admin));
   if (!audit) return { guard: accessGuard({ edition, authenticator, envReferences }), routes };
 
