@@ -45,7 +45,7 @@ const RETURN_BASE = new URL("http://gateway.invalid/");
  */
 function safeReturnTo(value: string | undefined): string {
   if (!value?.startsWith("/")) return "/";
-  const url = URL.parse(value, RETURN_BASE);
+  const url = URL.parse(value, RETURN_BASE.href);
   return url?.origin === RETURN_BASE.origin ? `${url.pathname}${url.search}${url.hash}` : "/";
 }
 
