@@ -3,6 +3,8 @@ import type { Server } from "bun";
 import { type EnvReferences, envReferencesIn } from "../config/env-reference";
 import { GatewayError } from "../http/errors";
 import { formBodyRefused, formEncodingOf } from "../http/form-bodies";
+import { nestedDeeperThan } from "../http/json-depth";
+import { tooDeep } from "../http/request-bodies";
 import { requestPath } from "../http/request-path";
 import { type Edition, enterpriseOnly } from "./access-errors";
 import type { AuditRecorder } from "./audit/recorder";
@@ -19,6 +21,8 @@ export interface GuardDeps {
   /** Enterprise only: OSS keeps no audit log. */
   recorder?: AuditRecorder;
   envReferences: EnvReferences;
+  /** server.max_json_depth: a body is checked against it before anything here walks it. */
+  maxJsonDepth: number;
 }
 
 const WRITE_METHODS = new Set(["POST", "PUT", "PATCH", "DELETE"]);
@@ -39,10 +43,20 @@ async function admit(request: Request, access: RequestAccess, { edition, authent
   if (access.principal.byCookie && WRITE_METHODS.has(request.method)) assertSameOrigin(request);
 }
 
-/** The JSON body of a write, read from a copy so the route still gets it; undefined when it is not JSON. */
-async function writtenJson(request: Request): Promise<unknown> {
+/**
+ * The JSON body of a write, read from a copy so the route still gets it; undefined when it is not
+ * JSON. One nested deeper than the limit is refused before it is parsed: every walk over it
+ * (the search for env. references below) would recurse once per level.
+ */
+async function writtenJson(request: Request, maxDepth: number): Promise<unknown> {
   if (!WRITE_METHODS.has(request.method) || !request.headers.get("content-type")?.includes("json")) return undefined;
-  return request.clone().json().catch(() => undefined);
+  const text = await request.clone().text();
+  if (nestedDeeperThan(text, maxDepth)) throw tooDeep(maxDepth);
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
 }
 
 /**
@@ -50,9 +64,9 @@ async function writtenJson(request: Request): Promise<unknown> {
  * an MCP server, a provider): only the local admin may write one, and only to a variable the
  * configuration file allows. Checked here, once for every management route.
  */
-async function checkEnvReferences(request: Request, access: RequestAccess, references: EnvReferences): Promise<void> {
+async function checkEnvReferences(request: Request, access: RequestAccess, { envReferences: references, maxJsonDepth }: GuardDeps): Promise<void> {
   if (access.principal.type === "anonymous") return;
-  for (const { reference, param } of envReferencesIn(await writtenJson(request))) {
+  for (const { reference, param } of envReferencesIn(await writtenJson(request, maxJsonDepth))) {
     if (!access.principal.localAdmin) {
       throw new GatewayError({ status: 403, errorType: "policy_admin_authentication_required", message: `only the admin may write env. references (${param} is '${reference}')`, param });
     }
@@ -71,7 +85,7 @@ async function guardManagement(request: Request, path: string, server: Server<un
   rememberAccess(request, access);
   try {
     await admit(request, access, deps);
-    await checkEnvReferences(request, access, deps.envReferences);
+    await checkEnvReferences(request, access, deps);
   } catch (error) {
     if (deps.recorder && WRITE_METHODS.has(request.method) && error instanceof GatewayError) {
       await deps.recorder.record(request, access, { status: error.status, denied: true });

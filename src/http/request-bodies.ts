@@ -25,7 +25,8 @@ interface RouteWithParsers {
   hooks: { parse?: unknown };
 }
 
-const tooDeep = (limit: number) =>
+/** The 400 of a body nested deeper than `limit`, naming the body. */
+export const tooDeep = (limit: number) =>
   new GatewayError({ status: 400, errorType: "caller_json_too_deep", message: `the request body nests JSON objects and arrays deeper than this gateway's limit of ${limit} levels (server.max_json_depth)`, param: "body" });
 
 const unsupportedEncoding = (encoding: string) =>
