@@ -4,7 +4,7 @@ import { type EnvReferences, envReferencesIn } from "../config/env-reference";
 import { GatewayError } from "../http/errors";
 import { formBodyRefused, formEncodingOf } from "../http/form-bodies";
 import { nestedDeeperThan } from "../http/json-depth";
-import { tooDeep } from "../http/request-bodies";
+import { tooDeep, within } from "../http/request-bodies";
 import { requestPath } from "../http/request-path";
 import { type Edition, enterpriseOnly } from "./access-errors";
 import type { AuditRecorder } from "./audit/recorder";
@@ -23,6 +23,8 @@ export interface GuardDeps {
   envReferences: EnvReferences;
   /** server.max_json_depth: a body is checked against it before anything here walks it. */
   maxJsonDepth: number;
+  /** server.body_timeout_seconds, in ms: how long the body read here may take to arrive. */
+  bodyTimeoutMs: number;
 }
 
 const WRITE_METHODS = new Set(["POST", "PUT", "PATCH", "DELETE"]);
@@ -48,9 +50,9 @@ async function admit(request: Request, access: RequestAccess, { edition, authent
  * JSON. One nested deeper than the limit is refused before it is parsed: every walk over it
  * (the search for env. references below) would recurse once per level.
  */
-async function writtenJson(request: Request, maxDepth: number): Promise<unknown> {
+async function writtenJson(request: Request, maxDepth: number, timeoutMs: number): Promise<unknown> {
   if (!WRITE_METHODS.has(request.method) || !request.headers.get("content-type")?.includes("json")) return undefined;
-  const text = await request.clone().text();
+  const text = await within(request.clone().text(), timeoutMs);
   if (nestedDeeperThan(text, maxDepth)) throw tooDeep(maxDepth);
   try {
     return JSON.parse(text);
@@ -64,9 +66,9 @@ async function writtenJson(request: Request, maxDepth: number): Promise<unknown>
  * an MCP server, a provider): only the local admin may write one, and only to a variable the
  * configuration file allows. Checked here, once for every management route.
  */
-async function checkEnvReferences(request: Request, access: RequestAccess, { envReferences: references, maxJsonDepth }: GuardDeps): Promise<void> {
+async function checkEnvReferences(request: Request, access: RequestAccess, { envReferences: references, maxJsonDepth, bodyTimeoutMs }: GuardDeps): Promise<void> {
   if (access.principal.type === "anonymous") return;
-  for (const { reference, param } of envReferencesIn(await writtenJson(request, maxJsonDepth))) {
+  for (const { reference, param } of envReferencesIn(await writtenJson(request, maxJsonDepth, bodyTimeoutMs))) {
     if (!access.principal.localAdmin) {
       throw new GatewayError({ status: 403, errorType: "policy_admin_authentication_required", message: `only the admin may write env. references (${param} is '${reference}')`, param });
     }
