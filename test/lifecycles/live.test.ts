@@ -88,19 +88,11 @@ describe("Stately's inspector", () => {
 
 
   test("with inspect.websocket_url set, every actor is reported in the inspection protocol, its context redacted", async () => {
-    const messages: Array<Record<string, unknown>> = [];
-    const connected = Promise.withResolvers<void>();
-    const inspector = Bun.serve({
-      port: 0,
-      fetch: (request, server) => (server.upgrade(request) ? undefined : new Response("upgrade", { status: 426 })),
-      websocket: {
-        open: () => connected.resolve(),
-        message: (_: ServerWebSocket<unknown>, message) => void messages.push(JSON.parse(String(message)) as Record<string, unknown>),
-      },
-    });
-    const gw = await startGateway({ inspect: { websocket_url: `ws://127.0.0.1:${inspector.port}` } });
+    const inspector = startInspectorReceiver();
+    const { messages } = inspector;
+    const gw = await startGateway({ inspect: { websocket_url: inspector.url } });
     try {
-      await connected.promise;
+      await inspector.connected;
       const endpoint = await createEndpoint(gw, receiver, "/inspected", { headers: { "X-Inspected-Token": "inspected-header-value" } });
       const sent = await gw.admin(`/api/webhooks/${endpoint.id}/test`, { method: "POST" });
       const { id } = (await sent.json()) as { id: string };
@@ -113,7 +105,7 @@ describe("Stately's inspector", () => {
       expect(JSON.stringify(messages)).not.toContain(receiver.secrets.get("/inspected")!);
     } finally {
       await gw.close();
-      inspector.stop(true);
+      inspector.stop();
     }
   });
 });
