@@ -91,7 +91,7 @@ function allowedKeys(caller: Caller | undefined, selection: Selection): Record<s
  * at the primary target's token prices. 0 when the model has no price (such a call is charged
  * after its reply only, as before budgets reserved).
  */
-function reservationFor({ prices }: AdmissionDeps, context: RequestContext, caller: Caller, target: ModelRef): Promise<number> | 0 {
+function reservationFor({ prices }: AdmissionDeps, context: RequestContext, caller: Caller, target: ModelRef): number {
   const priced = { provider: target.provider, model: target.model, requestType: REQUEST_TYPE[context.operation], virtualKeyId: caller.key.id };
   const price = prices.priceOf(priced);
   return price ? estimatedCost(context.body, price, prices.outputLimitOf(priced)) : 0;
@@ -195,8 +195,7 @@ export function governanceHook(deps: AdmissionDeps): InferenceHooks {
       const record = (entry: Admitted) => void admitted.set(context, entry);
       // Only a call held to a budget is estimated: without one, admission costs what it did.
       const reserve = spending && held.some((limit) => limit.kind === "budget") ? reservationFor(deps, context, caller, selection.targets[0]!) : 0;
-      if (reserve === 0) return admitHeld(deps, entry, held, spending, 0, record);
-      return reserve.then((amount) => admitHeld(deps, entry, held, spending, amount, record));
+      return admitHeld(deps, entry, held, spending, reserve, record);
     },
     settle(context, outcome) {
       const entry = admitted.get(context);

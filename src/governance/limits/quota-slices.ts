@@ -11,6 +11,8 @@ export interface Slice {
   windowStart: number;
   granted: number;
   used: number;
+  /** What calls under way hold of a budget's slice: counted against its room, never reported as spent. */
+  held: number;
   lastUsedAt: number;
 }
 
@@ -88,7 +90,7 @@ export class QuotaSlices {
   /** Gives a call's hold back to the slices it was taken from, those still current; the real cost is spent instead. */
   release(hold: SliceHold | undefined): void {
     for (const [counterId, slice] of hold?.taken.splice(0) ?? []) {
-      if (this.slices.get(counterId) === slice) slice.used = Math.max(0, slice.used - hold!.amount);
+      if (this.slices.get(counterId) === slice) slice.held = Math.max(0, slice.held - hold!.amount);
     }
   }
 
@@ -131,14 +133,14 @@ export class QuotaSlices {
 
   private hasRoom(limit: AppliedLimit): boolean {
     const slice = this.current(limit);
-    return limit.kind === "requests" ? slice.used + 1 <= slice.granted : slice.used < slice.granted;
+    return limit.kind === "requests" ? slice.used + 1 <= slice.granted : slice.used + slice.held < slice.granted;
   }
 
   private take(limit: AppliedLimit, hold: SliceHold | undefined): void {
     const slice = this.current(limit);
     if (limit.kind === "requests") slice.used += 1;
     else if (limit.kind === "budget" && hold && hold.amount > 0) {
-      slice.used += hold.amount;
+      slice.held += hold.amount;
       hold.taken.push([limit.counterId, slice]);
     }
     slice.lastUsedAt = this.clock();
@@ -188,7 +190,7 @@ export class QuotaSlices {
       mine.granted += row.lastGrant + overrun;
     } else {
       // Another node began the window: this node's slice starts there.
-      this.slices.set(limit.counterId, { windowStart, granted: row.lastGrant, used: 0, lastUsedAt: now });
+      this.slices.set(limit.counterId, { windowStart, granted: row.lastGrant, used: 0, held: 0, lastUsedAt: now });
     }
   }
 
@@ -253,13 +255,14 @@ export class QuotaSlices {
     const now = this.clock();
     for (const [counterId, slice] of this.slices) {
       if (!all && now - slice.lastUsedAt < this.idleReturnMs) continue;
-      const unused = slice.granted - slice.used;
+      // What calls still under way hold stays claimed.
+      const unused = slice.granted - slice.used - slice.held;
       if (unused === 0 || this.claiming.has(counterId)) continue;
       await this.db
         .update(governanceQuota)
         .set({ claimed: sql`max(0, ${governanceQuota.claimed} - ${unused})`, updatedAt: new Date(now) })
         .where(and(eq(governanceQuota.counterId, counterId), eq(governanceQuota.windowStart, new Date(slice.windowStart))));
-      slice.granted = slice.used;
+      slice.granted = slice.used + slice.held;
     }
   }
 
@@ -269,7 +272,7 @@ export class QuotaSlices {
     const slice = this.slices.get(limit.counterId);
     if (slice && now < addPeriod(slice.windowStart, limit.period)) return slice;
     // A rolling window's start is set by the claim that finds it: the first node's.
-    const fresh = { windowStart: limit.calendarAligned ? calendarStart(now, limit.period) : now, granted: 0, used: 0, lastUsedAt: now };
+    const fresh = { windowStart: limit.calendarAligned ? calendarStart(now, limit.period) : now, granted: 0, used: 0, held: 0, lastUsedAt: now };
     this.slices.set(limit.counterId, fresh);
     return fresh;
   }
