@@ -25,7 +25,7 @@ import { bodyLimit, DEFAULT_MAX_REQUEST_BODY_MB, serverBodyLimitBytes } from "./
 import { errorHandling, type RefusalListener } from "./http/error-handler";
 import { openApiRoutes } from "./openapi/routes";
 import { type Exposure, needsAChoice, openingRefusal, startRefusal } from "./protected-mode";
-import { DEFAULT_MAX_JSON_DEPTH, requestBodies } from "./http/request-bodies";
+import { DEFAULT_BODY_TIMEOUT_SECONDS, DEFAULT_MAX_JSON_DEPTH, requestBodies } from "./http/request-bodies";
 import { requestPath } from "./http/request-path";
 import { servedRequestsNeverIdle } from "./http/served-requests";
 import { systemRoutes } from "./http/system-routes";
@@ -247,6 +247,7 @@ export async function createGateway({ config: givenConfig, databaseUrl, env = pr
   const bodies = requestBodies({
     maxJsonDepth: config.server?.max_json_depth ?? DEFAULT_MAX_JSON_DEPTH,
     maxBodyBytes: maxRequestBodyMb * 2 ** 20,
+    bodyTimeoutMs: (config.server?.body_timeout_seconds ?? DEFAULT_BODY_TIMEOUT_SECONDS) * 1000,
     // Where the virtual key is in a header, a caller without a valid one costs no read and no parse of its body.
     beforeBody: (request) => {
       if (!isInferencePath(request)) return;

@@ -42,7 +42,7 @@ export function governanceAgentAccess(deps: GovernanceAgentAccessDeps): AgentCal
       if (!grantsReach(caller.key.agentGrants, agent)) {
         throw new GatewayError({ status: 403, errorType: "policy_agent_not_granted", message: `virtual key '${caller.key.name}' is not granted agent '${agent}'` });
       }
-      await deps.counters.admit(organizationLimits(caller), deps.clock(), true);
+      await deps.counters.admit(organizationLimits(caller), deps.clock(), true, 0);
       return callerIdentity(caller);
     },
     keyRequired: () => deps.requireVirtualKey(),

@@ -54,6 +54,11 @@ export class Authenticator {
     }
     const token = bearer ?? cookies.get(SESSION_COOKIE);
     if (!token) throw unauthenticated("authentication required: send Authorization: Bearer with a session token, a management API key or base64(username:password)");
+    const principal = await this.ofToken(token);
+    return bearer ? principal : { ...principal, byCookie: true };
+  }
+
+  private ofToken(token: string): Promise<Principal> {
     if (token.startsWith(API_KEY_PREFIX)) {
       if (this.deps.edition !== "enterprise") throw unauthenticated(INVALID, "caller_invalid_credentials");
       return this.apiKey(token);

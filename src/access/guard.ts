@@ -2,6 +2,9 @@ import { Elysia } from "elysia";
 import type { Server } from "bun";
 import { type EnvReferences, envReferencesIn } from "../config/env-reference";
 import { GatewayError } from "../http/errors";
+import { formBodyRefused, formEncodingOf } from "../http/form-bodies";
+import { nestedDeeperThan } from "../http/json-depth";
+import { tooDeep, within } from "../http/request-bodies";
 import { requestPath } from "../http/request-path";
 import { type Edition, enterpriseOnly } from "./access-errors";
 import type { AuditRecorder } from "./audit/recorder";
@@ -10,6 +13,7 @@ import { authorize } from "./authorize";
 import { ANONYMOUS } from "./principal";
 import { accessOf, type RequestAccess, rememberAccess } from "./request-context";
 import { routeAccessFor } from "./route-access";
+import { assertSameOrigin } from "./same-origin";
 
 export interface GuardDeps {
   edition: Edition;
@@ -17,6 +21,10 @@ export interface GuardDeps {
   /** Enterprise only: OSS keeps no audit log. */
   recorder?: AuditRecorder;
   envReferences: EnvReferences;
+  /** server.max_json_depth: a body is checked against it before anything here walks it. */
+  maxJsonDepth: number;
+  /** server.body_timeout_seconds, in ms: how long the body read here may take to arrive. */
+  bodyTimeoutMs: number;
 }
 
 const WRITE_METHODS = new Set(["POST", "PUT", "PATCH", "DELETE"]);
@@ -26,17 +34,31 @@ const isManagementPath = (path: string) => path === "/api" || path.startsWith("/
 
 /** Sets the caller on `access` as soon as it is known, so a refusal is audited with its author. */
 async function admit(request: Request, access: RequestAccess, { edition, authenticator }: GuardDeps): Promise<void> {
+  // No management route takes a form: one is what a page on another site posts, with the browser's cookie.
+  const formEncoding = WRITE_METHODS.has(request.method) ? formEncodingOf(request.headers) : undefined;
+  if (formEncoding) throw formBodyRefused(formEncoding);
   const rule = access.route?.rule;
   if (rule?.enterprise && edition === "oss") throw enterpriseOnly(rule.enterprise);
   if (rule?.access.kind === "public" || rule?.access.kind === "own-credential") return;
   access.principal = await authenticator.authenticate(request);
   authorize(access.principal, rule, edition);
+  if (access.principal.byCookie && WRITE_METHODS.has(request.method)) assertSameOrigin(request);
 }
 
-/** The JSON body of a write, read from a copy so the route still gets it; undefined when it is not JSON. */
-async function writtenJson(request: Request): Promise<unknown> {
+/**
+ * The JSON body of a write, read from a copy so the route still gets it; undefined when it is not
+ * JSON. One nested deeper than the limit is refused before it is parsed: every walk over it
+ * (the search for env. references below) would recurse once per level.
+ */
+async function writtenJson(request: Request, maxDepth: number, timeoutMs: number): Promise<unknown> {
   if (!WRITE_METHODS.has(request.method) || !request.headers.get("content-type")?.includes("json")) return undefined;
-  return request.clone().json().catch(() => undefined);
+  const text = await within(request.clone().text(), timeoutMs);
+  if (nestedDeeperThan(text, maxDepth)) throw tooDeep(maxDepth);
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
 }
 
 /**
@@ -44,9 +66,9 @@ async function writtenJson(request: Request): Promise<unknown> {
  * an MCP server, a provider): only the local admin may write one, and only to a variable the
  * configuration file allows. Checked here, once for every management route.
  */
-async function checkEnvReferences(request: Request, access: RequestAccess, references: EnvReferences): Promise<void> {
+async function checkEnvReferences(request: Request, access: RequestAccess, { envReferences: references, maxJsonDepth, bodyTimeoutMs }: GuardDeps): Promise<void> {
   if (access.principal.type === "anonymous") return;
-  for (const { reference, param } of envReferencesIn(await writtenJson(request))) {
+  for (const { reference, param } of envReferencesIn(await writtenJson(request, maxJsonDepth, bodyTimeoutMs))) {
     if (!access.principal.localAdmin) {
       throw new GatewayError({ status: 403, errorType: "policy_admin_authentication_required", message: `only the admin may write env. references (${param} is '${reference}')`, param });
     }
@@ -65,7 +87,7 @@ async function guardManagement(request: Request, path: string, server: Server<un
   rememberAccess(request, access);
   try {
     await admit(request, access, deps);
-    await checkEnvReferences(request, access, deps.envReferences);
+    await checkEnvReferences(request, access, deps);
   } catch (error) {
     if (deps.recorder && WRITE_METHODS.has(request.method) && error instanceof GatewayError) {
       await deps.recorder.record(request, access, { status: error.status, denied: true });

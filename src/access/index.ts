@@ -19,9 +19,11 @@ import { sessionRoutes } from "./session-routes";
 import { SessionStore } from "./sessions";
 import { SetupLock } from "./setup-lock";
 import { persistedSecret } from "./tokens";
+import { DEFAULT_BODY_TIMEOUT_SECONDS, DEFAULT_MAX_JSON_DEPTH } from "../http/request-bodies";
 import { OidcUsers } from "./oidc/oidc-users";
 import { OidcProviderClient } from "./oidc/provider-client";
 import { oidcRoutes } from "./oidc/routes";
+import { UsedStates } from "./oidc/used-states";
 
 export { principalOf, noteAudit } from "./request-context";
 export type { Principal } from "./principal";
@@ -67,13 +69,14 @@ export async function createAccessControl({ db, config, env, secrets, envReferen
 
   const routes = new Elysia({ name: "access-routes" })
     .use(sessionRoutes({ edition, admin, users, sessions, setupLock, authenticator, endSessionUrl }))
-    .use(oidcRoutes({ providers, publicUrl: config.oidc?.public_url, passwordSignIn, users: oidcUsers, sessions, box: secrets, audit }))
+    .use(oidcRoutes({ providers, publicUrl: config.oidc?.public_url, passwordSignIn, users: oidcUsers, usedStates: new UsedStates(db), sessions, box: secrets, audit }))
     .use(authConfigRoutes(admin));
-  if (!audit) return { guard: accessGuard({ edition, authenticator, envReferences }), routes };
+  const bodies = { maxJsonDepth: config.server?.max_json_depth ?? DEFAULT_MAX_JSON_DEPTH, bodyTimeoutMs: (config.server?.body_timeout_seconds ?? DEFAULT_BODY_TIMEOUT_SECONDS) * 1000 };
+  if (!audit) return { guard: accessGuard({ edition, authenticator, envReferences, ...bodies }), routes };
 
   routes.use(apiKeyRoutes(apiKeys)).use(rbacRoutes(roles, users)).use(auditRoutes(audit));
   /** What the gateway did on its own (no request behind it), entered in the audit log as the system's. */
   const recordSystemEvent = (event: { action: string; target: { type: string; id: string }; summary: Record<string, unknown> }) =>
     audit.append({ initiator: { type: "system", id: "gateway" }, ...event, outcome: "success", method: "", path: "", ip: "", summary: event.summary });
-  return { guard: accessGuard({ edition, authenticator, envReferences, recorder: new AuditRecorder(audit) }), routes, recordSystemEvent };
+  return { guard: accessGuard({ edition, authenticator, envReferences, ...bodies, recorder: new AuditRecorder(audit) }), routes, recordSystemEvent };
 }

@@ -12,6 +12,8 @@ export interface Principal {
   permissionIds: ReadonlySet<number>;
   /** SHA-256 of the session token the request came with, so logout can revoke it. */
   sessionTokenHash?: string;
+  /** Authenticated by a session cookie, which the browser sends on its own: writes must come from the gateway's pages. */
+  byCookie?: boolean;
 }
 
 export const ANONYMOUS: Principal = { type: "anonymous", id: "", localAdmin: false, permissionIds: new Set() };

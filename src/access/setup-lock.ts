@@ -58,7 +58,7 @@ export class SetupLock {
       throw forbidden("the setup token is wrong", "caller_invalid_setup_token");
     }
     const session = await this.findSession(cookies.get(SETUP_COOKIE));
-    if (session) return localAdmin("setup", "setup", session.tokenHash);
+    if (session) return { ...localAdmin("setup", "setup", session.tokenHash), byCookie: true };
     throw unauthenticated(
       "the management API is locked until dashboard authentication is configured: send the setup token in the X-Gateway-Setup-Token header",
       "caller_setup_token_required",

@@ -23,6 +23,9 @@ export const GatewayConfig = t.Object(
           max_request_body_mb: t.Optional(
             t.Integer({ minimum: 1, maximum: 4096, description: "The largest request body in MiB (default 128): a larger declared body is a 413 with the gateway's error body. Raise it for file uploads up to OpenAI's 512 MB." }),
           ),
+          body_timeout_seconds: t.Optional(
+            t.Integer({ minimum: 1, maximum: 3_600, description: "The longest a JSON request body may take to arrive in full (default 60): one still arriving then is a 408 and its connection is closed, however steadily it trickles." }),
+          ),
           max_json_depth: t.Optional(
             t.Integer({ minimum: 1, maximum: 4_096, description: "How deep a JSON request body may nest, in objects and arrays (default 128): a deeper one is a 400 before it is parsed." }),
           ),

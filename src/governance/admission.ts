@@ -9,7 +9,9 @@ import { authenticateCaller, type Caller, callerIdentity } from "./caller";
 import type { AppliedLimit } from "./limits/applied-limits";
 import { organizationLimits, providerConfigLimits } from "./limits/caller-limits";
 import { chargeLimits, exceeded, highestUsePercent } from "./limits/enforce-limits";
-import { QuotaExhausted, type QuotaSlices } from "./limits/quota-slices";
+import type { Reservation } from "./limits/reservations";
+import { QuotaExhausted, type QuotaSlices, type SliceHold } from "./limits/quota-slices";
+import { estimatedCost } from "./limits/estimate-cost";
 import { estimateUsage } from "./limits/estimate-usage";
 import type { LimitCounters } from "./limits/limit-counters";
 import type { VideoCharges } from "./limits/video-charges";
@@ -35,10 +37,12 @@ export interface AdmissionDeps {
   slices?: QuotaSlices;
 }
 
-/** What settle needs to charge an admitted request. */
+/** What settle needs to charge an admitted request, and the estimate it gives back first. */
 interface Admitted {
   caller: Caller;
   organizationLimits: AppliedLimit[];
+  reservation?: Reservation;
+  sliceHold?: SliceHold;
 }
 
 /**
@@ -82,6 +86,46 @@ function allowedKeys(caller: Caller | undefined, selection: Selection): Record<s
   return restricted || selection.pinnedKeys ? { ...restricted, ...selection.pinnedKeys } : undefined;
 }
 
+/**
+ * What a call held to a budget reserves on it at admission: its input and the output it allows,
+ * at the primary target's token prices. 0 when the model has no price (such a call is charged
+ * after its reply only, as before budgets reserved).
+ */
+function reservationFor({ prices }: AdmissionDeps, context: RequestContext, caller: Caller, target: ModelRef): number {
+  const priced = { provider: target.provider, model: target.model, requestType: REQUEST_TYPE[context.operation], virtualKeyId: caller.key.id };
+  const price = prices.priceOf(priced);
+  return price ? estimatedCost(context.body, price, prices.outputLimitOf(priced)) : 0;
+}
+
+/**
+ * Checks and reserves `held` for an admitted call: from this node's slices first when nodes share
+ * the database (a claim when they run short), then on the counters (in a worker of
+ * `server.workers`, the first process's). `entry` is recorded once both admitted it; a refusal
+ * gives back what the slices took.
+ */
+function admitHeld(deps: AdmissionDeps, entry: Admitted, held: readonly AppliedLimit[], spending: boolean, reserve: number, record: (entry: Admitted) => void): void | Promise<void> {
+  const hold: SliceHold | undefined = deps.slices && reserve > 0 ? { amount: reserve, taken: [] } : undefined;
+  const refused = (error: unknown): never => {
+    deps.slices?.release(hold);
+    throw error;
+  };
+  const admitHere = () => {
+    const admitted = (reservation: Reservation | undefined) => record({ ...entry, reservation, sliceHold: hold });
+    try {
+      const asking = deps.counters.admit(held, deps.clock(), spending, reserve);
+      return asking instanceof Promise ? asking.then(admitted, refused) : admitted(asking);
+    } catch (error) {
+      return refused(error);
+    }
+  };
+  const claiming = deps.slices?.admit(held, spending, hold);
+  if (!claiming) return admitHere();
+  return claiming.then(admitHere, (error) => {
+    if (!(error instanceof QuotaExhausted)) throw error;
+    throw exceeded(error.limit, { ...deps.counters.read(error.limit), resetsAt: error.resetsAt }, deps.clock());
+  });
+}
+
 /** Settling must not throw: a charge that could not be held or given back is said in the log. */
 const noteFailure = (work: Promise<void>, context: RequestContext) => void work.catch((error) => console.error(`governance: the video charge of request ${context.id} could not be settled`, error));
 
@@ -94,6 +138,13 @@ export function governanceHook(deps: AdmissionDeps): InferenceHooks {
   const { providers, counters } = deps;
   const admitted = new WeakMap<RequestContext, Admitted>();
 
+  /** The estimate held since admission gives way to the real cost: given back once that is charged, so the budget never shows less than both. */
+  const release = (entry: Admitted) => {
+    counters.release(entry.reservation);
+    deps.slices?.release(entry.sliceHold);
+    entry.reservation = undefined;
+  };
+
   /** Charges the request's usage and cost on every limit it is held to, and says which those were. */
   const charge = (entry: Admitted, context: RequestContext, outcome: InferenceOutcome, usage: Usage | undefined, cost: number | undefined, costOnSlices = cost) => {
     const provider = outcome.answered?.target.provider ?? context.targets[0]?.provider;
@@ -101,6 +152,7 @@ export function governanceHook(deps: AdmissionDeps): InferenceHooks {
     const spent = { cost: cost ?? 0, tokens: usage?.total_tokens ?? 0 };
     chargeLimits(counters, limits, spent);
     deps.slices?.spend(limits, { ...spent, cost: costOnSlices ?? 0 });
+    release(entry);
     return limits;
   };
 
@@ -139,19 +191,11 @@ export function governanceHook(deps: AdmissionDeps): InferenceHooks {
       assertPinnedKeyAllowed(caller, context.headers.get("x-gw-api-key-id"), providers);
       const held = [...limits, ...providerConfigLimits(caller, selection.targets[0]!.provider)];
       const spending = spends(context.operation);
-      const admitHere = () => {
-        const record = () => void admitted.set(context, { caller, organizationLimits: limits });
-        // Asked of the first process in a worker of `server.workers`, so the workers never overshoot together.
-        const asking = counters.admit(held, deps.clock(), spending);
-        return asking ? asking.then(record) : record();
-      };
-      // Served from this node's slices when they have room; a claim from the database otherwise.
-      const claiming = deps.slices?.admit(held, spending);
-      if (!claiming) return admitHere();
-      return claiming.then(admitHere, (error) => {
-        if (!(error instanceof QuotaExhausted)) throw error;
-        throw exceeded(error.limit, { ...counters.read(error.limit), resetsAt: error.resetsAt }, deps.clock());
-      });
+      const entry = { caller, organizationLimits: limits };
+      const record = (entry: Admitted) => void admitted.set(context, entry);
+      // Only a call held to a budget is estimated: without one, admission costs what it did.
+      const reserve = spending && held.some((limit) => limit.kind === "budget") ? reservationFor(deps, context, caller, selection.targets[0]!) : 0;
+      return admitHeld(deps, entry, held, spending, reserve, record);
     },
     settle(context, outcome) {
       const entry = admitted.get(context);
@@ -167,7 +211,10 @@ export function governanceHook(deps: AdmissionDeps): InferenceHooks {
           const priced = { provider: answered.target.provider, model: answered.target.model, requestType: REQUEST_TYPE[context.operation], keyId: answered.keyId, virtualKeyId: entry.caller.key.id };
           charge(entry, context, outcome, estimate, deps.prices.costOf(priced, { usage: estimate }));
         })
-        .catch((error) => console.error(`governance: request ${context.id} could not be charged`, error));
+        .catch((error) => {
+          release(entry);
+          console.error(`governance: request ${context.id} could not be charged`, error);
+        });
     },
   };
 }

@@ -97,6 +97,8 @@ export class GatewayError extends Error {
     if (this.extra.retry_after_ms !== undefined) {
       extraHeaders["retry-after"] = String(Math.ceil(this.extra.retry_after_ms / 1000));
     }
+    // A request that timed out may still be sending its body: the connection goes with it.
+    if (this.status === 408) extraHeaders.connection = "close";
     return Response.json(this.toBody(), { status: this.status, headers: extraHeaders });
   }
 }

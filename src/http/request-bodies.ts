@@ -5,6 +5,9 @@ import { nestedDeeperThan } from "./json-depth";
 /** Far deeper than any real request (an agent's tool schemas nest a dozen levels), far shallower than what costs anything to parse, validate or store. */
 export const DEFAULT_MAX_JSON_DEPTH = 128;
 
+/** Long enough for a large upload on a slow line, short enough that a trickling client cannot hold a connection for long. */
+export const DEFAULT_BODY_TIMEOUT_SECONDS = 60;
+
 /** Content-Encoding values a body may be sent in, and the decompression each one is. */
 type Decompression = ConstructorParameters<typeof DecompressionStream>[0];
 const DECOMPRESSIONS: Record<string, Decompression> = { gzip: "gzip", "x-gzip": "gzip", deflate: "deflate", br: "brotli", zstd: "zstd" };
@@ -16,6 +19,28 @@ export interface RequestBodiesOptions {
   maxBodyBytes: number;
   /** Runs before a body is read and parsed here: what it refuses (a request without a virtual key) costs no read and no parse. Routes that read their body themselves check their callers themselves. */
   beforeBody?: (request: Request) => void;
+  /** Config server.body_timeout_seconds, in ms: the longest a body read here may take to arrive in full. */
+  bodyTimeoutMs: number;
+}
+
+/** The 408 of a body still arriving at the deadline; the connection is closed with it. */
+const bodyTooSlow = (timeoutMs: number) =>
+  new GatewayError({ status: 408, errorType: "caller_request_timeout", message: `the request body did not arrive in full within ${timeoutMs / 1000} s (server.body_timeout_seconds)`, param: "body" });
+
+/**
+ * `reading`, refused once `timeoutMs` has passed: a client that trickles its body a byte at a
+ * time never lets the idle timeout fire, and would hold its connection and the handler forever.
+ */
+export async function within<T>(reading: Promise<T>, timeoutMs: number): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const deadline = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(bodyTooSlow(timeoutMs)), timeoutMs);
+  });
+  try {
+    return await Promise.race([reading, deadline]);
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 /** What an Elysia route lists as its parse hooks; the string ones name a parser ("json", "none", ...). */
@@ -25,7 +50,8 @@ interface RouteWithParsers {
   hooks: { parse?: unknown };
 }
 
-const tooDeep = (limit: number) =>
+/** The 400 of a body nested deeper than `limit`, naming the body. */
+export const tooDeep = (limit: number) =>
   new GatewayError({ status: 400, errorType: "caller_json_too_deep", message: `the request body nests JSON objects and arrays deeper than this gateway's limit of ${limit} levels (server.max_json_depth)`, param: "body" });
 
 const unsupportedEncoding = (encoding: string) =>
@@ -76,7 +102,7 @@ async function decompressed(request: Request, encoding: string, maxBytes: number
  * are left their body, unread: a JSON one is checked for its depth on a copy. Elysia gives a parse
  * hook no way to know a route's own parser, so `learnRoutes` tells it, once the app is built.
  */
-export function requestBodies({ maxJsonDepth, maxBodyBytes, beforeBody }: RequestBodiesOptions) {
+export function requestBodies({ maxJsonDepth, maxBodyBytes, beforeBody, bodyTimeoutMs }: RequestBodiesOptions) {
   const declaredParsers = new Map<string, string>();
 
   const parseJson = (text: string) => {
@@ -91,14 +117,14 @@ export function requestBodies({ maxJsonDepth, maxBodyBytes, beforeBody }: Reques
     if (declared === "none") {
       if (encoded) throw unsupportedEncoding(encoding);
       // Checked on a copy: the route reads (or forwards) the body itself.
-      if (isJsonType(contentType) && nestedDeeperThan(await request.clone().text(), maxJsonDepth)) throw tooDeep(maxJsonDepth);
+      if (isJsonType(contentType) && nestedDeeperThan(await within(request.clone().text(), bodyTimeoutMs), maxJsonDepth)) throw tooDeep(maxJsonDepth);
       // Not undefined: Elysia would read the body with a parser of its own.
       return null;
     }
     beforeBody?.(request);
     const json = declared === "json" || (declared === undefined && isJsonType(contentType));
-    if (!encoded) return json ? parseJson(await request.text()) : undefined;
-    const bytes = await decompressed(request, encoding, maxBodyBytes);
+    if (!encoded) return json ? parseJson(await within(request.text(), bodyTimeoutMs)) : undefined;
+    const bytes = await within(decompressed(request, encoding, maxBodyBytes), bodyTimeoutMs);
     if (json) return parseJson(new TextDecoder().decode(bytes));
     if (declared === "text" || (declared === undefined && contentType === "text/plain")) return new TextDecoder().decode(bytes);
     if (declared === "arrayBuffer" || (declared === undefined && contentType === "application/octet-stream")) return bytes.buffer;

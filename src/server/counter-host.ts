@@ -1,4 +1,5 @@
-import { refusedLimit, reserveRequests } from "../governance/limits/enforce-limits";
+import { refusedLimit, reserveAdmitted } from "../governance/limits/enforce-limits";
+import type { Reservation } from "../governance/limits/reservations";
 import type { CounterWindow } from "../governance/limits/limit-counters";
 import type { UsageCounters } from "../governance/limits/usage-counters";
 import type { PrimaryMessage, Reply, SharedWindow, WorkerMessage, WorkerMessageOf } from "./messages";
@@ -17,7 +18,8 @@ const shared = ([counterId, window]: [string, CounterWindow]): SharedWindow => [
  * turn, for what workers only read (usage reports, routing rules on usage).
  */
 export class CounterHost {
-  private readonly links = new Set<WorkerLink>();
+  /** Each worker's reservations on budgets, by the admission that made them: a worker that dies leaves none behind. */
+  private readonly links = new Map<WorkerLink, Map<number, Reservation>>();
   private moved = new Map<string, CounterWindow>();
   private sending = false;
 
@@ -26,10 +28,11 @@ export class CounterHost {
   }
 
   attach(link: WorkerLink): void {
-    this.links.add(link);
+    this.links.set(link, new Map());
   }
 
   detach(link: WorkerLink): void {
+    for (const reservation of this.links.get(link)?.values() ?? []) this.counters.release(reservation);
     this.links.delete(link);
   }
 
@@ -38,7 +41,9 @@ export class CounterHost {
       case "join":
         return link.send({ type: "reply", id: message.id, windows: this.counters.windowsNow().map(shared) });
       case "admit":
-        return link.send(this.admit(message.id, message.limits, message.spends));
+        return link.send(this.admit(link, message));
+      case "release":
+        return this.release(link, message.ticket);
       case "add":
         return this.counters.add(message.limit, message.amount);
       case "take-back":
@@ -49,11 +54,19 @@ export class CounterHost {
     }
   }
 
-  private admit(id: number, limits: WorkerMessageOf<"admit">["limits"], spends: boolean): Reply {
-    const refused = refusedLimit(this.counters, limits, spends);
+  private admit(link: WorkerLink, { id, limits, spends, reserve }: WorkerMessageOf<"admit">): Reply {
+    const { holds } = this.counters;
+    const refused = refusedLimit(this.counters, limits, spends, holds);
     if (refused) return { type: "reply", id, refused: { index: limits.indexOf(refused.limit), reading: refused.reading } };
-    reserveRequests(this.counters, limits);
-    return { type: "reply", id };
+    const reservation = reserveAdmitted(this.counters, limits, spends, holds, reserve);
+    if (reservation) this.links.get(link)?.set(id, reservation);
+    return { type: "reply", id, reservation };
+  }
+
+  private release(link: WorkerLink, ticket: number): void {
+    const reservations = this.links.get(link);
+    this.counters.release(reservations?.get(ticket));
+    reservations?.delete(ticket);
   }
 
   private note(counterId: string, window: CounterWindow): void {
@@ -64,7 +77,7 @@ export class CounterHost {
       this.sending = false;
       const windows = [...this.moved].map(shared);
       this.moved = new Map();
-      for (const link of this.links) link.send({ type: "windows", windows });
+      for (const link of this.links.keys()) link.send({ type: "windows", windows });
     });
   }
 }

@@ -1,4 +1,5 @@
 import { exceeded } from "../governance/limits/enforce-limits";
+import type { Reservation } from "../governance/limits/reservations";
 import type { AppliedLimit } from "../governance/limits/applied-limits";
 import { type CounterReading, type CounterWindow, currentWindow, type LimitCounters, readingOf } from "../governance/limits/limit-counters";
 import { GatewayError } from "../http/errors";
@@ -53,11 +54,17 @@ export class SharedCounters implements LimitCounters {
     if (amount > 0 && this.connected) this.send({ type: "take-back", counterId, windowStart, windowMs, amount });
   }
 
-  admit(limits: readonly AppliedLimit[], now: number, spends: boolean): Promise<void> | undefined {
+  admit(limits: readonly AppliedLimit[], now: number, spends: boolean, reserve: number): Promise<Reservation | undefined> | undefined {
     if (!limits.some((limit) => spends || limit.kind === "requests")) return undefined;
-    return this.ask({ type: "admit", limits: [...limits], spends }).then(({ refused }) => {
+    const ticket = this.lastId + 1;
+    return this.ask({ type: "admit", limits: [...limits], spends, reserve }).then(({ refused, reservation }) => {
       if (refused) throw exceeded(limits[refused.index]!, refused.reading, now);
+      return reservation && { ...reservation, ticket };
     });
+  }
+
+  release(reservation: Reservation | undefined): void {
+    if (reservation?.ticket !== undefined && this.connected) this.send({ type: "release", ticket: reservation.ticket });
   }
 
   async load(): Promise<void> {

@@ -33,10 +33,29 @@ function send(request: Request, body: Uint8Array, gzipped: Uint8Array, type: str
   return new Response(gzipped, { headers: { ...headers, "content-encoding": "gzip" } });
 }
 
+/**
+ * The page runs only the bundle it names, from the gateway itself, talks only to the gateway, and
+ * shows in no other site's frame: an injected script or a framing page gets nothing to run.
+ */
+const CONTENT_SECURITY_POLICY = [
+  "default-src 'self'",
+  "script-src 'self'",
+  "style-src 'self'",
+  "img-src 'self' data:",
+  "connect-src 'self'",
+  "object-src 'none'",
+  "base-uri 'none'",
+  "form-action 'self'",
+  "frame-ancestors 'none'",
+].join("; ");
+
 function page(request: Request, build: DashboardBuild): Response {
   const body = new TextEncoder().encode(build.html);
   // The shell names the current hashes, so it is never cached; the assets it names are.
-  return send(request, body, Bun.gzipSync(body), "text/html; charset=utf-8", "no-cache");
+  const response = send(request, body, Bun.gzipSync(body), "text/html; charset=utf-8", "no-cache");
+  response.headers.set("content-security-policy", CONTENT_SECURITY_POLICY);
+  response.headers.set("x-frame-options", "DENY");
+  return response;
 }
 
 const assetResponse = (request: Request, asset: BuiltAsset) => send(request, asset.body, asset.gzipped, asset.type, IMMUTABLE);

@@ -62,6 +62,24 @@ describe("a JSON body nested past server.max_json_depth (default 128) is a 400 b
     await expectGatewayError(response, 400, { param: "body", errorType: "caller_json_too_deep" });
   });
 
+  test("100,000 levels on an authenticated management write are a 400 naming the body, on every kind of write, before anything walks them", async () => {
+    const deep = `{"name":"deep","metadata":${"[".repeat(100_000)}${"]".repeat(100_000)}}`;
+    const writes: Array<[string, string]> = [
+      ["POST", "/api/governance/virtual-keys"],
+      ["PUT", "/api/governance/virtual-keys/no-such-key"],
+      ["POST", "/api/providers"],
+      ["PUT", "/api/config"],
+      ["POST", "/api/mcp/client"],
+      ["POST", "/api/webhooks/endpoints"],
+      ["POST", "/api/session/login"],
+    ];
+    for (const [method, path] of writes) {
+      const response = await open.admin(path, { method, headers: { "content-type": "application/json" }, body: deep });
+      await expectGatewayError(response, 400, { param: "body", errorType: "caller_json_too_deep" });
+    }
+    expect((await open.admin("/api/governance/virtual-keys")).status).toBe(200);
+  });
+
   test("a lower limit in the configuration applies", async () => {
     const strict = await startGateway({ server: { max_json_depth: 8 }, providers: providers() });
     try {

@@ -2,6 +2,8 @@ import { afterAll, describe, expect, test } from "bun:test";
 import type { ServerWebSocket } from "bun";
 import { parseSSE } from "../../src/http/sse";
 import { closeNodes, startGateway, startNodes } from "../support/gateway";
+import { finishedJob, submittedJob } from "../support/async-jobs";
+import { startMockOpenAI } from "../support/mock-openai";
 import { createEndpoint } from "../support/webhook-endpoints";
 import { startWebhookReceiver } from "../support/webhook-receiver";
 import { actorUntil, type TransitionBody } from "./support";
@@ -42,21 +44,55 @@ describe("GET /api/actors/events across nodes", () => {
   });
 });
 
+/** A WebSocket server standing in for Stately's inspector: every message it received, and when the gateway connected. */
+function startInspectorReceiver() {
+  const messages: Array<Record<string, unknown>> = [];
+  const connected = Promise.withResolvers<void>();
+  const server = Bun.serve({
+    port: 0,
+    fetch: (request, server) => (server.upgrade(request) ? undefined : new Response("upgrade", { status: 426 })),
+    websocket: {
+      open: () => connected.resolve(),
+      message: (_: ServerWebSocket<unknown>, message) => void messages.push(JSON.parse(String(message)) as Record<string, unknown>),
+    },
+  });
+  return { messages, connected: connected.promise, url: `ws://127.0.0.1:${server.port}`, stop: () => server.stop(true) };
+}
+
 describe("Stately's inspector", () => {
-  test("with inspect.websocket_url set, every actor is reported in the inspection protocol, its context redacted", async () => {
-    const messages: Array<Record<string, unknown>> = [];
-    const connected = Promise.withResolvers<void>();
-    const inspector = Bun.serve({
-      port: 0,
-      fetch: (request, server) => (server.upgrade(request) ? undefined : new Response("upgrade", { status: 426 })),
-      websocket: {
-        open: () => connected.resolve(),
-        message: (_: ServerWebSocket<unknown>, message) => void messages.push(JSON.parse(String(message)) as Record<string, unknown>),
-      },
-    });
-    const gw = await startGateway({ inspect: { websocket_url: `ws://127.0.0.1:${inspector.port}` } });
+  test("an async job's prompt and reply, in the snapshots of the actors that ran it, are not sent", async () => {
+    const inspector = startInspectorReceiver();
+    const upstream = startMockOpenAI();
+    const gw = await startGateway({ inspect: { websocket_url: inspector.url }, providers: { openai: { keys: [{ id: "k", value: "sk-k" }], network_config: { base_url: upstream.baseUrl } } } });
     try {
-      await connected.promise;
+      await inspector.connected;
+      const prompt = "the quarterly numbers are 7c3f9a";
+      const job = await submittedJob(gw, "chat/completions", { model: "openai/gpt-4o-mini", messages: [{ role: "user", content: prompt }] });
+      const done = await finishedJob(gw, "chat/completions", job.id);
+      expect(JSON.stringify(done)).toContain(`echo: ${prompt}`);
+      // The invoked run's last snapshot is what carried the reply: it is reported, its output replaced.
+      const outputs = () => inspector.messages.map((message) => (message.snapshot as { output?: unknown } | undefined)?.output).filter((output) => output !== undefined);
+      const deadline = performance.now() + 5_000;
+      while (outputs().length === 0 && performance.now() < deadline) await Bun.sleep(10);
+      expect(outputs().length).toBeGreaterThan(0);
+      expect(JSON.stringify(inspector.messages)).not.toContain("7c3f9a");
+      // The sealed request an invoked run takes as input is no one's to see either.
+      expect(JSON.stringify(inspector.messages)).not.toMatch(/"sealedRequest":"v1\./);
+      expect(outputs().every((output) => output === "[redacted]")).toBe(true);
+    } finally {
+      await gw.close();
+      upstream.stop();
+      inspector.stop();
+    }
+  });
+
+
+  test("with inspect.websocket_url set, every actor is reported in the inspection protocol, its context redacted", async () => {
+    const inspector = startInspectorReceiver();
+    const { messages } = inspector;
+    const gw = await startGateway({ inspect: { websocket_url: inspector.url } });
+    try {
+      await inspector.connected;
       const endpoint = await createEndpoint(gw, receiver, "/inspected", { headers: { "X-Inspected-Token": "inspected-header-value" } });
       const sent = await gw.admin(`/api/webhooks/${endpoint.id}/test`, { method: "POST" });
       const { id } = (await sent.json()) as { id: string };
@@ -69,7 +105,7 @@ describe("Stately's inspector", () => {
       expect(JSON.stringify(messages)).not.toContain(receiver.secrets.get("/inspected")!);
     } finally {
       await gw.close();
-      inspector.stop(true);
+      inspector.stop();
     }
   });
 });

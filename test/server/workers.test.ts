@@ -115,12 +115,25 @@ describe("two workers on one port", () => {
     // Room for 4.5 calls: the fifth starts with half a call left, the sixth finds none.
     const key = await virtualKey(deployment.url, { name: "five-calls-of-money", budgets: [{ max_limit: costPerCall * 4.5, reset_duration: "1h" }] });
     const statuses: number[] = [];
-    for (let call = 0; call < 12; call++) statuses.push(...(await statusesOf([chat(deployment.url, key)])));
+    // Capped at the 4 tokens the mock answers with: each call reserves what it will cost.
+    for (let call = 0; call < 12; call++) statuses.push(...(await statusesOf([chat(deployment.url, key, { max_tokens: 4 })])));
     const admitted = statuses.filter((status) => status === 200).length;
     // A budget is charged once the reply is in: a call that starts before the last charge is counted may pass it by one, as in one process.
     expect(admitted).toBeGreaterThanOrEqual(5);
     expect(admitted).toBeLessThanOrEqual(6);
     expect(statuses.slice(admitted)).toEqual(Array(12 - admitted).fill(402));
+  });
+
+  test("a budget hit by a burst on both workers at once lets through what it holds, each call reserving its estimated cost in the first process", async () => {
+    // gpt-4o-mini's list price for a call capped at 4 output tokens: "one two three" estimated as 5 input tokens (a token to three characters).
+    const estimate = 5 * 1.5e-7 + 4 * 6e-7;
+    const budget = 9.5 * (3 * 1.5e-7 + 4 * 6e-7);
+    const key = await virtualKey(deployment.url, { name: "burst-over-two-workers", budgets: [{ max_limit: budget, reset_duration: "1h" }] });
+    const statuses = await statusesOf(Array.from({ length: 60 }, () => chat(deployment.url, key, { max_tokens: 4 })));
+    const served = statuses.filter((status) => status === 200).length;
+    // Admitted while the reservations leave anything, exactly as one process would.
+    expect(served).toBe(Math.ceil(budget / estimate));
+    expect(statuses.filter((status) => status === 402)).toHaveLength(60 - served);
   });
 
   test("async jobs submitted on both workers each run once, and any worker answers their polls", async () => {

@@ -54,6 +54,16 @@ export class OidcUsers {
     return { userId, username, created: true };
   }
 
+  /** The user a provider's account signs in as, if it ever signed in. */
+  userOf(provider: string, subject: string): Promise<string | undefined> {
+    return this.db
+      .select({ userId: oidcIdentities.userId })
+      .from(oidcIdentities)
+      .where(and(eq(oidcIdentities.provider, provider), eq(oidcIdentities.subject, subject)))
+      .get()
+      .then((row) => row?.userId);
+  }
+
   /** The provider a user signs in with, if they are an OIDC user. */
   providerOf(userId: string): Promise<string | undefined> {
     return this.db

@@ -6,6 +6,7 @@ import type { AuditLog } from "../audit/store";
 import { SESSION_COOKIE, servedOverHttps, sessionCookie } from "../cookies";
 import type { SessionStore } from "../sessions";
 import type { OidcUsers } from "./oidc-users";
+import type { UsedStates } from "./used-states";
 import { refusalPage, signedInPage } from "./pages";
 import { type OidcProviderClient, roleFromClaims, SignInRefused } from "./provider-client";
 
@@ -18,6 +19,7 @@ export interface OidcRouteDeps {
   publicUrl?: string;
   passwordSignIn: boolean;
   users: OidcUsers;
+  usedStates: UsedStates;
   sessions: SessionStore;
   box: SecretBox;
   audit?: AuditLog;
@@ -33,8 +35,19 @@ interface PendingSignIn {
   expiresAt: number;
 }
 
-/** Only a path on this gateway: never another site (`//host`, `/\host`). */
-const safeReturnTo = (value: string | undefined) => (value && /^\/(?![/\\])/.test(value) ? value : "/");
+/** Any origin will do: return paths are judged against it, never sent to it. */
+const RETURN_BASE = new URL("http://gateway.invalid/");
+
+/**
+ * Only a path on this gateway. Read as the browser will read it (the URL parser drops tabs and
+ * newlines and takes `\` for `/`, so `/<tab>/host` is `//host`): anything that lands on another
+ * origin goes to the dashboard's start instead.
+ */
+function safeReturnTo(value: string | undefined): string {
+  if (!value?.startsWith("/")) return "/";
+  const url = URL.parse(value, RETURN_BASE.href);
+  return url?.origin === RETURN_BASE.origin ? `${url.pathname}${url.search}${url.hash}` : "/";
+}
 
 const html = (body: string, status: number) => new Response(body, { status, headers: { "content-type": "text/html; charset=utf-8", "cache-control": "no-store" } });
 
@@ -106,6 +119,7 @@ export function oidcRoutes(deps: OidcRouteDeps) {
           return refuse("state_mismatch", "this sign-in was not started here, or took too long: start again from the sign-in page");
         }
         if (!query.code) return refuse("missing_code", "the identity provider sent no authorization code");
+        if (!(await deps.usedStates.claim(pending.state, pending.expiresAt))) return refuse("state_reused", "this sign-in was already completed: start again from the sign-in page");
         try {
           const { claims } = await provider.redeem({ code: query.code, codeVerifier: pending.verifier, redirectUri: redirectUri(request, provider.key), nonce: pending.nonce });
           const subject = claims.sub!;
@@ -113,6 +127,8 @@ export function oidcRoutes(deps: OidcRouteDeps) {
           const roleId = roleName === undefined ? undefined : await deps.users.roleIdOf(roleName);
           if (roleName === undefined || roleId === undefined) {
             const message = roleName === undefined ? "your account has no role in this gateway: ask an administrator to add you to a group that is mapped to a gateway role" : `the role '${roleName}' your groups map to does not exist in this gateway`;
+            // Someone refused now (a group taken away) keeps no session from an earlier sign-in.
+            await endSessionsOf(deps, provider.key, subject);
             return refuse("no_role", message, 403, `${provider.key}:${subject}`);
           }
           const user = await deps.users.signIn(provider.key, { ...claims, sub: subject }, { id: roleId, name: roleName });
@@ -130,6 +146,11 @@ export function oidcRoutes(deps: OidcRouteDeps) {
         query: t.Object({ code: t.Optional(t.String()), state: t.Optional(t.String()), error: t.Optional(t.String()), error_description: t.Optional(t.String()) }, { additionalProperties: true }),
       },
     );
+}
+
+async function endSessionsOf({ users, sessions }: OidcRouteDeps, provider: string, subject: string): Promise<void> {
+  const userId = await users.userOf(provider, subject);
+  if (userId) await sessions.revokeAll("user", userId);
 }
 
 function openPending(box: SecretBox, sealed: unknown): PendingSignIn | undefined {

@@ -80,6 +80,16 @@ export const oidcIdentities = sqliteTable(
   (table) => [primaryKey({ columns: [table.provider, table.subject] })],
 );
 
+/**
+ * The states of OpenID Connect sign-ins that reached their callback, kept until their login would
+ * have expired: a sign-in's sealed cookie opens one session, once, on whichever node takes it.
+ */
+export const oidcUsedStates = sqliteTable("oidc_used_states", {
+  /** SHA-256 of the state. */
+  stateHash: text("state_hash").primaryKey(),
+  expiresAt: integer("expires_at", { mode: "timestamp_ms" }).notNull(),
+});
+
 /** Management API keys: the value is shown once; only its SHA-256 and a short prefix are kept. */
 export const managementApiKeys = sqliteTable("management_api_keys", {
   id: text("id").primaryKey(),

@@ -1,6 +1,7 @@
 import { GatewayError } from "../../http/errors";
 import type { AppliedLimit } from "./applied-limits";
 import type { CounterReading, LimitCounters } from "./limit-counters";
+import type { BudgetHolds, Reservation } from "./reservations";
 
 const LEVEL_NAMES = { virtual_key: "virtual key", provider_config: "provider config", team: "team", customer: "customer" } as const;
 
@@ -14,7 +15,7 @@ export function exceeded(limit: AppliedLimit, reading: CounterReading, now: numb
   const retryAfterMs = Math.max(0, reading.resetsAt - now);
   const extra = { retry_after_ms: retryAfterMs };
   if (limit.kind === "budget") {
-    const message = `budget of ${owner} is exhausted: $${reading.used.toFixed(6)} of $${limit.max} used in the ${limit.duration} window`;
+    const message = `budget of ${owner} is exhausted: $${reading.used.toFixed(6)} of $${limit.max} used or reserved by calls under way in the ${limit.duration} window`;
     return new GatewayError({ status: 402, errorType: "policy_budget_exceeded", message, extra });
   }
   const unit = limit.kind === "tokens" ? "tokens" : "requests";
@@ -29,29 +30,42 @@ function hasRoom(limit: AppliedLimit, used: number): boolean {
 /** Reads and adds to the counters: this process's own, or those the first of several workers keeps. */
 type Counting = Pick<LimitCounters, "read" | "add">;
 
-/** The first limit one more request would pass, with its counter; a call that spends nothing is held to request limits alone. */
-export function refusedLimit(counters: Counting, limits: readonly AppliedLimit[], spends: boolean): { limit: AppliedLimit; reading: CounterReading } | undefined {
+/**
+ * The first limit one more request would pass, with its counter (a budget's counting what calls
+ * under way hold on it); a call that spends nothing is held to request limits alone.
+ */
+export function refusedLimit(counters: Counting, limits: readonly AppliedLimit[], spends: boolean, holds?: BudgetHolds): { limit: AppliedLimit; reading: CounterReading } | undefined {
   for (const limit of limits) {
     if (!spends && limit.kind !== "requests") continue;
     const reading = counters.read(limit);
-    if (!hasRoom(limit, reading.used)) return { limit, reading };
+    const used = reading.used + (holds?.on(limit.counterId) ?? 0);
+    if (!hasRoom(limit, used)) return { limit, reading: { ...reading, used } };
   }
   return undefined;
 }
 
-export function reserveRequests(counters: Counting, limits: readonly AppliedLimit[]): void {
+function reserveRequests(counters: Counting, limits: readonly AppliedLimit[]): void {
   for (const limit of limits) if (limit.kind === "requests") counters.add(limit, 1);
 }
 
 /**
- * Checks every limit before the upstream call and reserves a request slot on each request
- * limit. A call that spends nothing (reading a video the budget paid for) is held to request
- * limits alone. Synchronous on purpose: no other request can run between the check and the reservation.
+ * Checks every limit before the upstream call, reserves a request slot on each request limit
+ * and `reserve` (the call's estimated cost) on each budget. A call that spends nothing (reading
+ * a video the budget paid for) is held to request limits alone. Synchronous on purpose: no other
+ * request can run between the check and the reservation, so a burst stops once the calls
+ * admitted have reserved the budget.
  */
-export function admitWithinLimits(counters: Counting, limits: readonly AppliedLimit[], now: number, spends = true): void {
-  const refused = refusedLimit(counters, limits, spends);
+export function admitWithinLimits(counters: Counting, limits: readonly AppliedLimit[], now: number, spends = true, holds?: BudgetHolds, reserve = 0): Reservation | undefined {
+  const refused = refusedLimit(counters, limits, spends, holds);
   if (refused) throw exceeded(refused.limit, refused.reading, now);
+  return reserveAdmitted(counters, limits, spends, holds, reserve);
+}
+
+/** What an admitted call takes until it settles: a slot of each request limit and, when it spends, `reserve` on each budget. */
+export function reserveAdmitted(counters: Counting, limits: readonly AppliedLimit[], spends: boolean, holds?: BudgetHolds, reserve = 0): Reservation | undefined {
   reserveRequests(counters, limits);
+  if (!spends || !holds) return undefined;
+  return holds.hold(limits.filter((limit) => limit.kind === "budget").map((limit) => limit.counterId), reserve);
 }
 
 /** After the reply: the real cost on budgets, the real tokens on token limits. */

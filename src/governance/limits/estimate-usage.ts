@@ -2,7 +2,7 @@ import type { Usage } from "../../inference/canonical";
 import { textAndMedia } from "../../inference/inline-media";
 
 /** Fields whose strings are names, not text the model reads. */
-const NOT_TEXT = new Set(["model", "role", "type"]);
+export const NOT_TEXT = new Set(["model", "role", "type"]);
 
 /**
  * Usage for a reply the provider reported none for (a stream the client left early, a stream

@@ -1,4 +1,5 @@
 import type { AppliedLimit } from "./applied-limits";
+import type { Reservation } from "./reservations";
 import { addPeriod, calendarStart } from "./periods";
 
 export interface CounterReading {
@@ -25,10 +26,12 @@ export interface LimitCounters {
   /** Takes back usage added in the window that began at `windowStart`, while it is still current (a failed video's charge). */
   takeBack(counterId: string, windowStart: number, windowMs: number, amount: number): void;
   /**
-   * Checks every limit and reserves a request slot on each request limit, throwing the 402 or
-   * 429 of the first limit passed; synchronous where nothing needs asking.
+   * Checks every limit, reserves a request slot on each request limit and `reserve` (USD) on each
+   * budget, throwing the 402 or 429 of the first limit passed; synchronous where nothing needs asking.
    */
-  admit(limits: readonly AppliedLimit[], now: number, spends: boolean): void | Promise<void>;
+  admit(limits: readonly AppliedLimit[], now: number, spends: boolean, reserve: number): Reservation | undefined | Promise<Reservation | undefined>;
+  /** Gives back what `admit` reserved on budgets, once the call has settled. */
+  release(reservation: Reservation | undefined): void;
   load(): Promise<void>;
   startFlushing(intervalMs: number): void;
   close(): Promise<void>;

@@ -7,10 +7,12 @@ import type { AppliedLimit } from "./applied-limits";
 import { addPeriod, calendarStart } from "./periods";
 
 /** What this node claimed of one limit in one window, and what it has served of it. */
-interface Slice {
+export interface Slice {
   windowStart: number;
   granted: number;
   used: number;
+  /** What calls under way hold of a budget's slice: counted against its room, never reported as spent. */
+  held: number;
   lastUsedAt: number;
 }
 
@@ -19,6 +21,12 @@ export interface QuotaSlicesOptions {
   sliceShare?: number;
   /** A slice untouched this long gives back what it did not use (default 2 s). */
   idleReturnMs?: number;
+}
+
+/** A call's estimated cost taken from this node's budget slices at admission, given back (`release`) when it settles. */
+export interface SliceHold {
+  amount: number;
+  taken: Array<[counterId: string, slice: Slice]>;
 }
 
 /** The limit a claim refused: nothing is left of it in its window. */
@@ -70,13 +78,20 @@ export class QuotaSlices {
    * room; otherwise a promise that claims more and rejects with QuotaExhausted when a limit is
    * used up. A database out of reach resolves to false: the caller decides by its own counters.
    */
-  admit(limits: readonly AppliedLimit[], spends: boolean): Promise<boolean> | undefined {
+  admit(limits: readonly AppliedLimit[], spends: boolean, hold?: SliceHold): Promise<boolean> | undefined {
     const held = limits.filter((limit) => spends || limit.kind === "requests");
     if (held.every((limit) => this.hasRoom(limit))) {
-      for (const limit of held) this.take(limit);
+      for (const limit of held) this.take(limit, hold);
       return undefined;
     }
-    return this.admitClaiming(held);
+    return this.admitClaiming(held, hold);
+  }
+
+  /** Gives a call's hold back to the slices it was taken from, those still current; the real cost is spent instead. */
+  release(hold: SliceHold | undefined): void {
+    for (const [counterId, slice] of hold?.taken.splice(0) ?? []) {
+      if (this.slices.get(counterId) === slice) slice.held = Math.max(0, slice.held - hold!.amount);
+    }
   }
 
   /** After the reply: the cost on budgets, the tokens on token limits, from this node's slices. */
@@ -96,7 +111,7 @@ export class QuotaSlices {
     await this.settleIdle(true);
   }
 
-  private async admitClaiming(held: readonly AppliedLimit[]): Promise<boolean> {
+  private async admitClaiming(held: readonly AppliedLimit[], hold: SliceHold | undefined): Promise<boolean> {
     const taken: AppliedLimit[] = [];
     try {
       for (const limit of held) {
@@ -104,12 +119,13 @@ export class QuotaSlices {
           const granted = await this.claim(limit);
           if (granted <= 0 && !this.hasRoom(limit)) throw new QuotaExhausted(limit, addPeriod(this.current(limit).windowStart, limit.period));
         }
-        this.take(limit);
+        this.take(limit, hold);
         taken.push(limit);
       }
       return true;
     } catch (error) {
       for (const limit of taken) if (limit.kind === "requests") this.current(limit).used -= 1;
+      this.release(hold);
       if (databaseUnavailable(error)) return false;
       throw error;
     }
@@ -117,12 +133,16 @@ export class QuotaSlices {
 
   private hasRoom(limit: AppliedLimit): boolean {
     const slice = this.current(limit);
-    return limit.kind === "requests" ? slice.used + 1 <= slice.granted : slice.used < slice.granted;
+    return limit.kind === "requests" ? slice.used + 1 <= slice.granted : slice.used + slice.held < slice.granted;
   }
 
-  private take(limit: AppliedLimit): void {
+  private take(limit: AppliedLimit, hold: SliceHold | undefined): void {
     const slice = this.current(limit);
     if (limit.kind === "requests") slice.used += 1;
+    else if (limit.kind === "budget" && hold && hold.amount > 0) {
+      slice.held += hold.amount;
+      hold.taken.push([limit.counterId, slice]);
+    }
     slice.lastUsedAt = this.clock();
   }
 
@@ -170,7 +190,7 @@ export class QuotaSlices {
       mine.granted += row.lastGrant + overrun;
     } else {
       // Another node began the window: this node's slice starts there.
-      this.slices.set(limit.counterId, { windowStart, granted: row.lastGrant, used: 0, lastUsedAt: now });
+      this.slices.set(limit.counterId, { windowStart, granted: row.lastGrant, used: 0, held: 0, lastUsedAt: now });
     }
   }
 
@@ -235,13 +255,14 @@ export class QuotaSlices {
     const now = this.clock();
     for (const [counterId, slice] of this.slices) {
       if (!all && now - slice.lastUsedAt < this.idleReturnMs) continue;
-      const unused = slice.granted - slice.used;
+      // What calls still under way hold stays claimed.
+      const unused = slice.granted - slice.used - slice.held;
       if (unused === 0 || this.claiming.has(counterId)) continue;
       await this.db
         .update(governanceQuota)
         .set({ claimed: sql`max(0, ${governanceQuota.claimed} - ${unused})`, updatedAt: new Date(now) })
         .where(and(eq(governanceQuota.counterId, counterId), eq(governanceQuota.windowStart, new Date(slice.windowStart))));
-      slice.granted = slice.used;
+      slice.granted = slice.used + slice.held;
     }
   }
 
@@ -251,7 +272,7 @@ export class QuotaSlices {
     const slice = this.slices.get(limit.counterId);
     if (slice && now < addPeriod(slice.windowStart, limit.period)) return slice;
     // A rolling window's start is set by the claim that finds it: the first node's.
-    const fresh = { windowStart: limit.calendarAligned ? calendarStart(now, limit.period) : now, granted: 0, used: 0, lastUsedAt: now };
+    const fresh = { windowStart: limit.calendarAligned ? calendarStart(now, limit.period) : now, granted: 0, used: 0, held: 0, lastUsedAt: now };
     this.slices.set(limit.counterId, fresh);
     return fresh;
   }

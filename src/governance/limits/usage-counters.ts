@@ -4,6 +4,7 @@ import { FailureStreak } from "../../db/failure-streak";
 import { governanceUsage } from "../../db/schema";
 import type { AppliedLimit } from "./applied-limits";
 import { admitWithinLimits } from "./enforce-limits";
+import { BudgetHolds, type Reservation } from "./reservations";
 import { type CounterReading, type CounterWindow as Window, currentWindow, type LimitCounters, readingOf } from "./limit-counters";
 import { addPeriod, type Period } from "./periods";
 
@@ -32,6 +33,8 @@ const sameWindow = (length: number) => sql`abs(excluded.window_start - ${governa
  */
 export class UsageCounters implements LimitCounters {
   private readonly windows = new Map<string, Window>();
+  /** What calls under way hold on budgets: counted by admission, never saved. */
+  readonly holds = new BudgetHolds();
   private readonly watchers: Array<(counterId: string, window: Window) => void> = [];
   private unsaved = new Map<string, Unsaved>();
   private lastSync = Number.NEGATIVE_INFINITY;
@@ -57,8 +60,12 @@ export class UsageCounters implements LimitCounters {
     return readingOf(this.current(limit), limit);
   }
 
-  admit(limits: readonly AppliedLimit[], now: number, spends: boolean): void {
-    admitWithinLimits(this, limits, now, spends);
+  admit(limits: readonly AppliedLimit[], now: number, spends: boolean, reserve: number): Reservation | undefined {
+    return admitWithinLimits(this, limits, now, spends, this.holds, reserve);
+  }
+
+  release(reservation: Reservation | undefined): void {
+    this.holds.release(reservation);
   }
 
   /** Calls `watcher` with each window a change or a sync gives a counter: how the workers of `server.workers` follow them. */

@@ -1,6 +1,6 @@
 import type { ProviderStore } from "../../provider-registry/store";
 import type { PricedRequest, PricingOverrideStore } from "../stores/pricing-overrides";
-import { catalogPrice } from "./catalog";
+import { catalogOutputLimit, catalogPrice } from "./catalog";
 import { type Billed, costOf, type ModelPrice } from "./cost";
 
 /** Prices: the most specific operator override, laid over the catalogue (src/governance/pricing/README.md). */
@@ -12,8 +12,7 @@ export class PriceBook {
 
   /** Undefined when neither the catalogue nor an override knows the model. */
   priceOf(request: PricedRequest): ModelPrice | undefined {
-    const provider = this.providers.get(request.provider);
-    const family = provider?.customProviderConfig?.base_provider_type ?? request.provider;
+    const family = this.familyOf(request.provider);
     const listed = catalogPrice(family, request.variant ? `${request.model}@${request.variant}` : request.model);
     const override = this.overrides.bestMatch(request);
     if (!override) return listed;
@@ -23,8 +22,17 @@ export class PriceBook {
     return { input_cost_per_token: 0, output_cost_per_token: 0, ...flat, ...override.patch };
   }
 
+  /** The most output tokens the model writes in one reply, where the catalogue knows it. */
+  outputLimitOf(request: PricedRequest): number | undefined {
+    return catalogOutputLimit(this.familyOf(request.provider), request.model);
+  }
+
   costOf(request: PricedRequest, billed: Billed): number | undefined {
     const price = this.priceOf(request);
     return price && costOf(billed, price);
+  }
+
+  private familyOf(provider: string): string {
+    return this.providers.get(provider)?.customProviderConfig?.base_provider_type ?? provider;
   }
 }

@@ -32,4 +32,5 @@ export async function signInOverHttp(gw: TestGateway, provider: string, returnTo
   return { response, page: decodeEntities(await response.clone().text()), session: cookieOf(response, "gateway_session") || undefined, authorizeQuery: authorizeUrl.searchParams };
 }
 
-export const withSession = (session: string) => ({ headers: { cookie: `gateway_session=${session}` } });
+/** The session cookie, as the dashboard's own page sends it (a write from another origin is refused). */
+export const withSession = (session: string) => ({ headers: { cookie: `gateway_session=${session}`, "sec-fetch-site": "same-origin" } });
