@@ -1,5 +1,5 @@
 import { type Static, Type as t } from "@sinclair/typebox";
-import { CorsConfig } from "./sections/cors";
+import { CorsConfig } from "../http/cors-config";
 import { RefusedRequestLogging } from "./sections/refused-requests";
 import { OidcSignInConfig } from "./sections/oidc";
 import { McpSettings } from "./sections/mcp";

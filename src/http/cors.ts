@@ -1,5 +1,5 @@
 import { Elysia } from "elysia";
-import type { CorsConfig } from "../config/sections/cors";
+import type { CorsConfig } from "./cors-config";
 import { GatewayError } from "./errors";
 import { requestPath } from "./request-path";
 
