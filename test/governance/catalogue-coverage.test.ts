@@ -14,6 +14,7 @@ const PUBLISHED = /^(gpt-|o\d(-|$)|chatgpt-|text-embedding-|dall-e-|tts-|whisper
 /** Published names the suite uses on purpose without a price, and why. */
 const UNPRICED: Readonly<Record<string, string>> = {
   "gemini-9-ultra": "a model no provider has, to show an unknown model's reply",
+  "claude-future-9": "a model no catalogue knows, to show the output cap an unknown model gets",
   "text-embedding-005": "Vertex prices it by the character of text, which the embedding reply does not report",
   "rerank-v3.5": "Cohere prices reranking by the search, not by the token",
   "omni-moderation-latest": "moderation is free",
