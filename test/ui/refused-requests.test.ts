@@ -32,7 +32,7 @@ test("a refused request is a row on the logs page, and its detail shows the erro
   const table = page.getByRole("table", { name: "Request logs" });
   const row = table.getByRole("row").filter({ hasText: "claude-sonnet-4-5" });
   await row.getByText("error", { exact: false }).first().waitFor();
-  await row.getByRole("button", { name: /^Open request/ }).click();
+  await row.getByRole("button", { name: /open request/ }).click();
   const detail = page.getByRole("dialog", { name: "Request detail" });
   await detail.getByRole("region", { name: "Error" }).getByText("caller_invalid_request: max_tokens must be an integer of at least 1").waitFor();
   await detail.getByText("400", { exact: true }).waitFor();
