@@ -214,7 +214,7 @@ describe("a video no client reads to its end", () => {
       expect(await givenBack(key.id, node)).toBe(0);
       // Logged as the gateway's own reads.
       const ownReads = async () => {
-        const { logs } = (await (await node.admin("/api/logs?limit=10")).json()) as { logs: Array<{ object: string; metadata: Record<string, string> }> };
+        const { logs } = (await (await node.admin("/api/logs?limit=10&origin=gateway")).json()) as { logs: Array<{ object: string; metadata: Record<string, string> }> };
         return logs.filter((log) => log.metadata.caller === "video-reader").map((log) => log.object);
       };
       expect(await eventually(ownReads, (objects) => objects.length === 2)).toEqual(["video.retrieve", "video.retrieve"]);
