@@ -127,12 +127,17 @@ describe("two workers on one port", () => {
   test("a budget hit by a burst on both workers at once lets through what it holds, each call reserving its estimated cost in the first process", async () => {
     // gpt-4o-mini's list price for a call capped at 4 output tokens: "one two three" estimated as 5 input tokens (a token to three characters).
     const estimate = 5 * 1.5e-7 + 4 * 6e-7;
-    const budget = 9.5 * (3 * 1.5e-7 + 4 * 6e-7);
+    // What a call really costs: the mock counts 3 input tokens.
+    const charged = 3 * 1.5e-7 + 4 * 6e-7;
+    const budget = 9.5 * charged;
     const key = await virtualKey(deployment.url, { name: "burst-over-two-workers", budgets: [{ max_limit: budget, reset_duration: "1h" }] });
     const statuses = await statusesOf(Array.from({ length: 60 }, () => chat(deployment.url, key, { max_tokens: 4 })));
     const served = statuses.filter((status) => status === 200).length;
-    // Admitted while the reservations leave anything, exactly as one process would.
-    expect(served).toBe(Math.ceil(budget / estimate));
+    // Admitted while the reservations leave anything, as one process would: every call of the burst
+    // reserves the estimate; a call that settles first gives back what it did not spend, which one
+    // more may take, but never past the last call that starts within the budget.
+    expect(served).toBeGreaterThanOrEqual(Math.ceil(budget / estimate));
+    expect(served).toBeLessThanOrEqual(Math.ceil(budget / charged));
     expect(statuses.filter((status) => status === 402)).toHaveLength(60 - served);
   });
 
