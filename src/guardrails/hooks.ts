@@ -83,7 +83,10 @@ export class GuardrailHooks implements PluginHooks {
   }
 
   private async guardedReply(run: RequestRun, context: RequestContext, response: Response): Promise<Response> {
-    const reply = rewriteText(await response.json(), "output", (text) => run.rewrite(text, "output"));
+    const body = await response.text();
+    // An empty JSON reply (a realtime call's accept or hangup) carries no text to check.
+    if (body === "") return new Response(null, { status: response.status, statusText: response.statusText, headers: response.headers });
+    const reply = rewriteText(JSON.parse(body), "output", (text) => run.rewrite(text, "output"));
     if (run.blockedBy) return blockedError(run).toResponse();
     await run.judge("output", { text: textsOf(reply, "output").join("\n"), body: context.body, requestId: context.id });
     if (run.blockedBy) return blockedError(run).toResponse();

@@ -220,3 +220,11 @@ describe("verdicts are recorded, never the matched text", () => {
     expect(metrics).toContain('gateway_guardrail_matches_total{guardrail="recorded",check="email",stage="input",action="redact"} 2');
   });
 });
+
+describe("replies without text", () => {
+  test("an empty reply (a realtime call accepted) passes an output check untouched, not as a plugin failure", async () => {
+    const { client } = await keyWithGuardrail(gw, "empty-replies", { checks: [{ type: "email", action: "block", stage: "output" }] });
+    await client.realtime.calls.accept("rtc_guarded_1", { type: "realtime", model: "gpt-realtime" });
+    expect(upstream.requests.at(-1)).toMatchObject({ path: "/v1/realtime/calls/rtc_guarded_1/accept", body: { model: "gpt-realtime" } });
+  });
+});
