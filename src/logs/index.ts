@@ -252,7 +252,6 @@ export function createRequestLogs(db: Database, options: RequestLogsOptions = {}
       // Never more than the queue holds: the rows wait in the journal until they fit.
       await writer.flush();
     }
-    journal.writePending();
     left.release();
     return queued;
   }
