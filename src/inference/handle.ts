@@ -145,8 +145,9 @@ function settleNow(hooks: readonly InferenceHooks[], context: RequestContext, se
 type Outcome = Omit<InferenceOutcome, "latencyMs">;
 
 /**
- * Settles once the response is on its way: logging, metrics and charging never delay a reply.
- * An outcome given as a function is worked out then too (a reply's usage read from its body).
+ * Settles at the next turn, or at once with `now` (or `settledReply`): before the reply's last
+ * byte leaves, so its log row is journaled before the client has the whole answer. An outcome
+ * given as a function is worked out then too (a reply's usage read from its body).
  */
 function settle({ settlements, hooks }: Pick<Inference, "settlements" | "hooks">, context: RequestContext, outcome: Outcome | (() => Outcome), now = false) {
   const latencyMs = performance.now() - context.startedAt;

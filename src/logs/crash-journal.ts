@@ -79,6 +79,8 @@ export class CrashJournal {
   /** Set once rows were given up on: from then on every segment stays for the next start. */
   private keepAll = false;
   private sequence = 0;
+  /** Lines appended to the last segment and not written yet. */
+  private pending = "";
   // A journal that cannot be written (a full disk) loses only its own guarantee: the rows still queue.
   private readonly outage = new FailureStreak("request log: writing the crash journal");
 
@@ -94,12 +96,25 @@ export class CrashJournal {
     }
   }
 
-  /** `line`: a row's JSON text, one line, written before this returns. */
-  append(line: string): void {
+  /**
+   * `line`: a row's JSON text, one line, written before this returns; with `later`, held until
+   * `writePending()` (rows queued in bulk, the journal of a killed process taken up again).
+   */
+  append(line: string, later = false): void {
     const segment = this.openSegment();
     segment.rows++;
     segment.end = ++this.appended;
-    this.write(segment, `${line}\n`);
+    this.pending += `${line}\n`;
+    if (!later) this.writePending();
+  }
+
+  /** Writes the rows held by `append(line, true)`. */
+  writePending(): void {
+    const segment = this.segments.at(-1);
+    if (this.pending === "" || !segment) return;
+    const text = this.pending;
+    this.pending = "";
+    this.write(segment, text);
   }
 
   /**
@@ -143,6 +158,7 @@ export class CrashJournal {
 
   /** Closes the files; the segments with unsettled rows stay for the next start. */
   close(): void {
+    this.writePending();
     for (const segment of this.segments) this.closeFile(segment);
   }
 
@@ -183,7 +199,10 @@ export class CrashJournal {
   private openSegment(): Segment {
     const last = this.segments.at(-1);
     if (last && last.rows < ROWS_PER_SEGMENT) return last;
-    if (last) this.closeFile(last);
+    if (last) {
+      this.writePending();
+      this.closeFile(last);
+    }
     const path = join(this.dir, `${THIS_PROCESS}-${this.instance}-${String(this.sequence++).padStart(8, "0")}.jsonl`);
     const segment: Segment = { path, fd: undefined, rows: 0, end: this.appended };
     this.segments.push(segment);
