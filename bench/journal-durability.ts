@@ -3,9 +3,9 @@
  * crash journal's write, measured three ways on rows of the size the gateway journals (about
  * 1.5 KB of JSON, content logging on), each in a fresh file under the system's temp folder:
  *
- * - `batched`: what the gateway does, one write of every row appended in the last 10 ms
- *   (rows arriving at `--rate` a second); durable against a kill within 10 ms of the reply.
- * - `per row`: one write(2) per row, as a synchronous append before the reply would cost;
+ * - `batched`: what the gateway did before, one write of every row appended in the last 10 ms
+ *   (rows arriving at `--rate` a second); not durable against a kill within 10 ms of the reply.
+ * - `per row`: one write(2) per row, what the gateway does before a reply's last byte leaves;
  *   durable against a kill (the kernel has the bytes), not against a power cut.
  * - `per row + fdatasync`: also durable against a power cut.
  *

@@ -1,7 +1,9 @@
 /**
  * Settlements (logging, metrics, usage charging) wait for the next turn of the event loop, so
  * the response leaves first. `drain()` runs the waiting ones at once: a stopping gateway calls
- * it before closing the logs, and loses none.
+ * it before closing the logs, and loses none. `settleNow(call)` runs one call's at once: a reply
+ * whose last byte is about to leave, so its log row is in the crash journal before the client
+ * can have the whole answer (a kill right after it leaves loses nothing the client saw).
  *
  * A call under way is `expect`ed, with its client's signal, until its settlement has run: a
  * stopping gateway cuts the connections of the calls still running, which aborts their upstream
@@ -35,22 +37,32 @@ export class DeferredSettlements {
     setImmediate(() => this.drain());
   }
 
+  /** Runs `call`'s waiting settlement now, if it has one. */
+  settleNow(call: object): void {
+    const index = this.pendingCalls.indexOf(call);
+    if (index < 0) return;
+    const [settle] = this.pending.splice(index, 1);
+    this.pendingCalls.splice(index, 1);
+    this.run(settle!, call);
+  }
+
   drain(): void {
     this.scheduled = false;
     const due = this.pending;
     const calls = this.pendingCalls;
     this.pending = [];
     this.pendingCalls = [];
-    for (let index = 0; index < due.length; index++) {
-      try {
-        due[index]!();
-      } catch (error) {
-        // One settlement's failure must not cost the others their logs and charges.
-        console.error("a settlement failed", error);
-      } finally {
-        const call = calls[index];
-        if (call) this.forget(call);
-      }
+    for (let index = 0; index < due.length; index++) this.run(due[index]!, calls[index]);
+  }
+
+  private run(settle: () => void, call: object | undefined): void {
+    try {
+      settle();
+    } catch (error) {
+      // One settlement's failure must not cost the others their logs and charges.
+      console.error("a settlement failed", error);
+    } finally {
+      if (call) this.forget(call);
     }
   }
 

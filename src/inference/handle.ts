@@ -145,12 +145,14 @@ function settleNow(hooks: readonly InferenceHooks[], context: RequestContext, se
 type Outcome = Omit<InferenceOutcome, "latencyMs">;
 
 /**
- * Settles once the response is on its way: logging, metrics and charging never delay a reply.
- * An outcome given as a function is worked out then too (a reply's usage read from its body).
+ * Settles at the next turn, or at once with `now` (or `settledReply`): before the reply's last
+ * byte leaves, so its log row is journaled before the client has the whole answer. An outcome
+ * given as a function is worked out then too (a reply's usage read from its body).
  */
-function settle({ settlements, hooks }: Pick<Inference, "settlements" | "hooks">, context: RequestContext, outcome: Outcome | (() => Outcome)) {
+function settle({ settlements, hooks }: Pick<Inference, "settlements" | "hooks">, context: RequestContext, outcome: Outcome | (() => Outcome), now = false) {
   const latencyMs = performance.now() - context.startedAt;
   settlements.defer(() => settleNow(hooks, context, { ...(typeof outcome === "function" ? outcome() : outcome), latencyMs }), context);
+  if (now) settlements.settleNow(context);
 }
 
 /** Refusals thrown through the pipeline, which settles (and so logs) them itself. */
@@ -293,8 +295,8 @@ const answeredTarget = (target: ModelRef, summary: ReplySummary): ModelRef => (t
 /** A hook answered in place of the upstream: the hooks settle once its reply has been read through. */
 async function answeredByHook(settling: Pick<Inference, "settlements" | "hooks">, call: InferenceCall, context: RequestContext, { response, cacheHit }: HookReply): Promise<Response> {
   // Nothing went upstream, so nothing was spent.
-  const done = (summary: () => ReplySummary) => settle(settling, context, () => ({ status: response.status, attempts: [], summary: summary(), cacheHit, cost: 0 }));
-  if (call.stream && response.body) return new Response(observeStream(call.operation, call.format, { body: response.body, headers: response.headers }, context.startedAt, (summary) => done(() => summary)), response);
+  const done = (summary: () => ReplySummary, ended = false) => settle(settling, context, () => ({ status: response.status, attempts: [], summary: summary(), cacheHit, cost: 0 }), ended);
+  if (call.stream && response.body) return new Response(observeStream(call.operation, call.format, { body: response.body, headers: response.headers }, context.startedAt, (summary) => done(() => summary, true)), response);
   const text = await response.text();
   done(() => summarizeReply(call.operation, call.format, text));
   return new Response(text, response);
@@ -352,6 +354,15 @@ export async function admitCall(inference: Inference, call: InferenceCall): Prom
 }
 
 /**
+ * A whole reply (not a stream) is settled before it is handed to the client, once every hook has
+ * transformed it: its log row is in the crash journal before the client can have read it.
+ */
+function settledReply(settlements: DeferredSettlements, context: RequestContext, response: Response): Response {
+  settlements.settleNow(context);
+  return response;
+}
+
+/**
  * Every mount ends here: resolve targets, let the hooks admit the request, dispatch with
  * fallbacks, answer in the client's format, and settle the hooks once the reply has ended.
  */
@@ -367,7 +378,7 @@ export async function handleInference(inference: Inference, call: InferenceCall)
     let admission = admitThrough(hooks, context);
     if (admission instanceof Promise) admission = await admission;
     if (context.targets.length === 0) context.targets = resolveTargets(providers, call);
-    if (admission.reply) return await transformThrough(admission, context, await answeredByHook(settling, call, context, admission.reply));
+    if (admission.reply) return settledReply(settlements, context, await transformThrough(admission, context, await answeredByHook(settling, call, context, admission.reply)));
     const onReplied: OnReplied | undefined = observed
       ? (replied, result) =>
           settle(settling, context, () => {
@@ -381,12 +392,15 @@ export async function handleInference(inference: Inference, call: InferenceCall)
               summary,
               cost: target && (summary.usage || summary.units) ? inference.price?.({ target, keyId: result.keyId, usage: summary.usage, units: summary.units, context }) : undefined,
             };
-          })
+            // A stream has ended here, before its end is relayed: its row goes to the journal first.
+          }, result !== undefined && "stream" in result)
       : undefined;
-    return await transformThrough(admission, context, await answer(inference, call, context, onReplied));
+    return settledReply(settlements, context, await transformThrough(admission, context, await answer(inference, call, context, onReplied)));
   } catch (error) {
-    if (error instanceof GatewayError) settleFailure(settling, context, error, observed);
-    else settlements.forget(context);
+    if (error instanceof GatewayError) {
+      settleFailure(settling, context, error, observed);
+      settlements.settleNow(context);
+    } else settlements.forget(context);
     throw error;
   }
 }

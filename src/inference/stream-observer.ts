@@ -46,7 +46,8 @@ const readyNow = (read: Promise<unknown>): Promise<boolean> => Promise.race([rea
  * upstream's bytes along. Bun's direct stream writes each chunk straight to the socket, so the
  * tap costs one JS loop rather than a TransformStream per request; a write that answers 0 means
  * the client left, which cancels the upstream read. The tap reads chunks once they have left
- * (flushed, or the stream closed), so parsing them never delays the client's bytes.
+ * (flushed), so parsing them never delays the client's bytes; the last ones, and the tap's end,
+ * before the stream's close is relayed.
  *
  * The `guard` ends a stream whose upstream stays silent too long (one timer per stream, moved on
  * with each read) or breaks off, as the client format's error event where it has one.
@@ -117,7 +118,9 @@ export function tapStream(stream: ReadableStream<Uint8Array>, tap: ByteTap, guar
       } finally {
         clearTimeout(idle);
       }
+      // Ended before the end is relayed: what settles the stream (its log row) is done before the client has it all.
       if (failure) {
+        end(true, failure);
         if (guard?.encodeError) {
           controller.write(EVENT_BOUNDARY);
           controller.write(guard.encodeError(failure));
@@ -125,12 +128,12 @@ export function tapStream(stream: ReadableStream<Uint8Array>, tap: ByteTap, guar
         } else {
           controller.close(failure);
         }
-        return end(true, failure);
+        return;
       }
       const rest = edit?.flush();
       if (rest) controller.write(rest);
-      controller.close();
       end(false);
+      controller.close();
     },
     cancel(reason) {
       end(true);

@@ -177,9 +177,10 @@ export function createRequestLogs(db: Database, options: RequestLogsOptions = {}
     onSettled: journal && ((rows) => journal.settled(rows.length)),
     onGivenUp: journal && (() => journal.givenUp()),
   });
-  const enqueueEncoded = (id: string, encoded: EncodedRow): boolean => {
+  // A request's row is in the journal before its reply's last byte leaves; rows queued in bulk (`later`) are written together.
+  const enqueueEncoded = (id: string, encoded: EncodedRow, later = false): boolean => {
     const accepted = writer.enqueue({ id, encoded });
-    if (accepted) journal?.append(encoded);
+    if (accepted) journal?.append(encoded, later);
     return accepted;
   };
   // Encoded once, as each request ends: the journal and the writer thread take the same text.
@@ -248,11 +249,11 @@ export function createRequestLogs(db: Database, options: RequestLogsOptions = {}
       const stored = await db.select({ id: requestLogs.id }).from(requestLogs).where(inArray(requestLogs.id, chunk.map(({ id }) => id)));
       if (closing) return queued;
       const known = new Set(stored.map(({ id }) => id));
-      for (const { id, encoded } of chunk) if (!known.has(id) && enqueueEncoded(id, encoded)) queued++;
+      for (const { id, encoded } of chunk) if (!known.has(id) && enqueueEncoded(id, encoded, true)) queued++;
+      journal.writePending();
       // Never more than the queue holds: the rows wait in the journal until they fit.
       await writer.flush();
     }
-    journal.writePending();
     left.release();
     return queued;
   }

@@ -82,6 +82,30 @@ test("the logs of requests answered just before a SIGKILL are stored by the next
   expect(await eventually(() => journaledRows(), (rows) => rows === 0)).toBe(0);
 }, 30_000);
 
+test("every request whose answer a client has read in full (whole or streamed) is logged after a SIGKILL sent the moment the answers arrived", async () => {
+  let url = await startGatewayProcess();
+  const chat = async (index: number) => {
+    const stream = index % 2 === 1;
+    const response = await fetch(`${url}/v1/chat/completions`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ model: "openai/gpt-4o-mini", stream, messages: [{ role: "user", content: `answered-then-killed ${index}` }] }),
+    });
+    const body = await response.text();
+    // Complete: a whole JSON reply, or a stream through its terminator.
+    if (stream) expect(body).toContain("[DONE]");
+    else expect(JSON.parse(body).choices).toHaveLength(1);
+    return response.status;
+  };
+  const statuses = await Promise.all(Array.from({ length: 50 }, (_, index) => chat(index)));
+  running!.kill("SIGKILL");
+  await running!.exited;
+  expect(statuses.every((status) => status === 200)).toBe(true);
+
+  url = await startGatewayProcess();
+  expect(await eventually(() => loggedTotal(url, "answered-then-killed"), (total) => total >= 50)).toBe(50);
+}, 30_000);
+
 test("rows an earlier process left under this very pid (a container's pid 1, restarted) are stored too, even from another version", async () => {
   const file = join(workDir, "reused-pid.db");
   const leftBehind = `${file}-log-journal`;

@@ -194,6 +194,23 @@ describe("request logs of every worker land in the one database", () => {
   }, 30_000);
 });
 
+describe("a worker killed outright the moment its answers arrived", () => {
+  test("loses no log row of a request it answered, whole or streamed: the next start of it stores them", async () => {
+    const { child, until, url, database } = await startWorkers(2);
+    const [, pid] = await until(/gateway worker 1 started \(pid (\d+)\)/);
+    const requests = 40;
+    const replies = Array.from({ length: requests }, (_, index) => chat(url, undefined, { stream: index % 2 === 1 }));
+    expect(await statusesOf(replies)).toEqual(Array(requests).fill(200));
+    process.kill(Number(pid), "SIGKILL");
+    await until(new RegExp(`gateway worker 1 started \\(pid (?!${pid}\\))(\\d+)\\)`));
+    // The worker started again stores what its predecessor journaled, while it serves.
+    await eventually(() => logRows(database), (rows) => rows.length >= requests, 10_000);
+    child.kill("SIGTERM");
+    expect(await child.exited).toBe(0);
+    expect(await logRows(database)).toHaveLength(requests);
+  }, 30_000);
+});
+
 describe("SIGTERM drains every worker", () => {
   test("streams under way on the workers finish and are logged; the first process exits 0 after them", async () => {
     const { child, until, url, database } = await startWorkers(2);
