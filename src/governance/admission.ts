@@ -13,7 +13,7 @@ import type { Reservation } from "./limits/reservations";
 import { QuotaExhausted, type QuotaSlices, type SliceHold } from "./limits/quota-slices";
 import { estimatedCost } from "./limits/estimate-cost";
 import { estimateUsage } from "./limits/estimate-usage";
-import { admitToSession } from "./limits/session-budgets";
+import { admitToSession, type SessionCharge } from "./limits/session-budgets";
 import type { SessionSpend } from "./limits/session-spend";
 import type { LimitCounters } from "./limits/limit-counters";
 import type { VideoCharges } from "./limits/video-charges";
@@ -48,7 +48,7 @@ interface Admitted {
   reservation?: Reservation;
   sliceHold?: SliceHold;
   /** The session of a key with `session_budgets` the call is charged to as well. */
-  session?: string;
+  session?: SessionCharge;
 }
 
 /**
@@ -157,7 +157,7 @@ export function governanceHook(deps: AdmissionDeps): InferenceHooks {
     const limits = [...entry.organizationLimits, ...(provider ? providerConfigLimits(entry.caller, provider) : [])];
     const spent = { cost: cost ?? 0, tokens: usage?.total_tokens ?? 0 };
     chargeLimits(counters, limits, spent);
-    if (entry.session !== undefined) deps.sessions.charge(entry.caller.key.id, entry.session, spent.cost, spent.tokens, deps.clock());
+    if (entry.session) deps.sessions.charge(entry.caller.key.id, entry.session.session, spent.cost, spent.tokens, deps.clock());
     deps.slices?.spend(limits, { ...spent, cost: costOnSlices ?? 0 });
     release(entry);
     return limits;
@@ -212,6 +212,9 @@ export function governanceHook(deps: AdmissionDeps): InferenceHooks {
       const usage = outcome.summary.usage;
       const answered = outcome.answered;
       if (usage || outcome.summary.units || !answered || context.operation === "count_tokens") return charge(entry, context, outcome, usage, outcome.cost);
+      // A stream its session's budget cut is charged what the cut counted.
+      const cut = entry.session?.cut;
+      if (cut) return charge(entry, context, outcome, cut.usage, cut.cost);
       // No usage reported (a stream the client left early, or one sent without a usage chunk): charge an estimate.
       estimateUsage(context.body, outcome.summary.content ?? "")
         .then((estimate) => {
