@@ -3,6 +3,7 @@ import Anthropic from "@anthropic-ai/sdk";
 import OpenAI from "openai";
 import { startGateway, type TestGateway } from "../support/gateway";
 import { eventually } from "../support/eventually";
+import { loggedRequest } from "../support/logged-request";
 import { expectGatewayError } from "../support/gateway-error";
 import { type MockAnthropic, startMockAnthropic } from "../support/mock-anthropic";
 import { type MockOpenAI, startMockOpenAI } from "../support/mock-openai";
@@ -64,7 +65,7 @@ const sessionKey = (name: string, session_budgets: Record<string, number>) =>
 describe("a session past its budget", () => {
   test("gets 402 on its next request, while another session of the same key passes", async () => {
     const key = await sessionKey("per-run-tokens", { max_tokens: 7 });
-    const run = (session: string) => chat(gw, key.value, {}, { "x-gw-session-id": session });
+    const run = (session: string) => chat(gw, key.value, {}, { "x-gw-session-id": session, "x-gw-metadata-case": `session-${session}` });
     // "one two three" and its echo: 7 tokens, the whole of run-a's budget.
     expect((await run("run-a")).status).toBe(200);
     await eventually(() => sessionOf(key.id, "run-a"), (row) => row?.tokens === 7);
@@ -72,6 +73,7 @@ describe("a session past its budget", () => {
     expect(refused.error.message).toContain("run-a");
     expect(refused.error.message).toContain("max_tokens");
     expect((await run("run-b")).status).toBe(200);
+    expect(await loggedRequest(gw, "session-run-b")).toMatchObject({ conversation_id: "run-b" });
     const rows = await eventually(() => sessionsOf(key.id), (seen) => seen.length === 2);
     expect(rows).toEqual([
       { session_id: "run-b", cost: expect.any(Number), tokens: 7, requests: 1, last_request_at: expect.any(String), exceeded: "max_tokens" },
