@@ -141,4 +141,23 @@ describe("a stream that crosses the session's budget", () => {
     expect(row!.tokens).toBeGreaterThan(0);
     expect(await keyTokens(key.id)).toBe(row!.tokens);
   }, TOKENIZER_LOAD_MS + 5_000);
+
+  test("ends a Responses API stream with its error event", async () => {
+    const key = await sessionKey("stream-cut-responses", { max_tokens: 200 });
+    const client = new OpenAI({ baseURL: `${gw.url}/v1`, apiKey: key.value, maxRetries: 0, defaultHeaders: { "x-gw-session-id": "responses-run" } });
+    const stream = await client.responses.create({ model: "openai/gpt-4o-mini", input: LONG_PROMPT, stream: true });
+    let text = "";
+    const types: string[] = [];
+    const ended = await (async () => {
+      for await (const event of stream) {
+        types.push(event.type);
+        if (event.type === "response.output_text.delta") text += event.delta;
+      }
+    })().catch((error: unknown) => error);
+    expect(ended).toBeInstanceOf(OpenAI.APIError);
+    expect(String((ended as Error).message)).toContain("responses-run");
+    expect(types).not.toContain("response.completed");
+    expect(text.length).toBeGreaterThan(0);
+    expect(text.length).toBeLessThan(ECHO.length);
+  });
 });
