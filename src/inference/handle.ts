@@ -261,6 +261,7 @@ async function answer(inference: Inference, call: InferenceCall, context: Reques
     targets: context.targets,
     pinnedKeyId,
     allowedKeyIds: context.allowedKeyIds,
+    conversationId: context.conversationId,
     endpoint: call.endpoint,
     signal: call.request.signal,
     outputLimit: inference.outputLimit,
