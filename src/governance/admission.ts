@@ -13,6 +13,8 @@ import type { Reservation } from "./limits/reservations";
 import { QuotaExhausted, type QuotaSlices, type SliceHold } from "./limits/quota-slices";
 import { estimatedCost } from "./limits/estimate-cost";
 import { estimateUsage } from "./limits/estimate-usage";
+import { admitToSession, type SessionCharge } from "./limits/session-budgets";
+import type { SessionSpend } from "./limits/session-spend";
 import type { LimitCounters } from "./limits/limit-counters";
 import type { VideoCharges } from "./limits/video-charges";
 import type { PriceBook } from "./pricing/price-book";
@@ -35,6 +37,8 @@ export interface AdmissionDeps {
   videoCharges: VideoCharges;
   /** On a database several nodes share: the slices of each limit this node serves from. */
   slices?: QuotaSlices;
+  /** What each session of a key with `session_budgets` spent, on this node. */
+  sessions: SessionSpend;
 }
 
 /** What settle needs to charge an admitted request, and the estimate it gives back first. */
@@ -43,6 +47,8 @@ interface Admitted {
   organizationLimits: AppliedLimit[];
   reservation?: Reservation;
   sliceHold?: SliceHold;
+  /** The session of a key with `session_budgets` the call is charged to as well. */
+  session?: SessionCharge;
 }
 
 /**
@@ -151,6 +157,7 @@ export function governanceHook(deps: AdmissionDeps): InferenceHooks {
     const limits = [...entry.organizationLimits, ...(provider ? providerConfigLimits(entry.caller, provider) : [])];
     const spent = { cost: cost ?? 0, tokens: usage?.total_tokens ?? 0 };
     chargeLimits(counters, limits, spent);
+    if (entry.session) deps.sessions.charge(entry.caller.key.id, entry.session.session, spent.cost, spent.tokens, deps.clock());
     deps.slices?.spend(limits, { ...spent, cost: costOnSlices ?? 0 });
     release(entry);
     return limits;
@@ -191,7 +198,7 @@ export function governanceHook(deps: AdmissionDeps): InferenceHooks {
       assertPinnedKeyAllowed(caller, context.headers.get("x-gw-api-key-id"), providers);
       const held = [...limits, ...providerConfigLimits(caller, selection.targets[0]!.provider)];
       const spending = spends(context.operation);
-      const entry = { caller, organizationLimits: limits };
+      const entry = { caller, organizationLimits: limits, session: spending ? admitToSession(deps, context, caller) : undefined };
       const record = (entry: Admitted) => void admitted.set(context, entry);
       // Only a call held to a budget is estimated: without one, admission costs what it did.
       const reserve = spending && held.some((limit) => limit.kind === "budget") ? reservationFor(deps, context, caller, selection.targets[0]!) : 0;
@@ -205,6 +212,9 @@ export function governanceHook(deps: AdmissionDeps): InferenceHooks {
       const usage = outcome.summary.usage;
       const answered = outcome.answered;
       if (usage || outcome.summary.units || !answered || context.operation === "count_tokens") return charge(entry, context, outcome, usage, outcome.cost);
+      // A stream its session's budget cut is charged what the cut counted.
+      const cut = entry.session?.cut;
+      if (cut) return charge(entry, context, outcome, cut.usage, cut.cost);
       // No usage reported (a stream the client left early, or one sent without a usage chunk): charge an estimate.
       estimateUsage(context.body, outcome.summary.content ?? "")
         .then((estimate) => {

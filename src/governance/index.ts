@@ -15,6 +15,7 @@ import { type ReadVideo, readUnreadVideos } from "./limits/unread-videos";
 import { QuotaSlices } from "./limits/quota-slices";
 import type { LimitCounters } from "./limits/limit-counters";
 import { UsageCounters } from "./limits/usage-counters";
+import { SessionSpend } from "./limits/session-spend";
 import { VideoCharges } from "./limits/video-charges";
 import { PriceBook } from "./pricing/price-book";
 import { deprecatedTeamRoutes, organizationRoutes } from "./routes/organization";
@@ -76,12 +77,13 @@ export async function createGovernance({ db, providers, requireVirtualKey, clock
   counters.startFlushing(flushIntervalMs);
   slices?.startReturning(flushIntervalMs);
   const prices = new PriceBook(overrides, providers);
+  const sessions = new SessionSpend();
 
   const routes = new Elysia({ name: "governance-routes" })
     .use(deprecatedTeamRoutes(organization, virtualKeys))
     .group("/api/governance", (app) =>
       app
-        .use(virtualKeyRoutes(virtualKeys, organization, counters))
+        .use(virtualKeyRoutes(virtualKeys, organization, counters, sessions))
         .use(organizationRoutes(organization, virtualKeys))
         .use(usageRoutes(organization, virtualKeys, counters))
         .use(routingRuleRoutes(rules))
@@ -91,7 +93,7 @@ export async function createGovernance({ db, providers, requireVirtualKey, clock
   const videoCharges = new VideoCharges(db, counters, clock, slices);
 
   return {
-    hook: governanceHook({ providers, virtualKeys, organization, rules, counters, prices, clock, requireVirtualKey, videoCharges, slices }),
+    hook: governanceHook({ providers, virtualKeys, organization, rules, counters, prices, clock, requireVirtualKey, videoCharges, slices, sessions }),
     price: ({ target, keyId, usage, units, context }: PricedReply) =>
       prices.costOf(
         { provider: target.provider, model: target.model, variant: priceVariant(context.operation, context.body, units), requestType: REQUEST_TYPE[context.operation], keyId, virtualKeyId: context.caller?.virtualKeyId },

@@ -1,5 +1,5 @@
 import { type Static, Type as t } from "@sinclair/typebox";
-import { BudgetSpec, McpConfig, PricePatch, ProviderConfig, RateLimitSpec, RoutingTarget } from "../db/schema/types";
+import { BudgetSpec, McpConfig, PricePatch, ProviderConfig, RateLimitSpec, RoutingTarget, SessionBudget } from "../db/schema/types";
 import { RoutingScope } from "./schemas";
 import { Message, PageFields, Timestamp } from "../http/replies";
 
@@ -33,6 +33,7 @@ const virtualKeyFields = {
   ...Limits,
   mcp_configs: t.Array(McpConfig),
   agent_grants: t.Array(t.String()),
+  session_budgets: t.Union([SessionBudget, t.Null()]),
   created_at: Timestamp,
   updated_at: Timestamp,
 };
@@ -45,6 +46,19 @@ export const VirtualKeyList = t.Object({ virtual_keys: t.Array(VirtualKey), ...P
 export const VirtualKeyReply = t.Object({ virtual_key: VirtualKey });
 export const VirtualKeyWritten = t.Object({ message: Message, virtual_key: VirtualKey });
 export const VirtualKeyIssued = t.Object({ message: Message, virtual_key: VirtualKeyWithValue });
+
+export const SessionSpent = t.Object(
+  {
+    session_id: t.String({ description: "The conversation id that names the session (an agent run)." }),
+    cost: t.Number({ description: "USD charged to the session so far." }),
+    tokens: t.Integer({ description: "Tokens charged to the session so far." }),
+    requests: t.Integer(),
+    last_request_at: Timestamp,
+    exceeded: t.Union([t.Literal("max_cost"), t.Literal("max_tokens"), t.Null()], { description: "The limit of `session_budgets` the session reached: its next request is refused with 402." }),
+  },
+  { description: "What one session of a virtual key spent, as this node counted it." },
+);
+export const SessionSpentList = t.Object({ session_budgets: t.Union([SessionBudget, t.Null()]), sessions: t.Array(SessionSpent) });
 
 export const TeamList = t.Object({ teams: t.Array(Team), ...PageFields });
 export const TeamReply = t.Object({ team: Team });

@@ -2,7 +2,7 @@ import { type Static, t } from "elysia";
 import { Type } from "@sinclair/typebox";
 import { INT32_MAX } from "../http/integers";
 import { PageLimit, PageOffset } from "../http/pagination";
-import { BudgetSpec, McpConfig, PricePatch, ProviderConfig, RateLimitSpec, RoutingTarget } from "../db/schema/types";
+import { BudgetSpec, McpConfig, PricePatch, ProviderConfig, RateLimitSpec, RoutingTarget, SessionBudget } from "../db/schema/types";
 
 const NullableId = t.Union([t.String({ minLength: 1 }), t.Null()]);
 
@@ -20,11 +20,13 @@ const virtualKeyFields = {
   mcp_configs: t.Optional(t.Array(McpConfig)),
   /** Names of the A2A agents this key may call. */
   agent_grants: t.Optional(t.Array(t.String({ minLength: 1 }))),
+  /** What each session of the key may spend; `null` clears it. */
+  session_budgets: t.Optional(t.Union([SessionBudget, t.Null()])),
 };
 
 export const VirtualKeyCreateInput = t.Object(virtualKeyFields);
 export type VirtualKeyCreateInput = Static<typeof VirtualKeyCreateInput>;
-/** Omitted fields keep their value; `null` clears `team_id`, `customer_id` and `rate_limit`. */
+/** Omitted fields keep their value; `null` clears `team_id`, `customer_id`, `rate_limit` and `session_budgets`. */
 export const VirtualKeyUpdateInput = t.Partial(t.Object(virtualKeyFields));
 export type VirtualKeyUpdateInput = Static<typeof VirtualKeyUpdateInput>;
 

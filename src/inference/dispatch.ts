@@ -35,6 +35,8 @@ export interface DispatchInput {
   pinnedKeyId?: string;
   /** Per provider, the only keys that may be used (a virtual key's `key_ids`); a provider not listed may use all of its keys. */
   allowedKeyIds?: Readonly<Record<string, readonly string[]>>;
+  /** The conversation a hook already named (a virtual key's session budgets), so affinity need not name it again. */
+  conversationId?: string;
   /** The sub-path of an extended endpoint, for passthrough calls. */
   endpoint?: string;
   signal: AbortSignal;
@@ -196,7 +198,7 @@ async function attemptTarget(store: ProviderStore, input: DispatchInput, target:
   const need: KeyNeed = { model: target.model, batchApi: usesBatchKeys(input.operation), anyModel: isProviderObjectOperation(input.operation) };
   const health = store.health;
   const breakerModel = breakerModelOf(need);
-  const conversation = effectiveHealth(provider.network).health.conversation_affinity ? conversationIdOf(input.clientHeaders, input.body, (id) => store.conversations.conversationOfResponse(id)) : undefined;
+  const conversation = effectiveHealth(provider.network).health.conversation_affinity ? (input.conversationId ?? conversationIdOf(input.clientHeaders, input.body, (id) => store.conversations.conversationOfResponse(id))) : undefined;
   const conversationKey = conversation === undefined ? undefined : store.conversations.keyOf(provider.name, conversation);
   for (;;) {
     // A key whose breaker opened while the request retried it is left for the others.

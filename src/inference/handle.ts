@@ -192,7 +192,7 @@ const DROPPED_TOOLS = "x-gw-dropped-tools";
 const DROPPED_TOOLS_NOTE = "gw_dropped_tools";
 
 /** The client's response, in its own format. */
-function clientResponse(result: Dispatched, call: InferenceCall, origin: ReplyOrigin, onReplied: OnReplied | undefined, startedAt: number): Response {
+function clientResponse(result: Dispatched, call: InferenceCall, origin: ReplyOrigin, onReplied: OnReplied | undefined, context: Pick<RequestContext, "startedAt" | "streamCutoff">): Response {
   const headers: Record<string, string> = { "x-gw-provider": result.target.provider, "x-gw-model": headerValueOf(result.target.model) };
   const passthrough = result.format === call.format && result.operation === call.operation;
   if (result.clampedMaxTokens) headers[MAX_TOKENS_CLAMPED] = `${result.clampedMaxTokens.requested} -> ${result.clampedMaxTokens.limit}`;
@@ -204,9 +204,9 @@ function clientResponse(result: Dispatched, call: InferenceCall, origin: ReplyOr
     headers["cache-control"] = "no-cache";
     const edit = passthrough ? usageAskedFor(call.operation, call.format, call.body)?.strip() : undefined;
     // A translated stream's failure reaches the client through the translation, in the client's format.
-    const guard = { idleTimeoutSeconds: result.streamIdleTimeoutSeconds, encodeError: passthrough ? streamErrorEncoder(call.operation, call.format) : undefined };
+    const guard = { idleTimeoutSeconds: result.streamIdleTimeoutSeconds, encodeError: passthrough ? streamErrorEncoder(call.operation, call.format) : undefined, cutoff: context.streamCutoff };
     const upstream = onReplied
-      ? observeStream(result.operation, result.format, { body: result.stream, headers: result.headers }, startedAt, (summary) => onReplied(() => summary, result), guard, edit)
+      ? observeStream(result.operation, result.format, { body: result.stream, headers: result.headers }, context.startedAt, (summary) => onReplied(() => summary, result), guard, edit)
       : guardStream(result.stream, guard, edit);
     return new Response(translateStream(call.operation, result.operation, result.format, call.format, upstream, origin), { status: result.status, headers });
   }
@@ -263,6 +263,7 @@ async function answer(inference: Inference, call: InferenceCall, context: Reques
     targets: context.targets,
     pinnedKeyId,
     allowedKeyIds: context.allowedKeyIds,
+    conversationId: context.conversationId,
     endpoint: call.endpoint,
     signal: call.request.signal,
     outputLimit: inference.outputLimit,
@@ -272,7 +273,7 @@ async function answer(inference: Inference, call: InferenceCall, context: Reques
   if (result.droppedTools) context.metadata[DROPPED_TOOLS_NOTE] = droppedToolsHeader(result.droppedTools);
   const replied = runs.length === 0 ? result : await answeredThrough(runs, result);
   const bridgedResponse = call.operation === "responses" && result.operation === "chat" ? bridgedThrough(runs, responseIdOf(call.request, context.id)) : undefined;
-  const reply = clientResponse(replied, call, { model: result.target.model, clientBody: call.body, bridgedResponse }, onReplied, context.startedAt);
+  const reply = clientResponse(replied, call, { model: result.target.model, clientBody: call.body, bridgedResponse }, onReplied, context);
   return repliedThrough(runs, reply);
 }
 
@@ -387,7 +388,7 @@ export async function handleInference(inference: Inference, call: InferenceCall)
             return {
               status: result?.status ?? 200,
               error: summary.failure,
-              answered: result && target && { target, keyId: result.keyId, conversationId: result.conversationId, isFallback: result.isFallback },
+              answered: result && target && { target, keyId: result.keyId, conversationId: result.conversationId ?? context.conversationId, isFallback: result.isFallback },
               attempts: result?.attempts ?? [],
               summary,
               cost: target && (summary.usage || summary.units) ? inference.price?.({ target, keyId: result.keyId, usage: summary.usage, units: summary.units, context }) : undefined,

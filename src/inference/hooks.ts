@@ -3,6 +3,7 @@ import type { Attempt, GuardrailVerdict } from "../db/schema/types";
 import type { ModelRef } from "./model-ref";
 import type { Operation, WireFormat } from "../upstream/operations";
 import type { ReplySummary } from "./reply-summary";
+import type { Usage } from "./canonical";
 
 /** Who is calling, as governance resolved it from the virtual key. */
 export interface CallerIdentity {
@@ -50,8 +51,21 @@ export interface RequestContext {
   readonly parentRequestId?: string;
   /** A gateway component calling on the deployment's own behalf (the dashboard agent); never set from HTTP. */
   readonly internalCaller?: string;
+  /** The conversation (agent run) the request belongs to, when a hook needed to name it (a virtual key's `session_budgets`). */
+  conversationId?: string;
+  /**
+   * Set by a hook holding the request to a running limit: read after each chunk of a relayed
+   * stream with what the stream has brought so far, it answers the error that ends the stream there.
+   */
+  streamCutoff?: (sofar: StreamSoFar) => GatewayError | undefined;
   /** What guardrails found and did, set when they settle: the request log records it. */
   guardrails?: GuardrailVerdict[];
+}
+
+/** What a relayed stream has brought so far: the usage it reported, and the characters of its output. */
+export interface StreamSoFar {
+  usage?: Usage;
+  outputCharacters: number;
 }
 
 export interface InferenceOutcome {

@@ -95,6 +95,8 @@ export class ChunkAccumulator {
   private pieces: string[] = [];
   private readonly tools = new Map<number, string>();
   readonly summary: ReplySummary = { toolCallNames: [] };
+  /** Characters of content and tool arguments so far, for what a stream has written before its usage comes. */
+  outputCharacters = 0;
 
   constructor(private readonly startedAt: number) {}
 
@@ -110,6 +112,7 @@ export class ChunkAccumulator {
       if (delta.content) {
         this.summary.timeToFirstTokenMs ??= performance.now() - this.startedAt;
         this.pieces.push(delta.content);
+        this.outputCharacters += delta.content.length;
         if (this.pieces.length === PIECES_A_BLOCK) {
           this.blocks.push(this.pieces.join(""));
           this.pieces = [];
@@ -118,6 +121,7 @@ export class ChunkAccumulator {
       for (const call of delta.tool_calls ?? []) {
         this.summary.timeToFirstTokenMs ??= performance.now() - this.startedAt;
         if (call.function?.name) this.tools.set(call.index, call.function.name);
+        this.outputCharacters += call.function?.arguments?.length ?? 0;
       }
       if (choice.finish_reason) this.summary.finishReason = choice.finish_reason;
     }

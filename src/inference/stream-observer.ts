@@ -8,10 +8,13 @@ import type { Operation, WireFormat } from "../upstream/operations";
 import { ChunkAccumulator, type ReplySummary } from "./reply-summary";
 import { streamFailure, streamIdleTimedOut } from "../upstream/errors";
 import { timerDelay } from "../../actors/runtime/clock";
+import type { StreamSoFar } from "./hooks";
 
 /** Reads a stream's bytes as they pass; `end` is called once, after the last byte or when the stream was cut (`failure` when the upstream failed it). */
 export interface ByteTap {
   feed(bytes: Uint8Array): void;
+  /** What the bytes fed so far brought, where the tap reads them as they pass. */
+  sofar?(): StreamSoFar;
   end(truncated: boolean, failure?: GatewayError): void;
 }
 
@@ -25,6 +28,8 @@ export interface StreamGuard {
    * a translation downstream to report in the client's format.
    */
   encodeError?: (error: GatewayError) => Uint8Array;
+  /** A running limit (a session's budget): the error it answers ends the stream right after the chunk that crossed it. */
+  cutoff?: (sofar: StreamSoFar) => GatewayError | undefined;
 }
 
 const settled = Promise.resolve();
@@ -68,6 +73,13 @@ export function tapStream(stream: ReadableStream<Uint8Array>, tap: ByteTap, guar
     feedUnread();
     tap.end(truncated, failure);
   };
+  // A limit is checked after each chunk, which it then reads at once rather than once flushed.
+  const cutoff = guard?.cutoff && tap.sofar ? guard.cutoff : undefined;
+  const cutoffNow = (): GatewayError | undefined => {
+    if (!cutoff) return undefined;
+    feedUnread();
+    return cutoff(tap.sofar!());
+  };
   return new ReadableStream({
     type: "direct",
     async pull(controller) {
@@ -97,6 +109,13 @@ export function tapStream(stream: ReadableStream<Uint8Array>, tap: ByteTap, guar
           if ((typeof written === "number" ? written : await written) === 0) {
             await reader.cancel();
             return end(true);
+          }
+          const cut = cutoffNow();
+          if (cut) {
+            failure = cut;
+            await controller.flush();
+            reader.cancel(cut).catch(() => undefined);
+            break;
           }
           // Bytes already read behind this chunk (often the stream's end) go out in the same
           // write; a chunk is held back only while more is ready, never while the upstream is silent.
@@ -160,6 +179,7 @@ function sseChatTap(decoder: SseChunkDecoder, accumulator: ChunkAccumulator, onD
   });
   return {
     feed: (bytes) => parser.feed(text.decode(bytes, { stream: true })),
+    sofar: () => ({ usage: accumulator.summary.usage, outputCharacters: accumulator.outputCharacters }),
     end(truncated, failure) {
       try {
         add(decoder.end());

@@ -53,7 +53,7 @@ const logFields = {
   time_to_first_token: Figure,
   stream: t.Boolean(),
   session_id: Text,
-  conversation_id: t.Union([t.String(), t.Null()], { description: "The conversation the request belongs to, when conversation affinity named one." }),
+  conversation_id: t.Union([t.String(), t.Null()], { description: "The conversation the request belongs to, when conversation affinity or a virtual key's session budgets named one." }),
   region: Text,
   internal_caller: t.Union([t.String(), t.Null()], { description: "What in the gateway made the call (`warp`, a guardrail, ...); null for a client's request." }),
   metadata: t.Record(t.String(), t.String()),

@@ -1,5 +1,5 @@
 import { index, integer, primaryKey, real, sqliteTable, text } from "drizzle-orm/sqlite-core";
-import type { BudgetSpec, McpConfig, PricePatch, ProviderConfig, RateLimitSpec, RoutingTarget, VideoPoll } from "./types";
+import type { BudgetSpec, McpConfig, PricePatch, ProviderConfig, RateLimitSpec, RoutingTarget, SessionBudget, VideoPoll } from "./types";
 
 const timestamps = {
   createdAt: integer("created_at", { mode: "timestamp_ms" }).notNull(),
@@ -40,6 +40,7 @@ export const governanceVirtualKeys = sqliteTable("governance_virtual_keys", {
   providerConfigs: text("provider_configs", { mode: "json" }).$type<ProviderConfig[]>().notNull().default([]),
   mcpConfigs: text("mcp_configs", { mode: "json" }).$type<McpConfig[]>().notNull().default([]),
   agentGrants: text("agent_grants", { mode: "json" }).$type<string[]>().notNull().default([]),
+  sessionBudgets: text("session_budgets", { mode: "json" }).$type<SessionBudget | null>(),
   ...limits,
   ...timestamps,
 });

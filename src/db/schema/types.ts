@@ -30,6 +30,17 @@ export const RateLimitSpec = t.Object({
 });
 export type RateLimitSpec = Static<typeof RateLimitSpec>;
 
+export const SessionBudget = t.Object(
+  {
+    /** USD a session may spend. */
+    max_cost: t.Optional(t.Number({ minimum: 0 })),
+    /** Tokens (input and output) a session may use. */
+    max_tokens: t.Optional(Type.Integer({ minimum: 0 })),
+  },
+  { description: "What one session (an agent run, named by its conversation id) of the key may spend; a session past it is refused with 402." },
+);
+export type SessionBudget = Static<typeof SessionBudget>;
+
 export const ProviderConfig = t.Object({
   provider: t.String({ minLength: 1 }),
   /** Share of requests whose model names no provider; 0 is picked only when no other has weight. */

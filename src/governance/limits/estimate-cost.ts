@@ -9,7 +9,7 @@ import { NOT_TEXT } from "./estimate-usage";
  */
 const CHARACTERS_PER_TOKEN = 3;
 
-function inputTokensOf(body: Record<string, unknown>): number {
+export function inputTokensOf(body: Record<string, unknown>): number {
   let characters = 0;
   for (const text of textAndMedia(body, NOT_TEXT).texts) characters += text.length;
   return Math.ceil(characters / CHARACTERS_PER_TOKEN);

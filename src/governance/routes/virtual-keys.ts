@@ -7,7 +7,8 @@ import { ListQuery, VirtualKeyCreateInput, VirtualKeyUpdateInput } from "../sche
 import type { Organization } from "../stores/organization";
 import type { VirtualKeyStore } from "../stores/virtual-keys";
 import { Deleted, replies } from "../../http/replies";
-import { VirtualKeyIssued, VirtualKeyList, VirtualKeyReply, VirtualKeyWritten } from "../replies";
+import { SessionSpentList, VirtualKeyIssued, VirtualKeyList, VirtualKeyReply, VirtualKeyWritten } from "../replies";
+import { reachedLimit, type SessionSpend } from "../limits/session-spend";
 
 const IdParams = t.Object({ id: t.String() });
 
@@ -30,13 +31,30 @@ function virtualKeyView(row: VirtualKeyRow, organization: Organization) {
     rate_limit: row.rateLimit,
     mcp_configs: row.mcpConfigs,
     agent_grants: row.agentGrants,
+    session_budgets: row.sessionBudgets ?? null,
     created_at: row.createdAt.toISOString(),
     updated_at: row.updatedAt.toISOString(),
   };
 }
 
 /** /api/governance/virtual-keys, and the quota a key can read about itself. */
-export function virtualKeyRoutes(keys: VirtualKeyStore, organization: Organization, counters: LimitCounters) {
+/** The key's sessions with what each spent, most recent first. */
+function sessionsView(row: VirtualKeyRow, sessions: SessionSpend) {
+  const budget = row.sessionBudgets ?? null;
+  return {
+    session_budgets: budget,
+    sessions: sessions.list(row.id).map(([id, spent]) => ({
+      session_id: id,
+      cost: spent.cost,
+      tokens: spent.tokens,
+      requests: spent.requests,
+      last_request_at: new Date(spent.lastAt).toISOString(),
+      exceeded: (budget && reachedLimit(budget, spent.cost, spent.tokens)) ?? null,
+    })),
+  };
+}
+
+export function virtualKeyRoutes(keys: VirtualKeyStore, organization: Organization, counters: LimitCounters, sessions: SessionSpend) {
   const view = (row: VirtualKeyRow) => virtualKeyView(row, organization);
   return (
     new Elysia({ name: "governance-virtual-keys", prefix: "/virtual-keys" })
@@ -64,7 +82,11 @@ export function virtualKeyRoutes(keys: VirtualKeyStore, organization: Organizati
         return { virtual_key: { id: caller.key.id, name: caller.key.name }, budgets: budgetUsage(limits, counters), rate_limits: rateLimitUsage(limits, counters) };
       })
       .get("/:id", ({ params }) => ({ virtual_key: view(keys.keys.require(params.id)) }), { params: IdParams, ...replies({ 200: VirtualKeyReply }, { summary: "Get a virtual key" }) })
-      .put("/:id", async ({ params, body }) => ({ message: "Virtual key updated successfully", virtual_key: view(await keys.update(params.id, body)) }), { params: IdParams, body: VirtualKeyUpdateInput, ...replies({ 200: VirtualKeyWritten }, { summary: "Update a virtual key", description: "Omitted fields keep their value; `null` clears `team_id`, `customer_id` and `rate_limit`." }) })
+      .get("/:id/sessions", ({ params }) => sessionsView(keys.keys.require(params.id), sessions), {
+        params: IdParams,
+        ...replies({ 200: SessionSpentList }, { summary: "List a virtual key's sessions", description: "What each session (conversation id) of the key spent against its `session_budgets`, as counted in this node's memory since it started." }),
+      })
+      .put("/:id", async ({ params, body }) => ({ message: "Virtual key updated successfully", virtual_key: view(await keys.update(params.id, body)) }), { params: IdParams, body: VirtualKeyUpdateInput, ...replies({ 200: VirtualKeyWritten }, { summary: "Update a virtual key", description: "Omitted fields keep their value; `null` clears `team_id`, `customer_id`, `rate_limit` and `session_budgets`." }) })
       .post(
         "/:id/rotate",
         async ({ params }) => {

@@ -58,6 +58,7 @@ export class VirtualKeyStore {
       rateLimit: checkRateLimit(input.rate_limit, "rate_limit"),
       mcpConfigs: input.mcp_configs ?? [],
       agentGrants: input.agent_grants ?? [],
+      sessionBudgets: input.session_budgets ?? null,
       createdAt: now,
       updatedAt: now,
     };
@@ -80,6 +81,7 @@ export class VirtualKeyStore {
       rateLimit: input.rate_limit === undefined ? current.rateLimit : checkRateLimit(input.rate_limit, "rate_limit"),
       mcpConfigs: input.mcp_configs ?? current.mcpConfigs,
       agentGrants: input.agent_grants ?? current.agentGrants,
+      sessionBudgets: input.session_budgets === undefined ? current.sessionBudgets : input.session_budgets,
       updatedAt: new Date(),
     };
     await this.db.update(governanceVirtualKeys).set(row).where(eq(governanceVirtualKeys.id, id));

@@ -95,6 +95,7 @@ export type Contract = [
   Holds<Fits<Ui.VirtualKeyInput & { name: string }, VirtualKeys["post"]["body"]>>,
   Holds<Fits<Ui.VirtualKeyInput, VirtualKeys[":id"]["put"]["body"]>>,
   Holds<Fits<VirtualKeys[":id"]["rotate"]["post"]["response"][200], { virtual_key: Ui.VirtualKey & { value: string } }>>,
+  Holds<Fits<VirtualKeys[":id"]["sessions"]["get"]["response"][200], { sessions: Ui.SessionSpent[] }>>,
 
   Holds<Fits<Organization["teams"]["get"]["response"][200], { teams: Ui.Team[] }>>,
   Holds<Fits<Organization["customers"]["get"]["response"][200], { customers: Ui.Customer[] }>>,

@@ -53,6 +53,8 @@ export const virtualKeys = {
   create: (input: T.VirtualKeyInput & { name: string }) => call<{ virtual_key: T.VirtualKey & { value: string } }>(`${governance}/virtual-keys`, json("POST", input)).then((answer) => answer.virtual_key),
   /** A new value, in this answer only; the old one stops working. */
   rotate: (id: string) => call<{ virtual_key: T.VirtualKey & { value: string } }>(`${governance}/virtual-keys/${segment(id)}/rotate`, json("POST")).then((answer) => answer.virtual_key),
+  /** What each of the key's sessions spent against its `session_budgets`, most recent first. */
+  sessions: (id: string) => call<{ sessions: T.SessionSpent[] }>(`${governance}/virtual-keys/${segment(id)}/sessions`).then((answer) => answer.sessions),
 };
 export const teams = collection<T.Team, T.OrgInput & { name: string }, "team">("teams", "team", "teams");
 export const customers = collection<T.Customer, Omit<T.OrgInput, "customer_id"> & { name: string }, "customer">("customers", "customer", "customers");

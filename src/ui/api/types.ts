@@ -227,6 +227,20 @@ export interface VirtualKey {
   rate_limit: RateLimit | null;
   mcp_configs: McpToolGrant[];
   agent_grants: string[];
+  session_budgets: SessionBudget | null;
+}
+
+/** What each session (agent run) of a virtual key may spend. */
+export type SessionBudget = { max_cost?: number; max_tokens?: number };
+
+/** What one session of a virtual key spent, as the node that answered counted it. */
+export interface SessionSpent {
+  session_id: string;
+  cost: number;
+  tokens: number;
+  requests: number;
+  last_request_at: string;
+  exceeded: "max_cost" | "max_tokens" | null;
 }
 
 /** The tools a virtual key may call on one MCP client: names, `*` for all, empty for none. */

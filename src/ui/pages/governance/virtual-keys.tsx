@@ -13,6 +13,7 @@ import { useSave } from "../../lib/use-save";
 import { useCan } from "../../session";
 import { TableHead } from "../../components/table-head";
 import { AgentGrantFields, McpToolFields, mcpDraftOf, mcpGrantsOf } from "./key-access-fields";
+import { KeySessions, sessionBudgetSummary } from "./key-sessions";
 
 /** A provider config as the form edits it; what the form does not show (key ids, budgets, rate limit) is sent back as it was. */
 interface ConfigDraft {
@@ -167,6 +168,7 @@ export function VirtualKeysTab() {
   const limits = useResource(() => Promise.all([can("Budgets:View") ? usage.budgets() : Promise.resolve(undefined), can("RateLimits:View") ? usage.rateLimits() : Promise.resolve(undefined)]), [list.data]);
   const { save } = useSave(list.reload);
   const [form, setForm] = useState<{ editing?: VirtualKey }>();
+  const [sessionsOf, setSessionsOf] = useState<VirtualKey>();
   const [created, setCreated] = useState<{ name: string; value: string; rotated?: boolean }>();
   const remove = async (key: VirtualKey) => {
     if (await confirm(`Delete virtual key ${key.name}?`, <p>Clients using it are refused from now on.</p>)) await save(() => virtualKeys.remove(key.id), `Virtual key ${key.name} deleted`);
@@ -210,6 +212,14 @@ export function VirtualKeysTab() {
                   <td>{key.provider_configs.map((config) => config.provider).join(", ") || <span class="muted">all</span>}</td>
                   <td>
                     <KeyLimits keyRow={key} budgets={limits.data?.[0]} rates={limits.data?.[1]} />
+                    {key.session_budgets && (
+                      <div class="small">
+                        {sessionBudgetSummary(key.session_budgets)}{" "}
+                        <button type="button" aria-label={`Sessions of ${key.name}`} onClick={() => setSessionsOf(key)}>
+                          Sessions
+                        </button>
+                      </div>
+                    )}
                   </td>
                   <td>{key.is_active ? <span class="badge badge-ok">active</span> : <span class="badge badge-neutral">inactive</span>}</td>
                   <td class="row-actions">
@@ -246,6 +256,7 @@ export function VirtualKeysTab() {
         />
       )}
       {created && <CreatedKey {...created} onClose={() => setCreated(undefined)} />}
+      {sessionsOf && <KeySessions keyRow={sessionsOf} onClose={() => setSessionsOf(undefined)} />}
     </>
   );
 }
