@@ -19,8 +19,17 @@ function resolvedColor(property: string): string {
   return color;
 }
 
+interface TimeChartProps {
+  title: string;
+  times: number[];
+  series: Series[];
+  format?: (value: number) => string;
+  /** Called with the index of the bucket under the pointer when the chart is clicked. */
+  onPick?: (index: number) => void;
+}
+
 /** A time series drawn by uPlot, resized with its box; `times` are epoch seconds. */
-export function TimeChart({ title, times, series, format }: { title: string; times: number[]; series: Series[]; format?: (value: number) => string }) {
+export function TimeChart({ title, times, series, format, onPick }: TimeChartProps) {
   const box = useRef<HTMLDivElement>(null);
   useEffect(() => {
     const element = box.current;
@@ -40,13 +49,19 @@ export function TimeChart({ title, times, series, format }: { title: string; tim
       [times, ...series.map((entry) => entry.values)],
       element,
     );
+    const picked = () => {
+      const index = plot.cursor.idx;
+      if (onPick && index !== null && index !== undefined) onPick(index);
+    };
+    plot.over.addEventListener("click", picked);
+    if (onPick) plot.over.style.cursor = "pointer";
     const resized = new ResizeObserver(() => plot.setSize({ width: element.clientWidth, height: 180 }));
     resized.observe(element);
     return () => {
       resized.disconnect();
       plot.destroy();
     };
-  }, [times, series]);
+  }, [times, series, onPick]);
   return (
     <figure class="chart">
       <figcaption>{title}</figcaption>
