@@ -279,27 +279,31 @@ describe("GET /api/logs/rankings (spec 4.10)", () => {
 });
 
 describe("GET /api/logs/series", () => {
-  type Series = { bucket_size_seconds: number; timestamps: string[]; groups: Array<{ key: string; label: string; requests: number[]; errors: number[]; total_tokens: number[]; total_cost: number[] }> };
+  type Figures = { requests: number[]; errors: number[]; total_tokens: number[]; total_cost: number[]; cache_hits: number[]; time_to_first_token: Array<number | null> };
+  type Series = { bucket_size_seconds: number; timestamps: string[]; groups: Array<{ key: string; label: string } & Figures> };
 
   /** Each group's figures per bucket, counted from the facts. */
   function expectedGroups(start: number, end: number, sizeSeconds: number, keyOf: (fact: LogFact) => string | undefined) {
     const size = sizeSeconds * 1000;
     const first = Math.floor(start / size) * size;
     const count = Math.floor((end - first) / size) + 1;
-    const groups = new Map<string, { requests: number[]; errors: number[]; total_tokens: number[]; total_cost: number[] }>();
+    const groups = new Map<string, Figures & { streamed: number[][] }>();
     for (const fact of facts.filter(inRange(start, end))) {
       const key = keyOf(fact);
       if (key === undefined) continue;
       const zeros = () => Array.from({ length: count }, () => 0);
-      const group = groups.get(key) ?? { requests: zeros(), errors: zeros(), total_tokens: zeros(), total_cost: zeros() };
+      const group = groups.get(key) ?? { requests: zeros(), errors: zeros(), total_tokens: zeros(), total_cost: zeros(), cache_hits: zeros(), time_to_first_token: [], streamed: zeros().map(() => []) };
       const index = Math.floor((fact.timestamp.getTime() - first) / size);
       group.requests[index]! += 1;
       group.errors[index]! += fact.status === "error" ? 1 : 0;
       group.total_tokens[index]! += totalTokens(fact);
       group.total_cost[index]! += fact.cost ?? 0;
+      group.cache_hits[index]! += fact.cacheHitType ? 1 : 0;
+      if (fact.timeToFirstTokenMs !== undefined) group.streamed[index]!.push(fact.timeToFirstTokenMs);
       groups.set(key, group);
     }
-    return Object.fromEntries(groups);
+    const average = (values: number[]) => (values.length ? sum(values) / values.length : null);
+    return Object.fromEntries([...groups].map(([key, { streamed, ...figures }]) => [key, { ...figures, time_to_first_token: streamed.map(average) }]));
   }
 
   const window = () => {
@@ -312,7 +316,7 @@ describe("GET /api/logs/series", () => {
     ["provider", (fact: LogFact) => fact.provider],
     ["virtual_key", (fact: LogFact) => fact.virtualKeyId],
     ["error_type", (fact: LogFact) => fact.errorType],
-  ] as const)("group_by=%s: a series per value, each bucket's figures those of its logs, busiest first", async (groupBy, keyOf) => {
+  ] as const)("group_by=%s: a series per value, each bucket's figures (cache hits and time to first token too) those of its logs, busiest first", async (groupBy, keyOf) => {
     const { start, end } = window();
     const body = await getJson<Series>(`/api/logs/series?group_by=${groupBy}&start_time=${new Date(start).toISOString()}&end_time=${new Date(end).toISOString()}`);
     expect(body.bucket_size_seconds).toBe(3600);

@@ -116,7 +116,7 @@ export interface LogStats {
 export interface LogSeries {
   bucket_size_seconds: number;
   timestamps: string[];
-  groups: Array<{ key: string; label: string; requests: number[]; errors: number[]; total_tokens: number[]; total_cost: number[] }>;
+  groups: Array<{ key: string; label: string; requests: number[]; errors: number[]; total_tokens: number[]; total_cost: number[]; cache_hits: number[]; time_to_first_token: Array<number | null> }>;
 }
 
 export interface HistogramBucket {

@@ -7,9 +7,10 @@ import { SelectField } from "../components/fields";
 import { PageHeader } from "../components/layout";
 import { TableHead } from "../components/table-head";
 import { Empty, ErrorState, Loading } from "../components/states";
-import { formatCost, formatCount, formatLatency } from "../lib/format";
+import { formatCost, formatCount, formatLatency, formatPercent } from "../lib/format";
 import { followLink, navigate, useLocation } from "../lib/router";
 import { useResource } from "../lib/use-resource";
+import { filterQuery, filtersFrom } from "./log-filters";
 
 const WINDOWS = [
   { period: "1h", label: "Last hour" },
@@ -30,7 +31,7 @@ const COLORS = ["#3b82f6", "#10b981", "#f59e0b", "#8b5cf6", "#ef4444", "#06b6d4"
 const SHOWN_GROUPS = COLORS.length;
 
 type Group = LogSeries["groups"][number];
-type Figure = "requests" | "errors" | "total_tokens" | "total_cost";
+type Figure = "requests" | "errors" | "total_tokens" | "total_cost" | "cache_hits";
 
 const sum = (values: number[]) => values.reduce((total, value) => total + value, 0);
 const logsLink = (filters: Record<string, string>) => `/ui/logs${queryString(filters)}`;
@@ -61,7 +62,23 @@ function Figures({ stats }: { stats: LogStats }) {
   );
 }
 
-function GroupTable({ title, groups, filter, period, figures }: { title: string; groups: Group[]; filter: string; period: string; figures: Array<[Figure, string]> }) {
+function shownTotal(group: Group, figure: Figure): string {
+  if (figure === "total_cost") return formatCost(sum(group.total_cost));
+  if (figure === "cache_hits") return formatPercent(sum(group.cache_hits) / Math.max(1, sum(group.requests)));
+  return formatCount(sum(group[figure]));
+}
+
+interface GroupTableProps {
+  title: string;
+  groups: Group[];
+  /** The logs filter naming one group, and those already narrowing the page. */
+  filter: string;
+  narrowing: Record<string, string>;
+  period: string;
+  figures: Array<[Figure, string]>;
+}
+
+function GroupTable({ title, groups, filter, narrowing, period, figures }: GroupTableProps) {
   return (
     <section class="card" aria-label={title}>
       <h2>{title}</h2>
@@ -73,7 +90,7 @@ function GroupTable({ title, groups, filter, period, figures }: { title: string;
             <TableHead columns={["Name", ...figures.map(([, label]) => ({ label, number: true as const }))]} />
             <tbody>
               {groups.map((group) => {
-                const to = logsLink({ [filter]: group.key, period });
+                const to = logsLink({ ...narrowing, [filter]: group.key, period });
                 return (
                   <tr key={group.key}>
                     <td>
@@ -83,7 +100,7 @@ function GroupTable({ title, groups, filter, period, figures }: { title: string;
                     </td>
                     {figures.map(([figure]) => (
                       <td key={figure} class="number">
-                        {figure === "total_cost" ? formatCost(sum(group[figure])) : formatCount(sum(group[figure]))}
+                        {shownTotal(group, figure)}
                       </td>
                     ))}
                   </tr>
@@ -101,7 +118,8 @@ function Charts({ series, grouping, pick }: { series: LogSeries; grouping: Group
   const charts = useMemo(() => {
     const times = series.timestamps.map((timestamp) => new Date(timestamp).getTime() / 1000);
     const lines = (figure: Figure): Series[] => series.groups.slice(0, SHOWN_GROUPS).map((group, index) => ({ label: group.label, values: group[figure], color: COLORS[index]! }));
-    return { times, requests: lines("requests"), errors: lines("errors"), tokens: lines("total_tokens"), cost: lines("total_cost") };
+    const firstToken = series.groups.slice(0, SHOWN_GROUPS).map((group, index) => ({ label: group.label, values: group.time_to_first_token, color: COLORS[index]! }));
+    return { times, requests: lines("requests"), errors: lines("errors"), tokens: lines("total_tokens"), cost: lines("total_cost"), cacheHits: lines("cache_hits"), firstToken };
   }, [series]);
   const by = grouping.label.toLowerCase();
   return (
@@ -110,12 +128,21 @@ function Charts({ series, grouping, pick }: { series: LogSeries; grouping: Group
       <TimeChart title={`Errors by ${by}`} times={charts.times} series={charts.errors} onPick={pick} />
       <TimeChart title={`Tokens by ${by}`} times={charts.times} series={charts.tokens} format={formatCount} onPick={pick} />
       <TimeChart title={`Cost by ${by}`} times={charts.times} series={charts.cost} format={formatCost} onPick={pick} />
+      <TimeChart title={`Time to first token by ${by}`} times={charts.times} series={charts.firstToken} format={formatLatency} onPick={pick} />
+      <TimeChart title={`Cache hits by ${by}`} times={charts.times} series={charts.cacheHits} onPick={pick} />
     </div>
   );
 }
 
-async function loadAnalytics(period: string, groupBy: string) {
-  const [stats, series, errors] = await Promise.all([logs.stats({ period }), logs.series({ period, group_by: groupBy }), logs.series({ period, group_by: "error_type" })]);
+/** The logs filters in the page's URL (all but the window, which the page sets): they narrow every figure and every drill. */
+function narrowingOf(search: URLSearchParams): Record<string, string> {
+  const { period: _, start_time: __, end_time: ___, sort_by: ____, order: _____, ...rest } = filterQuery(filtersFrom(search));
+  return Object.fromEntries(Object.entries(rest).filter((entry): entry is [string, string] => typeof entry[1] === "string"));
+}
+
+async function loadAnalytics(period: string, groupBy: string, filters: Record<string, string>) {
+  const query = { ...filters, period };
+  const [stats, series, errors] = await Promise.all([logs.stats(query), logs.series({ ...query, group_by: groupBy }), logs.series({ ...query, group_by: "error_type" })]);
   return { stats, series, errors };
 }
 
@@ -124,8 +151,10 @@ export function AnalyticsPage() {
   const { search } = useLocation();
   const period = WINDOWS.find((entry) => entry.period === search.get("period"))?.period ?? "24h";
   const grouping = GROUPINGS.find((entry) => entry.value === search.get("group_by")) ?? GROUPINGS[0];
-  const analytics = useResource(() => loadAnalytics(period, grouping.value), [period, grouping.value]);
-  const choose = (next: { period?: string; group_by?: string }) => navigate(`/ui/analytics${queryString({ period, group_by: grouping.value, ...next })}`, true);
+  const filters = narrowingOf(search);
+  const filterKey = queryString(filters);
+  const analytics = useResource(() => loadAnalytics(period, grouping.value, filters), [period, grouping.value, filterKey]);
+  const choose = (next: { period?: string; group_by?: string }) => navigate(`/ui/analytics${queryString({ ...filters, period, group_by: grouping.value, ...next })}`, true);
   const series = analytics.data?.series;
   // A point stands for its bucket: the logs page opens on that bucket's time range.
   const pick = useCallback(
@@ -133,9 +162,9 @@ export function AnalyticsPage() {
       if (!series) return;
       const start = new Date(series.timestamps[index]!);
       const end = new Date(start.getTime() + series.bucket_size_seconds * 1000 - 1);
-      navigate(logsLink({ start_time: start.toISOString(), end_time: end.toISOString() }));
+      navigate(logsLink({ ...filters, start_time: start.toISOString(), end_time: end.toISOString() }));
     },
-    [series],
+    [series, filterKey],
   );
   const data = analytics.data;
   return (
@@ -153,6 +182,14 @@ export function AnalyticsPage() {
           Refresh
         </button>
       </PageHeader>
+      {filterKey && (
+        <p class="muted">
+          Filtered as in the logs: <code>{filterKey.slice(1)}</code>.{" "}
+          <a href={`/ui/analytics${queryString({ period, group_by: grouping.value })}`} onClick={(event) => followLink(event, `/ui/analytics${queryString({ period, group_by: grouping.value })}`)}>
+            Clear the filters
+          </a>
+        </p>
+      )}
       {analytics.error && <ErrorState error={analytics.error} retry={analytics.reload} />}
       {!data && !analytics.error && <Loading what="Loading analytics" />}
       {data && (
@@ -169,15 +206,17 @@ export function AnalyticsPage() {
                 title={`By ${grouping.label.toLowerCase()}`}
                 groups={data.series.groups}
                 filter={grouping.filter}
+                narrowing={filters}
                 period={period}
                 figures={[
                   ["requests", "Requests"],
                   ["errors", "Errors"],
                   ["total_tokens", "Tokens"],
                   ["total_cost", "Cost"],
+                  ["cache_hits", "Cache hit rate"],
                 ]}
               />
-              <GroupTable title="Errors by type" groups={data.errors.groups} filter="error_types" period={period} figures={[["errors", "Errors"]]} />
+              <GroupTable title="Errors by type" groups={data.errors.groups} filter="error_types" narrowing={filters} period={period} figures={[["errors", "Errors"]]} />
             </>
           )}
         </>
