@@ -136,4 +136,20 @@ describe("Analytics page", () => {
     const shown = () => table.getByRole("button", { name: /open request / }).count();
     expect(await eventually(shown, (count) => count === inBucket.logs.length)).toBe(inBucket.logs.length);
   });
+
+  test("the logs filters in the URL narrow every figure, and a group's link keeps them", async () => {
+    const batch = keys.batch!.id;
+    await page().goto(`${gw.url}/ui/analytics?virtual_key_ids=${batch}&period=1h&group_by=model`);
+    await groupTable("By model").waitFor();
+    const stats = await api(`/api/logs/stats?period=1h&virtual_key_ids=${batch}`);
+    expect(stats.total_requests).toBe(3);
+    expect(await figure("Requests").innerText()).toBe("3");
+    expect(await figure("Errors").innerText()).toBe("1");
+    expect(await tableRows("By model")).toEqual([["gpt-4o", "3", "1", String(stats.total_tokens), expect.any(String), "0.0 %"]]);
+    await groupTable("By model").getByRole("link", { name: "gpt-4o" }).click();
+    await page().getByRole("heading", { name: "Logs" }).waitFor();
+    const url = new URL(page().url());
+    expect([url.searchParams.get("virtual_key_ids"), url.searchParams.get("models")]).toEqual([batch, "gpt-4o"]);
+    expect(await seriousViolations(page())).toEqual([]);
+  });
 });

@@ -49,9 +49,9 @@ export function TimeChart({ title, times, series, format, onPick }: TimeChartPro
       [times, ...series.map((entry) => entry.values)],
       element,
     );
-    const picked = () => {
-      const index = plot.cursor.idx;
-      if (onPick && index !== null && index !== undefined) onPick(index);
+    // From the click's own position: the cursor may not have moved since the chart was drawn.
+    const picked = (event: MouseEvent) => {
+      if (onPick && times.length) onPick(Math.max(0, Math.min(times.length - 1, plot.posToIdx(event.offsetX))));
     };
     plot.over.addEventListener("click", picked);
     if (onPick) plot.over.style.cursor = "pointer";
