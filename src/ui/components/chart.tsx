@@ -49,11 +49,13 @@ export function TimeChart({ title, times, series, format, onPick }: TimeChartPro
       [times, ...series.map((entry) => entry.values)],
       element,
     );
-    // From the click's own position: the cursor may not have moved since the chart was drawn.
+    // From the click's own position (the cursor may not have moved since the chart was drawn); the x axis spans the buckets end to end.
     const picked = (event: MouseEvent) => {
-      if (onPick && times.length) onPick(Math.max(0, Math.min(times.length - 1, plot.posToIdx(event.offsetX))));
+      const share = (event.clientX - plot.over.getBoundingClientRect().left) / plot.over.clientWidth;
+      if (onPick && times.length) onPick(Math.max(0, Math.min(times.length - 1, Math.round(share * (times.length - 1)))));
     };
-    plot.over.addEventListener("click", picked);
+    // Captured: uPlot stops a click's propagation when it takes it for the end of a drag.
+    plot.over.addEventListener("click", picked, true);
     if (onPick) plot.over.style.cursor = "pointer";
     const resized = new ResizeObserver(() => plot.setSize({ width: element.clientWidth, height: 180 }));
     resized.observe(element);
