@@ -117,6 +117,7 @@ export const ROUTE_ACCESS: readonly RouteRule[] = [
   rule("GET", "/api/logs/stats", need("Logs:View")),
   rule("GET", "/api/logs/histogram", need("Logs:View")),
   rule("GET", "/api/logs/rankings", need("Logs:View")),
+  rule("GET", "/api/logs/series", need("Logs:View")),
   rule("GET", "/api/logs/:id", need("Logs:View")),
   rule("DELETE", "/api/logs", need("Logs:Delete")),
   // Async jobs with their results: model output, as readable as the request logs.

@@ -5,6 +5,7 @@ import { LogFilterQuery, readLogFilters } from "./filters";
 import { logHistogram } from "./histogram";
 import { modelRankings, RankingsQuery, readRankingOptions, virtualKeyRankings } from "./rankings";
 import { getLog, LogListQuery, readPage, searchLogs } from "./search";
+import { LogSeries, logSeries, type SeriesGroup, SeriesQuery } from "./series";
 import { logStats } from "./stats";
 import type { LogWriter } from "./table-writes";
 import type { ReadDatabase } from "./worker-reader";
@@ -59,6 +60,17 @@ export const logRoutes = ({ writer, read, queueStatus, clock, contentLogging, ex
         return logHistogram(read, readLogFilters(query, now), now);
       },
       { query: LogFilterQuery },
+    )
+    .get(
+      "/series",
+      ({ query }) => {
+        const now = clock();
+        return logSeries(read, readLogFilters(query, now), (query.group_by ?? "model") as SeriesGroup, now);
+      },
+      {
+        query: SeriesQuery,
+        ...replies({ 200: LogSeries }, { summary: "Request log usage over time, grouped", description: "Requests, errors, tokens and cost per time bucket, a series per model, provider, virtual key or error type; the same filters as the other log reads. Without a start the window is the last 24 hours." }),
+      },
     )
     .get(
       "/rankings",

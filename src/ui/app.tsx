@@ -8,6 +8,7 @@ import { ErrorState, Forbidden, Loading } from "./components/states";
 import { useLocation } from "./lib/router";
 import { CreateAdminPage, SetupTokenPage, SignInPage } from "./pages/first-run";
 import { AccessPage } from "./pages/access";
+import { AnalyticsPage } from "./pages/analytics";
 import { AgentsPage } from "./pages/agents";
 import { GovernancePage } from "./pages/governance";
 import { GuardrailsPage } from "./pages/guardrails";
@@ -40,6 +41,8 @@ function Page({ path }: { path: string }) {
       return <OverviewPage />;
     case "/ui/logs":
       return <LogsPage />;
+    case "/ui/analytics":
+      return <AnalyticsPage />;
     case "/ui/providers":
       return <ProvidersPage />;
     case "/ui/guardrails":

@@ -42,6 +42,7 @@ const EXPECTED: ReadonlyArray<readonly [method: string, path: string, permission
   ["GET", "/api/logs/stats", "Logs:View"],
   ["GET", "/api/logs/histogram", "Logs:View"],
   ["GET", "/api/logs/rankings", "Logs:View"],
+  ["GET", "/api/logs/series", "Logs:View"],
   ["GET", "/api/logs/:id", "Logs:View"],
   ["DELETE", "/api/logs", "Logs:Delete"],
   ["GET", "/api/async-jobs", "Logs:View"],

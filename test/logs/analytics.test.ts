@@ -277,3 +277,69 @@ describe("GET /api/logs/rankings (spec 4.10)", () => {
     await expectGatewayError(await gw.admin(`/api/logs/rankings?${query}`), 400, { param });
   });
 });
+
+describe("GET /api/logs/series", () => {
+  type Figures = { requests: number[]; errors: number[]; total_tokens: number[]; total_cost: number[]; cache_hits: number[]; time_to_first_token: Array<number | null> };
+  type Series = { bucket_size_seconds: number; timestamps: string[]; groups: Array<{ key: string; label: string } & Figures> };
+
+  /** Each group's figures per bucket, counted from the facts. */
+  function expectedGroups(start: number, end: number, sizeSeconds: number, keyOf: (fact: LogFact) => string | undefined) {
+    const size = sizeSeconds * 1000;
+    const first = Math.floor(start / size) * size;
+    const count = Math.floor((end - first) / size) + 1;
+    const groups = new Map<string, Figures & { streamed: number[][] }>();
+    for (const fact of facts.filter(inRange(start, end))) {
+      const key = keyOf(fact);
+      if (key === undefined) continue;
+      const zeros = () => Array.from({ length: count }, () => 0);
+      const group = groups.get(key) ?? { requests: zeros(), errors: zeros(), total_tokens: zeros(), total_cost: zeros(), cache_hits: zeros(), time_to_first_token: [], streamed: zeros().map(() => []) };
+      const index = Math.floor((fact.timestamp.getTime() - first) / size);
+      group.requests[index]! += 1;
+      group.errors[index]! += fact.status === "error" ? 1 : 0;
+      group.total_tokens[index]! += totalTokens(fact);
+      group.total_cost[index]! += fact.cost ?? 0;
+      group.cache_hits[index]! += fact.cacheHitType ? 1 : 0;
+      if (fact.timeToFirstTokenMs !== undefined) group.streamed[index]!.push(fact.timeToFirstTokenMs);
+      groups.set(key, group);
+    }
+    const average = (values: number[]) => (values.length ? sum(values) / values.length : null);
+    return Object.fromEntries([...groups].map(([key, { streamed, ...figures }]) => [key, { ...figures, time_to_first_token: streamed.map(average) }]));
+  }
+
+  const window = () => {
+    const end = anchor.getTime() - 5 * 60_000;
+    return { start: end - 30 * HOUR, end };
+  };
+
+  test.each([
+    ["model", (fact: LogFact) => fact.model],
+    ["provider", (fact: LogFact) => fact.provider],
+    ["virtual_key", (fact: LogFact) => fact.virtualKeyId],
+    ["error_type", (fact: LogFact) => fact.errorType],
+  ] as const)("group_by=%s: a series per value, each bucket's figures (cache hits and time to first token too) those of its logs, busiest first", async (groupBy, keyOf) => {
+    const { start, end } = window();
+    const body = await getJson<Series>(`/api/logs/series?group_by=${groupBy}&start_time=${new Date(start).toISOString()}&end_time=${new Date(end).toISOString()}`);
+    expect(body.bucket_size_seconds).toBe(3600);
+    const expected = expectedGroups(start, end, 3600, keyOf);
+    expect(body.groups.length).toBeGreaterThan(0);
+    expect(rounded(Object.fromEntries(body.groups.map(({ key, label: _, ...figures }) => [key, figures])))).toEqual(rounded(expected));
+    const totals = body.groups.map((group) => sum(group.requests));
+    expect(totals).toEqual(totals.toSorted((a, b) => b - a));
+    expect(body.groups.every((group) => group.requests.length === body.timestamps.length)).toBe(true);
+  });
+
+  test("the filters narrow the series as they narrow the list", async () => {
+    const { start, end } = window();
+    const range = `start_time=${new Date(start).toISOString()}&end_time=${new Date(end).toISOString()}`;
+    const body = await getJson<Series>(`/api/logs/series?group_by=provider&status=error&${range}`);
+    const listed = await getJson<{ total: number }>(`/api/logs?status=error&limit=1&${range}`);
+    expect(sum(body.groups.map((group) => sum(group.requests)))).toBe(listed.total);
+  });
+
+  test.each([
+    ["group_by=team", "group_by"],
+    ["period=yesterday", "period"],
+  ])("%s is a 400 naming the parameter", async (query, param) => {
+    await expectGatewayError(await gw.admin(`/api/logs/series?${query}`), 400, { param });
+  });
+});

@@ -51,6 +51,7 @@ const VIEWPORT = { width: 1280, height: 860 };
 /** Each page, what shows it is ready, and whether the whole page is pictured (below the fold too). */
 const PAGES: Array<[name: string, path: string, ready: (page: Page) => Promise<unknown>, fullPage?: boolean]> = [
   ["overview", "/", (page) => page.getByRole("figure").first().waitFor()],
+  ["analytics", "/ui/analytics", (page) => page.getByRole("region", { name: "By model" }).waitFor()],
   ["logs", "/ui/logs", (page) => page.getByRole("table", { name: "Request logs" }).waitFor()],
   ["providers", "/ui/providers", (page) => page.getByRole("region", { name: "Provider openai" }).waitFor()],
   ["virtual-keys", "/ui/governance/virtual-keys", (page) => page.getByRole("table", { name: "Virtual keys" }).waitFor()],

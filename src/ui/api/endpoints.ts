@@ -20,6 +20,7 @@ export const logs = {
   stats: (query: Query) => call<T.LogStats>("/api/logs/stats", { query }),
   histogram: (query: Query) => call<T.Histogram>("/api/logs/histogram", { query }),
   rankings: (query: Query) => call<T.Rankings>("/api/logs/rankings", { query }),
+  series: (query: Query) => call<T.LogSeries>("/api/logs/series", { query }),
   virtualKeyRankings: (query: Query) => call<T.VirtualKeyRankings>("/api/logs/rankings", { query: { ...query, group_by: "virtual_key" } }),
   remove: (ids: string[]) => call<{ message: string }>("/api/logs", json("DELETE", { ids })),
 };

@@ -112,6 +112,13 @@ export interface LogStats {
   change: Record<string, number | null> | null;
 }
 
+/** GET /api/logs/series: usage per time bucket, a series per model, provider, virtual key or error type. */
+export interface LogSeries {
+  bucket_size_seconds: number;
+  timestamps: string[];
+  groups: Array<{ key: string; label: string; requests: number[]; errors: number[]; total_tokens: number[]; total_cost: number[]; cache_hits: number[]; time_to_first_token: Array<number | null> }>;
+}
+
 export interface HistogramBucket {
   timestamp: string;
   count: number;

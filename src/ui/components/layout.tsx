@@ -17,6 +17,7 @@ export const opens = (item: NavItem, can: (permission: string) => boolean) => [i
 export const NAV: NavItem[] = [
   { path: "/", label: "Overview", permission: "Logs:View" },
   { path: "/ui/logs", label: "Logs", permission: "Logs:View" },
+  { path: "/ui/analytics", label: "Analytics", permission: "Logs:View" },
   { path: "/ui/providers", label: "Providers", permission: "ModelProvider:View" },
   { path: "/ui/governance", label: "Governance", permission: "VirtualKeys:View" },
   { path: "/ui/guardrails", label: "Guardrails", permission: "Guardrails:View" },

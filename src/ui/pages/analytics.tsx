@@ -1,0 +1,226 @@
+import { useCallback, useMemo } from "preact/hooks";
+import { logs } from "../api/endpoints";
+import { queryString } from "../api/client";
+import type { LogSeries, LogStats } from "../api/types";
+import { type Series, TimeChart } from "../components/chart";
+import { SelectField } from "../components/fields";
+import { PageHeader } from "../components/layout";
+import { TableHead } from "../components/table-head";
+import { Empty, ErrorState, Loading } from "../components/states";
+import { formatCost, formatCount, formatLatency, formatPercent } from "../lib/format";
+import { followLink, navigate, useLocation } from "../lib/router";
+import { useResource } from "../lib/use-resource";
+import { filterQuery, filtersFrom } from "./log-filters";
+
+const WINDOWS = [
+  { period: "1h", label: "Last hour" },
+  { period: "24h", label: "24 hours" },
+  { period: "7d", label: "7 days" },
+  { period: "30d", label: "30 days" },
+] as const;
+
+/** Each grouping and the logs filter that narrows to one of its values. */
+const GROUPINGS = [
+  { value: "model", label: "Model", filter: "models" },
+  { value: "provider", label: "Provider", filter: "providers" },
+  { value: "virtual_key", label: "Virtual key", filter: "virtual_key_ids" },
+] as const;
+type Grouping = (typeof GROUPINGS)[number];
+
+const COLORS = ["#3b82f6", "#10b981", "#f59e0b", "#8b5cf6", "#ef4444", "#06b6d4", "#ec4899", "#84cc16"];
+const SHOWN_GROUPS = COLORS.length;
+
+type Group = LogSeries["groups"][number];
+type Figure = "requests" | "errors" | "total_tokens" | "total_cost" | "cache_hits";
+
+const sum = (values: number[]) => values.reduce((total, value) => total + value, 0);
+const logsLink = (filters: Record<string, string>) => `/ui/logs${queryString(filters)}`;
+
+function Figure({ label, value, previous }: { label: string; value: string; previous?: string }) {
+  return (
+    <section class="figure" aria-label={label}>
+      <h2>{label}</h2>
+      <p class="figure-value">{value}</p>
+      {previous !== undefined && <span class="change muted">previous window: {previous}</span>}
+    </section>
+  );
+}
+
+function Figures({ stats }: { stats: LogStats }) {
+  const before = stats.previous;
+  const percentiles = stats.latency_percentiles;
+  return (
+    <div class="figures">
+      <Figure label="Requests" value={formatCount(stats.total_requests)} previous={before ? formatCount(before.total_requests) : "none"} />
+      <Figure label="Errors" value={formatCount(stats.error_count)} previous={before ? formatCount(before.error_count) : "none"} />
+      <Figure label="Tokens" value={formatCount(stats.total_tokens)} previous={before ? formatCount(before.total_tokens) : "none"} />
+      <Figure label="Cost" value={formatCost(stats.total_cost)} previous={before ? formatCost(before.total_cost) : "none"} />
+      <Figure label="Latency p50" value={formatLatency(percentiles.p50)} />
+      <Figure label="Latency p95" value={formatLatency(percentiles.p95)} />
+      <Figure label="Latency p99" value={formatLatency(percentiles.p99)} />
+    </div>
+  );
+}
+
+function shownTotal(group: Group, figure: Figure): string {
+  if (figure === "total_cost") return formatCost(sum(group.total_cost));
+  if (figure === "cache_hits") return formatPercent(sum(group.cache_hits) / Math.max(1, sum(group.requests)));
+  return formatCount(sum(group[figure]));
+}
+
+interface GroupTableProps {
+  title: string;
+  groups: Group[];
+  /** The logs filter naming one group, and those already narrowing the page. */
+  filter: string;
+  narrowing: Record<string, string>;
+  period: string;
+  figures: Array<[Figure, string]>;
+}
+
+function GroupTable({ title, groups, filter, narrowing, period, figures }: GroupTableProps) {
+  return (
+    <section class="card" aria-label={title}>
+      <h2>{title}</h2>
+      {groups.length === 0 ? (
+        <p class="muted">Nothing in this window.</p>
+      ) : (
+        <div class="table-wrap">
+          <table>
+            <TableHead columns={["Name", ...figures.map(([, label]) => ({ label, number: true as const }))]} />
+            <tbody>
+              {groups.map((group) => {
+                const to = logsLink({ ...narrowing, [filter]: group.key, period });
+                return (
+                  <tr key={group.key}>
+                    <td>
+                      <a href={to} onClick={(event) => followLink(event, to)}>
+                        {group.label}
+                      </a>
+                    </td>
+                    {figures.map(([figure]) => (
+                      <td key={figure} class="number">
+                        {shownTotal(group, figure)}
+                      </td>
+                    ))}
+                  </tr>
+                );
+              })}
+            </tbody>
+          </table>
+        </div>
+      )}
+    </section>
+  );
+}
+
+function Charts({ series, grouping, pick }: { series: LogSeries; grouping: Grouping; pick(index: number): void }) {
+  const charts = useMemo(() => {
+    const times = series.timestamps.map((timestamp) => new Date(timestamp).getTime() / 1000);
+    const lines = (figure: Figure): Series[] => series.groups.slice(0, SHOWN_GROUPS).map((group, index) => ({ label: group.label, values: group[figure], color: COLORS[index]! }));
+    const firstToken = series.groups.slice(0, SHOWN_GROUPS).map((group, index) => ({ label: group.label, values: group.time_to_first_token, color: COLORS[index]! }));
+    return { times, requests: lines("requests"), errors: lines("errors"), tokens: lines("total_tokens"), cost: lines("total_cost"), cacheHits: lines("cache_hits"), firstToken };
+  }, [series]);
+  const by = grouping.label.toLowerCase();
+  return (
+    <div class="charts">
+      <TimeChart title={`Requests by ${by}`} times={charts.times} series={charts.requests} onPick={pick} />
+      <TimeChart title={`Errors by ${by}`} times={charts.times} series={charts.errors} onPick={pick} />
+      <TimeChart title={`Tokens by ${by}`} times={charts.times} series={charts.tokens} format={formatCount} onPick={pick} />
+      <TimeChart title={`Cost by ${by}`} times={charts.times} series={charts.cost} format={formatCost} onPick={pick} />
+      <TimeChart title={`Time to first token by ${by}`} times={charts.times} series={charts.firstToken} format={formatLatency} onPick={pick} />
+      <TimeChart title={`Cache hits by ${by}`} times={charts.times} series={charts.cacheHits} onPick={pick} />
+    </div>
+  );
+}
+
+/** The logs filters in the page's URL (all but the window, which the page sets): they narrow every figure and every drill. */
+function narrowingOf(search: URLSearchParams): Record<string, string> {
+  const { period: _, start_time: __, end_time: ___, sort_by: ____, order: _____, ...rest } = filterQuery(filtersFrom(search));
+  return Object.fromEntries(Object.entries(rest).filter((entry): entry is [string, string] => typeof entry[1] === "string"));
+}
+
+async function loadAnalytics(period: string, groupBy: string, filters: Record<string, string>) {
+  const query = { ...filters, period };
+  const [stats, series, errors] = await Promise.all([logs.stats(query), logs.series({ ...query, group_by: groupBy }), logs.series({ ...query, group_by: "error_type" })]);
+  return { stats, series, errors };
+}
+
+/** Charts over a window, grouped by model, provider or virtual key, beside the previous window; a click opens the logs behind a point. */
+export function AnalyticsPage() {
+  const { search } = useLocation();
+  const period = WINDOWS.find((entry) => entry.period === search.get("period"))?.period ?? "24h";
+  const grouping = GROUPINGS.find((entry) => entry.value === search.get("group_by")) ?? GROUPINGS[0];
+  const filters = narrowingOf(search);
+  const filterKey = queryString(filters);
+  const analytics = useResource(() => loadAnalytics(period, grouping.value, filters), [period, grouping.value, filterKey]);
+  const choose = (next: { period?: string; group_by?: string }) => navigate(`/ui/analytics${queryString({ ...filters, period, group_by: grouping.value, ...next })}`, true);
+  const series = analytics.data?.series;
+  // A point stands for its bucket: the logs page opens on that bucket's time range.
+  const pick = useCallback(
+    (index: number) => {
+      if (!series) return;
+      const start = new Date(series.timestamps[index]!);
+      const end = new Date(start.getTime() + series.bucket_size_seconds * 1000 - 1);
+      navigate(logsLink({ ...filters, start_time: start.toISOString(), end_time: end.toISOString() }));
+    },
+    [series, filterKey],
+  );
+  const data = analytics.data;
+  return (
+    <>
+      <PageHeader title="Analytics">
+        <div class="segmented" role="group" aria-label="Time window">
+          {WINDOWS.map((entry) => (
+            <button key={entry.period} type="button" aria-pressed={entry.period === period} onClick={() => choose({ period: entry.period })}>
+              {entry.label}
+            </button>
+          ))}
+        </div>
+        <SelectField label="Group by" value={grouping.value} onValue={(value) => choose({ group_by: value })} options={GROUPINGS.map(({ value, label }) => ({ value, label }))} />
+        <button type="button" onClick={analytics.reload}>
+          Refresh
+        </button>
+      </PageHeader>
+      {filterKey && (
+        <p class="muted">
+          Filtered as in the logs: <code>{filterKey.slice(1)}</code>.{" "}
+          <a href={`/ui/analytics${queryString({ period, group_by: grouping.value })}`} onClick={(event) => followLink(event, `/ui/analytics${queryString({ period, group_by: grouping.value })}`)}>
+            Clear the filters
+          </a>
+        </p>
+      )}
+      {analytics.error && <ErrorState error={analytics.error} retry={analytics.reload} />}
+      {!data && !analytics.error && <Loading what="Loading analytics" />}
+      {data && (
+        <>
+          <Figures stats={data.stats} />
+          {data.stats.total_requests === 0 ? (
+            <Empty title="No requests in this window">
+              <p>Pick a longer window, or send requests through the gateway.</p>
+            </Empty>
+          ) : (
+            <>
+              <Charts series={data.series} grouping={grouping} pick={pick} />
+              <GroupTable
+                title={`By ${grouping.label.toLowerCase()}`}
+                groups={data.series.groups}
+                filter={grouping.filter}
+                narrowing={filters}
+                period={period}
+                figures={[
+                  ["requests", "Requests"],
+                  ["errors", "Errors"],
+                  ["total_tokens", "Tokens"],
+                  ["total_cost", "Cost"],
+                  ["cache_hits", "Cache hit rate"],
+                ]}
+              />
+              <GroupTable title="Errors by type" groups={data.errors.groups} filter="error_types" narrowing={filters} period={period} figures={[["errors", "Errors"]]} />
+            </>
+          )}
+        </>
+      )}
+    </>
+  );
+}

@@ -1,0 +1,136 @@
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { seriousViolations } from "../support/axe";
+import { type Browser, DASHBOARD_AUTH, launchBrowser, signIn, type WatchedPage } from "../support/browser";
+import { eventually } from "../support/eventually";
+import { startGateway, type TestGateway } from "../support/gateway";
+import { type MockOpenAI, startMockOpenAI } from "../support/mock-openai";
+
+/**
+ * The Analytics page as an operator reads it: a window and a grouping chosen, the figures it
+ * shows compared with the log API's, and a click on a group or a point of a chart opening the
+ * logs it stands for.
+ */
+let upstream: MockOpenAI;
+let gw: TestGateway;
+let browser: Browser;
+let watched: WatchedPage;
+const keys: Record<string, { id: string; value: string }> = {};
+
+type Json = Record<string, any>;
+
+async function post(path: string, json: unknown): Promise<Json> {
+  const response = await gw.admin(path, { method: "POST", json });
+  if (response.status >= 300) throw new Error(`${path}: ${response.status} ${await response.text()}`);
+  return (await response.json()) as Json;
+}
+
+const api = async (path: string) => (await (await gw.admin(path)).json()) as Json;
+
+function chat(key: string, model: string) {
+  return fetch(`${gw.url}/v1/chat/completions`, {
+    method: "POST",
+    headers: { authorization: `Bearer ${keys[key]!.value}`, "content-type": "application/json" },
+    body: JSON.stringify({ model, messages: [{ role: "user", content: "hello there" }] }),
+  });
+}
+
+const SENT = 7;
+
+beforeAll(async () => {
+  upstream = startMockOpenAI();
+  gw = await startGateway({ auth: DASHBOARD_AUTH });
+  await post("/api/providers", { provider: "openai", keys: [{ id: "k1", name: "primary", value: "sk-upstream", models: ["*"] }], network_config: { base_url: upstream.baseUrl, max_retries: 0 } });
+  await post("/api/governance/pricing-overrides", { name: "tiny", pattern: "gpt-4o*", patch: { input_cost_per_token: 1e-6, output_cost_per_token: 2e-6 } });
+  for (const name of ["web-app", "batch"]) {
+    const { virtual_key } = await post("/api/governance/virtual-keys", { name });
+    keys[name] = { id: virtual_key.id, value: virtual_key.value };
+  }
+  for (let index = 0; index < 4; index++) expect((await chat("web-app", "openai/gpt-4o-mini")).status).toBe(200);
+  await chat("batch", "openai/gpt-4o");
+  await chat("batch", "openai/gpt-4o");
+  upstream.faults.push({ kind: "status", status: 500 });
+  expect((await chat("batch", "openai/gpt-4o")).status).toBe(500);
+  await eventually(() => api("/api/logs/stats?period=1h"), (stats) => stats.total_requests === SENT);
+  browser = await launchBrowser();
+  watched = await browser.open(`${gw.url}/`);
+  await signIn(watched.page);
+}, 30_000);
+afterAll(async () => {
+  await browser?.close();
+  await gw?.close();
+  upstream?.stop();
+});
+
+const page = () => watched.page;
+const figure = (name: string) => page().getByRole("region", { name, exact: true }).locator(".figure-value");
+const groupTable = (name: string) => page().getByRole("region", { name });
+
+/** The table's rows as name and cells, read as shown. */
+async function tableRows(name: string): Promise<string[][]> {
+  const rows = groupTable(name).getByRole("row");
+  await rows.nth(1).waitFor();
+  return (await rows.evaluateAll((all) => all.slice(1).map((row) => [...row.querySelectorAll("td")].map((cell) => cell.textContent!.trim())))) as string[][];
+}
+
+describe("Analytics page", () => {
+  test("a window and a grouping chosen: the figures, the groups and the errors by type are the API's", async () => {
+    await page().getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Analytics" }).click();
+    await page().getByRole("heading", { name: "Analytics" }).waitFor();
+    await page().getByRole("group", { name: "Time window" }).getByRole("button", { name: "Last hour" }).click();
+    await page().getByLabel("Group by").selectOption("virtual_key");
+    await groupTable("By virtual key").waitFor();
+
+    const stats = await api("/api/logs/stats?period=1h");
+    expect(await figure("Requests").innerText()).toBe(String(stats.total_requests));
+    expect(await figure("Errors").innerText()).toBe(String(stats.error_count));
+    expect(stats.error_count).toBe(1);
+    expect(await figure("Latency p95").innerText()).not.toBe("–");
+    expect(await page().getByRole("region", { name: "Requests", exact: true }).innerText()).toContain("previous window: 0");
+
+    const byKey = await api("/api/logs/series?period=1h&group_by=virtual_key");
+    const rows = await tableRows("By virtual key");
+    const sum = (values: number[]) => values.reduce((total, value) => total + value, 0);
+    expect(rows.map((row) => [row[0], row[1], row[2]])).toEqual(byKey.groups.map((group: Json) => [group.label, String(sum(group.requests)), String(sum(group.errors))]));
+    expect(rows.map((row) => row[0])).toEqual(["web-app", "batch"]);
+    expect(rows[0]![1]).toBe("4");
+
+    const errors = await api("/api/logs/series?period=1h&group_by=error_type");
+    expect(errors.groups).toHaveLength(1);
+    expect(await tableRows("Errors by type")).toEqual([[errors.groups[0].label, "1"]]);
+    expect(await seriousViolations(page())).toEqual([]);
+  });
+
+  test("a group's name opens the logs page filtered to that group and window", async () => {
+    await page().getByLabel("Group by").selectOption("model");
+    await groupTable("By model").getByRole("link", { name: "gpt-4o-mini" }).click();
+    await page().getByRole("heading", { name: "Logs" }).waitFor();
+    const url = new URL(page().url());
+    expect(url.searchParams.get("models")).toBe("gpt-4o-mini");
+    expect(url.searchParams.get("period")).toBe("1h");
+    const table = page().getByRole("table", { name: "Request logs" });
+    const shown = () => table.getByRole("button", { name: /open request / }).count();
+    expect(await eventually(shown, (count) => count === 4)).toBe(4);
+    await page().goBack();
+    await groupTable("By model").waitFor();
+  });
+
+  test("the logs filters in the URL narrow every figure, and a group's link keeps them", async () => {
+    const batch = keys.batch!.id;
+    await page().goto(`${gw.url}/ui/analytics?virtual_key_ids=${batch}&period=1h&group_by=model`);
+    await groupTable("By model").waitFor();
+    const stats = await api(`/api/logs/stats?period=1h&virtual_key_ids=${batch}`);
+    expect(stats.total_requests).toBe(3);
+    expect(await figure("Requests").innerText()).toBe("3");
+    expect(await figure("Errors").innerText()).toBe("1");
+    expect(await tableRows("By model")).toEqual([["gpt-4o", "3", "1", String(stats.total_tokens), expect.any(String), "0.0 %"]]);
+    await groupTable("By model").getByRole("link", { name: "gpt-4o" }).click();
+    await page().getByRole("heading", { name: "Logs" }).waitFor();
+    const url = new URL(page().url());
+    expect([url.searchParams.get("virtual_key_ids"), url.searchParams.get("models")]).toEqual([batch, "gpt-4o"]);
+    expect(await seriousViolations(page())).toEqual([]);
+  });
+
+  test("no page error and no request failed that the user did not cause", () => {
+    expect(watched.problems()).toEqual([]);
+  });
+});
