@@ -24,12 +24,10 @@ interface TimeChartProps {
   times: number[];
   series: Series[];
   format?: (value: number) => string;
-  /** Called with the index of the bucket under the pointer when the chart is clicked. */
-  onPick?: (index: number) => void;
 }
 
 /** A time series drawn by uPlot, resized with its box; `times` are epoch seconds. */
-export function TimeChart({ title, times, series, format, onPick }: TimeChartProps) {
+export function TimeChart({ title, times, series, format }: TimeChartProps) {
   const box = useRef<HTMLDivElement>(null);
   useEffect(() => {
     const element = box.current;
@@ -49,21 +47,13 @@ export function TimeChart({ title, times, series, format, onPick }: TimeChartPro
       [times, ...series.map((entry) => entry.values)],
       element,
     );
-    // From the click's own position (the cursor may not have moved since the chart was drawn); the x axis spans the buckets end to end.
-    const picked = (event: MouseEvent) => {
-      const share = (event.clientX - plot.over.getBoundingClientRect().left) / plot.over.clientWidth;
-      if (onPick && times.length) onPick(Math.max(0, Math.min(times.length - 1, Math.round(share * (times.length - 1)))));
-    };
-    // Captured: uPlot stops a click's propagation when it takes it for the end of a drag.
-    plot.over.addEventListener("click", picked, true);
-    if (onPick) plot.over.style.cursor = "pointer";
     const resized = new ResizeObserver(() => plot.setSize({ width: element.clientWidth, height: 180 }));
     resized.observe(element);
     return () => {
       resized.disconnect();
       plot.destroy();
     };
-  }, [times, series, onPick]);
+  }, [times, series]);
   return (
     <figure class="chart">
       <figcaption>{title}</figcaption>

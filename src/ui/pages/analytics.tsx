@@ -1,4 +1,4 @@
-import { useCallback, useMemo } from "preact/hooks";
+import { useMemo } from "preact/hooks";
 import { logs } from "../api/endpoints";
 import { queryString } from "../api/client";
 import type { LogSeries, LogStats } from "../api/types";
@@ -114,7 +114,7 @@ function GroupTable({ title, groups, filter, narrowing, period, figures }: Group
   );
 }
 
-function Charts({ series, grouping, pick }: { series: LogSeries; grouping: Grouping; pick(index: number): void }) {
+function Charts({ series, grouping }: { series: LogSeries; grouping: Grouping }) {
   const charts = useMemo(() => {
     const times = series.timestamps.map((timestamp) => new Date(timestamp).getTime() / 1000);
     const lines = (figure: Figure): Series[] => series.groups.slice(0, SHOWN_GROUPS).map((group, index) => ({ label: group.label, values: group[figure], color: COLORS[index]! }));
@@ -124,12 +124,12 @@ function Charts({ series, grouping, pick }: { series: LogSeries; grouping: Group
   const by = grouping.label.toLowerCase();
   return (
     <div class="charts">
-      <TimeChart title={`Requests by ${by}`} times={charts.times} series={charts.requests} onPick={pick} />
-      <TimeChart title={`Errors by ${by}`} times={charts.times} series={charts.errors} onPick={pick} />
-      <TimeChart title={`Tokens by ${by}`} times={charts.times} series={charts.tokens} format={formatCount} onPick={pick} />
-      <TimeChart title={`Cost by ${by}`} times={charts.times} series={charts.cost} format={formatCost} onPick={pick} />
-      <TimeChart title={`Time to first token by ${by}`} times={charts.times} series={charts.firstToken} format={formatLatency} onPick={pick} />
-      <TimeChart title={`Cache hits by ${by}`} times={charts.times} series={charts.cacheHits} onPick={pick} />
+      <TimeChart title={`Requests by ${by}`} times={charts.times} series={charts.requests} />
+      <TimeChart title={`Errors by ${by}`} times={charts.times} series={charts.errors} />
+      <TimeChart title={`Tokens by ${by}`} times={charts.times} series={charts.tokens} format={formatCount} />
+      <TimeChart title={`Cost by ${by}`} times={charts.times} series={charts.cost} format={formatCost} />
+      <TimeChart title={`Time to first token by ${by}`} times={charts.times} series={charts.firstToken} format={formatLatency} />
+      <TimeChart title={`Cache hits by ${by}`} times={charts.times} series={charts.cacheHits} />
     </div>
   );
 }
@@ -155,17 +155,6 @@ export function AnalyticsPage() {
   const filterKey = queryString(filters);
   const analytics = useResource(() => loadAnalytics(period, grouping.value, filters), [period, grouping.value, filterKey]);
   const choose = (next: { period?: string; group_by?: string }) => navigate(`/ui/analytics${queryString({ ...filters, period, group_by: grouping.value, ...next })}`, true);
-  const series = analytics.data?.series;
-  // A point stands for its bucket: the logs page opens on that bucket's time range.
-  const pick = useCallback(
-    (index: number) => {
-      if (!series) return;
-      const start = new Date(series.timestamps[index]!);
-      const end = new Date(start.getTime() + series.bucket_size_seconds * 1000 - 1);
-      navigate(logsLink({ ...filters, start_time: start.toISOString(), end_time: end.toISOString() }));
-    },
-    [series, filterKey],
-  );
   const data = analytics.data;
   return (
     <>
@@ -201,7 +190,7 @@ export function AnalyticsPage() {
             </Empty>
           ) : (
             <>
-              <Charts series={data.series} grouping={grouping} pick={pick} />
+              <Charts series={data.series} grouping={grouping} />
               <GroupTable
                 title={`By ${grouping.label.toLowerCase()}`}
                 groups={data.series.groups}
