@@ -1,5 +1,6 @@
 import { Type as t } from "@sinclair/typebox";
 import { PageFields, Timestamp } from "../http/replies";
+import type { StateDescription as StateDescriptionType } from "./machine-description";
 
 /** What /api/actors answers (actor-records.ts, machine-description.ts). */
 
@@ -55,8 +56,11 @@ const TransitionDescription = t.Object({
   delay: t.Optional(t.Union([t.Number(), t.String()], { description: "Milliseconds, or the name of the delay that computes them." })),
 });
 
-/** A state; its children are described the same way (not spelled out as a recursive schema: Elysia's reply types cannot read one). */
-const StateDescription = t.Object({
+/**
+ * A state; its children are described the same way. The schema stops at the first level (Elysia's
+ * reply types cannot read a recursive one, nor the document refer to one); the type is the whole.
+ */
+const StateDescription = t.Unsafe<StateDescriptionType>(t.Object({
   id: t.String(),
   key: t.String(),
   type: t.Union([t.Literal("atomic"), t.Literal("compound"), t.Literal("parallel"), t.Literal("final"), t.Literal("history")]),
@@ -66,7 +70,7 @@ const StateDescription = t.Object({
   invoke: t.Array(t.Object({ id: t.String(), src: t.String() })),
   transitions: t.Array(TransitionDescription),
   states: t.Record(t.String(), t.Unknown({ description: "A child state, described as this one." })),
-});
+}));
 
 export const MachineDescription = t.Object({ kind: t.String(), id: t.String(), root: StateDescription }, { description: "A machine as data, read from its xstate definition." });
 export const MachineList = t.Object({ machines: t.Array(MachineDescription) });

@@ -107,8 +107,16 @@ export const LogStats = t.Object(
     previous: t.Union([PeriodTotals, t.Null()], { description: "The window of equal length just before; null when the window has no start." }),
     change: t.Union([t.Object({ total_requests: Change, success_rate: Change, total_tokens: Change, total_cost: Change, average_latency: Change }), t.Null()]),
     log_queue: t.Object(
-      { depth: t.Integer(), bytes: t.Integer(), capacity: t.Integer(), dropped: t.Integer(), failed: t.Integer(), retries: t.Integer() },
-      { description: "The log writer's queue on this node: rows waiting, dropped and lost." },
+      {
+        depth: t.Integer(),
+        bytes: t.Integer(),
+        capacity: t.Integer(),
+        dropped: t.Integer(),
+        failed: t.Integer(),
+        retries: t.Integer(),
+        quarantined: t.Integer({ description: "Rows of the crash journal the database refused, set aside." }),
+      },
+      { description: "The log writer's queue on this node: rows waiting, dropped, lost and set aside." },
     ),
   },
   { description: "Totals and latency percentiles of the filtered window, against the window before." },
@@ -138,12 +146,8 @@ const rankingFields = {
   }),
 };
 
-export const LogRankings = t.Object({
-  rankings: t.Array(
-    t.Union([
-      t.Object({ provider: t.String(), model: t.String(), ...rankingFields }, { title: "ModelRanking" }),
-      t.Object({ virtual_key_id: t.String(), virtual_key_name: t.Union([t.String(), t.Null()]), ...rankingFields }, { title: "VirtualKeyRanking" }),
-    ]),
-    { description: "A row per provider and model (`group_by=model`) or per virtual key, most requests first." },
-  ),
-});
+/** A row per provider and model (`group_by=model`, the default) or per virtual key, most requests first. */
+export const LogRankings = t.Union([
+  t.Object({ rankings: t.Array(t.Object({ provider: t.String(), model: t.String(), ...rankingFields })) }, { title: "ModelRankings" }),
+  t.Object({ rankings: t.Array(t.Object({ virtual_key_id: t.String(), virtual_key_name: t.Union([t.String(), t.Null()]), ...rankingFields })) }, { title: "VirtualKeyRankings" }),
+]);

@@ -62,11 +62,12 @@ export const logRoutes = ({ writer, read, queueStatus, clock, contentLogging, ex
     )
     .get(
       "/rankings",
-      ({ query }) => {
+      // async: a plain function handing back one of two promises is checked before it settles.
+      async ({ query }) => {
         const now = clock();
         const options = readRankingOptions(query);
         const rank = options.groupBy === "virtual_key" ? virtualKeyRankings : modelRankings;
-        return rank(read, readLogFilters(query, now), options, now);
+        return await rank(read, readLogFilters(query, now), options, now);
       },
       { query: RankingsQuery, ...replies({ 200: LogRankings }, { summary: "Rank models or virtual keys by use", description: "By requests then tokens, each with its change against the window before." }) },
     )
