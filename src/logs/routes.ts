@@ -15,7 +15,8 @@ import { LogEntry, LogHistogram, LogPage, LogRankings, LogStats } from "./replie
 export interface LogRoutesOptions {
   writer: Pick<LogWriter, "deleteIds">;
   read: ReadDatabase;
-  queueStatus(): QueueStatus;
+  /** The writer's queue, and the rows of the crash journal set aside. */
+  queueStatus(): QueueStatus & { quarantined: number };
   clock(): Date;
   /** Config `logs_store.content_logging`: while off, an export carries no bodies, even those stored before. */
   contentLogging(): boolean;
