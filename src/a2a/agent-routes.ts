@@ -6,7 +6,8 @@ import { redactSecret } from "../provider-registry/key-secrets";
 import type { AgentRegistry, RegisteredAgent } from "./agent-registry";
 import { AgentCreateInput, AgentParams, AgentUpdateInput, TaskHistoryQuery } from "./schemas";
 import { taskHistory, taskView } from "./tasks/task-history";
-import { answersCreated } from "../http/replies";
+import { Deleted, replies } from "../http/replies";
+import { AgentList, AgentReply, TaskPage } from "./replies";
 
 export function agentView(agent: RegisteredAgent) {
   return {
@@ -38,7 +39,7 @@ export const agentRoutes = (registry: AgentRegistry, db: Database, outbound: Out
     .get("/", () => {
       const agents = registry.list().map(agentView);
       return { agents, count: agents.length };
-    })
+    }, replies({ 200: AgentList }, { summary: "List A2A agents" }))
     .post(
       "/",
       async ({ body, set, request }) => {
@@ -46,7 +47,7 @@ export const agentRoutes = (registry: AgentRegistry, db: Database, outbound: Out
         set.status = 201;
         return agentView(await registry.create(body, reach));
       },
-      { body: AgentCreateInput, ...answersCreated("Register an A2A agent") },
+      { body: AgentCreateInput, ...replies({ 201: AgentReply }, { summary: "Register an A2A agent", description: "Its card is fetched from `url`; a failed fetch is kept in `card_error`." }) },
     )
     .get(
       "/history",
@@ -54,15 +55,19 @@ export const agentRoutes = (registry: AgentRegistry, db: Database, outbound: Out
         const { tasks, total, limit, offset } = await taskHistory(db, query);
         return { tasks: tasks.map(taskView), count: tasks.length, total_count: total, limit, offset };
       },
-      { query: TaskHistoryQuery },
+      { query: TaskHistoryQuery, ...replies({ 200: TaskPage }, { summary: "List A2A task history", description: "Tasks seen through the gateway's agents, newest first." }) },
     )
-    .get("/:name", ({ params }) => agentView(registry.require(params.name)), { params: AgentParams })
-    .put("/:name", async ({ params, body, request }) => agentView(await registry.update(params.name, body, await reachWritten(request, body, outbound))), { params: AgentParams, body: AgentUpdateInput })
+    .get("/:name", ({ params }) => agentView(registry.require(params.name)), { params: AgentParams, ...replies({ 200: AgentReply }, { summary: "Get an A2A agent" }) })
+    .put("/:name", async ({ params, body, request }) => agentView(await registry.update(params.name, body, await reachWritten(request, body, outbound))), {
+      params: AgentParams,
+      body: AgentUpdateInput,
+      ...replies({ 200: AgentReply }, { summary: "Replace an A2A agent" }),
+    })
     .delete(
       "/:name",
       async ({ params }) => {
         await registry.remove(params.name);
         return { message: "Agent deleted successfully" };
       },
-      { params: AgentParams },
+      { params: AgentParams, ...replies({ 200: Deleted }, { summary: "Delete an A2A agent" }) },
     );

@@ -2,6 +2,8 @@ import { Elysia, t } from "elysia";
 import type { AdminAccountRow } from "../db/schema";
 import { type AdminAccount, MIN_PASSWORD_LENGTH } from "./admin-account";
 import { noteAudit } from "./request-context";
+import { replies } from "../http/replies";
+import { AuthConfigReply } from "./replies";
 
 const AuthConfigInput = t.Object(
   {
@@ -23,7 +25,7 @@ const authConfigView = (account: AdminAccountRow | undefined) => ({
 /** /api/config/auth: the dashboard admin account, the API twin of config.json's `auth`. */
 export const authConfigRoutes = (admin: AdminAccount) =>
   new Elysia({ name: "auth-config-routes", prefix: "/api/config/auth" })
-    .get("/", async () => authConfigView(await admin.current()))
+    .get("/", async () => authConfigView(await admin.current()), replies({ 200: AuthConfigReply }, { summary: "Get the dashboard admin account" }))
     .put(
       "/",
       async ({ request, body }) => {
@@ -32,5 +34,5 @@ export const authConfigRoutes = (admin: AdminAccount) =>
         noteAudit(request, { targetId: body.admin_username, before, after });
         return after;
       },
-      { body: AuthConfigInput },
+      { body: AuthConfigInput, ...replies({ 200: AuthConfigReply }, { summary: "Set the dashboard admin account" }) },
     );

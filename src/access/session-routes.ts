@@ -10,6 +10,8 @@ import type { SessionStore } from "./sessions";
 import type { SetupLock } from "./setup-lock";
 import { PERMISSIONS } from "./permissions";
 import { holds } from "./principal";
+import { replies } from "../http/replies";
+import { AuthProbe, Caller, LoggedIn, LoggedOut, SetupStarted } from "./replies";
 
 export interface SessionRouteDeps {
   edition: Edition;
@@ -38,7 +40,7 @@ export const sessionRoutes = (deps: SessionRouteDeps) =>
     .get("/is-auth-enabled", async ({ request }) => ({
       is_auth_enabled: await deps.admin.isAuthActive(),
       has_valid_token: (await deps.authenticator.tryAuthenticate(request)) !== undefined,
-    }))
+    }), replies({ 200: AuthProbe }, { summary: "Whether dashboard authentication is on" }))
     // What the dashboard shows the caller: a page or button they may not use is hidden or disabled.
     .get("/me", ({ request }) => {
       const principal = principalOf(request);
@@ -49,7 +51,7 @@ export const sessionRoutes = (deps: SessionRouteDeps) =>
         edition: deps.edition,
         permissions: PERMISSIONS.filter((permission) => holds(principal, permission.name)).map((permission) => permission.name),
       };
-    })
+    }, replies({ 200: Caller }, { summary: "Who the caller is", description: "The caller's kind, id, edition and permissions." }))
     .post(
       "/login",
       async ({ request, body, cookie }) => {
@@ -61,7 +63,7 @@ export const sessionRoutes = (deps: SessionRouteDeps) =>
         cookie[SESSION_COOKIE]!.set(sessionCookie(request, session.token, session.expiresAt));
         return { message: "Login successful", token: session.token, expires_at: session.expiresAt.toISOString() };
       },
-      { body: LoginInput },
+      { body: LoginInput, ...replies({ 200: LoggedIn }, { summary: "Log in to the dashboard", description: "Sets the session cookie." }) },
     )
     .post("/logout", async ({ request, cookie }) => {
       const { sessionTokenHash, type, id } = principalOf(request);
@@ -70,10 +72,10 @@ export const sessionRoutes = (deps: SessionRouteDeps) =>
       cookie[SETUP_COOKIE]!.set(expiredCookie());
       const endSessionUrl = type === "user" ? await deps.endSessionUrl(id, request) : undefined;
       return endSessionUrl ? { message: "Logout successful", end_session_url: endSessionUrl } : { message: "Logout successful" };
-    })
+    }, replies({ 200: LoggedOut }, { summary: "Log out of the dashboard" }))
     .post("/setup", async ({ request, cookie }) => {
       if (await deps.admin.isAuthActive()) throw badRequest("dashboard authentication is enabled: log in instead", undefined, "caller_auth_enabled");
       const session = await deps.setupLock.exchange(request);
       cookie[SETUP_COOKIE]!.set(sessionCookie(request, session.token, session.expiresAt));
       return { message: "Setup session started", expires_at: session.expiresAt.toISOString() };
-    });
+    }, replies({ 200: SetupStarted }, { summary: "Exchange the setup token for a session", description: "While dashboard authentication is off: the setup token becomes a cookie." }));

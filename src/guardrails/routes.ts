@@ -3,9 +3,9 @@ import { noteAudit, principalOf } from "../access";
 import { checkOptedInAddress, checkPrivateOptIn, type OutboundReach } from "../outbound/reach";
 import { ListQuery } from "../governance/schemas";
 import { guardrailView, type GuardrailPolicyStore } from "./policy-store";
-import { GuardrailPolicyInput, GuardrailPolicyUpdate } from "./schemas";
+import { GuardrailOne, GuardrailPage, GuardrailPolicyInput, GuardrailPolicyUpdate, GuardrailWritten } from "./schemas";
 import { GuardrailScope } from "../db/schema/types";
-import { answersCreated } from "../http/replies";
+import { Deleted, replies } from "../http/replies";
 
 const IdParams = t.Object({ id: t.String() });
 const GuardrailListQuery = t.Object({ ...ListQuery.properties, scope: t.Optional(GuardrailScope), scope_id: t.Optional(t.String()) });
@@ -33,7 +33,7 @@ export const guardrailRoutes = (store: GuardrailPolicyStore, reach: OutboundReac
         const inScope = rows.filter((row) => (!query.scope || row.scope === query.scope) && (!query.scope_id || row.scopeId === query.scope_id));
         return { guardrails: inScope.map(guardrailView), ...page };
       },
-      { query: GuardrailListQuery },
+      { query: GuardrailListQuery, ...replies({ 200: GuardrailPage }, { summary: "List guardrails", description: "Policies of checks on requests and replies, filtered by name, scope and scope id." }) },
     )
     .post(
       "/",
@@ -44,9 +44,9 @@ export const guardrailRoutes = (store: GuardrailPolicyStore, reach: OutboundReac
         set.status = 201;
         return { message: "Guardrail created successfully", guardrail };
       },
-      { body: GuardrailPolicyInput, ...answersCreated("Create a guardrail") },
+      { body: GuardrailPolicyInput, ...replies({ 201: GuardrailWritten }, { summary: "Create a guardrail", description: "A check that does not compile is a 400 naming its field." }) },
     )
-    .get("/:id", ({ params }) => ({ guardrail: guardrailView(store.policies.require(params.id)) }), { params: IdParams })
+    .get("/:id", ({ params }) => ({ guardrail: guardrailView(store.policies.require(params.id)) }), { params: IdParams, ...replies({ 200: GuardrailOne }, { summary: "Get a guardrail" }) })
     .put(
       "/:id",
       async ({ params, body, request }) => {
@@ -56,7 +56,7 @@ export const guardrailRoutes = (store: GuardrailPolicyStore, reach: OutboundReac
         noteAudit(request, { targetId: guardrail.id, before, after: guardrail });
         return { message: "Guardrail updated successfully", guardrail };
       },
-      { params: IdParams, body: GuardrailPolicyUpdate },
+      { params: IdParams, body: GuardrailPolicyUpdate, ...replies({ 200: GuardrailWritten }, { summary: "Update a guardrail" }) },
     )
     .delete(
       "/:id",
@@ -66,5 +66,5 @@ export const guardrailRoutes = (store: GuardrailPolicyStore, reach: OutboundReac
         noteAudit(request, { targetId: params.id, before });
         return { message: "Guardrail deleted successfully" };
       },
-      { params: IdParams },
+      { params: IdParams, ...replies({ 200: Deleted }, { summary: "Delete a guardrail" }) },
     );

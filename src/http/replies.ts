@@ -36,12 +36,6 @@ export function replies<const Schemas extends Record<number, TSchema>>(schemas: 
   return (CHECK_REPLIES ? { response: schemas, detail } : { detail }) as { response: Schemas; detail: typeof detail };
 }
 
-/**
- * A create's status and summary where its body is not declared yet: the document says 201, as
- * the route answers, with no schema and no check.
- */
-export const answersCreated = (summary: string) => ({ detail: { summary, responses: { 201: { description: STATUS_TEXT[201]! } } } });
-
 /** The `{message}` most writes answer beside the record. */
 export const Message = t.String({ description: "What was done, in words." });
 /** What a delete answers. */

@@ -78,3 +78,76 @@ export const LogPage = t.Object({
   sort_by: t.String(),
   order: t.Union([t.Literal("asc"), t.Literal("desc")]),
 });
+
+const totals = {
+  total_requests: t.Integer(),
+  success_count: t.Integer(),
+  error_count: t.Integer(),
+  success_rate: t.Number({ description: "Percent of requests; 0 when there were none." }),
+  input_tokens: t.Integer(),
+  output_tokens: t.Integer(),
+};
+const Change = t.Union([t.Number(), t.Null()], { description: "Percent against the window before; null when that had none." });
+
+const PeriodTotals = t.Object({
+  ...totals,
+  cached_tokens: t.Integer(),
+  reasoning_tokens: t.Integer(),
+  total_tokens: t.Integer(),
+  total_cost: t.Number({ description: "USD." }),
+  average_latency: t.Number({ description: "Milliseconds." }),
+});
+const Percentile = t.Union([t.Number(), t.Null()]);
+
+export const LogStats = t.Object(
+  {
+    ...PeriodTotals.properties,
+    latency_percentiles: t.Object({ p50: Percentile, p90: Percentile, p95: Percentile, p99: Percentile }, { description: "Milliseconds; null with no requests." }),
+    has_previous_period: t.Boolean(),
+    previous: t.Union([PeriodTotals, t.Null()], { description: "The window of equal length just before; null when the window has no start." }),
+    change: t.Union([t.Object({ total_requests: Change, success_rate: Change, total_tokens: Change, total_cost: Change, average_latency: Change }), t.Null()]),
+    log_queue: t.Object(
+      {
+        depth: t.Integer(),
+        bytes: t.Integer(),
+        capacity: t.Integer(),
+        dropped: t.Integer(),
+        failed: t.Integer(),
+        retries: t.Integer(),
+        quarantined: t.Integer({ description: "Rows of the crash journal the database refused, set aside." }),
+      },
+      { description: "The log writer's queue on this node: rows waiting, dropped, lost and set aside." },
+    ),
+  },
+  { description: "Totals and latency percentiles of the filtered window, against the window before." },
+);
+
+export const LogHistogram = t.Object({
+  buckets: t.Array(
+    t.Object({ timestamp: Timestamp, count: t.Integer(), success: t.Integer(), error: t.Integer(), total_tokens: t.Integer(), total_cost: t.Number(), average_latency: t.Number() }),
+    { description: "Every bucket of the range, zero when empty." },
+  ),
+  bucket_size_seconds: t.Integer(),
+});
+
+const rankingFields = {
+  ...totals,
+  error_rate: t.Number({ description: "Percent of requests." }),
+  total_tokens: t.Integer(),
+  total_cost: t.Number(),
+  avg_latency: t.Number(),
+  trend: t.Object({
+    has_previous_period: t.Boolean(),
+    requests_trend: Change,
+    tokens_trend: Change,
+    cost_trend: Change,
+    latency_trend: Change,
+    error_rate_trend: Change,
+  }),
+};
+
+/** A row per provider and model (`group_by=model`, the default) or per virtual key, most requests first. */
+export const LogRankings = t.Union([
+  t.Object({ rankings: t.Array(t.Object({ provider: t.String(), model: t.String(), ...rankingFields })) }, { title: "ModelRankings" }),
+  t.Object({ rankings: t.Array(t.Object({ virtual_key_id: t.String(), virtual_key_name: t.Union([t.String(), t.Null()]), ...rankingFields })) }, { title: "VirtualKeyRankings" }),
+]);

@@ -10,13 +10,14 @@ import { logStats } from "./stats";
 import type { LogWriter } from "./table-writes";
 import type { ReadDatabase } from "./worker-reader";
 import { Deleted, replies } from "../http/replies";
-import { LogEntry, LogPage } from "./replies";
+import { LogEntry, LogHistogram, LogPage, LogRankings, LogStats } from "./replies";
 
 /** What the routes use: the writer (deletions), where queries run, the writer's queue, the clock, whether bodies may be shown, and how stats take percentiles. */
 export interface LogRoutesOptions {
   writer: Pick<LogWriter, "deleteIds">;
   read: ReadDatabase;
-  queueStatus(): QueueStatus;
+  /** The writer's queue, and the rows of the crash journal set aside. */
+  queueStatus(): QueueStatus & { quarantined: number };
   clock(): Date;
   /** Config `logs_store.content_logging`: while off, an export carries no bodies, even those stored before. */
   contentLogging(): boolean;
@@ -51,7 +52,7 @@ export const logRoutes = ({ writer, read, queueStatus, clock, contentLogging, ex
         const now = clock();
         return { ...(await logStats(read, readLogFilters(query, now), now, exactPercentilesUpTo)), log_queue: queueStatus() };
       },
-      { query: LogFilterQuery },
+      { query: LogFilterQuery, ...replies({ 200: LogStats }, { summary: "Request log statistics", description: "Totals and latency percentiles of the filtered window, with the change against the window of equal length before it." }) },
     )
     .get(
       "/histogram",
@@ -59,7 +60,7 @@ export const logRoutes = ({ writer, read, queueStatus, clock, contentLogging, ex
         const now = clock();
         return logHistogram(read, readLogFilters(query, now), now);
       },
-      { query: LogFilterQuery },
+      { query: LogFilterQuery, ...replies({ 200: LogHistogram }, { summary: "Requests over time", description: "Equal buckets aligned to the epoch, sized from the range, empty ones included." }) },
     )
     .get(
       "/series",
@@ -74,12 +75,13 @@ export const logRoutes = ({ writer, read, queueStatus, clock, contentLogging, ex
     )
     .get(
       "/rankings",
-      ({ query }) => {
+      // async: a plain function handing back one of two promises is checked before it settles.
+      async ({ query }) => {
         const now = clock();
         const options = readRankingOptions(query);
         const rank = options.groupBy === "virtual_key" ? virtualKeyRankings : modelRankings;
-        return rank(read, readLogFilters(query, now), options, now);
+        return await rank(read, readLogFilters(query, now), options, now);
       },
-      { query: RankingsQuery },
+      { query: RankingsQuery, ...replies({ 200: LogRankings }, { summary: "Rank models or virtual keys by use", description: "By requests then tokens, each with its change against the window before." }) },
     )
     .get("/:id", ({ params }) => getLog(read, params.id), { params: t.Object({ id: t.String() }), ...replies({ 200: LogEntry }, { summary: "Get a request log", description: "The row with the request body (secrets removed) and the response text, when content logging kept them." }) });

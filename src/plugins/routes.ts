@@ -1,10 +1,10 @@
 import { Elysia, t } from "elysia";
 import { noteAudit, principalOf } from "../access";
 import { GatewayError } from "../http/errors";
-import { PluginUpdateInput } from "./schemas";
+import { PluginList, PluginUpdateInput, PluginView, PluginWritten } from "./schemas";
 import { PluginCreateInput } from "../config/sections/plugins";
 import type { PluginRegistry } from "./registry";
-import { answersCreated } from "../http/replies";
+import { Deleted, replies } from "../http/replies";
 
 const PluginParams = t.Object({ name: t.String() });
 
@@ -27,7 +27,7 @@ export const pluginRoutes = (registry: PluginRegistry) =>
     .get("/", () => {
       const plugins = registry.list();
       return { plugins, count: plugins.length };
-    })
+    }, replies({ 200: PluginList }, { summary: "List plugins", description: "Built-in and custom plugins in the order their hooks run, with their status." }))
     .post(
       "/",
       async ({ body, request, set }) => {
@@ -37,9 +37,9 @@ export const pluginRoutes = (registry: PluginRegistry) =>
         set.status = 201;
         return { message: "Plugin created successfully", plugin };
       },
-      { body: PluginCreateInput, ...answersCreated("Create a plugin") },
+      { body: PluginCreateInput, ...replies({ 201: PluginWritten }, { summary: "Create a plugin", description: "A `path` loads code into the gateway: only the admin account may set one." }) },
     )
-    .get("/:name", ({ params }) => registry.view(params.name), { params: PluginParams })
+    .get("/:name", ({ params }) => registry.view(params.name), { params: PluginParams, ...replies({ 200: PluginView }, { summary: "Get a plugin" }) })
     .put(
       "/:name",
       async ({ params, body, request }) => {
@@ -49,7 +49,7 @@ export const pluginRoutes = (registry: PluginRegistry) =>
         noteAudit(request, { targetId: plugin.name, before, after: plugin });
         return { message: "Plugin updated successfully", plugin };
       },
-      { params: PluginParams, body: PluginUpdateInput },
+      { params: PluginParams, body: PluginUpdateInput, ...replies({ 200: PluginWritten }, { summary: "Update a plugin" }) },
     )
     .delete(
       "/:name",
@@ -59,5 +59,5 @@ export const pluginRoutes = (registry: PluginRegistry) =>
         noteAudit(request, { targetId: params.name, before });
         return { message: "Plugin deleted successfully" };
       },
-      { params: PluginParams },
+      { params: PluginParams, ...replies({ 200: Deleted }, { summary: "Delete a plugin" }) },
     );

@@ -27,3 +27,7 @@ export const PluginView = t.Object({
   }),
 });
 export type PluginView = Static<typeof PluginView>;
+
+export const PluginList = t.Object({ plugins: t.Array(PluginView, { description: "In the order their hooks run." }), count: t.Integer() });
+/** What a create or an update answers. */
+export const PluginWritten = t.Object({ message: t.String({ description: "What was done, in words." }), plugin: PluginView });

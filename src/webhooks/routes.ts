@@ -5,7 +5,8 @@ import type { DeliveryHistory, DeliveryView } from "./delivery-history";
 import type { WebhookEndpoint, WebhookEndpointStore } from "./endpoint-store";
 import { endpointView } from "./endpoint-view";
 import { DeliveryHistoryQuery, IdParams, RecoverBody, WebhookEndpointCreate, WebhookEndpointUpdate } from "./schemas";
-import { answersCreated } from "../http/replies";
+import { Deleted, replies } from "../http/replies";
+import { DeliveryPage, EndpointWithSecret, RecoveryQueued, RedeliveryQueued, EndpointReply, WebhookDelivery, WebhookEndpointList } from "./replies";
 
 /** What the routes ask of the webhook service beyond the stores. */
 export interface WebhookOperations {
@@ -35,7 +36,7 @@ export const webhookRoutes = ({ endpoints, history, webhooks, reach }: RouteDeps
     .get("/", async () => {
       const views = (await endpoints.withOutcomes(endpoints.list())).map((endpoint) => endpointView(endpoints, endpoint));
       return { webhooks: views, count: views.length };
-    })
+    }, replies({ 200: WebhookEndpointList }, { summary: "List webhook endpoints", description: "Every endpoint with its lifecycle state and last outcomes; never a signing secret." }))
     .post(
       "/",
       async ({ body, set, request }) => {
@@ -44,9 +45,9 @@ export const webhookRoutes = ({ endpoints, history, webhooks, reach }: RouteDeps
         set.status = 201;
         return { endpoint: endpointView(endpoints, endpoint), secret };
       },
-      { body: WebhookEndpointCreate, ...answersCreated("Create a webhook endpoint") },
+      { body: WebhookEndpointCreate, ...replies({ 201: EndpointWithSecret }, { summary: "Create a webhook endpoint", description: "The signing secret is in this reply only; rotate it to see a new one." }) },
     )
-    .get("/deliveries", ({ query }) => history.list(query), { query: DeliveryHistoryQuery })
+    .get("/deliveries", ({ query }) => history.list(query), { query: DeliveryHistoryQuery, ...replies({ 200: DeliveryPage }, { summary: "List webhook deliveries", description: "Deliveries to every endpoint, newest first, with their attempts." }) })
     .post(
       "/deliveries/:id/redeliver",
       async ({ params, set }) => {
@@ -54,16 +55,16 @@ export const webhookRoutes = ({ endpoints, history, webhooks, reach }: RouteDeps
         set.status = 202;
         return { status: "queued", webhook_id: queued.webhookId, delivery_id: queued.deliveryId };
       },
-      { params: IdParams },
+      { params: IdParams, ...replies({ 202: RedeliveryQueued }, { summary: "Redeliver a webhook message", description: "Queues the delivery's message again, as a new delivery with the same webhook id." }) },
     )
-    .get("/:id", async ({ params }) => endpointView(endpoints, (await endpoints.withOutcomes([endpoints.require(params.id)]))[0]!), { params: IdParams })
+    .get("/:id", async ({ params }) => endpointView(endpoints, (await endpoints.withOutcomes([endpoints.require(params.id)]))[0]!), { params: IdParams, ...replies({ 200: EndpointReply }, { summary: "Get a webhook endpoint" }) })
     .put(
       "/:id",
       async ({ params, body, request }) => {
         checkOptIn(request, body, reach);
         return endpointView(endpoints, await webhooks.updateEndpoint(params.id, body));
       },
-      { params: IdParams, body: WebhookEndpointUpdate },
+      { params: IdParams, body: WebhookEndpointUpdate, ...replies({ 200: EndpointReply }, { summary: "Update a webhook endpoint" }) },
     )
     .delete(
       "/:id",
@@ -71,7 +72,7 @@ export const webhookRoutes = ({ endpoints, history, webhooks, reach }: RouteDeps
         await webhooks.removeEndpoint(params.id);
         return { message: "Webhook endpoint deleted successfully" };
       },
-      { params: IdParams },
+      { params: IdParams, ...replies({ 200: Deleted }, { summary: "Delete a webhook endpoint" }) },
     )
     .post(
       "/:id/rotate-secret",
@@ -79,9 +80,9 @@ export const webhookRoutes = ({ endpoints, history, webhooks, reach }: RouteDeps
         const { endpoint, secret } = await endpoints.rotateSecret(params.id);
         return { endpoint: endpointView(endpoints, endpoint), secret };
       },
-      { params: IdParams },
+      { params: IdParams, ...replies({ 200: EndpointWithSecret }, { summary: "Rotate a webhook endpoint's signing secret", description: "The new secret is in this reply only." }) },
     )
-    .post("/:id/test", ({ params }) => webhooks.sendTest(params.id), { params: IdParams })
+    .post("/:id/test", ({ params }) => webhooks.sendTest(params.id), { params: IdParams, ...replies({ 200: WebhookDelivery }, { summary: "Send a test webhook delivery", description: "Sends a `webhook.test` message to the endpoint and answers its delivery once settled." }) })
     .post(
       "/:id/recover",
       async ({ params, body, set }) => {
@@ -89,7 +90,7 @@ export const webhookRoutes = ({ endpoints, history, webhooks, reach }: RouteDeps
         set.status = 202;
         return recovered;
       },
-      { params: IdParams, body: RecoverBody },
+      { params: IdParams, body: RecoverBody, ...replies({ 202: RecoveryQueued }, { summary: "Recover missed webhook messages", description: "Queues again every message to the endpoint since `since` that did not arrive." }) },
     )
     .get(
       "/:id/deliveries",
@@ -97,6 +98,6 @@ export const webhookRoutes = ({ endpoints, history, webhooks, reach }: RouteDeps
         endpoints.require(params.id);
         return history.list({ ...query, endpoint_id: params.id });
       },
-      { params: IdParams, query: DeliveryHistoryQuery },
+      { params: IdParams, query: DeliveryHistoryQuery, ...replies({ 200: DeliveryPage }, { summary: "List a webhook endpoint's deliveries" }) },
     );
 

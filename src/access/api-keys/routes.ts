@@ -2,16 +2,16 @@ import { Elysia, t } from "elysia";
 import { assertCanGrant } from "../grants";
 import { knownPermissionIds } from "../permissions";
 import { noteAudit, principalOf } from "../request-context";
-import { ApiKeyCreateInput, ApiKeyListQuery, ApiKeyUpdateInput } from "./schemas";
+import { ApiKeyCreated, ApiKeyCreateInput, ApiKeyListQuery, ApiKeyPage, ApiKeyReply, ApiKeyUpdateInput } from "./schemas";
 import type { ApiKeyStore } from "./store";
-import { answersCreated } from "../../http/replies";
+import { Deleted, replies } from "../../http/replies";
 
 const KeyParams = t.Object({ id: t.String() });
 
 /** /api/api-keys (enterprise, spec 4.2 and 4.3). */
 export const apiKeyRoutes = (store: ApiKeyStore) =>
   new Elysia({ name: "api-key-routes", prefix: "/api/api-keys" })
-    .get("/", ({ query }) => store.list(query), { query: ApiKeyListQuery })
+    .get("/", ({ query }) => store.list(query), { query: ApiKeyListQuery, ...replies({ 200: ApiKeyPage }, { summary: "List management API keys" }) })
     .post(
       "/",
       async ({ request, body, set }) => {
@@ -22,9 +22,9 @@ export const apiKeyRoutes = (store: ApiKeyStore) =>
         set.status = 201;
         return created;
       },
-      { body: ApiKeyCreateInput, ...answersCreated("Create a management API key") },
+      { body: ApiKeyCreateInput, ...replies({ 201: ApiKeyCreated }, { summary: "Create a management API key", description: "The key's value is in this reply only; it is stored as a hash." }) },
     )
-    .get("/:id", ({ params }) => store.require(params.id), { params: KeyParams })
+    .get("/:id", ({ params }) => store.require(params.id), { params: KeyParams, ...replies({ 200: ApiKeyReply }, { summary: "Get a management API key" }) })
     .put(
       "/:id",
       async ({ request, params, body }) => {
@@ -38,7 +38,7 @@ export const apiKeyRoutes = (store: ApiKeyStore) =>
         noteAudit(request, { before, after });
         return after;
       },
-      { params: KeyParams, body: ApiKeyUpdateInput },
+      { params: KeyParams, body: ApiKeyUpdateInput, ...replies({ 200: ApiKeyReply }, { summary: "Update a management API key" }) },
     )
     .delete(
       "/:id",
@@ -47,5 +47,5 @@ export const apiKeyRoutes = (store: ApiKeyStore) =>
         await store.remove(params.id);
         return { message: "API key deleted successfully" };
       },
-      { params: KeyParams },
+      { params: KeyParams, ...replies({ 200: Deleted }, { summary: "Delete a management API key" }) },
     );

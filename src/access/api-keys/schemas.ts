@@ -1,6 +1,7 @@
 import { type Static, t } from "elysia";
 import { Type } from "@sinclair/typebox";
 import { PageLimit, PageOffset } from "../../http/pagination";
+import { PageFields } from "../../http/replies";
 import { Timestamp } from "../../http/timestamps";
 
 // TypeBox's Integer, not Elysia's t.Integer (which converts a query string's digits): a body takes JSON numbers only.
@@ -30,3 +31,24 @@ export const ApiKeyListQuery = t.Object({
   offset: PageOffset(),
 });
 export type ApiKeyListQuery = Static<typeof ApiKeyListQuery>;
+
+const Instant = t.String({ format: "date-time" });
+
+/** A management API key as every reply shows it: its prefix, never its value (store.ts `view`). */
+export const ApiKeyReply = t.Object(
+  {
+    id: t.String(),
+    name: t.String(),
+    description: t.Union([t.String(), t.Null()]),
+    scopes: t.Array(t.Integer(), { description: "Permission ids." }),
+    key_prefix: t.String({ description: "The key's first characters, to recognise it." }),
+    expires_at: t.Union([Instant, t.Null()], { description: "null: never." }),
+    created_by: t.Object({ type: t.String(), id: t.String() }),
+    owner_user_id: t.Union([t.String(), t.Null()], { description: "The user the key belongs to and dies with; null for a key of the gateway's own." }),
+    created_at: Instant,
+    updated_at: Instant,
+  },
+  { description: "A management API key; never its value." },
+);
+export const ApiKeyCreated = t.Object({ api_key: ApiKeyReply, key: t.String({ description: "The key's value: shown only in this reply." }) });
+export const ApiKeyPage = t.Object({ api_keys: t.Array(ApiKeyReply), ...PageFields });

@@ -2,6 +2,8 @@ import { Elysia, t } from "elysia";
 import { calculatePKCECodeChallenge, randomPKCECodeVerifier, randomState, randomNonce } from "./pkce";
 import type { SecretBox } from "../../crypto/secret-box";
 import { notFound } from "../../http/errors";
+import { replies } from "../../http/replies";
+import { SignInOptions } from "../replies";
 import type { AuditLog } from "../audit/store";
 import { SESSION_COOKIE, servedOverHttps, sessionCookie } from "../cookies";
 import type { SessionStore } from "../sessions";
@@ -81,7 +83,7 @@ export function oidcRoutes(deps: OidcRouteDeps) {
     .get("/providers", () => ({
       providers: [...deps.providers.values()].map((provider) => ({ id: provider.key, display_name: provider.displayName, login_url: `/api/session/oidc/${provider.key}/login` })),
       password_sign_in: deps.passwordSignIn,
-    }))
+    }), replies({ 200: SignInOptions }, { summary: "List sign-in options", description: "The identity providers to sign in with, and whether a password is taken too." }))
     .get(
       "/:provider/login",
       async ({ params, query, request, cookie }) => {

@@ -4,9 +4,26 @@ import { assertCanGrant } from "../grants";
 import { knownPermissionIds, PERMISSIONS } from "../permissions";
 import { noteAudit, principalOf } from "../request-context";
 import type { RoleStore } from "./roles";
-import { RoleCreateInput, RoleParams, RolePermissionsInput, RoleUpdateInput, UserCreateInput, UserParams, UserUpdateInput } from "./schemas";
+import {
+  PermissionList,
+  RoleCreateInput,
+  RoleList,
+  RoleParams,
+  RolePermissionsInput,
+  RoleReply,
+  RoleUpdateInput,
+  UserCreateInput,
+  UserList,
+  UserParams,
+  UserReply,
+  UserUpdateInput,
+} from "./schemas";
 import type { UserStore } from "./users";
-import { answersCreated } from "../../http/replies";
+import { Deleted, Message, replies } from "../../http/replies";
+import { Type } from "@sinclair/typebox";
+
+/** What replacing a role's permissions answers. */
+const PermissionsReplaced = Type.Object({ message: Message });
 
 const rolePath = (roleId: number) => `/api/governance/rbac/roles/${roleId}`;
 
@@ -23,13 +40,13 @@ async function replaceRolePermissions(roles: RoleStore, request: Request, roleId
 /** Roles and the permission catalogue (enterprise). */
 const roleRoutes = (roles: RoleStore) =>
   new Elysia({ name: "rbac-role-routes" })
-    .get("/api/governance/rbac/permissions", () => ({ permissions: PERMISSIONS, count: PERMISSIONS.length }))
+    .get("/api/governance/rbac/permissions", () => ({ permissions: [...PERMISSIONS], count: PERMISSIONS.length }), replies({ 200: PermissionList }, { summary: "List permissions", description: "Every permission a role or an API key can hold, with its id." }))
     .group("/api/governance/rbac/roles", (group) =>
       group
         .get("/", async () => {
           const list = await roles.list();
           return { roles: list, count: list.length };
-        })
+        }, replies({ 200: RoleList }, { summary: "List roles" }))
         .post(
           "/",
           async ({ request, body, set }) => {
@@ -39,9 +56,9 @@ const roleRoutes = (roles: RoleStore) =>
             set.status = 201;
             return role;
           },
-          { body: RoleCreateInput, ...answersCreated("Create a role") },
+          { body: RoleCreateInput, ...replies({ 201: RoleReply }, { summary: "Create a role" }) },
         )
-        .get("/:role_id", ({ params }) => roles.require(params.role_id), { params: RoleParams })
+        .get("/:role_id", ({ params }) => roles.require(params.role_id), { params: RoleParams, ...replies({ 200: RoleReply }, { summary: "Get a role" }) })
         .put(
           "/:role_id",
           async ({ request, params, body }) => {
@@ -50,7 +67,7 @@ const roleRoutes = (roles: RoleStore) =>
             noteAudit(request, { before, after });
             return after;
           },
-          { params: RoleParams, body: RoleUpdateInput },
+          { params: RoleParams, body: RoleUpdateInput, ...replies({ 200: RoleReply }, { summary: "Update a role" }) },
         )
         .delete(
           "/:role_id",
@@ -59,11 +76,12 @@ const roleRoutes = (roles: RoleStore) =>
             await roles.remove(params.role_id);
             return { message: "Role deleted successfully" };
           },
-          { params: RoleParams },
+          { params: RoleParams, ...replies({ 200: Deleted }, { summary: "Delete a role", description: "Refused while a user holds the role." }) },
         )
         .put("/:role_id/permissions", ({ request, params, body }) => replaceRolePermissions(roles, request, params.role_id, body), {
           params: RoleParams,
           body: RolePermissionsInput,
+          ...replies({ 200: PermissionsReplaced }, { summary: "Replace a role's permissions" }),
         }),
     )
     .put(
@@ -72,7 +90,7 @@ const roleRoutes = (roles: RoleStore) =>
         markDeprecated(set, `${rolePath(params.role_id)}/permissions`);
         return replaceRolePermissions(roles, request, params.role_id, body);
       },
-      { params: RoleParams, body: RolePermissionsInput },
+      { params: RoleParams, body: RolePermissionsInput, ...replies({ 200: PermissionsReplaced }, { summary: "Replace a role's permissions (deprecated path)", description: "Deprecated: use PUT /api/governance/rbac/roles/{role_id}/permissions." }) },
     );
 
 /** Users and their roles (enterprise): assigning a role grants its permissions. */
@@ -81,7 +99,7 @@ const userRoutes = (roles: RoleStore, users: UserStore) =>
     .get("/", async () => {
       const list = await users.list();
       return { users: list, count: list.length };
-    })
+    }, replies({ 200: UserList }, { summary: "List dashboard users" }))
     .post(
       "/",
       async ({ request, body, set }) => {
@@ -91,9 +109,9 @@ const userRoutes = (roles: RoleStore, users: UserStore) =>
         set.status = 201;
         return user;
       },
-      { body: UserCreateInput, ...answersCreated("Create a dashboard user") },
+      { body: UserCreateInput, ...replies({ 201: UserReply }, { summary: "Create a dashboard user" }) },
     )
-    .get("/:user_id", ({ params }) => users.require(params.user_id), { params: UserParams })
+    .get("/:user_id", ({ params }) => users.require(params.user_id), { params: UserParams, ...replies({ 200: UserReply }, { summary: "Get a dashboard user" }) })
     .put(
       "/:user_id",
       async ({ request, params, body }) => {
@@ -105,7 +123,7 @@ const userRoutes = (roles: RoleStore, users: UserStore) =>
         noteAudit(request, { before, after });
         return after;
       },
-      { params: UserParams, body: UserUpdateInput },
+      { params: UserParams, body: UserUpdateInput, ...replies({ 200: UserReply }, { summary: "Update a dashboard user" }) },
     )
     .delete(
       "/:user_id",
@@ -114,7 +132,7 @@ const userRoutes = (roles: RoleStore, users: UserStore) =>
         await users.remove(params.user_id);
         return { message: "User deleted successfully" };
       },
-      { params: UserParams },
+      { params: UserParams, ...replies({ 200: Deleted }, { summary: "Delete a dashboard user" }) },
     );
 
 export const rbacRoutes = (roles: RoleStore, users: UserStore) => new Elysia({ name: "rbac-routes" }).use(roleRoutes(roles)).use(userRoutes(roles, users));

@@ -2,7 +2,7 @@
  * The shapes of the JSON columns, declared here with the tables so that the schema depends on no
  * area: the areas build their inputs from these and read their rows as these.
  */
-import { Type, type Static } from "@sinclair/typebox";
+import { Type, type Static, type TLiteral, type TUnion } from "@sinclair/typebox";
 import { t } from "elysia";
 
 // Governance: the limits, routes and prices kept on keys, teams, customers and rules.
@@ -97,7 +97,15 @@ export type VideoPoll = { operation: "video_retrieve"; params: { id: string } } 
 
 // Guardrails: the checks of a policy and the verdicts the request log keeps.
 
-const literals = <T extends string>(values: readonly T[]) => Type.Union(values.map((value) => Type.Literal(value)));
+/**
+ * One of a list's values, typed as a tuple of literals: Elysia's types of a body, query or reply
+ * read a union of an array (`Type.Union(values.map(...))`) as nothing at all.
+ */
+export const literals = <const Values extends readonly string[]>(values: Values, options?: { description?: string }) =>
+  Type.Union(
+    values.map((value) => Type.Literal(value)),
+    options,
+  ) as unknown as TUnion<{ -readonly [K in keyof Values]: TLiteral<Values[K]> }>;
 
 /** The detectors of personal data and secrets (src/guardrails/detectors.ts has one for each name). */
 export const DETECTOR_NAMES = ["email", "phone", "payment_card", "iban", "national_id", "ip_address", "api_key", "private_key", "jwt"] as const;

@@ -72,7 +72,7 @@ export type Contract = [
   Holds<Fits<Rbac["users"]["get"]["response"][200], { users: Ui.RbacUser[] }>>,
   Holds<Fits<{ username: string; role_id: number; password?: string }, Rbac["users"]["post"]["body"]>>,
   Holds<Fits<ApiKeys["get"]["response"][200], { api_keys: Ui.ApiKey[] }>>,
-  Holds<Fits<ApiKeys["post"]["response"][200], { api_key: Ui.ApiKey; key: string }>>,
+  Holds<Fits<ApiKeys["post"]["response"][201], { api_key: Ui.ApiKey; key: string }>>,
   Holds<Fits<{ name: string; scopes: number[] }, ApiKeys["post"]["body"]>>,
   Holds<Fits<Audit["get"]["response"][200], { audit_logs: Ui.AuditEvent[] }>>,
   Holds<Fits<Audit[":id"]["verify"]["get"]["response"][200], { valid: boolean }>>,
@@ -110,10 +110,10 @@ export type Contract = [
   Holds<Fits<Usage["budgets"]["get"]["response"][200], { budgets: Ui.BudgetUsage[] }>>,
 
   Holds<Fits<Webhooks["get"]["response"][200], { webhooks: Ui.WebhookEndpoint[] }>>,
-  Holds<Fits<Webhooks["post"]["response"][200], { endpoint: Ui.WebhookEndpoint; secret: string }>>,
+  Holds<Fits<Webhooks["post"]["response"][201], { endpoint: Ui.WebhookEndpoint; secret: string }>>,
   Holds<Fits<Webhooks[":id"]["deliveries"]["get"]["response"][200], { deliveries: Ui.Delivery[] }>>,
   Holds<Fits<Webhooks[":id"]["test"]["post"]["response"][200], Ui.Delivery>>,
-  Holds<Fits<Webhooks["deliveries"][":id"]["redeliver"]["post"]["response"][200], { status: string; webhook_id: string }>>,
+  Holds<Fits<Webhooks["deliveries"][":id"]["redeliver"]["post"]["response"][202], { status: string; webhook_id: string }>>,
 
   Holds<Fits<AsyncJobs["get"]["response"][200], Ui.AsyncJobPage>>,
 
@@ -125,7 +125,7 @@ export type Contract = [
   Holds<Fits<McpLogs["histogram"]["cost"]["get"]["response"][200], Ui.CostHistogram>>,
 
   Holds<Fits<Guardrails["get"]["response"][200], { guardrails: Ui.Guardrail[] }>>,
-  Holds<Fits<Guardrails["post"]["response"][200], { guardrail: Ui.Guardrail }>>,
+  Holds<Fits<Guardrails["post"]["response"][201], { guardrail: Ui.Guardrail }>>,
   Holds<Fits<Guardrails[":id"]["put"]["response"][200], { guardrail: Ui.Guardrail }>>,
 
   Holds<Fits<Plugins["get"]["response"][200], { plugins: Ui.Plugin[] }>>,

@@ -7,7 +7,8 @@ import type { ConversationStore } from "../conversations/store";
 import type { LogBackfill } from "../log-index/backfill";
 import type { LogVectorStore } from "../log-index/vector-store";
 import { resolveWarpConfig } from "./resolve";
-import { EMBEDDING_FIELDS, type StoredWarpConfig, WarpConfigInput } from "./schema";
+import { EMBEDDING_FIELDS, type StoredWarpConfig, WarpConfigInput, WarpConfigReply } from "./schema";
+import { replies } from "../../http/replies";
 import type { WarpConfigStore } from "./store";
 import { validateWarpConfig } from "./validate";
 import { warpConfigView } from "./view";
@@ -30,7 +31,7 @@ function assertEmbeddingKept(before: StoredWarpConfig, after: StoredWarpConfig, 
 /** GET and PUT /api/warp/config (spec 4.1, 2.1, 2.2); who may write is in the route-access table. */
 export const warpConfigRoutes = ({ store, providers, vectors, backfill, conversations, clock }: WarpConfigDeps) =>
   new Elysia({ name: "warp-config", prefix: "/api/warp" })
-    .get("/config", async () => warpConfigView(await store.read(), await vectors.connected()))
+    .get("/config", async () => warpConfigView(await store.read(), await vectors.connected()), replies({ 200: WarpConfigReply }, { summary: "Get the Warp configuration" }))
     .put(
       "/config",
       async ({ body, request }) => {
@@ -46,5 +47,5 @@ export const warpConfigRoutes = ({ store, providers, vectors, backfill, conversa
         noteAudit(request, { targetId: "warp_config", before: warpConfigView(current, connected), after: warpConfigView(next, connected) });
         return warpConfigView(next, connected);
       },
-      { body: WarpConfigInput },
+      { body: WarpConfigInput, ...replies({ 200: WarpConfigReply }, { summary: "Set the Warp configuration", description: "Zeros and omitted fields take their defaults; embedding settings cannot change while a log-index backfill runs." }) },
     );

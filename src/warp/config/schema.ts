@@ -54,3 +54,14 @@ export type StoredWarpConfig = Required<Omit<WarpConfigInput, "additional_models
 
 /** The fields that decide how logs are embedded: changing any of them during a backfill is a 409. */
 export const EMBEDDING_FIELDS = ["embedding_provider", "embedding_model", "embedding_api_key_id", "embedding_dimension", "log_vector_store_namespace"] as const;
+
+/** Spec 2.2, what GET and PUT answer (view.ts): resolved values; no credential is part of it. */
+export const WarpConfigReply = t.Object(
+  {
+    configured: t.Boolean({ description: "Whether Warp has a provider and model to run with." }),
+    ...t.Required(t.Omit(WarpConfigInput, ["additional_models"])).properties,
+    additional_models: t.Optional(t.Array(WarpModel, { description: "Omitted when only the default model is configured." })),
+    vector_store_connected: t.Boolean({ description: "Whether the vector store answers." }),
+  },
+  { description: "Warp's configuration, zeros resolved to their defaults." },
+);
