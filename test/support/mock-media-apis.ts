@@ -2,7 +2,8 @@
  * Mocks of the providers with wire formats of their own, each under its own root on one server,
  * each answering in its real format: Cloudflare Workers AI (`/client/v4/accounts/{id}/ai/...`),
  * Replicate predictions (`/replicate/v1/...`), Hugging Face's router and HF Inference
- * pipelines (`/hf/...`) and ElevenLabs (`/elevenlabs/v1/...`). Each refuses a request without
+ * pipelines (`/hf/...`), ElevenLabs (`/elevenlabs/v1/...`), Voyage AI (`/voyage/v1/...`), Jina AI
+ * (`/jina/v1/...`) and Stability AI (`/stability/v2beta/...`). Each refuses a request without
  * its key in its own header; every request is recorded with its body as JSON, form or bytes.
  */
 
@@ -16,10 +17,12 @@ export interface MediaRequest {
   bytes?: Uint8Array;
 }
 
+type MediaProvider = "cloudflare" | "replicate" | "huggingface" | "elevenlabs" | "voyage" | "jina" | "stability";
+
 export interface MockMediaApis {
-  roots: { cloudflare: string; replicate: string; huggingface: string; elevenlabs: string };
-  requests: Record<"cloudflare" | "replicate" | "huggingface" | "elevenlabs", MediaRequest[]>;
-  keys: { cloudflare: string; replicate: string; huggingface: string; elevenlabs: string };
+  roots: Record<MediaProvider, string>;
+  requests: Record<MediaProvider, MediaRequest[]>;
+  keys: Record<MediaProvider, string>;
   stop(): void;
 }
 
@@ -81,18 +84,61 @@ function elevenlabs(recorded: MediaRequest): Response {
   return new Response(spoken(String(recorded.json!.text)), { headers: { "content-type": "audio/mpeg" } });
 }
 
+/** Word overlap with the query: what the mocks' rerankers score a document by. */
+const overlap = (query: string, document: string) => {
+  const words = query.toLowerCase().split(/\s+/);
+  return words.filter((word) => document.toLowerCase().includes(word)).length / words.length;
+};
+const ranked = (query: string, documents: string[], top: number | undefined) =>
+  documents
+    .map((document, index) => ({ index, relevance_score: overlap(query, document) }))
+    .sort((a, b) => b.relevance_score - a.relevance_score)
+    .slice(0, top ?? documents.length);
+const vectors = (input: unknown) => (Array.isArray(input) ? input : [input]).map((text, index) => ({ object: "embedding", embedding: [String(text).length, 0.25], index }));
+
+/** Voyage refuses OpenAI's and Cohere's names for its fields (`top_n`, `dimensions`) and counts only total tokens. */
+function voyage(recorded: MediaRequest): Response {
+  const body = recorded.json!;
+  const foreign = ["top_n", "dimensions"].find((field) => field in body);
+  if (foreign) return Response.json({ detail: `Unexpected argument: ${foreign}` }, { status: 400 });
+  if (recorded.path === "/embeddings") return Response.json({ object: "list", data: vectors(body.input), model: body.model, usage: { total_tokens: 7 } });
+  if (recorded.path === "/rerank") return Response.json({ object: "list", data: ranked(String(body.query), body.documents as string[], body.top_k as number | undefined), model: body.model, usage: { total_tokens: 11 } });
+  return Response.json({ detail: "Not Found" }, { status: 404 });
+}
+
+function jina(recorded: MediaRequest): Response {
+  const body = recorded.json!;
+  if (recorded.path === "/embeddings") return Response.json({ model: body.model, object: "list", usage: { total_tokens: 5, prompt_tokens: 5 }, data: vectors(body.input) });
+  if (recorded.path === "/rerank") return Response.json({ model: body.model, usage: { total_tokens: 9 }, results: ranked(String(body.query), body.documents as string[], body.top_n as number | undefined) });
+  return Response.json({ detail: "Not Found" }, { status: 404 });
+}
+
+/** Stable Image answers JSON only when asked with `accept: application/json`; a prompt with "forbidden" is filtered. */
+function stability(recorded: MediaRequest): Response {
+  if (!/^\/stable-image\/generate\/(ultra|core|sd3)$/.test(recorded.path)) return Response.json({ errors: ["not found"] }, { status: 404 });
+  if (recorded.headers.get("accept") !== "application/json") return Response.json({ errors: ["accept must be application/json or image/*"] }, { status: 400 });
+  const prompt = String(recorded.form!.get("prompt"));
+  if (prompt.includes("forbidden")) return Response.json({ image: "", finish_reason: "CONTENT_FILTERED", seed: 1 });
+  return Response.json({ image: Buffer.from(drawn(prompt)).toString("base64"), finish_reason: "SUCCESS", seed: 1 });
+}
+
+const bearer = (h: Headers, key: string) => h.get("authorization") === `Bearer ${key}`;
+
 const ROUTES = [
-  { name: "cloudflare", root: "/client/v4", auth: (h: Headers, key: string) => h.get("authorization") === `Bearer ${key}`, answer: cloudflare },
-  { name: "replicate", root: "/replicate/v1", auth: (h: Headers, key: string) => h.get("authorization") === `Bearer ${key}`, answer: replicate },
-  { name: "huggingface", root: "/hf", auth: (h: Headers, key: string) => h.get("authorization") === `Bearer ${key}`, answer: huggingface },
+  { name: "cloudflare", root: "/client/v4", auth: bearer, answer: cloudflare },
+  { name: "replicate", root: "/replicate/v1", auth: bearer, answer: replicate },
+  { name: "huggingface", root: "/hf", auth: bearer, answer: huggingface },
   { name: "elevenlabs", root: "/elevenlabs/v1", auth: (h: Headers, key: string) => h.get("xi-api-key") === key, answer: elevenlabs },
+  { name: "voyage", root: "/voyage/v1", auth: bearer, answer: voyage },
+  { name: "jina", root: "/jina/v1", auth: bearer, answer: jina },
+  { name: "stability", root: "/stability/v2beta", auth: bearer, answer: stability },
 ] as const;
 
 export function startMockMediaApis(): MockMediaApis {
   const mock: MockMediaApis = {
-    roots: { cloudflare: "", replicate: "", huggingface: "", elevenlabs: "" },
-    requests: { cloudflare: [], replicate: [], huggingface: [], elevenlabs: [] },
-    keys: { cloudflare: "cf-token-0001", replicate: "r8-token-0001", huggingface: "hf_token_0001", elevenlabs: "xi-key-0001" },
+    roots: { cloudflare: "", replicate: "", huggingface: "", elevenlabs: "", voyage: "", jina: "", stability: "" },
+    requests: { cloudflare: [], replicate: [], huggingface: [], elevenlabs: [], voyage: [], jina: [], stability: [] },
+    keys: { cloudflare: "cf-token-0001", replicate: "r8-token-0001", huggingface: "hf_token_0001", elevenlabs: "xi-key-0001", voyage: "pa-voyage-0001", jina: "jina_key_0001", stability: "sk-stability-0001" },
     stop: () => server.stop(true),
   };
   const server = Bun.serve({
@@ -109,6 +155,6 @@ export function startMockMediaApis(): MockMediaApis {
     },
   });
   const base = `http://127.0.0.1:${server.port}`;
-  mock.roots = { cloudflare: `${base}/client/v4`, replicate: `${base}/replicate/v1`, huggingface: `${base}/hf`, elevenlabs: `${base}/elevenlabs/v1` };
+  mock.roots = Object.fromEntries(ROUTES.map((route) => [route.name, `${base}${route.root}`])) as Record<MediaProvider, string>;
   return mock;
 }
