@@ -40,6 +40,8 @@ beforeAll(async () => {
       zai: hosted("zai"),
       nebius: hosted("nebius"),
       parasail: hosted("parasail"),
+      xai: hosted("xai"),
+      perplexity: hosted("perplexity"),
       ...Object.fromEntries(CHAT_ONLY.map((name) => [name, hosted(name)])),
       voyage: { keys: [{ id: "voyage", value: media.keys.voyage }], network_config: { base_url: media.roots.voyage } },
       jina: { keys: [{ id: "jina", value: media.keys.jina }], network_config: { base_url: media.roots.jina } },
@@ -175,6 +177,28 @@ describe("OpenAI-compatible providers from the catalogue", () => {
   });
 });
 
+describe("provider-specific fields pass both ways", () => {
+  test("xAI: live search's search_parameters reach Grok as sent", async () => {
+    const search_parameters = { mode: "on", sources: [{ type: "web" }], max_search_results: 5 };
+    await client.chat.completions.create({ model: "xai/grok-4", messages: [{ role: "user", content: "news?" }], search_parameters } as OpenAI.ChatCompletionCreateParamsNonStreaming);
+    expect(openai.requests.at(-1)!.body).toMatchObject({ model: "grok-4", search_parameters });
+  });
+
+  test("Perplexity: citations and search results stay in the reply and in the stream", async () => {
+    const sources = { citations: ["https://example.org/a"], search_results: [{ title: "A", url: "https://example.org/a", date: "2026-11-30" }] };
+    const reply = { id: "pplx-1", object: "chat.completion", created: 0, model: "sonar", choices: [{ index: 0, message: { role: "assistant", content: "per [1]" }, finish_reason: "stop" }], usage: { prompt_tokens: 3, completion_tokens: 2, total_tokens: 5 }, ...sources };
+    openai.faults.push({ kind: "body", body: JSON.stringify(reply), contentType: "application/json" });
+    expect(await chat("perplexity/sonar", "what happened?")).toMatchObject(sources);
+
+    const chunk = { id: "pplx-2", object: "chat.completion.chunk", created: 0, model: "sonar", choices: [{ index: 0, delta: { content: "per [1]" }, finish_reason: "stop" }], ...sources };
+    openai.faults.push({ kind: "stream-events", events: [chunk] });
+    const stream = await client.chat.completions.create({ model: "perplexity/sonar", messages: [{ role: "user", content: "and now?" }], stream: true });
+    const chunks: unknown[] = [];
+    for await (const received of stream) chunks.push(received);
+    expect(chunks[0]).toMatchObject(sources);
+  });
+});
+
 describe("OpenAI-compatible providers without the Responses API", () => {
   test.each(CHAT_ONLY)("%s: chat and streams at {base}/chat/completions, a Responses call translated to chat", async (provider) => {
     await chat(`${provider}/some-model`);
@@ -223,7 +247,7 @@ describe("Jina AI: embeddings and rerank", () => {
   test("both reach Jina's API with the key as bearer, in the shapes clients send", async () => {
     const embedded = await client.embeddings.create({ model: "jina/jina-embeddings-v3", input: "hello", encoding_format: "float" });
     expect(embedded.data[0]!.embedding).toEqual([5, 0.25]);
-    const reply = (await (await postJson(`${gw.url}/v1/rerank`, { model: "jina/jina-reranker-v2-base-multilingual", query: "cat", documents: ["dog", "cat"], top_n: 1 })).json()) as { results: Array<{ index: number }> };
+    const reply = (await (await postJson(`${gw.url}/v1/rerank`, { model: "jina/jina-reranker-v2-base-multilingual", query: "cat", documents: ["dog", "cat"], top_n: 1 })).json()) as { results: Array<{ index: number; relevance_score: number }> };
     expect(reply.results).toEqual([{ index: 1, relevance_score: 1 }]);
     expect(lastOf("jina")).toMatchObject({ path: "/rerank", json: { model: "jina-reranker-v2-base-multilingual", top_n: 1 } });
   });
