@@ -46,6 +46,10 @@ beforeAll(async () => {
       voyage: { keys: [{ id: "voyage", value: media.keys.voyage }], network_config: { base_url: media.roots.voyage } },
       jina: { keys: [{ id: "jina", value: media.keys.jina }], network_config: { base_url: media.roots.jina } },
       stability: { keys: [{ id: "stability", value: media.keys.stability }], network_config: { base_url: media.roots.stability } },
+      watsonx: {
+        keys: [{ id: "watsonx", value: media.keys.watsonx, watsonx_key_config: { project_id: "proj-42", iam_url: `${media.roots.iam}/identity/token` } }],
+        network_config: { base_url: media.roots.watsonx },
+      },
       azure: {
         keys: [
           { id: "az-key", value: "azure-api-key-0001", weight: 0, azure_key_config: { endpoint: openai.url, api_version: "2025-01-01-preview", deployments: { "gpt-4o": "prod-gpt4o" } } },
@@ -257,6 +261,42 @@ describe("Jina AI: embeddings and rerank", () => {
     const refused = await chat("jina/jina-embeddings-v3").catch((error: unknown) => error);
     expect(refused).toMatchObject({ status: 400, code: "caller_unsupported_operation" });
     expect(media.requests.jina.length).toBe(before);
+  });
+});
+
+describe("IBM watsonx.ai: chat and embeddings in the key's project, with an IAM token", () => {
+  test("chat: the API key is exchanged for an IAM token once, the body carries model_id and the project", async () => {
+    const exchanges = media.requests.iam.length;
+    const reply = await chat("watsonx/ibm/granite-3-8b-instruct", "hello granite");
+    expect(reply).toMatchObject({ object: "chat.completion", model: "ibm/granite-3-8b-instruct", choices: [{ message: { content: "granite: hello granite" } }], usage: { prompt_tokens: 4, completion_tokens: 3 } });
+    await chat("watsonx/ibm/granite-3-8b-instruct", "again");
+    expect(media.requests.iam.length - exchanges).toBe(1);
+    const sent = lastOf("watsonx");
+    expect(sent.path).toBe("/text/chat?version=2024-10-08");
+    expect(sent.json).toMatchObject({ model_id: "ibm/granite-3-8b-instruct", project_id: "proj-42", messages: [{ role: "user", content: "again" }] });
+    expect(sent.json).not.toHaveProperty("model");
+    expect(JSON.stringify(sent.headers.get("authorization"))).not.toContain(media.keys.watsonx);
+  });
+
+  test("a stream goes to chat_stream and reaches the client whole, usage included", async () => {
+    const stream = await client.chat.completions.create({ model: "watsonx/ibm/granite-3-8b-instruct", messages: [{ role: "user", content: "flow" }], stream: true, stream_options: { include_usage: true } });
+    let text = "";
+    let usage: unknown;
+    for await (const chunk of stream) {
+      text += chunk.choices[0]?.delta.content ?? "";
+      usage = chunk.usage ?? usage;
+    }
+    expect(text).toBe("granite: flow");
+    expect(usage).toMatchObject({ prompt_tokens: 4, completion_tokens: 3 });
+    expect(lastOf("watsonx").path).toBe("/text/chat_stream?version=2024-10-08");
+    expect(lastOf("watsonx").json).not.toHaveProperty("stream");
+  });
+
+  test("embeddings: input goes as inputs, results come back as OpenAI's data with input tokens", async () => {
+    const embedded = await client.embeddings.create({ model: "watsonx/ibm/slate-125m-english-rtrvr", input: ["abc", "de"], encoding_format: "float" });
+    expect(embedded.data.map((row) => row.embedding)).toEqual([[3, 0.75], [2, 0.75]]);
+    expect(embedded.usage).toMatchObject({ prompt_tokens: 6 });
+    expect(lastOf("watsonx").json).toMatchObject({ inputs: ["abc", "de"], model_id: "ibm/slate-125m-english-rtrvr", project_id: "proj-42" });
   });
 });
 

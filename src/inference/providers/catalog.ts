@@ -14,6 +14,7 @@ import { bearerHeaders, OPENAI_MEDIA_OPERATIONS, type OpenAICompatibleOptions, o
 import { replicate } from "./replicate";
 import { stability } from "./stability";
 import { voyage } from "./voyage";
+import { watsonx } from "./watsonx";
 import type { ProviderFamily } from "../../upstream/adapter";
 import { vertex } from "./vertex";
 
@@ -86,6 +87,8 @@ export const BUILT_IN_PROVIDERS: Record<string, ProviderFamily> = {
   jina,
   voyage: { adapter: voyage, defaultBaseUrl: "https://api.voyageai.com/v1" },
   stability: { adapter: stability, defaultBaseUrl: "https://api.stability.ai/v2beta" },
+  // Dallas by default; another region's host (eu-de, jp-tok, ...) as network_config.base_url.
+  watsonx: { adapter: watsonx, defaultBaseUrl: "https://us-south.ml.cloud.ibm.com/ml/v1" },
   // Each folder below speaks a wire format of its own.
   cloudflare: { adapter: cloudflare, defaultBaseUrl: "https://api.cloudflare.com/client/v4" },
   replicate: { adapter: replicate, defaultBaseUrl: "https://api.replicate.com/v1" },

@@ -47,6 +47,7 @@ export const PROVIDER_NOTES: Readonly<Record<string, ProviderNote>> = {
   jina: { title: "Jina AI", key: apiKey },
   voyage: { title: "Voyage AI", key: apiKey, notes: "`top_n` is sent as `top_k` and `dimensions` as `output_dimension`." },
   stability: { title: "Stability AI", key: apiKey, notes: "`stable-image-ultra`, `stable-image-core` or an SD3 model (`sd3.5-large`); `size` becomes the nearest aspect ratio; one image a call." },
+  watsonx: { title: "IBM watsonx.ai", key: "An IBM Cloud API key (exchanged for an IAM token); `watsonx_key_config` names the project or space", notes: "Another region's API root (`https://eu-de.ml.cloud.ibm.com/ml/v1`, ...) as `network_config.base_url`." },
   ollama: { title: "Ollama", key: "None; `ollama_key_config.url` names the server" },
   vllm: { title: "vLLM", key: "Optional; `vllm_key_config.url` names the server, `model_name` the model it serves" },
   sgl: { title: "SGLang", key: "Optional; `sgl_key_config.url` names the server" },
