@@ -85,6 +85,7 @@ export function resolveFamily(families: ProviderFamilies, name: string, custom: 
   }
   const baseUrl = network.base_url ?? (custom ? undefined : family.defaultBaseUrl);
   if (custom && !baseUrl && !family.adapter.keyOptional) throw badRequest("a custom provider needs network_config.base_url", "network_config.base_url");
+  if (!custom && family.requiresBaseUrl && !baseUrl) throw badRequest(`${name} is served at an address of your own: set network_config.base_url`, "network_config.base_url");
   return { adapter: custom ? customAdapter(familyName, family.adapter) : family.adapter, baseUrl: baseUrl ?? family.defaultBaseUrl };
 }
 

@@ -102,6 +102,8 @@ export interface ProviderFamily {
   adapter: ProviderAdapter;
   /** API root including the version segment, e.g. `https://api.openai.com/v1`. */
   defaultBaseUrl?: string;
+  /** Served at an address of the customer's own (a workspace), so `network_config.base_url` must name it. */
+  requiresBaseUrl?: boolean;
 }
 
 /** The families by name: the registry is given them where the gateway is put together. */

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import Anthropic from "@anthropic-ai/sdk";
+import { GoogleGenAI } from "@google/genai";
 import OpenAI from "openai";
 import { type Browser, DASHBOARD_AUTH, launchBrowser, signIn } from "../support/browser";
 import { startGateway, type TestGateway } from "../support/gateway";
@@ -98,5 +99,16 @@ describe("/v1/models", () => {
 
     const anthropicListing = await anthropicClient("listing").models.list();
     expect(anthropicListing.data.find((model) => model.id === "anthropic/claude-sonnet-4-5")).toMatchObject({ context_window: 200_000, pricing: { input_cost_per_token: 3e-6 } });
+  });
+
+  test("the Gemini mount's models.list and models.get carry the token limits under Gemini's names", async () => {
+    const genai = new GoogleGenAI({ apiKey: "unused", httpOptions: { baseUrl: `${gw.url}/genai` } });
+    const listed = [];
+    for await (const model of await genai.models.list()) listed.push(model);
+    expect(listed.find((model) => model.name === "models/anthropic/claude-sonnet-4-5")).toMatchObject({ inputTokenLimit: 200_000, outputTokenLimit: 64_000 });
+    const unlisted = listed.find((model) => model.name === `models/openai/${UNLISTED}`);
+    expect(unlisted).toBeDefined();
+    expect(unlisted).not.toHaveProperty("inputTokenLimit");
+    expect(await genai.models.get({ model: "openai/gpt-4o-mini" })).toMatchObject({ inputTokenLimit: 128_000 });
   });
 });

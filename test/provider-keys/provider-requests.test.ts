@@ -12,6 +12,8 @@ let oauth: MockOAuth;
 let gw: TestGateway;
 let client: OpenAI;
 const previousAuthority = process.env.AZURE_AUTHORITY_HOST;
+/** OpenAI-compatible providers without the Responses API: a Responses call is translated to chat for them. */
+const CHAT_ONLY = ["together", "sambanova", "deepinfra", "novita", "nvidia", "dashscope", "dashscope-cn", "github", "databricks"];
 
 beforeAll(async () => {
   media = startMockMediaApis();
@@ -38,6 +40,16 @@ beforeAll(async () => {
       zai: hosted("zai"),
       nebius: hosted("nebius"),
       parasail: hosted("parasail"),
+      xai: hosted("xai"),
+      perplexity: hosted("perplexity"),
+      ...Object.fromEntries(CHAT_ONLY.map((name) => [name, hosted(name)])),
+      voyage: { keys: [{ id: "voyage", value: media.keys.voyage }], network_config: { base_url: media.roots.voyage } },
+      jina: { keys: [{ id: "jina", value: media.keys.jina }], network_config: { base_url: media.roots.jina } },
+      stability: { keys: [{ id: "stability", value: media.keys.stability }], network_config: { base_url: media.roots.stability } },
+      watsonx: {
+        keys: [{ id: "watsonx", value: media.keys.watsonx, watsonx_key_config: { project_id: "proj-42", iam_url: `${media.roots.iam}/identity/token` } }],
+        network_config: { base_url: media.roots.watsonx },
+      },
       azure: {
         keys: [
           { id: "az-key", value: "azure-api-key-0001", weight: 0, azure_key_config: { endpoint: openai.url, api_version: "2025-01-01-preview", deployments: { "gpt-4o": "prod-gpt4o" } } },
@@ -166,6 +178,146 @@ describe("OpenAI-compatible providers from the catalogue", () => {
     expect(sent.path).toBe("/v1/chat/completions");
     expect(sent.headers.get("authorization")).toBe(`Bearer ${provider}-secret`);
     expect(sent.body.model).toBe("some-model");
+  });
+});
+
+describe("provider-specific fields pass both ways", () => {
+  test("xAI: live search's search_parameters reach Grok as sent", async () => {
+    const search_parameters = { mode: "on", sources: [{ type: "web" }], max_search_results: 5 };
+    await client.chat.completions.create({ model: "xai/grok-4", messages: [{ role: "user", content: "news?" }], search_parameters } as OpenAI.ChatCompletionCreateParamsNonStreaming);
+    expect(openai.requests.at(-1)!.body).toMatchObject({ model: "grok-4", search_parameters });
+  });
+
+  test("Perplexity: citations and search results stay in the reply and in the stream", async () => {
+    const sources = { citations: ["https://example.org/a"], search_results: [{ title: "A", url: "https://example.org/a", date: "2026-11-30" }] };
+    const reply = { id: "pplx-1", object: "chat.completion", created: 0, model: "sonar", choices: [{ index: 0, message: { role: "assistant", content: "per [1]" }, finish_reason: "stop" }], usage: { prompt_tokens: 3, completion_tokens: 2, total_tokens: 5 }, ...sources };
+    openai.faults.push({ kind: "body", body: JSON.stringify(reply), contentType: "application/json" });
+    expect(await chat("perplexity/sonar", "what happened?")).toMatchObject(sources);
+
+    const chunk = { id: "pplx-2", object: "chat.completion.chunk", created: 0, model: "sonar", choices: [{ index: 0, delta: { content: "per [1]" }, finish_reason: "stop" }], ...sources };
+    openai.faults.push({ kind: "stream-events", events: [chunk] });
+    const stream = await client.chat.completions.create({ model: "perplexity/sonar", messages: [{ role: "user", content: "and now?" }], stream: true });
+    const chunks: unknown[] = [];
+    for await (const received of stream) chunks.push(received);
+    expect(chunks[0]).toMatchObject(sources);
+  });
+});
+
+describe("OpenAI-compatible providers without the Responses API", () => {
+  test.each(CHAT_ONLY)("%s: chat and streams at {base}/chat/completions, a Responses call translated to chat", async (provider) => {
+    await chat(`${provider}/some-model`);
+    expect(openai.requests.at(-1)!).toMatchObject({ path: "/v1/chat/completions", body: { model: "some-model" } });
+    expect(openai.requests.at(-1)!.headers.get("authorization")).toBe(`Bearer ${provider}-secret`);
+
+    const stream = await client.chat.completions.create({ model: `${provider}/some-model`, messages: [{ role: "user", content: "stream please" }], stream: true });
+    let streamed = "";
+    for await (const chunk of stream) streamed += chunk.choices[0]?.delta.content ?? "";
+    expect(streamed.length).toBeGreaterThan(0);
+    expect(openai.requests.at(-1)!.body.stream).toBe(true);
+
+    const response = await client.responses.create({ model: `${provider}/some-model`, input: "through chat" });
+    expect(response.output_text.length).toBeGreaterThan(0);
+    expect(openai.requests.at(-1)!.path).toBe("/v1/chat/completions");
+  });
+
+  test("databricks is served at the workspace's address, so registering it without base_url is a 400 naming it", async () => {
+    expect((await gw.admin("/api/providers/databricks", { method: "DELETE" })).status).toBe(200);
+    const keys = [{ id: "databricks", value: "dapi-0001" }];
+    await expectGatewayError(await gw.admin("/api/providers", { method: "POST", json: { provider: "databricks", keys } }), 400, { param: "network_config.base_url" });
+    const created = await gw.admin("/api/providers", { method: "POST", json: { provider: "databricks", keys, network_config: { base_url: openai.baseUrl } } });
+    expect(created.status).toBe(201);
+    await chat("databricks/my-endpoint");
+    expect(openai.requests.at(-1)!.headers.get("authorization")).toBe("Bearer dapi-0001");
+  });
+});
+
+describe("Voyage AI: embeddings and rerank in its own field names", () => {
+  test("embeddings: dimensions goes as output_dimension, total tokens are billed as input", async () => {
+    const embedded = await client.embeddings.create({ model: "voyage/voyage-3.5", input: ["abcd"], dimensions: 256, encoding_format: "float" });
+    expect(embedded.data[0]!.embedding).toEqual([4, 0.25]);
+    expect(embedded.usage).toMatchObject({ prompt_tokens: 7, total_tokens: 7 });
+    expect(lastOf("voyage")).toMatchObject({ path: "/embeddings", json: { model: "voyage-3.5", input: ["abcd"], output_dimension: 256 } });
+  });
+
+  test("rerank: top_n goes as top_k and the ranking comes back as results", async () => {
+    const reply = (await (await postJson(`${gw.url}/v1/rerank`, { model: "voyage/rerank-2.5", query: "red kite", documents: ["a blue sky", "a red kite", "red roofs"], top_n: 2 })).json()) as { results: Array<{ index: number }>; usage: unknown };
+    expect(reply.results.map((result) => result.index)).toEqual([1, 2]);
+    expect(reply.usage).toMatchObject({ prompt_tokens: 11 });
+    expect(lastOf("voyage").json).toMatchObject({ model: "rerank-2.5", top_k: 2 });
+  });
+});
+
+describe("Jina AI: embeddings and rerank", () => {
+  test("both reach Jina's API with the key as bearer, in the shapes clients send", async () => {
+    const embedded = await client.embeddings.create({ model: "jina/jina-embeddings-v3", input: "hello", encoding_format: "float" });
+    expect(embedded.data[0]!.embedding).toEqual([5, 0.25]);
+    const reply = (await (await postJson(`${gw.url}/v1/rerank`, { model: "jina/jina-reranker-v2-base-multilingual", query: "cat", documents: ["dog", "cat"], top_n: 1 })).json()) as { results: Array<{ index: number; relevance_score: number }> };
+    expect(reply.results).toEqual([{ index: 1, relevance_score: 1 }]);
+    expect(lastOf("jina")).toMatchObject({ path: "/rerank", json: { model: "jina-reranker-v2-base-multilingual", top_n: 1 } });
+  });
+
+  test("a chat call to Jina is refused by the gateway, not sent", async () => {
+    const before = media.requests.jina.length;
+    const refused = await chat("jina/jina-embeddings-v3").catch((error: unknown) => error);
+    expect(refused).toMatchObject({ status: 400, code: "caller_unsupported_operation" });
+    expect(media.requests.jina.length).toBe(before);
+  });
+});
+
+describe("IBM watsonx.ai: chat and embeddings in the key's project, with an IAM token", () => {
+  test("chat: the API key is exchanged for an IAM token once, the body carries model_id and the project", async () => {
+    const exchanges = media.requests.iam.length;
+    const reply = await chat("watsonx/ibm/granite-3-8b-instruct", "hello granite");
+    expect(reply).toMatchObject({ object: "chat.completion", model: "ibm/granite-3-8b-instruct", choices: [{ message: { content: "granite: hello granite" } }], usage: { prompt_tokens: 4, completion_tokens: 3 } });
+    await chat("watsonx/ibm/granite-3-8b-instruct", "again");
+    expect(media.requests.iam.length - exchanges).toBe(1);
+    const sent = lastOf("watsonx");
+    expect(sent.path).toBe("/text/chat?version=2024-10-08");
+    expect(sent.json).toMatchObject({ model_id: "ibm/granite-3-8b-instruct", project_id: "proj-42", messages: [{ role: "user", content: "again" }] });
+    expect(sent.json).not.toHaveProperty("model");
+    expect(JSON.stringify(sent.headers.get("authorization"))).not.toContain(media.keys.watsonx);
+  });
+
+  test("a stream goes to chat_stream and reaches the client whole, usage included", async () => {
+    const stream = await client.chat.completions.create({ model: "watsonx/ibm/granite-3-8b-instruct", messages: [{ role: "user", content: "flow" }], stream: true, stream_options: { include_usage: true } });
+    let text = "";
+    let usage: unknown;
+    for await (const chunk of stream) {
+      text += chunk.choices[0]?.delta.content ?? "";
+      usage = chunk.usage ?? usage;
+    }
+    expect(text).toBe("granite: flow");
+    expect(usage).toMatchObject({ prompt_tokens: 4, completion_tokens: 3 });
+    expect(lastOf("watsonx").path).toBe("/text/chat_stream?version=2024-10-08");
+    expect(lastOf("watsonx").json).not.toHaveProperty("stream");
+  });
+
+  test("embeddings: input goes as inputs, results come back as OpenAI's data with input tokens", async () => {
+    const embedded = await client.embeddings.create({ model: "watsonx/ibm/slate-125m-english-rtrvr", input: ["abc", "de"], encoding_format: "float" });
+    expect(embedded.data.map((row) => row.embedding)).toEqual([[3, 0.75], [2, 0.75]]);
+    expect(embedded.usage).toMatchObject({ prompt_tokens: 6 });
+    expect(lastOf("watsonx").json).toMatchObject({ inputs: ["abc", "de"], model_id: "ibm/slate-125m-english-rtrvr", project_id: "proj-42" });
+  });
+});
+
+describe("Stability AI: Stable Image generation", () => {
+  test("an OpenAI image request becomes its form, the size its nearest aspect ratio, n as many calls", async () => {
+    const image = await client.images.generate({ model: "stability/sd3.5-large", prompt: "a lighthouse", size: "1792x1024", n: 2 });
+    expect(image.data!.map((item) => Buffer.from(item.b64_json!, "base64"))).toEqual([Buffer.from(drawn("a lighthouse")), Buffer.from(drawn("a lighthouse"))]);
+    const sent = lastOf("stability");
+    expect(sent.path).toBe("/stable-image/generate/sd3");
+    expect([sent.form!.get("model"), sent.form!.get("aspect_ratio"), sent.form!.get("prompt")]).toEqual(["sd3.5-large", "16:9", "a lighthouse"]);
+  });
+
+  test("ultra and core are endpoints of their own", async () => {
+    await client.images.generate({ model: "stability/stable-image-ultra", prompt: "dunes" });
+    expect(lastOf("stability").path).toBe("/stable-image/generate/ultra");
+    expect(lastOf("stability").form!.get("model")).toBeNull();
+  });
+
+  test("an image Stability filtered out is a 400 the client can tell from a failure", async () => {
+    const response = await postJson(`${gw.url}/v1/images/generations`, { model: "stability/stable-image-core", prompt: "something forbidden" });
+    await expectGatewayError(response, 400, { errorType: "provider_content_filtered" });
   });
 });
 

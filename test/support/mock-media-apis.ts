@@ -2,7 +2,9 @@
  * Mocks of the providers with wire formats of their own, each under its own root on one server,
  * each answering in its real format: Cloudflare Workers AI (`/client/v4/accounts/{id}/ai/...`),
  * Replicate predictions (`/replicate/v1/...`), Hugging Face's router and HF Inference
- * pipelines (`/hf/...`) and ElevenLabs (`/elevenlabs/v1/...`). Each refuses a request without
+ * pipelines (`/hf/...`), ElevenLabs (`/elevenlabs/v1/...`), Voyage AI (`/voyage/v1/...`), Jina AI
+ * (`/jina/v1/...`), Stability AI (`/stability/v2beta/...`) and IBM watsonx.ai (`/watsonx/ml/v1/...`,
+ * with IBM Cloud IAM's token exchange at `/iam/identity/token`). Each refuses a request without
  * its key in its own header; every request is recorded with its body as JSON, form or bytes.
  */
 
@@ -16,10 +18,12 @@ export interface MediaRequest {
   bytes?: Uint8Array;
 }
 
+type MediaProvider = "cloudflare" | "replicate" | "huggingface" | "elevenlabs" | "voyage" | "jina" | "stability" | "iam" | "watsonx";
+
 export interface MockMediaApis {
-  roots: { cloudflare: string; replicate: string; huggingface: string; elevenlabs: string };
-  requests: Record<"cloudflare" | "replicate" | "huggingface" | "elevenlabs", MediaRequest[]>;
-  keys: { cloudflare: string; replicate: string; huggingface: string; elevenlabs: string };
+  roots: Record<MediaProvider, string>;
+  requests: Record<MediaProvider, MediaRequest[]>;
+  keys: Record<MediaProvider, string>;
   stop(): void;
 }
 
@@ -81,18 +85,93 @@ function elevenlabs(recorded: MediaRequest): Response {
   return new Response(spoken(String(recorded.json!.text)), { headers: { "content-type": "audio/mpeg" } });
 }
 
+/** Word overlap with the query: what the mocks' rerankers score a document by. */
+const overlap = (query: string, document: string) => {
+  const words = query.toLowerCase().split(/\s+/);
+  return words.filter((word) => document.toLowerCase().includes(word)).length / words.length;
+};
+const ranked = (query: string, documents: string[], top: number | undefined) =>
+  documents
+    .map((document, index) => ({ index, relevance_score: overlap(query, document) }))
+    .sort((a, b) => b.relevance_score - a.relevance_score)
+    .slice(0, top ?? documents.length);
+const vectors = (input: unknown) => (Array.isArray(input) ? input : [input]).map((text, index) => ({ object: "embedding", embedding: [String(text).length, 0.25], index }));
+
+/** Voyage refuses OpenAI's and Cohere's names for its fields (`top_n`, `dimensions`) and counts only total tokens. */
+function voyage(recorded: MediaRequest): Response {
+  const body = recorded.json!;
+  const foreign = ["top_n", "dimensions"].find((field) => field in body);
+  if (foreign) return Response.json({ detail: `Unexpected argument: ${foreign}` }, { status: 400 });
+  if (recorded.path === "/embeddings") return Response.json({ object: "list", data: vectors(body.input), model: body.model, usage: { total_tokens: 7 } });
+  if (recorded.path === "/rerank") return Response.json({ object: "list", data: ranked(String(body.query), body.documents as string[], body.top_k as number | undefined), model: body.model, usage: { total_tokens: 11 } });
+  return Response.json({ detail: "Not Found" }, { status: 404 });
+}
+
+function jina(recorded: MediaRequest): Response {
+  const body = recorded.json!;
+  if (recorded.path === "/embeddings") return Response.json({ model: body.model, object: "list", usage: { total_tokens: 5, prompt_tokens: 5 }, data: vectors(body.input) });
+  if (recorded.path === "/rerank") return Response.json({ model: body.model, usage: { total_tokens: 9 }, results: ranked(String(body.query), body.documents as string[], body.top_n as number | undefined) });
+  return Response.json({ detail: "Not Found" }, { status: 404 });
+}
+
+/** Stable Image answers JSON only when asked with `accept: application/json`; a prompt with "forbidden" is filtered. */
+function stability(recorded: MediaRequest): Response {
+  if (!/^\/stable-image\/generate\/(ultra|core|sd3)$/.test(recorded.path)) return Response.json({ errors: ["not found"] }, { status: 404 });
+  if (recorded.headers.get("accept") !== "application/json") return Response.json({ errors: ["accept must be application/json or image/*"] }, { status: 400 });
+  const prompt = String(recorded.form!.get("prompt"));
+  if (prompt.includes("forbidden")) return Response.json({ image: "", finish_reason: "CONTENT_FILTERED", seed: 1 });
+  return Response.json({ image: Buffer.from(drawn(prompt)).toString("base64"), finish_reason: "SUCCESS", seed: 1 });
+}
+
+const WATSONX_API_KEY = "ibm-cloud-api-key-0001";
+
+/** The IAM token an IBM Cloud API key is exchanged for. */
+export const iamTokenFor = (apiKey: string) => `iam-${Buffer.from(apiKey).toString("hex")}`;
+
+function iam(recorded: MediaRequest): Response {
+  const form = new URLSearchParams(new TextDecoder().decode(recorded.bytes));
+  if (recorded.path !== "/identity/token" || form.get("grant_type") !== "urn:ibm:params:oauth:grant-type:apikey") return Response.json({ errorCode: "BXNIM0109E" }, { status: 400 });
+  return Response.json({ access_token: iamTokenFor(form.get("apikey") ?? ""), token_type: "Bearer", expires_in: 3600 });
+}
+
+/** watsonx.ai: a version on every call, a project or space in every body, OpenAI-like chat with `model_id`; streams end without `[DONE]`. */
+function watsonx(recorded: MediaRequest): Response {
+  const url = new URL(`http://mock${recorded.path}`);
+  if (!url.searchParams.get("version")) return Response.json({ errors: [{ code: "missing_version" }] }, { status: 400 });
+  if (url.pathname === "/foundation_model_specs") return Response.json({ resources: [{ model_id: "ibm/granite-3-8b-instruct" }] });
+  if (!bearer(recorded.headers, iamTokenFor(WATSONX_API_KEY))) return denied("watsonx: bad IAM token");
+  const body = recorded.json!;
+  if (!body.project_id && !body.space_id) return Response.json({ errors: [{ code: "missing_project_or_space" }] }, { status: 400 });
+  if (url.pathname === "/text/embeddings") return Response.json({ model_id: body.model_id, results: (body.inputs as string[]).map((text) => ({ embedding: [text.length, 0.75] })), input_token_count: 6, created_at: "2026-12-07T00:00:00Z" });
+  const text = `granite: ${lastUser(body)}`;
+  const usage = { prompt_tokens: 4, completion_tokens: 3, total_tokens: 7 };
+  if (url.pathname === "/text/chat") return Response.json({ id: "chat-wx", model_id: body.model_id, created: 1, choices: [{ index: 0, message: { role: "assistant", content: text }, finish_reason: "stop" }], usage });
+  if (url.pathname !== "/text/chat_stream") return Response.json({ errors: [{ code: "not_found" }] }, { status: 404 });
+  const chunks = [text.slice(0, 8), text.slice(8)].map((piece, index) => ({ id: "chat-wx", model_id: body.model_id, created: 1, choices: [{ index: 0, delta: { role: "assistant", content: piece }, finish_reason: index === 1 ? "stop" : null }], ...(index === 1 ? { usage } : {}) }));
+  const events = chunks.map((chunk, index) => `id: ${index + 1}\nevent: message\ndata: ${JSON.stringify(chunk)}\n\n`).join("");
+  return new Response(events, { headers: { "content-type": "text/event-stream" } });
+}
+
+const bearer = (h: Headers, key: string) => h.get("authorization") === `Bearer ${key}`;
+
 const ROUTES = [
-  { name: "cloudflare", root: "/client/v4", auth: (h: Headers, key: string) => h.get("authorization") === `Bearer ${key}`, answer: cloudflare },
-  { name: "replicate", root: "/replicate/v1", auth: (h: Headers, key: string) => h.get("authorization") === `Bearer ${key}`, answer: replicate },
-  { name: "huggingface", root: "/hf", auth: (h: Headers, key: string) => h.get("authorization") === `Bearer ${key}`, answer: huggingface },
+  { name: "cloudflare", root: "/client/v4", auth: bearer, answer: cloudflare },
+  { name: "replicate", root: "/replicate/v1", auth: bearer, answer: replicate },
+  { name: "huggingface", root: "/hf", auth: bearer, answer: huggingface },
   { name: "elevenlabs", root: "/elevenlabs/v1", auth: (h: Headers, key: string) => h.get("xi-api-key") === key, answer: elevenlabs },
+  { name: "voyage", root: "/voyage/v1", auth: bearer, answer: voyage },
+  { name: "jina", root: "/jina/v1", auth: bearer, answer: jina },
+  { name: "stability", root: "/stability/v2beta", auth: bearer, answer: stability },
+  { name: "iam", root: "/iam", auth: () => true, answer: iam },
+  // The model specs are public; watsonx() checks the IAM token on every other call.
+  { name: "watsonx", root: "/watsonx/ml/v1", auth: () => true, answer: watsonx },
 ] as const;
 
 export function startMockMediaApis(): MockMediaApis {
   const mock: MockMediaApis = {
-    roots: { cloudflare: "", replicate: "", huggingface: "", elevenlabs: "" },
-    requests: { cloudflare: [], replicate: [], huggingface: [], elevenlabs: [] },
-    keys: { cloudflare: "cf-token-0001", replicate: "r8-token-0001", huggingface: "hf_token_0001", elevenlabs: "xi-key-0001" },
+    roots: { cloudflare: "", replicate: "", huggingface: "", elevenlabs: "", voyage: "", jina: "", stability: "", iam: "", watsonx: "" },
+    requests: { cloudflare: [], replicate: [], huggingface: [], elevenlabs: [], voyage: [], jina: [], stability: [], iam: [], watsonx: [] },
+    keys: { cloudflare: "cf-token-0001", replicate: "r8-token-0001", huggingface: "hf_token_0001", elevenlabs: "xi-key-0001", voyage: "pa-voyage-0001", jina: "jina_key_0001", stability: "sk-stability-0001", iam: "", watsonx: WATSONX_API_KEY },
     stop: () => server.stop(true),
   };
   const server = Bun.serve({
@@ -109,6 +188,6 @@ export function startMockMediaApis(): MockMediaApis {
     },
   });
   const base = `http://127.0.0.1:${server.port}`;
-  mock.roots = { cloudflare: `${base}/client/v4`, replicate: `${base}/replicate/v1`, huggingface: `${base}/hf`, elevenlabs: `${base}/elevenlabs/v1` };
+  mock.roots = Object.fromEntries(ROUTES.map((route) => [route.name, `${base}${route.root}`])) as Record<MediaProvider, string>;
   return mock;
 }

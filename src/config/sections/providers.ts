@@ -86,6 +86,13 @@ export const ProviderKeyInput = t.Object({
   sgl_key_config: t.Optional(t.Object({ url: OptStr })),
   cloudflare_key_config: t.Optional(t.Object({ account_id: OptStr })),
   replicate_key_config: t.Optional(t.Object({ use_deployments_endpoint: t.Optional(t.Boolean()) })),
+  watsonx_key_config: t.Optional(
+    t.Object({
+      project_id: t.Optional(t.String({ description: "The watsonx.ai project calls run in (this or `space_id`)." })),
+      space_id: t.Optional(t.String({ description: "The deployment space calls run in, instead of a project." })),
+      iam_url: t.Optional(t.String({ format: "uri", description: "Where the key's IBM Cloud API key is exchanged for a token (default IBM Cloud's IAM)." })),
+    }),
+  ),
   oauth_key_config: t.Optional(OAuthKeyConfig),
   enabled: t.Optional(t.Boolean({ description: "A disabled key serves nothing (default true)." })),
   use_for_batch_api: t.Optional(t.Boolean()),

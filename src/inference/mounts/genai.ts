@@ -76,10 +76,20 @@ function methodsOf(provider: RuntimeProvider): string[] {
   return [...(operations.has("chat") ? ["generateContent", "streamGenerateContent"] : []), ...(operations.has("embedding") ? ["embedContent", "batchEmbedContents"] : []), ...(operations.has("image_generation") ? ["predict"] : []), ...(operations.has("video_generation") ? ["predictLongRunning"] : []), "countTokens"];
 }
 
-function listModels(inference: Inference, headers: Headers) {
+/** A model in Gemini's shape, with the token limits the catalogue knows under Gemini's names. */
+function geminiModel(inference: Inference, provider: RuntimeProvider, id: string, model: string) {
+  const facts = inference.modelFacts?.(provider, model);
   return {
-    models: visibleModels(inference, headers).map(({ id, model, provider }) => ({ name: `models/${id}`, displayName: model, supportedGenerationMethods: methodsOf(provider) })),
+    name: `models/${id}`,
+    displayName: model,
+    supportedGenerationMethods: methodsOf(provider),
+    ...(facts?.context_window ? { inputTokenLimit: facts.context_window } : {}),
+    ...(facts?.max_output_tokens ? { outputTokenLimit: facts.max_output_tokens } : {}),
   };
+}
+
+function listModels(inference: Inference, headers: Headers) {
+  return { models: visibleModels(inference, headers).map(({ id, model, provider }) => geminiModel(inference, provider, id, model)) };
 }
 
 /**
@@ -114,7 +124,7 @@ export function genaiMount(prefix: string, inference: Inference, mountProvider?:
     const model = modelInPath(params["*"]).replace(/^models\//, "");
     const served = visibleServedModel(inference, request.headers, model, provider);
     if (!served) throw notFound(`models/${model} is not found, or no key here serves it`, "caller_model_not_found");
-    return { name: `models/${model}`, displayName: served.model, supportedGenerationMethods: methodsOf(inference.providers.get(served.provider)!) };
+    return geminiModel(inference, inference.providers.get(served.provider)!, model, served.model);
   };
 
   // `@google/genai` with `vertexai: true` writes `provider/model` as publisher and model; a Google

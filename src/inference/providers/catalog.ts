@@ -12,6 +12,9 @@ import { huggingface } from "./huggingface";
 import { mistralBody } from "./mistral/request-body";
 import { bearerHeaders, OPENAI_MEDIA_OPERATIONS, type OpenAICompatibleOptions, openAICompatible, serverUrlFromKey } from "./openai-compatible";
 import { replicate } from "./replicate";
+import { stability } from "./stability";
+import { voyage } from "./voyage";
+import { watsonx } from "./watsonx";
 import type { ProviderFamily } from "../../upstream/adapter";
 import { vertex } from "./vertex";
 
@@ -26,6 +29,15 @@ const selfHosted = (defaultServer: string, urlOf: (config: ProviderKeyInput) => 
   adapter: openAICompatible({ keyOptional: true, baseUrlFromKey: (target) => (target.key ? serverUrlFromKey(urlOf(target.key.config)) : undefined), extraOperations }),
   defaultBaseUrl: `${defaultServer}/v1`,
 });
+
+/** A hosted API that speaks OpenAI's chat, completions and embeddings but not its Responses API. */
+const chatOnly = (defaultBaseUrl: string, extraOperations: readonly Operation[] = []) => hosted(defaultBaseUrl, { responsesApi: false, extraOperations });
+
+/** Jina AI: embeddings and rerank, both in OpenAI's and Cohere's shapes. */
+const jina: ProviderFamily = {
+  adapter: { ...openAICompatible({ extraOperations: ["rerank"] }), operations: new Set<Operation>(["embedding", "rerank"]), listModels: undefined },
+  defaultBaseUrl: "https://api.jina.ai/v1",
+};
 
 const openAIApi = openAICompatible({
   definedFieldsOnly: true,
@@ -60,6 +72,23 @@ export const BUILT_IN_PROVIDERS: Record<string, ProviderFamily> = {
   zai: hosted("https://api.z.ai/api/paas/v4", { echoesReasoning: true, responsesApi: false }),
   nebius: hosted("https://api.studio.nebius.com/v1", { extraOperations: ["image_generation"] }),
   parasail: hosted("https://api.parasail.io/v1"),
+  together: chatOnly("https://api.together.xyz/v1", ["image_generation", "rerank"]),
+  sambanova: chatOnly("https://api.sambanova.ai/v1"),
+  deepinfra: chatOnly("https://api.deepinfra.com/v1/openai"),
+  novita: chatOnly("https://api.novita.ai/v3/openai"),
+  nvidia: chatOnly("https://integrate.api.nvidia.com/v1"),
+  // Alibaba Cloud Model Studio (Qwen): the international (Singapore) and the mainland China (Beijing) endpoints.
+  dashscope: chatOnly("https://dashscope-intl.aliyuncs.com/compatible-mode/v1"),
+  "dashscope-cn": chatOnly("https://dashscope.aliyuncs.com/compatible-mode/v1"),
+  // GitHub Models names models by publisher (`openai/gpt-4.1`); a GitHub token is the key.
+  github: chatOnly("https://models.github.ai/inference"),
+  // Model serving endpoints of a Databricks workspace, at `https://<workspace>/serving-endpoints`.
+  databricks: { adapter: openAICompatible({ responsesApi: false }), requiresBaseUrl: true },
+  jina,
+  voyage: { adapter: voyage, defaultBaseUrl: "https://api.voyageai.com/v1" },
+  stability: { adapter: stability, defaultBaseUrl: "https://api.stability.ai/v2beta" },
+  // Dallas by default; another region's host (eu-de, jp-tok, ...) as network_config.base_url.
+  watsonx: { adapter: watsonx, defaultBaseUrl: "https://us-south.ml.cloud.ibm.com/ml/v1" },
   // Each folder below speaks a wire format of its own.
   cloudflare: { adapter: cloudflare, defaultBaseUrl: "https://api.cloudflare.com/client/v4" },
   replicate: { adapter: replicate, defaultBaseUrl: "https://api.replicate.com/v1" },

@@ -40,7 +40,7 @@ export const OPENAI_MEDIA_OPERATIONS: readonly Operation[] = ["input_tokens", "s
 /** Operations whose requests are multipart forms (an audio file, images to edit). */
 const MULTIPART_OPERATIONS: ReadonlySet<Operation> = new Set(["transcription", "translation", "image_edit"]);
 
-function requireBaseUrl(target: UpstreamTarget): string {
+export function requireBaseUrl(target: UpstreamTarget): string {
   if (!target.baseUrl) throw new Error("provider has no base_url");
   return target.baseUrl.replace(/\/+$/, "");
 }
