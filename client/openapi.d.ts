@@ -2945,7 +2945,7 @@ export interface operations {
                             name: string;
                             description: string | null;
                             /** @description Permission ids. */
-                            scopes: (string | number)[];
+                            scopes: number[];
                             /** @description The key's first characters, to recognise it. */
                             key_prefix: string;
                             /** @description null: never. */
@@ -3015,7 +3015,7 @@ export interface operations {
                             name: string;
                             description: string | null;
                             /** @description Permission ids. */
-                            scopes: (string | number)[];
+                            scopes: number[];
                             /** @description The key's first characters, to recognise it. */
                             key_prefix: string;
                             /** @description null: never. */
@@ -3068,7 +3068,7 @@ export interface operations {
                         name: string;
                         description: string | null;
                         /** @description Permission ids. */
-                        scopes: (string | number)[];
+                        scopes: number[];
                         /** @description The key's first characters, to recognise it. */
                         key_prefix: string;
                         /** @description null: never. */
@@ -3131,7 +3131,7 @@ export interface operations {
                         name: string;
                         description: string | null;
                         /** @description Permission ids. */
-                        scopes: (string | number)[];
+                        scopes: number[];
                         /** @description The key's first characters, to recognise it. */
                         key_prefix: string;
                         /** @description null: never. */
@@ -4348,13 +4348,13 @@ export interface operations {
                 content: {
                     "application/json": {
                         permissions: {
-                            id: string | number;
+                            id: number;
                             /** @description `Resource:Operation`. */
                             name: string;
                             resource: string;
                             operation: string;
                         }[];
-                        count: string | number;
+                        count: number;
                     };
                 };
             };
@@ -4382,11 +4382,11 @@ export interface operations {
                 content: {
                     "application/json": {
                         roles: {
-                            id: string | number;
+                            id: number;
                             name: string;
                             description: string;
                             is_builtin: boolean;
-                            permission_ids: (string | number)[];
+                            permission_ids: number[];
                             /** @description The permissions' names. */
                             permissions: string[];
                             /** Format: date-time */
@@ -4394,7 +4394,7 @@ export interface operations {
                             /** Format: date-time */
                             updated_at: string;
                         }[];
-                        count: string | number;
+                        count: number;
                     };
                 };
             };
@@ -4430,11 +4430,11 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        id: string | number;
+                        id: number;
                         name: string;
                         description: string;
                         is_builtin: boolean;
-                        permission_ids: (string | number)[];
+                        permission_ids: number[];
                         /** @description The permissions' names. */
                         permissions: string[];
                         /** Format: date-time */
@@ -4472,11 +4472,11 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        id: string | number;
+                        id: number;
                         name: string;
                         description: string;
                         is_builtin: boolean;
-                        permission_ids: (string | number)[];
+                        permission_ids: number[];
                         /** @description The permissions' names. */
                         permissions: string[];
                         /** Format: date-time */
@@ -4520,11 +4520,11 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        id: string | number;
+                        id: number;
                         name: string;
                         description: string;
                         is_builtin: boolean;
-                        permission_ids: (string | number)[];
+                        permission_ids: number[];
                         /** @description The permissions' names. */
                         permissions: string[];
                         /** Format: date-time */
@@ -4638,7 +4638,7 @@ export interface operations {
                             id: string;
                             username: string;
                             name: string;
-                            role_id: string | number;
+                            role_id: number;
                             /** @description The role's name. */
                             role: string;
                             /** @description Whether the user can log in to the dashboard. */
@@ -4648,7 +4648,7 @@ export interface operations {
                             /** Format: date-time */
                             updated_at: string;
                         }[];
-                        count: string | number;
+                        count: number;
                     };
                 };
             };
@@ -4688,7 +4688,7 @@ export interface operations {
                         id: string;
                         username: string;
                         name: string;
-                        role_id: string | number;
+                        role_id: number;
                         /** @description The role's name. */
                         role: string;
                         /** @description Whether the user can log in to the dashboard. */
@@ -4731,7 +4731,7 @@ export interface operations {
                         id: string;
                         username: string;
                         name: string;
-                        role_id: string | number;
+                        role_id: number;
                         /** @description The role's name. */
                         role: string;
                         /** @description Whether the user can log in to the dashboard. */
@@ -4782,7 +4782,7 @@ export interface operations {
                         id: string;
                         username: string;
                         name: string;
-                        role_id: string | number;
+                        role_id: number;
                         /** @description The role's name. */
                         role: string;
                         /** @description Whether the user can log in to the dashboard. */
