@@ -1,8 +1,12 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import OpenAI from "openai";
 import { createGatewayClient, type GatewayClient } from "../../client";
 import { eventually } from "../support/eventually";
 import { SETUP_TOKEN, startGateway, type TestGateway } from "../support/gateway";
+import { REPO_ROOT } from "../support/main-process";
 import { type MockOpenAI, startMockOpenAI } from "../support/mock-openai";
 
 let upstream: MockOpenAI;
@@ -25,7 +29,7 @@ describe("client/index.ts, as a user's script calls the management API", () => {
     expect(provider.response.status).toBe(201);
     expect(provider.data?.keys[0]?.value).not.toContain("sk-upstream-0001");
 
-    const created = await gateway.POST("/api/governance/virtual-keys", { body: { name: "nightly-eval", budgets: [{ max_limit: 5, reset_duration: "1M" }] } });
+    const created = await gateway.POST("/api/governance/virtual-keys", { body: { name: "eval-suite", budgets: [{ max_limit: 5, reset_duration: "1M" }] } });
     expect(created.response.status).toBe(201);
     const key = created.data!.virtual_key;
     expect(key.value).toStartWith("sk-gw-");
@@ -37,7 +41,7 @@ describe("client/index.ts, as a user's script calls the management API", () => {
     const read = () => gateway.GET("/api/logs", { params: { query: { virtual_key_ids: key.id } } });
     const { data } = await eventually(read, ({ data }) => (data?.logs.length ?? 0) > 0);
     expect(data?.logs.map((log) => ({ virtual_key_name: log.virtual_key_name, provider: log.provider, model: log.model, status: log.status }))).toEqual([
-      { virtual_key_name: "nightly-eval", provider: "openai", model: "gpt-4o-mini", status: "success" },
+      { virtual_key_name: "eval-suite", provider: "openai", model: "gpt-4o-mini", status: "success" },
     ]);
   });
 
@@ -60,5 +64,26 @@ describe("client/index.ts, as a user's script calls the management API", () => {
     const { error, response } = await stranger.GET("/api/governance/virtual-keys");
     expect(response.status).toBe(401);
     expect(error?.extra_fields.error_type).toStartWith("caller_");
+  });
+
+  test("the README's script, run as it says, creates its virtual key and prints the latest log rows", async () => {
+    const readme = await Bun.file(join(REPO_ROOT, "README.md")).text();
+    const script = /^```ts client\n([\s\S]*?)^```$/m.exec(readme)?.[1];
+    expect(script).toContain('from "./client"');
+    const folder = mkdtempSync(join(tmpdir(), "gateway-client-script-"));
+    try {
+      // The script as written, its import pointed at this checkout's client/ and its address at this gateway.
+      const file = join(folder, "manage.ts");
+      writeFileSync(file, script!.replace('"./client"', JSON.stringify(join(REPO_ROOT, "client"))).replace("http://127.0.0.1:8080", gw.url));
+      const run = Bun.spawn([process.execPath, file], { env: { ...process.env, TOKEN: SETUP_TOKEN }, stdout: "pipe", stderr: "pipe" });
+      const [printed, failed, exitCode] = await Promise.all([new Response(run.stdout).text(), new Response(run.stderr).text(), run.exited]);
+      expect({ exitCode, failed }).toEqual({ exitCode: 0, failed: "" });
+      expect(printed).toMatch(/^virtual key: sk-gw-\S+$/m);
+      expect(printed).toContain("openai gpt-4o-mini success");
+      const listed = await gateway.GET("/api/governance/virtual-keys", { params: { query: { search: "nightly-eval" } } });
+      expect(listed.data?.virtual_keys.map((key) => key.name)).toEqual(["nightly-eval"]);
+    } finally {
+      rmSync(folder, { recursive: true, force: true });
+    }
   });
 });
