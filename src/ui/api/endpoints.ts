@@ -115,13 +115,13 @@ export const mcp = {
   costHistogram: (query: Query) => answered(api.GET("/api/mcp-logs/histogram/cost", { params: { query: filters(query) } })),
 };
 
-const plugin = (name: string) => ({ params: { path: { name } } });
+const byName = (name: string) => ({ params: { path: { name } } });
 
 export const plugins = {
   list: () => answered(api.GET("/api/plugins")).then((answer) => answer.plugins),
   create: (input: T.PluginInput & { name: string }) => answered(api.POST("/api/plugins", { body: input })),
-  update: (name: string, input: T.PluginInput) => answered(api.PUT("/api/plugins/{name}", { ...plugin(name), body: input })),
-  remove: (name: string) => answered(api.DELETE("/api/plugins/{name}", plugin(name))),
+  update: (name: string, input: T.PluginInput) => answered(api.PUT("/api/plugins/{name}", { ...byName(name), body: input })),
+  remove: (name: string) => answered(api.DELETE("/api/plugins/{name}", byName(name))),
 };
 
 export const guardrails = {
@@ -139,8 +139,8 @@ export const cache = {
 export const agents = {
   list: () => answered(api.GET("/api/agents")).then((answer) => answer.agents),
   create: (input: T.AgentInput & { name: string; url: string }) => answered(api.POST("/api/agents", { body: input })),
-  update: (name: string, input: T.AgentInput & { url: string }) => answered(api.PUT("/api/agents/{name}", { ...plugin(name), body: input })),
-  remove: (name: string) => answered(api.DELETE("/api/agents/{name}", plugin(name))),
+  update: (name: string, input: T.AgentInput & { url: string }) => answered(api.PUT("/api/agents/{name}", { ...byName(name), body: input })),
+  remove: (name: string) => answered(api.DELETE("/api/agents/{name}", byName(name))),
   tasks: (query: Query) => answered(api.GET("/api/agents/history", { params: { query: filters(query) } })).then((answer) => answer.tasks),
 };
 
