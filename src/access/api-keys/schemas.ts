@@ -40,7 +40,7 @@ export const ApiKeyReply = t.Object(
     id: t.String(),
     name: t.String(),
     description: t.Union([t.String(), t.Null()]),
-    scopes: t.Array(t.Integer(), { description: "Permission ids." }),
+    scopes: t.Array(Type.Integer(), { description: "Permission ids." }),
     key_prefix: t.String({ description: "The key's first characters, to recognise it." }),
     expires_at: t.Union([Instant, t.Null()], { description: "null: never." }),
     created_by: t.Object({ type: t.String(), id: t.String() }),

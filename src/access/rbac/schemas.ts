@@ -30,27 +30,27 @@ export const UserUpdateInput = t.Object(
 
 const Instant = t.String({ format: "date-time" });
 
-export const PermissionReply = t.Object({ id: t.Integer(), name: t.String({ description: "`Resource:Operation`." }), resource: t.String(), operation: t.String() });
-export const PermissionList = t.Object({ permissions: t.Array(PermissionReply), count: t.Integer() });
+export const PermissionReply = t.Object({ id: Type.Integer(), name: t.String({ description: "`Resource:Operation`." }), resource: t.String(), operation: t.String() });
+export const PermissionList = t.Object({ permissions: t.Array(PermissionReply), count: Type.Integer() });
 
 export const RoleReply = t.Object({
-  id: t.Integer(),
+  id: Type.Integer(),
   name: t.String(),
   description: t.String(),
   is_builtin: t.Boolean(),
-  permission_ids: t.Array(t.Integer()),
+  permission_ids: t.Array(Type.Integer()),
   permissions: t.Array(t.String(), { description: "The permissions' names." }),
   created_at: Instant,
   updated_at: Instant,
 });
-export const RoleList = t.Object({ roles: t.Array(RoleReply), count: t.Integer() });
+export const RoleList = t.Object({ roles: t.Array(RoleReply), count: Type.Integer() });
 
 export const UserReply = t.Object(
   {
     id: t.String(),
     username: t.String(),
     name: t.String(),
-    role_id: t.Integer(),
+    role_id: Type.Integer(),
     role: t.String({ description: "The role's name." }),
     has_password: t.Boolean({ description: "Whether the user can log in to the dashboard." }),
     created_at: Instant,
@@ -58,4 +58,4 @@ export const UserReply = t.Object(
   },
   { description: "A dashboard user; never the password." },
 );
-export const UserList = t.Object({ users: t.Array(UserReply), count: t.Integer() });
+export const UserList = t.Object({ users: t.Array(UserReply), count: Type.Integer() });

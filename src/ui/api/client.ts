@@ -1,3 +1,4 @@
+import { createGatewayClient } from "../../../client";
 import type { GatewayErrorBody } from "./types";
 
 /** A refused or failed API call, with what the gateway said and the field it named. */
@@ -34,37 +35,44 @@ export function queryString(query: Query = {}): string {
   return text ? `?${text}` : "";
 }
 
-async function errorOf(response: Response): Promise<ApiError> {
-  const body = (await response.json().catch(() => undefined)) as GatewayErrorBody | undefined;
-  const message = body?.error?.message ?? `${response.status} ${response.statusText}`;
-  return new ApiError(response.status, message, body?.error?.param, body?.extra_fields?.error_type ?? body?.error?.type);
+/** The typed management client: paths relative to the page's own origin, its session cookie, empty filters left out of queries. */
+export const api = createGatewayClient("", undefined, {
+  credentials: "same-origin",
+  headers: { accept: "application/json" },
+  querySerializer: (query) => queryString(query as Query).slice(1),
+});
+
+/**
+ * The page's filters as a route's query: they are built from the address bar (metadata keys
+ * included) as names and values, which the route's schema checks when they arrive.
+ */
+export const filters = (query: Query) => query as Record<string, never>;
+
+export function errorOf(response: Response, body: unknown): ApiError {
+  const error = typeof body === "object" && body !== null ? (body as Partial<GatewayErrorBody>) : undefined;
+  const message = error?.error?.message ?? `${response.status} ${response.statusText}`;
+  return new ApiError(response.status, message, error?.error?.param, error?.extra_fields?.error_type ?? error?.error?.type);
 }
 
-export interface CallOptions {
-  method?: "GET" | "POST" | "PUT" | "DELETE";
-  query?: Query;
-  body?: unknown;
-  headers?: Record<string, string>;
-  /** Sign-in and setup calls expect a 401 for a wrong secret: it does not mean the session ended. */
-  expect401?: boolean;
-  signal?: AbortSignal;
+interface Answer<Data> {
+  data?: Data;
+  error?: unknown;
+  response: Response;
 }
 
-/** One management call with the session cookie; the error body becomes an ApiError. */
-export async function call<T>(path: string, options: CallOptions = {}): Promise<T> {
-  const headers: Record<string, string> = { accept: "application/json", ...options.headers };
-  if (options.body !== undefined) headers["content-type"] = "application/json";
-  const response = await fetch(path + queryString(options.query), {
-    method: options.method ?? "GET",
-    headers,
-    body: options.body === undefined ? undefined : JSON.stringify(options.body),
-    credentials: "same-origin",
-    signal: options.signal,
-  });
-  if (!response.ok) {
-    const error = await errorOf(response);
-    if (response.status === 401 && !options.expect401) for (const listener of expiryListeners) listener();
-    throw error;
-  }
-  return (await response.json()) as T;
+/**
+ * What a call answered, or the ApiError its error body says. A 401 ends the session, except
+ * for sign-in and setup calls (`expect401`), where it means a wrong secret.
+ */
+export async function answered<Data>(call: Promise<Answer<Data>>, { expect401 = false } = {}): Promise<Data> {
+  const { data, error, response } = await call;
+  if (response.ok) return data as Data;
+  if (response.status === 401 && !expect401) for (const listener of expiryListeners) listener();
+  throw errorOf(response, error);
 }
+
+/**
+ * A call whose reply the document does not describe yet, typed by the page (api/types.ts). Once
+ * its route declares the reply, the call no longer fits here: the typecheck asks for `answered`.
+ */
+export const undescribed = <Data>(call: Promise<Answer<undefined>>, options?: { expect401?: boolean }) => answered(call, options) as Promise<unknown> as Promise<Data>;

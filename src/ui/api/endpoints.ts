@@ -1,156 +1,183 @@
-import { call, type Query } from "./client";
+import { answered, api, filters, type Query, undescribed } from "./client";
 import type * as T from "./types";
 
-const json = (method: "POST" | "PUT" | "DELETE", body?: unknown) => ({ method, body });
-const segment = encodeURIComponent;
+const setupHeader = (token: string) => ({ "x-gateway-setup-token": token });
 
 export const session = {
-  probe: () => call<T.AuthProbe>("/api/session/is-auth-enabled", { expect401: true }),
-  signInProviders: () => call<T.SignInProviders>("/api/session/oidc/providers", { expect401: true }),
-  me: () => call<T.Me>("/api/session/me"),
-  setup: (token: string) => call<{ message: string }>("/api/session/setup", { method: "POST", headers: { "x-gateway-setup-token": token }, expect401: true }),
-  login: (username: string, password: string) => call<{ token: string }>("/api/session/login", { ...json("POST", { username, password }), expect401: true }),
-  logout: () => call<{ message: string }>("/api/session/logout", { method: "POST", expect401: true }),
-  createAdmin: (input: T.AuthConfigInput) => call<{ is_configured: boolean }>("/api/config/auth", json("PUT", input)),
+  probe: () => answered(api.GET("/api/session/is-auth-enabled"), { expect401: true }),
+  signInProviders: () => answered(api.GET("/api/session/oidc/providers"), { expect401: true }),
+  me: () => answered(api.GET("/api/session/me")),
+  setup: (token: string) => answered(api.POST("/api/session/setup", { headers: setupHeader(token) }), { expect401: true }),
+  login: (username: string, password: string) => answered(api.POST("/api/session/login", { body: { username, password } }), { expect401: true }),
+  logout: () => answered(api.POST("/api/session/logout"), { expect401: true }),
+  createAdmin: (input: T.AuthConfigInput) => answered(api.PUT("/api/config/auth", { body: input })),
 };
 
 export const logs = {
-  list: (query: Query, signal?: AbortSignal) => call<T.LogPage>("/api/logs", { query, signal }),
-  get: (id: string) => call<T.LogDetail>(`/api/logs/${segment(id)}`),
-  stats: (query: Query) => call<T.LogStats>("/api/logs/stats", { query }),
-  histogram: (query: Query) => call<T.Histogram>("/api/logs/histogram", { query }),
-  rankings: (query: Query) => call<T.Rankings>("/api/logs/rankings", { query }),
-  series: (query: Query) => call<T.LogSeries>("/api/logs/series", { query }),
-  virtualKeyRankings: (query: Query) => call<T.VirtualKeyRankings>("/api/logs/rankings", { query: { ...query, group_by: "virtual_key" } }),
-  remove: (ids: string[]) => call<{ message: string }>("/api/logs", json("DELETE", { ids })),
+  list: (query: Query, signal?: AbortSignal) => answered(api.GET("/api/logs", { params: { query: filters(query) }, signal })),
+  get: (id: string) => answered(api.GET("/api/logs/{id}", { params: { path: { id } } })),
+  stats: (query: Query) => answered(api.GET("/api/logs/stats", { params: { query: filters(query) } })),
+  histogram: (query: Query) => answered(api.GET("/api/logs/histogram", { params: { query: filters(query) } })),
+  rankings: (query: Query) => answered(api.GET("/api/logs/rankings", { params: { query: filters(query) } })) as Promise<T.Rankings>,
+  series: (query: Query) => answered(api.GET("/api/logs/series", { params: { query: filters(query) } })),
+  virtualKeyRankings: (query: Query) => answered(api.GET("/api/logs/rankings", { params: { query: filters({ ...query, group_by: "virtual_key" }) } })) as Promise<T.VirtualKeyRankings>,
+  remove: (ids: string[]) => answered(api.DELETE("/api/logs", { body: { ids } })),
 };
+
+const provider = (name: string) => ({ params: { path: { provider: name } } });
+const providerKey = (name: string, id: string) => ({ params: { path: { provider: name, key_id: id } } });
 
 export const providers = {
-  list: () => call<{ providers: T.Provider[] }>("/api/providers"),
-  create: (input: T.ProviderInput) => call<T.Provider>("/api/providers", json("POST", input)),
-  update: (name: string, input: Omit<T.ProviderInput, "provider">) => call<T.Provider>(`/api/providers/${segment(name)}`, json("PUT", input)),
-  remove: (name: string) => call<{ message: string }>(`/api/providers/${segment(name)}`, json("DELETE")),
-  addKey: (name: string, input: T.ProviderKeyInput) => call<T.ProviderKey>(`/api/providers/${segment(name)}/keys`, json("POST", input)),
-  updateKey: (name: string, id: string, input: T.ProviderKeyInput) => call<T.ProviderKey>(`/api/providers/${segment(name)}/keys/${segment(id)}`, json("PUT", input)),
-  removeKey: (name: string, id: string) => call<{ message: string }>(`/api/providers/${segment(name)}/keys/${segment(id)}`, json("DELETE")),
-  testKey: (name: string, id: string) => call<T.ProviderKey & { reachable_models: string[] }>(`/api/providers/${segment(name)}/keys/${segment(id)}/refresh-models`, json("POST")),
+  list: () => answered(api.GET("/api/providers")),
+  create: (input: T.ProviderInput) => answered(api.POST("/api/providers", { body: input })),
+  update: (name: string, input: Omit<T.ProviderInput, "provider">) => answered(api.PUT("/api/providers/{provider}", { ...provider(name), body: input })),
+  remove: (name: string) => answered(api.DELETE("/api/providers/{provider}", provider(name))),
+  addKey: (name: string, input: T.ProviderKeyInput) => answered(api.POST("/api/providers/{provider}/keys", { ...provider(name), body: input })),
+  updateKey: (name: string, id: string, input: T.ProviderKeyInput) => answered(api.PUT("/api/providers/{provider}/keys/{key_id}", { ...providerKey(name, id), body: input })),
+  removeKey: (name: string, id: string) => answered(api.DELETE("/api/providers/{provider}/keys/{key_id}", providerKey(name, id))),
+  testKey: (name: string, id: string) => answered(api.POST("/api/providers/{provider}/keys/{key_id}/refresh-models", providerKey(name, id))),
 };
 
-const governance = "/api/governance";
-
-/** The five calls of a governance collection whose responses wrap the row in `wrapper`. */
-function collection<Row, Input, Wrapper extends string>(path: string, wrapper: Wrapper, listName: string) {
-  return {
-    list: () => call<Record<string, Row[]>>(`${governance}/${path}`).then((page) => page[listName] ?? []),
-    create: (input: Input) => call<Record<Wrapper, Row>>(`${governance}/${path}`, json("POST", input)).then((answer) => answer[wrapper]),
-    update: (id: string, input: Partial<Input>) => call<Record<Wrapper, Row>>(`${governance}/${path}/${segment(id)}`, json("PUT", input)).then((answer) => answer[wrapper]),
-    remove: (id: string) => call<{ message: string }>(`${governance}/${path}/${segment(id)}`, json("DELETE")),
-  };
-}
+const byId = (id: string) => ({ params: { path: { id } } });
 
 export const virtualKeys = {
-  ...collection<T.VirtualKey, T.VirtualKeyInput & { name: string }, "virtual_key">("virtual-keys", "virtual_key", "virtual_keys"),
+  list: () => answered(api.GET("/api/governance/virtual-keys")).then((page) => page.virtual_keys),
   /** The value is in this answer only: the key is shown once. */
-  create: (input: T.VirtualKeyInput & { name: string }) => call<{ virtual_key: T.VirtualKey & { value: string } }>(`${governance}/virtual-keys`, json("POST", input)).then((answer) => answer.virtual_key),
+  create: (input: T.VirtualKeyInput & { name: string }) => answered(api.POST("/api/governance/virtual-keys", { body: input })).then((answer) => answer.virtual_key),
+  update: (id: string, input: T.VirtualKeyInput) => answered(api.PUT("/api/governance/virtual-keys/{id}", { ...byId(id), body: input })).then((answer) => answer.virtual_key),
+  remove: (id: string) => answered(api.DELETE("/api/governance/virtual-keys/{id}", byId(id))),
   /** A new value, in this answer only; the old one stops working. */
-  rotate: (id: string) => call<{ virtual_key: T.VirtualKey & { value: string } }>(`${governance}/virtual-keys/${segment(id)}/rotate`, json("POST")).then((answer) => answer.virtual_key),
+  rotate: (id: string) => answered(api.POST("/api/governance/virtual-keys/{id}/rotate", byId(id))).then((answer) => answer.virtual_key),
   /** What each of the key's sessions spent against its `session_budgets`, most recent first. */
-  sessions: (id: string) => call<{ sessions: T.SessionSpent[] }>(`${governance}/virtual-keys/${segment(id)}/sessions`).then((answer) => answer.sessions),
+  sessions: (id: string) => answered(api.GET("/api/governance/virtual-keys/{id}/sessions", byId(id))).then((answer) => answer.sessions),
 };
-export const teams = collection<T.Team, T.OrgInput & { name: string }, "team">("teams", "team", "teams");
-export const customers = collection<T.Customer, Omit<T.OrgInput, "customer_id"> & { name: string }, "customer">("customers", "customer", "customers");
-export const routingRules = collection<T.RoutingRule, T.RoutingRuleInput, "rule">("routing-rules", "rule", "rules");
-export const pricingOverrides = collection<T.PricingOverride, T.PricingOverrideInput, "pricing_override">("pricing-overrides", "pricing_override", "pricing_overrides");
+
+const team = (id: string) => ({ params: { path: { team_id: id } } });
+
+export const teams = {
+  list: () => answered(api.GET("/api/governance/teams")).then((page) => page.teams),
+  create: (input: T.OrgInput & { name: string }) => answered(api.POST("/api/governance/teams", { body: input })).then((answer) => answer.team),
+  update: (id: string, input: T.OrgInput) => answered(api.PUT("/api/governance/teams/{team_id}", { ...team(id), body: input })).then((answer) => answer.team),
+  remove: (id: string) => answered(api.DELETE("/api/governance/teams/{team_id}", team(id))),
+};
+
+export const customers = {
+  list: () => answered(api.GET("/api/governance/customers")).then((page) => page.customers),
+  create: (input: Omit<T.OrgInput, "customer_id"> & { name: string }) => answered(api.POST("/api/governance/customers", { body: input })).then((answer) => answer.customer),
+  update: (id: string, input: Omit<T.OrgInput, "customer_id">) => answered(api.PUT("/api/governance/customers/{id}", { ...byId(id), body: input })).then((answer) => answer.customer),
+  remove: (id: string) => answered(api.DELETE("/api/governance/customers/{id}", byId(id))),
+};
+
+export const routingRules = {
+  list: () => answered(api.GET("/api/governance/routing-rules")).then((page) => page.rules),
+  create: (input: T.RoutingRuleInput) => answered(api.POST("/api/governance/routing-rules", { body: input })).then((answer) => answer.rule),
+  update: (id: string, input: Partial<T.RoutingRuleInput>) => answered(api.PUT("/api/governance/routing-rules/{id}", { ...byId(id), body: input })).then((answer) => answer.rule),
+  remove: (id: string) => answered(api.DELETE("/api/governance/routing-rules/{id}", byId(id))),
+};
+
+export const pricingOverrides = {
+  list: () => answered(api.GET("/api/governance/pricing-overrides")).then((page) => page.pricing_overrides),
+  create: (input: T.PricingOverrideInput) => answered(api.POST("/api/governance/pricing-overrides", { body: input })).then((answer) => answer.pricing_override),
+  update: (id: string, input: Partial<T.PricingOverrideInput>) => answered(api.PUT("/api/governance/pricing-overrides/{id}", { ...byId(id), body: input })).then((answer) => answer.pricing_override),
+  remove: (id: string) => answered(api.DELETE("/api/governance/pricing-overrides/{id}", byId(id))),
+};
+
 export const usage = {
-  budgets: () => call<{ budgets: T.BudgetUsage[] }>(`${governance}/budgets`).then((answer) => answer.budgets),
-  rateLimits: () => call<{ rate_limits: Array<Record<string, string | number>> }>(`${governance}/rate-limits`).then((answer) => answer.rate_limits),
+  budgets: () => undescribed<{ budgets: T.BudgetUsage[] }>(api.GET("/api/governance/budgets")).then((answer) => answer.budgets),
+  rateLimits: () => undescribed<{ rate_limits: Array<Record<string, string | number>> }>(api.GET("/api/governance/rate-limits")).then((answer) => answer.rate_limits),
 };
 
 export const webhooks = {
-  list: () => call<{ webhooks: T.WebhookEndpoint[] }>("/api/webhooks").then((answer) => answer.webhooks),
+  list: () => answered(api.GET("/api/webhooks")).then((answer) => answer.webhooks),
   /** The signing secret is in this answer only. */
-  create: (input: T.WebhookEndpointInput & { name: string; url: string }) => call<{ endpoint: T.WebhookEndpoint; secret: string }>("/api/webhooks", json("POST", input)),
-  update: (id: string, input: T.WebhookEndpointInput) => call<T.WebhookEndpoint>(`/api/webhooks/${segment(id)}`, json("PUT", input)),
-  remove: (id: string) => call<{ message: string }>(`/api/webhooks/${segment(id)}`, json("DELETE")),
-  rotateSecret: (id: string) => call<{ endpoint: T.WebhookEndpoint; secret: string }>(`/api/webhooks/${segment(id)}/rotate-secret`, json("POST")),
-  test: (id: string) => call<T.Delivery>(`/api/webhooks/${segment(id)}/test`, json("POST")),
-  deliveries: (id: string) => call<{ deliveries: T.Delivery[] }>(`/api/webhooks/${segment(id)}/deliveries`, { query: { limit: 50 } }).then((answer) => answer.deliveries),
-  redeliver: (deliveryId: string) => call<{ status: string; webhook_id: string }>(`/api/webhooks/deliveries/${segment(deliveryId)}/redeliver`, json("POST")),
+  create: (input: T.WebhookEndpointInput & { name: string; url: string }) => answered(api.POST("/api/webhooks", { body: input })),
+  update: (id: string, input: T.WebhookEndpointInput) => answered(api.PUT("/api/webhooks/{id}", { ...byId(id), body: input })),
+  remove: (id: string) => answered(api.DELETE("/api/webhooks/{id}", byId(id))),
+  rotateSecret: (id: string) => answered(api.POST("/api/webhooks/{id}/rotate-secret", byId(id))),
+  test: (id: string) => answered(api.POST("/api/webhooks/{id}/test", byId(id))),
+  deliveries: (id: string) => answered(api.GET("/api/webhooks/{id}/deliveries", { params: { path: { id }, query: { limit: 50 } } })).then((answer) => answer.deliveries),
+  redeliver: (deliveryId: string) => answered(api.POST("/api/webhooks/deliveries/{id}/redeliver", byId(deliveryId))),
 };
 
 export const asyncJobs = {
-  list: (query: Query) => call<T.AsyncJobPage>("/api/async-jobs", { query }),
+  list: (query: Query) => answered(api.GET("/api/async-jobs", { params: { query: filters(query) } })),
 };
 
 export const mcp = {
-  clients: () => call<{ clients: T.McpClient[] }>("/api/mcp/clients").then((answer) => answer.clients),
-  create: (input: T.McpClientInput & { name: string; connection_type: T.McpConnectionType }) => call<T.McpClient>("/api/mcp/client", json("POST", input)),
-  update: (id: string, input: T.McpClientInput) => call<T.McpClient>(`/api/mcp/client/${segment(id)}`, json("PUT", input)),
-  remove: (id: string) => call<{ message: string }>(`/api/mcp/client/${segment(id)}`, json("DELETE")),
-  reconnect: (id: string) => call<T.McpClient>(`/api/mcp/client/${segment(id)}/reconnect`, json("POST")),
-  oauthConnect: (id: string) => call<{ authorization_url: string }>(`/api/mcp/client/${segment(id)}/oauth/connect`, json("POST")),
-  perUserFlows: (state: string) => call<{ flows: T.McpPerUserFlow[] }>("/api/mcp/per-user-headers/flows", { query: { state } }).then((answer) => answer.flows),
-  logs: (query: Query) => call<{ logs: T.McpLog[] }>("/api/mcp-logs", { query }).then((answer) => answer.logs),
-  costHistogram: (query: Query) => call<T.CostHistogram>("/api/mcp-logs/histogram/cost", { query }),
+  clients: () => answered(api.GET("/api/mcp/clients")).then((answer) => answer.clients),
+  create: (input: T.McpClientInput & { name: string; connection_type: T.McpConnectionType }) => answered(api.POST("/api/mcp/client", { body: input })),
+  update: (id: string, input: T.McpClientInput) => answered(api.PUT("/api/mcp/client/{id}", { ...byId(id), body: input })),
+  remove: (id: string) => answered(api.DELETE("/api/mcp/client/{id}", byId(id))),
+  reconnect: (id: string) => answered(api.POST("/api/mcp/client/{id}/reconnect", byId(id))),
+  oauthConnect: (id: string) => undescribed<{ authorization_url: string }>(api.POST("/api/mcp/client/{id}/oauth/connect", byId(id))),
+  perUserFlows: (state: string) => undescribed<{ flows: T.McpPerUserFlow[] }>(api.GET("/api/mcp/per-user-headers/flows", { params: { query: filters({ state }) } })).then((answer) => answer.flows),
+  logs: (query: Query) => answered(api.GET("/api/mcp-logs", { params: { query: filters(query) } })).then((answer) => answer.logs),
+  costHistogram: (query: Query) => answered(api.GET("/api/mcp-logs/histogram/cost", { params: { query: filters(query) } })),
 };
 
+const byName = (name: string) => ({ params: { path: { name } } });
+
 export const plugins = {
-  list: () => call<{ plugins: T.Plugin[] }>("/api/plugins").then((answer) => answer.plugins),
-  create: (input: T.PluginInput & { name: string }) => call<{ plugin: T.Plugin }>("/api/plugins", json("POST", input)),
-  update: (name: string, input: T.PluginInput) => call<{ plugin: T.Plugin }>(`/api/plugins/${segment(name)}`, json("PUT", input)),
-  remove: (name: string) => call<{ message: string }>(`/api/plugins/${segment(name)}`, json("DELETE")),
+  list: () => answered(api.GET("/api/plugins")).then((answer) => answer.plugins),
+  create: (input: T.PluginInput & { name: string }) => answered(api.POST("/api/plugins", { body: input })),
+  update: (name: string, input: T.PluginInput) => answered(api.PUT("/api/plugins/{name}", { ...byName(name), body: input })),
+  remove: (name: string) => answered(api.DELETE("/api/plugins/{name}", byName(name))),
 };
 
 export const guardrails = {
-  list: () => call<{ guardrails: T.Guardrail[] }>("/api/guardrails").then((answer) => answer.guardrails),
-  create: (input: T.GuardrailInput & { name: string; checks: T.GuardrailCheck[] }) => call<{ guardrail: T.Guardrail }>("/api/guardrails", json("POST", input)),
-  update: (id: string, input: T.GuardrailInput) => call<{ guardrail: T.Guardrail }>(`/api/guardrails/${segment(id)}`, json("PUT", input)),
-  remove: (id: string) => call<{ message: string }>(`/api/guardrails/${segment(id)}`, json("DELETE")),
+  list: () => answered(api.GET("/api/guardrails")).then((answer) => answer.guardrails),
+  create: (input: T.GuardrailInput & { name: string; checks: T.GuardrailCheck[] }) => answered(api.POST("/api/guardrails", { body: input })),
+  update: (id: string, input: T.GuardrailInput) => answered(api.PUT("/api/guardrails/{id}", { ...byId(id), body: input })),
+  remove: (id: string) => answered(api.DELETE("/api/guardrails/{id}", byId(id))),
 };
 
 export const cache = {
-  clearEntry: (cacheId: string) => call<{ message: string }>(`/api/cache/clear/${segment(cacheId)}`, json("DELETE")),
-  clearKey: (cacheKey: string) => call<{ deleted: number }>(`/api/cache/clear-by-key/${segment(cacheKey)}`, json("DELETE")),
+  clearEntry: (cacheId: string) => undescribed<{ message: string }>(api.DELETE("/api/cache/clear/{cacheId}", { params: { path: { cacheId } } })),
+  clearKey: (cacheKey: string) => undescribed<{ deleted: number }>(api.DELETE("/api/cache/clear-by-key/{cacheKey}", { params: { path: { cacheKey } } })),
 };
 
 export const agents = {
-  list: () => call<{ agents: T.Agent[] }>("/api/agents").then((answer) => answer.agents),
-  create: (input: T.AgentInput & { name: string; url: string }) => call<T.Agent>("/api/agents", json("POST", input)),
-  update: (name: string, input: T.AgentInput & { url: string }) => call<T.Agent>(`/api/agents/${segment(name)}`, json("PUT", input)),
-  remove: (name: string) => call<{ message: string }>(`/api/agents/${segment(name)}`, json("DELETE")),
-  tasks: (query: Query) => call<{ tasks: T.AgentTask[] }>("/api/agents/history", { query }).then((answer) => answer.tasks),
+  list: () => answered(api.GET("/api/agents")).then((answer) => answer.agents),
+  create: (input: T.AgentInput & { name: string; url: string }) => answered(api.POST("/api/agents", { body: input })),
+  update: (name: string, input: T.AgentInput & { url: string }) => answered(api.PUT("/api/agents/{name}", { ...byName(name), body: input })),
+  remove: (name: string) => answered(api.DELETE("/api/agents/{name}", byName(name))),
+  tasks: (query: Query) => answered(api.GET("/api/agents/history", { params: { query: filters(query) } })).then((answer) => answer.tasks),
 };
 
+const role = (id: number) => ({ params: { path: { role_id: String(id) } } });
+
 export const access = {
-  authConfig: () => call<T.AuthConfig>("/api/config/auth"),
-  updateAuth: (input: T.AuthConfigInput) => call<T.AuthConfig>("/api/config/auth", json("PUT", input)),
-  permissions: () => call<{ permissions: T.Permission[] }>("/api/governance/rbac/permissions").then((answer) => answer.permissions),
-  roles: () => call<{ roles: T.Role[] }>("/api/governance/rbac/roles").then((answer) => answer.roles),
-  createRole: (name: string, permission_ids: number[]) => call<T.Role>("/api/governance/rbac/roles", json("POST", { name, permission_ids })),
-  setRolePermissions: (id: number, permission_ids: number[]) => call<{ message: string }>(`/api/governance/rbac/roles/${id}/permissions`, json("PUT", { permission_ids })),
-  removeRole: (id: number) => call<{ message: string }>(`/api/governance/rbac/roles/${id}`, json("DELETE")),
-  users: () => call<{ users: T.RbacUser[] }>("/api/governance/rbac/users").then((answer) => answer.users),
-  createUser: (input: { username: string; role_id: number; password?: string }) => call<T.RbacUser>("/api/governance/rbac/users", json("POST", input)),
-  removeUser: (id: string) => call<{ message: string }>(`/api/governance/rbac/users/${segment(id)}`, json("DELETE")),
-  apiKeys: () => call<{ api_keys: T.ApiKey[] }>("/api/api-keys").then((answer) => answer.api_keys),
+  authConfig: () => answered(api.GET("/api/config/auth")),
+  updateAuth: (input: T.AuthConfigInput) => answered(api.PUT("/api/config/auth", { body: input })),
+  permissions: () => answered(api.GET("/api/governance/rbac/permissions")).then((answer) => answer.permissions),
+  roles: () => answered(api.GET("/api/governance/rbac/roles")).then((answer) => answer.roles),
+  createRole: (name: string, permission_ids: number[]) => answered(api.POST("/api/governance/rbac/roles", { body: { name, permission_ids } })),
+  setRolePermissions: (id: number, permission_ids: number[]) => answered(api.PUT("/api/governance/rbac/roles/{role_id}/permissions", { ...role(id), body: { permission_ids } })),
+  removeRole: (id: number) => answered(api.DELETE("/api/governance/rbac/roles/{role_id}", role(id))),
+  users: () => answered(api.GET("/api/governance/rbac/users")).then((answer) => answer.users),
+  createUser: (input: { username: string; role_id: number; password?: string }) => answered(api.POST("/api/governance/rbac/users", { body: input })),
+  removeUser: (id: string) => answered(api.DELETE("/api/governance/rbac/users/{user_id}", { params: { path: { user_id: id } } })),
+  apiKeys: () => answered(api.GET("/api/api-keys")).then((answer) => answer.api_keys),
   /** The key's value is in this answer only. */
-  createApiKey: (input: { name: string; scopes: number[] }) => call<{ api_key: T.ApiKey; key: string }>("/api/api-keys", json("POST", input)),
-  removeApiKey: (id: string) => call<{ message: string }>(`/api/api-keys/${segment(id)}`, json("DELETE")),
-  audit: (query: Query) => call<{ audit_logs: T.AuditEvent[] }>("/api/governance/audit-logs", { query }).then((answer) => answer.audit_logs),
-  verify: (id: string) => call<{ valid: boolean }>(`/api/governance/audit-logs/${segment(id)}/verify`),
+  createApiKey: (input: { name: string; scopes: number[] }) => answered(api.POST("/api/api-keys", { body: input })),
+  removeApiKey: (id: string) => answered(api.DELETE("/api/api-keys/{id}", byId(id))),
+  audit: (query: Query) => answered(api.GET("/api/governance/audit-logs", { params: { query: filters(query) } })).then((answer) => answer.audit_logs),
+  verify: (id: string) => answered(api.GET("/api/governance/audit-logs/{id}/verify", byId(id))),
 };
 
 export const warp = {
-  config: () => call<T.WarpConfig>("/api/warp/config"),
-  saveConfig: (input: T.WarpConfigInput) => call<T.WarpConfig>("/api/warp/config", json("PUT", input)),
-  conversations: () => call<{ conversations: T.WarpConversation[] }>("/api/warp/conversations").then((answer) => answer.conversations),
-  conversation: (id: string) => call<{ messages: T.WarpMessage[] }>(`/api/warp/conversations/${segment(id)}`).then((answer) => answer.messages),
-  removeConversation: (id: string) => call<{ message: string }>(`/api/warp/conversations/${segment(id)}`, json("DELETE")),
+  config: () => answered(api.GET("/api/warp/config")),
+  saveConfig: (input: T.WarpConfigInput) => answered(api.PUT("/api/warp/config", { body: input })),
+  conversations: () => undescribed<{ conversations: T.WarpConversation[] }>(api.GET("/api/warp/conversations")).then((answer) => answer.conversations),
+  conversation: (id: string) => undescribed<{ messages: T.WarpMessage[] }>(api.GET("/api/warp/conversations/{id}", byId(id))).then((answer) => answer.messages),
+  removeConversation: (id: string) => undescribed<{ message: string }>(api.DELETE("/api/warp/conversations/{id}", byId(id))),
 };
 
+const actor = (kind: string, id: string) => ({ params: { path: { kind, id } } });
+
 export const actors = {
-  machines: () => call<{ machines: T.Machine[] }>("/api/actors/machines").then((answer) => answer.machines),
-  counts: () => call<{ counts: Array<{ kind: string; state: string; count: number }> }>("/api/actors/counts").then((answer) => answer.counts),
-  list: (query: Query) => call<{ actors: T.ActorSummary[] }>("/api/actors", { query }).then((answer) => answer.actors),
-  find: (kind: string, id: string) => call<T.ActorSummary & { transitions: T.ActorTransition[] }>(`/api/actors/${segment(kind)}/${segment(id)}`),
+  machines: () => answered(api.GET("/api/actors/machines")).then((answer) => answer.machines as T.Machine[]),
+  counts: () => answered(api.GET("/api/actors/counts")).then((answer) => answer.counts),
+  list: (query: Query) => answered(api.GET("/api/actors", { params: { query: filters(query) } })).then((answer) => answer.actors),
+  find: (kind: string, id: string) => answered(api.GET("/api/actors/{kind}/{id}", actor(kind, id))),
 };

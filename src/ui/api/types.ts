@@ -1,348 +1,72 @@
-import type { Attempt } from "../../db/schema/types";
-
 /**
- * What the dashboard reads from and writes to the management API. Plain types, so the browser
- * code needs nothing from the server; contract.ts checks each against the route it names, so a
- * field renamed on the server breaks the typecheck, not the page.
+ * What the dashboard reads from and writes to the management API, named for the pages: each an
+ * alias of the types generated from the OpenAPI document (client/openapi.d.ts), so a field
+ * renamed on the server breaks the typecheck, not the page. The few replies the document does not
+ * describe yet are written out below, marked so.
  */
+import type { GatewayErrorBody, Reply, RequestBody } from "../../../client";
 
-export type Budget = { max_limit: number; reset_duration: string; calendar_aligned?: boolean };
-export type RateLimit = { token_max_limit?: number; token_reset_duration?: string; request_max_limit?: number; request_reset_duration?: string };
+export type { GatewayErrorBody };
 
-export interface GatewayErrorBody {
-  error: { message: string; type?: string; param?: string };
-  extra_fields?: { error_type?: string };
-}
+type Item<List> = List extends ReadonlyArray<infer Row> ? Row : never;
 
-export interface AuthProbe {
-  is_auth_enabled: boolean;
-  has_valid_token: boolean;
-}
-
+export type AuthProbe = Reply<"/api/session/is-auth-enabled", "get">;
 /** The identity providers the sign-in page offers, and whether the password form is open. */
-export interface SignInProviders {
-  providers: Array<{ id: string; display_name: string; login_url: string }>;
-  password_sign_in: boolean;
-}
+export type SignInProviders = Reply<"/api/session/oidc/providers", "get">;
+export type Me = Reply<"/api/session/me", "get">;
+export type AuthConfig = Reply<"/api/config/auth", "get">;
+export type AuthConfigInput = RequestBody<"/api/config/auth", "put">;
 
-export interface Me {
-  type: string;
-  id: string;
-  local_admin: boolean;
-  edition: "oss" | "enterprise";
-  permissions: string[];
-}
-
-export interface AuthConfigInput {
-  admin_username: string;
-  admin_password?: string;
-  enabled: boolean;
-}
-
-export type { Attempt };
-
-export interface LogSummary {
-  id: string;
-  parent_request_id: string | null;
-  timestamp: string;
-  object: string;
-  provider: string;
-  model: string;
-  alias: string | null;
-  selected_key_id: string | null;
-  virtual_key_id: string | null;
-  virtual_key_name: string | null;
-  team_id: string | null;
-  customer_id: string | null;
-  routing_rule_name: string | null;
-  status: string;
-  status_code: number | null;
-  error_type: string | null;
-  error_message: string | null;
-  stop_reason: string | null;
-  cache_hit_type: string | null;
-  guardrails: GuardrailVerdict[];
-  input_tokens: number;
-  output_tokens: number;
-  cached_tokens: number;
-  reasoning_tokens: number;
-  total_tokens: number;
-  cost: number | null;
-  latency: number;
-  time_to_first_token: number | null;
-  stream: boolean;
-  /** GATEWAY_REGION of the node that served it; null when that node names none. */
-  region: string | null;
-  /** Which part of the gateway made the call for itself (`warp`, ...); null for client traffic. */
-  internal_caller: string | null;
-  attempts: Attempt[];
-}
-
+export type LogPage = Reply<"/api/logs", "get">;
+export type LogSummary = Item<LogPage["logs"]>;
+export type Attempt = Item<LogSummary["attempts"]>;
 /** What one guardrail check found in a request: never the matched text. */
-export interface GuardrailVerdict {
-  guardrail: string;
-  check: string;
-  stage: "input" | "output";
-  action: "block" | "redact" | "log";
-  matches: number;
-}
+export type GuardrailVerdict = Item<LogSummary["guardrails"]>;
+export type LogDetail = Reply<"/api/logs/{id}", "get">;
+export type LogStats = Reply<"/api/logs/stats", "get">;
+/** Usage per time bucket, a series per model, provider, virtual key or error type. */
+export type LogSeries = Reply<"/api/logs/series", "get">;
+export type Histogram = Reply<"/api/logs/histogram", "get">;
+export type HistogramBucket = Item<Histogram["buckets"]>;
+type AnyRankings = Reply<"/api/logs/rankings", "get">;
+export type Rankings = Extract<AnyRankings, { rankings: Array<{ model: string }> }>;
+export type Ranking = Item<Rankings["rankings"]>;
+/** `group_by=virtual_key`: a row per virtual key, the name logged with its latest request. */
+export type VirtualKeyRankings = Extract<AnyRankings, { rankings: Array<{ virtual_key_id: string }> }>;
+export type VirtualKeyRanking = Item<VirtualKeyRankings["rankings"]>;
 
-export interface LogDetail extends LogSummary {
-  request_content?: unknown;
-  response_content?: string | null;
-}
+export type Provider = Item<Reply<"/api/providers", "get">["providers"]>;
+export type ProviderKey = Item<Provider["keys"]>;
+export type NetworkConfig = NonNullable<ProviderInput["network_config"]>;
+export type ProviderInput = RequestBody<"/api/providers", "post">;
+export type ProviderKeyInput = RequestBody<"/api/providers/{provider}/keys", "post">;
 
-export interface LogPage {
-  logs: LogSummary[];
-  count: number;
-  limit: number;
-  offset: number;
-}
-
-export interface LogStats {
-  total_requests: number;
-  error_count: number;
-  success_rate: number | null;
-  total_tokens: number;
-  total_cost: number;
-  average_latency: number | null;
-  latency_percentiles: Record<string, number | null>;
-  has_previous_period: boolean;
-  previous: { total_requests: number; error_count: number; total_tokens: number; total_cost: number } | null;
-  change: Record<string, number | null> | null;
-}
-
-/** GET /api/logs/series: usage per time bucket, a series per model, provider, virtual key or error type. */
-export interface LogSeries {
-  bucket_size_seconds: number;
-  timestamps: string[];
-  groups: Array<{ key: string; label: string; requests: number[]; errors: number[]; total_tokens: number[]; total_cost: number[]; cache_hits: number[]; time_to_first_token: Array<number | null> }>;
-}
-
-export interface HistogramBucket {
-  timestamp: string;
-  count: number;
-  success: number;
-  error: number;
-  total_tokens: number;
-  total_cost: number;
-  average_latency: number;
-}
-
-export interface Histogram {
-  buckets: HistogramBucket[];
-  bucket_size_seconds: number;
-}
-
-export interface Ranking {
-  provider: string;
-  model: string;
-  total_requests: number;
-  error_count: number;
-  total_tokens: number;
-  total_cost: number;
-  avg_latency: number | null;
-  trend: { has_previous_period: boolean; requests_trend: number | null };
-}
-
-export interface Rankings {
-  rankings: Ranking[];
-}
-
-/** GET /api/logs/rankings?group_by=virtual_key: a row per virtual key, the name logged with its latest request. */
-export interface VirtualKeyRanking {
-  virtual_key_id: string;
-  virtual_key_name: string | null;
-  total_requests: number;
-  error_count: number;
-  total_tokens: number;
-  total_cost: number;
-}
-
-export interface VirtualKeyRankings {
-  rankings: VirtualKeyRanking[];
-}
-
-export interface ProviderKey {
-  id: string;
-  name: string;
-  enabled: boolean;
-  weight: number;
-  value?: string;
-  models?: string[];
-  blacklisted_models?: string[];
-  aliases?: Record<string, string>;
-  status: string;
-  description: string;
-}
-
-export interface NetworkConfig {
-  base_url?: string;
-  extra_headers?: Record<string, string>;
-  default_request_timeout_in_seconds?: number;
-  max_retries?: number;
-}
-
-export interface Provider {
-  provider: string;
-  keys: ProviderKey[];
-  key_optional: boolean;
-  network_config: NetworkConfig;
-  custom_provider_config?: { base_provider_type: string };
-  /** Requests this node sent to open keys while the provider was in panic. */
-  panic?: { requests: number; last_at?: string };
-}
-
-export interface ProviderKeyInput {
-  name?: string;
-  value?: string;
-  models?: string[];
-  blacklisted_models?: string[];
-  weight?: number;
-  aliases?: Record<string, string>;
-  enabled?: boolean;
-}
-
-export interface ProviderInput {
-  provider: string;
-  keys?: ProviderKeyInput[];
-  network_config?: NetworkConfig;
-  custom_provider_config?: { base_provider_type: string };
-}
-
-export interface ProviderConfig {
-  provider: string;
-  weight?: number;
-  allowed_models?: string[];
-  key_ids?: string[];
-  budgets?: Budget[];
-  rate_limit?: RateLimit;
-}
-
-export interface VirtualKey {
-  id: string;
-  name: string;
-  description: string;
-  is_active: boolean;
-  key_prefix: string;
-  team_id: string | null;
-  customer_id: string | null;
-  team: { id: string; name: string } | null;
-  customer: { id: string; name: string } | null;
-  provider_configs: ProviderConfig[];
-  budgets: Budget[];
-  rate_limit: RateLimit | null;
-  mcp_configs: McpToolGrant[];
-  agent_grants: string[];
-  session_budgets: SessionBudget | null;
-}
-
-/** What each session (agent run) of a virtual key may spend. */
-export type SessionBudget = { max_cost?: number; max_tokens?: number };
-
-/** What one session of a virtual key spent, as the node that answered counted it. */
-export interface SessionSpent {
-  session_id: string;
-  cost: number;
-  tokens: number;
-  requests: number;
-  last_request_at: string;
-  exceeded: "max_cost" | "max_tokens" | null;
-}
-
+export type VirtualKey = Item<Reply<"/api/governance/virtual-keys", "get">["virtual_keys"]>;
+export type VirtualKeyInput = RequestBody<"/api/governance/virtual-keys/{id}", "put">;
+export type Budget = Item<VirtualKey["budgets"]>;
+export type RateLimit = NonNullable<VirtualKey["rate_limit"]>;
+export type ProviderConfig = Item<VirtualKey["provider_configs"]>;
 /** The tools a virtual key may call on one MCP client: names, `*` for all, empty for none. */
-export interface McpToolGrant {
-  mcp_client_name: string;
-  tools_to_execute?: string[];
-}
+export type McpToolGrant = Item<VirtualKey["mcp_configs"]>;
+/** What each session (agent run) of a virtual key may spend. */
+export type SessionBudget = NonNullable<VirtualKey["session_budgets"]>;
+/** What one session of a virtual key spent, as the node that answered counted it. */
+export type SessionSpent = Item<Reply<"/api/governance/virtual-keys/{id}/sessions", "get">["sessions"]>;
 
-export interface VirtualKeyInput {
-  name?: string;
-  description?: string;
-  is_active?: boolean;
-  team_id?: string | null;
-  customer_id?: string | null;
-  provider_configs?: ProviderConfig[];
-  budgets?: Budget[];
-  rate_limit?: RateLimit | null;
-  mcp_configs?: McpToolGrant[];
-  agent_grants?: string[];
-}
+export type Customer = Item<Reply<"/api/governance/customers", "get">["customers"]>;
+export type Team = Item<Reply<"/api/governance/teams", "get">["teams"]>;
+export type OrgInput = RequestBody<"/api/governance/teams/{team_id}", "put">;
 
-export interface Customer {
-  id: string;
-  name: string;
-  budgets: Budget[];
-  rate_limit: RateLimit | null;
-}
+export type RoutingRule = Item<Reply<"/api/governance/routing-rules", "get">["rules"]>;
+export type RoutingTarget = Item<RoutingRule["targets"]>;
+export type RoutingScope = RoutingRule["scope"];
+export type RoutingRuleInput = RequestBody<"/api/governance/routing-rules", "post">;
 
-export interface Team extends Customer {
-  customer_id: string | null;
-  customer: { id: string; name: string } | null;
-}
+export type PricingOverride = Item<Reply<"/api/governance/pricing-overrides", "get">["pricing_overrides"]>;
+export type PriceField = keyof PricingOverride["patch"];
+export type PricingOverrideInput = RequestBody<"/api/governance/pricing-overrides", "post">;
 
-export interface OrgInput {
-  name?: string;
-  budgets?: Budget[];
-  rate_limit?: RateLimit | null;
-  customer_id?: string | null;
-}
-
-export interface RoutingTarget {
-  provider?: string;
-  model?: string;
-  key_id?: string;
-  weight?: number;
-}
-
-export type RoutingScope = "global" | "customer" | "team" | "virtual_key";
-
-export interface RoutingRule {
-  id: string;
-  name: string;
-  description: string;
-  enabled: boolean;
-  cel_expression: string;
-  targets: RoutingTarget[];
-  fallbacks: string[];
-  scope: RoutingScope;
-  scope_id: string | null;
-  priority: number;
-}
-
-export interface RoutingRuleInput {
-  name: string;
-  description?: string;
-  enabled?: boolean;
-  cel_expression: string;
-  targets: RoutingTarget[];
-  fallbacks?: string[];
-  scope?: RoutingScope;
-  scope_id?: string | null;
-  priority?: number;
-}
-
-export type PriceField = "input_cost_per_token" | "output_cost_per_token" | "cache_read_input_token_cost";
-
-export interface PricingOverride {
-  id: string;
-  name: string;
-  scope_kind: "global" | "provider" | "provider_key" | "virtual_key";
-  scope_id: string | null;
-  match_type: "exact" | "prefix";
-  pattern: string;
-  patch: Partial<Record<PriceField, number>>;
-}
-
-export interface PricingOverrideInput {
-  name: string;
-  scope_kind?: PricingOverride["scope_kind"];
-  scope_id?: string | null;
-  match_type?: PricingOverride["match_type"];
-  pattern: string;
-  patch: Partial<Record<PriceField, number>>;
-}
-
+/** GET /api/governance/budgets: its reply is not in the document yet. */
 export interface BudgetUsage {
   level: string;
   owner_id: string;
@@ -353,120 +77,24 @@ export interface BudgetUsage {
   resets_at: string;
 }
 
+export type WebhookEndpoint = Item<Reply<"/api/webhooks", "get">["webhooks"]>;
+export type WebhookEvent = Item<WebhookEndpoint["events"]>;
+export type WebhookEndpointInput = RequestBody<"/api/webhooks/{id}", "put">;
+export type Delivery = Item<Reply<"/api/webhooks/{id}/deliveries", "get">["deliveries"]>;
+export type DeliveryAttempt = Item<Delivery["attempts"]>;
 
-export type WebhookEvent = "async_job.completed" | "async_job.failed" | "webhook_endpoint.disabled" | "webhook_endpoint.enabled";
+export type AsyncJobPage = Reply<"/api/async-jobs", "get">;
+export type AsyncJob = Item<AsyncJobPage["jobs"]>;
+export type AsyncJobStatus = AsyncJob["status"];
 
-export interface WebhookEndpoint {
-  id: string;
-  name: string;
-  url: string;
-  events: WebhookEvent[];
-  headers: Record<string, string>;
-  include_response: boolean;
-  allow_private_network: boolean;
-  disabled: boolean;
-  max_retries: number;
-  retry_backoff_initial_seconds: number;
-  attempt_timeout_seconds: number;
-  /** Its lifecycle: active, failing, disabled_automatically or disabled. */
-  state: string;
-  disabled_reason: string | null;
-  consecutive_failures: number;
-  last_success_at?: string;
-  last_failure_at?: string;
-}
+export type McpClient = Item<Reply<"/api/mcp/clients", "get">["clients"]>;
+export type McpConnectionType = McpClient["connection_type"];
+export type McpOAuthConnection = NonNullable<NonNullable<McpClient["oauth"]>["connection"]>;
+export type McpClientInput = RequestBody<"/api/mcp/client/{id}", "put">;
+export type McpLog = Item<Reply<"/api/mcp-logs", "get">["logs"]>;
+export type CostHistogram = Reply<"/api/mcp-logs/histogram/cost", "get">;
 
-export interface WebhookEndpointInput {
-  name?: string;
-  url?: string;
-  events?: WebhookEvent[];
-  headers?: Record<string, string>;
-  include_response?: boolean;
-  allow_private_network?: boolean;
-  disabled?: boolean;
-  max_retries?: number;
-}
-
-export interface DeliveryAttempt {
-  attempt: number;
-  started_at: string;
-  latency_ms: number | null;
-  status_code: number | null;
-  outcome: string;
-  error: string | null;
-}
-
-export interface Delivery {
-  id: string;
-  webhook_id: string;
-  endpoint_id: string;
-  event: string;
-  job_id: string | null;
-  status: string;
-  attempt_count: number;
-  last_status_code: number | null;
-  next_attempt_at: string | null;
-  redelivery_of: string | null;
-  created_at: string;
-  attempts: DeliveryAttempt[];
-}
-
-export type AsyncJobStatus = "pending" | "processing" | "completed" | "failed" | "expired";
-
-export interface AsyncJob {
-  id: string;
-  status: AsyncJobStatus;
-  request_type: string;
-  /** The path after /v1/async/ it was submitted on, or the provider mount path. */
-  route: string;
-  webhook?: string;
-  created_at: string;
-  expires_at: string;
-  started_at?: string;
-  completed_at?: string;
-  status_code?: number;
-  result?: unknown;
-  error?: unknown;
-}
-
-export interface AsyncJobPage {
-  jobs: AsyncJob[];
-  count: number;
-  total_count: number;
-  limit: number;
-  offset: number;
-}
-
-export type McpConnectionType = "http" | "sse" | "stdio";
-
-export interface McpClient {
-  id: string;
-  name: string;
-  connection_type: McpConnectionType;
-  connection_string: string | null;
-  stdio_config: { command: string; args: string[]; envs: Record<string, string> } | null;
-  auth_type: string;
-  headers: Record<string, string>;
-  per_user_header_keys: string[];
-  /** auth_type oauth: the client and the state of its connection to the authorization server. */
-  oauth: { client_id: string | null; scope: string | null; per_user: boolean; connection: McpOAuthConnection | null } | null;
-  tools_to_execute: string[];
-  state: string;
-  last_error: string | null;
-  tools: Array<{ name: string; description: string }>;
-  resources: Array<{ uri: string; name: string; description: string; mime_type: string | null }>;
-  resource_templates: Array<{ uri_template: string; name: string; description: string; mime_type: string | null }>;
-  prompts: Array<{ name: string; description: string; arguments: Array<{ name: string; description: string; required: boolean }> }>;
-}
-
-export interface McpOAuthConnection {
-  state: "needs_consent" | "connected" | "refresh_failed";
-  last_error: string | null;
-  connected_at: string | null;
-  access_token_expires_at: string | null;
-}
-
-/** A per-user header flow waiting for a caller's values. */
+/** A per-user header flow waiting for a caller's values (GET /api/mcp/per-user-headers/flows: its reply is not in the document yet). */
 export interface McpPerUserFlow {
   id: string;
   flow_mode: "virtual_key" | "session";
@@ -480,164 +108,24 @@ export interface McpPerUserFlow {
   created_at: string;
 }
 
-export interface McpClientInput {
-  name?: string;
-  connection_type?: McpConnectionType;
-  connection_string?: string;
-  stdio_config?: { command: string; args?: string[] };
-  auth_type?: "none" | "headers" | "per_user_headers" | "oauth";
-  headers?: Record<string, string>;
-  tools_to_execute?: string[];
-}
+export type Plugin = Item<Reply<"/api/plugins", "get">["plugins"]>;
+export type PluginInput = RequestBody<"/api/plugins/{name}", "put">;
 
-export interface McpLog {
-  id: string;
-  timestamp: string;
-  tool_name: string;
-  server_label: string;
-  status: string;
-  arguments: unknown;
-  result: string | null;
-  error_message: string | null;
-  latency: number | null;
-  cost: number | null;
-  virtual_key_name: string | null;
-}
+export type Agent = Item<Reply<"/api/agents", "get">["agents"]>;
+export type AgentInput = RequestBody<"/api/agents/{name}", "put">;
+export type AgentTask = Item<Reply<"/api/agents/history", "get">["tasks"]>;
 
-export interface CostHistogram {
-  buckets: Array<{ timestamp: string; total_cost: number }>;
-  bucket_size_seconds: number;
-}
+export type Permission = Item<Reply<"/api/governance/rbac/permissions", "get">["permissions"]>;
+export type Role = Item<Reply<"/api/governance/rbac/roles", "get">["roles"]>;
+export type RbacUser = Item<Reply<"/api/governance/rbac/users", "get">["users"]>;
+export type ApiKey = Item<Reply<"/api/api-keys", "get">["api_keys"]>;
+export type AuditEvent = Item<Reply<"/api/governance/audit-logs", "get">["audit_logs"]>;
 
-export interface Plugin {
-  name: string;
-  enabled: boolean;
-  config: Record<string, unknown>;
-  isCustom: boolean;
-  path: string;
-  /** Custom plugins: lower runs earlier among them. */
-  order?: number;
-  status: { status: "active" | "disabled" | "error"; logs: string[]; types: string[] };
-}
+export type WarpConfig = Reply<"/api/warp/config", "get">;
+export type WarpConfigInput = RequestBody<"/api/warp/config", "put">;
+export type WarpChatInput = RequestBody<"/api/warp/chat", "post">;
 
-export interface PluginInput {
-  path?: string;
-  enabled?: boolean;
-  config?: Record<string, unknown>;
-  order?: number;
-}
-
-export interface Agent {
-  name: string;
-  url: string;
-  description: string | null;
-  enabled: boolean;
-  headers: Record<string, string>;
-  gateway_path: string;
-  agent_card: unknown;
-  card_fetched_at: string | null;
-  card_error: string | null;
-}
-
-export interface AgentInput {
-  url?: string;
-  description?: string;
-  enabled?: boolean;
-  headers?: Record<string, string>;
-}
-
-export interface AgentTask {
-  agent: string;
-  task_id: string;
-  context_id: string | null;
-  state: string;
-  live: boolean;
-  virtual_key_id: string | null;
-  transitions: Array<{ state: string; at: string }>;
-  created_at: string;
-  updated_at: string;
-}
-
-export interface AuthConfig {
-  admin_username: string;
-  enabled: boolean;
-  is_configured: boolean;
-}
-
-export interface Permission {
-  id: number;
-  name: string;
-  resource: string;
-  operation: string;
-}
-
-export interface Role {
-  id: number;
-  name: string;
-  description: string | null;
-  is_builtin: boolean;
-  permission_ids: number[];
-}
-
-export interface RbacUser {
-  id: string;
-  username: string;
-  name: string | null;
-  role_id: number;
-  role: string;
-  has_password: boolean;
-}
-
-export interface ApiKey {
-  id: string;
-  name: string;
-  description: string | null;
-  scopes: number[];
-  key_prefix: string;
-  expires_at: string | null;
-  created_at: string;
-}
-
-export interface AuditEvent {
-  id: string;
-  timestamp: string;
-  initiator: { type: string; id: string };
-  action: string;
-  target: { type: string; id: string | null };
-  outcome: string;
-  method: string;
-  path: string;
-  summary: unknown;
-}
-
-export interface WarpConfig {
-  configured: boolean;
-  enabled: boolean;
-  provider: string;
-  model: string;
-  max_iterations: number;
-  system_prompt_suffix: string;
-  embedding_provider: string;
-  embedding_model: string;
-  embedding_dimension: number;
-}
-
-export interface WarpConfigInput {
-  enabled?: boolean;
-  provider?: string;
-  model?: string;
-  max_iterations?: number;
-  system_prompt_suffix?: string;
-  embedding_provider?: string;
-  embedding_model?: string;
-  embedding_dimension?: number;
-}
-
-export interface WarpChatInput {
-  message: string;
-  conversation_id?: string;
-}
-
+/** GET /api/warp/conversations/{id}: its reply is not in the document yet. */
 export interface WarpMessage {
   role: "user" | "assistant" | "tool";
   content: string | null;
@@ -645,13 +133,14 @@ export interface WarpMessage {
   tool_call_id?: string;
 }
 
+/** GET /api/warp/conversations: its reply is not in the document yet. */
 export interface WarpConversation {
   id: string;
   title: string;
   updated_at: string;
 }
 
-/** The server-sent events of POST /api/warp/chat. */
+/** The server-sent events of POST /api/warp/chat (a stream: the document describes no events). */
 export interface WarpChatEvents {
   start: { conversation_id: string; provider: string; model: string };
   delta: { content: string };
@@ -661,73 +150,18 @@ export interface WarpChatEvents {
   done: { conversation_id: string; finish_reason: string };
 }
 
-export interface MachineState {
-  id: string;
-  key: string;
-  type: "atomic" | "compound" | "parallel" | "final" | "history";
-  transitions: Array<{ event: string; trigger: string; targets: string[]; delay?: number | string }>;
-  states: Record<string, MachineState>;
-}
+type DescribedMachine = Item<Reply<"/api/actors/machines", "get">["machines"]>;
+/** A machine's state: the document describes its child states loosely (the schema is not recursive). */
+export type MachineState = Omit<DescribedMachine["root"], "states"> & { states: Record<string, MachineState> };
+export type Machine = Omit<DescribedMachine, "root"> & { root: MachineState };
+export type ActorSummary = Item<Reply<"/api/actors", "get">["actors"]>;
+export type ActorDetail = Reply<"/api/actors/{kind}/{id}", "get">;
+export type ActorTransition = Item<ActorDetail["transitions"]>;
 
-export interface Machine {
-  kind: string;
-  id: string;
-  root: MachineState;
-}
-
-export interface ActorSummary {
-  kind: string;
-  id: string;
-  state_path: string;
-  status: string;
-  updated_at: string;
-}
-
-export interface ActorTransition {
-  seq: number;
-  from_path: string | null;
-  event: string;
-  to_path: string;
-  at: string;
-  node: string;
-}
-
-export type GuardrailScope = "global" | "virtual_key" | "team" | "customer" | "routing_rule";
-export type GuardrailCheckType = "email" | "phone" | "payment_card" | "iban" | "national_id" | "ip_address" | "api_key" | "private_key" | "jwt" | "regex" | "word_list" | "json_schema" | "length" | "language" | "model" | "http";
-export type GuardrailStage = "input" | "output" | "both";
-export type GuardrailAction = "block" | "redact" | "log";
-
-/** The fields of a check the page edits; a check of another type keeps its other fields as they came. */
-export interface GuardrailCheck {
-  type: GuardrailCheckType;
-  name?: string;
-  stage?: GuardrailStage;
-  action?: GuardrailAction;
-  pattern?: string;
-  label?: string;
-  case_sensitive?: boolean;
-  words?: string[];
-}
-
-export interface Guardrail {
-  id: string;
-  name: string;
-  description: string;
-  enabled: boolean;
-  scope: GuardrailScope;
-  scope_id: string | null;
-  restore_redacted: boolean;
-  checks: GuardrailCheck[];
-  created_at: string;
-  updated_at: string;
-}
-
-export interface GuardrailInput {
-  name?: string;
-  description?: string;
-  enabled?: boolean;
-  scope?: GuardrailScope;
-  scope_id?: string;
-  restore_redacted?: boolean;
-  checks?: GuardrailCheck[];
-}
+export type Guardrail = Item<Reply<"/api/guardrails", "get">["guardrails"]>;
+export type GuardrailCheck = Item<Guardrail["checks"]>;
+export type GuardrailScope = Guardrail["scope"];
+export type GuardrailCheckType = GuardrailCheck["type"];
+export type GuardrailStage = NonNullable<GuardrailCheck["stage"]>;
+export type GuardrailAction = NonNullable<GuardrailCheck["action"]>;
+export type GuardrailInput = RequestBody<"/api/guardrails/{id}", "put">;
