@@ -20,7 +20,7 @@ beforeAll(async () => {
   browser = await launchBrowser();
   watched = await browser.open(`${gw.url}/ui/lifecycles`);
   await signIn(watched.page);
-});
+}, 60_000);
 afterAll(async () => {
   await browser?.close();
   await gw?.close();
@@ -41,17 +41,32 @@ describe("Lifecycles page", () => {
     const chart = page().getByRole("img", { name: "Statechart of webhook-delivery" });
     await chart.getByRole("button", { name: "waiting_retry: 1 instances" }).click();
     await page().getByRole("region", { name: "Instances in waiting_retry" }).getByRole("button", { name: waiting!.id }).click();
-    const timeline = page().getByRole("region", { name: `Instance ${waiting!.id}` }).getByRole("list", { name: "Transitions" });
+    const card = page().getByRole("region", { name: `Instance ${waiting!.id}` });
+    const timeline = card.getByRole("list", { name: "Path" });
     await timeline.getByRole("listitem").first().waitFor();
     const path = (await timeline.getByRole("listitem").allInnerTexts()).map((line) => line.split(" ")[0]);
-    expect(path.at(-1)).toBe("waiting_retry");
-    expect(path).toContain("attempting");
-    // Events read as words: no xstate-generated name such as xstate.done.actor.0.webhook-delivery.attempting.
+    expect(path).toEqual(["queued", "attempting", "waiting_retry"]);
+    // Events read as what happened: no xstate-generated name such as xstate.done.actor.0.webhook-delivery.attempting.
     const lines = await timeline.getByRole("listitem").allInnerTexts();
     expect(lines.join("\n")).not.toContain("xstate.");
-    expect(lines.some((line) => / from attempting: work of attempting (finished|failed)/.test(line))).toBe(true);
+    expect(lines[1]).toMatch(/^attempting for [\d.]+ (ms|s) a delivery slot was free \(from queued\)/);
+    expect(lines[2]).toMatch(/^waiting_retry for [\d.]+ (ms|s|min \d+ s) so far delivery attempted \(from attempting\)/);
+
+    // What it waits for next: the retry timer at the API's due time, and the node holding its lease.
+    const record = (await (await gw.admin(`/api/actors/webhook-delivery/${waiting!.id}`)).json()) as { next_timer_at: string; node: string; lease_until: string };
+    const shownTime = (iso: string) => page().evaluate((at) => new Date(at).toLocaleString(undefined, { month: "short", day: "numeric", hour: "2-digit", minute: "2-digit", second: "2-digit" }), iso);
+    const waitingFor = card.getByRole("list", { name: "Waiting for" });
+    await waitingFor.getByText(`Timer: the retry timer, due ${await shownTime(record.next_timer_at)}`).waitFor();
+    await waitingFor.getByText(`Held by node ${record.node}, its lease until ${await shownTime(record.lease_until)}`).waitFor();
+    await waitingFor.getByText("Or an event: resumed after a restart").waitFor();
+
+    // The path drawn on the chart: each state it passed numbered by step, the transitions it took marked.
+    await chart.getByRole("button", { name: "attempting: 0 instances; the instance's step 2" }).waitFor();
+    await chart.getByRole("button", { name: "queued: 0 instances; the instance's step 1" }).waitFor();
+    const walked = await chart.evaluate((svg) => [...svg.querySelectorAll("g.transition.walked")].map((edge) => `${edge.getAttribute("data-from")}>${edge.getAttribute("data-to")}:${edge.querySelector("text")?.textContent}`));
+    expect(walked.sort()).toEqual(["attempting>waiting_retry:delivery attempted", "queued>attempting:a delivery slot was free"]);
     expect(await seriousViolations(page())).toEqual([]);
-    await chart.getByRole("button", { name: "waiting_retry: 1 instances" }).and(page().locator('[aria-current="true"]')).waitFor();
+    await chart.getByRole("button", { name: "waiting_retry: 1 instances; the instance's step 3" }).and(page().locator('[aria-current="true"]')).waitFor();
   });
 
   test("every transition of the async-job chart, nested ones included, starts on its source state's box and ends on its target's", async () => {
