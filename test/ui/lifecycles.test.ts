@@ -12,6 +12,7 @@ let receiver: WebhookReceiver;
 let gw: TestGateway;
 let browser: Browser;
 let watched: WatchedPage;
+let jobId: string;
 
 beforeAll(async () => {
   upstream = startMockOpenAI();
@@ -31,10 +32,10 @@ afterAll(async () => {
 const page = () => watched.page;
 
 describe("Lifecycles page", () => {
-  test("a delivery waiting to be retried is found from its state on the statechart, its path shown and its state highlighted", async () => {
+  test("a delivery waiting to be retried is found from its state on the statechart: its path drawn there and listed with readable events and time in each, and what it waits for next", async () => {
     const endpoint = await createEndpoint(gw, receiver, "/hook");
     receiver.replies.push(500);
-    await submittedJob(gw, "chat/completions", { model: "openai/gpt-4o-mini", messages: [{ role: "user", content: "notify me" }] }, { "x-gw-async-webhook": endpoint.name });
+    jobId = (await submittedJob(gw, "chat/completions", { model: "openai/gpt-4o-mini", messages: [{ role: "user", content: "notify me" }] }, { "x-gw-async-webhook": endpoint.name })).id;
     const [waiting] = (await historyUntil(gw, "", (list) => list.deliveries[0]?.status === "waiting_retry")).deliveries;
 
     await page().getByLabel("Kind").selectOption("webhook-delivery");
@@ -67,9 +68,9 @@ describe("Lifecycles page", () => {
     expect(walked.sort()).toEqual(["attempting>waiting_retry:delivery attempted", "queued>attempting:a delivery slot was free"]);
     expect(await seriousViolations(page())).toEqual([]);
     await chart.getByRole("button", { name: "waiting_retry: 1 instances; the instance's step 3" }).and(page().locator('[aria-current="true"]')).waitFor();
-  });
+  }, 40_000);
 
-  test("every transition of the async-job chart, nested ones included, starts on its source state's box and ends on its target's", async () => {
+  test("every transition of the async-job chart, nested ones included, starts on its source state's box and ends on its target's; a job found by its id shows the upstream's answer on its path", async () => {
     await page().getByLabel("Kind").selectOption("async-job");
     const chart = page().getByRole("img", { name: "Statechart of async-job" });
     await chart.getByRole("button", { name: /^completed\.retained: \d+ instances/ }).waitFor();
@@ -94,6 +95,15 @@ describe("Lifecycles page", () => {
         return { from, to, start: offOutline(points[0]!, box(from)), end: offOutline(points.at(-1)!, box(to)) };
       });
     });
+    // The job found by its id: the upstream's answer named as such on its path.
+    await page().getByLabel("Instance id").fill(jobId);
+    await page().getByRole("button", { name: "Find" }).click();
+    const jobPath = page().getByRole("region", { name: `Instance ${jobId}` }).getByRole("list", { name: "Path" });
+    await jobPath.getByRole("listitem").nth(2).waitFor();
+    const lines = await jobPath.getByRole("listitem").allInnerTexts();
+    expect(lines[0]).toMatch(/^pending for [\d.]+ m?s started /);
+    expect(lines[1]).toMatch(/^processing for [\d.]+ m?s a worker took it \(from pending\) /);
+    expect(lines[2]).toMatch(/^completed\.notifying for [\d.]+ m?s upstream answered \(from processing\) /);
     // Transitions between the states inside completed and failed are what was drawn out of place.
     expect(misplaced.filter((edge) => edge.from.includes(".") && edge.to.includes(".")).length).toBeGreaterThanOrEqual(4);
     expect(misplaced.filter((edge) => edge.start > 1 || edge.end > 1)).toEqual([]);
