@@ -27,7 +27,7 @@ beforeAll(async () => {
   browser = await launchBrowser();
   watched = await browser.open(`${gw.url}/`);
   await signIn(watched.page);
-});
+}, 60_000);
 afterAll(async () => {
   await browser?.close();
   await gw?.close();
