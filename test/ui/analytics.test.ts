@@ -151,6 +151,38 @@ describe("Analytics page", () => {
     expect(await seriousViolations(page())).toEqual([]);
   });
 
+  test("what guardrails blocked and redacted is counted beside the previous window, each count opening those logs", async () => {
+    const { virtual_key } = await post("/api/governance/virtual-keys", { name: "guarded" });
+    keys.guarded = { id: virtual_key.id, value: virtual_key.value };
+    await post("/api/guardrails", {
+      name: "house-rules",
+      scope: "virtual_key",
+      scope_id: virtual_key.id,
+      checks: [
+        { type: "email", action: "redact", stage: "input" },
+        { type: "word_list", words: ["forbidden"], action: "block", stage: "input" },
+      ],
+    });
+    const send = (content: string) =>
+      fetch(`${gw.url}/v1/chat/completions`, { method: "POST", headers: { authorization: `Bearer ${virtual_key.value}`, "content-type": "application/json" }, body: JSON.stringify({ model: "openai/gpt-4o-mini", messages: [{ role: "user", content }] }) });
+    expect((await send("write to ann@example.com")).status).toBe(200);
+    expect((await send("a forbidden word")).status).toBeGreaterThanOrEqual(400);
+    const blocked = await eventually(() => api("/api/logs/stats?period=1h&guardrail_actions=block"), (stats) => stats.total_requests === 1);
+    const redacted = await eventually(() => api("/api/logs/stats?period=1h&guardrail_actions=redact"), (stats) => stats.total_requests === 1);
+
+    await page().goto(`${gw.url}/ui/analytics?period=1h`);
+    expect(await figure("Blocked by guardrails").innerText()).toBe(String(blocked.total_requests));
+    expect(await figure("Redacted by guardrails").innerText()).toBe(String(redacted.total_requests));
+    expect(await page().getByRole("region", { name: "Blocked by guardrails" }).innerText()).toContain("previous window: 0");
+    await figure("Blocked by guardrails").getByRole("link").click();
+    await page().getByRole("heading", { name: "Logs" }).waitFor();
+    expect(new URL(page().url()).searchParams.get("guardrail_actions")).toBe("block");
+    expect(await page().getByLabel("Guardrail action").inputValue()).toBe("block");
+    const table = page().getByRole("table", { name: "Request logs" });
+    expect(await eventually(() => table.getByRole("button", { name: /open request / }).count(), (count) => count === 1)).toBe(1);
+    expect(await seriousViolations(page())).toEqual([]);
+  });
+
   test("no page error and no request failed that the user did not cause", () => {
     expect(watched.problems()).toEqual([]);
   });

@@ -1,5 +1,5 @@
 import { useMemo } from "preact/hooks";
-import { customers, logs, teams } from "../api/endpoints";
+import { customers, guardrails, logs, teams } from "../api/endpoints";
 import { queryString } from "../api/client";
 import type { LogSeries, LogStats } from "../api/types";
 import { type Series, TimeChart } from "../components/chart";
@@ -49,7 +49,29 @@ function Figure({ label, value, previous }: { label: string; value: string; prev
   );
 }
 
-function Figures({ stats }: { stats: LogStats }) {
+/** Requests a guardrail blocked or redacted in the window (and the one before), each a link to those logs. */
+interface GuardrailFigures {
+  blocked: LogStats;
+  redacted: LogStats;
+  /** The logs link of each, with the page's window and filters. */
+  links: { blocked: string; redacted: string };
+}
+
+function GuardrailFigure({ label, stats, to }: { label: string; stats: LogStats; to: string }) {
+  return (
+    <section class="figure" aria-label={label}>
+      <h2>{label}</h2>
+      <p class="figure-value">
+        <a href={to} onClick={(event) => followLink(event, to)}>
+          {formatCount(stats.total_requests)}
+        </a>
+      </p>
+      <span class="change muted">previous window: {stats.previous ? formatCount(stats.previous.total_requests) : "none"}</span>
+    </section>
+  );
+}
+
+function Figures({ stats, guardrails }: { stats: LogStats; guardrails?: GuardrailFigures }) {
   const before = stats.previous;
   const percentiles = stats.latency_percentiles;
   return (
@@ -61,6 +83,8 @@ function Figures({ stats }: { stats: LogStats }) {
       <Figure label="Latency p50" value={formatLatency(percentiles.p50)} />
       <Figure label="Latency p95" value={formatLatency(percentiles.p95)} />
       <Figure label="Latency p99" value={formatLatency(percentiles.p99)} />
+      {guardrails && <GuardrailFigure label="Blocked by guardrails" stats={guardrails.blocked} to={guardrails.links.blocked} />}
+      {guardrails && <GuardrailFigure label="Redacted by guardrails" stats={guardrails.redacted} to={guardrails.links.redacted} />}
     </div>
   );
 }
@@ -149,13 +173,26 @@ async function namesOf(groupBy: string, can: (permission: string) => boolean): P
   return new Map(rows.map((row) => [row.id, row.name]));
 }
 
+/** What guardrails blocked and redacted; nothing is read (nor shown) on a deployment without guardrails. */
+async function guardrailFigures(query: Record<string, string>, can: (permission: string) => boolean): Promise<GuardrailFigures | undefined> {
+  if (can("Guardrails:View") && (await guardrails.list()).length === 0) return undefined;
+  const [blocked, redacted] = await Promise.all([logs.stats({ ...query, guardrail_actions: "block" }), logs.stats({ ...query, guardrail_actions: "redact" })]);
+  return { blocked, redacted, links: { blocked: logsLink({ ...query, guardrail_actions: "block" }), redacted: logsLink({ ...query, guardrail_actions: "redact" }) } };
+}
+
 async function loadAnalytics(period: string, grouping: Grouping, filters: Record<string, string>, can: (permission: string) => boolean) {
   const groupBy = grouping.value;
   const query = { ...filters, period };
-  const [stats, series, errors, names] = await Promise.all([logs.stats(query), logs.series({ ...query, group_by: groupBy }), logs.series({ ...query, group_by: "error_type" }), namesOf(groupBy, can)]);
+  const [stats, series, errors, names, guardrails] = await Promise.all([
+    logs.stats(query),
+    logs.series({ ...query, group_by: groupBy }),
+    logs.series({ ...query, group_by: "error_type" }),
+    namesOf(groupBy, can),
+    guardrailFigures(query, can),
+  ]);
   const named = { ...series, groups: series.groups.map((group) => ({ ...group, label: names.get(group.key) ?? group.label })) };
   // The grouping goes with its figures: while the next one loads, the page keeps naming what it shows.
-  return { stats, series: named, errors, grouping };
+  return { stats, series: named, errors, grouping, guardrails };
 }
 
 /** Charts over a window, grouped by model, provider, virtual key, team or customer, beside the previous window; a click opens the logs behind a point. */
@@ -196,7 +233,7 @@ export function AnalyticsPage() {
       {!data && !analytics.error && <Loading what="Loading analytics" />}
       {data && (
         <>
-          <Figures stats={data.stats} />
+          <Figures stats={data.stats} guardrails={data.guardrails} />
           {data.stats.total_requests === 0 ? (
             <Empty title="No requests in this window">
               <p>Pick a longer window, or send requests through the gateway.</p>
