@@ -177,7 +177,7 @@ describe("Analytics page", () => {
     await figure("Blocked by guardrails").getByRole("link").click();
     await page().getByRole("heading", { name: "Logs" }).waitFor();
     expect(new URL(page().url()).searchParams.get("guardrail_actions")).toBe("block");
-    expect(await page().getByLabel("Guardrail action").inputValue()).toBe("block");
+    expect(await page().getByLabel("Verdict").inputValue()).toBe("block");
     const table = page().getByRole("table", { name: "Request logs" });
     expect(await eventually(() => table.getByRole("button", { name: /open request / }).count(), (count) => count === 1)).toBe(1);
     expect(await seriousViolations(page())).toEqual([]);

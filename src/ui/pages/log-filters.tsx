@@ -101,11 +101,12 @@ const PERIODS = [
 const toLocalInput = (iso?: string) => (iso ? new Date(iso).toISOString().slice(0, 16) : "");
 const fromLocalInput = (value: string) => (value ? new Date(`${value}:00Z`).toISOString() : "");
 
+/** What a guardrail did to a request (its label avoids "Guardrail", the picker beside it). */
 const GUARDRAIL_ACTIONS = [
-  { value: "", label: "Any or none" },
-  { value: "block", label: "Blocked" },
-  { value: "redact", label: "Redacted" },
-  { value: "log", label: "Logged only" },
+  { value: "", label: "Any verdict" },
+  { value: "block", label: "Blocked by a guardrail" },
+  { value: "redact", label: "Redacted by a guardrail" },
+  { value: "log", label: "Logged by a guardrail" },
 ];
 
 const ORIGINS = [
@@ -168,7 +169,7 @@ export function FilterBar({ filters, choices, onApply }: { filters: Filters; cho
         <Picker label="Customer" any="Any customer" value={draft.customer_ids} choices={choices?.customers ?? []} onValue={set("customer_ids")} />
         <Picker label="Provider key" any="Any provider key" value={draft.selected_key_ids} choices={choices?.providerKeys ?? []} onValue={set("selected_key_ids")} />
         <Picker label="Guardrail" any="Any or no guardrail" value={draft.guardrails} choices={choices?.guardrails ?? []} onValue={set("guardrails")} />
-        <SelectField label="Guardrail action" value={draft.guardrail_actions ?? ""} onValue={set("guardrail_actions")} options={GUARDRAIL_ACTIONS} />
+        <SelectField label="Verdict" value={draft.guardrail_actions ?? ""} onValue={set("guardrail_actions")} options={GUARDRAIL_ACTIONS} />
         <SelectField label="Calls" value={draft.origin ?? ""} onValue={set("origin")} options={ORIGINS} />
       </div>
       {more && (
