@@ -56,8 +56,10 @@ async function readStream(response: Response, answer: Answer, show: (answer: Ans
 /** The run's log row, read once the gateway has written it (it is written as the reply ends, a moment later). */
 async function loggedRow(id: string, signal: AbortSignal): Promise<LogSummary | undefined> {
   for (let attempt = 1; attempt <= 20 && !signal.aborted; attempt++) {
-    const [row] = (await logs.list({ request_id: id }, signal).catch(() => undefined))?.logs ?? [];
-    if (row) return row;
+    // A role without Logs:View reads no figures: the first refusal ends the wait.
+    const page = await logs.list({ request_id: id }, signal).catch(() => undefined);
+    if (!page) return undefined;
+    if (page.logs[0]) return page.logs[0];
     await new Promise((resolve) => setTimeout(resolve, 50 * attempt));
   }
   return undefined;
