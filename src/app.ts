@@ -60,6 +60,7 @@ import { warnOfUnsetKeyVariables } from "./provider-registry/unresolved-keys";
 import { createTelemetry } from "./telemetry";
 import { dashboardRoutes } from "./ui/routes";
 import { createWarp } from "./warp";
+import { playgroundRoutes } from "./playground/routes";
 import { createWebhooks } from "./webhooks";
 import { systemResolver } from "./outbound/host-check";
 import type { OutboundReach } from "./outbound/reach";
@@ -304,6 +305,7 @@ export async function createGateway({ config: givenConfig, databaseUrl, env = pr
     .use(agents.routes)
     .use(mcp.routes)
     .use(warp.routes)
+    .use(playgroundRoutes({ inference, keyExists: (id) => governance.virtualKeys.keys.get(id) !== undefined, modelsUsableBy: governance.modelsUsableBy }))
     .use(webhooks.routes)
     .use(lifecycles.routes)
     .use(asyncInference.routes)

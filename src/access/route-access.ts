@@ -158,6 +158,10 @@ export const ROUTE_ACCESS: readonly RouteRule[] = [
   rule("GET", "/api/actors/machines/:kind", need("Actors:View")),
   rule("GET", "/api/actors/:kind/:id", need("Actors:View")),
 
+  // The dashboard's playground: listing what to try; running a call as any virtual key spends that key's budget.
+  rule("GET", "/api/playground/models", need("Playground:View")),
+  rule("POST", "/api/playground/chat/completions", need("Playground:Create")),
+
   rule("GET", "/api/warp/config", need("Warp:View")),
   rule("PUT", "/api/warp/config", localAdminOnOss("Warp:Update")),
   rule("POST", "/api/warp/chat", need("Warp:Create")),

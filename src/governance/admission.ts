@@ -5,7 +5,7 @@ import { REQUEST_TYPE, spends } from "../upstream/operations";
 import type { VideoState } from "../inference/videos/state";
 import type { ProviderStore } from "../provider-registry/store";
 import { allowedKeyIdsOf, assertPinnedKeyAllowed, assertTargetsAllowed, forbiddenKey } from "./access-policy";
-import { authenticateCaller, type Caller, callerIdentity } from "./caller";
+import { actingCaller, authenticateCaller, type Caller, callerIdentity } from "./caller";
 import type { AppliedLimit } from "./limits/applied-limits";
 import { organizationLimits, providerConfigLimits } from "./limits/caller-limits";
 import { chargeLimits, exceeded, highestUsePercent } from "./limits/enforce-limits";
@@ -183,7 +183,9 @@ export function governanceHook(deps: AdmissionDeps): InferenceHooks {
     name: "governance",
     admit(context) {
       // The deployment's own components (the dashboard agent) need no virtual key; one they present still counts.
-      const caller = authenticateCaller(context.headers, deps.virtualKeys, deps.organization, deps.requireVirtualKey() && !context.internalCaller);
+      const caller = context.actingVirtualKeyId
+        ? actingCaller(context.actingVirtualKeyId, deps.virtualKeys, deps.organization)
+        : authenticateCaller(context.headers, deps.virtualKeys, deps.organization, deps.requireVirtualKey() && !context.internalCaller);
       const limits = caller ? organizationLimits(caller) : [];
       const facts = (target: ModelRef) => routingFacts(context, caller, limits, counters, target);
       const selection = selectTargets({ model: context.requestedModel, fallbacks: context.requestedFallbacks ?? [], mountProvider: context.mountProvider, caller, facts }, providers, deps.rules);

@@ -38,7 +38,13 @@ export function authenticateCaller(headers: Headers, keys: VirtualKeyStore, orga
     if (required) throw unauthorized("caller_virtual_key_required", "a virtual key is required: send it in x-gw-vk or as Authorization: Bearer sk-gw-...");
     return undefined;
   }
-  const key = keys.findByValue(value);
+  return callerOfKey(keys.findByValue(value), organization);
+}
+
+/** The caller a request runs as when an in-process caller names the key by id (the playground): checked as a presented key is. */
+export const actingCaller = (id: string, keys: VirtualKeyStore, organization: Organization): Caller => callerOfKey(keys.keys.get(id), organization);
+
+function callerOfKey(key: VirtualKeyRow | undefined, organization: Organization): Caller {
   if (!key) throw unauthorized("caller_virtual_key_invalid", "the virtual key is not valid");
   if (!key.isActive) throw new GatewayError({ status: 403, errorType: "caller_virtual_key_inactive", message: `virtual key '${key.name}' is inactive` });
   const team = key.teamId ? organization.teams.get(key.teamId) : undefined;

@@ -10,7 +10,7 @@ import { REQUEST_TYPE } from "../upstream/operations";
 import type { ProviderStore } from "../provider-registry/store";
 import { mayUse } from "./access-policy";
 import { governanceHook } from "./admission";
-import { authenticateCaller } from "./caller";
+import { actingCaller, authenticateCaller } from "./caller";
 import { type ReadVideo, readUnreadVideos } from "./limits/unread-videos";
 import { QuotaSlices } from "./limits/quota-slices";
 import type { LimitCounters } from "./limits/limit-counters";
@@ -103,6 +103,11 @@ export async function createGovernance({ db, providers, requireVirtualKey, clock
     modelsVisibleTo(headers: Headers): (model: ServedModel) => boolean {
       const caller = authenticateCaller(headers, virtualKeys, organization, requireVirtualKey());
       return caller ? (model) => mayUse(caller, model) : () => true;
+    },
+    /** Which models a request run as this virtual key (the dashboard's playground) may use. */
+    modelsUsableBy(virtualKeyId: string): (model: ServedModel) => boolean {
+      const caller = actingCaller(virtualKeyId, virtualKeys, organization);
+      return (model) => mayUse(caller, model);
     },
     /** Reads, on `clock`'s schedule, the videos whose held charges no client's read has ended (see unread-videos.ts). */
     readUnreadVideos: (read: ReadVideo, actorClock: Clock) => readUnreadVideos(videoCharges, read, actorClock),

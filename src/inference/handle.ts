@@ -88,6 +88,10 @@ export interface InferenceCall {
   usage?: Usage;
   /** For replies that repeat usage billed elsewhere (a kept response read back): whether this one's counts. */
   countsUsage?: () => boolean;
+  /** Set only by in-process callers that must name the log row before it exists (the playground answers it in a header). */
+  requestId?: string;
+  /** Set only by in-process callers: the virtual key the request runs as, in place of one presented in its headers. */
+  actingVirtualKeyId?: string;
 }
 
 /** Reads `fallbacks` from the body or the `x-gw-fallbacks` header (comma-separated) for formats whose body cannot carry it. */
@@ -113,7 +117,7 @@ function createContext(call: InferenceCall): RequestContext {
   const headers = call.request.headers;
   return {
     // Time-ordered ids keep the log table's primary-key index append-only.
-    id: Bun.randomUUIDv7(),
+    id: call.requestId ?? Bun.randomUUIDv7(),
     receivedAt: new Date(),
     startedAt: performance.now(),
     operation: call.operation,
@@ -129,6 +133,7 @@ function createContext(call: InferenceCall): RequestContext {
     sessionId: call.sessionId ?? headers.get("x-gw-session-id") ?? undefined,
     parentRequestId: call.parentRequestId,
     internalCaller: call.internalCaller,
+    actingVirtualKeyId: call.actingVirtualKeyId,
   };
 }
 

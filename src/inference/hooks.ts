@@ -51,6 +51,8 @@ export interface RequestContext {
   readonly parentRequestId?: string;
   /** A gateway component calling on the deployment's own behalf (the dashboard agent); never set from HTTP. */
   readonly internalCaller?: string;
+  /** The virtual key a signed-in operator runs this request as (the dashboard's playground); never set from HTTP. */
+  readonly actingVirtualKeyId?: string;
   /** The conversation (agent run) the request belongs to, when a hook needed to name it (a virtual key's `session_budgets`). */
   conversationId?: string;
   /**

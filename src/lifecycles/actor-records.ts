@@ -24,7 +24,7 @@ export const transitionView = (row: ActorTransitionRow) => ({
 
 export type TransitionView = ReturnType<typeof transitionView>;
 
-type ListedRow = ActorInstanceRow & { holder: string | null };
+type ListedRow = ActorInstanceRow & { holder: string | null; leaseUntil: number | null };
 
 const instanceView = (row: ListedRow) => ({
   kind: row.kind,
@@ -38,6 +38,7 @@ const instanceView = (row: ListedRow) => ({
   updated_at: row.updatedAt.toISOString(),
   ended_at: iso(row.endedAt),
   next_timer_at: row.status === "active" ? iso(row.nextTimerAt) : null,
+  lease_until: row.status === "active" && row.leaseUntil !== null ? new Date(row.leaseUntil).toISOString() : null,
 });
 
 /** `completed` matches `completed` and the states inside it (`completed.retained`). */
@@ -63,7 +64,7 @@ export class ActorRecords {
     const where = conditions.length ? and(...conditions) : undefined;
     const joined = and(eq(actorSnapshots.kind, actorInstances.kind), eq(actorSnapshots.id, actorInstances.id));
     const rows = await this.db
-      .select({ instance: actorInstances, holder })
+      .select({ instance: actorInstances, holder, leaseUntil: actorSnapshots.leaseUntil })
       .from(actorInstances)
       .leftJoin(actorSnapshots, joined)
       .where(where)
@@ -71,7 +72,7 @@ export class ActorRecords {
       .limit(limit)
       .offset(offset);
     const [total] = await this.db.select({ total: count() }).from(actorInstances).leftJoin(actorSnapshots, joined).where(where);
-    const actors = rows.map((row) => instanceView({ ...row.instance, holder: row.holder }));
+    const actors = rows.map((row) => instanceView({ ...row.instance, holder: row.holder, leaseUntil: row.leaseUntil }));
     return { actors, count: actors.length, total_count: total?.total ?? 0, limit, offset };
   }
 
@@ -106,7 +107,7 @@ export class ActorRecords {
     if (!instance && !snapshot) throw notFound(`no ${kind} actor has the id '${id}'`, "caller_actor_not_found");
     const persisted = snapshot?.snapshot as { value?: StateValue; context?: unknown } | undefined;
     const base: ListedRow = instance
-      ? { ...instance, holder: snapshot?.owner ?? null }
+      ? { ...instance, holder: snapshot?.owner ?? null, leaseUntil: snapshot?.leaseUntil ?? null }
       : {
           kind,
           id,
@@ -115,6 +116,7 @@ export class ActorRecords {
           status: "active" as ActorStatus,
           node: snapshot!.owner ?? "",
           holder: snapshot!.owner,
+          leaseUntil: snapshot!.leaseUntil,
           createdAt: snapshot!.updatedAt,
           updatedAt: snapshot!.updatedAt,
           endedAt: null,

@@ -18,6 +18,7 @@ const instanceFields = {
   updated_at: Timestamp,
   ended_at: t.Union([Timestamp, t.Null()]),
   next_timer_at: t.Union([Timestamp, t.Null()], { description: "When its next delayed transition is due, while it runs." }),
+  lease_until: t.Union([Timestamp, t.Null()], { description: "While it runs: until when `node` holds its lease (renewed as it runs); another node may take it over after." }),
 };
 
 export const ActorPage = t.Object({ actors: t.Array(t.Object(instanceFields)), ...PageFields });

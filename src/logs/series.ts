@@ -8,11 +8,13 @@ import { byBucket } from "./hourly";
 import { bucketSeconds } from "./time-window";
 import type { ReadDatabase } from "./worker-reader";
 
-/** What a series can be grouped by: each an indexed column of request_logs. */
+/** What a series can be grouped by: each a column of request_logs, read over the window's rows. */
 const GROUPS = {
   model: requestLogs.model,
   provider: requestLogs.provider,
   virtual_key: requestLogs.virtualKeyId,
+  team: requestLogs.teamId,
+  customer: requestLogs.customerId,
   error_type: requestLogs.errorType,
 } as const;
 export type SeriesGroup = keyof typeof GROUPS;
@@ -20,7 +22,7 @@ export type SeriesGroup = keyof typeof GROUPS;
 export const SeriesQuery = t.Object(
   {
     ...LogFilterFields,
-    group_by: t.Optional(t.String({ pattern: `^(${Object.keys(GROUPS).join("|")})$`, description: "model (default), provider, virtual_key or error_type; rows without a value are left out" })),
+    group_by: t.Optional(t.String({ pattern: `^(${Object.keys(GROUPS).join("|")})$`, description: "model (default), provider, virtual_key, team, customer or error_type; rows without a value are left out" })),
   },
   { additionalProperties: true },
 );
@@ -32,7 +34,7 @@ export const LogSeries = t.Object({
   timestamps: t.Array(t.String({ format: "date-time" }), { description: "The start of each bucket, oldest first, empty buckets included." }),
   groups: t.Array(
     t.Object({
-      key: t.String({ description: "The model, provider, virtual key id or error type." }),
+      key: t.String({ description: "The model, provider, virtual key id, team id, customer id or error type." }),
       label: t.String({ description: "What to show: the virtual key's name where logged, else the key." }),
       requests: Figures,
       errors: Figures,
@@ -64,7 +66,7 @@ function groupedBuckets(db: ReadDatabase, filters: LogFilters, group: SeriesGrou
 }
 
 /**
- * Usage, cache hits and time to first token over time in equal buckets, a series per model, provider, virtual key or error type.
+ * Usage, cache hits and time to first token over time in equal buckets, a series per model, provider, virtual key, team, customer or error type.
  * The window must have a start (a period or start_time); an open end means now.
  */
 export async function logSeries(db: ReadDatabase, filters: LogFilters, group: SeriesGroup, now: Date): Promise<Static<typeof LogSeries>> {

@@ -17,6 +17,7 @@ import { LogsPage } from "./pages/logs";
 import { OverviewPage } from "./pages/overview";
 import { McpPage } from "./pages/mcp";
 import { PluginsPage } from "./pages/plugins";
+import { PlaygroundPage } from "./pages/playground";
 import { ProvidersPage } from "./pages/providers";
 import { WarpSettingsPage } from "./pages/warp-settings";
 import { WebhooksPage } from "./pages/webhooks";
@@ -43,6 +44,8 @@ function Page({ path }: { path: string }) {
       return <LogsPage />;
     case "/ui/analytics":
       return <AnalyticsPage />;
+    case "/ui/playground":
+      return <PlaygroundPage />;
     case "/ui/providers":
       return <ProvidersPage />;
     case "/ui/guardrails":

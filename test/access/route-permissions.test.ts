@@ -74,6 +74,8 @@ const EXPECTED: ReadonlyArray<readonly [method: string, path: string, permission
   ...crud("/api/guardrails", "/:id", "Guardrails"),
   ...crud("/api/agents", "/:name", "Agents"),
   ["GET", "/api/agents/history", "Agents:View"],
+  ["GET", "/api/playground/models", "Playground:View"],
+  ["POST", "/api/playground/chat/completions", "Playground:Create"],
   ["GET", "/api/warp/config", "Warp:View"],
   ["PUT", "/api/warp/config", "Warp:Update"],
   ["POST", "/api/warp/chat", "Warp:Create"],

@@ -138,13 +138,15 @@ describe("GET /api/actors and /api/actors/counts", () => {
     expect(deliveries.actors.every((actor) => actor.kind === "webhook-delivery")).toBe(true);
     expect(deliveries.actors.map((actor) => actor.id)).toEqual(expect.arrayContaining(ids));
     const delivered = deliveries.actors.find((actor) => actor.id === ids[0])!;
-    expect(delivered).toMatchObject({ state: "delivered", state_path: "delivered", status: "done", next_timer_at: null });
+    expect(delivered).toMatchObject({ state: "delivered", state_path: "delivered", status: "done", next_timer_at: null, lease_until: null });
     expect(Date.parse(delivered.ended_at!)).toBeGreaterThanOrEqual(Date.parse(delivered.created_at));
 
     // A parent state matches the states inside it.
     const completed = await actorList(gw, "?kind=async-job&state=completed");
     expect(completed.actors.map((actor) => actor.id)).toContain(job.id);
     expect(completed.actors.find((actor) => actor.id === job.id)).toMatchObject({ state: { completed: "retained" }, state_path: "completed.retained", status: "active" });
+    // A running actor's lease: held by its node until a moment ahead, renewed as it runs.
+    expect(Date.parse(completed.actors.find((actor) => actor.id === job.id)!.lease_until!)).toBeGreaterThan(Date.now());
     expect((await actorList(gw, "?kind=async-job&state=pending")).actors.map((actor) => actor.id)).not.toContain(job.id);
     expect((await actorList(gw, "?status=active&limit=500")).actors.every((actor) => actor.status === "active")).toBe(true);
     const node = completed.actors[0]!.node;

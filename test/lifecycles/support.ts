@@ -25,6 +25,7 @@ export interface ActorBody {
   updated_at: string;
   ended_at: string | null;
   next_timer_at: string | null;
+  lease_until: string | null;
 }
 
 export interface ActorDetail extends ActorBody {

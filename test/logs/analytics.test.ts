@@ -315,6 +315,8 @@ describe("GET /api/logs/series", () => {
     ["model", (fact: LogFact) => fact.model],
     ["provider", (fact: LogFact) => fact.provider],
     ["virtual_key", (fact: LogFact) => fact.virtualKeyId],
+    ["team", (fact: LogFact) => fact.teamId],
+    ["customer", (fact: LogFact) => fact.customerId],
     ["error_type", (fact: LogFact) => fact.errorType],
   ] as const)("group_by=%s: a series per value, each bucket's figures (cache hits and time to first token too) those of its logs, busiest first", async (groupBy, keyOf) => {
     const { start, end } = window();
@@ -337,7 +339,7 @@ describe("GET /api/logs/series", () => {
   });
 
   test.each([
-    ["group_by=team", "group_by"],
+    ["group_by=routing_rule", "group_by"],
     ["period=yesterday", "period"],
   ])("%s is a 400 naming the parameter", async (query, param) => {
     await expectGatewayError(await gw.admin(`/api/logs/series?${query}`), 400, { param });

@@ -14,7 +14,7 @@ let gw: TestGateway;
 let browser: Browser;
 let watched: WatchedPage;
 
-const PAGES = ["/", "/ui/logs", "/ui/analytics", "/ui/providers", "/ui/governance", "/ui/governance/organization", "/ui/governance/routing-rules", "/ui/governance/pricing", "/ui/governance/limits", "/ui/guardrails", "/ui/mcp", "/ui/agents", "/ui/webhooks", "/ui/plugins", "/ui/lifecycles", "/ui/warp", "/ui/access"];
+const PAGES = ["/", "/ui/logs", "/ui/analytics", "/ui/playground", "/ui/providers", "/ui/governance", "/ui/governance/organization", "/ui/governance/routing-rules", "/ui/governance/pricing", "/ui/governance/limits", "/ui/guardrails", "/ui/mcp", "/ui/agents", "/ui/webhooks", "/ui/plugins", "/ui/lifecycles", "/ui/warp", "/ui/access"];
 
 beforeAll(async () => {
   upstream = startMockOpenAI();
@@ -27,7 +27,7 @@ beforeAll(async () => {
   browser = await launchBrowser();
   watched = await browser.open(`${gw.url}/`);
   await signIn(watched.page);
-});
+}, 60_000);
 afterAll(async () => {
   await browser?.close();
   await gw?.close();

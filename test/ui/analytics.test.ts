@@ -15,6 +15,7 @@ let gw: TestGateway;
 let browser: Browser;
 let watched: WatchedPage;
 const keys: Record<string, { id: string; value: string }> = {};
+let teamId: string;
 
 type Json = Record<string, any>;
 
@@ -41,8 +42,11 @@ beforeAll(async () => {
   gw = await startGateway({ auth: DASHBOARD_AUTH });
   await post("/api/providers", { provider: "openai", keys: [{ id: "k1", name: "primary", value: "sk-upstream", models: ["*"] }], network_config: { base_url: upstream.baseUrl, max_retries: 0 } });
   await post("/api/governance/pricing-overrides", { name: "tiny", pattern: "gpt-4o*", patch: { input_cost_per_token: 1e-6, output_cost_per_token: 2e-6 } });
+  const { customer } = await post("/api/governance/customers", { name: "acme" });
+  const { team } = await post("/api/governance/teams", { name: "checkout", customer_id: customer.id });
+  teamId = team.id;
   for (const name of ["web-app", "batch"]) {
-    const { virtual_key } = await post("/api/governance/virtual-keys", { name });
+    const { virtual_key } = await post("/api/governance/virtual-keys", { name, ...(name === "web-app" ? { team_id: team.id } : {}) });
     keys[name] = { id: virtual_key.id, value: virtual_key.value };
   }
   for (let index = 0; index < 4; index++) expect((await chat("web-app", "openai/gpt-4o-mini")).status).toBe(200);
@@ -54,7 +58,7 @@ beforeAll(async () => {
   browser = await launchBrowser();
   watched = await browser.open(`${gw.url}/`);
   await signIn(watched.page);
-}, 30_000);
+}, 60_000);
 afterAll(async () => {
   await browser?.close();
   await gw?.close();
@@ -127,6 +131,55 @@ describe("Analytics page", () => {
     await page().getByRole("heading", { name: "Logs" }).waitFor();
     const url = new URL(page().url());
     expect([url.searchParams.get("virtual_key_ids"), url.searchParams.get("models")]).toEqual([batch, "gpt-4o"]);
+    expect(await seriousViolations(page())).toEqual([]);
+  });
+
+  test("grouped by team and by customer, each named; a team's name opens its logs", async () => {
+    await page().goto(`${gw.url}/ui/analytics?period=1h&group_by=team`);
+    const byTeam = await tableRows("By team");
+    const teamSeries = await api("/api/logs/series?period=1h&group_by=team");
+    expect(teamSeries.groups.map((group: Json) => group.key)).toEqual([teamId]);
+    expect(byTeam.map((row) => row.slice(0, 3))).toEqual([["checkout", "4", "0"]]);
+    await page().getByLabel("Group by").selectOption("customer");
+    expect((await tableRows("By customer")).map((row) => row.slice(0, 3))).toEqual([["acme", "4", "0"]]);
+    await page().getByLabel("Group by").selectOption("team");
+    await groupTable("By team").getByRole("link", { name: "checkout" }).click();
+    await page().getByRole("heading", { name: "Logs" }).waitFor();
+    expect(new URL(page().url()).searchParams.get("team_ids")).toBe(teamId);
+    const table = page().getByRole("table", { name: "Request logs" });
+    expect(await eventually(() => table.getByRole("button", { name: /open request / }).count(), (count) => count === 4)).toBe(4);
+    expect(await seriousViolations(page())).toEqual([]);
+  });
+
+  test("what guardrails blocked and redacted is counted beside the previous window, each count opening those logs", async () => {
+    const { virtual_key } = await post("/api/governance/virtual-keys", { name: "guarded" });
+    keys.guarded = { id: virtual_key.id, value: virtual_key.value };
+    await post("/api/guardrails", {
+      name: "house-rules",
+      scope: "virtual_key",
+      scope_id: virtual_key.id,
+      checks: [
+        { type: "email", action: "redact", stage: "input" },
+        { type: "word_list", words: ["forbidden"], action: "block", stage: "input" },
+      ],
+    });
+    const send = (content: string) =>
+      fetch(`${gw.url}/v1/chat/completions`, { method: "POST", headers: { authorization: `Bearer ${virtual_key.value}`, "content-type": "application/json" }, body: JSON.stringify({ model: "openai/gpt-4o-mini", messages: [{ role: "user", content }] }) });
+    expect((await send("write to ann@example.com")).status).toBe(200);
+    expect((await send("a forbidden word")).status).toBeGreaterThanOrEqual(400);
+    const blocked = await eventually(() => api("/api/logs/stats?period=1h&guardrail_actions=block"), (stats) => stats.total_requests === 1);
+    const redacted = await eventually(() => api("/api/logs/stats?period=1h&guardrail_actions=redact"), (stats) => stats.total_requests === 1);
+
+    await page().goto(`${gw.url}/ui/analytics?period=1h`);
+    expect(await figure("Blocked by guardrails").innerText()).toBe(String(blocked.total_requests));
+    expect(await figure("Redacted by guardrails").innerText()).toBe(String(redacted.total_requests));
+    expect(await page().getByRole("region", { name: "Blocked by guardrails" }).innerText()).toContain("previous window: 0");
+    await figure("Blocked by guardrails").getByRole("link").click();
+    await page().getByRole("heading", { name: "Logs" }).waitFor();
+    expect(new URL(page().url()).searchParams.get("guardrail_actions")).toBe("block");
+    expect(await page().getByLabel("Verdict").inputValue()).toBe("block");
+    const table = page().getByRole("table", { name: "Request logs" });
+    expect(await eventually(() => table.getByRole("button", { name: /open request / }).count(), (count) => count === 1)).toBe(1);
     expect(await seriousViolations(page())).toEqual([]);
   });
 

@@ -73,6 +73,22 @@ const PAGES: Array<[name: string, path: string, ready: (page: Page) => Promise<u
     },
   ],
   ["warp-settings", "/ui/warp", (page) => page.getByRole("form", { name: "Warp settings" }).waitFor()],
+  [
+    "playground",
+    "/ui/playground",
+    async (page) => {
+      // One prompt against two models, both answered with their figures.
+      await page.getByRole("combobox", { name: "Model 1" }).fill("openai/gpt-4o-mini");
+      await page.getByRole("button", { name: "Compare with another model" }).click();
+      await page.getByRole("combobox", { name: "Model 2" }).fill("mock/llama-3.1-70b");
+      await page.getByLabel("System prompt").fill("You answer support tickets in one sentence.");
+      await page.getByLabel("Prompt", { exact: true }).fill("Summarise ticket 4812: the customer was charged twice.");
+      await page.getByLabel("Temperature").fill("0.3");
+      await page.getByRole("button", { name: "Run" }).click();
+      for (const model of ["openai/gpt-4o-mini", "mock/llama-3.1-70b"]) await page.getByRole("region", { name: `Answer from ${model}` }).getByRole("row", { name: /^Cost/ }).waitFor();
+    },
+    true,
+  ],
 ];
 
 try {

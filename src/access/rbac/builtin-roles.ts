@@ -21,6 +21,7 @@ export const BUILTIN_ROLES: readonly BuiltinRole[] = [
       ...everyView(["AuditLogs", "APIKeys", "Roles", "Users"]),
       ...(["VirtualKeys", "RoutingRules", "MCP", "Agents", "Webhooks"] as const).flatMap((resource) => [`${resource}:Create`, `${resource}:Update`, `${resource}:Delete`] as const),
       "Warp:Create",
+      "Playground:Create",
       "Cache:Delete",
     ],
   },

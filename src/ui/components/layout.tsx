@@ -18,6 +18,7 @@ export const NAV: NavItem[] = [
   { path: "/", label: "Overview", permission: "Logs:View" },
   { path: "/ui/logs", label: "Logs", permission: "Logs:View" },
   { path: "/ui/analytics", label: "Analytics", permission: "Logs:View" },
+  { path: "/ui/playground", label: "Playground", permission: "Playground:Create" },
   { path: "/ui/providers", label: "Providers", permission: "ModelProvider:View" },
   { path: "/ui/governance", label: "Governance", permission: "VirtualKeys:View" },
   { path: "/ui/guardrails", label: "Guardrails", permission: "Guardrails:View" },

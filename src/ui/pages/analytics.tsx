@@ -1,5 +1,5 @@
 import { useMemo } from "preact/hooks";
-import { logs } from "../api/endpoints";
+import { customers, guardrails, logs, teams } from "../api/endpoints";
 import { queryString } from "../api/client";
 import type { LogSeries, LogStats } from "../api/types";
 import { type Series, TimeChart } from "../components/chart";
@@ -10,6 +10,7 @@ import { Empty, ErrorState, Loading } from "../components/states";
 import { formatCost, formatCount, formatLatency, formatPercent } from "../lib/format";
 import { followLink, navigate, useLocation } from "../lib/router";
 import { useResource } from "../lib/use-resource";
+import { useCan } from "../session";
 import { filterQuery, filtersFrom } from "./log-filters";
 
 const WINDOWS = [
@@ -24,6 +25,8 @@ const GROUPINGS = [
   { value: "model", label: "Model", filter: "models" },
   { value: "provider", label: "Provider", filter: "providers" },
   { value: "virtual_key", label: "Virtual key", filter: "virtual_key_ids" },
+  { value: "team", label: "Team", filter: "team_ids" },
+  { value: "customer", label: "Customer", filter: "customer_ids" },
 ] as const;
 type Grouping = (typeof GROUPINGS)[number];
 
@@ -46,7 +49,29 @@ function Figure({ label, value, previous }: { label: string; value: string; prev
   );
 }
 
-function Figures({ stats }: { stats: LogStats }) {
+/** Requests a guardrail blocked or redacted in the window (and the one before), each a link to those logs. */
+interface GuardrailFigures {
+  blocked: LogStats;
+  redacted: LogStats;
+  /** The logs link of each, with the page's window and filters. */
+  links: { blocked: string; redacted: string };
+}
+
+function GuardrailFigure({ label, stats, to }: { label: string; stats: LogStats; to: string }) {
+  return (
+    <section class="figure" aria-label={label}>
+      <h2>{label}</h2>
+      <p class="figure-value">
+        <a href={to} onClick={(event) => followLink(event, to)}>
+          {formatCount(stats.total_requests)}
+        </a>
+      </p>
+      <span class="change muted">previous window: {stats.previous ? formatCount(stats.previous.total_requests) : "none"}</span>
+    </section>
+  );
+}
+
+function Figures({ stats, guardrails }: { stats: LogStats; guardrails?: GuardrailFigures }) {
   const before = stats.previous;
   const percentiles = stats.latency_percentiles;
   return (
@@ -58,6 +83,8 @@ function Figures({ stats }: { stats: LogStats }) {
       <Figure label="Latency p50" value={formatLatency(percentiles.p50)} />
       <Figure label="Latency p95" value={formatLatency(percentiles.p95)} />
       <Figure label="Latency p99" value={formatLatency(percentiles.p99)} />
+      {guardrails && <GuardrailFigure label="Blocked by guardrails" stats={guardrails.blocked} to={guardrails.links.blocked} />}
+      {guardrails && <GuardrailFigure label="Redacted by guardrails" stats={guardrails.redacted} to={guardrails.links.redacted} />}
     </div>
   );
 }
@@ -140,20 +167,43 @@ function narrowingOf(search: URLSearchParams): Record<string, string> {
   return Object.fromEntries(Object.entries(rest).filter((entry): entry is [string, string] => typeof entry[1] === "string"));
 }
 
-async function loadAnalytics(period: string, groupBy: string, filters: Record<string, string>) {
-  const query = { ...filters, period };
-  const [stats, series, errors] = await Promise.all([logs.stats(query), logs.series({ ...query, group_by: groupBy }), logs.series({ ...query, group_by: "error_type" })]);
-  return { stats, series, errors };
+/** Teams and customers are logged by id: their names, where the role may read them (else the id is shown). */
+async function namesOf(groupBy: string, can: (permission: string) => boolean): Promise<Map<string, string>> {
+  const rows = groupBy === "team" && can("Teams:View") ? await teams.list() : groupBy === "customer" && can("Customers:View") ? await customers.list() : [];
+  return new Map(rows.map((row) => [row.id, row.name]));
 }
 
-/** Charts over a window, grouped by model, provider or virtual key, beside the previous window; a click opens the logs behind a point. */
+/** What guardrails blocked and redacted; nothing is read (nor shown) on a deployment without guardrails. */
+async function guardrailFigures(query: Record<string, string>, can: (permission: string) => boolean): Promise<GuardrailFigures | undefined> {
+  if (can("Guardrails:View") && (await guardrails.list()).length === 0) return undefined;
+  const [blocked, redacted] = await Promise.all([logs.stats({ ...query, guardrail_actions: "block" }), logs.stats({ ...query, guardrail_actions: "redact" })]);
+  return { blocked, redacted, links: { blocked: logsLink({ ...query, guardrail_actions: "block" }), redacted: logsLink({ ...query, guardrail_actions: "redact" }) } };
+}
+
+async function loadAnalytics(period: string, grouping: Grouping, filters: Record<string, string>, can: (permission: string) => boolean) {
+  const groupBy = grouping.value;
+  const query = { ...filters, period };
+  const [stats, series, errors, names, guardrails] = await Promise.all([
+    logs.stats(query),
+    logs.series({ ...query, group_by: groupBy }),
+    logs.series({ ...query, group_by: "error_type" }),
+    namesOf(groupBy, can),
+    guardrailFigures(query, can),
+  ]);
+  const named = { ...series, groups: series.groups.map((group) => ({ ...group, label: names.get(group.key) ?? group.label })) };
+  // The grouping goes with its figures: while the next one loads, the page keeps naming what it shows.
+  return { stats, series: named, errors, grouping, guardrails };
+}
+
+/** Charts over a window, grouped by model, provider, virtual key, team or customer, beside the previous window; a click opens the logs behind a point. */
 export function AnalyticsPage() {
   const { search } = useLocation();
   const period = WINDOWS.find((entry) => entry.period === search.get("period"))?.period ?? "24h";
   const grouping = GROUPINGS.find((entry) => entry.value === search.get("group_by")) ?? GROUPINGS[0];
   const filters = narrowingOf(search);
   const filterKey = queryString(filters);
-  const analytics = useResource(() => loadAnalytics(period, grouping.value, filters), [period, grouping.value, filterKey]);
+  const can = useCan();
+  const analytics = useResource(() => loadAnalytics(period, grouping, filters, can), [period, grouping.value, filterKey]);
   const choose = (next: { period?: string; group_by?: string }) => navigate(`/ui/analytics${queryString({ ...filters, period, group_by: grouping.value, ...next })}`, true);
   const data = analytics.data;
   return (
@@ -183,18 +233,18 @@ export function AnalyticsPage() {
       {!data && !analytics.error && <Loading what="Loading analytics" />}
       {data && (
         <>
-          <Figures stats={data.stats} />
+          <Figures stats={data.stats} guardrails={data.guardrails} />
           {data.stats.total_requests === 0 ? (
             <Empty title="No requests in this window">
               <p>Pick a longer window, or send requests through the gateway.</p>
             </Empty>
           ) : (
             <>
-              <Charts series={data.series} grouping={grouping} />
+              <Charts series={data.series} grouping={data.grouping} />
               <GroupTable
-                title={`By ${grouping.label.toLowerCase()}`}
+                title={`By ${data.grouping.label.toLowerCase()}`}
                 groups={data.series.groups}
-                filter={grouping.filter}
+                filter={data.grouping.filter}
                 narrowing={filters}
                 period={period}
                 figures={[

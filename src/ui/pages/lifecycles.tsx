@@ -1,12 +1,14 @@
 import { useEffect, useState } from "preact/hooks";
+import { call } from "../api/client";
 import { actors } from "../api/endpoints";
-import type { Machine, MachineState } from "../api/types";
 import { SelectField, TextField } from "../components/fields";
 import { PageHeader } from "../components/layout";
 import { ErrorState, Loading } from "../components/states";
-import { readableEvent } from "../lib/event-names";
+import { transitionLabel } from "../lib/event-names";
 import { formatTime } from "../lib/format";
 import { useResource } from "../lib/use-resource";
+import { InstanceCard, type Step, stepsOf } from "./lifecycle-instance";
+import type { ActorRecord, DescribedMachine as Machine, DescribedState as MachineState } from "./lifecycle-types";
 
 interface LaidOut {
   nodes: Array<{ path: string; label: string; x: number; y: number; width: number; height: number; compound: boolean; final: boolean }>;
@@ -31,13 +33,20 @@ interface ElkNode {
 const NARROWEST_CHART_PX = 900;
 
 const pathOf = (machine: Machine, state: MachineState) => state.id.slice(machine.root.id.length + 1);
-/** Short edge labels: xstate's generated event names say only which invoked actor finished or failed. */
-function eventLabel(event: string, trigger: string): string {
-  if (trigger === "delayed") return "after delay";
-  if (trigger === "eventless") return "always";
-  if (event.startsWith("xstate.done.actor.")) return "done";
-  if (event.startsWith("xstate.error.actor.")) return "error";
-  return event.replace(/^xstate\./, "");
+/** `completed` holds `completed` and `completed.retained`; the root ("") holds every state. */
+const holds = (outer: string, path: string) => outer === "" || path === outer || path.startsWith(`${outer}.`);
+
+/** An instance's path drawn on the chart: the steps at which it entered each state, and the transitions it took. */
+interface Walk {
+  stepsIn(path: string): number[];
+  took(from: string, to: string): boolean;
+}
+
+function walkOf(steps: Step[]): Walk {
+  return {
+    stepsIn: (path) => steps.flatMap((step, index) => (step.state === path ? [index + 1] : [])),
+    took: (from, to) => steps.some((step) => step.from !== null && holds(from, step.from) && holds(to, step.state)),
+  };
 }
 
 /** The machine as an ELK graph: states as (nested) boxes, transitions as labelled edges. */
@@ -47,7 +56,7 @@ function graphOf(machine: Machine): ElkNode {
     const children = Object.values(state.states).map(nodeOf);
     for (const [index, transition] of state.transitions.entries()) {
       for (const target of transition.targets) {
-        const label = eventLabel(transition.event, transition.trigger);
+        const label = transitionLabel(transition, state);
         edges.push({ id: `${state.id}#${index}>${target}`, sources: [state.id], targets: [target], labels: [{ text: label, width: label.length * 6.2, height: 14 }] });
       }
     }
@@ -97,7 +106,7 @@ async function layOut(machine: Machine): Promise<LaidOut> {
   return { nodes, edges, width: laid.width ?? 0, height: laid.height ?? 0 };
 }
 
-function Statechart({ machine, counts, current, onPick }: { machine: Machine; counts: Map<string, number>; current?: string; onPick(path: string): void }) {
+function Statechart({ machine, counts, current, walk, onPick }: { machine: Machine; counts: Map<string, number>; current?: string; walk?: Walk; onPick(path: string): void }) {
   const layout = useResource(() => layOut(machine), [machine]);
   if (layout.error) return <ErrorState error={layout.error} />;
   if (!layout.data) return <Loading what="Laying out the machine" />;
@@ -121,7 +130,7 @@ function Statechart({ machine, counts, current, onPick }: { machine: Machine; co
           </g>
         ))}
       {edges.map((edge) => (
-        <g key={edge.id} class="transition" data-from={edge.from} data-to={edge.to}>
+        <g key={edge.id} class={`transition${walk?.took(edge.from, edge.to) ? " walked" : ""}`} data-from={edge.from} data-to={edge.to}>
           <polyline points={edge.points.map((point) => `${point.x},${point.y}`).join(" ")} marker-end="url(#arrow)" />
           {edge.labelAt && (
             <text x={edge.labelAt.x} y={edge.labelAt.y}>
@@ -134,10 +143,12 @@ function Statechart({ machine, counts, current, onPick }: { machine: Machine; co
         .filter((node) => !node.compound)
         .map((node) => {
           const count = countIn(node.path);
+          const steps = walk?.stepsIn(node.path) ?? [];
+          const passed = steps.length ? `; the instance's step ${steps.join(", ")}` : "";
           return (
-            <g key={node.path} data-state={node.path} class={`state${node.path === current ? " current" : ""}${node.final ? " final" : ""}`} role="button" tabIndex={0} aria-current={node.path === current ? "true" : undefined} onClick={() => onPick(node.path)} onKeyDown={(event) => event.key === "Enter" && onPick(node.path)}>
+            <g key={node.path} data-state={node.path} class={`state${node.path === current ? " current" : ""}${node.final ? " final" : ""}${steps.length ? " visited" : ""}`} role="button" tabIndex={0} aria-current={node.path === current ? "true" : undefined} onClick={() => onPick(node.path)} onKeyDown={(event) => event.key === "Enter" && onPick(node.path)}>
               {/* The name: a title, which also shows on hover, rather than an aria-label the visible text would have to repeat. */}
-              <title>{`${node.path}: ${count} instances`}</title>
+              <title>{`${node.path}: ${count} instances${passed}`}</title>
               <rect x={node.x} y={node.y} width={node.width} height={node.height} rx={8} />
               <text x={node.x + node.width / 2} y={node.y + 19} text-anchor="middle">
                 {node.label}
@@ -145,6 +156,11 @@ function Statechart({ machine, counts, current, onPick }: { machine: Machine; co
               <text x={node.x + node.width / 2} y={node.y + 35} text-anchor="middle" class="count">
                 {count}
               </text>
+              {steps.length > 0 && (
+                <text x={node.x + 4} y={node.y - 4} class="step" aria-hidden="true">
+                  {steps.join(", ")}
+                </text>
+              )}
             </g>
           );
         })}
@@ -152,31 +168,9 @@ function Statechart({ machine, counts, current, onPick }: { machine: Machine; co
   );
 }
 
-function Instance({ kind, id }: { kind: string; id: string }) {
-  const instance = useResource(() => actors.find(kind, id), [kind, id]);
-  if (instance.error) return <ErrorState error={instance.error} retry={instance.reload} />;
-  if (!instance.data) return <Loading />;
-  return (
-    <section class="card" aria-label={`Instance ${id}`}>
-      <h2>
-        {id} <span class="badge badge-neutral">{instance.data.state_path}</span>
-      </h2>
-      <ol class="timeline" aria-label="Transitions">
-        {instance.data.transitions.map((transition) => (
-          <li key={transition.seq}>
-            <strong>{transition.to_path}</strong> <span class="muted">
-              from {transition.from_path ?? "start"}: <span title={transition.event}>{readableEvent(transition.event)}</span>
-            </span> <span class="muted small">{formatTime(transition.at)} · {transition.node}</span>
-          </li>
-        ))}
-      </ol>
-    </section>
-  );
-}
-
 /** Each kind of long-lived thing as its statechart, with live counts per state, its instances and one instance's path. */
 export function LifecyclesPage() {
-  const machines = useResource(actors.machines, []);
+  const machines = useResource(() => actors.machines() as Promise<Machine[]>, []);
   const [kind, setKind] = useState("");
   const [state, setState] = useState<string>();
   const [picked, setPicked] = useState<string>();
@@ -185,7 +179,7 @@ export function LifecyclesPage() {
   const counts = useResource(actors.counts, [tick]);
   const machine = machines.data?.find((entry) => entry.kind === kind) ?? machines.data?.[0];
   const listed = useResource(() => (machine && state ? actors.list({ kind: machine.kind, state, limit: 50 }) : Promise.resolve([])), [machine?.kind, state, tick]);
-  const instance = useResource(() => (machine && picked ? actors.find(machine.kind, picked) : Promise.resolve(undefined)), [machine?.kind, picked, tick]);
+  const instance = useResource(() => (machine && picked ? call<ActorRecord>(`/api/actors/${encodeURIComponent(machine.kind)}/${encodeURIComponent(picked)}`) : Promise.resolve(undefined)), [machine?.kind, picked, tick]);
   // Transitions as they happen: counts and the picked instance follow.
   useEffect(() => {
     const events = new EventSource("/api/actors/events");
@@ -194,6 +188,8 @@ export function LifecyclesPage() {
   }, []);
   if (machines.error) return <ErrorState error={machines.error} retry={machines.reload} />;
   if (!machines.data || !machine) return <Loading />;
+  // The instance shown is the one picked, once loaded (a reload keeps the last one until it answers).
+  const record = instance.data?.id === picked && instance.data?.kind === machine.kind ? instance.data : undefined;
   const ofKind = new Map((counts.data ?? []).filter((row) => row.kind === machine.kind).map((row) => [row.state, row.count]));
   return (
     <>
@@ -213,7 +209,7 @@ export function LifecyclesPage() {
       </div>
       <div class="lifecycle">
         <div class="card chart-card">
-          <Statechart machine={machine} counts={ofKind} current={instance.data?.state_path} onPick={(path) => setState(path)} />
+          <Statechart machine={machine} counts={ofKind} current={record?.state_path} walk={record && walkOf(stepsOf(record, machine))} onPick={(path) => setState(path)} />
         </div>
         <div>
           {state && (
@@ -232,7 +228,9 @@ export function LifecyclesPage() {
               </ul>
             </section>
           )}
-          {picked && <Instance key={`${picked}:${tick}`} kind={machine.kind} id={picked} />}
+          {picked && instance.error && <ErrorState error={instance.error} retry={instance.reload} />}
+          {picked && !record && !instance.error && <Loading />}
+          {record && <InstanceCard record={record} machine={machine} />}
         </div>
       </div>
     </>

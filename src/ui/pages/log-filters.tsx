@@ -15,6 +15,7 @@ export const FILTER_FIELDS = [
   "status_codes",
   "error_types",
   "guardrails",
+  "guardrail_actions",
   "origin",
   "virtual_key_ids",
   "team_ids",
@@ -63,7 +64,7 @@ const MORE_TEXT_FILTERS: Array<[FilterName, string]> = [
 ];
 const METADATA_PREFIX = "metadata_";
 /** The filters always shown; the others open under "More filters" (and are open when one is set). */
-const FIRST_ROW = new Set<string>(["content_search", "period", "start_time", "end_time", "status", "status_codes", "error_types", "models", "virtual_key_ids", "team_ids", "customer_ids", "selected_key_ids", "guardrails", "origin"]);
+const FIRST_ROW = new Set<string>(["content_search", "period", "start_time", "end_time", "status", "status_codes", "error_types", "models", "virtual_key_ids", "team_ids", "customer_ids", "selected_key_ids", "guardrails", "guardrail_actions", "origin"]);
 export type FilterName = (typeof FILTER_FIELDS)[number];
 /** `metadata` holds `key=value` pairs, sent as `metadata_<key>=<value>`. */
 export type Filters = Partial<Record<FilterName | "metadata", string>>;
@@ -99,6 +100,14 @@ const PERIODS = [
 
 const toLocalInput = (iso?: string) => (iso ? new Date(iso).toISOString().slice(0, 16) : "");
 const fromLocalInput = (value: string) => (value ? new Date(`${value}:00Z`).toISOString() : "");
+
+/** What a guardrail did to a request (its label avoids "Guardrail", the picker beside it). */
+const GUARDRAIL_ACTIONS = [
+  { value: "", label: "Any verdict" },
+  { value: "block", label: "Blocked by a guardrail" },
+  { value: "redact", label: "Redacted by a guardrail" },
+  { value: "log", label: "Logged by a guardrail" },
+];
 
 const ORIGINS = [
   { value: "", label: "Client traffic" },
@@ -160,6 +169,7 @@ export function FilterBar({ filters, choices, onApply }: { filters: Filters; cho
         <Picker label="Customer" any="Any customer" value={draft.customer_ids} choices={choices?.customers ?? []} onValue={set("customer_ids")} />
         <Picker label="Provider key" any="Any provider key" value={draft.selected_key_ids} choices={choices?.providerKeys ?? []} onValue={set("selected_key_ids")} />
         <Picker label="Guardrail" any="Any or no guardrail" value={draft.guardrails} choices={choices?.guardrails ?? []} onValue={set("guardrails")} />
+        <SelectField label="Verdict" value={draft.guardrail_actions ?? ""} onValue={set("guardrail_actions")} options={GUARDRAIL_ACTIONS} />
         <SelectField label="Calls" value={draft.origin ?? ""} onValue={set("origin")} options={ORIGINS} />
       </div>
       {more && (
