@@ -1398,6 +1398,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/playground/chat/completions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Run a chat completion as a virtual key
+         * @description `/v1/chat/completions` for a signed-in operator: the body is that route's, the reply too (a stream when `stream` is true), with the request log row's id in `x-gw-request-id`. Permission: Playground:Create.
+         */
+        post: operations["postApiPlaygroundChatCompletions"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/playground/models": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Models to try
+         * @description The configured models a call run as the virtual key may use (every one without a key). Permission: Playground:View.
+         */
+        get: operations["getApiPlaygroundModels"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/plugins": {
         parameters: {
             query?: never;
@@ -2320,6 +2360,8 @@ export interface operations {
                             ended_at: string | null;
                             /** @description When its next delayed transition is due, while it runs. */
                             next_timer_at: string | null;
+                            /** @description While it runs: until when `node` holds its lease (renewed as it runs); another node may take it over after. */
+                            lease_until: string | null;
                         }[];
                         /** @description Rows in this page. */
                         count: number;
@@ -2375,6 +2417,8 @@ export interface operations {
                         ended_at: string | null;
                         /** @description When its next delayed transition is due, while it runs. */
                         next_timer_at: string | null;
+                        /** @description While it runs: until when `node` holds its lease (renewed as it runs); another node may take it over after. */
+                        lease_until: string | null;
                         /** @description Its context while it runs, secrets redacted; null once ended. */
                         context: unknown;
                         transitions: {
@@ -7207,7 +7251,7 @@ export interface operations {
                         timestamps: string[];
                         /** @description One per value seen in the window, most requests first; each figure lines up with `timestamps`. */
                         groups: {
-                            /** @description The model, provider, virtual key id or error type. */
+                            /** @description The model, provider, virtual key id, team id, customer id or error type. */
                             key: string;
                             /** @description What to show: the virtual key's name where logged, else the key. */
                             label: string;
@@ -8202,6 +8246,84 @@ export interface operations {
             default: components["responses"]["Error500"];
         };
     };
+    postApiPlaygroundChatCompletions: {
+        parameters: {
+            query?: {
+                virtual_key_id?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    model: string;
+                    fallbacks?: string[];
+                    stream?: boolean;
+                    messages: ({
+                        role: string;
+                    } & {
+                        [key: string]: unknown;
+                    })[];
+                } & {
+                    [key: string]: unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+            default: components["responses"]["Error500"];
+        };
+    };
+    getApiPlaygroundModels: {
+        parameters: {
+            query?: {
+                virtual_key_id?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        models: {
+                            /** @description `provider/model`, as a client names it. */
+                            id: string;
+                            provider: string;
+                            model: string;
+                        }[];
+                    };
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+            default: components["responses"]["Error500"];
+        };
+    };
     getApiPlugins: {
         parameters: {
             query?: never;
@@ -8536,6 +8658,17 @@ export interface operations {
                                 replicate_key_config?: {
                                     use_deployments_endpoint?: boolean;
                                 };
+                                watsonx_key_config?: {
+                                    /** @description The watsonx.ai project calls run in (this or `space_id`). */
+                                    project_id?: string;
+                                    /** @description The deployment space calls run in, instead of a project. */
+                                    space_id?: string;
+                                    /**
+                                     * Format: uri
+                                     * @description Where the key's IBM Cloud API key is exchanged for a token (default IBM Cloud's IAM).
+                                     */
+                                    iam_url?: string;
+                                };
                                 oauth_key_config?: {
                                     grant_type?: string;
                                     token_url?: string;
@@ -8756,6 +8889,17 @@ export interface operations {
                         replicate_key_config?: {
                             use_deployments_endpoint?: boolean;
                         };
+                        watsonx_key_config?: {
+                            /** @description The watsonx.ai project calls run in (this or `space_id`). */
+                            project_id?: string;
+                            /** @description The deployment space calls run in, instead of a project. */
+                            space_id?: string;
+                            /**
+                             * Format: uri
+                             * @description Where the key's IBM Cloud API key is exchanged for a token (default IBM Cloud's IAM).
+                             */
+                            iam_url?: string;
+                        };
                         oauth_key_config?: {
                             grant_type?: string;
                             token_url?: string;
@@ -8908,6 +9052,17 @@ export interface operations {
                             };
                             replicate_key_config?: {
                                 use_deployments_endpoint?: boolean;
+                            };
+                            watsonx_key_config?: {
+                                /** @description The watsonx.ai project calls run in (this or `space_id`). */
+                                project_id?: string;
+                                /** @description The deployment space calls run in, instead of a project. */
+                                space_id?: string;
+                                /**
+                                 * Format: uri
+                                 * @description Where the key's IBM Cloud API key is exchanged for a token (default IBM Cloud's IAM).
+                                 */
+                                iam_url?: string;
                             };
                             oauth_key_config?: {
                                 grant_type?: string;
@@ -9137,6 +9292,17 @@ export interface operations {
                             replicate_key_config?: {
                                 use_deployments_endpoint?: boolean;
                             };
+                            watsonx_key_config?: {
+                                /** @description The watsonx.ai project calls run in (this or `space_id`). */
+                                project_id?: string;
+                                /** @description The deployment space calls run in, instead of a project. */
+                                space_id?: string;
+                                /**
+                                 * Format: uri
+                                 * @description Where the key's IBM Cloud API key is exchanged for a token (default IBM Cloud's IAM).
+                                 */
+                                iam_url?: string;
+                            };
                             oauth_key_config?: {
                                 grant_type?: string;
                                 token_url?: string;
@@ -9359,6 +9525,17 @@ export interface operations {
                         replicate_key_config?: {
                             use_deployments_endpoint?: boolean;
                         };
+                        watsonx_key_config?: {
+                            /** @description The watsonx.ai project calls run in (this or `space_id`). */
+                            project_id?: string;
+                            /** @description The deployment space calls run in, instead of a project. */
+                            space_id?: string;
+                            /**
+                             * Format: uri
+                             * @description Where the key's IBM Cloud API key is exchanged for a token (default IBM Cloud's IAM).
+                             */
+                            iam_url?: string;
+                        };
                         oauth_key_config?: {
                             grant_type?: string;
                             token_url?: string;
@@ -9511,6 +9688,17 @@ export interface operations {
                             };
                             replicate_key_config?: {
                                 use_deployments_endpoint?: boolean;
+                            };
+                            watsonx_key_config?: {
+                                /** @description The watsonx.ai project calls run in (this or `space_id`). */
+                                project_id?: string;
+                                /** @description The deployment space calls run in, instead of a project. */
+                                space_id?: string;
+                                /**
+                                 * Format: uri
+                                 * @description Where the key's IBM Cloud API key is exchanged for a token (default IBM Cloud's IAM).
+                                 */
+                                iam_url?: string;
                             };
                             oauth_key_config?: {
                                 grant_type?: string;
@@ -9772,6 +9960,17 @@ export interface operations {
                             replicate_key_config?: {
                                 use_deployments_endpoint?: boolean;
                             };
+                            watsonx_key_config?: {
+                                /** @description The watsonx.ai project calls run in (this or `space_id`). */
+                                project_id?: string;
+                                /** @description The deployment space calls run in, instead of a project. */
+                                space_id?: string;
+                                /**
+                                 * Format: uri
+                                 * @description Where the key's IBM Cloud API key is exchanged for a token (default IBM Cloud's IAM).
+                                 */
+                                iam_url?: string;
+                            };
                             oauth_key_config?: {
                                 grant_type?: string;
                                 token_url?: string;
@@ -9915,6 +10114,17 @@ export interface operations {
                     replicate_key_config?: {
                         use_deployments_endpoint?: boolean;
                     };
+                    watsonx_key_config?: {
+                        /** @description The watsonx.ai project calls run in (this or `space_id`). */
+                        project_id?: string;
+                        /** @description The deployment space calls run in, instead of a project. */
+                        space_id?: string;
+                        /**
+                         * Format: uri
+                         * @description Where the key's IBM Cloud API key is exchanged for a token (default IBM Cloud's IAM).
+                         */
+                        iam_url?: string;
+                    };
                     oauth_key_config?: {
                         grant_type?: string;
                         token_url?: string;
@@ -10016,6 +10226,17 @@ export interface operations {
                         };
                         replicate_key_config?: {
                             use_deployments_endpoint?: boolean;
+                        };
+                        watsonx_key_config?: {
+                            /** @description The watsonx.ai project calls run in (this or `space_id`). */
+                            project_id?: string;
+                            /** @description The deployment space calls run in, instead of a project. */
+                            space_id?: string;
+                            /**
+                             * Format: uri
+                             * @description Where the key's IBM Cloud API key is exchanged for a token (default IBM Cloud's IAM).
+                             */
+                            iam_url?: string;
                         };
                         oauth_key_config?: {
                             grant_type?: string;
@@ -10166,6 +10387,17 @@ export interface operations {
                         replicate_key_config?: {
                             use_deployments_endpoint?: boolean;
                         };
+                        watsonx_key_config?: {
+                            /** @description The watsonx.ai project calls run in (this or `space_id`). */
+                            project_id?: string;
+                            /** @description The deployment space calls run in, instead of a project. */
+                            space_id?: string;
+                            /**
+                             * Format: uri
+                             * @description Where the key's IBM Cloud API key is exchanged for a token (default IBM Cloud's IAM).
+                             */
+                            iam_url?: string;
+                        };
                         oauth_key_config?: {
                             grant_type?: string;
                             token_url?: string;
@@ -10309,6 +10541,17 @@ export interface operations {
                     replicate_key_config?: {
                         use_deployments_endpoint?: boolean;
                     };
+                    watsonx_key_config?: {
+                        /** @description The watsonx.ai project calls run in (this or `space_id`). */
+                        project_id?: string;
+                        /** @description The deployment space calls run in, instead of a project. */
+                        space_id?: string;
+                        /**
+                         * Format: uri
+                         * @description Where the key's IBM Cloud API key is exchanged for a token (default IBM Cloud's IAM).
+                         */
+                        iam_url?: string;
+                    };
                     oauth_key_config?: {
                         grant_type?: string;
                         token_url?: string;
@@ -10410,6 +10653,17 @@ export interface operations {
                         };
                         replicate_key_config?: {
                             use_deployments_endpoint?: boolean;
+                        };
+                        watsonx_key_config?: {
+                            /** @description The watsonx.ai project calls run in (this or `space_id`). */
+                            project_id?: string;
+                            /** @description The deployment space calls run in, instead of a project. */
+                            space_id?: string;
+                            /**
+                             * Format: uri
+                             * @description Where the key's IBM Cloud API key is exchanged for a token (default IBM Cloud's IAM).
+                             */
+                            iam_url?: string;
                         };
                         oauth_key_config?: {
                             grant_type?: string;
@@ -10592,6 +10846,17 @@ export interface operations {
                         };
                         replicate_key_config?: {
                             use_deployments_endpoint?: boolean;
+                        };
+                        watsonx_key_config?: {
+                            /** @description The watsonx.ai project calls run in (this or `space_id`). */
+                            project_id?: string;
+                            /** @description The deployment space calls run in, instead of a project. */
+                            space_id?: string;
+                            /**
+                             * Format: uri
+                             * @description Where the key's IBM Cloud API key is exchanged for a token (default IBM Cloud's IAM).
+                             */
+                            iam_url?: string;
                         };
                         oauth_key_config?: {
                             grant_type?: string;

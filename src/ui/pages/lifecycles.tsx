@@ -1,5 +1,4 @@
 import { useEffect, useState } from "preact/hooks";
-import { call } from "../api/client";
 import { actors } from "../api/endpoints";
 import { SelectField, TextField } from "../components/fields";
 import { PageHeader } from "../components/layout";
@@ -179,7 +178,7 @@ export function LifecyclesPage() {
   const counts = useResource(actors.counts, [tick]);
   const machine = machines.data?.find((entry) => entry.kind === kind) ?? machines.data?.[0];
   const listed = useResource(() => (machine && state ? actors.list({ kind: machine.kind, state, limit: 50 }) : Promise.resolve([])), [machine?.kind, state, tick]);
-  const instance = useResource(() => (machine && picked ? call<ActorRecord>(`/api/actors/${encodeURIComponent(machine.kind)}/${encodeURIComponent(picked)}`) : Promise.resolve(undefined)), [machine?.kind, picked, tick]);
+  const instance = useResource(() => (machine && picked ? actors.find(machine.kind, picked) : Promise.resolve(undefined)), [machine?.kind, picked, tick]);
   // Transitions as they happen: counts and the picked instance follow.
   useEffect(() => {
     const events = new EventSource("/api/actors/events");

@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from "preact/hooks";
-import { call } from "../../api/client";
+import { answered, api } from "../../api/client";
 import { virtualKeys } from "../../api/endpoints";
 import { Field, SelectField } from "../../components/fields";
 import { PageHeader } from "../../components/layout";
@@ -10,7 +10,7 @@ import type { CodeTarget } from "./code";
 import { ParameterFields, PromptFields } from "./form";
 import { chatBody, EMPTY_FORM, type FormErrors, type PlaygroundForm } from "./request";
 import { type Answer, runChat } from "./run";
-import type { ChatBody, PlaygroundModels } from "./types";
+import type { ChatBody } from "./types";
 
 const MOST_MODELS = 3;
 /** The variable the code view reads the virtual key from: the page never has its value. */
@@ -21,7 +21,7 @@ interface Run {
   answer: Answer;
 }
 
-const modelsFor = (keyId: string) => call<PlaygroundModels>("/api/playground/models", { query: { virtual_key_id: keyId } }).then((answer) => answer.models.map((model) => model.id));
+const modelsFor = (keyId: string) => answered(api.GET("/api/playground/models", { params: { query: { virtual_key_id: keyId } } })).then((answer) => answer.models.map((model) => model.id));
 
 /** The models to compare, each typed or picked from what the key may use. */
 function ModelFields({ models, known, setModels }: { models: string[]; known: string[]; setModels(models: string[]): void }) {

@@ -1,8 +1,3 @@
-/** GET /api/playground/models: what a run as the chosen virtual key may use. */
-export interface PlaygroundModels {
-  models: Array<{ id: string; provider: string; model: string }>;
-}
-
 type TextPart = { type: "text"; text: string };
 type ImagePart = { type: "image_url"; image_url: { url: string } };
 export type ChatMessage = { role: "system"; content: string } | { role: "user"; content: string | Array<TextPart | ImagePart> };
