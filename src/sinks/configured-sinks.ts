@@ -41,7 +41,7 @@ const destinationOf = (sink: LogSinkConfig) => (sink.type === "file" ? sink.path
 
 async function configure(sink: LogSinkConfig, param: string, clock: Clock, env: Record<string, string | undefined>): Promise<ConfiguredSink> {
   const matches = await compileRowFilter(sink.filter);
-  if (typeof matches === "string") throw new ConfigError(`${param}.filter is ${matches}`);
+  if (typeof matches === "string") throw new ConfigError(`${param}.filter ${matches}`);
   const http = sink.type === "http" ? httpTarget(sink, clock, env) : undefined;
   const includeContent = sink.include_content === true || (sink.fields ?? []).some((field) => (CONTENT_FIELDS as string[]).includes(field));
   return {

@@ -3,17 +3,18 @@ import { fromPromise } from "xstate";
 import type { Clock } from "../../actors/runtime/clock";
 import { DurableActors } from "../../actors/runtime/durable-actors";
 import type { ActorSnapshotStore } from "../../actors/runtime/snapshot-store";
-import type { LogSinkConfig } from "../config/sections/log-sinks";
 import type { Database } from "../db/client";
 import { actorSnapshots } from "../db/schema";
 import type { ReadDatabase } from "../logs/worker-reader";
 import type { MetricsRegistry } from "../telemetry";
-import { type ConfiguredSink, configureSinks } from "./configured-sinks";
+import type { ConfiguredSink } from "./configured-sinks";
 import { CursorStore, SINK_ACTOR_KIND } from "./cursor-store";
 import { deliverUntilStopped } from "./delivery";
 import { registerSinkMetrics } from "./metrics";
 import { logSinkRoutes } from "./routes";
 import { Wakeup } from "./wakeup";
+
+export { configureSinks } from "./configured-sinks";
 
 export interface LogSinksOptions {
   db: Database;
@@ -21,8 +22,8 @@ export interface LogSinksOptions {
   read: ReadDatabase;
   snapshots: ActorSnapshotStore;
   clock: Clock;
-  sinks: readonly LogSinkConfig[] | undefined;
-  env: Record<string, string | undefined>;
+  /** The sinks of `log_sinks`, checked by `configureSinks` before anything started. */
+  sinks: readonly ConfiguredSink[];
   metrics: MetricsRegistry;
   /** Registers a listener told of every batch of rows this node stores. */
   onRowsWritten: (listener: () => void) => void;
@@ -52,8 +53,8 @@ function sinkActors(options: LogSinksOptions, sinks: readonly ConfiguredSink[], 
  * sink's lease. Without sinks nothing runs and nothing listens to the log writer; GET
  * /api/log-sinks answers an empty list.
  */
-export async function createLogSinks(options: LogSinksOptions) {
-  const sinks = await configureSinks(options.sinks ?? [], options.clock, options.env);
+export function createLogSinks(options: LogSinksOptions) {
+  const { sinks } = options;
   const routes = logSinkRoutes(options.db, options.read, sinks, options.clock.now.bind(options.clock));
   if (sinks.length === 0) return { routes, resume: async () => undefined, stop: async () => undefined };
   const wakeup = new Wakeup();

@@ -19,7 +19,7 @@ async function celEnvironment(): Promise<Environment> {
 }
 
 /**
- * The filter of `expression`, or the reason it is not one (a syntax error, an unknown field, not
+ * The filter of `expression`, or why it is not one, as a phrase to follow its name (a syntax error, an unknown field, not
  * a boolean). A row the expression fails on at run time (a field that is null: `cost > 0.1`)
  * does not match.
  */
@@ -28,7 +28,7 @@ export async function compileRowFilter(expression: string | undefined): Promise<
   if (!source) return () => true;
   const env = await celEnvironment();
   const checked = env.check(source);
-  if (!checked.valid) return `not a valid CEL expression: ${checked.error?.message.split("\n")[0] ?? "invalid"}`;
+  if (!checked.valid) return `is not a valid CEL expression: ${checked.error?.message.split("\n")[0] ?? "invalid"}`;
   if (checked.type !== "bool" && checked.type !== "dyn") return `must be a boolean expression, not ${checked.type}`;
   const program = env.parse(source);
   return (row) => {
