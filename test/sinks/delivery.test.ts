@@ -1,4 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import OpenAI from "openai";
 import { createGateway } from "../../src/app";
 import { ConfigError } from "../../src/config/load";
@@ -16,6 +19,9 @@ let upstream: MockOpenAI;
 let receiver: LogSinkReceiver;
 let gw: TestGateway;
 let client: OpenAI;
+const folder = mkdtempSync(join(tmpdir(), "gateway-file-sink-"));
+const filePath = join(folder, "logs", "gateway.jsonl");
+const FILE_MAX_BYTES = 2048;
 
 interface SinkStatus {
   name: string;
@@ -42,6 +48,7 @@ beforeAll(async () => {
       http("all", { batch_size: 3 }),
       http("errors", { filter: 'status == "error" && status_code >= 400', fields: ["id", "model", "status", "status_code"] }),
       http("content", { include_content: true }),
+      { type: "file", name: "file", path: filePath, max_bytes: FILE_MAX_BYTES, max_files: 2, batch_size: 1, ...quick },
     ],
   });
   client = new OpenAI({ baseURL: `${gw.url}/v1`, apiKey: "unused", maxRetries: 0 });
@@ -50,6 +57,7 @@ afterAll(async () => {
   await gw.close();
   receiver.stop();
   upstream.stop();
+  rmSync(folder, { recursive: true, force: true });
 });
 
 const chat = (content: string, model = "openai/gpt-4o-mini") => client.chat.completions.create({ model, messages: [{ role: "user", content }] }).catch(() => undefined);
@@ -126,6 +134,22 @@ describe("an HTTP log sink", () => {
     expect(metrics).toContain(`gateway_log_sink_rows_delivered_total{sink="all"} ${logs.length}`);
     expect(metrics).toMatch(new RegExp(`gateway_log_sink_failed_attempts_total\\{sink="all"\\} ${recovered.failed_attempts}\\b`));
     expect(metrics).toContain('gateway_log_sink_lag_rows{sink="all"} 0');
+  });
+});
+
+describe("a file log sink", () => {
+  test("appends JSON lines and rotates by size, keeping max_files older files: the newest rows, in order", async () => {
+    const logs = await storedLogs();
+    await eventually(statuses, (found) => found.get("file")?.delivered_rows === logs.length);
+    const files = [`${filePath}.2`, `${filePath}.1`, filePath];
+    expect(files.map(existsSync)).toEqual([true, true, true]);
+    expect(existsSync(`${filePath}.3`)).toBe(false);
+    for (const file of files) expect(statSync(file).size).toBeLessThanOrEqual(FILE_MAX_BYTES);
+    const kept = files.flatMap((file) => readFileSync(file, "utf8").split("\n").filter(Boolean).map((line) => JSON.parse(line) as SinkRow));
+    // The oldest rows went with the files rotated out; what is kept is the newest, each once.
+    expect(kept.length).toBeGreaterThanOrEqual(3);
+    expect(kept.length).toBeLessThan(logs.length);
+    expect(idsOf(kept)).toEqual(logs.slice(-kept.length).map((log) => log.id));
   });
 });
 
