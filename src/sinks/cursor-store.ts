@@ -5,7 +5,7 @@ import { actorSnapshots, logSinkCursors, requestLogs } from "../db/schema";
 
 export const SINK_ACTOR_KIND = "log-sink";
 
-/** Who is asking: this node's id and the time, to check it still holds the sink's lease. */
+/** Who is asking: this node's id (the owner of record of the sinks it runs), and the time. */
 export interface Holder {
   owner: string;
   now: number;
@@ -20,9 +20,14 @@ export interface Advance {
   lastRowAt: Date;
 }
 
-/** True while `holder` holds the lease of the sink's actor: only that node reads, sends and advances. */
-const leaseHeld = (name: string, { owner, now }: Holder) =>
-  sql`EXISTS (SELECT 1 FROM ${actorSnapshots} WHERE ${actorSnapshots.kind} = ${SINK_ACTOR_KIND} AND ${actorSnapshots.id} = ${name} AND ${actorSnapshots.owner} = ${owner} AND ${actorSnapshots.leaseUntil} > ${now})`;
+/**
+ * True while `holder` is the owner of record of the sink's actor: only that node reads, sends and
+ * advances. Ownership, not the lease's time: a lease that ran out still holds until another node
+ * claims it (which makes that node the owner), and a node whose renewal ran late must not take
+ * its own accepted batch for someone else's.
+ */
+const leaseHeld = (name: string, { owner }: Holder) =>
+  sql`EXISTS (SELECT 1 FROM ${actorSnapshots} WHERE ${actorSnapshots.kind} = ${SINK_ACTOR_KIND} AND ${actorSnapshots.id} = ${name} AND ${actorSnapshots.owner} = ${owner})`;
 
 /** The sinks' cursors in log_sink_cursors: created with the sink's actor, moved only by the node holding its lease. */
 export class CursorStore {

@@ -12,7 +12,7 @@ export interface LogSinkReceiver {
   url: string;
   /** The Standard Webhooks secret every batch must be signed with. */
   secret: string;
-  /** Batches accepted (answered 200), in arrival order. */
+  /** Batches taken (answered 200, or being held), in arrival order. */
   accepted: SinkBatch[];
   /** Batches answered 503 while `down`. */
   refused: number;
@@ -20,6 +20,10 @@ export interface LogSinkReceiver {
   rejected: string[];
   /** While true, every batch is answered 503 (after it is checked). */
   down: boolean;
+  /** While set, a batch is kept, then its answer waits for this: a sender killed meanwhile never learns it was taken. */
+  hold?: Promise<void>;
+  /** Resolves with the next batch kept. */
+  nextBatch(): Promise<SinkBatch>;
   /** The rows accepted on `path`, in order, duplicates included. */
   rowsOn(path: string): SinkRow[];
   stop(): void;
@@ -28,6 +32,7 @@ export interface LogSinkReceiver {
 /** An HTTP log sink receiver on a random loopback port: undoes the gzip, verifies the signature over the JSON lines, and keeps the rows. */
 export function startLogSinkReceiver(secret = "whsec_c2luay1yZWNlaXZlci1zZWNyZXQtMDEyMzQ1Njc4OQ=="): LogSinkReceiver {
   const verifier = new Webhook(secret);
+  const waiting: Array<(batch: SinkBatch) => void> = [];
   const receiver: LogSinkReceiver = {
     url: "",
     secret,
@@ -35,6 +40,7 @@ export function startLogSinkReceiver(secret = "whsec_c2luay1yZWNlaXZlci1zZWNyZXQ
     refused: 0,
     rejected: [],
     down: false,
+    nextBatch: () => new Promise((resolve) => waiting.push(resolve)),
     rowsOn: (path) => receiver.accepted.filter((batch) => batch.path === path).flatMap((batch) => batch.rows),
     stop: () => server.stop(true),
   };
@@ -57,7 +63,10 @@ export function startLogSinkReceiver(secret = "whsec_c2luay1yZWNlaXZlci1zZWNyZXQ
         return new Response("down for maintenance", { status: 503 });
       }
       const rows = lines.split("\n").filter(Boolean).map((line) => JSON.parse(line) as SinkRow);
-      receiver.accepted.push({ path, webhookId: request.headers.get("webhook-id")!, rows });
+      const batch = { path, webhookId: request.headers.get("webhook-id")!, rows };
+      receiver.accepted.push(batch);
+      for (const resolve of waiting.splice(0)) resolve(batch);
+      await receiver.hold;
       return new Response("ok");
     },
   });
