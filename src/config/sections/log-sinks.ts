@@ -16,23 +16,23 @@ const common = {
 
 export const HttpLogSink = t.Object(
   {
-    type: t.Literal("http"),
+    type: t.Literal("http", { description: "`http`: batches POSTed to `url`; `file`: appended to `path`." }),
     ...common,
-    url: t.String({ pattern: "^https?://", description: "Where batches are POSTed: JSON lines, gzip." }),
-    secret: t.String({ pattern: "^(whsec_|env\\.)", description: "The Standard Webhooks signing secret (`whsec_` and base64), or `env.NAME`: every batch carries `webhook-id`, `webhook-timestamp` and `webhook-signature`." }),
-    headers: t.Optional(t.Record(t.String(), t.String(), { description: "Sent with every batch (authentication, tenancy); values may be `env.NAME`." })),
-    timeout_seconds: t.Optional(t.Integer({ minimum: 1, maximum: 600, description: "How long a batch may take to be accepted (default 30)." })),
+    url: t.String({ pattern: "^https?://", description: "http, required: where batches are POSTed (JSON lines, gzip)." }),
+    secret: t.String({ pattern: "^(whsec_|env\\.)", description: "http, required: the Standard Webhooks signing secret (`whsec_` and base64), or `env.NAME`: every batch carries `webhook-id`, `webhook-timestamp` and `webhook-signature`." }),
+    headers: t.Optional(t.Record(t.String(), t.String(), { description: "http: sent with every batch (authentication, tenancy); values may be `env.NAME`." })),
+    timeout_seconds: t.Optional(t.Integer({ minimum: 1, maximum: 600, description: "http: how long a batch may take to be accepted (default 30)." })),
   },
   { additionalProperties: false },
 );
 
 export const FileLogSink = t.Object(
   {
-    type: t.Literal("file"),
+    type: t.Literal("file", { description: "`http`: batches POSTed to `url`; `file`: appended to `path`." }),
     ...common,
-    path: t.String({ minLength: 1, description: "The JSON lines file rows are appended to, for a log shipper to tail." }),
-    max_bytes: t.Optional(t.Integer({ minimum: 1024, description: "The size past which the file is rotated (default 104857600): it becomes `<path>.1`, the older ones shift." })),
-    max_files: t.Optional(t.Integer({ minimum: 1, maximum: 1000, description: "Rotated files kept beside the current one (default 5)." })),
+    path: t.String({ minLength: 1, description: "file, required: the JSON lines file rows are appended to, for a log shipper to tail." }),
+    max_bytes: t.Optional(t.Integer({ minimum: 1024, description: "file: the size past which it is rotated (default 104857600): it becomes `<path>.1`, the older ones shift." })),
+    max_files: t.Optional(t.Integer({ minimum: 1, maximum: 1000, description: "file: rotated files kept beside the current one (default 5)." })),
   },
   { additionalProperties: false },
 );
