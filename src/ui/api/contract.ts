@@ -29,6 +29,7 @@ import type { conversationRoutes } from "../../warp/conversations/routes";
 import type { lifecycleRoutes } from "../../lifecycles/routes";
 import type { webhookRoutes } from "../../webhooks/routes";
 import type { jobListRoute } from "../../async/list-route";
+import type { logSinkRoutes } from "../../sinks/routes";
 import type * as Ui from "./types";
 
 type Fits<From, To> = [From] extends [To] ? true : false;
@@ -59,6 +60,7 @@ type Mcp = RoutesOf<typeof mcpClientRoutes>["api"]["mcp"];
 type Guardrails = RoutesOf<typeof guardrailRoutes>["api"]["guardrails"];
 type McpLogs = RoutesOf<typeof mcpLogRoutes>["api"]["mcp-logs"];
 type AsyncJobs = RoutesOf<typeof jobListRoute>["api"]["async-jobs"];
+type LogSinks = RoutesOf<typeof logSinkRoutes>["api"]["log-sinks"];
 
 export type Contract = [
   Holds<Fits<Session["is-auth-enabled"]["get"]["response"][200], Ui.AuthProbe>>,
@@ -116,6 +118,7 @@ export type Contract = [
   Holds<Fits<Webhooks["deliveries"][":id"]["redeliver"]["post"]["response"][202], { status: string; webhook_id: string }>>,
 
   Holds<Fits<AsyncJobs["get"]["response"][200], Ui.AsyncJobPage>>,
+  Holds<Fits<LogSinks["get"]["response"][200], { sinks: Ui.LogSinkStatus[] }>>,
 
   Holds<Fits<Mcp["clients"]["get"]["response"][200], { clients: Ui.McpClient[] }>>,
   Holds<Fits<Mcp["client"]["post"]["response"][201], Ui.McpClient>>,

@@ -14,6 +14,10 @@ export const session = {
   createAdmin: (input: T.AuthConfigInput) => call<{ is_configured: boolean }>("/api/config/auth", json("PUT", input)),
 };
 
+export const logSinks = {
+  list: () => call<{ sinks: T.LogSinkStatus[] }>("/api/log-sinks"),
+};
+
 export const logs = {
   list: (query: Query, signal?: AbortSignal) => call<T.LogPage>("/api/logs", { query, signal }),
   get: (id: string) => call<T.LogDetail>(`/api/logs/${segment(id)}`),

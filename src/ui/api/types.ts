@@ -731,3 +731,25 @@ export interface GuardrailInput {
   restore_redacted?: boolean;
   checks?: GuardrailCheck[];
 }
+
+/** GET /api/log-sinks: one configured log sink and where it stands. */
+export interface LogSinkStatus {
+  name: string;
+  type: "http" | "file";
+  destination: string;
+  filter: string | null;
+  include_content: boolean;
+  state: string;
+  node: string | null;
+  next_attempt_at: string | null;
+  last_delivered_at: string | null;
+  last_row_at: string | null;
+  delivered_rows: number;
+  delivered_batches: number;
+  lag_rows: number;
+  lag_seconds: number;
+  failed_attempts: number;
+  consecutive_failures: number;
+  last_error: string | null;
+  last_failure_at: string | null;
+}
