@@ -2,6 +2,7 @@ import { afterAll, beforeAll, expect, test } from "bun:test";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { seriousViolations } from "../support/axe";
 import { type Browser, DASHBOARD_AUTH, launchBrowser, signIn } from "../support/browser";
 import { startGateway, type TestGateway } from "../support/gateway";
 import { type LogSinkReceiver, startLogSinkReceiver } from "../support/log-sink-receiver";
@@ -55,5 +56,6 @@ test("the Log sinks page shows each sink's state, rows delivered, lag and last e
   await row("collector").getByText("delivering").waitFor();
   await row("collector").getByRole("cell", { name: "0 rows", exact: true }).waitFor();
   expect(receiver.accepted.flatMap((batch) => batch.rows)).toHaveLength(40);
+  expect(await seriousViolations(page)).toEqual([]);
   expect(watched.problems()).toEqual([]);
 }, 30_000);
