@@ -26,7 +26,7 @@ beforeAll(async () => {
   });
   await recordFacts(gw.databaseUrl, generateFacts(40, new Date()));
   browser = await launchBrowser();
-}, 30_000);
+}, 60_000);
 afterAll(async () => {
   await browser?.close();
   await gw?.close();
@@ -58,4 +58,4 @@ test("the Log sinks page shows each sink's state, rows delivered, lag and last e
   expect(receiver.accepted.flatMap((batch) => batch.rows)).toHaveLength(40);
   expect(await seriousViolations(page)).toEqual([]);
   expect(watched.problems()).toEqual([]);
-}, 30_000);
+}, 60_000);
