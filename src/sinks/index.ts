@@ -50,15 +50,22 @@ function sinkActors(options: LogSinksOptions, sinks: readonly ConfiguredSink[], 
 /**
  * Log sinks (config `log_sinks`): every stored request log row delivered in batches to each
  * sink, at least once, from a cursor per sink in the database, by the one node holding the
- * sink's lease. Without sinks nothing runs and nothing listens to the log writer; GET
- * /api/log-sinks answers an empty list.
+ * sink's lease. Without sinks nothing runs and nothing listens to the log writer (a start only
+ * drops the actors of sinks removed since); GET /api/log-sinks answers an empty list.
  */
 export function createLogSinks(options: LogSinksOptions) {
   const { sinks } = options;
   const routes = logSinkRoutes(options.db, options.read, sinks, options.clock.now.bind(options.clock));
-  if (sinks.length === 0) return { routes, resume: async () => undefined, stop: async () => undefined };
   const wakeup = new Wakeup();
   const { actors, cursors } = sinkActors(options, sinks, wakeup);
+  /** The sinks that have an actor in the database; those no longer configured lose it (their cursor stays, for the same name configured again). */
+  const existingAfterForgetting = async () => {
+    const known = await options.db.select({ id: actorSnapshots.id }).from(actorSnapshots).where(eq(actorSnapshots.kind, SINK_ACTOR_KIND));
+    const existing = new Set(known.map(({ id }) => id));
+    for (const id of existing) if (!sinks.some((sink) => sink.name === id)) await actors.discard(id);
+    return existing;
+  };
+  if (sinks.length === 0) return { routes, resume: async () => void (await existingAfterForgetting()), stop: async () => undefined };
   options.onRowsWritten(() => wakeup.ring());
   registerSinkMetrics(options.metrics, options.db, options.read, sinks, options.clock.now.bind(options.clock));
   return {
@@ -66,9 +73,7 @@ export function createLogSinks(options: LogSinksOptions) {
     /** Takes up the sinks this node may run, starts those seen for the first time, and drops the actors of sinks no longer configured. */
     async resume(): Promise<void> {
       await actors.resume();
-      const known = await options.db.select({ id: actorSnapshots.id }).from(actorSnapshots).where(eq(actorSnapshots.kind, SINK_ACTOR_KIND));
-      const existing = new Set(known.map(({ id }) => id));
-      for (const id of existing) if (!sinks.some((sink) => sink.name === id)) await actors.discard(id);
+      const existing = await existingAfterForgetting();
       const now = new Date(options.clock.now());
       for (const sink of sinks) {
         if (existing.has(sink.name) || actors.get(sink.name)) continue;

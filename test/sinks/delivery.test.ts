@@ -163,11 +163,14 @@ describe("log sinks in the configuration", () => {
     await expect(start({ fields: ["id", "prompt"] })).rejects.toThrow("log_sinks[0].fields names no field of a log row: prompt");
   });
 
-  test("with no sink, the status is an empty list and /metrics has no sink figures", async () => {
-    const plain = await startGateway({ telemetry: { metrics_token: METRICS_TOKEN } });
+  test("a start with every sink removed from the configuration ends their actors; the status is an empty list and /metrics has no sink figures", async () => {
+    await gw.stop();
+    const plain = await startGateway({ telemetry: { metrics_token: METRICS_TOKEN } }, { databaseUrl: gw.databaseUrl });
     try {
       expect(await (await plain.admin("/api/log-sinks")).json()).toEqual({ sinks: [], count: 0 });
       expect(await (await fetch(`${plain.url}/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } })).text()).not.toContain("gateway_log_sink");
+      const actor = (await (await plain.admin("/api/actors/log-sink/all")).json()) as { status: string };
+      expect(actor.status).toBe("stopped");
     } finally {
       await plain.close();
     }
