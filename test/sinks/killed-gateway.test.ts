@@ -1,15 +1,15 @@
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
 import type { Subprocess } from "bun";
 import OpenAI from "openai";
 import { SETUP_TOKEN_HEADER } from "../../src/access/setup-lock";
 import { eventually } from "../support/eventually";
 import { type LogSinkReceiver, startLogSinkReceiver } from "../support/log-sink-receiver";
+import { type GatewayProcess, startGatewayProcess } from "../support/main-process";
 import { type MockOpenAI, startMockOpenAI } from "../support/mock-openai";
 
-const REPO_ROOT = resolve(import.meta.dir, "../..");
 const SETUP_TOKEN = "killed-sink-setup-token";
 const workDir = mkdtempSync(join(tmpdir(), "gateway-killed-sink-"));
 
@@ -34,30 +34,18 @@ afterAll(async () => {
   rmSync(workDir, { recursive: true, force: true });
 });
 
-/** `bun src/main.ts` on the test's database, always as the same node (its restart takes its sinks back at once); resolves with the process and its URL. */
-async function startGatewayProcess(): Promise<{ child: Subprocess; url: string }> {
-  const child = Bun.spawn([process.execPath, "src/main.ts", "--port", "0", "--config", join(workDir, "config.json")], {
-    cwd: REPO_ROOT,
-    env: { ...process.env, GATEWAY_DB_URL: `file:${join(workDir, "gateway.db")}`, GATEWAY_ENCRYPTION_KEY: "killed-sink-key", GATEWAY_NODE_ID: "sink-node" },
-    stdout: "pipe",
-    stderr: "inherit",
-  });
-  started.push(child);
-  const decoder = new TextDecoder();
-  let output = "";
-  for await (const chunk of child.stdout) {
-    output += decoder.decode(chunk, { stream: true });
-    const port = /listening on http:\/\/[^\s:]+:(\d+)/.exec(output)?.[1];
-    if (port) return { child, url: `http://127.0.0.1:${port}` };
-  }
-  throw new Error(`the gateway exited before listening:\n${output}`);
+/** `bun src/main.ts` on the test's database, always as the same node (its restart takes its sinks back at once). */
+async function startNode(): Promise<GatewayProcess> {
+  const node = await startGatewayProcess(join(workDir, "config.json"), { GATEWAY_DB_URL: `file:${join(workDir, "gateway.db")}`, GATEWAY_ENCRYPTION_KEY: "killed-sink-key", GATEWAY_NODE_ID: "sink-node" });
+  started.push(node.child);
+  return node;
 }
 
 const chat = (url: string, content: string) => new OpenAI({ baseURL: `${url}/v1`, apiKey: "unused", maxRetries: 0 }).chat.completions.create({ model: "openai/gpt-4o-mini", messages: [{ role: "user", content }] });
 const storedIds = async (url: string) => ((await (await fetch(`${url}/api/logs?limit=1000`, { headers: { [SETUP_TOKEN_HEADER]: SETUP_TOKEN } })).json()) as { logs: Array<{ id: string }> }).logs.map((log) => log.id);
 
 test("a gateway killed (SIGKILL) while its sink is down and a batch is unanswered loses no row: the restart sends what the sink missed, repeating only the unanswered batch", async () => {
-  const first = await startGatewayProcess();
+  const first = await startNode();
   for (let index = 0; index < 3; index++) await chat(first.url, `before ${index}`);
   await eventually(async () => receiver.rowsOn("/collector").length, (count) => count === 3, 10_000);
 
@@ -76,7 +64,7 @@ test("a gateway killed (SIGKILL) while its sink is down and a batch is unanswere
   receiver.hold = undefined;
   held.resolve();
 
-  const second = await startGatewayProcess();
+  const second = await startNode();
   for (let index = 0; index < 2; index++) await chat(second.url, `after ${index}`);
   const stored = await eventually(() => storedIds(second.url), (ids) => ids.length === 9, 10_000);
   const received = await eventually(async () => receiver.rowsOn("/collector").map((row) => row.id), (ids) => new Set(ids).size >= 9, 15_000);
