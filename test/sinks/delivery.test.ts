@@ -91,7 +91,7 @@ describe("an HTTP log sink", () => {
     const status = (await eventually(statuses, (found) => found.get("all")?.delivered_rows === 7)).get("all")!;
     expect(status).toMatchObject({ state: "delivering", delivered_rows: 7, lag_rows: 0, lag_seconds: 0, failed_attempts: 0, last_error: null });
     expect(status.last_row_at).toBe(logs.at(-1)!.timestamp);
-  });
+  }, 30_000);
 
   test("a filter sends only the rows it is true for, cut to the configured fields; content only where asked for", async () => {
     await chat("this model does not exist", "openai/gpt-missing");
@@ -134,7 +134,7 @@ describe("an HTTP log sink", () => {
     expect(metrics).toContain(`gateway_log_sink_rows_delivered_total{sink="all"} ${logs.length}`);
     expect(metrics).toMatch(new RegExp(`gateway_log_sink_failed_attempts_total\\{sink="all"\\} ${recovered.failed_attempts}\\b`));
     expect(metrics).toContain('gateway_log_sink_lag_rows{sink="all"} 0');
-  });
+  }, 30_000);
 });
 
 describe("a file log sink", () => {
