@@ -1,5 +1,6 @@
 import { a2aTaskMachine } from "./a2a-task";
 import { asyncJobMachine } from "./async-job";
+import { logSinkMachine } from "./log-sink";
 import { perUserHeaderFlowMachine } from "./per-user-header-flow";
 import { webhookDeliveryMachine } from "./webhook-delivery";
 import { webhookEndpointMachine } from "./webhook-endpoint";
@@ -11,6 +12,7 @@ export const ACTOR_MACHINES = {
   "webhook-delivery": webhookDeliveryMachine,
   "per-user-header-flow": perUserHeaderFlowMachine,
   "a2a-task": a2aTaskMachine,
+  "log-sink": logSinkMachine,
 };
 
 export type ActorMachines = typeof ACTOR_MACHINES;

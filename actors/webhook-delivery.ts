@@ -43,8 +43,8 @@ const unprovided = (name: string) =>
     throw new Error(`webhook-delivery actor '${name}' was not provided`);
   });
 
-/** Delay before retry `retry` (1-based): the initial delay, doubled each time, capped. */
-function backoffMs(policy: RetryPolicy, retry: number): number {
+/** Delay before retry `retry` (1-based): the initial delay, doubled each time, capped. Log sinks back off the same way. */
+export function backoffMs(policy: Pick<RetryPolicy, "backoffInitialMs" | "backoffMaxMs">, retry: number): number {
   return Math.min(policy.backoffInitialMs * 2 ** (retry - 1), policy.backoffMaxMs);
 }
 

@@ -1009,6 +1009,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/log-sinks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List log sinks
+         * @description Each sink of `log_sinks` in the configuration: its state, the last row delivered, its lag in rows and seconds, its failures and the last error (never a secret). Permission: Logs:View.
+         */
+        get: operations["getApiLogSinks"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/logs": {
         parameters: {
             query?: never;
@@ -6625,6 +6645,63 @@ export interface operations {
             401: components["responses"]["Error401"];
             403: components["responses"]["Error403"];
             404: components["responses"]["Error404"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+            default: components["responses"]["Error500"];
+        };
+    };
+    getApiLogSinks: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        sinks: {
+                            name: string;
+                            type: "http" | "file";
+                            /** @description The receiver's URL without credentials or query, or the file's path. */
+                            destination: string;
+                            /** @description The CEL expression rows must pass; null sends every row. */
+                            filter: string | null;
+                            include_content: boolean;
+                            /** @description The sink's actor: `delivering` (sending, or waiting for rows), `backing_off` after a failed batch, `starting` before its first snapshot. */
+                            state: string;
+                            /** @description The node delivering it (holding its lease). */
+                            node: string | null;
+                            next_attempt_at: string | null;
+                            /** @description When the sink last accepted a batch. */
+                            last_delivered_at: string | null;
+                            /** @description When the last row delivered was logged. */
+                            last_row_at: string | null;
+                            delivered_rows: number;
+                            delivered_batches: number;
+                            /** @description Rows stored and not yet given to the sink (counted up to 1,000,000). */
+                            lag_rows: number;
+                            /** @description How long the oldest of them has waited; 0 when none. */
+                            lag_seconds: number;
+                            failed_attempts: number;
+                            /** @description Failed attempts since the sink last accepted a batch. */
+                            consecutive_failures: number;
+                            /** @description Why the last failed attempt failed; never a secret. */
+                            last_error: string | null;
+                            last_failure_at: string | null;
+                        }[];
+                        count: number;
+                    };
+                };
+            };
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
             500: components["responses"]["Error500"];
             503: components["responses"]["Error503"];
             default: components["responses"]["Error500"];

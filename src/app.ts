@@ -57,6 +57,7 @@ import { providerRoutes } from "./provider-registry/routes";
 import type { RuntimeProvider } from "./provider-registry/runtime";
 import { ProviderStore } from "./provider-registry/store";
 import { warnOfUnsetKeyVariables } from "./provider-registry/unresolved-keys";
+import { configureSinks, createLogSinks } from "./sinks";
 import { createTelemetry } from "./telemetry";
 import { dashboardRoutes } from "./ui/routes";
 import { createWarp } from "./warp";
@@ -95,6 +96,8 @@ const isInferencePath = (request: Request) => INFERENCE_ROOTS.some((root) => req
 export async function createGateway({ config: givenConfig, databaseUrl, env = process.env, clock, resolveHost, actorClock = systemClock, actorLease, actorMachines, limitCounters }: GatewayOptions) {
   // The gateway's own copy: PUT /api/config changes it while it runs.
   const config = structuredClone(givenConfig);
+  // A sink's filter or fields that do not hold stop the start before anything opens.
+  const sinkConfigs = await configureSinks(config.log_sinks ?? [], actorClock, env);
   const databaseLocation = { url: databaseUrl, authToken: config.database?.auth_token, syncUrl: config.database?.sync_url, syncIntervalSeconds: config.database?.sync_interval_seconds };
   const database = await openDatabase(databaseLocation);
   const secrets = await secretBoxFor(database.db, env.GATEWAY_ENCRYPTION_KEY);
@@ -190,6 +193,7 @@ export async function createGateway({ config: givenConfig, databaseUrl, env = pr
   const agents = await createAgentGateway({ db: database.db, secrets, snapshots, readEnv, outbound, access: governanceAgentAccess(governance) });
   const warp = createWarp({ db: database.db, reads: requestLogs.read, providers, inference: () => inference, governance, clock: clock ?? Date.now });
   requestLogs.onRowsWritten(warp.indexWrittenLogs);
+  const logSinks = createLogSinks({ db: database.db, read: requestLogs.read, snapshots, clock: actorClock, sinks: sinkConfigs, metrics: telemetry.metrics, onRowsWritten: requestLogs.onRowsWritten });
   telemetry.metrics.counter({
     name: "gateway_actor_write_retries_total",
     help: "Writes of durable actors (async jobs, webhook deliveries, per-user MCP flows, A2A tasks) the database did not take (busy, locked, out of reach) and that were tried again.",
@@ -298,6 +302,7 @@ export async function createGateway({ config: givenConfig, databaseUrl, env = pr
     .use(providerRoutes(providers, outbound))
     .use(governance.routes)
     .use(requestLogs.routes)
+    .use(logSinks.routes)
     .use(liveFeedRoutes(liveFeed, () => new Date()))
     .use(plugins.routes)
     .use(responseCache.routes)
@@ -317,6 +322,7 @@ export async function createGateway({ config: givenConfig, databaseUrl, env = pr
   // Deliveries first: a job resumed mid-notification finds the deliveries it already made.
   await webhooks.resume();
   await asyncInference.resume();
+  await logSinks.resume();
 
   return {
     app,
@@ -365,6 +371,7 @@ export async function createGateway({ config: givenConfig, databaseUrl, env = pr
       await warp.stop();
       await asyncInference.stop();
       await webhooks.stop();
+      await logSinks.stop();
       await lifecycles.stop();
       inspector?.stop();
       // What finished before the stop is logged and charged before the hooks close.

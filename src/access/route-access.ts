@@ -120,6 +120,7 @@ export const ROUTE_ACCESS: readonly RouteRule[] = [
   rule("GET", "/api/logs/series", need("Logs:View")),
   rule("GET", "/api/logs/:id", need("Logs:View")),
   rule("DELETE", "/api/logs", need("Logs:Delete")),
+  rule("GET", "/api/log-sinks", need("Logs:View")),
   // Async jobs with their results: model output, as readable as the request logs.
   rule("GET", "/api/async-jobs", need("Logs:View")),
   rule("GET", "/api/mcp-logs", need("MCPLogs:View")),

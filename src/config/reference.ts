@@ -57,16 +57,31 @@ function rows(schema: TSchema, path: string): Row[] {
     case "Object":
       return Object.entries(schema.properties as Record<string, TSchema>).flatMap(([name, field]) => {
         const fieldPath = path ? `${path}.${name}` : name;
-        const required = field[OptionalKind] === undefined && path !== "" ? ", required" : "";
+        const required = field[OptionalKind] === undefined && path !== "" ? REQUIRED : "";
         return [{ path: fieldPath, type: `${typeOf(field)}${required}`, description: field.description ?? "" }, ...rows(field, fieldPath)];
       });
     case "Array":
       return rows(schema.items, `${path}[]`);
+    case "Union":
+      return mergedRows((schema.anyOf as TSchema[]).map((member) => rows(member, path)));
     case "Record":
       return rows(Object.values(schema.patternProperties as Record<string, TSchema>)[0]!, `${path}.<name>`);
     default:
       return [];
   }
+}
+
+const REQUIRED = ", required";
+
+/** The fields of a union's members (a log sink of each type) as one list: a field they share once, with each type it may have, required only where every member requires it. */
+function mergedRows(members: Row[][]): Row[] {
+  const byPath = new Map<string, Row[]>();
+  for (const row of members.flat()) byPath.set(row.path, [...(byPath.get(row.path) ?? []), row]);
+  return [...byPath.values()].map((same) => {
+    const required = same.length === members.length && same.every((row) => row.type.endsWith(REQUIRED));
+    const types = [...new Set(same.map((row) => row.type.replace(REQUIRED, "")))].join(" or ");
+    return { path: same[0]!.path, type: `${types}${required ? REQUIRED : ""}`, description: same.find((row) => row.description)?.description ?? "" };
+  });
 }
 
 const table = (header: [string, string, string], entries: Row[]) =>

@@ -6,6 +6,7 @@ import { McpSettings } from "./sections/mcp";
 import { PluginCreateInput } from "./sections/plugins";
 import { ProviderSeed } from "./sections/providers";
 import { TelemetryConfig } from "./sections/telemetry";
+import { LogSinksConfig } from "./sections/log-sinks";
 
 // Every description here is the configuration reference (docs/configuration.md, written by `npm run config-reference`).
 
@@ -137,6 +138,7 @@ export const GatewayConfig = t.Object(
         { additionalProperties: false, description: "Request logs. Changeable while running with PUT /api/config." },
       ),
     ),
+    log_sinks: t.Optional(LogSinksConfig),
     stored_responses: t.Optional(
       t.Object(
         {

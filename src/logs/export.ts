@@ -25,8 +25,8 @@ export type ExportFormat = NonNullable<LogExportQuery["format"]>;
 type LogView = ReturnType<typeof logView>;
 type ContentField = "request_content" | "response_content";
 type LogFields = Record<string, unknown>;
-/** The CSV columns: every field of a listed log, in the order the API shows them (checked complete by the type). */
-const SUMMARY_FIELDS = Object.keys({
+/** The CSV columns (and what a log sink's `fields` may name): every field of a listed log, in the order the API shows them (checked complete by the type). */
+export const SUMMARY_FIELDS = Object.keys({
   id: 1, parent_request_id: 1, timestamp: 1, object: 1, provider: 1, model: 1, alias: 1, selected_key_id: 1, conversation_id: 1,
   virtual_key_id: 1, virtual_key_name: 1, team_id: 1, customer_id: 1, user_id: 1, business_unit_id: 1, project_id: 1,
   routing_rule_id: 1, routing_rule_name: 1, routing_engine_used: 1, status: 1, status_code: 1, error_type: 1, error_message: 1,
@@ -34,7 +34,7 @@ const SUMMARY_FIELDS = Object.keys({
   reasoning_tokens: 1, total_tokens: 1, cost: 1, latency: 1, time_to_first_token: 1, stream: 1, session_id: 1, region: 1,
   internal_caller: 1, metadata: 1, attempts: 1,
 } satisfies Record<Exclude<keyof LogView, ContentField>, 1>);
-const CONTENT_FIELDS: ContentField[] = ["request_content", "response_content"];
+export const CONTENT_FIELDS: ContentField[] = ["request_content", "response_content"];
 
 const FILE = { csv: { mediaType: "text/csv", extension: "csv" }, jsonl: { mediaType: "application/x-ndjson", extension: "jsonl" } } as const;
 

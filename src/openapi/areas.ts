@@ -37,6 +37,7 @@ const PREFIXES: Array<[prefix: string, area: Area]> = [
   ["/api/teams", area("governance", "")],
   ["/api/logs", area("logs", "Request logs, their statistics, histograms and rankings, and the live feed.")],
   ["/api/ws", area("logs", "")],
+  ["/api/log-sinks", area("logs", "")],
   ["/api/webhooks", area("webhooks", "Webhook endpoints, signed deliveries and redelivery.")],
   ["/api/mcp", area("mcp", "MCP clients the gateway connects to, their tool calls' logs, and the gateway as an MCP server.")],
   ["/api/mcp-logs", area("mcp", "")],

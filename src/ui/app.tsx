@@ -14,6 +14,7 @@ import { GovernancePage } from "./pages/governance";
 import { GuardrailsPage } from "./pages/guardrails";
 import { LifecyclesPage } from "./pages/lifecycles";
 import { LogsPage } from "./pages/logs";
+import { LogSinksPage } from "./pages/log-sinks";
 import { OverviewPage } from "./pages/overview";
 import { McpPage } from "./pages/mcp";
 import { PluginsPage } from "./pages/plugins";
@@ -54,6 +55,8 @@ function Page({ path }: { path: string }) {
       return <McpPage path={path} />;
     case "/ui/lifecycles":
       return <LifecyclesPage />;
+    case "/ui/log-sinks":
+      return <LogSinksPage />;
     case "/ui/plugins":
       return <PluginsPage />;
     case "/ui/agents":

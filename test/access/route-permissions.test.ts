@@ -44,6 +44,7 @@ const EXPECTED: ReadonlyArray<readonly [method: string, path: string, permission
   ["GET", "/api/logs/rankings", "Logs:View"],
   ["GET", "/api/logs/series", "Logs:View"],
   ["GET", "/api/logs/:id", "Logs:View"],
+  ["GET", "/api/log-sinks", "Logs:View"],
   ["DELETE", "/api/logs", "Logs:Delete"],
   ["GET", "/api/async-jobs", "Logs:View"],
   ["GET", "/api/mcp-logs", "MCPLogs:View"],

@@ -13,6 +13,10 @@ export const session = {
   createAdmin: (input: T.AuthConfigInput) => answered(api.PUT("/api/config/auth", { body: input })),
 };
 
+export const logSinks = {
+  list: () => answered(api.GET("/api/log-sinks")),
+};
+
 export const logs = {
   list: (query: Query, signal?: AbortSignal) => answered(api.GET("/api/logs", { params: { query: filters(query) }, signal })),
   get: (id: string) => answered(api.GET("/api/logs/{id}", { params: { path: { id } } })),

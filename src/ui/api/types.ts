@@ -165,3 +165,6 @@ export type GuardrailCheckType = GuardrailCheck["type"];
 export type GuardrailStage = NonNullable<GuardrailCheck["stage"]>;
 export type GuardrailAction = NonNullable<GuardrailCheck["action"]>;
 export type GuardrailInput = RequestBody<"/api/guardrails/{id}", "put">;
+
+/** GET /api/log-sinks: one configured log sink and where it stands. */
+export type LogSinkStatus = Item<Reply<"/api/log-sinks", "get">["sinks"]>;

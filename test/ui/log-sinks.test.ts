@@ -1,0 +1,61 @@
+import { afterAll, beforeAll, expect, test } from "bun:test";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { seriousViolations } from "../support/axe";
+import { type Browser, DASHBOARD_AUTH, launchBrowser, signIn } from "../support/browser";
+import { startGateway, type TestGateway } from "../support/gateway";
+import { type LogSinkReceiver, startLogSinkReceiver } from "../support/log-sink-receiver";
+import { generateFacts, recordFacts } from "../logs/seed-logs";
+
+let gw: TestGateway;
+let browser: Browser;
+let receiver: LogSinkReceiver;
+const folder = mkdtempSync(join(tmpdir(), "gateway-sinks-page-"));
+
+beforeAll(async () => {
+  receiver = startLogSinkReceiver();
+  receiver.down = true;
+  const quick = { poll_interval_ms: 50, retry_backoff_initial_ms: 50, retry_backoff_max_ms: 100 };
+  gw = await startGateway({
+    auth: DASHBOARD_AUTH,
+    log_sinks: [
+      { type: "http", name: "collector", url: `${receiver.url}/collector`, secret: receiver.secret, ...quick },
+      { type: "file", name: "shipper", path: join(folder, "gateway.jsonl"), filter: 'status == "success"', ...quick },
+    ],
+  });
+  await recordFacts(gw.databaseUrl, generateFacts(40, new Date()));
+  browser = await launchBrowser();
+}, 60_000);
+afterAll(async () => {
+  await browser?.close();
+  await gw?.close();
+  receiver.stop();
+  rmSync(folder, { recursive: true, force: true });
+});
+
+test("the Log sinks page shows each sink's state, rows delivered, lag and last error, and follows a sink that comes back", async () => {
+  const watched = await browser.open(`${gw.url}/`);
+  const { page } = watched;
+  await signIn(page);
+  await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Log sinks" }).click();
+  const table = page.getByRole("table", { name: "Log sinks" });
+  const row = (name: string) => table.getByRole("row").filter({ has: page.getByRole("rowheader", { name: new RegExp(`^${name}`) }) });
+
+  const successes = ((await (await gw.admin("/api/logs?status=success&limit=1")).json()) as { total: number }).total;
+  await row("shipper").getByRole("cell", { name: String(successes), exact: true }).waitFor();
+  await row("shipper").getByText("delivering").waitFor();
+  await row("shipper").getByText('where status == "success"').waitFor();
+
+  await row("collector").getByText("backing off").waitFor();
+  await row("collector").getByText("the sink answered 503: down for maintenance").waitFor();
+  await row("collector").getByRole("cell", { name: /^40 rows/ }).waitFor();
+
+  receiver.down = false;
+  await row("collector").getByRole("cell", { name: "40", exact: true }).waitFor({ timeout: 10_000 });
+  await row("collector").getByText("delivering").waitFor();
+  await row("collector").getByRole("cell", { name: "0 rows", exact: true }).waitFor();
+  expect(receiver.accepted.flatMap((batch) => batch.rows)).toHaveLength(40);
+  expect(await seriousViolations(page)).toEqual([]);
+  expect(watched.problems()).toEqual([]);
+}, 60_000);
