@@ -7,6 +7,7 @@ import type { ByteEdit } from "./formats/types";
 import type { Operation, WireFormat } from "../upstream/operations";
 import { ChunkAccumulator, type ReplySummary } from "./reply-summary";
 import { streamFailure, streamIdleTimedOut } from "../upstream/errors";
+import { takeRedaction } from "../upstream/credential-echoes";
 import { timerDelay } from "../../actors/runtime/clock";
 import type { StreamSoFar } from "./hooks";
 
@@ -58,7 +59,10 @@ const readyNow = (read: Promise<unknown>): Promise<boolean> => Promise.race([rea
  * with each read) or breaks off, as the client format's error event where it has one.
  */
 export function tapStream(stream: ReadableStream<Uint8Array>, tap: ByteTap, guard: StreamGuard | undefined, edit?: ByteEdit): ReadableStream<Uint8Array> {
-  const reader = stream.getReader();
+  // An upstream stream losing echoed credentials is read here directly, redacted chunk by chunk as it is read.
+  const redaction = takeRedaction(stream);
+  const redactor = redaction?.redactor;
+  const reader = (redaction?.source ?? stream).getReader();
   const unread: Uint8Array[] = [];
   let unreadBytes = 0;
   let ended = false;
@@ -102,9 +106,10 @@ export function tapStream(stream: ReadableStream<Uint8Array>, tap: ByteTap, guar
           const { done, value } = await next;
           awaitingUpstream = false;
           if (done || failure) break;
-          unread.push(value);
-          unreadBytes += value.length;
-          const out = edit ? edit.edit(value) : value;
+          const bytes = redactor ? redactor.edit(value) : value;
+          if (bytes.length > 0) unread.push(bytes);
+          unreadBytes += bytes.length;
+          const out = edit ? edit.edit(bytes) : bytes;
           const written = out.length > 0 ? controller.write(out) : 1;
           if ((typeof written === "number" ? written : await written) === 0) {
             await reader.cancel();
@@ -148,6 +153,12 @@ export function tapStream(stream: ReadableStream<Uint8Array>, tap: ByteTap, guar
           controller.close(failure);
         }
         return;
+      }
+      const held = redactor?.flush();
+      if (held) {
+        unread.push(held);
+        const out = edit ? edit.edit(held) : held;
+        if (out.length > 0) controller.write(out);
       }
       const rest = edit?.flush();
       if (rest) controller.write(rest);
