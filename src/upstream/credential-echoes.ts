@@ -147,6 +147,8 @@ export function echoRedactor(credentials: readonly string[]): EchoRedactor | und
   };
 }
 
+const defaultReaderOf = (stream: ReadableStream<Uint8Array>) => stream.getReader();
+
 /** Redacting streams no one has read yet, with what they read and redact. */
 const unreadRedactions = new WeakMap<ReadableStream<Uint8Array>, Redaction>();
 
@@ -164,15 +166,15 @@ export interface Redaction {
 export function withoutEchoedCredentials(stream: ReadableStream<Uint8Array>, credentials: readonly string[]): ReadableStream<Uint8Array> {
   const redactor = echoRedactor(credentials);
   if (!redactor) return stream;
-  let reader: ReadableStreamDefaultReader<Uint8Array> | undefined;
+  let reader: ReturnType<typeof defaultReaderOf> | undefined;
   let cancelled = false;
   const redacted = new ReadableStream<Uint8Array>(
     {
       async pull(controller) {
         unreadRedactions.delete(redacted);
-        reader ??= stream.getReader();
+        const upstream = (reader ??= defaultReaderOf(stream));
         for (;;) {
-          const { done, value } = await reader.read();
+          const { done, value } = await upstream.read();
           if (cancelled) return;
           if (done) {
             const rest = redactor.flush();
@@ -186,7 +188,9 @@ export function withoutEchoedCredentials(stream: ReadableStream<Uint8Array>, cre
       cancel(reason) {
         cancelled = true;
         unreadRedactions.delete(redacted);
-        return reader ? reader.cancel(reason) : stream.cancel(reason);
+        if (reader) return reader.cancel(reason);
+        // Taken by a reader of its own (takeRedaction), which cancels the upstream itself.
+        if (!stream.locked) return stream.cancel(reason);
       },
     },
     { highWaterMark: 0 },
