@@ -168,6 +168,9 @@ function scenarioVerdicts({ scenario, atRate, saturated, logBytesPerRequest }: S
       text: `chat: the gateway allocates ${number(allocated, 1)} KB a request on its main thread ${rate} (target ≤ ${LIMITS.chatAllocatedKB} KB; bare proxy ${number(kilobytesOf(atRate.proxy), 1)} KB)`,
     });
   }
+  if (scenario.stream && allocated !== undefined) {
+    checks.push({ pass: undefined, text: `${scenario.name}: the gateway allocates ${number(allocated, 1)} KB a stream on its main thread ${rate} (no target; bare proxy ${number(kilobytesOf(atRate.proxy), 1)} KB)` });
+  }
   if (!TAIL_SCENARIOS.includes(scenario.name)) return checks;
   checks.push({
     pass: addedP99 <= LIMITS.addedP99Micros,

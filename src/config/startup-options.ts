@@ -42,6 +42,9 @@ export const EnvironmentVariables = t.Object({
   GATEWAY_CHECK_REPLIES: t.Optional(
     t.String({ description: "`1`: check every reply a route declares against its schema, a mismatch answered as a 500 (the tests set it; it costs each management reply a check)." }),
   ),
+  GATEWAY_STREAM_PHASES_FILE: t.Optional(
+    t.String({ description: "For `bench/stream-phases.ts` only: a file each relayed stream's phases (upstream headers, first bytes, relays, settled) are written to as JSON when the gateway exits." }),
+  ),
   GATEWAY_URL: t.Optional(t.String({ description: "For `npm run actors` only: the gateway it asks (default `http://127.0.0.1:8080`)." })),
   GATEWAY_API_KEY: t.Optional(t.String({ description: "For `npm run actors` only: a management API key it sends (else GATEWAY_SETUP_TOKEN)." })),
   AZURE_AUTHORITY_HOST: t.Optional(t.String({ description: "Azure's sign-in authority for Entra ID keys (default: the public cloud's login.microsoftonline.com), for sovereign clouds." })),

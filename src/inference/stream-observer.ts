@@ -7,6 +7,8 @@ import type { ByteEdit } from "./formats/types";
 import type { Operation, WireFormat } from "../upstream/operations";
 import { ChunkAccumulator, type ReplySummary } from "./reply-summary";
 import { streamFailure, streamIdleTimedOut } from "../upstream/errors";
+import { takeRedaction } from "../upstream/credential-echoes";
+import { streamPhases } from "./stream-phases";
 import { timerDelay } from "../../actors/runtime/clock";
 import type { StreamSoFar } from "./hooks";
 
@@ -57,11 +59,15 @@ const readyNow = (read: Promise<unknown>): Promise<boolean> => Promise.race([rea
  * The `guard` ends a stream whose upstream stays silent too long (one timer per stream, moved on
  * with each read) or breaks off, as the client format's error event where it has one.
  */
-export function tapStream(stream: ReadableStream<Uint8Array>, tap: ByteTap, guard: StreamGuard | undefined, edit?: ByteEdit): ReadableStream<Uint8Array> {
-  const reader = stream.getReader();
+export function tapStream(stream: ReadableStream<Uint8Array>, tap: ByteTap, guard: StreamGuard | undefined, edit?: ByteEdit, acceptedAt?: number): ReadableStream<Uint8Array> {
+  // An upstream stream losing echoed credentials is read here directly, redacted chunk by chunk as it is read.
+  const redaction = takeRedaction(stream);
+  const redactor = redaction?.redactor;
+  const reader = (redaction?.source ?? stream).getReader();
   const unread: Uint8Array[] = [];
   let unreadBytes = 0;
   let ended = false;
+  const phases = streamPhases?.begin(acceptedAt);
   const feedUnread = () => {
     for (const chunk of unread) tap.feed(chunk);
     unread.length = 0;
@@ -72,6 +78,7 @@ export function tapStream(stream: ReadableStream<Uint8Array>, tap: ByteTap, guar
     ended = true;
     feedUnread();
     tap.end(truncated, failure);
+    if (phases) streamPhases!.settled(phases);
   };
   // A limit is checked after each chunk, which it then reads at once rather than once flushed.
   const cutoff = guard?.cutoff && tap.sofar ? guard.cutoff : undefined;
@@ -102,14 +109,17 @@ export function tapStream(stream: ReadableStream<Uint8Array>, tap: ByteTap, guar
           const { done, value } = await next;
           awaitingUpstream = false;
           if (done || failure) break;
-          unread.push(value);
-          unreadBytes += value.length;
-          const out = edit ? edit.edit(value) : value;
+          const readAt = phases && streamPhases!.read(phases);
+          const bytes = redactor ? redactor.edit(value) : value;
+          if (bytes.length > 0) unread.push(bytes);
+          unreadBytes += bytes.length;
+          const out = edit ? edit.edit(bytes) : bytes;
           const written = out.length > 0 ? controller.write(out) : 1;
           if ((typeof written === "number" ? written : await written) === 0) {
             await reader.cancel();
             return end(true);
           }
+          if (phases) streamPhases!.relayed(phases, readAt!);
           const cut = cutoffNow();
           if (cut) {
             failure = cut;
@@ -148,6 +158,12 @@ export function tapStream(stream: ReadableStream<Uint8Array>, tap: ByteTap, guar
           controller.close(failure);
         }
         return;
+      }
+      const held = redactor?.flush();
+      if (held) {
+        unread.push(held);
+        const out = edit ? edit.edit(held) : held;
+        if (out.length > 0) controller.write(out);
       }
       const rest = edit?.flush();
       if (rest) controller.write(rest);
@@ -246,7 +262,7 @@ export function observeStream(
   edit?: ByteEdit,
 ): ReadableStream<Uint8Array> {
   const accumulator = new ChunkAccumulator(startedAt);
-  return tapStream(stream.body, tapFor(operation, format, stream.headers, accumulator, onDone), guard, edit);
+  return tapStream(stream.body, tapFor(operation, format, stream.headers, accumulator, onDone), guard, edit, startedAt);
 }
 
 const unobserved: ByteTap = { feed() {}, end() {} };

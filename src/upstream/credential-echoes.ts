@@ -147,17 +147,34 @@ export function echoRedactor(credentials: readonly string[]): EchoRedactor | und
   };
 }
 
-/** The stream with the credentials taken out of its bytes (the stream itself when there are none to look for). */
+const defaultReaderOf = (stream: ReadableStream<Uint8Array>) => stream.getReader();
+
+/** Redacting streams no one has read yet, with what they read and redact. */
+const unreadRedactions = new WeakMap<ReadableStream<Uint8Array>, Redaction>();
+
+export interface Redaction {
+  source: ReadableStream<Uint8Array>;
+  redactor: EchoRedactor;
+}
+
+/**
+ * The stream with the credentials taken out of its bytes (the stream itself when there are none
+ * to look for). Its upstream is only locked once it is read: a reader that edits the bytes anyway
+ * may take the upstream and the redactor instead (`takeRedaction`), sparing every stream a
+ * stream between and every chunk its reads.
+ */
 export function withoutEchoedCredentials(stream: ReadableStream<Uint8Array>, credentials: readonly string[]): ReadableStream<Uint8Array> {
   const redactor = echoRedactor(credentials);
   if (!redactor) return stream;
-  const reader = stream.getReader();
+  let reader: ReturnType<typeof defaultReaderOf> | undefined;
   let cancelled = false;
-  return new ReadableStream<Uint8Array>(
+  const redacted = new ReadableStream<Uint8Array>(
     {
       async pull(controller) {
+        unreadRedactions.delete(redacted);
+        const upstream = (reader ??= defaultReaderOf(stream));
         for (;;) {
-          const { done, value } = await reader.read();
+          const { done, value } = await upstream.read();
           if (cancelled) return;
           if (done) {
             const rest = redactor.flush();
@@ -170,9 +187,26 @@ export function withoutEchoedCredentials(stream: ReadableStream<Uint8Array>, cre
       },
       cancel(reason) {
         cancelled = true;
-        return reader.cancel(reason);
+        unreadRedactions.delete(redacted);
+        if (reader) return reader.cancel(reason);
+        // Taken by a reader of its own (takeRedaction), which cancels the upstream itself.
+        if (!stream.locked) return stream.cancel(reason);
       },
     },
     { highWaterMark: 0 },
   );
+  unreadRedactions.set(redacted, { source: stream, redactor });
+  return redacted;
+}
+
+/**
+ * The upstream and redactor of a redacting stream that has not been read, which the caller then
+ * reads in its place, running every chunk through `redactor.edit` and `redactor.flush` at the end;
+ * undefined for any other stream.
+ */
+export function takeRedaction(stream: ReadableStream<Uint8Array>): Redaction | undefined {
+  const redaction = unreadRedactions.get(stream);
+  if (!redaction || stream.locked) return undefined;
+  unreadRedactions.delete(stream);
+  return redaction;
 }

@@ -18,14 +18,24 @@ const isTextual = (headers: Headers) => {
   return !type || /json|text\/|xml|event-stream|x-www-form-urlencoded/i.test(type);
 };
 
-const CREDENTIAL_HEADERS = ["authorization", "x-api-key", "api-key", "x-goog-api-key"];
+const CREDENTIAL_HEADERS = new Set(["authorization", "x-api-key", "api-key", "x-goog-api-key"]);
+const AUTH_SCHEME = /^(bearer|basic)\s+/i;
 
-/** The secrets a call carries: the key it was built with, its credential headers (without their scheme) and a `key` query parameter. */
+/**
+ * The secrets a call carries: the key it was built with, its credential headers (without their
+ * scheme) and a `key` query parameter. Read from the call's own header record: it runs on every
+ * call, and a Headers built from the record, a map and a filter were a few hundred bytes each time.
+ */
 function credentialsOf(call: UpstreamCall, keySecret: string | undefined): string[] {
-  const headers = new Headers(call.headers);
-  const sent = CREDENTIAL_HEADERS.map((name) => headers.get(name)?.replace(/^(bearer|basic)\s+/i, ""));
+  const credentials: string[] = keySecret ? [keySecret] : [];
+  for (const name in call.headers) {
+    if (!CREDENTIAL_HEADERS.has(name.toLowerCase())) continue;
+    const sent = call.headers[name]!.replace(AUTH_SCHEME, "");
+    if (sent && sent !== keySecret) credentials.push(sent);
+  }
   const query = call.url.includes("key=") && URL.canParse(call.url) ? new URL(call.url).searchParams.get("key") : null;
-  return [keySecret, ...sent, query].filter((value): value is string => Boolean(value));
+  if (query) credentials.push(query);
+  return credentials;
 }
 
 /**

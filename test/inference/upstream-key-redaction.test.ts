@@ -150,6 +150,24 @@ describe("a stream that ends in an error event echoing the key reaches nobody wi
   });
 });
 
+describe("a relayed stream loses none of its own bytes to the redaction", () => {
+  test("a stream whose last bytes could begin the key, but do not finish it, reaches the client whole", async () => {
+    // The relay holds back a chunk's end while it could be the start of a key; at the stream's end that tail is sent as it came.
+    const tail = `: ${PROVIDER_KEY.slice(0, 12)}`;
+    const chunk = { id: "chatcmpl-1", object: "chat.completion.chunk", created: 0, model: "gpt-4o-mini", choices: [{ index: 0, delta: { content: "hello" }, finish_reason: "stop" }] };
+    upstream.faults.push({ kind: "body", contentType: "text/event-stream", body: `data: ${JSON.stringify(chunk)}\n\ndata: [DONE]\n\n${tail}` });
+    const response = await fetch(`${gw.url}/v1/chat/completions`, {
+      method: "POST",
+      headers: { "content-type": "application/json", "x-gw-metadata-case": "v1-held-tail" },
+      body: JSON.stringify({ model: "openai/gpt-4o-mini", stream: true, messages: [{ role: "user", content: "hi" }] }),
+    });
+    const text = await response.text();
+    expect(text).toContain('"content":"hello"');
+    expect(text.endsWith(tail)).toBe(true);
+    expect((await loggedRequest(gw, "v1-held-tail")).status).toBe("success");
+  });
+});
+
 describe("async job results hold no echoed key", () => {
   const request = { model: "openai/gpt-4o-mini", messages: [{ role: "user", content: "hi" }] };
 
