@@ -1,4 +1,4 @@
-import { type TSchema, Type as t } from "@sinclair/typebox";
+import { CloneType, type TSchema, Type as t } from "@sinclair/typebox";
 
 /**
  * Whether every reply a route declares is checked against its schema as it is sent: on in the
@@ -26,6 +26,33 @@ function documented(schemas: Record<number, TSchema>) {
   );
 }
 
+/** Keys whose values are data, not schemas: an example is never closed. */
+const DATA_KEYS = new Set(["default", "examples", "example", "const", "enum"]);
+
+function closeEachObject(node: unknown): void {
+  if (Array.isArray(node)) return node.forEach(closeEachObject);
+  if (node === null || typeof node !== "object") return;
+  const schema = node as Record<string, unknown>;
+  if (schema.type === "object" && schema.properties && !("additionalProperties" in schema)) schema.additionalProperties = false;
+  for (const [key, value] of Object.entries(schema)) if (!DATA_KEYS.has(key)) closeEachObject(value);
+}
+
+/**
+ * The schemas as the tests check replies against them: every object, at any depth, closed to the
+ * properties it names (Elysia closes only the outermost one), so a field a route answers and its
+ * schema does not describe fails the check instead of reaching clients undocumented. An object
+ * that says `additionalProperties` keeps what it says; the document keeps them all open.
+ */
+function closed<Schemas extends Record<number, TSchema>>(schemas: Schemas): Schemas {
+  return Object.fromEntries(
+    Object.entries(schemas).map(([status, schema]) => {
+      const copy = CloneType(schema);
+      closeEachObject(copy);
+      return [status, copy];
+    }),
+  ) as Schemas;
+}
+
 /**
  * A route's replies, declared once per status as TypeBox schemas: Elysia types the handler's
  * return from them, the OpenAPI document shows them, and with CHECK_REPLIES Elysia checks each
@@ -33,7 +60,7 @@ function documented(schemas: Record<number, TSchema>) {
  */
 export function replies<const Schemas extends Record<number, TSchema>>(schemas: Schemas, { summary, description }: Summary) {
   const detail = { summary, ...(description ? { description } : {}), responses: documented(schemas) };
-  return (CHECK_REPLIES ? { response: schemas, detail } : { detail }) as { response: Schemas; detail: typeof detail };
+  return (CHECK_REPLIES ? { response: closed(schemas), detail } : { detail }) as { response: Schemas; detail: typeof detail };
 }
 
 /** The `{message}` most writes answer beside the record. */

@@ -61,9 +61,15 @@ describe("replies described in /api/openapi.json", () => {
 
 describe("the reply check the tests turn on (GATEWAY_CHECK_REPLIES)", () => {
   const Declared = t.Object({ count: t.Integer() });
+  const Nested = t.Object({ items: t.Array(t.Object({ id: t.String() })), labels: t.Object({}, { additionalProperties: t.String() }) });
+  // A plugin of its own, as every area mounts its routes: it does not share the app's settings.
+  const area = new Elysia({ prefix: "/area" })
+    .get("/undeclared", () => ({ items: [{ id: "a", secret: "sk-x" }], labels: {} }) as unknown as { items: Array<{ id: string }>; labels: Record<string, string> }, replies({ 200: Nested }, { summary: "A reply with a field its schema does not name" }))
+    .get("/declared", () => ({ items: [{ id: "a" }], labels: { team: "red" } }), replies({ 200: Nested }, { summary: "A reply its schema names in full" }));
   const app = () =>
     new Elysia({ normalize: false })
       .use(errorHandler)
+      .use(area)
       .get("/drifted", () => ({ count: "three" }) as unknown as { count: number }, replies({ 200: Declared }, { summary: "A reply that drifted from its schema" }))
       .get("/kept", () => ({ count: 3 }), replies({ 200: Declared }, { summary: "A reply that keeps its schema" }));
   let server: ReturnType<typeof app>;
@@ -78,5 +84,13 @@ describe("the reply check the tests turn on (GATEWAY_CHECK_REPLIES)", () => {
     expect(body.error.message).toContain("/count");
     const kept = await fetch(`http://127.0.0.1:${server.server!.port}/kept`);
     expect({ status: kept.status, body: await kept.json() }).toEqual({ status: 200, body: { count: 3 } });
+  });
+
+  test("fails a reply carrying a field its schema does not name, at any depth, instead of dropping it or letting it through", async () => {
+    const undeclared = await fetch(`http://127.0.0.1:${server.server!.port}/area/undeclared`);
+    const body = await expectGatewayError(undeclared, 500, { errorType: "gateway_reply_contract_broken" });
+    expect(body.error.message).toContain("/items/0/secret");
+    const declared = await fetch(`http://127.0.0.1:${server.server!.port}/area/declared`);
+    expect({ status: declared.status, body: await declared.json() }).toEqual({ status: 200, body: { items: [{ id: "a" }], labels: { team: "red" } } });
   });
 });
