@@ -76,3 +76,35 @@ export const PageFields = {
   limit: t.Integer({ description: "The page size asked for; 0 when none was." }),
   offset: t.Integer(),
 };
+
+/** A success a route sends as a Response of its own: a page, an event stream, a redirect, a protocol switch. */
+export interface SentReply {
+  description: string;
+  /** The body's media type; none for a reply without a body. */
+  mediaType?: string;
+  /** What the body holds; a string when left out. */
+  schema?: TSchema;
+  /** Where a redirect sends the browser (the `Location` header). */
+  location?: string;
+}
+
+const sentResponse = ({ description, mediaType, schema, location }: SentReply) => ({
+  description,
+  ...(mediaType ? { content: { [mediaType]: { schema: schema ?? t.String() } } } : {}),
+  ...(location ? { headers: { Location: { description: location, schema: t.String() } } } : {}),
+});
+
+/**
+ * The replies of a route that answers with a Response it builds (pages, server-sent events,
+ * redirects, a WebSocket's upgrade): in the document only, since no JSON value passes through
+ * Elysia's check.
+ */
+export function sentReplies(responses: Record<number, SentReply>, { summary, description }: Summary) {
+  const documentedResponses = Object.fromEntries(Object.entries(responses).map(([status, reply]) => [status, sentResponse(reply)]));
+  return { detail: { summary, ...(description ? { description } : {}), responses: documentedResponses } };
+}
+
+/** An event stream's reply: each event named, its data a JSON value. */
+export const eventStream = (description: string): SentReply => ({ description, mediaType: "text/event-stream" });
+/** An HTML page for a person at a browser. */
+export const htmlPage = (description: string): SentReply => ({ description, mediaType: "text/html" });
