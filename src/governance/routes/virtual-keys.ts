@@ -7,7 +7,7 @@ import { ListQuery, VirtualKeyCreateInput, VirtualKeyUpdateInput } from "../sche
 import type { Organization } from "../stores/organization";
 import type { VirtualKeyStore } from "../stores/virtual-keys";
 import { Deleted, replies } from "../../http/replies";
-import { SessionSpentList, VirtualKeyIssued, VirtualKeyList, VirtualKeyReply, VirtualKeyWritten } from "../replies";
+import { Quota, SessionSpentList, VirtualKeyIssued, VirtualKeyList, VirtualKeyReply, VirtualKeyWritten } from "../replies";
 import { reachedLimit, type SessionSpend } from "../limits/session-spend";
 
 const IdParams = t.Object({ id: t.String() });
@@ -80,7 +80,7 @@ export function virtualKeyRoutes(keys: VirtualKeyStore, organization: Organizati
         const caller = authenticateCaller(request.headers, keys, organization, true)!;
         const limits = limitsOfCaller(caller);
         return { virtual_key: { id: caller.key.id, name: caller.key.name }, budgets: budgetUsage(limits, counters), rate_limits: rateLimitUsage(limits, counters) };
-      })
+      }, replies({ 200: Quota }, { summary: "Get the calling virtual key's quota", description: "Authenticated by the virtual key itself (`Authorization: Bearer sk-gw-…`): what is left of every budget and rate limit it answers to." }))
       .get("/:id", ({ params }) => ({ virtual_key: view(keys.keys.require(params.id)) }), { params: IdParams, ...replies({ 200: VirtualKeyReply }, { summary: "Get a virtual key" }) })
       .get("/:id/sessions", ({ params }) => sessionsView(keys.keys.require(params.id), sessions), {
         params: IdParams,
