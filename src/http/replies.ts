@@ -1,4 +1,4 @@
-import { CloneType, type TSchema, Type as t } from "@sinclair/typebox";
+import { CloneType, type Static, type TSchema, Type as t } from "@sinclair/typebox";
 
 /**
  * Whether every reply a route declares is checked against its schema as it is sent: on in the
@@ -14,15 +14,18 @@ interface Summary {
   description?: string;
 }
 
+/** A reply per status the document shows as its example, typed by the status's schema. */
+type Examples<Schemas extends Record<number, TSchema>> = { [Status in keyof Schemas]?: Static<Schemas[Status]> };
+
 /** The OpenAPI response objects of declared replies; errors refer to the shared error responses. */
-function documented(schemas: Record<number, TSchema>) {
+function documented(schemas: Record<number, TSchema>, examples: Record<number, unknown>) {
   return Object.fromEntries(
-    Object.entries(schemas).map(([status, schema]) => [
-      status,
-      Number(status) >= 400
-        ? { $ref: `#/components/responses/Error${status}` }
-        : { description: schema.description ?? STATUS_TEXT[Number(status)] ?? "Success.", content: { "application/json": { schema } } },
-    ]),
+    Object.entries(schemas).map(([status, schema]) => {
+      if (Number(status) >= 400) return [status, { $ref: `#/components/responses/Error${status}` }];
+      const example = examples[Number(status)];
+      const media = example === undefined ? { schema } : { schema, example };
+      return [status, { description: schema.description ?? STATUS_TEXT[Number(status)] ?? "Success.", content: { "application/json": media } }];
+    }),
   );
 }
 
@@ -58,8 +61,8 @@ function closed<Schemas extends Record<number, TSchema>>(schemas: Schemas): Sche
  * return from them, the OpenAPI document shows them, and with CHECK_REPLIES Elysia checks each
  * reply against them (a mismatch is a 500 `gateway_reply_contract_broken`).
  */
-export function replies<const Schemas extends Record<number, TSchema>>(schemas: Schemas, { summary, description }: Summary) {
-  const detail = { summary, ...(description ? { description } : {}), responses: documented(schemas) };
+export function replies<const Schemas extends Record<number, TSchema>>(schemas: Schemas, { summary, description, examples = {} }: Summary & { examples?: Examples<Schemas> }) {
+  const detail = { summary, ...(description ? { description } : {}), responses: documented(schemas, examples) };
   return (CHECK_REPLIES ? { response: closed(schemas), detail } : { detail }) as { response: Schemas; detail: typeof detail };
 }
 
@@ -86,11 +89,13 @@ export interface SentReply {
   schema?: TSchema;
   /** Where a redirect sends the browser (the `Location` header). */
   location?: string;
+  /** A body the document shows. */
+  example?: unknown;
 }
 
-const sentResponse = ({ description, mediaType, schema, location }: SentReply) => ({
+const sentResponse = ({ description, mediaType, schema, location, example }: SentReply) => ({
   description,
-  ...(mediaType ? { content: { [mediaType]: { schema: schema ?? t.String() } } } : {}),
+  ...(mediaType ? { content: { [mediaType]: { schema: schema ?? t.String(), ...(example === undefined ? {} : { example }) } } } : {}),
   ...(location ? { headers: { Location: { description: location, schema: t.String() } } } : {}),
 });
 

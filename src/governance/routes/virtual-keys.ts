@@ -7,6 +7,7 @@ import { ListQuery, VirtualKeyCreateInput, VirtualKeyUpdateInput } from "../sche
 import type { Organization } from "../stores/organization";
 import type { VirtualKeyStore } from "../stores/virtual-keys";
 import { Deleted, replies } from "../../http/replies";
+import { virtualKeyIssuedExample, virtualKeyListExample } from "../examples";
 import { Quota, SessionSpentList, VirtualKeyIssued, VirtualKeyList, VirtualKeyReply, VirtualKeyWritten } from "../replies";
 import { reachedLimit, type SessionSpend } from "../limits/session-spend";
 
@@ -64,7 +65,7 @@ export function virtualKeyRoutes(keys: VirtualKeyStore, organization: Organizati
           const { rows, ...page } = keys.keys.page(query);
           return { virtual_keys: rows.map(view), ...page };
         },
-        { query: ListQuery, ...replies({ 200: VirtualKeyList }, { summary: "List virtual keys", description: "A page of virtual keys, without their values; `search` matches the name." }) },
+        { query: ListQuery, ...replies({ 200: VirtualKeyList }, { summary: "List virtual keys", description: "A page of virtual keys, without their values; `search` matches the name.", examples: { 200: virtualKeyListExample } }) },
       )
       .post(
         "/",
@@ -73,7 +74,7 @@ export function virtualKeyRoutes(keys: VirtualKeyStore, organization: Organizati
           set.status = 201;
           return { message: "Virtual key created successfully", virtual_key: { ...view(row), value } };
         },
-        { body: VirtualKeyCreateInput, ...replies({ 201: VirtualKeyIssued }, { summary: "Create a virtual key", description: "Its value is in this reply once; the gateway keeps only its hash." }) },
+        { body: VirtualKeyCreateInput, ...replies({ 201: VirtualKeyIssued }, { summary: "Create a virtual key", description: "Its value is in this reply once; the gateway keeps only its hash.", examples: { 201: virtualKeyIssuedExample } }) },
       )
       // Authenticated by the virtual key alone (spec 5): what is left of every budget and limit it answers to.
       .get("/quota", ({ request }) => {

@@ -23,7 +23,8 @@ import {
 } from "./openai-bodies";
 import { providerObjectRoutes } from "./provider-objects";
 import { ListedModel, ModelList, withModelFacts } from "../model-facts";
-import { replies } from "../../http/replies";
+import { replies, sentReplies } from "../../http/replies";
+import { chatCompletionReply } from "./chat-completion-reply";
 import { openRealtimeSession } from "../realtime/session";
 
 /**
@@ -52,7 +53,10 @@ export function openAIMount(prefix: string, inference: Inference, mountProvider?
       },
       replies({ 200: ListedModel }, { summary: "Get a model" }),
     )
-    .post("/chat/completions", ({ body, request }) => handle("chat", body, request), { body: ChatCompletionBody })
+    .post("/chat/completions", ({ body, request }) => handle("chat", body, request), {
+      body: ChatCompletionBody,
+      ...sentReplies({ 200: chatCompletionReply }, { summary: "Create a chat completion", description: "OpenAI's chat format to any configured provider: `model` is `provider/model`; `fallbacks` are tried in order when it fails." }),
+    })
     .post("/completions", ({ body, request }) => handle("text_completion", body, request), { body: CompletionBody })
     .post("/embeddings", ({ body, request }) => handle("embedding", body, request), { body: EmbeddingBody })
     .post(
