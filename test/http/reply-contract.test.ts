@@ -8,7 +8,7 @@ import { startGateway, type TestGateway } from "../support/gateway";
 import { expectGatewayError } from "../support/gateway-error";
 
 interface Documented {
-  paths: Record<string, Record<string, { responses: Record<string, { content?: Record<string, { schema: object }>; headers?: Record<string, object> }> }>>;
+  paths: Record<string, Record<string, { requestBody?: { content: Record<string, { schema: object }> }; responses: Record<string, { content?: Record<string, { schema: object; example?: unknown }>; headers?: Record<string, object> }> }>>;
   components: { schemas: Record<string, object> };
 }
 
@@ -72,6 +72,27 @@ describe("replies described in /api/openapi.json", () => {
     const replySchemas = Object.values(document.paths).flatMap((item) => Object.values(item).flatMap((operation) => Object.values(operation.responses).flatMap((response) => Object.values(response.content ?? {}).map((media) => media.schema))));
     const inlineTitles = JSON.stringify(replySchemas).match(/"title":"[A-Za-z0-9]+"/g) ?? [];
     expect(inlineTitles).toEqual([]);
+  });
+
+  test("the main operations show examples: each reply example matches its documented schema, and the create example creates a key", async () => {
+    const examples = [
+      ["get", "/api/governance/virtual-keys", 200],
+      ["post", "/api/governance/virtual-keys", 201],
+      ["get", "/api/providers", 200],
+      ["post", "/api/providers", 201],
+      ["get", "/api/logs", 200],
+      ["get", "/api/logs/{id}", 200],
+      ["post", "/v1/chat/completions", 200],
+    ] as const;
+    for (const [method, path, status] of examples) {
+      const media = document.paths[path]![method]!.responses[status]!.content!["application/json"]!;
+      const validate = documentedSchema(method, path, status);
+      expect({ path, example: media.example !== undefined, errors: validate(media.example) ? [] : validate.errors }).toEqual({ path, example: true, errors: [] });
+    }
+    const requestExample = (path: string) => (document.paths[path]!.post!.requestBody!.content["application/json"]!.schema as { examples?: unknown[] }).examples?.[0];
+    expect(requestExample("/v1/chat/completions")).toMatchObject({ model: expect.stringContaining("/") });
+    const created = await gateway.admin("/api/governance/virtual-keys", { method: "POST", json: requestExample("/api/governance/virtual-keys") });
+    expect(created.status).toBe(201);
   });
 
   test("every management operation, and every /v1 reply the gateway builds itself, describes its success", () => {
