@@ -1,5 +1,5 @@
 import { type Static, t } from "elysia";
-import { Type } from "@sinclair/typebox";
+import { type TObject, Type } from "@sinclair/typebox";
 import { INT32_MAX } from "../http/integers";
 import { PageLimit, PageOffset } from "../http/pagination";
 import { virtualKeyCreateExample } from "./examples";
@@ -26,7 +26,8 @@ const virtualKeyFields = {
 };
 
 export const VirtualKeyCreateInput = t.Object(virtualKeyFields, { examples: [virtualKeyCreateExample] });
-export type VirtualKeyCreateInput = Static<typeof VirtualKeyCreateInput>;
+// From the fields, not the schema: the schema's example is typed by it.
+export type VirtualKeyCreateInput = Static<TObject<typeof virtualKeyFields>>;
 /** Omitted fields keep their value; `null` clears `team_id`, `customer_id`, `rate_limit` and `session_budgets`. */
 export const VirtualKeyUpdateInput = t.Partial(t.Object(virtualKeyFields));
 export type VirtualKeyUpdateInput = Static<typeof VirtualKeyUpdateInput>;

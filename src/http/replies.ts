@@ -15,7 +15,7 @@ interface Summary {
 }
 
 /** A reply per status the document shows as its example, typed by the status's schema. */
-type Examples<Schemas extends Record<number, TSchema>> = { [Status in keyof Schemas]?: Static<Schemas[Status]> };
+type Examples<Schemas extends Record<number, TSchema>> = { [Status in keyof Schemas]?: Schemas[Status] extends TSchema ? Static<Schemas[Status]> : never };
 
 /** The OpenAPI response objects of declared replies; errors refer to the shared error responses. */
 function documented(schemas: Record<number, TSchema>, examples: Record<number, unknown>) {
