@@ -69,7 +69,7 @@ export function replies<const Schemas extends Record<number, TSchema>>(schemas: 
 /** The `{message}` most writes answer beside the record. */
 export const Message = t.String({ description: "What was done, in words." });
 /** What a delete answers. */
-export const Deleted = t.Object({ message: Message });
+export const Deleted = t.Object({ message: Message }, { title: "Deleted" });
 /** An ISO 8601 timestamp as the management API answers it. */
 export const Timestamp = t.String({ format: "date-time" });
 /** The page fields of a paginated list. */
