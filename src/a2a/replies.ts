@@ -17,9 +17,9 @@ export const AgentReply = t.Object(
     created_at: Timestamp,
     updated_at: Timestamp,
   },
-  { description: "A registered A2A agent." },
+  { title: "Agent", description: "A registered A2A agent." },
 );
-export const AgentList = t.Object({ agents: t.Array(AgentReply), count: t.Integer() });
+export const AgentList = t.Object({ agents: t.Array(AgentReply), count: t.Integer() }, { title: "AgentList" });
 
 const Task = t.Object(
   {
@@ -36,4 +36,4 @@ const Task = t.Object(
   },
   { description: "A task seen through the gateway." },
 );
-export const TaskPage = t.Object({ tasks: t.Array(Task), ...PageFields });
+export const TaskPage = t.Object({ tasks: t.Array(Task), ...PageFields }, { title: "AgentTaskPage" });

@@ -18,7 +18,11 @@ export const AsyncJob = t.Object(
     route: t.String({ description: "The async path it was submitted on, e.g. `chat/completions`." }),
     webhook: t.Optional(t.String({ description: "The webhook endpoint named at submission." })),
   },
-  { description: "An async job as its owner polls it, plus where it was submitted." },
+  { title: "AsyncJob", description: "An async job as its owner polls it, plus where it was submitted." },
 );
 
-export const AsyncJobPage = t.Object({ jobs: t.Array(AsyncJob), ...PageFields });
+export const AsyncJobPage = t.Object({ jobs: t.Array(AsyncJob), ...PageFields }, { title: "AsyncJobPage" });
+
+const { route: _route, webhook: _webhook, ...polledFields } = AsyncJob.properties;
+/** What submitting and polling a job answer: 202 while it is pending or processing, 200 once it has a result or an error. */
+export const AsyncJobStatus = t.Object(polledFields, { title: "AsyncJobStatus", description: "An async job as its owner polls it; the `x-gw-async-id` header names it too." });

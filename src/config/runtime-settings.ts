@@ -6,6 +6,7 @@ import { FailureStreak } from "../db/failure-streak";
 import { gatewayMeta } from "../db/schema";
 import { CHANGE_CHECK_MS } from "../db/table-changes";
 import { badRequest } from "../http/errors";
+import { replies } from "../http/replies";
 import { DEFAULT_REFUSED_REQUEST_LOGGING, RefusedRequestLogging } from "./sections/refused-requests";
 import { DEFAULT_RETENTION_DAYS } from "../responses/store";
 import type { GatewayConfig } from "./schema";
@@ -30,6 +31,21 @@ export const RuntimeSettingsUpdate = t.Object(
   { additionalProperties: false },
 );
 export type RuntimeSettingsUpdate = Static<typeof RuntimeSettingsUpdate>;
+
+/** What GET and PUT /api/config answer: the settings in force, config.json's with the changes over them. */
+export const RuntimeSettings = t.Object(
+  {
+    edition: t.Union([t.Literal("oss"), t.Literal("enterprise")]),
+    enforce_auth_on_inference: t.Boolean({ description: "Whether inference calls need a virtual key." }),
+    logs_store: t.Object({
+      content_logging: t.Boolean({ description: "Whether request and response bodies are kept in the logs." }),
+      retention_days: t.Union([t.Integer(), t.Null()], { description: "`null`: logs are kept forever." }),
+      refused_requests: RefusedRequestLogging,
+    }),
+    stored_responses: t.Object({ enabled: t.Boolean(), retention_days: t.Integer() }),
+  },
+  { title: "RuntimeSettings", description: "The settings the gateway runs with; those PUT /api/config changes are in force on every node within seconds." },
+);
 
 const META_KEY = "runtime_settings";
 
@@ -99,14 +115,14 @@ export async function createRuntimeSettings(db: Database, config: GatewayConfig,
 
   return {
     routes: new Elysia({ name: "runtime-settings" })
-      .get("/api/config", view)
+      .get("/api/config", view, replies({ 200: RuntimeSettings }, { summary: "Get the runtime settings" }))
       .put(
         "/api/config",
         async ({ body }) => {
           await update(body);
           return view();
         },
-        { body: RuntimeSettingsUpdate },
+        { body: RuntimeSettingsUpdate, ...replies({ 200: RuntimeSettings }, { summary: "Change the runtime settings", description: "Fields left out stay as they are; the change is stored, survives a restart and reaches the other nodes within seconds." }) },
       ),
     async stop() {
       clearInterval(timer);

@@ -10,12 +10,12 @@ const NullableReference = t.Union([Reference, t.Null()]);
 const NullableId = t.Union([t.String(), t.Null()]);
 const Limits = { budgets: t.Array(BudgetSpec), rate_limit: t.Union([RateLimitSpec, t.Null()]) };
 
-export const Customer = t.Object({ id: t.String(), name: t.String(), ...Limits, created_at: Timestamp, updated_at: Timestamp }, { description: "A customer: budgets and rate limits shared by its teams and keys." });
+export const Customer = t.Object({ id: t.String(), name: t.String(), ...Limits, created_at: Timestamp, updated_at: Timestamp }, { title: "Customer", description: "A customer: budgets and rate limits shared by its teams and keys." });
 export type Customer = Static<typeof Customer>;
 
 export const Team = t.Object(
   { id: t.String(), name: t.String(), ...Limits, created_at: Timestamp, updated_at: Timestamp, customer_id: NullableId, customer: NullableReference },
-  { description: "A team: budgets and rate limits shared by its keys, under an optional customer." },
+  { title: "Team", description: "A team: budgets and rate limits shared by its keys, under an optional customer." },
 );
 export type Team = Static<typeof Team>;
 
@@ -37,15 +37,15 @@ const virtualKeyFields = {
   created_at: Timestamp,
   updated_at: Timestamp,
 };
-export const VirtualKey = t.Object(virtualKeyFields, { description: "A virtual key, without its value." });
+export const VirtualKey = t.Object(virtualKeyFields, { title: "VirtualKey", description: "A virtual key, without its value." });
 export type VirtualKey = Static<typeof VirtualKey>;
 /** On create and rotate only: the value, answered once. */
-export const VirtualKeyWithValue = t.Object({ ...virtualKeyFields, value: t.String({ description: "The key (sk-gw-…): shown this once, only its hash is kept." }) });
+export const VirtualKeyWithValue = t.Object({ ...virtualKeyFields, value: t.String({ description: "The key (sk-gw-…): shown this once, only its hash is kept." }) }, { title: "VirtualKeyWithValue" });
 
-export const VirtualKeyList = t.Object({ virtual_keys: t.Array(VirtualKey), ...PageFields });
-export const VirtualKeyReply = t.Object({ virtual_key: VirtualKey });
-export const VirtualKeyWritten = t.Object({ message: Message, virtual_key: VirtualKey });
-export const VirtualKeyIssued = t.Object({ message: Message, virtual_key: VirtualKeyWithValue });
+export const VirtualKeyList = t.Object({ virtual_keys: t.Array(VirtualKey), ...PageFields }, { title: "VirtualKeyList" });
+export const VirtualKeyReply = t.Object({ virtual_key: VirtualKey }, { title: "VirtualKeyReply" });
+export const VirtualKeyWritten = t.Object({ message: Message, virtual_key: VirtualKey }, { title: "VirtualKeyWritten" });
+export const VirtualKeyIssued = t.Object({ message: Message, virtual_key: VirtualKeyWithValue }, { title: "VirtualKeyIssued" });
 
 export const SessionSpent = t.Object(
   {
@@ -56,16 +56,16 @@ export const SessionSpent = t.Object(
     last_request_at: Timestamp,
     exceeded: t.Union([t.Literal("max_cost"), t.Literal("max_tokens"), t.Null()], { description: "The limit of `session_budgets` the session reached: its next request is refused with 402." }),
   },
-  { description: "What one session of a virtual key spent, as this node counted it." },
+  { title: "SessionSpent", description: "What one session of a virtual key spent, as this node counted it." },
 );
-export const SessionSpentList = t.Object({ session_budgets: t.Union([SessionBudget, t.Null()]), sessions: t.Array(SessionSpent) });
+export const SessionSpentList = t.Object({ session_budgets: t.Union([SessionBudget, t.Null()]), sessions: t.Array(SessionSpent) }, { title: "SessionSpentList" });
 
-export const TeamList = t.Object({ teams: t.Array(Team), ...PageFields });
-export const TeamReply = t.Object({ team: Team });
-export const TeamWritten = t.Object({ message: Message, team: Team });
-export const CustomerList = t.Object({ customers: t.Array(Customer), ...PageFields });
-export const CustomerReply = t.Object({ customer: Customer });
-export const CustomerWritten = t.Object({ message: Message, customer: Customer });
+export const TeamList = t.Object({ teams: t.Array(Team), ...PageFields }, { title: "TeamList" });
+export const TeamReply = t.Object({ team: Team }, { title: "TeamReply" });
+export const TeamWritten = t.Object({ message: Message, team: Team }, { title: "TeamWritten" });
+export const CustomerList = t.Object({ customers: t.Array(Customer), ...PageFields }, { title: "CustomerList" });
+export const CustomerReply = t.Object({ customer: Customer }, { title: "CustomerReply" });
+export const CustomerWritten = t.Object({ message: Message, customer: Customer }, { title: "CustomerWritten" });
 
 export const RoutingRule = t.Object(
   {
@@ -82,11 +82,11 @@ export const RoutingRule = t.Object(
     created_at: Timestamp,
     updated_at: Timestamp,
   },
-  { description: "A routing rule: where requests that meet its condition go." },
+  { title: "RoutingRule", description: "A routing rule: where requests that meet its condition go." },
 );
-export const RoutingRuleList = t.Object({ rules: t.Array(RoutingRule), ...PageFields });
-export const RoutingRuleReply = t.Object({ rule: RoutingRule });
-export const RoutingRuleWritten = t.Object({ message: Message, rule: RoutingRule });
+export const RoutingRuleList = t.Object({ rules: t.Array(RoutingRule), ...PageFields }, { title: "RoutingRuleList" });
+export const RoutingRuleReply = t.Object({ rule: RoutingRule }, { title: "RoutingRuleReply" });
+export const RoutingRuleWritten = t.Object({ message: Message, rule: RoutingRule }, { title: "RoutingRuleWritten" });
 
 export const PricingOverride = t.Object(
   {
@@ -101,8 +101,63 @@ export const PricingOverride = t.Object(
     created_at: Timestamp,
     updated_at: Timestamp,
   },
-  { description: "An operator's price that wins over the shipped catalogue for the models it matches." },
+  { title: "PricingOverride", description: "An operator's price that wins over the shipped catalogue for the models it matches." },
 );
-export const PricingOverrideList = t.Object({ pricing_overrides: t.Array(PricingOverride), ...PageFields });
-export const PricingOverrideReply = t.Object({ pricing_override: PricingOverride });
-export const PricingOverrideWritten = t.Object({ message: Message, pricing_override: PricingOverride });
+export const PricingOverrideList = t.Object({ pricing_overrides: t.Array(PricingOverride), ...PageFields }, { title: "PricingOverrideList" });
+export const PricingOverrideReply = t.Object({ pricing_override: PricingOverride }, { title: "PricingOverrideReply" });
+export const PricingOverrideWritten = t.Object({ message: Message, pricing_override: PricingOverride }, { title: "PricingOverrideWritten" });
+
+const LimitOwnerFields = {
+  level: t.Union([t.Literal("virtual_key"), t.Literal("provider_config"), t.Literal("team"), t.Literal("customer")], { description: "Whose limit it is." }),
+  owner_id: t.String({ description: "A provider config's id is `<virtual key id>/<provider>`." }),
+  owner_name: t.String(),
+};
+
+export const BudgetUsage = t.Object(
+  {
+    ...LimitOwnerFields,
+    max_limit: t.Number({ description: "USD per window." }),
+    reset_duration: t.String({ description: "The window: `30s`, `5m`, `1h`, `1d`, `1w`, `1M`, `1Y`." }),
+    calendar_aligned: t.Boolean({ description: "Whether windows start at calendar boundaries rather than at the first request." }),
+    current_usage: t.Number({ description: "USD spent in the current window." }),
+    remaining: t.Number({ description: "USD left in the current window, never below zero." }),
+    last_reset: Timestamp,
+    resets_at: Timestamp,
+  },
+  { title: "BudgetUsage", description: "One budget with what its current window used." },
+);
+
+const windowFields = (unit: string) => ({
+  max_limit: t.Optional(t.Integer({ description: `${unit} per window.` })),
+  reset_duration: t.Optional(t.String()),
+  current_usage: t.Optional(t.Integer({ description: `${unit} used in the current window.` })),
+  remaining: t.Optional(t.Integer()),
+  resets_at: t.Optional(Timestamp),
+});
+const tokens = windowFields("Tokens");
+const requests = windowFields("Requests");
+
+export const RateLimitUsage = t.Object(
+  {
+    ...LimitOwnerFields,
+    token_max_limit: tokens.max_limit,
+    token_reset_duration: tokens.reset_duration,
+    token_current_usage: tokens.current_usage,
+    token_remaining: tokens.remaining,
+    token_resets_at: tokens.resets_at,
+    request_max_limit: requests.max_limit,
+    request_reset_duration: requests.reset_duration,
+    request_current_usage: requests.current_usage,
+    request_remaining: requests.remaining,
+    request_resets_at: requests.resets_at,
+  },
+  { title: "RateLimitUsage", description: "One owner's rate limit with what its current windows used: the token half, the request half, or both." },
+);
+export type RateLimitUsage = Static<typeof RateLimitUsage>;
+
+export const BudgetUsageList = t.Object({ budgets: t.Array(BudgetUsage), count: t.Integer() }, { title: "BudgetUsageList" });
+export const RateLimitUsageList = t.Object({ rate_limits: t.Array(RateLimitUsage), count: t.Integer() }, { title: "RateLimitUsageList" });
+export const Quota = t.Object(
+  { virtual_key: Reference, budgets: t.Array(BudgetUsage), rate_limits: t.Array(RateLimitUsage) },
+  { title: "Quota", description: "What is left of every budget and rate limit the calling virtual key answers to: its own, its team's, its customer's and its provider configs'." },
+);

@@ -1,7 +1,8 @@
 import { type Static, t } from "elysia";
-import { Type } from "@sinclair/typebox";
+import { type TObject, Type } from "@sinclair/typebox";
 import { INT32_MAX } from "../http/integers";
 import { PageLimit, PageOffset } from "../http/pagination";
+import { virtualKeyCreateExample } from "./examples";
 import { BudgetSpec, McpConfig, PricePatch, ProviderConfig, RateLimitSpec, RoutingTarget, SessionBudget } from "../db/schema/types";
 
 const NullableId = t.Union([t.String({ minLength: 1 }), t.Null()]);
@@ -24,8 +25,9 @@ const virtualKeyFields = {
   session_budgets: t.Optional(t.Union([SessionBudget, t.Null()])),
 };
 
-export const VirtualKeyCreateInput = t.Object(virtualKeyFields);
-export type VirtualKeyCreateInput = Static<typeof VirtualKeyCreateInput>;
+export const VirtualKeyCreateInput = t.Object(virtualKeyFields, { examples: [virtualKeyCreateExample] });
+// From the fields, not the schema: the schema's example is typed by it.
+export type VirtualKeyCreateInput = Static<TObject<typeof virtualKeyFields>>;
 /** Omitted fields keep their value; `null` clears `team_id`, `customer_id`, `rate_limit` and `session_budgets`. */
 export const VirtualKeyUpdateInput = t.Partial(t.Object(virtualKeyFields));
 export type VirtualKeyUpdateInput = Static<typeof VirtualKeyUpdateInput>;

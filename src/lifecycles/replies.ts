@@ -21,12 +21,12 @@ const instanceFields = {
   lease_until: t.Union([Timestamp, t.Null()], { description: "While it runs: until when `node` holds its lease (renewed as it runs); another node may take it over after." }),
 };
 
-export const ActorPage = t.Object({ actors: t.Array(t.Object(instanceFields)), ...PageFields });
+export const ActorPage = t.Object({ actors: t.Array(t.Object(instanceFields)), ...PageFields }, { title: "ActorPage" });
 
 export const ActorCounts = t.Object({
   counts: t.Array(t.Object({ kind: t.String(), state: t.String({ description: "The state's dotted path." }), status: Status, count: t.Integer() })),
   total: t.Integer(),
-});
+}, { title: "ActorCounts" });
 
 const Transition = t.Object({
   seq: t.Integer(),
@@ -43,7 +43,7 @@ const Transition = t.Object({
 
 export const ActorRecord = t.Object(
   { ...instanceFields, context: t.Unknown({ description: "Its context while it runs, secrets redacted; null once ended." }), transitions: t.Array(Transition) },
-  { description: "One actor: where it stands, its context and its transitions in order." },
+  { title: "ActorRecord", description: "One actor: where it stands, its context and its transitions in order." },
 );
 
 const TransitionDescription = t.Object({
@@ -73,5 +73,5 @@ const StateDescription = t.Unsafe<StateDescriptionType>(t.Object({
   states: t.Record(t.String(), t.Unknown({ description: "A child state, described as this one." })),
 }));
 
-export const MachineDescription = t.Object({ kind: t.String(), id: t.String(), root: StateDescription }, { description: "A machine as data, read from its xstate definition." });
-export const MachineList = t.Object({ machines: t.Array(MachineDescription) });
+export const MachineDescription = t.Object({ kind: t.String(), id: t.String(), root: StateDescription }, { title: "MachineDescription", description: "A machine as data, read from its xstate definition." });
+export const MachineList = t.Object({ machines: t.Array(MachineDescription) }, { title: "MachineList" });

@@ -2,6 +2,7 @@ import { Elysia } from "elysia";
 import { holds } from "../access/principal";
 import { principalOf } from "../access/request-context";
 import { upgradeRequired } from "../http/errors";
+import { sentReplies } from "../http/replies";
 import { LogFilterQuery, readLogFilters } from "./filters";
 import type { LiveFeed } from "./live-feed";
 
@@ -20,10 +21,17 @@ const readyMessage = JSON.stringify({ type: "ready" });
 export function liveFeedRoutes(feed: LiveFeed, clock: () => Date) {
   const unsubscribers = new Map<string, () => void>();
   return new Elysia({ name: "live-feed" })
-    .get("/api/ws", () => {
-      // Elysia routes an upgrade request to `.ws` below, and any other here.
-      throw upgradeRequired("GET /api/ws");
-    })
+    .get(
+      "/api/ws",
+      () => {
+        // Elysia routes an upgrade request to `.ws` below, and any other here.
+        throw upgradeRequired("GET /api/ws");
+      },
+      sentReplies(
+        { 101: { description: "Switching Protocols: the socket sends JSON text messages, `{\"type\":\"ready\"}` first, then `log` (a row as GET /api/logs lists it) and `mcp_log` messages as they are stored. A GET that asks no upgrade is a 426." } },
+        { summary: "Follow request logs and MCP tool calls live" },
+      ),
+    )
     .ws("/api/ws", {
       query: LogFilterQuery,
       async open(ws) {

@@ -67,7 +67,7 @@ export const LogEntry = t.Object(
     request_content: t.Optional(t.Unknown({ description: "GET /api/logs/{id} only: the request body with secrets removed; null when content logging is off." })),
     response_content: t.Optional(t.Union([t.String(), t.Null()], { description: "GET /api/logs/{id} only: the response text; null when content logging is off." })),
   },
-  { description: "A request's log row; its content only when read alone." },
+  { title: "LogEntry", description: "A request's log row; its content only when read alone." },
 );
 export const LogPage = t.Object({
   logs: t.Array(LogEntry),
@@ -77,7 +77,7 @@ export const LogPage = t.Object({
   offset: t.Integer(),
   sort_by: t.String(),
   order: t.Union([t.Literal("asc"), t.Literal("desc")]),
-});
+}, { title: "LogPage" });
 
 const totals = {
   total_requests: t.Integer(),
@@ -119,7 +119,7 @@ export const LogStats = t.Object(
       { description: "The log writer's queue on this node: rows waiting, dropped, lost and set aside." },
     ),
   },
-  { description: "Totals and latency percentiles of the filtered window, against the window before." },
+  { title: "LogStats", description: "Totals and latency percentiles of the filtered window, against the window before." },
 );
 
 export const LogHistogram = t.Object({
@@ -128,7 +128,7 @@ export const LogHistogram = t.Object({
     { description: "Every bucket of the range, zero when empty." },
   ),
   bucket_size_seconds: t.Integer(),
-});
+}, { title: "LogHistogram" });
 
 const rankingFields = {
   ...totals,
@@ -150,4 +150,4 @@ const rankingFields = {
 export const LogRankings = t.Union([
   t.Object({ rankings: t.Array(t.Object({ provider: t.String(), model: t.String(), ...rankingFields })) }, { title: "ModelRankings" }),
   t.Object({ rankings: t.Array(t.Object({ virtual_key_id: t.String(), virtual_key_name: t.Union([t.String(), t.Null()]), ...rankingFields })) }, { title: "VirtualKeyRankings" }),
-]);
+], { title: "LogRankings" });

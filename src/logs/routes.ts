@@ -11,6 +11,7 @@ import type { LogWriter } from "./table-writes";
 import type { ReadDatabase } from "./worker-reader";
 import { Deleted, replies } from "../http/replies";
 import { LogEntry, LogHistogram, LogPage, LogRankings, LogStats } from "./replies";
+import { logEntryExample, logPageExample } from "./examples";
 
 /** What the routes use: the writer (deletions), where queries run, the writer's queue, the clock, whether bodies may be shown, and how stats take percentiles. */
 export interface LogRoutesOptions {
@@ -29,7 +30,7 @@ const DeleteLogsBody = t.Object({ ids: t.Array(t.String({ minLength: 1 }), { min
 /** /api/logs: search, export, detail, stats, histogram, rankings (spec 4.10) and deletion (spec 4.11). */
 export const logRoutes = ({ writer, read, queueStatus, clock, contentLogging, exactPercentilesUpTo }: LogRoutesOptions) =>
   new Elysia({ name: "logs", prefix: "/api/logs" })
-    .get("/", ({ query }) => searchLogs(read, readLogFilters(query, clock()), readPage(query)), { query: LogListQuery, ...replies({ 200: LogPage }, { summary: "Search request logs", description: "A page of log rows matching the filters, newest first by default; `content_search` searches request and response text." }) })
+    .get("/", ({ query }) => searchLogs(read, readLogFilters(query, clock()), readPage(query)), { query: LogListQuery, ...replies({ 200: LogPage }, { summary: "Search request logs", description: "A page of log rows matching the filters, newest first by default; `content_search` searches request and response text.", examples: { 200: logPageExample } }) })
     .get(
       "/export",
       ({ query }) => {
@@ -84,4 +85,4 @@ export const logRoutes = ({ writer, read, queueStatus, clock, contentLogging, ex
       },
       { query: RankingsQuery, ...replies({ 200: LogRankings }, { summary: "Rank models or virtual keys by use", description: "By requests then tokens, each with its change against the window before." }) },
     )
-    .get("/:id", ({ params }) => getLog(read, params.id), { params: t.Object({ id: t.String() }), ...replies({ 200: LogEntry }, { summary: "Get a request log", description: "The row with the request body (secrets removed) and the response text, when content logging kept them." }) });
+    .get("/:id", ({ params }) => getLog(read, params.id), { params: t.Object({ id: t.String() }), ...replies({ 200: LogEntry }, { summary: "Get a request log", description: "The row with the request body (secrets removed) and the response text, when content logging kept them.", examples: { 200: logEntryExample } }) });

@@ -5,6 +5,7 @@ import { routeAccessFor } from "../access/route-access";
 import { areaOf, SECURITY_SCHEMES, tagList } from "./areas";
 import { A2AErrorBody, GatewayErrorBody } from "./error-body";
 import { ERROR_RESPONSES, errorResponses, type RouteKind } from "./error-responses";
+import { nameReplySchemas } from "./named-schemas";
 import { summaryOf } from "./summaries";
 
 type Operation = Record<string, unknown> & { parameters?: Array<{ name: string; in: string }>; responses?: Record<string, unknown>; tags?: string[]; summary?: string; requestBody?: unknown };
@@ -133,7 +134,8 @@ export function buildOpenApiDocument(app: AnyElysia) {
   for (const route of app.routes) {
     const path = openApiPath(route.path);
     for (const method of documentedMethods(route.method)) {
-      const operation: Operation = ((paths[path] ??= {})[method] ??= {});
+      // A path with a dot is left out as a static file (/api/openapi.json, an agent card): its route's own detail describes it.
+      const operation: Operation = ((paths[path] ??= {})[method] ??= { ...(route.hooks.detail as Operation | undefined) });
       if (route.method === "WS") operation.description = "A WebSocket: the GET upgrades the connection (101 Switching Protocols).";
     }
   }
@@ -152,6 +154,7 @@ export function buildOpenApiDocument(app: AnyElysia) {
       operation.responses = responsesOf(method, path, operation, access.ownCredential === true);
     }
   }
+  const named = nameReplySchemas(Object.values(paths).flatMap((item) => Object.values(item)));
   return {
     openapi: "3.1.0",
     info: {
@@ -163,7 +166,7 @@ export function buildOpenApiDocument(app: AnyElysia) {
     tags: tagList(),
     paths: Object.fromEntries(Object.entries(paths).sort(([a], [b]) => a.localeCompare(b))),
     components: {
-      schemas: { ...(generated.components.schemas as object), GatewayError: GatewayErrorBody, A2AError: A2AErrorBody },
+      schemas: { ...(generated.components.schemas as object), ...named, GatewayError: GatewayErrorBody, A2AError: A2AErrorBody },
       responses: ERROR_RESPONSES,
       securitySchemes: SECURITY_SCHEMES,
     },

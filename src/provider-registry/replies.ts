@@ -17,7 +17,7 @@ export const KeyHealth = t.Object(
     in_flight: t.Integer(),
     models: t.Optional(t.Array(t.Object({ model: t.String(), ...breakerFields }), { description: "The key's breakers for single models that are not closed (404s and malformed replies open only these)." })),
   },
-  { description: "The key's breaker and load as this node sees them." },
+  { title: "ProviderKeyHealth", description: "The key's breaker and load as this node sees them." },
 );
 
 export const ProviderKey = t.Object(
@@ -32,7 +32,7 @@ export const ProviderKey = t.Object(
     description: t.String({ description: "Why the last check failed, when it did." }),
     health: t.Optional(KeyHealth),
   },
-  { additionalProperties: true, description: "A provider key as written, its secrets (`value`, credentials) redacted to `****` and their last four characters." },
+  { title: "ProviderKey", additionalProperties: true, description: "A provider key as written, its secrets (`value`, credentials) redacted to `****` and their last four characters." },
 );
 
 export const Provider = t.Object({
@@ -45,12 +45,12 @@ export const Provider = t.Object({
   custom_provider_config: t.Optional(CustomProviderConfig),
   created_at: Timestamp,
   updated_at: Timestamp,
-});
+}, { title: "Provider" });
 
-export const ProviderList = t.Object({ providers: t.Array(Provider) });
-export const ProviderKeyList = t.Object({ keys: t.Array(ProviderKey) });
-export const CheckedKey = t.Object({ ...ProviderKey.properties, reachable_models: t.Array(t.String(), { description: "The models listing found with the key." }) }, { additionalProperties: true });
+export const ProviderList = t.Object({ providers: t.Array(Provider) }, { title: "ProviderList" });
+export const ProviderKeyList = t.Object({ keys: t.Array(ProviderKey) }, { title: "ProviderKeyList" });
+export const CheckedKey = t.Object({ ...ProviderKey.properties, reachable_models: t.Array(t.String(), { description: "The models listing found with the key." }) }, { title: "CheckedProviderKey", additionalProperties: true });
 export const ModelList = t.Object({
   models: t.Array(t.Object({ id: t.String({ description: "`provider/model`" }), provider: t.String(), model: t.String(), key_ids: t.Array(t.String()) })),
   count: t.Integer(),
-});
+}, { title: "ModelList" });

@@ -8,6 +8,7 @@ import { ProviderCreateInput, ProviderKeyInput, ProviderUpdateInput } from "../c
 import type { ProviderStore } from "./store";
 import { Deleted, replies } from "../http/replies";
 import { CheckedKey, ModelList, Provider, ProviderKey, ProviderKeyList, ProviderList } from "./replies";
+import { providerExample, providerListExample } from "./examples";
 
 const ProviderParams = t.Object({ provider: t.String() });
 const KeyParams = t.Object({ provider: t.String(), key_id: t.String() });
@@ -56,7 +57,7 @@ export const providerRoutes = (store: ProviderStore, outbound: OutboundReach) =>
   const keyOf = (provider: string, key: RuntimeKey) => keyView(key, store.health.view(provider, key.id));
   return new Elysia({ name: "providers" }).use(modelRoutes(store)).group("/api/providers", (app) =>
     app
-      .get("/", () => ({ providers: store.list().map((provider) => providerView(provider, store.health)) }), replies({ 200: ProviderList }, { summary: "List providers" }))
+      .get("/", () => ({ providers: store.list().map((provider) => providerView(provider, store.health)) }), replies({ 200: ProviderList }, { summary: "List providers", examples: { 200: providerListExample } }))
       .post(
         "/",
         async ({ body, set, request }) => {
@@ -66,9 +67,9 @@ export const providerRoutes = (store: ProviderStore, outbound: OutboundReach) =>
           set.status = 201;
           return viewOf(body.provider);
         },
-        { body: ProviderCreateInput, ...replies({ 201: Provider }, { summary: "Create a provider", description: "Each key is checked by listing the provider's models with it; the reply shows what each found." }) },
+        { body: ProviderCreateInput, ...replies({ 201: Provider }, { summary: "Create a provider", description: "Each key is checked by listing the provider's models with it; the reply shows what each found.", examples: { 201: providerExample } }) },
       )
-      .get("/:provider", ({ params }) => viewOf(params.provider), { params: ProviderParams, ...replies({ 200: Provider }, { summary: "Get a provider" }) })
+      .get("/:provider", ({ params }) => viewOf(params.provider), { params: ProviderParams, ...replies({ 200: Provider }, { summary: "Get a provider", examples: { 200: providerExample } }) })
       .put(
         "/:provider",
         async ({ params, body, request }) => {

@@ -1,6 +1,7 @@
 import { createHash, timingSafeEqual } from "node:crypto";
 import { Elysia } from "elysia";
 import { GatewayError } from "../http/errors";
+import { sentReplies } from "../http/replies";
 import type { AddressAllowlist } from "../plugins";
 import type { MetricsRegistry } from "./metrics-registry";
 
@@ -40,4 +41,4 @@ export const metricsRoutes = (registry: MetricsRegistry, access: MetricsAccess) 
   new Elysia({ name: "metrics" }).get("/metrics", async ({ request, server }) => {
     admitScrape(request, server?.requestIP(request)?.address, access);
     return new Response(await registry.render(), { headers: { "content-type": "text/plain; version=0.0.4; charset=utf-8" } });
-  });
+  }, sentReplies({ 200: { description: "Every metric in the Prometheus text format (0.0.4).", mediaType: "text/plain" } }, { summary: "Scrape the metrics", description: "For a caller from `telemetry.metrics_allowlist` or presenting `telemetry.metrics_token`; closed (403) when neither is configured." }));

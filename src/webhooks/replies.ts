@@ -39,14 +39,14 @@ export const EndpointReply = t.Object(
     created_at: Timestamp,
     updated_at: Timestamp,
   },
-  { description: "A webhook endpoint; never its signing secret." },
+  { title: "WebhookEndpoint", description: "A webhook endpoint; never its signing secret." },
 );
 
-export const WebhookEndpointList = t.Object({ webhooks: t.Array(EndpointReply), count: t.Integer() });
+export const WebhookEndpointList = t.Object({ webhooks: t.Array(EndpointReply), count: t.Integer() }, { title: "WebhookEndpointList" });
 
 export const EndpointWithSecret = t.Object(
   { endpoint: EndpointReply, secret: t.String({ description: "The signing secret: shown only here." }) },
-  { description: "The endpoint and its signing secret, shown this once." },
+  { title: "WebhookEndpointWithSecret", description: "The endpoint and its signing secret, shown this once." },
 );
 
 const Attempt = t.Object({
@@ -76,11 +76,11 @@ export const WebhookDelivery = t.Object(
     completed_at: When,
     attempts: t.Array(Attempt),
   },
-  { description: "One message to one endpoint, with its attempts." },
+  { title: "WebhookDelivery", description: "One message to one endpoint, with its attempts." },
 );
 
-export const DeliveryPage = t.Object({ deliveries: t.Array(WebhookDelivery), ...PageFields });
+export const DeliveryPage = t.Object({ deliveries: t.Array(WebhookDelivery), ...PageFields }, { title: "WebhookDeliveryPage" });
 
-export const RedeliveryQueued = t.Object({ status: t.Literal("queued"), webhook_id: t.String(), delivery_id: t.String({ description: "The new delivery." }) });
+export const RedeliveryQueued = t.Object({ status: t.Literal("queued"), webhook_id: t.String(), delivery_id: t.String({ description: "The new delivery." }) }, { title: "WebhookRedeliveryQueued" });
 
-export const RecoveryQueued = t.Object({ queued: t.Integer({ description: "Messages queued again." }), webhook_ids: t.Array(t.String()) });
+export const RecoveryQueued = t.Object({ queued: t.Integer({ description: "Messages queued again." }), webhook_ids: t.Array(t.String()) }, { title: "WebhookRecoveryQueued" });

@@ -2,7 +2,7 @@ import { Elysia, t } from "elysia";
 import { calculatePKCECodeChallenge, randomPKCECodeVerifier, randomState, randomNonce } from "./pkce";
 import type { SecretBox } from "../../crypto/secret-box";
 import { notFound } from "../../http/errors";
-import { replies } from "../../http/replies";
+import { htmlPage, replies, sentReplies } from "../../http/replies";
 import { SignInOptions } from "../replies";
 import type { AuditLog } from "../audit/store";
 import { SESSION_COOKIE, servedOverHttps, sessionCookie } from "../cookies";
@@ -104,7 +104,16 @@ export function oidcRoutes(deps: OidcRouteDeps) {
         cookie[LOGIN_COOKIE]!.set({ value: deps.box.seal(JSON.stringify(pending)), path: LOGIN_COOKIE_PATH, httpOnly: true, sameSite: "lax", secure: servedOverHttps(request), maxAge: LOGIN_LIFETIME_MS / 1000 });
         return new Response(null, { status: 302, headers: { location: target.toString(), "cache-control": "no-store" } });
       },
-      { query: t.Object({ return_to: t.Optional(t.String({ description: "Path on the gateway to land on once signed in (default /)." })) }) },
+      {
+        query: t.Object({ return_to: t.Optional(t.String({ description: "Path on the gateway to land on once signed in (default /)." })) }),
+        ...sentReplies(
+          {
+            302: { description: "To the identity provider's sign-in, with a short-lived cookie holding this sign-in's state.", location: "The identity provider's authorization URL." },
+            502: htmlPage("The identity provider could not be reached: a page saying so."),
+          },
+          { summary: "Start signing in with an identity provider", description: "Opened in the browser from the sign-in page." },
+        ),
+      },
     )
     .get(
       "/:provider/callback",
@@ -146,6 +155,14 @@ export function oidcRoutes(deps: OidcRouteDeps) {
       },
       {
         query: t.Object({ code: t.Optional(t.String()), state: t.Optional(t.String()), error: t.Optional(t.String()), error_description: t.Optional(t.String()) }, { additionalProperties: true }),
+        ...sentReplies(
+          {
+            200: htmlPage("Signed in: the session cookie is set and the page goes on to where the sign-in started."),
+            401: htmlPage("The sign-in was refused (the provider's error, a state that does not match or was used, no code): a page saying why."),
+            403: htmlPage("The account's groups map to no role of this gateway: a page saying so."),
+          },
+          { summary: "Finish signing in with an identity provider", description: "Where the identity provider sends the browser back." },
+        ),
       },
     );
 }

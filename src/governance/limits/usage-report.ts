@@ -1,4 +1,5 @@
 import type { Caller } from "../caller";
+import type { RateLimitUsage } from "../replies";
 import type { Organization } from "../stores/organization";
 import type { VirtualKeyStore } from "../stores/virtual-keys";
 import type { AppliedLimit, LimitOwner } from "./applied-limits";
@@ -29,11 +30,11 @@ export function budgetUsage(limits: readonly AppliedLimit[], counters: LimitCoun
 
 /** One row per owner with a rate limit, token and request halves side by side. */
 export function rateLimitUsage(limits: readonly AppliedLimit[], counters: LimitCounters) {
-  const rows = new Map<string, Record<string, unknown>>();
+  const rows = new Map<string, RateLimitUsage>();
   for (const limit of limits) {
     if (limit.kind === "budget") continue;
     const key = `${limit.owner.level}:${limit.owner.id}`;
-    const row = rows.get(key) ?? ownerFields(limit.owner);
+    const row: RateLimitUsage = rows.get(key) ?? ownerFields(limit.owner);
     const reading = counters.read(limit);
     const half = limit.kind === "tokens" ? "token" : "request";
     Object.assign(row, {

@@ -76,6 +76,6 @@ export function deprecatedTeamRoutes(organization: Organization, keys: VirtualKe
       markDeprecated(set, `/api/governance/teams/${encodeURIComponent(params.team_id)}`);
       return removeTeam(organization, keys, params.team_id);
     },
-    { params: TeamParams },
+    { params: TeamParams, ...replies({ 200: Deleted }, { summary: "Delete a team (deprecated)", description: "Answers with `Deprecation: true` and a `Link` to DELETE /api/governance/teams/{team_id}, which it does the same as." }) },
   );
 }

@@ -7,7 +7,8 @@ import { ListQuery, VirtualKeyCreateInput, VirtualKeyUpdateInput } from "../sche
 import type { Organization } from "../stores/organization";
 import type { VirtualKeyStore } from "../stores/virtual-keys";
 import { Deleted, replies } from "../../http/replies";
-import { SessionSpentList, VirtualKeyIssued, VirtualKeyList, VirtualKeyReply, VirtualKeyWritten } from "../replies";
+import { virtualKeyIssuedExample, virtualKeyListExample } from "../examples";
+import { Quota, SessionSpentList, VirtualKeyIssued, VirtualKeyList, VirtualKeyReply, VirtualKeyWritten } from "../replies";
 import { reachedLimit, type SessionSpend } from "../limits/session-spend";
 
 const IdParams = t.Object({ id: t.String() });
@@ -64,7 +65,7 @@ export function virtualKeyRoutes(keys: VirtualKeyStore, organization: Organizati
           const { rows, ...page } = keys.keys.page(query);
           return { virtual_keys: rows.map(view), ...page };
         },
-        { query: ListQuery, ...replies({ 200: VirtualKeyList }, { summary: "List virtual keys", description: "A page of virtual keys, without their values; `search` matches the name." }) },
+        { query: ListQuery, ...replies({ 200: VirtualKeyList }, { summary: "List virtual keys", description: "A page of virtual keys, without their values; `search` matches the name.", examples: { 200: virtualKeyListExample } }) },
       )
       .post(
         "/",
@@ -73,14 +74,14 @@ export function virtualKeyRoutes(keys: VirtualKeyStore, organization: Organizati
           set.status = 201;
           return { message: "Virtual key created successfully", virtual_key: { ...view(row), value } };
         },
-        { body: VirtualKeyCreateInput, ...replies({ 201: VirtualKeyIssued }, { summary: "Create a virtual key", description: "Its value is in this reply once; the gateway keeps only its hash." }) },
+        { body: VirtualKeyCreateInput, ...replies({ 201: VirtualKeyIssued }, { summary: "Create a virtual key", description: "Its value is in this reply once; the gateway keeps only its hash.", examples: { 201: virtualKeyIssuedExample } }) },
       )
       // Authenticated by the virtual key alone (spec 5): what is left of every budget and limit it answers to.
       .get("/quota", ({ request }) => {
         const caller = authenticateCaller(request.headers, keys, organization, true)!;
         const limits = limitsOfCaller(caller);
         return { virtual_key: { id: caller.key.id, name: caller.key.name }, budgets: budgetUsage(limits, counters), rate_limits: rateLimitUsage(limits, counters) };
-      })
+      }, replies({ 200: Quota }, { summary: "Get the calling virtual key's quota", description: "Authenticated by the virtual key itself (`Authorization: Bearer sk-gw-…`): what is left of every budget and rate limit it answers to." }))
       .get("/:id", ({ params }) => ({ virtual_key: view(keys.keys.require(params.id)) }), { params: IdParams, ...replies({ 200: VirtualKeyReply }, { summary: "Get a virtual key" }) })
       .get("/:id/sessions", ({ params }) => sessionsView(keys.keys.require(params.id), sessions), {
         params: IdParams,

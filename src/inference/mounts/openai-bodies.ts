@@ -4,6 +4,7 @@ import { Type } from "@sinclair/typebox";
 import type { Usage } from "../canonical";
 import { fallbacksOf, handleInference, type Inference } from "../handle";
 import type { Operation } from "../../upstream/operations";
+import { chatCompletionRequestExample } from "./chat-completion-reply";
 
 const open = { additionalProperties: true } as const;
 const gatewayFields = {
@@ -12,7 +13,7 @@ const gatewayFields = {
   stream: t.Optional(t.Boolean()),
 };
 
-export const ChatCompletionBody = t.Object({ ...gatewayFields, messages: t.Array(t.Object({ role: t.String() }, open), { minItems: 1 }) }, open);
+export const ChatCompletionBody = t.Object({ ...gatewayFields, messages: t.Array(t.Object({ role: t.String() }, open), { minItems: 1 }) }, { ...open, examples: [chatCompletionRequestExample] });
 export const CompletionBody = t.Object({ ...gatewayFields, prompt: t.Union([t.String(), t.Array(t.Unknown())]) }, open);
 export const EmbeddingBody = t.Object({ ...gatewayFields, input: t.Union([t.String(), t.Array(t.Unknown(), { minItems: 1 })]) }, open);
 export const ResponsesBody = t.Object({ ...gatewayFields, input: t.Optional(t.Unknown()) }, open);

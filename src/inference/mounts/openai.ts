@@ -22,7 +22,9 @@ import {
   TranslationForm,
 } from "./openai-bodies";
 import { providerObjectRoutes } from "./provider-objects";
-import { withModelFacts } from "../model-facts";
+import { ListedModel, ModelList, withModelFacts } from "../model-facts";
+import { replies, sentReplies } from "../../http/replies";
+import { chatCompletionReply } from "./chat-completion-reply";
 import { openRealtimeSession } from "../realtime/session";
 
 /**
@@ -33,21 +35,28 @@ export function openAIMount(prefix: string, inference: Inference, mountProvider?
   const handle = openAIHandler(inference, mountProvider);
 
   const listModels = ({ request }: { request: Request }) => ({
-    object: "list",
-    data: visibleModels(inference, request.headers).map(({ id, model, provider }) => withModelFacts(inference, provider, model, { id, object: "model", created: 0, owned_by: provider.name })),
+    object: "list" as const,
+    data: visibleModels(inference, request.headers).map(({ id, model, provider }) => withModelFacts(inference, provider, model, { id, object: "model" as const, created: 0, owned_by: provider.name })),
   });
 
   return new Elysia({ name: `openai-mount:${prefix}`, prefix })
-    .get("/models", listModels)
-    .get("/models/*", ({ params, request }) => {
-      const model = modelInPath(params["*"]);
-      const served = visibleServedModel(inference, request.headers, model, mountProvider);
-      if (!served) throw notFound(`The model '${model}' does not exist or no key here serves it`, "caller_model_not_found");
-      const entry = { id: model, object: "model", created: 0, owned_by: served.provider };
-      const provider = inference.providers.get(served.provider);
-      return provider ? withModelFacts(inference, provider, served.model, entry) : entry;
+    .get("/models", listModels, replies({ 200: ModelList }, { summary: "List models", description: "Every model a provider key here serves that the caller's virtual key may use, with its context window and list prices where known." }))
+    .get(
+      "/models/*",
+      ({ params, request }) => {
+        const model = modelInPath(params["*"]);
+        const served = visibleServedModel(inference, request.headers, model, mountProvider);
+        if (!served) throw notFound(`The model '${model}' does not exist or no key here serves it`, "caller_model_not_found");
+        const entry = { id: model, object: "model" as const, created: 0, owned_by: served.provider };
+        const provider = inference.providers.get(served.provider);
+        return provider ? withModelFacts(inference, provider, served.model, entry) : entry;
+      },
+      replies({ 200: ListedModel }, { summary: "Get a model" }),
+    )
+    .post("/chat/completions", ({ body, request }) => handle("chat", body, request), {
+      body: ChatCompletionBody,
+      ...sentReplies({ 200: chatCompletionReply }, { summary: "Create a chat completion", description: "OpenAI's chat format to any configured provider: `model` is `provider/model`; `fallbacks` are tried in order when it fails." }),
     })
-    .post("/chat/completions", ({ body, request }) => handle("chat", body, request), { body: ChatCompletionBody })
     .post("/completions", ({ body, request }) => handle("text_completion", body, request), { body: CompletionBody })
     .post("/embeddings", ({ body, request }) => handle("embedding", body, request), { body: EmbeddingBody })
     .post(

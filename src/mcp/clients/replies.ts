@@ -38,7 +38,7 @@ export const McpClient = t.Object(
     created_at: Timestamp,
     updated_at: Timestamp,
   },
-  { description: "An MCP server the gateway connects to: secrets redacted, with its connection state and what it offers." },
+  { title: "McpClient", description: "An MCP server the gateway connects to: secrets redacted, with its connection state and what it offers." },
 );
 
-export const McpClientList = t.Object({ clients: t.Array(McpClient), count: t.Integer() });
+export const McpClientList = t.Object({ clients: t.Array(McpClient), count: t.Integer() }, { title: "McpClientList" });

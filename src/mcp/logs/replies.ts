@@ -28,7 +28,7 @@ export const McpLogEntry = t.Object(
     virtual_key_name: Text,
     region: Text,
   },
-  { description: "One MCP tool call." },
+  { title: "McpLogEntry", description: "One MCP tool call." },
 );
 
 export const McpLogPage = t.Object({
@@ -39,9 +39,9 @@ export const McpLogPage = t.Object({
   offset: t.Integer(),
   sort_by: t.Union([t.Literal("timestamp"), t.Literal("latency"), t.Literal("cost")]),
   order: t.Union([t.Literal("asc"), t.Literal("desc")]),
-});
+}, { title: "McpLogPage" });
 
 export const McpCostHistogram = t.Object({
   buckets: t.Array(t.Object({ timestamp: Timestamp, total_cost: t.Number({ description: "USD." }) }), { description: "Every bucket of the range, zero when empty." }),
   bucket_size_seconds: t.Integer(),
-});
+}, { title: "McpCostHistogram" });

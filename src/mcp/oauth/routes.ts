@@ -1,5 +1,6 @@
 import { Elysia, t } from "elysia";
 import { badRequest } from "../../http/errors";
+import { htmlPage, replies, sentReplies } from "../../http/replies";
 import type { McpClientConfig } from "../clients/config";
 import type { McpClientRegistry } from "../clients/registry";
 import type { CredentialOwner } from "../per-user/credentials";
@@ -13,6 +14,14 @@ export const callbackUrl = (base: string) => `${base}${OAUTH_CALLBACK_PATH}`;
 
 /** Where the browser lands once a consent is through: the dashboard's MCP page. */
 const AFTER_CONSENT = "/ui/mcp";
+
+const ConsentStarted = t.Object(
+  {
+    authorization_url: t.String({ description: "Where the administrator consents, in a browser." }),
+    redirect_uri: t.String({ description: "Where the authorization server sends the browser back: this gateway's callback." }),
+  },
+  { title: "McpOAuthConsentStarted" },
+);
 
 const CallbackQuery = t.Object({
   code: t.Optional(t.String()),
@@ -34,7 +43,7 @@ export const mcpOAuthRoutes = (registry: McpClientRegistry, connections: McpOAut
         const redirectUrl = callbackUrl(publicBaseUrl ?? new URL(request.url).origin);
         return { authorization_url: await connections.connect(config, redirectUrl), redirect_uri: redirectUrl };
       },
-      { params: ClientParams },
+      { params: ClientParams, ...replies({ 200: ConsentStarted }, { summary: "Start an MCP client's OAuth consent", description: "The administrator opens the authorization URL; the client connects once the authorization server sends the browser back." }) },
     )
     .get(
       OAUTH_CALLBACK_PATH,
@@ -48,5 +57,16 @@ export const mcpOAuthRoutes = (registry: McpClientRegistry, connections: McpOAut
         await connections.complete(query.state, query.code, configOf);
         return new Response(null, { status: 303, headers: { location: `${AFTER_CONSENT}?connected=${encodeURIComponent(config.name)}` } });
       },
-      { query: CallbackQuery },
+      {
+        query: CallbackQuery,
+        ...sentReplies(
+          {
+            200: htmlPage("A caller's own consent went through (a per-user OAuth client): a page saying so."),
+            303: { description: "An administrator's consent went through: back to the dashboard's MCP page.", location: "/ui/mcp?connected=<client name>" },
+            410: htmlPage("A caller's consent came after its flow expired: a page saying to call the tool again."),
+            502: htmlPage("The authorization server did not exchange the code: a page saying why."),
+          },
+          { summary: "Finish an MCP client's OAuth consent", description: "Where the authorization server sends the browser back." },
+        ),
+      },
     );

@@ -24,12 +24,12 @@ export const verifyAgainstUpstream =
   };
 
 /** What a flow waits for: header values, or a consent at the authorization server. */
-const flowKind = (config: McpClientConfig) => (config.authType === "oauth" ? "oauth" : "headers");
+const flowKind = (config: McpClientConfig): "oauth" | "headers" => (config.authType === "oauth" ? "oauth" : "headers");
 
 const gone = () => new GatewayError({ status: 410, errorType: "caller_mcp_flow_expired", message: "this per-user header flow has expired: call the tool again for a new one" });
 
 /** The flow and its (live) client: 404 when either is unknown, 410 once the flow has expired. */
-async function liveFlow(deps: FlowDeps, id: string): Promise<{ row: McpPerUserHeaderFlowRow; client: RegisteredClient; state: string }> {
+async function liveFlow(deps: FlowDeps, id: string): Promise<{ row: McpPerUserHeaderFlowRow; client: RegisteredClient; state: PerUserHeaderFlowState }> {
   const row = await deps.flows.find(id);
   const client = row && deps.registry.get(row.mcpClientId);
   if (!row || !client || !connectsPerCaller(client.config)) throw notFound(`per-user header flow '${id}' does not exist`, "caller_mcp_flow_not_found");
@@ -65,12 +65,11 @@ export async function listFlows(deps: FlowDeps, state: PerUserHeaderFlowState | 
   for (const row of await deps.flows.list()) {
     const client = deps.registry.get(row.mcpClientId);
     const status = deps.flows.stateOf(row);
-    const kind = client && flowKind(client.config);
     if (!client || (state && status !== state)) continue;
     flows.push({
       id: row.id,
       flow_mode: row.mode,
-      kind,
+      kind: flowKind(client.config),
       status,
       mcp_client: { id: client.config.id, name: client.config.name },
       ...(row.mode === "virtual_key" ? { virtual_key_id: row.identity } : {}),
@@ -119,5 +118,5 @@ export async function submitFlow(deps: FlowDeps, id: string, body: Record<string
   }
   const credential = await deps.credentials.upsert(row, client.config.id, values);
   await deps.flows.remove(row.id);
-  return { status: "success", credential_id: credential.id, updated_at: credential.updatedAt.toISOString() };
+  return { status: "success" as const, credential_id: credential.id, updated_at: credential.updatedAt.toISOString() };
 }

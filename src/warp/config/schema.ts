@@ -63,5 +63,5 @@ export const WarpConfigReply = t.Object(
     additional_models: t.Optional(t.Array(WarpModel, { description: "Omitted when only the default model is configured." })),
     vector_store_connected: t.Boolean({ description: "Whether the vector store answers." }),
   },
-  { description: "Warp's configuration, zeros resolved to their defaults." },
+  { title: "WarpConfig", description: "Warp's configuration, zeros resolved to their defaults." },
 );

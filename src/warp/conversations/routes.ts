@@ -1,5 +1,7 @@
 import { Elysia, t } from "elysia";
 import { principalOf } from "../../access";
+import { Deleted, replies } from "../../http/replies";
+import { WarpConversation, WarpConversationList, WarpConversationsDeleted } from "../replies";
 import type { WarpConversationRow } from "../../db/schema/warp";
 import { keptSince, ownerOf } from "./ownership";
 import type { WarpConfigStore } from "../config/store";
@@ -27,18 +29,18 @@ export const conversationRoutes = ({ config, conversations, clock }: Conversatio
     .get("/", async ({ request }) => {
       const rows = await conversations.list(ownerOf(principalOf(request)), await retained());
       return { conversations: rows.map(summaryView), count: rows.length };
-    })
+    }, replies({ 200: WarpConversationList }, { summary: "List your Warp conversations" }))
     .delete("/", async ({ request }) => {
       const deleted = await conversations.removeAll(ownerOf(principalOf(request)));
       return { message: "Conversations deleted successfully", deleted };
-    })
+    }, replies({ 200: WarpConversationsDeleted }, { summary: "Delete all your Warp conversations" }))
     .get(
       "/:id",
       async ({ params, request }) => {
         const row = await conversations.require(ownerOf(principalOf(request)), params.id, await retained());
         return { ...summaryView(row), messages: row.messages };
       },
-      { params: IdParams },
+      { params: IdParams, ...replies({ 200: WarpConversation }, { summary: "Get one of your Warp conversations" }) },
     )
     .delete(
       "/:id",
@@ -46,6 +48,6 @@ export const conversationRoutes = ({ config, conversations, clock }: Conversatio
         await conversations.remove(ownerOf(principalOf(request)), params.id);
         return { message: "Conversation deleted successfully" };
       },
-      { params: IdParams },
+      { params: IdParams, ...replies({ 200: Deleted }, { summary: "Delete one of your Warp conversations" }) },
     );
 };

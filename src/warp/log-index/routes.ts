@@ -1,4 +1,6 @@
 import { Elysia } from "elysia";
+import { replies } from "../../http/replies";
+import { BackfillRun, BackfillStatus } from "../replies";
 import { isConfigured } from "../config/resolve";
 import type { WarpConfigStore } from "../config/store";
 import { notConfigured } from "../errors";
@@ -26,7 +28,7 @@ export const logIndexRoutes = ({ config, vectors, backfill, live }: LogIndexDeps
       if (!isConfigured(current)) throw notConfigured();
       set.status = 202;
       return backfill.start(current);
-    })
+    }, replies({ 202: BackfillRun }, { summary: "Start a log-index backfill", description: "Embeds the logs stored without a vector in the configured space, newest first; answers once it knows how many. 409 while one runs." }))
     .get("/status", async () => {
       // The counters first: a batch counts as indexed only once its vectors are stored, so
       // counting the vectors after them never reports fewer vectors than indexed logs.
@@ -35,5 +37,5 @@ export const logIndexRoutes = ({ config, vectors, backfill, live }: LogIndexDeps
       const current = await config.read();
       const indexed = isConfigured(current) ? await vectors.countIndexed(embeddingSpaceOf(current)) : 0;
       return { ...run, vectors_in_space: indexed, live_index: liveIndex };
-    })
-    .post("/cancel", () => backfill.cancel());
+    }, replies({ 200: BackfillStatus }, { summary: "Get the log-index backfill's progress", description: "The last run on this node, the vectors the configured space holds and the indexer of new logs." }))
+    .post("/cancel", () => backfill.cancel(), replies({ 200: BackfillRun }, { summary: "Cancel the log-index backfill", description: "Answers once the run has stopped, with how it ended; the logs indexed so far keep their vectors." }));

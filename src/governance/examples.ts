@@ -1,0 +1,41 @@
+import type { Static } from "@sinclair/typebox";
+import type { VirtualKey, VirtualKeyIssued, VirtualKeyList } from "./replies";
+import type { VirtualKeyCreateInput } from "./schemas";
+
+/** What the document shows for the virtual key routes: one key of a checkout service, as the gateway answers it. */
+
+const checkoutKey: VirtualKey = {
+  id: "0f6c1e9a-4a3b-4d0e-9b7a-2f1d8c5e3a71",
+  name: "checkout-service",
+  description: "The checkout team's backend",
+  is_active: true,
+  key_prefix: "sk-gw-oVs0laF-",
+  team_id: "7d2b9f40-1c6e-4f8a-a3d5-6e0b4c9f2a18",
+  customer_id: null,
+  team: { id: "7d2b9f40-1c6e-4f8a-a3d5-6e0b4c9f2a18", name: "payments" },
+  customer: null,
+  provider_configs: [{ provider: "openai", weight: 1, allowed_models: ["gpt-4o-mini"], key_ids: [], budgets: [] }],
+  budgets: [{ max_limit: 50, reset_duration: "1M", calendar_aligned: true }],
+  rate_limit: { request_max_limit: 600, request_reset_duration: "1m" },
+  mcp_configs: [],
+  agent_grants: [],
+  session_budgets: null,
+  created_at: "2026-12-01T09:30:00.000Z",
+  updated_at: "2026-12-01T09:30:00.000Z",
+};
+
+export const virtualKeyIssuedExample: Static<typeof VirtualKeyIssued> = {
+  message: "Virtual key created successfully",
+  virtual_key: { ...checkoutKey, value: "sk-gw-oVs0laF-tyTch_jqnKDJGPSLaFSyXdaJ" },
+};
+
+export const virtualKeyListExample: Static<typeof VirtualKeyList> = { virtual_keys: [checkoutKey], count: 1, total_count: 1, limit: 0, offset: 0 };
+
+/** A create body: the key may call one model, spend $50 a calendar month and send 600 requests a minute. */
+export const virtualKeyCreateExample: VirtualKeyCreateInput = {
+  name: "checkout-service",
+  description: "The checkout team's backend",
+  provider_configs: [{ provider: "openai", allowed_models: ["gpt-4o-mini"] }],
+  budgets: [{ max_limit: 50, reset_duration: "1M", calendar_aligned: true }],
+  rate_limit: { request_max_limit: 600, request_reset_duration: "1m" },
+};
