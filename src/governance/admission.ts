@@ -18,13 +18,14 @@ import type { SessionSpend } from "./limits/session-spend";
 import type { LimitCounters } from "./limits/limit-counters";
 import type { VideoCharges } from "./limits/video-charges";
 import type { PriceBook } from "./pricing/price-book";
+import { type ComplexityDeps, complexityOf } from "./complexity/of-request";
 import type { RoutingFacts } from "./routing/cel-conditions";
 import { type Selection, selectTargets } from "./routing/select-targets";
 import type { Organization } from "./stores/organization";
 import type { RoutingRuleStore } from "./stores/routing-rules";
 import type { VirtualKeyStore } from "./stores/virtual-keys";
 
-export interface AdmissionDeps {
+export interface AdmissionDeps extends ComplexityDeps {
   providers: ProviderStore;
   virtualKeys: VirtualKeyStore;
   organization: Organization;
@@ -52,10 +53,11 @@ interface Admitted {
 }
 
 /**
- * What a rule's expression reads about the request. Headers and limit usage are gathered only
- * when the expression reads them: most rules test one or two facts.
+ * What a rule's expression reads about the request. Headers, limit usage and complexity are
+ * gathered only when the expression reads them: most rules test one or two facts.
  */
-function routingFacts(context: RequestContext, caller: Caller | undefined, limits: readonly AppliedLimit[], counters: LimitCounters, target: ModelRef): RoutingFacts {
+function routingFacts(deps: AdmissionDeps, context: RequestContext, caller: Caller | undefined, limits: readonly AppliedLimit[], target: ModelRef): RoutingFacts {
+  const { counters } = deps;
   let headers: Record<string, string> | undefined;
   return {
     model: target.model,
@@ -79,6 +81,12 @@ function routingFacts(context: RequestContext, caller: Caller | undefined, limit
     },
     get requests_used() {
       return highestUsePercent(counters, limits, "requests");
+    },
+    get complexity_tier() {
+      return complexityOf(deps, context)?.tier ?? "";
+    },
+    get complexity_score() {
+      return complexityOf(deps, context)?.score ?? 0;
     },
   };
 }
@@ -185,7 +193,7 @@ export function governanceHook(deps: AdmissionDeps): InferenceHooks {
       // The deployment's own components (the dashboard agent) need no virtual key; one they present still counts.
       const caller = authenticateCaller(context.headers, deps.virtualKeys, deps.organization, deps.requireVirtualKey() && !context.internalCaller);
       const limits = caller ? organizationLimits(caller) : [];
-      const facts = (target: ModelRef) => routingFacts(context, caller, limits, counters, target);
+      const facts = (target: ModelRef) => routingFacts(deps, context, caller, limits, target);
       const selection = selectTargets({ model: context.requestedModel, fallbacks: context.requestedFallbacks ?? [], mountProvider: context.mountProvider, caller, facts }, providers, deps.rules);
       // Recorded before any refusal below, so a refused request is logged with its caller and route.
       context.targets = selection.targets;

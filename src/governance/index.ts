@@ -1,7 +1,7 @@
 import { Elysia } from "elysia";
 import type { Clock } from "../../actors/runtime/clock";
 import type { Database } from "../db/client";
-import { governanceCustomers, governancePricingOverrides, governanceRoutingRules, governanceTeams, governanceVirtualKeys } from "../db/schema";
+import { governanceComplexity, governanceCustomers, governancePricingOverrides, governanceRoutingRules, governanceTeams, governanceVirtualKeys } from "../db/schema";
 import { reloadOnChange } from "../db/table-changes";
 import type { PricedReply } from "../inference/handle";
 import type { ServedModel } from "../inference/model-ref";
@@ -22,6 +22,9 @@ import { deprecatedTeamRoutes, organizationRoutes } from "./routes/organization"
 import { pricingOverrideRoutes } from "./routes/pricing-overrides";
 import { routingRuleRoutes } from "./routes/routing-rules";
 import { usageRoutes } from "./routes/usage";
+import { complexityRoutes } from "./routes/complexity";
+import { ConversationFloor } from "./complexity/conversation-floor";
+import { ComplexityStore } from "./complexity/store";
 import { virtualKeyRoutes } from "./routes/virtual-keys";
 import { Organization } from "./stores/organization";
 import { PricingOverrideStore } from "./stores/pricing-overrides";
@@ -56,6 +59,7 @@ export async function createGovernance({ db, providers, requireVirtualKey, clock
   const virtualKeys = new VirtualKeyStore(db, organization, providers);
   const rules = new RoutingRuleStore(db, { providers, organization, virtualKeys });
   const overrides = new PricingOverrideStore(db, { providers, virtualKeys });
+  const complexity = new ComplexityStore(db);
   const keptCounters = workerCounters ? undefined : new UsageCounters(db, clock);
   const counters: LimitCounters = workerCounters ?? keptCounters!;
   const slices = sharedDatabase ? new QuotaSlices(db, clock) : undefined;
@@ -64,11 +68,12 @@ export async function createGovernance({ db, providers, requireVirtualKey, clock
     await virtualKeys.load();
     await rules.load();
     await overrides.load();
+    await complexity.load();
   };
   // Another node on the same database may change any of these; this node then reads them again.
   const watched = reloadOnChange(
     db,
-    [governanceCustomers, governanceTeams, governanceVirtualKeys, governanceRoutingRules, governancePricingOverrides],
+    [governanceCustomers, governanceTeams, governanceVirtualKeys, governanceRoutingRules, governancePricingOverrides, governanceComplexity],
     loadEntities,
     reloadIntervalMs,
   );
@@ -78,6 +83,7 @@ export async function createGovernance({ db, providers, requireVirtualKey, clock
   slices?.startReturning(flushIntervalMs);
   const prices = new PriceBook(overrides, providers);
   const sessions = new SessionSpend();
+  const floor = new ConversationFloor();
 
   const routes = new Elysia({ name: "governance-routes" })
     .use(deprecatedTeamRoutes(organization, virtualKeys))
@@ -87,13 +93,14 @@ export async function createGovernance({ db, providers, requireVirtualKey, clock
         .use(organizationRoutes(organization, virtualKeys))
         .use(usageRoutes(organization, virtualKeys, counters))
         .use(routingRuleRoutes(rules))
+        .use(complexityRoutes(complexity))
         .use(pricingOverrideRoutes(overrides)),
     );
 
   const videoCharges = new VideoCharges(db, counters, clock, slices);
 
   return {
-    hook: governanceHook({ providers, virtualKeys, organization, rules, counters, prices, clock, requireVirtualKey, videoCharges, slices, sessions }),
+    hook: governanceHook({ providers, virtualKeys, organization, rules, counters, prices, clock, requireVirtualKey, videoCharges, slices, sessions, complexity, floor }),
     price: ({ target, keyId, usage, units, context }: PricedReply) =>
       prices.costOf(
         { provider: target.provider, model: target.model, variant: priceVariant(context.operation, context.body, units), requestType: REQUEST_TYPE[context.operation], keyId, virtualKeyId: context.caller?.virtualKeyId },

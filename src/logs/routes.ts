@@ -70,7 +70,7 @@ export const logRoutes = ({ writer, read, queueStatus, clock, contentLogging, ex
       },
       {
         query: SeriesQuery,
-        ...replies({ 200: LogSeries }, { summary: "Request log usage over time, grouped", description: "Requests, errors, tokens and cost per time bucket, a series per model, provider, virtual key or error type; the same filters as the other log reads. Without a start the window is the last 24 hours." }),
+        ...replies({ 200: LogSeries }, { summary: "Request log usage over time, grouped", description: "Requests, errors, tokens and cost per time bucket, a series per model, provider, virtual key, error type or complexity tier; the same filters as the other log reads. Without a start the window is the last 24 hours." }),
       },
     )
     .get(
