@@ -14,28 +14,32 @@ const STOPWORDS = new Set(
   "a an the and or but if of to in on at by for with from as is are was were be been being it its this that these those there here i me my you your we our they them he she his her do does did so not no yes ok please can could would should will just than then what which who whom how when where why about into over some any all each".split(" "),
 );
 
-/** FNV-1a over a string's UTF-16 code units, into the dimensions. */
-function bucketOf(text: string): number {
+/** Letters of a word that stand for all its forms: prove, proves, proved; summarize, summarise. */
+const STEM = 6;
+
+/** FNV-1a over a word's first STEM UTF-16 code units. */
+function hashOf(word: string): number {
   let hash = 0x811c9dc5;
-  for (let index = 0; index < text.length; index++) hash = Math.imul(hash ^ text.charCodeAt(index), 0x01000193);
-  return (hash >>> 0) % DIMENSIONS;
+  for (let index = 0; index < word.length && index < STEM; index++) hash = Math.imul(hash ^ word.charCodeAt(index), 0x01000193);
+  return hash >>> 0;
 }
 
 /**
  * An embedding computed in-process, in microseconds: each word and each pair of neighbouring
- * words (lower-cased, common words left out) hashed into 1,024 dimensions, weighted by the log of its count, normalised
- * to length 1. It places a prompt by the words it shares with labelled ones; no model is called.
+ * words (lower-cased, common words left out) hashed into 1,024 dimensions, weighted by the log of
+ * its count, normalised to length 1. It places a prompt by the words it shares with labelled
+ * ones; no model is called.
  */
 export function embedText(text: string): SparseVector {
   const counts = new Map<number, number>();
-  let previous = "";
-  for (const [whole] of text.toLowerCase().matchAll(WORD)) {
-    if (STOPWORDS.has(whole)) continue;
-    // Its first six letters stand for a word's forms: prove, proves, proved; summarize, summarise.
-    const word = whole.slice(0, 6);
-    counts.set(bucketOf(word), (counts.get(bucketOf(word)) ?? 0) + 1);
-    if (previous) counts.set(bucketOf(`${previous} ${word}`), (counts.get(bucketOf(`${previous} ${word}`)) ?? 0) + 1);
-    previous = word;
+  const add = (hash: number) => counts.set(hash % DIMENSIONS, (counts.get(hash % DIMENSIONS) ?? 0) + 1);
+  let previous = -1;
+  for (const [word] of text.toLowerCase().matchAll(WORD)) {
+    if (STOPWORDS.has(word)) continue;
+    const hash = hashOf(word);
+    add(hash);
+    if (previous >= 0) add((Math.imul(previous, 0x9e3779b1) ^ hash) >>> 0);
+    previous = hash;
   }
   const indices = new Uint16Array(counts.size);
   const values = new Float32Array(counts.size);
