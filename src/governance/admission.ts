@@ -38,7 +38,7 @@ export interface AdmissionDeps extends ComplexityDeps {
   videoCharges: VideoCharges;
   /** On a database several nodes share: the slices of each limit this node serves from. */
   slices?: QuotaSlices;
-  /** What each session of a key with `session_budgets` spent, on this node. */
+  /** What each session of a key with `session_budgets` spent: on this node, or on every node sharing the database. */
   sessions: SessionSpend;
 }
 
@@ -206,11 +206,12 @@ export function governanceHook(deps: AdmissionDeps): InferenceHooks {
       assertPinnedKeyAllowed(caller, context.headers.get("x-gw-api-key-id"), providers);
       const held = [...limits, ...providerConfigLimits(caller, selection.targets[0]!.provider)];
       const spending = spends(context.operation);
-      const entry = { caller, organizationLimits: limits, session: spending ? admitToSession(deps, context, caller) : undefined };
       const record = (entry: Admitted) => void admitted.set(context, entry);
       // Only a call held to a budget is estimated: without one, admission costs what it did.
       const reserve = spending && held.some((limit) => limit.kind === "budget") ? reservationFor(deps, context, caller, selection.targets[0]!) : 0;
-      return admitHeld(deps, entry, held, spending, reserve, record);
+      const admitWith = (session: SessionCharge | undefined) => admitHeld(deps, { caller, organizationLimits: limits, session }, held, spending, reserve, record);
+      const session = spending ? admitToSession(deps, context, caller) : undefined;
+      return session instanceof Promise ? session.then(admitWith) : admitWith(session);
     },
     settle(context, outcome) {
       const entry = admitted.get(context);

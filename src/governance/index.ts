@@ -46,6 +46,8 @@ export interface GovernanceOptions {
   sharedDatabase?: boolean;
   /** The counters of a worker of `server.workers`, kept by the first process; by default this process's own, saved to the database. */
   counters?: LimitCounters;
+  /** Whether other processes (the workers of `server.workers`) charge sessions on the same database file. */
+  sharedSessions?: boolean;
 }
 
 /**
@@ -54,7 +56,7 @@ export interface GovernanceOptions {
  * /api/governance/*, and `close()` writes the usage counters still in memory. The stores it
  * returns let other areas (A2A agent grants) authenticate virtual keys the same way.
  */
-export async function createGovernance({ db, providers, requireVirtualKey, clock = Date.now, flushIntervalMs = 1_000, reloadIntervalMs, sharedDatabase = false, counters: workerCounters }: GovernanceOptions) {
+export async function createGovernance({ db, providers, requireVirtualKey, clock = Date.now, flushIntervalMs = 1_000, reloadIntervalMs, sharedDatabase = false, counters: workerCounters, sharedSessions = false }: GovernanceOptions) {
   const organization = new Organization(db);
   const virtualKeys = new VirtualKeyStore(db, organization, providers);
   const rules = new RoutingRuleStore(db, { providers, organization, virtualKeys });
@@ -82,7 +84,7 @@ export async function createGovernance({ db, providers, requireVirtualKey, clock
   counters.startFlushing(flushIntervalMs);
   slices?.startReturning(flushIntervalMs);
   const prices = new PriceBook(overrides, providers);
-  const sessions = new SessionSpend();
+  const sessions = new SessionSpend(sharedDatabase || sharedSessions ? db : undefined);
   const floor = new ConversationFloor();
 
   const routes = new Elysia({ name: "governance-routes" })
