@@ -1,5 +1,6 @@
 import { Elysia, t } from "elysia";
 import type { QueueStatus } from "./batch-writer";
+import { ConversationThread, conversationThread } from "./conversation-thread";
 import { exportLogs, LOG_EXPORT_DETAIL, LogExportQuery } from "./export";
 import { LogFilterQuery, readLogFilters } from "./filters";
 import { logHistogram } from "./histogram";
@@ -84,4 +85,8 @@ export const logRoutes = ({ writer, read, queueStatus, clock, contentLogging, ex
       },
       { query: RankingsQuery, ...replies({ 200: LogRankings }, { summary: "Rank models or virtual keys by use", description: "By requests then tokens, each with its change against the window before." }) },
     )
+    .get("/conversations/:id", ({ params }) => conversationThread(read, params.id), {
+      params: t.Object({ id: t.String() }),
+      ...replies({ 200: ConversationThread }, { summary: "A conversation as a thread", description: "The requests sharing a conversation_id, oldest first: what each turn asked and answered, its tokens (cached input apart) and cost, and the totals." }),
+    })
     .get("/:id", ({ params }) => getLog(read, params.id), { params: t.Object({ id: t.String() }), ...replies({ 200: LogEntry }, { summary: "Get a request log", description: "The row with the request body (secrets removed) and the response text, when content logging kept them." }) });

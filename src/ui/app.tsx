@@ -14,6 +14,8 @@ import { GovernancePage } from "./pages/governance";
 import { GuardrailsPage } from "./pages/guardrails";
 import { LifecyclesPage } from "./pages/lifecycles";
 import { LogsPage } from "./pages/logs";
+import { ConversationPage } from "./pages/conversation-thread";
+import { conversationOfPath } from "./pages/conversation-path";
 import { OverviewPage } from "./pages/overview";
 import { McpPage } from "./pages/mcp";
 import { PluginsPage } from "./pages/plugins";
@@ -39,8 +41,10 @@ function Page({ path }: { path: string }) {
   switch (item.path) {
     case "/":
       return <OverviewPage />;
-    case "/ui/logs":
-      return <LogsPage />;
+    case "/ui/logs": {
+      const conversation = conversationOfPath(path);
+      return conversation === undefined ? <LogsPage /> : <ConversationPage id={conversation} />;
+    }
     case "/ui/analytics":
       return <AnalyticsPage />;
     case "/ui/providers":

@@ -1,3 +1,5 @@
+import { lastUserText, textOfContent, textOfTurn, type Turn, turnsOf } from "../../inference/turn-text";
+
 /** What a chat request shows of its difficulty before any model reads it. */
 export interface Signals {
   /** Characters of text in the system prompt and every turn. */
@@ -14,32 +16,9 @@ export interface Signals {
   lastUserText: string;
 }
 
-type Turn = { role?: unknown; content?: unknown; parts?: unknown };
-
-/** The text of a turn's content in any format: a string, or parts carrying `text`. */
-function textOf(content: unknown): string {
-  if (typeof content === "string") return content;
-  if (!Array.isArray(content)) return "";
-  let text = "";
-  for (const part of content) {
-    if (typeof part === "string") text += part;
-    else if (part && typeof (part as { text?: unknown }).text === "string") text += `${(part as { text: string }).text}\n`;
-  }
-  return text;
-}
-
-const turnText = (turn: Turn) => textOf(turn.content ?? turn.parts);
-
-function turnsOf(body: Record<string, unknown>): Turn[] {
-  const turns = [body.messages, body.input, body.contents].find(Array.isArray) as Turn[] | undefined;
-  if (turns) return turns.filter((turn) => turn !== null && typeof turn === "object");
-  const single = typeof body.input === "string" ? body.input : typeof body.prompt === "string" ? body.prompt : undefined;
-  return single === undefined ? [] : [{ role: "user", content: single }];
-}
-
 function systemTextOf(body: Record<string, unknown>): string {
   const system = body.system ?? body.instructions ?? (body.systemInstruction as Turn | undefined)?.parts;
-  return textOf(system);
+  return textOfContent(system);
 }
 
 function toolCountOf(body: Record<string, unknown>): number {
@@ -74,17 +53,9 @@ export function signalsOf(body: Record<string, unknown>): Signals {
   const turns = turnsOf(body);
   let characters = 0;
   let codeBlocks = 0;
-  let lastUserText = "";
-  const system = systemTextOf(body);
-  for (const text of [system, ...turns.map(turnText)]) {
+  for (const text of [systemTextOf(body), ...turns.map(textOfTurn)]) {
     characters += text.length;
     codeBlocks += countFences(text);
   }
-  for (let index = turns.length - 1; index >= 0; index--) {
-    if (turns[index]!.role === "user" || turns[index]!.role === undefined) {
-      lastUserText = turnText(turns[index]!);
-      if (lastUserText) break;
-    }
-  }
-  return { characters, codeBlocks, tools: toolCountOf(body), depth: turns.length, reasoning: reasoningOf(body), lastUserText };
+  return { characters, codeBlocks, tools: toolCountOf(body), depth: turns.length, reasoning: reasoningOf(body), lastUserText: lastUserText(turns) };
 }
