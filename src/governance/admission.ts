@@ -83,10 +83,10 @@ function routingFacts(deps: AdmissionDeps, context: RequestContext, caller: Call
       return highestUsePercent(counters, limits, "requests");
     },
     get complexity_tier() {
-      return complexityOf(deps, context)?.tier ?? "";
+      return complexityOf(deps, context, caller?.key.id)?.tier ?? "";
     },
     get complexity_score() {
-      return complexityOf(deps, context)?.score ?? 0;
+      return complexityOf(deps, context, caller?.key.id)?.score ?? 0;
     },
   };
 }

@@ -73,6 +73,17 @@ describe("a conversation never drops below the highest tier it reached", () => {
     expect(await send([...opening, { role: "assistant", content: "Let a = 2m and b = 2n..." }, { role: "user", content: "ok thanks" }], "opening-2")).toBe(TIER_MODELS.reasoning);
     expect((await loggedRequest(gw, "opening-2")).conversation_id).toBe((await loggedRequest(gw, "opening-1")).conversation_id);
   });
+
+  test("the floor is one virtual key's: another key's chat that opens the same way starts from its own tier", async () => {
+    const other = await createVirtualKey(gw, { name: "other tiered" });
+    await created(gw, "/api/governance/routing-rules", { name: "other to reasoner", scope: "virtual_key", scope_id: other.id, cel_expression: 'complexity_tier == "reasoning"', targets: [{ provider: "openai", model: TIER_MODELS.reasoning }] });
+    const opening = [{ role: "system", content: "You are a helpful assistant." }, { role: "user", content: "hi" }];
+    const send = (key: string, messages: unknown[]) => chat(gw, key, { messages }).then(async (response) => (await response.arrayBuffer(), upstream.requests.at(-1)!.body.model));
+    expect(await send(tiered.value, opening)).toBe(TIER_MODELS.simple);
+    expect(await send(tiered.value, [...opening, { role: "assistant", content: "Hello!" }, { role: "user", content: "prove that the square root of 5 is irrational" }])).toBe(TIER_MODELS.reasoning);
+    expect(await send(tiered.value, opening)).toBe(TIER_MODELS.reasoning);
+    expect(await send(other.value, opening)).toBe("gpt-4o-mini");
+  });
 });
 
 test("a request no rule reads the tier for is never classified: its log row has no tier", async () => {
