@@ -18,7 +18,7 @@ import type { SessionSpend } from "./limits/session-spend";
 import type { LimitCounters } from "./limits/limit-counters";
 import type { VideoCharges } from "./limits/video-charges";
 import type { PriceBook } from "./pricing/price-book";
-import { type ComplexityDeps, complexityOf } from "./complexity/of-request";
+import { classifyByModelFirst, type ComplexityDeps, complexityOf } from "./complexity/of-request";
 import type { RoutingFacts } from "./routing/cel-conditions";
 import { type Selection, selectTargets } from "./routing/select-targets";
 import type { Organization } from "./stores/organization";
@@ -187,31 +187,38 @@ export function governanceHook(deps: AdmissionDeps): InferenceHooks {
     if (held) noteFailure(deps.videoCharges.hold(provider!, video, limits, cost!), context);
   };
 
+  /** Routes the request, enforces the key's restrictions, and checks and reserves its limits. */
+  const routeAndAdmit = (context: RequestContext, caller: Caller | undefined) => {
+    const limits = caller ? organizationLimits(caller) : [];
+    const facts = (target: ModelRef) => routingFacts(deps, context, caller, limits, target);
+    const selection = selectTargets({ model: context.requestedModel, fallbacks: context.requestedFallbacks ?? [], mountProvider: context.mountProvider, caller, facts }, providers, deps.rules);
+    // Recorded before any refusal below, so a refused request is logged with its caller and route.
+    context.targets = selection.targets;
+    if (selection.rule) context.routingRule = { id: selection.rule.id, name: selection.rule.name };
+    context.routingEngine = selection.engine;
+    if (caller) context.caller = callerIdentity(caller);
+    context.allowedKeyIds = allowedKeys(caller, selection);
+    if (!caller) return;
+    assertTargetsAllowed(caller, selection.targets);
+    assertPinnedKeyAllowed(caller, context.headers.get("x-gw-api-key-id"), providers);
+    const held = [...limits, ...providerConfigLimits(caller, selection.targets[0]!.provider)];
+    const spending = spends(context.operation);
+    const record = (entry: Admitted) => void admitted.set(context, entry);
+    // Only a call held to a budget is estimated: without one, admission costs what it did.
+    const reserve = spending && held.some((limit) => limit.kind === "budget") ? reservationFor(deps, context, caller, selection.targets[0]!) : 0;
+    const admitWith = (session: SessionCharge | undefined) => admitHeld(deps, { caller, organizationLimits: limits, session }, held, spending, reserve, record);
+    const session = spending ? admitToSession(deps, context, caller) : undefined;
+    return session instanceof Promise ? session.then(admitWith) : admitWith(session);
+  };
+
   return {
     name: "governance",
     admit(context) {
       // The deployment's own components (the dashboard agent) need no virtual key; one they present still counts.
       const caller = authenticateCaller(context.headers, deps.virtualKeys, deps.organization, deps.requireVirtualKey() && !context.internalCaller);
-      const limits = caller ? organizationLimits(caller) : [];
-      const facts = (target: ModelRef) => routingFacts(deps, context, caller, limits, target);
-      const selection = selectTargets({ model: context.requestedModel, fallbacks: context.requestedFallbacks ?? [], mountProvider: context.mountProvider, caller, facts }, providers, deps.rules);
-      // Recorded before any refusal below, so a refused request is logged with its caller and route.
-      context.targets = selection.targets;
-      if (selection.rule) context.routingRule = { id: selection.rule.id, name: selection.rule.name };
-      context.routingEngine = selection.engine;
-      if (caller) context.caller = callerIdentity(caller);
-      context.allowedKeyIds = allowedKeys(caller, selection);
-      if (!caller) return;
-      assertTargetsAllowed(caller, selection.targets);
-      assertPinnedKeyAllowed(caller, context.headers.get("x-gw-api-key-id"), providers);
-      const held = [...limits, ...providerConfigLimits(caller, selection.targets[0]!.provider)];
-      const spending = spends(context.operation);
-      const record = (entry: Admitted) => void admitted.set(context, entry);
-      // Only a call held to a budget is estimated: without one, admission costs what it did.
-      const reserve = spending && held.some((limit) => limit.kind === "budget") ? reservationFor(deps, context, caller, selection.targets[0]!) : 0;
-      const admitWith = (session: SessionCharge | undefined) => admitHeld(deps, { caller, organizationLimits: limits, session }, held, spending, reserve, record);
-      const session = spending ? admitToSession(deps, context, caller) : undefined;
-      return session instanceof Promise ? session.then(admitWith) : admitWith(session);
+      // Only a configured classifier model makes a request wait for its tier before the rules run.
+      const classifying = deps.rules.readsComplexity ? classifyByModelFirst(deps, context, caller?.key.id) : undefined;
+      return classifying ? classifying.then(() => routeAndAdmit(context, caller)) : routeAndAdmit(context, caller);
     },
     settle(context, outcome) {
       const entry = admitted.get(context);

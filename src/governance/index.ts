@@ -3,7 +3,7 @@ import type { Clock } from "../../actors/runtime/clock";
 import type { Database } from "../db/client";
 import { governanceComplexity, governanceCustomers, governancePricingOverrides, governanceRoutingRules, governanceTeams, governanceVirtualKeys } from "../db/schema";
 import { reloadOnChange } from "../db/table-changes";
-import type { PricedReply } from "../inference/handle";
+import type { Inference, PricedReply } from "../inference/handle";
 import type { ServedModel } from "../inference/model-ref";
 import { priceVariant } from "../inference/billed-units";
 import { REQUEST_TYPE } from "../upstream/operations";
@@ -25,6 +25,7 @@ import { usageRoutes } from "./routes/usage";
 import { complexityRoutes } from "./routes/complexity";
 import { ConversationFloor } from "./complexity/conversation-floor";
 import { ComplexityStore } from "./complexity/store";
+import { pipelineAsker } from "./complexity/pipeline-asker";
 import { virtualKeyRoutes } from "./routes/virtual-keys";
 import { Organization } from "./stores/organization";
 import { PricingOverrideStore } from "./stores/pricing-overrides";
@@ -46,6 +47,8 @@ export interface GovernanceOptions {
   sharedDatabase?: boolean;
   /** The counters of a worker of `server.workers`, kept by the first process; by default this process's own, saved to the database. */
   counters?: LimitCounters;
+  /** The pipeline, for a complexity classifier model's calls; without it none is asked. */
+  inference?: () => Inference;
   /** Whether other processes (the workers of `server.workers`) charge sessions on the same database file. */
   sharedSessions?: boolean;
 }
@@ -56,12 +59,12 @@ export interface GovernanceOptions {
  * /api/governance/*, and `close()` writes the usage counters still in memory. The stores it
  * returns let other areas (A2A agent grants) authenticate virtual keys the same way.
  */
-export async function createGovernance({ db, providers, requireVirtualKey, clock = Date.now, flushIntervalMs = 1_000, reloadIntervalMs, sharedDatabase = false, counters: workerCounters, sharedSessions = false }: GovernanceOptions) {
+export async function createGovernance({ db, providers, requireVirtualKey, clock = Date.now, flushIntervalMs = 1_000, reloadIntervalMs, sharedDatabase = false, counters: workerCounters, sharedSessions = false, inference }: GovernanceOptions) {
   const organization = new Organization(db);
   const virtualKeys = new VirtualKeyStore(db, organization, providers);
   const rules = new RoutingRuleStore(db, { providers, organization, virtualKeys });
   const overrides = new PricingOverrideStore(db, { providers, virtualKeys });
-  const complexity = new ComplexityStore(db);
+  const complexity = new ComplexityStore(db, providers);
   const keptCounters = workerCounters ? undefined : new UsageCounters(db, clock);
   const counters: LimitCounters = workerCounters ?? keptCounters!;
   const slices = sharedDatabase ? new QuotaSlices(db, clock) : undefined;
@@ -102,7 +105,7 @@ export async function createGovernance({ db, providers, requireVirtualKey, clock
   const videoCharges = new VideoCharges(db, counters, clock, slices);
 
   return {
-    hook: governanceHook({ providers, virtualKeys, organization, rules, counters, prices, clock, requireVirtualKey, videoCharges, slices, sessions, complexity, floor }),
+    hook: governanceHook({ providers, virtualKeys, organization, rules, counters, prices, clock, requireVirtualKey, videoCharges, slices, sessions, complexity, floor, askModel: inference && pipelineAsker(inference) }),
     price: ({ target, keyId, usage, units, context }: PricedReply) =>
       prices.costOf(
         { provider: target.provider, model: target.model, variant: priceVariant(context.operation, context.body, units), requestType: REQUEST_TYPE[context.operation], keyId, virtualKeyId: context.caller?.virtualKeyId },

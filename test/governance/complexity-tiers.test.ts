@@ -101,6 +101,54 @@ test("analytics group requests by complexity tier", async () => {
   expect(requests.simple).toBeGreaterThanOrEqual(2);
 });
 
+describe("a classifier model, asked last", () => {
+  const JUDGE = "tier-judge";
+  const judged = () => upstream.requests.filter((request) => request.body.model === JUDGE);
+  let verdict: { status: number; content: string } = { status: 200, content: "reasoning" };
+
+  beforeAll(async () => {
+    upstream.onRequest = (request) => {
+      if (request.body.model !== JUDGE) return;
+      const reply = { id: "chatcmpl-judge", object: "chat.completion", created: 1, model: JUDGE, choices: [{ index: 0, message: { role: "assistant", content: verdict.content }, finish_reason: "stop" }], usage: { prompt_tokens: 40, completion_tokens: 1, total_tokens: 41 } };
+      upstream.faults.unshift(verdict.status === 200 ? { kind: "body", body: JSON.stringify(reply), contentType: "application/json" } : { kind: "status", status: verdict.status });
+    };
+    await expectGatewayError(await gw.admin("/api/governance/complexity", { method: "PUT", json: { classifier_model: "nowhere/judge" } }), 400, { param: "classifier_model" });
+    const written = (await (await gw.admin("/api/governance/complexity", { method: "PUT", json: { classifier_model: `openai/${JUDGE}` } })).json()) as { complexity: { classifier_model: string } };
+    expect(written.complexity.classifier_model).toBe(`openai/${JUDGE}`);
+  });
+  afterAll(async () => {
+    upstream.onRequest = undefined;
+    const cleared = (await (await gw.admin("/api/governance/complexity", { method: "PUT", json: { classifier_model: null } })).json()) as { complexity: { classifier_model: string | null } };
+    expect(cleared.complexity.classifier_model).toBeNull();
+    await gw.admin("/api/governance/complexity", { method: "DELETE" });
+  });
+
+  test("places a request nothing else does: its answer routes it, and its call is logged as the gateway's own", async () => {
+    const before = judged().length;
+    expect(await modelFor("judged", { messages: [{ role: "user", content: "zorblax quivvers the mantlepod" }] })).toBe(TIER_MODELS.reasoning);
+    expect(judged().length).toBe(before + 1);
+    const asked = judged().at(-1)!.body.messages as Array<{ role: string; content: string }>;
+    expect(asked[0]!.content).toContain("simple, medium, complex, reasoning");
+    expect(asked[1]!.content).toBe("zorblax quivvers the mantlepod");
+    expect((await loggedRequest(gw, "judged")).complexity_tier).toBe("reasoning");
+    const own = (await (await gw.admin("/api/logs?origin=gateway&limit=1")).json()) as { logs: Array<{ model: string; internal_caller: string }> };
+    expect(own.logs[0]).toMatchObject({ model: JUDGE, internal_caller: "complexity-classifier" });
+  });
+
+  test("is not asked about a request the signals or references place", async () => {
+    const before = judged().length;
+    expect(await modelFor("not-judged", { messages: [{ role: "user", content: "plan the offsite" }], reasoning_effort: "high" })).toBe(TIER_MODELS.reasoning);
+    expect(await modelFor("not-judged-2", { messages: [{ role: "user", content: "what's the capital of Italy?" }] })).toBe(TIER_MODELS.simple);
+    expect(judged().length).toBe(before);
+  });
+
+  test("one that fails leaves the signals' tier", async () => {
+    verdict = { status: 500, content: "" };
+    expect(await modelFor("judge-down", { messages: [{ role: "user", content: "flimflam the gorbule" }] })).toBe(TIER_MODELS.simple);
+    verdict = { status: 200, content: "reasoning" };
+  });
+});
+
 describe("tiers and reference prompts are replaced through the API", () => {
   test("the shipped ones are listed; a reference naming no tier is a 400 naming it", async () => {
     const shipped = (await (await gw.admin("/api/governance/complexity")).json()) as { tiers: string[]; references: unknown[]; customized: boolean };

@@ -2,6 +2,7 @@ CREATE TABLE `governance_complexity` (
 	`id` text PRIMARY KEY NOT NULL,
 	`tiers` text NOT NULL,
 	`reference_prompts` text NOT NULL,
+	`classifier_model` text,
 	`created_at` integer NOT NULL,
 	`updated_at` integer NOT NULL
 );

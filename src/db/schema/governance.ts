@@ -142,6 +142,8 @@ export const governanceComplexity = sqliteTable("governance_complexity", {
   id: text("id").primaryKey(),
   tiers: text("tiers", { mode: "json" }).$type<string[]>().notNull(),
   references: text("reference_prompts", { mode: "json" }).$type<ComplexityReference[]>().notNull(),
+  /** `provider/model` asked for the tier when neither the signals nor the references place a request; null: none. */
+  classifierModel: text("classifier_model"),
   ...timestamps,
 });
 

@@ -7,6 +7,8 @@ export interface Complexity {
   tier: string;
   score: number;
   by: "signals" | "references";
+  /** Left open: the signals did not decide and no reference resembles it (a classifier model may then be asked). */
+  open?: boolean;
 }
 
 /** The tiers, lowest first, and the reference prompts that place what the signals leave undecided. */
@@ -30,5 +32,10 @@ export function classify(body: Record<string, unknown>, model: ComplexityModel):
   const verdict = cheapVerdict(signals);
   const placed = verdict.decided ? undefined : model.references.place(signals.lastUserText);
   const score = rounded(Math.max(placed?.score ?? 0, verdict.score));
-  return { tier: model.tiers[tierIndexOf(score, model.tiers.length)]!, score, by: placed ? "references" : "signals" };
+  return { tier: tierOf(score, model.tiers), score, by: placed ? "references" : "signals", open: !verdict.decided && !placed };
 }
+
+export const tierOf = (score: number, tiers: readonly string[]) => tiers[tierIndexOf(score, tiers.length)]!;
+
+/** The last user turn's text, which a classifier model is asked about. */
+export const askedText = (body: Record<string, unknown>) => signalsOf(body).lastUserText;

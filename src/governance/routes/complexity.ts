@@ -29,7 +29,10 @@ export function complexityRoutes(store: ComplexityStore) {
     )
     .post(
       "/classify",
-      ({ body }) => classify(body.body, store.model),
+      ({ body }) => {
+        const { tier, score, by } = classify(body.body, store.model);
+        return { tier, score, by };
+      },
       { body: ClassifyInput, ...replies({ 200: Classified }, { summary: "Classify a chat request body", description: "The tier and score a routing rule would read, before any conversation's floor." }) },
     );
 }
