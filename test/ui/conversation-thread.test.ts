@@ -77,8 +77,16 @@ test("from a request's detail to its conversation: each turn's question, answer,
   const costs = await page.getByRole("list", { name: "Turns" }).getByRole("definition").filter({ hasText: "$" }).allInnerTexts();
   expect(costs).toHaveLength(3);
   await page.getByRole("button", { name: "Request detail of turn 2" }).click();
-  await page.getByRole("dialog", { name: "Request detail" }).getByText("Plan three days in Lisbon").first().waitFor();
+  const turnDetail = page.getByRole("dialog", { name: "Request detail" });
+  await turnDetail.getByText("Plan three days in Lisbon").first().waitFor();
   expect(await seriousViolations(page)).toEqual([]);
+  await turnDetail.getByRole("button", { name: "Close" }).click();
+  // And back: the logs filtered to the conversation's requests.
+  await page.getByRole("link", { name: "Its requests in the logs" }).click();
+  const rows = page.getByRole("table", { name: "Request logs" }).getByRole("button", { name: /: open request / });
+  await rows.nth(2).waitFor();
+  expect(await rows.count()).toBe(3);
+  expect(await page.getByLabel("Conversation ids").inputValue()).toBe("lisbon-trip");
   expect(watched.problems()).toEqual([]);
 }, 30_000);
 

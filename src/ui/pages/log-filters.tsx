@@ -29,6 +29,7 @@ export const FILTER_FIELDS = [
   "aliases",
   "objects",
   "selected_key_ids",
+  "conversation_ids",
   "user_ids",
   "business_unit_ids",
   "project_ids",
@@ -59,6 +60,7 @@ const MORE_TEXT_FILTERS: Array<[FilterName, string]> = [
   ["cache_hit_types", "Cache hits"],
   ["parent_request_id", "Parent request id"],
   ["session_id", "Session id"],
+  ["conversation_ids", "Conversation ids"],
   ["request_id", "Request id"],
 ];
 const METADATA_PREFIX = "metadata_";
