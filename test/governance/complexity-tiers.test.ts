@@ -1,4 +1,5 @@
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { afterAll, beforeAll, describe, expect, spyOn, test } from "bun:test";
+import * as classification from "../../src/governance/complexity/classify";
 import { startGateway, type TestGateway } from "../support/gateway";
 import { expectGatewayError } from "../support/gateway-error";
 import { loggedRequest } from "../support/logged-request";
@@ -86,11 +87,20 @@ describe("a conversation never drops below the highest tier it reached", () => {
   });
 });
 
-test("a request no rule reads the tier for is never classified: its log row has no tier", async () => {
-  const response = await chat(gw, undefined, { messages: [{ role: "user", content: "prove that the square root of 2 is irrational" }] }, { "x-gw-metadata-case": "unclassified" });
-  expect(response.status).toBe(200);
-  await response.arrayBuffer();
-  expect(await loggedRequest(gw, "unclassified")).toMatchObject({ complexity_tier: null, complexity_score: null });
+test("a request no rule reads the tier for is never classified: the classifier is not called and its log row has no tier", async () => {
+  const classifier = spyOn(classification, "classify");
+  try {
+    const response = await chat(gw, undefined, { messages: [{ role: "user", content: "prove that the square root of 2 is irrational" }] }, { "x-gw-metadata-case": "unclassified" });
+    expect(response.status).toBe(200);
+    await response.arrayBuffer();
+    expect(classifier).not.toHaveBeenCalled();
+    expect(await loggedRequest(gw, "unclassified")).toMatchObject({ complexity_tier: null, complexity_score: null });
+    // The same request under the key whose rules read the tier is classified, once.
+    expect(await modelFor("classified-once", { messages: [{ role: "user", content: "prove that the square root of 7 is irrational" }] })).toBe(TIER_MODELS.reasoning);
+    expect(classifier).toHaveBeenCalledTimes(1);
+  } finally {
+    classifier.mockRestore();
+  }
 });
 
 test("analytics group requests by complexity tier", async () => {
