@@ -72,8 +72,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * List events
-         * @description Permission: Actors:View.
+         * Follow actor transitions
+         * @description Server-sent events until the client leaves; `kind` and `id` narrow them to one machine or actor. Permission: Actors:View.
          */
         get: operations["getApiActorsEvents"];
         put?: never;
@@ -299,8 +299,8 @@ export interface paths {
         put?: never;
         post?: never;
         /**
-         * Delete a clear by key
-         * @description Permission: Cache:Delete.
+         * Clear every cached response under a cache key
+         * @description The key is the `x-gw-cache-key` the requests carried. Permission: Cache:Delete.
          */
         delete: operations["deleteApiCacheClearByKeyCacheKey"];
         options?: never;
@@ -319,8 +319,8 @@ export interface paths {
         put?: never;
         post?: never;
         /**
-         * Delete a clear
-         * @description Permission: Cache:Delete.
+         * Clear one cached response
+         * @description The id is the `x-gw-cache-id` header of the answer that stored it. Permission: Cache:Delete.
          */
         delete: operations["deleteApiCacheClearCacheId"];
         options?: never;
@@ -336,13 +336,13 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * List config
+         * Get the runtime settings
          * @description Permission: Config:View.
          */
         get: operations["getApiConfig"];
         /**
-         * Update the config
-         * @description Permission: Config:Update.
+         * Change the runtime settings
+         * @description Fields left out stay as they are; the change is stored, survives a restart and reaches the other nodes within seconds. Permission: Config:Update.
          */
         put: operations["putApiConfig"];
         post?: never;
@@ -383,7 +383,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List docs */
+        /** Read the API reference */
         get: operations["getApiDocs"];
         put?: never;
         post?: never;
@@ -461,8 +461,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * List budgets
-         * @description Permission: Budgets:View.
+         * List budgets with their usage
+         * @description Every budget of every customer, team, virtual key and provider config, with what its current window used. Permission: Budgets:View.
          */
         get: operations["getApiGovernanceBudgets"];
         put?: never;
@@ -585,8 +585,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * List rate limits
-         * @description Permission: RateLimits:View.
+         * List rate limits with their usage
+         * @description One row per owner with a rate limit, its token and request windows side by side. Permission: RateLimits:View.
          */
         get: operations["getApiGovernanceRateLimits"];
         put?: never;
@@ -945,8 +945,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * List quota
-         * @description Checks its own credential: virtual key.
+         * Get the calling virtual key's quota
+         * @description Authenticated by the virtual key itself (`Authorization: Bearer sk-gw-…`): what is left of every budget and rate limit it answers to. Checks its own credential: virtual key.
          */
         get: operations["getApiGovernanceVirtualKeysQuota"];
         put?: never;
@@ -1267,8 +1267,8 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Create a connect
-         * @description Permission: MCP:Update.
+         * Start an MCP client's OAuth consent
+         * @description The administrator opens the authorization URL; the client connects once the authorization server sends the browser back. Permission: MCP:Update.
          */
         post: operations["postApiMcpClientIdOauthConnect"];
         delete?: never;
@@ -1325,8 +1325,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * List callback
-         * @description Checks its own credential: the authorization server's code and the state of a consent the gateway started.
+         * Finish an MCP client's OAuth consent
+         * @description Where the authorization server sends the browser back. Checks its own credential: the authorization server's code and the state of a consent the gateway started.
          */
         get: operations["getApiMcpOauthCallback"];
         put?: never;
@@ -1345,8 +1345,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * List flows
-         * @description Permission: MCP:View.
+         * List per-user header flows
+         * @description The flows waiting for a caller's values or consent, or expired unanswered. Permission: MCP:View.
          */
         get: operations["getApiMcpPerUserHeadersFlows"];
         put?: never;
@@ -1365,13 +1365,13 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Get a flow
-         * @description Permission: MCP:View.
+         * Get a per-user header flow
+         * @description Which header keys to fill in; 410 once it has expired. Permission: MCP:View.
          */
         get: operations["getApiMcpPerUserHeadersFlowsId"];
         /**
-         * Update a flow
-         * @description Checks its own credential: management API key only.
+         * Submit a caller's header values
+         * @description Checked against the MCP server first: 422 when it refuses them, 410 once the flow has expired. Checks its own credential: management API key only.
          */
         put: operations["putApiMcpPerUserHeadersFlowsId"];
         post?: never;
@@ -1408,7 +1408,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List openapi json */
+        /**
+         * Get the OpenAPI document
+         * @description Every route the gateway serves, built from the routes' schemas.
+         */
         get: operations["getApiOpenapiJson"];
         put?: never;
         post?: never;
@@ -1736,8 +1739,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Callback of an OIDC
-         * @description Checks its own credential: the identity provider's authorization code and the sealed sign-in cookie.
+         * Finish signing in with an identity provider
+         * @description Where the identity provider sends the browser back. Checks its own credential: the identity provider's authorization code and the sealed sign-in cookie.
          */
         get: operations["getApiSessionOidcProviderCallback"];
         put?: never;
@@ -1755,7 +1758,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Login of an OIDC */
+        /**
+         * Start signing in with an identity provider
+         * @description Opened in the browser from the sign-in page.
+         */
         get: operations["getApiSessionOidcProviderLogin"];
         put?: never;
         post?: never;
@@ -1816,8 +1822,8 @@ export interface paths {
         put?: never;
         post?: never;
         /**
-         * Delete a team
-         * @description Permission: Teams:Delete.
+         * Delete a team (deprecated)
+         * @description Answers with `Deprecation: true` and a `Link` to DELETE /api/governance/teams/{team_id}, which it does the same as. Permission: Teams:Delete.
          */
         delete: operations["deleteApiTeamsTeamId"];
         options?: never;
@@ -1832,7 +1838,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List version */
+        /** Get the gateway's version */
         get: operations["getApiVersion"];
         put?: never;
         post?: never;
@@ -1852,8 +1858,8 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Create a chat
-         * @description Permission: Warp:Create.
+         * Ask Warp
+         * @description One question in a new or saved conversation, answered as it is written. Permission: Warp:Create.
          */
         post: operations["postApiWarpChat"];
         delete?: never;
@@ -1894,14 +1900,14 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * List conversations
+         * List your Warp conversations
          * @description Permission: Warp:View.
          */
         get: operations["getApiWarpConversations"];
         put?: never;
         post?: never;
         /**
-         * Delete conversations
+         * Delete all your Warp conversations
          * @description Permission: Warp:Delete.
          */
         delete: operations["deleteApiWarpConversations"];
@@ -1918,14 +1924,14 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Get a conversation
+         * Get one of your Warp conversations
          * @description Permission: Warp:View.
          */
         get: operations["getApiWarpConversationsId"];
         put?: never;
         post?: never;
         /**
-         * Delete a conversation
+         * Delete one of your Warp conversations
          * @description Permission: Warp:Delete.
          */
         delete: operations["deleteApiWarpConversationsId"];
@@ -1944,8 +1950,8 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Create a backfill
-         * @description Permission: Warp:Update.
+         * Start a log-index backfill
+         * @description Embeds the logs stored without a vector in the configured space, newest first; answers once it knows how many. 409 while one runs. Permission: Warp:Update.
          */
         post: operations["postApiWarpLogIndexBackfill"];
         delete?: never;
@@ -1964,8 +1970,8 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Create a cancel
-         * @description Permission: Warp:Update.
+         * Cancel the log-index backfill
+         * @description Answers once the run has stopped, with how it ended; the logs indexed so far keep their vectors. Permission: Warp:Update.
          */
         post: operations["postApiWarpLogIndexBackfillCancel"];
         delete?: never;
@@ -1982,8 +1988,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * List status
-         * @description Permission: Warp:View.
+         * Get the log-index backfill's progress
+         * @description The last run on this node, the vectors the configured space holds and the indexer of new logs. Permission: Warp:View.
          */
         get: operations["getApiWarpLogIndexBackfillStatus"];
         put?: never;
@@ -2174,7 +2180,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * List WebSocket
+         * Follow request logs and MCP tool calls live
          * @description A WebSocket: the GET upgrades the connection (101 Switching Protocols). Permission: Logs:View.
          */
         get: operations["getApiWs"];
@@ -2190,6 +2196,1974 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        /** ActorCounts */
+        ActorCounts: {
+            counts: {
+                kind: string;
+                /** @description The state's dotted path. */
+                state: string;
+                status: "active" | "done" | "error" | "stopped";
+                count: number;
+            }[];
+            total: number;
+        };
+        /** ActorPage */
+        ActorPage: {
+            actors: {
+                /** @description The machine: `async-job`, `webhook-endpoint`, ... */
+                kind: string;
+                id: string;
+                /** @description xstate's state value: a name, or an object for nested states. */
+                state: unknown;
+                /** @description The state as a dotted path: `completed.retained`. */
+                state_path: string;
+                status: "active" | "done" | "error" | "stopped";
+                /** @description The node holding the actor's lease while it runs; the node of its last transition once it ended. */
+                node: string;
+                /** Format: date-time */
+                created_at: string;
+                /** Format: date-time */
+                updated_at: string;
+                ended_at: string | null;
+                /** @description When its next delayed transition is due, while it runs. */
+                next_timer_at: string | null;
+                /** @description While it runs: until when `node` holds its lease (renewed as it runs); another node may take it over after. */
+                lease_until: string | null;
+            }[];
+            /** @description Rows in this page. */
+            count: number;
+            /** @description Rows matching, all pages. */
+            total_count: number;
+            /** @description The page size asked for; 0 when none was. */
+            limit: number;
+            offset: number;
+        };
+        /**
+         * ActorRecord
+         * @description One actor: where it stands, its context and its transitions in order.
+         */
+        ActorRecord: {
+            /** @description The machine: `async-job`, `webhook-endpoint`, ... */
+            kind: string;
+            id: string;
+            /** @description xstate's state value: a name, or an object for nested states. */
+            state: unknown;
+            /** @description The state as a dotted path: `completed.retained`. */
+            state_path: string;
+            status: "active" | "done" | "error" | "stopped";
+            /** @description The node holding the actor's lease while it runs; the node of its last transition once it ended. */
+            node: string;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+            ended_at: string | null;
+            /** @description When its next delayed transition is due, while it runs. */
+            next_timer_at: string | null;
+            /** @description While it runs: until when `node` holds its lease (renewed as it runs); another node may take it over after. */
+            lease_until: string | null;
+            /** @description Its context while it runs, secrets redacted; null once ended. */
+            context: unknown;
+            transitions: {
+                seq: number;
+                kind: string;
+                id: string;
+                from: unknown | null;
+                /** @description null for the first transition. */
+                from_path: string | null;
+                event: string;
+                /** @description xstate's state value: a name, or an object for nested states. */
+                to: unknown;
+                to_path: string;
+                /** Format: date-time */
+                at: string;
+                node: string;
+            }[];
+        };
+        /**
+         * Agent
+         * @description A registered A2A agent.
+         */
+        Agent: {
+            name: string;
+            url: string;
+            description: string;
+            enabled: boolean;
+            /** @description Sent to the agent on every call, values redacted. */
+            headers: {
+                [key: string]: string;
+            };
+            /** @description Where callers reach the agent through the gateway. */
+            gateway_path: string;
+            /** @description The agent's card as last fetched; null until one was. */
+            agent_card: {
+                [key: string]: unknown;
+            } | null;
+            card_fetched_at: string | null;
+            /** @description Why the last fetch of the card failed. */
+            card_error: string | null;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+        };
+        /** AgentList */
+        AgentList: {
+            agents: components["schemas"]["Agent"][];
+            count: number;
+        };
+        /** AgentTaskPage */
+        AgentTaskPage: {
+            tasks: {
+                agent: string;
+                task_id: string;
+                context_id: string | null;
+                /** @description The A2A task state: `submitted`, `working`, `completed`, ... */
+                state: string;
+                /** @description Whether the task is still in flight. */
+                live: boolean;
+                virtual_key_id: string | null;
+                /** @description The status as the agent last sent it. */
+                status: {
+                    [key: string]: unknown;
+                };
+                transitions: {
+                    state: string;
+                    /** Format: date-time */
+                    at: string;
+                }[];
+                /** Format: date-time */
+                created_at: string;
+                /** Format: date-time */
+                updated_at: string;
+            }[];
+            /** @description Rows in this page. */
+            count: number;
+            /** @description Rows matching, all pages. */
+            total_count: number;
+            /** @description The page size asked for; 0 when none was. */
+            limit: number;
+            offset: number;
+        };
+        /**
+         * AsyncJob
+         * @description An async job as its owner polls it, plus where it was submitted.
+         */
+        AsyncJob: {
+            id: string;
+            /** @description A job whose result expired is not listed. */
+            status: "pending" | "processing" | "completed" | "failed" | "expired";
+            /** @description What the job runs, e.g. `chat.completion`. */
+            request_type: string;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            expires_at: string;
+            /** Format: date-time */
+            started_at?: string;
+            /** Format: date-time */
+            completed_at?: string;
+            /** @description The status the request answered, once finished. */
+            status_code?: number;
+            /** @description Completed: the reply's JSON body, or `{content_type, data_base64}` for another body. */
+            result?: unknown;
+            /** @description Failed: the error body the request answered. */
+            error?: unknown;
+            /** @description The async path it was submitted on, e.g. `chat/completions`. */
+            route: string;
+            /** @description The webhook endpoint named at submission. */
+            webhook?: string;
+        };
+        /** AsyncJobPage */
+        AsyncJobPage: {
+            jobs: components["schemas"]["AsyncJob"][];
+            /** @description Rows in this page. */
+            count: number;
+            /** @description Rows matching, all pages. */
+            total_count: number;
+            /** @description The page size asked for; 0 when none was. */
+            limit: number;
+            offset: number;
+        };
+        /**
+         * AsyncJobStatus
+         * @description An async job as its owner polls it; the `x-gw-async-id` header names it too.
+         */
+        AsyncJobStatus: {
+            id: string;
+            /** @description A job whose result expired is not listed. */
+            status: "pending" | "processing" | "completed" | "failed" | "expired";
+            /** @description What the job runs, e.g. `chat.completion`. */
+            request_type: string;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            expires_at: string;
+            /** Format: date-time */
+            started_at?: string;
+            /** Format: date-time */
+            completed_at?: string;
+            /** @description The status the request answered, once finished. */
+            status_code?: number;
+            /** @description Completed: the reply's JSON body, or `{content_type, data_base64}` for another body. */
+            result?: unknown;
+            /** @description Failed: the error body the request answered. */
+            error?: unknown;
+        };
+        /**
+         * AuthConfig
+         * @description The dashboard admin account; never its password.
+         */
+        AuthConfig: {
+            admin_username: string;
+            enabled: boolean;
+            is_configured: boolean;
+            /** @description `config`: config.json sets the account; null when none is. */
+            managed_by: "config" | "api" | null;
+        };
+        /** AuthProbe */
+        AuthProbe: {
+            /** @description Whether the dashboard asks for a login. */
+            is_auth_enabled: boolean;
+            /** @description Whether this request's session or key is accepted. */
+            has_valid_token: boolean;
+        };
+        /**
+         * BudgetUsage
+         * @description One budget with what its current window used.
+         */
+        BudgetUsage: {
+            /** @description Whose limit it is. */
+            level: "virtual_key" | "provider_config" | "team" | "customer";
+            /** @description A provider config's id is `<virtual key id>/<provider>`. */
+            owner_id: string;
+            owner_name: string;
+            /** @description USD per window. */
+            max_limit: number;
+            /** @description The window: `30s`, `5m`, `1h`, `1d`, `1w`, `1M`, `1Y`. */
+            reset_duration: string;
+            /** @description Whether windows start at calendar boundaries rather than at the first request. */
+            calendar_aligned: boolean;
+            /** @description USD spent in the current window. */
+            current_usage: number;
+            /** @description USD left in the current window, never below zero. */
+            remaining: number;
+            /** Format: date-time */
+            last_reset: string;
+            /** Format: date-time */
+            resets_at: string;
+        };
+        /** BudgetUsageList */
+        BudgetUsageList: {
+            budgets: components["schemas"]["BudgetUsage"][];
+            count: number;
+        };
+        /** CacheKeyCleared */
+        CacheKeyCleared: {
+            /** @description What was done, in words. */
+            message: string;
+            /** @description Entries dropped; 0 when the key had none. */
+            deleted: string | number;
+        };
+        /**
+         * Caller
+         * @description Who the caller is and what they may do: the dashboard hides what they may not.
+         */
+        Caller: {
+            type: "anonymous" | "setup" | "admin" | "user" | "api_key";
+            id: string;
+            /** @description The admin account or the setup token: every permission. */
+            local_admin: boolean;
+            edition: "oss" | "enterprise";
+            /** @description The permissions' names the caller holds. */
+            permissions: string[];
+        };
+        /** ChatCompletion */
+        ChatCompletion: {
+            id: string;
+            /** @constant */
+            object: "chat.completion";
+            /** @description Unix seconds. */
+            created: number;
+            /** @description The model the provider ran. */
+            model: string;
+            choices: ({
+                index: number;
+                message: {
+                    /** @constant */
+                    role: "assistant";
+                    content: string | null;
+                    refusal?: string | null;
+                } & {
+                    [key: string]: unknown;
+                };
+                logprobs?: {
+                    [key: string]: unknown;
+                } | null;
+                /** @description `stop`, `length`, `tool_calls`, `content_filter`. */
+                finish_reason: string;
+            } & {
+                [key: string]: unknown;
+            })[];
+            usage?: {
+                prompt_tokens: number;
+                completion_tokens: number;
+                total_tokens: number;
+            } & {
+                [key: string]: unknown;
+            };
+        } & {
+            [key: string]: unknown;
+        };
+        /** CheckedProviderKey */
+        CheckedProviderKey: {
+            id: string;
+            name: string;
+            /** @description The provider's API key; `env.NAME` reads it from the environment when used. Encrypted at rest, answered redacted. */
+            value?: string;
+            /** @description The models this key serves: names, `*` patterns or `regex:` (RE2); empty or absent means every model. */
+            models?: string[];
+            /** @description Models this key never serves, in the same forms. */
+            blacklisted_models?: string[];
+            weight: number;
+            /** @description Model name a client sends to the name the provider knows. */
+            aliases?: {
+                [key: string]: string;
+            };
+            azure_key_config?: {
+                endpoint?: string;
+                api_version?: string;
+                client_id?: string;
+                client_secret?: string;
+                tenant_id?: string;
+                scopes?: string[];
+                deployments?: {
+                    [key: string]: string;
+                };
+            };
+            vertex_key_config?: {
+                project_id?: string;
+                project_number?: string;
+                region?: string;
+                auth_credentials?: string;
+                force_single_region?: boolean;
+                aws_workload_identity?: {
+                    audience?: string;
+                    service_account_email?: string;
+                    aws_region?: string;
+                    aws_role_arn?: string;
+                    token_lifetime_seconds?: number;
+                };
+            };
+            bedrock_key_config?: {
+                access_key?: string;
+                secret_key?: string;
+                session_token?: string;
+                region?: string;
+                arn?: string;
+                batch_s3_config?: {
+                    buckets: {
+                        bucket_name: string;
+                        prefix?: string;
+                        is_default?: boolean;
+                    }[];
+                };
+            };
+            vllm_key_config?: {
+                url?: string;
+                model_name?: string;
+            };
+            ollama_key_config?: {
+                url?: string;
+            };
+            sgl_key_config?: {
+                url?: string;
+            };
+            cloudflare_key_config?: {
+                account_id?: string;
+            };
+            replicate_key_config?: {
+                use_deployments_endpoint?: boolean;
+            };
+            watsonx_key_config?: {
+                /** @description The watsonx.ai project calls run in (this or `space_id`). */
+                project_id?: string;
+                /** @description The deployment space calls run in, instead of a project. */
+                space_id?: string;
+                /**
+                 * Format: uri
+                 * @description Where the key's IBM Cloud API key is exchanged for a token (default IBM Cloud's IAM).
+                 */
+                iam_url?: string;
+            };
+            oauth_key_config?: {
+                grant_type?: string;
+                token_url?: string;
+                client_id?: string;
+                client_secret?: string;
+                private_key?: string;
+                audience?: string;
+                issuer?: string;
+                subject?: string;
+                key_id?: string;
+                signing_algorithm?: string;
+                auth_style?: string;
+                scopes?: string[];
+                extra_params?: {
+                    [key: string]: unknown;
+                };
+                assertion_lifetime_seconds?: number;
+            };
+            enabled: boolean;
+            use_for_batch_api?: boolean;
+            /** @description Changes when the key's configuration does. */
+            config_hash: string;
+            /** @description What listing the provider's models with this key found: `success` or `failed`. */
+            status: string;
+            /** @description Why the last check failed, when it did. */
+            description: string;
+            health?: components["schemas"]["ProviderKeyHealth"];
+            /** @description The models listing found with the key. */
+            reachable_models: string[];
+        } & {
+            [key: string]: unknown;
+        };
+        /**
+         * Customer
+         * @description A customer: budgets and rate limits shared by its teams and keys.
+         */
+        Customer: {
+            id: string;
+            name: string;
+            budgets: {
+                max_limit: number;
+                /** @description e.g. 30s, 5m, 1h, 1d, 1w, 1M, 1Y */
+                reset_duration: string;
+                calendar_aligned?: boolean;
+            }[];
+            rate_limit: {
+                token_max_limit?: number;
+                /** @description e.g. 30s, 5m, 1h, 1d, 1w, 1M, 1Y */
+                token_reset_duration?: string;
+                request_max_limit?: number;
+                /** @description e.g. 30s, 5m, 1h, 1d, 1w, 1M, 1Y */
+                request_reset_duration?: string;
+            } | null;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+        };
+        /** CustomerList */
+        CustomerList: {
+            customers: components["schemas"]["Customer"][];
+            /** @description Rows in this page. */
+            count: number;
+            /** @description Rows matching, all pages. */
+            total_count: number;
+            /** @description The page size asked for; 0 when none was. */
+            limit: number;
+            offset: number;
+        };
+        /** CustomerReply */
+        CustomerReply: {
+            customer: components["schemas"]["Customer"];
+        };
+        /** CustomerWritten */
+        CustomerWritten: {
+            /** @description What was done, in words. */
+            message: string;
+            customer: components["schemas"]["Customer"];
+        };
+        /** Deleted */
+        Deleted: {
+            /** @description What was done, in words. */
+            message: string;
+        };
+        /**
+         * Health
+         * @description The same body answers 503 when the database is out of reach.
+         */
+        Health: {
+            status: "ok" | "degraded";
+            database: "ok" | "unreachable";
+            /** @description This node's name (GATEWAY_NODE_ID). */
+            node: string;
+            /** @description GATEWAY_REGION, when set. */
+            region?: string;
+            database_mode: "embedded_file" | "remote" | "embedded_replica";
+            /** @description On a libSQL server or a replica of one. */
+            primary_reachable?: boolean;
+            /** @description An embedded replica's time since its last sync; null before the first. */
+            replica_lag_ms?: number | null;
+            replica_frame_no?: number | null;
+        };
+        /** Liveness */
+        Liveness: {
+            /** @constant */
+            status: "ok";
+        };
+        /**
+         * LogEntry
+         * @description A request's log row; its content only when read alone.
+         */
+        LogEntry: {
+            id: string;
+            parent_request_id: string | null;
+            /** Format: date-time */
+            timestamp: string;
+            /** @description What was called: `chat.completion`, `embedding`, `response`, ... */
+            object: string;
+            provider: string;
+            model: string;
+            alias: string | null;
+            selected_key_id: string | null;
+            virtual_key_id: string | null;
+            virtual_key_name: string | null;
+            team_id: string | null;
+            customer_id: string | null;
+            user_id: string | null;
+            business_unit_id: string | null;
+            project_id: string | null;
+            routing_rule_id: string | null;
+            routing_rule_name: string | null;
+            routing_engine_used: string | null;
+            status: "processing" | "success" | "error";
+            status_code: number | null;
+            error_type: string | null;
+            error_message: string | null;
+            stop_reason: string | null;
+            tool_call_names: string[];
+            cache_hit_type: string | null;
+            /** @description What each guardrail found and did; never the matched text. */
+            guardrails: {
+                guardrail: string;
+                check: string;
+                stage: "input" | "output";
+                action: "block" | "redact" | "log";
+                matches: number;
+            }[];
+            input_tokens: number;
+            output_tokens: number;
+            cached_tokens: number;
+            reasoning_tokens: number;
+            total_tokens: number;
+            /** @description USD; null when pricing did not know the model. */
+            cost: number | null;
+            /** @description Milliseconds. */
+            latency: number;
+            time_to_first_token: number | null;
+            stream: boolean;
+            session_id: string | null;
+            /** @description The conversation the request belongs to, when conversation affinity or a virtual key's session budgets named one. */
+            conversation_id: string | null;
+            region: string | null;
+            /** @description What in the gateway made the call (`warp`, a guardrail, ...); null for a client's request. */
+            internal_caller: string | null;
+            metadata: {
+                [key: string]: string;
+            };
+            attempts: {
+                provider: string;
+                model: string;
+                /** @description The provider key's id. */
+                key?: string;
+                status?: number;
+                error_type?: string;
+                is_fallback: boolean;
+            }[];
+            /** @description GET /api/logs/{id} only: the request body with secrets removed; null when content logging is off. */
+            request_content?: unknown;
+            /** @description GET /api/logs/{id} only: the response text; null when content logging is off. */
+            response_content?: string | null;
+        };
+        /** LoggedIn */
+        LoggedIn: {
+            /** @description What was done, in words. */
+            message: string;
+            /** @description The session token, also set as a cookie. */
+            token: string;
+            /** Format: date-time */
+            expires_at: string;
+        };
+        /** LoggedOut */
+        LoggedOut: {
+            /** @description What was done, in words. */
+            message: string;
+            /** @description Where to end the identity provider's session too. */
+            end_session_url?: string;
+        };
+        /** LogHistogram */
+        LogHistogram: {
+            /** @description Every bucket of the range, zero when empty. */
+            buckets: {
+                /** Format: date-time */
+                timestamp: string;
+                count: number;
+                success: number;
+                error: number;
+                total_tokens: number;
+                total_cost: number;
+                average_latency: number;
+            }[];
+            bucket_size_seconds: number;
+        };
+        /**
+         * LogIndexBackfill
+         * @description The last log-index backfill run on this node, or `idle` when none ran.
+         */
+        LogIndexBackfill: {
+            state: "idle" | "running" | "completed" | "cancelled" | "failed";
+            namespace?: string;
+            embedding_provider?: string;
+            embedding_model?: string;
+            embedding_dimension?: number;
+            /** @description Logs without a vector in the space when the run started. */
+            total_logs: number;
+            /** @description Logs read so far. */
+            processed_logs: number;
+            /** @description Logs embedded so far (a log with no text is read but not embedded). */
+            indexed_logs: number;
+            /** Format: date-time */
+            started_at?: string;
+            /** Format: date-time */
+            finished_at?: string;
+            /** @description Why a failed run stopped. */
+            error?: string;
+        };
+        /** LogIndexStatus */
+        LogIndexStatus: {
+            state: "idle" | "running" | "completed" | "cancelled" | "failed";
+            namespace?: string;
+            embedding_provider?: string;
+            embedding_model?: string;
+            embedding_dimension?: number;
+            /** @description Logs without a vector in the space when the run started. */
+            total_logs: number;
+            /** @description Logs read so far. */
+            processed_logs: number;
+            /** @description Logs embedded so far (a log with no text is read but not embedded). */
+            indexed_logs: number;
+            /** Format: date-time */
+            started_at?: string;
+            /** Format: date-time */
+            finished_at?: string;
+            /** @description Why a failed run stopped. */
+            error?: string;
+            /** @description Vectors stored in the configured embedding space: the logs semantic search can find. */
+            vectors_in_space: number;
+            /** @description The indexer of new logs, since this node started. */
+            live_index: {
+                /** @description New logs waiting to be embedded. */
+                queued: number;
+                indexed: number;
+                failed: number;
+                /** @description New logs left to a backfill because the queue was full. */
+                dropped: number;
+            };
+        };
+        /** LogPage */
+        LogPage: {
+            logs: components["schemas"]["LogEntry"][];
+            count: number;
+            /** @description Rows matching, all pages; null when `with_total=false`. */
+            total: number | null;
+            limit: number;
+            offset: number;
+            sort_by: string;
+            order: "asc" | "desc";
+        };
+        /** LogRankings */
+        LogRankings: components["schemas"]["ModelRankings"] | components["schemas"]["VirtualKeyRankings"];
+        /**
+         * LogStats
+         * @description Totals and latency percentiles of the filtered window, against the window before.
+         */
+        LogStats: {
+            total_requests: number;
+            success_count: number;
+            error_count: number;
+            /** @description Percent of requests; 0 when there were none. */
+            success_rate: number;
+            input_tokens: number;
+            output_tokens: number;
+            cached_tokens: number;
+            reasoning_tokens: number;
+            total_tokens: number;
+            /** @description USD. */
+            total_cost: number;
+            /** @description Milliseconds. */
+            average_latency: number;
+            /** @description Milliseconds; null with no requests. */
+            latency_percentiles: {
+                p50: number | null;
+                p90: number | null;
+                p95: number | null;
+                p99: number | null;
+            };
+            has_previous_period: boolean;
+            /** @description The window of equal length just before; null when the window has no start. */
+            previous: {
+                total_requests: number;
+                success_count: number;
+                error_count: number;
+                /** @description Percent of requests; 0 when there were none. */
+                success_rate: number;
+                input_tokens: number;
+                output_tokens: number;
+                cached_tokens: number;
+                reasoning_tokens: number;
+                total_tokens: number;
+                /** @description USD. */
+                total_cost: number;
+                /** @description Milliseconds. */
+                average_latency: number;
+            } | null;
+            change: {
+                /** @description Percent against the window before; null when that had none. */
+                total_requests: number | null;
+                /** @description Percent against the window before; null when that had none. */
+                success_rate: number | null;
+                /** @description Percent against the window before; null when that had none. */
+                total_tokens: number | null;
+                /** @description Percent against the window before; null when that had none. */
+                total_cost: number | null;
+                /** @description Percent against the window before; null when that had none. */
+                average_latency: number | null;
+            } | null;
+            /** @description The log writer's queue on this node: rows waiting, dropped, lost and set aside. */
+            log_queue: {
+                depth: number;
+                bytes: number;
+                capacity: number;
+                dropped: number;
+                failed: number;
+                retries: number;
+                /** @description Rows of the crash journal the database refused, set aside. */
+                quarantined: number;
+            };
+        };
+        /**
+         * MachineDescription
+         * @description A machine as data, read from its xstate definition.
+         */
+        MachineDescription: {
+            kind: string;
+            id: string;
+            root: {
+                id: string;
+                key: string;
+                type: "atomic" | "compound" | "parallel" | "final" | "history";
+                /** @description Ids of a compound state's initial child state(s). */
+                initial?: string[];
+                entry: string[];
+                exit: string[];
+                invoke: {
+                    id: string;
+                    src: string;
+                }[];
+                transitions: {
+                    /** @description The event type; empty for an eventless transition. */
+                    event: string;
+                    trigger: "event" | "delayed" | "eventless";
+                    source: string;
+                    targets: string[];
+                    guard?: {
+                        name: string;
+                        params?: unknown;
+                    };
+                    actions: string[];
+                    reenter: boolean;
+                    /** @description Milliseconds, or the name of the delay that computes them. */
+                    delay?: number | string;
+                }[];
+                states: {
+                    [key: string]: unknown;
+                };
+            };
+        };
+        /** MachineList */
+        MachineList: {
+            machines: components["schemas"]["MachineDescription"][];
+        };
+        /**
+         * McpClient
+         * @description An MCP server the gateway connects to: secrets redacted, with its connection state and what it offers.
+         */
+        McpClient: {
+            id: string;
+            name: string;
+            connection_type: "http" | "sse" | "stdio";
+            connection_string: string | null;
+            stdio_config: {
+                command: string;
+                args: string[];
+                /** @description Values redacted. */
+                envs: {
+                    [key: string]: string;
+                };
+            } | null;
+            auth_type: "none" | "headers" | "per_user_headers" | "oauth";
+            /** @description Values redacted. */
+            headers: {
+                [key: string]: string;
+            };
+            per_user_header_keys: string[];
+            oauth: {
+                client_id: string | null;
+                client_secret: string | null;
+                scope: string | null;
+                per_user: boolean;
+                connection: {
+                    state: "needs_consent" | "connected" | "refresh_failed";
+                    last_error: string | null;
+                    connected_at: string | null;
+                    access_token_expires_at: string | null;
+                    registered_client_id: string | null;
+                } | null;
+            } | null;
+            tools_to_execute: string[];
+            tools_notice: string | null;
+            tools_to_auto_execute: string[];
+            /** @description USD per call, by tool. */
+            tool_pricing: {
+                [key: string]: number;
+            };
+            /** @description The connection: `connected`, `connecting`, `disconnected`, `error`, or `per_user` (one connection per caller). */
+            state: string;
+            last_error: string | null;
+            tools: {
+                name: string;
+                description: string;
+                /** @description The tool's JSON Schema, as the server gives it. */
+                input_schema: unknown;
+            }[];
+            resources: {
+                uri: string;
+                name: string;
+                description: string;
+                mime_type: string | null;
+            }[];
+            resource_templates: {
+                uri_template: string;
+                name: string;
+                description: string;
+                mime_type: string | null;
+            }[];
+            prompts: {
+                name: string;
+                description: string;
+                arguments: {
+                    name: string;
+                    description: string;
+                    required: boolean;
+                }[];
+            }[];
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+        };
+        /** McpClientList */
+        McpClientList: {
+            clients: components["schemas"]["McpClient"][];
+            count: number;
+        };
+        /** McpCostHistogram */
+        McpCostHistogram: {
+            /** @description Every bucket of the range, zero when empty. */
+            buckets: {
+                /** Format: date-time */
+                timestamp: string;
+                /** @description USD. */
+                total_cost: number;
+            }[];
+            bucket_size_seconds: number;
+        };
+        /**
+         * McpLogEntry
+         * @description One MCP tool call.
+         */
+        McpLogEntry: {
+            id: string;
+            /** Format: date-time */
+            timestamp: string;
+            /** @description The chat request whose reply asked for the call; null for direct calls. */
+            llm_request_id: string | null;
+            tool_name: string;
+            server_label: string;
+            mcp_client_id: string | null;
+            /** @description Which door the call came through: `tool_execute`, `agent` or `mcp_server`. */
+            source: string;
+            status: "processing" | "success" | "error";
+            /** @description The call's arguments; null when content logging is off. */
+            arguments: unknown;
+            /** @description The result text; null when content logging is off or there was none. */
+            result: string | null;
+            error_message: string | null;
+            /** @description What was relayed during a call from an MCP caller; null for other calls. */
+            notifications: {
+                progress: number;
+                messages: number;
+                cancelled: boolean;
+            } | null;
+            /** @description Milliseconds; null while processing. */
+            latency: number | null;
+            cost: number | null;
+            virtual_key_id: string | null;
+            virtual_key_name: string | null;
+            region: string | null;
+        };
+        /** McpLogPage */
+        McpLogPage: {
+            logs: components["schemas"]["McpLogEntry"][];
+            count: number;
+            /** @description Calls matching, all pages. */
+            total: number;
+            limit: number;
+            offset: number;
+            sort_by: "timestamp" | "latency" | "cost";
+            order: "asc" | "desc";
+        };
+        /** McpOAuthConsentStarted */
+        McpOAuthConsentStarted: {
+            /** @description Where the administrator consents, in a browser. */
+            authorization_url: string;
+            /** @description Where the authorization server sends the browser back: this gateway's callback. */
+            redirect_uri: string;
+        };
+        /**
+         * McpToolMessage
+         * @description The tool message to append to the conversation, as OpenAI's chat format has it.
+         */
+        McpToolMessage: {
+            /** @constant */
+            role: "tool";
+            /** @description The call's `id`, or one the gateway made up when it had none. */
+            tool_call_id: string;
+            /** @description The tool's result as text. */
+            content: string;
+        };
+        /** ModelList */
+        ModelList: {
+            models: {
+                /** @description `provider/model` */
+                id: string;
+                provider: string;
+                model: string;
+                key_ids: string[];
+            }[];
+            count: number;
+        };
+        /** ModelRankings */
+        ModelRankings: {
+            rankings: {
+                provider: string;
+                model: string;
+                total_requests: number;
+                success_count: number;
+                error_count: number;
+                /** @description Percent of requests; 0 when there were none. */
+                success_rate: number;
+                input_tokens: number;
+                output_tokens: number;
+                /** @description Percent of requests. */
+                error_rate: number;
+                total_tokens: number;
+                total_cost: number;
+                avg_latency: number;
+                trend: {
+                    has_previous_period: boolean;
+                    /** @description Percent against the window before; null when that had none. */
+                    requests_trend: number | null;
+                    /** @description Percent against the window before; null when that had none. */
+                    tokens_trend: number | null;
+                    /** @description Percent against the window before; null when that had none. */
+                    cost_trend: number | null;
+                    /** @description Percent against the window before; null when that had none. */
+                    latency_trend: number | null;
+                    /** @description Percent against the window before; null when that had none. */
+                    error_rate_trend: number | null;
+                };
+            }[];
+        };
+        /** OpenAIModel */
+        OpenAIModel: {
+            /** @description `provider/model`, or the bare model on a provider's own mount. */
+            id: string;
+            /** @constant */
+            object: "model";
+            /** @description Always 0: the gateway does not know when a provider released it. */
+            created: number;
+            /** @description The provider serving it. */
+            owned_by: string;
+            context_window?: number;
+            max_output_tokens?: number;
+            /** @description input_cost_per_token, output_cost_per_token, cache_read_input_token_cost, ...; `tiers`: the rates from `above_input_tokens` on */
+            pricing?: {
+                [key: string]: unknown;
+            };
+        };
+        /**
+         * OpenAIModelList
+         * @description The models a key here serves that the caller may use.
+         */
+        OpenAIModelList: {
+            /** @constant */
+            object: "list";
+            data: components["schemas"]["OpenAIModel"][];
+        };
+        /**
+         * PerUserFlow
+         * @description A per-user header flow: which header keys to fill in, never any value.
+         */
+        PerUserFlow: {
+            id: string;
+            /** @description Whose values the flow collects: a virtual key's, or a dashboard session's. */
+            flow_mode: "virtual_key" | "session";
+            status: "pending" | "verifying" | "consumed" | "expired";
+            mcp_client: {
+                id: string;
+                name: string;
+            };
+            /** @description The virtual key whose values these are, in `virtual_key` mode. */
+            virtual_key_id?: string;
+            /** @description The header names each caller fills in. */
+            required_header_keys: string[];
+            /** Format: date-time */
+            expires_at: string;
+            /** Format: date-time */
+            created_at: string;
+            /** @description `headers`: values submitted with PUT; `oauth`: the caller consents at the authorization URL. */
+            kind: "headers" | "oauth";
+            /** @description Headers the administrator set for everyone, which the caller does not send. */
+            admin_header_keys: string[];
+            /** @description The header names of the values already stored for this caller. */
+            submitted_keys: string[];
+            has_active_credential: boolean;
+        };
+        /** PerUserFlowList */
+        PerUserFlowList: {
+            flows: components["schemas"]["PerUserFlowSummary"][];
+            count: number;
+        };
+        /**
+         * PerUserFlowSubmitted
+         * @description The values worked against the MCP server and are stored for the caller; the flow is over.
+         */
+        PerUserFlowSubmitted: {
+            /** @constant */
+            status: "success";
+            credential_id: string;
+            /** Format: date-time */
+            updated_at: string;
+        };
+        /** PerUserFlowSummary */
+        PerUserFlowSummary: {
+            id: string;
+            /** @description Whose values the flow collects: a virtual key's, or a dashboard session's. */
+            flow_mode: "virtual_key" | "session";
+            status: "pending" | "verifying" | "consumed" | "expired";
+            mcp_client: {
+                id: string;
+                name: string;
+            };
+            /** @description The virtual key whose values these are, in `virtual_key` mode. */
+            virtual_key_id?: string;
+            /** @description The header names each caller fills in. */
+            required_header_keys: string[];
+            /** Format: date-time */
+            expires_at: string;
+            /** Format: date-time */
+            created_at: string;
+            /** @description `headers`: values submitted with PUT; `oauth`: the caller consents at the authorization URL. */
+            kind: "headers" | "oauth";
+        };
+        /**
+         * PricingOverride
+         * @description An operator's price that wins over the shipped catalogue for the models it matches.
+         */
+        PricingOverride: {
+            id: string;
+            name: string;
+            scope_kind: "global" | "provider" | "provider_key" | "virtual_key";
+            scope_id: string | null;
+            match_type: "exact" | "prefix";
+            pattern: string;
+            /** @description Empty: every request type. */
+            request_types: string[];
+            patch: {
+                input_cost_per_token?: number;
+                output_cost_per_token?: number;
+                cache_read_input_token_cost?: number;
+                cache_creation_input_token_cost?: number;
+                output_cost_per_reasoning_token?: number;
+                input_cost_per_audio_token?: number;
+                output_cost_per_audio_token?: number;
+                cache_read_input_audio_token_cost?: number;
+                output_cost_per_image?: number;
+                input_cost_per_character?: number;
+                input_cost_per_second?: number;
+                output_cost_per_second?: number;
+            };
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+        };
+        /** PricingOverrideList */
+        PricingOverrideList: {
+            pricing_overrides: components["schemas"]["PricingOverride"][];
+            /** @description Rows in this page. */
+            count: number;
+            /** @description Rows matching, all pages. */
+            total_count: number;
+            /** @description The page size asked for; 0 when none was. */
+            limit: number;
+            offset: number;
+        };
+        /** PricingOverrideReply */
+        PricingOverrideReply: {
+            pricing_override: components["schemas"]["PricingOverride"];
+        };
+        /** PricingOverrideWritten */
+        PricingOverrideWritten: {
+            /** @description What was done, in words. */
+            message: string;
+            pricing_override: components["schemas"]["PricingOverride"];
+        };
+        /** Provider */
+        Provider: {
+            provider: string;
+            keys: components["schemas"]["ProviderKey"][];
+            /** @description True when the provider serves without a key (a local server, a keyless custom provider). */
+            key_optional: boolean;
+            health?: components["schemas"]["ProviderKeyHealth"];
+            /** @description Requests this node sent to open keys because too many were open (the panic threshold), and when the last was. */
+            panic?: {
+                requests: number;
+                /** Format: date-time */
+                last_at?: string;
+            };
+            network_config: {
+                /**
+                 * Format: uri
+                 * @description Where the provider's API is (default: the provider's own); any OpenAI-compatible server for a custom provider.
+                 */
+                base_url?: string;
+                /** @description Headers sent with every request to the provider. */
+                extra_headers?: {
+                    [key: string]: string;
+                };
+                /** @description How long one provider request may take. */
+                default_request_timeout_in_seconds?: number;
+                /** @description Seconds a stream may send nothing between chunks before the gateway ends it as timed out; 0 or unset: the request timeout. */
+                stream_idle_timeout_in_seconds?: number;
+                /** @description Retries of a 5xx or network error on the same key; a 429 moves to another key. */
+                max_retries?: number;
+                /** @description Milliseconds before the first retry; each further retry doubles it, jittered. */
+                retry_backoff_initial?: number;
+                /** @description Cap in milliseconds on one retry delay. */
+                retry_backoff_max?: number;
+                /** @description Health-aware routing: each key's circuit breaker (shared by every node) and how a key is chosen. */
+                health?: {
+                    /** @description Circuit breakers on this provider's keys (default true): a key that keeps failing is left out until its cooldown ends. */
+                    enabled?: boolean;
+                    /** @description Failures in a row (429, 5xx, timeouts, connection errors; for one model: its 404s and malformed replies) that open a key's breaker, or the key's breaker for that model (default 5). */
+                    failure_threshold?: number;
+                    /** @description The failures must fall within this many seconds of each other (default 60). */
+                    window_seconds?: number;
+                    /** @description How long an open key is left out before a trial request (default 30); the provider's retry-after, when it sent one, instead. */
+                    cooldown_seconds?: number;
+                    /** @description Cap on the cooldown, which doubles each time a trial fails (default 600). */
+                    max_cooldown_seconds?: number;
+                    /** @description Requests let through at once to a key whose cooldown ended, to decide whether it closes (default 1). */
+                    trial_requests?: number;
+                    /** @description Share of the keys that may serve a request whose breakers are open at which the provider is in panic (default 1: all of them): requests then go to every such key as if closed, except one a 429's retry-after holds back. 0 turns panic off: such a request is refused with 503 `provider_keys_open`. */
+                    panic_threshold?: number;
+                    /** @description Keeps each conversation on the key that answered its last turn while that key may serve (default false), so the provider's prompt cache for that key is hit. A conversation is named by `x-gw-session-id`, Claude Code's or Codex's session header, or its system prompt and first user turn. */
+                    conversation_affinity?: boolean;
+                    /** @description How a key is chosen among those that may serve: `weighted` at random by weight (default), `least_latency` the fastest by recent time to first byte (the others still sampled now and then), `least_busy` the fewest requests in flight. */
+                    strategy?: "weighted" | "least_latency" | "least_busy";
+                };
+            };
+            custom_provider_config?: {
+                /** @description The built-in provider whose wire format the custom provider speaks (`openai` for any OpenAI-compatible server, `anthropic`, `gemini`, `bedrock`, `cohere`, ...). */
+                base_provider_type: string;
+            };
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+        };
+        /**
+         * ProviderKey
+         * @description A provider key as written, its secrets (`value`, credentials) redacted to `****` and their last four characters.
+         */
+        ProviderKey: {
+            id: string;
+            name: string;
+            /** @description The provider's API key; `env.NAME` reads it from the environment when used. Encrypted at rest, answered redacted. */
+            value?: string;
+            /** @description The models this key serves: names, `*` patterns or `regex:` (RE2); empty or absent means every model. */
+            models?: string[];
+            /** @description Models this key never serves, in the same forms. */
+            blacklisted_models?: string[];
+            weight: number;
+            /** @description Model name a client sends to the name the provider knows. */
+            aliases?: {
+                [key: string]: string;
+            };
+            azure_key_config?: {
+                endpoint?: string;
+                api_version?: string;
+                client_id?: string;
+                client_secret?: string;
+                tenant_id?: string;
+                scopes?: string[];
+                deployments?: {
+                    [key: string]: string;
+                };
+            };
+            vertex_key_config?: {
+                project_id?: string;
+                project_number?: string;
+                region?: string;
+                auth_credentials?: string;
+                force_single_region?: boolean;
+                aws_workload_identity?: {
+                    audience?: string;
+                    service_account_email?: string;
+                    aws_region?: string;
+                    aws_role_arn?: string;
+                    token_lifetime_seconds?: number;
+                };
+            };
+            bedrock_key_config?: {
+                access_key?: string;
+                secret_key?: string;
+                session_token?: string;
+                region?: string;
+                arn?: string;
+                batch_s3_config?: {
+                    buckets: {
+                        bucket_name: string;
+                        prefix?: string;
+                        is_default?: boolean;
+                    }[];
+                };
+            };
+            vllm_key_config?: {
+                url?: string;
+                model_name?: string;
+            };
+            ollama_key_config?: {
+                url?: string;
+            };
+            sgl_key_config?: {
+                url?: string;
+            };
+            cloudflare_key_config?: {
+                account_id?: string;
+            };
+            replicate_key_config?: {
+                use_deployments_endpoint?: boolean;
+            };
+            watsonx_key_config?: {
+                /** @description The watsonx.ai project calls run in (this or `space_id`). */
+                project_id?: string;
+                /** @description The deployment space calls run in, instead of a project. */
+                space_id?: string;
+                /**
+                 * Format: uri
+                 * @description Where the key's IBM Cloud API key is exchanged for a token (default IBM Cloud's IAM).
+                 */
+                iam_url?: string;
+            };
+            oauth_key_config?: {
+                grant_type?: string;
+                token_url?: string;
+                client_id?: string;
+                client_secret?: string;
+                private_key?: string;
+                audience?: string;
+                issuer?: string;
+                subject?: string;
+                key_id?: string;
+                signing_algorithm?: string;
+                auth_style?: string;
+                scopes?: string[];
+                extra_params?: {
+                    [key: string]: unknown;
+                };
+                assertion_lifetime_seconds?: number;
+            };
+            enabled: boolean;
+            use_for_batch_api?: boolean;
+            /** @description Changes when the key's configuration does. */
+            config_hash: string;
+            /** @description What listing the provider's models with this key found: `success` or `failed`. */
+            status: string;
+            /** @description Why the last check failed, when it did. */
+            description: string;
+            health?: components["schemas"]["ProviderKeyHealth"];
+        } & {
+            [key: string]: unknown;
+        };
+        /**
+         * ProviderKeyHealth
+         * @description The key's breaker and load as this node sees them.
+         */
+        ProviderKeyHealth: {
+            /** @description The circuit breaker: `closed`, `half_open` or `open`. */
+            state: string;
+            /** Format: date-time */
+            reopens_at?: string;
+            recent_failures: number;
+            /** @description Recent time to first byte. */
+            latency_ms?: number;
+            in_flight: number;
+            /** @description The key's breakers for single models that are not closed (404s and malformed replies open only these). */
+            models?: {
+                model: string;
+                /** @description The circuit breaker: `closed`, `half_open` or `open`. */
+                state: string;
+                /** Format: date-time */
+                reopens_at?: string;
+                recent_failures: number;
+            }[];
+        };
+        /** ProviderKeyList */
+        ProviderKeyList: {
+            keys: components["schemas"]["ProviderKey"][];
+        };
+        /** ProviderList */
+        ProviderList: {
+            providers: components["schemas"]["Provider"][];
+        };
+        /**
+         * Quota
+         * @description What is left of every budget and rate limit the calling virtual key answers to: its own, its team's, its customer's and its provider configs'.
+         */
+        Quota: {
+            virtual_key: {
+                id: string;
+                name: string;
+            };
+            budgets: components["schemas"]["BudgetUsage"][];
+            rate_limits: components["schemas"]["RateLimitUsage"][];
+        };
+        /**
+         * RateLimitUsage
+         * @description One owner's rate limit with what its current windows used: the token half, the request half, or both.
+         */
+        RateLimitUsage: {
+            /** @description Whose limit it is. */
+            level: "virtual_key" | "provider_config" | "team" | "customer";
+            /** @description A provider config's id is `<virtual key id>/<provider>`. */
+            owner_id: string;
+            owner_name: string;
+            /** @description Tokens per window. */
+            token_max_limit?: number;
+            token_reset_duration?: string;
+            /** @description Tokens used in the current window. */
+            token_current_usage?: number;
+            token_remaining?: number;
+            /** Format: date-time */
+            token_resets_at?: string;
+            /** @description Requests per window. */
+            request_max_limit?: number;
+            request_reset_duration?: string;
+            /** @description Requests used in the current window. */
+            request_current_usage?: number;
+            request_remaining?: number;
+            /** Format: date-time */
+            request_resets_at?: string;
+        };
+        /** RateLimitUsageList */
+        RateLimitUsageList: {
+            rate_limits: components["schemas"]["RateLimitUsage"][];
+            count: number;
+        };
+        /**
+         * Readiness
+         * @description The same body answers 503 while not ready.
+         */
+        Readiness: {
+            status: "ready" | "not_ready";
+            database: "ok" | "unreachable" | "not_migrated";
+            /** @description The node got SIGTERM or SIGINT and wants no new traffic. */
+            draining: boolean;
+        };
+        /**
+         * RoutingRule
+         * @description A routing rule: where requests that meet its condition go.
+         */
+        RoutingRule: {
+            id: string;
+            name: string;
+            description: string;
+            enabled: boolean;
+            /** @description The CEL condition a request must meet. */
+            cel_expression: string;
+            targets: {
+                provider?: string;
+                model?: string;
+                key_id?: string;
+                weight?: number;
+            }[];
+            /** @description `provider/model`, tried in order when the chosen target fails. */
+            fallbacks: string[];
+            scope: "global" | "customer" | "team" | "virtual_key";
+            scope_id: string | null;
+            /** @description Lower first, within its scope. */
+            priority: number;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+        };
+        /** RoutingRuleList */
+        RoutingRuleList: {
+            rules: components["schemas"]["RoutingRule"][];
+            /** @description Rows in this page. */
+            count: number;
+            /** @description Rows matching, all pages. */
+            total_count: number;
+            /** @description The page size asked for; 0 when none was. */
+            limit: number;
+            offset: number;
+        };
+        /** RoutingRuleReply */
+        RoutingRuleReply: {
+            rule: components["schemas"]["RoutingRule"];
+        };
+        /** RoutingRuleWritten */
+        RoutingRuleWritten: {
+            /** @description What was done, in words. */
+            message: string;
+            rule: components["schemas"]["RoutingRule"];
+        };
+        /**
+         * RuntimeSettings
+         * @description The settings the gateway runs with; those PUT /api/config changes are in force on every node within seconds.
+         */
+        RuntimeSettings: {
+            edition: "oss" | "enterprise";
+            /** @description Whether inference calls need a virtual key. */
+            enforce_auth_on_inference: boolean;
+            logs_store: {
+                /** @description Whether request and response bodies are kept in the logs. */
+                content_logging: boolean;
+                /** @description `null`: logs are kept forever. */
+                retention_days: number | null;
+                /** @description What the log keeps of a request refused for want of a valid virtual key (401): `without_content` (default) logs it without its body, `off` does not log it. */
+                refused_requests: "without_content" | "off";
+            };
+            stored_responses: {
+                enabled: boolean;
+                retention_days: number;
+            };
+        };
+        /**
+         * SessionSpent
+         * @description What one session of a virtual key spent, as this node counted it.
+         */
+        SessionSpent: {
+            /** @description The conversation id that names the session (an agent run). */
+            session_id: string;
+            /** @description USD charged to the session so far. */
+            cost: number;
+            /** @description Tokens charged to the session so far. */
+            tokens: number;
+            requests: number;
+            /** Format: date-time */
+            last_request_at: string;
+            /** @description The limit of `session_budgets` the session reached: its next request is refused with 402. */
+            exceeded: "max_cost" | "max_tokens" | null;
+        };
+        /** SessionSpentList */
+        SessionSpentList: {
+            session_budgets: {
+                max_cost?: number;
+                max_tokens?: number;
+            } | null;
+            sessions: components["schemas"]["SessionSpent"][];
+        };
+        /** SetupStarted */
+        SetupStarted: {
+            /** @description What was done, in words. */
+            message: string;
+            /** Format: date-time */
+            expires_at: string;
+        };
+        /** SignInOptions */
+        SignInOptions: {
+            providers: {
+                id: string;
+                display_name: string;
+                login_url: string;
+            }[];
+            /** @description Whether username and password sign-in is offered beside them. */
+            password_sign_in: boolean;
+        };
+        /**
+         * Team
+         * @description A team: budgets and rate limits shared by its keys, under an optional customer.
+         */
+        Team: {
+            id: string;
+            name: string;
+            budgets: {
+                max_limit: number;
+                /** @description e.g. 30s, 5m, 1h, 1d, 1w, 1M, 1Y */
+                reset_duration: string;
+                calendar_aligned?: boolean;
+            }[];
+            rate_limit: {
+                token_max_limit?: number;
+                /** @description e.g. 30s, 5m, 1h, 1d, 1w, 1M, 1Y */
+                token_reset_duration?: string;
+                request_max_limit?: number;
+                /** @description e.g. 30s, 5m, 1h, 1d, 1w, 1M, 1Y */
+                request_reset_duration?: string;
+            } | null;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+            customer_id: string | null;
+            customer: {
+                id: string;
+                name: string;
+            } | null;
+        };
+        /** TeamList */
+        TeamList: {
+            teams: components["schemas"]["Team"][];
+            /** @description Rows in this page. */
+            count: number;
+            /** @description Rows matching, all pages. */
+            total_count: number;
+            /** @description The page size asked for; 0 when none was. */
+            limit: number;
+            offset: number;
+        };
+        /** TeamReply */
+        TeamReply: {
+            team: components["schemas"]["Team"];
+        };
+        /** TeamWritten */
+        TeamWritten: {
+            /** @description What was done, in words. */
+            message: string;
+            team: components["schemas"]["Team"];
+        };
+        /** Version */
+        Version: {
+            version: string;
+            name: string;
+        };
+        /**
+         * VirtualKey
+         * @description A virtual key, without its value.
+         */
+        VirtualKey: {
+            id: string;
+            name: string;
+            description: string;
+            is_active: boolean;
+            /** @description The start of the key's value, to recognise it by. */
+            key_prefix: string;
+            team_id: string | null;
+            customer_id: string | null;
+            team: {
+                id: string;
+                name: string;
+            } | null;
+            customer: {
+                id: string;
+                name: string;
+            } | null;
+            provider_configs: {
+                provider: string;
+                weight?: number;
+                allowed_models?: string[];
+                key_ids?: string[];
+                budgets?: {
+                    max_limit: number;
+                    /** @description e.g. 30s, 5m, 1h, 1d, 1w, 1M, 1Y */
+                    reset_duration: string;
+                    calendar_aligned?: boolean;
+                }[];
+                rate_limit?: {
+                    token_max_limit?: number;
+                    /** @description e.g. 30s, 5m, 1h, 1d, 1w, 1M, 1Y */
+                    token_reset_duration?: string;
+                    request_max_limit?: number;
+                    /** @description e.g. 30s, 5m, 1h, 1d, 1w, 1M, 1Y */
+                    request_reset_duration?: string;
+                };
+            }[];
+            budgets: {
+                max_limit: number;
+                /** @description e.g. 30s, 5m, 1h, 1d, 1w, 1M, 1Y */
+                reset_duration: string;
+                calendar_aligned?: boolean;
+            }[];
+            rate_limit: {
+                token_max_limit?: number;
+                /** @description e.g. 30s, 5m, 1h, 1d, 1w, 1M, 1Y */
+                token_reset_duration?: string;
+                request_max_limit?: number;
+                /** @description e.g. 30s, 5m, 1h, 1d, 1w, 1M, 1Y */
+                request_reset_duration?: string;
+            } | null;
+            mcp_configs: {
+                mcp_client_name: string;
+                tools_to_execute?: string[];
+            }[];
+            agent_grants: string[];
+            session_budgets: {
+                max_cost?: number;
+                max_tokens?: number;
+            } | null;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+        };
+        /** VirtualKeyIssued */
+        VirtualKeyIssued: {
+            /** @description What was done, in words. */
+            message: string;
+            virtual_key: components["schemas"]["VirtualKeyWithValue"];
+        };
+        /** VirtualKeyList */
+        VirtualKeyList: {
+            virtual_keys: components["schemas"]["VirtualKey"][];
+            /** @description Rows in this page. */
+            count: number;
+            /** @description Rows matching, all pages. */
+            total_count: number;
+            /** @description The page size asked for; 0 when none was. */
+            limit: number;
+            offset: number;
+        };
+        /** VirtualKeyRankings */
+        VirtualKeyRankings: {
+            rankings: {
+                virtual_key_id: string;
+                virtual_key_name: string | null;
+                total_requests: number;
+                success_count: number;
+                error_count: number;
+                /** @description Percent of requests; 0 when there were none. */
+                success_rate: number;
+                input_tokens: number;
+                output_tokens: number;
+                /** @description Percent of requests. */
+                error_rate: number;
+                total_tokens: number;
+                total_cost: number;
+                avg_latency: number;
+                trend: {
+                    has_previous_period: boolean;
+                    /** @description Percent against the window before; null when that had none. */
+                    requests_trend: number | null;
+                    /** @description Percent against the window before; null when that had none. */
+                    tokens_trend: number | null;
+                    /** @description Percent against the window before; null when that had none. */
+                    cost_trend: number | null;
+                    /** @description Percent against the window before; null when that had none. */
+                    latency_trend: number | null;
+                    /** @description Percent against the window before; null when that had none. */
+                    error_rate_trend: number | null;
+                };
+            }[];
+        };
+        /** VirtualKeyReply */
+        VirtualKeyReply: {
+            virtual_key: components["schemas"]["VirtualKey"];
+        };
+        /** VirtualKeyWithValue */
+        VirtualKeyWithValue: {
+            id: string;
+            name: string;
+            description: string;
+            is_active: boolean;
+            /** @description The start of the key's value, to recognise it by. */
+            key_prefix: string;
+            team_id: string | null;
+            customer_id: string | null;
+            team: {
+                id: string;
+                name: string;
+            } | null;
+            customer: {
+                id: string;
+                name: string;
+            } | null;
+            provider_configs: {
+                provider: string;
+                weight?: number;
+                allowed_models?: string[];
+                key_ids?: string[];
+                budgets?: {
+                    max_limit: number;
+                    /** @description e.g. 30s, 5m, 1h, 1d, 1w, 1M, 1Y */
+                    reset_duration: string;
+                    calendar_aligned?: boolean;
+                }[];
+                rate_limit?: {
+                    token_max_limit?: number;
+                    /** @description e.g. 30s, 5m, 1h, 1d, 1w, 1M, 1Y */
+                    token_reset_duration?: string;
+                    request_max_limit?: number;
+                    /** @description e.g. 30s, 5m, 1h, 1d, 1w, 1M, 1Y */
+                    request_reset_duration?: string;
+                };
+            }[];
+            budgets: {
+                max_limit: number;
+                /** @description e.g. 30s, 5m, 1h, 1d, 1w, 1M, 1Y */
+                reset_duration: string;
+                calendar_aligned?: boolean;
+            }[];
+            rate_limit: {
+                token_max_limit?: number;
+                /** @description e.g. 30s, 5m, 1h, 1d, 1w, 1M, 1Y */
+                token_reset_duration?: string;
+                request_max_limit?: number;
+                /** @description e.g. 30s, 5m, 1h, 1d, 1w, 1M, 1Y */
+                request_reset_duration?: string;
+            } | null;
+            mcp_configs: {
+                mcp_client_name: string;
+                tools_to_execute?: string[];
+            }[];
+            agent_grants: string[];
+            session_budgets: {
+                max_cost?: number;
+                max_tokens?: number;
+            } | null;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+            /** @description The key (sk-gw-…): shown this once, only its hash is kept. */
+            value: string;
+        };
+        /** VirtualKeyWritten */
+        VirtualKeyWritten: {
+            /** @description What was done, in words. */
+            message: string;
+            virtual_key: components["schemas"]["VirtualKey"];
+        };
+        /**
+         * WarpConfig
+         * @description Warp's configuration, zeros resolved to their defaults.
+         */
+        WarpConfig: {
+            /** @description Whether Warp has a provider and model to run with. */
+            configured: boolean;
+            enabled: boolean;
+            provider: string;
+            model: string;
+            api_key_id: string;
+            max_iterations: number;
+            request_timeout_seconds: number;
+            history_retention_days: number;
+            system_prompt_suffix: string;
+            embedding_provider: string;
+            embedding_model: string;
+            embedding_api_key_id: string;
+            embedding_dimension: number;
+            log_vector_store_namespace: string;
+            semantic_search_threshold: number;
+            semantic_search_limit: number;
+            /** @description Omitted when only the default model is configured. */
+            additional_models?: {
+                provider: string;
+                model: string;
+                api_key_id?: string;
+            }[];
+            /** @description Whether the vector store answers. */
+            vector_store_connected: boolean;
+        };
+        /**
+         * WarpConversation
+         * @description One saved chat with its messages, tool calls and results included.
+         */
+        WarpConversation: {
+            id: string;
+            /** @description The chat's first question, shortened. */
+            title: string;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+            messages: {
+                role: "user" | "assistant" | "tool";
+                content: string | null;
+                tool_calls?: {
+                    id: string;
+                    /** @constant */
+                    type: "function";
+                    function: {
+                        name: string;
+                        /** @description JSON text. */
+                        arguments: string;
+                    };
+                }[];
+                tool_call_id?: string;
+            }[];
+        };
+        /**
+         * WarpConversationList
+         * @description The caller's own saved chats within the retention, most recent first.
+         */
+        WarpConversationList: {
+            conversations: components["schemas"]["WarpConversationSummary"][];
+            count: number;
+        };
+        /** WarpConversationsDeleted */
+        WarpConversationsDeleted: {
+            /** @description What was done, in words. */
+            message: string;
+            /** @description Chats deleted. */
+            deleted: number;
+        };
+        /** WarpConversationSummary */
+        WarpConversationSummary: {
+            id: string;
+            /** @description The chat's first question, shortened. */
+            title: string;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+        };
+        /**
+         * WebhookDelivery
+         * @description One message to one endpoint, with its attempts.
+         */
+        WebhookDelivery: {
+            id: string;
+            /** @description The message: a redelivery keeps it. */
+            webhook_id: string;
+            endpoint_id: string;
+            event: string;
+            job_id: string | null;
+            status: "queued" | "attempting" | "waiting_retry" | "delivered" | "failed" | "exhausted" | "skipped";
+            attempt_count: number;
+            last_status_code: number | null;
+            next_attempt_at: string | null;
+            redelivery_of: string | null;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+            completed_at: string | null;
+            attempts: {
+                attempt: number;
+                /** Format: date-time */
+                started_at: string;
+                latency_ms: number;
+                status_code: number | null;
+                outcome: "delivered" | "retryable" | "permanent";
+                error: string | null;
+                response_excerpt: string | null;
+            }[];
+        };
+        /** WebhookDeliveryPage */
+        WebhookDeliveryPage: {
+            deliveries: components["schemas"]["WebhookDelivery"][];
+            /** @description Rows in this page. */
+            count: number;
+            /** @description Rows matching, all pages. */
+            total_count: number;
+            /** @description The page size asked for; 0 when none was. */
+            limit: number;
+            offset: number;
+        };
+        /**
+         * WebhookEndpoint
+         * @description A webhook endpoint; never its signing secret.
+         */
+        WebhookEndpoint: {
+            id: string;
+            name: string;
+            url: string;
+            events: ("async_job.completed" | "async_job.failed" | "webhook_endpoint.disabled" | "webhook_endpoint.enabled")[];
+            /** @description Extra headers sent with each delivery, values redacted. */
+            headers: {
+                [key: string]: string;
+            };
+            include_response: boolean;
+            allow_private_network: boolean;
+            disabled: boolean;
+            max_retries: number;
+            /** @description Seconds. */
+            retry_backoff_initial_seconds: number;
+            /** @description Seconds. */
+            retry_backoff_max_seconds: number;
+            /** @description Seconds. */
+            attempt_timeout_seconds: number;
+            max_response_payload_kbs: number;
+            max_concurrent_deliveries: number;
+            /** @description 0: no rate limit. */
+            max_deliveries_per_second: number;
+            failing_after_failed_attempts: number;
+            /** @description Seconds. */
+            disable_after_failing_seconds: number;
+            disable_after_failed_messages: number;
+            /** @description Where the endpoint's lifecycle stands. */
+            state: "active" | "failing" | "disabled_automatically" | "disabled";
+            /** Format: date-time */
+            state_since: string;
+            failing_since: string | null;
+            disabled_reason: string | null;
+            consecutive_failures: number;
+            /** Format: date-time */
+            last_success_at?: string;
+            /** Format: date-time */
+            last_failure_at?: string;
+            /** @description Changes when the endpoint's configuration does. */
+            config_hash: string;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+        };
+        /** WebhookEndpointList */
+        WebhookEndpointList: {
+            webhooks: components["schemas"]["WebhookEndpoint"][];
+            count: number;
+        };
+        /**
+         * WebhookEndpointWithSecret
+         * @description The endpoint and its signing secret, shown this once.
+         */
+        WebhookEndpointWithSecret: {
+            endpoint: components["schemas"]["WebhookEndpoint"];
+            /** @description The signing secret: shown only here. */
+            secret: string;
+        };
+        /** WebhookRecoveryQueued */
+        WebhookRecoveryQueued: {
+            /** @description Messages queued again. */
+            queued: number;
+            webhook_ids: string[];
+        };
+        /** WebhookRedeliveryQueued */
+        WebhookRedeliveryQueued: {
+            /** @constant */
+            status: "queued";
+            webhook_id: string;
+            /** @description The new delivery. */
+            delivery_id: string;
+        };
         /** @description The gateway's error body. A2A routes answer errors in the A2A envelope instead. */
         GatewayError: {
             event_id: string;
@@ -2361,36 +4335,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        actors: {
-                            /** @description The machine: `async-job`, `webhook-endpoint`, ... */
-                            kind: string;
-                            id: string;
-                            /** @description xstate's state value: a name, or an object for nested states. */
-                            state: unknown;
-                            /** @description The state as a dotted path: `completed.retained`. */
-                            state_path: string;
-                            status: "active" | "done" | "error" | "stopped";
-                            /** @description The node holding the actor's lease while it runs; the node of its last transition once it ended. */
-                            node: string;
-                            /** Format: date-time */
-                            created_at: string;
-                            /** Format: date-time */
-                            updated_at: string;
-                            ended_at: string | null;
-                            /** @description When its next delayed transition is due, while it runs. */
-                            next_timer_at: string | null;
-                            /** @description While it runs: until when `node` holds its lease (renewed as it runs); another node may take it over after. */
-                            lease_until: string | null;
-                        }[];
-                        /** @description Rows in this page. */
-                        count: number;
-                        /** @description Rows matching, all pages. */
-                        total_count: number;
-                        /** @description The page size asked for; 0 when none was. */
-                        limit: number;
-                        offset: number;
-                    };
+                    "application/json": components["schemas"]["ActorPage"];
                 };
             };
             400: components["responses"]["Error400"];
@@ -2419,44 +4364,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description The machine: `async-job`, `webhook-endpoint`, ... */
-                        kind: string;
-                        id: string;
-                        /** @description xstate's state value: a name, or an object for nested states. */
-                        state: unknown;
-                        /** @description The state as a dotted path: `completed.retained`. */
-                        state_path: string;
-                        status: "active" | "done" | "error" | "stopped";
-                        /** @description The node holding the actor's lease while it runs; the node of its last transition once it ended. */
-                        node: string;
-                        /** Format: date-time */
-                        created_at: string;
-                        /** Format: date-time */
-                        updated_at: string;
-                        ended_at: string | null;
-                        /** @description When its next delayed transition is due, while it runs. */
-                        next_timer_at: string | null;
-                        /** @description While it runs: until when `node` holds its lease (renewed as it runs); another node may take it over after. */
-                        lease_until: string | null;
-                        /** @description Its context while it runs, secrets redacted; null once ended. */
-                        context: unknown;
-                        transitions: {
-                            seq: number;
-                            kind: string;
-                            id: string;
-                            from: unknown | null;
-                            /** @description null for the first transition. */
-                            from_path: string | null;
-                            event: string;
-                            /** @description xstate's state value: a name, or an object for nested states. */
-                            to: unknown;
-                            to_path: string;
-                            /** Format: date-time */
-                            at: string;
-                            node: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ActorRecord"];
                 };
             };
             400: components["responses"]["Error400"];
@@ -2483,16 +4391,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        counts: {
-                            kind: string;
-                            /** @description The state's dotted path. */
-                            state: string;
-                            status: "active" | "done" | "error" | "stopped";
-                            count: number;
-                        }[];
-                        total: number;
-                    };
+                    "application/json": components["schemas"]["ActorCounts"];
                 };
             };
             401: components["responses"]["Error401"];
@@ -2514,12 +4413,14 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success. */
+            /** @description A `transition` event per transition committed from now on, by any node, its data a transition as GET /api/actors/{kind}/{id} lists them; comment lines keep the connection alive. */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "text/event-stream": string;
+                };
             };
             400: components["responses"]["Error400"];
             401: components["responses"]["Error401"];
@@ -2544,43 +4445,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        machines: {
-                            kind: string;
-                            id: string;
-                            root: {
-                                id: string;
-                                key: string;
-                                type: "atomic" | "compound" | "parallel" | "final" | "history";
-                                /** @description Ids of a compound state's initial child state(s). */
-                                initial?: string[];
-                                entry: string[];
-                                exit: string[];
-                                invoke: {
-                                    id: string;
-                                    src: string;
-                                }[];
-                                transitions: {
-                                    /** @description The event type; empty for an eventless transition. */
-                                    event: string;
-                                    trigger: "event" | "delayed" | "eventless";
-                                    source: string;
-                                    targets: string[];
-                                    guard?: {
-                                        name: string;
-                                        params?: unknown;
-                                    };
-                                    actions: string[];
-                                    reenter: boolean;
-                                    /** @description Milliseconds, or the name of the delay that computes them. */
-                                    delay?: number | string;
-                                }[];
-                                states: {
-                                    [key: string]: unknown;
-                                };
-                            };
-                        }[];
-                    };
+                    "application/json": components["schemas"]["MachineList"];
                 };
             };
             401: components["responses"]["Error401"];
@@ -2607,41 +4472,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        kind: string;
-                        id: string;
-                        root: {
-                            id: string;
-                            key: string;
-                            type: "atomic" | "compound" | "parallel" | "final" | "history";
-                            /** @description Ids of a compound state's initial child state(s). */
-                            initial?: string[];
-                            entry: string[];
-                            exit: string[];
-                            invoke: {
-                                id: string;
-                                src: string;
-                            }[];
-                            transitions: {
-                                /** @description The event type; empty for an eventless transition. */
-                                event: string;
-                                trigger: "event" | "delayed" | "eventless";
-                                source: string;
-                                targets: string[];
-                                guard?: {
-                                    name: string;
-                                    params?: unknown;
-                                };
-                                actions: string[];
-                                reenter: boolean;
-                                /** @description Milliseconds, or the name of the delay that computes them. */
-                                delay?: number | string;
-                            }[];
-                            states: {
-                                [key: string]: unknown;
-                            };
-                        };
-                    };
+                    "application/json": components["schemas"]["MachineDescription"];
                 };
             };
             400: components["responses"]["Error400"];
@@ -2668,32 +4499,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        agents: {
-                            name: string;
-                            url: string;
-                            description: string;
-                            enabled: boolean;
-                            /** @description Sent to the agent on every call, values redacted. */
-                            headers: {
-                                [key: string]: string;
-                            };
-                            /** @description Where callers reach the agent through the gateway. */
-                            gateway_path: string;
-                            /** @description The agent's card as last fetched; null until one was. */
-                            agent_card: {
-                                [key: string]: unknown;
-                            } | null;
-                            card_fetched_at: string | null;
-                            /** @description Why the last fetch of the card failed. */
-                            card_error: string | null;
-                            /** Format: date-time */
-                            created_at: string;
-                            /** Format: date-time */
-                            updated_at: string;
-                        }[];
-                        count: number;
-                    };
+                    "application/json": components["schemas"]["AgentList"];
                 };
             };
             401: components["responses"]["Error401"];
@@ -2733,29 +4539,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        name: string;
-                        url: string;
-                        description: string;
-                        enabled: boolean;
-                        /** @description Sent to the agent on every call, values redacted. */
-                        headers: {
-                            [key: string]: string;
-                        };
-                        /** @description Where callers reach the agent through the gateway. */
-                        gateway_path: string;
-                        /** @description The agent's card as last fetched; null until one was. */
-                        agent_card: {
-                            [key: string]: unknown;
-                        } | null;
-                        card_fetched_at: string | null;
-                        /** @description Why the last fetch of the card failed. */
-                        card_error: string | null;
-                        /** Format: date-time */
-                        created_at: string;
-                        /** Format: date-time */
-                        updated_at: string;
-                    };
+                    "application/json": components["schemas"]["Agent"];
                 };
             };
             400: components["responses"]["Error400"];
@@ -2785,29 +4569,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        name: string;
-                        url: string;
-                        description: string;
-                        enabled: boolean;
-                        /** @description Sent to the agent on every call, values redacted. */
-                        headers: {
-                            [key: string]: string;
-                        };
-                        /** @description Where callers reach the agent through the gateway. */
-                        gateway_path: string;
-                        /** @description The agent's card as last fetched; null until one was. */
-                        agent_card: {
-                            [key: string]: unknown;
-                        } | null;
-                        card_fetched_at: string | null;
-                        /** @description Why the last fetch of the card failed. */
-                        card_error: string | null;
-                        /** Format: date-time */
-                        created_at: string;
-                        /** Format: date-time */
-                        updated_at: string;
-                    };
+                    "application/json": components["schemas"]["Agent"];
                 };
             };
             400: components["responses"]["Error400"];
@@ -2850,29 +4612,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        name: string;
-                        url: string;
-                        description: string;
-                        enabled: boolean;
-                        /** @description Sent to the agent on every call, values redacted. */
-                        headers: {
-                            [key: string]: string;
-                        };
-                        /** @description Where callers reach the agent through the gateway. */
-                        gateway_path: string;
-                        /** @description The agent's card as last fetched; null until one was. */
-                        agent_card: {
-                            [key: string]: unknown;
-                        } | null;
-                        card_fetched_at: string | null;
-                        /** @description Why the last fetch of the card failed. */
-                        card_error: string | null;
-                        /** Format: date-time */
-                        created_at: string;
-                        /** Format: date-time */
-                        updated_at: string;
-                    };
+                    "application/json": components["schemas"]["Agent"];
                 };
             };
             400: components["responses"]["Error400"];
@@ -2903,10 +4643,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description What was done, in words. */
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Deleted"];
                 };
             };
             400: components["responses"]["Error400"];
@@ -2942,38 +4679,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        tasks: {
-                            agent: string;
-                            task_id: string;
-                            context_id: string | null;
-                            /** @description The A2A task state: `submitted`, `working`, `completed`, ... */
-                            state: string;
-                            /** @description Whether the task is still in flight. */
-                            live: boolean;
-                            virtual_key_id: string | null;
-                            /** @description The status as the agent last sent it. */
-                            status: {
-                                [key: string]: unknown;
-                            };
-                            transitions: {
-                                state: string;
-                                /** Format: date-time */
-                                at: string;
-                            }[];
-                            /** Format: date-time */
-                            created_at: string;
-                            /** Format: date-time */
-                            updated_at: string;
-                        }[];
-                        /** @description Rows in this page. */
-                        count: number;
-                        /** @description Rows matching, all pages. */
-                        total_count: number;
-                        /** @description The page size asked for; 0 when none was. */
-                        limit: number;
-                        offset: number;
-                    };
+                    "application/json": components["schemas"]["AgentTaskPage"];
                 };
             };
             400: components["responses"]["Error400"];
@@ -3241,10 +4947,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description What was done, in words. */
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Deleted"];
                 };
             };
             400: components["responses"]["Error400"];
@@ -3276,40 +4979,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        jobs: {
-                            id: string;
-                            /** @description A job whose result expired is not listed. */
-                            status: "pending" | "processing" | "completed" | "failed" | "expired";
-                            /** @description What the job runs, e.g. `chat.completion`. */
-                            request_type: string;
-                            /** Format: date-time */
-                            created_at: string;
-                            /** Format: date-time */
-                            expires_at: string;
-                            /** Format: date-time */
-                            started_at?: string;
-                            /** Format: date-time */
-                            completed_at?: string;
-                            /** @description The status the request answered, once finished. */
-                            status_code?: number;
-                            /** @description Completed: the reply's JSON body, or `{content_type, data_base64}` for another body. */
-                            result?: unknown;
-                            /** @description Failed: the error body the request answered. */
-                            error?: unknown;
-                            /** @description The async path it was submitted on, e.g. `chat/completions`. */
-                            route: string;
-                            /** @description The webhook endpoint named at submission. */
-                            webhook?: string;
-                        }[];
-                        /** @description Rows in this page. */
-                        count: number;
-                        /** @description Rows matching, all pages. */
-                        total_count: number;
-                        /** @description The page size asked for; 0 when none was. */
-                        limit: number;
-                        offset: number;
-                    };
+                    "application/json": components["schemas"]["AsyncJobPage"];
                 };
             };
             400: components["responses"]["Error400"];
@@ -3365,12 +5035,14 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success. */
+            /** @description OK. */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["CacheKeyCleared"];
+                };
             };
             400: components["responses"]["Error400"];
             401: components["responses"]["Error401"];
@@ -3392,12 +5064,14 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success. */
+            /** @description OK. */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["Deleted"];
+                };
             };
             400: components["responses"]["Error400"];
             401: components["responses"]["Error401"];
@@ -3417,12 +5091,14 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success. */
+            /** @description The settings the gateway runs with; those PUT /api/config changes are in force on every node within seconds. */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["RuntimeSettings"];
+                };
             };
             401: components["responses"]["Error401"];
             403: components["responses"]["Error403"];
@@ -3456,12 +5132,14 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Success. */
+            /** @description The settings the gateway runs with; those PUT /api/config changes are in force on every node within seconds. */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["RuntimeSettings"];
+                };
             };
             400: components["responses"]["Error400"];
             401: components["responses"]["Error401"];
@@ -3488,13 +5166,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        admin_username: string;
-                        enabled: boolean;
-                        is_configured: boolean;
-                        /** @description `config`: config.json sets the account; null when none is. */
-                        managed_by: "config" | "api" | null;
-                    };
+                    "application/json": components["schemas"]["AuthConfig"];
                 };
             };
             401: components["responses"]["Error401"];
@@ -3528,13 +5200,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        admin_username: string;
-                        enabled: boolean;
-                        is_configured: boolean;
-                        /** @description `config`: config.json sets the account; null when none is. */
-                        managed_by: "config" | "api" | null;
-                    };
+                    "application/json": components["schemas"]["AuthConfig"];
                 };
             };
             400: components["responses"]["Error400"];
@@ -3556,12 +5222,14 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success. */
+            /** @description The reference page, reading /api/openapi.json. */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "text/html": string;
+                };
             };
             500: components["responses"]["Error500"];
             default: components["responses"]["Error500"];
@@ -3728,12 +5396,14 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success. */
+            /** @description OK. */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["BudgetUsageList"];
+                };
             };
             401: components["responses"]["Error401"];
             403: components["responses"]["Error403"];
@@ -3761,37 +5431,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        customers: {
-                            id: string;
-                            name: string;
-                            budgets: {
-                                max_limit: number;
-                                /** @description e.g. 30s, 5m, 1h, 1d, 1w, 1M, 1Y */
-                                reset_duration: string;
-                                calendar_aligned?: boolean;
-                            }[];
-                            rate_limit: {
-                                token_max_limit?: number;
-                                /** @description e.g. 30s, 5m, 1h, 1d, 1w, 1M, 1Y */
-                                token_reset_duration?: string;
-                                request_max_limit?: number;
-                                /** @description e.g. 30s, 5m, 1h, 1d, 1w, 1M, 1Y */
-                                request_reset_duration?: string;
-                            } | null;
-                            /** Format: date-time */
-                            created_at: string;
-                            /** Format: date-time */
-                            updated_at: string;
-                        }[];
-                        /** @description Rows in this page. */
-                        count: number;
-                        /** @description Rows matching, all pages. */
-                        total_count: number;
-                        /** @description The page size asked for; 0 when none was. */
-                        limit: number;
-                        offset: number;
-                    };
+                    "application/json": components["schemas"]["CustomerList"];
                 };
             };
             400: components["responses"]["Error400"];
@@ -3837,33 +5477,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description What was done, in words. */
-                        message: string;
-                        /** @description A customer: budgets and rate limits shared by its teams and keys. */
-                        customer: {
-                            id: string;
-                            name: string;
-                            budgets: {
-                                max_limit: number;
-                                /** @description e.g. 30s, 5m, 1h, 1d, 1w, 1M, 1Y */
-                                reset_duration: string;
-                                calendar_aligned?: boolean;
-                            }[];
-                            rate_limit: {
-                                token_max_limit?: number;
-                                /** @description e.g. 30s, 5m, 1h, 1d, 1w, 1M, 1Y */
-                                token_reset_duration?: string;
-                                request_max_limit?: number;
-                                /** @description e.g. 30s, 5m, 1h, 1d, 1w, 1M, 1Y */
-                                request_reset_duration?: string;
-                            } | null;
-                            /** Format: date-time */
-                            created_at: string;
-                            /** Format: date-time */
-                            updated_at: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["CustomerWritten"];
                 };
             };
             400: components["responses"]["Error400"];
@@ -3893,31 +5507,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description A customer: budgets and rate limits shared by its teams and keys. */
-                        customer: {
-                            id: string;
-                            name: string;
-                            budgets: {
-                                max_limit: number;
-                                /** @description e.g. 30s, 5m, 1h, 1d, 1w, 1M, 1Y */
-                                reset_duration: string;
-                                calendar_aligned?: boolean;
-                            }[];
-                            rate_limit: {
-                                token_max_limit?: number;
-                                /** @description e.g. 30s, 5m, 1h, 1d, 1w, 1M, 1Y */
-                                token_reset_duration?: string;
-                                request_max_limit?: number;
-                                /** @description e.g. 30s, 5m, 1h, 1d, 1w, 1M, 1Y */
-                                request_reset_duration?: string;
-                            } | null;
-                            /** Format: date-time */
-                            created_at: string;
-                            /** Format: date-time */
-                            updated_at: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["CustomerReply"];
                 };
             };
             400: components["responses"]["Error400"];
@@ -3966,33 +5556,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description What was done, in words. */
-                        message: string;
-                        /** @description A customer: budgets and rate limits shared by its teams and keys. */
-                        customer: {
-                            id: string;
-                            name: string;
-                            budgets: {
-                                max_limit: number;
-                                /** @description e.g. 30s, 5m, 1h, 1d, 1w, 1M, 1Y */
-                                reset_duration: string;
-                                calendar_aligned?: boolean;
-                            }[];
-                            rate_limit: {
-                                token_max_limit?: number;
-                                /** @description e.g. 30s, 5m, 1h, 1d, 1w, 1M, 1Y */
-                                token_reset_duration?: string;
-                                request_max_limit?: number;
-                                /** @description e.g. 30s, 5m, 1h, 1d, 1w, 1M, 1Y */
-                                request_reset_duration?: string;
-                            } | null;
-                            /** Format: date-time */
-                            created_at: string;
-                            /** Format: date-time */
-                            updated_at: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["CustomerWritten"];
                 };
             };
             400: components["responses"]["Error400"];
@@ -4023,10 +5587,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description What was done, in words. */
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Deleted"];
                 };
             };
             400: components["responses"]["Error400"];
@@ -4057,43 +5618,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        pricing_overrides: {
-                            id: string;
-                            name: string;
-                            scope_kind: "global" | "provider" | "provider_key" | "virtual_key";
-                            scope_id: string | null;
-                            match_type: "exact" | "prefix";
-                            pattern: string;
-                            /** @description Empty: every request type. */
-                            request_types: string[];
-                            patch: {
-                                input_cost_per_token?: number;
-                                output_cost_per_token?: number;
-                                cache_read_input_token_cost?: number;
-                                cache_creation_input_token_cost?: number;
-                                output_cost_per_reasoning_token?: number;
-                                input_cost_per_audio_token?: number;
-                                output_cost_per_audio_token?: number;
-                                cache_read_input_audio_token_cost?: number;
-                                output_cost_per_image?: number;
-                                input_cost_per_character?: number;
-                                input_cost_per_second?: number;
-                                output_cost_per_second?: number;
-                            };
-                            /** Format: date-time */
-                            created_at: string;
-                            /** Format: date-time */
-                            updated_at: string;
-                        }[];
-                        /** @description Rows in this page. */
-                        count: number;
-                        /** @description Rows matching, all pages. */
-                        total_count: number;
-                        /** @description The page size asked for; 0 when none was. */
-                        limit: number;
-                        offset: number;
-                    };
+                    "application/json": components["schemas"]["PricingOverrideList"];
                 };
             };
             400: components["responses"]["Error400"];
@@ -4146,39 +5671,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description What was done, in words. */
-                        message: string;
-                        /** @description An operator's price that wins over the shipped catalogue for the models it matches. */
-                        pricing_override: {
-                            id: string;
-                            name: string;
-                            scope_kind: "global" | "provider" | "provider_key" | "virtual_key";
-                            scope_id: string | null;
-                            match_type: "exact" | "prefix";
-                            pattern: string;
-                            /** @description Empty: every request type. */
-                            request_types: string[];
-                            patch: {
-                                input_cost_per_token?: number;
-                                output_cost_per_token?: number;
-                                cache_read_input_token_cost?: number;
-                                cache_creation_input_token_cost?: number;
-                                output_cost_per_reasoning_token?: number;
-                                input_cost_per_audio_token?: number;
-                                output_cost_per_audio_token?: number;
-                                cache_read_input_audio_token_cost?: number;
-                                output_cost_per_image?: number;
-                                input_cost_per_character?: number;
-                                input_cost_per_second?: number;
-                                output_cost_per_second?: number;
-                            };
-                            /** Format: date-time */
-                            created_at: string;
-                            /** Format: date-time */
-                            updated_at: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["PricingOverrideWritten"];
                 };
             };
             400: components["responses"]["Error400"];
@@ -4208,37 +5701,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description An operator's price that wins over the shipped catalogue for the models it matches. */
-                        pricing_override: {
-                            id: string;
-                            name: string;
-                            scope_kind: "global" | "provider" | "provider_key" | "virtual_key";
-                            scope_id: string | null;
-                            match_type: "exact" | "prefix";
-                            pattern: string;
-                            /** @description Empty: every request type. */
-                            request_types: string[];
-                            patch: {
-                                input_cost_per_token?: number;
-                                output_cost_per_token?: number;
-                                cache_read_input_token_cost?: number;
-                                cache_creation_input_token_cost?: number;
-                                output_cost_per_reasoning_token?: number;
-                                input_cost_per_audio_token?: number;
-                                output_cost_per_audio_token?: number;
-                                cache_read_input_audio_token_cost?: number;
-                                output_cost_per_image?: number;
-                                input_cost_per_character?: number;
-                                input_cost_per_second?: number;
-                                output_cost_per_second?: number;
-                            };
-                            /** Format: date-time */
-                            created_at: string;
-                            /** Format: date-time */
-                            updated_at: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["PricingOverrideReply"];
                 };
             };
             400: components["responses"]["Error400"];
@@ -4294,39 +5757,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description What was done, in words. */
-                        message: string;
-                        /** @description An operator's price that wins over the shipped catalogue for the models it matches. */
-                        pricing_override: {
-                            id: string;
-                            name: string;
-                            scope_kind: "global" | "provider" | "provider_key" | "virtual_key";
-                            scope_id: string | null;
-                            match_type: "exact" | "prefix";
-                            pattern: string;
-                            /** @description Empty: every request type. */
-                            request_types: string[];
-                            patch: {
-                                input_cost_per_token?: number;
-                                output_cost_per_token?: number;
-                                cache_read_input_token_cost?: number;
-                                cache_creation_input_token_cost?: number;
-                                output_cost_per_reasoning_token?: number;
-                                input_cost_per_audio_token?: number;
-                                output_cost_per_audio_token?: number;
-                                cache_read_input_audio_token_cost?: number;
-                                output_cost_per_image?: number;
-                                input_cost_per_character?: number;
-                                input_cost_per_second?: number;
-                                output_cost_per_second?: number;
-                            };
-                            /** Format: date-time */
-                            created_at: string;
-                            /** Format: date-time */
-                            updated_at: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["PricingOverrideWritten"];
                 };
             };
             400: components["responses"]["Error400"];
@@ -4357,10 +5788,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description What was done, in words. */
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Deleted"];
                 };
             };
             400: components["responses"]["Error400"];
@@ -4381,12 +5809,14 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success. */
+            /** @description OK. */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["RateLimitUsageList"];
+                };
             };
             401: components["responses"]["Error401"];
             403: components["responses"]["Error403"];
@@ -4626,10 +6056,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description What was done, in words. */
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Deleted"];
                 };
             };
             400: components["responses"]["Error400"];
@@ -4886,10 +6313,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description What was done, in words. */
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Deleted"];
                 };
             };
             400: components["responses"]["Error400"];
@@ -4920,39 +6344,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        rules: {
-                            id: string;
-                            name: string;
-                            description: string;
-                            enabled: boolean;
-                            /** @description The CEL condition a request must meet. */
-                            cel_expression: string;
-                            targets: {
-                                provider?: string;
-                                model?: string;
-                                key_id?: string;
-                                weight?: number;
-                            }[];
-                            /** @description `provider/model`, tried in order when the chosen target fails. */
-                            fallbacks: string[];
-                            scope: "global" | "customer" | "team" | "virtual_key";
-                            scope_id: string | null;
-                            /** @description Lower first, within its scope. */
-                            priority: number;
-                            /** Format: date-time */
-                            created_at: string;
-                            /** Format: date-time */
-                            updated_at: string;
-                        }[];
-                        /** @description Rows in this page. */
-                        count: number;
-                        /** @description Rows matching, all pages. */
-                        total_count: number;
-                        /** @description The page size asked for; 0 when none was. */
-                        limit: number;
-                        offset: number;
-                    };
+                    "application/json": components["schemas"]["RoutingRuleList"];
                 };
             };
             400: components["responses"]["Error400"];
@@ -4998,35 +6390,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description What was done, in words. */
-                        message: string;
-                        /** @description A routing rule: where requests that meet its condition go. */
-                        rule: {
-                            id: string;
-                            name: string;
-                            description: string;
-                            enabled: boolean;
-                            /** @description The CEL condition a request must meet. */
-                            cel_expression: string;
-                            targets: {
-                                provider?: string;
-                                model?: string;
-                                key_id?: string;
-                                weight?: number;
-                            }[];
-                            /** @description `provider/model`, tried in order when the chosen target fails. */
-                            fallbacks: string[];
-                            scope: "global" | "customer" | "team" | "virtual_key";
-                            scope_id: string | null;
-                            /** @description Lower first, within its scope. */
-                            priority: number;
-                            /** Format: date-time */
-                            created_at: string;
-                            /** Format: date-time */
-                            updated_at: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["RoutingRuleWritten"];
                 };
             };
             400: components["responses"]["Error400"];
@@ -5056,33 +6420,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description A routing rule: where requests that meet its condition go. */
-                        rule: {
-                            id: string;
-                            name: string;
-                            description: string;
-                            enabled: boolean;
-                            /** @description The CEL condition a request must meet. */
-                            cel_expression: string;
-                            targets: {
-                                provider?: string;
-                                model?: string;
-                                key_id?: string;
-                                weight?: number;
-                            }[];
-                            /** @description `provider/model`, tried in order when the chosen target fails. */
-                            fallbacks: string[];
-                            scope: "global" | "customer" | "team" | "virtual_key";
-                            scope_id: string | null;
-                            /** @description Lower first, within its scope. */
-                            priority: number;
-                            /** Format: date-time */
-                            created_at: string;
-                            /** Format: date-time */
-                            updated_at: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["RoutingRuleReply"];
                 };
             };
             400: components["responses"]["Error400"];
@@ -5131,35 +6469,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description What was done, in words. */
-                        message: string;
-                        /** @description A routing rule: where requests that meet its condition go. */
-                        rule: {
-                            id: string;
-                            name: string;
-                            description: string;
-                            enabled: boolean;
-                            /** @description The CEL condition a request must meet. */
-                            cel_expression: string;
-                            targets: {
-                                provider?: string;
-                                model?: string;
-                                key_id?: string;
-                                weight?: number;
-                            }[];
-                            /** @description `provider/model`, tried in order when the chosen target fails. */
-                            fallbacks: string[];
-                            scope: "global" | "customer" | "team" | "virtual_key";
-                            scope_id: string | null;
-                            /** @description Lower first, within its scope. */
-                            priority: number;
-                            /** Format: date-time */
-                            created_at: string;
-                            /** Format: date-time */
-                            updated_at: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["RoutingRuleWritten"];
                 };
             };
             400: components["responses"]["Error400"];
@@ -5190,10 +6500,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description What was done, in words. */
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Deleted"];
                 };
             };
             400: components["responses"]["Error400"];
@@ -5224,42 +6531,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        teams: {
-                            id: string;
-                            name: string;
-                            budgets: {
-                                max_limit: number;
-                                /** @description e.g. 30s, 5m, 1h, 1d, 1w, 1M, 1Y */
-                                reset_duration: string;
-                                calendar_aligned?: boolean;
-                            }[];
-                            rate_limit: {
-                                token_max_limit?: number;
-                                /** @description e.g. 30s, 5m, 1h, 1d, 1w, 1M, 1Y */
-                                token_reset_duration?: string;
-                                request_max_limit?: number;
-                                /** @description e.g. 30s, 5m, 1h, 1d, 1w, 1M, 1Y */
-                                request_reset_duration?: string;
-                            } | null;
-                            /** Format: date-time */
-                            created_at: string;
-                            /** Format: date-time */
-                            updated_at: string;
-                            customer_id: string | null;
-                            customer: {
-                                id: string;
-                                name: string;
-                            } | null;
-                        }[];
-                        /** @description Rows in this page. */
-                        count: number;
-                        /** @description Rows matching, all pages. */
-                        total_count: number;
-                        /** @description The page size asked for; 0 when none was. */
-                        limit: number;
-                        offset: number;
-                    };
+                    "application/json": components["schemas"]["TeamList"];
                 };
             };
             400: components["responses"]["Error400"];
@@ -5306,38 +6578,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description What was done, in words. */
-                        message: string;
-                        /** @description A team: budgets and rate limits shared by its keys, under an optional customer. */
-                        team: {
-                            id: string;
-                            name: string;
-                            budgets: {
-                                max_limit: number;
-                                /** @description e.g. 30s, 5m, 1h, 1d, 1w, 1M, 1Y */
-                                reset_duration: string;
-                                calendar_aligned?: boolean;
-                            }[];
-                            rate_limit: {
-                                token_max_limit?: number;
-                                /** @description e.g. 30s, 5m, 1h, 1d, 1w, 1M, 1Y */
-                                token_reset_duration?: string;
-                                request_max_limit?: number;
-                                /** @description e.g. 30s, 5m, 1h, 1d, 1w, 1M, 1Y */
-                                request_reset_duration?: string;
-                            } | null;
-                            /** Format: date-time */
-                            created_at: string;
-                            /** Format: date-time */
-                            updated_at: string;
-                            customer_id: string | null;
-                            customer: {
-                                id: string;
-                                name: string;
-                            } | null;
-                        };
-                    };
+                    "application/json": components["schemas"]["TeamWritten"];
                 };
             };
             400: components["responses"]["Error400"];
@@ -5367,36 +6608,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description A team: budgets and rate limits shared by its keys, under an optional customer. */
-                        team: {
-                            id: string;
-                            name: string;
-                            budgets: {
-                                max_limit: number;
-                                /** @description e.g. 30s, 5m, 1h, 1d, 1w, 1M, 1Y */
-                                reset_duration: string;
-                                calendar_aligned?: boolean;
-                            }[];
-                            rate_limit: {
-                                token_max_limit?: number;
-                                /** @description e.g. 30s, 5m, 1h, 1d, 1w, 1M, 1Y */
-                                token_reset_duration?: string;
-                                request_max_limit?: number;
-                                /** @description e.g. 30s, 5m, 1h, 1d, 1w, 1M, 1Y */
-                                request_reset_duration?: string;
-                            } | null;
-                            /** Format: date-time */
-                            created_at: string;
-                            /** Format: date-time */
-                            updated_at: string;
-                            customer_id: string | null;
-                            customer: {
-                                id: string;
-                                name: string;
-                            } | null;
-                        };
-                    };
+                    "application/json": components["schemas"]["TeamReply"];
                 };
             };
             400: components["responses"]["Error400"];
@@ -5446,38 +6658,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description What was done, in words. */
-                        message: string;
-                        /** @description A team: budgets and rate limits shared by its keys, under an optional customer. */
-                        team: {
-                            id: string;
-                            name: string;
-                            budgets: {
-                                max_limit: number;
-                                /** @description e.g. 30s, 5m, 1h, 1d, 1w, 1M, 1Y */
-                                reset_duration: string;
-                                calendar_aligned?: boolean;
-                            }[];
-                            rate_limit: {
-                                token_max_limit?: number;
-                                /** @description e.g. 30s, 5m, 1h, 1d, 1w, 1M, 1Y */
-                                token_reset_duration?: string;
-                                request_max_limit?: number;
-                                /** @description e.g. 30s, 5m, 1h, 1d, 1w, 1M, 1Y */
-                                request_reset_duration?: string;
-                            } | null;
-                            /** Format: date-time */
-                            created_at: string;
-                            /** Format: date-time */
-                            updated_at: string;
-                            customer_id: string | null;
-                            customer: {
-                                id: string;
-                                name: string;
-                            } | null;
-                        };
-                    };
+                    "application/json": components["schemas"]["TeamWritten"];
                 };
             };
             400: components["responses"]["Error400"];
@@ -5508,10 +6689,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description What was done, in words. */
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Deleted"];
                 };
             };
             400: components["responses"]["Error400"];
@@ -5542,80 +6720,58 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        virtual_keys: {
-                            id: string;
-                            name: string;
-                            description: string;
-                            is_active: boolean;
-                            /** @description The start of the key's value, to recognise it by. */
-                            key_prefix: string;
-                            team_id: string | null;
-                            customer_id: string | null;
-                            team: {
-                                id: string;
-                                name: string;
-                            } | null;
-                            customer: {
-                                id: string;
-                                name: string;
-                            } | null;
-                            provider_configs: {
-                                provider: string;
-                                weight?: number;
-                                allowed_models?: string[];
-                                key_ids?: string[];
-                                budgets?: {
-                                    max_limit: number;
-                                    /** @description e.g. 30s, 5m, 1h, 1d, 1w, 1M, 1Y */
-                                    reset_duration: string;
-                                    calendar_aligned?: boolean;
-                                }[];
-                                rate_limit?: {
-                                    token_max_limit?: number;
-                                    /** @description e.g. 30s, 5m, 1h, 1d, 1w, 1M, 1Y */
-                                    token_reset_duration?: string;
-                                    request_max_limit?: number;
-                                    /** @description e.g. 30s, 5m, 1h, 1d, 1w, 1M, 1Y */
-                                    request_reset_duration?: string;
-                                };
-                            }[];
-                            budgets: {
-                                max_limit: number;
-                                /** @description e.g. 30s, 5m, 1h, 1d, 1w, 1M, 1Y */
-                                reset_duration: string;
-                                calendar_aligned?: boolean;
-                            }[];
-                            rate_limit: {
-                                token_max_limit?: number;
-                                /** @description e.g. 30s, 5m, 1h, 1d, 1w, 1M, 1Y */
-                                token_reset_duration?: string;
-                                request_max_limit?: number;
-                                /** @description e.g. 30s, 5m, 1h, 1d, 1w, 1M, 1Y */
-                                request_reset_duration?: string;
-                            } | null;
-                            mcp_configs: {
-                                mcp_client_name: string;
-                                tools_to_execute?: string[];
-                            }[];
-                            agent_grants: string[];
-                            session_budgets: {
-                                max_cost?: number;
-                                max_tokens?: number;
-                            } | null;
-                            /** Format: date-time */
-                            created_at: string;
-                            /** Format: date-time */
-                            updated_at: string;
-                        }[];
-                        /** @description Rows in this page. */
-                        count: number;
-                        /** @description Rows matching, all pages. */
-                        total_count: number;
-                        /** @description The page size asked for; 0 when none was. */
-                        limit: number;
-                        offset: number;
-                    };
+                    /**
+                     * @example {
+                     *       "virtual_keys": [
+                     *         {
+                     *           "id": "0f6c1e9a-4a3b-4d0e-9b7a-2f1d8c5e3a71",
+                     *           "name": "checkout-service",
+                     *           "description": "The checkout team's backend",
+                     *           "is_active": true,
+                     *           "key_prefix": "sk-gw-oVs0laF-",
+                     *           "team_id": "7d2b9f40-1c6e-4f8a-a3d5-6e0b4c9f2a18",
+                     *           "customer_id": null,
+                     *           "team": {
+                     *             "id": "7d2b9f40-1c6e-4f8a-a3d5-6e0b4c9f2a18",
+                     *             "name": "payments"
+                     *           },
+                     *           "customer": null,
+                     *           "provider_configs": [
+                     *             {
+                     *               "provider": "openai",
+                     *               "weight": 1,
+                     *               "allowed_models": [
+                     *                 "gpt-4o-mini"
+                     *               ],
+                     *               "key_ids": [],
+                     *               "budgets": []
+                     *             }
+                     *           ],
+                     *           "budgets": [
+                     *             {
+                     *               "max_limit": 50,
+                     *               "reset_duration": "1M",
+                     *               "calendar_aligned": true
+                     *             }
+                     *           ],
+                     *           "rate_limit": {
+                     *             "request_max_limit": 600,
+                     *             "request_reset_duration": "1m"
+                     *           },
+                     *           "mcp_configs": [],
+                     *           "agent_grants": [],
+                     *           "session_budgets": null,
+                     *           "created_at": "2026-12-01T09:30:00.000Z",
+                     *           "updated_at": "2026-12-01T09:30:00.000Z"
+                     *         }
+                     *       ],
+                     *       "count": 1,
+                     *       "total_count": 1,
+                     *       "limit": 0,
+                     *       "offset": 0
+                     *     }
+                     */
+                    "application/json": components["schemas"]["VirtualKeyList"];
                 };
             };
             400: components["responses"]["Error400"];
@@ -5696,77 +6852,54 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description What was done, in words. */
-                        message: string;
-                        virtual_key: {
-                            id: string;
-                            name: string;
-                            description: string;
-                            is_active: boolean;
-                            /** @description The start of the key's value, to recognise it by. */
-                            key_prefix: string;
-                            team_id: string | null;
-                            customer_id: string | null;
-                            team: {
-                                id: string;
-                                name: string;
-                            } | null;
-                            customer: {
-                                id: string;
-                                name: string;
-                            } | null;
-                            provider_configs: {
-                                provider: string;
-                                weight?: number;
-                                allowed_models?: string[];
-                                key_ids?: string[];
-                                budgets?: {
-                                    max_limit: number;
-                                    /** @description e.g. 30s, 5m, 1h, 1d, 1w, 1M, 1Y */
-                                    reset_duration: string;
-                                    calendar_aligned?: boolean;
-                                }[];
-                                rate_limit?: {
-                                    token_max_limit?: number;
-                                    /** @description e.g. 30s, 5m, 1h, 1d, 1w, 1M, 1Y */
-                                    token_reset_duration?: string;
-                                    request_max_limit?: number;
-                                    /** @description e.g. 30s, 5m, 1h, 1d, 1w, 1M, 1Y */
-                                    request_reset_duration?: string;
-                                };
-                            }[];
-                            budgets: {
-                                max_limit: number;
-                                /** @description e.g. 30s, 5m, 1h, 1d, 1w, 1M, 1Y */
-                                reset_duration: string;
-                                calendar_aligned?: boolean;
-                            }[];
-                            rate_limit: {
-                                token_max_limit?: number;
-                                /** @description e.g. 30s, 5m, 1h, 1d, 1w, 1M, 1Y */
-                                token_reset_duration?: string;
-                                request_max_limit?: number;
-                                /** @description e.g. 30s, 5m, 1h, 1d, 1w, 1M, 1Y */
-                                request_reset_duration?: string;
-                            } | null;
-                            mcp_configs: {
-                                mcp_client_name: string;
-                                tools_to_execute?: string[];
-                            }[];
-                            agent_grants: string[];
-                            session_budgets: {
-                                max_cost?: number;
-                                max_tokens?: number;
-                            } | null;
-                            /** Format: date-time */
-                            created_at: string;
-                            /** Format: date-time */
-                            updated_at: string;
-                            /** @description The key (sk-gw-…): shown this once, only its hash is kept. */
-                            value: string;
-                        };
-                    };
+                    /**
+                     * @example {
+                     *       "message": "Virtual key created successfully",
+                     *       "virtual_key": {
+                     *         "id": "0f6c1e9a-4a3b-4d0e-9b7a-2f1d8c5e3a71",
+                     *         "name": "checkout-service",
+                     *         "description": "The checkout team's backend",
+                     *         "is_active": true,
+                     *         "key_prefix": "sk-gw-oVs0laF-",
+                     *         "team_id": "7d2b9f40-1c6e-4f8a-a3d5-6e0b4c9f2a18",
+                     *         "customer_id": null,
+                     *         "team": {
+                     *           "id": "7d2b9f40-1c6e-4f8a-a3d5-6e0b4c9f2a18",
+                     *           "name": "payments"
+                     *         },
+                     *         "customer": null,
+                     *         "provider_configs": [
+                     *           {
+                     *             "provider": "openai",
+                     *             "weight": 1,
+                     *             "allowed_models": [
+                     *               "gpt-4o-mini"
+                     *             ],
+                     *             "key_ids": [],
+                     *             "budgets": []
+                     *           }
+                     *         ],
+                     *         "budgets": [
+                     *           {
+                     *             "max_limit": 50,
+                     *             "reset_duration": "1M",
+                     *             "calendar_aligned": true
+                     *           }
+                     *         ],
+                     *         "rate_limit": {
+                     *           "request_max_limit": 600,
+                     *           "request_reset_duration": "1m"
+                     *         },
+                     *         "mcp_configs": [],
+                     *         "agent_grants": [],
+                     *         "session_budgets": null,
+                     *         "created_at": "2026-12-01T09:30:00.000Z",
+                     *         "updated_at": "2026-12-01T09:30:00.000Z",
+                     *         "value": "sk-gw-oVs0laF-tyTch_jqnKDJGPSLaFSyXdaJ"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["VirtualKeyIssued"];
                 };
             };
             400: components["responses"]["Error400"];
@@ -5796,74 +6929,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description A virtual key, without its value. */
-                        virtual_key: {
-                            id: string;
-                            name: string;
-                            description: string;
-                            is_active: boolean;
-                            /** @description The start of the key's value, to recognise it by. */
-                            key_prefix: string;
-                            team_id: string | null;
-                            customer_id: string | null;
-                            team: {
-                                id: string;
-                                name: string;
-                            } | null;
-                            customer: {
-                                id: string;
-                                name: string;
-                            } | null;
-                            provider_configs: {
-                                provider: string;
-                                weight?: number;
-                                allowed_models?: string[];
-                                key_ids?: string[];
-                                budgets?: {
-                                    max_limit: number;
-                                    /** @description e.g. 30s, 5m, 1h, 1d, 1w, 1M, 1Y */
-                                    reset_duration: string;
-                                    calendar_aligned?: boolean;
-                                }[];
-                                rate_limit?: {
-                                    token_max_limit?: number;
-                                    /** @description e.g. 30s, 5m, 1h, 1d, 1w, 1M, 1Y */
-                                    token_reset_duration?: string;
-                                    request_max_limit?: number;
-                                    /** @description e.g. 30s, 5m, 1h, 1d, 1w, 1M, 1Y */
-                                    request_reset_duration?: string;
-                                };
-                            }[];
-                            budgets: {
-                                max_limit: number;
-                                /** @description e.g. 30s, 5m, 1h, 1d, 1w, 1M, 1Y */
-                                reset_duration: string;
-                                calendar_aligned?: boolean;
-                            }[];
-                            rate_limit: {
-                                token_max_limit?: number;
-                                /** @description e.g. 30s, 5m, 1h, 1d, 1w, 1M, 1Y */
-                                token_reset_duration?: string;
-                                request_max_limit?: number;
-                                /** @description e.g. 30s, 5m, 1h, 1d, 1w, 1M, 1Y */
-                                request_reset_duration?: string;
-                            } | null;
-                            mcp_configs: {
-                                mcp_client_name: string;
-                                tools_to_execute?: string[];
-                            }[];
-                            agent_grants: string[];
-                            session_budgets: {
-                                max_cost?: number;
-                                max_tokens?: number;
-                            } | null;
-                            /** Format: date-time */
-                            created_at: string;
-                            /** Format: date-time */
-                            updated_at: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["VirtualKeyReply"];
                 };
             };
             400: components["responses"]["Error400"];
@@ -5947,76 +7013,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description What was done, in words. */
-                        message: string;
-                        /** @description A virtual key, without its value. */
-                        virtual_key: {
-                            id: string;
-                            name: string;
-                            description: string;
-                            is_active: boolean;
-                            /** @description The start of the key's value, to recognise it by. */
-                            key_prefix: string;
-                            team_id: string | null;
-                            customer_id: string | null;
-                            team: {
-                                id: string;
-                                name: string;
-                            } | null;
-                            customer: {
-                                id: string;
-                                name: string;
-                            } | null;
-                            provider_configs: {
-                                provider: string;
-                                weight?: number;
-                                allowed_models?: string[];
-                                key_ids?: string[];
-                                budgets?: {
-                                    max_limit: number;
-                                    /** @description e.g. 30s, 5m, 1h, 1d, 1w, 1M, 1Y */
-                                    reset_duration: string;
-                                    calendar_aligned?: boolean;
-                                }[];
-                                rate_limit?: {
-                                    token_max_limit?: number;
-                                    /** @description e.g. 30s, 5m, 1h, 1d, 1w, 1M, 1Y */
-                                    token_reset_duration?: string;
-                                    request_max_limit?: number;
-                                    /** @description e.g. 30s, 5m, 1h, 1d, 1w, 1M, 1Y */
-                                    request_reset_duration?: string;
-                                };
-                            }[];
-                            budgets: {
-                                max_limit: number;
-                                /** @description e.g. 30s, 5m, 1h, 1d, 1w, 1M, 1Y */
-                                reset_duration: string;
-                                calendar_aligned?: boolean;
-                            }[];
-                            rate_limit: {
-                                token_max_limit?: number;
-                                /** @description e.g. 30s, 5m, 1h, 1d, 1w, 1M, 1Y */
-                                token_reset_duration?: string;
-                                request_max_limit?: number;
-                                /** @description e.g. 30s, 5m, 1h, 1d, 1w, 1M, 1Y */
-                                request_reset_duration?: string;
-                            } | null;
-                            mcp_configs: {
-                                mcp_client_name: string;
-                                tools_to_execute?: string[];
-                            }[];
-                            agent_grants: string[];
-                            session_budgets: {
-                                max_cost?: number;
-                                max_tokens?: number;
-                            } | null;
-                            /** Format: date-time */
-                            created_at: string;
-                            /** Format: date-time */
-                            updated_at: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["VirtualKeyWritten"];
                 };
             };
             400: components["responses"]["Error400"];
@@ -6047,10 +7044,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description What was done, in words. */
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Deleted"];
                 };
             };
             400: components["responses"]["Error400"];
@@ -6079,77 +7073,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description What was done, in words. */
-                        message: string;
-                        virtual_key: {
-                            id: string;
-                            name: string;
-                            description: string;
-                            is_active: boolean;
-                            /** @description The start of the key's value, to recognise it by. */
-                            key_prefix: string;
-                            team_id: string | null;
-                            customer_id: string | null;
-                            team: {
-                                id: string;
-                                name: string;
-                            } | null;
-                            customer: {
-                                id: string;
-                                name: string;
-                            } | null;
-                            provider_configs: {
-                                provider: string;
-                                weight?: number;
-                                allowed_models?: string[];
-                                key_ids?: string[];
-                                budgets?: {
-                                    max_limit: number;
-                                    /** @description e.g. 30s, 5m, 1h, 1d, 1w, 1M, 1Y */
-                                    reset_duration: string;
-                                    calendar_aligned?: boolean;
-                                }[];
-                                rate_limit?: {
-                                    token_max_limit?: number;
-                                    /** @description e.g. 30s, 5m, 1h, 1d, 1w, 1M, 1Y */
-                                    token_reset_duration?: string;
-                                    request_max_limit?: number;
-                                    /** @description e.g. 30s, 5m, 1h, 1d, 1w, 1M, 1Y */
-                                    request_reset_duration?: string;
-                                };
-                            }[];
-                            budgets: {
-                                max_limit: number;
-                                /** @description e.g. 30s, 5m, 1h, 1d, 1w, 1M, 1Y */
-                                reset_duration: string;
-                                calendar_aligned?: boolean;
-                            }[];
-                            rate_limit: {
-                                token_max_limit?: number;
-                                /** @description e.g. 30s, 5m, 1h, 1d, 1w, 1M, 1Y */
-                                token_reset_duration?: string;
-                                request_max_limit?: number;
-                                /** @description e.g. 30s, 5m, 1h, 1d, 1w, 1M, 1Y */
-                                request_reset_duration?: string;
-                            } | null;
-                            mcp_configs: {
-                                mcp_client_name: string;
-                                tools_to_execute?: string[];
-                            }[];
-                            agent_grants: string[];
-                            session_budgets: {
-                                max_cost?: number;
-                                max_tokens?: number;
-                            } | null;
-                            /** Format: date-time */
-                            created_at: string;
-                            /** Format: date-time */
-                            updated_at: string;
-                            /** @description The key (sk-gw-…): shown this once, only its hash is kept. */
-                            value: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["VirtualKeyIssued"];
                 };
             };
             400: components["responses"]["Error400"];
@@ -6180,25 +7104,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        session_budgets: {
-                            max_cost?: number;
-                            max_tokens?: number;
-                        } | null;
-                        sessions: {
-                            /** @description The conversation id that names the session (an agent run). */
-                            session_id: string;
-                            /** @description USD charged to the session so far. */
-                            cost: number;
-                            /** @description Tokens charged to the session so far. */
-                            tokens: number;
-                            requests: number;
-                            /** Format: date-time */
-                            last_request_at: string;
-                            /** @description The limit of `session_budgets` the session reached: its next request is refused with 402. */
-                            exceeded: "max_cost" | "max_tokens" | null;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["SessionSpentList"];
                 };
             };
             400: components["responses"]["Error400"];
@@ -6219,12 +7125,14 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success. */
+            /** @description What is left of every budget and rate limit the calling virtual key answers to: its own, its team's, its customer's and its provider configs'. */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["Quota"];
+                };
             };
             401: components["responses"]["Error401"];
             403: components["responses"]["Error403"];
@@ -6635,10 +7543,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description What was done, in words. */
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Deleted"];
                 };
             };
             400: components["responses"]["Error400"];
@@ -6767,85 +7672,69 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        logs: {
-                            id: string;
-                            parent_request_id: string | null;
-                            /** Format: date-time */
-                            timestamp: string;
-                            /** @description What was called: `chat.completion`, `embedding`, `response`, ... */
-                            object: string;
-                            provider: string;
-                            model: string;
-                            alias: string | null;
-                            selected_key_id: string | null;
-                            virtual_key_id: string | null;
-                            virtual_key_name: string | null;
-                            team_id: string | null;
-                            customer_id: string | null;
-                            user_id: string | null;
-                            business_unit_id: string | null;
-                            project_id: string | null;
-                            routing_rule_id: string | null;
-                            routing_rule_name: string | null;
-                            routing_engine_used: string | null;
-                            status: "processing" | "success" | "error";
-                            status_code: number | null;
-                            error_type: string | null;
-                            error_message: string | null;
-                            stop_reason: string | null;
-                            tool_call_names: string[];
-                            cache_hit_type: string | null;
-                            /** @description What each guardrail found and did; never the matched text. */
-                            guardrails: {
-                                guardrail: string;
-                                check: string;
-                                stage: "input" | "output";
-                                action: "block" | "redact" | "log";
-                                matches: number;
-                            }[];
-                            input_tokens: number;
-                            output_tokens: number;
-                            cached_tokens: number;
-                            reasoning_tokens: number;
-                            total_tokens: number;
-                            /** @description USD; null when pricing did not know the model. */
-                            cost: number | null;
-                            /** @description Milliseconds. */
-                            latency: number;
-                            time_to_first_token: number | null;
-                            stream: boolean;
-                            session_id: string | null;
-                            /** @description The conversation the request belongs to, when conversation affinity or a virtual key's session budgets named one. */
-                            conversation_id: string | null;
-                            region: string | null;
-                            /** @description What in the gateway made the call (`warp`, a guardrail, ...); null for a client's request. */
-                            internal_caller: string | null;
-                            metadata: {
-                                [key: string]: string;
-                            };
-                            attempts: {
-                                provider: string;
-                                model: string;
-                                /** @description The provider key's id. */
-                                key?: string;
-                                status?: number;
-                                error_type?: string;
-                                is_fallback: boolean;
-                            }[];
-                            /** @description GET /api/logs/{id} only: the request body with secrets removed; null when content logging is off. */
-                            request_content?: unknown;
-                            /** @description GET /api/logs/{id} only: the response text; null when content logging is off. */
-                            response_content?: string | null;
-                        }[];
-                        count: number;
-                        /** @description Rows matching, all pages; null when `with_total=false`. */
-                        total: number | null;
-                        limit: number;
-                        offset: number;
-                        sort_by: string;
-                        order: "asc" | "desc";
-                    };
+                    /**
+                     * @example {
+                     *       "logs": [
+                     *         {
+                     *           "id": "01a251db-f73e-7472-8c05-a63c3fd19a8e",
+                     *           "parent_request_id": null,
+                     *           "timestamp": "2026-12-07T18:54:59.902Z",
+                     *           "object": "chat.completion",
+                     *           "provider": "openai",
+                     *           "model": "gpt-4o-mini",
+                     *           "alias": null,
+                     *           "selected_key_id": "prod-key",
+                     *           "conversation_id": null,
+                     *           "virtual_key_id": "0f6c1e9a-4a3b-4d0e-9b7a-2f1d8c5e3a71",
+                     *           "virtual_key_name": "checkout-service",
+                     *           "team_id": "7d2b9f40-1c6e-4f8a-a3d5-6e0b4c9f2a18",
+                     *           "customer_id": null,
+                     *           "user_id": null,
+                     *           "business_unit_id": null,
+                     *           "project_id": null,
+                     *           "routing_rule_id": null,
+                     *           "routing_rule_name": null,
+                     *           "routing_engine_used": null,
+                     *           "status": "success",
+                     *           "status_code": 200,
+                     *           "error_type": null,
+                     *           "error_message": null,
+                     *           "stop_reason": "stop",
+                     *           "tool_call_names": [],
+                     *           "cache_hit_type": null,
+                     *           "guardrails": [],
+                     *           "input_tokens": 14,
+                     *           "output_tokens": 9,
+                     *           "cached_tokens": 0,
+                     *           "reasoning_tokens": 0,
+                     *           "total_tokens": 23,
+                     *           "cost": 0.0000075,
+                     *           "latency": 396.3,
+                     *           "time_to_first_token": null,
+                     *           "stream": false,
+                     *           "session_id": null,
+                     *           "region": null,
+                     *           "internal_caller": null,
+                     *           "metadata": {},
+                     *           "attempts": [
+                     *             {
+                     *               "provider": "openai",
+                     *               "model": "gpt-4o-mini",
+                     *               "key": "prod-key",
+                     *               "is_fallback": false
+                     *             }
+                     *           ]
+                     *         }
+                     *       ],
+                     *       "count": 1,
+                     *       "total": 1,
+                     *       "limit": 50,
+                     *       "offset": 0,
+                     *       "sort_by": "timestamp",
+                     *       "order": "desc"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["LogPage"];
                 };
             };
             400: components["responses"]["Error400"];
@@ -6877,10 +7766,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description What was done, in words. */
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Deleted"];
                 };
             };
             400: components["responses"]["Error400"];
@@ -6908,76 +7794,69 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: string;
-                        parent_request_id: string | null;
-                        /** Format: date-time */
-                        timestamp: string;
-                        /** @description What was called: `chat.completion`, `embedding`, `response`, ... */
-                        object: string;
-                        provider: string;
-                        model: string;
-                        alias: string | null;
-                        selected_key_id: string | null;
-                        virtual_key_id: string | null;
-                        virtual_key_name: string | null;
-                        team_id: string | null;
-                        customer_id: string | null;
-                        user_id: string | null;
-                        business_unit_id: string | null;
-                        project_id: string | null;
-                        routing_rule_id: string | null;
-                        routing_rule_name: string | null;
-                        routing_engine_used: string | null;
-                        status: "processing" | "success" | "error";
-                        status_code: number | null;
-                        error_type: string | null;
-                        error_message: string | null;
-                        stop_reason: string | null;
-                        tool_call_names: string[];
-                        cache_hit_type: string | null;
-                        /** @description What each guardrail found and did; never the matched text. */
-                        guardrails: {
-                            guardrail: string;
-                            check: string;
-                            stage: "input" | "output";
-                            action: "block" | "redact" | "log";
-                            matches: number;
-                        }[];
-                        input_tokens: number;
-                        output_tokens: number;
-                        cached_tokens: number;
-                        reasoning_tokens: number;
-                        total_tokens: number;
-                        /** @description USD; null when pricing did not know the model. */
-                        cost: number | null;
-                        /** @description Milliseconds. */
-                        latency: number;
-                        time_to_first_token: number | null;
-                        stream: boolean;
-                        session_id: string | null;
-                        /** @description The conversation the request belongs to, when conversation affinity or a virtual key's session budgets named one. */
-                        conversation_id: string | null;
-                        region: string | null;
-                        /** @description What in the gateway made the call (`warp`, a guardrail, ...); null for a client's request. */
-                        internal_caller: string | null;
-                        metadata: {
-                            [key: string]: string;
-                        };
-                        attempts: {
-                            provider: string;
-                            model: string;
-                            /** @description The provider key's id. */
-                            key?: string;
-                            status?: number;
-                            error_type?: string;
-                            is_fallback: boolean;
-                        }[];
-                        /** @description GET /api/logs/{id} only: the request body with secrets removed; null when content logging is off. */
-                        request_content?: unknown;
-                        /** @description GET /api/logs/{id} only: the response text; null when content logging is off. */
-                        response_content?: string | null;
-                    };
+                    /**
+                     * @example {
+                     *       "id": "01a251db-f73e-7472-8c05-a63c3fd19a8e",
+                     *       "parent_request_id": null,
+                     *       "timestamp": "2026-12-07T18:54:59.902Z",
+                     *       "object": "chat.completion",
+                     *       "provider": "openai",
+                     *       "model": "gpt-4o-mini",
+                     *       "alias": null,
+                     *       "selected_key_id": "prod-key",
+                     *       "conversation_id": null,
+                     *       "virtual_key_id": "0f6c1e9a-4a3b-4d0e-9b7a-2f1d8c5e3a71",
+                     *       "virtual_key_name": "checkout-service",
+                     *       "team_id": "7d2b9f40-1c6e-4f8a-a3d5-6e0b4c9f2a18",
+                     *       "customer_id": null,
+                     *       "user_id": null,
+                     *       "business_unit_id": null,
+                     *       "project_id": null,
+                     *       "routing_rule_id": null,
+                     *       "routing_rule_name": null,
+                     *       "routing_engine_used": null,
+                     *       "status": "success",
+                     *       "status_code": 200,
+                     *       "error_type": null,
+                     *       "error_message": null,
+                     *       "stop_reason": "stop",
+                     *       "tool_call_names": [],
+                     *       "cache_hit_type": null,
+                     *       "guardrails": [],
+                     *       "input_tokens": 14,
+                     *       "output_tokens": 9,
+                     *       "cached_tokens": 0,
+                     *       "reasoning_tokens": 0,
+                     *       "total_tokens": 23,
+                     *       "cost": 0.0000075,
+                     *       "latency": 396.3,
+                     *       "time_to_first_token": null,
+                     *       "stream": false,
+                     *       "session_id": null,
+                     *       "region": null,
+                     *       "internal_caller": null,
+                     *       "metadata": {},
+                     *       "attempts": [
+                     *         {
+                     *           "provider": "openai",
+                     *           "model": "gpt-4o-mini",
+                     *           "key": "prod-key",
+                     *           "is_fallback": false
+                     *         }
+                     *       ],
+                     *       "request_content": {
+                     *         "model": "openai/gpt-4o-mini",
+                     *         "messages": [
+                     *           {
+                     *             "role": "user",
+                     *             "content": "Say hello in French."
+                     *           }
+                     *         ]
+                     *       },
+                     *       "response_content": "Bonjour !"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["LogEntry"];
                 };
             };
             400: components["responses"]["Error400"];
@@ -7113,20 +7992,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description Every bucket of the range, zero when empty. */
-                        buckets: {
-                            /** Format: date-time */
-                            timestamp: string;
-                            count: number;
-                            success: number;
-                            error: number;
-                            total_tokens: number;
-                            total_cost: number;
-                            average_latency: number;
-                        }[];
-                        bucket_size_seconds: number;
-                    };
+                    "application/json": components["schemas"]["LogHistogram"];
                 };
             };
             400: components["responses"]["Error400"];
@@ -7195,67 +8061,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        rankings: {
-                            provider: string;
-                            model: string;
-                            total_requests: number;
-                            success_count: number;
-                            error_count: number;
-                            /** @description Percent of requests; 0 when there were none. */
-                            success_rate: number;
-                            input_tokens: number;
-                            output_tokens: number;
-                            /** @description Percent of requests. */
-                            error_rate: number;
-                            total_tokens: number;
-                            total_cost: number;
-                            avg_latency: number;
-                            trend: {
-                                has_previous_period: boolean;
-                                /** @description Percent against the window before; null when that had none. */
-                                requests_trend: number | null;
-                                /** @description Percent against the window before; null when that had none. */
-                                tokens_trend: number | null;
-                                /** @description Percent against the window before; null when that had none. */
-                                cost_trend: number | null;
-                                /** @description Percent against the window before; null when that had none. */
-                                latency_trend: number | null;
-                                /** @description Percent against the window before; null when that had none. */
-                                error_rate_trend: number | null;
-                            };
-                        }[];
-                    } | {
-                        rankings: {
-                            virtual_key_id: string;
-                            virtual_key_name: string | null;
-                            total_requests: number;
-                            success_count: number;
-                            error_count: number;
-                            /** @description Percent of requests; 0 when there were none. */
-                            success_rate: number;
-                            input_tokens: number;
-                            output_tokens: number;
-                            /** @description Percent of requests. */
-                            error_rate: number;
-                            total_tokens: number;
-                            total_cost: number;
-                            avg_latency: number;
-                            trend: {
-                                has_previous_period: boolean;
-                                /** @description Percent against the window before; null when that had none. */
-                                requests_trend: number | null;
-                                /** @description Percent against the window before; null when that had none. */
-                                tokens_trend: number | null;
-                                /** @description Percent against the window before; null when that had none. */
-                                cost_trend: number | null;
-                                /** @description Percent against the window before; null when that had none. */
-                                latency_trend: number | null;
-                                /** @description Percent against the window before; null when that had none. */
-                                error_rate_trend: number | null;
-                            };
-                        }[];
-                    };
+                    "application/json": components["schemas"]["LogRankings"];
                 };
             };
             400: components["responses"]["Error400"];
@@ -7407,70 +8213,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        total_requests: number;
-                        success_count: number;
-                        error_count: number;
-                        /** @description Percent of requests; 0 when there were none. */
-                        success_rate: number;
-                        input_tokens: number;
-                        output_tokens: number;
-                        cached_tokens: number;
-                        reasoning_tokens: number;
-                        total_tokens: number;
-                        /** @description USD. */
-                        total_cost: number;
-                        /** @description Milliseconds. */
-                        average_latency: number;
-                        /** @description Milliseconds; null with no requests. */
-                        latency_percentiles: {
-                            p50: number | null;
-                            p90: number | null;
-                            p95: number | null;
-                            p99: number | null;
-                        };
-                        has_previous_period: boolean;
-                        /** @description The window of equal length just before; null when the window has no start. */
-                        previous: {
-                            total_requests: number;
-                            success_count: number;
-                            error_count: number;
-                            /** @description Percent of requests; 0 when there were none. */
-                            success_rate: number;
-                            input_tokens: number;
-                            output_tokens: number;
-                            cached_tokens: number;
-                            reasoning_tokens: number;
-                            total_tokens: number;
-                            /** @description USD. */
-                            total_cost: number;
-                            /** @description Milliseconds. */
-                            average_latency: number;
-                        } | null;
-                        change: {
-                            /** @description Percent against the window before; null when that had none. */
-                            total_requests: number | null;
-                            /** @description Percent against the window before; null when that had none. */
-                            success_rate: number | null;
-                            /** @description Percent against the window before; null when that had none. */
-                            total_tokens: number | null;
-                            /** @description Percent against the window before; null when that had none. */
-                            total_cost: number | null;
-                            /** @description Percent against the window before; null when that had none. */
-                            average_latency: number | null;
-                        } | null;
-                        /** @description The log writer's queue on this node: rows waiting, dropped, lost and set aside. */
-                        log_queue: {
-                            depth: number;
-                            bytes: number;
-                            capacity: number;
-                            dropped: number;
-                            failed: number;
-                            retries: number;
-                            /** @description Rows of the crash journal the database refused, set aside. */
-                            quarantined: number;
-                        };
-                    };
+                    "application/json": components["schemas"]["LogStats"];
                 };
             };
             400: components["responses"]["Error400"];
@@ -7513,45 +8256,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        logs: {
-                            id: string;
-                            /** Format: date-time */
-                            timestamp: string;
-                            /** @description The chat request whose reply asked for the call; null for direct calls. */
-                            llm_request_id: string | null;
-                            tool_name: string;
-                            server_label: string;
-                            mcp_client_id: string | null;
-                            /** @description Which door the call came through: `tool_execute`, `agent` or `mcp_server`. */
-                            source: string;
-                            status: "processing" | "success" | "error";
-                            /** @description The call's arguments; null when content logging is off. */
-                            arguments: unknown;
-                            /** @description The result text; null when content logging is off or there was none. */
-                            result: string | null;
-                            error_message: string | null;
-                            /** @description What was relayed during a call from an MCP caller; null for other calls. */
-                            notifications: {
-                                progress: number;
-                                messages: number;
-                                cancelled: boolean;
-                            } | null;
-                            /** @description Milliseconds; null while processing. */
-                            latency: number | null;
-                            cost: number | null;
-                            virtual_key_id: string | null;
-                            virtual_key_name: string | null;
-                            region: string | null;
-                        }[];
-                        count: number;
-                        /** @description Calls matching, all pages. */
-                        total: number;
-                        limit: number;
-                        offset: number;
-                        sort_by: "timestamp" | "latency" | "cost";
-                        order: "asc" | "desc";
-                    };
+                    "application/json": components["schemas"]["McpLogPage"];
                 };
             };
             400: components["responses"]["Error400"];
@@ -7590,16 +8295,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description Every bucket of the range, zero when empty. */
-                        buckets: {
-                            /** Format: date-time */
-                            timestamp: string;
-                            /** @description USD. */
-                            total_cost: number;
-                        }[];
-                        bucket_size_seconds: number;
-                    };
+                    "application/json": components["schemas"]["McpCostHistogram"];
                 };
             };
             400: components["responses"]["Error400"];
@@ -7659,80 +8355,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: string;
-                        name: string;
-                        connection_type: "http" | "sse" | "stdio";
-                        connection_string: string | null;
-                        stdio_config: {
-                            command: string;
-                            args: string[];
-                            /** @description Values redacted. */
-                            envs: {
-                                [key: string]: string;
-                            };
-                        } | null;
-                        auth_type: "none" | "headers" | "per_user_headers" | "oauth";
-                        /** @description Values redacted. */
-                        headers: {
-                            [key: string]: string;
-                        };
-                        per_user_header_keys: string[];
-                        oauth: {
-                            client_id: string | null;
-                            client_secret: string | null;
-                            scope: string | null;
-                            per_user: boolean;
-                            connection: {
-                                state: "needs_consent" | "connected" | "refresh_failed";
-                                last_error: string | null;
-                                connected_at: string | null;
-                                access_token_expires_at: string | null;
-                                registered_client_id: string | null;
-                            } | null;
-                        } | null;
-                        tools_to_execute: string[];
-                        tools_notice: string | null;
-                        tools_to_auto_execute: string[];
-                        /** @description USD per call, by tool. */
-                        tool_pricing: {
-                            [key: string]: number;
-                        };
-                        /** @description The connection: `connected`, `connecting`, `disconnected`, `error`, or `per_user` (one connection per caller). */
-                        state: string;
-                        last_error: string | null;
-                        tools: {
-                            name: string;
-                            description: string;
-                            /** @description The tool's JSON Schema, as the server gives it. */
-                            input_schema: unknown;
-                        }[];
-                        resources: {
-                            uri: string;
-                            name: string;
-                            description: string;
-                            mime_type: string | null;
-                        }[];
-                        resource_templates: {
-                            uri_template: string;
-                            name: string;
-                            description: string;
-                            mime_type: string | null;
-                        }[];
-                        prompts: {
-                            name: string;
-                            description: string;
-                            arguments: {
-                                name: string;
-                                description: string;
-                                required: boolean;
-                            }[];
-                        }[];
-                        /** Format: date-time */
-                        created_at: string;
-                        /** Format: date-time */
-                        updated_at: string;
-                    };
+                    "application/json": components["schemas"]["McpClient"];
                 };
             };
             400: components["responses"]["Error400"];
@@ -7796,80 +8419,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: string;
-                        name: string;
-                        connection_type: "http" | "sse" | "stdio";
-                        connection_string: string | null;
-                        stdio_config: {
-                            command: string;
-                            args: string[];
-                            /** @description Values redacted. */
-                            envs: {
-                                [key: string]: string;
-                            };
-                        } | null;
-                        auth_type: "none" | "headers" | "per_user_headers" | "oauth";
-                        /** @description Values redacted. */
-                        headers: {
-                            [key: string]: string;
-                        };
-                        per_user_header_keys: string[];
-                        oauth: {
-                            client_id: string | null;
-                            client_secret: string | null;
-                            scope: string | null;
-                            per_user: boolean;
-                            connection: {
-                                state: "needs_consent" | "connected" | "refresh_failed";
-                                last_error: string | null;
-                                connected_at: string | null;
-                                access_token_expires_at: string | null;
-                                registered_client_id: string | null;
-                            } | null;
-                        } | null;
-                        tools_to_execute: string[];
-                        tools_notice: string | null;
-                        tools_to_auto_execute: string[];
-                        /** @description USD per call, by tool. */
-                        tool_pricing: {
-                            [key: string]: number;
-                        };
-                        /** @description The connection: `connected`, `connecting`, `disconnected`, `error`, or `per_user` (one connection per caller). */
-                        state: string;
-                        last_error: string | null;
-                        tools: {
-                            name: string;
-                            description: string;
-                            /** @description The tool's JSON Schema, as the server gives it. */
-                            input_schema: unknown;
-                        }[];
-                        resources: {
-                            uri: string;
-                            name: string;
-                            description: string;
-                            mime_type: string | null;
-                        }[];
-                        resource_templates: {
-                            uri_template: string;
-                            name: string;
-                            description: string;
-                            mime_type: string | null;
-                        }[];
-                        prompts: {
-                            name: string;
-                            description: string;
-                            arguments: {
-                                name: string;
-                                description: string;
-                                required: boolean;
-                            }[];
-                        }[];
-                        /** Format: date-time */
-                        created_at: string;
-                        /** Format: date-time */
-                        updated_at: string;
-                    };
+                    "application/json": components["schemas"]["McpClient"];
                 };
             };
             400: components["responses"]["Error400"];
@@ -7900,10 +8450,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description What was done, in words. */
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Deleted"];
                 };
             };
             400: components["responses"]["Error400"];
@@ -7926,12 +8473,14 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success. */
+            /** @description OK. */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["McpOAuthConsentStarted"];
+                };
             };
             400: components["responses"]["Error400"];
             401: components["responses"]["Error401"];
@@ -7961,80 +8510,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: string;
-                        name: string;
-                        connection_type: "http" | "sse" | "stdio";
-                        connection_string: string | null;
-                        stdio_config: {
-                            command: string;
-                            args: string[];
-                            /** @description Values redacted. */
-                            envs: {
-                                [key: string]: string;
-                            };
-                        } | null;
-                        auth_type: "none" | "headers" | "per_user_headers" | "oauth";
-                        /** @description Values redacted. */
-                        headers: {
-                            [key: string]: string;
-                        };
-                        per_user_header_keys: string[];
-                        oauth: {
-                            client_id: string | null;
-                            client_secret: string | null;
-                            scope: string | null;
-                            per_user: boolean;
-                            connection: {
-                                state: "needs_consent" | "connected" | "refresh_failed";
-                                last_error: string | null;
-                                connected_at: string | null;
-                                access_token_expires_at: string | null;
-                                registered_client_id: string | null;
-                            } | null;
-                        } | null;
-                        tools_to_execute: string[];
-                        tools_notice: string | null;
-                        tools_to_auto_execute: string[];
-                        /** @description USD per call, by tool. */
-                        tool_pricing: {
-                            [key: string]: number;
-                        };
-                        /** @description The connection: `connected`, `connecting`, `disconnected`, `error`, or `per_user` (one connection per caller). */
-                        state: string;
-                        last_error: string | null;
-                        tools: {
-                            name: string;
-                            description: string;
-                            /** @description The tool's JSON Schema, as the server gives it. */
-                            input_schema: unknown;
-                        }[];
-                        resources: {
-                            uri: string;
-                            name: string;
-                            description: string;
-                            mime_type: string | null;
-                        }[];
-                        resource_templates: {
-                            uri_template: string;
-                            name: string;
-                            description: string;
-                            mime_type: string | null;
-                        }[];
-                        prompts: {
-                            name: string;
-                            description: string;
-                            arguments: {
-                                name: string;
-                                description: string;
-                                required: boolean;
-                            }[];
-                        }[];
-                        /** Format: date-time */
-                        created_at: string;
-                        /** Format: date-time */
-                        updated_at: string;
-                    };
+                    "application/json": components["schemas"]["McpClient"];
                 };
             };
             400: components["responses"]["Error400"];
@@ -8063,83 +8539,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        clients: {
-                            id: string;
-                            name: string;
-                            connection_type: "http" | "sse" | "stdio";
-                            connection_string: string | null;
-                            stdio_config: {
-                                command: string;
-                                args: string[];
-                                /** @description Values redacted. */
-                                envs: {
-                                    [key: string]: string;
-                                };
-                            } | null;
-                            auth_type: "none" | "headers" | "per_user_headers" | "oauth";
-                            /** @description Values redacted. */
-                            headers: {
-                                [key: string]: string;
-                            };
-                            per_user_header_keys: string[];
-                            oauth: {
-                                client_id: string | null;
-                                client_secret: string | null;
-                                scope: string | null;
-                                per_user: boolean;
-                                connection: {
-                                    state: "needs_consent" | "connected" | "refresh_failed";
-                                    last_error: string | null;
-                                    connected_at: string | null;
-                                    access_token_expires_at: string | null;
-                                    registered_client_id: string | null;
-                                } | null;
-                            } | null;
-                            tools_to_execute: string[];
-                            tools_notice: string | null;
-                            tools_to_auto_execute: string[];
-                            /** @description USD per call, by tool. */
-                            tool_pricing: {
-                                [key: string]: number;
-                            };
-                            /** @description The connection: `connected`, `connecting`, `disconnected`, `error`, or `per_user` (one connection per caller). */
-                            state: string;
-                            last_error: string | null;
-                            tools: {
-                                name: string;
-                                description: string;
-                                /** @description The tool's JSON Schema, as the server gives it. */
-                                input_schema: unknown;
-                            }[];
-                            resources: {
-                                uri: string;
-                                name: string;
-                                description: string;
-                                mime_type: string | null;
-                            }[];
-                            resource_templates: {
-                                uri_template: string;
-                                name: string;
-                                description: string;
-                                mime_type: string | null;
-                            }[];
-                            prompts: {
-                                name: string;
-                                description: string;
-                                arguments: {
-                                    name: string;
-                                    description: string;
-                                    required: boolean;
-                                }[];
-                            }[];
-                            /** Format: date-time */
-                            created_at: string;
-                            /** Format: date-time */
-                            updated_at: string;
-                        }[];
-                        count: number;
-                    };
+                    "application/json": components["schemas"]["McpClientList"];
                 };
             };
             401: components["responses"]["Error401"];
@@ -8163,9 +8563,20 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success. */
+            /** @description A caller's own consent went through (a per-user OAuth client): a page saying so. */
             200: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description An administrator's consent went through: back to the dashboard's MCP page. */
+            303: {
+                headers: {
+                    /** @description /ui/mcp?connected=<client name> */
+                    Location?: string;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -8173,7 +8584,25 @@ export interface operations {
             400: components["responses"]["Error400"];
             401: components["responses"]["Error401"];
             403: components["responses"]["Error403"];
+            /** @description A caller's consent came after its flow expired: a page saying to call the tool again. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
             500: components["responses"]["Error500"];
+            /** @description The authorization server did not exchange the code: a page saying why. */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
             503: components["responses"]["Error503"];
             default: components["responses"]["Error500"];
         };
@@ -8189,12 +8618,14 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success. */
+            /** @description OK. */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["PerUserFlowList"];
+                };
             };
             400: components["responses"]["Error400"];
             401: components["responses"]["Error401"];
@@ -8215,12 +8646,14 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success. */
+            /** @description A per-user header flow: which header keys to fill in, never any value. */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["PerUserFlow"];
+                };
             };
             400: components["responses"]["Error400"];
             401: components["responses"]["Error401"];
@@ -8248,12 +8681,14 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Success. */
+            /** @description The values worked against the MCP server and are stored for the caller; the flow is over. */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["PerUserFlowSubmitted"];
+                };
             };
             400: components["responses"]["Error400"];
             401: components["responses"]["Error401"];
@@ -8283,16 +8718,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        models: {
-                            /** @description `provider/model` */
-                            id: string;
-                            provider: string;
-                            model: string;
-                            key_ids: string[];
-                        }[];
-                        count: number;
-                    };
+                    "application/json": components["schemas"]["ModelList"];
                 };
             };
             400: components["responses"]["Error400"];
@@ -8312,12 +8738,27 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success. */
+            /** @description This document. */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        openapi: string;
+                        info: {
+                            title: string;
+                            version: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                        paths: {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
             };
             500: components["responses"]["Error500"];
             default: components["responses"]["Error500"];
@@ -8633,10 +9074,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description What was done, in words. */
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Deleted"];
                 };
             };
             400: components["responses"]["Error400"];
@@ -8663,218 +9101,48 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        providers: {
-                            provider: string;
-                            keys: ({
-                                id: string;
-                                name: string;
-                                /** @description The provider's API key; `env.NAME` reads it from the environment when used. Encrypted at rest, answered redacted. */
-                                value?: string;
-                                /** @description The models this key serves: names, `*` patterns or `regex:` (RE2); empty or absent means every model. */
-                                models?: string[];
-                                /** @description Models this key never serves, in the same forms. */
-                                blacklisted_models?: string[];
-                                weight: number;
-                                /** @description Model name a client sends to the name the provider knows. */
-                                aliases?: {
-                                    [key: string]: string;
-                                };
-                                azure_key_config?: {
-                                    endpoint?: string;
-                                    api_version?: string;
-                                    client_id?: string;
-                                    client_secret?: string;
-                                    tenant_id?: string;
-                                    scopes?: string[];
-                                    deployments?: {
-                                        [key: string]: string;
-                                    };
-                                };
-                                vertex_key_config?: {
-                                    project_id?: string;
-                                    project_number?: string;
-                                    region?: string;
-                                    auth_credentials?: string;
-                                    force_single_region?: boolean;
-                                    aws_workload_identity?: {
-                                        audience?: string;
-                                        service_account_email?: string;
-                                        aws_region?: string;
-                                        aws_role_arn?: string;
-                                        token_lifetime_seconds?: number;
-                                    };
-                                };
-                                bedrock_key_config?: {
-                                    access_key?: string;
-                                    secret_key?: string;
-                                    session_token?: string;
-                                    region?: string;
-                                    arn?: string;
-                                    batch_s3_config?: {
-                                        buckets: {
-                                            bucket_name: string;
-                                            prefix?: string;
-                                            is_default?: boolean;
-                                        }[];
-                                    };
-                                };
-                                vllm_key_config?: {
-                                    url?: string;
-                                    model_name?: string;
-                                };
-                                ollama_key_config?: {
-                                    url?: string;
-                                };
-                                sgl_key_config?: {
-                                    url?: string;
-                                };
-                                cloudflare_key_config?: {
-                                    account_id?: string;
-                                };
-                                replicate_key_config?: {
-                                    use_deployments_endpoint?: boolean;
-                                };
-                                watsonx_key_config?: {
-                                    /** @description The watsonx.ai project calls run in (this or `space_id`). */
-                                    project_id?: string;
-                                    /** @description The deployment space calls run in, instead of a project. */
-                                    space_id?: string;
-                                    /**
-                                     * Format: uri
-                                     * @description Where the key's IBM Cloud API key is exchanged for a token (default IBM Cloud's IAM).
-                                     */
-                                    iam_url?: string;
-                                };
-                                oauth_key_config?: {
-                                    grant_type?: string;
-                                    token_url?: string;
-                                    client_id?: string;
-                                    client_secret?: string;
-                                    private_key?: string;
-                                    audience?: string;
-                                    issuer?: string;
-                                    subject?: string;
-                                    key_id?: string;
-                                    signing_algorithm?: string;
-                                    auth_style?: string;
-                                    scopes?: string[];
-                                    extra_params?: {
-                                        [key: string]: unknown;
-                                    };
-                                    assertion_lifetime_seconds?: number;
-                                };
-                                enabled: boolean;
-                                use_for_batch_api?: boolean;
-                                /** @description Changes when the key's configuration does. */
-                                config_hash: string;
-                                /** @description What listing the provider's models with this key found: `success` or `failed`. */
-                                status: string;
-                                /** @description Why the last check failed, when it did. */
-                                description: string;
-                                /** @description The key's breaker and load as this node sees them. */
-                                health?: {
-                                    /** @description The circuit breaker: `closed`, `half_open` or `open`. */
-                                    state: string;
-                                    /** Format: date-time */
-                                    reopens_at?: string;
-                                    recent_failures: number;
-                                    /** @description Recent time to first byte. */
-                                    latency_ms?: number;
-                                    in_flight: number;
-                                    /** @description The key's breakers for single models that are not closed (404s and malformed replies open only these). */
-                                    models?: {
-                                        model: string;
-                                        /** @description The circuit breaker: `closed`, `half_open` or `open`. */
-                                        state: string;
-                                        /** Format: date-time */
-                                        reopens_at?: string;
-                                        recent_failures: number;
-                                    }[];
-                                };
-                            } & {
-                                [key: string]: unknown;
-                            })[];
-                            /** @description True when the provider serves without a key (a local server, a keyless custom provider). */
-                            key_optional: boolean;
-                            /** @description The key's breaker and load as this node sees them. */
-                            health?: {
-                                /** @description The circuit breaker: `closed`, `half_open` or `open`. */
-                                state: string;
-                                /** Format: date-time */
-                                reopens_at?: string;
-                                recent_failures: number;
-                                /** @description Recent time to first byte. */
-                                latency_ms?: number;
-                                in_flight: number;
-                                /** @description The key's breakers for single models that are not closed (404s and malformed replies open only these). */
-                                models?: {
-                                    model: string;
-                                    /** @description The circuit breaker: `closed`, `half_open` or `open`. */
-                                    state: string;
-                                    /** Format: date-time */
-                                    reopens_at?: string;
-                                    recent_failures: number;
-                                }[];
-                            };
-                            /** @description Requests this node sent to open keys because too many were open (the panic threshold), and when the last was. */
-                            panic?: {
-                                requests: number;
-                                /** Format: date-time */
-                                last_at?: string;
-                            };
-                            network_config: {
-                                /**
-                                 * Format: uri
-                                 * @description Where the provider's API is (default: the provider's own); any OpenAI-compatible server for a custom provider.
-                                 */
-                                base_url?: string;
-                                /** @description Headers sent with every request to the provider. */
-                                extra_headers?: {
-                                    [key: string]: string;
-                                };
-                                /** @description How long one provider request may take. */
-                                default_request_timeout_in_seconds?: number;
-                                /** @description Seconds a stream may send nothing between chunks before the gateway ends it as timed out; 0 or unset: the request timeout. */
-                                stream_idle_timeout_in_seconds?: number;
-                                /** @description Retries of a 5xx or network error on the same key; a 429 moves to another key. */
-                                max_retries?: number;
-                                /** @description Milliseconds before the first retry; each further retry doubles it, jittered. */
-                                retry_backoff_initial?: number;
-                                /** @description Cap in milliseconds on one retry delay. */
-                                retry_backoff_max?: number;
-                                /** @description Health-aware routing: each key's circuit breaker (shared by every node) and how a key is chosen. */
-                                health?: {
-                                    /** @description Circuit breakers on this provider's keys (default true): a key that keeps failing is left out until its cooldown ends. */
-                                    enabled?: boolean;
-                                    /** @description Failures in a row (429, 5xx, timeouts, connection errors; for one model: its 404s and malformed replies) that open a key's breaker, or the key's breaker for that model (default 5). */
-                                    failure_threshold?: number;
-                                    /** @description The failures must fall within this many seconds of each other (default 60). */
-                                    window_seconds?: number;
-                                    /** @description How long an open key is left out before a trial request (default 30); the provider's retry-after, when it sent one, instead. */
-                                    cooldown_seconds?: number;
-                                    /** @description Cap on the cooldown, which doubles each time a trial fails (default 600). */
-                                    max_cooldown_seconds?: number;
-                                    /** @description Requests let through at once to a key whose cooldown ended, to decide whether it closes (default 1). */
-                                    trial_requests?: number;
-                                    /** @description Share of the keys that may serve a request whose breakers are open at which the provider is in panic (default 1: all of them): requests then go to every such key as if closed, except one a 429's retry-after holds back. 0 turns panic off: such a request is refused with 503 `provider_keys_open`. */
-                                    panic_threshold?: number;
-                                    /** @description Keeps each conversation on the key that answered its last turn while that key may serve (default false), so the provider's prompt cache for that key is hit. A conversation is named by `x-gw-session-id`, Claude Code's or Codex's session header, or its system prompt and first user turn. */
-                                    conversation_affinity?: boolean;
-                                    /** @description How a key is chosen among those that may serve: `weighted` at random by weight (default), `least_latency` the fastest by recent time to first byte (the others still sampled now and then), `least_busy` the fewest requests in flight. */
-                                    strategy?: "weighted" | "least_latency" | "least_busy";
-                                };
-                            };
-                            custom_provider_config?: {
-                                /** @description The built-in provider whose wire format the custom provider speaks (`openai` for any OpenAI-compatible server, `anthropic`, `gemini`, `bedrock`, `cohere`, ...). */
-                                base_provider_type: string;
-                            };
-                            /** Format: date-time */
-                            created_at: string;
-                            /** Format: date-time */
-                            updated_at: string;
-                        }[];
-                    };
+                    /**
+                     * @example {
+                     *       "providers": [
+                     *         {
+                     *           "provider": "openai",
+                     *           "keys": [
+                     *             {
+                     *               "id": "prod-key",
+                     *               "name": "production",
+                     *               "value": "****1234",
+                     *               "models": [
+                     *                 "gpt-4o-mini",
+                     *                 "gpt-4o"
+                     *               ],
+                     *               "enabled": true,
+                     *               "weight": 1,
+                     *               "config_hash": "fc8e30ba29de9d0f488fa1b69b03c75f5458a489c7398de099a8cb8905a413cf",
+                     *               "status": "success",
+                     *               "description": "",
+                     *               "health": {
+                     *                 "state": "closed",
+                     *                 "recent_failures": 0,
+                     *                 "in_flight": 0,
+                     *                 "latency_ms": 412
+                     *               }
+                     *             }
+                     *           ],
+                     *           "key_optional": false,
+                     *           "panic": {
+                     *             "requests": 0
+                     *           },
+                     *           "network_config": {
+                     *             "default_request_timeout_in_seconds": 60,
+                     *             "max_retries": 2
+                     *           },
+                     *           "created_at": "2026-12-01T09:00:00.000Z",
+                     *           "updated_at": "2026-12-01T09:00:00.000Z"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ProviderList"];
                 };
             };
             401: components["responses"]["Error401"];
@@ -9059,216 +9327,44 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        provider: string;
-                        keys: ({
-                            id: string;
-                            name: string;
-                            /** @description The provider's API key; `env.NAME` reads it from the environment when used. Encrypted at rest, answered redacted. */
-                            value?: string;
-                            /** @description The models this key serves: names, `*` patterns or `regex:` (RE2); empty or absent means every model. */
-                            models?: string[];
-                            /** @description Models this key never serves, in the same forms. */
-                            blacklisted_models?: string[];
-                            weight: number;
-                            /** @description Model name a client sends to the name the provider knows. */
-                            aliases?: {
-                                [key: string]: string;
-                            };
-                            azure_key_config?: {
-                                endpoint?: string;
-                                api_version?: string;
-                                client_id?: string;
-                                client_secret?: string;
-                                tenant_id?: string;
-                                scopes?: string[];
-                                deployments?: {
-                                    [key: string]: string;
-                                };
-                            };
-                            vertex_key_config?: {
-                                project_id?: string;
-                                project_number?: string;
-                                region?: string;
-                                auth_credentials?: string;
-                                force_single_region?: boolean;
-                                aws_workload_identity?: {
-                                    audience?: string;
-                                    service_account_email?: string;
-                                    aws_region?: string;
-                                    aws_role_arn?: string;
-                                    token_lifetime_seconds?: number;
-                                };
-                            };
-                            bedrock_key_config?: {
-                                access_key?: string;
-                                secret_key?: string;
-                                session_token?: string;
-                                region?: string;
-                                arn?: string;
-                                batch_s3_config?: {
-                                    buckets: {
-                                        bucket_name: string;
-                                        prefix?: string;
-                                        is_default?: boolean;
-                                    }[];
-                                };
-                            };
-                            vllm_key_config?: {
-                                url?: string;
-                                model_name?: string;
-                            };
-                            ollama_key_config?: {
-                                url?: string;
-                            };
-                            sgl_key_config?: {
-                                url?: string;
-                            };
-                            cloudflare_key_config?: {
-                                account_id?: string;
-                            };
-                            replicate_key_config?: {
-                                use_deployments_endpoint?: boolean;
-                            };
-                            watsonx_key_config?: {
-                                /** @description The watsonx.ai project calls run in (this or `space_id`). */
-                                project_id?: string;
-                                /** @description The deployment space calls run in, instead of a project. */
-                                space_id?: string;
-                                /**
-                                 * Format: uri
-                                 * @description Where the key's IBM Cloud API key is exchanged for a token (default IBM Cloud's IAM).
-                                 */
-                                iam_url?: string;
-                            };
-                            oauth_key_config?: {
-                                grant_type?: string;
-                                token_url?: string;
-                                client_id?: string;
-                                client_secret?: string;
-                                private_key?: string;
-                                audience?: string;
-                                issuer?: string;
-                                subject?: string;
-                                key_id?: string;
-                                signing_algorithm?: string;
-                                auth_style?: string;
-                                scopes?: string[];
-                                extra_params?: {
-                                    [key: string]: unknown;
-                                };
-                                assertion_lifetime_seconds?: number;
-                            };
-                            enabled: boolean;
-                            use_for_batch_api?: boolean;
-                            /** @description Changes when the key's configuration does. */
-                            config_hash: string;
-                            /** @description What listing the provider's models with this key found: `success` or `failed`. */
-                            status: string;
-                            /** @description Why the last check failed, when it did. */
-                            description: string;
-                            /** @description The key's breaker and load as this node sees them. */
-                            health?: {
-                                /** @description The circuit breaker: `closed`, `half_open` or `open`. */
-                                state: string;
-                                /** Format: date-time */
-                                reopens_at?: string;
-                                recent_failures: number;
-                                /** @description Recent time to first byte. */
-                                latency_ms?: number;
-                                in_flight: number;
-                                /** @description The key's breakers for single models that are not closed (404s and malformed replies open only these). */
-                                models?: {
-                                    model: string;
-                                    /** @description The circuit breaker: `closed`, `half_open` or `open`. */
-                                    state: string;
-                                    /** Format: date-time */
-                                    reopens_at?: string;
-                                    recent_failures: number;
-                                }[];
-                            };
-                        } & {
-                            [key: string]: unknown;
-                        })[];
-                        /** @description True when the provider serves without a key (a local server, a keyless custom provider). */
-                        key_optional: boolean;
-                        /** @description The key's breaker and load as this node sees them. */
-                        health?: {
-                            /** @description The circuit breaker: `closed`, `half_open` or `open`. */
-                            state: string;
-                            /** Format: date-time */
-                            reopens_at?: string;
-                            recent_failures: number;
-                            /** @description Recent time to first byte. */
-                            latency_ms?: number;
-                            in_flight: number;
-                            /** @description The key's breakers for single models that are not closed (404s and malformed replies open only these). */
-                            models?: {
-                                model: string;
-                                /** @description The circuit breaker: `closed`, `half_open` or `open`. */
-                                state: string;
-                                /** Format: date-time */
-                                reopens_at?: string;
-                                recent_failures: number;
-                            }[];
-                        };
-                        /** @description Requests this node sent to open keys because too many were open (the panic threshold), and when the last was. */
-                        panic?: {
-                            requests: number;
-                            /** Format: date-time */
-                            last_at?: string;
-                        };
-                        network_config: {
-                            /**
-                             * Format: uri
-                             * @description Where the provider's API is (default: the provider's own); any OpenAI-compatible server for a custom provider.
-                             */
-                            base_url?: string;
-                            /** @description Headers sent with every request to the provider. */
-                            extra_headers?: {
-                                [key: string]: string;
-                            };
-                            /** @description How long one provider request may take. */
-                            default_request_timeout_in_seconds?: number;
-                            /** @description Seconds a stream may send nothing between chunks before the gateway ends it as timed out; 0 or unset: the request timeout. */
-                            stream_idle_timeout_in_seconds?: number;
-                            /** @description Retries of a 5xx or network error on the same key; a 429 moves to another key. */
-                            max_retries?: number;
-                            /** @description Milliseconds before the first retry; each further retry doubles it, jittered. */
-                            retry_backoff_initial?: number;
-                            /** @description Cap in milliseconds on one retry delay. */
-                            retry_backoff_max?: number;
-                            /** @description Health-aware routing: each key's circuit breaker (shared by every node) and how a key is chosen. */
-                            health?: {
-                                /** @description Circuit breakers on this provider's keys (default true): a key that keeps failing is left out until its cooldown ends. */
-                                enabled?: boolean;
-                                /** @description Failures in a row (429, 5xx, timeouts, connection errors; for one model: its 404s and malformed replies) that open a key's breaker, or the key's breaker for that model (default 5). */
-                                failure_threshold?: number;
-                                /** @description The failures must fall within this many seconds of each other (default 60). */
-                                window_seconds?: number;
-                                /** @description How long an open key is left out before a trial request (default 30); the provider's retry-after, when it sent one, instead. */
-                                cooldown_seconds?: number;
-                                /** @description Cap on the cooldown, which doubles each time a trial fails (default 600). */
-                                max_cooldown_seconds?: number;
-                                /** @description Requests let through at once to a key whose cooldown ended, to decide whether it closes (default 1). */
-                                trial_requests?: number;
-                                /** @description Share of the keys that may serve a request whose breakers are open at which the provider is in panic (default 1: all of them): requests then go to every such key as if closed, except one a 429's retry-after holds back. 0 turns panic off: such a request is refused with 503 `provider_keys_open`. */
-                                panic_threshold?: number;
-                                /** @description Keeps each conversation on the key that answered its last turn while that key may serve (default false), so the provider's prompt cache for that key is hit. A conversation is named by `x-gw-session-id`, Claude Code's or Codex's session header, or its system prompt and first user turn. */
-                                conversation_affinity?: boolean;
-                                /** @description How a key is chosen among those that may serve: `weighted` at random by weight (default), `least_latency` the fastest by recent time to first byte (the others still sampled now and then), `least_busy` the fewest requests in flight. */
-                                strategy?: "weighted" | "least_latency" | "least_busy";
-                            };
-                        };
-                        custom_provider_config?: {
-                            /** @description The built-in provider whose wire format the custom provider speaks (`openai` for any OpenAI-compatible server, `anthropic`, `gemini`, `bedrock`, `cohere`, ...). */
-                            base_provider_type: string;
-                        };
-                        /** Format: date-time */
-                        created_at: string;
-                        /** Format: date-time */
-                        updated_at: string;
-                    };
+                    /**
+                     * @example {
+                     *       "provider": "openai",
+                     *       "keys": [
+                     *         {
+                     *           "id": "prod-key",
+                     *           "name": "production",
+                     *           "value": "****1234",
+                     *           "models": [
+                     *             "gpt-4o-mini",
+                     *             "gpt-4o"
+                     *           ],
+                     *           "enabled": true,
+                     *           "weight": 1,
+                     *           "config_hash": "fc8e30ba29de9d0f488fa1b69b03c75f5458a489c7398de099a8cb8905a413cf",
+                     *           "status": "success",
+                     *           "description": "",
+                     *           "health": {
+                     *             "state": "closed",
+                     *             "recent_failures": 0,
+                     *             "in_flight": 0,
+                     *             "latency_ms": 412
+                     *           }
+                     *         }
+                     *       ],
+                     *       "key_optional": false,
+                     *       "panic": {
+                     *         "requests": 0
+                     *       },
+                     *       "network_config": {
+                     *         "default_request_timeout_in_seconds": 60,
+                     *         "max_retries": 2
+                     *       },
+                     *       "created_at": "2026-12-01T09:00:00.000Z",
+                     *       "updated_at": "2026-12-01T09:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Provider"];
                 };
             };
             400: components["responses"]["Error400"];
@@ -9298,216 +9394,44 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        provider: string;
-                        keys: ({
-                            id: string;
-                            name: string;
-                            /** @description The provider's API key; `env.NAME` reads it from the environment when used. Encrypted at rest, answered redacted. */
-                            value?: string;
-                            /** @description The models this key serves: names, `*` patterns or `regex:` (RE2); empty or absent means every model. */
-                            models?: string[];
-                            /** @description Models this key never serves, in the same forms. */
-                            blacklisted_models?: string[];
-                            weight: number;
-                            /** @description Model name a client sends to the name the provider knows. */
-                            aliases?: {
-                                [key: string]: string;
-                            };
-                            azure_key_config?: {
-                                endpoint?: string;
-                                api_version?: string;
-                                client_id?: string;
-                                client_secret?: string;
-                                tenant_id?: string;
-                                scopes?: string[];
-                                deployments?: {
-                                    [key: string]: string;
-                                };
-                            };
-                            vertex_key_config?: {
-                                project_id?: string;
-                                project_number?: string;
-                                region?: string;
-                                auth_credentials?: string;
-                                force_single_region?: boolean;
-                                aws_workload_identity?: {
-                                    audience?: string;
-                                    service_account_email?: string;
-                                    aws_region?: string;
-                                    aws_role_arn?: string;
-                                    token_lifetime_seconds?: number;
-                                };
-                            };
-                            bedrock_key_config?: {
-                                access_key?: string;
-                                secret_key?: string;
-                                session_token?: string;
-                                region?: string;
-                                arn?: string;
-                                batch_s3_config?: {
-                                    buckets: {
-                                        bucket_name: string;
-                                        prefix?: string;
-                                        is_default?: boolean;
-                                    }[];
-                                };
-                            };
-                            vllm_key_config?: {
-                                url?: string;
-                                model_name?: string;
-                            };
-                            ollama_key_config?: {
-                                url?: string;
-                            };
-                            sgl_key_config?: {
-                                url?: string;
-                            };
-                            cloudflare_key_config?: {
-                                account_id?: string;
-                            };
-                            replicate_key_config?: {
-                                use_deployments_endpoint?: boolean;
-                            };
-                            watsonx_key_config?: {
-                                /** @description The watsonx.ai project calls run in (this or `space_id`). */
-                                project_id?: string;
-                                /** @description The deployment space calls run in, instead of a project. */
-                                space_id?: string;
-                                /**
-                                 * Format: uri
-                                 * @description Where the key's IBM Cloud API key is exchanged for a token (default IBM Cloud's IAM).
-                                 */
-                                iam_url?: string;
-                            };
-                            oauth_key_config?: {
-                                grant_type?: string;
-                                token_url?: string;
-                                client_id?: string;
-                                client_secret?: string;
-                                private_key?: string;
-                                audience?: string;
-                                issuer?: string;
-                                subject?: string;
-                                key_id?: string;
-                                signing_algorithm?: string;
-                                auth_style?: string;
-                                scopes?: string[];
-                                extra_params?: {
-                                    [key: string]: unknown;
-                                };
-                                assertion_lifetime_seconds?: number;
-                            };
-                            enabled: boolean;
-                            use_for_batch_api?: boolean;
-                            /** @description Changes when the key's configuration does. */
-                            config_hash: string;
-                            /** @description What listing the provider's models with this key found: `success` or `failed`. */
-                            status: string;
-                            /** @description Why the last check failed, when it did. */
-                            description: string;
-                            /** @description The key's breaker and load as this node sees them. */
-                            health?: {
-                                /** @description The circuit breaker: `closed`, `half_open` or `open`. */
-                                state: string;
-                                /** Format: date-time */
-                                reopens_at?: string;
-                                recent_failures: number;
-                                /** @description Recent time to first byte. */
-                                latency_ms?: number;
-                                in_flight: number;
-                                /** @description The key's breakers for single models that are not closed (404s and malformed replies open only these). */
-                                models?: {
-                                    model: string;
-                                    /** @description The circuit breaker: `closed`, `half_open` or `open`. */
-                                    state: string;
-                                    /** Format: date-time */
-                                    reopens_at?: string;
-                                    recent_failures: number;
-                                }[];
-                            };
-                        } & {
-                            [key: string]: unknown;
-                        })[];
-                        /** @description True when the provider serves without a key (a local server, a keyless custom provider). */
-                        key_optional: boolean;
-                        /** @description The key's breaker and load as this node sees them. */
-                        health?: {
-                            /** @description The circuit breaker: `closed`, `half_open` or `open`. */
-                            state: string;
-                            /** Format: date-time */
-                            reopens_at?: string;
-                            recent_failures: number;
-                            /** @description Recent time to first byte. */
-                            latency_ms?: number;
-                            in_flight: number;
-                            /** @description The key's breakers for single models that are not closed (404s and malformed replies open only these). */
-                            models?: {
-                                model: string;
-                                /** @description The circuit breaker: `closed`, `half_open` or `open`. */
-                                state: string;
-                                /** Format: date-time */
-                                reopens_at?: string;
-                                recent_failures: number;
-                            }[];
-                        };
-                        /** @description Requests this node sent to open keys because too many were open (the panic threshold), and when the last was. */
-                        panic?: {
-                            requests: number;
-                            /** Format: date-time */
-                            last_at?: string;
-                        };
-                        network_config: {
-                            /**
-                             * Format: uri
-                             * @description Where the provider's API is (default: the provider's own); any OpenAI-compatible server for a custom provider.
-                             */
-                            base_url?: string;
-                            /** @description Headers sent with every request to the provider. */
-                            extra_headers?: {
-                                [key: string]: string;
-                            };
-                            /** @description How long one provider request may take. */
-                            default_request_timeout_in_seconds?: number;
-                            /** @description Seconds a stream may send nothing between chunks before the gateway ends it as timed out; 0 or unset: the request timeout. */
-                            stream_idle_timeout_in_seconds?: number;
-                            /** @description Retries of a 5xx or network error on the same key; a 429 moves to another key. */
-                            max_retries?: number;
-                            /** @description Milliseconds before the first retry; each further retry doubles it, jittered. */
-                            retry_backoff_initial?: number;
-                            /** @description Cap in milliseconds on one retry delay. */
-                            retry_backoff_max?: number;
-                            /** @description Health-aware routing: each key's circuit breaker (shared by every node) and how a key is chosen. */
-                            health?: {
-                                /** @description Circuit breakers on this provider's keys (default true): a key that keeps failing is left out until its cooldown ends. */
-                                enabled?: boolean;
-                                /** @description Failures in a row (429, 5xx, timeouts, connection errors; for one model: its 404s and malformed replies) that open a key's breaker, or the key's breaker for that model (default 5). */
-                                failure_threshold?: number;
-                                /** @description The failures must fall within this many seconds of each other (default 60). */
-                                window_seconds?: number;
-                                /** @description How long an open key is left out before a trial request (default 30); the provider's retry-after, when it sent one, instead. */
-                                cooldown_seconds?: number;
-                                /** @description Cap on the cooldown, which doubles each time a trial fails (default 600). */
-                                max_cooldown_seconds?: number;
-                                /** @description Requests let through at once to a key whose cooldown ended, to decide whether it closes (default 1). */
-                                trial_requests?: number;
-                                /** @description Share of the keys that may serve a request whose breakers are open at which the provider is in panic (default 1: all of them): requests then go to every such key as if closed, except one a 429's retry-after holds back. 0 turns panic off: such a request is refused with 503 `provider_keys_open`. */
-                                panic_threshold?: number;
-                                /** @description Keeps each conversation on the key that answered its last turn while that key may serve (default false), so the provider's prompt cache for that key is hit. A conversation is named by `x-gw-session-id`, Claude Code's or Codex's session header, or its system prompt and first user turn. */
-                                conversation_affinity?: boolean;
-                                /** @description How a key is chosen among those that may serve: `weighted` at random by weight (default), `least_latency` the fastest by recent time to first byte (the others still sampled now and then), `least_busy` the fewest requests in flight. */
-                                strategy?: "weighted" | "least_latency" | "least_busy";
-                            };
-                        };
-                        custom_provider_config?: {
-                            /** @description The built-in provider whose wire format the custom provider speaks (`openai` for any OpenAI-compatible server, `anthropic`, `gemini`, `bedrock`, `cohere`, ...). */
-                            base_provider_type: string;
-                        };
-                        /** Format: date-time */
-                        created_at: string;
-                        /** Format: date-time */
-                        updated_at: string;
-                    };
+                    /**
+                     * @example {
+                     *       "provider": "openai",
+                     *       "keys": [
+                     *         {
+                     *           "id": "prod-key",
+                     *           "name": "production",
+                     *           "value": "****1234",
+                     *           "models": [
+                     *             "gpt-4o-mini",
+                     *             "gpt-4o"
+                     *           ],
+                     *           "enabled": true,
+                     *           "weight": 1,
+                     *           "config_hash": "fc8e30ba29de9d0f488fa1b69b03c75f5458a489c7398de099a8cb8905a413cf",
+                     *           "status": "success",
+                     *           "description": "",
+                     *           "health": {
+                     *             "state": "closed",
+                     *             "recent_failures": 0,
+                     *             "in_flight": 0,
+                     *             "latency_ms": 412
+                     *           }
+                     *         }
+                     *       ],
+                     *       "key_optional": false,
+                     *       "panic": {
+                     *         "requests": 0
+                     *       },
+                     *       "network_config": {
+                     *         "default_request_timeout_in_seconds": 60,
+                     *         "max_retries": 2
+                     *       },
+                     *       "created_at": "2026-12-01T09:00:00.000Z",
+                     *       "updated_at": "2026-12-01T09:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Provider"];
                 };
             };
             400: components["responses"]["Error400"];
@@ -9695,216 +9619,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        provider: string;
-                        keys: ({
-                            id: string;
-                            name: string;
-                            /** @description The provider's API key; `env.NAME` reads it from the environment when used. Encrypted at rest, answered redacted. */
-                            value?: string;
-                            /** @description The models this key serves: names, `*` patterns or `regex:` (RE2); empty or absent means every model. */
-                            models?: string[];
-                            /** @description Models this key never serves, in the same forms. */
-                            blacklisted_models?: string[];
-                            weight: number;
-                            /** @description Model name a client sends to the name the provider knows. */
-                            aliases?: {
-                                [key: string]: string;
-                            };
-                            azure_key_config?: {
-                                endpoint?: string;
-                                api_version?: string;
-                                client_id?: string;
-                                client_secret?: string;
-                                tenant_id?: string;
-                                scopes?: string[];
-                                deployments?: {
-                                    [key: string]: string;
-                                };
-                            };
-                            vertex_key_config?: {
-                                project_id?: string;
-                                project_number?: string;
-                                region?: string;
-                                auth_credentials?: string;
-                                force_single_region?: boolean;
-                                aws_workload_identity?: {
-                                    audience?: string;
-                                    service_account_email?: string;
-                                    aws_region?: string;
-                                    aws_role_arn?: string;
-                                    token_lifetime_seconds?: number;
-                                };
-                            };
-                            bedrock_key_config?: {
-                                access_key?: string;
-                                secret_key?: string;
-                                session_token?: string;
-                                region?: string;
-                                arn?: string;
-                                batch_s3_config?: {
-                                    buckets: {
-                                        bucket_name: string;
-                                        prefix?: string;
-                                        is_default?: boolean;
-                                    }[];
-                                };
-                            };
-                            vllm_key_config?: {
-                                url?: string;
-                                model_name?: string;
-                            };
-                            ollama_key_config?: {
-                                url?: string;
-                            };
-                            sgl_key_config?: {
-                                url?: string;
-                            };
-                            cloudflare_key_config?: {
-                                account_id?: string;
-                            };
-                            replicate_key_config?: {
-                                use_deployments_endpoint?: boolean;
-                            };
-                            watsonx_key_config?: {
-                                /** @description The watsonx.ai project calls run in (this or `space_id`). */
-                                project_id?: string;
-                                /** @description The deployment space calls run in, instead of a project. */
-                                space_id?: string;
-                                /**
-                                 * Format: uri
-                                 * @description Where the key's IBM Cloud API key is exchanged for a token (default IBM Cloud's IAM).
-                                 */
-                                iam_url?: string;
-                            };
-                            oauth_key_config?: {
-                                grant_type?: string;
-                                token_url?: string;
-                                client_id?: string;
-                                client_secret?: string;
-                                private_key?: string;
-                                audience?: string;
-                                issuer?: string;
-                                subject?: string;
-                                key_id?: string;
-                                signing_algorithm?: string;
-                                auth_style?: string;
-                                scopes?: string[];
-                                extra_params?: {
-                                    [key: string]: unknown;
-                                };
-                                assertion_lifetime_seconds?: number;
-                            };
-                            enabled: boolean;
-                            use_for_batch_api?: boolean;
-                            /** @description Changes when the key's configuration does. */
-                            config_hash: string;
-                            /** @description What listing the provider's models with this key found: `success` or `failed`. */
-                            status: string;
-                            /** @description Why the last check failed, when it did. */
-                            description: string;
-                            /** @description The key's breaker and load as this node sees them. */
-                            health?: {
-                                /** @description The circuit breaker: `closed`, `half_open` or `open`. */
-                                state: string;
-                                /** Format: date-time */
-                                reopens_at?: string;
-                                recent_failures: number;
-                                /** @description Recent time to first byte. */
-                                latency_ms?: number;
-                                in_flight: number;
-                                /** @description The key's breakers for single models that are not closed (404s and malformed replies open only these). */
-                                models?: {
-                                    model: string;
-                                    /** @description The circuit breaker: `closed`, `half_open` or `open`. */
-                                    state: string;
-                                    /** Format: date-time */
-                                    reopens_at?: string;
-                                    recent_failures: number;
-                                }[];
-                            };
-                        } & {
-                            [key: string]: unknown;
-                        })[];
-                        /** @description True when the provider serves without a key (a local server, a keyless custom provider). */
-                        key_optional: boolean;
-                        /** @description The key's breaker and load as this node sees them. */
-                        health?: {
-                            /** @description The circuit breaker: `closed`, `half_open` or `open`. */
-                            state: string;
-                            /** Format: date-time */
-                            reopens_at?: string;
-                            recent_failures: number;
-                            /** @description Recent time to first byte. */
-                            latency_ms?: number;
-                            in_flight: number;
-                            /** @description The key's breakers for single models that are not closed (404s and malformed replies open only these). */
-                            models?: {
-                                model: string;
-                                /** @description The circuit breaker: `closed`, `half_open` or `open`. */
-                                state: string;
-                                /** Format: date-time */
-                                reopens_at?: string;
-                                recent_failures: number;
-                            }[];
-                        };
-                        /** @description Requests this node sent to open keys because too many were open (the panic threshold), and when the last was. */
-                        panic?: {
-                            requests: number;
-                            /** Format: date-time */
-                            last_at?: string;
-                        };
-                        network_config: {
-                            /**
-                             * Format: uri
-                             * @description Where the provider's API is (default: the provider's own); any OpenAI-compatible server for a custom provider.
-                             */
-                            base_url?: string;
-                            /** @description Headers sent with every request to the provider. */
-                            extra_headers?: {
-                                [key: string]: string;
-                            };
-                            /** @description How long one provider request may take. */
-                            default_request_timeout_in_seconds?: number;
-                            /** @description Seconds a stream may send nothing between chunks before the gateway ends it as timed out; 0 or unset: the request timeout. */
-                            stream_idle_timeout_in_seconds?: number;
-                            /** @description Retries of a 5xx or network error on the same key; a 429 moves to another key. */
-                            max_retries?: number;
-                            /** @description Milliseconds before the first retry; each further retry doubles it, jittered. */
-                            retry_backoff_initial?: number;
-                            /** @description Cap in milliseconds on one retry delay. */
-                            retry_backoff_max?: number;
-                            /** @description Health-aware routing: each key's circuit breaker (shared by every node) and how a key is chosen. */
-                            health?: {
-                                /** @description Circuit breakers on this provider's keys (default true): a key that keeps failing is left out until its cooldown ends. */
-                                enabled?: boolean;
-                                /** @description Failures in a row (429, 5xx, timeouts, connection errors; for one model: its 404s and malformed replies) that open a key's breaker, or the key's breaker for that model (default 5). */
-                                failure_threshold?: number;
-                                /** @description The failures must fall within this many seconds of each other (default 60). */
-                                window_seconds?: number;
-                                /** @description How long an open key is left out before a trial request (default 30); the provider's retry-after, when it sent one, instead. */
-                                cooldown_seconds?: number;
-                                /** @description Cap on the cooldown, which doubles each time a trial fails (default 600). */
-                                max_cooldown_seconds?: number;
-                                /** @description Requests let through at once to a key whose cooldown ended, to decide whether it closes (default 1). */
-                                trial_requests?: number;
-                                /** @description Share of the keys that may serve a request whose breakers are open at which the provider is in panic (default 1: all of them): requests then go to every such key as if closed, except one a 429's retry-after holds back. 0 turns panic off: such a request is refused with 503 `provider_keys_open`. */
-                                panic_threshold?: number;
-                                /** @description Keeps each conversation on the key that answered its last turn while that key may serve (default false), so the provider's prompt cache for that key is hit. A conversation is named by `x-gw-session-id`, Claude Code's or Codex's session header, or its system prompt and first user turn. */
-                                conversation_affinity?: boolean;
-                                /** @description How a key is chosen among those that may serve: `weighted` at random by weight (default), `least_latency` the fastest by recent time to first byte (the others still sampled now and then), `least_busy` the fewest requests in flight. */
-                                strategy?: "weighted" | "least_latency" | "least_busy";
-                            };
-                        };
-                        custom_provider_config?: {
-                            /** @description The built-in provider whose wire format the custom provider speaks (`openai` for any OpenAI-compatible server, `anthropic`, `gemini`, `bedrock`, `cohere`, ...). */
-                            base_provider_type: string;
-                        };
-                        /** Format: date-time */
-                        created_at: string;
-                        /** Format: date-time */
-                        updated_at: string;
-                    };
+                    "application/json": components["schemas"]["Provider"];
                 };
             };
             400: components["responses"]["Error400"];
@@ -9935,10 +9650,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description What was done, in words. */
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Deleted"];
                 };
             };
             400: components["responses"]["Error400"];
@@ -9967,137 +9679,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        keys: ({
-                            id: string;
-                            name: string;
-                            /** @description The provider's API key; `env.NAME` reads it from the environment when used. Encrypted at rest, answered redacted. */
-                            value?: string;
-                            /** @description The models this key serves: names, `*` patterns or `regex:` (RE2); empty or absent means every model. */
-                            models?: string[];
-                            /** @description Models this key never serves, in the same forms. */
-                            blacklisted_models?: string[];
-                            weight: number;
-                            /** @description Model name a client sends to the name the provider knows. */
-                            aliases?: {
-                                [key: string]: string;
-                            };
-                            azure_key_config?: {
-                                endpoint?: string;
-                                api_version?: string;
-                                client_id?: string;
-                                client_secret?: string;
-                                tenant_id?: string;
-                                scopes?: string[];
-                                deployments?: {
-                                    [key: string]: string;
-                                };
-                            };
-                            vertex_key_config?: {
-                                project_id?: string;
-                                project_number?: string;
-                                region?: string;
-                                auth_credentials?: string;
-                                force_single_region?: boolean;
-                                aws_workload_identity?: {
-                                    audience?: string;
-                                    service_account_email?: string;
-                                    aws_region?: string;
-                                    aws_role_arn?: string;
-                                    token_lifetime_seconds?: number;
-                                };
-                            };
-                            bedrock_key_config?: {
-                                access_key?: string;
-                                secret_key?: string;
-                                session_token?: string;
-                                region?: string;
-                                arn?: string;
-                                batch_s3_config?: {
-                                    buckets: {
-                                        bucket_name: string;
-                                        prefix?: string;
-                                        is_default?: boolean;
-                                    }[];
-                                };
-                            };
-                            vllm_key_config?: {
-                                url?: string;
-                                model_name?: string;
-                            };
-                            ollama_key_config?: {
-                                url?: string;
-                            };
-                            sgl_key_config?: {
-                                url?: string;
-                            };
-                            cloudflare_key_config?: {
-                                account_id?: string;
-                            };
-                            replicate_key_config?: {
-                                use_deployments_endpoint?: boolean;
-                            };
-                            watsonx_key_config?: {
-                                /** @description The watsonx.ai project calls run in (this or `space_id`). */
-                                project_id?: string;
-                                /** @description The deployment space calls run in, instead of a project. */
-                                space_id?: string;
-                                /**
-                                 * Format: uri
-                                 * @description Where the key's IBM Cloud API key is exchanged for a token (default IBM Cloud's IAM).
-                                 */
-                                iam_url?: string;
-                            };
-                            oauth_key_config?: {
-                                grant_type?: string;
-                                token_url?: string;
-                                client_id?: string;
-                                client_secret?: string;
-                                private_key?: string;
-                                audience?: string;
-                                issuer?: string;
-                                subject?: string;
-                                key_id?: string;
-                                signing_algorithm?: string;
-                                auth_style?: string;
-                                scopes?: string[];
-                                extra_params?: {
-                                    [key: string]: unknown;
-                                };
-                                assertion_lifetime_seconds?: number;
-                            };
-                            enabled: boolean;
-                            use_for_batch_api?: boolean;
-                            /** @description Changes when the key's configuration does. */
-                            config_hash: string;
-                            /** @description What listing the provider's models with this key found: `success` or `failed`. */
-                            status: string;
-                            /** @description Why the last check failed, when it did. */
-                            description: string;
-                            /** @description The key's breaker and load as this node sees them. */
-                            health?: {
-                                /** @description The circuit breaker: `closed`, `half_open` or `open`. */
-                                state: string;
-                                /** Format: date-time */
-                                reopens_at?: string;
-                                recent_failures: number;
-                                /** @description Recent time to first byte. */
-                                latency_ms?: number;
-                                in_flight: number;
-                                /** @description The key's breakers for single models that are not closed (404s and malformed replies open only these). */
-                                models?: {
-                                    model: string;
-                                    /** @description The circuit breaker: `closed`, `half_open` or `open`. */
-                                    state: string;
-                                    /** Format: date-time */
-                                    reopens_at?: string;
-                                    recent_failures: number;
-                                }[];
-                            };
-                        } & {
-                            [key: string]: unknown;
-                        })[];
-                    };
+                    "application/json": components["schemas"]["ProviderKeyList"];
                 };
             };
             400: components["responses"]["Error400"];
@@ -10235,135 +9817,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: string;
-                        name: string;
-                        /** @description The provider's API key; `env.NAME` reads it from the environment when used. Encrypted at rest, answered redacted. */
-                        value?: string;
-                        /** @description The models this key serves: names, `*` patterns or `regex:` (RE2); empty or absent means every model. */
-                        models?: string[];
-                        /** @description Models this key never serves, in the same forms. */
-                        blacklisted_models?: string[];
-                        weight: number;
-                        /** @description Model name a client sends to the name the provider knows. */
-                        aliases?: {
-                            [key: string]: string;
-                        };
-                        azure_key_config?: {
-                            endpoint?: string;
-                            api_version?: string;
-                            client_id?: string;
-                            client_secret?: string;
-                            tenant_id?: string;
-                            scopes?: string[];
-                            deployments?: {
-                                [key: string]: string;
-                            };
-                        };
-                        vertex_key_config?: {
-                            project_id?: string;
-                            project_number?: string;
-                            region?: string;
-                            auth_credentials?: string;
-                            force_single_region?: boolean;
-                            aws_workload_identity?: {
-                                audience?: string;
-                                service_account_email?: string;
-                                aws_region?: string;
-                                aws_role_arn?: string;
-                                token_lifetime_seconds?: number;
-                            };
-                        };
-                        bedrock_key_config?: {
-                            access_key?: string;
-                            secret_key?: string;
-                            session_token?: string;
-                            region?: string;
-                            arn?: string;
-                            batch_s3_config?: {
-                                buckets: {
-                                    bucket_name: string;
-                                    prefix?: string;
-                                    is_default?: boolean;
-                                }[];
-                            };
-                        };
-                        vllm_key_config?: {
-                            url?: string;
-                            model_name?: string;
-                        };
-                        ollama_key_config?: {
-                            url?: string;
-                        };
-                        sgl_key_config?: {
-                            url?: string;
-                        };
-                        cloudflare_key_config?: {
-                            account_id?: string;
-                        };
-                        replicate_key_config?: {
-                            use_deployments_endpoint?: boolean;
-                        };
-                        watsonx_key_config?: {
-                            /** @description The watsonx.ai project calls run in (this or `space_id`). */
-                            project_id?: string;
-                            /** @description The deployment space calls run in, instead of a project. */
-                            space_id?: string;
-                            /**
-                             * Format: uri
-                             * @description Where the key's IBM Cloud API key is exchanged for a token (default IBM Cloud's IAM).
-                             */
-                            iam_url?: string;
-                        };
-                        oauth_key_config?: {
-                            grant_type?: string;
-                            token_url?: string;
-                            client_id?: string;
-                            client_secret?: string;
-                            private_key?: string;
-                            audience?: string;
-                            issuer?: string;
-                            subject?: string;
-                            key_id?: string;
-                            signing_algorithm?: string;
-                            auth_style?: string;
-                            scopes?: string[];
-                            extra_params?: {
-                                [key: string]: unknown;
-                            };
-                            assertion_lifetime_seconds?: number;
-                        };
-                        enabled: boolean;
-                        use_for_batch_api?: boolean;
-                        /** @description Changes when the key's configuration does. */
-                        config_hash: string;
-                        /** @description What listing the provider's models with this key found: `success` or `failed`. */
-                        status: string;
-                        /** @description Why the last check failed, when it did. */
-                        description: string;
-                        /** @description The key's breaker and load as this node sees them. */
-                        health?: {
-                            /** @description The circuit breaker: `closed`, `half_open` or `open`. */
-                            state: string;
-                            /** Format: date-time */
-                            reopens_at?: string;
-                            recent_failures: number;
-                            /** @description Recent time to first byte. */
-                            latency_ms?: number;
-                            in_flight: number;
-                            /** @description The key's breakers for single models that are not closed (404s and malformed replies open only these). */
-                            models?: {
-                                model: string;
-                                /** @description The circuit breaker: `closed`, `half_open` or `open`. */
-                                state: string;
-                                /** Format: date-time */
-                                reopens_at?: string;
-                                recent_failures: number;
-                            }[];
-                        };
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["ProviderKey"];
                 };
             };
             400: components["responses"]["Error400"];
@@ -10395,135 +9849,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: string;
-                        name: string;
-                        /** @description The provider's API key; `env.NAME` reads it from the environment when used. Encrypted at rest, answered redacted. */
-                        value?: string;
-                        /** @description The models this key serves: names, `*` patterns or `regex:` (RE2); empty or absent means every model. */
-                        models?: string[];
-                        /** @description Models this key never serves, in the same forms. */
-                        blacklisted_models?: string[];
-                        weight: number;
-                        /** @description Model name a client sends to the name the provider knows. */
-                        aliases?: {
-                            [key: string]: string;
-                        };
-                        azure_key_config?: {
-                            endpoint?: string;
-                            api_version?: string;
-                            client_id?: string;
-                            client_secret?: string;
-                            tenant_id?: string;
-                            scopes?: string[];
-                            deployments?: {
-                                [key: string]: string;
-                            };
-                        };
-                        vertex_key_config?: {
-                            project_id?: string;
-                            project_number?: string;
-                            region?: string;
-                            auth_credentials?: string;
-                            force_single_region?: boolean;
-                            aws_workload_identity?: {
-                                audience?: string;
-                                service_account_email?: string;
-                                aws_region?: string;
-                                aws_role_arn?: string;
-                                token_lifetime_seconds?: number;
-                            };
-                        };
-                        bedrock_key_config?: {
-                            access_key?: string;
-                            secret_key?: string;
-                            session_token?: string;
-                            region?: string;
-                            arn?: string;
-                            batch_s3_config?: {
-                                buckets: {
-                                    bucket_name: string;
-                                    prefix?: string;
-                                    is_default?: boolean;
-                                }[];
-                            };
-                        };
-                        vllm_key_config?: {
-                            url?: string;
-                            model_name?: string;
-                        };
-                        ollama_key_config?: {
-                            url?: string;
-                        };
-                        sgl_key_config?: {
-                            url?: string;
-                        };
-                        cloudflare_key_config?: {
-                            account_id?: string;
-                        };
-                        replicate_key_config?: {
-                            use_deployments_endpoint?: boolean;
-                        };
-                        watsonx_key_config?: {
-                            /** @description The watsonx.ai project calls run in (this or `space_id`). */
-                            project_id?: string;
-                            /** @description The deployment space calls run in, instead of a project. */
-                            space_id?: string;
-                            /**
-                             * Format: uri
-                             * @description Where the key's IBM Cloud API key is exchanged for a token (default IBM Cloud's IAM).
-                             */
-                            iam_url?: string;
-                        };
-                        oauth_key_config?: {
-                            grant_type?: string;
-                            token_url?: string;
-                            client_id?: string;
-                            client_secret?: string;
-                            private_key?: string;
-                            audience?: string;
-                            issuer?: string;
-                            subject?: string;
-                            key_id?: string;
-                            signing_algorithm?: string;
-                            auth_style?: string;
-                            scopes?: string[];
-                            extra_params?: {
-                                [key: string]: unknown;
-                            };
-                            assertion_lifetime_seconds?: number;
-                        };
-                        enabled: boolean;
-                        use_for_batch_api?: boolean;
-                        /** @description Changes when the key's configuration does. */
-                        config_hash: string;
-                        /** @description What listing the provider's models with this key found: `success` or `failed`. */
-                        status: string;
-                        /** @description Why the last check failed, when it did. */
-                        description: string;
-                        /** @description The key's breaker and load as this node sees them. */
-                        health?: {
-                            /** @description The circuit breaker: `closed`, `half_open` or `open`. */
-                            state: string;
-                            /** Format: date-time */
-                            reopens_at?: string;
-                            recent_failures: number;
-                            /** @description Recent time to first byte. */
-                            latency_ms?: number;
-                            in_flight: number;
-                            /** @description The key's breakers for single models that are not closed (404s and malformed replies open only these). */
-                            models?: {
-                                model: string;
-                                /** @description The circuit breaker: `closed`, `half_open` or `open`. */
-                                state: string;
-                                /** Format: date-time */
-                                reopens_at?: string;
-                                recent_failures: number;
-                            }[];
-                        };
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["ProviderKey"];
                 };
             };
             400: components["responses"]["Error400"];
@@ -10662,135 +9988,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: string;
-                        name: string;
-                        /** @description The provider's API key; `env.NAME` reads it from the environment when used. Encrypted at rest, answered redacted. */
-                        value?: string;
-                        /** @description The models this key serves: names, `*` patterns or `regex:` (RE2); empty or absent means every model. */
-                        models?: string[];
-                        /** @description Models this key never serves, in the same forms. */
-                        blacklisted_models?: string[];
-                        weight: number;
-                        /** @description Model name a client sends to the name the provider knows. */
-                        aliases?: {
-                            [key: string]: string;
-                        };
-                        azure_key_config?: {
-                            endpoint?: string;
-                            api_version?: string;
-                            client_id?: string;
-                            client_secret?: string;
-                            tenant_id?: string;
-                            scopes?: string[];
-                            deployments?: {
-                                [key: string]: string;
-                            };
-                        };
-                        vertex_key_config?: {
-                            project_id?: string;
-                            project_number?: string;
-                            region?: string;
-                            auth_credentials?: string;
-                            force_single_region?: boolean;
-                            aws_workload_identity?: {
-                                audience?: string;
-                                service_account_email?: string;
-                                aws_region?: string;
-                                aws_role_arn?: string;
-                                token_lifetime_seconds?: number;
-                            };
-                        };
-                        bedrock_key_config?: {
-                            access_key?: string;
-                            secret_key?: string;
-                            session_token?: string;
-                            region?: string;
-                            arn?: string;
-                            batch_s3_config?: {
-                                buckets: {
-                                    bucket_name: string;
-                                    prefix?: string;
-                                    is_default?: boolean;
-                                }[];
-                            };
-                        };
-                        vllm_key_config?: {
-                            url?: string;
-                            model_name?: string;
-                        };
-                        ollama_key_config?: {
-                            url?: string;
-                        };
-                        sgl_key_config?: {
-                            url?: string;
-                        };
-                        cloudflare_key_config?: {
-                            account_id?: string;
-                        };
-                        replicate_key_config?: {
-                            use_deployments_endpoint?: boolean;
-                        };
-                        watsonx_key_config?: {
-                            /** @description The watsonx.ai project calls run in (this or `space_id`). */
-                            project_id?: string;
-                            /** @description The deployment space calls run in, instead of a project. */
-                            space_id?: string;
-                            /**
-                             * Format: uri
-                             * @description Where the key's IBM Cloud API key is exchanged for a token (default IBM Cloud's IAM).
-                             */
-                            iam_url?: string;
-                        };
-                        oauth_key_config?: {
-                            grant_type?: string;
-                            token_url?: string;
-                            client_id?: string;
-                            client_secret?: string;
-                            private_key?: string;
-                            audience?: string;
-                            issuer?: string;
-                            subject?: string;
-                            key_id?: string;
-                            signing_algorithm?: string;
-                            auth_style?: string;
-                            scopes?: string[];
-                            extra_params?: {
-                                [key: string]: unknown;
-                            };
-                            assertion_lifetime_seconds?: number;
-                        };
-                        enabled: boolean;
-                        use_for_batch_api?: boolean;
-                        /** @description Changes when the key's configuration does. */
-                        config_hash: string;
-                        /** @description What listing the provider's models with this key found: `success` or `failed`. */
-                        status: string;
-                        /** @description Why the last check failed, when it did. */
-                        description: string;
-                        /** @description The key's breaker and load as this node sees them. */
-                        health?: {
-                            /** @description The circuit breaker: `closed`, `half_open` or `open`. */
-                            state: string;
-                            /** Format: date-time */
-                            reopens_at?: string;
-                            recent_failures: number;
-                            /** @description Recent time to first byte. */
-                            latency_ms?: number;
-                            in_flight: number;
-                            /** @description The key's breakers for single models that are not closed (404s and malformed replies open only these). */
-                            models?: {
-                                model: string;
-                                /** @description The circuit breaker: `closed`, `half_open` or `open`. */
-                                state: string;
-                                /** Format: date-time */
-                                reopens_at?: string;
-                                recent_failures: number;
-                            }[];
-                        };
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["ProviderKey"];
                 };
             };
             400: components["responses"]["Error400"];
@@ -10822,10 +10020,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description What was done, in words. */
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Deleted"];
                 };
             };
             400: components["responses"]["Error400"];
@@ -10855,137 +10050,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: string;
-                        name: string;
-                        /** @description The provider's API key; `env.NAME` reads it from the environment when used. Encrypted at rest, answered redacted. */
-                        value?: string;
-                        /** @description The models this key serves: names, `*` patterns or `regex:` (RE2); empty or absent means every model. */
-                        models?: string[];
-                        /** @description Models this key never serves, in the same forms. */
-                        blacklisted_models?: string[];
-                        weight: number;
-                        /** @description Model name a client sends to the name the provider knows. */
-                        aliases?: {
-                            [key: string]: string;
-                        };
-                        azure_key_config?: {
-                            endpoint?: string;
-                            api_version?: string;
-                            client_id?: string;
-                            client_secret?: string;
-                            tenant_id?: string;
-                            scopes?: string[];
-                            deployments?: {
-                                [key: string]: string;
-                            };
-                        };
-                        vertex_key_config?: {
-                            project_id?: string;
-                            project_number?: string;
-                            region?: string;
-                            auth_credentials?: string;
-                            force_single_region?: boolean;
-                            aws_workload_identity?: {
-                                audience?: string;
-                                service_account_email?: string;
-                                aws_region?: string;
-                                aws_role_arn?: string;
-                                token_lifetime_seconds?: number;
-                            };
-                        };
-                        bedrock_key_config?: {
-                            access_key?: string;
-                            secret_key?: string;
-                            session_token?: string;
-                            region?: string;
-                            arn?: string;
-                            batch_s3_config?: {
-                                buckets: {
-                                    bucket_name: string;
-                                    prefix?: string;
-                                    is_default?: boolean;
-                                }[];
-                            };
-                        };
-                        vllm_key_config?: {
-                            url?: string;
-                            model_name?: string;
-                        };
-                        ollama_key_config?: {
-                            url?: string;
-                        };
-                        sgl_key_config?: {
-                            url?: string;
-                        };
-                        cloudflare_key_config?: {
-                            account_id?: string;
-                        };
-                        replicate_key_config?: {
-                            use_deployments_endpoint?: boolean;
-                        };
-                        watsonx_key_config?: {
-                            /** @description The watsonx.ai project calls run in (this or `space_id`). */
-                            project_id?: string;
-                            /** @description The deployment space calls run in, instead of a project. */
-                            space_id?: string;
-                            /**
-                             * Format: uri
-                             * @description Where the key's IBM Cloud API key is exchanged for a token (default IBM Cloud's IAM).
-                             */
-                            iam_url?: string;
-                        };
-                        oauth_key_config?: {
-                            grant_type?: string;
-                            token_url?: string;
-                            client_id?: string;
-                            client_secret?: string;
-                            private_key?: string;
-                            audience?: string;
-                            issuer?: string;
-                            subject?: string;
-                            key_id?: string;
-                            signing_algorithm?: string;
-                            auth_style?: string;
-                            scopes?: string[];
-                            extra_params?: {
-                                [key: string]: unknown;
-                            };
-                            assertion_lifetime_seconds?: number;
-                        };
-                        enabled: boolean;
-                        use_for_batch_api?: boolean;
-                        /** @description Changes when the key's configuration does. */
-                        config_hash: string;
-                        /** @description What listing the provider's models with this key found: `success` or `failed`. */
-                        status: string;
-                        /** @description Why the last check failed, when it did. */
-                        description: string;
-                        /** @description The key's breaker and load as this node sees them. */
-                        health?: {
-                            /** @description The circuit breaker: `closed`, `half_open` or `open`. */
-                            state: string;
-                            /** Format: date-time */
-                            reopens_at?: string;
-                            recent_failures: number;
-                            /** @description Recent time to first byte. */
-                            latency_ms?: number;
-                            in_flight: number;
-                            /** @description The key's breakers for single models that are not closed (404s and malformed replies open only these). */
-                            models?: {
-                                model: string;
-                                /** @description The circuit breaker: `closed`, `half_open` or `open`. */
-                                state: string;
-                                /** Format: date-time */
-                                reopens_at?: string;
-                                recent_failures: number;
-                            }[];
-                        };
-                        /** @description The models listing found with the key. */
-                        reachable_models: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["CheckedProviderKey"];
                 };
             };
             400: components["responses"]["Error400"];
@@ -11055,12 +10120,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description Whether the dashboard asks for a login. */
-                        is_auth_enabled: boolean;
-                        /** @description Whether this request's session or key is accepted. */
-                        has_valid_token: boolean;
-                    };
+                    "application/json": components["schemas"]["AuthProbe"];
                 };
             };
             500: components["responses"]["Error500"];
@@ -11090,14 +10150,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description What was done, in words. */
-                        message: string;
-                        /** @description The session token, also set as a cookie. */
-                        token: string;
-                        /** Format: date-time */
-                        expires_at: string;
-                    };
+                    "application/json": components["schemas"]["LoggedIn"];
                 };
             };
             400: components["responses"]["Error400"];
@@ -11121,12 +10174,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description What was done, in words. */
-                        message: string;
-                        /** @description Where to end the identity provider's session too. */
-                        end_session_url?: string;
-                    };
+                    "application/json": components["schemas"]["LoggedOut"];
                 };
             };
             401: components["responses"]["Error401"];
@@ -11153,15 +10201,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        type: "anonymous" | "setup" | "admin" | "user" | "api_key";
-                        id: string;
-                        /** @description The admin account or the setup token: every permission. */
-                        local_admin: boolean;
-                        edition: "oss" | "enterprise";
-                        /** @description The permissions' names the caller holds. */
-                        permissions: string[];
-                    };
+                    "application/json": components["schemas"]["Caller"];
                 };
             };
             401: components["responses"]["Error401"];
@@ -11187,16 +10227,34 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success. */
+            /** @description Signed in: the session cookie is set and the page goes on to where the sign-in started. */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "text/html": string;
+                };
             };
             400: components["responses"]["Error400"];
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
+            /** @description The sign-in was refused (the provider's error, a state that does not match or was used, no code): a page saying why. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description The account's groups map to no role of this gateway: a page saying so. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
             404: components["responses"]["Error404"];
             500: components["responses"]["Error500"];
             503: components["responses"]["Error503"];
@@ -11216,9 +10274,11 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success. */
-            200: {
+            /** @description To the identity provider's sign-in, with a short-lived cookie holding this sign-in's state. */
+            302: {
                 headers: {
+                    /** @description The identity provider's authorization URL. */
+                    Location?: string;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -11226,6 +10286,15 @@ export interface operations {
             400: components["responses"]["Error400"];
             404: components["responses"]["Error404"];
             500: components["responses"]["Error500"];
+            /** @description The identity provider could not be reached: a page saying so. */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
             503: components["responses"]["Error503"];
             default: components["responses"]["Error500"];
         };
@@ -11245,15 +10314,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        providers: {
-                            id: string;
-                            display_name: string;
-                            login_url: string;
-                        }[];
-                        /** @description Whether username and password sign-in is offered beside them. */
-                        password_sign_in: boolean;
-                    };
+                    "application/json": components["schemas"]["SignInOptions"];
                 };
             };
             500: components["responses"]["Error500"];
@@ -11276,12 +10337,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description What was done, in words. */
-                        message: string;
-                        /** Format: date-time */
-                        expires_at: string;
-                    };
+                    "application/json": components["schemas"]["SetupStarted"];
                 };
             };
             500: components["responses"]["Error500"];
@@ -11300,12 +10356,14 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success. */
+            /** @description OK. */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["Deleted"];
+                };
             };
             400: components["responses"]["Error400"];
             401: components["responses"]["Error401"];
@@ -11325,12 +10383,14 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success. */
+            /** @description OK. */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["Version"];
+                };
             };
             500: components["responses"]["Error500"];
             default: components["responses"]["Error500"];
@@ -11357,12 +10417,14 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Success. */
+            /** @description Server-sent events, in order: `start` ({conversation_id, provider, model}), `delta` ({content}) as the answer is written, `tool_call_start` and `tool_call_end` around each tool the agent runs, then `done` ({conversation_id, finish_reason, iterations, usage}), or `error` with the gateway's error body. */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "text/event-stream": string;
+                };
             };
             400: components["responses"]["Error400"];
             401: components["responses"]["Error401"];
@@ -11389,33 +10451,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description Whether Warp has a provider and model to run with. */
-                        configured: boolean;
-                        enabled: boolean;
-                        provider: string;
-                        model: string;
-                        api_key_id: string;
-                        max_iterations: number;
-                        request_timeout_seconds: number;
-                        history_retention_days: number;
-                        system_prompt_suffix: string;
-                        embedding_provider: string;
-                        embedding_model: string;
-                        embedding_api_key_id: string;
-                        embedding_dimension: number;
-                        log_vector_store_namespace: string;
-                        semantic_search_threshold: number;
-                        semantic_search_limit: number;
-                        /** @description Omitted when only the default model is configured. */
-                        additional_models?: {
-                            provider: string;
-                            model: string;
-                            api_key_id?: string;
-                        }[];
-                        /** @description Whether the vector store answers. */
-                        vector_store_connected: boolean;
-                    };
+                    "application/json": components["schemas"]["WarpConfig"];
                 };
             };
             401: components["responses"]["Error401"];
@@ -11465,33 +10501,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description Whether Warp has a provider and model to run with. */
-                        configured: boolean;
-                        enabled: boolean;
-                        provider: string;
-                        model: string;
-                        api_key_id: string;
-                        max_iterations: number;
-                        request_timeout_seconds: number;
-                        history_retention_days: number;
-                        system_prompt_suffix: string;
-                        embedding_provider: string;
-                        embedding_model: string;
-                        embedding_api_key_id: string;
-                        embedding_dimension: number;
-                        log_vector_store_namespace: string;
-                        semantic_search_threshold: number;
-                        semantic_search_limit: number;
-                        /** @description Omitted when only the default model is configured. */
-                        additional_models?: {
-                            provider: string;
-                            model: string;
-                            api_key_id?: string;
-                        }[];
-                        /** @description Whether the vector store answers. */
-                        vector_store_connected: boolean;
-                    };
+                    "application/json": components["schemas"]["WarpConfig"];
                 };
             };
             400: components["responses"]["Error400"];
@@ -11513,12 +10523,14 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success. */
+            /** @description The caller's own saved chats within the retention, most recent first. */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["WarpConversationList"];
+                };
             };
             401: components["responses"]["Error401"];
             403: components["responses"]["Error403"];
@@ -11536,12 +10548,14 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success. */
+            /** @description OK. */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["WarpConversationsDeleted"];
+                };
             };
             401: components["responses"]["Error401"];
             403: components["responses"]["Error403"];
@@ -11561,12 +10575,14 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success. */
+            /** @description One saved chat with its messages, tool calls and results included. */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["WarpConversation"];
+                };
             };
             400: components["responses"]["Error400"];
             401: components["responses"]["Error401"];
@@ -11588,12 +10604,14 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success. */
+            /** @description OK. */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["Deleted"];
+                };
             };
             400: components["responses"]["Error400"];
             401: components["responses"]["Error401"];
@@ -11613,12 +10631,14 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success. */
-            200: {
+            /** @description The last log-index backfill run on this node, or `idle` when none ran. */
+            202: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["LogIndexBackfill"];
+                };
             };
             401: components["responses"]["Error401"];
             403: components["responses"]["Error403"];
@@ -11638,12 +10658,14 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success. */
+            /** @description The last log-index backfill run on this node, or `idle` when none ran. */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["LogIndexBackfill"];
+                };
             };
             401: components["responses"]["Error401"];
             403: components["responses"]["Error403"];
@@ -11663,12 +10685,14 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success. */
+            /** @description OK. */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["LogIndexStatus"];
+                };
             };
             401: components["responses"]["Error401"];
             403: components["responses"]["Error403"];
@@ -11692,54 +10716,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        webhooks: {
-                            id: string;
-                            name: string;
-                            url: string;
-                            events: ("async_job.completed" | "async_job.failed" | "webhook_endpoint.disabled" | "webhook_endpoint.enabled")[];
-                            /** @description Extra headers sent with each delivery, values redacted. */
-                            headers: {
-                                [key: string]: string;
-                            };
-                            include_response: boolean;
-                            allow_private_network: boolean;
-                            disabled: boolean;
-                            max_retries: number;
-                            /** @description Seconds. */
-                            retry_backoff_initial_seconds: number;
-                            /** @description Seconds. */
-                            retry_backoff_max_seconds: number;
-                            /** @description Seconds. */
-                            attempt_timeout_seconds: number;
-                            max_response_payload_kbs: number;
-                            max_concurrent_deliveries: number;
-                            /** @description 0: no rate limit. */
-                            max_deliveries_per_second: number;
-                            failing_after_failed_attempts: number;
-                            /** @description Seconds. */
-                            disable_after_failing_seconds: number;
-                            disable_after_failed_messages: number;
-                            /** @description Where the endpoint's lifecycle stands. */
-                            state: "active" | "failing" | "disabled_automatically" | "disabled";
-                            /** Format: date-time */
-                            state_since: string;
-                            failing_since: string | null;
-                            disabled_reason: string | null;
-                            consecutive_failures: number;
-                            /** Format: date-time */
-                            last_success_at?: string;
-                            /** Format: date-time */
-                            last_failure_at?: string;
-                            /** @description Changes when the endpoint's configuration does. */
-                            config_hash: string;
-                            /** Format: date-time */
-                            created_at: string;
-                            /** Format: date-time */
-                            updated_at: string;
-                        }[];
-                        count: number;
-                    };
+                    "application/json": components["schemas"]["WebhookEndpointList"];
                 };
             };
             401: components["responses"]["Error401"];
@@ -11788,56 +10765,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description A webhook endpoint; never its signing secret. */
-                        endpoint: {
-                            id: string;
-                            name: string;
-                            url: string;
-                            events: ("async_job.completed" | "async_job.failed" | "webhook_endpoint.disabled" | "webhook_endpoint.enabled")[];
-                            /** @description Extra headers sent with each delivery, values redacted. */
-                            headers: {
-                                [key: string]: string;
-                            };
-                            include_response: boolean;
-                            allow_private_network: boolean;
-                            disabled: boolean;
-                            max_retries: number;
-                            /** @description Seconds. */
-                            retry_backoff_initial_seconds: number;
-                            /** @description Seconds. */
-                            retry_backoff_max_seconds: number;
-                            /** @description Seconds. */
-                            attempt_timeout_seconds: number;
-                            max_response_payload_kbs: number;
-                            max_concurrent_deliveries: number;
-                            /** @description 0: no rate limit. */
-                            max_deliveries_per_second: number;
-                            failing_after_failed_attempts: number;
-                            /** @description Seconds. */
-                            disable_after_failing_seconds: number;
-                            disable_after_failed_messages: number;
-                            /** @description Where the endpoint's lifecycle stands. */
-                            state: "active" | "failing" | "disabled_automatically" | "disabled";
-                            /** Format: date-time */
-                            state_since: string;
-                            failing_since: string | null;
-                            disabled_reason: string | null;
-                            consecutive_failures: number;
-                            /** Format: date-time */
-                            last_success_at?: string;
-                            /** Format: date-time */
-                            last_failure_at?: string;
-                            /** @description Changes when the endpoint's configuration does. */
-                            config_hash: string;
-                            /** Format: date-time */
-                            created_at: string;
-                            /** Format: date-time */
-                            updated_at: string;
-                        };
-                        /** @description The signing secret: shown only here. */
-                        secret: string;
-                    };
+                    "application/json": components["schemas"]["WebhookEndpointWithSecret"];
                 };
             };
             400: components["responses"]["Error400"];
@@ -11867,51 +10795,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: string;
-                        name: string;
-                        url: string;
-                        events: ("async_job.completed" | "async_job.failed" | "webhook_endpoint.disabled" | "webhook_endpoint.enabled")[];
-                        /** @description Extra headers sent with each delivery, values redacted. */
-                        headers: {
-                            [key: string]: string;
-                        };
-                        include_response: boolean;
-                        allow_private_network: boolean;
-                        disabled: boolean;
-                        max_retries: number;
-                        /** @description Seconds. */
-                        retry_backoff_initial_seconds: number;
-                        /** @description Seconds. */
-                        retry_backoff_max_seconds: number;
-                        /** @description Seconds. */
-                        attempt_timeout_seconds: number;
-                        max_response_payload_kbs: number;
-                        max_concurrent_deliveries: number;
-                        /** @description 0: no rate limit. */
-                        max_deliveries_per_second: number;
-                        failing_after_failed_attempts: number;
-                        /** @description Seconds. */
-                        disable_after_failing_seconds: number;
-                        disable_after_failed_messages: number;
-                        /** @description Where the endpoint's lifecycle stands. */
-                        state: "active" | "failing" | "disabled_automatically" | "disabled";
-                        /** Format: date-time */
-                        state_since: string;
-                        failing_since: string | null;
-                        disabled_reason: string | null;
-                        consecutive_failures: number;
-                        /** Format: date-time */
-                        last_success_at?: string;
-                        /** Format: date-time */
-                        last_failure_at?: string;
-                        /** @description Changes when the endpoint's configuration does. */
-                        config_hash: string;
-                        /** Format: date-time */
-                        created_at: string;
-                        /** Format: date-time */
-                        updated_at: string;
-                    };
+                    "application/json": components["schemas"]["WebhookEndpoint"];
                 };
             };
             400: components["responses"]["Error400"];
@@ -11965,51 +10849,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: string;
-                        name: string;
-                        url: string;
-                        events: ("async_job.completed" | "async_job.failed" | "webhook_endpoint.disabled" | "webhook_endpoint.enabled")[];
-                        /** @description Extra headers sent with each delivery, values redacted. */
-                        headers: {
-                            [key: string]: string;
-                        };
-                        include_response: boolean;
-                        allow_private_network: boolean;
-                        disabled: boolean;
-                        max_retries: number;
-                        /** @description Seconds. */
-                        retry_backoff_initial_seconds: number;
-                        /** @description Seconds. */
-                        retry_backoff_max_seconds: number;
-                        /** @description Seconds. */
-                        attempt_timeout_seconds: number;
-                        max_response_payload_kbs: number;
-                        max_concurrent_deliveries: number;
-                        /** @description 0: no rate limit. */
-                        max_deliveries_per_second: number;
-                        failing_after_failed_attempts: number;
-                        /** @description Seconds. */
-                        disable_after_failing_seconds: number;
-                        disable_after_failed_messages: number;
-                        /** @description Where the endpoint's lifecycle stands. */
-                        state: "active" | "failing" | "disabled_automatically" | "disabled";
-                        /** Format: date-time */
-                        state_since: string;
-                        failing_since: string | null;
-                        disabled_reason: string | null;
-                        consecutive_failures: number;
-                        /** Format: date-time */
-                        last_success_at?: string;
-                        /** Format: date-time */
-                        last_failure_at?: string;
-                        /** @description Changes when the endpoint's configuration does. */
-                        config_hash: string;
-                        /** Format: date-time */
-                        created_at: string;
-                        /** Format: date-time */
-                        updated_at: string;
-                    };
+                    "application/json": components["schemas"]["WebhookEndpoint"];
                 };
             };
             400: components["responses"]["Error400"];
@@ -12040,10 +10880,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description What was done, in words. */
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Deleted"];
                 };
             };
             400: components["responses"]["Error400"];
@@ -12082,43 +10919,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        deliveries: {
-                            id: string;
-                            /** @description The message: a redelivery keeps it. */
-                            webhook_id: string;
-                            endpoint_id: string;
-                            event: string;
-                            job_id: string | null;
-                            status: "queued" | "attempting" | "waiting_retry" | "delivered" | "failed" | "exhausted" | "skipped";
-                            attempt_count: number;
-                            last_status_code: number | null;
-                            next_attempt_at: string | null;
-                            redelivery_of: string | null;
-                            /** Format: date-time */
-                            created_at: string;
-                            /** Format: date-time */
-                            updated_at: string;
-                            completed_at: string | null;
-                            attempts: {
-                                attempt: number;
-                                /** Format: date-time */
-                                started_at: string;
-                                latency_ms: number;
-                                status_code: number | null;
-                                outcome: "delivered" | "retryable" | "permanent";
-                                error: string | null;
-                                response_excerpt: string | null;
-                            }[];
-                        }[];
-                        /** @description Rows in this page. */
-                        count: number;
-                        /** @description Rows matching, all pages. */
-                        total_count: number;
-                        /** @description The page size asked for; 0 when none was. */
-                        limit: number;
-                        offset: number;
-                    };
+                    "application/json": components["schemas"]["WebhookDeliveryPage"];
                 };
             };
             400: components["responses"]["Error400"];
@@ -12157,11 +10958,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description Messages queued again. */
-                        queued: number;
-                        webhook_ids: string[];
-                    };
+                    "application/json": components["schemas"]["WebhookRecoveryQueued"];
                 };
             };
             400: components["responses"]["Error400"];
@@ -12192,56 +10989,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description A webhook endpoint; never its signing secret. */
-                        endpoint: {
-                            id: string;
-                            name: string;
-                            url: string;
-                            events: ("async_job.completed" | "async_job.failed" | "webhook_endpoint.disabled" | "webhook_endpoint.enabled")[];
-                            /** @description Extra headers sent with each delivery, values redacted. */
-                            headers: {
-                                [key: string]: string;
-                            };
-                            include_response: boolean;
-                            allow_private_network: boolean;
-                            disabled: boolean;
-                            max_retries: number;
-                            /** @description Seconds. */
-                            retry_backoff_initial_seconds: number;
-                            /** @description Seconds. */
-                            retry_backoff_max_seconds: number;
-                            /** @description Seconds. */
-                            attempt_timeout_seconds: number;
-                            max_response_payload_kbs: number;
-                            max_concurrent_deliveries: number;
-                            /** @description 0: no rate limit. */
-                            max_deliveries_per_second: number;
-                            failing_after_failed_attempts: number;
-                            /** @description Seconds. */
-                            disable_after_failing_seconds: number;
-                            disable_after_failed_messages: number;
-                            /** @description Where the endpoint's lifecycle stands. */
-                            state: "active" | "failing" | "disabled_automatically" | "disabled";
-                            /** Format: date-time */
-                            state_since: string;
-                            failing_since: string | null;
-                            disabled_reason: string | null;
-                            consecutive_failures: number;
-                            /** Format: date-time */
-                            last_success_at?: string;
-                            /** Format: date-time */
-                            last_failure_at?: string;
-                            /** @description Changes when the endpoint's configuration does. */
-                            config_hash: string;
-                            /** Format: date-time */
-                            created_at: string;
-                            /** Format: date-time */
-                            updated_at: string;
-                        };
-                        /** @description The signing secret: shown only here. */
-                        secret: string;
-                    };
+                    "application/json": components["schemas"]["WebhookEndpointWithSecret"];
                 };
             };
             400: components["responses"]["Error400"];
@@ -12272,34 +11020,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: string;
-                        /** @description The message: a redelivery keeps it. */
-                        webhook_id: string;
-                        endpoint_id: string;
-                        event: string;
-                        job_id: string | null;
-                        status: "queued" | "attempting" | "waiting_retry" | "delivered" | "failed" | "exhausted" | "skipped";
-                        attempt_count: number;
-                        last_status_code: number | null;
-                        next_attempt_at: string | null;
-                        redelivery_of: string | null;
-                        /** Format: date-time */
-                        created_at: string;
-                        /** Format: date-time */
-                        updated_at: string;
-                        completed_at: string | null;
-                        attempts: {
-                            attempt: number;
-                            /** Format: date-time */
-                            started_at: string;
-                            latency_ms: number;
-                            status_code: number | null;
-                            outcome: "delivered" | "retryable" | "permanent";
-                            error: string | null;
-                            response_excerpt: string | null;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["WebhookDelivery"];
                 };
             };
             400: components["responses"]["Error400"];
@@ -12338,43 +11059,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        deliveries: {
-                            id: string;
-                            /** @description The message: a redelivery keeps it. */
-                            webhook_id: string;
-                            endpoint_id: string;
-                            event: string;
-                            job_id: string | null;
-                            status: "queued" | "attempting" | "waiting_retry" | "delivered" | "failed" | "exhausted" | "skipped";
-                            attempt_count: number;
-                            last_status_code: number | null;
-                            next_attempt_at: string | null;
-                            redelivery_of: string | null;
-                            /** Format: date-time */
-                            created_at: string;
-                            /** Format: date-time */
-                            updated_at: string;
-                            completed_at: string | null;
-                            attempts: {
-                                attempt: number;
-                                /** Format: date-time */
-                                started_at: string;
-                                latency_ms: number;
-                                status_code: number | null;
-                                outcome: "delivered" | "retryable" | "permanent";
-                                error: string | null;
-                                response_excerpt: string | null;
-                            }[];
-                        }[];
-                        /** @description Rows in this page. */
-                        count: number;
-                        /** @description Rows matching, all pages. */
-                        total_count: number;
-                        /** @description The page size asked for; 0 when none was. */
-                        limit: number;
-                        offset: number;
-                    };
+                    "application/json": components["schemas"]["WebhookDeliveryPage"];
                 };
             };
             400: components["responses"]["Error400"];
@@ -12402,13 +11087,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @constant */
-                        status: "queued";
-                        webhook_id: string;
-                        /** @description The new delivery. */
-                        delivery_id: string;
-                    };
+                    "application/json": components["schemas"]["WebhookRedeliveryQueued"];
                 };
             };
             400: components["responses"]["Error400"];
@@ -12431,8 +11110,8 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success. */
-            200: {
+            /** @description Switching Protocols: the socket sends JSON text messages, `{"type":"ready"}` first, then `log` (a row as GET /api/logs lists it) and `mcp_log` messages as they are stored. A GET that asks no upgrade is a 426. */
+            101: {
                 headers: {
                     [name: string]: unknown;
                 };

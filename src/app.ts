@@ -83,6 +83,8 @@ export interface GatewayOptions {
   actorMachines?: Partial<ActorMachines>;
   /** In a worker of `server.workers`: the budget and rate-limit counters the first process keeps for all workers. */
   limitCounters?: LimitCounters;
+  /** With `server.workers`: the processes charge session budgets on their one database file. */
+  sharedSessions?: boolean;
 }
 
 const DEFAULT_IDLE_TIMEOUT_SECONDS = 30;
@@ -93,7 +95,7 @@ const INFERENCE_ROOTS = ["/v1/", ...MOUNT_ROOTS.map((root) => `${root}/`)];
 const isInferencePath = (request: Request) => INFERENCE_ROOTS.some((root) => requestPath(request).startsWith(root));
 
 /** The composition root: stores, registries and route plugins, read top to bottom. */
-export async function createGateway({ config: givenConfig, databaseUrl, env = process.env, clock, resolveHost, actorClock = systemClock, actorLease, actorMachines, limitCounters }: GatewayOptions) {
+export async function createGateway({ config: givenConfig, databaseUrl, env = process.env, clock, resolveHost, actorClock = systemClock, actorLease, actorMachines, limitCounters, sharedSessions }: GatewayOptions) {
   // The gateway's own copy: PUT /api/config changes it while it runs.
   const config = structuredClone(givenConfig);
   // A sink's filter or fields that do not hold stop the start before anything opens.
@@ -135,7 +137,7 @@ export async function createGateway({ config: givenConfig, databaseUrl, env = pr
     journalDir: env.GATEWAY_LOG_JOURNAL_DIR || undefined,
     region: env.GATEWAY_REGION || undefined,
   });
-  const governance = await createGovernance({ db: database.db, providers, requireVirtualKey: () => config.enforce_auth_on_inference === true, clock, sharedDatabase: database.mode !== "embedded_file", counters: limitCounters });
+  const governance = await createGovernance({ db: database.db, providers, requireVirtualKey: () => config.enforce_auth_on_inference === true, clock, sharedDatabase: database.mode !== "embedded_file", counters: limitCounters, sharedSessions, inference: () => inference });
   const telemetry = createTelemetry({ db: database.db, config: config.telemetry, env, logQueue: requestLogs.queueStatus });
   // Access control comes after MCP, whose OAuth connections it audits.
   const mcpAudit: { record?: (event: OAuthAuditEvent) => void } = {};

@@ -32,7 +32,7 @@ async function main() {
   let firstProcessLost: () => void = () => process.exit(1);
   const firstProcess = process.env.GATEWAY_WORKER ? connectToFirstProcess(() => firstProcessLost()) : undefined;
   if (!firstProcess) ensurePortFree(port, host, workers > 1);
-  const gateway = await createGateway({ config, databaseUrl, limitCounters: firstProcess?.counters });
+  const gateway = await createGateway({ config, databaseUrl, limitCounters: firstProcess?.counters, sharedSessions: workers > 1 || firstProcess !== undefined });
   const allowOpenInference = config.allow_open_inference === true || process.env.GATEWAY_ALLOW_OPEN_INFERENCE === "true";
   let server: ReturnType<typeof gateway.listen>;
   try {

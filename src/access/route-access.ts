@@ -94,6 +94,11 @@ export const ROUTE_ACCESS: readonly RouteRule[] = [
   rule("GET", "/api/governance/budgets", need("Budgets:View")),
   rule("GET", "/api/governance/rate-limits", need("RateLimits:View")),
   ...crud("/api/governance/routing-rules", "/:id", "RoutingRules"),
+  rule("GET", "/api/governance/complexity", need("RoutingRules:View")),
+  rule("PUT", "/api/governance/complexity", need("RoutingRules:Update")),
+  rule("DELETE", "/api/governance/complexity", need("RoutingRules:Update")),
+  // Classifies the body it is given and keeps nothing: a read.
+  rule("POST", "/api/governance/complexity/classify", need("RoutingRules:View")),
   ...crud("/api/governance/pricing-overrides", "/:id", "PricingOverrides"),
 
   ...enterprise("Role-based access control", [
@@ -118,6 +123,7 @@ export const ROUTE_ACCESS: readonly RouteRule[] = [
   rule("GET", "/api/logs/histogram", need("Logs:View")),
   rule("GET", "/api/logs/rankings", need("Logs:View")),
   rule("GET", "/api/logs/series", need("Logs:View")),
+  rule("GET", "/api/logs/conversations/:id", need("Logs:View")),
   rule("GET", "/api/logs/:id", need("Logs:View")),
   rule("DELETE", "/api/logs", need("Logs:Delete")),
   rule("GET", "/api/log-sinks", need("Logs:View")),

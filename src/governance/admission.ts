@@ -18,13 +18,14 @@ import type { SessionSpend } from "./limits/session-spend";
 import type { LimitCounters } from "./limits/limit-counters";
 import type { VideoCharges } from "./limits/video-charges";
 import type { PriceBook } from "./pricing/price-book";
+import { classifyByModelFirst, type ComplexityDeps, complexityOf } from "./complexity/of-request";
 import type { RoutingFacts } from "./routing/cel-conditions";
 import { type Selection, selectTargets } from "./routing/select-targets";
 import type { Organization } from "./stores/organization";
 import type { RoutingRuleStore } from "./stores/routing-rules";
 import type { VirtualKeyStore } from "./stores/virtual-keys";
 
-export interface AdmissionDeps {
+export interface AdmissionDeps extends ComplexityDeps {
   providers: ProviderStore;
   virtualKeys: VirtualKeyStore;
   organization: Organization;
@@ -37,7 +38,7 @@ export interface AdmissionDeps {
   videoCharges: VideoCharges;
   /** On a database several nodes share: the slices of each limit this node serves from. */
   slices?: QuotaSlices;
-  /** What each session of a key with `session_budgets` spent, on this node. */
+  /** What each session of a key with `session_budgets` spent: on this node, or on every node sharing the database. */
   sessions: SessionSpend;
 }
 
@@ -52,10 +53,11 @@ interface Admitted {
 }
 
 /**
- * What a rule's expression reads about the request. Headers and limit usage are gathered only
- * when the expression reads them: most rules test one or two facts.
+ * What a rule's expression reads about the request. Headers, limit usage and complexity are
+ * gathered only when the expression reads them: most rules test one or two facts.
  */
-function routingFacts(context: RequestContext, caller: Caller | undefined, limits: readonly AppliedLimit[], counters: LimitCounters, target: ModelRef): RoutingFacts {
+function routingFacts(deps: AdmissionDeps, context: RequestContext, caller: Caller | undefined, limits: readonly AppliedLimit[], target: ModelRef): RoutingFacts {
+  const { counters } = deps;
   let headers: Record<string, string> | undefined;
   return {
     model: target.model,
@@ -79,6 +81,12 @@ function routingFacts(context: RequestContext, caller: Caller | undefined, limit
     },
     get requests_used() {
       return highestUsePercent(counters, limits, "requests");
+    },
+    get complexity_tier() {
+      return complexityOf(deps, context, caller?.key.id)?.tier ?? "";
+    },
+    get complexity_score() {
+      return complexityOf(deps, context, caller?.key.id)?.score ?? 0;
     },
   };
 }
@@ -179,6 +187,30 @@ export function governanceHook(deps: AdmissionDeps): InferenceHooks {
     if (held) noteFailure(deps.videoCharges.hold(provider!, video, limits, cost!), context);
   };
 
+  /** Routes the request, enforces the key's restrictions, and checks and reserves its limits. */
+  const routeAndAdmit = (context: RequestContext, caller: Caller | undefined) => {
+    const limits = caller ? organizationLimits(caller) : [];
+    const facts = (target: ModelRef) => routingFacts(deps, context, caller, limits, target);
+    const selection = selectTargets({ model: context.requestedModel, fallbacks: context.requestedFallbacks ?? [], mountProvider: context.mountProvider, caller, facts }, providers, deps.rules);
+    // Recorded before any refusal below, so a refused request is logged with its caller and route.
+    context.targets = selection.targets;
+    if (selection.rule) context.routingRule = { id: selection.rule.id, name: selection.rule.name };
+    context.routingEngine = selection.engine;
+    if (caller) context.caller = callerIdentity(caller);
+    context.allowedKeyIds = allowedKeys(caller, selection);
+    if (!caller) return;
+    assertTargetsAllowed(caller, selection.targets);
+    assertPinnedKeyAllowed(caller, context.headers.get("x-gw-api-key-id"), providers);
+    const held = [...limits, ...providerConfigLimits(caller, selection.targets[0]!.provider)];
+    const spending = spends(context.operation);
+    const record = (entry: Admitted) => void admitted.set(context, entry);
+    // Only a call held to a budget is estimated: without one, admission costs what it did.
+    const reserve = spending && held.some((limit) => limit.kind === "budget") ? reservationFor(deps, context, caller, selection.targets[0]!) : 0;
+    const admitWith = (session: SessionCharge | undefined) => admitHeld(deps, { caller, organizationLimits: limits, session }, held, spending, reserve, record);
+    const session = spending ? admitToSession(deps, context, caller) : undefined;
+    return session instanceof Promise ? session.then(admitWith) : admitWith(session);
+  };
+
   return {
     name: "governance",
     admit(context) {
@@ -186,25 +218,9 @@ export function governanceHook(deps: AdmissionDeps): InferenceHooks {
       const caller = context.actingVirtualKeyId
         ? actingCaller(context.actingVirtualKeyId, deps.virtualKeys, deps.organization)
         : authenticateCaller(context.headers, deps.virtualKeys, deps.organization, deps.requireVirtualKey() && !context.internalCaller);
-      const limits = caller ? organizationLimits(caller) : [];
-      const facts = (target: ModelRef) => routingFacts(context, caller, limits, counters, target);
-      const selection = selectTargets({ model: context.requestedModel, fallbacks: context.requestedFallbacks ?? [], mountProvider: context.mountProvider, caller, facts }, providers, deps.rules);
-      // Recorded before any refusal below, so a refused request is logged with its caller and route.
-      context.targets = selection.targets;
-      if (selection.rule) context.routingRule = { id: selection.rule.id, name: selection.rule.name };
-      context.routingEngine = selection.engine;
-      if (caller) context.caller = callerIdentity(caller);
-      context.allowedKeyIds = allowedKeys(caller, selection);
-      if (!caller) return;
-      assertTargetsAllowed(caller, selection.targets);
-      assertPinnedKeyAllowed(caller, context.headers.get("x-gw-api-key-id"), providers);
-      const held = [...limits, ...providerConfigLimits(caller, selection.targets[0]!.provider)];
-      const spending = spends(context.operation);
-      const entry = { caller, organizationLimits: limits, session: spending ? admitToSession(deps, context, caller) : undefined };
-      const record = (entry: Admitted) => void admitted.set(context, entry);
-      // Only a call held to a budget is estimated: without one, admission costs what it did.
-      const reserve = spending && held.some((limit) => limit.kind === "budget") ? reservationFor(deps, context, caller, selection.targets[0]!) : 0;
-      return admitHeld(deps, entry, held, spending, reserve, record);
+      // Only a configured classifier model makes a request wait for its tier before the rules run.
+      const classifying = deps.rules.readsComplexity ? classifyByModelFirst(deps, context, caller?.key.id) : undefined;
+      return classifying ? classifying.then(() => routeAndAdmit(context, caller)) : routeAndAdmit(context, caller);
     },
     settle(context, outcome) {
       const entry = admitted.get(context);

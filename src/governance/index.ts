@@ -1,9 +1,9 @@
 import { Elysia } from "elysia";
 import type { Clock } from "../../actors/runtime/clock";
 import type { Database } from "../db/client";
-import { governanceCustomers, governancePricingOverrides, governanceRoutingRules, governanceTeams, governanceVirtualKeys } from "../db/schema";
+import { governanceComplexity, governanceCustomers, governancePricingOverrides, governanceRoutingRules, governanceTeams, governanceVirtualKeys } from "../db/schema";
 import { reloadOnChange } from "../db/table-changes";
-import type { PricedReply } from "../inference/handle";
+import type { Inference, PricedReply } from "../inference/handle";
 import type { ServedModel } from "../inference/model-ref";
 import { priceVariant } from "../inference/billed-units";
 import { REQUEST_TYPE } from "../upstream/operations";
@@ -22,6 +22,10 @@ import { deprecatedTeamRoutes, organizationRoutes } from "./routes/organization"
 import { pricingOverrideRoutes } from "./routes/pricing-overrides";
 import { routingRuleRoutes } from "./routes/routing-rules";
 import { usageRoutes } from "./routes/usage";
+import { complexityRoutes } from "./routes/complexity";
+import { ConversationFloor } from "./complexity/conversation-floor";
+import { ComplexityStore } from "./complexity/store";
+import { pipelineAsker } from "./complexity/pipeline-asker";
 import { virtualKeyRoutes } from "./routes/virtual-keys";
 import { Organization } from "./stores/organization";
 import { PricingOverrideStore } from "./stores/pricing-overrides";
@@ -43,6 +47,10 @@ export interface GovernanceOptions {
   sharedDatabase?: boolean;
   /** The counters of a worker of `server.workers`, kept by the first process; by default this process's own, saved to the database. */
   counters?: LimitCounters;
+  /** The pipeline, for a complexity classifier model's calls; without it none is asked. */
+  inference?: () => Inference;
+  /** Whether other processes (the workers of `server.workers`) charge sessions on the same database file. */
+  sharedSessions?: boolean;
 }
 
 /**
@@ -51,11 +59,12 @@ export interface GovernanceOptions {
  * /api/governance/*, and `close()` writes the usage counters still in memory. The stores it
  * returns let other areas (A2A agent grants) authenticate virtual keys the same way.
  */
-export async function createGovernance({ db, providers, requireVirtualKey, clock = Date.now, flushIntervalMs = 1_000, reloadIntervalMs, sharedDatabase = false, counters: workerCounters }: GovernanceOptions) {
+export async function createGovernance({ db, providers, requireVirtualKey, clock = Date.now, flushIntervalMs = 1_000, reloadIntervalMs, sharedDatabase = false, counters: workerCounters, sharedSessions = false, inference }: GovernanceOptions) {
   const organization = new Organization(db);
   const virtualKeys = new VirtualKeyStore(db, organization, providers);
   const rules = new RoutingRuleStore(db, { providers, organization, virtualKeys });
   const overrides = new PricingOverrideStore(db, { providers, virtualKeys });
+  const complexity = new ComplexityStore(db, providers);
   const keptCounters = workerCounters ? undefined : new UsageCounters(db, clock);
   const counters: LimitCounters = workerCounters ?? keptCounters!;
   const slices = sharedDatabase ? new QuotaSlices(db, clock) : undefined;
@@ -64,11 +73,12 @@ export async function createGovernance({ db, providers, requireVirtualKey, clock
     await virtualKeys.load();
     await rules.load();
     await overrides.load();
+    await complexity.load();
   };
   // Another node on the same database may change any of these; this node then reads them again.
   const watched = reloadOnChange(
     db,
-    [governanceCustomers, governanceTeams, governanceVirtualKeys, governanceRoutingRules, governancePricingOverrides],
+    [governanceCustomers, governanceTeams, governanceVirtualKeys, governanceRoutingRules, governancePricingOverrides, governanceComplexity],
     loadEntities,
     reloadIntervalMs,
   );
@@ -77,7 +87,8 @@ export async function createGovernance({ db, providers, requireVirtualKey, clock
   counters.startFlushing(flushIntervalMs);
   slices?.startReturning(flushIntervalMs);
   const prices = new PriceBook(overrides, providers);
-  const sessions = new SessionSpend();
+  const sessions = new SessionSpend(sharedDatabase || sharedSessions ? db : undefined);
+  const floor = new ConversationFloor();
 
   const routes = new Elysia({ name: "governance-routes" })
     .use(deprecatedTeamRoutes(organization, virtualKeys))
@@ -87,13 +98,14 @@ export async function createGovernance({ db, providers, requireVirtualKey, clock
         .use(organizationRoutes(organization, virtualKeys))
         .use(usageRoutes(organization, virtualKeys, counters))
         .use(routingRuleRoutes(rules))
+        .use(complexityRoutes(complexity))
         .use(pricingOverrideRoutes(overrides)),
     );
 
   const videoCharges = new VideoCharges(db, counters, clock, slices);
 
   return {
-    hook: governanceHook({ providers, virtualKeys, organization, rules, counters, prices, clock, requireVirtualKey, videoCharges, slices, sessions }),
+    hook: governanceHook({ providers, virtualKeys, organization, rules, counters, prices, clock, requireVirtualKey, videoCharges, slices, sessions, complexity, floor, askModel: inference && pipelineAsker(inference) }),
     price: ({ target, keyId, usage, units, context }: PricedReply) =>
       prices.costOf(
         { provider: target.provider, model: target.model, variant: priceVariant(context.operation, context.body, units), requestType: REQUEST_TYPE[context.operation], keyId, virtualKeyId: context.caller?.virtualKeyId },

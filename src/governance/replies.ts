@@ -56,7 +56,7 @@ export const SessionSpent = t.Object(
     last_request_at: Timestamp,
     exceeded: t.Union([t.Literal("max_cost"), t.Literal("max_tokens"), t.Null()], { description: "The limit of `session_budgets` the session reached: its next request is refused with 402." }),
   },
-  { title: "SessionSpent", description: "What one session of a virtual key spent, as this node counted it." },
+  { title: "SessionSpent", description: "What one session of a virtual key spent: as this node counted it, or every node sharing the database." },
 );
 export const SessionSpentList = t.Object({ session_budgets: t.Union([SessionBudget, t.Null()]), sessions: t.Array(SessionSpent) }, { title: "SessionSpentList" });
 

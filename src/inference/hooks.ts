@@ -62,6 +62,8 @@ export interface RequestContext {
   streamCutoff?: (sofar: StreamSoFar) => GatewayError | undefined;
   /** What guardrails found and did, set when they settle: the request log records it. */
   guardrails?: GuardrailVerdict[];
+  /** The complexity tier and score (0 to 1), set when a routing rule read them: the request log records them. */
+  complexity?: { tier: string; score: number };
 }
 
 /** What a relayed stream has brought so far: the usage it reported, and the characters of its output. */

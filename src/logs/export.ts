@@ -27,7 +27,7 @@ type ContentField = "request_content" | "response_content";
 type LogFields = Record<string, unknown>;
 /** The CSV columns (and what a log sink's `fields` may name): every field of a listed log, in the order the API shows them (checked complete by the type). */
 export const SUMMARY_FIELDS = Object.keys({
-  id: 1, parent_request_id: 1, timestamp: 1, object: 1, provider: 1, model: 1, alias: 1, selected_key_id: 1, conversation_id: 1,
+  id: 1, parent_request_id: 1, timestamp: 1, object: 1, provider: 1, model: 1, alias: 1, selected_key_id: 1, conversation_id: 1, complexity_tier: 1, complexity_score: 1,
   virtual_key_id: 1, virtual_key_name: 1, team_id: 1, customer_id: 1, user_id: 1, business_unit_id: 1, project_id: 1,
   routing_rule_id: 1, routing_rule_name: 1, routing_engine_used: 1, status: 1, status_code: 1, error_type: 1, error_message: 1,
   stop_reason: 1, tool_call_names: 1, cache_hit_type: 1, guardrails: 1, input_tokens: 1, output_tokens: 1, cached_tokens: 1,

@@ -51,6 +51,8 @@ export function logRowFromSettled(context: RequestContext, outcome: InferenceOut
     alias: aliasOf(context.requestedModel, target),
     selectedKeyId: outcome.answered?.keyId ?? outcome.attempts.at(-1)?.key ?? null,
     conversationId: outcome.answered?.conversationId ?? null,
+    complexityTier: context.complexity?.tier ?? null,
+    complexityScore: context.complexity?.score ?? null,
     ...callerColumns(context.caller),
     routingRuleId: context.routingRule?.id ?? null,
     routingRuleName: context.routingRule?.name ?? null,

@@ -54,6 +54,8 @@ const logFields = {
   stream: t.Boolean(),
   session_id: Text,
   conversation_id: t.Union([t.String(), t.Null()], { description: "The conversation the request belongs to, when conversation affinity or a virtual key's session budgets named one." }),
+  complexity_tier: t.Union([t.String(), t.Null()], { description: "The complexity tier a routing rule read; null when no rule read it." }),
+  complexity_score: t.Union([t.Number(), t.Null()], { description: "The complexity score (0 to 1) the tier was read from." }),
   region: Text,
   internal_caller: t.Union([t.String(), t.Null()], { description: "What in the gateway made the call (`warp`, a guardrail, ...); null for a client's request." }),
   metadata: t.Record(t.String(), t.String()),

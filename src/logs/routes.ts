@@ -1,5 +1,6 @@
 import { Elysia, t } from "elysia";
 import type { QueueStatus } from "./batch-writer";
+import { ConversationThread, conversationThread } from "./conversation-thread";
 import { exportLogs, LOG_EXPORT_DETAIL, LogExportQuery } from "./export";
 import { LogFilterQuery, readLogFilters } from "./filters";
 import { logHistogram } from "./histogram";
@@ -71,7 +72,7 @@ export const logRoutes = ({ writer, read, queueStatus, clock, contentLogging, ex
       },
       {
         query: SeriesQuery,
-        ...replies({ 200: LogSeries }, { summary: "Request log usage over time, grouped", description: "Requests, errors, tokens and cost per time bucket, a series per model, provider, virtual key or error type; the same filters as the other log reads. Without a start the window is the last 24 hours." }),
+        ...replies({ 200: LogSeries }, { summary: "Request log usage over time, grouped", description: "Requests, errors, tokens and cost per time bucket, a series per model, provider, virtual key, error type or complexity tier; the same filters as the other log reads. Without a start the window is the last 24 hours." }),
       },
     )
     .get(
@@ -85,4 +86,8 @@ export const logRoutes = ({ writer, read, queueStatus, clock, contentLogging, ex
       },
       { query: RankingsQuery, ...replies({ 200: LogRankings }, { summary: "Rank models or virtual keys by use", description: "By requests then tokens, each with its change against the window before." }) },
     )
+    .get("/conversations/:id", ({ params }) => conversationThread(read, params.id), {
+      params: t.Object({ id: t.String() }),
+      ...replies({ 200: ConversationThread }, { summary: "A conversation as a thread", description: "The requests sharing a conversation_id, oldest first: what each turn asked and answered, its tokens (cached input apart) and cost, and the totals." }),
+    })
     .get("/:id", ({ params }) => getLog(read, params.id), { params: t.Object({ id: t.String() }), ...replies({ 200: LogEntry }, { summary: "Get a request log", description: "The row with the request body (secrets removed) and the response text, when content logging kept them.", examples: { 200: logEntryExample } }) });

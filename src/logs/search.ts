@@ -67,6 +67,8 @@ export function logView(row: LogSummaryRow & Partial<Pick<RequestLogRow, "reques
     alias: row.alias,
     selected_key_id: row.selectedKeyId,
     conversation_id: row.conversationId,
+    complexity_tier: row.complexityTier,
+    complexity_score: row.complexityScore,
     virtual_key_id: row.virtualKeyId,
     virtual_key_name: row.virtualKeyName,
     team_id: row.teamId,

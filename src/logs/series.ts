@@ -16,13 +16,14 @@ const GROUPS = {
   team: requestLogs.teamId,
   customer: requestLogs.customerId,
   error_type: requestLogs.errorType,
+  complexity_tier: requestLogs.complexityTier,
 } as const;
 export type SeriesGroup = keyof typeof GROUPS;
 
 export const SeriesQuery = t.Object(
   {
     ...LogFilterFields,
-    group_by: t.Optional(t.String({ pattern: `^(${Object.keys(GROUPS).join("|")})$`, description: "model (default), provider, virtual_key, team, customer or error_type; rows without a value are left out" })),
+    group_by: t.Optional(t.String({ pattern: `^(${Object.keys(GROUPS).join("|")})$`, description: "model (default), provider, virtual_key, team, customer, error_type or complexity_tier; rows without a value are left out" })),
   },
   { additionalProperties: true },
 );
@@ -34,7 +35,7 @@ export const LogSeries = t.Object({
   timestamps: t.Array(t.String({ format: "date-time" }), { description: "The start of each bucket, oldest first, empty buckets included." }),
   groups: t.Array(
     t.Object({
-      key: t.String({ description: "The model, provider, virtual key id, team id, customer id or error type." }),
+      key: t.String({ description: "The model, provider, virtual key id, team id, customer id, error type or complexity tier." }),
       label: t.String({ description: "What to show: the virtual key's name where logged, else the key." }),
       requests: Figures,
       errors: Figures,
@@ -66,7 +67,7 @@ function groupedBuckets(db: ReadDatabase, filters: LogFilters, group: SeriesGrou
 }
 
 /**
- * Usage, cache hits and time to first token over time in equal buckets, a series per model, provider, virtual key, team, customer or error type.
+ * Usage, cache hits and time to first token over time in equal buckets, a series per model, provider, virtual key, team, customer, error type or complexity tier.
  * The window must have a start (a period or start_time); an open end means now.
  */
 export async function logSeries(db: ReadDatabase, filters: LogFilters, group: SeriesGroup, now: Date): Promise<Static<typeof LogSeries>> {

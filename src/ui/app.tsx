@@ -15,6 +15,8 @@ import { GuardrailsPage } from "./pages/guardrails";
 import { LifecyclesPage } from "./pages/lifecycles";
 import { LogsPage } from "./pages/logs";
 import { LogSinksPage } from "./pages/log-sinks";
+import { ConversationPage } from "./pages/conversation-thread";
+import { conversationOfPath } from "./pages/conversation-path";
 import { OverviewPage } from "./pages/overview";
 import { McpPage } from "./pages/mcp";
 import { PluginsPage } from "./pages/plugins";
@@ -41,8 +43,10 @@ function Page({ path }: { path: string }) {
   switch (item.path) {
     case "/":
       return <OverviewPage />;
-    case "/ui/logs":
-      return <LogsPage />;
+    case "/ui/logs": {
+      const conversation = conversationOfPath(path);
+      return conversation === undefined ? <LogsPage /> : <ConversationPage id={conversation} />;
+    }
     case "/ui/analytics":
       return <AnalyticsPage />;
     case "/ui/playground":

@@ -79,6 +79,8 @@ describe("recording: one row per settled request", () => {
       alias: null,
       selected_key_id: "openai-key-2",
       conversation_id: null,
+      complexity_tier: null,
+      complexity_score: null,
       virtual_key_id: "vk-1",
       virtual_key_name: "checkout",
       team_id: "team-1",

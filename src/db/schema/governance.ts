@@ -1,5 +1,5 @@
 import { index, integer, primaryKey, real, sqliteTable, text } from "drizzle-orm/sqlite-core";
-import type { BudgetSpec, McpConfig, PricePatch, ProviderConfig, RateLimitSpec, RoutingTarget, SessionBudget, VideoPoll } from "./types";
+import type { BudgetSpec, ComplexityReference, McpConfig, PricePatch, ProviderConfig, RateLimitSpec, RoutingTarget, SessionBudget, VideoPoll } from "./types";
 
 const timestamps = {
   createdAt: integer("created_at", { mode: "timestamp_ms" }).notNull(),
@@ -136,3 +136,27 @@ export type TeamRow = typeof governanceTeams.$inferSelect;
 export type VirtualKeyRow = typeof governanceVirtualKeys.$inferSelect;
 export type RoutingRuleRow = typeof governanceRoutingRules.$inferSelect;
 export type PricingOverrideRow = typeof governancePricingOverrides.$inferSelect;
+
+/** The complexity tiers routing rules may read, lowest first, and the labelled prompts that place an undecided request; one row, absent until written. */
+export const governanceComplexity = sqliteTable("governance_complexity", {
+  id: text("id").primaryKey(),
+  tiers: text("tiers", { mode: "json" }).$type<string[]>().notNull(),
+  references: text("reference_prompts", { mode: "json" }).$type<ComplexityReference[]>().notNull(),
+  /** `provider/model` asked for the tier when neither the signals nor the references place a request; null: none. */
+  classifierModel: text("classifier_model"),
+  ...timestamps,
+});
+
+/** What each session (conversation id) of a virtual key with `session_budgets` spent, on every node: added to in one statement per charge. */
+export const governanceSessionSpend = sqliteTable(
+  "governance_session_spend",
+  {
+    virtualKeyId: text("virtual_key_id").notNull(),
+    sessionId: text("session_id").notNull(),
+    cost: real("cost").notNull(),
+    tokens: integer("tokens").notNull(),
+    requests: integer("requests").notNull(),
+    lastAt: integer("last_at").notNull(),
+  },
+  (table) => [primaryKey({ columns: [table.virtualKeyId, table.sessionId] }), index("governance_session_spend_recent_idx").on(table.virtualKeyId, table.lastAt)],
+);

@@ -24,6 +24,9 @@ export const requestLogs = sqliteTable(
     selectedKeyId: text("selected_key_id"),
     /** The conversation the request belongs to, when its provider keeps conversations on one key. */
     conversationId: text("conversation_id"),
+    /** The complexity tier a routing rule read (computed only then), and its score from 0 to 1. */
+    complexityTier: text("complexity_tier"),
+    complexityScore: real("complexity_score"),
     virtualKeyId: text("virtual_key_id"),
     virtualKeyName: text("virtual_key_name"),
     teamId: text("team_id"),
@@ -83,6 +86,7 @@ export const requestLogs = sqliteTable(
     index("request_logs_error_type_idx").on(table.errorType, table.timestamp).where(sql`${table.errorType} IS NOT NULL`),
     index("request_logs_internal_idx").on(table.timestamp).where(sql`${table.internalCaller} IS NOT NULL`),
     index("request_logs_conversation_idx").on(table.conversationId).where(sql`${table.conversationId} IS NOT NULL`),
+    index("request_logs_complexity_idx").on(table.complexityTier, table.timestamp).where(sql`${table.complexityTier} IS NOT NULL`),
   ],
 );
 

@@ -41,6 +41,12 @@ export const SessionBudget = t.Object(
 );
 export type SessionBudget = Static<typeof SessionBudget>;
 
+export const ComplexityReference = t.Object({
+  text: t.String({ minLength: 1, maxLength: 20_000, description: "A prompt as a user would write it." }),
+  tier: t.String({ minLength: 1, description: "The tier it belongs to: one of `tiers`." }),
+});
+export type ComplexityReference = Static<typeof ComplexityReference>;
+
 export const ProviderConfig = t.Object({
   provider: t.String({ minLength: 1 }),
   /** Share of requests whose model names no provider; 0 is picked only when no other has weight. */

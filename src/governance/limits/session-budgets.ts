@@ -1,3 +1,4 @@
+import type { SessionBudget } from "../../db/schema/types";
 import { conversationIdOf } from "../../inference/conversation-id";
 import type { Usage } from "../../inference/canonical";
 import type { RequestContext, StreamSoFar } from "../../inference/hooks";
@@ -44,14 +45,20 @@ export interface SessionCharge {
  * Holds a spending call of a key with `session_budgets` to its session's budget: names the
  * session (its conversation id, recorded on the request), refuses it with 402 when the session
  * already reached a limit, and sets the cutoff that ends its stream at the chunk that reaches
- * one. Answers the session, for settle to charge; undefined when the request names none.
+ * one. Answers the session, for settle to charge; undefined when the request names none. On a
+ * database other nodes share, what they charged the session is read first.
  */
-export function admitToSession({ providers, prices, sessions }: SessionDeps, context: RequestContext, caller: Caller): SessionCharge | undefined {
+export function admitToSession(deps: SessionDeps, context: RequestContext, caller: Caller): SessionCharge | undefined | Promise<SessionCharge | undefined> {
   const budget = caller.key.sessionBudgets;
   if (!budget) return undefined;
-  const session = conversationIdOf(context.headers, context.body, (id) => providers.conversations.conversationOfResponse(id));
+  const session = conversationIdOf(context.headers, context.body, (id) => deps.providers.conversations.conversationOfResponse(id));
   if (session === undefined) return undefined;
   context.conversationId = session;
+  const refreshing = deps.sessions.refresh(caller.key.id, session);
+  return refreshing ? refreshing.then(() => holdToBudget(deps, context, caller, budget, session)) : holdToBudget(deps, context, caller, budget, session);
+}
+
+function holdToBudget({ prices, sessions }: SessionDeps, context: RequestContext, caller: Caller, budget: SessionBudget, session: string): SessionCharge {
   const spentNow = () => sessions.of(caller.key.id, session) ?? { cost: 0, tokens: 0 };
   const spent = spentNow();
   const reached = reachedLimit(budget, spent.cost, spent.tokens);

@@ -40,11 +40,11 @@ function virtualKeyView(row: VirtualKeyRow, organization: Organization) {
 
 /** /api/governance/virtual-keys, and the quota a key can read about itself. */
 /** The key's sessions with what each spent, most recent first. */
-function sessionsView(row: VirtualKeyRow, sessions: SessionSpend) {
+async function sessionsView(row: VirtualKeyRow, sessions: SessionSpend) {
   const budget = row.sessionBudgets ?? null;
   return {
     session_budgets: budget,
-    sessions: sessions.list(row.id).map(([id, spent]) => ({
+    sessions: (await sessions.list(row.id)).map(([id, spent]) => ({
       session_id: id,
       cost: spent.cost,
       tokens: spent.tokens,
@@ -85,7 +85,7 @@ export function virtualKeyRoutes(keys: VirtualKeyStore, organization: Organizati
       .get("/:id", ({ params }) => ({ virtual_key: view(keys.keys.require(params.id)) }), { params: IdParams, ...replies({ 200: VirtualKeyReply }, { summary: "Get a virtual key" }) })
       .get("/:id/sessions", ({ params }) => sessionsView(keys.keys.require(params.id), sessions), {
         params: IdParams,
-        ...replies({ 200: SessionSpentList }, { summary: "List a virtual key's sessions", description: "What each session (conversation id) of the key spent against its `session_budgets`, as counted in this node's memory since it started." }),
+        ...replies({ 200: SessionSpentList }, { summary: "List a virtual key's sessions", description: "What each session (conversation id) of the key spent against its `session_budgets`, as counted in this node's memory since it started, or by every node on a shared database." }),
       })
       .put("/:id", async ({ params, body }) => ({ message: "Virtual key updated successfully", virtual_key: view(await keys.update(params.id, body)) }), { params: IdParams, body: VirtualKeyUpdateInput, ...replies({ 200: VirtualKeyWritten }, { summary: "Update a virtual key", description: "Omitted fields keep their value; `null` clears `team_id`, `customer_id`, `rate_limit` and `session_budgets`." }) })
       .post(

@@ -24,6 +24,10 @@ export interface RoutingFacts {
   tokens_used: number;
   /** Percent of the fullest request limit. */
   requests_used: number;
+  /** The request's complexity tier ("" for other requests than chat); classified only when an expression reads it. */
+  complexity_tier: string;
+  /** Its complexity score, 0 to 1. */
+  complexity_score: number;
 }
 
 const VARIABLES: Record<keyof RoutingFacts, string> = {
@@ -41,6 +45,8 @@ const VARIABLES: Record<keyof RoutingFacts, string> = {
   budget_used: "double",
   tokens_used: "double",
   requests_used: "double",
+  complexity_tier: "string",
+  complexity_score: "double",
 };
 
 let environment: Environment | undefined;

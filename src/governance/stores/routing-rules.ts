@@ -30,6 +30,8 @@ export const routingRuleView = (row: RoutingRuleRow) => ({
   updated_at: row.updatedAt.toISOString(),
 });
 
+const COMPLEXITY_VARIABLE = /\bcomplexity_(tier|score)\b/;
+
 const scopeKey = (scope: RoutingScope, scopeId: string | null) => `${scope}:${scopeId ?? ""}`;
 
 /** Routing rules, compiled once when written, grouped by scope in ascending priority. */
@@ -47,6 +49,9 @@ export class RoutingRuleStore {
     await prepareConditions(rows.map((row) => row.celExpression));
     this.reindex();
   }
+
+  /** Whether an enabled rule's expression names `complexity_tier` or `complexity_score`. */
+  readsComplexity = false;
 
   /** Whether any rule is enabled anywhere: while none is, routing looks nothing up. */
   get anyEnabled(): boolean {
@@ -138,6 +143,7 @@ export class RoutingRuleStore {
     }
     for (const rules of byScope.values()) rules.sort((a, b) => a.row.priority - b.row.priority);
     this.byScope = byScope;
+    this.readsComplexity = [...byScope.values()].some((rules) => rules.some(({ row }) => COMPLEXITY_VARIABLE.test(row.celExpression)));
   }
 
   /** A stored expression that no longer compiles (after a library upgrade) never matches. */

@@ -4,7 +4,9 @@ import { Panel } from "../components/panel";
 import { ErrorState, Loading } from "../components/states";
 import { StatusBadge } from "../components/widgets";
 import { formatCost, formatCount, formatLatency, formatTime } from "../lib/format";
+import { followLink } from "../lib/router";
 import { useResource } from "../lib/use-resource";
+import { conversationPath } from "./conversation-path";
 import { TableHead } from "../components/table-head";
 import { type LogChoices, labelOf } from "./log-choices";
 
@@ -16,6 +18,22 @@ function prettyText(text: string): string {
   } catch {
     return text;
   }
+}
+
+/** The conversation a request belongs to, with the way to its thread. */
+function Conversation({ id }: { id: string }) {
+  const to = conversationPath(id);
+  return (
+    <section aria-label="Conversation">
+      <h3>Conversation</h3>
+      <p>
+        This request is a turn of conversation <code>{id}</code>.{" "}
+        <a href={to} onClick={(event) => followLink(event, to)}>
+          Show the conversation as a thread
+        </a>
+      </p>
+    </section>
+  );
 }
 
 function Facts({ log, choices }: { log: LogDetail; choices?: LogChoices }) {
@@ -129,7 +147,7 @@ function Attempts({ log, choices }: { log: LogDetail; choices?: LogChoices }) {
 /** One request: what was asked, what came back, what it cost, and how it was routed. */
 export function LogDetailPanel({ id, choices, onClose }: { id: string; choices?: LogChoices; onClose(): void }) {
   const detail = useResource(() => logs.get(id), [id]);
-  const log = detail.data;
+  const log = detail.data as (LogDetail & { conversation_id?: string | null }) | undefined;
   return (
     <Panel title="Request detail" onClose={onClose} wide>
       {detail.error && <ErrorState error={detail.error} retry={detail.reload} />}
@@ -140,6 +158,7 @@ export function LogDetailPanel({ id, choices, onClose }: { id: string; choices?:
             <StatusBadge status={log.status} /> <code>{log.id}</code>
           </p>
           <Facts log={log} choices={choices} />
+          {log.conversation_id && <Conversation id={log.conversation_id} />}
           {log.error_message && (
             <section aria-label="Error">
               <h3>Error</h3>

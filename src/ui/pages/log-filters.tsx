@@ -30,6 +30,7 @@ export const FILTER_FIELDS = [
   "aliases",
   "objects",
   "selected_key_ids",
+  "conversation_ids",
   "user_ids",
   "business_unit_ids",
   "project_ids",
@@ -60,6 +61,7 @@ const MORE_TEXT_FILTERS: Array<[FilterName, string]> = [
   ["cache_hit_types", "Cache hits"],
   ["parent_request_id", "Parent request id"],
   ["session_id", "Session id"],
+  ["conversation_ids", "Conversation ids"],
   ["request_id", "Request id"],
 ];
 const METADATA_PREFIX = "metadata_";

@@ -1,0 +1,48 @@
+/** Chat requests labelled by hand with the tier a person would route them to; none is a shipped reference prompt. */
+const user = (content: string) => ({ messages: [{ role: "user", content }] });
+const code = "```ts\n" + "export function merge(a: number[], b: number[]) {\n  const out = [];\n  while (a.length && b.length) out.push(a[0] < b[0] ? a.shift() : b.shift());\n  return out.concat(a, b);\n}\n".repeat(6) + "```";
+const tool = (name: string) => ({ type: "function", function: { name, parameters: { type: "object", properties: {} } } });
+const agentTurns = Array.from({ length: 24 }, (_, index) => ({ role: index % 2 ? "assistant" : "user", content: `step ${index}: read src/module-${index}.ts and report what it exports` }));
+
+export const LABELLED: Array<{ tier: string; body: Record<string, unknown> }> = [
+  { tier: "simple", body: user("hey there") },
+  { tier: "simple", body: user("thank you so much") },
+  { tier: "simple", body: user("what's the capital of Italy?") },
+  { tier: "simple", body: user("how do you say thank you in Japanese?") },
+  { tier: "simple", body: user("what does CPU stand for?") },
+  { tier: "simple", body: user("how many hours are in a week?") },
+  { tier: "simple", body: user("give me an antonym for cold") },
+  { tier: "simple", body: user("who painted the Mona Lisa?") },
+  { tier: "simple", body: user("convert 5 kilograms to pounds") },
+  { tier: "simple", body: user("ok, yes please") },
+  { tier: "medium", body: user("summarize this blog post in two sentences") },
+  { tier: "medium", body: user("write a polite email declining a meeting invitation") },
+  { tier: "medium", body: user("explain the difference between a process and a thread") },
+  { tier: "medium", body: user("write a javascript function that checks whether a string is a palindrome") },
+  { tier: "medium", body: user("explain how garbage collection works in Java") },
+  { tier: "medium", body: user("write a SQL query that finds the top five products by revenue") },
+  { tier: "medium", body: user("rewrite this text so that it sounds friendlier") },
+  { tier: "medium", body: user("what are the pros and cons of electric cars?") },
+  { tier: "medium", body: { messages: [{ role: "user", content: `why does this not compile?\n${code.slice(0, 200)}\`\`\`` }] } },
+  { tier: "medium", body: { ...user("what's the weather in Paris and Berlin?"), tools: [tool("get_weather")] } },
+  { tier: "complex", body: user("design the database schema and API for a hotel booking platform with payments and cancellations") },
+  { tier: "complex", body: user("refactor this service into modules with clear interfaces and explain the trade-offs of each change") },
+  { tier: "complex", body: user("debug why this multithreaded queue loses messages under load and propose a fix with tests") },
+  { tier: "complex", body: user("write a technical design document for moving our batch jobs to an event-driven architecture") },
+  { tier: "complex", body: user("review this code for security vulnerabilities, race conditions and performance issues") },
+  { tier: "complex", body: { messages: [{ role: "user", content: `refactor this into a generic k-way merge and add property tests:\n${code}` }] } },
+  { tier: "complex", body: { messages: agentTurns, tools: ["read_file", "write_file", "run_tests", "search", "list_dir"].map(tool) } },
+  { tier: "complex", body: { system: "You are a coding agent.", messages: agentTurns, tools: ["bash", "edit", "read", "grep", "glob", "web_fetch", "todo", "task"].map((name) => ({ name, input_schema: { type: "object" } })) } },
+  { tier: "complex", body: user("implement a consistent hashing ring in Rust with virtual nodes, with tests and a benchmark") },
+  { tier: "complex", body: user("plan the migration of a 2 TB Postgres database to a new region with no downtime, step by step with rollback") },
+  { tier: "reasoning", body: user("prove that there is no largest even number") },
+  { tier: "reasoning", body: user("prove that the sum of two odd numbers is always even") },
+  { tier: "reasoning", body: user("derive the formula for the sum of a geometric series and prove it by induction") },
+  { tier: "reasoning", body: user("what is the probability of getting at least one six in four rolls of a die? derive it") },
+  { tier: "reasoning", body: user("solve step by step: if 3 workers build a wall in 12 hours, how long do 8 workers take, and what assumptions does that need?") },
+  { tier: "reasoning", body: user("is this syllogism valid? all cats are mammals, some mammals fly, so some cats fly. find the flaw") },
+  { tier: "reasoning", body: { ...user("plan the trip"), reasoning_effort: "high" } },
+  { tier: "reasoning", body: { model: "claude", max_tokens: 16000, thinking: { type: "enabled", budget_tokens: 10000 }, messages: [{ role: "user", content: "which strategy wins?" }] } },
+  { tier: "reasoning", body: { input: [{ role: "user", content: [{ type: "input_text", text: "schedule these meetings" }] }], reasoning: { effort: "high" } } },
+  { tier: "reasoning", body: user("find all real solutions of x^4 - 5x^2 + 4 = 0 and prove there are no others") },
+];
