@@ -473,6 +473,54 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/governance/complexity": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Complexity tiers and reference prompts
+         * @description The shipped ones until a PUT replaces them. Permission: RoutingRules:View.
+         */
+        get: operations["getApiGovernanceComplexity"];
+        /**
+         * Replace the complexity tiers or reference prompts
+         * @description A reference naming no tier is a 400; tiers given without references keep the references of the tiers kept. Permission: RoutingRules:Update.
+         */
+        put: operations["putApiGovernanceComplexity"];
+        post?: never;
+        /**
+         * Reset the complexity tiers and reference prompts
+         * @description Permission: RoutingRules:Update.
+         */
+        delete: operations["deleteApiGovernanceComplexity"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/governance/complexity/classify": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Classify a chat request body
+         * @description The tier and score a routing rule would read, before any conversation's floor. Permission: RoutingRules:View.
+         */
+        post: operations["postApiGovernanceComplexityClassify"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/governance/customers": {
         parameters: {
             query?: never;
@@ -926,7 +974,7 @@ export interface paths {
         };
         /**
          * List a virtual key's sessions
-         * @description What each session (conversation id) of the key spent against its `session_budgets`, as counted in this node's memory since it started. Not in the access table: the local admin only.
+         * @description What each session (conversation id) of the key spent against its `session_budgets`, as counted in this node's memory since it started, or by every node on a shared database. Not in the access table: the local admin only.
          */
         get: operations["getApiGovernanceVirtualKeysIdSessions"];
         put?: never;
@@ -1073,6 +1121,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/logs/conversations/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A conversation as a thread
+         * @description The requests sharing a conversation_id, oldest first: what each turn asked and answered, its tokens (cached input apart) and cost, and the totals. Permission: Logs:View.
+         */
+        get: operations["getApiLogsConversationsId"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/logs/export": {
         parameters: {
             query?: never;
@@ -1142,7 +1210,7 @@ export interface paths {
         };
         /**
          * Request log usage over time, grouped
-         * @description Requests, errors, tokens and cost per time bucket, a series per model, provider, virtual key or error type; the same filters as the other log reads. Without a start the window is the last 24 hours. Permission: Logs:View.
+         * @description Requests, errors, tokens and cost per time bucket, a series per model, provider, virtual key, error type or complexity tier; the same filters as the other log reads. Without a start the window is the last 24 hours. Permission: Logs:View.
          */
         get: operations["getApiLogsSeries"];
         put?: never;
@@ -2757,6 +2825,10 @@ export interface components {
             session_id: string | null;
             /** @description The conversation the request belongs to, when conversation affinity or a virtual key's session budgets named one. */
             conversation_id: string | null;
+            /** @description The complexity tier a routing rule read; null when no rule read it. */
+            complexity_tier: string | null;
+            /** @description The complexity score (0 to 1) the tier was read from. */
+            complexity_score: number | null;
             region: string | null;
             /** @description What in the gateway made the call (`warp`, a guardrail, ...); null for a client's request. */
             internal_caller: string | null;
@@ -3667,7 +3739,7 @@ export interface components {
         };
         /**
          * SessionSpent
-         * @description What one session of a virtual key spent, as this node counted it.
+         * @description What one session of a virtual key spent: as this node counted it, or every node sharing the database.
          */
         SessionSpent: {
             /** @description The conversation id that names the session (an agent run). */
@@ -5407,6 +5479,186 @@ export interface operations {
             };
             401: components["responses"]["Error401"];
             403: components["responses"]["Error403"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+            default: components["responses"]["Error500"];
+        };
+    };
+    getApiGovernanceComplexity: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        tiers: string[];
+                        references: {
+                            /** @description A prompt as a user would write it. */
+                            text: string;
+                            /** @description The tier it belongs to: one of `tiers`. */
+                            tier: string;
+                        }[];
+                        classifier_model: string | null;
+                        /** @description false while the shipped tiers and references are in force. */
+                        customized: boolean;
+                        updated_at: string | null;
+                    };
+                };
+            };
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+            default: components["responses"]["Error500"];
+        };
+    };
+    putApiGovernanceComplexity: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The tiers, lowest first: tier i of n holds scores from i/n up to (i + 1)/n. */
+                    tiers?: string[];
+                    /** @description Labelled prompts that place a request the cheap signals leave undecided; replaces the whole set. */
+                    references?: {
+                        /** @description A prompt as a user would write it. */
+                        text: string;
+                        /** @description The tier it belongs to: one of `tiers`. */
+                        tier: string;
+                    }[];
+                    /** @description `provider/model` asked for the tier, last, when neither the signals nor a reference place a request; null for none. */
+                    classifier_model?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description What was done, in words. */
+                        message: string;
+                        complexity: {
+                            tiers: string[];
+                            references: {
+                                /** @description A prompt as a user would write it. */
+                                text: string;
+                                /** @description The tier it belongs to: one of `tiers`. */
+                                tier: string;
+                            }[];
+                            classifier_model: string | null;
+                            /** @description false while the shipped tiers and references are in force. */
+                            customized: boolean;
+                            updated_at: string | null;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+            default: components["responses"]["Error500"];
+        };
+    };
+    deleteApiGovernanceComplexity: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description What was done, in words. */
+                        message: string;
+                        complexity: {
+                            tiers: string[];
+                            references: {
+                                /** @description A prompt as a user would write it. */
+                                text: string;
+                                /** @description The tier it belongs to: one of `tiers`. */
+                                tier: string;
+                            }[];
+                            classifier_model: string | null;
+                            /** @description false while the shipped tiers and references are in force. */
+                            customized: boolean;
+                            updated_at: string | null;
+                        };
+                    };
+                };
+            };
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+            default: components["responses"]["Error500"];
+        };
+    };
+    postApiGovernanceComplexityClassify: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description A chat request body in any format (OpenAI, Anthropic, Gemini, Responses). */
+                    body: {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        tier: string;
+                        score: number;
+                        /** @description What placed it: the cheap signals, or the nearest reference prompts (the classifier model is not asked here). */
+                        by: "signals" | "references";
+                    };
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
             500: components["responses"]["Error500"];
             503: components["responses"]["Error503"];
             default: components["responses"]["Error500"];
@@ -7868,6 +8120,68 @@ export interface operations {
             default: components["responses"]["Error500"];
         };
     };
+    getApiLogsConversationsId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        conversation_id: string;
+                        /** @description The requests of the conversation, oldest first (at most 500). */
+                        turns: {
+                            /** @description The request log's id: its detail has the whole request and reply. */
+                            id: string;
+                            /** Format: date-time */
+                            timestamp: string;
+                            provider: string;
+                            model: string;
+                            status: string;
+                            selected_key_id: string | null;
+                            complexity_tier: string | null;
+                            input_tokens: number;
+                            /** @description Input tokens the provider read from its prompt cache. */
+                            cached_tokens: number;
+                            output_tokens: number;
+                            /** @description USD; null where the model has no price. */
+                            cost: number | null;
+                            /** @description The start of the turn's last user message; null when content was not logged. */
+                            asked: string | null;
+                            /** @description The start of the reply; null when content was not logged. */
+                            answered: string | null;
+                        }[];
+                        totals: {
+                            turns: number;
+                            input_tokens: number;
+                            /** @description Input tokens the provider read from its prompt cache. */
+                            cached_tokens: number;
+                            output_tokens: number;
+                            /** @description USD of the priced turns. */
+                            cost: number;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+            default: components["responses"]["Error500"];
+        };
+    };
     getApiLogsExport: {
         parameters: {
             query?: {
@@ -8134,7 +8448,7 @@ export interface operations {
                         timestamps: string[];
                         /** @description One per value seen in the window, most requests first; each figure lines up with `timestamps`. */
                         groups: {
-                            /** @description The model, provider, virtual key id, team id, customer id or error type. */
+                            /** @description The model, provider, virtual key id, team id, customer id, error type or complexity tier. */
                             key: string;
                             /** @description What to show: the virtual key's name where logged, else the key. */
                             label: string;
