@@ -1,4 +1,5 @@
 import { a2aTaskMachine } from "./a2a-task";
+import { alertRuleMachine } from "./alert-rule";
 import { asyncJobMachine } from "./async-job";
 import { perUserHeaderFlowMachine } from "./per-user-header-flow";
 import { webhookDeliveryMachine } from "./webhook-delivery";
@@ -11,6 +12,7 @@ export const ACTOR_MACHINES = {
   "webhook-delivery": webhookDeliveryMachine,
   "per-user-header-flow": perUserHeaderFlowMachine,
   "a2a-task": a2aTaskMachine,
+  "alert-rule": alertRuleMachine,
 };
 
 export type ActorMachines = typeof ACTOR_MACHINES;
