@@ -34,6 +34,7 @@ const RESOURCES = [
   { resource: "Config", base: 2200, operations: ["View", "Update"] },
   { resource: "Actors", base: 2300, operations: ["View"] },
   { resource: "Guardrails", base: 2400, operations: ["View", "Create", "Update", "Delete"] },
+  { resource: "Alerts", base: 2500, operations: ["View", "Create", "Update", "Delete"] },
 ] as const;
 
 type ResourceEntry = (typeof RESOURCES)[number];

@@ -22,6 +22,7 @@ import { deprecatedTeamRoutes, organizationRoutes } from "./routes/organization"
 import { pricingOverrideRoutes } from "./routes/pricing-overrides";
 import { routingRuleRoutes } from "./routes/routing-rules";
 import { usageRoutes } from "./routes/usage";
+import { budgetUsage, everyLimit } from "./limits/usage-report";
 import { virtualKeyRoutes } from "./routes/virtual-keys";
 import { Organization } from "./stores/organization";
 import { PricingOverrideStore } from "./stores/pricing-overrides";
@@ -116,6 +117,8 @@ export async function createGovernance({ db, providers, requireVirtualKey, clock
     organization,
     routingRules: rules,
     counters,
+    /** Every budget with its current window's usage, as GET /api/governance/budgets answers it. */
+    budgets: () => budgetUsage(everyLimit(organization, virtualKeys), counters),
     /** The counters this process keeps and saves; undefined in a worker of `server.workers`, which asks the first process. */
     keptCounters,
     clock,

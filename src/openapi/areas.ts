@@ -38,6 +38,7 @@ const PREFIXES: Array<[prefix: string, area: Area]> = [
   ["/api/logs", area("logs", "Request logs, their statistics, histograms and rankings, and the live feed.")],
   ["/api/ws", area("logs", "")],
   ["/api/webhooks", area("webhooks", "Webhook endpoints, signed deliveries and redelivery.")],
+  ["/api/alerts", area("alerts", "Alert rules as lifecycles, their notification channels and budget forecasts.")],
   ["/api/mcp", area("mcp", "MCP clients the gateway connects to, their tool calls' logs, and the gateway as an MCP server.")],
   ["/api/mcp-logs", area("mcp", "")],
   ["/mcp", area("mcp", "", INFERENCE)],
