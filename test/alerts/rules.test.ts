@@ -5,6 +5,8 @@ import { expectGatewayError } from "../support/gateway-error";
 import { startGateway, type TestGateway } from "../support/gateway";
 import { type MockOpenAI, startMockOpenAI } from "../support/mock-openai";
 import { TestClock } from "../support/test-clock";
+import { createEndpoint } from "../support/webhook-endpoints";
+import { startWebhookReceiver, type WebhookReceiver } from "../support/webhook-receiver";
 import { createChannel, createRule, evaluateNow, historyOf, json, loggedRequests, ruleOf } from "./support";
 
 const SLACK_SECRET = "B0SLACKHOOK/xoxSecretPart";
@@ -15,6 +17,7 @@ const SMTP_PASSWORD = "smtp-pass-secret";
 let upstream: MockOpenAI;
 let receivers: ReturnType<typeof startAlertReceivers>;
 let smtp: Awaited<ReturnType<typeof startSmtpServer>>;
+let webhookReceiver: WebhookReceiver;
 let gw: TestGateway;
 const clock = new TestClock();
 const channels: Record<string, string> = {};
@@ -23,6 +26,7 @@ beforeAll(async () => {
   upstream = startMockOpenAI();
   receivers = startAlertReceivers();
   smtp = await startSmtpServer();
+  webhookReceiver = startWebhookReceiver();
   gw = await startGateway(
     {
       providers: { openai: { keys: [{ id: "k1", value: "sk-upstream" }], network_config: { base_url: upstream.baseUrl, max_retries: 0 } } },
@@ -40,6 +44,7 @@ afterAll(async () => {
   upstream.stop();
   receivers.stop();
   await smtp.stop();
+  webhookReceiver.stop();
 });
 
 const chat = (content: string) =>
@@ -163,5 +168,51 @@ describe("silence, acknowledge, the evaluation timer and a restart", () => {
     const rule = await evaluateNow(gw, ruleId, clock);
     expect(rule).toMatchObject({ state: "firing", acknowledged: true });
     expect(receivers.to("/slack").length).toBe(slackBefore);
+  });
+});
+
+describe("a registered webhook endpoint as a channel", () => {
+  test("a test notification arrives signed the Standard Webhooks way, as alert.test", async () => {
+    const endpoint = await createEndpoint(gw, webhookReceiver, "/alerts");
+    const channel = await createChannel(gw, { name: "signed", type: "webhook", endpoint_id: endpoint.id });
+    const outcome = await json<{ delivered: boolean; detail: string }>(gw.admin(`/api/alerts/channels/${channel.id}/test`, { method: "POST" }));
+    expect(outcome).toMatchObject({ delivered: true });
+    const [delivery] = await webhookReceiver.arrivals(1);
+    expect(delivery!.payload).toMatchObject({ event: "alert.test", data: { rule_name: "Test notification", status: "test", figures: { requests: 1 } } });
+    await expectGatewayError(await gw.admin("/api/alerts/channels", { method: "POST", json: { name: "nowhere", type: "webhook", endpoint_id: "nope" } }), 400, { param: "endpoint_id" });
+  });
+});
+
+describe("budgets: built-in rules and the spend forecast", () => {
+  let key: { id: string; value: string };
+
+  test("the forecast projects a budget's exhaustion from the last hour's and the last day's spend", async () => {
+    const created = await json<{ virtual_key: { id: string; value: string } }>(gw.admin("/api/governance/virtual-keys", { method: "POST", json: { name: "forecast", budgets: [{ max_limit: 0.0001, reset_duration: "1M" }] } }), 201);
+    key = created.virtual_key;
+    for (const text of ["spend one", "spend two"]) {
+      const reply = await fetch(`${gw.url}/v1/chat/completions`, { method: "POST", headers: { "content-type": "application/json", authorization: `Bearer ${key.value}` }, body: JSON.stringify({ model: "openai/gpt-4o-mini", messages: [{ role: "user", content: text }] }) });
+      expect(reply.status).toBe(200);
+    }
+    const spent = await eventually(
+      () => json<{ forecasts: Array<{ current_usage: number; max_limit: number; hours_left: number | null; short_window: { spend_per_hour: number; exhausted_at: string | null }; long_window: { spend_per_hour: number; exhausted_at: string | null } }> }>(gw.admin(`/api/alerts/forecast?level=virtual_key&owner_id=${key.id}`)),
+      (read) => read.forecasts[0]!.short_window.spend_per_hour > 0 && read.forecasts[0]!.current_usage > 0,
+    );
+    const [forecast] = spent.forecasts;
+    expect(forecast!.short_window.spend_per_hour).toBeCloseTo(forecast!.long_window.spend_per_hour * 24, 10);
+    expect(forecast!.hours_left!).toBeCloseTo((forecast!.max_limit - forecast!.current_usage) / forecast!.short_window.spend_per_hour, 6);
+    expect(Date.parse(forecast!.short_window.exhausted_at!)).toBeGreaterThan(Date.now());
+    expect(Date.parse(forecast!.long_window.exhausted_at!)).toBeGreaterThan(Date.parse(forecast!.short_window.exhausted_at!));
+  });
+
+  test("a built-in budget rule on the key reads its budget; projected_exhaustion_hours is the forecast's", async () => {
+    const builtin = await json<{ id: string; name: string }>(gw.admin("/api/alerts/builtins/budget_80", { method: "POST", json: { scope: "virtual_key", scope_id: key.id } }), 201);
+    expect(builtin.name).toBe(`Budget 80 % used (virtual_key ${key.id})`);
+    const used = await json<{ holds: boolean; figures: Record<string, number> }>(gw.admin(`/api/alerts/rules/${builtin.id}/preview`));
+    const [forecast] = (await json<{ forecasts: Array<{ current_usage: number; max_limit: number; hours_left: number }> }>(gw.admin(`/api/alerts/forecast?owner_id=${key.id}`))).forecasts;
+    expect(used).toEqual({ holds: false, figures: { budget_used_fraction: forecast!.current_usage / forecast!.max_limit } });
+    const soon = await createRule(gw, { name: "runs out within a week", condition: "projected_exhaustion_hours < 168.0", scope: "virtual_key", scope_id: key.id, enabled: false });
+    const preview = await json<{ holds: boolean; figures: Record<string, number> }>(gw.admin(`/api/alerts/rules/${soon.id}/preview`));
+    expect(preview.figures.projected_exhaustion_hours).toBeCloseTo(forecast!.hours_left, 6);
+    expect(preview.holds).toBe(true);
   });
 });
