@@ -5,7 +5,7 @@ export const ALERT_CHANNEL_TYPES = ["slack", "teams", "pagerduty", "email", "web
 export type AlertChannelType = (typeof ALERT_CHANNEL_TYPES)[number];
 
 /** Where a rule's lifecycle stands (actors/alert-rule.ts), as the rule's row mirrors it. */
-export const ALERT_STATES = ["ok", "pending", "firing", "resolved", "disabled"] as const;
+export const ALERT_STATES = ["ok", "pending", "firing", "resolved"] as const;
 export type AlertState = (typeof ALERT_STATES)[number];
 
 export const ALERT_SEVERITIES = ["info", "warning", "critical"] as const;

@@ -28,6 +28,8 @@ import type { warpConfigRoutes } from "../../warp/config/routes";
 import type { conversationRoutes } from "../../warp/conversations/routes";
 import type { lifecycleRoutes } from "../../lifecycles/routes";
 import type { webhookRoutes } from "../../webhooks/routes";
+import type { alertRoutes } from "../../alerts/routes";
+import type { ChannelCreate, RuleCreate } from "../../alerts/schemas";
 import type { jobListRoute } from "../../async/list-route";
 import type * as Ui from "./types";
 
@@ -45,6 +47,7 @@ type RoutingRules = RoutesOf<typeof routingRuleRoutes>["routing-rules"];
 type PricingOverrides = RoutesOf<typeof pricingOverrideRoutes>["pricing-overrides"];
 type Usage = RoutesOf<typeof usageRoutes>;
 type Webhooks = RoutesOf<typeof webhookRoutes>["api"]["webhooks"];
+type Alerts = RoutesOf<typeof alertRoutes>["api"]["alerts"];
 type Plugins = RoutesOf<typeof pluginRoutes>["api"]["plugins"];
 type Cache = RoutesOf<typeof cacheRoutes>["api"]["cache"];
 type Agents = RoutesOf<typeof agentRoutes>["api"]["agents"];
@@ -117,6 +120,13 @@ export type Contract = [
 
   Holds<Fits<AsyncJobs["get"]["response"][200], Ui.AsyncJobPage>>,
 
+  Holds<Fits<Alerts["rules"]["get"]["response"][200], { rules: Ui.AlertRule[] }>>,
+  Holds<Fits<Alerts["rules"][":id"]["history"]["get"]["response"][200], { history: Ui.AlertHistoryEntry[] }>>,
+  Holds<Fits<Alerts["channels"]["get"]["response"][200], { channels: Ui.AlertChannel[] }>>,
+  Holds<Fits<Alerts["channels"][":id"]["test"]["post"]["response"][200], { delivered: boolean; detail: string }>>,
+  Holds<Fits<Alerts["builtins"]["get"]["response"][200], { builtins: Ui.AlertBuiltin[] }>>,
+  Holds<Fits<Alerts["forecast"]["get"]["response"][200], { forecasts: Ui.BudgetForecast[] }>>,
+
   Holds<Fits<Mcp["clients"]["get"]["response"][200], { clients: Ui.McpClient[] }>>,
   Holds<Fits<Mcp["client"]["post"]["response"][201], Ui.McpClient>>,
   Holds<Fits<Ui.McpClientInput & { name: string; connection_type: Ui.McpConnectionType }, Mcp["client"]["post"]["body"]>>,
@@ -156,6 +166,8 @@ export const webhookBodies: [Webhooks["post"]["body"], Webhooks[":id"]["put"]["b
 
 // Guardrail bodies are checked against the TypeBox types of the route's schemas: Elysia's inferred body
 // reads their literal unions (scope, check type, stage, action; built with .map) as never.
+export type AlertBodies = [Holds<Fits<Ui.AlertRuleInput, RuleCreate>>, Holds<Fits<Ui.AlertChannelInput, ChannelCreate>>];
+
 export type GuardrailBodies = [
   Holds<Fits<Ui.GuardrailInput & { name: string; checks: Ui.GuardrailCheck[] }, GuardrailPolicyInput>>,
   Holds<Fits<Ui.GuardrailInput, GuardrailPolicyUpdate>>,

@@ -731,3 +731,88 @@ export interface GuardrailInput {
   restore_redacted?: boolean;
   checks?: GuardrailCheck[];
 }
+
+// Alerts (/api/alerts).
+
+export type AlertState = "ok" | "pending" | "firing" | "resolved";
+export type AlertSeverity = "info" | "warning" | "critical";
+export type AlertScope = "global" | "provider" | "model" | "virtual_key" | "team" | "customer";
+export type AlertChannelType = "slack" | "teams" | "pagerduty" | "email" | "webhook";
+
+export interface AlertRule {
+  id: string;
+  name: string;
+  condition: string;
+  window: string;
+  interval_seconds: number;
+  for_seconds: number;
+  cooldown_seconds: number;
+  severity: AlertSeverity;
+  scope: AlertScope;
+  scope_id: string | null;
+  channel_ids: string[];
+  enabled: boolean;
+  state: AlertState;
+  acknowledged: boolean;
+  state_since: string | null;
+  last_evaluated_at: string | null;
+  figures: Record<string, number>;
+  silenced_until: string | null;
+  acknowledged_by: string | null;
+  logs_url: string;
+}
+
+export interface AlertRuleInput {
+  name: string;
+  condition: string;
+  window?: string;
+  interval_seconds?: number;
+  for_seconds?: number;
+  severity?: AlertSeverity;
+  scope?: AlertScope;
+  scope_id?: string | null;
+  channel_ids?: string[];
+}
+
+export interface AlertHistoryEntry {
+  at: string;
+  from: string | null;
+  to: string;
+  figures: Record<string, number> | null;
+  note: string | null;
+}
+
+export interface AlertChannel {
+  id: string;
+  name: string;
+  type: AlertChannelType;
+  target: string;
+}
+
+export interface AlertChannelInput {
+  name: string;
+  type: AlertChannelType;
+  webhook_url?: string;
+  routing_key?: string;
+  events_url?: string;
+  smtp?: { host: string; port: number; username?: string; password?: string; from: string; to: string[] };
+  endpoint_id?: string;
+  allow_private_network?: boolean;
+}
+
+export interface AlertBuiltin {
+  name: string;
+  description: string;
+}
+
+export interface BudgetForecast {
+  level: string;
+  owner_id: string;
+  owner_name: string;
+  max_limit: number;
+  current_usage: number;
+  resets_at: string;
+  short_window: { spend_per_hour: number; exhausted_at: string | null };
+  long_window: { spend_per_hour: number; exhausted_at: string | null };
+  hours_left: number | null;
+}

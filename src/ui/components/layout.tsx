@@ -24,6 +24,7 @@ export const NAV: NavItem[] = [
   { path: "/ui/mcp", label: "MCP", permission: "MCP:View" },
   { path: "/ui/agents", label: "Agents", permission: "Agents:View" },
   { path: "/ui/webhooks", label: "Webhooks", permission: "Webhooks:View" },
+  { path: "/ui/alerts", label: "Alerts", permission: "Alerts:View" },
   { path: "/ui/plugins", label: "Plugins", permission: "Plugins:View" },
   { path: "/ui/lifecycles", label: "Lifecycles", permission: "Actors:View" },
   { path: "/ui/warp", label: "Warp", permission: "Warp:View" },
