@@ -51,7 +51,7 @@ export class AlertRuleStore {
 
   async update(id: string, input: RuleUpdate): Promise<AlertRule> {
     const current = await this.require(id);
-    const fields = await this.checked({ ...fieldsOf(current), ...input });
+    const fields = await this.checked({ ...ruleFieldsOf(current), ...input });
     const updatedAt = new Date();
     await this.db.update(alertRules).set({ ...fields, updatedAt }).where(eq(alertRules.id, id)).catch((error) => rethrow(error, fields.name));
     return { ...current, ...fields, updatedAt };
@@ -98,7 +98,8 @@ export class AlertRuleStore {
   }
 }
 
-function fieldsOf(rule: AlertRule): Required<Omit<RuleCreate, "scope_id">> & { scope_id: string | null } {
+/** A rule's settings as the API names them. */
+export function ruleFieldsOf(rule: AlertRule): Required<Omit<RuleCreate, "scope_id">> & { scope_id: string | null } {
   return {
     name: rule.name,
     condition: rule.condition,

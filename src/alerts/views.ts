@@ -1,5 +1,5 @@
 import type { AlertChannel } from "./channel-store";
-import type { AlertRule } from "./rule-store";
+import { type AlertRule, ruleFieldsOf } from "./rule-store";
 
 const iso = (date: Date | null) => (date ? date.toISOString() : null);
 
@@ -7,17 +7,7 @@ const iso = (date: Date | null) => (date ? date.toISOString() : null);
 export function ruleView(rule: AlertRule, logsUrl: string) {
   return {
     id: rule.id,
-    name: rule.name,
-    condition: rule.condition,
-    window: rule.window,
-    interval_seconds: rule.intervalSeconds,
-    for_seconds: rule.forSeconds,
-    cooldown_seconds: rule.cooldownSeconds,
-    severity: rule.severity,
-    scope: rule.scope,
-    scope_id: rule.scopeId,
-    channel_ids: rule.channelIds,
-    enabled: rule.enabled,
+    ...ruleFieldsOf(rule),
     builtin: rule.builtin,
     state: rule.state,
     acknowledged: rule.state === "firing" && rule.acknowledgedBy !== null,
