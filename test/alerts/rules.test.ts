@@ -131,6 +131,8 @@ describe("silence, acknowledge, the evaluation timer and a restart", () => {
   let ruleId: string;
 
   test("a silenced rule fires without notifying, and says so in its history", async () => {
+    expect((await chat("traffic")).status).toBe(200);
+    await loggedRequests(gw, "openai", 1);
     const rule = await createRule(gw, { name: "any traffic", condition: "requests >= 1", interval_seconds: 60, channel_ids: [channels.slack] });
     ruleId = rule.id;
     const until = new Date(clock.now() + 3_600_000).toISOString();
