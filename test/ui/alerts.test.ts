@@ -78,4 +78,21 @@ describe("alerts page", () => {
     await history.getByText("slack 'ops': sent (HTTP 200: ok)").waitFor();
     expect(await seriousViolations(page())).toEqual([]);
   });
+
+  test("the key's page says when its budget runs out at the current rate", async () => {
+    const created = await gw.admin("/api/governance/virtual-keys", { method: "POST", json: { name: "spender", budgets: [{ max_limit: 0.0001, reset_duration: "1M" }] } });
+    const key = ((await created.json()) as { virtual_key: { id: string; value: string } }).virtual_key;
+    for (const content of ["spend", "more"]) {
+      const reply = await fetch(`${gw.url}/v1/chat/completions`, { method: "POST", headers: { "content-type": "application/json", authorization: `Bearer ${key.value}` }, body: JSON.stringify({ model: "openai/gpt-4o-mini", messages: [{ role: "user", content }] }) });
+      expect(reply.status).toBe(200);
+    }
+    const forecast = await eventually(
+      async () => ((await (await gw.admin(`/api/alerts/forecast?owner_id=${key.id}`)).json()) as { forecasts: Array<{ short_window: { exhausted_at: string | null } }> }).forecasts[0],
+      (read) => !!read?.short_window.exhausted_at,
+    );
+    expect(forecast?.short_window.exhausted_at).toBeString();
+    await page().goto(`${gw.url}/ui/governance`);
+    const row = page().getByRole("row").filter({ hasText: "spender" });
+    await row.getByText(/Runs out .* at the current rate/).waitFor({ timeout: 10_000 });
+  });
 });

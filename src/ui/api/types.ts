@@ -810,6 +810,7 @@ export interface BudgetForecast {
   owner_id: string;
   owner_name: string;
   max_limit: number;
+  reset_duration: string;
   current_usage: number;
   resets_at: string;
   short_window: { spend_per_hour: number; exhausted_at: string | null };
