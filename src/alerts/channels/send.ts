@@ -42,7 +42,8 @@ function sendBy(deps: ChannelDeps, channel: AlertChannel, notice: AlertNotice): 
       return sendMail(notice, channel.settings.smtp!, channel.secret).then((detail) => ({ delivered: true, detail }));
     case "webhook": {
       const { event, body } = alertWebhookPayload(notice);
-      const subject = `${notice.ruleId}:${notice.status}:${notice.since.getTime()}:${notice.at.getTime()}`;
+      // One message per firing and status: the same notification sent again after a crash is found, not sent twice.
+      const subject = `${notice.ruleId}:${notice.status}:${notice.since.getTime()}`;
       return deps.sendToEndpoint(channel.settings.endpoint_id!, event, body, subject).then((detail) => ({ delivered: true, detail }));
     }
   }
