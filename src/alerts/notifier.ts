@@ -1,10 +1,10 @@
 import type { AlertRuleContext } from "../../actors/alert-rule";
+import { periodMs } from "../logs/time-window";
 import type { AlertChannel, AlertChannelStore } from "./channel-store";
 import type { AlertNotice } from "./channels/notice";
 import { type ChannelDeps, sendNotice } from "./channels/send";
 import { scopeQuery } from "./figures";
 import type { AlertRule, AlertRuleStore } from "./rule-store";
-import { periodMs } from "../logs/time-window";
 
 export interface NotifierDeps extends ChannelDeps {
   rules: AlertRuleStore;
@@ -13,13 +13,16 @@ export interface NotifierDeps extends ChannelDeps {
   dashboardUrl(): string | undefined;
 }
 
+/** What a notification tells of its rule. */
+export type NoticeRule = Pick<AlertRule, "id" | "name" | "severity" | "condition" | "scope" | "scopeId" | "window">;
+
 /** The dashboard's logs over the rule's scope, from a window before it fired to now. */
-export function logsUrlOf(deps: Pick<NotifierDeps, "dashboardUrl">, rule: AlertRule, since: number, at: number): string {
+export function logsUrlOf(deps: Pick<NotifierDeps, "dashboardUrl">, rule: NoticeRule, since: number, at: number): string {
   const query = new URLSearchParams({ ...scopeQuery(rule), start_time: new Date(since - periodMs(rule.window)).toISOString(), end_time: new Date(at).toISOString() });
   return `${(deps.dashboardUrl() ?? "").replace(/\/+$/, "")}/ui/logs?${query}`;
 }
 
-export function noticeOf(deps: Pick<NotifierDeps, "dashboardUrl">, rule: AlertRule, status: AlertNotice["status"], figures: Record<string, number>, since: number, at: number): AlertNotice {
+export function noticeOf(deps: Pick<NotifierDeps, "dashboardUrl">, rule: NoticeRule, status: AlertNotice["status"], figures: Record<string, number>, since: number, at: number): AlertNotice {
   return {
     status,
     ruleId: rule.id,

@@ -6,7 +6,7 @@ import { type ChannelDeps, sendNotice } from "./channels/send";
 import { type FigureSources, readFigures, spendOf } from "./figures";
 import { compileCondition } from "./condition";
 import { type BudgetForecast, forecastOf } from "./forecast";
-import { type NotifierDeps, noticeOf } from "./notifier";
+import { type NoticeRule, type NotifierDeps, noticeOf } from "./notifier";
 import { type RuleLifecycles, timingsOf } from "./rule-lifecycle";
 import type { AlertRule, AlertRuleStore } from "./rule-store";
 import type { ChannelCreate, ChannelUpdate, RuleCreate, RuleUpdate } from "./schemas";
@@ -96,7 +96,7 @@ export async function updateChannel(deps: AlertOperationDeps, id: string, input:
 export async function testChannel(deps: AlertOperationDeps, id: string) {
   const channel = await deps.channels.require(id);
   const at = deps.now();
-  const rule = { id: `test-${channel.id}`, name: "Test notification", severity: "info", condition: "requests > 0", scope: "global", scopeId: null, window: "5m" } as AlertRule;
+  const rule: NoticeRule = { id: `test-${channel.id}`, name: "Test notification", severity: "info", condition: "requests > 0", scope: "global", scopeId: null, window: "5m" };
   return sendNotice(deps, channel, noticeOf(deps, rule, "test", { requests: 1 }, at, at));
 }
 
