@@ -1,4 +1,5 @@
 import { a2aTaskMachine } from "./a2a-task";
+import { alertRuleMachine } from "./alert-rule";
 import { asyncJobMachine } from "./async-job";
 import { logSinkMachine } from "./log-sink";
 import { perUserHeaderFlowMachine } from "./per-user-header-flow";
@@ -13,6 +14,7 @@ export const ACTOR_MACHINES = {
   "per-user-header-flow": perUserHeaderFlowMachine,
   "a2a-task": a2aTaskMachine,
   "log-sink": logSinkMachine,
+  "alert-rule": alertRuleMachine,
 };
 
 export type ActorMachines = typeof ACTOR_MACHINES;

@@ -63,6 +63,7 @@ import { dashboardRoutes } from "./ui/routes";
 import { createWarp } from "./warp";
 import { playgroundRoutes } from "./playground/routes";
 import { createWebhooks } from "./webhooks";
+import { createAlerts } from "./alerts";
 import { systemResolver } from "./outbound/host-check";
 import type { OutboundReach } from "./outbound/reach";
 
@@ -231,6 +232,23 @@ export async function createGateway({ config: givenConfig, databaseUrl, env = pr
     readEnv,
     audit: recordSystemEvent && ((entry) => recordSystemEvent({ action: entry.action, target: { type: "webhook_endpoint", id: entry.endpointId }, summary: entry.summary })),
   });
+  const alerts = createAlerts({
+    db: database.db,
+    secrets,
+    snapshots,
+    clock: actorClock,
+    sources: {
+      read: requestLogs.read,
+      budgets: governance.budgets,
+      providerKeys: () => keyBreakers.openKeyCounts(providers.list()),
+      disabledWebhookEndpoints: () => webhooks.endpoints.list().filter((endpoint) => endpoint.state === "disabled_automatically").length,
+      now: clock ?? Date.now,
+    },
+    reach: outbound,
+    sendToEndpoint: webhooks.sendToEndpoint,
+    endpointExists: (endpointId) => webhooks.endpoints.get(endpointId) !== undefined,
+    dashboardUrl: () => config.alerts?.dashboard_url,
+  });
   // A job replays its request through the app itself: the same pipeline as its synchronous twin.
   const asyncInference = createAsyncInference({
     db: database.db,
@@ -314,6 +332,7 @@ export async function createGateway({ config: givenConfig, databaseUrl, env = pr
     .use(warp.routes)
     .use(playgroundRoutes({ inference, keyExists: (id) => governance.virtualKeys.keys.get(id) !== undefined, modelsUsableBy: governance.modelsUsableBy }))
     .use(webhooks.routes)
+    .use(alerts.routes)
     .use(lifecycles.routes)
     .use(asyncInference.routes)
     .use(dashboardRoutes())
@@ -325,6 +344,7 @@ export async function createGateway({ config: givenConfig, databaseUrl, env = pr
   await webhooks.resume();
   await asyncInference.resume();
   await logSinks.resume();
+  await alerts.resume();
 
   return {
     app,
@@ -372,6 +392,7 @@ export async function createGateway({ config: givenConfig, databaseUrl, env = pr
       // Before the logs close: the agent stops indexing, its backfill and its retention sweep.
       await warp.stop();
       await asyncInference.stop();
+      await alerts.stop();
       await webhooks.stop();
       await logSinks.stop();
       await lifecycles.stop();

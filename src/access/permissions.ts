@@ -35,6 +35,7 @@ const RESOURCES = [
   { resource: "Actors", base: 2300, operations: ["View"] },
   { resource: "Guardrails", base: 2400, operations: ["View", "Create", "Update", "Delete"] },
   { resource: "Playground", base: 2500, operations: ["View", "Create"] },
+  { resource: "Alerts", base: 2600, operations: ["View", "Create", "Update", "Delete"] },
 ] as const;
 
 type ResourceEntry = (typeof RESOURCES)[number];

@@ -36,7 +36,7 @@ const ownCredential = (credential: string): RouteAccess => ({ kind: "own-credent
 
 const rule = (method: HttpMethod, path: string, access: RouteAccess, action?: string): RouteRule => ({ method, path, access, action });
 
-type CrudResource = "ModelProvider" | "Plugins" | "APIKeys" | "VirtualKeys" | "Teams" | "Customers" | "RoutingRules" | "PricingOverrides" | "Roles" | "Users" | "Webhooks" | "Agents" | "Guardrails";
+type CrudResource = "ModelProvider" | "Plugins" | "APIKeys" | "VirtualKeys" | "Teams" | "Customers" | "RoutingRules" | "PricingOverrides" | "Roles" | "Users" | "Webhooks" | "Agents" | "Guardrails" | "Alerts";
 
 /** The usual five: list and create on the collection, read, update and delete on an item. */
 function crud(collection: string, item: string, resource: CrudResource): RouteRule[] {
@@ -153,6 +153,19 @@ export const ROUTE_ACCESS: readonly RouteRule[] = [
   rule("GET", "/api/webhooks/:id/deliveries", need("Webhooks:View")),
   rule("GET", "/api/webhooks/deliveries", need("Webhooks:View")),
   rule("POST", "/api/webhooks/deliveries/:id/redeliver", need("Webhooks:Create")),
+  ...crud("/api/alerts/rules", "/:id", "Alerts"),
+  ...crud("/api/alerts/channels", "/:id", "Alerts"),
+  rule("GET", "/api/alerts/figures", need("Alerts:View")),
+  rule("GET", "/api/alerts/builtins", need("Alerts:View")),
+  rule("POST", "/api/alerts/builtins/:name", need("Alerts:Create")),
+  rule("GET", "/api/alerts/forecast", need("Alerts:View")),
+  rule("GET", "/api/alerts/rules/:id/history", need("Alerts:View")),
+  rule("GET", "/api/alerts/rules/:id/preview", need("Alerts:View")),
+  rule("POST", "/api/alerts/rules/:id/evaluate", need("Alerts:Update")),
+  rule("POST", "/api/alerts/rules/:id/silence", need("Alerts:Update")),
+  rule("DELETE", "/api/alerts/rules/:id/silence", need("Alerts:Update")),
+  rule("POST", "/api/alerts/rules/:id/acknowledge", need("Alerts:Update")),
+  rule("POST", "/api/alerts/channels/:id/test", need("Alerts:Update")),
 
   ...crud("/api/agents", "/:name", "Agents"),
   rule("GET", "/api/agents/history", need("Agents:View")),

@@ -128,6 +128,14 @@ export const GatewayConfig = t.Object(
       }),
     ),
     telemetry: t.Optional(TelemetryConfig),
+    alerts: t.Optional(
+      t.Object(
+        {
+          dashboard_url: t.Optional(t.String({ description: "The dashboard's address as people reach it (`https://gateway.example.com`): alert notifications link to its logs there. Unset, the link is a path only." })),
+        },
+        { additionalProperties: false, description: "Alert notifications (docs/alerts.md). Changeable while running with PUT /api/config." },
+      ),
+    ),
     logs_store: t.Optional(
       t.Object(
         {

@@ -26,6 +26,7 @@ import { complexityRoutes } from "./routes/complexity";
 import { ConversationFloor } from "./complexity/conversation-floor";
 import { ComplexityStore } from "./complexity/store";
 import { pipelineAsker } from "./complexity/pipeline-asker";
+import { budgetUsage, everyLimit } from "./limits/usage-report";
 import { virtualKeyRoutes } from "./routes/virtual-keys";
 import { Organization } from "./stores/organization";
 import { PricingOverrideStore } from "./stores/pricing-overrides";
@@ -133,6 +134,8 @@ export async function createGovernance({ db, providers, requireVirtualKey, clock
     organization,
     routingRules: rules,
     counters,
+    /** Every budget with its current window's usage, as GET /api/governance/budgets answers it. */
+    budgets: () => budgetUsage(everyLimit(organization, virtualKeys), counters),
     /** The counters this process keeps and saves; undefined in a worker of `server.workers`, which asks the first process. */
     keptCounters,
     clock,

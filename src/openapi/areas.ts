@@ -39,6 +39,7 @@ const PREFIXES: Array<[prefix: string, area: Area]> = [
   ["/api/ws", area("logs", "")],
   ["/api/log-sinks", area("logs", "")],
   ["/api/webhooks", area("webhooks", "Webhook endpoints, signed deliveries and redelivery.")],
+  ["/api/alerts", area("alerts", "Alert rules as lifecycles, their notification channels and budget forecasts.")],
   ["/api/mcp", area("mcp", "MCP clients the gateway connects to, their tool calls' logs, and the gateway as an MCP server.")],
   ["/api/mcp-logs", area("mcp", "")],
   ["/mcp", area("mcp", "", INFERENCE)],

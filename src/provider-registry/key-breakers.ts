@@ -294,6 +294,14 @@ export class KeyBreakers {
   }
 
   /** `gateway_key_breaker_state` samples: 0 closed, 1 half-open, 2 open, per key of every provider. */
+  /** Each provider with its keys (a keyless provider counts its own breaker) and how many of them are open. */
+  openKeyCounts(providers: readonly RuntimeProvider[]) {
+    return providers.map((provider) => {
+      const keyIds = provider.keys.length > 0 ? provider.keys.map((key) => key.id) : [undefined];
+      return { provider: provider.name, keys: keyIds.length, open: keyIds.filter((keyId) => this.stateOf(provider.name, keyId) === "open").length };
+    });
+  }
+
   metricSamples(providers: readonly RuntimeProvider[]) {
     return providers.flatMap((provider) =>
       (provider.keys.length > 0 ? provider.keys.map((key) => key.id) : [undefined]).map((keyId) => ({

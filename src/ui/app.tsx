@@ -35,6 +35,20 @@ async function currentPhase(): Promise<Phase> {
   return { kind: "ready", me: await session.me() };
 }
 
+/** The Alerts page, its own chunk: loaded when first opened. */
+function AlertsPageOnDemand() {
+  const [page, setPage] = useState<{ Page: () => preact.JSX.Element } | { error: Error }>();
+  useEffect(() => {
+    import("./pages/alerts").then(
+      (module) => setPage({ Page: module.AlertsPage }),
+      (error: Error) => setPage({ error }),
+    );
+  }, []);
+  if (!page) return <Loading />;
+  if ("error" in page) return <ErrorState error={page.error} />;
+  return <page.Page />;
+}
+
 function Page({ path }: { path: string }) {
   const can = useCan();
   const item = NAV.find((entry) => (entry.path === "/" ? path === "/" : path === entry.path || path.startsWith(`${entry.path}/`)));
@@ -71,6 +85,8 @@ function Page({ path }: { path: string }) {
       return <AccessPage path={path} />;
     case "/ui/webhooks":
       return <WebhooksPage />;
+    case "/ui/alerts":
+      return <AlertsPageOnDemand />;
     default:
       return <GovernancePage path={path} />;
   }

@@ -20,6 +20,7 @@ import {
   redeliver,
   removeEndpoint,
   sendTestDelivery,
+  sendToEndpoint,
   updateEndpoint,
 } from "./operations";
 import type { FinishedJob } from "./payload";
@@ -102,6 +103,8 @@ export async function createWebhooks(options: WebhooksOptions) {
     routes: webhookRoutes({ endpoints, history, webhooks: operations, reach: { resolve: options.resolveHost, configAllowsPrivate: options.configAllowsPrivate } }),
     hasEndpoint: (name: string) => endpoints.findByName(name) !== undefined,
     jobFinished: (job: FinishedJob) => notifyJobFinished(deps, job),
+    /** Sends a message of another area (an alert) to one endpoint, signed and retried as every delivery. */
+    sendToEndpoint: (endpointId: string, event: string, payload: string, subject: string) => sendToEndpoint(deps, endpointId, event, payload, subject),
     async resume() {
       await lifecycles.resume();
       return runner.resume();

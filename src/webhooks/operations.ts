@@ -57,6 +57,17 @@ export async function notifyJobFinished(deps: OperationDeps, job: FinishedJob): 
   }
 }
 
+/**
+ * A message another area sends to one endpoint it names (an alert channel), signed and retried as
+ * every delivery; `subject` names what it is about, so sending it again finds the first delivery.
+ */
+export async function sendToEndpoint(deps: OperationDeps, endpointId: string, event: string, payload: string, subject: string): Promise<string> {
+  const endpoint = deps.endpoints.get(endpointId);
+  if (!endpoint) throw new Error(`no webhook endpoint '${endpointId}'`);
+  await dispatch(deps, { ...derivedIds(`${subject}:${endpointId}`), endpoint, event, payload });
+  return `queued for webhook endpoint '${endpoint.name}'${endpoint.state === "disabled_automatically" ? " (skipped: the endpoint is disabled)" : ""}`;
+}
+
 /** The other endpoints subscribed to it are told; the audit log records it. */
 export async function announceEndpointChange(deps: OperationDeps, endpointId: string, event: EndpointAnnouncement, context: WebhookEndpointContext): Promise<void> {
   const endpoint = deps.endpoints.get(endpointId);

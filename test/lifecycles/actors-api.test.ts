@@ -76,7 +76,13 @@ interface StateBody {
 describe("GET /api/actors/machines: the machines as data, read from their definitions", () => {
   test("every kind, with its states, initial and final states, transitions, guards, delays and invoked actors", async () => {
     const { machines } = (await (await gw.admin("/api/actors/machines")).json()) as { machines: Array<{ kind: string; id: string; root: StateBody }> };
-    expect(machines.map((machine) => machine.kind)).toEqual(["async-job", "webhook-endpoint", "webhook-delivery", "per-user-header-flow", "a2a-task", "log-sink"]);
+    expect(machines.map((machine) => machine.kind)).toEqual(["async-job", "webhook-endpoint", "webhook-delivery", "per-user-header-flow", "a2a-task", "log-sink", "alert-rule"]);
+    // Parallel regions: an alert rule's condition and its evaluation timer.
+    const alert = machines.find((machine) => machine.kind === "alert-rule")!.root;
+    expect(alert.type).toBe("parallel");
+    expect(Object.keys(alert.states)).toEqual(["condition", "evaluation"]);
+    expect(Object.keys(alert.states.condition!.states)).toEqual(["ok", "pending", "firing", "resolved"]);
+    expect(Object.keys(alert.states.condition!.states.firing!.states)).toEqual(["unacknowledged", "acknowledged"]);
     const delivery = machines.find((machine) => machine.kind === "webhook-delivery")!.root;
     expect(delivery.initial).toEqual(["webhook-delivery.queued"]);
     expect(Object.keys(delivery.states)).toEqual(["queued", "attempting", "waiting_retry", "delivered", "failed", "exhausted"]);

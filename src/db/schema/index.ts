@@ -14,3 +14,4 @@ export * from "./responses";
 export * from "./conversations";
 export * from "./guardrails";
 export * from "./sinks";
+export * from "./alerts";

@@ -185,3 +185,21 @@ export const actors = {
   list: (query: Query) => answered(api.GET("/api/actors", { params: { query: filters(query) } })).then((answer) => answer.actors),
   find: (kind: string, id: string) => answered(api.GET("/api/actors/{kind}/{id}", actor(kind, id))),
 };
+
+export const alerts = {
+  rules: () => call<{ rules: T.AlertRule[] }>("/api/alerts/rules").then((answer) => answer.rules),
+  createRule: (input: T.AlertRuleInput) => call<T.AlertRule>("/api/alerts/rules", json("POST", input)),
+  removeRule: (id: string) => call<{ message: string }>(`/api/alerts/rules/${segment(id)}`, json("DELETE")),
+  evaluate: (id: string) => call<{ message: string }>(`/api/alerts/rules/${segment(id)}/evaluate`, json("POST")),
+  silence: (id: string, until: string) => call<{ message: string }>(`/api/alerts/rules/${segment(id)}/silence`, json("POST", { until })),
+  unsilence: (id: string) => call<{ message: string }>(`/api/alerts/rules/${segment(id)}/silence`, json("DELETE")),
+  acknowledge: (id: string) => call<{ message: string }>(`/api/alerts/rules/${segment(id)}/acknowledge`, json("POST")),
+  history: (id: string) => call<{ history: T.AlertHistoryEntry[] }>(`/api/alerts/rules/${segment(id)}/history`).then((answer) => answer.history),
+  builtins: () => call<{ builtins: T.AlertBuiltin[] }>("/api/alerts/builtins").then((answer) => answer.builtins),
+  enableBuiltin: (name: string) => call<T.AlertRule>(`/api/alerts/builtins/${segment(name)}`, json("POST", {})),
+  channels: () => call<{ channels: T.AlertChannel[] }>("/api/alerts/channels").then((answer) => answer.channels),
+  createChannel: (input: T.AlertChannelInput) => call<T.AlertChannel>("/api/alerts/channels", json("POST", input)),
+  removeChannel: (id: string) => call<{ message: string }>(`/api/alerts/channels/${segment(id)}`, json("DELETE")),
+  testChannel: (id: string) => call<{ delivered: boolean; detail: string }>(`/api/alerts/channels/${segment(id)}/test`, json("POST")),
+  forecast: () => call<{ forecasts: T.BudgetForecast[] }>("/api/alerts/forecast").then((answer) => answer.forecasts),
+};

@@ -1,13 +1,13 @@
 import { useState } from "preact/hooks";
-import { agents, customers, mcp, providers, teams, usage, virtualKeys } from "../../api/endpoints";
-import type { BudgetUsage, ProviderConfig, VirtualKey, VirtualKeyInput } from "../../api/types";
+import { agents, alerts, customers, mcp, providers, teams, usage, virtualKeys } from "../../api/endpoints";
+import type { BudgetForecast, BudgetUsage, ProviderConfig, VirtualKey, VirtualKeyInput } from "../../api/types";
 import { useFeedback } from "../../components/feedback";
 import { SelectField, TextField } from "../../components/fields";
 import { LimitsFields, limitsDraftOf, limitsInput, limitsSummary } from "../../components/limits-fields";
 import { Panel, SecretShownOnce } from "../../components/panel";
 import { Empty, ErrorState, Loading } from "../../components/states";
 import { DeleteButton, EditButton, UsageBar } from "../../components/widgets";
-import { formatCost, formatCount, formatDuration, listOf } from "../../lib/format";
+import { formatCost, formatCount, formatDuration, formatTime, listOf } from "../../lib/format";
 import { useResource } from "../../lib/use-resource";
 import { useSave } from "../../lib/use-save";
 import { useCan } from "../../session";
@@ -139,8 +139,14 @@ function CreatedKey({ name, value, rotated, onClose }: { name: string; value: st
 
 type RateUsage = Record<string, string | number>;
 
-/** A key's own budgets and rate limits as bars with their reset times; the configured limits when usage is not readable. */
-function KeyLimits({ keyRow, budgets, rates }: { keyRow: VirtualKey; budgets?: BudgetUsage[]; rates?: RateUsage[] }) {
+/** When the budget runs out at the current rate (the sooner of the last hour's and the last day's), if before it resets. */
+function ExhaustionForecast({ forecast }: { forecast?: BudgetForecast }) {
+  const at = [forecast?.short_window.exhausted_at, forecast?.long_window.exhausted_at].filter((when): when is string => !!when).sort()[0];
+  return at ? <div class="muted small">Runs out {formatTime(at)} at the current rate</div> : null;
+}
+
+/** A key's own budgets and rate limits as bars with their reset times (and when a budget runs out at the current rate); the configured limits when usage is not readable. */
+function KeyLimits({ keyRow, budgets, rates, forecasts }: { keyRow: VirtualKey; budgets?: BudgetUsage[]; rates?: RateUsage[]; forecasts?: BudgetForecast[] }) {
   const own = (row: { level?: unknown; owner_id?: unknown }) => row.level === "virtual_key" && row.owner_id === keyRow.id;
   const ownBudgets = budgets?.filter(own) ?? [];
   const ownRate = rates?.find(own);
@@ -148,7 +154,10 @@ function KeyLimits({ keyRow, budgets, rates }: { keyRow: VirtualKey; budgets?: B
   return (
     <div class="key-limits">
       {ownBudgets.map((budget) => (
-        <UsageBar key={budget.reset_duration} label={`Budget per ${formatDuration(budget.reset_duration)}`} used={budget.current_usage} max={budget.max_limit} resetsAt={budget.resets_at} format={formatCost} />
+        <div key={budget.reset_duration}>
+          <UsageBar label={`Budget per ${formatDuration(budget.reset_duration)}`} used={budget.current_usage} max={budget.max_limit} resetsAt={budget.resets_at} format={formatCost} />
+          <ExhaustionForecast forecast={forecasts?.find((forecast) => own(forecast) && forecast.reset_duration === budget.reset_duration)} />
+        </div>
       ))}
       {ownRate?.token_max_limit !== undefined && (
         <UsageBar label={`Tokens per ${formatDuration(String(ownRate.token_reset_duration))}`} used={Number(ownRate.token_current_usage)} max={Number(ownRate.token_max_limit)} resetsAt={String(ownRate.token_resets_at)} format={formatCount} />
@@ -166,6 +175,7 @@ export function VirtualKeysTab() {
   const list = useResource(virtualKeys.list, []);
   // Usage is shown where the role may read it; a key's configured limits otherwise.
   const limits = useResource(() => Promise.all([can("Budgets:View") ? usage.budgets() : Promise.resolve(undefined), can("RateLimits:View") ? usage.rateLimits() : Promise.resolve(undefined)]), [list.data]);
+  const forecasts = useResource(() => (can("Alerts:View") ? alerts.forecast() : Promise.resolve(undefined)), [list.data]);
   const { save } = useSave(list.reload);
   const [form, setForm] = useState<{ editing?: VirtualKey }>();
   const [sessionsOf, setSessionsOf] = useState<VirtualKey>();
@@ -211,7 +221,7 @@ export function VirtualKeysTab() {
                   <td>{key.team?.name ?? key.customer?.name ?? <span class="muted">–</span>}</td>
                   <td>{key.provider_configs.map((config) => config.provider).join(", ") || <span class="muted">all</span>}</td>
                   <td>
-                    <KeyLimits keyRow={key} budgets={limits.data?.[0]} rates={limits.data?.[1]} />
+                    <KeyLimits keyRow={key} budgets={limits.data?.[0]} rates={limits.data?.[1]} forecasts={forecasts.data} />
                     {key.session_budgets && (
                       <div class="small">
                         {sessionBudgetSummary(key.session_budgets)}{" "}
