@@ -196,6 +196,314 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/alerts/builtins": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the built-in alert rules
+         * @description Permission: Alerts:View.
+         */
+        get: operations["getApiAlertsBuiltins"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/alerts/builtins/{name}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Enable a built-in alert rule
+         * @description Creates a rule from it, for a scope and channels when given. Permission: Alerts:Create.
+         */
+        post: operations["postApiAlertsBuiltinsName"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/alerts/channels": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List alert channels
+         * @description Never a webhook URL, routing key or password. Permission: Alerts:View.
+         */
+        get: operations["getApiAlertsChannels"];
+        put?: never;
+        /**
+         * Create an alert channel
+         * @description Permission: Alerts:Create.
+         */
+        post: operations["postApiAlertsChannels"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/alerts/channels/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get an alert channel
+         * @description Permission: Alerts:View.
+         */
+        get: operations["getApiAlertsChannelsId"];
+        /**
+         * Update an alert channel
+         * @description A secret not given keeps its value. Permission: Alerts:Update.
+         */
+        put: operations["putApiAlertsChannelsId"];
+        post?: never;
+        /**
+         * Delete an alert channel
+         * @description 409 while a rule notifies it. Permission: Alerts:Delete.
+         */
+        delete: operations["deleteApiAlertsChannelsId"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/alerts/channels/{id}/test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a test notification
+         * @description Answers what the receiver said. Permission: Alerts:Update.
+         */
+        post: operations["postApiAlertsChannelsIdTest"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/alerts/figures": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the figures alert conditions read
+         * @description Permission: Alerts:View.
+         */
+        get: operations["getApiAlertsFigures"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/alerts/forecast": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Budgets' projected exhaustion
+         * @description For each budget, when it runs out at the last hour's and the last day's rate of spend. Permission: Alerts:View.
+         */
+        get: operations["getApiAlertsForecast"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/alerts/rules": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List alert rules
+         * @description Every rule with where its lifecycle stands. Permission: Alerts:View.
+         */
+        get: operations["getApiAlertsRules"];
+        put?: never;
+        /**
+         * Create an alert rule
+         * @description A 400 names `condition` when it is not a boolean CEL expression over the figures. Permission: Alerts:Create.
+         */
+        post: operations["postApiAlertsRules"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/alerts/rules/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get an alert rule
+         * @description Permission: Alerts:View.
+         */
+        get: operations["getApiAlertsRulesId"];
+        /**
+         * Update an alert rule
+         * @description Permission: Alerts:Update.
+         */
+        put: operations["putApiAlertsRulesId"];
+        post?: never;
+        /**
+         * Delete an alert rule
+         * @description Permission: Alerts:Delete.
+         */
+        delete: operations["deleteApiAlertsRulesId"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/alerts/rules/{id}/acknowledge": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Acknowledge a firing alert
+         * @description 409 when the rule is not firing. Permission: Alerts:Update.
+         */
+        post: operations["postApiAlertsRulesIdAcknowledge"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/alerts/rules/{id}/evaluate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Evaluate an alert rule now
+         * @description On the node that runs the rule; its state and history show the outcome. Permission: Alerts:Update.
+         */
+        post: operations["postApiAlertsRulesIdEvaluate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/alerts/rules/{id}/history": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A rule's history
+         * @description Its changes of state and its notifications, newest first (the last 100). Permission: Alerts:View.
+         */
+        get: operations["getApiAlertsRulesIdHistory"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/alerts/rules/{id}/preview": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read a rule's figures now
+         * @description The figures its condition reads and whether it holds, without changing its state. Permission: Alerts:View.
+         */
+        get: operations["getApiAlertsRulesIdPreview"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/alerts/rules/{id}/silence": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Silence an alert rule
+         * @description It still changes state, but sends no notification until `until`. Permission: Alerts:Update.
+         */
+        post: operations["postApiAlertsRulesIdSilence"];
+        /**
+         * Lift an alert rule's silence
+         * @description Permission: Alerts:Update.
+         */
+        delete: operations["deleteApiAlertsRulesIdSilence"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/api-keys": {
         parameters: {
             query?: never;
@@ -4757,6 +5065,1102 @@ export interface operations {
             400: components["responses"]["Error400"];
             401: components["responses"]["Error401"];
             403: components["responses"]["Error403"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+            default: components["responses"]["Error500"];
+        };
+    };
+    getApiAlertsBuiltins: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        builtins: {
+                            name: string;
+                            description: string;
+                            rule: {
+                                name: string;
+                                /** @description A CEL expression over the figures (GET /api/alerts/figures), e.g. `requests > 20 && error_rate > 0.05`. */
+                                condition: string;
+                                /** @description The window the request figures are read over, ending at each evaluation: 5m, 1h, 1d... */
+                                window?: string;
+                                /** @description How often the rule is evaluated. */
+                                interval_seconds?: number;
+                                /** @description How long the condition must hold before the rule fires; 0 fires at once. */
+                                for_seconds?: number;
+                                /** @description After resolving, how long the rule stays resolved before it may fire again. */
+                                cooldown_seconds?: number;
+                                severity?: "info" | "warning" | "critical";
+                                /** @description What the figures are read over: everything, or one provider, model, virtual key, team or customer (named by `scope_id`). */
+                                scope?: "global" | "provider" | "model" | "virtual_key" | "team" | "customer";
+                                scope_id?: string | null;
+                            };
+                        }[];
+                    };
+                };
+            };
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+            default: components["responses"]["Error500"];
+        };
+    };
+    postApiAlertsBuiltinsName: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                name: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @enum {string} */
+                    scope?: "global" | "provider" | "model" | "virtual_key" | "team" | "customer";
+                    scope_id?: string | null;
+                    /** @description The channels notified when the rule fires and resolves. */
+                    channel_ids?: string[];
+                };
+            };
+        };
+        responses: {
+            /** @description An alert rule and where its lifecycle stands. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        name: string;
+                        /** @description A CEL expression over the figures (GET /api/alerts/figures), e.g. `requests > 20 && error_rate > 0.05`. */
+                        condition: string;
+                        /** @description The window the request figures are read over, ending at each evaluation: 5m, 1h, 1d... */
+                        window: string;
+                        /** @description How often the rule is evaluated. */
+                        interval_seconds: number;
+                        /** @description How long the condition must hold before the rule fires; 0 fires at once. */
+                        for_seconds: number;
+                        /** @description After resolving, how long the rule stays resolved before it may fire again. */
+                        cooldown_seconds: number;
+                        severity: "info" | "warning" | "critical";
+                        /** @description What the figures are read over: everything, or one provider, model, virtual key, team or customer (named by `scope_id`). */
+                        scope: "global" | "provider" | "model" | "virtual_key" | "team" | "customer";
+                        scope_id: string | null;
+                        /** @description The channels notified when the rule fires and resolves. */
+                        channel_ids: string[];
+                        enabled: boolean;
+                        builtin: string | null;
+                        /** @description ok, pending (holds, not yet for `for_seconds`), firing, resolved. */
+                        state: "ok" | "pending" | "firing" | "resolved";
+                        acknowledged: boolean;
+                        state_since: string | null;
+                        last_evaluated_at: string | null;
+                        /** @description What the last evaluation read. */
+                        figures: {
+                            [key: string]: number;
+                        };
+                        silenced_until: string | null;
+                        acknowledged_by: string | null;
+                        acknowledged_at: string | null;
+                        /** @description The dashboard's logs, filtered to the rule's scope. */
+                        logs_url: string;
+                        /** Format: date-time */
+                        created_at: string;
+                        /** Format: date-time */
+                        updated_at: string;
+                    };
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+            default: components["responses"]["Error500"];
+        };
+    };
+    getApiAlertsChannels: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        channels: {
+                            id: string;
+                            name: string;
+                            type: "slack" | "teams" | "pagerduty" | "email" | "webhook";
+                            /** @description Where it sends, without its secret: a host, an endpoint's name, mail recipients. */
+                            target: string;
+                            events_url?: string;
+                            smtp?: {
+                                host: string;
+                                port: number;
+                                /** @description TLS from the start (port 465); otherwise STARTTLS when the server offers it. */
+                                secure?: boolean;
+                                username?: string;
+                                from: string;
+                                to: string[];
+                            };
+                            endpoint_id?: string;
+                            allow_private_network: boolean;
+                            /** Format: date-time */
+                            created_at: string;
+                            /** Format: date-time */
+                            updated_at: string;
+                        }[];
+                        count: number;
+                    };
+                };
+            };
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+            default: components["responses"]["Error500"];
+        };
+    };
+    postApiAlertsChannels: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name: string;
+                    /** @enum {string} */
+                    type: "slack" | "teams" | "pagerduty" | "email" | "webhook";
+                    /** @description slack, teams: the incoming-webhook (Slack) or workflow (Teams) URL. Kept sealed; never answered. */
+                    webhook_url?: string;
+                    /** @description pagerduty: the integration's routing key. Kept sealed; never answered. */
+                    routing_key?: string;
+                    /** @description pagerduty: the Events API v2 URL (default https://events.pagerduty.com/v2/enqueue). */
+                    events_url?: string;
+                    smtp?: {
+                        host: string;
+                        port: number;
+                        /** @description TLS from the start (port 465); otherwise STARTTLS when the server offers it. */
+                        secure?: boolean;
+                        username?: string;
+                        /** @description Kept sealed; never answered. */
+                        password?: string;
+                        from: string;
+                        to: string[];
+                    };
+                    /** @description webhook: the id of a registered webhook endpoint; its messages are signed as all its deliveries. */
+                    endpoint_id?: string;
+                    /** @description Let the channel reach loopback and private addresses (the admin's to turn on). */
+                    allow_private_network?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description A notification channel; never its webhook URL, routing key or password. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        name: string;
+                        type: "slack" | "teams" | "pagerduty" | "email" | "webhook";
+                        /** @description Where it sends, without its secret: a host, an endpoint's name, mail recipients. */
+                        target: string;
+                        events_url?: string;
+                        smtp?: {
+                            host: string;
+                            port: number;
+                            /** @description TLS from the start (port 465); otherwise STARTTLS when the server offers it. */
+                            secure?: boolean;
+                            username?: string;
+                            from: string;
+                            to: string[];
+                        };
+                        endpoint_id?: string;
+                        allow_private_network: boolean;
+                        /** Format: date-time */
+                        created_at: string;
+                        /** Format: date-time */
+                        updated_at: string;
+                    };
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+            default: components["responses"]["Error500"];
+        };
+    };
+    getApiAlertsChannelsId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A notification channel; never its webhook URL, routing key or password. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        name: string;
+                        type: "slack" | "teams" | "pagerduty" | "email" | "webhook";
+                        /** @description Where it sends, without its secret: a host, an endpoint's name, mail recipients. */
+                        target: string;
+                        events_url?: string;
+                        smtp?: {
+                            host: string;
+                            port: number;
+                            /** @description TLS from the start (port 465); otherwise STARTTLS when the server offers it. */
+                            secure?: boolean;
+                            username?: string;
+                            from: string;
+                            to: string[];
+                        };
+                        endpoint_id?: string;
+                        allow_private_network: boolean;
+                        /** Format: date-time */
+                        created_at: string;
+                        /** Format: date-time */
+                        updated_at: string;
+                    };
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+            default: components["responses"]["Error500"];
+        };
+    };
+    putApiAlertsChannelsId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name?: string;
+                    /** @description slack, teams: the incoming-webhook (Slack) or workflow (Teams) URL. Kept sealed; never answered. */
+                    webhook_url?: string;
+                    /** @description pagerduty: the integration's routing key. Kept sealed; never answered. */
+                    routing_key?: string;
+                    /** @description pagerduty: the Events API v2 URL (default https://events.pagerduty.com/v2/enqueue). */
+                    events_url?: string;
+                    smtp?: {
+                        host: string;
+                        port: number;
+                        /** @description TLS from the start (port 465); otherwise STARTTLS when the server offers it. */
+                        secure?: boolean;
+                        username?: string;
+                        /** @description Kept sealed; never answered. */
+                        password?: string;
+                        from: string;
+                        to: string[];
+                    };
+                    /** @description webhook: the id of a registered webhook endpoint; its messages are signed as all its deliveries. */
+                    endpoint_id?: string;
+                    /** @description Let the channel reach loopback and private addresses (the admin's to turn on). */
+                    allow_private_network?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description A notification channel; never its webhook URL, routing key or password. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        name: string;
+                        type: "slack" | "teams" | "pagerduty" | "email" | "webhook";
+                        /** @description Where it sends, without its secret: a host, an endpoint's name, mail recipients. */
+                        target: string;
+                        events_url?: string;
+                        smtp?: {
+                            host: string;
+                            port: number;
+                            /** @description TLS from the start (port 465); otherwise STARTTLS when the server offers it. */
+                            secure?: boolean;
+                            username?: string;
+                            from: string;
+                            to: string[];
+                        };
+                        endpoint_id?: string;
+                        allow_private_network: boolean;
+                        /** Format: date-time */
+                        created_at: string;
+                        /** Format: date-time */
+                        updated_at: string;
+                    };
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+            default: components["responses"]["Error500"];
+        };
+    };
+    deleteApiAlertsChannelsId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Deleted"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+            default: components["responses"]["Error500"];
+        };
+    };
+    postApiAlertsChannelsIdTest: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        delivered: boolean;
+                        /** @description What the receiver answered, or why it could not be reached. */
+                        detail: string;
+                    };
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+            default: components["responses"]["Error500"];
+        };
+    };
+    getApiAlertsFigures: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        figures: {
+                            name: string;
+                            description: string;
+                        }[];
+                    };
+                };
+            };
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+            default: components["responses"]["Error500"];
+        };
+    };
+    getApiAlertsForecast: {
+        parameters: {
+            query?: {
+                level?: "virtual_key" | "team" | "customer" | "provider_config";
+                owner_id?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        forecasts: {
+                            level: string;
+                            owner_id: string;
+                            owner_name: string;
+                            max_limit: number;
+                            reset_duration: string;
+                            current_usage: number;
+                            /** Format: date-time */
+                            resets_at: string;
+                            short_window: {
+                                spend_per_hour: number;
+                                exhausted_at: string | null;
+                            };
+                            long_window: {
+                                spend_per_hour: number;
+                                exhausted_at: string | null;
+                            };
+                            /** @description Hours until the budget runs out at the sooner of the two rates; null: not before it resets. */
+                            hours_left: number | null;
+                        }[];
+                        count: number;
+                    };
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+            default: components["responses"]["Error500"];
+        };
+    };
+    getApiAlertsRules: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        rules: {
+                            id: string;
+                            name: string;
+                            /** @description A CEL expression over the figures (GET /api/alerts/figures), e.g. `requests > 20 && error_rate > 0.05`. */
+                            condition: string;
+                            /** @description The window the request figures are read over, ending at each evaluation: 5m, 1h, 1d... */
+                            window: string;
+                            /** @description How often the rule is evaluated. */
+                            interval_seconds: number;
+                            /** @description How long the condition must hold before the rule fires; 0 fires at once. */
+                            for_seconds: number;
+                            /** @description After resolving, how long the rule stays resolved before it may fire again. */
+                            cooldown_seconds: number;
+                            severity: "info" | "warning" | "critical";
+                            /** @description What the figures are read over: everything, or one provider, model, virtual key, team or customer (named by `scope_id`). */
+                            scope: "global" | "provider" | "model" | "virtual_key" | "team" | "customer";
+                            scope_id: string | null;
+                            /** @description The channels notified when the rule fires and resolves. */
+                            channel_ids: string[];
+                            enabled: boolean;
+                            builtin: string | null;
+                            /** @description ok, pending (holds, not yet for `for_seconds`), firing, resolved. */
+                            state: "ok" | "pending" | "firing" | "resolved";
+                            acknowledged: boolean;
+                            state_since: string | null;
+                            last_evaluated_at: string | null;
+                            /** @description What the last evaluation read. */
+                            figures: {
+                                [key: string]: number;
+                            };
+                            silenced_until: string | null;
+                            acknowledged_by: string | null;
+                            acknowledged_at: string | null;
+                            /** @description The dashboard's logs, filtered to the rule's scope. */
+                            logs_url: string;
+                            /** Format: date-time */
+                            created_at: string;
+                            /** Format: date-time */
+                            updated_at: string;
+                        }[];
+                        count: number;
+                    };
+                };
+            };
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+            default: components["responses"]["Error500"];
+        };
+    };
+    postApiAlertsRules: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name: string;
+                    /** @description A CEL expression over the figures (GET /api/alerts/figures), e.g. `requests > 20 && error_rate > 0.05`. */
+                    condition: string;
+                    /** @description The window the request figures are read over, ending at each evaluation: 5m, 1h, 1d... */
+                    window?: string;
+                    /** @description How often the rule is evaluated. */
+                    interval_seconds?: number;
+                    /** @description How long the condition must hold before the rule fires; 0 fires at once. */
+                    for_seconds?: number;
+                    /** @description After resolving, how long the rule stays resolved before it may fire again. */
+                    cooldown_seconds?: number;
+                    /** @enum {string} */
+                    severity?: "info" | "warning" | "critical";
+                    /** @enum {string} */
+                    scope?: "global" | "provider" | "model" | "virtual_key" | "team" | "customer";
+                    scope_id?: string | null;
+                    /** @description The channels notified when the rule fires and resolves. */
+                    channel_ids?: string[];
+                    enabled?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description An alert rule and where its lifecycle stands. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        name: string;
+                        /** @description A CEL expression over the figures (GET /api/alerts/figures), e.g. `requests > 20 && error_rate > 0.05`. */
+                        condition: string;
+                        /** @description The window the request figures are read over, ending at each evaluation: 5m, 1h, 1d... */
+                        window: string;
+                        /** @description How often the rule is evaluated. */
+                        interval_seconds: number;
+                        /** @description How long the condition must hold before the rule fires; 0 fires at once. */
+                        for_seconds: number;
+                        /** @description After resolving, how long the rule stays resolved before it may fire again. */
+                        cooldown_seconds: number;
+                        severity: "info" | "warning" | "critical";
+                        /** @description What the figures are read over: everything, or one provider, model, virtual key, team or customer (named by `scope_id`). */
+                        scope: "global" | "provider" | "model" | "virtual_key" | "team" | "customer";
+                        scope_id: string | null;
+                        /** @description The channels notified when the rule fires and resolves. */
+                        channel_ids: string[];
+                        enabled: boolean;
+                        builtin: string | null;
+                        /** @description ok, pending (holds, not yet for `for_seconds`), firing, resolved. */
+                        state: "ok" | "pending" | "firing" | "resolved";
+                        acknowledged: boolean;
+                        state_since: string | null;
+                        last_evaluated_at: string | null;
+                        /** @description What the last evaluation read. */
+                        figures: {
+                            [key: string]: number;
+                        };
+                        silenced_until: string | null;
+                        acknowledged_by: string | null;
+                        acknowledged_at: string | null;
+                        /** @description The dashboard's logs, filtered to the rule's scope. */
+                        logs_url: string;
+                        /** Format: date-time */
+                        created_at: string;
+                        /** Format: date-time */
+                        updated_at: string;
+                    };
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+            default: components["responses"]["Error500"];
+        };
+    };
+    getApiAlertsRulesId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description An alert rule and where its lifecycle stands. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        name: string;
+                        /** @description A CEL expression over the figures (GET /api/alerts/figures), e.g. `requests > 20 && error_rate > 0.05`. */
+                        condition: string;
+                        /** @description The window the request figures are read over, ending at each evaluation: 5m, 1h, 1d... */
+                        window: string;
+                        /** @description How often the rule is evaluated. */
+                        interval_seconds: number;
+                        /** @description How long the condition must hold before the rule fires; 0 fires at once. */
+                        for_seconds: number;
+                        /** @description After resolving, how long the rule stays resolved before it may fire again. */
+                        cooldown_seconds: number;
+                        severity: "info" | "warning" | "critical";
+                        /** @description What the figures are read over: everything, or one provider, model, virtual key, team or customer (named by `scope_id`). */
+                        scope: "global" | "provider" | "model" | "virtual_key" | "team" | "customer";
+                        scope_id: string | null;
+                        /** @description The channels notified when the rule fires and resolves. */
+                        channel_ids: string[];
+                        enabled: boolean;
+                        builtin: string | null;
+                        /** @description ok, pending (holds, not yet for `for_seconds`), firing, resolved. */
+                        state: "ok" | "pending" | "firing" | "resolved";
+                        acknowledged: boolean;
+                        state_since: string | null;
+                        last_evaluated_at: string | null;
+                        /** @description What the last evaluation read. */
+                        figures: {
+                            [key: string]: number;
+                        };
+                        silenced_until: string | null;
+                        acknowledged_by: string | null;
+                        acknowledged_at: string | null;
+                        /** @description The dashboard's logs, filtered to the rule's scope. */
+                        logs_url: string;
+                        /** Format: date-time */
+                        created_at: string;
+                        /** Format: date-time */
+                        updated_at: string;
+                    };
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+            default: components["responses"]["Error500"];
+        };
+    };
+    putApiAlertsRulesId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name?: string;
+                    /** @description A CEL expression over the figures (GET /api/alerts/figures), e.g. `requests > 20 && error_rate > 0.05`. */
+                    condition?: string;
+                    /** @description The window the request figures are read over, ending at each evaluation: 5m, 1h, 1d... */
+                    window?: string;
+                    /** @description How often the rule is evaluated. */
+                    interval_seconds?: number;
+                    /** @description How long the condition must hold before the rule fires; 0 fires at once. */
+                    for_seconds?: number;
+                    /** @description After resolving, how long the rule stays resolved before it may fire again. */
+                    cooldown_seconds?: number;
+                    /** @enum {string} */
+                    severity?: "info" | "warning" | "critical";
+                    /** @enum {string} */
+                    scope?: "global" | "provider" | "model" | "virtual_key" | "team" | "customer";
+                    scope_id?: string | null;
+                    /** @description The channels notified when the rule fires and resolves. */
+                    channel_ids?: string[];
+                    enabled?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description An alert rule and where its lifecycle stands. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        name: string;
+                        /** @description A CEL expression over the figures (GET /api/alerts/figures), e.g. `requests > 20 && error_rate > 0.05`. */
+                        condition: string;
+                        /** @description The window the request figures are read over, ending at each evaluation: 5m, 1h, 1d... */
+                        window: string;
+                        /** @description How often the rule is evaluated. */
+                        interval_seconds: number;
+                        /** @description How long the condition must hold before the rule fires; 0 fires at once. */
+                        for_seconds: number;
+                        /** @description After resolving, how long the rule stays resolved before it may fire again. */
+                        cooldown_seconds: number;
+                        severity: "info" | "warning" | "critical";
+                        /** @description What the figures are read over: everything, or one provider, model, virtual key, team or customer (named by `scope_id`). */
+                        scope: "global" | "provider" | "model" | "virtual_key" | "team" | "customer";
+                        scope_id: string | null;
+                        /** @description The channels notified when the rule fires and resolves. */
+                        channel_ids: string[];
+                        enabled: boolean;
+                        builtin: string | null;
+                        /** @description ok, pending (holds, not yet for `for_seconds`), firing, resolved. */
+                        state: "ok" | "pending" | "firing" | "resolved";
+                        acknowledged: boolean;
+                        state_since: string | null;
+                        last_evaluated_at: string | null;
+                        /** @description What the last evaluation read. */
+                        figures: {
+                            [key: string]: number;
+                        };
+                        silenced_until: string | null;
+                        acknowledged_by: string | null;
+                        acknowledged_at: string | null;
+                        /** @description The dashboard's logs, filtered to the rule's scope. */
+                        logs_url: string;
+                        /** Format: date-time */
+                        created_at: string;
+                        /** Format: date-time */
+                        updated_at: string;
+                    };
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+            default: components["responses"]["Error500"];
+        };
+    };
+    deleteApiAlertsRulesId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Deleted"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+            default: components["responses"]["Error500"];
+        };
+    };
+    postApiAlertsRulesIdAcknowledge: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string;
+                    };
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+            default: components["responses"]["Error500"];
+        };
+    };
+    postApiAlertsRulesIdEvaluate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Accepted: under way. */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string;
+                    };
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+            default: components["responses"]["Error500"];
+        };
+    };
+    getApiAlertsRulesIdHistory: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        history: {
+                            /** Format: date-time */
+                            at: string;
+                            from: string | null;
+                            to: string;
+                            figures: {
+                                [key: string]: number;
+                            } | null;
+                            note: string | null;
+                        }[];
+                        count: number;
+                    };
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+            default: components["responses"]["Error500"];
+        };
+    };
+    getApiAlertsRulesIdPreview: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        holds: boolean;
+                        figures: {
+                            [key: string]: number;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+            default: components["responses"]["Error500"];
+        };
+    };
+    postApiAlertsRulesIdSilence: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * Format: date-time
+                     * @description No notification is sent before this time.
+                     */
+                    until: string;
+                };
+            };
+        };
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string;
+                    };
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+            default: components["responses"]["Error500"];
+        };
+    };
+    deleteApiAlertsRulesIdSilence: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string;
+                    };
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
             500: components["responses"]["Error500"];
             503: components["responses"]["Error503"];
             default: components["responses"]["Error500"];

@@ -70,9 +70,3 @@ export async function answered<Data>(call: Promise<Answer<Data>>, { expect401 = 
   if (response.status === 401 && !expect401) for (const listener of expiryListeners) listener();
   throw errorOf(response, error);
 }
-
-/**
- * A call whose reply the document does not describe yet, typed by the page (api/types.ts). Once
- * its route declares the reply, the call no longer fits here: the typecheck asks for `answered`.
- */
-export const undescribed = <Data>(call: Promise<Answer<undefined>>, options?: { expect401?: boolean }) => answered(call, options) as Promise<unknown> as Promise<Data>;

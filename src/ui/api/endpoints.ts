@@ -1,4 +1,4 @@
-import { answered, api, filters, type Query, undescribed } from "./client";
+import { answered, api, filters, type Query } from "./client";
 import type * as T from "./types";
 
 const setupHeader = (token: string) => ({ "x-gateway-setup-token": token });
@@ -20,6 +20,7 @@ export const logSinks = {
 export const logs = {
   list: (query: Query, signal?: AbortSignal) => answered(api.GET("/api/logs", { params: { query: filters(query) }, signal })),
   get: (id: string) => answered(api.GET("/api/logs/{id}", { params: { path: { id } } })),
+  conversation: (id: string) => answered(api.GET("/api/logs/conversations/{id}", { params: { path: { id } } })),
   stats: (query: Query) => answered(api.GET("/api/logs/stats", { params: { query: filters(query) } })),
   histogram: (query: Query) => answered(api.GET("/api/logs/histogram", { params: { query: filters(query) } })),
   rankings: (query: Query) => answered(api.GET("/api/logs/rankings", { params: { query: filters(query) } })) as Promise<T.Rankings>,
@@ -87,8 +88,8 @@ export const pricingOverrides = {
 };
 
 export const usage = {
-  budgets: () => undescribed<{ budgets: T.BudgetUsage[] }>(api.GET("/api/governance/budgets")).then((answer) => answer.budgets),
-  rateLimits: () => undescribed<{ rate_limits: Array<Record<string, string | number>> }>(api.GET("/api/governance/rate-limits")).then((answer) => answer.rate_limits),
+  budgets: () => answered(api.GET("/api/governance/budgets")).then((answer) => answer.budgets),
+  rateLimits: () => answered(api.GET("/api/governance/rate-limits")).then((answer) => answer.rate_limits),
 };
 
 export const webhooks = {
@@ -113,8 +114,8 @@ export const mcp = {
   update: (id: string, input: T.McpClientInput) => answered(api.PUT("/api/mcp/client/{id}", { ...byId(id), body: input })),
   remove: (id: string) => answered(api.DELETE("/api/mcp/client/{id}", byId(id))),
   reconnect: (id: string) => answered(api.POST("/api/mcp/client/{id}/reconnect", byId(id))),
-  oauthConnect: (id: string) => undescribed<{ authorization_url: string }>(api.POST("/api/mcp/client/{id}/oauth/connect", byId(id))),
-  perUserFlows: (state: string) => undescribed<{ flows: T.McpPerUserFlow[] }>(api.GET("/api/mcp/per-user-headers/flows", { params: { query: filters({ state }) } })).then((answer) => answer.flows),
+  oauthConnect: (id: string) => answered(api.POST("/api/mcp/client/{id}/oauth/connect", byId(id))),
+  perUserFlows: (state: string) => answered(api.GET("/api/mcp/per-user-headers/flows", { params: { query: filters({ state }) } })).then((answer) => answer.flows),
   logs: (query: Query) => answered(api.GET("/api/mcp-logs", { params: { query: filters(query) } })).then((answer) => answer.logs),
   costHistogram: (query: Query) => answered(api.GET("/api/mcp-logs/histogram/cost", { params: { query: filters(query) } })),
 };
@@ -136,8 +137,8 @@ export const guardrails = {
 };
 
 export const cache = {
-  clearEntry: (cacheId: string) => undescribed<{ message: string }>(api.DELETE("/api/cache/clear/{cacheId}", { params: { path: { cacheId } } })),
-  clearKey: (cacheKey: string) => undescribed<{ deleted: number }>(api.DELETE("/api/cache/clear-by-key/{cacheKey}", { params: { path: { cacheKey } } })),
+  clearEntry: (cacheId: string) => answered(api.DELETE("/api/cache/clear/{cacheId}", { params: { path: { cacheId } } })),
+  clearKey: (cacheKey: string) => answered(api.DELETE("/api/cache/clear-by-key/{cacheKey}", { params: { path: { cacheKey } } })),
 };
 
 export const agents = {
@@ -172,9 +173,9 @@ export const access = {
 export const warp = {
   config: () => answered(api.GET("/api/warp/config")),
   saveConfig: (input: T.WarpConfigInput) => answered(api.PUT("/api/warp/config", { body: input })),
-  conversations: () => undescribed<{ conversations: T.WarpConversation[] }>(api.GET("/api/warp/conversations")).then((answer) => answer.conversations),
-  conversation: (id: string) => undescribed<{ messages: T.WarpMessage[] }>(api.GET("/api/warp/conversations/{id}", byId(id))).then((answer) => answer.messages),
-  removeConversation: (id: string) => undescribed<{ message: string }>(api.DELETE("/api/warp/conversations/{id}", byId(id))),
+  conversations: () => answered(api.GET("/api/warp/conversations")).then((answer) => answer.conversations),
+  conversation: (id: string) => answered(api.GET("/api/warp/conversations/{id}", byId(id))).then((answer) => answer.messages),
+  removeConversation: (id: string) => answered(api.DELETE("/api/warp/conversations/{id}", byId(id))),
 };
 
 const actor = (kind: string, id: string) => ({ params: { path: { kind, id } } });
@@ -187,19 +188,19 @@ export const actors = {
 };
 
 export const alerts = {
-  rules: () => call<{ rules: T.AlertRule[] }>("/api/alerts/rules").then((answer) => answer.rules),
-  createRule: (input: T.AlertRuleInput) => call<T.AlertRule>("/api/alerts/rules", json("POST", input)),
-  removeRule: (id: string) => call<{ message: string }>(`/api/alerts/rules/${segment(id)}`, json("DELETE")),
-  evaluate: (id: string) => call<{ message: string }>(`/api/alerts/rules/${segment(id)}/evaluate`, json("POST")),
-  silence: (id: string, until: string) => call<{ message: string }>(`/api/alerts/rules/${segment(id)}/silence`, json("POST", { until })),
-  unsilence: (id: string) => call<{ message: string }>(`/api/alerts/rules/${segment(id)}/silence`, json("DELETE")),
-  acknowledge: (id: string) => call<{ message: string }>(`/api/alerts/rules/${segment(id)}/acknowledge`, json("POST")),
-  history: (id: string) => call<{ history: T.AlertHistoryEntry[] }>(`/api/alerts/rules/${segment(id)}/history`).then((answer) => answer.history),
-  builtins: () => call<{ builtins: T.AlertBuiltin[] }>("/api/alerts/builtins").then((answer) => answer.builtins),
-  enableBuiltin: (name: string) => call<T.AlertRule>(`/api/alerts/builtins/${segment(name)}`, json("POST", {})),
-  channels: () => call<{ channels: T.AlertChannel[] }>("/api/alerts/channels").then((answer) => answer.channels),
-  createChannel: (input: T.AlertChannelInput) => call<T.AlertChannel>("/api/alerts/channels", json("POST", input)),
-  removeChannel: (id: string) => call<{ message: string }>(`/api/alerts/channels/${segment(id)}`, json("DELETE")),
-  testChannel: (id: string) => call<{ delivered: boolean; detail: string }>(`/api/alerts/channels/${segment(id)}/test`, json("POST")),
-  forecast: () => call<{ forecasts: T.BudgetForecast[] }>("/api/alerts/forecast").then((answer) => answer.forecasts),
+  rules: () => answered(api.GET("/api/alerts/rules")).then((answer) => answer.rules),
+  createRule: (input: T.AlertRuleInput) => answered(api.POST("/api/alerts/rules", { body: input })),
+  removeRule: (id: string) => answered(api.DELETE("/api/alerts/rules/{id}", byId(id))),
+  evaluate: (id: string) => answered(api.POST("/api/alerts/rules/{id}/evaluate", byId(id))),
+  silence: (id: string, until: string) => answered(api.POST("/api/alerts/rules/{id}/silence", { ...byId(id), body: { until } })),
+  unsilence: (id: string) => answered(api.DELETE("/api/alerts/rules/{id}/silence", byId(id))),
+  acknowledge: (id: string) => answered(api.POST("/api/alerts/rules/{id}/acknowledge", byId(id))),
+  history: (id: string) => answered(api.GET("/api/alerts/rules/{id}/history", byId(id))).then((answer) => answer.history),
+  builtins: () => answered(api.GET("/api/alerts/builtins")).then((answer) => answer.builtins),
+  enableBuiltin: (name: string) => answered(api.POST("/api/alerts/builtins/{name}", { params: { path: { name } }, body: {} })),
+  channels: () => answered(api.GET("/api/alerts/channels")).then((answer) => answer.channels),
+  createChannel: (input: T.AlertChannelInput) => answered(api.POST("/api/alerts/channels", { body: input })),
+  removeChannel: (id: string) => answered(api.DELETE("/api/alerts/channels/{id}", byId(id))),
+  testChannel: (id: string) => answered(api.POST("/api/alerts/channels/{id}/test", byId(id))),
+  forecast: () => answered(api.GET("/api/alerts/forecast")).then((answer) => answer.forecasts),
 };

@@ -66,16 +66,8 @@ export type PricingOverride = Item<Reply<"/api/governance/pricing-overrides", "g
 export type PriceField = keyof PricingOverride["patch"];
 export type PricingOverrideInput = RequestBody<"/api/governance/pricing-overrides", "post">;
 
-/** GET /api/governance/budgets: its reply is not in the document yet. */
-export interface BudgetUsage {
-  level: string;
-  owner_id: string;
-  owner_name: string;
-  max_limit: number;
-  reset_duration: string;
-  current_usage: number;
-  resets_at: string;
-}
+export type BudgetUsage = Item<Reply<"/api/governance/budgets", "get">["budgets"]>;
+export type RateLimitUsage = Item<Reply<"/api/governance/rate-limits", "get">["rate_limits"]>;
 
 export type WebhookEndpoint = Item<Reply<"/api/webhooks", "get">["webhooks"]>;
 export type WebhookEvent = Item<WebhookEndpoint["events"]>;
@@ -94,19 +86,8 @@ export type McpClientInput = RequestBody<"/api/mcp/client/{id}", "put">;
 export type McpLog = Item<Reply<"/api/mcp-logs", "get">["logs"]>;
 export type CostHistogram = Reply<"/api/mcp-logs/histogram/cost", "get">;
 
-/** A per-user header flow waiting for a caller's values (GET /api/mcp/per-user-headers/flows: its reply is not in the document yet). */
-export interface McpPerUserFlow {
-  id: string;
-  flow_mode: "virtual_key" | "session";
-  /** What the flow waits for: header values, or the caller's consent at the authorization server. */
-  kind: "headers" | "oauth";
-  status: string;
-  mcp_client: { id: string; name: string };
-  virtual_key_id?: string;
-  required_header_keys: string[];
-  expires_at: string;
-  created_at: string;
-}
+/** A per-user header flow waiting for a caller's values, or the caller's consent at the authorization server. */
+export type McpPerUserFlow = Item<Reply<"/api/mcp/per-user-headers/flows", "get">["flows"]>;
 
 export type Plugin = Item<Reply<"/api/plugins", "get">["plugins"]>;
 export type PluginInput = RequestBody<"/api/plugins/{name}", "put">;
@@ -125,20 +106,9 @@ export type WarpConfig = Reply<"/api/warp/config", "get">;
 export type WarpConfigInput = RequestBody<"/api/warp/config", "put">;
 export type WarpChatInput = RequestBody<"/api/warp/chat", "post">;
 
-/** GET /api/warp/conversations/{id}: its reply is not in the document yet. */
-export interface WarpMessage {
-  role: "user" | "assistant" | "tool";
-  content: string | null;
-  tool_calls?: Array<{ id: string; function: { name: string; arguments: string } }>;
-  tool_call_id?: string;
-}
+export type WarpMessage = Item<Reply<"/api/warp/conversations/{id}", "get">["messages"]>;
 
-/** GET /api/warp/conversations: its reply is not in the document yet. */
-export interface WarpConversation {
-  id: string;
-  title: string;
-  updated_at: string;
-}
+export type WarpConversation = Item<Reply<"/api/warp/conversations", "get">["conversations"]>;
 
 /** The server-sent events of POST /api/warp/chat (a stream: the document describes no events). */
 export interface WarpChatEvents {
@@ -168,3 +138,18 @@ export type GuardrailInput = RequestBody<"/api/guardrails/{id}", "put">;
 
 /** GET /api/log-sinks: one configured log sink and where it stands. */
 export type LogSinkStatus = Item<Reply<"/api/log-sinks", "get">["sinks"]>;
+
+export type AlertRule = Item<Reply<"/api/alerts/rules", "get">["rules"]>;
+export type AlertRuleInput = RequestBody<"/api/alerts/rules", "post">;
+export type AlertState = AlertRule["state"];
+export type AlertSeverity = AlertRule["severity"];
+export type AlertScope = AlertRule["scope"];
+export type AlertHistoryEntry = Item<Reply<"/api/alerts/rules/{id}/history", "get">["history"]>;
+export type AlertChannel = Item<Reply<"/api/alerts/channels", "get">["channels"]>;
+export type AlertChannelInput = RequestBody<"/api/alerts/channels", "post">;
+export type AlertChannelType = AlertChannel["type"];
+export type AlertBuiltin = Item<Reply<"/api/alerts/builtins", "get">["builtins"]>;
+export type BudgetForecast = Item<Reply<"/api/alerts/forecast", "get">["forecasts"]>;
+
+/** GET /api/logs/conversations/{id}: a conversation's turns, oldest first, with their tokens and cost. */
+export type ConversationThread = Reply<"/api/logs/conversations/{id}", "get">;

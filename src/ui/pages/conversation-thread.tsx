@@ -1,5 +1,7 @@
 import { useState } from "preact/hooks";
-import { call, queryString } from "../api/client";
+import { queryString } from "../api/client";
+import { logs } from "../api/endpoints";
+import type { ConversationThread } from "../api/types";
 import { PageHeader } from "../components/layout";
 import { ErrorState, Loading } from "../components/states";
 import { StatusBadge } from "../components/widgets";
@@ -8,29 +10,8 @@ import { followLink } from "../lib/router";
 import { useResource } from "../lib/use-resource";
 import { LogDetailPanel } from "./log-detail";
 
-/** GET /api/logs/conversations/{id}: src/logs/conversation-thread.ts. */
-interface Tokens {
-  input_tokens: number;
-  cached_tokens: number;
-  output_tokens: number;
-}
-interface Turn extends Tokens {
-  id: string;
-  timestamp: string;
-  provider: string;
-  model: string;
-  status: string;
-  selected_key_id: string | null;
-  complexity_tier: string | null;
-  cost: number | null;
-  asked: string | null;
-  answered: string | null;
-}
-export interface ConversationThread {
-  conversation_id: string;
-  turns: Turn[];
-  totals: Tokens & { turns: number; cost: number };
-}
+type Tokens = Pick<ConversationThread["totals"], "input_tokens" | "cached_tokens" | "output_tokens">;
+type Turn = ConversationThread["turns"][number];
 
 const cachedShare = (tokens: Tokens) => (tokens.input_tokens > 0 ? tokens.cached_tokens / tokens.input_tokens : null);
 
@@ -107,7 +88,7 @@ function TurnCard({ turn, number, onOpen }: { turn: Turn; number: number; onOpen
 
 /** One conversation (the requests sharing a conversation id) as a thread: each turn's question, answer, cache hits and cost. */
 export function ConversationPage({ id }: { id: string }) {
-  const thread = useResource(() => call<ConversationThread>(`/api/logs/conversations/${encodeURIComponent(id)}`), [id]);
+  const thread = useResource(() => logs.conversation(id), [id]);
   const [open, setOpen] = useState<string>();
   const inLogs = `/ui/logs${queryString({ conversation_ids: id })}`;
   return (
