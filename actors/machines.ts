@@ -1,6 +1,7 @@
 import { a2aTaskMachine } from "./a2a-task";
 import { asyncJobMachine } from "./async-job";
 import { perUserHeaderFlowMachine } from "./per-user-header-flow";
+import { resumableStreamMachine } from "./resumable-stream";
 import { webhookDeliveryMachine } from "./webhook-delivery";
 import { webhookEndpointMachine } from "./webhook-endpoint";
 
@@ -11,6 +12,7 @@ export const ACTOR_MACHINES = {
   "webhook-delivery": webhookDeliveryMachine,
   "per-user-header-flow": perUserHeaderFlowMachine,
   "a2a-task": a2aTaskMachine,
+  stream: resumableStreamMachine,
 };
 
 export type ActorMachines = typeof ACTOR_MACHINES;

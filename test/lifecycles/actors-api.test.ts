@@ -76,7 +76,7 @@ interface StateBody {
 describe("GET /api/actors/machines: the machines as data, read from their definitions", () => {
   test("every kind, with its states, initial and final states, transitions, guards, delays and invoked actors", async () => {
     const { machines } = (await (await gw.admin("/api/actors/machines")).json()) as { machines: Array<{ kind: string; id: string; root: StateBody }> };
-    expect(machines.map((machine) => machine.kind)).toEqual(["async-job", "webhook-endpoint", "webhook-delivery", "per-user-header-flow", "a2a-task"]);
+    expect(machines.map((machine) => machine.kind)).toEqual(["async-job", "webhook-endpoint", "webhook-delivery", "per-user-header-flow", "a2a-task", "stream"]);
     const delivery = machines.find((machine) => machine.kind === "webhook-delivery")!.root;
     expect(delivery.initial).toEqual(["webhook-delivery.queued"]);
     expect(Object.keys(delivery.states)).toEqual(["queued", "attempting", "waiting_retry", "delivered", "failed", "exhausted"]);

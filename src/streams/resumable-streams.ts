@@ -1,0 +1,227 @@
+import { eq, sql } from "drizzle-orm";
+import { fromPromise, type SnapshotFrom } from "xstate";
+import { type CancelStream, type ResumableStreamInput, type resumableStreamMachine, type StreamEnd, StreamFailed } from "../../actors/resumable-stream";
+import type { Clock } from "../../actors/runtime/clock";
+import { DurableActors } from "../../actors/runtime/durable-actors";
+import type { ActorSnapshotStore, Write } from "../../actors/runtime/snapshot-store";
+import { ownerOf } from "../async/ownership";
+import type { Database } from "../db/client";
+import { resumableStreamEvents, resumableStreams, type ResumableStreamRow } from "../db/schema";
+import { badRequest } from "../http/errors";
+import type { InferenceCall, KeptStream, KeptStreams } from "../inference/handle";
+import type { RequestContext } from "../inference/hooks";
+import { EventBatches, type StoredEvent } from "./event-batches";
+import { LiveStream, tooLarge } from "./live-stream";
+import { isEventStream, SseEventSplitter } from "./sse-events";
+import { storedFollow } from "./stored-follow";
+import { followerStream, type Subscribe } from "./follower-stream";
+import { evictOverTotal } from "./eviction";
+
+const KIND = "stream";
+/** How often a node looks for cancels other nodes left for its streams. */
+const SIGNAL_CHECK_MS = 100;
+/** How long a cancel of a stream another node holds waits for it to end. */
+const CANCEL_WAIT_MS = 5_000;
+/** Events per insert: three values each, well under SQLite's bound on a statement's parameters. */
+const INSERT_ROWS = 300;
+
+export const STREAM_ID_HEADER = "x-gw-stream-id";
+const RESUMABLE_HEADER = "x-gw-resumable";
+
+export const HOLDER_GONE = "the gateway node holding the upstream call stopped before the stream ended; what it stored stays readable";
+export const CANCELLED = "the stream was cancelled (DELETE /v1/streams/{id})";
+
+export interface StreamSettings {
+  retentionSeconds: number;
+  maxStreamBytes: number;
+  maxTotalBytes: number;
+  flushMs: number;
+  followMs: number;
+}
+
+export interface ResumableStreamsDeps {
+  db: Database;
+  snapshots: ActorSnapshotStore;
+  clock: Clock;
+  settings: () => StreamSettings;
+}
+
+/** A stream this node reads from its upstream. */
+interface Held {
+  live: LiveStream;
+  body: ReadableStream<Uint8Array>;
+  batches: EventBatches;
+  /** The signal the upstream call was sent with. */
+  upstream: AbortController;
+}
+
+/** `x-gw-resumable`: true or false; anything else is the caller's mistake. */
+function asksResumable(headers: Headers): boolean {
+  const value = headers.get(RESUMABLE_HEADER);
+  if (value === null) return false;
+  const asked = value.trim().toLowerCase();
+  if (asked === "true") return true;
+  if (asked === "false") return false;
+  throw badRequest(`${RESUMABLE_HEADER} must be true or false, not '${value}'`, RESUMABLE_HEADER);
+}
+
+const newStreamId = () => `strm_${Bun.randomUUIDv7().replaceAll("-", "")}`;
+
+/**
+ * Resumable streams as `stream` actors: a streamed reply kept is read to its end by the gateway
+ * whoever listens, its events stored in order, in batches, up to a size bound per stream; readers
+ * (the first client and any that resume) follow it from memory on the node that holds it, from
+ * the database on any other.
+ */
+export class ResumableStreams implements KeptStreams {
+  private readonly held = new Map<string, Held>();
+  private readonly actors: DurableActors<typeof resumableStreamMachine>;
+
+  constructor(private readonly deps: ResumableStreamsDeps) {
+    const machine = deps.snapshots.machines.stream.provide({
+      actors: { relay: fromPromise(({ input, signal }) => this.relay(input.streamId, signal)) },
+    });
+    this.actors = new DurableActors({
+      kind: KIND,
+      machine,
+      store: deps.snapshots,
+      clock: deps.clock,
+      signalCheckMs: SIGNAL_CHECK_MS,
+      mirror: (id, snapshot) => this.mirror(id, snapshot),
+      committed: (id, snapshot) => this.committed(id, snapshot),
+    });
+  }
+
+  keep(call: InferenceCall, context: RequestContext): KeptStream | undefined {
+    if ((call.operation !== "chat" && call.operation !== "responses") || !asksResumable(context.headers)) return undefined;
+    const upstream = new AbortController();
+    return { signal: upstream.signal, reply: (response) => this.hold(response, call, context, upstream) };
+  }
+
+  resume(): Promise<number> {
+    return this.actors.resume();
+  }
+
+  /** Ends the relays this node runs (their upstream calls cut, their rows settled); their actors are failed by the node that restores them. */
+  async stop(): Promise<void> {
+    for (const held of this.held.values()) held.upstream.abort();
+    await this.actors.stop();
+  }
+
+  /** The stream as its owner sees it; undefined when unknown, expired, evicted or another key's. */
+  async find(id: string, headers: Headers): Promise<ResumableStreamRow | undefined> {
+    const row = await this.deps.db.select().from(resumableStreams).where(eq(resumableStreams.id, id)).get();
+    return row && row.owner === (ownerOf(headers) ?? null) ? row : undefined;
+  }
+
+  /** Follows a stream found with `find` from after event `after`: from memory where it is held, else from the database. Counts as a resume. */
+  async follow(row: ResumableStreamRow, after: number): Promise<Subscribe> {
+    await this.deps.db.update(resumableStreams).set({ resumes: sql`${resumableStreams.resumes} + 1` }).where(eq(resumableStreams.id, row.id));
+    const held = this.held.get(row.id);
+    if (held) return (follower) => held.live.follow(follower, after);
+    return (follower) => storedFollow(this.deps.db, row.id, after, this.deps.settings().followMs, follower);
+  }
+
+  /** Cancels a stream still open, wherever it is held; answers it as it then stands. */
+  async cancel(row: ResumableStreamRow): Promise<ResumableStreamRow> {
+    if (row.state !== "upstream_open") return row;
+    const cancel: CancelStream = { type: "cancel", at: this.deps.clock.now() };
+    await this.actors.signal(row.id, cancel);
+    const deadline = performance.now() + CANCEL_WAIT_MS;
+    for (;;) {
+      const now = await this.deps.db.select().from(resumableStreams).where(eq(resumableStreams.id, row.id)).get();
+      if (!now || now.state !== "upstream_open" || performance.now() > deadline) return now ?? row;
+      await Bun.sleep(SIGNAL_CHECK_MS);
+    }
+  }
+
+  private async hold(response: Response, call: InferenceCall, context: RequestContext, upstream: AbortController): Promise<Response> {
+    if (!response.body || !isEventStream(response)) return response;
+    const settings = this.deps.settings();
+    const id = newStreamId();
+    const live = new LiveStream(settings.maxStreamBytes);
+    this.held.set(id, { live, body: response.body, upstream, batches: new EventBatches(settings.flushMs, (events) => this.store(id, events)) });
+    const createdAt = this.deps.clock.now();
+    const input: ResumableStreamInput = { id, owner: ownerOf(context.headers), requestId: context.id, createdAt, retentionSeconds: settings.retentionSeconds };
+    const row = { id, owner: input.owner ?? null, requestId: context.id, operation: call.operation, format: call.format, contentType: response.headers.get("content-type")!, state: "upstream_open", createdAt: new Date(createdAt) };
+    try {
+      await this.actors.spawn(id, input, [this.deps.db.insert(resumableStreams).values(row)]);
+    } catch (error) {
+      // Not kept: the reply still reaches its client, as any stream does.
+      this.held.delete(id);
+      console.error(`resumable stream for request ${context.id} could not be kept`, error);
+      return response;
+    }
+    const headers = new Headers(response.headers);
+    headers.set(STREAM_ID_HEADER, id);
+    return new Response(followerStream((follower) => live.follow(follower, 0), row), { status: response.status, headers });
+  }
+
+  /** The actor's invoked relay: reads the upstream to its end (or until cancelled), storing its events. */
+  private async relay(id: string, signal: AbortSignal): Promise<StreamEnd> {
+    const held = this.held.get(id);
+    if (!held) throw new StreamFailed({ at: this.deps.clock.now(), error: HOLDER_GONE });
+    const reader = held.body.getReader();
+    const cut = () => {
+      reader.cancel().catch(() => undefined);
+      held.upstream.abort();
+    };
+    signal.addEventListener("abort", cut, { once: true });
+    const splitter = new SseEventSplitter();
+    let error: string | undefined;
+    try {
+      for (;;) {
+        const { done, value } = await reader.read();
+        if (done) break;
+        this.addAll(held, splitter.push(value));
+      }
+      this.addAll(held, splitter.end());
+    } catch (failure) {
+      error = `the upstream stream broke off: ${(failure as Error)?.message ?? failure}`;
+    } finally {
+      signal.removeEventListener("abort", cut);
+    }
+    try {
+      await held.batches.flush();
+    } catch (failure) {
+      console.error(`resumable stream ${id}: its last events could not be stored`, failure);
+      error ??= `the stream's last events could not be stored: ${(failure as Error)?.message ?? failure}`;
+    }
+    if (signal.aborted) error = CANCELLED;
+    // The readers following it live had every event; a reader arriving later finds some were not kept.
+    held.live.finish(error);
+    if (!error && held.live.overBound) error = tooLarge(this.deps.settings().maxStreamBytes);
+    if (error) throw new StreamFailed({ at: this.deps.clock.now(), error });
+    return { at: this.deps.clock.now() };
+  }
+
+  private addAll(held: Held, events: string[]): void {
+    for (const event of events) if (held.live.add(event)) held.batches.add({ seq: held.live.count, event });
+  }
+
+  /** One batch of a stream's events, with the stream's totals, in one commit. */
+  private store(id: string, events: StoredEvent[]): Promise<void> {
+    const { db, snapshots } = this.deps;
+    const writes: Write[] = [];
+    for (let start = 0; start < events.length; start += INSERT_ROWS) {
+      writes.push(db.insert(resumableStreamEvents).values(events.slice(start, start + INSERT_ROWS).map(({ seq, event }) => ({ streamId: id, seq, event }))));
+    }
+    const bytes = events.reduce((sum, { event }) => sum + Buffer.byteLength(event), 0);
+    writes.push(db.update(resumableStreams).set({ events: events.at(-1)!.seq, bytes: sql`${resumableStreams.bytes} + ${bytes}` }).where(eq(resumableStreams.id, id)));
+    return snapshots.commit(writes, { retry: true });
+  }
+
+  /** The stream's row follows its actor's state; an expired stream's row and events go with its actor. */
+  private mirror(id: string, snapshot: SnapshotFrom<typeof resumableStreamMachine>): Write[] {
+    const { db } = this.deps;
+    if (snapshot.status === "done") return [db.delete(resumableStreamEvents).where(eq(resumableStreamEvents.streamId, id)), db.delete(resumableStreams).where(eq(resumableStreams.id, id))];
+    const { context } = snapshot;
+    return [db.update(resumableStreams).set({ state: String(snapshot.value), error: context.error ?? null, endedAt: context.endedAt === undefined ? null : new Date(context.endedAt) }).where(eq(resumableStreams.id, id))];
+  }
+
+  /** Once a stream's end is written, readers arriving later read it from the database, and the oldest ended streams go while the total is past its bound. */
+  private committed(id: string, snapshot: SnapshotFrom<typeof resumableStreamMachine>): void {
+    if (snapshot.value === "upstream_open" || !this.held.delete(id)) return;
+    evictOverTotal(this.deps.db, this.deps.settings().maxTotalBytes).catch((error) => console.error("resumable streams: evicting the oldest past the total bound failed", error));
+  }
+}
