@@ -6,7 +6,7 @@ import { DurableActors } from "../../actors/runtime/durable-actors";
 import type { ActorSnapshotStore, Write } from "../../actors/runtime/snapshot-store";
 import { ownerOf } from "../async/ownership";
 import type { Database } from "../db/client";
-import { resumableStreamEvents, resumableStreams, type ResumableStreamRow } from "../db/schema";
+import { requestLogs, resumableStreamEvents, resumableStreams, type ResumableStreamRow } from "../db/schema";
 import { badRequest } from "../http/errors";
 import type { InferenceCall, KeptStream, KeptStreams } from "../inference/handle";
 import type { RequestContext } from "../inference/hooks";
@@ -27,6 +27,12 @@ const INSERT_ROWS = 300;
 
 export const STREAM_ID_HEADER = "x-gw-stream-id";
 const RESUMABLE_HEADER = "x-gw-resumable";
+/** The request log's metadata keys: the stream the reply was kept as, and how many times a reader resumed it. */
+const STREAM_NOTE = "gw_stream_id";
+const RESUMES_NOTE = "gw_stream_resumes";
+/** How many times, and how far apart, a resume looks for a log row not written yet. */
+const LOG_ROW_TRIES = 10;
+const LOG_ROW_RETRY_MS = 500;
 
 export const HOLDER_GONE = "the gateway node holding the upstream call stopped before the stream ended; what it stored stays readable";
 export const CANCELLED = "the stream was cancelled (DELETE /v1/streams/{id})";
@@ -53,6 +59,8 @@ interface Held {
   batches: EventBatches;
   /** The signal the upstream call was sent with. */
   upstream: AbortController;
+  /** The request's log metadata, until its row is written when the stream ends. */
+  metadata: Record<string, string>;
 }
 
 /** `x-gw-resumable`: true or false; anything else is the caller's mistake. */
@@ -116,10 +124,35 @@ export class ResumableStreams implements KeptStreams {
 
   /** Follows a stream found with `find` from after event `after`: from memory where it is held, else from the database. Counts as a resume. */
   async follow(row: ResumableStreamRow, after: number): Promise<Subscribe> {
-    await this.deps.db.update(resumableStreams).set({ resumes: sql`${resumableStreams.resumes} + 1` }).where(eq(resumableStreams.id, row.id));
+    await this.countResume(row);
     const held = this.held.get(row.id);
     if (held) return (follower) => held.live.follow(follower, after);
     return (follower) => storedFollow(this.deps.db, row.id, after, this.deps.settings().followMs, follower);
+  }
+
+  /**
+   * One more resume, on the stream's row and its request's log row: in the metadata the row is
+   * written with when the stream is held here and has not ended, else on the row written already.
+   */
+  private async countResume(row: ResumableStreamRow): Promise<void> {
+    const { db } = this.deps;
+    const [counted] = await db.update(resumableStreams).set({ resumes: sql`${resumableStreams.resumes} + 1` }).where(eq(resumableStreams.id, row.id)).returning({ resumes: resumableStreams.resumes });
+    const resumes = String(counted?.resumes ?? row.resumes + 1);
+    const held = this.held.get(row.id);
+    if (held && !held.live.ended) held.metadata[RESUMES_NOTE] = resumes;
+    else this.noteOnLogRow(row.requestId, resumes, LOG_ROW_TRIES);
+  }
+
+  /** The log row is written a moment after its stream ended: a row not there yet is looked for again. */
+  private noteOnLogRow(requestId: string, resumes: string, tries: number): void {
+    const { db } = this.deps;
+    db.update(requestLogs)
+      .set({ metadata: sql`json_set(${requestLogs.metadata}, ${`$.${RESUMES_NOTE}`}, ${resumes})` })
+      .where(eq(requestLogs.id, requestId))
+      .then((result) => {
+        if (result.rowsAffected === 0 && tries > 1) setTimeout(() => this.noteOnLogRow(requestId, resumes, tries - 1), LOG_ROW_RETRY_MS).unref();
+      })
+      .catch((error) => console.error(`resumable streams: noting a resume on request ${requestId}'s log row failed`, error));
   }
 
   /** Cancels a stream still open, wherever it is held; answers it as it then stands. */
@@ -140,7 +173,8 @@ export class ResumableStreams implements KeptStreams {
     const settings = this.deps.settings();
     const id = newStreamId();
     const live = new LiveStream(settings.maxStreamBytes);
-    this.held.set(id, { live, body: response.body, upstream, batches: new EventBatches(settings.flushMs, (events) => this.store(id, events)) });
+    context.metadata[STREAM_NOTE] = id;
+    this.held.set(id, { live, body: response.body, upstream, metadata: context.metadata, batches: new EventBatches(settings.flushMs, (events) => this.store(id, events)) });
     const createdAt = this.deps.clock.now();
     const input: ResumableStreamInput = { id, owner: ownerOf(context.headers), requestId: context.id, createdAt, retentionSeconds: settings.retentionSeconds };
     const row = { id, owner: input.owner ?? null, requestId: context.id, operation: call.operation, format: call.format, contentType: response.headers.get("content-type")!, state: "upstream_open", createdAt: new Date(createdAt) };

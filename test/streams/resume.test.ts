@@ -6,7 +6,7 @@ import { eventually } from "../support/eventually";
 import { startGateway, type TestGateway } from "../support/gateway";
 import { countTokens, type MockOpenAI, startMockOpenAI } from "../support/mock-openai";
 import { created, createVirtualKey, openAIProvider } from "../governance/support";
-import { chargedTo, contentOf, expectIdsFrom, METERED, resumableChat, resume, SseReader, TWENTY_CHUNKS } from "./support";
+import { chargedTo, contentOf, type ReadEvent, expectIdsFrom, METERED, resumableChat, resume, SseReader, TWENTY_CHUNKS } from "./support";
 
 const PRICE = { input_cost_per_token: 0.01, output_cost_per_token: 0.02 };
 /** A cut stream's usage is estimated, which loads the tokenizer on first use: seconds on a busy machine. */
@@ -59,6 +59,13 @@ describe("a resumable stream", () => {
     const [input, output] = [countTokens(TWENTY_CHUNKS), countTokens(WORDS.join(""))];
     expect(charged.tokens).toBe(input + output);
     expect(charged.cost).toBeCloseTo(input * 0.01 + output * 0.02, 10);
+    // The request's log row names the stream and says it was resumed once.
+    const row = await eventually(
+      async () => (await (await gw.admin(`/api/logs?virtual_key_ids=${key.id}`)).json()) as { logs: Array<{ metadata: Record<string, string> }> },
+      (found) => found.logs[0]?.metadata.gw_stream_resumes === "1",
+    );
+    expect(row.logs).toHaveLength(1);
+    expect(row.logs[0]!.metadata).toMatchObject({ gw_stream_id: id, gw_stream_resumes: "1" });
   });
 
   test("the openai SDK reads the first response and the resumed one as chat chunks", async () => {
@@ -103,7 +110,7 @@ describe("a resumable stream", () => {
     const id = response.headers.get("x-gw-stream-id")!;
     const readers = await Promise.all([resume(gw, key.value, id, "?after=0"), resume(gw, key.value, id, "?after=0")]);
     held.release(100);
-    const [original, one, two] = await Promise.all([new SseReader(response.body!).rest(), ...readers.map((reader) => new SseReader(reader.body!).rest())]);
+    const [original, one, two] = await Promise.all([response, ...readers].map((reader) => new SseReader(reader.body!).rest())) as [ReadEvent[], ReadEvent[], ReadEvent[]];
     for (const events of [original, one, two]) expectIdsFrom(events, 1, 21);
     expect(one.map((event) => event.data)).toEqual(original.map((event) => event.data));
     expect(two.map((event) => event.data)).toEqual(original.map((event) => event.data));

@@ -10,7 +10,7 @@ export interface ReadEvent {
 
 /** Reads SSE events off a response body, one at a time, as a browser's EventSource would. */
 export class SseReader {
-  private readonly reader: ReadableStreamDefaultReader<Uint8Array>;
+  private readonly reader: { read(): Promise<{ done: boolean; value?: Uint8Array }>; cancel(): Promise<void> };
   private readonly decoder = new TextDecoder();
   private buffered = "";
 
