@@ -160,6 +160,23 @@ describe("a resumable stream", () => {
     expect(JSON.parse(replayed.at(-1)!.data).error.message).toContain("16384 bytes");
   });
 
+  test("an Anthropic message stream and a Responses stream resume in their own formats", async () => {
+    const key = await createVirtualKey(gw, { name: "other-formats" });
+    const calls = [
+      { path: "/anthropic/v1/messages", body: { model: "openai/gpt-4o-mini", max_tokens: 100, messages: [{ role: "user", content: TWENTY_CHUNKS }], stream: true }, last: "message_stop" },
+      { path: "/v1/responses", body: { model: "openai/gpt-4o-mini", input: TWENTY_CHUNKS, stream: true }, last: "response.completed" },
+    ];
+    for (const { path, body, last } of calls) {
+      const response = await fetch(`${gw.url}${path}`, { method: "POST", headers: { "content-type": "application/json", "x-gw-vk": key.value, "x-gw-resumable": "true" }, body: JSON.stringify(body) });
+      const id = response.headers.get("x-gw-stream-id")!;
+      const all = await new SseReader(response.body!).rest();
+      expect(all.at(-1)!.event).toBe(last);
+      const resumed = await new SseReader((await resume(gw, key.value, id, "?after=2")).body!).rest();
+      expectIdsFrom(resumed, 3, all.length);
+      expect(resumed.map(({ event, data }) => ({ event, data }))).toEqual(all.slice(2).map(({ event, data }) => ({ event, data })));
+    }
+  });
+
   test("only the virtual key that started a stream reads or cancels it", async () => {
     const owner = await createVirtualKey(gw, { name: "owner" });
     const other = await createVirtualKey(gw, { name: "other" });
