@@ -63,10 +63,10 @@ interface Held {
   metadata: Record<string, string>;
 }
 
-/** `x-gw-resumable`: true or false; anything else is the caller's mistake. */
-function asksResumable(headers: Headers): boolean {
+/** `x-gw-resumable`: true or false, else what the caller's virtual key says; anything else is the caller's mistake. */
+function asksResumable({ headers, caller }: RequestContext): boolean {
   const value = headers.get(RESUMABLE_HEADER);
-  if (value === null) return false;
+  if (value === null) return caller?.resumableStreams === true;
   const asked = value.trim().toLowerCase();
   if (asked === "true") return true;
   if (asked === "false") return false;
@@ -101,7 +101,7 @@ export class ResumableStreams implements KeptStreams {
   }
 
   keep(call: InferenceCall, context: RequestContext): KeptStream | undefined {
-    if ((call.operation !== "chat" && call.operation !== "responses") || !asksResumable(context.headers)) return undefined;
+    if ((call.operation !== "chat" && call.operation !== "responses") || !asksResumable(context)) return undefined;
     const upstream = new AbortController();
     return { signal: upstream.signal, reply: (response) => this.hold(response, call, context, upstream) };
   }

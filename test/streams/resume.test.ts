@@ -191,6 +191,25 @@ describe("a resumable stream", () => {
     expect((await resume(gw, owner.value, id)).status).toBe(200);
   });
 
+  test("a virtual key with resumable_streams keeps every stream of its own, unless a call says x-gw-resumable: false", async () => {
+    const key = await createVirtualKey(gw, { name: "always-resumable", resumable_streams: true });
+    const viewed = (await (await gw.admin(`/api/governance/virtual-keys/${key.id}`)).json()) as { virtual_key: { resumable_streams: boolean } };
+    expect(viewed.virtual_key.resumable_streams).toBe(true);
+    const chat = (headers: Record<string, string>) =>
+      fetch(`${gw.url}/v1/chat/completions`, {
+        method: "POST",
+        headers: { "content-type": "application/json", "x-gw-vk": key.value, ...headers },
+        body: JSON.stringify({ model: "openai/gpt-4o-mini", messages: [{ role: "user", content: TWENTY_CHUNKS }], stream: true }),
+      });
+    const kept = await chat({});
+    const id = kept.headers.get("x-gw-stream-id")!;
+    expectIdsFrom(await new SseReader(kept.body!).rest(), 1, 21);
+    expectIdsFrom(await new SseReader((await resume(gw, key.value, id, "?after=20")).body!).rest(), 21, 21);
+    const optedOut = await chat({ "x-gw-resumable": "false" });
+    expect(optedOut.headers.get("x-gw-stream-id")).toBeNull();
+    await optedOut.text();
+  });
+
   test("a stream that did not ask is not kept, and a wrong x-gw-resumable is refused naming the header", async () => {
     const key = await createVirtualKey(gw, { name: "not-asked" });
     const plain = await resumableChat(gw, key.value, {}, { headers: { "x-gw-resumable": "false" } });

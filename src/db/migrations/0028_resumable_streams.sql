@@ -21,4 +21,5 @@ CREATE TABLE `resumable_streams` (
 	`ended_at` integer
 );
 --> statement-breakpoint
-CREATE INDEX `resumable_streams_created_idx` ON `resumable_streams` (`created_at`);
+CREATE INDEX `resumable_streams_created_idx` ON `resumable_streams` (`created_at`);--> statement-breakpoint
+ALTER TABLE `governance_virtual_keys` ADD `resumable_streams` integer DEFAULT false NOT NULL;
