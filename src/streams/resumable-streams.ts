@@ -36,6 +36,9 @@ const LOG_ROW_RETRY_MS = 500;
 
 export const HOLDER_GONE = "the gateway node holding the upstream call stopped before the stream ended; what it stored stays readable";
 export const CANCELLED = "the stream was cancelled (DELETE /v1/streams/{id})";
+const STOPPED = "the gateway node holding the upstream call was stopped before the stream ended; what it stored stays readable";
+/** How long a stopping node waits for its relays to store what they read and end. */
+const STOP_WAIT_MS = 5_000;
 
 export interface StreamSettings {
   retentionSeconds: number;
@@ -61,6 +64,10 @@ interface Held {
   upstream: AbortController;
   /** The request's log metadata, until its row is written when the stream ends. */
   metadata: Record<string, string>;
+  /** Resolves once the stream's end is written, after every event it stored. */
+  relayed: PromiseWithResolvers<void>;
+  /** Stops reading the body and aborts the upstream call; set once the relay reads. */
+  cut?: () => void;
 }
 
 /** `x-gw-resumable`: true or false, else what the caller's virtual key says; anything else is the caller's mistake. */
@@ -83,6 +90,9 @@ const newStreamId = () => `strm_${Bun.randomUUIDv7().replaceAll("-", "")}`;
  */
 export class ResumableStreams implements KeptStreams {
   private readonly held = new Map<string, Held>();
+  private stopping = false;
+  /** Looks for log rows not written yet, cleared when the node stops. */
+  private readonly logRowRetries = new Set<ReturnType<typeof setTimeout>>();
   private readonly actors: DurableActors<typeof resumableStreamMachine>;
 
   constructor(private readonly deps: ResumableStreamsDeps) {
@@ -110,9 +120,13 @@ export class ResumableStreams implements KeptStreams {
     return this.actors.resume();
   }
 
-  /** Ends the relays this node runs (their upstream calls cut, their rows settled); their actors are failed by the node that restores them. */
+  /** Ends the relays this node runs: their upstream calls cut (their log rows settled), their streams failed with what they stored. */
   async stop(): Promise<void> {
-    for (const held of this.held.values()) held.upstream.abort();
+    this.stopping = true;
+    const relays = [...this.held.values()];
+    for (const held of relays) (held.cut ?? (() => held.upstream.abort()))();
+    for (const timer of this.logRowRetries) clearTimeout(timer);
+    await Promise.race([Promise.all(relays.map((held) => held.relayed.promise)), Bun.sleep(STOP_WAIT_MS)]);
     await this.actors.stop();
   }
 
@@ -143,6 +157,17 @@ export class ResumableStreams implements KeptStreams {
     else this.noteOnLogRow(row.requestId, resumes, LOG_ROW_TRIES);
   }
 
+  /** Resumes counted while the stream ran (here or on another node) reach its log row even when it settled before they were noted. */
+  private noteResumesAtEnd(id: string, requestId: string): void {
+    this.deps.db
+      .select({ resumes: resumableStreams.resumes })
+      .from(resumableStreams)
+      .where(eq(resumableStreams.id, id))
+      .get()
+      .then((row) => row && row.resumes > 0 && this.noteOnLogRow(requestId, String(row.resumes), LOG_ROW_TRIES))
+      .catch((error) => console.error(`resumable streams: reading stream ${id}'s resumes failed`, error));
+  }
+
   /** The log row is written a moment after its stream ended: a row not there yet is looked for again. */
   private noteOnLogRow(requestId: string, resumes: string, tries: number): void {
     const { db } = this.deps;
@@ -150,7 +175,13 @@ export class ResumableStreams implements KeptStreams {
       .set({ metadata: sql`json_set(${requestLogs.metadata}, ${`$.${RESUMES_NOTE}`}, ${resumes})` })
       .where(eq(requestLogs.id, requestId))
       .then((result) => {
-        if (result.rowsAffected === 0 && tries > 1) setTimeout(() => this.noteOnLogRow(requestId, resumes, tries - 1), LOG_ROW_RETRY_MS).unref();
+        if (result.rowsAffected === 0 && tries > 1 && !this.stopping) {
+          const timer = setTimeout(() => {
+            this.logRowRetries.delete(timer);
+            this.noteOnLogRow(requestId, resumes, tries - 1);
+          }, LOG_ROW_RETRY_MS);
+          this.logRowRetries.add(timer);
+        }
       })
       .catch((error) => console.error(`resumable streams: noting a resume on request ${requestId}'s log row failed`, error));
   }
@@ -174,7 +205,7 @@ export class ResumableStreams implements KeptStreams {
     const id = newStreamId();
     const live = new LiveStream(settings.maxStreamBytes);
     context.metadata[STREAM_NOTE] = id;
-    this.held.set(id, { live, body: response.body, upstream, metadata: context.metadata, batches: new EventBatches(settings.flushMs, (events) => this.store(id, events)) });
+    this.held.set(id, { live, body: response.body, upstream, metadata: context.metadata, relayed: Promise.withResolvers(), batches: new EventBatches(settings.flushMs, (events) => this.store(id, events)) });
     const createdAt = this.deps.clock.now();
     const input: ResumableStreamInput = { id, owner: ownerOf(context.headers), requestId: context.id, createdAt, retentionSeconds: settings.retentionSeconds };
     const row = { id, owner: input.owner ?? null, requestId: context.id, operation: call.operation, format: call.format, contentType: response.headers.get("content-type")!, state: "upstream_open", createdAt: new Date(createdAt) };
@@ -195,26 +226,7 @@ export class ResumableStreams implements KeptStreams {
   private async relay(id: string, signal: AbortSignal): Promise<StreamEnd> {
     const held = this.held.get(id);
     if (!held) throw new StreamFailed({ at: this.deps.clock.now(), error: HOLDER_GONE });
-    const reader = held.body.getReader();
-    const cut = () => {
-      reader.cancel().catch(() => undefined);
-      held.upstream.abort();
-    };
-    signal.addEventListener("abort", cut, { once: true });
-    const splitter = new SseEventSplitter();
-    let error: string | undefined;
-    try {
-      for (;;) {
-        const { done, value } = await reader.read();
-        if (done) break;
-        this.addAll(held, splitter.push(value));
-      }
-      this.addAll(held, splitter.end());
-    } catch (failure) {
-      error = `the upstream stream broke off: ${(failure as Error)?.message ?? failure}`;
-    } finally {
-      signal.removeEventListener("abort", cut);
-    }
+    let error = await this.readUpstream(held, signal);
     try {
       await held.batches.flush();
     } catch (failure) {
@@ -222,11 +234,37 @@ export class ResumableStreams implements KeptStreams {
       error ??= `the stream's last events could not be stored: ${(failure as Error)?.message ?? failure}`;
     }
     if (signal.aborted) error = CANCELLED;
+    else if (this.stopping) error = STOPPED;
     // The readers following it live had every event; a reader arriving later finds some were not kept.
     held.live.finish(error);
     if (!error && held.live.overBound) error = tooLarge(this.deps.settings().maxStreamBytes);
     if (error) throw new StreamFailed({ at: this.deps.clock.now(), error });
     return { at: this.deps.clock.now() };
+  }
+
+  /** Reads the stream's body to its end, its events kept as they come; answers why it broke off, when it did. */
+  private async readUpstream(held: Held, signal: AbortSignal): Promise<string | undefined> {
+    const reader = held.body.getReader();
+    // The body cancelled first: the stream ends where it is, with no error event of the pipeline's own after it.
+    const cut = (held.cut = () => {
+      reader.cancel().catch(() => undefined);
+      held.upstream.abort();
+    });
+    signal.addEventListener("abort", cut, { once: true });
+    const splitter = new SseEventSplitter();
+    try {
+      for (;;) {
+        const { done, value } = await reader.read();
+        if (done) break;
+        this.addAll(held, splitter.push(value));
+      }
+      this.addAll(held, splitter.end());
+      return undefined;
+    } catch (failure) {
+      return `the upstream stream broke off: ${(failure as Error)?.message ?? failure}`;
+    } finally {
+      signal.removeEventListener("abort", cut);
+    }
   }
 
   private addAll(held: Held, events: string[]): void {
@@ -255,7 +293,11 @@ export class ResumableStreams implements KeptStreams {
 
   /** Once a stream's end is written, readers arriving later read it from the database, and the oldest ended streams go while the total is past its bound. */
   private committed(id: string, snapshot: SnapshotFrom<typeof resumableStreamMachine>): void {
-    if (snapshot.value === "upstream_open" || !this.held.delete(id)) return;
+    const held = snapshot.value === "upstream_open" ? undefined : this.held.get(id);
+    if (!held) return;
+    this.held.delete(id);
+    held.relayed.resolve();
+    this.noteResumesAtEnd(id, snapshot.context.requestId);
     evictOverTotal(this.deps.db, this.deps.settings().maxTotalBytes).catch((error) => console.error("resumable streams: evicting the oldest past the total bound failed", error));
   }
 }

@@ -63,6 +63,7 @@ describe("a resumable stream", () => {
     const row = await eventually(
       async () => (await (await gw.admin(`/api/logs?virtual_key_ids=${key.id}`)).json()) as { logs: Array<{ metadata: Record<string, string> }> },
       (found) => found.logs[0]?.metadata.gw_stream_resumes === "1",
+      10_000,
     );
     expect(row.logs).toHaveLength(1);
     expect(row.logs[0]!.metadata).toMatchObject({ gw_stream_id: id, gw_stream_resumes: "1" });
@@ -219,4 +220,24 @@ describe("a resumable stream", () => {
     expect(wrong.status).toBe(400);
     expect(((await wrong.json()) as { error: { param: string } }).error.param).toBe("x-gw-resumable");
   });
+
+  // Last: it restarts the gateway.
+  test("a gateway stopped with a stream open fails it; after the restart its stored events are read, then the error", async () => {
+    const key = await createVirtualKey(gw, { name: "stopped-midway" });
+    const held = upstream.holdNextStream();
+    const opened = resumableChat(gw, key.value);
+    await held.arrived;
+    held.release(3);
+    const response = await opened;
+    const id = response.headers.get("x-gw-stream-id")!;
+    const before = await new SseReader(response.body!).take(3);
+    await gw.stop();
+    await held.cancelled;
+    // The new gateway's close deletes the database both share.
+    gw = await gw.restart();
+    const replayed = await new SseReader((await resume(gw, key.value, id)).body!).rest();
+    expect(replayed.slice(0, 3).map((event) => event.data)).toEqual(before.map((event) => event.data));
+    expect(replayed).toHaveLength(4);
+    expect(JSON.parse(replayed[3]!.data).error.message).toContain("was stopped before the stream ended");
+  }, 30_000);
 });
