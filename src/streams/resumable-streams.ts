@@ -204,7 +204,6 @@ export class ResumableStreams implements KeptStreams {
     const settings = this.deps.settings();
     const id = newStreamId();
     const live = new LiveStream(settings.maxStreamBytes);
-    context.metadata[STREAM_NOTE] = id;
     this.held.set(id, { live, body: response.body, upstream, metadata: context.metadata, relayed: Promise.withResolvers(), batches: new EventBatches(settings.flushMs, (events) => this.store(id, events)) });
     const createdAt = this.deps.clock.now();
     const input: ResumableStreamInput = { id, owner: ownerOf(context.headers), requestId: context.id, createdAt, retentionSeconds: settings.retentionSeconds };
@@ -217,6 +216,7 @@ export class ResumableStreams implements KeptStreams {
       console.error(`resumable stream for request ${context.id} could not be kept`, error);
       return response;
     }
+    context.metadata[STREAM_NOTE] = id;
     const headers = new Headers(response.headers);
     headers.set(STREAM_ID_HEADER, id);
     return new Response(followerStream((follower) => live.follow(follower, 0), row), { status: response.status, headers });

@@ -219,6 +219,15 @@ describe("a resumable stream", () => {
     const wrong = await resumableChat(gw, key.value, {}, { headers: { "x-gw-resumable": "maybe" } });
     expect(wrong.status).toBe(400);
     expect(((await wrong.json()) as { error: { param: string } }).error.param).toBe("x-gw-resumable");
+    const kept = await resumableChat(gw, key.value);
+    const id = kept.headers.get("x-gw-stream-id")!;
+    await kept.text();
+    const badAfter = await resume(gw, key.value, id, "?after=-1");
+    expect(badAfter.status).toBe(400);
+    expect(JSON.stringify(await badAfter.json())).toContain("after");
+    const badLastEventId = await resume(gw, key.value, id, "", { "last-event-id": "three" });
+    expect(badLastEventId.status).toBe(400);
+    expect(((await badLastEventId.json()) as { error: { param: string } }).error.param).toBe("Last-Event-ID");
   });
 
   // Last: it restarts the gateway.
