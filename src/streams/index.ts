@@ -2,7 +2,6 @@ import { CHANGE_CHECK_MS } from "../db/table-changes";
 import { ResumableStreams, type ResumableStreamsDeps, type StreamSettings } from "./resumable-streams";
 import { streamRoutes } from "./routes";
 
-export { STREAM_ID_HEADER } from "./resumable-streams";
 
 /** The `resumable_streams` config section, as written. */
 export interface ResumableStreamsConfig {
@@ -13,10 +12,10 @@ export interface ResumableStreamsConfig {
   follow_interval_ms?: number;
 }
 
-export const DEFAULT_STREAM_RETENTION_SECONDS = 3600;
-export const DEFAULT_MAX_STREAM_BYTES = 8 * 2 ** 20;
-export const DEFAULT_MAX_TOTAL_STREAM_BYTES = 512 * 2 ** 20;
-export const DEFAULT_STREAM_FLUSH_MS = 200;
+const DEFAULT_STREAM_RETENTION_SECONDS = 3600;
+const DEFAULT_MAX_STREAM_BYTES = 8 * 2 ** 20;
+const DEFAULT_MAX_TOTAL_STREAM_BYTES = 512 * 2 ** 20;
+const DEFAULT_STREAM_FLUSH_MS = 200;
 
 export const streamSettings = (config: ResumableStreamsConfig = {}): StreamSettings => ({
   retentionSeconds: config.retention_seconds ?? DEFAULT_STREAM_RETENTION_SECONDS,

@@ -34,8 +34,8 @@ const RESUMES_NOTE = "gw_stream_resumes";
 const LOG_ROW_TRIES = 10;
 const LOG_ROW_RETRY_MS = 500;
 
-export const HOLDER_GONE = "the gateway node holding the upstream call stopped before the stream ended; what it stored stays readable";
-export const CANCELLED = "the stream was cancelled (DELETE /v1/streams/{id})";
+const HOLDER_GONE = "the gateway node holding the upstream call stopped before the stream ended; what it stored stays readable";
+const CANCELLED = "the stream was cancelled (DELETE /v1/streams/{id})";
 const STOPPED = "the gateway node holding the upstream call was stopped before the stream ended; what it stored stays readable";
 /** How long a stopping node waits for its relays to store what they read and end. */
 const STOP_WAIT_MS = 5_000;
