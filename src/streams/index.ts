@@ -2,7 +2,6 @@ import { CHANGE_CHECK_MS } from "../db/table-changes";
 import { ResumableStreams, type ResumableStreamsDeps, type StreamSettings } from "./resumable-streams";
 import { streamRoutes } from "./routes";
 
-
 /** The `resumable_streams` config section, as written. */
 export interface ResumableStreamsConfig {
   retention_seconds?: number;
