@@ -3,6 +3,7 @@ import { alertRuleMachine } from "./alert-rule";
 import { asyncJobMachine } from "./async-job";
 import { logSinkMachine } from "./log-sink";
 import { perUserHeaderFlowMachine } from "./per-user-header-flow";
+import { resumableStreamMachine } from "./resumable-stream";
 import { webhookDeliveryMachine } from "./webhook-delivery";
 import { webhookEndpointMachine } from "./webhook-endpoint";
 
@@ -15,6 +16,7 @@ export const ACTOR_MACHINES = {
   "a2a-task": a2aTaskMachine,
   "log-sink": logSinkMachine,
   "alert-rule": alertRuleMachine,
+  stream: resumableStreamMachine,
 };
 
 export type ActorMachines = typeof ACTOR_MACHINES;

@@ -64,6 +64,7 @@ import { createWarp } from "./warp";
 import { playgroundRoutes } from "./playground/routes";
 import { createWebhooks } from "./webhooks";
 import { createAlerts } from "./alerts";
+import { createResumableStreams } from "./streams";
 import { systemResolver } from "./outbound/host-check";
 import type { OutboundReach } from "./outbound/reach";
 
@@ -171,6 +172,13 @@ export async function createGateway({ config: givenConfig, databaseUrl, env = pr
   });
   const conversations = createConversations({ db: database.db, callerOf: responses.callerOf, clock });
   const objectKeys = new ObjectKeys(database.db, providers, clock);
+  const streams = createResumableStreams({
+    db: database.db,
+    snapshots,
+    clock: actorClock,
+    settings: () => config.resumable_streams,
+    checkCaller: (headers) => void authenticateCaller(headers, governance.virtualKeys, governance.organization, governance.requireVirtualKey()),
+  });
   /** A custom provider is priced as the family it is built on. */
   const priceFamilyOf = (provider: RuntimeProvider) => provider.customProviderConfig?.base_provider_type ?? provider.name;
   const inference: Inference = {
@@ -186,6 +194,7 @@ export async function createGateway({ config: givenConfig, databaseUrl, env = pr
     responses,
     operations: [batchOperation, conversationOperation(conversations, providers), backgroundResponseOperation(responses), storedResponsesOperation(responses), keptObjectsOperation(objectKeys)],
     objectKeys,
+    streams: streams.kept,
     // Background responses run as async jobs, which replay through the app built below.
     get background() {
       return asyncInference.backgroundResponses;
@@ -335,6 +344,7 @@ export async function createGateway({ config: givenConfig, databaseUrl, env = pr
     .use(alerts.routes)
     .use(lifecycles.routes)
     .use(asyncInference.routes)
+    .use(streams.routes)
     .use(dashboardRoutes())
     .use(inferenceMounts(inference));
   bodies.learnRoutes(app.routes);
@@ -345,6 +355,7 @@ export async function createGateway({ config: givenConfig, databaseUrl, env = pr
   await asyncInference.resume();
   await logSinks.resume();
   await alerts.resume();
+  await streams.resume();
 
   return {
     app,
@@ -386,6 +397,8 @@ export async function createGateway({ config: givenConfig, databaseUrl, env = pr
       snapshots.giveUpAfter(STOP_GRACE_MS);
       liveFeed.close();
       if (app.server) await app.stop(true);
+      // Before the cut calls settle: a kept stream's upstream call outlives its client, not the gateway.
+      await streams.stop();
       // Cut, the calls still running abort upstream and settle: their rows and charges go in before the logs close.
       await settlements.cutSettled(CUT_CALLS_SETTLE_MS);
       await unreadVideos.stop();

@@ -57,4 +57,5 @@ export const callerIdentity = (caller: Caller): CallerIdentity => ({
   virtualKeyName: caller.key.name,
   teamId: caller.team?.id,
   customerId: caller.customer?.id,
+  ...(caller.key.resumableStreams ? { resumableStreams: true } : {}),
 });

@@ -34,6 +34,7 @@ const virtualKeyFields = {
   mcp_configs: t.Array(McpConfig),
   agent_grants: t.Array(t.String()),
   session_budgets: t.Union([SessionBudget, t.Null()]),
+  resumable_streams: t.Boolean({ description: "Every streamed reply of the key kept resumable." }),
   created_at: Timestamp,
   updated_at: Timestamp,
 };

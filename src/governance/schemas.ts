@@ -23,6 +23,8 @@ const virtualKeyFields = {
   agent_grants: t.Optional(t.Array(t.String({ minLength: 1 }))),
   /** What each session of the key may spend; `null` clears it. */
   session_budgets: t.Optional(t.Union([SessionBudget, t.Null()])),
+  /** Every streamed reply of the key kept resumable (default false); `x-gw-resumable: false` opts a call out. */
+  resumable_streams: t.Optional(t.Boolean({ description: "Keep every streamed chat, message and Responses reply of the key resumable (default false), as `x-gw-resumable: true` asks; `x-gw-resumable: false` opts a call out." })),
 };
 
 export const VirtualKeyCreateInput = t.Object(virtualKeyFields, { examples: [virtualKeyCreateExample] });

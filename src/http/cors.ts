@@ -63,6 +63,7 @@ const EXPOSED_HEADERS = [
   "x-gw-cache-id",
   "x-gw-cache-similarity",
   "x-gw-async-job-id",
+  "x-gw-stream-id",
   "x-gw-max-tokens-clamped",
   "x-gw-mcp-session-id",
 ].join(", ");

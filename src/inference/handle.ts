@@ -59,6 +59,21 @@ export interface Inference {
    * through the provider keys that serve them.
    */
   modelsVisibleTo?(headers: Headers): (model: ServedModel) => boolean;
+  /** Streams kept so that a client that lost one resumes it (`x-gw-resumable`). */
+  streams?: KeptStreams;
+}
+
+/** Streams the gateway reads to their end whoever listens, and keeps for readers to resume. */
+export interface KeptStreams {
+  /** The call's stream kept, when it asked for that; undefined, without allocating, when it did not. */
+  keep(call: InferenceCall, context: RequestContext): KeptStream | undefined;
+}
+
+export interface KeptStream {
+  /** What the upstream call is sent with in place of the client's signal: a kept stream outlives its client's connection. */
+  readonly signal: AbortSignal;
+  /** The client's response, its body read by the gateway from now on and followed by the client. */
+  reply(response: Response): Promise<Response>;
 }
 
 export interface InferenceCall {
@@ -245,7 +260,7 @@ function countsLocally(inference: Inference, call: InferenceCall, target: ModelR
   return !adapter.operations.has(call.operation) || (adapter.formatFor?.(target.model) ?? adapter.format) !== call.format;
 }
 
-async function answer(inference: Inference, call: InferenceCall, context: RequestContext, onReplied: OnReplied | undefined): Promise<Response> {
+async function answer(inference: Inference, call: InferenceCall, context: RequestContext, onReplied: OnReplied | undefined, signal = call.request.signal): Promise<Response> {
   const store = inference.providers;
   const primary = context.targets[0]!;
   if (countsLocally(inference, call, primary)) {
@@ -270,7 +285,7 @@ async function answer(inference: Inference, call: InferenceCall, context: Reques
     allowedKeyIds: context.allowedKeyIds,
     conversationId: context.conversationId,
     endpoint: call.endpoint,
-    signal: call.request.signal,
+    signal,
     outputLimit: inference.outputLimit,
     ownExchange: runs.length === 0 ? undefined : ownExchangeOf(runs),
   });
@@ -401,7 +416,10 @@ export async function handleInference(inference: Inference, call: InferenceCall)
             // A stream has ended here, before its end is relayed: its row goes to the journal first.
           }, result !== undefined && "stream" in result)
       : undefined;
-    return settledReply(settlements, context, await transformThrough(admission, context, await answer(inference, call, context, onReplied)));
+    // Asked once the hooks admitted the call: a refused call keeps nothing.
+    const kept = call.stream ? inference.streams?.keep(call, context) : undefined;
+    const response = await transformThrough(admission, context, await answer(inference, call, context, onReplied, kept?.signal));
+    return settledReply(settlements, context, kept ? await kept.reply(response) : response);
   } catch (error) {
     if (error instanceof GatewayError) {
       settleFailure(settling, context, error, observed);

@@ -14,6 +14,8 @@ export interface CallerIdentity {
   userId?: string;
   businessUnitId?: string;
   projectId?: string;
+  /** The virtual key keeps its streamed replies resumable unless a call says otherwise. */
+  resumableStreams?: boolean;
 }
 
 /** One inference request as it moves through the pipeline; hooks read it and add what they learn. */

@@ -11,6 +11,8 @@ const GUARDED_PATHS: Record<string, readonly string[]> = {
   "async-job": ["response.body", "owner"],
   // The upstream agent's message can quote the caller's input.
   "a2a-task": ["status.message"],
+  // A hash of the virtual key that may read the stream.
+  stream: ["owner"],
 };
 
 export const REDACTED = "[redacted]";

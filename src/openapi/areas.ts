@@ -51,6 +51,7 @@ const PREFIXES: Array<[prefix: string, area: Area]> = [
   ["/api/playground", area("playground", "The dashboard's playground: chat completions run as a chosen virtual key, through the same pipeline as `/v1`.")],
   ["/api/warp", area("warp", "Warp, the dashboard agent that answers questions about the deployment's traffic.")],
   ["/v1/async", area("async", "Async inference jobs: submit, then poll or get a signed webhook.", INFERENCE)],
+  ["/v1/streams", area("streams", "Resumable streams: replay a stream a client lost from where it was cut, follow it live, or cancel it.", INFERENCE)],
   ["/anthropic", area("inference: Anthropic", "Anthropic's Messages API (and its batches, files and skills) for any provider.", INFERENCE)],
   ["/claude-code", area("inference: Anthropic", "", INFERENCE)],
   ["/genai", area("inference: Gemini", "Gemini's API and Vertex AI's paths, as @google/genai calls them, for any provider.", INFERENCE)],

@@ -84,6 +84,8 @@ describe("cors.allowed_origins with `*` and a named console", () => {
     expect(reply.status).toBe(200);
     expect(reply.headers.get("access-control-allow-origin")).toBe("*");
     expect(listed(reply.headers.get("access-control-expose-headers"))).toContain("x-request-id");
+    // A page that asked for a resumable stream reads its id, to resume it after a reload.
+    expect(listed(reply.headers.get("access-control-expose-headers"))).toContain("x-gw-stream-id");
     const refused = await fetch(`${gw.url}/api/governance/virtual-keys`, { headers: { origin: CONSOLE } });
     expect(refused.status).toBe(401);
     expect(refused.headers.get("access-control-allow-origin")).toBe(CONSOLE);

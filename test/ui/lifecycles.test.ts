@@ -32,6 +32,26 @@ afterAll(async () => {
 const page = () => watched.page;
 
 describe("Lifecycles page", () => {
+  test("a resumable stream is a stream instance: found in its state on the statechart, with the path it took", async () => {
+    const response = await fetch(`${gw.url}/v1/chat/completions`, {
+      method: "POST",
+      headers: { "content-type": "application/json", "x-gw-resumable": "true" },
+      body: JSON.stringify({ model: "openai/gpt-4o-mini", messages: [{ role: "user", content: "keep me" }], stream: true }),
+    });
+    const id = response.headers.get("x-gw-stream-id")!;
+    await response.text();
+
+    await page().getByLabel("Kind").selectOption("stream");
+    const chart = page().getByRole("img", { name: "Statechart of stream" });
+    await chart.getByRole("button", { name: "completed: 1 instances" }).click();
+    await page().getByRole("region", { name: "Instances in completed" }).getByRole("button", { name: id }).click();
+    const timeline = page().getByRole("region", { name: `Instance ${id}` }).getByRole("list", { name: "Path" });
+    await timeline.getByRole("listitem").nth(1).waitFor();
+    const path = (await timeline.getByRole("listitem").allInnerTexts()).map((line) => line.split(" ")[0]);
+    expect(path).toEqual(["upstream_open", "completed"]);
+    expect(await seriousViolations(page())).toEqual([]);
+  });
+
   test("a delivery waiting to be retried is found from its state on the statechart: its path drawn there and listed with readable events and time in each, and what it waits for next", async () => {
     const endpoint = await createEndpoint(gw, receiver, "/hook");
     receiver.replies.push(500);

@@ -15,3 +15,4 @@ export * from "./conversations";
 export * from "./guardrails";
 export * from "./sinks";
 export * from "./alerts";
+export * from "./streams";

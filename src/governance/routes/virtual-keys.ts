@@ -33,6 +33,7 @@ function virtualKeyView(row: VirtualKeyRow, organization: Organization) {
     mcp_configs: row.mcpConfigs,
     agent_grants: row.agentGrants,
     session_budgets: row.sessionBudgets ?? null,
+    resumable_streams: row.resumableStreams,
     created_at: row.createdAt.toISOString(),
     updated_at: row.updatedAt.toISOString(),
   };

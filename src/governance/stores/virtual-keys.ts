@@ -59,6 +59,7 @@ export class VirtualKeyStore {
       mcpConfigs: input.mcp_configs ?? [],
       agentGrants: input.agent_grants ?? [],
       sessionBudgets: input.session_budgets ?? null,
+      resumableStreams: input.resumable_streams ?? false,
       createdAt: now,
       updatedAt: now,
     };
@@ -82,6 +83,7 @@ export class VirtualKeyStore {
       mcpConfigs: input.mcp_configs ?? current.mcpConfigs,
       agentGrants: input.agent_grants ?? current.agentGrants,
       sessionBudgets: input.session_budgets === undefined ? current.sessionBudgets : input.session_budgets,
+      resumableStreams: input.resumable_streams ?? current.resumableStreams,
       updatedAt: new Date(),
     };
     await this.db.update(governanceVirtualKeys).set(row).where(eq(governanceVirtualKeys.id, id));
