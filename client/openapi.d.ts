@@ -4208,6 +4208,8 @@ export interface components {
                 max_cost?: number;
                 max_tokens?: number;
             } | null;
+            /** @description Every streamed reply of the key kept resumable. */
+            resumable_streams: boolean;
             /** Format: date-time */
             created_at: string;
             /** Format: date-time */
@@ -4327,6 +4329,8 @@ export interface components {
                 max_cost?: number;
                 max_tokens?: number;
             } | null;
+            /** @description Every streamed reply of the key kept resumable. */
+            resumable_streams: boolean;
             /** Format: date-time */
             created_at: string;
             /** Format: date-time */
@@ -8498,6 +8502,8 @@ export interface operations {
                         max_cost?: number;
                         max_tokens?: number;
                     } | null;
+                    /** @description Keep every streamed chat, message and Responses reply of the key resumable (default false), as `x-gw-resumable: true` asks; `x-gw-resumable: false` opts a call out. */
+                    resumable_streams?: boolean;
                 };
             };
         };
@@ -8659,6 +8665,8 @@ export interface operations {
                         max_cost?: number;
                         max_tokens?: number;
                     } | null;
+                    /** @description Keep every streamed chat, message and Responses reply of the key resumable (default false), as `x-gw-resumable: true` asks; `x-gw-resumable: false` opts a call out. */
+                    resumable_streams?: boolean;
                 };
             };
         };
