@@ -8421,6 +8421,7 @@ export interface operations {
                      *           "mcp_configs": [],
                      *           "agent_grants": [],
                      *           "session_budgets": null,
+                     *           "resumable_streams": false,
                      *           "created_at": "2026-12-01T09:30:00.000Z",
                      *           "updated_at": "2026-12-01T09:30:00.000Z"
                      *         }
@@ -8555,6 +8556,7 @@ export interface operations {
                      *         "mcp_configs": [],
                      *         "agent_grants": [],
                      *         "session_budgets": null,
+                     *         "resumable_streams": false,
                      *         "created_at": "2026-12-01T09:30:00.000Z",
                      *         "updated_at": "2026-12-01T09:30:00.000Z",
                      *         "value": "sk-gw-oVs0laF-tyTch_jqnKDJGPSLaFSyXdaJ"
@@ -9349,6 +9351,8 @@ export interface operations {
                      *           "alias": null,
                      *           "selected_key_id": "prod-key",
                      *           "conversation_id": null,
+                     *           "complexity_tier": null,
+                     *           "complexity_score": null,
                      *           "virtual_key_id": "0f6c1e9a-4a3b-4d0e-9b7a-2f1d8c5e3a71",
                      *           "virtual_key_name": "checkout-service",
                      *           "team_id": "7d2b9f40-1c6e-4f8a-a3d5-6e0b4c9f2a18",
@@ -9469,6 +9473,8 @@ export interface operations {
                      *       "alias": null,
                      *       "selected_key_id": "prod-key",
                      *       "conversation_id": null,
+                     *       "complexity_tier": null,
+                     *       "complexity_score": null,
                      *       "virtual_key_id": "0f6c1e9a-4a3b-4d0e-9b7a-2f1d8c5e3a71",
                      *       "virtual_key_name": "checkout-service",
                      *       "team_id": "7d2b9f40-1c6e-4f8a-a3d5-6e0b4c9f2a18",

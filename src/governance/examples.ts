@@ -20,6 +20,7 @@ const checkoutKey: VirtualKey = {
   mcp_configs: [],
   agent_grants: [],
   session_budgets: null,
+  resumable_streams: false,
   created_at: "2026-12-01T09:30:00.000Z",
   updated_at: "2026-12-01T09:30:00.000Z",
 };

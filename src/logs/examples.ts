@@ -13,6 +13,8 @@ const row: Static<typeof LogEntry> = {
   alias: null,
   selected_key_id: "prod-key",
   conversation_id: null,
+  complexity_tier: null,
+  complexity_score: null,
   virtual_key_id: "0f6c1e9a-4a3b-4d0e-9b7a-2f1d8c5e3a71",
   virtual_key_name: "checkout-service",
   team_id: "7d2b9f40-1c6e-4f8a-a3d5-6e0b4c9f2a18",
