@@ -39,7 +39,7 @@ describe("what a user may not use is hidden, and a refusal reads as one", () => 
     await page().getByRole("button", { name: "Sign in" }).click();
     await page().getByRole("heading", { name: "Logs" }).waitFor();
     const links = await page().getByRole("navigation", { name: "Main" }).getByRole("link").allInnerTexts();
-    expect(links).toEqual(["Overview", "Logs", "Analytics", "Providers"]);
+    expect(links).toEqual(["Overview", "Logs", "Analytics", "Providers", "Log sinks"]);
     expect(await page().getByRole("button", { name: /Delete/ }).count()).toBe(0);
 
     await page().getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Providers" }).click();
