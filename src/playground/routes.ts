@@ -1,7 +1,8 @@
 import { Elysia, t } from "elysia";
 import { badRequest } from "../http/errors";
-import { replies } from "../http/replies";
+import { replies, sentReplies } from "../http/replies";
 import { fallbacksOf, handleInference, type Inference } from "../inference/handle";
+import { chatCompletionReply } from "../inference/mounts/chat-completion-reply";
 import { ChatCompletionBody } from "../inference/mounts/openai-bodies";
 import { configuredModels } from "../provider-registry/model-listing";
 import type { ServedModel } from "../inference/model-ref";
@@ -69,5 +70,9 @@ export const playgroundRoutes = (deps: PlaygroundDeps) =>
         headers.set(REQUEST_ID_HEADER, requestId);
         return new Response(reply.body, { status: reply.status, headers });
       },
-      { body: ChatCompletionBody, query: RunQuery, detail: { summary: "Run a chat completion as a virtual key", description: "`/v1/chat/completions` for a signed-in operator: the body is that route's, the reply too (a stream when `stream` is true), with the request log row's id in `x-gw-request-id`." } },
+      {
+        body: ChatCompletionBody,
+        query: RunQuery,
+        ...sentReplies({ 200: chatCompletionReply }, { summary: "Run a chat completion as a virtual key", description: "`/v1/chat/completions` for a signed-in operator: the body is that route's, the reply too (a stream when `stream` is true), with the request log row's id in `x-gw-request-id`." }),
+      },
     );

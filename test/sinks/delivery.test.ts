@@ -38,7 +38,7 @@ interface SinkStatus {
 
 beforeAll(async () => {
   upstream = startMockOpenAI();
-  upstream.missingModels = ["gpt-missing"];
+  upstream.missingModels = ["no-such-model"];
   receiver = startLogSinkReceiver();
   const http = (name: string, more: Partial<LogSinkConfig> = {}) => ({ type: "http", name, url: `${receiver.url}/${name}?token=query-secret`, secret: receiver.secret, headers: { authorization: "Bearer header-secret" }, ...quick, ...more }) as LogSinkConfig;
   gw = await startGateway({
@@ -94,11 +94,11 @@ describe("an HTTP log sink", () => {
   }, 30_000);
 
   test("a filter sends only the rows it is true for, cut to the configured fields; content only where asked for", async () => {
-    await chat("this model does not exist", "openai/gpt-missing");
+    await chat("this model does not exist", "openai/no-such-model");
     const logs = await eventually(storedLogs, (found) => found.length === 8);
     const failed = logs.at(-1)!;
     const [errorRow] = await rowsArrived("/errors", 1);
-    expect(receiver.rowsOn("/errors")).toEqual([{ id: failed.id, model: "gpt-missing", status: "error", status_code: 404 }]);
+    expect(receiver.rowsOn("/errors")).toEqual([{ id: failed.id, model: "no-such-model", status: "error", status_code: 404 }]);
     expect(errorRow).toBeDefined();
     const withContent = await rowsArrived("/content", 8);
     expect(withContent.find((row) => row.id === logs[0]!.id)?.request_content).toMatchObject({ messages: [{ role: "user", content: "hello 0" }] });
