@@ -13,3 +13,4 @@ export * from "./warp";
 export * from "./responses";
 export * from "./conversations";
 export * from "./guardrails";
+export * from "./prompts";
