@@ -46,6 +46,7 @@ const PREFIXES: Array<[prefix: string, area: Area]> = [
   ["/agents", area("a2a", "", INFERENCE)],
   ["/api/plugins", area("plugins", "Plugins and the response cache.")],
   ["/api/cache", area("plugins", "")],
+  ["/api/prompts", area("prompts", "Prompts kept out of application code: versions, labels and variables; run them under /v1/prompts.")],
   ["/api/warp", area("warp", "Warp, the dashboard agent that answers questions about the deployment's traffic.")],
   ["/v1/async", area("async", "Async inference jobs: submit, then poll or get a signed webhook.", INFERENCE)],
   ["/anthropic", area("inference: Anthropic", "Anthropic's Messages API (and its batches, files and skills) for any provider.", INFERENCE)],
