@@ -88,6 +88,8 @@ export interface InferenceCall {
   usage?: Usage;
   /** For replies that repeat usage billed elsewhere (a kept response read back): whether this one's counts. */
   countsUsage?: () => boolean;
+  /** Metadata the gateway adds to the log row, never sent upstream (a rendered prompt's name and version). */
+  metadata?: Record<string, string>;
 }
 
 /** Reads `fallbacks` from the body or the `x-gw-fallbacks` header (comma-separated) for formats whose body cannot carry it. */
@@ -125,7 +127,7 @@ function createContext(call: InferenceCall): RequestContext {
     requestedModel: call.model,
     requestedFallbacks: call.fallbacks,
     mountProvider: call.mountProvider,
-    metadata: metadataOf(headers, call.body),
+    metadata: call.metadata ? { ...metadataOf(headers, call.body), ...call.metadata } : metadataOf(headers, call.body),
     sessionId: call.sessionId ?? headers.get("x-gw-session-id") ?? undefined,
     parentRequestId: call.parentRequestId,
     internalCaller: call.internalCaller,

@@ -105,6 +105,13 @@ export class PromptStore {
     return row;
   }
 
+  /** The version a run asks for; an unknown prompt is a 400 naming `name` (the path's), as an unknown label or version names its field. */
+  async runVersion(name: string, choice: VersionChoice): Promise<PromptVersionRow> {
+    const [exists] = await this.db.select({ name: prompts.name }).from(prompts).where(eq(prompts.name, name));
+    if (!exists) throw badRequest(`prompt '${name}' does not exist`, "name");
+    return this.version(name, choice);
+  }
+
   /** The version's messages with every include replaced by the included prompt's messages. */
   async expandedMessages(version: PromptVersionRow, depth = 0): Promise<Array<Record<string, unknown>>> {
     const expanded: Array<Record<string, unknown>> = [];
