@@ -135,7 +135,7 @@ test("logs recorded before the hourly table existed are counted once the gateway
     "DROP TABLE oidc_identities",
     "ALTER TABLE management_api_keys DROP COLUMN owner_user_id",
     "ALTER TABLE plugins DROP COLUMN run_order",
-    "DROP TABLE mcp_oauth_connections", "DROP INDEX request_logs_internal_idx", "DROP INDEX request_logs_status_code_idx", "DROP INDEX request_logs_error_type_idx", "ALTER TABLE request_logs DROP COLUMN internal_caller", "DROP INDEX request_logs_conversation_idx", "ALTER TABLE request_logs DROP COLUMN conversation_id", "DROP TABLE oidc_used_states", "ALTER TABLE governance_virtual_keys DROP COLUMN session_budgets",
+    "DROP TABLE mcp_oauth_connections", "DROP INDEX request_logs_internal_idx", "DROP INDEX request_logs_status_code_idx", "DROP INDEX request_logs_error_type_idx", "ALTER TABLE request_logs DROP COLUMN internal_caller", "DROP INDEX request_logs_conversation_idx", "ALTER TABLE request_logs DROP COLUMN conversation_id", "DROP TABLE oidc_used_states", "ALTER TABLE governance_virtual_keys DROP COLUMN session_budgets", "DROP TABLE prompt_labels", "DROP TABLE prompt_versions", "DROP TABLE prompts",
   ]);
   const upgraded = await gw.restart();
   try {
