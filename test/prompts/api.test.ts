@@ -12,7 +12,7 @@ afterAll(() => gw.close());
 interface Version {
   version: number;
   messages: Array<Record<string, unknown>>;
-  variables: Array<{ name: string; type?: string; required?: boolean }>;
+  variables: Array<{ name: string; type?: string; required?: boolean; default?: unknown }>;
   labels: string[];
   author: string;
   commit_message: string;
