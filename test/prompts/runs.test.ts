@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import Anthropic from "@anthropic-ai/sdk";
 import OpenAI from "openai";
 import type { ChatCompletionCreateParamsNonStreaming, ChatCompletionCreateParamsStreaming } from "openai/resources/chat/completions";
 import { eventually } from "../support/eventually";
@@ -103,6 +104,27 @@ describe("running a prompt", () => {
       { role: "user", content: [{ type: "text", text: "hi (1 times)" }] },
       { role: "user", content: "and one more thing" },
     ]);
+  });
+
+  test("the anthropic SDK runs a prompt on the Anthropic mount: its system messages become `system`, logged with its version", async () => {
+    const anthropic = new Anthropic({ baseURL: `${gw.url}/anthropic`, apiKey: vk, maxRetries: 0, defaultHeaders: { "x-gw-metadata-case": "anthropic-run" } });
+    const message = await anthropic.messages.create(
+      { model: "openai/gpt-4o-mini", max_tokens: 64, messages: [], label: "production", variables: { question: "Anthropic asks", count: 3 } } as Anthropic.MessageCreateParamsNonStreaming & PromptFields,
+      { path: "/v1/prompts/support-reply/messages" },
+    );
+    expect(message.content[0]).toMatchObject({ type: "text", text: "echo: Anthropic asks (3 times)" });
+    const sent = lastUpstreamBody();
+    expect((sent.messages as Array<{ role: string }>).map((turn) => turn.role)).toEqual(["system", "user"]);
+    expect(JSON.stringify(sent.messages)).toContain("Write for engineers.");
+    expect(JSON.stringify(sent.messages)).toContain("You answer for Acme.");
+    expect(sent).toMatchObject({ temperature: 0.2 });
+    // The caller's own metadata stays beside the prompt's.
+    const [row] = await loggedRuns("metadata_case=anthropic-run");
+    expect(row!.metadata).toEqual({ case: "anthropic-run", prompt: "support-reply", prompt_version: "1", prompt_label: "production" });
+
+    // The Messages API needs max_tokens: from the run or the version.
+    const withoutMaxTokens = await postJson(`${gw.url}/anthropic/v1/prompts/house-style/messages`, { model: "openai/gpt-4o-mini", variables: { audience: "cooks" } }, { "x-api-key": vk });
+    await expectGatewayError(withoutMaxTokens, 400, { param: "max_tokens" });
   });
 
   test("a run answers to the virtual key as any chat does", async () => {
