@@ -1,13 +1,14 @@
 import { Elysia, t } from "elysia";
 import { noteAudit, principalOf } from "../access";
 import { notFound } from "../http/errors";
+import { INT32_MAX } from "../http/integers";
 import { Deleted, replies } from "../http/replies";
 import { LabelMove, LabelName, LabelReply, PromptCreateInput, PromptDetail, PromptList, PromptVersionInput, PromptVersionReply } from "./schemas";
 import type { PromptStore } from "./store";
 import { authorOf, labelView, promptView, versionView } from "./views";
 
 const NameParams = t.Object({ name: t.String() });
-const VersionParams = t.Object({ name: t.String(), version: t.Integer({ minimum: 1 }) });
+const VersionParams = t.Object({ name: t.String(), version: t.Integer({ minimum: 1, maximum: INT32_MAX }) });
 const LabelParams = t.Object({ name: t.String(), label: LabelName });
 
 /** /api/prompts: prompts, their immutable versions, and the labels that point at them. */

@@ -1,8 +1,11 @@
 import { type Static, Type as t } from "@sinclair/typebox";
+import { INT32_MAX } from "../http/integers";
 import { Timestamp } from "../http/replies";
 
 const Name = t.String({ minLength: 1, maxLength: 128, pattern: "^[a-z0-9][a-z0-9_.-]*$", description: "Lower-case letters, digits, `_`, `.` and `-`." });
 const Label = t.String({ minLength: 1, maxLength: 64, pattern: "^[a-z0-9][a-z0-9_.-]*$", description: "`production`, `staging` or any name; `latest` always means the newest version." });
+/** A version number; a prompt never has 2^31 versions, and the bound keeps every number a column reads back. */
+export const VersionNumber = t.Integer({ minimum: 1, maximum: INT32_MAX });
 const VariableName = t.String({ pattern: "^[A-Za-z_][A-Za-z0-9_]*$" });
 
 /** A message of a template: any role, its text (or its parts' text) a Mustache template. */
@@ -12,7 +15,7 @@ const TemplateMessage = t.Object(
 );
 /** Another prompt's messages, at a label or version, in this one's place. */
 const IncludedMessages = t.Object(
-  { include: t.Object({ name: Name, label: t.Optional(Label), version: t.Optional(t.Integer({ minimum: 1 })) }) },
+  { include: t.Object({ name: Name, label: t.Optional(Label), version: t.Optional(VersionNumber) }) },
   { description: "The messages of another prompt, by name and label (default `production`, else the newest) or version." },
 );
 export const PromptMessage = t.Union([TemplateMessage, IncludedMessages]);
@@ -46,7 +49,7 @@ export const PromptCreateInput = t.Object({
 });
 export type PromptCreateInput = Static<typeof PromptCreateInput>;
 
-export const LabelMove = t.Object({ version: t.Integer({ minimum: 1 }) });
+export const LabelMove = t.Object({ version: VersionNumber });
 export const LabelName = Label;
 
 /** What a run adds to the chat parameters: which version, its variables, extra turns. */
@@ -54,7 +57,7 @@ export const PromptRunFields = t.Object(
   {
     variables: t.Optional(t.Record(t.String(), t.Unknown())),
     label: t.Optional(Label),
-    version: t.Optional(t.Integer({ minimum: 1 })),
+    version: t.Optional(VersionNumber),
     messages: t.Optional(t.Array(t.Record(t.String(), t.Unknown()), { description: "Turns sent after the prompt's own messages." })),
     model: t.Optional(t.String({ minLength: 1 })),
   },

@@ -63,6 +63,7 @@ describe("prompts and their versions", () => {
     for (const method of ["PUT", "DELETE"]) expect((await admin("/api/prompts/support-reply/versions/1", method, { messages: [{ role: "user", content: "x" }] })).status).toBe(404);
     expect((await json<Detail>(await admin("/api/prompts/support-reply"))).prompt.latest_version).toBe(2);
     await expectGatewayError(await admin("/api/prompts/support-reply/versions/9"), 404);
+    await expectGatewayError(await admin(`/api/prompts/support-reply/versions/${2 ** 53 + 2}`), 400, { param: "version" });
   });
 
   test("a label points at one version, moves in one write, and is removed", async () => {
@@ -91,6 +92,7 @@ describe("prompts and their versions", () => {
 describe("bad input is a 400 naming the field", () => {
   test.each([
     ["an unknown version for a label", "/api/prompts/support-reply/labels/staging", "PUT", { version: 42 }, "version"],
+    ["a version past 2^53", "/api/prompts/support-reply/labels/staging", "PUT", { version: 2 ** 53 + 2 }, "version"],
     ["moving `latest`", "/api/prompts/support-reply/labels/latest", "PUT", { version: 1 }, "label"],
     ["a template that does not parse", "/api/prompts/support-reply/versions", "POST", { messages: [{ role: "user", content: "{{#open}} never closed" }] }, "messages[0].content"],
     ["an include of a prompt that does not exist", "/api/prompts/support-reply/versions", "POST", { messages: [{ include: { name: "nowhere" } }] }, "messages[0].include.name"],

@@ -139,6 +139,7 @@ describe("a run's mistakes are 400s naming the field, and reach no provider", ()
     ["a variable of the wrong type", "support-reply", { label: "production", variables: { question: "q", count: "two" } }, "variables.count"],
     ["an unknown label", "support-reply", { label: "staging", variables: { question: "q" } }, "label"],
     ["an unknown version", "support-reply", { version: 7, variables: { question: "q" } }, "version"],
+    ["a version past 2^53", "support-reply", { version: 2 ** 53 + 2, variables: { question: "q" } }, "version"],
     ["both a label and a version", "support-reply", { label: "production", version: 1, variables: { question: "q" } }, "version"],
     ["an unknown prompt", "no-such-prompt", { variables: {} }, "name"],
     ["a prompt without a model, run without one", "house-style", { variables: { audience: "cooks" } }, "model"],
