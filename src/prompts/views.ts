@@ -4,8 +4,11 @@ import type { PromptLabelRow, PromptVersionRow } from "../db/schema";
 import type { PromptRecord } from "./store";
 import type { LabelReply, PromptVersionView, PromptView } from "./schemas";
 
-/** Who wrote a version or moved a label, as the record shows it: the admin's or user's id, else the kind of caller and its id. */
-export const authorOf = (principal: Principal): string => (principal.type === "admin" || principal.type === "user" ? principal.id : principal.id && principal.id !== principal.type ? `${principal.type}:${principal.id}` : principal.type);
+/** Who wrote a version or moved a label: an admin's or user's id, else the kind of caller (`setup`) and its id (`api_key:<id>`). */
+export function authorOf({ type, id }: Principal): string {
+  if (type === "admin" || type === "user") return id;
+  return id && id !== type ? `${type}:${id}` : type;
+}
 
 export function versionView(row: PromptVersionRow, labels: readonly PromptLabelRow[]): Static<typeof PromptVersionView> {
   const { messages, variables, model, parameters } = row.template;
