@@ -37,8 +37,13 @@ export async function renderPrompt(store: PromptStore, name: string, { variables
 /** The OpenAI chat body: the version's parameters, the run's overrides, the rendered messages then the run's turns. */
 export const chatBody = (prompt: RenderedPrompt): Body => ({ ...prompt.parameters, ...prompt.overrides, model: prompt.model, messages: [...prompt.messages, ...prompt.turns] });
 
-/** The version parameters the Messages API takes under the same meaning, and their names there. */
+/** The version's parameters another API takes under the same meaning, under its names there (`names`: ours to theirs). */
+function sharedParameters(parameters: Record<string, unknown>, names: Record<string, string>): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(parameters).flatMap(([name, value]) => (names[name] ? [[names[name], name === "stop" && typeof value === "string" ? [value] : value]] : [])));
+}
+
 const MESSAGES_PARAMETERS: Record<string, string> = { max_tokens: "max_tokens", temperature: "temperature", top_p: "top_p", stop: "stop_sequences" };
+const RESPONSES_PARAMETERS: Record<string, string> = { max_tokens: "max_output_tokens", max_completion_tokens: "max_output_tokens", temperature: "temperature", top_p: "top_p" };
 const isInstruction = (message: Message) => message.role === "system" || message.role === "developer";
 const textBlocks = (content: unknown): Message[] =>
   typeof content === "string" ? [{ type: "text", text: content }] : Array.isArray(content) ? (content as Message[]).filter((part) => typeof part.text === "string").map((part) => ({ type: "text", text: part.text })) : [];
@@ -49,11 +54,28 @@ const textBlocks = (content: unknown): Message[] =>
  * the Messages API shares (max_tokens, temperature, top_p, stop as stop_sequences).
  */
 export function messagesBody(prompt: RenderedPrompt): Body {
-  const shared = Object.entries(prompt.parameters).flatMap(([name, value]) => (MESSAGES_PARAMETERS[name] ? [[MESSAGES_PARAMETERS[name], name === "stop" && typeof value === "string" ? [value] : value]] : []));
   const { system, ...overrides } = prompt.overrides;
   const instructions = [...prompt.messages.filter(isInstruction).flatMap((message) => textBlocks(message.content)), ...textBlocks(system)];
-  const body: Body = { ...Object.fromEntries(shared), ...overrides, model: prompt.model, messages: [...prompt.messages.filter((message) => !isInstruction(message)), ...prompt.turns] };
+  const body: Body = { ...sharedParameters(prompt.parameters, MESSAGES_PARAMETERS), ...overrides, model: prompt.model, messages: [...prompt.messages.filter((message) => !isInstruction(message)), ...prompt.turns] };
   if (instructions.length > 0) body.system = instructions;
   if (body.max_tokens === undefined) throw badRequest("the Messages API needs max_tokens: give it in the run or the version's parameters", "max_tokens");
   return body;
+}
+
+/** A chat message as a Responses input item: its text parts typed as that API types them. */
+function inputItem(message: Message): Message {
+  if (!Array.isArray(message.content)) return message;
+  const textType = message.role === "assistant" ? "output_text" : "input_text";
+  return { ...message, content: (message.content as Message[]).map((part) => (part.type === "text" ? { ...part, type: textType } : part)) };
+}
+
+/**
+ * The Responses body: the prompt's messages, the run's turns and then its `input` as input items;
+ * of the version's parameters those the Responses API shares (max_tokens as max_output_tokens,
+ * temperature, top_p).
+ */
+export function responsesBody(prompt: RenderedPrompt): { model: string; input: Message[] } & Record<string, unknown> {
+  const { input, ...overrides } = prompt.overrides;
+  const given = typeof input === "string" ? [{ role: "user", content: input }] : Array.isArray(input) ? (input as Message[]) : [];
+  return { ...sharedParameters(prompt.parameters, RESPONSES_PARAMETERS), ...overrides, model: prompt.model, input: [...prompt.messages, ...prompt.turns].map(inputItem).concat(given) };
 }

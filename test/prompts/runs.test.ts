@@ -127,6 +127,18 @@ describe("running a prompt", () => {
     await expectGatewayError(withoutMaxTokens, 400, { param: "max_tokens" });
   });
 
+  test("the openai SDK runs a prompt on the Responses API: its messages become input items, its max_tokens max_output_tokens", async () => {
+    const client = new OpenAI({ baseURL: `${gw.url}/v1/prompts/support-reply`, apiKey: vk, maxRetries: 0, defaultHeaders: { "x-gw-metadata-case": "responses-run" } });
+    const response = await client.responses.create({ model: "openai/gpt-4o-mini", label: "production", variables: { question: "Responses asks", count: 4 } } as OpenAI.Responses.ResponseCreateParamsNonStreaming & PromptFields);
+    expect(response.output_text).toBe("echo: Responses asks (4 times)");
+    const sent = lastUpstreamBody();
+    expect(sent).toMatchObject({ temperature: 0.2, max_output_tokens: 50 });
+    expect(sent).not.toHaveProperty("max_tokens");
+    expect((sent.input as unknown[]).at(-1)).toEqual({ role: "user", content: [{ type: "input_text", text: "Responses asks (4 times)" }] });
+    const [row] = await loggedRuns("metadata_case=responses-run");
+    expect(row!.metadata).toMatchObject({ prompt: "support-reply", prompt_version: "1", prompt_label: "production" });
+  });
+
   test("a run answers to the virtual key as any chat does", async () => {
     const response = await postJson(`${gw.url}/v1/prompts/support-reply/chat/completions`, { variables: { question: "x" } });
     await expectGatewayError(response, 401, { errorType: "caller_virtual_key_required" });
