@@ -42,6 +42,7 @@ import { videoReader } from "./inference/videos/reads";
 import { createConversations } from "./conversations";
 import { conversationOperation } from "./conversations/operation";
 import { createStoredResponses } from "./responses";
+import { createPrompts } from "./prompts";
 import { markInternal } from "./http/internal-requests";
 import { createRequestLogs } from "./logs";
 import { DEFAULT_REFUSED_REQUEST_LOGGING } from "./config/sections/refused-requests";
@@ -200,6 +201,7 @@ export async function createGateway({ config: givenConfig, databaseUrl, env = pr
       return asyncInference.backgroundResponses;
     },
   };
+  const prompts = createPrompts(database.db, inference);
   // A video whose create was charged and that no client reads to its end is read by the gateway itself.
   const unreadVideos = governance.readUnreadVideos(videoReader(inference), actorClock);
   const agents = await createAgentGateway({ db: database.db, secrets, snapshots, readEnv, outbound, access: governanceAgentAccess(governance) });
@@ -336,6 +338,7 @@ export async function createGateway({ config: givenConfig, databaseUrl, env = pr
     .use(plugins.routes)
     .use(responseCache.routes)
     .use(guardrails.routes)
+    .use(prompts.routes)
     .use(agents.routes)
     .use(mcp.routes)
     .use(warp.routes)
@@ -346,6 +349,7 @@ export async function createGateway({ config: givenConfig, databaseUrl, env = pr
     .use(asyncInference.routes)
     .use(streams.routes)
     .use(dashboardRoutes())
+    .use(prompts.runRoutes)
     .use(inferenceMounts(inference));
   bodies.learnRoutes(app.routes);
   // Not awaited: the gateway serves while the rows a killed process left are stored again.

@@ -3,10 +3,10 @@ import { badRequest } from "../http/errors";
 /**
  * The permission catalogue: `Resource:Operation` pairs with stable integer ids.
  * An id is the resource's base plus the operation's offset (View 1, Create 2, Update 3,
- * Delete 4), so adding a resource or an operation never renumbers an existing permission.
+ * Delete 4, Edit 5, Deploy 6), so adding a resource or an operation never renumbers an existing permission.
  * New resources take the next free base; bases are never reused.
  */
-const OPERATION_OFFSET = { View: 1, Create: 2, Update: 3, Delete: 4 } as const;
+const OPERATION_OFFSET = { View: 1, Create: 2, Update: 3, Delete: 4, Edit: 5, Deploy: 6 } as const;
 export type Operation = keyof typeof OPERATION_OFFSET;
 
 const RESOURCES = [
@@ -36,6 +36,8 @@ const RESOURCES = [
   { resource: "Guardrails", base: 2400, operations: ["View", "Create", "Update", "Delete"] },
   { resource: "Playground", base: 2500, operations: ["View", "Create"] },
   { resource: "Alerts", base: 2600, operations: ["View", "Create", "Update", "Delete"] },
+  // Edit writes prompts and their versions; Deploy moves the labels runs choose versions by.
+  { resource: "Prompts", base: 2700, operations: ["View", "Edit", "Deploy"] },
 ] as const;
 
 type ResourceEntry = (typeof RESOURCES)[number];

@@ -107,6 +107,8 @@ export interface InferenceCall {
   requestId?: string;
   /** Set only by in-process callers: the virtual key the request runs as, in place of one presented in its headers. */
   actingVirtualKeyId?: string;
+  /** Metadata the gateway adds to the log row, never sent upstream (a rendered prompt's name and version). */
+  metadata?: Record<string, string>;
 }
 
 /** Reads `fallbacks` from the body or the `x-gw-fallbacks` header (comma-separated) for formats whose body cannot carry it. */
@@ -144,7 +146,7 @@ function createContext(call: InferenceCall): RequestContext {
     requestedModel: call.model,
     requestedFallbacks: call.fallbacks,
     mountProvider: call.mountProvider,
-    metadata: metadataOf(headers, call.body),
+    metadata: call.metadata ? { ...metadataOf(headers, call.body), ...call.metadata } : metadataOf(headers, call.body),
     sessionId: call.sessionId ?? headers.get("x-gw-session-id") ?? undefined,
     parentRequestId: call.parentRequestId,
     internalCaller: call.internalCaller,

@@ -49,6 +49,7 @@ const PREFIXES: Array<[prefix: string, area: Area]> = [
   ["/api/plugins", area("plugins", "Plugins and the response cache.")],
   ["/api/cache", area("plugins", "")],
   ["/api/playground", area("playground", "The dashboard's playground: chat completions run as a chosen virtual key, through the same pipeline as `/v1`.")],
+  ["/api/prompts", area("prompts", "Prompts kept out of application code: versions, labels and variables; run them under /v1/prompts.")],
   ["/api/warp", area("warp", "Warp, the dashboard agent that answers questions about the deployment's traffic.")],
   ["/v1/async", area("async", "Async inference jobs: submit, then poll or get a signed webhook.", INFERENCE)],
   ["/v1/streams", area("streams", "Resumable streams: replay a stream a client lost from where it was cut, follow it live, or cancel it.", INFERENCE)],

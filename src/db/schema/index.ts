@@ -16,3 +16,4 @@ export * from "./guardrails";
 export * from "./sinks";
 export * from "./alerts";
 export * from "./streams";
+export * from "./prompts";

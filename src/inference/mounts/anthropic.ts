@@ -48,9 +48,16 @@ function routingModelOf(body: ClientBody): string {
   return body.model ?? (typeof batchModel === "string" ? batchModel : "");
 }
 
+interface AnthropicCallOptions {
+  /** An extended endpoint's routing model and sub-path. */
+  extended?: { model: string; endpoint: string };
+  /** Metadata for the log row only (a rendered prompt's name and version). */
+  metadata?: Record<string, string>;
+}
+
 /** One inference call in Anthropic format; `fallbacks` come from the body or the `x-gw-fallbacks` header. */
-function anthropicHandler(inference: Inference, mountProvider: string | undefined) {
-  return (operation: Operation, { fallbacks, ...body }: ClientBody, request: Request, extended?: { model: string; endpoint: string }) =>
+export function anthropicHandler(inference: Inference, mountProvider: string | undefined) {
+  return (operation: Operation, { fallbacks, ...body }: ClientBody, request: Request, { extended, metadata }: AnthropicCallOptions = {}) =>
     handleInference(inference, {
       operation,
       format: "anthropic",
@@ -61,6 +68,7 @@ function anthropicHandler(inference: Inference, mountProvider: string | undefine
       request,
       mountProvider,
       endpoint: extended?.endpoint,
+      metadata,
     });
 }
 
@@ -74,7 +82,7 @@ export function anthropicMessagesMount(prefix: string, inference: Inference, mou
   return new Elysia({ name: `anthropic-messages-mount:${prefix}`, prefix: `${prefix}/v1` })
     .post("/messages", ({ body, request }) => handle("chat", body, request), { body: MessagesBody })
     .post("/messages/count_tokens", ({ body, request }) => handle("count_tokens", body, request), { body: CountTokensBody })
-    .post("/messages/*", ({ body, params, request }) => handle("invoke", body, request, { model: routingModelOf(body), endpoint: params["*"] }), { body: ExtendedBody });
+    .post("/messages/*", ({ body, params, request }) => handle("invoke", body, request, { extended: { model: routingModelOf(body), endpoint: params["*"] } }), { body: ExtendedBody });
 }
 
 /** Every model the configured keys name, as `provider/model`, in Anthropic's list shape, with what the price catalogue knows of it. */

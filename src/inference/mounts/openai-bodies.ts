@@ -35,6 +35,8 @@ export type OpenAIBody = { model: string; fallbacks?: string[] | string; stream?
 export interface CallOptions {
   stream?: boolean;
   usage?: Usage;
+  /** Metadata for the log row only (a rendered prompt's name and version). */
+  metadata?: Record<string, string>;
 }
 
 /** Runs an OpenAI-format call through the pipeline: the body's `fallbacks` (or the header's) come off, the model stays. */
@@ -50,5 +52,6 @@ export function openAIHandler(inference: Inference, mountProvider: string | unde
       request,
       mountProvider,
       usage: options.usage,
+      metadata: options.metadata,
     });
 }

@@ -15,7 +15,8 @@ import { messageOf, useSave } from "../lib/use-save";
 import { useCan, useSession } from "../session";
 import { TableHead } from "../components/table-head";
 
-const OPERATIONS = ["View", "Create", "Update", "Delete"];
+/** The matrix's columns, in this order, those the catalogue has (Prompts alone has Edit and Deploy). */
+const OPERATIONS = ["View", "Create", "Update", "Delete", "Edit", "Deploy"];
 
 const isEnterpriseOnly = (error: Error | undefined) => error instanceof ApiError && error.errorType === "caller_enterprise_feature";
 
@@ -36,14 +37,15 @@ function Section({ error, retry, children }: { error?: Error; retry(): void; chi
 /** Permissions grouped by resource: a row per resource, a checkbox per operation it has. */
 function PermissionMatrix({ permissions, chosen, onChange, disabled, label }: { permissions: Permission[]; chosen: Set<number>; onChange(ids: Set<number>): void; disabled?: boolean; label: string }) {
   const resources = [...new Set(permissions.map((permission) => permission.resource))];
+  const operations = OPERATIONS.filter((operation) => permissions.some((permission) => permission.operation === operation));
   return (
     <table aria-label={label} class="matrix">
-      <TableHead columns={["Resource", ...OPERATIONS]} />
+      <TableHead columns={["Resource", ...operations]} />
       <tbody>
         {resources.map((resource) => (
           <tr key={resource}>
             <th scope="row">{resource}</th>
-            {OPERATIONS.map((operation) => {
+            {operations.map((operation) => {
               const permission = permissions.find((entry) => entry.resource === resource && entry.operation === operation);
               return (
                 <td key={operation}>

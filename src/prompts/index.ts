@@ -1,0 +1,11 @@
+import type { Database } from "../db/client";
+import type { Inference } from "../inference/handle";
+import { promptRoutes } from "./routes";
+import { promptRunRoutes } from "./run-routes";
+import { PromptStore } from "./store";
+
+/** Prompts: /api/prompts to keep them, and /v1/prompts to run them through `inference`. */
+export function createPrompts(db: Database, inference: Inference) {
+  const store = new PromptStore(db);
+  return { routes: promptRoutes(store), runRoutes: promptRunRoutes(store, inference) };
+}

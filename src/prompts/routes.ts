@@ -1,0 +1,85 @@
+import { Elysia, t } from "elysia";
+import { noteAudit, principalOf } from "../access";
+import { notFound } from "../http/errors";
+import { INT32_MAX } from "../http/integers";
+import { Deleted, replies } from "../http/replies";
+import { LabelMove, LabelName, LabelReply, PromptCreateInput, PromptDetail, PromptList, PromptVersionInput, PromptVersionReply } from "./schemas";
+import type { PromptStore } from "./store";
+import { authorOf, labelView, promptView, versionView } from "./views";
+
+const NameParams = t.Object({ name: t.String() });
+const VersionParams = t.Object({ name: t.String(), version: t.Integer({ minimum: 1, maximum: INT32_MAX }) });
+const LabelParams = t.Object({ name: t.String(), label: LabelName });
+
+/** /api/prompts: prompts, their immutable versions, and the labels that point at them. */
+export const promptRoutes = (store: PromptStore) =>
+  new Elysia({ name: "prompts", prefix: "/api/prompts" })
+    .get("/", async () => ({ prompts: (await store.list()).map(promptView) }), replies({ 200: PromptList }, { summary: "List prompts", description: "Every prompt, by folder and name, with its newest version and labels." }))
+    .post(
+      "/",
+      async ({ body, request, set }) => {
+        const record = await store.create(body, authorOf(principalOf(request)));
+        const detail = { prompt: promptView(record), versions: record.versions.map((row) => versionView(row, record.labels)) };
+        noteAudit(request, { targetId: body.name, after: detail });
+        set.status = 201;
+        return detail;
+      },
+      { body: PromptCreateInput, ...replies({ 201: PromptDetail }, { summary: "Create a prompt", description: "Its first version is version 1; variables the messages use but do not declare are required strings." }) },
+    )
+    .get(
+      "/:name",
+      async ({ params }) => {
+        const record = await store.get(params.name);
+        return { prompt: promptView(record), versions: record.versions.map((row) => versionView(row, record.labels)) };
+      },
+      { params: NameParams, ...replies({ 200: PromptDetail }, { summary: "Get a prompt", description: "The prompt with every version, oldest first, and its labels." }) },
+    )
+    .delete(
+      "/:name",
+      async ({ params, request }) => {
+        await store.remove(params.name);
+        noteAudit(request, { targetId: params.name });
+        return { message: "Prompt deleted successfully" };
+      },
+      { params: NameParams, ...replies({ 200: Deleted }, { summary: "Delete a prompt", description: "With every version and label." }) },
+    )
+    .post(
+      "/:name/versions",
+      async ({ params, body, request, set }) => {
+        const row = await store.addVersion(params.name, body, authorOf(principalOf(request)));
+        const version = versionView(row, []);
+        noteAudit(request, { targetId: `${params.name}@${row.version}`, after: version });
+        set.status = 201;
+        return { version };
+      },
+      { params: NameParams, body: PromptVersionInput, ...replies({ 201: PromptVersionReply }, { summary: "Add a prompt version", description: "The newest version plus one; versions are never changed. No label moves." }) },
+    )
+    .get(
+      "/:name/versions/:version",
+      async ({ params }) => {
+        const record = await store.get(params.name);
+        const row = record.versions.find((version) => version.version === params.version);
+        if (!row) throw notFound(`prompt '${params.name}' has no version ${params.version}`, "caller_prompt_version_not_found");
+        return { version: versionView(row, record.labels) };
+      },
+      { params: VersionParams, ...replies({ 200: PromptVersionReply }, { summary: "Get a prompt version" }) },
+    )
+    .put(
+      "/:name/labels/:label",
+      async ({ params, body, request }) => {
+        const before = (await store.get(params.name)).labels.find((row) => row.label === params.label);
+        const moved = labelView(await store.moveLabel(params.name, params.label, body.version, authorOf(principalOf(request))));
+        noteAudit(request, { targetId: `${params.name}:${params.label}`, before: before && labelView(before), after: moved });
+        return moved;
+      },
+      { params: LabelParams, body: LabelMove, ...replies({ 200: LabelReply }, { summary: "Point a label at a version", description: "Creates the label or moves it, in one write: every node answers the new version from then on." }) },
+    )
+    .delete(
+      "/:name/labels/:label",
+      async ({ params, request }) => {
+        await store.removeLabel(params.name, params.label);
+        noteAudit(request, { targetId: `${params.name}:${params.label}` });
+        return { message: "Label removed successfully" };
+      },
+      { params: LabelParams, ...replies({ 200: Deleted }, { summary: "Remove a label" }) },
+    );
