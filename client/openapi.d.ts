@@ -1889,6 +1889,118 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/prompts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List prompts
+         * @description Every prompt, by folder and name, with its newest version and labels. Permission: Prompts:View.
+         */
+        get: operations["getApiPrompts"];
+        put?: never;
+        /**
+         * Create a prompt
+         * @description Its first version is version 1; variables the messages use but do not declare are required strings. Permission: Prompts:Edit.
+         */
+        post: operations["postApiPrompts"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/prompts/{name}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a prompt
+         * @description The prompt with every version, oldest first, and its labels. Permission: Prompts:View.
+         */
+        get: operations["getApiPromptsName"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a prompt
+         * @description With every version and label. Permission: Prompts:Edit.
+         */
+        delete: operations["deleteApiPromptsName"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/prompts/{name}/labels/{label}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Point a label at a version
+         * @description Creates the label or moves it, in one write: every node answers the new version from then on. Permission: Prompts:Deploy.
+         */
+        put: operations["putApiPromptsNameLabelsLabel"];
+        post?: never;
+        /**
+         * Remove a label
+         * @description Permission: Prompts:Deploy.
+         */
+        delete: operations["deleteApiPromptsNameLabelsLabel"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/prompts/{name}/versions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Add a prompt version
+         * @description The newest version plus one; versions are never changed. No label moves. Permission: Prompts:Edit.
+         */
+        post: operations["postApiPromptsNameVersions"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/prompts/{name}/versions/{version}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a prompt version
+         * @description Permission: Prompts:View.
+         */
+        get: operations["getApiPromptsNameVersionsVersion"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/providers": {
         parameters: {
             query?: never;
@@ -10522,12 +10634,39 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Success. */
+            /** @description OpenAI's chat completion, whichever provider served it. With `stream: true`, server-sent `chat.completion.chunk` events ending with `data: [DONE]` instead. */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "chatcmpl-B9MHDbslfkBeAs8l4bebGdFOJ6PeG",
+                     *       "object": "chat.completion",
+                     *       "created": 1796669700,
+                     *       "model": "gpt-4o-mini-2024-07-18",
+                     *       "choices": [
+                     *         {
+                     *           "index": 0,
+                     *           "message": {
+                     *             "role": "assistant",
+                     *             "content": "Bonjour !",
+                     *             "refusal": null
+                     *           },
+                     *           "logprobs": null,
+                     *           "finish_reason": "stop"
+                     *         }
+                     *       ],
+                     *       "usage": {
+                     *         "prompt_tokens": 14,
+                     *         "completion_tokens": 9,
+                     *         "total_tokens": 23
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ChatCompletion"];
+                };
             };
             400: components["responses"]["Error400"];
             401: components["responses"]["Error401"];
@@ -10807,6 +10946,477 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Deleted"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+            default: components["responses"]["Error500"];
+        };
+    };
+    getApiPrompts: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        prompts: {
+                            name: string;
+                            folder: string;
+                            description: string;
+                            latest_version: number;
+                            /** @description Each label and the version it points at. */
+                            labels: {
+                                [key: string]: number;
+                            };
+                            /** Format: date-time */
+                            created_at: string;
+                            /** Format: date-time */
+                            updated_at: string;
+                        }[];
+                    };
+                };
+            };
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+            default: components["responses"]["Error500"];
+        };
+    };
+    postApiPrompts: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Lower-case letters, digits, `_`, `.` and `-`. */
+                    name: string;
+                    /** @description Where the prompt is listed, `/`-separated. */
+                    folder?: string;
+                    description?: string;
+                    messages: (({
+                        role: string;
+                        content: string | {
+                            [key: string]: unknown;
+                        }[];
+                    } & {
+                        [key: string]: unknown;
+                    }) | {
+                        include: {
+                            /** @description Lower-case letters, digits, `_`, `.` and `-`. */
+                            name: string;
+                            /** @description `production`, `staging` or any name; `latest` always means the newest version. */
+                            label?: string;
+                            version?: number;
+                        };
+                    })[];
+                    /** @description Declared variables; ones the messages use but do not declare are required strings. */
+                    variables?: {
+                        name: string;
+                        /** @enum {string} */
+                        type?: "string" | "number" | "boolean" | "object" | "array";
+                        /** @description Default true unless a default is given. */
+                        required?: boolean;
+                        default?: unknown;
+                        description?: string;
+                    }[];
+                    /** @description `provider/model`; a run may name another. */
+                    model?: string;
+                    /** @description Chat parameters sent with the messages: temperature, max_tokens, tools, response_format, ... */
+                    parameters?: {
+                        [key: string]: unknown;
+                    };
+                    commit_message?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Created. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        prompt: {
+                            name: string;
+                            folder: string;
+                            description: string;
+                            latest_version: number;
+                            /** @description Each label and the version it points at. */
+                            labels: {
+                                [key: string]: number;
+                            };
+                            /** Format: date-time */
+                            created_at: string;
+                            /** Format: date-time */
+                            updated_at: string;
+                        };
+                        versions: {
+                            prompt: string;
+                            version: number;
+                            messages: {
+                                [key: string]: unknown;
+                            }[];
+                            variables: {
+                                name: string;
+                                type?: "string" | "number" | "boolean" | "object" | "array";
+                                /** @description Default true unless a default is given. */
+                                required?: boolean;
+                                default?: unknown;
+                                description?: string;
+                            }[];
+                            model?: string;
+                            parameters: {
+                                [key: string]: unknown;
+                            };
+                            commit_message: string;
+                            author: string;
+                            labels: string[];
+                            /** Format: date-time */
+                            created_at: string;
+                        }[];
+                    };
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+            default: components["responses"]["Error500"];
+        };
+    };
+    getApiPromptsName: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                name: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        prompt: {
+                            name: string;
+                            folder: string;
+                            description: string;
+                            latest_version: number;
+                            /** @description Each label and the version it points at. */
+                            labels: {
+                                [key: string]: number;
+                            };
+                            /** Format: date-time */
+                            created_at: string;
+                            /** Format: date-time */
+                            updated_at: string;
+                        };
+                        versions: {
+                            prompt: string;
+                            version: number;
+                            messages: {
+                                [key: string]: unknown;
+                            }[];
+                            variables: {
+                                name: string;
+                                type?: "string" | "number" | "boolean" | "object" | "array";
+                                /** @description Default true unless a default is given. */
+                                required?: boolean;
+                                default?: unknown;
+                                description?: string;
+                            }[];
+                            model?: string;
+                            parameters: {
+                                [key: string]: unknown;
+                            };
+                            commit_message: string;
+                            author: string;
+                            labels: string[];
+                            /** Format: date-time */
+                            created_at: string;
+                        }[];
+                    };
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+            default: components["responses"]["Error500"];
+        };
+    };
+    deleteApiPromptsName: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                name: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Deleted"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+            default: components["responses"]["Error500"];
+        };
+    };
+    putApiPromptsNameLabelsLabel: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                name: string;
+                label: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    version: number;
+                };
+            };
+        };
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        prompt: string;
+                        label: string;
+                        version: number;
+                        moved_by: string;
+                        /** Format: date-time */
+                        moved_at: string;
+                    };
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+            default: components["responses"]["Error500"];
+        };
+    };
+    deleteApiPromptsNameLabelsLabel: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                name: string;
+                label: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Deleted"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+            default: components["responses"]["Error500"];
+        };
+    };
+    postApiPromptsNameVersions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                name: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    messages: (({
+                        role: string;
+                        content: string | {
+                            [key: string]: unknown;
+                        }[];
+                    } & {
+                        [key: string]: unknown;
+                    }) | {
+                        include: {
+                            /** @description Lower-case letters, digits, `_`, `.` and `-`. */
+                            name: string;
+                            /** @description `production`, `staging` or any name; `latest` always means the newest version. */
+                            label?: string;
+                            version?: number;
+                        };
+                    })[];
+                    /** @description Declared variables; ones the messages use but do not declare are required strings. */
+                    variables?: {
+                        name: string;
+                        /** @enum {string} */
+                        type?: "string" | "number" | "boolean" | "object" | "array";
+                        /** @description Default true unless a default is given. */
+                        required?: boolean;
+                        default?: unknown;
+                        description?: string;
+                    }[];
+                    /** @description `provider/model`; a run may name another. */
+                    model?: string;
+                    /** @description Chat parameters sent with the messages: temperature, max_tokens, tools, response_format, ... */
+                    parameters?: {
+                        [key: string]: unknown;
+                    };
+                    commit_message?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Created. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        version: {
+                            prompt: string;
+                            version: number;
+                            messages: {
+                                [key: string]: unknown;
+                            }[];
+                            variables: {
+                                name: string;
+                                type?: "string" | "number" | "boolean" | "object" | "array";
+                                /** @description Default true unless a default is given. */
+                                required?: boolean;
+                                default?: unknown;
+                                description?: string;
+                            }[];
+                            model?: string;
+                            parameters: {
+                                [key: string]: unknown;
+                            };
+                            commit_message: string;
+                            author: string;
+                            labels: string[];
+                            /** Format: date-time */
+                            created_at: string;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+            default: components["responses"]["Error500"];
+        };
+    };
+    getApiPromptsNameVersionsVersion: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                name: string;
+                version: string | number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        version: {
+                            prompt: string;
+                            version: number;
+                            messages: {
+                                [key: string]: unknown;
+                            }[];
+                            variables: {
+                                name: string;
+                                type?: "string" | "number" | "boolean" | "object" | "array";
+                                /** @description Default true unless a default is given. */
+                                required?: boolean;
+                                default?: unknown;
+                                description?: string;
+                            }[];
+                            model?: string;
+                            parameters: {
+                                [key: string]: unknown;
+                            };
+                            commit_message: string;
+                            author: string;
+                            labels: string[];
+                            /** Format: date-time */
+                            created_at: string;
+                        };
+                    };
                 };
             };
             400: components["responses"]["Error400"];
