@@ -362,7 +362,8 @@ export async function createGateway({ config: givenConfig, databaseUrl, env = pr
   await streams.resume();
 
   return {
-    app,
+    // Its route types are not read outside; kept, they grow the gateway's type past what the compiler instantiates.
+    app: app as AnyElysia,
     providers,
     /** The budget and rate-limit counters this process keeps (not in a worker): the first process shares them with its workers. */
     keptCounters: governance.keptCounters,
