@@ -121,6 +121,8 @@ beforeAll(async () => {
       platform: { keys: [{ id: "p1", value: PLATFORM_KEY, use_for_batch_api: true }], network_config: { base_url: platformUpstream.baseUrl }, custom_provider_config: { base_provider_type: "openai" } },
     },
   });
+  const prompt = await gw.admin("/api/prompts", { method: "POST", json: { name: PROMPT, model: CHAT_MODEL, messages: [{ role: "user", content: "{{question}}" }] } });
+  expect(prompt.status).toBe(201);
 });
 afterAll(async () => {
   await gw.close();
@@ -150,6 +152,8 @@ function form(fields: Record<string, string>, file: { name: string; content: str
 }
 
 const CHAT_MODEL = "openai/gpt-4o-mini";
+/** A prompt whose runs must be governed like any chat. */
+const PROMPT = "governed";
 const anthropicMessage = { max_tokens: 32, messages: [{ role: "user", content: question }] };
 const bedrockModel = (model: string) => encodeURIComponent(model);
 
@@ -177,6 +181,9 @@ const ANTHROPIC_KEPT = { "x-gw-provider": "anthropic-kept", "anthropic-version":
  * formats beneath it are the same. A route this table does not know fails the test.
  */
 const CALLS: Array<[suffix: string, build: (prefix: string) => Call]> = [
+  ["/v1/prompts/:name/chat/completions", (prefix) => ({ path: `${prefix}/v1/prompts/${PROMPT}/chat/completions`, body: { variables: { question } } })],
+  ["/v1/prompts/:name/responses", (prefix) => ({ path: `${prefix}/v1/prompts/${PROMPT}/responses`, body: { variables: { question } } })],
+  ["/v1/prompts/:name/messages", (prefix) => ({ path: `${prefix}/v1/prompts/${PROMPT}/messages`, body: { variables: { question }, max_tokens: 32 } })],
   ["/v1/chat/completions", (prefix) => ({ path: `${prefix}/v1/chat/completions`, body: { model: CHAT_MODEL, messages: [{ role: "user", content: question }] } })],
   ["/v1/chat/completions/:id", (prefix) => ({ path: `${prefix}/v1/chat/completions/${heldChatCompletion}`, body: { metadata: {} }, headers: { "x-gw-provider": "openai" } })],
   ["/v1/completions", (prefix) => ({ path: `${prefix}/v1/completions`, body: { model: CHAT_MODEL, prompt: question } })],
