@@ -2,6 +2,7 @@ import { badRequest } from "../../../http/errors";
 import type { Operation } from "../../../upstream/operations";
 import { jsonReply, replyJson } from "../media-replies";
 import { multipartBody } from "../multipart";
+import { requireBaseUrl } from "../openai-compatible";
 import type { ProviderAdapter, UpstreamTarget } from "../../../upstream/adapter";
 
 /** OpenAI's `response_format` as ElevenLabs' `output_format`. */
@@ -11,11 +12,6 @@ function headersOf(target: UpstreamTarget, json: boolean): Record<string, string
   const headers: Record<string, string> = { ...(json ? { "content-type": "application/json" } : {}), ...target.network.extra_headers };
   if (target.key?.secret) headers["xi-api-key"] = target.key.secret;
   return headers;
-}
-
-function baseOf(target: UpstreamTarget): string {
-  if (!target.baseUrl) throw new Error("provider has no base_url");
-  return target.baseUrl.replace(/\/+$/, "");
 }
 
 /** OpenAI's `voice` names an ElevenLabs voice id, as a string or `{id}`. */
@@ -29,7 +25,7 @@ function speechCall(target: UpstreamTarget, body: Record<string, unknown>) {
   const query = new URLSearchParams({ output_format: OUTPUT_FORMATS[String(body.response_format ?? "mp3")] ?? OUTPUT_FORMATS.mp3! });
   const settings = typeof body.speed === "number" ? { voice_settings: { speed: body.speed } } : {};
   return {
-    url: `${baseOf(target)}/text-to-speech/${encodeURIComponent(voiceOf(body))}/stream?${query}`,
+    url: `${requireBaseUrl(target)}/text-to-speech/${encodeURIComponent(voiceOf(body))}/stream?${query}`,
     headers: headersOf(target, true),
     body: JSON.stringify({ text: body.input, model_id: target.model, ...settings }),
   };
@@ -48,7 +44,7 @@ export const elevenlabs: ProviderAdapter = {
     if (operation === "speech") return speechCall(target, body);
     // Only what speech-to-text takes: OpenAI's other fields (response_format, prompt) have no counterpart.
     const form = multipartBody({ file: body.file, model_id: target.model, ...(typeof body.language === "string" ? { language_code: body.language } : {}) });
-    return { url: `${baseOf(target)}/speech-to-text`, headers: headersOf(target, false), body: form };
+    return { url: `${requireBaseUrl(target)}/speech-to-text`, headers: headersOf(target, false), body: form };
   },
   async readReply(operation, reply) {
     if (operation !== "transcription") return reply;
@@ -56,7 +52,7 @@ export const elevenlabs: ProviderAdapter = {
     return jsonReply(reply, { text: result.text ?? "", language: result.language_code });
   },
   listModels: {
-    call: (target) => ({ url: `${baseOf(target)}/models`, method: "GET", headers: headersOf(target, false) }),
+    call: (target) => ({ url: `${requireBaseUrl(target)}/models`, method: "GET", headers: headersOf(target, false) }),
     ids: (body) => (Array.isArray(body) ? body : []).map((model: { model_id?: unknown }) => model.model_id).filter((id): id is string => typeof id === "string"),
   },
 };

@@ -64,9 +64,12 @@ export function imageCallOf(operation: Operation, model: string, body: Record<st
 }
 
 /** Gemini's image models make one image a call: a request for `n` is `n` calls, their images answered together. */
+/** OpenAI images replies of several one-image calls as one reply. */
+export const joinImageReplies: FanOut["join"] = async (_operation, replies) => jsonReply(replies[0]!, joinedImagesReplies(await Promise.all(replies.map((reply) => replyJson<ImagesReply>(reply)))));
+
 export const imageFanOut: FanOut = {
   copies: (operation, body, model) => (IMAGE_OPERATIONS.has(operation) && !isImagenModel(model) ? imageCount(body) : 1),
-  join: async (_operation, replies) => jsonReply(replies[0]!, joinedImagesReplies(await Promise.all(replies.map((reply) => replyJson<ImagesReply>(reply))))),
+  join: joinImageReplies,
 };
 
 /** An image edit's form, its images read inline for the generateContent that changes them. */

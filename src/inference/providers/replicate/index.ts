@@ -2,7 +2,7 @@ import { badRequest, GatewayError } from "../../../http/errors";
 import type { ChatMessage } from "../../canonical";
 import type { Operation } from "../../../upstream/operations";
 import { imagesResponse, jsonReply, replyJson } from "../media-replies";
-import { bearerHeaders } from "../openai-compatible";
+import { bearerHeaders, requireBaseUrl } from "../openai-compatible";
 import type { ProviderAdapter, UpstreamTarget } from "../../../upstream/adapter";
 
 interface Prediction {
@@ -13,20 +13,15 @@ interface Prediction {
   metrics?: { input_token_count?: number; output_token_count?: number };
 }
 
-function baseOf(target: UpstreamTarget): string {
-  if (!target.baseUrl) throw new Error("provider has no base_url");
-  return target.baseUrl.replace(/\/+$/, "");
-}
-
 /**
  * Where a prediction is created: `owner/name:version` pins a version (`/predictions`); otherwise
  * the model's own endpoint, or its deployment's when the key says `use_deployments_endpoint`.
  */
 function predictionUrl(target: UpstreamTarget): { url: string; version?: string } {
   const [name, version] = target.model.split(":");
-  if (version) return { url: `${baseOf(target)}/predictions`, version };
+  if (version) return { url: `${requireBaseUrl(target)}/predictions`, version };
   const collection = target.key?.config.replicate_key_config?.use_deployments_endpoint ? "deployments" : "models";
-  return { url: `${baseOf(target)}/${collection}/${name}/predictions` };
+  return { url: `${requireBaseUrl(target)}/${collection}/${name}/predictions` };
 }
 
 const textOf = (message: ChatMessage) => (typeof message.content === "string" ? message.content : (message.content ?? []).map((part) => (part.type === "text" ? part.text : "")).join(""));
@@ -87,7 +82,7 @@ export const replicate: ProviderAdapter = {
   },
   listModels: {
     // Deployment keys reach their account's deployments; other keys are checked against the account itself.
-    call: (target) => ({ url: `${baseOf(target)}/${target.key?.config.replicate_key_config?.use_deployments_endpoint ? "deployments" : "account"}`, method: "GET", headers: { authorization: bearerHeaders(target).authorization ?? "" } }),
+    call: (target) => ({ url: `${requireBaseUrl(target)}/${target.key?.config.replicate_key_config?.use_deployments_endpoint ? "deployments" : "account"}`, method: "GET", headers: { authorization: bearerHeaders(target).authorization ?? "" } }),
     ids: (body) => ((body as { results?: Array<{ owner?: string; name?: string }> }).results ?? []).map((deployment) => `${deployment.owner}/${deployment.name}`),
   },
 };

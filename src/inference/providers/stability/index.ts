@@ -1,10 +1,11 @@
-import { type ImagesReply, imageCount, joinedImagesReplies } from "../../formats/genai/gemini-images";
+import { imageCount } from "../../formats/genai/gemini-images";
+import { joinImageReplies } from "../gemini";
 import { GatewayError } from "../../../http/errors";
 import type { Operation } from "../../../upstream/operations";
 import { imagesResponse, jsonReply, replyJson } from "../media-replies";
 import { multipartBody } from "../multipart";
 import { bearerHeaders, requireBaseUrl } from "../openai-compatible";
-import type { FanOut, ProviderAdapter } from "../../../upstream/adapter";
+import type { ProviderAdapter } from "../../../upstream/adapter";
 
 /** The aspect ratios Stable Image takes; OpenAI's `size` picks the nearest. */
 const ASPECT_RATIOS = ["21:9", "16:9", "3:2", "5:4", "1:1", "4:5", "2:3", "9:16", "9:21"] as const;
@@ -63,8 +64,5 @@ export const stability: ProviderAdapter = {
     if (image.finish_reason === "CONTENT_FILTERED") return filtered();
     return jsonReply(reply, imagesResponse([{ b64_json: image.image ?? "" }]));
   },
-  fanOut: {
-    copies: (_operation, body) => imageCount(body),
-    join: async (_operation, replies) => jsonReply(replies[0]!, joinedImagesReplies(await Promise.all(replies.map((reply) => replyJson<ImagesReply>(reply))))),
-  } satisfies FanOut,
+  fanOut: { copies: (_operation, body) => imageCount(body), join: joinImageReplies },
 };
