@@ -127,6 +127,16 @@ describe("the 2026-07-28 revision on /mcp/{client}", () => {
     expect(((await wrongName.json()) as RpcReply).error).toMatchObject({ code: -32020, message: expect.stringContaining("Mcp-Name") });
   });
 
+  test("a tool argument its schema mirrors in a header (x-mcp-header) must come with that header, the same value, Base64 or plain", async () => {
+    const call = (headers: Record<string, string>) => send("tools/call", { params: { name: "test_header_param", arguments: { region: "Zürich" } }, headers });
+    const encoded = `=?base64?${Buffer.from("Zürich").toString("base64")}?=`;
+    expect(((await (await call({ "mcp-param-region": encoded })).json()) as RpcReply).result).toMatchObject({ content: [{ text: "Region: Zürich" }] });
+    for (const headers of [{}, { "mcp-param-region": "Basel" }, { "mcp-param-region": "=?base64?WnVyaWNo!?=" }]) {
+      const refused = await call(headers);
+      expect({ status: refused.status, code: ((await refused.json()) as RpcReply).error?.code }).toEqual({ status: 400, code: -32020 });
+    }
+  });
+
   test("a request without the client's capabilities in _meta is -32602 naming the field", async () => {
     const response = await send("tools/list", { meta: { "io.modelcontextprotocol/clientCapabilities": undefined } });
     expect(response.status).toBe(400);

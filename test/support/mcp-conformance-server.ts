@@ -147,6 +147,12 @@ const TOOLS: ConformanceTool[] = [
       return text("The prompt list changed.");
     },
   },
+  {
+    name: "test_header_param",
+    description: "Says its region, an argument clients of 2026-07-28 mirror in the Mcp-Param-Region header",
+    inputSchema: { type: "object", properties: { region: { type: "string", "x-mcp-header": "Region" } }, required: ["region"] },
+    run: ({ args }) => text(`Region: ${String(args.region)}`),
+  },
   { name: "test_error_handling", description: "Always fails, as a tool error", run: () => ({ isError: true, content: [{ type: "text", text: "This tool fails on every call, on purpose." }] }) },
   {
     name: "test_sampling",

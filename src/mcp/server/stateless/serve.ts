@@ -1,8 +1,10 @@
 import type { JSONRPCNotification, ServerCapabilities } from "@modelcontextprotocol/sdk/types.js";
+import { offeredTools } from "../../tools/catalogue";
 import type { CallContext } from "../../tools/executor";
 import { gatewayServer, type GatewayServerDeps, identityOf } from "../gateway-server";
 import { dispatchInMemory, type RpcOutcome } from "./dispatch";
 import type { ListenStreams } from "./listen";
+import { paramHeaderMismatch } from "./param-headers";
 import { sseEvent, sseResponse } from "./sse";
 import { checkedRequest, META, RPC, rpcErrorResponse, type StatelessRequest, SUPPORTED_VERSIONS } from "./wire";
 
@@ -56,6 +58,12 @@ function discovered(deps: GatewayServerDeps, context: CallContext, request: Stat
   return Response.json(finished({ jsonrpc: "2.0", id: request.id, result }, request.method));
 }
 
+/** A tools/call's `Mcp-Param-*` headers against the arguments its tool's schema marks with `x-mcp-header`. */
+function paramHeadersWrong(deps: GatewayServerDeps, context: CallContext, request: StatelessRequest, headers: Headers): string | undefined {
+  const tool = offeredTools(deps.registry, context.filter).find((entry) => entry.exposedName === request.params.name);
+  return tool?.definition && paramHeaderMismatch(headers, tool.definition.inputSchema, request.params.arguments);
+}
+
 export interface StatelessServing {
   deps: GatewayServerDeps;
   listens: ListenStreams;
@@ -105,5 +113,7 @@ export async function serveStateless(serving: StatelessServing, context: CallCon
   }
   const needed = METHOD_CAPABILITY[request.method];
   if (!needed || !capabilities[needed]) return methodNotFound(request);
+  const wrongParam = request.method === "tools/call" ? paramHeadersWrong(serving.deps, context, request, httpRequest.headers) : undefined;
+  if (wrongParam) return rpcErrorResponse(400, request.id, RPC.headerMismatch, `Header mismatch: ${wrongParam}`);
   return answered(serving, context, request, httpRequest);
 }

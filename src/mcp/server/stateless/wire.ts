@@ -1,3 +1,5 @@
+import { decodedHeaderValue } from "./param-headers";
+
 /** The 2026-07-28 revision of MCP: stateless, every request says its version and its client in `_meta`. */
 export const STATELESS_VERSION = "2026-07-28";
 
@@ -61,12 +63,6 @@ export function callerMeta(meta: Record<string, unknown>): Record<string, unknow
   return kept.length > 0 ? Object.fromEntries(kept) : undefined;
 }
 
-/** `=?base64?…?=` is how a client sends a name that is not plain ASCII. */
-function decodedHeader(value: string): string {
-  const encoded = /^=\?base64\?(.*)\?=$/.exec(value);
-  return encoded ? Buffer.from(encoded[1]!, "base64").toString("utf8") : value;
-}
-
 const NAMED_BY: Record<string, "name" | "uri"> = { "tools/call": "name", "prompts/get": "name", "resources/read": "uri" };
 
 /** The headers that mirror the body must be there and say the same (spec: Server Validation). */
@@ -78,7 +74,7 @@ function headerMismatch(headers: Headers, request: StatelessRequest): string | u
   const field = NAMED_BY[request.method];
   if (!field) return undefined;
   const name = headers.get("mcp-name");
-  if (name === null || decodedHeader(name) !== request.params[field]) return `Mcp-Name header does not match params.${field}`;
+  if (name === null || decodedHeaderValue(name) !== request.params[field]) return `Mcp-Name header does not match params.${field}`;
   return undefined;
 }
 
