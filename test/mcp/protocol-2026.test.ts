@@ -178,6 +178,17 @@ describe("the 2026-07-28 revision on /mcp/{client}", () => {
     expect(received[1]!.params?._meta).toEqual({ "io.modelcontextprotocol/subscriptionId": 41 });
   });
 
+  test("subscriptions/listen subscribes upstream to the resources it names and brings their updates", async () => {
+    const stream = await send("subscriptions/listen", { params: { notifications: { resourceSubscriptions: ["test://watched-resource"] } }, id: 42 });
+    const messages = readUntil(stream, (received) => received.some((message) => message.method === "notifications/resources/updated"));
+    await send("tools/call", { params: { name: "test_trigger_resource_update", arguments: {} } });
+    const received = await messages;
+    expect(received[0]!.params).toMatchObject({ notifications: { resourceSubscriptions: ["test://watched-resource"] } });
+    expect(received.slice(1)).toEqual([
+      { jsonrpc: "2.0", method: "notifications/resources/updated", params: { uri: "test://watched-resource", _meta: { "io.modelcontextprotocol/subscriptionId": 42 } } },
+    ]);
+  });
+
   test("is authenticated like the handshake's requests: a virtual key's mcp_configs decide what it lists", async () => {
     const key = await createVirtualKey(gw, "stateless-reader", { mcp_configs: [{ mcp_client_name: "everything", tools_to_execute: ["test_simple_text"] }] });
     const list = (await (await send("tools/list", { headers: { authorization: `Bearer ${key.value}` } })).json()) as RpcReply;

@@ -148,6 +148,14 @@ const TOOLS: ConformanceTool[] = [
     },
   },
   {
+    name: "test_trigger_resource_update",
+    description: "Says test://watched-resource changed",
+    run: async ({ server }) => {
+      await server.sendResourceUpdated({ uri: "test://watched-resource" });
+      return text("test://watched-resource changed.");
+    },
+  },
+  {
     name: "test_header_param",
     description: "Says its region, an argument clients of 2026-07-28 mirror in the Mcp-Param-Region header",
     inputSchema: { type: "object", properties: { region: { type: "string", "x-mcp-header": "Region" } }, required: ["region"] },
