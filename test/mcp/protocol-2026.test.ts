@@ -16,6 +16,7 @@ const META = {
 };
 
 interface RpcReply {
+  jsonrpc?: string;
   id?: number | string;
   method?: string;
   result?: Record<string, unknown> & { _meta?: Record<string, unknown> };
@@ -131,7 +132,8 @@ describe("the 2026-07-28 revision on /mcp/{client}", () => {
     const call = (headers: Record<string, string>) => send("tools/call", { params: { name: "test_header_param", arguments: { region: "Zürich" } }, headers });
     const encoded = `=?base64?${Buffer.from("Zürich").toString("base64")}?=`;
     expect(((await (await call({ "mcp-param-region": encoded })).json()) as RpcReply).result).toMatchObject({ content: [{ text: "Region: Zürich" }] });
-    for (const headers of [{}, { "mcp-param-region": "Basel" }, { "mcp-param-region": "=?base64?WnVyaWNo!?=" }]) {
+    const wrong: Record<string, string>[] = [{}, { "mcp-param-region": "Basel" }, { "mcp-param-region": "=?base64?WnVyaWNo!?=" }];
+    for (const headers of wrong) {
       const refused = await call(headers);
       expect({ status: refused.status, code: ((await refused.json()) as RpcReply).error?.code }).toEqual({ status: 400, code: -32020 });
     }
@@ -172,7 +174,7 @@ describe("the 2026-07-28 revision on /mcp/{client}", () => {
     await send("tools/call", { params: { name: "test_trigger_prompt_change", arguments: {} } });
     await send("tools/call", { params: { name: "test_trigger_tool_change", arguments: {} } });
     const received = await messages;
-    expect(received[0]).toEqual({ jsonrpc: "2.0", method: "notifications/subscriptions/acknowledged", params: { notifications: { toolsListChanged: true }, _meta: { "io.modelcontextprotocol/subscriptionId": 41 } } } as RpcReply);
+    expect(received[0]).toEqual({ jsonrpc: "2.0", method: "notifications/subscriptions/acknowledged", params: { notifications: { toolsListChanged: true }, _meta: { "io.modelcontextprotocol/subscriptionId": 41 } } });
     // Not the prompt change, which it did not ask for.
     expect(received.slice(1).map((message) => message.method)).toEqual(["notifications/tools/list_changed"]);
     expect(received[1]!.params?._meta).toEqual({ "io.modelcontextprotocol/subscriptionId": 41 });

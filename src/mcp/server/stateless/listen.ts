@@ -62,26 +62,27 @@ export class ListenStreams {
     const wanted = honored((request.params.notifications ?? {}) as NotificationFilter, capabilities);
     if (wanted.resourceSubscriptions) await subscribeUpstream(registry, filter, wanted.resourceSubscriptions);
     const tagged = (method: string, params: Record<string, unknown>) => sseEvent({ jsonrpc: "2.0", method, params: { ...params, _meta: { [META.subscriptionId]: subscriptionId } } });
-    let stop = () => undefined as void;
+    const stops: Array<() => void> = [];
+    const stop = () => stops.splice(0).forEach((run) => run());
     const body = new ReadableStream<Uint8Array>({
       start: (controller) => {
         controller.enqueue(tagged("notifications/subscriptions/acknowledged", { notifications: wanted }));
-        const unlisten = registry.onEvent((event) => {
-          const notification = notificationFor(event, filter, wanted);
-          if (notification) controller.enqueue(tagged(notification.method, notification.params));
-        });
-        stop = () => {
-          unlisten();
-          this.open.delete(end);
-        };
+        stops.push(
+          registry.onEvent((event) => {
+            const notification = notificationFor(event, filter, wanted);
+            if (notification) controller.enqueue(tagged(notification.method, notification.params));
+          }),
+        );
+        // Ended by the gateway: the listen request's own result says the end was graceful.
         const end = () => {
           stop();
           controller.enqueue(sseEvent({ jsonrpc: "2.0", id: subscriptionId, result: { resultType: "complete", _meta: { [META.subscriptionId]: subscriptionId } } }));
           controller.close();
         };
         this.open.add(end);
+        stops.push(() => this.open.delete(end));
       },
-      cancel: () => stop(),
+      cancel: stop,
     });
     return sseResponse(body, keepAliveMs);
   }

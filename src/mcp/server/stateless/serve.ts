@@ -83,7 +83,7 @@ async function answered(serving: StatelessServing, context: CallContext, request
   const body = new ReadableStream<Uint8Array>({
     start(controller) {
       const send = (notification: JSONRPCNotification) => {
-        if (keepsNotification(notification, meta[META.logLevel])) controller.enqueue(sseEvent(notification));
+        if (!closed.signal.aborted && keepsNotification(notification, meta[META.logLevel])) controller.enqueue(sseEvent(notification));
       };
       void dispatchInMemory(serving.deps.sdk, server, request, send, closed.signal).then((outcome) => {
         if (closed.signal.aborted) return;
