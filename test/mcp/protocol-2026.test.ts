@@ -1,12 +1,15 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { eventually } from "../support/eventually";
 import type { TestGateway } from "../support/gateway";
 import { type McpConformanceServer, startMcpConformanceServer } from "../support/mcp-conformance-server";
+import { type McpSessionServer, startMcpSessionServer } from "../support/mcp-session-server";
 import { createMcpClient, createVirtualKey, startMcpGateway } from "./support";
 
 let gw: TestGateway;
 let upstream: McpConformanceServer;
+let desk: McpSessionServer;
 
 const VERSION = "2026-07-28";
 const META = {
@@ -77,12 +80,15 @@ async function readUntil(response: Response, enough: (messages: RpcReply[]) => b
 
 beforeAll(async () => {
   upstream = startMcpConformanceServer();
+  desk = startMcpSessionServer();
   gw = await startMcpGateway();
   await createMcpClient(gw, { name: "everything", connection_type: "http", connection_string: upstream.url, tools_to_execute: ["*"] });
+  await createMcpClient(gw, { name: "desk", connection_type: "http", connection_string: desk.url, tools_to_execute: ["*"] });
 });
 afterAll(async () => {
   await gw.close();
   await upstream.stop();
+  await desk.stop();
 });
 
 describe("the 2026-07-28 revision on /mcp/{client}", () => {
@@ -165,6 +171,15 @@ describe("the 2026-07-28 revision on /mcp/{client}", () => {
     expect(logged.filter((message) => message.method === "notifications/message").map((message) => message.params?.data)).toEqual(["Started the work", "Halfway through the work", "Finished the work"]);
     const quiet = await sseMessages(await send("tools/call", { params: { name: "test_tool_with_logging", arguments: {} }, meta: { "io.modelcontextprotocol/logLevel": "error" } }));
     expect(quiet.map((message) => message.method ?? "result")).toEqual(["result"]);
+  });
+
+  test("the caller's own _meta goes upstream without the revision's keys; closing the call's stream cancels the call upstream", async () => {
+    const stream = await send("tools/call", { path: "/mcp/desk", params: { name: "slow", arguments: { steps: 50, interval_ms: 40, label: "stateless-cancel" } }, meta: { progressToken: 9, "example.com/trace": "t-2026" } });
+    await readUntil(stream, (received) => received.some((message) => message.method === "notifications/progress"));
+    expect(await eventually(async () => desk.cancelled, (labels) => labels.includes("stateless-cancel"))).toContain("stateless-cancel");
+    const meta = desk.metas.at(-1)!;
+    expect(meta["example.com/trace"]).toBe("t-2026");
+    expect(Object.keys(meta).filter((key) => key.startsWith("io.modelcontextprotocol/"))).toEqual([]);
   });
 
   test("subscriptions/listen acknowledges what it will carry, then brings the list changes asked for, tagged with its id", async () => {
