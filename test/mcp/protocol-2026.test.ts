@@ -230,3 +230,17 @@ describe("both revisions on one endpoint", () => {
     }
   });
 });
+
+describe("when the gateway drains", () => {
+  test("an open subscriptions/listen stream ends with its result at once, instead of holding the drain to its grace period", async () => {
+    const stream = await send("subscriptions/listen", { path: "/mcp", params: { notifications: { toolsListChanged: true } }, id: 43 });
+    let drained: Promise<void> | undefined;
+    // The drain (SIGTERM's first step) starts once the acknowledgement has come; the stream is read on to its end.
+    const messages = await readUntil(stream, (received) => {
+      if (received.length > 0) drained ??= gw.gateway.drain(60_000);
+      return received.some((message) => message.id === 43);
+    });
+    expect(messages.at(-1)).toEqual({ jsonrpc: "2.0", id: 43, result: { resultType: "complete", _meta: { "io.modelcontextprotocol/subscriptionId": 43 } } });
+    await drained;
+  });
+});

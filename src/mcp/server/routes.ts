@@ -130,6 +130,8 @@ export function mcpServerRoutes(options: McpServerOptions) {
     .delete("/mcp/:client", ({ request, server, params }) => handle(request, server?.hostname, params.client));
   return {
     routes,
+    /** Ends the subscriptions/listen streams with their result: a draining node waits on no stream that never ends. */
+    endStreams: () => listens.close(),
     close: () => {
       listens.close();
       return sessions.close();
