@@ -3,7 +3,10 @@ import { decodedHeaderValue } from "./param-headers";
 /** The 2026-07-28 revision of MCP: stateless, every request says its version and its client in `_meta`. */
 export const STATELESS_VERSION = "2026-07-28";
 
-/** The revisions of the initialize handshake the SDK's transport serves (it says so itself). */
+/**
+ * The revisions of the initialize handshake: the MCP SDK's SUPPORTED_PROTOCOL_VERSIONS, written out
+ * because importing its types module would load the SDK for a gateway that never speaks MCP.
+ */
 export const HANDSHAKE_VERSIONS = ["2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05", "2024-10-07"];
 
 export const SUPPORTED_VERSIONS = [STATELESS_VERSION, ...HANDSHAKE_VERSIONS];
@@ -20,7 +23,6 @@ export const META = {
 const RESERVED_META_PREFIX = "io.modelcontextprotocol/";
 
 export const RPC = {
-  parseError: -32700,
   invalidRequest: -32600,
   methodNotFound: -32601,
   invalidParams: -32602,
@@ -40,7 +42,7 @@ export interface StatelessRequest {
 const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value);
 
 /** The version a request's `_meta` names, if it names one. */
-export const metaVersionOf = (body: unknown): unknown => (isRecord(body) && isRecord(body.params) && isRecord(body.params._meta) ? body.params._meta[META.protocolVersion] : undefined);
+const metaVersionOf = (body: unknown): unknown => (isRecord(body) && isRecord(body.params) && isRecord(body.params._meta) ? body.params._meta[META.protocolVersion] : undefined);
 
 /**
  * Whether a POST speaks the stateless revision: its `_meta` names a version, or its
