@@ -392,6 +392,7 @@ export async function createGateway({ config: givenConfig, databaseUrl, env = pr
     async drain(graceMs: number, cut?: AbortSignal) {
       draining = true;
       if (!app.server) return;
+      mcp.endStreams();
       const over = Promise.withResolvers<void>();
       const timer = setTimeout(over.resolve, graceMs);
       cut?.addEventListener("abort", () => over.resolve(), { once: true });

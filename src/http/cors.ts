@@ -31,6 +31,8 @@ const ALLOWED_HEADERS = new Set([
   "anthropic-dangerous-direct-browser-access",
   "mcp-session-id",
   "mcp-protocol-version",
+  "mcp-method",
+  "mcp-name",
   "last-event-id",
   "a2a-extensions",
   "x-gateway-setup-token",
@@ -38,8 +40,8 @@ const ALLOWED_HEADERS = new Set([
   "tracestate",
   "baggage",
 ]);
-/** Families of headers: the Stainless SDKs' (OpenAI, Anthropic) platform headers, the gateway's own. */
-const ALLOWED_PREFIXES = ["x-stainless-", "x-gw-"];
+/** Families of headers: the Stainless SDKs' (OpenAI, Anthropic) platform headers, the gateway's own, MCP's tool arguments (`Mcp-Param-{Name}`). */
+const ALLOWED_PREFIXES = ["x-stainless-", "x-gw-", "mcp-param-"];
 
 /** Response headers a page's script may read: what the SDKs read (ids, retry hints, rate limits) and the gateway's own. */
 const EXPOSED_HEADERS = [

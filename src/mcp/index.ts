@@ -123,6 +123,8 @@ export async function createMcpGateway(options: McpGatewayOptions) {
     routes,
     /** The tool calls as they start and end, for the live feed (GET /api/ws). */
     liveSource: mcpLogSource(db),
+    /** Before a drain: the long-lived MCP streams end cleanly, so clients reconnect to another node. */
+    endStreams: () => server.endStreams(),
     async close() {
       await server.close();
       await watched.stop();

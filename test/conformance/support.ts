@@ -4,6 +4,8 @@ import { createMcpClient, startMcpGateway } from "../mcp/support";
 import { startMcpConformanceServer } from "../support/mcp-conformance-server";
 
 const SUITE_PATH = join(import.meta.dir, "../../node_modules/@modelcontextprotocol/conformance/dist/index.js");
+/** The suite's 0.2.0 alpha (installed as conformance-next): it checks the 2026-07-28 revision, by requirement set. */
+const NEXT_SUITE_PATH = join(import.meta.dir, "../../node_modules/conformance-next/dist/index.js");
 
 /** Our conformance server, and the gateway with it registered as `everything`. */
 export async function startConformanceSetup(): Promise<{ gw: TestGateway; serverUrl: string; close(): Promise<void> }> {
@@ -29,8 +31,16 @@ export interface SuiteResult {
 }
 
 /** Runs every server scenario of the conformance suite against `url` (the suite needs Node ≥ 22: Bun runs it). */
-export async function runConformanceSuite(url: string): Promise<SuiteResult> {
-  const suite = Bun.spawn([process.execPath, SUITE_PATH, "server", "--url", url, "--suite", "all"], { stdout: "pipe", stderr: "pipe" });
+export const runConformanceSuite = (url: string) => runSuite([SUITE_PATH, "server", "--url", url, "--suite", "all"]);
+
+/**
+ * Runs the scenarios a revision requires (`--requirements`), with the suite's 0.2.0 alpha; its
+ * total also counts the scenarios it runs but does not score (extensions, pending ones).
+ */
+export const runRequirements = (url: string, revision: "2025-11-25" | "2026-07-28") => runSuite([NEXT_SUITE_PATH, "server", "--url", url, "--requirements", revision]);
+
+async function runSuite(args: string[]): Promise<SuiteResult> {
+  const suite = Bun.spawn([process.execPath, ...args], { stdout: "pipe", stderr: "pipe" });
   const [stdout, stderr] = await Promise.all([new Response(suite.stdout).text(), new Response(suite.stderr).text()]);
   await suite.exited;
   const output = stdout + stderr;

@@ -63,6 +63,13 @@ describe("cors.allowed_origins with `*` and a named console", () => {
     expect(listed(answer.headers.get("access-control-allow-headers"))).toEqual(listed(ANTHROPIC_SDK_HEADERS));
   });
 
+  test("an MCP client of the 2026-07-28 revision may send the headers that mirror its request on /mcp", async () => {
+    const mcpHeaders = "content-type, mcp-protocol-version, mcp-method, mcp-name, mcp-param-region";
+    const answer = await preflight(`${gw.url}/mcp/everything`, "https://notebook.example", "POST", mcpHeaders);
+    expect(answer.status).toBe(204);
+    expect(listed(answer.headers.get("access-control-allow-headers"))).toEqual(listed(mcpHeaders));
+  });
+
   test("the management API answers the named console's preflight with its origin and credentials, and refuses `*`'s with the error body", async () => {
     const named = await preflight(`${gw.url}/api/governance/virtual-keys`, CONSOLE, "GET", "x-gateway-setup-token");
     expect(named.status).toBe(204);

@@ -123,6 +123,44 @@ const TOOLS: ConformanceTool[] = [
       return text("Progress went from 0 to 100.");
     },
   },
+  {
+    name: "test_logging_tool",
+    description: "Logs one message: a caller that asked for no log level must not see it",
+    run: async ({ log }) => {
+      await log("info", "A message for callers that asked for log messages");
+      return text("One message was logged.");
+    },
+  },
+  {
+    name: "test_trigger_tool_change",
+    description: "Says the tool list changed",
+    run: async ({ server }) => {
+      await server.sendToolListChanged();
+      return text("The tool list changed.");
+    },
+  },
+  {
+    name: "test_trigger_prompt_change",
+    description: "Says the prompt list changed",
+    run: async ({ server }) => {
+      await server.sendPromptListChanged();
+      return text("The prompt list changed.");
+    },
+  },
+  {
+    name: "test_trigger_resource_update",
+    description: "Says test://watched-resource changed",
+    run: async ({ server }) => {
+      await server.sendResourceUpdated({ uri: "test://watched-resource" });
+      return text("test://watched-resource changed.");
+    },
+  },
+  {
+    name: "test_header_param",
+    description: "Says its region, an argument clients of 2026-07-28 mirror in the Mcp-Param-Region header",
+    inputSchema: { type: "object", properties: { region: { type: "string", "x-mcp-header": "Region" } }, required: ["region"] },
+    run: ({ args }) => text(`Region: ${String(args.region)}`),
+  },
   { name: "test_error_handling", description: "Always fails, as a tool error", run: () => ({ isError: true, content: [{ type: "text", text: "This tool fails on every call, on purpose." }] }) },
   {
     name: "test_sampling",
@@ -209,8 +247,12 @@ const TOOLS: ConformanceTool[] = [
     inputSchema: {
       $schema: "https://json-schema.org/draft/2020-12/schema",
       type: "object",
-      $defs: { address: { type: "object", properties: { street: { type: "string" }, city: { type: "string" } } } },
-      properties: { name: { type: "string" }, address: { $ref: "#/$defs/address" } },
+      $defs: { address: { $anchor: "addressDef", type: "object", properties: { street: { type: "string" }, city: { type: "string" } } } },
+      properties: { name: { type: "string" }, address: { $ref: "#/$defs/address" }, contactMethod: { type: "string", enum: ["phone", "email"] }, phone: { type: "string" }, email: { type: "string" } },
+      allOf: [{ anyOf: [{ required: ["phone"] }, { required: ["email"] }] }],
+      if: { properties: { contactMethod: { const: "phone" } }, required: ["contactMethod"] },
+      then: { required: ["phone"] },
+      else: { required: ["email"] },
       additionalProperties: false,
     },
     run: ({ args }) => text(`Received ${JSON.stringify(args)}`),
@@ -307,7 +349,7 @@ function createServer(): Server {
   let logLevel: LoggingLevel = "debug";
   const server = new Server(
     { name: "conformance-server", version: "1.0.0" },
-    { capabilities: { tools: {}, resources: { subscribe: true }, prompts: {}, logging: {}, completions: {} }, instructions: "Every feature the MCP conformance suite checks of a server." },
+    { capabilities: { tools: { listChanged: true }, resources: { subscribe: true }, prompts: { listChanged: true }, logging: {}, completions: {} }, instructions: "Every feature the MCP conformance suite checks of a server." },
   );
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: TOOLS.map(({ run: _run, inputSchema = noArguments, ...tool }) => ({ ...tool, inputSchema })) }));
   server.setRequestHandler(CallToolRequestSchema, (request, extra) => {

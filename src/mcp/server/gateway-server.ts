@@ -42,7 +42,7 @@ export interface SessionState {
 }
 
 /** /mcp/{client} is that server: its name, version, instructions and capabilities, as far as the gateway proxies them. */
-function identityOf(deps: GatewayServerDeps, context: CallContext) {
+export function identityOf(deps: GatewayServerDeps, context: CallContext) {
   const bound = context.filter.bound === undefined ? undefined : deps.registry.byName(context.filter.bound)?.connection?.session();
   if (!bound) return { info: GATEWAY_INFO, capabilities: AGGREGATE_CAPABILITIES, instructions: undefined };
   const upstream = bound.getServerCapabilities() ?? {};

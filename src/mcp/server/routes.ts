@@ -12,6 +12,9 @@ import { assertOriginAllowed } from "./origin-guard";
 import { type CallerAnswers, SessionLinks } from "./session-links";
 import { type GatewaySession, McpSessions } from "./sessions";
 import { SSE_RETRY_MS, withKeepAlive } from "./sse-keepalive";
+import { ListenStreams } from "./stateless/listen";
+import { serveStateless } from "./stateless/serve";
+import { speaksStateless } from "./stateless/wire";
 
 const SESSION_HEADER = "mcp-session-id";
 /** SSE events a session keeps for callers resuming a broken stream. */
@@ -53,6 +56,7 @@ export interface McpServerOptions {
 export function mcpServerRoutes(options: McpServerOptions) {
   const { registry, executor, auth, settings } = options;
   const sessions = new McpSessions(registry, settings.sessionIdleMs);
+  const listens = new ListenStreams();
   const timeouts = { timeoutMs: settings.toolTimeoutMs, maxTimeoutMs: settings.toolMaxTimeoutMs };
 
   async function openSession(deps: GatewayServerDeps, context: CallContext, body: unknown, request: Request): Promise<Response> {
@@ -111,6 +115,7 @@ export function mcpServerRoutes(options: McpServerOptions) {
       return jsonRpcError(400, -32700, "Parse error: the body is not JSON");
     }
     const deps = { sdk, registry, executor, pageSize: settings.listPageSize };
+    if (speaksStateless(request.headers, body)) return serveStateless({ deps, listens, keepAliveMs: settings.agentKeepAliveMs }, context, request, body);
     if (!isInitialize(sdk, body)) return answerAlone(deps, context, body, request);
     if (sessions.size >= settings.maxSessions) return jsonRpcError(503, -32000, "too many MCP sessions on this gateway: try again later, or send requests without a session");
     return openSession(deps, context, body, request);
@@ -123,5 +128,13 @@ export function mcpServerRoutes(options: McpServerOptions) {
     .post("/mcp/:client", ({ request, server, params }) => handle(request, server?.hostname, params.client), { parse: "none" })
     .get("/mcp/:client", ({ request, server, params }) => handle(request, server?.hostname, params.client))
     .delete("/mcp/:client", ({ request, server, params }) => handle(request, server?.hostname, params.client));
-  return { routes, close: () => sessions.close() };
+  return {
+    routes,
+    /** Ends the subscriptions/listen streams with their result: a draining node waits on no stream that never ends. */
+    endStreams: () => listens.close(),
+    close: () => {
+      listens.close();
+      return sessions.close();
+    },
+  };
 }
