@@ -35,21 +35,20 @@ const IDEAS = [
   ["translat", "language"],
 ];
 
-/** An OpenAI-compatible embeddings server whose vectors carry meaning (one dimension per idea); a text saying "offline" makes it fail. */
+/** An OpenAI-compatible embeddings server whose vectors carry meaning (one dimension per idea); it fails while `down`, and for a text saying "offline". */
 function startIdeaEmbedder() {
-  const inputs: string[][] = [];
+  const state = { down: false };
   const server = Bun.serve({
     port: 0,
     hostname: "127.0.0.1",
     async fetch(request) {
       const body = (await request.json()) as { input: string[] };
-      inputs.push(body.input);
-      if (body.input.some((input) => input.includes("offline"))) return Response.json({ error: { message: "embedding model offline" } }, { status: 500 });
+      if (state.down || body.input.some((input) => input.includes("offline"))) return Response.json({ error: { message: "embedding model offline" } }, { status: 500 });
       const vector = (input: string) => [0.01, ...IDEAS.map((words) => words.filter((word) => input.toLowerCase().includes(word)).length)];
       return Response.json({ object: "list", data: body.input.map((input, index) => ({ object: "embedding", index, embedding: vector(input) })), usage: { prompt_tokens: 1, total_tokens: 1 } });
     },
   });
-  return { baseUrl: `http://127.0.0.1:${server.port}/v1`, inputs, stop: () => server.stop(true) };
+  return { baseUrl: `http://127.0.0.1:${server.port}/v1`, state, stop: () => server.stop(true) };
 }
 
 type Tool = { function: { name: string } };
@@ -129,6 +128,27 @@ describe("tool search in agent mode", () => {
     });
     expect(completion.choices[0]!.message.content).toBe("results: invoice INV-7 for Initech: 5");
     expect(foundNames(model.requests[before + 1])).toEqual(["auto-create_invoice"]);
+  });
+
+  test("a catalogue whose embedding failed is searched by keywords, and embedded again by the next search", async () => {
+    const search = async (query: string) => {
+      const before = model.requests.length;
+      await ask(`call search_tools {"query":"${query}"}`, { "x-gw-mcp-tool-search": "true", "x-gw-mcp-include-clients": "auto" });
+      return foundNames(model.requests[before + 1]);
+    };
+    embedder.state.down = true;
+    // A new client changes the catalogue: its index is built again, and its embedding fails.
+    await createMcpClient(gw, { name: "spare", connection_type: "http", connection_string: office.url, tools_to_execute: ["*"] });
+    expect(await search("create invoice")).toEqual(["auto-create_invoice"]);
+    expect(await search("charge ACME for the consulting work")).toEqual([]);
+    embedder.state.down = false;
+    expect((await search("charge ACME for the consulting work"))[0]).toBe("auto-create_invoice");
+  });
+
+  test("a client declaring its own search_tools keeps it, and gets every MCP tool as without search", async () => {
+    const own: OpenAI.ChatCompletionTool = { type: "function", function: { name: "search_tools", parameters: { type: "object", properties: {} } } };
+    await ask("hello", { "x-gw-mcp-tool-search": "true", "x-gw-mcp-include-clients": "manual" }, { tools: [own] });
+    expect(toolNames(model.requests.at(-1))).toEqual(["search_tools", ...Object.keys(OFFICE).map((name) => `manual-${name}`)].sort());
   });
 });
 

@@ -11,8 +11,8 @@ import type { CallContext, ToolExecutor } from "../tools/executor";
 import { toolFilterOf } from "../tools/filter";
 import { SessionLinks } from "../server/session-links";
 import type { CatalogueSearch } from "../search/catalogue-index";
-import { ChatToolSearch } from "../search/chat-search";
-import { TOOL_SEARCH_FIELD, toolSearchOf } from "../search/options";
+import { type ChatToolSearch, chatToolSearch } from "../search/chat-search";
+import { takeToolSearchField, toolSearchOf } from "../search/options";
 import { autoExecutableCalls, nextRoundBody, parseCompletion, runToolRound } from "./agent-mode";
 import { samplingRequestBody, samplingResult } from "./sampling";
 import { relayRound, type StreamedRound, totalUsage } from "./streaming-agent";
@@ -49,11 +49,6 @@ interface Prepared {
 
 /** A sampling request the gateway's model could not answer, as the JSON-RPC error the upstream gets. */
 const samplingFailure = (message: string) => Object.assign(new Error(message), { code: -32603 });
-
-function withoutField(body: Record<string, unknown>, field: string): Record<string, unknown> {
-  const { [field]: _removed, ...rest } = body;
-  return rest;
-}
 
 function originOf(headers: Headers, publicBaseUrl: string | undefined): string {
   return publicBaseUrl ?? `${headers.get("x-forwarded-proto") ?? "http"}://${headers.get("host") ?? "localhost"}`;
@@ -107,7 +102,7 @@ export function mcpChatHook(deps: ChatHookDeps): InferenceHooks {
   /** The request's tool search when it asks for it (agent mode, which answers search_tools, runs on OpenAI's format only). */
   function toolSearchFor(context: RequestContext, callContext: CallContext, offered: OfferedTool[], field: unknown): ChatToolSearch | undefined {
     const options = toolSearchOf(context.headers, field, callContext.caller.virtualKey?.toolSearch);
-    return options && context.format === "openai" ? new ChatToolSearch(deps.toolSearch.index(), offered, options, context.body) : undefined;
+    return options && context.format === "openai" ? chatToolSearch(() => deps.toolSearch.index(), offered, options, context.body) : undefined;
   }
 
   async function injectTools(context: RequestContext, searchField: unknown): Promise<void> {
@@ -219,10 +214,10 @@ export function mcpChatHook(deps: ChatHookDeps): InferenceHooks {
     name: "mcp",
     admit(context) {
       if (context.operation !== "chat" || followUps.has(context.headers)) return;
-      const searchField = context.body[TOOL_SEARCH_FIELD];
-      if (searchField !== undefined) context.body = withoutField(context.body, TOOL_SEARCH_FIELD);
+      const { body, field } = takeToolSearchField(context.body);
+      context.body = body;
       if (deps.registry.size === 0 || !injectsInto(context.format)) return;
-      return injectTools(context, searchField);
+      return injectTools(context, field);
     },
     transformResponse(context, response) {
       const state = prepared.get(context);

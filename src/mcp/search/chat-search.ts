@@ -31,6 +31,16 @@ function queryOf(call: ToolCall): string | undefined {
   }
 }
 
+const declaresSearchTool = (tools: unknown) => Array.isArray(tools) && tools.some((tool) => (tool as { function?: { name?: unknown } } | null)?.function?.name === SEARCH_TOOL_NAME);
+
+/**
+ * The request's tool search; none when the client declares a tool named `search_tools` itself:
+ * its calls are the client's, and the request gets every MCP tool as without search.
+ */
+export function chatToolSearch(index: () => ToolIndex, offered: readonly OfferedTool[], options: ToolSearchOptions, body: Record<string, unknown>): ChatToolSearch | undefined {
+  return declaresSearchTool(body.tools) ? undefined : new ChatToolSearch(index(), offered, options, body);
+}
+
 /**
  * Tool search in one chat request (OpenAI format): which tools each round declares, the answers
  * to the model's `search_tools` calls, and the tools those found, declared from the next round on.

@@ -16,6 +16,13 @@ export interface ToolSearchOptions {
   maxResults: number;
 }
 
+/** The body without the tool search field, and the field's value. */
+export function takeToolSearchField(body: Record<string, unknown>): { body: Record<string, unknown>; field: unknown } {
+  if (!(TOOL_SEARCH_FIELD in body)) return { body, field: undefined };
+  const { [TOOL_SEARCH_FIELD]: field, ...rest } = body;
+  return { body: rest, field };
+}
+
 function headerSwitch(headers: Headers): boolean | undefined {
   const raw = headers.get(TOOL_SEARCH_HEADER);
   if (raw === null) return undefined;

@@ -35,22 +35,30 @@ function best<T>(scores: Float64Array, tools: readonly T[], k: number, permits: 
 
 /**
  * A catalogue of tools made searchable once: keywords (BM25 over names, descriptions and argument
- * names) at once, and, given an embedder, the tools' embeddings, asked for in one call. A search
- * ranks by meaning when the embeddings are there and the query embeds, by keywords otherwise.
+ * names) at once, and, given an embedder, the tools' embeddings, asked for at once too. A search
+ * ranks by meaning when the embeddings are there and the query embeds, by keywords otherwise;
+ * embeddings that failed are asked for again by the next search.
  */
 export class ToolIndex<T extends SearchableTool = SearchableTool> {
   private readonly keywords: KeywordIndex;
-  private readonly vectors?: Promise<VectorIndex | undefined>;
+  private vectors?: Promise<VectorIndex | undefined>;
 
   constructor(
     readonly tools: readonly T[],
     private readonly embed?: EmbedTexts,
   ) {
     this.keywords = new KeywordIndex(tools.map(documentOf));
-    this.vectors = embed && VectorIndex.build(tools.map(embeddingTextOf), embed).catch((error) => {
-      console.error(`MCP tool search: the tools could not be embedded, searches rank by keywords: ${message(error)}`);
+    void this.vectorIndex();
+  }
+
+  private vectorIndex(): Promise<VectorIndex | undefined> | undefined {
+    if (!this.embed || this.vectors) return this.vectors;
+    this.vectors = VectorIndex.build(this.tools.map(embeddingTextOf), this.embed).catch((error) => {
+      console.error(`MCP tool search: the tools could not be embedded, this search ranks by keywords: ${message(error)}`);
+      this.vectors = undefined;
       return undefined;
     });
+    return this.vectors;
   }
 
   /** The `k` best matches for the query among the tools `permits` allows, best first, and how they were ranked. */
@@ -60,7 +68,7 @@ export class ToolIndex<T extends SearchableTool = SearchableTool> {
   }
 
   private async scores(query: string): Promise<{ ranking: Ranking; scores: Float64Array }> {
-    const vectors = await this.vectors;
+    const vectors = await this.vectorIndex();
     if (vectors && this.embed) {
       try {
         const [probe] = await this.embed([query]);
