@@ -15,7 +15,7 @@ import { parseArgs } from "node:util";
 import { densify, embedText } from "../src/governance/complexity/hashed-embedding";
 import type { ChatRequest } from "../src/inference/canonical";
 import { estimateInputTokens } from "../src/inference/token-count";
-import { withInjectedTools } from "../src/mcp/chat/tool-injection";
+import { type DeclaredTool, withInjectedTools } from "../src/mcp/chat/tool-injection";
 import { offerToolSearch } from "../src/mcp/search/offer";
 import { DEFAULT_MAX_RESULTS } from "../src/mcp/search/options";
 import { type SearchableTool, ToolIndex } from "../src/mcp/search/tool-index";
@@ -24,8 +24,8 @@ import { CATALOGUE, LABELLED_QUERIES } from "./tool-catalogue";
 
 const { values: flags } = parseArgs({ options: { "embeddings-url": { type: "string" }, "embeddings-model": { type: "string" } } });
 
-const declared = CATALOGUE.map((tool) => ({ exposedName: tool.name, definition: { ...tool, inputSchema: { type: "object" as const, ...tool.inputSchema } } }));
-const request = (tools: typeof declared) => withInjectedTools({ model: "gpt-4o", messages: [{ role: "user", content: "Bill ACME 1200 euros for March consulting." }] }, "openai", tools);
+const declared: DeclaredTool[] = CATALOGUE.map((tool) => ({ exposedName: tool.name, definition: { name: tool.name, description: tool.description, inputSchema: { type: "object", ...(tool.inputSchema as { properties?: Record<string, object> }) } } }));
+const request = (tools: readonly DeclaredTool[]) => withInjectedTools({ model: "gpt-4o", messages: [{ role: "user", content: "Bill ACME 1200 euros for March consulting." }] }, "openai", tools);
 const tokensOf = (body: Record<string, unknown>) => estimateInputTokens(body as unknown as ChatRequest);
 
 const hashedEmbedding: EmbedTexts = async (texts) => texts.map((text) => Array.from(densify(embedText(text))));
