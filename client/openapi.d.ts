@@ -4315,6 +4315,14 @@ export interface components {
                 mcp_client_name: string;
                 tools_to_execute?: string[];
             }[];
+            mcp_tool_search: {
+                /** @description Offer search_tools and the pinned tools instead of every MCP tool (default false). */
+                enabled?: boolean;
+                /** @description Tools always offered, as `<client>-<tool>`. */
+                pinned?: string[];
+                /** @description Tools one search answers at most (default 5). */
+                max_results?: string | number;
+            } | null;
             agent_grants: string[];
             session_budgets: {
                 max_cost?: number;
@@ -4436,6 +4444,14 @@ export interface components {
                 mcp_client_name: string;
                 tools_to_execute?: string[];
             }[];
+            mcp_tool_search: {
+                /** @description Offer search_tools and the pinned tools instead of every MCP tool (default false). */
+                enabled?: boolean;
+                /** @description Tools always offered, as `<client>-<tool>`. */
+                pinned?: string[];
+                /** @description Tools one search answers at most (default 5). */
+                max_results?: string | number;
+            } | null;
             agent_grants: string[];
             session_budgets: {
                 max_cost?: number;
@@ -8531,6 +8547,7 @@ export interface operations {
                      *             "request_reset_duration": "1m"
                      *           },
                      *           "mcp_configs": [],
+                     *           "mcp_tool_search": null,
                      *           "agent_grants": [],
                      *           "session_budgets": null,
                      *           "resumable_streams": false,
@@ -8609,6 +8626,14 @@ export interface operations {
                         mcp_client_name: string;
                         tools_to_execute?: string[];
                     }[];
+                    mcp_tool_search?: {
+                        /** @description Offer search_tools and the pinned tools instead of every MCP tool (default false). */
+                        enabled?: boolean;
+                        /** @description Tools always offered, as `<client>-<tool>`. */
+                        pinned?: string[];
+                        /** @description Tools one search answers at most (default 5). */
+                        max_results?: string | number;
+                    } | null;
                     agent_grants?: string[];
                     /** @description What one session (an agent run, named by its conversation id) of the key may spend; a session past it is refused with 402. */
                     session_budgets?: {
@@ -8666,6 +8691,7 @@ export interface operations {
                      *           "request_reset_duration": "1m"
                      *         },
                      *         "mcp_configs": [],
+                     *         "mcp_tool_search": null,
                      *         "agent_grants": [],
                      *         "session_budgets": null,
                      *         "resumable_streams": false,
@@ -8773,6 +8799,14 @@ export interface operations {
                         mcp_client_name: string;
                         tools_to_execute?: string[];
                     }[];
+                    mcp_tool_search?: {
+                        /** @description Offer search_tools and the pinned tools instead of every MCP tool (default false). */
+                        enabled?: boolean;
+                        /** @description Tools always offered, as `<client>-<tool>`. */
+                        pinned?: string[];
+                        /** @description Tools one search answers at most (default 5). */
+                        max_results?: string | number;
+                    } | null;
                     agent_grants?: string[];
                     /** @description What one session (an agent run, named by its conversation id) of the key may spend; a session past it is refused with 402. */
                     session_budgets?: {

@@ -18,6 +18,7 @@ const checkoutKey: VirtualKey = {
   budgets: [{ max_limit: 50, reset_duration: "1M", calendar_aligned: true }],
   rate_limit: { request_max_limit: 600, request_reset_duration: "1m" },
   mcp_configs: [],
+  mcp_tool_search: null,
   agent_grants: [],
   session_budgets: null,
   resumable_streams: false,

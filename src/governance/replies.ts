@@ -1,5 +1,5 @@
 import { type Static, Type as t } from "@sinclair/typebox";
-import { BudgetSpec, McpConfig, PricePatch, ProviderConfig, RateLimitSpec, RoutingTarget, SessionBudget } from "../db/schema/types";
+import { BudgetSpec, McpConfig, McpToolSearch, PricePatch, ProviderConfig, RateLimitSpec, RoutingTarget, SessionBudget } from "../db/schema/types";
 import { RoutingScope } from "./schemas";
 import { Message, PageFields, Timestamp } from "../http/replies";
 
@@ -32,6 +32,7 @@ const virtualKeyFields = {
   provider_configs: t.Array(ProviderConfig),
   ...Limits,
   mcp_configs: t.Array(McpConfig),
+  mcp_tool_search: t.Union([McpToolSearch, t.Null()]),
   agent_grants: t.Array(t.String()),
   session_budgets: t.Union([SessionBudget, t.Null()]),
   resumable_streams: t.Boolean({ description: "Every streamed reply of the key kept resumable." }),

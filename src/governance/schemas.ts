@@ -3,7 +3,7 @@ import { type TObject, Type } from "@sinclair/typebox";
 import { INT32_MAX } from "../http/integers";
 import { PageLimit, PageOffset } from "../http/pagination";
 import { virtualKeyCreateExample } from "./examples";
-import { BudgetSpec, McpConfig, PricePatch, ProviderConfig, RateLimitSpec, RoutingTarget, SessionBudget } from "../db/schema/types";
+import { BudgetSpec, McpConfig, McpToolSearch, PricePatch, ProviderConfig, RateLimitSpec, RoutingTarget, SessionBudget } from "../db/schema/types";
 
 const NullableId = t.Union([t.String({ minLength: 1 }), t.Null()]);
 
@@ -19,6 +19,8 @@ const virtualKeyFields = {
   budgets: t.Optional(t.Array(BudgetSpec)),
   rate_limit: t.Optional(t.Union([RateLimitSpec, t.Null()])),
   mcp_configs: t.Optional(t.Array(McpConfig)),
+  /** Tool search in the key's chat requests; `null` clears it. */
+  mcp_tool_search: t.Optional(t.Union([McpToolSearch, t.Null()])),
   /** Names of the A2A agents this key may call. */
   agent_grants: t.Optional(t.Array(t.String({ minLength: 1 }))),
   /** What each session of the key may spend; `null` clears it. */

@@ -1,5 +1,6 @@
 import { presentedVirtualKey } from "../governance/caller";
 import { GatewayError } from "../http/errors";
+import type { McpToolSearch } from "../db/schema/types";
 import type { VirtualKeyMcpConfig } from "./tools/filter";
 
 /** What the MCP gateway needs to know of a virtual key. */
@@ -8,6 +9,8 @@ export interface McpVirtualKey {
   name: string;
   active: boolean;
   mcpConfigs?: VirtualKeyMcpConfig[];
+  /** The key's tool search setting, when it has one. */
+  toolSearch?: McpToolSearch | null;
 }
 
 /**

@@ -29,6 +29,8 @@ import { completePerUserOAuth, PerUserOAuthResolver } from "./per-user/oauth";
 import { perUserHeaderRoutes } from "./per-user/routes";
 import { verifyAgainstUpstream } from "./per-user/submission";
 import { mcpServerRoutes } from "./server/routes";
+import { CatalogueSearch } from "./search/catalogue-index";
+import { pipelineEmbedder } from "./search/embedder";
 import type { ResolvedMcpSettings } from "../config/sections/mcp";
 import { toolExecuteRoute } from "./tool-execute-route";
 import { ToolExecutor } from "./tools/executor";
@@ -110,6 +112,8 @@ export async function createMcpGateway(options: McpGatewayOptions) {
     oauth.forget(id);
   };
   const server = mcpServerRoutes({ registry, executor, auth, settings });
+  const embedModel = settings.toolSearchEmbeddingModel;
+  const toolSearch = new CatalogueSearch(registry, embedModel ? pipelineEmbedder(options.inference, embedModel) : undefined);
   const routes = new Elysia({ name: "mcp" })
     .use(mcpClientRoutes(registry, removeClient, (config) => oauth.view(config)))
     .use(mcpOAuthRoutes(registry, oauth, settings.publicBaseUrl, completePerUserOAuth(flows)))
@@ -119,7 +123,7 @@ export async function createMcpGateway(options: McpGatewayOptions) {
     .use(server.routes);
 
   return {
-    hook: mcpChatHook({ registry, executor, virtualKeys, agentMaxDepth: settings.agentMaxDepth, keepAliveMs: settings.agentKeepAliveMs, publicBaseUrl: settings.publicBaseUrl, inference: options.inference, sampling: settings.agentSampling, timeouts: { timeoutMs: settings.toolTimeoutMs, maxTimeoutMs: settings.toolMaxTimeoutMs } }),
+    hook: mcpChatHook({ registry, executor, virtualKeys, agentMaxDepth: settings.agentMaxDepth, keepAliveMs: settings.agentKeepAliveMs, publicBaseUrl: settings.publicBaseUrl, inference: options.inference, sampling: settings.agentSampling, timeouts: { timeoutMs: settings.toolTimeoutMs, maxTimeoutMs: settings.toolMaxTimeoutMs }, toolSearch }),
     routes,
     /** The tool calls as they start and end, for the live feed (GET /api/ws). */
     liveSource: mcpLogSource(db),

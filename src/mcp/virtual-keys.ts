@@ -7,7 +7,7 @@ export interface VirtualKeySource {
   readonly keys: { get(id: string): VirtualKeyRow | undefined };
 }
 
-const view = (row: VirtualKeyRow | undefined): McpVirtualKey | undefined => row && { id: row.id, name: row.name, active: row.isActive, mcpConfigs: row.mcpConfigs };
+const view = (row: VirtualKeyRow | undefined): McpVirtualKey | undefined => row && { id: row.id, name: row.name, active: row.isActive, mcpConfigs: row.mcpConfigs, toolSearch: row.mcpToolSearch };
 
 /** Governance's own in-memory key store, read without a database round trip per request. */
 export function virtualKeysFromGovernance(source: VirtualKeySource): VirtualKeyDirectory {

@@ -6,6 +6,8 @@
  *   once tool results come back it answers `results: <tool contents joined by " | ">`, and
  *   ` (N images)` for images the tools returned (sent after the results in a user message);
  * - `always call <tool> <json args>`: every reply calls the tool again (to hit the depth limit);
+ * - `<step> then <step>...`, each step a `call` part: the reply after N tool-calling turns plays
+ *   step N+1 (a tool the step names but the request does not offer is not called), then `results:`;
  * - anything else: `echo: <text>`.
  * A tool is only called when the request offers it, as a real model would. Streamed requests get
  * the same reply as OpenAI's chunks.
@@ -17,7 +19,7 @@ export interface ScriptedModel {
   stop(): void;
 }
 
-type Message = { role: string; content?: unknown };
+type Message = { role: string; content?: unknown; tool_calls?: unknown[] };
 
 const firstUserText = (messages: Message[]) => String(messages.find((message) => message.role === "user")?.content ?? "");
 
@@ -48,7 +50,9 @@ function reply(body: Record<string, unknown>) {
     if (message.role !== "tool") break;
     trailingResults.unshift(String(message.content));
   }
-  const calls = trailingResults.length > 0 && !script.startsWith("always ") ? [] : plannedCalls(script, offered);
+  const steps = script.split(" then ");
+  const step = steps.length > 1 ? (steps[messages.filter((message) => message.role === "assistant" && message.tool_calls?.length).length] ?? "") : undefined;
+  const calls = step !== undefined ? plannedCalls(step, offered) : trailingResults.length > 0 && !script.startsWith("always ") ? [] : plannedCalls(script, offered);
   const round = messages.filter((message) => message.role === "tool").length;
   const message =
     calls.length > 0

@@ -24,6 +24,9 @@ export const McpSettings = t.Object(
       t.Array(t.String({ minLength: 1 }), { description: "Host header values /mcp answers (a name, or name:port; `*` any). Default: the loopback names when the gateway listens on a loopback address, any host otherwise." }),
     ),
     allowed_origins: t.Optional(t.Array(t.String({ minLength: 1 }), { description: "Origins (`https://app.example.com`; `*` any) whose browser pages may call /mcp, besides the gateway's own." })),
+    tool_search_embedding_model: t.Optional(
+      t.String({ minLength: 1, description: "Tool search ranks by meaning with this embedding model (`provider/model`, called through the gateway); without it, by keywords." }),
+    ),
     stdio_allowed_commands: t.Optional(
       t.Array(t.String({ minLength: 1 }), { description: "The only commands a stdio client may run, exactly as written in `stdio_config.command` (default none). Config file only: the API cannot widen it." }),
     ),
@@ -49,6 +52,7 @@ export interface ResolvedMcpSettings {
   allowedHosts?: string[];
   allowedOrigins: string[];
   stdioAllowedCommands: string[];
+  toolSearchEmbeddingModel?: string;
 }
 
 /**
@@ -77,5 +81,6 @@ export function resolveMcpSettings(config: object): ResolvedMcpSettings {
     allowedHosts: settings.allowed_hosts?.map((host) => host.toLowerCase()),
     allowedOrigins: (settings.allowed_origins ?? []).map((origin) => origin.toLowerCase().replace(/\/+$/, "")),
     stdioAllowedCommands: settings.stdio_allowed_commands ?? [],
+    toolSearchEmbeddingModel: settings.tool_search_embedding_model,
   };
 }

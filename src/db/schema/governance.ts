@@ -1,5 +1,5 @@
 import { index, integer, primaryKey, real, sqliteTable, text } from "drizzle-orm/sqlite-core";
-import type { BudgetSpec, ComplexityReference, McpConfig, PricePatch, ProviderConfig, RateLimitSpec, RoutingTarget, SessionBudget, VideoPoll } from "./types";
+import type { BudgetSpec, ComplexityReference, McpConfig, McpToolSearch, PricePatch, ProviderConfig, RateLimitSpec, RoutingTarget, SessionBudget, VideoPoll } from "./types";
 
 const timestamps = {
   createdAt: integer("created_at", { mode: "timestamp_ms" }).notNull(),
@@ -39,6 +39,8 @@ export const governanceVirtualKeys = sqliteTable("governance_virtual_keys", {
   customerId: text("customer_id").references(() => governanceCustomers.id, { onDelete: "set null" }),
   providerConfigs: text("provider_configs", { mode: "json" }).$type<ProviderConfig[]>().notNull().default([]),
   mcpConfigs: text("mcp_configs", { mode: "json" }).$type<McpConfig[]>().notNull().default([]),
+  /** Tool search in the key's chat requests; null: off unless a request asks. */
+  mcpToolSearch: text("mcp_tool_search", { mode: "json" }).$type<McpToolSearch | null>(),
   agentGrants: text("agent_grants", { mode: "json" }).$type<string[]>().notNull().default([]),
   sessionBudgets: text("session_budgets", { mode: "json" }).$type<SessionBudget | null>(),
   /** Keep every streamed reply of the key resumable, as `x-gw-resumable: true` asks (the header's `false` still opts a call out). */

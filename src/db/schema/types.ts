@@ -67,6 +67,17 @@ export const McpConfig = t.Object({
 });
 export type McpConfig = Static<typeof McpConfig>;
 
+/** Tool search in chat requests: the model gets `search_tools` and the pinned tools instead of every MCP tool. */
+export const McpToolSearch = t.Object(
+  {
+    enabled: t.Optional(t.Boolean({ description: "Offer search_tools and the pinned tools instead of every MCP tool (default false)." })),
+    pinned: t.Optional(t.Array(t.String({ minLength: 1 }), { maxItems: 100, description: "Tools always offered, as `<client>-<tool>`." })),
+    max_results: t.Optional(t.Integer({ minimum: 1, maximum: 50, description: "Tools one search answers at most (default 5)." })),
+  },
+  { additionalProperties: false },
+);
+export type McpToolSearch = Static<typeof McpToolSearch>;
+
 export const RoutingTarget = t.Object({
   /** Empty keeps the request's provider. */
   provider: t.Optional(t.String()),

@@ -31,6 +31,7 @@ function virtualKeyView(row: VirtualKeyRow, organization: Organization) {
     budgets: row.budgets,
     rate_limit: row.rateLimit,
     mcp_configs: row.mcpConfigs,
+    mcp_tool_search: row.mcpToolSearch ?? null,
     agent_grants: row.agentGrants,
     session_budgets: row.sessionBudgets ?? null,
     resumable_streams: row.resumableStreams,

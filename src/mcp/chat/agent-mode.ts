@@ -13,13 +13,13 @@ interface Completion {
   choices?: Array<{ message?: AssistantMessage; finish_reason?: string }>;
 }
 
-/** The reply's tool calls when every one of them is an MCP tool agent mode may run by itself. */
-export function autoExecutableCalls(completion: Completion, offered: readonly OfferedTool[]): { message: AssistantMessage; calls: ToolCall[] } | undefined {
+/** The reply's tool calls when every one of them is an MCP tool agent mode may run by itself, or one the gateway answers itself (`search_tools`). */
+export function autoExecutableCalls(completion: Completion, offered: readonly OfferedTool[], own?: { answers(name: string): boolean }): { message: AssistantMessage; calls: ToolCall[] } | undefined {
   const [choice, ...others] = completion.choices ?? [];
   const message = choice?.message;
   const calls = message?.tool_calls ?? [];
   if (others.length > 0 || !message || calls.length === 0) return undefined;
-  const runnable = calls.every((call) => offered.some((tool) => tool.exposedName === call.function?.name && autoExecutes(tool)));
+  const runnable = calls.every((call) => own?.answers(call.function?.name ?? "") || offered.some((tool) => tool.exposedName === call.function?.name && autoExecutes(tool)));
   return runnable ? { message, calls } : undefined;
 }
 
@@ -57,7 +57,7 @@ function attachedImages(rounds: ReadonlyArray<{ call: ToolCall; images: ImagePar
 }
 
 /** Runs one round of tool calls in parallel and answers the messages to feed back: one per call, then the images they returned. */
-export async function runToolRound(executor: ToolExecutor, calls: ToolCall[], context: CallContext) {
+export async function runToolRound(executor: Pick<ToolExecutor, "execute">, calls: ToolCall[], context: CallContext) {
   const answered = await Promise.all(
     calls.map(async (call) => {
       try {

@@ -10,6 +10,9 @@ import { type OfferedTool, offeredTools } from "../tools/catalogue";
 import type { CallContext, ToolExecutor } from "../tools/executor";
 import { toolFilterOf } from "../tools/filter";
 import { SessionLinks } from "../server/session-links";
+import type { CatalogueSearch } from "../search/catalogue-index";
+import { type ChatToolSearch, chatToolSearch } from "../search/chat-search";
+import { takeToolSearchField, toolSearchOf } from "../search/options";
 import { autoExecutableCalls, nextRoundBody, parseCompletion, runToolRound } from "./agent-mode";
 import { samplingRequestBody, samplingResult } from "./sampling";
 import { relayRound, type StreamedRound, totalUsage } from "./streaming-agent";
@@ -28,6 +31,8 @@ export interface ChatHookDeps {
   /** "model": an upstream's sampling request is answered with the request's model; "refuse": sampling is not offered upstream. */
   sampling: "model" | "refuse";
   timeouts: { timeoutMs: number; maxTimeoutMs: number };
+  /** The catalogue's search index, for requests with tool search. */
+  toolSearch: CatalogueSearch;
 }
 
 /** An SSE comment: clients skip it, proxies see the stream is alive. */
@@ -38,6 +43,8 @@ interface Prepared {
   callContext: CallContext;
   /** The request's own upstream sessions, which offer sampling; closed when the agent ends. */
   links?: SessionLinks;
+  /** Set when the request searches tools instead of getting them all. */
+  search?: ChatToolSearch;
 }
 
 /** A sampling request the gateway's model could not answer, as the JSON-RPC error the upstream gets. */
@@ -92,30 +99,44 @@ export function mcpChatHook(deps: ChatHookDeps): InferenceHooks {
     return new SessionLinks({ sampling }, { sampling: {} }, deps.timeouts, deps.registry.reach);
   }
 
-  async function injectTools(context: RequestContext): Promise<void> {
+  /** The request's tool search when it asks for it (agent mode, which answers search_tools, runs on OpenAI's format only). */
+  function toolSearchFor(context: RequestContext, callContext: CallContext, offered: OfferedTool[], field: unknown): ChatToolSearch | undefined {
+    const options = toolSearchOf(context.headers, field, callContext.caller.virtualKey?.toolSearch);
+    return options && context.format === "openai" ? chatToolSearch(() => deps.toolSearch.index(), offered, options, context.body) : undefined;
+  }
+
+  async function injectTools(context: RequestContext, searchField: unknown): Promise<void> {
     const callContext = await chatCallContext(context, deps);
     const offered = offeredTools(deps.registry, callContext.filter);
     if (offered.length === 0) return;
-    context.body = withInjectedTools(context.body, context.format, offered);
+    const search = toolSearchFor(context, callContext, offered, searchField);
+    context.body = search ? search.declare(context.body) : withInjectedTools(context.body, context.format, offered);
     const links = deps.sampling === "model" ? samplingLinks(context) : undefined;
     // A stdio server would need a process per request: its calls stay on the shared session, without sampling.
     if (links) callContext.relay = { ownLink: async (entry) => (entry.config.connectionType !== "stdio" && entry.connection?.session() ? links.linkFor(entry) : undefined) };
-    prepared.set(context, { offered, callContext, links });
+    prepared.set(context, { offered, callContext, links, search });
   }
 
-  async function runAgent(context: RequestContext, response: Response, { offered, callContext }: Prepared): Promise<Response> {
+  /** One round's tool calls run (search_tools answered by the search), and the next round's body. */
+  async function nextRound({ callContext, search }: Prepared, body: Record<string, unknown>, pending: NonNullable<ReturnType<typeof autoExecutableCalls>>) {
+    const results = await runToolRound(search?.executor(deps.executor) ?? deps.executor, pending.calls, callContext);
+    const next = nextRoundBody(body, pending.message, results);
+    return search ? search.declare(next) : next;
+  }
+
+  async function runAgent(context: RequestContext, response: Response, state: Prepared): Promise<Response> {
     let current = response;
     let body = context.body;
     for (let round = 0; round < deps.agentMaxDepth && current.status === 200; round++) {
       const text = await current.text();
-      const pending = autoExecutableCalls(parseCompletion(text) ?? {}, offered);
+      const pending = autoExecutableCalls(parseCompletion(text) ?? {}, state.offered, state.search);
       if (!pending) return new Response(text, current);
-      const results = await runToolRound(deps.executor, pending.calls, callContext).catch((error) => {
+      const next = await nextRound(state, body, pending).catch((error) => {
         if (error instanceof GatewayError) return error;
         throw error;
       });
-      if (results instanceof GatewayError) return results.toResponse();
-      body = nextRoundBody(body, pending.message, results);
+      if (next instanceof GatewayError) return next.toResponse();
+      body = next;
       current = await followUp(context, body);
     }
     return current;
@@ -126,7 +147,7 @@ export function mcpChatHook(deps: ChatHookDeps): InferenceHooks {
    * are held back, and run when all are auto-executable (the next round then streams on in the
    * same response), or sent on when not. A client that asked for usage gets the rounds' sum.
    */
-  function runStreamingAgent(context: RequestContext, response: Response, { offered, callContext, links }: Prepared): Response {
+  function runStreamingAgent(context: RequestContext, response: Response, state: Prepared): Response {
     if (response.status !== 200 || !response.body) return response;
     const left = new AbortController();
     const stream = new ReadableStream<Uint8Array>({
@@ -155,7 +176,7 @@ export function mcpChatHook(deps: ChatHookDeps): InferenceHooks {
             spokeBefore ||= spokeNow;
             spokeNow = false;
             if (left.signal.aborted) return;
-            const pending = round < deps.agentMaxDepth && streamed.finishReason === "tool_calls" ? autoExecutableCalls({ choices: [{ message: streamed.message }] }, offered) : undefined;
+            const pending = round < deps.agentMaxDepth && streamed.finishReason === "tool_calls" ? autoExecutableCalls({ choices: [{ message: streamed.message }] }, state.offered, state.search) : undefined;
             if (!pending) {
               for (const chunk of streamed.held) send(chunk);
               break;
@@ -163,8 +184,7 @@ export function mcpChatHook(deps: ChatHookDeps): InferenceHooks {
             const keepAlive = setInterval(() => {
               if (!left.signal.aborted) controller.enqueue(KEEP_ALIVE);
             }, deps.keepAliveMs);
-            const results = await runToolRound(deps.executor, pending.calls, callContext).finally(() => clearInterval(keepAlive));
-            body = nextRoundBody(body, pending.message, results);
+            body = await nextRound(state, body, pending).finally(() => clearInterval(keepAlive));
             current = await followUp(context, body, true);
             if (current.status !== 200 || !current.body) {
               send(await current.json());
@@ -177,14 +197,14 @@ export function mcpChatHook(deps: ChatHookDeps): InferenceHooks {
           if (!(error instanceof GatewayError)) console.error("MCP agent mode: a streamed round failed", error);
           send((error instanceof GatewayError ? error : new GatewayError({ status: 502, errorType: "provider_stream_interrupted", message: "the agent's stream was interrupted" })).toBody());
         }
-        await links?.close();
+        await state.links?.close();
         if (left.signal.aborted) return;
         send("[DONE]");
         controller.close();
       },
       cancel: () => {
         left.abort();
-        void links?.close();
+        void state.links?.close();
       },
     });
     return new Response(stream, { status: 200, headers: response.headers });
@@ -193,8 +213,11 @@ export function mcpChatHook(deps: ChatHookDeps): InferenceHooks {
   return {
     name: "mcp",
     admit(context) {
-      if (deps.registry.size === 0 || context.operation !== "chat" || !injectsInto(context.format) || followUps.has(context.headers)) return;
-      return injectTools(context);
+      if (context.operation !== "chat" || followUps.has(context.headers)) return;
+      const { body, field } = takeToolSearchField(context.body);
+      context.body = body;
+      if (deps.registry.size === 0 || !injectsInto(context.format)) return;
+      return injectTools(context, field);
     },
     transformResponse(context, response) {
       const state = prepared.get(context);

@@ -3,8 +3,11 @@ import type { OfferedTool } from "../tools/catalogue";
 
 type ToolDefinition = Record<string, unknown>;
 
+/** A tool as a request declares it to the model: its name there and its MCP definition. */
+export type DeclaredTool = Pick<OfferedTool, "exposedName" | "definition">;
+
 /** How each chat format declares a function tool, and reads a declared tool's name. */
-const TOOL_SHAPES: Partial<Record<WireFormat, { define(tool: OfferedTool): ToolDefinition; nameOf(tool: unknown): unknown }>> = {
+const TOOL_SHAPES: Partial<Record<WireFormat, { define(tool: DeclaredTool): ToolDefinition; nameOf(tool: unknown): unknown }>> = {
   openai: {
     define: (tool) => ({
       type: "function",
@@ -21,7 +24,7 @@ const TOOL_SHAPES: Partial<Record<WireFormat, { define(tool: OfferedTool): ToolD
 export const injectsInto = (format: WireFormat) => format in TOOL_SHAPES;
 
 /** The body with the offered tools appended to its own; a tool the client already declared by that name is left as it is. */
-export function withInjectedTools(body: Record<string, unknown>, format: WireFormat, offered: readonly OfferedTool[]): Record<string, unknown> {
+export function withInjectedTools(body: Record<string, unknown>, format: WireFormat, offered: readonly DeclaredTool[]): Record<string, unknown> {
   const shape = TOOL_SHAPES[format];
   if (!shape || offered.length === 0) return body;
   const own = Array.isArray(body.tools) ? (body.tools as unknown[]) : [];

@@ -1,0 +1,1 @@
+ALTER TABLE `governance_virtual_keys` ADD `mcp_tool_search` text;

@@ -1,0 +1,23 @@
+import type { DeclaredTool } from "../chat/tool-injection";
+import type { ToolSearchOptions } from "./options";
+
+export const SEARCH_TOOL_NAME = "search_tools";
+
+const SEARCH_TOOL: DeclaredTool = {
+  exposedName: SEARCH_TOOL_NAME,
+  definition: {
+    name: SEARCH_TOOL_NAME,
+    description:
+      "Finds the tools that fit a task among many more than are listed here. Describe what you want to do; the answer lists the best-matching tools with their input schemas, and they can be called from your next turn on.",
+    inputSchema: { type: "object", properties: { query: { type: "string", description: "What the tool should do, in a few words (e.g. 'create an invoice for a customer')." } }, required: ["query"] },
+  },
+};
+
+/**
+ * What a caller with tool search declares instead of every tool: `search_tools`, the pinned
+ * tools, and the tools already found (`loaded`), in the catalogue's order.
+ */
+export function offerToolSearch<T extends DeclaredTool>(tools: readonly T[], options: ToolSearchOptions, loaded: ReadonlySet<string> = new Set()): Array<T | DeclaredTool> {
+  const pinned = new Set(options.pinned);
+  return [SEARCH_TOOL, ...tools.filter((tool) => pinned.has(tool.exposedName) || loaded.has(tool.exposedName))];
+}
