@@ -33,6 +33,7 @@ import type { ResolvedMcpSettings } from "../config/sections/mcp";
 import { toolExecuteRoute } from "./tool-execute-route";
 import { ToolExecutor } from "./tools/executor";
 import { type VirtualKeySource, virtualKeysFromGovernance } from "./virtual-keys";
+import { createVirtualServers } from "./virtual";
 
 export { resolveMcpSettings } from "../config/sections/mcp";
 
@@ -109,13 +110,15 @@ export async function createMcpGateway(options: McpGatewayOptions) {
     await registry.remove(id);
     oauth.forget(id);
   };
-  const server = mcpServerRoutes({ registry, executor, auth, settings });
+  const virtualServers = await createVirtualServers(db, registry, virtualKeys);
+  const server = mcpServerRoutes({ registry, executor, auth, settings, virtualServers: virtualServers.store });
   const routes = new Elysia({ name: "mcp" })
     .use(mcpClientRoutes(registry, removeClient, (config) => oauth.view(config)))
     .use(mcpOAuthRoutes(registry, oauth, settings.publicBaseUrl, completePerUserOAuth(flows)))
     .use(perUserHeaderRoutes({ flows, credentials, registry }, (presented) => apiKeys.lookup(presented)))
     .use(mcpLogRoutes(db, () => new Date()))
     .use(toolExecuteRoute(executor, auth))
+    .use(virtualServers.routes)
     .use(server.routes);
 
   return {
@@ -127,6 +130,7 @@ export async function createMcpGateway(options: McpGatewayOptions) {
       await server.close();
       await watched.stop();
       await watchedConnections.stop();
+      await virtualServers.stop();
       await flows.stop();
       await registry.close();
     },

@@ -12,6 +12,8 @@ import { assertOriginAllowed } from "./origin-guard";
 import { type CallerAnswers, SessionLinks } from "./session-links";
 import { type GatewaySession, McpSessions } from "./sessions";
 import { SSE_RETRY_MS, withKeepAlive } from "./sse-keepalive";
+import type { VirtualBundle } from "../virtual/bundle";
+import { checkVirtualServerAccess } from "../virtual/access";
 
 const SESSION_HEADER = "mcp-session-id";
 /** SSE events a session keeps for callers resuming a broken stream. */
@@ -41,7 +43,12 @@ export interface McpServerOptions {
   executor: ToolExecutor;
   auth: CallerAuth;
   settings: ResolvedMcpSettings;
+  /** The virtual servers served at /mcp/v/{slug}, by slug. */
+  virtualServers?: { bundle(slug: string): VirtualBundle | undefined };
 }
+
+/** Which door a request came through: /mcp, /mcp/{client} (`bound`) or /mcp/v/{slug} (`slug`). */
+type Door = { bound?: string; slug?: string };
 
 /**
  * /mcp (every client, names prefixed per client) and /mcp/{client} (one client, its own names):
@@ -51,7 +58,7 @@ export interface McpServerOptions {
  * session is answered on its own in JSON, as before sessions existed.
  */
 export function mcpServerRoutes(options: McpServerOptions) {
-  const { registry, executor, auth, settings } = options;
+  const { registry, executor, auth, settings, virtualServers } = options;
   const sessions = new McpSessions(registry, settings.sessionIdleMs);
   const timeouts = { timeoutMs: settings.toolTimeoutMs, maxTimeoutMs: settings.toolMaxTimeoutMs };
 
@@ -88,18 +95,28 @@ export function mcpServerRoutes(options: McpServerOptions) {
     }
   }
 
-  async function handle(request: Request, listenerHostname: string | undefined, bound?: string): Promise<Response> {
-    assertOriginAllowed(request, listenerHostname, settings);
-    const context = await callContextOf(request, auth, "mcp_server");
+  function enter({ bound, slug }: Door, context: CallContext): void {
     if (bound !== undefined) {
       if (!registry.byName(bound)) throw notFound(`MCP client '${bound}' does not exist`, "caller_mcp_client_not_found");
       context.filter.bound = bound;
     }
+    if (slug !== undefined) {
+      const bundle = virtualServers?.bundle(slug);
+      if (!bundle) throw notFound(`virtual MCP server '${slug}' does not exist`, "caller_mcp_virtual_server_not_found");
+      checkVirtualServerAccess(bundle, context.caller);
+      context.filter.virtual = bundle;
+    }
+  }
+
+  async function handle(request: Request, listenerHostname: string | undefined, door: Door = {}): Promise<Response> {
+    assertOriginAllowed(request, listenerHostname, settings);
+    const context = await callContextOf(request, auth, "mcp_server");
+    enter(door, context);
     const sdk = await loadMcpServerSdk();
     const sessionId = request.headers.get(SESSION_HEADER);
     if (sessionId !== null) {
       const session = sessions.get(sessionId);
-      if (!session || session.filter.bound !== bound || session.keyId !== context.caller.virtualKey?.id) return jsonRpcError(404, -32001, "Session not found");
+      if (!session || session.filter.bound !== door.bound || session.filter.virtual?.slug !== door.slug || session.keyId !== context.caller.virtualKey?.id) return jsonRpcError(404, -32001, "Session not found");
       session.state.context = context;
       return withKeepAlive(await session.transport.handleRequest(request), settings.agentKeepAliveMs);
     }
@@ -120,8 +137,11 @@ export function mcpServerRoutes(options: McpServerOptions) {
     .post("/mcp", ({ request, server }) => handle(request, server?.hostname), { parse: "none" })
     .get("/mcp", ({ request, server }) => handle(request, server?.hostname))
     .delete("/mcp", ({ request, server }) => handle(request, server?.hostname))
-    .post("/mcp/:client", ({ request, server, params }) => handle(request, server?.hostname, params.client), { parse: "none" })
-    .get("/mcp/:client", ({ request, server, params }) => handle(request, server?.hostname, params.client))
-    .delete("/mcp/:client", ({ request, server, params }) => handle(request, server?.hostname, params.client));
+    .post("/mcp/:client", ({ request, server, params }) => handle(request, server?.hostname, { bound: params.client }), { parse: "none" })
+    .get("/mcp/:client", ({ request, server, params }) => handle(request, server?.hostname, { bound: params.client }))
+    .delete("/mcp/:client", ({ request, server, params }) => handle(request, server?.hostname, { bound: params.client }))
+    .post("/mcp/v/:slug", ({ request, server, params }) => handle(request, server?.hostname, { slug: params.slug }), { parse: "none" })
+    .get("/mcp/v/:slug", ({ request, server, params }) => handle(request, server?.hostname, { slug: params.slug }))
+    .delete("/mcp/v/:slug", ({ request, server, params }) => handle(request, server?.hostname, { slug: params.slug }));
   return { routes, close: () => sessions.close() };
 }
