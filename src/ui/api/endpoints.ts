@@ -120,6 +120,13 @@ export const mcp = {
   costHistogram: (query: Query) => answered(api.GET("/api/mcp-logs/histogram/cost", { params: { query: filters(query) } })),
 };
 
+export const virtualServers = {
+  list: () => answered(api.GET("/api/mcp/virtual-servers")).then((answer) => answer.virtual_servers),
+  create: (input: T.VirtualServerInput) => answered(api.POST("/api/mcp/virtual-servers", { body: input })),
+  update: (id: string, input: T.VirtualServerInput) => answered(api.PUT("/api/mcp/virtual-servers/{id}", { ...byId(id), body: input })),
+  remove: (id: string) => answered(api.DELETE("/api/mcp/virtual-servers/{id}", byId(id))),
+};
+
 const byName = (name: string) => ({ params: { path: { name } } });
 
 export const plugins = {
