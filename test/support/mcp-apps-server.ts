@@ -1,6 +1,6 @@
 import { McpServer, ResourceTemplate } from "@modelcontextprotocol/sdk/server/mcp.js";
-import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
 import { z } from "zod";
+import { answerStateless } from "./mcp-http-server";
 
 export const CHART_UI = "ui://charts/chart.html";
 export const CHART_HTML = "<!doctype html><html><body><div id=chart></div><script>/* app */</script></body></html>";
@@ -41,16 +41,9 @@ export function startMcpAppsServer(): McpAppsServer {
   const server = Bun.serve({
     port: 0,
     hostname: "127.0.0.1",
-    async fetch(request) {
+    fetch(request) {
       if (request.method !== "POST") return new Response(null, { status: 405, headers: { allow: "POST" } });
-      const mcp = build();
-      const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
-      await mcp.connect(transport);
-      try {
-        return await transport.handleRequest(request);
-      } finally {
-        await mcp.close();
-      }
+      return answerStateless(build(), request);
     },
   });
   return {
