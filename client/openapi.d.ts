@@ -3722,9 +3722,14 @@ export interface components {
                 prompt: string;
                 name?: string;
             }[];
+            /** @description Every list empty: whoever /mcp admits. Otherwise only the keys, roles and users named. */
             access: {
-                /** @description The virtual keys that may connect; empty admits whoever /mcp admits. */
+                /** @description The virtual keys that may connect. */
                 virtual_key_ids: string[];
+                /** @description Dashboard users of these roles may connect with their session token (Authorization: Bearer gws_...). */
+                role_ids?: number[];
+                /** @description Dashboard users (password or single sign-on) who may connect with their session token. */
+                user_ids?: string[];
             };
             /** Format: date-time */
             created_at: string;
@@ -10710,9 +10715,14 @@ export interface operations {
                         prompt: string;
                         name?: string;
                     }[];
+                    /** @description Every list empty: whoever /mcp admits. Otherwise only the keys, roles and users named. */
                     access?: {
-                        /** @description The virtual keys that may connect; empty admits whoever /mcp admits. */
+                        /** @description The virtual keys that may connect. */
                         virtual_key_ids: string[];
+                        /** @description Dashboard users of these roles may connect with their session token (Authorization: Bearer gws_...). */
+                        role_ids?: number[];
+                        /** @description Dashboard users (password or single sign-on) who may connect with their session token. */
+                        user_ids?: string[];
                     };
                 };
             };
@@ -10806,9 +10816,14 @@ export interface operations {
                         prompt: string;
                         name?: string;
                     }[];
+                    /** @description Every list empty: whoever /mcp admits. Otherwise only the keys, roles and users named. */
                     access?: {
-                        /** @description The virtual keys that may connect; empty admits whoever /mcp admits. */
+                        /** @description The virtual keys that may connect. */
                         virtual_key_ids: string[];
+                        /** @description Dashboard users of these roles may connect with their session token (Authorization: Bearer gws_...). */
+                        role_ids?: number[];
+                        /** @description Dashboard users (password or single sign-on) who may connect with their session token. */
+                        user_ids?: string[];
                     };
                 };
             };

@@ -34,6 +34,7 @@ import { toolExecuteRoute } from "./tool-execute-route";
 import { ToolExecutor } from "./tools/executor";
 import { type VirtualKeySource, virtualKeysFromGovernance } from "./virtual-keys";
 import { createVirtualServers } from "./virtual";
+import type { SessionUserOf } from "./virtual/access";
 
 export { resolveMcpSettings } from "../config/sections/mcp";
 
@@ -63,6 +64,8 @@ export interface McpGatewayOptions {
   /** `env.NAME` header and stdio env values, under the configuration's allow-list. */
   readEnv: EnvReader;
   outbound: OutboundReach;
+  /** The dashboard user of a session token, for virtual servers that admit users by id or role. */
+  sessionUser?: SessionUserOf;
 }
 
 /**
@@ -111,7 +114,7 @@ export async function createMcpGateway(options: McpGatewayOptions) {
     oauth.forget(id);
   };
   const virtualServers = await createVirtualServers(db, registry, virtualKeys);
-  const server = mcpServerRoutes({ registry, executor, auth, settings, virtualServers: virtualServers.store });
+  const server = mcpServerRoutes({ registry, executor, auth, settings, virtualServers: virtualServers.store, sessionUser: options.sessionUser });
   const routes = new Elysia({ name: "mcp" })
     .use(mcpClientRoutes(registry, removeClient, (config) => oauth.view(config)))
     .use(mcpOAuthRoutes(registry, oauth, settings.publicBaseUrl, completePerUserOAuth(flows)))

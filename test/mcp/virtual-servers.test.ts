@@ -164,6 +164,22 @@ describe("who may connect", () => {
     await expectGatewayError(await initialize(server.path), 401, { errorType: "caller_virtual_key_required" });
   });
 
+  test("dashboard users of a role it names connect with their session token; users of another role get 403", async () => {
+    const role = async (name: string) => ((await (await gw.admin("/api/governance/rbac/roles", { method: "POST", json: { name, permission_ids: [] } })).json()) as { id: number }).id;
+    const [builders, others] = [await role("builders"), await role("others")];
+    const tokenOf = async (username: string, role_id: number) => {
+      expect((await gw.admin("/api/governance/rbac/users", { method: "POST", json: { username, role_id, password: `${username}-password` } })).status).toBe(201);
+      const login = await fetch(`${gw.url}/api/session/login`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ username, password: `${username}-password` }) });
+      return ((await login.json()) as { token: string }).token;
+    };
+    const server = await created({ slug: "builders", tools: [{ client: "weather", tool: "add" }], access: { virtual_key_ids: [], role_ids: [builders] } });
+    const client = await connect(server.path, { authorization: `Bearer ${await tokenOf("bea", builders)}` });
+    expect(textOf(await client.callTool({ name: "add", arguments: { a: 4, b: 5 } }))).toBe("9");
+    await expectGatewayError(await initialize(server.path, { authorization: `Bearer ${await tokenOf("otto", others)}` }), 403, { errorType: "policy_mcp_virtual_server_not_allowed" });
+    const key = await createVirtualKey(gw, "not a builder");
+    await expectGatewayError(await initialize(server.path, { authorization: `Bearer ${key.value}` }), 403, { errorType: "policy_mcp_virtual_server_not_allowed" });
+  });
+
   test("a virtual key's own mcp_configs still narrow what it sees there", async () => {
     const narrow = await createVirtualKey(gw, "charts only", { mcp_configs: [{ mcp_client_name: "charts", tools_to_execute: ["echo"] }] });
     const client = await connect(team.path, { authorization: `Bearer ${narrow.value}` });

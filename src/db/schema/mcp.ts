@@ -170,6 +170,9 @@ export interface VirtualServerPrompt {
 /** Who may connect; every list empty admits whoever /mcp admits. */
 export interface VirtualServerAccess {
   virtual_key_ids: string[];
+  /** Dashboard users (signed in with a password or single sign-on) by role, and by id. */
+  role_ids: number[];
+  user_ids: string[];
 }
 
 /** A named bundle of upstream tools, resources and prompts, served at /mcp/v/{slug} as one MCP server. */

@@ -13,7 +13,8 @@ import { type CallerAnswers, SessionLinks } from "./session-links";
 import { type GatewaySession, McpSessions } from "./sessions";
 import { SSE_RETRY_MS, withKeepAlive } from "./sse-keepalive";
 import type { VirtualBundle } from "../virtual/bundle";
-import { checkVirtualServerAccess } from "../virtual/access";
+import { type SessionUserOf, virtualServerContext } from "../virtual/access";
+import { callerIdentity } from "../caller";
 
 const SESSION_HEADER = "mcp-session-id";
 /** SSE events a session keeps for callers resuming a broken stream. */
@@ -45,6 +46,8 @@ export interface McpServerOptions {
   settings: ResolvedMcpSettings;
   /** The virtual servers served at /mcp/v/{slug}, by slug. */
   virtualServers?: { bundle(slug: string): VirtualBundle | undefined };
+  /** The dashboard user of a session token, for virtual servers that admit users. */
+  sessionUser?: SessionUserOf;
 }
 
 /** Which door a request came through: /mcp, /mcp/{client} (`bound`) or /mcp/v/{slug} (`slug`). */
@@ -73,7 +76,7 @@ export function mcpServerRoutes(options: McpServerOptions) {
       onsessioninitialized: (id) => sessions.add(id, session),
       onsessionclosed: (id) => sessions.end(id),
     });
-    const session: GatewaySession = { server, capabilities, transport, state, filter: context.filter, keyId: context.caller.virtualKey?.id, lastSeen: Date.now() };
+    const session: GatewaySession = { server, capabilities, transport, state, filter: context.filter, keyId: callerIdentity(context.caller), lastSeen: Date.now() };
     server.oninitialized = () => {
       const { sampling, elicitation, roots } = server.getClientCapabilities() ?? {};
       if (!sampling && !elicitation && !roots) return;
@@ -95,28 +98,28 @@ export function mcpServerRoutes(options: McpServerOptions) {
     }
   }
 
-  function enter({ bound, slug }: Door, context: CallContext): void {
+  async function contextFor(request: Request, { bound, slug }: Door): Promise<CallContext> {
+    if (slug !== undefined) {
+      const bundle = virtualServers?.bundle(slug);
+      if (!bundle) throw notFound(`virtual MCP server '${slug}' does not exist`, "caller_mcp_virtual_server_not_found");
+      return virtualServerContext(request, bundle, auth, options.sessionUser);
+    }
+    const context = await callContextOf(request, auth, "mcp_server");
     if (bound !== undefined) {
       if (!registry.byName(bound)) throw notFound(`MCP client '${bound}' does not exist`, "caller_mcp_client_not_found");
       context.filter.bound = bound;
     }
-    if (slug !== undefined) {
-      const bundle = virtualServers?.bundle(slug);
-      if (!bundle) throw notFound(`virtual MCP server '${slug}' does not exist`, "caller_mcp_virtual_server_not_found");
-      checkVirtualServerAccess(bundle, context.caller);
-      context.filter.virtual = bundle;
-    }
+    return context;
   }
 
   async function handle(request: Request, listenerHostname: string | undefined, door: Door = {}): Promise<Response> {
     assertOriginAllowed(request, listenerHostname, settings);
-    const context = await callContextOf(request, auth, "mcp_server");
-    enter(door, context);
+    const context = await contextFor(request, door);
     const sdk = await loadMcpServerSdk();
     const sessionId = request.headers.get(SESSION_HEADER);
     if (sessionId !== null) {
       const session = sessions.get(sessionId);
-      if (!session || session.filter.bound !== door.bound || session.filter.virtual?.slug !== door.slug || session.keyId !== context.caller.virtualKey?.id) return jsonRpcError(404, -32001, "Session not found");
+      if (!session || session.filter.bound !== door.bound || session.filter.virtual?.slug !== door.slug || session.keyId !== callerIdentity(context.caller)) return jsonRpcError(404, -32001, "Session not found");
       session.state.context = context;
       return withKeepAlive(await session.transport.handleRequest(request), settings.agentKeepAliveMs);
     }

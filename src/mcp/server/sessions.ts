@@ -13,7 +13,7 @@ export interface GatewaySession {
   transport: WebStandardStreamableHTTPServerTransport;
   state: SessionState;
   filter: ToolFilter;
-  /** The virtual key that opened it: every later request must present the same. */
+  /** The virtual key (or dashboard user) that opened it: every later request must present the same. */
   keyId?: string;
   lastSeen: number;
 }

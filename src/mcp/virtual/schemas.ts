@@ -19,8 +19,10 @@ const ResourcePick = t.Object({
 });
 const PromptPick = t.Object({ client: ClientName, prompt: t.String({ minLength: 1 }), name: t.Optional(ToolName) });
 const Access = t.Object({
-  virtual_key_ids: t.Array(t.String({ minLength: 1 }), { description: "The virtual keys that may connect; empty admits whoever /mcp admits." }),
-});
+  virtual_key_ids: t.Array(t.String({ minLength: 1 }), { description: "The virtual keys that may connect." }),
+  role_ids: t.Optional(t.Array(t.Integer(), { description: "Dashboard users of these roles may connect with their session token (Authorization: Bearer gws_...)." })),
+  user_ids: t.Optional(t.Array(t.String({ minLength: 1 }), { description: "Dashboard users (password or single sign-on) who may connect with their session token." })),
+}, { description: "Every list empty: whoever /mcp admits. Otherwise only the keys, roles and users named." });
 
 const fields = {
   slug: Slug,

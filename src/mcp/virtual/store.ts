@@ -57,7 +57,7 @@ export class VirtualServerStore {
       tools: input.tools ?? [],
       resources: input.resources ?? [],
       prompts: input.prompts ?? [],
-      access: { virtual_key_ids: input.access?.virtual_key_ids ?? [] },
+      access: { virtual_key_ids: input.access?.virtual_key_ids ?? [], role_ids: input.access?.role_ids ?? [], user_ids: input.access?.user_ids ?? [] },
     };
   }
 

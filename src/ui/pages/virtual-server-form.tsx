@@ -87,7 +87,7 @@ function useComposition(editing?: VirtualServer) {
     tools: [...tools.values()],
     prompts: [...prompts.values()],
     resources: [...resources].map((key) => ({ client: key.slice(0, key.indexOf("/")), uri: key.slice(key.indexOf("/") + 1) })),
-    access: { virtual_key_ids: [...keys] },
+    access: { ...editing?.access, virtual_key_ids: [...keys] },
   });
   return { tools, setTools, prompts, setClientPrompts, resources, setResources, keys, setKeys, picked };
 }

@@ -13,6 +13,7 @@ import { useCan } from "../session";
 import { VirtualServerForm } from "./virtual-server-form";
 
 const KEY_PLACEHOLDER = "sk-gw-your-virtual-key";
+const count = (n: number, noun: string) => (n === 0 ? "" : `${n} ${noun}${n === 1 ? "" : "s"}`);
 
 /** How each client is pointed at the server: a command or the file it reads, with the virtual key as a header. */
 function snippets(server: VirtualServer): Record<string, string> {
@@ -47,14 +48,15 @@ function ServerCard({ server, reload, onEdit }: { server: VirtualServer; reload(
   const remove = async () => {
     if (await confirm(`Delete virtual server ${server.slug}?`, <p>Clients connected to {server.path} lose its tools.</p>)) await save(() => virtualServers.remove(server.id), `Virtual server ${server.slug} deleted`);
   };
-  const keys = server.access.virtual_key_ids.length;
+  const { virtual_key_ids: keys, role_ids: roles = [], user_ids: users = [] } = server.access;
+  const admitted = [count(keys.length, "virtual key"), count(roles.length, "role"), count(users.length, "user")].filter(Boolean).join(", ");
   return (
     <section class="card" aria-label={`Virtual server ${server.slug}`}>
       <div class="card-header">
         <div>
           <h2>{server.name}</h2>
           <p class="muted small">
-            <code>{server.path}</code> · {keys === 0 ? "whoever may use /mcp" : `${keys} virtual key${keys === 1 ? "" : "s"}`}
+            <code>{server.path}</code> · {admitted || "whoever may use /mcp"}
           </p>
           {server.description && <p>{server.description}</p>}
         </div>
