@@ -137,7 +137,7 @@ describe("MCP page", () => {
     expect(await seriousViolations(page())).toEqual([]);
   });
 
-  test("a virtual server composed from two servers' tools, renamed inline, is served to its key, with a snippet per client", async () => {
+  test("a virtual server composed from two servers' tools, renamed inline, is served to its key, with a snippet per client and its calls' cost", async () => {
     const created = await gw.admin("/api/governance/virtual-keys", { method: "POST", json: { name: "team-a-key" } });
     const key = ((await created.json()) as { virtual_key: { value: string } }).virtual_key;
     await page().getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Virtual servers" }).click();
@@ -171,7 +171,10 @@ describe("MCP page", () => {
     await client.connect(new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers: { authorization: `Bearer ${key.value}` } } }));
     expect((await client.listTools()).tools.map((tool) => tool.name).sort()).toEqual(["forecast", "test_simple_text"]);
     expect(client.getInstructions()).toBe("Weather and tests for team A");
+    await client.callTool({ name: "forecast", arguments: { city: "Tromsø" } });
     await client.close();
+    await page().reload();
+    expect(await card.getByLabel("Usage of team-a").innerText()).toBe("1 tool call · $0.006");
   });
 
   test("no page error and no request failed that the user did not cause", () => {

@@ -7,6 +7,7 @@ import { PageHeader } from "../components/layout";
 import { Empty, ErrorState, Loading } from "../components/states";
 import { TableHead } from "../components/table-head";
 import { CopyButton, DeleteButton, EditButton } from "../components/widgets";
+import { formatCost } from "../lib/format";
 import { useResource } from "../lib/use-resource";
 import { useSave } from "../lib/use-save";
 import { useCan } from "../session";
@@ -41,6 +42,18 @@ function ConnectionSnippet({ server }: { server: VirtualServer }) {
   );
 }
 
+/** The calls through the server and their cost, for those who may read the MCP log. */
+function Usage({ slug }: { slug: string }) {
+  const usage = useResource(() => virtualServers.usage(slug), [slug]);
+  if (!usage.data) return null;
+  const { calls, cost } = usage.data;
+  return (
+    <p class="small" aria-label={`Usage of ${slug}`}>
+      {calls} tool call{calls === 1 ? "" : "s"} · {formatCost(cost)}
+    </p>
+  );
+}
+
 function ServerCard({ server, reload, onEdit }: { server: VirtualServer; reload(): void; onEdit(): void }) {
   const can = useCan();
   const { confirm } = useFeedback();
@@ -65,6 +78,7 @@ function ServerCard({ server, reload, onEdit }: { server: VirtualServer; reload(
           {can("MCPVirtualServers:Delete") && <DeleteButton name={server.slug} onDelete={remove} />}
         </div>
       </div>
+      {can("MCPLogs:View") && <Usage slug={server.slug} />}
       <table aria-label={`Tools of ${server.slug}`}>
         <TableHead columns={["Served as", "Server", "Tool"]} />
         <tbody>
