@@ -11,7 +11,7 @@ import type { CallContext, ToolExecutor } from "../tools/executor";
 import { clientVisible } from "../tools/filter";
 import { exposedPromptName, exposedUri, offersPrompt, offersResource, ownerOfName, page, withExposedUris } from "./names";
 import { virtualIdentity } from "../virtual/identity";
-import { uiResourceOwner } from "./ui-resources";
+import { isUiResource, uiResourceOwner } from "./ui-resources";
 import type { SessionLinks } from "./session-links";
 import { toolsNotSelectedNotice } from "../clients/tools-notice";
 
@@ -106,7 +106,7 @@ export function gatewayServer(deps: GatewayServerDeps, state: SessionState): { s
   const clientOf = async (entry: RegisteredClient): Promise<Client | undefined> => (await state.links?.linkFor(entry))?.client ?? entry.connection?.session();
   const visibleClients = () => registry.list().filter((entry) => clientVisible(filterNow(), entry.config));
   const owner = (exposed: string, separator: "-" | "+", what: string) => {
-    const named = (separator === "+" ? uiResourceOwner(offeredTools(registry, filterNow()), exposed) : undefined) ?? ownerOfName(filterNow(), exposed, separator);
+    const named = (separator === "+" && isUiResource(exposed) ? uiResourceOwner(offeredTools(registry, filterNow()), exposed) : undefined) ?? ownerOfName(filterNow(), exposed, separator);
     const entry = named && registry.byName(named.clientName);
     if (!named || !entry || !clientVisible(filterNow(), entry.config)) throw rpcError(sdk.ErrorCode.InvalidParams, `no MCP client offers ${what} '${exposed}'`);
     return { entry, name: named.name };

@@ -54,7 +54,8 @@ export interface McpServerOptions {
 type Door = { bound?: string; slug?: string };
 
 /**
- * /mcp (every client, names prefixed per client) and /mcp/{client} (one client, its own names):
+ * /mcp (every client, names prefixed per client), /mcp/{client} (one client, its own names) and
+ * /mcp/v/{slug} (a virtual server: its picks under its names, to the callers it admits):
  * the gateway as an MCP server over Streamable HTTP, authenticated by virtual key (spec 5).
  * An initialize opens a session (Mcp-Session-Id): answers stream as SSE when the call sends
  * progress, logs or requests, GET opens the server's stream, DELETE ends it. A request without a

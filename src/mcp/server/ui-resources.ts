@@ -15,7 +15,6 @@ function uiResourceOf(definition: DiscoveredTool | undefined): unknown {
 
 /** The client of the first offered tool naming this `ui://` resource. */
 export function uiResourceOwner(tools: OfferedTool[], uri: string): { clientName: string; name: string } | undefined {
-  if (!isUiResource(uri)) return undefined;
   const tool = tools.find((candidate) => uiResourceOf(candidate.definition) === uri);
   return tool && { clientName: tool.client.config.name, name: uri };
 }
