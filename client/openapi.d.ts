@@ -1757,6 +1757,58 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/mcp/virtual-servers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List virtual MCP servers
+         * @description Permission: MCPVirtualServers:View.
+         */
+        get: operations["getApiMcpVirtualServers"];
+        put?: never;
+        /**
+         * Create a virtual MCP server
+         * @description Two tools (or prompts) under one name, or a client that does not exist, are a 400 naming the field. Permission: MCPVirtualServers:Create.
+         */
+        post: operations["postApiMcpVirtualServers"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/mcp/virtual-servers/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a virtual MCP server
+         * @description Permission: MCPVirtualServers:View.
+         */
+        get: operations["getApiMcpVirtualServersId"];
+        /**
+         * Update a virtual MCP server
+         * @description Permission: MCPVirtualServers:Update.
+         */
+        put: operations["putApiMcpVirtualServersId"];
+        post?: never;
+        /**
+         * Delete a virtual MCP server
+         * @description Permission: MCPVirtualServers:Delete.
+         */
+        delete: operations["deleteApiMcpVirtualServersId"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/models": {
         parameters: {
             query?: never;
@@ -3605,6 +3657,8 @@ export interface components {
             virtual_key_id: string | null;
             virtual_key_name: string | null;
             region: string | null;
+            /** @description The slug of the virtual server the call came through (/mcp/v/{slug}); null for other doors. */
+            virtual_server: string | null;
         };
         /** McpLogPage */
         McpLogPage: {
@@ -3635,6 +3689,57 @@ export interface components {
             tool_call_id: string;
             /** @description The tool's result as text. */
             content: string;
+        };
+        /**
+         * McpVirtualServer
+         * @description A named bundle of upstream tools, resources and prompts, served as one MCP server.
+         */
+        McpVirtualServer: {
+            id: string;
+            slug: string;
+            name: string;
+            description: string;
+            /** @description Where clients connect: /mcp/v/{slug}. */
+            path: string;
+            tools: {
+                /** @description The registered MCP client's name. */
+                client: string;
+                /** @description The tool's name on its server. */
+                tool: string;
+                name?: string;
+                /** @description Replaces the server's description of the tool. */
+                description?: string;
+            }[];
+            resources: {
+                /** @description The registered MCP client's name. */
+                client: string;
+                /** @description A resource URI, a URI template, or `*` for every resource and template of the client. */
+                uri: string;
+            }[];
+            prompts: {
+                /** @description The registered MCP client's name. */
+                client: string;
+                prompt: string;
+                name?: string;
+            }[];
+            /** @description Every list empty: whoever /mcp admits. Otherwise only the keys, roles and users named. */
+            access: {
+                /** @description The virtual keys that may connect. */
+                virtual_key_ids: string[];
+                /** @description Dashboard users of these roles may connect with their session token (Authorization: Bearer gws_...). */
+                role_ids?: number[];
+                /** @description Dashboard users (password or single sign-on) who may connect with their session token. */
+                user_ids?: string[];
+            };
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+        };
+        /** McpVirtualServerList */
+        McpVirtualServerList: {
+            virtual_servers: components["schemas"]["McpVirtualServer"][];
+            count: number;
         };
         /** ModelList */
         ModelList: {
@@ -10111,6 +10216,7 @@ export interface operations {
                 virtual_key_ids?: string;
                 llm_request_ids?: string;
                 regions?: string;
+                virtual_servers?: string;
                 start_time?: string;
                 end_time?: string;
                 period?: string;
@@ -10154,6 +10260,7 @@ export interface operations {
                 virtual_key_ids?: string;
                 llm_request_ids?: string;
                 regions?: string;
+                virtual_servers?: string;
                 start_time?: string;
                 end_time?: string;
                 period?: string;
@@ -10574,6 +10681,232 @@ export interface operations {
             404: components["responses"]["Error404"];
             409: components["responses"]["Error409"];
             413: components["responses"]["Error413"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+            default: components["responses"]["Error500"];
+        };
+    };
+    getApiMcpVirtualServers: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["McpVirtualServerList"];
+                };
+            };
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+            default: components["responses"]["Error500"];
+        };
+    };
+    postApiMcpVirtualServers: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description lowercase letters, digits, `-` and `_`; the server's path is /mcp/v/{slug} */
+                    slug: string;
+                    /** @description Shown to clients as the server's title; default the slug. */
+                    name?: string;
+                    /** @description Sent to clients as the server's instructions. */
+                    description?: string;
+                    /** @description Served under `name` (default the tool's own); two picks with one name are refused. */
+                    tools?: {
+                        /** @description The registered MCP client's name. */
+                        client: string;
+                        /** @description The tool's name on its server. */
+                        tool: string;
+                        name?: string;
+                        /** @description Replaces the server's description of the tool. */
+                        description?: string;
+                    }[];
+                    resources?: {
+                        /** @description The registered MCP client's name. */
+                        client: string;
+                        /** @description A resource URI, a URI template, or `*` for every resource and template of the client. */
+                        uri: string;
+                    }[];
+                    prompts?: {
+                        /** @description The registered MCP client's name. */
+                        client: string;
+                        prompt: string;
+                        name?: string;
+                    }[];
+                    /** @description Every list empty: whoever /mcp admits. Otherwise only the keys, roles and users named. */
+                    access?: {
+                        /** @description The virtual keys that may connect. */
+                        virtual_key_ids: string[];
+                        /** @description Dashboard users of these roles may connect with their session token (Authorization: Bearer gws_...). */
+                        role_ids?: number[];
+                        /** @description Dashboard users (password or single sign-on) who may connect with their session token. */
+                        user_ids?: string[];
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description A named bundle of upstream tools, resources and prompts, served as one MCP server. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["McpVirtualServer"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+            default: components["responses"]["Error500"];
+        };
+    };
+    getApiMcpVirtualServersId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A named bundle of upstream tools, resources and prompts, served as one MCP server. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["McpVirtualServer"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+            default: components["responses"]["Error500"];
+        };
+    };
+    putApiMcpVirtualServersId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description lowercase letters, digits, `-` and `_`; the server's path is /mcp/v/{slug} */
+                    slug?: string;
+                    /** @description Shown to clients as the server's title; default the slug. */
+                    name?: string;
+                    /** @description Sent to clients as the server's instructions. */
+                    description?: string;
+                    /** @description Served under `name` (default the tool's own); two picks with one name are refused. */
+                    tools?: {
+                        /** @description The registered MCP client's name. */
+                        client: string;
+                        /** @description The tool's name on its server. */
+                        tool: string;
+                        name?: string;
+                        /** @description Replaces the server's description of the tool. */
+                        description?: string;
+                    }[];
+                    resources?: {
+                        /** @description The registered MCP client's name. */
+                        client: string;
+                        /** @description A resource URI, a URI template, or `*` for every resource and template of the client. */
+                        uri: string;
+                    }[];
+                    prompts?: {
+                        /** @description The registered MCP client's name. */
+                        client: string;
+                        prompt: string;
+                        name?: string;
+                    }[];
+                    /** @description Every list empty: whoever /mcp admits. Otherwise only the keys, roles and users named. */
+                    access?: {
+                        /** @description The virtual keys that may connect. */
+                        virtual_key_ids: string[];
+                        /** @description Dashboard users of these roles may connect with their session token (Authorization: Bearer gws_...). */
+                        role_ids?: number[];
+                        /** @description Dashboard users (password or single sign-on) who may connect with their session token. */
+                        user_ids?: string[];
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description A named bundle of upstream tools, resources and prompts, served as one MCP server. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["McpVirtualServer"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+            default: components["responses"]["Error500"];
+        };
+    };
+    deleteApiMcpVirtualServersId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Deleted"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
             500: components["responses"]["Error500"];
             503: components["responses"]["Error503"];
             default: components["responses"]["Error500"];

@@ -67,16 +67,26 @@ export async function createAccessControl({ db, config, env, secrets, envReferen
     return provider?.endSessionUrl(`${(config.oidc?.public_url ?? new URL(request.url).origin).replace(/\/$/, "")}/`);
   };
 
+  /**
+   * The dashboard user behind `Authorization: Bearer gws_...` (a session of a user signed in with a
+   * password or single sign-on), for the MCP doors that admit users by id or role.
+   */
+  const sessionUser = async (request: Request): Promise<{ id: string; roleId: number } | undefined> => {
+    if (!/^Bearer\s+gws_/i.test(request.headers.get("authorization") ?? "")) return undefined;
+    const principal = await authenticator.tryAuthenticate(request);
+    if (principal?.type !== "user") return undefined;
+    return { id: principal.id, roleId: (await users.require(principal.id)).role_id };
+  };
   const routes = new Elysia({ name: "access-routes" })
     .use(sessionRoutes({ edition, admin, users, sessions, setupLock, authenticator, endSessionUrl }))
     .use(oidcRoutes({ providers, publicUrl: config.oidc?.public_url, passwordSignIn, users: oidcUsers, usedStates: new UsedStates(db), sessions, box: secrets, audit }))
     .use(authConfigRoutes(admin));
   const bodies = { maxJsonDepth: config.server?.max_json_depth ?? DEFAULT_MAX_JSON_DEPTH, bodyTimeoutMs: (config.server?.body_timeout_seconds ?? DEFAULT_BODY_TIMEOUT_SECONDS) * 1000 };
-  if (!audit) return { guard: accessGuard({ edition, authenticator, envReferences, ...bodies }), routes };
+  if (!audit) return { guard: accessGuard({ edition, authenticator, envReferences, ...bodies }), routes, sessionUser };
 
   routes.use(apiKeyRoutes(apiKeys)).use(rbacRoutes(roles, users)).use(auditRoutes(audit));
   /** What the gateway did on its own (no request behind it), entered in the audit log as the system's. */
   const recordSystemEvent = (event: { action: string; target: { type: string; id: string }; summary: Record<string, unknown> }) =>
     audit.append({ initiator: { type: "system", id: "gateway" }, ...event, outcome: "success", method: "", path: "", ip: "", summary: event.summary });
-  return { guard: accessGuard({ edition, authenticator, envReferences, ...bodies, recorder: new AuditRecorder(audit) }), routes, recordSystemEvent };
+  return { guard: accessGuard({ edition, authenticator, envReferences, ...bodies, recorder: new AuditRecorder(audit) }), routes, recordSystemEvent, sessionUser };
 }

@@ -36,7 +36,7 @@ const ownCredential = (credential: string): RouteAccess => ({ kind: "own-credent
 
 const rule = (method: HttpMethod, path: string, access: RouteAccess, action?: string): RouteRule => ({ method, path, access, action });
 
-type CrudResource = "ModelProvider" | "Plugins" | "APIKeys" | "VirtualKeys" | "Teams" | "Customers" | "RoutingRules" | "PricingOverrides" | "Roles" | "Users" | "Webhooks" | "Agents" | "Guardrails" | "Alerts";
+type CrudResource = "ModelProvider" | "Plugins" | "APIKeys" | "VirtualKeys" | "Teams" | "Customers" | "RoutingRules" | "PricingOverrides" | "Roles" | "Users" | "Webhooks" | "Agents" | "Guardrails" | "Alerts" | "MCPVirtualServers";
 
 /** The usual five: list and create on the collection, read, update and delete on an item. */
 function crud(collection: string, item: string, resource: CrudResource): RouteRule[] {
@@ -140,6 +140,7 @@ export const ROUTE_ACCESS: readonly RouteRule[] = [
   rule("POST", "/api/mcp/client/:id/reconnect", need("MCP:Update")),
   rule("POST", "/api/mcp/client/:id/oauth/connect", need("MCP:Update")),
   rule("GET", "/api/mcp/per-user-headers/flows", need("MCP:View")),
+  ...crud("/api/mcp/virtual-servers", "/:id", "MCPVirtualServers"),
 
   // GET /metrics is outside /api and this table: a metrics token or an allow-listed address opens it (src/telemetry/README.md).
   rule("DELETE", "/api/cache/clear/:cacheId", need("Cache:Delete")),

@@ -26,11 +26,16 @@ export interface VirtualKeyDirectory {
 /** Who is calling an MCP surface: their virtual key, and the opaque session id they may send. */
 export interface McpCaller {
   virtualKey?: McpVirtualKey;
+  /** A dashboard user a virtual server admits by id or role, with their session token instead of a key. */
+  user?: { id: string; roleId: number };
   /** `x-gw-mcp-session-id`: the identity of per-user credentials for callers without a virtual key. */
   sessionId?: string;
 }
 
 export const MCP_SESSION_HEADER = "x-gw-mcp-session-id";
+
+/** Who an MCP session belongs to: every later request of it must come from the same. */
+export const callerIdentity = (caller: McpCaller) => caller.virtualKey?.id ?? (caller.user && `user:${caller.user.id}`);
 
 const unauthenticated = (message: string, errorType: `caller_${string}`) => new GatewayError({ status: 401, errorType, message });
 

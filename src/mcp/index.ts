@@ -35,6 +35,8 @@ import type { ResolvedMcpSettings } from "../config/sections/mcp";
 import { toolExecuteRoute } from "./tool-execute-route";
 import { ToolExecutor } from "./tools/executor";
 import { type VirtualKeySource, virtualKeysFromGovernance } from "./virtual-keys";
+import { createVirtualServers } from "./virtual";
+import type { SessionUserOf } from "./virtual/access";
 
 export { resolveMcpSettings } from "../config/sections/mcp";
 
@@ -64,6 +66,8 @@ export interface McpGatewayOptions {
   /** `env.NAME` header and stdio env values, under the configuration's allow-list. */
   readEnv: EnvReader;
   outbound: OutboundReach;
+  /** The dashboard user of a session token, for virtual servers that admit users by id or role. */
+  sessionUser?: SessionUserOf;
 }
 
 /**
@@ -111,7 +115,8 @@ export async function createMcpGateway(options: McpGatewayOptions) {
     await registry.remove(id);
     oauth.forget(id);
   };
-  const server = mcpServerRoutes({ registry, executor, auth, settings });
+  const virtualServers = await createVirtualServers(db, registry, virtualKeys);
+  const server = mcpServerRoutes({ registry, executor, auth, settings, virtualServers: virtualServers.store, sessionUser: options.sessionUser });
   const embedModel = settings.toolSearchEmbeddingModel;
   const toolSearch = new CatalogueSearch(registry, embedModel ? pipelineEmbedder(options.inference, embedModel) : undefined);
   const routes = new Elysia({ name: "mcp" })
@@ -120,6 +125,7 @@ export async function createMcpGateway(options: McpGatewayOptions) {
     .use(perUserHeaderRoutes({ flows, credentials, registry }, (presented) => apiKeys.lookup(presented)))
     .use(mcpLogRoutes(db, () => new Date()))
     .use(toolExecuteRoute(executor, auth))
+    .use(virtualServers.routes)
     .use(server.routes);
 
   return {
@@ -133,6 +139,7 @@ export async function createMcpGateway(options: McpGatewayOptions) {
       await server.close();
       await watched.stop();
       await watchedConnections.stop();
+      await virtualServers.stop();
       await flows.stop();
       await registry.close();
     },

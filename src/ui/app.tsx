@@ -19,6 +19,7 @@ import { ConversationPage } from "./pages/conversation-thread";
 import { conversationOfPath } from "./pages/conversation-path";
 import { OverviewPage } from "./pages/overview";
 import { McpPage } from "./pages/mcp";
+import { VirtualServersPage } from "./pages/virtual-servers";
 import { PluginsPage } from "./pages/plugins";
 import { PlaygroundPage } from "./pages/playground";
 import { ProvidersPage } from "./pages/providers";
@@ -71,6 +72,8 @@ function Page({ path }: { path: string }) {
       return <GuardrailsPage />;
     case "/ui/mcp":
       return <McpPage path={path} />;
+    case "/ui/virtual-servers":
+      return <VirtualServersPage />;
     case "/ui/lifecycles":
       return <LifecyclesPage />;
     case "/ui/log-sinks":

@@ -62,6 +62,7 @@ const EXPECTED: ReadonlyArray<readonly [method: string, path: string, permission
   ["POST", "/api/mcp/client/:id/reconnect", "MCP:Update"],
   ["POST", "/api/mcp/client/:id/oauth/connect", "MCP:Update"],
   ["GET", "/api/mcp/per-user-headers/flows", "MCP:View"],
+  ...crud("/api/mcp/virtual-servers", "/:id", "MCPVirtualServers"),
   ["DELETE", "/api/cache/clear/:cacheId", "Cache:Delete"],
   ["DELETE", "/api/cache/clear-by-key/:cacheKey", "Cache:Delete"],
   ...crud("/api/webhooks", "/:id", "Webhooks"),

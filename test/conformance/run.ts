@@ -4,7 +4,7 @@ import { runConformanceSuite, runRequirements, startConformanceSetup } from "./s
 const setup = await startConformanceSetup();
 let failed = 0;
 try {
-  const targets = { direct: setup.serverUrl, "/mcp/everything": `${setup.gw.url}/mcp/everything`, "/mcp": `${setup.gw.url}/mcp` };
+  const targets = { direct: setup.serverUrl, "/mcp/everything": `${setup.gw.url}/mcp/everything`, "/mcp/v/everything": `${setup.gw.url}/mcp/v/everything`, "/mcp": `${setup.gw.url}/mcp` };
   for (const [target, url] of Object.entries(targets)) {
     const result = await runConformanceSuite(url);
     console.log(`${target}: ${result.passed} passed, ${result.failed} failed`);

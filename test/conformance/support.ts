@@ -7,11 +7,28 @@ const SUITE_PATH = join(import.meta.dir, "../../node_modules/@modelcontextprotoc
 /** The suite's 0.2.0 alpha (installed as conformance-next): it checks the 2026-07-28 revision, by requirement set. */
 const NEXT_SUITE_PATH = join(import.meta.dir, "../../node_modules/conformance-next/dist/index.js");
 
-/** Our conformance server, and the gateway with it registered as `everything`. */
+/** A virtual server `everything` bundling every tool, resource and prompt of the `everything` client, under their own names. */
+async function bundleEverything(gw: TestGateway): Promise<void> {
+  const { clients } = (await (await gw.admin("/api/mcp/clients")).json()) as { clients: Array<{ name: string; tools: Array<{ name: string }>; prompts: Array<{ name: string }> }> };
+  const everything = clients.find((client) => client.name === "everything")!;
+  const created = await gw.admin("/api/mcp/virtual-servers", {
+    method: "POST",
+    json: {
+      slug: "everything",
+      tools: everything.tools.map((tool) => ({ client: "everything", tool: tool.name })),
+      resources: [{ client: "everything", uri: "*" }],
+      prompts: everything.prompts.map((prompt) => ({ client: "everything", prompt: prompt.name })),
+    },
+  });
+  if (created.status !== 201) throw new Error(`the virtual server was refused: ${await created.text()}`);
+}
+
+/** Our conformance server, and the gateway with it registered as `everything` and bundled whole as the virtual server `everything`. */
 export async function startConformanceSetup(): Promise<{ gw: TestGateway; serverUrl: string; close(): Promise<void> }> {
   const server = startMcpConformanceServer();
   const gw = await startMcpGateway();
   await createMcpClient(gw, { name: "everything", connection_type: "http", connection_string: server.url, tools_to_execute: ["*"] });
+  await bundleEverything(gw);
   return {
     gw,
     serverUrl: server.url,

@@ -25,6 +25,17 @@ export interface McpHttpServer {
   start(): void;
 }
 
+/** Answers one request with a server of its own, in JSON, and closes that server: a stateless MCP server. */
+export async function answerStateless(mcp: Pick<Server, "connect" | "close">, request: Request): Promise<Response> {
+  const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+  await mcp.connect(transport);
+  try {
+    return await transport.handleRequest(request);
+  } finally {
+    await mcp.close();
+  }
+}
+
 /** A real MCP server built with the SDK, over Streamable HTTP (stateless: a server per request, JSON answers). */
 export function startMcpHttpServer(options: McpHttpServerOptions = {}): McpHttpServer {
   const tools = options.tools ?? STANDARD_TOOLS;
@@ -42,13 +53,7 @@ export function startMcpHttpServer(options: McpHttpServerOptions = {}): McpHttpS
     if (request.method !== "POST") return new Response(null, { status: 405, headers: { allow: "POST" } });
     const mcp = new Server({ name: options.name ?? "test-mcp", version: "1.0.0" }, { capabilities: { tools: {} } });
     serveTools(mcp, tools, (name, args) => calls.push({ name, arguments: args }));
-    const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
-    await mcp.connect(transport);
-    try {
-      return await transport.handleRequest(request);
-    } finally {
-      await mcp.close();
-    }
+    return answerStateless(mcp, request);
   }
 
   const handle_: McpHttpServer = {

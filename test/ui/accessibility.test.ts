@@ -14,7 +14,7 @@ let gw: TestGateway;
 let browser: Browser;
 let watched: WatchedPage;
 
-const PAGES = ["/", "/ui/logs", "/ui/analytics", "/ui/playground", "/ui/providers", "/ui/governance", "/ui/governance/organization", "/ui/governance/routing-rules", "/ui/governance/pricing", "/ui/governance/limits", "/ui/guardrails", "/ui/mcp", "/ui/agents", "/ui/webhooks", "/ui/log-sinks", "/ui/alerts", "/ui/plugins", "/ui/lifecycles", "/ui/warp", "/ui/access"];
+const PAGES = ["/", "/ui/logs", "/ui/analytics", "/ui/playground", "/ui/providers", "/ui/governance", "/ui/governance/organization", "/ui/governance/routing-rules", "/ui/governance/pricing", "/ui/governance/limits", "/ui/guardrails", "/ui/mcp", "/ui/virtual-servers", "/ui/agents", "/ui/webhooks", "/ui/log-sinks", "/ui/alerts", "/ui/plugins", "/ui/lifecycles", "/ui/warp", "/ui/access"];
 
 beforeAll(async () => {
   upstream = startMockOpenAI();

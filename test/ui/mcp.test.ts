@@ -1,4 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { seriousViolations } from "../support/axe";
 import { chartInk } from "../support/chart-ink";
 import { type Browser, DASHBOARD_AUTH, launchBrowser, signIn, type WatchedPage } from "../support/browser";
@@ -133,6 +135,46 @@ describe("MCP page", () => {
     // The one bucket's point, in the series' colour (#10b981), is on the canvas.
     expect(await chartInk(page(), "Cost of tool calls", [16, 185, 129])).toBeGreaterThan(20);
     expect(await seriousViolations(page())).toEqual([]);
+  });
+
+  test("a virtual server composed from two servers' tools, renamed inline, is served to its key, with a snippet per client and its calls' cost", async () => {
+    const created = await gw.admin("/api/governance/virtual-keys", { method: "POST", json: { name: "team-a-key" } });
+    const key = ((await created.json()) as { virtual_key: { value: string } }).virtual_key;
+    await page().getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Virtual servers" }).click();
+    await page().getByRole("heading", { name: "No virtual server yet" }).waitFor();
+    await page().getByRole("button", { name: "Add virtual server" }).click();
+    const form = page().getByRole("dialog", { name: "Add a virtual server" });
+    await form.getByLabel("Slug").fill("team-a");
+    await form.getByLabel("Description").fill("Weather and tests for team A");
+    await form.getByLabel("Include tools get_weather").check();
+    await form.getByLabel("Name for tools get_weather").fill("test_simple_text");
+    await form.getByLabel("Include everything test_simple_text").check();
+    await form.getByLabel("Virtual key team-a-key").check();
+    watched.expectFailure("POST", "/api/mcp/virtual-servers", 400);
+    await form.getByRole("button", { name: "Add virtual server" }).click();
+    await form.getByRole("alert").getByText("the name 'test_simple_text' is already taken by tools[0]").waitFor();
+
+    await form.getByLabel("Name for tools get_weather").fill("forecast");
+    await form.getByRole("button", { name: "Add virtual server" }).click();
+    const card = page().getByRole("region", { name: "Virtual server team-a" });
+    await card.getByRole("cell", { name: "forecast" }).waitFor();
+    await card.getByText("1 virtual key").waitFor();
+    const url = `${gw.url}/mcp/v/team-a`;
+    expect(await card.getByLabel("Claude Code snippet").innerText()).toBe(`claude mcp add --transport http team-a ${url} --header "Authorization: Bearer sk-gw-your-virtual-key"`);
+    await card.getByLabel("Client for team-a").selectOption("Cursor (.cursor/mcp.json)");
+    expect(JSON.parse(await card.getByLabel("Cursor (.cursor/mcp.json) snippet").innerText())).toEqual({ mcpServers: { "team-a": { url, headers: { Authorization: "Bearer sk-gw-your-virtual-key" } } } });
+    await card.getByLabel("Client for team-a").selectOption("VS Code (.vscode/mcp.json)");
+    expect(JSON.parse(await card.getByLabel("VS Code (.vscode/mcp.json) snippet").innerText())).toMatchObject({ servers: { "team-a": { type: "http", url } } });
+    expect(await seriousViolations(page())).toEqual([]);
+
+    const client = new Client({ name: "ui-test", version: "1.0.0" });
+    await client.connect(new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers: { authorization: `Bearer ${key.value}` } } }));
+    expect((await client.listTools()).tools.map((tool) => tool.name).sort()).toEqual(["forecast", "test_simple_text"]);
+    expect(client.getInstructions()).toBe("Weather and tests for team A");
+    await client.callTool({ name: "forecast", arguments: { city: "Tromsø" } });
+    await client.close();
+    await page().reload();
+    expect(await card.getByLabel("Usage of team-a").innerText()).toBe("1 tool call · $0.006");
   });
 
   test("no page error and no request failed that the user did not cause", () => {

@@ -19,7 +19,7 @@ beforeAll(async () => {
   gw = await startGateway({ edition: "enterprise", auth: AUTH_CONFIG });
   const role = await json<{ id: number }>(await gw.admin("/api/governance/rbac/roles", { method: "POST", json: { name: "reader", permission_ids: [] } }), 201);
   roleId = role.id;
-  await grant("Logs:View", "ModelProvider:View");
+  await grant("Logs:View", "ModelProvider:View", "MCPVirtualServers:View");
   await json(await gw.admin("/api/governance/rbac/users", { method: "POST", json: { username: USER.username, role_id: role.id, password: USER.password } }), 201);
   await json(await gw.admin("/api/providers", { method: "POST", json: { provider: "openai", keys: [{ id: "k1", name: "main", value: "sk-test", models: ["*"] }] } }), 201);
   browser = await launchBrowser();
@@ -39,7 +39,7 @@ describe("what a user may not use is hidden, and a refusal reads as one", () => 
     await page().getByRole("button", { name: "Sign in" }).click();
     await page().getByRole("heading", { name: "Logs" }).waitFor();
     const links = await page().getByRole("navigation", { name: "Main" }).getByRole("link").allInnerTexts();
-    expect(links).toEqual(["Overview", "Logs", "Analytics", "Providers", "Log sinks"]);
+    expect(links).toEqual(["Overview", "Logs", "Analytics", "Providers", "Virtual servers", "Log sinks"]);
     expect(await page().getByRole("button", { name: /Delete/ }).count()).toBe(0);
 
     await page().getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Providers" }).click();
@@ -47,6 +47,10 @@ describe("what a user may not use is hidden, and a refusal reads as one", () => 
     expect(await page().getByRole("button", { name: "Add provider" }).count()).toBe(0);
     expect(await page().getByRole("button", { name: /Delete/ }).count()).toBe(0);
     expect(await page().getByRole("button", { name: "Test key main" }).isDisabled()).toBe(true);
+
+    await page().getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Virtual servers" }).click();
+    await page().getByRole("heading", { name: "No virtual server yet" }).waitFor();
+    expect(await page().getByRole("button", { name: "Add virtual server" }).count()).toBe(0);
   });
 
   test("a page the role does not open says so", async () => {

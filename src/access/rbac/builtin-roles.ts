@@ -19,7 +19,7 @@ export const BUILTIN_ROLES: readonly BuiltinRole[] = [
     description: "Builds on the gateway: reads its state, manages keys, routing, MCP, agents and webhooks",
     permissions: [
       ...everyView(["AuditLogs", "APIKeys", "Roles", "Users"]),
-      ...(["VirtualKeys", "RoutingRules", "MCP", "Agents", "Webhooks"] as const).flatMap((resource) => [`${resource}:Create`, `${resource}:Update`, `${resource}:Delete`] as const),
+      ...(["VirtualKeys", "RoutingRules", "MCP", "MCPVirtualServers", "Agents", "Webhooks"] as const).flatMap((resource) => [`${resource}:Create`, `${resource}:Update`, `${resource}:Delete`] as const),
       "Warp:Create",
       "Playground:Create",
       "Cache:Delete",

@@ -59,6 +59,8 @@ export const mcpToolLogs = sqliteTable(
     virtualKeyName: text("virtual_key_name"),
     /** GATEWAY_REGION of the node that made the call; null when it names none. */
     region: text("region"),
+    /** The slug of the virtual server the call came through; null for every other door. */
+    virtualServer: text("virtual_server"),
     /** Raised past every other row's by each write (its start, its end): what the live feed reads new changes by. */
     changeSeq: integer("change_seq").notNull().default(0),
   },
@@ -66,6 +68,7 @@ export const mcpToolLogs = sqliteTable(
     index("mcp_tool_logs_timestamp_idx").on(table.timestamp),
     index("mcp_tool_logs_llm_request_idx").on(table.llmRequestId),
     index("mcp_tool_logs_change_idx").on(table.changeSeq),
+    index("mcp_tool_logs_virtual_server_idx").on(table.virtualServer, table.timestamp),
   ],
 );
 
@@ -144,7 +147,50 @@ export const mcpOAuthConnections = sqliteTable(
   (table) => [primaryKey({ columns: [table.mcpClientId, table.ownerMode, table.ownerIdentity] }), uniqueIndex("mcp_oauth_connections_pending_state_idx").on(table.pendingStateHash)],
 );
 
+/** A tool picked for a virtual server: `name` is what the server calls it (default the tool's own). */
+export interface VirtualServerTool {
+  client: string;
+  tool: string;
+  name?: string;
+  description?: string;
+}
+
+/** A resource (or template) picked for a virtual server; `uri` `*` takes every one of the client's. */
+export interface VirtualServerResource {
+  client: string;
+  uri: string;
+}
+
+export interface VirtualServerPrompt {
+  client: string;
+  prompt: string;
+  name?: string;
+}
+
+/** Who may connect; every list empty admits whoever /mcp admits. */
+export interface VirtualServerAccess {
+  virtual_key_ids: string[];
+  /** Dashboard users (signed in with a password or single sign-on) by role, and by id. */
+  role_ids: number[];
+  user_ids: string[];
+}
+
+/** A named bundle of upstream tools, resources and prompts, served at /mcp/v/{slug} as one MCP server. */
+export const mcpVirtualServers = sqliteTable("mcp_virtual_servers", {
+  id: text("id").primaryKey(),
+  slug: text("slug").notNull().unique(),
+  name: text("name").notNull(),
+  description: text("description").notNull(),
+  tools: text("tools", { mode: "json" }).$type<VirtualServerTool[]>().notNull(),
+  resources: text("resources", { mode: "json" }).$type<VirtualServerResource[]>().notNull(),
+  prompts: text("prompts", { mode: "json" }).$type<VirtualServerPrompt[]>().notNull(),
+  access: text("access", { mode: "json" }).$type<VirtualServerAccess>().notNull(),
+  createdAt: integer("created_at", { mode: "timestamp_ms" }).notNull(),
+  updatedAt: integer("updated_at", { mode: "timestamp_ms" }).notNull(),
+});
+
 export type McpClientRow = typeof mcpClients.$inferSelect;
+export type McpVirtualServerRow = typeof mcpVirtualServers.$inferSelect;
 export type McpOAuthConnectionRow = typeof mcpOAuthConnections.$inferSelect;
 export type McpToolLogRow = typeof mcpToolLogs.$inferSelect;
 export type NewMcpToolLogRow = typeof mcpToolLogs.$inferInsert;

@@ -14,6 +14,7 @@ const LIST_COLUMNS = {
   virtual_key_ids: mcpToolLogs.virtualKeyId,
   llm_request_ids: mcpToolLogs.llmRequestId,
   regions: mcpToolLogs.region,
+  virtual_servers: mcpToolLogs.virtualServer,
 } satisfies Record<string, AnySQLiteColumn>;
 
 /** Spec 4.7's filters (shared by the MCP log list and the cost histogram); lists are comma-separated. */
@@ -24,6 +25,7 @@ export const McpLogFilterFields = {
   virtual_key_ids: t.Optional(t.String()),
   llm_request_ids: t.Optional(t.String()),
   regions: t.Optional(t.String({ description: "GATEWAY_REGION of the node that made the call" })),
+  virtual_servers: t.Optional(t.String({ description: "Slugs of the virtual servers the calls came through" })),
   start_time: LogFilterFields.start_time,
   end_time: LogFilterFields.end_time,
   period: LogFilterFields.period,

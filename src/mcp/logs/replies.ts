@@ -27,6 +27,7 @@ export const McpLogEntry = t.Object(
     virtual_key_id: Text,
     virtual_key_name: Text,
     region: Text,
+    virtual_server: t.Union([t.String(), t.Null()], { description: "The slug of the virtual server the call came through (/mcp/v/{slug}); null for other doors." }),
   },
   { title: "McpLogEntry", description: "One MCP tool call." },
 );

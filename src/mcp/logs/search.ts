@@ -37,6 +37,7 @@ export function mcpLogView(row: McpToolLogRow) {
     virtual_key_id: row.virtualKeyId,
     virtual_key_name: row.virtualKeyName,
     region: row.region,
+    virtual_server: row.virtualServer,
   };
 }
 

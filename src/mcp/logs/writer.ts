@@ -15,6 +15,8 @@ export interface ToolCallStart {
   llmRequestId?: string;
   arguments: unknown;
   virtualKey?: { id: string; name: string };
+  /** The slug of the virtual server the call came through. */
+  virtualServer?: string;
 }
 
 export interface ToolCallEnd {
@@ -67,6 +69,7 @@ export class McpLogWriter {
       virtualKeyId: call.virtualKey?.id ?? null,
       virtualKeyName: call.virtualKey?.name ?? null,
       region: this.region,
+      virtualServer: call.virtualServer ?? null,
     };
     await retried(() => this.db.insert(mcpToolLogs).values({ ...row, changeSeq: nextChangeSeq }), WRITE_RETRIES).catch((error) => console.error("MCP log: a tool call could not be recorded", error));
     return id;

@@ -9,7 +9,9 @@ import { mcpErrorText } from "../tools/call-result";
 import { offeredTools } from "../tools/catalogue";
 import type { CallContext, ToolExecutor } from "../tools/executor";
 import { clientVisible } from "../tools/filter";
-import { exposedPromptName, exposedUri, ownerOfName, page, withExposedUris } from "./names";
+import { exposedPromptName, exposedUri, offersPrompt, offersResource, ownerOfName, page, withExposedUris } from "./names";
+import { virtualIdentity } from "../virtual/identity";
+import { isUiResource, uiResourceOwner } from "./ui-resources";
 import type { SessionLinks } from "./session-links";
 import { toolsNotSelectedNotice } from "../clients/tools-notice";
 
@@ -43,6 +45,7 @@ export interface SessionState {
 
 /** /mcp/{client} is that server: its name, version, instructions and capabilities, as far as the gateway proxies them. */
 export function identityOf(deps: GatewayServerDeps, context: CallContext) {
+  if (context.filter.virtual) return virtualIdentity(context.filter.virtual, AGGREGATE_CAPABILITIES);
   const bound = context.filter.bound === undefined ? undefined : deps.registry.byName(context.filter.bound)?.connection?.session();
   if (!bound) return { info: GATEWAY_INFO, capabilities: AGGREGATE_CAPABILITIES, instructions: undefined };
   const upstream = bound.getServerCapabilities() ?? {};
@@ -103,7 +106,7 @@ export function gatewayServer(deps: GatewayServerDeps, state: SessionState): { s
   const clientOf = async (entry: RegisteredClient): Promise<Client | undefined> => (await state.links?.linkFor(entry))?.client ?? entry.connection?.session();
   const visibleClients = () => registry.list().filter((entry) => clientVisible(filterNow(), entry.config));
   const owner = (exposed: string, separator: "-" | "+", what: string) => {
-    const named = ownerOfName(filterNow(), exposed, separator);
+    const named = (separator === "+" && isUiResource(exposed) ? uiResourceOwner(offeredTools(registry, filterNow()), exposed) : undefined) ?? ownerOfName(filterNow(), exposed, separator);
     const entry = named && registry.byName(named.clientName);
     if (!named || !entry || !clientVisible(filterNow(), entry.config)) throw rpcError(sdk.ErrorCode.InvalidParams, `no MCP client offers ${what} '${exposed}'`);
     return { entry, name: named.name };
@@ -172,7 +175,9 @@ export function gatewayServer(deps: GatewayServerDeps, state: SessionState): { s
         (await allPages(async (cursor) => {
           const result = await client.listResources(cursor ? { cursor } : undefined);
           return { items: result.resources, nextCursor: result.nextCursor };
-        })).map((resource) => ({ ...resource, uri: exposedUri(filterNow(), entry.config.name, resource.uri) })),
+        }))
+          .filter((resource) => offersResource(filterNow(), entry.config.name, resource.uri))
+          .map((resource) => ({ ...resource, uri: exposedUri(filterNow(), entry.config.name, resource.uri) })),
       );
       const { items, nextCursor } = paged(resources, request.params?.cursor);
       return { resources: items, ...(nextCursor ? { nextCursor } : {}) };
@@ -182,7 +187,9 @@ export function gatewayServer(deps: GatewayServerDeps, state: SessionState): { s
         (await allPages(async (cursor) => {
           const result = await client.listResourceTemplates(cursor ? { cursor } : undefined);
           return { items: result.resourceTemplates, nextCursor: result.nextCursor };
-        })).map((template) => ({ ...template, uriTemplate: exposedUri(filterNow(), entry.config.name, template.uriTemplate) })),
+        }))
+          .filter((template) => offersResource(filterNow(), entry.config.name, template.uriTemplate))
+          .map((template) => ({ ...template, uriTemplate: exposedUri(filterNow(), entry.config.name, template.uriTemplate) })),
       );
       const { items, nextCursor } = paged(templates, request.params?.cursor);
       return { resourceTemplates: items, ...(nextCursor ? { nextCursor } : {}) };
@@ -214,7 +221,9 @@ export function gatewayServer(deps: GatewayServerDeps, state: SessionState): { s
         (await allPages(async (cursor) => {
           const result = await client.listPrompts(cursor ? { cursor } : undefined);
           return { items: result.prompts, nextCursor: result.nextCursor };
-        })).map((prompt) => ({ ...prompt, name: exposedPromptName(filterNow(), entry.config.name, prompt.name) })),
+        }))
+          .filter((prompt) => offersPrompt(filterNow(), entry.config.name, prompt.name))
+          .map((prompt) => ({ ...prompt, name: exposedPromptName(filterNow(), entry.config.name, prompt.name) })),
       );
       const { items, nextCursor } = paged(prompts, request.params?.cursor);
       return { prompts: items, ...(nextCursor ? { nextCursor } : {}) };

@@ -15,6 +15,9 @@ import { SSE_RETRY_MS, withKeepAlive } from "./sse-keepalive";
 import { ListenStreams } from "./stateless/listen";
 import { serveStateless } from "./stateless/serve";
 import { speaksStateless } from "./stateless/wire";
+import type { VirtualBundle } from "../virtual/bundle";
+import { type SessionUserOf, virtualServerContext } from "../virtual/access";
+import { callerIdentity } from "../caller";
 
 const SESSION_HEADER = "mcp-session-id";
 /** SSE events a session keeps for callers resuming a broken stream. */
@@ -44,17 +47,25 @@ export interface McpServerOptions {
   executor: ToolExecutor;
   auth: CallerAuth;
   settings: ResolvedMcpSettings;
+  /** The virtual servers served at /mcp/v/{slug}, by slug. */
+  virtualServers?: { bundle(slug: string): VirtualBundle | undefined };
+  /** The dashboard user of a session token, for virtual servers that admit users. */
+  sessionUser?: SessionUserOf;
 }
 
+/** Which door a request came through: /mcp, /mcp/{client} (`bound`) or /mcp/v/{slug} (`slug`). */
+type Door = { bound?: string; slug?: string };
+
 /**
- * /mcp (every client, names prefixed per client) and /mcp/{client} (one client, its own names):
+ * /mcp (every client, names prefixed per client), /mcp/{client} (one client, its own names) and
+ * /mcp/v/{slug} (a virtual server: its picks under its names, to the callers it admits):
  * the gateway as an MCP server over Streamable HTTP, authenticated by virtual key (spec 5).
  * An initialize opens a session (Mcp-Session-Id): answers stream as SSE when the call sends
  * progress, logs or requests, GET opens the server's stream, DELETE ends it. A request without a
  * session is answered on its own in JSON, as before sessions existed.
  */
 export function mcpServerRoutes(options: McpServerOptions) {
-  const { registry, executor, auth, settings } = options;
+  const { registry, executor, auth, settings, virtualServers } = options;
   const sessions = new McpSessions(registry, settings.sessionIdleMs);
   const listens = new ListenStreams();
   const timeouts = { timeoutMs: settings.toolTimeoutMs, maxTimeoutMs: settings.toolMaxTimeoutMs };
@@ -70,7 +81,7 @@ export function mcpServerRoutes(options: McpServerOptions) {
       onsessioninitialized: (id) => sessions.add(id, session),
       onsessionclosed: (id) => sessions.end(id),
     });
-    const session: GatewaySession = { server, capabilities, transport, state, filter: context.filter, keyId: context.caller.virtualKey?.id, lastSeen: Date.now() };
+    const session: GatewaySession = { server, capabilities, transport, state, filter: context.filter, keyId: callerIdentity(context.caller), lastSeen: Date.now() };
     server.oninitialized = () => {
       const { sampling, elicitation, roots } = server.getClientCapabilities() ?? {};
       if (!sampling && !elicitation && !roots) return;
@@ -92,18 +103,28 @@ export function mcpServerRoutes(options: McpServerOptions) {
     }
   }
 
-  async function handle(request: Request, listenerHostname: string | undefined, bound?: string): Promise<Response> {
-    assertOriginAllowed(request, listenerHostname, settings);
+  async function contextFor(request: Request, { bound, slug }: Door): Promise<CallContext> {
+    if (slug !== undefined) {
+      const bundle = virtualServers?.bundle(slug);
+      if (!bundle) throw notFound(`virtual MCP server '${slug}' does not exist`, "caller_mcp_virtual_server_not_found");
+      return virtualServerContext(request, bundle, auth, options.sessionUser);
+    }
     const context = await callContextOf(request, auth, "mcp_server");
     if (bound !== undefined) {
       if (!registry.byName(bound)) throw notFound(`MCP client '${bound}' does not exist`, "caller_mcp_client_not_found");
       context.filter.bound = bound;
     }
+    return context;
+  }
+
+  async function handle(request: Request, listenerHostname: string | undefined, door: Door = {}): Promise<Response> {
+    assertOriginAllowed(request, listenerHostname, settings);
+    const context = await contextFor(request, door);
     const sdk = await loadMcpServerSdk();
     const sessionId = request.headers.get(SESSION_HEADER);
     if (sessionId !== null) {
       const session = sessions.get(sessionId);
-      if (!session || session.filter.bound !== bound || session.keyId !== context.caller.virtualKey?.id) return jsonRpcError(404, -32001, "Session not found");
+      if (!session || session.filter.bound !== door.bound || session.filter.virtual?.slug !== door.slug || session.keyId !== callerIdentity(context.caller)) return jsonRpcError(404, -32001, "Session not found");
       session.state.context = context;
       return withKeepAlive(await session.transport.handleRequest(request), settings.agentKeepAliveMs);
     }
@@ -125,9 +146,12 @@ export function mcpServerRoutes(options: McpServerOptions) {
     .post("/mcp", ({ request, server }) => handle(request, server?.hostname), { parse: "none" })
     .get("/mcp", ({ request, server }) => handle(request, server?.hostname))
     .delete("/mcp", ({ request, server }) => handle(request, server?.hostname))
-    .post("/mcp/:client", ({ request, server, params }) => handle(request, server?.hostname, params.client), { parse: "none" })
-    .get("/mcp/:client", ({ request, server, params }) => handle(request, server?.hostname, params.client))
-    .delete("/mcp/:client", ({ request, server, params }) => handle(request, server?.hostname, params.client));
+    .post("/mcp/:client", ({ request, server, params }) => handle(request, server?.hostname, { bound: params.client }), { parse: "none" })
+    .get("/mcp/:client", ({ request, server, params }) => handle(request, server?.hostname, { bound: params.client }))
+    .delete("/mcp/:client", ({ request, server, params }) => handle(request, server?.hostname, { bound: params.client }))
+    .post("/mcp/v/:slug", ({ request, server, params }) => handle(request, server?.hostname, { slug: params.slug }), { parse: "none" })
+    .get("/mcp/v/:slug", ({ request, server, params }) => handle(request, server?.hostname, { slug: params.slug }))
+    .delete("/mcp/v/:slug", ({ request, server, params }) => handle(request, server?.hostname, { slug: params.slug }));
   return {
     routes,
     /** Ends the subscriptions/listen streams with their result: a draining node waits on no stream that never ends. */

@@ -6,19 +6,19 @@ import type { ToolFilter } from "../tools/filter";
 import { exposedUri } from "./names";
 import type { SessionState } from "./gateway-server";
 
-/** One caller's MCP session on /mcp or /mcp/{client}. */
+/** One caller's MCP session on /mcp, /mcp/{client} or /mcp/v/{slug}. */
 export interface GatewaySession {
   server: Server;
   capabilities: ServerCapabilities;
   transport: WebStandardStreamableHTTPServerTransport;
   state: SessionState;
   filter: ToolFilter;
-  /** The virtual key that opened it: every later request must present the same. */
+  /** The virtual key (or dashboard user) that opened it: every later request must present the same. */
   keyId?: string;
   lastSeen: number;
 }
 
-const sees = (filter: ToolFilter, clientName: string) => filter.bound === undefined || filter.bound === clientName;
+const sees = (filter: ToolFilter, clientName: string) => (filter.bound === undefined || filter.bound === clientName) && (!filter.virtual || filter.virtual.clients.has(clientName));
 
 /**
  * The sessions open on this node (a session lives where it began: several nodes need sticky

@@ -107,6 +107,7 @@ export class ToolExecutor {
       llmRequestId: context.llmRequestId,
       arguments: args,
       virtualKey: context.caller.virtualKey,
+      virtualServer: context.filter.virtual?.slug,
     });
     const startedAt = performance.now();
     const relayed = countingRelay(context.relay);

@@ -120,6 +120,21 @@ export const mcp = {
   costHistogram: (query: Query) => answered(api.GET("/api/mcp-logs/histogram/cost", { params: { query: filters(query) } })),
 };
 
+export const virtualServers = {
+  list: () => answered(api.GET("/api/mcp/virtual-servers")).then((answer) => answer.virtual_servers),
+  create: (input: T.VirtualServerInput) => answered(api.POST("/api/mcp/virtual-servers", { body: input })),
+  update: (id: string, input: T.VirtualServerInput) => answered(api.PUT("/api/mcp/virtual-servers/{id}", { ...byId(id), body: input })),
+  remove: (id: string) => answered(api.DELETE("/api/mcp/virtual-servers/{id}", byId(id))),
+  /** How many tool calls came through the server, and what they cost, from the MCP log. */
+  usage: async (slug: string) => {
+    const [page, histogram] = await Promise.all([
+      answered(api.GET("/api/mcp-logs", { params: { query: filters({ virtual_servers: slug, limit: 1 }) } })),
+      answered(api.GET("/api/mcp-logs/histogram/cost", { params: { query: filters({ virtual_servers: slug }) } })),
+    ]);
+    return { calls: page.total, cost: histogram.buckets.reduce((sum, bucket) => sum + bucket.total_cost, 0) };
+  },
+};
+
 const byName = (name: string) => ({ params: { path: { name } } });
 
 export const plugins = {

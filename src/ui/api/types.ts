@@ -87,6 +87,10 @@ export type McpLog = Item<Reply<"/api/mcp-logs", "get">["logs"]>;
 export type CostHistogram = Reply<"/api/mcp-logs/histogram/cost", "get">;
 
 /** A per-user header flow waiting for a caller's values, or the caller's consent at the authorization server. */
+export type VirtualServer = Item<Reply<"/api/mcp/virtual-servers", "get">["virtual_servers"]>;
+export type VirtualServerInput = RequestBody<"/api/mcp/virtual-servers", "post">;
+export type VirtualServerTool = Item<VirtualServer["tools"]>;
+export type VirtualServerPrompt = Item<VirtualServer["prompts"]>;
 export type McpPerUserFlow = Item<Reply<"/api/mcp/per-user-headers/flows", "get">["flows"]>;
 
 export type Plugin = Item<Reply<"/api/plugins", "get">["plugins"]>;

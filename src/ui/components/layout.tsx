@@ -23,6 +23,7 @@ export const NAV: NavItem[] = [
   { path: "/ui/governance", label: "Governance", permission: "VirtualKeys:View" },
   { path: "/ui/guardrails", label: "Guardrails", permission: "Guardrails:View" },
   { path: "/ui/mcp", label: "MCP", permission: "MCP:View" },
+  { path: "/ui/virtual-servers", label: "Virtual servers", permission: "MCPVirtualServers:View" },
   { path: "/ui/agents", label: "Agents", permission: "Agents:View" },
   { path: "/ui/webhooks", label: "Webhooks", permission: "Webhooks:View" },
   { path: "/ui/log-sinks", label: "Log sinks", permission: "Logs:View" },
