@@ -37,14 +37,16 @@ async function importClientSdk() {
 }
 
 async function importServerSdk() {
-  const [server, transport, types] = await Promise.all([
+  const [server, transport, inMemory, types] = await Promise.all([
     import("@modelcontextprotocol/sdk/server/index.js"),
     import("@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js"),
+    import("@modelcontextprotocol/sdk/inMemory.js"),
     import("@modelcontextprotocol/sdk/types.js"),
   ]);
   return {
     Server: server.Server,
     WebStandardStreamableHTTPServerTransport: transport.WebStandardStreamableHTTPServerTransport,
+    InMemoryTransport: inMemory.InMemoryTransport,
     CallToolRequestSchema: types.CallToolRequestSchema,
     ListToolsRequestSchema: types.ListToolsRequestSchema,
     ListResourcesRequestSchema: types.ListResourcesRequestSchema,
