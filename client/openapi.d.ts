@@ -3485,13 +3485,26 @@ export interface components {
         McpClient: {
             id: string;
             name: string;
-            connection_type: "http" | "sse" | "stdio";
+            connection_type: "http" | "sse" | "stdio" | "openapi";
             connection_string: string | null;
             stdio_config: {
                 command: string;
                 args: string[];
                 /** @description Values redacted. */
                 envs: {
+                    [key: string]: string;
+                };
+            } | null;
+            openapi: {
+                /** @description The document was given inline (else it is fetched from connection_string at each connection). */
+                document_inline: boolean;
+                base_url: string | null;
+                include_tags: string[];
+                include_operations: string[];
+                exclude_tags: string[];
+                exclude_operations: string[];
+                /** @description Values redacted. */
+                credentials: {
                     [key: string]: string;
                 };
             } | null;
@@ -10163,12 +10176,31 @@ export interface operations {
                     /** @description letters, digits and underscores */
                     name: string;
                     /** @enum {string} */
-                    connection_type: "http" | "sse" | "stdio";
+                    connection_type: "http" | "sse" | "stdio" | "openapi";
                     connection_string?: string;
                     stdio_config?: {
                         command: string;
                         args?: string[];
                         envs?: {
+                            [key: string]: string;
+                        };
+                    };
+                    /** @description connection_type openapi: the API whose operations are the tools. */
+                    openapi?: {
+                        /** @description The OpenAPI 3.x document itself (JSON or YAML), instead of its URL in connection_string. */
+                        document?: string;
+                        /** @description Where the API is; default: the document's first servers entry. */
+                        base_url?: string;
+                        /** @description Operations with any of these tags become tools (with include_operations; both empty: every operation). */
+                        include_tags?: string[];
+                        /** @description Operations by operationId (or tool name) that become tools. */
+                        include_operations?: string[];
+                        /** @description Operations with any of these tags never become tools. */
+                        exclude_tags?: string[];
+                        /** @description Operations by operationId (or tool name) that never become tools. */
+                        exclude_operations?: string[];
+                        /** @description Values by security scheme name of the document: a bearer token, an API key, `user:password` for basic, an OAuth access token. Encrypted at rest, redacted in responses; `env.NAME` reads the gateway's environment. */
+                        credentials?: {
                             [key: string]: string;
                         };
                     };
@@ -10227,12 +10259,31 @@ export interface operations {
                     /** @description letters, digits and underscores */
                     name?: string;
                     /** @enum {string} */
-                    connection_type?: "http" | "sse" | "stdio";
+                    connection_type?: "http" | "sse" | "stdio" | "openapi";
                     connection_string?: string;
                     stdio_config?: {
                         command: string;
                         args?: string[];
                         envs?: {
+                            [key: string]: string;
+                        };
+                    };
+                    /** @description connection_type openapi: the API whose operations are the tools. */
+                    openapi?: {
+                        /** @description The OpenAPI 3.x document itself (JSON or YAML), instead of its URL in connection_string. */
+                        document?: string;
+                        /** @description Where the API is; default: the document's first servers entry. */
+                        base_url?: string;
+                        /** @description Operations with any of these tags become tools (with include_operations; both empty: every operation). */
+                        include_tags?: string[];
+                        /** @description Operations by operationId (or tool name) that become tools. */
+                        include_operations?: string[];
+                        /** @description Operations with any of these tags never become tools. */
+                        exclude_tags?: string[];
+                        /** @description Operations by operationId (or tool name) that never become tools. */
+                        exclude_operations?: string[];
+                        /** @description Values by security scheme name of the document: a bearer token, an API key, `user:password` for basic, an OAuth access token. Encrypted at rest, redacted in responses; `env.NAME` reads the gateway's environment. */
+                        credentials?: {
                             [key: string]: string;
                         };
                     };
