@@ -204,6 +204,18 @@ describe("an OpenAPI document registered as an MCP client", () => {
   });
 });
 
+describe("changing an OpenAPI client", () => {
+  test("a new selection changes its tools; its credential written back redacted keeps the stored value", async () => {
+    const [before] = (await (await gw.admin("/api/mcp/clients")).json()).clients.filter((entry: { name: string }) => entry.name === "pets") as Array<{ id: string; openapi: { credentials: Record<string, string> } }>;
+    const response = await gw.admin(`/api/mcp/client/${petsClient.id}`, { method: "PUT", json: { openapi: { include_operations: ["get pet!"], credentials: before!.openapi.credentials } } });
+    expect(response.status).toBe(200);
+    expect(((await response.json()) as ClientView).tools.map((tool) => tool.name)).toEqual(["get_pet"]);
+    const client = await connect("/mcp/pets");
+    expect(JSON.parse(textOf(await client.callTool({ name: "get_pet", arguments: { petId: 2 } })))).toMatchObject({ name: "Tom" });
+    expect(received.at(-1)).toMatchObject({ path: "/v1/pets/2", authorization: `Bearer ${TOKEN}` });
+  });
+});
+
 describe("an OpenAPI client is checked when it is written", () => {
   const write = (body: Record<string, unknown>) => gw.admin("/api/mcp/client", { method: "POST", json: { name: "bad", connection_type: "openapi", tools_to_execute: ["*"], ...body } });
   const inline = (document: unknown, extra: Record<string, unknown> = {}) => write({ openapi: { document: typeof document === "string" ? document : JSON.stringify(document), ...extra } });
