@@ -6,7 +6,7 @@ import { AUTH_CONFIG, bearer, call, createApiKey } from "../access/access-client
 import { eventually } from "../support/eventually";
 import { expectGatewayError } from "../support/gateway-error";
 import type { TestGateway } from "../support/gateway";
-import { type ClientView, createMcpClient, executeTool, startMcpGateway, toolContent } from "./support";
+import { type ClientView, createMcpClient, executeTool, listClients, startMcpGateway, toolContent } from "./support";
 
 const TOKEN = "pets-token-8f3a2c71d9";
 const WEATHER_KEY = "weather-key-41b7e09c";
@@ -206,8 +206,8 @@ describe("an OpenAPI document registered as an MCP client", () => {
 
 describe("changing an OpenAPI client", () => {
   test("a new selection changes its tools; its credential written back redacted keeps the stored value", async () => {
-    const [before] = (await (await gw.admin("/api/mcp/clients")).json()).clients.filter((entry: { name: string }) => entry.name === "pets") as Array<{ id: string; openapi: { credentials: Record<string, string> } }>;
-    const response = await gw.admin(`/api/mcp/client/${petsClient.id}`, { method: "PUT", json: { openapi: { include_operations: ["get pet!"], credentials: before!.openapi.credentials } } });
+    const before = (await listClients(gw)).find((entry) => entry.name === "pets") as ClientView & { openapi: { credentials: Record<string, string> } };
+    const response = await gw.admin(`/api/mcp/client/${petsClient.id}`, { method: "PUT", json: { openapi: { include_operations: ["get pet!"], credentials: before.openapi.credentials } } });
     expect(response.status).toBe(200);
     expect(((await response.json()) as ClientView).tools.map((tool) => tool.name)).toEqual(["get_pet"]);
     const client = await connect("/mcp/pets");
@@ -238,6 +238,6 @@ describe("an OpenAPI client is checked when it is written", () => {
     const writer = await createApiKey(gw, "mcp-writer", ["MCP:View", "MCP:Create"]);
     const asWriter = await call(gw, "/api/mcp/client", { method: "POST", headers: bearer(writer), json: { name: "local", connection_type: "openapi", openapi: { document: JSON.stringify(weatherDocument(apiUrl)) } } });
     await expectGatewayError(asWriter, 403, { param: "openapi.document.servers[0].url", errorType: "policy_private_address_refused" });
-    expect((await (await gw.admin("/api/mcp/clients")).json()).clients.map((entry: { name: string }) => entry.name).sort()).toEqual(["pets", "weather"]);
+    expect((await listClients(gw)).map((entry) => entry.name).sort()).toEqual(["pets", "weather"]);
   });
 });

@@ -2,6 +2,8 @@ import { DocumentRefused, fieldPath, isObject, type Json } from "./document";
 
 /** How many nodes the schemas of one document may expand to: refs that fan out must not exhaust memory. */
 const MAX_EXPANDED_NODES = 200_000;
+/** How deep a schema may nest: deeper is no real API's, and would exhaust the stack. */
+const MAX_DEPTH = 256;
 
 /** The value a `#/…` JSON pointer names in the document. */
 function pointed(document: Json, ref: string, at: string): unknown {
@@ -27,21 +29,22 @@ export class RefResolver {
 
   constructor(private readonly document: Json) {}
 
-  resolve(value: unknown, at: string, within: readonly string[] = []): unknown {
+  resolve(value: unknown, at: string, within: readonly string[] = [], depth = 0): unknown {
     if (++this.expanded > MAX_EXPANDED_NODES) throw new DocumentRefused(`the document's schemas expand past ${MAX_EXPANDED_NODES} nodes`, at);
-    if (Array.isArray(value)) return value.map((item, index) => this.resolve(item, fieldPath(at, index), within));
+    if (depth > MAX_DEPTH) throw new DocumentRefused(`the document nests deeper than ${MAX_DEPTH} levels`, at);
+    if (Array.isArray(value)) return value.map((item, index) => this.resolve(item, fieldPath(at, index), within, depth + 1));
     if (!isObject(value)) return value;
-    if (typeof value.$ref === "string") return this.follow(value, value.$ref, at, within);
-    return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, this.resolve(item, fieldPath(at, key), within)]));
+    if (typeof value.$ref === "string") return this.follow(value, value.$ref, at, within, depth);
+    return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, this.resolve(item, fieldPath(at, key), within, depth + 1)]));
   }
 
-  private follow(value: Json, ref: string, at: string, within: readonly string[]): unknown {
+  private follow(value: Json, ref: string, at: string, within: readonly string[], depth: number): unknown {
     const refField = fieldPath(at, "$ref");
     if (!ref.startsWith("#")) throw new DocumentRefused(`$ref '${ref}' points outside the document: only refs within it (#/components/...) are followed`, refField);
     if (within.includes(ref)) return { description: `(recursive: ${ref.split("/").at(-1)})` };
     const { $ref: _, ...siblings } = value;
-    const target = this.resolve(pointed(this.document, ref, refField), refField, [...within, ref]);
+    const target = this.resolve(pointed(this.document, ref, refField), refField, [...within, ref], depth + 1);
     // OpenAPI 3.1 lets a ref carry a description or summary of its own, which wins.
-    return isObject(target) && Object.keys(siblings).length > 0 ? { ...target, ...this.resolve(siblings, at, within) as Json } : target;
+    return isObject(target) && Object.keys(siblings).length > 0 ? { ...target, ...(this.resolve(siblings, at, within, depth + 1) as Json) } : target;
   }
 }

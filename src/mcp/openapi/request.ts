@@ -93,8 +93,8 @@ export async function resultOf(response: Response): Promise<CallToolResult> {
 export async function callOperation(operation: Operation, args: Json, target: ApiTarget, signal: AbortSignal): Promise<CallToolResult> {
   const missing = missingArgument(operation, args);
   if (missing) return { content: [{ type: "text", text: `the argument '${missing}' is required` }], isError: true };
-  const { url, init } = requestFor(operation, args, target);
   try {
+    const { url, init } = requestFor(operation, args, target);
     return await resultOf(await target.fetch(url, { ...init, signal }));
   } catch (error) {
     let message = error instanceof Error ? error.message : String(error);
