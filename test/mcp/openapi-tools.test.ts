@@ -3,6 +3,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { stringify } from "yaml";
 import { AUTH_CONFIG, bearer, call, createApiKey } from "../access/access-client";
+import { type ScriptedModel, startScriptedModel } from "../support/mcp-scripted-model";
 import { eventually } from "../support/eventually";
 import { expectGatewayError } from "../support/gateway-error";
 import type { TestGateway } from "../support/gateway";
@@ -73,6 +74,7 @@ const weatherDocument = (baseUrl: string) => ({
 });
 
 let gw: TestGateway;
+let model: ScriptedModel;
 let api: ReturnType<typeof Bun.serve>;
 let apiUrl: string;
 const received: Received[] = [];
@@ -120,7 +122,8 @@ let petsClient: ClientView;
 beforeAll(async () => {
   api = startApi();
   apiUrl = `http://127.0.0.1:${api.port}`;
-  gw = await startMcpGateway({ edition: "enterprise", auth: AUTH_CONFIG });
+  model = startScriptedModel();
+  gw = await startMcpGateway({ edition: "enterprise", auth: AUTH_CONFIG, providers: { openai: { keys: [{ value: "sk-model-key" }], network_config: { base_url: model.baseUrl } } } });
   petsClient = await createMcpClient(gw, {
     name: "pets",
     connection_type: "openapi",
@@ -129,11 +132,12 @@ beforeAll(async () => {
     tools_to_execute: ["*"],
     tool_pricing: { listPets: 0.002 },
   });
-  await createMcpClient(gw, { name: "weather", connection_type: "openapi", openapi: { document: JSON.stringify(weatherDocument(apiUrl)), credentials: { key: WEATHER_KEY } }, tools_to_execute: ["*"] });
+  await createMcpClient(gw, { name: "weather", connection_type: "openapi", openapi: { document: JSON.stringify(weatherDocument(apiUrl)), credentials: { key: WEATHER_KEY } }, tools_to_execute: ["*"], tools_to_auto_execute: ["*"] });
 }, 30_000);
 afterAll(async () => {
   for (const client of clients) await client.close();
   await gw.close();
+  model.stop();
   api.stop(true);
 });
 
@@ -185,6 +189,17 @@ describe("an OpenAPI document registered as an MCP client", () => {
     expect(received.at(-1)).toMatchObject({ path: "/forecast/Porto", query: { api_key: [WEATHER_KEY] } });
     const client = await connect("/mcp");
     expect(textOf(await client.callTool({ name: "weather-forecast", arguments: { city: "Lima" } }))).toBe("Sunny in Lima");
+  });
+
+  test("in a chat request the model is offered its tools, and agent mode runs them", async () => {
+    const response = await fetch(`${gw.url}/v1/chat/completions`, {
+      method: "POST",
+      headers: { "content-type": "application/json", "x-gw-mcp-include-clients": "weather" },
+      body: JSON.stringify({ model: "openai/gpt-4o-mini", messages: [{ role: "user", content: 'call weather-forecast {"city":"Faro"}' }] }),
+    });
+    expect(((await response.json()) as { choices: Array<{ message: { content: string } }> }).choices[0]!.message.content).toBe("results: Sunny in Faro");
+    const offered = model.requests.at(0)!.tools as Array<{ function: { name: string; parameters: unknown } }>;
+    expect(offered.map((tool) => tool.function)).toEqual([expect.objectContaining({ name: "weather-forecast", parameters: { type: "object", properties: { city: { type: "string" } }, required: ["city"] } })]);
   });
 
   test("calls are logged and priced like any MCP tool's, and no reply or log carries the API's secrets", async () => {
