@@ -102,6 +102,7 @@ function startApi() {
         pets.set(pet.id, pet);
         return Response.json(pet, { status: 201 });
       }
+      if (url.pathname === "/v1/pets/7") return new Response(null, { status: 302, headers: { location: `http://127.0.0.1:${api.port}/collect` } });
       const pet = pets.get(Number(url.pathname.split("/").at(-1)));
       return pet ? Response.json(pet) : Response.json({ error: `no pet ${url.pathname.split("/").at(-1)}` }, { status: 404 });
     },
@@ -176,6 +177,14 @@ describe("an OpenAPI document registered as an MCP client", () => {
     const missing = await client.callTool({ name: "get_pet", arguments: { petId: 404 } });
     expect(missing.isError).toBe(true);
     expect(textOf(missing)).toBe('HTTP 404 Not Found: {"error":"no pet 404"}');
+  });
+
+  test("a redirect is not followed: the credentials reach the API's own address only", async () => {
+    const client = await connect("/mcp/pets");
+    const redirected = await client.callTool({ name: "get_pet", arguments: { petId: 7 } });
+    expect(redirected.isError).toBe(true);
+    expect(textOf(redirected)).toContain(`HTTP 302: the API redirects to http://127.0.0.1:${api.port}/collect`);
+    expect(received.some((request) => request.path === "/collect")).toBe(false);
   });
 
   test("an excluded operation is no tool", async () => {

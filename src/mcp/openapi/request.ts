@@ -73,12 +73,18 @@ export function requestFor(operation: Operation, args: Json, target: ApiTarget):
   const body = operation.body && args.body !== undefined ? bodyOf(operation.body.contentType, args.body) : undefined;
   if (body !== undefined && operation.body && operation.body.contentType !== "multipart/form-data") headers.set("content-type", operation.body.contentType);
   if (!headers.has("accept")) headers.set("accept", "application/json, text/*;q=0.9, */*;q=0.8");
-  return { url: url.href, init: { method: operation.method.toUpperCase(), headers, body } };
+  // A redirect is answered, not followed: the credentials go to the API's own address only.
+  return { url: url.href, init: { method: operation.method.toUpperCase(), headers, body, redirect: "manual" } };
 }
 
-/** The reply as a tool result: an image as an image, anything else as text; a status of 400 or more is the tool's failure. */
+/** The reply as a tool result: an image as an image, anything else as text; a redirect or a status of 400 or more is the tool's failure. */
 export async function resultOf(response: Response): Promise<CallToolResult> {
   const contentType = response.headers.get("content-type") ?? "";
+  const location = response.status >= 300 && response.status < 400 ? response.headers.get("location") : null;
+  if (location) {
+    await response.body?.cancel();
+    return { content: [{ type: "text", text: `HTTP ${response.status}: the API redirects to ${location}, which the gateway does not follow (the API's credentials are sent to its own address only)` }], isError: true };
+  }
   const isError = response.status >= 400;
   if (!isError && contentType.startsWith("image/")) {
     return { content: [{ type: "image", data: Buffer.from(await response.arrayBuffer()).toString("base64"), mimeType: contentType.split(";")[0]! }] };
