@@ -8,7 +8,7 @@ import { ClientParams, McpClientCreate, McpClientUpdate } from "./schemas";
 import { type OAuthViewOf, viewWith } from "./view";
 import { Deleted, replies } from "../../http/replies";
 import { McpClient, McpClientList } from "./replies";
-import { checkOpenApiWrite } from "../openapi/write-check";
+import { changesOpenApiSource, checkOpenApiWrite } from "../openapi/write-check";
 import { mergedInput } from "./store";
 
 /**
@@ -60,7 +60,7 @@ export const mcpClientRoutes = (registry: McpClientRegistry, removeClient: (id: 
       async ({ params, body, request }) => {
         checkStdioWrite(request, body, registry);
         const reach = await reachWritten(request, body, registry);
-        await checkOpenApiWrite(mergedInput(registry.require(params.id).config, body), principalOf(request), registry.reach.outbound);
+        if (changesOpenApiSource(body)) await checkOpenApiWrite(mergedInput(registry.require(params.id).config, body), principalOf(request), registry.reach.outbound);
         return clientView(await registry.update(params.id, body, reach));
       },
       { params: ClientParams, body: McpClientUpdate, ...replies({ 200: McpClient }, { summary: "Update an MCP client" }) },

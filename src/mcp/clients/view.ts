@@ -31,7 +31,7 @@ function clientView(entry: RegisteredClient, oauth: OAuthConnectionView | null) 
     connection_type: config.connectionType,
     connection_string: config.connectionString ?? null,
     stdio_config: config.stdio ? { command: config.stdio.command, args: config.stdio.args, envs: redacted(config.stdio.envs) } : null,
-    openapi: config.openapi ? viewOfSettings(config.openapi) : null,
+    openapi: config.openapi ? { ...viewOfSettings(config.openapi), credentials: redacted(config.openapi.credentials) } : null,
     auth_type: config.authType,
     headers: redacted(config.headers),
     per_user_header_keys: config.perUserHeaderKeys,

@@ -1,5 +1,4 @@
 import { badRequest } from "../../http/errors";
-import { redactSecret } from "../../provider-registry/key-secrets";
 import type { OpenApiSource } from "../../db/schema";
 import type { OpenApiInput } from "./schemas";
 import type { OpenApiSettings } from "./source";
@@ -30,6 +29,7 @@ export const inputFromSettings = (settings: OpenApiSettings): OpenApiInput => ({
   credentials: settings.credentials,
 });
 
+/** The settings as the management API shows them, but for the credentials (the view redacts them). */
 export const viewOfSettings = (settings: OpenApiSettings) => ({
   document_inline: settings.document !== undefined,
   base_url: settings.baseUrl ?? null,
@@ -37,7 +37,6 @@ export const viewOfSettings = (settings: OpenApiSettings) => ({
   include_operations: settings.selection.includeOperations,
   exclude_tags: settings.selection.excludeTags,
   exclude_operations: settings.selection.excludeOperations,
-  credentials: Object.fromEntries(Object.entries(settings.credentials).map(([name, value]) => [name, redactSecret(value)])),
 });
 
 /** What is stored in the clear: everything but the credentials. */

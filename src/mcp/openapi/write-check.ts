@@ -1,7 +1,7 @@
 import type { Principal } from "../../access";
 import { badRequest } from "../../http/errors";
 import { checkWrittenAddresses, mayReachPrivateNetwork, type OutboundReach, policyFor } from "../../outbound/reach";
-import type { McpClientCreate } from "../clients/schemas";
+import type { McpClientCreate, McpClientUpdate } from "../clients/schemas";
 import { DocumentRefused } from "./document";
 import { settingsFromInput } from "./settings";
 import { loadApi } from "./source";
@@ -11,6 +11,9 @@ function refusal(input: McpClientCreate, error: DocumentRefused) {
   if (input.openapi?.document !== undefined) return badRequest(error.message, error.field ? `openapi.document.${error.field}` : "openapi.document", "caller_openapi_document_invalid");
   return badRequest(error.field ? `${error.field}: ${error.message}` : error.message, "connection_string", "caller_openapi_document_invalid");
 }
+
+/** Whether a write changes what an openapi client's document, operations or credentials are (else its document is not read again to answer it). */
+export const changesOpenApiSource = (body: McpClientUpdate) => body.openapi !== undefined || body.connection_string !== undefined || body.connection_type !== undefined;
 
 /**
  * An openapi client is checked as it is written: its document read (a URL fetched under the
