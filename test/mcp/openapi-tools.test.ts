@@ -7,7 +7,7 @@ import { type ScriptedModel, startScriptedModel } from "../support/mcp-scripted-
 import { eventually } from "../support/eventually";
 import { expectGatewayError } from "../support/gateway-error";
 import type { TestGateway } from "../support/gateway";
-import { type ClientView, createMcpClient, executeTool, listClients, startMcpGateway, toolContent } from "./support";
+import { type ClientView, clientWhen, createMcpClient, executeTool, listClients, startMcpGateway, toolContent } from "./support";
 
 const TOKEN = "pets-token-8f3a2c71d9";
 const WEATHER_KEY = "weather-key-41b7e09c";
@@ -263,5 +263,18 @@ describe("an OpenAPI client is checked when it is written", () => {
     const asWriter = await call(gw, "/api/mcp/client", { method: "POST", headers: bearer(writer), json: { name: "local", connection_type: "openapi", openapi: { document: JSON.stringify(weatherDocument(apiUrl)) } } });
     await expectGatewayError(asWriter, 403, { param: "openapi.document.servers[0].url", errorType: "policy_private_address_refused" });
     expect((await listClients(gw)).map((entry) => entry.name).sort()).toEqual(["pets", "weather"]);
+  });
+});
+
+describe("after a restart", () => {
+  test("the stored document, selection and credentials serve the same tools", async () => {
+    await gw.stop();
+    gw = await gw.restart();
+    await clientWhen(gw, petsClient.id, (entry) => entry.state === "connected");
+    expect(await toolContent(await executeTool(gw, "weather-forecast", { city: "Braga" }))).toBe("Sunny in Braga");
+    expect(received.at(-1)).toMatchObject({ path: "/forecast/Braga", query: { api_key: [WEATHER_KEY] } });
+    expect(JSON.parse(await toolContent(await executeTool(gw, "pets-get_pet", { petId: 1 })))).toEqual({ id: 1, name: "Rex" });
+    expect(received.at(-1)).toMatchObject({ path: "/v1/pets/1", authorization: `Bearer ${TOKEN}` });
+    expect((await listClients(gw)).find((entry) => entry.name === "pets")!.tools.map((tool) => tool.name)).toEqual(["get_pet"]);
   });
 });
