@@ -24,7 +24,7 @@ interface Received {
 /** The pet store's own OpenAPI document: a path parameter, a query, a JSON body whose schema is a $ref, bearer auth and a 404. */
 const petsDocument = {
   openapi: "3.0.3",
-  info: { title: "Pets", version: "1.0.0" },
+  info: { title: "Pets", version: "1.0.0", description: "Adopt a pet." },
   servers: [{ url: "/v1" }],
   security: [{ petsAuth: [] }],
   components: {
@@ -146,6 +146,8 @@ describe("an OpenAPI document registered as an MCP client", () => {
   test("its selected operations are its tools: operationIds sanitised, parameters and the $ref'd body as the input schema", async () => {
     expect(petsClient.state).toBe("connected");
     const client = await connect("/mcp/pets");
+    expect(client.getServerVersion()).toMatchObject({ name: "Pets", version: "1.0.0" });
+    expect(client.getInstructions()).toBe("Adopt a pet.");
     const { tools } = await client.listTools();
     expect(tools.map((tool) => tool.name).sort()).toEqual(["createPet", "get_pet", "listPets"]);
     const getPet = tools.find((tool) => tool.name === "get_pet")!;

@@ -5,10 +5,9 @@ import type { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import type { EnvReader } from "../../config/env-reference";
 import type { OutboundPolicy } from "../../outbound/host-check";
 import { loadMcpServerSdk, type McpServerSdk } from "../sdk";
-import type { Json } from "./document";
-import type { Operation } from "./operations";
+import { isObject, type Json } from "./document";
 import { type ApiTarget, callOperation } from "./request";
-import { loadApi, type OpenApiSettings, targetOf } from "./source";
+import { type LoadedApi, loadApi, type OpenApiSettings, targetOf } from "./source";
 
 /** What an OpenAPI client needs to connect: its settings, the document's URL, its headers (`env.NAME` resolved), and the policy its calls go under. */
 export interface OpenApiConnection {
@@ -22,9 +21,18 @@ export interface OpenApiConnection {
 
 const readOnly = new Set(["get", "head", "options"]);
 
+/** The API's title, version and description (its `info`) as the server's, for /mcp/{client}'s callers. */
+function serverInfo(document: Json, clientName: string) {
+  const info = isObject(document.info) ? document.info : {};
+  const text = (value: unknown, fallback: string) => (typeof value === "string" && value.trim() !== "" ? value : fallback);
+  return { name: text(info.title, clientName), version: text(info.version, "0"), instructions: typeof info.description === "string" ? info.description : undefined };
+}
+
 /** An MCP server whose tools are the API's operations: each call is one HTTP request. */
-function apiServer(sdk: McpServerSdk, name: string, operations: Operation[], target: ApiTarget): Server {
-  const server = new sdk.Server({ name: `${name} (OpenAPI)`, version: "1.0.0" }, { capabilities: { tools: {} } });
+function apiServer(sdk: McpServerSdk, api: LoadedApi, clientName: string, target: ApiTarget): Server {
+  const { operations } = api;
+  const { instructions, ...implementation } = serverInfo(api.document, clientName);
+  const server = new sdk.Server(implementation, { capabilities: { tools: {} }, instructions });
   const byName = new Map(operations.map((operation) => [operation.toolName, operation]));
   server.setRequestHandler(sdk.ListToolsRequestSchema, () => ({
     tools: operations.map((operation) => ({
@@ -63,7 +71,7 @@ export class OpenApiTransport implements Transport {
     clientSide.onmessage = (message, extra) => this.onmessage?.(message, extra);
     clientSide.onclose = () => this.onclose?.();
     clientSide.onerror = (error) => this.onerror?.(error);
-    await apiServer(sdk, name, api.operations, targetOf(api, settings, headers, readEnv, policy)).connect(serverSide);
+    await apiServer(sdk, api, name, targetOf(api, settings, headers, readEnv, policy)).connect(serverSide);
     await clientSide.start();
     this.link = clientSide;
   }
