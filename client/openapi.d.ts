@@ -1713,6 +1713,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/mcp/openapi/operations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * List an OpenAPI document's operations
+         * @description Reads the document (inline, or fetched from its URL under the caller's address policy) and answers its operations as the tools an openapi MCP client would offer; a fault is a 400 naming the field. Permission: MCP:Create.
+         */
+        post: operations["postApiMcpOpenapiOperations"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/mcp/per-user-headers/flows": {
         parameters: {
             query?: never;
@@ -3717,6 +3737,17 @@ export interface components {
             /** @constant */
             object: "list";
             data: components["schemas"]["OpenAIModel"][];
+        };
+        /** OpenApiOperationList */
+        OpenApiOperationList: {
+            operations: {
+                tool_name: string;
+                operation_id: string | null;
+                method: string;
+                path: string;
+                summary: string | null;
+                tags: string[];
+            }[];
         };
         /**
          * PerUserFlow
@@ -10498,6 +10529,43 @@ export interface operations {
                     "text/html": string;
                 };
             };
+            503: components["responses"]["Error503"];
+            default: components["responses"]["Error500"];
+        };
+    };
+    postApiMcpOpenapiOperations: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The document's URL. */
+                    connection_string?: string;
+                    /** @description The document itself, JSON or YAML. */
+                    document?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenApiOperationList"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
+            500: components["responses"]["Error500"];
             503: components["responses"]["Error503"];
             default: components["responses"]["Error500"];
         };

@@ -29,6 +29,7 @@ import { completePerUserOAuth, PerUserOAuthResolver } from "./per-user/oauth";
 import { perUserHeaderRoutes } from "./per-user/routes";
 import { verifyAgainstUpstream } from "./per-user/submission";
 import { mcpServerRoutes } from "./server/routes";
+import { openApiPreviewRoute } from "./openapi/preview-route";
 import type { ResolvedMcpSettings } from "../config/sections/mcp";
 import { toolExecuteRoute } from "./tool-execute-route";
 import { ToolExecutor } from "./tools/executor";
@@ -112,6 +113,7 @@ export async function createMcpGateway(options: McpGatewayOptions) {
   const server = mcpServerRoutes({ registry, executor, auth, settings });
   const routes = new Elysia({ name: "mcp" })
     .use(mcpClientRoutes(registry, removeClient, (config) => oauth.view(config)))
+    .use(openApiPreviewRoute(options.outbound))
     .use(mcpOAuthRoutes(registry, oauth, settings.publicBaseUrl, completePerUserOAuth(flows)))
     .use(perUserHeaderRoutes({ flows, credentials, registry }, (presented) => apiKeys.lookup(presented)))
     .use(mcpLogRoutes(db, () => new Date()))

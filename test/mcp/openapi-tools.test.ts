@@ -242,6 +242,17 @@ describe("changing an OpenAPI client", () => {
   });
 });
 
+describe("POST /api/mcp/openapi/operations", () => {
+  test("lists every operation of a document as the tool it would be, to pick from before registering it", async () => {
+    const response = await gw.admin("/api/mcp/openapi/operations", { method: "POST", json: { connection_string: `${apiUrl}/openapi.yaml` } });
+    expect(response.status).toBe(200);
+    const { operations } = (await response.json()) as { operations: Array<Record<string, unknown>> };
+    expect(operations.map((operation) => `${operation.method} ${operation.path} ${operation.tool_name}`)).toEqual(["GET /pets listPets", "POST /pets createPet", "GET /pets/{petId} get_pet", "DELETE /pets/{petId} deletePet"]);
+    expect(operations[2]).toEqual({ tool_name: "get_pet", operation_id: "get pet!", method: "GET", path: "/pets/{petId}", summary: "One pet", tags: ["pets"] });
+    await expectGatewayError(await gw.admin("/api/mcp/openapi/operations", { method: "POST", json: { document: "openapi: 3.0.0\npaths: []" } }), 400, { param: "document.paths" });
+  });
+});
+
 describe("an OpenAPI client is checked when it is written", () => {
   const write = (body: Record<string, unknown>) => gw.admin("/api/mcp/client", { method: "POST", json: { name: "bad", connection_type: "openapi", tools_to_execute: ["*"], ...body } });
   const inline = (document: unknown, extra: Record<string, unknown> = {}) => write({ openapi: { document: typeof document === "string" ? document : JSON.stringify(document), ...extra } });

@@ -24,6 +24,9 @@ export type SecurityRequirement = Record<string, string[]>;
 /** One operation of the API as a tool: how its arguments become an HTTP request. */
 export interface Operation {
   toolName: string;
+  operationId?: string;
+  tags: string[];
+  summary?: string;
   method: string;
   path: string;
   description: string;
@@ -122,7 +125,8 @@ export function operationsOf(document: OpenApiDocument, selection: OperationSele
     const { properties, required, parameters, body } = argumentsOf(listed, resolver);
     const security = Array.isArray(listed.operation.security) ? (listed.operation.security as SecurityRequirement[]) : globalSecurity;
     const inputSchema = { type: "object", properties, ...(required.length > 0 ? { required } : {}) };
-    return { toolName: listed.toolName, method: listed.method, path: listed.path, description: describe(listed), inputSchema, parameters, body, security };
+    const summary = typeof listed.operation.summary === "string" ? listed.operation.summary : undefined;
+    return { toolName: listed.toolName, operationId: listed.operationId, tags: listed.tags, summary, method: listed.method, path: listed.path, description: describe(listed), inputSchema, parameters, body, security };
   });
 }
 

@@ -25,8 +25,8 @@ export interface OpenApiSettings extends OpenApiSource {
 export interface LoadedApi {
   document: OpenApiDocument;
   operations: Operation[];
-  /** The resolved base URL, and the field it came from (for a refused address). */
-  baseUrl: { url: string; field: string };
+  /** The resolved base URL; `fromDocument` when the document's servers named it (its address is then checked apart). */
+  baseUrl: { url: string; fromDocument: boolean };
 }
 
 /** Server variables take their defaults: `https://{region}.example.com` with region's default. */
@@ -39,13 +39,13 @@ function withVariables(server: Record<string, unknown>): string {
 }
 
 /** The base URL: the settings', or the document's first server (relative to where the document came from). */
-function baseUrlOf(document: OpenApiDocument, settings: OpenApiSettings, documentUrl: string | undefined): { url: string; field: string } {
-  if (settings.baseUrl) return { url: settings.baseUrl.replace(/\/+$/, ""), field: "openapi.base_url" };
+function baseUrlOf(document: OpenApiDocument, settings: OpenApiSettings, documentUrl: string | undefined): LoadedApi["baseUrl"] {
+  if (settings.baseUrl) return { url: settings.baseUrl.replace(/\/+$/, ""), fromDocument: false };
   const server = Array.isArray(document.servers) ? document.servers[0] : undefined;
   if (!isObject(server) || typeof server.url !== "string") throw badRequest("the document names no servers: set openapi.base_url to the API's address", "openapi.base_url");
   const url = URL.parse(withVariables(server), documentUrl);
   if (!url || (url.protocol !== "http:" && url.protocol !== "https:")) throw badRequest(`the document's server '${server.url}' is no http(s) address: set openapi.base_url`, "openapi.base_url");
-  return { url: url.href.replace(/\/+$/, ""), field: "openapi.document.servers[0].url" };
+  return { url: url.href.replace(/\/+$/, ""), fromDocument: true };
 }
 
 /** Reads the document (inline, or fetched under `policy`), and builds its tools; `DocumentRefused` or a 400 says what is wrong. */
