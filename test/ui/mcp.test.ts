@@ -143,7 +143,7 @@ describe("MCP page", () => {
     expect(await seriousViolations(page())).toEqual([]);
   });
 
-  test("an HTTP API is added from its pasted OpenAPI document, with the operations picked and its key stored", async () => {
+  test("an HTTP API is added from its pasted OpenAPI document, its operations picked from the list, and its key stored", async () => {
     const document = {
       openapi: "3.1.0",
       info: { title: "Greeter", version: "1" },
@@ -166,7 +166,10 @@ describe("MCP page", () => {
     await form.getByRole("alert").getByText("openapi must name version 3.x").waitFor();
 
     await form.getByLabel("Or paste the document").fill(JSON.stringify(document, null, 2));
-    await form.getByLabel("Operations to include").fill("greet");
+    await form.getByRole("button", { name: "List operations" }).click();
+    await form.getByRole("checkbox", { name: "greet · GET /greeting · Greets someone" }).check();
+    expect(await form.getByRole("checkbox", { name: /^farewell/ }).isChecked()).toBe(false);
+    expect(await form.getByLabel("Operations to include").inputValue()).toBe("greet");
     await form.getByLabel("Credentials").fill("key=greeter-secret");
     await form.getByLabel("Tools to expose").fill("*");
     await form.getByRole("button", { name: "Add server" }).click();
