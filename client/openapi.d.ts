@@ -1713,6 +1713,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/mcp/openapi/operations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * List an OpenAPI document's operations
+         * @description Reads the document (inline, or fetched from its URL under the caller's address policy) and answers its operations as the tools an openapi MCP client would offer; a fault is a 400 naming the field. Permission: MCP:Create.
+         */
+        post: operations["postApiMcpOpenapiOperations"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/mcp/per-user-headers/flows": {
         parameters: {
             query?: never;
@@ -3537,13 +3557,26 @@ export interface components {
         McpClient: {
             id: string;
             name: string;
-            connection_type: "http" | "sse" | "stdio";
+            connection_type: "http" | "sse" | "stdio" | "openapi";
             connection_string: string | null;
             stdio_config: {
                 command: string;
                 args: string[];
                 /** @description Values redacted. */
                 envs: {
+                    [key: string]: string;
+                };
+            } | null;
+            openapi: {
+                /** @description The document was given inline (else it is fetched from connection_string at each connection). */
+                document_inline: boolean;
+                base_url: string | null;
+                include_tags: string[];
+                include_operations: string[];
+                exclude_tags: string[];
+                exclude_operations: string[];
+                /** @description Values redacted. */
+                credentials: {
                     [key: string]: string;
                 };
             } | null;
@@ -3809,6 +3842,17 @@ export interface components {
             /** @constant */
             object: "list";
             data: components["schemas"]["OpenAIModel"][];
+        };
+        /** OpenApiOperationList */
+        OpenApiOperationList: {
+            operations: {
+                tool_name: string;
+                operation_id: string | null;
+                method: string;
+                path: string;
+                summary: string | null;
+                tags: string[];
+            }[];
         };
         /**
          * PerUserFlow
@@ -10304,12 +10348,31 @@ export interface operations {
                     /** @description letters, digits and underscores */
                     name: string;
                     /** @enum {string} */
-                    connection_type: "http" | "sse" | "stdio";
+                    connection_type: "http" | "sse" | "stdio" | "openapi";
                     connection_string?: string;
                     stdio_config?: {
                         command: string;
                         args?: string[];
                         envs?: {
+                            [key: string]: string;
+                        };
+                    };
+                    /** @description connection_type openapi: the API whose operations are the tools. */
+                    openapi?: {
+                        /** @description The OpenAPI 3.x document itself (JSON or YAML), instead of its URL in connection_string. */
+                        document?: string;
+                        /** @description Where the API is; default: the document's first servers entry. */
+                        base_url?: string;
+                        /** @description Operations with any of these tags become tools (with include_operations; both empty: every operation). */
+                        include_tags?: string[];
+                        /** @description Operations by operationId (or tool name) that become tools. */
+                        include_operations?: string[];
+                        /** @description Operations with any of these tags never become tools. */
+                        exclude_tags?: string[];
+                        /** @description Operations by operationId (or tool name) that never become tools. */
+                        exclude_operations?: string[];
+                        /** @description Values by security scheme name of the document: a bearer token, an API key, `user:password` for basic, an OAuth access token. Encrypted at rest, redacted in responses; `env.NAME` reads the gateway's environment. */
+                        credentials?: {
                             [key: string]: string;
                         };
                     };
@@ -10368,12 +10431,31 @@ export interface operations {
                     /** @description letters, digits and underscores */
                     name?: string;
                     /** @enum {string} */
-                    connection_type?: "http" | "sse" | "stdio";
+                    connection_type?: "http" | "sse" | "stdio" | "openapi";
                     connection_string?: string;
                     stdio_config?: {
                         command: string;
                         args?: string[];
                         envs?: {
+                            [key: string]: string;
+                        };
+                    };
+                    /** @description connection_type openapi: the API whose operations are the tools. */
+                    openapi?: {
+                        /** @description The OpenAPI 3.x document itself (JSON or YAML), instead of its URL in connection_string. */
+                        document?: string;
+                        /** @description Where the API is; default: the document's first servers entry. */
+                        base_url?: string;
+                        /** @description Operations with any of these tags become tools (with include_operations; both empty: every operation). */
+                        include_tags?: string[];
+                        /** @description Operations by operationId (or tool name) that become tools. */
+                        include_operations?: string[];
+                        /** @description Operations with any of these tags never become tools. */
+                        exclude_tags?: string[];
+                        /** @description Operations by operationId (or tool name) that never become tools. */
+                        exclude_operations?: string[];
+                        /** @description Values by security scheme name of the document: a bearer token, an API key, `user:password` for basic, an OAuth access token. Encrypted at rest, redacted in responses; `env.NAME` reads the gateway's environment. */
+                        credentials?: {
                             [key: string]: string;
                         };
                     };
@@ -10588,6 +10670,43 @@ export interface operations {
                     "text/html": string;
                 };
             };
+            503: components["responses"]["Error503"];
+            default: components["responses"]["Error500"];
+        };
+    };
+    postApiMcpOpenapiOperations: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The document's URL. */
+                    connection_string?: string;
+                    /** @description The document itself, JSON or YAML. */
+                    document?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenApiOperationList"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
+            500: components["responses"]["Error500"];
             503: components["responses"]["Error503"];
             default: components["responses"]["Error500"];
         };

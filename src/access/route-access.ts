@@ -135,6 +135,8 @@ export const ROUTE_ACCESS: readonly RouteRule[] = [
   rule("GET", "/api/mcp/clients", need("MCP:View")),
   rule("GET", "/api/mcp/per-user-headers/flows/:id", need("MCP:View")),
   rule("POST", "/api/mcp/client", need("MCP:Create")),
+  // Fetches the document the caller names: as much of a write as registering the client.
+  rule("POST", "/api/mcp/openapi/operations", need("MCP:Create")),
   rule("PUT", "/api/mcp/client/:id", need("MCP:Update")),
   rule("DELETE", "/api/mcp/client/:id", need("MCP:Delete")),
   rule("POST", "/api/mcp/client/:id/reconnect", need("MCP:Update")),

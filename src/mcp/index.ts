@@ -31,6 +31,7 @@ import { verifyAgainstUpstream } from "./per-user/submission";
 import { mcpServerRoutes } from "./server/routes";
 import { CatalogueSearch } from "./search/catalogue-index";
 import { pipelineEmbedder } from "./search/embedder";
+import { openApiPreviewRoute } from "./openapi/preview-route";
 import type { ResolvedMcpSettings } from "../config/sections/mcp";
 import { toolExecuteRoute } from "./tool-execute-route";
 import { ToolExecutor } from "./tools/executor";
@@ -121,6 +122,7 @@ export async function createMcpGateway(options: McpGatewayOptions) {
   const toolSearch = new CatalogueSearch(registry, embedModel ? pipelineEmbedder(options.inference, embedModel) : undefined);
   const routes = new Elysia({ name: "mcp" })
     .use(mcpClientRoutes(registry, removeClient, (config) => oauth.view(config)))
+    .use(openApiPreviewRoute(options.outbound))
     .use(mcpOAuthRoutes(registry, oauth, settings.publicBaseUrl, completePerUserOAuth(flows)))
     .use(perUserHeaderRoutes({ flows, credentials, registry }, (presented) => apiKeys.lookup(presented)))
     .use(mcpLogRoutes(db, () => new Date()))

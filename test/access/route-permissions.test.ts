@@ -57,6 +57,7 @@ const EXPECTED: ReadonlyArray<readonly [method: string, path: string, permission
   ["GET", "/api/mcp/clients", "MCP:View"],
   ["GET", "/api/mcp/per-user-headers/flows/:id", "MCP:View"],
   ["POST", "/api/mcp/client", "MCP:Create"],
+  ["POST", "/api/mcp/openapi/operations", "MCP:Create"],
   ["PUT", "/api/mcp/client/:id", "MCP:Update"],
   ["DELETE", "/api/mcp/client/:id", "MCP:Delete"],
   ["POST", "/api/mcp/client/:id/reconnect", "MCP:Update"],

@@ -11,6 +11,8 @@ import { type McpHttpServer, startMcpHttpServer } from "../support/mcp-http-serv
 
 let server: McpHttpServer;
 let everything: McpConformanceServer;
+/** A tiny HTTP API the OpenAPI test registers: it greets whoever presents its key. */
+let greeter: ReturnType<typeof Bun.serve>;
 let gw: TestGateway;
 let browser: Browser;
 let watched: WatchedPage;
@@ -18,6 +20,11 @@ let watched: WatchedPage;
 beforeAll(async () => {
   server = startMcpHttpServer();
   everything = startMcpConformanceServer();
+  greeter = Bun.serve({
+    port: 0,
+    hostname: "127.0.0.1",
+    fetch: (request) => (request.headers.get("x-key") === "greeter-secret" ? new Response(`Hello, ${new URL(request.url).searchParams.get("name")}`) : new Response("no key", { status: 401 })),
+  });
   gw = await startGateway({ auth: DASHBOARD_AUTH });
   browser = await launchBrowser();
   watched = await browser.open(`${gw.url}/ui/mcp`);
@@ -28,6 +35,7 @@ afterAll(async () => {
   await gw?.close();
   await server?.stop();
   await everything?.stop();
+  greeter?.stop(true);
 });
 
 const page = () => watched.page;
@@ -175,6 +183,63 @@ describe("MCP page", () => {
     await client.close();
     await page().reload();
     expect(await card.getByLabel("Usage of team-a").innerText()).toBe("1 tool call · $0.006");
+  });
+
+  test("an HTTP API is added from its pasted OpenAPI document, its operations picked from the list, and its key stored", async () => {
+    const document = {
+      openapi: "3.1.0",
+      info: { title: "Greeter", version: "1" },
+      servers: [{ url: `http://127.0.0.1:${greeter.port}` }],
+      components: { securitySchemes: { key: { type: "apiKey", in: "header", name: "x-key" } } },
+      security: [{ key: [] }],
+      paths: {
+        "/greeting": { get: { operationId: "greet", summary: "Greets someone", parameters: [{ name: "name", in: "query", schema: { type: "string" } }], responses: {} } },
+        "/farewell": { get: { operationId: "farewell", responses: {} } },
+      },
+    };
+    await page().goto(`${gw.url}/ui/mcp`);
+    await page().getByRole("button", { name: "Add MCP server" }).click();
+    const form = page().getByRole("dialog", { name: "Add an MCP server" });
+    await form.getByLabel("Name").fill("greeter");
+    await form.getByLabel("Transport").selectOption("openapi");
+    await form.getByLabel("Or paste the document").fill("openapi: 2.0\npaths: {}");
+    watched.expectFailure("POST", "/api/mcp/client", 400);
+    await form.getByRole("button", { name: "Add server" }).click();
+    await form.getByRole("alert").getByText("openapi must name version 3.x").waitFor();
+
+    await form.getByLabel("Or paste the document").fill(JSON.stringify(document, null, 2));
+    await form.getByRole("button", { name: "List operations" }).click();
+    await form.getByRole("checkbox", { name: "greet · GET /greeting · Greets someone" }).check();
+    expect(await form.getByRole("checkbox", { name: /^farewell/ }).isChecked()).toBe(false);
+    expect(await form.getByLabel("Operations to include").inputValue()).toBe("greet");
+    await form.getByLabel("Credentials").fill("key=greeter-secret");
+    await form.getByLabel("Tools to expose").fill("*");
+    await form.getByRole("button", { name: "Add server" }).click();
+
+    const card = page().getByRole("region", { name: "MCP server greeter" });
+    await card.getByText("document given inline").waitFor();
+    const tools = card.getByRole("table", { name: "Tools of greeter" });
+    await tools.getByRole("row", { name: /greet.*Greets someone \(GET \/greeting\)/ }).waitFor();
+    expect(await tools.getByRole("cell", { name: "farewell", exact: true }).count()).toBe(0);
+    const greet = async (name: string) => {
+      const executed = await fetch(`${gw.url}/v1/mcp/tool/execute`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ id: "call_3", type: "function", function: { name: "greeter-greet", arguments: JSON.stringify({ name }) } }),
+      });
+      return ((await executed.json()) as { content: string }).content;
+    };
+    expect(await greet("Ada")).toBe("Hello, Ada");
+
+    await card.getByRole("button", { name: "Edit greeter" }).click();
+    const edit = page().getByRole("dialog", { name: "Edit MCP server greeter" });
+    expect(await edit.getByLabel("Credentials").inputValue()).not.toContain("greeter-secret");
+    await edit.getByLabel("Operations to include").fill("greet, farewell");
+    await edit.getByRole("button", { name: "Save server" }).click();
+    await tools.getByRole("cell", { name: "farewell", exact: true }).waitFor();
+    // The key came back redacted into the form and was saved as it was: the stored one is kept.
+    expect(await greet("Grace")).toBe("Hello, Grace");
+    expect(await seriousViolations(page())).toEqual([]);
   });
 
   test("no page error and no request failed that the user did not cause", () => {

@@ -5,14 +5,21 @@ export interface StdioLaunch {
   args: string[];
 }
 
+/** An openapi client's document (inline; else fetched from connection_string) and the operations it keeps; its credentials are sealed. */
+export interface OpenApiSource {
+  document?: string;
+  baseUrl?: string;
+  selection: { includeTags: string[]; includeOperations: string[]; excludeTags: string[]; excludeOperations: string[] };
+}
+
 /**
  * An upstream MCP server. Header values and stdio environment variables are secrets: they live
- * sealed in `sealed_secrets` (JSON of `{headers, envs}`).
+ * sealed in `sealed_secrets` (JSON of `{headers, envs, oauth, openapiCredentials}`).
  */
 export const mcpClients = sqliteTable("mcp_clients", {
   id: text("id").primaryKey(),
   name: text("name").notNull().unique(),
-  connectionType: text("connection_type", { enum: ["http", "sse", "stdio"] }).notNull(),
+  connectionType: text("connection_type", { enum: ["http", "sse", "stdio", "openapi"] }).notNull(),
   connectionString: text("connection_string"),
   /**
    * Whoever last wrote its address may point the gateway at loopback and private addresses (the
@@ -21,6 +28,7 @@ export const mcpClients = sqliteTable("mcp_clients", {
    */
   privateNetworkAllowed: integer("private_network_allowed", { mode: "boolean" }).notNull().default(true),
   stdioLaunch: text("stdio_launch", { mode: "json" }).$type<StdioLaunch>(),
+  openapiSource: text("openapi_source", { mode: "json" }).$type<OpenApiSource>(),
   authType: text("auth_type", { enum: ["none", "headers", "per_user_headers", "oauth"] }).notNull(),
   sealedSecrets: text("sealed_secrets").notNull(),
   perUserHeaderKeys: text("per_user_header_keys", { mode: "json" }).$type<string[]>().notNull(),

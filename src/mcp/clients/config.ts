@@ -1,7 +1,9 @@
 import { badRequest } from "../../http/errors";
+import { inputFromSettings, settingsFromInput } from "../openapi/settings";
+import type { OpenApiSettings } from "../openapi/source";
 import type { McpClientCreate } from "./schemas";
 
-export type ConnectionType = "http" | "sse" | "stdio";
+export type ConnectionType = "http" | "sse" | "stdio" | "openapi";
 export type AuthType = "none" | "headers" | "per_user_headers" | "oauth";
 
 /** auth_type oauth: a client registered beforehand, when there is one, and the scopes to ask for. */
@@ -25,6 +27,8 @@ export interface McpClientConfig {
   /** The server's address was written by someone who may point the gateway at loopback and private addresses. */
   privateNetworkAllowed: boolean;
   stdio?: { command: string; args: string[]; envs: Record<string, string> };
+  /** connection_type openapi: the document (inline, or fetched from connectionString), the operations kept, the credentials. */
+  openapi?: OpenApiSettings;
   authType: AuthType;
   headers: Record<string, string>;
   /** Lower-cased header names. */
@@ -41,6 +45,10 @@ export const allowsTool = (list: readonly string[], tool: string) => list.includ
 
 function checkConnection(input: McpClientCreate): void {
   if (input.connection_type === "stdio" && !input.stdio_config) throw badRequest("stdio clients need stdio_config.command", "stdio_config");
+  if (input.connection_type === "openapi") {
+    if (input.auth_type === "per_user_headers" || input.auth_type === "oauth") throw badRequest(`an openapi client takes its credentials from openapi.credentials or headers: auth_type ${input.auth_type} is not supported`, "auth_type");
+    return;
+  }
   if (input.connection_type !== "stdio" && !input.connection_string) throw badRequest(`${input.connection_type} clients need connection_string (the server URL)`, "connection_string");
 }
 
@@ -82,6 +90,7 @@ export function configFromInput(id: string, input: McpClientCreate, times: { cre
     connectionString: input.connection_type === "stdio" ? undefined : input.connection_string,
     privateNetworkAllowed,
     stdio: input.connection_type === "stdio" && input.stdio_config ? { command: input.stdio_config.command, args: input.stdio_config.args ?? [], envs: input.stdio_config.envs ?? {} } : undefined,
+    openapi: input.connection_type === "openapi" ? settingsFromInput(input.openapi ?? {}, input.connection_string) : undefined,
     authType: input.auth_type ?? (Object.keys(headers).length > 0 ? "headers" : "none"),
     headers,
     perUserHeaderKeys,
@@ -100,6 +109,7 @@ export function inputFromConfig(config: McpClientConfig): McpClientCreate {
     connection_type: config.connectionType,
     connection_string: config.connectionString,
     stdio_config: config.stdio && { command: config.stdio.command, args: config.stdio.args, envs: config.stdio.envs },
+    openapi: config.openapi && inputFromSettings(config.openapi),
     auth_type: config.authType,
     headers: config.headers,
     per_user_header_keys: config.perUserHeaderKeys,

@@ -1,5 +1,6 @@
 import { Type as t } from "@sinclair/typebox";
 import { Timestamp } from "../../http/replies";
+import { OpenApiView } from "../openapi/schemas";
 
 /** What the management API answers about MCP clients (view.ts builds it). */
 
@@ -18,9 +19,10 @@ export const McpClient = t.Object(
   {
     id: t.String(),
     name: t.String(),
-    connection_type: t.Union([t.Literal("http"), t.Literal("sse"), t.Literal("stdio")]),
+    connection_type: t.Union([t.Literal("http"), t.Literal("sse"), t.Literal("stdio"), t.Literal("openapi")]),
     connection_string: Nullable(t.String()),
     stdio_config: Nullable(t.Object({ command: t.String(), args: t.Array(t.String()), envs: t.Record(t.String(), t.String(), { description: "Values redacted." }) })),
+    openapi: Nullable(OpenApiView),
     auth_type: t.Union([t.Literal("none"), t.Literal("headers"), t.Literal("per_user_headers"), t.Literal("oauth")]),
     headers: t.Record(t.String(), t.String(), { description: "Values redacted." }),
     per_user_header_keys: t.Array(t.String()),

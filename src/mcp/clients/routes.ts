@@ -8,6 +8,8 @@ import { ClientParams, McpClientCreate, McpClientUpdate } from "./schemas";
 import { type OAuthViewOf, viewWith } from "./view";
 import { Deleted, replies } from "../../http/replies";
 import { McpClient, McpClientList } from "./replies";
+import { changesOpenApiSource, checkOpenApiWrite } from "../openapi/write-check";
+import { mergedInput } from "./store";
 
 /**
  * A stdio client runs a command as the gateway's user: only the local admin (the admin account,
@@ -29,7 +31,8 @@ function checkStdioWrite(request: Request, body: McpClientUpdate, registry: McpC
 /** The reach of private addresses a write leaves the client with: its writer's when it carries the server's address, else as it was (undefined). */
 async function reachWritten(request: Request, body: McpClientUpdate, registry: McpClientRegistry): Promise<boolean | undefined> {
   const principal = principalOf(request);
-  const carried = await checkWrittenAddresses(body, principal, registry.reach.outbound);
+  // An inline OpenAPI document names the API's address too.
+  const carried = (await checkWrittenAddresses(body, principal, registry.reach.outbound)) || body.openapi?.document !== undefined;
   return carried ? mayReachPrivateNetwork(principal, registry.reach.outbound) : undefined;
 }
 
@@ -46,6 +49,7 @@ export const mcpClientRoutes = (registry: McpClientRegistry, removeClient: (id: 
       async ({ body, set, request }) => {
         checkStdioWrite(request, body, registry);
         const reach = (await reachWritten(request, body, registry)) ?? mayReachPrivateNetwork(principalOf(request), registry.reach.outbound);
+        await checkOpenApiWrite(body, principalOf(request), registry.reach.outbound);
         set.status = 201;
         return clientView(await registry.create(body, reach));
       },
@@ -55,7 +59,9 @@ export const mcpClientRoutes = (registry: McpClientRegistry, removeClient: (id: 
       "/client/:id",
       async ({ params, body, request }) => {
         checkStdioWrite(request, body, registry);
-        return clientView(await registry.update(params.id, body, await reachWritten(request, body, registry)));
+        const reach = await reachWritten(request, body, registry);
+        if (changesOpenApiSource(body)) await checkOpenApiWrite(mergedInput(registry.require(params.id).config, body), principalOf(request), registry.reach.outbound);
+        return clientView(await registry.update(params.id, body, reach));
       },
       { params: ClientParams, body: McpClientUpdate, ...replies({ 200: McpClient }, { summary: "Update an MCP client" }) },
     )

@@ -1,4 +1,5 @@
 import { type Static, Type as t } from "@sinclair/typebox";
+import { OpenApiInput } from "../openapi/schemas";
 
 /** No hyphen: tools are exposed as `<client>-<tool>`, so the first hyphen splits the two. */
 const ClientName = t.String({ pattern: "^[A-Za-z0-9_]{1,64}$", description: "letters, digits and underscores" });
@@ -8,8 +9,8 @@ const StringMap = t.Record(t.String({ minLength: 1 }), t.String());
 
 const fields = {
   name: ClientName,
-  connection_type: t.Union([t.Literal("http"), t.Literal("sse"), t.Literal("stdio")]),
-  /** The server URL for http and sse. */
+  connection_type: t.Union([t.Literal("http"), t.Literal("sse"), t.Literal("stdio"), t.Literal("openapi")]),
+  /** The server URL for http and sse; for openapi, the URL of the OpenAPI document (or give openapi.document). */
   connection_string: t.Optional(t.String({ pattern: "^https?://" })),
   stdio_config: t.Optional(
     t.Object({
@@ -19,6 +20,7 @@ const fields = {
       envs: t.Optional(StringMap),
     }),
   ),
+  openapi: t.Optional(OpenApiInput),
   auth_type: t.Optional(t.Union([t.Literal("none"), t.Literal("headers"), t.Literal("per_user_headers"), t.Literal("oauth")])),
   /** Sent with every request to the upstream; encrypted at rest and redacted in responses. */
   headers: t.Optional(StringMap),

@@ -5,6 +5,7 @@ import { type McpClientRow, mcpClients } from "../../db/schema";
 import { conflict } from "../../http/errors";
 import { redactSecret } from "../../provider-registry/key-secrets";
 import { configFromInput, inputFromConfig, type McpClientConfig, type OAuthClientSettings } from "./config";
+import { mergeOpenApi, sourceOf } from "../openapi/settings";
 import type { McpClientCreate, McpClientUpdate } from "./schemas";
 
 interface Secrets {
@@ -12,6 +13,8 @@ interface Secrets {
   envs: Record<string, string>;
   /** Rows written before OAuth support have none. */
   oauth?: OAuthClientSettings;
+  /** openapi clients: values by security scheme name. */
+  openapiCredentials?: Record<string, string>;
 }
 
 /** A written-back redacted value means "keep the stored one". */
@@ -21,6 +24,21 @@ function keepRedacted(incoming: Record<string, string> | undefined, stored: Reco
 }
 
 const keepRedactedValue = (incoming: string | undefined, stored: string | undefined) => (stored !== undefined && incoming === redactSecret(stored) ? stored : incoming);
+
+/** The client an update would leave: the changes over the stored configuration, redacted values written back kept. */
+export function mergedInput(current: McpClientConfig, changes: McpClientUpdate): McpClientCreate {
+  const base = inputFromConfig(current);
+  const merged: McpClientCreate = {
+    ...base,
+    ...changes,
+    headers: keepRedacted(changes.headers, current.headers) ?? base.headers,
+    stdio_config: changes.stdio_config ? { ...changes.stdio_config, envs: keepRedacted(changes.stdio_config.envs, current.stdio?.envs ?? {}) } : base.stdio_config,
+    oauth: changes.oauth ? { ...changes.oauth, client_secret: keepRedactedValue(changes.oauth.client_secret, current.oauth.clientSecret) } : base.oauth,
+  };
+  if (merged.connection_type !== "openapi" || !current.openapi) return merged;
+  const credentials = keepRedacted(changes.openapi?.credentials, current.openapi.credentials);
+  return { ...merged, ...mergeOpenApi(current.openapi, base, { ...changes, openapi: changes.openapi && { ...changes.openapi, credentials } }) };
+}
 
 /** MCP client configurations in libSQL, header values and stdio envs sealed with the secret box. */
 export class McpClientStore {
@@ -45,14 +63,7 @@ export class McpClientStore {
   /** `privateNetworkAllowed` is the writer's when the changes carry an address; otherwise it stays. */
   async update(current: McpClientConfig, changes: McpClientUpdate, privateNetworkAllowed = current.privateNetworkAllowed): Promise<McpClientConfig> {
     if (changes.name !== undefined && changes.name !== current.name) await this.assertNameFree(changes.name);
-    const base = inputFromConfig(current);
-    const merged: McpClientCreate = {
-      ...base,
-      ...changes,
-      headers: keepRedacted(changes.headers, current.headers) ?? base.headers,
-      stdio_config: changes.stdio_config ? { ...changes.stdio_config, envs: keepRedacted(changes.stdio_config.envs, current.stdio?.envs ?? {}) } : base.stdio_config,
-      oauth: changes.oauth ? { ...changes.oauth, client_secret: keepRedactedValue(changes.oauth.client_secret, current.oauth.clientSecret) } : base.oauth,
-    };
+    const merged = mergedInput(current, changes);
     const config = configFromInput(current.id, merged, { createdAt: current.createdAt, updatedAt: new Date() }, privateNetworkAllowed);
     await this.db.update(mcpClients).set(this.toRow(config)).where(eq(mcpClients.id, current.id));
     return config;
@@ -68,7 +79,7 @@ export class McpClientStore {
   }
 
   private toRow(config: McpClientConfig): McpClientRow {
-    const secrets: Secrets = { headers: config.headers, envs: config.stdio?.envs ?? {}, oauth: config.oauth };
+    const secrets: Secrets = { headers: config.headers, envs: config.stdio?.envs ?? {}, oauth: config.oauth, ...(config.openapi ? { openapiCredentials: config.openapi.credentials } : {}) };
     return {
       id: config.id,
       name: config.name,
@@ -76,6 +87,7 @@ export class McpClientStore {
       connectionString: config.connectionString ?? null,
       privateNetworkAllowed: config.privateNetworkAllowed,
       stdioLaunch: config.stdio ? { command: config.stdio.command, args: config.stdio.args } : null,
+      openapiSource: config.openapi ? sourceOf(config.openapi) : null,
       authType: config.authType,
       sealedSecrets: this.box.seal(JSON.stringify(secrets)),
       perUserHeaderKeys: config.perUserHeaderKeys,
@@ -96,6 +108,7 @@ export class McpClientStore {
       connectionString: row.connectionString ?? undefined,
       privateNetworkAllowed: row.privateNetworkAllowed,
       stdio: row.stdioLaunch ? { ...row.stdioLaunch, envs: secrets.envs } : undefined,
+      openapi: row.openapiSource ? { ...row.openapiSource, credentials: secrets.openapiCredentials ?? {} } : undefined,
       authType: row.authType,
       headers: secrets.headers,
       perUserHeaderKeys: row.perUserHeaderKeys,

@@ -3,6 +3,7 @@ import type { McpClientConfig } from "./config";
 import { redactSecret } from "../../provider-registry/key-secrets";
 import { type RegisteredClient, stateOf, toolsOf } from "./registry";
 import { noToolsSelected } from "./tools-notice";
+import { viewOfSettings } from "../openapi/settings";
 
 const redacted = (values: Record<string, string>) => Object.fromEntries(Object.entries(values).map(([name, value]) => [name, redactSecret(value)]));
 
@@ -30,6 +31,7 @@ function clientView(entry: RegisteredClient, oauth: OAuthConnectionView | null) 
     connection_type: config.connectionType,
     connection_string: config.connectionString ?? null,
     stdio_config: config.stdio ? { command: config.stdio.command, args: config.stdio.args, envs: redacted(config.stdio.envs) } : null,
+    openapi: config.openapi ? { ...viewOfSettings(config.openapi), credentials: redacted(config.openapi.credentials) } : null,
     auth_type: config.authType,
     headers: redacted(config.headers),
     per_user_header_keys: config.perUserHeaderKeys,

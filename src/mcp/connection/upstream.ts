@@ -6,6 +6,7 @@ import { fetchUnder } from "../../outbound/guarded-fetch";
 import { type OutboundReach, policyFor } from "../../outbound/reach";
 import type { McpClientConfig } from "../clients/config";
 import type { GrantProvider } from "../oauth/provider";
+import { OpenApiTransport } from "../openapi/transport";
 import { loadedMcpClientSdk, loadMcpClientSdk, type McpClientSdk } from "../sdk";
 
 /** A tool as the upstream server describes it, every field kept (title, annotations, outputSchema, execution, _meta). */
@@ -51,6 +52,8 @@ function transportFor(sdk: McpClientSdk, config: McpClientConfig, extraHeaders: 
       return new StreamableHTTPClientTransport(new URL(config.connectionString!), { requestInit: { headers }, fetch, authProvider });
     case "sse":
       return new SSEClientTransport(new URL(config.connectionString!), { requestInit: { headers }, fetch, authProvider });
+    case "openapi":
+      return new OpenApiTransport({ name: config.name, settings: config.openapi!, documentUrl: config.connectionString, headers, readEnv: reach.readEnv, policy: policyFor(reach.outbound, config.privateNetworkAllowed) });
     case "stdio": {
       const stdio = config.stdio!;
       if (!stdioCommandAllowed(reach, stdio.command)) throw new StdioCommandRefused(stdio.command);

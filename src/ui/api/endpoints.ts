@@ -114,6 +114,7 @@ export const mcp = {
   update: (id: string, input: T.McpClientInput) => answered(api.PUT("/api/mcp/client/{id}", { ...byId(id), body: input })),
   remove: (id: string) => answered(api.DELETE("/api/mcp/client/{id}", byId(id))),
   reconnect: (id: string) => answered(api.POST("/api/mcp/client/{id}/reconnect", byId(id))),
+  openapiOperations: (source: { connection_string?: string; document?: string }) => answered(api.POST("/api/mcp/openapi/operations", { body: source })).then((answer) => answer.operations),
   oauthConnect: (id: string) => answered(api.POST("/api/mcp/client/{id}/oauth/connect", byId(id))),
   perUserFlows: (state: string) => answered(api.GET("/api/mcp/per-user-headers/flows", { params: { query: filters({ state }) } })).then((answer) => answer.flows),
   logs: (query: Query) => answered(api.GET("/api/mcp-logs", { params: { query: filters(query) } })).then((answer) => answer.logs),

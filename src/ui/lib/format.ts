@@ -44,6 +44,13 @@ export function formatUntil(iso: string, now = Date.now()): string {
 /** Comma-separated text to a list, blanks dropped. */
 export const listOf = (text: string) => text.split(",").map((item) => item.trim()).filter(Boolean);
 
+/** `name=value, name=value` text to a record, and back. */
+export const pairs = (text: string) => Object.fromEntries(listOf(text).map((pair) => pair.split("=").map((part) => part.trim()) as [string, string]));
+export const pairsText = (values: Record<string, string>) =>
+  Object.entries(values)
+    .map(([name, value]) => `${name}=${value}`)
+    .join(", ");
+
 const UNITS: Record<string, [string, string]> = { s: ["second", "seconds"], m: ["minute", "minutes"], h: ["hour", "hours"], d: ["day", "days"], w: ["week", "weeks"], M: ["month", "months"], Y: ["year", "years"] };
 
 /** `1M` reads "month", `5m` "5 minutes". */

@@ -7,19 +7,14 @@ import { SelectField, TextField } from "../components/fields";
 import { PageHeader } from "../components/layout";
 import { Panel } from "../components/panel";
 import { Empty, ErrorState, Loading } from "../components/states";
-import { formatCost, formatLatency, formatTime, listOf } from "../lib/format";
+import { formatCost, formatLatency, formatTime, listOf, pairs, pairsText } from "../lib/format";
+import { useOpenApiSource } from "./mcp-openapi-source";
 import { followLink } from "../lib/router";
 import { useResource } from "../lib/use-resource";
 import { messageOf, useSave } from "../lib/use-save";
 import { useCan } from "../session";
 import { TableHead } from "../components/table-head";
 import { EditButton } from "../components/widgets";
-
-const pairs = (text: string) => Object.fromEntries(listOf(text).map((pair) => pair.split("=").map((part) => part.trim()) as [string, string]));
-const pairsText = (values: Record<string, string>) =>
-  Object.entries(values)
-    .map(([name, value]) => `${name}=${value}`)
-    .join(", ");
 
 function ClientForm({ editing, onClose, reload }: { editing?: McpClient; onClose(): void; reload(): void }) {
   const [name, setName] = useState(editing?.name ?? "");
@@ -31,14 +26,15 @@ function ClientForm({ editing, onClose, reload }: { editing?: McpClient; onClose
   const [oauth, setOauth] = useState(editing?.auth_type === "oauth");
   const [tools, setTools] = useState((editing?.tools_to_execute ?? ["*"]).join(", "));
   const { save, errorFor } = useSave(reload);
+  const openapi = useOpenApiSource(editing, errorFor);
   const submit = async (event: Event) => {
     event.preventDefault();
     const input = {
       name: name.trim(),
       connection_type: type,
-      ...(type === "stdio" ? { stdio_config: { command: command.trim(), args: args.split(" ").filter(Boolean) } } : { connection_string: url.trim() }),
+      ...(type === "stdio" ? { stdio_config: { command: command.trim(), args: args.split(" ").filter(Boolean) } } : type === "openapi" ? openapi.input() : { connection_string: url.trim() }),
       headers: pairs(headers),
-      ...(type !== "stdio" && oauth ? { auth_type: "oauth" as const } : editing?.auth_type === "oauth" ? { auth_type: "headers" as const } : {}),
+      ...(type !== "stdio" && type !== "openapi" && oauth ? { auth_type: "oauth" as const } : editing?.auth_type === "oauth" ? { auth_type: "headers" as const } : {}),
       tools_to_execute: listOf(tools),
     };
     if (await save(() => (editing ? mcp.update(editing.id, input) : mcp.create(input)), `MCP server ${input.name} saved`)) onClose();
@@ -55,9 +51,12 @@ function ClientForm({ editing, onClose, reload }: { editing?: McpClient; onClose
             { value: "http", label: "Streamable HTTP" },
             { value: "sse", label: "SSE" },
             { value: "stdio", label: "stdio (a local command)" },
+            { value: "openapi", label: "OpenAPI document (an HTTP API)" },
           ]}
         />
-        {type === "stdio" ? (
+        {type === "openapi" ? (
+          openapi.fields
+        ) : type === "stdio" ? (
           <>
             <TextField label="Command" required value={command} onValue={setCommand} error={errorFor("stdio_config")} />
             <TextField label="Arguments" value={args} onValue={setArgs} hint="Separated by spaces." />
@@ -205,7 +204,7 @@ function ClientCard({ client, reload, onEdit }: { client: McpClient; reload(): v
             {client.name} <span class={`badge badge-${client.state === "connected" ? "ok" : client.state === "error" || client.state === "disconnected" ? "bad" : "neutral"}`}>{client.state}</span>
           </h2>
           <p class="muted small">
-            {client.connection_type} · {client.connection_string ?? client.stdio_config?.command}
+            {client.connection_type} · {client.connection_string ?? client.stdio_config?.command ?? (client.openapi && "document given inline")}
           </p>
         </div>
         <div class="row-actions">

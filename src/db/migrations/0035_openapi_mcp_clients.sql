@@ -1,0 +1,1 @@
+ALTER TABLE `mcp_clients` ADD `openapi_source` text;
