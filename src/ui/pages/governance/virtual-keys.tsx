@@ -1,13 +1,14 @@
 import { useState } from "preact/hooks";
 import { agents, alerts, customers, mcp, providers, teams, usage, virtualKeys } from "../../api/endpoints";
 import type { BudgetForecast, BudgetUsage, ProviderConfig, VirtualKey, VirtualKeyInput } from "../../api/types";
+import { ExhaustionForecast } from "../../components/exhaustion-forecast";
 import { useFeedback } from "../../components/feedback";
 import { SelectField, TextField } from "../../components/fields";
 import { LimitsFields, limitsDraftOf, limitsInput, limitsSummary } from "../../components/limits-fields";
 import { Panel, SecretShownOnce } from "../../components/panel";
 import { Empty, ErrorState, Loading } from "../../components/states";
 import { DeleteButton, EditButton, UsageBar } from "../../components/widgets";
-import { formatCost, formatCount, formatDuration, formatTime, listOf } from "../../lib/format";
+import { formatCost, formatCount, formatDuration, listOf } from "../../lib/format";
 import { useResource } from "../../lib/use-resource";
 import { useSave } from "../../lib/use-save";
 import { useCan } from "../../session";
@@ -138,12 +139,6 @@ function CreatedKey({ name, value, rotated, onClose }: { name: string; value: st
 }
 
 type RateUsage = Record<string, string | number>;
-
-/** When the budget runs out at the current rate (the sooner of the last hour's and the last day's), if before it resets. */
-function ExhaustionForecast({ forecast }: { forecast?: BudgetForecast }) {
-  const at = [forecast?.short_window.exhausted_at, forecast?.long_window.exhausted_at].filter((when): when is string => !!when).sort()[0];
-  return at ? <div class="muted small">Runs out {formatTime(at)} at the current rate</div> : null;
-}
 
 /** A key's own budgets and rate limits as bars with their reset times (and when a budget runs out at the current rate); the configured limits when usage is not readable. */
 function KeyLimits({ keyRow, budgets, rates, forecasts }: { keyRow: VirtualKey; budgets?: BudgetUsage[]; rates?: RateUsage[]; forecasts?: BudgetForecast[] }) {
