@@ -3,7 +3,7 @@ import { agents, alerts, customers, mcp, providers, teams, usage, virtualKeys } 
 import type { BudgetForecast, BudgetUsage, ProviderConfig, VirtualKey, VirtualKeyInput } from "../../api/types";
 import { ExhaustionForecast } from "../../components/exhaustion-forecast";
 import { useFeedback } from "../../components/feedback";
-import { SelectField, TextField } from "../../components/fields";
+import { Checkbox, SelectField, TextField } from "../../components/fields";
 import { LimitsFields, limitsDraftOf, limitsInput, limitsSummary } from "../../components/limits-fields";
 import { Panel, SecretShownOnce } from "../../components/panel";
 import { Empty, ErrorState, Loading } from "../../components/states";
@@ -50,6 +50,7 @@ function KeyForm({ editing, onClose, onCreated, reload }: { editing?: VirtualKey
   const [limits, setLimits] = useState(limitsDraftOf(editing?.budgets, editing?.rate_limit));
   const [mcpTools, setMcpTools] = useState<Record<string, string>>();
   const [agentGrants, setAgentGrants] = useState(editing?.agent_grants ?? []);
+  const [resumable, setResumable] = useState(editing?.resumable_streams ?? false);
   const { save, errorFor } = useSave(reload);
   const mcpDraft = mcpTools ?? mcpDraftOf(editing?.mcp_configs ?? [], options.data?.mcpClients ?? []);
   const submit = async (event: Event) => {
@@ -63,6 +64,7 @@ function KeyForm({ editing, onClose, onCreated, reload }: { editing?: VirtualKey
       ...limitsInput(limits),
       mcp_configs: mcpGrantsOf(mcpDraft, editing?.mcp_configs ?? []),
       agent_grants: agentGrants,
+      resumable_streams: resumable,
     };
     if (editing) {
       if (await save(() => virtualKeys.update(editing.id, input), `Virtual key ${input.name} saved`)) onClose();
@@ -112,6 +114,7 @@ function KeyForm({ editing, onClose, onCreated, reload }: { editing?: VirtualKey
           <LimitsFields draft={limits} onDraft={setLimits} errorFor={errorFor} />
           <McpToolFields draft={mcpDraft} onDraft={setMcpTools} />
           <AgentGrantFields grants={agentGrants} agents={options.data.agents} onGrants={setAgentGrants} />
+          <Checkbox label="Keep every streamed reply resumable (a client that drops resumes it with GET /v1/streams/{id})" checked={resumable} onChecked={setResumable} />
           <div class="actions">
             <button type="submit" class="primary">
               {editing ? "Save virtual key" : "Create virtual key"}
