@@ -1,4 +1,5 @@
 import { a2aTaskMachine } from "./a2a-task";
+import { alertNotificationMachine } from "./alert-notification";
 import { alertRuleMachine } from "./alert-rule";
 import { asyncJobMachine } from "./async-job";
 import { logSinkMachine } from "./log-sink";
@@ -16,6 +17,7 @@ export const ACTOR_MACHINES = {
   "a2a-task": a2aTaskMachine,
   "log-sink": logSinkMachine,
   "alert-rule": alertRuleMachine,
+  "alert-notification": alertNotificationMachine,
   stream: resumableStreamMachine,
 };
 

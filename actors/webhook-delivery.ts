@@ -16,6 +16,13 @@ export interface WebhookDeliveryInput extends RetryPolicy {
 /** `permanent`: a 4xx other than 408/429, or a receiver the address guard refuses. */
 export type AttemptOutcome = "delivered" | "retryable" | "permanent";
 
+/** 408 and 429 say "later"; any other 4xx says the receiver will never take this message. Alert notifications judge their HTTP channels the same way. */
+export function outcomeOfStatus(status: number): AttemptOutcome {
+  if (status >= 200 && status < 300) return "delivered";
+  if (status >= 400 && status < 500 && status !== 408 && status !== 429) return "permanent";
+  return "retryable";
+}
+
 export interface AttemptResult {
   outcome: AttemptOutcome;
   statusCode?: number;

@@ -109,4 +109,11 @@ export const FEATURES: Feature[] = [
       return { "x-gw-cache-no-store": "true" };
     },
   },
+  {
+    // Measure with `--scenario "chat stream"`: the same stream asked for as resumable (held, its events stored) or not.
+    name: "resumable-stream",
+    label: "a stream kept resumable (no header → x-gw-resumable: true)",
+    off: async () => {},
+    on: async () => ({ "x-gw-resumable": "true" }),
+  },
 ];

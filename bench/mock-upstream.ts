@@ -134,6 +134,11 @@ const server = Bun.serve({
       const body = (await request.json()) as ChatBody;
       return new Response(messagesStream(body, `msg_bench${++served}`), { headers: { "content-type": "text/event-stream", "cache-control": "no-cache" } });
     }
+    // The receivers of the exports bench (BENCH_EXPORTS): OTLP spans and log sink batches, taken and dropped.
+    if (request.method === "POST" && (pathname === "/v1/traces" || pathname === "/log-sink")) {
+      await request.arrayBuffer();
+      return new Response(null, { status: 200 });
+    }
     if (request.method !== "POST" || !pathname.endsWith("/chat/completions")) {
       return Response.json({ error: { message: `bench mock has no route ${request.method} ${pathname}`, type: "invalid_request_error" } }, { status: 404 });
     }

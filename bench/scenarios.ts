@@ -134,6 +134,15 @@ export const SCENARIOS: Scenario[] = [
     peers: true,
   },
   {
+    // The same stream kept resumable: held as a stream actor, its events stored (src/streams).
+    name: "chat stream resumable",
+    path: "/v1/chat/completions",
+    body: { model: "openai/gpt-4o-mini", messages, max_tokens: 16, stream: true },
+    headers: { "x-gw-resumable": "true" },
+    stream: true,
+    expect: "data: [DONE]",
+  },
+  {
     // 150 KB in, 5 KB streamed out, the request's content logged: a coding agent's traffic, as a
     // team of a hundred or so agents sends it (at 200 req/s the gateway fell behind on a shared 2-core machine).
     name: "claude-code sized",

@@ -36,7 +36,7 @@ export function startBareProxy(mock: BenchServer, env: Record<string, string> = 
  */
 export function startGateway(workDir: string, mock: BenchServer, env: Record<string, string> = {}, tree = repoRoot, name = "gateway", onOutput?: (text: string) => void): Promise<BenchServer> {
   const configPath = join(workDir, "config.json");
-  writeFileSync(configPath, JSON.stringify(benchGatewayConfig(mock.url)));
+  writeFileSync(configPath, JSON.stringify(benchGatewayConfig(mock.url, env.BENCH_EXPORTS === "1" ? { workDir } : undefined)));
   // The bun binary itself rather than `npx bun`, so the pid is the gateway's and its RSS can be read.
   return startServer(name, [bun, "src/main.ts", "--port", "0", "--config", configPath], {
     cwd: tree,

@@ -8,7 +8,8 @@ import { AlertChannelStore } from "./channel-store";
 import type { ChannelDeps } from "./channels/send";
 import { compileCondition } from "./condition";
 import { type FigureSources, readFigures } from "./figures";
-import { notifyChannels } from "./notifier";
+import { NotificationDeliveries } from "./notification-deliveries";
+import { attemptNotification, notifyChannels } from "./notifier";
 import type { AlertOperationDeps } from "./operations";
 import { RuleLifecycles } from "./rule-lifecycle";
 import { AlertRuleStore } from "./rule-store";
@@ -55,19 +56,26 @@ export function createAlerts(options: AlertsOptions) {
   const rules = new AlertRuleStore(options.db);
   const channels = new AlertChannelStore(options.db, options.secrets);
   const { clock, sources } = options;
-  const channelDeps = { reach: options.reach, sendToEndpoint: options.sendToEndpoint, rules, channels, dashboardUrl: options.dashboardUrl };
+  const channelDeps = { reach: options.reach, sendToEndpoint: options.sendToEndpoint, rules, channels, dashboardUrl: options.dashboardUrl, now: () => clock.now() };
+  const notifications = new NotificationDeliveries({ snapshots: options.snapshots, clock, attempt: (input) => attemptNotification(channelDeps, input) });
   const lifecycles = new RuleLifecycles({
     snapshots: options.snapshots,
     clock,
     rules,
     evaluate: (ruleId) => evaluateRule(rules, sources, clock, ruleId),
-    notify: (status, context, at) => void notifyChannels(channelDeps, status, context, at).catch((error) => console.error(`alert rule ${context.ruleId}: notifying failed`, error)),
+    notify: (status, context, at) => void notifyChannels({ ...channelDeps, notifications }, status, context, at).catch((error) => console.error(`alert rule ${context.ruleId}: notifying failed`, error)),
   });
-  const deps: AlertOperationDeps = { ...channelDeps, lifecycles, sources, now: () => clock.now(), endpointExists: options.endpointExists };
+  const deps: AlertOperationDeps = { ...channelDeps, lifecycles, sources, endpointExists: options.endpointExists };
   return {
     routes: alertRoutes(deps),
-    resume: () => lifecycles.resume(),
-    stop: () => lifecycles.stop(),
+    resume: async () => {
+      await notifications.resume();
+      await lifecycles.resume();
+    },
+    stop: async () => {
+      await lifecycles.stop();
+      await notifications.stop();
+    },
   };
 }
 

@@ -1,9 +1,11 @@
+import type { NotificationAttemptInput, NotificationAttemptResult } from "../../actors/alert-notification";
 import type { AlertRuleContext } from "../../actors/alert-rule";
 import { periodMs } from "../logs/time-window";
-import type { AlertChannel, AlertChannelStore } from "./channel-store";
+import type { AlertChannelStore } from "./channel-store";
 import type { AlertNotice } from "./channels/notice";
 import { type ChannelDeps, sendNotice } from "./channels/send";
 import { scopeQuery } from "./figures";
+import { type NotificationDeliveries, restoredNotice, storedNotice } from "./notification-deliveries";
 import type { AlertRule, AlertRuleStore } from "./rule-store";
 
 export interface NotifierDeps extends ChannelDeps {
@@ -11,6 +13,7 @@ export interface NotifierDeps extends ChannelDeps {
   channels: AlertChannelStore;
   /** Where the dashboard is, for the link to the logs; the link is relative when unset. */
   dashboardUrl(): string | undefined;
+  now(): number;
 }
 
 /** What a notification tells of its rule. */
@@ -38,19 +41,33 @@ export function noticeOf(deps: Pick<NotifierDeps, "dashboardUrl">, rule: NoticeR
   };
 }
 
-async function sendAndRecord(deps: NotifierDeps, channel: AlertChannel, notice: AlertNotice): Promise<void> {
-  const outcome = await sendNotice(deps, channel, notice);
-  const note = `${channel.type} '${channel.name}': ${outcome.delivered ? "sent" : "not sent"} (${outcome.detail})`.slice(0, 500);
-  if (!outcome.delivered) console.error(`alert rule ${notice.ruleId}: ${note}`);
-  await deps.rules.recordHistory({ ruleId: notice.ruleId, at: notice.at, fromState: null, toState: notice.status, figures: null, note });
+/** What the history says after an attempt's outcome: nothing more when sent, else whether another attempt follows. */
+function followUp(input: NotificationAttemptInput, outcome: NotificationAttemptResult["outcome"]): string {
+  if (outcome === "delivered") return "";
+  if (outcome === "retryable" && input.retryInMs !== null) return `; attempt ${input.attempt}, next in ${Math.round(input.retryInMs / 1000)} s`;
+  return `; attempt ${input.attempt}, given up`;
+}
+
+/** One attempt of a notification on its channel, its outcome written to the rule's history (shown on the Alerts page). */
+export async function attemptNotification(deps: NotifierDeps, input: NotificationAttemptInput): Promise<NotificationAttemptResult> {
+  const notice = restoredNotice(input.facts);
+  const channel = await deps.channels.get(input.channelId);
+  const { outcome, detail } = channel ? await sendNotice(deps, channel, notice) : { outcome: "permanent" as const, detail: "the channel was deleted" };
+  const what = channel ? `${channel.type} '${channel.name}'` : `channel ${input.channelId}`;
+  const note = `${`${what}: ${outcome === "delivered" ? "sent" : "not sent"} (${detail}`.slice(0, 400)})${followUp(input, outcome)}`;
+  if (outcome !== "delivered") console.error(`alert rule ${notice.ruleId}: ${note}`);
+  const finishedAt = deps.now();
+  await deps.rules.recordHistory({ ruleId: notice.ruleId, at: new Date(finishedAt), fromState: null, toState: notice.status, figures: null, note });
+  return { outcome, detail, finishedAt };
 }
 
 /**
- * Tells every channel of the rule that it fires or resolved, each once (a channel that fails is
- * noted in the history, not retried: a webhook endpoint channel retries as its deliveries do);
- * while the rule is silenced nothing is sent, and the history says so.
+ * Tells every channel of the rule that it fires or resolved: one durable notification each,
+ * retried with backoff while its channel fails (a webhook endpoint channel's message is then
+ * retried as its deliveries are); while the rule is silenced nothing is sent, and the history
+ * says so.
  */
-export async function notifyChannels(deps: NotifierDeps, status: "firing" | "resolved", context: AlertRuleContext, at: number): Promise<void> {
+export async function notifyChannels(deps: NotifierDeps & { notifications: NotificationDeliveries }, status: "firing" | "resolved", context: AlertRuleContext, at: number): Promise<void> {
   const rule = await deps.rules.get(context.ruleId);
   if (!rule) return;
   if (context.silencedUntil !== undefined && context.silencedUntil > at) {
@@ -58,9 +75,6 @@ export async function notifyChannels(deps: NotifierDeps, status: "firing" | "res
     await deps.rules.recordHistory({ ruleId: rule.id, at: new Date(at), fromState: null, toState: status, figures: null, note });
     return;
   }
-  const notice = noticeOf(deps, rule, status, context.figures, context.firingSince ?? at, at);
-  for (const channelId of rule.channelIds) {
-    const channel = await deps.channels.get(channelId);
-    if (channel) await sendAndRecord(deps, channel, notice);
-  }
+  const facts = storedNotice({ ...noticeOf(deps, rule, status, context.figures, context.firingSince ?? at, at), status });
+  for (const channelId of rule.channelIds) await deps.notifications.send(channelId, facts);
 }

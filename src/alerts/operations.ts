@@ -97,7 +97,8 @@ export async function testChannel(deps: AlertOperationDeps, id: string) {
   const channel = await deps.channels.require(id);
   const at = deps.now();
   const rule: NoticeRule = { id: `test-${channel.id}`, name: "Test notification", severity: "info", condition: "requests > 0", scope: "global", scopeId: null, window: "5m" };
-  return sendNotice(deps, channel, noticeOf(deps, rule, "test", { requests: 1 }, at, at));
+  const { outcome, detail } = await sendNotice(deps, channel, noticeOf(deps, rule, "test", { requests: 1 }, at, at));
+  return { delivered: outcome === "delivered", detail };
 }
 
 /** Every budget's projected exhaustion, or those of one owner. */

@@ -162,6 +162,7 @@ export const GatewayConfig = t.Object(
         {
           retention_seconds: t.Optional(t.Integer({ minimum: 1, maximum: 2_592_000, description: "Seconds an ended stream stays readable (default 3600)." })),
           max_stream_bytes: t.Optional(t.Integer({ minimum: 1024, maximum: 2 ** 31 - 1, description: "Bytes of events kept per stream (default 8 MiB); a stream past it goes on for the readers following it, keeps no more, and ends `failed`." })),
+          max_reader_lag_bytes: t.Optional(t.Integer({ minimum: 1024, maximum: 2 ** 31 - 1, description: "Bytes a reader of a stream (its first client included) may leave unread before it is dropped with an error event; it can resume after the last event it read (default twice max_stream_bytes)." })),
           max_total_bytes: t.Optional(t.Integer({ minimum: 1024, maximum: Number.MAX_SAFE_INTEGER, description: "Bytes of events kept for every stream together (default 512 MiB); past it, the oldest ended streams are removed." })),
           flush_interval_ms: t.Optional(t.Integer({ minimum: 10, maximum: 60_000, description: "How long a stream's events gather before they are written in one batch (default 200)." })),
           follow_interval_ms: t.Optional(t.Integer({ minimum: 10, maximum: 60_000, description: "How often a reader on a node that does not hold the stream looks for its new events (default 1000)." })),

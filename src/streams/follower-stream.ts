@@ -16,27 +16,46 @@ function failureEvent(row: Pick<ResumableStreamRow, "operation" | "format">, mes
   return encode ? encode(failure) : encodeSSE(failure.toBody(), "error");
 }
 
-/** A reader's SSE body: each event with its `id:`, then, for a stream that failed, its format's error event. */
-export function followerStream(subscribe: Subscribe, row: Pick<ResumableStreamRow, "operation" | "format">): ReadableStream<Uint8Array> {
+/** Why a reader was dropped; the events stay kept, so it can resume after the last one it read. */
+export const fellBehind = (maxLagBytes: number) =>
+  `this reader fell more than ${maxLagBytes} bytes behind the stream and was dropped; resume after the id of the last event it read`;
+
+/**
+ * A reader's SSE body: each event with its `id:`, then, for a stream that failed, its format's
+ * error event. What the reader has not read yet is bounded by `maxLagBytes`: a reader that does
+ * not read (its connection's buffers full) is ended with an error event saying so, instead of
+ * its queue growing with every event, past the stream's own size bound too.
+ */
+export function followerStream(subscribe: Subscribe, row: Pick<ResumableStreamRow, "operation" | "format">, maxLagBytes: number): ReadableStream<Uint8Array> {
   let stop: () => void = () => undefined;
   let closed = false;
-  return new ReadableStream<Uint8Array>({
-    start(controller) {
-      stop = subscribe({
-        event(seq, event) {
-          if (!closed) controller.enqueue(withId(seq, event));
-        },
-        end(error) {
+  return new ReadableStream<Uint8Array>(
+    {
+      start(controller) {
+        const end = (error?: string) => {
           if (closed) return;
           closed = true;
           if (error) controller.enqueue(failureEvent(row, error));
           controller.close();
-        },
-      });
+        };
+        stop = subscribe({
+          event(seq, event) {
+            if (closed) return;
+            // Judged before the event is queued: one event larger than the bound still reaches a reader that keeps up.
+            if (controller.desiredSize! >= 0) return controller.enqueue(withId(seq, event));
+            end(fellBehind(maxLagBytes));
+            stop();
+          },
+          end,
+        });
+        // Dropped while the events it asked for were replayed, before `stop` was known.
+        if (closed) stop();
+      },
+      cancel() {
+        closed = true;
+        stop();
+      },
     },
-    cancel() {
-      closed = true;
-      stop();
-    },
-  });
+    { highWaterMark: maxLagBytes, size: (chunk) => chunk?.byteLength ?? 0 },
+  );
 }

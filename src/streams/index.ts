@@ -6,6 +6,7 @@ import { streamRoutes } from "./routes";
 export interface ResumableStreamsConfig {
   retention_seconds?: number;
   max_stream_bytes?: number;
+  max_reader_lag_bytes?: number;
   max_total_bytes?: number;
   flush_interval_ms?: number;
   follow_interval_ms?: number;
@@ -16,13 +17,18 @@ const DEFAULT_MAX_STREAM_BYTES = 8 * 2 ** 20;
 const DEFAULT_MAX_TOTAL_STREAM_BYTES = 512 * 2 ** 20;
 const DEFAULT_STREAM_FLUSH_MS = 200;
 
-export const streamSettings = (config: ResumableStreamsConfig = {}): StreamSettings => ({
-  retentionSeconds: config.retention_seconds ?? DEFAULT_STREAM_RETENTION_SECONDS,
-  maxStreamBytes: config.max_stream_bytes ?? DEFAULT_MAX_STREAM_BYTES,
-  maxTotalBytes: config.max_total_bytes ?? DEFAULT_MAX_TOTAL_STREAM_BYTES,
-  flushMs: config.flush_interval_ms ?? DEFAULT_STREAM_FLUSH_MS,
-  followMs: config.follow_interval_ms ?? CHANGE_CHECK_MS,
-});
+export function streamSettings(config: ResumableStreamsConfig = {}): StreamSettings {
+  const maxStreamBytes = config.max_stream_bytes ?? DEFAULT_MAX_STREAM_BYTES;
+  return {
+    retentionSeconds: config.retention_seconds ?? DEFAULT_STREAM_RETENTION_SECONDS,
+    maxStreamBytes,
+    // Twice the stream's bound: a reader resuming from the start has room for the whole replay and what follows it.
+    maxReaderLagBytes: config.max_reader_lag_bytes ?? 2 * maxStreamBytes,
+    maxTotalBytes: config.max_total_bytes ?? DEFAULT_MAX_TOTAL_STREAM_BYTES,
+    flushMs: config.flush_interval_ms ?? DEFAULT_STREAM_FLUSH_MS,
+    followMs: config.follow_interval_ms ?? CHANGE_CHECK_MS,
+  };
+}
 
 export interface ResumableStreamsOptions extends Omit<ResumableStreamsDeps, "settings"> {
   settings: () => ResumableStreamsConfig | undefined;
@@ -35,7 +41,7 @@ export function createResumableStreams({ settings, checkCaller, ...deps }: Resum
   const streams = new ResumableStreams({ ...deps, settings: () => streamSettings(settings()) });
   return {
     kept: streams,
-    routes: streamRoutes(streams, checkCaller),
+    routes: streamRoutes(streams, checkCaller, () => streamSettings(settings()).maxReaderLagBytes),
     resume: () => streams.resume(),
     stop: () => streams.stop(),
   };

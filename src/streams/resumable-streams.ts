@@ -43,6 +43,8 @@ const STOP_WAIT_MS = 5_000;
 export interface StreamSettings {
   retentionSeconds: number;
   maxStreamBytes: number;
+  /** Bytes a reader may leave unread before it is dropped. */
+  maxReaderLagBytes: number;
   maxTotalBytes: number;
   flushMs: number;
   followMs: number;
@@ -219,7 +221,7 @@ export class ResumableStreams implements KeptStreams {
     context.metadata[STREAM_NOTE] = id;
     const headers = new Headers(response.headers);
     headers.set(STREAM_ID_HEADER, id);
-    return new Response(followerStream((follower) => live.follow(follower, 0), row), { status: response.status, headers });
+    return new Response(followerStream((follower) => live.follow(follower, 0), row, settings.maxReaderLagBytes), { status: response.status, headers });
   }
 
   /** The actor's invoked relay: reads the upstream to its end (or until cancelled), storing its events. */

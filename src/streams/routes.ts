@@ -37,7 +37,7 @@ export const streamView = (row: ResumableStreamRow) => ({
 });
 
 /** GET /v1/streams/{id} (replay, then follow) and DELETE /v1/streams/{id} (cancel the upstream call), for the virtual key that started it. */
-export function streamRoutes(streams: ResumableStreams, checkCaller: (headers: Headers) => void) {
+export function streamRoutes(streams: ResumableStreams, checkCaller: (headers: Headers) => void, maxReaderLagBytes: () => number) {
   const found = async (id: string, headers: Headers) => {
     checkCaller(headers);
     const row = await streams.find(id, headers);
@@ -50,7 +50,7 @@ export function streamRoutes(streams: ResumableStreams, checkCaller: (headers: H
       async ({ params, query, request }) => {
         const row = await found(params.stream_id, request.headers);
         const subscribe = await streams.follow(row, resumeFrom(query.after, request.headers));
-        return new Response(followerStream(subscribe, row), { headers: { "content-type": row.contentType, "cache-control": "no-cache", [STREAM_ID_HEADER]: row.id } });
+        return new Response(followerStream(subscribe, row, maxReaderLagBytes()), { headers: { "content-type": row.contentType, "cache-control": "no-cache", [STREAM_ID_HEADER]: row.id } });
       },
       {
         params: StreamParams,

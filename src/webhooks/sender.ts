@@ -1,6 +1,6 @@
 import type { Clock } from "../../actors/runtime/clock";
 import type { ActorSnapshotStore } from "../../actors/runtime/snapshot-store";
-import type { AttemptInput, AttemptOutcome, AttemptResult } from "../../actors/webhook-delivery";
+import { type AttemptInput, type AttemptResult, outcomeOfStatus } from "../../actors/webhook-delivery";
 import type { EnvReader } from "../config/env-reference";
 import type { WebhookDeliveryRow } from "../db/schema";
 import { DeadlineExceeded, withDeadline } from "./deadline";
@@ -36,13 +36,6 @@ export interface Exchange {
 
 const EXCERPT_BYTES = 1024;
 const USER_AGENT = "gateway-webhooks/1";
-
-/** 408 and 429 say "later"; any other 4xx says the receiver will never take this message. */
-function outcomeOf(status: number): AttemptOutcome {
-  if (status >= 200 && status < 300) return "delivered";
-  if (status >= 400 && status < 500 && status !== 408 && status !== 429) return "permanent";
-  return "retryable";
-}
 
 async function excerptOf(response: Response): Promise<string | undefined> {
   const reader = response.body?.getReader();
@@ -86,7 +79,7 @@ async function send(deps: SenderDeps, endpoint: WebhookEndpoint, delivery: Webho
   if (!(response instanceof Response)) return response;
   const responseExcerpt = await excerptOf(response);
   const redirect = response.status >= 300 && response.status < 400 ? `redirect to ${response.headers.get("location") ?? "(no location)"} not followed` : undefined;
-  return { outcome: outcomeOf(response.status), statusCode: response.status, responseExcerpt, error: redirect };
+  return { outcome: outcomeOfStatus(response.status), statusCode: response.status, responseExcerpt, error: redirect };
 }
 
 function failureOf(error: unknown): Sent {

@@ -218,3 +218,38 @@ describe("budgets: built-in rules and the spend forecast", () => {
     expect(preview.holds).toBe(true);
   });
 });
+
+describe("a channel that fails", () => {
+  test("is tried again with backoff, across a restart, until it takes the notification: delivered once, each attempt in the history", async () => {
+    const flaky = await createChannel(gw, { name: "flaky slack", type: "slack", webhook_url: `${receivers.url}/flaky-slack/${SLACK_SECRET}` });
+    receivers.failNext("/flaky-slack", 2);
+    expect((await chat("flaky")).status).toBe(200);
+    await loggedRequests(gw, "openai", 1);
+    const rule = await createRule(gw, { name: "flaky channel", condition: "requests >= 1", channel_ids: [flaky.id] });
+    expect((await evaluateNow(gw, rule.id, clock)).state).toBe("firing");
+    const notes = async () => (await historyOf(gw, rule.id)).history.map((row) => row.note).filter((note) => note?.startsWith("slack"));
+    expect(await eventually(notes, (found) => found.length === 1)).toEqual(["slack 'flaky slack': not sent (HTTP 500: internal_error); attempt 1, next in 30 s"]);
+
+    await clock.timerSet(30_000);
+    clock.increment(30_000);
+    expect((await eventually(notes, (found) => found.length === 2))[0]).toBe("slack 'flaky slack': not sent (HTTP 500: internal_error); attempt 2, next in 60 s");
+
+    // The wait for the third attempt is kept across a restart: neither forgotten nor cut short.
+    await clock.timerSet(60_000);
+    await gw.stop();
+    gw = await gw.restart();
+    await clock.timerSet(60_000);
+    expect(receivers.to("/flaky-slack")).toHaveLength(0);
+    clock.increment(60_000);
+    expect((await eventually(notes, (found) => found.length === 3))[0]).toBe("slack 'flaky slack': sent (HTTP 200: ok)");
+    expect(receivers.refused.filter((post) => post.path.startsWith("/flaky-slack"))).toHaveLength(2);
+    const [delivered] = receivers.to("/flaky-slack");
+    expect(delivered!.body.text).toContain("Firing: flaky channel");
+
+    // Nothing is left to send: later time brings no other copy.
+    clock.increment(600_000);
+    await evaluateNow(gw, rule.id, clock);
+    expect(receivers.to("/flaky-slack")).toHaveLength(1);
+    expect(await notes()).toHaveLength(3);
+  }, 30_000);
+});

@@ -76,7 +76,7 @@ interface StateBody {
 describe("GET /api/actors/machines: the machines as data, read from their definitions", () => {
   test("every kind, with its states, initial and final states, transitions, guards, delays and invoked actors", async () => {
     const { machines } = (await (await gw.admin("/api/actors/machines")).json()) as { machines: Array<{ kind: string; id: string; root: StateBody }> };
-    expect(machines.map((machine) => machine.kind)).toEqual(["async-job", "webhook-endpoint", "webhook-delivery", "per-user-header-flow", "a2a-task", "log-sink", "alert-rule", "stream"]);
+    expect(machines.map((machine) => machine.kind)).toEqual(["async-job", "webhook-endpoint", "webhook-delivery", "per-user-header-flow", "a2a-task", "log-sink", "alert-rule", "alert-notification", "stream"]);
     // Parallel regions: an alert rule's condition and its evaluation timer.
     const alert = machines.find((machine) => machine.kind === "alert-rule")!.root;
     expect(alert.type).toBe("parallel");

@@ -153,6 +153,21 @@ describe("a file log sink", () => {
   });
 });
 
+describe("deleting the newest logs", () => {
+  test("after the newest logs are deleted, the rows stored next still reach the sink: their numbers are never handed out again", async () => {
+    const logs = await storedLogs();
+    await rowsArrived("/all", logs.length);
+    const newest = logs.slice(-2).map((log) => log.id);
+    expect((await gw.admin("/api/logs", { method: "DELETE", json: { ids: newest } })).status).toBe(200);
+    await eventually(storedLogs, (found) => found.length === logs.length - 2);
+    for (let index = 0; index < 3; index++) await chat(`after deletion ${index}`);
+    const later = (await eventually(storedLogs, (found) => found.length === logs.length + 1)).slice(-3).map((log) => log.id);
+    const rows = await rowsArrived("/all", logs.length + 3);
+    expect(idsOf(rows).slice(-3)).toEqual(later);
+    expect(rows).toHaveLength(logs.length + 3);
+  }, 30_000);
+});
+
 describe("log sinks in the configuration", () => {
   test("a filter that is not CEL, or a field no row has, stops the start with the setting named", async () => {
     const start = (sink: Partial<LogSinkConfig>) =>

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { connect } from "node:net";
 import OpenAI from "openai";
 import { Stream } from "openai/streaming";
 import type { ChatCompletionChunk } from "openai/resources/chat/completions";
@@ -19,13 +20,37 @@ let gw: TestGateway;
 
 beforeAll(async () => {
   upstream = startMockOpenAI();
-  gw = await startGateway({ providers: { openai: openAIProvider(upstream) }, resumable_streams: { flush_interval_ms: 20, follow_interval_ms: 20, max_stream_bytes: 16_384 } });
+  gw = await startGateway({ providers: { openai: openAIProvider(upstream) }, resumable_streams: { flush_interval_ms: 20, follow_interval_ms: 20, max_stream_bytes: 16_384, max_reader_lag_bytes: 32_768 } });
   await created(gw, "/api/governance/pricing-overrides", { name: "round prices", pattern: "gpt-4o-mini", patch: PRICE });
 });
 afterAll(async () => {
   await gw.close();
   upstream.stop();
 });
+
+/** A raw connection that reads a resumed stream's headers, then reads nothing until `readToEnd`: a reader that stopped reading. */
+async function pausedReader(gw: TestGateway, vk: string, id: string) {
+  const { port } = new URL(gw.url);
+  const socket = connect(Number(port), "127.0.0.1");
+  const chunks: Buffer[] = [];
+  const headers = Promise.withResolvers<void>();
+  const ended = Promise.withResolvers<void>();
+  socket.on("data", (chunk: Buffer) => {
+    chunks.push(chunk);
+    if (Buffer.concat(chunks).includes("\r\n\r\n")) headers.resolve();
+  });
+  socket.on("end", () => ended.resolve());
+  socket.write(`GET /v1/streams/${id}?after=0 HTTP/1.1\r\nhost: 127.0.0.1\r\nx-gw-vk: ${vk}\r\nconnection: close\r\n\r\n`);
+  await headers.promise;
+  socket.pause();
+  return {
+    async readToEnd() {
+      socket.resume();
+      await ended.promise;
+      return Buffer.concat(chunks).toString("utf8");
+    },
+  };
+}
 
 const upstreamCalls = () => upstream.requests.filter((request) => request.path.endsWith("/chat/completions")).length;
 
@@ -249,4 +274,28 @@ describe("a resumable stream", () => {
     expect(replayed).toHaveLength(4);
     expect(JSON.parse(replayed[3]!.data).error.message).toContain("was stopped before the stream ended");
   }, 30_000);
+});
+
+describe("a reader that does not read", () => {
+  test("is dropped with an error event once it is max_reader_lag_bytes behind, while the client that reads gets the whole reply", async () => {
+    const key = await createVirtualKey(gw, { name: "slow-reader" });
+    // 64 words of 128 KiB: each a chunk, 8 MiB in all, twice what the connection's buffers took for a reader that stopped (~4 MiB).
+    const prompt = Array.from({ length: 64 }, (_, index) => `${index}`.padEnd(128 * 1024, "x")).join(" ");
+    const held = upstream.holdNextStream();
+    const opened = resumableChat(gw, key.value, { messages: [{ role: "user", content: prompt }] });
+    await held.arrived;
+    held.release(1);
+    const response = await opened;
+    const id = response.headers.get("x-gw-stream-id")!;
+    const slow = await pausedReader(gw, key.value, id);
+    held.release(100);
+    const original = await new SseReader(response.body!).rest();
+    // Compared as a boolean: a failing diff of 8 MiB strings would take minutes to print.
+    expect(original.map(contentOf).join("") === `echo: ${prompt}`).toBe(true);
+    const text = await slow.readToEnd();
+    // Its last event says why it ended.
+    expect(text.slice(-1000)).toContain("fell more than 32768 bytes behind the stream and was dropped");
+    // It got fewer bytes than the reply: what it left unread was let go, not kept for it.
+    expect(text.length).toBeLessThan(prompt.length);
+  }, 60_000);
 });

@@ -10,15 +10,24 @@ export interface ReceivedPost {
  * One HTTP server in place of Slack's incoming webhooks (/slack/...), a Teams workflow
  * (/teams/...) and PagerDuty's Events API v2 (/pagerduty/v2/enqueue): each answers as the real
  * one does (Slack `ok`, Teams 202, PagerDuty 202 with `{status, dedup_key}`) and keeps the body.
+ * `failNext(prefix, n)` makes the next `n` posts under `prefix` answer 500, kept in `refused`.
  */
 export function startAlertReceivers() {
   const received: ReceivedPost[] = [];
+  const refused: ReceivedPost[] = [];
+  const failures = new Map<string, number>();
   const server = Bun.serve({
     hostname: "127.0.0.1",
     port: 0,
     async fetch(request) {
       const path = new URL(request.url).pathname;
       const body = (await request.json()) as Record<string, unknown>;
+      const failing = [...failures].find(([prefix, left]) => path.startsWith(prefix) && left > 0);
+      if (failing) {
+        failures.set(failing[0], failing[1] - 1);
+        refused.push({ path, body });
+        return new Response("internal_error", { status: 500 });
+      }
       received.push({ path, body });
       if (path.startsWith("/pagerduty")) return Response.json({ status: "success", message: "Event processed", dedup_key: body.dedup_key }, { status: 202 });
       if (path.startsWith("/teams")) return new Response(null, { status: 202 });
@@ -29,6 +38,8 @@ export function startAlertReceivers() {
   return {
     url,
     received,
+    refused,
+    failNext: (prefix: string, count: number) => void failures.set(prefix, count),
     /** The posts to paths starting with `prefix`. */
     to: (prefix: string) => received.filter((post) => post.path.startsWith(prefix)),
     stop: () => server.stop(true),

@@ -95,4 +95,29 @@ describe("alerts page", () => {
     const row = page().getByRole("row").filter({ hasText: "spender" });
     await row.getByText(/Runs out .* at the current rate/).waitFor({ timeout: 10_000 });
   });
+
+  test("the team's and the customer's pages say when their budgets run out, from what their keys spent", async () => {
+    const create = async (path: string, body: Record<string, unknown>) => {
+      const response = await gw.admin(path, { method: "POST", json: body });
+      expect(response.status).toBe(201);
+      return (await response.json()) as Record<string, { id: string; value: string }>;
+    };
+    const budget = { budgets: [{ max_limit: 0.0001, reset_duration: "1M" }] };
+    const customer = (await create("/api/governance/customers", { name: "Acme", ...budget })).customer!;
+    const team = (await create("/api/governance/teams", { name: "Search team", customer_id: customer.id, ...budget })).team!;
+    const key = (await create("/api/governance/virtual-keys", { name: "team key", team_id: team.id })).virtual_key!;
+    const reply = await fetch(`${gw.url}/v1/chat/completions`, { method: "POST", headers: { "content-type": "application/json", authorization: `Bearer ${key.value}` }, body: JSON.stringify({ model: "openai/gpt-4o-mini", messages: [{ role: "user", content: "spend" }] }) });
+    expect(reply.status).toBe(200);
+    for (const [level, id] of [["team", team.id], ["customer", customer.id]]) {
+      await eventually(
+        async () => ((await (await gw.admin(`/api/alerts/forecast?level=${level}&owner_id=${id}`)).json()) as { forecasts: Array<{ short_window: { exhausted_at: string | null } }> }).forecasts[0],
+        (read) => !!read?.short_window.exhausted_at,
+      );
+    }
+    for (const [tab, name] of [["Teams", "Search team"], ["Customers", "Acme"]]) {
+      await page().getByRole("navigation", { name: "Governance sections" }).getByRole("link", { name: tab }).click();
+      const row = page().getByRole("table", { name: tab }).getByRole("row").filter({ hasText: name! });
+      await row.getByText(/Runs out .* at the current rate/).waitFor({ timeout: 10_000 });
+    }
+  });
 });

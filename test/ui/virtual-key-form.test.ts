@@ -101,6 +101,7 @@ const FIELDS: Array<{ label: string; change(form: Awaited<ReturnType<typeof open
   { label: "Request limit resets every", change: (form) => form.getByLabel("Request limit resets every").fill("5m"), expect: (key) => expect(key.rate_limit.request_reset_duration).toBe("5m") },
   { label: "Tools on tools", change: (form) => form.getByLabel("Tools on tools").fill("echo, add"), expect: (key) => expect(key.mcp_configs).toEqual([{ mcp_client_name: "tools", tools_to_execute: ["echo", "add"] }]) },
   { label: "agent grant", change: (form) => form.getByRole("checkbox", { name: "other" }).check(), expect: (key) => expect(key.agent_grants).toEqual(["echo", "other"]) },
+  { label: "resumable streams", change: (form) => form.getByRole("checkbox", { name: /Keep every streamed reply resumable/ }).check(), expect: (key) => expect(key.resumable_streams).toBe(true) },
 ];
 
 /** The fields of `key` a change of `label` may touch, removed, to compare the rest. */
@@ -122,6 +123,7 @@ function without(key: Json, label: string): Json {
     "Request limit resets every": (value) => delete value.rate_limit.request_reset_duration,
     "Tools on tools": (value) => delete value.mcp_configs,
     "agent grant": (value) => delete value.agent_grants,
+    "resumable streams": (value) => delete value.resumable_streams,
   };
   touched[label]?.(copy);
   return copy;
@@ -168,6 +170,19 @@ describe("the virtual key form", () => {
     await form.getByRole("button", { name: "Close" }).click();
     const card = (name: string) => fetch(`${gw.url}/agents/a2a/${name}/json-rpc`, { method: "POST", headers: { authorization: `Bearer ${keyValue}`, "content-type": "application/json" }, body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tasks/get", params: { id: "none" } }) });
     expect((await card("echo")).status).not.toBe(403);
+  });
+
+  test("with resumable streams ticked, the key's streams are kept: the reply names its stream, which the key resumes", async () => {
+    const form = await openForm();
+    expect(await form.getByRole("checkbox", { name: /Keep every streamed reply resumable/ }).isChecked()).toBe(true);
+    await form.getByRole("button", { name: "Close" }).click();
+    const reply = await fetch(`${gw.url}/v1/chat/completions`, { method: "POST", headers: { authorization: `Bearer ${keyValue}`, "content-type": "application/json" }, body: JSON.stringify({ model: "openai/gpt-4o-mini", stream: true, messages: [{ role: "user", content: "kept" }] }) });
+    const id = reply.headers.get("x-gw-stream-id");
+    expect(id).toStartWith("strm_");
+    const streamed = await reply.text();
+    const resumed = await fetch(`${gw.url}/v1/streams/${id}?after=0`, { headers: { authorization: `Bearer ${keyValue}` } });
+    expect(resumed.status).toBe(200);
+    expect(await resumed.text()).toBe(streamed);
   });
 
   test("rotate: a new value is shown once, and the old one is refused", async () => {

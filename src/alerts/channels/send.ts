@@ -1,3 +1,4 @@
+import { type AttemptOutcome, outcomeOfStatus } from "../../../actors/webhook-delivery";
 import { guardedFetch } from "../../outbound/guarded-fetch";
 import { type OutboundReach, policyFor } from "../../outbound/reach";
 import type { AlertChannel } from "../channel-store";
@@ -17,7 +18,8 @@ export interface ChannelDeps {
 }
 
 export interface SendOutcome {
-  delivered: boolean;
+  /** `permanent`: the receiver refused this message (a 4xx other than 408/429); `retryable`: anything else that failed. */
+  outcome: AttemptOutcome;
   detail: string;
 }
 
@@ -27,7 +29,7 @@ const withoutSecret = (message: string, secret: string | undefined) => (secret ?
 async function postJson(deps: ChannelDeps, channel: AlertChannel, url: string, body: unknown): Promise<SendOutcome> {
   const response = await guardedFetch(url, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body), signal: AbortSignal.timeout(ATTEMPT_TIMEOUT_MS) }, policyFor(deps.reach, channel.settings.allow_private_network));
   const excerpt = (await response.text().catch(() => "")).slice(0, 200);
-  return { delivered: response.ok, detail: `HTTP ${response.status}${excerpt ? `: ${excerpt}` : ""}` };
+  return { outcome: outcomeOfStatus(response.status), detail: `HTTP ${response.status}${excerpt ? `: ${excerpt}` : ""}` };
 }
 
 function sendBy(deps: ChannelDeps, channel: AlertChannel, notice: AlertNotice): Promise<SendOutcome> {
@@ -39,12 +41,12 @@ function sendBy(deps: ChannelDeps, channel: AlertChannel, notice: AlertNotice): 
     case "pagerduty":
       return postJson(deps, channel, channel.settings.events_url ?? PAGERDUTY_EVENTS_URL, pagerDutyEvent(notice, channel.secret!));
     case "email":
-      return sendMail(notice, channel.settings.smtp!, channel.secret).then((detail) => ({ delivered: true, detail }));
+      return sendMail(notice, channel.settings.smtp!, channel.secret).then((detail) => ({ outcome: "delivered" as const, detail }));
     case "webhook": {
       const { event, body } = alertWebhookPayload(notice);
       // One message per firing and status: the same notification sent again after a crash is found, not sent twice.
       const subject = `${notice.ruleId}:${notice.status}:${notice.since.getTime()}`;
-      return deps.sendToEndpoint(channel.settings.endpoint_id!, event, body, subject).then((detail) => ({ delivered: true, detail }));
+      return deps.sendToEndpoint(channel.settings.endpoint_id!, event, body, subject).then((detail) => ({ outcome: "delivered" as const, detail }));
     }
   }
 }
@@ -54,6 +56,6 @@ export async function sendNotice(deps: ChannelDeps, channel: AlertChannel, notic
   try {
     return await sendBy(deps, channel, notice);
   } catch (error) {
-    return { delivered: false, detail: withoutSecret((error as Error).message ?? String(error), channel.secret) };
+    return { outcome: "retryable", detail: withoutSecret((error as Error).message ?? String(error), channel.secret) };
   }
 }

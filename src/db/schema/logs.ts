@@ -7,13 +7,14 @@ const usageColumns = (table: Record<(typeof USAGE)[number], AnySQLiteColumn>) =>
 
 /**
  * One inference request. `seq` is the rowid the full-text index `request_logs_fts` (an FTS5
- * table from a hand-written migration, see src/logs/full-text.ts) is keyed by; `id` is the
- * request id clients see.
+ * table from a hand-written migration, see src/logs/full-text.ts) is keyed by, and what log sinks'
+ * cursors and the live feed follow: AUTOINCREMENT, so a deleted row's number is never handed out
+ * again (migration 0033). `id` is the request id clients see.
  */
 export const requestLogs = sqliteTable(
   "request_logs",
   {
-    seq: integer("seq").primaryKey(),
+    seq: integer("seq").primaryKey({ autoIncrement: true }),
     id: text("id").notNull().unique(),
     parentRequestId: text("parent_request_id"),
     timestamp: integer("timestamp", { mode: "timestamp_ms" }).notNull(),

@@ -1,7 +1,8 @@
 import { useState } from "preact/hooks";
 import { DeleteButton, EditButton } from "../../components/widgets";
-import { customers, teams } from "../../api/endpoints";
-import type { Customer, Team } from "../../api/types";
+import { alerts, customers, teams } from "../../api/endpoints";
+import type { BudgetForecast, Customer, Team } from "../../api/types";
+import { ExhaustionForecast } from "../../components/exhaustion-forecast";
 import { useFeedback } from "../../components/feedback";
 import { SelectField, TextField } from "../../components/fields";
 import { LimitsFields, limitsDraftOf, limitsInput, limitsSummary } from "../../components/limits-fields";
@@ -49,12 +50,15 @@ function OrgForm({ kind, editing, onClose, reload, customerList }: { kind: Kind;
   );
 }
 
+const forecastsOf = (forecasts: BudgetForecast[] | undefined, kind: Kind, id: string) => forecasts?.filter((forecast) => forecast.level === kind && forecast.owner_id === id) ?? [];
+
 function OrgTab({ kind }: { kind: Kind }) {
   const words = WORDS[kind];
   const can = useCan();
   const { confirm } = useFeedback();
   const list = useResource<Row[]>(() => (kind === "team" ? teams.list() : customers.list()), [kind]);
   const customerList = useResource(() => (kind === "team" && can("Customers:View") ? customers.list() : Promise.resolve([])), [kind]);
+  const forecasts = useResource(() => (can("Alerts:View") ? alerts.forecast() : Promise.resolve(undefined)), [list.data]);
   const { save } = useSave(list.reload);
   const [form, setForm] = useState<{ editing?: Row }>();
   const remove = async (row: Row) => {
@@ -86,7 +90,12 @@ function OrgTab({ kind }: { kind: Kind }) {
                 <tr key={row.id}>
                   <td>{row.name}</td>
                   {kind === "team" && <td>{(row as Team).customer?.name ?? <span class="muted">–</span>}</td>}
-                  <td class="small">{limitsSummary(row.budgets, row.rate_limit)}</td>
+                  <td class="small">
+                    {limitsSummary(row.budgets, row.rate_limit)}
+                    {forecastsOf(forecasts.data, kind, row.id).map((forecast) => (
+                      <ExhaustionForecast key={forecast.reset_duration} forecast={forecast} />
+                    ))}
+                  </td>
                   <td class="row-actions">
                     {can(`${words.resource}:Update`) && (
                       <EditButton name={row.name} onEdit={() => setForm({ editing: row })} />

@@ -1,13 +1,14 @@
 import { useState } from "preact/hooks";
 import { agents, alerts, customers, mcp, providers, teams, usage, virtualKeys } from "../../api/endpoints";
 import type { BudgetForecast, BudgetUsage, ProviderConfig, VirtualKey, VirtualKeyInput } from "../../api/types";
+import { ExhaustionForecast } from "../../components/exhaustion-forecast";
 import { useFeedback } from "../../components/feedback";
-import { SelectField, TextField } from "../../components/fields";
+import { Checkbox, SelectField, TextField } from "../../components/fields";
 import { LimitsFields, limitsDraftOf, limitsInput, limitsSummary } from "../../components/limits-fields";
 import { Panel, SecretShownOnce } from "../../components/panel";
 import { Empty, ErrorState, Loading } from "../../components/states";
 import { DeleteButton, EditButton, UsageBar } from "../../components/widgets";
-import { formatCost, formatCount, formatDuration, formatTime, listOf } from "../../lib/format";
+import { formatCost, formatCount, formatDuration, listOf } from "../../lib/format";
 import { useResource } from "../../lib/use-resource";
 import { useSave } from "../../lib/use-save";
 import { useCan } from "../../session";
@@ -49,6 +50,7 @@ function KeyForm({ editing, onClose, onCreated, reload }: { editing?: VirtualKey
   const [limits, setLimits] = useState(limitsDraftOf(editing?.budgets, editing?.rate_limit));
   const [mcpTools, setMcpTools] = useState<Record<string, string>>();
   const [agentGrants, setAgentGrants] = useState(editing?.agent_grants ?? []);
+  const [resumable, setResumable] = useState(editing?.resumable_streams ?? false);
   const { save, errorFor } = useSave(reload);
   const mcpDraft = mcpTools ?? mcpDraftOf(editing?.mcp_configs ?? [], options.data?.mcpClients ?? []);
   const submit = async (event: Event) => {
@@ -62,6 +64,7 @@ function KeyForm({ editing, onClose, onCreated, reload }: { editing?: VirtualKey
       ...limitsInput(limits),
       mcp_configs: mcpGrantsOf(mcpDraft, editing?.mcp_configs ?? []),
       agent_grants: agentGrants,
+      resumable_streams: resumable,
     };
     if (editing) {
       if (await save(() => virtualKeys.update(editing.id, input), `Virtual key ${input.name} saved`)) onClose();
@@ -111,6 +114,7 @@ function KeyForm({ editing, onClose, onCreated, reload }: { editing?: VirtualKey
           <LimitsFields draft={limits} onDraft={setLimits} errorFor={errorFor} />
           <McpToolFields draft={mcpDraft} onDraft={setMcpTools} />
           <AgentGrantFields grants={agentGrants} agents={options.data.agents} onGrants={setAgentGrants} />
+          <Checkbox label="Keep every streamed reply resumable (a client that drops resumes it with GET /v1/streams/{id})" checked={resumable} onChecked={setResumable} />
           <div class="actions">
             <button type="submit" class="primary">
               {editing ? "Save virtual key" : "Create virtual key"}
@@ -138,12 +142,6 @@ function CreatedKey({ name, value, rotated, onClose }: { name: string; value: st
 }
 
 type RateUsage = Record<string, string | number>;
-
-/** When the budget runs out at the current rate (the sooner of the last hour's and the last day's), if before it resets. */
-function ExhaustionForecast({ forecast }: { forecast?: BudgetForecast }) {
-  const at = [forecast?.short_window.exhausted_at, forecast?.long_window.exhausted_at].filter((when): when is string => !!when).sort()[0];
-  return at ? <div class="muted small">Runs out {formatTime(at)} at the current rate</div> : null;
-}
 
 /** A key's own budgets and rate limits as bars with their reset times (and when a budget runs out at the current rate); the configured limits when usage is not readable. */
 function KeyLimits({ keyRow, budgets, rates, forecasts }: { keyRow: VirtualKey; budgets?: BudgetUsage[]; rates?: RateUsage[]; forecasts?: BudgetForecast[] }) {
