@@ -112,10 +112,15 @@ export interface InferenceCall {
 }
 
 /** Reads `fallbacks` from the body or the `x-gw-fallbacks` header (comma-separated) for formats whose body cannot carry it. */
-export function fallbacksOf(body: Record<string, unknown>, headers: Headers): string[] {
+export function fallbacksOf(body: Record<string, unknown>, headers: Headers): readonly string[] {
   if (Array.isArray(body.fallbacks)) return body.fallbacks as string[];
-  return commaList(headers.get("x-gw-fallbacks") ?? undefined) ?? [];
+  return headerFallbacks(headers);
 }
+
+const NO_FALLBACKS: readonly string[] = Object.freeze([]);
+
+/** The `x-gw-fallbacks` header's models; one shared empty list for the calls that name none. */
+export const headerFallbacks = (headers: Headers): readonly string[] => commaList(headers.get("x-gw-fallbacks") ?? undefined) ?? NO_FALLBACKS;
 
 const METADATA_HEADER = "x-gw-metadata-";
 
