@@ -60,7 +60,7 @@ function sendAuthorized(adapter: ProviderAdapter, target: UpstreamTarget, call: 
 }
 
 function sendOnceAuthorized(authorizing: Promise<UpstreamCall | GatewayError>, target: UpstreamTarget, stream: boolean, options: ExchangeOptions): Promise<UpstreamReply | GatewayError> {
-  return authorizing.then((ready) => (ready instanceof GatewayError ? ready : sendUpstream(ready, stream, options.timeoutSeconds, options.signal, target)));
+  return authorizing.then((ready): UpstreamReply | GatewayError | Promise<UpstreamReply> => (ready instanceof GatewayError ? ready : sendUpstream(ready, stream, options.timeoutSeconds, options.signal, target)));
 }
 
 /**
