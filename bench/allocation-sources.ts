@@ -1,6 +1,6 @@
 /**
  * Where a request's allocations go: `npx bun bench/allocation-sources.ts [--scenario chat]
- * [--requests 300] [--target gateway|proxy] [--top 25] [--disable <plugin>]...` starts the bench mock and the gateway
+ * [--requests 300] [--target gateway|proxy] [--top 25] [--disable <plugin>]... [--commit <commit>]` starts the bench mock and the gateway
  * (or the bare proxy) with bench/heap-probe.ts preloaded, warms it up, collects its whole heap,
  * then sends `--requests` requests one at a time and reads JavaScriptCore's heap statistics
  * before and after them. With no collection in between (the GC log says; the run is repeated
@@ -17,6 +17,7 @@ import { allocationCounter } from "./allocations";
 import { type BenchServer, stopAll } from "./processes";
 import { runLoad } from "./run-load";
 import { SCENARIOS } from "./scenarios";
+import { checkoutTree } from "./tree-checkout";
 import { adminOf, loadPlan, startBareProxy, startGateway, startMockUpstream, warmUp } from "./targets";
 
 const { values: args } = parseArgs({
@@ -29,6 +30,8 @@ const { values: args } = parseArgs({
     seconds: { type: "string", default: "3" },
     env: { type: "string", multiple: true, default: [] },
     disable: { type: "string", multiple: true, default: [] },
+    /** Another commit's gateway (its tree extracted by bench/tree-checkout.ts), to compare its counts with this one's. */
+    commit: { type: "string" },
   },
 });
 const scenario = SCENARIOS.find((candidate) => candidate.name === args.scenario);
@@ -145,7 +148,7 @@ try {
     log.onOutput(text);
     counter.onOutput(text);
   };
-  const server = args.target === "proxy" ? await startBareProxy(mock, PROBE_ENV, onOutput) : await startGateway(workDir, mock, PROBE_ENV, undefined, "gateway", onOutput);
+  const server = args.target === "proxy" ? await startBareProxy(mock, PROBE_ENV, onOutput) : await startGateway(workDir, mock, PROBE_ENV, args.commit ? checkoutTree(args.commit) : undefined, "gateway", onOutput);
   const headers = args.target === "proxy" ? undefined : scenario.setup ? await scenario.setup(adminOf(server)) : undefined;
   for (const plugin of args.disable) await adminOf(server, "PUT")(`/api/plugins/${plugin}`, { enabled: false });
   await warmUp((slice) => loadPlan(scenario, server, headers, "saturate", slice), server, 1, 15);

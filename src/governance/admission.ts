@@ -211,6 +211,8 @@ export function governanceHook(deps: AdmissionDeps): InferenceHooks {
     return session instanceof Promise ? session.then(admitWith) : admitWith(session);
   };
 
+  const routedOnceClassified = (classifying: Promise<unknown>, context: RequestContext, caller: Caller | undefined) => classifying.then(() => routeAndAdmit(context, caller));
+
   return {
     name: "governance",
     admit(context) {
@@ -218,9 +220,11 @@ export function governanceHook(deps: AdmissionDeps): InferenceHooks {
       const caller = context.actingVirtualKeyId
         ? actingCaller(context.actingVirtualKeyId, deps.virtualKeys, deps.organization)
         : authenticateCaller(context.headers, deps.virtualKeys, deps.organization, deps.requireVirtualKey() && !context.internalCaller);
+      // No key to hold to anything and no rule to route by: the targets the pipeline resolved stand, at no cost.
+      if (!caller && !deps.rules.anyEnabled && context.targets.length > 0) return;
       // Only a configured classifier model makes a request wait for its tier before the rules run.
       const classifying = deps.rules.readsComplexity ? classifyByModelFirst(deps, context, caller?.key.id) : undefined;
-      return classifying ? classifying.then(() => routeAndAdmit(context, caller)) : routeAndAdmit(context, caller);
+      return classifying ? routedOnceClassified(classifying, context, caller) : routeAndAdmit(context, caller);
     },
     settle(context, outcome) {
       const entry = admitted.get(context);

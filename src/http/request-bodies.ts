@@ -32,16 +32,17 @@ const bodyTooSlow = (timeoutMs: number) =>
  * time never lets the idle timeout fire, and would hold its connection and the handler forever.
  */
 export async function within<T>(reading: Promise<T>, timeoutMs: number): Promise<T> {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const deadline = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(bodyTooSlow(timeoutMs)), timeoutMs);
-  });
+  // The timer takes its arguments rather than a closure: every request body is read through here.
+  const deadline = Promise.withResolvers<never>();
+  const timer = setTimeout(refuseSlowBody, timeoutMs, deadline.reject, timeoutMs);
   try {
-    return await Promise.race([reading, deadline]);
+    return await Promise.race([reading, deadline.promise]);
   } finally {
     clearTimeout(timer);
   }
 }
+
+const refuseSlowBody = (reject: (error: GatewayError) => void, timeoutMs: number) => reject(bodyTooSlow(timeoutMs));
 
 /** What an Elysia route lists as its parse hooks; the string ones name a parser ("json", "none", ...). */
 interface RouteWithParsers {
@@ -103,32 +104,42 @@ async function decompressed(request: Request, encoding: string, maxBytes: number
  * hook no way to know a route's own parser, so `learnRoutes` tells it, once the app is built.
  */
 export function requestBodies({ maxJsonDepth, maxBodyBytes, beforeBody, bodyTimeoutMs }: RequestBodiesOptions) {
-  const declaredParsers = new Map<string, string>();
+  /** By route, then method (`ALL` for a route of every method): looked up without building a key per request. */
+  const declaredParsers = new Map<string, Map<string, string>>();
 
   const parseJson = (text: string) => {
     if (nestedDeeperThan(text, maxJsonDepth)) throw tooDeep(maxJsonDepth);
     return JSON.parse(text) as unknown;
   };
 
-  const plugin = new Elysia({ name: "request-bodies" }).onParse({ as: "global" }, async ({ request, contentType, route }) => {
-    const declared = declaredParsers.get(`${request.method} ${route}`) ?? declaredParsers.get(`ALL ${route}`);
-    const encoding = request.headers.get("content-encoding")?.trim().toLowerCase();
-    const encoded = encoding !== undefined && encoding !== "" && encoding !== "identity";
-    if (declared === "none") {
-      if (encoded) throw unsupportedEncoding(encoding);
-      // Checked on a copy: the route reads (or forwards) the body itself.
-      if (isJsonType(contentType) && nestedDeeperThan(await within(request.clone().text(), bodyTimeoutMs), maxJsonDepth)) throw tooDeep(maxJsonDepth);
-      // Not undefined: Elysia would read the body with a parser of its own.
-      return null;
-    }
-    beforeBody?.(request);
-    const json = declared === "json" || (declared === undefined && isJsonType(contentType));
-    if (!encoded) return json ? parseJson(await within(request.text(), bodyTimeoutMs)) : undefined;
+  /** A route's own reading of its body, checked for its depth on a copy. Not undefined: Elysia would read the body with a parser of its own. */
+  const leftToRoute = async (request: Request, contentType: string): Promise<null> => {
+    if (isJsonType(contentType) && nestedDeeperThan(await within(request.clone().text(), bodyTimeoutMs), maxJsonDepth)) throw tooDeep(maxJsonDepth);
+    return null;
+  };
+
+  const decoded = async (request: Request, contentType: string, declared: string | undefined, json: boolean, encoding: string) => {
     const bytes = await within(decompressed(request, encoding, maxBodyBytes), bodyTimeoutMs);
     if (json) return parseJson(new TextDecoder().decode(bytes));
     if (declared === "text" || (declared === undefined && contentType === "text/plain")) return new TextDecoder().decode(bytes);
     if (declared === "arrayBuffer" || (declared === undefined && contentType === "application/octet-stream")) return bytes.buffer;
     throw unsupportedEncoding(encoding);
+  };
+
+  // Not an async function: a plain JSON body (every inference call) is one read and a parse, with no step of the hook's own.
+  const plugin = new Elysia({ name: "request-bodies" }).onParse({ as: "global" }, ({ request, contentType, route }) => {
+    const parsers = declaredParsers.get(route);
+    const declared = parsers && (parsers.get(request.method) ?? parsers.get("ALL"));
+    const encoding = request.headers.get("content-encoding")?.trim().toLowerCase();
+    const encoded = encoding !== undefined && encoding !== "" && encoding !== "identity";
+    if (declared === "none") {
+      if (encoded) throw unsupportedEncoding(encoding);
+      return leftToRoute(request, contentType);
+    }
+    beforeBody?.(request);
+    const json = declared === "json" || (declared === undefined && isJsonType(contentType));
+    if (encoded) return decoded(request, contentType, declared, json, encoding);
+    return json ? within(request.text(), bodyTimeoutMs).then(parseJson) : undefined;
   });
 
   return {
@@ -138,7 +149,9 @@ export function requestBodies({ maxJsonDepth, maxBodyBytes, beforeBody, bodyTime
       for (const { method, path, hooks } of routes) {
         const parsers = Array.isArray(hooks.parse) ? (hooks.parse as Array<{ fn?: unknown }>) : [];
         const named = parsers.map(({ fn }) => fn).findLast((fn) => typeof fn === "string");
-        if (typeof named === "string") declaredParsers.set(`${method} ${path}`, PARSER_ALIASES[named] ?? named);
+        if (typeof named !== "string") continue;
+        const byMethod = declaredParsers.get(path) ?? new Map<string, string>();
+        declaredParsers.set(path, byMethod.set(method, PARSER_ALIASES[named] ?? named));
       }
     },
   };

@@ -17,6 +17,8 @@ export class DeferredSettlements {
   private scheduled = false;
   private readonly expected = new Map<object, AbortSignal>();
   private onSettled?: () => void;
+  /** Made once: a closure per deferral was an allocation per request. */
+  private readonly drainLater = () => this.drain();
 
   /** `call` will settle here (or be `forget`-ten); `signal` aborts when its client is cut off. */
   expect(call: object, signal: AbortSignal): void {
@@ -34,7 +36,7 @@ export class DeferredSettlements {
     this.pendingCalls.push(call);
     if (this.scheduled) return;
     this.scheduled = true;
-    setImmediate(() => this.drain());
+    setImmediate(this.drainLater);
   }
 
   /** Runs `call`'s waiting settlement now, if it has one. */

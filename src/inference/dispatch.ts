@@ -97,7 +97,7 @@ function upstreamTarget(provider: RuntimeProvider, key: RuntimeKey | undefined, 
 /** The provider's keys a request may not use: those outside its virtual key's `key_ids`. */
 function keysOutside(provider: RuntimeProvider, allowedKeyIds: DispatchInput["allowedKeyIds"]): Set<string> {
   const allowed = allowedKeyIds?.[provider.name];
-  return new Set(allowed ? provider.keys.filter((key) => !allowed.includes(key.id)).map((key) => key.id) : []);
+  return allowed ? new Set(provider.keys.filter((key) => !allowed.includes(key.id)).map((key) => key.id)) : new Set();
 }
 
 /** The key a request pins, when it is the provider's and the request may use it. */
@@ -390,8 +390,8 @@ function withRouting(error: GatewayError, input: DispatchInput, attempts: Attemp
 export async function dispatch(store: ProviderStore, input: DispatchInput): Promise<Dispatched> {
   const attempts: Attempt[] = [];
   let primaryError: GatewayError | undefined;
-  for (const [index, target] of input.targets.entries()) {
-    const outcome = await attemptTarget(store, input, target, index > 0, attempts);
+  for (let index = 0; index < input.targets.length; index++) {
+    const outcome = await attemptTarget(store, input, input.targets[index]!, index > 0, attempts);
     if (!(outcome instanceof GatewayError)) return outcome;
     primaryError ??= outcome;
     if (input.signal.aborted) break;

@@ -112,10 +112,15 @@ export interface InferenceCall {
 }
 
 /** Reads `fallbacks` from the body or the `x-gw-fallbacks` header (comma-separated) for formats whose body cannot carry it. */
-export function fallbacksOf(body: Record<string, unknown>, headers: Headers): string[] {
+export function fallbacksOf(body: Record<string, unknown>, headers: Headers): readonly string[] {
   if (Array.isArray(body.fallbacks)) return body.fallbacks as string[];
-  return commaList(headers.get("x-gw-fallbacks") ?? undefined) ?? [];
+  return headerFallbacks(headers);
 }
+
+const NO_FALLBACKS: readonly string[] = Object.freeze([]);
+
+/** The `x-gw-fallbacks` header's models; one shared empty list for the calls that name none. */
+export const headerFallbacks = (headers: Headers): readonly string[] => commaList(headers.get("x-gw-fallbacks") ?? undefined) ?? NO_FALLBACKS;
 
 const METADATA_HEADER = "x-gw-metadata-";
 
@@ -124,10 +129,13 @@ export function metadataOf(headers: Headers, body: Record<string, unknown>): Rec
   if (body.metadata && typeof body.metadata === "object") {
     for (const [key, value] of Object.entries(body.metadata)) if (typeof value === "string") metadata[key] = value;
   }
-  headers.forEach((value, name) => {
-    if (name.startsWith(METADATA_HEADER)) metadata[name.slice(METADATA_HEADER.length)] = value;
-  });
+  // The record as `this`: no closure made per request.
+  headers.forEach(collectMetadataHeader, metadata);
   return metadata;
+}
+
+function collectMetadataHeader(this: Record<string, string>, value: string, name: string) {
+  if (name.startsWith(METADATA_HEADER)) this[name.slice(METADATA_HEADER.length)] = value;
 }
 
 function createContext(call: InferenceCall): RequestContext {

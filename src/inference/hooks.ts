@@ -121,12 +121,17 @@ export interface Admission {
  * the admission is then had without a promise, and only a hook's promise is waited for.
  */
 export function admitThrough(hooks: readonly InferenceHooks[], context: RequestContext, start = 0): Admission | Promise<Admission> {
+  // No closure in the loop: one capturing `index` would cost a scope on every turn, awaited or not.
   for (let index = start; index < hooks.length; index++) {
     const reply = hooks[index]!.admit?.(context);
-    if (reply instanceof Promise) return reply.then((waited) => (waited ? { admitted: hooks.slice(0, index + 1), reply: waited } : admitThrough(hooks, context, index + 1)));
+    if (reply instanceof Promise) return admitOnceWaited(hooks, context, index, reply);
     if (reply) return { admitted: hooks.slice(0, index + 1), reply };
   }
   return { admitted: hooks };
+}
+
+function admitOnceWaited(hooks: readonly InferenceHooks[], context: RequestContext, index: number, reply: Promise<HookReply | void>): Promise<Admission> {
+  return reply.then((waited) => (waited ? { admitted: hooks.slice(0, index + 1), reply: waited } : admitThrough(hooks, context, index + 1)));
 }
 
 /** Passes the client's response back through the admitted hooks, last admitted first; without a promise while every hook answers at once. */
@@ -134,8 +139,12 @@ export function transformThrough(admission: Admission, context: RequestContext, 
   let current = response;
   for (let index = end - 1; index >= 0; index--) {
     const transformed = admission.admitted[index]!.transformResponse?.(context, current);
-    if (transformed instanceof Promise) return transformed.then((waited) => transformThrough(admission, context, waited, index));
+    if (transformed instanceof Promise) return transformOnceWaited(admission, context, index, transformed);
     if (transformed) current = transformed;
   }
   return current;
+}
+
+function transformOnceWaited(admission: Admission, context: RequestContext, index: number, transformed: Promise<Response>): Promise<Response> {
+  return transformed.then((waited) => transformThrough(admission, context, waited, index));
 }

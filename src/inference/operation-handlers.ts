@@ -63,14 +63,22 @@ export async function answeredThrough(runs: readonly OperationRun[], result: Dis
 }
 
 /** Each handler's part in a call, run in order before the upstream call; waited for only when a handler has to wait. */
-export function operationRuns(handlers: readonly OperationHandler[] = [], call: InferenceCall, context: RequestContext): OperationRun[] | Promise<OperationRun[]> {
-  const runs: OperationRun[] = [];
-  for (const [index, handler] of handlers.entries()) {
-    const run = handler.before?.(call, context);
-    if (run instanceof Promise) return run.then(async (waited) => [...runs, ...(waited ? [waited] : []), ...(await operationRuns(handlers.slice(index + 1), call, context))]);
-    if (run) runs.push(run);
+export function operationRuns(handlers: readonly OperationHandler[] = [], call: InferenceCall, context: RequestContext): readonly OperationRun[] | Promise<readonly OperationRun[]> {
+  // Asked of every call, and most take no part: no array, iterator or closure unless one does.
+  let runs: OperationRun[] | undefined;
+  for (let index = 0; index < handlers.length; index++) {
+    const run = handlers[index]!.before?.(call, context);
+    if (run instanceof Promise) return runsOnceWaited(runs ?? [], run, handlers.slice(index + 1), call, context);
+    if (run) (runs ??= []).push(run);
   }
-  return runs;
+  return runs ?? NO_RUNS;
+}
+
+const NO_RUNS: readonly OperationRun[] = Object.freeze([]);
+
+async function runsOnceWaited(runs: OperationRun[], waiting: Promise<OperationRun | undefined>, rest: readonly OperationHandler[], call: InferenceCall, context: RequestContext): Promise<readonly OperationRun[]> {
+  const waited = await waiting;
+  return [...runs, ...(waited ? [waited] : []), ...(await operationRuns(rest, call, context))];
 }
 
 /** The response a Responses call answered as a chat becomes: as the first run that keeps it says, else only named. */
@@ -81,6 +89,7 @@ export function bridgedThrough(runs: readonly OperationRun[], id: string): Bridg
 
 /** The client's response, passed through each run that takes part in the call. */
 export function repliedThrough(runs: readonly OperationRun[], response: Response): Response | Promise<Response> {
+  if (runs.length === 0) return response;
   const passing = runs.filter((run) => run.replied);
   if (passing.length === 0) return response;
   return passing.reduce<Promise<Response>>(async (reply, run) => run.replied!(await reply), Promise.resolve(response));

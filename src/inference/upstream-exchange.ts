@@ -48,12 +48,19 @@ export function authorized(adapter: ProviderAdapter, call: UpstreamCall, target:
   return adapter.authorizeCall ? adapter.authorizeCall(call, target) : call;
 }
 
-/** One call, authorized, sent. */
-async function sendAuthorized(adapter: ProviderAdapter, target: UpstreamTarget, call: UpstreamCall, stream: boolean, options: ExchangeOptions): Promise<UpstreamReply | GatewayError> {
+/**
+ * One call, authorized, sent; without a step of its own when the call needs no authorizing. (The
+ * closures of the rarer paths live in helpers of their own: a function that creates one gets a
+ * scope allocated on every call, whichever path it takes.)
+ */
+function sendAuthorized(adapter: ProviderAdapter, target: UpstreamTarget, call: UpstreamCall, stream: boolean, options: ExchangeOptions): Promise<UpstreamReply | GatewayError> {
   const authorizing = authorized(adapter, call, target);
-  const ready = authorizing instanceof Promise ? await authorizing : authorizing;
-  if (ready instanceof GatewayError) return ready;
-  return sendUpstream(ready, stream, options.timeoutSeconds, options.signal, target);
+  if (authorizing instanceof Promise) return sendOnceAuthorized(authorizing, target, stream, options);
+  return sendUpstream(authorizing, stream, options.timeoutSeconds, options.signal, target);
+}
+
+function sendOnceAuthorized(authorizing: Promise<UpstreamCall | GatewayError>, target: UpstreamTarget, stream: boolean, options: ExchangeOptions): Promise<UpstreamReply | GatewayError> {
+  return authorizing.then((ready): UpstreamReply | GatewayError | Promise<UpstreamReply> => (ready instanceof GatewayError ? ready : sendUpstream(ready, stream, options.timeoutSeconds, options.signal, target)));
 }
 
 /**
@@ -61,19 +68,40 @@ async function sendAuthorized(adapter: ProviderAdapter, target: UpstreamTarget, 
  * operation's shape. A GatewayError value means the attempt cannot be made (bad input, a provider
  * configured wrongly) and is not retried; `{ ok: false }` is the upstream's own failure.
  */
-export async function exchange(adapter: ProviderAdapter, operation: Operation, target: UpstreamTarget, body: Record<string, unknown>, options: ExchangeOptions): Promise<UpstreamReply | GatewayError> {
-  if (options.ownExchange) {
-    const send = (call: UpstreamCall, sent: { stream?: boolean } = {}) => sendAuthorized(adapter, target, call, sent.stream ?? false, options);
-    return options.ownExchange(adapter, operation, { provider: options.provider, target, body }, send).catch(asGatewayError);
-  }
+export function exchange(adapter: ProviderAdapter, operation: Operation, target: UpstreamTarget, body: Record<string, unknown>, options: ExchangeOptions): Promise<UpstreamReply | GatewayError> {
+  if (options.ownExchange) return ownExchanged(options.ownExchange, adapter, operation, target, body, options);
   const preparing = adapter.prepareBody?.(operation, body);
-  const prepared = preparing ? await preparing : body;
-  const built = guarded(() => withUpstreamIds(adapter.buildCall(operation, target, prepared, options.stream), options.provider));
-  if (built instanceof GatewayError) return built;
-  const copies = adapter.fanOut ? guarded(() => adapter.fanOut!.copies(operation, prepared, target.model)) : 1;
-  if (copies instanceof GatewayError) return copies;
+  return preparing ? exchangeOncePrepared(preparing, adapter, operation, target, options) : exchangePrepared(adapter, operation, target, body, options);
+}
+
+function ownExchanged(own: OwnExchange, adapter: ProviderAdapter, operation: Operation, target: UpstreamTarget, body: Record<string, unknown>, options: ExchangeOptions): Promise<UpstreamReply | GatewayError> {
+  const send = (call: UpstreamCall, sent: { stream?: boolean } = {}) => sendAuthorized(adapter, target, call, sent.stream ?? false, options);
+  return own(adapter, operation, { provider: options.provider, target, body }, send).catch(asGatewayError);
+}
+
+async function exchangeOncePrepared(preparing: Promise<Record<string, unknown>>, adapter: ProviderAdapter, operation: Operation, target: UpstreamTarget, options: ExchangeOptions): Promise<UpstreamReply | GatewayError> {
+  return exchangePrepared(adapter, operation, target, await preparing, options);
+}
+
+/** Build, authorize, send and shape; a plain call (no async step, no closure) on the usual path. */
+function exchangePrepared(adapter: ProviderAdapter, operation: Operation, target: UpstreamTarget, prepared: Record<string, unknown>, options: ExchangeOptions): Promise<UpstreamReply | GatewayError> {
+  let built: UpstreamCall;
+  try {
+    built = withUpstreamIds(adapter.buildCall(operation, target, prepared, options.stream), options.provider);
+  } catch (error) {
+    return Promise.resolve(asGatewayError(error));
+  }
+  const copies = adapter.fanOut ? fanOutCopies(adapter.fanOut, operation, prepared, target.model) : 1;
+  if (copies instanceof GatewayError) return Promise.resolve(copies);
   if (copies > 1) return fannedOut(adapter, operation, target, built, copies, options);
-  return shaped(adapter, operation, target, await sendAuthorized(adapter, target, built, options.stream, options));
+  const sending = sendAuthorized(adapter, target, built, options.stream, options);
+  return adapter.readReply ? shapedOnceSent(sending, adapter, operation, target) : sending;
+}
+
+const fanOutCopies = (fanOut: NonNullable<ProviderAdapter["fanOut"]>, operation: Operation, body: Record<string, unknown>, model: string) => guarded(() => fanOut.copies(operation, body, model));
+
+async function shapedOnceSent(sending: Promise<UpstreamReply | GatewayError>, adapter: ProviderAdapter, operation: Operation, target: UpstreamTarget): Promise<UpstreamReply | GatewayError> {
+  return shaped(adapter, operation, target, await sending);
 }
 
 /** A successful reply read into the operation's shape by the adapter, where it has its own. */

@@ -20,6 +20,7 @@ function aliasOf(requested: string, target: ModelRef): string | null {
 
 /** The columns naming who called: virtual key, team, customer... (all null for an anonymous caller). */
 export function callerColumns(caller: CallerIdentity | undefined) {
+  if (!caller) return NO_CALLER;
   return {
     virtualKeyId: caller?.virtualKeyId ?? null,
     virtualKeyName: caller?.virtualKeyName ?? null,
@@ -30,6 +31,9 @@ export function callerColumns(caller: CallerIdentity | undefined) {
     projectId: caller?.projectId ?? null,
   };
 }
+
+/** The columns of a request no virtual key made: one shared record, spread into each row. */
+const NO_CALLER = Object.freeze({ virtualKeyId: null, virtualKeyName: null, teamId: null, customerId: null, userId: null, businessUnitId: null, projectId: null });
 
 /** The total a usage reports, else the sum of its parts; 0 without usage. */
 const totalTokensOf = (usage: InferenceOutcome["summary"]["usage"]) => usage?.total_tokens ?? (usage ? usage.prompt_tokens + usage.completion_tokens : 0);

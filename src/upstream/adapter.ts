@@ -87,7 +87,7 @@ export interface ProviderAdapter {
    * Optional async step after `buildCall`, for what needs I/O or async crypto (SigV4 signing,
    * minting an access token). Failures it can name come back as a GatewayError value.
    */
-  authorizeCall?(call: UpstreamCall, target: UpstreamTarget): Promise<UpstreamCall | GatewayError>;
+  authorizeCall?(call: UpstreamCall, target: UpstreamTarget): UpstreamCall | Promise<UpstreamCall | GatewayError>;
   /** Reads a successful reply into the shape the operation answers with, for upstreams whose own shape differs. */
   readReply?(operation: Operation, reply: UpstreamSuccess, target: UpstreamTarget): Promise<UpstreamSuccess | GatewayError>;
   readonly fanOut?: FanOut;

@@ -12,6 +12,8 @@ export type UpstreamReply =
 
 class TimedOut extends Error {}
 
+const abortTimedOut = (controller: AbortController) => controller.abort(new TimedOut());
+
 /** JSON, text, XML and event streams are read as text; anything else is bytes. A reply without a body type is text. */
 const isTextual = (headers: Headers) => {
   const type = headers.get("content-type");
@@ -46,7 +48,7 @@ export async function sendUpstream(call: UpstreamCall, stream: boolean, timeoutS
   const keySecret = target.key?.secret;
   if (clientSignal.aborted) return { ok: false, error: clientClosed() };
   const controller = new AbortController();
-  const timer = setTimeout(() => controller.abort(new TimedOut()), timerDelay(timeoutSeconds * 1000));
+  const timer = setTimeout(abortTimedOut, timerDelay(timeoutSeconds * 1000), controller);
   const forwardAbort = () => controller.abort(clientSignal.reason);
   clientSignal.addEventListener("abort", forwardAbort, { once: true });
   let relayed = false;

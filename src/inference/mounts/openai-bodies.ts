@@ -2,7 +2,7 @@
 import { t } from "elysia";
 import { Type } from "@sinclair/typebox";
 import type { Usage } from "../canonical";
-import { fallbacksOf, handleInference, type Inference } from "../handle";
+import { handleInference, headerFallbacks, type Inference } from "../handle";
 import type { Operation } from "../../upstream/operations";
 import { chatCompletionRequestExample } from "./chat-completion-reply";
 
@@ -39,15 +39,17 @@ export interface CallOptions {
   metadata?: Record<string, string>;
 }
 
+const NO_OPTIONS: CallOptions = Object.freeze({});
+
 /** Runs an OpenAI-format call through the pipeline: the body's `fallbacks` (or the header's) come off, the model stays. */
 export function openAIHandler(inference: Inference, mountProvider: string | undefined) {
-  return (operation: Operation, { fallbacks, ...body }: OpenAIBody, request: Request, options: CallOptions = {}) =>
+  return (operation: Operation, { fallbacks, ...body }: OpenAIBody, request: Request, options: CallOptions = NO_OPTIONS) =>
     handleInference(inference, {
       operation,
       format: "openai",
       body,
       model: body.model,
-      fallbacks: fallbacksOf({ fallbacks: typeof fallbacks === "string" ? [fallbacks] : fallbacks }, request.headers),
+      fallbacks: typeof fallbacks === "string" ? [fallbacks] : (fallbacks ?? headerFallbacks(request.headers)),
       stream: options.stream ?? (operation !== "embedding" && body.stream === true),
       request,
       mountProvider,

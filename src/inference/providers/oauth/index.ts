@@ -18,10 +18,14 @@ const withSecretsRead = (config: OAuthKeyConfig, target: UpstreamTarget): OAuthK
 
 /**
  * `authorizeCall` for bearer-token providers: a key's non-empty value always wins (already in
- * the call); otherwise its `oauth_key_config` mints the bearer, cached until shortly before expiry.
+ * the call, returned as it is, without a promise); otherwise its `oauth_key_config` mints the
+ * bearer, cached until shortly before expiry.
  */
-export async function withMintedBearer(call: UpstreamCall, target: UpstreamTarget, config: OAuthKeyConfig | undefined = mintsBearer(target)): Promise<UpstreamCall | GatewayError> {
-  if (!config) return call;
+export function withMintedBearer(call: UpstreamCall, target: UpstreamTarget, config: OAuthKeyConfig | undefined = mintsBearer(target)): UpstreamCall | Promise<UpstreamCall | GatewayError> {
+  return config ? mintedBearer(call, target, config) : call;
+}
+
+async function mintedBearer(call: UpstreamCall, target: UpstreamTarget, config: OAuthKeyConfig): Promise<UpstreamCall | GatewayError> {
   const token = await cachedAccessToken(withSecretsRead(config, target), target.outbound);
   if (token instanceof GatewayError) return token;
   return { ...call, headers: { ...call.headers, authorization: `Bearer ${token}` } };
