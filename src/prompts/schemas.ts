@@ -65,6 +65,12 @@ export const PromptRunFields = t.Object(
 );
 export type PromptRunFields = Static<typeof PromptRunFields>;
 
+/** The `prompt` field of a chat, responses or messages body: which prompt, which version, its variables. */
+export const PromptReference = t.Object(
+  { name: Name, label: t.Optional(Label), version: t.Optional(VersionNumber), variables: t.Optional(t.Record(t.String(), t.Unknown())) },
+  { additionalProperties: false },
+);
+
 export const PromptTemplate = t.Object({
   messages: t.Array(t.Record(t.String(), t.Unknown())),
   variables: t.Array(PromptVariable),

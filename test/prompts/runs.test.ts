@@ -161,3 +161,72 @@ describe("a run's mistakes are 400s naming the field, and reach no provider", ()
     expect(upstream.requests.length).toBe(before);
   });
 });
+
+describe("the `prompt` field on the ordinary routes", () => {
+  type WithPrompt = { prompt: { name: string } & PromptFields };
+  const openai = (metadataCase: string) => new OpenAI({ baseURL: `${gw.url}/v1`, apiKey: vk, maxRetries: 0, defaultHeaders: { "x-gw-metadata-case": metadataCase } });
+
+  test("the openai SDK sends it as an extra body field on /v1/chat/completions: rendered, stripped before the provider, logged with its version", async () => {
+    const reply = await openai("field-chat").chat.completions.create({
+      model: "openai/gpt-4o-mini",
+      messages: [{ role: "user", content: "and then?" }],
+      prompt: { name: "support-reply", label: "production", variables: { question: "Where is it?", count: 1 } },
+    } as ChatCompletionCreateParamsNonStreaming & WithPrompt);
+    expect(reply.choices[0]!.message.content).toBe("echo: and then?");
+    const sent = lastUpstreamBody();
+    expect(sent).not.toHaveProperty("prompt");
+    expect(sent).toMatchObject({ model: "gpt-4o-mini", temperature: 0.2, max_tokens: 50 });
+    expect((sent.messages as unknown[]).slice(1)).toEqual([
+      { role: "system", content: "You answer for Acme." },
+      { role: "user", content: [{ type: "text", text: "Where is it? (1 times)" }] },
+      { role: "user", content: "and then?" },
+    ]);
+    const [row] = await loggedRuns("metadata_case=field-chat");
+    expect(row!.metadata).toEqual({ case: "field-chat", prompt: "support-reply", prompt_version: "1", prompt_label: "production" });
+  });
+
+  test("on /v1/responses, streamed; OpenAI's own stored-prompt reference (an `id`) goes to the provider as sent", async () => {
+    const stream = await openai("field-responses").responses.create({ model: "openai/gpt-4o-mini", stream: true, prompt: { name: "support-reply", version: 2, variables: { question: "streamed" } } } as unknown as OpenAI.Responses.ResponseCreateParamsStreaming);
+    let text = "";
+    for await (const event of stream) if (event.type === "response.output_text.delta") text += event.delta;
+    expect(text).toBe("echo: v2: streamed");
+    expect(lastUpstreamBody()).not.toHaveProperty("prompt");
+    const [row] = await loggedRuns("metadata_case=field-responses");
+    expect(row!.metadata).toMatchObject({ prompt: "support-reply", prompt_version: "2" });
+    expect(row!.metadata).not.toHaveProperty("prompt_label");
+
+    await openai("field-openai-prompt").responses.create({ model: "openai/gpt-4o-mini", input: "hi", prompt: { id: "pmpt_123", variables: { a: "b" } } });
+    expect(lastUpstreamBody().prompt).toEqual({ id: "pmpt_123", variables: { a: "b" } });
+  });
+
+  test("the anthropic SDK sends it on /anthropic/v1/messages: the prompt's system messages become `system`", async () => {
+    const anthropic = new Anthropic({ baseURL: `${gw.url}/anthropic`, apiKey: vk, maxRetries: 0, defaultHeaders: { "x-gw-metadata-case": "field-messages" } });
+    const message = await anthropic.messages.create({
+      model: "openai/gpt-4o-mini",
+      max_tokens: 64,
+      messages: [],
+      prompt: { name: "support-reply", label: "production", variables: { question: "From Claude's SDK", count: 5 } },
+    } as Anthropic.MessageCreateParamsNonStreaming & WithPrompt);
+    expect(message.content[0]).toMatchObject({ type: "text", text: "echo: From Claude's SDK (5 times)" });
+    expect(JSON.stringify(lastUpstreamBody().messages)).toContain("You answer for Acme.");
+    const [row] = await loggedRuns("metadata_case=field-messages");
+    expect(row!.metadata).toMatchObject({ prompt: "support-reply", prompt_version: "1", prompt_label: "production" });
+  });
+
+  const chat = (prompt: unknown) => postJson(`${gw.url}/v1/chat/completions`, { model: "openai/gpt-4o-mini", messages: [], prompt }, { "x-gw-vk": vk });
+  test.each([
+    ["a missing variable", { name: "support-reply", label: "production", variables: { count: 1 } }, "prompt.variables.question"],
+    ["a variable of the wrong type", { name: "support-reply", label: "production", variables: { question: "q", count: "two" } }, "prompt.variables.count"],
+    ["an unknown label", { name: "support-reply", label: "staging", variables: { question: "q" } }, "prompt.label"],
+    ["an unknown version", { name: "support-reply", version: 7 }, "prompt.version"],
+    ["both a label and a version", { name: "support-reply", label: "production", version: 1 }, "prompt.version"],
+    ["an unknown prompt", { name: "no-such-prompt" }, "prompt.name"],
+    ["no name", { label: "production" }, "prompt.name"],
+    ["a field it does not have", { name: "support-reply", temperature: 1 }, "prompt.temperature"],
+    ["not an object", "support-reply", "prompt"],
+  ])("%s", async (_, prompt, param) => {
+    const before = upstream.requests.length;
+    await expectGatewayError(await chat(prompt), 400, { param });
+    expect(upstream.requests.length).toBe(before);
+  });
+});
