@@ -4316,6 +4316,8 @@ export interface components {
                 tools_to_execute?: string[];
             }[];
             agent_grants: string[];
+            /** @description The only prompts the key may run, and nothing else; empty: no such limit. */
+            allowed_prompts: string[];
             session_budgets: {
                 max_cost?: number;
                 max_tokens?: number;
@@ -4437,6 +4439,8 @@ export interface components {
                 tools_to_execute?: string[];
             }[];
             agent_grants: string[];
+            /** @description The only prompts the key may run, and nothing else; empty: no such limit. */
+            allowed_prompts: string[];
             session_budgets: {
                 max_cost?: number;
                 max_tokens?: number;
@@ -8532,6 +8536,7 @@ export interface operations {
                      *           },
                      *           "mcp_configs": [],
                      *           "agent_grants": [],
+                     *           "allowed_prompts": [],
                      *           "session_budgets": null,
                      *           "resumable_streams": false,
                      *           "created_at": "2026-12-01T09:30:00.000Z",
@@ -8610,6 +8615,8 @@ export interface operations {
                         tools_to_execute?: string[];
                     }[];
                     agent_grants?: string[];
+                    /** @description The only prompts the key may run; a key with any makes no other inference call. Empty (the default): no such limit. */
+                    allowed_prompts?: string[];
                     /** @description What one session (an agent run, named by its conversation id) of the key may spend; a session past it is refused with 402. */
                     session_budgets?: {
                         max_cost?: number;
@@ -8667,6 +8674,7 @@ export interface operations {
                      *         },
                      *         "mcp_configs": [],
                      *         "agent_grants": [],
+                     *         "allowed_prompts": [],
                      *         "session_budgets": null,
                      *         "resumable_streams": false,
                      *         "created_at": "2026-12-01T09:30:00.000Z",
@@ -8774,6 +8782,8 @@ export interface operations {
                         tools_to_execute?: string[];
                     }[];
                     agent_grants?: string[];
+                    /** @description The only prompts the key may run; a key with any makes no other inference call. Empty (the default): no such limit. */
+                    allowed_prompts?: string[];
                     /** @description What one session (an agent run, named by its conversation id) of the key may spend; a session past it is refused with 402. */
                     session_budgets?: {
                         max_cost?: number;

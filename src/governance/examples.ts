@@ -19,6 +19,7 @@ const checkoutKey: VirtualKey = {
   rate_limit: { request_max_limit: 600, request_reset_duration: "1m" },
   mcp_configs: [],
   agent_grants: [],
+  allowed_prompts: [],
   session_budgets: null,
   resumable_streams: false,
   created_at: "2026-12-01T09:30:00.000Z",

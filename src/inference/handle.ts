@@ -154,6 +154,7 @@ function createContext(call: InferenceCall): RequestContext {
     parentRequestId: call.parentRequestId,
     internalCaller: call.internalCaller,
     actingVirtualKeyId: call.actingVirtualKeyId,
+    prompt: call.metadata?.prompt,
   };
 }
 

@@ -73,7 +73,14 @@ export class PromptStore {
     await this.checkIncludes(name, template);
     const version = (await this.latestVersion(name)) + 1;
     const createdAt = new Date();
-    const values = { prompt: sql`${name}`, version: sql`${version}`, template: sql`${JSON.stringify(template)}`, commitMessage: sql`${input.commit_message ?? ""}`, author: sql`${author}`, createdAt: sql`${createdAt.getTime()}` };
+    const values = {
+      prompt: prompts.name,
+      version: sql`${version}`.as("version"),
+      template: sql`${JSON.stringify(template)}`.as("template"),
+      commitMessage: sql`${input.commit_message ?? ""}`.as("commit_message"),
+      author: sql`${author}`.as("author"),
+      createdAt: sql`${createdAt.getTime()}`.as("created_at"),
+    };
     const [inserted, touched] = await this.db.batch([
       this.db.insert(promptVersions).select(this.db.select(values).from(prompts).where(eq(prompts.name, name))).onConflictDoNothing().returning(),
       this.db.update(prompts).set({ updatedAt: createdAt }).where(eq(prompts.name, name)).returning({ name: prompts.name }),
@@ -88,7 +95,7 @@ export class PromptStore {
     if (label === LATEST) throw badRequest("`latest` always points at the newest version and cannot be moved", "label");
     await this.version(name, { version });
     const row = { prompt: name, label, version, movedBy, movedAt: new Date() };
-    const values = { prompt: promptVersions.prompt, label: sql`${label}`, version: promptVersions.version, movedBy: sql`${movedBy}`, movedAt: sql`${row.movedAt.getTime()}` };
+    const values = { prompt: promptVersions.prompt, label: sql`${label}`.as("label"), version: promptVersions.version, movedBy: sql`${movedBy}`.as("moved_by"), movedAt: sql`${row.movedAt.getTime()}`.as("moved_at") };
     const moved = await this.db
       .insert(promptLabels)
       .select(this.db.select(values).from(promptVersions).where(and(eq(promptVersions.prompt, name), eq(promptVersions.version, version))))

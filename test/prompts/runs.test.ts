@@ -230,3 +230,33 @@ describe("the `prompt` field on the ordinary routes", () => {
     expect(upstream.requests.length).toBe(before);
   });
 });
+
+describe("a virtual key limited to given prompts", () => {
+  test("runs those prompts, by route or by field; another prompt or a request without one is a 403 naming what it may run", async () => {
+    const limited = await createVirtualKey(gw, { name: "support widget", allowed_prompts: ["support-reply"] });
+    const headers = { "x-gw-vk": limited.value };
+    const ok = await postJson(`${gw.url}/v1/prompts/support-reply/chat/completions`, { label: "production", variables: { question: "q", count: 1 } }, headers);
+    expect(ok.status).toBe(200);
+    const byField = await postJson(`${gw.url}/v1/chat/completions`, { model: "openai/gpt-4o-mini", messages: [], prompt: { name: "support-reply", version: 2, variables: { question: "q" } } }, headers);
+    expect(byField.status).toBe(200);
+
+    const before = upstream.requests.length;
+    const other = await expectGatewayError(
+      await postJson(`${gw.url}/v1/prompts/house-style/chat/completions`, { model: "openai/gpt-4o-mini", variables: { audience: "cooks" } }, headers),
+      403,
+      { param: "prompt", errorType: "policy_prompt_not_allowed" },
+    );
+    expect(other.error.message).toContain("'house-style'");
+    expect(other.error.message).toContain("'support-reply'");
+    // A plain chat claiming the prompt in its metadata is still a plain chat.
+    const plain = await postJson(`${gw.url}/v1/chat/completions`, { model: "openai/gpt-4o-mini", messages: [{ role: "user", content: "anything" }] }, { ...headers, "x-gw-metadata-prompt": "support-reply" });
+    await expectGatewayError(plain, 403, { param: "prompt", errorType: "policy_prompt_not_allowed" });
+    expect(upstream.requests.length).toBe(before);
+
+    const key = (await (await gw.admin(`/api/governance/virtual-keys/${limited.id}`)).json()) as { virtual_key?: { allowed_prompts: string[] }; allowed_prompts?: string[] };
+    expect((key.virtual_key ?? key).allowed_prompts).toEqual(["support-reply"]);
+    // Emptied, the key makes any call again.
+    expect((await gw.admin(`/api/governance/virtual-keys/${limited.id}`, { method: "PUT", json: { allowed_prompts: [] } })).status).toBe(200);
+    expect((await postJson(`${gw.url}/v1/chat/completions`, { model: "openai/gpt-4o-mini", messages: [{ role: "user", content: "anything" }] }, headers)).status).toBe(200);
+  });
+});

@@ -40,6 +40,8 @@ export const governanceVirtualKeys = sqliteTable("governance_virtual_keys", {
   providerConfigs: text("provider_configs", { mode: "json" }).$type<ProviderConfig[]>().notNull().default([]),
   mcpConfigs: text("mcp_configs", { mode: "json" }).$type<McpConfig[]>().notNull().default([]),
   agentGrants: text("agent_grants", { mode: "json" }).$type<string[]>().notNull().default([]),
+  /** The only prompts the key may run, and then nothing but runs of them; empty: no such limit. */
+  allowedPrompts: text("allowed_prompts", { mode: "json" }).$type<string[]>().notNull().default([]),
   sessionBudgets: text("session_budgets", { mode: "json" }).$type<SessionBudget | null>(),
   /** Keep every streamed reply of the key resumable, as `x-gw-resumable: true` asks (the header's `false` still opts a call out). */
   resumableStreams: integer("resumable_streams", { mode: "boolean" }).notNull().default(false),

@@ -32,6 +32,7 @@ function virtualKeyView(row: VirtualKeyRow, organization: Organization) {
     rate_limit: row.rateLimit,
     mcp_configs: row.mcpConfigs,
     agent_grants: row.agentGrants,
+    allowed_prompts: row.allowedPrompts,
     session_budgets: row.sessionBudgets ?? null,
     resumable_streams: row.resumableStreams,
     created_at: row.createdAt.toISOString(),
