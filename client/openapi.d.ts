@@ -1489,6 +1489,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/logs/prompt-versions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A prompt's runs by version
+         * @description Requests, errors, tokens, cost and latency per version of the prompt, from the log rows its runs left; the same filters as the other log reads. Permission: Logs:View.
+         */
+        get: operations["getApiLogsPromptVersions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/logs/rankings": {
         parameters: {
             query?: never;
@@ -9847,6 +9867,93 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["LogHistogram"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+            default: components["responses"]["Error500"];
+        };
+    };
+    getApiLogsPromptVersions: {
+        parameters: {
+            query: {
+                providers?: string;
+                models?: string;
+                aliases?: string;
+                status?: string;
+                objects?: string;
+                selected_key_ids?: string;
+                conversation_ids?: string;
+                virtual_key_ids?: string;
+                team_ids?: string;
+                customer_ids?: string;
+                user_ids?: string;
+                business_unit_ids?: string;
+                project_ids?: string;
+                routing_rule_ids?: string;
+                routing_engine_used?: string;
+                stop_reasons?: string;
+                tool_call_names?: string;
+                cache_hit_types?: string;
+                guardrails?: string;
+                guardrail_actions?: string;
+                regions?: string;
+                status_codes?: string;
+                error_types?: string;
+                start_time?: string;
+                end_time?: string;
+                period?: string;
+                min_latency?: string;
+                max_latency?: string;
+                min_cost?: string;
+                max_cost?: string;
+                min_tokens?: string;
+                max_tokens?: string;
+                missing_cost_only?: boolean;
+                parent_request_id?: string;
+                session_id?: string;
+                content_search?: string;
+                request_id?: string;
+                roots_only?: boolean;
+                origin?: "client" | "gateway" | "all";
+                prompt: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        prompt: string;
+                        /** @description One per version run in the window, newest version first. */
+                        versions: {
+                            version: number;
+                            requests: number;
+                            errors: number;
+                            /** @description Percent of the version's requests that failed. */
+                            error_rate: number;
+                            input_tokens: number;
+                            output_tokens: number;
+                            total_tokens: number;
+                            /** @description USD. */
+                            total_cost: number;
+                            average_latency_ms: number;
+                            /** Format: date-time */
+                            first_seen: string;
+                            /** Format: date-time */
+                            last_seen: string;
+                        }[];
+                    };
                 };
             };
             400: components["responses"]["Error400"];

@@ -260,3 +260,31 @@ describe("a virtual key limited to given prompts", () => {
     expect((await postJson(`${gw.url}/v1/chat/completions`, { model: "openai/gpt-4o-mini", messages: [{ role: "user", content: "anything" }] }, headers)).status).toBe(200);
   });
 });
+
+describe("a prompt's runs by version", () => {
+  interface VersionUsage {
+    version: number;
+    requests: number;
+    errors: number;
+    total_tokens: number;
+    total_cost: number;
+    average_latency_ms: number;
+  }
+  const usage = async (prompt: string) => ((await (await gw.admin(`/api/logs/prompt-versions?prompt=${prompt}`)).json()) as { versions: VersionUsage[] }).versions;
+
+  test("each version's requests, errors and tokens, from the rows its runs left, newest version first", async () => {
+    const rows = await loggedRuns("metadata_prompt=support-reply&limit=100");
+    const versions = await usage("support-reply");
+    expect(versions.map((row) => row.version)).toEqual([2, 1]);
+    for (const row of versions) {
+      const ofVersion = rows.filter((log) => log.metadata.prompt_version === String(row.version));
+      expect(row.requests).toBe(ofVersion.length);
+      expect(row.errors).toBe(ofVersion.filter((log) => log.status === "error").length);
+      expect(row.total_tokens).toBeGreaterThan(0);
+    }
+    // The run the limited key was refused is an error of that version.
+    const refused = await eventually(() => usage("house-style"), (versions) => versions.length > 0);
+    expect(refused).toEqual([expect.objectContaining({ version: 1, requests: 1, errors: 1 })]);
+    await expectGatewayError(await gw.admin("/api/logs/prompt-versions"), 400, { param: "prompt" });
+  });
+});
