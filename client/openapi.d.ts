@@ -1921,7 +1921,11 @@ export interface paths {
          * @description Every prompt, by folder and name, with its newest version and labels. Permission: Prompts:View.
          */
         get: operations["getApiPrompts"];
-        put?: never;
+        /**
+         * Sync prompts to a file
+         * @description The file is the whole set: as import, and prompts it does not name are deleted. Syncing the same file again changes nothing. Permission: Prompts:Edit.
+         */
+        put: operations["putApiPrompts"];
         /**
          * Create a prompt
          * @description Its first version is version 1; variables the messages use but do not declare are required strings. Permission: Prompts:Edit.
@@ -2015,6 +2019,46 @@ export interface paths {
         get: operations["getApiPromptsNameVersionsVersion"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/prompts/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Export prompts as a file
+         * @description Every prompt's newest version as YAML or JSON, for keeping in git; POST /api/prompts/import or PUT /api/prompts reads it back. Permission: Prompts:View.
+         */
+        get: operations["getApiPromptsExport"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/prompts/import": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Import prompts from a file
+         * @description Creates the prompts the file adds and a version of each it changes; unchanged prompts get no version, others are left as they are. No label moves. Permission: Prompts:Edit.
+         */
+        post: operations["postApiPromptsImport"];
         delete?: never;
         options?: never;
         head?: never;
@@ -11114,6 +11158,56 @@ export interface operations {
             default: components["responses"]["Error500"];
         };
     };
+    putApiPrompts: {
+        parameters: {
+            query?: {
+                dry_run?: boolean;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description A prompt file, YAML or JSON: `prompts`, a list of prompts as POST /api/prompts takes them (name, folder, description, messages, variables, model, parameters, commit_message). */
+        requestBody: {
+            content: {
+                "text/plain": string;
+            };
+        };
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Prompts the file added, at version 1. */
+                        created: string[];
+                        /** @description Prompts whose messages, variables, model or parameters changed: the version added. */
+                        versioned: {
+                            name: string;
+                            version: number;
+                        }[];
+                        /** @description Prompts whose folder or description changed, and nothing else. */
+                        updated: string[];
+                        unchanged: string[];
+                        /** @description On PUT only: prompts the file does not name. */
+                        deleted: string[];
+                        /** @description True when nothing was written: what the file would change. */
+                        dry_run: boolean;
+                    };
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+            default: components["responses"]["Error500"];
+        };
+    };
     postApiPrompts: {
         parameters: {
             query?: never;
@@ -11540,6 +11634,85 @@ export interface operations {
             401: components["responses"]["Error401"];
             403: components["responses"]["Error403"];
             404: components["responses"]["Error404"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+            default: components["responses"]["Error500"];
+        };
+    };
+    getApiPromptsExport: {
+        parameters: {
+            query?: {
+                format?: "yaml" | "json";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The file, `prompts.yaml` or `prompts.json`. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/yaml": string;
+                    "application/json": string;
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+            default: components["responses"]["Error500"];
+        };
+    };
+    postApiPromptsImport: {
+        parameters: {
+            query?: {
+                dry_run?: boolean;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description A prompt file, YAML or JSON: `prompts`, a list of prompts as POST /api/prompts takes them (name, folder, description, messages, variables, model, parameters, commit_message). */
+        requestBody: {
+            content: {
+                "text/plain": string;
+            };
+        };
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Prompts the file added, at version 1. */
+                        created: string[];
+                        /** @description Prompts whose messages, variables, model or parameters changed: the version added. */
+                        versioned: {
+                            name: string;
+                            version: number;
+                        }[];
+                        /** @description Prompts whose folder or description changed, and nothing else. */
+                        updated: string[];
+                        unchanged: string[];
+                        /** @description On PUT only: prompts the file does not name. */
+                        deleted: string[];
+                        /** @description True when nothing was written: what the file would change. */
+                        dry_run: boolean;
+                    };
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
             500: components["responses"]["Error500"];
             503: components["responses"]["Error503"];
             default: components["responses"]["Error500"];

@@ -6,8 +6,13 @@ import { Deleted, replies } from "../http/replies";
 import { LabelMove, LabelName, LabelReply, PromptCreateInput, PromptDetail, PromptList, PromptVersionInput, PromptVersionReply } from "./schemas";
 import type { PromptStore } from "./store";
 import { authorOf, labelView, promptView, versionView } from "./views";
+import { type FileFormat, PromptSyncReply, readPromptFile, syncPromptFile, writePromptFile } from "./files";
 
 const NameParams = t.Object({ name: t.String() });
+const ExportQuery = t.Object({ format: t.Optional(t.Union([t.Literal("yaml"), t.Literal("json")], { description: "yaml (the default) or json" })) });
+const SyncQuery = t.Object({ dry_run: t.Optional(t.Boolean({ description: "Answer what the file would change, and write nothing." })) });
+const FILE_BODY = t.String({ description: "A prompt file, YAML or JSON: `prompts`, a list of prompts as POST /api/prompts takes them (name, folder, description, messages, variables, model, parameters, commit_message)." });
+const MEDIA_TYPES: Record<FileFormat, string> = { yaml: "application/yaml", json: "application/json" };
 const VersionParams = t.Object({ name: t.String(), version: t.Integer({ minimum: 1, maximum: INT32_MAX }) });
 const LabelParams = t.Object({ name: t.String(), label: LabelName });
 
@@ -25,6 +30,51 @@ export const promptRoutes = (store: PromptStore) =>
         return detail;
       },
       { body: PromptCreateInput, ...replies({ 201: PromptDetail }, { summary: "Create a prompt", description: "Its first version is version 1; variables the messages use but do not declare are required strings." }) },
+    )
+    .get(
+      "/export",
+      async ({ query, set }) => {
+        const format = query.format ?? "yaml";
+        set.headers["content-type"] = `${MEDIA_TYPES[format]}; charset=utf-8`;
+        set.headers["content-disposition"] = `attachment; filename="prompts.${format}"`;
+        return writePromptFile(await store.list(), format);
+      },
+      {
+        query: ExportQuery,
+        detail: {
+          summary: "Export prompts as a file",
+          description: "Every prompt's newest version as YAML or JSON, for keeping in git; POST /api/prompts/import or PUT /api/prompts reads it back.",
+          responses: { 200: { description: "The file, `prompts.yaml` or `prompts.json`.", content: { "application/yaml": { schema: { type: "string" } }, "application/json": { schema: { type: "string" } } } } },
+        },
+      },
+    )
+    .post(
+      "/import",
+      async ({ body, query, request }) => {
+        const reply = await syncPromptFile(store, readPromptFile(body), { author: authorOf(principalOf(request)), deleteMissing: false, dryRun: query.dry_run ?? false });
+        if (!reply.dry_run) noteAudit(request, { targetId: "import", after: reply });
+        return reply;
+      },
+      {
+        parse: "text",
+        body: FILE_BODY,
+        query: SyncQuery,
+        ...replies({ 200: PromptSyncReply }, { summary: "Import prompts from a file", description: "Creates the prompts the file adds and a version of each it changes; unchanged prompts get no version, others are left as they are. No label moves." }),
+      },
+    )
+    .put(
+      "/",
+      async ({ body, query, request }) => {
+        const reply = await syncPromptFile(store, readPromptFile(body), { author: authorOf(principalOf(request)), deleteMissing: true, dryRun: query.dry_run ?? false });
+        if (!reply.dry_run) noteAudit(request, { targetId: "sync", after: reply });
+        return reply;
+      },
+      {
+        parse: "text",
+        body: FILE_BODY,
+        query: SyncQuery,
+        ...replies({ 200: PromptSyncReply }, { summary: "Sync prompts to a file", description: "The file is the whole set: as import, and prompts it does not name are deleted. Syncing the same file again changes nothing." }),
+      },
     )
     .get(
       "/:name",

@@ -23,7 +23,8 @@ export interface PromptRecord {
 
 const isInclude = (message: Record<string, unknown>): message is { include: { name: string } & VersionChoice } => typeof message.include === "object" && message.include !== null;
 
-function templateOf(input: PromptVersionInput): StoredPromptTemplate {
+/** A version as stored: the declared variables and those the messages use, parameters never absent. */
+export function templateOf(input: PromptVersionInput): StoredPromptTemplate {
   const messages = input.messages as Array<Record<string, unknown>>;
   const ownMessages = messages.filter((message) => !isInclude(message));
   return { messages, variables: declaredVariables(ownMessages, input.variables), model: input.model, parameters: input.parameters ?? {} };
@@ -88,6 +89,11 @@ export class PromptStore {
     if (touched.length === 0) throw notFound(`prompt '${name}' not found`, "caller_prompt_not_found");
     if (inserted.length === 0) throw conflict(`version ${version} of prompt '${name}' was just written by someone else; read the prompt again and retry`);
     return inserted[0]!;
+  }
+
+  /** A prompt's folder and description, the only things of it that change in place. */
+  async setDetails(name: string, folder: string, description: string): Promise<void> {
+    await this.db.update(prompts).set({ folder, description, updatedAt: new Date() }).where(eq(prompts.name, name));
   }
 
   /** Creates or moves the label in one statement that writes only while the version exists. */
