@@ -1985,6 +1985,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/prompts/{name}/render": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Render a prompt
+         * @description The /v1/chat/completions body a run with these fields would send, and the log metadata it would carry; nothing is sent to a provider. Permission: Prompts:View.
+         */
+        post: operations["postApiPromptsNameRender"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/prompts/{name}/versions": {
         parameters: {
             query?: never;
@@ -11485,6 +11505,70 @@ export interface operations {
             401: components["responses"]["Error401"];
             403: components["responses"]["Error403"];
             404: components["responses"]["Error404"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+            default: components["responses"]["Error500"];
+        };
+    };
+    postApiPromptsNameRender: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                name: string;
+            };
+            cookie?: never;
+        };
+        /** @description Any other chat parameter overrides the version's. */
+        requestBody: {
+            content: {
+                "application/json": {
+                    variables?: {
+                        [key: string]: unknown;
+                    };
+                    /** @description `production`, `staging` or any name; `latest` always means the newest version. */
+                    label?: string;
+                    version?: number;
+                    /** @description Turns sent after the prompt's own messages. */
+                    messages?: {
+                        [key: string]: unknown;
+                    }[];
+                    model?: string;
+                } & {
+                    [key: string]: unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The chat completion body a run sends. */
+                        body: {
+                            model: string;
+                            messages: {
+                                [key: string]: unknown;
+                            }[];
+                        } & {
+                            [key: string]: unknown;
+                        };
+                        /** @description What its log row records: prompt, prompt_version, prompt_label. */
+                        metadata: {
+                            [key: string]: string;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
             500: components["responses"]["Error500"];
             503: components["responses"]["Error503"];
             default: components["responses"]["Error500"];

@@ -155,6 +155,7 @@ export const ROUTE_ACCESS: readonly RouteRule[] = [
   rule("DELETE", "/api/prompts/:name", need("Prompts:Edit")),
   rule("POST", "/api/prompts/:name/versions", need("Prompts:Edit")),
   rule("GET", "/api/prompts/:name/versions/:version", need("Prompts:View")),
+  rule("POST", "/api/prompts/:name/render", need("Prompts:View")),
   rule("PUT", "/api/prompts/:name/labels/:label", need("Prompts:Deploy")),
   rule("DELETE", "/api/prompts/:name/labels/:label", need("Prompts:Deploy")),
 

@@ -3,9 +3,10 @@ import { noteAudit, principalOf } from "../access";
 import { notFound } from "../http/errors";
 import { INT32_MAX } from "../http/integers";
 import { Deleted, replies } from "../http/replies";
-import { LabelMove, LabelName, LabelReply, PromptCreateInput, PromptDetail, PromptList, PromptVersionInput, PromptVersionReply } from "./schemas";
+import { LabelMove, LabelName, LabelReply, PromptCreateInput, PromptDetail, PromptList, PromptRender, PromptRunFields, PromptVersionInput, PromptVersionReply } from "./schemas";
 import type { PromptStore } from "./store";
 import { authorOf, labelView, promptView, versionView } from "./views";
+import { chatBody, renderPrompt } from "./run";
 import { type FileFormat, PromptSyncReply, readPromptFile, syncPromptFile, writePromptFile } from "./files";
 
 const NameParams = t.Object({ name: t.String() });
@@ -113,6 +114,18 @@ export const promptRoutes = (store: PromptStore) =>
         return { version: versionView(row, record.labels) };
       },
       { params: VersionParams, ...replies({ 200: PromptVersionReply }, { summary: "Get a prompt version" }) },
+    )
+    .post(
+      "/:name/render",
+      async ({ params, body }) => {
+        const prompt = await renderPrompt(store, params.name, body);
+        return { body: chatBody(prompt), metadata: prompt.metadata };
+      },
+      {
+        params: NameParams,
+        body: PromptRunFields,
+        ...replies({ 200: PromptRender }, { summary: "Render a prompt", description: "The /v1/chat/completions body a run with these fields would send, and the log metadata it would carry; nothing is sent to a provider." }),
+      },
     )
     .put(
       "/:name/labels/:label",
