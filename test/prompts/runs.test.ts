@@ -231,6 +231,20 @@ describe("the `prompt` field on the ordinary routes", () => {
   });
 });
 
+describe("rendering without running", () => {
+  test("POST /api/prompts/{name}/render answers the chat body a run would send and its log metadata, and reaches no provider", async () => {
+    const before = upstream.requests.length;
+    const response = await gw.admin("/api/prompts/support-reply/render", { method: "POST", json: { label: "production", variables: { question: "Preview?", count: 2 }, temperature: 0.5 } });
+    expect(response.status).toBe(200);
+    const rendered = (await response.json()) as { body: { messages: unknown[] } & Record<string, unknown>; metadata: Record<string, string> };
+    expect(rendered.body).toMatchObject({ model: "openai/gpt-4o-mini", temperature: 0.5, max_tokens: 50 });
+    expect(rendered.body.messages.at(-1)).toEqual({ role: "user", content: [{ type: "text", text: "Preview? (2 times)" }] });
+    expect(rendered.metadata).toEqual({ prompt: "support-reply", prompt_version: "1", prompt_label: "production" });
+    await expectGatewayError(await gw.admin("/api/prompts/support-reply/render", { method: "POST", json: { label: "production", variables: { question: "q" } } }), 400, { param: "variables.count" });
+    expect(upstream.requests.length).toBe(before);
+  });
+});
+
 describe("a virtual key limited to given prompts", () => {
   test("runs those prompts, by route or by field; another prompt or a request without one is a 403 naming what it may run", async () => {
     const limited = await createVirtualKey(gw, { name: "support widget", allowed_prompts: ["support-reply"] });
