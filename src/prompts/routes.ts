@@ -17,6 +17,18 @@ const MEDIA_TYPES: Record<FileFormat, string> = { yaml: "application/yaml", json
 const VersionParams = t.Object({ name: t.String(), version: t.Integer({ minimum: 1, maximum: INT32_MAX }) });
 const LabelParams = t.Object({ name: t.String(), label: LabelName });
 
+/** Import (`deleteMissing` false) or sync (true) of a prompt file, audited unless a dry run. */
+const syncing =
+  (store: PromptStore, deleteMissing: boolean) =>
+  async ({ body, query, request }: { body: string; query: { dry_run?: boolean }; request: Request }) => {
+    const reply = await syncPromptFile(store, readPromptFile(body), { author: authorOf(principalOf(request)), deleteMissing, dryRun: query.dry_run ?? false });
+    if (!reply.dry_run) noteAudit(request, { targetId: deleteMissing ? "sync" : "import", after: reply });
+    return reply;
+  };
+
+/** A prompt file route: the body read as text (YAML or JSON), `dry_run`, and what changed as the reply. */
+const syncRoute = (summary: string, description: string) => ({ parse: "text" as const, body: FILE_BODY, query: SyncQuery, ...replies({ 200: PromptSyncReply }, { summary, description }) });
+
 /** /api/prompts: prompts, their immutable versions, and the labels that point at them. */
 export const promptRoutes = (store: PromptStore) =>
   new Elysia({ name: "prompts", prefix: "/api/prompts" })
@@ -49,34 +61,8 @@ export const promptRoutes = (store: PromptStore) =>
         },
       },
     )
-    .post(
-      "/import",
-      async ({ body, query, request }) => {
-        const reply = await syncPromptFile(store, readPromptFile(body), { author: authorOf(principalOf(request)), deleteMissing: false, dryRun: query.dry_run ?? false });
-        if (!reply.dry_run) noteAudit(request, { targetId: "import", after: reply });
-        return reply;
-      },
-      {
-        parse: "text",
-        body: FILE_BODY,
-        query: SyncQuery,
-        ...replies({ 200: PromptSyncReply }, { summary: "Import prompts from a file", description: "Creates the prompts the file adds and a version of each it changes; unchanged prompts get no version, others are left as they are. No label moves." }),
-      },
-    )
-    .put(
-      "/",
-      async ({ body, query, request }) => {
-        const reply = await syncPromptFile(store, readPromptFile(body), { author: authorOf(principalOf(request)), deleteMissing: true, dryRun: query.dry_run ?? false });
-        if (!reply.dry_run) noteAudit(request, { targetId: "sync", after: reply });
-        return reply;
-      },
-      {
-        parse: "text",
-        body: FILE_BODY,
-        query: SyncQuery,
-        ...replies({ 200: PromptSyncReply }, { summary: "Sync prompts to a file", description: "The file is the whole set: as import, and prompts it does not name are deleted. Syncing the same file again changes nothing." }),
-      },
-    )
+    .post("/import", syncing(store, false), syncRoute("Import prompts from a file", "Creates the prompts the file adds and a version of each it changes; unchanged prompts get no version, others are left as they are. No label moves."))
+    .put("/", syncing(store, true), syncRoute("Sync prompts to a file", "The file is the whole set: as import, and prompts it does not name are deleted. Syncing the same file again changes nothing."))
     .get(
       "/:name",
       async ({ params }) => {
