@@ -124,9 +124,12 @@ export function PromptDetailPage({ name }: { name: string }) {
             New version
           </button>
         )}
-        <button type="button" onClick={() => setShowing("run")}>
-          Run
-        </button>
+        {/* A run goes through the playground's route, as a chosen virtual key. */}
+        {can("Playground:Create") && (
+          <button type="button" onClick={() => setShowing("run")}>
+            Run
+          </button>
+        )}
       </div>
       <div class="table-wrap">
         <table aria-label="Versions">
