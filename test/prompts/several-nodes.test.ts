@@ -66,10 +66,17 @@ describe("writes of one prompt on two nodes at once", () => {
   });
 
   test("a prompt deleted on one node while the other adds versions leaves none behind: created again, it is only version 1", async () => {
-    for (let round = 0; round < 4; round++) {
+    for (let round = 0; round < 10; round++) {
       expect((await first.admin("/api/prompts", draft("racing", `round ${round}`))).status).toBe(201);
-      const adds = Array.from({ length: 6 }, (_, index) => second.admin("/api/prompts/racing/versions", { method: "POST", json: { messages: [{ role: "user", content: `add ${index}` }] } }));
-      const [deleted, ...added] = await Promise.all([first.admin("/api/prompts/racing", { method: "DELETE" }), ...adds]);
+      // Versions are added one after another for as long as the delete takes, so some land mid-delete.
+      let deleting = true;
+      const deletion = first.admin("/api/prompts/racing", { method: "DELETE" }).finally(() => (deleting = false));
+      const adds: Array<Promise<Response>> = [];
+      while (deleting) {
+        adds.push(second.admin("/api/prompts/racing/versions", { method: "POST", json: { messages: [{ role: "user", content: `add ${adds.length}` }] } }));
+        await second.admin("/api/prompts");
+      }
+      const [deleted, ...added] = await Promise.all([deletion, ...adds]);
       expect(deleted.status).toBe(200);
       expect(added.map((answer) => answer.status).filter((status) => ![201, 404, 409].includes(status))).toEqual([]);
       expect((await second.admin("/api/prompts/racing")).status).toBe(404);
