@@ -101,6 +101,7 @@ const FIELDS: Array<{ label: string; change(form: Awaited<ReturnType<typeof open
   { label: "Request limit resets every", change: (form) => form.getByLabel("Request limit resets every").fill("5m"), expect: (key) => expect(key.rate_limit.request_reset_duration).toBe("5m") },
   { label: "Tools on tools", change: (form) => form.getByLabel("Tools on tools").fill("echo, add"), expect: (key) => expect(key.mcp_configs).toEqual([{ mcp_client_name: "tools", tools_to_execute: ["echo", "add"] }]) },
   { label: "agent grant", change: (form) => form.getByRole("checkbox", { name: "other" }).check(), expect: (key) => expect(key.agent_grants).toEqual(["echo", "other"]) },
+  { label: "Allowed prompts", change: (form) => form.getByLabel("Allowed prompts").fill("support-reply, faq"), expect: (key) => expect(key.allowed_prompts).toEqual(["support-reply", "faq"]) },
 ];
 
 /** The fields of `key` a change of `label` may touch, removed, to compare the rest. */
@@ -122,6 +123,7 @@ function without(key: Json, label: string): Json {
     "Request limit resets every": (value) => delete value.rate_limit.request_reset_duration,
     "Tools on tools": (value) => delete value.mcp_configs,
     "agent grant": (value) => delete value.agent_grants,
+    "Allowed prompts": (value) => delete value.allowed_prompts,
   };
   touched[label]?.(copy);
   return copy;

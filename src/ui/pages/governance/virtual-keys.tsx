@@ -49,6 +49,7 @@ function KeyForm({ editing, onClose, onCreated, reload }: { editing?: VirtualKey
   const [limits, setLimits] = useState(limitsDraftOf(editing?.budgets, editing?.rate_limit));
   const [mcpTools, setMcpTools] = useState<Record<string, string>>();
   const [agentGrants, setAgentGrants] = useState(editing?.agent_grants ?? []);
+  const [allowedPrompts, setAllowedPrompts] = useState((editing?.allowed_prompts ?? []).join(", "));
   const { save, errorFor } = useSave(reload);
   const mcpDraft = mcpTools ?? mcpDraftOf(editing?.mcp_configs ?? [], options.data?.mcpClients ?? []);
   const submit = async (event: Event) => {
@@ -62,6 +63,7 @@ function KeyForm({ editing, onClose, onCreated, reload }: { editing?: VirtualKey
       ...limitsInput(limits),
       mcp_configs: mcpGrantsOf(mcpDraft, editing?.mcp_configs ?? []),
       agent_grants: agentGrants,
+      allowed_prompts: listOf(allowedPrompts),
     };
     if (editing) {
       if (await save(() => virtualKeys.update(editing.id, input), `Virtual key ${input.name} saved`)) onClose();
@@ -111,6 +113,14 @@ function KeyForm({ editing, onClose, onCreated, reload }: { editing?: VirtualKey
           <LimitsFields draft={limits} onDraft={setLimits} errorFor={errorFor} />
           <McpToolFields draft={mcpDraft} onDraft={setMcpTools} />
           <AgentGrantFields grants={agentGrants} agents={options.data.agents} onGrants={setAgentGrants} />
+          <TextField
+            label="Allowed prompts"
+            value={allowedPrompts}
+            onValue={setAllowedPrompts}
+            placeholder="any request"
+            hint="Prompt names, comma-separated: the key then runs only those prompts and sends nothing else. Empty: no such limit."
+            error={errorFor("allowed_prompts")}
+          />
           <div class="actions">
             <button type="submit" class="primary">
               {editing ? "Save virtual key" : "Create virtual key"}
