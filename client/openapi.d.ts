@@ -1489,6 +1489,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/logs/prompt-versions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A prompt's runs by version
+         * @description Requests, errors, tokens, cost and latency per version of the prompt, from the log rows its runs left; the same filters as the other log reads. Permission: Logs:View.
+         */
+        get: operations["getApiLogsPromptVersions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/logs/rankings": {
         parameters: {
             query?: never;
@@ -1973,7 +1993,11 @@ export interface paths {
          * @description Every prompt, by folder and name, with its newest version and labels. Permission: Prompts:View.
          */
         get: operations["getApiPrompts"];
-        put?: never;
+        /**
+         * Sync prompts to a file
+         * @description The file is the whole set: as import, and prompts it does not name are deleted. Syncing the same file again changes nothing. Permission: Prompts:Edit.
+         */
+        put: operations["putApiPrompts"];
         /**
          * Create a prompt
          * @description Its first version is version 1; variables the messages use but do not declare are required strings. Permission: Prompts:Edit.
@@ -2033,6 +2057,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/prompts/{name}/render": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Render a prompt
+         * @description The /v1/chat/completions body a run with these fields would send, and the log metadata it would carry; nothing is sent to a provider. Permission: Prompts:View.
+         */
+        post: operations["postApiPromptsNameRender"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/prompts/{name}/versions": {
         parameters: {
             query?: never;
@@ -2067,6 +2111,46 @@ export interface paths {
         get: operations["getApiPromptsNameVersionsVersion"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/prompts/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Export prompts as a file
+         * @description Every prompt's newest version as YAML or JSON, for keeping in git; POST /api/prompts/import or PUT /api/prompts reads it back. Permission: Prompts:View.
+         */
+        get: operations["getApiPromptsExport"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/prompts/import": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Import prompts from a file
+         * @description Creates the prompts the file adds and a version of each it changes; unchanged prompts get no version, others are left as they are. No label moves. Permission: Prompts:Edit.
+         */
+        post: operations["postApiPromptsImport"];
         delete?: never;
         options?: never;
         head?: never;
@@ -4473,6 +4557,8 @@ export interface components {
                 max_results?: string | number;
             } | null;
             agent_grants: string[];
+            /** @description The only prompts the key may run, and nothing else; empty: no such limit. */
+            allowed_prompts: string[];
             session_budgets: {
                 max_cost?: number;
                 max_tokens?: number;
@@ -4602,6 +4688,8 @@ export interface components {
                 max_results?: string | number;
             } | null;
             agent_grants: string[];
+            /** @description The only prompts the key may run, and nothing else; empty: no such limit. */
+            allowed_prompts: string[];
             session_budgets: {
                 max_cost?: number;
                 max_tokens?: number;
@@ -8698,6 +8786,7 @@ export interface operations {
                      *           "mcp_configs": [],
                      *           "mcp_tool_search": null,
                      *           "agent_grants": [],
+                     *           "allowed_prompts": [],
                      *           "session_budgets": null,
                      *           "resumable_streams": false,
                      *           "created_at": "2026-12-01T09:30:00.000Z",
@@ -8784,6 +8873,8 @@ export interface operations {
                         max_results?: string | number;
                     } | null;
                     agent_grants?: string[];
+                    /** @description The only prompts the key may run; a key with any makes no other inference call. Empty (the default): no such limit. */
+                    allowed_prompts?: string[];
                     /** @description What one session (an agent run, named by its conversation id) of the key may spend; a session past it is refused with 402. */
                     session_budgets?: {
                         max_cost?: number;
@@ -8842,6 +8933,7 @@ export interface operations {
                      *         "mcp_configs": [],
                      *         "mcp_tool_search": null,
                      *         "agent_grants": [],
+                     *         "allowed_prompts": [],
                      *         "session_budgets": null,
                      *         "resumable_streams": false,
                      *         "created_at": "2026-12-01T09:30:00.000Z",
@@ -8957,6 +9049,8 @@ export interface operations {
                         max_results?: string | number;
                     } | null;
                     agent_grants?: string[];
+                    /** @description The only prompts the key may run; a key with any makes no other inference call. Empty (the default): no such limit. */
+                    allowed_prompts?: string[];
                     /** @description What one session (an agent run, named by its conversation id) of the key may spend; a session past it is refused with 402. */
                     session_budgets?: {
                         max_cost?: number;
@@ -10020,6 +10114,93 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["LogHistogram"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+            default: components["responses"]["Error500"];
+        };
+    };
+    getApiLogsPromptVersions: {
+        parameters: {
+            query: {
+                providers?: string;
+                models?: string;
+                aliases?: string;
+                status?: string;
+                objects?: string;
+                selected_key_ids?: string;
+                conversation_ids?: string;
+                virtual_key_ids?: string;
+                team_ids?: string;
+                customer_ids?: string;
+                user_ids?: string;
+                business_unit_ids?: string;
+                project_ids?: string;
+                routing_rule_ids?: string;
+                routing_engine_used?: string;
+                stop_reasons?: string;
+                tool_call_names?: string;
+                cache_hit_types?: string;
+                guardrails?: string;
+                guardrail_actions?: string;
+                regions?: string;
+                status_codes?: string;
+                error_types?: string;
+                start_time?: string;
+                end_time?: string;
+                period?: string;
+                min_latency?: string;
+                max_latency?: string;
+                min_cost?: string;
+                max_cost?: string;
+                min_tokens?: string;
+                max_tokens?: string;
+                missing_cost_only?: boolean;
+                parent_request_id?: string;
+                session_id?: string;
+                content_search?: string;
+                request_id?: string;
+                roots_only?: boolean;
+                origin?: "client" | "gateway" | "all";
+                prompt: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        prompt: string;
+                        /** @description One per version run in the window, newest version first. */
+                        versions: {
+                            version: number;
+                            requests: number;
+                            errors: number;
+                            /** @description Percent of the version's requests that failed. */
+                            error_rate: number;
+                            input_tokens: number;
+                            output_tokens: number;
+                            total_tokens: number;
+                            /** @description USD. */
+                            total_cost: number;
+                            average_latency_ms: number;
+                            /** Format: date-time */
+                            first_seen: string;
+                            /** Format: date-time */
+                            last_seen: string;
+                        }[];
+                    };
                 };
             };
             400: components["responses"]["Error400"];
@@ -11483,6 +11664,56 @@ export interface operations {
             default: components["responses"]["Error500"];
         };
     };
+    putApiPrompts: {
+        parameters: {
+            query?: {
+                dry_run?: boolean;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description A prompt file, YAML or JSON: `prompts`, a list of prompts as POST /api/prompts takes them (name, folder, description, messages, variables, model, parameters, commit_message). */
+        requestBody: {
+            content: {
+                "text/plain": string;
+            };
+        };
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Prompts the file added, at version 1. */
+                        created: string[];
+                        /** @description Prompts whose messages, variables, model or parameters changed: the version added. */
+                        versioned: {
+                            name: string;
+                            version: number;
+                        }[];
+                        /** @description Prompts whose folder or description changed, and nothing else. */
+                        updated: string[];
+                        unchanged: string[];
+                        /** @description On PUT only: prompts the file does not name. */
+                        deleted: string[];
+                        /** @description True when nothing was written: what the file would change. */
+                        dry_run: boolean;
+                    };
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+            default: components["responses"]["Error500"];
+        };
+    };
     postApiPrompts: {
         parameters: {
             query?: never;
@@ -11765,6 +11996,70 @@ export interface operations {
             default: components["responses"]["Error500"];
         };
     };
+    postApiPromptsNameRender: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                name: string;
+            };
+            cookie?: never;
+        };
+        /** @description Any other chat parameter overrides the version's. */
+        requestBody: {
+            content: {
+                "application/json": {
+                    variables?: {
+                        [key: string]: unknown;
+                    };
+                    /** @description `production`, `staging` or any name; `latest` always means the newest version. */
+                    label?: string;
+                    version?: number;
+                    /** @description Turns sent after the prompt's own messages. */
+                    messages?: {
+                        [key: string]: unknown;
+                    }[];
+                    model?: string;
+                } & {
+                    [key: string]: unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The chat completion body a run sends. */
+                        body: {
+                            model: string;
+                            messages: {
+                                [key: string]: unknown;
+                            }[];
+                        } & {
+                            [key: string]: unknown;
+                        };
+                        /** @description What its log row records: prompt, prompt_version, prompt_label. */
+                        metadata: {
+                            [key: string]: string;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+            default: components["responses"]["Error500"];
+        };
+    };
     postApiPromptsNameVersions: {
         parameters: {
             query?: never;
@@ -11909,6 +12204,85 @@ export interface operations {
             401: components["responses"]["Error401"];
             403: components["responses"]["Error403"];
             404: components["responses"]["Error404"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+            default: components["responses"]["Error500"];
+        };
+    };
+    getApiPromptsExport: {
+        parameters: {
+            query?: {
+                format?: "yaml" | "json";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The file, `prompts.yaml` or `prompts.json`. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/yaml": string;
+                    "application/json": string;
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+            default: components["responses"]["Error500"];
+        };
+    };
+    postApiPromptsImport: {
+        parameters: {
+            query?: {
+                dry_run?: boolean;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description A prompt file, YAML or JSON: `prompts`, a list of prompts as POST /api/prompts takes them (name, folder, description, messages, variables, model, parameters, commit_message). */
+        requestBody: {
+            content: {
+                "text/plain": string;
+            };
+        };
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Prompts the file added, at version 1. */
+                        created: string[];
+                        /** @description Prompts whose messages, variables, model or parameters changed: the version added. */
+                        versioned: {
+                            name: string;
+                            version: number;
+                        }[];
+                        /** @description Prompts whose folder or description changed, and nothing else. */
+                        updated: string[];
+                        unchanged: string[];
+                        /** @description On PUT only: prompts the file does not name. */
+                        deleted: string[];
+                        /** @description True when nothing was written: what the file would change. */
+                        dry_run: boolean;
+                    };
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
             500: components["responses"]["Error500"];
             503: components["responses"]["Error503"];
             default: components["responses"]["Error500"];

@@ -202,6 +202,7 @@ export async function createGateway({ config: givenConfig, databaseUrl, env = pr
     },
   };
   const prompts = createPrompts(database.db, inference);
+  inference.promptField = prompts.field;
   // A video whose create was charged and that no client reads to its end is read by the gateway itself.
   const unreadVideos = governance.readUnreadVideos(videoReader(inference), actorClock);
   const agents = await createAgentGateway({ db: database.db, secrets, snapshots, readEnv, outbound, access: governanceAgentAccess(governance) });

@@ -19,6 +19,13 @@ function refusalOf({ key }: Caller, target: ModelRef): { errorType: `policy_${st
   return undefined;
 }
 
+/** A key with `allowed_prompts` makes runs of those prompts and no other call: a plain request or another prompt is a 403 naming it. */
+export function assertPromptAllowed({ key }: Caller, prompt: string | undefined): void {
+  if (key.allowedPrompts.length === 0 || (prompt !== undefined && key.allowedPrompts.includes(prompt))) return;
+  const refused = prompt === undefined ? "a request that runs no prompt" : `prompt '${prompt}'`;
+  throw forbidden("policy_prompt_not_allowed", `virtual key '${key.name}' may not run ${refused}; it runs only ${key.allowedPrompts.map((name) => `'${name}'`).join(", ")}`, "prompt");
+}
+
 /**
  * A key with `provider_configs` may use only those providers, each only for its allowed
  * models; a key without any may use every provider.

@@ -4,7 +4,7 @@ import type { ModelRef } from "../inference/model-ref";
 import { REQUEST_TYPE, spends } from "../upstream/operations";
 import type { VideoState } from "../inference/videos/state";
 import type { ProviderStore } from "../provider-registry/store";
-import { allowedKeyIdsOf, assertPinnedKeyAllowed, assertTargetsAllowed, forbiddenKey } from "./access-policy";
+import { allowedKeyIdsOf, assertPinnedKeyAllowed, assertPromptAllowed, assertTargetsAllowed, forbiddenKey } from "./access-policy";
 import { actingCaller, authenticateCaller, type Caller, callerIdentity } from "./caller";
 import type { AppliedLimit } from "./limits/applied-limits";
 import { organizationLimits, providerConfigLimits } from "./limits/caller-limits";
@@ -199,6 +199,7 @@ export function governanceHook(deps: AdmissionDeps): InferenceHooks {
     if (caller) context.caller = callerIdentity(caller);
     context.allowedKeyIds = allowedKeys(caller, selection);
     if (!caller) return;
+    assertPromptAllowed(caller, context.prompt);
     assertTargetsAllowed(caller, selection.targets);
     assertPinnedKeyAllowed(caller, context.headers.get("x-gw-api-key-id"), providers);
     const held = [...limits, ...providerConfigLimits(caller, selection.targets[0]!.provider)];

@@ -20,6 +20,7 @@ const checkoutKey: VirtualKey = {
   mcp_configs: [],
   mcp_tool_search: null,
   agent_grants: [],
+  allowed_prompts: [],
   session_budgets: null,
   resumable_streams: false,
   created_at: "2026-12-01T09:30:00.000Z",

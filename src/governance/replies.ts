@@ -34,6 +34,7 @@ const virtualKeyFields = {
   mcp_configs: t.Array(McpConfig),
   mcp_tool_search: t.Union([McpToolSearch, t.Null()]),
   agent_grants: t.Array(t.String()),
+  allowed_prompts: t.Array(t.String(), { description: "The only prompts the key may run, and nothing else; empty: no such limit." }),
   session_budgets: t.Union([SessionBudget, t.Null()]),
   resumable_streams: t.Boolean({ description: "Every streamed reply of the key kept resumable." }),
   created_at: Timestamp,

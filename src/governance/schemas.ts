@@ -23,6 +23,7 @@ const virtualKeyFields = {
   mcp_tool_search: t.Optional(t.Union([McpToolSearch, t.Null()])),
   /** Names of the A2A agents this key may call. */
   agent_grants: t.Optional(t.Array(t.String({ minLength: 1 }))),
+  allowed_prompts: t.Optional(t.Array(t.String({ minLength: 1, maxLength: 128 }), { description: "The only prompts the key may run; a key with any makes no other inference call. Empty (the default): no such limit." })),
   /** What each session of the key may spend; `null` clears it. */
   session_budgets: t.Optional(t.Union([SessionBudget, t.Null()])),
   /** Every streamed reply of the key kept resumable (default false); `x-gw-resumable: false` opts a call out. */

@@ -18,6 +18,7 @@ import type { Usage } from "./canonical";
 import { isProviderObjectOperation, type Operation, type WireFormat } from "../upstream/operations";
 import { answeredThrough, bridgedThrough, keyPinnedByHandler, type OperationHandler, operationRuns, ownExchangeOf, repliedThrough } from "./operation-handlers";
 import type { ObjectKeys } from "./kept-objects/object-keys";
+import type { PromptField } from "./mounts/prompt-field";
 import { PROVIDER_OBJECT_CALLS } from "../upstream/provider-objects";
 import { type ReplySummary, summarizeReply } from "./reply-summary";
 import { guardStream, observeStream } from "./stream-observer";
@@ -61,6 +62,8 @@ export interface Inference {
   modelsVisibleTo?(headers: Headers): (model: ServedModel) => boolean;
   /** Streams kept so that a client that lost one resumes it (`x-gw-resumable`). */
   streams?: KeptStreams;
+  /** Renders a `prompt` field of a chat, responses or messages body into it (src/prompts). */
+  promptField?: PromptField;
 }
 
 /** Streams the gateway reads to their end whoever listens, and keeps for readers to resume. */
@@ -159,6 +162,7 @@ function createContext(call: InferenceCall): RequestContext {
     parentRequestId: call.parentRequestId,
     internalCaller: call.internalCaller,
     actingVirtualKeyId: call.actingVirtualKeyId,
+    prompt: call.metadata?.prompt,
   };
 }
 

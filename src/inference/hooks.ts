@@ -53,6 +53,8 @@ export interface RequestContext {
   readonly parentRequestId?: string;
   /** A gateway component calling on the deployment's own behalf (the dashboard agent); never set from HTTP. */
   readonly internalCaller?: string;
+  /** The prompt rendered into the request (`/v1/prompts/{name}/...` or a body's `prompt` field); never set from HTTP. */
+  readonly prompt?: string;
   /** The virtual key a signed-in operator runs this request as (the dashboard's playground); never set from HTTP. */
   readonly actingVirtualKeyId?: string;
   /** The conversation (agent run) the request belongs to, when a hook needed to name it (a virtual key's `session_budgets`). */

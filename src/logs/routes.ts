@@ -7,6 +7,7 @@ import { logHistogram } from "./histogram";
 import { modelRankings, RankingsQuery, readRankingOptions, virtualKeyRankings } from "./rankings";
 import { getLog, LogListQuery, readPage, searchLogs } from "./search";
 import { LogSeries, logSeries, type SeriesGroup, SeriesQuery } from "./series";
+import { PromptVersionsQuery, PromptVersionUsage, promptVersionUsage } from "./prompt-versions";
 import { logStats } from "./stats";
 import type { LogWriter } from "./table-writes";
 import type { ReadDatabase } from "./worker-reader";
@@ -86,6 +87,10 @@ export const logRoutes = ({ writer, read, queueStatus, clock, contentLogging, ex
       },
       { query: RankingsQuery, ...replies({ 200: LogRankings }, { summary: "Rank models or virtual keys by use", description: "By requests then tokens, each with its change against the window before." }) },
     )
+    .get("/prompt-versions", ({ query }) => promptVersionUsage(read, readLogFilters(query, clock()), query.prompt), {
+      query: PromptVersionsQuery,
+      ...replies({ 200: PromptVersionUsage }, { summary: "A prompt's runs by version", description: "Requests, errors, tokens, cost and latency per version of the prompt, from the log rows its runs left; the same filters as the other log reads." }),
+    })
     .get("/conversations/:id", ({ params }) => conversationThread(read, params.id), {
       params: t.Object({ id: t.String() }),
       ...replies({ 200: ConversationThread }, { summary: "A conversation as a thread", description: "The requests sharing a conversation_id, oldest first: what each turn asked and answered, its tokens (cached input apart) and cost, and the totals." }),

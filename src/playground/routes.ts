@@ -4,6 +4,7 @@ import { replies, sentReplies } from "../http/replies";
 import { fallbacksOf, handleInference, type Inference } from "../inference/handle";
 import { chatCompletionReply } from "../inference/mounts/chat-completion-reply";
 import { ChatCompletionBody } from "../inference/mounts/openai-bodies";
+import { promptFieldTransform, promptMetadataOf } from "../inference/mounts/prompt-field";
 import { configuredModels } from "../provider-registry/model-listing";
 import type { ServedModel } from "../inference/model-ref";
 
@@ -50,7 +51,7 @@ export const playgroundRoutes = (deps: PlaygroundDeps) =>
     )
     .post(
       "/chat/completions",
-      async ({ body: { fallbacks, ...body }, query }) => {
+      async ({ body: { fallbacks, ...body }, query, request: received }) => {
         const actingVirtualKeyId = knownKey(deps, query.virtual_key_id);
         const requestId = Bun.randomUUIDv7();
         // A fresh request: the operator's session cookie and headers stay out of the pipeline, its hooks and its log.
@@ -65,12 +66,14 @@ export const playgroundRoutes = (deps: PlaygroundDeps) =>
           request,
           requestId,
           actingVirtualKeyId,
+          metadata: promptMetadataOf(received),
         });
         const headers = new Headers(reply.headers);
         headers.set(REQUEST_ID_HEADER, requestId);
         return new Response(reply.body, { status: reply.status, headers });
       },
       {
+        transform: promptFieldTransform(deps.inference, "chat"),
         body: ChatCompletionBody,
         query: RunQuery,
         ...sentReplies({ 200: chatCompletionReply }, { summary: "Run a chat completion as a virtual key", description: "`/v1/chat/completions` for a signed-in operator: the body is that route's, the reply too (a stream when `stream` is true), with the request log row's id in `x-gw-request-id`." }),

@@ -3,13 +3,31 @@ import { noteAudit, principalOf } from "../access";
 import { notFound } from "../http/errors";
 import { INT32_MAX } from "../http/integers";
 import { Deleted, replies } from "../http/replies";
-import { LabelMove, LabelName, LabelReply, PromptCreateInput, PromptDetail, PromptList, PromptVersionInput, PromptVersionReply } from "./schemas";
+import { LabelMove, LabelName, LabelReply, PromptCreateInput, PromptDetail, PromptList, PromptRender, PromptRunFields, PromptVersionInput, PromptVersionReply } from "./schemas";
 import type { PromptStore } from "./store";
 import { authorOf, labelView, promptView, versionView } from "./views";
+import { chatBody, renderPrompt } from "./run";
+import { type FileFormat, PromptSyncReply, readPromptFile, syncPromptFile, writePromptFile } from "./files";
 
 const NameParams = t.Object({ name: t.String() });
+const ExportQuery = t.Object({ format: t.Optional(t.Union([t.Literal("yaml"), t.Literal("json")], { description: "yaml (the default) or json" })) });
+const SyncQuery = t.Object({ dry_run: t.Optional(t.Boolean({ description: "Answer what the file would change, and write nothing." })) });
+const FILE_BODY = t.String({ description: "A prompt file, YAML or JSON: `prompts`, a list of prompts as POST /api/prompts takes them (name, folder, description, messages, variables, model, parameters, commit_message)." });
+const MEDIA_TYPES: Record<FileFormat, string> = { yaml: "application/yaml", json: "application/json" };
 const VersionParams = t.Object({ name: t.String(), version: t.Integer({ minimum: 1, maximum: INT32_MAX }) });
 const LabelParams = t.Object({ name: t.String(), label: LabelName });
+
+/** Import (`deleteMissing` false) or sync (true) of a prompt file, audited unless a dry run. */
+const syncing =
+  (store: PromptStore, deleteMissing: boolean) =>
+  async ({ body, query, request }: { body: string; query: { dry_run?: boolean }; request: Request }) => {
+    const reply = await syncPromptFile(store, readPromptFile(body), { author: authorOf(principalOf(request)), deleteMissing, dryRun: query.dry_run ?? false });
+    if (!reply.dry_run) noteAudit(request, { targetId: deleteMissing ? "sync" : "import", after: reply });
+    return reply;
+  };
+
+/** A prompt file route: the body read as text (YAML or JSON), `dry_run`, and what changed as the reply. */
+const syncRoute = (summary: string, description: string) => ({ parse: "text" as const, body: FILE_BODY, query: SyncQuery, ...replies({ 200: PromptSyncReply }, { summary, description }) });
 
 /** /api/prompts: prompts, their immutable versions, and the labels that point at them. */
 export const promptRoutes = (store: PromptStore) =>
@@ -26,6 +44,25 @@ export const promptRoutes = (store: PromptStore) =>
       },
       { body: PromptCreateInput, ...replies({ 201: PromptDetail }, { summary: "Create a prompt", description: "Its first version is version 1; variables the messages use but do not declare are required strings." }) },
     )
+    .get(
+      "/export",
+      async ({ query, set }) => {
+        const format = query.format ?? "yaml";
+        set.headers["content-type"] = `${MEDIA_TYPES[format]}; charset=utf-8`;
+        set.headers["content-disposition"] = `attachment; filename="prompts.${format}"`;
+        return writePromptFile(await store.list(), format);
+      },
+      {
+        query: ExportQuery,
+        detail: {
+          summary: "Export prompts as a file",
+          description: "Every prompt's newest version as YAML or JSON, for keeping in git; POST /api/prompts/import or PUT /api/prompts reads it back.",
+          responses: { 200: { description: "The file, `prompts.yaml` or `prompts.json`.", content: { "application/yaml": { schema: { type: "string" } }, "application/json": { schema: { type: "string" } } } } },
+        },
+      },
+    )
+    .post("/import", syncing(store, false), syncRoute("Import prompts from a file", "Creates the prompts the file adds and a version of each it changes; unchanged prompts get no version, others are left as they are. No label moves."))
+    .put("/", syncing(store, true), syncRoute("Sync prompts to a file", "The file is the whole set: as import, and prompts it does not name are deleted. Syncing the same file again changes nothing."))
     .get(
       "/:name",
       async ({ params }) => {
@@ -63,6 +100,18 @@ export const promptRoutes = (store: PromptStore) =>
         return { version: versionView(row, record.labels) };
       },
       { params: VersionParams, ...replies({ 200: PromptVersionReply }, { summary: "Get a prompt version" }) },
+    )
+    .post(
+      "/:name/render",
+      async ({ params, body }) => {
+        const prompt = await renderPrompt(store, params.name, body);
+        return { body: chatBody(prompt), metadata: prompt.metadata };
+      },
+      {
+        params: NameParams,
+        body: PromptRunFields,
+        ...replies({ 200: PromptRender }, { summary: "Render a prompt", description: "The /v1/chat/completions body a run with these fields would send, and the log metadata it would carry; nothing is sent to a provider." }),
+      },
     )
     .put(
       "/:name/labels/:label",

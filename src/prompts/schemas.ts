@@ -65,6 +65,12 @@ export const PromptRunFields = t.Object(
 );
 export type PromptRunFields = Static<typeof PromptRunFields>;
 
+/** The `prompt` field of a chat, responses or messages body: which prompt, which version, its variables. */
+export const PromptReference = t.Object(
+  { name: Name, label: t.Optional(Label), version: t.Optional(VersionNumber), variables: t.Optional(t.Record(t.String(), t.Unknown())) },
+  { additionalProperties: false },
+);
+
 export const PromptTemplate = t.Object({
   messages: t.Array(t.Record(t.String(), t.Unknown())),
   variables: t.Array(PromptVariable),
@@ -93,4 +99,8 @@ export const PromptView = t.Object({
 export const PromptList = t.Object({ prompts: t.Array(PromptView) });
 export const PromptDetail = t.Object({ prompt: PromptView, versions: t.Array(PromptVersionView) });
 export const PromptVersionReply = t.Object({ version: PromptVersionView });
+export const PromptRender = t.Object({
+  body: t.Object({ model: t.String(), messages: t.Array(t.Record(t.String(), t.Unknown())) }, { additionalProperties: true, description: "The chat completion body a run sends." }),
+  metadata: t.Record(t.String(), t.String(), { description: "What its log row records: prompt, prompt_version, prompt_label." }),
+});
 export const LabelReply = t.Object({ prompt: t.String(), label: t.String(), version: t.Integer(), moved_by: t.String(), moved_at: Timestamp });

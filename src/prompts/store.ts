@@ -1,4 +1,4 @@
-import { and, desc, eq } from "drizzle-orm";
+import { and, desc, eq, sql } from "drizzle-orm";
 import type { Database } from "../db/client";
 import { type PromptLabelRow, type PromptRow, type PromptVersionRow, promptLabels, prompts, promptVersions, type StoredPromptTemplate } from "../db/schema";
 import { badRequest, conflict, notFound } from "../http/errors";
@@ -23,7 +23,8 @@ export interface PromptRecord {
 
 const isInclude = (message: Record<string, unknown>): message is { include: { name: string } & VersionChoice } => typeof message.include === "object" && message.include !== null;
 
-function templateOf(input: PromptVersionInput): StoredPromptTemplate {
+/** A version as stored: the declared variables and those the messages use, parameters never absent. */
+export function templateOf(input: PromptVersionInput): StoredPromptTemplate {
   const messages = input.messages as Array<Record<string, unknown>>;
   const ownMessages = messages.filter((message) => !isInclude(message));
   return { messages, variables: declaredVariables(ownMessages, input.variables), model: input.model, parameters: input.parameters ?? {} };
@@ -51,37 +52,62 @@ export class PromptStore {
     return { prompt, versions, labels };
   }
 
+  /** The prompt and its version 1 in one batch: a second create of the name at once writes neither and is a 409. */
   async create(input: PromptCreateInput, author: string): Promise<PromptRecord> {
     const now = new Date();
     const template = templateOf(input);
     await this.checkIncludes(input.name, template);
-    const created = await this.db
-      .insert(prompts)
-      .values({ name: input.name, folder: input.folder ?? "", description: input.description ?? "", createdAt: now, updatedAt: now })
-      .onConflictDoNothing()
-      .returning();
+    const [created] = await this.db.batch([
+      this.db.insert(prompts).values({ name: input.name, folder: input.folder ?? "", description: input.description ?? "", createdAt: now, updatedAt: now }).onConflictDoNothing().returning(),
+      this.db.insert(promptVersions).values({ prompt: input.name, version: 1, template, commitMessage: input.commit_message ?? "", author, createdAt: now }).onConflictDoNothing(),
+    ]);
     if (created.length === 0) throw conflict(`prompt '${input.name}' already exists`, "name");
-    await this.db.insert(promptVersions).values({ prompt: input.name, version: 1, template, commitMessage: input.commit_message ?? "", author, createdAt: now });
     return this.get(input.name);
   }
 
-  /** The next version number, taken by insert: two nodes adding at once get different numbers or one 409. */
+  /**
+   * The next version number, taken by insert: two nodes adding at once get different numbers or one 409.
+   * The row is written only while the prompt exists, so a delete at the same moment leaves no version behind.
+   */
   async addVersion(name: string, input: PromptVersionInput, author: string): Promise<PromptVersionRow> {
     const template = templateOf(input);
     await this.checkIncludes(name, template);
-    const latest = await this.latestVersion(name);
-    const row = { prompt: name, version: latest + 1, template, commitMessage: input.commit_message ?? "", author, createdAt: new Date() };
-    const inserted = await this.db.insert(promptVersions).values(row).onConflictDoNothing().returning();
-    if (inserted.length === 0) throw conflict(`version ${row.version} of prompt '${name}' was just written by someone else; read the prompt again and retry`);
-    await this.db.update(prompts).set({ updatedAt: row.createdAt }).where(eq(prompts.name, name));
+    const version = (await this.latestVersion(name)) + 1;
+    const createdAt = new Date();
+    const values = {
+      prompt: prompts.name,
+      version: sql`${version}`.as("version"),
+      template: sql`${JSON.stringify(template)}`.as("template"),
+      commitMessage: sql`${input.commit_message ?? ""}`.as("commit_message"),
+      author: sql`${author}`.as("author"),
+      createdAt: sql`${createdAt.getTime()}`.as("created_at"),
+    };
+    const [inserted, touched] = await this.db.batch([
+      this.db.insert(promptVersions).select(this.db.select(values).from(prompts).where(eq(prompts.name, name))).onConflictDoNothing().returning(),
+      this.db.update(prompts).set({ updatedAt: createdAt }).where(eq(prompts.name, name)).returning({ name: prompts.name }),
+    ]);
+    if (touched.length === 0) throw notFound(`prompt '${name}' not found`, "caller_prompt_not_found");
+    if (inserted.length === 0) throw conflict(`version ${version} of prompt '${name}' was just written by someone else; read the prompt again and retry`);
     return inserted[0]!;
   }
 
+  /** A prompt's folder and description, the only things of it that change in place. */
+  async setDetails(name: string, folder: string, description: string): Promise<void> {
+    await this.db.update(prompts).set({ folder, description, updatedAt: new Date() }).where(eq(prompts.name, name));
+  }
+
+  /** Creates or moves the label in one statement that writes only while the version exists. */
   async moveLabel(name: string, label: string, version: number, movedBy: string): Promise<PromptLabelRow> {
     if (label === LATEST) throw badRequest("`latest` always points at the newest version and cannot be moved", "label");
     await this.version(name, { version });
     const row = { prompt: name, label, version, movedBy, movedAt: new Date() };
-    await this.db.insert(promptLabels).values(row).onConflictDoUpdate({ target: [promptLabels.prompt, promptLabels.label], set: { version, movedBy, movedAt: row.movedAt } });
+    const values = { prompt: promptVersions.prompt, label: sql`${label}`.as("label"), version: promptVersions.version, movedBy: sql`${movedBy}`.as("moved_by"), movedAt: sql`${row.movedAt.getTime()}`.as("moved_at") };
+    const moved = await this.db
+      .insert(promptLabels)
+      .select(this.db.select(values).from(promptVersions).where(and(eq(promptVersions.prompt, name), eq(promptVersions.version, version))))
+      .onConflictDoUpdate({ target: [promptLabels.prompt, promptLabels.label], set: { version, movedBy, movedAt: row.movedAt } })
+      .returning();
+    if (moved.length === 0) throw notFound(`prompt '${name}' not found`, "caller_prompt_not_found");
     return row;
   }
 
@@ -90,11 +116,14 @@ export class PromptStore {
     if (removed.length === 0) throw notFound(`prompt '${name}' has no label '${label}'`, "caller_prompt_label_not_found");
   }
 
+  /** The prompt, its versions and labels in one batch: nothing of it is left when any of it is gone. */
   async remove(name: string): Promise<void> {
-    await this.get(name);
-    await this.db.delete(promptLabels).where(eq(promptLabels.prompt, name));
-    await this.db.delete(promptVersions).where(eq(promptVersions.prompt, name));
-    await this.db.delete(prompts).where(eq(prompts.name, name));
+    const [, , removed] = await this.db.batch([
+      this.db.delete(promptLabels).where(eq(promptLabels.prompt, name)),
+      this.db.delete(promptVersions).where(eq(promptVersions.prompt, name)),
+      this.db.delete(prompts).where(eq(prompts.name, name)).returning({ name: prompts.name }),
+    ]);
+    if (removed.length === 0) throw notFound(`prompt '${name}' not found`, "caller_prompt_not_found");
   }
 
   /** The version a run asks for; an unknown prompt, label or version is a 400 naming the field. */

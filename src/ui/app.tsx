@@ -23,6 +23,7 @@ import { VirtualServersPage } from "./pages/virtual-servers";
 import { PluginsPage } from "./pages/plugins";
 import { PlaygroundPage } from "./pages/playground";
 import { ProvidersPage } from "./pages/providers";
+import { PromptsPage } from "./pages/prompts";
 import { WarpSettingsPage } from "./pages/warp-settings";
 import { WebhooksPage } from "./pages/webhooks";
 import { SessionContext, useCan } from "./session";
@@ -70,6 +71,8 @@ function Page({ path }: { path: string }) {
       return <ProvidersPage />;
     case "/ui/guardrails":
       return <GuardrailsPage />;
+    case "/ui/prompts":
+      return <PromptsPage path={path} />;
     case "/ui/mcp":
       return <McpPage path={path} />;
     case "/ui/virtual-servers":

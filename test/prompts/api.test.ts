@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { bearer, call, createApiKey, json } from "../access/access-client";
 import { expectGatewayError } from "../support/gateway-error";
 import { startGateway, type TestGateway } from "../support/gateway";
+import YAML from "yaml";
 
 let gw: TestGateway;
 beforeAll(async () => {
@@ -129,5 +130,85 @@ describe("who may do what", () => {
     const succeeded = (action: string, target: string) => audit_logs.find((entry) => entry.action === action && entry.target.id === target && entry.outcome === "success");
     expect(succeeded("Prompts:Edit", "support-reply@3")).toMatchObject({ initiator: { type: "api_key" }, summary: { after: { version: 3 } } });
     expect(succeeded("Prompts:Deploy", "support-reply:production")).toMatchObject({ initiator: { type: "api_key" }, summary: { after: { version: 3 } } });
+  });
+});
+
+describe("prompts as files", () => {
+  interface SyncReply {
+    created: string[];
+    versioned: Array<{ name: string; version: number }>;
+    updated: string[];
+    unchanged: string[];
+    deleted: string[];
+    dry_run: boolean;
+  }
+  const send = (method: string, path: string, text: string) => gw.admin(path, { method, headers: { "content-type": "application/yaml" }, body: text });
+  const exported = async (format = "yaml") => {
+    const response = await admin(`/api/prompts/export?format=${format}`);
+    expect(response.status).toBe(200);
+    expect(response.headers.get("content-disposition")).toContain(`prompts.${format}`);
+    return response.text();
+  };
+
+  test("an exported file imported again changes nothing; an edited one adds a version only where it changed", async () => {
+    await json(await admin("/api/prompts", "POST", { name: "file-greeting", folder: "files", messages: [{ role: "user", content: "Hello {{who}}" }], model: "openai/gpt-4o-mini" }), 201);
+    const file = await exported();
+    expect(YAML.parse(file).prompts.find((prompt: { name: string }) => prompt.name === "file-greeting")).toMatchObject({ folder: "files", model: "openai/gpt-4o-mini", messages: [{ role: "user", content: "Hello {{who}}" }] });
+    const again = await json<SyncReply>(await send("POST", "/api/prompts/import", file));
+    expect(again).toMatchObject({ created: [], versioned: [], updated: [], deleted: [] });
+    expect(again.unchanged).toContain("file-greeting");
+
+    const edited = file.replace("Hello {{who}}", "Good morning {{who}}");
+    expect(await json<SyncReply>(await send("POST", "/api/prompts/import?dry_run=true", edited))).toMatchObject({ versioned: [{ name: "file-greeting", version: 2 }], dry_run: true });
+    expect((await json<Detail>(await admin("/api/prompts/file-greeting"))).prompt.latest_version).toBe(1);
+    expect(await json<SyncReply>(await send("POST", "/api/prompts/import", edited))).toMatchObject({ versioned: [{ name: "file-greeting", version: 2 }], dry_run: false });
+    const detail = await json<Detail>(await admin("/api/prompts/file-greeting"));
+    expect(detail.versions.map((version) => [version.version, version.messages[0]!.content, version.commit_message])).toEqual([
+      [1, "Hello {{who}}", ""],
+      [2, "Good morning {{who}}", "imported"],
+    ]);
+    // JSON reads as well, and the export in JSON is the same set.
+    expect(JSON.parse(await exported("json"))).toEqual(YAML.parse(await exported()));
+  });
+
+  test("PUT of a whole set creates, versions and deletes what differs, and answers what it changed", async () => {
+    const set = {
+      prompts: [
+        { name: "file-greeting", folder: "files", description: "moved", messages: [{ role: "user", content: "Good morning {{who}}" }], model: "openai/gpt-4o-mini" },
+        { name: "file-wrapper", messages: [{ include: { name: "file-new" } }, { role: "user", content: "and more" }] },
+        { name: "file-new", messages: [{ role: "system", content: "New {{thing}}" }], commit_message: "from CI" },
+      ],
+    };
+    const before = (await json<{ prompts: Array<{ name: string }> }>(await admin("/api/prompts"))).prompts.map((prompt) => prompt.name);
+    const reply = await json<SyncReply>(await send("PUT", "/api/prompts", YAML.stringify(set)));
+    expect(reply).toMatchObject({ created: ["file-new", "file-wrapper"], versioned: [], updated: ["file-greeting"], unchanged: [] });
+    expect(reply.deleted.toSorted()).toEqual(before.filter((name) => name !== "file-greeting").toSorted());
+    const listed = (await json<{ prompts: Array<{ name: string; folder: string }> }>(await admin("/api/prompts"))).prompts;
+    expect(listed.map((prompt) => prompt.name).toSorted()).toEqual(["file-greeting", "file-new", "file-wrapper"]);
+    expect((await json<Detail>(await admin("/api/prompts/file-new"))).versions[0]!.commit_message).toBe("from CI");
+    // Idempotent: the same set again writes nothing.
+    expect(await json<SyncReply>(await send("PUT", "/api/prompts", YAML.stringify(set)))).toMatchObject({ created: [], versioned: [], updated: [], deleted: [], unchanged: ["file-greeting", "file-new", "file-wrapper"] });
+  });
+
+  test.each([
+    ["text that is neither YAML nor JSON", "prompts: [unclosed", "file"],
+    ["no prompts list", "name: x", "prompts"],
+    ["a prompt without messages", "prompts:\n  - name: lonely\n", "prompts[0].messages"],
+    ["a name twice", YAML.stringify({ prompts: [{ name: "twin", messages: [{ role: "user", content: "a" }] }, { name: "twin", messages: [{ role: "user", content: "b" }] }] }), "prompts[1].name"],
+    ["a template that does not parse", YAML.stringify({ prompts: [{ name: "ok", messages: [{ role: "user", content: "a" }] }, { name: "broken", messages: [{ role: "user", content: "{{#open}}" }] }] }), "prompts[1].messages[0].content"],
+    ["an include of a prompt nowhere", YAML.stringify({ prompts: [{ name: "ok", messages: [{ include: { name: "nowhere" } }] }] }), "prompts[0].messages[0].include.name"],
+  ])("a file with %s is a 400 naming the field, and nothing is written", async (_, text, param) => {
+    const before = await exported();
+    await expectGatewayError(await send("PUT", "/api/prompts", text), 400, { param });
+    expect(await exported()).toBe(before);
+  });
+
+  test("importing needs Prompts:Edit; exporting Prompts:View", async () => {
+    const viewer = await createApiKey(gw, "prompt viewer", ["Prompts:View"]);
+    expect((await call(gw, "/api/prompts/export", { headers: bearer(viewer) })).status).toBe(200);
+    const file = await exported();
+    const asViewer = (method: string, path: string) => fetch(`${gw.url}${path}`, { method, headers: { ...bearer(viewer), "content-type": "application/yaml" }, body: file });
+    await expectGatewayError(await asViewer("POST", "/api/prompts/import"), 403);
+    await expectGatewayError(await asViewer("PUT", "/api/prompts"), 403);
   });
 });

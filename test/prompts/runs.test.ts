@@ -161,3 +161,144 @@ describe("a run's mistakes are 400s naming the field, and reach no provider", ()
     expect(upstream.requests.length).toBe(before);
   });
 });
+
+describe("the `prompt` field on the ordinary routes", () => {
+  type WithPrompt = { prompt: { name: string } & PromptFields };
+  const openai = (metadataCase: string) => new OpenAI({ baseURL: `${gw.url}/v1`, apiKey: vk, maxRetries: 0, defaultHeaders: { "x-gw-metadata-case": metadataCase } });
+
+  test("the openai SDK sends it as an extra body field on /v1/chat/completions: rendered, stripped before the provider, logged with its version", async () => {
+    const reply = await openai("field-chat").chat.completions.create({
+      model: "openai/gpt-4o-mini",
+      messages: [{ role: "user", content: "and then?" }],
+      prompt: { name: "support-reply", label: "production", variables: { question: "Where is it?", count: 1 } },
+    } as ChatCompletionCreateParamsNonStreaming & WithPrompt);
+    expect(reply.choices[0]!.message.content).toBe("echo: and then?");
+    const sent = lastUpstreamBody();
+    expect(sent).not.toHaveProperty("prompt");
+    expect(sent).toMatchObject({ model: "gpt-4o-mini", temperature: 0.2, max_tokens: 50 });
+    expect((sent.messages as unknown[]).slice(1)).toEqual([
+      { role: "system", content: "You answer for Acme." },
+      { role: "user", content: [{ type: "text", text: "Where is it? (1 times)" }] },
+      { role: "user", content: "and then?" },
+    ]);
+    const [row] = await loggedRuns("metadata_case=field-chat");
+    expect(row!.metadata).toEqual({ case: "field-chat", prompt: "support-reply", prompt_version: "1", prompt_label: "production" });
+  });
+
+  test("on /v1/responses, streamed; OpenAI's own stored-prompt reference (an `id`) goes to the provider as sent", async () => {
+    const stream = await openai("field-responses").responses.create({ model: "openai/gpt-4o-mini", stream: true, prompt: { name: "support-reply", version: 2, variables: { question: "streamed" } } } as unknown as OpenAI.Responses.ResponseCreateParamsStreaming);
+    let text = "";
+    for await (const event of stream) if (event.type === "response.output_text.delta") text += event.delta;
+    expect(text).toBe("echo: v2: streamed");
+    expect(lastUpstreamBody()).not.toHaveProperty("prompt");
+    const [row] = await loggedRuns("metadata_case=field-responses");
+    expect(row!.metadata).toMatchObject({ prompt: "support-reply", prompt_version: "2" });
+    expect(row!.metadata).not.toHaveProperty("prompt_label");
+
+    await openai("field-openai-prompt").responses.create({ model: "openai/gpt-4o-mini", input: "hi", prompt: { id: "pmpt_123", variables: { a: "b" } } });
+    expect(lastUpstreamBody().prompt).toEqual({ id: "pmpt_123", variables: { a: "b" } });
+  });
+
+  test("the anthropic SDK sends it on /anthropic/v1/messages: the prompt's system messages become `system`", async () => {
+    const anthropic = new Anthropic({ baseURL: `${gw.url}/anthropic`, apiKey: vk, maxRetries: 0, defaultHeaders: { "x-gw-metadata-case": "field-messages" } });
+    const message = await anthropic.messages.create({
+      model: "openai/gpt-4o-mini",
+      max_tokens: 64,
+      messages: [],
+      prompt: { name: "support-reply", label: "production", variables: { question: "From Claude's SDK", count: 5 } },
+    } as Anthropic.MessageCreateParamsNonStreaming & WithPrompt);
+    expect(message.content[0]).toMatchObject({ type: "text", text: "echo: From Claude's SDK (5 times)" });
+    expect(JSON.stringify(lastUpstreamBody().messages)).toContain("You answer for Acme.");
+    const [row] = await loggedRuns("metadata_case=field-messages");
+    expect(row!.metadata).toMatchObject({ prompt: "support-reply", prompt_version: "1", prompt_label: "production" });
+  });
+
+  const chat = (prompt: unknown) => postJson(`${gw.url}/v1/chat/completions`, { model: "openai/gpt-4o-mini", messages: [], prompt }, { "x-gw-vk": vk });
+  test.each([
+    ["a missing variable", { name: "support-reply", label: "production", variables: { count: 1 } }, "prompt.variables.question"],
+    ["a variable of the wrong type", { name: "support-reply", label: "production", variables: { question: "q", count: "two" } }, "prompt.variables.count"],
+    ["an unknown label", { name: "support-reply", label: "staging", variables: { question: "q" } }, "prompt.label"],
+    ["an unknown version", { name: "support-reply", version: 7 }, "prompt.version"],
+    ["both a label and a version", { name: "support-reply", label: "production", version: 1 }, "prompt.version"],
+    ["an unknown prompt", { name: "no-such-prompt" }, "prompt.name"],
+    ["no name", { label: "production" }, "prompt.name"],
+    ["a field it does not have", { name: "support-reply", temperature: 1 }, "prompt.temperature"],
+    ["not an object", "support-reply", "prompt"],
+  ])("%s", async (_, prompt, param) => {
+    const before = upstream.requests.length;
+    await expectGatewayError(await chat(prompt), 400, { param });
+    expect(upstream.requests.length).toBe(before);
+  });
+});
+
+describe("rendering without running", () => {
+  test("POST /api/prompts/{name}/render answers the chat body a run would send and its log metadata, and reaches no provider", async () => {
+    const before = upstream.requests.length;
+    const response = await gw.admin("/api/prompts/support-reply/render", { method: "POST", json: { label: "production", variables: { question: "Preview?", count: 2 }, temperature: 0.5 } });
+    expect(response.status).toBe(200);
+    const rendered = (await response.json()) as { body: { messages: unknown[] } & Record<string, unknown>; metadata: Record<string, string> };
+    expect(rendered.body).toMatchObject({ model: "openai/gpt-4o-mini", temperature: 0.5, max_tokens: 50 });
+    expect(rendered.body.messages.at(-1)).toEqual({ role: "user", content: [{ type: "text", text: "Preview? (2 times)" }] });
+    expect(rendered.metadata).toEqual({ prompt: "support-reply", prompt_version: "1", prompt_label: "production" });
+    await expectGatewayError(await gw.admin("/api/prompts/support-reply/render", { method: "POST", json: { label: "production", variables: { question: "q" } } }), 400, { param: "variables.count" });
+    expect(upstream.requests.length).toBe(before);
+  });
+});
+
+describe("a virtual key limited to given prompts", () => {
+  test("runs those prompts, by route or by field; another prompt or a request without one is a 403 naming what it may run", async () => {
+    const limited = await createVirtualKey(gw, { name: "support widget", allowed_prompts: ["support-reply"] });
+    const headers = { "x-gw-vk": limited.value };
+    const ok = await postJson(`${gw.url}/v1/prompts/support-reply/chat/completions`, { label: "production", variables: { question: "q", count: 1 } }, headers);
+    expect(ok.status).toBe(200);
+    const byField = await postJson(`${gw.url}/v1/chat/completions`, { model: "openai/gpt-4o-mini", messages: [], prompt: { name: "support-reply", version: 2, variables: { question: "q" } } }, headers);
+    expect(byField.status).toBe(200);
+
+    const before = upstream.requests.length;
+    const other = await expectGatewayError(
+      await postJson(`${gw.url}/v1/prompts/house-style/chat/completions`, { model: "openai/gpt-4o-mini", variables: { audience: "cooks" } }, headers),
+      403,
+      { param: "prompt", errorType: "policy_prompt_not_allowed" },
+    );
+    expect(other.error.message).toContain("'house-style'");
+    expect(other.error.message).toContain("'support-reply'");
+    // A plain chat claiming the prompt in its metadata is still a plain chat.
+    const plain = await postJson(`${gw.url}/v1/chat/completions`, { model: "openai/gpt-4o-mini", messages: [{ role: "user", content: "anything" }] }, { ...headers, "x-gw-metadata-prompt": "support-reply" });
+    await expectGatewayError(plain, 403, { param: "prompt", errorType: "policy_prompt_not_allowed" });
+    expect(upstream.requests.length).toBe(before);
+
+    const key = (await (await gw.admin(`/api/governance/virtual-keys/${limited.id}`)).json()) as { virtual_key?: { allowed_prompts: string[] }; allowed_prompts?: string[] };
+    expect((key.virtual_key ?? key).allowed_prompts).toEqual(["support-reply"]);
+    // Emptied, the key makes any call again.
+    expect((await gw.admin(`/api/governance/virtual-keys/${limited.id}`, { method: "PUT", json: { allowed_prompts: [] } })).status).toBe(200);
+    expect((await postJson(`${gw.url}/v1/chat/completions`, { model: "openai/gpt-4o-mini", messages: [{ role: "user", content: "anything" }] }, headers)).status).toBe(200);
+  });
+});
+
+describe("a prompt's runs by version", () => {
+  interface VersionUsage {
+    version: number;
+    requests: number;
+    errors: number;
+    total_tokens: number;
+    total_cost: number;
+    average_latency_ms: number;
+  }
+  const usage = async (prompt: string) => ((await (await gw.admin(`/api/logs/prompt-versions?prompt=${prompt}`)).json()) as { versions: VersionUsage[] }).versions;
+
+  test("each version's requests, errors and tokens, from the rows its runs left, newest version first", async () => {
+    const rows = await loggedRuns("metadata_prompt=support-reply&limit=100");
+    const versions = await usage("support-reply");
+    expect(versions.map((row) => row.version)).toEqual([2, 1]);
+    for (const row of versions) {
+      const ofVersion = rows.filter((log) => log.metadata.prompt_version === String(row.version));
+      expect(row.requests).toBe(ofVersion.length);
+      expect(row.errors).toBe(ofVersion.filter((log) => log.status === "error").length);
+      expect(row.total_tokens).toBeGreaterThan(0);
+    }
+    // The run the limited key was refused is an error of that version.
+    const refused = await eventually(() => usage("house-style"), (versions) => versions.length > 0);
+    expect(refused).toEqual([expect.objectContaining({ version: 1, requests: 1, errors: 1 })]);
+    await expectGatewayError(await gw.admin("/api/logs/prompt-versions"), 400, { param: "prompt" });
+  });
+});

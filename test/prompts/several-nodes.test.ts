@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, expect, test } from "bun:test";
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { closeNodes, startNodes, type TestGateway } from "../support/gateway";
 import { postJson } from "../support/gateway-error";
 import { type MockOpenAI, startMockOpenAI } from "../support/mock-openai";
@@ -50,4 +50,39 @@ test("two nodes adding a version at once never write the same number twice", asy
   const numbers = detail.versions.map((version) => version.version);
   expect(numbers).toEqual([...new Set(numbers)].toSorted((a, b) => a - b));
   expect(numbers.length).toBe(2 + statuses.filter((status) => status === 201).length);
+});
+
+describe("writes of one prompt on two nodes at once", () => {
+  const draft = (name: string, text: string) => ({ method: "POST", json: { name, messages: [{ role: "user", content: text }] } });
+  const contents = async (node: TestGateway, name: string) => {
+    const detail = (await (await node.admin(`/api/prompts/${name}`)).json()) as { versions: Array<{ messages: Array<{ content: string }> }> };
+    return detail.versions.map((version) => version.messages[0]!.content);
+  };
+
+  test("two creates of one name: one is version 1, the other a 409, and the prompt is whole", async () => {
+    const answers = await Promise.all([first.admin("/api/prompts", draft("twice", "first")), second.admin("/api/prompts", draft("twice", "second"))]);
+    expect(answers.map((answer) => answer.status).toSorted()).toEqual([201, 409]);
+    expect(await contents(first, "twice")).toEqual([answers[0]!.status === 201 ? "first" : "second"]);
+  });
+
+  test("a prompt deleted on one node while the other adds versions leaves none behind: created again, it is only version 1", async () => {
+    for (let round = 0; round < 10; round++) {
+      expect((await first.admin("/api/prompts", draft("racing", `round ${round}`))).status).toBe(201);
+      // Versions are added one after another for as long as the delete takes, so some land mid-delete.
+      let deleting = true;
+      const deletion = first.admin("/api/prompts/racing", { method: "DELETE" }).finally(() => (deleting = false));
+      const adds: Array<Promise<Response>> = [];
+      while (deleting) {
+        adds.push(second.admin("/api/prompts/racing/versions", { method: "POST", json: { messages: [{ role: "user", content: `add ${adds.length}` }] } }));
+        await second.admin("/api/prompts");
+      }
+      const [deleted, ...added] = await Promise.all([deletion, ...adds]);
+      expect(deleted.status).toBe(200);
+      expect(added.map((answer) => answer.status).filter((status) => ![201, 404, 409].includes(status))).toEqual([]);
+      expect((await second.admin("/api/prompts/racing")).status).toBe(404);
+      expect((await second.admin("/api/prompts", draft("racing", "again"))).status).toBe(201);
+      expect(await contents(first, "racing")).toEqual(["again"]);
+      expect((await second.admin("/api/prompts/racing", { method: "DELETE" })).status).toBe(200);
+    }
+  });
 });

@@ -14,7 +14,7 @@ let gw: TestGateway;
 let browser: Browser;
 let watched: WatchedPage;
 
-const PAGES = ["/", "/ui/logs", "/ui/analytics", "/ui/playground", "/ui/providers", "/ui/governance", "/ui/governance/organization", "/ui/governance/routing-rules", "/ui/governance/pricing", "/ui/governance/limits", "/ui/guardrails", "/ui/mcp", "/ui/virtual-servers", "/ui/agents", "/ui/webhooks", "/ui/log-sinks", "/ui/alerts", "/ui/plugins", "/ui/lifecycles", "/ui/warp", "/ui/access"];
+const PAGES = ["/", "/ui/logs", "/ui/analytics", "/ui/playground", "/ui/providers", "/ui/governance", "/ui/governance/organization", "/ui/governance/routing-rules", "/ui/governance/pricing", "/ui/governance/limits", "/ui/guardrails", "/ui/prompts", "/ui/prompts/greeting", "/ui/mcp", "/ui/virtual-servers", "/ui/agents", "/ui/webhooks", "/ui/log-sinks", "/ui/alerts", "/ui/plugins", "/ui/lifecycles", "/ui/warp", "/ui/access"];
 
 beforeAll(async () => {
   upstream = startMockOpenAI();
@@ -24,6 +24,9 @@ beforeAll(async () => {
   const reply = await fetch(`${gw.url}/v1/chat/completions`, { method: "POST", headers: { authorization: `Bearer ${virtual_key.value}`, "content-type": "application/json" }, body: JSON.stringify({ model: "openai/gpt-4o-mini", messages: [{ role: "user", content: "hello" }] }) });
   expect(reply.status).toBe(200);
   await eventually(async () => ((await (await gw.admin("/api/logs")).json()) as { logs: unknown[] }).logs, (logs) => logs.length === 1);
+  const prompt = await gw.admin("/api/prompts", { method: "POST", json: { name: "greeting", messages: [{ role: "user", content: "Hello {{who}}" }] } });
+  expect(prompt.status).toBe(201);
+  expect((await gw.admin("/api/prompts/greeting/versions", { method: "POST", json: { messages: [{ role: "user", content: "Hi {{who}}" }] } })).status).toBe(201);
   browser = await launchBrowser();
   watched = await browser.open(`${gw.url}/`);
   await signIn(watched.page);

@@ -77,6 +77,23 @@ describe("what a user may not use is hidden, and a refusal reads as one", () => 
     for (const name of ["Add guardrail", "Edit no-cards", "Disable no-cards", "Delete no-cards"]) expect(await page().getByRole("button", { name }).count()).toBe(0);
   });
 
+  test("Prompts:View and Prompts:Edit open the editor, without the form that moves a label or a run (Playground:Create)", async () => {
+    await json(await gw.admin("/api/prompts", { method: "POST", json: { name: "greeting", messages: [{ role: "user", content: "Hello {{who}}" }] } }), 201);
+    await grant("Prompts:View", "Prompts:Edit");
+    await page().goto(`${gw.url}/ui/prompts`);
+    await page().getByRole("link", { name: "greeting" }).waitFor();
+    expect(await page().getByRole("navigation", { name: "Main" }).getByRole("link").allInnerTexts()).toEqual(["Prompts"]);
+    await page().getByRole("link", { name: "greeting" }).click();
+    await page().getByRole("button", { name: "New version" }).waitFor();
+    expect(await page().getByRole("form", { name: "Move a label" }).count()).toBe(0);
+    expect(await page().getByRole("button", { name: /Promote|Roll back/ }).count()).toBe(0);
+    expect(await page().getByRole("button", { name: "Run", exact: true }).count()).toBe(0);
+    await grant("Prompts:View", "Prompts:Deploy");
+    await page().reload();
+    await page().getByRole("form", { name: "Move a label" }).getByRole("button", { name: "Promote" }).waitFor();
+    expect(await page().getByRole("button", { name: "New version" }).count()).toBe(0);
+  });
+
   test("a page whose side area needs another permission shows the page and says what that area needs, without asking the API", async () => {
     await grant("Webhooks:View", "Plugins:View", "VirtualKeys:View", "VirtualKeys:Create");
     await page().goto(`${gw.url}/ui/webhooks`);

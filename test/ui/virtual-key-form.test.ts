@@ -102,6 +102,7 @@ const FIELDS: Array<{ label: string; change(form: Awaited<ReturnType<typeof open
   { label: "Tools on tools", change: (form) => form.getByLabel("Tools on tools").fill("echo, add"), expect: (key) => expect(key.mcp_configs).toEqual([{ mcp_client_name: "tools", tools_to_execute: ["echo", "add"] }]) },
   { label: "agent grant", change: (form) => form.getByRole("checkbox", { name: "other" }).check(), expect: (key) => expect(key.agent_grants).toEqual(["echo", "other"]) },
   { label: "resumable streams", change: (form) => form.getByRole("checkbox", { name: /Keep every streamed reply resumable/ }).check(), expect: (key) => expect(key.resumable_streams).toBe(true) },
+  { label: "Allowed prompts", change: (form) => form.getByLabel("Allowed prompts").fill("support-reply, faq"), expect: (key) => expect(key.allowed_prompts).toEqual(["support-reply", "faq"]) },
 ];
 
 /** The fields of `key` a change of `label` may touch, removed, to compare the rest. */
@@ -124,6 +125,7 @@ function without(key: Json, label: string): Json {
     "Tools on tools": (value) => delete value.mcp_configs,
     "agent grant": (value) => delete value.agent_grants,
     "resumable streams": (value) => delete value.resumable_streams,
+    "Allowed prompts": (value) => delete value.allowed_prompts,
   };
   touched[label]?.(copy);
   return copy;

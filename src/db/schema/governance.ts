@@ -42,6 +42,8 @@ export const governanceVirtualKeys = sqliteTable("governance_virtual_keys", {
   /** Tool search in the key's chat requests; null: off unless a request asks. */
   mcpToolSearch: text("mcp_tool_search", { mode: "json" }).$type<McpToolSearch | null>(),
   agentGrants: text("agent_grants", { mode: "json" }).$type<string[]>().notNull().default([]),
+  /** The only prompts the key may run, and then nothing but runs of them; empty: no such limit. */
+  allowedPrompts: text("allowed_prompts", { mode: "json" }).$type<string[]>().notNull().default([]),
   sessionBudgets: text("session_budgets", { mode: "json" }).$type<SessionBudget | null>(),
   /** Keep every streamed reply of the key resumable, as `x-gw-resumable: true` asks (the header's `false` still opts a call out). */
   resumableStreams: integer("resumable_streams", { mode: "boolean" }).notNull().default(false),

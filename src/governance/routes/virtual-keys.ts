@@ -33,6 +33,7 @@ function virtualKeyView(row: VirtualKeyRow, organization: Organization) {
     mcp_configs: row.mcpConfigs,
     mcp_tool_search: row.mcpToolSearch ?? null,
     agent_grants: row.agentGrants,
+    allowed_prompts: row.allowedPrompts,
     session_budgets: row.sessionBudgets ?? null,
     resumable_streams: row.resumableStreams,
     created_at: row.createdAt.toISOString(),

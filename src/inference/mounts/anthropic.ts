@@ -7,6 +7,7 @@ import { visibleModels, visibleServedModel } from "../visible-models";
 import { withModelFacts } from "../model-facts";
 import type { Operation } from "../../upstream/operations";
 import { anthropicObjectRoutes } from "./anthropic-objects";
+import { promptFieldTransform, promptMetadataOf } from "./prompt-field";
 
 const open = { additionalProperties: true } as const;
 const Block = t.Object({ type: t.String() }, open);
@@ -80,7 +81,7 @@ export function anthropicHandler(inference: Inference, mountProvider: string | u
 export function anthropicMessagesMount(prefix: string, inference: Inference, mountProvider?: string) {
   const handle = anthropicHandler(inference, mountProvider);
   return new Elysia({ name: `anthropic-messages-mount:${prefix}`, prefix: `${prefix}/v1` })
-    .post("/messages", ({ body, request }) => handle("chat", body, request), { body: MessagesBody })
+    .post("/messages", ({ body, request }) => handle("chat", body, request, { metadata: promptMetadataOf(request) }), { transform: promptFieldTransform(inference, "messages"), body: MessagesBody })
     .post("/messages/count_tokens", ({ body, request }) => handle("count_tokens", body, request), { body: CountTokensBody })
     .post("/messages/*", ({ body, params, request }) => handle("invoke", body, request, { extended: { model: routingModelOf(body), endpoint: params["*"] } }), { body: ExtendedBody });
 }

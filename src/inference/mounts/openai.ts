@@ -26,6 +26,7 @@ import { ListedModel, ModelList, withModelFacts } from "../model-facts";
 import { replies, sentReplies } from "../../http/replies";
 import { chatCompletionReply } from "./chat-completion-reply";
 import { openRealtimeSession } from "../realtime/session";
+import { promptFieldTransform, promptMetadataOf } from "./prompt-field";
 
 /**
  * The OpenAI-format surface: `/v1`, and the same routes under `/openai/v1` and the framework
@@ -53,7 +54,8 @@ export function openAIMount(prefix: string, inference: Inference, mountProvider?
       },
       replies({ 200: ListedModel }, { summary: "Get a model" }),
     )
-    .post("/chat/completions", ({ body, request }) => handle("chat", body, request), {
+    .post("/chat/completions", ({ body, request }) => handle("chat", body, request, { metadata: promptMetadataOf(request) }), {
+      transform: promptFieldTransform(inference, "chat"),
       body: ChatCompletionBody,
       ...sentReplies({ 200: chatCompletionReply }, { summary: "Create a chat completion", description: "OpenAI's chat format to any configured provider: `model` is `provider/model`; `fallbacks` are tried in order when it fails." }),
     })
@@ -63,9 +65,9 @@ export function openAIMount(prefix: string, inference: Inference, mountProvider?
       "/responses",
       async ({ body, request }) => {
         const run = backgroundRunOf(inference, request, body, mountProvider);
-        return run ? startInBackground(inference.background!, request, run) : handle("responses", body, request);
+        return run ? startInBackground(inference.background!, request, run) : handle("responses", body, request, { metadata: promptMetadataOf(request) });
       },
-      { body: ResponsesBody },
+      { transform: promptFieldTransform(inference, "responses"), body: ResponsesBody },
     )
     // A WebSocket: the Realtime API's speech-to-speech sessions, relayed to the provider.
     .get("/realtime", ({ request, server, query }) => openRealtimeSession(inference, request, server!, { model: query.model, param: "model", callId: query.call_id, mountProvider }))

@@ -220,3 +220,16 @@ export const alerts = {
   testChannel: (id: string) => answered(api.POST("/api/alerts/channels/{id}/test", byId(id))),
   forecast: () => answered(api.GET("/api/alerts/forecast")).then((answer) => answer.forecasts),
 };
+
+export const prompts = {
+  list: () => answered(api.GET("/api/prompts")).then((answer) => answer.prompts),
+  get: (name: string) => answered(api.GET("/api/prompts/{name}", byName(name))),
+  create: (input: T.PromptCreateInput) => answered(api.POST("/api/prompts", { body: input })),
+  addVersion: (name: string, input: T.PromptVersionInput) => answered(api.POST("/api/prompts/{name}/versions", { ...byName(name), body: input })).then((answer) => answer.version),
+  remove: (name: string) => answered(api.DELETE("/api/prompts/{name}", byName(name))),
+  moveLabel: (name: string, label: string, version: number) => answered(api.PUT("/api/prompts/{name}/labels/{label}", { params: { path: { name, label } }, body: { version } })),
+  render: (name: string, fields: T.PromptRunFields) => answered(api.POST("/api/prompts/{name}/render", { ...byName(name), body: fields })),
+  /** The file as read from disk: YAML or JSON, sent as it is. */
+  importFile: (text: string) => answered(api.POST("/api/prompts/import", { body: text, bodySerializer: (body: string) => body, headers: { "content-type": "application/yaml" } })),
+  usage: (prompt: string) => answered(api.GET("/api/logs/prompt-versions", { params: { query: { prompt } } })).then((answer) => answer.versions),
+};

@@ -41,6 +41,18 @@ export type NetworkConfig = NonNullable<ProviderInput["network_config"]>;
 export type ProviderInput = RequestBody<"/api/providers", "post">;
 export type ProviderKeyInput = RequestBody<"/api/providers/{provider}/keys", "post">;
 
+export type PromptSummary = Item<Reply<"/api/prompts", "get">["prompts"]>;
+export type PromptDetail = Reply<"/api/prompts/{name}", "get">;
+export type PromptVersion = Item<PromptDetail["versions"]>;
+export type PromptVariable = Item<PromptVersion["variables"]>;
+export type PromptCreateInput = RequestBody<"/api/prompts", "post">;
+export type PromptVersionInput = RequestBody<"/api/prompts/{name}/versions", "post">;
+export type PromptRunFields = RequestBody<"/api/prompts/{name}/render", "post">;
+export type PromptRender = Reply<"/api/prompts/{name}/render", "post">;
+export type PromptSync = Reply<"/api/prompts/import", "post">;
+/** A prompt's runs summed per version, from its log rows. */
+export type PromptVersionUsage = Item<Reply<"/api/logs/prompt-versions", "get">["versions"]>;
+
 export type VirtualKey = Item<Reply<"/api/governance/virtual-keys", "get">["virtual_keys"]>;
 export type VirtualKeyInput = RequestBody<"/api/governance/virtual-keys/{id}", "put">;
 export type Budget = Item<VirtualKey["budgets"]>;

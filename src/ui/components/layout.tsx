@@ -22,6 +22,7 @@ export const NAV: NavItem[] = [
   { path: "/ui/providers", label: "Providers", permission: "ModelProvider:View" },
   { path: "/ui/governance", label: "Governance", permission: "VirtualKeys:View" },
   { path: "/ui/guardrails", label: "Guardrails", permission: "Guardrails:View" },
+  { path: "/ui/prompts", label: "Prompts", permission: "Prompts:View" },
   { path: "/ui/mcp", label: "MCP", permission: "MCP:View" },
   { path: "/ui/virtual-servers", label: "Virtual servers", permission: "MCPVirtualServers:View" },
   { path: "/ui/agents", label: "Agents", permission: "Agents:View" },

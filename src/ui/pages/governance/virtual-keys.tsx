@@ -51,6 +51,7 @@ function KeyForm({ editing, onClose, onCreated, reload }: { editing?: VirtualKey
   const [mcpTools, setMcpTools] = useState<Record<string, string>>();
   const [agentGrants, setAgentGrants] = useState(editing?.agent_grants ?? []);
   const [resumable, setResumable] = useState(editing?.resumable_streams ?? false);
+  const [allowedPrompts, setAllowedPrompts] = useState((editing?.allowed_prompts ?? []).join(", "));
   const { save, errorFor } = useSave(reload);
   const mcpDraft = mcpTools ?? mcpDraftOf(editing?.mcp_configs ?? [], options.data?.mcpClients ?? []);
   const submit = async (event: Event) => {
@@ -65,6 +66,7 @@ function KeyForm({ editing, onClose, onCreated, reload }: { editing?: VirtualKey
       mcp_configs: mcpGrantsOf(mcpDraft, editing?.mcp_configs ?? []),
       agent_grants: agentGrants,
       resumable_streams: resumable,
+      allowed_prompts: listOf(allowedPrompts),
     };
     if (editing) {
       if (await save(() => virtualKeys.update(editing.id, input), `Virtual key ${input.name} saved`)) onClose();
@@ -115,6 +117,14 @@ function KeyForm({ editing, onClose, onCreated, reload }: { editing?: VirtualKey
           <McpToolFields draft={mcpDraft} onDraft={setMcpTools} />
           <AgentGrantFields grants={agentGrants} agents={options.data.agents} onGrants={setAgentGrants} />
           <Checkbox label="Keep every streamed reply resumable (a client that drops resumes it with GET /v1/streams/{id})" checked={resumable} onChecked={setResumable} />
+          <TextField
+            label="Allowed prompts"
+            value={allowedPrompts}
+            onValue={setAllowedPrompts}
+            placeholder="any request"
+            hint="Prompt names, comma-separated: the key then runs only those prompts and sends nothing else. Empty: no such limit."
+            error={errorFor("allowed_prompts")}
+          />
           <div class="actions">
             <button type="submit" class="primary">
               {editing ? "Save virtual key" : "Create virtual key"}

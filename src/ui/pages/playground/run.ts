@@ -67,9 +67,10 @@ async function loggedRow(id: string, signal: AbortSignal): Promise<LogSummary | 
 
 /**
  * Sends one chat completion through the playground route, as `virtualKeyId` when one is chosen,
- * and reports the answer as it grows; the log row's figures come last.
+ * and reports the answer as it grows; the log row's figures come last. The body may name a stored
+ * prompt in its `prompt` field instead of carrying all its messages (the Prompts page's runs).
  */
-export async function runChat(body: ChatBody, virtualKeyId: string, signal: AbortSignal, show: (answer: Answer) => void): Promise<void> {
+export async function runChat(body: ChatBody | Record<string, unknown>, virtualKeyId: string, signal: AbortSignal, show: (answer: Answer) => void): Promise<void> {
   let answer: Answer = { text: "", toolCalls: [], done: false };
   try {
     const response = await fetch(`/api/playground/chat/completions${queryString({ virtual_key_id: virtualKeyId })}`, {

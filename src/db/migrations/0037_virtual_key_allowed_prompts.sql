@@ -1,0 +1,1 @@
+ALTER TABLE `governance_virtual_keys` ADD `allowed_prompts` text DEFAULT '[]' NOT NULL;

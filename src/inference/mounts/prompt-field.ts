@@ -1,0 +1,35 @@
+import type { Inference } from "../handle";
+
+/** The API a body with a `prompt` field is answered as: the rendered prompt takes that API's shape. */
+export type PromptFieldFormat = "chat" | "responses" | "messages";
+
+/** A body's `prompt` field rendered into it (the field gone), and what the log row records of the prompt. */
+export interface RenderedPromptField {
+  body: Record<string, unknown>;
+  metadata: Record<string, string>;
+}
+
+/** Renders `{ "prompt": { name, label | version, variables } }` into the body it came in (src/prompts). */
+export type PromptField = (body: Record<string, unknown>, format: PromptFieldFormat) => Promise<RenderedPromptField>;
+
+const renderedFor = new WeakMap<Request, Record<string, string>>();
+
+/** OpenAI's Responses API has a `prompt` of its own, a stored prompt's `id`: that one goes to the provider as sent. */
+const isProvidersOwn = (prompt: unknown, format: PromptFieldFormat) => format === "responses" && typeof prompt === "object" && prompt !== null && "id" in prompt;
+
+/**
+ * An Elysia transform, run before the body is validated: a body naming a prompt has it rendered
+ * in, so the route sees (and checks) the rendered request; any other body costs one property check.
+ */
+export function promptFieldTransform(inference: Inference, format: PromptFieldFormat) {
+  return async (context: { body: unknown; request: Request }) => {
+    const prompt = (context.body as { prompt?: unknown } | null | undefined)?.prompt;
+    if (prompt === undefined || !inference.promptField || isProvidersOwn(prompt, format)) return;
+    const rendered = await inference.promptField(context.body as Record<string, unknown>, format);
+    context.body = rendered.body;
+    renderedFor.set(context.request, rendered.metadata);
+  };
+}
+
+/** The log metadata of the prompt rendered into this request's body, if one was. */
+export const promptMetadataOf = (request: Request): Record<string, string> | undefined => renderedFor.get(request);
