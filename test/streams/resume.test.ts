@@ -280,7 +280,8 @@ describe("a reader that does not read", () => {
   test("is dropped with an error event once it is max_reader_lag_bytes behind, while the client that reads gets the whole reply", async () => {
     const key = await createVirtualKey(gw, { name: "slow-reader" });
     // 64 words of 128 KiB: each a chunk, 8 MiB in all, twice what the connection's buffers took for a reader that stopped (~4 MiB).
-    const prompt = Array.from({ length: 64 }, (_, index) => `${index}`.padEnd(128 * 1024, "x")).join(" ");
+    // Short pieces (`ab.`), not one run of a letter, which token counting would take seconds over.
+    const prompt = Array.from({ length: 64 }, (_, index) => `${index}`.padEnd(128 * 1024, "ab.")).join(" ");
     const held = upstream.holdNextStream();
     const opened = resumableChat(gw, key.value, { messages: [{ role: "user", content: prompt }] });
     await held.arrived;
@@ -288,8 +289,14 @@ describe("a reader that does not read", () => {
     const response = await opened;
     const id = response.headers.get("x-gw-stream-id")!;
     const slow = await pausedReader(gw, key.value, id);
-    held.release(100);
-    const original = await new SseReader(response.body!).rest();
+    // One event at a time, each read before the next is let out: the client that reads never
+    // has more than one event waiting, however fast the upstream would have sent them.
+    const reading = new SseReader(response.body!);
+    const original = [];
+    for (let event = await reading.next(); event; event = await reading.next()) {
+      original.push(event);
+      held.release(1);
+    }
     // Compared as a boolean: a failing diff of 8 MiB strings would take minutes to print.
     expect(original.map(contentOf).join("") === `echo: ${prompt}`).toBe(true);
     const text = await slow.readToEnd();
