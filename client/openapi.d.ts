@@ -1489,6 +1489,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/logs/metadata-keys": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Metadata keys in use
+         * @description The keys of the metadata the latest requests carried: what `group_by=metadata.<key>` and the `metadata_<key>` filters take. Permission: Logs:View.
+         */
+        get: operations["getApiLogsMetadataKeys"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/logs/rankings": {
         parameters: {
             query?: never;
@@ -1518,7 +1538,7 @@ export interface paths {
         };
         /**
          * Request log usage over time, grouped
-         * @description Requests, errors, tokens and cost per time bucket, a series per model, provider, virtual key, error type or complexity tier; the same filters as the other log reads. Without a start the window is the last 24 hours. Permission: Logs:View.
+         * @description Requests, errors, tokens and cost per time bucket, a series per model, provider, virtual key, team, customer, error type, complexity tier or metadata key (`group_by=metadata.<key>`); the same filters as the other log reads. Without a start the window is the last 24 hours. Permission: Logs:View.
          */
         get: operations["getApiLogsSeries"];
         put?: never;
@@ -9847,6 +9867,34 @@ export interface operations {
             default: components["responses"]["Error500"];
         };
     };
+    getApiLogsMetadataKeys: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The metadata keys of the latest 10,000 requests, sorted. */
+                        keys: string[];
+                    };
+                };
+            };
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+            default: components["responses"]["Error500"];
+        };
+    };
     getApiLogsRankings: {
         parameters: {
             query?: {
@@ -9978,7 +10026,7 @@ export interface operations {
                         timestamps: string[];
                         /** @description One per value seen in the window, most requests first; each figure lines up with `timestamps`. */
                         groups: {
-                            /** @description The model, provider, virtual key id, team id, customer id, error type or complexity tier. */
+                            /** @description The model, provider, virtual key id, team id, customer id, error type, complexity tier or metadata value. */
                             key: string;
                             /** @description What to show: the virtual key's name where logged, else the key. */
                             label: string;

@@ -27,10 +27,11 @@ async function post(path: string, json: unknown): Promise<Json> {
 
 const api = async (path: string) => (await (await gw.admin(path)).json()) as Json;
 
+/** Each request names the feature it serves in its metadata: web-app's "search", batch's "summarise". */
 function chat(key: string, model: string) {
   return fetch(`${gw.url}/v1/chat/completions`, {
     method: "POST",
-    headers: { authorization: `Bearer ${keys[key]!.value}`, "content-type": "application/json" },
+    headers: { authorization: `Bearer ${keys[key]!.value}`, "content-type": "application/json", "x-gw-metadata-feature": key === "web-app" ? "search" : "summarise" },
     body: JSON.stringify({ model, messages: [{ role: "user", content: "hello there" }] }),
   });
 }
@@ -148,6 +149,31 @@ describe("Analytics page", () => {
     expect(new URL(page().url()).searchParams.get("team_ids")).toBe(teamId);
     const table = page().getByRole("table", { name: "Request logs" });
     expect(await eventually(() => table.getByRole("button", { name: /open request / }).count(), (count) => count === 4)).toBe(4);
+    expect(await seriousViolations(page())).toEqual([]);
+  });
+
+  test("grouped by a metadata key picked among those in use: each value's figures are the API's, and a value opens its logs", async () => {
+    await page().goto(`${gw.url}/ui/analytics?period=1h&group_by=model`);
+    await groupTable("By model").waitFor();
+    const picker = page().getByLabel("Group by");
+    expect(await picker.getByRole("option").allInnerTexts()).toContain("Metadata feature");
+    await picker.selectOption({ label: "Metadata feature" });
+    const byFeature = await api("/api/logs/series?period=1h&group_by=metadata.feature");
+    const sum = (values: number[]) => values.reduce((total, value) => total + value, 0);
+    expect(byFeature.groups.map((group: Json) => [group.key, sum(group.requests), sum(group.errors)])).toEqual([
+      ["search", 4, 0],
+      ["summarise", 3, 1],
+    ]);
+    expect((await tableRows("By metadata feature")).map((row) => row.slice(0, 3))).toEqual([
+      ["search", "4", "0"],
+      ["summarise", "3", "1"],
+    ]);
+    expect(new URL(page().url()).searchParams.get("group_by")).toBe("metadata.feature");
+    await groupTable("By metadata feature").getByRole("link", { name: "summarise" }).click();
+    await page().getByRole("heading", { name: "Logs" }).waitFor();
+    expect(new URL(page().url()).searchParams.get("metadata_feature")).toBe("summarise");
+    const table = page().getByRole("table", { name: "Request logs" });
+    expect(await eventually(() => table.getByRole("button", { name: /open request / }).count(), (count) => count === 3)).toBe(3);
     expect(await seriousViolations(page())).toEqual([]);
   });
 

@@ -20,15 +20,36 @@ const WINDOWS = [
   { period: "30d", label: "30 days" },
 ] as const;
 
-/** Each grouping and the logs filter that narrows to one of its values. */
-const GROUPINGS = [
+/** A grouping and the logs filter that narrows to one of its values. */
+interface Grouping {
+  value: string;
+  label: string;
+  filter: string;
+}
+
+const GROUPINGS: Grouping[] = [
   { value: "model", label: "Model", filter: "models" },
   { value: "provider", label: "Provider", filter: "providers" },
   { value: "virtual_key", label: "Virtual key", filter: "virtual_key_ids" },
   { value: "team", label: "Team", filter: "team_ids" },
   { value: "customer", label: "Customer", filter: "customer_ids" },
-] as const;
-type Grouping = (typeof GROUPINGS)[number];
+];
+
+const METADATA_GROUP = "metadata.";
+const byMetadata = (key: string): Grouping => ({ value: `${METADATA_GROUP}${key}`, label: `Metadata ${key}`, filter: `metadata_${key}` });
+
+/** The fixed groupings, then one per metadata key in use, and the URL's own when no recent request carried it. */
+function groupingChoices(keys: string[] | undefined, current: Grouping): Grouping[] {
+  const metadata = (keys ?? []).map(byMetadata);
+  const named = current.value.startsWith(METADATA_GROUP) && !metadata.some((entry) => entry.value === current.value) ? [current] : [];
+  return [...GROUPINGS, ...metadata, ...named];
+}
+
+/** The grouping the URL names: one of the fixed ones or any metadata key (the API checks the key). */
+function groupingOf(value: string | null): Grouping {
+  if (value?.startsWith(METADATA_GROUP) && value.length > METADATA_GROUP.length) return byMetadata(value.slice(METADATA_GROUP.length));
+  return GROUPINGS.find((entry) => entry.value === value) ?? GROUPINGS[0]!;
+}
 
 const COLORS = ["#3b82f6", "#10b981", "#f59e0b", "#8b5cf6", "#ef4444", "#06b6d4", "#ec4899", "#84cc16"];
 const SHOWN_GROUPS = COLORS.length;
@@ -195,15 +216,17 @@ async function loadAnalytics(period: string, grouping: Grouping, filters: Record
   return { stats, series: named, errors, grouping, guardrails };
 }
 
-/** Charts over a window, grouped by model, provider, virtual key, team or customer, beside the previous window; a click opens the logs behind a point. */
+/** Charts over a window, grouped by model, provider, virtual key, team, customer or a metadata key, beside the previous window; a click opens the logs behind a point. */
 export function AnalyticsPage() {
   const { search } = useLocation();
   const period = WINDOWS.find((entry) => entry.period === search.get("period"))?.period ?? "24h";
-  const grouping = GROUPINGS.find((entry) => entry.value === search.get("group_by")) ?? GROUPINGS[0];
+  const grouping = groupingOf(search.get("group_by"));
   const filters = narrowingOf(search);
   const filterKey = queryString(filters);
   const can = useCan();
   const analytics = useResource(() => loadAnalytics(period, grouping, filters, can), [period, grouping.value, filterKey]);
+  const metadataKeys = useResource(() => logs.metadataKeys(), []);
+  const groupings = groupingChoices(metadataKeys.data, grouping);
   const choose = (next: { period?: string; group_by?: string }) => navigate(`/ui/analytics${queryString({ ...filters, period, group_by: grouping.value, ...next })}`, true);
   const data = analytics.data;
   return (
@@ -216,7 +239,7 @@ export function AnalyticsPage() {
             </button>
           ))}
         </div>
-        <SelectField label="Group by" value={grouping.value} onValue={(value) => choose({ group_by: value })} options={GROUPINGS.map(({ value, label }) => ({ value, label }))} />
+        <SelectField label="Group by" value={grouping.value} onValue={(value) => choose({ group_by: value })} options={groupings.map(({ value, label }) => ({ value, label }))} />
         <button type="button" onClick={analytics.reload}>
           Refresh
         </button>
