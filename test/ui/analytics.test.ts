@@ -177,6 +177,38 @@ describe("Analytics page", () => {
     expect(await seriousViolations(page())).toEqual([]);
   });
 
+  test("a click on a chart's point opens the logs of that group over that bucket, as many rows as the API counts", async () => {
+    await page().goto(`${gw.url}/ui/analytics?period=1h&group_by=model`);
+    await groupTable("By model").waitFor();
+    const series = await api("/api/logs/series?period=1h&group_by=model");
+    // The busiest point: the bucket and group with the most requests (the first group on a tie).
+    let busiest = { index: 0, group: 0, requests: 0 };
+    series.groups.forEach((group: Json, position: number) =>
+      group.requests.forEach((requests: number, index: number) => {
+        if (requests > busiest.requests) busiest = { index, group: position, requests };
+      }),
+    );
+    const times = series.timestamps.map((timestamp: string) => new Date(timestamp).getTime());
+    // The plot area (uPlot's overlay) spans the first bucket to the last; the largest value is drawn nearest its top.
+    const plot = await page().getByRole("img", { name: /^Requests by model/ }).locator(".u-over").boundingBox();
+    const x = plot!.x + (plot!.width * (times[busiest.index] - times[0])) / (times.at(-1) - times[0]);
+    await page().mouse.click(Math.min(x, plot!.x + plot!.width - 1), plot!.y + 2);
+    await page().getByRole("heading", { name: "Logs" }).waitFor();
+
+    const url = new URL(page().url());
+    const start = times[busiest.index];
+    expect(Object.fromEntries(url.searchParams)).toEqual({
+      models: series.groups[busiest.group].key,
+      start_time: new Date(start).toISOString(),
+      end_time: new Date(start + series.bucket_size_seconds * 1000 - 1).toISOString(),
+    });
+    const listed = await api(`/api/logs${url.search}&limit=100`);
+    expect(listed.total).toBe(busiest.requests);
+    const table = page().getByRole("table", { name: "Request logs" });
+    expect(await eventually(() => table.getByRole("button", { name: /open request / }).count(), (count) => count === listed.total)).toBe(busiest.requests);
+    expect(await page().getByLabel("Time").inputValue()).toBe("custom");
+  });
+
   test("what guardrails blocked and redacted is counted beside the previous window, each count opening those logs", async () => {
     const { virtual_key } = await post("/api/governance/virtual-keys", { name: "guarded" });
     keys.guarded = { id: virtual_key.id, value: virtual_key.value };

@@ -2,7 +2,7 @@ import { useMemo } from "preact/hooks";
 import { customers, guardrails, logs, teams } from "../api/endpoints";
 import { queryString } from "../api/client";
 import type { LogSeries, LogStats } from "../api/types";
-import { type Series, TimeChart } from "../components/chart";
+import { type PickedPoint, type Series, TimeChart } from "../components/chart";
 import { SelectField } from "../components/fields";
 import { PageHeader } from "../components/layout";
 import { TableHead } from "../components/table-head";
@@ -162,22 +162,44 @@ function GroupTable({ title, groups, filter, narrowing, period, figures }: Group
   );
 }
 
-function Charts({ series, grouping }: { series: LogSeries; grouping: Grouping }) {
+/** The logs filters of one bucket: from its start to the millisecond before the next. */
+function bucketRange(series: LogSeries, index: number): Record<string, string> {
+  const start = new Date(series.timestamps[index]!).getTime();
+  return { start_time: new Date(start).toISOString(), end_time: new Date(start + series.bucket_size_seconds * 1000 - 1).toISOString() };
+}
+
+interface ChartsProps {
+  series: LogSeries;
+  grouping: Grouping;
+  /** The logs filters narrowing the page: a drill keeps them. */
+  narrowing: Record<string, string>;
+}
+
+function Charts({ series, grouping, narrowing }: ChartsProps) {
   const charts = useMemo(() => {
     const times = series.timestamps.map((timestamp) => new Date(timestamp).getTime() / 1000);
     const lines = (figure: Figure): Series[] => series.groups.slice(0, SHOWN_GROUPS).map((group, index) => ({ label: group.label, values: group[figure], color: COLORS[index]! }));
     const firstToken = series.groups.slice(0, SHOWN_GROUPS).map((group, index) => ({ label: group.label, values: group.time_to_first_token, color: COLORS[index]! }));
     return { times, requests: lines("requests"), errors: lines("errors"), tokens: lines("total_tokens"), cost: lines("total_cost"), cacheHits: lines("cache_hits"), firstToken };
   }, [series]);
+  const narrowingKey = queryString(narrowing);
+  // A point opens the logs it counts: its group over its bucket (on the errors chart, the errors only).
+  const drills = useMemo(() => {
+    const drill =
+      (only: Record<string, string>) =>
+      ({ index, series: position }: PickedPoint) =>
+        navigate(logsLink({ ...narrowing, [grouping.filter]: series.groups[position]!.key, ...bucketRange(series, index), ...only }));
+    return { all: drill({}), errors: drill({ status: "error" }) };
+  }, [series, grouping, narrowingKey]);
   const by = grouping.label.toLowerCase();
   return (
     <div class="charts">
-      <TimeChart title={`Requests by ${by}`} times={charts.times} series={charts.requests} />
-      <TimeChart title={`Errors by ${by}`} times={charts.times} series={charts.errors} />
-      <TimeChart title={`Tokens by ${by}`} times={charts.times} series={charts.tokens} format={formatCount} />
-      <TimeChart title={`Cost by ${by}`} times={charts.times} series={charts.cost} format={formatCost} />
-      <TimeChart title={`Time to first token by ${by}`} times={charts.times} series={charts.firstToken} format={formatLatency} />
-      <TimeChart title={`Cache hits by ${by}`} times={charts.times} series={charts.cacheHits} />
+      <TimeChart title={`Requests by ${by}`} times={charts.times} series={charts.requests} onPick={drills.all} />
+      <TimeChart title={`Errors by ${by}`} times={charts.times} series={charts.errors} onPick={drills.errors} />
+      <TimeChart title={`Tokens by ${by}`} times={charts.times} series={charts.tokens} format={formatCount} onPick={drills.all} />
+      <TimeChart title={`Cost by ${by}`} times={charts.times} series={charts.cost} format={formatCost} onPick={drills.all} />
+      <TimeChart title={`Time to first token by ${by}`} times={charts.times} series={charts.firstToken} format={formatLatency} onPick={drills.all} />
+      <TimeChart title={`Cache hits by ${by}`} times={charts.times} series={charts.cacheHits} onPick={drills.all} />
     </div>
   );
 }
@@ -263,7 +285,7 @@ export function AnalyticsPage() {
             </Empty>
           ) : (
             <>
-              <Charts series={data.series} grouping={data.grouping} />
+              <Charts series={data.series} grouping={data.grouping} narrowing={filters} />
               <GroupTable
                 title={`By ${data.grouping.label.toLowerCase()}`}
                 groups={data.series.groups}
