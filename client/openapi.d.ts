@@ -1846,7 +1846,7 @@ export interface paths {
         };
         /**
          * Models to try
-         * @description The configured models a call run as the virtual key may use (every one without a key). Permission: Playground:View.
+         * @description The configured models a call run as the virtual key may use (every one without a key), each with its context window and list prices where known. Permission: Playground:View.
          */
         get: operations["getApiPlaygroundModels"];
         put?: never;
@@ -10749,6 +10749,12 @@ export interface operations {
                             id: string;
                             provider: string;
                             model: string;
+                            context_window?: number;
+                            max_output_tokens?: number;
+                            /** @description input_cost_per_token, output_cost_per_token, cache_read_input_token_cost, ...; `tiers`: the rates from `above_input_tokens` on */
+                            pricing?: {
+                                [key: string]: unknown;
+                            };
                         }[];
                     };
                 };

@@ -4,6 +4,7 @@ import { replies, sentReplies } from "../http/replies";
 import { fallbacksOf, handleInference, type Inference } from "../inference/handle";
 import { chatCompletionReply } from "../inference/mounts/chat-completion-reply";
 import { ChatCompletionBody } from "../inference/mounts/openai-bodies";
+import { ModelFacts, withModelFacts } from "../inference/model-facts";
 import { configuredModels } from "../provider-registry/model-listing";
 import type { ServedModel } from "../inference/model-ref";
 
@@ -23,7 +24,9 @@ const RunQuery = t.Object({
 });
 
 const PlaygroundModels = t.Object({
-  models: t.Array(t.Object({ id: t.String({ description: "`provider/model`, as a client names it." }), provider: t.String(), model: t.String() })),
+  models: t.Array(
+    t.Object({ id: t.String({ description: "`provider/model`, as a client names it." }), provider: t.String(), model: t.String(), ...ModelFacts.properties }, { description: "With the context window and list prices where the price catalogue knows them, as `/v1/models` shows them." }),
+  ),
 });
 
 function knownKey(deps: PlaygroundDeps, id: string | undefined) {
@@ -44,9 +47,9 @@ export const playgroundRoutes = (deps: PlaygroundDeps) =>
         const id = knownKey(deps, query.virtual_key_id);
         const usable = id ? deps.modelsUsableBy(id) : () => true;
         const models = configuredModels(deps.inference.providers).filter(({ provider, model, keyIds }) => usable({ provider: provider.name, model, keyIds }));
-        return { models: models.map(({ id, provider, model }) => ({ id, provider: provider.name, model })) };
+        return { models: models.map(({ id, provider, model }) => withModelFacts(deps.inference, provider, model, { id, provider: provider.name, model })) };
       },
-      { query: RunQuery, ...replies({ 200: PlaygroundModels }, { summary: "Models to try", description: "The configured models a call run as the virtual key may use (every one without a key)." }) },
+      { query: RunQuery, ...replies({ 200: PlaygroundModels }, { summary: "Models to try", description: "The configured models a call run as the virtual key may use (every one without a key), each with its context window and list prices where known." }) },
     )
     .post(
       "/chat/completions",
