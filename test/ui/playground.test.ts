@@ -155,7 +155,11 @@ describe("Playground", () => {
     await field.fill(CLAUDE_MODEL);
     const perMillion = (field: string) => formatCost(facts.pricing[field] * 1_000_000);
     const expected = `${perMillion("input_cost_per_token")} in, ${perMillion("output_cost_per_token")} out per 1M tokens · ${formatCount(facts.context_window)} tokens of context`;
-    const description = () => field.evaluate((input) => document.getElementById(input.getAttribute("aria-describedby") ?? "")?.textContent ?? "");
+    /** The text the field is described by (its hint), as a screen reader announces it; empty without one. */
+    const description = async () => {
+      const describedBy = await field.getAttribute("aria-describedby");
+      return describedBy ? await page().locator(`[id="${describedBy}"]`).innerText() : "";
+    };
     expect(await eventually(description, (text) => text === expected)).toBe(expected);
     await field.fill("anthropic/not-a-model");
     expect(await description()).toBe("");
