@@ -69,10 +69,11 @@ export function TimeChart({ title, times, series, format, onPick }: TimeChartPro
     );
     const resized = new ResizeObserver(() => plot.setSize({ width: element.clientWidth, height: 180 }));
     resized.observe(element);
-    const pick = () => {
-      const index = plot.cursor.idx;
-      const picked = index === null || index === undefined ? undefined : nearestSeries(plot, series, index, plot.cursor.top ?? 0);
-      if (picked !== undefined) onPick?.({ index: index!, series: picked });
+    // Read from the click itself: uPlot's cursor may not have caught up with a pointer that just arrived.
+    const pick = (event: MouseEvent) => {
+      const index = plot.posToIdx(event.offsetX);
+      const picked = nearestSeries(plot, series, index, event.offsetY);
+      if (picked !== undefined) onPick?.({ index, series: picked });
     };
     if (onPick) {
       plot.over.style.cursor = "pointer";
