@@ -1489,6 +1489,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/logs/metadata-keys": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Metadata keys in use
+         * @description The keys of the metadata the latest requests carried: what `group_by=metadata.<key>` and the `metadata_<key>` filters take. Permission: Logs:View.
+         */
+        get: operations["getApiLogsMetadataKeys"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/logs/prompt-versions": {
         parameters: {
             query?: never;
@@ -1538,7 +1558,7 @@ export interface paths {
         };
         /**
          * Request log usage over time, grouped
-         * @description Requests, errors, tokens and cost per time bucket, a series per model, provider, virtual key, error type or complexity tier; the same filters as the other log reads. Without a start the window is the last 24 hours. Permission: Logs:View.
+         * @description Requests, errors, tokens and cost per time bucket, a series per model, provider, virtual key, team, customer, error type, complexity tier or metadata key (`group_by=metadata.<key>`); the same filters as the other log reads. Without a start the window is the last 24 hours. Permission: Logs:View.
          */
         get: operations["getApiLogsSeries"];
         put?: never;
@@ -1918,7 +1938,7 @@ export interface paths {
         };
         /**
          * Models to try
-         * @description The configured models a call run as the virtual key may use (every one without a key). Permission: Playground:View.
+         * @description The configured models a call run as the virtual key may use (every one without a key), each with its context window and list prices where known. Permission: Playground:View.
          */
         get: operations["getApiPlaygroundModels"];
         put?: never;
@@ -10124,6 +10144,34 @@ export interface operations {
             default: components["responses"]["Error500"];
         };
     };
+    getApiLogsMetadataKeys: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The metadata keys of the latest 10,000 requests, sorted. */
+                        keys: string[];
+                    };
+                };
+            };
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+            default: components["responses"]["Error500"];
+        };
+    };
     getApiLogsPromptVersions: {
         parameters: {
             query: {
@@ -10342,7 +10390,7 @@ export interface operations {
                         timestamps: string[];
                         /** @description One per value seen in the window, most requests first; each figure lines up with `timestamps`. */
                         groups: {
-                            /** @description The model, provider, virtual key id, team id, customer id, error type or complexity tier. */
+                            /** @description The model, provider, virtual key id, team id, customer id, error type, complexity tier or metadata value. */
                             key: string;
                             /** @description What to show: the virtual key's name where logged, else the key. */
                             label: string;
@@ -11368,6 +11416,12 @@ export interface operations {
                             id: string;
                             provider: string;
                             model: string;
+                            context_window?: number;
+                            max_output_tokens?: number;
+                            /** @description input_cost_per_token, output_cost_per_token, cache_read_input_token_cost, ...; `tiers`: the rates from `above_input_tokens` on */
+                            pricing?: {
+                                [key: string]: unknown;
+                            };
                         }[];
                     };
                 };

@@ -124,6 +124,7 @@ export const ROUTE_ACCESS: readonly RouteRule[] = [
   rule("GET", "/api/logs/rankings", need("Logs:View")),
   rule("GET", "/api/logs/series", need("Logs:View")),
   rule("GET", "/api/logs/prompt-versions", need("Logs:View")),
+  rule("GET", "/api/logs/metadata-keys", need("Logs:View")),
   rule("GET", "/api/logs/conversations/:id", need("Logs:View")),
   rule("GET", "/api/logs/:id", need("Logs:View")),
   rule("DELETE", "/api/logs", need("Logs:Delete")),

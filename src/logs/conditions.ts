@@ -1,6 +1,6 @@
 import { and, eq, gte, inArray, isNotNull, isNull, lte, type SQL, sql } from "drizzle-orm";
 import type { AnySQLiteColumn } from "drizzle-orm/sqlite-core";
-import { requestLogs } from "../db/schema/logs";
+import { requestLogMetadata, requestLogs } from "../db/schema/logs";
 import type { Bounds, ListFilter, LogFilters } from "./filters";
 import { contentMatches } from "./full-text";
 import type { TimeWindow } from "./time-window";
@@ -29,16 +29,18 @@ const LIST_COLUMNS: Record<Exclude<ListFilter, JsonListFilter>, AnySQLiteColumn>
 };
 
 // tool_call_names, guardrails and metadata are JSON columns; json_each reads them without path quoting.
-const calledAnyTool = (names: string[]) => sql`EXISTS (SELECT 1 FROM json_each(${requestLogs.toolCallNames}) WHERE value IN ${names})`;
+// The first term of each is the condition of its partial index: only the rows that called a tool or met a guardrail are read.
+const calledAnyTool = (names: string[]) => sql`${requestLogs.toolCallNames} <> '[]' AND EXISTS (SELECT 1 FROM json_each(${requestLogs.toolCallNames}) WHERE value IN ${names})`;
 const guardrailFired = (field: "guardrail" | "action", values: string[]) =>
-  sql`EXISTS (SELECT 1 FROM json_each(${requestLogs.guardrails}) WHERE json_extract(value, ${`$.${field}`}) IN ${values})`;
+  sql`${requestLogs.guardrails} IS NOT NULL AND EXISTS (SELECT 1 FROM json_each(${requestLogs.guardrails}) WHERE json_extract(value, ${`$.${field}`}) IN ${values})`;
 const JSON_LISTS = {
   tool_call_names: calledAnyTool,
   guardrails: (values: string[]) => guardrailFired("guardrail", values),
   guardrail_actions: (values: string[]) => guardrailFired("action", values),
 };
 type JsonListFilter = keyof typeof JSON_LISTS;
-const hasMetadata = (key: string, value: string) => sql`EXISTS (SELECT 1 FROM json_each(${requestLogs.metadata}) WHERE key = ${key} AND value = ${value})`;
+/** By the pairs' table (kept by triggers), not each row's JSON: a value no row has is answered without reading the rows. */
+const hasMetadata = (key: string, value: string) => sql`${requestLogs.seq} IN (SELECT ${requestLogMetadata.seq} FROM ${requestLogMetadata} WHERE ${requestLogMetadata.key} = ${key} AND ${requestLogMetadata.value} = ${value})`;
 const lacksMetadataKeys = (keys: readonly string[]) => sql`NOT EXISTS (SELECT 1 FROM json_each(${requestLogs.metadata}) WHERE key IN ${keys})`;
 
 function withinBounds(column: AnySQLiteColumn, bounds: Bounds): SQL[] {

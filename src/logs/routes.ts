@@ -9,6 +9,7 @@ import { getLog, LogListQuery, readPage, searchLogs } from "./search";
 import { LogSeries, logSeries, type SeriesGroup, SeriesQuery } from "./series";
 import { PromptVersionsQuery, PromptVersionUsage, promptVersionUsage } from "./prompt-versions";
 import { logStats } from "./stats";
+import { MetadataKeys, recentMetadataKeys } from "./metadata-keys";
 import type { LogWriter } from "./table-writes";
 import type { ReadDatabase } from "./worker-reader";
 import { Deleted, replies } from "../http/replies";
@@ -73,9 +74,10 @@ export const logRoutes = ({ writer, read, queueStatus, clock, contentLogging, ex
       },
       {
         query: SeriesQuery,
-        ...replies({ 200: LogSeries }, { summary: "Request log usage over time, grouped", description: "Requests, errors, tokens and cost per time bucket, a series per model, provider, virtual key, error type or complexity tier; the same filters as the other log reads. Without a start the window is the last 24 hours." }),
+        ...replies({ 200: LogSeries }, { summary: "Request log usage over time, grouped", description: "Requests, errors, tokens and cost per time bucket, a series per model, provider, virtual key, team, customer, error type, complexity tier or metadata key (`group_by=metadata.<key>`); the same filters as the other log reads. Without a start the window is the last 24 hours." }),
       },
     )
+    .get("/metadata-keys", () => recentMetadataKeys(read), { ...replies({ 200: MetadataKeys }, { summary: "Metadata keys in use", description: "The keys of the metadata the latest requests carried: what `group_by=metadata.<key>` and the `metadata_<key>` filters take." }) })
     .get(
       "/rankings",
       // async: a plain function handing back one of two promises is checked before it settles.

@@ -1,4 +1,5 @@
-import { and, isNotNull, sql } from "drizzle-orm";
+import { and, isNotNull, type SQL, sql } from "drizzle-orm";
+import type { AnySQLiteColumn } from "drizzle-orm/sqlite-core";
 import { type Static, Type as t } from "@sinclair/typebox";
 import { requestLogs } from "../db/schema/logs";
 import { total, type Usage, usageColumns } from "./aggregates";
@@ -18,12 +19,20 @@ const GROUPS = {
   error_type: requestLogs.errorType,
   complexity_tier: requestLogs.complexityTier,
 } as const;
-export type SeriesGroup = keyof typeof GROUPS;
+/** `metadata.<key>`: a series per value of that metadata key. Keys are kept to what a JSON path can quote. */
+const METADATA_GROUP = "metadata.";
+export const METADATA_KEY_PATTERN = "[\\w.:-]{1,128}";
+export type SeriesGroup = keyof typeof GROUPS | `${typeof METADATA_GROUP}${string}`;
 
 export const SeriesQuery = t.Object(
   {
     ...LogFilterFields,
-    group_by: t.Optional(t.String({ pattern: `^(${Object.keys(GROUPS).join("|")})$`, description: "model (default), provider, virtual_key, team, customer, error_type or complexity_tier; rows without a value are left out" })),
+    group_by: t.Optional(
+      t.String({
+        pattern: `^(${Object.keys(GROUPS).join("|")}|metadata\\.${METADATA_KEY_PATTERN})$`,
+        description: "model (default), provider, virtual_key, team, customer, error_type, complexity_tier or metadata.<key> (letters, digits, _ . : -); rows without a value are left out",
+      }),
+    ),
   },
   { additionalProperties: true },
 );
@@ -35,7 +44,7 @@ export const LogSeries = t.Object({
   timestamps: t.Array(t.String({ format: "date-time" }), { description: "The start of each bucket, oldest first, empty buckets included." }),
   groups: t.Array(
     t.Object({
-      key: t.String({ description: "The model, provider, virtual key id, team id, customer id, error type or complexity tier." }),
+      key: t.String({ description: "The model, provider, virtual key id, team id, customer id, error type, complexity tier or metadata value." }),
       label: t.String({ description: "What to show: the virtual key's name where logged, else the key." }),
       requests: Figures,
       errors: Figures,
@@ -55,8 +64,14 @@ const streamColumns = {
   timeToFirstToken: sql<number | null>`avg(${requestLogs.timeToFirstTokenMs})`,
 };
 
+/** The column (or metadata value) a group reads; the key is bound as a quoted JSON path, so no key is read as SQL or as a path. */
+function groupColumn(group: SeriesGroup): AnySQLiteColumn | SQL {
+  if (!group.startsWith(METADATA_GROUP)) return GROUPS[group as keyof typeof GROUPS];
+  return sql`(${requestLogs.metadata} ->> ${`$."${group.slice(METADATA_GROUP.length)}"`})`;
+}
+
 function groupedBuckets(db: ReadDatabase, filters: LogFilters, group: SeriesGroup, sizeMs: number): Promise<GroupRow[]> {
-  const column = GROUPS[group];
+  const column = groupColumn(group);
   const { bucket } = byBucket(sizeMs).raw;
   const label = group === "virtual_key" ? sql<string | null>`max(${requestLogs.virtualKeyName})` : sql<string | null>`null`;
   return db
@@ -67,7 +82,7 @@ function groupedBuckets(db: ReadDatabase, filters: LogFilters, group: SeriesGrou
 }
 
 /**
- * Usage, cache hits and time to first token over time in equal buckets, a series per model, provider, virtual key, team, customer, error type or complexity tier.
+ * Usage, cache hits and time to first token over time in equal buckets, a series per model, provider, virtual key, team, customer, error type, complexity tier or metadata value.
  * The window must have a start (a period or start_time); an open end means now.
  */
 export async function logSeries(db: ReadDatabase, filters: LogFilters, group: SeriesGroup, now: Date): Promise<Static<typeof LogSeries>> {

@@ -5,6 +5,7 @@ import { fallbacksOf, handleInference, type Inference } from "../inference/handl
 import { chatCompletionReply } from "../inference/mounts/chat-completion-reply";
 import { ChatCompletionBody } from "../inference/mounts/openai-bodies";
 import { promptFieldTransform, promptMetadataOf } from "../inference/mounts/prompt-field";
+import { ModelFacts, withModelFacts } from "../inference/model-facts";
 import { configuredModels } from "../provider-registry/model-listing";
 import type { ServedModel } from "../inference/model-ref";
 
@@ -24,7 +25,9 @@ const RunQuery = t.Object({
 });
 
 const PlaygroundModels = t.Object({
-  models: t.Array(t.Object({ id: t.String({ description: "`provider/model`, as a client names it." }), provider: t.String(), model: t.String() })),
+  models: t.Array(
+    t.Object({ id: t.String({ description: "`provider/model`, as a client names it." }), provider: t.String(), model: t.String(), ...ModelFacts.properties }, { description: "With the context window and list prices where the price catalogue knows them, as `/v1/models` shows them." }),
+  ),
 });
 
 function knownKey(deps: PlaygroundDeps, id: string | undefined) {
@@ -45,9 +48,9 @@ export const playgroundRoutes = (deps: PlaygroundDeps) =>
         const id = knownKey(deps, query.virtual_key_id);
         const usable = id ? deps.modelsUsableBy(id) : () => true;
         const models = configuredModels(deps.inference.providers).filter(({ provider, model, keyIds }) => usable({ provider: provider.name, model, keyIds }));
-        return { models: models.map(({ id, provider, model }) => ({ id, provider: provider.name, model })) };
+        return { models: models.map(({ id, provider, model }) => withModelFacts(deps.inference, provider, model, { id, provider: provider.name, model })) };
       },
-      { query: RunQuery, ...replies({ 200: PlaygroundModels }, { summary: "Models to try", description: "The configured models a call run as the virtual key may use (every one without a key)." }) },
+      { query: RunQuery, ...replies({ 200: PlaygroundModels }, { summary: "Models to try", description: "The configured models a call run as the virtual key may use (every one without a key), each with its context window and list prices where known." }) },
     )
     .post(
       "/chat/completions",

@@ -48,6 +48,7 @@ const EXPECTED: ReadonlyArray<readonly [method: string, path: string, permission
   ["GET", "/api/logs/rankings", "Logs:View"],
   ["GET", "/api/logs/series", "Logs:View"],
   ["GET", "/api/logs/prompt-versions", "Logs:View"],
+  ["GET", "/api/logs/metadata-keys", "Logs:View"],
   ["GET", "/api/logs/conversations/:id", "Logs:View"],
   ["GET", "/api/logs/:id", "Logs:View"],
   ["GET", "/api/log-sinks", "Logs:View"],

@@ -47,3 +47,13 @@ test("every published model the test suite calls has a price", async () => {
   expect(sent.length).toBeGreaterThan(50);
   expect(sent.filter((name) => !priced(name))).toEqual([]);
 });
+
+test.each([
+  ["nebius", "Qwen/Qwen3-235B-A22B-Instruct-2507"],
+  ["voyage", "voyage-3"],
+  ["moonshot", "kimi-k2-0905-preview"],
+  ["together", "meta-llama/Llama-3.3-70B-Instruct-Turbo"],
+  ["novita", "deepseek/deepseek-r1"],
+])("%s, listed by the catalogue under its own name or another, prices %s", (family, model) => {
+  expect(catalogPrice(family, model)?.input_cost_per_token).toBeGreaterThan(0);
+});

@@ -318,6 +318,8 @@ describe("GET /api/logs/series", () => {
     ["team", (fact: LogFact) => fact.teamId],
     ["customer", (fact: LogFact) => fact.customerId],
     ["error_type", (fact: LogFact) => fact.errorType],
+    ["metadata.env", (fact: LogFact) => fact.metadata.env],
+    ["metadata.feature", (fact: LogFact) => fact.metadata.feature],
   ] as const)("group_by=%s: a series per value, each bucket's figures (cache hits and time to first token too) those of its logs, busiest first", async (groupBy, keyOf) => {
     const { start, end } = window();
     const body = await getJson<Series>(`/api/logs/series?group_by=${groupBy}&start_time=${new Date(start).toISOString()}&end_time=${new Date(end).toISOString()}`);
@@ -338,10 +340,26 @@ describe("GET /api/logs/series", () => {
     expect(sum(body.groups.map((group) => sum(group.requests)))).toBe(listed.total);
   });
 
+  test("a metadata key no request carried has no series", async () => {
+    const body = await getJson<Series>("/api/logs/series?group_by=metadata.nobody&period=7d");
+    expect(body.groups).toEqual([]);
+  });
+
   test.each([
     ["group_by=routing_rule", "group_by"],
+    ["group_by=metadata.", "group_by"],
+    [`group_by=${encodeURIComponent('metadata.a"b')}`, "group_by"],
+    ["group_by=metadata.$.x[0]", "group_by"],
     ["period=yesterday", "period"],
   ])("%s is a 400 naming the parameter", async (query, param) => {
     await expectGatewayError(await gw.admin(`/api/logs/series?${query}`), 400, { param });
+  });
+});
+
+describe("GET /api/logs/metadata-keys", () => {
+  test("the keys the latest requests carried, sorted, once each", async () => {
+    const expected = [...new Set(facts.flatMap((fact) => Object.keys(fact.metadata)))].sort();
+    expect(expected).toEqual(["env", "feature"]);
+    expect(await getJson<{ keys: string[] }>("/api/logs/metadata-keys")).toEqual({ keys: expected });
   });
 });

@@ -97,6 +97,9 @@ test("logs recorded before the hourly table existed are counted once the gateway
   // no guardrails (0018), no regions on log rows nor claimed quota (0019), no single sign-on
   // identities (0020), no OAuth connections of MCP clients (0021), and none of these migrations recorded.
   await undoMigrationsFrom(gw.databaseUrl, "0002_logs_hourly", [
+    // Migration 0033 first: its partial index reads the guardrails column dropped below.
+    "DROP TRIGGER request_log_metadata_insert", "DROP TRIGGER request_log_metadata_delete", "DROP TABLE request_log_metadata",
+    "DROP INDEX request_logs_team_idx", "DROP INDEX request_logs_customer_idx", "DROP INDEX request_logs_selected_key_idx", "DROP INDEX request_logs_tool_calls_idx", "DROP INDEX request_logs_guardrails_idx",
     "DROP TRIGGER request_log_hours_delete",
     "DROP TABLE request_log_hours",
     "ALTER TABLE actor_snapshots DROP COLUMN owner",

@@ -64,6 +64,18 @@ describe("the playground's API", () => {
     expect(await models("")).toEqual(["openai/gpt-4o", "openai/gpt-4o-mini"]);
   });
 
+  test("each model offered carries its context window and list prices, as /v1/models shows them", async () => {
+    const offered = ((await (await gw.admin("/api/playground/models")).json()) as Json).models as Json[];
+    const listed = ((await (await fetch(`${gw.url}/v1/models`)).json()) as Json).data as Json[];
+    for (const model of offered) {
+      const facts = listed.find((entry) => entry.id === model.id)!;
+      expect(model.context_window).toBeGreaterThan(0);
+      expect(model.pricing.input_cost_per_token).toBeGreaterThan(0);
+      expect({ context_window: model.context_window, pricing: model.pricing }).toEqual({ context_window: facts.context_window, pricing: facts.pricing });
+    }
+    expect(offered).toHaveLength(2);
+  });
+
   test("an unknown key is a 400 naming virtual_key_id; a body without messages names the field", async () => {
     await expectGatewayError(await gw.admin("/api/playground/chat/completions?virtual_key_id=nope", { method: "POST", json: { model: "openai/gpt-4o", messages: [{ role: "user", content: "hi" }] } }), 400, { param: "virtual_key_id" });
     await expectGatewayError(await gw.admin("/api/playground/models?virtual_key_id=nope"), 400, { param: "virtual_key_id" });

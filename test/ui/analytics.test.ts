@@ -27,10 +27,11 @@ async function post(path: string, json: unknown): Promise<Json> {
 
 const api = async (path: string) => (await (await gw.admin(path)).json()) as Json;
 
+/** Each request names the feature it serves in its metadata: web-app's "search", batch's "summarise". */
 function chat(key: string, model: string) {
   return fetch(`${gw.url}/v1/chat/completions`, {
     method: "POST",
-    headers: { authorization: `Bearer ${keys[key]!.value}`, "content-type": "application/json" },
+    headers: { authorization: `Bearer ${keys[key]!.value}`, "content-type": "application/json", "x-gw-metadata-feature": key === "web-app" ? "search" : "summarise" },
     body: JSON.stringify({ model, messages: [{ role: "user", content: "hello there" }] }),
   });
 }
@@ -149,6 +150,73 @@ describe("Analytics page", () => {
     const table = page().getByRole("table", { name: "Request logs" });
     expect(await eventually(() => table.getByRole("button", { name: /open request / }).count(), (count) => count === 4)).toBe(4);
     expect(await seriousViolations(page())).toEqual([]);
+  });
+
+  test("grouped by a metadata key picked among those in use: each value's figures are the API's, and a value opens its logs", async () => {
+    await page().goto(`${gw.url}/ui/analytics?period=1h&group_by=model`);
+    await groupTable("By model").waitFor();
+    const picker = page().getByLabel("Group by");
+    expect(await picker.getByRole("option").allInnerTexts()).toContain("Metadata feature");
+    await picker.selectOption({ label: "Metadata feature" });
+    const byFeature = await api("/api/logs/series?period=1h&group_by=metadata.feature");
+    const sum = (values: number[]) => values.reduce((total, value) => total + value, 0);
+    expect(byFeature.groups.map((group: Json) => [group.key, sum(group.requests), sum(group.errors)])).toEqual([
+      ["search", 4, 0],
+      ["summarise", 3, 1],
+    ]);
+    expect((await tableRows("By metadata feature")).map((row) => row.slice(0, 3))).toEqual([
+      ["search", "4", "0"],
+      ["summarise", "3", "1"],
+    ]);
+    expect(new URL(page().url()).searchParams.get("group_by")).toBe("metadata.feature");
+    await groupTable("By metadata feature").getByRole("link", { name: "summarise" }).click();
+    await page().getByRole("heading", { name: "Logs" }).waitFor();
+    expect(new URL(page().url()).searchParams.get("metadata_feature")).toBe("summarise");
+    const table = page().getByRole("table", { name: "Request logs" });
+    expect(await eventually(() => table.getByRole("button", { name: /open request / }).count(), (count) => count === 3)).toBe(3);
+    expect(await seriousViolations(page())).toEqual([]);
+  });
+
+  test("a click on a chart's point opens the logs of that group over that bucket, as many rows as the API counts", async () => {
+    // The page's buckets are the API's when both reads fall between the same bucket boundaries.
+    let series: Json | undefined;
+    for (let attempt = 0; attempt < 3 && !series; attempt++) {
+      const before = await api("/api/logs/series?period=1h&group_by=model");
+      await page().goto(`${gw.url}/ui/analytics?period=1h&group_by=model`);
+      await groupTable("By model").waitFor();
+      const after = await api("/api/logs/series?period=1h&group_by=model");
+      if (before.timestamps[0] === after.timestamps[0]) series = after;
+    }
+    if (!series) throw new Error("every read straddled a bucket boundary");
+    // The busiest point: the bucket and group with the most requests (the first group on a tie).
+    let busiest = { index: 0, group: 0, requests: 0 };
+    series.groups.forEach((group: Json, position: number) =>
+      group.requests.forEach((requests: number, index: number) => {
+        if (requests > busiest.requests) busiest = { index, group: position, requests };
+      }),
+    );
+    const times = series.timestamps.map((timestamp: string) => new Date(timestamp).getTime());
+    // Measured once the page is complete: the metadata keys arrive last and may move the charts.
+    await page().getByLabel("Group by").getByRole("option", { name: "Metadata feature" }).waitFor({ state: "attached" });
+    // The plot area (uPlot's overlay) spans the first bucket to the last; the largest value is drawn nearest its top.
+    const plot = await page().getByRole("img", { name: /^Requests by model/ }).locator(".u-over").boundingBox();
+    const x = plot!.x + (plot!.width * (times[busiest.index] - times[0])) / (times.at(-1) - times[0]);
+    // A few pixels inside the plot's right edge, where the newest bucket is drawn.
+    await page().mouse.click(Math.min(x, plot!.x + plot!.width - 3), plot!.y + 2);
+    await page().getByRole("heading", { name: "Logs" }).waitFor();
+
+    const url = new URL(page().url());
+    const start = times[busiest.index];
+    expect(Object.fromEntries(url.searchParams)).toEqual({
+      models: series.groups[busiest.group].key,
+      start_time: new Date(start).toISOString(),
+      end_time: new Date(start + series.bucket_size_seconds * 1000 - 1).toISOString(),
+    });
+    const listed = await api(`/api/logs${url.search}&limit=100`);
+    expect(listed.total).toBe(busiest.requests);
+    const table = page().getByRole("table", { name: "Request logs" });
+    expect(await eventually(() => table.getByRole("button", { name: /open request / }).count(), (count) => count === listed.total)).toBe(busiest.requests);
+    expect(await page().getByLabel("Time").inputValue()).toBe("custom");
   });
 
   test("what guardrails blocked and redacted is counted beside the previous window, each count opening those logs", async () => {

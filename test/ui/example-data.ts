@@ -93,6 +93,8 @@ export async function loadExampleData(gw: TestGateway, upstream: MockOpenAI, aut
   await created(admin("/api/governance/pricing-overrides", { name: "Self-hosted Llama", scope_kind: "provider", scope_id: "mock", pattern: "llama-", match_type: "prefix", patch: { input_cost_per_token: 0.0000002, output_cost_per_token: 0.0000006 } }));
   await created(admin("/api/guardrails", { name: "No card numbers", description: "Payment card numbers never reach a provider.", checks: [{ type: "payment_card", action: "redact" }] }));
   await created(admin("/api/webhooks", { name: "job-events", url: "https://hooks.example.com/gateway", events: ["async_job.completed", "async_job.failed"] }));
+  // Two built-in alert rules, without channels: the Alerts page shows their state and the budget forecasts.
+  for (const name of ["error_rate_5", "budget_80"]) await created(admin(`/api/alerts/builtins/${name}`, {}));
   await seedHistory(gw.databaseUrl, virtualKeys, history.rows, history.days);
   return { virtualKeys };
 }

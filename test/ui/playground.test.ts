@@ -145,6 +145,27 @@ describe("Playground", () => {
     await dialog.getByRole("button", { name: "Close" }).click();
   });
 
+  test("a model picked shows its input and output price per 1M tokens and its context window, as /v1/models lists them", async () => {
+    await page().goto(`${gw.url}/ui/playground`);
+    await page().getByLabel("Run as virtual key").selectOption({ label: "web-app" });
+    const listed = ((await (await fetch(`${gw.url}/v1/models`)).json()) as Json).data as Json[];
+    const facts = listed.find((model) => model.id === CLAUDE_MODEL)!;
+    expect(facts.context_window).toBeGreaterThan(0);
+    const field = page().getByRole("combobox", { name: "Model 1" });
+    await field.fill(CLAUDE_MODEL);
+    const perMillion = (field: string) => formatCost(facts.pricing[field] * 1_000_000);
+    const expected = `${perMillion("input_cost_per_token")} in, ${perMillion("output_cost_per_token")} out per 1M tokens · ${formatCount(facts.context_window)} tokens of context`;
+    /** The text the field is described by (its hint), as a screen reader announces it; empty without one. */
+    const description = async () => {
+      const describedBy = await field.getAttribute("aria-describedby");
+      return describedBy ? await page().locator(`[id="${describedBy}"]`).innerText() : "";
+    };
+    expect(await eventually(description, (text) => text === expected)).toBe(expected);
+    await field.fill("anthropic/not-a-model");
+    expect(await description()).toBe("");
+    expect(await seriousViolations(page())).toEqual([]);
+  });
+
   test("no page error and no request failed that the user did not cause", () => {
     expect(watched.problems()).toEqual([]);
   });

@@ -61,6 +61,8 @@ const PAGES: Array<[name: string, path: string, ready: (page: Page) => Promise<u
   ["mcp", "/ui/mcp", (page) => page.getByRole("heading", { name: "MCP", exact: true }).waitFor()],
   ["agents", "/ui/agents", (page) => page.getByRole("heading", { name: "Agents", exact: true }).waitFor()],
   ["webhooks", "/ui/webhooks", (page) => page.getByRole("table", { name: "Async jobs" }).getByText("failed", { exact: true }).waitFor(), true],
+  ["log-sinks", "/ui/log-sinks", (page) => page.getByRole("heading", { name: "Log sinks", exact: true }).waitFor()],
+  ["alerts", "/ui/alerts", (page) => page.getByRole("table", { name: "Alert rules" }).waitFor()],
   ["plugins", "/ui/plugins", (page) => page.getByRole("region", { name: "Plugin response_cache" }).waitFor()],
   ["access", "/ui/access", (page) => page.getByRole("heading", { name: "Access", exact: true }).waitFor()],
   [

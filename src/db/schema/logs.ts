@@ -88,6 +88,13 @@ export const requestLogs = sqliteTable(
     index("request_logs_internal_idx").on(table.timestamp).where(sql`${table.internalCaller} IS NOT NULL`),
     index("request_logs_conversation_idx").on(table.conversationId).where(sql`${table.conversationId} IS NOT NULL`),
     index("request_logs_complexity_idx").on(table.complexityTier, table.timestamp).where(sql`${table.complexityTier} IS NOT NULL`),
+    // The logs page's team, customer and provider key filters: a value few rows carry is read from its index, not by scanning every row.
+    index("request_logs_team_idx").on(table.teamId, table.timestamp).where(sql`${table.teamId} IS NOT NULL`),
+    index("request_logs_customer_idx").on(table.customerId, table.timestamp).where(sql`${table.customerId} IS NOT NULL`),
+    index("request_logs_selected_key_idx").on(table.selectedKeyId, table.timestamp).where(sql`${table.selectedKeyId} IS NOT NULL`),
+    // Few requests call tools or meet a guardrail: their filters read only those rows (src/logs/conditions.ts names these conditions).
+    index("request_logs_tool_calls_idx").on(table.timestamp).where(sql`${table.toolCallNames} <> '[]'`),
+    index("request_logs_guardrails_idx").on(table.timestamp).where(sql`${table.guardrails} IS NOT NULL`),
   ],
 );
 
@@ -134,4 +141,20 @@ export const requestLogLatencies = sqliteTable(
   },
   // Bucket first: summing a window per bucket then reads the table in key order, with no sort.
   (table) => [primaryKey({ columns: [table.bucket, table.hour, table.status] })],
+);
+
+/**
+ * Each metadata pair of each request log, by the log's seq, kept by triggers on request_logs as
+ * rows are inserted and deleted (hand-written in the migration that made the table, WITHOUT
+ * ROWID like request_log_hours). A `metadata_<key>` filter reads the pairs' key instead of every
+ * row's JSON, which over a million rows takes seconds.
+ */
+export const requestLogMetadata = sqliteTable(
+  "request_log_metadata",
+  {
+    key: text("key").notNull(),
+    value: text("value").notNull(),
+    seq: integer("seq").notNull(),
+  },
+  (table) => [primaryKey({ columns: [table.key, table.value, table.seq] })],
 );

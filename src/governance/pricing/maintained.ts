@@ -7,8 +7,12 @@ export interface CatalogueModel {
   context_window?: number;
 }
 
-/** The catalogue's provider for a gateway family whose name differs; every other family goes by its own name. */
-const CATALOGUE_PROVIDER: Readonly<Record<string, string>> = { gemini: "google", vertex: "google", bedrock: "aws", xai: "x-ai" };
+/**
+ * The catalogue's provider for a gateway family whose name differs; every other family goes by its
+ * own name. Nebius names its models by their Hugging Face ids, and the catalogue lists its prices
+ * as Hugging Face's router passes them on.
+ */
+const CATALOGUE_PROVIDER: Readonly<Record<string, string>> = { gemini: "google", vertex: "google", bedrock: "aws", xai: "x-ai", voyage: "voyageai", moonshot: "moonshotai", nebius: "huggingface_nebius" };
 
 /** The catalogue's rates, USD per million tokens (or thousand requests), as the gateway's per-token fields. */
 const PER_MILLION: Readonly<Record<string, keyof ModelPrice>> = {

@@ -25,6 +25,7 @@ export const logs = {
   histogram: (query: Query) => answered(api.GET("/api/logs/histogram", { params: { query: filters(query) } })),
   rankings: (query: Query) => answered(api.GET("/api/logs/rankings", { params: { query: filters(query) } })) as Promise<T.Rankings>,
   series: (query: Query) => answered(api.GET("/api/logs/series", { params: { query: filters(query) } })),
+  metadataKeys: () => answered(api.GET("/api/logs/metadata-keys")).then((answer) => answer.keys),
   virtualKeyRankings: (query: Query) => answered(api.GET("/api/logs/rankings", { params: { query: filters({ ...query, group_by: "virtual_key" }) } })) as Promise<T.VirtualKeyRankings>,
   remove: (ids: string[]) => answered(api.DELETE("/api/logs", { body: { ids } })),
 };

@@ -19,15 +19,35 @@ function resolvedColor(property: string): string {
   return color;
 }
 
+/** A point of a chart: the index into `times` and the series drawn there. */
+export interface PickedPoint {
+  index: number;
+  series: number;
+}
+
 interface TimeChartProps {
   title: string;
   times: number[];
   series: Series[];
   format?: (value: number) => string;
+  /** Called with the point clicked: the bucket under the cursor and, of the series with a value there, the one drawn nearest. */
+  onPick?: (point: PickedPoint) => void;
+}
+
+/** The series whose value at `index` is drawn nearest to `top` (pixels in the plot); none when every value there is empty or zero. */
+function nearestSeries(plot: uPlot, series: Series[], index: number, top: number): number | undefined {
+  let nearest: { series: number; distance: number } | undefined;
+  series.forEach((entry, position) => {
+    const value = entry.values[index];
+    if (!value) return;
+    const distance = Math.abs(plot.valToPos(value, "y") - top);
+    if (!nearest || distance < nearest.distance) nearest = { series: position, distance };
+  });
+  return nearest?.series;
 }
 
 /** A time series drawn by uPlot, resized with its box; `times` are epoch seconds. */
-export function TimeChart({ title, times, series, format }: TimeChartProps) {
+export function TimeChart({ title, times, series, format, onPick }: TimeChartProps) {
   const box = useRef<HTMLDivElement>(null);
   useEffect(() => {
     const element = box.current;
@@ -49,11 +69,21 @@ export function TimeChart({ title, times, series, format }: TimeChartProps) {
     );
     const resized = new ResizeObserver(() => plot.setSize({ width: element.clientWidth, height: 180 }));
     resized.observe(element);
+    // Read from the click itself: uPlot's cursor may not have caught up with a pointer that just arrived.
+    const pick = (event: MouseEvent) => {
+      const index = plot.posToIdx(event.offsetX);
+      const picked = nearestSeries(plot, series, index, event.offsetY);
+      if (picked !== undefined) onPick?.({ index, series: picked });
+    };
+    if (onPick) {
+      plot.over.style.cursor = "pointer";
+      plot.over.addEventListener("click", pick);
+    }
     return () => {
       resized.disconnect();
       plot.destroy();
     };
-  }, [times, series]);
+  }, [times, series, onPick]);
   return (
     <figure class="chart">
       <figcaption>{title}</figcaption>

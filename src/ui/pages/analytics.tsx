@@ -2,7 +2,7 @@ import { useMemo } from "preact/hooks";
 import { customers, guardrails, logs, teams } from "../api/endpoints";
 import { queryString } from "../api/client";
 import type { LogSeries, LogStats } from "../api/types";
-import { type Series, TimeChart } from "../components/chart";
+import { type PickedPoint, type Series, TimeChart } from "../components/chart";
 import { SelectField } from "../components/fields";
 import { PageHeader } from "../components/layout";
 import { TableHead } from "../components/table-head";
@@ -20,15 +20,36 @@ const WINDOWS = [
   { period: "30d", label: "30 days" },
 ] as const;
 
-/** Each grouping and the logs filter that narrows to one of its values. */
-const GROUPINGS = [
+/** A grouping and the logs filter that narrows to one of its values. */
+interface Grouping {
+  value: string;
+  label: string;
+  filter: string;
+}
+
+const GROUPINGS: Grouping[] = [
   { value: "model", label: "Model", filter: "models" },
   { value: "provider", label: "Provider", filter: "providers" },
   { value: "virtual_key", label: "Virtual key", filter: "virtual_key_ids" },
   { value: "team", label: "Team", filter: "team_ids" },
   { value: "customer", label: "Customer", filter: "customer_ids" },
-] as const;
-type Grouping = (typeof GROUPINGS)[number];
+];
+
+const METADATA_GROUP = "metadata.";
+const byMetadata = (key: string): Grouping => ({ value: `${METADATA_GROUP}${key}`, label: `Metadata ${key}`, filter: `metadata_${key}` });
+
+/** The fixed groupings, then one per metadata key in use, and the URL's own when no recent request carried it. */
+function groupingChoices(keys: string[] | undefined, current: Grouping): Grouping[] {
+  const metadata = (keys ?? []).map(byMetadata);
+  const named = current.value.startsWith(METADATA_GROUP) && !metadata.some((entry) => entry.value === current.value) ? [current] : [];
+  return [...GROUPINGS, ...metadata, ...named];
+}
+
+/** The grouping the URL names: one of the fixed ones or any metadata key (the API checks the key). */
+function groupingOf(value: string | null): Grouping {
+  if (value?.startsWith(METADATA_GROUP) && value.length > METADATA_GROUP.length) return byMetadata(value.slice(METADATA_GROUP.length));
+  return GROUPINGS.find((entry) => entry.value === value) ?? GROUPINGS[0]!;
+}
 
 const COLORS = ["#3b82f6", "#10b981", "#f59e0b", "#8b5cf6", "#ef4444", "#06b6d4", "#ec4899", "#84cc16"];
 const SHOWN_GROUPS = COLORS.length;
@@ -141,22 +162,44 @@ function GroupTable({ title, groups, filter, narrowing, period, figures }: Group
   );
 }
 
-function Charts({ series, grouping }: { series: LogSeries; grouping: Grouping }) {
+/** The logs filters of one bucket: from its start to the millisecond before the next. */
+function bucketRange(series: LogSeries, index: number): Record<string, string> {
+  const start = new Date(series.timestamps[index]!).getTime();
+  return { start_time: new Date(start).toISOString(), end_time: new Date(start + series.bucket_size_seconds * 1000 - 1).toISOString() };
+}
+
+interface ChartsProps {
+  series: LogSeries;
+  grouping: Grouping;
+  /** The logs filters narrowing the page: a drill keeps them. */
+  narrowing: Record<string, string>;
+}
+
+function Charts({ series, grouping, narrowing }: ChartsProps) {
   const charts = useMemo(() => {
     const times = series.timestamps.map((timestamp) => new Date(timestamp).getTime() / 1000);
     const lines = (figure: Figure): Series[] => series.groups.slice(0, SHOWN_GROUPS).map((group, index) => ({ label: group.label, values: group[figure], color: COLORS[index]! }));
     const firstToken = series.groups.slice(0, SHOWN_GROUPS).map((group, index) => ({ label: group.label, values: group.time_to_first_token, color: COLORS[index]! }));
     return { times, requests: lines("requests"), errors: lines("errors"), tokens: lines("total_tokens"), cost: lines("total_cost"), cacheHits: lines("cache_hits"), firstToken };
   }, [series]);
+  const narrowingKey = queryString(narrowing);
+  // A point opens the logs it counts: its group over its bucket (on the errors chart, the errors only).
+  const drills = useMemo(() => {
+    const drill =
+      (only: Record<string, string>) =>
+      ({ index, series: position }: PickedPoint) =>
+        navigate(logsLink({ ...narrowing, [grouping.filter]: series.groups[position]!.key, ...bucketRange(series, index), ...only }));
+    return { all: drill({}), errors: drill({ status: "error" }) };
+  }, [series, grouping, narrowingKey]);
   const by = grouping.label.toLowerCase();
   return (
     <div class="charts">
-      <TimeChart title={`Requests by ${by}`} times={charts.times} series={charts.requests} />
-      <TimeChart title={`Errors by ${by}`} times={charts.times} series={charts.errors} />
-      <TimeChart title={`Tokens by ${by}`} times={charts.times} series={charts.tokens} format={formatCount} />
-      <TimeChart title={`Cost by ${by}`} times={charts.times} series={charts.cost} format={formatCost} />
-      <TimeChart title={`Time to first token by ${by}`} times={charts.times} series={charts.firstToken} format={formatLatency} />
-      <TimeChart title={`Cache hits by ${by}`} times={charts.times} series={charts.cacheHits} />
+      <TimeChart title={`Requests by ${by}`} times={charts.times} series={charts.requests} onPick={drills.all} />
+      <TimeChart title={`Errors by ${by}`} times={charts.times} series={charts.errors} onPick={drills.errors} />
+      <TimeChart title={`Tokens by ${by}`} times={charts.times} series={charts.tokens} format={formatCount} onPick={drills.all} />
+      <TimeChart title={`Cost by ${by}`} times={charts.times} series={charts.cost} format={formatCost} onPick={drills.all} />
+      <TimeChart title={`Time to first token by ${by}`} times={charts.times} series={charts.firstToken} format={formatLatency} onPick={drills.all} />
+      <TimeChart title={`Cache hits by ${by}`} times={charts.times} series={charts.cacheHits} onPick={drills.all} />
     </div>
   );
 }
@@ -195,15 +238,17 @@ async function loadAnalytics(period: string, grouping: Grouping, filters: Record
   return { stats, series: named, errors, grouping, guardrails };
 }
 
-/** Charts over a window, grouped by model, provider, virtual key, team or customer, beside the previous window; a click opens the logs behind a point. */
+/** Charts over a window, grouped by model, provider, virtual key, team, customer or a metadata key, beside the previous window; a click opens the logs behind a point. */
 export function AnalyticsPage() {
   const { search } = useLocation();
   const period = WINDOWS.find((entry) => entry.period === search.get("period"))?.period ?? "24h";
-  const grouping = GROUPINGS.find((entry) => entry.value === search.get("group_by")) ?? GROUPINGS[0];
+  const grouping = groupingOf(search.get("group_by"));
   const filters = narrowingOf(search);
   const filterKey = queryString(filters);
   const can = useCan();
   const analytics = useResource(() => loadAnalytics(period, grouping, filters, can), [period, grouping.value, filterKey]);
+  const metadataKeys = useResource(() => logs.metadataKeys(), []);
+  const groupings = groupingChoices(metadataKeys.data, grouping);
   const choose = (next: { period?: string; group_by?: string }) => navigate(`/ui/analytics${queryString({ ...filters, period, group_by: grouping.value, ...next })}`, true);
   const data = analytics.data;
   return (
@@ -216,7 +261,7 @@ export function AnalyticsPage() {
             </button>
           ))}
         </div>
-        <SelectField label="Group by" value={grouping.value} onValue={(value) => choose({ group_by: value })} options={GROUPINGS.map(({ value, label }) => ({ value, label }))} />
+        <SelectField label="Group by" value={grouping.value} onValue={(value) => choose({ group_by: value })} options={groupings.map(({ value, label }) => ({ value, label }))} />
         <button type="button" onClick={analytics.reload}>
           Refresh
         </button>
@@ -240,7 +285,7 @@ export function AnalyticsPage() {
             </Empty>
           ) : (
             <>
-              <Charts series={data.series} grouping={data.grouping} />
+              <Charts series={data.series} grouping={data.grouping} narrowing={filters} />
               <GroupTable
                 title={`By ${data.grouping.label.toLowerCase()}`}
                 groups={data.series.groups}

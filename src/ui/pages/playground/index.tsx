@@ -3,6 +3,7 @@ import { answered, api } from "../../api/client";
 import { virtualKeys } from "../../api/endpoints";
 import { Field, SelectField } from "../../components/fields";
 import { PageHeader } from "../../components/layout";
+import { modelFactsLine } from "../../lib/model-facts";
 import { useResource } from "../../lib/use-resource";
 import { useCan } from "../../session";
 import { AnswerCard } from "./answer";
@@ -21,20 +22,26 @@ interface Run {
   answer: Answer;
 }
 
-const modelsFor = (keyId: string) => answered(api.GET("/api/playground/models", { params: { query: { virtual_key_id: keyId } } })).then((answer) => answer.models.map((model) => model.id));
+const modelsFor = (keyId: string) => answered(api.GET("/api/playground/models", { params: { query: { virtual_key_id: keyId } } })).then((answer) => answer.models);
 
-/** The models to compare, each typed or picked from what the key may use. */
-function ModelFields({ models, known, setModels }: { models: string[]; known: string[]; setModels(models: string[]): void }) {
+type KnownModel = Awaited<ReturnType<typeof modelsFor>>[number];
+
+/** The models to compare, each typed or picked from what the key may use, with its prices and context window where known. */
+function ModelFields({ models, known, setModels }: { models: string[]; known: KnownModel[]; setModels(models: string[]): void }) {
+  const factsOf = (id: string) => {
+    const model = known.find((entry) => entry.id === id.trim());
+    return model && modelFactsLine(model);
+  };
   return (
     <div class="model-fields">
       <datalist id="playground-models">
-        {known.map((id) => (
-          <option key={id} value={id} />
+        {known.map((model) => (
+          <option key={model.id} value={model.id} label={modelFactsLine(model) || undefined} />
         ))}
       </datalist>
       {models.map((model, index) => (
         <div key={index} class="model-field">
-          <Field label={`Model ${index + 1}`}>
+          <Field label={`Model ${index + 1}`} hint={factsOf(model) || undefined}>
             {(ids) => <input {...ids} list="playground-models" placeholder="provider/model" value={model} onInput={(event) => setModels(models.map((current, at) => (at === index ? event.currentTarget.value : current)))} />}
           </Field>
           {models.length > 1 && (
