@@ -70,6 +70,19 @@ export interface Inference {
 export interface KeptStreams {
   /** The call's stream kept, when it asked for that; undefined, without allocating, when it did not. */
   keep(call: InferenceCall, context: RequestContext): KeptStream | undefined;
+  /** The stream a request was kept as, for the caller that made it (a background Responses call's, read back by its response id). */
+  ofRequest(requestId: string, headers: Headers): Promise<RequestStream | undefined>;
+}
+
+/** A kept stream as the request that made it sees it. */
+export interface RequestStream {
+  state: "upstream_open" | "completed" | "failed" | "cancelled";
+  createdAtMs: number;
+  error: string | null;
+  /** Its events after event `after` (numbered from 1), as SSE, then live until it ends. */
+  read(after: number): Promise<Response>;
+  /** Cancels its upstream call when still open; the stream as it then stands. */
+  cancel(): Promise<RequestStream>;
 }
 
 export interface KeptStream {

@@ -56,3 +56,21 @@ export function backgroundView(id: string, { context, status }: FoundJob): Body 
   const message = (json?.error as { message?: unknown } | undefined)?.message;
   return unfinishedResponse(id, context.createdAt, "failed", {}, { code: "server_error", message: typeof message === "string" ? message : "the background response failed" });
 }
+
+/** A kept stream's state (src/streams), as the request that made it sees it. */
+interface KeptStreamState {
+  state: "upstream_open" | "completed" | "failed" | "cancelled";
+  createdAtMs: number;
+  error: string | null;
+}
+
+const STREAM_STATUS = { upstream_open: "in_progress", completed: "in_progress", cancelled: "cancelled", failed: "failed" } as const;
+
+/**
+ * A streamed background response not stored yet, as its kept stream stands. A completed stream
+ * is stored as a response a moment after its last event: until then it reads as in progress.
+ */
+export function streamedView(id: string, stream: KeptStreamState): Body {
+  const error = stream.state === "failed" ? { code: "server_error", message: stream.error ?? "the background response failed" } : null;
+  return unfinishedResponse(id, stream.createdAtMs, STREAM_STATUS[stream.state], {}, error);
+}

@@ -41,7 +41,7 @@ export function createResumableStreams({ settings, checkCaller, ...deps }: Resum
   const streams = new ResumableStreams({ ...deps, settings: () => streamSettings(settings()) });
   return {
     kept: streams,
-    routes: streamRoutes(streams, checkCaller, () => streamSettings(settings()).maxReaderLagBytes),
+    routes: streamRoutes(streams, checkCaller),
     resume: () => streams.resume(),
     stop: () => streams.stop(),
   };

@@ -8,7 +8,7 @@ import { ownerOf } from "../async/ownership";
 import type { Database } from "../db/client";
 import { requestLogs, resumableStreamEvents, resumableStreams, type ResumableStreamRow } from "../db/schema";
 import { badRequest } from "../http/errors";
-import type { InferenceCall, KeptStream, KeptStreams } from "../inference/handle";
+import type { InferenceCall, KeptStream, KeptStreams, RequestStream } from "../inference/handle";
 import type { RequestContext } from "../inference/hooks";
 import { EventBatches, type StoredEvent } from "./event-batches";
 import { LiveStream, tooLarge } from "./live-stream";
@@ -82,7 +82,11 @@ function asksResumable({ headers, caller }: RequestContext): boolean {
   throw badRequest(`${RESUMABLE_HEADER} must be true or false, not '${value}'`, RESUMABLE_HEADER);
 }
 
-const newStreamId = () => `strm_${Bun.randomUUIDv7().replaceAll("-", "")}`;
+/** A stream is named by the request that made it: a background response (`resp_` and the same hex) finds its stream without a lookup. */
+const streamIdOf = (requestId: string) => `strm_${requestId.replaceAll("-", "")}`;
+
+/** A streamed Responses call with `background: true` is always kept: it is read back and resumed by its response id. */
+const isBackgroundResponse = (call: InferenceCall) => call.operation === "responses" && call.body.background === true;
 
 /**
  * Resumable streams as `stream` actors: a streamed reply kept is read to its end by the gateway
@@ -113,7 +117,7 @@ export class ResumableStreams implements KeptStreams {
   }
 
   keep(call: InferenceCall, context: RequestContext): KeptStream | undefined {
-    if ((call.operation !== "chat" && call.operation !== "responses") || !asksResumable(context)) return undefined;
+    if ((call.operation !== "chat" && call.operation !== "responses") || !(isBackgroundResponse(call) || asksResumable(context))) return undefined;
     const upstream = new AbortController();
     return { signal: upstream.signal, reply: (response) => this.hold(response, call, context, upstream) };
   }
@@ -136,6 +140,28 @@ export class ResumableStreams implements KeptStreams {
   async find(id: string, headers: Headers): Promise<ResumableStreamRow | undefined> {
     const row = await this.deps.db.select().from(resumableStreams).where(eq(resumableStreams.id, id)).get();
     return row && row.owner === (ownerOf(headers) ?? null) ? row : undefined;
+  }
+
+  /** The stream `requestId` was kept as, as its owner sees it. */
+  async ofRequest(requestId: string, headers: Headers): Promise<RequestStream | undefined> {
+    const row = await this.find(streamIdOf(requestId), headers);
+    return row && this.requestStream(row);
+  }
+
+  private requestStream(row: ResumableStreamRow): RequestStream {
+    return {
+      state: row.state as RequestStream["state"],
+      createdAtMs: row.createdAt.getTime(),
+      error: row.error,
+      read: (after) => this.reader(row, after),
+      cancel: async () => this.requestStream(await this.cancel(row)),
+    };
+  }
+
+  /** A reader's response: the stream's events after `after`, in its format, then live until it ends. Counts as a resume. */
+  async reader(row: ResumableStreamRow, after: number): Promise<Response> {
+    const subscribe = await this.follow(row, after);
+    return new Response(followerStream(subscribe, row, this.deps.settings().maxReaderLagBytes), { headers: { "content-type": row.contentType, "cache-control": "no-cache", [STREAM_ID_HEADER]: row.id } });
   }
 
   /** Follows a stream found with `find` from after event `after`: from memory where it is held, else from the database. Counts as a resume. */
@@ -204,7 +230,7 @@ export class ResumableStreams implements KeptStreams {
   private async hold(response: Response, call: InferenceCall, context: RequestContext, upstream: AbortController): Promise<Response> {
     if (!response.body || !isEventStream(response)) return response;
     const settings = this.deps.settings();
-    const id = newStreamId();
+    const id = streamIdOf(context.id);
     const live = new LiveStream(settings.maxStreamBytes);
     this.held.set(id, { live, body: response.body, upstream, metadata: context.metadata, relayed: Promise.withResolvers(), batches: new EventBatches(settings.flushMs, (events) => this.store(id, events)) });
     const createdAt = this.deps.clock.now();

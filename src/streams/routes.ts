@@ -2,8 +2,7 @@ import { Elysia, t } from "elysia";
 import type { ResumableStreamRow } from "../db/schema";
 import { badRequest, notFound } from "../http/errors";
 import { replies } from "../http/replies";
-import { followerStream } from "./follower-stream";
-import { type ResumableStreams, STREAM_ID_HEADER } from "./resumable-streams";
+import type { ResumableStreams } from "./resumable-streams";
 import { ResumableStream } from "./replies";
 
 const StreamParams = t.Object({ stream_id: t.String({ minLength: 1, description: "The id the first response named in `x-gw-stream-id`." }) });
@@ -37,7 +36,7 @@ export const streamView = (row: ResumableStreamRow) => ({
 });
 
 /** GET /v1/streams/{id} (replay, then follow) and DELETE /v1/streams/{id} (cancel the upstream call), for the virtual key that started it. */
-export function streamRoutes(streams: ResumableStreams, checkCaller: (headers: Headers) => void, maxReaderLagBytes: () => number) {
+export function streamRoutes(streams: ResumableStreams, checkCaller: (headers: Headers) => void) {
   const found = async (id: string, headers: Headers) => {
     checkCaller(headers);
     const row = await streams.find(id, headers);
@@ -49,8 +48,7 @@ export function streamRoutes(streams: ResumableStreams, checkCaller: (headers: H
       "/:stream_id",
       async ({ params, query, request }) => {
         const row = await found(params.stream_id, request.headers);
-        const subscribe = await streams.follow(row, resumeFrom(query.after, request.headers));
-        return new Response(followerStream(subscribe, row, maxReaderLagBytes()), { headers: { "content-type": row.contentType, "cache-control": "no-cache", [STREAM_ID_HEADER]: row.id } });
+        return streams.reader(row, resumeFrom(query.after, request.headers));
       },
       {
         params: StreamParams,

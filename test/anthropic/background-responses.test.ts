@@ -3,6 +3,7 @@ import OpenAI from "openai";
 import { expectGatewayError, postJson } from "../support/gateway-error";
 import { closeNodes, startGateway, startNodes, type TestGateway } from "../support/gateway";
 import { type MockAnthropic, startMockAnthropic } from "../support/mock-anthropic";
+import { eventually } from "../support/eventually";
 import { ANTHROPIC_UPSTREAM_KEY, openAIClientOf } from "./fixture";
 
 /**
@@ -262,5 +263,73 @@ describe("a response the gateway keeps, read as a stream (stream=true)", () => {
     const rebuilt = (final.output as unknown as Record<string, unknown>[]).map(({ parsed_arguments: _, ...item }) => item);
     expect(rebuilt).toEqual(created.output as unknown as Record<string, unknown>[]);
     expect(final.output.some((item) => item.type === "function_call")).toBe(true);
+  });
+});
+
+describe("background: true with stream: true, kept as a resumable stream", () => {
+  const LONG_INPUT = Array.from({ length: 12 }, (_, index) => `w${index + 1}`).join(" ");
+  const messagesCalls = () => upstream.requests.filter((request) => request.path.endsWith("/v1/messages")).length;
+  const textOf = (events: OpenAI.Responses.ResponseStreamEvent[]) => events.flatMap((event) => (event.type === "response.output_text.delta" ? [event.delta] : [])).join("");
+
+  /** Holds the provider's streamed replies after their first `frames` frames, until the release. */
+  function holdStreamAfter(frames: number) {
+    const released = Promise.withResolvers<void>();
+    upstream.beforeFrame = (frame) => (frame >= frames ? released.promise : undefined);
+    return () => {
+      upstream.beforeFrame = undefined;
+      released.resolve();
+    };
+  }
+
+  test("a client that left after 3 events resumes with starting_after and gets every other event once, in order; the provider is called once", async () => {
+    const callsBefore = messagesCalls();
+    const release = holdStreamAfter(4);
+    const first: OpenAI.Responses.ResponseStreamEvent[] = [];
+    for await (const event of await client.responses.create({ model: MODEL, input: LONG_INPUT, background: true, stream: true })) {
+      first.push(event);
+      if (first.length === 3) break;
+    }
+    const id = (first[0] as OpenAI.Responses.ResponseCreatedEvent).response.id;
+    // The client is gone; the provider's stream is still open, and the gateway still reads it.
+    expect((await client.responses.retrieve(id)).status).toBe("in_progress");
+    release();
+
+    const rest: OpenAI.Responses.ResponseStreamEvent[] = [];
+    for await (const event of await client.responses.retrieve(id, { stream: true, starting_after: first.at(-1)!.sequence_number })) rest.push(event);
+    const all = [...first, ...rest];
+    expect(all.map((event) => event.sequence_number)).toEqual(all.map((_, index) => index));
+    expect(textOf(all)).toBe(`echo: ${LONG_INPUT}`);
+    expect(rest.at(-1)).toMatchObject({ type: "response.completed", response: { id, status: "completed" } });
+    expect(messagesCalls()).toBe(callsBefore + 1);
+
+    const done = await eventually(() => client.responses.retrieve(id), (response) => response.status === "completed");
+    expect(done.output_text).toBe(`echo: ${LONG_INPUT}`);
+  });
+
+  test("cancel stops the provider's stream; the response and its readers see it cancelled", async () => {
+    const release = holdStreamAfter(4);
+    const arrived = Promise.withResolvers<AbortSignal>();
+    upstream.onRequest = (request) => {
+      upstream.onRequest = undefined;
+      arrived.resolve(request.signal);
+    };
+    const events = (await client.responses.create({ model: MODEL, input: "stop me midway", background: true, stream: true }))[Symbol.asyncIterator]();
+    const id = ((await events.next()).value as OpenAI.Responses.ResponseCreatedEvent).response.id;
+    const upstreamSignal = await arrived.promise;
+
+    expect((await client.responses.cancel(id)).status).toBe("cancelled");
+    // The provider sees its connection close: the test ends by its timeout if it never does.
+    await new Promise((resolve) => (upstreamSignal.aborted ? resolve(undefined) : upstreamSignal.addEventListener("abort", resolve, { once: true })));
+    release();
+    expect((await client.responses.retrieve(id)).status).toBe("cancelled");
+    // The client still reading is told, as a reader resuming it is.
+    const reading = async () => {
+      for (let next = await events.next(); !next.done; next = await events.next());
+    };
+    expect(await reading().catch((error: unknown) => error)).toBeInstanceOf(Error);
+    const resumed = client.responses.retrieve(id, { stream: true, starting_after: 0 }).then(async (stream) => {
+      for await (const _ of stream);
+    });
+    expect(await resumed.catch((error: unknown) => error)).toBeInstanceOf(Error);
   });
 });

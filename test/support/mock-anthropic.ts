@@ -198,17 +198,22 @@ function streamEvents(message: ReturnType<typeof plannedMessage>): Array<Record<
   return events;
 }
 
+/** Awaited before each frame of a streamed reply (numbered from 0): lets a test hold a stream midway. */
+type FrameHold = (frame: number) => Promise<void> | void;
+
 /** How a stream breaks: Anthropic's `error` event (as when it is overloaded midway), or a cut connection. */
 type StreamBreak = { failWith: string } | { drop: true };
 
 /** A stream of `events`; with a `broken` end, only its first half, then the error event or the cut. */
-function sse(events: Array<Record<string, unknown>>, broken?: StreamBreak): Response {
+function sse(events: Array<Record<string, unknown>>, broken?: StreamBreak, beforeFrame?: FrameHold): Response {
   const half = events.slice(0, Math.max(1, Math.floor(events.length / 2)));
   const sent = broken ? ("failWith" in broken ? [...half, { type: "error", error: { type: "overloaded_error", message: broken.failWith } }] : half) : events;
   const frames = sent.map((event) => `event: ${event.type}\ndata: ${JSON.stringify(event)}\n\n`);
   if (broken && "failWith" in broken) frames.push(...splitInMessage(frames.pop()!, broken.failWith));
+  let sentFrames = 0;
   const body = new ReadableStream<Uint8Array>({
     async pull(controller) {
+      await beforeFrame?.(sentFrames++);
       const frame = frames.shift();
       if (frame === undefined && broken && "drop" in broken) return controller.error(new Error("connection dropped by mock"));
       if (frame === undefined) return controller.close();
@@ -246,16 +251,18 @@ export interface MockAnthropic {
   onRequest?: (request: RecordedRequest) => Promise<void> | void;
   /** Text the model writes before a scripted tool call, as Claude often does. */
   preamble?: string;
+  /** Awaited before each frame of the streamed replies: a test holds a stream midway. */
+  beforeFrame?: FrameHold;
   stop(): void;
 }
 
-function route(path: string, body: Record<string, unknown>, cache: Set<string>, broken?: StreamBreak, preamble?: string): Response {
+function route(path: string, body: Record<string, unknown>, cache: Set<string>, broken?: StreamBreak, preamble?: string, beforeFrame?: FrameHold): Response {
   switch (path) {
     case "/v1/messages": {
       const invalid = invalidConversation(body as MessagesBody);
       if (invalid) return anthropicError(400, "invalid_request_error", invalid);
       const message = plannedMessage(body as MessagesBody, cache, preamble);
-      return body.stream ? sse(streamEvents(message), broken) : Response.json(message);
+      return body.stream ? sse(streamEvents(message), broken, beforeFrame) : Response.json(message);
     }
     case "/v1/messages/count_tokens":
       return Response.json({ input_tokens: countTokens(((body as MessagesBody).messages ?? []).map((message) => textOf(message.content)).join(" ")) });
@@ -288,7 +295,7 @@ export function startMockAnthropic(apiKey: string): MockAnthropic {
       if (fault?.kind === "drop") return new Response(new ReadableStream({ start: (controller) => controller.error(new Error("dropped")) }));
       if (fault?.kind === "body") return new Response(fault.body, { headers: { "content-type": fault.contentType } });
       const broken = fault?.kind === "error-mid-stream" ? { failWith: fault.message } : fault?.kind === "drop-mid-stream" ? { drop: true as const } : undefined;
-      return route(url.pathname, body, cache, broken, mock.preamble);
+      return route(url.pathname, body, cache, broken, mock.preamble, mock.beforeFrame);
     },
   });
   mock.url = `http://127.0.0.1:${server.port}`;

@@ -1,7 +1,7 @@
 import { Elysia, t } from "elysia";
 import { badRequest, conflict, notFound } from "../../http/errors";
 import { InputItemsQuery, inputItemsPage } from "../../responses";
-import { backgroundView, cancelledRun } from "../../responses/background-view";
+import { backgroundView, cancelledRun, streamedView } from "../../responses/background-view";
 import { replayedStream } from "../../responses/replayed-stream";
 import { uuidOf } from "../../responses/ids";
 import type { Inference } from "../handle";
@@ -29,12 +29,17 @@ export function providerObjectRoutes(inference: Inference, mountProvider?: strin
   /** A response the gateway is writing in the background (or wrote), as its job stands; undefined when there is none. */
   const backgroundJob = async (id: string, request: Request) => (stored?.ownsId(id) ? inference.background?.find(uuidOf(id), request.headers) : undefined);
 
-  /** A response the gateway keeps, as it stands: written, or as its background run stands; undefined when it keeps none by that id. */
+  /** The stream a streamed `background: true` response was kept as; undefined for any other. */
+  const keptStream = async (id: string, request: Request) => (stored?.ownsId(id) ? inference.streams?.ofRequest(uuidOf(id), request.headers) : undefined);
+
+  /** A response the gateway keeps, as it stands: written, or as its background run or kept stream stands; undefined when it keeps none by that id. */
   const keptResponse = async (id: string, request: Request) => {
     const found = await stored?.find(id, request.headers);
     if (found) return found.response;
     const job = await backgroundJob(id, request);
-    return job && backgroundView(id, job);
+    if (job) return backgroundView(id, job);
+    const stream = await keptStream(id, request);
+    return stream && streamedView(id, stream);
   };
 
   const forward = keptObjectCalls(inference, "openai", mountProvider);
@@ -56,6 +61,9 @@ export function providerObjectRoutes(inference: Inference, mountProvider?: strin
     .get(
       "/responses/:id",
       async ({ params, query, request }) => {
+        const stream = query.stream === "true" ? await keptStream(params.id, request) : undefined;
+        // Its events are numbered from 1 where the Responses API numbers them from 0.
+        if (stream) return stream.read(query.starting_after === undefined ? 0 : query.starting_after + 1);
         const response = await keptResponse(params.id, request);
         if (!response) return forwardResponse("response_retrieve", params.id, request);
         if (query.stream !== "true") return response;
@@ -93,6 +101,8 @@ export function providerObjectRoutes(inference: Inference, mountProvider?: strin
           if (!after) throw runsElsewhere(params.id);
           return backgroundView(params.id, after);
         }
+        const stream = await keptStream(params.id, request);
+        if (stream) return streamedView(params.id, await stream.cancel());
         // The other responses the gateway keeps were answered in full before being returned: none is left running.
         if (await stored?.find(params.id, request.headers)) throw badRequest(`response '${params.id}' was not created with background: true, so there is nothing to cancel`, "response_id");
         return forwardResponse("response_cancel", params.id, request);
