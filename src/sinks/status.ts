@@ -31,9 +31,11 @@ export async function sinkStatus(db: Database, read: ReadDatabase, sink: Configu
   const context = (actor?.snapshot as { context?: Partial<LogSinkContext> } | undefined)?.context;
   return {
     name: sink.name,
+    source: sink.source,
     type: sink.type,
     destination: sink.destination,
     filter: sink.config.filter ?? null,
+    fields: sink.config.fields ?? null,
     include_content: sink.includeContent,
     state: actor ? (JSON.parse(actor.state) as string) : "starting",
     node: actor?.owner ?? null,
