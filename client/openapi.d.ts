@@ -9670,6 +9670,8 @@ export interface operations {
                             /** @description The fields sent; null sends every field. */
                             fields: string[] | null;
                             include_content: boolean;
+                            /** @description An API sink whose address may be private (always false for the configuration's). */
+                            allow_private_network: boolean;
                             /** @description The sink's actor: `delivering` (sending, or waiting for rows), `backing_off` after a failed batch, `starting` before its first snapshot. */
                             state: string;
                             /** @description The node delivering it (holding its lease). */
@@ -9801,6 +9803,8 @@ export interface operations {
                         /** @description The fields sent; null sends every field. */
                         fields: string[] | null;
                         include_content: boolean;
+                        /** @description An API sink whose address may be private (always false for the configuration's). */
+                        allow_private_network: boolean;
                         /** @description The sink's actor: `delivering` (sending, or waiting for rows), `backing_off` after a failed batch, `starting` before its first snapshot. */
                         state: string;
                         /** @description The node delivering it (holding its lease). */
@@ -9864,6 +9868,8 @@ export interface operations {
                         /** @description The fields sent; null sends every field. */
                         fields: string[] | null;
                         include_content: boolean;
+                        /** @description An API sink whose address may be private (always false for the configuration's). */
+                        allow_private_network: boolean;
                         /** @description The sink's actor: `delivering` (sending, or waiting for rows), `backing_off` after a failed batch, `starting` before its first snapshot. */
                         state: string;
                         /** @description The node delivering it (holding its lease). */
@@ -9993,6 +9999,8 @@ export interface operations {
                         /** @description The fields sent; null sends every field. */
                         fields: string[] | null;
                         include_content: boolean;
+                        /** @description An API sink whose address may be private (always false for the configuration's). */
+                        allow_private_network: boolean;
                         /** @description The sink's actor: `delivering` (sending, or waiting for rows), `backing_off` after a failed batch, `starting` before its first snapshot. */
                         state: string;
                         /** @description The node delivering it (holding its lease). */
