@@ -1374,12 +1374,44 @@ export interface paths {
         };
         /**
          * List log sinks
-         * @description Each sink of `log_sinks` in the configuration: its state, the last row delivered, its lag in rows and seconds, its failures and the last error (never a secret). Permission: Logs:View.
+         * @description Each sink, of `log_sinks` in the configuration or added here: its state, the last row delivered, its lag in rows and seconds, its failures and the last error (never a secret). Permission: LogSinks:View.
          */
         get: operations["getApiLogSinks"];
         put?: never;
-        post?: never;
+        /**
+         * Add a log sink
+         * @description Delivery starts at once on one node, from the rows stored from now on (or every stored row with `start_from: stored_rows`). A 400 names `filter` when it is not a boolean CEL expression over the row, `fields` when one is no field of a row. Permission: LogSinks:Create.
+         */
+        post: operations["postApiLogSinks"];
         delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/log-sinks/{name}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a log sink
+         * @description Permission: LogSinks:View.
+         */
+        get: operations["getApiLogSinksName"];
+        /**
+         * Change a log sink
+         * @description Applies from the sink's next batch, on whichever node delivers it; its cursor stays. Permission: LogSinks:Update.
+         */
+        put: operations["putApiLogSinksName"];
+        post?: never;
+        /**
+         * Delete a log sink
+         * @description Its delivery stops; its cursor stays, so a sink added again under the same name resumes where it stopped. Permission: LogSinks:Delete.
+         */
+        delete: operations["deleteApiLogSinksName"];
         options?: never;
         head?: never;
         patch?: never;
@@ -9648,12 +9680,18 @@ export interface operations {
                     "application/json": {
                         sinks: {
                             name: string;
+                            /** @description `config`: defined under `log_sinks` in the configuration file, read-only here; `api`: added through /api/log-sinks. */
+                            source: "config" | "api";
                             type: "http" | "file";
                             /** @description The receiver's URL without credentials or query, or the file's path. */
                             destination: string;
                             /** @description The CEL expression rows must pass; null sends every row. */
                             filter: string | null;
+                            /** @description The fields sent; null sends every field. */
+                            fields: string[] | null;
                             include_content: boolean;
+                            /** @description An API sink whose address may be private (always false for the configuration's). */
+                            allow_private_network: boolean;
                             /** @description The sink's actor: `delivering` (sending, or waiting for rows), `backing_off` after a failed batch, `starting` before its first snapshot. */
                             state: string;
                             /** @description The node delivering it (holding its lease). */
@@ -9682,6 +9720,366 @@ export interface operations {
             };
             401: components["responses"]["Error401"];
             403: components["responses"]["Error403"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+            default: components["responses"]["Error500"];
+        };
+    };
+    postApiLogSinks: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description A log sink: `http` (batches POSTed, signed) or `file` (JSON lines appended, rotated). */
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description `http`: batches POSTed to `url`; `file`: appended to `path`.
+                     * @constant
+                     */
+                    type: "http";
+                    /** @description The sink's name (lower-case letters, digits, `-`, `_`): its cursor, status and actor are kept under it. */
+                    name: string;
+                    /** @description A CEL expression over the row (its fields as GET /api/logs shows them, e.g. `status == "error" || cost > 0.01`): only rows it is true for are sent. Unset sends every row. */
+                    filter?: string;
+                    /** @description The row's fields to send (default: every field GET /api/logs shows). */
+                    fields?: string[];
+                    /** @description Add `request_content` and `response_content` to each row (default false), when logs_store.content_logging keeps them. */
+                    include_content?: boolean;
+                    /** @enum {string} */
+                    start_from?: "new_rows" | "stored_rows";
+                    /** @description Rows read per batch (default 500). */
+                    batch_size?: number;
+                    /** @description How often to look for rows stored by other nodes (default 1000); this node's rows wake the sink at once. */
+                    poll_interval_ms?: number;
+                    /** @description The wait after a failed batch (default 1000), doubled after each further failure... */
+                    retry_backoff_initial_ms?: number;
+                    /** @description ...up to this (default 300000). */
+                    retry_backoff_max_ms?: number;
+                    /** @description http, required: where batches are POSTed (JSON lines, gzip). */
+                    url: string;
+                    /** @description http: how long a batch may take to be accepted (default 30). */
+                    timeout_seconds?: number;
+                    /** @description The Standard Webhooks signing secret (`whsec_` and base64). Sealed, never answered. */
+                    secret: string;
+                    /** @description Sent with every batch (authentication, tenancy), as written. Sealed with the secret, never answered. */
+                    headers?: {
+                        [key: string]: string;
+                    };
+                    /** @description Let `url` be a loopback or private address (default false); only a caller allowed to reach private networks may set it. */
+                    allow_private_network?: boolean;
+                } | {
+                    /**
+                     * @description `http`: batches POSTed to `url`; `file`: appended to `path`.
+                     * @constant
+                     */
+                    type: "file";
+                    /** @description The sink's name (lower-case letters, digits, `-`, `_`): its cursor, status and actor are kept under it. */
+                    name: string;
+                    /** @description A CEL expression over the row (its fields as GET /api/logs shows them, e.g. `status == "error" || cost > 0.01`): only rows it is true for are sent. Unset sends every row. */
+                    filter?: string;
+                    /** @description The row's fields to send (default: every field GET /api/logs shows). */
+                    fields?: string[];
+                    /** @description Add `request_content` and `response_content` to each row (default false), when logs_store.content_logging keeps them. */
+                    include_content?: boolean;
+                    /** @enum {string} */
+                    start_from?: "new_rows" | "stored_rows";
+                    /** @description Rows read per batch (default 500). */
+                    batch_size?: number;
+                    /** @description How often to look for rows stored by other nodes (default 1000); this node's rows wake the sink at once. */
+                    poll_interval_ms?: number;
+                    /** @description The wait after a failed batch (default 1000), doubled after each further failure... */
+                    retry_backoff_initial_ms?: number;
+                    /** @description ...up to this (default 300000). */
+                    retry_backoff_max_ms?: number;
+                    /** @description file, required: the JSON lines file rows are appended to, for a log shipper to tail. */
+                    path: string;
+                    /** @description file: the size past which it is rotated (default 104857600): it becomes `<path>.1`, the older ones shift. */
+                    max_bytes?: number;
+                    /** @description file: rotated files kept beside the current one (default 5). */
+                    max_files?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description Created. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        name: string;
+                        /** @description `config`: defined under `log_sinks` in the configuration file, read-only here; `api`: added through /api/log-sinks. */
+                        source: "config" | "api";
+                        type: "http" | "file";
+                        /** @description The receiver's URL without credentials or query, or the file's path. */
+                        destination: string;
+                        /** @description The CEL expression rows must pass; null sends every row. */
+                        filter: string | null;
+                        /** @description The fields sent; null sends every field. */
+                        fields: string[] | null;
+                        include_content: boolean;
+                        /** @description An API sink whose address may be private (always false for the configuration's). */
+                        allow_private_network: boolean;
+                        /** @description The sink's actor: `delivering` (sending, or waiting for rows), `backing_off` after a failed batch, `starting` before its first snapshot. */
+                        state: string;
+                        /** @description The node delivering it (holding its lease). */
+                        node: string | null;
+                        next_attempt_at: string | null;
+                        /** @description When the sink last accepted a batch. */
+                        last_delivered_at: string | null;
+                        /** @description When the last row delivered was logged. */
+                        last_row_at: string | null;
+                        delivered_rows: number;
+                        delivered_batches: number;
+                        /** @description Rows stored and not yet given to the sink (counted up to 1,000,000). */
+                        lag_rows: number;
+                        /** @description How long the oldest of them has waited; 0 when none. */
+                        lag_seconds: number;
+                        failed_attempts: number;
+                        /** @description Failed attempts since the sink last accepted a batch. */
+                        consecutive_failures: number;
+                        /** @description Why the last failed attempt failed; never a secret. */
+                        last_error: string | null;
+                        last_failure_at: string | null;
+                    };
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+            default: components["responses"]["Error500"];
+        };
+    };
+    getApiLogSinksName: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                name: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        name: string;
+                        /** @description `config`: defined under `log_sinks` in the configuration file, read-only here; `api`: added through /api/log-sinks. */
+                        source: "config" | "api";
+                        type: "http" | "file";
+                        /** @description The receiver's URL without credentials or query, or the file's path. */
+                        destination: string;
+                        /** @description The CEL expression rows must pass; null sends every row. */
+                        filter: string | null;
+                        /** @description The fields sent; null sends every field. */
+                        fields: string[] | null;
+                        include_content: boolean;
+                        /** @description An API sink whose address may be private (always false for the configuration's). */
+                        allow_private_network: boolean;
+                        /** @description The sink's actor: `delivering` (sending, or waiting for rows), `backing_off` after a failed batch, `starting` before its first snapshot. */
+                        state: string;
+                        /** @description The node delivering it (holding its lease). */
+                        node: string | null;
+                        next_attempt_at: string | null;
+                        /** @description When the sink last accepted a batch. */
+                        last_delivered_at: string | null;
+                        /** @description When the last row delivered was logged. */
+                        last_row_at: string | null;
+                        delivered_rows: number;
+                        delivered_batches: number;
+                        /** @description Rows stored and not yet given to the sink (counted up to 1,000,000). */
+                        lag_rows: number;
+                        /** @description How long the oldest of them has waited; 0 when none. */
+                        lag_seconds: number;
+                        failed_attempts: number;
+                        /** @description Failed attempts since the sink last accepted a batch. */
+                        consecutive_failures: number;
+                        /** @description Why the last failed attempt failed; never a secret. */
+                        last_error: string | null;
+                        last_failure_at: string | null;
+                    };
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+            default: components["responses"]["Error500"];
+        };
+    };
+    putApiLogSinksName: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                name: string;
+            };
+            cookie?: never;
+        };
+        /** @description The sink's settings, replaced as a whole; an HTTP sink's `secret` and `headers` left out keep the sealed ones. */
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description `http`: batches POSTed to `url`; `file`: appended to `path`.
+                     * @constant
+                     */
+                    type: "http";
+                    /** @description A CEL expression over the row (its fields as GET /api/logs shows them, e.g. `status == "error" || cost > 0.01`): only rows it is true for are sent. Unset sends every row. */
+                    filter?: string;
+                    /** @description The row's fields to send (default: every field GET /api/logs shows). */
+                    fields?: string[];
+                    /** @description Add `request_content` and `response_content` to each row (default false), when logs_store.content_logging keeps them. */
+                    include_content?: boolean;
+                    /** @enum {string} */
+                    start_from?: "new_rows" | "stored_rows";
+                    /** @description Rows read per batch (default 500). */
+                    batch_size?: number;
+                    /** @description How often to look for rows stored by other nodes (default 1000); this node's rows wake the sink at once. */
+                    poll_interval_ms?: number;
+                    /** @description The wait after a failed batch (default 1000), doubled after each further failure... */
+                    retry_backoff_initial_ms?: number;
+                    /** @description ...up to this (default 300000). */
+                    retry_backoff_max_ms?: number;
+                    /** @description http, required: where batches are POSTed (JSON lines, gzip). */
+                    url: string;
+                    /** @description http: how long a batch may take to be accepted (default 30). */
+                    timeout_seconds?: number;
+                    /** @description Let `url` be a loopback or private address (default false); only a caller allowed to reach private networks may set it. */
+                    allow_private_network?: boolean;
+                    /** @description The Standard Webhooks signing secret (`whsec_` and base64). Sealed, never answered. */
+                    secret?: string;
+                    /** @description Sent with every batch (authentication, tenancy), as written. Sealed with the secret, never answered. */
+                    headers?: {
+                        [key: string]: string;
+                    };
+                } | {
+                    /**
+                     * @description `http`: batches POSTed to `url`; `file`: appended to `path`.
+                     * @constant
+                     */
+                    type: "file";
+                    /** @description A CEL expression over the row (its fields as GET /api/logs shows them, e.g. `status == "error" || cost > 0.01`): only rows it is true for are sent. Unset sends every row. */
+                    filter?: string;
+                    /** @description The row's fields to send (default: every field GET /api/logs shows). */
+                    fields?: string[];
+                    /** @description Add `request_content` and `response_content` to each row (default false), when logs_store.content_logging keeps them. */
+                    include_content?: boolean;
+                    /** @enum {string} */
+                    start_from?: "new_rows" | "stored_rows";
+                    /** @description Rows read per batch (default 500). */
+                    batch_size?: number;
+                    /** @description How often to look for rows stored by other nodes (default 1000); this node's rows wake the sink at once. */
+                    poll_interval_ms?: number;
+                    /** @description The wait after a failed batch (default 1000), doubled after each further failure... */
+                    retry_backoff_initial_ms?: number;
+                    /** @description ...up to this (default 300000). */
+                    retry_backoff_max_ms?: number;
+                    /** @description file, required: the JSON lines file rows are appended to, for a log shipper to tail. */
+                    path: string;
+                    /** @description file: the size past which it is rotated (default 104857600): it becomes `<path>.1`, the older ones shift. */
+                    max_bytes?: number;
+                    /** @description file: rotated files kept beside the current one (default 5). */
+                    max_files?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        name: string;
+                        /** @description `config`: defined under `log_sinks` in the configuration file, read-only here; `api`: added through /api/log-sinks. */
+                        source: "config" | "api";
+                        type: "http" | "file";
+                        /** @description The receiver's URL without credentials or query, or the file's path. */
+                        destination: string;
+                        /** @description The CEL expression rows must pass; null sends every row. */
+                        filter: string | null;
+                        /** @description The fields sent; null sends every field. */
+                        fields: string[] | null;
+                        include_content: boolean;
+                        /** @description An API sink whose address may be private (always false for the configuration's). */
+                        allow_private_network: boolean;
+                        /** @description The sink's actor: `delivering` (sending, or waiting for rows), `backing_off` after a failed batch, `starting` before its first snapshot. */
+                        state: string;
+                        /** @description The node delivering it (holding its lease). */
+                        node: string | null;
+                        next_attempt_at: string | null;
+                        /** @description When the sink last accepted a batch. */
+                        last_delivered_at: string | null;
+                        /** @description When the last row delivered was logged. */
+                        last_row_at: string | null;
+                        delivered_rows: number;
+                        delivered_batches: number;
+                        /** @description Rows stored and not yet given to the sink (counted up to 1,000,000). */
+                        lag_rows: number;
+                        /** @description How long the oldest of them has waited; 0 when none. */
+                        lag_seconds: number;
+                        failed_attempts: number;
+                        /** @description Failed attempts since the sink last accepted a batch. */
+                        consecutive_failures: number;
+                        /** @description Why the last failed attempt failed; never a secret. */
+                        last_error: string | null;
+                        last_failure_at: string | null;
+                    };
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+            default: components["responses"]["Error500"];
+        };
+    };
+    deleteApiLogSinksName: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                name: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Deleted"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
             500: components["responses"]["Error500"];
             503: components["responses"]["Error503"];
             default: components["responses"]["Error500"];

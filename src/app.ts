@@ -208,7 +208,7 @@ export async function createGateway({ config: givenConfig, databaseUrl, env = pr
   const agents = await createAgentGateway({ db: database.db, secrets, snapshots, readEnv, outbound, access: governanceAgentAccess(governance) });
   const warp = createWarp({ db: database.db, reads: requestLogs.read, providers, inference: () => inference, governance, clock: clock ?? Date.now });
   requestLogs.onRowsWritten(warp.indexWrittenLogs);
-  const logSinks = createLogSinks({ db: database.db, read: requestLogs.read, snapshots, clock: actorClock, sinks: sinkConfigs, metrics: telemetry.metrics, onRowsWritten: requestLogs.onRowsWritten });
+  const logSinks = createLogSinks({ db: database.db, read: requestLogs.read, snapshots, clock: actorClock, sinks: sinkConfigs, secrets, reach: outbound, metrics: telemetry.metrics, onRowsWritten: requestLogs.onRowsWritten });
   telemetry.metrics.counter({
     name: "gateway_actor_write_retries_total",
     help: "Writes of durable actors (async jobs, webhook deliveries, per-user MCP flows, A2A tasks) the database did not take (busy, locked, out of reach) and that were tried again.",

@@ -39,6 +39,7 @@ const RESOURCES = [
   // Edit writes prompts and their versions; Deploy moves the labels runs choose versions by.
   { resource: "Prompts", base: 2700, operations: ["View", "Edit", "Deploy"] },
   { resource: "MCPVirtualServers", base: 2800, operations: ["View", "Create", "Update", "Delete"] },
+  { resource: "LogSinks", base: 2900, operations: ["View", "Create", "Update", "Delete"] },
 ] as const;
 
 type ResourceEntry = (typeof RESOURCES)[number];

@@ -36,7 +36,7 @@ const ownCredential = (credential: string): RouteAccess => ({ kind: "own-credent
 
 const rule = (method: HttpMethod, path: string, access: RouteAccess, action?: string): RouteRule => ({ method, path, access, action });
 
-type CrudResource = "ModelProvider" | "Plugins" | "APIKeys" | "VirtualKeys" | "Teams" | "Customers" | "RoutingRules" | "PricingOverrides" | "Roles" | "Users" | "Webhooks" | "Agents" | "Guardrails" | "Alerts" | "MCPVirtualServers";
+type CrudResource = "ModelProvider" | "Plugins" | "APIKeys" | "VirtualKeys" | "Teams" | "Customers" | "RoutingRules" | "PricingOverrides" | "Roles" | "Users" | "Webhooks" | "Agents" | "Guardrails" | "Alerts" | "MCPVirtualServers" | "LogSinks";
 
 /** The usual five: list and create on the collection, read, update and delete on an item. */
 function crud(collection: string, item: string, resource: CrudResource): RouteRule[] {
@@ -128,7 +128,7 @@ export const ROUTE_ACCESS: readonly RouteRule[] = [
   rule("GET", "/api/logs/conversations/:id", need("Logs:View")),
   rule("GET", "/api/logs/:id", need("Logs:View")),
   rule("DELETE", "/api/logs", need("Logs:Delete")),
-  rule("GET", "/api/log-sinks", need("Logs:View")),
+  ...crud("/api/log-sinks", "/:name", "LogSinks"),
   // Async jobs with their results: model output, as readable as the request logs.
   rule("GET", "/api/async-jobs", need("Logs:View")),
   rule("GET", "/api/mcp-logs", need("MCPLogs:View")),

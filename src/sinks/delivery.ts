@@ -42,13 +42,23 @@ export async function deliverBatch(sink: ConfiguredSink, deps: DeliveryDeps, sig
   return { kind: "read", rows: rows.length, delivered: chosen.length };
 }
 
+/** How long a sink's loop waits for its settings while this node does not know them yet (added on another node, not yet reloaded here). */
+const UNKNOWN_SINK_WAIT_MS = 1_000;
+
 /**
  * The `deliver` actor of a log-sink: batch after batch, waiting between them while there is
- * nothing to read (or the lease is another node's), until stopped. A failed attempt is recorded
- * and ends the run as a SinkFailure; with `endAfterFirstBatch` the first accepted batch ends it.
+ * nothing to read (or the lease is another node's), until stopped. Each batch takes the sink's
+ * settings as they are now (`current`), so an edit applies from the next batch. A failed attempt
+ * is recorded and ends the run as a SinkFailure; with `endAfterFirstBatch` the first accepted
+ * batch ends it.
  */
-export async function deliverUntilStopped(sink: ConfiguredSink, deps: DeliveryDeps, input: DeliverInput, signal: AbortSignal): Promise<void> {
+export async function deliverUntilStopped(current: () => ConfiguredSink | undefined, deps: DeliveryDeps, input: DeliverInput, signal: AbortSignal): Promise<void> {
   while (!signal.aborted) {
+    const sink = current();
+    if (!sink) {
+      await deps.wakeup.wait(deps.clock, UNKNOWN_SINK_WAIT_MS, signal);
+      continue;
+    }
     let turn: Turn;
     try {
       turn = await deliverBatch(sink, deps, signal);

@@ -1,6 +1,7 @@
 import type { Clock } from "../../actors/runtime/clock";
-import { resolveEnvReference } from "../config/env-reference";
 import type { HttpLogSink } from "../config/sections/log-sinks";
+import { guardedFetch } from "../outbound/guarded-fetch";
+import type { OutboundPolicy } from "../outbound/host-check";
 import { withDeadline } from "../webhooks/deadline";
 import { signDelivery } from "../webhooks/signing";
 import type { Batch, SinkTarget } from "./targets";
@@ -19,11 +20,12 @@ async function refusalOf(response: Response): Promise<string> {
 /**
  * POSTs each batch as gzip JSON lines, signed the Standard Webhooks way (the signature covers the
  * JSON lines, the body once its gzip `content-encoding` is undone); any answer but a 2xx, or none
- * within the timeout, fails the batch.
+ * within the timeout, fails the batch. An address a user gave goes under the outbound `policy`;
+ * the configuration file's is fetched as written.
  */
-export function httpTarget(sink: HttpLogSink, clock: Clock, env: Record<string, string | undefined>): SinkTarget & { secrets: string[] } {
-  const secret = resolveEnvReference(sink.secret, env);
-  const extra = Object.entries(sink.headers ?? {}).map(([name, value]): [string, string] => [name, resolveEnvReference(value, env)]);
+export function httpTarget(sink: HttpLogSink, clock: Clock, resolve: (value: string) => string, policy?: OutboundPolicy): SinkTarget & { secrets: string[] } {
+  const secret = resolve(sink.secret);
+  const extra = Object.entries(sink.headers ?? {}).map(([name, value]): [string, string] => [name, resolve(value)]);
   const timeoutMs = (sink.timeout_seconds ?? DEFAULT_TIMEOUT_SECONDS) * 1000;
   const url = new URL(sink.url);
   return {
@@ -38,7 +40,10 @@ export function httpTarget(sink: HttpLogSink, clock: Clock, env: Record<string, 
       headers.set("webhook-timestamp", String(timestamp));
       headers.set("webhook-signature", signDelivery(secret, batch.id, timestamp, batch.lines));
       const body = Bun.gzipSync(Buffer.from(batch.lines));
-      const response = await withDeadline(clock, timeoutMs, signal, (bounded) => fetch(url, { method: "POST", headers, body, signal: bounded, redirect: "manual" }));
+      const response = await withDeadline(clock, timeoutMs, signal, (bounded) => {
+        const init: RequestInit = { method: "POST", headers, body, signal: bounded, redirect: "manual" };
+        return policy ? guardedFetch(url, init, policy) : fetch(url, init);
+      });
       if (response.status < 200 || response.status >= 300) throw new Error(await refusalOf(response));
       await response.body?.cancel().catch(() => undefined);
     },

@@ -5,12 +5,12 @@ import type { ConfiguredSink } from "./configured-sinks";
 import { type SinkStatus, sinkStatus } from "./status";
 
 /** The sinks' figures on /metrics, read from the database at scrape time: the same on every node, and right across restarts. */
-export function registerSinkMetrics(metrics: MetricsRegistry, db: Database, read: ReadDatabase, sinks: readonly ConfiguredSink[], now: () => number): void {
+export function registerSinkMetrics(metrics: MetricsRegistry, db: Database, read: ReadDatabase, sinks: () => readonly ConfiguredSink[], now: () => number): void {
   // One read per scrape serves the four metrics, which collect one after the other.
   let last: { at: number; statuses: Promise<SinkStatus[]> } | undefined;
   const statuses = () => {
     const at = now();
-    if (!last || at - last.at > 250) last = { at, statuses: Promise.all(sinks.map((sink) => sinkStatus(db, read, sink, at))) };
+    if (!last || at - last.at > 250) last = { at, statuses: Promise.all(sinks().map((sink) => sinkStatus(db, read, sink, at))) };
     return last.statuses;
   };
   const figure = (pick: (status: SinkStatus) => number) => async () => (await statuses()).map((status) => ({ labels: { sink: status.name }, value: pick(status) }));

@@ -5,6 +5,7 @@ import { actorSnapshots, logSinkCursors, requestLogs } from "../db/schema";
 import type { ReadDatabase } from "../logs/worker-reader";
 import type { ConfiguredSink } from "./configured-sinks";
 import { SINK_ACTOR_KIND } from "./cursor-store";
+import type { StoredSink } from "./sink-store";
 
 /** Rows counted at most for a sink's lag: past it the figure says "at least" (a count walks every row). */
 export const LAG_COUNT_CAP = 1_000_000;
@@ -31,10 +32,13 @@ export async function sinkStatus(db: Database, read: ReadDatabase, sink: Configu
   const context = (actor?.snapshot as { context?: Partial<LogSinkContext> } | undefined)?.context;
   return {
     name: sink.name,
+    source: sink.source,
     type: sink.type,
     destination: sink.destination,
     filter: sink.config.filter ?? null,
+    fields: sink.config.fields ?? null,
     include_content: sink.includeContent,
+    allow_private_network: (sink.config as StoredSink).allow_private_network === true,
     state: actor ? (JSON.parse(actor.state) as string) : "starting",
     node: actor?.owner ?? null,
     next_attempt_at: context?.nextAttemptAt ? new Date(context.nextAttemptAt).toISOString() : null,

@@ -51,7 +51,7 @@ const EXPECTED: ReadonlyArray<readonly [method: string, path: string, permission
   ["GET", "/api/logs/metadata-keys", "Logs:View"],
   ["GET", "/api/logs/conversations/:id", "Logs:View"],
   ["GET", "/api/logs/:id", "Logs:View"],
-  ["GET", "/api/log-sinks", "Logs:View"],
+  ...crud("/api/log-sinks", "/:name", "LogSinks"),
   ["DELETE", "/api/logs", "Logs:Delete"],
   ["GET", "/api/async-jobs", "Logs:View"],
   ["GET", "/api/mcp-logs", "MCPLogs:View"],

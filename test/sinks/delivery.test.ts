@@ -7,6 +7,7 @@ import { createGateway } from "../../src/app";
 import { ConfigError } from "../../src/config/load";
 import type { LogSinkConfig } from "../../src/config/sections/log-sinks";
 import { eventually } from "../support/eventually";
+import { expectGatewayError } from "../support/gateway-error";
 import { startGateway, type TestGateway } from "../support/gateway";
 import { type LogSinkReceiver, type SinkRow, startLogSinkReceiver } from "../support/log-sink-receiver";
 import { type MockOpenAI, startMockOpenAI } from "../support/mock-openai";
@@ -165,6 +166,60 @@ describe("deleting the newest logs", () => {
     const rows = await rowsArrived("/all", logs.length + 3);
     expect(idsOf(rows).slice(-3)).toEqual(later);
     expect(rows).toHaveLength(logs.length + 3);
+  }, 30_000);
+});
+
+describe("log sinks through the API", () => {
+  const API_HEADER_SECRET = "Bearer api-header-secret";
+  const sinkBody = () => ({ type: "http", name: "added", url: `${receiver.url}/added`, secret: receiver.secret, headers: { authorization: API_HEADER_SECRET }, allow_private_network: true, ...quick });
+
+  test("a sink added through the API gets the rows stored from then on, without a restart; neither its secret nor its headers are answered", async () => {
+    const created = await gw.admin("/api/log-sinks", { method: "POST", json: sinkBody() });
+    expect(created.status).toBe(201);
+    expect(await created.json()).toMatchObject({ name: "added", source: "api", type: "http", destination: `${receiver.url}/added`, state: "delivering" });
+    const stored = (await storedLogs()).length;
+    await chat("to the added sink");
+    const logs = await eventually(storedLogs, (found) => found.length === stored + 1);
+    const [row] = await rowsArrived("/added", 1);
+    expect(row!.id).toBe(logs.at(-1)!.id);
+    expect(receiver.rejected).toEqual([]);
+    const listed = await (await gw.admin("/api/log-sinks")).text();
+    for (const secret of [receiver.secret, API_HEADER_SECRET]) expect(listed).not.toContain(secret);
+    expect((await statuses()).get("all")).toMatchObject({ source: "config" });
+  }, 30_000);
+
+  test("a wrong filter or field is a 400 naming it, a private address needs the opt-in, and a sink of the configuration is read-only", async () => {
+    const post = (json: Record<string, unknown>) => gw.admin("/api/log-sinks", { method: "POST", json: { ...sinkBody(), name: "wrong", ...json } });
+    await expectGatewayError(await post({ filter: "status ==" }), 400, { param: "filter" });
+    await expectGatewayError(await post({ filter: "size(model) + 1" }), 400, { param: "filter" });
+    await expectGatewayError(await post({ fields: ["id", "prompt"] }), 400, { param: "fields" });
+    await expectGatewayError(await post({ allow_private_network: false }), 400, { param: "url" });
+    await expectGatewayError(await post({ name: "added" }), 409, { param: "name" });
+    await expectGatewayError(await post({ name: "all" }), 409, { param: "name" });
+    await expectGatewayError(await gw.admin("/api/log-sinks/all", { method: "PUT", json: { type: "file", path: "/tmp/never.jsonl" } }), 409, { param: "name" });
+    await expectGatewayError(await gw.admin("/api/log-sinks/all", { method: "DELETE" }), 409, { param: "name" });
+    expect((await statuses()).has("wrong")).toBe(false);
+  });
+
+  test("an edit applies from the next batch and keeps the secret; a deleted sink stops and its actor ends", async () => {
+    const { secret: _kept, name: _name, ...edited } = sinkBody();
+    const changed = await gw.admin("/api/log-sinks/added", { method: "PUT", json: { ...edited, filter: 'status == "error"' } });
+    expect(changed.status).toBe(200);
+    expect(await changed.json()).toMatchObject({ name: "added", filter: 'status == "error"' });
+    const before = receiver.rowsOn("/added").length;
+    const stored = (await storedLogs()).length;
+    await chat("passed over by the new filter");
+    await chat("this model does not exist", "openai/no-such-model");
+    const failed = (await eventually(storedLogs, (found) => found.length === stored + 2)).at(-1)!;
+    const rows = await eventually(async () => receiver.rowsOn("/added"), (found) => found.length > before, 10_000);
+    // Signed with the secret kept: the receiver verified it.
+    expect(receiver.rejected).toEqual([]);
+    expect(idsOf(rows.slice(before))).toEqual([failed.id]);
+
+    expect((await gw.admin("/api/log-sinks/added", { method: "DELETE" })).status).toBe(200);
+    expect((await gw.admin("/api/log-sinks/added")).status).toBe(404);
+    const actor = (await (await gw.admin("/api/actors/log-sink/added")).json()) as { status: string };
+    expect(actor.status).toBe("stopped");
   }, 30_000);
 });
 

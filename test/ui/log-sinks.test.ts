@@ -59,3 +59,43 @@ test("the Log sinks page shows each sink's state, rows delivered, lag and last e
   expect(await seriousViolations(page)).toEqual([]);
   expect(watched.problems()).toEqual([]);
 }, 60_000);
+
+test("a sink added on the page gets the rows stored from then on; its secret is never shown back, and it can be deleted there", async () => {
+  const watched = await browser.open(`${gw.url}/ui/log-sinks`);
+  const { page } = watched;
+  const add = page.getByRole("button", { name: "Add log sink" });
+  // Signed in already when the test before ran in this browser.
+  await page.getByLabel("Username").or(add).waitFor();
+  if (await page.getByLabel("Username").isVisible()) await signIn(page);
+  await add.click();
+  const form = page.getByRole("dialog", { name: "Add a log sink" });
+  await form.getByLabel("Name").fill("added");
+  await form.getByLabel("URL").fill(`${receiver.url}/added`);
+  await form.getByLabel("Signing secret").fill(receiver.secret);
+  await form.getByLabel("Allow private networks and plain http").check();
+  await form.getByLabel("Filter").fill("status_code >= 0");
+  await form.getByRole("button", { name: "Add log sink" }).click();
+  const table = page.getByRole("table", { name: "Log sinks" });
+  const row = table.getByRole("row").filter({ has: page.getByRole("rowheader", { name: /^added/ }) });
+  await row.getByText("delivering").waitFor();
+
+  await recordFacts(gw.databaseUrl, generateFacts(1, new Date()).map((fact) => ({ ...fact, id: "req-added" })));
+  await row.getByRole("cell", { name: "1", exact: true }).waitFor({ timeout: 10_000 });
+  expect(receiver.rowsOn("/added").map((sent) => sent.id)).toHaveLength(1);
+  expect(receiver.rejected).toEqual([]);
+
+  await row.getByRole("button", { name: "Edit added" }).click();
+  const edit = page.getByRole("dialog", { name: "Edit log sink added" });
+  expect(await edit.getByLabel("Signing secret").inputValue()).toBe("");
+  expect(await page.content()).not.toContain(receiver.secret);
+  await edit.getByRole("button", { name: "Close" }).click();
+  // A sink of the configuration has no Edit or Delete.
+  const collector = table.getByRole("row").filter({ has: page.getByRole("rowheader", { name: /^collector/ }) });
+  expect(await collector.getByRole("button").count()).toBe(0);
+
+  await row.getByRole("button", { name: "Delete added" }).click();
+  await page.getByRole("dialog", { name: "Delete log sink added?" }).getByRole("button", { name: "Delete" }).click();
+  await row.waitFor({ state: "detached" });
+  expect(await (await gw.admin("/api/log-sinks/added")).json()).toMatchObject({ error: expect.anything() });
+  expect(watched.problems()).toEqual([]);
+}, 60_000);

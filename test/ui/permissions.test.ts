@@ -19,7 +19,7 @@ beforeAll(async () => {
   gw = await startGateway({ edition: "enterprise", auth: AUTH_CONFIG });
   const role = await json<{ id: number }>(await gw.admin("/api/governance/rbac/roles", { method: "POST", json: { name: "reader", permission_ids: [] } }), 201);
   roleId = role.id;
-  await grant("Logs:View", "ModelProvider:View", "MCPVirtualServers:View");
+  await grant("Logs:View", "ModelProvider:View", "MCPVirtualServers:View", "LogSinks:View");
   await json(await gw.admin("/api/governance/rbac/users", { method: "POST", json: { username: USER.username, role_id: role.id, password: USER.password } }), 201);
   await json(await gw.admin("/api/providers", { method: "POST", json: { provider: "openai", keys: [{ id: "k1", name: "main", value: "sk-test", models: ["*"] }] } }), 201);
   browser = await launchBrowser();

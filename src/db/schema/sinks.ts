@@ -25,3 +25,19 @@ export const logSinkCursors = sqliteTable("log_sink_cursors", {
 });
 
 export type LogSinkCursorRow = typeof logSinkCursors.$inferSelect;
+
+/**
+ * Log sinks added through the API (those of `log_sinks` in the configuration are not here):
+ * their settings as the configuration would write them, less the HTTP signing secret and header
+ * values, which are sealed together in `sealed_secrets`. Every node reloads the table on change.
+ */
+export const logSinks = sqliteTable("log_sinks", {
+  name: text("name").primaryKey(),
+  type: text("type", { enum: ["http", "file"] }).notNull(),
+  settings: text("settings", { mode: "json" }).$type<Record<string, unknown>>().notNull(),
+  sealedSecrets: text("sealed_secrets"),
+  createdAt: integer("created_at", { mode: "timestamp_ms" }).notNull(),
+  updatedAt: integer("updated_at", { mode: "timestamp_ms" }).notNull(),
+});
+
+export type LogSinkRow = typeof logSinks.$inferSelect;

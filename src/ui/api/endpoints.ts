@@ -15,6 +15,9 @@ export const session = {
 
 export const logSinks = {
   list: () => answered(api.GET("/api/log-sinks")),
+  create: (input: T.LogSinkInput) => answered(api.POST("/api/log-sinks", { body: input })),
+  update: (name: string, input: T.LogSinkChange) => answered(api.PUT("/api/log-sinks/{name}", { params: { path: { name } }, body: input })),
+  remove: (name: string) => answered(api.DELETE("/api/log-sinks/{name}", { params: { path: { name } } })),
 };
 
 export const logs = {

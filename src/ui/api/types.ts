@@ -154,6 +154,8 @@ export type GuardrailInput = RequestBody<"/api/guardrails/{id}", "put">;
 
 /** GET /api/log-sinks: one configured log sink and where it stands. */
 export type LogSinkStatus = Item<Reply<"/api/log-sinks", "get">["sinks"]>;
+export type LogSinkInput = RequestBody<"/api/log-sinks", "post">;
+export type LogSinkChange = RequestBody<"/api/log-sinks/{name}", "put">;
 
 export type AlertRule = Item<Reply<"/api/alerts/rules", "get">["rules"]>;
 export type AlertRuleInput = RequestBody<"/api/alerts/rules", "post">;

@@ -27,7 +27,7 @@ export const NAV: NavItem[] = [
   { path: "/ui/virtual-servers", label: "Virtual servers", permission: "MCPVirtualServers:View" },
   { path: "/ui/agents", label: "Agents", permission: "Agents:View" },
   { path: "/ui/webhooks", label: "Webhooks", permission: "Webhooks:View" },
-  { path: "/ui/log-sinks", label: "Log sinks", permission: "Logs:View" },
+  { path: "/ui/log-sinks", label: "Log sinks", permission: "LogSinks:View" },
   { path: "/ui/alerts", label: "Alerts", permission: "Alerts:View" },
   { path: "/ui/plugins", label: "Plugins", permission: "Plugins:View" },
   { path: "/ui/lifecycles", label: "Lifecycles", permission: "Actors:View" },

@@ -1,8 +1,13 @@
-import { useEffect } from "preact/hooks";
+import { useEffect, useState } from "preact/hooks";
 import { logSinks } from "../api/endpoints";
 import type { LogSinkStatus } from "../api/types";
 import { PageHeader } from "../components/layout";
+import { useFeedback } from "../components/feedback";
 import { Empty, ErrorState, Loading } from "../components/states";
+import { DeleteButton, EditButton } from "../components/widgets";
+import { useSave } from "../lib/use-save";
+import { useCan } from "../session";
+import { LogSinkForm } from "./log-sink-form";
 import { TableHead } from "../components/table-head";
 import { formatCount, formatTime } from "../lib/format";
 import { useResource } from "../lib/use-resource";
@@ -19,7 +24,19 @@ function formatWait(seconds: number): string {
   return `${Math.round(seconds / 3600)} h`;
 }
 
-function SinkRow({ sink }: { sink: LogSinkStatus }) {
+/** Edit and Delete for a sink added through the API; one of the configuration is changed there. */
+function SinkActions({ sink, onEdit, onDelete }: { sink: LogSinkStatus; onEdit(): void; onDelete(): void }) {
+  const can = useCan();
+  if (sink.source === "config") return <span class="muted small">in config.json</span>;
+  return (
+    <>
+      {can("LogSinks:Update") && <EditButton name={sink.name} onEdit={onEdit} />}
+      {can("LogSinks:Delete") && <DeleteButton name={sink.name} onDelete={onDelete} />}
+    </>
+  );
+}
+
+function SinkRow({ sink, onEdit, onDelete }: { sink: LogSinkStatus; onEdit(): void; onDelete(): void }) {
   return (
     <tr>
       <th scope="row">
@@ -51,13 +68,23 @@ function SinkRow({ sink }: { sink: LogSinkStatus }) {
         {sink.last_error ?? "–"}
         {sink.last_error && sink.last_failure_at && <div class="muted">{formatTime(sink.last_failure_at)}</div>}
       </td>
+      <td class="row-actions">
+        <SinkActions sink={sink} onEdit={onEdit} onDelete={onDelete} />
+      </td>
     </tr>
   );
 }
 
-/** The configured log sinks and where each stands, refreshed while shown. */
+/** The log sinks and where each stands, refreshed while shown; those added here are edited and deleted here. */
 export function LogSinksPage() {
+  const can = useCan();
+  const { confirm } = useFeedback();
   const list = useResource(() => logSinks.list(), []);
+  const { save } = useSave(list.reload);
+  const [form, setForm] = useState<{ editing?: LogSinkStatus }>();
+  const remove = async (sink: LogSinkStatus) => {
+    if (await confirm(`Delete log sink ${sink.name}?`, <p>Rows stop going to it. Added again under the same name, it resumes where it stopped.</p>)) await save(() => logSinks.remove(sink.name), `Log sink ${sink.name} deleted`);
+  };
   useEffect(() => {
     const timer = setInterval(list.reload, REFRESH_MS);
     return () => clearInterval(timer);
@@ -65,13 +92,19 @@ export function LogSinksPage() {
   const sinks = list.data?.sinks;
   return (
     <>
-      <PageHeader title="Log sinks" />
+      <PageHeader title="Log sinks">
+        {can("LogSinks:Create") && (
+          <button type="button" class="primary" onClick={() => setForm({})}>
+            Add log sink
+          </button>
+        )}
+      </PageHeader>
       {list.error && <ErrorState error={list.error} retry={list.reload} />}
       {!sinks && !list.error && <Loading what="Loading log sinks" />}
       {sinks?.length === 0 && (
-        <Empty title="No log sink configured">
+        <Empty title="No log sink yet">
           <p>
-            Add sinks under <code>log_sinks</code> in config.json to have every stored log row sent to an HTTP receiver (JSON lines, gzip, signed) or appended to a file a log shipper tails.
+            Add a sink here, or under <code>log_sinks</code> in config.json, to have every stored log row sent to an HTTP receiver (JSON lines, gzip, signed) or appended to a file a log shipper tails.
           </p>
         </Empty>
       )}
@@ -82,16 +115,17 @@ export function LogSinksPage() {
           </div>
           <div class="table-wrap">
             <table aria-label="Log sinks">
-              <TableHead columns={["Sink", "State", "Last delivered", { label: "Rows delivered", number: true }, { label: "Lag", number: true }, { label: "Failures", number: true }, "Last error"]} />
+              <TableHead columns={["Sink", "State", "Last delivered", { label: "Rows delivered", number: true }, { label: "Lag", number: true }, { label: "Failures", number: true }, "Last error"]} actions />
               <tbody>
                 {sinks.map((sink) => (
-                  <SinkRow key={sink.name} sink={sink} />
+                  <SinkRow key={sink.name} sink={sink} onEdit={() => setForm({ editing: sink })} onDelete={() => remove(sink)} />
                 ))}
               </tbody>
             </table>
           </div>
         </section>
       )}
+      {form && <LogSinkForm editing={form.editing} reload={list.reload} onClose={() => setForm(undefined)} />}
     </>
   );
 }
