@@ -178,6 +178,8 @@ describe("the virtual key form", () => {
     const form = await openForm();
     expect(await form.getByRole("checkbox", { name: /Keep every streamed reply resumable/ }).isChecked()).toBe(true);
     await form.getByRole("button", { name: "Close" }).click();
+    // The fields' table above left the key limited to prompts; a plain request needs that lifted.
+    expect((await gw.admin(`/api/governance/virtual-keys/${keyId}`, { method: "PUT", json: { allowed_prompts: [] } })).status).toBe(200);
     const reply = await fetch(`${gw.url}/v1/chat/completions`, { method: "POST", headers: { authorization: `Bearer ${keyValue}`, "content-type": "application/json" }, body: JSON.stringify({ model: "openai/gpt-4o-mini", stream: true, messages: [{ role: "user", content: "kept" }] }) });
     const id = reply.headers.get("x-gw-stream-id");
     expect(id).toStartWith("strm_");
