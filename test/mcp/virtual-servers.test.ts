@@ -203,7 +203,7 @@ describe("tool search on a virtual server", () => {
     const client = await connect(searchable.path);
     expect(names((await client.listTools()).tools)).toEqual(["search_tools", "echo"]);
     const listChanged = new Promise<void>((resolve) => client.setNotificationHandler(ToolListChangedNotificationSchema, () => resolve()));
-    const answer = JSON.parse(textOf(await client.callTool({ name: "search_tools", arguments: { query: "weather forecast in a city" } }))) as { tools: Array<{ name: string; input_schema: unknown }> };
+    const answer = JSON.parse(textOf(await client.callTool({ name: "search_tools", arguments: { query: "weather forecast in a city" } }))) as { tools: Array<{ name: string; description: string; input_schema: unknown }> };
     expect(answer.tools).toEqual([{ name: "forecast", description: "The weather forecast for a city", input_schema: expect.objectContaining({ properties: { city: { type: "string" } } }) }]);
     await listChanged;
     expect(names((await client.listTools()).tools)).toEqual(["search_tools", "forecast", "echo"]);
@@ -226,9 +226,9 @@ describe("tool search on a virtual server", () => {
     expect(await rpc("tools/call", { name: "search_tools", arguments: {} })).toMatchObject({ isError: true });
   });
 
-  test("a pinned tool the server does not serve is refused, naming the field; the setting reads back and turns off with null", async () => {
+  test("a pinned tool the server does not serve is refused, naming the field; the setting survives a change of another field and turns off with null", async () => {
     await expectGatewayError(await gw.admin(`/api/mcp/virtual-servers/${searchable.id}`, { method: "PUT", json: { tool_search: { enabled: true, pinned: ["get_weather"] } } }), 400, { param: "tool_search.pinned[0]" });
-    const read = (await (await gw.admin(`/api/mcp/virtual-servers/${searchable.id}`)).json()) as { tool_search: unknown };
+    const read = (await (await gw.admin(`/api/mcp/virtual-servers/${searchable.id}`, { method: "PUT", json: { description: "other fields change alone" } })).json()) as { tool_search: unknown };
     expect(read.tool_search).toEqual({ enabled: true, pinned: ["echo"], max_results: 1 });
     expect((await gw.admin(`/api/mcp/virtual-servers/${searchable.id}`, { method: "PUT", json: { tool_search: null } })).status).toBe(200);
     const client = await connect(searchable.path);

@@ -1,4 +1,5 @@
-import type { McpToolSearch, VirtualServerAccess, VirtualServerPrompt, VirtualServerResource, VirtualServerTool } from "../../db/schema";
+import type { VirtualServerAccess, VirtualServerPrompt, VirtualServerResource, VirtualServerTool } from "../../db/schema";
+import type { McpToolSearch } from "../../db/schema/types";
 import { badRequest } from "../../http/errors";
 import { pickedToolName } from "./bundle";
 

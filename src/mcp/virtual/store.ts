@@ -38,7 +38,7 @@ export class VirtualServerStore {
 
   async update(id: string, changes: VirtualServerUpdate): Promise<McpVirtualServerRow> {
     const current = this.rows.require(id);
-    const row = await this.checked({ ...current, ...this.fieldsOf({ ...current, ...changes }), updatedAt: new Date(Math.max(Date.now(), current.updatedAt.getTime() + 1)) });
+    const row = await this.checked({ ...current, ...this.fieldsOf({ ...current, tool_search: current.toolSearch, ...changes }), updatedAt: new Date(Math.max(Date.now(), current.updatedAt.getTime() + 1)) });
     await this.db.update(mcpVirtualServers).set(row).where(eq(mcpVirtualServers.id, id));
     return this.remember(row);
   }
