@@ -210,21 +210,32 @@ describe("tool search on a virtual server", () => {
     expect(textOf(await client.callTool({ name: "forecast", arguments: { city: "Lima" } }))).toBe("Sunny and 21C in Lima");
   });
 
-  test("without a session, a tool search found is callable by name directly; a search without a query is a tool error", async () => {
-    const rpc = async (method: string, params: Record<string, unknown>) => {
-      const response = await fetch(`${gw.url}${searchable.path}`, {
-        method: "POST",
-        headers: { "content-type": "application/json", accept: "application/json, text/event-stream", "mcp-protocol-version": "2025-06-18" },
-        body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params }),
-      });
-      return ((await response.json()) as { result: { tools?: Array<{ name: string }>; content?: Array<{ text: string }>; isError?: boolean } }).result;
-    };
-    expect(names((await rpc("tools/list", {})).tools!)).toEqual(["search_tools", "echo"]);
-    const found = JSON.parse((await rpc("tools/call", { name: "search_tools", arguments: { query: "add two numbers" } })).content![0]!.text) as { tools: Array<{ name: string }> };
-    expect(names(found.tools)).toEqual(["add"]);
-    expect((await rpc("tools/call", { name: "add", arguments: { a: 2, b: 3 } })).content![0]!.text).toBe("5");
-    expect(await rpc("tools/call", { name: "search_tools", arguments: {} })).toMatchObject({ isError: true });
-  });
+  /** A session-less request: 2025-06-18 without initialize, or 2026-07-28 with its `_meta` and mirrored headers. */
+  const rpc = async (revision: string, method: string, params: Record<string, unknown>) => {
+    const next = revision === "2026-07-28";
+    const meta = { "io.modelcontextprotocol/protocolVersion": revision, "io.modelcontextprotocol/clientInfo": { name: "raw", version: "1" }, "io.modelcontextprotocol/clientCapabilities": {} };
+    const response = await fetch(`${gw.url}${searchable.path}`, {
+      method: "POST",
+      headers: {
+        "content-type": "application/json",
+        accept: "application/json, text/event-stream",
+        "mcp-protocol-version": revision,
+        ...(next ? { "mcp-method": method, ...(typeof params.name === "string" ? { "mcp-name": params.name } : {}) } : {}),
+      },
+      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params: next ? { ...params, _meta: meta } : params }),
+    });
+    return ((await response.json()) as { result: { tools?: Array<{ name: string }>; content?: Array<{ text: string }>; isError?: boolean } }).result;
+  };
+
+  for (const revision of ["2025-06-18", "2026-07-28"]) {
+    test(`without a session (${revision}), a tool search found is callable by name directly; a search without a query is a tool error`, async () => {
+      expect(names((await rpc(revision, "tools/list", {})).tools!)).toEqual(["search_tools", "echo"]);
+      const found = JSON.parse((await rpc(revision, "tools/call", { name: "search_tools", arguments: { query: "add two numbers" } })).content![0]!.text) as { tools: Array<{ name: string }> };
+      expect(names(found.tools)).toEqual(["add"]);
+      expect((await rpc(revision, "tools/call", { name: "add", arguments: { a: 2, b: 3 } })).content![0]!.text).toBe("5");
+      expect(await rpc(revision, "tools/call", { name: "search_tools", arguments: {} })).toMatchObject({ isError: true });
+    });
+  }
 
   test("a pinned tool the server does not serve is refused, naming the field; the setting survives a change of another field and turns off with null", async () => {
     await expectGatewayError(await gw.admin(`/api/mcp/virtual-servers/${searchable.id}`, { method: "PUT", json: { tool_search: { enabled: true, pinned: ["get_weather"] } } }), 400, { param: "tool_search.pinned[0]" });
