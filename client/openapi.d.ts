@@ -3900,6 +3900,14 @@ export interface components {
                 /** @description Dashboard users (password or single sign-on) who may connect with their session token. */
                 user_ids?: string[];
             };
+            tool_search: {
+                /** @description Offer search_tools and the pinned tools instead of every MCP tool (default false). */
+                enabled?: boolean;
+                /** @description Tools always offered, as `<client>-<tool>`. */
+                pinned?: string[];
+                /** @description Tools one search answers at most (default 5). */
+                max_results?: string | number;
+            } | null;
             /** Format: date-time */
             created_at: string;
             /** Format: date-time */
@@ -11504,6 +11512,15 @@ export interface operations {
                         /** @description Dashboard users (password or single sign-on) who may connect with their session token. */
                         user_ids?: string[];
                     };
+                    /** @description Offer `search_tools` and the pinned tools (by this server's names) instead of every tool; null turns it off. */
+                    tool_search?: {
+                        /** @description Offer search_tools and the pinned tools instead of every MCP tool (default false). */
+                        enabled?: boolean;
+                        /** @description Tools always offered, as `<client>-<tool>`. */
+                        pinned?: string[];
+                        /** @description Tools one search answers at most (default 5). */
+                        max_results?: string | number;
+                    } | null;
                 };
             };
         };
@@ -11605,6 +11622,15 @@ export interface operations {
                         /** @description Dashboard users (password or single sign-on) who may connect with their session token. */
                         user_ids?: string[];
                     };
+                    /** @description Offer `search_tools` and the pinned tools (by this server's names) instead of every tool; null turns it off. */
+                    tool_search?: {
+                        /** @description Offer search_tools and the pinned tools instead of every MCP tool (default false). */
+                        enabled?: boolean;
+                        /** @description Tools always offered, as `<client>-<tool>`. */
+                        pinned?: string[];
+                        /** @description Tools one search answers at most (default 5). */
+                        max_results?: string | number;
+                    } | null;
                 };
             };
         };

@@ -116,10 +116,11 @@ export async function createMcpGateway(options: McpGatewayOptions) {
     await registry.remove(id);
     oauth.forget(id);
   };
-  const virtualServers = await createVirtualServers(db, registry, virtualKeys);
-  const server = mcpServerRoutes({ registry, executor, auth, settings, virtualServers: virtualServers.store, sessionUser: options.sessionUser });
   const embedModel = settings.toolSearchEmbeddingModel;
-  const toolSearch = new CatalogueSearch(registry, embedModel ? pipelineEmbedder(options.inference, embedModel) : undefined);
+  const embed = embedModel ? pipelineEmbedder(options.inference, embedModel) : undefined;
+  const toolSearch = new CatalogueSearch(registry, embed);
+  const virtualServers = await createVirtualServers(db, registry, virtualKeys, embed);
+  const server = mcpServerRoutes({ registry, executor, auth, settings, virtualServers: virtualServers.store, sessionUser: options.sessionUser });
   const routes = new Elysia({ name: "mcp" })
     .use(mcpClientRoutes(registry, removeClient, (config) => oauth.view(config)))
     .use(openApiPreviewRoute(options.outbound))

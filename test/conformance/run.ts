@@ -12,11 +12,12 @@ try {
     if (target !== "/mcp") failed += result.failed;
   }
   // The 0.2.0 alpha, per revision: 2026-07-28 fails its input-required scenarios (test/conformance/conformance.test.ts says why).
-  for (const revision of ["2025-11-25", "2026-07-28"] as const) {
-    const result = await runRequirements(`${setup.gw.url}/mcp/everything`, revision);
-    console.log(`/mcp/everything, ${revision} requirements: ${result.passed} passed, ${result.failed} failed`);
-    for (const line of result.scenarios) if (line.startsWith("✗") || process.argv.includes("--verbose")) console.log(`  ${line}`);
-  }
+  for (const target of ["/mcp/everything", "/mcp/v/everything"])
+    for (const revision of ["2025-11-25", "2026-07-28"] as const) {
+      const result = await runRequirements(`${setup.gw.url}${target}`, revision);
+      console.log(`${target}, ${revision} requirements: ${result.passed} passed, ${result.failed} failed`);
+      for (const line of result.scenarios) if (line.startsWith("✗") || process.argv.includes("--verbose")) console.log(`  ${line}`);
+    }
 } finally {
   await setup.close();
 }

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { ToolListChangedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
 import type { TestGateway } from "../support/gateway";
 import { expectGatewayError } from "../support/gateway-error";
 import { CHART_HTML, CHART_RESOURCE_META, CHART_TOOL_META, CHART_UI, type McpAppsServer, startMcpAppsServer } from "../support/mcp-apps-server";
@@ -184,6 +185,65 @@ describe("who may connect", () => {
     const narrow = await createVirtualKey(gw, "charts only", { mcp_configs: [{ mcp_client_name: "charts", tools_to_execute: ["echo"] }] });
     const client = await connect(team.path, { authorization: `Bearer ${narrow.value}` });
     expect((await client.listTools()).tools.map((tool) => tool.name)).toEqual(["echo"]);
+  });
+});
+
+describe("tool search on a virtual server", () => {
+  let searchable: VirtualServerView;
+  const names = (tools: Array<{ name: string }>) => tools.map((tool) => tool.name);
+  beforeAll(async () => {
+    searchable = await created({
+      slug: "searchable",
+      tools: [{ client: "weather", tool: "get_weather", name: "forecast", description: "The weather forecast for a city" }, { client: "weather", tool: "add" }, { client: "charts", tool: "echo" }, { client: "charts", tool: "show_chart" }],
+      tool_search: { enabled: true, pinned: ["echo"], max_results: 1 },
+    });
+  });
+
+  test("a session lists search_tools and the pinned tools; a search answers the best match under the server's name and lists it from then on", async () => {
+    const client = await connect(searchable.path);
+    expect(names((await client.listTools()).tools)).toEqual(["search_tools", "echo"]);
+    const listChanged = new Promise<void>((resolve) => client.setNotificationHandler(ToolListChangedNotificationSchema, () => resolve()));
+    const answer = JSON.parse(textOf(await client.callTool({ name: "search_tools", arguments: { query: "weather forecast in a city" } }))) as { tools: Array<{ name: string; description: string; input_schema: unknown }> };
+    expect(answer.tools).toEqual([{ name: "forecast", description: "The weather forecast for a city", input_schema: expect.objectContaining({ properties: { city: { type: "string" } } }) }]);
+    await listChanged;
+    expect(names((await client.listTools()).tools)).toEqual(["search_tools", "forecast", "echo"]);
+    expect(textOf(await client.callTool({ name: "forecast", arguments: { city: "Lima" } }))).toBe("Sunny and 21C in Lima");
+  });
+
+  /** A session-less request: 2025-06-18 without initialize, or 2026-07-28 with its `_meta` and mirrored headers. */
+  const rpc = async (revision: string, method: string, params: Record<string, unknown>) => {
+    const next = revision === "2026-07-28";
+    const meta = { "io.modelcontextprotocol/protocolVersion": revision, "io.modelcontextprotocol/clientInfo": { name: "raw", version: "1" }, "io.modelcontextprotocol/clientCapabilities": {} };
+    const response = await fetch(`${gw.url}${searchable.path}`, {
+      method: "POST",
+      headers: {
+        "content-type": "application/json",
+        accept: "application/json, text/event-stream",
+        "mcp-protocol-version": revision,
+        ...(next ? { "mcp-method": method, ...(typeof params.name === "string" ? { "mcp-name": params.name } : {}) } : {}),
+      },
+      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params: next ? { ...params, _meta: meta } : params }),
+    });
+    return ((await response.json()) as { result: { tools?: Array<{ name: string }>; content?: Array<{ text: string }>; isError?: boolean } }).result;
+  };
+
+  for (const revision of ["2025-06-18", "2026-07-28"]) {
+    test(`without a session (${revision}), a tool search found is callable by name directly; a search without a query is a tool error`, async () => {
+      expect(names((await rpc(revision, "tools/list", {})).tools!)).toEqual(["search_tools", "echo"]);
+      const found = JSON.parse((await rpc(revision, "tools/call", { name: "search_tools", arguments: { query: "add two numbers" } })).content![0]!.text) as { tools: Array<{ name: string }> };
+      expect(names(found.tools)).toEqual(["add"]);
+      expect((await rpc(revision, "tools/call", { name: "add", arguments: { a: 2, b: 3 } })).content![0]!.text).toBe("5");
+      expect(await rpc(revision, "tools/call", { name: "search_tools", arguments: {} })).toMatchObject({ isError: true });
+    });
+  }
+
+  test("a pinned tool the server does not serve is refused, naming the field; the setting survives a change of another field and turns off with null", async () => {
+    await expectGatewayError(await gw.admin(`/api/mcp/virtual-servers/${searchable.id}`, { method: "PUT", json: { tool_search: { enabled: true, pinned: ["get_weather"] } } }), 400, { param: "tool_search.pinned[0]" });
+    const read = (await (await gw.admin(`/api/mcp/virtual-servers/${searchable.id}`, { method: "PUT", json: { description: "other fields change alone" } })).json()) as { tool_search: unknown };
+    expect(read.tool_search).toEqual({ enabled: true, pinned: ["echo"], max_results: 1 });
+    expect((await gw.admin(`/api/mcp/virtual-servers/${searchable.id}`, { method: "PUT", json: { tool_search: null } })).status).toBe(200);
+    const client = await connect(searchable.path);
+    expect(names((await client.listTools()).tools).sort()).toEqual(["add", "echo", "forecast", "show_chart"]);
   });
 });
 

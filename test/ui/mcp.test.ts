@@ -185,6 +185,33 @@ describe("MCP page", () => {
     expect(await card.getByLabel("Usage of team-a").innerText()).toBe("1 tool call · $0.006");
   });
 
+  test("tool search is switched on in the virtual server's form: a client then lists search_tools and the pinned tool, and finds the other", async () => {
+    const listed = async () => ((await (await gw.admin("/api/mcp/virtual-servers")).json()) as { virtual_servers: Array<{ id: string; tool_search: unknown; access: { virtual_key_ids: string[] } }> }).virtual_servers[0]!;
+    const { id } = await listed();
+    const card = page().getByRole("region", { name: "Virtual server team-a" });
+    await card.getByRole("button", { name: "Edit team-a" }).click();
+    const form = page().getByRole("dialog", { name: "Edit virtual server team-a" });
+    await form.getByRole("checkbox", { name: /Offer search_tools and the pinned tools/ }).check();
+    await form.getByLabel("Pinned tools", { exact: true }).fill("get_weather");
+    watched.expectFailure("PUT", `/api/mcp/virtual-servers/${id}`, 400);
+    await form.getByRole("button", { name: "Save virtual server" }).click();
+    await form.getByRole("alert").getByText("the server serves no tool named 'get_weather'").waitFor();
+    await form.getByLabel("Pinned tools", { exact: true }).fill("forecast");
+    await form.getByRole("button", { name: "Save virtual server" }).click();
+    await form.waitFor({ state: "detached" });
+
+    const key = ((await (await gw.admin("/api/governance/virtual-keys", { method: "POST", json: { name: "team-a-search" } })).json()) as { virtual_key: { id: string; value: string } }).virtual_key;
+    const server = await listed();
+    expect(server.tool_search).toEqual({ enabled: true, pinned: ["forecast"] });
+    await gw.admin(`/api/mcp/virtual-servers/${server.id}`, { method: "PUT", json: { access: { virtual_key_ids: [...server.access.virtual_key_ids, key.id] } } });
+    const client = new Client({ name: "ui-test", version: "1.0.0" });
+    await client.connect(new StreamableHTTPClientTransport(new URL(`${gw.url}/mcp/v/team-a`), { requestInit: { headers: { authorization: `Bearer ${key.value}` } } }));
+    expect((await client.listTools()).tools.map((tool) => tool.name)).toEqual(["search_tools", "forecast"]);
+    const found = await client.callTool({ name: "search_tools", arguments: { query: "simple text test" } });
+    expect(JSON.parse((found.content as Array<{ text: string }>)[0]!.text).tools.map((tool: { name: string }) => tool.name)).toEqual(["test_simple_text"]);
+    await client.close();
+  });
+
   test("an HTTP API is added from its pasted OpenAPI document, its operations picked from the list, and its key stored", async () => {
     const document = {
       openapi: "3.1.0",

@@ -103,6 +103,15 @@ const FIELDS: Array<{ label: string; change(form: Awaited<ReturnType<typeof open
   { label: "agent grant", change: (form) => form.getByRole("checkbox", { name: "other" }).check(), expect: (key) => expect(key.agent_grants).toEqual(["echo", "other"]) },
   { label: "resumable streams", change: (form) => form.getByRole("checkbox", { name: /Keep every streamed reply resumable/ }).check(), expect: (key) => expect(key.resumable_streams).toBe(true) },
   { label: "Allowed prompts", change: (form) => form.getByLabel("Allowed prompts").fill("support-reply, faq"), expect: (key) => expect(key.allowed_prompts).toEqual(["support-reply", "faq"]) },
+  {
+    label: "tool search",
+    change: async (form) => {
+      await form.getByRole("checkbox", { name: /Offer search_tools and the pinned tools/ }).check();
+      await form.getByLabel("Pinned tools", { exact: true }).fill("tools-echo");
+      await form.getByLabel("Tools one search answers at most").fill("3");
+    },
+    expect: (key) => expect(key.mcp_tool_search).toEqual({ enabled: true, pinned: ["tools-echo"], max_results: 3 }),
+  },
 ];
 
 /** The fields of `key` a change of `label` may touch, removed, to compare the rest. */
@@ -126,6 +135,7 @@ function without(key: Json, label: string): Json {
     "agent grant": (value) => delete value.agent_grants,
     "resumable streams": (value) => delete value.resumable_streams,
     "Allowed prompts": (value) => delete value.allowed_prompts,
+    "tool search": (value) => delete value.mcp_tool_search,
   };
   touched[label]?.(copy);
   return copy;

@@ -1,4 +1,5 @@
 import { index, integer, primaryKey, real, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+import type { McpToolSearch } from "./types";
 
 export interface StdioLaunch {
   command: string;
@@ -193,6 +194,8 @@ export const mcpVirtualServers = sqliteTable("mcp_virtual_servers", {
   resources: text("resources", { mode: "json" }).$type<VirtualServerResource[]>().notNull(),
   prompts: text("prompts", { mode: "json" }).$type<VirtualServerPrompt[]>().notNull(),
   access: text("access", { mode: "json" }).$type<VirtualServerAccess>().notNull(),
+  /** Offer `search_tools` and the pinned tools instead of every tool; null: every tool. */
+  toolSearch: text("tool_search", { mode: "json" }).$type<McpToolSearch>(),
   createdAt: integer("created_at", { mode: "timestamp_ms" }).notNull(),
   updatedAt: integer("updated_at", { mode: "timestamp_ms" }).notNull(),
 });

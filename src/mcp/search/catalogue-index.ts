@@ -3,7 +3,7 @@ import { offeredTools } from "../tools/catalogue";
 import { type SearchableTool, ToolIndex } from "./tool-index";
 import type { EmbedTexts } from "./vector-ranking";
 
-const sameItems = (a: readonly unknown[], b: readonly unknown[]) => a.length === b.length && a.every((item, index) => item === b[index]);
+export const sameItems = (a: readonly unknown[], b: readonly unknown[]) => a.length === b.length && a.every((item, index) => item === b[index]);
 
 /**
  * Every client's tools (as `<client>-<tool>`) as one index, built again only when a client was

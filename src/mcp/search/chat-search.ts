@@ -2,7 +2,7 @@ import type { CallResult } from "../tools/call-result";
 import type { OfferedTool } from "../tools/catalogue";
 import type { ToolCall, ToolExecutor } from "../tools/executor";
 import { withInjectedTools } from "../chat/tool-injection";
-import { offerToolSearch, SEARCH_TOOL_NAME } from "./offer";
+import { foundToolsResult, MISSING_QUERY, offerToolSearch, SEARCH_TOOL_NAME } from "./offer";
 import type { ToolSearchOptions } from "./options";
 import type { ToolIndex } from "./tool-index";
 
@@ -77,10 +77,9 @@ export class ChatToolSearch {
 
   private async search(call: ToolCall): Promise<CallResult> {
     const query = queryOf(call);
-    if (!query) return failed("search_tools needs a query: a non-empty string saying what the tool should do");
+    if (!query) return failed(MISSING_QUERY);
     const { tools } = await this.index.search(query, this.options.maxResults, (tool) => this.permitted.has(tool.name));
     for (const tool of tools) this.loaded.add(tool.name);
-    const found = tools.map((tool) => ({ name: tool.name, description: tool.description ?? "", input_schema: { type: "object", ...tool.inputSchema } }));
-    return { content: [{ type: "text", text: JSON.stringify({ tools: found }) }] };
+    return foundToolsResult(tools);
   }
 }

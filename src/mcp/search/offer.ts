@@ -1,4 +1,6 @@
 import type { DeclaredTool } from "../chat/tool-injection";
+import type { CallResult } from "../tools/call-result";
+import type { SearchableTool } from "./tool-index";
 import type { ToolSearchOptions } from "./options";
 
 export const SEARCH_TOOL_NAME = "search_tools";
@@ -21,3 +23,11 @@ export function offerToolSearch<T extends DeclaredTool>(tools: readonly T[], opt
   const pinned = new Set(options.pinned);
   return [SEARCH_TOOL, ...tools.filter((tool) => pinned.has(tool.exposedName) || loaded.has(tool.exposedName))];
 }
+
+/** What a `search_tools` call answers: the tools found, with their input schemas, as JSON text. */
+export function foundToolsResult(tools: readonly SearchableTool[]): CallResult {
+  const found = tools.map((tool) => ({ name: tool.name, description: tool.description ?? "", input_schema: { type: "object", ...tool.inputSchema } }));
+  return { content: [{ type: "text", text: JSON.stringify({ tools: found }) }] };
+}
+
+export const MISSING_QUERY = "search_tools needs a query: a non-empty string saying what the tool should do";

@@ -14,6 +14,7 @@ import { virtualIdentity } from "../virtual/identity";
 import { isUiResource, uiResourceOwner } from "./ui-resources";
 import type { SessionLinks } from "./session-links";
 import { toolsNotSelectedNotice } from "../clients/tools-notice";
+import { answersSearch, listedTools, searchTools } from "./tool-search";
 
 const GATEWAY_INFO = { name: "ai-gateway", version: "1.0.0" };
 
@@ -41,6 +42,8 @@ export interface SessionState {
   context: CallContext;
   /** The caller's tools/call requests under way, latest last: an upstream's request goes out related to one, on its stream. */
   callsUnderway: RequestId[];
+  /** Sessions only: the tools `search_tools` found, listed from then on (a virtual server with tool search). */
+  found?: Set<string>;
 }
 
 /** /mcp/{client} is that server: its name, version, instructions and capabilities, as far as the gateway proxies them. */
@@ -141,12 +144,15 @@ export function gatewayServer(deps: GatewayServerDeps, state: SessionState): { s
 
   if (capabilities.tools) {
     server.setRequestHandler(sdk.ListToolsRequestSchema, (request) => {
-      const tools = offeredTools(registry, filterNow()).map((tool) => ({ ...(tool.definition ?? { inputSchema: { type: "object" as const } }), name: tool.exposedName }));
+      const tools = listedTools(filterNow(), offeredTools(registry, filterNow()), state.found).map((tool) => ({ ...(tool.definition ?? { inputSchema: { type: "object" as const } }), name: tool.exposedName }));
       const { items, nextCursor } = paged(tools, request.params?.cursor);
       const notice = toolsNotSelectedNotice(visibleClients());
       return { tools: items, ...(nextCursor ? { nextCursor } : {}), ...(notice ? { _meta: { "ai-gateway/notice": notice } } : {}) };
     });
     server.setRequestHandler(sdk.CallToolRequestSchema, async (request, extra): Promise<CallToolResult> => {
+      if (answersSearch(filterNow(), request.params.name)) {
+        return searchTools(filterNow(), offeredTools(registry, filterNow()), request.params.arguments, state.found, () => void server.sendToolListChanged().catch(() => undefined));
+      }
       const { progressToken, ...meta } = request.params._meta ?? {};
       const call = { id: String(extra.requestId), function: { name: request.params.name, arguments: JSON.stringify(request.params.arguments ?? {}) } };
       const relay = {

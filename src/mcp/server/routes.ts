@@ -71,7 +71,7 @@ export function mcpServerRoutes(options: McpServerOptions) {
   const timeouts = { timeoutMs: settings.toolTimeoutMs, maxTimeoutMs: settings.toolMaxTimeoutMs };
 
   async function openSession(deps: GatewayServerDeps, context: CallContext, body: unknown, request: Request): Promise<Response> {
-    const state: SessionState = { context, subscriptions: new Set(), callsUnderway: [] };
+    const state: SessionState = { context, subscriptions: new Set(), callsUnderway: [], found: new Set() };
     const { server, capabilities } = gatewayServer(deps, state);
     const transport = new deps.sdk.WebStandardStreamableHTTPServerTransport({
       sessionIdGenerator: () => crypto.randomUUID(),

@@ -1,4 +1,6 @@
 import type { McpVirtualServerRow, VirtualServerAccess, VirtualServerPrompt, VirtualServerResource, VirtualServerTool } from "../../db/schema";
+import { OfferedToolSearch } from "../search/offered-search";
+import type { EmbedTexts } from "../search/vector-ranking";
 
 /** A virtual server as requests read it: its picks indexed both ways, built once per write. */
 export interface VirtualBundle {
@@ -15,6 +17,8 @@ export interface VirtualBundle {
   prompts: ReadonlyMap<string, VirtualServerPrompt>;
   promptNames: ReadonlyMap<string, string>;
   resources: readonly VirtualServerResource[];
+  /** Set when the server offers `search_tools` instead of every tool. */
+  toolSearch?: OfferedToolSearch;
 }
 
 const pair = (client: string, name: string) => `${client}\u0000${name}`;
@@ -23,7 +27,7 @@ const pair = (client: string, name: string) => `${client}\u0000${name}`;
 export const pickedToolName = (pick: VirtualServerTool) => pick.name ?? pick.tool;
 export const pickedPromptName = (pick: VirtualServerPrompt) => pick.name ?? pick.prompt;
 
-export function bundleOf(row: McpVirtualServerRow): VirtualBundle {
+export function bundleOf(row: McpVirtualServerRow, embed?: EmbedTexts): VirtualBundle {
   const tools = new Map(row.tools.map((pick) => [pickedToolName(pick), pick]));
   const prompts = new Map(row.prompts.map((pick) => [pickedPromptName(pick), pick]));
   return {
@@ -37,6 +41,7 @@ export function bundleOf(row: McpVirtualServerRow): VirtualBundle {
     prompts,
     promptNames: new Map([...prompts].map(([exposed, pick]) => [pair(pick.client, pick.prompt), exposed])),
     resources: row.resources,
+    ...(row.toolSearch?.enabled ? { toolSearch: new OfferedToolSearch(row.toolSearch, embed) } : {}),
   };
 }
 

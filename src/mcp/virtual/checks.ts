@@ -1,8 +1,11 @@
 import type { VirtualServerAccess, VirtualServerPrompt, VirtualServerResource, VirtualServerTool } from "../../db/schema";
+import type { McpToolSearch } from "../../db/schema/types";
 import { badRequest } from "../../http/errors";
+import { pickedToolName } from "./bundle";
 
 export interface VirtualServerPicks {
   tools: VirtualServerTool[];
+  toolSearch: McpToolSearch | null;
   resources: VirtualServerResource[];
   prompts: VirtualServerPrompt[];
   access: VirtualServerAccess;
@@ -47,6 +50,13 @@ function checkResources(resources: VirtualServerResource[]): void {
   });
 }
 
+/** Pinned tools are named as the server serves them. */
+function checkPinned(picks: VirtualServerPicks): void {
+  const served = new Set(picks.tools.map(pickedToolName));
+  const unknown = (picks.toolSearch?.pinned ?? []).findIndex((name) => !served.has(name));
+  if (unknown >= 0) throw badRequest(`the server serves no tool named '${picks.toolSearch!.pinned![unknown]}'`, `tool_search.pinned[${unknown}]`);
+}
+
 /** A 400 naming the first pick that refers to nothing or collides with another. */
 export async function checkPicks(picks: VirtualServerPicks, lookups: PickLookups): Promise<void> {
   checkClients("tools", picks.tools, lookups);
@@ -55,6 +65,7 @@ export async function checkPicks(picks: VirtualServerPicks, lookups: PickLookups
   checkNames("tools", picks.tools, "tool");
   checkNames("prompts", picks.prompts, "prompt");
   checkResources(picks.resources);
+  checkPinned(picks);
   for (const [index, id] of picks.access.virtual_key_ids.entries()) {
     if (!(await lookups.virtualKeyExists(id))) throw badRequest(`virtual key '${id}' does not exist`, `access.virtual_key_ids[${index}]`);
   }

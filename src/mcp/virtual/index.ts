@@ -3,12 +3,13 @@ import { mcpVirtualServers } from "../../db/schema";
 import { reloadOnChange } from "../../db/table-changes";
 import type { VirtualKeyDirectory } from "../caller";
 import type { McpClientRegistry } from "../clients/registry";
+import type { EmbedTexts } from "../search/vector-ranking";
 import { virtualServerRoutes } from "./routes";
 import { VirtualServerStore } from "./store";
 
 /** Virtual MCP servers: their store (loaded, and reloaded when another node writes one) and their management routes. */
-export async function createVirtualServers(db: Database, registry: McpClientRegistry, virtualKeys: VirtualKeyDirectory) {
-  const store = new VirtualServerStore(db, { clientExists: (name) => registry.byName(name) !== undefined, virtualKeyExists: async (id) => (await virtualKeys.byId(id)) !== undefined });
+export async function createVirtualServers(db: Database, registry: McpClientRegistry, virtualKeys: VirtualKeyDirectory, embed?: EmbedTexts) {
+  const store = new VirtualServerStore(db, { clientExists: (name) => registry.byName(name) !== undefined, virtualKeyExists: async (id) => (await virtualKeys.byId(id)) !== undefined }, embed);
   const watched = reloadOnChange(db, [mcpVirtualServers], () => store.load());
   await store.load();
   return { store, routes: virtualServerRoutes(store), stop: () => watched.stop() };

@@ -1,4 +1,5 @@
 import { type Static, Type as t } from "@sinclair/typebox";
+import { McpToolSearch } from "../../db/schema/types";
 import { Timestamp } from "../../http/replies";
 
 /** In the URL: /mcp/v/{slug}. */
@@ -32,6 +33,9 @@ const fields = {
   resources: t.Optional(t.Array(ResourcePick)),
   prompts: t.Optional(t.Array(PromptPick)),
   access: t.Optional(Access),
+  tool_search: t.Optional(
+    t.Union([McpToolSearch, t.Null()], { description: "Offer `search_tools` and the pinned tools (by this server's names) instead of every tool; null turns it off." }),
+  ),
 };
 
 export const VirtualServerCreate = t.Object(fields);
@@ -52,6 +56,7 @@ export const VirtualServer = t.Object(
     resources: t.Array(ResourcePick),
     prompts: t.Array(PromptPick),
     access: Access,
+    tool_search: t.Union([McpToolSearch, t.Null()]),
     created_at: Timestamp,
     updated_at: Timestamp,
   },

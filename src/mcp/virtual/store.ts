@@ -5,6 +5,7 @@ import { conflict } from "../../http/errors";
 import { RowCache } from "../../governance/stores/row-cache";
 import { bundleOf, type VirtualBundle } from "./bundle";
 import { checkPicks, type PickLookups } from "./checks";
+import type { EmbedTexts } from "../search/vector-ranking";
 import type { VirtualServerCreate, VirtualServerUpdate } from "./schemas";
 
 /** Virtual servers in libSQL, held in memory with each one's bundle by slug for the request path. */
@@ -15,6 +16,7 @@ export class VirtualServerStore {
   constructor(
     private readonly db: Database,
     private readonly lookups: PickLookups,
+    private readonly embed?: EmbedTexts,
   ) {}
 
   async load(): Promise<void> {
@@ -36,7 +38,7 @@ export class VirtualServerStore {
 
   async update(id: string, changes: VirtualServerUpdate): Promise<McpVirtualServerRow> {
     const current = this.rows.require(id);
-    const row = await this.checked({ ...current, ...this.fieldsOf({ ...current, ...changes }), updatedAt: new Date(Math.max(Date.now(), current.updatedAt.getTime() + 1)) });
+    const row = await this.checked({ ...current, ...this.fieldsOf({ ...current, tool_search: current.toolSearch, ...changes }), updatedAt: new Date(Math.max(Date.now(), current.updatedAt.getTime() + 1)) });
     await this.db.update(mcpVirtualServers).set(row).where(eq(mcpVirtualServers.id, id));
     return this.remember(row);
   }
@@ -57,6 +59,7 @@ export class VirtualServerStore {
       tools: input.tools ?? [],
       resources: input.resources ?? [],
       prompts: input.prompts ?? [],
+      toolSearch: input.tool_search ?? null,
       access: { virtual_key_ids: input.access?.virtual_key_ids ?? [], role_ids: input.access?.role_ids ?? [], user_ids: input.access?.user_ids ?? [] },
     };
   }
@@ -75,6 +78,6 @@ export class VirtualServerStore {
   }
 
   private reindex(): void {
-    this.bySlug = new Map(this.rows.all().map((row) => [row.slug, bundleOf(row)]));
+    this.bySlug = new Map(this.rows.all().map((row) => [row.slug, bundleOf(row, this.embed)]));
   }
 }

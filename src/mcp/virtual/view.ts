@@ -13,6 +13,7 @@ export function virtualServerView(row: McpVirtualServerRow) {
     resources: row.resources,
     prompts: row.prompts,
     access: row.access,
+    tool_search: row.toolSearch,
     created_at: row.createdAt.toISOString(),
     updated_at: row.updatedAt.toISOString(),
   };

@@ -60,6 +60,7 @@ export type RateLimit = NonNullable<VirtualKey["rate_limit"]>;
 export type ProviderConfig = Item<VirtualKey["provider_configs"]>;
 /** The tools a virtual key may call on one MCP client: names, `*` for all, empty for none. */
 export type McpToolGrant = Item<VirtualKey["mcp_configs"]>;
+export type ToolSearchSetting = NonNullable<VirtualKey["mcp_tool_search"]>;
 /** What each session (agent run) of a virtual key may spend. */
 export type SessionBudget = NonNullable<VirtualKey["session_budgets"]>;
 /** What one session of a virtual key spent, as the node that answered counted it. */

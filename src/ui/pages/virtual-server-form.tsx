@@ -3,6 +3,7 @@ import { mcp, virtualKeys, virtualServers } from "../api/endpoints";
 import type { McpClient, VirtualServer, VirtualServerInput, VirtualServerPrompt, VirtualServerTool } from "../api/types";
 import { Checkbox, TextField } from "../components/fields";
 import { Panel } from "../components/panel";
+import { ToolSearchFields, toolSearchDraftOf, toolSearchOf } from "../components/tool-search-fields";
 import { ErrorState, Loading } from "../components/states";
 import { TableHead } from "../components/table-head";
 import { useResource } from "../lib/use-resource";
@@ -98,11 +99,12 @@ export function VirtualServerForm({ editing, onClose, reload }: { editing?: Virt
   const [name, setName] = useState(editing?.name ?? "");
   const [description, setDescription] = useState(editing?.description ?? "");
   const composition = useComposition(editing);
+  const [toolSearch, setToolSearch] = useState(toolSearchDraftOf(editing?.tool_search));
   const catalogue = useResource(() => Promise.all([mcp.clients(), virtualKeys.list()]), []);
   const { save, errorFor } = useSave(reload);
   const submit = async (event: Event) => {
     event.preventDefault();
-    const input: VirtualServerInput = { slug: slug.trim(), ...(name.trim() ? { name: name.trim() } : {}), description, ...composition.picked() };
+    const input: VirtualServerInput = { slug: slug.trim(), ...(name.trim() ? { name: name.trim() } : {}), description, ...composition.picked(), tool_search: toolSearchOf(toolSearch) };
     if (await save(() => (editing ? virtualServers.update(editing.id, input) : virtualServers.create(input)), `Virtual server ${input.slug} saved`)) onClose();
   };
   const [clients, keys] = catalogue.data ?? [];
@@ -131,6 +133,7 @@ export function VirtualServerForm({ editing, onClose, reload }: { editing?: Virt
             </section>
           ))}
         </fieldset>
+        <ToolSearchFields draft={toolSearch} onDraft={setToolSearch} field="tool_search" errorFor={errorFor} pinnedHint="Names this server serves, comma-separated: listed from the start; search_tools finds the rest." />
         <fieldset>
           <legend>Who may connect</legend>
           <p class="field-hint">No key ticked: whoever may use /mcp. Ticked keys: only those.</p>

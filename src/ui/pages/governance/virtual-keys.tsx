@@ -13,6 +13,7 @@ import { useResource } from "../../lib/use-resource";
 import { useSave } from "../../lib/use-save";
 import { useCan } from "../../session";
 import { TableHead } from "../../components/table-head";
+import { ToolSearchFields, toolSearchDraftOf, toolSearchOf } from "../../components/tool-search-fields";
 import { AgentGrantFields, McpToolFields, mcpDraftOf, mcpGrantsOf } from "./key-access-fields";
 import { KeySessions, sessionBudgetSummary } from "./key-sessions";
 
@@ -52,6 +53,7 @@ function KeyForm({ editing, onClose, onCreated, reload }: { editing?: VirtualKey
   const [agentGrants, setAgentGrants] = useState(editing?.agent_grants ?? []);
   const [resumable, setResumable] = useState(editing?.resumable_streams ?? false);
   const [allowedPrompts, setAllowedPrompts] = useState((editing?.allowed_prompts ?? []).join(", "));
+  const [toolSearch, setToolSearch] = useState(toolSearchDraftOf(editing?.mcp_tool_search));
   const { save, errorFor } = useSave(reload);
   const mcpDraft = mcpTools ?? mcpDraftOf(editing?.mcp_configs ?? [], options.data?.mcpClients ?? []);
   const submit = async (event: Event) => {
@@ -67,6 +69,7 @@ function KeyForm({ editing, onClose, onCreated, reload }: { editing?: VirtualKey
       agent_grants: agentGrants,
       resumable_streams: resumable,
       allowed_prompts: listOf(allowedPrompts),
+      mcp_tool_search: toolSearchOf(toolSearch),
     };
     if (editing) {
       if (await save(() => virtualKeys.update(editing.id, input), `Virtual key ${input.name} saved`)) onClose();
@@ -115,6 +118,7 @@ function KeyForm({ editing, onClose, onCreated, reload }: { editing?: VirtualKey
           </fieldset>
           <LimitsFields draft={limits} onDraft={setLimits} errorFor={errorFor} />
           <McpToolFields draft={mcpDraft} onDraft={setMcpTools} />
+          <ToolSearchFields draft={toolSearch} onDraft={setToolSearch} field="mcp_tool_search" errorFor={errorFor} pinnedHint="As <client>-<tool>, comma-separated: offered from the start in chat requests with MCP tools." />
           <AgentGrantFields grants={agentGrants} agents={options.data.agents} onGrants={setAgentGrants} />
           <Checkbox label="Keep every streamed reply resumable (a client that drops resumes it with GET /v1/streams/{id})" checked={resumable} onChecked={setResumable} />
           <TextField

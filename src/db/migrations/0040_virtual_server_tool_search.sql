@@ -1,0 +1,1 @@
+ALTER TABLE `mcp_virtual_servers` ADD `tool_search` text;
