@@ -3124,6 +3124,31 @@ export interface components {
             /** @description Whether this request's session or key is accepted. */
             has_valid_token: boolean;
         };
+        /** BudgetForecast */
+        BudgetForecast: {
+            level: string;
+            owner_id: string;
+            owner_name: string;
+            max_limit: number;
+            reset_duration: string;
+            current_usage: number;
+            /** Format: date-time */
+            resets_at: string;
+            short_window: {
+                /** @description USD per hour over the window. */
+                spend_per_hour: number;
+                /** @description When the budget runs out at that rate; null: nothing was spent, or it resets first. */
+                exhausted_at: string | null;
+            };
+            long_window: {
+                /** @description USD per hour over the window. */
+                spend_per_hour: number;
+                /** @description When the budget runs out at that rate; null: nothing was spent, or it resets first. */
+                exhausted_at: string | null;
+            };
+            /** @description Hours until the budget runs out at the sooner of the two rates; null: not before it resets. */
+            hours_left: number | null;
+        };
         /**
          * BudgetUsage
          * @description One budget with what its current window used.
@@ -3345,6 +3370,8 @@ export interface components {
                 /** @description e.g. 30s, 5m, 1h, 1d, 1w, 1M, 1Y */
                 request_reset_duration?: string;
             } | null;
+            /** @description When each budget runs out at the last hour's and the last day's rate of spend (a key's include its provider configs' budgets). */
+            forecasts: components["schemas"]["BudgetForecast"][];
             /** Format: date-time */
             created_at: string;
             /** Format: date-time */
@@ -4505,6 +4532,8 @@ export interface components {
                 /** @description e.g. 30s, 5m, 1h, 1d, 1w, 1M, 1Y */
                 request_reset_duration?: string;
             } | null;
+            /** @description When each budget runs out at the last hour's and the last day's rate of spend (a key's include its provider configs' budgets). */
+            forecasts: components["schemas"]["BudgetForecast"][];
             /** Format: date-time */
             created_at: string;
             /** Format: date-time */
@@ -4596,6 +4625,8 @@ export interface components {
                 /** @description e.g. 30s, 5m, 1h, 1d, 1w, 1M, 1Y */
                 request_reset_duration?: string;
             } | null;
+            /** @description When each budget runs out at the last hour's and the last day's rate of spend (a key's include its provider configs' budgets). */
+            forecasts: components["schemas"]["BudgetForecast"][];
             mcp_configs: {
                 mcp_client_name: string;
                 tools_to_execute?: string[];
@@ -4727,6 +4758,8 @@ export interface components {
                 /** @description e.g. 30s, 5m, 1h, 1d, 1w, 1M, 1Y */
                 request_reset_duration?: string;
             } | null;
+            /** @description When each budget runs out at the last hour's and the last day's rate of spend (a key's include its provider configs' budgets). */
+            forecasts: components["schemas"]["BudgetForecast"][];
             mcp_configs: {
                 mcp_client_name: string;
                 tools_to_execute?: string[];
@@ -5991,26 +6024,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        forecasts: {
-                            level: string;
-                            owner_id: string;
-                            owner_name: string;
-                            max_limit: number;
-                            reset_duration: string;
-                            current_usage: number;
-                            /** Format: date-time */
-                            resets_at: string;
-                            short_window: {
-                                spend_per_hour: number;
-                                exhausted_at: string | null;
-                            };
-                            long_window: {
-                                spend_per_hour: number;
-                                exhausted_at: string | null;
-                            };
-                            /** @description Hours until the budget runs out at the sooner of the two rates; null: not before it resets. */
-                            hours_left: number | null;
-                        }[];
+                        forecasts: components["schemas"]["BudgetForecast"][];
                         count: number;
                     };
                 };
@@ -8835,6 +8849,26 @@ export interface operations {
                      *             "request_max_limit": 600,
                      *             "request_reset_duration": "1m"
                      *           },
+                     *           "forecasts": [
+                     *             {
+                     *               "level": "virtual_key",
+                     *               "owner_id": "0f6c1e9a-4a3b-4d0e-9b7a-2f1d8c5e3a71",
+                     *               "owner_name": "checkout-service",
+                     *               "max_limit": 50,
+                     *               "reset_duration": "1M",
+                     *               "current_usage": 31.2,
+                     *               "resets_at": "2027-01-01T00:00:00.000Z",
+                     *               "short_window": {
+                     *                 "spend_per_hour": 0.42,
+                     *                 "exhausted_at": "2026-12-09T16:45:42.857Z"
+                     *               },
+                     *               "long_window": {
+                     *                 "spend_per_hour": 0.18,
+                     *                 "exhausted_at": "2026-12-12T08:26:40.000Z"
+                     *               },
+                     *               "hours_left": 44.76
+                     *             }
+                     *           ],
                      *           "mcp_configs": [],
                      *           "mcp_tool_search": null,
                      *           "agent_grants": [],
@@ -8982,6 +9016,26 @@ export interface operations {
                      *           "request_max_limit": 600,
                      *           "request_reset_duration": "1m"
                      *         },
+                     *         "forecasts": [
+                     *           {
+                     *             "level": "virtual_key",
+                     *             "owner_id": "0f6c1e9a-4a3b-4d0e-9b7a-2f1d8c5e3a71",
+                     *             "owner_name": "checkout-service",
+                     *             "max_limit": 50,
+                     *             "reset_duration": "1M",
+                     *             "current_usage": 31.2,
+                     *             "resets_at": "2027-01-01T00:00:00.000Z",
+                     *             "short_window": {
+                     *               "spend_per_hour": 0.42,
+                     *               "exhausted_at": "2026-12-09T16:45:42.857Z"
+                     *             },
+                     *             "long_window": {
+                     *               "spend_per_hour": 0.18,
+                     *               "exhausted_at": "2026-12-12T08:26:40.000Z"
+                     *             },
+                     *             "hours_left": 44.76
+                     *           }
+                     *         ],
                      *         "mcp_configs": [],
                      *         "mcp_tool_search": null,
                      *         "agent_grants": [],

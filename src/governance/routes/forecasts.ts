@@ -1,7 +1,12 @@
+import { principalOf } from "../../access";
+import { holds } from "../../access/principal";
 import type { BudgetForecast } from "../../budget-forecast/schema";
 
 /** The projected exhaustion of the budgets `wanted` picks; given by the composition root (the alerts area computes it). */
 export type ForecastsOf = (wanted: (budget: { level: string; owner_id: string }) => boolean) => Promise<BudgetForecast[]>;
+
+/** Forecasts read the request log's spend: only a caller who may read alerts, as GET /api/alerts/forecast asks, gets them; others an empty list. */
+export const forecastsReadableBy = (forecastsOf: ForecastsOf) => (request: Request): ForecastsOf => (holds(principalOf(request), "Alerts:View") ? forecastsOf : async () => []);
 
 type Owner = "team" | "customer" | "virtual_key";
 
