@@ -3370,7 +3370,7 @@ export interface components {
                 /** @description e.g. 30s, 5m, 1h, 1d, 1w, 1M, 1Y */
                 request_reset_duration?: string;
             } | null;
-            /** @description When each budget runs out at the last hour's and the last day's rate of spend (a key's include its provider configs' budgets). */
+            /** @description When each budget runs out at the last hour's and the last day's rate of spend (a key's include its provider configs' budgets); empty for a caller who may not read alerts. */
             forecasts: components["schemas"]["BudgetForecast"][];
             /** Format: date-time */
             created_at: string;
@@ -4532,7 +4532,7 @@ export interface components {
                 /** @description e.g. 30s, 5m, 1h, 1d, 1w, 1M, 1Y */
                 request_reset_duration?: string;
             } | null;
-            /** @description When each budget runs out at the last hour's and the last day's rate of spend (a key's include its provider configs' budgets). */
+            /** @description When each budget runs out at the last hour's and the last day's rate of spend (a key's include its provider configs' budgets); empty for a caller who may not read alerts. */
             forecasts: components["schemas"]["BudgetForecast"][];
             /** Format: date-time */
             created_at: string;
@@ -4625,7 +4625,7 @@ export interface components {
                 /** @description e.g. 30s, 5m, 1h, 1d, 1w, 1M, 1Y */
                 request_reset_duration?: string;
             } | null;
-            /** @description When each budget runs out at the last hour's and the last day's rate of spend (a key's include its provider configs' budgets). */
+            /** @description When each budget runs out at the last hour's and the last day's rate of spend (a key's include its provider configs' budgets); empty for a caller who may not read alerts. */
             forecasts: components["schemas"]["BudgetForecast"][];
             mcp_configs: {
                 mcp_client_name: string;
@@ -4758,7 +4758,7 @@ export interface components {
                 /** @description e.g. 30s, 5m, 1h, 1d, 1w, 1M, 1Y */
                 request_reset_duration?: string;
             } | null;
-            /** @description When each budget runs out at the last hour's and the last day's rate of spend (a key's include its provider configs' budgets). */
+            /** @description When each budget runs out at the last hour's and the last day's rate of spend (a key's include its provider configs' budgets); empty for a caller who may not read alerts. */
             forecasts: components["schemas"]["BudgetForecast"][];
             mcp_configs: {
                 mcp_client_name: string;

@@ -12,7 +12,7 @@ const NullableId = t.Union([t.String(), t.Null()]);
 const Limits = {
   budgets: t.Array(BudgetSpec),
   rate_limit: t.Union([RateLimitSpec, t.Null()]),
-  forecasts: t.Array(BudgetForecast, { description: "When each budget runs out at the last hour's and the last day's rate of spend (a key's include its provider configs' budgets)." }),
+  forecasts: t.Array(BudgetForecast, { description: "When each budget runs out at the last hour's and the last day's rate of spend (a key's include its provider configs' budgets); empty for a caller who may not read alerts." }),
 };
 
 export const Customer = t.Object({ id: t.String(), name: t.String(), ...Limits, created_at: Timestamp, updated_at: Timestamp }, { title: "Customer", description: "A customer: budgets and rate limits shared by its teams and keys." });
