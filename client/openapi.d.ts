@@ -838,7 +838,7 @@ export interface paths {
         };
         /**
          * List customers
-         * @description Permission: Customers:View.
+         * @description A page of customers, each with its budgets' forecasts. Permission: Customers:View.
          */
         get: operations["getApiGovernanceCustomers"];
         put?: never;
@@ -1158,7 +1158,7 @@ export interface paths {
         };
         /**
          * List teams
-         * @description Permission: Teams:View.
+         * @description A page of teams, each with its budgets' forecasts. Permission: Teams:View.
          */
         get: operations["getApiGovernanceTeams"];
         put?: never;
@@ -7522,6 +7522,50 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "customers": [
+                     *         {
+                     *           "id": "3a9e7c12-5b4d-4e8f-9c1a-0d6f2b8e4a57",
+                     *           "name": "acme",
+                     *           "budgets": [
+                     *             {
+                     *               "max_limit": 500,
+                     *               "reset_duration": "1M",
+                     *               "calendar_aligned": true
+                     *             }
+                     *           ],
+                     *           "rate_limit": null,
+                     *           "forecasts": [
+                     *             {
+                     *               "level": "customer",
+                     *               "owner_id": "3a9e7c12-5b4d-4e8f-9c1a-0d6f2b8e4a57",
+                     *               "owner_name": "acme",
+                     *               "max_limit": 500,
+                     *               "reset_duration": "1M",
+                     *               "current_usage": 212.4,
+                     *               "resets_at": "2027-01-01T00:00:00.000Z",
+                     *               "short_window": {
+                     *                 "spend_per_hour": 3.1,
+                     *                 "exhausted_at": "2026-12-11T13:46:27.097Z"
+                     *               },
+                     *               "long_window": {
+                     *                 "spend_per_hour": 1.9,
+                     *                 "exhausted_at": "2026-12-13T16:22:44.211Z"
+                     *               },
+                     *               "hours_left": 92.77
+                     *             }
+                     *           ],
+                     *           "created_at": "2026-11-01T08:00:00.000Z",
+                     *           "updated_at": "2026-11-01T08:00:00.000Z"
+                     *         }
+                     *       ],
+                     *       "count": 1,
+                     *       "total_count": 1,
+                     *       "limit": 0,
+                     *       "offset": 0
+                     *     }
+                     */
                     "application/json": components["schemas"]["CustomerList"];
                 };
             };
@@ -8622,6 +8666,55 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "teams": [
+                     *         {
+                     *           "id": "7d2b9f40-1c6e-4f8a-a3d5-6e0b4c9f2a18",
+                     *           "name": "payments",
+                     *           "budgets": [
+                     *             {
+                     *               "max_limit": 500,
+                     *               "reset_duration": "1M",
+                     *               "calendar_aligned": true
+                     *             }
+                     *           ],
+                     *           "rate_limit": null,
+                     *           "forecasts": [
+                     *             {
+                     *               "level": "team",
+                     *               "owner_id": "7d2b9f40-1c6e-4f8a-a3d5-6e0b4c9f2a18",
+                     *               "owner_name": "payments",
+                     *               "max_limit": 500,
+                     *               "reset_duration": "1M",
+                     *               "current_usage": 212.4,
+                     *               "resets_at": "2027-01-01T00:00:00.000Z",
+                     *               "short_window": {
+                     *                 "spend_per_hour": 3.1,
+                     *                 "exhausted_at": "2026-12-11T13:46:27.097Z"
+                     *               },
+                     *               "long_window": {
+                     *                 "spend_per_hour": 1.9,
+                     *                 "exhausted_at": "2026-12-13T16:22:44.211Z"
+                     *               },
+                     *               "hours_left": 92.77
+                     *             }
+                     *           ],
+                     *           "customer_id": "3a9e7c12-5b4d-4e8f-9c1a-0d6f2b8e4a57",
+                     *           "customer": {
+                     *             "id": "3a9e7c12-5b4d-4e8f-9c1a-0d6f2b8e4a57",
+                     *             "name": "acme"
+                     *           },
+                     *           "created_at": "2026-11-02T08:00:00.000Z",
+                     *           "updated_at": "2026-11-02T08:00:00.000Z"
+                     *         }
+                     *       ],
+                     *       "count": 1,
+                     *       "total_count": 1,
+                     *       "limit": 0,
+                     *       "offset": 0
+                     *     }
+                     */
                     "application/json": components["schemas"]["TeamList"];
                 };
             };

@@ -5,6 +5,7 @@ import { customerView, type Organization } from "../stores/organization";
 import type { VirtualKeyStore } from "../stores/virtual-keys";
 import { Deleted, replies } from "../../http/replies";
 import type { CustomerRow, TeamRow } from "../../db/schema";
+import { customerListExample, teamListExample } from "../examples";
 import { type ForecastsOf, forecastsReadableBy, withForecasts, withForecastsOf } from "./forecasts";
 import { CustomerList, CustomerReply, CustomerWritten, TeamList, TeamReply, TeamWritten } from "../replies";
 
@@ -31,7 +32,7 @@ export function organizationRoutes(organization: Organization, keys: VirtualKeyS
         const { rows, ...page } = teams.page(query);
         return { teams: await withForecasts("team", rows.map(organization.teamView), readable(request)), ...page };
       },
-      { query: ListQuery, ...replies({ 200: TeamList }, { summary: "List teams" }) },
+      { query: ListQuery, ...replies({ 200: TeamList }, { summary: "List teams", description: "A page of teams, each with its budgets' forecasts.", examples: { 200: teamListExample } }) },
     )
     .post(
       "/teams",
@@ -50,7 +51,7 @@ export function organizationRoutes(organization: Organization, keys: VirtualKeyS
         const { rows, ...page } = customers.page(query);
         return { customers: await withForecasts("customer", rows.map(customerView), readable(request)), ...page };
       },
-      { query: ListQuery, ...replies({ 200: CustomerList }, { summary: "List customers" }) },
+      { query: ListQuery, ...replies({ 200: CustomerList }, { summary: "List customers", description: "A page of customers, each with its budgets' forecasts.", examples: { 200: customerListExample } }) },
     )
     .post(
       "/customers",
