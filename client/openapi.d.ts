@@ -838,7 +838,7 @@ export interface paths {
         };
         /**
          * List customers
-         * @description Permission: Customers:View.
+         * @description A page of customers, each with its budgets' forecasts. Permission: Customers:View.
          */
         get: operations["getApiGovernanceCustomers"];
         put?: never;
@@ -1158,7 +1158,7 @@ export interface paths {
         };
         /**
          * List teams
-         * @description Permission: Teams:View.
+         * @description A page of teams, each with its budgets' forecasts. Permission: Teams:View.
          */
         get: operations["getApiGovernanceTeams"];
         put?: never;
@@ -3124,6 +3124,31 @@ export interface components {
             /** @description Whether this request's session or key is accepted. */
             has_valid_token: boolean;
         };
+        /** BudgetForecast */
+        BudgetForecast: {
+            level: string;
+            owner_id: string;
+            owner_name: string;
+            max_limit: number;
+            reset_duration: string;
+            current_usage: number;
+            /** Format: date-time */
+            resets_at: string;
+            short_window: {
+                /** @description USD per hour over the window. */
+                spend_per_hour: number;
+                /** @description When the budget runs out at that rate; null: nothing was spent, or it resets first. */
+                exhausted_at: string | null;
+            };
+            long_window: {
+                /** @description USD per hour over the window. */
+                spend_per_hour: number;
+                /** @description When the budget runs out at that rate; null: nothing was spent, or it resets first. */
+                exhausted_at: string | null;
+            };
+            /** @description Hours until the budget runs out at the sooner of the two rates; null: not before it resets. */
+            hours_left: number | null;
+        };
         /**
          * BudgetUsage
          * @description One budget with what its current window used.
@@ -3345,6 +3370,8 @@ export interface components {
                 /** @description e.g. 30s, 5m, 1h, 1d, 1w, 1M, 1Y */
                 request_reset_duration?: string;
             } | null;
+            /** @description When each budget runs out at the last hour's and the last day's rate of spend (a key's include its provider configs' budgets); empty for a caller who may not read alerts. */
+            forecasts: components["schemas"]["BudgetForecast"][];
             /** Format: date-time */
             created_at: string;
             /** Format: date-time */
@@ -4513,6 +4540,8 @@ export interface components {
                 /** @description e.g. 30s, 5m, 1h, 1d, 1w, 1M, 1Y */
                 request_reset_duration?: string;
             } | null;
+            /** @description When each budget runs out at the last hour's and the last day's rate of spend (a key's include its provider configs' budgets); empty for a caller who may not read alerts. */
+            forecasts: components["schemas"]["BudgetForecast"][];
             /** Format: date-time */
             created_at: string;
             /** Format: date-time */
@@ -4604,6 +4633,8 @@ export interface components {
                 /** @description e.g. 30s, 5m, 1h, 1d, 1w, 1M, 1Y */
                 request_reset_duration?: string;
             } | null;
+            /** @description When each budget runs out at the last hour's and the last day's rate of spend (a key's include its provider configs' budgets); empty for a caller who may not read alerts. */
+            forecasts: components["schemas"]["BudgetForecast"][];
             mcp_configs: {
                 mcp_client_name: string;
                 tools_to_execute?: string[];
@@ -4735,6 +4766,8 @@ export interface components {
                 /** @description e.g. 30s, 5m, 1h, 1d, 1w, 1M, 1Y */
                 request_reset_duration?: string;
             } | null;
+            /** @description When each budget runs out at the last hour's and the last day's rate of spend (a key's include its provider configs' budgets); empty for a caller who may not read alerts. */
+            forecasts: components["schemas"]["BudgetForecast"][];
             mcp_configs: {
                 mcp_client_name: string;
                 tools_to_execute?: string[];
@@ -5999,26 +6032,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        forecasts: {
-                            level: string;
-                            owner_id: string;
-                            owner_name: string;
-                            max_limit: number;
-                            reset_duration: string;
-                            current_usage: number;
-                            /** Format: date-time */
-                            resets_at: string;
-                            short_window: {
-                                spend_per_hour: number;
-                                exhausted_at: string | null;
-                            };
-                            long_window: {
-                                spend_per_hour: number;
-                                exhausted_at: string | null;
-                            };
-                            /** @description Hours until the budget runs out at the sooner of the two rates; null: not before it resets. */
-                            hours_left: number | null;
-                        }[];
+                        forecasts: components["schemas"]["BudgetForecast"][];
                         count: number;
                     };
                 };
@@ -7516,6 +7530,50 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "customers": [
+                     *         {
+                     *           "id": "3a9e7c12-5b4d-4e8f-9c1a-0d6f2b8e4a57",
+                     *           "name": "acme",
+                     *           "budgets": [
+                     *             {
+                     *               "max_limit": 500,
+                     *               "reset_duration": "1M",
+                     *               "calendar_aligned": true
+                     *             }
+                     *           ],
+                     *           "rate_limit": null,
+                     *           "forecasts": [
+                     *             {
+                     *               "level": "customer",
+                     *               "owner_id": "3a9e7c12-5b4d-4e8f-9c1a-0d6f2b8e4a57",
+                     *               "owner_name": "acme",
+                     *               "max_limit": 500,
+                     *               "reset_duration": "1M",
+                     *               "current_usage": 212.4,
+                     *               "resets_at": "2027-01-01T00:00:00.000Z",
+                     *               "short_window": {
+                     *                 "spend_per_hour": 3.1,
+                     *                 "exhausted_at": "2026-12-11T13:46:27.097Z"
+                     *               },
+                     *               "long_window": {
+                     *                 "spend_per_hour": 1.9,
+                     *                 "exhausted_at": "2026-12-13T16:22:44.211Z"
+                     *               },
+                     *               "hours_left": 92.77
+                     *             }
+                     *           ],
+                     *           "created_at": "2026-11-01T08:00:00.000Z",
+                     *           "updated_at": "2026-11-01T08:00:00.000Z"
+                     *         }
+                     *       ],
+                     *       "count": 1,
+                     *       "total_count": 1,
+                     *       "limit": 0,
+                     *       "offset": 0
+                     *     }
+                     */
                     "application/json": components["schemas"]["CustomerList"];
                 };
             };
@@ -8616,6 +8674,55 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "teams": [
+                     *         {
+                     *           "id": "7d2b9f40-1c6e-4f8a-a3d5-6e0b4c9f2a18",
+                     *           "name": "payments",
+                     *           "budgets": [
+                     *             {
+                     *               "max_limit": 500,
+                     *               "reset_duration": "1M",
+                     *               "calendar_aligned": true
+                     *             }
+                     *           ],
+                     *           "rate_limit": null,
+                     *           "forecasts": [
+                     *             {
+                     *               "level": "team",
+                     *               "owner_id": "7d2b9f40-1c6e-4f8a-a3d5-6e0b4c9f2a18",
+                     *               "owner_name": "payments",
+                     *               "max_limit": 500,
+                     *               "reset_duration": "1M",
+                     *               "current_usage": 212.4,
+                     *               "resets_at": "2027-01-01T00:00:00.000Z",
+                     *               "short_window": {
+                     *                 "spend_per_hour": 3.1,
+                     *                 "exhausted_at": "2026-12-11T13:46:27.097Z"
+                     *               },
+                     *               "long_window": {
+                     *                 "spend_per_hour": 1.9,
+                     *                 "exhausted_at": "2026-12-13T16:22:44.211Z"
+                     *               },
+                     *               "hours_left": 92.77
+                     *             }
+                     *           ],
+                     *           "customer_id": "3a9e7c12-5b4d-4e8f-9c1a-0d6f2b8e4a57",
+                     *           "customer": {
+                     *             "id": "3a9e7c12-5b4d-4e8f-9c1a-0d6f2b8e4a57",
+                     *             "name": "acme"
+                     *           },
+                     *           "created_at": "2026-11-02T08:00:00.000Z",
+                     *           "updated_at": "2026-11-02T08:00:00.000Z"
+                     *         }
+                     *       ],
+                     *       "count": 1,
+                     *       "total_count": 1,
+                     *       "limit": 0,
+                     *       "offset": 0
+                     *     }
+                     */
                     "application/json": components["schemas"]["TeamList"];
                 };
             };
@@ -8843,6 +8950,26 @@ export interface operations {
                      *             "request_max_limit": 600,
                      *             "request_reset_duration": "1m"
                      *           },
+                     *           "forecasts": [
+                     *             {
+                     *               "level": "virtual_key",
+                     *               "owner_id": "0f6c1e9a-4a3b-4d0e-9b7a-2f1d8c5e3a71",
+                     *               "owner_name": "checkout-service",
+                     *               "max_limit": 50,
+                     *               "reset_duration": "1M",
+                     *               "current_usage": 31.2,
+                     *               "resets_at": "2027-01-01T00:00:00.000Z",
+                     *               "short_window": {
+                     *                 "spend_per_hour": 0.42,
+                     *                 "exhausted_at": "2026-12-09T16:45:42.857Z"
+                     *               },
+                     *               "long_window": {
+                     *                 "spend_per_hour": 0.18,
+                     *                 "exhausted_at": "2026-12-12T08:26:40.000Z"
+                     *               },
+                     *               "hours_left": 44.76
+                     *             }
+                     *           ],
                      *           "mcp_configs": [],
                      *           "mcp_tool_search": null,
                      *           "agent_grants": [],
@@ -8990,6 +9117,26 @@ export interface operations {
                      *           "request_max_limit": 600,
                      *           "request_reset_duration": "1m"
                      *         },
+                     *         "forecasts": [
+                     *           {
+                     *             "level": "virtual_key",
+                     *             "owner_id": "0f6c1e9a-4a3b-4d0e-9b7a-2f1d8c5e3a71",
+                     *             "owner_name": "checkout-service",
+                     *             "max_limit": 50,
+                     *             "reset_duration": "1M",
+                     *             "current_usage": 31.2,
+                     *             "resets_at": "2027-01-01T00:00:00.000Z",
+                     *             "short_window": {
+                     *               "spend_per_hour": 0.42,
+                     *               "exhausted_at": "2026-12-09T16:45:42.857Z"
+                     *             },
+                     *             "long_window": {
+                     *               "spend_per_hour": 0.18,
+                     *               "exhausted_at": "2026-12-12T08:26:40.000Z"
+                     *             },
+                     *             "hours_left": 44.76
+                     *           }
+                     *         ],
                      *         "mcp_configs": [],
                      *         "mcp_tool_search": null,
                      *         "agent_grants": [],

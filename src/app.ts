@@ -140,7 +140,7 @@ export async function createGateway({ config: givenConfig, databaseUrl, env = pr
     journalDir: env.GATEWAY_LOG_JOURNAL_DIR || undefined,
     region: env.GATEWAY_REGION || undefined,
   });
-  const governance = await createGovernance({ db: database.db, providers, requireVirtualKey: () => config.enforce_auth_on_inference === true, clock, sharedDatabase: database.mode !== "embedded_file", counters: limitCounters, sharedSessions, inference: () => inference });
+  const governance = await createGovernance({ db: database.db, providers, requireVirtualKey: () => config.enforce_auth_on_inference === true, clock, sharedDatabase: database.mode !== "embedded_file", counters: limitCounters, sharedSessions, inference: () => inference, forecasts: (wanted) => alerts.forecasts(wanted) });
   const telemetry = createTelemetry({ db: database.db, config: config.telemetry, env, logQueue: requestLogs.queueStatus });
   // Access control comes after MCP, whose OAuth connections it audits.
   const mcpAudit: { record?: (event: OAuthAuditEvent) => void } = {};

@@ -1,4 +1,7 @@
+import type { BudgetForecast } from "../budget-forecast/schema";
 import type { AlertScope } from "../db/schema/alerts";
+
+export type { BudgetForecast };
 
 /** One budget as governance reports it (GET /api/governance/budgets). */
 export interface BudgetReading {
@@ -17,8 +20,11 @@ export const FORECAST_WINDOWS = { short: 3_600_000, long: 86_400_000 } as const;
 /** USD the owner's requests cost in the `windowMs` before now; the owner as /api/logs filters. */
 export type SpendIn = (owner: Record<string, string>, windowMs: number) => Promise<number>;
 
-/** The request-log filters of a budget's owner; a provider config's id is `<virtual key id>/<provider>`. */
-export function ownerQuery(budget: Pick<BudgetReading, "level" | "owner_id">): Record<string, string> {
+/** Whose budget it is: a provider config's id is `<virtual key id>/<provider>`. */
+export type BudgetOwner = Pick<BudgetReading, "level" | "owner_id">;
+
+/** The request-log filters of a budget's owner. */
+export function ownerQuery(budget: BudgetOwner): Record<string, string> {
   if (budget.level === "team") return { team_ids: budget.owner_id };
   if (budget.level === "customer") return { customer_ids: budget.owner_id };
   if (budget.level === "virtual_key") return { virtual_key_ids: budget.owner_id };
@@ -61,7 +67,7 @@ async function windowForecast(budget: BudgetReading, spendIn: SpendIn, windowMs:
  * When the budget will run out at the current rate, by the last hour's spend and by the last
  * day's; `hours_left` is the sooner of the two (null: not before it resets).
  */
-export async function forecastOf(budget: BudgetReading, spendIn: SpendIn, now: Date) {
+export async function forecastOf(budget: BudgetReading, spendIn: SpendIn, now: Date): Promise<BudgetForecast> {
   const [short, long] = await Promise.all([windowForecast(budget, spendIn, FORECAST_WINDOWS.short, now), windowForecast(budget, spendIn, FORECAST_WINDOWS.long, now)]);
   const known = [short.hours, long.hours].filter((hours): hours is number => hours !== null);
   return {
@@ -78,4 +84,3 @@ export async function forecastOf(budget: BudgetReading, spendIn: SpendIn, now: D
   };
 }
 
-export type BudgetForecast = Awaited<ReturnType<typeof forecastOf>>;

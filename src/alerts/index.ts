@@ -10,12 +10,12 @@ import { compileCondition } from "./condition";
 import { type FigureSources, readFigures } from "./figures";
 import { NotificationDeliveries } from "./notification-deliveries";
 import { attemptNotification, notifyChannels } from "./notifier";
-import type { AlertOperationDeps } from "./operations";
+import { type AlertOperationDeps, forecastsWhere } from "./operations";
 import { RuleLifecycles } from "./rule-lifecycle";
 import { AlertRuleStore } from "./rule-store";
 import { alertRoutes } from "./routes";
 
-export type { BudgetReading } from "./forecast";
+export type { BudgetOwner, BudgetReading } from "./forecast";
 
 export interface AlertsOptions {
   db: Database;
@@ -68,6 +68,8 @@ export function createAlerts(options: AlertsOptions) {
   const deps: AlertOperationDeps = { ...channelDeps, lifecycles, sources, endpointExists: options.endpointExists };
   return {
     routes: alertRoutes(deps),
+    /** The projected exhaustion of the budgets `wanted` picks (governance's replies carry their owner's). */
+    forecasts: (wanted: Parameters<typeof forecastsWhere>[1]) => forecastsWhere(sources, wanted),
     resume: async () => {
       await notifications.resume();
       await lifecycles.resume();

@@ -5,7 +5,7 @@ import type { AlertChannelStore } from "./channel-store";
 import { type ChannelDeps, sendNotice } from "./channels/send";
 import { type FigureSources, readFigures, spendOf } from "./figures";
 import { compileCondition } from "./condition";
-import { type BudgetForecast, forecastOf } from "./forecast";
+import { type BudgetForecast, type BudgetOwner, forecastOf } from "./forecast";
 import { type NoticeRule, type NotifierDeps, noticeOf } from "./notifier";
 import { type RuleLifecycles, timingsOf } from "./rule-lifecycle";
 import type { AlertRule, AlertRuleStore } from "./rule-store";
@@ -102,8 +102,12 @@ export async function testChannel(deps: AlertOperationDeps, id: string) {
 }
 
 /** Every budget's projected exhaustion, or those of one owner. */
-export async function forecasts(deps: AlertOperationDeps, query: { level?: string; owner_id?: string }): Promise<BudgetForecast[]> {
-  const now = new Date(deps.sources.now());
-  const budgets = deps.sources.budgets().filter((budget) => (!query.level || budget.level === query.level) && (!query.owner_id || budget.owner_id === query.owner_id));
-  return Promise.all(budgets.map((budget) => forecastOf(budget, spendOf(deps.sources), now)));
+export function forecasts(deps: AlertOperationDeps, query: { level?: string; owner_id?: string }): Promise<BudgetForecast[]> {
+  return forecastsWhere(deps.sources, (budget) => (!query.level || budget.level === query.level) && (!query.owner_id || budget.owner_id === query.owner_id));
+}
+
+/** The projected exhaustion of the budgets `wanted` picks: what governance's replies carry. */
+export function forecastsWhere(sources: FigureSources, wanted: (budget: BudgetOwner) => boolean): Promise<BudgetForecast[]> {
+  const now = new Date(sources.now());
+  return Promise.all(sources.budgets().filter(wanted).map((budget) => forecastOf(budget, spendOf(sources), now)));
 }

@@ -1,4 +1,5 @@
 import { type Static, Type as t } from "@sinclair/typebox";
+import { BudgetForecast } from "../budget-forecast/schema";
 import { ALERT_CHANNEL_TYPES, ALERT_SCOPES, ALERT_SEVERITIES, ALERT_STATES } from "../db/schema/alerts";
 import { literals } from "../db/schema/types";
 import { Timestamp } from "../http/replies";
@@ -141,20 +142,7 @@ export const BuiltinList = t.Object({
   builtins: t.Array(t.Object({ name: t.String(), description: t.String(), rule: t.Omit(RuleCreate, ["channel_ids", "enabled"]) })),
 });
 
-const WindowForecast = t.Object({ spend_per_hour: t.Number(), exhausted_at: When });
-export const ForecastReply = t.Object({
-  level: t.String(),
-  owner_id: t.String(),
-  owner_name: t.String(),
-  max_limit: t.Number(),
-  reset_duration: t.String(),
-  current_usage: t.Number(),
-  resets_at: Timestamp,
-  short_window: WindowForecast,
-  long_window: WindowForecast,
-  hours_left: t.Union([t.Number(), t.Null()], { description: "Hours until the budget runs out at the sooner of the two rates; null: not before it resets." }),
-});
-export const ForecastList = t.Object({ forecasts: t.Array(ForecastReply), count: t.Integer() });
+export const ForecastList = t.Object({ forecasts: t.Array(BudgetForecast), count: t.Integer() });
 export const ForecastQuery = t.Object({
   level: t.Optional(t.Union([t.Literal("virtual_key"), t.Literal("team"), t.Literal("customer"), t.Literal("provider_config")])),
   owner_id: t.Optional(t.String()),

@@ -28,6 +28,7 @@ import { ComplexityStore } from "./complexity/store";
 import { pipelineAsker } from "./complexity/pipeline-asker";
 import { budgetUsage, everyLimit } from "./limits/usage-report";
 import { virtualKeyRoutes } from "./routes/virtual-keys";
+import type { ForecastsOf } from "./routes/forecasts";
 import { Organization } from "./stores/organization";
 import { PricingOverrideStore } from "./stores/pricing-overrides";
 import { RoutingRuleStore } from "./stores/routing-rules";
@@ -52,6 +53,8 @@ export interface GovernanceOptions {
   inference?: () => Inference;
   /** Whether other processes (the workers of `server.workers`) charge sessions on the same database file. */
   sharedSessions?: boolean;
+  /** The budgets' projected exhaustion, which the team, customer and key replies carry; without it they carry none. */
+  forecasts?: ForecastsOf;
 }
 
 /**
@@ -60,7 +63,7 @@ export interface GovernanceOptions {
  * /api/governance/*, and `close()` writes the usage counters still in memory. The stores it
  * returns let other areas (A2A agent grants) authenticate virtual keys the same way.
  */
-export async function createGovernance({ db, providers, requireVirtualKey, clock = Date.now, flushIntervalMs = 1_000, reloadIntervalMs, sharedDatabase = false, counters: workerCounters, sharedSessions = false, inference }: GovernanceOptions) {
+export async function createGovernance({ db, providers, requireVirtualKey, clock = Date.now, flushIntervalMs = 1_000, reloadIntervalMs, sharedDatabase = false, counters: workerCounters, sharedSessions = false, inference, forecasts = async () => [] }: GovernanceOptions) {
   const organization = new Organization(db);
   const virtualKeys = new VirtualKeyStore(db, organization, providers);
   const rules = new RoutingRuleStore(db, { providers, organization, virtualKeys });
@@ -95,8 +98,8 @@ export async function createGovernance({ db, providers, requireVirtualKey, clock
     .use(deprecatedTeamRoutes(organization, virtualKeys))
     .group("/api/governance", (app) =>
       app
-        .use(virtualKeyRoutes(virtualKeys, organization, counters, sessions))
-        .use(organizationRoutes(organization, virtualKeys))
+        .use(virtualKeyRoutes(virtualKeys, organization, counters, sessions, forecasts))
+        .use(organizationRoutes(organization, virtualKeys, forecasts))
         .use(usageRoutes(organization, virtualKeys, counters))
         .use(routingRuleRoutes(rules))
         .use(complexityRoutes(complexity))

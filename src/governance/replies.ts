@@ -2,13 +2,18 @@ import { type Static, Type as t } from "@sinclair/typebox";
 import { BudgetSpec, McpConfig, McpToolSearch, PricePatch, ProviderConfig, RateLimitSpec, RoutingTarget, SessionBudget } from "../db/schema/types";
 import { RoutingScope } from "./schemas";
 import { Message, PageFields, Timestamp } from "../http/replies";
+import { BudgetForecast } from "../budget-forecast/schema";
 
 /** What the management API answers about governance records: the replies' one description. */
 
 const Reference = t.Object({ id: t.String(), name: t.String() });
 const NullableReference = t.Union([Reference, t.Null()]);
 const NullableId = t.Union([t.String(), t.Null()]);
-const Limits = { budgets: t.Array(BudgetSpec), rate_limit: t.Union([RateLimitSpec, t.Null()]) };
+const Limits = {
+  budgets: t.Array(BudgetSpec),
+  rate_limit: t.Union([RateLimitSpec, t.Null()]),
+  forecasts: t.Array(BudgetForecast, { description: "When each budget runs out at the last hour's and the last day's rate of spend (a key's include its provider configs' budgets); empty for a caller who may not read alerts." }),
+};
 
 export const Customer = t.Object({ id: t.String(), name: t.String(), ...Limits, created_at: Timestamp, updated_at: Timestamp }, { title: "Customer", description: "A customer: budgets and rate limits shared by its teams and keys." });
 export type Customer = Static<typeof Customer>;

@@ -165,6 +165,17 @@ describe("routes declared ahead of their owners", () => {
   });
 });
 
+describe("budget forecasts in governance replies", () => {
+  test("a team's forecasts reach only a caller who may read alerts; one who may read teams alone gets none", async () => {
+    const team = (await json<{ team: { id: string } }>(await gw.admin("/api/governance/teams", { method: "POST", json: { name: "forecasted", budgets: [{ max_limit: 5, reset_duration: "1M" }] } }), 201)).team;
+    const teamsOnly = await userWithRole("tess", await createRole("team-readers", ["Teams:View"]));
+    const withAlerts = await userWithRole("alan", await createRole("team-and-alert-readers", ["Teams:View", "Alerts:View"]));
+    const forecastsFor = async (session: string) => (await json<{ team: { forecasts: Array<{ owner_id: string; max_limit: number }> } }>(await call(gw, `/api/governance/teams/${team.id}`, { headers: bearer(session) }))).team.forecasts;
+    expect(await forecastsFor(teamsOnly)).toEqual([]);
+    expect(await forecastsFor(withAlerts)).toMatchObject([{ owner_id: team.id, max_limit: 5 }]);
+  });
+});
+
 describe("users", () => {
   test("assigning a role is a grant: a user manager cannot hand out the Admin role", async () => {
     const userManagers = await createRole("user-managers", ["Users:Create", "Users:View"]);

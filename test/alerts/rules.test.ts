@@ -217,6 +217,34 @@ describe("budgets: built-in rules and the spend forecast", () => {
     expect(preview.figures.projected_exhaustion_hours).toBeCloseTo(forecast!.hours_left, 6);
     expect(preview.holds).toBe(true);
   });
+
+  test("the team, customer and key replies of governance carry the same forecast as /api/alerts/forecast", async () => {
+    const customer = (await json<{ customer: { id: string } }>(gw.admin("/api/governance/customers", { method: "POST", json: { name: "forecast customer", budgets: [{ max_limit: 0.0002, reset_duration: "1M" }] } }), 201)).customer;
+    const team = (await json<{ team: { id: string } }>(gw.admin("/api/governance/teams", { method: "POST", json: { name: "forecast team", customer_id: customer.id, budgets: [{ max_limit: 0.0003, reset_duration: "1M" }] } }), 201)).team;
+    const member = (await json<{ virtual_key: { id: string; value: string } }>(gw.admin("/api/governance/virtual-keys", { method: "POST", json: { name: "forecast member", team_id: team.id, budgets: [{ max_limit: 0.0004, reset_duration: "1M" }] } }), 201)).virtual_key;
+    const reply = await fetch(`${gw.url}/v1/chat/completions`, { method: "POST", headers: { "content-type": "application/json", authorization: `Bearer ${member.value}` }, body: JSON.stringify({ model: "openai/gpt-4o-mini", messages: [{ role: "user", content: "spend for the team" }] }) });
+    expect(reply.status).toBe(200);
+    type Forecast = { level: string; owner_id: string; current_usage: number; hours_left: number | null; short_window: { spend_per_hour: number; exhausted_at: string | null }; long_window: { spend_per_hour: number; exhausted_at: string | null } };
+    // Everything but the dates, which move with the instant each reply was computed at.
+    const steady = ({ short_window, long_window, ...rest }: Forecast) => ({ ...rest, short: short_window.spend_per_hour, long: long_window.spend_per_hour });
+    const detail = { team: `/api/governance/teams/${team.id}`, customer: `/api/governance/customers/${customer.id}`, virtual_key: `/api/governance/virtual-keys/${member.id}` };
+    const list = { team: "/api/governance/teams?limit=1000", customer: "/api/governance/customers?limit=1000", virtual_key: "/api/governance/virtual-keys?limit=1000" };
+    const owners = { team: team.id, customer: customer.id, virtual_key: member.id };
+    for (const level of ["team", "customer", "virtual_key"] as const) {
+      const alerted = await eventually(
+        () => json<{ forecasts: Forecast[] }>(gw.admin(`/api/alerts/forecast?level=${level}&owner_id=${owners[level]}`)),
+        (read) => read.forecasts.length === 1 && read.forecasts[0]!.short_window.spend_per_hour > 0 && read.forecasts[0]!.current_usage > 0,
+      );
+      const [expected] = alerted.forecasts;
+      const one = Object.values(await json<Record<string, { forecasts: Forecast[] }>>(gw.admin(detail[level])))[0]!;
+      const page = await json<Record<string, Array<{ id: string; forecasts: Forecast[] }>>>(gw.admin(list[level]));
+      const row = Object.values(page).find(Array.isArray)!.find((entry) => entry.id === owners[level])!;
+      for (const answered of [one.forecasts, row.forecasts]) {
+        expect(answered.map(steady)).toEqual([steady(expected!)]);
+        expect(Math.abs(Date.parse(answered[0]!.short_window.exhausted_at!) - Date.parse(expected!.short_window.exhausted_at!))).toBeLessThan(60_000);
+      }
+    }
+  });
 });
 
 describe("a channel that fails", () => {

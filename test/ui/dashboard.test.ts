@@ -211,7 +211,7 @@ describe("the dashboard, as a new operator uses it", () => {
     await nav("Providers").click();
     await page().getByRole("region", { name: "Provider mock" }).waitFor();
     await browser.context.clearCookies();
-    for (const path of ["/api/governance/virtual-keys", "/api/governance/budgets", "/api/governance/rate-limits", "/api/alerts/forecast"]) watched.expectFailure("GET", path, 401);
+    for (const path of ["/api/governance/virtual-keys", "/api/governance/budgets", "/api/governance/rate-limits"]) watched.expectFailure("GET", path, 401);
     await nav("Governance").click();
     await page().getByText("Your session ended").waitFor();
     await signIn();

@@ -10,6 +10,7 @@ import { Deleted, replies } from "../../http/replies";
 import { virtualKeyIssuedExample, virtualKeyListExample } from "../examples";
 import { Quota, SessionSpentList, VirtualKeyIssued, VirtualKeyList, VirtualKeyReply, VirtualKeyWritten } from "../replies";
 import { reachedLimit, type SessionSpend } from "../limits/session-spend";
+import { type ForecastsOf, forecastsReadableBy, withForecasts, withForecastsOf } from "./forecasts";
 
 const IdParams = t.Object({ id: t.String() });
 
@@ -58,24 +59,25 @@ async function sessionsView(row: VirtualKeyRow, sessions: SessionSpend) {
   };
 }
 
-export function virtualKeyRoutes(keys: VirtualKeyStore, organization: Organization, counters: LimitCounters, sessions: SessionSpend) {
-  const view = (row: VirtualKeyRow) => virtualKeyView(row, organization);
+export function virtualKeyRoutes(keys: VirtualKeyStore, organization: Organization, counters: LimitCounters, sessions: SessionSpend, forecastsOf: ForecastsOf) {
+  const readable = forecastsReadableBy(forecastsOf);
+  const view = (row: VirtualKeyRow, request: Request) => withForecastsOf("virtual_key", virtualKeyView(row, organization), readable(request));
   return (
     new Elysia({ name: "governance-virtual-keys", prefix: "/virtual-keys" })
       .get(
         "/",
-        ({ query }) => {
+        async ({ query, request }) => {
           const { rows, ...page } = keys.keys.page(query);
-          return { virtual_keys: rows.map(view), ...page };
+          return { virtual_keys: await withForecasts("virtual_key", rows.map((row) => virtualKeyView(row, organization)), readable(request)), ...page };
         },
         { query: ListQuery, ...replies({ 200: VirtualKeyList }, { summary: "List virtual keys", description: "A page of virtual keys, without their values; `search` matches the name.", examples: { 200: virtualKeyListExample } }) },
       )
       .post(
         "/",
-        async ({ body, set }) => {
+        async ({ body, set, request }) => {
           const { row, value } = await keys.create(body);
           set.status = 201;
-          return { message: "Virtual key created successfully", virtual_key: { ...view(row), value } };
+          return { message: "Virtual key created successfully", virtual_key: { ...(await view(row, request)), value } };
         },
         { body: VirtualKeyCreateInput, ...replies({ 201: VirtualKeyIssued }, { summary: "Create a virtual key", description: "Its value is in this reply once; the gateway keeps only its hash.", examples: { 201: virtualKeyIssuedExample } }) },
       )
@@ -85,17 +87,17 @@ export function virtualKeyRoutes(keys: VirtualKeyStore, organization: Organizati
         const limits = limitsOfCaller(caller);
         return { virtual_key: { id: caller.key.id, name: caller.key.name }, budgets: budgetUsage(limits, counters), rate_limits: rateLimitUsage(limits, counters) };
       }, replies({ 200: Quota }, { summary: "Get the calling virtual key's quota", description: "Authenticated by the virtual key itself (`Authorization: Bearer sk-gw-…`): what is left of every budget and rate limit it answers to." }))
-      .get("/:id", ({ params }) => ({ virtual_key: view(keys.keys.require(params.id)) }), { params: IdParams, ...replies({ 200: VirtualKeyReply }, { summary: "Get a virtual key" }) })
+      .get("/:id", async ({ params, request }) => ({ virtual_key: await view(keys.keys.require(params.id), request) }), { params: IdParams, ...replies({ 200: VirtualKeyReply }, { summary: "Get a virtual key" }) })
       .get("/:id/sessions", ({ params }) => sessionsView(keys.keys.require(params.id), sessions), {
         params: IdParams,
         ...replies({ 200: SessionSpentList }, { summary: "List a virtual key's sessions", description: "What each session (conversation id) of the key spent against its `session_budgets`, as counted in this node's memory since it started, or by every node on a shared database." }),
       })
-      .put("/:id", async ({ params, body }) => ({ message: "Virtual key updated successfully", virtual_key: view(await keys.update(params.id, body)) }), { params: IdParams, body: VirtualKeyUpdateInput, ...replies({ 200: VirtualKeyWritten }, { summary: "Update a virtual key", description: "Omitted fields keep their value; `null` clears `team_id`, `customer_id`, `rate_limit` and `session_budgets`." }) })
+      .put("/:id", async ({ params, body, request }) => ({ message: "Virtual key updated successfully", virtual_key: await view(await keys.update(params.id, body), request) }), { params: IdParams, body: VirtualKeyUpdateInput, ...replies({ 200: VirtualKeyWritten }, { summary: "Update a virtual key", description: "Omitted fields keep their value; `null` clears `team_id`, `customer_id`, `rate_limit` and `session_budgets`." }) })
       .post(
         "/:id/rotate",
-        async ({ params }) => {
+        async ({ params, request }) => {
           const { row, value } = await keys.rotate(params.id);
-          return { message: "Virtual key rotated successfully", virtual_key: { ...view(row), value } };
+          return { message: "Virtual key rotated successfully", virtual_key: { ...(await view(row, request)), value } };
         },
         { params: IdParams, ...replies({ 200: VirtualKeyIssued }, { summary: "Rotate a virtual key", description: "A new value, answered once; the old one stops working at once." }) },
       )

@@ -1,7 +1,7 @@
 import { useState } from "preact/hooks";
 import { DeleteButton, EditButton } from "../../components/widgets";
-import { alerts, customers, teams } from "../../api/endpoints";
-import type { BudgetForecast, Customer, Team } from "../../api/types";
+import { customers, teams } from "../../api/endpoints";
+import type { Customer, Team } from "../../api/types";
 import { ExhaustionForecast } from "../../components/exhaustion-forecast";
 import { useFeedback } from "../../components/feedback";
 import { SelectField, TextField } from "../../components/fields";
@@ -50,15 +50,12 @@ function OrgForm({ kind, editing, onClose, reload, customerList }: { kind: Kind;
   );
 }
 
-const forecastsOf = (forecasts: BudgetForecast[] | undefined, kind: Kind, id: string) => forecasts?.filter((forecast) => forecast.level === kind && forecast.owner_id === id) ?? [];
-
 function OrgTab({ kind }: { kind: Kind }) {
   const words = WORDS[kind];
   const can = useCan();
   const { confirm } = useFeedback();
   const list = useResource<Row[]>(() => (kind === "team" ? teams.list() : customers.list()), [kind]);
   const customerList = useResource(() => (kind === "team" && can("Customers:View") ? customers.list() : Promise.resolve([])), [kind]);
-  const forecasts = useResource(() => (can("Alerts:View") ? alerts.forecast() : Promise.resolve(undefined)), [list.data]);
   const { save } = useSave(list.reload);
   const [form, setForm] = useState<{ editing?: Row }>();
   const remove = async (row: Row) => {
@@ -92,7 +89,7 @@ function OrgTab({ kind }: { kind: Kind }) {
                   {kind === "team" && <td>{(row as Team).customer?.name ?? <span class="muted">–</span>}</td>}
                   <td class="small">
                     {limitsSummary(row.budgets, row.rate_limit)}
-                    {forecastsOf(forecasts.data, kind, row.id).map((forecast) => (
+                    {row.forecasts.map((forecast) => (
                       <ExhaustionForecast key={forecast.reset_duration} forecast={forecast} />
                     ))}
                   </td>

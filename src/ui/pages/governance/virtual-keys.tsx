@@ -1,6 +1,6 @@
 import { useState } from "preact/hooks";
-import { agents, alerts, customers, mcp, providers, teams, usage, virtualKeys } from "../../api/endpoints";
-import type { BudgetForecast, BudgetUsage, ProviderConfig, VirtualKey, VirtualKeyInput } from "../../api/types";
+import { agents, customers, mcp, providers, teams, usage, virtualKeys } from "../../api/endpoints";
+import type { BudgetUsage, ProviderConfig, VirtualKey, VirtualKeyInput } from "../../api/types";
 import { ExhaustionForecast } from "../../components/exhaustion-forecast";
 import { useFeedback } from "../../components/feedback";
 import { Checkbox, SelectField, TextField } from "../../components/fields";
@@ -158,7 +158,7 @@ function CreatedKey({ name, value, rotated, onClose }: { name: string; value: st
 type RateUsage = Record<string, string | number>;
 
 /** A key's own budgets and rate limits as bars with their reset times (and when a budget runs out at the current rate); the configured limits when usage is not readable. */
-function KeyLimits({ keyRow, budgets, rates, forecasts }: { keyRow: VirtualKey; budgets?: BudgetUsage[]; rates?: RateUsage[]; forecasts?: BudgetForecast[] }) {
+function KeyLimits({ keyRow, budgets, rates }: { keyRow: VirtualKey; budgets?: BudgetUsage[]; rates?: RateUsage[] }) {
   const own = (row: { level?: unknown; owner_id?: unknown }) => row.level === "virtual_key" && row.owner_id === keyRow.id;
   const ownBudgets = budgets?.filter(own) ?? [];
   const ownRate = rates?.find(own);
@@ -168,7 +168,7 @@ function KeyLimits({ keyRow, budgets, rates, forecasts }: { keyRow: VirtualKey; 
       {ownBudgets.map((budget) => (
         <div key={budget.reset_duration}>
           <UsageBar label={`Budget per ${formatDuration(budget.reset_duration)}`} used={budget.current_usage} max={budget.max_limit} resetsAt={budget.resets_at} format={formatCost} />
-          <ExhaustionForecast forecast={forecasts?.find((forecast) => own(forecast) && forecast.reset_duration === budget.reset_duration)} />
+          <ExhaustionForecast forecast={keyRow.forecasts.find((forecast) => own(forecast) && forecast.reset_duration === budget.reset_duration)} />
         </div>
       ))}
       {ownRate?.token_max_limit !== undefined && (
@@ -187,7 +187,6 @@ export function VirtualKeysTab() {
   const list = useResource(virtualKeys.list, []);
   // Usage is shown where the role may read it; a key's configured limits otherwise.
   const limits = useResource(() => Promise.all([can("Budgets:View") ? usage.budgets() : Promise.resolve(undefined), can("RateLimits:View") ? usage.rateLimits() : Promise.resolve(undefined)]), [list.data]);
-  const forecasts = useResource(() => (can("Alerts:View") ? alerts.forecast() : Promise.resolve(undefined)), [list.data]);
   const { save } = useSave(list.reload);
   const [form, setForm] = useState<{ editing?: VirtualKey }>();
   const [sessionsOf, setSessionsOf] = useState<VirtualKey>();
@@ -233,7 +232,7 @@ export function VirtualKeysTab() {
                   <td>{key.team?.name ?? key.customer?.name ?? <span class="muted">–</span>}</td>
                   <td>{key.provider_configs.map((config) => config.provider).join(", ") || <span class="muted">all</span>}</td>
                   <td>
-                    <KeyLimits keyRow={key} budgets={limits.data?.[0]} rates={limits.data?.[1]} forecasts={forecasts.data} />
+                    <KeyLimits keyRow={key} budgets={limits.data?.[0]} rates={limits.data?.[1]} />
                     {key.session_budgets && (
                       <div class="small">
                         {sessionBudgetSummary(key.session_budgets)}{" "}
