@@ -365,7 +365,8 @@ export async function prepareConnection(
   return { call, keyId: key?.id, timeoutSeconds: effectiveNetwork(provider.network).default_request_timeout_in_seconds, outbound: provider.outbound };
 }
 
-function withRouting(error: GatewayError, input: DispatchInput, attempts: Attempt[]): GatewayError {
+/** A dispatch's failure with the routing of its attempts. */
+export function routedFailure(error: GatewayError, input: DispatchInput, attempts: Attempt[]): GatewayError {
   const primary = input.targets[0]!;
   const last = attempts[attempts.length - 1];
   const routing: RoutingInfo = {
@@ -385,10 +386,14 @@ function withRouting(error: GatewayError, input: DispatchInput, attempts: Attemp
 
 /**
  * Tries the primary target, then each fallback in order. When all fail, the primary's error is
- * returned, with `routing_info` listing every attempt.
+ * the answer; `routedFailure` gives it the `routing_info` listing every attempt (in `attempts`).
+ * A call with one target is its attempt, with no async step of its own.
  */
-export async function dispatch(store: ProviderStore, input: DispatchInput): Promise<Dispatched> {
-  const attempts: Attempt[] = [];
+export function dispatch(store: ProviderStore, input: DispatchInput, attempts: Attempt[]): Promise<Dispatched | GatewayError> {
+  return input.targets.length === 1 ? attemptTarget(store, input, input.targets[0]!, false, attempts) : dispatchInTurn(store, input, attempts);
+}
+
+async function dispatchInTurn(store: ProviderStore, input: DispatchInput, attempts: Attempt[]): Promise<Dispatched | GatewayError> {
   let primaryError: GatewayError | undefined;
   for (let index = 0; index < input.targets.length; index++) {
     const outcome = await attemptTarget(store, input, input.targets[index]!, index > 0, attempts);
@@ -396,5 +401,5 @@ export async function dispatch(store: ProviderStore, input: DispatchInput): Prom
     primaryError ??= outcome;
     if (input.signal.aborted) break;
   }
-  throw withRouting(primaryError!, input, attempts);
+  return primaryError!;
 }

@@ -6,7 +6,7 @@ import type { RuntimeProvider } from "../provider-registry/runtime";
 import type { ModelFacts } from "./model-facts";
 import type { StoredResponses } from "../responses";
 import type { DeferredSettlements } from "./deferred-settlements";
-import { type Dispatched, type DispatchInput, dispatch } from "./dispatch";
+import { type Dispatched, type DispatchInput, dispatch, routedFailure } from "./dispatch";
 import type { Attempt } from "../db/schema/types";
 import { type BackgroundResponses, responseIdOf } from "./kept-responses/background-runs";
 import { FORMATS } from "./formats/registry";
@@ -288,7 +288,7 @@ async function answer(inference: Inference, call: InferenceCall, context: Reques
   let runs = operationRuns(inference.operations, call, context);
   if (runs instanceof Promise) runs = await runs;
 
-  const result = await dispatch(store, {
+  const input: DispatchInput = {
     operation: call.operation,
     format: call.format,
     body: context.body,
@@ -302,7 +302,10 @@ async function answer(inference: Inference, call: InferenceCall, context: Reques
     signal,
     outputLimit: inference.outputLimit,
     ownExchange: runs.length === 0 ? undefined : ownExchangeOf(runs),
-  });
+  };
+  const attempts: Attempt[] = [];
+  const result = await dispatch(store, input, attempts);
+  if (result instanceof GatewayError) throw routedFailure(result, input, attempts);
   // The request log keeps the same note as the header: which tools the provider never saw, and why.
   if (result.droppedTools) context.metadata[DROPPED_TOOLS_NOTE] = droppedToolsHeader(result.droppedTools);
   const replied = runs.length === 0 ? result : await answeredThrough(runs, result);
