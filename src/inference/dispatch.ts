@@ -227,16 +227,16 @@ async function attemptTarget(store: ProviderStore, input: DispatchInput, target:
       continue;
     }
     const options = { provider: provider.name, stream: input.stream, timeoutSeconds: network.default_request_timeout_in_seconds, signal: input.signal, ownExchange: input.ownExchange };
-    const finished = health.begin(provider, key?.id, breakerModel);
+    const underway = health.begin(provider, key?.id, breakerModel);
     let reply: Awaited<ReturnType<typeof exchangeOn>>;
     try {
       reply = await exchangeOn(provider, call.operation, upstream, sent, options, choices, format);
     } catch (error) {
-      finished(NEUTRAL);
+      health.end(underway, NEUTRAL);
       throw error;
     }
     if (reply instanceof GatewayError) {
-      finished(NEUTRAL);
+      health.end(underway, NEUTRAL);
       return reply;
     }
     const attempt: Attempt = { provider: provider.name, model: target.model, key: key?.id, is_fallback: isFallback };
@@ -244,7 +244,7 @@ async function attemptTarget(store: ProviderStore, input: DispatchInput, target:
     // Several choices joined are an OpenAI reply, whatever the upstream's format.
     const replyFormat = choices > 1 ? "openai" : format;
     const answered = reply.ok ? answeredReply(reply, call.operation, replyFormat, network.stream_idle_timeout_in_seconds) : undefined;
-    finished(answered ? SUCCEEDED : outcomeOf(reply.ok ? unreadableReply(provider.name, replyFormat) : reply.error, input.signal));
+    health.end(underway, answered ? SUCCEEDED : outcomeOf(reply.ok ? unreadableReply(provider.name, replyFormat) : reply.error, input.signal));
     if (answered) {
       if (call.operation !== operation) markLackingResponsesApi(provider, target.model);
       if (conversation !== undefined && key) store.conversations.answeredOn(provider.name, conversation, key.id, responseIdOf(call.operation, answered));
