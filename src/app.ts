@@ -28,6 +28,7 @@ import { type Exposure, needsAChoice, openingRefusal, startRefusal } from "./pro
 import { DEFAULT_BODY_TIMEOUT_SECONDS, DEFAULT_MAX_JSON_DEPTH, requestBodies } from "./http/request-bodies";
 import { requestPath } from "./http/request-path";
 import { servedRequestsNeverIdle } from "./http/served-requests";
+import type { Serving } from "./http/serving";
 import { systemRoutes } from "./http/system-routes";
 import { batchOperation } from "./inference/batches/operation";
 import { backgroundResponseOperation } from "./inference/kept-responses/background-runs";
@@ -145,7 +146,8 @@ export async function createGateway({ config: givenConfig, databaseUrl, env = pr
   // Access control comes after MCP, whose OAuth connections it audits.
   const mcpAudit: { record?: (event: OAuthAuditEvent) => void } = {};
   const mcp = await createMcpGateway({ db: database.db, secrets, snapshots, virtualKeys: governance.virtualKeys, settings: resolveMcpSettings(config), region: env.GATEWAY_REGION || undefined, enforceAuth: () => config.enforce_auth_on_inference === true, inference: () => inference, readEnv: readLiveEnv, outbound, now: clock, audit: (event) => mcpAudit.record?.(event), onToolCall: telemetry.onToolCall, sessionUser: (request) => access.sessionUser(request) });
-  const access = await createAccessControl({ db: database.db, config, env, secrets, envReferences });
+  const serving: Serving = { server: null };
+  const access = await createAccessControl({ db: database.db, config, env, secrets, envReferences, serving });
   const responseCache = createResponseCache(database.db, () => inference);
   const guardrails = await createGuardrails({ db: database.db, inference: () => inference, outbound, readEnv, metrics: telemetry.metrics, governance });
   const plugins = await createPlugins({
@@ -313,7 +315,7 @@ export async function createGateway({ config: givenConfig, databaseUrl, env = pr
     .use(corsPolicy(config.cors, { inference: [...INFERENCE_ROOTS, "/mcp", "/agents/"], management: ["/api/"] }))
     .use(bodyLimit(maxRequestBodyMb))
     .use(bodies.plugin)
-    .use(servedRequestsNeverIdle)
+    .use(servedRequestsNeverIdle(serving))
     .use(access.guard)
     .use(plugins.transport)
     .use(
@@ -379,6 +381,7 @@ export async function createGateway({ config: givenConfig, databaseUrl, env = pr
       // Without reusePort (Elysia's default turns it on), a second gateway on a taken port fails
       // to start instead of silently sharing the traffic; `server.workers` share it on purpose.
       app.listen({ port, hostname, reusePort, idleTimeout: config.server?.idle_timeout_seconds ?? DEFAULT_IDLE_TIMEOUT_SECONDS, maxRequestBodySize: serverBodyLimitBytes(maxRequestBodyMb) });
+      serving.server = app.server;
       return app.server!;
     },
     /** From now on /health/ready answers 503, so load balancers send this node no new traffic; the node still serves. */

@@ -14,6 +14,7 @@ import { ANONYMOUS } from "./principal";
 import { accessOf, type RequestAccess, rememberAccess } from "./request-context";
 import { routeAccessFor } from "./route-access";
 import { assertSameOrigin } from "./same-origin";
+import type { Serving } from "../http/serving";
 
 export interface GuardDeps {
   edition: Edition;
@@ -25,6 +26,8 @@ export interface GuardDeps {
   maxJsonDepth: number;
   /** server.body_timeout_seconds, in ms: how long the body read here may take to arrive. */
   bodyTimeoutMs: number;
+  /** Where the caller's address is read. */
+  serving: Serving;
 }
 
 const WRITE_METHODS = new Set(["POST", "PUT", "PATCH", "DELETE"]);
@@ -102,10 +105,10 @@ async function guardManagement(request: Request, path: string, server: Server<un
  * no hook runs after the route: every request, inference included, would pay for an async one.
  */
 export function accessGuard(deps: GuardDeps) {
-  const guard = new Elysia({ name: "access-guard" }).onRequest(({ request, server }) => {
+  const guard = new Elysia({ name: "access-guard" }).onRequest(({ request }) => {
     const path = requestPath(request);
     if (!isManagementPath(path)) return;
-    return guardManagement(request, path, server, deps);
+    return guardManagement(request, path, deps.serving.server, deps);
   });
   const { recorder } = deps;
   if (!recorder) return guard;

@@ -24,6 +24,7 @@ import { OidcUsers } from "./oidc/oidc-users";
 import { OidcProviderClient } from "./oidc/provider-client";
 import { oidcRoutes } from "./oidc/routes";
 import { UsedStates } from "./oidc/used-states";
+import type { Serving } from "../http/serving";
 
 export { principalOf, noteAudit } from "./request-context";
 export type { Principal } from "./principal";
@@ -34,6 +35,8 @@ export interface AccessControlOptions {
   env: Record<string, string | undefined>;
   secrets: SecretBox;
   envReferences: EnvReferences;
+  /** The server once it listens: the guard reads the caller's address from it. */
+  serving: Serving;
 }
 
 const AUDIT_KEY_META = "audit_signing_key";
@@ -43,7 +46,7 @@ const AUDIT_KEY_META = "audit_signing_key";
  * front of every route; `routes` serves /api/session, /api/config/auth and, in enterprise,
  * /api/api-keys, /api/governance/rbac and /api/governance/audit-logs.
  */
-export async function createAccessControl({ db, config, env, secrets, envReferences }: AccessControlOptions) {
+export async function createAccessControl({ db, config, env, secrets, envReferences, serving }: AccessControlOptions) {
   const edition = config.edition ?? "oss";
   const sessions = new SessionStore(db);
   const providers = new Map(Object.entries(config.oidc?.providers ?? {}).map(([key, settings]) => [key, new OidcProviderClient(key, settings, env)]));
@@ -81,7 +84,7 @@ export async function createAccessControl({ db, config, env, secrets, envReferen
     .use(sessionRoutes({ edition, admin, users, sessions, setupLock, authenticator, endSessionUrl }))
     .use(oidcRoutes({ providers, publicUrl: config.oidc?.public_url, passwordSignIn, users: oidcUsers, usedStates: new UsedStates(db), sessions, box: secrets, audit }))
     .use(authConfigRoutes(admin));
-  const bodies = { maxJsonDepth: config.server?.max_json_depth ?? DEFAULT_MAX_JSON_DEPTH, bodyTimeoutMs: (config.server?.body_timeout_seconds ?? DEFAULT_BODY_TIMEOUT_SECONDS) * 1000 };
+  const bodies = { serving, maxJsonDepth: config.server?.max_json_depth ?? DEFAULT_MAX_JSON_DEPTH, bodyTimeoutMs: (config.server?.body_timeout_seconds ?? DEFAULT_BODY_TIMEOUT_SECONDS) * 1000 };
   if (!audit) return { guard: accessGuard({ edition, authenticator, envReferences, ...bodies }), routes, sessionUser };
 
   routes.use(apiKeyRoutes(apiKeys)).use(rbacRoutes(roles, users)).use(auditRoutes(audit));

@@ -1,4 +1,5 @@
 import { Elysia } from "elysia";
+import type { Serving } from "./serving";
 
 /**
  * Bun closes a connection that stays silent for the server's idle timeout, even while its
@@ -7,6 +8,7 @@ import { Elysia } from "elysia";
  * own timeouts (each provider's request timeout) bound it instead; the idle timeout still
  * guards connections that never send a whole request.
  */
-export const servedRequestsNeverIdle = new Elysia({ name: "served-requests-never-idle" }).onRequest(({ request, server }) => {
-  server?.timeout(request, 0);
-});
+export const servedRequestsNeverIdle = (serving: Serving) =>
+  new Elysia({ name: "served-requests-never-idle" }).onRequest(({ request }) => {
+    serving.server?.timeout(request, 0);
+  });

@@ -227,16 +227,16 @@ async function attemptTarget(store: ProviderStore, input: DispatchInput, target:
       continue;
     }
     const options = { provider: provider.name, stream: input.stream, timeoutSeconds: network.default_request_timeout_in_seconds, signal: input.signal, ownExchange: input.ownExchange };
-    const finished = health.begin(provider, key?.id, breakerModel);
+    const underway = health.begin(provider, key?.id, breakerModel);
     let reply: Awaited<ReturnType<typeof exchangeOn>>;
     try {
       reply = await exchangeOn(provider, call.operation, upstream, sent, options, choices, format);
     } catch (error) {
-      finished(NEUTRAL);
+      health.end(underway, NEUTRAL);
       throw error;
     }
     if (reply instanceof GatewayError) {
-      finished(NEUTRAL);
+      health.end(underway, NEUTRAL);
       return reply;
     }
     const attempt: Attempt = { provider: provider.name, model: target.model, key: key?.id, is_fallback: isFallback };
@@ -244,7 +244,7 @@ async function attemptTarget(store: ProviderStore, input: DispatchInput, target:
     // Several choices joined are an OpenAI reply, whatever the upstream's format.
     const replyFormat = choices > 1 ? "openai" : format;
     const answered = reply.ok ? answeredReply(reply, call.operation, replyFormat, network.stream_idle_timeout_in_seconds) : undefined;
-    finished(answered ? SUCCEEDED : outcomeOf(reply.ok ? unreadableReply(provider.name, replyFormat) : reply.error, input.signal));
+    health.end(underway, answered ? SUCCEEDED : outcomeOf(reply.ok ? unreadableReply(provider.name, replyFormat) : reply.error, input.signal));
     if (answered) {
       if (call.operation !== operation) markLackingResponsesApi(provider, target.model);
       if (conversation !== undefined && key) store.conversations.answeredOn(provider.name, conversation, key.id, responseIdOf(call.operation, answered));
@@ -365,7 +365,8 @@ export async function prepareConnection(
   return { call, keyId: key?.id, timeoutSeconds: effectiveNetwork(provider.network).default_request_timeout_in_seconds, outbound: provider.outbound };
 }
 
-function withRouting(error: GatewayError, input: DispatchInput, attempts: Attempt[]): GatewayError {
+/** A dispatch's failure with the routing of its attempts. */
+export function routedFailure(error: GatewayError, input: DispatchInput, attempts: Attempt[]): GatewayError {
   const primary = input.targets[0]!;
   const last = attempts[attempts.length - 1];
   const routing: RoutingInfo = {
@@ -385,10 +386,14 @@ function withRouting(error: GatewayError, input: DispatchInput, attempts: Attemp
 
 /**
  * Tries the primary target, then each fallback in order. When all fail, the primary's error is
- * returned, with `routing_info` listing every attempt.
+ * the answer; `routedFailure` gives it the `routing_info` listing every attempt (in `attempts`).
+ * A call with one target is its attempt, with no async step of its own.
  */
-export async function dispatch(store: ProviderStore, input: DispatchInput): Promise<Dispatched> {
-  const attempts: Attempt[] = [];
+export function dispatch(store: ProviderStore, input: DispatchInput, attempts: Attempt[]): Promise<Dispatched | GatewayError> {
+  return input.targets.length === 1 ? attemptTarget(store, input, input.targets[0]!, false, attempts) : dispatchInTurn(store, input, attempts);
+}
+
+async function dispatchInTurn(store: ProviderStore, input: DispatchInput, attempts: Attempt[]): Promise<Dispatched | GatewayError> {
   let primaryError: GatewayError | undefined;
   for (let index = 0; index < input.targets.length; index++) {
     const outcome = await attemptTarget(store, input, input.targets[index]!, index > 0, attempts);
@@ -396,5 +401,5 @@ export async function dispatch(store: ProviderStore, input: DispatchInput): Prom
     primaryError ??= outcome;
     if (input.signal.aborted) break;
   }
-  throw withRouting(primaryError!, input, attempts);
+  return primaryError!;
 }

@@ -6,7 +6,7 @@ import type { RuntimeProvider } from "../provider-registry/runtime";
 import type { ModelFacts } from "./model-facts";
 import type { StoredResponses } from "../responses";
 import type { DeferredSettlements } from "./deferred-settlements";
-import { type Dispatched, type DispatchInput, dispatch } from "./dispatch";
+import { type Dispatched, type DispatchInput, dispatch, routedFailure } from "./dispatch";
 import type { Attempt } from "../db/schema/types";
 import { type BackgroundResponses, responseIdOf } from "./kept-responses/background-runs";
 import { FORMATS } from "./formats/registry";
@@ -16,7 +16,7 @@ import { type ModelRef, resolveModelRef, type ServedModel } from "./model-ref";
 import { type BilledUnits, requestUnits } from "./billed-units";
 import type { Usage } from "./canonical";
 import { isProviderObjectOperation, type Operation, type WireFormat } from "../upstream/operations";
-import { answeredThrough, bridgedThrough, keyPinnedByHandler, type OperationHandler, operationRuns, ownExchangeOf, repliedThrough } from "./operation-handlers";
+import { answeredThrough, bridgedThrough, keyPinnedByHandler, type OperationHandler, type OperationRun, operationRuns, ownExchangeOf, repliedThrough } from "./operation-handlers";
 import type { ObjectKeys } from "./kept-objects/object-keys";
 import type { PromptField } from "./mounts/prompt-field";
 import { PROVIDER_OBJECT_CALLS } from "../upstream/provider-objects";
@@ -287,21 +287,47 @@ function countsLocally(inference: Inference, call: InferenceCall, target: ModelR
   return !adapter.operations.has(call.operation) || (adapter.formatFor?.(target.model) ?? adapter.format) !== call.format;
 }
 
-async function answer(inference: Inference, call: InferenceCall, context: RequestContext, onReplied: OnReplied | undefined, signal = call.request.signal): Promise<Response> {
-  const store = inference.providers;
-  const primary = context.targets[0]!;
-  if (countsLocally(inference, call, primary)) {
-    const counted = await FORMATS[call.format]!.countTokensLocally!(call.body);
-    onReplied?.(() => ({ toolCallNames: [] }));
-    return Response.json(counted, { headers: { "x-gw-provider": "gateway", "x-gw-model": headerValueOf(primary.model) } });
-  }
-  let pinnedKeyId = call.pinnedKeyId ?? context.headers.get("x-gw-api-key-id") ?? keyPinnedByHandler(inference.operations, call, primary);
-  if (pinnedKeyId instanceof Promise) pinnedKeyId = await pinnedKeyId;
-  assertPinnedKeyOfTargets(store, context.targets, pinnedKeyId);
-  let runs = operationRuns(inference.operations, call, context);
-  if (runs instanceof Promise) runs = await runs;
+/** What a call sends upstream, once its pinned key and the operation handlers' runs are known. */
+interface Asking {
+  input: DispatchInput;
+  runs: readonly OperationRun[];
+  attempts: Attempt[];
+}
 
-  const result = await dispatch(store, {
+/**
+ * The call to make upstream, or the reply when the gateway answers itself (a token count it
+ * estimates). A value on the usual path: waited for only when a handler has to wait.
+ */
+function ask(inference: Inference, call: InferenceCall, context: RequestContext, onReplied: OnReplied | undefined, signal: AbortSignal): Asking | Promise<Asking | Response> {
+  const primary = context.targets[0]!;
+  if (countsLocally(inference, call, primary)) return countedLocally(call, primary, onReplied);
+  const pinnedKeyId = call.pinnedKeyId ?? context.headers.get("x-gw-api-key-id") ?? keyPinnedByHandler(inference.operations, call, primary);
+  if (pinnedKeyId instanceof Promise) return askOncePinned(inference, call, context, signal, pinnedKeyId);
+  return askPinned(inference, call, context, signal, pinnedKeyId);
+}
+
+async function countedLocally(call: InferenceCall, primary: ModelRef, onReplied: OnReplied | undefined): Promise<Response> {
+  const counted = await FORMATS[call.format]!.countTokensLocally!(call.body);
+  onReplied?.(() => ({ toolCallNames: [] }));
+  return Response.json(counted, { headers: { "x-gw-provider": "gateway", "x-gw-model": headerValueOf(primary.model) } });
+}
+
+async function askOncePinned(inference: Inference, call: InferenceCall, context: RequestContext, signal: AbortSignal, pinning: Promise<string | undefined>): Promise<Asking> {
+  return askPinned(inference, call, context, signal, await pinning);
+}
+
+function askPinned(inference: Inference, call: InferenceCall, context: RequestContext, signal: AbortSignal, pinnedKeyId: string | undefined): Asking | Promise<Asking> {
+  assertPinnedKeyOfTargets(inference.providers, context.targets, pinnedKeyId);
+  const runs = operationRuns(inference.operations, call, context);
+  return runs instanceof Promise ? askOnceRun(inference, call, context, signal, pinnedKeyId, runs) : askWith(inference, call, context, signal, pinnedKeyId, runs);
+}
+
+async function askOnceRun(inference: Inference, call: InferenceCall, context: RequestContext, signal: AbortSignal, pinnedKeyId: string | undefined, running: Promise<readonly OperationRun[]>): Promise<Asking> {
+  return askWith(inference, call, context, signal, pinnedKeyId, await running);
+}
+
+function askWith(inference: Inference, call: InferenceCall, context: RequestContext, signal: AbortSignal, pinnedKeyId: string | undefined, runs: readonly OperationRun[]): Asking {
+  const input: DispatchInput = {
     operation: call.operation,
     format: call.format,
     body: context.body,
@@ -315,13 +341,28 @@ async function answer(inference: Inference, call: InferenceCall, context: Reques
     signal,
     outputLimit: inference.outputLimit,
     ownExchange: runs.length === 0 ? undefined : ownExchangeOf(runs),
-  });
+  };
+  return { input, runs, attempts: [] };
+}
+
+/** The upstream's reply in the client's format, through the operation handlers that take part. */
+function replyTo(call: InferenceCall, context: RequestContext, { input, runs, attempts }: Asking, result: Dispatched | GatewayError, onReplied: OnReplied | undefined): Response | Promise<Response> {
+  if (result instanceof GatewayError) throw routedFailure(result, input, attempts);
   // The request log keeps the same note as the header: which tools the provider never saw, and why.
   if (result.droppedTools) context.metadata[DROPPED_TOOLS_NOTE] = droppedToolsHeader(result.droppedTools);
-  const replied = runs.length === 0 ? result : await answeredThrough(runs, result);
+  if (runs.length > 0) return replyThroughRuns(call, context, runs, result, onReplied);
+  return clientResponse(result, call, originOf(call, context, runs, result), onReplied, context);
+}
+
+async function replyThroughRuns(call: InferenceCall, context: RequestContext, runs: readonly OperationRun[], result: Dispatched, onReplied: OnReplied | undefined): Promise<Response> {
+  const replied = await answeredThrough(runs, result);
+  return repliedThrough(runs, clientResponse(replied, call, originOf(call, context, runs, result), onReplied, context));
+}
+
+/** What the client's reply is made from: the model that answered and, for a Responses call answered by a chat, the response it stands for. */
+function originOf(call: InferenceCall, context: RequestContext, runs: readonly OperationRun[], result: Dispatched): ReplyOrigin {
   const bridgedResponse = call.operation === "responses" && result.operation === "chat" ? bridgedThrough(runs, responseIdOf(call.request, context.id)) : undefined;
-  const reply = clientResponse(replied, call, { model: result.target.model, clientBody: call.body, bridgedResponse }, onReplied, context);
-  return repliedThrough(runs, reply);
+  return { model: result.target.model, clientBody: call.body, bridgedResponse };
 }
 
 /**
@@ -445,7 +486,13 @@ export async function handleInference(inference: Inference, call: InferenceCall)
       : undefined;
     // Asked once the hooks admitted the call: a refused call keeps nothing.
     const kept = call.stream ? inference.streams?.keep(call, context) : undefined;
-    const response = await transformThrough(admission, context, await answer(inference, call, context, onReplied, kept?.signal));
+    // One async step on the usual path: the upstream's reply.
+    let asking: Asking | Response | Promise<Asking | Response> = ask(inference, call, context, onReplied, kept?.signal ?? call.request.signal);
+    if (asking instanceof Promise) asking = await asking;
+    let answered = asking instanceof Response ? asking : replyTo(call, context, asking, await dispatch(providers, asking.input, asking.attempts), onReplied);
+    if (answered instanceof Promise) answered = await answered;
+    let response = transformThrough(admission, context, answered);
+    if (response instanceof Promise) response = await response;
     return settledReply(settlements, context, kept ? await kept.reply(response) : response);
   } catch (error) {
     if (error instanceof GatewayError) {

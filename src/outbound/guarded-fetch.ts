@@ -82,9 +82,9 @@ function keepCheck(input: string | URL, policy: OutboundPolicy, url: URL, addres
   kept.set(input, { url, address, name: literal ? undefined : { host, until: systemAnswerKeptUntil(host) } });
 }
 
-const redirectTarget = (response: Response, url: URL, method: string) => {
+const redirectTarget = (response: Response, url: URL) => {
   const location = response.headers.get("location");
-  return REDIRECTS.has(response.status) && location && (method === "GET" || method === "HEAD") ? new URL(location, url) : undefined;
+  return REDIRECTS.has(response.status) && location ? new URL(location, url) : undefined;
 };
 
 /**
@@ -93,11 +93,20 @@ const redirectTarget = (response: Response, url: URL, method: string) => {
  * (at most five, unless the caller asked for none), each hop checked the same way; any other
  * redirect comes back as it is.
  */
-export async function guardedFetch(input: string | URL, init: RequestInit, policy: OutboundPolicy): Promise<Response> {
-  let kept = keptCheck(input, policy);
-  let url = kept?.url ?? new URL(input);
+export function guardedFetch(input: string | URL, init: RequestInit, policy: OutboundPolicy): Promise<Response> {
+  const kept = keptCheck(input, policy);
   const method = (init.method ?? "GET").toUpperCase();
-  const follows = init.redirect !== "manual" && init.redirect !== "error";
+  const follows = init.redirect !== "manual" && init.redirect !== "error" && (method === "GET" || method === "HEAD");
+  // A provider's POST to a URL already checked is one fetch: no async step of its own on every call.
+  if (kept && !follows) {
+    const [target, hopInit] = pinnedCall(kept.url, kept.address, init);
+    return fetch(target, hopInit);
+  }
+  return fetchedFollowing(input, init, policy, kept, follows);
+}
+
+async function fetchedFollowing(input: string | URL, init: RequestInit, policy: OutboundPolicy, kept: KeptCheck | undefined, follows: boolean): Promise<Response> {
+  let url = kept?.url ?? new URL(input);
   for (let hop = 0; ; hop++) {
     let address = kept?.address;
     if (!address) {
@@ -107,7 +116,7 @@ export async function guardedFetch(input: string | URL, init: RequestInit, polic
     kept = undefined;
     const [target, hopInit] = pinnedCall(url, address, init);
     const response = await fetch(target, hopInit);
-    const next = follows && hop < MAX_REDIRECTS ? redirectTarget(response, url, method) : undefined;
+    const next = follows && hop < MAX_REDIRECTS ? redirectTarget(response, url) : undefined;
     if (!next) return response;
     await response.body?.cancel();
     url = next;

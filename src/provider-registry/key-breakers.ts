@@ -114,6 +114,18 @@ export function keysOpen(provider: string, reopensAt: number, now: number): Gate
  * a breaker's change of state is written to the actor snapshot store off the request path, and
  * changes other nodes wrote are read back every second.
  */
+/** An attempt under way on a key: a plain record rather than a closure, as every upstream call makes one. */
+export interface AttemptUnderWay {
+  readonly provider: RuntimeProvider;
+  readonly keyId: string | undefined;
+  readonly model: string | undefined;
+  readonly usage: KeyUsage;
+  readonly trials: readonly KeyUsage[];
+  readonly started: number;
+}
+
+const NO_TRIALS: readonly KeyUsage[] = Object.freeze([]);
+
 export class KeyBreakers {
   private readonly breakers = new Map<string, Breaker>();
   private readonly usage = new Map<string, KeyUsage>();
@@ -202,23 +214,25 @@ export class KeyBreakers {
     return usable instanceof GatewayError ? usable : undefined;
   }
 
-  /** Marks an attempt under way on the key (for `model`); the returned function, called once it is answered, records how it went. */
-  begin(provider: RuntimeProvider, keyId: string | undefined, model?: string): (outcome: AttemptOutcome) => void {
+  /** Marks an attempt under way on the key (for `model`); `end` records how it went once it is answered. */
+  begin(provider: RuntimeProvider, keyId: string | undefined, model?: string): AttemptUnderWay {
     const usage = this.usageOf(breakerIdOf(provider.name, keyId));
-    const trials = this.breakers.size === 0 ? [] : this.idsOf(provider.name, keyId, model).filter((id) => this.stateById(id) === "half_open").map((id) => this.usageOf(id));
+    const trials = this.breakers.size === 0 ? NO_TRIALS : this.idsOf(provider.name, keyId, model).filter((id) => this.stateById(id) === "half_open").map((id) => this.usageOf(id));
     usage.inFlight++;
     for (const trial of trials) trial.trials++;
-    const started = performance.now();
-    return (outcome) => {
-      usage.inFlight--;
-      for (const trial of trials) trial.trials--;
-      if (outcome.kind === "neutral") return;
-      if (outcome.kind === "success") {
-        const sample = performance.now() - started;
-        usage.latencyMs = usage.latencyMs === undefined ? sample : usage.latencyMs + LATENCY_WEIGHT * (sample - usage.latencyMs);
-      }
-      this.record(provider, keyId, model, outcome);
-    };
+    return { provider, keyId, model, usage, trials, started: performance.now() };
+  }
+
+  /** An attempt `begin` marked has been answered: `outcome` says how. */
+  end({ provider, keyId, model, usage, trials, started }: AttemptUnderWay, outcome: AttemptOutcome): void {
+    usage.inFlight--;
+    for (const trial of trials) trial.trials--;
+    if (outcome.kind === "neutral") return;
+    if (outcome.kind === "success") {
+      const sample = performance.now() - started;
+      usage.latencyMs = usage.latencyMs === undefined ? sample : usage.latencyMs + LATENCY_WEIGHT * (sample - usage.latencyMs);
+    }
+    this.record(provider, keyId, model, outcome);
   }
 
   /** What GET /api/providers shows of a provider's panic on this node: requests sent to open keys, and when the last was. */

@@ -58,26 +58,42 @@ type LabelLevel<L extends string, V> = Map<string, LabelLevel<L, V> | SampleEntr
  * Samples keyed by their label values in declaration order, in a tree of maps with one level
  * per label: looking a sample up on the hot path (every request) allocates nothing.
  */
+/** Label values in the order the labels were declared. */
+type LabelValues = [v0?: string, v1?: string, v2?: string, v3?: string];
+
 class SampleSet<L extends string, V> {
   private readonly root: LabelLevel<L, V> = new Map();
   private readonly entries: Array<SampleEntry<L, V>> = [];
   private unlabelled: SampleEntry<L, V> | undefined;
 
-  constructor(private readonly labelNames: readonly L[]) {}
+  constructor(private readonly labelNames: readonly L[]) {
+    if (labelNames.length > 4) throw new Error(`a metric has at most four labels, not ${labelNames.length}`);
+  }
 
   upsert(labels: Labels<L>, create: () => V): V {
     const names = this.labelNames;
-    if (names.length === 0) return (this.unlabelled ??= this.added(labels, create)).value;
+    return this.upsertValues(create, labels[names[0]!], labels[names[1]!], labels[names[2]!], labels[names[3]!]);
+  }
+
+  /**
+   * The sample of label values given in the order the labels were declared (at most four): the
+   * request path names a series this way, with no label object built for each call.
+   */
+  upsertValues(create: () => V, ...values: LabelValues): V;
+  upsertValues(create: () => V, v0?: string, v1?: string, v2?: string, v3?: string): V {
+    const names = this.labelNames;
+    if (names.length === 0) return (this.unlabelled ??= this.added([], create)).value;
     let level = this.root;
     for (let index = 0; index < names.length - 1; index++) {
-      const value = labels[names[index]!] ?? "";
+      const value = (index === 0 ? v0 : index === 1 ? v1 : v2) ?? "";
       let next = level.get(value) as LabelLevel<L, V> | undefined;
       if (!next) level.set(value, (next = new Map()));
       level = next;
     }
-    const last = labels[names[names.length - 1]!] ?? "";
+    const lastIndex = names.length - 1;
+    const last = (lastIndex === 0 ? v0 : lastIndex === 1 ? v1 : lastIndex === 2 ? v2 : v3) ?? "";
     let entry = level.get(last) as SampleEntry<L, V> | undefined;
-    if (!entry) level.set(last, (entry = this.added(labels, create)));
+    if (!entry) level.set(last, (entry = this.added([v0, v1, v2, v3], create)));
     return entry.value;
   }
 
@@ -89,8 +105,8 @@ class SampleSet<L extends string, V> {
     return this.entries;
   }
 
-  private added(labels: Labels<L>, create: () => V): SampleEntry<L, V> {
-    const entry = { pairs: this.pairsOf(labels), value: create() };
+  private added(values: ReadonlyArray<string | undefined>, create: () => V): SampleEntry<L, V> {
+    const entry = { pairs: this.labelNames.map((name, index): [L, string] => [name, values[index] ?? ""]), value: create() };
     this.entries.push(entry);
     return entry;
   }
@@ -140,6 +156,13 @@ export class Counter<L extends string = never> extends ValueMetric<L> {
     if (by < 0) throw new Error(`counter ${this.name} cannot decrease`);
     this.samples.upsert(labels, newValue).value += by;
   }
+
+  /** `inc` of the series named by its label values in declaration order: nothing built a call. */
+  incValues(by: number, ...values: LabelValues): void;
+  incValues(by: number, v0?: string, v1?: string, v2?: string, v3?: string): void {
+    if (by < 0) throw new Error(`counter ${this.name} cannot decrease`);
+    this.samples.upsertValues(newValue, v0, v1, v2, v3).value += by;
+  }
 }
 
 export class Gauge<L extends string = never> extends ValueMetric<L> {
@@ -172,7 +195,16 @@ export class Histogram<L extends string = never> implements Metric {
   private readonly newState = (): HistogramState => ({ counts: this.options.buckets.map(() => 0), sum: 0, count: 0 });
 
   observe(labels: Labels<L>, value: number): void {
-    const state = this.samples.upsert(labels, this.newState);
+    this.observed(this.samples.upsert(labels, this.newState), value);
+  }
+
+  /** `observe` of the series named by its label values in declaration order: nothing built a call. */
+  observeValues(value: number, ...values: LabelValues): void;
+  observeValues(value: number, v0?: string, v1?: string, v2?: string, v3?: string): void {
+    this.observed(this.samples.upsertValues(this.newState, v0, v1, v2, v3), value);
+  }
+
+  private observed(state: HistogramState, value: number): void {
     const { buckets } = this.options;
     for (let index = 0; index < buckets.length; index++) if (value <= buckets[index]!) state.counts[index]!++;
     state.sum += value;

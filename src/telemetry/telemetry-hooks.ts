@@ -15,17 +15,18 @@ function record(metrics: InferenceMetrics, context: RequestContext, outcome: Inf
   const { provider, model } = targetOf(context, outcome);
   const failed = outcome.error !== undefined || outcome.status >= 400;
   const requestType = REQUEST_TYPE[context.operation];
-  metrics.requests.inc({ provider, model, request_type: requestType, status: failed ? "error" : "success" });
-  if (failed) metrics.errors.inc({ provider, model, error_type: outcome.error?.errorType ?? "unclassified" });
-  metrics.latency.observe({ provider, model, request_type: requestType }, outcome.latencyMs / 1000);
-  if (upstreamSeconds !== undefined) metrics.upstreamLatency.observe({ provider, model }, upstreamSeconds);
+  // Label values in the order each metric declares its labels: no label object a call.
+  metrics.requests.incValues(1, provider, model, requestType, failed ? "error" : "success");
+  if (failed) metrics.errors.incValues(1, provider, model, outcome.error?.errorType ?? "unclassified");
+  metrics.latency.observeValues(outcome.latencyMs / 1000, provider, model, requestType);
+  if (upstreamSeconds !== undefined) metrics.upstreamLatency.observeValues(upstreamSeconds, provider, model);
   const usage = outcome.summary.usage;
   // A cached reply repeats the usage it was stored with, but no provider processed it again.
   if (usage && !outcome.cacheHit) {
-    metrics.tokens.inc({ provider, model, direction: "input" }, usage.prompt_tokens);
-    metrics.tokens.inc({ provider, model, direction: "output" }, usage.completion_tokens);
+    metrics.tokens.incValues(usage.prompt_tokens, provider, model, "input");
+    metrics.tokens.incValues(usage.completion_tokens, provider, model, "output");
   }
-  if (outcome.cost) metrics.cost.inc({ provider, model }, outcome.cost);
+  if (outcome.cost) metrics.cost.incValues(outcome.cost, provider, model);
   if (outcome.cacheHit) metrics.cacheHits.inc({ type: outcome.cacheHit });
 }
 

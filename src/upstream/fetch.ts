@@ -14,6 +14,9 @@ class TimedOut extends Error {}
 
 const abortTimedOut = (controller: AbortController) => controller.abort(new TimedOut());
 
+/** One options object for every call's abort listener. */
+const ONCE: AddEventListenerOptions = Object.freeze({ once: true });
+
 /** JSON, text, XML and event streams are read as text; anything else is bytes. A reply without a body type is text. */
 const isTextual = (headers: Headers) => {
   const type = headers.get("content-type");
@@ -50,7 +53,7 @@ export async function sendUpstream(call: UpstreamCall, stream: boolean, timeoutS
   const controller = new AbortController();
   const timer = setTimeout(abortTimedOut, timerDelay(timeoutSeconds * 1000), controller);
   const forwardAbort = () => controller.abort(clientSignal.reason);
-  clientSignal.addEventListener("abort", forwardAbort, { once: true });
+  clientSignal.addEventListener("abort", forwardAbort, ONCE);
   let relayed = false;
   try {
     const response = await guardedFetch(call.url, { method: call.method ?? "POST", headers: call.headers, body: call.body, signal: controller.signal }, target.outbound);

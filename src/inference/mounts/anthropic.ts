@@ -7,7 +7,7 @@ import { visibleModels, visibleServedModel } from "../visible-models";
 import { withModelFacts } from "../model-facts";
 import type { Operation } from "../../upstream/operations";
 import { anthropicObjectRoutes } from "./anthropic-objects";
-import { promptFieldTransform, promptMetadataOf } from "./prompt-field";
+import { promptFieldTransform, promptOptionsOf } from "./prompt-field";
 
 const open = { additionalProperties: true } as const;
 const Block = t.Object({ type: t.String() }, open);
@@ -57,8 +57,10 @@ interface AnthropicCallOptions {
 }
 
 /** One inference call in Anthropic format; `fallbacks` come from the body or the `x-gw-fallbacks` header. */
+const NO_OPTIONS: AnthropicCallOptions = Object.freeze({});
+
 export function anthropicHandler(inference: Inference, mountProvider: string | undefined) {
-  return (operation: Operation, { fallbacks, ...body }: ClientBody, request: Request, { extended, metadata }: AnthropicCallOptions = {}) =>
+  return (operation: Operation, { fallbacks, ...body }: ClientBody, request: Request, { extended, metadata }: AnthropicCallOptions = NO_OPTIONS) =>
     handleInference(inference, {
       operation,
       format: "anthropic",
@@ -81,7 +83,7 @@ export function anthropicHandler(inference: Inference, mountProvider: string | u
 export function anthropicMessagesMount(prefix: string, inference: Inference, mountProvider?: string) {
   const handle = anthropicHandler(inference, mountProvider);
   return new Elysia({ name: `anthropic-messages-mount:${prefix}`, prefix: `${prefix}/v1` })
-    .post("/messages", ({ body, request }) => handle("chat", body, request, { metadata: promptMetadataOf(request) }), { transform: promptFieldTransform(inference, "messages"), body: MessagesBody })
+    .post("/messages", ({ body, request }) => handle("chat", body, request, promptOptionsOf(request)), { transform: promptFieldTransform(inference, "messages"), body: MessagesBody })
     .post("/messages/count_tokens", ({ body, request }) => handle("count_tokens", body, request), { body: CountTokensBody })
     .post("/messages/*", ({ body, params, request }) => handle("invoke", body, request, { extended: { model: routingModelOf(body), endpoint: params["*"] } }), { body: ExtendedBody });
 }

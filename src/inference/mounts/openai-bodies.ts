@@ -43,8 +43,10 @@ const NO_OPTIONS: CallOptions = Object.freeze({});
 
 /** Runs an OpenAI-format call through the pipeline: the body's `fallbacks` (or the header's) come off, the model stays. */
 export function openAIHandler(inference: Inference, mountProvider: string | undefined) {
-  return (operation: Operation, { fallbacks, ...body }: OpenAIBody, request: Request, options: CallOptions = NO_OPTIONS) =>
-    handleInference(inference, {
+  return (operation: Operation, sent: OpenAIBody, request: Request, options: CallOptions = NO_OPTIONS) => {
+    const { fallbacks } = sent;
+    const body = fallbacks === undefined ? sent : withoutFallbacks(sent);
+    return handleInference(inference, {
       operation,
       format: "openai",
       body,
@@ -56,4 +58,10 @@ export function openAIHandler(inference: Inference, mountProvider: string | unde
       usage: options.usage,
       metadata: options.metadata,
     });
+  };
+}
+
+/** The body as the provider gets it: a copy only when it names fallbacks, which are the gateway's. */
+function withoutFallbacks({ fallbacks: _, ...body }: OpenAIBody): OpenAIBody {
+  return body;
 }

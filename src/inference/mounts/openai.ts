@@ -26,7 +26,7 @@ import { ListedModel, ModelList, withModelFacts } from "../model-facts";
 import { replies, sentReplies } from "../../http/replies";
 import { chatCompletionReply } from "./chat-completion-reply";
 import { openRealtimeSession } from "../realtime/session";
-import { promptFieldTransform, promptMetadataOf } from "./prompt-field";
+import { promptFieldTransform, promptOptionsOf } from "./prompt-field";
 
 /**
  * The OpenAI-format surface: `/v1`, and the same routes under `/openai/v1` and the framework
@@ -54,7 +54,7 @@ export function openAIMount(prefix: string, inference: Inference, mountProvider?
       },
       replies({ 200: ListedModel }, { summary: "Get a model" }),
     )
-    .post("/chat/completions", ({ body, request }) => handle("chat", body, request, { metadata: promptMetadataOf(request) }), {
+    .post("/chat/completions", ({ body, request }) => handle("chat", body, request, promptOptionsOf(request)), {
       transform: promptFieldTransform(inference, "chat"),
       body: ChatCompletionBody,
       ...sentReplies({ 200: chatCompletionReply }, { summary: "Create a chat completion", description: "OpenAI's chat format to any configured provider: `model` is `provider/model`; `fallbacks` are tried in order when it fails." }),
@@ -65,7 +65,7 @@ export function openAIMount(prefix: string, inference: Inference, mountProvider?
       "/responses",
       async ({ body, request }) => {
         const run = backgroundRunOf(inference, request, body, mountProvider);
-        return run ? startInBackground(inference.background!, request, run) : handle("responses", body, request, { metadata: promptMetadataOf(request) });
+        return run ? startInBackground(inference.background!, request, run) : handle("responses", body, request, promptOptionsOf(request));
       },
       { transform: promptFieldTransform(inference, "responses"), body: ResponsesBody },
     )

@@ -31,5 +31,11 @@ export function promptFieldTransform(inference: Inference, format: PromptFieldFo
   };
 }
 
+/** The call options of a request whose body a prompt was rendered into (its log metadata); none for any other. */
+export const promptOptionsOf = (request: Request): { metadata: Record<string, string> } | undefined => {
+  const metadata = promptMetadataOf(request);
+  return metadata && { metadata };
+};
+
 /** The log metadata of the prompt rendered into this request's body, if one was. */
 export const promptMetadataOf = (request: Request): Record<string, string> | undefined => renderedFor.get(request);
