@@ -118,6 +118,8 @@ const FIELDS: Array<{ label: string; change(form: Awaited<ReturnType<typeof open
 function without(key: Json, label: string): Json {
   const copy = structuredClone(key);
   delete copy.updated_at;
+  // Figures the gateway derives (a budget's forecast), not settings the form saves.
+  delete copy.forecasts;
   const touched: Record<string, (value: Json) => void> = {
     Description: (value) => delete value.description,
     Team: (value) => {
