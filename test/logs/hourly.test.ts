@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { startGateway, type TestGateway } from "../support/gateway";
-import { undoMigrationsFrom } from "../support/migrations";
+import { UNDO_SINCE_0005, undoMigrationsFrom } from "../support/migrations";
 import { generateFacts, type LogFact, openRequestLogs, recordFacts } from "./seed-logs";
 
 const HOUR = 3_600_000;
@@ -96,50 +96,7 @@ test("logs recorded before the hourly table existed are counted once the gateway
   // lifecycle records and webhook endpoint lifecycles (0016), no reach of private addresses (0017),
   // no guardrails (0018), no regions on log rows nor claimed quota (0019), no single sign-on
   // identities (0020), no OAuth connections of MCP clients (0021), and none of these migrations recorded.
-  await undoMigrationsFrom(gw.databaseUrl, "0002_logs_hourly", [
-    // Migration 0033 first: its partial index reads the guardrails column dropped below.
-    "DROP TRIGGER request_log_metadata_insert", "DROP TRIGGER request_log_metadata_delete", "DROP TABLE request_log_metadata",
-    "DROP INDEX request_logs_team_idx", "DROP INDEX request_logs_customer_idx", "DROP INDEX request_logs_selected_key_idx", "DROP INDEX request_logs_tool_calls_idx", "DROP INDEX request_logs_guardrails_idx",
-    "DROP TRIGGER request_log_hours_delete",
-    "DROP TABLE request_log_hours",
-    "ALTER TABLE actor_snapshots DROP COLUMN owner",
-    "ALTER TABLE actor_snapshots DROP COLUMN lease_until",
-    "ALTER TABLE provider_keys DROP COLUMN reached_models",
-    "DROP TRIGGER request_log_latencies_delete",
-    "DROP TABLE request_log_latencies",
-    "DROP TABLE stored_responses",
-    "DROP TABLE background_responses",
-    "DROP TABLE actor_signals",
-    "DROP TABLE provider_object_keys",
-    "DROP INDEX mcp_tool_logs_change_idx",
-    "ALTER TABLE mcp_tool_logs DROP COLUMN change_seq",
-    "DROP TABLE conversation_items",
-    "DROP TABLE conversations",
-    "DROP TABLE governance_video_charges",
-    "ALTER TABLE mcp_tool_logs DROP COLUMN notifications",
-    "DROP TABLE actor_instances",
-    "DROP TABLE actor_transitions",
-    "ALTER TABLE webhook_endpoints DROP COLUMN max_deliveries_per_second",
-    "ALTER TABLE webhook_endpoints DROP COLUMN failing_after_failed_attempts",
-    "ALTER TABLE webhook_endpoints DROP COLUMN disable_after_failing_seconds",
-    "ALTER TABLE webhook_endpoints DROP COLUMN disable_after_failed_messages",
-    "ALTER TABLE webhook_endpoints DROP COLUMN state",
-    "ALTER TABLE webhook_endpoints DROP COLUMN state_since",
-    "ALTER TABLE webhook_endpoints DROP COLUMN failing_since",
-    "ALTER TABLE webhook_endpoints DROP COLUMN disabled_reason",
-    "ALTER TABLE providers DROP COLUMN private_network_allowed",
-    "ALTER TABLE mcp_clients DROP COLUMN private_network_allowed",
-    "ALTER TABLE a2a_agents DROP COLUMN private_network_allowed",
-    "DROP TABLE guardrail_policies",
-    "ALTER TABLE request_logs DROP COLUMN guardrails",
-    "DROP TABLE governance_quota",
-    "ALTER TABLE request_logs DROP COLUMN region",
-    "ALTER TABLE mcp_tool_logs DROP COLUMN region",
-    "DROP TABLE oidc_identities",
-    "ALTER TABLE management_api_keys DROP COLUMN owner_user_id",
-    "ALTER TABLE plugins DROP COLUMN run_order",
-    "DROP TABLE mcp_oauth_connections", "DROP INDEX request_logs_internal_idx", "DROP INDEX request_logs_status_code_idx", "DROP INDEX request_logs_error_type_idx", "ALTER TABLE request_logs DROP COLUMN internal_caller", "DROP INDEX request_logs_conversation_idx", "ALTER TABLE request_logs DROP COLUMN conversation_id", "DROP TABLE oidc_used_states", "ALTER TABLE governance_virtual_keys DROP COLUMN session_budgets", "DROP TABLE log_sink_cursors", "DROP TABLE governance_complexity", "DROP TABLE governance_session_spend", "DROP INDEX request_logs_complexity_idx", "ALTER TABLE request_logs DROP COLUMN complexity_tier", "ALTER TABLE request_logs DROP COLUMN complexity_score", "DROP TABLE alert_channels", "DROP TABLE alert_history", "DROP TABLE alert_rules", "DROP TABLE resumable_stream_events", "DROP TABLE resumable_streams", "ALTER TABLE governance_virtual_keys DROP COLUMN resumable_streams", "DROP TABLE prompt_labels", "DROP TABLE prompt_versions", "DROP TABLE prompts", "ALTER TABLE governance_virtual_keys DROP COLUMN mcp_tool_search", "DROP TABLE mcp_virtual_servers", "DROP INDEX mcp_tool_logs_virtual_server_idx", "ALTER TABLE mcp_tool_logs DROP COLUMN virtual_server", "ALTER TABLE mcp_clients DROP COLUMN openapi_source", "ALTER TABLE governance_virtual_keys DROP COLUMN allowed_prompts", "DROP TABLE log_sinks",
-  ]);
+  await undoMigrationsFrom(gw.databaseUrl, "0002_logs_hourly", [...UNDO_SINCE_0005, "DROP TABLE request_log_hours", "ALTER TABLE actor_snapshots DROP COLUMN owner", "ALTER TABLE actor_snapshots DROP COLUMN lease_until", "ALTER TABLE provider_keys DROP COLUMN reached_models"]);
   const upgraded = await gw.restart();
   try {
     await expectHoursAgreeWithLogs(upgraded, anchor);
