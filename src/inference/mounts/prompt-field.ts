@@ -1,3 +1,4 @@
+import { badRequest } from "../../http/errors";
 import type { Inference } from "../handle";
 
 /** The API a body with a `prompt` field is answered as: the rendered prompt takes that API's shape. */
@@ -39,3 +40,14 @@ export const promptOptionsOf = (request: Request): { metadata: Record<string, st
 
 /** The log metadata of the prompt rendered into this request's body, if one was. */
 export const promptMetadataOf = (request: Request): Record<string, string> | undefined => renderedFor.get(request);
+
+type Given<B, K extends keyof B> = B & { [F in K]-?: Exclude<B[F], undefined> };
+
+/**
+ * The body as the route handles it: the fields a `prompt` could have given (the model, the
+ * messages) are there by now, rendered in, or else the body needed them itself.
+ */
+export function requireUnprompted<B extends object, K extends keyof B & string>(body: B, fields: readonly K[]): Given<B, K> {
+  for (const field of fields) if (body[field] === undefined) throw badRequest(`${field} is required`, field);
+  return body as Given<B, K>;
+}
