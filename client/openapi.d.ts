@@ -11906,14 +11906,28 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    model: string;
+                    /** @description Required unless `prompt` gives it. */
+                    model?: string;
                     fallbacks?: string[];
                     stream?: boolean;
-                    messages: ({
+                    /** @description Required unless `prompt` gives it. */
+                    messages?: ({
                         role: string;
                     } & {
                         [key: string]: unknown;
                     })[];
+                    /** @description A stored prompt, rendered into the request before it goes on: its messages first, then the body's; the body's other fields override the version's parameters. Neither `label` nor `version`: the newest version. Never sent to the provider. */
+                    prompt?: {
+                        /** @description Lower-case letters, digits, `_`, `.` and `-`. */
+                        name: string;
+                        /** @description `production`, `staging` or any name; `latest` always means the newest version. */
+                        label?: string;
+                        version?: number;
+                        /** @description The values of the version's variables. */
+                        variables?: {
+                            [key: string]: unknown;
+                        };
+                    };
                 } & {
                     [key: string]: unknown;
                 };

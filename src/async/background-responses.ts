@@ -6,6 +6,7 @@ import type { AsyncJobs } from "./jobs";
 import { ownerOf } from "./ownership";
 import { storeRequest } from "./stored-request";
 import type { BackgroundResponses } from "../responses/background-view";
+import { REPLAYED_PROMPT_HEADER, replayedPromptHeader } from "../inference/mounts/prompt-field";
 
 /** The async kind the jobs are: `GET /v1/async/responses/{job_id}` shows them too. */
 const ROUTE = "responses";
@@ -21,6 +22,9 @@ export function backgroundResponses(jobs: AsyncJobs): BackgroundResponses {
       const bytes = new TextEncoder().encode(JSON.stringify(body));
       const { pathname, origin } = new URL(request.url);
       const replayed = storeRequest(request, pathname, bytes.buffer as ArrayBuffer);
+      // The body is the prompt already rendered: its replay is logged under the prompt it came from.
+      const prompt = replayedPromptHeader(request);
+      if (prompt) replayed.headers.push([REPLAYED_PROMPT_HEADER, prompt]);
       const job = await jobs.submit({
         request: replayed,
         resultTtlSeconds: DEFAULT_RESULT_TTL_SECONDS,

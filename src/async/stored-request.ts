@@ -1,4 +1,5 @@
 import type { StoredBody, StoredResponse } from "../../actors/async-job";
+import { REPLAYED_PROMPT_HEADER } from "../inference/mounts/prompt-field";
 
 /** The request a job replays, sealed in the job's snapshot because its headers carry credentials. */
 export interface StoredRequest {
@@ -8,8 +9,12 @@ export interface StoredRequest {
   bodyBase64: string;
 }
 
-/** Headers that belong to this hop or to the async submission itself, not to the replayed call. */
+/**
+ * Headers that belong to this hop or to the async submission itself, not to the replayed call;
+ * and the one only the gateway writes, which a client's copy must not reach a replay with.
+ */
 const NOT_REPLAYED = new Set([
+  REPLAYED_PROMPT_HEADER,
   "host",
   "content-length",
   "connection",

@@ -3,8 +3,8 @@ import { badRequest } from "../http/errors";
 import { replies, sentReplies } from "../http/replies";
 import { fallbacksOf, handleInference, type Inference } from "../inference/handle";
 import { chatCompletionReply } from "../inference/mounts/chat-completion-reply";
-import { ChatCompletionBody } from "../inference/mounts/openai-bodies";
-import { promptFieldTransform, promptMetadataOf } from "../inference/mounts/prompt-field";
+import { CHAT_FIELDS_A_PROMPT_GIVES, PromptedChatBody } from "../inference/mounts/openai-bodies";
+import { promptFieldTransform, promptMetadataOf, requireUnprompted } from "../inference/mounts/prompt-field";
 import { ModelFacts, withModelFacts } from "../inference/model-facts";
 import { configuredModels } from "../provider-registry/model-listing";
 import type { ServedModel } from "../inference/model-ref";
@@ -54,7 +54,8 @@ export const playgroundRoutes = (deps: PlaygroundDeps) =>
     )
     .post(
       "/chat/completions",
-      async ({ body: { fallbacks, ...body }, query, request: received }) => {
+      async ({ body: sent, query, request: received }) => {
+        const { fallbacks, ...body } = requireUnprompted(sent, CHAT_FIELDS_A_PROMPT_GIVES);
         const actingVirtualKeyId = knownKey(deps, query.virtual_key_id);
         const requestId = Bun.randomUUIDv7();
         // A fresh request: the operator's session cookie and headers stay out of the pipeline, its hooks and its log.
@@ -77,7 +78,7 @@ export const playgroundRoutes = (deps: PlaygroundDeps) =>
       },
       {
         transform: promptFieldTransform(deps.inference, "chat"),
-        body: ChatCompletionBody,
+        body: PromptedChatBody,
         query: RunQuery,
         ...sentReplies({ 200: chatCompletionReply }, { summary: "Run a chat completion as a virtual key", description: "`/v1/chat/completions` for a signed-in operator: the body is that route's, the reply too (a stream when `stream` is true), with the request log row's id in `x-gw-request-id`." }),
       },

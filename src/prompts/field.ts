@@ -1,8 +1,8 @@
 import { Value } from "@sinclair/typebox/value";
 import { badRequest, GatewayError } from "../http/errors";
 import type { PromptField, PromptFieldFormat } from "../inference/mounts/prompt-field";
+import { PromptReference } from "../inference/mounts/prompt-reference";
 import { chatBody, messagesBody, type RenderedPrompt, renderPrompt, responsesBody } from "./run";
-import { PromptReference } from "./schemas";
 import type { PromptStore } from "./store";
 
 const BODIES: Record<PromptFieldFormat, (prompt: RenderedPrompt) => Record<string, unknown>> = { chat: chatBody, responses: responsesBody, messages: messagesBody };

@@ -1,11 +1,7 @@
 import { type Static, Type as t } from "@sinclair/typebox";
-import { INT32_MAX } from "../http/integers";
 import { Timestamp } from "../http/replies";
+import { PromptLabel as Label, PromptName as Name, PromptVersionNumber as VersionNumber } from "../inference/mounts/prompt-reference";
 
-const Name = t.String({ minLength: 1, maxLength: 128, pattern: "^[a-z0-9][a-z0-9_.-]*$", description: "Lower-case letters, digits, `_`, `.` and `-`." });
-const Label = t.String({ minLength: 1, maxLength: 64, pattern: "^[a-z0-9][a-z0-9_.-]*$", description: "`production`, `staging` or any name; `latest` always means the newest version." });
-/** A version number; a prompt never has 2^31 versions, and the bound keeps every number a column reads back. */
-export const VersionNumber = t.Integer({ minimum: 1, maximum: INT32_MAX });
 const VariableName = t.String({ pattern: "^[A-Za-z_][A-Za-z0-9_]*$" });
 
 /** A message of a template: any role, its text (or its parts' text) a Mustache template. */
@@ -64,12 +60,6 @@ export const PromptRunFields = t.Object(
   { additionalProperties: true, description: "Any other chat parameter overrides the version's." },
 );
 export type PromptRunFields = Static<typeof PromptRunFields>;
-
-/** The `prompt` field of a chat, responses or messages body: which prompt, which version, its variables. */
-export const PromptReference = t.Object(
-  { name: Name, label: t.Optional(Label), version: t.Optional(VersionNumber), variables: t.Optional(t.Record(t.String(), t.Unknown())) },
-  { additionalProperties: false },
-);
 
 export const PromptTemplate = t.Object({
   messages: t.Array(t.Record(t.String(), t.Unknown())),

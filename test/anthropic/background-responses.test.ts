@@ -5,6 +5,7 @@ import { closeNodes, startGateway, startNodes, type TestGateway } from "../suppo
 import { type MockAnthropic, startMockAnthropic } from "../support/mock-anthropic";
 import { eventually } from "../support/eventually";
 import { ANTHROPIC_UPSTREAM_KEY, openAIClientOf } from "./fixture";
+import { createVirtualKey } from "../governance/support";
 
 /**
  * `background: true` asks for a response to be written while the client goes away and polls.
@@ -217,6 +218,24 @@ describe("background: true on a provider without a Responses API", () => {
   test("a streamed call is answered in the foreground, its stream being the answer", async () => {
     const streamed = await client.responses.stream({ model: MODEL, input: "stream it", background: true }).finalResponse();
     expect(streamed.output_text).toBe("echo: stream it");
+  });
+
+  test("a run of a stored prompt is logged under its name and version, and runs for a key limited to that prompt", async () => {
+    const prompt = { name: "background-digest", messages: [{ role: "user", content: "Digest {{topic}}" }], model: MODEL, parameters: { max_tokens: 32 } };
+    expect((await gw.admin("/api/prompts", { method: "POST", json: prompt })).status).toBe(201);
+    const limited = await createVirtualKey(gw, { name: "digest widget", allowed_prompts: ["background-digest"] });
+    const created = await openAIClientOf(gw.url, limited.value).responses.create({
+      background: true,
+      // The gateway's `prompt` (a stored prompt by name), not OpenAI's (by id).
+      prompt: { name: "background-digest", variables: { topic: "the news" } },
+    } as unknown as OpenAI.Responses.ResponseCreateParamsNonStreaming);
+    expect(created).toMatchObject({ status: "queued", model: MODEL });
+
+    type Row = { status: string; metadata: Record<string, string> };
+    const read = async () => ((await (await gw.admin("/api/logs?metadata_prompt=background-digest")).json()) as { logs: Row[] }).logs;
+    const rows = await eventually(read, (logs) => logs.some((row) => row.status !== "processing"), 10_000);
+    expect(rows.map(({ status, metadata }) => ({ status, metadata }))).toEqual([{ status: "success", metadata: { prompt: "background-digest", prompt_version: "1", prompt_label: "latest" } }]);
+    expect(JSON.stringify(upstream.requests.at(-1)!.body)).toContain("Digest the news");
   });
 });
 

@@ -111,23 +111,41 @@ describe("GET /api/openapi.json", () => {
   });
 });
 
+/** The routes whose body may name a stored prompt (docs/prompts.md) in place of its messages. */
+const PROMPTED_ROUTES = ["/v1/chat/completions", "/v1/responses", "/anthropic/v1/messages", "/api/playground/chat/completions"];
+
 describe("the documented request schemas accept what the routes accept", () => {
   const ajv = new Ajv2020({ strict: false, validateFormats: false });
+  beforeAll(async () => {
+    const prompt = { name: "doc-greeting", messages: [{ role: "user", content: "Greet {{who}}" }], model: "openai/gpt-4o-mini", parameters: { max_tokens: 16 } };
+    expect((await gateway.admin("/api/prompts", { method: "POST", json: prompt })).status).toBe(201);
+  });
+
+  test("the routes that take a stored prompt declare `prompt`, and need neither the model nor the messages beside it", () => {
+    for (const path of PROMPTED_ROUTES) {
+      const schema = operation("post", path)?.requestBody?.content["application/json"]?.schema as { properties: Record<string, { anyOf?: unknown[] }>; required?: string[] };
+      const reference = schema.properties.prompt?.anyOf?.[0] ?? schema.properties.prompt;
+      expect({ path, reference }).toMatchObject({ path, reference: { type: "object", required: ["name"], properties: { name: { type: "string" }, variables: { type: "object" } } } });
+      expect({ path, required: schema.required ?? [] }).toEqual({ path, required: [] });
+    }
+  });
   const documentedBody = (method: string, path: string) => {
     const schema = operation(method, path)?.requestBody?.content["application/json"]?.schema;
     expect(schema).toBeDefined();
     return ajv.compile({ ...(schema as object), components: document.components });
   };
 
-  const accepted: Array<[method: string, path: string, body: unknown]> = [
+  const accepted: Array<[method: string, path: string, body: unknown, what?: string]> = [
     ["post", "/api/providers", { provider: "anthropic", keys: [{ id: "a", value: "sk-ant-doc", models: ["claude-*"], weight: 1 }], network_config: { max_retries: 2 } }],
     ["post", "/api/governance/virtual-keys", { name: "documented", description: "from the sample", provider_configs: [{ provider: "openai", allowed_models: ["gpt-4o-mini"] }] }],
     ["put", "/api/config", { logs_store: { retention_days: 7 }, stored_responses: { enabled: true } }],
     ["post", "/v1/chat/completions", { model: "openai/gpt-4o-mini", messages: [{ role: "user", content: "hi" }], temperature: 0.2, max_tokens: 16 }],
     ["post", "/v1/embeddings", { model: "openai/text-embedding-3-small", input: ["one", "two"] }],
+    // A stored prompt gives the model, the messages (or input) and max_tokens: the body may name only it.
+    ...PROMPTED_ROUTES.map((path): [string, string, unknown, string] => ["post", path, { prompt: { name: "doc-greeting", variables: { who: "the reader" } } }, "with only a stored prompt"]),
   ];
-  for (const [method, path, body] of accepted) {
-    test(`${method.toUpperCase()} ${path}`, async () => {
+  for (const [method, path, body, what = ""] of accepted) {
+    test(`${method.toUpperCase()} ${path} ${what}`.trim(), async () => {
       const response = await gateway.admin(path, { method: method.toUpperCase(), json: body });
       expect(response.status).toBeLessThan(300);
       const validate = documentedBody(method, path);
@@ -138,6 +156,7 @@ describe("the documented request schemas accept what the routes accept", () => {
   const refused: Array<[method: string, path: string, body: unknown, field: string]> = [
     ["post", "/api/governance/virtual-keys", { name: "" }, "name"],
     ["put", "/api/config", { logs_store: { retention_days: 0 } }, "logs_store.retention_days"],
+    ...PROMPTED_ROUTES.map((path): [string, string, unknown, string] => ["post", path, { prompt: { name: "Doc Greeting" } }, "prompt.name"]),
   ];
   for (const [method, path, body, field] of refused) {
     test(`${method.toUpperCase()} ${path} refuses ${JSON.stringify(body)}, and so does its documented schema`, async () => {

@@ -86,4 +86,19 @@ describe("client/index.ts, as a user's script calls the management API", () => {
       rmSync(folder, { recursive: true, force: true });
     }
   });
+
+  test("a playground run may name only a stored prompt: its model and messages come from the prompt", async () => {
+    const provider = { provider: "prompted", custom_provider_config: { base_provider_type: "openai" }, network_config: { base_url: upstream.baseUrl, max_retries: 0 } };
+    expect((await gateway.POST("/api/providers", { body: provider })).response.status).toBe(201);
+    const prompt = await gateway.POST("/api/prompts", { body: { name: "client-greeting", messages: [{ role: "user", content: "Greet {{who}}" }], model: "prompted/gpt-4o-mini" } });
+    expect(prompt.response.status).toBe(201);
+
+    const run = await gateway.POST("/api/playground/chat/completions", { body: { prompt: { name: "client-greeting", variables: { who: "the client" } } } });
+    expect(run.response.status).toBe(200);
+    expect(run.data?.choices[0]?.message.content).toBe("echo: Greet the client");
+
+    const refused = await gateway.POST("/api/playground/chat/completions", { body: { prompt: { name: "client-greeting", version: 0 } } });
+    expect(refused.response.status).toBe(400);
+    expect(refused.error?.error.param).toBe("prompt.version");
+  });
 });

@@ -7,7 +7,8 @@ import { visibleModels, visibleServedModel } from "../visible-models";
 import { withModelFacts } from "../model-facts";
 import type { Operation } from "../../upstream/operations";
 import { anthropicObjectRoutes } from "./anthropic-objects";
-import { promptFieldTransform, promptOptionsOf } from "./prompt-field";
+import { promptFieldTransform, promptOptionsOf, requireUnprompted } from "./prompt-field";
+import { PromptReference, unlessPrompted } from "./prompt-reference";
 
 const open = { additionalProperties: true } as const;
 const Block = t.Object({ type: t.String() }, open);
@@ -19,23 +20,29 @@ const gatewayFields = {
   model: t.String({ minLength: 1 }),
   fallbacks: t.Optional(t.Array(t.String({ minLength: 1 }))),
 };
-const promptFields = {
+const Messages = t.Array(Message);
+const conversationFields = {
   ...gatewayFields,
-  messages: t.Array(Message),
+  messages: Messages,
   system: t.Optional(t.Union([t.String(), t.Array(Block)])),
 };
 
+/** A stored `prompt` may give the model, the messages and max_tokens. */
 const MessagesBody = t.Object(
   {
-    ...promptFields,
-    max_tokens: Type.Integer({ minimum: 1 }),
+    ...conversationFields,
+    model: unlessPrompted(gatewayFields.model),
+    messages: unlessPrompted(Messages),
+    max_tokens: unlessPrompted(Type.Integer({ minimum: 1 })),
     stream: t.Optional(t.Boolean()),
     temperature: t.Optional(t.Number({ minimum: 0, maximum: 1 })),
     top_p: t.Optional(t.Number({ minimum: 0, maximum: 1 })),
+    prompt: t.Optional(PromptReference),
   },
   open,
 );
-const CountTokensBody = t.Object(promptFields, open);
+const MESSAGES_FIELDS_A_PROMPT_GIVES = ["model", "messages", "max_tokens"] as const;
+const CountTokensBody = t.Object(conversationFields, open);
 const CompleteBody = t.Object({ ...gatewayFields, prompt: t.String(), max_tokens_to_sample: Type.Integer({ minimum: 1 }), stream: t.Optional(t.Boolean()) }, open);
 /** Extended endpoints (batches...) may name no top-level model: batch requests carry their own. */
 const ExtendedBody = t.Object({ model: t.Optional(t.String({ minLength: 1 })), fallbacks: gatewayFields.fallbacks }, open);
@@ -83,7 +90,10 @@ export function anthropicHandler(inference: Inference, mountProvider: string | u
 export function anthropicMessagesMount(prefix: string, inference: Inference, mountProvider?: string) {
   const handle = anthropicHandler(inference, mountProvider);
   return new Elysia({ name: `anthropic-messages-mount:${prefix}`, prefix: `${prefix}/v1` })
-    .post("/messages", ({ body, request }) => handle("chat", body, request, promptOptionsOf(request)), { transform: promptFieldTransform(inference, "messages"), body: MessagesBody })
+    .post("/messages", ({ body, request }) => handle("chat", requireUnprompted(body, MESSAGES_FIELDS_A_PROMPT_GIVES), request, promptOptionsOf(request)), {
+      transform: promptFieldTransform(inference, "messages"),
+      body: MessagesBody,
+    })
     .post("/messages/count_tokens", ({ body, request }) => handle("count_tokens", body, request), { body: CountTokensBody })
     .post("/messages/*", ({ body, params, request }) => handle("invoke", body, request, { extended: { model: routingModelOf(body), endpoint: params["*"] } }), { body: ExtendedBody });
 }

@@ -5,6 +5,7 @@ import type { Usage } from "../canonical";
 import { handleInference, headerFallbacks, type Inference } from "../handle";
 import type { Operation } from "../../upstream/operations";
 import { chatCompletionRequestExample } from "./chat-completion-reply";
+import { PromptReference, unlessPrompted } from "./prompt-reference";
 
 const open = { additionalProperties: true } as const;
 const gatewayFields = {
@@ -13,10 +14,22 @@ const gatewayFields = {
   stream: t.Optional(t.Boolean()),
 };
 
-export const ChatCompletionBody = t.Object({ ...gatewayFields, messages: t.Array(t.Object({ role: t.String() }, open), { minItems: 1 }) }, { ...open, examples: [chatCompletionRequestExample] });
+const ChatMessages = t.Array(t.Object({ role: t.String() }, open), { minItems: 1 });
+export const ChatCompletionBody = t.Object({ ...gatewayFields, messages: ChatMessages }, { ...open, examples: [chatCompletionRequestExample] });
+/** /v1/chat/completions and the playground: a stored `prompt` may give the model and the messages. */
+export const PromptedChatBody = t.Object(
+  { ...gatewayFields, model: unlessPrompted(gatewayFields.model), messages: unlessPrompted(ChatMessages), prompt: t.Optional(PromptReference) },
+  { ...open, examples: [chatCompletionRequestExample] },
+);
+export const CHAT_FIELDS_A_PROMPT_GIVES = ["model", "messages"] as const;
 export const CompletionBody = t.Object({ ...gatewayFields, prompt: t.Union([t.String(), t.Array(t.Unknown())]) }, open);
 export const EmbeddingBody = t.Object({ ...gatewayFields, input: t.Union([t.String(), t.Array(t.Unknown(), { minItems: 1 })]) }, open);
 export const ResponsesBody = t.Object({ ...gatewayFields, input: t.Optional(t.Unknown()) }, open);
+/** OpenAI's own stored prompt, by its `id`: the provider's to render, sent as is. */
+const OpenAIStoredPrompt = t.Object({ id: t.String() }, { ...open, description: "OpenAI's stored prompt, by its `id`: sent to the provider as is." });
+/** /v1/responses: a stored `prompt` may give the model and the input. */
+export const PromptedResponsesBody = t.Object({ ...ResponsesBody.properties, model: unlessPrompted(gatewayFields.model), prompt: t.Optional(t.Union([PromptReference, OpenAIStoredPrompt])) }, open);
+export const RESPONSES_FIELDS_A_PROMPT_GIVES = ["model"] as const;
 export const SpeechBody = t.Object({ ...gatewayFields, input: t.String({ minLength: 1 }), voice: t.Union([t.String({ minLength: 1 }), t.Object({ id: t.String() }, open)]) }, open);
 export const ImageBody = t.Object({ ...gatewayFields, prompt: t.String({ minLength: 1 }) }, open);
 export const RerankBody = t.Object({ ...gatewayFields, query: t.String(), documents: t.Array(t.Unknown(), { minItems: 1 }), top_n: t.Optional(Type.Integer({ minimum: 1 })) }, open);

@@ -7,7 +7,7 @@ import { modelInPath } from "../model-ref";
 import { visibleModels, visibleServedModel } from "../visible-models";
 import { speechUsage } from "../request-usage";
 import {
-  ChatCompletionBody,
+  CHAT_FIELDS_A_PROMPT_GIVES,
   CompletionBody,
   DEFAULT_MODERATION_MODEL,
   EmbeddingBody,
@@ -15,7 +15,10 @@ import {
   ImageEditForm,
   ModerationBody,
   openAIHandler,
+  PromptedChatBody,
+  PromptedResponsesBody,
   RerankBody,
+  RESPONSES_FIELDS_A_PROMPT_GIVES,
   ResponsesBody,
   SpeechBody,
   TranscriptionForm,
@@ -26,7 +29,7 @@ import { ListedModel, ModelList, withModelFacts } from "../model-facts";
 import { replies, sentReplies } from "../../http/replies";
 import { chatCompletionReply } from "./chat-completion-reply";
 import { openRealtimeSession } from "../realtime/session";
-import { promptFieldTransform, promptOptionsOf } from "./prompt-field";
+import { promptFieldTransform, promptOptionsOf, requireUnprompted } from "./prompt-field";
 
 /**
  * The OpenAI-format surface: `/v1`, and the same routes under `/openai/v1` and the framework
@@ -54,20 +57,21 @@ export function openAIMount(prefix: string, inference: Inference, mountProvider?
       },
       replies({ 200: ListedModel }, { summary: "Get a model" }),
     )
-    .post("/chat/completions", ({ body, request }) => handle("chat", body, request, promptOptionsOf(request)), {
+    .post("/chat/completions", ({ body, request }) => handle("chat", requireUnprompted(body, CHAT_FIELDS_A_PROMPT_GIVES), request, promptOptionsOf(request)), {
       transform: promptFieldTransform(inference, "chat"),
-      body: ChatCompletionBody,
+      body: PromptedChatBody,
       ...sentReplies({ 200: chatCompletionReply }, { summary: "Create a chat completion", description: "OpenAI's chat format to any configured provider: `model` is `provider/model`; `fallbacks` are tried in order when it fails." }),
     })
     .post("/completions", ({ body, request }) => handle("text_completion", body, request), { body: CompletionBody })
     .post("/embeddings", ({ body, request }) => handle("embedding", body, request), { body: EmbeddingBody })
     .post(
       "/responses",
-      async ({ body, request }) => {
+      async ({ body: sent, request }) => {
+        const body = requireUnprompted(sent, RESPONSES_FIELDS_A_PROMPT_GIVES);
         const run = backgroundRunOf(inference, request, body, mountProvider);
         return run ? startInBackground(inference.background!, request, run) : handle("responses", body, request, promptOptionsOf(request));
       },
-      { transform: promptFieldTransform(inference, "responses"), body: ResponsesBody },
+      { transform: promptFieldTransform(inference, "responses"), body: PromptedResponsesBody },
     )
     // A WebSocket: the Realtime API's speech-to-speech sessions, relayed to the provider.
     .get("/realtime", ({ request, server, query }) => openRealtimeSession(inference, request, server!, { model: query.model, param: "model", callId: query.call_id, mountProvider }))

@@ -1,3 +1,5 @@
+import { badRequest } from "../../http/errors";
+import { isInternal } from "../../http/internal-requests";
 import type { Inference } from "../handle";
 
 /** The API a body with a `prompt` field is answered as: the rendered prompt takes that API's shape. */
@@ -37,5 +39,33 @@ export const promptOptionsOf = (request: Request): { metadata: Record<string, st
   return metadata && { metadata };
 };
 
-/** The log metadata of the prompt rendered into this request's body, if one was. */
-export const promptMetadataOf = (request: Request): Record<string, string> | undefined => renderedFor.get(request);
+/**
+ * Where a background run's replay carries the log metadata of the prompt rendered into its body
+ * when it was submitted (src/async stores it with the job); heard only on the gateway's own requests.
+ */
+export const REPLAYED_PROMPT_HEADER = "x-gw-replayed-prompt";
+
+/** The header value a replay of this request carries: its prompt's log metadata, if a prompt was rendered in. */
+export function replayedPromptHeader(request: Request): string | undefined {
+  const metadata = renderedFor.get(request);
+  return metadata && new URLSearchParams(metadata).toString();
+}
+
+function replayedPromptOf(request: Request): Record<string, string> | undefined {
+  const sent = isInternal(request) ? request.headers.get(REPLAYED_PROMPT_HEADER) : null;
+  return sent ? Object.fromEntries(new URLSearchParams(sent)) : undefined;
+}
+
+/** The log metadata of the prompt rendered into this request's body, or into the body a background run replays. */
+export const promptMetadataOf = (request: Request): Record<string, string> | undefined => renderedFor.get(request) ?? replayedPromptOf(request);
+
+type Given<B, K extends keyof B> = B & { [F in K]-?: Exclude<B[F], undefined> };
+
+/**
+ * The body as the route handles it: the fields a `prompt` could have given (the model, the
+ * messages) are there by now, rendered in, or else the body needed them itself.
+ */
+export function requireUnprompted<B extends object, K extends keyof B & string>(body: B, fields: readonly K[]): Given<B, K> {
+  for (const field of fields) if (body[field] === undefined) throw badRequest(`${field} is required`, field);
+  return body as Given<B, K>;
+}
