@@ -1,0 +1,38 @@
+import type { Implementation, InitializeResult, ServerCapabilities } from "@modelcontextprotocol/sdk/types.js";
+import { HANDSHAKE_VERSIONS, META, STATELESS_VERSION } from "../../server/stateless/wire";
+import { type ClientIdentity, enveloped } from "./envelope";
+import { exchange, type StatelessEndpoint } from "./exchange";
+
+/** What `server/discover` told of a server: what the initialize handshake tells of the revisions before. */
+export interface Discovery {
+  serverInfo: Implementation;
+  capabilities: ServerCapabilities;
+  instructions?: string;
+}
+
+/** The server does not speak the revision: an error, a refusal, or a list of revisions without it. */
+const notOffered = (why: string) => new Error(`the server does not offer MCP ${STATELESS_VERSION}: ${why}`);
+
+const UNNAMED_SERVER: Implementation = { name: "mcp-server", version: "unknown" };
+
+/** Asks the server which revisions it speaks and what it offers; throws unless 2026-07-28 is one. */
+export async function discover(endpoint: StatelessEndpoint, identity: ClientIdentity, signal: AbortSignal): Promise<Discovery> {
+  const { body, headers } = enveloped({ jsonrpc: "2.0", id: 0, method: "server/discover", params: {} }, identity);
+  const answer = await exchange(endpoint, body, headers, signal).catch((error: unknown) => {
+    if (error instanceof endpoint.sdk.UnauthorizedError) throw error;
+    throw notOffered(`server/discover failed: ${error instanceof Error ? error.message : String(error)}`);
+  });
+  if ("error" in answer) throw notOffered(`server/discover was answered with error ${answer.error.code}: ${answer.error.message}`);
+  const result = answer.result as { supportedVersions?: unknown; capabilities?: ServerCapabilities; instructions?: string; _meta?: Record<string, unknown> };
+  if (!Array.isArray(result.supportedVersions) || !result.supportedVersions.includes(STATELESS_VERSION)) {
+    throw notOffered(`it lists ${JSON.stringify(result.supportedVersions ?? [])}`);
+  }
+  const serverInfo = (result._meta?.[META.serverInfo] as Implementation | undefined) ?? UNNAMED_SERVER;
+  return { serverInfo, capabilities: result.capabilities ?? {}, ...(result.instructions ? { instructions: result.instructions } : {}) };
+}
+
+/**
+ * The discovery as the SDK's `Client` expects an initialize result. It names the newest revision
+ * the `Client` knows: the transport, not the `Client`, speaks the wire.
+ */
+export const initializeResultOf = (discovery: Discovery): InitializeResult => ({ protocolVersion: HANDSHAKE_VERSIONS[0]!, ...discovery });
