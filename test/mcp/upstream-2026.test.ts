@@ -37,6 +37,8 @@ beforeAll(async () => {
   await client("old", old.url);
   await client("pinned_old", bilingual.url, { protocol_version: "2025-11-25" });
   await client("pinned_new", old.url, { protocol_version: "2026-07-28" });
+  // The gateway's own /mcp/{client} serves 2026-07-28 too: a second implementation of the wire to speak to.
+  await client("loop", `${gw.url}/mcp/desk`);
 });
 afterAll(async () => {
   await gw.close();
@@ -110,6 +112,14 @@ describe("an upstream that offers 2026-07-28 is spoken to in that revision", () 
     expect(await response.text()).toContain("approve needs a client that declares elicitation");
     expect((await connected("desk")).negotiated_protocol_version).toBe("2026-07-28");
   });
+});
+
+test("the gateway's own /mcp/{client}, which serves the revision, is spoken to in it: its header checks pass and its list changes arrive", async () => {
+  const view = await connected("loop");
+  expect(view.negotiated_protocol_version).toBe("2026-07-28");
+  expect(await toolContent(await executeTool(gw, "loop-echo", { text: "round trip", region: "Zürich" }))).toBe("echo: round trip (Zürich)");
+  desk.addTool("looped");
+  await clientWhen(gw, clients.loop!.id, (client) => client.tools.some((tool) => tool.name === "looped"));
 });
 
 describe("choosing the revision", () => {
