@@ -18,9 +18,10 @@ const UNNAMED_SERVER: Implementation = { name: "mcp-server", version: "unknown" 
 /** Asks the server which revisions it speaks and what it offers; throws unless 2026-07-28 is one. */
 export async function discover(endpoint: StatelessEndpoint, identity: ClientIdentity, signal: AbortSignal): Promise<Discovery> {
   const { body, headers } = enveloped({ jsonrpc: "2.0", id: 0, method: "server/discover", params: {} }, identity);
+  // An HTTP answer that is no JSON-RPC answer is a server of an earlier revision refusing the
+  // request; the rest (unreachable, credentials refused) would fail any revision and stays as it is.
   const answer = await exchange(endpoint, body, headers, signal).catch((error: unknown) => {
-    if (error instanceof endpoint.sdk.UnauthorizedError) throw error;
-    throw notOffered(`server/discover failed: ${error instanceof Error ? error.message : String(error)}`);
+    throw error instanceof endpoint.sdk.StreamableHTTPError ? notOffered(`server/discover failed: ${error.message}`) : error;
   });
   if ("error" in answer) throw notOffered(`server/discover was answered with error ${answer.error.code}: ${answer.error.message}`);
   const result = answer.result as { supportedVersions?: unknown; capabilities?: ServerCapabilities; instructions?: string; _meta?: Record<string, unknown> };
