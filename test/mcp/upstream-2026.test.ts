@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { ElicitRequestSchema } from "@modelcontextprotocol/sdk/types.js";
+import { eventually } from "../support/eventually";
 import type { TestGateway } from "../support/gateway";
 import { type Mcp2026Server, startMcp2026Server } from "../support/mcp-2026-server";
 import { type McpHttpServer, startMcpHttpServer } from "../support/mcp-http-server";
@@ -31,7 +32,7 @@ beforeAll(async () => {
   desk = startMcp2026Server();
   bilingual = startMcp2026Server({ handshakeToo: true });
   old = startMcpHttpServer();
-  gw = await startMcpGateway({ mcp: { reconnect_initial_delay_ms: 20, reconnect_max_delay_ms: 100 } });
+  gw = await startMcpGateway({ mcp: { reconnect_initial_delay_ms: 20, reconnect_max_delay_ms: 100, health_check_interval_seconds: 0.1 } });
   const client = async (name: string, url: string, extra: Record<string, unknown> = {}) => (clients[name] = await createMcpClient(gw, { name, connection_type: "http", connection_string: url, tools_to_execute: ["*"], ...extra }));
   await client("desk", desk.url);
   await client("old", old.url);
@@ -104,6 +105,16 @@ describe("an upstream that offers 2026-07-28 is spoken to in that revision", () 
     const retry = desk.received.findLast((request) => request.method === "tools/call" && request.params.name === "approve")!;
     expect(retry.params).toMatchObject({ requestState: "round-1", inputResponses: { confirm: { action: "accept", content: { ok: true } } } });
     expect(retry.params._meta["io.modelcontextprotocol/clientCapabilities"]).toHaveProperty("elicitation");
+  });
+
+  test("the health check, the revision having no ping, is a server/discover", async () => {
+    await connected("desk");
+    const discovers = () => desk.received.filter((request) => request.method === "server/discover").length;
+    const before = discovers();
+    await eventually(async () => discovers(), (count) => count >= before + 2);
+    expect(discovers()).toBeGreaterThanOrEqual(before + 2);
+    expect(desk.received.map((request) => request.method)).not.toContain("ping");
+    expect((await connected("desk")).negotiated_protocol_version).toBe("2026-07-28");
   });
 
   test("a caller that cannot answer the input gets the server's error, and the connection stays up", async () => {
