@@ -13,8 +13,9 @@ let gw: TestGateway;
 let desk: Mcp2026Server;
 /** Speaks both revisions. */
 let bilingual: Mcp2026Server;
-/** An SDK server of 2025-11-25, which knows nothing of server/discover. */
+/** SDK servers of 2025-11-25, which know nothing of server/discover; the second is the pinned client's, which retries. */
 let old: McpHttpServer;
+let older: McpHttpServer;
 const clients: Record<string, ClientView> = {};
 
 type RevisionView = ClientView & { protocol_version: string; negotiated_protocol_version: string | null };
@@ -32,12 +33,13 @@ beforeAll(async () => {
   desk = startMcp2026Server();
   bilingual = startMcp2026Server({ handshakeToo: true });
   old = startMcpHttpServer();
+  older = startMcpHttpServer();
   gw = await startMcpGateway({ mcp: { reconnect_initial_delay_ms: 20, reconnect_max_delay_ms: 100, health_check_interval_seconds: 0.1 } });
   const client = async (name: string, url: string, extra: Record<string, unknown> = {}) => (clients[name] = await createMcpClient(gw, { name, connection_type: "http", connection_string: url, tools_to_execute: ["*"], ...extra }));
   await client("desk", desk.url);
   await client("old", old.url);
   await client("pinned_old", bilingual.url, { protocol_version: "2025-11-25" });
-  await client("pinned_new", old.url, { protocol_version: "2026-07-28" });
+  await client("pinned_new", older.url, { protocol_version: "2026-07-28" });
   // The gateway's own /mcp/{client} serves 2026-07-28 too: a second implementation of the wire to speak to.
   await client("loop", `${gw.url}/mcp/desk`);
 });
@@ -46,6 +48,7 @@ afterAll(async () => {
   await desk.stop();
   await bilingual.stop();
   await old.stop();
+  await older.stop();
 });
 
 describe("an upstream that offers 2026-07-28 is spoken to in that revision", () => {
@@ -138,6 +141,20 @@ describe("choosing the revision", () => {
     const view = await connected("old");
     expect(view).toMatchObject({ protocol_version: "auto", negotiated_protocol_version: "2025-11-25" });
     expect(await toolContent(await executeTool(gw, "old-get_weather", { city: "Oslo" }))).toBe("Sunny and 21C in Oslo");
+  });
+
+  test("a caller's own session with such a server does not ask it again: only the shared connection does, at each connect", async () => {
+    await connected("old");
+    const discovers = () => old.requestHeaders.filter((headers) => headers.get("mcp-method") === "server/discover").length;
+    const before = discovers();
+    expect(before).toBeGreaterThan(0);
+    const client = await sdkClient("/mcp/old", { elicitation: {} });
+    try {
+      expect(await client.callTool({ name: "get_weather", arguments: { city: "Bergen" } })).toMatchObject({ content: [{ type: "text", text: "Sunny and 21C in Bergen" }] });
+    } finally {
+      await client.close();
+    }
+    expect(discovers()).toBe(before);
   });
 
   test("protocol_version 2025-11-25 keeps the handshake with a server that offers both", async () => {

@@ -4,7 +4,7 @@ import type { FetchLike, Transport } from "@modelcontextprotocol/sdk/shared/tran
 import type { ProtocolVersionSetting } from "../clients/schemas";
 import type { McpClientSdk } from "../sdk";
 import { STATELESS_VERSION } from "../server/stateless/wire";
-import { discover } from "./stateless/discover";
+import { discover, RevisionNotOffered } from "./stateless/discover";
 import type { ClientIdentity } from "./stateless/envelope";
 import type { StatelessEndpoint } from "./stateless/exchange";
 import { StatelessTransport } from "./stateless/transport";
@@ -35,6 +35,14 @@ function statelessEndpoint(sdk: McpClientSdk, upstream: HttpUpstream): Stateless
   };
 }
 
+/**
+ * How long a server that answered server/discover as an earlier revision does is not asked again
+ * by the sessions opened for one call or one caller (per-user credentials, session links): each
+ * would pay a request for the same answer. The shared connection asks at every connect.
+ */
+const HANDSHAKE_REMEMBERED_MS = 10 * 60_000;
+const handshakeUntil = new Map<string, number>();
+
 /** How a transport is opened: who the gateway says it is upstream, how long discovery may take, whether list changes are listened for. */
 export interface TransportNeeds {
   identity: ClientIdentity;
@@ -50,13 +58,16 @@ export interface TransportNeeds {
  */
 export async function httpTransport(sdk: McpClientSdk, upstream: HttpUpstream, setting: ProtocolSetting, { identity, timeoutMs, watchLists }: TransportNeeds): Promise<Transport> {
   const handshake = () => new sdk.StreamableHTTPClientTransport(upstream.url, { requestInit: { headers: upstream.headers }, fetch: upstream.fetch, authProvider: upstream.authProvider });
-  if (setting === "2025-11-25") return handshake();
+  const server = upstream.url.href;
+  if (setting === "2025-11-25" || (setting === "auto" && !watchLists && (handshakeUntil.get(server) ?? 0) > Date.now())) return handshake();
   const endpoint = statelessEndpoint(sdk, upstream);
   try {
     const discovery = await discover(endpoint, identity, AbortSignal.timeout(timeoutMs));
+    handshakeUntil.delete(server);
     return new StatelessTransport({ endpoint, discovery, identity, watchLists });
   } catch (error) {
     if (setting === STATELESS_VERSION) throw error;
+    if (error instanceof RevisionNotOffered) handshakeUntil.set(server, Date.now() + HANDSHAKE_REMEMBERED_MS);
     return handshake();
   }
 }

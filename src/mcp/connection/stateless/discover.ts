@@ -11,7 +11,11 @@ export interface Discovery {
 }
 
 /** The server does not speak the revision: an error, a refusal, or a list of revisions without it. */
-const notOffered = (why: string) => new Error(`the server does not offer MCP ${STATELESS_VERSION}: ${why}`);
+export class RevisionNotOffered extends Error {
+  constructor(why: string) {
+    super(`the server does not offer MCP ${STATELESS_VERSION}: ${why}`);
+  }
+}
 
 const UNNAMED_SERVER: Implementation = { name: "mcp-server", version: "unknown" };
 
@@ -21,12 +25,12 @@ export async function discover(endpoint: StatelessEndpoint, identity: ClientIden
   // An HTTP answer that is no JSON-RPC answer is a server of an earlier revision refusing the
   // request; the rest (unreachable, credentials refused) would fail any revision and stays as it is.
   const answer = await exchange(endpoint, body, headers, signal).catch((error: unknown) => {
-    throw error instanceof endpoint.sdk.StreamableHTTPError ? notOffered(`server/discover failed: ${error.message}`) : error;
+    throw error instanceof endpoint.sdk.StreamableHTTPError ? new RevisionNotOffered(`server/discover failed: ${error.message}`) : error;
   });
-  if ("error" in answer) throw notOffered(`server/discover was answered with error ${answer.error.code}: ${answer.error.message}`);
+  if ("error" in answer) throw new RevisionNotOffered(`server/discover was answered with error ${answer.error.code}: ${answer.error.message}`);
   const result = answer.result as { supportedVersions?: unknown; capabilities?: ServerCapabilities; instructions?: string; _meta?: Record<string, unknown> };
   if (!Array.isArray(result.supportedVersions) || !result.supportedVersions.includes(STATELESS_VERSION)) {
-    throw notOffered(`it lists ${JSON.stringify(result.supportedVersions ?? [])}`);
+    throw new RevisionNotOffered(`it lists ${JSON.stringify(result.supportedVersions ?? [])}`);
   }
   const serverInfo = (result._meta?.[META.serverInfo] as Implementation | undefined) ?? UNNAMED_SERVER;
   return { serverInfo, capabilities: result.capabilities ?? {}, ...(result.instructions ? { instructions: result.instructions } : {}) };
