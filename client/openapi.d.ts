@@ -3722,6 +3722,8 @@ export interface components {
             name: string;
             connection_type: "http" | "sse" | "stdio" | "openapi";
             connection_string: string | null;
+            protocol_version: "auto" | "2026-07-28" | "2025-11-25";
+            negotiated_protocol_version: string | null;
             stdio_config: {
                 command: string;
                 args: string[];
@@ -11170,6 +11172,8 @@ export interface operations {
                         scope?: string;
                         per_user?: boolean;
                     };
+                    /** @enum {string} */
+                    protocol_version?: "auto" | "2026-07-28" | "2025-11-25";
                     tools_to_execute?: string[];
                     tools_to_auto_execute?: string[];
                     tool_pricing?: {
@@ -11253,6 +11257,8 @@ export interface operations {
                         scope?: string;
                         per_user?: boolean;
                     };
+                    /** @enum {string} */
+                    protocol_version?: "auto" | "2026-07-28" | "2025-11-25";
                     tools_to_execute?: string[];
                     tools_to_auto_execute?: string[];
                     tool_pricing?: {

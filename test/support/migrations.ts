@@ -95,4 +95,5 @@ export const UNDO_SINCE_0005 = [
   "ALTER TABLE mcp_clients DROP COLUMN openapi_source",
   "ALTER TABLE governance_virtual_keys DROP COLUMN allowed_prompts",
   "DROP TABLE log_sinks",
+  "ALTER TABLE mcp_clients DROP COLUMN protocol_version",
 ];

@@ -98,6 +98,8 @@ describe("MCP page", () => {
     const form = page().getByRole("dialog", { name: "Add an MCP server" });
     await form.getByLabel("Name").fill("everything");
     await form.getByLabel("Server URL").fill(everything.url);
+    expect(await form.getByLabel("MCP revision").inputValue()).toBe("auto");
+    await form.getByLabel("MCP revision").selectOption("2025-11-25");
     await form.getByRole("button", { name: "Add server" }).click();
 
     const card = page().getByRole("region", { name: "MCP server everything" });
@@ -116,6 +118,8 @@ describe("MCP page", () => {
     await prompts.getByRole("row", { name: /test_simple_prompt.*A prompt with no arguments.*none/ }).waitFor();
     await prompts.getByRole("row", { name: /test_prompt_with_arguments.*arg1, arg2/ }).waitFor();
     expect(await card.getByText("The server offers no resources and no prompts.").count()).toBe(0);
+    const { clients } = (await (await gw.admin("/api/mcp/clients")).json()) as { clients: Array<{ name: string; protocol_version: string; negotiated_protocol_version: string }> };
+    expect(clients.find((client) => client.name === "everything")).toMatchObject({ protocol_version: "2025-11-25", negotiated_protocol_version: "2025-11-25" });
   });
 
   test("the cost of tool calls is drawn where the calls happened, and each call shows its cost", async () => {

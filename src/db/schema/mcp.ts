@@ -29,6 +29,8 @@ export const mcpClients = sqliteTable("mcp_clients", {
    */
   privateNetworkAllowed: integer("private_network_allowed", { mode: "boolean" }).notNull().default(true),
   stdioLaunch: text("stdio_launch", { mode: "json" }).$type<StdioLaunch>(),
+  /** http clients: the MCP revision to speak upstream, or `auto` (server/discover decides at each connect). */
+  protocolVersion: text("protocol_version", { enum: ["auto", "2026-07-28", "2025-11-25"] }).notNull().default("auto"),
   openapiSource: text("openapi_source", { mode: "json" }).$type<OpenApiSource>(),
   authType: text("auth_type", { enum: ["none", "headers", "per_user_headers", "oauth"] }).notNull(),
   sealedSecrets: text("sealed_secrets").notNull(),

@@ -1,4 +1,5 @@
 import { badRequest } from "../../http/errors";
+import type { ProtocolSetting } from "../connection/revision";
 import { inputFromSettings, settingsFromInput } from "../openapi/settings";
 import type { OpenApiSettings } from "../openapi/source";
 import type { McpClientCreate } from "./schemas";
@@ -27,6 +28,8 @@ export interface McpClientConfig {
   /** The server's address was written by someone who may point the gateway at loopback and private addresses. */
   privateNetworkAllowed: boolean;
   stdio?: { command: string; args: string[]; envs: Record<string, string> };
+  /** http clients: the revision to speak, or `auto` to ask the server. */
+  protocolVersion: ProtocolSetting;
   /** connection_type openapi: the document (inline, or fetched from connectionString), the operations kept, the credentials. */
   openapi?: OpenApiSettings;
   authType: AuthType;
@@ -50,6 +53,7 @@ function checkConnection(input: McpClientCreate): void {
     return;
   }
   if (input.connection_type !== "stdio" && !input.connection_string) throw badRequest(`${input.connection_type} clients need connection_string (the server URL)`, "connection_string");
+  if (input.protocol_version === "2026-07-28" && input.connection_type !== "http") throw badRequest(`protocol_version 2026-07-28 needs an http client: a ${input.connection_type} client speaks the initialize handshake`, "protocol_version");
 }
 
 function checkAuth(input: McpClientCreate, perUserKeys: string[]): void {
@@ -90,6 +94,7 @@ export function configFromInput(id: string, input: McpClientCreate, times: { cre
     connectionString: input.connection_type === "stdio" ? undefined : input.connection_string,
     privateNetworkAllowed,
     stdio: input.connection_type === "stdio" && input.stdio_config ? { command: input.stdio_config.command, args: input.stdio_config.args ?? [], envs: input.stdio_config.envs ?? {} } : undefined,
+    protocolVersion: input.protocol_version ?? "auto",
     openapi: input.connection_type === "openapi" ? settingsFromInput(input.openapi ?? {}, input.connection_string) : undefined,
     authType: input.auth_type ?? (Object.keys(headers).length > 0 ? "headers" : "none"),
     headers,
@@ -109,6 +114,7 @@ export function inputFromConfig(config: McpClientConfig): McpClientCreate {
     connection_type: config.connectionType,
     connection_string: config.connectionString,
     stdio_config: config.stdio && { command: config.stdio.command, args: config.stdio.args, envs: config.stdio.envs },
+    protocol_version: config.protocolVersion,
     openapi: config.openapi && inputFromSettings(config.openapi),
     auth_type: config.authType,
     headers: config.headers,

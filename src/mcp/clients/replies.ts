@@ -1,6 +1,7 @@
 import { Type as t } from "@sinclair/typebox";
 import { Timestamp } from "../../http/replies";
 import { OpenApiView } from "../openapi/schemas";
+import { ProtocolVersionSetting } from "./schemas";
 
 /** What the management API answers about MCP clients (view.ts builds it). */
 
@@ -21,6 +22,8 @@ export const McpClient = t.Object(
     name: t.String(),
     connection_type: t.Union([t.Literal("http"), t.Literal("sse"), t.Literal("stdio"), t.Literal("openapi")]),
     connection_string: Nullable(t.String()),
+    protocol_version: ProtocolVersionSetting,
+    negotiated_protocol_version: Nullable(t.String({ description: "The MCP revision the live connection speaks (2026-07-28, or what the initialize handshake agreed on); null while it is not connected." })),
     stdio_config: Nullable(t.Object({ command: t.String(), args: t.Array(t.String()), envs: t.Record(t.String(), t.String(), { description: "Values redacted." }) })),
     openapi: Nullable(OpenApiView),
     auth_type: t.Union([t.Literal("none"), t.Literal("headers"), t.Literal("per_user_headers"), t.Literal("oauth")]),

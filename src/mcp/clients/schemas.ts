@@ -7,6 +7,13 @@ const ClientName = t.String({ pattern: "^[A-Za-z0-9_]{1,64}$", description: "let
 const ToolNames = t.Array(t.String({ minLength: 1 }));
 const StringMap = t.Record(t.String({ minLength: 1 }), t.String());
 
+/**
+ * http clients: the MCP revision spoken to the server. `auto` (the default) asks it with
+ * server/discover and speaks 2026-07-28 when it offers that revision, the initialize handshake
+ * (2025-11-25 and older) otherwise; the others pin one.
+ */
+export const ProtocolVersionSetting = t.Union([t.Literal("auto"), t.Literal("2026-07-28"), t.Literal("2025-11-25")]);
+
 const fields = {
   name: ClientName,
   connection_type: t.Union([t.Literal("http"), t.Literal("sse"), t.Literal("stdio"), t.Literal("openapi")]),
@@ -40,6 +47,7 @@ const fields = {
       per_user: t.Optional(t.Boolean()),
     }),
   ),
+  protocol_version: t.Optional(ProtocolVersionSetting),
   tools_to_execute: t.Optional(ToolNames),
   /** Tools agent mode runs by itself; each must also be allowed by tools_to_execute. */
   tools_to_auto_execute: t.Optional(ToolNames),

@@ -30,6 +30,9 @@ function clientView(entry: RegisteredClient, oauth: OAuthConnectionView | null) 
     name: config.name,
     connection_type: config.connectionType,
     connection_string: config.connectionString ?? null,
+    protocol_version: config.protocolVersion,
+    /** The revision the live connection speaks; null while it is not connected. */
+    negotiated_protocol_version: entry.connection?.protocolVersion ?? null,
     stdio_config: config.stdio ? { command: config.stdio.command, args: config.stdio.args, envs: redacted(config.stdio.envs) } : null,
     openapi: config.openapi ? { ...viewOfSettings(config.openapi), credentials: redacted(config.openapi.credentials) } : null,
     auth_type: config.authType,

@@ -31,6 +31,8 @@ export class SupervisedConnection {
   /** Resources, templates and prompts, kept like the tools: listed at connect and on list_changed. */
   catalogue: UpstreamCatalogue = EMPTY_CATALOGUE;
   lastError?: string;
+  /** The MCP revision the live session speaks (undefined while there is none, or where the transport does not say). */
+  protocolVersion?: string;
   private client?: Client;
   private attempt = 0;
   private retryTimer?: ReturnType<typeof setTimeout>;
@@ -104,7 +106,8 @@ export class SupervisedConnection {
     if (this.closed) return;
     this.state = "connecting";
     try {
-      const { client, tools } = await openUpstream(this.config, {}, this.timings.requestTimeoutMs, this.reach, {
+      const { client, tools, protocolVersion } = await openUpstream(this.config, {}, this.timings.requestTimeoutMs, this.reach, {
+        watchLists: true,
         prepare: (client, sdk) => watchUpstream(client, sdk, { listChanged: (kind) => void this.listChanged(client, kind), resourceUpdated: (uri) => this.events.resourceUpdated(uri) }, this.relays),
       });
       // A server whose resources or prompts fail to list still serves its tools.
@@ -115,6 +118,7 @@ export class SupervisedConnection {
       client.onclose = () => client === this.client && this.dropped("the connection closed");
       this.client = client;
       this.tools = tools;
+      this.protocolVersion = protocolVersion;
       this.state = "connected";
       this.attempt = 0;
       this.lastError = undefined;
@@ -173,6 +177,7 @@ export class SupervisedConnection {
     clearInterval(this.healthTimer);
     const client = this.client;
     this.client = undefined;
+    this.protocolVersion = undefined;
     if (!client) return;
     client.onclose = undefined;
     await client.close().catch(() => undefined);

@@ -8,6 +8,9 @@ import type { McpClientConfig } from "../clients/config";
 import type { GrantProvider } from "../oauth/provider";
 import { OpenApiTransport } from "../openapi/transport";
 import { loadedMcpClientSdk, loadMcpClientSdk, type McpClientSdk } from "../sdk";
+import { STATELESS_VERSION } from "../server/stateless/wire";
+import { httpTransport, type TransportNeeds } from "./revision";
+import { StatelessTransport } from "./stateless/transport";
 
 /** A tool as the upstream server describes it, every field kept (title, annotations, outputSchema, execution, _meta). */
 export type DiscoveredTool = Tool;
@@ -16,6 +19,8 @@ export type DiscoveredTool = Tool;
 export interface UpstreamSession {
   client: Client;
   tools: DiscoveredTool[];
+  /** The revision spoken: 2026-07-28, or what the initialize handshake agreed on (undefined where the transport does not say). */
+  protocolVersion?: string;
 }
 
 const CLIENT_INFO = { name: "ai-gateway", version: "1.0.0" };
@@ -41,15 +46,15 @@ export class StdioCommandRefused extends Error {
 
 const resolveValues = (values: Record<string, string>, readEnv: EnvReader) => Object.fromEntries(Object.entries(values).map(([name, value]) => [name, readEnv(value)]));
 
-function transportFor(sdk: McpClientSdk, config: McpClientConfig, extraHeaders: Record<string, string>, reach: McpReach, ownProvider?: GrantProvider): Transport {
-  const { SSEClientTransport, StdioClientTransport, StreamableHTTPClientTransport, getDefaultEnvironment } = sdk;
+async function transportFor(sdk: McpClientSdk, config: McpClientConfig, extraHeaders: Record<string, string>, reach: McpReach, needs: TransportNeeds, ownProvider?: GrantProvider): Promise<Transport> {
+  const { SSEClientTransport, StdioClientTransport, getDefaultEnvironment } = sdk;
   const headers = { ...resolveValues(config.headers, reach.readEnv), ...extraHeaders };
   const authProvider = ownProvider ?? reach.oauth?.(config);
   const guarded = fetchUnder(policyFor(reach.outbound, config.privateNetworkAllowed));
   const fetch = authProvider ? authProvider.refreshingOnRefusal(guarded) : guarded;
   switch (config.connectionType) {
     case "http":
-      return new StreamableHTTPClientTransport(new URL(config.connectionString!), { requestInit: { headers }, fetch, authProvider });
+      return httpTransport(sdk, { url: new URL(config.connectionString!), headers, fetch, authProvider }, config.protocolVersion, needs);
     case "sse":
       return new SSEClientTransport(new URL(config.connectionString!), { requestInit: { headers }, fetch, authProvider });
     case "openapi":
@@ -116,6 +121,20 @@ export interface UpstreamOptions {
   skipTools?: boolean;
   /** A per-user OAuth client: the caller's own tokens. */
   authProvider?: GrantProvider;
+  /** The shared connection: hear the upstream's list changes (2026-07-28: on a subscriptions/listen stream kept open). */
+  watchLists?: boolean;
+}
+
+/** The revision the `Client` agreed on in the handshake, as it tells an HTTP transport; the 2026-07-28 transport speaks its own whatever the `Client` says. */
+function recordRevision(transport: Transport): () => string | undefined {
+  if (transport instanceof StatelessTransport) return () => STATELESS_VERSION;
+  let agreed: string | undefined;
+  const own = transport.setProtocolVersion?.bind(transport);
+  transport.setProtocolVersion = (version) => {
+    agreed = version;
+    own?.(version);
+  };
+  return () => agreed;
 }
 
 /**
@@ -124,11 +143,15 @@ export interface UpstreamOptions {
  */
 export async function openUpstream(config: McpClientConfig, extraHeaders: Record<string, string>, timeoutMs: number, reach: McpReach, options: UpstreamOptions = {}): Promise<UpstreamSession> {
   const sdk = await loadMcpClientSdk();
-  const client = new sdk.Client(CLIENT_INFO, { capabilities: options.capabilities ?? {} });
+  const capabilities = options.capabilities ?? {};
+  const client = new sdk.Client(CLIENT_INFO, { capabilities });
   options.prepare?.(client, sdk);
   try {
-    await client.connect(transportFor(sdk, config, extraHeaders, reach, options.authProvider), { timeout: timeoutMs });
-    return { client, tools: client.getServerCapabilities()?.tools && !options.skipTools ? await listAllTools(client, timeoutMs) : [] };
+    const needs = { identity: { clientInfo: CLIENT_INFO, capabilities }, timeoutMs, watchLists: options.watchLists === true };
+    const transport = await transportFor(sdk, config, extraHeaders, reach, needs, options.authProvider);
+    const revision = recordRevision(transport);
+    await client.connect(transport, { timeout: timeoutMs });
+    return { client, tools: client.getServerCapabilities()?.tools && !options.skipTools ? await listAllTools(client, timeoutMs) : [], protocolVersion: revision() };
   } catch (error) {
     await client.close().catch(() => undefined);
     throw error;

@@ -24,6 +24,7 @@ function ClientForm({ editing, onClose, reload }: { editing?: McpClient; onClose
   const [args, setArgs] = useState((editing?.stdio_config?.args ?? []).join(" "));
   const [headers, setHeaders] = useState(pairsText(editing?.headers ?? {}));
   const [oauth, setOauth] = useState(editing?.auth_type === "oauth");
+  const [revision, setRevision] = useState<McpClient["protocol_version"]>(editing?.protocol_version ?? "auto");
   const [tools, setTools] = useState((editing?.tools_to_execute ?? ["*"]).join(", "));
   const { save, errorFor } = useSave(reload);
   const openapi = useOpenApiSource(editing, errorFor);
@@ -35,6 +36,7 @@ function ClientForm({ editing, onClose, reload }: { editing?: McpClient; onClose
       ...(type === "stdio" ? { stdio_config: { command: command.trim(), args: args.split(" ").filter(Boolean) } } : type === "openapi" ? openapi.input() : { connection_string: url.trim() }),
       headers: pairs(headers),
       ...(type !== "stdio" && type !== "openapi" && oauth ? { auth_type: "oauth" as const } : editing?.auth_type === "oauth" ? { auth_type: "headers" as const } : {}),
+      ...(type === "http" ? { protocol_version: revision } : {}),
       tools_to_execute: listOf(tools),
     };
     if (await save(() => (editing ? mcp.update(editing.id, input) : mcp.create(input)), `MCP server ${input.name} saved`)) onClose();
@@ -73,6 +75,20 @@ function ClientForm({ editing, onClose, reload }: { editing?: McpClient; onClose
                 { value: "oauth", label: "OAuth 2.1 (connect once added)" },
               ]}
             />
+            {type === "http" && (
+              <SelectField
+                label="MCP revision"
+                value={revision}
+                onValue={(value) => setRevision(value as McpClient["protocol_version"])}
+                hint="Auto asks the server and speaks 2026-07-28 when it offers it, the 2025-11-25 handshake otherwise."
+                error={errorFor("protocol_version")}
+                options={[
+                  { value: "auto", label: "Auto" },
+                  { value: "2026-07-28", label: "2026-07-28 only" },
+                  { value: "2025-11-25", label: "2025-11-25 handshake only" },
+                ]}
+              />
+            )}
           </>
         )}
         <TextField label="Headers" value={headers} onValue={setHeaders} hint="name=value pairs sent with every request; stored encrypted." error={errorFor("headers")} />

@@ -1,0 +1,1 @@
+ALTER TABLE `mcp_clients` ADD `protocol_version` text DEFAULT 'auto' NOT NULL;
