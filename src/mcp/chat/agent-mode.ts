@@ -40,7 +40,7 @@ interface ImagePart {
   mimeType: string;
 }
 
-const isImage = (part: unknown): part is ImagePart => {
+export const isImage = (part: unknown): part is ImagePart => {
   const candidate = part as Partial<ImagePart>;
   return candidate.type === "image" && typeof candidate.data === "string" && typeof candidate.mimeType === "string";
 };

@@ -1,7 +1,7 @@
 import { resultText } from "../tools/call-result";
 import type { OfferedTool } from "../tools/catalogue";
 import type { ToolCall } from "../tools/executor";
-import { allRunHere, type AnsweredCall, imagesOf, type OwnTools } from "./agent-mode";
+import { allRunHere, type AnsweredCall, imagesOf, isImage, type OwnTools } from "./agent-mode";
 
 interface ContentBlock {
   type?: unknown;
@@ -35,7 +35,7 @@ export function anthropicRound(text: string, offered: readonly OfferedTool[], ow
 /** A tool's answer as a `tool_result` block: its text, and its images as image blocks beside it. */
 function toolResultBlock({ call, result }: AnsweredCall) {
   const images = imagesOf(result);
-  const text = resultText({ ...result, content: result.content?.filter((part) => !images.includes(part as (typeof images)[number])) });
+  const text = resultText({ ...result, content: result.content?.filter((part) => !isImage(part)) });
   const content = [...(text ? [{ type: "text", text }] : []), ...images.map((image) => ({ type: "image", source: { type: "base64", media_type: image.mimeType, data: image.data } }))];
   return { type: "tool_result", tool_use_id: call.id, ...(content.length > 0 ? { content } : {}), ...(result.isError ? { is_error: true } : {}) };
 }
