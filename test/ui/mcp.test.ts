@@ -233,6 +233,7 @@ describe("MCP page", () => {
     await page().reload();
     await card.getByText("2 virtual keys, 1 role, 1 user").waitFor();
     await card.getByRole("button", { name: "Edit team-a" }).click();
+    await form.getByLabel("Role Viewer").waitFor();
     expect(await form.getByLabel("Role Viewer").isChecked()).toBe(true);
     expect(await form.getByLabel("User dana").isChecked()).toBe(true);
     expect(await form.getByLabel("Role Developer").isChecked()).toBe(false);
