@@ -84,7 +84,7 @@ function countingRelay(relay: CallRelay | undefined) {
 }
 
 /** The server label of the calls the gateway answers itself; a client's name has no hyphen, so none is named so. */
-export const GATEWAY_SERVER_LABEL = "tool-search";
+const GATEWAY_SERVER_LABEL = "tool-search";
 
 /** What a call the gateway answers itself gives: its result, and the text the MCP log keeps of it. */
 export interface AnsweredHere {
