@@ -219,6 +219,8 @@ describe("MCP page", () => {
     const createdUser = await gw.admin("/api/governance/rbac/users", { method: "POST", json: { username: "dana", role_id: viewer.id, password: "a long enough password 1" } });
     expect(createdUser.status).toBe(201);
     const dana = ((await createdUser.json()) as { id: string }).id;
+    // The previous test gave the server a second key through the API: the page reads it again.
+    await page().reload();
     const card = page().getByRole("region", { name: "Virtual server team-a" });
     await card.getByRole("button", { name: "Edit team-a" }).click();
     const form = page().getByRole("dialog", { name: "Edit virtual server team-a" });
