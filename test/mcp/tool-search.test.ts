@@ -340,6 +340,34 @@ describe("tool search on Anthropic-format requests", () => {
     expect(claude.requests.at(-1)!.body).not.toHaveProperty("mcp_tool_search");
   });
 
+  test("a stream runs the same rounds in one message: the client reads the answer, never the search", async () => {
+    const before = claude.requests.length;
+    const stream = anthropic.messages.stream(
+      { model: "claude-sonnet-4-5", max_tokens: 256, messages: [{ role: "user", content: '[call:search_tools {"query":"weather forecast"}]' }] },
+      { headers: { "x-gw-mcp-tool-search": "true", "x-gw-mcp-include-clients": "auto" } },
+    );
+    const message = await stream.finalMessage();
+    expect(message.content.map((block) => block.type)).toEqual(["text"]);
+    expect(replyText(message)).toStartWith("tool said: ");
+    expect(message.stop_reason).toBe("end_turn");
+    expect(claude.requests.length - before).toBe(2);
+    expect(claude.requests[before + 1]!.body.stream).toBe(true);
+    expect(anthropicFound(before + 1)[0]).toBe("auto-get_weather");
+    expect(anthropicToolNames(before + 1)).toContain("auto-get_weather");
+  });
+
+  test("on a stream, a call of a tool the client runs reaches it whole", async () => {
+    const before = claude.requests.length;
+    const stream = anthropic.messages.stream(
+      { model: "claude-sonnet-4-5", max_tokens: 256, messages: [{ role: "user", content: '[call:manual-get_weather {"city":"Rome"}]' }], mcp_tool_search: { pinned: ["manual-get_weather"] } } as Anthropic.MessageCreateParamsStreaming,
+      { headers: { "x-gw-mcp-include-clients": "manual" } },
+    );
+    const message = await stream.finalMessage();
+    expect(anthropicToolNames(before)).toEqual(["manual-get_weather", "search_tools"]);
+    expect(message.stop_reason).toBe("tool_use");
+    expect(message.content).toEqual([expect.objectContaining({ type: "tool_use", name: "manual-get_weather", input: { city: "Rome" } })]);
+  });
+
   test("a key's setting applies, and a tool the conversation already called stays offered", async () => {
     const key = await createVirtualKey(gw, "searching in anthropic", { mcp_configs: [{ mcp_client_name: "manual", tools_to_execute: ["*"] }], mcp_tool_search: { enabled: true, pinned: ["manual-get_weather"] } });
     const history: Anthropic.MessageParam[] = [

@@ -26,8 +26,11 @@ export function anthropicRound(text: string, offered: readonly OfferedTool[], ow
   } catch {
     return undefined;
   }
-  if (reply.stop_reason !== "tool_use" || !Array.isArray(reply.content)) return undefined;
-  const content = reply.content as ContentBlock[];
+  return reply.stop_reason === "tool_use" && Array.isArray(reply.content) ? anthropicCalls(reply.content as ContentBlock[], offered, own) : undefined;
+}
+
+/** An assistant turn's `tool_use` blocks as calls, when the gateway runs every one. */
+export function anthropicCalls(content: ContentBlock[], offered: readonly OfferedTool[], own?: OwnTools): AnthropicRound | undefined {
   const calls = content.filter((block) => block?.type === "tool_use").map(asCall);
   return allRunHere(calls, offered, own) ? { content, calls } : undefined;
 }

@@ -15,6 +15,8 @@ import { type ChatToolSearch, chatToolSearch } from "../search/chat-search";
 import { takeToolSearchField, toolSearchOf } from "../search/options";
 import { answerCalls, autoExecutableCalls } from "./agent-mode";
 import { ANTHROPIC_ROUNDS, type AgentRounds, OPENAI_ROUNDS } from "./agent-rounds";
+import { anthropicCalls } from "./anthropic-rounds";
+import { anthropicAgentStream } from "./anthropic-stream";
 import { samplingRequestBody, samplingResult } from "./sampling";
 import { relayRound, type StreamedRound, totalUsage } from "./streaming-agent";
 import { injectsInto, withInjectedTools } from "./tool-injection";
@@ -73,7 +75,7 @@ async function chatCallContext(context: RequestContext, deps: ChatHookDeps): Pro
  * OpenAI-format reply whose tool calls are all auto-executable, agent mode runs them, feeds the
  * results back as a follow-up request (a child of this one), and repeats up to the configured
  * depth. The reply the client gets is the last one, or on a stream every round's text in turn.
- * An unstreamed Anthropic-format request runs the same rounds while it searches tools.
+ * An Anthropic-format request runs the same rounds, streamed or not, while it searches tools.
  */
 export function mcpChatHook(deps: ChatHookDeps): InferenceHooks {
   const prepared = new WeakMap<RequestContext, Prepared>();
@@ -102,10 +104,10 @@ export function mcpChatHook(deps: ChatHookDeps): InferenceHooks {
     return new SessionLinks({ sampling }, { sampling: {} }, deps.timeouts, deps.registry.reach);
   }
 
-  /** The request's tool search when it asks for it, on the formats whose rounds the gateway runs (Anthropic's unstreamed only). */
+  /** The request's tool search when it asks for it, on the formats whose rounds the gateway runs (OpenAI's and Anthropic's). */
   function toolSearchFor(context: RequestContext, callContext: CallContext, offered: OfferedTool[], field: unknown): ChatToolSearch | undefined {
     const options = toolSearchOf(context.headers, field, callContext.caller.virtualKey?.toolSearch);
-    const searches = context.format === "openai" || (context.format === "anthropic" && !context.stream);
+    const searches = context.format === "openai" || context.format === "anthropic";
     return options && searches ? chatToolSearch(() => deps.toolSearch.index(), offered, options, context.body, context.format) : undefined;
   }
 
@@ -214,6 +216,21 @@ export function mcpChatHook(deps: ChatHookDeps): InferenceHooks {
     return new Response(stream, { status: 200, headers: response.headers });
   }
 
+  /** Tool search on an Anthropic stream: the rounds go on in the one response while the gateway runs their calls. */
+  function runStreamingAnthropic(context: RequestContext, response: Response, state: Prepared): Response {
+    let body = context.body;
+    return anthropicAgentStream(response, {
+      maxDepth: deps.agentMaxDepth,
+      keepAliveMs: deps.keepAliveMs,
+      pending: (content) => anthropicCalls(content, state.offered, state.search),
+      next: async (round) => {
+        body = await nextRound(state, body, round, ANTHROPIC_ROUNDS);
+        return followUp(context, body, true);
+      },
+      close: async () => state.links?.close(),
+    });
+  }
+
   return {
     name: "mcp",
     admit(context) {
@@ -230,9 +247,10 @@ export function mcpChatHook(deps: ChatHookDeps): InferenceHooks {
         if (context.stream) return runStreamingAgent(context, response, state);
         return runAgent(context, response, state, OPENAI_ROUNDS).finally(() => state.links?.close());
       }
-      // Anthropic's format runs rounds while it searches tools (never on a stream: see toolSearchFor).
-      if (context.format === "anthropic" && state.search) return runAgent(context, response, state, ANTHROPIC_ROUNDS).finally(() => state.links?.close());
-      return response;
+      // Anthropic's format runs rounds while it searches tools.
+      if (context.format !== "anthropic" || !state.search) return response;
+      if (context.stream) return runStreamingAnthropic(context, response, state);
+      return runAgent(context, response, state, ANTHROPIC_ROUNDS).finally(() => state.links?.close());
     },
   };
 }
