@@ -359,7 +359,7 @@ describe("tool search on Anthropic-format requests", () => {
   test("on a stream, a call of a tool the client runs reaches it whole", async () => {
     const before = claude.requests.length;
     const stream = anthropic.messages.stream(
-      { model: "claude-sonnet-4-5", max_tokens: 256, messages: [{ role: "user", content: '[call:manual-get_weather {"city":"Rome"}]' }], mcp_tool_search: { pinned: ["manual-get_weather"] } } as Anthropic.MessageCreateParamsStreaming,
+      { model: "claude-sonnet-4-5", max_tokens: 256, messages: [{ role: "user", content: '[call:manual-get_weather {"city":"Rome"}]' }], mcp_tool_search: { pinned: ["manual-get_weather"] } } as Anthropic.MessageStreamParams,
       { headers: { "x-gw-mcp-include-clients": "manual" } },
     );
     const message = await stream.finalMessage();
