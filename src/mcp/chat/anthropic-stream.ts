@@ -1,7 +1,8 @@
 import { GatewayError } from "../../http/errors";
-import { encodeSSE, parseSSE } from "../../http/sse";
+import { encodeSSE } from "../../http/sse";
 import { streamErrorEncoder } from "../../inference/translate";
 import type { AnthropicRound } from "./anthropic-rounds";
+import { sseEvents } from "./streaming-agent";
 
 type Data = Record<string, unknown>;
 type Block = Data & { type: string };
@@ -56,38 +57,29 @@ function finished({ partialJson, ...block }: Block): Block {
 export async function relayAnthropicRound(stream: ReadableStream<Uint8Array>, send: (event: AnthropicEvent) => void, client: ClientMessage, signal: AbortSignal): Promise<AnthropicStreamedRound> {
   const round: AnthropicStreamedRound = { content: [], stopReason: null, heldBlocks: new Map(), end: [] };
   const blocks = new Map<number, { block: Block; clientIndex?: number }>();
-  const reader = stream.pipeThrough(parseSSE()).getReader();
-  const stop = () => void reader.cancel().catch(() => undefined);
-  signal.addEventListener("abort", stop, { once: true });
-  try {
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done || signal.aborted) break;
-      const data = JSON.parse(value.data) as Data;
-      const event = value.event ?? String(data.type);
-      const index = typeof data.index === "number" ? data.index : -1;
-      if (event === "message_start") {
-        if (!client.started) send({ event, data });
-        client.started = true;
-      } else if (event === "content_block_start") {
-        const block = { ...(data.content_block as Block) };
-        const held = block.type === "tool_use";
-        blocks.set(index, { block, clientIndex: held ? undefined : client.nextIndex++ });
-        round.content[index] = block;
-        if (held) round.heldBlocks.set(index, [{ event, data }]);
-        else send({ event, data: { ...data, index: blocks.get(index)!.clientIndex } });
-      } else if (event === "content_block_delta" || event === "content_block_stop") {
-        const entry = blocks.get(index);
-        if (entry && event === "content_block_delta") grow(entry.block, data.delta as Data);
-        if (entry?.clientIndex === undefined) round.heldBlocks.get(index)?.push({ event, data });
-        else send({ event, data: { ...data, index: entry.clientIndex } });
-      } else if (event === "message_delta" || event === "message_stop") {
-        if (event === "message_delta") round.stopReason = (data.delta as Data | undefined)?.stop_reason;
-        round.end.push({ event, data });
-      } else send({ event, data });
-    }
-  } finally {
-    signal.removeEventListener("abort", stop);
+  for await (const value of sseEvents(stream, signal)) {
+    const data = JSON.parse(value.data) as Data;
+    const event = value.event ?? String(data.type);
+    const index = typeof data.index === "number" ? data.index : -1;
+    if (event === "message_start") {
+      if (!client.started) send({ event, data });
+      client.started = true;
+    } else if (event === "content_block_start") {
+      const block = { ...(data.content_block as Block) };
+      const held = block.type === "tool_use";
+      blocks.set(index, { block, clientIndex: held ? undefined : client.nextIndex++ });
+      round.content[index] = block;
+      if (held) round.heldBlocks.set(index, [{ event, data }]);
+      else send({ event, data: { ...data, index: blocks.get(index)!.clientIndex } });
+    } else if (event === "content_block_delta" || event === "content_block_stop") {
+      const entry = blocks.get(index);
+      if (entry && event === "content_block_delta") grow(entry.block, data.delta as Data);
+      if (entry?.clientIndex === undefined) round.heldBlocks.get(index)?.push({ event, data });
+      else send({ event, data: { ...data, index: entry.clientIndex } });
+    } else if (event === "message_delta" || event === "message_stop") {
+      if (event === "message_delta") round.stopReason = (data.delta as Data | undefined)?.stop_reason;
+      round.end.push({ event, data });
+    } else send({ event, data });
   }
   round.content = round.content.filter(Boolean).map(finished);
   return round;
