@@ -100,9 +100,9 @@ export async function createMcpGateway(options: McpGatewayOptions) {
   const perUserOAuth = new PerUserOAuthResolver(oauth, flows, settings.publicBaseUrl);
   const toolLog = new McpLogWriter(db, options.contentLogging ?? (() => true), options.region ?? null);
   const executor = new ToolExecutor(registry, perUser, perUserOAuth, options.onToolCall ? observedToolCalls(toolLog, options.onToolCall) : toolLog, { timeoutMs: settings.toolTimeoutMs, maxTimeoutMs: settings.toolMaxTimeoutMs }, reach);
-  const watched = reloadOnChange(db, [mcpClients], () => registry.load());
+  const watched = reloadOnChange(db, [mcpClients], () => registry.load(), settings.changeCheckMs);
   // Another node's consent or failed refresh shows in this node's client list too.
-  const watchedConnections = reloadOnChange(db, [mcpOAuthConnections], () => oauth.load());
+  const watchedConnections = reloadOnChange(db, [mcpOAuthConnections], () => oauth.load(), settings.changeCheckMs);
   await oauth.load();
   await registry.load();
   await flows.resume();
@@ -119,7 +119,7 @@ export async function createMcpGateway(options: McpGatewayOptions) {
   const embedModel = settings.toolSearchEmbeddingModel;
   const embed = embedModel ? pipelineEmbedder(options.inference, embedModel) : undefined;
   const toolSearch = new CatalogueSearch(registry, embed);
-  const virtualServers = await createVirtualServers(db, registry, virtualKeys, embed);
+  const virtualServers = await createVirtualServers(db, registry, virtualKeys, { embed, changeCheckMs: settings.changeCheckMs });
   const server = mcpServerRoutes({ registry, executor, auth, settings, virtualServers: virtualServers.store, sessionUser: options.sessionUser });
   const routes = new Elysia({ name: "mcp" })
     .use(mcpClientRoutes(registry, removeClient, (config) => oauth.view(config)))

@@ -1,4 +1,6 @@
 import { afterAll, beforeAll, expect, test } from "bun:test";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { GatewayConfig } from "../../src/config/schema";
 import { eventually } from "../support/eventually";
 import { expectGatewayError } from "../support/gateway-error";
@@ -14,6 +16,8 @@ let weather: McpHttpServer;
 let relocated: McpHttpServer;
 let gated: McpHttpServer;
 let release: () => void;
+/** Each node looks for the other's changes every 100 ms. */
+const NODE_MCP = { ...FAST_MCP, change_check_interval_ms: 100 };
 const gate = new Promise<void>((resolve) => (release = resolve));
 
 beforeAll(async () => {
@@ -27,8 +31,8 @@ beforeAll(async () => {
     },
   };
   gated = startMcpHttpServer({ tools: { ...STANDARD_TOOLS, wait_for_gate: waitForGate } });
-  first = await startMcpGateway({ mcp: FAST_MCP });
-  second = await startGateway({ mcp: FAST_MCP } as GatewayConfig, { databaseUrl: first.databaseUrl });
+  first = await startMcpGateway({ mcp: NODE_MCP });
+  second = await startGateway({ mcp: NODE_MCP } as GatewayConfig, { databaseUrl: first.databaseUrl });
 });
 afterAll(async () => {
   release();
@@ -37,10 +41,10 @@ afterAll(async () => {
   await Promise.all([weather.stop(), relocated.stop(), gated.stop()]);
 });
 
-/** Each step waits for the other node's next check for changes (every second). */
+/** Each step waits for the other node's next check for changes. */
 const STEPS_TIMEOUT_MS = 15_000;
 
-/** Calls the tool on `node` until it answers `status` (nodes check for each other's changes every second). */
+/** Calls the tool on `node` until it answers `status` (nodes check for each other's changes on an interval). */
 const callUntil = (node: TestGateway, tool: string, args: Record<string, unknown>, status: number) =>
   eventually(
     () => executeTool(node, tool, args),
@@ -88,4 +92,45 @@ test("a client changed on another node reconnects there without cutting its call
   release();
   expect(await toolContent(await inFlight)).toBe("the gate opened");
   expect(await toolContent(await executeTool(second, "local-process_id"))).toBe(processBefore);
+}, STEPS_TIMEOUT_MS);
+
+/** The tools `node` serves at /mcp/v/{slug} to an MCP client, or the HTTP status that refused it. */
+async function servedAt(node: TestGateway, slug: string): Promise<string[] | number> {
+  const client = new Client({ name: "several-nodes-test", version: "1.0.0" });
+  try {
+    await client.connect(new StreamableHTTPClientTransport(new URL(`${node.url}/mcp/v/${slug}`)));
+    return (await client.listTools()).tools.map((tool) => tool.name).sort();
+  } catch (error) {
+    return (error as { code?: number }).code ?? 0;
+  } finally {
+    await client.close().catch(() => undefined);
+  }
+}
+
+async function callOn(node: TestGateway, slug: string, name: string, args: Record<string, unknown>): Promise<string> {
+  const client = new Client({ name: "several-nodes-test", version: "1.0.0" });
+  await client.connect(new StreamableHTTPClientTransport(new URL(`${node.url}/mcp/v/${slug}`)));
+  try {
+    const result = await client.callTool({ name, arguments: args });
+    return (result.content as Array<{ text?: string }>).map((part) => part.text ?? "").join("");
+  } finally {
+    await client.close();
+  }
+}
+
+test("a virtual server created, edited and deleted on one node is served that way at /mcp/v/{slug} by the other", async () => {
+  await createMcpClient(first, { name: "trips", connection_type: "http", connection_string: weather.url, tools_to_execute: ["*"] });
+  const created = await first.admin("/api/mcp/virtual-servers", { method: "POST", json: { slug: "travel", tools: [{ client: "trips", tool: "get_weather", name: "forecast" }] } });
+  expect(created.status).toBe(201);
+  const { id } = (await created.json()) as { id: string };
+  expect(await eventually(() => servedAt(second, "travel"), (served) => Array.isArray(served))).toEqual(["forecast"]);
+  expect(await callOn(second, "travel", "forecast", { city: "Bergen" })).toBe("Sunny and 21C in Bergen");
+
+  const edited = await first.admin(`/api/mcp/virtual-servers/${id}`, { method: "PUT", json: { tools: [{ client: "trips", tool: "get_weather", name: "forecast" }, { client: "trips", tool: "add", name: "sum" }] } });
+  expect(edited.status).toBe(200);
+  expect(await eventually(() => servedAt(second, "travel"), (served) => Array.isArray(served) && served.includes("sum"))).toEqual(["forecast", "sum"]);
+  expect(await callOn(second, "travel", "sum", { a: 2, b: 3 })).toBe("5");
+
+  expect((await first.admin(`/api/mcp/virtual-servers/${id}`, { method: "DELETE" })).status).toBe(200);
+  expect(await eventually(() => servedAt(second, "travel"), (served) => served === 404)).toBe(404);
 }, STEPS_TIMEOUT_MS);

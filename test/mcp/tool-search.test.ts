@@ -1,8 +1,12 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import Anthropic from "@anthropic-ai/sdk";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import OpenAI from "openai";
 import type { TestGateway } from "../support/gateway";
 import { expectGatewayError } from "../support/gateway-error";
 import { type McpHttpServer, startMcpHttpServer } from "../support/mcp-http-server";
+import { type MockAnthropic, startMockAnthropic } from "../support/mock-anthropic";
 import { type ScriptedModel, startScriptedModel } from "../support/mcp-scripted-model";
 import { type TestTool, text } from "../support/mcp-tools";
 import { createMcpClient, createVirtualKey, startMcpGateway } from "./support";
@@ -60,27 +64,33 @@ let gw: TestGateway;
 let model: ScriptedModel;
 let office: McpHttpServer;
 let embedder: ReturnType<typeof startIdeaEmbedder>;
+let claude: MockAnthropic;
 let openai: OpenAI;
+let anthropic: Anthropic;
 
 beforeAll(async () => {
   model = startScriptedModel();
   office = startMcpHttpServer({ tools: OFFICE });
   embedder = startIdeaEmbedder();
+  claude = startMockAnthropic("sk-ant-upstream-key-0001");
   gw = await startMcpGateway({
     mcp: { tool_search_embedding_model: "ideas/idea-embed-1" },
     providers: {
       openai: { keys: [{ id: "k1", value: "sk-upstream-model-key-0001" }], network_config: { base_url: model.baseUrl } },
       ideas: { custom_provider_config: { base_provider_type: "openai" }, network_config: { base_url: embedder.baseUrl, max_retries: 0 } },
+      anthropic: { keys: [{ id: "a1", value: "sk-ant-upstream-key-0001" }], network_config: { base_url: claude.baseUrl } },
     },
   } as Parameters<typeof startMcpGateway>[0]);
   await createMcpClient(gw, { name: "auto", connection_type: "http", connection_string: office.url, tools_to_execute: ["*"], tools_to_auto_execute: ["*"] });
   await createMcpClient(gw, { name: "manual", connection_type: "http", connection_string: office.url, tools_to_execute: ["*"] });
   openai = new OpenAI({ baseURL: `${gw.url}/v1`, apiKey: "unused", maxRetries: 0 });
+  anthropic = new Anthropic({ baseURL: `${gw.url}/anthropic`, apiKey: "unused", maxRetries: 0 });
 });
 afterAll(async () => {
   await gw.close();
   model.stop();
   embedder.stop();
+  claude.stop();
   await office.stop();
 });
 
@@ -217,5 +227,156 @@ describe("bad tool search settings", () => {
     // The field may be null, so the key's validation names the field as a whole.
     await expectGatewayError(await key({ mcp_tool_search: { max_results: 500 } }), 400, { param: "mcp_tool_search" });
     await expectGatewayError(await key({ mcp_tool_search: { enabled: "yes" } }), 400, { param: "mcp_tool_search" });
+  });
+});
+
+interface McpLogRow {
+  tool_name: string;
+  server_label: string;
+  mcp_client_id: string | null;
+  source: string;
+  status: string;
+  arguments: unknown;
+  result: string | null;
+  error_message: string | null;
+  latency: number | null;
+  virtual_key_id: string | null;
+  virtual_key_name: string | null;
+  virtual_server: string | null;
+  llm_request_id: string | null;
+}
+
+async function mcpLogs(query: string): Promise<McpLogRow[]> {
+  const response = await gw.admin(`/api/mcp-logs?${query}`);
+  expect(response.status).toBe(200);
+  return ((await response.json()) as { logs: McpLogRow[] }).logs;
+}
+
+describe("tool searches in the MCP log", () => {
+  test("a chat request's search is a row of its own: the query, the names found and their count, its latency and key, no upstream", async () => {
+    const key = await createVirtualKey(gw, "logged searches", { mcp_configs: [{ mcp_client_name: "manual", tools_to_execute: ["*"] }], mcp_tool_search: { enabled: true, max_results: 2 } });
+    const before = model.requests.length;
+    await ask('call search_tools {"query":"bill a customer"}', { "x-gw-vk": key.value });
+    const found = foundNames(model.requests[before + 1]);
+    const rows = await mcpLogs(`tool_names=search_tools&virtual_key_ids=${key.id}`);
+    expect(rows).toHaveLength(1);
+    expect(rows[0]).toMatchObject({
+      server_label: "tool-search",
+      mcp_client_id: null,
+      source: "agent",
+      status: "success",
+      arguments: { query: "bill a customer" },
+      virtual_key_name: "logged searches",
+      virtual_server: null,
+    });
+    expect(JSON.parse(rows[0]!.result!)).toEqual({ found: 2, tools: found });
+    expect(rows[0]!.latency).toBeGreaterThanOrEqual(0);
+    expect(rows[0]!.llm_request_id).not.toBeNull();
+    // Filtered like any tool's rows, by its server label too.
+    expect(await mcpLogs(`server_labels=tool-search&virtual_key_ids=${key.id}`)).toHaveLength(1);
+  });
+
+  test("a virtual server's search is logged under its slug; a search without a query is an error row", async () => {
+    const created = await gw.admin("/api/mcp/virtual-servers", {
+      method: "POST",
+      json: { slug: "office-search", tools: [{ client: "auto", tool: "get_weather" }, { client: "auto", tool: "send_email" }], tool_search: { enabled: true } },
+    });
+    expect(created.status).toBe(201);
+    const client = new Client({ name: "tool-search-test", version: "1.0.0" });
+    await client.connect(new StreamableHTTPClientTransport(new URL(`${gw.url}/mcp/v/office-search`)));
+    try {
+      await client.callTool({ name: "search_tools", arguments: { query: "email a recipient" } });
+      await client.callTool({ name: "search_tools", arguments: {} });
+    } finally {
+      await client.close();
+    }
+    const rows = await mcpLogs("virtual_servers=office-search&tool_names=search_tools");
+    expect(rows.map((row) => [row.source, row.server_label, row.mcp_client_id])).toEqual([
+      ["mcp_server", "tool-search", null],
+      ["mcp_server", "tool-search", null],
+    ]);
+    const found = rows.find((row) => row.status === "success")!;
+    expect(found.arguments).toEqual({ query: "email a recipient" });
+    expect(JSON.parse(found.result!)).toMatchObject({ tools: expect.arrayContaining(["send_email"]) });
+    expect(rows.find((row) => row.status === "error")!.error_message).toContain("needs a query");
+  });
+});
+
+type AnthropicTool = { name: string };
+const anthropicToolNames = (index: number) => ((claude.requests[index]?.body.tools ?? []) as AnthropicTool[]).map((tool) => tool.name).sort();
+type Block = { type: string; text?: string; content?: Array<{ type: string; text?: string }> };
+/** The names the last search answered, read from the tool_result the gateway fed back. */
+const anthropicFound = (index: number) => {
+  const turn = (claude.requests[index]!.body.messages as Array<{ role: string; content: Block[] }>).at(-1)!;
+  const result = turn.content.find((block) => block.type === "tool_result")!;
+  return (JSON.parse(result.content![0]!.text!) as { tools: Array<{ name: string }> }).tools.map((tool) => tool.name);
+};
+const replyText = (message: Anthropic.Message) => message.content.flatMap((block) => (block.type === "text" ? [block.text] : [])).join("");
+
+describe("tool search on Anthropic-format requests", () => {
+  test("the model gets search_tools and the pinned tools; the gateway answers the search and offers what it found in the next turn", async () => {
+    const before = claude.requests.length;
+    const message = await anthropic.messages.create(
+      { model: "claude-sonnet-4-5", max_tokens: 256, messages: [{ role: "user", content: '[call:search_tools {"query":"charge ACME for the consulting work"}]' }] },
+      { headers: { "x-gw-mcp-tool-search": "true", "x-gw-mcp-include-clients": "auto" } },
+    );
+    expect(claude.requests.length - before).toBe(2);
+    expect(anthropicToolNames(before)).toEqual(["search_tools"]);
+    expect(anthropicFound(before + 1)[0]).toBe("auto-create_invoice");
+    expect(anthropicToolNames(before + 1)).toContain("auto-create_invoice");
+    expect(anthropicToolNames(before + 1)).not.toContain("auto-send_email");
+    expect(message.stop_reason).toBe("end_turn");
+    expect(replyText(message)).toStartWith("tool said: ");
+  });
+
+  test("an auto-executable tool the model calls is run by the gateway, as in agent mode", async () => {
+    const calls = office.calls.length;
+    const message = await anthropic.messages.create(
+      { model: "claude-sonnet-4-5", max_tokens: 256, messages: [{ role: "user", content: '[call:auto-get_weather {"city":"Oslo"}]' }], mcp_tool_search: { pinned: ["auto-get_weather"] } } as Anthropic.MessageCreateParamsNonStreaming,
+      { headers: { "x-gw-mcp-include-clients": "auto" } },
+    );
+    expect(replyText(message)).toBe("tool said: Sunny in Oslo");
+    expect(office.calls.slice(calls)).toEqual([{ name: "get_weather", arguments: { city: "Oslo" } }]);
+    expect(claude.requests.at(-1)!.body).not.toHaveProperty("mcp_tool_search");
+  });
+
+  test("a stream runs the same rounds in one message: the client reads the answer, never the search", async () => {
+    const before = claude.requests.length;
+    const stream = anthropic.messages.stream(
+      { model: "claude-sonnet-4-5", max_tokens: 256, messages: [{ role: "user", content: '[call:search_tools {"query":"weather forecast"}]' }] },
+      { headers: { "x-gw-mcp-tool-search": "true", "x-gw-mcp-include-clients": "auto" } },
+    );
+    const message = await stream.finalMessage();
+    expect(message.content.map((block) => block.type)).toEqual(["text"]);
+    expect(replyText(message)).toStartWith("tool said: ");
+    expect(message.stop_reason).toBe("end_turn");
+    expect(claude.requests.length - before).toBe(2);
+    expect(claude.requests[before + 1]!.body.stream).toBe(true);
+    expect(anthropicFound(before + 1)[0]).toBe("auto-get_weather");
+    expect(anthropicToolNames(before + 1)).toContain("auto-get_weather");
+  });
+
+  test("on a stream, a call of a tool the client runs reaches it whole", async () => {
+    const before = claude.requests.length;
+    const stream = anthropic.messages.stream(
+      { model: "claude-sonnet-4-5", max_tokens: 256, messages: [{ role: "user", content: '[call:manual-get_weather {"city":"Rome"}]' }], mcp_tool_search: { pinned: ["manual-get_weather"] } } as Anthropic.MessageStreamParams,
+      { headers: { "x-gw-mcp-include-clients": "manual" } },
+    );
+    const message = await stream.finalMessage();
+    expect(anthropicToolNames(before)).toEqual(["manual-get_weather", "search_tools"]);
+    expect(message.stop_reason).toBe("tool_use");
+    expect(message.content).toEqual([expect.objectContaining({ type: "tool_use", name: "manual-get_weather", input: { city: "Rome" } })]);
+  });
+
+  test("a key's setting applies, and a tool the conversation already called stays offered", async () => {
+    const key = await createVirtualKey(gw, "searching in anthropic", { mcp_configs: [{ mcp_client_name: "manual", tools_to_execute: ["*"] }], mcp_tool_search: { enabled: true, pinned: ["manual-get_weather"] } });
+    const history: Anthropic.MessageParam[] = [
+      { role: "user", content: "bill ACME" },
+      { role: "assistant", content: [{ type: "tool_use", id: "toolu_1", name: "manual-create_invoice", input: { customer: "ACME", amount: 3 } }] },
+      { role: "user", content: [{ type: "tool_result", tool_use_id: "toolu_1", content: "invoice INV-9" }] },
+    ];
+    const before = claude.requests.length;
+    await anthropic.messages.create({ model: "claude-sonnet-4-5", max_tokens: 64, messages: history }, { headers: { "x-gw-vk": key.value } });
+    expect(anthropicToolNames(before)).toEqual(["manual-create_invoice", "manual-get_weather", "search_tools"]);
   });
 });

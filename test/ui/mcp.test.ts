@@ -25,7 +25,8 @@ beforeAll(async () => {
     hostname: "127.0.0.1",
     fetch: (request) => (request.headers.get("x-key") === "greeter-secret" ? new Response(`Hello, ${new URL(request.url).searchParams.get("name")}`) : new Response("no key", { status: 401 })),
   });
-  gw = await startGateway({ auth: DASHBOARD_AUTH });
+  // Enterprise: a virtual server may admit roles and dashboard users.
+  gw = await startGateway({ edition: "enterprise", auth: DASHBOARD_AUTH });
   browser = await launchBrowser();
   watched = await browser.open(`${gw.url}/ui/mcp`);
   await signIn(watched.page);
@@ -214,6 +215,35 @@ describe("MCP page", () => {
     const found = await client.callTool({ name: "search_tools", arguments: { query: "simple text test" } });
     expect(JSON.parse((found.content as Array<{ text: string }>)[0]!.text).tools.map((tool: { name: string }) => tool.name)).toEqual(["test_simple_text"]);
     await client.close();
+  });
+
+  test("a role and a dashboard user are picked in the virtual server's form, saved, and shown again after a reload", async () => {
+    const { roles } = (await (await gw.admin("/api/governance/rbac/roles")).json()) as { roles: Array<{ id: number; name: string }> };
+    const viewer = roles.find((role) => role.name === "Viewer")!;
+    const createdUser = await gw.admin("/api/governance/rbac/users", { method: "POST", json: { username: "dana", role_id: viewer.id, password: "a long enough password 1" } });
+    expect(createdUser.status).toBe(201);
+    const dana = ((await createdUser.json()) as { id: string }).id;
+    // The previous test gave the server a second key through the API: the page reads it again.
+    await page().reload();
+    const card = page().getByRole("region", { name: "Virtual server team-a" });
+    await card.getByRole("button", { name: "Edit team-a" }).click();
+    const form = page().getByRole("dialog", { name: "Edit virtual server team-a" });
+    await form.getByLabel("Role Viewer").check();
+    await form.getByLabel("User dana").check();
+    await form.getByRole("button", { name: "Save virtual server" }).click();
+    await form.waitFor({ state: "detached" });
+
+    const server = ((await (await gw.admin("/api/mcp/virtual-servers")).json()) as { virtual_servers: Array<{ access: { virtual_key_ids: string[]; role_ids: number[]; user_ids: string[] } }> }).virtual_servers[0]!;
+    expect(server.access).toMatchObject({ role_ids: [viewer.id], user_ids: [dana] });
+    expect(server.access.virtual_key_ids).toHaveLength(2);
+    await page().reload();
+    await card.getByText("2 virtual keys, 1 role, 1 user").waitFor();
+    await card.getByRole("button", { name: "Edit team-a" }).click();
+    await form.getByLabel("Role Viewer").waitFor();
+    expect(await form.getByLabel("Role Viewer").isChecked()).toBe(true);
+    expect(await form.getByLabel("User dana").isChecked()).toBe(true);
+    expect(await form.getByLabel("Role Developer").isChecked()).toBe(false);
+    await form.getByRole("button", { name: "Close" }).click();
   });
 
   test("an HTTP API is added from its pasted OpenAPI document, its operations picked from the list, and its key stored", async () => {

@@ -1,5 +1,6 @@
 import { type Static, Type as t } from "@sinclair/typebox";
 import { Value } from "@sinclair/typebox/value";
+import { CHANGE_CHECK_MS } from "../../db/table-changes";
 
 export const McpSettings = t.Object(
   {
@@ -18,6 +19,9 @@ export const McpSettings = t.Object(
     reconnect_initial_delay_ms: t.Optional(t.Integer({ minimum: 1, description: "Reconnect backoff after an upstream drops: the first delay, doubling up to `reconnect_max_delay_ms` (default 1000)." })),
     reconnect_max_delay_ms: t.Optional(t.Integer({ minimum: 1, description: "The reconnect backoff's cap (default 60000)." })),
     health_check_interval_seconds: t.Optional(t.Number({ minimum: 0, description: "How often a connected upstream is pinged to notice a silent drop (default 10); 0 disables pings." })),
+    change_check_interval_ms: t.Optional(
+      t.Integer({ minimum: 10, description: "How often a node looks for the MCP servers and virtual servers another node on the same database added, changed or removed (default 1000)." }),
+    ),
     per_user_flow_ttl_seconds: t.Optional(t.Integer({ minimum: 1, description: "Lifetime of a per-user header flow and its temporary token (default 900)." })),
     public_base_url: t.Optional(t.String({ pattern: "^https?://", description: "Base of the authorize_url in mcp_auth_required; default: the origin the request came to." })),
     allowed_hosts: t.Optional(
@@ -47,6 +51,7 @@ export interface ResolvedMcpSettings {
   reconnectInitialMs: number;
   reconnectMaxMs: number;
   healthCheckMs: number;
+  changeCheckMs: number;
   flowTtlMs: number;
   publicBaseUrl?: string;
   allowedHosts?: string[];
@@ -76,6 +81,7 @@ export function resolveMcpSettings(config: object): ResolvedMcpSettings {
     reconnectInitialMs: settings.reconnect_initial_delay_ms ?? 1000,
     reconnectMaxMs: settings.reconnect_max_delay_ms ?? 60_000,
     healthCheckMs: (settings.health_check_interval_seconds ?? 10) * 1000,
+    changeCheckMs: settings.change_check_interval_ms ?? CHANGE_CHECK_MS,
     flowTtlMs: (settings.per_user_flow_ttl_seconds ?? 900) * 1000,
     publicBaseUrl: settings.public_base_url?.replace(/\/+$/, ""),
     allowedHosts: settings.allowed_hosts?.map((host) => host.toLowerCase()),

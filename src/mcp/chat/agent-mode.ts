@@ -13,14 +13,22 @@ interface Completion {
   choices?: Array<{ message?: AssistantMessage; finish_reason?: string }>;
 }
 
+/** Tools the gateway answers itself (`search_tools`), whoever may run the others. */
+export interface OwnTools {
+  answers(name: string): boolean;
+}
+
+/** Every call is an MCP tool agent mode may run by itself, or one the gateway answers itself. */
+export const allRunHere = (calls: readonly ToolCall[], offered: readonly OfferedTool[], own?: OwnTools) =>
+  calls.length > 0 && calls.every((call) => own?.answers(call.function?.name ?? "") || offered.some((tool) => tool.exposedName === call.function?.name && autoExecutes(tool)));
+
 /** The reply's tool calls when every one of them is an MCP tool agent mode may run by itself, or one the gateway answers itself (`search_tools`). */
-export function autoExecutableCalls(completion: Completion, offered: readonly OfferedTool[], own?: { answers(name: string): boolean }): { message: AssistantMessage; calls: ToolCall[] } | undefined {
+export function autoExecutableCalls(completion: Completion, offered: readonly OfferedTool[], own?: OwnTools): { message: AssistantMessage; calls: ToolCall[] } | undefined {
   const [choice, ...others] = completion.choices ?? [];
   const message = choice?.message;
   const calls = message?.tool_calls ?? [];
-  if (others.length > 0 || !message || calls.length === 0) return undefined;
-  const runnable = calls.every((call) => own?.answers(call.function?.name ?? "") || offered.some((tool) => tool.exposedName === call.function?.name && autoExecutes(tool)));
-  return runnable ? { message, calls } : undefined;
+  if (others.length > 0 || !message) return undefined;
+  return allRunHere(calls, offered, own) ? { message, calls } : undefined;
 }
 
 /** Errors the caller must act on (values to submit, an identity to send) end the loop; other failures are told to the model. */
@@ -32,12 +40,12 @@ interface ImagePart {
   mimeType: string;
 }
 
-const isImage = (part: unknown): part is ImagePart => {
+export const isImage = (part: unknown): part is ImagePart => {
   const candidate = part as Partial<ImagePart>;
   return candidate.type === "image" && typeof candidate.data === "string" && typeof candidate.mimeType === "string";
 };
 
-const imagesOf = (result: CallResult): ImagePart[] => (result.toolResult === undefined ? (result.content ?? []).filter(isImage) : []);
+export const imagesOf = (result: CallResult): ImagePart[] => (result.toolResult === undefined ? (result.content ?? []).filter(isImage) : []);
 
 /**
  * A tool message carries text only (OpenAI's rule, which every format can follow), so a tool's
@@ -56,20 +64,30 @@ function attachedImages(rounds: ReadonlyArray<{ call: ToolCall; images: ImagePar
   return content.length > 0 ? [{ role: "user", content }] : [];
 }
 
-/** Runs one round of tool calls in parallel and answers the messages to feed back: one per call, then the images they returned. */
-export async function runToolRound(executor: Pick<ToolExecutor, "execute">, calls: ToolCall[], context: CallContext) {
-  const answered = await Promise.all(
+/** One call and what it gave. */
+export interface AnsweredCall {
+  call: ToolCall;
+  result: CallResult;
+}
+
+/** Runs one round of tool calls in parallel; a failure the model can act on is its call's result, as text. */
+export async function answerCalls(executor: Pick<ToolExecutor, "execute">, calls: readonly ToolCall[], context: CallContext): Promise<AnsweredCall[]> {
+  return Promise.all(
     calls.map(async (call) => {
       try {
-        const result = await executor.execute(call, context);
-        return { call, message: { role: "tool", tool_call_id: call.id, content: toolMessageText(result) }, images: imagesOf(result) };
+        return { call, result: await executor.execute(call, context) };
       } catch (error) {
         if (mustReachCaller(error) || !(error instanceof GatewayError)) throw error;
-        return { call, message: { role: "tool", tool_call_id: call.id, content: `error: ${error.message}` }, images: [] };
+        return { call, result: { isError: true, content: [{ type: "text", text: `error: ${error.message}` }] } };
       }
     }),
   );
-  return [...answered.map(({ message }) => message), ...attachedImages(answered.filter(({ images }) => images.length > 0))];
+}
+
+/** A round's answers as the messages to feed back: one tool message per call, then the images they returned. */
+export function toolMessages(answered: readonly AnsweredCall[]) {
+  const messages = answered.map(({ call, result }) => ({ call, message: { role: "tool", tool_call_id: call.id, content: toolMessageText(result) }, images: imagesOf(result) }));
+  return [...messages.map(({ message }) => message), ...attachedImages(messages.filter(({ images }) => images.length > 0))];
 }
 
 /** The request of the next round: the conversation so far, then the round's assistant turn and its tool messages. */

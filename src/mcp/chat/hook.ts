@@ -7,13 +7,16 @@ import type { InferenceHooks, RequestContext } from "../../inference/hooks";
 import { MCP_SESSION_HEADER, type VirtualKeyDirectory } from "../caller";
 import type { McpClientRegistry } from "../clients/registry";
 import { type OfferedTool, offeredTools } from "../tools/catalogue";
-import type { CallContext, ToolExecutor } from "../tools/executor";
+import type { CallContext, ToolCall, ToolExecutor } from "../tools/executor";
 import { toolFilterOf } from "../tools/filter";
 import { SessionLinks } from "../server/session-links";
 import type { CatalogueSearch } from "../search/catalogue-index";
 import { type ChatToolSearch, chatToolSearch } from "../search/chat-search";
 import { takeToolSearchField, toolSearchOf } from "../search/options";
-import { autoExecutableCalls, nextRoundBody, parseCompletion, runToolRound } from "./agent-mode";
+import { answerCalls, autoExecutableCalls } from "./agent-mode";
+import { ANTHROPIC_ROUNDS, type AgentRounds, OPENAI_ROUNDS } from "./agent-rounds";
+import { anthropicCalls } from "./anthropic-rounds";
+import { anthropicAgentStream } from "./anthropic-stream";
 import { samplingRequestBody, samplingResult } from "./sampling";
 import { relayRound, type StreamedRound, totalUsage } from "./streaming-agent";
 import { injectsInto, withInjectedTools } from "./tool-injection";
@@ -72,24 +75,26 @@ async function chatCallContext(context: RequestContext, deps: ChatHookDeps): Pro
  * OpenAI-format reply whose tool calls are all auto-executable, agent mode runs them, feeds the
  * results back as a follow-up request (a child of this one), and repeats up to the configured
  * depth. The reply the client gets is the last one, or on a stream every round's text in turn.
+ * An Anthropic-format request runs the same rounds, streamed or not, while it searches tools.
  */
 export function mcpChatHook(deps: ChatHookDeps): InferenceHooks {
   const prepared = new WeakMap<RequestContext, Prepared>();
   const followUps = new WeakSet<Headers>();
 
-  const followUp = (context: RequestContext, body: Record<string, unknown>, stream = false): Promise<Response> => {
+  const followUp = (context: RequestContext, body: Record<string, unknown>, stream = false, format = context.format): Promise<Response> => {
     const headers = new Headers(context.headers);
     headers.delete("content-length");
     const request = new Request(`${originOf(context.headers, undefined)}/v1/chat/completions`, { method: "POST", headers });
     followUps.add(request.headers);
-    const call = { operation: context.operation, format: context.format, body, model: context.requestedModel, fallbacks: context.requestedFallbacks ?? [], stream, request, mountProvider: context.mountProvider, parentRequestId: context.id };
+    const call = { operation: context.operation, format, body, model: context.requestedModel, fallbacks: context.requestedFallbacks ?? [], stream, request, mountProvider: context.mountProvider, parentRequestId: context.id };
     return handleInference(deps.inference(), call).catch((error) => (error instanceof GatewayError ? error.toResponse() : Promise.reject(error)));
   };
 
   /** Sampling in agent mode: the request's model answers, as a follow-up request under the caller's key and budget. */
   function samplingLinks(context: RequestContext): SessionLinks {
     const sampling = async (params: Parameters<typeof samplingRequestBody>[1]) => {
-      const response = await followUp(context, samplingRequestBody(context.requestedModel, params));
+      // The sampling request is written in OpenAI's format, whatever the chat request's.
+      const response = await followUp(context, samplingRequestBody(context.requestedModel, params), false, "openai");
       const text = await response.text();
       if (response.status !== 200) throw samplingFailure(`the gateway's model '${context.requestedModel}' failed the sampling request with HTTP ${response.status}`);
       const result = samplingResult(text, context.requestedModel);
@@ -99,10 +104,11 @@ export function mcpChatHook(deps: ChatHookDeps): InferenceHooks {
     return new SessionLinks({ sampling }, { sampling: {} }, deps.timeouts, deps.registry.reach);
   }
 
-  /** The request's tool search when it asks for it (agent mode, which answers search_tools, runs on OpenAI's format only). */
+  /** The request's tool search when it asks for it, on the formats whose rounds the gateway runs (OpenAI's and Anthropic's). */
   function toolSearchFor(context: RequestContext, callContext: CallContext, offered: OfferedTool[], field: unknown): ChatToolSearch | undefined {
     const options = toolSearchOf(context.headers, field, callContext.caller.virtualKey?.toolSearch);
-    return options && context.format === "openai" ? chatToolSearch(() => deps.toolSearch.index(), offered, options, context.body) : undefined;
+    const searches = context.format === "openai" || context.format === "anthropic";
+    return options && searches ? chatToolSearch(() => deps.toolSearch.index(), offered, options, context.body, context.format) : undefined;
   }
 
   async function injectTools(context: RequestContext, searchField: unknown): Promise<void> {
@@ -118,20 +124,20 @@ export function mcpChatHook(deps: ChatHookDeps): InferenceHooks {
   }
 
   /** One round's tool calls run (search_tools answered by the search), and the next round's body. */
-  async function nextRound({ callContext, search }: Prepared, body: Record<string, unknown>, pending: NonNullable<ReturnType<typeof autoExecutableCalls>>) {
-    const results = await runToolRound(search?.executor(deps.executor) ?? deps.executor, pending.calls, callContext);
-    const next = nextRoundBody(body, pending.message, results);
+  async function nextRound<R extends { calls: ToolCall[] }>({ callContext, search }: Prepared, body: Record<string, unknown>, pending: R, rounds: AgentRounds<R>) {
+    const answered = await answerCalls(search?.executor(deps.executor) ?? deps.executor, pending.calls, callContext);
+    const next = rounds.next(body, pending, answered);
     return search ? search.declare(next) : next;
   }
 
-  async function runAgent(context: RequestContext, response: Response, state: Prepared): Promise<Response> {
+  async function runAgent<R extends { calls: ToolCall[] }>(context: RequestContext, response: Response, state: Prepared, rounds: AgentRounds<R>): Promise<Response> {
     let current = response;
     let body = context.body;
     for (let round = 0; round < deps.agentMaxDepth && current.status === 200; round++) {
       const text = await current.text();
-      const pending = autoExecutableCalls(parseCompletion(text) ?? {}, state.offered, state.search);
+      const pending = rounds.pending(text, state.offered, state.search);
       if (!pending) return new Response(text, current);
-      const next = await nextRound(state, body, pending).catch((error) => {
+      const next = await nextRound(state, body, pending, rounds).catch((error) => {
         if (error instanceof GatewayError) return error;
         throw error;
       });
@@ -184,7 +190,7 @@ export function mcpChatHook(deps: ChatHookDeps): InferenceHooks {
             const keepAlive = setInterval(() => {
               if (!left.signal.aborted) controller.enqueue(KEEP_ALIVE);
             }, deps.keepAliveMs);
-            body = await nextRound(state, body, pending).finally(() => clearInterval(keepAlive));
+            body = await nextRound(state, body, pending, OPENAI_ROUNDS).finally(() => clearInterval(keepAlive));
             current = await followUp(context, body, true);
             if (current.status !== 200 || !current.body) {
               send(await current.json());
@@ -210,6 +216,21 @@ export function mcpChatHook(deps: ChatHookDeps): InferenceHooks {
     return new Response(stream, { status: 200, headers: response.headers });
   }
 
+  /** Tool search on an Anthropic stream: the rounds go on in the one response while the gateway runs their calls. */
+  function runStreamingAnthropic(context: RequestContext, response: Response, state: Prepared): Response {
+    let body = context.body;
+    return anthropicAgentStream(response, {
+      maxDepth: deps.agentMaxDepth,
+      keepAliveMs: deps.keepAliveMs,
+      pending: (content) => anthropicCalls(content, state.offered, state.search),
+      next: async (round) => {
+        body = await nextRound(state, body, round, ANTHROPIC_ROUNDS);
+        return followUp(context, body, true);
+      },
+      close: async () => state.links?.close(),
+    });
+  }
+
   return {
     name: "mcp",
     admit(context) {
@@ -221,9 +242,15 @@ export function mcpChatHook(deps: ChatHookDeps): InferenceHooks {
     },
     transformResponse(context, response) {
       const state = prepared.get(context);
-      if (!state || context.format !== "openai") return response;
-      if (context.stream) return runStreamingAgent(context, response, state);
-      return runAgent(context, response, state).finally(() => state.links?.close());
+      if (!state) return response;
+      if (context.format === "openai") {
+        if (context.stream) return runStreamingAgent(context, response, state);
+        return runAgent(context, response, state, OPENAI_ROUNDS).finally(() => state.links?.close());
+      }
+      // Anthropic's format runs rounds while it searches tools.
+      if (context.format !== "anthropic" || !state.search) return response;
+      if (context.stream) return runStreamingAnthropic(context, response, state);
+      return runAgent(context, response, state, ANTHROPIC_ROUNDS).finally(() => state.links?.close());
     },
   };
 }

@@ -23,12 +23,18 @@ const TOOL_SHAPES: Partial<Record<WireFormat, { define(tool: DeclaredTool): Tool
 
 export const injectsInto = (format: WireFormat) => format in TOOL_SHAPES;
 
+/** The names of the tools a body declares itself, in the format's shape. */
+export function declaredToolNames(body: Record<string, unknown>, format: WireFormat): unknown[] {
+  const shape = TOOL_SHAPES[format];
+  return shape && Array.isArray(body.tools) ? (body.tools as unknown[]).map(shape.nameOf) : [];
+}
+
 /** The body with the offered tools appended to its own; a tool the client already declared by that name is left as it is. */
 export function withInjectedTools(body: Record<string, unknown>, format: WireFormat, offered: readonly DeclaredTool[]): Record<string, unknown> {
   const shape = TOOL_SHAPES[format];
   if (!shape || offered.length === 0) return body;
   const own = Array.isArray(body.tools) ? (body.tools as unknown[]) : [];
-  const declared = new Set(own.map(shape.nameOf));
+  const declared = new Set(declaredToolNames(body, format));
   const added = offered.filter((tool) => !declared.has(tool.exposedName)).map(shape.define);
   return added.length === 0 ? body : { ...body, tools: [...own, ...added] };
 }

@@ -10,7 +10,8 @@ export type ToolCallSource = "tool_execute" | "agent" | "mcp_server";
 export interface ToolCallStart {
   toolName: string;
   serverLabel: string;
-  mcpClientId: string;
+  /** Absent for a call the gateway answers itself (`search_tools`). */
+  mcpClientId?: string;
   source: ToolCallSource;
   llmRequestId?: string;
   arguments: unknown;
@@ -62,7 +63,7 @@ export class McpLogWriter {
       llmRequestId: call.llmRequestId ?? null,
       toolName: call.toolName,
       serverLabel: call.serverLabel,
-      mcpClientId: call.mcpClientId,
+      mcpClientId: call.mcpClientId ?? null,
       source: call.source,
       status: "processing",
       arguments: this.contentLogging() ? loggedBodyJson(call.arguments) : null,

@@ -1,5 +1,6 @@
 import type { DeclaredTool } from "../chat/tool-injection";
 import type { CallResult } from "../tools/call-result";
+import type { AnsweredHere } from "../tools/executor";
 import type { SearchableTool } from "./tool-index";
 import type { ToolSearchOptions } from "./options";
 
@@ -25,9 +26,24 @@ export function offerToolSearch<T extends DeclaredTool>(tools: readonly T[], opt
 }
 
 /** What a `search_tools` call answers: the tools found, with their input schemas, as JSON text. */
-export function foundToolsResult(tools: readonly SearchableTool[]): CallResult {
+function foundToolsResult(tools: readonly SearchableTool[]): CallResult {
   const found = tools.map((tool) => ({ name: tool.name, description: tool.description ?? "", input_schema: { type: "object", ...tool.inputSchema } }));
   return { content: [{ type: "text", text: JSON.stringify({ tools: found }) }] };
 }
 
-export const MISSING_QUERY = "search_tools needs a query: a non-empty string saying what the tool should do";
+const MISSING_QUERY = "search_tools needs a query: a non-empty string saying what the tool should do";
+
+/** The query of a `search_tools` call's arguments, when it has one. */
+export function searchQuery(args: Record<string, unknown> | undefined): string | undefined {
+  const query = args?.query;
+  return typeof query === "string" && query.trim() !== "" ? query : undefined;
+}
+
+/** A search's answer, and what the MCP log keeps of it: how many tools it found, and their names. */
+export const searchAnswer = (tools: readonly SearchableTool[]): AnsweredHere => ({
+  result: foundToolsResult(tools),
+  logged: JSON.stringify({ found: tools.length, tools: tools.map((tool) => tool.name) }),
+});
+
+/** A search without a query: a tool error the model can read. */
+export const missingQueryAnswer = (): AnsweredHere => ({ result: { isError: true, content: [{ type: "text", text: MISSING_QUERY }] }, logged: MISSING_QUERY });

@@ -151,7 +151,9 @@ export function gatewayServer(deps: GatewayServerDeps, state: SessionState): { s
     });
     server.setRequestHandler(sdk.CallToolRequestSchema, async (request, extra): Promise<CallToolResult> => {
       if (answersSearch(filterNow(), request.params.name)) {
-        return searchTools(filterNow(), offeredTools(registry, filterNow()), request.params.arguments, state.found, () => void server.sendToolListChanged().catch(() => undefined));
+        const listChanged = () => void server.sendToolListChanged().catch(() => undefined);
+        const args = request.params.arguments ?? {};
+        return (await executor.answerHere(request.params.name, args, state.context, () => searchTools(filterNow(), offeredTools(registry, filterNow()), args, state.found, listChanged))) as CallToolResult;
       }
       const { progressToken, ...meta } = request.params._meta ?? {};
       const call = { id: String(extra.requestId), function: { name: request.params.name, arguments: JSON.stringify(request.params.arguments ?? {}) } };

@@ -1,7 +1,7 @@
-import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import type { DeclaredTool } from "../chat/tool-injection";
-import { foundToolsResult, MISSING_QUERY, SEARCH_TOOL_NAME } from "../search/offer";
+import { missingQueryAnswer, SEARCH_TOOL_NAME, searchAnswer, searchQuery } from "../search/offer";
 import type { OfferedTool } from "../tools/catalogue";
+import type { AnsweredHere } from "../tools/executor";
 import type { ToolFilter } from "../tools/filter";
 
 /** What tools/list shows: every offered tool, or, on a virtual server with tool search, `search_tools`, the pinned ones and those this session found. */
@@ -17,14 +17,14 @@ export const answersSearch = (filter: ToolFilter, name: string) => filter.virtua
  * lists them from now on (`found`, and `listChanged` when it grew); any tool the server offers is
  * callable by name anyway, so a session-less caller calls what it found directly.
  */
-export async function searchTools(filter: ToolFilter, offered: OfferedTool[], args: Record<string, unknown> | undefined, found: Set<string> | undefined, listChanged: () => void): Promise<CallToolResult> {
-  const query = args?.query;
-  if (typeof query !== "string" || query.trim() === "") return { isError: true, content: [{ type: "text", text: MISSING_QUERY }] };
+export async function searchTools(filter: ToolFilter, offered: OfferedTool[], args: Record<string, unknown> | undefined, found: Set<string> | undefined, listChanged: () => void): Promise<AnsweredHere> {
+  const query = searchQuery(args);
+  if (!query) return missingQueryAnswer();
   const tools = await filter.virtual!.toolSearch!.search(offered, query);
   if (found) {
     const before = found.size;
     for (const tool of tools) found.add(tool.name);
     if (found.size > before) listChanged();
   }
-  return foundToolsResult(tools) as CallToolResult;
+  return searchAnswer(tools);
 }

@@ -83,6 +83,18 @@ function countingRelay(relay: CallRelay | undefined) {
   return { relay: counted, counts: () => ({ ...counts }) };
 }
 
+/** The server label of the calls the gateway answers itself; a client's name has no hyphen, so none is named so. */
+const GATEWAY_SERVER_LABEL = "tool-search";
+
+/** What a call the gateway answers itself gives: its result, and the text the MCP log keeps of it. */
+export interface AnsweredHere {
+  result: CallResult;
+  logged: string;
+}
+
+/** Who made the call and through which door, as its log row says. */
+const loggedCaller = (context: CallContext) => ({ source: context.source, llmRequestId: context.llmRequestId, virtualKey: context.caller.virtualKey, virtualServer: context.filter.virtual?.slug });
+
 /** Runs tool calls on the clients that own them, with the right credentials, logging each one. */
 export class ToolExecutor {
   constructor(
@@ -99,16 +111,7 @@ export class ToolExecutor {
     const tool = resolveOfferedTool(this.registry, call.function.name, context.filter);
     const args = parseArguments(call.function.arguments);
     const { config } = tool.client;
-    const logId = await this.logs.start({
-      toolName: tool.toolName,
-      serverLabel: config.name,
-      mcpClientId: config.id,
-      source: context.source,
-      llmRequestId: context.llmRequestId,
-      arguments: args,
-      virtualKey: context.caller.virtualKey,
-      virtualServer: context.filter.virtual?.slug,
-    });
+    const logId = await this.logs.start({ ...loggedCaller(context), toolName: tool.toolName, serverLabel: config.name, mcpClientId: config.id, arguments: args });
     const startedAt = performance.now();
     const relayed = countingRelay(context.relay);
     try {
@@ -127,6 +130,22 @@ export class ToolExecutor {
       await this.logs.finish(logId, { status: "error", errorMessage: cancelled ? "cancelled by the caller" : loggedMessage(failure), latencyMs: performance.now() - startedAt, notifications: relayed.counts(), cancelled });
       throw failure;
     }
+  }
+
+  /**
+   * A call the gateway answers itself, without an upstream (`search_tools`), logged like any call
+   * under the server label `tool-search`: `answer` gives the result and the text the log keeps of it.
+   */
+  async answerHere(name: string, args: Record<string, unknown>, context: CallContext, answer: () => Promise<AnsweredHere>): Promise<CallResult> {
+    const logId = await this.logs.start({ ...loggedCaller(context), toolName: name, serverLabel: GATEWAY_SERVER_LABEL, arguments: args });
+    const startedAt = performance.now();
+    const answered = await answer().catch(async (error: unknown) => {
+      await this.logs.finish(logId, { status: "error", errorMessage: error instanceof Error ? error.message : String(error), latencyMs: performance.now() - startedAt });
+      throw error;
+    });
+    const failed = answered.result.isError === true;
+    await this.logs.finish(logId, { status: failed ? "error" : "success", result: () => answered.logged, errorMessage: failed ? answered.logged : undefined, latencyMs: performance.now() - startedAt });
+    return answered.result;
   }
 
   private async run(tool: OfferedTool, args: Record<string, unknown>, context: CallContext): Promise<CallResult> {

@@ -8,6 +8,7 @@ import { ErrorState, Loading } from "../components/states";
 import { TableHead } from "../components/table-head";
 import { useResource } from "../lib/use-resource";
 import { useSave } from "../lib/use-save";
+import { AccessFields, accessDraftOf, accessOf, toggledIn } from "./virtual-server-access";
 
 type Picks<Pick> = Map<string, Pick>;
 const keyOf = (client: string, name: string) => `${client}/${name}`;
@@ -16,12 +17,6 @@ const toggled = <Pick,>(picks: Picks<Pick>, key: string, pick: Pick | undefined)
   const next = new Map(picks);
   if (pick) next.set(key, pick);
   else next.delete(key);
-  return next;
-};
-const toggledIn = (set: ReadonlySet<string>, value: string, on: boolean): Set<string> => {
-  const next = new Set(set);
-  if (on) next.add(value);
-  else next.delete(value);
   return next;
 };
 
@@ -81,16 +76,16 @@ function useComposition(editing?: VirtualServer) {
   const [tools, setTools] = useState(picksOf(editing?.tools ?? [], (pick) => keyOf(pick.client, pick.tool)));
   const [prompts, setPrompts] = useState(picksOf(editing?.prompts ?? [], (pick) => keyOf(pick.client, pick.prompt)));
   const [resources, setResources] = useState(new Set((editing?.resources ?? []).map((pick) => keyOf(pick.client, pick.uri))));
-  const [keys, setKeys] = useState(new Set(editing?.access.virtual_key_ids ?? []));
+  const [access, setAccess] = useState(accessDraftOf(editing?.access));
   const setClientPrompts = (client: string, names: string[]) =>
     setPrompts(new Map([...[...prompts].filter(([, pick]) => pick.client !== client), ...names.map((prompt) => [keyOf(client, prompt), prompts.get(keyOf(client, prompt)) ?? { client, prompt }] as const)]));
   const picked = () => ({
     tools: [...tools.values()],
     prompts: [...prompts.values()],
     resources: [...resources].map((key) => ({ client: key.slice(0, key.indexOf("/")), uri: key.slice(key.indexOf("/") + 1) })),
-    access: { ...editing?.access, virtual_key_ids: [...keys] },
+    access: accessOf(access),
   });
-  return { tools, setTools, prompts, setClientPrompts, resources, setResources, keys, setKeys, picked };
+  return { tools, setTools, prompts, setClientPrompts, resources, setResources, access, setAccess, picked };
 }
 
 /** Compose a virtual server: its slug and description, the tools, prompts and resources it takes from each server, and who may connect. */
@@ -136,15 +131,13 @@ export function VirtualServerForm({ editing, onClose, reload }: { editing?: Virt
         <ToolSearchFields draft={toolSearch} onDraft={setToolSearch} field="tool_search" errorFor={errorFor} pinnedHint="Names this server serves, comma-separated: listed from the start; search_tools finds the rest." />
         <fieldset>
           <legend>Who may connect</legend>
-          <p class="field-hint">No key ticked: whoever may use /mcp. Ticked keys: only those.</p>
+          <p class="field-hint">Nothing ticked: whoever may use /mcp. Otherwise only the ticked keys, roles and users (users connect with their dashboard session token).</p>
           {errorFor("access") && (
             <p class="field-error" role="alert">
               {errorFor("access")}
             </p>
           )}
-          {keys?.map((key) => (
-            <Checkbox key={key.id} label={`Virtual key ${key.name}`} checked={composition.keys.has(key.id)} onChecked={(checked) => composition.setKeys(toggledIn(composition.keys, key.id, checked))} />
-          ))}
+          <AccessFields keys={keys} draft={composition.access} onDraft={composition.setAccess} />
         </fieldset>
         <div class="actions">
           <button type="submit" class="primary">
