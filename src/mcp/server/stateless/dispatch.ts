@@ -13,11 +13,12 @@ const isNotification = (message: JSONRPCMessage): message is JSONRPCNotification
 /**
  * One stateless request answered by the gateway's SDK server, in memory: the same handlers a
  * session has, with the request's `_meta` minus the protocol's own keys (an upstream of an earlier
- * revision must not see them). Notifications the handler sends reach `onNotification`; an abort
- * of `signal` cancels the request as `notifications/cancelled` would.
+ * revision must not see them) and without `inputResponses` and `requestState`. Notifications the
+ * handler sends reach `onNotification`; an abort of `signal` cancels the request as
+ * `notifications/cancelled` would.
  */
 export async function dispatchInMemory(sdk: McpServerSdk, server: Server, request: StatelessRequest, onNotification: (notification: JSONRPCNotification) => void, signal: AbortSignal): Promise<RpcOutcome> {
-  const { _meta: meta, ...params } = request.params;
+  const { _meta: meta, inputResponses: _answers, requestState: _state, ...params } = request.params;
   const kept = callerMeta(meta);
   const message = { jsonrpc: "2.0" as const, id: request.id, method: request.method, params: { ...params, ...(kept ? { _meta: kept } : {}) } };
   const [caller, own] = sdk.InMemoryTransport.createLinkedPair();
