@@ -21,6 +21,8 @@ export type AnswerCheck = (method: InputMethod, answer: unknown) => boolean;
 
 export type Notify = (notification: JSONRPCNotification) => void;
 
+const INTERNAL_ERROR = -32603;
+
 interface WaitingRequest {
   method: InputMethod;
   params: Record<string, unknown>;
@@ -79,10 +81,14 @@ export class HeldCall {
 
   /** Runs the call; `run` gets where its notifications go (the current round's stream) and the signal that cancels it. */
   start(run: (notify: Notify, signal: AbortSignal) => Promise<RpcOutcome>): void {
-    void run((notification) => this.notify(notification), this.stop.signal).then((outcome) => {
-      this.outcome = outcome;
-      this.changed();
-    });
+    // The id is the retry's, set when a round answers with this outcome.
+    const failed: RpcOutcome = { jsonrpc: "2.0", id: 0, error: { code: INTERNAL_ERROR, message: "the gateway could not run the call" } };
+    void run((notification) => this.notify(notification), this.stop.signal)
+      .catch(() => failed)
+      .then((outcome) => {
+        this.outcome = outcome;
+        this.changed();
+      });
   }
 
   cancel(reason: string): void {
@@ -140,6 +146,7 @@ export class HeldCall {
     const early = this.early[key];
     delete this.early[key];
     if (early !== undefined && this.check(method, early)) return Promise.resolve(early);
+    if (signal.aborted) return Promise.reject(signal.reason);
     return new Promise((resolve, reject) => {
       const forget = () => {
         this.waiting.delete(key);
