@@ -22,23 +22,27 @@ export async function dispatchInMemory(sdk: McpServerSdk, server: Server, reques
   const kept = callerMeta(meta);
   const message = { jsonrpc: "2.0" as const, id: request.id, method: request.method, params: { ...params, ...(kept ? { _meta: kept } : {}) } };
   const [caller, own] = sdk.InMemoryTransport.createLinkedPair();
+  let settle: (outcome: RpcOutcome) => void = () => {};
+  // A cancelled request gets no answer from the SDK: nobody is left to read one either.
+  const cancel = () => {
+    void caller.send({ jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: request.id, reason: "the caller closed the stream" } }).catch(() => undefined);
+    settle({ jsonrpc: "2.0", id: request.id, error: { code: CANCELLED, message: "the caller closed the stream" } });
+  };
   await server.connect(own);
   try {
     return await new Promise<RpcOutcome>((resolve) => {
+      settle = resolve;
       caller.onmessage = (received) => {
         if (isOutcome(received) && received.id === request.id) resolve(received);
         else if (isNotification(received)) onNotification(received);
-      };
-      // A cancelled request gets no answer from the SDK: nobody is left to read one either.
-      const cancel = () => {
-        void caller.send({ jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: request.id, reason: "the caller closed the stream" } });
-        resolve({ jsonrpc: "2.0", id: request.id, error: { code: CANCELLED, message: "the caller closed the stream" } });
       };
       if (signal.aborted) cancel();
       else signal.addEventListener("abort", cancel, { once: true });
       void caller.start().then(() => caller.send(message));
     });
   } finally {
+    // The signal may outlive the request (a held call's): a later abort has nothing left to cancel.
+    signal.removeEventListener("abort", cancel);
     await server.close().catch(() => undefined);
   }
 }
