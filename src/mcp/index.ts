@@ -120,7 +120,7 @@ export async function createMcpGateway(options: McpGatewayOptions) {
   const embed = embedModel ? pipelineEmbedder(options.inference, embedModel) : undefined;
   const toolSearch = new CatalogueSearch(registry, embed);
   const virtualServers = await createVirtualServers(db, registry, virtualKeys, { embed, changeCheckMs: settings.changeCheckMs });
-  const server = mcpServerRoutes({ registry, executor, auth, settings, virtualServers: virtualServers.store, sessionUser: options.sessionUser });
+  const server = mcpServerRoutes({ registry, executor, auth, settings, secrets, virtualServers: virtualServers.store, sessionUser: options.sessionUser });
   const routes = new Elysia({ name: "mcp" })
     .use(mcpClientRoutes(registry, removeClient, (config) => oauth.view(config)))
     .use(openApiPreviewRoute(options.outbound))

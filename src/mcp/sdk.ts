@@ -60,6 +60,10 @@ async function importServerSdk() {
     SetLevelRequestSchema: types.SetLevelRequestSchema,
     RootsListChangedNotificationSchema: types.RootsListChangedNotificationSchema,
     isInitializeRequest: types.isInitializeRequest,
+    ElicitResultSchema: types.ElicitResultSchema,
+    CreateMessageResultSchema: types.CreateMessageResultSchema,
+    CreateMessageResultWithToolsSchema: types.CreateMessageResultWithToolsSchema,
+    ListRootsResultSchema: types.ListRootsResultSchema,
     McpError: types.McpError,
     ErrorCode: types.ErrorCode,
   };

@@ -15,24 +15,15 @@ const NAME_FREE_SCENARIOS = [
 ];
 
 /**
- * The 2026-07-28 scenarios that ask a tool for input (multi round-trip requests) or for a client
- * capability the request did not declare: our conformance server speaks 2025-11-25 and asks with
- * a request of its own on the call's stream, which the gateway does not turn into an
- * `input_required` result. They fail against the server directly too (every 2026-07-28 scenario does).
+ * Checks that read a stream for a fixed time (500 to 800 ms) and fail when the answer comes later:
+ * with four runs side by side on two loaded cores, it can (the first call of a caller that
+ * declares elicitation also opens its own session upstream first). protocol-2026.test.ts asserts
+ * what each checks: one input_required result and no request on the call's stream, no log message
+ * without a log level, the listen stream's acknowledgement first and its notifications tagged.
  */
-const NEEDS_INPUT_REQUIRED_RESULTS = [
-  "server-stateless",
-  "input-required-result-basic-elicitation",
-  "input-required-result-basic-sampling",
-  "input-required-result-basic-list-roots",
-  "input-required-result-request-state",
-  "input-required-result-multiple-input-requests",
-  "input-required-result-multi-round",
-  "input-required-result-non-tool-request",
-  "input-required-result-result-type",
-  "input-required-result-tampered-state",
-  "input-required-result-capability-check",
-];
+const TIMED_CHECKS = new Set(
+  ["http-server-no-independent-requests-on-stream", "server-no-log-without-loglevel", "server-sends-subscription-ack", "server-tags-subscription-id"].map((check) => `server-stateless/sep-2575-${check}`),
+);
 
 const scenarioName = (line: string) => line.slice(2, line.indexOf(":"));
 
@@ -70,18 +61,20 @@ describe("the official MCP conformance suite", () => {
     expect(passing).toEqual(expect.arrayContaining(NAME_FREE_SCENARIOS));
   }, 60_000);
 
-  test("passes the 0.2.0 alpha's 2025-11-25 requirements, and the 2026-07-28 ones but for input-required results, through /mcp/{client} and a virtual server alike", async () => {
+  test("passes the 0.2.0 alpha's 2025-11-25 requirements, and the 2026-07-28 ones with their multi round-trip requests, through /mcp/{client} and a virtual server alike", async () => {
     const targets = [`${setup.gw.url}/mcp/everything`, `${setup.gw.url}/mcp/v/everything`];
     const runs = await Promise.all(targets.flatMap((url) => [runRequirements(url, "2025-11-25"), runRequirements(url, "2026-07-28")]));
     for (let at = 0; at < runs.length; at += 2) {
       const [current, next] = [runs[at]!, runs[at + 1]!];
       expect({ target: targets[at / 2], failed: failedScored(current.output, current.scenarios) }).toEqual({ target: targets[at / 2], failed: [] });
       expect(current.passed).toBeGreaterThan(80);
-      expect({ target: targets[at / 2], failed: failedScored(next.output, next.scenarios) }).toEqual({ target: targets[at / 2], failed: NEEDS_INPUT_REQUIRED_RESULTS });
-      // Of server-stateless, only the checks on the tools that would ask for elicitation or sampling.
-      expect(next.scenarios).toContain("✗ server-stateless: 27 passed, 3 failed");
+      // The input-required-result-* scenarios among them: our conformance server asks the 2025-11-25 way, and the gateway turns that into input_required.
+      const scored = failedScored(next.output, next.scenarios);
+      const failed = next.failedChecks.filter((check) => scored.includes(check.split("/")[0]!) && !TIMED_CHECKS.has(check));
+      expect({ target: targets[at / 2], failed, scenarios: scored.filter((name) => name !== "server-stateless") }).toEqual({ target: targets[at / 2], failed: [], scenarios: [] });
     }
+    const untimed = (scenarios: string[]) => scenarios.filter((line) => !line.includes(" server-stateless: "));
     expect(runs[2]!.scenarios).toEqual(runs[0]!.scenarios);
-    expect(runs[3]!.scenarios).toEqual(runs[1]!.scenarios);
+    expect(untimed(runs[3]!.scenarios)).toEqual(untimed(runs[1]!.scenarios));
   }, 90_000);
 });

@@ -1,4 +1,7 @@
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { Glob } from "bun";
 import type { TestGateway } from "../support/gateway";
 import { createMcpClient, startMcpGateway } from "../mcp/support";
 import { startMcpConformanceServer } from "../support/mcp-conformance-server";
@@ -50,11 +53,35 @@ export interface SuiteResult {
 /** Runs every server scenario of the conformance suite against `url` (the suite needs Node ≥ 22: Bun runs it). */
 export const runConformanceSuite = (url: string) => runSuite([SUITE_PATH, "server", "--url", url, "--suite", "all"]);
 
+export interface RequirementsResult extends SuiteResult {
+  /** The checks that failed, as `scenario/check-id`, from the checks each scenario saved. */
+  failedChecks: string[];
+}
+
 /**
  * Runs the scenarios a revision requires (`--requirements`), with the suite's 0.2.0 alpha; its
  * total also counts the scenarios it runs but does not score (extensions, pending ones).
  */
-export const runRequirements = (url: string, revision: "2025-11-25" | "2026-07-28") => runSuite([NEXT_SUITE_PATH, "server", "--url", url, "--requirements", revision]);
+export async function runRequirements(url: string, revision: "2025-11-25" | "2026-07-28"): Promise<RequirementsResult> {
+  const saved = await mkdtemp(join(tmpdir(), "mcp-conformance-"));
+  try {
+    const result = await runSuite([NEXT_SUITE_PATH, "server", "--url", url, "--requirements", revision, "--output-dir", saved]);
+    return { ...result, failedChecks: await failedChecks(saved) };
+  } finally {
+    await rm(saved, { recursive: true, force: true });
+  }
+}
+
+/** The suite saves each scenario's checks in `server-<scenario>-<time>/checks.json`. */
+async function failedChecks(saved: string): Promise<string[]> {
+  const failed: string[] = [];
+  for await (const file of new Glob("*/checks.json").scan(saved)) {
+    const scenario = /^server-(.+)-\d{4}-\d{2}-\d{2}T/.exec(file)?.[1] ?? file;
+    const checks = (await Bun.file(join(saved, file)).json()) as Array<{ id: string; status: string }>;
+    failed.push(...checks.filter((check) => check.status === "FAILURE").map((check) => `${scenario}/${check.id}`));
+  }
+  return failed.sort();
+}
 
 async function runSuite(args: string[]): Promise<SuiteResult> {
   const suite = Bun.spawn([process.execPath, ...args], { stdout: "pipe", stderr: "pipe" });

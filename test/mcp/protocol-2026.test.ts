@@ -81,7 +81,8 @@ async function readUntil(response: Response, enough: (messages: RpcReply[]) => b
 beforeAll(async () => {
   upstream = startMcpConformanceServer();
   desk = startMcpSessionServer();
-  gw = await startMcpGateway();
+  // A held call nobody answers is cancelled after a second, so the test of it waits no longer.
+  gw = await startMcpGateway({ mcp: { input_required_timeout_seconds: 1 } });
   await createMcpClient(gw, { name: "everything", connection_type: "http", connection_string: upstream.url, tools_to_execute: ["*"] });
   await createMcpClient(gw, { name: "desk", connection_type: "http", connection_string: desk.url, tools_to_execute: ["*"] });
 });
@@ -210,6 +211,74 @@ describe("the 2026-07-28 revision on /mcp/{client}", () => {
     const key = await createVirtualKey(gw, "stateless-reader", { mcp_configs: [{ mcp_client_name: "everything", tools_to_execute: ["test_simple_text"] }] });
     const list = (await (await send("tools/list", { headers: { authorization: `Bearer ${key.value}` } })).json()) as RpcReply;
     expect((list.result!.tools as Array<{ name: string }>).map((tool) => tool.name)).toEqual(["test_simple_text"]);
+  });
+});
+
+/** A caller's `_meta` declaring the input it can give when asked. */
+const declaring = (capabilities: Record<string, object>) => ({ "io.modelcontextprotocol/clientCapabilities": capabilities });
+
+interface InputRequired {
+  resultType: "input_required";
+  inputRequests: Record<string, { method: string; params: Record<string, unknown> }>;
+  requestState: string;
+}
+
+/** Sends a request and reads its JSON-RPC reply, with its HTTP status. */
+async function exchange(method: string, sent: Sent): Promise<RpcReply & { status: number }> {
+  const response = await send(method, sent);
+  return { status: response.status, ...((await response.json()) as RpcReply) };
+}
+
+describe("multi round-trip requests: an upstream asking its caller during a call", () => {
+  const elicitation = { name: "test_input_required_result_elicitation", arguments: {} };
+
+  test("answers input_required with the request and a requestState; the retry with the answer brings the result, and the state is good once", async () => {
+    const first = await exchange("tools/call", { params: elicitation, meta: declaring({ elicitation: {} }) });
+    const asked = first.result as unknown as InputRequired;
+    expect(asked).toEqual({ resultType: "input_required", inputRequests: { user_name: { method: "elicitation/create", params: expect.any(Object) } }, requestState: expect.any(String) });
+    expect(asked.inputRequests.user_name!.params).toMatchObject({ message: "What is your name?", requestedSchema: { properties: { name: { type: "string" } } } });
+    // The key the upstream named goes no further than the gateway.
+    expect(asked.inputRequests.user_name!.params._meta).toBeUndefined();
+
+    const retry = { ...elicitation, inputResponses: { user_name: { action: "accept", content: { name: "Ada" } } }, requestState: asked.requestState };
+    const done = await exchange("tools/call", { params: retry, meta: declaring({ elicitation: {} }), id: 2 });
+    expect(done).toMatchObject({ status: 200, id: 2, result: { resultType: "complete", content: [{ type: "text", text: "Hello, Ada!" }] } });
+    const again = await exchange("tools/call", { params: retry, meta: declaring({ elicitation: {} }), id: 3 });
+    expect(again).toMatchObject({ status: 400, id: 3, error: { code: -32602, message: expect.stringContaining("names no call waiting") } });
+  });
+
+  test("a tampered state, or one another caller presents, is refused with -32602 while the call waits on for its own caller", async () => {
+    const key = await createVirtualKey(gw, "asking-caller", { mcp_configs: [{ mcp_client_name: "everything", tools_to_execute: ["*"] }] });
+    const own = { authorization: `Bearer ${key.value}` };
+    const first = await exchange("tools/call", { params: elicitation, meta: declaring({ elicitation: {} }), headers: own });
+    const { requestState } = first.result as unknown as InputRequired;
+    const answer = { user_name: { action: "accept", content: { name: "Grace" } } };
+    const tampered = `${requestState.slice(0, 10)}${requestState[10] === "A" ? "B" : "A"}${requestState.slice(11)}`;
+    for (const [state, headers] of [[tampered, own], [requestState, {}]] as const) {
+      const refused = await exchange("tools/call", { params: { ...elicitation, inputResponses: answer, requestState: state }, meta: declaring({ elicitation: {} }), headers });
+      expect(refused).toMatchObject({ status: 400, error: { code: -32602, message: expect.stringContaining("does not verify") } });
+    }
+    const done = await exchange("tools/call", { params: { ...elicitation, inputResponses: answer, requestState }, meta: declaring({ elicitation: {} }), headers: own });
+    expect(done.result).toMatchObject({ resultType: "complete", content: [{ text: "Hello, Grace!" }] });
+  });
+
+  test("the upstream's session declares only what the caller declared; a caller that declared nothing gets the upstream's -32021 as HTTP 400", async () => {
+    const refused = await exchange("tools/call", { params: { name: "test_missing_capability", arguments: {} } });
+    expect(refused).toMatchObject({ status: 400, error: { code: -32021, data: { requiredCapabilities: { sampling: {} } } } });
+    const asked = await exchange("tools/call", { params: { name: "test_input_required_result_capabilities", arguments: {} }, meta: declaring({ sampling: {} }) });
+    expect(Object.values((asked.result as unknown as InputRequired).inputRequests).map((request) => request.method)).toEqual(["sampling/createMessage"]);
+  });
+
+  test("a call nobody answers is cancelled upstream once input_required_timeout_seconds pass, and its state is refused after", async () => {
+    const params = { name: "ask_model", arguments: { question: "Anyone there?", label: "never-answered" } };
+    const first = await exchange("tools/call", { path: "/mcp/desk", params, meta: declaring({ sampling: {} }) });
+    const { requestState, inputRequests } = first.result as unknown as InputRequired;
+    expect(Object.keys(inputRequests)).toEqual(["sampling-1"]);
+    expect(desk.sessionCapabilities.at(-1)).toEqual({ sampling: {} });
+    expect(await eventually(async () => desk.cancelled, (labels) => labels.includes("never-answered"), 5_000)).toContain("never-answered");
+    const answer = { "sampling-1": { role: "assistant", content: { type: "text", text: "Yes" }, model: "m", stopReason: "endTurn" } };
+    const late = await exchange("tools/call", { path: "/mcp/desk", params: { ...params, inputResponses: answer, requestState }, meta: declaring({ sampling: {} }) });
+    expect(late).toMatchObject({ status: 400, error: { code: -32602 } });
   });
 });
 

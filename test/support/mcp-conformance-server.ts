@@ -16,6 +16,7 @@ import {
   ListResourcesRequestSchema,
   ListResourceTemplatesRequestSchema,
   ListToolsRequestSchema,
+  ListRootsResultSchema,
   type LoggingLevel,
   LoggingLevelSchema,
   McpError,
@@ -41,10 +42,12 @@ const RETRY_MS = 100;
 const text = (value: string): CallToolResult => ({ content: [{ type: "text", text: value }] });
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+type Extra = RequestHandlerExtra<ServerRequest, ServerNotification>;
+
 interface ToolCall {
   args: Record<string, unknown>;
   server: Server;
-  extra: RequestHandlerExtra<ServerRequest, ServerNotification>;
+  extra: Extra;
   /** Sends a log message on the call's own stream, unless the session asked for a higher level. */
   log(level: LoggingLevel, data: string): Promise<void>;
 }
@@ -63,6 +66,102 @@ async function elicit(call: ToolCall, params: ElicitRequestFormParams): Promise<
 }
 
 const noArguments = { type: "object" as const, properties: {} };
+
+/** Where the gateway takes the key it offers an upstream's request under, in a 2026-07-28 `input_required` result. */
+const INPUT_KEY = "ai-gateway/inputKey";
+
+/** Asks the client for a form's values, naming the key the request goes under. */
+const askForm = (extra: Extra, key: string, message: string, properties: Record<string, { type: "string" } | { type: "boolean" }>) =>
+  extra.sendRequest(
+    { method: "elicitation/create", params: { message, requestedSchema: { type: "object", properties, required: Object.keys(properties) }, _meta: { [INPUT_KEY]: key } } },
+    ElicitResultSchema,
+  );
+const askModel = (extra: Extra, key: string, prompt: string, maxTokens: number) =>
+  extra.sendRequest(
+    { method: "sampling/createMessage", params: { messages: [{ role: "user", content: { type: "text", text: prompt } }], maxTokens, _meta: { [INPUT_KEY]: key } } },
+    CreateMessageResultSchema,
+  );
+const askRoots = (extra: Extra, key: string) => extra.sendRequest({ method: "roots/list", params: { _meta: { [INPUT_KEY]: key } } }, ListRootsResultSchema);
+const sampledText = (answer: { content: { type: string; text?: string } }) => (answer.content.type === "text" ? String(answer.content.text) : `(${answer.content.type})`);
+
+/**
+ * The tools the 2026-07-28 scenarios on multi round-trip requests call. Each asks the client the
+ * 2025-11-25 way, with a request of its own during the call: through the gateway, a client of
+ * 2026-07-28 gets them as `input_required` and answers in its retry.
+ */
+const INPUT_REQUIRED_TOOLS: ConformanceTool[] = [
+  {
+    name: "test_input_required_result_elicitation",
+    description: "Asks the user's name, then greets them",
+    run: async ({ extra }) => text(`Hello, ${String((await askForm(extra, "user_name", "What is your name?", { name: { type: "string" } })).content?.name)}!`),
+  },
+  {
+    name: "test_input_required_result_sampling",
+    description: "Asks the client's model for the capital of France",
+    run: async ({ extra }) => text(`The model said: ${sampledText(await askModel(extra, "capital_question", "What is the capital of France?", 100))}`),
+  },
+  {
+    name: "test_input_required_result_list_roots",
+    description: "Asks the client's roots and names them",
+    run: async ({ extra }) => text(`Roots: ${(await askRoots(extra, "client_roots")).roots.map((root) => root.uri).join(", ")}`),
+  },
+  {
+    name: "test_input_required_result_request_state",
+    description: "Asks for a confirmation",
+    run: async ({ extra }) => text(`state-ok: confirmed=${String((await askForm(extra, "confirm", "Please confirm", { ok: { type: "boolean" } })).content?.ok)}`),
+  },
+  {
+    name: "test_input_required_result_tampered_state",
+    description: "Asks for a confirmation",
+    run: async ({ extra }) => text(`confirmed=${String((await askForm(extra, "confirm", "Please confirm", { ok: { type: "boolean" } })).content?.ok)}`),
+  },
+  {
+    name: "test_input_required_result_multiple_inputs",
+    description: "Asks the user's name, the client's model for a greeting and the client's roots, all at once",
+    run: async ({ extra }) => {
+      const [name, greeting, roots] = await Promise.all([
+        askForm(extra, "user_name", "What is your name?", { name: { type: "string" } }),
+        askModel(extra, "greeting", "Generate a greeting", 50),
+        askRoots(extra, "client_roots"),
+      ]);
+      return text(`${sampledText(greeting)} ${String(name.content?.name)}, in ${roots.roots.length} root(s)`);
+    },
+  },
+  {
+    name: "test_input_required_result_multi_round",
+    description: "Asks the user's name, then their favourite colour",
+    run: async ({ extra }) => {
+      const name = await askForm(extra, "step1", "Step 1: What is your name?", { name: { type: "string" } });
+      const colour = await askForm(extra, "step2", "Step 2: What is your favorite color?", { color: { type: "string" } });
+      return text(`${String(name.content?.name)} likes ${String(colour.content?.color)}`);
+    },
+  },
+  {
+    name: "test_input_required_result_capabilities",
+    description: "Asks the client's model, and the user, each only if the client offers it",
+    run: async ({ server, extra }) => {
+      const offered = server.getClientCapabilities() ?? {};
+      const [sampled, elicited] = await Promise.all([
+        offered.sampling ? askModel(extra, "sampled", "Say hello", 20) : undefined,
+        offered.elicitation ? askForm(extra, "elicited", "Say hello", { greeting: { type: "string" } }) : undefined,
+      ]);
+      return text(`sampled=${sampled ? sampledText(sampled) : "-"} elicited=${elicited ? String(elicited.content?.greeting) : "-"}`);
+    },
+  },
+  {
+    name: "test_streaming_elicitation",
+    description: "Asks the user for a confirmation during the call",
+    run: async ({ extra }) => text(`confirmed=${String((await askForm(extra, "confirm", "Please confirm", { ok: { type: "boolean" } })).content?.ok)}`),
+  },
+  {
+    name: "test_missing_capability",
+    description: "Needs the client's model: without sampling, refuses with MissingRequiredClientCapabilityError",
+    run: async ({ server, extra }) => {
+      if (!server.getClientCapabilities()?.sampling) throw new McpError(-32021, "this tool needs the client's sampling capability", { requiredCapabilities: { sampling: {} } });
+      return text(sampledText(await askModel(extra, "answer", "Say hello", 20)));
+    },
+  },
+];
 
 const TOOLS: ConformanceTool[] = [
   { name: "test_simple_text", description: "Answers with one line of text", run: () => text("A plain line of text from the conformance server.") },
@@ -267,6 +366,7 @@ const TOOLS: ConformanceTool[] = [
       return text("Answered after the client reconnected.");
     },
   },
+  ...INPUT_REQUIRED_TOOLS,
 ];
 
 const RESOURCES: Array<Resource & ReadResourceResult["contents"][number]> = [
@@ -280,7 +380,7 @@ const TEMPLATE_URI = /^test:\/\/template\/([^/]+)\/data$/;
 /** Values offered for completion, by argument: the template's `id`, the arguments prompt's `arg1`. */
 const SUGGESTIONS: Record<string, string[]> = { id: ["123", "456", "789"], arg1: ["paris", "park", "party"] };
 
-const PROMPTS: Array<Prompt & { messages(args: Record<string, string>): GetPromptResult["messages"] }> = [
+const PROMPTS: Array<Prompt & { messages(args: Record<string, string>, extra: Extra): GetPromptResult["messages"] | Promise<GetPromptResult["messages"]> }> = [
   { name: "test_simple_prompt", description: "A prompt with no arguments", messages: () => [{ role: "user", content: { type: "text", text: "A prompt that takes no arguments." } }] },
   {
     name: "test_prompt_with_arguments",
@@ -307,6 +407,14 @@ const PROMPTS: Array<Prompt & { messages(args: Record<string, string>): GetPromp
       { role: "user", content: { type: "image", data: PNG, mimeType: "image/png" } },
       { role: "user", content: { type: "text", text: "Describe the image above." } },
     ],
+  },
+  {
+    name: "test_input_required_result_prompt",
+    description: "A prompt that asks the user for its context first",
+    messages: async (_args, extra) => {
+      const answer = await askForm(extra, "user_context", "What context should the prompt use?", { context: { type: "string" } });
+      return [{ role: "user", content: { type: "text", text: `Answer within this context: ${String(answer.content?.context)}` } }];
+    },
   },
 ];
 
@@ -373,12 +481,12 @@ function createServer(): Server {
   });
   server.setRequestHandler(UnsubscribeRequestSchema, () => ({}));
   server.setRequestHandler(ListPromptsRequestSchema, () => ({ prompts: PROMPTS.map(({ messages: _messages, ...prompt }) => prompt) }));
-  server.setRequestHandler(GetPromptRequestSchema, (request) => {
+  server.setRequestHandler(GetPromptRequestSchema, async (request, extra) => {
     const prompt = PROMPTS.find((entry) => entry.name === request.params.name);
     if (!prompt) throw new McpError(ErrorCode.InvalidParams, `no prompt ${request.params.name}`);
     const missing = (prompt.arguments ?? []).filter((argument) => argument.required && request.params.arguments?.[argument.name] === undefined);
     if (missing.length > 0) throw new McpError(ErrorCode.InvalidParams, `missing arguments: ${missing.map((argument) => argument.name).join(", ")}`);
-    return { description: prompt.description, messages: prompt.messages(request.params.arguments ?? {}) };
+    return { description: prompt.description, messages: await prompt.messages(request.params.arguments ?? {}, extra) };
   });
   server.setRequestHandler(CompleteRequestSchema, (request) => {
     const { name, value: typed } = request.params.argument;

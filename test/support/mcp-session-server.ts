@@ -24,7 +24,7 @@ export interface McpSessionServer {
   readonly url: string;
   /** The client capabilities each session declared at initialize. */
   readonly sessionCapabilities: ClientCapabilities[];
-  /** Tool calls whose caller cancelled them (the server saw its signal abort), by their `label` argument. */
+  /** Tool calls whose caller cancelled them (the server saw its signal abort, or its session end while it asked), by their `label` argument. */
   readonly cancelled: string[];
   /** The `_meta` of every tools/call. */
   readonly metas: Array<Record<string, unknown> | undefined>;
@@ -96,7 +96,11 @@ export function startMcpSessionServer(): McpSessionServer {
           return { ...text(`done in ${steps} steps`), structuredContent: { steps } };
         }
         case "ask_model": {
-          const answer = await extra.sendRequest({ method: "sampling/createMessage", params: { messages: [{ role: "user", content: { type: "text", text: String(args.question) } }], maxTokens: 50 } }, CreateMessageResultSchema);
+          const asking = extra.sendRequest({ method: "sampling/createMessage", params: { messages: [{ role: "user", content: { type: "text", text: String(args.question) } }], maxTokens: 50 } }, CreateMessageResultSchema);
+          const answer = await asking.catch((error) => {
+            if (extra.signal.aborted) cancelled.push(String(args.label));
+            throw error;
+          });
           return text(`the model said: ${answer.content.type === "text" ? answer.content.text : answer.content.type}`);
         }
         case "link":

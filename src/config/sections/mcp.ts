@@ -11,6 +11,9 @@ export const McpSettings = t.Object(
     tool_execution_timeout_seconds: t.Optional(t.Number({ exclusiveMinimum: 0, description: "How long a tool call may stay silent (default 30); each progress notification it sends starts the wait again." })),
     tool_execution_max_timeout_seconds: t.Optional(t.Number({ exclusiveMinimum: 0, description: "The longest a tool call may run, progress or not (default 10 times the timeout)." })),
     session_idle_timeout_seconds: t.Optional(t.Number({ exclusiveMinimum: 0, description: "Idle MCP sessions on /mcp end after this long (default 1800)." })),
+    input_required_timeout_seconds: t.Optional(
+      t.Number({ exclusiveMinimum: 0, description: "A 2026-07-28 call that asked its client for input (`input_required`) waits this long for the retry with the answers, then is cancelled upstream (default 300)." }),
+    ),
     max_sessions: t.Optional(t.Integer({ minimum: 1, description: "At most this many MCP sessions at once on a node (default 10000); beyond, initialize gets 503." })),
     list_page_size: t.Optional(t.Integer({ minimum: 1, maximum: 10_000, description: "Items per page of the lists /mcp answers (tools, resources, prompts); a cursor gets the next page." })),
     agent_sampling: t.Optional(
@@ -45,6 +48,7 @@ export interface ResolvedMcpSettings {
   toolTimeoutMs: number;
   toolMaxTimeoutMs: number;
   sessionIdleMs: number;
+  inputRequiredTimeoutMs: number;
   maxSessions: number;
   listPageSize: number;
   agentSampling: "model" | "refuse";
@@ -75,6 +79,7 @@ export function resolveMcpSettings(config: object): ResolvedMcpSettings {
     toolTimeoutMs: (settings.tool_execution_timeout_seconds ?? 30) * 1000,
     toolMaxTimeoutMs: (settings.tool_execution_max_timeout_seconds ?? (settings.tool_execution_timeout_seconds ?? 30) * 10) * 1000,
     sessionIdleMs: (settings.session_idle_timeout_seconds ?? 1800) * 1000,
+    inputRequiredTimeoutMs: (settings.input_required_timeout_seconds ?? 300) * 1000,
     listPageSize: settings.list_page_size ?? 100,
     maxSessions: settings.max_sessions ?? 10_000,
     agentSampling: settings.agent_sampling ?? "model",

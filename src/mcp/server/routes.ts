@@ -12,7 +12,9 @@ import { assertOriginAllowed } from "./origin-guard";
 import { type CallerAnswers, SessionLinks } from "./session-links";
 import { type GatewaySession, McpSessions } from "./sessions";
 import { SSE_RETRY_MS, withKeepAlive } from "./sse-keepalive";
+import { answerCheck, HeldCalls } from "./stateless/held-calls";
 import { ListenStreams } from "./stateless/listen";
+import type { Signer } from "./stateless/request-state";
 import { serveStateless } from "./stateless/serve";
 import { speaksStateless } from "./stateless/wire";
 import type { VirtualBundle } from "../virtual/bundle";
@@ -22,6 +24,8 @@ import { callerIdentity } from "../caller";
 const SESSION_HEADER = "mcp-session-id";
 /** SSE events a session keeps for callers resuming a broken stream. */
 const RESUMABLE_EVENTS = 1000;
+/** How long a call that asked its caller for input waits for more requests from its upstream before it answers `input_required`. */
+const INPUT_GATHER_MS = 50;
 
 const jsonRpcError = (status: number, code: number, message: string) => Response.json({ jsonrpc: "2.0", error: { code, message }, id: null }, { status });
 
@@ -37,7 +41,7 @@ function answersOf(server: Server, state: SessionState, declared: { sampling?: o
   return {
     ...(declared.sampling ? { sampling: (params, signal) => server.createMessage(params, related(signal)) } : {}),
     ...(declared.elicitation ? { elicitation: (params, signal) => server.elicitInput(params, related(signal)) } : {}),
-    ...(declared.roots ? { roots: (signal) => server.listRoots(undefined, related(signal)) } : {}),
+    ...(declared.roots ? { roots: (params, signal) => server.listRoots(params, related(signal)) } : {}),
     log: (notification) => void server.notification(notification).catch(() => undefined),
   };
 }
@@ -47,6 +51,8 @@ export interface McpServerOptions {
   executor: ToolExecutor;
   auth: CallerAuth;
   settings: ResolvedMcpSettings;
+  /** Signs the `requestState` of the calls held for their callers' input. */
+  secrets: Signer;
   /** The virtual servers served at /mcp/v/{slug}, by slug. */
   virtualServers?: { bundle(slug: string): VirtualBundle | undefined };
   /** The dashboard user of a session token, for virtual servers that admit users. */
@@ -69,6 +75,9 @@ export function mcpServerRoutes(options: McpServerOptions) {
   const sessions = new McpSessions(registry, settings.sessionIdleMs);
   const listens = new ListenStreams();
   const timeouts = { timeoutMs: settings.toolTimeoutMs, maxTimeoutMs: settings.toolMaxTimeoutMs };
+  let held: HeldCalls | undefined;
+  const heldCalls = (sdk: McpServerSdk) =>
+    (held ??= new HeldCalls({ holdMs: settings.inputRequiredTimeoutMs, gatherMs: INPUT_GATHER_MS, maxHeld: settings.maxSessions }, options.secrets, answerCheck(sdk)));
 
   async function openSession(deps: GatewayServerDeps, context: CallContext, body: unknown, request: Request): Promise<Response> {
     const state: SessionState = { context, subscriptions: new Set(), callsUnderway: [], found: new Set() };
@@ -136,7 +145,7 @@ export function mcpServerRoutes(options: McpServerOptions) {
       return jsonRpcError(400, -32700, "Parse error: the body is not JSON");
     }
     const deps = { sdk, registry, executor, pageSize: settings.listPageSize };
-    if (speaksStateless(request.headers, body)) return serveStateless({ deps, listens, keepAliveMs: settings.agentKeepAliveMs }, context, request, body);
+    if (speaksStateless(request.headers, body)) return serveStateless({ deps, listens, held: heldCalls(sdk), timeouts, keepAliveMs: settings.agentKeepAliveMs }, context, request, body);
     if (!isInitialize(sdk, body)) return answerAlone(deps, context, body, request);
     if (sessions.size >= settings.maxSessions) return jsonRpcError(503, -32000, "too many MCP sessions on this gateway: try again later, or send requests without a session");
     return openSession(deps, context, body, request);
@@ -158,6 +167,7 @@ export function mcpServerRoutes(options: McpServerOptions) {
     endStreams: () => listens.close(),
     close: () => {
       listens.close();
+      held?.close();
       return sessions.close();
     },
   };

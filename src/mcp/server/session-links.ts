@@ -1,4 +1,4 @@
-import type { ClientCapabilities, CreateMessageRequest, CreateMessageResult, ElicitRequest, ElicitResult, ListRootsResult, ServerNotification } from "@modelcontextprotocol/sdk/types.js";
+import type { ClientCapabilities, CreateMessageRequest, CreateMessageResult, ElicitRequest, ElicitResult, ListRootsRequest, ListRootsResult, ServerNotification } from "@modelcontextprotocol/sdk/types.js";
 import type { RegisteredClient } from "../clients/registry";
 import { NotificationRelays } from "../connection/relays";
 import { describeError, type McpReach, openUpstream } from "../connection/upstream";
@@ -13,7 +13,7 @@ interface OpenLink {
 export interface CallerAnswers {
   sampling?: (params: CreateMessageRequest["params"], signal: AbortSignal) => Promise<CreateMessageResult>;
   elicitation?: (params: ElicitRequest["params"], signal: AbortSignal) => Promise<ElicitResult>;
-  roots?: (signal: AbortSignal) => Promise<ListRootsResult>;
+  roots?: (params: ListRootsRequest["params"], signal: AbortSignal) => Promise<ListRootsResult>;
   log?: (notification: ServerNotification) => void;
 }
 
@@ -58,8 +58,11 @@ export class SessionLinks {
     await Promise.all(open.map((entry) => this.closeLink(entry)));
   }
 
+  /** Ends the upstream's session too (Streamable HTTP: DELETE), which ends a call still under way on it there. */
   private async closeLink(open: OpenLink): Promise<void> {
     const link = await open.link.catch(() => undefined);
+    const transport = link?.client.transport as { terminateSession?: () => Promise<void> } | undefined;
+    await transport?.terminateSession?.().catch(() => undefined);
     await link?.client.close().catch((error) => console.error(`MCP client '${open.config.name}': closing a caller's session failed: ${describeError(error)}`));
   }
 
@@ -76,7 +79,7 @@ export class SessionLinks {
         });
         if (sampling) client.setRequestHandler(sdk.CreateMessageRequestSchema, (request, extra) => sampling(request.params, extra.signal));
         if (elicitation) client.setRequestHandler(sdk.ElicitRequestSchema, (request, extra) => elicitation(request.params, extra.signal));
-        if (roots) client.setRequestHandler(sdk.ListRootsRequestSchema, (_request, extra) => roots(extra.signal));
+        if (roots) client.setRequestHandler(sdk.ListRootsRequestSchema, (request, extra) => roots(request.params, extra.signal));
       },
     });
     client.onclose = () => this.links.get(entry.config.id)?.config === entry.config && this.links.delete(entry.config.id);

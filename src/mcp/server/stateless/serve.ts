@@ -4,6 +4,7 @@ import type { CallContext } from "../../tools/executor";
 import { gatewayServer, type GatewayServerDeps, identityOf } from "../gateway-server";
 import { dispatchInMemory, type RpcOutcome } from "./dispatch";
 import type { ListenStreams } from "./listen";
+import { multiRound, type MultiRoundServing, type Produce } from "./multi-round";
 import { paramHeaderMismatch } from "./param-headers";
 import { sseEvent, sseResponse } from "./sse";
 import { checkedRequest, META, RPC, rpcErrorResponse, type StatelessRequest, SUPPORTED_VERSIONS } from "./wire";
@@ -38,12 +39,15 @@ const SEVERITY = ["debug", "info", "notice", "warning", "error", "critical", "al
 
 const methodNotFound = (request: StatelessRequest) => rpcErrorResponse(404, request.id, RPC.methodNotFound, `Method not found: ${request.method}`);
 
-/** Every result says it is complete; cacheable ones say for how long, for this caller only (what it sees depends on its key). */
+/** A result says whether it is complete (or needs input); a complete one that may be cached says for how long, for this caller only (what it sees depends on its key). */
 function finished(outcome: RpcOutcome, method: string): RpcOutcome {
-  if (!("result" in outcome)) return outcome;
+  if (!("result" in outcome) || outcome.result.resultType !== undefined) return outcome;
   const ttlMs = CACHE_TTL[method];
   return { ...outcome, result: { ...outcome.result, resultType: "complete", ...(ttlMs === undefined ? {} : { ttlMs, cacheScope: "private" }) } };
 }
+
+/** An upstream's MissingRequiredClientCapabilityError is HTTP 400 in this revision, like the gateway's own refusals. */
+const statusOf = (outcome: RpcOutcome) => ("error" in outcome && outcome.error.code === RPC.missingCapability ? 400 : 200);
 
 /** Log messages only at or above the level the request asked for, and none when it asked for none. */
 function keepsNotification(notification: JSONRPCNotification, logLevel: unknown): boolean {
@@ -64,20 +68,18 @@ function paramHeadersWrong(deps: GatewayServerDeps, context: CallContext, reques
   return tool?.definition && paramHeaderMismatch(headers, tool.definition.inputSchema, request.params.arguments);
 }
 
-export interface StatelessServing {
-  deps: GatewayServerDeps;
+export interface StatelessServing extends MultiRoundServing {
   listens: ListenStreams;
   keepAliveMs: number;
 }
 
-/** One request answered by the gateway's handlers: JSON, or SSE when it may bring progress or log messages first. */
-async function answered(serving: StatelessServing, context: CallContext, request: StatelessRequest, httpRequest: Request): Promise<Response> {
-  const { server } = gatewayServer(serving.deps, { context, subscriptions: new Set(), callsUnderway: [] });
+/** One round of a request answered: JSON, or SSE when it may bring progress or log messages first. */
+async function respond(serving: StatelessServing, request: StatelessRequest, httpRequest: Request, produce: Produce): Promise<Response> {
   const meta = request.params._meta;
   const streams = (meta.progressToken !== undefined || meta[META.logLevel] !== undefined) && (httpRequest.headers.get("accept") ?? "").includes("text/event-stream");
   if (!streams) {
-    const outcome = await dispatchInMemory(serving.deps.sdk, server, request, () => undefined, httpRequest.signal);
-    return Response.json(finished(outcome, request.method));
+    const outcome = await produce(() => undefined, httpRequest.signal);
+    return Response.json(finished(outcome, request.method), { status: statusOf(outcome) });
   }
   const closed = new AbortController();
   const body = new ReadableStream<Uint8Array>({
@@ -85,7 +87,7 @@ async function answered(serving: StatelessServing, context: CallContext, request
       const send = (notification: JSONRPCNotification) => {
         if (!closed.signal.aborted && keepsNotification(notification, meta[META.logLevel])) controller.enqueue(sseEvent(notification));
       };
-      void dispatchInMemory(serving.deps.sdk, server, request, send, closed.signal).then((outcome) => {
+      void produce(send, closed.signal).then((outcome) => {
         if (closed.signal.aborted) return;
         controller.enqueue(sseEvent(finished(outcome, request.method)));
         controller.close();
@@ -95,6 +97,16 @@ async function answered(serving: StatelessServing, context: CallContext, request
     cancel: () => closed.abort(),
   });
   return sseResponse(body, serving.keepAliveMs);
+}
+
+/** The request answered by the gateway's handlers, as one round or as the round of a call that may ask its caller for input. */
+function answered(serving: StatelessServing, context: CallContext, request: StatelessRequest, httpRequest: Request): Promise<Response> | Response {
+  const rounds = multiRound(serving, context, request);
+  if (rounds instanceof Response) return rounds;
+  const produce: Produce =
+    rounds ??
+    ((notify, signal) => dispatchInMemory(serving.deps.sdk, gatewayServer(serving.deps, { context, subscriptions: new Set(), callsUnderway: [] }).server, request, notify, signal));
+  return respond(serving, request, httpRequest, produce);
 }
 
 /**

@@ -27,6 +27,7 @@ export const RPC = {
   methodNotFound: -32601,
   invalidParams: -32602,
   headerMismatch: -32020,
+  missingCapability: -32021,
   unsupportedVersion: -32022,
 } as const;
 
@@ -39,7 +40,7 @@ export interface StatelessRequest {
   params: Record<string, unknown> & { _meta: Record<string, unknown> };
 }
 
-const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value);
+export const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value);
 
 /** The version a request's `_meta` names, if it names one. */
 const metaVersionOf = (body: unknown): unknown => (isRecord(body) && isRecord(body.params) && isRecord(body.params._meta) ? body.params._meta[META.protocolVersion] : undefined);
