@@ -1,6 +1,6 @@
 import { Elysia } from "elysia";
-import type { Server } from "bun";
 import { type EnvReferences, envReferencesIn } from "../config/env-reference";
+import { answeringAtOnce, DeferredVerdicts } from "../http/deferred-verdicts";
 import { GatewayError } from "../http/errors";
 import { formBodyRefused, formEncodingOf } from "../http/form-bodies";
 import { nestedDeeperThan } from "../http/json-depth";
@@ -85,8 +85,8 @@ function statusOf(responseValue: unknown, status: unknown): number {
 }
 
 /** Authenticates and authorizes a management request; a refused write is audited before the refusal is thrown. */
-async function guardManagement(request: Request, path: string, server: Server<unknown> | null, deps: GuardDeps): Promise<void> {
-  const access: RequestAccess = { principal: ANONYMOUS, route: routeAccessFor(request.method, path), ip: server?.requestIP(request)?.address ?? "", audit: {} };
+async function guardManagement(request: Request, path: string, deps: GuardDeps): Promise<void> {
+  const access: RequestAccess = { principal: ANONYMOUS, route: routeAccessFor(request.method, path), ip: deps.serving.server?.requestIP(request)?.address ?? "", audit: {} };
   rememberAccess(request, access);
   try {
     await admit(request, access, deps);
@@ -103,13 +103,18 @@ async function guardManagement(request: Request, path: string, server: Server<un
  * Runs before routing on every /api request: authenticates, checks the route table, and
  * records management writes (allowed or refused) in the audit log. Without an audit log (OSS)
  * no hook runs after the route: every request, inference included, would pay for an async one.
+ * Any other request is let through at once, and Elysia need not await the hook: a management
+ * request is answered from its verdict (DeferredVerdicts).
  */
 export function accessGuard(deps: GuardDeps) {
-  const guard = new Elysia({ name: "access-guard" }).onRequest(({ request }) => {
-    const path = requestPath(request);
-    if (!isManagementPath(path)) return;
-    return guardManagement(request, path, deps.serving.server, deps);
-  });
+  const verdicts = new DeferredVerdicts(deps.serving);
+  const guard = answeringAtOnce(
+    new Elysia({ name: "access-guard" }).onRequest(({ request }) => {
+      const path = requestPath(request);
+      if (!isManagementPath(path)) return;
+      return verdicts.has(request) ? verdicts.replay(request) : verdicts.after(request, guardManagement(request, path, deps));
+    }),
+  );
   const { recorder } = deps;
   if (!recorder) return guard;
   // Elysia awaits a mapResponse hook only when it is declared async.
