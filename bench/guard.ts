@@ -5,7 +5,7 @@
  * bench/baseline, in interleaved rounds whose order turns each round. The two gateways of the
  * same commit give the noise (A against A); the working tree fails when its CPU a request, the
  * median of its per-round ratios to the baseline, grows by more than 5 % beyond that noise. Bytes
- * allocated a request (bench/allocations.ts) are printed beside it.
+ * allocated a request (bench/allocations.ts) and each round's p50 and p99 are printed beside it.
  */
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -51,6 +51,9 @@ interface Target {
 interface Round {
   cpuMicros: number;
   allocatedBytes: number;
+  /** The round's latency percentiles, µs. */
+  p50: number;
+  p99: number;
 }
 
 const median = (values: number[]) => values.toSorted((a, b) => a - b)[Math.floor(values.length / 2)]!;
@@ -67,16 +70,26 @@ async function measureRound(target: Target, scenario: (typeof SCENARIOS)[number]
   await target.allocations.mark(target.server);
   const measured = await runLoad(loadPlan(scenario, target.server, scenario.headers, mode, ROUND_SECONDS, rate), target.server.pid);
   await target.allocations.mark(target.server);
-  return { cpuMicros: measured.serverCpuMicrosPerRequest, allocatedBytes: target.allocations.allocatedBetweenMarks() / Math.max(1, measured.completed) };
+  return {
+    cpuMicros: measured.serverCpuMicrosPerRequest,
+    allocatedBytes: target.allocations.allocatedBetweenMarks() / Math.max(1, measured.completed),
+    p50: measured.latency.p50,
+    p99: measured.latency.p99,
+  };
+}
+
+/** One figure of every round, then its median over the rounds. */
+function printRow(label: string, what: string, values: number[], digits: number) {
+  console.log(`  ${label.padEnd(24)} ${what.padEnd(16)} ${values.map((value) => value.toFixed(digits).padStart(8)).join("")}   median ${median(values).toFixed(digits)}`);
 }
 
 function printRows(targets: Target[], runs: Map<Target, Round[]>) {
   for (const target of targets) {
     const measured = runs.get(target)!;
-    const cpu = measured.map((round) => round.cpuMicros);
-    const kb = measured.map((round) => round.allocatedBytes / 1024);
-    console.log(`  ${target.label.padEnd(24)} CPU µs a request ${cpu.map((value) => value.toFixed(1).padStart(7)).join("")}   median ${median(cpu).toFixed(1)}`);
-    console.log(`  ${"".padEnd(24)} KB allocated     ${kb.map((value) => value.toFixed(1).padStart(7)).join("")}   median ${median(kb).toFixed(1)}`);
+    printRow(target.label, "CPU µs a request", measured.map((round) => round.cpuMicros), 1);
+    printRow("", "KB allocated", measured.map((round) => round.allocatedBytes / 1024), 1);
+    printRow("", "p50 µs", measured.map((round) => round.p50), 0);
+    printRow("", "p99 µs", measured.map((round) => round.p99), 0);
   }
 }
 

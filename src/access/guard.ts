@@ -1,10 +1,11 @@
 import { Elysia } from "elysia";
-import type { Server } from "bun";
 import { type EnvReferences, envReferencesIn } from "../config/env-reference";
+import { BodyDeadlines } from "../http/body-deadlines";
+import { answeringAtOnce, DeferredVerdicts } from "../http/deferred-verdicts";
 import { GatewayError } from "../http/errors";
 import { formBodyRefused, formEncodingOf } from "../http/form-bodies";
 import { nestedDeeperThan } from "../http/json-depth";
-import { tooDeep, within } from "../http/request-bodies";
+import { tooDeep } from "../http/request-bodies";
 import { requestPath } from "../http/request-path";
 import { type Edition, enterpriseOnly } from "./access-errors";
 import type { AuditRecorder } from "./audit/recorder";
@@ -53,9 +54,9 @@ async function admit(request: Request, access: RequestAccess, { edition, authent
  * JSON. One nested deeper than the limit is refused before it is parsed: every walk over it
  * (the search for env. references below) would recurse once per level.
  */
-async function writtenJson(request: Request, maxDepth: number, timeoutMs: number): Promise<unknown> {
+async function writtenJson(request: Request, maxDepth: number, deadlines: BodyDeadlines): Promise<unknown> {
   if (!WRITE_METHODS.has(request.method) || !request.headers.get("content-type")?.includes("json")) return undefined;
-  const text = await within(request.clone().text(), timeoutMs);
+  const text = await deadlines.within(request.clone().text());
   if (nestedDeeperThan(text, maxDepth)) throw tooDeep(maxDepth);
   try {
     return JSON.parse(text);
@@ -69,9 +70,9 @@ async function writtenJson(request: Request, maxDepth: number, timeoutMs: number
  * an MCP server, a provider): only the local admin may write one, and only to a variable the
  * configuration file allows. Checked here, once for every management route.
  */
-async function checkEnvReferences(request: Request, access: RequestAccess, { envReferences: references, maxJsonDepth, bodyTimeoutMs }: GuardDeps): Promise<void> {
+async function checkEnvReferences(request: Request, access: RequestAccess, { envReferences: references, maxJsonDepth }: GuardDeps, deadlines: BodyDeadlines): Promise<void> {
   if (access.principal.type === "anonymous") return;
-  for (const { reference, param } of envReferencesIn(await writtenJson(request, maxJsonDepth, bodyTimeoutMs))) {
+  for (const { reference, param } of envReferencesIn(await writtenJson(request, maxJsonDepth, deadlines))) {
     if (!access.principal.localAdmin) {
       throw new GatewayError({ status: 403, errorType: "policy_admin_authentication_required", message: `only the admin may write env. references (${param} is '${reference}')`, param });
     }
@@ -85,12 +86,12 @@ function statusOf(responseValue: unknown, status: unknown): number {
 }
 
 /** Authenticates and authorizes a management request; a refused write is audited before the refusal is thrown. */
-async function guardManagement(request: Request, path: string, server: Server<unknown> | null, deps: GuardDeps): Promise<void> {
-  const access: RequestAccess = { principal: ANONYMOUS, route: routeAccessFor(request.method, path), ip: server?.requestIP(request)?.address ?? "", audit: {} };
+async function guardManagement(request: Request, path: string, deps: GuardDeps, deadlines: BodyDeadlines): Promise<void> {
+  const access: RequestAccess = { principal: ANONYMOUS, route: routeAccessFor(request.method, path), ip: deps.serving.server?.requestIP(request)?.address ?? "", audit: {} };
   rememberAccess(request, access);
   try {
     await admit(request, access, deps);
-    await checkEnvReferences(request, access, deps);
+    await checkEnvReferences(request, access, deps, deadlines);
   } catch (error) {
     if (deps.recorder && WRITE_METHODS.has(request.method) && error instanceof GatewayError) {
       await deps.recorder.record(request, access, { status: error.status, denied: true });
@@ -103,13 +104,19 @@ async function guardManagement(request: Request, path: string, server: Server<un
  * Runs before routing on every /api request: authenticates, checks the route table, and
  * records management writes (allowed or refused) in the audit log. Without an audit log (OSS)
  * no hook runs after the route: every request, inference included, would pay for an async one.
+ * Any other request is let through at once, and Elysia need not await the hook: a management
+ * request is answered from its verdict (DeferredVerdicts).
  */
 export function accessGuard(deps: GuardDeps) {
-  const guard = new Elysia({ name: "access-guard" }).onRequest(({ request }) => {
-    const path = requestPath(request);
-    if (!isManagementPath(path)) return;
-    return guardManagement(request, path, deps.serving.server, deps);
-  });
+  const verdicts = new DeferredVerdicts(deps.serving);
+  const deadlines = new BodyDeadlines(deps.bodyTimeoutMs);
+  const guard = answeringAtOnce(
+    new Elysia({ name: "access-guard" }).onRequest(({ request }) => {
+      const path = requestPath(request);
+      if (!isManagementPath(path)) return;
+      return verdicts.has(request) ? verdicts.replay(request) : verdicts.after(request, guardManagement(request, path, deps, deadlines));
+    }),
+  );
   const { recorder } = deps;
   if (!recorder) return guard;
   // Elysia awaits a mapResponse hook only when it is declared async.

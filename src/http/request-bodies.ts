@@ -1,4 +1,5 @@
 import { Elysia } from "elysia";
+import { BodyDeadlines } from "./body-deadlines";
 import { GatewayError } from "./errors";
 import { nestedDeeperThan } from "./json-depth";
 
@@ -22,27 +23,6 @@ export interface RequestBodiesOptions {
   /** Config server.body_timeout_seconds, in ms: the longest a body read here may take to arrive in full. */
   bodyTimeoutMs: number;
 }
-
-/** The 408 of a body still arriving at the deadline; the connection is closed with it. */
-const bodyTooSlow = (timeoutMs: number) =>
-  new GatewayError({ status: 408, errorType: "caller_request_timeout", message: `the request body did not arrive in full within ${timeoutMs / 1000} s (server.body_timeout_seconds)`, param: "body" });
-
-/**
- * `reading`, refused once `timeoutMs` has passed: a client that trickles its body a byte at a
- * time never lets the idle timeout fire, and would hold its connection and the handler forever.
- */
-export async function within<T>(reading: Promise<T>, timeoutMs: number): Promise<T> {
-  // The timer takes its arguments rather than a closure: every request body is read through here.
-  const deadline = Promise.withResolvers<never>();
-  const timer = setTimeout(refuseSlowBody, timeoutMs, deadline.reject, timeoutMs);
-  try {
-    return await Promise.race([reading, deadline.promise]);
-  } finally {
-    clearTimeout(timer);
-  }
-}
-
-const refuseSlowBody = (reject: (error: GatewayError) => void, timeoutMs: number) => reject(bodyTooSlow(timeoutMs));
 
 /** What an Elysia route lists as its parse hooks; the string ones name a parser ("json", "none", ...). */
 interface RouteWithParsers {
@@ -106,6 +86,7 @@ async function decompressed(request: Request, encoding: string, maxBytes: number
 export function requestBodies({ maxJsonDepth, maxBodyBytes, beforeBody, bodyTimeoutMs }: RequestBodiesOptions) {
   /** By route, then method (`ALL` for a route of every method): looked up without building a key per request. */
   const declaredParsers = new Map<string, Map<string, string>>();
+  const deadlines = new BodyDeadlines(bodyTimeoutMs);
 
   const parseJson = (text: string) => {
     if (nestedDeeperThan(text, maxJsonDepth)) throw tooDeep(maxJsonDepth);
@@ -114,12 +95,12 @@ export function requestBodies({ maxJsonDepth, maxBodyBytes, beforeBody, bodyTime
 
   /** A route's own reading of its body, checked for its depth on a copy. Not undefined: Elysia would read the body with a parser of its own. */
   const leftToRoute = async (request: Request, contentType: string): Promise<null> => {
-    if (isJsonType(contentType) && nestedDeeperThan(await within(request.clone().text(), bodyTimeoutMs), maxJsonDepth)) throw tooDeep(maxJsonDepth);
+    if (isJsonType(contentType) && nestedDeeperThan(await deadlines.within(request.clone().text()), maxJsonDepth)) throw tooDeep(maxJsonDepth);
     return null;
   };
 
   const decoded = async (request: Request, contentType: string, declared: string | undefined, json: boolean, encoding: string) => {
-    const bytes = await within(decompressed(request, encoding, maxBodyBytes), bodyTimeoutMs);
+    const bytes = await deadlines.within(decompressed(request, encoding, maxBodyBytes));
     if (json) return parseJson(new TextDecoder().decode(bytes));
     if (declared === "text" || (declared === undefined && contentType === "text/plain")) return new TextDecoder().decode(bytes);
     if (declared === "arrayBuffer" || (declared === undefined && contentType === "application/octet-stream")) return bytes.buffer;
@@ -139,7 +120,7 @@ export function requestBodies({ maxJsonDepth, maxBodyBytes, beforeBody, bodyTime
     beforeBody?.(request);
     const json = declared === "json" || (declared === undefined && isJsonType(contentType));
     if (encoded) return decoded(request, contentType, declared, json, encoding);
-    return json ? within(request.text(), bodyTimeoutMs).then(parseJson) : undefined;
+    return json ? deadlines.within(request.text()).then(parseJson) : undefined;
   });
 
   return {

@@ -2,6 +2,8 @@ const encoder = new TextEncoder();
 
 /** An `id:` line the upstream wrote: the gateway's own sequence number stands in its place. */
 const ID_LINE = /^id:.*(\n|$)/gm;
+/** The blank lines around an event, as a block between two blank lines can start or end with them. A regular expression written in a function is a new object at each call. */
+const EDGE_NEWLINES = /^\n+|\n+$/g;
 
 /**
  * Cuts SSE bytes into whole events (the text between blank lines, without them), keeping an
@@ -30,7 +32,7 @@ export class SseEventSplitter {
 function events(blocks: string[]): string[] {
   const found: string[] = [];
   for (const block of blocks) {
-    const event = block.replace(ID_LINE, "").replace(/^\n+|\n+$/g, "");
+    const event = block.replace(ID_LINE, "").replace(EDGE_NEWLINES, "");
     if (event) found.push(event);
   }
   return found;
