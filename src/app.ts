@@ -146,7 +146,7 @@ export async function createGateway({ config: givenConfig, databaseUrl, env = pr
   // Access control comes after MCP, whose OAuth connections it audits.
   const mcpAudit: { record?: (event: OAuthAuditEvent) => void } = {};
   const mcp = await createMcpGateway({ db: database.db, secrets, snapshots, virtualKeys: governance.virtualKeys, settings: resolveMcpSettings(config), region: env.GATEWAY_REGION || undefined, enforceAuth: () => config.enforce_auth_on_inference === true, inference: () => inference, readEnv: readLiveEnv, outbound, now: clock, audit: (event) => mcpAudit.record?.(event), onToolCall: telemetry.onToolCall, sessionUser: (request) => access.sessionUser(request) });
-  const serving: Serving = { server: null, handle: null };
+  const serving: Serving = { server: null };
   const access = await createAccessControl({ db: database.db, config, env, secrets, envReferences, serving });
   const responseCache = createResponseCache(database.db, () => inference);
   const guardrails = await createGuardrails({ db: database.db, inference: () => inference, outbound, readEnv, metrics: telemetry.metrics, governance });
@@ -164,7 +164,6 @@ export async function createGateway({ config: givenConfig, databaseUrl, env = pr
     privateAllowlist: config.server?.plugin_download_private_allowlist,
     resolveHost,
     readEnv,
-    serving,
   });
   // The hooks are read per request, so plugin changes through the API apply at once.
   const settlements = new DeferredSettlements();
@@ -277,7 +276,6 @@ export async function createGateway({ config: givenConfig, databaseUrl, env = pr
     exceptUnder: ["/v1/mcp"],
     checkCaller: (headers) => void authenticateCaller(headers, governance.virtualKeys, governance.organization, governance.requireVirtualKey()),
     maxConcurrentJobs: config.async_inference?.max_concurrent_jobs,
-    serving,
   });
 
   // The dashboard's notification socket: request logs and MCP tool calls as they are stored.
@@ -357,7 +355,6 @@ export async function createGateway({ config: givenConfig, databaseUrl, env = pr
     .use(prompts.runRoutes)
     .use(inferenceMounts(inference));
   bodies.learnRoutes(app.routes);
-  serving.handle = (request) => app.handle(request);
   // Not awaited: the gateway serves while the rows a killed process left are stored again.
   requestLogs.recoverJournal().catch((error) => console.error("request log: recovering the crash journal failed; its rows wait for the next start", error));
   // Deliveries first: a job resumed mid-notification finds the deliveries it already made.

@@ -1,7 +1,6 @@
 import { Elysia } from "elysia";
 import { type EnvReferences, envReferencesIn } from "../config/env-reference";
 import { BodyDeadlines } from "../http/body-deadlines";
-import { answeringAtOnce, DeferredVerdicts } from "../http/deferred-verdicts";
 import { GatewayError } from "../http/errors";
 import { formBodyRefused, formEncodingOf } from "../http/form-bodies";
 import { nestedDeeperThan } from "../http/json-depth";
@@ -104,19 +103,14 @@ async function guardManagement(request: Request, path: string, deps: GuardDeps, 
  * Runs before routing on every /api request: authenticates, checks the route table, and
  * records management writes (allowed or refused) in the audit log. Without an audit log (OSS)
  * no hook runs after the route: every request, inference included, would pay for an async one.
- * Any other request is let through at once, and Elysia need not await the hook: a management
- * request is answered from its verdict (DeferredVerdicts).
  */
 export function accessGuard(deps: GuardDeps) {
-  const verdicts = new DeferredVerdicts(deps.serving);
   const deadlines = new BodyDeadlines(deps.bodyTimeoutMs);
-  const guard = answeringAtOnce(
-    new Elysia({ name: "access-guard" }).onRequest(({ request }) => {
-      const path = requestPath(request);
-      if (!isManagementPath(path)) return;
-      return verdicts.has(request) ? verdicts.replay(request) : verdicts.after(request, guardManagement(request, path, deps, deadlines));
-    }),
-  );
+  const guard = new Elysia({ name: "access-guard" }).onRequest(({ request }) => {
+    const path = requestPath(request);
+    if (!isManagementPath(path)) return;
+    return guardManagement(request, path, deps, deadlines);
+  });
   const { recorder } = deps;
   if (!recorder) return guard;
   // Elysia awaits a mapResponse hook only when it is declared async.

@@ -1,6 +1,5 @@
 import { Elysia } from "elysia";
 import type { Database } from "../db/client";
-import type { Serving } from "../http/serving";
 import { backgroundResponses } from "./background-responses";
 import { AsyncJobs, type AsyncJobsDeps } from "./jobs";
 import { jobListRoute } from "./list-route";
@@ -23,8 +22,6 @@ export interface AsyncInferenceOptions extends Omit<AsyncJobsDeps, "maxConcurren
   checkCaller: (headers: Headers) => void;
   /** Jobs running at once on this node; more wait in `pending`. */
   maxConcurrentJobs?: number;
-  /** Where a submission or a poll answered by the mount hook is handed back to the app. */
-  serving: Serving;
 }
 
 /**

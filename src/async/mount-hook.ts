@@ -1,7 +1,5 @@
 import { Elysia } from "elysia";
-import { answeringAtOnce, DeferredVerdicts } from "../http/deferred-verdicts";
 import { badRequest } from "../http/errors";
-import type { Serving } from "../http/serving";
 import { ASYNC_KINDS, hasNoAsyncTwin, isStreamingPath, requestTypeOfMountPath } from "./job-kinds";
 import type { FoundJob } from "../../actors/async-job";
 import type { AsyncJobs } from "./jobs";
@@ -22,27 +20,29 @@ const isUnder = (roots: readonly string[], path: string) => roots.some((root) =>
 /** The async routes' own root: the headers mean nothing on them. */
 const ASYNC_ROOT = "/v1/async";
 
-
 export interface MountHookOptions {
   hasWebhook: (name: string) => boolean;
   mountRoots: readonly string[];
   exceptUnder?: readonly string[];
   checkCaller: (headers: Headers) => void;
-  /** Where a request answered here is handed back to the app once its answer is in. */
-  serving: Serving;
 }
 
 /**
  * On `/v1` and the provider and framework mounts, `x-gw-async: true` submits the request as a job
  * (202 with the job) and `x-gw-async-id: <id>` polls one: 202 while it runs, then the response the
- * synchronous call would have given. A request without those headers is let through at once, so
- * Elysia need not await the hook (DeferredVerdicts).
+ * synchronous call would have given.
  */
-export function asyncMountHook(jobs: AsyncJobs, { hasWebhook, mountRoots, exceptUnder = [], checkCaller, serving }: MountHookOptions) {
+export function asyncMountHook(jobs: AsyncJobs, { hasWebhook, mountRoots, exceptUnder = [], checkCaller }: MountHookOptions) {
   const excluded = [ASYNC_ROOT, ...exceptUnder];
-  const verdicts = new DeferredVerdicts(serving);
-
-  async function submit(request: Request, url: URL): Promise<Response> {
+  async function answer(request: Request, pollId: string | undefined): Promise<Response | undefined> {
+    const url = new URL(request.url);
+    if (!isUnder(mountRoots, url.pathname) || isUnder(excluded, url.pathname)) return;
+    if (pollId) {
+      const found = await jobs.find(pollId, ownerOf(request.headers));
+      if (!found) throw jobNotFound(pollId);
+      return nativeResult(found);
+    }
+    if (request.method !== "POST") return;
     // Before anything else: a caller who may not run the job stores nothing.
     checkCaller(request.headers);
     if (hasNoAsyncTwin(url.pathname)) throw badRequest("batches, files and containers are not available asynchronously: send the call without x-gw-async", "x-gw-async");
@@ -60,28 +60,9 @@ export function asyncMountHook(jobs: AsyncJobs, { hasWebhook, mountRoots, except
     return pollResponse(job);
   }
 
-  async function poll(request: Request, pollId: string): Promise<Response> {
-    const found = await jobs.find(pollId, ownerOf(request.headers));
-    if (!found) throw jobNotFound(pollId);
-    return nativeResult(found);
-  }
-
-  /** The job's answer to a request that asks for one here; undefined when the headers do not apply to it. */
-  function answer(request: Request, pollId: string | undefined): Promise<Response> | undefined {
-    const url = new URL(request.url);
-    if (!isUnder(mountRoots, url.pathname) || isUnder(excluded, url.pathname)) return undefined;
-    if (pollId) return poll(request, pollId);
-    return request.method === "POST" ? submit(request, url) : undefined;
-  }
-
-  return answeringAtOnce(
-    new Elysia({ name: "async-mount-hook" }).onRequest(({ request }) => {
-      const pollId = request.headers.get("x-gw-async-id")?.trim();
-      const submitted = request.headers.get("x-gw-async")?.trim().toLowerCase() === "true";
-      if (!pollId && !submitted) return;
-      if (verdicts.has(request)) return verdicts.replay(request);
-      const answering = answer(request, pollId);
-      return answering && verdicts.after(request, answering);
-    }),
-  );
+  return new Elysia({ name: "async-mount-hook" }).onRequest(({ request }) => {
+    const pollId = request.headers.get("x-gw-async-id")?.trim();
+    const submit = request.headers.get("x-gw-async")?.trim().toLowerCase() === "true";
+    if (pollId || submit) return answer(request, pollId);
+  });
 }

@@ -7,9 +7,4 @@ import type { Server } from "bun";
  */
 export interface Serving {
   server: Server<unknown> | null;
-  /**
-   * The app's own handling of a request, once the app is composed: a request hook whose verdict
-   * came later hands its request back through it (deferred-verdicts.ts).
-   */
-  handle: ((request: Request) => Promise<Response>) | null;
 }

@@ -16,7 +16,6 @@ import { PluginStore } from "./store";
 import { pluginTransport } from "./transport";
 import type { BuiltinPlugin } from "./types";
 import type { EnvReader } from "../config/env-reference";
-import type { Serving } from "../http/serving";
 
 export type { BuiltinPlugin, GatewayPluginModule, PluginHooks, PluginHost } from "./types";
 export type { HostResolver } from "../outbound/host-check";
@@ -37,8 +36,6 @@ export interface PluginsOptions {
   privateAllowlist?: readonly string[];
   resolveHost?: HostResolver;
   readEnv: EnvReader;
-  /** Where a request the HTTP hooks decided on later is handed back to the app. */
-  serving: Serving;
 }
 
 /** An existing pipeline hook (logging, governance) listed and switched as a built-in plugin. */
@@ -86,7 +83,7 @@ export async function createPlugins(options: PluginsOptions) {
   return {
     registry,
     routes: pluginRoutes(registry),
-    transport: pluginTransport(() => registry.httpHooks, options.serving),
+    transport: pluginTransport(() => registry.httpHooks),
     async close() {
       await watched.stop();
       await registry.close();

@@ -1,7 +1,5 @@
 import { Elysia } from "elysia";
-import { answeringAtOnce, DeferredVerdicts } from "../http/deferred-verdicts";
 import { requestPath } from "../http/request-path";
-import type { Serving } from "../http/serving";
 import type { HttpHooks } from "./types";
 
 /** The transport hooks see the inference surface only: not the management API, /health or /metrics. */
@@ -26,19 +24,15 @@ async function responseThrough(hooks: readonly HttpHooks[], request: Request, or
 /**
  * Runs the plugins' HTTP transport hooks: `onHttpRequest` in plugin order before routing (the
  * first response given answers the request), `onHttpResponse` in reverse order on the route's
- * response, error answers included. Without such hooks (the usual case) a request pays nothing:
- * the hook lets it through at once, so Elysia need not await it; with them the request is
- * answered from their verdict (DeferredVerdicts).
+ * response, error answers included. Without such hooks (the usual case) a request pays nothing.
  */
-export function pluginTransport(hooks: () => readonly HttpHooks[], serving: Serving) {
-  const verdicts = new DeferredVerdicts(serving);
-  return answeringAtOnce(
-    new Elysia({ name: "plugin-transport" }).onRequest(({ request }) => {
+export const pluginTransport = (hooks: () => readonly HttpHooks[]) =>
+  new Elysia({ name: "plugin-transport" })
+    .onRequest(({ request }) => {
       const active = hooks();
       if (active.length === 0 || !isInferencePath(request)) return;
-      return verdicts.has(request) ? verdicts.replay(request) : verdicts.after(request, requestThrough(active, request));
-    }),
-  )
+      return requestThrough(active, request);
+    })
     // mapResponse (not afterHandle) so error answers pass through the hooks too. Not declared
     // async, which Elysia would await on every request: a response the hooks see is mapped as
     // the promise of what they make of it.
@@ -47,4 +41,3 @@ export function pluginTransport(hooks: () => readonly HttpHooks[], serving: Serv
       if (active.length === 0 || !(responseValue instanceof Response) || !isInferencePath(request)) return;
       return responseThrough(active, request, responseValue);
     });
-}
