@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { type BrowserContext, chromium, type Page } from "playwright-core";
+import { type BrowserContext, chromium, type Locator, type Page } from "playwright-core";
 
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 
@@ -81,6 +81,23 @@ export async function launchBrowser(options: { colorScheme?: "light" | "dark"; v
       rmSync(profile, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * Waits until `target` shows on a page that reads what it shows again every `everyMs`, on a timer
+ * of its own: the page's clock (installed with `clock.install()` before the page loaded) is moved
+ * on to each next reading instead of being waited out.
+ */
+export async function untilReadAgain(page: Page, target: Locator, everyMs: number, timeoutMs = 10_000): Promise<void> {
+  const deadline = performance.now() + timeoutMs;
+  for (;;) {
+    try {
+      return await target.waitFor({ timeout: 100 });
+    } catch (error) {
+      if (performance.now() > deadline) throw error;
+    }
+    await page.clock.fastForward(everyMs);
+  }
 }
 
 /** The dashboard's admin account in tests that start signed in: config.json `auth`. */
