@@ -1,7 +1,4 @@
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { type BrowserContext, chromium, type Locator, type Page } from "playwright-core";
+import { type Browser as PlaywrightBrowser, type BrowserContext, chromium, type Locator, type Page } from "playwright-core";
 
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 
@@ -57,13 +54,23 @@ function watch(page: Page): WatchedPage {
   };
 }
 
-/** Headless Chromium (Debian's package) with a fresh profile, one per test file. */
+let running: Promise<PlaywrightBrowser> | undefined;
+
+/**
+ * Headless Chromium (Debian's package), started once for every test file of the run: a file's
+ * context has its own cookies, storage and cache, as a fresh profile would. It ends with the run
+ * (its pipe to this process closes), or is started again if it crashed.
+ */
+async function sharedChromium(): Promise<PlaywrightBrowser> {
+  const browser = await running?.catch(() => undefined);
+  if (browser?.isConnected()) return browser;
+  running = chromium.launch({ executablePath: CHROMIUM, headless: true, args: FLAGS });
+  return running;
+}
+
+/** A browser context of its own, one per test file, in the shared Chromium. */
 export async function launchBrowser(options: { colorScheme?: "light" | "dark"; viewport?: { width: number; height: number } } = {}): Promise<Browser> {
-  const profile = mkdtempSync(join(tmpdir(), "gateway-chromium-"));
-  const context = await chromium.launchPersistentContext(profile, {
-    executablePath: CHROMIUM,
-    headless: true,
-    args: FLAGS,
+  const context = await (await sharedChromium()).newContext({
     viewport: options.viewport ?? { width: 1280, height: 900 },
     colorScheme: options.colorScheme ?? "light",
     permissions: ["clipboard-read", "clipboard-write"],
@@ -76,10 +83,7 @@ export async function launchBrowser(options: { colorScheme?: "light" | "dark"; v
       await page.goto(url);
       return watched;
     },
-    async close() {
-      await context.close();
-      rmSync(profile, { recursive: true, force: true });
-    },
+    close: () => context.close(),
   };
 }
 
