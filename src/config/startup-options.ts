@@ -42,6 +42,9 @@ export const EnvironmentVariables = t.Object({
   GATEWAY_CHECK_REPLIES: t.Optional(
     t.String({ description: "`1`: check every reply a route declares against its schema, a mismatch answered as a 500 (the tests set it; it costs each management reply a check)." }),
   ),
+  GATEWAY_BUSY_TIMEOUT_MS: t.Optional(
+    t.String({ description: "For tests that hold a database file's lock on purpose: how long a connection waits for another's lock before failing (default 5000 ms)." }),
+  ),
   GATEWAY_STREAM_PHASES_FILE: t.Optional(
     t.String({ description: "For `bench/stream-phases.ts` only: a file each relayed stream's phases (upstream headers, first bytes, relays, settled) are written to as JSON when the gateway exits." }),
   ),

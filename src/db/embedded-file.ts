@@ -1,8 +1,8 @@
 import { expandConfig, isInMemoryConfig } from "@libsql/core/config";
 import Database from "libsql";
 
-/** How long a connection waits for another's lock before failing. */
-export const BUSY_TIMEOUT_MS = 5000;
+/** How long a connection waits for another's lock before failing (GATEWAY_BUSY_TIMEOUT_MS, for tests that hold a lock on purpose). */
+export const BUSY_TIMEOUT_MS = Number(process.env.GATEWAY_BUSY_TIMEOUT_MS) || 5000;
 
 export type EmbeddedConnection = InstanceType<typeof Database>;
 

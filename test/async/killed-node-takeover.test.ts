@@ -121,11 +121,17 @@ test.skipIf(!LIBSQL_SERVER_BINARY)(
 );
 
 test("a lease or a replica's sync interval that is no number of seconds above 0 stops the start, naming the variable", async () => {
-  for (const variable of ["GATEWAY_ACTOR_LEASE_SECONDS", "GATEWAY_DB_SYNC_INTERVAL"])
-    for (const value of ["0", "soon", "Infinity"]) {
+  const cases = ["GATEWAY_ACTOR_LEASE_SECONDS", "GATEWAY_DB_SYNC_INTERVAL"].flatMap((variable) => ["0", "soon", "Infinity"].map((value) => ({ variable, value })));
+  // Each start is a process of its own that stops at once: they run side by side.
+  const outcomes = await Promise.all(
+    cases.map(async ({ variable, value }) => {
       const child = workspace.start(["--port", "0", "--config", workspace.writeConfig({})], { [variable]: value });
       const [code, stderr] = await Promise.all([child.exited, new Response(child.stderr).text()]);
-      expect({ variable, value, code }).toEqual({ variable, value, code: 2 });
-      expect(stderr).toContain(`${variable} must be a number of seconds above 0, not '${value}'`);
-    }
+      return { variable, value, code, stderr };
+    }),
+  );
+  for (const { variable, value, code, stderr } of outcomes) {
+    expect({ variable, value, code }).toEqual({ variable, value, code: 2 });
+    expect(stderr).toContain(`${variable} must be a number of seconds above 0, not '${value}'`);
+  }
 });

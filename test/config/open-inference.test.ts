@@ -23,7 +23,8 @@ async function startOn(host: string, config: unknown = {}, env: Record<string, s
 }
 
 describe("protected mode: reachable from other machines, inference open only by choice", () => {
-  test("on 0.0.0.0 with inference open and no choice made, it refuses to start with exit code 2 and says how to choose", async () => {
+  // The starts below are processes of their own, each on a database of its own: they run side by side.
+  test.concurrent("on 0.0.0.0 with inference open and no choice made, it refuses to start with exit code 2 and says how to choose", async () => {
     const { listened, code, stderr } = await startOn("0.0.0.0");
     expect({ listened, code }).toEqual({ listened: false, code: 2 });
     expect(stderr).toContain("refusing to start");
@@ -32,21 +33,22 @@ describe("protected mode: reachable from other machines, inference open only by 
     expect(stderr).toContain("GATEWAY_ALLOW_OPEN_INFERENCE=true");
   });
 
-  test("enforcing virtual keys on inference is a choice: it starts", async () => {
+  test.concurrent("enforcing virtual keys on inference is a choice: it starts", async () => {
     expect(await startOn("0.0.0.0", { enforce_auth_on_inference: true })).toMatchObject({ listened: true, code: 0 });
   });
 
-  test("allow_open_inference: true is a choice: it starts", async () => {
+  test.concurrent("allow_open_inference: true is a choice: it starts", async () => {
     expect(await startOn("0.0.0.0", { allow_open_inference: true })).toMatchObject({ listened: true, code: 0 });
   });
 
-  test("GATEWAY_ALLOW_OPEN_INFERENCE=true is the same choice, for a container without a config file", async () => {
+  test.concurrent("GATEWAY_ALLOW_OPEN_INFERENCE=true is the same choice, for a container without a config file", async () => {
     expect(await startOn("0.0.0.0", {}, { GATEWAY_ALLOW_OPEN_INFERENCE: "true" })).toMatchObject({ listened: true, code: 0 });
   });
 
-  test("loopback needs no choice, as before", async () => {
-    expect(await startOn("127.0.0.1")).toMatchObject({ listened: true, code: 0 });
-    expect(await startOn("localhost")).toMatchObject({ listened: true, code: 0 });
+  test.concurrent("loopback needs no choice, as before", async () => {
+    const [loopback, localhost] = await Promise.all([startOn("127.0.0.1"), startOn("localhost")]);
+    expect(loopback).toMatchObject({ listened: true, code: 0 });
+    expect(localhost).toMatchObject({ listened: true, code: 0 });
   });
 
   test("enforcement turned on with PUT /api/config and kept in the database counts at the next start", async () => {

@@ -20,7 +20,10 @@ afterAll(async () => {
   upstream.stop();
 });
 
-/** Runs `step` back to back until the node has checked for changes (and, after each write, reloaded) several times. */
+/**
+ * Runs `step` back to back until the node has checked for changes (and, after each write, reloaded) several times.
+ * The three tests below write to tables of their own and wait out the same checks: they run at once.
+ */
 async function throughSeveralReloads(step: (index: number) => Promise<void>): Promise<number> {
   const until = Date.now() + 3 * CHANGE_CHECK_MS + 200;
   let index = 0;
@@ -28,7 +31,7 @@ async function throughSeveralReloads(step: (index: number) => Promise<void>): Pr
   return index;
 }
 
-test("a virtual key created on this node serves at once, whatever reload is under way", async () => {
+test.concurrent("a virtual key created on this node serves at once, whatever reload is under way", async () => {
   const statuses: number[] = [];
   const steps = await throughSeveralReloads(async (index) => {
     const key = await createVirtualKey(gw, { name: `fresh-${index}` });
@@ -40,7 +43,7 @@ test("a virtual key created on this node serves at once, whatever reload is unde
   expect(statuses.filter((status) => status !== 200)).toEqual([]);
 });
 
-test("a provider added on this node serves at once, whatever reload is under way", async () => {
+test.concurrent("a provider added on this node serves at once, whatever reload is under way", async () => {
   const key = await createVirtualKey(gw, { name: "provider-user" });
   const statuses: number[] = [];
   await throughSeveralReloads(async (index) => {
@@ -52,7 +55,7 @@ test("a provider added on this node serves at once, whatever reload is under way
   expect(statuses.filter((status) => status !== 200)).toEqual([]);
 });
 
-test("a routing rule created on this node routes at once, whatever reload is under way", async () => {
+test.concurrent("a routing rule created on this node routes at once, whatever reload is under way", async () => {
   const key = await createVirtualKey(gw, { name: "rule-user" });
   const models: string[] = [];
   await throughSeveralReloads(async (index) => {

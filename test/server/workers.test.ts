@@ -270,7 +270,8 @@ describe("a bad number of workers stops the start with exit code 2, naming the s
     ["--workers two", ["--workers", "two"], {}, /--workers/],
     ["server.workers 0", [], { server: { workers: 0 } }, /server\.workers/],
   ] as const) {
-    test(what, async () => {
+    // Each a process that stops at once: they run side by side.
+    test.concurrent(what, async () => {
       const child = workspace.start(["--config", workspace.writeConfig(config), "--port", "0", ...args]);
       const [code, stderr] = await Promise.all([child.exited, new Response(child.stderr).text()]);
       expect({ code, stderr }).toMatchObject({ code: 2, stderr: expect.stringMatching(named) });

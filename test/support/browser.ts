@@ -1,7 +1,4 @@
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { type BrowserContext, chromium, type Page } from "playwright-core";
+import { type Browser as PlaywrightBrowser, type BrowserContext, chromium, type Locator, type Page } from "playwright-core";
 
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 
@@ -57,13 +54,23 @@ function watch(page: Page): WatchedPage {
   };
 }
 
-/** Headless Chromium (Debian's package) with a fresh profile, one per test file. */
+let running: Promise<PlaywrightBrowser> | undefined;
+
+/**
+ * Headless Chromium (Debian's package), started once for every test file of the run: a file's
+ * context has its own cookies, storage and cache, as a fresh profile would. It ends with the run
+ * (its pipe to this process closes), or is started again if it crashed.
+ */
+async function sharedChromium(): Promise<PlaywrightBrowser> {
+  const browser = await running?.catch(() => undefined);
+  if (browser?.isConnected()) return browser;
+  running = chromium.launch({ executablePath: CHROMIUM, headless: true, args: FLAGS });
+  return running;
+}
+
+/** A browser context of its own, one per test file, in the shared Chromium. */
 export async function launchBrowser(options: { colorScheme?: "light" | "dark"; viewport?: { width: number; height: number } } = {}): Promise<Browser> {
-  const profile = mkdtempSync(join(tmpdir(), "gateway-chromium-"));
-  const context = await chromium.launchPersistentContext(profile, {
-    executablePath: CHROMIUM,
-    headless: true,
-    args: FLAGS,
+  const context = await (await sharedChromium()).newContext({
     viewport: options.viewport ?? { width: 1280, height: 900 },
     colorScheme: options.colorScheme ?? "light",
     permissions: ["clipboard-read", "clipboard-write"],
@@ -76,11 +83,25 @@ export async function launchBrowser(options: { colorScheme?: "light" | "dark"; v
       await page.goto(url);
       return watched;
     },
-    async close() {
-      await context.close();
-      rmSync(profile, { recursive: true, force: true });
-    },
+    close: () => context.close(),
   };
+}
+
+/**
+ * Waits until `target` shows on a page that reads what it shows again every `everyMs`, on a timer
+ * of its own: the page's clock (installed with `clock.install()` before the page loaded) is moved
+ * on to each next reading instead of being waited out.
+ */
+export async function untilReadAgain(page: Page, target: Locator, everyMs: number, timeoutMs = 10_000): Promise<void> {
+  const deadline = performance.now() + timeoutMs;
+  for (;;) {
+    try {
+      return await target.waitFor({ timeout: 100 });
+    } catch (error) {
+      if (performance.now() > deadline) throw error;
+    }
+    await page.clock.fastForward(everyMs);
+  }
 }
 
 /** The dashboard's admin account in tests that start signed in: config.json `auth`. */

@@ -1,9 +1,10 @@
-import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { copyFileSync, existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { createGateway, type Gateway, type GatewayOptions } from "../../src/app";
 import { resolveEnvReference } from "../../src/config/env-reference";
 import type { GatewayConfig } from "../../src/config/schema";
+import { openDatabase } from "../../src/db/client";
 import { LIBSQL_SERVER_BINARY, type LibsqlServer, startLibsqlServer } from "./libsql-server";
 
 export const SETUP_TOKEN = "test-setup-token";
@@ -79,11 +80,32 @@ async function stopAllIn(folder: string): Promise<void> {
   await Promise.all(inFolder.map((gateway) => gateway.stop()));
 }
 
+let migrated: Promise<string> | undefined;
+
+/**
+ * An embedded file with every migration applied, made once per run: a fresh database is a copy
+ * of it, the file a first start would migrate an empty one into, without migrating it each time.
+ */
+function migratedFile(): Promise<string> {
+  migrated ??= (async () => {
+    const dir = mkdtempSync(join(tmpdir(), "gateway-migrated-"));
+    process.once("exit", () => rmSync(dir, { recursive: true, force: true }));
+    const path = join(dir, "gateway.db");
+    const database = await openDatabase(`file:${path}`);
+    // Everything in the one file: the copy needs no write-ahead log beside it.
+    await database.db.$client.execute("PRAGMA wal_checkpoint(TRUNCATE)");
+    database.close();
+    return path;
+  })();
+  return migrated;
+}
+
 /** Starts the gateway in-process on a random port with a fresh database (an embedded file unless told otherwise). */
 export async function startGateway(config: GatewayConfig = {}, existing?: ExistingDatabase): Promise<TestGateway> {
   const dir = existing?.dir ?? mkdtempSync(join(tmpdir(), "gateway-test-"));
   const databaseServer = existing?.databaseServer ?? (!existing?.databaseUrl && ON_LIBSQL_SERVER ? await startLibsqlServer() : undefined);
   const databaseUrl = existing?.databaseUrl ?? databaseServer?.url ?? `file:${join(dir, "gateway.db")}`;
+  if (!existing?.databaseUrl && !databaseServer) copyFileSync(await migratedFile(), join(dir, "gateway.db"));
   const runtime = existing?.runtime ?? {};
   const fullConfig: GatewayConfig = { setup_token: SETUP_TOKEN, ...config };
   const gateway = await createGateway({ config: fullConfig, databaseUrl, env: { ...process.env, GATEWAY_ENCRYPTION_KEY: "test-encryption-key", ...existing?.env }, ...runtime });

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { startAlertReceivers } from "../support/alert-receivers";
 import { seriousViolations } from "../support/axe";
-import { type Browser, DASHBOARD_AUTH, launchBrowser, signIn, type WatchedPage } from "../support/browser";
+import { type Browser, DASHBOARD_AUTH, launchBrowser, signIn, untilReadAgain, type WatchedPage } from "../support/browser";
 import { eventually } from "../support/eventually";
 import { startGateway, type TestGateway } from "../support/gateway";
 import { type MockOpenAI, startMockOpenAI } from "../support/mock-openai";
@@ -12,12 +12,15 @@ let receivers: ReturnType<typeof startAlertReceivers>;
 let gw: TestGateway;
 let browser: Browser;
 let watched: WatchedPage;
+/** How often the alerts page reads its rules again (REFRESH_MS of alerts.tsx). */
+const PAGE_REFRESH_MS = 3_000;
 
 beforeAll(async () => {
   upstream = startMockOpenAI();
   receivers = startAlertReceivers();
   gw = await startGateway({ auth: DASHBOARD_AUTH, providers: { openai: { keys: [{ id: "k1", value: "sk-upstream" }], network_config: { base_url: upstream.baseUrl } } } });
   browser = await launchBrowser();
+  await browser.context.clock.install();
   watched = await browser.open(`${gw.url}/ui/alerts`);
   await signIn(watched.page);
 });
@@ -61,15 +64,15 @@ describe("alerts page", () => {
     expect(reply.status).toBe(200);
     await loggedRequests(gw, "openai", 1);
     await row.getByRole("button", { name: "Evaluate Any traffic now" }).click();
-    await row.getByText("firing", { exact: true }).waitFor({ timeout: 10_000 });
+    await untilReadAgain(page(), row.getByText("firing", { exact: true }), PAGE_REFRESH_MS);
     await row.getByText("requests = 1").waitFor();
     const firing = await eventually(async () => receivers.to("/slack"), (posts) => posts.length >= 2);
     expect(firing[1]!.body.text).toStartWith("Firing: Any traffic");
 
     await row.getByRole("button", { name: "Acknowledge Any traffic" }).click();
-    await row.getByText("acknowledged by admin:admin").waitFor({ timeout: 10_000 });
+    await untilReadAgain(page(), row.getByText("acknowledged by admin:admin"), PAGE_REFRESH_MS);
     await row.getByRole("button", { name: "Silence Any traffic for an hour" }).click();
-    await row.getByText(/silenced until/).waitFor({ timeout: 10_000 });
+    await untilReadAgain(page(), row.getByText(/silenced until/), PAGE_REFRESH_MS);
     await row.getByRole("button", { name: "Lift the silence of Any traffic" }).waitFor();
 
     await row.getByRole("button", { name: "History of Any traffic" }).click();

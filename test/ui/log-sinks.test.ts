@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { seriousViolations } from "../support/axe";
-import { type Browser, DASHBOARD_AUTH, launchBrowser, signIn } from "../support/browser";
+import { type Browser, DASHBOARD_AUTH, launchBrowser, signIn, untilReadAgain } from "../support/browser";
 import { startGateway, type TestGateway } from "../support/gateway";
 import { type LogSinkReceiver, startLogSinkReceiver } from "../support/log-sink-receiver";
 import { generateFacts, recordFacts } from "../logs/seed-logs";
@@ -11,6 +11,8 @@ import { generateFacts, recordFacts } from "../logs/seed-logs";
 let gw: TestGateway;
 let browser: Browser;
 let receiver: LogSinkReceiver;
+/** How often the page reads the sinks' states again (REFRESH_MS of log-sinks.tsx). */
+const PAGE_REFRESH_MS = 3_000;
 const folder = mkdtempSync(join(tmpdir(), "gateway-sinks-page-"));
 
 beforeAll(async () => {
@@ -26,6 +28,7 @@ beforeAll(async () => {
   });
   await recordFacts(gw.databaseUrl, generateFacts(40, new Date()));
   browser = await launchBrowser();
+  await browser.context.clock.install();
 }, 60_000);
 afterAll(async () => {
   await browser?.close();
@@ -43,18 +46,18 @@ test("the Log sinks page shows each sink's state, rows delivered, lag and last e
   const row = (name: string) => table.getByRole("row").filter({ has: page.getByRole("rowheader", { name: new RegExp(`^${name}`) }) });
 
   const successes = ((await (await gw.admin("/api/logs?status=success&limit=1")).json()) as { total: number }).total;
-  await row("shipper").getByRole("cell", { name: String(successes), exact: true }).waitFor();
-  await row("shipper").getByText("delivering").waitFor();
-  await row("shipper").getByText('where status == "success"').waitFor();
+  await untilReadAgain(page, row("shipper").getByRole("cell", { name: String(successes), exact: true }), PAGE_REFRESH_MS);
+  await untilReadAgain(page, row("shipper").getByText("delivering"), PAGE_REFRESH_MS);
+  await untilReadAgain(page, row("shipper").getByText('where status == "success"'), PAGE_REFRESH_MS);
 
-  await row("collector").getByText("backing off").waitFor();
-  await row("collector").getByText("the sink answered 503: down for maintenance").waitFor();
-  await row("collector").getByRole("cell", { name: /^40 rows/ }).waitFor();
+  await untilReadAgain(page, row("collector").getByText("backing off"), PAGE_REFRESH_MS);
+  await untilReadAgain(page, row("collector").getByText("the sink answered 503: down for maintenance"), PAGE_REFRESH_MS);
+  await untilReadAgain(page, row("collector").getByRole("cell", { name: /^40 rows/ }), PAGE_REFRESH_MS);
 
   receiver.down = false;
-  await row("collector").getByRole("cell", { name: "40", exact: true }).waitFor({ timeout: 10_000 });
-  await row("collector").getByText("delivering").waitFor();
-  await row("collector").getByRole("cell", { name: "0 rows", exact: true }).waitFor();
+  await untilReadAgain(page, row("collector").getByRole("cell", { name: "40", exact: true }), PAGE_REFRESH_MS);
+  await untilReadAgain(page, row("collector").getByText("delivering"), PAGE_REFRESH_MS);
+  await untilReadAgain(page, row("collector").getByRole("cell", { name: "0 rows", exact: true }), PAGE_REFRESH_MS);
   expect(receiver.accepted.flatMap((batch) => batch.rows)).toHaveLength(40);
   expect(await seriousViolations(page)).toEqual([]);
   expect(watched.problems()).toEqual([]);
@@ -77,10 +80,10 @@ test("a sink added on the page gets the rows stored from then on; its secret is 
   await form.getByRole("button", { name: "Add log sink" }).click();
   const table = page.getByRole("table", { name: "Log sinks" });
   const row = table.getByRole("row").filter({ has: page.getByRole("rowheader", { name: /^added/ }) });
-  await row.getByText("delivering").waitFor();
+  await untilReadAgain(page, row.getByText("delivering"), PAGE_REFRESH_MS);
 
   await recordFacts(gw.databaseUrl, generateFacts(1, new Date()).map((fact) => ({ ...fact, id: "req-added" })));
-  await row.getByRole("cell", { name: "1", exact: true }).waitFor({ timeout: 10_000 });
+  await untilReadAgain(page, row.getByRole("cell", { name: "1", exact: true }), PAGE_REFRESH_MS);
   expect(receiver.rowsOn("/added").map((sent) => sent.id)).toHaveLength(1);
   expect(receiver.rejected).toEqual([]);
 

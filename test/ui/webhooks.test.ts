@@ -1,12 +1,14 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { submittedJob } from "../support/async-jobs";
-import { type Browser, DASHBOARD_AUTH, launchBrowser, signIn, type WatchedPage } from "../support/browser";
+import { type Browser, DASHBOARD_AUTH, launchBrowser, signIn, untilReadAgain, type WatchedPage } from "../support/browser";
 import { startGateway, type TestGateway } from "../support/gateway";
 import { type MockOpenAI, startMockOpenAI } from "../support/mock-openai";
 import { TestClock } from "../support/test-clock";
 import { startWebhookReceiver, type WebhookReceiver } from "../support/webhook-receiver";
 
 const DEFAULT_FIRST_RETRY_MS = 30_000;
+/** How often the page reads its jobs and deliveries again (REFRESH_MS of its sections). */
+const PAGE_REFRESH_MS = 3_000;
 
 let upstream: MockOpenAI;
 let receiver: WebhookReceiver;
@@ -20,6 +22,7 @@ beforeAll(async () => {
   receiver = startWebhookReceiver();
   gw = await startGateway({ auth: DASHBOARD_AUTH, providers: { openai: { keys: [{ id: "k1", value: "sk-upstream" }], network_config: { base_url: upstream.baseUrl } } } }, { runtime: { actorClock: clock } });
   browser = await launchBrowser();
+  await browser.context.clock.install();
   watched = await browser.open(`${gw.url}/ui/webhooks`);
   await signIn(watched.page);
 });
@@ -48,11 +51,11 @@ describe("webhooks page", () => {
     const job = await submittedJob(gw, "chat/completions", { model: "openai/gpt-4o-mini", messages: [{ role: "user", content: "list this job" }] });
     await arrived.promise;
     const row = jobs.getByRole("row").filter({ hasText: job.id });
-    await row.getByText("processing", { exact: true }).waitFor({ timeout: 10_000 });
+    await untilReadAgain(page(), row.getByText("processing", { exact: true }), PAGE_REFRESH_MS);
     expect(await row.getByRole("cell").nth(1).innerText()).toContain("chat.completion");
 
     release.resolve();
-    await row.getByText("completed", { exact: true }).waitFor({ timeout: 10_000 });
+    await untilReadAgain(page(), row.getByText("completed", { exact: true }), PAGE_REFRESH_MS);
     await row.getByText("echo: list this job", { exact: true }).waitFor();
     await row.getByText("HTTP 200").waitFor();
     await row.getByText("Full result").click();
@@ -83,13 +86,13 @@ describe("webhooks page", () => {
     const job = await submittedJob(gw, "chat/completions", { model: "openai/gpt-4o-mini", messages: [{ role: "user", content: "notify me" }] }, { "x-gw-async-webhook": "jobs" });
     await page().getByRole("button", { name: "Deliveries of jobs" }).click();
     const history = page().getByRole("dialog", { name: "Deliveries to jobs" }).getByRole("table", { name: "Deliveries" });
-    await history.getByRole("cell", { name: "waiting_retry", exact: true }).waitFor({ timeout: 10_000 });
+    await untilReadAgain(page(), history.getByRole("cell", { name: "waiting_retry", exact: true }), PAGE_REFRESH_MS);
     await history.getByRole("cell", { name: `async_job.completed job ${job.id}` }).waitFor();
     await history.getByRole("cell", { name: "500", exact: true }).waitFor();
 
     await clock.timerSet(DEFAULT_FIRST_RETRY_MS);
     clock.increment(DEFAULT_FIRST_RETRY_MS);
-    await history.getByRole("cell", { name: "delivered", exact: true }).first().waitFor({ timeout: 10_000 });
+    await untilReadAgain(page(), history.getByRole("cell", { name: "delivered", exact: true }).first(), PAGE_REFRESH_MS);
     expect(await history.getByRole("row").nth(1).getByRole("cell").nth(3).innerText()).toBe("2");
 
     await history.getByRole("button", { name: "Redeliver" }).click();
@@ -97,7 +100,7 @@ describe("webhooks page", () => {
     const received = await receiver.arrivals(3);
     expect(received.map((delivery) => delivery.headers.get("webhook-id"))).toEqual(Array(3).fill(received[0]!.headers.get("webhook-id")));
     expect(receiver.rejected).toEqual([]);
-    await history.getByRole("cell", { name: /redelivery/ }).waitFor({ timeout: 10_000 });
+    await untilReadAgain(page(), history.getByRole("cell", { name: /redelivery/ }), PAGE_REFRESH_MS);
   });
 
   test("no page error and no request failed that the user did not cause", () => {
