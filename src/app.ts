@@ -94,6 +94,9 @@ export interface GatewayOptions {
 const DEFAULT_IDLE_TIMEOUT_SECONDS = 30;
 /** How long a stop waits for the calls it cut to settle; they abort at once, unless stuck elsewhere. */
 const CUT_CALLS_SETTLE_MS = 2_000;
+
+/** A step of the stop that fails (the database locked past its busy timeout) is reported, and the steps after it, the request logs' last batch among them, still run. */
+const reportStopFailure = (step: string) => (error: unknown) => console.error(`gateway stop: ${step} failed: ${error instanceof Error ? error.message : String(error)}`);
 /** The inference surfaces, where every request answers to a virtual key (`enforce_auth_on_inference`). */
 const INFERENCE_ROOTS = ["/v1/", ...MOUNT_ROOTS.map((root) => `${root}/`)];
 const isInferencePath = (request: Request) => INFERENCE_ROOTS.some((root) => requestPath(request).startsWith(root));
@@ -408,17 +411,17 @@ export async function createGateway({ config: givenConfig, databaseUrl, env = pr
       liveFeed.close();
       if (app.server) await app.stop(true);
       // Before the cut calls settle: a kept stream's upstream call outlives its client, not the gateway.
-      await streams.stop();
+      await streams.stop().catch(reportStopFailure("handing back the kept streams"));
       // Cut, the calls still running abort upstream and settle: their rows and charges go in before the logs close.
       await settlements.cutSettled(CUT_CALLS_SETTLE_MS);
       await unreadVideos.stop();
       // Before the logs close: the agent stops indexing, its backfill and its retention sweep.
       await warp.stop();
-      await asyncInference.stop();
-      await alerts.stop();
-      await webhooks.stop();
-      await logSinks.stop();
-      await lifecycles.stop();
+      await asyncInference.stop().catch(reportStopFailure("stopping async jobs"));
+      await alerts.stop().catch(reportStopFailure("stopping alerts"));
+      await webhooks.stop().catch(reportStopFailure("stopping webhooks"));
+      await logSinks.stop().catch(reportStopFailure("stopping log sinks"));
+      await lifecycles.stop().catch(reportStopFailure("stopping lifecycles"));
       inspector?.stop();
       // What finished before the stop is logged and charged before the hooks close.
       settlements.drain();
@@ -431,8 +434,8 @@ export async function createGateway({ config: givenConfig, databaseUrl, env = pr
       await providerChanges.stop();
       await keyBreakers.stop();
       await runtimeSettings.stop();
-      await mcp.close();
-      await agents.close();
+      await mcp.close().catch(reportStopFailure("closing MCP"));
+      await agents.close().catch(reportStopFailure("closing A2A agents"));
       await snapshots.leave().catch((error) => console.error(`handing the node id back failed: ${(error as Error).message}`));
       database.close();
     },

@@ -61,7 +61,13 @@ async function main() {
       .then(() => gateway.drain(graceSeconds * 1000, cut.signal))
       .then(() => workersExited)
       .then(() => gateway.stop())
-      .then(() => process.exit(0));
+      .then(
+        () => process.exit(0),
+        (error: unknown) => {
+          console.error(`gateway stop failed: ${error instanceof Error ? error.message : String(error)}`);
+          process.exit(1);
+        },
+      );
   }
   process.on("SIGTERM", stop);
   firstProcessLost = stop;

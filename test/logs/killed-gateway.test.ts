@@ -183,7 +183,8 @@ test("rows a gateway stopped while the database was locked could not store are s
   try {
     for (const index of [1, 2, 3]) await client.chat.completions.create({ model: "openai/gpt-4o-mini", messages: [{ role: "user", content: `locked-at-stop-${index}` }] });
     running!.kill("SIGTERM");
-    await running!.exited;
+    // The stop reports what it could not write and ends cleanly, instead of dying on the first locked step.
+    expect(await running!.exited).toBe(0);
   } finally {
     other.exec("ROLLBACK");
     other.close();
