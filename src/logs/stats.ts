@@ -3,7 +3,8 @@ import { requestLogs } from "../db/schema/logs";
 import { NO_USAGE, rateOf, type Usage, usageColumns } from "./aggregates";
 import { logConditions } from "./conditions";
 import type { LogFilters } from "./filters";
-import { answeredByHours, hourlyUsage, TOTAL } from "./hourly";
+import { groupHoursOf, narrowingOf } from "./group-hours";
+import { answeredByHours, hourlyUsage, sumAcrossHours, TOTAL, USAGE_SUMS, usageOf } from "./hourly";
 import { answeredByLatencyHistogram, histogramPercentiles } from "./latency-histogram";
 import { previousWindow, type TimeWindow } from "./time-window";
 import { percentChange } from "./trend";
@@ -48,8 +49,14 @@ function totalsView(totals: Usage) {
   };
 }
 
+/** Totals from whole hours where the filters allow: request_log_hours, or request_log_group_hours for one team, key, customer, error type or metadata value. */
 async function periodTotals(db: ReadDatabase, filters: LogFilters, window: TimeWindow) {
   if (answeredByHours(filters)) return totalsView((await hourlyUsage(db, filters, window, TOTAL))[0] ?? NO_USAGE);
+  const { grouping, values } = narrowingOf(filters) ?? {};
+  if (grouping) {
+    const [group] = await sumAcrossHours(db, filters, window, groupHoursOf(filters, grouping, values), TOTAL, USAGE_SUMS);
+    return totalsView(group ? usageOf(group.sums) : NO_USAGE);
+  }
   const [usage] = (await db.select(usageColumns).from(requestLogs).where(logConditions(filters, window))) as Usage[];
   return totalsView(usage!);
 }

@@ -93,7 +93,8 @@ export const requestLogs = sqliteTable(
     index("request_logs_customer_idx").on(table.customerId, table.timestamp).where(sql`${table.customerId} IS NOT NULL`),
     index("request_logs_selected_key_idx").on(table.selectedKeyId, table.timestamp).where(sql`${table.selectedKeyId} IS NOT NULL`),
     // Few requests call tools or meet a guardrail: their filters read only those rows (src/logs/conditions.ts names these conditions).
-    index("request_logs_tool_calls_idx").on(table.timestamp).where(sql`${table.toolCallNames} <> '[]'`),
+    // The names are in the tool index too: a tool filter checks each candidate in the index, never reading the row.
+    index("request_logs_tool_calls_idx").on(table.timestamp, table.toolCallNames).where(sql`${table.toolCallNames} <> '[]'`),
     index("request_logs_guardrails_idx").on(table.timestamp).where(sql`${table.guardrails} IS NOT NULL`),
   ],
 );
@@ -122,8 +123,44 @@ export const requestLogHours = sqliteTable(
     totalTokens: integer("total_tokens").notNull(),
     cost: real("cost").notNull(),
     latencyMs: real("latency_ms").notNull(),
+    /** Requests answered from the gateway's cache (migration 0041). */
+    cacheHits: integer("cache_hits").notNull().default(0),
+    /** The hour's total time to first token, over the `first_token_requests` that had one. */
+    firstTokenMs: real("first_token_ms").notNull().default(0),
+    firstTokenRequests: integer("first_token_requests").notNull().default(0),
   },
   (table) => [primaryKey({ columns: [table.hour, table.provider, table.model, table.status] })],
+);
+
+/**
+ * The figures of request_log_hours per hour, status and value of one grouping: `virtual_key`,
+ * `team`, `customer`, `error_type`, `complexity_tier` (the column's value) or `metadata.<key>`
+ * (each text value of that key), rows without a value left out. Kept like request_log_hours: by
+ * the log writer in each batch's transaction (src/logs/group-hours.ts) and by a trigger on
+ * deletion (migration 0041, WITHOUT ROWID). The series grouped by these, the virtual key
+ * ranking and the stats of one team, key, customer or metadata value read whole hours here.
+ */
+export const requestLogGroupHours = sqliteTable(
+  "request_log_group_hours",
+  {
+    grouping: text("grouping").notNull(),
+    hour: integer("hour").notNull(),
+    value: text("value").notNull(),
+    status: text("status", { enum: ["processing", "success", "error"] }).notNull(),
+    requests: integer("requests").notNull(),
+    inputTokens: integer("input_tokens").notNull(),
+    outputTokens: integer("output_tokens").notNull(),
+    cachedTokens: integer("cached_tokens").notNull(),
+    reasoningTokens: integer("reasoning_tokens").notNull(),
+    totalTokens: integer("total_tokens").notNull(),
+    cost: real("cost").notNull(),
+    latencyMs: real("latency_ms").notNull(),
+    cacheHits: integer("cache_hits").notNull(),
+    firstTokenMs: real("first_token_ms").notNull(),
+    firstTokenRequests: integer("first_token_requests").notNull(),
+  },
+  // Grouping then hour: a window of one grouping is one range of the key.
+  (table) => [primaryKey({ columns: [table.grouping, table.hour, table.value, table.status] })],
 );
 
 /**
@@ -144,17 +181,19 @@ export const requestLogLatencies = sqliteTable(
 );
 
 /**
- * Each metadata pair of each request log, by the log's seq, kept by triggers on request_logs as
- * rows are inserted and deleted (hand-written in the migration that made the table, WITHOUT
- * ROWID like request_log_hours). A `metadata_<key>` filter reads the pairs' key instead of every
- * row's JSON, which over a million rows takes seconds.
+ * Each metadata pair of each request log, by the log's timestamp and seq, kept by triggers on
+ * request_logs as rows are inserted, updated and deleted (hand-written in migrations 0038 and
+ * 0041, WITHOUT ROWID like request_log_hours). A `metadata_<key>` filter reads the pairs' key
+ * instead of every row's JSON, which over a million rows takes seconds; the logs page filtered by
+ * a pair reads its newest matches in key order, with no sort.
  */
 export const requestLogMetadata = sqliteTable(
   "request_log_metadata",
   {
     key: text("key").notNull(),
     value: text("value").notNull(),
+    timestamp: integer("timestamp").notNull(),
     seq: integer("seq").notNull(),
   },
-  (table) => [primaryKey({ columns: [table.key, table.value, table.seq] })],
+  (table) => [primaryKey({ columns: [table.key, table.value, table.timestamp, table.seq] })],
 );
