@@ -19,9 +19,9 @@ CREATE TABLE `request_log_group_hours` (
 	`total_tokens` integer NOT NULL,
 	`cost` real NOT NULL,
 	`latency_ms` real NOT NULL,
-	`cache_hits` integer NOT NULL,
-	`first_token_ms` real NOT NULL,
-	`first_token_requests` integer NOT NULL,
+	`cache_hits` integer DEFAULT 0 NOT NULL,
+	`first_token_ms` real DEFAULT 0 NOT NULL,
+	`first_token_requests` integer DEFAULT 0 NOT NULL,
 	PRIMARY KEY(`grouping`, `hour`, `value`, `status`)
 ) WITHOUT ROWID;
 --> statement-breakpoint
@@ -67,6 +67,7 @@ BEGIN
 END;--> statement-breakpoint
 CREATE TRIGGER `request_log_group_hours_delete` AFTER DELETE ON `request_logs` WHEN old.`internal_caller` IS NULL
 BEGIN
+  -- Each (grouping, value) pair found by the whole key: a compound or joined list of pairs would have SQLite scan the table.
   UPDATE `request_log_group_hours` SET `requests` = `requests` - 1, `input_tokens` = `input_tokens` - old.`input_tokens`,
     `output_tokens` = `output_tokens` - old.`output_tokens`, `cached_tokens` = `cached_tokens` - old.`cached_tokens`,
     `reasoning_tokens` = `reasoning_tokens` - old.`reasoning_tokens`, `total_tokens` = `total_tokens` - old.`total_tokens`,
@@ -74,15 +75,23 @@ BEGIN
     `cache_hits` = `cache_hits` - (old.`cache_hit_type` IS NOT NULL),
     `first_token_ms` = `first_token_ms` - coalesce(old.`time_to_first_token_ms`, 0),
     `first_token_requests` = `first_token_requests` - (old.`time_to_first_token_ms` IS NOT NULL)
-  FROM (SELECT `key` AS `grouping`, `value` FROM json_each(json_object('virtual_key', old.`virtual_key_id`, 'team', old.`team_id`, 'customer', old.`customer_id`, 'error_type', old.`error_type`, 'complexity_tier', old.`complexity_tier`)) WHERE `type` = 'text'
-    UNION ALL SELECT 'metadata.' || `key`, `value` FROM json_each(old.`metadata`) WHERE `type` = 'text') AS `entries`
-  WHERE `request_log_group_hours`.`grouping` = `entries`.`grouping` AND `hour` = old.`timestamp` / 3600000 * 3600000
-    AND `request_log_group_hours`.`value` = `entries`.`value` AND `status` = old.`status`;
-  -- A group's hours with no request left; by grouping (the key's first column), since a pair of IN lists would scan the table.
-  DELETE FROM `request_log_group_hours`
-  WHERE `hour` = old.`timestamp` / 3600000 * 3600000 AND `status` = old.`status` AND `requests` <= 0 AND `grouping` IN (
-    SELECT `key` FROM json_each(json_object('virtual_key', old.`virtual_key_id`, 'team', old.`team_id`, 'customer', old.`customer_id`, 'error_type', old.`error_type`, 'complexity_tier', old.`complexity_tier`)) WHERE `type` = 'text'
-    UNION ALL SELECT 'metadata.' || `key` FROM json_each(old.`metadata`) WHERE `type` = 'text');
+  WHERE `hour` = old.`timestamp` / 3600000 * 3600000 AND `status` = old.`status`
+    AND (`grouping`, `value`) IN (VALUES ('virtual_key', old.`virtual_key_id`), ('team', old.`team_id`), ('customer', old.`customer_id`),
+    ('error_type', old.`error_type`), ('complexity_tier', old.`complexity_tier`));
+  UPDATE `request_log_group_hours` SET `requests` = `requests` - 1, `input_tokens` = `input_tokens` - old.`input_tokens`,
+    `output_tokens` = `output_tokens` - old.`output_tokens`, `cached_tokens` = `cached_tokens` - old.`cached_tokens`,
+    `reasoning_tokens` = `reasoning_tokens` - old.`reasoning_tokens`, `total_tokens` = `total_tokens` - old.`total_tokens`,
+    `cost` = `cost` - coalesce(old.`cost`, 0), `latency_ms` = `latency_ms` - old.`latency_ms`,
+    `cache_hits` = `cache_hits` - (old.`cache_hit_type` IS NOT NULL),
+    `first_token_ms` = `first_token_ms` - coalesce(old.`time_to_first_token_ms`, 0),
+    `first_token_requests` = `first_token_requests` - (old.`time_to_first_token_ms` IS NOT NULL)
+  WHERE `hour` = old.`timestamp` / 3600000 * 3600000 AND `status` = old.`status`
+    AND (`grouping`, `value`) IN (SELECT 'metadata.' || `key`, `value` FROM json_each(old.`metadata`) WHERE `type` = 'text');
+  DELETE FROM `request_log_group_hours` WHERE `requests` <= 0 AND `hour` = old.`timestamp` / 3600000 * 3600000 AND `status` = old.`status`
+    AND (`grouping`, `value`) IN (VALUES ('virtual_key', old.`virtual_key_id`), ('team', old.`team_id`), ('customer', old.`customer_id`),
+    ('error_type', old.`error_type`), ('complexity_tier', old.`complexity_tier`));
+  DELETE FROM `request_log_group_hours` WHERE `requests` <= 0 AND `hour` = old.`timestamp` / 3600000 * 3600000 AND `status` = old.`status`
+    AND (`grouping`, `value`) IN (SELECT 'metadata.' || `key`, `value` FROM json_each(old.`metadata`) WHERE `type` = 'text');
 END;
 --> statement-breakpoint
 -- A log's metadata may change after it is written (a resumed stream notes its resumes): its pairs
@@ -96,12 +105,10 @@ BEGIN
     `cache_hits` = `cache_hits` - (old.`cache_hit_type` IS NOT NULL),
     `first_token_ms` = `first_token_ms` - coalesce(old.`time_to_first_token_ms`, 0),
     `first_token_requests` = `first_token_requests` - (old.`time_to_first_token_ms` IS NOT NULL)
-  FROM (SELECT 'metadata.' || `key` AS `grouping`, `value` FROM json_each(old.`metadata`) WHERE `type` = 'text') AS `entries`
-  WHERE `request_log_group_hours`.`grouping` = `entries`.`grouping` AND `hour` = old.`timestamp` / 3600000 * 3600000
-    AND `request_log_group_hours`.`value` = `entries`.`value` AND `status` = old.`status`;
-  DELETE FROM `request_log_group_hours`
-  WHERE `hour` = old.`timestamp` / 3600000 * 3600000 AND `status` = old.`status` AND `requests` <= 0
-    AND `grouping` IN (SELECT 'metadata.' || `key` FROM json_each(old.`metadata`) WHERE `type` = 'text');
+  WHERE `hour` = old.`timestamp` / 3600000 * 3600000 AND `status` = old.`status`
+    AND (`grouping`, `value`) IN (SELECT 'metadata.' || `key`, `value` FROM json_each(old.`metadata`) WHERE `type` = 'text');
+  DELETE FROM `request_log_group_hours` WHERE `requests` <= 0 AND `hour` = old.`timestamp` / 3600000 * 3600000 AND `status` = old.`status`
+    AND (`grouping`, `value`) IN (SELECT 'metadata.' || `key`, `value` FROM json_each(old.`metadata`) WHERE `type` = 'text');
   INSERT INTO `request_log_group_hours`
   SELECT 'metadata.' || `key`, new.`timestamp` / 3600000 * 3600000, `value`, new.`status`, 1, new.`input_tokens`, new.`output_tokens`,
     new.`cached_tokens`, new.`reasoning_tokens`, new.`total_tokens`, coalesce(new.`cost`, 0), new.`latency_ms`, new.`cache_hit_type` IS NOT NULL,

@@ -103,6 +103,26 @@ export type RequestLogRow = typeof requestLogs.$inferSelect;
 export type NewRequestLogRow = typeof requestLogs.$inferInsert;
 
 /**
+ * What each hourly roll-up keeps of a group's logs: sums, not averages, so that hours add up
+ * (`latency_ms` is the total latency). The last three came with migration 0041, hence defaults.
+ */
+const rolledUpFigures = () => ({
+  requests: integer("requests").notNull(),
+  inputTokens: integer("input_tokens").notNull(),
+  outputTokens: integer("output_tokens").notNull(),
+  cachedTokens: integer("cached_tokens").notNull(),
+  reasoningTokens: integer("reasoning_tokens").notNull(),
+  totalTokens: integer("total_tokens").notNull(),
+  cost: real("cost").notNull(),
+  latencyMs: real("latency_ms").notNull(),
+  /** Requests answered from the gateway's cache. */
+  cacheHits: integer("cache_hits").notNull().default(0),
+  /** The total time to first token, over the `first_token_requests` that had one. */
+  firstTokenMs: real("first_token_ms").notNull().default(0),
+  firstTokenRequests: integer("first_token_requests").notNull().default(0),
+});
+
+/**
  * Usage per hour, provider, model and status, kept by the log writer in each batch's transaction
  * (src/logs/hourly.ts) and by a trigger on deletion (migration 0002). Dashboard aggregates over a
  * long window read whole hours here and only the partial hours at its edges from request_logs.
@@ -115,19 +135,7 @@ export const requestLogHours = sqliteTable(
     provider: text("provider").notNull(),
     model: text("model").notNull(),
     status: text("status", { enum: ["processing", "success", "error"] }).notNull(),
-    requests: integer("requests").notNull(),
-    inputTokens: integer("input_tokens").notNull(),
-    outputTokens: integer("output_tokens").notNull(),
-    cachedTokens: integer("cached_tokens").notNull(),
-    reasoningTokens: integer("reasoning_tokens").notNull(),
-    totalTokens: integer("total_tokens").notNull(),
-    cost: real("cost").notNull(),
-    latencyMs: real("latency_ms").notNull(),
-    /** Requests answered from the gateway's cache (migration 0041). */
-    cacheHits: integer("cache_hits").notNull().default(0),
-    /** The hour's total time to first token, over the `first_token_requests` that had one. */
-    firstTokenMs: real("first_token_ms").notNull().default(0),
-    firstTokenRequests: integer("first_token_requests").notNull().default(0),
+    ...rolledUpFigures(),
   },
   (table) => [primaryKey({ columns: [table.hour, table.provider, table.model, table.status] })],
 );
@@ -147,17 +155,7 @@ export const requestLogGroupHours = sqliteTable(
     hour: integer("hour").notNull(),
     value: text("value").notNull(),
     status: text("status", { enum: ["processing", "success", "error"] }).notNull(),
-    requests: integer("requests").notNull(),
-    inputTokens: integer("input_tokens").notNull(),
-    outputTokens: integer("output_tokens").notNull(),
-    cachedTokens: integer("cached_tokens").notNull(),
-    reasoningTokens: integer("reasoning_tokens").notNull(),
-    totalTokens: integer("total_tokens").notNull(),
-    cost: real("cost").notNull(),
-    latencyMs: real("latency_ms").notNull(),
-    cacheHits: integer("cache_hits").notNull(),
-    firstTokenMs: real("first_token_ms").notNull(),
-    firstTokenRequests: integer("first_token_requests").notNull(),
+    ...rolledUpFigures(),
   },
   // Grouping then hour: a window of one grouping is one range of the key.
   (table) => [primaryKey({ columns: [table.grouping, table.hour, table.value, table.status] })],
