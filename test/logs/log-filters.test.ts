@@ -272,6 +272,19 @@ describe("GET /api/logs: the page of a large log's filters, newest first", () =>
     expect(plan).toContain("SEARCH request_log_metadata USING PRIMARY KEY (key=? AND value=?)");
   });
 
+  // Stats of a common value over 30 days read its edge hours from the logs: all of its pairs fetched every row they name.
+  test("a metadata value within a window reads only the window's pairs", async () => {
+    const database = await openDatabase(gw.databaseUrl);
+    try {
+      const filters = readLogFilters({ metadata_feature: "x", period: "1h" } as never, new Date());
+      const query = database.db.select({ seq: requestLogs.seq }).from(requestLogs).where(logConditions(filters)).toSQL();
+      const plan = (await database.db.all<{ detail: string }>(sql.raw(`EXPLAIN QUERY PLAN ${query.sql.replace(/\?/g, "'x'")}`))).map((step) => step.detail);
+      expect(plan.filter((step) => step.includes("request_log_metadata"))).toEqual([expect.stringContaining("(key=? AND value=? AND timestamp>? AND timestamp<?)")]);
+    } finally {
+      database.close();
+    }
+  });
+
   // A tenth of a million rows called a tool: reading each for its tool names took seconds.
   test("a tool: each candidate is checked in the tool index, its row never read", async () => {
     const plan = await pagePlan("tool_call_names=x");

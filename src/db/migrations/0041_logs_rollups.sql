@@ -5,7 +5,8 @@
 -- request_log_hours: the writer's roll-up must leave last_insert_rowid() alone. Both are rebuilt
 -- from the logs here, and kept by triggers on deletion and on a change of a log's metadata.
 -- The logs page: the tool index holds the names it checks, and request_log_metadata gains each
--- log's timestamp in its key, so a page filtered by a pair reads its newest entries in order.
+-- log's timestamp in its key, so a page filtered by a pair reads its newest entries in order, and
+-- its status and latency, so the latency percentiles of a metadata value read no log.
 CREATE TABLE `request_log_group_hours` (
 	`grouping` text NOT NULL,
 	`hour` integer NOT NULL,
@@ -128,15 +129,17 @@ CREATE TABLE `request_log_metadata` (
 	`value` text NOT NULL,
 	`timestamp` integer NOT NULL,
 	`seq` integer NOT NULL,
+	`status` text NOT NULL,
+	`latency_ms` real NOT NULL,
 	PRIMARY KEY(`key`, `value`, `timestamp`, `seq`)
 ) WITHOUT ROWID;
 --> statement-breakpoint
-INSERT INTO `request_log_metadata` SELECT `entry`.`key`, `entry`.`value`, `request_logs`.`timestamp`, `request_logs`.`seq`
+INSERT INTO `request_log_metadata` SELECT `entry`.`key`, `entry`.`value`, `request_logs`.`timestamp`, `request_logs`.`seq`, `request_logs`.`status`, `request_logs`.`latency_ms`
 FROM `request_logs`, json_each(`request_logs`.`metadata`) AS `entry` WHERE `request_logs`.`metadata` <> '{}' AND `entry`.`type` = 'text';
 --> statement-breakpoint
 CREATE TRIGGER `request_log_metadata_insert` AFTER INSERT ON `request_logs` WHEN new.`metadata` <> '{}'
 BEGIN
-  INSERT INTO `request_log_metadata` SELECT `key`, `value`, new.`timestamp`, new.`seq` FROM json_each(new.`metadata`) WHERE `type` = 'text';
+  INSERT INTO `request_log_metadata` SELECT `key`, `value`, new.`timestamp`, new.`seq`, new.`status`, new.`latency_ms` FROM json_each(new.`metadata`) WHERE `type` = 'text';
 END;
 --> statement-breakpoint
 CREATE TRIGGER `request_log_metadata_delete` AFTER DELETE ON `request_logs` WHEN old.`metadata` <> '{}'
@@ -147,5 +150,5 @@ END;
 CREATE TRIGGER `request_log_metadata_update` AFTER UPDATE OF `metadata` ON `request_logs` WHEN old.`metadata` IS NOT new.`metadata`
 BEGIN
   DELETE FROM `request_log_metadata` WHERE (`key`, `value`, `timestamp`, `seq`) IN (SELECT `key`, `value`, old.`timestamp`, old.`seq` FROM json_each(old.`metadata`) WHERE `type` = 'text');
-  INSERT INTO `request_log_metadata` SELECT `key`, `value`, new.`timestamp`, new.`seq` FROM json_each(new.`metadata`) WHERE `type` = 'text';
+  INSERT INTO `request_log_metadata` SELECT `key`, `value`, new.`timestamp`, new.`seq`, new.`status`, new.`latency_ms` FROM json_each(new.`metadata`) WHERE `type` = 'text';
 END;

@@ -192,6 +192,9 @@ export const requestLogMetadata = sqliteTable(
     value: text("value").notNull(),
     timestamp: integer("timestamp").notNull(),
     seq: integer("seq").notNull(),
+    /** The log's status and latency: latency percentiles of a metadata value read them here, not from each log. */
+    status: text("status", { enum: ["processing", "success", "error"] }).notNull(),
+    latencyMs: real("latency_ms").notNull(),
   },
   (table) => [primaryKey({ columns: [table.key, table.value, table.timestamp, table.seq] })],
 );
