@@ -90,7 +90,7 @@ export function groupHoursOf(filters: LogFilters, grouping: RolledUpGrouping, va
 }
 
 /** The column (or metadata value) a grouping reads from the logs; the key is bound as a quoted JSON path, so no key is read as SQL or as a path. */
-export function groupedColumn(grouping: RolledUpGrouping): AnySQLiteColumn | SQL {
+function groupedColumn(grouping: RolledUpGrouping): AnySQLiteColumn | SQL {
   if (!grouping.startsWith(METADATA_GROUPING)) return GROUPED_COLUMNS[grouping as ColumnGrouping];
   return sql`(${requestLogs.metadata} ->> ${`$."${grouping.slice(METADATA_GROUPING.length)}"`})`;
 }
