@@ -34,7 +34,7 @@ const BATCH_COLUMNS = [
 /**
  * Rolls the `?` rows inserted just before it into request_log_group_hours, inside the batch's
  * transaction, before the full-text indexing (see ROLL_UP_INSERTED): each log counts once in each
- * of its groups. Migration 0041 repeats it (backfill, and the triggers on deletion and on a change
+ * of its groups. The logs_rollups migration repeats it (backfill, and the triggers on deletion and on a change
  * of metadata).
  */
 export const ROLL_UP_GROUPS = `WITH inserted AS MATERIALIZED (SELECT last_insert_rowid() AS last),

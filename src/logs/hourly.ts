@@ -11,7 +11,7 @@ export const HOUR_MS = 3_600_000;
 
 /**
  * What every roll-up keeps of a group of logs, in its table's column order after the group:
- * sums, not averages, so that hours add up. Migration 0041 repeats it (backfill).
+ * sums, not averages, so that hours add up. The logs_rollups migration repeats it (backfill).
  */
 export const ROLLED_UP_FIGURES = `count(*), sum(input_tokens), sum(output_tokens), sum(cached_tokens), sum(reasoning_tokens), sum(total_tokens),
     coalesce(sum(cost), 0), sum(latency_ms), sum(cache_hit_type IS NOT NULL), coalesce(sum(time_to_first_token_ms), 0), count(time_to_first_token_ms)`;

@@ -104,7 +104,7 @@ export type NewRequestLogRow = typeof requestLogs.$inferInsert;
 
 /**
  * What each hourly roll-up keeps of a group's logs: sums, not averages, so that hours add up
- * (`latency_ms` is the total latency). The last three came with migration 0041, hence defaults.
+ * (`latency_ms` is the total latency). The last three came with the logs_rollups migration, hence defaults.
  */
 const rolledUpFigures = () => ({
   requests: integer("requests").notNull(),
@@ -145,7 +145,7 @@ export const requestLogHours = sqliteTable(
  * `team`, `customer`, `error_type`, `complexity_tier` (the column's value) or `metadata.<key>`
  * (each text value of that key), rows without a value left out. Kept like request_log_hours: by
  * the log writer in each batch's transaction (src/logs/group-hours.ts) and by a trigger on
- * deletion (migration 0041, WITHOUT ROWID). The series grouped by these, the virtual key
+ * deletion (the logs_rollups migration, WITHOUT ROWID). The series grouped by these, the virtual key
  * ranking and the stats of one team, key, customer or metadata value read whole hours here.
  */
 export const requestLogGroupHours = sqliteTable(
@@ -181,7 +181,7 @@ export const requestLogLatencies = sqliteTable(
 /**
  * Each metadata pair of each request log, by the log's timestamp and seq, kept by triggers on
  * request_logs as rows are inserted, updated and deleted (hand-written in migrations 0038 and
- * 0041, WITHOUT ROWID like request_log_hours). A `metadata_<key>` filter reads the pairs' key
+ * logs_rollups, WITHOUT ROWID like request_log_hours). A `metadata_<key>` filter reads the pairs' key
  * instead of every row's JSON, which over a million rows takes seconds; the logs page filtered by
  * a pair reads its newest matches in key order, with no sort.
  */
