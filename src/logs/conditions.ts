@@ -39,8 +39,16 @@ const JSON_LISTS = {
   guardrail_actions: (values: string[]) => guardrailFired("action", values),
 };
 type JsonListFilter = keyof typeof JSON_LISTS;
-/** By the pairs' table (kept by triggers), not each row's JSON: a value no row has is answered without reading the rows. */
-const hasMetadata = (key: string, value: string) => sql`${requestLogs.seq} IN (SELECT ${requestLogMetadata.seq} FROM ${requestLogMetadata} WHERE ${requestLogMetadata.key} = ${key} AND ${requestLogMetadata.value} = ${value})`;
+/**
+ * By the pairs' table (kept by triggers), not each row's JSON: a value no row has is answered
+ * without reading the rows, and only the window's pairs are read (a common value's pairs of all
+ * time would each fetch their row).
+ */
+function hasMetadata(key: string, value: string, { start, end }: TimeWindow) {
+  const pairs = requestLogMetadata;
+  const within = [start ? sql` AND ${pairs.timestamp} >= ${start.getTime()}` : sql``, end ? sql` AND ${pairs.timestamp} <= ${end.getTime()}` : sql``];
+  return sql`${requestLogs.seq} IN (SELECT ${pairs.seq} FROM ${pairs} WHERE ${pairs.key} = ${key} AND ${pairs.value} = ${value}${within[0]}${within[1]})`;
+}
 const lacksMetadataKeys = (keys: readonly string[]) => sql`NOT EXISTS (SELECT 1 FROM json_each(${requestLogs.metadata}) WHERE key IN ${keys})`;
 
 function withinBounds(column: AnySQLiteColumn, bounds: Bounds): SQL[] {
@@ -60,11 +68,11 @@ function listConditions(lists: LogFilters["lists"]): SQL[] {
  * into a set, so aggregates still read only their covering indexes (`internal_caller IS NULL`
  * would fetch every row).
  */
-const notGatewayCall = sql`${requestLogs.seq} NOT IN (SELECT seq FROM request_logs WHERE internal_caller IS NOT NULL)`;
+export const notGatewayCall = (seq: AnySQLiteColumn = requestLogs.seq) => sql`${seq} NOT IN (SELECT seq FROM request_logs WHERE internal_caller IS NOT NULL)`;
 
 function identityConditions(filters: LogFilters): SQL[] {
   const conditions: SQL[] = [];
-  if (filters.origin === "client") conditions.push(notGatewayCall);
+  if (filters.origin === "client") conditions.push(notGatewayCall());
   if (filters.origin === "gateway") conditions.push(isNotNull(requestLogs.internalCaller));
   if (filters.requestId) conditions.push(eq(requestLogs.id, filters.requestId));
   if (filters.parentRequestId) conditions.push(eq(requestLogs.parentRequestId, filters.parentRequestId));
@@ -83,7 +91,7 @@ export function logConditions(filters: LogFilters, window: TimeWindow = filters.
     ...withinBounds(requestLogs.cost, filters.cost),
     ...withinBounds(requestLogs.totalTokens, filters.tokens),
     ...(filters.missingCostOnly ? [isNull(requestLogs.cost)] : []),
-    ...Object.entries(filters.metadata).map(([key, value]) => hasMetadata(key, value)),
+    ...Object.entries(filters.metadata).map(([key, value]) => hasMetadata(key, value, window)),
     ...(filters.withoutMetadataKeys?.length ? [lacksMetadataKeys(filters.withoutMetadataKeys)] : []),
     ...(filters.contentSearch ? [contentMatches(filters.contentSearch)] : []),
   );

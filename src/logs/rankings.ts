@@ -1,10 +1,12 @@
-import { and, eq, isNotNull, sql } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
 import { type Static, Type as t } from "@sinclair/typebox";
 import { requestLogs } from "../db/schema/logs";
 import { badRequest } from "../http/errors";
 import { rateOf, type Usage, usageColumns } from "./aggregates";
 import { logConditions } from "./conditions";
-import { answeredByHours, BY_MODEL, hourlyUsage } from "./hourly";
+import { byValueOf, groupHoursOf, narrowingOf } from "./group-hours";
+import { answeredByHours, BY_MODEL, hourlyUsage, sumAcrossHours, USAGE_SUMS, usageOf } from "./hourly";
+import { keyNames } from "./key-names";
 import { LogFilterFields, type LogFilters, POSITIVE_INTEGER } from "./filters";
 import { previousWindow, type TimeWindow } from "./time-window";
 import { percentChange } from "./trend";
@@ -97,26 +99,31 @@ export async function modelRankings(db: ReadDatabase, filters: LogFilters, optio
   return { rankings: shown.map((row, index) => ({ provider: row.provider, model: row.model, ...usageView(row, previous[index]?.requests ? previous[index] : undefined) })) };
 }
 
-type KeyUsage = Usage & { virtualKeyId: string; virtualKeyName: string | null };
+type KeyUsage = Usage & { virtualKeyId: string };
 
-/**
- * One GROUP BY over the virtual key index (the hourly table does not keep keys). The name is the
- * one logged with the key's latest request: SQLite takes a bare column from the row that
- * `max(timestamp)` picked.
- */
-function usageByVirtualKey(db: ReadDatabase, filters: LogFilters, window: TimeWindow): Promise<KeyUsage[]> {
-  const where = and(isNotNull(requestLogs.virtualKeyId), logConditions(filters, window));
-  const columns = { virtualKeyId: sql<string>`${requestLogs.virtualKeyId}`, virtualKeyName: requestLogs.virtualKeyName, latest: sql`max(${requestLogs.timestamp})`, ...usageColumns };
-  return db.select(columns).from(requestLogs).where(where).groupBy(requestLogs.virtualKeyId) as Promise<KeyUsage[]>;
+/** Usage per virtual key: whole hours from request_log_group_hours where the filters allow, the rest from the logs. */
+async function usageByVirtualKey(db: ReadDatabase, filters: LogFilters, window: TimeWindow): Promise<KeyUsage[]> {
+  const narrowing = narrowingOf(filters);
+  const hourly = narrowing !== undefined && (narrowing.grouping ?? "virtual_key") === "virtual_key";
+  const source = hourly ? groupHoursOf(filters, "virtual_key", narrowing?.values) : undefined;
+  const groups = await sumAcrossHours(db, filters, window, source, byValueOf("virtual_key"), USAGE_SUMS);
+  return groups.map(({ key, sums }) => ({ virtualKeyId: key.value, ...usageOf(sums) }));
 }
 
-/** Virtual keys ranked by requests (then tokens), each with its change against the window just before; requests without a key are left out. */
+/**
+ * Virtual keys ranked by requests (then tokens), each with its change against the window just
+ * before and the name logged with its latest request; requests without a key are left out.
+ */
 export async function virtualKeyRankings(db: ReadDatabase, filters: LogFilters, options: { limit: number; all: boolean }, now: Date) {
   const ranked = (await usageByVirtualKey(db, filters, filters.window)).sort((a, b) => b.requests - a.requests || b.totalTokens - a.totalTokens || a.virtualKeyId.localeCompare(b.virtualKeyId));
   const shown = options.all ? ranked : ranked.slice(0, options.limit);
   const previousRange = previousWindow(filters.window, now);
-  const previous = new Map(previousRange ? (await usageByVirtualKey(db, filters, previousRange)).map((row) => [row.virtualKeyId, row]) : []);
-  return { rankings: shown.map((row) => ({ virtual_key_id: row.virtualKeyId, virtual_key_name: row.virtualKeyName, ...usageView(row, previous.get(row.virtualKeyId)) })) };
+  const [previous, names] = await Promise.all([
+    previousRange ? usageByVirtualKey(db, filters, previousRange) : [],
+    keyNames(db, filters, filters.window, shown.map((row) => row.virtualKeyId)),
+  ]);
+  const previousOf = new Map(previous.map((row) => [row.virtualKeyId, row]));
+  return { rankings: shown.map((row) => ({ virtual_key_id: row.virtualKeyId, virtual_key_name: names.get(row.virtualKeyId) ?? null, ...usageView(row, previousOf.get(row.virtualKeyId)) })) };
 }
 
 const POSITIVE_LIMIT = new RegExp(POSITIVE_INTEGER.pattern!);

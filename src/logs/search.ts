@@ -1,7 +1,7 @@
-import { count, eq, getTableColumns, inArray, sql } from "drizzle-orm";
+import { and, asc, count, desc, eq, getTableColumns, gte, inArray, lte, type SQL, sql } from "drizzle-orm";
 import { type Static, Type as t } from "@sinclair/typebox";
 import type { AnySQLiteColumn } from "drizzle-orm/sqlite-core";
-import { type RequestLogRow, requestLogs } from "../db/schema/logs";
+import { type RequestLogRow, requestLogMetadata, requestLogs } from "../db/schema/logs";
 import { notFound } from "../http/errors";
 import { logConditions } from "./conditions";
 import { LogFilterFields, type LogFilters, NON_NEGATIVE_INTEGER } from "./filters";
@@ -106,19 +106,45 @@ export function logView(row: LogSummaryRow & Partial<Pick<RequestLogRow, "reques
   return { ...view, request_content: row.requestContent ? JSON.parse(row.requestContent) : null, response_content: row.responseContent ?? null };
 }
 
-export async function searchLogs(db: ReadDatabase, filters: LogFilters, page: Page) {
-  const where = logConditions(filters);
-  // Missing costs sort last either way; every other sort column is NOT NULL.
+/** Missing costs sort last either way; every other sort column is NOT NULL. Ties in seq order. */
+function orderingOf(page: Page): SQL[] {
   const order = (column: AnySQLiteColumn) => sql`${column} ${sql.raw(page.order)}${sql.raw(column === requestLogs.cost ? " nulls last" : "")}`;
-  const ordering = [order(SORT_COLUMNS[page.sortBy]), order(requestLogs.seq)];
-  // The page is picked on rowids alone, so a sort over many matches never carries whole rows.
-  const pageSeqs = db
-    .select({ seq: requestLogs.seq })
-    .from(requestLogs)
-    .where(where)
-    .orderBy(...ordering)
+  return [order(SORT_COLUMNS[page.sortBy]), order(requestLogs.seq)];
+}
+
+/**
+ * The page's rowids, picked on rowids alone, so a sort over many matches never carries whole rows.
+ * Filtered by a metadata pair in time order, the pair's entries are read in key order instead
+ * (key, value, timestamp, seq): the newest matches come first with no sort of every match.
+ */
+export function pageOfSeqs(db: ReadDatabase, filters: LogFilters, page: Page) {
+  const [pair, ...otherPairs] = Object.entries(filters.metadata);
+  if (!pair || page.sortBy !== "timestamp") return db.select({ seq: requestLogs.seq }).from(requestLogs).where(logConditions(filters)).orderBy(...orderingOf(page)).limit(page.limit).offset(page.offset);
+  const pairs = requestLogMetadata;
+  const direction = page.order === "asc" ? asc : desc;
+  const { start, end } = filters.window;
+  return db
+    .select({ seq: pairs.seq })
+    .from(pairs)
+    .innerJoin(requestLogs, eq(requestLogs.seq, pairs.seq))
+    .where(
+      and(
+        eq(pairs.key, pair[0]),
+        eq(pairs.value, pair[1]),
+        ...(start ? [gte(pairs.timestamp, start.getTime())] : []),
+        ...(end ? [lte(pairs.timestamp, end.getTime())] : []),
+        logConditions({ ...filters, metadata: Object.fromEntries(otherPairs) }),
+      ),
+    )
+    .orderBy(direction(pairs.timestamp), direction(pairs.seq))
     .limit(page.limit)
     .offset(page.offset);
+}
+
+export async function searchLogs(db: ReadDatabase, filters: LogFilters, page: Page) {
+  const where = logConditions(filters);
+  const ordering = orderingOf(page);
+  const pageSeqs = pageOfSeqs(db, filters, page);
   const pageRows = db
     .select(LOG_SUMMARY_COLUMNS)
     .from(requestLogs)

@@ -1,35 +1,23 @@
-import { and, isNotNull, type SQL, sql } from "drizzle-orm";
-import type { AnySQLiteColumn } from "drizzle-orm/sqlite-core";
 import { type Static, Type as t } from "@sinclair/typebox";
-import { requestLogs } from "../db/schema/logs";
-import { total, type Usage, usageColumns } from "./aggregates";
-import { logConditions } from "./conditions";
+import { requestLogGroupHours, requestLogHours, requestLogs } from "../db/schema/logs";
 import { LogFilterFields, type LogFilters } from "./filters";
-import { byBucket } from "./hourly";
+import { type ColumnGrouping, GROUPED_COLUMNS, byValueOf, groupHoursOf, narrowingOf, type RolledUpGrouping } from "./group-hours";
+import { answeredByHours, byBucket, type Grouping, groupedBoth, HOUR_MS, type HourlySource, hoursOf, STREAM_SUMS, sumAcrossHours } from "./hourly";
+import { keyNames } from "./key-names";
 import { bucketSeconds } from "./time-window";
 import type { ReadDatabase } from "./worker-reader";
 
-/** What a series can be grouped by: each a column of request_logs, read over the window's rows. */
-const GROUPS = {
-  model: requestLogs.model,
-  provider: requestLogs.provider,
-  virtual_key: requestLogs.virtualKeyId,
-  team: requestLogs.teamId,
-  customer: requestLogs.customerId,
-  error_type: requestLogs.errorType,
-  complexity_tier: requestLogs.complexityTier,
-} as const;
-/** `metadata.<key>`: a series per value of that metadata key. Keys are kept to what a JSON path can quote. */
-const METADATA_GROUP = "metadata.";
+/** What a series can be grouped by: a column of request_logs, or `metadata.<key>`, a series per value of that key. Keys are kept to what a JSON path can quote. */
+const GROUPS = ["model", "provider", ...(Object.keys(GROUPED_COLUMNS) as ColumnGrouping[])] as const;
 export const METADATA_KEY_PATTERN = "[\\w.:-]{1,128}";
-export type SeriesGroup = keyof typeof GROUPS | `${typeof METADATA_GROUP}${string}`;
+export type SeriesGroup = (typeof GROUPS)[number] | RolledUpGrouping;
 
 export const SeriesQuery = t.Object(
   {
     ...LogFilterFields,
     group_by: t.Optional(
       t.String({
-        pattern: `^(${Object.keys(GROUPS).join("|")}|metadata\\.${METADATA_KEY_PATTERN})$`,
+        pattern: `^(${GROUPS.join("|")}|metadata\\.${METADATA_KEY_PATTERN})$`,
         description: "model (default), provider, virtual_key, team, customer, error_type, complexity_tier or metadata.<key> (letters, digits, _ . : -); rows without a value are left out",
       }),
     ),
@@ -57,28 +45,23 @@ export const LogSeries = t.Object({
   ),
 });
 
-type GroupRow = Usage & { bucket: number; key: string; label: string | null; cacheHits: number; timeToFirstToken: number | null };
+type Bucketed = { bucket: number; value: string };
 
-const streamColumns = {
-  cacheHits: total(sql`${requestLogs.cacheHitType} IS NOT NULL`),
-  timeToFirstToken: sql<number | null>`avg(${requestLogs.timeToFirstTokenMs})`,
-};
-
-/** The column (or metadata value) a group reads; the key is bound as a quoted JSON path, so no key is read as SQL or as a path. */
-function groupColumn(group: SeriesGroup): AnySQLiteColumn | SQL {
-  if (!group.startsWith(METADATA_GROUP)) return GROUPS[group as keyof typeof GROUPS];
-  return sql`(${requestLogs.metadata} ->> ${`$."${group.slice(METADATA_GROUP.length)}"`})`;
+/** Where whole hours of a series are read, and what its figures are grouped by; no source when only the logs answer. */
+function seriesSource(filters: LogFilters, group: SeriesGroup, sizeMs: number): { source?: HourlySource; grouping: Grouping<Bucketed> } {
+  if (group === "model" || group === "provider") {
+    const hourly = sizeMs % HOUR_MS === 0 && answeredByHours(filters);
+    const byValue: Grouping<{ value: string }> = { hourly: { value: requestLogHours[group] }, raw: { value: requestLogs[group] } };
+    return { source: hourly ? hoursOf(filters) : undefined, grouping: groupedBoth(byBucket(sizeMs), byValue) };
+  }
+  const narrowing = narrowingOf(filters);
+  const hourly = sizeMs % HOUR_MS === 0 && narrowing !== undefined && (narrowing.grouping ?? group) === group;
+  return { source: hourly ? groupHoursOf(filters, group, narrowing?.values) : undefined, grouping: groupedBoth(byBucket(sizeMs, requestLogGroupHours.hour), byValueOf(group)) };
 }
 
-function groupedBuckets(db: ReadDatabase, filters: LogFilters, group: SeriesGroup, sizeMs: number): Promise<GroupRow[]> {
-  const column = groupColumn(group);
-  const { bucket } = byBucket(sizeMs).raw;
-  const label = group === "virtual_key" ? sql<string | null>`max(${requestLogs.virtualKeyName})` : sql<string | null>`null`;
-  return db
-    .select({ bucket, key: sql<string>`${column}`, label, ...usageColumns, ...streamColumns })
-    .from(requestLogs)
-    .where(and(isNotNull(column), logConditions(filters)))
-    .groupBy(bucket, column) as Promise<GroupRow[]>;
+/** The name of each virtual key the series shows (see keyNames). */
+async function labelsOf(db: ReadDatabase, filters: LogFilters, group: SeriesGroup, keys: string[]): Promise<Map<string, string | null>> {
+  return group === "virtual_key" ? keyNames(db, filters, filters.window, keys) : new Map();
 }
 
 /**
@@ -93,25 +76,28 @@ export async function logSeries(db: ReadDatabase, filters: LogFilters, group: Se
   const first = Math.floor(start / sizeMs) * sizeMs;
   const times: number[] = [];
   for (let timestamp = first; timestamp <= end; timestamp += sizeMs) times.push(timestamp);
-  const rows = await groupedBuckets(db, { ...filters, window: { start: new Date(start), end: new Date(end) } }, group, sizeMs);
+  const windowed = { ...filters, window: { start: new Date(start), end: new Date(end) } };
+  const { source, grouping } = seriesSource(windowed, group, sizeMs);
+  const rows = await sumAcrossHours(db, windowed, windowed.window, source, grouping, STREAM_SUMS);
   const series = new Map<string, Static<typeof LogSeries>["groups"][number] & { total: number }>();
-  for (const row of rows) {
-    const index = (row.bucket - first) / sizeMs;
-    let entry = series.get(row.key);
+  for (const { key, sums } of rows) {
+    const index = (key.bucket - first) / sizeMs;
+    let entry = series.get(key.value);
     if (!entry) {
       const zeros = () => times.map(() => 0);
-      entry = { key: row.key, label: row.label ?? row.key, total: 0, requests: zeros(), errors: zeros(), total_tokens: zeros(), total_cost: zeros(), cache_hits: zeros(), time_to_first_token: times.map(() => null) };
-      series.set(row.key, entry);
+      entry = { key: key.value, label: key.value, total: 0, requests: zeros(), errors: zeros(), total_tokens: zeros(), total_cost: zeros(), cache_hits: zeros(), time_to_first_token: times.map(() => null) };
+      series.set(key.value, entry);
     }
-    if (row.label) entry.label = row.label;
-    entry.total += row.requests;
-    entry.requests[index] = row.requests;
-    entry.errors[index] = row.errors;
-    entry.total_tokens[index] = row.totalTokens;
-    entry.total_cost[index] = row.cost;
-    entry.cache_hits[index] = row.cacheHits;
-    entry.time_to_first_token[index] = row.timeToFirstToken === null ? null : Number(row.timeToFirstToken);
+    entry.total += sums.requests;
+    entry.requests[index] = sums.requests;
+    entry.errors[index] = sums.errors;
+    entry.total_tokens[index] = sums.totalTokens;
+    entry.total_cost[index] = sums.cost;
+    entry.cache_hits[index] = sums.cacheHits;
+    entry.time_to_first_token[index] = sums.firstTokenRequests === 0 ? null : sums.firstTokenSum / sums.firstTokenRequests;
   }
+  const labels = await labelsOf(db, windowed, group, [...series.keys()]);
+  for (const entry of series.values()) entry.label = labels.get(entry.key) ?? entry.key;
   const groups = [...series.values()].sort((a, b) => b.total - a.total || a.key.localeCompare(b.key)).map(({ total: _, ...entry }) => entry);
   return { bucket_size_seconds: size, timestamps: times.map((timestamp) => new Date(timestamp).toISOString()), groups };
 }

@@ -1,10 +1,11 @@
 import { type EncodedRow, rowsOfEncoded } from "./encoded-rows";
+import { ROLL_UP_GROUPS } from "./group-hours";
 import { ROLL_UP_INSERTED } from "./hourly";
 import { ROLL_UP_LATENCIES } from "./latency-histogram";
 import type { DriverRow } from "./log-columns";
 
-/** What a batch's rows are rolled up into, each statement taking the batch's row count: hourly usage, the latency histogram. */
-export const ROLL_UPS = [ROLL_UP_INSERTED, ROLL_UP_LATENCIES];
+/** What a batch's rows are rolled up into, each statement taking the batch's row count: hourly usage, the latency histogram, hourly usage per group. */
+export const ROLL_UPS = [ROLL_UP_INSERTED, ROLL_UP_LATENCIES, ROLL_UP_GROUPS];
 
 /**
  * Every write to the log table, in one place: the writer thread runs them in order on its own

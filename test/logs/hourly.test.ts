@@ -1,4 +1,10 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { createClient, type InArgs } from "@libsql/client";
+import { drizzle } from "drizzle-orm/sqlite-proxy";
+import * as schema from "../../src/db/schema";
+import { readLogFilters } from "../../src/logs/filters";
+import { logSeries } from "../../src/logs/series";
+import type { ReadDatabase } from "../../src/logs/worker-reader";
 import { startGateway, type TestGateway } from "../support/gateway";
 import { UNDO_SINCE_0005, undoMigrationsFrom } from "../support/migrations";
 import { generateFacts, type LogFact, openRequestLogs, recordFacts } from "./seed-logs";
@@ -6,9 +12,11 @@ import { generateFacts, type LogFact, openRequestLogs, recordFacts } from "./see
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
 
-// Stats, rankings and histograms read whole hours from request_log_hours when only the window,
-// providers, models and statuses filter them. `min_latency=0` matches every log but no hour, so
-// the same question with it is answered from the logs alone: the two answers must agree.
+// Stats, rankings, histograms and series read whole hours from request_log_hours when only the
+// window, providers, models and statuses filter them, and from request_log_group_hours when they
+// are grouped by, or narrowed to, a virtual key, team, customer, error type or metadata value.
+// `min_latency=0` matches every log but no hour, so the same question with it is answered from the
+// logs alone: the two answers must agree.
 const FROM_LOGS_ONLY = "min_latency=0";
 
 /** Floats summed in a different order differ in the last bits: compare to 9 places. */
@@ -35,15 +43,46 @@ function questions(anchor: Date): string[] {
     `/api/logs/rankings?${range}&models=gpt-4o,claude-sonnet-4`,
     `/api/logs/histogram?${range}`,
     `/api/logs/histogram?start_time=${at(-40 * HOUR - 11 * 60_000)}&end_time=${at(-3 * 60_000)}`,
+    `/api/logs/series?${range}&group_by=model`,
+    `/api/logs/series?${range}&group_by=virtual_key`,
+    `/api/logs/series?${range}&group_by=team&status=error`,
+    `/api/logs/series?${range}&group_by=metadata.feature`,
+    `/api/logs/series?${range}&group_by=metadata.gw_stream_resumes`,
+    `/api/logs/series?start_time=${at(-40 * HOUR - 11 * 60_000)}&end_time=${at(-3 * 60_000)}&group_by=metadata.env`,
+    `/api/logs/rankings?${range}&group_by=virtual_key`,
+    `/api/logs/rankings?${range}&group_by=virtual_key&virtual_key_ids=vk-a,vk-c`,
+    `/api/logs/stats?${range}&metadata_env=prod`,
   ];
 }
 
-async function expectHoursAgreeWithLogs(gw: TestGateway, anchor: Date) {
-  for (const path of questions(anchor)) {
-    const fromHours = await answer(gw, path);
-    const fromLogs = await answer(gw, `${path}${path.includes("?") ? "&" : "?"}${FROM_LOGS_ONLY}`);
-    expect({ path, answer: fromHours }).toEqual({ path, answer: fromLogs });
+/**
+ * Runs `read` on a database that notes, for each statement reading request_logs, the span of time
+ * its bounds cover (the latest bound less the earliest): where the logs themselves are read.
+ * A lookup of one virtual key's latest row is no such read.
+ */
+async function timeSpansRead(databaseUrl: string, read: (db: ReadDatabase) => Promise<unknown>): Promise<number[]> {
+  const client = createClient({ url: databaseUrl });
+  const spans: number[] = [];
+  const run = async (query: string, params: unknown[], method: string) => {
+    const times = params.filter((param): param is number => typeof param === "number" && param > 1e12);
+    if (query.includes('from "request_logs"') && !query.includes("json_each")) spans.push(times.length ? Math.max(...times) - Math.min(...times) : Infinity);
+    const rows = (await client.execute({ sql: query, args: params as InArgs })).rows.map((row) => Array.from(row));
+    return { rows: (method === "get" ? rows[0] : rows) as unknown[] };
+  };
+  try {
+    await read(drizzle(run, { schema }) as unknown as ReadDatabase);
+  } finally {
+    client.close();
   }
+  return spans;
+}
+
+async function expectHoursAgreeWithLogs(gw: TestGateway, anchor: Date) {
+  const answers = questions(anchor).map(async (path) => {
+    const [fromHours, fromLogs] = await Promise.all([answer(gw, path), answer(gw, `${path}${path.includes("?") ? "&" : "?"}${FROM_LOGS_ONLY}`)]);
+    return { path, fromHours, fromLogs };
+  });
+  for (const { path, fromHours, fromLogs } of await Promise.all(answers)) expect({ path, answer: fromHours }).toEqual({ path, answer: fromLogs });
 }
 
 describe("aggregates over whole hours", () => {
@@ -60,6 +99,28 @@ describe("aggregates over whole hours", () => {
   test("agree with the logs they summarise", async () => {
     const stats = (await answer(gw, `/api/logs/stats?start_time=${new Date(anchor.getTime() - 6 * DAY).toISOString()}`)) as { total_requests: number };
     expect(stats.total_requests).toBeGreaterThan(300);
+    await expectHoursAgreeWithLogs(gw, anchor);
+  });
+
+  // As a resumed stream notes its resumes on its log row once the row is written.
+  // Over a million logs, reading every log of a 30-day window took seconds.
+  test.each(["model", "virtual_key", "team", "error_type", "metadata.feature"] as const)("a series by %s reads the logs only in the partial hours at its window's edges", async (group) => {
+    const window = { start_time: new Date(anchor.getTime() - 6 * DAY - 17 * 60_000).toISOString(), end_time: new Date(anchor.getTime() - 29 * 60_000).toISOString() };
+    const spans = await timeSpansRead(gw.databaseUrl, (db) => logSeries(db, readLogFilters(window, anchor), group, anchor));
+    expect(spans.length).toBeGreaterThan(0);
+    expect(spans.filter((span) => span >= HOUR)).toEqual([]);
+  });
+
+  test("count a metadata value noted on logs after they were written", async () => {
+    const noted = facts.slice(40, 45).map((fact) => fact.id);
+    const client = createClient({ url: gw.databaseUrl });
+    try {
+      await client.execute({ sql: "UPDATE request_logs SET metadata = json_set(metadata, '$.gw_stream_resumes', '2') WHERE id IN (SELECT value FROM json_each(?))", args: [JSON.stringify(noted)] });
+    } finally {
+      client.close();
+    }
+    const stats = (await answer(gw, `/api/logs/stats?start_time=${new Date(anchor.getTime() - 6 * DAY).toISOString()}&metadata_gw_stream_resumes=2`)) as { total_requests: number };
+    expect(stats.total_requests).toBe(noted.length);
     await expectHoursAgreeWithLogs(gw, anchor);
   });
 
@@ -103,4 +164,5 @@ test("logs recorded before the hourly table existed are counted once the gateway
   } finally {
     await upgraded.close();
   }
-});
+  // Two starts of the gateway and every migration since 0002 run again.
+}, 15_000);

@@ -19,9 +19,14 @@ export async function undoMigrationsFrom(databaseUrl: string, tag: string, undo:
 
 /**
  * Statements reverting migration 0005 (the latency histogram) and every later one, for tests that
- * upgrade a database from before them. A new migration appends what undoes it here.
+ * upgrade a database from before them. A new migration appends what undoes it here, and drops
+ * its triggers on request_logs at the top.
  */
 export const UNDO_SINCE_0005 = [
+  // Triggers first: SQLite drops no column of request_logs a trigger still reads.
+  "DROP TRIGGER request_log_group_hours_delete",
+  "DROP TRIGGER request_log_group_hours_update",
+  "DROP TRIGGER request_log_metadata_update",
   "DROP TRIGGER request_log_metadata_insert",
   "DROP TRIGGER request_log_metadata_delete",
   "DROP TABLE request_log_metadata",
@@ -96,4 +101,8 @@ export const UNDO_SINCE_0005 = [
   "ALTER TABLE governance_virtual_keys DROP COLUMN allowed_prompts",
   "DROP TABLE log_sinks",
   "ALTER TABLE mcp_clients DROP COLUMN protocol_version",
+  "DROP TABLE request_log_group_hours",
+  "ALTER TABLE request_log_hours DROP COLUMN cache_hits",
+  "ALTER TABLE request_log_hours DROP COLUMN first_token_ms",
+  "ALTER TABLE request_log_hours DROP COLUMN first_token_requests",
 ];

@@ -93,13 +93,34 @@ export const requestLogs = sqliteTable(
     index("request_logs_customer_idx").on(table.customerId, table.timestamp).where(sql`${table.customerId} IS NOT NULL`),
     index("request_logs_selected_key_idx").on(table.selectedKeyId, table.timestamp).where(sql`${table.selectedKeyId} IS NOT NULL`),
     // Few requests call tools or meet a guardrail: their filters read only those rows (src/logs/conditions.ts names these conditions).
-    index("request_logs_tool_calls_idx").on(table.timestamp).where(sql`${table.toolCallNames} <> '[]'`),
+    // The names are in the tool index too: a tool filter checks each candidate in the index, never reading the row.
+    index("request_logs_tool_calls_idx").on(table.timestamp, table.toolCallNames).where(sql`${table.toolCallNames} <> '[]'`),
     index("request_logs_guardrails_idx").on(table.timestamp).where(sql`${table.guardrails} IS NOT NULL`),
   ],
 );
 
 export type RequestLogRow = typeof requestLogs.$inferSelect;
 export type NewRequestLogRow = typeof requestLogs.$inferInsert;
+
+/**
+ * What each hourly roll-up keeps of a group's logs: sums, not averages, so that hours add up
+ * (`latency_ms` is the total latency). The last three came with the logs_rollups migration, hence defaults.
+ */
+const rolledUpFigures = () => ({
+  requests: integer("requests").notNull(),
+  inputTokens: integer("input_tokens").notNull(),
+  outputTokens: integer("output_tokens").notNull(),
+  cachedTokens: integer("cached_tokens").notNull(),
+  reasoningTokens: integer("reasoning_tokens").notNull(),
+  totalTokens: integer("total_tokens").notNull(),
+  cost: real("cost").notNull(),
+  latencyMs: real("latency_ms").notNull(),
+  /** Requests answered from the gateway's cache. */
+  cacheHits: integer("cache_hits").notNull().default(0),
+  /** The total time to first token, over the `first_token_requests` that had one. */
+  firstTokenMs: real("first_token_ms").notNull().default(0),
+  firstTokenRequests: integer("first_token_requests").notNull().default(0),
+});
 
 /**
  * Usage per hour, provider, model and status, kept by the log writer in each batch's transaction
@@ -114,16 +135,30 @@ export const requestLogHours = sqliteTable(
     provider: text("provider").notNull(),
     model: text("model").notNull(),
     status: text("status", { enum: ["processing", "success", "error"] }).notNull(),
-    requests: integer("requests").notNull(),
-    inputTokens: integer("input_tokens").notNull(),
-    outputTokens: integer("output_tokens").notNull(),
-    cachedTokens: integer("cached_tokens").notNull(),
-    reasoningTokens: integer("reasoning_tokens").notNull(),
-    totalTokens: integer("total_tokens").notNull(),
-    cost: real("cost").notNull(),
-    latencyMs: real("latency_ms").notNull(),
+    ...rolledUpFigures(),
   },
   (table) => [primaryKey({ columns: [table.hour, table.provider, table.model, table.status] })],
+);
+
+/**
+ * The figures of request_log_hours per hour, status and value of one grouping: `virtual_key`,
+ * `team`, `customer`, `error_type`, `complexity_tier` (the column's value) or `metadata.<key>`
+ * (each text value of that key), rows without a value left out. Kept like request_log_hours: by
+ * the log writer in each batch's transaction (src/logs/group-hours.ts) and by a trigger on
+ * deletion (the logs_rollups migration, WITHOUT ROWID). The series grouped by these, the virtual key
+ * ranking and the stats of one team, key, customer or metadata value read whole hours here.
+ */
+export const requestLogGroupHours = sqliteTable(
+  "request_log_group_hours",
+  {
+    grouping: text("grouping").notNull(),
+    hour: integer("hour").notNull(),
+    value: text("value").notNull(),
+    status: text("status", { enum: ["processing", "success", "error"] }).notNull(),
+    ...rolledUpFigures(),
+  },
+  // Grouping then hour: a window of one grouping is one range of the key.
+  (table) => [primaryKey({ columns: [table.grouping, table.hour, table.value, table.status] })],
 );
 
 /**
@@ -144,17 +179,22 @@ export const requestLogLatencies = sqliteTable(
 );
 
 /**
- * Each metadata pair of each request log, by the log's seq, kept by triggers on request_logs as
- * rows are inserted and deleted (hand-written in the migration that made the table, WITHOUT
- * ROWID like request_log_hours). A `metadata_<key>` filter reads the pairs' key instead of every
- * row's JSON, which over a million rows takes seconds.
+ * Each metadata pair of each request log, by the log's timestamp and seq, kept by triggers on
+ * request_logs as rows are inserted, updated and deleted (hand-written in migrations 0038 and
+ * logs_rollups, WITHOUT ROWID like request_log_hours). A `metadata_<key>` filter reads the pairs' key
+ * instead of every row's JSON, which over a million rows takes seconds; the logs page filtered by
+ * a pair reads its newest matches in key order, with no sort.
  */
 export const requestLogMetadata = sqliteTable(
   "request_log_metadata",
   {
     key: text("key").notNull(),
     value: text("value").notNull(),
+    timestamp: integer("timestamp").notNull(),
     seq: integer("seq").notNull(),
+    /** The log's status and latency: latency percentiles of a metadata value read them here, not from each log. */
+    status: text("status", { enum: ["processing", "success", "error"] }).notNull(),
+    latencyMs: real("latency_ms").notNull(),
   },
-  (table) => [primaryKey({ columns: [table.key, table.value, table.seq] })],
+  (table) => [primaryKey({ columns: [table.key, table.value, table.timestamp, table.seq] })],
 );
