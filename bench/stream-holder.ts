@@ -97,9 +97,10 @@ async function main(plan: StreamPlan): Promise<StreamResult> {
     await Bun.sleep(BATCH_EVERY_MS);
   }
   await Promise.race([done, Bun.sleep(plan.limitMs)]);
-  dropped += plan.streams - ended;
+  // Read before the sockets are ended: their close callbacks would count the unfinished streams again.
+  const result = { opened: mostOpen, completed, dropped: dropped + plan.streams - ended, gapMs: summarize(gaps), firstEventMs: summarize(firstEvents) };
   for (const socket of sockets) socket.end();
-  return { opened: mostOpen, completed, dropped, gapMs: summarize(gaps), firstEventMs: summarize(firstEvents) };
+  return result;
 }
 
 if (import.meta.main) {
